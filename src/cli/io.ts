@@ -1,0 +1,30 @@
+/** What a command may touch of the outside world; tests pass their own to run commands in-process. */
+export interface CliIo {
+  readonly stdout: { write(text: string): unknown };
+  readonly stderr: { write(text: string): unknown };
+  readonly stdin: AsyncIterable<string | Uint8Array>;
+  readonly env: Record<string, string | undefined>;
+  /** Resolves when the user asks to stop (Ctrl-C); long-running commands (serve, demo) wait on it. */
+  readonly stopSignal?: Promise<void>;
+}
+
+/** A command's result: 0 done, 1 problems found or change refused, 2 usage error. */
+export type ExitCode = 0 | 1 | 2;
+
+/** Prints exactly one JSON document on stdout (the `--json` contract). */
+export function printJson(io: CliIo, value: unknown): void {
+  io.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
+}
+
+/** Progress and messages go to stderr, so stdout stays clean for `--json`. */
+export function say(io: CliIo, line: string): void {
+  io.stderr.write(`${line}\n`);
+}
+
+/** Reads all of standard input as UTF-8 text (`validate -`). */
+export async function readStdin(io: CliIo): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of io.stdin)
+    chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk));
+  return Buffer.concat(chunks).toString('utf8');
+}

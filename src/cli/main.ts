@@ -1,0 +1,72 @@
+import { TaskAssociationError } from '../errors.js';
+import { UsageError } from './args.js';
+import type { CliIo, ExitCode } from './io.js';
+
+/** One command of the CLI: its usage line and what it does. */
+export interface Command {
+  readonly usage: string;
+  run(args: readonly string[], io: CliIo): Promise<ExitCode>;
+}
+
+// Loaded on demand, so `validate` does not pay for sharp and `serve` not for drizzle-kit.
+const commands: Record<string, () => Promise<{ command: Command }>> = {
+  'db sync': () => import('./commands/db-sync.js'),
+  validate: () => import('./commands/validate.js'),
+  plan: () => import('./commands/plan.js'),
+  apply: () => import('./commands/apply.js'),
+  verify: () => import('./commands/verify.js'),
+  uninstall: () => import('./commands/uninstall.js'),
+  serve: () => import('./commands/serve.js'),
+  demo: () => import('./commands/demo.js'),
+};
+
+const USAGE = `usage: task-association <command> [options]
+
+commands:
+  db sync    [--database-url URL] [--table-name LOGICAL=NAME]... [--dry-run] [--json]
+  validate   <file|-> [--json] [--database-url URL --scope EMPRESA/FILIAL/LOCAL]
+  plan       --install <file> [--database-url URL] [--json]
+  apply      --install <file> [--database-url URL] [--json] [--yes] [--force]
+  verify     --install <file> [--database-url URL] [--json]
+  uninstall  --install <file> [--database-url URL] [--json] [--yes] [--force]
+  serve      [--port 3000] [--images DIR] [--cache DIR]
+  demo
+
+--database-url defaults to $DATABASE_URL, then mysql://root@127.0.0.1:3306/test.
+Exit codes: 0 done, 1 problems found or change refused, 2 usage error.`;
+
+/**
+ * Runs the CLI with `argv` (without node and the script) and returns the exit code.
+ * Every error we raise on purpose is printed as one line on stderr; only a bug prints a stack.
+ */
+export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCode> {
+  const [first, second, ...rest] = argv;
+  if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
+    (first === undefined ? io.stderr : io.stdout).write(`${USAGE}\n`);
+    return first === undefined ? 2 : 0;
+  }
+  const twoWord = second === undefined ? undefined : `${first} ${second}`;
+  const name = twoWord !== undefined && twoWord in commands ? twoWord : first;
+  const load = commands[name];
+  if (load === undefined) {
+    io.stderr.write(`task-association: unknown command "${first}"\n\n${USAGE}\n`);
+    return 2;
+  }
+  const args = name === twoWord ? rest : argv.slice(1);
+  const { command } = await load();
+  try {
+    return await command.run(args, io);
+  } catch (error) {
+    if (error instanceof UsageError) {
+      io.stderr.write(
+        `task-association ${name}: ${error.message}\nusage: task-association ${command.usage}\n`,
+      );
+      return 2;
+    }
+    if (error instanceof TaskAssociationError) {
+      io.stderr.write(`task-association ${name}: ${error.message}\n`);
+      return 1;
+    }
+    throw error;
+  }
+}

@@ -1,0 +1,2 @@
+// Public API of src/config: re-exports only.
+export {};

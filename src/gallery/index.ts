@@ -1,0 +1,2 @@
+// Public API of src/gallery: re-exports only.
+export {};

@@ -1,0 +1,2 @@
+// Public API of src/resolvers: re-exports only.
+export {};

@@ -1,0 +1,2 @@
+// Public API of src/schema: re-exports only.
+export {};

@@ -1,0 +1,82 @@
+import { describe, expect, it } from 'vitest';
+import { openDatabase } from '../../src/db/mysql.js';
+import { parseDatabaseUrl, redactUrl, resolveDatabaseUrl, withDatabase } from '../../src/db/url.js';
+import { DatabaseConnectionError, TaskAssociationError } from '../../src/errors.js';
+import { SERVER_URL, useScratchDatabase } from '../support/database.js';
+
+describe('database URLs', () => {
+  it('resolves the flag, then $DATABASE_URL, then the default', () => {
+    expect(resolveDatabaseUrl('mysql://a@h/x', { DATABASE_URL: 'mysql://b@h/y' })).toBe('mysql://a@h/x');
+    expect(resolveDatabaseUrl(undefined, { DATABASE_URL: 'mysql://b@h/y' })).toBe('mysql://b@h/y');
+    expect(resolveDatabaseUrl(undefined, {})).toBe('mysql://root@127.0.0.1:3306/test');
+  });
+
+  it('parses every part and redacts the password', () => {
+    expect(parseDatabaseUrl('mysql://app:s%40cret@db.local:3307/erp')).toEqual({
+      host: 'db.local',
+      port: 3307,
+      user: 'app',
+      password: 's@cret',
+      database: 'erp',
+    });
+    expect(redactUrl('mysql://app:secret@db.local:3307/erp')).toBe('mysql://app:***@db.local:3307/erp');
+    expect(withDatabase('mysql://root@127.0.0.1:3306/test', 'other')).toBe(
+      'mysql://root@127.0.0.1:3306/other',
+    );
+  });
+
+  it.each([
+    ['not a url', 'database URL not a url is not a URL'],
+    ['postgres://u@h/db', 'must start with mysql:// or mariadb://'],
+    ['mysql://root@127.0.0.1:3306', 'must name one database'],
+  ])('refuses %s', (url, message) => {
+    expect(() => parseDatabaseUrl(url)).toThrowError(message);
+    expect(() => parseDatabaseUrl(url)).toThrowError(TaskAssociationError);
+  });
+});
+
+describe('openDatabase', () => {
+  const scratch = useScratchDatabase('connection');
+
+  it('runs queries and transactions on the real server', async () => {
+    const { db } = scratch();
+    await db.execute('CREATE TABLE t (id int PRIMARY KEY, amount decimal(10,2))');
+    await db.transaction(async (tx) => {
+      await tx.execute('INSERT INTO t VALUES (?, ?)', [1, '12.50']);
+    });
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.execute('INSERT INTO t VALUES (?, ?)', [2, '1.00']);
+        throw new Error('abort');
+      }),
+    ).rejects.toThrow('abort');
+    // Decimals come back as exact strings; the aborted transaction left nothing.
+    expect(await db.query('SELECT id, amount FROM t ORDER BY id')).toEqual([{ id: 1, amount: '12.50' }]);
+  });
+
+  it('gives one clear line when the server is unreachable', async () => {
+    const error = await openDatabase('mysql://root@127.0.0.1:1/test').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DatabaseConnectionError);
+    expect((error as Error).message).toBe(
+      'cannot reach the database at 127.0.0.1:1 (connection refused): is the server running? (mysql://root@127.0.0.1:1/test)',
+    );
+  });
+
+  it('gives one clear line for wrong credentials, without the password', async () => {
+    const url = new URL(SERVER_URL);
+    url.username = 'no_such_user_ta';
+    url.password = 'wrong';
+    const error = await openDatabase(url.toString()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DatabaseConnectionError);
+    expect((error as Error).message).toMatch(/refused user "no_such_user_ta": wrong user or password/);
+    expect((error as Error).message).not.toContain('wrong@');
+    expect((error as Error).message).not.toContain('\n');
+  });
+
+  it('says when the database does not exist', async () => {
+    const error = await openDatabase(withDatabase(SERVER_URL, 'ta_no_such_database')).catch(
+      (e: unknown) => e,
+    );
+    expect((error as Error).message).toMatch(/^database "ta_no_such_database" does not exist on /);
+  });
+});
