@@ -10,6 +10,17 @@ export class UsageError extends TaskAssociationError {
 
 type Options = NonNullable<ParseArgsConfig['options']>;
 
+/** The values of the declared options: strings, booleans, or arrays of them for `multiple: true`. */
+export type OptionValues<O extends Options> = {
+  [K in keyof O]?: O[K] extends { type: 'boolean' }
+    ? O[K] extends { multiple: true }
+      ? boolean[]
+      : boolean
+    : O[K] extends { multiple: true }
+      ? string[]
+      : string;
+};
+
 /**
  * `node:util` parseArgs in strict mode, with its errors turned into {@link UsageError}s.
  * Options shared by several commands are declared once here.
@@ -18,10 +29,8 @@ export function parseCommandLine<const O extends Options>(
   args: readonly string[],
   options: O,
   positionals = 0,
-) {
-  let parsed: ReturnType<
-    typeof parseArgs<{ args: string[]; options: O; strict: true; allowPositionals: true }>
-  >;
+): { values: OptionValues<O>; positionals: string[] } {
+  let parsed: { values: Record<string, unknown>; positionals: string[] };
   try {
     parsed = parseArgs({ args: [...args], options, strict: true, allowPositionals: true });
   } catch (error) {
@@ -32,7 +41,7 @@ export function parseCommandLine<const O extends Options>(
   if (parsed.positionals.length > positionals) {
     throw new UsageError(`unexpected argument "${parsed.positionals[positionals]}"`);
   }
-  return parsed;
+  return { values: parsed.values as OptionValues<O>, positionals: parsed.positionals };
 }
 
 export const databaseUrlOption = { 'database-url': { type: 'string' } } as const;

@@ -1,0 +1,2 @@
+// Public API of src/installer: re-exports only.
+export {};

@@ -1,0 +1,73 @@
+import { TaskAssociationError } from './errors.js';
+import { type Identifier, parseIdentifier } from './identifier.js';
+
+/** The four tables of the feature by their logical names (product.md "Logical names"). */
+export const LOGICAL_TABLES = ['OPER', 'OPER_GRUPO', 'OPER_GRUPO_METRICA', 'OPER_OPER_GRUPO'] as const;
+export type LogicalTable = (typeof LOGICAL_TABLES)[number];
+
+/** The names used where an installation does not override them (seed 2.1). */
+export const DEFAULT_TABLE_NAMES = {
+  OPER: 'app_oper',
+  OPER_GRUPO: 'app_oper_grupo',
+  OPER_GRUPO_METRICA: 'app_oper_grupo_metrica',
+  OPER_OPER_GRUPO: 'app_oper_n_oper_grupo',
+} as const satisfies Record<LogicalTable, string>;
+
+/** The NOME of the sys_core_par_parametros row that overrides each table's name (seed 2.6). */
+export const OVERRIDE_PARAMETERS = {
+  OPER: 'ASSOCIATION_TASK_OPER',
+  OPER_GRUPO: 'ASSOCIATION_TASK_OPER_GRUPO',
+  OPER_GRUPO_METRICA: 'ASSOCIATION_TASK_OPER_GRUPO_METRICA',
+  OPER_OPER_GRUPO: 'ASSOCIATION_TASK_OPER_OPER_GRUPO',
+} as const satisfies Record<LogicalTable, string>;
+
+/** Host tables our tables reference; read, never created or altered. Only SEQ_DB is known of them. */
+export const HOST_TABLES = {
+  FOLHA_TAREFA: 'app_folha_tarefa',
+  UNIDADE_MEDIDA: 'app_unidade_medida',
+  ETAPA: 'app_etapa',
+} as const;
+
+/** The actual name of each of the four tables in one installation, every one a checked identifier. */
+export type TableNames = Readonly<Record<LogicalTable, Identifier>>;
+
+/**
+ * The table names of an installation: the defaults, with `overrides` applied. Each override must be
+ * an identifier; an unknown logical name, or two logical tables sharing one name, is refused.
+ *
+ * @example tableNames({ OPER: 'MO_OPER' }).OPER // 'MO_OPER'
+ */
+export function tableNames(overrides: Readonly<Record<string, string | undefined>> = {}): TableNames {
+  for (const key of Object.keys(overrides)) {
+    if (!(LOGICAL_TABLES as readonly string[]).includes(key)) {
+      throw new TaskAssociationError(
+        'UNKNOWN_LOGICAL_TABLE',
+        `"${key}" is not a logical table name: use one of ${LOGICAL_TABLES.join(', ')}`,
+        { path: `tableNames.${key}` },
+      );
+    }
+  }
+  const names = Object.fromEntries(
+    LOGICAL_TABLES.map((logical) => [
+      logical,
+      parseIdentifier(
+        overrides[logical] ?? DEFAULT_TABLE_NAMES[logical],
+        `table name for ${logical}`,
+        `tableNames.${logical}`,
+      ),
+    ]),
+  ) as Record<LogicalTable, Identifier>;
+  const seen = new Map<string, LogicalTable>();
+  for (const logical of LOGICAL_TABLES) {
+    const other = seen.get(names[logical].toLowerCase());
+    if (other !== undefined) {
+      throw new TaskAssociationError(
+        'DUPLICATE_TABLE_NAME',
+        `${other} and ${logical} would both use table "${names[logical]}": each logical table needs its own name`,
+        { path: `tableNames.${logical}` },
+      );
+    }
+    seen.set(names[logical].toLowerCase(), logical);
+  }
+  return names;
+}
