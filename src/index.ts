@@ -7,4 +7,5 @@ export { IDENTIFIER_PATTERN, Identifier, parseIdentifier, quoteIdentifier } from
 export * from './installer/index.js';
 export * from './resolvers/index.js';
 export * from './schema/index.js';
+export { formatScope, parseScope, Scope } from './scope.js';
 export * from './table-names.js';

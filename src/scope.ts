@@ -1,0 +1,37 @@
+import { z } from 'zod';
+import { TaskAssociationError } from './errors.js';
+
+/**
+ * The scope every row belongs to: company, branch, local (product.md "Scope"). Every read and
+ * write of the package is filtered by one.
+ */
+export const Scope = z.strictObject({
+  EMPRESA: z.int().min(0).max(2_147_483_647),
+  FILIAL: z.int().min(0).max(2_147_483_647),
+  LOCAL: z.int().min(0).max(2_147_483_647),
+});
+export type Scope = z.infer<typeof Scope>;
+
+/**
+ * Parses the command line's `EMPRESA/FILIAL/LOCAL` form.
+ *
+ * @example parseScope('1/1/1') // { EMPRESA: 1, FILIAL: 1, LOCAL: 1 }
+ */
+export function parseScope(text: string): Scope {
+  const match = /^(\d{1,10})\/(\d{1,10})\/(\d{1,10})$/.exec(text.trim());
+  const parsed =
+    match &&
+    Scope.safeParse({ EMPRESA: Number(match[1]), FILIAL: Number(match[2]), LOCAL: Number(match[3]) });
+  if (!parsed?.success) {
+    throw new TaskAssociationError(
+      'INVALID_SCOPE',
+      `scope ${JSON.stringify(text)} is not EMPRESA/FILIAL/LOCAL with three non-negative integers, as in 1/1/1`,
+    );
+  }
+  return parsed.data;
+}
+
+/** `1/1/1`, for messages. */
+export function formatScope(scope: Scope): string {
+  return `${scope.EMPRESA}/${scope.FILIAL}/${scope.LOCAL}`;
+}
