@@ -99,6 +99,18 @@ describe('task-association db sync', () => {
     expect(io.err().trim().split('\n')).toHaveLength(1);
   });
 
+  it('wrong credentials give one line naming the user, password hidden', async () => {
+    const io = captureIo();
+    const code = await runCli(
+      ['db', 'sync', '--database-url', 'mysql://nobody:s3cret@127.0.0.1:3306/test'],
+      io,
+    );
+    expect(code).toBe(1);
+    expect(io.err()).toContain('refused user "nobody": wrong user or password');
+    expect(io.err()).not.toContain('s3cret');
+    expect(io.err().trim().split('\n')).toHaveLength(1);
+  });
+
   it('a destructive difference is refused (exit 1); --json lists it with found and expected', async () => {
     const { db, url } = scratch();
     await db.execute(

@@ -200,4 +200,35 @@ describe('syncSchema', () => {
       ),
     });
   });
+
+  it('restores a changed default and lets a NOT NULL column allow NULL again (widening, never narrowing)', async () => {
+    const { db } = scratch();
+    const names = prefixed('WIDEN');
+    await syncSchema(db, names);
+    await db.execute(
+      'ALTER TABLE WIDEN_OPER MODIFY COLUMN ATIVO tinyint(1) NULL DEFAULT 0, MODIFY COLUMN SOURCE varchar(50) NOT NULL',
+    );
+    const plan = await planSchemaSync(db, names);
+    expect(plan.differences).toEqual([
+      expect.objectContaining({
+        kind: 'column-nullability',
+        column: 'SOURCE',
+        found: 'NOT NULL',
+        expected: 'NULL',
+        destructive: false,
+      }),
+      expect.objectContaining({
+        kind: 'column-default',
+        column: 'ATIVO',
+        found: '0',
+        expected: '1',
+        destructive: false,
+      }),
+    ]);
+    expect(plan.statements).toEqual([
+      'ALTER TABLE `WIDEN_OPER`\n  MODIFY COLUMN `SOURCE` varchar(50) NULL DEFAULT NULL,\n  MODIFY COLUMN `ATIVO` tinyint(1) NULL DEFAULT 1',
+    ]);
+    await syncSchema(db, names);
+    expect(await planSchemaSync(db, names)).toEqual({ statements: [], differences: [] });
+  });
 });
