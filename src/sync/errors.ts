@@ -2,7 +2,7 @@ import { TaskAssociationError } from '../errors.js';
 import type { SchemaDifference } from './schema-difference.js';
 
 /**
- * Sync refused to change anything. `code` is DESTRUCTIVE_DIFFERENCE (fixing it would drop or narrow
+ * Sync refused, or the server refused one of its statements. `code` is DESTRUCTIVE_DIFFERENCE (fixing it would drop or narrow
  * something), MISSING_HOST_TABLE (a host table our foreign keys need is absent or unusable), both raised
  * before anything runs, or STATEMENT_FAILED (the server refused a statement, e.g. a foreign key that
  * existing rows violate). `differences` lists each problem with what was found and what was expected.

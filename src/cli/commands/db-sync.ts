@@ -41,8 +41,9 @@ export const command: Command = {
       }
       return 0;
     } catch (error) {
-      if (!(error instanceof SchemaSyncError) || values.json !== true) throw error;
-      // --json still prints its one document, with what was refused and why.
+      const refused = error instanceof SchemaSyncError && error.code !== 'STATEMENT_FAILED';
+      if (!refused || values.json !== true) throw error;
+      // A refusal changed nothing: --json still prints its one document, with what was refused and why.
       printJson(io, { statements: [], applied: false, differences: error.differences });
       say(io, `task-association db sync: ${error.message}`);
       return 1;
