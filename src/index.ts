@@ -8,4 +8,5 @@ export * from './installer/index.js';
 export * from './resolvers/index.js';
 export * from './schema/index.js';
 export { formatScope, parseScope, Scope } from './scope.js';
+export * from './sync/index.js';
 export * from './table-names.js';
