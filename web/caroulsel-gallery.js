@@ -77,10 +77,37 @@ const BLOCK = 'caroulsel-gallery';
  * @returns {GalleryController}
  */
 export function mountGallery(element, options = {}) {
+  // Host pages are plain JavaScript: a wrong argument gets a clear message here, not a broken page later.
+  if (!(element instanceof HTMLElement)) {
+    throw new TypeError('mountGallery: the first argument must be an HTML element, such as a <div>');
+  }
   const dataUrl = options.dataUrl ?? DEFAULT_DATA_URL;
+  if (typeof dataUrl !== 'string' || dataUrl === '') {
+    throw new TypeError(
+      `mountGallery: dataUrl must be a non-empty URL string, got ${JSON.stringify(dataUrl)}`,
+    );
+  }
   // `??`, not `||`: a delay of 0 is a valid (if odd) choice.
   const fallbackDelayMs = options.fallbackDelayMs ?? DEFAULT_FALLBACK_DELAY_MS;
+  if (typeof fallbackDelayMs !== 'number' || !Number.isFinite(fallbackDelayMs) || fallbackDelayMs < 0) {
+    throw new RangeError(
+      `mountGallery: fallbackDelayMs must be a number of milliseconds >= 0, got ${String(fallbackDelayMs)}`,
+    );
+  }
   const labels = { ...DEFAULT_LABELS, ...options.labels };
+  // Built before the element is touched: a rootMargin the browser rejects throws with nothing changed.
+  const observer =
+    typeof IntersectionObserver === 'function'
+      ? new IntersectionObserver(
+          (entries) => {
+            if (!entries.some((entry) => entry.isIntersecting)) return;
+            // Disconnect before loading: leaving and re-entering the viewport must never ask again.
+            observer?.disconnect();
+            void load();
+          },
+          { rootMargin: options.rootMargin ?? '0px' },
+        )
+      : undefined;
   const doc = element.ownerDocument;
 
   /** @type {GalleryState} */
@@ -230,29 +257,13 @@ export function mountGallery(element, options = {}) {
     if (image.complete && image.naturalWidth > 0) settle('loaded');
   }
 
-  /** @type {IntersectionObserver | undefined} */
-  let observer;
-  if (typeof IntersectionObserver === 'function') {
-    observer = new IntersectionObserver(
-      (entries) => {
-        if (!entries.some((entry) => entry.isIntersecting)) return;
-        // Disconnect before loading: leaving and re-entering the viewport must never ask again.
-        observer?.disconnect();
-        observer = undefined;
-        void load();
-      },
-      { rootMargin: options.rootMargin ?? '0px' },
-    );
-    observer.observe(element);
-  } else {
-    void load();
-  }
+  if (observer) observer.observe(element);
+  else void load();
 
   return {
     state: () => state,
     destroy() {
       observer?.disconnect();
-      observer = undefined;
       request?.abort();
       request = undefined;
       for (const timer of timers) clearTimeout(timer);

@@ -19,7 +19,7 @@ const SKELETON = '.caroulsel-gallery__skeleton';
 
 /** The part of web/caroulsel-gallery.js these tests call inside the page. */
 interface GalleryModule {
-  mountGallery(element: HTMLElement, options?: { fallbackDelayMs?: number }): { destroy(): void };
+  mountGallery(element: unknown, options?: Record<string, unknown>): { destroy(): void };
 }
 
 let context: BrowserContext;
@@ -393,4 +393,42 @@ describe('Accessibility', () => {
     expect(await page.locator(CARD).count()).toBe(SAMPLE_ITEMS.length);
     expect(site.hits(DATA)).toBe(1);
   });
+});
+
+describe('Bad mount arguments', () => {
+  const cases = [
+    ['no element', null, {}, 'TypeError', 'the first argument must be an HTML element'],
+    ['a negative delay', 'div', { fallbackDelayMs: -1 }, 'RangeError', 'fallbackDelayMs must be a number'],
+    ['a delay that is text', 'div', { fallbackDelayMs: '100' }, 'RangeError', 'got 100'],
+    ['a NaN delay', 'div', { fallbackDelayMs: Number.NaN }, 'RangeError', 'got NaN'],
+    ['an empty dataUrl', 'div', { dataUrl: '' }, 'TypeError', 'dataUrl must be a non-empty URL string'],
+    ['a rootMargin the browser rejects', 'div', { rootMargin: 'ten pixels' }, 'SyntaxError', 'rootMargin'],
+  ] as const;
+
+  it.each(cases)(
+    'throws a clear error for %s and changes nothing',
+    async (_, element, options, name, message) => {
+      await open();
+      const outcome = await page.evaluate(
+        ({ element, options }) => {
+          const { mountGallery } = (window as unknown as { galleryModule: GalleryModule }).galleryModule;
+          const host = element === null ? null : document.createElement(element);
+          if (host) document.body.prepend(host);
+          try {
+            mountGallery(host, options);
+            return { thrown: null, message: '', untouched: false };
+          } catch (error) {
+            const { name, message } = error as Error;
+            return { thrown: name, message, untouched: host === null || host.outerHTML === '<div></div>' };
+          }
+        },
+        { element, options },
+      );
+      expect(outcome.thrown).toBe(name);
+      expect(outcome.message).toContain(message);
+      expect(outcome.untouched).toBe(true);
+      await nextFrames(page);
+      expect(site.hits(DATA)).toBe(0);
+    },
+  );
 });
