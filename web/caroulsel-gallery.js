@@ -270,6 +270,7 @@ export function mountGallery(element, options = {}) {
       timers.clear();
       element.replaceChildren();
       element.classList.remove(BLOCK);
+      if (element.classList.length === 0) element.removeAttribute('class');
       element.removeAttribute('aria-busy');
       delete element.dataset.state;
     },
@@ -348,8 +349,16 @@ export function defineGalleryElement(name = 'caroulsel-gallery') {
         const options = {};
         const dataUrl = this.getAttribute('data-url');
         if (dataUrl) options.dataUrl = dataUrl;
-        const delay = Number(this.getAttribute('fallback-delay-ms') ?? Number.NaN);
-        if (Number.isFinite(delay) && delay >= 0) options.fallbackDelayMs = delay;
+        const delay = this.getAttribute('fallback-delay-ms');
+        if (delay !== null) {
+          // Strict digits: `Number('')` is 0 and `Number(' 1e3 ')` is 1000, neither meant by markup.
+          if (!/^\d+$/.test(delay)) {
+            throw new RangeError(
+              `<${name}>: fallback-delay-ms must be a whole number of milliseconds, got ${JSON.stringify(delay)}`,
+            );
+          }
+          options.fallbackDelayMs = Number(delay);
+        }
         const rootMargin = this.getAttribute('root-margin');
         if (rootMargin) options.rootMargin = rootMargin;
         this.#gallery = mountGallery(this, options);

@@ -141,9 +141,9 @@ describe('Idle to Loading', () => {
     await page.evaluate(() => (window as unknown as { gallery: { destroy(): void } }).gallery.destroy());
     await scrollToGallery();
     expect(site.hits(DATA)).toBe(0);
-    expect(
-      await page.locator('#gallery').evaluate((node) => [node.className, node.childElementCount]),
-    ).toEqual(['', 0]);
+    expect(await page.locator('#gallery').evaluate((node) => node.outerHTML)).toBe(
+      '<div id="gallery"></div>',
+    );
   });
 });
 
@@ -431,4 +431,50 @@ describe('Bad mount arguments', () => {
       expect(site.hits(DATA)).toBe(0);
     },
   );
+});
+
+describe('More of the lifecycle', () => {
+  it('shows the texts a page passes as labels', async () => {
+    site.serve(DATA, json([]));
+    await open({ labels: { empty: 'Todavía no hay imágenes.' } });
+    await scrollToGallery();
+    await waitForState('empty');
+    expect(await page.locator('.caroulsel-gallery__message--empty').textContent()).toBe(
+      'Todavía no hay imágenes.',
+    );
+  });
+
+  it('draws nothing when destroyed while the list is pending', async () => {
+    await open();
+    const gate = site.hold(DATA);
+    await scrollToGallery();
+    await gate.arrived;
+    await page.evaluate(() => (window as unknown as { gallery: { destroy(): void } }).gallery.destroy());
+    gate.release();
+    await nextFrames(page);
+    expect(await page.locator('#gallery').evaluate((node) => node.outerHTML)).toBe(
+      '<div id="gallery"></div>',
+    );
+    expect(site.hits(DATA)).toBe(1);
+  });
+
+  it('rejects a <caroulsel-gallery> whose fallback-delay-ms is not a number, and requests nothing', async () => {
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(`${error.name}: ${error.message}`));
+    site.serve('/', {
+      contentType: 'text/html',
+      body: `<!doctype html><script type="module" src="/assets/caroulsel-gallery.js"></script>
+<caroulsel-gallery fallback-delay-ms="soon"></caroulsel-gallery>`,
+    });
+    await page.goto(`${ORIGIN}/`);
+    await page.waitForFunction(() => customElements.get('caroulsel-gallery') !== undefined);
+    await nextFrames(page);
+    expect(errors).toEqual([
+      'RangeError: <caroulsel-gallery>: fallback-delay-ms must be a whole number of milliseconds, got "soon"',
+    ]);
+    expect(await page.locator('caroulsel-gallery').evaluate((node) => node.outerHTML)).toBe(
+      '<caroulsel-gallery fallback-delay-ms="soon"></caroulsel-gallery>',
+    );
+    expect(site.hits(DATA)).toBe(0);
+  });
 });
