@@ -202,6 +202,8 @@ export function mountGallery(element, options = {}) {
       const entry = create('li', `${BLOCK}__item`);
       const card = create('a', `${BLOCK}__card`);
       card.href = item.fullUrl;
+      // The link is named once: its image's alt and its caption are the same title.
+      if (item.title !== '') card.setAttribute('aria-label', item.title);
       card.dataset.state = 'pending';
       if (item.width !== undefined && item.height !== undefined) {
         // The only inline style: each card reserves its image's own shape (the CSS turns the ratio

@@ -356,6 +356,11 @@ describe('Accessibility', () => {
       focused.push(await page.evaluate(() => document.activeElement?.querySelector('img')?.alt ?? ''));
     }
     expect(focused).toEqual(SAMPLE_ITEMS.map((item) => item.title));
+    for (const item of SAMPLE_ITEMS) {
+      expect(await page.getByRole('link', { name: item.title, exact: true }).getAttribute('href')).toBe(
+        `${ORIGIN}${item.fullUrl}`,
+      );
+    }
 
     await page.keyboard.press('Enter');
     await page.waitForURL(`${ORIGIN}${SAMPLE_ITEMS.at(-1)?.fullUrl}`);
