@@ -1,0 +1,203 @@
+import { readFile } from 'node:fs/promises';
+import { type Browser, chromium, type Page, type Route } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+
+/** Debian's Chromium (CI installs the `chromium` package); never a downloaded browser build. */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--no-first-run',
+];
+
+/** One browser for the calling test file, launched before its tests and closed after them. */
+export function useBrowser(): () => Browser {
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    browser = await chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+  return () => {
+    if (browser === undefined) throw new Error('the browser exists only inside tests and hooks');
+    return browser;
+  };
+}
+
+/** The made-up origin the fake site answers for; nothing ever leaves the browser. */
+export const ORIGIN = 'http://gallery.test';
+
+const WEB_DIR = new URL('../../web/', import.meta.url);
+const IMAGES_DIR = new URL('../../examples/images/', import.meta.url);
+
+/** A real sample image behind each media token, with its real size. */
+export const SAMPLE_IMAGES = [
+  { token: 'tok-hopper', file: 'grace_hopper.jpg', title: 'Grace Hopper', width: 512, height: 600 },
+  { token: 'tok-emerald', file: 'emerald-16x9.png', title: 'Emerald', width: 1920, height: 1080 },
+  { token: 'tok-joy', file: 'joy-preview.jpg', title: 'Joy', width: 900, height: 506 },
+  { token: 'tok-logo', file: 'debian-logo-256.png', title: 'Debian logo', width: 256, height: 256 },
+  { token: 'tok-spacefun', file: 'spacefun-preview.jpg', title: 'Space fun', width: 900, height: 506 },
+] as const;
+
+/** The list `GET /caroulsel/data` answers with, shaped as the backend's contract says. */
+export const SAMPLE_ITEMS = SAMPLE_IMAGES.map(({ token, title, width, height }) => ({
+  id: token,
+  title,
+  previewUrl: thumbPath(token),
+  fullUrl: `/caroulsel/media/${token}/full`,
+  width,
+  height,
+}));
+
+export function thumbPath(token: string): string {
+  return `/caroulsel/media/${token}/thumb`;
+}
+
+export type Reply =
+  | { status?: number; contentType: string; body: string | Buffer }
+  | { abort: true }
+  /** Never answered: the request stays pending for good. */
+  | { never: true };
+
+/** A request held until the test releases it. */
+export interface Gate {
+  /** Resolves when the held request has reached the fake site. */
+  readonly arrived: Promise<void>;
+  release(): void;
+}
+
+/**
+ * A whole site faked inside the browser with `page.route`: the page, the component's files from
+ * web/, the gallery list and real thumbnails. Any answer can be replaced, held or dropped, and every
+ * path's requests are counted.
+ */
+export class FakeSite {
+  private readonly replies = new Map<string, Array<() => Reply | Promise<Reply>>>();
+  private readonly gates = new Map<string, { gate: Gate; open: Promise<void>; arrive: () => void }>();
+  private readonly counts = new Map<string, number>();
+
+  /** The default answers: the gallery list and every sample image's thumbnail and full image. */
+  constructor() {
+    this.serve('/caroulsel/data', () => json(SAMPLE_ITEMS));
+    for (const image of SAMPLE_IMAGES) {
+      const reply = () => imageReply(image.file);
+      this.serve(thumbPath(image.token), reply);
+      this.serve(`/caroulsel/media/${image.token}/full`, reply);
+    }
+  }
+
+  /** Answers `path` with `reply` from now on. */
+  serve(path: string, reply: Reply | (() => Reply | Promise<Reply>)): this {
+    this.replies.set(path, [typeof reply === 'function' ? reply : () => reply]);
+    return this;
+  }
+
+  /** Answers `path` with each reply in turn, the last one for good. */
+  serveInTurn(path: string, ...replies: Reply[]): this {
+    this.replies.set(
+      path,
+      replies.map((reply) => () => reply),
+    );
+    return this;
+  }
+
+  /** Holds the next requests for `path` until the returned gate is released. */
+  hold(path: string): Gate {
+    let release = () => {};
+    let arrive = () => {};
+    const open = new Promise<void>((resolve) => (release = resolve));
+    const arrived = new Promise<void>((resolve) => (arrive = resolve));
+    const gate = { arrived, release };
+    this.gates.set(path, { gate, open, arrive });
+    return gate;
+  }
+
+  /** How many requests reached `path`. */
+  hits(path: string): number {
+    return this.counts.get(path) ?? 0;
+  }
+
+  async attach(page: Page): Promise<void> {
+    await page.route(`${ORIGIN}/**`, (route) => this.answer(route));
+  }
+
+  private async answer(route: Route): Promise<void> {
+    const path = new URL(route.request().url()).pathname;
+    this.counts.set(path, this.hits(path) + 1);
+    const held = this.gates.get(path);
+    if (held) {
+      held.arrive();
+      await held.open;
+    }
+    const reply = await this.replyFor(path);
+    if ('never' in reply) return new Promise(() => {});
+    if ('abort' in reply) return route.abort('connectionfailed');
+    await route.fulfill({ status: reply.status ?? 200, contentType: reply.contentType, body: reply.body });
+  }
+
+  private async replyFor(path: string): Promise<Reply> {
+    const queue = this.replies.get(path);
+    if (queue !== undefined && queue.length > 0) {
+      const next = queue.length > 1 ? queue.shift() : queue[0];
+      if (next) return next();
+    }
+    if (path.startsWith('/assets/')) return webFile(path.slice('/assets/'.length));
+    return { status: 404, contentType: 'text/plain', body: 'not found' };
+  }
+}
+
+export function json(value: unknown, status = 200): Reply {
+  return { status, contentType: 'application/json', body: JSON.stringify(value) };
+}
+
+async function imageReply(file: string): Promise<Reply> {
+  const body = await readFile(new URL(file, IMAGES_DIR));
+  return { contentType: file.endsWith('.png') ? 'image/png' : 'image/jpeg', body };
+}
+
+const WEB_TYPES: Record<string, string> = {
+  '.js': 'text/javascript',
+  '.css': 'text/css',
+  '.html': 'text/html',
+};
+
+/** A file of web/, as the backend serves it under /assets/ (and / for index.html). */
+export async function webFile(name: string): Promise<Reply> {
+  const type = Object.entries(WEB_TYPES).find(([suffix]) => name.endsWith(suffix));
+  if (type === undefined || name.includes('/')) return { status: 404, contentType: 'text/plain', body: '' };
+  return { contentType: type[1], body: await readFile(new URL(name, WEB_DIR)) };
+}
+
+/**
+ * A test page with the gallery between two screens of filler, so it starts out of view and can be
+ * scrolled past. `options` go to `mountGallery` as JSON; the controller is `window.gallery`,
+ * the module `window.galleryModule`.
+ */
+export function galleryPage(options: Record<string, unknown> = {}): Reply {
+  const body = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>gallery test</title>
+<link rel="stylesheet" href="/assets/caroulsel-gallery.css"></head>
+<body style="margin:0">
+<div id="above" style="height:150vh"></div>
+<div id="gallery"></div>
+<div id="below" style="height:300vh"></div>
+<script type="module">
+import * as galleryModule from '/assets/caroulsel-gallery.js';
+const { mountGallery } = galleryModule;
+window.galleryModule = galleryModule;
+window.gallery = mountGallery(document.getElementById('gallery'), ${JSON.stringify(options)});
+</script></body></html>`;
+  return { contentType: 'text/html', body };
+}
+
+/** Waits until the page has painted two more frames, so IntersectionObserver has had its say. */
+export async function nextFrames(page: Page): Promise<void> {
+  await page.evaluate(
+    () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
+  );
+}

@@ -1,0 +1,485 @@
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  FakeSite,
+  galleryPage,
+  json,
+  nextFrames,
+  ORIGIN,
+  SAMPLE_IMAGES,
+  SAMPLE_ITEMS,
+  thumbPath,
+  useBrowser,
+} from '../support/browser.js';
+
+const browser = useBrowser();
+const DATA = '/caroulsel/data';
+const CARD = '.caroulsel-gallery__card';
+const SKELETON = '.caroulsel-gallery__skeleton';
+
+/** The part of web/caroulsel-gallery.js these tests call inside the page. */
+interface GalleryModule {
+  mountGallery(element: unknown, options?: Record<string, unknown>): { destroy(): void };
+}
+
+let context: BrowserContext;
+let page: Page;
+let site: FakeSite;
+
+beforeEach(async () => {
+  context = await browser().newContext({ viewport: { width: 1024, height: 720 } });
+  // Shorter than the test's own timeout, so a wait that fails says what it waited for.
+  context.setDefaultTimeout(10_000);
+  page = await context.newPage();
+  site = new FakeSite();
+  await site.attach(page);
+});
+
+afterEach(async () => {
+  await context.close();
+});
+
+/** Opens the test page with these mount options and waits until the gallery is mounted, idle. */
+async function open(options: Record<string, unknown> = {}): Promise<void> {
+  site.serve('/', galleryPage(options));
+  await page.goto(`${ORIGIN}/`);
+  await page.waitForSelector('#gallery[data-state="idle"]', { state: 'attached' });
+  await nextFrames(page);
+}
+
+async function scrollToGallery(): Promise<void> {
+  await page.locator('#gallery').scrollIntoViewIfNeeded();
+  await nextFrames(page);
+}
+
+async function waitForState(state: string): Promise<void> {
+  await page.waitForSelector(`#gallery[data-state="${state}"]`, { state: 'attached' });
+}
+
+/** The skeleton count of every card, in order. */
+function skeletons(): Promise<number[]> {
+  return page.$$eval(
+    CARD,
+    (cards, selector) => cards.map((card) => card.querySelectorAll(selector).length),
+    SKELETON,
+  );
+}
+
+/** Waits until the grid is drawn and every card has settled (before the grid there are no skeletons either). */
+async function waitForNoSkeleton(): Promise<void> {
+  await page.waitForFunction(
+    (selector) =>
+      document.querySelector('.caroulsel-gallery[data-state="grid"]') !== null &&
+      document.querySelectorAll(selector).length === 0,
+    SKELETON,
+  );
+}
+
+describe('Idle to Loading', () => {
+  it('sends no request before the gallery is visible and exactly one after, whatever the scrolling', async () => {
+    await open();
+    expect(site.hits(DATA)).toBe(0);
+    expect(await page.locator('#gallery').getAttribute('aria-busy')).toBe('false');
+
+    const gate = site.hold(DATA);
+    await scrollToGallery();
+    await gate.arrived;
+    // Leave and re-enter while the list is still pending, then scroll past to the very end.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await nextFrames(page);
+    await scrollToGallery();
+    gate.release();
+    await waitForState('grid');
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await nextFrames(page);
+    await scrollToGallery();
+
+    expect(site.hits(DATA)).toBe(1);
+  });
+
+  it('sends one request when the gallery is only scrolled past quickly', async () => {
+    await open();
+    await page.evaluate(async () => {
+      document.getElementById('gallery')?.scrollIntoView();
+      // Two frames: the first is painted with the gallery in view, then it is gone again.
+      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      window.scrollTo(0, document.body.scrollHeight);
+    });
+    await waitForState('grid');
+    expect(site.hits(DATA)).toBe(1);
+  });
+
+  it('shows a single centred loader with its text while the list is pending, and no grid', async () => {
+    await open();
+    const gate = site.hold(DATA);
+    await scrollToGallery();
+    await gate.arrived;
+    await waitForState('loading');
+
+    const loader = page.locator('.caroulsel-gallery__loader');
+    expect(await loader.count()).toBe(1);
+    expect(await loader.isVisible()).toBe(true);
+    expect(await loader.getAttribute('role')).toBe('status');
+    expect((await loader.textContent())?.trim()).toBe('Searching for images…');
+    expect(await page.locator('#gallery').getAttribute('aria-busy')).toBe('true');
+    expect(await page.locator('.caroulsel-gallery__grid').count()).toBe(0);
+    const centred = await loader.evaluate((node) => {
+      const style = getComputedStyle(node);
+      return [style.alignItems, style.justifyContent];
+    });
+    expect(centred).toEqual(['center', 'center']);
+
+    gate.release();
+    await waitForState('grid');
+    expect(await page.locator(CARD).count()).toBe(SAMPLE_ITEMS.length);
+    expect(await loader.count()).toBe(0);
+    expect(await page.locator('#gallery').getAttribute('aria-busy')).toBe('false');
+  });
+
+  it('never requests anything once destroyed before it was seen', async () => {
+    await open();
+    await page.evaluate(() => (window as unknown as { gallery: { destroy(): void } }).gallery.destroy());
+    await scrollToGallery();
+    expect(site.hits(DATA)).toBe(0);
+    expect(await page.locator('#gallery').evaluate((node) => node.outerHTML)).toBe(
+      '<div id="gallery"></div>',
+    );
+  });
+});
+
+describe('Grid', () => {
+  it('accepts the list wrapped as { items } and draws one linked, titled card per item', async () => {
+    site.serve(DATA, json({ items: SAMPLE_ITEMS, placeholder: 'ignored' }));
+    await open();
+    await scrollToGallery();
+    await waitForState('grid');
+    await waitForNoSkeleton();
+
+    const cards = await page.$$eval(CARD, (links) =>
+      links.map((link) => {
+        const image = link.querySelector('img');
+        return { href: link.getAttribute('href'), alt: image?.alt, src: image?.getAttribute('src') };
+      }),
+    );
+    expect(cards).toEqual(
+      SAMPLE_ITEMS.map((item) => ({
+        href: `${ORIGIN}${item.fullUrl}`,
+        alt: item.title,
+        src: `${ORIGIN}${item.previewUrl}`,
+      })),
+    );
+    for (const item of SAMPLE_ITEMS) expect(site.hits(item.previewUrl)).toBe(1);
+  });
+
+  it('keeps a held thumbnail’s skeleton on its own card only, until that image loads', async () => {
+    const held = SAMPLE_ITEMS[2];
+    if (held === undefined) throw new Error('the sample list has at least three items');
+    const gate = site.hold(held.previewUrl);
+    await open();
+    await scrollToGallery();
+    await gate.arrived;
+    await page.waitForFunction((selector) => document.querySelectorAll(selector).length === 1, SKELETON);
+
+    expect(await skeletons()).toEqual([0, 0, 1, 0, 0]);
+    expect(await page.locator(CARD).nth(2).getAttribute('data-state')).toBe('pending');
+
+    gate.release();
+    await waitForNoSkeleton();
+    expect(await page.locator(CARD).nth(2).getAttribute('data-state')).toBe('loaded');
+  });
+
+  it('reserves each card’s space from width and height, so nothing shifts as images arrive', async () => {
+    const gates = SAMPLE_ITEMS.map((item) => site.hold(item.previewUrl));
+    await open();
+    await scrollToGallery();
+    await Promise.all(gates.map((gate) => gate.arrived));
+    const boxes = () =>
+      page.$$eval(CARD, (cards) =>
+        cards.map((card) => {
+          const { x, y, width, height } = card.getBoundingClientRect();
+          return { x, y, width, height };
+        }),
+      );
+    const before = await boxes();
+
+    for (const gate of gates) gate.release();
+    await waitForNoSkeleton();
+    expect(await boxes()).toEqual(before);
+    const ratios = await page.$$eval('.caroulsel-gallery__media', (boxes) =>
+      boxes.map((box) => box.getBoundingClientRect().width / box.getBoundingClientRect().height),
+    );
+    ratios.forEach((ratio, index) => {
+      const image = SAMPLE_IMAGES[index];
+      expect(ratio).toBeCloseTo((image?.width ?? 0) / (image?.height ?? 1), 1);
+    });
+  });
+
+  it('counts an image the browser already has (complete at once) as loaded', async () => {
+    await open();
+    await scrollToGallery();
+    await waitForNoSkeleton();
+    // A second gallery on the same page gets every thumbnail from the memory cache. Its cards are
+    // read in the microtask right after the grid is drawn: before any load event could be dispatched.
+    const atGrid = await page.evaluate(
+      () =>
+        new Promise<{ states: (string | null)[]; skeletons: number }>((resolve) => {
+          const { mountGallery } = (window as unknown as { galleryModule: GalleryModule }).galleryModule;
+          const host = document.createElement('div');
+          // Fixed in view, so it starts loading at once.
+          host.style.cssText = 'position: fixed; inset: 0 auto auto 0; width: 40rem';
+          new MutationObserver(() => {
+            if (host.dataset.state !== 'grid') return;
+            const cards = [...host.querySelectorAll('.caroulsel-gallery__card')];
+            resolve({
+              states: cards.map((card) => card.getAttribute('data-state')),
+              skeletons: host.querySelectorAll('.caroulsel-gallery__skeleton').length,
+            });
+          }).observe(host, { attributes: true, attributeFilter: ['data-state'] });
+          document.body.append(host);
+          mountGallery(host, { fallbackDelayMs: 600_000 });
+        }),
+    );
+    expect(atGrid).toEqual({ states: SAMPLE_ITEMS.map(() => 'loaded'), skeletons: 0 });
+    for (const item of SAMPLE_ITEMS) expect(site.hits(item.previewUrl)).toBe(1);
+  });
+});
+
+describe('Safety fallback', () => {
+  it('removes a skeleton whose load event never comes after the default 8000 ms', async () => {
+    const lost = SAMPLE_ITEMS[0];
+    if (lost === undefined) throw new Error('the sample list is not empty');
+    site.serve(lost.previewUrl, { never: true });
+    await page.clock.install({ time: 0 });
+    await open();
+    // A paused clock: the fallback timer starts at a known instant and only moves when told to.
+    await page.clock.pauseAt(60_000);
+    await page.locator('#gallery').scrollIntoViewIfNeeded();
+    await page.waitForFunction(
+      (selector) => document.querySelectorAll(`${selector}[data-state="loaded"]`).length === 4,
+      CARD,
+    );
+
+    await page.clock.runFor(7_999);
+    expect((await skeletons())[0]).toBe(1);
+    await page.clock.runFor(1);
+    expect(await skeletons()).toEqual([0, 0, 0, 0, 0]);
+    expect(await page.locator(CARD).first().getAttribute('data-state')).toBe('loaded');
+  });
+
+  it('uses the fallback delay the page sets', async () => {
+    for (const item of SAMPLE_ITEMS) site.serve(item.previewUrl, { never: true });
+    await open({ fallbackDelayMs: 150 });
+    await scrollToGallery();
+    await waitForState('grid');
+    await waitForNoSkeleton();
+    expect(await page.locator(`${CARD}[data-state="loaded"]`).count()).toBe(SAMPLE_ITEMS.length);
+  });
+});
+
+describe('Empty, failed and broken', () => {
+  it('shows a friendly empty state for an empty list', async () => {
+    site.serve(DATA, json([]));
+    await open();
+    await scrollToGallery();
+    await waitForState('empty');
+    expect((await page.locator('.caroulsel-gallery__message--empty').textContent())?.trim()).toBe(
+      'No images to show yet.',
+    );
+    expect(await page.locator('.caroulsel-gallery__grid').count()).toBe(0);
+    expect(await page.locator('#gallery').getAttribute('aria-busy')).toBe('false');
+  });
+
+  const failures = [
+    ['a server error', json({ error: 'boom' }, 500)],
+    ['a network failure', { abort: true }],
+    ['a body that is not JSON', { contentType: 'application/json', body: '<html>oops' }],
+    ['JSON that is not a list', json({ rows: [] })],
+    ['an item without a previewUrl', json([{ title: 'x', fullUrl: '/a' }])],
+    ['a javascript: fullUrl', json([{ title: 'x', previewUrl: '/t', fullUrl: 'javascript:alert(1)' }])],
+  ] as const;
+
+  it.each(failures)(
+    'shows the error state with a retry after %s; one click is one request',
+    async (_, failure) => {
+      site.serveInTurn(DATA, failure, json(SAMPLE_ITEMS));
+      await open();
+      await scrollToGallery();
+      await waitForState('error');
+      const alert = page.locator('.caroulsel-gallery__message--error');
+      expect(await alert.getAttribute('role')).toBe('alert');
+      expect(await alert.textContent()).toContain('The images could not be loaded.');
+      expect(await page.locator(CARD).count()).toBe(0);
+      expect(site.hits(DATA)).toBe(1);
+
+      await page.getByRole('button', { name: 'Try again' }).click();
+      await waitForState('grid');
+      expect(site.hits(DATA)).toBe(2);
+      expect(await page.locator(CARD).count()).toBe(SAMPLE_ITEMS.length);
+    },
+  );
+
+  it('shows a fallback in the card of a thumbnail that fails, skeleton gone, the others loaded', async () => {
+    const broken = SAMPLE_ITEMS[1];
+    if (broken === undefined) throw new Error('the sample list has at least two items');
+    site.serve(broken.previewUrl, { contentType: 'image/png', body: Buffer.from('not a png at all') });
+    await open();
+    await scrollToGallery();
+    await waitForNoSkeleton();
+    const states = await page.$$eval(CARD, (cards) => cards.map((card) => card.getAttribute('data-state')));
+    expect(states).toEqual(['loaded', 'failed', 'loaded', 'loaded', 'loaded']);
+    const fallback = page.locator(CARD).nth(1).locator('.caroulsel-gallery__image-error');
+    expect(await fallback.isVisible()).toBe(true);
+    expect(await fallback.textContent()).toBe('Image unavailable');
+  });
+
+  it('shows titles as text, never as markup', async () => {
+    const title = '<img src=x onerror="window.hacked=1">Sunset & <b>sea</b>';
+    site.serve(DATA, json([{ ...SAMPLE_ITEMS[0], title }]));
+    await open();
+    await scrollToGallery();
+    await waitForNoSkeleton();
+    expect(await page.locator('.caroulsel-gallery__title').textContent()).toBe(title);
+    expect(await page.locator(`${CARD} img`).count()).toBe(1);
+    expect(await page.locator(`${CARD} img`).getAttribute('alt')).toBe(title);
+    expect(await page.evaluate(() => 'hacked' in window)).toBe(false);
+  });
+});
+
+describe('Accessibility', () => {
+  it('lets the keyboard reach every card and open its full image', async () => {
+    await open();
+    await scrollToGallery();
+    await waitForNoSkeleton();
+    const focused: string[] = [];
+    for (const _ of SAMPLE_ITEMS) {
+      await page.keyboard.press('Tab');
+      focused.push(await page.evaluate(() => document.activeElement?.querySelector('img')?.alt ?? ''));
+    }
+    expect(focused).toEqual(SAMPLE_ITEMS.map((item) => item.title));
+    for (const item of SAMPLE_ITEMS) {
+      expect(await page.getByRole('link', { name: item.title, exact: true }).getAttribute('href')).toBe(
+        `${ORIGIN}${item.fullUrl}`,
+      );
+    }
+
+    await page.keyboard.press('Enter');
+    await page.waitForURL(`${ORIGIN}${SAMPLE_ITEMS.at(-1)?.fullUrl}`);
+    expect(site.hits(SAMPLE_ITEMS.at(-1)?.fullUrl ?? '')).toBe(1);
+  });
+
+  it('shimmers the skeletons, except when the user prefers reduced motion', async () => {
+    const gates = SAMPLE_ITEMS.map((item) => site.hold(item.previewUrl));
+    await open();
+    await scrollToGallery();
+    await Promise.all(gates.map((gate) => gate.arrived));
+    const animation = () =>
+      page
+        .locator(SKELETON)
+        .first()
+        .evaluate((node) => getComputedStyle(node).animationName);
+
+    expect(await animation()).toBe('caroulsel-gallery-shimmer');
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    expect(await animation()).toBe('none');
+    for (const gate of gates) gate.release();
+  });
+
+  it('works as the <caroulsel-gallery> custom element too', async () => {
+    site.serve('/', {
+      contentType: 'text/html',
+      body: `<!doctype html><link rel="stylesheet" href="/assets/caroulsel-gallery.css">
+<script type="module" src="/assets/caroulsel-gallery.js"></script>
+<caroulsel-gallery fallback-delay-ms="100"></caroulsel-gallery>`,
+    });
+    site.serve(thumbPath('tok-logo'), { never: true });
+    await page.goto(`${ORIGIN}/`);
+    await page.waitForSelector('caroulsel-gallery[data-state="grid"]', { state: 'attached' });
+    await waitForNoSkeleton();
+    expect(await page.locator(CARD).count()).toBe(SAMPLE_ITEMS.length);
+    expect(site.hits(DATA)).toBe(1);
+  });
+});
+
+describe('Bad mount arguments', () => {
+  const cases = [
+    ['no element', null, {}, 'TypeError', 'the first argument must be an HTML element'],
+    ['a negative delay', 'div', { fallbackDelayMs: -1 }, 'RangeError', 'fallbackDelayMs must be a number'],
+    ['a delay that is text', 'div', { fallbackDelayMs: '100' }, 'RangeError', 'got 100'],
+    ['a NaN delay', 'div', { fallbackDelayMs: Number.NaN }, 'RangeError', 'got NaN'],
+    ['an empty dataUrl', 'div', { dataUrl: '' }, 'TypeError', 'dataUrl must be a non-empty URL string'],
+    ['a rootMargin the browser rejects', 'div', { rootMargin: 'ten pixels' }, 'SyntaxError', 'rootMargin'],
+  ] as const;
+
+  it.each(cases)(
+    'throws a clear error for %s and changes nothing',
+    async (_, element, options, name, message) => {
+      await open();
+      const outcome = await page.evaluate(
+        ({ element, options }) => {
+          const { mountGallery } = (window as unknown as { galleryModule: GalleryModule }).galleryModule;
+          const host = element === null ? null : document.createElement(element);
+          if (host) document.body.prepend(host);
+          try {
+            mountGallery(host, options);
+            return { thrown: null, message: '', untouched: false };
+          } catch (error) {
+            const { name, message } = error as Error;
+            return { thrown: name, message, untouched: host === null || host.outerHTML === '<div></div>' };
+          }
+        },
+        { element, options },
+      );
+      expect(outcome.thrown).toBe(name);
+      expect(outcome.message).toContain(message);
+      expect(outcome.untouched).toBe(true);
+      await nextFrames(page);
+      expect(site.hits(DATA)).toBe(0);
+    },
+  );
+});
+
+describe('More of the lifecycle', () => {
+  it('shows the texts a page passes as labels', async () => {
+    site.serve(DATA, json([]));
+    await open({ labels: { empty: 'Todavía no hay imágenes.' } });
+    await scrollToGallery();
+    await waitForState('empty');
+    expect(await page.locator('.caroulsel-gallery__message--empty').textContent()).toBe(
+      'Todavía no hay imágenes.',
+    );
+  });
+
+  it('draws nothing when destroyed while the list is pending', async () => {
+    await open();
+    const gate = site.hold(DATA);
+    await scrollToGallery();
+    await gate.arrived;
+    await page.evaluate(() => (window as unknown as { gallery: { destroy(): void } }).gallery.destroy());
+    gate.release();
+    await nextFrames(page);
+    expect(await page.locator('#gallery').evaluate((node) => node.outerHTML)).toBe(
+      '<div id="gallery"></div>',
+    );
+    expect(site.hits(DATA)).toBe(1);
+  });
+
+  it('rejects a <caroulsel-gallery> whose fallback-delay-ms is not a number, and requests nothing', async () => {
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(`${error.name}: ${error.message}`));
+    site.serve('/', {
+      contentType: 'text/html',
+      body: `<!doctype html><script type="module" src="/assets/caroulsel-gallery.js"></script>
+<caroulsel-gallery fallback-delay-ms="soon"></caroulsel-gallery>`,
+    });
+    await page.goto(`${ORIGIN}/`);
+    await page.waitForFunction(() => customElements.get('caroulsel-gallery') !== undefined);
+    await nextFrames(page);
+    expect(errors).toEqual([
+      'RangeError: <caroulsel-gallery>: fallback-delay-ms must be a whole number of milliseconds, got "soon"',
+    ]);
+    expect(await page.locator('caroulsel-gallery').evaluate((node) => node.outerHTML)).toBe(
+      '<caroulsel-gallery fallback-delay-ms="soon"></caroulsel-gallery>',
+    );
+    expect(site.hits(DATA)).toBe(0);
+  });
+});

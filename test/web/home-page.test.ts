@@ -1,0 +1,39 @@
+import { mkdir, stat } from 'node:fs/promises';
+import { expect, it } from 'vitest';
+import { FakeSite, nextFrames, ORIGIN, SAMPLE_ITEMS, useBrowser, webFile } from '../support/browser.js';
+
+const browser = useBrowser();
+const OUTPUT_DIR = new URL('../../test-output/', import.meta.url);
+
+it('the home page starts with the gallery below the fold, loads it on scroll, and looks right', async () => {
+  const context = await browser().newContext({ viewport: { width: 1280, height: 800 } });
+  try {
+    const page = await context.newPage();
+    const site = new FakeSite();
+    site.serve('/', await webFile('index.html'));
+    await site.attach(page);
+
+    await page.goto(`${ORIGIN}/`);
+    await page.waitForSelector('#gallery[data-state="idle"]', { state: 'attached' });
+    await nextFrames(page);
+    const belowTheFold = await page
+      .locator('#gallery')
+      .evaluate((node) => node.getBoundingClientRect().top >= window.innerHeight);
+    expect(belowTheFold).toBe(true);
+    expect(site.hits('/caroulsel/data')).toBe(0);
+
+    await page.locator('#gallery-title').scrollIntoViewIfNeeded();
+    await page.waitForSelector('#gallery[data-state="grid"]', { state: 'attached' });
+    await page.waitForFunction(() => document.querySelectorAll('.caroulsel-gallery__skeleton').length === 0);
+    expect(site.hits('/caroulsel/data')).toBe(1);
+    expect(await page.locator('.caroulsel-gallery__card').count()).toBe(SAMPLE_ITEMS.length);
+
+    // For a person to look at: the loaded gallery as a visitor sees it (test-output/ is git-ignored).
+    await mkdir(OUTPUT_DIR, { recursive: true });
+    const file = new URL('gallery.png', OUTPUT_DIR);
+    await page.locator('.gallery-section').screenshot({ path: file.pathname, animations: 'disabled' });
+    expect((await stat(file)).size).toBeGreaterThan(10_000);
+  } finally {
+    await context.close();
+  }
+});

@@ -1,0 +1,377 @@
+// @ts-check
+/**
+ * The home gallery: a framework-free browser module that ships as-is (no build step).
+ *
+ * Phases (seed section 3): idle until first visible, then exactly one list request with a single
+ * centred loader, then a grid whose cards each keep a skeleton until their own thumbnail loads (or a
+ * safety fallback fires). An empty list and a failed request get states of their own.
+ *
+ * @example
+ *   import { mountGallery } from '/assets/caroulsel-gallery.js';
+ *   const gallery = mountGallery(document.querySelector('#gallery'), { fallbackDelayMs: 5000 });
+ *   // later: gallery.destroy();
+ */
+
+/**
+ * One item of `GET /caroulsel/data`, as the component uses it.
+ * @typedef {object} GalleryItem
+ * @property {string} title
+ * @property {string} previewUrl
+ * @property {string} fullUrl
+ * @property {number | undefined} width
+ * @property {number | undefined} height
+ */
+
+/**
+ * Every text the component shows, so a host page can translate them.
+ * @typedef {object} GalleryLabels
+ * @property {string} gallery accessible name of the card list
+ * @property {string} loading the loader's text while the list is requested
+ * @property {string} empty shown when the list has no items
+ * @property {string} error shown when the list request fails
+ * @property {string} retry the retry button's text
+ * @property {string} thumbnailError shown in a card whose thumbnail fails to load
+ */
+
+/**
+ * @typedef {object} GalleryOptions
+ * @property {string} [dataUrl] where the item list comes from; default `/caroulsel/data`
+ * @property {number} [fallbackDelayMs] how long a card waits for its image's load event before its
+ *   skeleton is removed anyway; default {@link DEFAULT_FALLBACK_DELAY_MS}
+ * @property {string} [rootMargin] IntersectionObserver margin deciding when the gallery counts as
+ *   visible; default `0px`
+ * @property {Partial<GalleryLabels>} [labels] texts to replace
+ */
+
+/** @typedef {'idle' | 'loading' | 'grid' | 'empty' | 'error'} GalleryState */
+
+/**
+ * @typedef {object} GalleryController
+ * @property {() => GalleryState} state the current phase
+ * @property {() => void} destroy stops observing, aborts a pending request, clears timers and empties
+ *   the element
+ */
+
+/** Long enough for a slow thumbnail on a poor connection, short enough that a lost load event does not leave a skeleton for good. */
+export const DEFAULT_FALLBACK_DELAY_MS = 8000;
+
+export const DEFAULT_DATA_URL = '/caroulsel/data';
+
+/** @type {GalleryLabels} */
+export const DEFAULT_LABELS = {
+  gallery: 'Image gallery',
+  loading: 'Searching for images…',
+  empty: 'No images to show yet.',
+  error: 'The images could not be loaded.',
+  retry: 'Try again',
+  thumbnailError: 'Image unavailable',
+};
+
+const BLOCK = 'caroulsel-gallery';
+
+/**
+ * Turns the element into a gallery that loads when it first becomes visible.
+ *
+ * @param {HTMLElement} element the host element; its children are replaced
+ * @param {GalleryOptions} [options]
+ * @returns {GalleryController}
+ */
+export function mountGallery(element, options = {}) {
+  // Host pages are plain JavaScript: a wrong argument gets a clear message here, not a broken page later.
+  if (!(element instanceof HTMLElement)) {
+    throw new TypeError('mountGallery: the first argument must be an HTML element, such as a <div>');
+  }
+  const dataUrl = options.dataUrl ?? DEFAULT_DATA_URL;
+  if (typeof dataUrl !== 'string' || dataUrl === '') {
+    throw new TypeError(
+      `mountGallery: dataUrl must be a non-empty URL string, got ${JSON.stringify(dataUrl)}`,
+    );
+  }
+  // `??`, not `||`: a delay of 0 is a valid (if odd) choice.
+  const fallbackDelayMs = options.fallbackDelayMs ?? DEFAULT_FALLBACK_DELAY_MS;
+  if (typeof fallbackDelayMs !== 'number' || !Number.isFinite(fallbackDelayMs) || fallbackDelayMs < 0) {
+    throw new RangeError(
+      `mountGallery: fallbackDelayMs must be a number of milliseconds >= 0, got ${String(fallbackDelayMs)}`,
+    );
+  }
+  const labels = { ...DEFAULT_LABELS, ...options.labels };
+  // Built before the element is touched: a rootMargin the browser rejects throws with nothing changed.
+  const observer =
+    typeof IntersectionObserver === 'function'
+      ? new IntersectionObserver(
+          (entries) => {
+            if (!entries.some((entry) => entry.isIntersecting)) return;
+            // Disconnect before loading: leaving and re-entering the viewport must never ask again.
+            observer?.disconnect();
+            void load();
+          },
+          { rootMargin: options.rootMargin ?? '0px' },
+        )
+      : undefined;
+  const doc = element.ownerDocument;
+
+  /** @type {GalleryState} */
+  let state = 'idle';
+  /** @type {AbortController | undefined} */
+  let request;
+  /** @type {Set<ReturnType<typeof setTimeout>>} */
+  const timers = new Set();
+
+  element.classList.add(BLOCK);
+  setState('idle');
+
+  /** @param {GalleryState} next */
+  function setState(next) {
+    state = next;
+    element.dataset.state = next;
+    element.setAttribute('aria-busy', String(next === 'loading'));
+  }
+
+  /**
+   * @template {keyof HTMLElementTagNameMap} K
+   * @param {K} tag
+   * @param {string} className
+   * @param {string} [text] set as text, never parsed as HTML: titles come from data
+   */
+  function create(tag, className, text) {
+    const node = doc.createElement(tag);
+    node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  async function load() {
+    request?.abort();
+    const controller = new AbortController();
+    request = controller;
+    showLoader();
+    /** @type {GalleryItem[]} */
+    let items;
+    try {
+      const response = await fetch(dataUrl, {
+        headers: { accept: 'application/json' },
+        signal: controller.signal,
+      });
+      if (!response.ok) throw new Error(`${dataUrl} answered ${response.status}`);
+      items = parseItems(await response.json(), doc.baseURI);
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      // The page's console is where a developer looks; the visitor gets the error state.
+      console.error('caroulsel-gallery:', error);
+      showError();
+      return;
+    }
+    if (controller.signal.aborted) return;
+    request = undefined;
+    if (items.length === 0) showEmpty();
+    else showGrid(items);
+  }
+
+  function showLoader() {
+    const loader = create('div', `${BLOCK}__loader`);
+    loader.setAttribute('role', 'status');
+    const spinner = create('span', `${BLOCK}__spinner`);
+    spinner.setAttribute('aria-hidden', 'true');
+    loader.append(spinner, create('span', `${BLOCK}__loader-text`, labels.loading));
+    element.replaceChildren(loader);
+    setState('loading');
+  }
+
+  function showEmpty() {
+    element.replaceChildren(create('p', `${BLOCK}__message ${BLOCK}__message--empty`, labels.empty));
+    setState('empty');
+  }
+
+  function showError() {
+    const box = create('div', `${BLOCK}__message ${BLOCK}__message--error`);
+    box.setAttribute('role', 'alert');
+    const retry = create('button', `${BLOCK}__retry`, labels.retry);
+    retry.type = 'button';
+    // The loader replaces the button, so one click is one request.
+    retry.addEventListener('click', () => void load(), { once: true });
+    box.append(create('p', `${BLOCK}__error-text`, labels.error), retry);
+    element.replaceChildren(box);
+    setState('error');
+  }
+
+  /** @param {GalleryItem[]} items */
+  function showGrid(items) {
+    const list = create('ul', `${BLOCK}__grid`);
+    list.setAttribute('aria-label', labels.gallery);
+    const cards = items.map((item) => {
+      const entry = create('li', `${BLOCK}__item`);
+      const card = create('a', `${BLOCK}__card`);
+      card.href = item.fullUrl;
+      // The link is named once: its image's alt and its caption are the same title.
+      if (item.title !== '') card.setAttribute('aria-label', item.title);
+      card.dataset.state = 'pending';
+      if (item.width !== undefined && item.height !== undefined) {
+        // The only inline style: each card reserves its image's own shape (the CSS turns the ratio
+        // into the media box's aspect-ratio and the card's share of its row), so nothing shifts on load.
+        entry.style.setProperty('--caroulsel-gallery-ratio', String(item.width / item.height));
+      }
+      const media = create('span', `${BLOCK}__media`);
+      const image = create('img', `${BLOCK}__image`);
+      image.alt = item.title;
+      image.decoding = 'async';
+      if (item.width !== undefined && item.height !== undefined) {
+        image.width = item.width;
+        image.height = item.height;
+      }
+      const skeleton = create('span', `${BLOCK}__skeleton`);
+      skeleton.setAttribute('aria-hidden', 'true');
+      media.append(image, skeleton);
+      card.append(media, create('span', `${BLOCK}__title`, item.title));
+      entry.append(card);
+      list.append(entry);
+      return { card, image, skeleton, src: item.previewUrl };
+    });
+    element.replaceChildren(list);
+    setState('grid');
+    for (const card of cards) watchImage(card);
+  }
+
+  /**
+   * Listens first, then sets the source, so no load event is missed; an image the browser already
+   * has (`complete` at once, from its cache) counts as loaded straight away.
+   *
+   * @param {{ card: HTMLAnchorElement, image: HTMLImageElement, skeleton: HTMLElement, src: string }} card
+   */
+  function watchImage({ card, image, skeleton, src }) {
+    const timer = setTimeout(() => settle('loaded'), fallbackDelayMs);
+    timers.add(timer);
+    /** @param {'loaded' | 'failed'} outcome */
+    function settle(outcome) {
+      clearTimeout(timer);
+      timers.delete(timer);
+      skeleton.remove();
+      // A late error after the fallback still deserves the fallback text; a late load changes nothing.
+      if (outcome === 'failed' && card.dataset.state !== 'failed') {
+        card.dataset.state = 'failed';
+        image.after(create('span', `${BLOCK}__image-error`, labels.thumbnailError));
+      } else if (card.dataset.state === 'pending') {
+        card.dataset.state = 'loaded';
+      }
+    }
+    image.addEventListener('load', () => settle('loaded'), { once: true });
+    image.addEventListener('error', () => settle('failed'), { once: true });
+    image.src = src;
+    if (image.complete && image.naturalWidth > 0) settle('loaded');
+  }
+
+  if (observer) observer.observe(element);
+  else void load();
+
+  return {
+    state: () => state,
+    destroy() {
+      observer?.disconnect();
+      request?.abort();
+      request = undefined;
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+      element.replaceChildren();
+      element.classList.remove(BLOCK);
+      if (element.classList.length === 0) element.removeAttribute('class');
+      element.removeAttribute('aria-busy');
+      delete element.dataset.state;
+    },
+  };
+}
+
+/**
+ * Accepts the list as an array or wrapped as `{ items }`; anything else is a broken contract and
+ * shows the error state rather than a half-drawn grid.
+ *
+ * @param {unknown} body
+ * @param {string} baseUrl
+ * @returns {GalleryItem[]}
+ */
+export function parseItems(body, baseUrl) {
+  const list = Array.isArray(body) ? body : isRecord(body) ? body.items : undefined;
+  if (!Array.isArray(list)) throw new TypeError('the gallery list is neither an array nor { items: [...] }');
+  return list.map((raw, index) => {
+    if (!isRecord(raw)) throw new TypeError(`gallery item ${index} is not an object`);
+    const width = positiveNumber(raw.width);
+    const height = positiveNumber(raw.height);
+    const bothSizes = width !== undefined && height !== undefined;
+    return {
+      title: typeof raw.title === 'string' ? raw.title : '',
+      previewUrl: webUrl(raw.previewUrl, baseUrl, `gallery item ${index} previewUrl`),
+      fullUrl: webUrl(raw.fullUrl, baseUrl, `gallery item ${index} fullUrl`),
+      width: bothSizes ? width : undefined,
+      height: bothSizes ? height : undefined,
+    };
+  });
+}
+
+/**
+ * @param {unknown} value
+ * @returns {value is Record<string, unknown>}
+ */
+function isRecord(value) {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/** @param {unknown} value */
+function positiveNumber(value) {
+  return typeof value === 'number' && Number.isFinite(value) && value > 0 ? value : undefined;
+}
+
+/**
+ * Only http(s) links: a `javascript:` fullUrl in the data must not become a clickable script.
+ *
+ * @param {unknown} value
+ * @param {string} baseUrl
+ * @param {string} what
+ */
+function webUrl(value, baseUrl, what) {
+  if (typeof value !== 'string' || value === '') throw new TypeError(`${what} is not a URL`);
+  const url = new URL(value, baseUrl);
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new TypeError(`${what} is not an http(s) URL`);
+  }
+  return url.href;
+}
+
+/**
+ * `<caroulsel-gallery data-url="…" fallback-delay-ms="…" root-margin="…">` for pages that prefer
+ * markup to a script call. Attributes are read once, when the element is connected.
+ */
+export function defineGalleryElement(name = 'caroulsel-gallery') {
+  if (typeof customElements === 'undefined' || customElements.get(name)) return;
+  customElements.define(
+    name,
+    class extends HTMLElement {
+      /** @type {GalleryController | undefined} */
+      #gallery;
+
+      connectedCallback() {
+        /** @type {GalleryOptions} */
+        const options = {};
+        const dataUrl = this.getAttribute('data-url');
+        if (dataUrl) options.dataUrl = dataUrl;
+        const delay = this.getAttribute('fallback-delay-ms');
+        if (delay !== null) {
+          // Strict digits: `Number('')` is 0 and `Number(' 1e3 ')` is 1000, neither meant by markup.
+          if (!/^\d+$/.test(delay)) {
+            throw new RangeError(
+              `<${name}>: fallback-delay-ms must be a whole number of milliseconds, got ${JSON.stringify(delay)}`,
+            );
+          }
+          options.fallbackDelayMs = Number(delay);
+        }
+        const rootMargin = this.getAttribute('root-margin');
+        if (rootMargin) options.rootMargin = rootMargin;
+        this.#gallery = mountGallery(this, options);
+      }
+
+      disconnectedCallback() {
+        this.#gallery?.destroy();
+        this.#gallery = undefined;
+      }
+    },
+  );
+}
+
+defineGalleryElement();
