@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { SqlExecutor } from '../db/driver.js';
+import { TaskAssociationError } from '../errors.js';
 import {
   IDENTIFIER_PATTERN,
   IDENTIFIER_RULE,
@@ -94,7 +95,7 @@ export async function readParameterRows(
     else
       throw new ConfigError(
         'CONFLICTING_PARAMETERS',
-        `scope ${formatScope(scope)} has conflicting ${name} parameters`,
+        `scope ${formatScope(scope)} has conflicting parameter rows`,
         [
           {
             path: name,
@@ -128,9 +129,9 @@ export async function readParameters(db: SqlExecutor, scope: Scope): Promise<Ins
         `parameter ${row.NOME} (SEQ_DB ${row.SEQ_DB}, scope ${formatScope(scope)}) is invalid`,
         [
           {
-            path: OVERRIDE_PARAMETERS[logical],
+            path: 'CONTEUDO',
             code: 'INVALID_IDENTIFIER',
-            message: `CONTEUDO ${shown(row.CONTEUDO)} is not a table name: ${IDENTIFIER_RULE}`,
+            message: `${shown(row.CONTEUDO)} is not a table name: ${IDENTIFIER_RULE}`,
           },
         ],
       );
@@ -149,7 +150,7 @@ export async function readParameters(db: SqlExecutor, scope: Scope): Promise<Ins
     treeView = parsed.data;
   }
   return {
-    tableNames: tableNames(overrides),
+    tableNames: checkedTableNames(overrides, rows, scope),
     overrides,
     ...(treeView === undefined ? {} : { treeView }),
     rows,
@@ -188,6 +189,28 @@ export function treeViewParameterRow(scope: Scope, treeView: TreeView): NewParam
     TIPO: TREE_VIEW_TIPO,
     CONTEUDO: JSON.stringify(document),
   };
+}
+
+/** {@link tableNames}, with an error that names the parameter rows behind a clash. */
+function checkedTableNames(
+  overrides: Partial<Record<LogicalTable, Identifier>>,
+  rows: Readonly<Record<string, ParameterRow>>,
+  scope: Scope,
+): TableNames {
+  try {
+    return tableNames(overrides);
+  } catch (error) {
+    if (!(error instanceof TaskAssociationError)) throw error;
+    const sources = LOGICAL_TABLES.flatMap((logical) => {
+      const row = rows[OVERRIDE_PARAMETERS[logical]];
+      return row === undefined ? [] : [`${row.NOME} is SEQ_DB ${row.SEQ_DB}`];
+    });
+    throw new TaskAssociationError(
+      error.code,
+      `the parameter rows of scope ${formatScope(scope)} clash: ${error.message} (${sources.join(', ')})`,
+      { cause: error },
+    );
+  }
 }
 
 function scopeColumns(scope: Scope): Pick<NewParameterRow, 'EMPRESA' | 'FILIAL' | 'LOCAL'> {

@@ -32,18 +32,28 @@ export const Layer = z.strictObject({
 export type Layer = z.infer<typeof Layer>;
 
 /** `layers`: keyed "1".."n" without gaps; exactly the last layer has `isTask: true`. */
-export const Layers = z.record(z.string().regex(LAYER_KEY_PATTERN), Layer).superRefine(
+// Keys are checked in the refinement rather than by the record's key schema: zod drops entries with
+// a bad key before refinements run, and "no layers" must not be said of {"01": ...}.
+export const Layers = z.record(z.string(), Layer).superRefine(
   (layers, ctx) => {
     if (typeof layers !== 'object' || layers === null || Array.isArray(layers)) return;
     const issue = (code: string, path: (string | number)[], message: string) =>
       ctx.addIssue({ code: 'custom', path, message, params: { code } });
+    for (const key of Object.keys(layers)) {
+      if (!LAYER_KEY_PATTERN.test(key))
+        issue(
+          'INVALID_LAYER_KEY',
+          [key],
+          `layer key ${JSON.stringify(key)} is not a level number: use "1", "2", ... without leading zeros`,
+        );
+    }
     const levels = Object.keys(layers)
       .filter((key) => LAYER_KEY_PATTERN.test(key))
       .map(Number)
       .sort((a, b) => a - b);
     const last = levels.at(-1);
     if (last === undefined) {
-      // Keys that are not numbers were already reported; an empty object gets its own message.
+      // Keys that are not numbers were reported above; an empty object gets its own message.
       if (Object.keys(layers).length === 0)
         issue(
           'NO_LAYERS',
@@ -65,7 +75,9 @@ export const Layers = z.record(z.string().regex(LAYER_KEY_PATTERN), Layer).super
         );
     }
     for (const level of levels) {
-      const layer: Record<string, unknown> = isRecord(layers[level]) ? layers[level] : {};
+      const layer = layers[level];
+      // A layer that is not an object was reported as such; rules about its keys would only add noise.
+      if (!isRecord(layer)) continue;
       const isLast = level === last;
       if (isLast) {
         if (layer.isTask !== true)
