@@ -69,7 +69,8 @@ export interface InstallationParameters {
 }
 
 /**
- * Reads the rows of `scope` (exactly that scope) with a NOME this package knows, one per NOME.
+ * Reads the rows of `scope` (exactly that scope) with a NOME this package knows (or of `names`), one
+ * per NOME.
  * NOME is compared as the database compares it (case-insensitively, trailing spaces ignored), so a
  * row the host would find is found here too. Two rows of one NOME with different CONTEUDO are an
  * error naming both; identical duplicates are accepted (the lowest SEQ_DB is used) and returned.
@@ -77,18 +78,20 @@ export interface InstallationParameters {
 export async function readParameterRows(
   db: SqlExecutor,
   scope: Scope,
+  names: readonly string[] = KNOWN_NAMES,
 ): Promise<{ rows: Record<string, ParameterRow>; duplicates: ParameterRow[] }> {
+  if (names.length === 0) return { rows: {}, duplicates: [] };
   const raw = await db.query(
     `SELECT SEQ_DB, NOME, TIPO, CONTEUDO FROM ${quoteIdentifier(PARAMETERS_TABLE)}
-      WHERE EMPRESA = ? AND FILIAL = ? AND LOCAL = ? AND NOME IN (${KNOWN_NAMES.map(() => '?').join(', ')})
+      WHERE EMPRESA = ? AND FILIAL = ? AND LOCAL = ? AND NOME IN (${names.map(() => '?').join(', ')})
       ORDER BY SEQ_DB`,
-    [scope.EMPRESA, scope.FILIAL, scope.LOCAL, ...KNOWN_NAMES],
+    [scope.EMPRESA, scope.FILIAL, scope.LOCAL, ...names],
   );
   const rows: Record<string, ParameterRow> = {};
   const duplicates: ParameterRow[] = [];
   for (const row of z.array(ParameterRow).parse(raw)) {
     const name = row.NOME.trimEnd().toUpperCase();
-    if (!KNOWN_NAMES.includes(name)) continue;
+    if (!names.includes(name)) continue;
     const first = rows[name];
     if (first === undefined) rows[name] = row;
     else if (first.CONTEUDO === row.CONTEUDO) duplicates.push(row);
