@@ -81,12 +81,23 @@ export async function readParameterRows(
   names: readonly string[] = KNOWN_NAMES,
 ): Promise<{ rows: Record<string, ParameterRow>; duplicates: ParameterRow[] }> {
   if (names.length === 0) return { rows: {}, duplicates: [] };
-  const raw = await db.query(
-    `SELECT SEQ_DB, NOME, TIPO, CONTEUDO FROM ${quoteIdentifier(PARAMETERS_TABLE)}
+  const raw = await db
+    .query(
+      `SELECT SEQ_DB, NOME, TIPO, CONTEUDO FROM ${quoteIdentifier(PARAMETERS_TABLE)}
       WHERE EMPRESA = ? AND FILIAL = ? AND LOCAL = ? AND NOME IN (${names.map(() => '?').join(', ')})
       ORDER BY SEQ_DB`,
-    [scope.EMPRESA, scope.FILIAL, scope.LOCAL, ...names],
-  );
+      [scope.EMPRESA, scope.FILIAL, scope.LOCAL, ...names],
+    )
+    .catch((error: unknown) => {
+      // The usual cause is a database URL naming the wrong database: say so instead of a stack trace.
+      if (typeof error === 'object' && error !== null && 'code' in error && error.code === 'ER_NO_SUCH_TABLE')
+        throw new TaskAssociationError(
+          'NO_PARAMETER_TABLE',
+          `the database has no ${PARAMETERS_TABLE} table: is the database URL the host's database?`,
+          { cause: error },
+        );
+      throw error;
+    });
   const rows: Record<string, ParameterRow> = {};
   const duplicates: ParameterRow[] = [];
   for (const row of z.array(ParameterRow).parse(raw)) {
