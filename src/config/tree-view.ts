@@ -156,7 +156,7 @@ export function parseTreeView(input: unknown): ConfigResult<TreeView> {
   let value = input;
   if (typeof input === 'string') {
     const parsed = parseJsonText(input);
-    if (!parsed.success) return { success: false, issues: [parsed.issue] };
+    if (!parsed.success) return { success: false, issues: parsed.issues };
     value = parsed.value;
   }
   const result = TreeView.safeParse(value);
