@@ -34,12 +34,18 @@ export const OVERRIDE_TIPO = 0;
 
 const KNOWN_NAMES: readonly string[] = [...Object.values(OVERRIDE_PARAMETERS), TREE_VIEW_PARAMETER];
 
+// Some hosts declare CONTEUDO as a BLOB, which the driver returns as bytes: read them as UTF-8 text.
+const Text = z.union([
+  z.string(),
+  z.instanceof(Uint8Array).transform((bytes) => Buffer.from(bytes).toString('utf8')),
+]);
+
 /** A sys_core_par_parametros row as read. */
 export const ParameterRow = z.object({
   SEQ_DB: z.coerce.number(),
-  NOME: z.string(),
+  NOME: Text,
   TIPO: z.coerce.number().nullable(),
-  CONTEUDO: z.string().nullable(),
+  CONTEUDO: Text.nullable(),
 });
 export type ParameterRow = z.infer<typeof ParameterRow>;
 
@@ -100,7 +106,13 @@ export async function readParameterRows(
     });
   const rows: Record<string, ParameterRow> = {};
   const duplicates: ParameterRow[] = [];
-  for (const row of z.array(ParameterRow).parse(raw)) {
+  const parsed = z.array(ParameterRow).safeParse(raw);
+  if (!parsed.success)
+    throw new TaskAssociationError(
+      'UNEXPECTED_PARAMETER_TABLE',
+      `${PARAMETERS_TABLE} does not have the expected columns SEQ_DB, NOME, TIPO, CONTEUDO: ${parsed.error.issues[0]?.message}`,
+    );
+  for (const row of parsed.data) {
     const name = row.NOME.trimEnd().toUpperCase();
     if (!names.includes(name)) continue;
     const first = rows[name];
