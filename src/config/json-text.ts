@@ -1,0 +1,216 @@
+import { type ConfigIssue, formatPath } from './issues.js';
+
+const BOM = '\uFEFF';
+
+/**
+ * Parses a configuration document's text.
+ *
+ * - A leading UTF-8 byte-order mark is accepted and dropped: Windows editors write one, and it is not
+ *   part of the document.
+ * - Anything but whitespace after the document ("trailing garbage") is refused, as `JSON.parse` does:
+ *   a second object pasted after the first is a mistake, not something to ignore.
+ * - A syntax error is reported with its line, column and character offset (counted after the BOM).
+ * - A key given twice in one object is refused: `JSON.parse` would silently keep the last one, so a
+ *   copied layer "2" left unrenumbered would vanish without a word.
+ */
+export function parseJsonText(
+  text: string,
+): { success: true; value: unknown } | { success: false; issues: ConfigIssue[] } {
+  const body = text.startsWith(BOM) ? text.slice(BOM.length) : text;
+  let value: unknown;
+  try {
+    value = JSON.parse(body);
+  } catch {
+    return {
+      success: false,
+      issues: [{ path: '', code: 'INVALID_JSON', message: syntaxErrorMessage(body) }],
+    };
+  }
+  const duplicates = scanJson(body).duplicates;
+  if (duplicates.length === 0) return { success: true, value };
+  return {
+    success: false,
+    issues: duplicates.map((duplicate) => ({
+      path: formatPath(duplicate.path),
+      code: 'DUPLICATE_KEY',
+      message: `the key ${JSON.stringify(duplicate.path.at(-1))} is given twice in one object (again at ${lineColumn(body, duplicate.offset)}): JSON keeps only the last, so remove or rename one`,
+    })),
+  };
+}
+
+/**
+ * Finds where `text` stops being JSON (RFC 8259), because V8's messages do not always carry a position.
+ *
+ * @example locateSyntaxError('{"a":}') // { offset: 5, expected: 'a JSON value (...)' }
+ */
+export function locateSyntaxError(text: string): { offset: number; expected: string } | undefined {
+  return scanJson(text).error;
+}
+
+function syntaxErrorMessage(text: string): string {
+  if (text.trim() === '') return 'the text is empty: expected a JSON object';
+  const found = locateSyntaxError(text);
+  if (found === undefined) return 'not valid JSON';
+  const at =
+    found.offset < text.length ? `found ${JSON.stringify(text[found.offset])}` : 'found the end of the text';
+  return `not valid JSON at ${position(text, found.offset)}: expected ${found.expected}, ${at}`;
+}
+
+/** `line 3, column 5 (offset 20)`. */
+function position(text: string, offset: number): string {
+  return `${lineColumn(text, offset)} (offset ${offset})`;
+}
+
+/** `line 3, column 5`, both counted from 1. */
+function lineColumn(text: string, offset: number): string {
+  const before = text.slice(0, offset);
+  return `line ${before.split('\n').length}, column ${offset - before.lastIndexOf('\n')}`;
+}
+
+class SyntaxProblem {
+  constructor(
+    readonly offset: number,
+    readonly expected: string,
+  ) {}
+}
+
+// Deeper documents are not configuration; past this depth the scan stops rather than risk the stack
+// (no position for a syntax error, no duplicate-key check).
+const MAX_DEPTH = 512;
+
+interface ScanResult {
+  readonly error?: { offset: number; expected: string };
+  readonly duplicates: { path: (string | number)[]; offset: number }[];
+}
+
+/** One pass over the text: the first syntax error, and every key repeated within one object. */
+function scanJson(text: string): ScanResult {
+  let i = 0;
+  const path: (string | number)[] = [];
+  const duplicates: ScanResult['duplicates'] = [];
+  const fail = (expected: string): never => {
+    throw new SyntaxProblem(i, expected);
+  };
+  const skipWhitespace = () => {
+    while (i < text.length && ' \t\n\r'.includes(text.charAt(i))) i++;
+  };
+  const literal = (word: string) => {
+    for (const char of word) {
+      if (text[i] !== char) fail(`"${word}"`);
+      i++;
+    }
+  };
+  const string = () => {
+    i++; // the opening quote
+    for (;;) {
+      const char = text[i];
+      if (char === undefined) fail("a closing '\"'");
+      else if (char === '"') {
+        i++;
+        return;
+      } else if (char === '\\') {
+        i++;
+        const escaped = text[i];
+        if (escaped === 'u') {
+          i++;
+          for (let k = 0; k < 4; k++) {
+            if (!/[0-9A-Fa-f]/.test(text.charAt(i))) fail('a hexadecimal digit of a \\u escape');
+            i++;
+          }
+        } else if (escaped !== undefined && '"\\/bfnrt'.includes(escaped)) i++;
+        else fail('an escape such as \\n, \\" or \\u0041');
+      } else if (char < ' ') fail('no control character inside a string (write \\n, \\t)');
+      else i++;
+    }
+  };
+  const digits = () => {
+    if (!/[0-9]/.test(text.charAt(i))) fail('a digit');
+    while (/[0-9]/.test(text.charAt(i))) i++;
+  };
+  const number = () => {
+    if (text[i] === '-') i++;
+    if (text[i] === '0') i++;
+    else digits();
+    if (text[i] === '.') {
+      i++;
+      digits();
+    }
+    if (text[i] === 'e' || text[i] === 'E') {
+      i++;
+      if (text[i] === '+' || text[i] === '-') i++;
+      digits();
+    }
+  };
+  const object = (depth: number) => {
+    i++;
+    skipWhitespace();
+    if (text[i] === '}') {
+      i++;
+      return;
+    }
+    const keys = new Set<string>();
+    for (;;) {
+      skipWhitespace();
+      if (text[i] !== '"') fail('a double-quoted property name');
+      const start = i;
+      string();
+      const key = JSON.parse(text.slice(start, i)) as string;
+      if (keys.has(key)) duplicates.push({ path: [...path, key], offset: start });
+      keys.add(key);
+      skipWhitespace();
+      if (text[i] !== ':') fail('":" after the property name');
+      i++;
+      path.push(key);
+      value(depth + 1);
+      path.pop();
+      skipWhitespace();
+      if (text[i] === ',') i++;
+      else if (text[i] === '}') {
+        i++;
+        return;
+      } else fail('"," or "}" after a property value');
+    }
+  };
+  const array = (depth: number) => {
+    i++;
+    skipWhitespace();
+    if (text[i] === ']') {
+      i++;
+      return;
+    }
+    for (let index = 0; ; index++) {
+      path.push(index);
+      value(depth + 1);
+      path.pop();
+      skipWhitespace();
+      if (text[i] === ',') i++;
+      else if (text[i] === ']') {
+        i++;
+        return;
+      } else fail('"," or "]" after an array element');
+    }
+  };
+  const value = (depth: number) => {
+    if (depth > MAX_DEPTH) throw new SyntaxProblem(-1, '');
+    skipWhitespace();
+    const char = text[i];
+    if (char === '{') return object(depth);
+    if (char === '[') return array(depth);
+    if (char === '"') return string();
+    if (char === 't') return literal('true');
+    if (char === 'f') return literal('false');
+    if (char === 'n') return literal('null');
+    if (char === '-' || (char !== undefined && /[0-9]/.test(char))) return number();
+    fail('a JSON value (object, array, string, number, true, false or null)');
+  };
+  try {
+    value(0);
+    skipWhitespace();
+    if (i < text.length) fail('the end of the text after the JSON document');
+    return { duplicates };
+  } catch (error) {
+    if (!(error instanceof SyntaxProblem)) throw error;
+    if (error.offset < 0) return { duplicates: [] };
+    return { error: { offset: error.offset, expected: error.expected }, duplicates };
+  }
+}
