@@ -1,0 +1,93 @@
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { Identifier } from '../identifier.js';
+import { Scope } from '../scope.js';
+import { LOGICAL_TABLES } from '../table-names.js';
+import { InstallerError } from './errors.js';
+
+/** A SEQ_DB of an existing sys_core_menu row, or null for the top level. */
+const MenuParent = z.union([z.int().positive(), z.null()]);
+
+const MenuPlacement = z.strictObject({
+  parent: MenuParent.describe('SEQ_DB of an existing sys_core_menu row, or null for the top level'),
+  order: z.int().min(0).max(2_147_483_647).describe('MENUORDER'),
+  label: z.string().min(1).max(100).optional().describe('DESCRICAO; a sensible default otherwise'),
+  icon: z.string().min(1).max(100).optional().describe('ICON, a CSS icon class such as "fa fa-list"'),
+});
+
+/**
+ * One installation, as the operator describes it (issue 5): who and where, the table names, where the
+ * menus go, the link field's label and the optional TREE_VIEW. The JSON Schema
+ * (schemas/install.schema.json) is generated from this model.
+ */
+export const InstallFile = z.strictObject({
+  $schema: z.string().optional(),
+  scope: Scope.describe('the installation: EMPRESA, FILIAL, LOCAL'),
+  actingUser: z
+    .int()
+    .positive()
+    .describe('SEQ_DB of the user the installer acts as (recorded in its ledger)'),
+  tableNames: z
+    .partialRecord(z.enum(LOGICAL_TABLES), Identifier)
+    .optional()
+    .describe('table-name overrides (seed 2.6), e.g. {"OPER": "MO_OPER"}; written as parameter rows'),
+  menus: z.strictObject({
+    taskSheet: MenuPlacement.extend({
+      withMetrics: z
+        .boolean()
+        .describe('true: the task sheet with metrics (FOLHA_TAREFA, OPER_GRUPO_METRICA)'),
+    }),
+    report: MenuPlacement.describe('the task sheet report link, under its own parent menu'),
+    activities: MenuPlacement,
+  }),
+  linkField: z.strictObject({
+    label: z.string().min(1).max(100).describe('DESCRICAO and DESCRICAO_RESUMIDA of the link field'),
+    mobileFlagColumn: Identifier.optional().describe(
+      'the send-to-mobile flag column of sys_core_ds_tabela_campo; found by name when left out',
+    ),
+  }),
+  treeView: z.record(z.string(), z.unknown()).optional().describe('the TREE_VIEW parameter (seed 2.9)'),
+});
+export type InstallFile = z.infer<typeof InstallFile>;
+
+/** Parses an install file's text: a JSON error names the position, a model error lists every path. */
+export function parseInstallFile(text: string, source = 'install file'): InstallFile {
+  let json: unknown;
+  try {
+    json = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (error) {
+    throw new InstallerError(
+      'INSTALL_FILE_INVALID_JSON',
+      `${source} is not JSON: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  const result = InstallFile.safeParse(json);
+  if (result.success) return result.data;
+  const issues = result.error.issues.map((issue) => {
+    const path = issue.path.map(String).join('.');
+    return `${path === '' ? '(whole file)' : path}: ${issue.message}`;
+  });
+  throw new InstallerError(
+    'INSTALL_FILE_INVALID',
+    `${source} is not a valid install file: ${issues.join('; ')}`,
+    {
+      path: result.error.issues[0]?.path.map(String).join('.') ?? '',
+    },
+  );
+}
+
+export async function loadInstallFile(file: string): Promise<InstallFile> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
+    throw new InstallerError(
+      'INSTALL_FILE_UNREADABLE',
+      code === 'ENOENT'
+        ? `install file ${file} does not exist`
+        : `cannot read install file ${file} (${code || error})`,
+    );
+  }
+  return parseInstallFile(text, `install file ${file}`);
+}
