@@ -1,0 +1,49 @@
+import { sql } from 'drizzle-orm';
+import { type AnyMySqlColumn, int, primaryKey, timestamp, unique, varchar } from 'drizzle-orm/mysql-core';
+import { bigintUnsigned } from './bigint-unsigned.js';
+import { PRIMARY_KEY_NAME, SEQ_DB_UNIQUE_KEY } from './constraint-names.js';
+import { flag } from './flag-column.js';
+
+/**
+ * The columns every one of the four tables starts with (seed 2.1), fresh builders on each call.
+ *
+ * - SEQ_DB is `bigint unsigned NOT NULL AUTO_INCREMENT` with a unique key of its own (see
+ *   {@link commonConstraints}); drizzle's `serial()` would be `bigint unsigned ... UNIQUE` spelt in a
+ *   way MariaDB refuses.
+ * - INS_DH defaults to the insertion time; UPD_DH is NULL until the row is updated, then refreshed by
+ *   the server on every update.
+ * - ATIVO, DELETED and RO have only a default in the seed, so they stay nullable, as the seed's own
+ *   column list (and the host's app_folha_tarefa) declares them: requiring NOT NULL would make every
+ *   table created from the seed's SQL a "narrowing" difference that sync would have to refuse.
+ */
+export function commonColumns() {
+  return {
+    SEQ_DB: bigintUnsigned('SEQ_DB').notNull().autoincrement(),
+    EMPRESA: int('EMPRESA').notNull(),
+    FILIAL: int('FILIAL').notNull(),
+    LOCAL: int('LOCAL').notNull(),
+    INS_DH: timestamp('INS_DH').default(sql`CURRENT_TIMESTAMP`),
+    INS_USUARIO_SEQ_DB: bigintUnsigned('INS_USUARIO_SEQ_DB').notNull(),
+    UPD_DH: timestamp('UPD_DH').onUpdateNow(),
+    UPD_USUARIO_SEQ_DB: bigintUnsigned('UPD_USUARIO_SEQ_DB'),
+    SOURCE: varchar('SOURCE', { length: 50 }),
+    ATIVO: flag('ATIVO').default(1),
+    DELETED: flag('DELETED').default(0),
+    RO: flag('RO').default(0),
+    ID: int('ID', { unsigned: true }).notNull(),
+  };
+}
+
+/** The common keys (seed 2.1): primary key (EMPRESA, FILIAL, LOCAL, ID) and a unique key on SEQ_DB. */
+export function commonConstraints(t: {
+  SEQ_DB: AnyMySqlColumn;
+  EMPRESA: AnyMySqlColumn;
+  FILIAL: AnyMySqlColumn;
+  LOCAL: AnyMySqlColumn;
+  ID: AnyMySqlColumn;
+}) {
+  return [
+    primaryKey({ name: PRIMARY_KEY_NAME, columns: [t.EMPRESA, t.FILIAL, t.LOCAL, t.ID] }),
+    unique(SEQ_DB_UNIQUE_KEY).on(t.SEQ_DB),
+  ];
+}

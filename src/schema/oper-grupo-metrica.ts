@@ -1,0 +1,30 @@
+import { decimal, int, mysqlTable } from 'drizzle-orm/mysql-core';
+import type { TableNames } from '../table-names.js';
+import { bigintUnsigned } from './bigint-unsigned.js';
+import { commonColumns, commonConstraints } from './common-columns.js';
+import { hostTables } from './host.js';
+import { seqDbForeignKey, seqDbReference } from './seq-db-reference.js';
+
+/** The metric of an activity/group on a task sheet (seed 2.4), named `names.OPER_GRUPO_METRICA`. */
+export function operGrupoMetricaTable(names: TableNames) {
+  const name = names.OPER_GRUPO_METRICA;
+  const oper = seqDbReference(names.OPER);
+  const operGrupo = seqDbReference(names.OPER_GRUPO);
+  return mysqlTable(
+    name,
+    {
+      ...commonColumns(),
+      OPER_SEQ_DB: bigintUnsigned('OPER_SEQ_DB'),
+      OPER_GRUPO_SEQ_DB: bigintUnsigned('OPER_GRUPO_SEQ_DB'),
+      FOLHA_TAREFA_SEQ_DB: bigintUnsigned('FOLHA_TAREFA_SEQ_DB'),
+      METRICA1: decimal('METRICA1', { precision: 10, scale: 2, mode: 'string' }),
+      METRICA2: int('METRICA2'),
+    },
+    (t) => [
+      ...commonConstraints(t),
+      seqDbForeignKey(name, t.OPER_SEQ_DB, oper.SEQ_DB, 'no action'),
+      seqDbForeignKey(name, t.OPER_GRUPO_SEQ_DB, operGrupo.SEQ_DB, 'no action'),
+      seqDbForeignKey(name, t.FOLHA_TAREFA_SEQ_DB, hostTables.FOLHA_TAREFA.SEQ_DB, 'no action'),
+    ],
+  );
+}

@@ -1,0 +1,57 @@
+import { quoteIdentifier } from '../identifier.js';
+import type { ColumnModel, ForeignKeyModel, KeyModel, TableModel } from './expected-model.js';
+
+/**
+ * DDL text for the expected model. Every name in it is a checked Identifier (quoteIdentifier refuses
+ * anything else) and every default comes from our own table definitions, never from input.
+ */
+
+const list = (names: readonly Parameters<typeof quoteIdentifier>[0][]) =>
+  names.map(quoteIdentifier).join(', ');
+
+/**
+ * One column's definition. NULL is written out: with explicit_defaults_for_timestamp off (MySQL 5.7,
+ * older MariaDB) a bare `timestamp` would silently become NOT NULL with its own default.
+ */
+export function columnDefinition(column: ColumnModel): string {
+  return [
+    quoteIdentifier(column.name),
+    column.type,
+    column.nullable ? 'NULL' : 'NOT NULL',
+    ...(column.default !== null ? [`DEFAULT ${column.default}`] : column.nullable ? ['DEFAULT NULL'] : []),
+    ...(column.onUpdateCurrentTimestamp ? ['ON UPDATE CURRENT_TIMESTAMP'] : []),
+    ...(column.autoIncrement ? ['AUTO_INCREMENT'] : []),
+  ].join(' ');
+}
+
+export function primaryKeyDefinition(columns: TableModel['primaryKey']): string {
+  return `PRIMARY KEY (${list(columns)})`;
+}
+
+export function uniqueKeyDefinition(key: KeyModel): string {
+  return `UNIQUE KEY ${quoteIdentifier(key.name)} (${list(key.columns)})`;
+}
+
+export function foreignKeyDefinition(key: ForeignKeyModel): string {
+  return (
+    `CONSTRAINT ${quoteIdentifier(key.name)} FOREIGN KEY (${list(key.columns)}) ` +
+    `REFERENCES ${quoteIdentifier(key.referencedTable)} (${list(key.referencedColumns)}) ` +
+    `ON DELETE ${key.onDelete} ON UPDATE ${key.onUpdate}`
+  );
+}
+
+/** The whole table, keys and foreign keys included, as InnoDB with utf8mb4. */
+export function createTableStatement(table: TableModel): string {
+  const parts = [
+    ...table.columns.map(columnDefinition),
+    ...(table.primaryKey.length > 0 ? [primaryKeyDefinition(table.primaryKey)] : []),
+    ...table.uniqueKeys.map(uniqueKeyDefinition),
+    ...table.foreignKeys.map(foreignKeyDefinition),
+  ];
+  return `CREATE TABLE ${quoteIdentifier(table.name)} (\n  ${parts.join(',\n  ')}\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4`;
+}
+
+/** `ALTER TABLE t clause, clause, ...`: several changes to one table in one statement. */
+export function alterTableStatement(table: TableModel, clauses: readonly string[]): string {
+  return `ALTER TABLE ${quoteIdentifier(table.name)}\n  ${clauses.join(',\n  ')}`;
+}
