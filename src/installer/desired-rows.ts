@@ -1,11 +1,23 @@
+import {
+  FIELD_TABLE as FIELD_TABLE_NAME,
+  linkFieldRow,
+  MENU_ENTRIES,
+  MENU_TABLE as MENU_TABLE_NAME,
+  type MenuEntryInput,
+  type MenuEntryKey,
+  MenuRow,
+  type NewParameterRow,
+  overrideParameterRows,
+  PARAMETERS_TABLE,
+  treeViewParameterRow,
+} from '../config/index.js';
 import { type Identifier, parseIdentifier } from '../identifier.js';
-import { LOGICAL_TABLES, OVERRIDE_PARAMETERS } from '../table-names.js';
 import type { RowValues } from './fit-row.js';
 import type { InstallFile } from './install-file.js';
 
-export const MENU_TABLE = parseIdentifier('sys_core_menu', 'host table');
-export const FIELD_TABLE = parseIdentifier('sys_core_ds_tabela_campo', 'host table');
-export const PARAMETER_TABLE = parseIdentifier('sys_core_par_parametros', 'host table');
+export const MENU_TABLE = parseIdentifier(MENU_TABLE_NAME, 'host table');
+export const FIELD_TABLE = parseIdentifier(FIELD_TABLE_NAME, 'host table');
+export const PARAMETER_TABLE = PARAMETERS_TABLE;
 export const HOST_ROW_TABLES = [MENU_TABLE, FIELD_TABLE, PARAMETER_TABLE] as const;
 
 /** A host row the installation needs, and how the installer treats it once it exists. */
@@ -25,107 +37,69 @@ export interface DesiredRow {
   readonly what: string;
 }
 
-// Interim copies of the seed values until src/config's builders are merged (issue 3).
-const LINK_FIELD_OPCOES = 'type:GET_URL;url:associationtask;p1:taskSheet;v1:SEQ_DB;icon:fa fa-link';
-const REPORT_URL = 'reports/parte_diaria/filters';
-
-/** Every row of seed 2.6 to 2.9 the install file asks for, in the order they are written. */
+/**
+ * Every row of seed 2.6 to 2.9 the install file asks for, in the order they are written, built by
+ * the config models' builders. Menu rows are ours (reconciled to the install file); the link field
+ * is ours except its label, set by the first installation that creates it (the row is shared by all
+ * installations of the database); parameter rows are the administrators' once created.
+ */
 export function desiredRows(file: InstallFile, mobileFlagColumn: string): DesiredRow[] {
-  const { scope } = file;
-  const menu = (
-    key: string,
-    placement: InstallFile['menus']['report'],
-    fixed: { DESCRICAO: string; TYPE: string; URL: string | null; FILTER: string | null },
-  ): DesiredRow => ({
-    key: `menu:${key}`,
-    table: MENU_TABLE,
-    owned: {
+  const { scope, menus } = file;
+  const placements: [MenuEntryKey, MenuEntryInput][] = [
+    [menus.taskSheet.withMetrics ? 'taskSheetWithMetrics' : 'taskSheetWithoutMetrics', menus.taskSheet],
+    ['taskSheetReport', menus.taskSheetReport],
+    ['activities', menus.activities],
+  ];
+  // Built from MENU_ENTRIES rather than menuRows(): menuRows wants both task-sheet variants and
+  // refuses a report link at the top level beside a top-level task sheet, which a host without
+  // any menu (examples/host-schema.sql) needs.
+  const menu = placements.map(([key, placement]): DesiredRow => {
+    const fixed = MENU_ENTRIES[key];
+    const row = MenuRow.parse({
       ...scope,
-      DESCRICAO: placement.label ?? fixed.DESCRICAO,
+      DESCRICAO: placement.label ?? fixed.label,
       TYPE: fixed.TYPE,
       ATIVO: 1,
-      FATHER: placement.parent,
+      FATHER: placement.father,
       MENUORDER: placement.order,
       URL: fixed.URL,
       FILTER: fixed.FILTER,
-      ICON: placement.icon ?? null,
-    },
-    initial: {},
-    shared: false,
-    what: `menu "${placement.label ?? fixed.DESCRICAO}"`,
+      ICON: placement.icon ?? fixed.icon,
+    });
+    return {
+      key: `menu:${key}`,
+      table: MENU_TABLE,
+      owned: row,
+      initial: {},
+      shared: false,
+      what: `menu "${row.DESCRICAO}"`,
+    };
   });
-  const { taskSheet, report, activities } = file.menus;
-  const rows: DesiredRow[] = [
-    menu(taskSheet.withMetrics ? 'taskSheetWithMetrics' : 'taskSheetWithoutMetrics', taskSheet, {
-      DESCRICAO: 'Folha de tarefa',
-      TYPE: 'CRUD',
-      URL: null,
-      FILTER: JSON.stringify({
-        allowed: taskSheet.withMetrics ? ['FOLHA_TAREFA', 'OPER_GRUPO_METRICA'] : ['FOLHA_TAREFA'],
-      }),
-    }),
-    menu('taskSheetReport', report, {
-      DESCRICAO: 'Parte diária',
-      TYPE: 'LINK',
-      URL: REPORT_URL,
-      FILTER: null,
-    }),
-    menu('activities', activities, {
-      DESCRICAO: 'Atividades',
-      TYPE: 'CRUD',
-      URL: null,
-      FILTER: JSON.stringify({
-        allowed: ['OPER', 'UNIDADE_MEDIDA', 'OPER_GRUPO', 'OPER_OPER_GRUPO', 'ETAPA'],
-      }),
-    }),
-    {
-      key: 'link-field',
-      table: FIELD_TABLE,
-      owned: {
-        TABELA_NOME: 'FOLHA_TAREFA',
-        NOME: 'LINK_ATIVIDADE_METRICAS',
-        SEQ: 11,
-        SYS: 0,
-        [mobileFlagColumn]: 1,
-        GRID: 0,
-        GRID_MOBILE: 1,
-        TIPO: 'LINK',
-        OBRIGATORIO: null,
-        TAMANHO: null,
-        TAMANHO_DECIMAL: null,
-        MASCARA: null,
-        INSERT_UPDATE: 'IU',
-        DISABLED: '0',
-        HINT: null,
-        LINK: 'FOLHA_TAREFA',
-        VALIDACAO: '',
-        OPCOES: LINK_FIELD_OPCOES,
-        VALOR_DEFAULT: null,
-        VALIDACAO_VIEW: null,
-        FILTRO_VIEW: null,
-        TOOLTIP_MESSAGE: null,
-        PROPERTIES: null,
-      },
-      // Shared by every installation of the database, so its label is the first one's.
-      initial: { DESCRICAO: file.linkField.label, DESCRICAO_RESUMIDA: file.linkField.label },
-      naturalKey: { TABELA_NOME: 'FOLHA_TAREFA', NOME: 'LINK_ATIVIDADE_METRICAS' },
-      shared: true,
-      what: 'the link field FOLHA_TAREFA.LINK_ATIVIDADE_METRICAS',
-    },
-  ];
-  const parameter = (nome: string, tipo: number, conteudo: string): DesiredRow => ({
-    key: `parameter:${nome}`,
+  const { DESCRICAO, DESCRICAO_RESUMIDA, ...field } = linkFieldRow({
+    label: file.linkField.label,
+    mobileFlagColumn,
+  });
+  const linkField: DesiredRow = {
+    key: 'link-field',
+    table: FIELD_TABLE,
+    owned: field,
+    initial: { DESCRICAO, DESCRICAO_RESUMIDA },
+    naturalKey: { TABELA_NOME: field.TABELA_NOME, NOME: field.NOME },
+    shared: true,
+    what: `the link field ${field.TABELA_NOME}.${field.NOME}`,
+  };
+  const parameter = ({ TIPO, CONTEUDO, ...key }: NewParameterRow): DesiredRow => ({
+    key: `parameter:${key.NOME}`,
     table: PARAMETER_TABLE,
-    owned: { ...scope, NOME: nome },
-    initial: { TIPO: tipo, CONTEUDO: conteudo },
-    naturalKey: { ...scope, NOME: nome },
+    owned: key,
+    initial: { TIPO, CONTEUDO },
+    naturalKey: key,
     shared: false,
-    what: `parameter ${nome}`,
+    what: `parameter ${key.NOME}`,
   });
-  for (const logical of LOGICAL_TABLES) {
-    const name = file.tableNames?.[logical];
-    if (name !== undefined) rows.push(parameter(OVERRIDE_PARAMETERS[logical], 0, name));
-  }
-  if (file.treeView !== undefined) rows.push(parameter('TREE_VIEW', 1, JSON.stringify(file.treeView)));
-  return rows;
+  const parameters = [
+    ...overrideParameterRows(scope, file.tableNames ?? {}),
+    ...(file.treeView === undefined ? [] : [treeViewParameterRow(scope, file.treeView)]),
+  ].map(parameter);
+  return [...menu, linkField, ...parameters];
 }

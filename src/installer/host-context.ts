@@ -52,7 +52,7 @@ export async function readHostContext(db: SqlExecutor, file: InstallFile): Promi
 
 async function checkMenuParents(db: SqlExecutor, file: InstallFile): Promise<Finding[]> {
   const parents = Object.entries(file.menus).flatMap(([name, placement]) =>
-    placement.parent === null ? [] : [{ name, parent: placement.parent }],
+    placement.father === null ? [] : [{ name, parent: placement.father }],
   );
   if (parents.length === 0) return [];
   const rows = await db.query<{ SEQ_DB: number }>(
@@ -65,7 +65,7 @@ async function checkMenuParents(db: SqlExecutor, file: InstallFile): Promise<Fin
     .map(({ name, parent }) => ({
       level: 'error' as const,
       code: 'MENU_PARENT_MISSING',
-      path: `menus.${name}.parent`,
-      message: `menus.${name}.parent is ${parent}, but sys_core_menu has no row with SEQ_DB ${parent}: use an existing menu's SEQ_DB, or null for the top level`,
+      path: `menus.${name}.father`,
+      message: `menus.${name}.father is ${parent}, but sys_core_menu has no row with SEQ_DB ${parent}: use an existing menu's SEQ_DB, or null for the top level`,
     }));
 }

@@ -1,27 +1,19 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { LinkFieldInput, MenuEntryInput, TreeView } from '../config/index.js';
 import { Identifier } from '../identifier.js';
 import { Scope } from '../scope.js';
 import { LOGICAL_TABLES } from '../table-names.js';
 import { InstallerError } from './errors.js';
 
-/** A SEQ_DB of an existing sys_core_menu row, or null for the top level. */
-const MenuParent = z.union([z.int().positive(), z.null()]);
-
-const MenuPlacement = z.strictObject({
-  parent: MenuParent.describe('SEQ_DB of an existing sys_core_menu row, or null for the top level'),
-  order: z.int().min(0).max(2_147_483_647).describe('MENUORDER'),
-  label: z.string().min(1).max(100).optional().describe('DESCRICAO; a sensible default otherwise'),
-  icon: z.string().min(1).max(100).optional().describe('ICON, a CSS icon class such as "fa fa-list"'),
-});
-
 /**
- * One installation, as the operator describes it (issue 5): who and where, the table names, where the
- * menus go, the link field's label and the optional TREE_VIEW. The JSON Schema
- * (schemas/install.schema.json) is generated from this model.
+ * One installation, as the operator describes it (issue 5): where (scope) and as whom, the table-name
+ * overrides, where the menus go, the link field's label and the optional TREE_VIEW. Menu placement,
+ * the link field and the TREE_VIEW are the config models (src/config), so a value valid here is
+ * valid there. The JSON Schema (schemas/install.schema.json) is generated from this model.
  */
 export const InstallFile = z.strictObject({
-  $schema: z.string().optional(),
+  $schema: z.string().optional().describe('the JSON Schema of this file, for editors'),
   scope: Scope.describe('the installation: EMPRESA, FILIAL, LOCAL'),
   actingUser: z
     .int()
@@ -31,22 +23,36 @@ export const InstallFile = z.strictObject({
     .partialRecord(z.enum(LOGICAL_TABLES), Identifier)
     .optional()
     .describe('table-name overrides (seed 2.6), e.g. {"OPER": "MO_OPER"}; written as parameter rows'),
-  menus: z.strictObject({
-    taskSheet: MenuPlacement.extend({
-      withMetrics: z
-        .boolean()
-        .describe('true: the task sheet with metrics (FOLHA_TAREFA, OPER_GRUPO_METRICA)'),
-    }),
-    report: MenuPlacement.describe('the task sheet report link, under its own parent menu'),
-    activities: MenuPlacement,
-  }),
+  menus: z
+    .strictObject({
+      taskSheet: MenuEntryInput.extend({
+        withMetrics: z
+          .boolean()
+          .describe('true: the task sheet with metrics (FILTER allows FOLHA_TAREFA and OPER_GRUPO_METRICA)'),
+      }),
+      taskSheetReport: MenuEntryInput.describe('the report link; under a parent menu of its own (seed 2.7)'),
+      activities: MenuEntryInput,
+    })
+    .refine(
+      (menus) =>
+        menus.taskSheetReport.father === null || menus.taskSheetReport.father !== menus.taskSheet.father,
+      {
+        path: ['taskSheetReport', 'father'],
+        message: "the report link goes under a parent menu of its own (seed 2.7), not the task sheet's",
+      },
+    )
+    .describe(
+      'menu placement: father is the SEQ_DB of an existing sys_core_menu row, or null for the top level',
+    ),
   linkField: z.strictObject({
-    label: z.string().min(1).max(100).describe('DESCRICAO and DESCRICAO_RESUMIDA of the link field'),
+    label: LinkFieldInput.shape.label.describe('DESCRICAO and DESCRICAO_RESUMIDA of the link field'),
     mobileFlagColumn: Identifier.optional().describe(
       'the send-to-mobile flag column of sys_core_ds_tabela_campo; found by name when left out',
     ),
   }),
-  treeView: z.record(z.string(), z.unknown()).optional().describe('the TREE_VIEW parameter (seed 2.9)'),
+  treeView: TreeView.optional().describe(
+    'the TREE_VIEW parameter (seed 2.9), written once as a parameter row',
+  ),
 });
 export type InstallFile = z.infer<typeof InstallFile>;
 

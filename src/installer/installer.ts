@@ -9,12 +9,13 @@ import type { InstallFile } from './install-file.js';
 import { LEDGER_DDL, LEDGER_TABLE, readLedger, writeLedgerEntry } from './ledger.js';
 import { withInstallerLock } from './lock.js';
 import { planRows } from './plan-rows.js';
-import type { SchemaSync } from './schema-sync.js';
+import { SCHEMA_SYNC, type SchemaSync } from './schema-sync.js';
 
 export interface InstallerOptions {
   /** Also reset the rows administrators may edit (TREE_VIEW, table-name overrides) to the install file. */
   readonly force?: boolean;
-  readonly schema: SchemaSync;
+  /** The schema sync; the real one unless a test watches it. */
+  readonly schema?: SchemaSync;
   /** One line per step, for stderr. */
   readonly progress?: (line: string) => void;
 }
@@ -50,7 +51,7 @@ export async function planInstallation(
   if (!(await tableExists(db, LEDGER_TABLE))) {
     ddl.push(ddlChange(LEDGER_TABLE, 'ledger', LEDGER_DDL, `create the installer's ledger ${LEDGER_TABLE}`));
   }
-  const schemaPlan = await options.schema.plan(db, names);
+  const schemaPlan = await (options.schema ?? SCHEMA_SYNC).plan(db, names);
   for (const statement of schemaPlan.statements) {
     const table = /^(?:CREATE|ALTER) TABLE `?([A-Za-z0-9_]+)/i.exec(statement)?.[1] ?? '';
     ddl.push(ddlChange(table, 'schema', statement, `schema sync: ${statement.split('\n')[0]}`));
@@ -86,12 +87,12 @@ export async function applyInstallation(
     const missingBefore = await missingTables(db, names);
     const ddl = plan.changes.filter((change) => change.kind === 'create-table');
     if (ddl.some((change) => change.key === 'ledger')) {
-      progress(`creating ${LEDGER_TABLE}`);
+      progress(`  creating ${LEDGER_TABLE}`);
       await db.execute(LEDGER_DDL);
     }
     if (ddl.some((change) => change.key === 'schema')) {
-      progress('running the schema sync');
-      await options.schema.sync(db, names);
+      progress('  running the schema sync');
+      await (options.schema ?? SCHEMA_SYNC).sync(db, names);
     }
     // DDL commits implicitly in MySQL, so it ran above, never inside the row transaction.
     progress('writing the rows in one transaction');

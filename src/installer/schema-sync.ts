@@ -1,22 +1,17 @@
 import type { Database } from '../db/driver.js';
+import { planSchemaSync, type SchemaPlan, syncSchema } from '../sync/index.js';
 import type { TableNames } from '../table-names.js';
 
-/** One way the four tables differ from what they must be (the schema sync's report, issue 2). */
-export interface SchemaDifference {
-  readonly kind: string;
-  readonly table: string;
-  readonly column?: string;
-  readonly found?: string;
-  readonly expected?: string;
-  readonly destructive: boolean;
-  readonly message: string;
-}
-
 /**
- * What the installer needs of the schema sync: a plan (its statements and differences) and running
- * it. A port, so the installer does not care how the DDL is made and tests can see its calls.
+ * What the installer needs of the schema sync (issue 2): its plan (statements and differences) and
+ * running it. A port, so tests can watch the calls; {@link SCHEMA_SYNC} is the real one.
  */
 export interface SchemaSync {
-  plan(db: Database, names: TableNames): Promise<{ statements: string[]; differences: SchemaDifference[] }>;
+  plan(db: Database, names: TableNames): Promise<SchemaPlan>;
   sync(db: Database, names: TableNames): Promise<unknown>;
 }
+
+export const SCHEMA_SYNC: SchemaSync = {
+  plan: (db, names) => planSchemaSync(db, names),
+  sync: (db, names) => syncSchema(db, names),
+};

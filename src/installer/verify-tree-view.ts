@@ -1,53 +1,89 @@
+import { DEFAULT_METRICS, parseTreeView, treeViewLevels } from '../config/index.js';
 import type { SqlExecutor } from '../db/driver.js';
-import { IDENTIFIER_PATTERN } from '../identifier.js';
-import { tableExists } from './host-table.js';
+import { type Identifier, parseIdentifier } from '../identifier.js';
+import { HOST_TABLES, type TableNames } from '../table-names.js';
+import { readHostTable } from './host-table.js';
 import type { Problem } from './verify.js';
 
 /**
- * Checks a TREE_VIEW row as it is stored: valid JSON of the seed 2.9 shape, and every table it
- * names exists.
+ * Checks a TREE_VIEW row as it is stored now (an administrator may have edited it): valid by the
+ * config model, and every table and column it names exists: the layers' tables, the association
+ * tables with their parent and child columns, the metric table with each metric's column, and the
+ * columns `field` and `taskSheet` defaults copy from.
  */
 export async function checkTreeView(
   db: SqlExecutor,
   text: string | null,
-  path: string,
-  seqDb: number,
+  where: { path: string; seqDb: number; names: TableNames },
 ): Promise<Problem[]> {
-  const invalid = (message: string): Problem[] => [
-    { code: 'TREE_VIEW_INVALID', path, message: `TREE_VIEW (SEQ_DB ${seqDb}) ${message}` },
-  ];
-  let json: unknown;
-  try {
-    json = JSON.parse(text ?? '');
-  } catch (error) {
-    return invalid(`is not JSON: ${error instanceof Error ? error.message : String(error)}`);
+  const label = `TREE_VIEW (SEQ_DB ${where.seqDb})`;
+  const parsed = parseTreeView(text ?? '');
+  if (!parsed.success) {
+    return parsed.issues.map((issue) => ({
+      code: 'TREE_VIEW_INVALID',
+      path: issue.path === '' ? where.path : `${where.path}.${issue.path}`,
+      message: `${label} is invalid: ${issue.path === '' ? '' : `${issue.path}: `}${issue.message}`,
+    }));
   }
-  const layers = isRecord(json) ? json.layers : undefined;
-  if (!isRecord(layers)) return invalid('has no "layers" object');
-  const tables: { table: unknown; at: string }[] = [];
-  for (const [key, layer] of Object.entries(layers)) {
-    if (!isRecord(layer)) return invalid(`layer ${key} is not an object`);
-    tables.push({ table: layer.table, at: `layers.${key}.table` });
-    if (layer.associationTable !== undefined)
-      tables.push({ table: layer.associationTable, at: `layers.${key}.associationTable` });
-  }
-  if (isRecord(json) && json.metricAssociationTable !== undefined)
-    tables.push({ table: json.metricAssociationTable, at: 'metricAssociationTable' });
   const problems: Problem[] = [];
-  for (const { table, at } of tables) {
-    if (typeof table !== 'string' || !IDENTIFIER_PATTERN.test(table)) {
-      problems.push(...invalid(`${at} is ${JSON.stringify(table)}, not a table name`));
-    } else if (!(await tableExists(db, table))) {
+  const columnsOf = new Map<string, Set<string> | undefined>();
+  const check = async (
+    table: Identifier,
+    at: string,
+    columns: readonly { name: string; at: string }[] = [],
+  ) => {
+    if (!columnsOf.has(table)) {
+      const found = await readHostTable(db, table);
+      columnsOf.set(table, found && new Set(found.columns.map((column) => column.name.toUpperCase())));
+    }
+    const found = columnsOf.get(table);
+    if (found === undefined) {
       problems.push({
         code: 'TREE_VIEW_TABLE_MISSING',
-        path: `${path}.${at}`,
-        message: `TREE_VIEW (SEQ_DB ${seqDb}) ${at} names table ${table}, which does not exist`,
+        path: `${where.path}.${at}`,
+        message: `${label} ${at} names table ${table}, which does not exist`,
+      });
+      return;
+    }
+    for (const column of columns) {
+      if (found.has(column.name.toUpperCase())) continue;
+      problems.push({
+        code: 'TREE_VIEW_COLUMN_MISSING',
+        path: `${where.path}.${column.at}`,
+        message: `${label} ${column.at}: table ${table} has no column ${column.name}`,
       });
     }
+  };
+  const treeView = parsed.data;
+  const levels = treeViewLevels(treeView);
+  for (const level of levels) {
+    await check(level.table, `layers.${level.level}.table`);
+    if (level.association !== undefined) {
+      const at = `layers.${level.level}`;
+      await check(level.association.table, `${at}.associationTable`, [
+        { name: level.association.parentColumn, at: `${at}.parentColumn` },
+        { name: level.association.childColumn, at: `${at}.childColumn` },
+      ]);
+    }
   }
+  const metrics = treeView.metrics ?? DEFAULT_METRICS;
+  await check(
+    treeView.metricAssociationTable ?? where.names.OPER_GRUPO_METRICA,
+    'metricAssociationTable',
+    metrics.map((metric, index) => ({ name: metric.field, at: `metrics.${index}.field` })),
+  );
+  const task = levels.at(-1);
+  const copied = (type: 'field' | 'taskSheet') =>
+    metrics.flatMap((metric, index) =>
+      metric.default?.type === type
+        ? [{ name: metric.default.name, at: `metrics.${index}.default.name` }]
+        : [],
+    );
+  if (task !== undefined) await check(task.table, `layers.${task.level}.table`, copied('field'));
+  await check(
+    parseIdentifier(HOST_TABLES.FOLHA_TAREFA, 'task sheet table'),
+    'task sheet table',
+    copied('taskSheet'),
+  );
   return problems;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

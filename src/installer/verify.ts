@@ -1,6 +1,6 @@
 import type { Database, SqlExecutor } from '../db/driver.js';
 import { IDENTIFIER_PATTERN } from '../identifier.js';
-import { LOGICAL_TABLES, OVERRIDE_PARAMETERS } from '../table-names.js';
+import { LOGICAL_TABLES, OVERRIDE_PARAMETERS, type TableNames } from '../table-names.js';
 import { type DesiredRow, desiredRows, PARAMETER_TABLE } from './desired-rows.js';
 import { errorsOf } from './findings.js';
 import { fitRow } from './fit-row.js';
@@ -10,7 +10,7 @@ import type { InstallFile } from './install-file.js';
 import { installationTableNames } from './installer.js';
 import { type LedgerEntry, readLedger, sameScope } from './ledger.js';
 import { readLedgerRows, rowId } from './plan-rows.js';
-import type { SchemaSync } from './schema-sync.js';
+import { SCHEMA_SYNC, type SchemaSync } from './schema-sync.js';
 import { sameValue, selectWhere } from './sql.js';
 import { checkTreeView } from './verify-tree-view.js';
 
@@ -37,13 +37,13 @@ type HostRow = Record<string, unknown>;
 export async function verifyInstallation(
   db: Database,
   file: InstallFile,
-  options: { schema: SchemaSync },
+  options: { schema?: SchemaSync } = {},
 ): Promise<VerifyResult> {
   const problems: Problem[] = [];
   const host = await readHostContext(db, file);
   problems.push(...errorsOf(host.findings).map(({ code, path, message }) => ({ code, path, message })));
   const names = installationTableNames(file);
-  const schema = await options.schema.plan(db, names);
+  const schema = await (options.schema ?? SCHEMA_SYNC).plan(db, names);
   for (const difference of schema.differences) {
     problems.push({
       code: difference.kind.toUpperCase().replaceAll('-', '_'),
@@ -82,7 +82,7 @@ export async function verifyInstallation(
       }
     }
   }
-  if (host.tables.has(PARAMETER_TABLE)) problems.push(...(await checkParameters(db, file)));
+  if (host.tables.has(PARAMETER_TABLE)) problems.push(...(await checkParameters(db, file, names)));
   return { ok: problems.length === 0, problems };
 }
 
@@ -108,7 +108,7 @@ async function findRow(
 }
 
 /** The override and TREE_VIEW rows of this scope as they are now (administrators may have edited them). */
-async function checkParameters(db: SqlExecutor, file: InstallFile): Promise<Problem[]> {
+async function checkParameters(db: SqlExecutor, file: InstallFile, names: TableNames): Promise<Problem[]> {
   const problems: Problem[] = [];
   const { scope } = file;
   const overrideNames: string[] = LOGICAL_TABLES.map((logical) => OVERRIDE_PARAMETERS[logical]);
@@ -121,7 +121,7 @@ async function checkParameters(db: SqlExecutor, file: InstallFile): Promise<Prob
   for (const row of rows) {
     const path = `sys_core_par_parametros.${row.NOME}`;
     if (row.NOME === 'TREE_VIEW') {
-      problems.push(...(await checkTreeView(db, row.CONTEUDO, path, row.SEQ_DB)));
+      problems.push(...(await checkTreeView(db, row.CONTEUDO, { path, seqDb: row.SEQ_DB, names })));
       continue;
     }
     const name = row.CONTEUDO ?? '';
