@@ -1,9 +1,4 @@
-import {
-  askToProceed,
-  reportChanges,
-  reportFindings,
-  withInstallation,
-} from '../../installer/command-line.js';
+import { askToProceed, reportFindings, withInstallation } from '../../installer/command-line.js';
 import { uninstallInstallation } from '../../installer/uninstall.js';
 import { printJson } from '../io.js';
 import type { Command } from '../main.js';
