@@ -91,6 +91,17 @@ export async function applyInstallation(
       await db.execute(LEDGER_DDL);
     }
     if (ddl.some((change) => change.key === 'schema')) {
+      // Recorded BEFORE the DDL: a stop after it can then never lose the fact that we created the
+      // table (an entry for a table that never came is simply forgotten by uninstall).
+      for (const logical of missingBefore) {
+        const entry = {
+          scope: file.scope,
+          key: `table:${logical}`,
+          hostTable: names[logical],
+          rowSeqDb: null,
+        };
+        await writeLedgerEntry(db, entry, file.actingUser);
+      }
       progress('  running the schema sync');
       await (options.schema ?? SCHEMA_SYNC).sync(db, names);
     }
@@ -102,7 +113,6 @@ export async function applyInstallation(
       const host = await readHostContext(tx, file);
       const rows = await planRows(tx, file, host, await readLedger(tx), { force: options.force ?? false });
       refuseOnErrors([...host.findings, ...rows.findings]);
-      await recordCreatedTables(tx, file, names, missingBefore);
       for (const change of rows.changes) {
         progress(`  ${change.message}`);
         await change.run(tx);
@@ -133,23 +143,6 @@ async function missingTables(db: SqlExecutor, names: TableNames): Promise<Logica
   const missing: LogicalTable[] = [];
   for (const logical of LOGICAL_TABLES) if (!(await tableExists(db, names[logical]))) missing.push(logical);
   return missing;
-}
-
-/** Tables the sync just created are ours: uninstall may drop them (when empty). Tables found existing are not. */
-async function recordCreatedTables(
-  tx: SqlExecutor,
-  file: InstallFile,
-  names: TableNames,
-  missingBefore: readonly LogicalTable[],
-): Promise<void> {
-  for (const logical of missingBefore) {
-    if (!(await tableExists(tx, names[logical]))) continue;
-    await writeLedgerEntry(
-      tx,
-      { scope: file.scope, key: `table:${logical}`, hostTable: names[logical], rowSeqDb: null },
-      file.actingUser,
-    );
-  }
 }
 
 function ddlChange(table: string, key: string, sql: string, message: string): Change {
