@@ -27,6 +27,7 @@ export async function checkTreeView(
   }
   const problems: Problem[] = [];
   const columnsOf = new Map<string, Set<string> | undefined>();
+  const missing = new Set<string>();
   const check = async (
     table: Identifier,
     at: string,
@@ -38,6 +39,9 @@ export async function checkTreeView(
     }
     const found = columnsOf.get(table);
     if (found === undefined) {
+      // A table is named in several places (a layer, the defaults copied from it): say it once.
+      if (missing.has(table)) return;
+      missing.add(table);
       problems.push({
         code: 'TREE_VIEW_TABLE_MISSING',
         path: `${where.path}.${at}`,
