@@ -3,7 +3,9 @@ import { type CliIo, say } from '../cli/io.js';
 import type { Database } from '../db/driver.js';
 import { openDatabase } from '../db/mysql.js';
 import { resolveDatabaseUrl } from '../db/url.js';
+import { TaskAssociationError } from '../errors.js';
 import type { Change } from './change.js';
+import { InstallerError } from './errors.js';
 import type { Finding } from './findings.js';
 import { type InstallFile, loadInstallFile } from './install-file.js';
 
@@ -49,9 +51,25 @@ export async function withInstallation<T>(
       force: values.force ?? false,
       progress: (line) => say(io, line),
     });
+  } catch (error) {
+    throw asOneLine(error);
   } finally {
     await db.close();
   }
+}
+
+/**
+ * A server error in the middle of a run (a lock wait timeout, a lost connection) is not a bug of
+ * ours: the operator gets one line, and knows the row transaction was rolled back.
+ */
+function asOneLine(error: unknown): unknown {
+  if (error instanceof TaskAssociationError || !(error instanceof Error) || !('sqlMessage' in error))
+    return error;
+  return new InstallerError(
+    'DATABASE_ERROR',
+    `the database refused a statement (${error.message}): the row changes were rolled back; run again once the cause is fixed`,
+    { cause: error },
+  );
 }
 
 function isTerminal(io: CliIo): boolean {

@@ -2,6 +2,7 @@ import type { SqlExecutor } from '../db/driver.js';
 import type { Scope } from '../scope.js';
 import type { PlannedChange } from './change.js';
 import { desiredRows } from './desired-rows.js';
+import { InstallerError } from './errors.js';
 import type { Finding } from './findings.js';
 import { fitRow } from './fit-row.js';
 import type { HostContext } from './host-context.js';
@@ -217,7 +218,14 @@ export async function readLedgerRows(
   const rows = new Map<string, HostRow>();
   for (const [table, seqDbs] of byTable) {
     const statement = selectBySeqDb(table, [...new Set(seqDbs)]);
-    for (const row of await db.query<HostRow>(statement.sql, statement.params)) {
+    const found = await db.query<HostRow>(statement.sql, statement.params).catch((error: unknown) => {
+      throw new InstallerError(
+        'LEDGER_ROWS_UNREADABLE',
+        `cannot read the rows the ledger records in ${table} (${error instanceof Error ? error.message : String(error)}): nothing was changed`,
+        { path: table, cause: error },
+      );
+    });
+    for (const row of found) {
       rows.set(rowId(table, Number(row.SEQ_DB)), row);
     }
   }
