@@ -8,6 +8,7 @@ export {
   formatIssues,
   formatIssuesInline,
 } from './issues.js';
+export { JSON_SCHEMA_LIMITS, serializeJsonSchema, treeViewJsonSchema } from './json-schema.js';
 export { locateSyntaxError, parseJsonText } from './json-text.js';
 export {
   FIELD_TABLE,

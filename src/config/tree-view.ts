@@ -32,94 +32,113 @@ export const Layer = z.strictObject({
 export type Layer = z.infer<typeof Layer>;
 
 /** `layers`: keyed "1".."n" without gaps; exactly the last layer has `isTask: true`. */
-export const Layers = z.record(z.string().regex(LAYER_KEY_PATTERN), Layer).superRefine(
-  (layers, ctx) => {
-    if (typeof layers !== 'object' || layers === null || Array.isArray(layers)) return;
-    const issue = (code: string, path: (string | number)[], message: string) =>
-      ctx.addIssue({ code: 'custom', path, message, params: { code } });
-    const levels = Object.keys(layers)
-      .filter((key) => LAYER_KEY_PATTERN.test(key))
-      .map(Number)
-      .sort((a, b) => a - b);
-    const last = levels.at(-1);
-    if (last === undefined) {
-      // Keys that are not numbers were already reported; an empty object gets its own message.
-      if (Object.keys(layers).length === 0)
+// Keys are checked in the refinement rather than by the record's key schema: zod drops entries with
+// a bad key before refinements run, and "no layers" must not be said of {"01": ...}.
+export const Layers = z
+  .record(z.string(), Layer)
+  .superRefine(
+    (layers, ctx) => {
+      if (typeof layers !== 'object' || layers === null || Array.isArray(layers)) return;
+      const issue = (code: string, path: (string | number)[], message: string) =>
+        ctx.addIssue({ code: 'custom', path, message, params: { code } });
+      for (const key of Object.keys(layers)) {
+        if (!LAYER_KEY_PATTERN.test(key))
+          issue(
+            'INVALID_LAYER_KEY',
+            [key],
+            `layer key ${JSON.stringify(key)} is not a level number: use "1", "2", ... without leading zeros`,
+          );
+      }
+      const levels = Object.keys(layers)
+        .filter((key) => LAYER_KEY_PATTERN.test(key))
+        .map(Number)
+        .sort((a, b) => a - b);
+      const last = levels.at(-1);
+      if (last === undefined) {
+        // Keys that are not numbers were reported above; an empty object gets its own message.
+        if (Object.keys(layers).length === 0)
+          issue(
+            'NO_LAYERS',
+            [],
+            'no layers: list at least the task layer, as in {"1": {"table": "app_oper", "isTask": true}}',
+          );
+        return;
+      }
+      if (last > MAX_LAYERS) {
         issue(
-          'NO_LAYERS',
-          [],
-          'no layers: list at least the task layer, as in {"1": {"table": "app_oper", "isTask": true}}',
+          'TOO_MANY_LAYERS',
+          [String(last)],
+          `layer ${last} is beyond the maximum of ${MAX_LAYERS} layers`,
         );
-      return;
-    }
-    if (last > MAX_LAYERS) {
-      issue('TOO_MANY_LAYERS', [String(last)], `layer ${last} is beyond the maximum of ${MAX_LAYERS} layers`);
-      return;
-    }
-    for (let level = 1; level < last; level++) {
-      if (!levels.includes(level))
-        issue(
-          'LAYER_GAP',
-          [],
-          `layer "${level}" is missing: layers are numbered "1" to "${last}" without gaps`,
-        );
-    }
-    for (const level of levels) {
-      const layer: Record<string, unknown> = isRecord(layers[level]) ? layers[level] : {};
-      const isLast = level === last;
-      if (isLast) {
-        if (layer.isTask !== true)
+        return;
+      }
+      for (let level = 1; level < last; level++) {
+        if (!levels.includes(level))
           issue(
-            'MISSING_TASK_LAYER',
-            [String(level), 'isTask'],
-            `the last layer (${level}) is the task level: give it "isTask": true`,
+            'LAYER_GAP',
+            [],
+            `layer "${level}" is missing: layers are numbered "1" to "${last}" without gaps`,
           );
-        for (const key of ['associationTable', 'parentColumn', 'childColumn'] as const) {
-          if (layer[key] !== undefined)
+      }
+      for (const level of levels) {
+        const layer = layers[level];
+        // A layer that is not an object was reported as such; rules about its keys would only add noise.
+        if (!isRecord(layer)) continue;
+        const isLast = level === last;
+        if (isLast) {
+          if (layer.isTask !== true)
             issue(
-              'ASSOCIATION_ON_TASK_LAYER',
-              [String(level), key],
-              `the task layer (${level}) has no child level, so "${key}" has nothing to link: remove it`,
+              'MISSING_TASK_LAYER',
+              [String(level), 'isTask'],
+              `the last layer (${level}) is the task level: give it "isTask": true`,
             );
-        }
-      } else {
-        if (layer.isTask === true)
-          issue(
-            'TASK_LAYER_NOT_LAST',
-            [String(level), 'isTask'],
-            `only the last layer (${last}) is the task level: layer ${level} has "isTask": true`,
-          );
-        if (layer.associationTable === undefined)
-          issue(
-            'MISSING_ASSOCIATION_TABLE',
-            [String(level), 'associationTable'],
-            `layer ${level} needs "associationTable", the table linking it to layer ${level + 1}`,
-          );
-        const child = layers[level + 1];
-        const derived: [string, unknown, unknown][] = [
-          ['parentColumn', layer.parentColumn, layer.table],
-          ['childColumn', layer.childColumn, isRecord(child) ? child.table : undefined],
-        ];
-        for (const [key, given, table] of derived) {
-          if (given !== undefined || typeof table !== 'string' || !IDENTIFIER_PATTERN.test(table)) continue;
-          const column = conventionalColumn(table);
-          if (!IDENTIFIER_PATTERN.test(column))
+          for (const key of ['associationTable', 'parentColumn', 'childColumn'] as const) {
+            if (layer[key] !== undefined)
+              issue(
+                'ASSOCIATION_ON_TASK_LAYER',
+                [String(level), key],
+                `the task layer (${level}) has no child level, so "${key}" has nothing to link: remove it`,
+              );
+          }
+        } else {
+          if (layer.isTask === true)
             issue(
-              'DERIVED_COLUMN_TOO_LONG',
-              [String(level), key],
-              `the conventional column "${column}" for table "${table}" is longer than 64 characters: name it with "${key}"`,
+              'TASK_LAYER_NOT_LAST',
+              [String(level), 'isTask'],
+              `only the last layer (${last}) is the task level: layer ${level} has "isTask": true`,
             );
+          if (layer.associationTable === undefined)
+            issue(
+              'MISSING_ASSOCIATION_TABLE',
+              [String(level), 'associationTable'],
+              `layer ${level} needs "associationTable", the table linking it to layer ${level + 1}`,
+            );
+          const child = layers[level + 1];
+          const derived: [string, unknown, unknown][] = [
+            ['parentColumn', layer.parentColumn, layer.table],
+            ['childColumn', layer.childColumn, isRecord(child) ? child.table : undefined],
+          ];
+          for (const [key, given, table] of derived) {
+            if (given !== undefined || typeof table !== 'string' || !IDENTIFIER_PATTERN.test(table)) continue;
+            const column = conventionalColumn(table);
+            if (!IDENTIFIER_PATTERN.test(column))
+              issue(
+                'DERIVED_COLUMN_TOO_LONG',
+                [String(level), key],
+                `the conventional column "${column}" for table "${table}" is longer than 64 characters: name it with "${key}"`,
+              );
+          }
         }
       }
-    }
-  },
-  { when: () => true },
-);
+    },
+    { when: () => true },
+  )
+  .describe('the levels of the tree, keyed "1", "2", ... from the root');
 
 /** A TREE_VIEW parameter (seed 2.9, product.md "TREE_VIEW format"). */
 export const TreeView = z.strictObject({
   $schema: z.string().optional().describe('the JSON Schema of this file, for editors'),
-  layers: Layers.describe('the levels of the tree, keyed "1", "2", ... from the root'),
+  layers: Layers,
   metricAssociationTable: Identifier.optional().describe(
     "table the metrics are saved in; default the installation's OPER_GRUPO_METRICA table",
   ),

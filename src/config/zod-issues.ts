@@ -54,11 +54,6 @@ function convert(
         message: `unknown key "${key}"${hint}`,
       }));
     }
-    case 'invalid_key':
-      return one(
-        'INVALID_LAYER_KEY',
-        `layer key "${String(issue.path.at(-1))}" is not a level number: use "1", "2", ... without leading zeros`,
-      );
     case 'invalid_format':
       if (issue.format === 'regex' && typeof value === 'string')
         return one('INVALID_IDENTIFIER', `${shown(value)} is not an SQL identifier: ${IDENTIFIER_RULE}`);
@@ -73,6 +68,7 @@ function convert(
           `unknown default ${issue.discriminator} ${shown(value)}: use one of ${options}`,
         );
       }
+      if (value === undefined) return one('MISSING_KEY', `"${String(issue.path.at(-1))}" is required`);
       return one('WRONG_TYPE', `expected a number, a string or null, got ${describeValue(value)}`);
     case 'too_small':
       if (issue.origin === 'array')
