@@ -14,6 +14,7 @@ export function fitRow(
   table: HostTable,
   values: RowValues,
   what: string,
+  filledByInstaller: readonly string[] = [],
 ): { values: Record<string, unknown>; findings: Finding[] } {
   const fitted: Record<string, unknown> = {};
   const findings: Finding[] = [];
@@ -30,7 +31,7 @@ export function fitRow(
     }
     fitted[column.name] = value;
   }
-  const filled = new Set(Object.keys(fitted).map((name) => name.toUpperCase()));
+  const filled = new Set([...Object.keys(fitted), ...filledByInstaller].map((name) => name.toUpperCase()));
   for (const column of table.columns) {
     if (column.nullable || column.fillsItself || filled.has(column.name.toUpperCase())) continue;
     findings.push({

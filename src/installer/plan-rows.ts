@@ -27,6 +27,9 @@ import {
 
 type HostRow = Record<string, unknown>;
 
+/** A host column that records who inserted a row; filled with the acting user when the host has it. */
+const AUDIT_COLUMN = 'INS_USUARIO_SEQ_DB';
+
 export interface RowPlan {
   readonly changes: PlannedChange[];
   readonly findings: Finding[];
@@ -59,9 +62,9 @@ export async function planRows(
   for (const row of wanted) {
     const table = host.tables.get(row.table);
     if (table === undefined) continue;
-    const owned = fitRow(table, row.owned, row.what);
-    const initial = fitRow(table, row.initial, row.what);
-    findings.push(...owned.findings, ...initial.findings.filter((f) => f.level === 'info'));
+    const owned = fitRow(table, row.owned, row.what, [...Object.keys(row.initial), AUDIT_COLUMN]);
+    const initial = fitRow(table, row.initial, row.what, [...Object.keys(row.owned), AUDIT_COLUMN]);
+    findings.push(...owned.findings, ...initial.findings);
     const entry = mine.get(row.key);
     const current = entry?.rowSeqDb == null ? undefined : existing.get(rowId(row.table, entry.rowSeqDb));
 
@@ -117,7 +120,9 @@ export async function planRows(
       }
     }
 
-    const values = { ...owned.values, ...initial.values };
+    // A host that audits its rows gets the acting user, as our own tables do (only when the column exists).
+    const audit = table.column(AUDIT_COLUMN);
+    const values = { ...owned.values, ...initial.values, ...(audit ? { [audit.name]: actingUser } : {}) };
     const statement = insertStatement(row.table, values);
     changes.push({
       kind: 'insert',

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ScratchDatabase } from '../../src/db/scratch.js';
 import { InstallerError } from '../../src/installer/errors.js';
 import { applyInstallation } from '../../src/installer/installer.js';
+import { uninstallInstallation } from '../../src/installer/uninstall.js';
 import { verifyInstallation } from '../../src/installer/verify.js';
 import { freshDatabase } from '../support/database.js';
 import { databaseState, exampleInstallFile } from './support.js';
@@ -117,5 +118,35 @@ describe('apply adapts to the host', () => {
     const error = await refused(scratch.db);
     expect(error.code).toBe('HOST_TABLE_MISSING');
     expect(error.message).toContain('sys_core_menu does not exist');
+  });
+});
+
+describe('rows the installer did not make', () => {
+  it('leaves a hand-made link field alone, checks it, and never deletes it', async () => {
+    const db = await host();
+    await db.execute(
+      `INSERT INTO sys_core_ds_tabela_campo (TABELA_NOME, NOME, SEQ, SYS, ENVIA_MOBILE, GRID, GRID_MOBILE, DESCRICAO, DESCRICAO_RESUMIDA, TIPO, INSERT_UPDATE, DISABLED, LINK, VALIDACAO, OPCOES)
+       VALUES ('FOLHA_TAREFA', 'LINK_ATIVIDADE_METRICAS', 11, 0, 1, 0, 1, 'Made by hand', 'Made by hand', 'LINK', 'IU', '0', 'FOLHA_TAREFA', '', 'type:GET_URL;url:associationtask;p1:taskSheet;v1:SEQ_DB;icon:fa fa-link')`,
+    );
+    const result = await applyInstallation(db, file, {});
+    expect(result.findings).toContainEqual(
+      expect.objectContaining({ code: 'ROW_NOT_OURS', path: 'sys_core_ds_tabela_campo.SEQ_DB=1' }),
+    );
+    expect(result.changes.some((change) => change.key === 'link-field')).toBe(false);
+    expect((await verifyInstallation(db, file)).ok).toBe(true);
+    await db.execute("UPDATE sys_core_ds_tabela_campo SET OPCOES = 'type:GET_URL'");
+    expect((await verifyInstallation(db, file)).problems.map((p) => p.code)).toEqual(['ROW_CHANGED']);
+    await uninstallInstallation(db, file);
+    expect(await db.query('SELECT DESCRICAO FROM sys_core_ds_tabela_campo')).toEqual([
+      { DESCRICAO: 'Made by hand' },
+    ]);
+  });
+
+  it('fills the acting user into a host column INS_USUARIO_SEQ_DB, even when it is required', async () => {
+    const db = await host('ALTER TABLE sys_core_menu ADD COLUMN INS_USUARIO_SEQ_DB bigint unsigned NOT NULL');
+    await applyInstallation(db, exampleInstallFile({ actingUser: 42 }), {});
+    expect(await db.query('SELECT DISTINCT INS_USUARIO_SEQ_DB FROM sys_core_menu')).toEqual([
+      { INS_USUARIO_SEQ_DB: 42 },
+    ]);
   });
 });
