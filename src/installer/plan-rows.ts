@@ -103,11 +103,10 @@ export async function planRows(
       }
     }
 
-    if (entry === undefined && row.naturalKey !== undefined) {
-      const byHand = await db.query<HostRow>(
-        selectWhere(row.table, row.naturalKey).sql,
-        selectWhere(row.table, row.naturalKey).params,
-      );
+    // Also when our own row is gone: a row of the same meaning made since then is not duplicated.
+    if (row.naturalKey !== undefined) {
+      const lookup = selectWhere(row.table, row.naturalKey);
+      const byHand = await db.query<HostRow>(lookup.sql, lookup.params);
       const [first] = byHand;
       if (first !== undefined) {
         findings.push({
@@ -154,14 +153,15 @@ export async function planRows(
 
 /**
  * The changes that remove one ledger entry of this installation and, when nobody else needs it,
- * its row. Parameter rows (administrators may have edited them) stay unless `force`.
+ * its row. Parameter rows (administrators may have edited them) stay unless `removeAdminRows`
+ * (`apply --force`, and always on uninstall); a kept row is reported in `findings`.
  */
 export function removal(
   entry: LedgerEntry,
   existing: ReadonlyMap<string, HostRow>,
   ledger: readonly LedgerEntry[],
   scope: Scope,
-  force: boolean,
+  removeAdminRows: boolean,
   findings: Finding[],
 ): PlannedChange[] {
   const forget: PlannedChange = {
@@ -185,7 +185,7 @@ export function removal(
         message: `${forget.message}; its row SEQ_DB ${rowSeqDb} stays, other installations use it`,
       },
     ];
-  if (entry.key.startsWith('parameter:') && !force) {
+  if (entry.key.startsWith('parameter:') && !removeAdminRows) {
     findings.push({
       level: 'info',
       code: 'ADMIN_ROW_KEPT',
@@ -242,10 +242,7 @@ export function rowId(table: string, seqDb: number): string {
 }
 
 /** The values of `wanted` that the row does not already have. */
-export function differing(
-  current: HostRow,
-  wanted: Readonly<Record<string, unknown>>,
-): Record<string, unknown> {
+function differing(current: HostRow, wanted: Readonly<Record<string, unknown>>): Record<string, unknown> {
   return Object.fromEntries(
     Object.entries(wanted).filter(([name, value]) => !sameValue(current[name], value)),
   );
