@@ -7,6 +7,7 @@ import { TaskAssociationError } from '../errors.js';
  */
 export const CONFIG_ISSUE_CODES = [
   'INVALID_JSON',
+  'DUPLICATE_KEY',
   'WRONG_TYPE',
   'MISSING_KEY',
   'UNKNOWN_KEY',

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { LAYER_KEY_PATTERN, Layers, MAX_LAYERS, TreeView } from './tree-view.js';
+import { LAYER_KEY_PATTERN, MAX_LAYERS } from './layer-rules.js';
+import { Layers, TreeView } from './tree-view.js';
 
 type JsonSchema = z.core.JSONSchema.BaseSchema;
 

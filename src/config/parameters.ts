@@ -34,12 +34,18 @@ export const OVERRIDE_TIPO = 0;
 
 const KNOWN_NAMES: readonly string[] = [...Object.values(OVERRIDE_PARAMETERS), TREE_VIEW_PARAMETER];
 
+// Some hosts declare CONTEUDO as a BLOB, which the driver returns as bytes: read them as UTF-8 text.
+const Text = z.union([
+  z.string(),
+  z.instanceof(Uint8Array).transform((bytes) => Buffer.from(bytes).toString('utf8')),
+]);
+
 /** A sys_core_par_parametros row as read. */
 export const ParameterRow = z.object({
   SEQ_DB: z.coerce.number(),
-  NOME: z.string(),
+  NOME: Text,
   TIPO: z.coerce.number().nullable(),
-  CONTEUDO: z.string().nullable(),
+  CONTEUDO: Text.nullable(),
 });
 export type ParameterRow = z.infer<typeof ParameterRow>;
 
@@ -81,15 +87,32 @@ export async function readParameterRows(
   names: readonly string[] = KNOWN_NAMES,
 ): Promise<{ rows: Record<string, ParameterRow>; duplicates: ParameterRow[] }> {
   if (names.length === 0) return { rows: {}, duplicates: [] };
-  const raw = await db.query(
-    `SELECT SEQ_DB, NOME, TIPO, CONTEUDO FROM ${quoteIdentifier(PARAMETERS_TABLE)}
+  const raw = await db
+    .query(
+      `SELECT SEQ_DB, NOME, TIPO, CONTEUDO FROM ${quoteIdentifier(PARAMETERS_TABLE)}
       WHERE EMPRESA = ? AND FILIAL = ? AND LOCAL = ? AND NOME IN (${names.map(() => '?').join(', ')})
       ORDER BY SEQ_DB`,
-    [scope.EMPRESA, scope.FILIAL, scope.LOCAL, ...names],
-  );
+      [scope.EMPRESA, scope.FILIAL, scope.LOCAL, ...names],
+    )
+    .catch((error: unknown) => {
+      // The usual cause is a database URL naming the wrong database: say so instead of a stack trace.
+      if (typeof error === 'object' && error !== null && 'code' in error && error.code === 'ER_NO_SUCH_TABLE')
+        throw new TaskAssociationError(
+          'NO_PARAMETER_TABLE',
+          `the database has no ${PARAMETERS_TABLE} table: is the database URL the host's database?`,
+          { cause: error },
+        );
+      throw error;
+    });
   const rows: Record<string, ParameterRow> = {};
   const duplicates: ParameterRow[] = [];
-  for (const row of z.array(ParameterRow).parse(raw)) {
+  const parsed = z.array(ParameterRow).safeParse(raw);
+  if (!parsed.success)
+    throw new TaskAssociationError(
+      'UNEXPECTED_PARAMETER_TABLE',
+      `${PARAMETERS_TABLE} does not have the expected columns SEQ_DB, NOME, TIPO, CONTEUDO: ${parsed.error.issues[0]?.message}`,
+    );
+  for (const row of parsed.data) {
     const name = row.NOME.trimEnd().toUpperCase();
     if (!names.includes(name)) continue;
     const first = rows[name];

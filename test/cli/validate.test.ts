@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
 import { captureIo } from '../support/cli.js';
-import { useScratchDatabase } from '../support/database.js';
+import { freshDatabase, useScratchDatabase } from '../support/database.js';
 
 const VALID =
   '{"layers":{"1":{"table":"app_oper_grupo","associationTable":"app_oper_n_oper_grupo"},"2":{"table":"app_oper","isTask":true}}}';
@@ -141,6 +141,19 @@ describe('validate --scope (database)', () => {
       'SELECT COUNT(*) AS n FROM sys_core_par_parametros',
     );
     expect(Number(row?.n)).toBe(2);
+  });
+
+  it('exits 1 with one line on a database without the parameter table', async () => {
+    const empty = await freshDatabase('cli_validate_empty');
+    try {
+      const io = captureIo();
+      expect(await runCli(['validate', '--database-url', empty.url, '--scope', '1/1/1'], io)).toBe(1);
+      expect(io.err()).toBe(
+        "task-association validate: the database has no sys_core_par_parametros table: is the database URL the host's database?\n",
+      );
+    } finally {
+      await empty.drop();
+    }
   });
 
   it('exits 1 with one line when the database cannot be reached', async () => {

@@ -9,7 +9,32 @@ describe('parseJsonText', () => {
   it('refuses a byte-order mark in the middle', () => {
     expect(parseJsonText('{"a":1}\uFEFF')).toMatchObject({
       success: false,
-      issue: { code: 'INVALID_JSON', path: '' },
+      issues: [{ code: 'INVALID_JSON', path: '' }],
+    });
+  });
+
+  it('refuses a key given twice in one object, with its path and position', () => {
+    expect(parseJsonText('{"a": {"x": 1, "y": [{"k": 1, "k": 2}], "x": 3}, "b": {"x": 1}}')).toStrictEqual({
+      success: false,
+      issues: [
+        {
+          path: 'a.y.0.k',
+          code: 'DUPLICATE_KEY',
+          message:
+            'the key "k" is given twice in one object (again at line 1, column 31): JSON keeps only the last, so remove or rename one',
+        },
+        {
+          path: 'a.x',
+          code: 'DUPLICATE_KEY',
+          message:
+            'the key "x" is given twice in one object (again at line 1, column 41): JSON keeps only the last, so remove or rename one',
+        },
+      ],
+    });
+    // The same key written with an escape is the same key.
+    expect(parseJsonText('{"a": 1, "\\u0061": 2}')).toMatchObject({
+      success: false,
+      issues: [{ path: 'a' }],
     });
   });
 
@@ -59,6 +84,6 @@ describe('parseJsonText', () => {
     ['"\\x"', 'line 1, column 3 (offset 2): expected an escape such as \\n, \\" or \\u0041, found "x"'],
   ])('locates the error in %j', (text, message) => {
     const result = parseJsonText(text);
-    expect(result.success ? '' : result.issue.message).toBe(`not valid JSON at ${message}`);
+    expect(result.success ? '' : result.issues[0]?.message).toBe(`not valid JSON at ${message}`);
   });
 });

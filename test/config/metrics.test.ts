@@ -10,7 +10,7 @@ import {
 describe('metrics', () => {
   it('defaults to METRICA1 and METRICA2 without defaults', () => {
     expect(DEFAULT_METRICS).toStrictEqual([{ field: 'METRICA1' }, { field: 'METRICA2' }]);
-    expect(Object.isFrozen(DEFAULT_METRICS)).toBe(true);
+    expect(Object.isFrozen(DEFAULT_METRICS) && DEFAULT_METRICS.every(Object.isFrozen)).toBe(true);
   });
 
   it('knows the three default kinds of seed 2.9', () => {

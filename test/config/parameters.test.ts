@@ -97,6 +97,16 @@ describe('readParameters', () => {
     expect(read.duplicates.map((row) => row.SEQ_DB)).toStrictEqual([second]);
   });
 
+  it('reads a CONTEUDO the host declares as a BLOB as UTF-8 text', async () => {
+    await scratch().db.execute('ALTER TABLE sys_core_par_parametros MODIFY CONTEUDO longblob');
+    try {
+      await insert([[scope, 'TREE_VIEW', 1, JSON.stringify(PRODUCT_EXAMPLE)]]);
+      expect((await readParameters(scratch().db, scope)).treeView).toStrictEqual(PRODUCT_EXAMPLE);
+    } finally {
+      await scratch().db.execute('ALTER TABLE sys_core_par_parametros MODIFY CONTEUDO longtext');
+    }
+  });
+
   it('finds NOME as the database compares it (case, trailing spaces)', async () => {
     await insert([[scope, 'association_task_oper ', 0, 'MO_OPER']]);
     expect((await readParameters(scratch().db, scope)).tableNames.OPER).toBe('MO_OPER');

@@ -293,6 +293,11 @@ export const TREE_VIEW_CASES: readonly TreeViewCase[] = [
     valid: false,
     text: '\uFEFF{"layers":{"1":{"table":"a","isTask":true}}}x',
   },
+  {
+    name: 'a layer number given twice',
+    valid: false,
+    text: '{"layers": {"1": {"table": "app_oper_grupo", "associationTable": "link"}, "1": {"table": "app_oper", "isTask": true}}}',
+  },
   { name: 'an unterminated string', valid: false, text: '{"layers": {"1": {"table": "app_oper' },
   { name: 'deeply nested arrays as text', valid: false, text: `${'['.repeat(5000)}${']'.repeat(5000)}` },
 ];

@@ -40,6 +40,7 @@ describe('parseTreeView', () => {
       ✖ the last layer (1) is the task level: give it "isTask": true → at layers.1.isTask
       ✖ the task layer (1) has no child level, so "associationTable" has nothing to link: remove it → at layers.1.associationTable",
         "a layer key with a leading zero": "✖ layer key "01" is not a level number: use "1", "2", ... without leading zeros → at layers.01",
+        "a layer number given twice": "✖ the key "1" is given twice in one object (again at line 1, column 75): JSON keeps only the last, so remove or rename one → at layers.1",
         "a layer numbered 0": "✖ layer key "0" is not a level number: use "1", "2", ... without leading zeros → at layers.0",
         "a layer that is not an object": "✖ expected an object, got a string ("app_oper") → at layers.1",
         "a layer without table": "✖ "table" is required → at layers.1.table",
