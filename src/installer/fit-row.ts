@@ -13,7 +13,6 @@ export type RowValues = Readonly<Record<string, unknown>>;
 export function fitRow(
   table: HostTable,
   values: RowValues,
-  what: string,
   filledByInstaller: readonly string[] = [],
 ): { values: Record<string, unknown>; findings: Finding[] } {
   const fitted: Record<string, unknown> = {};
@@ -25,7 +24,7 @@ export function fitRow(
         level: 'info',
         code: 'HOST_COLUMN_MISSING',
         path: `${table.name}.${name}`,
-        message: `${table.name} has no column ${name}: ${what} is written without it`,
+        message: `${table.name} has no column ${name}: the installer's rows there are written without it`,
       });
       continue;
     }

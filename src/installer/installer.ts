@@ -1,4 +1,5 @@
 import type { Database, SqlExecutor } from '../db/driver.js';
+import { BLOCKING_KINDS } from '../sync/schema-difference.js';
 import { LOGICAL_TABLES, type LogicalTable, type TableNames, tableNames } from '../table-names.js';
 import { type Change, describeChange } from './change.js';
 import { InstallerError } from './errors.js';
@@ -56,12 +57,23 @@ export async function planInstallation(
     const table = /^(?:CREATE|ALTER) TABLE `?([A-Za-z0-9_]+)/i.exec(statement)?.[1] ?? '';
     ddl.push(ddlChange(table, 'schema', statement, `schema sync: ${statement.split('\n')[0]}`));
   }
+  // The sync refuses these; the installer says so before writing anything, ledger included.
+  const refusedBySync = schemaPlan.differences
+    .filter((difference) => difference.destructive || BLOCKING_KINDS.includes(difference.kind))
+    .map(
+      (difference): Finding => ({
+        level: 'error',
+        code: `SCHEMA_${difference.kind.toUpperCase().replaceAll('-', '_')}`,
+        path: difference.column === undefined ? difference.table : `${difference.table}.${difference.column}`,
+        message: difference.message,
+      }),
+    );
   progress('planning the rows');
   const ledger = await readLedger(db);
   const rows = await planRows(db, file, host, ledger, { force: options.force ?? false });
   return {
     changes: [...ddl, ...rows.changes.map(describeChange)],
-    findings: [...host.findings, ...rows.findings],
+    findings: [...host.findings, ...refusedBySync, ...rows.findings],
   };
 }
 

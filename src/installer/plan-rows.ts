@@ -62,8 +62,8 @@ export async function planRows(
   for (const row of wanted) {
     const table = host.tables.get(row.table);
     if (table === undefined) continue;
-    const owned = fitRow(table, row.owned, row.what, [...Object.keys(row.initial), AUDIT_COLUMN]);
-    const initial = fitRow(table, row.initial, row.what, [...Object.keys(row.owned), AUDIT_COLUMN]);
+    const owned = fitRow(table, row.owned, [...Object.keys(row.initial), AUDIT_COLUMN]);
+    const initial = fitRow(table, row.initial, [...Object.keys(row.owned), AUDIT_COLUMN]);
     findings.push(...owned.findings, ...initial.findings);
     const entry = mine.get(row.key);
     const current = entry?.rowSeqDb == null ? undefined : existing.get(rowId(row.table, entry.rowSeqDb));

@@ -66,7 +66,7 @@ export async function verifyInstallation(
         });
         continue;
       }
-      const expected = fitRow(table, row.owned, row.what).values;
+      const expected = fitRow(table, row.owned).values;
       const changed = Object.entries(expected).filter(([name, value]) => !sameValue(found[name], value));
       if (changed.length > 0) {
         problems.push({

@@ -150,3 +150,15 @@ describe('rows the installer did not make', () => {
     ]);
   });
 });
+
+describe('tables in the way', () => {
+  it('refuses before writing anything when the schema sync would refuse (a table of that name with another column type)', async () => {
+    const db = await host(
+      'CREATE TABLE MO_OPER (SEQ_DB bigint unsigned NOT NULL AUTO_INCREMENT UNIQUE, EMPRESA int NOT NULL, CODIGO int)',
+    );
+    const error = await refused(db);
+    expect(error.code).toMatch(/^SCHEMA_/);
+    expect(error.message).toContain('MO_OPER');
+    expect(await db.query("SHOW TABLES LIKE 'task_association_ledger'")).toEqual([]);
+  });
+});
