@@ -23,7 +23,7 @@ export const LEDGER_DDL = `CREATE TABLE IF NOT EXISTS ${LEDGER} (
   HOST_TABLE varchar(64) NOT NULL,
   ROW_SEQ_DB bigint unsigned DEFAULT NULL,
   INS_USUARIO_SEQ_DB bigint unsigned NOT NULL,
-  INS_DH timestamp NULL DEFAULT current_timestamp(),
+  INS_DH timestamp NULL DEFAULT CURRENT_TIMESTAMP,
   PRIMARY KEY (SEQ_DB),
   UNIQUE KEY task_association_ledger_entry (EMPRESA, FILIAL, LOCAL, ENTRY_KEY)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4`;
