@@ -34,12 +34,11 @@ export interface UninstallResult {
  * rows (a row shared with another installation stays until the last one leaves), then its tables,
  * only when empty unless `force`, and the ledger itself once no installation is left in it.
  * Every read happens before the first delete, so a failed read deletes nothing.
- * With `dryRun`, reports the changes and writes nothing.
  */
 export async function uninstallInstallation(
   db: Database,
   file: Pick<InstallFile, 'scope'>,
-  options: UninstallOptions & { dryRun?: boolean } = {},
+  options: UninstallOptions = {},
 ): Promise<UninstallResult> {
   const progress = options.progress ?? (() => undefined);
   const { scope } = file;
@@ -83,7 +82,6 @@ export async function uninstallInstallation(
             },
           ];
     const changes = [...rowChanges.map(describeChange), ...tables.map(describeChange), ...dropLedger];
-    if (options.dryRun) return { changes, findings, applied: false };
     if (options.confirm !== undefined && !(await options.confirm({ changes, findings }))) {
       return { changes: [], findings, applied: false };
     }
