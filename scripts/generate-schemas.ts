@@ -2,7 +2,12 @@
 // test/config/json-schema.test.ts fails when a committed file differs from what this writes.
 import { writeFile } from 'node:fs/promises';
 import { serializeJsonSchema, treeViewJsonSchema } from '../src/config/json-schema.js';
+import { installJsonSchema } from '../src/installer/json-schema.js';
 
 const target = new URL('../schemas/tree-view.schema.json', import.meta.url);
 await writeFile(target, serializeJsonSchema(treeViewJsonSchema()));
 console.error(`wrote ${target.pathname}`);
+
+const install = new URL('../schemas/install.schema.json', import.meta.url);
+await writeFile(install, serializeJsonSchema(installJsonSchema()));
+console.error(`wrote ${install.pathname}`);

@@ -1,2 +1,19 @@
 // Public API of src/installer: re-exports only.
-export {};
+export type { Change } from './change.js';
+export { InstallerError } from './errors.js';
+export type { Finding } from './findings.js';
+export { InstallFile, loadInstallFile, parseInstallFile } from './install-file.js';
+export {
+  type ApplyResult,
+  applyInstallation,
+  type InstallerOptions,
+  type InstallPlan,
+  installationTableNames,
+  planInstallation,
+} from './installer.js';
+export { installJsonSchema } from './json-schema.js';
+export { LEDGER_TABLE } from './ledger.js';
+export { installerLockName } from './lock.js';
+export { SCHEMA_SYNC, type SchemaSync } from './schema-sync.js';
+export { type UninstallOptions, type UninstallResult, uninstallInstallation } from './uninstall.js';
+export { type Problem, type VerifyResult, verifyInstallation } from './verify.js';

@@ -1,10 +1,25 @@
-import { TaskAssociationError } from '../../errors.js';
+import { askToProceed, reportFindings, withInstallation } from '../../installer/command-line.js';
+import { applyInstallation } from '../../installer/installer.js';
+import { printJson } from '../io.js';
 import type { Command } from '../main.js';
 
-// Placeholder until its issue lands: refuses clearly instead of pretending to work.
 export const command: Command = {
-  usage: 'apply',
-  async run() {
-    throw new TaskAssociationError('NOT_IMPLEMENTED', '"apply" is not available in this build yet');
-  },
+  usage: 'apply --install <file> [--database-url URL] [--json] [--yes] [--force]',
+  run: (args, io) =>
+    withInstallation(args, io, true, async ({ db, file, json, yes, force, progress }) => {
+      const result = await applyInstallation(db, file, {
+        force,
+        progress,
+        ...(yes ? {} : { confirm: (plan) => askToProceed(io, plan.changes, 'apply these changes?') }),
+      });
+      reportFindings(io, result.findings);
+      if (!result.applied) {
+        progress('nothing was changed');
+        return 1;
+      }
+      // Each change was shown as it ran; only say so when there was none.
+      if (result.changes.length === 0) progress('nothing to do: the installation is up to date');
+      if (json) printJson(io, { changes: result.changes });
+      return 0;
+    }),
 };

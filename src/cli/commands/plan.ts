@@ -1,10 +1,22 @@
-import { TaskAssociationError } from '../../errors.js';
+import { reportChanges, reportFindings, withInstallation } from '../../installer/command-line.js';
+import { errorsOf } from '../../installer/findings.js';
+import { planInstallation } from '../../installer/installer.js';
+import { printJson } from '../io.js';
 import type { Command } from '../main.js';
 
-// Placeholder until its issue lands: refuses clearly instead of pretending to work.
 export const command: Command = {
-  usage: 'plan',
-  async run() {
-    throw new TaskAssociationError('NOT_IMPLEMENTED', '"plan" is not available in this build yet');
-  },
+  usage: 'plan --install <file> [--database-url URL] [--json]',
+  run: (args, io) =>
+    withInstallation(args, io, false, async ({ db, file, json, progress }) => {
+      const plan = await planInstallation(db, file, { progress });
+      reportFindings(io, plan.findings);
+      if (errorsOf(plan.findings).length > 0) {
+        progress('apply would refuse: fix the errors above first');
+        if (json) printJson(io, { changes: plan.changes });
+        return 1;
+      }
+      reportChanges(io, plan.changes, 'nothing to do: the installation is up to date');
+      if (json) printJson(io, { changes: plan.changes });
+      return 0;
+    }),
 };

@@ -1,10 +1,20 @@
-import { TaskAssociationError } from '../../errors.js';
+import { withInstallation } from '../../installer/command-line.js';
+import { verifyInstallation } from '../../installer/verify.js';
+import { printJson, say } from '../io.js';
 import type { Command } from '../main.js';
 
-// Placeholder until its issue lands: refuses clearly instead of pretending to work.
 export const command: Command = {
-  usage: 'verify',
-  async run() {
-    throw new TaskAssociationError('NOT_IMPLEMENTED', '"verify" is not available in this build yet');
-  },
+  usage: 'verify --install <file> [--database-url URL] [--json]',
+  run: (args, io) =>
+    withInstallation(args, io, false, async ({ db, file, json, progress }) => {
+      progress('checking tables, rows and parameters');
+      const result = await verifyInstallation(db, file);
+      for (const problem of result.problems) say(io, `problem: ${problem.path}: ${problem.message}`);
+      say(
+        io,
+        result.ok ? 'ok: the installation is as it must be' : `${result.problems.length} problem(s) found`,
+      );
+      if (json) printJson(io, result);
+      return result.ok ? 0 : 1;
+    }),
 };

@@ -1,0 +1,32 @@
+import type { SqlExecutor } from '../db/driver.js';
+
+/**
+ * One change the installer makes, as `plan`/`apply --json` print it: what kind, on which table, for
+ * which ledger key, and the exact SQL with its parameters.
+ *
+ * - `create-table`: DDL (the schema sync's statements, the ledger table); runs before the rows.
+ * - `insert` / `update` / `delete`: a host row, with its ledger entry written or removed alongside.
+ * - `share`: the link field exists (another installation of this database made it): only a ledger
+ *   entry is added, so it is removed only when no installation needs it any more.
+ * - `forget`: a ledger entry whose row is gone and no longer wanted.
+ * - `drop-table`: one of our tables, on uninstall.
+ */
+export interface Change {
+  readonly kind: 'create-table' | 'insert' | 'update' | 'delete' | 'share' | 'forget' | 'drop-table';
+  readonly table: string;
+  readonly key: string;
+  readonly sql: string;
+  readonly params: readonly unknown[];
+  readonly message: string;
+}
+
+/** A change and how to carry it out (with its ledger bookkeeping) inside the row transaction. */
+export interface PlannedChange extends Change {
+  run(tx: SqlExecutor): Promise<void>;
+}
+
+/** The printable part of a change: `--json` shows exactly these fields. */
+export function describeChange(change: Change): Change {
+  const { kind, table, key, sql, params, message } = change;
+  return { kind, table, key, sql, params, message };
+}

@@ -1,0 +1,105 @@
+import { databaseUrlOption, jsonOption, parseCommandLine, UsageError } from '../cli/args.js';
+import { type CliIo, say } from '../cli/io.js';
+import type { Database } from '../db/driver.js';
+import { openDatabase } from '../db/mysql.js';
+import { resolveDatabaseUrl } from '../db/url.js';
+import { TaskAssociationError } from '../errors.js';
+import type { Change } from './change.js';
+import { InstallerError } from './errors.js';
+import type { Finding } from './findings.js';
+import { type InstallFile, loadInstallFile } from './install-file.js';
+
+const READ_OPTIONS = { install: { type: 'string' }, ...databaseUrlOption, ...jsonOption } as const;
+const WRITE_OPTIONS = {
+  ...READ_OPTIONS,
+  yes: { type: 'boolean', default: false },
+  force: { type: 'boolean', default: false },
+} as const;
+
+/** What the four installer commands share: the install file, the database, `--json`, maybe `--yes`/`--force`. */
+export async function withInstallation<T>(
+  args: readonly string[],
+  io: CliIo,
+  writes: boolean,
+  work: (context: {
+    db: Database;
+    file: InstallFile;
+    json: boolean;
+    yes: boolean;
+    force: boolean;
+    progress: (line: string) => void;
+  }) => Promise<T>,
+): Promise<T> {
+  const values = writes
+    ? parseCommandLine(args, WRITE_OPTIONS).values
+    : { ...parseCommandLine(args, READ_OPTIONS).values, yes: false, force: false };
+  if (values.install === undefined) throw new UsageError('--install <file> is required');
+  const yes = values.yes ?? false;
+  if (writes && !yes && !isTerminal(io)) {
+    throw new UsageError(
+      'standard input is not a terminal, so nobody can confirm: add --yes to run unattended',
+    );
+  }
+  const file = await loadInstallFile(values.install);
+  const db = await openDatabase(resolveDatabaseUrl(values['database-url'], io.env), { connectionLimit: 3 });
+  try {
+    return await work({
+      db,
+      file,
+      json: values.json ?? false,
+      yes,
+      force: values.force ?? false,
+      progress: (line) => say(io, line),
+    });
+  } catch (error) {
+    throw asOneLine(error);
+  } finally {
+    await db.close();
+  }
+}
+
+/**
+ * A server error in the middle of a run (a lock wait timeout, a lost connection) is not a bug of
+ * ours: the operator gets one line, and knows the row transaction was rolled back.
+ */
+function asOneLine(error: unknown): unknown {
+  if (error instanceof TaskAssociationError || !(error instanceof Error) || !('sqlMessage' in error))
+    return error;
+  return new InstallerError(
+    'DATABASE_ERROR',
+    `the database refused a statement (${error.message}): the row changes were rolled back; run again once the cause is fixed`,
+    { cause: error },
+  );
+}
+
+function isTerminal(io: CliIo): boolean {
+  return (io.stdin as { isTTY?: boolean }).isTTY === true;
+}
+
+/** Findings on stderr: errors and notes the operator should read. */
+export function reportFindings(io: CliIo, findings: readonly Finding[]): void {
+  for (const finding of findings)
+    say(io, `${finding.level === 'error' ? 'error' : 'note'}: ${finding.message}`);
+}
+
+/** The changes, one line each, on stderr (stdout is kept for `--json`). */
+export function reportChanges(io: CliIo, changes: readonly Change[], none: string): void {
+  if (changes.length === 0) say(io, none);
+  for (const change of changes) say(io, `  ${change.kind.padEnd(12)} ${change.message}`);
+}
+
+/** Shows the plan and asks on the terminal; anything but y/yes declines. */
+export async function askToProceed(
+  io: CliIo,
+  changes: readonly Change[],
+  question: string,
+): Promise<boolean> {
+  reportChanges(io, changes, 'nothing to do');
+  io.stderr.write(`${question} [y/N] `);
+  let answer = '';
+  for await (const chunk of io.stdin) {
+    answer += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+    if (answer.includes('\n')) break;
+  }
+  return /^\s*y(es)?\s*$/i.test(answer.split('\n')[0] ?? '');
+}

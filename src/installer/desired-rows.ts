@@ -1,0 +1,105 @@
+import {
+  FIELD_TABLE as FIELD_TABLE_NAME,
+  linkFieldRow,
+  MENU_ENTRIES,
+  MENU_TABLE as MENU_TABLE_NAME,
+  type MenuEntryInput,
+  type MenuEntryKey,
+  MenuRow,
+  type NewParameterRow,
+  overrideParameterRows,
+  PARAMETERS_TABLE,
+  treeViewParameterRow,
+} from '../config/index.js';
+import { type Identifier, parseIdentifier } from '../identifier.js';
+import type { RowValues } from './fit-row.js';
+import type { InstallFile } from './install-file.js';
+
+export const MENU_TABLE = parseIdentifier(MENU_TABLE_NAME, 'host table');
+export const FIELD_TABLE = parseIdentifier(FIELD_TABLE_NAME, 'host table');
+export const PARAMETER_TABLE = PARAMETERS_TABLE;
+export const HOST_ROW_TABLES = [MENU_TABLE, FIELD_TABLE, PARAMETER_TABLE] as const;
+
+/** A host row the installation needs, and how the installer treats it once it exists. */
+export interface DesiredRow {
+  /** The ledger key, stable across runs: `menu:activities`, `link-field`, `parameter:TREE_VIEW`. */
+  readonly key: string;
+  readonly table: Identifier;
+  /** Values reconciled on every apply: the row is ours and must say exactly this. */
+  readonly owned: RowValues;
+  /** Values written when the row is created, then left to administrators unless `--force`. */
+  readonly initial: RowValues;
+  /** Columns that identify a row of the same meaning made by hand: reported and left alone. */
+  readonly naturalKey?: RowValues;
+  /** Shared by every installation of the database (the table has no scope columns). */
+  readonly shared: boolean;
+  /** For messages: `menu "Activities"`. */
+  readonly what: string;
+}
+
+/**
+ * Every row of seed 2.6 to 2.9 the install file asks for, in the order they are written, built by
+ * the config models' builders. Menu rows are ours (reconciled to the install file); the link field
+ * is ours except its label, set by the first installation that creates it (the row is shared by all
+ * installations of the database); parameter rows are the administrators' once created.
+ */
+export function desiredRows(file: InstallFile, mobileFlagColumn: string): DesiredRow[] {
+  const { scope, menus } = file;
+  const placements: [MenuEntryKey, MenuEntryInput][] = [
+    [menus.taskSheet.withMetrics ? 'taskSheetWithMetrics' : 'taskSheetWithoutMetrics', menus.taskSheet],
+    ['taskSheetReport', menus.taskSheetReport],
+    ['activities', menus.activities],
+  ];
+  // Built from MENU_ENTRIES rather than menuRows(): menuRows wants both task-sheet variants and
+  // refuses a report link at the top level beside a top-level task sheet, which a host without
+  // any menu (examples/host-schema.sql) needs.
+  const menu = placements.map(([key, placement]): DesiredRow => {
+    const fixed = MENU_ENTRIES[key];
+    const row = MenuRow.parse({
+      ...scope,
+      DESCRICAO: placement.label ?? fixed.label,
+      TYPE: fixed.TYPE,
+      ATIVO: 1,
+      FATHER: placement.father,
+      MENUORDER: placement.order,
+      URL: fixed.URL,
+      FILTER: fixed.FILTER,
+      ICON: placement.icon ?? fixed.icon,
+    });
+    return {
+      key: `menu:${key}`,
+      table: MENU_TABLE,
+      owned: row,
+      initial: {},
+      shared: false,
+      what: `menu "${row.DESCRICAO}"`,
+    };
+  });
+  const { DESCRICAO, DESCRICAO_RESUMIDA, ...field } = linkFieldRow({
+    label: file.linkField.label,
+    mobileFlagColumn,
+  });
+  const linkField: DesiredRow = {
+    key: 'link-field',
+    table: FIELD_TABLE,
+    owned: field,
+    initial: { DESCRICAO, DESCRICAO_RESUMIDA },
+    naturalKey: { TABELA_NOME: field.TABELA_NOME, NOME: field.NOME },
+    shared: true,
+    what: `the link field ${field.TABELA_NOME}.${field.NOME}`,
+  };
+  const parameter = ({ TIPO, CONTEUDO, ...key }: NewParameterRow): DesiredRow => ({
+    key: `parameter:${key.NOME}`,
+    table: PARAMETER_TABLE,
+    owned: key,
+    initial: { TIPO, CONTEUDO },
+    naturalKey: key,
+    shared: false,
+    what: `parameter ${key.NOME}`,
+  });
+  const parameters = [
+    ...overrideParameterRows(scope, file.tableNames ?? {}),
+    ...(file.treeView === undefined ? [] : [treeViewParameterRow(scope, file.treeView)]),
+  ].map(parameter);
+  return [...menu, linkField, ...parameters];
+}

@@ -1,0 +1,99 @@
+import { readFile } from 'node:fs/promises';
+import { z } from 'zod';
+import { LinkFieldInput, MenuEntryInput, TreeView } from '../config/index.js';
+import { Identifier } from '../identifier.js';
+import { Scope } from '../scope.js';
+import { LOGICAL_TABLES } from '../table-names.js';
+import { InstallerError } from './errors.js';
+
+/**
+ * One installation, as the operator describes it (issue 5): where (scope) and as whom, the table-name
+ * overrides, where the menus go, the link field's label and the optional TREE_VIEW. Menu placement,
+ * the link field and the TREE_VIEW are the config models (src/config), so a value valid here is
+ * valid there. The JSON Schema (schemas/install.schema.json) is generated from this model.
+ */
+export const InstallFile = z.strictObject({
+  $schema: z.string().optional().describe('the JSON Schema of this file, for editors'),
+  scope: Scope.describe('the installation: EMPRESA, FILIAL, LOCAL'),
+  actingUser: z
+    .int()
+    .positive()
+    .describe('SEQ_DB of the user the installer acts as (recorded in its ledger)'),
+  tableNames: z
+    .partialRecord(z.enum(LOGICAL_TABLES), Identifier)
+    .optional()
+    .describe('table-name overrides (seed 2.6), e.g. {"OPER": "MO_OPER"}; written as parameter rows'),
+  menus: z
+    .strictObject({
+      taskSheet: MenuEntryInput.extend({
+        withMetrics: z
+          .boolean()
+          .describe('true: the task sheet with metrics (FILTER allows FOLHA_TAREFA and OPER_GRUPO_METRICA)'),
+      }),
+      taskSheetReport: MenuEntryInput.describe('the report link; under a parent menu of its own (seed 2.7)'),
+      activities: MenuEntryInput,
+    })
+    .refine(
+      (menus) =>
+        menus.taskSheetReport.father === null || menus.taskSheetReport.father !== menus.taskSheet.father,
+      {
+        path: ['taskSheetReport', 'father'],
+        message: "the report link goes under a parent menu of its own (seed 2.7), not the task sheet's",
+      },
+    )
+    .describe(
+      'menu placement: father is the SEQ_DB of an existing sys_core_menu row, or null for the top level',
+    ),
+  linkField: z.strictObject({
+    label: LinkFieldInput.shape.label.describe('DESCRICAO and DESCRICAO_RESUMIDA of the link field'),
+    mobileFlagColumn: Identifier.optional().describe(
+      'the send-to-mobile flag column of sys_core_ds_tabela_campo; found by name when left out',
+    ),
+  }),
+  treeView: TreeView.optional().describe(
+    'the TREE_VIEW parameter (seed 2.9), written once as a parameter row',
+  ),
+});
+export type InstallFile = z.infer<typeof InstallFile>;
+
+/** Parses an install file's text: a JSON error names the position, a model error lists every path. */
+export function parseInstallFile(text: string, source = 'install file'): InstallFile {
+  let json: unknown;
+  try {
+    json = JSON.parse(text.replace(/^\uFEFF/, ''));
+  } catch (error) {
+    throw new InstallerError(
+      'INSTALL_FILE_INVALID_JSON',
+      `${source} is not JSON: ${error instanceof Error ? error.message : String(error)}`,
+    );
+  }
+  const result = InstallFile.safeParse(json);
+  if (result.success) return result.data;
+  const issues = result.error.issues.map((issue) => {
+    const path = issue.path.map(String).join('.');
+    return `${path === '' ? '(whole file)' : path}: ${issue.message}`;
+  });
+  throw new InstallerError(
+    'INSTALL_FILE_INVALID',
+    `${source} is not a valid install file: ${issues.join('; ')}`,
+    {
+      path: result.error.issues[0]?.path.map(String).join('.') ?? '',
+    },
+  );
+}
+
+export async function loadInstallFile(file: string): Promise<InstallFile> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (error) {
+    const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
+    throw new InstallerError(
+      'INSTALL_FILE_UNREADABLE',
+      code === 'ENOENT'
+        ? `install file ${file} does not exist`
+        : `cannot read install file ${file} (${code || error})`,
+    );
+  }
+  return parseInstallFile(text, `install file ${file}`);
+}

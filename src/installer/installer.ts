@@ -1,0 +1,162 @@
+import type { Database, SqlExecutor } from '../db/driver.js';
+import { BLOCKING_KINDS } from '../sync/schema-difference.js';
+import { LOGICAL_TABLES, type LogicalTable, type TableNames, tableNames } from '../table-names.js';
+import { type Change, describeChange } from './change.js';
+import { InstallerError } from './errors.js';
+import { errorsOf, type Finding } from './findings.js';
+import { readHostContext } from './host-context.js';
+import { tableExists } from './host-table.js';
+import type { InstallFile } from './install-file.js';
+import { LEDGER_DDL, LEDGER_TABLE, readLedger, writeLedgerEntry } from './ledger.js';
+import { withInstallerLock } from './lock.js';
+import { planRows } from './plan-rows.js';
+import { SCHEMA_SYNC, type SchemaSync } from './schema-sync.js';
+
+export interface InstallerOptions {
+  /** Also reset the rows administrators may edit (TREE_VIEW, table-name overrides) to the install file. */
+  readonly force?: boolean;
+  /** The schema sync; the real one unless a test watches it. */
+  readonly schema?: SchemaSync;
+  /** One line per step, for stderr. */
+  readonly progress?: (line: string) => void;
+}
+
+export interface InstallPlan {
+  readonly changes: readonly Change[];
+  readonly findings: readonly Finding[];
+}
+
+export interface ApplyResult {
+  /** What was done (empty when nothing was needed, or when the operator declined). */
+  readonly changes: readonly Change[];
+  readonly findings: readonly Finding[];
+  readonly applied: boolean;
+}
+
+/**
+ * Every change `apply` would make, and what was noticed on the way. Writes nothing and takes no lock.
+ *
+ * @example const { changes } = await planInstallation(db, file, { schema }); // [] once installed
+ */
+export async function planInstallation(
+  db: Database,
+  file: InstallFile,
+  options: InstallerOptions,
+): Promise<InstallPlan> {
+  const progress = options.progress ?? (() => undefined);
+  const names = installationTableNames(file);
+  progress('reading the host tables sys_core_menu, sys_core_ds_tabela_campo, sys_core_par_parametros');
+  const host = await readHostContext(db, file);
+  progress('planning the schema sync of the four tables');
+  const ddl: Change[] = [];
+  if (!(await tableExists(db, LEDGER_TABLE))) {
+    ddl.push(ddlChange(LEDGER_TABLE, 'ledger', LEDGER_DDL, `create the installer's ledger ${LEDGER_TABLE}`));
+  }
+  const schemaPlan = await (options.schema ?? SCHEMA_SYNC).plan(db, names);
+  for (const statement of schemaPlan.statements) {
+    const table = /^(?:CREATE|ALTER) TABLE `?([A-Za-z0-9_]+)/i.exec(statement)?.[1] ?? '';
+    ddl.push(ddlChange(table, 'schema', statement, `schema sync: ${statement.split('\n')[0]}`));
+  }
+  // The sync refuses these; the installer says so before writing anything, ledger included.
+  const refusedBySync = schemaPlan.differences
+    .filter((difference) => difference.destructive || BLOCKING_KINDS.includes(difference.kind))
+    .map(
+      (difference): Finding => ({
+        level: 'error',
+        code: `SCHEMA_${difference.kind.toUpperCase().replaceAll('-', '_')}`,
+        path: difference.column === undefined ? difference.table : `${difference.table}.${difference.column}`,
+        message: difference.message,
+      }),
+    );
+  progress('planning the rows');
+  const ledger = await readLedger(db);
+  const rows = await planRows(db, file, host, ledger, { force: options.force ?? false });
+  return {
+    changes: [...ddl, ...rows.changes.map(describeChange)],
+    findings: [...host.findings, ...refusedBySync, ...rows.findings],
+  };
+}
+
+/**
+ * Carries out the plan: the DDL first (idempotent), then every row change in ONE transaction with
+ * its ledger entries, under the installer lock. Refuses before any write when the host is not ready.
+ * `confirm` sees the plan first and may decline (the CLI asks the operator).
+ */
+export async function applyInstallation(
+  db: Database,
+  file: InstallFile,
+  options: InstallerOptions & { confirm?: (plan: InstallPlan) => Promise<boolean> },
+): Promise<ApplyResult> {
+  const progress = options.progress ?? (() => undefined);
+  return withInstallerLock(db, async () => {
+    const plan = await planInstallation(db, file, options);
+    refuseOnErrors(plan.findings);
+    if (plan.changes.length === 0) return { changes: [], findings: plan.findings, applied: true };
+    if (options.confirm !== undefined && !(await options.confirm(plan))) {
+      return { changes: [], findings: plan.findings, applied: false };
+    }
+    const names = installationTableNames(file);
+    const missingBefore = await missingTables(db, names);
+    const ddl = plan.changes.filter((change) => change.kind === 'create-table');
+    if (ddl.some((change) => change.key === 'ledger')) {
+      progress(`  creating ${LEDGER_TABLE}`);
+      await db.execute(LEDGER_DDL);
+    }
+    if (ddl.some((change) => change.key === 'schema')) {
+      // Recorded BEFORE the DDL: a stop after it can then never lose the fact that we created the
+      // table (an entry for a table that never came is simply forgotten by uninstall).
+      for (const logical of missingBefore) {
+        const entry = {
+          scope: file.scope,
+          key: `table:${logical}`,
+          hostTable: names[logical],
+          rowSeqDb: null,
+        };
+        await writeLedgerEntry(db, entry, file.actingUser);
+      }
+      progress('  running the schema sync');
+      await (options.schema ?? SCHEMA_SYNC).sync(db, names);
+    }
+    // DDL commits implicitly in MySQL, so it ran above, never inside the row transaction.
+    progress('writing the rows in one transaction');
+    const rowChanges = await db.transaction(async (tx) => {
+      // Planned again inside the transaction: under the lock it matches the plan shown, and it
+      // is certain to be consistent with what the DDL left.
+      const host = await readHostContext(tx, file);
+      const rows = await planRows(tx, file, host, await readLedger(tx), { force: options.force ?? false });
+      refuseOnErrors([...host.findings, ...rows.findings]);
+      for (const change of rows.changes) {
+        progress(`  ${change.message}`);
+        await change.run(tx);
+      }
+      return rows.changes;
+    });
+    return { changes: [...ddl, ...rowChanges.map(describeChange)], findings: plan.findings, applied: true };
+  });
+}
+
+/** The installation's table names: the defaults with the install file's overrides. */
+export function installationTableNames(file: InstallFile): TableNames {
+  return tableNames(file.tableNames ?? {});
+}
+
+function refuseOnErrors(findings: readonly Finding[]): void {
+  const errors = errorsOf(findings);
+  const [first] = errors;
+  if (first === undefined) return;
+  throw new InstallerError(
+    first.code,
+    `nothing was written: ${errors.map((error) => `${error.path}: ${error.message}`).join('; ')}`,
+    { path: first.path },
+  );
+}
+
+async function missingTables(db: SqlExecutor, names: TableNames): Promise<LogicalTable[]> {
+  const missing: LogicalTable[] = [];
+  for (const logical of LOGICAL_TABLES) if (!(await tableExists(db, names[logical]))) missing.push(logical);
+  return missing;
+}
+
+function ddlChange(table: string, key: string, sql: string, message: string): Change {
+  return { kind: 'create-table', table, key, sql, params: [], message };
+}

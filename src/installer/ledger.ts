@@ -1,0 +1,101 @@
+import type { SqlExecutor } from '../db/driver.js';
+import { parseIdentifier, quoteIdentifier } from '../identifier.js';
+import type { Scope } from '../scope.js';
+import { tableExists } from './host-table.js';
+import type { Statement } from './sql.js';
+
+/**
+ * The installer's own record of what it created: one entry per installation (scope) and stable key
+ * (`menu:activities`, `link-field`, `parameter:TREE_VIEW`, `table:OPER`), pointing at the row's
+ * SEQ_DB in the host table. Entries are written in the same transaction as the rows they describe,
+ * so an installer killed at any point leaves both or neither: the next run finds exactly what exists.
+ * Rows without an entry were not made by us and are never updated or deleted.
+ */
+export const LEDGER_TABLE = parseIdentifier('task_association_ledger', 'ledger table');
+const LEDGER = quoteIdentifier(LEDGER_TABLE);
+
+export const LEDGER_DDL = `CREATE TABLE IF NOT EXISTS ${LEDGER} (
+  SEQ_DB bigint unsigned NOT NULL AUTO_INCREMENT,
+  EMPRESA int NOT NULL,
+  FILIAL int NOT NULL,
+  LOCAL int NOT NULL,
+  ENTRY_KEY varchar(100) NOT NULL,
+  HOST_TABLE varchar(64) NOT NULL,
+  ROW_SEQ_DB bigint unsigned DEFAULT NULL,
+  INS_USUARIO_SEQ_DB bigint unsigned NOT NULL,
+  INS_DH timestamp NULL DEFAULT CURRENT_TIMESTAMP,
+  PRIMARY KEY (SEQ_DB),
+  UNIQUE KEY task_association_ledger_entry (EMPRESA, FILIAL, LOCAL, ENTRY_KEY)
+) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4`;
+
+export interface LedgerEntry {
+  readonly scope: Scope;
+  readonly key: string;
+  readonly hostTable: string;
+  /** The host row's SEQ_DB; null for a `table:` entry (a table we created). */
+  readonly rowSeqDb: number | null;
+}
+
+interface LedgerRow {
+  EMPRESA: number;
+  FILIAL: number;
+  LOCAL: number;
+  ENTRY_KEY: string;
+  HOST_TABLE: string;
+  ROW_SEQ_DB: number | null;
+}
+
+/** Every entry of every installation (shared rows need the others'); none while the table is absent. */
+export async function readLedger(db: SqlExecutor): Promise<LedgerEntry[]> {
+  if (!(await tableExists(db, LEDGER_TABLE))) return [];
+  const rows = await db.query<LedgerRow>(
+    `SELECT EMPRESA, FILIAL, LOCAL, ENTRY_KEY, HOST_TABLE, ROW_SEQ_DB FROM ${LEDGER} ORDER BY SEQ_DB`,
+  );
+  return rows.map((row) => ({
+    scope: { EMPRESA: row.EMPRESA, FILIAL: row.FILIAL, LOCAL: row.LOCAL },
+    key: row.ENTRY_KEY,
+    hostTable: row.HOST_TABLE,
+    rowSeqDb: row.ROW_SEQ_DB === null ? null : Number(row.ROW_SEQ_DB),
+  }));
+}
+
+export function sameScope(a: Scope, b: Scope): boolean {
+  return a.EMPRESA === b.EMPRESA && a.FILIAL === b.FILIAL && a.LOCAL === b.LOCAL;
+}
+
+/** Records (or re-points, after the row was re-created) one entry. */
+export function ledgerWriteStatement(entry: LedgerEntry, actingUser: number): Statement {
+  return {
+    sql: `INSERT INTO ${LEDGER} (EMPRESA, FILIAL, LOCAL, ENTRY_KEY, HOST_TABLE, ROW_SEQ_DB, INS_USUARIO_SEQ_DB) VALUES (?, ?, ?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE HOST_TABLE = VALUES(HOST_TABLE), ROW_SEQ_DB = VALUES(ROW_SEQ_DB)`,
+    params: [
+      entry.scope.EMPRESA,
+      entry.scope.FILIAL,
+      entry.scope.LOCAL,
+      entry.key,
+      entry.hostTable,
+      entry.rowSeqDb,
+      actingUser,
+    ],
+  };
+}
+
+export function ledgerDeleteStatement(scope: Scope, key: string): Statement {
+  return {
+    sql: `DELETE FROM ${LEDGER} WHERE EMPRESA = ? AND FILIAL = ? AND LOCAL = ? AND ENTRY_KEY = ?`,
+    params: [scope.EMPRESA, scope.FILIAL, scope.LOCAL, key],
+  };
+}
+
+export async function writeLedgerEntry(
+  tx: SqlExecutor,
+  entry: LedgerEntry,
+  actingUser: number,
+): Promise<void> {
+  const statement = ledgerWriteStatement(entry, actingUser);
+  await tx.execute(statement.sql, statement.params);
+}
+
+export async function deleteLedgerEntry(tx: SqlExecutor, scope: Scope, key: string): Promise<void> {
+  const statement = ledgerDeleteStatement(scope, key);
+  await tx.execute(statement.sql, statement.params);
+}

@@ -1,0 +1,259 @@
+import type { SqlExecutor } from '../db/driver.js';
+import type { Scope } from '../scope.js';
+import type { PlannedChange } from './change.js';
+import { desiredRows } from './desired-rows.js';
+import { InstallerError } from './errors.js';
+import type { Finding } from './findings.js';
+import { fitRow } from './fit-row.js';
+import type { HostContext } from './host-context.js';
+import type { InstallFile } from './install-file.js';
+import {
+  deleteLedgerEntry,
+  LEDGER_TABLE,
+  type LedgerEntry,
+  ledgerDeleteStatement,
+  ledgerWriteStatement,
+  sameScope,
+  writeLedgerEntry,
+} from './ledger.js';
+import {
+  deleteStatement,
+  insertStatement,
+  sameValue,
+  selectBySeqDb,
+  selectWhere,
+  updateStatement,
+} from './sql.js';
+
+type HostRow = Record<string, unknown>;
+
+/** A host column that records who inserted a row; filled with the acting user when the host has it. */
+const AUDIT_COLUMN = 'INS_USUARIO_SEQ_DB';
+
+export interface RowPlan {
+  readonly changes: PlannedChange[];
+  readonly findings: Finding[];
+}
+
+/**
+ * The row changes that bring the host to what the install file asks for. Rows are matched through
+ * the ledger only: an entry of this installation means "ours"; anything else is never touched.
+ * Reads everything first and writes nothing; the changes run later, in one transaction.
+ */
+export async function planRows(
+  db: SqlExecutor,
+  file: InstallFile,
+  host: HostContext,
+  ledger: readonly LedgerEntry[],
+  options: { force: boolean },
+): Promise<RowPlan> {
+  if (host.mobileFlagColumn === undefined || host.findings.some((f) => f.level === 'error')) {
+    return { changes: [], findings: [] };
+  }
+  const findings: Finding[] = [];
+  const changes: PlannedChange[] = [];
+  const { scope, actingUser } = file;
+  const mine = new Map(
+    ledger.filter((entry) => sameScope(entry.scope, scope)).map((entry) => [entry.key, entry]),
+  );
+  const existing = await readLedgerRows(db, ledger);
+  const wanted = desiredRows(file, host.mobileFlagColumn);
+
+  for (const row of wanted) {
+    const table = host.tables.get(row.table);
+    if (table === undefined) continue;
+    const owned = fitRow(table, row.owned, [...Object.keys(row.initial), AUDIT_COLUMN]);
+    const initial = fitRow(table, row.initial, [...Object.keys(row.owned), AUDIT_COLUMN]);
+    findings.push(...owned.findings, ...initial.findings);
+    const entry = mine.get(row.key);
+    const current = entry?.rowSeqDb == null ? undefined : existing.get(rowId(row.table, entry.rowSeqDb));
+
+    if (current !== undefined && entry?.rowSeqDb != null) {
+      const update = differing(current, { ...owned.values, ...(options.force ? initial.values : {}) });
+      if (Object.keys(update).length > 0) {
+        const statement = updateStatement(row.table, entry.rowSeqDb, update);
+        changes.push({
+          kind: 'update',
+          table: row.table,
+          key: row.key,
+          ...statement,
+          message: `update ${row.what} (SEQ_DB ${entry.rowSeqDb}): ${Object.keys(update).join(', ')}`,
+          run: async (tx) => void (await tx.execute(statement.sql, statement.params)),
+        });
+      }
+      continue;
+    }
+
+    if (row.shared) {
+      const other = ledger.find(
+        (e) => e.key === row.key && e.rowSeqDb !== null && existing.has(rowId(row.table, e.rowSeqDb)),
+      );
+      if (other?.rowSeqDb != null) {
+        const rowSeqDb = other.rowSeqDb;
+        const shared = { scope, key: row.key, hostTable: row.table, rowSeqDb };
+        changes.push({
+          kind: 'share',
+          table: row.table,
+          key: row.key,
+          ...ledgerWriteStatement(shared, actingUser),
+          message: `use ${row.what} (SEQ_DB ${rowSeqDb}), made by another installation of this database`,
+          run: (tx) => writeLedgerEntry(tx, shared, actingUser),
+        });
+        continue;
+      }
+    }
+
+    // Also when our own row is gone: a row of the same meaning made since then is not duplicated.
+    if (row.naturalKey !== undefined) {
+      const lookup = selectWhere(row.table, row.naturalKey);
+      const byHand = await db.query<HostRow>(lookup.sql, lookup.params);
+      const [first] = byHand;
+      if (first !== undefined) {
+        findings.push({
+          level: 'info',
+          code: 'ROW_NOT_OURS',
+          path: `${row.table}.SEQ_DB=${first.SEQ_DB}`,
+          message: `${row.what} already exists (SEQ_DB ${byHand.map((r) => r.SEQ_DB).join(', ')}) and was not made by the installer: left as it is (verify still checks it)`,
+        });
+        continue;
+      }
+    }
+
+    // A host that audits its rows gets the acting user, as our own tables do (only when the column exists).
+    const audit = table.column(AUDIT_COLUMN);
+    const values = { ...owned.values, ...initial.values, ...(audit ? { [audit.name]: actingUser } : {}) };
+    const statement = insertStatement(row.table, values);
+    changes.push({
+      kind: 'insert',
+      table: row.table,
+      key: row.key,
+      ...statement,
+      message:
+        entry === undefined
+          ? `insert ${row.what}`
+          : `insert ${row.what} again (its row SEQ_DB ${entry.rowSeqDb} is gone)`,
+      run: async (tx) => {
+        const result = await tx.execute(statement.sql, statement.params);
+        await writeLedgerEntry(
+          tx,
+          { scope, key: row.key, hostTable: row.table, rowSeqDb: result.insertId },
+          actingUser,
+        );
+      },
+    });
+  }
+
+  const wantedKeys = new Set(wanted.map((row) => row.key));
+  for (const entry of mine.values()) {
+    if (wantedKeys.has(entry.key) || entry.key.startsWith('table:')) continue;
+    changes.push(...removal(entry, existing, ledger, scope, options.force, findings));
+  }
+  return { changes, findings: dedupe(findings) };
+}
+
+/**
+ * The changes that remove one ledger entry of this installation and, when nobody else needs it,
+ * its row. Parameter rows (administrators may have edited them) stay unless `removeAdminRows`
+ * (`apply --force`, and always on uninstall); a kept row is reported in `findings`.
+ */
+export function removal(
+  entry: LedgerEntry,
+  existing: ReadonlyMap<string, HostRow>,
+  ledger: readonly LedgerEntry[],
+  scope: Scope,
+  removeAdminRows: boolean,
+  findings: Finding[],
+): PlannedChange[] {
+  const forget: PlannedChange = {
+    kind: 'forget',
+    table: LEDGER_TABLE,
+    key: entry.key,
+    ...ledgerDeleteStatement(scope, entry.key),
+    message: `forget ledger entry ${entry.key}`,
+    run: (tx) => deleteLedgerEntry(tx, scope, entry.key),
+  };
+  const rowSeqDb = entry.rowSeqDb;
+  if (rowSeqDb === null || !existing.has(rowId(entry.hostTable, rowSeqDb))) return [forget];
+  const stillNeeded = ledger.some(
+    (other) =>
+      !sameScope(other.scope, scope) && other.hostTable === entry.hostTable && other.rowSeqDb === rowSeqDb,
+  );
+  if (stillNeeded)
+    return [
+      {
+        ...forget,
+        message: `${forget.message}; its row SEQ_DB ${rowSeqDb} stays, other installations use it`,
+      },
+    ];
+  if (entry.key.startsWith('parameter:') && !removeAdminRows) {
+    findings.push({
+      level: 'info',
+      code: 'ADMIN_ROW_KEPT',
+      path: `${entry.hostTable}.SEQ_DB=${rowSeqDb}`,
+      message: `${entry.key} (SEQ_DB ${rowSeqDb}) is no longer asked for; administrators may have edited it, so it stays (run with --force to remove it)`,
+    });
+    return [];
+  }
+  const statement = deleteStatement(entry.hostTable, rowSeqDb);
+  return [
+    {
+      kind: 'delete',
+      table: entry.hostTable,
+      key: entry.key,
+      ...statement,
+      message: `delete ${entry.key} (SEQ_DB ${rowSeqDb}) from ${entry.hostTable}`,
+      run: async (tx) => {
+        await tx.execute(statement.sql, statement.params);
+        await deleteLedgerEntry(tx, scope, entry.key);
+      },
+    },
+  ];
+}
+
+/** The host rows the ledger points at, keyed by `table#SEQ_DB`. A failed read throws: nothing is planned. */
+export async function readLedgerRows(
+  db: SqlExecutor,
+  ledger: readonly LedgerEntry[],
+): Promise<Map<string, HostRow>> {
+  const byTable = new Map<string, number[]>();
+  for (const entry of ledger) {
+    if (entry.rowSeqDb === null) continue;
+    byTable.set(entry.hostTable, [...(byTable.get(entry.hostTable) ?? []), entry.rowSeqDb]);
+  }
+  const rows = new Map<string, HostRow>();
+  for (const [table, seqDbs] of byTable) {
+    const statement = selectBySeqDb(table, [...new Set(seqDbs)]);
+    const found = await db.query<HostRow>(statement.sql, statement.params).catch((error: unknown) => {
+      throw new InstallerError(
+        'LEDGER_ROWS_UNREADABLE',
+        `cannot read the rows the ledger records in ${table} (${error instanceof Error ? error.message : String(error)}): nothing was changed`,
+        { path: table, cause: error },
+      );
+    });
+    for (const row of found) {
+      rows.set(rowId(table, Number(row.SEQ_DB)), row);
+    }
+  }
+  return rows;
+}
+
+export function rowId(table: string, seqDb: number): string {
+  return `${table}#${seqDb}`;
+}
+
+/** The values of `wanted` that the row does not already have. */
+function differing(current: HostRow, wanted: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  return Object.fromEntries(
+    Object.entries(wanted).filter(([name, value]) => !sameValue(current[name], value)),
+  );
+}
+
+function dedupe(findings: readonly Finding[]): Finding[] {
+  const seen = new Set<string>();
+  return findings.filter((finding) => {
+    const id = `${finding.code} ${finding.path}`;
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
+}

@@ -1,0 +1,17 @@
+import type { Database } from '../db/driver.js';
+import { planSchemaSync, type SchemaPlan, syncSchema } from '../sync/index.js';
+import type { TableNames } from '../table-names.js';
+
+/**
+ * What the installer needs of the schema sync (issue 2): its plan (statements and differences) and
+ * running it. A port, so tests can watch the calls; {@link SCHEMA_SYNC} is the real one.
+ */
+export interface SchemaSync {
+  plan(db: Database, names: TableNames): Promise<SchemaPlan>;
+  sync(db: Database, names: TableNames): Promise<unknown>;
+}
+
+export const SCHEMA_SYNC: SchemaSync = {
+  plan: (db, names) => planSchemaSync(db, names),
+  sync: (db, names) => syncSchema(db, names),
+};

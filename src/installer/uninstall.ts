@@ -1,0 +1,172 @@
+import type { Database, SqlExecutor } from '../db/driver.js';
+import { parseIdentifier, quoteIdentifier } from '../identifier.js';
+import type { LOGICAL_TABLES } from '../table-names.js';
+import { type Change, describeChange, type PlannedChange } from './change.js';
+import type { Finding } from './findings.js';
+import { tableExists } from './host-table.js';
+import type { InstallFile } from './install-file.js';
+import {
+  deleteLedgerEntry,
+  LEDGER_TABLE,
+  type LedgerEntry,
+  ledgerDeleteStatement,
+  readLedger,
+  sameScope,
+} from './ledger.js';
+import { withInstallerLock } from './lock.js';
+import { readLedgerRows, removal } from './plan-rows.js';
+
+export interface UninstallOptions {
+  /** Also drop our tables when they still hold rows. */
+  readonly force?: boolean;
+  readonly progress?: (line: string) => void;
+  readonly confirm?: (plan: { changes: readonly Change[]; findings: readonly Finding[] }) => Promise<boolean>;
+}
+
+export interface UninstallResult {
+  readonly changes: readonly Change[];
+  readonly findings: readonly Finding[];
+  readonly applied: boolean;
+}
+
+/**
+ * Removes exactly what the installer created for this installation, as its ledger records it: its
+ * rows (a row shared with another installation stays until the last one leaves), then its tables,
+ * only when empty unless `force`, and the ledger itself once no installation is left in it.
+ * Every read happens before the first delete, so a failed read deletes nothing.
+ */
+export async function uninstallInstallation(
+  db: Database,
+  file: Pick<InstallFile, 'scope'>,
+  options: UninstallOptions = {},
+): Promise<UninstallResult> {
+  const progress = options.progress ?? (() => undefined);
+  const { scope } = file;
+  return withInstallerLock(db, async () => {
+    progress('reading the ledger');
+    const ledger = await readLedger(db);
+    const mine = ledger.filter((entry) => sameScope(entry.scope, scope));
+    if (mine.length === 0) {
+      return {
+        changes: [],
+        findings: [
+          {
+            level: 'info',
+            code: 'NOT_INSTALLED',
+            path: LEDGER_TABLE,
+            message: 'the ledger has no entry for this installation: nothing to remove',
+          },
+        ],
+        applied: true,
+      };
+    }
+    const existing = await readLedgerRows(db, ledger);
+    const findings: Finding[] = [];
+    const rowChanges = mine
+      .filter((entry) => !entry.key.startsWith('table:'))
+      .flatMap((entry) => removal(entry, existing, ledger, scope, true, findings));
+    const tables = await planTableDrops(db, mine, ledger, options.force ?? false, findings);
+    const keptEntries = mine.length - rowChanges.length - tables.length;
+    const othersLeft = ledger.some((entry) => !sameScope(entry.scope, scope));
+    const dropLedger: Change[] =
+      othersLeft || keptEntries > 0
+        ? []
+        : [
+            {
+              kind: 'drop-table',
+              table: LEDGER_TABLE,
+              key: 'ledger',
+              sql: `DROP TABLE ${quoteIdentifier(LEDGER_TABLE)}`,
+              params: [],
+              message: `drop the installer's ledger ${LEDGER_TABLE} (no installation left in it)`,
+            },
+          ];
+    const changes = [...rowChanges.map(describeChange), ...tables.map(describeChange), ...dropLedger];
+    if (options.confirm !== undefined && !(await options.confirm({ changes, findings }))) {
+      return { changes: [], findings, applied: false };
+    }
+    progress('removing the rows in one transaction');
+    await db.transaction(async (tx) => {
+      for (const change of rowChanges) {
+        progress(`  ${change.message}`);
+        await change.run(tx);
+      }
+    });
+    // DDL commits implicitly: each table is dropped, then its entry forgotten. A stop in between
+    // leaves an entry for a table that is gone, which the next uninstall simply forgets.
+    for (const change of tables) {
+      progress(`  ${change.message}`);
+      await change.run(db);
+    }
+    for (const change of dropLedger) {
+      progress(`  ${change.message}`);
+      await db.execute(change.sql);
+    }
+    return { changes, findings, applied: true };
+  });
+}
+
+async function planTableDrops(
+  db: Database,
+  mine: readonly LedgerEntry[],
+  ledger: readonly LedgerEntry[],
+  force: boolean,
+  findings: Finding[],
+): Promise<PlannedChange[]> {
+  // Children before parents, so foreign keys never block a drop.
+  const order = [
+    'OPER_GRUPO_METRICA',
+    'OPER_OPER_GRUPO',
+    'OPER',
+    'OPER_GRUPO',
+  ] as const satisfies readonly (typeof LOGICAL_TABLES)[number][];
+  const drops: PlannedChange[] = [];
+  for (const logical of order) {
+    const entry = mine.find((e) => e.key === `table:${logical}`);
+    if (entry === undefined) continue;
+    const table = parseIdentifier(entry.hostTable, 'table name in the ledger');
+    const forget = (tx: SqlExecutor) => deleteLedgerEntry(tx, entry.scope, entry.key);
+    const sharedWith = ledger.find(
+      (other) =>
+        !sameScope(other.scope, entry.scope) && other.key.startsWith('table:') && other.hostTable === table,
+    );
+    const exists = await tableExists(db, table);
+    if (sharedWith !== undefined || !exists) {
+      drops.push({
+        kind: 'forget',
+        table: LEDGER_TABLE,
+        key: entry.key,
+        ...ledgerDeleteStatement(entry.scope, entry.key),
+        message: exists
+          ? `keep table ${table}: another installation uses it`
+          : `forget table ${table}: it is gone`,
+        run: forget,
+      });
+      continue;
+    }
+    const [row] = await db.query(`SELECT 1 FROM ${quoteIdentifier(table)} LIMIT 1`);
+    if (row !== undefined && !force) {
+      findings.push({
+        level: 'info',
+        code: 'TABLE_NOT_EMPTY',
+        path: table,
+        message: `table ${table} holds rows: kept (run uninstall with --force to drop it with its rows)`,
+      });
+      continue;
+    }
+    const sql = `DROP TABLE ${quoteIdentifier(table)}`;
+    drops.push({
+      kind: 'drop-table',
+      table,
+      key: entry.key,
+      sql,
+      params: [],
+      message: `drop table ${table}${row === undefined ? ' (empty)' : ' with its rows (--force)'}`,
+      run: async (tx) => {
+        await tx.execute(sql);
+        await forget(tx);
+      },
+    });
+  }
+  return drops;
+}

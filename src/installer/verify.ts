@@ -1,0 +1,157 @@
+import type { Database, SqlExecutor } from '../db/driver.js';
+import { IDENTIFIER_PATTERN } from '../identifier.js';
+import { LOGICAL_TABLES, OVERRIDE_PARAMETERS, type TableNames } from '../table-names.js';
+import { type DesiredRow, desiredRows, PARAMETER_TABLE } from './desired-rows.js';
+import { errorsOf } from './findings.js';
+import { fitRow } from './fit-row.js';
+import { readHostContext } from './host-context.js';
+import { tableExists } from './host-table.js';
+import type { InstallFile } from './install-file.js';
+import { installationTableNames } from './installer.js';
+import { type LedgerEntry, readLedger, sameScope } from './ledger.js';
+import { readLedgerRows, rowId } from './plan-rows.js';
+import { SCHEMA_SYNC, type SchemaSync } from './schema-sync.js';
+import { sameValue, selectWhere } from './sql.js';
+import { checkTreeView } from './verify-tree-view.js';
+
+/** One way the installation differs from what it must be. */
+export interface Problem {
+  readonly code: string;
+  readonly path: string;
+  readonly message: string;
+}
+
+export interface VerifyResult {
+  readonly ok: boolean;
+  readonly problems: readonly Problem[];
+}
+
+type HostRow = Record<string, unknown>;
+
+/**
+ * Reports every drift of one installation at once: the four tables (through the schema sync's
+ * differences), the rows the installer owns (menus, link field: compared value by value, OPCOES
+ * byte for byte), and the parameter rows as they are now (an override naming a missing table, a
+ * TREE_VIEW that is invalid or names missing tables or columns). Writes nothing.
+ */
+export async function verifyInstallation(
+  db: Database,
+  file: InstallFile,
+  options: { schema?: SchemaSync } = {},
+): Promise<VerifyResult> {
+  const problems: Problem[] = [];
+  const host = await readHostContext(db, file);
+  problems.push(...errorsOf(host.findings).map(({ code, path, message }) => ({ code, path, message })));
+  const names = installationTableNames(file);
+  const schema = await (options.schema ?? SCHEMA_SYNC).plan(db, names);
+  for (const difference of schema.differences) {
+    problems.push({
+      code: difference.kind.toUpperCase().replaceAll('-', '_'),
+      path: difference.column === undefined ? difference.table : `${difference.table}.${difference.column}`,
+      message: difference.message,
+    });
+  }
+  if (host.mobileFlagColumn !== undefined) {
+    const ledger = await readLedger(db);
+    const existing = await readLedgerRows(db, ledger);
+    for (const row of desiredRows(file, host.mobileFlagColumn)) {
+      const table = host.tables.get(row.table);
+      if (table === undefined || row.table === PARAMETER_TABLE) continue;
+      const found = await findRow(db, row, file, ledger, existing);
+      if (found === undefined) {
+        problems.push({
+          code: 'ROW_MISSING',
+          path: row.key,
+          message: `${row.what} is missing from ${row.table}: run apply`,
+        });
+        continue;
+      }
+      const expected = fitRow(table, row.owned).values;
+      const changed = Object.entries(expected).filter(([name, value]) => !sameValue(found[name], value));
+      if (changed.length > 0) {
+        problems.push({
+          code: 'ROW_CHANGED',
+          path: row.key,
+          message: `${row.what} (SEQ_DB ${found.SEQ_DB}) differs: ${changed
+            .map(
+              ([name, value]) =>
+                `${name} is ${JSON.stringify(found[name])}, expected ${JSON.stringify(value)}`,
+            )
+            .join('; ')}: run apply`,
+        });
+      }
+    }
+  }
+  if (host.tables.has(PARAMETER_TABLE)) problems.push(...(await checkParameters(db, file, names)));
+  return { ok: problems.length === 0, problems };
+}
+
+/** The row that stands for `row`: ours through the ledger, another installation's if shared, else one made by hand. */
+async function findRow(
+  db: SqlExecutor,
+  row: DesiredRow,
+  file: InstallFile,
+  ledger: readonly LedgerEntry[],
+  existing: ReadonlyMap<string, HostRow>,
+): Promise<HostRow | undefined> {
+  const candidates = ledger.filter(
+    (entry) => entry.key === row.key && (row.shared || sameScope(entry.scope, file.scope)),
+  );
+  for (const entry of candidates) {
+    const found = entry.rowSeqDb === null ? undefined : existing.get(rowId(row.table, entry.rowSeqDb));
+    if (found !== undefined) return found;
+  }
+  if (row.naturalKey === undefined) return undefined;
+  const statement = selectWhere(row.table, row.naturalKey);
+  const [byHand] = await db.query<HostRow>(statement.sql, statement.params);
+  return byHand;
+}
+
+/** The override and TREE_VIEW rows of this scope as they are now (administrators may have edited them). */
+async function checkParameters(db: SqlExecutor, file: InstallFile, names: TableNames): Promise<Problem[]> {
+  const problems: Problem[] = [];
+  const { scope } = file;
+  const overrideNames: string[] = LOGICAL_TABLES.map((logical) => OVERRIDE_PARAMETERS[logical]);
+  const rows = await db.query<{ SEQ_DB: number; NOME: string; CONTEUDO: string | null }>(
+    `SELECT SEQ_DB, NOME, CONTEUDO FROM sys_core_par_parametros
+      WHERE EMPRESA = ? AND FILIAL = ? AND LOCAL = ? AND NOME IN (${[...overrideNames, 'TREE_VIEW'].map(() => '?').join(', ')})
+      ORDER BY SEQ_DB`,
+    [scope.EMPRESA, scope.FILIAL, scope.LOCAL, ...overrideNames, 'TREE_VIEW'],
+  );
+  for (const row of rows) {
+    const path = `sys_core_par_parametros.${row.NOME}`;
+    if (row.NOME === 'TREE_VIEW') {
+      problems.push(...(await checkTreeView(db, row.CONTEUDO, { path, seqDb: row.SEQ_DB, names })));
+      continue;
+    }
+    const name = row.CONTEUDO ?? '';
+    if (!IDENTIFIER_PATTERN.test(name)) {
+      problems.push({
+        code: 'OVERRIDE_INVALID',
+        path,
+        message: `parameter ${row.NOME} (SEQ_DB ${row.SEQ_DB}) names ${JSON.stringify(row.CONTEUDO)}, which is not a table name`,
+      });
+    } else if (!(await tableExists(db, name))) {
+      problems.push({
+        code: 'OVERRIDE_TABLE_MISSING',
+        path,
+        message: `parameter ${row.NOME} (SEQ_DB ${row.SEQ_DB}) names table ${name}, which does not exist: run apply, or correct the parameter`,
+      });
+    }
+  }
+  const missing = [...overrideNames, 'TREE_VIEW'].filter(
+    (nome) =>
+      rows.every((row) => row.NOME !== nome) &&
+      (nome === 'TREE_VIEW'
+        ? file.treeView !== undefined
+        : LOGICAL_TABLES.some((l) => OVERRIDE_PARAMETERS[l] === nome && file.tableNames?.[l] !== undefined)),
+  );
+  for (const nome of missing) {
+    problems.push({
+      code: 'ROW_MISSING',
+      path: `parameter:${nome}`,
+      message: `parameter ${nome} is missing from sys_core_par_parametros for this scope: run apply`,
+    });
+  }
+  return problems;
+}

@@ -1,0 +1,74 @@
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/main.js';
+import { databaseState, EXAMPLE_INSTALL_FILE } from '../installer/support.js';
+import { captureIo } from '../support/cli.js';
+import { useScratchDatabase } from '../support/database.js';
+
+const scratch = useScratchDatabase('cli_plan', { hostSchema: true });
+const INSTALL = fileURLToPath(EXAMPLE_INSTALL_FILE);
+
+describe('task-association plan', () => {
+  it('prints every change with its SQL as one JSON document, and writes nothing', async () => {
+    const { db, url } = scratch();
+    const before = await databaseState(db);
+    const io = captureIo();
+    expect(await runCli(['plan', '--install', INSTALL, '--database-url', url, '--json'], io)).toBe(0);
+    const { changes } = JSON.parse(io.out());
+    expect(changes).toHaveLength(14);
+    expect(changes[5]).toEqual({
+      kind: 'insert',
+      table: 'sys_core_menu',
+      key: 'menu:taskSheetWithMetrics',
+      sql: 'INSERT INTO `sys_core_menu` (`EMPRESA`, `FILIAL`, `LOCAL`, `DESCRICAO`, `TYPE`, `ATIVO`, `FATHER`, `MENUORDER`, `URL`, `FILTER`, `ICON`) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)',
+      params: [
+        1,
+        1,
+        1,
+        'Folha de tarefa',
+        'CRUD',
+        1,
+        null,
+        10,
+        null,
+        '{"allowed":["FOLHA_TAREFA","OPER_GRUPO_METRICA"]}',
+        'fa fa-list-alt',
+      ],
+      message: 'insert menu "Folha de tarefa"',
+    });
+    expect(io.err()).toContain('reading the host tables');
+    expect(io.err()).toContain('insert       insert the link field FOLHA_TAREFA.LINK_ATIVIDADE_METRICAS');
+    expect(await databaseState(db)).toEqual(before);
+  });
+
+  it('takes the database from $DATABASE_URL', async () => {
+    const io = captureIo({ env: { DATABASE_URL: scratch().url } });
+    expect(await runCli(['plan', '--install', INSTALL], io)).toBe(0);
+    expect(io.err()).toContain("create the installer's ledger");
+  });
+
+  it('exits 2 on bad flags, 1 on a bad install file or an unreachable database', async () => {
+    const { url } = scratch();
+    const cases: [string[], number, string][] = [
+      [['plan', '--database-url', url], 2, '--install <file> is required'],
+      [['plan', '--install', INSTALL, '--yes'], 2, "Unknown option '--yes'"],
+      [['plan', '--install', INSTALL, 'extra'], 2, 'unexpected argument "extra"'],
+      [
+        ['plan', '--install', '/nonexistent.json', '--database-url', url],
+        1,
+        'install file /nonexistent.json does not exist',
+      ],
+      [
+        ['plan', '--install', INSTALL, '--database-url', 'mysql://root@127.0.0.1:1/x'],
+        1,
+        'cannot reach the database',
+      ],
+    ];
+    for (const [argv, code, message] of cases) {
+      const io = captureIo();
+      expect({ argv, code: await runCli(argv, io) }).toEqual({ argv, code });
+      expect(io.err()).toContain(message);
+      expect(io.out()).toBe('');
+    }
+  });
+});

@@ -1,0 +1,42 @@
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/main.js';
+import { countRows, databaseState, EXAMPLE_INSTALL_FILE } from '../installer/support.js';
+import { captureIo } from '../support/cli.js';
+import { useScratchDatabase } from '../support/database.js';
+
+const scratch = useScratchDatabase('cli_uninstall', { hostSchema: true });
+const INSTALL = fileURLToPath(EXAMPLE_INSTALL_FILE);
+
+describe('task-association uninstall', () => {
+  it('needs --yes unattended, then removes the installation and prints what it removed', async () => {
+    const { db, url } = scratch();
+    const pristine = await databaseState(db);
+    expect(await runCli(['apply', '--install', INSTALL, '--database-url', url, '--yes'], captureIo())).toBe(
+      0,
+    );
+
+    const refused = captureIo();
+    expect(await runCli(['uninstall', '--install', INSTALL, '--database-url', url], refused)).toBe(2);
+    expect(refused.err()).toContain('add --yes to run unattended');
+    expect(await countRows(db, 'sys_core_menu')).toBe(3);
+
+    const io = captureIo();
+    expect(
+      await runCli(['uninstall', '--install', INSTALL, '--database-url', url, '--yes', '--json'], io),
+    ).toBe(0);
+    const { changes } = JSON.parse(io.out());
+    expect(changes.map((change: { kind: string }) => change.kind)).toEqual([
+      ...Array(9).fill('delete'),
+      ...Array(5).fill('drop-table'),
+    ]);
+    expect(await databaseState(db)).toEqual(pristine);
+
+    const again = captureIo();
+    expect(
+      await runCli(['uninstall', '--install', INSTALL, '--database-url', url, '--yes', '--json'], again),
+    ).toBe(0);
+    expect(JSON.parse(again.out())).toEqual({ changes: [] });
+    expect(again.err()).toContain('nothing to remove');
+  });
+});

@@ -1,0 +1,239 @@
+import { describe, expect, it } from 'vitest';
+import { applyInstallation, planInstallation } from '../../src/installer/installer.js';
+import { readLedger } from '../../src/installer/ledger.js';
+import { useScratchDatabase } from '../support/database.js';
+import { countRows, exampleInstallFile, plainInstallFile } from './support.js';
+
+const scratch = useScratchDatabase('installer_apply', { hostSchema: true });
+
+describe('apply', () => {
+  it('installs the example, and a second apply changes nothing', async () => {
+    const { db } = scratch();
+    const file = exampleInstallFile();
+    const planned = await planInstallation(db, file, {});
+    expect(planned.findings.filter((f) => f.level === 'error')).toEqual([]);
+    expect(planned.changes.map((c) => `${c.kind} ${c.table} ${c.key}`)).toEqual([
+      'create-table task_association_ledger ledger',
+      'create-table MO_OPER schema',
+      'create-table MO_OPER_GRUPO schema',
+      'create-table MO_OPER_GRUPO_METRICA schema',
+      'create-table MO_OPER_MO_OPER_GRUPO schema',
+      'insert sys_core_menu menu:taskSheetWithMetrics',
+      'insert sys_core_menu menu:taskSheetReport',
+      'insert sys_core_menu menu:activities',
+      'insert sys_core_ds_tabela_campo link-field',
+      'insert sys_core_par_parametros parameter:ASSOCIATION_TASK_OPER',
+      'insert sys_core_par_parametros parameter:ASSOCIATION_TASK_OPER_GRUPO',
+      'insert sys_core_par_parametros parameter:ASSOCIATION_TASK_OPER_GRUPO_METRICA',
+      'insert sys_core_par_parametros parameter:ASSOCIATION_TASK_OPER_OPER_GRUPO',
+      'insert sys_core_par_parametros parameter:TREE_VIEW',
+    ]);
+    expect(await countRows(db, 'sys_core_menu')).toBe(0);
+
+    const first = await applyInstallation(db, file, {});
+    expect(first.changes).toHaveLength(planned.changes.length);
+    const second = await applyInstallation(db, file, {});
+    expect(second.changes).toEqual([]);
+    expect((await planInstallation(db, file, {})).changes).toEqual([]);
+
+    expect(
+      await db.query(
+        'SELECT DESCRICAO, TYPE, ATIVO, FATHER, MENUORDER, URL, FILTER, ICON FROM sys_core_menu ORDER BY MENUORDER',
+      ),
+    ).toEqual([
+      {
+        DESCRICAO: 'Folha de tarefa',
+        TYPE: 'CRUD',
+        ATIVO: 1,
+        FATHER: null,
+        MENUORDER: 10,
+        URL: null,
+        FILTER: '{"allowed":["FOLHA_TAREFA","OPER_GRUPO_METRICA"]}',
+        ICON: 'fa fa-list-alt',
+      },
+      {
+        DESCRICAO: 'Parte diária',
+        TYPE: 'LINK',
+        ATIVO: 1,
+        FATHER: null,
+        MENUORDER: 20,
+        URL: 'reports/parte_diaria/filters',
+        FILTER: null,
+        ICON: 'fa fa-file-text-o',
+      },
+      {
+        DESCRICAO: 'Atividades',
+        TYPE: 'CRUD',
+        ATIVO: 1,
+        FATHER: null,
+        MENUORDER: 30,
+        URL: null,
+        FILTER: '{"allowed":["OPER","UNIDADE_MEDIDA","OPER_GRUPO","OPER_OPER_GRUPO","ETAPA"]}',
+        ICON: 'fa fa-cubes',
+      },
+    ]);
+    const [field] = await db.query<Record<string, unknown>>('SELECT * FROM sys_core_ds_tabela_campo');
+    expect(field).toMatchObject({
+      TABELA_NOME: 'FOLHA_TAREFA',
+      NOME: 'LINK_ATIVIDADE_METRICAS',
+      SEQ: 11,
+      SYS: 0,
+      ENVIA_MOBILE: 1,
+      GRID: 0,
+      GRID_MOBILE: 1,
+      DESCRICAO: 'Atividades e métricas',
+      DESCRICAO_RESUMIDA: 'Atividades e métricas',
+      TIPO: 'LINK',
+      OBRIGATORIO: null,
+      TAMANHO: null,
+      TAMANHO_DECIMAL: null,
+      MASCARA: null,
+      INSERT_UPDATE: 'IU',
+      DISABLED: '0',
+      HINT: null,
+      LINK: 'FOLHA_TAREFA',
+      VALIDACAO: '',
+      OPCOES: 'type:GET_URL;url:associationtask;p1:taskSheet;v1:SEQ_DB;icon:fa fa-link',
+      VALOR_DEFAULT: null,
+      VALIDACAO_VIEW: null,
+      FILTRO_VIEW: null,
+      TOOLTIP_MESSAGE: null,
+      PROPERTIES: null,
+    });
+    expect(
+      await db.query(
+        'SELECT EMPRESA, FILIAL, LOCAL, NOME, TIPO, CONTEUDO FROM sys_core_par_parametros WHERE NOME LIKE ? ORDER BY SEQ_DB',
+        ['ASSOCIATION%'],
+      ),
+    ).toEqual([
+      { EMPRESA: 1, FILIAL: 1, LOCAL: 1, NOME: 'ASSOCIATION_TASK_OPER', TIPO: 0, CONTEUDO: 'MO_OPER' },
+      {
+        EMPRESA: 1,
+        FILIAL: 1,
+        LOCAL: 1,
+        NOME: 'ASSOCIATION_TASK_OPER_GRUPO',
+        TIPO: 0,
+        CONTEUDO: 'MO_OPER_GRUPO',
+      },
+      {
+        EMPRESA: 1,
+        FILIAL: 1,
+        LOCAL: 1,
+        NOME: 'ASSOCIATION_TASK_OPER_GRUPO_METRICA',
+        TIPO: 0,
+        CONTEUDO: 'MO_OPER_GRUPO_METRICA',
+      },
+      {
+        EMPRESA: 1,
+        FILIAL: 1,
+        LOCAL: 1,
+        NOME: 'ASSOCIATION_TASK_OPER_OPER_GRUPO',
+        TIPO: 0,
+        CONTEUDO: 'MO_OPER_MO_OPER_GRUPO',
+      },
+    ]);
+    const [tree] = await db.query<{ TIPO: number; CONTEUDO: string }>(
+      "SELECT TIPO, CONTEUDO FROM sys_core_par_parametros WHERE NOME = 'TREE_VIEW'",
+    );
+    expect(tree?.TIPO).toBe(1);
+    const { $schema: _schema, ...treeView } = file.treeView ?? { layers: {} };
+    expect(JSON.parse(tree?.CONTEUDO ?? '')).toEqual(treeView);
+    const ledger = await readLedger(db);
+    expect(ledger.map((e) => e.key).sort()).toEqual([
+      'link-field',
+      'menu:activities',
+      'menu:taskSheetReport',
+      'menu:taskSheetWithMetrics',
+      'parameter:ASSOCIATION_TASK_OPER',
+      'parameter:ASSOCIATION_TASK_OPER_GRUPO',
+      'parameter:ASSOCIATION_TASK_OPER_GRUPO_METRICA',
+      'parameter:ASSOCIATION_TASK_OPER_OPER_GRUPO',
+      'parameter:TREE_VIEW',
+      'table:OPER',
+      'table:OPER_GRUPO',
+      'table:OPER_GRUPO_METRICA',
+      'table:OPER_OPER_GRUPO',
+    ]);
+    expect(await db.query('SELECT * FROM app_cliente')).toEqual([
+      { SEQ_DB: 1, NOME: 'must survive every install, sync and uninstall' },
+    ]);
+  });
+
+  it("reconciles the rows it owns to the seed, and leaves administrators' edits to parameters alone unless forced", async () => {
+    const { db } = scratch();
+    const file = exampleInstallFile();
+    await db.execute(
+      "UPDATE sys_core_menu SET FILTER = '{\"allowed\":[]}', TYPE = 'LINK' WHERE MENUORDER = 30",
+    );
+    await db.execute(
+      "UPDATE sys_core_ds_tabela_campo SET OPCOES = CONCAT(OPCOES, ' '), DESCRICAO = 'Renamed by an admin'",
+    );
+    await db.execute(
+      'UPDATE sys_core_par_parametros SET CONTEUDO = \'{"layers":{"1":{"table":"MO_OPER","isTask":true}}}\' WHERE NOME = \'TREE_VIEW\'',
+    );
+
+    const result = await applyInstallation(db, file, {});
+    expect(result.changes.map((c) => `${c.kind} ${c.key}: ${c.message}`)).toEqual([
+      expect.stringMatching(/^update menu:activities: .*TYPE, FILTER$/),
+      expect.stringMatching(/^update link-field: .*OPCOES$/),
+    ]);
+    const [field] = await db.query<{ OPCOES: string; DESCRICAO: string }>(
+      'SELECT OPCOES, DESCRICAO FROM sys_core_ds_tabela_campo',
+    );
+    expect(field).toEqual({
+      OPCOES: 'type:GET_URL;url:associationtask;p1:taskSheet;v1:SEQ_DB;icon:fa fa-link',
+      DESCRICAO: 'Renamed by an admin',
+    });
+    expect(
+      await countRows(
+        db,
+        'sys_core_par_parametros',
+        "NOME = 'TREE_VIEW' AND CONTEUDO LIKE '%\"isTask\":true}}}'",
+      ),
+    ).toBe(1);
+
+    const forced = await applyInstallation(db, file, { force: true });
+    expect(forced.changes.map((c) => `${c.kind} ${c.key}`)).toEqual([
+      'update link-field',
+      'update parameter:TREE_VIEW',
+    ]);
+    expect(await countRows(db, 'sys_core_ds_tabela_campo', "DESCRICAO = 'Atividades e métricas'")).toBe(1);
+    expect((await applyInstallation(db, file, {})).changes).toEqual([]);
+  });
+
+  it('re-creates a row of its own that was deleted, and removes a menu the install file no longer asks for', async () => {
+    const { db } = scratch();
+    const file = exampleInstallFile();
+    await db.execute('DELETE FROM sys_core_menu WHERE MENUORDER = 20');
+    const recreated = await applyInstallation(db, file, {});
+    expect(recreated.changes.map((c) => `${c.kind} ${c.key}`)).toEqual(['insert menu:taskSheetReport']);
+
+    const withoutMetrics = exampleInstallFile({
+      menus: { ...file.menus, taskSheet: { ...file.menus.taskSheet, withMetrics: false } },
+    });
+    const switched = await applyInstallation(db, withoutMetrics, {});
+    expect(switched.changes.map((c) => `${c.kind} ${c.key}`)).toEqual([
+      'insert menu:taskSheetWithoutMetrics',
+      'delete menu:taskSheetWithMetrics',
+    ]);
+    expect(await db.query('SELECT FILTER FROM sys_core_menu WHERE MENUORDER = 10')).toEqual([
+      { FILTER: '{"allowed":["FOLHA_TAREFA"]}' },
+    ]);
+    expect(await countRows(db, 'sys_core_menu')).toBe(3);
+    await applyInstallation(db, file, {});
+  });
+
+  it('shares the link field between installations of one database and never duplicates it', async () => {
+    const { db } = scratch();
+    const other = plainInstallFile({ EMPRESA: 2, FILIAL: 1, LOCAL: 1 });
+    const result = await applyInstallation(db, other, {});
+    expect(result.changes.filter((c) => c.key === 'link-field').map((c) => c.kind)).toEqual(['share']);
+    expect(await countRows(db, 'sys_core_ds_tabela_campo')).toBe(1);
+    expect(await countRows(db, 'sys_core_menu', 'EMPRESA = 2')).toBe(3);
+    // Default table names: the four app_ tables are this installation's own.
+    expect(await countRows(db, 'task_association_ledger', "EMPRESA = 2 AND ENTRY_KEY LIKE 'table:%'")).toBe(
+      4,
+    );
+    expect((await applyInstallation(db, other, {})).changes).toEqual([]);
+  });
+});

@@ -1,0 +1,93 @@
+import { readFile } from 'node:fs/promises';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { describe, expect, it } from 'vitest';
+import { serializeJsonSchema } from '../../src/config/json-schema.js';
+import { InstallFile, loadInstallFile, parseInstallFile } from '../../src/installer/install-file.js';
+import { installJsonSchema } from '../../src/installer/json-schema.js';
+import { EXAMPLE_INSTALL_FILE } from './support.js';
+
+const SCHEMA_FILE = new URL('../../schemas/install.schema.json', import.meta.url);
+const example = JSON.parse(await readFile(EXAMPLE_INSTALL_FILE, 'utf8'));
+
+function refusal(document: unknown) {
+  try {
+    parseInstallFile(JSON.stringify(document));
+  } catch (error) {
+    return error;
+  }
+  throw new Error('expected the install file to be refused');
+}
+
+describe('the install file', () => {
+  it('reads examples/install.json', async () => {
+    const file = await loadInstallFile(new URL(EXAMPLE_INSTALL_FILE).pathname);
+    expect(file.scope).toEqual({ EMPRESA: 1, FILIAL: 1, LOCAL: 1 });
+    expect(file.tableNames?.OPER).toBe('MO_OPER');
+    expect(file.treeView?.layers['2']).toEqual({ table: 'MO_OPER', isTask: true });
+  });
+
+  it('lists every problem with its path', () => {
+    const error = refusal({
+      ...example,
+      scope: { EMPRESA: -1, FILIAL: 1 },
+      tableNames: { OPER: 'app_oper; DROP TABLE x', NOPE: 'x' },
+      menus: { ...example.menus, activities: { father: 'root', order: 1 } },
+      treeView: { layers: { '1': { table: 'MO_OPER' } } },
+      extra: true,
+    });
+    expect(error).toMatchObject({ code: 'INSTALL_FILE_INVALID', path: 'scope.EMPRESA' });
+    const message = (error as Error).message;
+    for (const path of [
+      'scope.EMPRESA',
+      'scope.LOCAL',
+      'tableNames.OPER: not an SQL identifier',
+      'tableNames: Unrecognized key: "NOPE"',
+      'menus.activities.father',
+      'treeView.layers.1.isTask',
+      '(whole file): Unrecognized key: "extra"',
+    ]) {
+      expect(message).toContain(path);
+    }
+  });
+
+  it("refuses a report link under the task sheet's own parent menu", () => {
+    const menus = {
+      ...example.menus,
+      taskSheet: { ...example.menus.taskSheet, father: 4 },
+      taskSheetReport: { father: 4, order: 1 },
+    };
+    expect(refusal({ ...example, menus })).toMatchObject({ path: 'menus.taskSheetReport.father' });
+  });
+
+  it('says where JSON breaks, and when the file is missing', async () => {
+    expect(() => parseInstallFile('{"scope": ', 'install file x.json')).toThrow(
+      /install file x.json is not JSON/,
+    );
+    await expect(loadInstallFile('/nonexistent/install.json')).rejects.toMatchObject({
+      code: 'INSTALL_FILE_UNREADABLE',
+      message: 'install file /nonexistent/install.json does not exist',
+    });
+  });
+});
+
+describe('the install file JSON Schema', () => {
+  it('is committed as generated (run `npm run schemas` after changing the model)', async () => {
+    expect(await readFile(SCHEMA_FILE, 'utf8')).toBe(serializeJsonSchema(installJsonSchema()));
+  });
+
+  it('accepts the example and refuses what the model refuses', () => {
+    const validate = new Ajv2020({ strict: false, allErrors: true }).compile(installJsonSchema());
+    expect(validate(example)).toBe(true);
+    expect(InstallFile.safeParse(example).success).toBe(true);
+    for (const bad of [
+      { ...example, scope: { EMPRESA: 1 } },
+      { ...example, linkField: { label: '' } },
+      { ...example, treeView: { layers: { '1': { table: 'MO_OPER' } } } },
+    ]) {
+      expect({ schema: validate(bad), model: InstallFile.safeParse(bad).success }).toEqual({
+        schema: false,
+        model: false,
+      });
+    }
+  });
+});

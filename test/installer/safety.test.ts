@@ -1,0 +1,139 @@
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { runCli } from '../../src/cli/main.js';
+import { openDatabase } from '../../src/db/mysql.js';
+import { applyInstallation } from '../../src/installer/installer.js';
+import { LEDGER_DDL } from '../../src/installer/ledger.js';
+import { installerLockName } from '../../src/installer/lock.js';
+import { captureIo } from '../support/cli.js';
+import { freshDatabase, useScratchDatabase } from '../support/database.js';
+import { countRows, databaseState, EXAMPLE_INSTALL_FILE, exampleInstallFile } from './support.js';
+
+const scratch = useScratchDatabase('installer_safety', { hostSchema: true });
+const file = exampleInstallFile();
+const RUN_CLI = fileURLToPath(new URL('../support/run-cli.ts', import.meta.url));
+
+async function until(condition: () => Promise<boolean>): Promise<void> {
+  while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 50));
+}
+
+describe('one installer at a time', () => {
+  it('refuses a second installer with a clear message while the lock is held, and writes nothing', async () => {
+    const { db, url, name } = scratch();
+    const holder = await openDatabase(url, { connectionLimit: 1 });
+    try {
+      expect(await holder.query('SELECT GET_LOCK(?, 0) AS got', [installerLockName(name)])).toEqual([
+        { got: 1 },
+      ]);
+      const before = await databaseState(db);
+      await expect(applyInstallation(db, file, {})).rejects.toMatchObject({ code: 'INSTALLER_LOCKED' });
+      const io = captureIo();
+      const code = await runCli(
+        ['apply', '--install', fileURLToPath(EXAMPLE_INSTALL_FILE), '--database-url', url, '--yes'],
+        io,
+      );
+      expect(code).toBe(1);
+      expect(io.err()).toContain(`another installer is working on database "${name}"`);
+      expect(await databaseState(db)).toEqual(before);
+    } finally {
+      // Released explicitly: the server may notice a closed connection only after the next test starts.
+      await holder.query('SELECT RELEASE_LOCK(?)', [installerLockName(name)]);
+      await holder.close();
+    }
+  });
+
+  it('lets two installers started together end with one installation, never a duplicate', async () => {
+    const { url } = scratch();
+    const [a, b] = [await openDatabase(url), await openDatabase(url)];
+    try {
+      const results = await Promise.allSettled([
+        applyInstallation(a, file, {}),
+        applyInstallation(b, file, {}),
+      ]);
+      for (const result of results) {
+        if (result.status === 'rejected') expect(result.reason).toMatchObject({ code: 'INSTALLER_LOCKED' });
+      }
+      expect(results.some((result) => result.status === 'fulfilled')).toBe(true);
+      await applyInstallation(a, file, {});
+      expect(await countRows(a, 'sys_core_menu')).toBe(3);
+      expect(await countRows(a, 'sys_core_ds_tabela_campo')).toBe(1);
+      expect(await countRows(a, 'sys_core_par_parametros')).toBe(5);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  });
+});
+
+describe('an installer killed in the middle', () => {
+  it('leaves no row behind, and the next apply completes without duplicates', async () => {
+    const fresh = await freshDatabase('installer_kill', { hostSchema: true });
+    onTestFinished(() => fresh.drop());
+    const { db, url, name } = fresh;
+    await db.execute(LEDGER_DDL);
+    // The test holds an uncommitted ledger entry for the installer's LAST row, so the installer
+    // blocks inside its row transaction after writing every other row.
+    const blocker = await db.pool.getConnection();
+    await blocker.beginTransaction();
+    await blocker.query(
+      "INSERT INTO task_association_ledger (EMPRESA, FILIAL, LOCAL, ENTRY_KEY, HOST_TABLE, INS_USUARIO_SEQ_DB) VALUES (1, 1, 1, 'parameter:TREE_VIEW', 'x', 1)",
+    );
+    const child = spawn(
+      process.execPath,
+      [
+        '--import',
+        'tsx',
+        RUN_CLI,
+        'apply',
+        '--install',
+        fileURLToPath(EXAMPLE_INSTALL_FILE),
+        '--database-url',
+        url,
+        '--yes',
+      ],
+      { stdio: 'ignore' },
+    );
+    const exited = new Promise((resolve) => child.on('exit', resolve));
+    try {
+      const waiting = () =>
+        db.query<{ rows: number }>(
+          `SELECT t.trx_rows_modified AS \`rows\` FROM information_schema.INNODB_TRX t
+             JOIN information_schema.PROCESSLIST p ON p.ID = t.trx_mysql_thread_id
+            WHERE p.DB = ? AND t.trx_state = 'LOCK WAIT'`,
+          [name],
+        );
+      await until(async () => (await waiting()).length > 0);
+      const [stuck] = await waiting();
+      // Menus, link field and four overrides, each with its ledger entry, are written but not committed.
+      expect(Number(stuck?.rows)).toBeGreaterThanOrEqual(16);
+      child.kill('SIGKILL');
+      expect(await exited).toBe(null);
+    } finally {
+      await blocker.rollback();
+      blocker.release();
+    }
+    await until(async () => {
+      const [free] = await db.query<{ free: number }>('SELECT IS_FREE_LOCK(?) AS free', [
+        installerLockName(name),
+      ]);
+      const open = await db.query(
+        `SELECT 1 FROM information_schema.INNODB_TRX t JOIN information_schema.PROCESSLIST p ON p.ID = t.trx_mysql_thread_id WHERE p.DB = ?`,
+        [name],
+      );
+      return free?.free === 1 && open.length === 0;
+    });
+    expect(await countRows(db, 'sys_core_menu')).toBe(0);
+    expect(await countRows(db, 'sys_core_par_parametros')).toBe(0);
+    // Only the tables it created before the row transaction are recorded, so uninstall can drop them.
+    expect(await countRows(db, 'task_association_ledger')).toBe(4);
+    expect(await countRows(db, 'task_association_ledger', "ENTRY_KEY LIKE 'table:%'")).toBe(4);
+
+    await applyInstallation(db, file, {});
+    expect(await countRows(db, 'sys_core_menu')).toBe(3);
+    expect(await countRows(db, 'sys_core_ds_tabela_campo')).toBe(1);
+    expect(await countRows(db, 'sys_core_par_parametros')).toBe(5);
+    expect(await countRows(db, 'task_association_ledger')).toBe(13);
+    expect((await applyInstallation(db, file, {})).changes).toEqual([]);
+  });
+});

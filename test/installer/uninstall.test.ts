@@ -1,0 +1,113 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import type { ScratchDatabase } from '../../src/db/scratch.js';
+import { applyInstallation } from '../../src/installer/installer.js';
+import { uninstallInstallation } from '../../src/installer/uninstall.js';
+import { freshDatabase } from '../support/database.js';
+import { countRows, databaseState, exampleInstallFile, plainInstallFile } from './support.js';
+
+let scratch: ScratchDatabase | undefined;
+afterEach(async () => {
+  await scratch?.drop();
+  scratch = undefined;
+});
+
+async function host() {
+  scratch = await freshDatabase('installer_uninstall', { hostSchema: true });
+  return scratch.db;
+}
+
+const file = exampleInstallFile();
+
+describe('uninstall', () => {
+  it('leaves the database as it was before install: every table, its columns, indexes and rows', async () => {
+    const db = await host();
+    // Rows of the host's own, including a hand-made menu and parameters of another scope.
+    await db.execute(
+      "INSERT INTO sys_core_menu (EMPRESA, FILIAL, LOCAL, DESCRICAO, TYPE) VALUES (1, 1, 1, 'Cadastros', 'MENU')",
+    );
+    await db.execute(
+      "INSERT INTO sys_core_par_parametros (EMPRESA, FILIAL, LOCAL, NOME, CONTEUDO) VALUES (1, 1, 1, 'OTHER', 'x'), (2, 1, 1, 'TREE_VIEW', '{}')",
+    );
+    const before = await databaseState(db);
+    await applyInstallation(db, file, {});
+    expect(await databaseState(db)).not.toEqual(before);
+    const result = await uninstallInstallation(db, file);
+    expect(result.changes.map((c) => `${c.kind} ${c.table}`)).toEqual([
+      ...Array(3).fill('delete sys_core_menu'),
+      'delete sys_core_ds_tabela_campo',
+      ...Array(5).fill('delete sys_core_par_parametros'),
+      'drop-table MO_OPER_GRUPO_METRICA',
+      'drop-table MO_OPER_MO_OPER_GRUPO',
+      'drop-table MO_OPER',
+      'drop-table MO_OPER_GRUPO',
+      'drop-table task_association_ledger',
+    ]);
+    expect(await databaseState(db)).toEqual(before);
+    expect((await uninstallInstallation(db, file)).changes).toEqual([]);
+  });
+
+  it('never deletes a row it did not create, and keeps the shared link field while another installation needs it', async () => {
+    const db = await host();
+    const other = plainInstallFile({ EMPRESA: 2, FILIAL: 1, LOCAL: 1 });
+    await applyInstallation(db, file, {});
+    await applyInstallation(db, other, {});
+    // Made by hand after the install: look like ours, are not in the ledger.
+    await db.execute(
+      'INSERT INTO sys_core_menu (EMPRESA, FILIAL, LOCAL, DESCRICAO, TYPE, FILTER) SELECT EMPRESA, FILIAL, LOCAL, DESCRICAO, TYPE, FILTER FROM sys_core_menu WHERE EMPRESA = 1',
+    );
+    await db.execute(
+      "INSERT INTO sys_core_par_parametros (EMPRESA, FILIAL, LOCAL, NOME, CONTEUDO) VALUES (1, 1, 1, 'TREE_VIEW', 'hand-made')",
+    );
+
+    await uninstallInstallation(db, file);
+    expect(await countRows(db, 'sys_core_menu', 'EMPRESA = 1')).toBe(3);
+    expect(await db.query('SELECT CONTEUDO FROM sys_core_par_parametros WHERE EMPRESA = 1')).toEqual([
+      { CONTEUDO: 'hand-made' },
+    ]);
+    expect(await countRows(db, 'sys_core_ds_tabela_campo')).toBe(1);
+    expect(await countRows(db, 'sys_core_menu', 'EMPRESA = 2')).toBe(3);
+
+    await uninstallInstallation(db, other);
+    expect(await countRows(db, 'sys_core_ds_tabela_campo')).toBe(0);
+    expect(await countRows(db, 'sys_core_menu')).toBe(3);
+    expect(await db.query("SHOW TABLES LIKE 'task_association_ledger'")).toEqual([]);
+  });
+
+  it('keeps a table that holds rows unless --force, and drops it with --force', async () => {
+    const db = await host();
+    await applyInstallation(db, file, {});
+    await db.execute(
+      "INSERT INTO MO_OPER (EMPRESA, FILIAL, LOCAL, ID, INS_USUARIO_SEQ_DB, CODIGO) VALUES (1, 1, 1, 1, 1, 'A1')",
+    );
+    const kept = await uninstallInstallation(db, file);
+    expect(kept.findings).toContainEqual(
+      expect.objectContaining({ code: 'TABLE_NOT_EMPTY', path: 'MO_OPER' }),
+    );
+    expect(await db.query('SELECT CODIGO FROM MO_OPER')).toEqual([{ CODIGO: 'A1' }]);
+    expect(await countRows(db, 'task_association_ledger')).toBe(1);
+
+    const forced = await uninstallInstallation(db, file, { force: true });
+    expect(forced.changes.map((c) => `${c.kind} ${c.table}`)).toEqual([
+      'drop-table MO_OPER',
+      'drop-table task_association_ledger',
+    ]);
+    expect(await db.query("SHOW TABLES LIKE 'MO_%'")).toEqual([]);
+  });
+
+  it('deletes nothing when a read fails', async () => {
+    const db = await host();
+    await applyInstallation(db, file, {});
+    await db.execute('RENAME TABLE sys_core_menu TO sys_core_menu_away');
+    const before = await databaseState(db);
+    await expect(uninstallInstallation(db, file)).rejects.toMatchObject({
+      code: 'LEDGER_ROWS_UNREADABLE',
+      message: expect.stringMatching(
+        /cannot read the rows the ledger records in sys_core_menu .*nothing was changed/,
+      ),
+    });
+    expect(await databaseState(db)).toEqual(before);
+    await db.execute('RENAME TABLE sys_core_menu_away TO sys_core_menu');
+    await uninstallInstallation(db, file);
+    expect(await countRows(db, 'sys_core_menu')).toBe(0);
+  });
+});

@@ -1,0 +1,156 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { applyInstallation } from '../../src/installer/installer.js';
+import { verifyInstallation } from '../../src/installer/verify.js';
+import { useScratchDatabase } from '../support/database.js';
+import { exampleInstallFile } from './support.js';
+
+const scratch = useScratchDatabase('installer_verify', { hostSchema: true });
+const file = exampleInstallFile();
+const TREE_VIEW = "NOME = 'TREE_VIEW'";
+
+beforeAll(async () => {
+  await applyInstallation(scratch().db, file, {});
+});
+
+/** Breaks one thing, checks verify reports exactly the expected problems, then repairs it. */
+async function drift(breakIt: string[], repair: string[] | 'apply') {
+  const { db } = scratch();
+  for (const statement of breakIt) await db.execute(statement);
+  const result = await verifyInstallation(db, file);
+  if (repair === 'apply') await applyInstallation(db, file, {});
+  else for (const statement of repair) await db.execute(statement);
+  expect(await verifyInstallation(db, file)).toEqual({ ok: true, problems: [] });
+  expect(result.ok).toBe(false);
+  return result.problems.map(({ code, path }) => `${code} ${path}`);
+}
+
+describe('verify', () => {
+  it('finds nothing wrong right after apply', async () => {
+    expect(await verifyInstallation(scratch().db, file)).toEqual({ ok: true, problems: [] });
+  });
+
+  it('reports a missing table', async () => {
+    expect(await drift(['DROP TABLE MO_OPER_GRUPO_METRICA'], 'apply')).toEqual([
+      'MISSING_TABLE MO_OPER_GRUPO_METRICA',
+      'OVERRIDE_TABLE_MISSING sys_core_par_parametros.ASSOCIATION_TASK_OPER_GRUPO_METRICA',
+      'TREE_VIEW_TABLE_MISSING sys_core_par_parametros.TREE_VIEW.metricAssociationTable',
+    ]);
+  });
+
+  it('reports a missing column', async () => {
+    expect(await drift(['ALTER TABLE MO_OPER DROP COLUMN INDICE'], 'apply')).toEqual([
+      'MISSING_COLUMN MO_OPER.INDICE',
+      'TREE_VIEW_COLUMN_MISSING sys_core_par_parametros.TREE_VIEW.metrics.0.default.name',
+    ]);
+  });
+
+  it('reports a column of another type', async () => {
+    const problems = await drift(
+      ['ALTER TABLE MO_OPER MODIFY CODIGO varchar(20) NULL DEFAULT NULL'],
+      ['ALTER TABLE MO_OPER MODIFY CODIGO varchar(50) NULL DEFAULT NULL'],
+    );
+    expect(problems).toEqual(['COLUMN_TYPE MO_OPER.CODIGO']);
+  });
+
+  it('reports link field OPCOES that differ by one byte', async () => {
+    const { db } = scratch();
+    await db.execute("UPDATE sys_core_ds_tabela_campo SET OPCOES = REPLACE(OPCOES, 'fa-link', 'fa-lynk')");
+    const { problems } = await verifyInstallation(db, file);
+    expect(problems).toEqual([
+      {
+        code: 'ROW_CHANGED',
+        path: 'link-field',
+        message: expect.stringContaining(
+          'OPCOES is "type:GET_URL;url:associationtask;p1:taskSheet;v1:SEQ_DB;icon:fa fa-lynk", expected "type:GET_URL;url:associationtask;p1:taskSheet;v1:SEQ_DB;icon:fa fa-link"',
+        ),
+      },
+    ]);
+    // A trailing space is one byte too, though the server's collation would call the strings equal.
+    expect(
+      await drift(
+        [
+          "UPDATE sys_core_ds_tabela_campo SET OPCOES = 'type:GET_URL;url:associationtask;p1:taskSheet;v1:SEQ_DB;icon:fa fa-link '",
+        ],
+        'apply',
+      ),
+    ).toEqual(['ROW_CHANGED link-field']);
+  });
+
+  it('reports an override naming a table that does not exist', async () => {
+    const problems = await drift(
+      ["UPDATE sys_core_par_parametros SET CONTEUDO = 'MO_OPERACAO' WHERE NOME = 'ASSOCIATION_TASK_OPER'"],
+      ["UPDATE sys_core_par_parametros SET CONTEUDO = 'MO_OPER' WHERE NOME = 'ASSOCIATION_TASK_OPER'"],
+    );
+    expect(problems).toEqual(['OVERRIDE_TABLE_MISSING sys_core_par_parametros.ASSOCIATION_TASK_OPER']);
+  });
+
+  it('reports an invalid TREE_VIEW, each problem with its path', async () => {
+    const { db } = scratch();
+    const [row] = await db.query<{ CONTEUDO: string }>(
+      `SELECT CONTEUDO FROM sys_core_par_parametros WHERE ${TREE_VIEW}`,
+    );
+    const restore = `UPDATE sys_core_par_parametros SET CONTEUDO = '${row?.CONTEUDO}' WHERE ${TREE_VIEW}`;
+    expect(
+      await drift(
+        [
+          `UPDATE sys_core_par_parametros SET CONTEUDO = '{"layers":{"1":{"table":"MO_OPER_GRUPO"}}}' WHERE ${TREE_VIEW}`,
+        ],
+        [restore],
+      ),
+    ).toEqual(['TREE_VIEW_INVALID sys_core_par_parametros.TREE_VIEW.layers.1.isTask']);
+    expect(
+      await drift(
+        [`UPDATE sys_core_par_parametros SET CONTEUDO = '{"layers":' WHERE ${TREE_VIEW}`],
+        [restore],
+      ),
+    ).toEqual(['TREE_VIEW_INVALID sys_core_par_parametros.TREE_VIEW']);
+  });
+
+  it('reports a TREE_VIEW naming a table or a column that does not exist', async () => {
+    const { db } = scratch();
+    const [row] = await db.query<{ CONTEUDO: string }>(
+      `SELECT CONTEUDO FROM sys_core_par_parametros WHERE ${TREE_VIEW}`,
+    );
+    const edited = (change: (tree: Record<string, Record<string, Record<string, unknown>>>) => void) => {
+      const tree = JSON.parse(row?.CONTEUDO ?? '');
+      change(tree);
+      return `UPDATE sys_core_par_parametros SET CONTEUDO = '${JSON.stringify(tree)}' WHERE ${TREE_VIEW}`;
+    };
+    const restore = edited(() => undefined);
+    expect(
+      await drift(
+        [
+          edited((tree) => {
+            (tree.layers as Record<string, Record<string, unknown>>)['2'] = {
+              table: 'MO_ATIVIDADE',
+              isTask: true,
+            };
+          }),
+        ],
+        [restore],
+      ),
+    ).toEqual(['TREE_VIEW_TABLE_MISSING sys_core_par_parametros.TREE_VIEW.layers.2.table']);
+    expect(
+      await drift(
+        [
+          edited((tree) => {
+            (tree.layers as Record<string, Record<string, unknown>>)['1'] = {
+              ...tree.layers?.['1'],
+              childColumn: 'ATIVIDADE_SEQ_DB',
+            };
+          }),
+        ],
+        [restore],
+      ),
+    ).toEqual(['TREE_VIEW_COLUMN_MISSING sys_core_par_parametros.TREE_VIEW.layers.1.childColumn']);
+  });
+
+  it('reports menu rows missing or changed', async () => {
+    expect(await drift(['DELETE FROM sys_core_menu WHERE MENUORDER = 30'], 'apply')).toEqual([
+      'ROW_MISSING menu:activities',
+    ]);
+    expect(
+      await drift(["UPDATE sys_core_menu SET FILTER = NULL, URL = 'x' WHERE MENUORDER = 10"], 'apply'),
+    ).toEqual(['ROW_CHANGED menu:taskSheetWithMetrics']);
+  });
+});

@@ -1,0 +1,10 @@
+// The CLI from source, as a child process of a test (`node --import tsx test/support/run-cli.ts ...`):
+// for what only a real process can show, such as being killed with SIGKILL in the middle of a run.
+import { runCli } from '../../src/cli/main.js';
+
+process.exitCode = await runCli(process.argv.slice(2), {
+  stdout: process.stdout,
+  stderr: process.stderr,
+  stdin: process.stdin,
+  env: process.env,
+});
