@@ -1,21 +1,17 @@
+import { fileURLToPath } from 'node:url';
 import { createScratchDatabase } from '../../db/scratch.js';
 import { runSqlFile } from '../../db/script.js';
 import { redactUrl, resolveDatabaseUrl } from '../../db/url.js';
 import { insertSampleData } from '../../demo/sample-data.js';
-import { syncSchema } from '../../sync/sync.js';
-import { tableNames } from '../../table-names.js';
+import { loadInstallFile } from '../../installer/install-file.js';
+import { installationTableNames } from '../../installer/installer.js';
 import { parseCommandLine } from '../args.js';
-import { say } from '../io.js';
-import type { Command } from '../main.js';
+import { type CliIo, say } from '../io.js';
+import { type Command, runCli } from '../main.js';
 
 const HOST_SCHEMA = new URL('../../../examples/host-schema.sql', import.meta.url);
-const DEMO_SCOPE = { EMPRESA: 1, FILIAL: 1, LOCAL: 1 } as const;
-const DEMO_NAMES = tableNames({
-  OPER: 'MO_OPER',
-  OPER_GRUPO: 'MO_OPER_GRUPO',
-  OPER_GRUPO_METRICA: 'MO_OPER_GRUPO_METRICA',
-  OPER_OPER_GRUPO: 'MO_OPER_MO_OPER_GRUPO',
-});
+// The same install file an operator starts from: scope 1/1/1, MO_ table names, a TREE_VIEW.
+const INSTALL_FILE = fileURLToPath(new URL('../../../examples/install.json', import.meta.url));
 
 /**
  * `demo`: the whole feature on the local server, in a scratch database that is dropped when the demo
@@ -32,18 +28,18 @@ export const command: Command = {
       say(io, `demo: database ${scratch.name}: loading the sample host schema (examples/host-schema.sql)`);
       await runSqlFile(scratch.url, HOST_SCHEMA);
 
-      say(
-        io,
-        `demo: creating the four tables with overridden names: ${Object.values(DEMO_NAMES).join(', ')}`,
-      );
-      const sync = await syncSchema(scratch.db, DEMO_NAMES);
-      const again = await syncSchema(scratch.db, DEMO_NAMES);
-      say(
-        io,
-        `demo: db sync ran ${sync.statements.length} statement(s); run again, it ran ${again.statements.length}`,
-      );
+      const install = await loadInstallFile(INSTALL_FILE);
+      const names = installationTableNames(install);
+      say(io, `demo: installing with examples/install.json (tables ${Object.values(names).join(', ')})`);
+      // Through the operator's own commands, so the demo shows exactly what an installation does.
+      const installer = ['--install', INSTALL_FILE, '--database-url', scratch.url];
+      if ((await runCli(['apply', ...installer, '--yes'], io)) !== 0) return 1;
+      const again = captureStdout(io);
+      if ((await runCli(['apply', ...installer, '--yes', '--json'], again)) !== 0) return 1;
+      say(io, `demo: apply again changes nothing: ${again.text().replace(/\s+/g, ' ').trim()}`);
+      if ((await runCli(['verify', ...installer], io)) !== 0) return 1;
 
-      const sample = await insertSampleData(scratch.db, DEMO_SCOPE, DEMO_NAMES);
+      const sample = await insertSampleData(scratch.db, install.scope, names);
       say(
         io,
         `demo: sample data in scope 1/1/1: task sheet SEQ_DB ${sample.taskSheet}, groups, activities, one saved metric`,
@@ -55,3 +51,9 @@ export const command: Command = {
     }
   },
 };
+
+/** The same io with stdout captured, to show a command's JSON on one line. */
+function captureStdout(io: CliIo): CliIo & { text(): string } {
+  let text = '';
+  return { ...io, stdout: { write: (chunk: string) => (text += chunk) }, text: () => text };
+}
