@@ -1,6 +1,6 @@
 import { TaskAssociationError } from '../errors.js';
 import { UsageError } from './args.js';
-import type { CliIo, ExitCode } from './io.js';
+import { type CliIo, type ExitCode, printJson } from './io.js';
 
 /** One command of the CLI: its usage line and what it does. */
 export interface Command {
@@ -57,16 +57,19 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
   try {
     return await command.run(args, io);
   } catch (error) {
-    if (error instanceof UsageError) {
-      io.stderr.write(
-        `task-association ${name}: ${error.message}\nusage: task-association ${command.usage}\n`,
-      );
-      return 2;
-    }
-    if (error instanceof TaskAssociationError) {
-      io.stderr.write(`task-association ${name}: ${error.message}\n`);
-      return 1;
-    }
-    throw error;
+    if (!(error instanceof TaskAssociationError)) throw error;
+    const usage = error instanceof UsageError;
+    io.stderr.write(`task-association ${name}: ${error.message}\n`);
+    if (usage) io.stderr.write(`usage: task-association ${command.usage}\n`);
+    // `--json` promises exactly one document on stdout, failures included.
+    if (args.includes('--json')) printJson(io, { error: describeError(error) });
+    return usage ? 2 : 1;
   }
+}
+
+/** The `--json` form of a failure: its stable code, where it happened, and the message. */
+function describeError(error: TaskAssociationError): { code: string; path?: string; message: string } {
+  return error.path === undefined
+    ? { code: error.code, message: error.message }
+    : { code: error.code, path: error.path, message: error.message };
 }
