@@ -1,2 +1,20 @@
 // Public API of src/gallery: re-exports only.
-export {};
+
+export { createDiskCache, DiskCacheOptions } from './cache/disk-cache.js';
+export type { CachedMedia, MediaCache } from './cache/media-cache.js';
+export { createRedisCache, RedisCacheOptions } from './cache/redis-cache.js';
+export { GalleryConfigError, GalleryMediaError } from './errors.js';
+export { folderSource } from './folder-source.js';
+export {
+  createGalleryHandler,
+  type GalleryHandler,
+  type GalleryHandlerOptions,
+  type GalleryItem,
+} from './handler.js';
+export type { ImageInput } from './image-input.js';
+export type { Variant } from './image-pipeline.js';
+export { GalleryLimits, type GalleryLimitsInput } from './limits.js';
+export type { GalleryLogger } from './logger.js';
+export { toNodeListener } from './node-adapter.js';
+export { type GallerySource, normaliseRows, SourceColumns, type SourceItem } from './source.js';
+export { type ContentHash, contentHash, createTokenSigner, type TokenSigner } from './token.js';

@@ -1,0 +1,165 @@
+import { createHash } from 'node:crypto';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createDiskCache } from './cache/disk-cache.js';
+import type { MediaCache } from './cache/media-cache.js';
+import { GalleryMediaError } from './errors.js';
+import { PIPELINE_VERSION, renderImage, type Variant } from './image-pipeline.js';
+import { createLimiter } from './limiter.js';
+import { GalleryLimits, type GalleryLimitsInput } from './limits.js';
+import { consoleLogger, type GalleryLogger } from './logger.js';
+import { createMediaIndex, type MediaEntry } from './media-index.js';
+import {
+  bodyResponse,
+  errorResponse,
+  IMMUTABLE,
+  matchesEtag,
+  mediaErrorResponse,
+  methodNotAllowed,
+  notFound,
+  notModified,
+} from './responses.js';
+import { createSingleFlight } from './single-flight.js';
+import { type GallerySource, SourceColumns } from './source.js';
+import { type ContentHash, createTokenSigner } from './token.js';
+
+/** A web-standard handler: mount it in anything that speaks `Request` and `Response`. */
+export type GalleryHandler = (request: Request) => Promise<Response>;
+
+export interface GalleryHandlerOptions {
+  /** "Data entry point 400": the host's query, returning rows. */
+  readonly source: GallerySource;
+  /** Token secrets: the first signs, all verify (rotation). At least 16 characters each. */
+  readonly secrets: readonly string[];
+  /** Row keys of the id, title and image (defaults `id`, `title`, `image`). */
+  readonly columns?: Partial<SourceColumns>;
+  readonly limits?: GalleryLimitsInput;
+  /** Default: a disk cache in the system's temporary folder. */
+  readonly cache?: MediaCache;
+  readonly logger?: GalleryLogger;
+  /** Called once per rendition actually generated (not for cache hits or merged requests). */
+  readonly onGenerate?: (event: { hash: string; variant: Variant }) => void;
+}
+
+/** The one item of `GET /caroulsel/data`. */
+export interface GalleryItem {
+  id: string;
+  title: string;
+  previewUrl: string;
+  fullUrl: string;
+  width: number;
+  height: number;
+}
+
+const PREFIX = '/caroulsel/';
+const MEDIA_PATH = /^\/caroulsel\/media\/([^/]*)\/(thumb|full)$/;
+const READ_ONLY = 'GET, HEAD';
+
+/**
+ * The gallery's HTTP handler: `GET /caroulsel/data` lists the items, `GET|HEAD
+ * /caroulsel/media/<token>/thumb|full` serves renditions from the media cache.
+ *
+ * @example
+ * const handler = createGalleryHandler({ source: folderSource('./images'), secrets: [process.env.SECRET] });
+ * createServer(toNodeListener(handler)).listen(3000);
+ */
+export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHandler {
+  const signer = createTokenSigner(options.secrets);
+  const limits = GalleryLimits.parse(options.limits ?? {});
+  const logger = options.logger ?? consoleLogger;
+  const cache = options.cache ?? createDiskCache({ dir: join(tmpdir(), 'task-association-media') });
+  const index = createMediaIndex({
+    source: options.source,
+    columns: SourceColumns.parse(options.columns ?? {}),
+    limits,
+    logger,
+  });
+  const limiter = createLimiter(limits);
+  const generations = createSingleFlight<{ bytes: Uint8Array; contentType: string }>();
+  const sizeOf = (variant: Variant) => (variant === 'thumb' ? limits.thumbSize : limits.fullSize);
+
+  async function data(request: Request): Promise<Response> {
+    const entries = await index.list();
+    const items: GalleryItem[] = entries.map((entry) => {
+      const token = signer.sign(entry.hash);
+      const { width, height } = entry.probe as { width: number; height: number };
+      return {
+        id: entry.id,
+        title: entry.title,
+        previewUrl: `${PREFIX}media/${token}/thumb`,
+        fullUrl: `${PREFIX}media/${token}/full`,
+        width,
+        height,
+      };
+    });
+    const body = Buffer.from(JSON.stringify({ items }));
+    const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+    // The list changes whenever the host's data does: clients keep it but ask again each time.
+    const cacheControl = 'no-cache';
+    if (matchesEtag(request, etag)) return notModified(etag, cacheControl);
+    return bodyResponse(request, body, {
+      'Content-Type': 'application/json; charset=utf-8',
+      ETag: etag,
+      'Cache-Control': cacheControl,
+    });
+  }
+
+  async function generate(hash: ContentHash, variant: Variant, key: string) {
+    const entry: MediaEntry | undefined = await index.find(hash);
+    if (entry === undefined) return undefined;
+    if (entry.probe instanceof GalleryMediaError) throw entry.probe;
+    const source = await index.read(entry);
+    if (source === undefined) return undefined;
+    const rendered = await limiter.run(() => {
+      options.onGenerate?.({ hash, variant });
+      return renderImage(source, variant, limits);
+    });
+    await cache.set(key, rendered);
+    return rendered;
+  }
+
+  async function media(request: Request, token: string, variant: Variant): Promise<Response> {
+    // The MAC is checked before anything is looked up or read: a forged token costs one HMAC.
+    const hash = signer.verify(token);
+    if (hash === undefined) return notFound();
+    const key = `${hash}-${variant}-${PIPELINE_VERSION}-${sizeOf(variant)}`;
+    const etag = `"${key}"`;
+    if (matchesEtag(request, etag)) return notModified(etag, IMMUTABLE);
+    const rendition =
+      (await cache.get(key)) ??
+      (await generations.run(key, async () => {
+        const made = await generate(hash, variant, key);
+        // Undefined is "not found"; single-flight carries values, so it travels as an error.
+        if (made === undefined) throw new GalleryMediaError('MEDIA_NOT_FOUND', 404, 'no such media');
+        return made;
+      }));
+    return bodyResponse(request, rendition.bytes, {
+      'Content-Type': rendition.contentType,
+      ETag: etag,
+      'Cache-Control': IMMUTABLE,
+    });
+  }
+
+  return async (request) => {
+    const { pathname } = new URL(request.url);
+    if (!pathname.startsWith(PREFIX)) return notFound();
+    const mediaMatch = MEDIA_PATH.exec(pathname);
+    if (pathname !== `${PREFIX}data` && mediaMatch === null) return notFound();
+    if (request.method !== 'GET' && request.method !== 'HEAD') return methodNotAllowed(READ_ONLY);
+    try {
+      if (mediaMatch === null) return await data(request);
+      return await media(request, mediaMatch[1] ?? '', mediaMatch[2] as Variant);
+    } catch (error) {
+      if (error instanceof GalleryMediaError) return mediaErrorResponse(error);
+      logger.warn(`gallery request failed: ${error instanceof Error ? error.message : String(error)}`, {
+        path: pathname,
+      });
+      // The host's source or the cache backend failed: an upstream failure, not a bad request.
+      return errorResponse(
+        502,
+        'GALLERY_UPSTREAM',
+        'the gallery source or cache is unavailable; retry later',
+      );
+    }
+  };
+}

@@ -1,0 +1,123 @@
+import { readFile, stat } from 'node:fs/promises';
+import { GalleryMediaError } from './errors.js';
+import type { ImageInput } from './image-input.js';
+import { type ImageInfo, probeImage, tooManyBytes } from './image-pipeline.js';
+import type { GalleryLimits } from './limits.js';
+import type { GalleryLogger } from './logger.js';
+import { createSingleFlight } from './single-flight.js';
+import { type GallerySource, normaliseRows, type SourceColumns, type SourceItem } from './source.js';
+import { type ContentHash, contentHash } from './token.js';
+
+/** A source item with the hash its token is derived from and what its header said. */
+export interface MediaEntry extends SourceItem {
+  readonly hash: ContentHash;
+  readonly probe: ImageInfo | GalleryMediaError;
+}
+
+export interface MediaIndex {
+  /** Calls the source and returns the items that can be shown, in the source's order. */
+  list(): Promise<MediaEntry[]>;
+  /** The entry with this content hash; asks the source once more when the hash is not known yet. */
+  find(hash: ContentHash): Promise<MediaEntry | undefined>;
+  /** The entry's bytes, or undefined when its content changed since it was listed (a stale token). */
+  read(entry: MediaEntry): Promise<Uint8Array | undefined>;
+}
+
+// Remembered facts are keyed by content, so they never go stale; the bound only caps memory.
+const MEMO_LIMIT = 10_000;
+
+export function createMediaIndex(options: {
+  source: GallerySource;
+  columns: SourceColumns;
+  limits: GalleryLimits;
+  logger: GalleryLogger;
+}): MediaIndex {
+  const { source, columns, limits, logger } = options;
+  // A file is hashed again only when its size or modification time changes.
+  const fileHashes = new Map<string, { size: number; mtimeMs: number; hash: ContentHash }>();
+  const probes = new Map<ContentHash, ImageInfo | GalleryMediaError>();
+  let byHash = new Map<ContentHash, MediaEntry>();
+  const refresh = createSingleFlight<MediaEntry[]>();
+
+  async function hashOf(image: ImageInput): Promise<{ hash: ContentHash; bytes?: Uint8Array }> {
+    if (image.kind === 'bytes') {
+      if (image.bytes.byteLength > limits.maxInputBytes) throw tooManyBytes(image.bytes.byteLength, limits);
+      return { hash: contentHash(image.bytes), bytes: image.bytes };
+    }
+    const info = await stat(image.path);
+    if (!info.isFile()) throw new GalleryMediaError('MEDIA_NOT_FOUND', 404, `${image.path} is not a file`);
+    if (info.size > limits.maxInputBytes) throw tooManyBytes(info.size, limits);
+    const known = fileHashes.get(image.path);
+    if (known !== undefined && known.size === info.size && known.mtimeMs === info.mtimeMs)
+      return { hash: known.hash };
+    const bytes = await readFile(image.path);
+    const hash = contentHash(bytes);
+    if (fileHashes.size >= MEMO_LIMIT) fileHashes.clear();
+    fileHashes.set(image.path, { size: info.size, mtimeMs: info.mtimeMs, hash });
+    return { hash, bytes };
+  }
+
+  async function entryOf(item: SourceItem): Promise<MediaEntry> {
+    const { hash, bytes } = await hashOf(item.image);
+    let probe = probes.get(hash);
+    if (probe === undefined) {
+      const data = bytes ?? (await readFile((item.image as { path: string }).path));
+      probe = await probeImage(data, limits).catch((error: unknown) => {
+        if (error instanceof GalleryMediaError) return error;
+        throw error;
+      });
+      if (probes.size >= MEMO_LIMIT) probes.clear();
+      probes.set(hash, probe);
+    }
+    return { ...item, hash, probe };
+  }
+
+  async function build(): Promise<MediaEntry[]> {
+    const items = normaliseRows(await source(), columns, logger);
+    const entries = await Promise.all(
+      items.map((item) =>
+        entryOf(item).catch((error: unknown) => {
+          logger.warn(`gallery item "${item.id}" skipped: ${reasonOf(error)}`, { id: item.id });
+          return undefined;
+        }),
+      ),
+    );
+    const next = new Map<ContentHash, MediaEntry>();
+    const listed: MediaEntry[] = [];
+    for (const entry of entries) {
+      if (entry === undefined) continue;
+      if (!next.has(entry.hash)) next.set(entry.hash, entry);
+      if (entry.probe instanceof GalleryMediaError) {
+        logger.warn(`gallery item "${entry.id}" skipped: ${entry.probe.message}`, { id: entry.id });
+      } else {
+        listed.push(entry);
+      }
+    }
+    byHash = next;
+    return listed;
+  }
+
+  return {
+    list: () => refresh.run('list', build),
+    async find(hash) {
+      if (!byHash.has(hash)) await refresh.run('list', build);
+      return byHash.get(hash);
+    },
+    async read(entry) {
+      if (entry.image.kind === 'bytes') return entry.image.bytes;
+      const info = await stat(entry.image.path).catch(() => undefined);
+      if (info === undefined) return undefined;
+      if (info.size > limits.maxInputBytes) throw tooManyBytes(info.size, limits);
+      const bytes = await readFile(entry.image.path);
+      return contentHash(bytes) === entry.hash ? bytes : undefined;
+    },
+  };
+}
+
+function reasonOf(error: unknown): string {
+  if (error instanceof GalleryMediaError) return error.message;
+  const code = (error as { code?: unknown } | null)?.code;
+  if (code === 'ENOENT') return 'the image file does not exist';
+  if (code === 'EACCES') return 'the image file cannot be read (permission denied)';
+  return error instanceof Error ? error.message : String(error);
+}
