@@ -49,6 +49,7 @@ const SIGNATURES: readonly (readonly [offset: number, bytes: readonly number[]])
   [0, [0x4d, 0x4d, 0x00, 0x2a]], // TIFF big-endian
 ];
 
-function hasImageSignature(bytes: Uint8Array): boolean {
+/** True when `bytes` start like one of the raster formats the gallery decodes. */
+export function hasImageSignature(bytes: Uint8Array): boolean {
   return SIGNATURES.some(([offset, signature]) => signature.every((byte, i) => bytes[offset + i] === byte));
 }

@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import { GalleryMediaError } from './errors.js';
+import { hasImageSignature } from './image-input.js';
 import type { GalleryLimits } from './limits.js';
 
 /** The two renditions served: `thumb` for the grid, `full` for the card's link. */
@@ -16,8 +17,9 @@ export interface RenderedImage {
   readonly contentType: string;
 }
 
-// Formats decoded from raster data. SVG is refused: rasterising it runs an XML parser with external
-// references on untrusted input, and serving it as-is would run its scripts in our origin.
+// Raster formats only. SVG is refused: serving it as-is would run its scripts in our origin, and
+// rasterising it runs an XML parser on untrusted input. The byte signature is checked before sharp
+// sees the file, so SVG, HTML or text never reach a parser at all.
 const ACCEPTED_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'avif', 'heif', 'tiff']);
 
 /** Bumped when the rendering changes, so cache keys and ETags of older renditions are not reused. */
@@ -31,22 +33,15 @@ export const PIPELINE_VERSION = 'p1';
 export async function probeImage(bytes: Uint8Array, limits: GalleryLimits): Promise<ImageInfo> {
   if (bytes.byteLength === 0) throw new GalleryMediaError('MEDIA_EMPTY', 422, 'the image file is empty');
   if (bytes.byteLength > limits.maxInputBytes) throw tooManyBytes(bytes.byteLength, limits);
+  if (!hasImageSignature(bytes)) throw unsupported();
   let metadata: Awaited<ReturnType<ReturnType<typeof sharp>['metadata']>>;
   try {
     metadata = await sharp(bytes, { limitInputPixels: false }).metadata();
   } catch (cause) {
-    throw new GalleryMediaError('MEDIA_UNSUPPORTED', 415, 'the file is not an image this gallery can read', {
-      cause,
-    });
+    throw new GalleryMediaError('MEDIA_UNDECODABLE', 422, 'the image header cannot be read', { cause });
   }
   const { format, width, height } = metadata;
-  if (!ACCEPTED_FORMATS.has(format)) {
-    throw new GalleryMediaError(
-      'MEDIA_UNSUPPORTED',
-      415,
-      `${format} images are not served: use JPEG, PNG, WebP, GIF, AVIF or TIFF`,
-    );
-  }
+  if (!ACCEPTED_FORMATS.has(format)) throw unsupported();
   if (width * height > limits.maxInputPixels) {
     throw new GalleryMediaError(
       'MEDIA_TOO_LARGE',
@@ -68,6 +63,7 @@ export async function renderImage(
   variant: Variant,
   limits: GalleryLimits,
 ): Promise<RenderedImage> {
+  if (!hasImageSignature(bytes)) throw unsupported();
   const size = variant === 'thumb' ? limits.thumbSize : limits.fullSize;
   try {
     const output = await sharp(bytes, {
@@ -97,6 +93,14 @@ export async function renderImage(
       cause,
     });
   }
+}
+
+function unsupported(): GalleryMediaError {
+  return new GalleryMediaError(
+    'MEDIA_UNSUPPORTED',
+    415,
+    'the file is not a JPEG, PNG, WebP, GIF, AVIF or TIFF image (SVG is never served)',
+  );
 }
 
 /** The refusal for a source larger than `maxInputBytes`, raised before it is read or decoded. */
