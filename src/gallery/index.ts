@@ -16,5 +16,14 @@ export type { Variant } from './image-pipeline.js';
 export { GalleryLimits, type GalleryLimitsInput } from './limits.js';
 export type { GalleryLogger } from './logger.js';
 export { toNodeListener } from './node-adapter.js';
+export {
+  DEFAULT_CACHE_DIR,
+  DEFAULT_IMAGES_DIR,
+  DEFAULT_WEB_ROOT,
+  type GalleryServer,
+  type GalleryServerOptions,
+  startGalleryServer,
+} from './server.js';
 export { type GallerySource, normaliseRows, SourceColumns, type SourceItem } from './source.js';
 export { type ContentHash, contentHash, createTokenSigner, type TokenSigner } from './token.js';
+export { createWebRootHandler } from './web-root.js';

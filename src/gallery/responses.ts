@@ -60,9 +60,18 @@ export const notFound = () => errorResponse(404, 'NOT_FOUND', 'no such gallery r
 export const methodNotAllowed = (allow: string) =>
   errorResponse(405, 'METHOD_NOT_ALLOWED', `use ${allow}`, { Allow: allow });
 
-/** A body answer; HEAD gets the same headers, Content-Length included, and no body. */
-export function bodyResponse(request: Request, bytes: Uint8Array, headers: Record<string, string>): Response {
+/**
+ * A body answer; HEAD gets the same headers, Content-Length included, and no body. `csp: false` is
+ * for the home page, which must run its own script (`default-src 'none'` would block it).
+ */
+export function bodyResponse(
+  request: Request,
+  bytes: Uint8Array,
+  headers: Record<string, string>,
+  options: { csp?: boolean } = {},
+): Response {
+  const security = options.csp === false ? { 'X-Content-Type-Options': 'nosniff' } : SECURITY_HEADERS;
   return new Response(request.method === 'HEAD' ? null : (bytes as Uint8Array<ArrayBuffer>), {
-    headers: { ...SECURITY_HEADERS, ...headers, 'Content-Length': String(bytes.byteLength) },
+    headers: { ...security, ...headers, 'Content-Length': String(bytes.byteLength) },
   });
 }
