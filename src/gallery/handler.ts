@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createDiskCache } from './cache/disk-cache.js';
 import type { MediaCache } from './cache/media-cache.js';
+import { createMemoryCache, layeredCache } from './cache/memory-cache.js';
 import { GalleryMediaError } from './errors.js';
 import { PIPELINE_VERSION, renderImage, type Variant } from './image-pipeline.js';
 import { createLimiter } from './limiter.js';
@@ -34,7 +35,7 @@ export interface GalleryHandlerOptions {
   /** Row keys of the id, title and image (defaults `id`, `title`, `image`). */
   readonly columns?: Partial<SourceColumns>;
   readonly limits?: GalleryLimitsInput;
-  /** Default: a disk cache in the system's temporary folder. */
+  /** Default: a disk cache in the system's temporary folder. A memory layer sits in front (see limits). */
   readonly cache?: MediaCache;
   readonly logger?: GalleryLogger;
   /** Called once per rendition actually generated (not for cache hits or merged requests). */
@@ -67,7 +68,11 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
   const signer = createTokenSigner(options.secrets);
   const limits = GalleryLimits.parse(options.limits ?? {});
   const logger = options.logger ?? consoleLogger;
-  const cache = options.cache ?? createDiskCache({ dir: join(tmpdir(), 'task-association-media') });
+  const backend = options.cache ?? createDiskCache({ dir: join(tmpdir(), 'task-association-media') });
+  const cache =
+    limits.memoryCacheBytes === 0
+      ? backend
+      : layeredCache(createMemoryCache({ maxBytes: limits.memoryCacheBytes }), backend);
   const index = createMediaIndex({
     source: options.source,
     columns: SourceColumns.parse(options.columns ?? {}),

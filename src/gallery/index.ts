@@ -2,6 +2,7 @@
 
 export { createDiskCache, DiskCacheOptions } from './cache/disk-cache.js';
 export type { CachedMedia, MediaCache } from './cache/media-cache.js';
+export { createMemoryCache, layeredCache, MemoryCacheOptions } from './cache/memory-cache.js';
 export { createRedisCache, RedisCacheOptions } from './cache/redis-cache.js';
 export { GalleryConfigError, GalleryMediaError } from './errors.js';
 export { folderSource } from './folder-source.js';

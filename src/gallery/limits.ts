@@ -14,6 +14,12 @@ export const GalleryLimits = z.object({
   thumbSize: z.number().int().min(16).max(2048).default(320),
   /** Full images fit inside this many pixels square (WebP), never enlarged. */
   fullSize: z.number().int().min(64).max(8192).default(2048),
+  /** Renditions kept in this process's memory in front of the cache backend, in bytes (0: none). */
+  memoryCacheBytes: z
+    .number()
+    .int()
+    .nonnegative()
+    .default(32 * 1024 * 1024),
   /** Image generations running at once. */
   concurrency: z.number().int().positive().default(2),
   /** Generations waiting for a slot; beyond this the answer is 503 with Retry-After. */

@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { bodyBytesOf } from './responses.js';
 
 type WebHandler = (request: Request) => Promise<Response>;
 
@@ -26,7 +27,10 @@ async function respond(handler: WebHandler, req: IncomingMessage, res: ServerRes
       : 'http://localhost';
     const url = new URL(req.url ?? '/', base);
     const response = await handler(new Request(url, { method: req.method ?? 'GET', headers }));
-    const body = response.body === null ? undefined : Buffer.from(await response.arrayBuffer());
+    const body =
+      response.body === null
+        ? undefined
+        : (bodyBytesOf(response) ?? Buffer.from(await response.arrayBuffer()));
     res.writeHead(response.status, Object.fromEntries(response.headers));
     res.end(body);
   } catch {

@@ -71,7 +71,19 @@ export function bodyResponse(
   options: { csp?: boolean } = {},
 ): Response {
   const security = options.csp === false ? { 'X-Content-Type-Options': 'nosniff' } : SECURITY_HEADERS;
-  return new Response(request.method === 'HEAD' ? null : (bytes as Uint8Array<ArrayBuffer>), {
+  const head = request.method === 'HEAD';
+  const response = new Response(head ? null : (bytes as Uint8Array<ArrayBuffer>), {
     headers: { ...security, ...headers, 'Content-Length': String(bytes.byteLength) },
   });
+  if (!head) BODIES.set(response, bytes);
+  return response;
+}
+
+// The bytes of the responses built here, so the Node adapter can write them directly instead of
+// draining a web stream (a third of a cached thumbnail's time). Weak: gone with the response.
+const BODIES = new WeakMap<Response, Uint8Array>();
+
+/** The bytes of a response {@link bodyResponse} built, while its body is still unread. */
+export function bodyBytesOf(response: Response): Uint8Array | undefined {
+  return response.bodyUsed ? undefined : BODIES.get(response);
 }
