@@ -9,7 +9,7 @@ import { PIPELINE_VERSION, renderImage, type Variant } from './image-pipeline.js
 import { createLimiter } from './limiter.js';
 import { GalleryLimits, type GalleryLimitsInput } from './limits.js';
 import { consoleLogger, type GalleryLogger } from './logger.js';
-import { createMediaIndex, type MediaEntry } from './media-index.js';
+import { createMediaIndex, type ListedImage, type MediaEntry } from './media-index.js';
 import {
   bodyResponse,
   errorResponse,
@@ -50,6 +50,8 @@ export interface GalleryItem {
   fullUrl: string;
   width: number;
   height: number;
+  /** ThumbHash (base64) of the image, for a blurred preview while the thumbnail loads. */
+  placeholder: string;
 }
 
 const PREFIX = '/caroulsel/';
@@ -87,7 +89,7 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
     const entries = await index.list();
     const items: GalleryItem[] = entries.map((entry) => {
       const token = signer.sign(entry.hash);
-      const { width, height } = entry.probe as { width: number; height: number };
+      const { width, height, placeholder } = entry.probe as ListedImage;
       return {
         id: entry.id,
         title: entry.title,
@@ -95,6 +97,7 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
         fullUrl: `${PREFIX}media/${token}/full`,
         width,
         height,
+        placeholder,
       };
     });
     const body = Buffer.from(JSON.stringify({ items }));

@@ -4,14 +4,20 @@ import type { ImageInput } from './image-input.js';
 import { type ImageInfo, probeImage, tooManyBytes } from './image-pipeline.js';
 import type { GalleryLimits } from './limits.js';
 import type { GalleryLogger } from './logger.js';
+import { placeholderOf } from './placeholder.js';
 import { createSingleFlight } from './single-flight.js';
 import { type GallerySource, normaliseRows, type SourceColumns, type SourceItem } from './source.js';
 import { type ContentHash, contentHash } from './token.js';
 
-/** A source item with the hash its token is derived from and what its header said. */
+/** What is known of an image that can be listed: its displayed size and a ThumbHash placeholder. */
+export interface ListedImage extends ImageInfo {
+  readonly placeholder: string;
+}
+
+/** A source item with the hash its token is derived from, and what its probe found. */
 export interface MediaEntry extends SourceItem {
   readonly hash: ContentHash;
-  readonly probe: ImageInfo | GalleryMediaError;
+  readonly probe: ListedImage | GalleryMediaError;
 }
 
 export interface MediaIndex {
@@ -35,7 +41,7 @@ export function createMediaIndex(options: {
   const { source, columns, limits, logger } = options;
   // A file is hashed again only when its size or modification time changes.
   const fileHashes = new Map<string, { size: number; mtimeMs: number; hash: ContentHash }>();
-  const probes = new Map<ContentHash, ImageInfo | GalleryMediaError>();
+  const probes = new Map<ContentHash, ListedImage | GalleryMediaError>();
   let byHash = new Map<ContentHash, MediaEntry>();
   const refresh = createSingleFlight<MediaEntry[]>();
 
@@ -62,10 +68,13 @@ export function createMediaIndex(options: {
     let probe = probes.get(hash);
     if (probe === undefined) {
       const data = bytes ?? (await readFile((item.image as { path: string }).path));
-      probe = await probeImage(data, limits).catch((error: unknown) => {
-        if (error instanceof GalleryMediaError) return error;
-        throw error;
-      });
+      // The header is checked first: a bomb or an SVG is refused before anything is decoded.
+      probe = await probeImage(data, limits)
+        .then(async (info) => ({ ...info, placeholder: await placeholderOf(data, limits) }))
+        .catch((error: unknown) => {
+          if (error instanceof GalleryMediaError) return error;
+          throw error;
+        });
       if (probes.size >= MEMO_LIMIT) probes.clear();
       probes.set(hash, probe);
     }

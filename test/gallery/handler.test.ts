@@ -36,6 +36,7 @@ describe('GET /caroulsel/data', () => {
       fullUrl: `/caroulsel/media/${tokenOf(sampleImage('grace_hopper.jpg'))}/full`,
       width: 512,
       height: 600,
+      placeholder: expect.stringMatching(/^[A-Za-z0-9+/]{20,60}={0,2}$/),
     });
     expect(items.map((item) => item.id)).toEqual(samples);
   });
@@ -68,6 +69,7 @@ describe('GET /caroulsel/data', () => {
       { id: 'text', image: textNamedJpg() },
       { id: 'empty', image: Buffer.alloc(0) },
       { title: 'no id', image: sampleImage('joy-preview.jpg') },
+      { id: 'truncated', image: truncatedJpeg() },
     ]);
     const items = await listItems(get);
     expect(items.map((item) => item.id)).toEqual(['good']);
@@ -79,9 +81,10 @@ describe('GET /caroulsel/data', () => {
         expect.stringMatching(/^gallery item "bomb" skipped: the image has 30000x30000 pixels/),
         expect.stringMatching(/^gallery item "svg" skipped: the file is not a JPEG/),
         expect.stringMatching(/^gallery item "text" skipped: the file is not a JPEG/),
+        expect.stringMatching(/^gallery item "truncated" skipped: the image cannot be decoded/),
       ]),
     );
-    expect(logged).toHaveLength(6);
+    expect(logged).toHaveLength(7);
   });
 
   it('gives a new token when an image changes', async () => {
