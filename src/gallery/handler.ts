@@ -1,7 +1,5 @@
 import { createHash } from 'node:crypto';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createDiskCache } from './cache/disk-cache.js';
+import { createDiskCache, DEFAULT_CACHE_DIR } from './cache/disk-cache.js';
 import type { MediaCache } from './cache/media-cache.js';
 import { createMemoryCache, layeredCache } from './cache/memory-cache.js';
 import { GalleryMediaError } from './errors.js';
@@ -70,7 +68,7 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
   const signer = createTokenSigner(options.secrets);
   const limits = GalleryLimits.parse(options.limits ?? {});
   const logger = options.logger ?? consoleLogger;
-  const backend = options.cache ?? createDiskCache({ dir: join(tmpdir(), 'task-association-media') });
+  const backend = options.cache ?? createDiskCache({ dir: DEFAULT_CACHE_DIR });
   const cache =
     limits.memoryCacheBytes === 0
       ? backend
@@ -122,8 +120,19 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
       options.onGenerate?.({ hash, variant });
       return renderImage(source, variant, limits);
     });
-    await cache.set(key, rendered);
+    // A cache that cannot store (disk full, Redis down) costs a later generation, not this answer.
+    await cache
+      .set(key, rendered)
+      .catch((error: unknown) => logger.warn(`media cache write failed: ${reasonOf(error)}`));
     return rendered;
+  }
+
+  async function cached(key: string) {
+    // A cache that cannot be read is a miss: the gallery keeps working on generations alone.
+    return cache.get(key).catch((error: unknown) => {
+      logger.warn(`media cache read failed: ${reasonOf(error)}`);
+      return undefined;
+    });
   }
 
   async function media(request: Request, token: string, variant: Variant): Promise<Response> {
@@ -134,7 +143,7 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
     const etag = `"${key}"`;
     if (matchesEtag(request, etag)) return notModified(etag, IMMUTABLE);
     const rendition =
-      (await cache.get(key)) ??
+      (await cached(key)) ??
       (await generations.run(key, async () => {
         const made = await generate(hash, variant, key);
         // Undefined is "not found"; single-flight carries values, so it travels as an error.
@@ -171,3 +180,5 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
     }
   };
 }
+
+const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));

@@ -1,6 +1,6 @@
 // Public API of src/gallery: re-exports only.
 
-export { createDiskCache, DiskCacheOptions } from './cache/disk-cache.js';
+export { createDiskCache, DEFAULT_CACHE_DIR, DiskCacheOptions } from './cache/disk-cache.js';
 export type { CachedMedia, MediaCache } from './cache/media-cache.js';
 export { createMemoryCache, layeredCache, MemoryCacheOptions } from './cache/memory-cache.js';
 export { createRedisCache, RedisCacheOptions } from './cache/redis-cache.js';
@@ -18,7 +18,6 @@ export { GalleryLimits, type GalleryLimitsInput } from './limits.js';
 export type { GalleryLogger } from './logger.js';
 export { toNodeListener } from './node-adapter.js';
 export {
-  DEFAULT_CACHE_DIR,
   DEFAULT_IMAGES_DIR,
   DEFAULT_WEB_ROOT,
   type GalleryServer,

@@ -31,6 +31,9 @@ export interface MediaIndex {
 
 // Remembered facts are keyed by content, so they never go stale; the bound only caps memory.
 const MEMO_LIMIT = 10_000;
+// A genuine but unknown token (an old URL replayed) asks the source again at most this often, so
+// it cannot turn into one host query per request.
+const REFRESH_INTERVAL_MS = 1000;
 
 export function createMediaIndex(options: {
   source: GallerySource;
@@ -43,6 +46,7 @@ export function createMediaIndex(options: {
   const fileHashes = new Map<string, { size: number; mtimeMs: number; hash: ContentHash }>();
   const probes = new Map<ContentHash, ListedImage | GalleryMediaError>();
   let byHash = new Map<ContentHash, MediaEntry>();
+  let builtAt = Number.NEGATIVE_INFINITY;
   const refresh = createSingleFlight<MediaEntry[]>();
 
   async function hashOf(image: ImageInput): Promise<{ hash: ContentHash; bytes?: Uint8Array }> {
@@ -103,13 +107,14 @@ export function createMediaIndex(options: {
       }
     }
     byHash = next;
+    builtAt = Date.now();
     return listed;
   }
 
   return {
     list: () => refresh.run('list', build),
     async find(hash) {
-      if (!byHash.has(hash)) await refresh.run('list', build);
+      if (!byHash.has(hash) && Date.now() - builtAt >= REFRESH_INTERVAL_MS) await refresh.run('list', build);
       return byHash.get(hash);
     },
     async read(entry) {

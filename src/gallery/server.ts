@@ -2,10 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createDiskCache } from './cache/disk-cache.js';
+import { createDiskCache, DEFAULT_CACHE_DIR } from './cache/disk-cache.js';
 import { GalleryConfigError } from './errors.js';
 import { folderSource } from './folder-source.js';
 import { createGalleryHandler } from './handler.js';
@@ -19,7 +18,6 @@ const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 export const DEFAULT_IMAGES_DIR = join(PACKAGE_ROOT, 'examples', 'images');
 export const DEFAULT_WEB_ROOT = join(PACKAGE_ROOT, 'web');
-export const DEFAULT_CACHE_DIR = join(tmpdir(), 'task-association', '.cache', 'media');
 
 export interface GalleryServerOptions {
   /** Default 3000; 0 picks a free port (tests). */

@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { contentHash, createTokenSigner } from '../../src/gallery/token.js';
@@ -98,6 +101,27 @@ describe('GET /caroulsel/data', () => {
     expect((await get(after?.previewUrl ?? '')).status).toBe(200);
   });
 
+  it('notices a file whose content changed: its old URL is a 404 and the list gives a new one', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'gallery-handler-'));
+    try {
+      const file = join(dir, 'photo.jpg');
+      await writeFile(file, sampleImage('grace_hopper.jpg'));
+      const { get, counts } = spiedGallery(() => [{ id: 'photo', image: file }]);
+      const [before] = await listItems(get);
+      await writeFile(file, sampleImage('joy-preview.jpg'));
+      expect((await get(before?.previewUrl ?? '')).status).toBe(404);
+      const [after] = await listItems(get);
+      expect(after?.previewUrl).not.toBe(before?.previewUrl);
+      expect((await get(after?.previewUrl ?? '')).status).toBe(200);
+      // Replaying the old URL does not query the host each time.
+      const calls = counts.sourceCalls;
+      for (let i = 0; i < 5; i++) expect((await get(before?.previewUrl ?? '')).status).toBe(404);
+      expect(counts.sourceCalls).toBe(calls);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
   it('answers 502 when the host source fails, and logs why', async () => {
     const { get, logged } = spiedGallery(() => {
       throw new Error('connection refused');
@@ -182,6 +206,20 @@ describe('GET /caroulsel/media/<token>/thumb and /full', () => {
     expect(responses[2]?.headers.get('retry-after')).toBe('1');
     expect(counts.generations).toBe(2);
     expect((await get(thumbPath(sampleImage(samples[2] ?? '')))).status).toBe(200);
+  });
+
+  it('keeps serving when the cache backend fails, and logs it', async () => {
+    const failing = {
+      get: () => Promise.reject(new Error('redis is down')),
+      set: () => Promise.reject(new Error('redis is down')),
+    };
+    const { get, logged } = spiedGallery(sampleRows, { cache: failing, limits: { memoryCacheBytes: 0 } });
+    const [item] = await listItems(get);
+    expect((await get(item?.previewUrl ?? '')).status).toBe(200);
+    expect(logged).toEqual([
+      'media cache read failed: redis is down',
+      'media cache write failed: redis is down',
+    ]);
   });
 
   it('answers forged, tampered, truncated and path-like tokens with 404, reading nothing', async () => {

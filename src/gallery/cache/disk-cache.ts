@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
 import { type CachedMedia, checkCacheKey, decodeEntry, encodeEntry, type MediaCache } from './media-cache.js';
@@ -14,6 +15,9 @@ export const DiskCacheOptions = z.object({
     .default(256 * 1024 * 1024),
 });
 export type DiskCacheOptions = z.input<typeof DiskCacheOptions>;
+
+/** Where the disk cache lives unless told otherwise: a folder of the system's temporary directory. */
+export const DEFAULT_CACHE_DIR = join(tmpdir(), 'task-association', '.cache', 'media');
 
 const ENTRY = '.media';
 const TEMP = '.tmp';
