@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { type Answer, type AnsweringHandler, type AnswerRequest, toWebHandler } from './answer.js';
 import { createDiskCache, DEFAULT_CACHE_DIR } from './cache/disk-cache.js';
 import type { MediaCache } from './cache/media-cache.js';
 import { createMemoryCache, layeredCache } from './cache/memory-cache.js';
@@ -9,11 +10,11 @@ import { GalleryLimits, type GalleryLimitsInput } from './limits.js';
 import { consoleLogger, type GalleryLogger } from './logger.js';
 import { createMediaIndex, type ListedImage, type MediaEntry } from './media-index.js';
 import {
-  bodyResponse,
-  errorResponse,
+  bodyAnswer,
+  errorAnswer,
   IMMUTABLE,
   matchesEtag,
-  mediaErrorResponse,
+  mediaErrorAnswer,
   methodNotAllowed,
   notFound,
   notModified,
@@ -23,7 +24,7 @@ import { type GallerySource, SourceColumns } from './source.js';
 import { type ContentHash, createTokenSigner } from './token.js';
 
 /** A web-standard handler: mount it in anything that speaks `Request` and `Response`. */
-export type GalleryHandler = (request: Request) => Promise<Response>;
+export type GalleryHandler = AnsweringHandler;
 
 export interface GalleryHandlerOptions {
   /** "Data entry point 400": the host's query, returning rows. */
@@ -83,7 +84,7 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
   const generations = createSingleFlight<{ bytes: Uint8Array; contentType: string }>();
   const sizeOf = (variant: Variant) => (variant === 'thumb' ? limits.thumbSize : limits.fullSize);
 
-  async function data(request: Request): Promise<Response> {
+  async function data(request: AnswerRequest): Promise<Answer> {
     const entries = await index.list();
     const items: GalleryItem[] = entries.map((entry) => {
       const token = signer.sign(entry.hash);
@@ -102,8 +103,8 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
     const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
     // The list changes whenever the host's data does: clients keep it but ask again each time.
     const cacheControl = 'no-cache';
-    if (matchesEtag(request, etag)) return notModified(etag, cacheControl);
-    return bodyResponse(request, body, {
+    if (matchesEtag(request.ifNoneMatch, etag)) return notModified(etag, cacheControl);
+    return bodyAnswer(body, {
       'Content-Type': 'application/json; charset=utf-8',
       ETag: etag,
       'Cache-Control': cacheControl,
@@ -135,13 +136,13 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
     });
   }
 
-  async function media(request: Request, token: string, variant: Variant): Promise<Response> {
+  async function media(request: AnswerRequest, token: string, variant: Variant): Promise<Answer> {
     // The MAC is checked before anything is looked up or read: a forged token costs one HMAC.
     const hash = signer.verify(token);
     if (hash === undefined) return notFound();
     const key = `${hash}-${variant}-${PIPELINE_VERSION}-${sizeOf(variant)}`;
     const etag = `"${key}"`;
-    if (matchesEtag(request, etag)) return notModified(etag, IMMUTABLE);
+    if (matchesEtag(request.ifNoneMatch, etag)) return notModified(etag, IMMUTABLE);
     const rendition =
       (await cached(key)) ??
       (await generations.run(key, async () => {
@@ -150,15 +151,15 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
         if (made === undefined) throw new GalleryMediaError('MEDIA_NOT_FOUND', 404, 'no such media');
         return made;
       }));
-    return bodyResponse(request, rendition.bytes, {
+    return bodyAnswer(rendition.bytes, {
       'Content-Type': rendition.contentType,
       ETag: etag,
       'Cache-Control': IMMUTABLE,
     });
   }
 
-  return async (request) => {
-    const { pathname } = new URL(request.url);
+  return toWebHandler(async (request) => {
+    const { pathname } = request;
     if (!pathname.startsWith(PREFIX)) return notFound();
     const mediaMatch = MEDIA_PATH.exec(pathname);
     if (pathname !== `${PREFIX}data` && mediaMatch === null) return notFound();
@@ -167,18 +168,12 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
       if (mediaMatch === null) return await data(request);
       return await media(request, mediaMatch[1] ?? '', mediaMatch[2] as Variant);
     } catch (error) {
-      if (error instanceof GalleryMediaError) return mediaErrorResponse(error);
-      logger.warn(`gallery request failed: ${error instanceof Error ? error.message : String(error)}`, {
-        path: pathname,
-      });
-      // The host's source or the cache backend failed: an upstream failure, not a bad request.
-      return errorResponse(
-        502,
-        'GALLERY_UPSTREAM',
-        'the gallery source or cache is unavailable; retry later',
-      );
+      if (error instanceof GalleryMediaError) return mediaErrorAnswer(error);
+      logger.warn(`gallery request failed: ${reasonOf(error)}`, { path: pathname });
+      // The host's source or its files failed: an upstream failure, not a bad request.
+      return errorAnswer(502, 'GALLERY_UPSTREAM', 'the gallery source is unavailable; retry later');
     }
-  };
+  });
 }
 
 const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));

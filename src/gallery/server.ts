@@ -56,10 +56,10 @@ export async function startGalleryServer(options: GalleryServerOptions = {}): Pr
     ...(options.logger === undefined ? {} : { logger: options.logger }),
   });
   const web = createWebRootHandler(options.webRoot ?? DEFAULT_WEB_ROOT);
-  const server = createServer(
-    toNodeListener((request) =>
-      new URL(request.url).pathname.startsWith('/caroulsel/') ? gallery(request) : web(request),
-    ),
+  const galleryListener = toNodeListener(gallery);
+  const webListener = toNodeListener(web);
+  const server = createServer((req, res) =>
+    (req.url?.startsWith('/caroulsel/') ? galleryListener : webListener)(req, res),
   );
   const host = options.host ?? '127.0.0.1';
   server.listen(options.port ?? 3000, host);

@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { bodyResponse, errorResponse, methodNotAllowed, notFound } from './responses.js';
+import { type Answer, type AnsweringHandler, toWebHandler } from './answer.js';
+import { bodyAnswer, errorAnswer, methodNotAllowed, notFound } from './responses.js';
 
 const ASSET_PATH = /^\/assets\/([A-Za-z0-9][A-Za-z0-9._-]*)$/;
 const TYPES: Record<string, string> = {
@@ -14,31 +15,25 @@ const TYPES: Record<string, string> = {
  * in `webRoot`. Only names actually present and ending in .js, .css or .html are served, so no
  * request can reach outside the folder or read anything but the page's own files.
  */
-export function createWebRootHandler(webRoot: string) {
-  async function serve(request: Request, name: string): Promise<Response> {
+export function createWebRootHandler(webRoot: string): AnsweringHandler {
+  async function serve(name: string): Promise<Answer> {
     const type = TYPES[name.slice(name.lastIndexOf('.'))];
     if (type === undefined) return notFound();
     const present = await readdir(webRoot, { withFileTypes: true }).catch(() => []);
     if (!present.some((entry) => entry.isFile() && entry.name === name)) {
       return name === 'index.html'
-        ? errorResponse(404, 'NOT_FOUND', `the home page ${join(webRoot, name)} is missing`)
+        ? errorAnswer(404, 'NOT_FOUND', `the home page ${join(webRoot, name)} is missing`)
         : notFound();
     }
     const bytes = await readFile(join(webRoot, name));
     // The page's files change with each release of the package: revalidate instead of keeping them.
-    return bodyResponse(
-      request,
-      bytes,
-      { 'Content-Type': type, 'Cache-Control': 'no-cache' },
-      { csp: false },
-    );
+    return bodyAnswer(bytes, { 'Content-Type': type, 'Cache-Control': 'no-cache' }, { csp: false });
   }
 
-  return async (request: Request): Promise<Response> => {
-    const { pathname } = new URL(request.url);
+  return toWebHandler(async ({ method, pathname }) => {
     const name = pathname === '/' ? 'index.html' : ASSET_PATH.exec(pathname)?.[1];
     if (name === undefined) return notFound();
-    if (request.method !== 'GET' && request.method !== 'HEAD') return methodNotAllowed('GET, HEAD');
-    return serve(request, name);
-  };
+    if (method !== 'GET' && method !== 'HEAD') return methodNotAllowed('GET, HEAD');
+    return serve(name);
+  });
 }

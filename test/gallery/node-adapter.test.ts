@@ -55,6 +55,29 @@ describe('toNodeListener in a real Node http server', () => {
     expect(status).toBe(200);
   });
 
+  it('mounts any other web handler through Request and Response', async () => {
+    const other = createServer(
+      toNodeListener(async (request) => {
+        const { pathname, search } = new URL(request.url);
+        return new Response(`${request.method} ${pathname}${search} ${request.headers.get('x-test')}`, {
+          status: 201,
+          headers: { 'X-Seen': 'yes' },
+        });
+      }),
+    );
+    other.listen(0, '127.0.0.1');
+    await once(other, 'listening');
+    const response = await fetch(`http://127.0.0.1:${(other.address() as AddressInfo).port}/a/b?c=1`, {
+      headers: { 'X-Test': 'header' },
+    });
+    expect([response.status, response.headers.get('x-seen'), await response.text()]).toEqual([
+      201,
+      'yes',
+      'GET /a/b?c=1 header',
+    ]);
+    other.close();
+  });
+
   it('answers 500 instead of hanging when a handler throws (a bug)', async () => {
     const broken = createServer(
       toNodeListener(async () => {
