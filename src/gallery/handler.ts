@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import { type Answer, type AnsweringHandler, type AnswerRequest, toWebHandler } from './answer.js';
 import { createDiskCache, DEFAULT_CACHE_DIR } from './cache/disk-cache.js';
-import type { MediaCache } from './cache/media-cache.js';
+import type { CachedMedia, MediaCache } from './cache/media-cache.js';
 import { createMemoryCache, layeredCache } from './cache/memory-cache.js';
-import { GalleryMediaError } from './errors.js';
+import { GalleryMediaError, parseOption } from './errors.js';
 import { PIPELINE_VERSION, renderImage, type Variant } from './image-pipeline.js';
 import { createLimiter } from './limiter.js';
 import { GalleryLimits, type GalleryLimitsInput } from './limits.js';
@@ -67,7 +67,7 @@ const READ_ONLY = 'GET, HEAD';
  */
 export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHandler {
   const signer = createTokenSigner(options.secrets);
-  const limits = GalleryLimits.parse(options.limits ?? {});
+  const limits = parseOption(GalleryLimits, options.limits ?? {}, 'limits');
   const logger = options.logger ?? consoleLogger;
   const backend = options.cache ?? createDiskCache({ dir: DEFAULT_CACHE_DIR });
   const cache =
@@ -76,12 +76,12 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
       : layeredCache(createMemoryCache({ maxBytes: limits.memoryCacheBytes }), backend);
   const index = createMediaIndex({
     source: options.source,
-    columns: SourceColumns.parse(options.columns ?? {}),
+    columns: parseOption(SourceColumns, options.columns ?? {}, 'columns'),
     limits,
     logger,
   });
   const limiter = createLimiter(limits);
-  const generations = createSingleFlight<{ bytes: Uint8Array; contentType: string }>();
+  const generations = createSingleFlight<CachedMedia>();
   const sizeOf = (variant: Variant) => (variant === 'thumb' ? limits.thumbSize : limits.fullSize);
 
   async function data(request: AnswerRequest): Promise<Answer> {

@@ -1,5 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
-import { GalleryMediaError } from './errors.js';
+import { GalleryConfigError, GalleryMediaError } from './errors.js';
 import type { ImageInput } from './image-input.js';
 import { type ImageInfo, probeImage, tooManyBytes } from './image-pipeline.js';
 import type { GalleryLimits } from './limits.js';
@@ -86,7 +86,14 @@ export function createMediaIndex(options: {
   }
 
   async function build(): Promise<MediaEntry[]> {
-    const items = normaliseRows(await source(), columns, logger);
+    const rows: unknown = await source();
+    if (!Array.isArray(rows)) {
+      throw new GalleryConfigError(
+        'GALLERY_SOURCE',
+        `the gallery source returned ${typeof rows}, not an array of rows`,
+      );
+    }
+    const items = normaliseRows(rows, columns, logger);
     const entries = await Promise.all(
       items.map((item) =>
         entryOf(item).catch((error: unknown) => {

@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
+import { GalleryConfigError } from '../../src/gallery/errors.js';
 import { contentHash, createTokenSigner } from '../../src/gallery/token.js';
 import { listItems, SECRET, spiedGallery } from './support/gallery.js';
 import {
@@ -120,6 +121,14 @@ describe('GET /caroulsel/data', () => {
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
+  });
+
+  it('answers 502 when the host source returns something that is not a list of rows', async () => {
+    const { get, logged } = spiedGallery(() => ({ rows: [] }) as unknown as unknown[]);
+    expect((await get('/caroulsel/data')).status).toBe(502);
+    expect(logged).toEqual([
+      'gallery request failed: the gallery source returned object, not an array of rows',
+    ]);
   });
 
   it('answers 502 when the host source fails, and logs why', async () => {
@@ -297,6 +306,23 @@ describe('routing', () => {
     expect(response.status).toBe(405);
     expect(response.headers.get('allow')).toBe('GET, HEAD');
     expect(counts.sourceCalls).toBe(0);
+  });
+
+  it('refuses bad options with an error naming the option', () => {
+    const attempt = (options: Parameters<typeof spiedGallery>[1]) => {
+      try {
+        spiedGallery(sampleRows, options);
+        return undefined;
+      } catch (error) {
+        return error;
+      }
+    };
+    expect(attempt({ limits: { thumbSize: 0 } })).toMatchObject({
+      code: 'GALLERY_CONFIG',
+      path: 'limits.thumbSize',
+    });
+    expect(attempt({ columns: { id: '' } })).toMatchObject({ code: 'GALLERY_CONFIG', path: 'columns.id' });
+    expect(attempt({ limits: { concurrency: 1.5 } })).toBeInstanceOf(GalleryConfigError);
   });
 
   it('refuses to start without a strong secret', () => {

@@ -3,6 +3,7 @@ import { mkdir, readdir, readFile, rename, stat, unlink, writeFile } from 'node:
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
+import { parseOption } from '../errors.js';
 import { type CachedMedia, checkCacheKey, decodeEntry, encodeEntry, type MediaCache } from './media-cache.js';
 
 export const DiskCacheOptions = z.object({
@@ -29,7 +30,7 @@ const TEMP = '.tmp';
  * Recency is tracked in memory; after a restart it starts from the files' modification times.
  */
 export function createDiskCache(options: DiskCacheOptions): MediaCache {
-  const { dir, maxBytes } = DiskCacheOptions.parse(options);
+  const { dir, maxBytes } = parseOption(DiskCacheOptions, options, 'diskCache');
   // Map order is recency order: the first key is the least recently used.
   const sizes = new Map<string, number>();
   let total = 0;

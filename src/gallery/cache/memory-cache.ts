@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { parseOption } from '../errors.js';
 import { type CachedMedia, checkCacheKey, type MediaCache } from './media-cache.js';
 
 export const MemoryCacheOptions = z.object({
@@ -16,7 +17,7 @@ export const MemoryCacheOptions = z.object({
  * a disk read or a network round trip.
  */
 export function createMemoryCache(options: z.input<typeof MemoryCacheOptions> = {}): MediaCache {
-  const { maxBytes } = MemoryCacheOptions.parse(options);
+  const { maxBytes } = parseOption(MemoryCacheOptions, options, 'memoryCache');
   // Map order is recency order: the first key is the least recently used.
   const entries = new Map<string, CachedMedia>();
   let total = 0;

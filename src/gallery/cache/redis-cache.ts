@@ -1,5 +1,6 @@
 import { Redis } from 'ioredis';
 import { z } from 'zod';
+import { parseOption } from '../errors.js';
 import { checkCacheKey, decodeEntry, encodeEntry, type MediaCache } from './media-cache.js';
 
 export const RedisCacheOptions = z.object({
@@ -20,7 +21,7 @@ export const RedisCacheOptions = z.object({
 export function createRedisCache(
   options: { redis: Redis | string } & z.input<typeof RedisCacheOptions>,
 ): MediaCache {
-  const { keyPrefix, ttlSeconds } = RedisCacheOptions.parse(options);
+  const { keyPrefix, ttlSeconds } = parseOption(RedisCacheOptions, options, 'redisCache');
   const owned = typeof options.redis === 'string';
   const redis =
     typeof options.redis === 'string' ? new Redis(options.redis, { lazyConnect: true }) : options.redis;
