@@ -29,7 +29,7 @@ export function toNodeListener(handler: WebHandler) {
   };
 }
 
-function viaAnswer(answer: Answerer, req: IncomingMessage): Promise<Answer> {
+async function viaAnswer(answer: Answerer, req: IncomingMessage): Promise<Answer> {
   const url = req.url ?? '/';
   const query = url.indexOf('?');
   // Parsed like the web path does, so both see the same pathname (dot segments resolved).

@@ -1,6 +1,6 @@
 import { once } from 'node:events';
 import { createServer, request as httpRequest } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toNodeListener } from '../../src/gallery/node-adapter.js';
 import { listItems, spiedGallery } from './support/gallery.js';
@@ -53,6 +53,23 @@ describe('toNodeListener in a real Node http server', () => {
       req.end();
     });
     expect(status).toBe(200);
+  });
+
+  it('answers a request target that is not a URL without going down', async () => {
+    const { port } = server.address() as AddressInfo;
+    const reply = await new Promise<string>((resolve, reject) => {
+      const socket = connect(port, '127.0.0.1', () =>
+        socket.end('GET http://[/caroulsel/data HTTP/1.1\r\nHost: x\r\n\r\n'),
+      );
+      let text = '';
+      socket.on('data', (chunk) => {
+        text += chunk.toString();
+      });
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(reply).toMatch(/^HTTP\/1\.1 (400|404|500) /);
+    expect((await fetch(`${base}/caroulsel/data`)).status).toBe(200);
   });
 
   it('mounts any other web handler through Request and Response', async () => {
