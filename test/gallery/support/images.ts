@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { crc32, deflateSync } from 'node:zlib';
+import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 
 /** The bundled sample images (real photos and graphics from Debian packages). */
@@ -39,6 +39,18 @@ export const png16Bit = () =>
     .png()
     .toBuffer();
 
+// PNG chunk checksums; zlib.crc32 only exists from Node 20.15 and the package supports 20.11.
+const CRC_TABLE = Array.from({ length: 256 }, (_, n) => {
+  let c = n;
+  for (let k = 0; k < 8; k++) c = c & 1 ? 0xedb88320 ^ (c >>> 1) : c >>> 1;
+  return c >>> 0;
+});
+function crc32(bytes: Uint8Array): number {
+  let crc = 0xffffffff;
+  for (const byte of bytes) crc = (CRC_TABLE[(crc ^ byte) & 0xff] ?? 0) ^ (crc >>> 8);
+  return (crc ^ 0xffffffff) >>> 0;
+}
+
 /**
  * A decompression bomb: a valid PNG header announcing `side`x`side` 1-bit pixels, all zero, so the
  * file is small (about 110 KB for 30000) while decoding it would need gigabytes. Built by hand:
@@ -50,7 +62,7 @@ export function bombPng(side = 30_000): Buffer {
     head.writeUInt32BE(data.length, 0);
     head.write(type, 4, 'ascii');
     const crc = Buffer.alloc(4);
-    crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])) >>> 0, 0);
+    crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), data])), 0);
     return Buffer.concat([head, data, crc]);
   };
   const header = Buffer.alloc(13);
