@@ -4,7 +4,7 @@ import { createDiskCache, DEFAULT_CACHE_DIR } from './cache/disk-cache.js';
 import type { CachedMedia, MediaCache } from './cache/media-cache.js';
 import { createMemoryCache, layeredCache } from './cache/memory-cache.js';
 import { GalleryMediaError, parseOption } from './errors.js';
-import { PIPELINE_VERSION, renderImage, type Variant } from './image-pipeline.js';
+import { renderImage, renditionContext, type Variant } from './image-pipeline.js';
 import { createLimiter } from './limiter.js';
 import { GalleryLimits, type GalleryLimitsInput } from './limits.js';
 import { consoleLogger, type GalleryLogger } from './logger.js';
@@ -66,8 +66,9 @@ const READ_ONLY = 'GET, HEAD';
  * createServer(toNodeListener(handler)).listen(3000);
  */
 export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHandler {
-  const signer = createTokenSigner(options.secrets);
   const limits = parseOption(GalleryLimits, options.limits ?? {}, 'limits');
+  const context = renditionContext(limits);
+  const signer = createTokenSigner(options.secrets, context);
   const logger = options.logger ?? consoleLogger;
   const backend = options.cache ?? createDiskCache({ dir: DEFAULT_CACHE_DIR });
   const cache =
@@ -82,7 +83,6 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
   });
   const limiter = createLimiter(limits);
   const generations = createSingleFlight<CachedMedia>();
-  const sizeOf = (variant: Variant) => (variant === 'thumb' ? limits.thumbSize : limits.fullSize);
 
   async function data(request: AnswerRequest): Promise<Answer> {
     const entries = await index.list();
@@ -140,7 +140,7 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
     // The MAC is checked before anything is looked up or read: a forged token costs one HMAC.
     const hash = signer.verify(token);
     if (hash === undefined) return notFound();
-    const key = `${hash}-${variant}-${PIPELINE_VERSION}-${sizeOf(variant)}`;
+    const key = `${hash}-${variant}-${context}`;
     const etag = `"${key}"`;
     if (matchesEtag(request.ifNoneMatch, etag)) return notModified(etag, IMMUTABLE);
     const rendition =

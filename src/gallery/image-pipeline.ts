@@ -25,6 +25,11 @@ const ACCEPTED_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'avif', 'heif', 
 /** Bumped when the rendering changes, so cache keys and ETags of older renditions are not reused. */
 export const PIPELINE_VERSION = 'p1';
 
+/** What decides a rendition's bytes besides the source: part of every media URL and cache key. */
+export function renditionContext(limits: Pick<GalleryLimits, 'thumbSize' | 'fullSize'>): string {
+  return `${PIPELINE_VERSION}-${limits.thumbSize}-${limits.fullSize}`;
+}
+
 /**
  * Reads the image header only (no decoding): format, size and orientation. Refuses what the
  * limits or the accepted formats exclude, so a decompression bomb is stopped before any pixel is

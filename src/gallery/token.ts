@@ -33,11 +33,14 @@ export interface TokenSigner {
 }
 
 /**
- * Tokens are `base64url(hash) + base64url(HMAC-SHA256(secret, hash))`, both truncated to 128 bits.
- * The first secret signs and every secret verifies, so a secret is rotated by putting the new one
- * first and dropping the old one once cached pages have expired.
+ * Tokens are `base64url(hash) + base64url(HMAC-SHA256(secret, context + hash))`, both truncated to
+ * 128 bits. The first secret signs and every secret verifies, so a secret is rotated by putting the
+ * new one first and dropping the old one once cached pages have expired.
+ *
+ * `context` names how the media is rendered (pipeline version and sizes): when it changes, every
+ * URL changes too, so a browser holding a URL "immutable" never keeps a rendition made the old way.
  */
-export function createTokenSigner(secrets: readonly string[]): TokenSigner {
+export function createTokenSigner(secrets: readonly string[], context = ''): TokenSigner {
   const parsed = Secrets.safeParse(secrets);
   if (!parsed.success) {
     throw new GalleryConfigError('GALLERY_SECRET', parsed.error.issues[0]?.message ?? 'bad gallery secrets', {
@@ -46,7 +49,7 @@ export function createTokenSigner(secrets: readonly string[]): TokenSigner {
   }
   const keys = parsed.data.map((secret) => Buffer.from(secret, 'utf8'));
   const mac = (key: Buffer, hash: string) =>
-    createHmac('sha256', key).update(DOMAIN).update(hash).digest().subarray(0, MAC_BYTES);
+    createHmac('sha256', key).update(`${DOMAIN}${context}:`).update(hash).digest().subarray(0, MAC_BYTES);
   const first = keys[0] as Buffer;
   return {
     sign: (hash) => hash + mac(first, hash).toString('base64url'),

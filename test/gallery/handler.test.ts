@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import { GalleryConfigError } from '../../src/gallery/errors.js';
+import { renditionContext } from '../../src/gallery/image-pipeline.js';
+import { GalleryLimits } from '../../src/gallery/limits.js';
 import { contentHash, createTokenSigner } from '../../src/gallery/token.js';
 import { listItems, SECRET, spiedGallery } from './support/gallery.js';
 import {
@@ -18,7 +20,8 @@ import {
 const samples = ['grace_hopper.jpg', 'debian-logo-256.png', 'joy-preview.jpg'];
 const sampleRows = () =>
   samples.map((name) => ({ id: name, title: `Title ${name}`, image: `${SAMPLE_DIR}${name}` }));
-const tokenOf = (bytes: Uint8Array) => createTokenSigner([SECRET]).sign(contentHash(bytes));
+const context = renditionContext(GalleryLimits.parse({}));
+const tokenOf = (bytes: Uint8Array) => createTokenSigner([SECRET], context).sign(contentHash(bytes));
 const thumbPath = (bytes: Uint8Array) => `/caroulsel/media/${tokenOf(bytes)}/thumb`;
 
 describe('GET /caroulsel/data', () => {
@@ -152,7 +155,7 @@ describe('GET /caroulsel/media/<token>/thumb and /full', () => {
     expect(Object.fromEntries(response.headers)).toEqual({
       'content-type': 'image/webp',
       'content-length': String(body.length),
-      etag: expect.stringMatching(/^"[A-Za-z0-9_-]{22}-thumb-p1-320"$/),
+      etag: expect.stringMatching(/^"[A-Za-z0-9_-]{22}-thumb-p1-320-2048"$/),
       'cache-control': 'public, max-age=31536000, immutable',
       'x-content-type-options': 'nosniff',
       'content-security-policy': "default-src 'none'",
@@ -254,6 +257,15 @@ describe('GET /caroulsel/media/<token>/thumb and /full', () => {
     }
     expect((await get('/caroulsel/media/../../../etc/passwd')).status).toBe(404);
     expect([counts.sourceCalls, cacheCounts.gets, counts.generations]).toEqual([0, 0, 0]);
+  });
+
+  it('changes every URL when the renditions change (a new size), so no browser keeps an old one', async () => {
+    const before = await listItems(spiedGallery(sampleRows).get);
+    const resized = spiedGallery(sampleRows, { limits: { thumbSize: 200 } });
+    const after = await listItems(resized.get);
+    expect(after.map((item) => item.previewUrl)).not.toContain(before[0]?.previewUrl);
+    expect((await resized.get(before[0]?.previewUrl ?? '')).status).toBe(404);
+    expect((await resized.get(after[0]?.previewUrl ?? '')).status).toBe(200);
   });
 
   it('answers a genuine token for media the source does not hold with 404', async () => {

@@ -48,6 +48,12 @@ describe('media tokens', () => {
     }
   });
 
+  it('are bound to their rendering context', () => {
+    const token = createTokenSigner([NEW], 'p1-320-2048').sign(hash);
+    expect(createTokenSigner([NEW], 'p1-320-2048').verify(token)).toBe(hash);
+    expect(createTokenSigner([NEW], 'p1-200-2048').verify(token)).toBeUndefined();
+  });
+
   it('refuse to be made without a strong secret', () => {
     expect(() => createTokenSigner([])).toThrow(GalleryConfigError);
     expect(() => createTokenSigner(['short'])).toThrow(/at least 16 characters/);
