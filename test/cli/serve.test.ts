@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -33,6 +33,7 @@ describe('task-association serve', () => {
     const { items } = (await response.json()) as { items: { id: string; previewUrl: string }[] };
     expect(items.map((item) => item.id)).toContain('joy-preview.jpg');
     expect((await fetch(url + (items[0]?.previewUrl ?? ''))).status).toBe(200);
+    expect((await readdir(join(dir, 'cache'))).some((name) => name.endsWith('.media'))).toBe(true);
     stop();
     expect(await exit).toBe(0);
     expect(io.err()).not.toContain('random secret');
