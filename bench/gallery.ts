@@ -22,8 +22,8 @@ import { toNodeListener } from '../src/gallery/node-adapter.js';
 const SAMPLES = new URL('../examples/images/', import.meta.url).pathname;
 const FIXTURES = '/work/shared/fixtures/images/';
 const SECRET = 'bench-secret-0123456789';
-const LOAD_SECONDS = 2;
-const ROUNDS = 5;
+const LOAD_SECONDS = 1;
+const ROUNDS = 9;
 const CONNECTIONS = 16;
 
 // Worker side, as plain JavaScript (workers do not inherit the TypeScript loader): keeps
@@ -182,7 +182,7 @@ async function main() {
   diskOnly.listen(0, '127.0.0.1');
   await once(diskOnly, 'listening');
   const diskUrl = `http://127.0.0.1:${(diskOnly.address() as AddressInfo).port}${items[2]?.previewUrl ?? ''}`;
-  const diskVsStatic = await compareWithStatic('disk-only cached', diskUrl, `${base}/static/thumb.webp`, 3);
+  const diskVsStatic = await compareWithStatic('disk-only cached', diskUrl, `${base}/static/thumb.webp`, 5);
   console.log(`disk cache alone (memory layer off): ${diskVsStatic.toFixed(2)}x the static file`);
   diskOnly.close();
   server.close();
