@@ -1,4 +1,5 @@
 import sharp from 'sharp';
+import type { CachedMedia } from './cache/media-cache.js';
 import { GalleryMediaError } from './errors.js';
 import { hasImageSignature } from './image-input.js';
 import type { GalleryLimits } from './limits.js';
@@ -10,11 +11,6 @@ export interface ImageInfo {
   /** Displayed size, after the EXIF orientation is applied. */
   readonly width: number;
   readonly height: number;
-}
-
-export interface RenderedImage {
-  readonly bytes: Uint8Array;
-  readonly contentType: string;
 }
 
 // Raster formats only. SVG is refused: serving it as-is would run its scripts in our origin, and
@@ -67,7 +63,7 @@ export async function renderImage(
   bytes: Uint8Array,
   variant: Variant,
   limits: GalleryLimits,
-): Promise<RenderedImage> {
+): Promise<CachedMedia> {
   if (!hasImageSignature(bytes)) throw unsupported();
   const size = variant === 'thumb' ? limits.thumbSize : limits.fullSize;
   try {

@@ -4,6 +4,7 @@ import type { ImageInput } from './image-input.js';
 import { type ImageInfo, probeImage, tooManyBytes } from './image-pipeline.js';
 import type { GalleryLimits } from './limits.js';
 import type { GalleryLogger } from './logger.js';
+import { mapBounded } from './map-bounded.js';
 import { placeholderOf } from './placeholder.js';
 import { createSingleFlight } from './single-flight.js';
 import { type GallerySource, normaliseRows, type SourceColumns, type SourceItem } from './source.js';
@@ -34,6 +35,9 @@ const MEMO_LIMIT = 10_000;
 // A genuine but unknown token (an old URL replayed) asks the source again at most this often, so
 // it cannot turn into one host query per request.
 const REFRESH_INTERVAL_MS = 1000;
+// Items read and probed at once while listing: a large gallery seen for the first time must not
+// hold every file in memory at the same moment.
+const LISTING_CONCURRENCY = 4;
 
 export function createMediaIndex(options: {
   source: GallerySource;
@@ -94,13 +98,11 @@ export function createMediaIndex(options: {
       );
     }
     const items = normaliseRows(rows, columns, logger);
-    const entries = await Promise.all(
-      items.map((item) =>
-        entryOf(item).catch((error: unknown) => {
-          logger.warn(`gallery item "${item.id}" skipped: ${reasonOf(error)}`, { id: item.id });
-          return undefined;
-        }),
-      ),
+    const entries = await mapBounded(items, LISTING_CONCURRENCY, (item) =>
+      entryOf(item).catch((error: unknown) => {
+        logger.warn(`gallery item "${item.id}" skipped: ${reasonOf(error)}`, { id: item.id });
+        return undefined;
+      }),
     );
     const next = new Map<ContentHash, MediaEntry>();
     const listed: MediaEntry[] = [];
