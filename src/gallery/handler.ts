@@ -62,7 +62,7 @@ const READ_ONLY = 'GET, HEAD';
  * /caroulsel/media/<token>/thumb|full` serves renditions from the media cache.
  *
  * @example
- * const handler = createGalleryHandler({ source: folderSource('./images'), secrets: [process.env.SECRET] });
+ * const handler = createGalleryHandler({ source: folderSource('./images'), secrets: [secret] });
  * createServer(toNodeListener(handler)).listen(3000);
  */
 export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHandler {
