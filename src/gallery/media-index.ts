@@ -1,4 +1,5 @@
 import { readFile, stat } from 'node:fs/promises';
+import { match } from 'ts-pattern';
 import { GalleryConfigError, GalleryMediaError } from './errors.js';
 import type { ImageInput } from './image-input.js';
 import { type ImageInfo, probeImage, tooManyBytes } from './image-pipeline.js';
@@ -9,6 +10,12 @@ import { placeholderOf } from './placeholder.js';
 import { createSingleFlight } from './single-flight.js';
 import { type GallerySource, normaliseRows, type SourceColumns, type SourceItem } from './source.js';
 import { type ContentHash, contentHash } from './token.js';
+
+/** An image's content hash, and how to get its bytes when they are needed (a file is not kept read). */
+interface Hashed {
+  readonly hash: ContentHash;
+  load(): Promise<Uint8Array | undefined>;
+}
 
 /** What is known of an image that can be listed: its displayed size and a ThumbHash placeholder. */
 export interface ListedImage extends ImageInfo {
@@ -53,29 +60,47 @@ export function createMediaIndex(options: {
   let builtAt = Number.NEGATIVE_INFINITY;
   const refresh = createSingleFlight<MediaEntry[]>();
 
-  async function hashOf(image: ImageInput): Promise<{ hash: ContentHash; bytes?: Uint8Array }> {
-    if (image.kind === 'bytes') {
-      if (image.bytes.byteLength > limits.maxInputBytes) throw tooManyBytes(image.bytes.byteLength, limits);
-      return { hash: contentHash(image.bytes), bytes: image.bytes };
-    }
-    const info = await stat(image.path);
-    if (!info.isFile()) throw new GalleryMediaError('MEDIA_NOT_FOUND', 404, `${image.path} is not a file`);
+  // ts-pattern's exhaustive match: a new kind of image input cannot be forgotten here.
+  const hashOf = (image: ImageInput): Promise<Hashed> =>
+    match(image)
+      .with({ kind: 'bytes' }, async ({ bytes }) => {
+        if (bytes.byteLength > limits.maxInputBytes) throw tooManyBytes(bytes.byteLength, limits);
+        return { hash: contentHash(bytes), load: async () => bytes };
+      })
+      .with({ kind: 'file' }, ({ path }) => hashFile(path))
+      .exhaustive();
+
+  async function hashFile(path: string): Promise<Hashed> {
+    const info = await stat(path);
+    if (!info.isFile()) throw new GalleryMediaError('MEDIA_NOT_FOUND', 404, `${path} is not a file`);
     if (info.size > limits.maxInputBytes) throw tooManyBytes(info.size, limits);
-    const known = fileHashes.get(image.path);
-    if (known !== undefined && known.size === info.size && known.mtimeMs === info.mtimeMs)
-      return { hash: known.hash };
-    const bytes = await readFile(image.path);
+    const known = fileHashes.get(path);
+    if (known !== undefined && known.size === info.size && known.mtimeMs === info.mtimeMs) {
+      return { hash: known.hash, load: () => readFresh(path, known.hash) };
+    }
+    const bytes = await readFile(path);
     const hash = contentHash(bytes);
     if (fileHashes.size >= MEMO_LIMIT) fileHashes.clear();
-    fileHashes.set(image.path, { size: info.size, mtimeMs: info.mtimeMs, hash });
-    return { hash, bytes };
+    fileHashes.set(path, { size: info.size, mtimeMs: info.mtimeMs, hash });
+    return { hash, load: async () => bytes };
+  }
+
+  /** The current bytes of a file, or undefined when it is gone or no longer has `hash`. */
+  async function readFresh(path: string, hash: ContentHash): Promise<Uint8Array | undefined> {
+    const info = await stat(path).catch(() => undefined);
+    if (info === undefined) return undefined;
+    if (info.size > limits.maxInputBytes) throw tooManyBytes(info.size, limits);
+    const bytes = await readFile(path);
+    return contentHash(bytes) === hash ? bytes : undefined;
   }
 
   async function entryOf(item: SourceItem): Promise<MediaEntry> {
-    const { hash, bytes } = await hashOf(item.image);
+    const { hash, load } = await hashOf(item.image);
     let probe = probes.get(hash);
     if (probe === undefined) {
-      const data = bytes ?? (await readFile((item.image as { path: string }).path));
+      const data = await load();
+      if (data === undefined)
+        throw new GalleryMediaError('MEDIA_NOT_FOUND', 404, 'the image file changed while read');
       // The header is checked first: a bomb or an SVG is refused before anything is decoded.
       probe = await probeImage(data, limits)
         .then(async (info) => ({ ...info, placeholder: await placeholderOf(data, limits) }))
@@ -126,14 +151,11 @@ export function createMediaIndex(options: {
       if (!byHash.has(hash) && Date.now() - builtAt >= REFRESH_INTERVAL_MS) await refresh.run('list', build);
       return byHash.get(hash);
     },
-    async read(entry) {
-      if (entry.image.kind === 'bytes') return entry.image.bytes;
-      const info = await stat(entry.image.path).catch(() => undefined);
-      if (info === undefined) return undefined;
-      if (info.size > limits.maxInputBytes) throw tooManyBytes(info.size, limits);
-      const bytes = await readFile(entry.image.path);
-      return contentHash(bytes) === entry.hash ? bytes : undefined;
-    },
+    read: (entry) =>
+      match(entry.image)
+        .with({ kind: 'bytes' }, async ({ bytes }) => bytes)
+        .with({ kind: 'file' }, ({ path }) => readFresh(path, entry.hash))
+        .exhaustive(),
   };
 }
 
