@@ -6,7 +6,7 @@ import { checkCacheKey, decodeEntry, encodeEntry, type MediaCache } from './medi
 export const RedisCacheOptions = z.object({
   /** Prepended to every key, so several galleries (or test runs) can share one Redis. */
   keyPrefix: z.string().default('caroulsel:media:'),
-  /** Entries expire after this many seconds unused by writers; Redis's own maxmemory policy bounds the rest. */
+  /** Entries expire this many seconds after they are written; Redis's own maxmemory policy bounds the rest. */
   ttlSeconds: z
     .number()
     .int()
