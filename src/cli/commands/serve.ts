@@ -1,10 +1,56 @@
+import { stat } from 'node:fs/promises';
+import { resolve } from 'node:path';
 import { TaskAssociationError } from '../../errors.js';
+import { startGalleryServer } from '../../gallery/server.js';
+import { parseCommandLine, UsageError } from '../args.js';
+import { type CliIo, say } from '../io.js';
 import type { Command } from '../main.js';
 
-// Placeholder until its issue lands: refuses clearly instead of pretending to work.
+const options = {
+  port: { type: 'string', default: '3000' },
+  images: { type: 'string' },
+  cache: { type: 'string' },
+} as const;
+
+function parsePort(text: string): number {
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || port > 65535)
+    throw new UsageError(`--port must be a number from 0 to 65535, not "${text}"`);
+  return port;
+}
+
+/** `$CAROULSEL_SECRET`, comma-separated for rotation (the first signs); unset: random per process. */
+function secretsFrom(io: CliIo): string[] | undefined {
+  const value = io.env.CAROULSEL_SECRET;
+  if (value === undefined || value.trim() === '') return undefined;
+  return value.split(',').map((secret) => secret.trim());
+}
+
 export const command: Command = {
-  usage: 'serve',
-  async run() {
-    throw new TaskAssociationError('NOT_IMPLEMENTED', '"serve" is not available in this build yet');
+  usage: 'serve [--port 3000] [--images DIR] [--cache DIR]',
+  async run(args, io) {
+    const { values } = parseCommandLine(args, options);
+    const port = parsePort(values.port ?? '3000');
+    const imagesDir = values.images === undefined ? undefined : resolve(values.images);
+    if (imagesDir !== undefined && !(await stat(imagesDir).catch(() => undefined))?.isDirectory()) {
+      throw new TaskAssociationError('SERVE_IMAGES', `the images folder ${imagesDir} does not exist`, {
+        path: '--images',
+      });
+    }
+    const secrets = secretsFrom(io);
+    if (secrets === undefined) say(io, 'CAROULSEL_SECRET is not set: using a random secret for this run');
+    const server = await startGalleryServer({
+      port,
+      ...(imagesDir === undefined ? {} : { imagesDir }),
+      ...(values.cache === undefined ? {} : { cacheDir: resolve(values.cache) }),
+      ...(secrets === undefined ? {} : { secrets }),
+      logger: { warn: (message) => say(io, message) },
+    });
+    say(io, `serving the home gallery on ${server.url} (Ctrl-C stops)`);
+    // Without a stop signal (the installed binary) the open server keeps the process running until killed.
+    await (io.stopSignal ?? new Promise<void>(() => {}));
+    await server.close();
+    say(io, 'stopped');
+    return 0;
   },
 };

@@ -1,0 +1,40 @@
+import { Redis } from 'ioredis';
+import { z } from 'zod';
+import { parseOption } from '../errors.js';
+import { checkCacheKey, decodeEntry, encodeEntry, type MediaCache } from './media-cache.js';
+
+export const RedisCacheOptions = z.object({
+  /** Prepended to every key, so several galleries (or test runs) can share one Redis. */
+  keyPrefix: z.string().default('caroulsel:media:'),
+  /** Entries expire this many seconds after they are written; Redis's own maxmemory policy bounds the rest. */
+  ttlSeconds: z
+    .number()
+    .int()
+    .positive()
+    .default(30 * 24 * 3600),
+});
+
+/**
+ * A media cache shared by several nodes. Pass a connected ioredis client (the host owns it) or a
+ * URL (the cache owns the connection and `close()` ends it).
+ */
+export function createRedisCache(
+  options: { redis: Redis | string } & z.input<typeof RedisCacheOptions>,
+): MediaCache {
+  const { keyPrefix, ttlSeconds } = parseOption(RedisCacheOptions, options, 'redisCache');
+  const owned = typeof options.redis === 'string';
+  const redis =
+    typeof options.redis === 'string' ? new Redis(options.redis, { lazyConnect: true }) : options.redis;
+  return {
+    async get(key) {
+      const stored = await redis.getBuffer(keyPrefix + checkCacheKey(key));
+      return stored === null ? undefined : decodeEntry(stored);
+    },
+    async set(key, media) {
+      await redis.set(keyPrefix + checkCacheKey(key), encodeEntry(media), 'EX', ttlSeconds);
+    },
+    async close() {
+      if (owned) await redis.quit();
+    },
+  };
+}

@@ -1,0 +1,29 @@
+import { z } from 'zod';
+
+/** What the gallery accepts and produces; every field has a default documented in the README. */
+export const GalleryLimits = z.object({
+  /** Largest source image accepted, in bytes. */
+  maxInputBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(25 * 1024 * 1024),
+  /** Largest source image accepted, in pixels (width × height): stops decompression bombs from the header. */
+  maxInputPixels: z.number().int().positive().default(40_000_000),
+  /** Thumbnails fit inside this many pixels square (WebP). */
+  thumbSize: z.number().int().min(16).max(2048).default(320),
+  /** Full images fit inside this many pixels square (WebP), never enlarged. */
+  fullSize: z.number().int().min(64).max(8192).default(2048),
+  /** Renditions kept in this process's memory in front of the cache backend, in bytes (0: none). */
+  memoryCacheBytes: z
+    .number()
+    .int()
+    .nonnegative()
+    .default(32 * 1024 * 1024),
+  /** Image generations running at once. */
+  concurrency: z.number().int().positive().default(2),
+  /** Generations waiting for a slot; beyond this the answer is 503 with Retry-After. */
+  queueSize: z.number().int().nonnegative().default(64),
+});
+export type GalleryLimits = z.infer<typeof GalleryLimits>;
+export type GalleryLimitsInput = z.input<typeof GalleryLimits>;

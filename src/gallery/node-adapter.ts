@@ -1,0 +1,53 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ANSWERER, type Answer, type Answerer } from './answer.js';
+
+type WebHandler = (request: Request) => Promise<Response>;
+
+/**
+ * Mounts a web-standard handler in Node's http server (and anything built on it: Express, Fastify's
+ * raw request). Handlers of this package are answered directly, without building a `Request` and a
+ * `Response`; any other handler goes through the web objects. Request bodies are not forwarded: the
+ * gallery only answers GET and HEAD.
+ *
+ * @example createServer(toNodeListener(createGalleryHandler(options))).listen(3000);
+ */
+export function toNodeListener(handler: WebHandler) {
+  const answer = (handler as Partial<Record<typeof ANSWERER, Answerer>>)[ANSWERER];
+  return (req: IncomingMessage, res: ServerResponse): void => {
+    const work = answer === undefined ? viaWeb(handler, req) : viaAnswer(answer, req);
+    work.then(
+      ({ status, headers, body }) => {
+        res.writeHead(status, headers);
+        res.end(req.method === 'HEAD' ? undefined : body);
+      },
+      () => {
+        // A handler that throws is a bug; the client still gets an answer instead of a hung socket.
+        if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
+        res.end('internal error');
+      },
+    );
+  };
+}
+
+async function viaAnswer(answer: Answerer, req: IncomingMessage): Promise<Answer> {
+  const url = req.url ?? '/';
+  const query = url.indexOf('?');
+  // Parsed like the web path does, so both see the same pathname (dot segments resolved).
+  const pathname = new URL(query === -1 ? url : url.slice(0, query), 'http://localhost').pathname;
+  const ifNoneMatch = req.headers['if-none-match'];
+  return answer({ method: req.method ?? 'GET', pathname, ifNoneMatch: ifNoneMatch ?? null });
+}
+
+async function viaWeb(handler: WebHandler, req: IncomingMessage): Promise<Answer> {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value !== undefined) headers.set(name, Array.isArray(value) ? value.join(', ') : value);
+  }
+  // A Host header that is not a host name must not turn into a 500: the path is what routes.
+  const base = URL.canParse(`http://${req.headers.host}`) ? `http://${req.headers.host}` : 'http://localhost';
+  const response = await handler(
+    new Request(new URL(req.url ?? '/', base), { method: req.method ?? 'GET', headers }),
+  );
+  const body = response.body === null ? undefined : new Uint8Array(await response.arrayBuffer());
+  return { status: response.status, headers: Object.fromEntries(response.headers), ...(body && { body }) };
+}

@@ -1,0 +1,71 @@
+import { z } from 'zod';
+import { type ImageInput, toImageInput } from './image-input.js';
+import type { GalleryLogger } from './logger.js';
+
+/**
+ * "Data entry point 400": the host's query for the gallery, as a function returning rows.
+ * Rows are plain objects; which keys hold the id, the title and the image is configured by
+ * {@link SourceColumns}.
+ */
+export type GallerySource = () => Promise<readonly unknown[]>;
+
+export const SourceColumns = z.object({
+  id: z.string().min(1).default('id'),
+  title: z.string().min(1).default('title'),
+  image: z.string().min(1).default('image'),
+});
+export type SourceColumns = z.infer<typeof SourceColumns>;
+
+/** One row of the source after normalising: what the gallery lists and serves. */
+export interface SourceItem {
+  readonly id: string;
+  readonly title: string;
+  readonly image: ImageInput;
+}
+
+function rowSchema(columns: SourceColumns) {
+  return z.looseObject({
+    [columns.id]: z.union([z.string().trim().min(1), z.number().int(), z.bigint()]).transform(String),
+    // A missing title is not worth losing the image for: the id stands in.
+    [columns.title]: z.string().nullish(),
+    [columns.image]: z.unknown(),
+  });
+}
+
+/**
+ * Turns the source's rows into items, in the source's order. A row that does not fit is skipped
+ * with a logged reason (its index and what is wrong); it never fails the whole list. A repeated id
+ * keeps its first row, so an item's identity stays stable.
+ */
+export function normaliseRows(
+  rows: readonly unknown[],
+  columns: SourceColumns,
+  logger: GalleryLogger,
+): SourceItem[] {
+  const schema = rowSchema(columns);
+  const items: SourceItem[] = [];
+  const seen = new Set<string>();
+  for (const [index, row] of rows.entries()) {
+    const skip = (reason: string) => logger.warn(`gallery row ${index} skipped: ${reason}`, { row: index });
+    const parsed = schema.safeParse(row);
+    if (!parsed.success) {
+      const issue = parsed.error.issues[0];
+      skip(`${issue?.path.join('.') || 'row'}: ${issue?.message ?? 'not an object'}`);
+      continue;
+    }
+    const id = parsed.data[columns.id] as string;
+    if (seen.has(id)) {
+      skip(`id "${id}" repeats an earlier row`);
+      continue;
+    }
+    const image = toImageInput(parsed.data[columns.image]);
+    if ('error' in image) {
+      skip(`${columns.image}: ${image.error}`);
+      continue;
+    }
+    seen.add(id);
+    const title = parsed.data[columns.title];
+    items.push({ id, title: typeof title === 'string' && title !== '' ? title : id, image });
+  }
+  return items;
+}

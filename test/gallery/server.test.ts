@@ -1,0 +1,98 @@
+import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type GalleryServer, startGalleryServer } from '../../src/gallery/server.js';
+import { listItems } from './support/gallery.js';
+
+let dir = '';
+let server: GalleryServer;
+const get = (path: string, init?: RequestInit) => fetch(server.url + path, init);
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'gallery-server-'));
+  const web = join(dir, 'web');
+  await mkdir(web);
+  await writeFile(join(web, 'index.html'), '<!doctype html><title>stub home</title>');
+  await writeFile(join(web, 'gallery.js'), 'export {};');
+  await writeFile(join(web, 'gallery.css'), 'body{}');
+  await writeFile(join(web, 'notes.txt'), 'not an asset');
+  await writeFile(join(dir, 'secret.js'), 'outside the web root');
+  await symlink(join(dir, 'secret.js'), join(web, 'link.js'));
+  server = await startGalleryServer({
+    port: 0,
+    webRoot: web,
+    cacheDir: join(dir, 'cache'),
+    logger: { warn() {} },
+  });
+});
+afterAll(async () => {
+  await server.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('startGalleryServer', () => {
+  it('serves the home page and its assets from the web root', async () => {
+    const home = await get('/');
+    expect(home.status).toBe(200);
+    expect(home.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await home.text()).toContain('stub home');
+    const script = await get('/assets/gallery.js');
+    expect([script.status, script.headers.get('content-type')]).toEqual([
+      200,
+      'text/javascript; charset=utf-8',
+    ]);
+    expect((await get('/assets/gallery.css')).headers.get('content-type')).toBe('text/css; charset=utf-8');
+    expect((await get('/assets/gallery.js', { method: 'HEAD' })).headers.get('content-length')).toBe('10');
+  });
+
+  it.each([
+    '/assets/notes.txt',
+    '/assets/missing.js',
+    '/assets/..%2Fsecret.js',
+    '/assets/../secret.js',
+    '/assets/.hidden.js',
+    '/assets/link.js',
+    '/assets/',
+    '/index.html',
+  ])('answers %s with 404', async (path) => {
+    expect((await get(path)).status).toBe(404);
+  });
+
+  it('answers other methods on the page with 405', async () => {
+    const response = await get('/', { method: 'POST' });
+    expect([response.status, response.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
+  });
+
+  it('serves the bundled sample images through the gallery, caching thumbnails on disk', async () => {
+    const items = await listItems(get);
+    expect(items.map((item) => item.id)).toContain('grace_hopper.jpg');
+    const thumb = await get(items[0]?.previewUrl ?? '');
+    expect([thumb.status, thumb.headers.get('content-type')]).toEqual([200, 'image/webp']);
+    expect((await readdir(join(dir, 'cache'))).filter((name) => name.endsWith('.media'))).toHaveLength(1);
+  });
+
+  it('says clearly when the home page is missing', async () => {
+    const bare = await startGalleryServer({
+      port: 0,
+      webRoot: join(dir, 'nothing'),
+      cacheDir: join(dir, 'cache'),
+    });
+    try {
+      const response = await fetch(`${bare.url}/`);
+      expect(response.status).toBe(404);
+      expect(await response.json()).toMatchObject({
+        error: { message: expect.stringContaining('index.html is missing') },
+      });
+    } finally {
+      await bare.close();
+    }
+  });
+
+  it('refuses a port that is taken, with a clear error', async () => {
+    const port = Number(new URL(server.url).port);
+    await expect(startGalleryServer({ port, cacheDir: join(dir, 'cache') })).rejects.toThrow(
+      /already in use/,
+    );
+  });
+});

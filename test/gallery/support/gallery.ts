@@ -1,0 +1,63 @@
+import type { CachedMedia, MediaCache } from '../../../src/gallery/cache/media-cache.js';
+import { createGalleryHandler, type GalleryHandlerOptions } from '../../../src/gallery/handler.js';
+import type { GallerySource } from '../../../src/gallery/source.js';
+
+export const SECRET = 'test-secret-0123456789';
+export const BASE = 'http://gallery.test';
+
+/** A cache in memory that counts its reads, so tests can prove a request read nothing. */
+export function countingCache() {
+  const entries = new Map<string, CachedMedia>();
+  const counts = { gets: 0, sets: 0 };
+  const cache: MediaCache = {
+    async get(key) {
+      counts.gets += 1;
+      return entries.get(key);
+    },
+    async set(key, media) {
+      counts.sets += 1;
+      entries.set(key, media);
+    },
+  };
+  return { cache, counts, entries };
+}
+
+/**
+ * A gallery handler over `rows`, with spies on everything a request could touch: source calls,
+ * cache reads, generations, logged reasons.
+ */
+export function spiedGallery(rows: () => readonly unknown[], options: Partial<GalleryHandlerOptions> = {}) {
+  const counts = { sourceCalls: 0, generations: 0 };
+  const logged: string[] = [];
+  const { cache, counts: cacheCounts } = countingCache();
+  const source: GallerySource = async () => {
+    counts.sourceCalls += 1;
+    return rows();
+  };
+  const handler = createGalleryHandler({
+    source,
+    secrets: [SECRET],
+    cache,
+    logger: { warn: (message) => void logged.push(message) },
+    onGenerate: () => {
+      counts.generations += 1;
+    },
+    ...options,
+  });
+  const get = (path: string, init: RequestInit = {}) => handler(new Request(BASE + path, init));
+  return { handler, get, counts, cacheCounts, logged };
+}
+
+export interface ListedItem {
+  id: string;
+  title: string;
+  previewUrl: string;
+  fullUrl: string;
+  width: number;
+  height: number;
+}
+
+export async function listItems(get: (path: string) => Promise<Response>): Promise<ListedItem[]> {
+  const response = await get('/caroulsel/data');
+  return ((await response.json()) as { items: ListedItem[] }).items;
+}
