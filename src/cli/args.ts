@@ -46,3 +46,12 @@ export function parseCommandLine<const O extends Options>(
 
 export const databaseUrlOption = { 'database-url': { type: 'string' } } as const;
 export const jsonOption = { json: { type: 'boolean', default: false } } as const;
+
+/** `--port`: 0 (any free port) to 65535. */
+export function parsePort(text: string): number {
+  const port = Number(text);
+  if (!/^\d+$/.test(text) || port > 65535) {
+    throw new UsageError(`--port must be a number from 0 to 65535, not "${text}"`);
+  }
+  return port;
+}

@@ -30,7 +30,7 @@ commands:
   verify     --install <file> [--database-url URL] [--json]
   uninstall  --install <file> [--database-url URL] [--json] [--yes] [--force]
   serve      [--port 3000] [--images DIR] [--cache DIR]
-  demo
+  demo       [--port 3000]
 
 --database-url defaults to $DATABASE_URL, then mysql://root@127.0.0.1:3306/test.
 Exit codes: 0 done, 1 problems found or change refused, 2 usage error.`;

@@ -5,31 +5,70 @@ import { captureIo } from '../support/cli.js';
 import { SERVER_URL } from '../support/database.js';
 
 describe('demo', () => {
-  it('installs the feature in a scratch database, reports each step, and drops the database', async () => {
-    const io = captureIo({ env: { DATABASE_URL: SERVER_URL } });
-    expect(await runCli(['demo'], io)).toBe(0);
+  it('installs the feature in a scratch database, serves the home gallery until stopped, then drops the database', async () => {
+    let stop = () => {};
+    const io = {
+      ...captureIo({ env: { DATABASE_URL: SERVER_URL } }),
+      stopSignal: new Promise<void>((resolve) => {
+        stop = resolve;
+      }),
+    };
+    const exit = runCli(['demo', '--port', '0'], io);
+    const url = await waitFor(() => /home gallery .* is on (http:\/\/\S+)/.exec(io.err())?.[1], exit);
+
     const log = io.err();
     expect(log).toContain('MO_OPER, MO_OPER_GRUPO, MO_OPER_GRUPO_METRICA, MO_OPER_MO_OPER_GRUPO');
     expect(log).toContain('insert the link field FOLHA_TAREFA.LINK_ATIVIDADE_METRICAS');
     expect(log).toContain('demo: apply again changes nothing: { "changes": [] }');
     expect(log).toContain('ok: the installation is as it must be');
-    const name = /database (ta_demo_[0-9a-f]+):/.exec(log)?.[1];
-    expect(name).toBeDefined();
+
+    const home = await fetch(new URL('/', url));
+    expect(home.status).toBe(200);
+    expect(await home.text()).toContain('/assets/caroulsel-gallery.js');
+    const data = (await (await fetch(new URL('/caroulsel/data', url))).json()) as {
+      items: { previewUrl: string }[];
+    };
+    expect(data.items.length).toBe(5);
+    const thumb = await fetch(new URL(data.items[0]?.previewUrl ?? '', url));
+    expect(thumb.status).toBe(200);
+    expect(thumb.headers.get('content-type')).toBe('image/webp');
+
+    stop();
+    expect(await exit).toBe(0);
+    const name = /database (ta_demo_[0-9a-f]+):/.exec(io.err())?.[1];
+    expect(name).toMatch(/^ta_demo_/);
     const admin = await openDatabase(SERVER_URL, { connectionLimit: 1 });
     try {
-      expect(
-        await admin.query('SELECT SCHEMA_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = ?', [
-          name,
-        ]),
-      ).toEqual([]);
+      const left = await admin.query(
+        'SELECT SCHEMA_NAME FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = ?',
+        [name],
+      );
+      expect(left).toEqual([]);
     } finally {
       await admin.close();
     }
   });
 
-  it('refuses arguments', async () => {
+  it('refuses unknown arguments and a bad port', async () => {
     const io = captureIo();
     expect(await runCli(['demo', '--nope'], io)).toBe(2);
     expect(io.err()).toContain("Unknown option '--nope'");
+    const port = captureIo();
+    expect(await runCli(['demo', '--port', '70000'], port)).toBe(2);
+    expect(port.err()).toContain('--port must be a number from 0 to 65535, not "70000"');
   });
 });
+
+/** Polls until `read` gives a value; fails early if the command ends first. */
+async function waitFor<T>(read: () => T | undefined, exit: Promise<unknown>): Promise<T> {
+  let ended = false;
+  void exit.then(() => {
+    ended = true;
+  });
+  for (;;) {
+    const value = read();
+    if (value !== undefined) return value;
+    if (ended) throw new Error('the demo ended before it was ready');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

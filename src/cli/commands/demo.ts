@@ -3,9 +3,10 @@ import { createScratchDatabase } from '../../db/scratch.js';
 import { runSqlFile } from '../../db/script.js';
 import { redactUrl, resolveDatabaseUrl } from '../../db/url.js';
 import { insertSampleData } from '../../demo/sample-data.js';
+import { startGalleryServer } from '../../gallery/server.js';
 import { loadInstallFile } from '../../installer/install-file.js';
 import { installationTableNames } from '../../installer/installer.js';
-import { parseCommandLine } from '../args.js';
+import { parseCommandLine, parsePort } from '../args.js';
 import { type CliIo, say } from '../io.js';
 import { type Command, runCli } from '../main.js';
 
@@ -18,9 +19,10 @@ const INSTALL_FILE = fileURLToPath(new URL('../../../examples/install.json', imp
  * stops, so it never touches an existing database.
  */
 export const command: Command = {
-  usage: 'demo',
+  usage: 'demo [--port 3000]',
   async run(args, io) {
-    parseCommandLine(args, {});
+    const { values } = parseCommandLine(args, { port: { type: 'string', default: '3000' } });
+    const port = parsePort(values.port ?? '3000');
     const serverUrl = resolveDatabaseUrl(undefined, io.env);
     say(io, `demo: creating a scratch database on ${redactUrl(serverUrl)}`);
     const scratch = await createScratchDatabase(serverUrl, 'demo');
@@ -44,6 +46,11 @@ export const command: Command = {
         io,
         `demo: sample data in scope 1/1/1: task sheet SEQ_DB ${sample.taskSheet}, groups, activities, one saved metric`,
       );
+
+      const gallery = await startGalleryServer({ port, logger: { warn: (message) => say(io, message) } });
+      say(io, `demo: the home gallery (bundled sample images) is on ${gallery.url} (Ctrl-C stops the demo)`);
+      await (io.stopSignal ?? new Promise<void>(() => {}));
+      await gallery.close();
       return 0;
     } finally {
       await scratch.drop();

@@ -2,7 +2,7 @@ import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { TaskAssociationError } from '../../errors.js';
 import { startGalleryServer } from '../../gallery/server.js';
-import { parseCommandLine, UsageError } from '../args.js';
+import { parseCommandLine, parsePort } from '../args.js';
 import { type CliIo, say } from '../io.js';
 import type { Command } from '../main.js';
 
@@ -11,13 +11,6 @@ const options = {
   images: { type: 'string' },
   cache: { type: 'string' },
 } as const;
-
-function parsePort(text: string): number {
-  const port = Number(text);
-  if (!/^\d+$/.test(text) || port > 65535)
-    throw new UsageError(`--port must be a number from 0 to 65535, not "${text}"`);
-  return port;
-}
 
 /** `$CAROULSEL_SECRET`, comma-separated for rotation (the first signs); unset: random per process. */
 function secretsFrom(io: CliIo): string[] | undefined {
