@@ -1,0 +1,200 @@
+import { z } from 'zod';
+import type { SqlExecutor } from '../db/driver.js';
+import {
+  IDENTIFIER_PATTERN,
+  IDENTIFIER_RULE,
+  type Identifier,
+  parseIdentifier,
+  quoteIdentifier,
+} from '../identifier.js';
+import { formatScope, type Scope } from '../scope.js';
+import {
+  LOGICAL_TABLES,
+  type LogicalTable,
+  OVERRIDE_PARAMETERS,
+  type TableNames,
+  tableNames,
+} from '../table-names.js';
+import { ConfigError } from './issues.js';
+import { parseTreeView, type TreeView } from './tree-view.js';
+
+/** The host's parameter table (seed 2.6, 2.9). */
+export const PARAMETERS_TABLE = parseIdentifier('sys_core_par_parametros', 'parameter table');
+
+/** NOME of the tree configuration row (seed 2.9). */
+export const TREE_VIEW_PARAMETER = 'TREE_VIEW';
+/** TIPO of the TREE_VIEW row: 1, as seed 2.9 says (JSON text). */
+export const TREE_VIEW_TIPO = 1;
+/**
+ * TIPO of the table-name override rows. The seed does not say; 0 is the host column's default, i.e.
+ * what a row gets when an operator inserts it without TIPO. Reading ignores TIPO altogether.
+ */
+export const OVERRIDE_TIPO = 0;
+
+const KNOWN_NAMES: readonly string[] = [...Object.values(OVERRIDE_PARAMETERS), TREE_VIEW_PARAMETER];
+
+/** A sys_core_par_parametros row as read. */
+export const ParameterRow = z.object({
+  SEQ_DB: z.coerce.number(),
+  NOME: z.string(),
+  TIPO: z.coerce.number().nullable(),
+  CONTEUDO: z.string().nullable(),
+});
+export type ParameterRow = z.infer<typeof ParameterRow>;
+
+/** A row to insert into sys_core_par_parametros, keyed by column name. */
+export const NewParameterRow = z.object({
+  EMPRESA: z.int(),
+  FILIAL: z.int(),
+  LOCAL: z.int(),
+  NOME: z.string(),
+  TIPO: z.int(),
+  CONTEUDO: z.string(),
+});
+export type NewParameterRow = z.infer<typeof NewParameterRow>;
+
+/** What the parameter rows of one scope configure. */
+export interface InstallationParameters {
+  /** The four table names, defaults where no override row exists. */
+  readonly tableNames: TableNames;
+  /** Only the names an override row sets. */
+  readonly overrides: Partial<Record<LogicalTable, Identifier>>;
+  /** The checked TREE_VIEW, when the scope has one. */
+  readonly treeView?: TreeView;
+  /** The row each known NOME was taken from (the lowest SEQ_DB of identical duplicates). */
+  readonly rows: Readonly<Record<string, ParameterRow>>;
+  /** Extra rows that repeat another row's NOME and CONTEUDO: harmless, but worth cleaning up. */
+  readonly duplicates: readonly ParameterRow[];
+}
+
+/**
+ * Reads the rows of `scope` (exactly that scope) with a NOME this package knows, one per NOME.
+ * NOME is compared as the database compares it (case-insensitively, trailing spaces ignored), so a
+ * row the host would find is found here too. Two rows of one NOME with different CONTEUDO are an
+ * error naming both; identical duplicates are accepted (the lowest SEQ_DB is used) and returned.
+ */
+export async function readParameterRows(
+  db: SqlExecutor,
+  scope: Scope,
+): Promise<{ rows: Record<string, ParameterRow>; duplicates: ParameterRow[] }> {
+  const raw = await db.query(
+    `SELECT SEQ_DB, NOME, TIPO, CONTEUDO FROM ${quoteIdentifier(PARAMETERS_TABLE)}
+      WHERE EMPRESA = ? AND FILIAL = ? AND LOCAL = ? AND NOME IN (${KNOWN_NAMES.map(() => '?').join(', ')})
+      ORDER BY SEQ_DB`,
+    [scope.EMPRESA, scope.FILIAL, scope.LOCAL, ...KNOWN_NAMES],
+  );
+  const rows: Record<string, ParameterRow> = {};
+  const duplicates: ParameterRow[] = [];
+  for (const row of z.array(ParameterRow).parse(raw)) {
+    const name = row.NOME.trimEnd().toUpperCase();
+    if (!KNOWN_NAMES.includes(name)) continue;
+    const first = rows[name];
+    if (first === undefined) rows[name] = row;
+    else if (first.CONTEUDO === row.CONTEUDO) duplicates.push(row);
+    else
+      throw new ConfigError(
+        'CONFLICTING_PARAMETERS',
+        `scope ${formatScope(scope)} has conflicting ${name} parameters`,
+        [
+          {
+            path: name,
+            code: 'CONFLICTING_PARAMETERS',
+            message: `rows SEQ_DB ${first.SEQ_DB} (${shown(first.CONTEUDO)}) and SEQ_DB ${row.SEQ_DB} (${shown(row.CONTEUDO)}) disagree: delete one of them`,
+          },
+        ],
+      );
+  }
+  return { rows, duplicates };
+}
+
+/**
+ * Reads the table-name overrides and the TREE_VIEW of one scope from sys_core_par_parametros.
+ * Unknown NOMEs are ignored. An override that is not an identifier, or an invalid TREE_VIEW, is an
+ * error naming the row and listing every problem.
+ *
+ * @example const { tableNames, treeView } = await readParameters(db, { EMPRESA: 1, FILIAL: 1, LOCAL: 1 });
+ * // SELECT SEQ_DB, NOME, TIPO, CONTEUDO FROM `sys_core_par_parametros` WHERE EMPRESA = ? AND FILIAL = ? AND LOCAL = ? AND NOME IN (?, ?, ?, ?, ?) ORDER BY SEQ_DB
+ */
+export async function readParameters(db: SqlExecutor, scope: Scope): Promise<InstallationParameters> {
+  const { rows, duplicates } = await readParameterRows(db, scope);
+  const overrides: Partial<Record<LogicalTable, Identifier>> = {};
+  for (const logical of LOGICAL_TABLES) {
+    const row = rows[OVERRIDE_PARAMETERS[logical]];
+    if (row === undefined) continue;
+    const value = row.CONTEUDO?.trim() ?? '';
+    if (!IDENTIFIER_PATTERN.test(value))
+      throw new ConfigError(
+        'INVALID_PARAMETER',
+        `parameter ${row.NOME} (SEQ_DB ${row.SEQ_DB}, scope ${formatScope(scope)}) is invalid`,
+        [
+          {
+            path: OVERRIDE_PARAMETERS[logical],
+            code: 'INVALID_IDENTIFIER',
+            message: `CONTEUDO ${shown(row.CONTEUDO)} is not a table name: ${IDENTIFIER_RULE}`,
+          },
+        ],
+      );
+    overrides[logical] = parseIdentifier(value, `table name for ${logical}`);
+  }
+  const treeRow = rows[TREE_VIEW_PARAMETER];
+  let treeView: TreeView | undefined;
+  if (treeRow !== undefined) {
+    const parsed = parseTreeView(treeRow.CONTEUDO ?? '');
+    if (!parsed.success)
+      throw new ConfigError(
+        'INVALID_TREE_VIEW',
+        `the TREE_VIEW parameter (SEQ_DB ${treeRow.SEQ_DB}, scope ${formatScope(scope)}) is invalid`,
+        parsed.issues,
+      );
+    treeView = parsed.data;
+  }
+  return {
+    tableNames: tableNames(overrides),
+    overrides,
+    ...(treeView === undefined ? {} : { treeView }),
+    rows,
+    duplicates,
+  };
+}
+
+/**
+ * The override rows (seed 2.6) for the names given, TIPO {@link OVERRIDE_TIPO}. Each name is checked
+ * as {@link tableNames} checks it (identifier, no two logical tables on one name).
+ *
+ * @example overrideParameterRows(scope, { OPER: 'MO_OPER' }) // [{ ..., NOME: 'ASSOCIATION_TASK_OPER', TIPO: 0, CONTEUDO: 'MO_OPER' }]
+ */
+export function overrideParameterRows(
+  scope: Scope,
+  overrides: Readonly<Partial<Record<LogicalTable, string>>>,
+): NewParameterRow[] {
+  const names = tableNames(overrides);
+  return LOGICAL_TABLES.filter((logical) => overrides[logical] !== undefined).map((logical) => ({
+    ...scopeColumns(scope),
+    NOME: OVERRIDE_PARAMETERS[logical],
+    TIPO: OVERRIDE_TIPO,
+    CONTEUDO: names[logical],
+  }));
+}
+
+/**
+ * The TREE_VIEW row (seed 2.9): TIPO 1, CONTEUDO the compact JSON text of the checked tree, without
+ * `$schema` (a path on the author's machine means nothing inside the database).
+ */
+export function treeViewParameterRow(scope: Scope, treeView: TreeView): NewParameterRow {
+  const { $schema: _schema, ...document } = treeView;
+  return {
+    ...scopeColumns(scope),
+    NOME: TREE_VIEW_PARAMETER,
+    TIPO: TREE_VIEW_TIPO,
+    CONTEUDO: JSON.stringify(document),
+  };
+}
+
+function scopeColumns(scope: Scope): Pick<NewParameterRow, 'EMPRESA' | 'FILIAL' | 'LOCAL'> {
+  return { EMPRESA: scope.EMPRESA, FILIAL: scope.FILIAL, LOCAL: scope.LOCAL };
+}
+
+function shown(value: string | null): string {
+  if (value === null) return 'NULL';
+  return value.length > 80 ? `${JSON.stringify(value.slice(0, 80))}...` : JSON.stringify(value);
+}
