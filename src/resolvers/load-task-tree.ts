@@ -1,0 +1,253 @@
+import type { Metric, TreeView } from '../config/index.js';
+import type { SqlExecutor } from '../db/driver.js';
+import { type Identifier, quoteIdentifier } from '../identifier.js';
+import type { Scope } from '../scope.js';
+import type { TableNames } from '../table-names.js';
+import { resolveInstallation } from './installation.js';
+import { compileMetricDefaults, type ResolvedMetrics, type Row } from './metric-defaults.js';
+import { chunks, liveInScope, placeholders, scopeParams } from './sql.js';
+import { loadTaskSheet } from './task-sheet.js';
+import { type PlannedLevel, planTree } from './tree-plan.js';
+
+/** A node above the task level: a group, a sector, whatever table the level names. */
+export interface BranchNode {
+  readonly kind: 'branch';
+  /** The TREE_VIEW level (1 for the root; the default tree's nested groups are all level 1). */
+  readonly level: number;
+  readonly table: string;
+  readonly seqDb: number;
+  readonly row: Row;
+  readonly children: TreeNode[];
+}
+
+/** An activity, reached through its parent node, with its metrics on this task sheet. */
+export interface TaskNode {
+  readonly kind: 'task';
+  readonly level: number;
+  readonly table: string;
+  readonly seqDb: number;
+  /** SEQ_DB of the parent node it was reached through (the metric row's OPER_GRUPO_SEQ_DB); null on a one-level tree. */
+  readonly group: number | null;
+  readonly row: Row;
+  /** Saved values where saved, else defaults. */
+  readonly metrics: ResolvedMetrics;
+}
+
+export type TreeNode = BranchNode | TaskNode;
+
+export interface TaskTree {
+  readonly taskSheet: Row;
+  /** The metric columns, labels and defaults the screen shows. */
+  readonly metrics: readonly Metric[];
+  readonly roots: TreeNode[];
+  /**
+   * Groups of the default tree that are their own ancestor, each cycle as the SEQ_DBs along its parent
+   * chain. They (and anything below them) are left out of `roots`: there is no root to hang them from.
+   */
+  readonly cycles: number[][];
+}
+
+export interface LoadTaskTreeOptions {
+  readonly scope: Scope;
+  /** The task sheet's SEQ_DB (`associationtask?taskSheet=42`). */
+  readonly taskSheet: number;
+  /** The installation's table names; read from the scope's parameter rows when absent. */
+  readonly names?: TableNames;
+  /** The TREE_VIEW; `null` for the default tree; read from the scope's parameter rows when absent. */
+  readonly treeView?: TreeView | null;
+  /** Most ids in one IN list (default 1000): a level with more parents takes several queries. */
+  readonly chunkSize?: number;
+}
+
+/**
+ * Loads the task sheet's tree: level by level, one query per level (several only when a level has
+ * more than `chunkSize` parents), never one per node. Every level, and every association row,
+ * passes the scope, DELETED and ATIVO filters. Each task node carries its saved metrics and its
+ * computed defaults. An unknown task sheet, or one of another scope, is a NotFoundError.
+ *
+ * Round trips: parameters (unless `names` and `treeView` are given), the task sheet, one per level
+ * (per chunk), and one for the task sheet's saved metrics.
+ *
+ * @example const tree = await loadTaskTree(db, { scope: { EMPRESA: 1, FILIAL: 1, LOCAL: 1 }, taskSheet: 42 });
+ */
+export async function loadTaskTree(db: SqlExecutor, options: LoadTaskTreeOptions): Promise<TaskTree> {
+  const { scope, taskSheet } = options;
+  const chunkSize = options.chunkSize ?? 1000;
+  let names = options.names;
+  let treeView = options.treeView === null ? undefined : options.treeView;
+  if (names === undefined || options.treeView === undefined) {
+    const installation = await resolveInstallation(db, scope);
+    names ??= installation.names;
+    if (options.treeView === undefined) treeView = installation.treeView;
+  }
+  const plan = planTree(names, treeView);
+  const sheet = await loadTaskSheet(db, scope, taskSheet);
+
+  const [first, ...rest] = plan.levels;
+  if (first === undefined) return { taskSheet: sheet, metrics: plan.metrics, roots: [], cycles: [] };
+  const tasks: TaskNode[] = [];
+  const firstRows = await db.query(`SELECT c.* FROM ${quoteIdentifier(first.table)} c WHERE ${liveInScope('c')}`, [
+    ...scopeParams(scope),
+  ]);
+  let roots: TreeNode[];
+  let cycles: number[][] = [];
+  let frontier: BranchNode[];
+  if (first.isTask) {
+    roots = firstRows.map((row) => taskNode(first, row, null, tasks));
+    frontier = [];
+  } else if (first.nestedBy !== undefined) {
+    ({ roots, cycles, all: frontier } = nestGroups(first, firstRows, first.nestedBy));
+  } else {
+    frontier = firstRows.map((row) => branchNode(first, row));
+    roots = frontier;
+  }
+
+  let parentLevel = first;
+  for (const level of rest) {
+    const association = parentLevel.association;
+    if (association === undefined || frontier.length === 0) break;
+    const byParent = new Map<number, BranchNode[]>();
+    for (const node of frontier) {
+      const same = byParent.get(node.seqDb);
+      if (same === undefined) byParent.set(node.seqDb, [node]);
+      else same.push(node);
+    }
+    const next: BranchNode[] = [];
+    // The association row's parent column rides along under a name no host column uses.
+    const sql = `SELECT c.*, a.${quoteIdentifier(association.parentColumn)} AS __ta_parent FROM ${quoteIdentifier(association.table)} a JOIN ${quoteIdentifier(level.table)} c ON c.SEQ_DB = a.${quoteIdentifier(association.childColumn)} WHERE ${liveInScope('a')} AND ${liveInScope('c')} AND a.${quoteIdentifier(association.parentColumn)} IN `;
+    for (const ids of chunks([...byParent.keys()], chunkSize)) {
+      const rows = await db.query<Record<string, unknown>>(`${sql}(${placeholders(ids.length)})`, [
+        ...scopeParams(scope),
+        ...scopeParams(scope),
+        ...ids,
+      ]);
+      for (const row of rows) {
+        const parentId = Number(row.__ta_parent);
+        delete row.__ta_parent;
+        for (const parent of byParent.get(parentId) ?? []) {
+          if (level.isTask) parent.children.push(taskNode(level, row, parent.seqDb, tasks));
+          else {
+            const child = branchNode(level, row);
+            parent.children.push(child);
+            next.push(child);
+          }
+        }
+      }
+    }
+    frontier = next;
+    parentLevel = level;
+  }
+
+  await attachMetrics(db, scope, taskSheet, plan.metricTable, plan.metrics, sheet, tasks);
+  return { taskSheet: sheet, metrics: plan.metrics, roots, cycles };
+}
+
+function branchNode(level: PlannedLevel, row: Row): BranchNode {
+  return { kind: 'branch', level: level.level, table: level.table, seqDb: Number(row.SEQ_DB), row, children: [] };
+}
+
+/** Task nodes get their metrics once all are known (one query for the task sheet's metric rows). */
+function taskNode(level: PlannedLevel, row: Row, group: number | null, tasks: TaskNode[]): TaskNode {
+  const node: TaskNode = {
+    kind: 'task',
+    level: level.level,
+    table: level.table,
+    seqDb: Number(row.SEQ_DB),
+    group,
+    row,
+    metrics: {},
+  };
+  tasks.push(node);
+  return node;
+}
+
+async function attachMetrics(
+  db: SqlExecutor,
+  scope: Scope,
+  taskSheet: number,
+  metricTable: Identifier,
+  metrics: readonly Metric[],
+  sheet: Row,
+  tasks: TaskNode[],
+): Promise<void> {
+  if (tasks.length === 0) return;
+  const rows = await db.query(
+    `SELECT m.* FROM ${quoteIdentifier(metricTable)} m WHERE ${liveInScope('m')} AND m.FOLHA_TAREFA_SEQ_DB = ?`,
+    [...scopeParams(scope), taskSheet],
+  );
+  const saved = new Map<string, Row>();
+  // Lowest ID first, first one kept: if a host ever stored a key twice, the oldest row is shown, as saving updates it.
+  rows.sort((a, b) => Number(a.ID) - Number(b.ID));
+  for (const row of rows) {
+    const key = metricKey(row.OPER_SEQ_DB, row.OPER_GRUPO_SEQ_DB);
+    if (!saved.has(key)) saved.set(key, row);
+  }
+  const resolve = compileMetricDefaults(metrics);
+  for (const node of tasks) {
+    const resolved = resolve({ activity: node.row, taskSheet: sheet, saved: saved.get(metricKey(node.seqDb, node.group)) });
+    Object.assign(node.metrics, resolved);
+  }
+}
+
+/** The metric row's identity within one scope and task sheet: activity and the node it was reached through. */
+export function metricKey(activity: unknown, group: unknown): string {
+  return `${activity === null || activity === undefined ? '' : Number(activity)}:${group === null || group === undefined ? '' : Number(group)}`;
+}
+
+/**
+ * Hangs the default tree's groups from their parents in memory (one query loaded them all). A group
+ * whose parent is not visible (deleted, inactive, another scope) is hidden with its parent. A group
+ * that is its own ancestor is reported in `cycles`, never walked: the walk starts only from roots.
+ */
+function nestGroups(
+  level: PlannedLevel,
+  rows: Row[],
+  parentColumn: Identifier,
+): { roots: BranchNode[]; cycles: number[][]; all: BranchNode[] } {
+  const nodes = new Map<number, BranchNode>();
+  for (const row of rows) nodes.set(Number(row.SEQ_DB), branchNode(level, row));
+  const parentOf = (node: BranchNode): number | null => {
+    const parent = node.row[parentColumn];
+    return parent === null || parent === undefined ? null : Number(parent);
+  };
+  const roots: BranchNode[] = [];
+  for (const node of nodes.values()) {
+    const parentId = parentOf(node);
+    if (parentId === null) roots.push(node);
+    else nodes.get(parentId)?.children.push(node);
+  }
+  const all: BranchNode[] = [];
+  const placed = new Set<number>();
+  const stack = [...roots];
+  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
+    placed.add(node.seqDb);
+    all.push(node);
+    for (const child of node.children) stack.push(child as BranchNode);
+  }
+  return { roots, cycles: findCycles(nodes, placed, parentOf), all };
+}
+
+/** Among the groups not reached from a root, the parent chains that come back on themselves. */
+function findCycles(
+  nodes: Map<number, BranchNode>,
+  placed: Set<number>,
+  parentOf: (node: BranchNode) => number | null,
+): number[][] {
+  const cycles: number[][] = [];
+  const done = new Set<number>(placed);
+  for (const start of nodes.keys()) {
+    if (done.has(start)) continue;
+    const chain: number[] = [];
+    const onChain = new Set<number>();
+    let current: number | null = start;
+    while (current !== null && !done.has(current) && !onChain.has(current)) {
+      chain.push(current);
+      onChain.add(current);
+      const node = nodes.get(current);
+      current = node === undefined ? null : parentOf(node);
+    }
+    if (current !== null && onChain.has(current)) cycles.push(chain.slice(chain.indexOf(current)));
+    for (const id of chain) done.add(id);
+  }
+  return cycles;
+}
