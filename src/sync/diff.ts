@@ -1,0 +1,295 @@
+import { HOST_TABLES } from '../table-names.js';
+import {
+  alterTableStatement,
+  columnDefinition,
+  createTableStatement,
+  foreignKeyDefinition,
+  primaryKeyDefinition,
+  uniqueKeyDefinition,
+} from './ddl.js';
+import type { ColumnModel, TableModel } from './expected-model.js';
+import type { FoundColumn, FoundTable } from './introspect.js';
+import { normalizeReferentialRule } from './normalize.js';
+import type { SchemaDifference, SchemaPlan } from './schema-difference.js';
+
+const HOST_TABLE_NAMES: ReadonlySet<string> = new Set(Object.values(HOST_TABLES));
+
+/** MySQL compares column and index names without case; so do we. */
+const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
+const sameList = (a: readonly string[], b: readonly string[]) =>
+  a.length === b.length && a.every((name, i) => same(name, b[i] ?? ''));
+const shown = (columns: readonly string[]) => `(${columns.join(', ')})`;
+
+/**
+ * Compares the expected tables (in creation order) with what the database holds and plans the
+ * statements that add what is missing. Pure: no I/O. Nothing is ever dropped or narrowed; such a
+ * difference is listed as destructive and gets no statement.
+ *
+ * Statements come in an order that works: each table is created or altered (columns, keys) in turn,
+ * then missing foreign keys are added, once every key they point at exists.
+ */
+export function diffSchema(
+  expected: readonly TableModel[],
+  found: ReadonlyMap<string, FoundTable>,
+): SchemaPlan {
+  const differences: SchemaDifference[] = [];
+  const statements: string[] = [];
+  const foreignKeyStatements: string[] = [];
+
+  for (const host of hostTablesReferenced(expected)) {
+    const table = found.get(host);
+    if (table === undefined) {
+      differences.push({
+        kind: 'missing-host-table',
+        table: host,
+        expected: 'a host table with SEQ_DB bigint unsigned',
+        destructive: false,
+        message: `host table ${host} does not exist: our foreign keys point at its SEQ_DB; create the host's table first (sync never creates host tables)`,
+      });
+    } else if (findColumn(table, 'SEQ_DB') === undefined) {
+      differences.push({
+        kind: 'missing-host-column',
+        table: host,
+        column: 'SEQ_DB',
+        expected: 'bigint unsigned',
+        destructive: false,
+        message: `host table ${host} has no SEQ_DB column: our foreign keys point at it`,
+      });
+    }
+  }
+
+  for (const table of expected) {
+    const existing = found.get(table.name);
+    if (existing === undefined) {
+      differences.push({
+        kind: 'missing-table',
+        table: table.name,
+        destructive: false,
+        message: `table ${table.name} (${table.logical}) does not exist: it will be created`,
+      });
+      statements.push(createTableStatement(table));
+      continue;
+    }
+    const clauses = [
+      ...columnClauses(table, existing, differences),
+      ...keyClauses(table, existing, differences),
+    ];
+    if (clauses.length > 0) statements.push(alterTableStatement(table, clauses));
+    const foreignKeys = foreignKeyClauses(table, existing, differences);
+    if (foreignKeys.length > 0) foreignKeyStatements.push(alterTableStatement(table, foreignKeys));
+  }
+  return { statements: [...statements, ...foreignKeyStatements], differences };
+}
+
+function hostTablesReferenced(expected: readonly TableModel[]): string[] {
+  const names = expected.flatMap((table) => table.foreignKeys.map((key) => key.referencedTable as string));
+  return [...new Set(names.filter((name) => HOST_TABLE_NAMES.has(name)))];
+}
+
+function findColumn(table: FoundTable, name: string): FoundColumn | undefined {
+  return table.columns.get(name) ?? [...table.columns.values()].find((column) => same(column.name, name));
+}
+
+function columnClauses(table: TableModel, existing: FoundTable, differences: SchemaDifference[]): string[] {
+  const clauses: string[] = [];
+  for (const column of table.columns) {
+    const found = findColumn(existing, column.name);
+    if (found === undefined) {
+      differences.push({
+        kind: 'missing-column',
+        table: table.name,
+        column: column.name,
+        expected: columnDefinition(column),
+        destructive: false,
+        message: `column ${table.name}.${column.name} is missing: it will be added`,
+      });
+      clauses.push(`ADD COLUMN ${columnDefinition(column)}`);
+      continue;
+    }
+    const columnDifferences = compareColumn(table.name, column, found);
+    differences.push(...columnDifferences);
+    // MODIFY restates the whole column, so it is only safe when nothing about it is destructive.
+    if (columnDifferences.length > 0 && columnDifferences.every((difference) => !difference.destructive)) {
+      clauses.push(`MODIFY COLUMN ${columnDefinition(column)}`);
+    }
+  }
+  return clauses;
+}
+
+function compareColumn(table: string, column: ColumnModel, found: FoundColumn): SchemaDifference[] {
+  const at = { table, column: column.name };
+  if (found.type !== column.type) {
+    return [
+      {
+        kind: 'column-type',
+        ...at,
+        found: found.type,
+        expected: column.type,
+        destructive: true,
+        message: `column ${table}.${column.name} is ${found.type}, expected ${column.type}: sync never changes a column's type; convert or rename the column yourself`,
+      },
+    ];
+  }
+  const differences: SchemaDifference[] = [];
+  if (found.nullable !== column.nullable) {
+    const narrowing = !column.nullable;
+    differences.push({
+      kind: 'column-nullability',
+      ...at,
+      found: found.nullable ? 'NULL' : 'NOT NULL',
+      expected: column.nullable ? 'NULL' : 'NOT NULL',
+      destructive: narrowing,
+      message: narrowing
+        ? `column ${table}.${column.name} allows NULL, expected NOT NULL: sync never narrows a column; fill the NULLs and change it yourself`
+        : `column ${table}.${column.name} is NOT NULL, expected NULL: it will allow NULL`,
+    });
+  }
+  if (found.default !== column.default) {
+    differences.push({
+      kind: 'column-default',
+      ...at,
+      found: found.default ?? 'none',
+      expected: column.default ?? 'none',
+      destructive: false,
+      message: `column ${table}.${column.name} defaults to ${found.default ?? 'nothing'}, expected ${column.default ?? 'nothing'}: the default will be set`,
+    });
+  }
+  for (const [flag, label] of [
+    ['autoIncrement', 'AUTO_INCREMENT'],
+    ['onUpdateCurrentTimestamp', 'ON UPDATE CURRENT_TIMESTAMP'],
+  ] as const) {
+    if (found[flag] === column[flag]) continue;
+    // Taking a behaviour away from a column someone relies on counts as dropping it.
+    const removing = found[flag];
+    differences.push({
+      kind: 'column-extra',
+      ...at,
+      found: removing ? label : 'none',
+      expected: removing ? 'none' : label,
+      destructive: removing,
+      message: removing
+        ? `column ${table}.${column.name} has ${label}, which the tables do not declare: sync never removes it`
+        : `column ${table}.${column.name} lacks ${label}: it will be added`,
+    });
+  }
+  return differences;
+}
+
+function keyClauses(table: TableModel, existing: FoundTable, differences: SchemaDifference[]): string[] {
+  const clauses: string[] = [];
+  const primary = existing.indexes.find((index) => index.name === 'PRIMARY');
+  if (primary === undefined) {
+    differences.push({
+      kind: 'missing-key',
+      table: table.name,
+      expected: `PRIMARY KEY ${shown(table.primaryKey)}`,
+      destructive: false,
+      message: `table ${table.name} has no primary key: PRIMARY KEY ${shown(table.primaryKey)} will be added`,
+    });
+    clauses.push(`ADD ${primaryKeyDefinition(table.primaryKey)}`);
+  } else if (!sameList(primary.columns, table.primaryKey)) {
+    differences.push({
+      kind: 'conflicting-key',
+      table: table.name,
+      found: `PRIMARY KEY ${shown(primary.columns)}`,
+      expected: `PRIMARY KEY ${shown(table.primaryKey)}`,
+      destructive: true,
+      message: `table ${table.name} has PRIMARY KEY ${shown(primary.columns)}, expected ${shown(table.primaryKey)}: sync never drops a key; change it yourself`,
+    });
+  }
+
+  const matched = new Set<string>();
+  for (const key of table.uniqueKeys) {
+    const match = existing.indexes.find(
+      (index) => index.unique && index.name !== 'PRIMARY' && sameList(index.columns, key.columns),
+    );
+    if (match !== undefined) {
+      matched.add(match.name);
+      continue;
+    }
+    const sameName = existing.indexes.find((index) => same(index.name, key.name));
+    if (sameName !== undefined) {
+      matched.add(sameName.name);
+      differences.push({
+        kind: 'conflicting-key',
+        table: table.name,
+        found: `${sameName.unique ? 'UNIQUE ' : ''}KEY ${sameName.name} ${shown(sameName.columns)}`,
+        expected: `UNIQUE KEY ${key.name} ${shown(key.columns)}`,
+        destructive: true,
+        message: `table ${table.name} has an index named ${sameName.name} on ${shown(sameName.columns)}, expected UNIQUE ${shown(key.columns)}: sync never drops an index; rename or drop it yourself`,
+      });
+      continue;
+    }
+    differences.push({
+      kind: 'missing-key',
+      table: table.name,
+      expected: `UNIQUE KEY ${key.name} ${shown(key.columns)}`,
+      destructive: false,
+      message: `table ${table.name} has no unique key on ${shown(key.columns)}: it will be added`,
+    });
+    clauses.push(`ADD ${uniqueKeyDefinition(key)}`);
+  }
+
+  for (const index of existing.indexes) {
+    if (!index.unique || index.name === 'PRIMARY' || matched.has(index.name)) continue;
+    differences.push({
+      kind: 'conflicting-key',
+      table: table.name,
+      found: `UNIQUE KEY ${index.name} ${shown(index.columns)}`,
+      expected: 'no other unique key',
+      destructive: true,
+      message: `table ${table.name} has UNIQUE KEY ${index.name} ${shown(index.columns)}, which would refuse rows the tables allow: sync never drops a key; drop it yourself`,
+    });
+  }
+  return clauses;
+}
+
+function foreignKeyClauses(
+  table: TableModel,
+  existing: FoundTable,
+  differences: SchemaDifference[],
+): string[] {
+  const clauses: string[] = [];
+  for (const key of table.foreignKeys) {
+    const expectedText = `FOREIGN KEY ${shown(key.columns)} REFERENCES ${key.referencedTable} ${shown(key.referencedColumns)} ON DELETE ${key.onDelete}`;
+    const match = existing.foreignKeys.find(
+      (found) =>
+        sameList(found.columns, key.columns) &&
+        same(found.referencedTable, key.referencedTable) &&
+        sameList(found.referencedColumns, key.referencedColumns),
+    );
+    const conflict =
+      match ??
+      existing.foreignKeys.find(
+        (found) => same(found.name, key.name) || sameList(found.columns, key.columns),
+      );
+    if (match === undefined && conflict === undefined) {
+      differences.push({
+        kind: 'missing-foreign-key',
+        table: table.name,
+        column: key.columns.join(', '),
+        expected: expectedText,
+        destructive: false,
+        message: `table ${table.name} lacks ${expectedText}: it will be added as ${key.name}`,
+      });
+      clauses.push(`ADD ${foreignKeyDefinition(key)}`);
+      continue;
+    }
+    if (conflict === undefined) continue;
+    const sameRules =
+      match !== undefined &&
+      normalizeReferentialRule(match.onDelete) === normalizeReferentialRule(key.onDelete) &&
+      normalizeReferentialRule(match.onUpdate) === normalizeReferentialRule(key.onUpdate);
+    if (sameRules) continue;
+    differences.push({
+      kind: 'conflicting-foreign-key',
+      table: table.name,
+      column: key.columns.join(', '),
+      found: `FOREIGN KEY ${conflict.name} ${shown(conflict.columns)} REFERENCES ${conflict.referencedTable} ${shown(conflict.referencedColumns)} ON DELETE ${conflict.onDelete} ON UPDATE ${conflict.onUpdate}`,
+      expected: `${expectedText} ON UPDATE ${key.onUpdate}`,
+      destructive: true,
+      message: `table ${table.name} has foreign key ${conflict.name}, which differs from ${expectedText}: sync never drops a foreign key; change it yourself`,
+    });
+  }
+  return clauses;
+}

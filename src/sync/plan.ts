@@ -1,0 +1,21 @@
+import type { SqlExecutor } from '../db/driver.js';
+import { createTables } from '../schema/tables.js';
+import { HOST_TABLES, type TableNames } from '../table-names.js';
+import { diffSchema } from './diff.js';
+import { expectedModel } from './expected-model.js';
+import { introspect } from './introspect.js';
+import type { SchemaPlan } from './schema-difference.js';
+
+/**
+ * Compares the current database with the four tables of `names` (and the host tables they reference)
+ * and returns the statements that would add what is missing, with every difference found. Reads
+ * information_schema only; changes nothing.
+ *
+ * @example const plan = await planSchemaSync(db, tableNames({ OPER: 'MO_OPER' }));
+ *          plan.statements // ['CREATE TABLE `MO_OPER` (...)', ...], [] when up to date
+ */
+export async function planSchemaSync(db: SqlExecutor, names: TableNames): Promise<SchemaPlan> {
+  const expected = expectedModel(createTables(names));
+  const found = await introspect(db, [...Object.values(names), ...Object.values(HOST_TABLES)]);
+  return diffSchema(expected, found);
+}

@@ -1,0 +1,37 @@
+/** What kind of difference sync found between the database and the Drizzle tables. */
+export type SchemaDifferenceKind =
+  | 'missing-table'
+  | 'missing-column'
+  | 'column-type'
+  | 'column-nullability'
+  | 'column-default'
+  | 'column-extra'
+  | 'missing-key'
+  | 'conflicting-key'
+  | 'missing-foreign-key'
+  | 'conflicting-foreign-key'
+  | 'missing-host-table'
+  | 'missing-host-column';
+
+/**
+ * One difference. `destructive` means fixing it would drop or narrow something (sync refuses it);
+ * `found` and `expected` say what the database has and what the tables ask for.
+ */
+export interface SchemaDifference {
+  readonly kind: SchemaDifferenceKind;
+  readonly table: string;
+  readonly column?: string;
+  readonly found?: string;
+  readonly expected?: string;
+  readonly destructive: boolean;
+  readonly message: string;
+}
+
+/** What sync would do: the statements (in order) and every difference they come from. */
+export interface SchemaPlan {
+  readonly statements: string[];
+  readonly differences: SchemaDifference[];
+}
+
+/** Differences that no statement of ours can fix and that make sync refuse, destructive or not. */
+export const BLOCKING_KINDS: readonly SchemaDifferenceKind[] = ['missing-host-table', 'missing-host-column'];

@@ -1,0 +1,60 @@
+import type { Database } from '../db/driver.js';
+import type { TableNames } from '../table-names.js';
+import { SchemaSyncError } from './errors.js';
+import { planSchemaSync } from './plan.js';
+import { BLOCKING_KINDS, type SchemaDifference } from './schema-difference.js';
+
+export interface SyncOptions {
+  /** Plan only: return the statements without running any. */
+  readonly dryRun?: boolean;
+}
+
+/**
+ * Brings the four tables of `names` up to date: creates missing tables, adds missing columns, keys and
+ * foreign keys. Refuses, before running anything, when a difference is destructive (it would have to
+ * drop or narrow something) or a host table our foreign keys need is missing. On an up-to-date
+ * database it runs nothing and returns no statements.
+ *
+ * DDL commits implicitly in MySQL, so statements run one by one; a failure stops at the failing one
+ * and a later run picks up from there.
+ *
+ * @example await syncSchema(db, tableNames(), { dryRun: true }) // { statements: [...], applied: false }
+ */
+export async function syncSchema(
+  db: Database,
+  names: TableNames,
+  options: SyncOptions = {},
+): Promise<{ statements: string[]; applied: boolean }> {
+  const plan = await planSchemaSync(db, names);
+  const destructive = plan.differences.filter((difference) => difference.destructive);
+  if (destructive.length > 0) {
+    throw new SchemaSyncError(
+      'DESTRUCTIVE_DIFFERENCE',
+      `refused, nothing was changed: ${describe(destructive)}`,
+      destructive,
+    );
+  }
+  const blocking = plan.differences.filter((difference) => BLOCKING_KINDS.includes(difference.kind));
+  if (blocking.length > 0) {
+    throw new SchemaSyncError(
+      'MISSING_HOST_TABLE',
+      `refused, nothing was changed: ${describe(blocking)}`,
+      blocking,
+    );
+  }
+  if (options.dryRun === true || plan.statements.length === 0) {
+    return { statements: plan.statements, applied: false };
+  }
+  for (const statement of plan.statements) await db.execute(statement);
+  return { statements: plan.statements, applied: true };
+}
+
+function describe(differences: readonly SchemaDifference[]): string {
+  return differences
+    .map((difference) =>
+      difference.found === undefined
+        ? difference.message
+        : `${difference.message} (found ${difference.found}; expected ${difference.expected})`,
+    )
+    .join('; ');
+}

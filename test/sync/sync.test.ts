@@ -1,0 +1,173 @@
+import { describe, expect, it } from 'vitest';
+import { SchemaSyncError } from '../../src/sync/errors.js';
+import { planSchemaSync } from '../../src/sync/plan.js';
+import { syncSchema } from '../../src/sync/sync.js';
+import { type TableNames, tableNames } from '../../src/table-names.js';
+import { freshDatabase, useScratchDatabase } from '../support/database.js';
+import { snapshotHostTables } from './host-snapshot.js';
+
+const scratch = useScratchDatabase('sync', { hostSchema: true });
+
+/** A name set of its own per test, so tests share one scratch database without meeting. */
+const prefixed = (prefix: string): TableNames =>
+  tableNames({
+    OPER: `${prefix}_OPER`,
+    OPER_GRUPO: `${prefix}_OPER_GRUPO`,
+    OPER_GRUPO_METRICA: `${prefix}_OPER_GRUPO_METRICA`,
+    OPER_OPER_GRUPO: `${prefix}_OPER_MO_OPER_GRUPO`,
+  });
+
+async function existing(names: TableNames): Promise<string[]> {
+  const rows = await scratch().db.query<{ name: string }>(
+    'SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME IN (?, ?, ?, ?) ORDER BY 1',
+    Object.values(names),
+  );
+  return rows.map((row) => row.name);
+}
+
+describe('syncSchema', () => {
+  it.each([
+    ['default names', tableNames()],
+    ['overridden names', prefixed('MO')],
+  ])(
+    'with %s: creates the four tables, leaves host tables and rows alone, and a second run does nothing',
+    async (_label, names) => {
+      const { db } = scratch();
+      const before = await snapshotHostTables(db, Object.values(names));
+      expect(Object.keys(before)).toContain('app_cliente');
+
+      const first = await syncSchema(db, names);
+      expect(first.applied).toBe(true);
+      expect(first.statements.map((sql) => sql.split(' (')[0])).toEqual(
+        Object.values(names).map((name) => `CREATE TABLE \`${name}\``),
+      );
+      expect(await existing(names)).toEqual(Object.values(names).sort());
+      expect(await snapshotHostTables(db, Object.values(names))).toEqual(before);
+
+      expect(await planSchemaSync(db, names)).toEqual({ statements: [], differences: [] });
+      expect(await syncSchema(db, names)).toEqual({ statements: [], applied: false });
+    },
+  );
+
+  it('--dry-run lists the statements and creates nothing', async () => {
+    const names = prefixed('DRY');
+    const result = await syncSchema(scratch().db, names, { dryRun: true });
+    expect(result.applied).toBe(false);
+    expect(result.statements).toHaveLength(4);
+    expect(await existing(names)).toEqual([]);
+  });
+
+  it('accepts tables written the way the host writes them (display widths, implicit rules) as up to date', async () => {
+    const { db } = scratch();
+    await db.execute(`CREATE TABLE HOSTLIKE_OPER (
+      SEQ_DB bigint(20) unsigned NOT NULL AUTO_INCREMENT, EMPRESA int(11) NOT NULL, FILIAL int(11) NOT NULL,
+      LOCAL int(11) NOT NULL, INS_DH timestamp NULL DEFAULT current_timestamp(),
+      INS_USUARIO_SEQ_DB bigint(20) unsigned NOT NULL, UPD_DH timestamp NULL DEFAULT NULL ON UPDATE current_timestamp(),
+      UPD_USUARIO_SEQ_DB bigint(20) unsigned DEFAULT NULL, SOURCE varchar(50) DEFAULT NULL,
+      ATIVO tinyint(1) DEFAULT 1, DELETED tinyint(1) DEFAULT 0, RO tinyint(1) DEFAULT 0, ID int(10) unsigned NOT NULL,
+      CODIGO varchar(50) DEFAULT NULL, DESCRICAO varchar(250) DEFAULT NULL, UNIDADE_MEDIDA_SEQ_DB bigint(20) unsigned DEFAULT NULL,
+      QIG_DISPLAY tinyint(3) unsigned DEFAULT 1, REVISAO_DH timestamp NULL DEFAULT NULL, MO_APT_FKL bigint(20) unsigned DEFAULT NULL,
+      MO_APT_FKL_DH timestamp NULL DEFAULT NULL, MO_APT_PRODUCAO_FKL bigint(20) unsigned DEFAULT NULL,
+      MO_APT_PRODUCAO_FKL_DH timestamp NULL DEFAULT NULL, INDICE decimal(11,2) DEFAULT NULL,
+      PRIMARY KEY (EMPRESA, FILIAL, LOCAL, ID), UNIQUE KEY SEQ_DB (SEQ_DB), KEY idx_um (UNIDADE_MEDIDA_SEQ_DB),
+      CONSTRAINT host_made_fk FOREIGN KEY (UNIDADE_MEDIDA_SEQ_DB) REFERENCES app_unidade_medida (SEQ_DB)
+    ) ENGINE=InnoDB`);
+    const plan = await planSchemaSync(db, prefixed('HOSTLIKE'));
+    expect(plan.differences.filter((difference) => difference.table === 'HOSTLIKE_OPER')).toEqual([]);
+  });
+
+  it('adds a missing column, key and foreign key to an existing table, then has nothing left to do', async () => {
+    const { db } = scratch();
+    const names = prefixed('PART');
+    await syncSchema(db, names);
+    await db.execute('ALTER TABLE PART_OPER DROP FOREIGN KEY fk_PART_OPER_UNIDADE_MEDIDA_SEQ_DB');
+    await db.execute('ALTER TABLE PART_OPER DROP COLUMN INDICE, DROP COLUMN UNIDADE_MEDIDA_SEQ_DB');
+    const plan = await planSchemaSync(db, names);
+    expect(plan.differences.map((difference) => [difference.kind, difference.column])).toEqual([
+      ['missing-column', 'UNIDADE_MEDIDA_SEQ_DB'],
+      ['missing-column', 'INDICE'],
+      ['missing-foreign-key', 'UNIDADE_MEDIDA_SEQ_DB'],
+    ]);
+    expect(plan.differences.every((difference) => !difference.destructive)).toBe(true);
+    expect((await syncSchema(db, names)).statements).toHaveLength(2);
+    expect(await planSchemaSync(db, names)).toEqual({ statements: [], differences: [] });
+  });
+
+  it('refuses a column of another type, saying what it found and expected, and runs nothing', async () => {
+    const { db } = scratch();
+    const names = prefixed('TYPED');
+    await db.execute(
+      'CREATE TABLE TYPED_OPER (SEQ_DB bigint unsigned NOT NULL AUTO_INCREMENT UNIQUE, CODIGO int) ENGINE=InnoDB',
+    );
+    const error = await syncSchema(db, names).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(SchemaSyncError);
+    expect(error).toMatchObject({
+      code: 'DESTRUCTIVE_DIFFERENCE',
+      path: 'TYPED_OPER.CODIGO',
+      differences: [
+        {
+          kind: 'column-type',
+          table: 'TYPED_OPER',
+          column: 'CODIGO',
+          found: 'int',
+          expected: 'varchar(50)',
+          destructive: true,
+        },
+      ],
+    });
+    expect((error as Error).message).toContain('found int; expected varchar(50)');
+    expect(await existing(names)).toEqual(['TYPED_OPER']);
+    const columns = await db.query(
+      'SELECT COLUMN_NAME FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?',
+      ['TYPED_OPER'],
+    );
+    expect(columns).toHaveLength(2);
+  });
+
+  it('refuses an extra unique key in the way, and a nullable column the tables want NOT NULL', async () => {
+    const { db } = scratch();
+    const names = prefixed('UNIQ');
+    await syncSchema(db, names);
+    await db.execute(
+      'ALTER TABLE UNIQ_OPER ADD UNIQUE KEY uq_codigo (CODIGO), MODIFY COLUMN INS_USUARIO_SEQ_DB bigint unsigned NULL',
+    );
+    const plan = await planSchemaSync(db, names);
+    expect(plan.differences).toEqual([
+      expect.objectContaining({
+        kind: 'column-nullability',
+        column: 'INS_USUARIO_SEQ_DB',
+        found: 'NULL',
+        expected: 'NOT NULL',
+        destructive: true,
+      }),
+      expect.objectContaining({
+        kind: 'conflicting-key',
+        found: 'UNIQUE KEY uq_codigo (CODIGO)',
+        destructive: true,
+      }),
+    ]);
+    await expect(syncSchema(db, names)).rejects.toMatchObject({ code: 'DESTRUCTIVE_DIFFERENCE' });
+  });
+
+  it('refuses when a host table it references is missing, creating nothing', async () => {
+    const bare = await freshDatabase('sync-no-host');
+    try {
+      const error = await syncSchema(bare.db, tableNames()).catch((caught: unknown) => caught);
+      expect(error).toMatchObject({
+        code: 'MISSING_HOST_TABLE',
+        differences: [
+          expect.objectContaining({ kind: 'missing-host-table', table: 'app_unidade_medida' }),
+          expect.objectContaining({ kind: 'missing-host-table', table: 'app_etapa' }),
+          expect.objectContaining({ kind: 'missing-host-table', table: 'app_folha_tarefa' }),
+        ],
+      });
+      expect(
+        await bare.db.query(
+          'SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE()',
+        ),
+      ).toEqual([]);
+    } finally {
+      await bare.drop();
+    }
+  });
+});
