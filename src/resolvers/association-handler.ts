@@ -2,7 +2,13 @@ import { z } from 'zod';
 import type { Database } from '../db/driver.js';
 import { TaskAssociationError } from '../errors.js';
 import type { Scope } from '../scope.js';
-import { BusyError, ConfigurationError, InvalidRequestError, NotFoundError, ReadOnlyRowError } from './errors.js';
+import {
+  BusyError,
+  ConfigurationError,
+  InvalidRequestError,
+  NotFoundError,
+  ReadOnlyRowError,
+} from './errors.js';
 import { resolveInstallation } from './installation.js';
 import { loadTaskTree } from './load-task-tree.js';
 import { MetricBatch, parseInput } from './metric-batch.js';
@@ -43,14 +49,20 @@ const TaskSheetParameter = z
  *
  * @example const handle = createAssociationHandler({ db, context: async (req) => session(req) });
  */
-export function createAssociationHandler(options: AssociationHandlerOptions): (request: Request) => Promise<Response> {
+export function createAssociationHandler(
+  options: AssociationHandlerOptions,
+): (request: Request) => Promise<Response> {
   const { db } = options;
   return async (request) => {
     try {
       if (request.method !== 'GET' && request.method !== 'PUT') {
-        return json(405, errorBody('METHOD_NOT_ALLOWED', `${request.method} is not supported: use GET or PUT`), {
-          allow: 'GET, PUT',
-        });
+        return json(
+          405,
+          errorBody('METHOD_NOT_ALLOWED', `${request.method} is not supported: use GET or PUT`),
+          {
+            allow: 'GET, PUT',
+          },
+        );
       }
       const taskSheet = parseInput(
         TaskSheetParameter,
@@ -85,7 +97,10 @@ async function readJson(request: Request): Promise<unknown> {
   const declared = Number(request.headers.get('content-length') ?? '0');
   const text = declared > MAX_BODY_BYTES ? undefined : await request.text();
   if (text === undefined || Buffer.byteLength(text) > MAX_BODY_BYTES) {
-    throw new InvalidRequestError('BODY_TOO_LARGE', `the request body is larger than ${MAX_BODY_BYTES} bytes: send fewer entries`);
+    throw new InvalidRequestError(
+      'BODY_TOO_LARGE',
+      `the request body is larger than ${MAX_BODY_BYTES} bytes: send fewer entries`,
+    );
   }
   try {
     return JSON.parse(text);

@@ -61,7 +61,9 @@ export function checkValue(
   value: MetricValue,
 ): { ok: true; value: MetricValue } | { ok: false; problem: string } {
   if (value === null) {
-    return column.nullable ? { ok: true, value } : { ok: false, problem: 'is null, and the column is NOT NULL' };
+    return column.nullable
+      ? { ok: true, value }
+      : { ok: false, problem: 'is null, and the column is NOT NULL' };
   }
   const bits = INTEGER_BITS[column.dataType];
   if (bits !== undefined) return checkInteger(column, value, bits);
@@ -76,12 +78,16 @@ export function checkValue(
       ? { ok: false, problem: `is longer than the column's ${column.maxLength} characters` }
       : { ok: true, value };
   }
-  return { ok: false, problem: `cannot be checked: the column's type ${column.dataType} is not a metric type` };
+  return {
+    ok: false,
+    problem: `cannot be checked: the column's type ${column.dataType} is not a metric type`,
+  };
 }
 
 function checkInteger(column: ColumnType, value: string | number, bits: number) {
   const text = typeof value === 'number' ? (Number.isInteger(value) ? BigInt(value).toString() : '') : value;
-  if (!INTEGER_TEXT.test(text)) return { ok: false as const, problem: `is not a whole number (column is ${column.dataType})` };
+  if (!INTEGER_TEXT.test(text))
+    return { ok: false as const, problem: `is not a whole number (column is ${column.dataType})` };
   const number = BigInt(text);
   const min = column.unsigned ? 0n : -(2n ** BigInt(bits - 1));
   const max = column.unsigned ? 2n ** BigInt(bits) - 1n : 2n ** BigInt(bits - 1) - 1n;
@@ -96,11 +102,15 @@ function checkDecimal(column: ColumnType, value: string | number) {
   const scale = column.scale ?? 0;
   // String(n) of an ordinary JS number is its shortest exact-looking form; exponent forms are refused.
   const text = typeof value === 'number' ? String(value) : value;
-  if (!DECIMAL_TEXT.test(text)) return { ok: false as const, problem: 'is not a decimal number such as "12.50"' };
+  if (!DECIMAL_TEXT.test(text))
+    return { ok: false as const, problem: 'is not a decimal number such as "12.50"' };
   const [whole = '', fraction = ''] = text.replace(/^-/, '').split('.');
   const wholeDigits = whole.replace(/^0+(?=\d)/, '').replace(/^0$/, '').length;
   if (fraction.replace(/0+$/, '').length > scale) {
-    return { ok: false as const, problem: `has more than ${scale} decimal places (column is decimal(${precision},${scale}))` };
+    return {
+      ok: false as const,
+      problem: `has more than ${scale} decimal places (column is decimal(${precision},${scale}))`,
+    };
   }
   if (wholeDigits > precision - scale) {
     return {

@@ -1,7 +1,17 @@
 // Public API of src/resolvers: re-exports only.
-export { type AssociationContext, type AssociationHandlerOptions, createAssociationHandler } from './association-handler.js';
+export {
+  type AssociationContext,
+  type AssociationHandlerOptions,
+  createAssociationHandler,
+} from './association-handler.js';
 export { type ColumnType, checkValue, readColumnTypes } from './column-types.js';
-export { BusyError, ConfigurationError, InvalidRequestError, NotFoundError, ReadOnlyRowError } from './errors.js';
+export {
+  BusyError,
+  ConfigurationError,
+  InvalidRequestError,
+  NotFoundError,
+  ReadOnlyRowError,
+} from './errors.js';
 export { type Installation, resolveInstallation, resolveTableNames } from './installation.js';
 export {
   type BranchNode,

@@ -1,7 +1,7 @@
 import { readParameters, type TreeView } from '../config/index.js';
 import type { SqlExecutor } from '../db/driver.js';
-import type { Scope } from '../scope.js';
 import { createTables, type Tables } from '../schema/index.js';
+import type { Scope } from '../scope.js';
 import type { TableNames } from '../table-names.js';
 
 /** One installation as one scope sees it: its table names, their Drizzle tables, its TREE_VIEW if any. */
@@ -33,7 +33,10 @@ export async function resolveInstallation(db: SqlExecutor, scope: Scope): Promis
  *
  * @example const { names, tables } = await resolveTableNames(db, scope); // names.OPER === 'MO_OPER' with an override
  */
-export async function resolveTableNames(db: SqlExecutor, scope: Scope): Promise<{ names: TableNames; tables: Tables }> {
+export async function resolveTableNames(
+  db: SqlExecutor,
+  scope: Scope,
+): Promise<{ names: TableNames; tables: Tables }> {
   const { names, tables } = await resolveInstallation(db, scope);
   return { names, tables };
 }

@@ -86,9 +86,10 @@ export async function loadTaskTree(db: SqlExecutor, options: LoadTaskTreeOptions
   const [first, ...rest] = plan.levels;
   if (first === undefined) return { taskSheet: sheet, metrics: plan.metrics, roots: [], cycles: [] };
   const tasks: TaskNode[] = [];
-  const firstRows = await db.query(`SELECT c.* FROM ${quoteIdentifier(first.table)} c WHERE ${liveInScope('c')}`, [
-    ...scopeParams(scope),
-  ]);
+  const firstRows = await db.query(
+    `SELECT c.* FROM ${quoteIdentifier(first.table)} c WHERE ${liveInScope('c')}`,
+    [...scopeParams(scope)],
+  );
   let roots: TreeNode[];
   let cycles: number[][] = [];
   let frontier: BranchNode[];
@@ -143,7 +144,14 @@ export async function loadTaskTree(db: SqlExecutor, options: LoadTaskTreeOptions
 }
 
 function branchNode(level: PlannedLevel, row: Row): BranchNode {
-  return { kind: 'branch', level: level.level, table: level.table, seqDb: Number(row.SEQ_DB), row, children: [] };
+  return {
+    kind: 'branch',
+    level: level.level,
+    table: level.table,
+    seqDb: Number(row.SEQ_DB),
+    row,
+    children: [],
+  };
 }
 
 /** Task nodes get their metrics once all are known (one query for the task sheet's metric rows). */
@@ -184,7 +192,11 @@ async function attachMetrics(
   }
   const resolve = compileMetricDefaults(metrics);
   for (const node of tasks) {
-    const resolved = resolve({ activity: node.row, taskSheet: sheet, saved: saved.get(metricKey(node.seqDb, node.group)) });
+    const resolved = resolve({
+      activity: node.row,
+      taskSheet: sheet,
+      saved: saved.get(metricKey(node.seqDb, node.group)),
+    });
     Object.assign(node.metrics, resolved);
   }
 }

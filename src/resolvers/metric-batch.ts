@@ -29,7 +29,11 @@ export function parseInput<T>(schema: z.ZodType<T>, input: unknown, what: string
   if (result.success) return result.data;
   const issue = result.error.issues[0];
   const path = [prefix, ...(issue?.path ?? []).map(String)].filter((part) => part !== '').join('.');
-  throw new InvalidRequestError('INVALID_REQUEST', `${what}${path ? ` at ${path}` : ''}: ${issue?.message ?? 'invalid'}`, {
-    path,
-  });
+  throw new InvalidRequestError(
+    'INVALID_REQUEST',
+    `${what}${path ? ` at ${path}` : ''}: ${issue?.message ?? 'invalid'}`,
+    {
+      path,
+    },
+  );
 }

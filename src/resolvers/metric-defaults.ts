@@ -60,7 +60,8 @@ export function compileMetricDefaults(metrics: readonly Metric[]): MetricDefault
     const saved = inputs.saved;
     for (const { field, read } of compiled) {
       const stored = saved === undefined ? undefined : saved[field];
-      if (stored !== undefined && stored !== null) result[field] = { value: toMetricValue(stored), source: 'saved' };
+      if (stored !== undefined && stored !== null)
+        result[field] = { value: toMetricValue(stored), source: 'saved' };
       else if (read === undefined) result[field] = NONE;
       else result[field] = { value: read(inputs), source: 'default' };
     }
@@ -80,12 +81,23 @@ export function metricDefaultReader(
   index: number,
 ): DefaultReader {
   return match(metricDefault)
-    .with({ type: 'value' }, ({ value }) => () => value)
-    .with({ type: 'field' }, ({ name }) => (inputs: DefaultInputs) =>
-      readColumn(inputs.activity, name, field, index, 'the activity'),
+    .with(
+      { type: 'value' },
+      ({ value }) =>
+        () =>
+          value,
     )
-    .with({ type: 'taskSheet' }, ({ name }) => (inputs: DefaultInputs) =>
-      readColumn(inputs.taskSheet, name, field, index, 'the task sheet'),
+    .with(
+      { type: 'field' },
+      ({ name }) =>
+        (inputs: DefaultInputs) =>
+          readColumn(inputs.activity, name, field, index, 'the activity'),
+    )
+    .with(
+      { type: 'taskSheet' },
+      ({ name }) =>
+        (inputs: DefaultInputs) =>
+          readColumn(inputs.taskSheet, name, field, index, 'the task sheet'),
     )
     .exhaustive();
 }

@@ -11,7 +11,7 @@ import { MetricEntry, parseInput, SeqDb } from './metric-batch.js';
 import type { MetricValue } from './metric-defaults.js';
 import { chunks, liveInScope, placeholders, scopeParams } from './sql.js';
 import { loadTaskSheet } from './task-sheet.js';
-import { type TreePlan, planTree } from './tree-plan.js';
+import { planTree, type TreePlan } from './tree-plan.js';
 
 export interface SaveMetricsOptions {
   readonly scope: Scope;
@@ -199,7 +199,12 @@ async function writeBatch(
     `SELECT ID FROM ${quoted} WHERE EMPRESA = ? AND FILIAL = ? AND LOCAL = ? ORDER BY ID DESC LIMIT 1 FOR UPDATE`,
     scopeParams(scope),
   );
-  const existing = await tx.query<{ ID: number; RO: number | null; OPER_SEQ_DB: unknown; OPER_GRUPO_SEQ_DB: unknown }>(
+  const existing = await tx.query<{
+    ID: number;
+    RO: number | null;
+    OPER_SEQ_DB: unknown;
+    OPER_GRUPO_SEQ_DB: unknown;
+  }>(
     `SELECT m.ID, m.RO, m.OPER_SEQ_DB, m.OPER_GRUPO_SEQ_DB FROM ${quoted} m WHERE ${liveInScope('m')} AND m.FOLHA_TAREFA_SEQ_DB = ? ORDER BY m.ID`,
     [...scopeParams(scope), taskSheet],
   );

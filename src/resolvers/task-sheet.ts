@@ -1,7 +1,6 @@
 import type { SqlExecutor } from '../db/driver.js';
-import { quoteIdentifier } from '../identifier.js';
+import { parseIdentifier, quoteIdentifier } from '../identifier.js';
 import { formatScope, type Scope } from '../scope.js';
-import { parseIdentifier } from '../identifier.js';
 import { HOST_TABLES } from '../table-names.js';
 import { NotFoundError } from './errors.js';
 import type { Row } from './metric-defaults.js';
@@ -14,10 +13,10 @@ const FOLHA_TAREFA = quoteIdentifier(parseIdentifier(HOST_TABLES.FOLHA_TAREFA, '
  * ({@link NotFoundError}): the caller learns nothing about other scopes.
  */
 export async function loadTaskSheet(db: SqlExecutor, scope: Scope, taskSheet: number): Promise<Row> {
-  const [row] = await db.query(`SELECT t.* FROM ${FOLHA_TAREFA} t WHERE t.SEQ_DB = ? AND ${liveInScope('t')}`, [
-    taskSheet,
-    ...scopeParams(scope),
-  ]);
+  const [row] = await db.query(
+    `SELECT t.* FROM ${FOLHA_TAREFA} t WHERE t.SEQ_DB = ? AND ${liveInScope('t')}`,
+    [taskSheet, ...scopeParams(scope)],
+  );
   if (row === undefined) {
     throw new NotFoundError(
       'TASK_SHEET_NOT_FOUND',

@@ -1,4 +1,10 @@
-import { DEFAULT_METRICS, type Metric, type TreeView, type TreeViewLevel, treeViewLevels } from '../config/index.js';
+import {
+  DEFAULT_METRICS,
+  type Metric,
+  type TreeView,
+  type TreeViewLevel,
+  treeViewLevels,
+} from '../config/index.js';
 import { type Identifier, parseIdentifier } from '../identifier.js';
 import type { TableNames } from '../table-names.js';
 
