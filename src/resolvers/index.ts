@@ -25,10 +25,10 @@ export { MetricBatch, MetricEntry } from './metric-batch.js';
 export {
   compileMetricDefaults,
   type DefaultInputs,
+  defaultSource,
   type MetricDefaultsResolver,
   type MetricSource,
   type MetricValue,
-  metricDefaultReader,
   type ResolvedMetric,
   type ResolvedMetrics,
   resolveMetricDefaults,

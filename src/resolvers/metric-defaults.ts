@@ -33,14 +33,27 @@ export interface DefaultInputs {
 /** Resolves the metrics of one activity; built once per metric list by {@link compileMetricDefaults}. */
 export type MetricDefaultsResolver = (inputs: DefaultInputs) => ResolvedMetrics;
 
-type DefaultReader = (inputs: DefaultInputs) => MetricValue;
+/**
+ * Where one metric's default comes from, decided once per metric list. Plain data rather than a
+ * closure per metric: the hot loop reads it inline, which measured twice as fast as calling a
+ * closure for each metric of each activity.
+ */
+export interface DefaultSource {
+  readonly from: 'none' | 'value' | 'activity' | 'taskSheet';
+  /** The preset of a `value` default, else null. */
+  readonly value: MetricValue;
+  /** The column an `activity` or `taskSheet` default copies, else ''. */
+  readonly column: string;
+}
 
 const NONE: ResolvedMetric = Object.freeze({ value: null, source: 'none' });
+// Every DefaultSource has the same three properties, so the hot loop's property reads stay monomorphic.
+const NO_DEFAULT: DefaultSource = Object.freeze({ from: 'none', value: null, column: '' });
 
 /**
  * Turns a metric list into a resolver. The kind of each default is matched once here (exhaustively:
  * a new kind in `MetricDefault` does not compile until it is handled), so resolving a million
- * activities only calls the small readers chosen up front.
+ * activities only reads the small plan made up front.
  *
  * A saved non-null value always wins; a saved NULL falls back to the default, so a cleared metric
  * is preset again when the modal opens. A `field` or `taskSheet` default whose column the row lacks
@@ -51,19 +64,24 @@ const NONE: ResolvedMetric = Object.freeze({ value: null, source: 'none' });
  * resolve({ activity: { INDICE: '1.50' }, taskSheet: {} }); // { METRICA1: { value: '1.50', source: 'default' } }
  */
 export function compileMetricDefaults(metrics: readonly Metric[]): MetricDefaultsResolver {
-  const compiled = metrics.map((metric, index) => ({
+  const plan = metrics.map((metric, index) => ({
     field: metric.field,
-    read: metric.default === undefined ? undefined : metricDefaultReader(metric.default, metric.field, index),
+    index,
+    source: metric.default === undefined ? NO_DEFAULT : defaultSource(metric.default),
   }));
   return (inputs) => {
     const result: ResolvedMetrics = {};
     const saved = inputs.saved;
-    for (const { field, read } of compiled) {
+    for (const { field, index, source } of plan) {
       const stored = saved === undefined ? undefined : saved[field];
       if (stored !== undefined && stored !== null)
         result[field] = { value: toMetricValue(stored), source: 'saved' };
-      else if (read === undefined) result[field] = NONE;
-      else result[field] = { value: read(inputs), source: 'default' };
+      else if (source.from === 'none') result[field] = NONE;
+      else if (source.from === 'value') result[field] = { value: source.value, source: 'default' };
+      else {
+        const row = source.from === 'activity' ? inputs.activity : inputs.taskSheet;
+        result[field] = { value: readColumn(row, source, field, index), source: 'default' };
+      }
     }
     return result;
   };
@@ -74,41 +92,24 @@ export function resolveMetricDefaults(metrics: readonly Metric[], inputs: Defaul
   return compileMetricDefaults(metrics)(inputs);
 }
 
-/** The reader of one default kind. Exhaustive over `MetricDefault['type']`. */
-export function metricDefaultReader(
-  metricDefault: MetricDefault,
-  field: string,
-  index: number,
-): DefaultReader {
+/** Where a default kind takes its value from. Exhaustive over `MetricDefault['type']`. */
+export function defaultSource(metricDefault: MetricDefault): DefaultSource {
   return match(metricDefault)
-    .with(
-      { type: 'value' },
-      ({ value }) =>
-        () =>
-          value,
-    )
-    .with(
-      { type: 'field' },
-      ({ name }) =>
-        (inputs: DefaultInputs) =>
-          readColumn(inputs.activity, name, field, index, 'the activity'),
-    )
-    .with(
-      { type: 'taskSheet' },
-      ({ name }) =>
-        (inputs: DefaultInputs) =>
-          readColumn(inputs.taskSheet, name, field, index, 'the task sheet'),
-    )
+    .returnType<DefaultSource>()
+    .with({ type: 'value' }, ({ value }) => ({ from: 'value', value, column: '' }))
+    .with({ type: 'field' }, ({ name }) => ({ from: 'activity', value: null, column: name }))
+    .with({ type: 'taskSheet' }, ({ name }) => ({ from: 'taskSheet', value: null, column: name }))
     .exhaustive();
 }
 
-function readColumn(row: Row, column: string, field: string, index: number, what: string): MetricValue {
+function readColumn(row: Row, source: DefaultSource, field: string, index: number): MetricValue {
+  const column = source.column;
   const value = row[column];
   // `undefined` only when the row has no such column: NULL columns come back as null.
   if (value === undefined && !Object.hasOwn(row, column)) {
     throw new ConfigurationError(
       'DEFAULT_COLUMN_MISSING',
-      `metric ${field}: its default copies column "${column}" of ${what}, which has no such column: name an existing column or change the default`,
+      `metric ${field}: its default copies column "${column}" of ${source.from === 'activity' ? 'the activity' : 'the task sheet'}, which has no such column: name an existing column or change the default`,
       { path: `metrics.${index}.default.name` },
     );
   }

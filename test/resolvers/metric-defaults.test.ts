@@ -2,11 +2,7 @@ import { match } from 'ts-pattern';
 import { describe, expect, it } from 'vitest';
 import { Metric, type MetricDefault } from '../../src/config/index.js';
 import { ConfigurationError } from '../../src/resolvers/errors.js';
-import {
-  compileMetricDefaults,
-  metricDefaultReader,
-  resolveMetricDefaults,
-} from '../../src/resolvers/index.js';
+import { compileMetricDefaults, defaultSource, resolveMetricDefaults } from '../../src/resolvers/index.js';
 
 const metrics = Metric.array().parse([
   { field: 'METRICA1', label: 'Quantity', default: { type: 'field', name: 'INDICE' } },
@@ -72,6 +68,6 @@ describe('metric defaults', () => {
     expect(describeDefault({ type: 'value', value: 1 })).toBe('value');
     // A kind the union does not know is refused by the reader's signature.
     // @ts-expect-error: 'formula' is not a MetricDefault kind
-    expect(() => metricDefaultReader({ type: 'formula', text: 'x' }, 'METRICA1', 0)).toThrow();
+    expect(() => defaultSource({ type: 'formula', text: 'x' })).toThrow();
   });
 });
