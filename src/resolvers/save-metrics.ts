@@ -142,7 +142,7 @@ async function checkInTree(db: SqlExecutor, scope: Scope, plan: TreePlan, entrie
   const found = new Set<string>();
   const activities = [...new Set(entries.map((entry) => entry.activity))];
   const association = parent?.association;
-  for (const ids of chunks(activities, 1000)) {
+  for (const ids of chunks(activities, 999)) {
     if (parent === undefined || association === undefined) {
       const rows = await db.query<{ o: number }>(
         `SELECT t.SEQ_DB AS o FROM ${quoteIdentifier(task.table)} t WHERE ${liveInScope('t')} AND t.SEQ_DB IN (${placeholders(ids.length)})`,

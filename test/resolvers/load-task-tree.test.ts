@@ -207,26 +207,35 @@ describe('loadTaskTree, default tree', () => {
     expect(counting.count()).toBe(4);
   });
 
-  it('splits a large level into IN lists of chunkSize, never sending an empty one', async () => {
+  it('reads a level with more parents than inListLimit in one scope-wide query, dropping links outside the tree', async () => {
     const counting = countingExecutor(scratch().db);
-    // 4 visible groups in IN lists of 2: 2 link queries (task sheet, groups, 2 x links, metrics).
-    const tree = await loadTaskTree(counting, {
+    const byIds = await loadTaskTree(counting, {
       scope: SCOPE_A,
       taskSheet: ids.TS ?? 0,
       names,
       treeView: null,
-      chunkSize: 2,
     });
-    expect(counting.count()).toBe(5);
-    expect(outline(tree)).toHaveLength(9);
-    // A scope without groups: no link query and no metric query at all.
+    counting.reset();
+    // G_ORPHAN (hidden below a deleted group) and C1 (in a cycle) have links: they must not show.
+    const wide = await loadTaskTree(counting, {
+      scope: SCOPE_A,
+      taskSheet: ids.TS ?? 0,
+      names,
+      treeView: null,
+      inListLimit: 1,
+    });
+    expect(counting.count()).toBe(4);
+    expect(outline(wide)).toEqual(outline(byIds));
+  });
+
+  it('sends no level or metric query when there is nothing to hang them from', async () => {
+    const counting = countingExecutor(scratch().db);
     const [emptySheet] = await insertRows(
       scratch().db,
       'app_folha_tarefa',
       [{ ...SCOPE_EMPTY, DELETED: 0 }],
       { withId: false },
     );
-    counting.reset();
     const empty = await loadTaskTree(counting, {
       scope: SCOPE_EMPTY,
       taskSheet: emptySheet ?? 0,
