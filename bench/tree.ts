@@ -23,7 +23,7 @@ const SECTORS_PER_REGION = 10;
 const GROUPS_PER_SECTOR = 100;
 const ACTIVITIES_PER_GROUP = 10;
 const SAVED_EVERY = 10;
-const ROUNDS = 3;
+const ROUNDS = 5;
 const NAIVE_SAMPLE = 1000;
 
 const names = tableNames();

@@ -86,15 +86,31 @@ export async function loadTaskTree(db: SqlExecutor, options: LoadTaskTreeOptions
     if (options.treeView === undefined) treeView = installation.treeView;
   }
   const plan = planTree(names, treeView);
-  const sheet = await loadTaskSheet(db, scope, taskSheet);
 
   const [first, ...rest] = plan.levels;
-  if (first === undefined) return { taskSheet: sheet, metrics: plan.metrics, roots: [], cycles: [] };
+  // A checked TREE_VIEW has at least its task level; this only satisfies the type checker.
+  if (first === undefined) {
+    return {
+      taskSheet: await loadTaskSheet(db, scope, taskSheet),
+      metrics: plan.metrics,
+      roots: [],
+      cycles: [],
+    };
+  }
   const tasks: TaskNode[] = [];
-  const firstRows = await db.query(
-    `SELECT c.* FROM ${quoteIdentifier(first.table)} c WHERE ${liveInScope('c')}`,
-    [...scopeParams(scope)],
-  );
+  // Independent reads go out together: the task sheet with the first level, the saved metrics with
+  // the task level. Same round trips, less waiting.
+  const readSaved = () => readSavedMetrics(db, scope, taskSheet, plan.metricTable);
+  let saved = first.isTask ? readSaved() : undefined;
+  const [sheet, firstRows] = await Promise.all([
+    loadTaskSheet(db, scope, taskSheet),
+    db.query(`SELECT c.* FROM ${quoteIdentifier(first.table)} c WHERE ${liveInScope('c')}`, [
+      ...scopeParams(scope),
+    ]),
+  ]).catch(async (error: unknown) => {
+    await saved?.catch(() => undefined);
+    throw error;
+  });
   let roots: TreeNode[];
   let cycles: number[][] = [];
   let frontier: BranchNode[];
@@ -123,6 +139,7 @@ export async function loadTaskTree(db: SqlExecutor, options: LoadTaskTreeOptions
     // is deleted again: deleting the last-added property keeps V8's fast object layout).
     const parentIds = [...byParent.keys()];
     const byIds = parentIds.length <= inListLimit;
+    if (level.isTask) saved = readSaved();
     const rows = await db.query<Record<string, unknown>>(
       `SELECT c.*, a.${quoteIdentifier(association.parentColumn)} AS __ta_parent FROM ${quoteIdentifier(association.table)} a JOIN ${quoteIdentifier(level.table)} c ON c.SEQ_DB = a.${quoteIdentifier(association.childColumn)} WHERE ${liveInScope('a')} AND ${liveInScope('c')}${byIds ? ` AND a.${quoteIdentifier(association.parentColumn)} IN (${placeholders(parentIds.length)})` : ''}`,
       [...scopeParams(scope), ...scopeParams(scope), ...(byIds ? parentIds : [])],
@@ -145,7 +162,14 @@ export async function loadTaskTree(db: SqlExecutor, options: LoadTaskTreeOptions
     parentLevel = level;
   }
 
-  await attachMetrics(db, scope, taskSheet, plan.metricTable, plan.metrics, sheet, tasks);
+  if (saved !== undefined) {
+    const resolve = compileMetricDefaults(plan.metrics);
+    const savedRows = await saved;
+    for (const node of tasks) {
+      const row = savedRows.get(node.seqDb)?.get(node.group ?? 0);
+      node.metrics = resolve({ activity: node.row, taskSheet: sheet, saved: row });
+    }
+  }
   return { taskSheet: sheet, metrics: plan.metrics, roots, cycles };
 }
 
@@ -175,36 +199,28 @@ function taskNode(level: PlannedLevel, row: Row, group: number | null, tasks: Ta
   return node;
 }
 
-async function attachMetrics(
+/** The task sheet's saved metric rows, by activity then group (0 for none): numeric keys, no string per node. */
+async function readSavedMetrics(
   db: SqlExecutor,
   scope: Scope,
   taskSheet: number,
   metricTable: Identifier,
-  metrics: readonly Metric[],
-  sheet: Row,
-  tasks: TaskNode[],
-): Promise<void> {
-  if (tasks.length === 0) return;
+): Promise<Map<number, Map<number, Row>>> {
   const rows = await db.query(
     `SELECT m.* FROM ${quoteIdentifier(metricTable)} m WHERE ${liveInScope('m')} AND m.FOLHA_TAREFA_SEQ_DB = ?`,
     [...scopeParams(scope), taskSheet],
   );
-  const saved = new Map<string, Row>();
+  const saved = new Map<number, Map<number, Row>>();
   // Lowest ID first, first one kept: if a host ever stored a key twice, the oldest row is shown, as saving updates it.
   rows.sort((a, b) => Number(a.ID) - Number(b.ID));
   for (const row of rows) {
-    const key = metricKey(row.OPER_SEQ_DB, row.OPER_GRUPO_SEQ_DB);
-    if (!saved.has(key)) saved.set(key, row);
+    const activity = Number(row.OPER_SEQ_DB);
+    const group = row.OPER_GRUPO_SEQ_DB === null ? 0 : Number(row.OPER_GRUPO_SEQ_DB);
+    let byGroup = saved.get(activity);
+    if (byGroup === undefined) saved.set(activity, (byGroup = new Map()));
+    if (!byGroup.has(group)) byGroup.set(group, row);
   }
-  const resolve = compileMetricDefaults(metrics);
-  for (const node of tasks) {
-    const resolved = resolve({
-      activity: node.row,
-      taskSheet: sheet,
-      saved: saved.get(metricKey(node.seqDb, node.group)),
-    });
-    Object.assign(node.metrics, resolved);
-  }
+  return saved;
 }
 
 /** The metric row's identity within one scope and task sheet: activity and the node it was reached through. */
