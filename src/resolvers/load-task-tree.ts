@@ -216,8 +216,8 @@ async function readSavedMetrics(
   for (const row of rows) {
     const activity = Number(row.OPER_SEQ_DB);
     const group = row.OPER_GRUPO_SEQ_DB === null ? 0 : Number(row.OPER_GRUPO_SEQ_DB);
-    let byGroup = saved.get(activity);
-    if (byGroup === undefined) saved.set(activity, (byGroup = new Map()));
+    const byGroup = saved.get(activity) ?? new Map<number, Row>();
+    if (byGroup.size === 0) saved.set(activity, byGroup);
     if (!byGroup.has(group)) byGroup.set(group, row);
   }
   return saved;
