@@ -213,7 +213,9 @@ async function writeBatch(
   try {
     return await writeLocked(tx, table, scope, user, taskSheet, entries);
   } finally {
-    await tx.query(`SELECT RELEASE_LOCK(${lockName})`, lockParams);
+    // If the connection itself failed, the server has already dropped the lock with it, and the
+    // error that matters is the one already on its way out: do not replace it with this one.
+    await tx.query(`SELECT RELEASE_LOCK(${lockName})`, lockParams).catch(() => undefined);
   }
 }
 
