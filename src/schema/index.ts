@@ -2,6 +2,7 @@
 export { aptColumns } from './apt-columns.js';
 export { commonColumns, commonConstraints } from './common-columns.js';
 export { foreignKeyName, PRIMARY_KEY_NAME, SEQ_DB_UNIQUE_KEY } from './constraint-names.js';
+export { TABLE_NAME_VARIABLES, tableNamesFromEnv } from './env-table-names.js';
 export { flag } from './flag-column.js';
 export { hostTables } from './host.js';
 export { operTable } from './oper.js';

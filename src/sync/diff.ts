@@ -37,7 +37,7 @@ export function diffSchema(
   const foreignKeyStatements: string[] = [];
 
   for (const host of hostTablesReferenced(expected)) {
-    const table = found.get(host);
+    const table = findTable(found, host);
     if (table === undefined) {
       differences.push({
         kind: 'missing-host-table',
@@ -46,7 +46,10 @@ export function diffSchema(
         destructive: false,
         message: `host table ${host} does not exist: our foreign keys point at its SEQ_DB; create the host's table first (sync never creates host tables)`,
       });
-    } else if (findColumn(table, 'SEQ_DB') === undefined) {
+      continue;
+    }
+    const seqDb = findColumn(table, 'SEQ_DB');
+    if (seqDb === undefined) {
       differences.push({
         kind: 'missing-host-column',
         table: host,
@@ -55,11 +58,22 @@ export function diffSchema(
         destructive: false,
         message: `host table ${host} has no SEQ_DB column: our foreign keys point at it`,
       });
+    } else if (seqDb.type !== 'bigint unsigned') {
+      // InnoDB refuses a foreign key between columns of different types; say so before creating anything.
+      differences.push({
+        kind: 'host-column-type',
+        table: host,
+        column: 'SEQ_DB',
+        found: seqDb.type,
+        expected: 'bigint unsigned',
+        destructive: false,
+        message: `host table ${host} has SEQ_DB ${seqDb.type}: our foreign keys need bigint unsigned`,
+      });
     }
   }
 
   for (const table of expected) {
-    const existing = found.get(table.name);
+    const existing = findTable(found, table.name);
     if (existing === undefined) {
       differences.push({
         kind: 'missing-table',
@@ -84,6 +98,11 @@ export function diffSchema(
 function hostTablesReferenced(expected: readonly TableModel[]): string[] {
   const names = expected.flatMap((table) => table.foreignKeys.map((key) => key.referencedTable as string));
   return [...new Set(names.filter((name) => HOST_TABLE_NAMES.has(name)))];
+}
+
+/** Exact name first; then without case, for servers with lower_case_table_names set (Windows, macOS). */
+function findTable(found: ReadonlyMap<string, FoundTable>, name: string): FoundTable | undefined {
+  return found.get(name) ?? [...found.values()].find((table) => same(table.name, name));
 }
 
 function findColumn(table: FoundTable, name: string): FoundColumn | undefined {
@@ -230,8 +249,13 @@ function keyClauses(table: TableModel, existing: FoundTable, differences: Schema
     clauses.push(`ADD ${uniqueKeyDefinition(key)}`);
   }
 
+  // A unique key that contains a key the tables already have refuses nothing more; any other does.
+  const keys = [table.primaryKey, ...table.uniqueKeys.map((key) => key.columns)];
+  const implied = (columns: readonly string[]) =>
+    keys.some((key) => key.every((column) => columns.some((other) => same(other, column))));
   for (const index of existing.indexes) {
-    if (!index.unique || index.name === 'PRIMARY' || matched.has(index.name)) continue;
+    if (!index.unique || index.name === 'PRIMARY' || matched.has(index.name) || implied(index.columns))
+      continue;
     differences.push({
       kind: 'conflicting-key',
       table: table.name,

@@ -2,15 +2,24 @@ import { TaskAssociationError } from '../errors.js';
 import type { SchemaDifference } from './schema-difference.js';
 
 /**
- * Sync refused to change anything. `code` is DESTRUCTIVE_DIFFERENCE (fixing it would drop or narrow
- * something) or MISSING_HOST_TABLE (a host table our foreign keys need is absent); `differences` lists
- * each problem with what was found and what was expected.
+ * Sync refused, or the server refused one of its statements. `code` is DESTRUCTIVE_DIFFERENCE (fixing it would drop or narrow
+ * something), MISSING_HOST_TABLE (a host table our foreign keys need is absent or unusable), both raised
+ * before anything runs, or STATEMENT_FAILED (the server refused a statement, e.g. a foreign key that
+ * existing rows violate). `differences` lists each problem with what was found and what was expected.
  */
 export class SchemaSyncError extends TaskAssociationError {
   readonly differences: readonly SchemaDifference[];
 
-  constructor(code: string, message: string, differences: readonly SchemaDifference[]) {
-    super(code, message, differences[0] === undefined ? {} : { path: pathOf(differences[0]) });
+  constructor(
+    code: string,
+    message: string,
+    differences: readonly SchemaDifference[],
+    options: { cause?: unknown } = {},
+  ) {
+    super(code, message, {
+      ...options,
+      ...(differences[0] === undefined ? {} : { path: pathOf(differences[0]) }),
+    });
     this.differences = differences;
   }
 }

@@ -11,7 +11,8 @@ export type SchemaDifferenceKind =
   | 'missing-foreign-key'
   | 'conflicting-foreign-key'
   | 'missing-host-table'
-  | 'missing-host-column';
+  | 'missing-host-column'
+  | 'host-column-type';
 
 /**
  * One difference. `destructive` means fixing it would drop or narrow something (sync refuses it);
@@ -34,4 +35,8 @@ export interface SchemaPlan {
 }
 
 /** Differences that no statement of ours can fix and that make sync refuse, destructive or not. */
-export const BLOCKING_KINDS: readonly SchemaDifferenceKind[] = ['missing-host-table', 'missing-host-column'];
+export const BLOCKING_KINDS: readonly SchemaDifferenceKind[] = [
+  'missing-host-table',
+  'missing-host-column',
+  'host-column-type',
+];

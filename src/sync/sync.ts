@@ -45,7 +45,19 @@ export async function syncSchema(
   if (options.dryRun === true || plan.statements.length === 0) {
     return { statements: plan.statements, applied: false };
   }
-  for (const statement of plan.statements) await db.execute(statement);
+  for (const [done, statement] of plan.statements.entries()) {
+    try {
+      await db.execute(statement);
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      throw new SchemaSyncError(
+        'STATEMENT_FAILED',
+        `statement ${done + 1} of ${plan.statements.length} failed (${reason}); the ${done} before it were applied, run sync again once the cause is fixed: ${statement.split('\n')[0]}`,
+        [],
+        { cause: error },
+      );
+    }
+  }
   return { statements: plan.statements, applied: true };
 }
 

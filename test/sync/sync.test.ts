@@ -149,25 +149,86 @@ describe('syncSchema', () => {
     await expect(syncSchema(db, names)).rejects.toMatchObject({ code: 'DESTRUCTIVE_DIFFERENCE' });
   });
 
-  it('refuses when a host table it references is missing, creating nothing', async () => {
+  it('refuses when a host table it references is missing or its SEQ_DB unusable, creating nothing', async () => {
     const bare = await freshDatabase('sync-no-host');
     try {
+      await bare.db.execute('CREATE TABLE app_unidade_medida (SEQ_DB int NOT NULL PRIMARY KEY)');
       const error = await syncSchema(bare.db, tableNames()).catch((caught: unknown) => caught);
       expect(error).toMatchObject({
         code: 'MISSING_HOST_TABLE',
         differences: [
-          expect.objectContaining({ kind: 'missing-host-table', table: 'app_unidade_medida' }),
+          expect.objectContaining({
+            kind: 'host-column-type',
+            table: 'app_unidade_medida',
+            found: 'int',
+            expected: 'bigint unsigned',
+          }),
           expect.objectContaining({ kind: 'missing-host-table', table: 'app_etapa' }),
           expect.objectContaining({ kind: 'missing-host-table', table: 'app_folha_tarefa' }),
         ],
       });
       expect(
         await bare.db.query(
-          'SELECT TABLE_NAME FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE()',
+          'SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE()',
         ),
-      ).toEqual([]);
+      ).toEqual([{ name: 'app_unidade_medida' }]);
     } finally {
       await bare.drop();
     }
+  });
+
+  it('lets a unique key that contains an existing key stand: it refuses nothing more', async () => {
+    const { db } = scratch();
+    const names = prefixed('WIDE');
+    await syncSchema(db, names);
+    await db.execute('ALTER TABLE WIDE_OPER ADD UNIQUE KEY uq_seq_codigo (SEQ_DB, CODIGO)');
+    expect(await planSchemaSync(db, names)).toEqual({ statements: [], differences: [] });
+  });
+
+  it('reports a statement the server refuses as one clear error saying how far it got', async () => {
+    const { db } = scratch();
+    const names = prefixed('ORPHAN');
+    await syncSchema(db, names);
+    await db.execute('ALTER TABLE ORPHAN_OPER DROP FOREIGN KEY fk_ORPHAN_OPER_UNIDADE_MEDIDA_SEQ_DB');
+    await db.execute(
+      'INSERT INTO ORPHAN_OPER (EMPRESA, FILIAL, LOCAL, ID, INS_USUARIO_SEQ_DB, UNIDADE_MEDIDA_SEQ_DB) VALUES (1, 1, 1, 1, 1, 999999)',
+    );
+    await expect(syncSchema(db, names)).rejects.toMatchObject({
+      code: 'STATEMENT_FAILED',
+      message: expect.stringMatching(
+        /^statement 1 of 1 failed \(.*foreign key constraint fails.*\); the 0 before it were applied/,
+      ),
+    });
+  });
+
+  it('restores a changed default and lets a NOT NULL column allow NULL again (widening, never narrowing)', async () => {
+    const { db } = scratch();
+    const names = prefixed('WIDEN');
+    await syncSchema(db, names);
+    await db.execute(
+      'ALTER TABLE WIDEN_OPER MODIFY COLUMN ATIVO tinyint(1) NULL DEFAULT 0, MODIFY COLUMN SOURCE varchar(50) NOT NULL',
+    );
+    const plan = await planSchemaSync(db, names);
+    expect(plan.differences).toEqual([
+      expect.objectContaining({
+        kind: 'column-nullability',
+        column: 'SOURCE',
+        found: 'NOT NULL',
+        expected: 'NULL',
+        destructive: false,
+      }),
+      expect.objectContaining({
+        kind: 'column-default',
+        column: 'ATIVO',
+        found: '0',
+        expected: '1',
+        destructive: false,
+      }),
+    ]);
+    expect(plan.statements).toEqual([
+      'ALTER TABLE `WIDEN_OPER`\n  MODIFY COLUMN `SOURCE` varchar(50) NULL DEFAULT NULL,\n  MODIFY COLUMN `ATIVO` tinyint(1) NULL DEFAULT 1',
+    ]);
+    await syncSchema(db, names);
+    expect(await planSchemaSync(db, names)).toEqual({ statements: [], differences: [] });
   });
 });

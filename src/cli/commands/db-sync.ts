@@ -1,10 +1,67 @@
-import { TaskAssociationError } from '../../errors.js';
+import { openDatabase } from '../../db/mysql.js';
+import { resolveDatabaseUrl } from '../../db/url.js';
+import { SchemaSyncError } from '../../sync/errors.js';
+import { syncSchema } from '../../sync/sync.js';
+import { type TableNames, tableNames } from '../../table-names.js';
+import { databaseUrlOption, jsonOption, parseCommandLine, UsageError } from '../args.js';
+import { printJson, say } from '../io.js';
 import type { Command } from '../main.js';
 
-// Placeholder until its issue lands: refuses clearly instead of pretending to work.
+const options = {
+  ...databaseUrlOption,
+  ...jsonOption,
+  'table-name': { type: 'string', multiple: true },
+  'dry-run': { type: 'boolean', default: false },
+} as const;
+
+/**
+ * `db sync`: creates or completes the four tables. Without --json the statements go to stdout, each
+ * ending in `;` (so `--dry-run` output can be reviewed or piped into a client) and a summary to stderr.
+ */
 export const command: Command = {
-  usage: 'db sync',
-  async run() {
-    throw new TaskAssociationError('NOT_IMPLEMENTED', '"db sync" is not available in this build yet');
+  usage: 'db sync [--database-url URL] [--table-name LOGICAL=NAME]... [--dry-run] [--json]',
+  async run(args, io) {
+    const { values } = parseCommandLine(args, options);
+    // Names are checked before the database is even opened: a bad one never reaches SQL.
+    const names = parseTableNames(values['table-name'] ?? []);
+    const db = await openDatabase(resolveDatabaseUrl(values['database-url'], io.env), { connectionLimit: 1 });
+    try {
+      const result = await syncSchema(db, names, { dryRun: values['dry-run'] === true });
+      if (values.json === true) printJson(io, result);
+      else {
+        for (const statement of result.statements) io.stdout.write(`${statement};\n`);
+        say(
+          io,
+          result.statements.length === 0
+            ? `the four tables in ${db.schemaName} are up to date: nothing to do`
+            : result.applied
+              ? `ran ${result.statements.length} statement(s) on ${db.schemaName}`
+              : `dry run: ${result.statements.length} statement(s) would run on ${db.schemaName}`,
+        );
+      }
+      return 0;
+    } catch (error) {
+      const refused = error instanceof SchemaSyncError && error.code !== 'STATEMENT_FAILED';
+      if (!refused || values.json !== true) throw error;
+      // A refusal changed nothing: --json still prints its one document, with what was refused and why.
+      printJson(io, { statements: [], applied: false, differences: error.differences });
+      say(io, `task-association db sync: ${error.message}`);
+      return 1;
+    } finally {
+      await db.close();
+    }
   },
 };
+
+/** `--table-name OPER=MO_OPER` (repeatable) into checked table names. */
+function parseTableNames(pairs: readonly string[]): TableNames {
+  const overrides: Record<string, string> = {};
+  for (const pair of pairs) {
+    const at = pair.indexOf('=');
+    if (at <= 0) throw new UsageError(`--table-name "${pair}" must be LOGICAL=NAME, e.g. OPER=MO_OPER`);
+    const logical = pair.slice(0, at);
+    if (logical in overrides) throw new UsageError(`--table-name ${logical} is given twice`);
+    overrides[logical] = pair.slice(at + 1);
+  }
+  return tableNames(overrides);
+}

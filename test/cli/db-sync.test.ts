@@ -1,0 +1,132 @@
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/main.js';
+import { captureIo } from '../support/cli.js';
+import { useScratchDatabase } from '../support/database.js';
+import { snapshotHostTables } from '../sync/host-snapshot.js';
+
+const scratch = useScratchDatabase('cli-db-sync', { hostSchema: true });
+
+async function tableCount(): Promise<number> {
+  const rows = await scratch().db.query<{ n: number }>(
+    'SELECT COUNT(*) AS n FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE()',
+  );
+  return Number(rows[0]?.n);
+}
+
+const MO = [
+  '--table-name',
+  'OPER=MO_OPER',
+  '--table-name',
+  'OPER_GRUPO=MO_OPER_GRUPO',
+  '--table-name',
+  'OPER_GRUPO_METRICA=MO_OPER_GRUPO_METRICA',
+  '--table-name',
+  'OPER_OPER_GRUPO=MO_OPER_MO_OPER_GRUPO',
+];
+
+describe('task-association db sync', () => {
+  it('--dry-run --json lists the statements as one JSON document and changes nothing', async () => {
+    const before = await tableCount();
+    const io = captureIo();
+    expect(
+      await runCli(['db', 'sync', '--database-url', scratch().url, ...MO, '--dry-run', '--json'], io),
+    ).toBe(0);
+    const result = JSON.parse(io.out());
+    expect(result.applied).toBe(false);
+    expect(result.statements).toHaveLength(4);
+    expect(result.statements[0]).toMatch(/^CREATE TABLE `MO_OPER` \(/);
+    expect(await tableCount()).toBe(before);
+  });
+
+  it('creates the tables with overridden names, then a second run has nothing to do; host tables untouched', async () => {
+    const { db, url } = scratch();
+    const ours = ['MO_OPER', 'MO_OPER_GRUPO', 'MO_OPER_GRUPO_METRICA', 'MO_OPER_MO_OPER_GRUPO'];
+    const before = await snapshotHostTables(db, ours);
+    const first = captureIo();
+    expect(await runCli(['db', 'sync', '--database-url', url, ...MO, '--json'], first)).toBe(0);
+    expect(JSON.parse(first.out())).toMatchObject({ applied: true, statements: { length: 4 } });
+    const second = captureIo();
+    expect(await runCli(['db', 'sync', '--database-url', url, ...MO], second)).toBe(0);
+    expect(second.out()).toBe('');
+    expect(second.err()).toContain('up to date: nothing to do');
+    expect(await snapshotHostTables(db, ours)).toEqual(before);
+  });
+
+  it.each([
+    ['SQL in the name', 'OPER=app_oper; DROP TABLE x', 'is not an SQL identifier'],
+    ['a backtick', 'OPER=app`oper', 'is not an SQL identifier'],
+    ['65 characters', `OPER=${'a'.repeat(65)}`, '(65 characters, at most 64)'],
+    ['an empty name', 'OPER=', 'is not an SQL identifier'],
+    ['an unknown logical table', 'OPERS=MO_OPER', '"OPERS" is not a logical table name'],
+  ])('refuses %s with one clear line (exit 1) before any SQL', async (_label, pair, message) => {
+    const before = await tableCount();
+    const io = captureIo();
+    expect(await runCli(['db', 'sync', '--database-url', scratch().url, '--table-name', pair], io)).toBe(1);
+    expect(io.err()).toContain(message);
+    expect(io.err().trim().split('\n')).toHaveLength(1);
+    expect(io.out()).toBe('');
+    expect(await tableCount()).toBe(before);
+  });
+
+  it('checks table names before connecting: a bad name wins over an unreachable server', async () => {
+    const io = captureIo();
+    const code = await runCli(
+      ['db', 'sync', '--database-url', 'mysql://root@127.0.0.1:1/none', '--table-name', 'OPER=a;b'],
+      io,
+    );
+    expect(code).toBe(1);
+    expect(io.err()).toContain('is not an SQL identifier');
+  });
+
+  it.each([
+    ['not LOGICAL=NAME', ['--table-name', 'MO_OPER'], '--table-name "MO_OPER" must be LOGICAL=NAME'],
+    [
+      'a logical table given twice',
+      ['--table-name', 'OPER=A', '--table-name', 'OPER=B'],
+      'OPER is given twice',
+    ],
+    ['an unknown option', ['--drop'], "Unknown option '--drop'"],
+  ])('treats %s as a usage error (exit 2)', async (_label, args, message) => {
+    const io = captureIo();
+    expect(await runCli(['db', 'sync', '--database-url', scratch().url, ...args], io)).toBe(2);
+    expect(io.err()).toContain(message);
+  });
+
+  it('an unreachable database gives one line, no stack trace', async () => {
+    const io = captureIo();
+    expect(await runCli(['db', 'sync', '--database-url', 'mysql://root@127.0.0.1:1/test'], io)).toBe(1);
+    expect(io.err()).toMatch(/^task-association db sync: cannot reach the database at 127\.0\.0\.1:1/);
+    expect(io.err().trim().split('\n')).toHaveLength(1);
+  });
+
+  it('wrong credentials give one line naming the user, password hidden', async () => {
+    const io = captureIo();
+    const code = await runCli(
+      ['db', 'sync', '--database-url', 'mysql://nobody:s3cret@127.0.0.1:3306/test'],
+      io,
+    );
+    expect(code).toBe(1);
+    expect(io.err()).toContain('refused user "nobody": wrong user or password');
+    expect(io.err()).not.toContain('s3cret');
+    expect(io.err().trim().split('\n')).toHaveLength(1);
+  });
+
+  it('a destructive difference is refused (exit 1); --json lists it with found and expected', async () => {
+    const { db, url } = scratch();
+    await db.execute(
+      'CREATE TABLE BAD_OPER (SEQ_DB bigint unsigned NOT NULL AUTO_INCREMENT UNIQUE, CODIGO int)',
+    );
+    const before = await tableCount();
+    const io = captureIo();
+    expect(
+      await runCli(['db', 'sync', '--database-url', url, '--table-name', 'OPER=BAD_OPER', '--json'], io),
+    ).toBe(1);
+    expect(JSON.parse(io.out())).toMatchObject({
+      statements: [],
+      applied: false,
+      differences: [{ kind: 'column-type', column: 'CODIGO', found: 'int', expected: 'varchar(50)' }],
+    });
+    expect(io.err()).toContain('refused, nothing was changed');
+    expect(await tableCount()).toBe(before);
+  });
+});
