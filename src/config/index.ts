@@ -8,7 +8,9 @@ export {
   formatIssues,
   formatIssuesInline,
 } from './issues.js';
+export { JSON_SCHEMA_LIMITS, serializeJsonSchema, treeViewJsonSchema } from './json-schema.js';
 export { locateSyntaxError, parseJsonText } from './json-text.js';
+export { conventionalColumn, LAYER_KEY_PATTERN, MAX_LAYERS } from './layer-rules.js';
 export {
   FIELD_TABLE,
   LINK_FIELD_COLUMNS,
@@ -50,11 +52,8 @@ export {
   treeViewParameterRow,
 } from './parameters.js';
 export {
-  conventionalColumn,
-  LAYER_KEY_PATTERN,
   Layer,
   Layers,
-  MAX_LAYERS,
   parseTreeView,
   TreeView,
   type TreeViewLevel,

@@ -7,6 +7,7 @@ import { TaskAssociationError } from '../errors.js';
  */
 export const CONFIG_ISSUE_CODES = [
   'INVALID_JSON',
+  'DUPLICATE_KEY',
   'WRONG_TYPE',
   'MISSING_KEY',
   'UNKNOWN_KEY',
@@ -25,6 +26,7 @@ export const CONFIG_ISSUE_CODES = [
   'DUPLICATE_METRIC_FIELD',
   'UNKNOWN_DEFAULT_TYPE',
   'CONFLICTING_PARAMETERS',
+  'NO_TREE_VIEW',
 ] as const;
 export const ConfigIssueCode = z.enum(CONFIG_ISSUE_CODES);
 export type ConfigIssueCode = z.infer<typeof ConfigIssueCode>;

@@ -1,4 +1,4 @@
-import type { ConfigIssue } from './issues.js';
+import { type ConfigIssue, formatPath } from './issues.js';
 
 const BOM = '\uFEFF';
 
@@ -10,28 +10,61 @@ const BOM = '\uFEFF';
  * - Anything but whitespace after the document ("trailing garbage") is refused, as `JSON.parse` does:
  *   a second object pasted after the first is a mistake, not something to ignore.
  * - A syntax error is reported with its line, column and character offset (counted after the BOM).
+ * - A key given twice in one object is refused: `JSON.parse` would silently keep the last one, so a
+ *   copied layer "2" left unrenumbered would vanish without a word.
  */
 export function parseJsonText(
   text: string,
-): { success: true; value: unknown } | { success: false; issue: ConfigIssue } {
+): { success: true; value: unknown } | { success: false; issues: ConfigIssue[] } {
   const body = text.startsWith(BOM) ? text.slice(BOM.length) : text;
+  let value: unknown;
   try {
-    return { success: true, value: JSON.parse(body) };
+    value = JSON.parse(body);
   } catch {
-    return { success: false, issue: { path: '', code: 'INVALID_JSON', message: syntaxErrorMessage(body) } };
+    return {
+      success: false,
+      issues: [{ path: '', code: 'INVALID_JSON', message: syntaxErrorMessage(body) }],
+    };
   }
+  const duplicates = scanJson(body).duplicates;
+  if (duplicates.length === 0) return { success: true, value };
+  return {
+    success: false,
+    issues: duplicates.map((duplicate) => ({
+      path: formatPath(duplicate.path),
+      code: 'DUPLICATE_KEY',
+      message: `the key ${JSON.stringify(duplicate.path.at(-1))} is given twice in one object (again at ${lineColumn(body, duplicate.offset)}): JSON keeps only the last, so remove or rename one`,
+    })),
+  };
+}
+
+/**
+ * Finds where `text` stops being JSON (RFC 8259), because V8's messages do not always carry a position.
+ *
+ * @example locateSyntaxError('{"a":}') // { offset: 5, expected: 'a JSON value (...)' }
+ */
+export function locateSyntaxError(text: string): { offset: number; expected: string } | undefined {
+  return scanJson(text).error;
 }
 
 function syntaxErrorMessage(text: string): string {
   if (text.trim() === '') return 'the text is empty: expected a JSON object';
   const found = locateSyntaxError(text);
   if (found === undefined) return 'not valid JSON';
-  const before = text.slice(0, found.offset);
-  const line = before.split('\n').length;
-  const column = found.offset - before.lastIndexOf('\n');
   const at =
     found.offset < text.length ? `found ${JSON.stringify(text[found.offset])}` : 'found the end of the text';
-  return `not valid JSON at line ${line}, column ${column} (offset ${found.offset}): expected ${found.expected}, ${at}`;
+  return `not valid JSON at ${position(text, found.offset)}: expected ${found.expected}, ${at}`;
+}
+
+/** `line 3, column 5 (offset 20)`. */
+function position(text: string, offset: number): string {
+  return `${lineColumn(text, offset)} (offset ${offset})`;
+}
+
+/** `line 3, column 5`, both counted from 1. */
+function lineColumn(text: string, offset: number): string {
+  const before = text.slice(0, offset);
+  return `line ${before.split('\n').length}, column ${offset - before.lastIndexOf('\n')}`;
 }
 
 class SyntaxProblem {
@@ -41,16 +74,20 @@ class SyntaxProblem {
   ) {}
 }
 
-// Deeper documents are not TREE_VIEWs; past this depth we say "not valid JSON" without a position
-// rather than risk the stack.
+// Deeper documents are not configuration; past this depth the scan stops rather than risk the stack
+// (no position for a syntax error, no duplicate-key check).
 const MAX_DEPTH = 512;
 
-/**
- * Finds where `text` stops being JSON (RFC 8259), because V8's messages do not always carry a position.
- * Only called after `JSON.parse` failed, so it only needs to find the first error.
- */
-export function locateSyntaxError(text: string): { offset: number; expected: string } | undefined {
+interface ScanResult {
+  readonly error?: { offset: number; expected: string };
+  readonly duplicates: { path: (string | number)[]; offset: number }[];
+}
+
+/** One pass over the text: the first syntax error, and every key repeated within one object. */
+function scanJson(text: string): ScanResult {
   let i = 0;
+  const path: (string | number)[] = [];
+  const duplicates: ScanResult['duplicates'] = [];
   const fail = (expected: string): never => {
     throw new SyntaxProblem(i, expected);
   };
@@ -104,50 +141,61 @@ export function locateSyntaxError(text: string): { offset: number; expected: str
       digits();
     }
   };
+  const object = (depth: number) => {
+    i++;
+    skipWhitespace();
+    if (text[i] === '}') {
+      i++;
+      return;
+    }
+    const keys = new Set<string>();
+    for (;;) {
+      skipWhitespace();
+      if (text[i] !== '"') fail('a double-quoted property name');
+      const start = i;
+      string();
+      const key = JSON.parse(text.slice(start, i)) as string;
+      if (keys.has(key)) duplicates.push({ path: [...path, key], offset: start });
+      keys.add(key);
+      skipWhitespace();
+      if (text[i] !== ':') fail('":" after the property name');
+      i++;
+      path.push(key);
+      value(depth + 1);
+      path.pop();
+      skipWhitespace();
+      if (text[i] === ',') i++;
+      else if (text[i] === '}') {
+        i++;
+        return;
+      } else fail('"," or "}" after a property value');
+    }
+  };
+  const array = (depth: number) => {
+    i++;
+    skipWhitespace();
+    if (text[i] === ']') {
+      i++;
+      return;
+    }
+    for (let index = 0; ; index++) {
+      path.push(index);
+      value(depth + 1);
+      path.pop();
+      skipWhitespace();
+      if (text[i] === ',') i++;
+      else if (text[i] === ']') {
+        i++;
+        return;
+      } else fail('"," or "]" after an array element');
+    }
+  };
   const value = (depth: number) => {
     if (depth > MAX_DEPTH) throw new SyntaxProblem(-1, '');
     skipWhitespace();
     const char = text[i];
-    if (char === '{') {
-      i++;
-      skipWhitespace();
-      if (text[i] === '}') {
-        i++;
-        return;
-      }
-      for (;;) {
-        skipWhitespace();
-        if (text[i] !== '"') fail('a double-quoted property name');
-        string();
-        skipWhitespace();
-        if (text[i] !== ':') fail('":" after the property name');
-        i++;
-        value(depth + 1);
-        skipWhitespace();
-        if (text[i] === ',') i++;
-        else if (text[i] === '}') {
-          i++;
-          return;
-        } else fail('"," or "}" after a property value');
-      }
-    }
-    if (char === '[') {
-      i++;
-      skipWhitespace();
-      if (text[i] === ']') {
-        i++;
-        return;
-      }
-      for (;;) {
-        value(depth + 1);
-        skipWhitespace();
-        if (text[i] === ',') i++;
-        else if (text[i] === ']') {
-          i++;
-          return;
-        } else fail('"," or "]" after an array element');
-      }
-    }
+    if (char === '{') return object(depth);
+    if (char === '[') return array(depth);
     if (char === '"') return string();
     if (char === 't') return literal('true');
     if (char === 'f') return literal('false');
@@ -159,9 +207,10 @@ export function locateSyntaxError(text: string): { offset: number; expected: str
     value(0);
     skipWhitespace();
     if (i < text.length) fail('the end of the text after the JSON document');
-    return undefined;
+    return { duplicates };
   } catch (error) {
-    if (error instanceof SyntaxProblem) return error.offset < 0 ? undefined : error;
-    throw error;
+    if (!(error instanceof SyntaxProblem)) throw error;
+    if (error.offset < 0) return { duplicates: [] };
+    return { error: { offset: error.offset, expected: error.expected }, duplicates };
   }
 }

@@ -68,6 +68,9 @@ export const Metrics = z
   );
 
 /** The metrics used when a TREE_VIEW lists none (product.md): METRICA1 and METRICA2 of seed 2.4, no defaults. */
-export const DEFAULT_METRICS: readonly Metric[] = Object.freeze(
-  z.array(Metric).parse([{ field: 'METRICA1' }, { field: 'METRICA2' }]),
+export const DEFAULT_METRICS: readonly Readonly<Metric>[] = Object.freeze(
+  z
+    .array(Metric)
+    .parse([{ field: 'METRICA1' }, { field: 'METRICA2' }])
+    .map((metric) => Object.freeze(metric)),
 );

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { SqlExecutor } from '../db/driver.js';
+import { TaskAssociationError } from '../errors.js';
 import {
   IDENTIFIER_PATTERN,
   IDENTIFIER_RULE,
@@ -33,12 +34,18 @@ export const OVERRIDE_TIPO = 0;
 
 const KNOWN_NAMES: readonly string[] = [...Object.values(OVERRIDE_PARAMETERS), TREE_VIEW_PARAMETER];
 
+// Some hosts declare CONTEUDO as a BLOB, which the driver returns as bytes: read them as UTF-8 text.
+const Text = z.union([
+  z.string(),
+  z.instanceof(Uint8Array).transform((bytes) => Buffer.from(bytes).toString('utf8')),
+]);
+
 /** A sys_core_par_parametros row as read. */
 export const ParameterRow = z.object({
   SEQ_DB: z.coerce.number(),
-  NOME: z.string(),
+  NOME: Text,
   TIPO: z.coerce.number().nullable(),
-  CONTEUDO: z.string().nullable(),
+  CONTEUDO: Text.nullable(),
 });
 export type ParameterRow = z.infer<typeof ParameterRow>;
 
@@ -68,7 +75,8 @@ export interface InstallationParameters {
 }
 
 /**
- * Reads the rows of `scope` (exactly that scope) with a NOME this package knows, one per NOME.
+ * Reads the rows of `scope` (exactly that scope) with a NOME this package knows (or of `names`), one
+ * per NOME.
  * NOME is compared as the database compares it (case-insensitively, trailing spaces ignored), so a
  * row the host would find is found here too. Two rows of one NOME with different CONTEUDO are an
  * error naming both; identical duplicates are accepted (the lowest SEQ_DB is used) and returned.
@@ -76,25 +84,44 @@ export interface InstallationParameters {
 export async function readParameterRows(
   db: SqlExecutor,
   scope: Scope,
+  names: readonly string[] = KNOWN_NAMES,
 ): Promise<{ rows: Record<string, ParameterRow>; duplicates: ParameterRow[] }> {
-  const raw = await db.query(
-    `SELECT SEQ_DB, NOME, TIPO, CONTEUDO FROM ${quoteIdentifier(PARAMETERS_TABLE)}
-      WHERE EMPRESA = ? AND FILIAL = ? AND LOCAL = ? AND NOME IN (${KNOWN_NAMES.map(() => '?').join(', ')})
+  if (names.length === 0) return { rows: {}, duplicates: [] };
+  const raw = await db
+    .query(
+      `SELECT SEQ_DB, NOME, TIPO, CONTEUDO FROM ${quoteIdentifier(PARAMETERS_TABLE)}
+      WHERE EMPRESA = ? AND FILIAL = ? AND LOCAL = ? AND NOME IN (${names.map(() => '?').join(', ')})
       ORDER BY SEQ_DB`,
-    [scope.EMPRESA, scope.FILIAL, scope.LOCAL, ...KNOWN_NAMES],
-  );
+      [scope.EMPRESA, scope.FILIAL, scope.LOCAL, ...names],
+    )
+    .catch((error: unknown) => {
+      // The usual cause is a database URL naming the wrong database: say so instead of a stack trace.
+      if (typeof error === 'object' && error !== null && 'code' in error && error.code === 'ER_NO_SUCH_TABLE')
+        throw new TaskAssociationError(
+          'NO_PARAMETER_TABLE',
+          `the database has no ${PARAMETERS_TABLE} table: is the database URL the host's database?`,
+          { cause: error },
+        );
+      throw error;
+    });
   const rows: Record<string, ParameterRow> = {};
   const duplicates: ParameterRow[] = [];
-  for (const row of z.array(ParameterRow).parse(raw)) {
+  const parsed = z.array(ParameterRow).safeParse(raw);
+  if (!parsed.success)
+    throw new TaskAssociationError(
+      'UNEXPECTED_PARAMETER_TABLE',
+      `${PARAMETERS_TABLE} does not have the expected columns SEQ_DB, NOME, TIPO, CONTEUDO: ${parsed.error.issues[0]?.message}`,
+    );
+  for (const row of parsed.data) {
     const name = row.NOME.trimEnd().toUpperCase();
-    if (!KNOWN_NAMES.includes(name)) continue;
+    if (!names.includes(name)) continue;
     const first = rows[name];
     if (first === undefined) rows[name] = row;
     else if (first.CONTEUDO === row.CONTEUDO) duplicates.push(row);
     else
       throw new ConfigError(
         'CONFLICTING_PARAMETERS',
-        `scope ${formatScope(scope)} has conflicting ${name} parameters`,
+        `scope ${formatScope(scope)} has conflicting parameter rows`,
         [
           {
             path: name,
@@ -128,9 +155,9 @@ export async function readParameters(db: SqlExecutor, scope: Scope): Promise<Ins
         `parameter ${row.NOME} (SEQ_DB ${row.SEQ_DB}, scope ${formatScope(scope)}) is invalid`,
         [
           {
-            path: OVERRIDE_PARAMETERS[logical],
+            path: 'CONTEUDO',
             code: 'INVALID_IDENTIFIER',
-            message: `CONTEUDO ${shown(row.CONTEUDO)} is not a table name: ${IDENTIFIER_RULE}`,
+            message: `${shown(row.CONTEUDO)} is not a table name: ${IDENTIFIER_RULE}`,
           },
         ],
       );
@@ -149,7 +176,7 @@ export async function readParameters(db: SqlExecutor, scope: Scope): Promise<Ins
     treeView = parsed.data;
   }
   return {
-    tableNames: tableNames(overrides),
+    tableNames: checkedTableNames(overrides, rows, scope),
     overrides,
     ...(treeView === undefined ? {} : { treeView }),
     rows,
@@ -188,6 +215,28 @@ export function treeViewParameterRow(scope: Scope, treeView: TreeView): NewParam
     TIPO: TREE_VIEW_TIPO,
     CONTEUDO: JSON.stringify(document),
   };
+}
+
+/** {@link tableNames}, with an error that names the parameter rows behind a clash. */
+function checkedTableNames(
+  overrides: Partial<Record<LogicalTable, Identifier>>,
+  rows: Readonly<Record<string, ParameterRow>>,
+  scope: Scope,
+): TableNames {
+  try {
+    return tableNames(overrides);
+  } catch (error) {
+    if (!(error instanceof TaskAssociationError)) throw error;
+    const sources = LOGICAL_TABLES.flatMap((logical) => {
+      const row = rows[OVERRIDE_PARAMETERS[logical]];
+      return row === undefined ? [] : [`${row.NOME} is SEQ_DB ${row.SEQ_DB}`];
+    });
+    throw new TaskAssociationError(
+      error.code,
+      `the parameter rows of scope ${formatScope(scope)} clash: ${error.message} (${sources.join(', ')})`,
+      { cause: error },
+    );
+  }
 }
 
 function scopeColumns(scope: Scope): Pick<NewParameterRow, 'EMPRESA' | 'FILIAL' | 'LOCAL'> {

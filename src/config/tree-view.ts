@@ -1,19 +1,11 @@
 import { z } from 'zod';
 import { TaskAssociationError } from '../errors.js';
-import { IDENTIFIER_PATTERN, Identifier, parseIdentifier } from '../identifier.js';
+import { Identifier, parseIdentifier } from '../identifier.js';
 import type { ConfigResult } from './issues.js';
 import { parseJsonText } from './json-text.js';
+import { conventionalColumn, isRecord, layerRuleIssues } from './layer-rules.js';
 import { Metric, Metrics } from './metrics.js';
 import { toConfigIssues } from './zod-issues.js';
-
-/**
- * The most layers a TREE_VIEW may have. The JSON Schema spells the "no gap" and "last layer is the
- * task layer" rules out layer by layer, so it needs a bound; real trees have two to four levels.
- */
-export const MAX_LAYERS = 10;
-
-/** A layer key: a level number written as a string, "1", "2", ..., without leading zeros. */
-export const LAYER_KEY_PATTERN = /^[1-9][0-9]*$/;
 
 /** One level of the tree (seed 2.9). */
 export const Layer = z.strictObject({
@@ -31,95 +23,25 @@ export const Layer = z.strictObject({
 });
 export type Layer = z.infer<typeof Layer>;
 
-/** `layers`: keyed "1".."n" without gaps; exactly the last layer has `isTask: true`. */
-export const Layers = z.record(z.string().regex(LAYER_KEY_PATTERN), Layer).superRefine(
-  (layers, ctx) => {
-    if (typeof layers !== 'object' || layers === null || Array.isArray(layers)) return;
-    const issue = (code: string, path: (string | number)[], message: string) =>
-      ctx.addIssue({ code: 'custom', path, message, params: { code } });
-    const levels = Object.keys(layers)
-      .filter((key) => LAYER_KEY_PATTERN.test(key))
-      .map(Number)
-      .sort((a, b) => a - b);
-    const last = levels.at(-1);
-    if (last === undefined) {
-      // Keys that are not numbers were already reported; an empty object gets its own message.
-      if (Object.keys(layers).length === 0)
-        issue(
-          'NO_LAYERS',
-          [],
-          'no layers: list at least the task layer, as in {"1": {"table": "app_oper", "isTask": true}}',
-        );
-      return;
-    }
-    if (last > MAX_LAYERS) {
-      issue('TOO_MANY_LAYERS', [String(last)], `layer ${last} is beyond the maximum of ${MAX_LAYERS} layers`);
-      return;
-    }
-    for (let level = 1; level < last; level++) {
-      if (!levels.includes(level))
-        issue(
-          'LAYER_GAP',
-          [],
-          `layer "${level}" is missing: layers are numbered "1" to "${last}" without gaps`,
-        );
-    }
-    for (const level of levels) {
-      const layer: Record<string, unknown> = isRecord(layers[level]) ? layers[level] : {};
-      const isLast = level === last;
-      if (isLast) {
-        if (layer.isTask !== true)
-          issue(
-            'MISSING_TASK_LAYER',
-            [String(level), 'isTask'],
-            `the last layer (${level}) is the task level: give it "isTask": true`,
-          );
-        for (const key of ['associationTable', 'parentColumn', 'childColumn'] as const) {
-          if (layer[key] !== undefined)
-            issue(
-              'ASSOCIATION_ON_TASK_LAYER',
-              [String(level), key],
-              `the task layer (${level}) has no child level, so "${key}" has nothing to link: remove it`,
-            );
-        }
-      } else {
-        if (layer.isTask === true)
-          issue(
-            'TASK_LAYER_NOT_LAST',
-            [String(level), 'isTask'],
-            `only the last layer (${last}) is the task level: layer ${level} has "isTask": true`,
-          );
-        if (layer.associationTable === undefined)
-          issue(
-            'MISSING_ASSOCIATION_TABLE',
-            [String(level), 'associationTable'],
-            `layer ${level} needs "associationTable", the table linking it to layer ${level + 1}`,
-          );
-        const child = layers[level + 1];
-        const derived: [string, unknown, unknown][] = [
-          ['parentColumn', layer.parentColumn, layer.table],
-          ['childColumn', layer.childColumn, isRecord(child) ? child.table : undefined],
-        ];
-        for (const [key, given, table] of derived) {
-          if (given !== undefined || typeof table !== 'string' || !IDENTIFIER_PATTERN.test(table)) continue;
-          const column = conventionalColumn(table);
-          if (!IDENTIFIER_PATTERN.test(column))
-            issue(
-              'DERIVED_COLUMN_TOO_LONG',
-              [String(level), key],
-              `the conventional column "${column}" for table "${table}" is longer than 64 characters: name it with "${key}"`,
-            );
-        }
-      }
-    }
-  },
-  { when: () => true },
-);
+/** `layers`: keyed "1".."n" without gaps; exactly the last layer has `isTask: true` (see layer-rules.ts). */
+// Keys are checked by the rules rather than by the record's key schema: zod drops entries with a bad
+// key before refinements run, and "no layers" must not be said of {"01": ...}. The rules run even
+// when a layer is malformed (`when`), so every problem is reported in one pass.
+export const Layers = z
+  .record(z.string(), Layer)
+  .superRefine(
+    (layers, ctx) => {
+      for (const { code, path, message } of layerRuleIssues(layers))
+        ctx.addIssue({ code: 'custom', path, message, params: { code } });
+    },
+    { when: () => true },
+  )
+  .describe('the levels of the tree, keyed "1", "2", ... from the root');
 
 /** A TREE_VIEW parameter (seed 2.9, product.md "TREE_VIEW format"). */
 export const TreeView = z.strictObject({
   $schema: z.string().optional().describe('the JSON Schema of this file, for editors'),
-  layers: Layers.describe('the levels of the tree, keyed "1", "2", ... from the root'),
+  layers: Layers,
   metricAssociationTable: Identifier.optional().describe(
     "table the metrics are saved in; default the installation's OPER_GRUPO_METRICA table",
   ),
@@ -137,7 +59,7 @@ export function parseTreeView(input: unknown): ConfigResult<TreeView> {
   let value = input;
   if (typeof input === 'string') {
     const parsed = parseJsonText(input);
-    if (!parsed.success) return { success: false, issues: [parsed.issue] };
+    if (!parsed.success) return { success: false, issues: parsed.issues };
     value = parsed.value;
   }
   const result = TreeView.safeParse(value);
@@ -208,17 +130,6 @@ export function treeViewLevels(treeView: TreeView): TreeViewLevel[] {
   return levels;
 }
 
-/**
- * The association column that names a row of `table` by convention: the table name without a leading
- * `app_` or `MO_` (either case), upper-cased, plus `_SEQ_DB`.
- *
- * @example conventionalColumn('app_oper_grupo') // 'OPER_GRUPO_SEQ_DB'
- * @example conventionalColumn('MO_OPER') // 'OPER_SEQ_DB'
- */
-export function conventionalColumn(table: string): string {
-  return `${table.replace(/^(app_|mo_)/i, '').toUpperCase()}_SEQ_DB`;
-}
-
 /** The keys an object at `path` of a TREE_VIEW may have, for "unknown key" messages. */
 function treeViewKeys(path: readonly PropertyKey[], value: unknown): readonly string[] | undefined {
   const shape = (schema: { shape: object }) => Object.keys(schema.shape);
@@ -228,8 +139,4 @@ function treeViewKeys(path: readonly PropertyKey[], value: unknown): readonly st
   if (path.length === 3 && path[0] === 'metrics' && path[2] === 'default')
     return isRecord(value) && value.type === 'value' ? ['type', 'value'] : ['type', 'name'];
   return undefined;
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { IDENTIFIER_RULE } from '../identifier.js';
+import { IDENTIFIER_PATTERN, IDENTIFIER_RULE } from '../identifier.js';
 import {
   CONFIG_ISSUE_CODES,
   type ConfigIssue,
@@ -13,6 +13,10 @@ import {
  * own messages ("Invalid input: expected string, received undefined") do not tell a configuration
  * author what to do. `input` is the checked value, used to tell a missing key from a wrong type.
  * `allowedKeys` lists the keys an object at a path may have, for the "unknown key" message.
+ *
+ * Written for the models of this folder: their only regex is the identifier's, their only
+ * discriminated union the metric default, their only plain union a `value` default's
+ * number | string | null, and their only non-empty array `metrics`.
  */
 export function toConfigIssues(
   issues: readonly z.core.$ZodIssue[],
@@ -54,13 +58,12 @@ function convert(
         message: `unknown key "${key}"${hint}`,
       }));
     }
-    case 'invalid_key':
-      return one(
-        'INVALID_LAYER_KEY',
-        `layer key "${String(issue.path.at(-1))}" is not a level number: use "1", "2", ... without leading zeros`,
-      );
     case 'invalid_format':
-      if (issue.format === 'regex' && typeof value === 'string')
+      if (
+        issue.format === 'regex' &&
+        issue.pattern === String(IDENTIFIER_PATTERN) &&
+        typeof value === 'string'
+      )
         return one('INVALID_IDENTIFIER', `${shown(value)} is not an SQL identifier: ${IDENTIFIER_RULE}`);
       return one('INVALID_VALUE', issue.message);
     case 'invalid_union':
@@ -73,6 +76,7 @@ function convert(
           `unknown default ${issue.discriminator} ${shown(value)}: use one of ${options}`,
         );
       }
+      if (value === undefined) return one('MISSING_KEY', `"${String(issue.path.at(-1))}" is required`);
       return one('WRONG_TYPE', `expected a number, a string or null, got ${describeValue(value)}`);
     case 'too_small':
       if (issue.origin === 'array')

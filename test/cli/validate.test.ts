@@ -1,0 +1,169 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/main.js';
+import { captureIo } from '../support/cli.js';
+import { freshDatabase, useScratchDatabase } from '../support/database.js';
+
+const VALID =
+  '{"layers":{"1":{"table":"app_oper_grupo","associationTable":"app_oper_n_oper_grupo"},"2":{"table":"app_oper","isTask":true}}}';
+const INVALID = '{"layers":{"1":{"table":"app_oper_grupo"},"3":{"table":"app oper","isTask":true}}}';
+
+let dir = '';
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'ta-validate-'));
+  await writeFile(join(dir, 'valid.json'), `\uFEFF${VALID}\n`);
+  await writeFile(join(dir, 'invalid.json'), INVALID);
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('validate <file|->', () => {
+  it('accepts a valid file (a BOM included) with exit 0', async () => {
+    const io = captureIo();
+    expect(await runCli(['validate', join(dir, 'valid.json')], io)).toBe(0);
+    expect(io.err()).toBe(`✔ ${join(dir, 'valid.json')}: a valid TREE_VIEW\n`);
+    expect(io.out()).toBe('');
+  });
+
+  it('prints every problem with its path and exits 1', async () => {
+    const io = captureIo();
+    expect(await runCli(['validate', join(dir, 'invalid.json')], io)).toBe(1);
+    expect(io.err().replace(dir, '<dir>')).toMatchInlineSnapshot(`
+      "✖ "app oper" is not an SQL identifier: use 1 to 64 ASCII letters, digits and underscores, not starting with a digit → at layers.3.table
+      ✖ layer "2" is missing: layers are numbered "1" to "3" without gaps → at layers
+      ✖ layer 1 needs "associationTable", the table linking it to layer 2 → at layers.1.associationTable
+      <dir>/invalid.json: 3 problems
+      "
+    `);
+    expect(io.out()).toBe('');
+  });
+
+  it('prints one JSON document with --json', async () => {
+    const io = captureIo();
+    expect(await runCli(['validate', join(dir, 'invalid.json'), '--json'], io)).toBe(1);
+    const document = JSON.parse(io.out());
+    expect(document.valid).toBe(false);
+    expect(
+      document.issues.map((issue: { path: string; code: string }) => [issue.path, issue.code]),
+    ).toStrictEqual([
+      ['layers.3.table', 'INVALID_IDENTIFIER'],
+      ['layers', 'LAYER_GAP'],
+      ['layers.1.associationTable', 'MISSING_ASSOCIATION_TABLE'],
+    ]);
+    const valid = captureIo();
+    expect(await runCli(['validate', '--json', join(dir, 'valid.json')], valid)).toBe(0);
+    expect(JSON.parse(valid.out())).toStrictEqual({ valid: true, issues: [] });
+  });
+
+  it('reads standard input for -', async () => {
+    const ok = captureIo({ stdin: VALID });
+    expect(await runCli(['validate', '-'], ok)).toBe(0);
+    expect(ok.err()).toBe('✔ standard input: a valid TREE_VIEW\n');
+    const garbage = captureIo({ stdin: `${VALID} trailing` });
+    expect(await runCli(['validate', '-', '--json'], garbage)).toBe(1);
+    expect(JSON.parse(garbage.out())).toStrictEqual({
+      valid: false,
+      issues: [
+        {
+          path: '',
+          code: 'INVALID_JSON',
+          message: `not valid JSON at line 1, column ${VALID.length + 2} (offset ${VALID.length + 1}): expected the end of the text after the JSON document, found "t"`,
+        },
+      ],
+    });
+  });
+
+  it.each([
+    [[], 'give a TREE_VIEW file, - for standard input, or --scope to read it from the database'],
+    [['a.json', 'b.json'], 'unexpected argument "b.json"'],
+    [['a.json', '--scope', '1/1/1'], 'give either a file or --scope, not both'],
+    [['--database-url', 'mysql://root@127.0.0.1/test'], '--database-url reads the TREE_VIEW of a scope'],
+    [['--scope', '1/x/1'], 'scope "1/x/1" is not EMPRESA/FILIAL/LOCAL'],
+    [['--frobnicate', 'a.json'], "Unknown option '--frobnicate'"],
+    [['does-not-exist.json'], 'cannot read does-not-exist.json: no such file'],
+  ])('refuses %j with exit 2', async (args, message) => {
+    const io = captureIo();
+    expect(await runCli(['validate', ...args], io)).toBe(2);
+    expect(io.err()).toContain(message);
+    expect(io.err()).toContain('usage: task-association validate <file|->');
+    expect(io.out()).toBe('');
+  });
+});
+
+describe('validate --scope (database)', () => {
+  const scratch = useScratchDatabase('cli_validate', { hostSchema: true });
+  const run = async (scope: string, ...extra: string[]) => {
+    const io = captureIo();
+    const code = await runCli(
+      ['validate', '--database-url', scratch().url, '--scope', scope, '--json', ...extra],
+      io,
+    );
+    return { code, document: JSON.parse(io.out()), err: io.err() };
+  };
+  const insert = (empresa: number, nome: string, conteudo: string) =>
+    scratch().db.execute(
+      'INSERT INTO sys_core_par_parametros (EMPRESA, FILIAL, LOCAL, NOME, TIPO, CONTEUDO) VALUES (?, 1, 1, ?, 1, ?)',
+      [empresa, nome, conteudo],
+    );
+
+  beforeEach(async () => {
+    await scratch().db.execute('DELETE FROM sys_core_par_parametros');
+  });
+
+  it('checks the TREE_VIEW row of exactly that scope', async () => {
+    await insert(1, 'TREE_VIEW', VALID);
+    await insert(2, 'TREE_VIEW', INVALID);
+    await insert(1, 'ASSOCIATION_TASK_OPER', 'not an identifier');
+    expect(await run('1/1/1')).toMatchObject({ code: 0, document: { valid: true, issues: [] } });
+    const invalid = await run('2/1/1');
+    expect(invalid.code).toBe(1);
+    expect(invalid.document.issues).toHaveLength(3);
+    expect(invalid.err).toContain(
+      '✖ layer "2" is missing: layers are numbered "1" to "3" without gaps → at layers',
+    );
+    expect(invalid.err).toMatch(/the TREE_VIEW row SEQ_DB \d+ of scope 2\/1\/1: 3 problems/);
+  });
+
+  it('reports a scope without TREE_VIEW, and conflicting rows, as problems', async () => {
+    expect(await run('3/1/1')).toMatchObject({
+      code: 1,
+      document: { valid: false, issues: [{ path: '', code: 'NO_TREE_VIEW' }] },
+    });
+    await insert(1, 'TREE_VIEW', VALID);
+    await insert(1, 'TREE_VIEW', INVALID);
+    const conflict = await run('1/1/1');
+    expect(conflict.code).toBe(1);
+    expect(conflict.document.issues).toMatchObject([{ path: 'TREE_VIEW', code: 'CONFLICTING_PARAMETERS' }]);
+    const [row] = await scratch().db.query<{ n: number }>(
+      'SELECT COUNT(*) AS n FROM sys_core_par_parametros',
+    );
+    expect(Number(row?.n)).toBe(2);
+  });
+
+  it('exits 1 with one line on a database without the parameter table', async () => {
+    const empty = await freshDatabase('cli_validate_empty');
+    try {
+      const io = captureIo();
+      expect(await runCli(['validate', '--database-url', empty.url, '--scope', '1/1/1'], io)).toBe(1);
+      expect(io.err()).toBe(
+        "task-association validate: the database has no sys_core_par_parametros table: is the database URL the host's database?\n",
+      );
+    } finally {
+      await empty.drop();
+    }
+  });
+
+  it('exits 1 with one line when the database cannot be reached', async () => {
+    const io = captureIo();
+    const code = await runCli(
+      ['validate', '--database-url', 'mysql://root@127.0.0.1:1/test', '--scope', '1/1/1'],
+      io,
+    );
+    expect(code).toBe(1);
+    expect(io.err()).toMatch(/^task-association validate: cannot reach the database at 127\.0\.0\.1:1/);
+    expect(io.err().trim().split('\n')).toHaveLength(1);
+  });
+});
