@@ -5,6 +5,8 @@ import { tableNames } from '../../src/table-names.js';
 import { useScratchDatabase } from '../support/database.js';
 import { insertRow, insertRows, installTables, SCOPE_A, SCOPE_B } from './fixture.js';
 
+const SCOPE_BROKEN: Scope = { EMPRESA: 9, FILIAL: 9, LOCAL: 9 };
+
 const scratch = useScratchDatabase('resolvers_handler', { hostSchema: true });
 const names = tableNames();
 const live = { ATIVO: 1, DELETED: 0 };
@@ -17,7 +19,8 @@ function handler() {
     db: scratch().db,
     context: async (request) => {
       if (request.headers.get('x-session') === null) throw new Response('log in first', { status: 401 });
-      const scope: Scope = request.headers.get('x-session') === 'b' ? SCOPE_B : SCOPE_A;
+      const session = request.headers.get('x-session');
+      const scope: Scope = session === 'b' ? SCOPE_B : session === 'broken' ? SCOPE_BROKEN : SCOPE_A;
       return { scope, user: 77 };
     },
   });
@@ -154,5 +157,17 @@ describe('the associationtask handler', () => {
     expect(deleted.headers.get('allow')).toBe('GET, PUT');
     const anonymous = await handler()(new Request(`${BASE}?taskSheet=${ids.sheet}`));
     expect(anonymous.status).toBe(401);
+  });
+
+  it('answers 500 with the configuration problem when the scope TREE_VIEW is invalid', async () => {
+    await insertRows(
+      scratch().db,
+      'sys_core_par_parametros',
+      [{ ...SCOPE_BROKEN, NOME: 'TREE_VIEW', TIPO: 1, CONTEUDO: '{"layers": {}}' }],
+      { withId: false },
+    );
+    const response = await request(`?taskSheet=${ids.sheet}`, { session: 'broken' });
+    expect(response.status).toBe(500);
+    expect(await response.json()).toMatchObject({ error: { code: 'INVALID_TREE_VIEW' } });
   });
 });

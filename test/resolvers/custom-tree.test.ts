@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TreeView } from '../../src/config/index.js';
-import { loadTaskTree, resolveTableNames, type TreeNode } from '../../src/resolvers/index.js';
+import { loadTaskTree, resolveTableNames, saveMetrics, type TreeNode } from '../../src/resolvers/index.js';
 import { tableNames } from '../../src/table-names.js';
 import { useScratchDatabase } from '../support/database.js';
 import {
@@ -164,5 +164,77 @@ describe('loadTaskTree, custom TREE_VIEW with MO_ names', () => {
   it('never shows scope 1/1/1 rows to scope 2/1/1', async () => {
     const tree = await loadTaskTree(scratch().db, { scope: SCOPE_B, taskSheet: ids.TS_B ?? 0 });
     expect(tree.roots).toEqual([]);
+  });
+
+  it('saves into the MO_ metric table through the last level, and refuses a group the activity is not linked to', async () => {
+    const { db } = scratch();
+    const entry = { activity: ids.O2 ?? 0, group: ids.G1 ?? 0, values: { METRICA1: '6.25', METRICA2: 2 } };
+    expect(
+      await saveMetrics(db, { scope: SCOPE_A, user: 9, taskSheet: ids.TS ?? 0, entries: [entry] }),
+    ).toEqual({
+      inserted: 1,
+      updated: 0,
+    });
+    const tree = await loadTaskTree(db, { scope: SCOPE_A, taskSheet: ids.TS ?? 0 });
+    expect(outline(tree.roots)).toContain('      O2 L4 M1=6.25(saved) M2=2');
+    await expect(
+      saveMetrics(db, {
+        scope: SCOPE_A,
+        user: 9,
+        taskSheet: ids.TS ?? 0,
+        entries: [{ ...entry, group: ids.G2 ?? 0 }],
+      }),
+    ).rejects.toMatchObject({ code: 'NOT_IN_TREE', path: 'entries.0' });
+  });
+
+  it('reads and saves metrics in the metricAssociationTable when the TREE_VIEW names one', async () => {
+    const { db } = scratch();
+    await createHostTable(db, 'app_setor_metrica', [
+      'OPER_SEQ_DB bigint unsigned NULL',
+      'OPER_GRUPO_SEQ_DB bigint unsigned NULL',
+      'FOLHA_TAREFA_SEQ_DB bigint unsigned NULL',
+      'HORAS decimal(6,1) NULL',
+    ]);
+    // Two levels: sectors, then activities hung straight from them, metrics in a table of the host's.
+    await createHostTable(db, 'app_setor_n_oper', [
+      'SETOR_SEQ_DB bigint unsigned NULL',
+      'OPER_SEQ_DB bigint unsigned NULL',
+    ]);
+    await insertRow(db, 'app_setor_n_oper', {
+      ...SCOPE_A,
+      SETOR_SEQ_DB: ids.S2,
+      OPER_SEQ_DB: ids.O1,
+      ...live,
+    });
+    const sectors = TreeView.parse({
+      layers: {
+        '1': { table: 'app_setor', associationTable: 'app_setor_n_oper' },
+        '2': { table: 'MO_OPER', isTask: true },
+      },
+      metricAssociationTable: 'app_setor_metrica',
+      metrics: [{ field: 'HORAS', label: 'Hours', default: { type: 'value', value: '8.0' } }],
+    });
+    const options = { scope: SCOPE_A, taskSheet: ids.TS ?? 0, names, treeView: sectors };
+    const before = await loadTaskTree(db, options);
+    const s2 = before.roots.find((node) => node.row.CODIGO === 'S2');
+    expect(s2?.kind === 'branch' && s2.children.map((task) => task.kind === 'task' && task.metrics)).toEqual([
+      { HORAS: { value: '8.0', source: 'default' } },
+    ]);
+    const hours = { activity: ids.O1 ?? 0, group: ids.S2 ?? 0, values: { HORAS: '7.5' } };
+    await saveMetrics(db, { ...options, user: 3, entries: [hours] });
+    await expect(
+      saveMetrics(db, {
+        ...options,
+        user: 3,
+        entries: [{ ...hours, values: { HORAS: '7.25' } }],
+      }),
+    ).rejects.toMatchObject({
+      code: 'INVALID_METRIC_VALUE',
+    });
+    const after = await loadTaskTree(db, options);
+    const task = after.roots.find((node) => node.row.CODIGO === 'S2');
+    expect(task?.kind === 'branch' && task.children[0]?.kind === 'task' && task.children[0].metrics).toEqual({
+      HORAS: { value: '7.5', source: 'saved' },
+    });
   });
 });
