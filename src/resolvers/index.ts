@@ -12,7 +12,12 @@ export {
   NotFoundError,
   ReadOnlyRowError,
 } from './errors.js';
-export { type Installation, resolveInstallation, resolveTableNames } from './installation.js';
+export {
+  type Installation,
+  resolveInstallation,
+  resolveTableNames,
+  resolveTreePlan,
+} from './installation.js';
 export {
   type BranchNode,
   type LoadTaskTreeOptions,

@@ -1,8 +1,10 @@
 import { readParameters, type TreeView } from '../config/index.js';
 import type { SqlExecutor } from '../db/driver.js';
+import { TaskAssociationError } from '../errors.js';
 import { createTables, type Tables } from '../schema/index.js';
-import type { Scope } from '../scope.js';
+import { Scope } from '../scope.js';
 import type { TableNames } from '../table-names.js';
+import { planTree, type TreePlan } from './tree-plan.js';
 
 /** One installation as one scope sees it: its table names, their Drizzle tables, its TREE_VIEW if any. */
 export interface Installation {
@@ -39,4 +41,30 @@ export async function resolveTableNames(
 ): Promise<{ names: TableNames; tables: Tables }> {
   const { names, tables } = await resolveInstallation(db, scope);
   return { names, tables };
+}
+
+/**
+ * The tree plan for `scope`: from `names` and `treeView` when the caller has them (`treeView: null`
+ * for the default tree), else from the scope's parameter rows (one query). A scope that is not three
+ * non-negative integers is refused before any SQL: it comes from the host, so that is a host bug.
+ */
+export async function resolveTreePlan(
+  db: SqlExecutor,
+  scope: Scope,
+  given: { readonly names?: TableNames | undefined; readonly treeView?: TreeView | null | undefined },
+): Promise<TreePlan> {
+  if (!Scope.safeParse(scope).success) {
+    throw new TaskAssociationError(
+      'INVALID_SCOPE',
+      `scope ${JSON.stringify(scope)} is not { EMPRESA, FILIAL, LOCAL } with non-negative integers: check the host's context`,
+    );
+  }
+  if (given.names !== undefined && given.treeView !== undefined) {
+    return planTree(given.names, given.treeView ?? undefined);
+  }
+  const installation = await resolveInstallation(db, scope);
+  return planTree(
+    given.names ?? installation.names,
+    given.treeView === undefined ? installation.treeView : (given.treeView ?? undefined),
+  );
 }

@@ -3,11 +3,11 @@ import type { SqlExecutor } from '../db/driver.js';
 import { type Identifier, quoteIdentifier } from '../identifier.js';
 import type { Scope } from '../scope.js';
 import type { TableNames } from '../table-names.js';
-import { resolveInstallation } from './installation.js';
+import { resolveTreePlan } from './installation.js';
 import { compileMetricDefaults, type ResolvedMetrics, type Row } from './metric-defaults.js';
 import { liveInScope, placeholders, scopeParams } from './sql.js';
 import { loadTaskSheet } from './task-sheet.js';
-import { type PlannedLevel, planTree } from './tree-plan.js';
+import type { PlannedLevel } from './tree-plan.js';
 
 /** A node above the task level: a group, a sector, whatever table the level names. */
 export interface BranchNode {
@@ -65,8 +65,8 @@ export interface LoadTaskTreeOptions {
 }
 
 /**
- * Loads the task sheet's tree: level by level, one query per level, never one per node. Every level, and every association row,
- * passes the scope, DELETED and ATIVO filters. Each task node carries its saved metrics and its
+ * Loads the task sheet's tree: level by level, one query per level, never one per node. Every level,
+ * and every association row, passes the scope, DELETED and ATIVO filters. Each task node carries its saved metrics and its
  * computed defaults. An unknown task sheet, or one of another scope, is a NotFoundError.
  *
  * Round trips: parameters (unless `names` and `treeView` are given), the task sheet, one per level,
@@ -78,14 +78,7 @@ export interface LoadTaskTreeOptions {
 export async function loadTaskTree(db: SqlExecutor, options: LoadTaskTreeOptions): Promise<TaskTree> {
   const { scope, taskSheet } = options;
   const inListLimit = options.inListLimit ?? 999;
-  let names = options.names;
-  let treeView = options.treeView === null ? undefined : options.treeView;
-  if (names === undefined || options.treeView === undefined) {
-    const installation = await resolveInstallation(db, scope);
-    names ??= installation.names;
-    if (options.treeView === undefined) treeView = installation.treeView;
-  }
-  const plan = planTree(names, treeView);
+  const plan = await resolveTreePlan(db, scope, options);
 
   const [first, ...rest] = plan.levels;
   // A checked TREE_VIEW has at least its task level; this only satisfies the type checker.
@@ -100,17 +93,20 @@ export async function loadTaskTree(db: SqlExecutor, options: LoadTaskTreeOptions
   const tasks: TaskNode[] = [];
   // Independent reads go out together: the task sheet with the first level, the saved metrics with
   // the task level. Same round trips, less waiting.
-  const readSaved = () => readSavedMetrics(db, scope, taskSheet, plan.metricTable);
+  const readSaved = () => {
+    const reading = readSavedMetrics(db, scope, taskSheet, plan.metricTable);
+    // Marked handled now, in case a level query fails first and it is never awaited; awaiting it
+    // below still throws its error.
+    reading.catch(() => undefined);
+    return reading;
+  };
   let saved = first.isTask ? readSaved() : undefined;
   const [sheet, firstRows] = await Promise.all([
     loadTaskSheet(db, scope, taskSheet),
     db.query(`SELECT c.* FROM ${quoteIdentifier(first.table)} c WHERE ${liveInScope('c')}`, [
       ...scopeParams(scope),
     ]),
-  ]).catch(async (error: unknown) => {
-    await saved?.catch(() => undefined);
-    throw error;
-  });
+  ]);
   let roots: TreeNode[];
   let cycles: number[][] = [];
   let frontier: BranchNode[];

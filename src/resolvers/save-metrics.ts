@@ -5,13 +5,13 @@ import { formatScope, type Scope } from '../scope.js';
 import type { TableNames } from '../table-names.js';
 import { type ColumnType, checkValue, readColumnTypes } from './column-types.js';
 import { BusyError, ConfigurationError, InvalidRequestError, ReadOnlyRowError } from './errors.js';
-import { resolveInstallation } from './installation.js';
+import { resolveTreePlan } from './installation.js';
 import { metricKey } from './load-task-tree.js';
 import { MetricEntry, parseInput, SeqDb } from './metric-batch.js';
 import type { MetricValue } from './metric-defaults.js';
 import { chunks, liveInScope, placeholders, scopeParams } from './sql.js';
 import { loadTaskSheet } from './task-sheet.js';
-import { planTree, type TreePlan } from './tree-plan.js';
+import type { TreePlan } from './tree-plan.js';
 
 export interface SaveMetricsOptions {
   readonly scope: Scope;
@@ -46,14 +46,7 @@ export async function saveMetrics(db: Database, options: SaveMetricsOptions): Pr
   const user = parseInput(SeqDb, options.user, 'acting user');
   const taskSheet = parseInput(SeqDb, options.taskSheet, 'task sheet', 'taskSheet');
   const entries = parseInput(MetricEntry.array(), options.entries, 'metric batch', 'entries');
-  let names = options.names;
-  let treeView = options.treeView === null ? undefined : options.treeView;
-  if (names === undefined || options.treeView === undefined) {
-    const installation = await resolveInstallation(db, scope);
-    names ??= installation.names;
-    if (options.treeView === undefined) treeView = installation.treeView;
-  }
-  const plan = planTree(names, treeView);
+  const plan = await resolveTreePlan(db, scope, options);
   await loadTaskSheet(db, scope, taskSheet);
   const rows = checkEntries(entries, plan, await readColumnTypes(db, plan.metricTable));
   await checkInTree(db, scope, plan, entries);

@@ -262,4 +262,12 @@ describe('loadTaskTree, default tree', () => {
     const [row] = await scratch().db.query<{ n: number }>('SELECT COUNT(*) AS n FROM app_cliente');
     expect(row?.n).toBe(1);
   });
+
+  it('refuses a scope that is not three non-negative integers before any query', async () => {
+    const counting = countingExecutor(scratch().db);
+    await expect(
+      loadTaskTree(counting, { scope: { EMPRESA: Number.NaN, FILIAL: 1, LOCAL: 1 }, taskSheet: ids.TS ?? 0 }),
+    ).rejects.toMatchObject({ code: 'INVALID_SCOPE' });
+    expect(counting.count()).toBe(0);
+  });
 });
