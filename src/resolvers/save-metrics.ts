@@ -29,6 +29,22 @@ export interface SaveMetricsResult {
   readonly updated: number;
 }
 
+/** The columns a metric table must have for a row to be found, inserted and guarded. */
+const IDENTITY_COLUMNS = [
+  'EMPRESA',
+  'FILIAL',
+  'LOCAL',
+  'ID',
+  'INS_USUARIO_SEQ_DB',
+  'UPD_USUARIO_SEQ_DB',
+  'ATIVO',
+  'DELETED',
+  'RO',
+  'FOLHA_TAREFA_SEQ_DB',
+  'OPER_SEQ_DB',
+  'OPER_GRUPO_SEQ_DB',
+];
+
 /** How often a batch is retried when concurrent writers deadlock or take the same new ID. */
 const MAX_ATTEMPTS = 10;
 
@@ -81,6 +97,16 @@ function checkEntries(
   plan: TreePlan,
   columns: ReadonlyMap<string, ColumnType>,
 ): CheckedEntry[] {
+  const missing = IDENTITY_COLUMNS.filter((column) => !columns.has(column));
+  if (missing.length > 0) {
+    throw new ConfigurationError(
+      'METRIC_TABLE_UNUSABLE',
+      columns.size === 0
+        ? `metric table ${plan.metricTable} does not exist in this database: create it (db sync) or fix metricAssociationTable`
+        : `metric table ${plan.metricTable} lacks ${missing.join(', ')}: a metric table needs the common columns and OPER_SEQ_DB, OPER_GRUPO_SEQ_DB, FOLHA_TAREFA_SEQ_DB`,
+      { path: 'metricAssociationTable' },
+    );
+  }
   const fields = new Map<string, Identifier>(plan.metrics.map((metric) => [metric.field, metric.field]));
   const seen = new Map<string, number>();
   return entries.map((entry, index) => {

@@ -1,4 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { TreeView } from '../../src/config/index.js';
 import { openDatabase } from '../../src/db/mysql.js';
 import {
   InvalidRequestError,
@@ -221,6 +222,25 @@ describe('saveMetrics', () => {
       path: 'entries.1',
     });
     await expectNothingWritten(() => save({ user: 0, entries: [entry] }), { code: 'INVALID_REQUEST' });
+  });
+
+  it('refuses a metricAssociationTable that does not exist or lacks the identity columns', async () => {
+    const entry = { activity: fixture.opers[2] ?? 0, group: fixture.group, values: { METRICA1: '1.00' } };
+    const layers = {
+      '1': { table: names.OPER_GRUPO, associationTable: names.OPER_OPER_GRUPO },
+      '2': { table: names.OPER, isTask: true },
+    };
+    await scratch().db.execute('CREATE TABLE app_metrica_incompleta (ID int, METRICA1 decimal(10,2))');
+    for (const [table, message] of [
+      ['app_metrica_inexistente', /does not exist/],
+      ['app_metrica_incompleta', /lacks EMPRESA, FILIAL, LOCAL, INS_USUARIO_SEQ_DB/],
+    ] as const) {
+      const treeView = TreeView.parse({ layers, metricAssociationTable: table });
+      await expectNothingWritten(() => save({ treeView, entries: [entry] }), {
+        code: 'METRIC_TABLE_UNUSABLE',
+        message,
+      });
+    }
   });
 
   it('answers NotFound for a task sheet of another scope, writing nothing', async () => {
