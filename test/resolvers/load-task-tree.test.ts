@@ -84,13 +84,14 @@ async function parent(db: SqlExecutor, child: string, parentCode: string) {
 beforeAll(async () => {
   const { db } = scratch();
   await installTables(db, names);
-  [ids.TS, ids.TS_B, ids.TS_DELETED] = await insertRows(
+  [ids.TS, ids.TS_B, ids.TS_DELETED, ids.TS_OFF] = await insertRows(
     db,
     'app_folha_tarefa',
     [
-      { ...SCOPE_A, QTD_PESSOAS: 5, DELETED: 0 },
-      { ...SCOPE_B, QTD_PESSOAS: 9, DELETED: 0 },
-      { ...SCOPE_A, QTD_PESSOAS: 1, DELETED: 1 },
+      { ...SCOPE_A, QTD_PESSOAS: 5, DELETED: 0, ATIVO: 1 },
+      { ...SCOPE_B, QTD_PESSOAS: 9, DELETED: 0, ATIVO: 1 },
+      { ...SCOPE_A, QTD_PESSOAS: 1, DELETED: 1, ATIVO: 1 },
+      { ...SCOPE_A, QTD_PESSOAS: 1, DELETED: 0, ATIVO: 0 },
     ],
     { withId: false },
   );
@@ -246,8 +247,8 @@ describe('loadTaskTree, default tree', () => {
     expect(counting.count()).toBe(2);
   });
 
-  it('answers NotFound for an unknown task sheet, one of another scope, and a deleted one', async () => {
-    for (const taskSheet of [999_999, ids.TS_B ?? 0, ids.TS_DELETED ?? 0]) {
+  it('answers NotFound for an unknown task sheet, one of another scope, a deleted and an inactive one', async () => {
+    for (const taskSheet of [999_999, ids.TS_B ?? 0, ids.TS_DELETED ?? 0, ids.TS_OFF ?? 0]) {
       await expect(loadTaskTree(scratch().db, { scope: SCOPE_A, taskSheet })).rejects.toMatchObject({
         name: NotFoundError.name,
         code: 'TASK_SHEET_NOT_FOUND',
