@@ -28,6 +28,8 @@ export interface AssociationHandlerOptions {
    * answer the request with it instead.
    */
   readonly context: (request: Request) => Promise<AssociationContext>;
+  /** Where unexpected errors (bugs, a lost database) are reported; they answer 500. Default `console.error`. */
+  readonly onError?: (error: unknown) => void;
 }
 
 /** Requests above this size are refused before they are parsed. */
@@ -45,7 +47,8 @@ const TaskSheetParameter = z
  * - `GET ?taskSheet=42` → 200 with the tree (`loadTaskTree`) as JSON;
  * - `PUT ?taskSheet=42` with `{ "entries": [...] }` → 200 with `{ inserted, updated }` (`saveMetrics`);
  * - bad input → 400, unknown task sheet or one of another scope → 404, RO row → 409, other
- *   method → 405; errors as `{ "error": { "code", "message", "path"? } }`.
+ *   method → 405, writers colliding → 503, installation misconfigured → 500; errors as
+ *   `{ "error": { "code", "message", "path"? } }`.
  *
  * @example const handle = createAssociationHandler({ db, context: async (req) => session(req) });
  */
@@ -53,6 +56,7 @@ export function createAssociationHandler(
   options: AssociationHandlerOptions,
 ): (request: Request) => Promise<Response> {
   const { db } = options;
+  const onError = options.onError ?? console.error;
   return async (request) => {
     try {
       if (request.method !== 'GET' && request.method !== 'PUT') {
@@ -88,7 +92,7 @@ export function createAssociationHandler(
       return json(200, result);
     } catch (error) {
       if (error instanceof Response) return error;
-      return errorResponse(error);
+      return errorResponse(error, onError);
     }
   };
 }
@@ -109,25 +113,23 @@ async function readJson(request: Request): Promise<unknown> {
   }
 }
 
-function errorResponse(error: unknown): Response {
+function errorResponse(error: unknown, onError: (error: unknown) => void): Response {
   if (!(error instanceof TaskAssociationError)) {
     // A bug or a lost database: the details belong in the host's log, not in the response.
-    console.error(error);
+    onError(error);
     return json(500, errorBody('INTERNAL_ERROR', 'the request failed on the server'));
   }
-  const status =
-    error instanceof NotFoundError
-      ? 404
-      : error instanceof ReadOnlyRowError
-        ? 409
-        : error instanceof BusyError
-          ? 503
-          : error instanceof ConfigurationError
-            ? 500
-            : error instanceof InvalidRequestError || error.code === 'INVALID_IDENTIFIER'
-              ? 400
-              : 500;
-  return json(status, errorBody(error.code, error.message, error.path));
+  return json(statusOf(error), errorBody(error.code, error.message, error.path));
+}
+
+function statusOf(error: TaskAssociationError): number {
+  if (error instanceof InvalidRequestError) return 400;
+  if (error instanceof NotFoundError) return 404;
+  if (error instanceof ReadOnlyRowError) return 409;
+  if (error instanceof BusyError) return 503;
+  // The rest (ConfigurationError, the config reader's ConfigError, a bad table name in a parameter
+  // row) is the installation's to fix, not the request's.
+  return 500;
 }
 
 function errorBody(code: string, message: string, path?: string) {

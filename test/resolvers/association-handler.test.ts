@@ -170,4 +170,31 @@ describe('the associationtask handler', () => {
     expect(response.status).toBe(500);
     expect(await response.json()).toMatchObject({ error: { code: 'INVALID_TREE_VIEW' } });
   });
+
+  it('answers 500 without details for an unexpected error, and reports it to onError', async () => {
+    const reported: unknown[] = [];
+    const lost = new Error('connection lost: secret detail');
+    const broken = createAssociationHandler({
+      db: { ...scratch().db, query: async () => Promise.reject(lost) },
+      context: async () => ({ scope: SCOPE_A, user: 1 }),
+      onError: (error) => reported.push(error),
+    });
+    const response = await broken(new Request(`${BASE}?taskSheet=${ids.sheet}`));
+    expect(response.status).toBe(500);
+    expect(await response.json()).toEqual({
+      error: { code: 'INTERNAL_ERROR', message: 'the request failed on the server' },
+    });
+    expect(reported).toEqual([lost]);
+  });
+
+  it('refuses a body over 1 MB before reading it', async () => {
+    const before = await metricRowCount();
+    const response = await request(`?taskSheet=${ids.sheet}`, {
+      method: 'PUT',
+      body: JSON.stringify({ entries: [], padding: 'x'.repeat(1_100_000) }),
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: { code: 'BODY_TOO_LARGE' } });
+    expect(await metricRowCount()).toBe(before);
+  });
 });
