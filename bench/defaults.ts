@@ -1,0 +1,108 @@
+// One million metric-default resolutions: ours (compileMetricDefaults) against the switch a user would
+// hand-write over the same metric list. Run with `npm run bench:defaults`; the last line is the ratio.
+import { performance } from 'node:perf_hooks';
+import { Metric } from '../src/config/index.js';
+import { compileMetricDefaults } from '../src/resolvers/index.js';
+
+const RESOLUTIONS = 1_000_000;
+const ROUNDS = 15;
+
+const metrics = Metric.array().parse([
+  { field: 'METRICA1', default: { type: 'field', name: 'INDICE' } },
+  { field: 'METRICA2', default: { type: 'taskSheet', name: 'QTD_PESSOAS' } },
+  { field: 'METRICA3', default: { type: 'value', value: 1 } },
+  { field: 'METRICA4' },
+]);
+const taskSheet = { SEQ_DB: 42, QTD_PESSOAS: 7 };
+// 1000 distinct activity rows, every fourth with a saved metric row, cycled through.
+const activities = Array.from({ length: 1000 }, (_, index) => ({ SEQ_DB: index + 1, INDICE: `${index}.50` }));
+const savedRows = activities.map((_, index) =>
+  index % 4 === 0 ? { METRICA1: '9.00', METRICA2: null, METRICA3: 2, METRICA4: null } : undefined,
+);
+
+type Value = string | number | null;
+type Resolved = Record<string, { value: Value; source: 'saved' | 'default' | 'none' }>;
+
+/** The baseline: a plain loop with a switch on the kind, per activity. */
+function resolveBySwitch(
+  list: typeof metrics,
+  activity: Record<string, unknown>,
+  sheet: Record<string, unknown>,
+  saved: Record<string, unknown> | undefined,
+): Resolved {
+  const result: Resolved = {};
+  for (const metric of list) {
+    const stored = saved?.[metric.field];
+    if (stored !== undefined && stored !== null) {
+      result[metric.field] = { value: stored as Value, source: 'saved' };
+      continue;
+    }
+    const preset = metric.default;
+    if (preset === undefined) {
+      result[metric.field] = { value: null, source: 'none' };
+      continue;
+    }
+    switch (preset.type) {
+      case 'value':
+        result[metric.field] = { value: preset.value, source: 'default' };
+        break;
+      case 'field':
+        if (!(preset.name in activity)) throw new Error(`missing ${preset.name}`);
+        result[metric.field] = { value: activity[preset.name] as Value, source: 'default' };
+        break;
+      case 'taskSheet':
+        if (!(preset.name in sheet)) throw new Error(`missing ${preset.name}`);
+        result[metric.field] = { value: sheet[preset.name] as Value, source: 'default' };
+        break;
+    }
+  }
+  return result;
+}
+
+const resolve = compileMetricDefaults(metrics);
+// Results are kept (as the tree keeps them on its nodes), so neither side's allocations can be optimised away.
+const kept: Resolved[] = new Array(1000);
+let sink = 0;
+
+function timeOurs(): number {
+  const start = performance.now();
+  for (let index = 0; index < RESOLUTIONS; index++) {
+    const slot = index % 1000;
+    const result = resolve({ activity: activities[slot] ?? {}, taskSheet, saved: savedRows[slot] });
+    kept[slot] = result;
+    sink += result.METRICA3?.value === 1 ? 1 : 0;
+  }
+  return performance.now() - start;
+}
+
+function timeSwitch(): number {
+  const start = performance.now();
+  for (let index = 0; index < RESOLUTIONS; index++) {
+    const slot = index % 1000;
+    const result = resolveBySwitch(metrics, activities[slot] ?? {}, taskSheet, savedRows[slot]);
+    kept[slot] = result;
+    sink += result.METRICA3?.value === 1 ? 1 : 0;
+  }
+  return performance.now() - start;
+}
+
+// Warm both up, then alternate rounds so neither gets a quieter machine; the best round of each counts.
+timeOurs();
+timeSwitch();
+const ours: number[] = [];
+const baseline: number[] = [];
+for (let round = 0; round < ROUNDS; round++) {
+  ours.push(timeOurs());
+  baseline.push(timeSwitch());
+}
+const best = (times: number[]) => Math.min(...times);
+console.log(
+  `rounds, ours: ${ours.map((t) => t.toFixed(0)).join(' ')}; switch: ${baseline.map((t) => t.toFixed(0)).join(' ')}`,
+);
+console.log(
+  `resolutions per run: ${RESOLUTIONS.toLocaleString('en')} (${metrics.length} metrics each, ${ROUNDS} rounds, best kept)`,
+);
+console.log(`ours (compileMetricDefaults): ${best(ours).toFixed(1)} ms`);
+console.log(`hand-written switch:          ${best(baseline).toFixed(1)} ms`);
+console.log(`(checksum ${sink})`);
+console.log(`ratio_vs_switch=${(best(ours) / best(baseline)).toFixed(2)}`);

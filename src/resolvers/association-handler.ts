@@ -1,0 +1,149 @@
+import { z } from 'zod';
+import type { Database } from '../db/driver.js';
+import { TaskAssociationError } from '../errors.js';
+import type { Scope } from '../scope.js';
+import {
+  BusyError,
+  ConfigurationError,
+  InvalidRequestError,
+  NotFoundError,
+  ReadOnlyRowError,
+} from './errors.js';
+import { resolveInstallation } from './installation.js';
+import { loadTaskTree } from './load-task-tree.js';
+import { MetricBatch, parseInput } from './metric-batch.js';
+import { saveMetrics } from './save-metrics.js';
+
+/** Who is asking, as the host knows it from its own session: never taken from the request. */
+export interface AssociationContext {
+  readonly scope: Scope;
+  /** The acting user's SEQ_DB. */
+  readonly user: number;
+}
+
+export interface AssociationHandlerOptions {
+  readonly db: Database;
+  /**
+   * The scope and user of a request, from the host's session. Throw a `Response` (e.g. a 401) to
+   * answer the request with it instead.
+   */
+  readonly context: (request: Request) => Promise<AssociationContext>;
+  /** Where unexpected errors (bugs, a lost database) are reported; they answer 500. Default `console.error`. */
+  readonly onError?: (error: unknown) => void;
+}
+
+/** Requests above this size are refused before they are parsed. */
+const MAX_BODY_BYTES = 1_000_000;
+
+const TaskSheetParameter = z
+  .string({ message: 'give the task sheet as ?taskSheet=<SEQ_DB>' })
+  .regex(/^[1-9][0-9]{0,15}$/, { message: 'taskSheet must be a task sheet SEQ_DB, a positive whole number' })
+  .transform(Number);
+
+/**
+ * The association screen's endpoint, for the host to mount at `associationtask` (the link field's
+ * `url:associationtask;p1:taskSheet`): a web-standard `(Request) => Promise<Response>`.
+ *
+ * - `GET ?taskSheet=42` → 200 with the tree (`loadTaskTree`) as JSON;
+ * - `PUT ?taskSheet=42` with `{ "entries": [...] }` → 200 with `{ inserted, updated }` (`saveMetrics`);
+ * - bad input → 400, unknown task sheet or one of another scope → 404, RO row → 409, other
+ *   method → 405, writers colliding → 503, installation misconfigured → 500; errors as
+ *   `{ "error": { "code", "message", "path"? } }`.
+ *
+ * @example const handle = createAssociationHandler({ db, context: async (req) => session(req) });
+ */
+export function createAssociationHandler(
+  options: AssociationHandlerOptions,
+): (request: Request) => Promise<Response> {
+  const { db } = options;
+  const onError = options.onError ?? console.error;
+  return async (request) => {
+    try {
+      if (request.method !== 'GET' && request.method !== 'PUT') {
+        return json(
+          405,
+          errorBody('METHOD_NOT_ALLOWED', `${request.method} is not supported: use GET or PUT`),
+          {
+            allow: 'GET, PUT',
+          },
+        );
+      }
+      const taskSheet = parseInput(
+        TaskSheetParameter,
+        new URL(request.url).searchParams.get('taskSheet') ?? undefined,
+        'query',
+        'taskSheet',
+      );
+      const { scope, user } = await options.context(request);
+      const { names, treeView } = await resolveInstallation(db, scope);
+      if (request.method === 'GET') {
+        const tree = await loadTaskTree(db, { scope, taskSheet, names, treeView: treeView ?? null });
+        return json(200, tree);
+      }
+      const batch = parseInput(MetricBatch, await readJson(request), 'request body');
+      const result = await saveMetrics(db, {
+        scope,
+        user,
+        taskSheet,
+        entries: batch.entries,
+        names,
+        treeView: treeView ?? null,
+      });
+      return json(200, result);
+    } catch (error) {
+      if (error instanceof Response) return error;
+      return errorResponse(error, onError);
+    }
+  };
+}
+
+async function readJson(request: Request): Promise<unknown> {
+  const declared = Number(request.headers.get('content-length') ?? '0');
+  const text = declared > MAX_BODY_BYTES ? undefined : await request.text();
+  if (text === undefined || Buffer.byteLength(text) > MAX_BODY_BYTES) {
+    throw new InvalidRequestError(
+      'BODY_TOO_LARGE',
+      `the request body is larger than ${MAX_BODY_BYTES} bytes: send fewer entries`,
+    );
+  }
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw new InvalidRequestError('INVALID_JSON', 'the request body is not JSON: send {"entries": [...]}');
+  }
+}
+
+function errorResponse(error: unknown, onError: (error: unknown) => void): Response {
+  if (!(error instanceof TaskAssociationError)) {
+    // A bug or a lost database: the details belong in the host's log, not in the response.
+    onError(error);
+    return json(500, errorBody('INTERNAL_ERROR', 'the request failed on the server'));
+  }
+  return json(statusOf(error), errorBody(error.code, error.message, error.path));
+}
+
+function statusOf(error: TaskAssociationError): number {
+  if (error instanceof InvalidRequestError) return 400;
+  if (error instanceof NotFoundError) return 404;
+  if (error instanceof ReadOnlyRowError) return 409;
+  if (error instanceof BusyError) return 503;
+  // The rest (ConfigurationError, the config reader's ConfigError, a bad table name in a parameter
+  // row) is the installation's to fix, not the request's.
+  return 500;
+}
+
+function errorBody(code: string, message: string, path?: string) {
+  return { error: path === undefined ? { code, message } : { code, message, path } };
+}
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+      ...headers,
+    },
+  });
+}

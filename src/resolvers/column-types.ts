@@ -1,0 +1,122 @@
+import type { SqlExecutor } from '../db/driver.js';
+import type { Identifier } from '../identifier.js';
+import type { MetricValue } from './metric-defaults.js';
+
+/** What information_schema says about one column: enough to check a value before it is written. */
+export interface ColumnType {
+  readonly name: string;
+  /** `int`, `decimal`, `varchar`, ... */
+  readonly dataType: string;
+  readonly unsigned: boolean;
+  readonly nullable: boolean;
+  readonly precision: number | null;
+  readonly scale: number | null;
+  readonly maxLength: number | null;
+}
+
+/** The columns of `table` in the connection's database, by name, in one query. */
+export async function readColumnTypes(db: SqlExecutor, table: Identifier): Promise<Map<string, ColumnType>> {
+  const rows = await db.query<{
+    COLUMN_NAME: string;
+    DATA_TYPE: string;
+    COLUMN_TYPE: string;
+    IS_NULLABLE: string;
+    NUMERIC_PRECISION: number | string | null;
+    NUMERIC_SCALE: number | string | null;
+    CHARACTER_MAXIMUM_LENGTH: number | string | null;
+  }>(
+    `SELECT COLUMN_NAME, DATA_TYPE, COLUMN_TYPE, IS_NULLABLE, NUMERIC_PRECISION, NUMERIC_SCALE, CHARACTER_MAXIMUM_LENGTH
+       FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?`,
+    [table],
+  );
+  const nullableNumber = (value: number | string | null) => (value === null ? null : Number(value));
+  return new Map(
+    rows.map((row) => [
+      row.COLUMN_NAME,
+      {
+        name: row.COLUMN_NAME,
+        dataType: row.DATA_TYPE.toLowerCase(),
+        unsigned: /unsigned/i.test(row.COLUMN_TYPE),
+        nullable: row.IS_NULLABLE === 'YES',
+        precision: nullableNumber(row.NUMERIC_PRECISION),
+        scale: nullableNumber(row.NUMERIC_SCALE),
+        maxLength: nullableNumber(row.CHARACTER_MAXIMUM_LENGTH),
+      },
+    ]),
+  );
+}
+
+const INTEGER_BITS: Record<string, number> = { tinyint: 8, smallint: 16, mediumint: 24, int: 32, bigint: 64 };
+const DECIMAL_TEXT = /^-?\d+(\.\d+)?$/;
+const INTEGER_TEXT = /^-?\d+$/;
+
+/**
+ * Checks `value` against `column` and returns what to bind: decimals as exact text (never rounded:
+ * a value with more digits than the column keeps is refused), integers as numbers or digit strings.
+ * Returns a problem (a phrase completing "value ... ") instead of throwing, so the caller can name
+ * the entry and the column.
+ */
+export function checkValue(
+  column: ColumnType,
+  value: MetricValue,
+): { ok: true; value: MetricValue } | { ok: false; problem: string } {
+  if (value === null) {
+    return column.nullable
+      ? { ok: true, value }
+      : { ok: false, problem: 'is null, and the column is NOT NULL' };
+  }
+  const bits = INTEGER_BITS[column.dataType];
+  if (bits !== undefined) return checkInteger(column, value, bits);
+  if (column.dataType === 'decimal') return checkDecimal(column, value);
+  if (column.dataType === 'float' || column.dataType === 'double') {
+    const number = typeof value === 'number' ? value : DECIMAL_TEXT.test(value) ? Number(value) : Number.NaN;
+    return Number.isFinite(number) ? { ok: true, value: number } : { ok: false, problem: 'is not a number' };
+  }
+  if (['char', 'varchar', 'text', 'tinytext', 'mediumtext', 'longtext'].includes(column.dataType)) {
+    if (typeof value !== 'string') return { ok: false, problem: 'is not text' };
+    return column.maxLength !== null && [...value].length > column.maxLength
+      ? { ok: false, problem: `is longer than the column's ${column.maxLength} characters` }
+      : { ok: true, value };
+  }
+  return {
+    ok: false,
+    problem: `cannot be checked: the column's type ${column.dataType} is not a metric type`,
+  };
+}
+
+function checkInteger(column: ColumnType, value: string | number, bits: number) {
+  const text = typeof value === 'number' ? (Number.isInteger(value) ? BigInt(value).toString() : '') : value;
+  if (!INTEGER_TEXT.test(text))
+    return { ok: false as const, problem: `is not a whole number (column is ${column.dataType})` };
+  const number = BigInt(text);
+  const min = column.unsigned ? 0n : -(2n ** BigInt(bits - 1));
+  const max = column.unsigned ? 2n ** BigInt(bits) - 1n : 2n ** BigInt(bits - 1) - 1n;
+  if (number < min || number > max) {
+    return { ok: false as const, problem: `is outside the column's range ${min}..${max}` };
+  }
+  return { ok: true as const, value: Number.isSafeInteger(Number(number)) ? Number(number) : text };
+}
+
+function checkDecimal(column: ColumnType, value: string | number) {
+  const precision = column.precision ?? 10;
+  const scale = column.scale ?? 0;
+  // String(n) of an ordinary JS number is its shortest exact-looking form; exponent forms are refused.
+  const text = typeof value === 'number' ? String(value) : value;
+  if (!DECIMAL_TEXT.test(text))
+    return { ok: false as const, problem: 'is not a decimal number such as "12.50"' };
+  const [whole = '', fraction = ''] = text.replace(/^-/, '').split('.');
+  const wholeDigits = whole.replace(/^0+(?=\d)/, '').replace(/^0$/, '').length;
+  if (fraction.replace(/0+$/, '').length > scale) {
+    return {
+      ok: false as const,
+      problem: `has more than ${scale} decimal places (column is decimal(${precision},${scale}))`,
+    };
+  }
+  if (wholeDigits > precision - scale) {
+    return {
+      ok: false as const,
+      problem: `has more than ${precision - scale} digits before the point (column is decimal(${precision},${scale}))`,
+    };
+  }
+  return { ok: true as const, value: text };
+}

@@ -1,0 +1,19 @@
+import { TaskAssociationError } from '../errors.js';
+
+/** A request the caller can fix: a malformed batch, a value its column cannot hold. HTTP 400. */
+export class InvalidRequestError extends TaskAssociationError {}
+
+/** The task sheet (or another row a request names) does not exist in the caller's scope. HTTP 404. */
+export class NotFoundError extends TaskAssociationError {}
+
+/** A row marked RO=1 would have been changed. Nothing of the batch is written. HTTP 409. */
+export class ReadOnlyRowError extends TaskAssociationError {}
+
+/**
+ * The installation's configuration does not fit its tables: a metric default names a column the row
+ * lacks, a metric column is missing from the metric table. An operator fixes it, not the end user.
+ */
+export class ConfigurationError extends TaskAssociationError {}
+
+/** Concurrent writers kept colliding past every retry; the batch was not written and may be re-sent. */
+export class BusyError extends TaskAssociationError {}

@@ -1,0 +1,70 @@
+import { readParameters, type TreeView } from '../config/index.js';
+import type { SqlExecutor } from '../db/driver.js';
+import { TaskAssociationError } from '../errors.js';
+import { createTables, type Tables } from '../schema/index.js';
+import { Scope } from '../scope.js';
+import type { TableNames } from '../table-names.js';
+import { planTree, type TreePlan } from './tree-plan.js';
+
+/** One installation as one scope sees it: its table names, their Drizzle tables, its TREE_VIEW if any. */
+export interface Installation {
+  readonly names: TableNames;
+  readonly tables: Tables;
+  readonly treeView: TreeView | undefined;
+}
+
+/**
+ * Reads the scope's parameter rows (one query, exactly that scope): the table-name overrides of seed
+ * 2.6, defaults where there is none, and the TREE_VIEW of seed 2.9. Conflicting rows, a bad table name
+ * or an invalid TREE_VIEW throw the config reader's `ConfigError`, listing every problem.
+ *
+ * @example const { names, tables, treeView } = await resolveInstallation(db, { EMPRESA: 1, FILIAL: 1, LOCAL: 1 });
+ */
+export async function resolveInstallation(db: SqlExecutor, scope: Scope): Promise<Installation> {
+  const parameters = await readParameters(db, scope);
+  return {
+    names: parameters.tableNames,
+    tables: createTables(parameters.tableNames),
+    treeView: parameters.treeView,
+  };
+}
+
+/**
+ * The scope's four table names (defaults where no override row exists) and the Drizzle tables built
+ * with them.
+ *
+ * @example const { names, tables } = await resolveTableNames(db, scope); // names.OPER === 'MO_OPER' with an override
+ */
+export async function resolveTableNames(
+  db: SqlExecutor,
+  scope: Scope,
+): Promise<{ names: TableNames; tables: Tables }> {
+  const { names, tables } = await resolveInstallation(db, scope);
+  return { names, tables };
+}
+
+/**
+ * The tree plan for `scope`: from `names` and `treeView` when the caller has them (`treeView: null`
+ * for the default tree), else from the scope's parameter rows (one query). A scope that is not three
+ * non-negative integers is refused before any SQL: it comes from the host, so that is a host bug.
+ */
+export async function resolveTreePlan(
+  db: SqlExecutor,
+  scope: Scope,
+  given: { readonly names?: TableNames | undefined; readonly treeView?: TreeView | null | undefined },
+): Promise<TreePlan> {
+  if (!Scope.safeParse(scope).success) {
+    throw new TaskAssociationError(
+      'INVALID_SCOPE',
+      `scope ${JSON.stringify(scope)} is not { EMPRESA, FILIAL, LOCAL } with non-negative integers: check the host's context`,
+    );
+  }
+  if (given.names !== undefined && given.treeView !== undefined) {
+    return planTree(given.names, given.treeView ?? undefined);
+  }
+  const installation = await resolveInstallation(db, scope);
+  return planTree(
+    given.names ?? installation.names,
+    given.treeView === undefined ? installation.treeView : (given.treeView ?? undefined),
+  );
+}

@@ -1,0 +1,39 @@
+import { z } from 'zod';
+import { InvalidRequestError } from './errors.js';
+
+/** A SEQ_DB: a positive whole number (bigint unsigned; ours stay below 2^53). */
+export const SeqDb = z.int().positive().max(Number.MAX_SAFE_INTEGER);
+
+/** One metric row to save: which activity, reached through which parent node, and the values by column. */
+export const MetricEntry = z.strictObject({
+  /** The activity's SEQ_DB (the metric row's OPER_SEQ_DB). */
+  activity: SeqDb,
+  /** The parent node's SEQ_DB (the metric row's OPER_GRUPO_SEQ_DB); null only on a one-level tree. */
+  group: SeqDb.nullable(),
+  /** Metric column to value: decimals best as exact text ("12.50"), integers as numbers, null to clear. */
+  values: z
+    .record(z.string(), z.union([z.number(), z.string(), z.null()]))
+    .refine((values) => Object.keys(values).length > 0, { message: 'give at least one metric value' }),
+});
+export type MetricEntry = z.infer<typeof MetricEntry>;
+
+/** The batch the association screen PUTs: at most 1000 entries, so one request cannot hold locks for long. */
+export const MetricBatch = z.strictObject({
+  entries: z.array(MetricEntry).min(1, { message: 'give at least one entry' }).max(1000),
+});
+export type MetricBatch = z.infer<typeof MetricBatch>;
+
+/** Parses with `schema`; the first problem becomes an {@link InvalidRequestError} with its dot path. */
+export function parseInput<T>(schema: z.ZodType<T>, input: unknown, what: string, prefix = ''): T {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const path = [prefix, ...(issue?.path ?? []).map(String)].filter((part) => part !== '').join('.');
+  throw new InvalidRequestError(
+    'INVALID_REQUEST',
+    `${what}${path ? ` at ${path}` : ''}: ${issue?.message ?? 'invalid'}`,
+    {
+      path,
+    },
+  );
+}

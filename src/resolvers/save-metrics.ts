@@ -1,0 +1,327 @@
+import type { TreeView } from '../config/index.js';
+import type { Database, SqlExecutor } from '../db/driver.js';
+import { type Identifier, quoteIdentifier } from '../identifier.js';
+import { formatScope, type Scope } from '../scope.js';
+import type { TableNames } from '../table-names.js';
+import { type ColumnType, checkValue, readColumnTypes } from './column-types.js';
+import { BusyError, ConfigurationError, InvalidRequestError, ReadOnlyRowError } from './errors.js';
+import { resolveTreePlan } from './installation.js';
+import { metricKey } from './load-task-tree.js';
+import { MetricEntry, parseInput, SeqDb } from './metric-batch.js';
+import type { MetricValue } from './metric-defaults.js';
+import { chunks, liveInScope, placeholders, scopeParams } from './sql.js';
+import { loadTaskSheet } from './task-sheet.js';
+import type { TreePlan } from './tree-plan.js';
+
+export interface SaveMetricsOptions {
+  readonly scope: Scope;
+  /** The acting user's SEQ_DB: INS_USUARIO_SEQ_DB of new rows, UPD_USUARIO_SEQ_DB of changed ones. */
+  readonly user: number;
+  readonly taskSheet: number;
+  readonly entries: readonly MetricEntry[];
+  /** As in `loadTaskTree`: read from the scope's parameter rows when absent. */
+  readonly names?: TableNames;
+  readonly treeView?: TreeView | null;
+}
+
+export interface SaveMetricsResult {
+  readonly inserted: number;
+  readonly updated: number;
+}
+
+/** The columns a metric table must have for a row to be found, inserted and guarded. */
+const IDENTITY_COLUMNS = [
+  'EMPRESA',
+  'FILIAL',
+  'LOCAL',
+  'ID',
+  'INS_USUARIO_SEQ_DB',
+  'UPD_USUARIO_SEQ_DB',
+  'ATIVO',
+  'DELETED',
+  'RO',
+  'FOLHA_TAREFA_SEQ_DB',
+  'OPER_SEQ_DB',
+  'OPER_GRUPO_SEQ_DB',
+];
+
+/** How often a batch is retried when concurrent writers deadlock or take the same new ID. */
+const MAX_ATTEMPTS = 10;
+
+/**
+ * Upserts a batch of metric values on one task sheet, keyed by (scope, FOLHA_TAREFA_SEQ_DB,
+ * OPER_SEQ_DB, OPER_GRUPO_SEQ_DB): updates the live row of a key, inserts with the scope's next free
+ * ID otherwise, all in one transaction. Everything is checked first, nothing of a rejected batch is
+ * written: values against the column types of information_schema, columns against the metric list,
+ * each (activity, group) against the tree's last association, RO rows refused.
+ *
+ * @example await saveMetrics(db, { scope, user: 7, taskSheet: 42, entries: [{ activity: 3, group: 1, values: { METRICA1: '2.50' } }] });
+ */
+export async function saveMetrics(db: Database, options: SaveMetricsOptions): Promise<SaveMetricsResult> {
+  const { scope } = options;
+  const user = parseInput(SeqDb, options.user, 'acting user');
+  const taskSheet = parseInput(SeqDb, options.taskSheet, 'task sheet', 'taskSheet');
+  const entries = parseInput(MetricEntry.array(), options.entries, 'metric batch', 'entries');
+  const plan = await resolveTreePlan(db, scope, options);
+  await loadTaskSheet(db, scope, taskSheet);
+  const rows = checkEntries(entries, plan, await readColumnTypes(db, plan.metricTable));
+  await checkInTree(db, scope, plan, entries);
+
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await db.transaction((tx) => writeBatch(tx, plan.metricTable, scope, user, taskSheet, rows));
+    } catch (error) {
+      if (!isRetryable(error)) throw error;
+      if (attempt >= MAX_ATTEMPTS) {
+        throw new BusyError(
+          'METRICS_BUSY',
+          `metrics of task sheet ${taskSheet} could not be saved: other writers kept colliding (${attempt} attempts); nothing was written, send the batch again`,
+          { cause: error },
+        );
+      }
+      // Jittered backoff, so writers that just collided do not collide again in lockstep.
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
+    }
+  }
+}
+
+interface CheckedEntry {
+  readonly activity: number;
+  readonly group: number | null;
+  readonly key: string;
+  readonly values: ReadonlyMap<Identifier, MetricValue>;
+}
+
+function checkEntries(
+  entries: readonly MetricEntry[],
+  plan: TreePlan,
+  columns: ReadonlyMap<string, ColumnType>,
+): CheckedEntry[] {
+  const missing = IDENTITY_COLUMNS.filter((column) => !columns.has(column));
+  if (missing.length > 0) {
+    throw new ConfigurationError(
+      'METRIC_TABLE_UNUSABLE',
+      columns.size === 0
+        ? `metric table ${plan.metricTable} does not exist in this database: create it (db sync) or fix metricAssociationTable`
+        : `metric table ${plan.metricTable} lacks ${missing.join(', ')}: a metric table needs the common columns and OPER_SEQ_DB, OPER_GRUPO_SEQ_DB, FOLHA_TAREFA_SEQ_DB`,
+      { path: 'metricAssociationTable' },
+    );
+  }
+  const fields = new Map<string, Identifier>(plan.metrics.map((metric) => [metric.field, metric.field]));
+  const seen = new Map<string, number>();
+  return entries.map((entry, index) => {
+    const key = metricKey(entry.activity, entry.group);
+    const first = seen.get(key);
+    if (first !== undefined) {
+      throw new InvalidRequestError(
+        'DUPLICATE_ENTRY',
+        `entry ${index} saves activity ${entry.activity} under node ${entry.group} again (already entry ${first}): send each one once`,
+        { path: `entries.${index}` },
+      );
+    }
+    seen.set(key, index);
+    const values = new Map<Identifier, MetricValue>();
+    for (const [name, value] of Object.entries(entry.values)) {
+      const path = `entries.${index}.values.${name}`;
+      const field = fields.get(name);
+      if (field === undefined) {
+        throw new InvalidRequestError(
+          'UNKNOWN_METRIC',
+          `entry ${index}: "${name}" is not a metric column of this installation (metrics: ${[...fields.keys()].join(', ')})`,
+          { path },
+        );
+      }
+      const column = columns.get(field);
+      if (column === undefined) {
+        throw new ConfigurationError(
+          'METRIC_COLUMN_MISSING',
+          `metric ${field} is configured, but table ${plan.metricTable} has no column ${field}: add the column or remove the metric`,
+          { path },
+        );
+      }
+      const checked = checkValue(column, value);
+      if (!checked.ok) {
+        throw new InvalidRequestError(
+          'INVALID_METRIC_VALUE',
+          `entry ${index}: ${field} value ${JSON.stringify(value)} ${checked.problem}`,
+          { path },
+        );
+      }
+      values.set(field, checked.value);
+    }
+    return { activity: entry.activity, group: entry.group, key, values };
+  });
+}
+
+/** Every entry must name a live activity linked to a live parent node of the scope's tree. */
+async function checkInTree(db: SqlExecutor, scope: Scope, plan: TreePlan, entries: readonly MetricEntry[]) {
+  const task = plan.levels.at(-1);
+  const parent = plan.levels.at(-2);
+  if (task === undefined) return;
+  const found = new Set<string>();
+  const activities = [...new Set(entries.map((entry) => entry.activity))];
+  const association = parent?.association;
+  for (const ids of chunks(activities, 999)) {
+    if (parent === undefined || association === undefined) {
+      const rows = await db.query<{ o: number }>(
+        `SELECT t.SEQ_DB AS o FROM ${quoteIdentifier(task.table)} t WHERE ${liveInScope('t')} AND t.SEQ_DB IN (${placeholders(ids.length)})`,
+        [...scopeParams(scope), ...ids],
+      );
+      for (const row of rows) found.add(metricKey(row.o, null));
+      continue;
+    }
+    const child = quoteIdentifier(association.childColumn);
+    const parentColumn = quoteIdentifier(association.parentColumn);
+    const rows = await db.query<{ o: number; g: number }>(
+      `SELECT a.${child} AS o, a.${parentColumn} AS g FROM ${quoteIdentifier(association.table)} a
+         JOIN ${quoteIdentifier(task.table)} t ON t.SEQ_DB = a.${child}
+         JOIN ${quoteIdentifier(parent.table)} p ON p.SEQ_DB = a.${parentColumn}
+        WHERE ${liveInScope('a')} AND ${liveInScope('t')} AND ${liveInScope('p')} AND a.${child} IN (${placeholders(ids.length)})`,
+      [...scopeParams(scope), ...scopeParams(scope), ...scopeParams(scope), ...ids],
+    );
+    for (const row of rows) found.add(metricKey(row.o, row.g));
+  }
+  entries.forEach((entry, index) => {
+    if (!found.has(metricKey(entry.activity, entry.group))) {
+      throw new InvalidRequestError(
+        'NOT_IN_TREE',
+        `entry ${index}: activity ${entry.activity} is not linked to node ${entry.group} in scope ${formatScope(scope)} (or one of them is deleted or inactive)`,
+        { path: `entries.${index}` },
+      );
+    }
+  });
+}
+
+/** How long a save waits for the writer ahead of it before answering busy. */
+const LOCK_TIMEOUT_SECONDS = 10;
+
+/**
+ * Writers of one (database, metric table, scope) are serialised by a named lock, `GET_LOCK`, taken on
+ * the transaction's connection before anything is read. We may not add a unique key to the fixed
+ * tables, and a locking read of the scope's last row is not enough on its own: two writers' range
+ * scans share gap locks and then deadlock on their inserts (measured: most of 50 parallel saves).
+ *
+ * The named lock belongs to the connection, not the transaction, so it is released as the last
+ * statement here, a moment before the commit. The reads below are locking reads (FOR UPDATE), so a
+ * writer that gets the named lock in that moment waits on our new or changed rows until we commit,
+ * then reads them: two saves of one key cannot both insert, two inserts cannot take one ID. A host
+ * writer that does not take our lock can still collide (duplicate ID, deadlock); `saveMetrics`
+ * retries those.
+ */
+async function writeBatch(
+  tx: SqlExecutor,
+  table: Identifier,
+  scope: Scope,
+  user: number,
+  taskSheet: number,
+  entries: readonly CheckedEntry[],
+): Promise<SaveMetricsResult> {
+  // The lock name is hashed on the server: MySQL refuses names longer than 64 characters.
+  const lockName = `CONCAT('task_association:', SHA1(CONCAT(DATABASE(), '.', ?, ':', ?)))`;
+  const lockParams = [table, scopeParams(scope).join('/')];
+  const [lock] = await tx.query<{ locked: number | null }>(`SELECT GET_LOCK(${lockName}, ?) AS locked`, [
+    ...lockParams,
+    LOCK_TIMEOUT_SECONDS,
+  ]);
+  if (lock?.locked !== 1) {
+    throw new BusyError(
+      'METRICS_BUSY',
+      `metrics of scope ${formatScope(scope)} are being saved by another request for more than ${LOCK_TIMEOUT_SECONDS} s: nothing was written, send the batch again`,
+    );
+  }
+  try {
+    return await writeLocked(tx, table, scope, user, taskSheet, entries);
+  } finally {
+    // If the connection itself failed, the server has already dropped the lock with it, and the
+    // error that matters is the one already on its way out: do not replace it with this one.
+    await tx.query(`SELECT RELEASE_LOCK(${lockName})`, lockParams).catch(() => undefined);
+  }
+}
+
+async function writeLocked(
+  tx: SqlExecutor,
+  table: Identifier,
+  scope: Scope,
+  user: number,
+  taskSheet: number,
+  entries: readonly CheckedEntry[],
+): Promise<SaveMetricsResult> {
+  const quoted = quoteIdentifier(table);
+  const [last] = await tx.query<{ ID: number }>(
+    `SELECT ID FROM ${quoted} WHERE EMPRESA = ? AND FILIAL = ? AND LOCAL = ? ORDER BY ID DESC LIMIT 1 FOR UPDATE`,
+    scopeParams(scope),
+  );
+  const existing = await tx.query<{
+    ID: number;
+    RO: number | null;
+    OPER_SEQ_DB: unknown;
+    OPER_GRUPO_SEQ_DB: unknown;
+  }>(
+    `SELECT m.ID, m.RO, m.OPER_SEQ_DB, m.OPER_GRUPO_SEQ_DB FROM ${quoted} m WHERE ${liveInScope('m')} AND m.FOLHA_TAREFA_SEQ_DB = ? ORDER BY m.ID FOR UPDATE`,
+    [...scopeParams(scope), taskSheet],
+  );
+  const idsByKey = new Map<string, { ids: number[]; readOnly: boolean }>();
+  for (const row of existing) {
+    const key = metricKey(row.OPER_SEQ_DB, row.OPER_GRUPO_SEQ_DB);
+    const found = idsByKey.get(key) ?? { ids: [], readOnly: false };
+    found.ids.push(Number(row.ID));
+    found.readOnly ||= Number(row.RO ?? 0) === 1;
+    idsByKey.set(key, found);
+  }
+  const inserts: CheckedEntry[] = [];
+  let updated = 0;
+  for (const [index, entry] of entries.entries()) {
+    const found = idsByKey.get(entry.key);
+    if (found === undefined) {
+      inserts.push(entry);
+      continue;
+    }
+    if (found.readOnly) {
+      throw new ReadOnlyRowError(
+        'READ_ONLY_ROW',
+        `entry ${index}: the metrics of activity ${entry.activity} under node ${entry.group} are read-only (RO=1) and cannot be changed; nothing was saved`,
+        { path: `entries.${index}` },
+      );
+    }
+    const columns = [...entry.values.keys()];
+    await tx.execute(
+      `UPDATE ${quoted} SET ${columns.map((column) => `${quoteIdentifier(column)} = ?`).join(', ')}, UPD_USUARIO_SEQ_DB = ?
+        WHERE EMPRESA = ? AND FILIAL = ? AND LOCAL = ? AND ID IN (${placeholders(found.ids.length)})`,
+      [...entry.values.values(), user, ...scopeParams(scope), ...found.ids],
+    );
+    updated++;
+  }
+  if (inserts.length > 0) {
+    const metricColumns = [...new Set(inserts.flatMap((entry) => [...entry.values.keys()]))];
+    const columns = [
+      'EMPRESA',
+      'FILIAL',
+      'LOCAL',
+      'ID',
+      'INS_USUARIO_SEQ_DB',
+      'FOLHA_TAREFA_SEQ_DB',
+      'OPER_SEQ_DB',
+      'OPER_GRUPO_SEQ_DB',
+    ].join(', ');
+    const row = `(${placeholders(8 + metricColumns.length)})`;
+    let nextId = Number(last?.ID ?? 0) + 1;
+    await tx.execute(
+      `INSERT INTO ${quoted} (${columns}${metricColumns.map((column) => `, ${quoteIdentifier(column)}`).join('')}) VALUES ${inserts.map(() => row).join(', ')}`,
+      inserts.flatMap((entry) => [
+        ...scopeParams(scope),
+        nextId++,
+        user,
+        taskSheet,
+        entry.activity,
+        entry.group,
+        ...metricColumns.map((column) => entry.values.get(column) ?? null),
+      ]),
+    );
+  }
+  return { inserted: inserts.length, updated };
+}
+
+function isRetryable(error: unknown): boolean {
+  const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
+  return code === 'ER_LOCK_DEADLOCK' || code === 'ER_DUP_ENTRY' || code === 'ER_LOCK_WAIT_TIMEOUT';
+}

@@ -1,0 +1,200 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { createAssociationHandler } from '../../src/resolvers/index.js';
+import type { Scope } from '../../src/scope.js';
+import { tableNames } from '../../src/table-names.js';
+import { useScratchDatabase } from '../support/database.js';
+import { insertRow, insertRows, installTables, SCOPE_A, SCOPE_B } from './fixture.js';
+
+const SCOPE_BROKEN: Scope = { EMPRESA: 9, FILIAL: 9, LOCAL: 9 };
+
+const scratch = useScratchDatabase('resolvers_handler', { hostSchema: true });
+const names = tableNames();
+const live = { ATIVO: 1, DELETED: 0 };
+const ids = { sheet: 0, sheetB: 0, group: 0, oper: 0 };
+const BASE = 'http://host.test/associationtask';
+
+/** The handler as a host mounts it: the scope and user come from the "session", here a header. */
+function handler() {
+  return createAssociationHandler({
+    db: scratch().db,
+    context: async (request) => {
+      if (request.headers.get('x-session') === null) throw new Response('log in first', { status: 401 });
+      const session = request.headers.get('x-session');
+      const scope: Scope = session === 'b' ? SCOPE_B : session === 'broken' ? SCOPE_BROKEN : SCOPE_A;
+      return { scope, user: 77 };
+    },
+  });
+}
+
+function request(path: string, init: RequestInit & { session?: string } = {}) {
+  const headers = new Headers(init.headers);
+  headers.set('x-session', init.session ?? 'a');
+  return handler()(new Request(`${BASE}${path}`, { ...init, headers }));
+}
+
+async function metricRowCount(): Promise<number> {
+  const [row] = await scratch().db.query<{ n: number }>(
+    `SELECT COUNT(*) AS n FROM ${names.OPER_GRUPO_METRICA}`,
+  );
+  return Number(row?.n);
+}
+
+beforeAll(async () => {
+  const { db } = scratch();
+  await installTables(db, names);
+  [ids.sheet, ids.sheetB] = (await insertRows(
+    db,
+    'app_folha_tarefa',
+    [
+      { ...SCOPE_A, DELETED: 0 },
+      { ...SCOPE_B, DELETED: 0 },
+    ],
+    { withId: false },
+  )) as [number, number];
+  ids.group = await insertRow(db, names.OPER_GRUPO, { ...SCOPE_A, CODIGO: 'G', ...live });
+  ids.oper = await insertRow(db, names.OPER, { ...SCOPE_A, CODIGO: 'O', INDICE: '2.00', ...live });
+  await insertRow(db, names.OPER_OPER_GRUPO, {
+    ...SCOPE_A,
+    OPER_GRUPO_SEQ_DB: ids.group,
+    OPER_SEQ_DB: ids.oper,
+    ...live,
+  });
+});
+
+describe('the associationtask handler', () => {
+  it('GET ?taskSheet= answers 200 with the tree as JSON', async () => {
+    const response = await request(`?taskSheet=${ids.sheet}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+    const body = await response.json();
+    expect(body).toMatchObject({
+      taskSheet: { SEQ_DB: ids.sheet },
+      metrics: [{ field: 'METRICA1' }, { field: 'METRICA2' }],
+      cycles: [],
+      roots: [
+        {
+          kind: 'branch',
+          seqDb: ids.group,
+          children: [
+            { kind: 'task', seqDb: ids.oper, group: ids.group, metrics: { METRICA1: { source: 'none' } } },
+          ],
+        },
+      ],
+    });
+  });
+
+  it('PUT saves in the scope and as the user the host gives, never from the body', async () => {
+    const body = { entries: [{ activity: ids.oper, group: ids.group, values: { METRICA1: '3.50' } }] };
+    const response = await request(`?taskSheet=${ids.sheet}`, { method: 'PUT', body: JSON.stringify(body) });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ inserted: 1, updated: 0 });
+    const rows = await scratch().db.query(
+      `SELECT EMPRESA, FILIAL, LOCAL, INS_USUARIO_SEQ_DB, METRICA1 FROM ${names.OPER_GRUPO_METRICA}`,
+    );
+    expect(rows).toEqual([{ ...SCOPE_A, INS_USUARIO_SEQ_DB: 77, METRICA1: '3.50' }]);
+    const smuggled = await request(`?taskSheet=${ids.sheet}`, {
+      method: 'PUT',
+      body: JSON.stringify({ ...body, scope: SCOPE_B, user: 1 }),
+    });
+    expect(smuggled.status).toBe(400);
+    expect(await smuggled.json()).toMatchObject({ error: { code: 'INVALID_REQUEST' } });
+    expect(await metricRowCount()).toBe(1);
+  });
+
+  it.each([
+    ['no taskSheet', '', { method: 'GET' }, 'taskSheet'],
+    ['a taskSheet that is not a number', '?taskSheet=42%20OR%201', { method: 'GET' }, 'taskSheet'],
+    ['a body that is not JSON', `?taskSheet=SHEET`, { method: 'PUT', body: '{entries' }, undefined],
+    ['an empty batch', `?taskSheet=SHEET`, { method: 'PUT', body: '{"entries":[]}' }, 'entries'],
+    [
+      'a value the column cannot hold',
+      `?taskSheet=SHEET`,
+      {
+        method: 'PUT',
+        body: JSON.stringify({ entries: [{ activity: 'OPER', group: 'GROUP', values: { METRICA2: 2.5 } }] }),
+      },
+      'entries.0.values.METRICA2',
+    ],
+  ])('answers 400 with a JSON error for %s, writing nothing', async (_, query, init, path) => {
+    const fill = (text: string) =>
+      text
+        .replace('SHEET', String(ids.sheet))
+        .replace('"OPER"', String(ids.oper))
+        .replace('"GROUP"', String(ids.group));
+    const before = await metricRowCount();
+    const response = await request(fill(query), {
+      ...init,
+      ...('body' in init ? { body: fill(init.body) } : {}),
+    });
+    expect(response.status).toBe(400);
+    const body = (await response.json()) as { error: { code: string; message: string; path?: string } };
+    expect(body.error.message.length).toBeGreaterThan(10);
+    if (path !== undefined) expect(body.error.path).toBe(path);
+    expect(await metricRowCount()).toBe(before);
+  });
+
+  it('answers 404 for an unknown task sheet and for one of another scope', async () => {
+    for (const taskSheet of [999_999, ids.sheetB]) {
+      const response = await request(`?taskSheet=${taskSheet}`);
+      expect(response.status).toBe(404);
+      expect(await response.json()).toMatchObject({
+        error: { code: 'TASK_SHEET_NOT_FOUND', path: 'taskSheet' },
+      });
+    }
+    const put = await request(`?taskSheet=${ids.sheet}`, {
+      method: 'PUT',
+      session: 'b',
+      body: JSON.stringify({
+        entries: [{ activity: ids.oper, group: ids.group, values: { METRICA1: '1.00' } }],
+      }),
+    });
+    expect(put.status).toBe(404);
+  });
+
+  it('answers 405 for other methods and passes on a Response the context throws', async () => {
+    const deleted = await request(`?taskSheet=${ids.sheet}`, { method: 'DELETE' });
+    expect(deleted.status).toBe(405);
+    expect(deleted.headers.get('allow')).toBe('GET, PUT');
+    const anonymous = await handler()(new Request(`${BASE}?taskSheet=${ids.sheet}`));
+    expect(anonymous.status).toBe(401);
+  });
+
+  it('answers 500 with the configuration problem when the scope TREE_VIEW is invalid', async () => {
+    await insertRows(
+      scratch().db,
+      'sys_core_par_parametros',
+      [{ ...SCOPE_BROKEN, NOME: 'TREE_VIEW', TIPO: 1, CONTEUDO: '{"layers": {}}' }],
+      { withId: false },
+    );
+    const response = await request(`?taskSheet=${ids.sheet}`, { session: 'broken' });
+    expect(response.status).toBe(500);
+    expect(await response.json()).toMatchObject({ error: { code: 'INVALID_TREE_VIEW' } });
+  });
+
+  it('answers 500 without details for an unexpected error, and reports it to onError', async () => {
+    const reported: unknown[] = [];
+    const lost = new Error('connection lost: secret detail');
+    const broken = createAssociationHandler({
+      db: { ...scratch().db, query: async () => Promise.reject(lost) },
+      context: async () => ({ scope: SCOPE_A, user: 1 }),
+      onError: (error) => reported.push(error),
+    });
+    const response = await broken(new Request(`${BASE}?taskSheet=${ids.sheet}`));
+    expect(response.status).toBe(500);
+    expect(await response.json()).toEqual({
+      error: { code: 'INTERNAL_ERROR', message: 'the request failed on the server' },
+    });
+    expect(reported).toEqual([lost]);
+  });
+
+  it('refuses a body over 1 MB before reading it', async () => {
+    const before = await metricRowCount();
+    const response = await request(`?taskSheet=${ids.sheet}`, {
+      method: 'PUT',
+      body: JSON.stringify({ entries: [], padding: 'x'.repeat(1_100_000) }),
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: { code: 'BODY_TOO_LARGE' } });
+    expect(await metricRowCount()).toBe(before);
+  });
+});

@@ -1,0 +1,240 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { TreeView } from '../../src/config/index.js';
+import { loadTaskTree, resolveTableNames, saveMetrics, type TreeNode } from '../../src/resolvers/index.js';
+import { tableNames } from '../../src/table-names.js';
+import { useScratchDatabase } from '../support/database.js';
+import {
+  countingExecutor,
+  createHostTable,
+  insertRow,
+  insertRows,
+  installTables,
+  SCOPE_A,
+  SCOPE_B,
+  writeParameters,
+} from './fixture.js';
+
+const scratch = useScratchDatabase('resolvers_custom_tree', { hostSchema: true });
+const overrides = {
+  OPER: 'MO_OPER',
+  OPER_GRUPO: 'MO_OPER_GRUPO',
+  OPER_GRUPO_METRICA: 'MO_OPER_GRUPO_METRICA',
+  OPER_OPER_GRUPO: 'MO_OPER_MO_OPER_GRUPO',
+};
+const names = tableNames(overrides);
+// Four levels: regions and sectors the host added, then groups and activities under MO_ names. The
+// region-to-sector table names its columns explicitly; the others follow the <STEM>_SEQ_DB convention.
+const treeView = TreeView.parse({
+  layers: {
+    '1': {
+      table: 'app_regiao',
+      associationTable: 'app_regiao_setor',
+      parentColumn: 'PAI',
+      childColumn: 'FILHO',
+    },
+    '2': { table: 'app_setor', associationTable: 'app_setor_n_oper_grupo' },
+    '3': { table: 'MO_OPER_GRUPO', associationTable: 'MO_OPER_MO_OPER_GRUPO' },
+    '4': { table: 'MO_OPER', isTask: true },
+  },
+  metrics: [
+    { field: 'METRICA1', label: 'Quantity', default: { type: 'field', name: 'INDICE' } },
+    { field: 'METRICA2', label: 'Workers', default: { type: 'taskSheet', name: 'QTD_PESSOAS' } },
+  ],
+});
+const ids: Record<string, number | undefined> = {};
+const live = { ATIVO: 1, DELETED: 0 };
+
+function outline(nodes: readonly TreeNode[], depth = 0): string[] {
+  return [...nodes]
+    .sort((a, b) => String(a.row.CODIGO).localeCompare(String(b.row.CODIGO)))
+    .flatMap((node) =>
+      node.kind === 'task'
+        ? [
+            `${'  '.repeat(depth)}${node.row.CODIGO} L${node.level} M1=${node.metrics.METRICA1?.value}(${node.metrics.METRICA1?.source}) M2=${node.metrics.METRICA2?.value}`,
+          ]
+        : [`${'  '.repeat(depth)}${node.row.CODIGO} L${node.level}`, ...outline(node.children, depth + 1)],
+    );
+}
+
+beforeAll(async () => {
+  const { db } = scratch();
+  await installTables(db, names);
+  await writeParameters(db, SCOPE_A, { overrides, treeView });
+  await writeParameters(db, SCOPE_B, { overrides, treeView });
+  await createHostTable(db, 'app_regiao', ['CODIGO varchar(50) NULL']);
+  await createHostTable(db, 'app_setor', ['CODIGO varchar(50) NULL']);
+  await createHostTable(db, 'app_regiao_setor', ['PAI bigint unsigned NULL', 'FILHO bigint unsigned NULL']);
+  await createHostTable(db, 'app_setor_n_oper_grupo', [
+    'SETOR_SEQ_DB bigint unsigned NULL',
+    'OPER_GRUPO_SEQ_DB bigint unsigned NULL',
+  ]);
+  [ids.TS, ids.TS_B] = await insertRows(
+    db,
+    'app_folha_tarefa',
+    [
+      { ...SCOPE_A, QTD_PESSOAS: 4, DELETED: 0 },
+      { ...SCOPE_B, QTD_PESSOAS: 8, DELETED: 0 },
+    ],
+    { withId: false },
+  );
+  const row = (table: string, code: string, extra: Record<string, unknown> = {}) =>
+    insertRow(db, table, { ...SCOPE_A, CODIGO: code, ...live, ...extra }).then((id) => {
+      ids[code] = id;
+    });
+  const link = (
+    table: string,
+    columns: [string, string],
+    from: string,
+    to: string,
+    extra: Record<string, unknown> = {},
+  ) =>
+    insertRow(db, table, { ...SCOPE_A, [columns[0]]: ids[from], [columns[1]]: ids[to], ...live, ...extra });
+  await row('app_regiao', 'R1');
+  await row('app_regiao', 'R_OFF', { ATIVO: 0 });
+  await row('app_setor', 'S1');
+  await row('app_setor', 'S2');
+  await row('app_setor', 'S_DEL', { DELETED: 1 });
+  await row(names.OPER_GRUPO, 'G1');
+  await row(names.OPER_GRUPO, 'G2');
+  await row(names.OPER, 'O1', { INDICE: '2.75' });
+  await row(names.OPER, 'O2', { INDICE: null });
+  await row(names.OPER, 'O_OFF', { INDICE: '1.00', ATIVO: 0 });
+  await row('app_setor', 'S_UNDER_OFF');
+  const regionSector: [string, string] = ['PAI', 'FILHO'];
+  const sectorGroup: [string, string] = ['SETOR_SEQ_DB', 'OPER_GRUPO_SEQ_DB'];
+  const groupOper: [string, string] = ['OPER_GRUPO_SEQ_DB', 'OPER_SEQ_DB'];
+  await link('app_regiao_setor', regionSector, 'R1', 'S1');
+  await link('app_regiao_setor', regionSector, 'R1', 'S2');
+  await link('app_regiao_setor', regionSector, 'R1', 'S_DEL');
+  await link('app_regiao_setor', regionSector, 'R_OFF', 'S_UNDER_OFF');
+  await link('app_setor_n_oper_grupo', sectorGroup, 'S1', 'G1');
+  await link('app_setor_n_oper_grupo', sectorGroup, 'S2', 'G1');
+  await link('app_setor_n_oper_grupo', sectorGroup, 'S2', 'G2', { DELETED: 1 });
+  await link('app_setor_n_oper_grupo', sectorGroup, 'S_DEL', 'G2');
+  await link(names.OPER_OPER_GRUPO, groupOper, 'G1', 'O1');
+  await link(names.OPER_OPER_GRUPO, groupOper, 'G1', 'O2');
+  await link(names.OPER_OPER_GRUPO, groupOper, 'G1', 'O_OFF');
+  await link(names.OPER_OPER_GRUPO, groupOper, 'G2', 'O1');
+  // Scope 2/1/1 links its own sector under scope 1/1/1's region: invisible to both.
+  ids.S_B = await insertRow(db, 'app_setor', { ...SCOPE_B, CODIGO: 'S_B', ...live });
+  await insertRow(db, 'app_regiao_setor', { ...SCOPE_B, PAI: ids.R1, FILHO: ids.S_B, ...live });
+  await insertRow(db, names.OPER_GRUPO_METRICA, {
+    ...SCOPE_A,
+    FOLHA_TAREFA_SEQ_DB: ids.TS,
+    OPER_SEQ_DB: ids.O1,
+    OPER_GRUPO_SEQ_DB: ids.G1,
+    METRICA1: '10.00',
+    METRICA2: null,
+    ...live,
+  });
+});
+
+describe('loadTaskTree, custom TREE_VIEW with MO_ names', () => {
+  it('resolves the MO_ names from the scope parameter rows', async () => {
+    const { names: resolved, tables } = await resolveTableNames(scratch().db, SCOPE_A);
+    expect(resolved).toEqual(names);
+    expect(tables.OPER).toBeDefined();
+    expect((await resolveTableNames(scratch().db, { EMPRESA: 3, FILIAL: 3, LOCAL: 3 })).names).toEqual(
+      tableNames(),
+    );
+  });
+
+  it('walks four levels through host-added tables, filtering every level and association row', async () => {
+    const tree = await loadTaskTree(scratch().db, { scope: SCOPE_A, taskSheet: ids.TS ?? 0 });
+    // S1 and S2 both link G1: G1 appears under each, with the metric saved under G1 on both (group = G1).
+    expect(outline(tree.roots)).toEqual([
+      'R1 L1',
+      '  S1 L2',
+      '    G1 L3',
+      '      O1 L4 M1=10.00(saved) M2=4',
+      '      O2 L4 M1=null(default) M2=4',
+      '  S2 L2',
+      '    G1 L3',
+      '      O1 L4 M1=10.00(saved) M2=4',
+      '      O2 L4 M1=null(default) M2=4',
+    ]);
+  });
+
+  it('takes one query per level: parameters, task sheet, four levels, metrics', async () => {
+    const counting = countingExecutor(scratch().db);
+    await loadTaskTree(counting, { scope: SCOPE_A, taskSheet: ids.TS ?? 0 });
+    expect(counting.count()).toBe(7);
+  });
+
+  it('never shows scope 1/1/1 rows to scope 2/1/1', async () => {
+    const tree = await loadTaskTree(scratch().db, { scope: SCOPE_B, taskSheet: ids.TS_B ?? 0 });
+    expect(tree.roots).toEqual([]);
+  });
+
+  it('saves into the MO_ metric table through the last level, and refuses a group the activity is not linked to', async () => {
+    const { db } = scratch();
+    const entry = { activity: ids.O2 ?? 0, group: ids.G1 ?? 0, values: { METRICA1: '6.25', METRICA2: 2 } };
+    expect(
+      await saveMetrics(db, { scope: SCOPE_A, user: 9, taskSheet: ids.TS ?? 0, entries: [entry] }),
+    ).toEqual({
+      inserted: 1,
+      updated: 0,
+    });
+    const tree = await loadTaskTree(db, { scope: SCOPE_A, taskSheet: ids.TS ?? 0 });
+    expect(outline(tree.roots)).toContain('      O2 L4 M1=6.25(saved) M2=2');
+    await expect(
+      saveMetrics(db, {
+        scope: SCOPE_A,
+        user: 9,
+        taskSheet: ids.TS ?? 0,
+        entries: [{ ...entry, group: ids.G2 ?? 0 }],
+      }),
+    ).rejects.toMatchObject({ code: 'NOT_IN_TREE', path: 'entries.0' });
+  });
+
+  it('reads and saves metrics in the metricAssociationTable when the TREE_VIEW names one', async () => {
+    const { db } = scratch();
+    await createHostTable(db, 'app_setor_metrica', [
+      'OPER_SEQ_DB bigint unsigned NULL',
+      'OPER_GRUPO_SEQ_DB bigint unsigned NULL',
+      'FOLHA_TAREFA_SEQ_DB bigint unsigned NULL',
+      'HORAS decimal(6,1) NULL',
+    ]);
+    // Two levels: sectors, then activities hung straight from them, metrics in a table of the host's.
+    await createHostTable(db, 'app_setor_n_oper', [
+      'SETOR_SEQ_DB bigint unsigned NULL',
+      'OPER_SEQ_DB bigint unsigned NULL',
+    ]);
+    await insertRow(db, 'app_setor_n_oper', {
+      ...SCOPE_A,
+      SETOR_SEQ_DB: ids.S2,
+      OPER_SEQ_DB: ids.O1,
+      ...live,
+    });
+    const sectors = TreeView.parse({
+      layers: {
+        '1': { table: 'app_setor', associationTable: 'app_setor_n_oper' },
+        '2': { table: 'MO_OPER', isTask: true },
+      },
+      metricAssociationTable: 'app_setor_metrica',
+      metrics: [{ field: 'HORAS', label: 'Hours', default: { type: 'value', value: '8.0' } }],
+    });
+    const options = { scope: SCOPE_A, taskSheet: ids.TS ?? 0, names, treeView: sectors };
+    const before = await loadTaskTree(db, options);
+    const s2 = before.roots.find((node) => node.row.CODIGO === 'S2');
+    expect(s2?.kind === 'branch' && s2.children.map((task) => task.kind === 'task' && task.metrics)).toEqual([
+      { HORAS: { value: '8.0', source: 'default' } },
+    ]);
+    const hours = { activity: ids.O1 ?? 0, group: ids.S2 ?? 0, values: { HORAS: '7.5' } };
+    await saveMetrics(db, { ...options, user: 3, entries: [hours] });
+    await expect(
+      saveMetrics(db, {
+        ...options,
+        user: 3,
+        entries: [{ ...hours, values: { HORAS: '7.25' } }],
+      }),
+    ).rejects.toMatchObject({
+      code: 'INVALID_METRIC_VALUE',
+    });
+    const after = await loadTaskTree(db, options);
+    const task = after.roots.find((node) => node.row.CODIGO === 'S2');
+    expect(task?.kind === 'branch' && task.children[0]?.kind === 'task' && task.children[0].metrics).toEqual({
+      HORAS: { value: '7.5', source: 'saved' },
+    });
+  });
+});

@@ -1,0 +1,297 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { TreeView } from '../../src/config/index.js';
+import { openDatabase } from '../../src/db/mysql.js';
+import {
+  InvalidRequestError,
+  NotFoundError,
+  ReadOnlyRowError,
+  type SaveMetricsOptions,
+  saveMetrics,
+} from '../../src/resolvers/index.js';
+import type { Scope } from '../../src/scope.js';
+import { tableNames } from '../../src/table-names.js';
+import { useScratchDatabase } from '../support/database.js';
+import { insertRow, insertRows, installTables, SCOPE_A, SCOPE_B } from './fixture.js';
+
+const scratch = useScratchDatabase('resolvers_save', { hostSchema: true });
+const names = tableNames();
+const live = { ATIVO: 1, DELETED: 0 };
+const SCOPE_RACE: Scope = { EMPRESA: 3, FILIAL: 1, LOCAL: 1 };
+const fixture = {
+  sheet: 0,
+  sheetB: 0,
+  raceSheet: 0,
+  group: 0,
+  raceGroup: 0,
+  opers: [] as number[],
+  raceOpers: [] as number[],
+  roOper: 0,
+};
+
+interface MetricRow {
+  ID: number;
+  OPER_SEQ_DB: number;
+  OPER_GRUPO_SEQ_DB: number;
+  METRICA1: string | null;
+  METRICA2: number | null;
+  INS_USUARIO_SEQ_DB: number;
+  UPD_USUARIO_SEQ_DB: number | null;
+}
+
+async function metricRows(scope: Scope = SCOPE_A): Promise<MetricRow[]> {
+  return scratch().db.query<MetricRow & Record<string, unknown>>(
+    `SELECT ID, OPER_SEQ_DB, OPER_GRUPO_SEQ_DB, METRICA1, METRICA2, INS_USUARIO_SEQ_DB, UPD_USUARIO_SEQ_DB FROM ${names.OPER_GRUPO_METRICA}
+      WHERE EMPRESA = ? AND FILIAL = ? AND LOCAL = ? ORDER BY ID`,
+    [scope.EMPRESA, scope.FILIAL, scope.LOCAL],
+  );
+}
+
+function save(overrides: Partial<SaveMetricsOptions> = {}) {
+  return saveMetrics(scratch().db, {
+    scope: SCOPE_A,
+    user: 7,
+    taskSheet: fixture.sheet,
+    entries: [],
+    names,
+    treeView: null,
+    ...overrides,
+  });
+}
+
+/** Runs `work` and checks that it failed with `expected` and that no metric row changed anywhere. */
+async function expectNothingWritten(work: () => Promise<unknown>, expected: object) {
+  const before = await scratch().db.query(`SELECT * FROM ${names.OPER_GRUPO_METRICA} ORDER BY SEQ_DB`);
+  await expect(work()).rejects.toMatchObject(expected);
+  expect(await scratch().db.query(`SELECT * FROM ${names.OPER_GRUPO_METRICA} ORDER BY SEQ_DB`)).toEqual(
+    before,
+  );
+}
+
+beforeAll(async () => {
+  const { db } = scratch();
+  await installTables(db, names);
+  [fixture.sheet, fixture.sheetB, fixture.raceSheet] = (await insertRows(
+    db,
+    'app_folha_tarefa',
+    [
+      { ...SCOPE_A, DELETED: 0 },
+      { ...SCOPE_B, DELETED: 0 },
+      { ...SCOPE_RACE, DELETED: 0 },
+    ],
+    { withId: false },
+  )) as [number, number, number];
+  fixture.group = await insertRow(db, names.OPER_GRUPO, { ...SCOPE_A, CODIGO: 'G', ...live });
+  fixture.raceGroup = await insertRow(db, names.OPER_GRUPO, { ...SCOPE_RACE, CODIGO: 'G', ...live });
+  fixture.opers = await insertRows(
+    db,
+    names.OPER,
+    Array.from({ length: 4 }, (_, index) => ({ ...SCOPE_A, CODIGO: `O${index}`, ...live })),
+  );
+  fixture.raceOpers = await insertRows(
+    db,
+    names.OPER,
+    Array.from({ length: 50 }, (_, index) => ({ ...SCOPE_RACE, CODIGO: `R${index}`, ...live })),
+  );
+  const links = (scope: Scope, group: number, opers: number[]) =>
+    insertRows(
+      db,
+      names.OPER_OPER_GRUPO,
+      opers.map((oper) => ({ ...scope, OPER_GRUPO_SEQ_DB: group, OPER_SEQ_DB: oper, ...live })),
+    );
+  await links(SCOPE_A, fixture.group, fixture.opers);
+  await links(SCOPE_RACE, fixture.raceGroup, fixture.raceOpers);
+  // A read-only metric row for the last activity, and a row of scope 2/1/1 with a high ID.
+  fixture.roOper = fixture.opers[3] ?? 0;
+  await insertRow(db, names.OPER_GRUPO_METRICA, {
+    ...SCOPE_A,
+    FOLHA_TAREFA_SEQ_DB: fixture.sheet,
+    OPER_SEQ_DB: fixture.roOper,
+    OPER_GRUPO_SEQ_DB: fixture.group,
+    METRICA1: '1.00',
+    RO: 1,
+    ...live,
+  });
+  await db.execute(
+    `INSERT INTO ${names.OPER_GRUPO_METRICA} (EMPRESA, FILIAL, LOCAL, ID, INS_USUARIO_SEQ_DB, FOLHA_TAREFA_SEQ_DB) VALUES (?, ?, ?, 500, 1, ?)`,
+    [SCOPE_B.EMPRESA, SCOPE_B.FILIAL, SCOPE_B.LOCAL, fixture.sheetB],
+  );
+});
+
+describe('saveMetrics', () => {
+  it('inserts with the next free ID of the scope and the acting user, then updates the same key', async () => {
+    const [o0, o1] = fixture.opers;
+    const entries = [
+      { activity: o0 ?? 0, group: fixture.group, values: { METRICA1: '12.50', METRICA2: 3 } },
+      { activity: o1 ?? 0, group: fixture.group, values: { METRICA1: 4 } },
+    ];
+    expect(await save({ entries })).toEqual({ inserted: 2, updated: 0 });
+    expect(await metricRows()).toMatchObject([
+      { ID: 1, OPER_SEQ_DB: fixture.roOper },
+      {
+        ID: 2,
+        OPER_SEQ_DB: o0,
+        OPER_GRUPO_SEQ_DB: fixture.group,
+        METRICA1: '12.50',
+        METRICA2: 3,
+        INS_USUARIO_SEQ_DB: 7,
+      },
+      { ID: 3, OPER_SEQ_DB: o1, METRICA1: '4.00', METRICA2: null, UPD_USUARIO_SEQ_DB: null },
+    ]);
+    expect(
+      await save({
+        user: 8,
+        entries: [{ activity: o1 ?? 0, group: fixture.group, values: { METRICA2: 9 } }],
+      }),
+    ).toEqual({
+      inserted: 0,
+      updated: 1,
+    });
+    expect((await metricRows())[2]).toMatchObject({
+      ID: 3,
+      METRICA1: '4.00',
+      METRICA2: 9,
+      INS_USUARIO_SEQ_DB: 7,
+      UPD_USUARIO_SEQ_DB: 8,
+    });
+  });
+
+  it('refuses a batch touching an RO row, and writes none of its other entries', async () => {
+    await expectNothingWritten(
+      () =>
+        save({
+          entries: [
+            { activity: fixture.opers[2] ?? 0, group: fixture.group, values: { METRICA1: '1.00' } },
+            { activity: fixture.roOper, group: fixture.group, values: { METRICA1: '2.00' } },
+          ],
+        }),
+      { name: ReadOnlyRowError.name, code: 'READ_ONLY_ROW', path: 'entries.1' },
+    );
+  });
+
+  it.each([
+    [
+      'an int column given 2.5',
+      { METRICA2: 2.5 },
+      /entry 1: METRICA2 value 2.5 is not a whole number/,
+      'entries.1.values.METRICA2',
+    ],
+    [
+      'decimal(10,2) given 123456789.123',
+      { METRICA1: 123456789.123 },
+      /entry 1: METRICA1 value 123456789.123 has more than 2 decimal places/,
+      'entries.1.values.METRICA1',
+    ],
+    [
+      'decimal(10,2) given 123456789.12',
+      { METRICA1: '123456789.12' },
+      /more than 8 digits before the point/,
+      'entries.1.values.METRICA1',
+    ],
+    [
+      'an unknown metric column',
+      { SEQ_DB: 1 },
+      /entry 1: "SEQ_DB" is not a metric column/,
+      'entries.1.values.SEQ_DB',
+    ],
+    ['no values', {}, /give at least one metric value/, 'entries.1.values'],
+  ])('refuses %s, naming the entry and column, and writes nothing', async (_, values, message, path) => {
+    await expectNothingWritten(
+      () =>
+        save({
+          entries: [
+            { activity: fixture.opers[2] ?? 0, group: fixture.group, values: { METRICA1: '1.00' } },
+            { activity: fixture.opers[0] ?? 0, group: fixture.group, values },
+          ],
+        }),
+      { name: InvalidRequestError.name, message, path },
+    );
+  });
+
+  it('refuses an activity not linked to the group, a malformed entry, a duplicate key and a bad user', async () => {
+    const entry = { activity: fixture.opers[2] ?? 0, group: fixture.group, values: { METRICA1: '1.00' } };
+    await expectNothingWritten(() => save({ entries: [entry, { ...entry, group: fixture.raceGroup }] }), {
+      code: 'NOT_IN_TREE',
+      path: 'entries.1',
+    });
+    await expectNothingWritten(() => save({ entries: [{ ...entry, activity: -1 }] }), {
+      code: 'INVALID_REQUEST',
+      path: 'entries.0.activity',
+    });
+    await expectNothingWritten(() => save({ entries: [entry, entry] }), {
+      code: 'DUPLICATE_ENTRY',
+      path: 'entries.1',
+    });
+    await expectNothingWritten(() => save({ user: 0, entries: [entry] }), { code: 'INVALID_REQUEST' });
+  });
+
+  it('refuses a metricAssociationTable that does not exist or lacks the identity columns', async () => {
+    const entry = { activity: fixture.opers[2] ?? 0, group: fixture.group, values: { METRICA1: '1.00' } };
+    const layers = {
+      '1': { table: names.OPER_GRUPO, associationTable: names.OPER_OPER_GRUPO },
+      '2': { table: names.OPER, isTask: true },
+    };
+    await scratch().db.execute('CREATE TABLE app_metrica_incompleta (ID int, METRICA1 decimal(10,2))');
+    for (const [table, message] of [
+      ['app_metrica_inexistente', /does not exist/],
+      ['app_metrica_incompleta', /lacks EMPRESA, FILIAL, LOCAL, INS_USUARIO_SEQ_DB/],
+    ] as const) {
+      const treeView = TreeView.parse({ layers, metricAssociationTable: table });
+      await expectNothingWritten(() => save({ treeView, entries: [entry] }), {
+        code: 'METRIC_TABLE_UNUSABLE',
+        message,
+      });
+    }
+  });
+
+  it('answers NotFound for a task sheet of another scope, writing nothing', async () => {
+    const entry = { activity: fixture.opers[2] ?? 0, group: fixture.group, values: { METRICA1: '1.00' } };
+    await expectNothingWritten(() => save({ taskSheet: fixture.sheetB, entries: [entry] }), {
+      name: NotFoundError.name,
+      code: 'TASK_SHEET_NOT_FOUND',
+    });
+  });
+});
+
+describe('saveMetrics under concurrency', () => {
+  const raceSave = (db: Parameters<typeof saveMetrics>[0], activity: number, value: number) =>
+    saveMetrics(db, {
+      scope: SCOPE_RACE,
+      user: 1000 + value,
+      taskSheet: fixture.raceSheet,
+      entries: [{ activity, group: fixture.raceGroup, values: { METRICA2: value } }],
+      names,
+      treeView: null,
+    });
+
+  it('50 parallel saves of one key end in exactly one row holding one of the values', async () => {
+    const db = await openDatabase(scratch().url, { connectionLimit: 12 });
+    try {
+      const activity = fixture.raceOpers[0] ?? 0;
+      const values = Array.from({ length: 50 }, (_, index) => 100 + index);
+      const results = await Promise.all(values.map((value) => raceSave(db, activity, value)));
+      expect(results.filter((result) => result.inserted === 1)).toHaveLength(1);
+      const rows = (await metricRows(SCOPE_RACE)).filter((row) => row.OPER_SEQ_DB === activity);
+      expect(rows).toHaveLength(1);
+      expect(values).toContain(rows[0]?.METRICA2);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('50 parallel saves of different keys all land, with distinct IDs', async () => {
+    const db = await openDatabase(scratch().url, { connectionLimit: 12 });
+    try {
+      const activities = fixture.raceOpers.slice(1).concat(fixture.raceOpers.slice(0, 1));
+      await Promise.all(activities.map((activity, index) => raceSave(db, activity, index)));
+      const rows = await metricRows(SCOPE_RACE);
+      expect(rows).toHaveLength(50);
+      expect(new Set(rows.map((row) => row.ID)).size).toBe(50);
+      expect(new Set(rows.map((row) => row.OPER_SEQ_DB))).toEqual(new Set(fixture.raceOpers));
+      activities.forEach((activity, index) => {
+        expect(rows.find((row) => row.OPER_SEQ_DB === activity)?.METRICA2).toBe(index);
+      });
+    } finally {
+      await db.close();
+    }
+  });
+});
