@@ -34,6 +34,14 @@ export interface GalleryServerOptions {
   readonly secrets?: readonly string[];
   readonly limits?: GalleryLimitsInput;
   readonly logger?: GalleryLogger;
+  /**
+   * More web-standard handlers on the same server, each at a path of its own (e.g. the association
+   * screen at `/associationtask`): a request goes to the first whose path equals its own pathname.
+   */
+  readonly mount?: ReadonlyArray<{
+    readonly path: string;
+    readonly handler: (request: Request) => Promise<Response>;
+  }>;
 }
 
 export interface GalleryServer {
@@ -58,9 +66,17 @@ export async function startGalleryServer(options: GalleryServerOptions = {}): Pr
   const web = createWebRootHandler(options.webRoot ?? DEFAULT_WEB_ROOT);
   const galleryListener = toNodeListener(gallery);
   const webListener = toNodeListener(web);
-  const server = createServer((req, res) =>
-    (req.url?.startsWith('/caroulsel/') ? galleryListener : webListener)(req, res),
-  );
+  const mounted = (options.mount ?? []).map(({ path, handler }) => ({
+    path,
+    listener: toNodeListener(handler),
+  }));
+  const server = createServer((req, res) => {
+    const pathname = (req.url ?? '/').split('?')[0];
+    const listener =
+      mounted.find((entry) => entry.path === pathname)?.listener ??
+      (req.url?.startsWith('/caroulsel/') ? galleryListener : webListener);
+    return listener(req, res);
+  });
   const host = options.host ?? '127.0.0.1';
   server.listen(options.port ?? 3000, host);
   try {

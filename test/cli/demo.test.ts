@@ -22,6 +22,16 @@ describe('demo', () => {
     expect(log).toContain('demo: apply again changes nothing: { "changes": [] }');
     expect(log).toContain('ok: the installation is as it must be');
 
+    // The tree: saved metrics win over defaults, defaults come from the activity and the task sheet.
+    expect(log).toContain('METRICA1 (Quantidade) = 3.50 (saved)');
+    expect(log).toContain('METRICA1 (Quantidade) = 0.80 (default field INDICE)');
+    expect(log).toContain('METRICA2 (Pessoas) = 6 (default taskSheet QTD_PESSOAS)');
+    const link = /link field opens (\S+)/.exec(log)?.[1] ?? '';
+    expect(link).toMatch(/\/associationtask\?taskSheet=\d+$/);
+    const screen = await fetch(link);
+    expect(screen.status).toBe(200);
+    expect(((await screen.json()) as { roots: unknown[] }).roots.length).toBe(3);
+
     const home = await fetch(new URL('/', url));
     expect(home.status).toBe(200);
     expect(await home.text()).toContain('/assets/caroulsel-gallery.js');

@@ -1,11 +1,14 @@
 import { fileURLToPath } from 'node:url';
+import { buildLink, LINK_FIELD_OPCOES } from '../../config/index.js';
 import { createScratchDatabase } from '../../db/scratch.js';
 import { runSqlFile } from '../../db/script.js';
 import { redactUrl, resolveDatabaseUrl } from '../../db/url.js';
+import { formatTaskTree } from '../../demo/print-tree.js';
 import { insertSampleData } from '../../demo/sample-data.js';
 import { startGalleryServer } from '../../gallery/server.js';
 import { loadInstallFile } from '../../installer/install-file.js';
 import { installationTableNames } from '../../installer/installer.js';
+import { createAssociationHandler, loadTaskTree } from '../../resolvers/index.js';
 import { parseCommandLine, parsePort } from '../args.js';
 import { type CliIo, say } from '../io.js';
 import { type Command, runCli } from '../main.js';
@@ -47,7 +50,25 @@ export const command: Command = {
         `demo: sample data in scope 1/1/1: task sheet SEQ_DB ${sample.taskSheet}, groups, activities, one saved metric`,
       );
 
-      const gallery = await startGalleryServer({ port, logger: { warn: (message) => say(io, message) } });
+      const tree = await loadTaskTree(scratch.db, { scope: install.scope, taskSheet: sample.taskSheet });
+      say(
+        io,
+        `demo: the tree of task sheet ${sample.taskSheet}, as the TREE_VIEW of examples/install.json describes it:`,
+      );
+      say(io, formatTaskTree(tree));
+      const link = buildLink(LINK_FIELD_OPCOES, { SEQ_DB: sample.taskSheet });
+
+      // The association screen's endpoint for the demo's scope and user, as a host would mount it.
+      const association = createAssociationHandler({
+        db: scratch.db,
+        context: async () => ({ scope: install.scope, user: install.actingUser }),
+      });
+      const gallery = await startGalleryServer({
+        port,
+        logger: { warn: (message) => say(io, message) },
+        mount: [{ path: '/associationtask', handler: association }],
+      });
+      say(io, `demo: the link field opens ${gallery.url}/${link} (the tree above as JSON)`);
       say(io, `demo: the home gallery (bundled sample images) is on ${gallery.url} (Ctrl-C stops the demo)`);
       await (io.stopSignal ?? new Promise<void>(() => {}));
       await gallery.close();
