@@ -8,11 +8,21 @@ import type { SqlExecutor } from '../db/driver.js';
  * - `insert` / `update` / `delete`: a host row, with its ledger entry written or removed alongside.
  * - `share`: the link field exists (another installation of this database made it): only a ledger
  *   entry is added, so it is removed only when no installation needs it any more.
+ * - `use-table`: only a ledger entry: this installation uses one of its four tables (created by it
+ *   or by another installation with the same table names), so no other uninstall drops it.
  * - `forget`: a ledger entry whose row is gone and no longer wanted.
  * - `drop-table`: one of our tables, on uninstall.
  */
 export interface Change {
-  readonly kind: 'create-table' | 'insert' | 'update' | 'delete' | 'share' | 'forget' | 'drop-table';
+  readonly kind:
+    | 'create-table'
+    | 'insert'
+    | 'update'
+    | 'delete'
+    | 'share'
+    | 'use-table'
+    | 'forget'
+    | 'drop-table';
   readonly table: string;
   readonly key: string;
   readonly sql: string;

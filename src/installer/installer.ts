@@ -9,7 +9,7 @@ import { tableExists } from './host-table.js';
 import type { InstallFile } from './install-file.js';
 import { LEDGER_DDL, LEDGER_TABLE, readLedger, writeLedgerEntry } from './ledger.js';
 import { withInstallerLock } from './lock.js';
-import { planRows } from './plan-rows.js';
+import { CREATED_PREFIX, planRows } from './plan-rows.js';
 import { SCHEMA_SYNC, type SchemaSync } from './schema-sync.js';
 
 export interface InstallerOptions {
@@ -108,7 +108,7 @@ export async function applyInstallation(
       for (const logical of missingBefore) {
         const entry = {
           scope: file.scope,
-          key: `table:${logical}`,
+          key: `${CREATED_PREFIX}${logical}`,
           hostTable: names[logical],
           rowSeqDb: null,
         };

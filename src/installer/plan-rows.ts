@@ -1,5 +1,6 @@
 import type { SqlExecutor } from '../db/driver.js';
 import type { Scope } from '../scope.js';
+import { LOGICAL_TABLES, tableNames } from '../table-names.js';
 import type { PlannedChange } from './change.js';
 import { desiredRows } from './desired-rows.js';
 import { InstallerError } from './errors.js';
@@ -143,12 +144,43 @@ export async function planRows(
     });
   }
 
-  const wantedKeys = new Set(wanted.map((row) => row.key));
+  changes.push(...tableUses(file, mine));
+
+  const wantedKeys = new Set([...wanted.map((row) => row.key), ...LOGICAL_TABLES.map(usesKey)]);
   for (const entry of mine.values()) {
-    if (wantedKeys.has(entry.key) || entry.key.startsWith('table:')) continue;
+    if (wantedKeys.has(entry.key) || entry.key.startsWith(CREATED_PREFIX)) continue;
     changes.push(...removal(entry, existing, ledger, scope, options.force, findings));
   }
   return { changes, findings: dedupe(findings) };
+}
+
+/** The ledger key saying the installation created a table (written before the DDL). */
+export const CREATED_PREFIX = 'table:';
+/** The ledger key saying the installation uses a table, whoever created it. */
+export const USES_PREFIX = 'uses:';
+const usesKey = (logical: string) => `${USES_PREFIX}${logical}`;
+
+/**
+ * One `uses:` ledger entry per table of the installation, on every apply: whether this run created
+ * the table or another installation (same names, other scope) did, uninstall must know that this
+ * installation still needs it before dropping it for someone else.
+ */
+function tableUses(file: InstallFile, mine: ReadonlyMap<string, LedgerEntry>): PlannedChange[] {
+  const names = tableNames(file.tableNames ?? {});
+  return LOGICAL_TABLES.flatMap((logical): PlannedChange[] => {
+    const entry = { scope: file.scope, key: usesKey(logical), hostTable: names[logical], rowSeqDb: null };
+    if (mine.get(entry.key)?.hostTable === entry.hostTable) return [];
+    return [
+      {
+        kind: 'use-table',
+        table: LEDGER_TABLE,
+        key: entry.key,
+        ...ledgerWriteStatement(entry, file.actingUser),
+        message: `record that this installation uses table ${entry.hostTable}`,
+        run: (tx) => writeLedgerEntry(tx, entry, file.actingUser),
+      },
+    ];
+  });
 }
 
 /**

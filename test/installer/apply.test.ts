@@ -27,6 +27,10 @@ describe('apply', () => {
       'insert sys_core_par_parametros parameter:ASSOCIATION_TASK_OPER_GRUPO_METRICA',
       'insert sys_core_par_parametros parameter:ASSOCIATION_TASK_OPER_OPER_GRUPO',
       'insert sys_core_par_parametros parameter:TREE_VIEW',
+      'use-table task_association_ledger uses:OPER',
+      'use-table task_association_ledger uses:OPER_GRUPO',
+      'use-table task_association_ledger uses:OPER_GRUPO_METRICA',
+      'use-table task_association_ledger uses:OPER_OPER_GRUPO',
     ]);
     expect(await countRows(db, 'sys_core_menu')).toBe(0);
 
@@ -153,6 +157,10 @@ describe('apply', () => {
       'table:OPER_GRUPO',
       'table:OPER_GRUPO_METRICA',
       'table:OPER_OPER_GRUPO',
+      'uses:OPER',
+      'uses:OPER_GRUPO',
+      'uses:OPER_GRUPO_METRICA',
+      'uses:OPER_OPER_GRUPO',
     ]);
     expect(await db.query('SELECT * FROM app_cliente')).toEqual([
       { SEQ_DB: 1, NOME: 'must survive every install, sync and uninstall' },

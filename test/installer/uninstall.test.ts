@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ScratchDatabase } from '../../src/db/scratch.js';
 import { applyInstallation } from '../../src/installer/installer.js';
 import { uninstallInstallation } from '../../src/installer/uninstall.js';
+import { verifyInstallation } from '../../src/installer/verify.js';
 import { freshDatabase } from '../support/database.js';
 import { countRows, databaseState, exampleInstallFile, plainInstallFile } from './support.js';
 
@@ -36,6 +37,7 @@ describe('uninstall', () => {
       ...Array(3).fill('delete sys_core_menu'),
       'delete sys_core_ds_tabela_campo',
       ...Array(5).fill('delete sys_core_par_parametros'),
+      ...Array(4).fill('forget task_association_ledger'),
       'drop-table MO_OPER_GRUPO_METRICA',
       'drop-table MO_OPER_MO_OPER_GRUPO',
       'drop-table MO_OPER',
@@ -109,5 +111,35 @@ describe('uninstall', () => {
     await db.execute('RENAME TABLE sys_core_menu_away TO sys_core_menu');
     await uninstallInstallation(db, file);
     expect(await countRows(db, 'sys_core_menu')).toBe(0);
+  });
+});
+
+describe('uninstall with two installations on the same tables', () => {
+  it('keeps the tables another installation uses, even with --force, and hands their removal over to it', async () => {
+    const db = await host();
+    const second = exampleInstallFile({ scope: { EMPRESA: 2, FILIAL: 1, LOCAL: 1 } });
+    await applyInstallation(db, file, {});
+    await applyInstallation(db, second, {});
+    expect(await countRows(db, 'task_association_ledger', "EMPRESA = 2 AND ENTRY_KEY LIKE 'uses:%'")).toBe(4);
+
+    const first = await uninstallInstallation(db, file, { force: true });
+    expect(first.changes.filter((c) => c.kind === 'drop-table')).toEqual([]);
+    expect(await db.query("SHOW TABLES LIKE 'MO_%'")).toHaveLength(4);
+    expect((await verifyInstallation(db, second)).problems).toEqual([]);
+
+    await uninstallInstallation(db, second);
+    expect(await db.query("SHOW TABLES LIKE 'MO_%'")).toEqual([]);
+    expect(await db.query("SHOW TABLES LIKE 'task_association_ledger'")).toEqual([]);
+  });
+
+  it('records the use of tables on a re-apply of an installation made before uses were recorded', async () => {
+    const db = await host();
+    await applyInstallation(db, file, {});
+    await db.execute("DELETE FROM task_association_ledger WHERE ENTRY_KEY LIKE 'uses:%'");
+    const again = await applyInstallation(db, file, {});
+    expect(again.changes.map((c) => `${c.kind} ${c.key}`)).toEqual(
+      ['OPER', 'OPER_GRUPO', 'OPER_GRUPO_METRICA', 'OPER_OPER_GRUPO'].map((t) => `use-table uses:${t}`),
+    );
+    expect((await applyInstallation(db, file, {})).changes).toEqual([]);
   });
 });
