@@ -24,6 +24,7 @@ export {
   MENU_TABLE,
   MenuEntryInput,
   type MenuEntryKey,
+  MenuPlacements,
   MenuRow,
   MenuRowsInput,
   menuRows,

@@ -1,11 +1,8 @@
 import {
   FIELD_TABLE as FIELD_TABLE_NAME,
   linkFieldRow,
-  MENU_ENTRIES,
   MENU_TABLE as MENU_TABLE_NAME,
-  type MenuEntryInput,
-  type MenuEntryKey,
-  MenuRow,
+  menuRows,
   type NewParameterRow,
   overrideParameterRows,
   PARAMETERS_TABLE,
@@ -45,36 +42,16 @@ export interface DesiredRow {
  */
 export function desiredRows(file: InstallFile, mobileFlagColumn: string): DesiredRow[] {
   const { scope, menus } = file;
-  const placements: [MenuEntryKey, MenuEntryInput][] = [
-    [menus.taskSheet.withMetrics ? 'taskSheetWithMetrics' : 'taskSheetWithoutMetrics', menus.taskSheet],
-    ['taskSheetReport', menus.taskSheetReport],
-    ['activities', menus.activities],
-  ];
-  // Built from MENU_ENTRIES rather than menuRows(): menuRows wants both task-sheet variants and
-  // refuses a report link at the top level beside a top-level task sheet, which a host without
-  // any menu (examples/host-schema.sql) needs.
-  const menu = placements.map(([key, placement]): DesiredRow => {
-    const fixed = MENU_ENTRIES[key];
-    const row = MenuRow.parse({
-      ...scope,
-      DESCRICAO: placement.label ?? fixed.label,
-      TYPE: fixed.TYPE,
-      ATIVO: 1,
-      FATHER: placement.father,
-      MENUORDER: placement.order,
-      URL: fixed.URL,
-      FILTER: fixed.FILTER,
-      ICON: placement.icon ?? fixed.icon,
-    });
-    return {
+  const menu = menuRows({ scope, menus }).map(
+    ({ key, row }): DesiredRow => ({
       key: `menu:${key}`,
       table: MENU_TABLE,
       owned: row,
       initial: {},
       shared: false,
       what: `menu "${row.DESCRICAO}"`,
-    };
-  });
+    }),
+  );
   const { DESCRICAO, DESCRICAO_RESUMIDA, ...field } = linkFieldRow({
     label: file.linkField.label,
     mobileFlagColumn,

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { LinkFieldInput, MenuEntryInput, TreeView } from '../config/index.js';
+import { LinkFieldInput, MenuPlacements, TreeView } from '../config/index.js';
 import { Identifier } from '../identifier.js';
 import { Scope } from '../scope.js';
 import { LOGICAL_TABLES } from '../table-names.js';
@@ -23,27 +23,9 @@ export const InstallFile = z.strictObject({
     .partialRecord(z.enum(LOGICAL_TABLES), Identifier)
     .optional()
     .describe('table-name overrides (seed 2.6), e.g. {"OPER": "MO_OPER"}; written as parameter rows'),
-  menus: z
-    .strictObject({
-      taskSheet: MenuEntryInput.extend({
-        withMetrics: z
-          .boolean()
-          .describe('true: the task sheet with metrics (FILTER allows FOLHA_TAREFA and OPER_GRUPO_METRICA)'),
-      }),
-      taskSheetReport: MenuEntryInput.describe('the report link; under a parent menu of its own (seed 2.7)'),
-      activities: MenuEntryInput,
-    })
-    .refine(
-      (menus) =>
-        menus.taskSheetReport.father === null || menus.taskSheetReport.father !== menus.taskSheet.father,
-      {
-        path: ['taskSheetReport', 'father'],
-        message: "the report link goes under a parent menu of its own (seed 2.7), not the task sheet's",
-      },
-    )
-    .describe(
-      'menu placement: father is the SEQ_DB of an existing sys_core_menu row, or null for the top level',
-    ),
+  menus: MenuPlacements.describe(
+    'menu placement: father is the SEQ_DB of an existing sys_core_menu row, or null for the top level',
+  ),
   linkField: z.strictObject({
     label: LinkFieldInput.shape.label.describe('DESCRICAO and DESCRICAO_RESUMIDA of the link field'),
     mobileFlagColumn: Identifier.optional().describe(
