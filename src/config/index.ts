@@ -27,6 +27,7 @@ export {
   MenuPlacements,
   MenuRow,
   MenuRowsInput,
+  menuRowIdentity,
   menuRows,
   REPORT_URL,
 } from './menu.js';

@@ -139,3 +139,15 @@ export function menuRows(input: MenuRowsInput): { key: MenuEntryKey; row: MenuRo
     };
   });
 }
+
+/**
+ * What makes a menu row the one of a given entry, since sys_core_menu has no key of its own: the
+ * scope, TYPE and FILTER (the CRUD entries differ by FILTER), or TYPE and URL for the report link
+ * (its FILTER is null). A row made by hand with the same identity is that entry.
+ */
+export function menuRowIdentity(
+  row: MenuRow,
+): Pick<MenuRow, 'EMPRESA' | 'FILIAL' | 'LOCAL' | 'TYPE'> & Partial<Pick<MenuRow, 'URL' | 'FILTER'>> {
+  const { EMPRESA, FILIAL, LOCAL, TYPE, URL, FILTER } = row;
+  return FILTER === null ? { EMPRESA, FILIAL, LOCAL, TYPE, URL } : { EMPRESA, FILIAL, LOCAL, TYPE, FILTER };
+}

@@ -2,6 +2,7 @@ import {
   FIELD_TABLE as FIELD_TABLE_NAME,
   linkFieldRow,
   MENU_TABLE as MENU_TABLE_NAME,
+  menuRowIdentity,
   menuRows,
   type NewParameterRow,
   overrideParameterRows,
@@ -26,8 +27,11 @@ export interface DesiredRow {
   readonly owned: RowValues;
   /** Values written when the row is created, then left to administrators unless `--force`. */
   readonly initial: RowValues;
-  /** Columns that identify a row of the same meaning made by hand: reported and left alone. */
-  readonly naturalKey?: RowValues;
+  /**
+   * Columns that identify the row whoever made it: one made by hand is reported and left alone (not
+   * duplicated, still verified), and ours is touched only while it still has them.
+   */
+  readonly naturalKey: RowValues;
   /** Shared by every installation of the database (the table has no scope columns). */
   readonly shared: boolean;
   /** For messages: `menu "Activities"`. */
@@ -48,6 +52,7 @@ export function desiredRows(file: InstallFile, mobileFlagColumn: string): Desire
       table: MENU_TABLE,
       owned: row,
       initial: {},
+      naturalKey: menuRowIdentity(row),
       shared: false,
       what: `menu "${row.DESCRICAO}"`,
     }),

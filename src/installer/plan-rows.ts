@@ -105,19 +105,17 @@ export async function planRows(
     }
 
     // Also when our own row is gone: a row of the same meaning made since then is not duplicated.
-    if (row.naturalKey !== undefined) {
-      const lookup = selectWhere(row.table, row.naturalKey);
-      const byHand = await db.query<HostRow>(lookup.sql, lookup.params);
-      const [first] = byHand;
-      if (first !== undefined) {
-        findings.push({
-          level: 'info',
-          code: 'ROW_NOT_OURS',
-          path: `${row.table}.SEQ_DB=${first.SEQ_DB}`,
-          message: `${row.what} already exists (SEQ_DB ${byHand.map((r) => r.SEQ_DB).join(', ')}) and was not made by the installer: left as it is (verify still checks it)`,
-        });
-        continue;
-      }
+    const lookup = selectWhere(row.table, row.naturalKey);
+    const byHand = await db.query<HostRow>(lookup.sql, lookup.params);
+    const [first] = byHand;
+    if (first !== undefined) {
+      findings.push({
+        level: 'info',
+        code: 'ROW_NOT_OURS',
+        path: `${row.table}.SEQ_DB=${first.SEQ_DB}`,
+        message: `${row.what} already exists (SEQ_DB ${byHand.map((r) => r.SEQ_DB).join(', ')}) and was not made by the installer: left as it is (verify still checks it)`,
+      });
+      continue;
     }
 
     // A host that audits its rows gets the acting user, as our own tables do (only when the column exists).

@@ -101,7 +101,6 @@ async function findRow(
     const found = entry.rowSeqDb === null ? undefined : existing.get(rowId(row.table, entry.rowSeqDb));
     if (found !== undefined) return found;
   }
-  if (row.naturalKey === undefined) return undefined;
   const statement = selectWhere(row.table, row.naturalKey);
   const [byHand] = await db.query<HostRow>(statement.sql, statement.params);
   return byHand;

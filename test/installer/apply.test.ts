@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { applyInstallation, planInstallation } from '../../src/installer/installer.js';
 import { readLedger } from '../../src/installer/ledger.js';
+import { uninstallInstallation } from '../../src/installer/uninstall.js';
+import { verifyInstallation } from '../../src/installer/verify.js';
 import { useScratchDatabase } from '../support/database.js';
 import { countRows, exampleInstallFile, plainInstallFile } from './support.js';
 
@@ -243,5 +245,30 @@ describe('apply', () => {
       4,
     );
     expect((await applyInstallation(db, other, {})).changes).toEqual([]);
+  });
+
+  it('leaves menu rows made by hand alone, without a second set, and still verifies them', async () => {
+    const { db } = scratch();
+    const file = plainInstallFile({ EMPRESA: 3, FILIAL: 1, LOCAL: 1 });
+    // The host enabled the feature by hand: the same entries, its own labels and orders.
+    await db.execute(
+      `INSERT INTO sys_core_menu (EMPRESA, FILIAL, LOCAL, DESCRICAO, TYPE, ATIVO, MENUORDER, URL, FILTER) VALUES
+         (3, 1, 1, 'Folha', 'CRUD', 1, 1, NULL, '{"allowed":["FOLHA_TAREFA","OPER_GRUPO_METRICA"]}'),
+         (3, 1, 1, 'Parte', 'LINK', 1, 2, 'reports/parte_diaria/filters', NULL),
+         (3, 1, 1, 'Ativ.', 'CRUD', 1, 3, NULL, '{"allowed":["OPER","UNIDADE_MEDIDA","OPER_GRUPO","OPER_OPER_GRUPO","ETAPA"]}')`,
+    );
+    const result = await applyInstallation(db, file, {});
+    expect(result.changes.filter((c) => c.table === 'sys_core_menu')).toEqual([]);
+    expect(result.findings.filter((f) => f.code === 'ROW_NOT_OURS')).toHaveLength(3);
+    expect(await countRows(db, 'sys_core_menu', 'EMPRESA = 3')).toBe(3);
+    const problems = (await verifyInstallation(db, file)).problems;
+    expect(problems.map((p) => `${p.code} ${p.path}`)).toEqual([
+      'ROW_CHANGED menu:taskSheetWithMetrics',
+      'ROW_CHANGED menu:taskSheetReport',
+      'ROW_CHANGED menu:activities',
+    ]);
+    expect((await applyInstallation(db, file, {})).changes).toEqual([]);
+    await uninstallInstallation(db, file);
+    expect(await countRows(db, 'sys_core_menu', 'EMPRESA = 3')).toBe(3);
   });
 });
