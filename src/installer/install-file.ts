@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { LinkFieldInput, MenuPlacements, TreeView } from '../config/index.js';
+import { formatIssuesInline } from '../config/issues.js';
+import { parseJsonText } from '../config/json-text.js';
 import { Identifier } from '../identifier.js';
 import { Scope } from '../scope.js';
 import { LOGICAL_TABLES } from '../table-names.js';
@@ -38,18 +40,23 @@ export const InstallFile = z.strictObject({
 });
 export type InstallFile = z.infer<typeof InstallFile>;
 
-/** Parses an install file's text: a JSON error names the position, a model error lists every path. */
+/**
+ * Parses an install file's text with the config's JSON reader (as `validate` does): a syntax error
+ * names its line and column, and a key given twice (a copied TREE_VIEW layer left unrenumbered) is
+ * refused with its path instead of being silently dropped. A model error lists every path.
+ */
 export function parseInstallFile(text: string, source = 'install file'): InstallFile {
-  let json: unknown;
-  try {
-    json = JSON.parse(text.replace(/^\uFEFF/, ''));
-  } catch (error) {
+  const json = parseJsonText(text);
+  if (!json.success) {
+    const [first] = json.issues;
+    const syntax = first?.code === 'INVALID_JSON';
     throw new InstallerError(
-      'INSTALL_FILE_INVALID_JSON',
-      `${source} is not JSON: ${error instanceof Error ? error.message : String(error)}`,
+      syntax ? 'INSTALL_FILE_INVALID_JSON' : 'INSTALL_FILE_INVALID',
+      `${source} is ${syntax ? 'not JSON' : 'not a valid install file'}: ${formatIssuesInline(json.issues)}`,
+      first === undefined || first.path === '' ? {} : { path: first.path },
     );
   }
-  const result = InstallFile.safeParse(json);
+  const result = InstallFile.safeParse(json.value);
   if (result.success) return result.data;
   const issues = result.error.issues.map((issue) => {
     const path = issue.path.map(String).join('.');
