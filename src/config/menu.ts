@@ -146,7 +146,7 @@ export function menuRows(input: MenuRowsInput): { key: MenuEntryKey; row: MenuRo
  * (its FILTER is null). A row made by hand with the same identity is that entry.
  */
 export function menuRowIdentity(
-  row: MenuRow,
+  row: Pick<MenuRow, 'EMPRESA' | 'FILIAL' | 'LOCAL' | 'TYPE' | 'URL' | 'FILTER'>,
 ): Pick<MenuRow, 'EMPRESA' | 'FILIAL' | 'LOCAL' | 'TYPE'> & Partial<Pick<MenuRow, 'URL' | 'FILTER'>> {
   const { EMPRESA, FILIAL, LOCAL, TYPE, URL, FILTER } = row;
   return FILTER === null ? { EMPRESA, FILIAL, LOCAL, TYPE, URL } : { EMPRESA, FILIAL, LOCAL, TYPE, FILTER };

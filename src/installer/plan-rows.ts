@@ -17,6 +17,7 @@ import {
   sameScope,
   writeLedgerEntry,
 } from './ledger.js';
+import { hasIdentity, ledgerRowIdentity } from './row-identity.js';
 import {
   deleteStatement,
   insertStatement,
@@ -67,8 +68,15 @@ export async function planRows(
     const initial = fitRow(table, row.initial, [...Object.keys(row.owned), AUDIT_COLUMN]);
     findings.push(...owned.findings, ...initial.findings);
     const entry = mine.get(row.key);
-    const current = entry?.rowSeqDb == null ? undefined : existing.get(rowId(row.table, entry.rowSeqDb));
+    const current =
+      entry?.rowSeqDb == null || entry.hostTable !== row.table
+        ? undefined
+        : existing.get(rowId(row.table, entry.rowSeqDb));
 
+    if (current !== undefined && entry?.rowSeqDb != null && !hasIdentity(current, row.naturalKey)) {
+      findings.push(notRecognised(entry, row.table, Object.keys(row.naturalKey)));
+      continue;
+    }
     if (current !== undefined && entry?.rowSeqDb != null) {
       const update = differing(current, { ...owned.values, ...(options.force ? initial.values : {}) });
       if (Object.keys(update).length > 0) {
@@ -203,7 +211,18 @@ export function removal(
     run: (tx) => deleteLedgerEntry(tx, scope, entry.key),
   };
   const rowSeqDb = entry.rowSeqDb;
-  if (rowSeqDb === null || !existing.has(rowId(entry.hostTable, rowSeqDb))) return [forget];
+  if (rowSeqDb === null) return [forget];
+  const identity = ledgerRowIdentity(entry);
+  if (identity === undefined) {
+    findings.push(unexpectedEntry(entry));
+    return [];
+  }
+  const current = existing.get(rowId(entry.hostTable, rowSeqDb));
+  if (current === undefined) return [forget];
+  if (!hasIdentity(current, identity.values)) {
+    findings.push(notRecognised(entry, entry.hostTable, Object.keys(identity.values)));
+    return [];
+  }
   const stillNeeded = ledger.some(
     (other) =>
       !sameScope(other.scope, scope) && other.hostTable === entry.hostTable && other.rowSeqDb === rowSeqDb,
@@ -247,7 +266,8 @@ export async function readLedgerRows(
 ): Promise<Map<string, HostRow>> {
   const byTable = new Map<string, number[]>();
   for (const entry of ledger) {
-    if (entry.rowSeqDb === null) continue;
+    // Only the host row tables an entry's key allows are ever read (or written, or deleted from).
+    if (entry.rowSeqDb === null || ledgerRowIdentity(entry) === undefined) continue;
     byTable.set(entry.hostTable, [...(byTable.get(entry.hostTable) ?? []), entry.rowSeqDb]);
   }
   const rows = new Map<string, HostRow>();
@@ -265,6 +285,24 @@ export async function readLedgerRows(
     }
   }
   return rows;
+}
+
+function unexpectedEntry(entry: LedgerEntry): Finding {
+  return {
+    level: 'info',
+    code: 'LEDGER_ENTRY_UNEXPECTED',
+    path: `ledger.${entry.key}`,
+    message: `the ledger entry ${entry.key} points at ${entry.hostTable} (SEQ_DB ${entry.rowSeqDb}), where the installer never writes such a row: nothing was changed through it; remove the entry from ${LEDGER_TABLE} once you have checked it`,
+  };
+}
+
+function notRecognised(entry: LedgerEntry, table: string, columns: readonly string[]): Finding {
+  return {
+    level: 'info',
+    code: 'ROW_NOT_RECOGNISED',
+    path: `${table}.SEQ_DB=${entry.rowSeqDb}`,
+    message: `${table} row SEQ_DB ${entry.rowSeqDb}, recorded as ${entry.key}, no longer has the ${columns.join(', ')} it was written with: someone changed what it is, so it is left alone (restore those values, or delete the row and run apply)`,
+  };
 }
 
 export function rowId(table: string, seqDb: number): string {

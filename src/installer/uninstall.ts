@@ -1,6 +1,6 @@
 import type { Database, SqlExecutor } from '../db/driver.js';
-import { parseIdentifier, quoteIdentifier } from '../identifier.js';
-import type { LOGICAL_TABLES } from '../table-names.js';
+import { quoteIdentifier } from '../identifier.js';
+import { type LOGICAL_TABLES, tableNames } from '../table-names.js';
 import { type Change, describeChange, type PlannedChange } from './change.js';
 import type { Finding } from './findings.js';
 import { tableExists } from './host-table.js';
@@ -38,7 +38,7 @@ export interface UninstallResult {
  */
 export async function uninstallInstallation(
   db: Database,
-  file: Pick<InstallFile, 'scope' | 'actingUser'>,
+  file: Pick<InstallFile, 'scope' | 'actingUser' | 'tableNames'>,
   options: UninstallOptions = {},
 ): Promise<UninstallResult> {
   const progress = options.progress ?? (() => undefined);
@@ -109,7 +109,7 @@ export async function uninstallInstallation(
 
 async function planTableDrops(
   db: Database,
-  file: Pick<InstallFile, 'scope' | 'actingUser'>,
+  file: Pick<InstallFile, 'scope' | 'actingUser' | 'tableNames'>,
   mine: readonly LedgerEntry[],
   ledger: readonly LedgerEntry[],
   force: boolean,
@@ -126,7 +126,18 @@ async function planTableDrops(
   for (const logical of order) {
     const entry = mine.find((e) => e.key === `${CREATED_PREFIX}${logical}`);
     if (entry === undefined) continue;
-    const table = parseIdentifier(entry.hostTable, 'table name in the ledger');
+    // Only the installation's own name for this table is ever dropped: a stale or edited entry
+    // naming another table is reported and kept.
+    const table = tableNames(file.tableNames ?? {})[logical];
+    if (entry.hostTable !== table) {
+      findings.push({
+        level: 'info',
+        code: 'LEDGER_ENTRY_UNEXPECTED',
+        path: `ledger.${entry.key}`,
+        message: `the ledger entry ${entry.key} names table ${entry.hostTable}, but this installation's ${logical} table is ${table}: nothing was dropped; check the install file's tableNames, or remove the entry from ${LEDGER_TABLE}`,
+      });
+      continue;
+    }
     const forget = (tx: SqlExecutor) => deleteLedgerEntry(tx, entry.scope, entry.key);
     // Any entry of another installation naming the table (it uses it, or created it and was killed
     // before recording its use) keeps the table, even with --force.

@@ -172,9 +172,7 @@ describe('apply', () => {
   it("reconciles the rows it owns to the seed, and leaves administrators' edits to parameters alone unless forced", async () => {
     const { db } = scratch();
     const file = exampleInstallFile();
-    await db.execute(
-      "UPDATE sys_core_menu SET FILTER = '{\"allowed\":[]}', TYPE = 'LINK' WHERE MENUORDER = 30",
-    );
+    await db.execute("UPDATE sys_core_menu SET ICON = 'fa fa-x', ATIVO = 0 WHERE MENUORDER = 30");
     await db.execute(
       "UPDATE sys_core_ds_tabela_campo SET OPCOES = CONCAT(OPCOES, ' '), DESCRICAO = 'Renamed by an admin'",
     );
@@ -184,7 +182,7 @@ describe('apply', () => {
 
     const result = await applyInstallation(db, file, {});
     expect(result.changes.map((c) => `${c.kind} ${c.key}: ${c.message}`)).toEqual([
-      expect.stringMatching(/^update menu:activities: .*TYPE, FILTER$/),
+      expect.stringMatching(/^update menu:activities: .*ATIVO, ICON$/),
       expect.stringMatching(/^update link-field: .*OPCOES$/),
     ]);
     const [field] = await db.query<{ OPCOES: string; DESCRICAO: string }>(
@@ -208,6 +206,37 @@ describe('apply', () => {
       'update parameter:TREE_VIEW',
     ]);
     expect(await countRows(db, 'sys_core_ds_tabela_campo', "DESCRICAO = 'Atividades e métricas'")).toBe(1);
+    expect((await applyInstallation(db, file, {})).changes).toEqual([]);
+  });
+
+  it('leaves alone a row of its own whose identity changed, and a ledger entry pointing elsewhere', async () => {
+    const { db } = scratch();
+    const file = exampleInstallFile();
+    // An administrator turned the activities entry into something else: it is no longer ours to fix.
+    await db.execute('UPDATE sys_core_menu SET FILTER = \'{"allowed":[]}\' WHERE MENUORDER = 30');
+    // An edited ledger entry points a menu key at a host table the installer never writes to.
+    await db.execute(
+      "UPDATE task_association_ledger SET HOST_TABLE = 'app_cliente', ROW_SEQ_DB = 1 WHERE ENTRY_KEY = 'menu:taskSheetReport'",
+    );
+    const result = await applyInstallation(db, file, {});
+    expect(result.changes).toEqual([]);
+    expect(result.findings.map((f) => `${f.code} ${f.path}`)).toEqual([
+      'ROW_NOT_OURS sys_core_menu.SEQ_DB=2',
+      'ROW_NOT_RECOGNISED sys_core_menu.SEQ_DB=3',
+    ]);
+    expect(await db.query('SELECT FILTER FROM sys_core_menu WHERE MENUORDER = 30')).toEqual([
+      { FILTER: '{"allowed":[]}' },
+    ]);
+    expect(await db.query('SELECT * FROM app_cliente')).toEqual([
+      { SEQ_DB: 1, NOME: 'must survive every install, sync and uninstall' },
+    ]);
+    // Repaired by hand, the rows are the installer's again.
+    await db.execute(
+      `UPDATE sys_core_menu SET FILTER = '{"allowed":["OPER","UNIDADE_MEDIDA","OPER_GRUPO","OPER_OPER_GRUPO","ETAPA"]}' WHERE MENUORDER = 30`,
+    );
+    await db.execute(
+      "UPDATE task_association_ledger SET HOST_TABLE = 'sys_core_menu', ROW_SEQ_DB = 2 WHERE ENTRY_KEY = 'menu:taskSheetReport'",
+    );
     expect((await applyInstallation(db, file, {})).changes).toEqual([]);
   });
 

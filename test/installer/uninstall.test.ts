@@ -143,3 +143,38 @@ describe('uninstall with two installations on the same tables', () => {
     expect((await applyInstallation(db, file, {})).changes).toEqual([]);
   });
 });
+
+describe('uninstall trusts the ledger only as far as it must', () => {
+  it('deletes and drops nothing through an entry naming another table, or a row whose identity changed', async () => {
+    const db = await host();
+    await applyInstallation(db, file, {});
+    await db.execute(
+      "UPDATE task_association_ledger SET HOST_TABLE = 'app_cliente', ROW_SEQ_DB = 1 WHERE ENTRY_KEY = 'menu:activities'",
+    );
+    await db.execute(
+      "UPDATE task_association_ledger SET HOST_TABLE = 'app_cliente' WHERE ENTRY_KEY = 'table:OPER'",
+    );
+    await db.execute("UPDATE sys_core_par_parametros SET NOME = 'SOMETHING_ELSE' WHERE NOME = 'TREE_VIEW'");
+    const result = await uninstallInstallation(db, file, { force: true });
+    expect(result.findings.map((f) => `${f.code} ${f.path}`)).toEqual([
+      'LEDGER_ENTRY_UNEXPECTED ledger.menu:activities',
+      expect.stringMatching(/^ROW_NOT_RECOGNISED sys_core_par_parametros\.SEQ_DB=\d+$/),
+      'LEDGER_ENTRY_UNEXPECTED ledger.table:OPER',
+    ]);
+    expect(result.changes.map((c) => c.table)).not.toContain('app_cliente');
+    expect(await db.query('SELECT * FROM app_cliente')).toEqual([
+      { SEQ_DB: 1, NOME: 'must survive every install, sync and uninstall' },
+    ]);
+    expect(await countRows(db, 'sys_core_par_parametros', "NOME = 'SOMETHING_ELSE'")).toBe(1);
+    // MO_OPER is kept with its entry (the entry names another table); the other three are dropped.
+    expect(await db.query("SHOW TABLES LIKE 'MO_OPER'")).toHaveLength(1);
+    expect(await db.query("SHOW TABLES LIKE 'MO_OPER_GRUPO'")).toEqual([]);
+    expect(
+      (
+        await db.query<{ ENTRY_KEY: string }>(
+          'SELECT ENTRY_KEY FROM task_association_ledger ORDER BY ENTRY_KEY',
+        )
+      ).map((row) => row.ENTRY_KEY),
+    ).toEqual(['menu:activities', 'parameter:TREE_VIEW', 'table:OPER']);
+  });
+});

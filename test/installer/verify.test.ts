@@ -150,7 +150,16 @@ describe('verify', () => {
       'ROW_MISSING menu:activities',
     ]);
     expect(
-      await drift(["UPDATE sys_core_menu SET FILTER = NULL, URL = 'x' WHERE MENUORDER = 10"], 'apply'),
+      await drift(["UPDATE sys_core_menu SET ICON = 'fa fa-x', ATIVO = 0 WHERE MENUORDER = 10"], 'apply'),
+    ).toEqual(['ROW_CHANGED menu:taskSheetWithMetrics']);
+    // Its identity changed: apply leaves it alone (see apply's tests), the operator restores it.
+    expect(
+      await drift(
+        ["UPDATE sys_core_menu SET FILTER = NULL, URL = 'x' WHERE MENUORDER = 10"],
+        [
+          `UPDATE sys_core_menu SET URL = NULL, FILTER = '{"allowed":["FOLHA_TAREFA","OPER_GRUPO_METRICA"]}' WHERE MENUORDER = 10`,
+        ],
+      ),
     ).toEqual(['ROW_CHANGED menu:taskSheetWithMetrics']);
   });
 });
