@@ -1,5 +1,5 @@
 import type { Database, SqlExecutor } from '../db/driver.js';
-import { BLOCKING_KINDS } from '../sync/schema-difference.js';
+import { BLOCKING_KINDS, differenceCodeAndPath } from '../sync/schema-difference.js';
 import { LOGICAL_TABLES, type LogicalTable, type TableNames, tableNames } from '../table-names.js';
 import { type Change, describeChange } from './change.js';
 import { InstallerError } from './errors.js';
@@ -53,21 +53,17 @@ export async function planInstallation(
     ddl.push(ddlChange(LEDGER_TABLE, 'ledger', LEDGER_DDL, `create the installer's ledger ${LEDGER_TABLE}`));
   }
   const schemaPlan = await (options.schema ?? SCHEMA_SYNC).plan(db, names);
-  for (const statement of schemaPlan.statements) {
-    const table = /^(?:CREATE|ALTER) TABLE `?([A-Za-z0-9_]+)/i.exec(statement)?.[1] ?? '';
+  for (const [index, statement] of schemaPlan.statements.entries()) {
+    const table = schemaPlan.statementTables[index] ?? '';
     ddl.push(ddlChange(table, 'schema', statement, `schema sync: ${statement.split('\n')[0]}`));
   }
   // The sync refuses these; the installer says so before writing anything, ledger included.
   const refusedBySync = schemaPlan.differences
     .filter((difference) => difference.destructive || BLOCKING_KINDS.includes(difference.kind))
-    .map(
-      (difference): Finding => ({
-        level: 'error',
-        code: `SCHEMA_${difference.kind.toUpperCase().replaceAll('-', '_')}`,
-        path: difference.column === undefined ? difference.table : `${difference.table}.${difference.column}`,
-        message: difference.message,
-      }),
-    );
+    .map((difference): Finding => {
+      const { code, path } = differenceCodeAndPath(difference);
+      return { level: 'error', code: `SCHEMA_${code}`, path, message: difference.message };
+    });
   progress('planning the rows');
   const ledger = await readLedger(db);
   const rows = await planRows(db, file, host, ledger, { force: options.force ?? false });

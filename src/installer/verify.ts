@@ -1,6 +1,7 @@
 import { ConfigError, type ParameterRow, readParameterRows, TREE_VIEW_PARAMETER } from '../config/index.js';
 import type { Database, SqlExecutor } from '../db/driver.js';
 import { IDENTIFIER_PATTERN } from '../identifier.js';
+import { differenceCodeAndPath } from '../sync/schema-difference.js';
 import { LOGICAL_TABLES, OVERRIDE_PARAMETERS, type TableNames } from '../table-names.js';
 import { type DesiredRow, desiredRows, PARAMETER_TABLE } from './desired-rows.js';
 import { errorsOf } from './findings.js';
@@ -46,11 +47,7 @@ export async function verifyInstallation(
   const names = installationTableNames(file);
   const schema = await (options.schema ?? SCHEMA_SYNC).plan(db, names);
   for (const difference of schema.differences) {
-    problems.push({
-      code: difference.kind.toUpperCase().replaceAll('-', '_'),
-      path: difference.column === undefined ? difference.table : `${difference.table}.${difference.column}`,
-      message: difference.message,
-    });
+    problems.push({ ...differenceCodeAndPath(difference), message: difference.message });
   }
   if (host.mobileFlagColumn !== undefined) {
     const ledger = await readLedger(db);
