@@ -1,4 +1,5 @@
 import type { SqlExecutor } from '../db/driver.js';
+import type { Finding } from './findings.js';
 
 /**
  * One change the installer makes, as `plan`/`apply --json` print it: what kind, on which table, for
@@ -33,6 +34,15 @@ export interface Change {
 /** A change and how to carry it out (with its ledger bookkeeping) inside the row transaction. */
 export interface PlannedChange extends Change {
   run(tx: SqlExecutor): Promise<void>;
+}
+
+/** What `apply` and `uninstall` report: what was done, what was noticed, whether it ran at all. */
+export interface ChangeResult {
+  /** What was done (empty when nothing was needed, or when the operator declined). */
+  readonly changes: readonly Change[];
+  readonly findings: readonly Finding[];
+  /** False when the operator declined: nothing was changed. */
+  readonly applied: boolean;
 }
 
 /** The printable part of a change: `--json` shows exactly these fields. */

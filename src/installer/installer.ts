@@ -1,7 +1,7 @@
 import type { Database, SqlExecutor } from '../db/driver.js';
 import { BLOCKING_KINDS, differenceCodeAndPath } from '../sync/schema-difference.js';
 import { LOGICAL_TABLES, type LogicalTable, type TableNames, tableNames } from '../table-names.js';
-import { type Change, describeChange } from './change.js';
+import { type Change, type ChangeResult, describeChange } from './change.js';
 import { InstallerError } from './errors.js';
 import { errorsOf, type Finding } from './findings.js';
 import { readHostContext } from './host-context.js';
@@ -24,13 +24,6 @@ export interface InstallerOptions {
 export interface InstallPlan {
   readonly changes: readonly Change[];
   readonly findings: readonly Finding[];
-}
-
-export interface ApplyResult {
-  /** What was done (empty when nothing was needed, or when the operator declined). */
-  readonly changes: readonly Change[];
-  readonly findings: readonly Finding[];
-  readonly applied: boolean;
 }
 
 /**
@@ -82,7 +75,7 @@ export async function applyInstallation(
   db: Database,
   file: InstallFile,
   options: InstallerOptions & { confirm?: (plan: InstallPlan) => Promise<boolean> },
-): Promise<ApplyResult> {
+): Promise<ChangeResult> {
   const progress = options.progress ?? (() => undefined);
   return withInstallerLock(db, async () => {
     const plan = await planInstallation(db, file, options);

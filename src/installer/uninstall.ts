@@ -1,7 +1,7 @@
 import type { Database, SqlExecutor } from '../db/driver.js';
 import { quoteIdentifier } from '../identifier.js';
 import { type LOGICAL_TABLES, tableNames } from '../table-names.js';
-import { type Change, describeChange, type PlannedChange } from './change.js';
+import { type Change, type ChangeResult, describeChange, type PlannedChange } from './change.js';
 import type { Finding } from './findings.js';
 import { tableExists } from './host-table.js';
 import type { InstallFile } from './install-file.js';
@@ -24,12 +24,6 @@ export interface UninstallOptions {
   readonly confirm?: (plan: { changes: readonly Change[]; findings: readonly Finding[] }) => Promise<boolean>;
 }
 
-export interface UninstallResult {
-  readonly changes: readonly Change[];
-  readonly findings: readonly Finding[];
-  readonly applied: boolean;
-}
-
 /**
  * Removes exactly what the installer created for this installation, as its ledger records it: its
  * rows (a row shared with another installation stays until the last one leaves), then its tables,
@@ -40,7 +34,7 @@ export async function uninstallInstallation(
   db: Database,
   file: Pick<InstallFile, 'scope' | 'actingUser' | 'tableNames'>,
   options: UninstallOptions = {},
-): Promise<UninstallResult> {
+): Promise<ChangeResult> {
   const progress = options.progress ?? (() => undefined);
   const { scope } = file;
   return withInstallerLock(db, async () => {
