@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { Identifier } from '../identifier.js';
+import { Identifier, parseIdentifier } from '../identifier.js';
 import { parseOrThrow } from './parse-or-throw.js';
 
 /** The OPCOES of the task-sheet link field, byte for byte as seed 2.8 requires. */
 export const LINK_FIELD_OPCOES = 'type:GET_URL;url:associationtask;p1:taskSheet;v1:SEQ_DB;icon:fa fa-link';
 
 /** The host table holding record-definition fields (seed 2.8). */
-export const FIELD_TABLE = 'sys_core_ds_tabela_campo';
+export const FIELD_TABLE = parseIdentifier('sys_core_ds_tabela_campo', 'host table');
 
 /** The columns of the link field's row that are the same in every installation (seed 2.8). */
 export const LINK_FIELD_COLUMNS = {

@@ -1,9 +1,10 @@
 import { z } from 'zod';
+import { parseIdentifier } from '../identifier.js';
 import { Scope } from '../scope.js';
 import { parseOrThrow } from './parse-or-throw.js';
 
 /** The host table of menu entries (seed 2.7). */
-export const MENU_TABLE = 'sys_core_menu';
+export const MENU_TABLE = parseIdentifier('sys_core_menu', 'host table');
 
 /** The URL of the report link entry (seed 2.7). */
 export const REPORT_URL = 'reports/parte_diaria/filters';

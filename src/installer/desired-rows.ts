@@ -1,7 +1,7 @@
 import {
-  FIELD_TABLE as FIELD_TABLE_NAME,
+  FIELD_TABLE,
   linkFieldRow,
-  MENU_TABLE as MENU_TABLE_NAME,
+  MENU_TABLE,
   menuRowIdentity,
   menuRows,
   type NewParameterRow,
@@ -9,14 +9,12 @@ import {
   PARAMETERS_TABLE,
   treeViewParameterRow,
 } from '../config/index.js';
-import { type Identifier, parseIdentifier } from '../identifier.js';
+import type { Identifier } from '../identifier.js';
 import type { RowValues } from './fit-row.js';
 import type { InstallFile } from './install-file.js';
 
-export const MENU_TABLE = parseIdentifier(MENU_TABLE_NAME, 'host table');
-export const FIELD_TABLE = parseIdentifier(FIELD_TABLE_NAME, 'host table');
-export const PARAMETER_TABLE = PARAMETERS_TABLE;
-export const HOST_ROW_TABLES = [MENU_TABLE, FIELD_TABLE, PARAMETER_TABLE] as const;
+/** The host tables the installer writes rows to (seed 2.6 to 2.9), and only those. */
+export const HOST_ROW_TABLES = [MENU_TABLE, FIELD_TABLE, PARAMETERS_TABLE] as const;
 
 /** A host row the installation needs, and how the installer treats it once it exists. */
 export interface DesiredRow {
@@ -72,7 +70,7 @@ export function desiredRows(file: InstallFile, mobileFlagColumn: string): Desire
   };
   const parameter = ({ TIPO, CONTEUDO, ...key }: NewParameterRow): DesiredRow => ({
     key: `parameter:${key.NOME}`,
-    table: PARAMETER_TABLE,
+    table: PARAMETERS_TABLE,
     owned: key,
     initial: { TIPO, CONTEUDO },
     naturalKey: key,

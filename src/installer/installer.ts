@@ -2,6 +2,7 @@ import type { Database, SqlExecutor } from '../db/driver.js';
 import { BLOCKING_KINDS, differenceCodeAndPath } from '../sync/schema-difference.js';
 import { LOGICAL_TABLES, type LogicalTable, type TableNames, tableNames } from '../table-names.js';
 import { type Change, type ChangeResult, describeChange } from './change.js';
+import { HOST_ROW_TABLES } from './desired-rows.js';
 import { InstallerError } from './errors.js';
 import { errorsOf, type Finding } from './findings.js';
 import { readHostContext } from './host-context.js';
@@ -38,7 +39,7 @@ export async function planInstallation(
 ): Promise<InstallPlan> {
   const progress = options.progress ?? (() => undefined);
   const names = installationTableNames(file);
-  progress('reading the host tables sys_core_menu, sys_core_ds_tabela_campo, sys_core_par_parametros');
+  progress(`reading the host tables ${HOST_ROW_TABLES.join(', ')}`);
   const host = await readHostContext(db, file);
   progress('planning the schema sync of the four tables');
   const ddl: Change[] = [];

@@ -1,5 +1,11 @@
-import { LINK_FIELD_COLUMNS, MENU_ENTRIES, menuRowIdentity } from '../config/index.js';
-import { FIELD_TABLE, MENU_TABLE, PARAMETER_TABLE } from './desired-rows.js';
+import {
+  FIELD_TABLE,
+  LINK_FIELD_COLUMNS,
+  MENU_ENTRIES,
+  MENU_TABLE,
+  menuRowIdentity,
+  PARAMETERS_TABLE,
+} from '../config/index.js';
 import type { RowValues } from './fit-row.js';
 import type { LedgerEntry } from './ledger.js';
 import { sameValue } from './sql.js';
@@ -35,7 +41,7 @@ function identity(
         values: { TABELA_NOME: LINK_FIELD_COLUMNS.TABELA_NOME, NOME: LINK_FIELD_COLUMNS.NOME },
       };
     case 'parameter':
-      return name === '' ? undefined : { table: PARAMETER_TABLE, values: { ...entry.scope, NOME: name } };
+      return name === '' ? undefined : { table: PARAMETERS_TABLE, values: { ...entry.scope, NOME: name } };
     default:
       return undefined;
   }

@@ -1,9 +1,15 @@
-import { ConfigError, type ParameterRow, readParameterRows, TREE_VIEW_PARAMETER } from '../config/index.js';
+import {
+  ConfigError,
+  PARAMETERS_TABLE,
+  type ParameterRow,
+  readParameterRows,
+  TREE_VIEW_PARAMETER,
+} from '../config/index.js';
 import type { Database, SqlExecutor } from '../db/driver.js';
 import { IDENTIFIER_PATTERN } from '../identifier.js';
 import { differenceCodeAndPath } from '../sync/schema-difference.js';
 import { LOGICAL_TABLES, OVERRIDE_PARAMETERS, type TableNames } from '../table-names.js';
-import { type DesiredRow, desiredRows, PARAMETER_TABLE } from './desired-rows.js';
+import { type DesiredRow, desiredRows } from './desired-rows.js';
 import { errorsOf } from './findings.js';
 import { fitRow } from './fit-row.js';
 import { readHostContext } from './host-context.js';
@@ -54,7 +60,7 @@ export async function verifyInstallation(
     const existing = await readLedgerRows(db, ledger);
     for (const row of desiredRows(file, host.mobileFlagColumn)) {
       const table = host.tables.get(row.table);
-      if (table === undefined || row.table === PARAMETER_TABLE) continue;
+      if (table === undefined || row.table === PARAMETERS_TABLE) continue;
       const found = await findRow(db, row, file, ledger, existing);
       if (found === undefined) {
         problems.push({
@@ -80,7 +86,7 @@ export async function verifyInstallation(
       }
     }
   }
-  if (host.tables.has(PARAMETER_TABLE)) problems.push(...(await checkParameters(db, file, names)));
+  if (host.tables.has(PARAMETERS_TABLE)) problems.push(...(await checkParameters(db, file, names)));
   return { ok: problems.length === 0, problems };
 }
 
@@ -116,7 +122,7 @@ async function checkParameters(db: SqlExecutor, file: InstallFile, names: TableN
     if (!(error instanceof ConfigError)) throw error;
     return error.issues.map((issue) => ({
       code: error.code,
-      path: `${PARAMETER_TABLE}.${issue.path}`,
+      path: `${PARAMETERS_TABLE}.${issue.path}`,
       message: `parameter ${issue.path} of this scope: ${issue.message}`,
     }));
   }
@@ -124,7 +130,7 @@ async function checkParameters(db: SqlExecutor, file: InstallFile, names: TableN
   for (const logical of LOGICAL_TABLES) {
     const nome = OVERRIDE_PARAMETERS[logical];
     const row = rows[nome];
-    const path = `${PARAMETER_TABLE}.${nome}`;
+    const path = `${PARAMETERS_TABLE}.${nome}`;
     if (row === undefined) {
       if (file.tableNames?.[logical] !== undefined) problems.push(parameterMissing(nome));
       continue;
@@ -146,7 +152,7 @@ async function checkParameters(db: SqlExecutor, file: InstallFile, names: TableN
   }
   const tree = rows[TREE_VIEW_PARAMETER];
   if (tree !== undefined) {
-    const path = `${PARAMETER_TABLE}.${TREE_VIEW_PARAMETER}`;
+    const path = `${PARAMETERS_TABLE}.${TREE_VIEW_PARAMETER}`;
     problems.push(...(await checkTreeView(db, tree.CONTEUDO, { path, seqDb: tree.SEQ_DB, names })));
   } else if (file.treeView !== undefined) {
     problems.push(parameterMissing(TREE_VIEW_PARAMETER));
@@ -158,6 +164,6 @@ function parameterMissing(nome: string): Problem {
   return {
     code: 'ROW_MISSING',
     path: `parameter:${nome}`,
-    message: `parameter ${nome} is missing from ${PARAMETER_TABLE} for this scope: run apply`,
+    message: `parameter ${nome} is missing from ${PARAMETERS_TABLE} for this scope: run apply`,
   };
 }
