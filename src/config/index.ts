@@ -24,8 +24,10 @@ export {
   MENU_TABLE,
   MenuEntryInput,
   type MenuEntryKey,
+  MenuPlacements,
   MenuRow,
   MenuRowsInput,
+  menuRowIdentity,
   menuRows,
   REPORT_URL,
 } from './menu.js';

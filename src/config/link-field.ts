@@ -1,13 +1,12 @@
 import { z } from 'zod';
-import { Identifier } from '../identifier.js';
-import { ConfigError } from './issues.js';
-import { toConfigIssues } from './zod-issues.js';
+import { Identifier, parseIdentifier } from '../identifier.js';
+import { parseOrThrow } from './parse-or-throw.js';
 
 /** The OPCOES of the task-sheet link field, byte for byte as seed 2.8 requires. */
 export const LINK_FIELD_OPCOES = 'type:GET_URL;url:associationtask;p1:taskSheet;v1:SEQ_DB;icon:fa fa-link';
 
 /** The host table holding record-definition fields (seed 2.8). */
-export const FIELD_TABLE = 'sys_core_ds_tabela_campo';
+export const FIELD_TABLE = parseIdentifier('sys_core_ds_tabela_campo', 'host table');
 
 /** The columns of the link field's row that are the same in every installation (seed 2.8). */
 export const LINK_FIELD_COLUMNS = {
@@ -60,14 +59,12 @@ export type LinkFieldRow = typeof LINK_FIELD_COLUMNS & {
  * @example linkFieldRow({ label: 'Activities', mobileFlagColumn: 'ENVIA_MOBILE' }).OPCOES // LINK_FIELD_OPCOES
  */
 export function linkFieldRow(input: LinkFieldInput): LinkFieldRow {
-  const parsed = LinkFieldInput.safeParse(input);
-  if (!parsed.success)
-    throw new ConfigError(
-      'INVALID_LINK_FIELD_INPUT',
-      'cannot build the link field row',
-      toConfigIssues(parsed.error.issues, input),
-    );
-  const { label, mobileFlagColumn } = parsed.data;
+  const { label, mobileFlagColumn } = parseOrThrow(
+    LinkFieldInput,
+    input,
+    'INVALID_LINK_FIELD_INPUT',
+    'cannot build the link field row',
+  );
   const { TABELA_NOME, NOME, SEQ, SYS, GRID, GRID_MOBILE, ...rest } = LINK_FIELD_COLUMNS;
   // Built in the seed's column order, so a printed row reads like the seed's table.
   return {

@@ -1,10 +1,10 @@
 import { z } from 'zod';
+import { parseIdentifier } from '../identifier.js';
 import { Scope } from '../scope.js';
-import { ConfigError } from './issues.js';
-import { toConfigIssues } from './zod-issues.js';
+import { parseOrThrow } from './parse-or-throw.js';
 
 /** The host table of menu entries (seed 2.7). */
-export const MENU_TABLE = 'sys_core_menu';
+export const MENU_TABLE = parseIdentifier('sys_core_menu', 'host table');
 
 /** The URL of the report link entry (seed 2.7). */
 export const REPORT_URL = 'reports/parte_diaria/filters';
@@ -41,7 +41,6 @@ export const MENU_ENTRIES = {
   },
 } as const;
 export type MenuEntryKey = keyof typeof MENU_ENTRIES;
-const MENU_KEYS = Object.keys(MENU_ENTRIES) as MenuEntryKey[];
 
 /**
  * Where one entry goes: its parent menu (SEQ_DB of a sys_core_menu row, null for the top level) and
@@ -55,26 +54,35 @@ export const MenuEntryInput = z.strictObject({
 });
 export type MenuEntryInput = z.input<typeof MenuEntryInput>;
 
-/** The input of {@link menuRows}: the scope and the four entries. The report link sits under a parent of its own. */
-export const MenuRowsInput = z
+/**
+ * Where the three entries of one installation go: the task sheet (with or without metrics, seed 2.7
+ * offers both), the report link and the activities. One rule: the report link sits under a parent
+ * menu of its own, so a non-null parent equal to the task sheet's is refused; null (the top level)
+ * is allowed for both, as a host without any menu needs.
+ */
+export const MenuPlacements = z
   .strictObject({
-    scope: Scope,
-    taskSheetWithMetrics: MenuEntryInput,
-    taskSheetWithoutMetrics: MenuEntryInput,
-    taskSheetReport: MenuEntryInput,
+    taskSheet: MenuEntryInput.extend({
+      withMetrics: z
+        .boolean()
+        .describe('true: the task sheet with metrics (FILTER allows FOLHA_TAREFA and OPER_GRUPO_METRICA)'),
+    }),
+    taskSheetReport: MenuEntryInput.describe('the report link; under a parent menu of its own (seed 2.7)'),
     activities: MenuEntryInput,
   })
-  .superRefine((input, ctx) => {
-    const report = input.taskSheetReport.father;
-    for (const key of ['taskSheetWithMetrics', 'taskSheetWithoutMetrics'] as const) {
-      if (input[key].father === report)
-        ctx.addIssue({
-          code: 'custom',
-          path: ['taskSheetReport', 'father'],
-          message: `the report link goes under a separate parent menu (seed 2.7), not the one of ${key} (${report})`,
-        });
-    }
+  .superRefine((menus, ctx) => {
+    const report = menus.taskSheetReport.father;
+    if (report !== null && report === menus.taskSheet.father)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['taskSheetReport', 'father'],
+        message: `the report link goes under a parent menu of its own (seed 2.7), not the task sheet's (${report}): use another parent, or null for the top level`,
+      });
   });
+export type MenuPlacements = z.input<typeof MenuPlacements>;
+
+/** The input of {@link menuRows}: the scope and where its entries go. */
+export const MenuRowsInput = z.strictObject({ scope: Scope, menus: MenuPlacements });
 export type MenuRowsInput = z.input<typeof MenuRowsInput>;
 
 /** One sys_core_menu row, keyed by column name (seed 2.7). */
@@ -94,23 +102,26 @@ export const MenuRow = z.object({
 export type MenuRow = z.infer<typeof MenuRow>;
 
 /**
- * The four menu rows of seed 2.7, each with a stable key, in the seed's order. FILTER is compact JSON,
- * e.g. `{"allowed":["FOLHA_TAREFA","OPER_GRUPO_METRICA"]}`.
+ * The three menu rows of one installation (seed 2.7), each with a stable key, in the seed's order:
+ * the task sheet (the variant `withMetrics` asks for), the report link, the activities. FILTER is
+ * compact JSON, e.g. `{"allowed":["FOLHA_TAREFA","OPER_GRUPO_METRICA"]}`.
  *
- * @example menuRows(input).map((entry) => entry.key) // ['taskSheetWithMetrics', 'taskSheetWithoutMetrics', 'taskSheetReport', 'activities']
+ * @example menuRows(input).map((entry) => entry.key) // ['taskSheetWithMetrics', 'taskSheetReport', 'activities']
  */
 export function menuRows(input: MenuRowsInput): { key: MenuEntryKey; row: MenuRow }[] {
-  const parsed = MenuRowsInput.safeParse(input);
-  if (!parsed.success)
-    throw new ConfigError(
-      'INVALID_MENU_INPUT',
-      'cannot build the menu rows',
-      toConfigIssues(parsed.error.issues, input),
-    );
-  const { scope } = parsed.data;
-  return MENU_KEYS.map((key) => {
+  const { scope, menus } = parseOrThrow(
+    MenuRowsInput,
+    input,
+    'INVALID_MENU_INPUT',
+    'cannot build the menu rows',
+  );
+  const placements: [MenuEntryKey, z.output<typeof MenuEntryInput>][] = [
+    [menus.taskSheet.withMetrics ? 'taskSheetWithMetrics' : 'taskSheetWithoutMetrics', menus.taskSheet],
+    ['taskSheetReport', menus.taskSheetReport],
+    ['activities', menus.activities],
+  ];
+  return placements.map(([key, entry]) => {
     const fixed = MENU_ENTRIES[key];
-    const entry = parsed.data[key];
     return {
       key,
       row: {
@@ -128,4 +139,16 @@ export function menuRows(input: MenuRowsInput): { key: MenuEntryKey; row: MenuRo
       },
     };
   });
+}
+
+/**
+ * What makes a menu row the one of a given entry, since sys_core_menu has no key of its own: the
+ * scope, TYPE and FILTER (the CRUD entries differ by FILTER), or TYPE and URL for the report link
+ * (its FILTER is null). A row made by hand with the same identity is that entry.
+ */
+export function menuRowIdentity(
+  row: Pick<MenuRow, 'EMPRESA' | 'FILIAL' | 'LOCAL' | 'TYPE' | 'URL' | 'FILTER'>,
+): Pick<MenuRow, 'EMPRESA' | 'FILIAL' | 'LOCAL' | 'TYPE'> & Partial<Pick<MenuRow, 'URL' | 'FILTER'>> {
+  const { EMPRESA, FILIAL, LOCAL, TYPE, URL, FILTER } = row;
+  return FILTER === null ? { EMPRESA, FILIAL, LOCAL, TYPE, URL } : { EMPRESA, FILIAL, LOCAL, TYPE, FILTER };
 }

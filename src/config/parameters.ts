@@ -100,18 +100,23 @@ export async function readParameterRows(
         throw new TaskAssociationError(
           'NO_PARAMETER_TABLE',
           `the database has no ${PARAMETERS_TABLE} table: is the database URL the host's database?`,
-          { cause: error },
+          { path: PARAMETERS_TABLE, cause: error },
         );
       throw error;
     });
   const rows: Record<string, ParameterRow> = {};
   const duplicates: ParameterRow[] = [];
   const parsed = z.array(ParameterRow).safeParse(raw);
-  if (!parsed.success)
+  if (!parsed.success) {
+    const [issue] = parsed.error.issues;
+    // The issue's path is [row index, column]: the column is what the operator can look at.
+    const column = issue?.path.at(-1);
     throw new TaskAssociationError(
       'UNEXPECTED_PARAMETER_TABLE',
-      `${PARAMETERS_TABLE} does not have the expected columns SEQ_DB, NOME, TIPO, CONTEUDO: ${parsed.error.issues[0]?.message}`,
+      `${PARAMETERS_TABLE} does not have the expected columns SEQ_DB, NOME, TIPO, CONTEUDO: ${issue?.message}`,
+      { path: typeof column === 'string' ? `${PARAMETERS_TABLE}.${column}` : PARAMETERS_TABLE },
     );
+  }
   for (const row of parsed.data) {
     const name = row.NOME.trimEnd().toUpperCase();
     if (!names.includes(name)) continue;
@@ -234,7 +239,7 @@ function checkedTableNames(
     throw new TaskAssociationError(
       error.code,
       `the parameter rows of scope ${formatScope(scope)} clash: ${error.message} (${sources.join(', ')})`,
-      { cause: error },
+      { ...(error.path === undefined ? {} : { path: error.path }), cause: error },
     );
   }
 }

@@ -1,4 +1,5 @@
 import type { SqlExecutor } from '../db/driver.js';
+import type { Finding } from './findings.js';
 
 /**
  * One change the installer makes, as `plan`/`apply --json` print it: what kind, on which table, for
@@ -8,11 +9,21 @@ import type { SqlExecutor } from '../db/driver.js';
  * - `insert` / `update` / `delete`: a host row, with its ledger entry written or removed alongside.
  * - `share`: the link field exists (another installation of this database made it): only a ledger
  *   entry is added, so it is removed only when no installation needs it any more.
+ * - `use-table`: only a ledger entry: this installation uses one of its four tables (created by it
+ *   or by another installation with the same table names), so no other uninstall drops it.
  * - `forget`: a ledger entry whose row is gone and no longer wanted.
  * - `drop-table`: one of our tables, on uninstall.
  */
 export interface Change {
-  readonly kind: 'create-table' | 'insert' | 'update' | 'delete' | 'share' | 'forget' | 'drop-table';
+  readonly kind:
+    | 'create-table'
+    | 'insert'
+    | 'update'
+    | 'delete'
+    | 'share'
+    | 'use-table'
+    | 'forget'
+    | 'drop-table';
   readonly table: string;
   readonly key: string;
   readonly sql: string;
@@ -23,6 +34,15 @@ export interface Change {
 /** A change and how to carry it out (with its ledger bookkeeping) inside the row transaction. */
 export interface PlannedChange extends Change {
   run(tx: SqlExecutor): Promise<void>;
+}
+
+/** What `apply` and `uninstall` report: what was done, what was noticed, whether it ran at all. */
+export interface ChangeResult {
+  /** What was done (empty when nothing was needed, or when the operator declined). */
+  readonly changes: readonly Change[];
+  readonly findings: readonly Finding[];
+  /** False when the operator declined: nothing was changed. */
+  readonly applied: boolean;
 }
 
 /** The printable part of a change: `--json` shows exactly these fields. */

@@ -1,10 +1,10 @@
 import { databaseUrlOption, jsonOption, parseCommandLine, UsageError } from '../cli/args.js';
-import { type CliIo, say } from '../cli/io.js';
+import { type CliIo, type ExitCode, printJson, say } from '../cli/io.js';
 import type { Database } from '../db/driver.js';
 import { openDatabase } from '../db/mysql.js';
 import { resolveDatabaseUrl } from '../db/url.js';
 import { TaskAssociationError } from '../errors.js';
-import type { Change } from './change.js';
+import type { Change, ChangeResult } from './change.js';
 import { InstallerError } from './errors.js';
 import type { Finding } from './findings.js';
 import { type InstallFile, loadInstallFile } from './install-file.js';
@@ -102,4 +102,35 @@ export async function askToProceed(
     if (answer.includes('\n')) break;
   }
   return /^\s*y(es)?\s*$/i.test(answer.split('\n')[0] ?? '');
+}
+
+/**
+ * `apply` and `uninstall`: run the change (asking first on a terminal, unless `--yes`), report the
+ * findings, say when nothing was needed, print `{ "changes": [...] }` for `--json`. Exit 1 when the
+ * operator declined.
+ */
+export function runChangeCommand(
+  args: readonly string[],
+  io: CliIo,
+  texts: { question: string; none: string },
+  change: (
+    context: { db: Database; file: InstallFile; force: boolean; progress: (line: string) => void },
+    confirm: ((plan: { changes: readonly Change[] }) => Promise<boolean>) | undefined,
+  ) => Promise<ChangeResult>,
+): Promise<ExitCode> {
+  return withInstallation(args, io, true, async ({ db, file, json, yes, force, progress }) => {
+    const confirm = yes
+      ? undefined
+      : (plan: { changes: readonly Change[] }) => askToProceed(io, plan.changes, texts.question);
+    const result = await change({ db, file, force, progress }, confirm);
+    reportFindings(io, result.findings);
+    if (!result.applied) {
+      progress('nothing was changed');
+      return 1;
+    }
+    // Each change was shown as it ran; only say so when there was none.
+    if (result.changes.length === 0) progress(texts.none);
+    if (json) printJson(io, { changes: result.changes });
+    return 0;
+  });
 }

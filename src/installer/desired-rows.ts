@@ -1,24 +1,20 @@
 import {
-  FIELD_TABLE as FIELD_TABLE_NAME,
+  FIELD_TABLE,
   linkFieldRow,
-  MENU_ENTRIES,
-  MENU_TABLE as MENU_TABLE_NAME,
-  type MenuEntryInput,
-  type MenuEntryKey,
-  MenuRow,
+  MENU_TABLE,
+  menuRowIdentity,
+  menuRows,
   type NewParameterRow,
   overrideParameterRows,
   PARAMETERS_TABLE,
   treeViewParameterRow,
 } from '../config/index.js';
-import { type Identifier, parseIdentifier } from '../identifier.js';
+import type { Identifier } from '../identifier.js';
 import type { RowValues } from './fit-row.js';
 import type { InstallFile } from './install-file.js';
 
-export const MENU_TABLE = parseIdentifier(MENU_TABLE_NAME, 'host table');
-export const FIELD_TABLE = parseIdentifier(FIELD_TABLE_NAME, 'host table');
-export const PARAMETER_TABLE = PARAMETERS_TABLE;
-export const HOST_ROW_TABLES = [MENU_TABLE, FIELD_TABLE, PARAMETER_TABLE] as const;
+/** The host tables the installer writes rows to (seed 2.6 to 2.9), and only those. */
+export const HOST_ROW_TABLES = [MENU_TABLE, FIELD_TABLE, PARAMETERS_TABLE] as const;
 
 /** A host row the installation needs, and how the installer treats it once it exists. */
 export interface DesiredRow {
@@ -29,8 +25,11 @@ export interface DesiredRow {
   readonly owned: RowValues;
   /** Values written when the row is created, then left to administrators unless `--force`. */
   readonly initial: RowValues;
-  /** Columns that identify a row of the same meaning made by hand: reported and left alone. */
-  readonly naturalKey?: RowValues;
+  /**
+   * Columns that identify the row whoever made it: one made by hand is reported and left alone (not
+   * duplicated, still verified), and ours is touched only while it still has them.
+   */
+  readonly naturalKey: RowValues;
   /** Shared by every installation of the database (the table has no scope columns). */
   readonly shared: boolean;
   /** For messages: `menu "Activities"`. */
@@ -45,36 +44,17 @@ export interface DesiredRow {
  */
 export function desiredRows(file: InstallFile, mobileFlagColumn: string): DesiredRow[] {
   const { scope, menus } = file;
-  const placements: [MenuEntryKey, MenuEntryInput][] = [
-    [menus.taskSheet.withMetrics ? 'taskSheetWithMetrics' : 'taskSheetWithoutMetrics', menus.taskSheet],
-    ['taskSheetReport', menus.taskSheetReport],
-    ['activities', menus.activities],
-  ];
-  // Built from MENU_ENTRIES rather than menuRows(): menuRows wants both task-sheet variants and
-  // refuses a report link at the top level beside a top-level task sheet, which a host without
-  // any menu (examples/host-schema.sql) needs.
-  const menu = placements.map(([key, placement]): DesiredRow => {
-    const fixed = MENU_ENTRIES[key];
-    const row = MenuRow.parse({
-      ...scope,
-      DESCRICAO: placement.label ?? fixed.label,
-      TYPE: fixed.TYPE,
-      ATIVO: 1,
-      FATHER: placement.father,
-      MENUORDER: placement.order,
-      URL: fixed.URL,
-      FILTER: fixed.FILTER,
-      ICON: placement.icon ?? fixed.icon,
-    });
-    return {
+  const menu = menuRows({ scope, menus }).map(
+    ({ key, row }): DesiredRow => ({
       key: `menu:${key}`,
       table: MENU_TABLE,
       owned: row,
       initial: {},
+      naturalKey: menuRowIdentity(row),
       shared: false,
       what: `menu "${row.DESCRICAO}"`,
-    };
-  });
+    }),
+  );
   const { DESCRICAO, DESCRICAO_RESUMIDA, ...field } = linkFieldRow({
     label: file.linkField.label,
     mobileFlagColumn,
@@ -90,7 +70,7 @@ export function desiredRows(file: InstallFile, mobileFlagColumn: string): Desire
   };
   const parameter = ({ TIPO, CONTEUDO, ...key }: NewParameterRow): DesiredRow => ({
     key: `parameter:${key.NOME}`,
-    table: PARAMETER_TABLE,
+    table: PARAMETERS_TABLE,
     owned: key,
     initial: { TIPO, CONTEUDO },
     naturalKey: key,

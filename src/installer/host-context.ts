@@ -1,4 +1,6 @@
+import { FIELD_TABLE, MENU_TABLE } from '../config/index.js';
 import type { SqlExecutor } from '../db/driver.js';
+import { quoteIdentifier } from '../identifier.js';
 import { HOST_ROW_TABLES } from './desired-rows.js';
 import type { Finding } from './findings.js';
 import { type HostTable, readHostTable } from './host-table.js';
@@ -40,13 +42,13 @@ export async function readHostContext(db: SqlExecutor, file: InstallFile): Promi
     }
   }
   let mobileFlagColumn: string | undefined;
-  const fieldTable = tables.get('sys_core_ds_tabela_campo');
+  const fieldTable = tables.get(FIELD_TABLE);
   if (fieldTable !== undefined) {
     const found = findMobileFlagColumn(fieldTable, file.linkField.mobileFlagColumn);
     mobileFlagColumn = found.column;
     findings.push(...found.findings);
   }
-  if (tables.has('sys_core_menu')) findings.push(...(await checkMenuParents(db, file)));
+  if (tables.has(MENU_TABLE)) findings.push(...(await checkMenuParents(db, file)));
   return { tables, mobileFlagColumn, findings };
 }
 
@@ -56,7 +58,7 @@ async function checkMenuParents(db: SqlExecutor, file: InstallFile): Promise<Fin
   );
   if (parents.length === 0) return [];
   const rows = await db.query<{ SEQ_DB: number }>(
-    `SELECT SEQ_DB FROM sys_core_menu WHERE SEQ_DB IN (${parents.map(() => '?').join(', ')})`,
+    `SELECT SEQ_DB FROM ${quoteIdentifier(MENU_TABLE)} WHERE SEQ_DB IN (${parents.map(() => '?').join(', ')})`,
     parents.map(({ parent }) => parent),
   );
   const existing = new Set(rows.map((row) => Number(row.SEQ_DB)));
@@ -66,6 +68,6 @@ async function checkMenuParents(db: SqlExecutor, file: InstallFile): Promise<Fin
       level: 'error' as const,
       code: 'MENU_PARENT_MISSING',
       path: `menus.${name}.father`,
-      message: `menus.${name}.father is ${parent}, but sys_core_menu has no row with SEQ_DB ${parent}: use an existing menu's SEQ_DB, or null for the top level`,
+      message: `menus.${name}.father is ${parent}, but ${MENU_TABLE} has no row with SEQ_DB ${parent}: use an existing menu's SEQ_DB, or null for the top level`,
     }));
 }

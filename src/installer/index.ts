@@ -1,10 +1,9 @@
 // Public API of src/installer: re-exports only.
-export type { Change } from './change.js';
+export type { Change, ChangeResult } from './change.js';
 export { InstallerError } from './errors.js';
 export type { Finding } from './findings.js';
 export { InstallFile, loadInstallFile, parseInstallFile } from './install-file.js';
 export {
-  type ApplyResult,
   applyInstallation,
   type InstallerOptions,
   type InstallPlan,
@@ -15,5 +14,5 @@ export { installJsonSchema } from './json-schema.js';
 export { LEDGER_TABLE } from './ledger.js';
 export { installerLockName } from './lock.js';
 export { SCHEMA_SYNC, type SchemaSync } from './schema-sync.js';
-export { type UninstallOptions, type UninstallResult, uninstallInstallation } from './uninstall.js';
+export { type UninstallOptions, uninstallInstallation } from './uninstall.js';
 export { type Problem, type VerifyResult, verifyInstallation } from './verify.js';

@@ -1,6 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { LinkFieldInput, MenuEntryInput, TreeView } from '../config/index.js';
+import { LinkFieldInput, MenuPlacements, TreeView } from '../config/index.js';
+import { formatIssuesInline } from '../config/issues.js';
+import { parseJsonText } from '../config/json-text.js';
 import { Identifier } from '../identifier.js';
 import { Scope } from '../scope.js';
 import { LOGICAL_TABLES } from '../table-names.js';
@@ -23,27 +25,9 @@ export const InstallFile = z.strictObject({
     .partialRecord(z.enum(LOGICAL_TABLES), Identifier)
     .optional()
     .describe('table-name overrides (seed 2.6), e.g. {"OPER": "MO_OPER"}; written as parameter rows'),
-  menus: z
-    .strictObject({
-      taskSheet: MenuEntryInput.extend({
-        withMetrics: z
-          .boolean()
-          .describe('true: the task sheet with metrics (FILTER allows FOLHA_TAREFA and OPER_GRUPO_METRICA)'),
-      }),
-      taskSheetReport: MenuEntryInput.describe('the report link; under a parent menu of its own (seed 2.7)'),
-      activities: MenuEntryInput,
-    })
-    .refine(
-      (menus) =>
-        menus.taskSheetReport.father === null || menus.taskSheetReport.father !== menus.taskSheet.father,
-      {
-        path: ['taskSheetReport', 'father'],
-        message: "the report link goes under a parent menu of its own (seed 2.7), not the task sheet's",
-      },
-    )
-    .describe(
-      'menu placement: father is the SEQ_DB of an existing sys_core_menu row, or null for the top level',
-    ),
+  menus: MenuPlacements.describe(
+    'menu placement: father is the SEQ_DB of an existing sys_core_menu row, or null for the top level',
+  ),
   linkField: z.strictObject({
     label: LinkFieldInput.shape.label.describe('DESCRICAO and DESCRICAO_RESUMIDA of the link field'),
     mobileFlagColumn: Identifier.optional().describe(
@@ -56,18 +40,23 @@ export const InstallFile = z.strictObject({
 });
 export type InstallFile = z.infer<typeof InstallFile>;
 
-/** Parses an install file's text: a JSON error names the position, a model error lists every path. */
+/**
+ * Parses an install file's text with the config's JSON reader (as `validate` does): a syntax error
+ * names its line and column, and a key given twice (a copied TREE_VIEW layer left unrenumbered) is
+ * refused with its path instead of being silently dropped. A model error lists every path.
+ */
 export function parseInstallFile(text: string, source = 'install file'): InstallFile {
-  let json: unknown;
-  try {
-    json = JSON.parse(text.replace(/^\uFEFF/, ''));
-  } catch (error) {
+  const json = parseJsonText(text);
+  if (!json.success) {
+    const [first] = json.issues;
+    const syntax = first?.code === 'INVALID_JSON';
     throw new InstallerError(
-      'INSTALL_FILE_INVALID_JSON',
-      `${source} is not JSON: ${error instanceof Error ? error.message : String(error)}`,
+      syntax ? 'INSTALL_FILE_INVALID_JSON' : 'INSTALL_FILE_INVALID',
+      `${source} is ${syntax ? 'not JSON' : 'not a valid install file'}: ${formatIssuesInline(json.issues)}`,
+      first === undefined || first.path === '' ? {} : { path: first.path },
     );
   }
-  const result = InstallFile.safeParse(json);
+  const result = InstallFile.safeParse(json.value);
   if (result.success) return result.data;
   const issues = result.error.issues.map((issue) => {
     const path = issue.path.map(String).join('.');

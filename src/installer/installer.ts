@@ -1,7 +1,8 @@
 import type { Database, SqlExecutor } from '../db/driver.js';
-import { BLOCKING_KINDS } from '../sync/schema-difference.js';
+import { BLOCKING_KINDS, differenceCodeAndPath } from '../sync/schema-difference.js';
 import { LOGICAL_TABLES, type LogicalTable, type TableNames, tableNames } from '../table-names.js';
-import { type Change, describeChange } from './change.js';
+import { type Change, type ChangeResult, describeChange } from './change.js';
+import { HOST_ROW_TABLES } from './desired-rows.js';
 import { InstallerError } from './errors.js';
 import { errorsOf, type Finding } from './findings.js';
 import { readHostContext } from './host-context.js';
@@ -9,7 +10,7 @@ import { tableExists } from './host-table.js';
 import type { InstallFile } from './install-file.js';
 import { LEDGER_DDL, LEDGER_TABLE, readLedger, writeLedgerEntry } from './ledger.js';
 import { withInstallerLock } from './lock.js';
-import { planRows } from './plan-rows.js';
+import { CREATED_PREFIX, planRows } from './plan-rows.js';
 import { SCHEMA_SYNC, type SchemaSync } from './schema-sync.js';
 
 export interface InstallerOptions {
@@ -26,13 +27,6 @@ export interface InstallPlan {
   readonly findings: readonly Finding[];
 }
 
-export interface ApplyResult {
-  /** What was done (empty when nothing was needed, or when the operator declined). */
-  readonly changes: readonly Change[];
-  readonly findings: readonly Finding[];
-  readonly applied: boolean;
-}
-
 /**
  * Every change `apply` would make, and what was noticed on the way. Writes nothing and takes no lock.
  *
@@ -45,7 +39,7 @@ export async function planInstallation(
 ): Promise<InstallPlan> {
   const progress = options.progress ?? (() => undefined);
   const names = installationTableNames(file);
-  progress('reading the host tables sys_core_menu, sys_core_ds_tabela_campo, sys_core_par_parametros');
+  progress(`reading the host tables ${HOST_ROW_TABLES.join(', ')}`);
   const host = await readHostContext(db, file);
   progress('planning the schema sync of the four tables');
   const ddl: Change[] = [];
@@ -53,21 +47,17 @@ export async function planInstallation(
     ddl.push(ddlChange(LEDGER_TABLE, 'ledger', LEDGER_DDL, `create the installer's ledger ${LEDGER_TABLE}`));
   }
   const schemaPlan = await (options.schema ?? SCHEMA_SYNC).plan(db, names);
-  for (const statement of schemaPlan.statements) {
-    const table = /^(?:CREATE|ALTER) TABLE `?([A-Za-z0-9_]+)/i.exec(statement)?.[1] ?? '';
+  for (const [index, statement] of schemaPlan.statements.entries()) {
+    const table = schemaPlan.statementTables[index] ?? '';
     ddl.push(ddlChange(table, 'schema', statement, `schema sync: ${statement.split('\n')[0]}`));
   }
   // The sync refuses these; the installer says so before writing anything, ledger included.
   const refusedBySync = schemaPlan.differences
     .filter((difference) => difference.destructive || BLOCKING_KINDS.includes(difference.kind))
-    .map(
-      (difference): Finding => ({
-        level: 'error',
-        code: `SCHEMA_${difference.kind.toUpperCase().replaceAll('-', '_')}`,
-        path: difference.column === undefined ? difference.table : `${difference.table}.${difference.column}`,
-        message: difference.message,
-      }),
-    );
+    .map((difference): Finding => {
+      const { code, path } = differenceCodeAndPath(difference);
+      return { level: 'error', code: `SCHEMA_${code}`, path, message: difference.message };
+    });
   progress('planning the rows');
   const ledger = await readLedger(db);
   const rows = await planRows(db, file, host, ledger, { force: options.force ?? false });
@@ -86,7 +76,7 @@ export async function applyInstallation(
   db: Database,
   file: InstallFile,
   options: InstallerOptions & { confirm?: (plan: InstallPlan) => Promise<boolean> },
-): Promise<ApplyResult> {
+): Promise<ChangeResult> {
   const progress = options.progress ?? (() => undefined);
   return withInstallerLock(db, async () => {
     const plan = await planInstallation(db, file, options);
@@ -108,7 +98,7 @@ export async function applyInstallation(
       for (const logical of missingBefore) {
         const entry = {
           scope: file.scope,
-          key: `table:${logical}`,
+          key: `${CREATED_PREFIX}${logical}`,
           hostTable: names[logical],
           rowSeqDb: null,
         };

@@ -1,5 +1,6 @@
 import type { SqlExecutor } from '../db/driver.js';
 import type { Scope } from '../scope.js';
+import { LOGICAL_TABLES, tableNames } from '../table-names.js';
 import type { PlannedChange } from './change.js';
 import { desiredRows } from './desired-rows.js';
 import { InstallerError } from './errors.js';
@@ -16,6 +17,7 @@ import {
   sameScope,
   writeLedgerEntry,
 } from './ledger.js';
+import { hasIdentity, ledgerRowIdentity } from './row-identity.js';
 import {
   deleteStatement,
   insertStatement,
@@ -66,8 +68,15 @@ export async function planRows(
     const initial = fitRow(table, row.initial, [...Object.keys(row.owned), AUDIT_COLUMN]);
     findings.push(...owned.findings, ...initial.findings);
     const entry = mine.get(row.key);
-    const current = entry?.rowSeqDb == null ? undefined : existing.get(rowId(row.table, entry.rowSeqDb));
+    const current =
+      entry?.rowSeqDb == null || entry.hostTable !== row.table
+        ? undefined
+        : existing.get(rowId(row.table, entry.rowSeqDb));
 
+    if (current !== undefined && entry?.rowSeqDb != null && !hasIdentity(current, row.naturalKey)) {
+      findings.push(notRecognised(entry, row.table, Object.keys(row.naturalKey)));
+      continue;
+    }
     if (current !== undefined && entry?.rowSeqDb != null) {
       const update = differing(current, { ...owned.values, ...(options.force ? initial.values : {}) });
       if (Object.keys(update).length > 0) {
@@ -104,19 +113,17 @@ export async function planRows(
     }
 
     // Also when our own row is gone: a row of the same meaning made since then is not duplicated.
-    if (row.naturalKey !== undefined) {
-      const lookup = selectWhere(row.table, row.naturalKey);
-      const byHand = await db.query<HostRow>(lookup.sql, lookup.params);
-      const [first] = byHand;
-      if (first !== undefined) {
-        findings.push({
-          level: 'info',
-          code: 'ROW_NOT_OURS',
-          path: `${row.table}.SEQ_DB=${first.SEQ_DB}`,
-          message: `${row.what} already exists (SEQ_DB ${byHand.map((r) => r.SEQ_DB).join(', ')}) and was not made by the installer: left as it is (verify still checks it)`,
-        });
-        continue;
-      }
+    const lookup = selectWhere(row.table, row.naturalKey);
+    const byHand = await db.query<HostRow>(lookup.sql, lookup.params);
+    const [first] = byHand;
+    if (first !== undefined) {
+      findings.push({
+        level: 'info',
+        code: 'ROW_NOT_OURS',
+        path: `${row.table}.SEQ_DB=${first.SEQ_DB}`,
+        message: `${row.what} already exists (SEQ_DB ${byHand.map((r) => r.SEQ_DB).join(', ')}) and was not made by the installer: left as it is (verify still checks it)`,
+      });
+      continue;
     }
 
     // A host that audits its rows gets the acting user, as our own tables do (only when the column exists).
@@ -143,12 +150,43 @@ export async function planRows(
     });
   }
 
-  const wantedKeys = new Set(wanted.map((row) => row.key));
+  changes.push(...tableUses(file, mine));
+
+  const wantedKeys = new Set([...wanted.map((row) => row.key), ...LOGICAL_TABLES.map(usesKey)]);
   for (const entry of mine.values()) {
-    if (wantedKeys.has(entry.key) || entry.key.startsWith('table:')) continue;
+    if (wantedKeys.has(entry.key) || entry.key.startsWith(CREATED_PREFIX)) continue;
     changes.push(...removal(entry, existing, ledger, scope, options.force, findings));
   }
   return { changes, findings: dedupe(findings) };
+}
+
+/** The ledger key saying the installation created a table (written before the DDL). */
+export const CREATED_PREFIX = 'table:';
+/** The ledger key saying the installation uses a table, whoever created it. */
+export const USES_PREFIX = 'uses:';
+const usesKey = (logical: string) => `${USES_PREFIX}${logical}`;
+
+/**
+ * One `uses:` ledger entry per table of the installation, on every apply: whether this run created
+ * the table or another installation (same names, other scope) did, uninstall must know that this
+ * installation still needs it before dropping it for someone else.
+ */
+function tableUses(file: InstallFile, mine: ReadonlyMap<string, LedgerEntry>): PlannedChange[] {
+  const names = tableNames(file.tableNames ?? {});
+  return LOGICAL_TABLES.flatMap((logical): PlannedChange[] => {
+    const entry = { scope: file.scope, key: usesKey(logical), hostTable: names[logical], rowSeqDb: null };
+    if (mine.get(entry.key)?.hostTable === entry.hostTable) return [];
+    return [
+      {
+        kind: 'use-table',
+        table: LEDGER_TABLE,
+        key: entry.key,
+        ...ledgerWriteStatement(entry, file.actingUser),
+        message: `record that this installation uses table ${entry.hostTable}`,
+        run: (tx) => writeLedgerEntry(tx, entry, file.actingUser),
+      },
+    ];
+  });
 }
 
 /**
@@ -173,7 +211,18 @@ export function removal(
     run: (tx) => deleteLedgerEntry(tx, scope, entry.key),
   };
   const rowSeqDb = entry.rowSeqDb;
-  if (rowSeqDb === null || !existing.has(rowId(entry.hostTable, rowSeqDb))) return [forget];
+  if (rowSeqDb === null) return [forget];
+  const identity = ledgerRowIdentity(entry);
+  if (identity === undefined) {
+    findings.push(unexpectedEntry(entry));
+    return [];
+  }
+  const current = existing.get(rowId(entry.hostTable, rowSeqDb));
+  if (current === undefined) return [forget];
+  if (!hasIdentity(current, identity.values)) {
+    findings.push(notRecognised(entry, entry.hostTable, Object.keys(identity.values)));
+    return [];
+  }
   const stillNeeded = ledger.some(
     (other) =>
       !sameScope(other.scope, scope) && other.hostTable === entry.hostTable && other.rowSeqDb === rowSeqDb,
@@ -217,7 +266,8 @@ export async function readLedgerRows(
 ): Promise<Map<string, HostRow>> {
   const byTable = new Map<string, number[]>();
   for (const entry of ledger) {
-    if (entry.rowSeqDb === null) continue;
+    // Only the host row tables an entry's key allows are ever read (or written, or deleted from).
+    if (entry.rowSeqDb === null || ledgerRowIdentity(entry) === undefined) continue;
     byTable.set(entry.hostTable, [...(byTable.get(entry.hostTable) ?? []), entry.rowSeqDb]);
   }
   const rows = new Map<string, HostRow>();
@@ -235,6 +285,24 @@ export async function readLedgerRows(
     }
   }
   return rows;
+}
+
+function unexpectedEntry(entry: LedgerEntry): Finding {
+  return {
+    level: 'info',
+    code: 'LEDGER_ENTRY_UNEXPECTED',
+    path: `ledger.${entry.key}`,
+    message: `the ledger entry ${entry.key} points at ${entry.hostTable} (SEQ_DB ${entry.rowSeqDb}), where the installer never writes such a row: nothing was changed through it; remove the entry from ${LEDGER_TABLE} once you have checked it`,
+  };
+}
+
+function notRecognised(entry: LedgerEntry, table: string, columns: readonly string[]): Finding {
+  return {
+    level: 'info',
+    code: 'ROW_NOT_RECOGNISED',
+    path: `${table}.SEQ_DB=${entry.rowSeqDb}`,
+    message: `${table} row SEQ_DB ${entry.rowSeqDb}, recorded as ${entry.key}, no longer has the ${columns.join(', ')} it was written with: someone changed what it is, so it is left alone (restore those values, or delete the row and run apply)`,
+  };
 }
 
 export function rowId(table: string, seqDb: number): string {

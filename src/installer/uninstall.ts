@@ -1,7 +1,7 @@
 import type { Database, SqlExecutor } from '../db/driver.js';
-import { parseIdentifier, quoteIdentifier } from '../identifier.js';
-import type { LOGICAL_TABLES } from '../table-names.js';
-import { type Change, describeChange, type PlannedChange } from './change.js';
+import { quoteIdentifier } from '../identifier.js';
+import { type LOGICAL_TABLES, tableNames } from '../table-names.js';
+import { type Change, type ChangeResult, describeChange, type PlannedChange } from './change.js';
 import type { Finding } from './findings.js';
 import { tableExists } from './host-table.js';
 import type { InstallFile } from './install-file.js';
@@ -12,21 +12,16 @@ import {
   ledgerDeleteStatement,
   readLedger,
   sameScope,
+  writeLedgerEntry,
 } from './ledger.js';
 import { withInstallerLock } from './lock.js';
-import { readLedgerRows, removal } from './plan-rows.js';
+import { CREATED_PREFIX, readLedgerRows, removal, USES_PREFIX } from './plan-rows.js';
 
 export interface UninstallOptions {
   /** Also drop our tables when they still hold rows. */
   readonly force?: boolean;
   readonly progress?: (line: string) => void;
   readonly confirm?: (plan: { changes: readonly Change[]; findings: readonly Finding[] }) => Promise<boolean>;
-}
-
-export interface UninstallResult {
-  readonly changes: readonly Change[];
-  readonly findings: readonly Finding[];
-  readonly applied: boolean;
 }
 
 /**
@@ -37,9 +32,9 @@ export interface UninstallResult {
  */
 export async function uninstallInstallation(
   db: Database,
-  file: Pick<InstallFile, 'scope'>,
+  file: Pick<InstallFile, 'scope' | 'actingUser' | 'tableNames'>,
   options: UninstallOptions = {},
-): Promise<UninstallResult> {
+): Promise<ChangeResult> {
   const progress = options.progress ?? (() => undefined);
   const { scope } = file;
   return withInstallerLock(db, async () => {
@@ -63,9 +58,9 @@ export async function uninstallInstallation(
     const existing = await readLedgerRows(db, ledger);
     const findings: Finding[] = [];
     const rowChanges = mine
-      .filter((entry) => !entry.key.startsWith('table:'))
+      .filter((entry) => !entry.key.startsWith(CREATED_PREFIX))
       .flatMap((entry) => removal(entry, existing, ledger, scope, true, findings));
-    const tables = await planTableDrops(db, mine, ledger, options.force ?? false, findings);
+    const tables = await planTableDrops(db, file, mine, ledger, options.force ?? false, findings);
     const keptEntries = mine.length - rowChanges.length - tables.length;
     const othersLeft = ledger.some((entry) => !sameScope(entry.scope, scope));
     const dropLedger: Change[] =
@@ -108,6 +103,7 @@ export async function uninstallInstallation(
 
 async function planTableDrops(
   db: Database,
+  file: Pick<InstallFile, 'scope' | 'actingUser' | 'tableNames'>,
   mine: readonly LedgerEntry[],
   ledger: readonly LedgerEntry[],
   force: boolean,
@@ -122,24 +118,41 @@ async function planTableDrops(
   ] as const satisfies readonly (typeof LOGICAL_TABLES)[number][];
   const drops: PlannedChange[] = [];
   for (const logical of order) {
-    const entry = mine.find((e) => e.key === `table:${logical}`);
+    const entry = mine.find((e) => e.key === `${CREATED_PREFIX}${logical}`);
     if (entry === undefined) continue;
-    const table = parseIdentifier(entry.hostTable, 'table name in the ledger');
+    // Only the installation's own name for this table is ever dropped: a stale or edited entry
+    // naming another table is reported and kept.
+    const table = tableNames(file.tableNames ?? {})[logical];
+    if (entry.hostTable !== table) {
+      findings.push({
+        level: 'info',
+        code: 'LEDGER_ENTRY_UNEXPECTED',
+        path: `ledger.${entry.key}`,
+        message: `the ledger entry ${entry.key} names table ${entry.hostTable}, but this installation's ${logical} table is ${table}: nothing was dropped; check the install file's tableNames, or remove the entry from ${LEDGER_TABLE}`,
+      });
+      continue;
+    }
     const forget = (tx: SqlExecutor) => deleteLedgerEntry(tx, entry.scope, entry.key);
-    const sharedWith = ledger.find(
+    // Any entry of another installation naming the table (it uses it, or created it and was killed
+    // before recording its use) keeps the table, even with --force.
+    const user = ledger.find(
       (other) =>
-        !sameScope(other.scope, entry.scope) && other.key.startsWith('table:') && other.hostTable === table,
+        !sameScope(other.scope, entry.scope) &&
+        (other.key.startsWith(USES_PREFIX) || other.key.startsWith(CREATED_PREFIX)) &&
+        other.hostTable === table,
     );
+    if (user !== undefined) {
+      drops.push(handOver(entry, user, file.actingUser));
+      continue;
+    }
     const exists = await tableExists(db, table);
-    if (sharedWith !== undefined || !exists) {
+    if (!exists) {
       drops.push({
         kind: 'forget',
         table: LEDGER_TABLE,
         key: entry.key,
         ...ledgerDeleteStatement(entry.scope, entry.key),
-        message: exists
-          ? `keep table ${table}: another installation uses it`
-          : `forget table ${table}: it is gone`,
+        message: `forget table ${table}: it is gone`,
         run: forget,
       });
       continue;
@@ -169,4 +182,30 @@ async function planTableDrops(
     });
   }
   return drops;
+}
+
+/**
+ * A table this installation created that another one still uses stays, and the record of its
+ * creation passes to that installation: the last one to leave drops it, so it is never orphaned.
+ */
+function handOver(entry: LedgerEntry, user: LedgerEntry, actingUser: number): PlannedChange {
+  const logical = user.key.slice(user.key.indexOf(':') + 1);
+  const heir = {
+    scope: user.scope,
+    key: `${CREATED_PREFIX}${logical}`,
+    hostTable: entry.hostTable,
+    rowSeqDb: null,
+  };
+  const { scope } = user;
+  return {
+    kind: 'forget',
+    table: LEDGER_TABLE,
+    key: entry.key,
+    ...ledgerDeleteStatement(entry.scope, entry.key),
+    message: `keep table ${entry.hostTable}: installation ${scope.EMPRESA}/${scope.FILIAL}/${scope.LOCAL} uses it (it will drop it when it leaves)`,
+    run: async (tx) => {
+      await writeLedgerEntry(tx, heir, actingUser);
+      await deleteLedgerEntry(tx, entry.scope, entry.key);
+    },
+  };
 }

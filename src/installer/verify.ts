@@ -1,7 +1,15 @@
+import {
+  ConfigError,
+  PARAMETERS_TABLE,
+  type ParameterRow,
+  readParameterRows,
+  TREE_VIEW_PARAMETER,
+} from '../config/index.js';
 import type { Database, SqlExecutor } from '../db/driver.js';
 import { IDENTIFIER_PATTERN } from '../identifier.js';
+import { differenceCodeAndPath } from '../sync/schema-difference.js';
 import { LOGICAL_TABLES, OVERRIDE_PARAMETERS, type TableNames } from '../table-names.js';
-import { type DesiredRow, desiredRows, PARAMETER_TABLE } from './desired-rows.js';
+import { type DesiredRow, desiredRows } from './desired-rows.js';
 import { errorsOf } from './findings.js';
 import { fitRow } from './fit-row.js';
 import { readHostContext } from './host-context.js';
@@ -45,18 +53,14 @@ export async function verifyInstallation(
   const names = installationTableNames(file);
   const schema = await (options.schema ?? SCHEMA_SYNC).plan(db, names);
   for (const difference of schema.differences) {
-    problems.push({
-      code: difference.kind.toUpperCase().replaceAll('-', '_'),
-      path: difference.column === undefined ? difference.table : `${difference.table}.${difference.column}`,
-      message: difference.message,
-    });
+    problems.push({ ...differenceCodeAndPath(difference), message: difference.message });
   }
   if (host.mobileFlagColumn !== undefined) {
     const ledger = await readLedger(db);
     const existing = await readLedgerRows(db, ledger);
     for (const row of desiredRows(file, host.mobileFlagColumn)) {
       const table = host.tables.get(row.table);
-      if (table === undefined || row.table === PARAMETER_TABLE) continue;
+      if (table === undefined || row.table === PARAMETERS_TABLE) continue;
       const found = await findRow(db, row, file, ledger, existing);
       if (found === undefined) {
         problems.push({
@@ -82,7 +86,7 @@ export async function verifyInstallation(
       }
     }
   }
-  if (host.tables.has(PARAMETER_TABLE)) problems.push(...(await checkParameters(db, file, names)));
+  if (host.tables.has(PARAMETERS_TABLE)) problems.push(...(await checkParameters(db, file, names)));
   return { ok: problems.length === 0, problems };
 }
 
@@ -101,57 +105,65 @@ async function findRow(
     const found = entry.rowSeqDb === null ? undefined : existing.get(rowId(row.table, entry.rowSeqDb));
     if (found !== undefined) return found;
   }
-  if (row.naturalKey === undefined) return undefined;
   const statement = selectWhere(row.table, row.naturalKey);
   const [byHand] = await db.query<HostRow>(statement.sql, statement.params);
   return byHand;
 }
 
-/** The override and TREE_VIEW rows of this scope as they are now (administrators may have edited them). */
+/**
+ * The override and TREE_VIEW rows of this scope as they are now (administrators may have edited
+ * them), read by config's reader so NOME and CONTEUDO are matched and trimmed as everywhere else.
+ */
 async function checkParameters(db: SqlExecutor, file: InstallFile, names: TableNames): Promise<Problem[]> {
+  let rows: Readonly<Record<string, ParameterRow>>;
+  try {
+    ({ rows } = await readParameterRows(db, file.scope));
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    return error.issues.map((issue) => ({
+      code: error.code,
+      path: `${PARAMETERS_TABLE}.${issue.path}`,
+      message: `parameter ${issue.path} of this scope: ${issue.message}`,
+    }));
+  }
   const problems: Problem[] = [];
-  const { scope } = file;
-  const overrideNames: string[] = LOGICAL_TABLES.map((logical) => OVERRIDE_PARAMETERS[logical]);
-  const rows = await db.query<{ SEQ_DB: number; NOME: string; CONTEUDO: string | null }>(
-    `SELECT SEQ_DB, NOME, CONTEUDO FROM sys_core_par_parametros
-      WHERE EMPRESA = ? AND FILIAL = ? AND LOCAL = ? AND NOME IN (${[...overrideNames, 'TREE_VIEW'].map(() => '?').join(', ')})
-      ORDER BY SEQ_DB`,
-    [scope.EMPRESA, scope.FILIAL, scope.LOCAL, ...overrideNames, 'TREE_VIEW'],
-  );
-  for (const row of rows) {
-    const path = `sys_core_par_parametros.${row.NOME}`;
-    if (row.NOME === 'TREE_VIEW') {
-      problems.push(...(await checkTreeView(db, row.CONTEUDO, { path, seqDb: row.SEQ_DB, names })));
+  for (const logical of LOGICAL_TABLES) {
+    const nome = OVERRIDE_PARAMETERS[logical];
+    const row = rows[nome];
+    const path = `${PARAMETERS_TABLE}.${nome}`;
+    if (row === undefined) {
+      if (file.tableNames?.[logical] !== undefined) problems.push(parameterMissing(nome));
       continue;
     }
-    const name = row.CONTEUDO ?? '';
+    const name = row.CONTEUDO?.trim() ?? '';
     if (!IDENTIFIER_PATTERN.test(name)) {
       problems.push({
         code: 'OVERRIDE_INVALID',
         path,
-        message: `parameter ${row.NOME} (SEQ_DB ${row.SEQ_DB}) names ${JSON.stringify(row.CONTEUDO)}, which is not a table name`,
+        message: `parameter ${nome} (SEQ_DB ${row.SEQ_DB}) names ${JSON.stringify(row.CONTEUDO)}, which is not a table name`,
       });
     } else if (!(await tableExists(db, name))) {
       problems.push({
         code: 'OVERRIDE_TABLE_MISSING',
         path,
-        message: `parameter ${row.NOME} (SEQ_DB ${row.SEQ_DB}) names table ${name}, which does not exist: run apply, or correct the parameter`,
+        message: `parameter ${nome} (SEQ_DB ${row.SEQ_DB}) names table ${name}, which does not exist: run apply, or correct the parameter`,
       });
     }
   }
-  const missing = [...overrideNames, 'TREE_VIEW'].filter(
-    (nome) =>
-      rows.every((row) => row.NOME !== nome) &&
-      (nome === 'TREE_VIEW'
-        ? file.treeView !== undefined
-        : LOGICAL_TABLES.some((l) => OVERRIDE_PARAMETERS[l] === nome && file.tableNames?.[l] !== undefined)),
-  );
-  for (const nome of missing) {
-    problems.push({
-      code: 'ROW_MISSING',
-      path: `parameter:${nome}`,
-      message: `parameter ${nome} is missing from sys_core_par_parametros for this scope: run apply`,
-    });
+  const tree = rows[TREE_VIEW_PARAMETER];
+  if (tree !== undefined) {
+    const path = `${PARAMETERS_TABLE}.${TREE_VIEW_PARAMETER}`;
+    problems.push(...(await checkTreeView(db, tree.CONTEUDO, { path, seqDb: tree.SEQ_DB, names })));
+  } else if (file.treeView !== undefined) {
+    problems.push(parameterMissing(TREE_VIEW_PARAMETER));
   }
   return problems;
+}
+
+function parameterMissing(nome: string): Problem {
+  return {
+    code: 'ROW_MISSING',
+    path: `parameter:${nome}`,
+    message: `parameter ${nome} is missing from ${PARAMETERS_TABLE} for this scope: run apply`,
+  };
 }

@@ -34,7 +34,9 @@ export function diffSchema(
 ): SchemaPlan {
   const differences: SchemaDifference[] = [];
   const statements: string[] = [];
+  const tables: string[] = [];
   const foreignKeyStatements: string[] = [];
+  const foreignKeyTables: string[] = [];
 
   for (const host of hostTablesReferenced(expected)) {
     const table = findTable(found, host);
@@ -82,17 +84,28 @@ export function diffSchema(
         message: `table ${table.name} (${table.logical}) does not exist: it will be created`,
       });
       statements.push(createTableStatement(table));
+      tables.push(table.name);
       continue;
     }
     const clauses = [
       ...columnClauses(table, existing, differences),
       ...keyClauses(table, existing, differences),
     ];
-    if (clauses.length > 0) statements.push(alterTableStatement(table, clauses));
+    if (clauses.length > 0) {
+      statements.push(alterTableStatement(table, clauses));
+      tables.push(table.name);
+    }
     const foreignKeys = foreignKeyClauses(table, existing, differences);
-    if (foreignKeys.length > 0) foreignKeyStatements.push(alterTableStatement(table, foreignKeys));
+    if (foreignKeys.length > 0) {
+      foreignKeyStatements.push(alterTableStatement(table, foreignKeys));
+      foreignKeyTables.push(table.name);
+    }
   }
-  return { statements: [...statements, ...foreignKeyStatements], differences };
+  return {
+    statements: [...statements, ...foreignKeyStatements],
+    statementTables: [...tables, ...foreignKeyTables],
+    differences,
+  };
 }
 
 function hostTablesReferenced(expected: readonly TableModel[]): string[] {

@@ -1,5 +1,5 @@
 import { TaskAssociationError } from '../errors.js';
-import type { SchemaDifference } from './schema-difference.js';
+import { differenceCodeAndPath, type SchemaDifference } from './schema-difference.js';
 
 /**
  * Sync refused, or the server refused one of its statements. `code` is DESTRUCTIVE_DIFFERENCE (fixing it would drop or narrow
@@ -14,16 +14,12 @@ export class SchemaSyncError extends TaskAssociationError {
     code: string,
     message: string,
     differences: readonly SchemaDifference[],
-    options: { cause?: unknown } = {},
+    options: { cause?: unknown; path?: string } = {},
   ) {
     super(code, message, {
+      ...(differences[0] === undefined ? {} : { path: differenceCodeAndPath(differences[0]).path }),
       ...options,
-      ...(differences[0] === undefined ? {} : { path: pathOf(differences[0]) }),
     });
     this.differences = differences;
   }
-}
-
-function pathOf(difference: SchemaDifference): string {
-  return difference.column === undefined ? difference.table : `${difference.table}.${difference.column}`;
 }

@@ -9,5 +9,10 @@ export {
 } from './expected-model.js';
 export { type FoundTable, introspect } from './introspect.js';
 export { planSchemaSync } from './plan.js';
-export type { SchemaDifference, SchemaDifferenceKind, SchemaPlan } from './schema-difference.js';
+export {
+  differenceCodeAndPath,
+  type SchemaDifference,
+  type SchemaDifferenceKind,
+  type SchemaPlan,
+} from './schema-difference.js';
 export { type SyncOptions, syncSchema } from './sync.js';

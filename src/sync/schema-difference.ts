@@ -31,6 +31,8 @@ export interface SchemaDifference {
 /** What sync would do: the statements (in order) and every difference they come from. */
 export interface SchemaPlan {
   readonly statements: string[];
+  /** The table each statement creates or alters, index for index with `statements`. */
+  readonly statementTables: readonly string[];
   readonly differences: SchemaDifference[];
 }
 
@@ -40,3 +42,14 @@ export const BLOCKING_KINDS: readonly SchemaDifferenceKind[] = [
   'missing-host-column',
   'host-column-type',
 ];
+
+/**
+ * How a difference is named outside the sync: a stable code from its kind (`missing-column` →
+ * `MISSING_COLUMN`) and the path of what differs (`MO_OPER.CODIGO`, or the table alone).
+ */
+export function differenceCodeAndPath(difference: SchemaDifference): { code: string; path: string } {
+  return {
+    code: difference.kind.toUpperCase().replaceAll('-', '_'),
+    path: difference.column === undefined ? difference.table : `${difference.table}.${difference.column}`,
+  };
+}

@@ -54,7 +54,7 @@ export async function syncSchema(
         'STATEMENT_FAILED',
         `statement ${done + 1} of ${plan.statements.length} failed (${reason}); the ${done} before it were applied, run sync again once the cause is fixed: ${statement.split('\n')[0]}`,
         [],
-        { cause: error },
+        { cause: error, path: plan.statementTables[done] ?? '' },
       );
     }
   }

@@ -15,7 +15,7 @@ describe('task-association plan', () => {
     const io = captureIo();
     expect(await runCli(['plan', '--install', INSTALL, '--database-url', url, '--json'], io)).toBe(0);
     const { changes } = JSON.parse(io.out());
-    expect(changes).toHaveLength(14);
+    expect(changes).toHaveLength(18);
     expect(changes[5]).toEqual({
       kind: 'insert',
       table: 'sys_core_menu',

@@ -28,6 +28,7 @@ describe('task-association uninstall', () => {
     const { changes } = JSON.parse(io.out());
     expect(changes.map((change: { kind: string }) => change.kind)).toEqual([
       ...Array(9).fill('delete'),
+      ...Array(4).fill('forget'),
       ...Array(5).fill('drop-table'),
     ]);
     expect(await databaseState(db)).toEqual(pristine);

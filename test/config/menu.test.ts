@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, type MenuRowsInput, menuRows } from '../../src/config/index.js';
 
-const input: MenuRowsInput = {
-  scope: { EMPRESA: 1, FILIAL: 2, LOCAL: 3 },
-  taskSheetWithMetrics: { father: 10, order: 5 },
-  taskSheetWithoutMetrics: { father: 10, order: 6, label: 'Folha de tarefa', icon: 'fa fa-file' },
+const menus = {
+  taskSheet: { withMetrics: true, father: 10, order: 5 },
   taskSheetReport: { father: 20, order: 1 },
   activities: { father: null, order: 7 },
 };
+const input: MenuRowsInput = { scope: { EMPRESA: 1, FILIAL: 2, LOCAL: 3 }, menus };
+const withMenus = (changes: Record<string, unknown>) => ({ ...input, menus: { ...menus, ...changes } });
 
 describe('menuRows', () => {
-  it('builds the four entries of seed 2.7 with exact FILTER JSON', () => {
+  it('builds the three entries of seed 2.7 with exact FILTER JSON', () => {
     expect(menuRows(input)).toMatchInlineSnapshot(`
       [
         {
@@ -25,22 +25,6 @@ describe('menuRows', () => {
             "ICON": "fa fa-list-alt",
             "LOCAL": 3,
             "MENUORDER": 5,
-            "TYPE": "CRUD",
-            "URL": null,
-          },
-        },
-        {
-          "key": "taskSheetWithoutMetrics",
-          "row": {
-            "ATIVO": 1,
-            "DESCRICAO": "Folha de tarefa",
-            "EMPRESA": 1,
-            "FATHER": 10,
-            "FILIAL": 2,
-            "FILTER": "{"allowed":["FOLHA_TAREFA"]}",
-            "ICON": "fa fa-file",
-            "LOCAL": 3,
-            "MENUORDER": 6,
             "TYPE": "CRUD",
             "URL": null,
           },
@@ -81,23 +65,55 @@ describe('menuRows', () => {
     `);
   });
 
+  it('builds the task sheet without metrics, with its own label and icon', () => {
+    const [taskSheet] = menuRows(
+      withMenus({
+        taskSheet: { withMetrics: false, father: 10, order: 6, label: 'Folha de tarefa', icon: 'fa fa-file' },
+      }),
+    );
+    expect(taskSheet).toEqual({
+      key: 'taskSheetWithoutMetrics',
+      row: expect.objectContaining({
+        DESCRICAO: 'Folha de tarefa',
+        ICON: 'fa fa-file',
+        FILTER: '{"allowed":["FOLHA_TAREFA"]}',
+      }),
+    });
+  });
+
+  it('allows the report link and the task sheet both at the top level (father null)', () => {
+    const rows = menuRows(
+      withMenus({
+        taskSheet: { withMetrics: true, father: null, order: 1 },
+        taskSheetReport: { father: null, order: 2 },
+      }),
+    );
+    expect(rows.map((entry) => entry.row.FATHER)).toEqual([null, null, null]);
+  });
+
   it.each([
     ['no scope', { ...input, scope: undefined }, 'scope: "scope" is required'],
-    ['a missing entry', { ...input, activities: undefined }, 'activities: "activities" is required'],
-    ['no father', { ...input, activities: { order: 1 } }, 'activities.father: "father" is required'],
-    ['no order', { ...input, activities: { father: 1 } }, 'activities.order: "order" is required'],
-    ['a negative order', { ...input, activities: { father: 1, order: -1 } }, 'activities.order'],
-    ['a fractional father', { ...input, activities: { father: 1.5, order: 1 } }, 'activities.father'],
-    ['an empty label', { ...input, activities: { father: 1, order: 1, label: ' ' } }, 'activities.label'],
+    ['no menus', { ...input, menus: undefined }, 'menus: "menus" is required'],
+    ['a missing entry', withMenus({ activities: undefined }), 'menus.activities: "activities" is required'],
+    ['no father', withMenus({ activities: { order: 1 } }), 'menus.activities.father: "father" is required'],
+    ['no order', withMenus({ activities: { father: 1 } }), 'menus.activities.order: "order" is required'],
+    ['a negative order', withMenus({ activities: { father: 1, order: -1 } }), 'menus.activities.order'],
+    ['a fractional father', withMenus({ activities: { father: 1.5, order: 1 } }), 'menus.activities.father'],
+    [
+      'an empty label',
+      withMenus({ activities: { father: 1, order: 1, label: ' ' } }),
+      'menus.activities.label',
+    ],
+    ['no withMetrics', withMenus({ taskSheet: { father: 1, order: 1 } }), 'menus.taskSheet.withMetrics'],
     [
       'an unknown key',
-      { ...input, activities: { father: 1, order: 1, url: 'x' } },
-      'activities.url: unknown key "url"',
+      withMenus({ activities: { father: 1, order: 1, url: 'x' } }),
+      'menus.activities.url: unknown key "url"',
     ],
     [
       'the report under the task sheet parent',
-      { ...input, taskSheetReport: { father: 10, order: 1 } },
-      'taskSheetReport.father: the report link goes under a separate parent menu (seed 2.7), not the one of taskSheetWithMetrics (10)',
+      withMenus({ taskSheetReport: { father: 10, order: 1 } }),
+      "menus.taskSheetReport.father: the report link goes under a parent menu of its own (seed 2.7), not the task sheet's (10)",
     ],
   ])('refuses %s', (_name, bad, message) => {
     expect(() => menuRows(bad as MenuRowsInput)).toThrowError(ConfigError);

@@ -157,6 +157,20 @@ describe('readParameters', () => {
       code === 'DUPLICATE_TABLE_NAME' ? `(${nome} is SEQ_DB ${id})` : `(SEQ_DB ${id}, scope 1/1/1)`,
     );
     expect(await count()).toBe(1);
+    if (code === 'DUPLICATE_TABLE_NAME') expect(error).toMatchObject({ path: 'tableNames.OPER_GRUPO' });
+  });
+
+  it('names the missing parameter table as the path', async () => {
+    const { db } = scratch();
+    await db.execute('RENAME TABLE sys_core_par_parametros TO sys_core_par_parametros_away');
+    try {
+      await expect(readParameters(db, scope)).rejects.toMatchObject({
+        code: 'NO_PARAMETER_TABLE',
+        path: 'sys_core_par_parametros',
+      });
+    } finally {
+      await db.execute('RENAME TABLE sys_core_par_parametros_away TO sys_core_par_parametros');
+    }
   });
 });
 

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { applyInstallation, planInstallation } from '../../src/installer/installer.js';
 import { readLedger } from '../../src/installer/ledger.js';
+import { uninstallInstallation } from '../../src/installer/uninstall.js';
+import { verifyInstallation } from '../../src/installer/verify.js';
 import { useScratchDatabase } from '../support/database.js';
 import { countRows, exampleInstallFile, plainInstallFile } from './support.js';
 
@@ -27,6 +29,10 @@ describe('apply', () => {
       'insert sys_core_par_parametros parameter:ASSOCIATION_TASK_OPER_GRUPO_METRICA',
       'insert sys_core_par_parametros parameter:ASSOCIATION_TASK_OPER_OPER_GRUPO',
       'insert sys_core_par_parametros parameter:TREE_VIEW',
+      'use-table task_association_ledger uses:OPER',
+      'use-table task_association_ledger uses:OPER_GRUPO',
+      'use-table task_association_ledger uses:OPER_GRUPO_METRICA',
+      'use-table task_association_ledger uses:OPER_OPER_GRUPO',
     ]);
     expect(await countRows(db, 'sys_core_menu')).toBe(0);
 
@@ -153,6 +159,10 @@ describe('apply', () => {
       'table:OPER_GRUPO',
       'table:OPER_GRUPO_METRICA',
       'table:OPER_OPER_GRUPO',
+      'uses:OPER',
+      'uses:OPER_GRUPO',
+      'uses:OPER_GRUPO_METRICA',
+      'uses:OPER_OPER_GRUPO',
     ]);
     expect(await db.query('SELECT * FROM app_cliente')).toEqual([
       { SEQ_DB: 1, NOME: 'must survive every install, sync and uninstall' },
@@ -162,9 +172,7 @@ describe('apply', () => {
   it("reconciles the rows it owns to the seed, and leaves administrators' edits to parameters alone unless forced", async () => {
     const { db } = scratch();
     const file = exampleInstallFile();
-    await db.execute(
-      "UPDATE sys_core_menu SET FILTER = '{\"allowed\":[]}', TYPE = 'LINK' WHERE MENUORDER = 30",
-    );
+    await db.execute("UPDATE sys_core_menu SET ICON = 'fa fa-x', ATIVO = 0 WHERE MENUORDER = 30");
     await db.execute(
       "UPDATE sys_core_ds_tabela_campo SET OPCOES = CONCAT(OPCOES, ' '), DESCRICAO = 'Renamed by an admin'",
     );
@@ -174,7 +182,7 @@ describe('apply', () => {
 
     const result = await applyInstallation(db, file, {});
     expect(result.changes.map((c) => `${c.kind} ${c.key}: ${c.message}`)).toEqual([
-      expect.stringMatching(/^update menu:activities: .*TYPE, FILTER$/),
+      expect.stringMatching(/^update menu:activities: .*ATIVO, ICON$/),
       expect.stringMatching(/^update link-field: .*OPCOES$/),
     ]);
     const [field] = await db.query<{ OPCOES: string; DESCRICAO: string }>(
@@ -198,6 +206,37 @@ describe('apply', () => {
       'update parameter:TREE_VIEW',
     ]);
     expect(await countRows(db, 'sys_core_ds_tabela_campo', "DESCRICAO = 'Atividades e métricas'")).toBe(1);
+    expect((await applyInstallation(db, file, {})).changes).toEqual([]);
+  });
+
+  it('leaves alone a row of its own whose identity changed, and a ledger entry pointing elsewhere', async () => {
+    const { db } = scratch();
+    const file = exampleInstallFile();
+    // An administrator turned the activities entry into something else: it is no longer ours to fix.
+    await db.execute('UPDATE sys_core_menu SET FILTER = \'{"allowed":[]}\' WHERE MENUORDER = 30');
+    // An edited ledger entry points a menu key at a host table the installer never writes to.
+    await db.execute(
+      "UPDATE task_association_ledger SET HOST_TABLE = 'app_cliente', ROW_SEQ_DB = 1 WHERE ENTRY_KEY = 'menu:taskSheetReport'",
+    );
+    const result = await applyInstallation(db, file, {});
+    expect(result.changes).toEqual([]);
+    expect(result.findings.map((f) => `${f.code} ${f.path}`)).toEqual([
+      'ROW_NOT_OURS sys_core_menu.SEQ_DB=2',
+      'ROW_NOT_RECOGNISED sys_core_menu.SEQ_DB=3',
+    ]);
+    expect(await db.query('SELECT FILTER FROM sys_core_menu WHERE MENUORDER = 30')).toEqual([
+      { FILTER: '{"allowed":[]}' },
+    ]);
+    expect(await db.query('SELECT * FROM app_cliente')).toEqual([
+      { SEQ_DB: 1, NOME: 'must survive every install, sync and uninstall' },
+    ]);
+    // Repaired by hand, the rows are the installer's again.
+    await db.execute(
+      `UPDATE sys_core_menu SET FILTER = '{"allowed":["OPER","UNIDADE_MEDIDA","OPER_GRUPO","OPER_OPER_GRUPO","ETAPA"]}' WHERE MENUORDER = 30`,
+    );
+    await db.execute(
+      "UPDATE task_association_ledger SET HOST_TABLE = 'sys_core_menu', ROW_SEQ_DB = 2 WHERE ENTRY_KEY = 'menu:taskSheetReport'",
+    );
     expect((await applyInstallation(db, file, {})).changes).toEqual([]);
   });
 
@@ -235,5 +274,30 @@ describe('apply', () => {
       4,
     );
     expect((await applyInstallation(db, other, {})).changes).toEqual([]);
+  });
+
+  it('leaves menu rows made by hand alone, without a second set, and still verifies them', async () => {
+    const { db } = scratch();
+    const file = plainInstallFile({ EMPRESA: 3, FILIAL: 1, LOCAL: 1 });
+    // The host enabled the feature by hand: the same entries, its own labels and orders.
+    await db.execute(
+      `INSERT INTO sys_core_menu (EMPRESA, FILIAL, LOCAL, DESCRICAO, TYPE, ATIVO, MENUORDER, URL, FILTER) VALUES
+         (3, 1, 1, 'Folha', 'CRUD', 1, 1, NULL, '{"allowed":["FOLHA_TAREFA","OPER_GRUPO_METRICA"]}'),
+         (3, 1, 1, 'Parte', 'LINK', 1, 2, 'reports/parte_diaria/filters', NULL),
+         (3, 1, 1, 'Ativ.', 'CRUD', 1, 3, NULL, '{"allowed":["OPER","UNIDADE_MEDIDA","OPER_GRUPO","OPER_OPER_GRUPO","ETAPA"]}')`,
+    );
+    const result = await applyInstallation(db, file, {});
+    expect(result.changes.filter((c) => c.table === 'sys_core_menu')).toEqual([]);
+    expect(result.findings.filter((f) => f.code === 'ROW_NOT_OURS')).toHaveLength(3);
+    expect(await countRows(db, 'sys_core_menu', 'EMPRESA = 3')).toBe(3);
+    const problems = (await verifyInstallation(db, file)).problems;
+    expect(problems.map((p) => `${p.code} ${p.path}`)).toEqual([
+      'ROW_CHANGED menu:taskSheetWithMetrics',
+      'ROW_CHANGED menu:taskSheetReport',
+      'ROW_CHANGED menu:activities',
+    ]);
+    expect((await applyInstallation(db, file, {})).changes).toEqual([]);
+    await uninstallInstallation(db, file);
+    expect(await countRows(db, 'sys_core_menu', 'EMPRESA = 3')).toBe(3);
   });
 });

@@ -60,12 +60,32 @@ describe('the install file', () => {
   });
 
   it('says where JSON breaks, and when the file is missing', async () => {
-    expect(() => parseInstallFile('{"scope": ', 'install file x.json')).toThrow(
-      /install file x.json is not JSON/,
+    expect(() => parseInstallFile('{\n  "scope": ', 'install file x.json')).toThrow(
+      /install file x.json is not JSON: not valid JSON at line 2, column 12 \(offset 13\)/,
     );
     await expect(loadInstallFile('/nonexistent/install.json')).rejects.toMatchObject({
       code: 'INSTALL_FILE_UNREADABLE',
       message: 'install file /nonexistent/install.json does not exist',
+    });
+  });
+
+  it('refuses a key given twice in an embedded TREE_VIEW, with its path and position', () => {
+    const text = JSON.stringify(example, null, 2).replace(
+      '"2": {',
+      '"1": { "table": "MO_OPER", "isTask": true },\n      "2": {',
+    );
+    let error: unknown;
+    try {
+      parseInstallFile(text);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toMatchObject({
+      code: 'INSTALL_FILE_INVALID',
+      path: 'treeView.layers.1',
+      message: expect.stringMatching(
+        /^install file is not a valid install file: treeView\.layers\.1: the key "1" is given twice in one object \(again at line \d+, column \d+\)/,
+      ),
     });
   });
 });

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { ScratchDatabase } from '../../src/db/scratch.js';
 import { applyInstallation } from '../../src/installer/installer.js';
 import { uninstallInstallation } from '../../src/installer/uninstall.js';
+import { verifyInstallation } from '../../src/installer/verify.js';
 import { freshDatabase } from '../support/database.js';
 import { countRows, databaseState, exampleInstallFile, plainInstallFile } from './support.js';
 
@@ -36,6 +37,7 @@ describe('uninstall', () => {
       ...Array(3).fill('delete sys_core_menu'),
       'delete sys_core_ds_tabela_campo',
       ...Array(5).fill('delete sys_core_par_parametros'),
+      ...Array(4).fill('forget task_association_ledger'),
       'drop-table MO_OPER_GRUPO_METRICA',
       'drop-table MO_OPER_MO_OPER_GRUPO',
       'drop-table MO_OPER',
@@ -109,5 +111,70 @@ describe('uninstall', () => {
     await db.execute('RENAME TABLE sys_core_menu_away TO sys_core_menu');
     await uninstallInstallation(db, file);
     expect(await countRows(db, 'sys_core_menu')).toBe(0);
+  });
+});
+
+describe('uninstall with two installations on the same tables', () => {
+  it('keeps the tables another installation uses, even with --force, and hands their removal over to it', async () => {
+    const db = await host();
+    const second = exampleInstallFile({ scope: { EMPRESA: 2, FILIAL: 1, LOCAL: 1 } });
+    await applyInstallation(db, file, {});
+    await applyInstallation(db, second, {});
+    expect(await countRows(db, 'task_association_ledger', "EMPRESA = 2 AND ENTRY_KEY LIKE 'uses:%'")).toBe(4);
+
+    const first = await uninstallInstallation(db, file, { force: true });
+    expect(first.changes.filter((c) => c.kind === 'drop-table')).toEqual([]);
+    expect(await db.query("SHOW TABLES LIKE 'MO_%'")).toHaveLength(4);
+    expect((await verifyInstallation(db, second)).problems).toEqual([]);
+
+    await uninstallInstallation(db, second);
+    expect(await db.query("SHOW TABLES LIKE 'MO_%'")).toEqual([]);
+    expect(await db.query("SHOW TABLES LIKE 'task_association_ledger'")).toEqual([]);
+  });
+
+  it('records the use of tables on a re-apply of an installation made before uses were recorded', async () => {
+    const db = await host();
+    await applyInstallation(db, file, {});
+    await db.execute("DELETE FROM task_association_ledger WHERE ENTRY_KEY LIKE 'uses:%'");
+    const again = await applyInstallation(db, file, {});
+    expect(again.changes.map((c) => `${c.kind} ${c.key}`)).toEqual(
+      ['OPER', 'OPER_GRUPO', 'OPER_GRUPO_METRICA', 'OPER_OPER_GRUPO'].map((t) => `use-table uses:${t}`),
+    );
+    expect((await applyInstallation(db, file, {})).changes).toEqual([]);
+  });
+});
+
+describe('uninstall trusts the ledger only as far as it must', () => {
+  it('deletes and drops nothing through an entry naming another table, or a row whose identity changed', async () => {
+    const db = await host();
+    await applyInstallation(db, file, {});
+    await db.execute(
+      "UPDATE task_association_ledger SET HOST_TABLE = 'app_cliente', ROW_SEQ_DB = 1 WHERE ENTRY_KEY = 'menu:activities'",
+    );
+    await db.execute(
+      "UPDATE task_association_ledger SET HOST_TABLE = 'app_cliente' WHERE ENTRY_KEY = 'table:OPER'",
+    );
+    await db.execute("UPDATE sys_core_par_parametros SET NOME = 'SOMETHING_ELSE' WHERE NOME = 'TREE_VIEW'");
+    const result = await uninstallInstallation(db, file, { force: true });
+    expect(result.findings.map((f) => `${f.code} ${f.path}`)).toEqual([
+      'LEDGER_ENTRY_UNEXPECTED ledger.menu:activities',
+      expect.stringMatching(/^ROW_NOT_RECOGNISED sys_core_par_parametros\.SEQ_DB=\d+$/),
+      'LEDGER_ENTRY_UNEXPECTED ledger.table:OPER',
+    ]);
+    expect(result.changes.map((c) => c.table)).not.toContain('app_cliente');
+    expect(await db.query('SELECT * FROM app_cliente')).toEqual([
+      { SEQ_DB: 1, NOME: 'must survive every install, sync and uninstall' },
+    ]);
+    expect(await countRows(db, 'sys_core_par_parametros', "NOME = 'SOMETHING_ELSE'")).toBe(1);
+    // MO_OPER is kept with its entry (the entry names another table); the other three are dropped.
+    expect(await db.query("SHOW TABLES LIKE 'MO_OPER'")).toHaveLength(1);
+    expect(await db.query("SHOW TABLES LIKE 'MO_OPER_GRUPO'")).toEqual([]);
+    expect(
+      (
+        await db.query<{ ENTRY_KEY: string }>(
+          'SELECT ENTRY_KEY FROM task_association_ledger ORDER BY ENTRY_KEY',
+        )
+      ).map((row) => row.ENTRY_KEY),
+    ).toEqual(['menu:activities', 'parameter:TREE_VIEW', 'table:OPER']);
   });
 });

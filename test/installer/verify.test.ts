@@ -84,6 +84,24 @@ describe('verify', () => {
     expect(problems).toEqual(['OVERRIDE_TABLE_MISSING sys_core_par_parametros.ASSOCIATION_TASK_OPER']);
   });
 
+  it('reads the parameter rows as config does: trimmed CONTEUDO, NOME in any case, conflicts reported', async () => {
+    const { db } = scratch();
+    await db.execute(
+      "UPDATE sys_core_par_parametros SET CONTEUDO = ' MO_OPER ', NOME = 'association_task_oper' WHERE NOME = 'ASSOCIATION_TASK_OPER'",
+    );
+    expect((await verifyInstallation(db, file)).problems).toEqual([]);
+    const problems = await drift(
+      [
+        "INSERT INTO sys_core_par_parametros (EMPRESA, FILIAL, LOCAL, NOME, CONTEUDO) VALUES (1, 1, 1, 'ASSOCIATION_TASK_OPER', 'OTHER')",
+      ],
+      [
+        "DELETE FROM sys_core_par_parametros WHERE CONTEUDO = 'OTHER'",
+        "UPDATE sys_core_par_parametros SET CONTEUDO = 'MO_OPER', NOME = 'ASSOCIATION_TASK_OPER' WHERE NOME = 'ASSOCIATION_TASK_OPER'",
+      ],
+    );
+    expect(problems).toEqual(['CONFLICTING_PARAMETERS sys_core_par_parametros.ASSOCIATION_TASK_OPER']);
+  });
+
   it('reports an invalid TREE_VIEW, each problem with its path', async () => {
     const { db } = scratch();
     const [row] = await db.query<{ CONTEUDO: string }>(
@@ -150,7 +168,16 @@ describe('verify', () => {
       'ROW_MISSING menu:activities',
     ]);
     expect(
-      await drift(["UPDATE sys_core_menu SET FILTER = NULL, URL = 'x' WHERE MENUORDER = 10"], 'apply'),
+      await drift(["UPDATE sys_core_menu SET ICON = 'fa fa-x', ATIVO = 0 WHERE MENUORDER = 10"], 'apply'),
+    ).toEqual(['ROW_CHANGED menu:taskSheetWithMetrics']);
+    // Its identity changed: apply leaves it alone (see apply's tests), the operator restores it.
+    expect(
+      await drift(
+        ["UPDATE sys_core_menu SET FILTER = NULL, URL = 'x' WHERE MENUORDER = 10"],
+        [
+          `UPDATE sys_core_menu SET URL = NULL, FILTER = '{"allowed":["FOLHA_TAREFA","OPER_GRUPO_METRICA"]}' WHERE MENUORDER = 10`,
+        ],
+      ),
     ).toEqual(['ROW_CHANGED menu:taskSheetWithMetrics']);
   });
 });

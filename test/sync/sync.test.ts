@@ -44,7 +44,11 @@ describe('syncSchema', () => {
       expect(await existing(names)).toEqual(Object.values(names).sort());
       expect(await snapshotHostTables(db, Object.values(names))).toEqual(before);
 
-      expect(await planSchemaSync(db, names)).toEqual({ statements: [], differences: [] });
+      expect(await planSchemaSync(db, names)).toEqual({
+        statements: [],
+        statementTables: [],
+        differences: [],
+      });
       expect(await syncSchema(db, names)).toEqual({ statements: [], applied: false });
     },
   );
@@ -90,7 +94,7 @@ describe('syncSchema', () => {
     ]);
     expect(plan.differences.every((difference) => !difference.destructive)).toBe(true);
     expect((await syncSchema(db, names)).statements).toHaveLength(2);
-    expect(await planSchemaSync(db, names)).toEqual({ statements: [], differences: [] });
+    expect(await planSchemaSync(db, names)).toEqual({ statements: [], statementTables: [], differences: [] });
   });
 
   it('refuses a column of another type, saying what it found and expected, and runs nothing', async () => {
@@ -182,7 +186,7 @@ describe('syncSchema', () => {
     const names = prefixed('WIDE');
     await syncSchema(db, names);
     await db.execute('ALTER TABLE WIDE_OPER ADD UNIQUE KEY uq_seq_codigo (SEQ_DB, CODIGO)');
-    expect(await planSchemaSync(db, names)).toEqual({ statements: [], differences: [] });
+    expect(await planSchemaSync(db, names)).toEqual({ statements: [], statementTables: [], differences: [] });
   });
 
   it('reports a statement the server refuses as one clear error saying how far it got', async () => {
@@ -195,6 +199,7 @@ describe('syncSchema', () => {
     );
     await expect(syncSchema(db, names)).rejects.toMatchObject({
       code: 'STATEMENT_FAILED',
+      path: 'ORPHAN_OPER',
       message: expect.stringMatching(
         /^statement 1 of 1 failed \(.*foreign key constraint fails.*\); the 0 before it were applied/,
       ),
@@ -229,6 +234,6 @@ describe('syncSchema', () => {
       'ALTER TABLE `WIDEN_OPER`\n  MODIFY COLUMN `SOURCE` varchar(50) NULL DEFAULT NULL,\n  MODIFY COLUMN `ATIVO` tinyint(1) NULL DEFAULT 1',
     ]);
     await syncSchema(db, names);
-    expect(await planSchemaSync(db, names)).toEqual({ statements: [], differences: [] });
+    expect(await planSchemaSync(db, names)).toEqual({ statements: [], statementTables: [], differences: [] });
   });
 });

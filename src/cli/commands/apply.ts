@@ -1,25 +1,15 @@
-import { askToProceed, reportFindings, withInstallation } from '../../installer/command-line.js';
+import { runChangeCommand } from '../../installer/command-line.js';
 import { applyInstallation } from '../../installer/installer.js';
-import { printJson } from '../io.js';
 import type { Command } from '../main.js';
 
 export const command: Command = {
   usage: 'apply --install <file> [--database-url URL] [--json] [--yes] [--force]',
   run: (args, io) =>
-    withInstallation(args, io, true, async ({ db, file, json, yes, force, progress }) => {
-      const result = await applyInstallation(db, file, {
-        force,
-        progress,
-        ...(yes ? {} : { confirm: (plan) => askToProceed(io, plan.changes, 'apply these changes?') }),
-      });
-      reportFindings(io, result.findings);
-      if (!result.applied) {
-        progress('nothing was changed');
-        return 1;
-      }
-      // Each change was shown as it ran; only say so when there was none.
-      if (result.changes.length === 0) progress('nothing to do: the installation is up to date');
-      if (json) printJson(io, { changes: result.changes });
-      return 0;
-    }),
+    runChangeCommand(
+      args,
+      io,
+      { question: 'apply these changes?', none: 'nothing to do: the installation is up to date' },
+      ({ db, file, force, progress }, confirm) =>
+        applyInstallation(db, file, { force, progress, ...(confirm === undefined ? {} : { confirm }) }),
+    ),
 };
