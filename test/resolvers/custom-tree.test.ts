@@ -1,3 +1,4 @@
+import { getTableName } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TreeView } from '../../src/config/index.js';
 import { loadTaskTree, resolveTableNames, saveMetrics, type TreeNode } from '../../src/resolvers/index.js';
@@ -133,7 +134,9 @@ describe('loadTaskTree, custom TREE_VIEW with MO_ names', () => {
   it('resolves the MO_ names from the scope parameter rows', async () => {
     const { names: resolved, tables } = await resolveTableNames(scratch().db, SCOPE_A);
     expect(resolved).toEqual(names);
-    expect(tables.OPER).toBeDefined();
+    // The Drizzle tables carry the overridden names, not only the name map.
+    expect(getTableName(tables.OPER)).toBe('MO_OPER');
+    expect(getTableName(tables.OPER_GRUPO)).toBe('MO_OPER_GRUPO');
     expect((await resolveTableNames(scratch().db, { EMPRESA: 3, FILIAL: 3, LOCAL: 3 })).names).toEqual(
       tableNames(),
     );
