@@ -3,6 +3,9 @@ import { TaskAssociationError } from '../errors.js';
 /** A request the caller can fix: a malformed batch, a value its column cannot hold. HTTP 400. */
 export class InvalidRequestError extends TaskAssociationError {}
 
+/** A request body above the handler's limit; it was not read to the end. HTTP 413. */
+export class PayloadTooLargeError extends InvalidRequestError {}
+
 /** The task sheet (or another row a request names) does not exist in the caller's scope. HTTP 404. */
 export class NotFoundError extends TaskAssociationError {}
 
