@@ -164,6 +164,22 @@ describe('loadTaskTree, custom TREE_VIEW with MO_ names', () => {
     expect(counting.count()).toBe(7);
   });
 
+  it('gives the same tree whether a level is read by an IN list or by one scope-wide join', async () => {
+    const counting = countingExecutor(scratch().db);
+    const byIds = await loadTaskTree(counting, { scope: SCOPE_A, taskSheet: ids.TS ?? 0 });
+    counting.reset();
+    // inListLimit 1: sectors (one region above) and activities (one group above) by IN list, groups
+    // (two sectors above) by the join, which also returns links of hidden parents, dropped in memory.
+    const mixed = await loadTaskTree(counting, { scope: SCOPE_A, taskSheet: ids.TS ?? 0, inListLimit: 1 });
+    expect(counting.count()).toBe(7);
+    expect(outline(mixed.roots)).toEqual(outline(byIds.roots));
+    // Every level by the join (inListLimit 0), still one query per level.
+    counting.reset();
+    const joined = await loadTaskTree(counting, { scope: SCOPE_A, taskSheet: ids.TS ?? 0, inListLimit: 0 });
+    expect(counting.count()).toBe(7);
+    expect(outline(joined.roots)).toEqual(outline(byIds.roots));
+  });
+
   it('never shows scope 1/1/1 rows to scope 2/1/1', async () => {
     const tree = await loadTaskTree(scratch().db, { scope: SCOPE_B, taskSheet: ids.TS_B ?? 0 });
     expect(tree.roots).toEqual([]);
