@@ -1,4 +1,4 @@
-import type { TreeView } from '../config/index.js';
+import { isReservedMetricColumn, type TreeView } from '../config/index.js';
 import type { Database, SqlExecutor } from '../db/driver.js';
 import { type Identifier, quoteIdentifier } from '../identifier.js';
 import { formatScope, type Scope } from '../scope.js';
@@ -107,6 +107,17 @@ function checkEntries(
       { path: 'metricAssociationTable' },
     );
   }
+  // The TREE_VIEW model refuses these already; a library caller can still hand over a TreeView it
+  // built by hand, and a metric on a key or flag column would let a save rewrite scope, RO or DELETED.
+  plan.metrics.forEach((metric, index) => {
+    if (isReservedMetricColumn(metric.field)) {
+      throw new ConfigurationError(
+        'RESERVED_METRIC_FIELD',
+        `metric ${metric.field} names a column the package manages (scope, key, audit or flags): metrics may only name metric columns such as METRICA1`,
+        { path: `metrics.${index}.field` },
+      );
+    }
+  });
   const fields = new Map<string, Identifier>(plan.metrics.map((metric) => [metric.field, metric.field]));
   const seen = new Map<string, number>();
   return entries.map((entry, index) => {

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { TreeView } from '../../src/config/index.js';
 import { openDatabase } from '../../src/db/mysql.js';
 import {
+  ConfigurationError,
   InvalidRequestError,
   NotFoundError,
   ReadOnlyRowError,
@@ -240,6 +241,27 @@ describe('saveMetrics', () => {
         code: 'METRIC_TABLE_UNUSABLE',
         message,
       });
+    }
+  });
+
+  it('refuses a hand-built TREE_VIEW whose metric names a scope or flag column, writing nothing', async () => {
+    const parsed = TreeView.parse({
+      layers: {
+        '1': { table: names.OPER_GRUPO, associationTable: names.OPER_OPER_GRUPO },
+        '2': { table: names.OPER, isTask: true },
+      },
+    });
+    for (const field of ['EMPRESA', 'RO', 'deleted']) {
+      // Past the model's check, as a library caller could: the saver must refuse it on its own.
+      const treeView = { ...parsed, metrics: [{ field: 'METRICA1' }, { field }] } as TreeView;
+      await expectNothingWritten(
+        () =>
+          save({
+            treeView,
+            entries: [{ activity: fixture.opers[2] ?? 0, group: fixture.group, values: { [field]: 2 } }],
+          }),
+        { name: ConfigurationError.name, code: 'RESERVED_METRIC_FIELD', path: 'metrics.1.field' },
+      );
     }
   });
 
