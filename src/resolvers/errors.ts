@@ -9,7 +9,10 @@ export class PayloadTooLargeError extends InvalidRequestError {}
 /** The task sheet (or another row a request names) does not exist in the caller's scope. HTTP 404. */
 export class NotFoundError extends TaskAssociationError {}
 
-/** A row marked RO=1 would have been changed. Nothing of the batch is written. HTTP 409. */
+/**
+ * A row the package may not change would have been: RO=1 (`READ_ONLY_ROW`) or ATIVO=0 (`INACTIVE_ROW`).
+ * Nothing of the batch is written. HTTP 409.
+ */
 export class ReadOnlyRowError extends TaskAssociationError {}
 
 /**

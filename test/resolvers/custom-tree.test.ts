@@ -204,6 +204,15 @@ describe('loadTaskTree, custom TREE_VIEW with MO_ names', () => {
         entries: [{ ...entry, group: ids.G2 ?? 0 }],
       }),
     ).rejects.toMatchObject({ code: 'NOT_IN_TREE', path: 'entries.0' });
+    // O1 is linked to G2, but G2 hangs only below a deleted sector and by a deleted link: not shown.
+    await expect(
+      saveMetrics(db, {
+        scope: SCOPE_A,
+        user: 9,
+        taskSheet: ids.TS ?? 0,
+        entries: [{ ...entry, activity: ids.O1 ?? 0, group: ids.G2 ?? 0 }],
+      }),
+    ).rejects.toMatchObject({ code: 'NOT_IN_TREE', message: /node \d+ is not in the tree/ });
   });
 
   it('reads and saves metrics in the metricAssociationTable when the TREE_VIEW names one', async () => {
