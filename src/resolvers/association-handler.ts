@@ -4,7 +4,6 @@ import { TaskAssociationError } from '../errors.js';
 import type { Scope } from '../scope.js';
 import {
   BusyError,
-  ConfigurationError,
   InvalidRequestError,
   NotFoundError,
   PayloadTooLargeError,
@@ -62,13 +61,9 @@ export function createAssociationHandler(
   return async (request) => {
     try {
       if (request.method !== 'GET' && request.method !== 'PUT') {
-        return json(
-          405,
-          errorBody('METHOD_NOT_ALLOWED', `${request.method} is not supported: use GET or PUT`),
-          {
-            allow: 'GET, PUT',
-          },
-        );
+        return errorJson(405, 'METHOD_NOT_ALLOWED', `${request.method} is not supported: use GET or PUT`, {
+          headers: { allow: 'GET, PUT' },
+        });
       }
       const taskSheet = parseInput(
         TaskSheetParameter,
@@ -103,9 +98,14 @@ function errorResponse(error: unknown, onError: (error: unknown) => void): Respo
   if (!(error instanceof TaskAssociationError)) {
     // A bug or a lost database: the details belong in the host's log, not in the response.
     onError(error);
-    return json(500, errorBody('INTERNAL_ERROR', 'the request failed on the server'));
+    return errorJson(500, 'INTERNAL_ERROR', 'the request failed on the server');
   }
-  return json(statusOf(error), errorBody(error.code, error.message, error.path));
+  return errorJson(
+    statusOf(error),
+    error.code,
+    error.message,
+    error.path === undefined ? {} : { path: error.path },
+  );
 }
 
 function statusOf(error: TaskAssociationError): number {
@@ -119,8 +119,15 @@ function statusOf(error: TaskAssociationError): number {
   return 500;
 }
 
-function errorBody(code: string, message: string, path?: string) {
-  return { error: path === undefined ? { code, message } : { code, message, path } };
+/** The one shape of every error answer: `{ "error": { "code", "message", "path"? } }`. */
+function errorJson(
+  status: number,
+  code: string,
+  message: string,
+  options: { path?: string; headers?: Record<string, string> } = {},
+): Response {
+  const error = options.path === undefined ? { code, message } : { code, message, path: options.path };
+  return json(status, { error }, options.headers);
 }
 
 function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {

@@ -71,7 +71,9 @@ export async function saveMetrics(db: Database, options: SaveMetricsOptions): Pr
 
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db.transaction((tx) => writeBatch(tx, plan.metricTable, scope, user, taskSheet, rows));
+      return await db.transaction((tx) =>
+        writeBatch(tx, { table: plan.metricTable, scope, user, taskSheet, entries: rows }),
+      );
     } catch (error) {
       if (!isRetryable(error)) throw error;
       if (attempt >= MAX_ATTEMPTS) {
@@ -220,6 +222,15 @@ async function checkInTree(db: SqlExecutor, scope: Scope, plan: TreePlan, entrie
   });
 }
 
+/** A checked batch, ready to write into the metric table. */
+interface CheckedBatch {
+  readonly table: Identifier;
+  readonly scope: Scope;
+  readonly user: number;
+  readonly taskSheet: number;
+  readonly entries: readonly CheckedEntry[];
+}
+
 /** How long a save waits for the writer ahead of it before answering busy. */
 const LOCK_TIMEOUT_SECONDS = 10;
 
@@ -236,14 +247,8 @@ const LOCK_TIMEOUT_SECONDS = 10;
  * writer that does not take our lock can still collide (duplicate ID, deadlock); `saveMetrics`
  * retries those.
  */
-async function writeBatch(
-  tx: SqlExecutor,
-  table: Identifier,
-  scope: Scope,
-  user: number,
-  taskSheet: number,
-  entries: readonly CheckedEntry[],
-): Promise<SaveMetricsResult> {
+async function writeBatch(tx: SqlExecutor, batch: CheckedBatch): Promise<SaveMetricsResult> {
+  const { table, scope } = batch;
   // The lock name is hashed on the server: MySQL refuses names longer than 64 characters.
   const lockName = `CONCAT('task_association:', SHA1(CONCAT(DATABASE(), '.', ?, ':', ?)))`;
   const lockParams = [table, scopeParams(scope).join('/')];
@@ -258,7 +263,7 @@ async function writeBatch(
     );
   }
   try {
-    return await writeLocked(tx, table, scope, user, taskSheet, entries);
+    return await writeLocked(tx, batch);
   } finally {
     // If the connection itself failed, the server has already dropped the lock with it, and the
     // error that matters is the one already on its way out: do not replace it with this one.
@@ -266,14 +271,8 @@ async function writeBatch(
   }
 }
 
-async function writeLocked(
-  tx: SqlExecutor,
-  table: Identifier,
-  scope: Scope,
-  user: number,
-  taskSheet: number,
-  entries: readonly CheckedEntry[],
-): Promise<SaveMetricsResult> {
+async function writeLocked(tx: SqlExecutor, batch: CheckedBatch): Promise<SaveMetricsResult> {
+  const { table, scope, user, taskSheet, entries } = batch;
   const quoted = quoteIdentifier(table);
   const [last] = await tx.query<{ ID: number }>(
     `SELECT ID FROM ${quoted} WHERE EMPRESA = ? AND FILIAL = ? AND LOCAL = ? ORDER BY ID DESC LIMIT 1 FOR UPDATE`,

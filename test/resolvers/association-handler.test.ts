@@ -151,10 +151,56 @@ describe('the associationtask handler', () => {
     expect(put.status).toBe(404);
   });
 
+  it('gives every error answer one shape and the same headers, with the path where there is one', async () => {
+    const answers = await Promise.all([
+      request('?taskSheet=x'),
+      request(`?taskSheet=${ids.sheet}`, { method: 'PATCH' }),
+      request(`?taskSheet=${ids.sheet}`, { method: 'PUT', body: '{' }),
+    ]);
+    const seen = await Promise.all(
+      answers.map(async (answer) => ({
+        status: answer.status,
+        type: answer.headers.get('content-type'),
+        cache: answer.headers.get('cache-control'),
+        sniff: answer.headers.get('x-content-type-options'),
+        body: await answer.json(),
+      })),
+    );
+    const headers = { type: 'application/json; charset=utf-8', cache: 'no-store', sniff: 'nosniff' };
+    expect(seen).toEqual([
+      {
+        status: 400,
+        ...headers,
+        body: {
+          error: {
+            code: 'INVALID_REQUEST',
+            message: 'query at taskSheet: taskSheet must be a task sheet SEQ_DB, a positive whole number',
+            path: 'taskSheet',
+          },
+        },
+      },
+      {
+        status: 405,
+        ...headers,
+        body: { error: { code: 'METHOD_NOT_ALLOWED', message: 'PATCH is not supported: use GET or PUT' } },
+      },
+      {
+        status: 400,
+        ...headers,
+        body: {
+          error: { code: 'INVALID_JSON', message: 'the request body is not JSON: send {"entries": [...]}' },
+        },
+      },
+    ]);
+  });
+
   it('answers 405 for other methods and passes on a Response the context throws', async () => {
     const deleted = await request(`?taskSheet=${ids.sheet}`, { method: 'DELETE' });
     expect(deleted.status).toBe(405);
     expect(deleted.headers.get('allow')).toBe('GET, PUT');
+    expect(await deleted.json()).toEqual({
+      error: { code: 'METHOD_NOT_ALLOWED', message: 'DELETE is not supported: use GET or PUT' },
+    });
     const anonymous = await handler()(new Request(`${BASE}?taskSheet=${ids.sheet}`));
     expect(anonymous.status).toBe(401);
   });
