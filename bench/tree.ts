@@ -117,7 +117,7 @@ try {
         ...live,
         FOLHA_TAREFA_SEQ_DB: sheet,
         OPER_SEQ_DB: activity,
-        OPER_GRUPO_SEQ_DB: groups[Math.floor(activityIndex.get(activity) ?? 0) / ACTIVITIES_PER_GROUP],
+        OPER_GRUPO_SEQ_DB: groups[Math.floor((activityIndex.get(activity) ?? 0) / ACTIVITIES_PER_GROUP)],
         METRICA1: '3.50',
         METRICA2: 4,
       })),

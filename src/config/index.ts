@@ -31,7 +31,15 @@ export {
   menuRows,
   REPORT_URL,
 } from './menu.js';
-export { DEFAULT_METRICS, METRIC_DEFAULT_TYPES, Metric, MetricDefault, Metrics } from './metrics.js';
+export {
+  DEFAULT_METRICS,
+  isReservedMetricColumn,
+  METRIC_DEFAULT_TYPES,
+  Metric,
+  MetricDefault,
+  Metrics,
+  RESERVED_METRIC_COLUMNS,
+} from './metrics.js';
 export {
   buildLink,
   OpcoesEntry,

@@ -30,9 +30,58 @@ export const METRIC_DEFAULT_TYPES = [
   'taskSheet',
 ] as const satisfies readonly MetricDefault['type'][];
 
+/**
+ * Columns a metric may not name: the scope, identity, audit and flag columns of every table, and the
+ * metric row's own key. Saving writes each metric's column, so one of these would let a save move a
+ * row to another scope, clear RO, undelete a row, or name a column twice in its INSERT.
+ */
+export const RESERVED_METRIC_COLUMNS = [
+  'SEQ_DB',
+  'EMPRESA',
+  'FILIAL',
+  'LOCAL',
+  'ID',
+  'INS_DH',
+  'INS_USUARIO_SEQ_DB',
+  'UPD_DH',
+  'UPD_USUARIO_SEQ_DB',
+  'SOURCE',
+  'ATIVO',
+  'DELETED',
+  'RO',
+  'OPER_SEQ_DB',
+  'OPER_GRUPO_SEQ_DB',
+  'FOLHA_TAREFA_SEQ_DB',
+] as const;
+
+const RESERVED = new Set<string>(RESERVED_METRIC_COLUMNS);
+
+/** MySQL column names are case-insensitive: `ro` is the RO column. */
+export function isReservedMetricColumn(name: string): boolean {
+  return RESERVED.has(name.toUpperCase());
+}
+
+// The same rule for the JSON Schema, whose patterns have no case-insensitive flag: `[Rr][Oo]`.
+const RESERVED_PATTERN = `^(?:${RESERVED_METRIC_COLUMNS.map((column) =>
+  column.replace(/[A-Z]/g, (letter) => `[${letter}${letter.toLowerCase()}]`),
+).join('|')})$`;
+
+/** A metric's column: an identifier that is none of {@link RESERVED_METRIC_COLUMNS}. */
+const MetricField = Identifier.superRefine((field, ctx) => {
+  if (!isReservedMetricColumn(field)) return;
+  ctx.addIssue({
+    code: 'custom',
+    message: `"${field}" is a column the package manages (scope, key, audit or flags), not a metric: name a metric column such as METRICA1`,
+    params: { code: 'RESERVED_METRIC_FIELD' },
+  });
+}).meta({
+  description: 'column of the metric association table, e.g. METRICA1',
+  not: { pattern: RESERVED_PATTERN },
+});
+
 /** One metric column of the metric table, with the label the modal shows and an optional default. */
 export const Metric = z.strictObject({
-  field: Identifier.describe('column of the metric association table, e.g. METRICA1'),
+  field: MetricField,
   label: z.string().min(1).optional().describe('label shown in the metric-entry modal'),
   default: MetricDefault.optional(),
 });

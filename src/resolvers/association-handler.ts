@@ -4,14 +4,15 @@ import { TaskAssociationError } from '../errors.js';
 import type { Scope } from '../scope.js';
 import {
   BusyError,
-  ConfigurationError,
   InvalidRequestError,
   NotFoundError,
+  PayloadTooLargeError,
   ReadOnlyRowError,
 } from './errors.js';
 import { resolveInstallation } from './installation.js';
 import { loadTaskTree } from './load-task-tree.js';
 import { MetricBatch, parseInput } from './metric-batch.js';
+import { readJsonBody } from './request-body.js';
 import { saveMetrics } from './save-metrics.js';
 
 /** Who is asking, as the host knows it from its own session: never taken from the request. */
@@ -32,7 +33,7 @@ export interface AssociationHandlerOptions {
   readonly onError?: (error: unknown) => void;
 }
 
-/** Requests above this size are refused before they are parsed. */
+/** Request bodies above this size are refused, and never held in memory whole. */
 const MAX_BODY_BYTES = 1_000_000;
 
 const TaskSheetParameter = z
@@ -46,7 +47,7 @@ const TaskSheetParameter = z
  *
  * - `GET ?taskSheet=42` → 200 with the tree (`loadTaskTree`) as JSON;
  * - `PUT ?taskSheet=42` with `{ "entries": [...] }` → 200 with `{ inserted, updated }` (`saveMetrics`);
- * - bad input → 400, unknown task sheet or one of another scope → 404, RO row → 409, other
+ * - bad input → 400, a body over 1 MB → 413, unknown task sheet or one of another scope → 404, RO row → 409, other
  *   method → 405, writers colliding → 503, installation misconfigured → 500; errors as
  *   `{ "error": { "code", "message", "path"? } }`.
  *
@@ -60,13 +61,9 @@ export function createAssociationHandler(
   return async (request) => {
     try {
       if (request.method !== 'GET' && request.method !== 'PUT') {
-        return json(
-          405,
-          errorBody('METHOD_NOT_ALLOWED', `${request.method} is not supported: use GET or PUT`),
-          {
-            allow: 'GET, PUT',
-          },
-        );
+        return errorJson(405, 'METHOD_NOT_ALLOWED', `${request.method} is not supported: use GET or PUT`, {
+          headers: { allow: 'GET, PUT' },
+        });
       }
       const taskSheet = parseInput(
         TaskSheetParameter,
@@ -80,7 +77,7 @@ export function createAssociationHandler(
         const tree = await loadTaskTree(db, { scope, taskSheet, names, treeView: treeView ?? null });
         return json(200, tree);
       }
-      const batch = parseInput(MetricBatch, await readJson(request), 'request body');
+      const batch = parseInput(MetricBatch, await readJsonBody(request, MAX_BODY_BYTES), 'request body');
       const result = await saveMetrics(db, {
         scope,
         user,
@@ -97,32 +94,22 @@ export function createAssociationHandler(
   };
 }
 
-async function readJson(request: Request): Promise<unknown> {
-  const declared = Number(request.headers.get('content-length') ?? '0');
-  const text = declared > MAX_BODY_BYTES ? undefined : await request.text();
-  if (text === undefined || Buffer.byteLength(text) > MAX_BODY_BYTES) {
-    throw new InvalidRequestError(
-      'BODY_TOO_LARGE',
-      `the request body is larger than ${MAX_BODY_BYTES} bytes: send fewer entries`,
-    );
-  }
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new InvalidRequestError('INVALID_JSON', 'the request body is not JSON: send {"entries": [...]}');
-  }
-}
-
 function errorResponse(error: unknown, onError: (error: unknown) => void): Response {
   if (!(error instanceof TaskAssociationError)) {
     // A bug or a lost database: the details belong in the host's log, not in the response.
     onError(error);
-    return json(500, errorBody('INTERNAL_ERROR', 'the request failed on the server'));
+    return errorJson(500, 'INTERNAL_ERROR', 'the request failed on the server');
   }
-  return json(statusOf(error), errorBody(error.code, error.message, error.path));
+  return errorJson(
+    statusOf(error),
+    error.code,
+    error.message,
+    error.path === undefined ? {} : { path: error.path },
+  );
 }
 
 function statusOf(error: TaskAssociationError): number {
+  if (error instanceof PayloadTooLargeError) return 413;
   if (error instanceof InvalidRequestError) return 400;
   if (error instanceof NotFoundError) return 404;
   if (error instanceof ReadOnlyRowError) return 409;
@@ -132,8 +119,15 @@ function statusOf(error: TaskAssociationError): number {
   return 500;
 }
 
-function errorBody(code: string, message: string, path?: string) {
-  return { error: path === undefined ? { code, message } : { code, message, path } };
+/** The one shape of every error answer: `{ "error": { "code", "message", "path"? } }`. */
+function errorJson(
+  status: number,
+  code: string,
+  message: string,
+  options: { path?: string; headers?: Record<string, string> } = {},
+): Response {
+  const error = options.path === undefined ? { code, message } : { code, message, path: options.path };
+  return json(status, { error }, options.headers);
 }
 
 function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {

@@ -3,10 +3,16 @@ import { TaskAssociationError } from '../errors.js';
 /** A request the caller can fix: a malformed batch, a value its column cannot hold. HTTP 400. */
 export class InvalidRequestError extends TaskAssociationError {}
 
+/** A request body above the handler's limit; it was not read to the end. HTTP 413. */
+export class PayloadTooLargeError extends InvalidRequestError {}
+
 /** The task sheet (or another row a request names) does not exist in the caller's scope. HTTP 404. */
 export class NotFoundError extends TaskAssociationError {}
 
-/** A row marked RO=1 would have been changed. Nothing of the batch is written. HTTP 409. */
+/**
+ * A row the package may not change would have been: RO=1 (`READ_ONLY_ROW`) or ATIVO=0 (`INACTIVE_ROW`).
+ * Nothing of the batch is written. HTTP 409.
+ */
 export class ReadOnlyRowError extends TaskAssociationError {}
 
 /**

@@ -10,6 +10,7 @@ export {
   ConfigurationError,
   InvalidRequestError,
   NotFoundError,
+  PayloadTooLargeError,
   ReadOnlyRowError,
 } from './errors.js';
 export {

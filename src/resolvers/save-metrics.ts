@@ -1,4 +1,4 @@
-import type { TreeView } from '../config/index.js';
+import { isReservedMetricColumn, type TreeView } from '../config/index.js';
 import type { Database, SqlExecutor } from '../db/driver.js';
 import { type Identifier, quoteIdentifier } from '../identifier.js';
 import { formatScope, type Scope } from '../scope.js';
@@ -7,8 +7,9 @@ import { type ColumnType, checkValue, readColumnTypes } from './column-types.js'
 import { BusyError, ConfigurationError, InvalidRequestError, ReadOnlyRowError } from './errors.js';
 import { resolveTreePlan } from './installation.js';
 import { metricKey } from './load-task-tree.js';
-import { MetricEntry, parseInput, SeqDb } from './metric-batch.js';
+import { MetricBatch, type MetricEntry, parseInput, SeqDb } from './metric-batch.js';
 import type { MetricValue } from './metric-defaults.js';
+import { shownNodes } from './shown-nodes.js';
 import { chunks, liveInScope, placeholders, scopeParams } from './sql.js';
 import { loadTaskSheet } from './task-sheet.js';
 import type { TreePlan } from './tree-plan.js';
@@ -61,7 +62,8 @@ export async function saveMetrics(db: Database, options: SaveMetricsOptions): Pr
   const { scope } = options;
   const user = parseInput(SeqDb, options.user, 'acting user');
   const taskSheet = parseInput(SeqDb, options.taskSheet, 'task sheet', 'taskSheet');
-  const entries = parseInput(MetricEntry.array(), options.entries, 'metric batch', 'entries');
+  // The PUT's own limits (1 to 1000 entries): a library caller holds the lock no longer than a request.
+  const entries = parseInput(MetricBatch.shape.entries, options.entries, 'metric batch', 'entries');
   const plan = await resolveTreePlan(db, scope, options);
   await loadTaskSheet(db, scope, taskSheet);
   const rows = checkEntries(entries, plan, await readColumnTypes(db, plan.metricTable));
@@ -69,7 +71,9 @@ export async function saveMetrics(db: Database, options: SaveMetricsOptions): Pr
 
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db.transaction((tx) => writeBatch(tx, plan.metricTable, scope, user, taskSheet, rows));
+      return await db.transaction((tx) =>
+        writeBatch(tx, { table: plan.metricTable, scope, user, taskSheet, entries: rows }),
+      );
     } catch (error) {
       if (!isRetryable(error)) throw error;
       if (attempt >= MAX_ATTEMPTS) {
@@ -107,6 +111,17 @@ function checkEntries(
       { path: 'metricAssociationTable' },
     );
   }
+  // The TREE_VIEW model refuses these already; a library caller can still hand over a TreeView it
+  // built by hand, and a metric on a key or flag column would let a save rewrite scope, RO or DELETED.
+  plan.metrics.forEach((metric, index) => {
+    if (isReservedMetricColumn(metric.field)) {
+      throw new ConfigurationError(
+        'RESERVED_METRIC_FIELD',
+        `metric ${metric.field} names a column the package manages (scope, key, audit or flags): metrics may only name metric columns such as METRICA1`,
+        { path: `metrics.${index}.field` },
+      );
+    }
+  });
   const fields = new Map<string, Identifier>(plan.metrics.map((metric) => [metric.field, metric.field]));
   const seen = new Map<string, number>();
   return entries.map((entry, index) => {
@@ -153,7 +168,10 @@ function checkEntries(
   });
 }
 
-/** Every entry must name a live activity linked to a live parent node of the scope's tree. */
+/**
+ * Every entry must name a live activity linked to a parent node the tree shows: live, and not hidden
+ * under a deleted or inactive node, nor in a cycle of parents (what `loadTaskTree` would show).
+ */
 async function checkInTree(db: SqlExecutor, scope: Scope, plan: TreePlan, entries: readonly MetricEntry[]) {
   const task = plan.levels.at(-1);
   const parent = plan.levels.at(-2);
@@ -181,6 +199,11 @@ async function checkInTree(db: SqlExecutor, scope: Scope, plan: TreePlan, entrie
     );
     for (const row of rows) found.add(metricKey(row.o, row.g));
   }
+  const groups = [...new Set(entries.flatMap((entry) => (entry.group === null ? [] : [entry.group])))];
+  const shown =
+    parent === undefined
+      ? new Set<number>()
+      : await shownNodes(db, scope, plan.levels, plan.levels.length - 2, groups);
   entries.forEach((entry, index) => {
     if (!found.has(metricKey(entry.activity, entry.group))) {
       throw new InvalidRequestError(
@@ -189,7 +212,23 @@ async function checkInTree(db: SqlExecutor, scope: Scope, plan: TreePlan, entrie
         { path: `entries.${index}` },
       );
     }
+    if (entry.group !== null && !shown.has(entry.group)) {
+      throw new InvalidRequestError(
+        'NOT_IN_TREE',
+        `entry ${index}: node ${entry.group} is not in the tree of scope ${formatScope(scope)}: it hangs below a deleted or inactive node, or in a cycle of parents`,
+        { path: `entries.${index}` },
+      );
+    }
   });
+}
+
+/** A checked batch, ready to write into the metric table. */
+interface CheckedBatch {
+  readonly table: Identifier;
+  readonly scope: Scope;
+  readonly user: number;
+  readonly taskSheet: number;
+  readonly entries: readonly CheckedEntry[];
 }
 
 /** How long a save waits for the writer ahead of it before answering busy. */
@@ -208,14 +247,8 @@ const LOCK_TIMEOUT_SECONDS = 10;
  * writer that does not take our lock can still collide (duplicate ID, deadlock); `saveMetrics`
  * retries those.
  */
-async function writeBatch(
-  tx: SqlExecutor,
-  table: Identifier,
-  scope: Scope,
-  user: number,
-  taskSheet: number,
-  entries: readonly CheckedEntry[],
-): Promise<SaveMetricsResult> {
+async function writeBatch(tx: SqlExecutor, batch: CheckedBatch): Promise<SaveMetricsResult> {
+  const { table, scope } = batch;
   // The lock name is hashed on the server: MySQL refuses names longer than 64 characters.
   const lockName = `CONCAT('task_association:', SHA1(CONCAT(DATABASE(), '.', ?, ':', ?)))`;
   const lockParams = [table, scopeParams(scope).join('/')];
@@ -230,7 +263,7 @@ async function writeBatch(
     );
   }
   try {
-    return await writeLocked(tx, table, scope, user, taskSheet, entries);
+    return await writeLocked(tx, batch);
   } finally {
     // If the connection itself failed, the server has already dropped the lock with it, and the
     // error that matters is the one already on its way out: do not replace it with this one.
@@ -238,34 +271,33 @@ async function writeBatch(
   }
 }
 
-async function writeLocked(
-  tx: SqlExecutor,
-  table: Identifier,
-  scope: Scope,
-  user: number,
-  taskSheet: number,
-  entries: readonly CheckedEntry[],
-): Promise<SaveMetricsResult> {
+async function writeLocked(tx: SqlExecutor, batch: CheckedBatch): Promise<SaveMetricsResult> {
+  const { table, scope, user, taskSheet, entries } = batch;
   const quoted = quoteIdentifier(table);
   const [last] = await tx.query<{ ID: number }>(
     `SELECT ID FROM ${quoted} WHERE EMPRESA = ? AND FILIAL = ? AND LOCAL = ? ORDER BY ID DESC LIMIT 1 FOR UPDATE`,
     scopeParams(scope),
   );
+  // Inactive rows are read too: a key whose row is ATIVO=0 is refused below, never inserted a second
+  // time. DELETED=1 rows are history: they are left as they are, and the key gets a new live row.
   const existing = await tx.query<{
     ID: number;
     RO: number | null;
+    ATIVO: number | null;
     OPER_SEQ_DB: unknown;
     OPER_GRUPO_SEQ_DB: unknown;
   }>(
-    `SELECT m.ID, m.RO, m.OPER_SEQ_DB, m.OPER_GRUPO_SEQ_DB FROM ${quoted} m WHERE ${liveInScope('m')} AND m.FOLHA_TAREFA_SEQ_DB = ? ORDER BY m.ID FOR UPDATE`,
+    `SELECT m.ID, m.RO, m.ATIVO, m.OPER_SEQ_DB, m.OPER_GRUPO_SEQ_DB FROM ${quoted} m
+      WHERE m.EMPRESA = ? AND m.FILIAL = ? AND m.LOCAL = ? AND IFNULL(m.DELETED, 0) = 0 AND m.FOLHA_TAREFA_SEQ_DB = ? ORDER BY m.ID FOR UPDATE`,
     [...scopeParams(scope), taskSheet],
   );
-  const idsByKey = new Map<string, { ids: number[]; readOnly: boolean }>();
+  const idsByKey = new Map<string, { ids: number[]; readOnly: boolean; inactive: boolean }>();
   for (const row of existing) {
     const key = metricKey(row.OPER_SEQ_DB, row.OPER_GRUPO_SEQ_DB);
-    const found = idsByKey.get(key) ?? { ids: [], readOnly: false };
+    const found = idsByKey.get(key) ?? { ids: [], readOnly: false, inactive: false };
     found.ids.push(Number(row.ID));
     found.readOnly ||= Number(row.RO ?? 0) === 1;
+    found.inactive ||= Number(row.ATIVO ?? 1) === 0;
     idsByKey.set(key, found);
   }
   const inserts: CheckedEntry[] = [];
@@ -280,6 +312,15 @@ async function writeLocked(
       throw new ReadOnlyRowError(
         'READ_ONLY_ROW',
         `entry ${index}: the metrics of activity ${entry.activity} under node ${entry.group} are read-only (RO=1) and cannot be changed; nothing was saved`,
+        { path: `entries.${index}` },
+      );
+    }
+    // Updating would change values no screen shows, reactivating would undo an operator's decision,
+    // inserting would give the key two rows: refuse, and let the operator reactivate the row.
+    if (found.inactive) {
+      throw new ReadOnlyRowError(
+        'INACTIVE_ROW',
+        `entry ${index}: the metrics of activity ${entry.activity} under node ${entry.group} are inactive (ATIVO=0) and cannot be changed; reactivate the row first; nothing was saved`,
         { path: `entries.${index}` },
       );
     }

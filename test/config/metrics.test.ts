@@ -5,6 +5,7 @@ import {
   Metric,
   MetricDefault,
   Metrics,
+  RESERVED_METRIC_COLUMNS,
 } from '../../src/config/index.js';
 
 describe('metrics', () => {
@@ -30,5 +31,21 @@ describe('metrics', () => {
     expect(duplicate.success ? [] : duplicate.error.issues.map((issue) => issue.path)).toStrictEqual([
       [1, 'field'],
     ]);
+  });
+
+  it('refuses every reserved column as a metric field, in any case, with its code and path', () => {
+    for (const column of RESERVED_METRIC_COLUMNS)
+      for (const field of [column, column.toLowerCase()]) {
+        const result = Metrics.safeParse([{ field: 'METRICA1' }, { field }]);
+        expect(
+          result.success
+            ? []
+            : result.error.issues.map((issue) => ({
+                path: issue.path,
+                code: issue.code === 'custom' ? issue.params?.code : issue.code,
+              })),
+        ).toStrictEqual([{ path: [1, 'field'], code: 'RESERVED_METRIC_FIELD' }]);
+      }
+    expect(Metric.safeParse({ field: 'METRICA_RO' }).success).toBe(true);
   });
 });

@@ -177,6 +177,14 @@ export const TREE_VIEW_CASES: readonly TreeViewCase[] = [
     },
   },
   {
+    name: 'metric fields naming the scope and a flag column',
+    valid: false,
+    document: {
+      layers: { '1': task },
+      metrics: [{ field: 'METRICA1' }, { field: 'EMPRESA' }, { field: 'ro' }],
+    },
+  },
+  {
     name: 'an unknown default kind',
     valid: false,
     document: {

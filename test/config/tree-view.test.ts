@@ -87,6 +87,8 @@ describe('parseTreeView', () => {
         "isTask as a string": "✖ expected a boolean, got a string ("true") → at layers.1.isTask
       ✖ the last layer (1) is the task level: give it "isTask": true → at layers.1.isTask",
         "layers as an array": "✖ expected an object, got an array → at layers",
+        "metric fields naming the scope and a flag column": "✖ "EMPRESA" is a column the package manages (scope, key, audit or flags), not a metric: name a metric column such as METRICA1 → at metrics.1.field
+      ✖ "ro" is a column the package manages (scope, key, audit or flags), not a metric: name a metric column such as METRICA1 → at metrics.2.field",
         "metrics as an object": "✖ expected an array, got an object → at metrics",
         "no task layer": "✖ the last layer (2) is the task level: give it "isTask": true → at layers.2.isTask",
         "single quotes": "✖ not valid JSON at line 1, column 2 (offset 1): expected a double-quoted property name, found "'"",
@@ -129,6 +131,17 @@ describe('parseTreeView', () => {
         },
       ]
     `);
+  });
+
+  it('names a reserved metric field by code and path', () => {
+    const testCase = TREE_VIEW_CASES.find(
+      (c) => c.name === 'metric fields naming the scope and a flag column',
+    );
+    const result = parseTreeView(testCase?.document);
+    expect(result.success ? [] : result.issues.map(({ path, code }) => `${code} ${path}`)).toStrictEqual([
+      'RESERVED_METRIC_FIELD metrics.1.field',
+      'RESERVED_METRIC_FIELD metrics.2.field',
+    ]);
   });
 
   it('accepts text and a parsed value alike', () => {

@@ -151,10 +151,56 @@ describe('the associationtask handler', () => {
     expect(put.status).toBe(404);
   });
 
+  it('gives every error answer one shape and the same headers, with the path where there is one', async () => {
+    const answers = await Promise.all([
+      request('?taskSheet=x'),
+      request(`?taskSheet=${ids.sheet}`, { method: 'PATCH' }),
+      request(`?taskSheet=${ids.sheet}`, { method: 'PUT', body: '{' }),
+    ]);
+    const seen = await Promise.all(
+      answers.map(async (answer) => ({
+        status: answer.status,
+        type: answer.headers.get('content-type'),
+        cache: answer.headers.get('cache-control'),
+        sniff: answer.headers.get('x-content-type-options'),
+        body: await answer.json(),
+      })),
+    );
+    const headers = { type: 'application/json; charset=utf-8', cache: 'no-store', sniff: 'nosniff' };
+    expect(seen).toEqual([
+      {
+        status: 400,
+        ...headers,
+        body: {
+          error: {
+            code: 'INVALID_REQUEST',
+            message: 'query at taskSheet: taskSheet must be a task sheet SEQ_DB, a positive whole number',
+            path: 'taskSheet',
+          },
+        },
+      },
+      {
+        status: 405,
+        ...headers,
+        body: { error: { code: 'METHOD_NOT_ALLOWED', message: 'PATCH is not supported: use GET or PUT' } },
+      },
+      {
+        status: 400,
+        ...headers,
+        body: {
+          error: { code: 'INVALID_JSON', message: 'the request body is not JSON: send {"entries": [...]}' },
+        },
+      },
+    ]);
+  });
+
   it('answers 405 for other methods and passes on a Response the context throws', async () => {
     const deleted = await request(`?taskSheet=${ids.sheet}`, { method: 'DELETE' });
     expect(deleted.status).toBe(405);
     expect(deleted.headers.get('allow')).toBe('GET, PUT');
+    expect(await deleted.json()).toEqual({
+      error: { code: 'METHOD_NOT_ALLOWED', message: 'DELETE is not supported: use GET or PUT' },
+    });
     const anonymous = await handler()(new Request(`${BASE}?taskSheet=${ids.sheet}`));
     expect(anonymous.status).toBe(401);
   });
@@ -187,14 +233,75 @@ describe('the associationtask handler', () => {
     expect(reported).toEqual([lost]);
   });
 
-  it('refuses a body over 1 MB before reading it', async () => {
+  it('refuses a body over 1 MB by its Content-Length before reading it', async () => {
     const before = await metricRowCount();
     const response = await request(`?taskSheet=${ids.sheet}`, {
       method: 'PUT',
       body: JSON.stringify({ entries: [], padding: 'x'.repeat(1_100_000) }),
     });
-    expect(response.status).toBe(400);
+    expect(response.status).toBe(413);
     expect(await response.json()).toMatchObject({ error: { code: 'BODY_TOO_LARGE' } });
+    expect(await metricRowCount()).toBe(before);
+  });
+
+  it('stops reading a chunked body without Content-Length once it passes 1 MB', async () => {
+    const before = await metricRowCount();
+    // An endless body: if the handler buffered it whole, this test would never end.
+    const chunk = new TextEncoder().encode(`{"entries": [${'0,'.repeat(32_000)}`);
+    let pulled = 0;
+    let cancelled = false;
+    const body = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        pulled += chunk.byteLength;
+        controller.enqueue(chunk);
+      },
+      cancel() {
+        cancelled = true;
+      },
+    });
+    const response = await request(`?taskSheet=${ids.sheet}`, {
+      method: 'PUT',
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    expect(response.status).toBe(413);
+    expect(await response.json()).toEqual({
+      error: {
+        code: 'BODY_TOO_LARGE',
+        message: 'the request body is larger than 1000000 bytes: send fewer entries',
+      },
+    });
+    expect(cancelled).toBe(true);
+    // The stream may read ahead by its queue, never far past the limit.
+    expect(pulled).toBeLessThan(1_000_000 + 4 * chunk.byteLength);
+    expect(await metricRowCount()).toBe(before);
+  });
+
+  it('accepts a chunked body under the limit, and refuses one that is not UTF-8 JSON', async () => {
+    const stream = (...parts: Uint8Array[]) =>
+      new ReadableStream<Uint8Array>({
+        start(controller) {
+          for (const part of parts) controller.enqueue(part);
+          controller.close();
+        },
+      });
+    const text = new TextEncoder().encode(
+      JSON.stringify({ entries: [{ activity: ids.oper, group: ids.group, values: { METRICA2: 3 } }] }),
+    );
+    const saved = await request(`?taskSheet=${ids.sheet}`, {
+      method: 'PUT',
+      body: stream(text.subarray(0, 10), text.subarray(10)),
+      duplex: 'half',
+    } as RequestInit);
+    expect(saved.status).toBe(200);
+    const before = await metricRowCount();
+    const invalid = await request(`?taskSheet=${ids.sheet}`, {
+      method: 'PUT',
+      body: stream(new Uint8Array([0x7b, 0xff, 0x7d])),
+      duplex: 'half',
+    } as RequestInit);
+    expect(invalid.status).toBe(400);
+    expect(await invalid.json()).toMatchObject({ error: { code: 'INVALID_JSON' } });
     expect(await metricRowCount()).toBe(before);
   });
 });

@@ -1,3 +1,4 @@
+import { getTableName } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TreeView } from '../../src/config/index.js';
 import { loadTaskTree, resolveTableNames, saveMetrics, type TreeNode } from '../../src/resolvers/index.js';
@@ -133,7 +134,9 @@ describe('loadTaskTree, custom TREE_VIEW with MO_ names', () => {
   it('resolves the MO_ names from the scope parameter rows', async () => {
     const { names: resolved, tables } = await resolveTableNames(scratch().db, SCOPE_A);
     expect(resolved).toEqual(names);
-    expect(tables.OPER).toBeDefined();
+    // The Drizzle tables carry the overridden names, not only the name map.
+    expect(getTableName(tables.OPER)).toBe('MO_OPER');
+    expect(getTableName(tables.OPER_GRUPO)).toBe('MO_OPER_GRUPO');
     expect((await resolveTableNames(scratch().db, { EMPRESA: 3, FILIAL: 3, LOCAL: 3 })).names).toEqual(
       tableNames(),
     );
@@ -161,6 +164,22 @@ describe('loadTaskTree, custom TREE_VIEW with MO_ names', () => {
     expect(counting.count()).toBe(7);
   });
 
+  it('gives the same tree whether a level is read by an IN list or by one scope-wide join', async () => {
+    const counting = countingExecutor(scratch().db);
+    const byIds = await loadTaskTree(counting, { scope: SCOPE_A, taskSheet: ids.TS ?? 0 });
+    counting.reset();
+    // inListLimit 1: sectors (one region above) and activities (one group above) by IN list, groups
+    // (two sectors above) by the join, which also returns links of hidden parents, dropped in memory.
+    const mixed = await loadTaskTree(counting, { scope: SCOPE_A, taskSheet: ids.TS ?? 0, inListLimit: 1 });
+    expect(counting.count()).toBe(7);
+    expect(outline(mixed.roots)).toEqual(outline(byIds.roots));
+    // Every level by the join (inListLimit 0), still one query per level.
+    counting.reset();
+    const joined = await loadTaskTree(counting, { scope: SCOPE_A, taskSheet: ids.TS ?? 0, inListLimit: 0 });
+    expect(counting.count()).toBe(7);
+    expect(outline(joined.roots)).toEqual(outline(byIds.roots));
+  });
+
   it('never shows scope 1/1/1 rows to scope 2/1/1', async () => {
     const tree = await loadTaskTree(scratch().db, { scope: SCOPE_B, taskSheet: ids.TS_B ?? 0 });
     expect(tree.roots).toEqual([]);
@@ -185,6 +204,15 @@ describe('loadTaskTree, custom TREE_VIEW with MO_ names', () => {
         entries: [{ ...entry, group: ids.G2 ?? 0 }],
       }),
     ).rejects.toMatchObject({ code: 'NOT_IN_TREE', path: 'entries.0' });
+    // O1 is linked to G2, but G2 hangs only below a deleted sector and by a deleted link: not shown.
+    await expect(
+      saveMetrics(db, {
+        scope: SCOPE_A,
+        user: 9,
+        taskSheet: ids.TS ?? 0,
+        entries: [{ ...entry, activity: ids.O1 ?? 0, group: ids.G2 ?? 0 }],
+      }),
+    ).rejects.toMatchObject({ code: 'NOT_IN_TREE', message: /node \d+ is not in the tree/ });
   });
 
   it('reads and saves metrics in the metricAssociationTable when the TREE_VIEW names one', async () => {

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { TreeView } from '../../src/config/index.js';
 import { openDatabase } from '../../src/db/mysql.js';
 import {
+  ConfigurationError,
   InvalidRequestError,
   NotFoundError,
   ReadOnlyRowError,
@@ -243,11 +244,151 @@ describe('saveMetrics', () => {
     }
   });
 
+  it('refuses a hand-built TREE_VIEW whose metric names a scope or flag column, writing nothing', async () => {
+    const parsed = TreeView.parse({
+      layers: {
+        '1': { table: names.OPER_GRUPO, associationTable: names.OPER_OPER_GRUPO },
+        '2': { table: names.OPER, isTask: true },
+      },
+    });
+    for (const field of ['EMPRESA', 'RO', 'deleted']) {
+      // Past the model's check, as a library caller could: the saver must refuse it on its own.
+      const treeView = { ...parsed, metrics: [{ field: 'METRICA1' }, { field }] } as TreeView;
+      await expectNothingWritten(
+        () =>
+          save({
+            treeView,
+            entries: [{ activity: fixture.opers[2] ?? 0, group: fixture.group, values: { [field]: 2 } }],
+          }),
+        { name: ConfigurationError.name, code: 'RESERVED_METRIC_FIELD', path: 'metrics.1.field' },
+      );
+    }
+  });
+
   it('answers NotFound for a task sheet of another scope, writing nothing', async () => {
     const entry = { activity: fixture.opers[2] ?? 0, group: fixture.group, values: { METRICA1: '1.00' } };
     await expectNothingWritten(() => save({ taskSheet: fixture.sheetB, entries: [entry] }), {
       name: NotFoundError.name,
       code: 'TASK_SHEET_NOT_FOUND',
+    });
+  });
+});
+
+describe('saveMetrics on inactive, deleted and hidden rows', () => {
+  /** A new activity of scope 1/1/1 linked to `group`, so each test has keys of its own. */
+  async function linkedActivity(group: number, code: string): Promise<number> {
+    const { db } = scratch();
+    const activity = await insertRow(db, names.OPER, { ...SCOPE_A, CODIGO: code, ...live });
+    await insertRow(db, names.OPER_OPER_GRUPO, {
+      ...SCOPE_A,
+      OPER_GRUPO_SEQ_DB: group,
+      OPER_SEQ_DB: activity,
+      ...live,
+    });
+    return activity;
+  }
+
+  async function keyRows(activity: number) {
+    return scratch().db.query(
+      `SELECT ID, METRICA1, ATIVO, DELETED FROM ${names.OPER_GRUPO_METRICA} WHERE OPER_SEQ_DB = ? ORDER BY ID`,
+      [activity],
+    );
+  }
+
+  /** A metric row the host wrote, with the scope's next ID (saveMetrics has taken IDs the fixture does not count). */
+  async function savedRow(activity: number, flags: { ATIVO: number; DELETED: number }) {
+    const { db } = scratch();
+    const [last] = await db.query<{ id: number }>(
+      `SELECT MAX(ID) AS id FROM ${names.OPER_GRUPO_METRICA} WHERE EMPRESA = ? AND FILIAL = ? AND LOCAL = ?`,
+      [SCOPE_A.EMPRESA, SCOPE_A.FILIAL, SCOPE_A.LOCAL],
+    );
+    await db.execute(
+      `INSERT INTO ${names.OPER_GRUPO_METRICA} (EMPRESA, FILIAL, LOCAL, ID, INS_USUARIO_SEQ_DB, FOLHA_TAREFA_SEQ_DB, OPER_SEQ_DB, OPER_GRUPO_SEQ_DB, METRICA1, ATIVO, DELETED)
+        VALUES (?, ?, ?, ?, 1, ?, ?, ?, '1.00', ?, ?)`,
+      [
+        SCOPE_A.EMPRESA,
+        SCOPE_A.FILIAL,
+        SCOPE_A.LOCAL,
+        Number(last?.id ?? 0) + 1,
+        fixture.sheet,
+        activity,
+        fixture.group,
+        flags.ATIVO,
+        flags.DELETED,
+      ],
+    );
+  }
+
+  it('refuses a key whose row is inactive (ATIVO=0), never inserting a second row', async () => {
+    const activity = await linkedActivity(fixture.group, 'INACTIVE');
+    await savedRow(activity, { ATIVO: 0, DELETED: 0 });
+    await expectNothingWritten(
+      () => save({ entries: [{ activity, group: fixture.group, values: { METRICA1: '2.00' } }] }),
+      { name: ReadOnlyRowError.name, code: 'INACTIVE_ROW', path: 'entries.0', message: /ATIVO=0/ },
+    );
+    expect(await keyRows(activity)).toMatchObject([{ METRICA1: '1.00', ATIVO: 0 }]);
+  });
+
+  it('leaves a deleted row as history and gives the key a new live row', async () => {
+    const activity = await linkedActivity(fixture.group, 'DELETED');
+    await savedRow(activity, { ATIVO: 1, DELETED: 1 });
+    const entry = { activity, group: fixture.group, values: { METRICA1: '2.00' } };
+    expect(await save({ entries: [entry] })).toEqual({ inserted: 1, updated: 0 });
+    // A second save updates the live row: the deleted one never counts as the key's row.
+    expect(await save({ entries: [{ ...entry, values: { METRICA1: '3.00' } }] })).toEqual({
+      inserted: 0,
+      updated: 1,
+    });
+    expect(await keyRows(activity)).toMatchObject([
+      { METRICA1: '1.00', DELETED: 1 },
+      { METRICA1: '3.00', DELETED: 0 },
+    ]);
+  });
+
+  it('refuses a link under a group the tree does not show: below an inactive group, or in a cycle', async () => {
+    const { db } = scratch();
+    const group = (code: string, extra: Record<string, unknown> = {}) =>
+      insertRow(db, names.OPER_GRUPO, { ...SCOPE_A, CODIGO: code, ...live, ...extra });
+    const off = await group('OFF', { ATIVO: 0 });
+    const underOff = await group('UNDER_OFF', { OPER_GRUPO_SEQ_DB: off });
+    const cycleA = await group('CYCLE_A');
+    const cycleB = await group('CYCLE_B', { OPER_GRUPO_SEQ_DB: cycleA });
+    await db.execute(`UPDATE ${names.OPER_GRUPO} SET OPER_GRUPO_SEQ_DB = ? WHERE SEQ_DB = ?`, [
+      cycleB,
+      cycleA,
+    ]);
+    const nested = await group('NESTED', { OPER_GRUPO_SEQ_DB: fixture.group });
+    for (const hidden of [underOff, cycleA, cycleB]) {
+      const activity = await linkedActivity(hidden, `UNDER_${hidden}`);
+      await expectNothingWritten(
+        () =>
+          save({
+            entries: [
+              { activity: fixture.opers[2] ?? 0, group: fixture.group, values: { METRICA1: '1.00' } },
+              { activity, group: hidden, values: { METRICA1: '2.00' } },
+            ],
+          }),
+        {
+          code: 'NOT_IN_TREE',
+          path: 'entries.1',
+          message: new RegExp(`node ${hidden} is not in the tree .*deleted or inactive node, or in a cycle`),
+        },
+      );
+    }
+    // A group nested under a shown group is shown: its links save.
+    const activity = await linkedActivity(nested, 'NESTED');
+    expect(await save({ entries: [{ activity, group: nested, values: { METRICA1: '2.00' } }] })).toEqual({
+      inserted: 1,
+      updated: 0,
+    });
+  });
+
+  it('refuses more entries than a PUT may carry (1000), writing nothing', async () => {
+    const entry = { activity: fixture.opers[2] ?? 0, group: fixture.group, values: { METRICA1: '1.00' } };
+    await expectNothingWritten(() => save({ entries: Array.from({ length: 1001 }, () => entry) }), {
+      name: InvalidRequestError.name,
+      code: 'INVALID_REQUEST',
+      path: 'entries',
     });
   });
 });
