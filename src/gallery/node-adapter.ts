@@ -1,4 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
 import { ANSWERER, type Answer, type Answerer } from './answer.js';
 
 type WebHandler = (request: Request) => Promise<Response>;
@@ -6,8 +7,8 @@ type WebHandler = (request: Request) => Promise<Response>;
 /**
  * Mounts a web-standard handler in Node's http server (and anything built on it: Express, Fastify's
  * raw request). Handlers of this package are answered directly, without building a `Request` and a
- * `Response`; any other handler goes through the web objects. Request bodies are not forwarded: the
- * gallery only answers GET and HEAD.
+ * `Response`; any other handler goes through the web objects, request body included (the
+ * association screen's PUT).
  *
  * @example createServer(toNodeListener(createGalleryHandler(options))).listen(3000);
  */
@@ -45,9 +46,18 @@ async function viaWeb(handler: WebHandler, req: IncomingMessage): Promise<Answer
   }
   // A Host header that is not a host name must not turn into a 500: the path is what routes.
   const base = URL.canParse(`http://${req.headers.host}`) ? `http://${req.headers.host}` : 'http://localhost';
-  const response = await handler(
-    new Request(new URL(req.url ?? '/', base), { method: req.method ?? 'GET', headers }),
-  );
-  const body = response.body === null ? undefined : new Uint8Array(await response.arrayBuffer());
-  return { status: response.status, headers: Object.fromEntries(response.headers), ...(body && { body }) };
+  const method = req.method ?? 'GET';
+  // GET and HEAD may not carry a body in a web Request; any other method streams the Node one.
+  const body =
+    method === 'GET' || method === 'HEAD'
+      ? {}
+      : // Node's web stream type and the DOM one differ only in their typings.
+        { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: 'half' as const };
+  const response = await handler(new Request(new URL(req.url ?? '/', base), { method, headers, ...body }));
+  const bytes = response.body === null ? undefined : new Uint8Array(await response.arrayBuffer());
+  return {
+    status: response.status,
+    headers: Object.fromEntries(response.headers),
+    ...(bytes && { body: bytes }),
+  };
 }

@@ -76,10 +76,14 @@ describe('toNodeListener in a real Node http server', () => {
     const other = createServer(
       toNodeListener(async (request) => {
         const { pathname, search } = new URL(request.url);
-        return new Response(`${request.method} ${pathname}${search} ${request.headers.get('x-test')}`, {
-          status: 201,
-          headers: { 'X-Seen': 'yes' },
-        });
+        const body = request.method === 'PUT' ? ` ${await request.text()}` : '';
+        return new Response(
+          `${request.method} ${pathname}${search} ${request.headers.get('x-test')}${body}`,
+          {
+            status: 201,
+            headers: { 'X-Seen': 'yes' },
+          },
+        );
       }),
     );
     other.listen(0, '127.0.0.1');
@@ -92,6 +96,11 @@ describe('toNodeListener in a real Node http server', () => {
       'yes',
       'GET /a/b?c=1 header',
     ]);
+    const put = await fetch(`http://127.0.0.1:${(other.address() as AddressInfo).port}/a`, {
+      method: 'PUT',
+      body: '{"x":1}',
+    });
+    expect(await put.text()).toBe('PUT /a null {"x":1}');
     other.close();
   });
 
