@@ -146,6 +146,10 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
     const rendition =
       (await cached(key)) ??
       (await generations.run(key, async () => {
+        // A miss read before an earlier flight stored its result must not start a second generation.
+        // A failing cache was logged by the read above; a second warning would say nothing new.
+        const stored = await cache.get(key).catch(() => undefined);
+        if (stored !== undefined) return stored;
         const made = await generate(hash, variant, key);
         // Undefined is "not found"; single-flight carries values, so it travels as an error.
         if (made === undefined) throw new GalleryMediaError('MEDIA_NOT_FOUND', 404, 'no such media');

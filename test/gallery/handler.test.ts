@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
+import type { CachedMedia, MediaCache } from '../../src/gallery/cache/media-cache.js';
 import { GalleryConfigError } from '../../src/gallery/errors.js';
 import { renditionContext } from '../../src/gallery/image-pipeline.js';
 import { GalleryLimits } from '../../src/gallery/limits.js';
@@ -205,6 +206,35 @@ describe('GET /caroulsel/media/<token>/thumb and /full', () => {
     const [item] = await listItems(get);
     const responses = await Promise.all(Array.from({ length: 25 }, () => get(item?.previewUrl ?? '')));
     expect(responses.map((response) => response.status)).toEqual(Array(25).fill(200));
+    expect(counts.generations).toBe(1);
+  });
+
+  it('does not generate again for a request whose cache miss arrives after the generation ended', async () => {
+    // A slow cache: the first read answers only when released, with what it found when asked.
+    const entries = new Map<string, CachedMedia>();
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let reads = 0;
+    const cache: MediaCache = {
+      async get(key) {
+        const found = entries.get(key);
+        reads += 1;
+        if (reads === 1) await released;
+        return found;
+      },
+      async set(key, media) {
+        entries.set(key, media);
+      },
+    };
+    const { get, counts } = spiedGallery(sampleRows, { cache, limits: { memoryCacheBytes: 0 } });
+    const [item] = await listItems(get);
+    const late = get(item?.previewUrl ?? '');
+    expect((await get(item?.previewUrl ?? '')).status).toBe(200);
+    expect(counts.generations).toBe(1);
+    release();
+    expect((await late).status).toBe(200);
     expect(counts.generations).toBe(1);
   });
 
