@@ -115,12 +115,15 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
     const entry: MediaEntry | undefined = await index.find(hash);
     if (entry === undefined) return undefined;
     if (entry.probe instanceof GalleryMediaError) throw entry.probe;
-    const source = await index.read(entry);
-    if (source === undefined) return undefined;
-    const rendered = await limiter.run(() => {
+    const rendered = await limiter.run(async () => {
+      // The source read (up to maxInputBytes) is under the cap too: a burst of cold images must not
+      // hold every source in memory while it waits for a slot.
+      const source = await index.read(entry);
+      if (source === undefined) return undefined;
       options.onGenerate?.({ hash, variant });
       return renderImage(source, variant, limits);
     });
+    if (rendered === undefined) return undefined;
     // A cache that cannot store (disk full, Redis down) costs a later generation, not this answer.
     await cache
       .set(key, rendered)
