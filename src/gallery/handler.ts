@@ -34,7 +34,7 @@ export interface GalleryHandlerOptions {
   /** Row keys of the id, title and image (defaults `id`, `title`, `image`). */
   readonly columns?: Partial<SourceColumns>;
   readonly limits?: GalleryLimitsInput;
-  /** Default: a disk cache in the system's temporary folder. A memory layer sits in front (see limits). */
+  /** Default: a disk cache in the user's cache folder (`DEFAULT_CACHE_DIR`). A memory layer sits in front (see limits). */
   readonly cache?: MediaCache;
   readonly logger?: GalleryLogger;
   /** Called once per rendition actually generated (not for cache hits or merged requests). */

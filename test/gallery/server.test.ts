@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { chown, mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -103,6 +103,18 @@ describe('startGalleryServer', () => {
     } finally {
       await bare.close();
     }
+  });
+
+  it('refuses to start on a cache folder owned by another user', async () => {
+    const cacheDir = join(dir, 'foreign-cache');
+    await mkdir(cacheDir);
+    // As root the folder is given away; otherwise / already belongs to someone else.
+    const foreign = process.getuid?.() === 0 ? cacheDir : '/';
+    if (foreign === cacheDir) await chown(cacheDir, 65534, 65534);
+    await expect(startGalleryServer({ port: 0, cacheDir: foreign })).rejects.toMatchObject({
+      code: 'GALLERY_CACHE_DIR',
+      message: expect.stringContaining('belongs to another user'),
+    });
   });
 
   it('refuses a port that is taken, with a clear error', async () => {
