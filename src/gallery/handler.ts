@@ -3,7 +3,7 @@ import { type Answer, type AnsweringHandler, type AnswerRequest, toWebHandler } 
 import { createDiskCache, DEFAULT_CACHE_DIR } from './cache/disk-cache.js';
 import type { CachedMedia, MediaCache } from './cache/media-cache.js';
 import { createMemoryCache, layeredCache } from './cache/memory-cache.js';
-import { GalleryMediaError, parseOption } from './errors.js';
+import { GalleryMediaError, parseOption, reasonOf } from './errors.js';
 import { renderImage, renditionContext, type Variant } from './image-pipeline.js';
 import { createLimiter } from './limiter.js';
 import { GalleryLimits, type GalleryLimitsInput } from './limits.js';
@@ -182,5 +182,3 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
     }
   });
 }
-
-const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));

@@ -4,6 +4,7 @@ import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { z } from 'zod';
 import { GalleryConfigError, parseOption } from '../errors.js';
+import { createByteLru } from './byte-lru.js';
 import { type CachedMedia, checkCacheKey, decodeEntry, encodeEntry, type MediaCache } from './media-cache.js';
 
 export const DiskCacheOptions = z.object({
@@ -72,16 +73,14 @@ const TEMP = '.tmp';
  */
 export function createDiskCache(options: DiskCacheOptions): MediaCache {
   const { dir, maxBytes } = parseOption(DiskCacheOptions, options, 'diskCache');
-  // Map order is recency order: the first key is the least recently used.
-  const sizes = new Map<string, number>();
-  let total = 0;
+  // Only sizes are kept in memory; the bytes stay in the files.
+  const lru = createByteLru<null>(maxBytes);
   let ready: Promise<void> | undefined;
 
   const fileOf = (key: string) => join(dir, `${checkCacheKey(key)}${ENTRY}`);
-  const remember = (key: string, size: number) => {
-    total += size - (sizes.get(key) ?? 0);
-    sizes.delete(key);
-    sizes.set(key, size);
+  /** Counts the entry as the most recent and deletes the files of the entries that makes too many. */
+  const remember = async (key: string, size: number) => {
+    for (const evicted of lru.set(key, null, size)) await unlink(fileOf(evicted)).catch(() => undefined);
   };
 
   async function load(): Promise<void> {
@@ -96,18 +95,7 @@ export function createDiskCache(options: DiskCacheOptions): MediaCache {
           found.push({ key: name.slice(0, -ENTRY.length), size: info.size, mtimeMs: info.mtimeMs });
       }
     }
-    for (const entry of found.sort((a, b) => a.mtimeMs - b.mtimeMs)) remember(entry.key, entry.size);
-    await evict();
-  }
-
-  async function evict(): Promise<void> {
-    while (total > maxBytes) {
-      const oldest = sizes.keys().next().value;
-      if (oldest === undefined) return;
-      total -= sizes.get(oldest) ?? 0;
-      sizes.delete(oldest);
-      await unlink(fileOf(oldest)).catch(() => undefined);
-    }
+    for (const entry of found.sort((a, b) => a.mtimeMs - b.mtimeMs)) await remember(entry.key, entry.size);
   }
 
   const start = () => {
@@ -122,16 +110,13 @@ export function createDiskCache(options: DiskCacheOptions): MediaCache {
       const stored = await readFile(file).catch(() => undefined);
       const media = stored === undefined ? undefined : decodeEntry(stored);
       if (media === undefined || stored === undefined) {
-        if (sizes.has(key)) {
-          total -= sizes.get(key) ?? 0;
-          sizes.delete(key);
-        }
+        lru.delete(key);
         // A damaged entry (cut by a full disk, edited by hand) is removed: it would never be read
         // again, yet keep taking room the byte count no longer sees.
         if (stored !== undefined) await unlink(file).catch(() => undefined);
         return undefined;
       }
-      remember(key, stored.length);
+      await remember(key, stored.length);
       return media;
     },
     async set(key, media: CachedMedia) {
@@ -143,8 +128,7 @@ export function createDiskCache(options: DiskCacheOptions): MediaCache {
       const temp = join(dir, `${key}.${randomBytes(6).toString('hex')}${TEMP}`);
       await writeFile(temp, stored);
       await rename(temp, file);
-      remember(key, stored.length);
-      await evict();
+      await remember(key, stored.length);
     },
   };
 }
