@@ -35,3 +35,6 @@ export class GalleryMediaError extends TaskAssociationError {
     this.status = status;
   }
 }
+
+/** The sentence to log for anything thrown: an error's message, or the thrown value itself. */
+export const reasonOf = (error: unknown): string => (error instanceof Error ? error.message : String(error));

@@ -3,7 +3,7 @@ import { type Answer, type AnsweringHandler, type AnswerRequest, toWebHandler } 
 import { createDiskCache, DEFAULT_CACHE_DIR } from './cache/disk-cache.js';
 import type { CachedMedia, MediaCache } from './cache/media-cache.js';
 import { createMemoryCache, layeredCache } from './cache/memory-cache.js';
-import { GalleryMediaError, parseOption } from './errors.js';
+import { GalleryMediaError, parseOption, reasonOf } from './errors.js';
 import { renderImage, renditionContext, type Variant } from './image-pipeline.js';
 import { createLimiter } from './limiter.js';
 import { GalleryLimits, type GalleryLimitsInput } from './limits.js';
@@ -34,7 +34,7 @@ export interface GalleryHandlerOptions {
   /** Row keys of the id, title and image (defaults `id`, `title`, `image`). */
   readonly columns?: Partial<SourceColumns>;
   readonly limits?: GalleryLimitsInput;
-  /** Default: a disk cache in the system's temporary folder. A memory layer sits in front (see limits). */
+  /** Default: a disk cache in the user's cache folder (`DEFAULT_CACHE_DIR`). A memory layer sits in front (see limits). */
   readonly cache?: MediaCache;
   readonly logger?: GalleryLogger;
   /** Called once per rendition actually generated (not for cache hits or merged requests). */
@@ -115,12 +115,15 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
     const entry: MediaEntry | undefined = await index.find(hash);
     if (entry === undefined) return undefined;
     if (entry.probe instanceof GalleryMediaError) throw entry.probe;
-    const source = await index.read(entry);
-    if (source === undefined) return undefined;
-    const rendered = await limiter.run(() => {
+    const rendered = await limiter.run(async () => {
+      // The source read (up to maxInputBytes) is under the cap too: a burst of cold images must not
+      // hold every source in memory while it waits for a slot.
+      const source = await index.read(entry);
+      if (source === undefined) return undefined;
       options.onGenerate?.({ hash, variant });
       return renderImage(source, variant, limits);
     });
+    if (rendered === undefined) return undefined;
     // A cache that cannot store (disk full, Redis down) costs a later generation, not this answer.
     await cache
       .set(key, rendered)
@@ -146,6 +149,10 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
     const rendition =
       (await cached(key)) ??
       (await generations.run(key, async () => {
+        // A miss read before an earlier flight stored its result must not start a second generation.
+        // A failing cache was logged by the read above; a second warning would say nothing new.
+        const stored = await cache.get(key).catch(() => undefined);
+        if (stored !== undefined) return stored;
         const made = await generate(hash, variant, key);
         // Undefined is "not found"; single-flight carries values, so it travels as an error.
         if (made === undefined) throw new GalleryMediaError('MEDIA_NOT_FOUND', 404, 'no such media');
@@ -175,5 +182,3 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
     }
   });
 }
-
-const reasonOf = (error: unknown) => (error instanceof Error ? error.message : String(error));

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import type { CachedMedia } from './cache/media-cache.js';
-import { GalleryMediaError } from './errors.js';
+import { GalleryMediaError, reasonOf } from './errors.js';
 import { hasImageSignature } from './image-input.js';
 import type { GalleryLimits } from './limits.js';
 
@@ -79,7 +79,7 @@ export async function renderImage(
       .toBuffer();
     return { bytes: output, contentType: 'image/webp' };
   } catch (cause) {
-    const message = cause instanceof Error ? cause.message : String(cause);
+    const message = reasonOf(cause);
     if (/pixel limit/i.test(message)) {
       throw new GalleryMediaError(
         'MEDIA_TOO_LARGE',

@@ -1,6 +1,12 @@
 // Public API of src/gallery: re-exports only.
 
-export { createDiskCache, DEFAULT_CACHE_DIR, DiskCacheOptions } from './cache/disk-cache.js';
+export {
+  createDiskCache,
+  DEFAULT_CACHE_DIR,
+  DiskCacheOptions,
+  defaultCacheDir,
+  openCacheDir,
+} from './cache/disk-cache.js';
 export type { CachedMedia, MediaCache } from './cache/media-cache.js';
 export { createMemoryCache, layeredCache, MemoryCacheOptions } from './cache/memory-cache.js';
 export { createRedisCache, RedisCacheOptions } from './cache/redis-cache.js';

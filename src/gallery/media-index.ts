@@ -1,6 +1,6 @@
 import { readFile, stat } from 'node:fs/promises';
 import { match } from 'ts-pattern';
-import { GalleryConfigError, GalleryMediaError } from './errors.js';
+import { GalleryConfigError, GalleryMediaError, reasonOf } from './errors.js';
 import type { ImageInput } from './image-input.js';
 import { type ImageInfo, probeImage, tooManyBytes } from './image-pipeline.js';
 import type { GalleryLimits } from './limits.js';
@@ -125,7 +125,7 @@ export function createMediaIndex(options: {
     const items = normaliseRows(rows, columns, logger);
     const entries = await mapBounded(items, LISTING_CONCURRENCY, (item) =>
       entryOf(item).catch((error: unknown) => {
-        logger.warn(`gallery item "${item.id}" skipped: ${reasonOf(error)}`, { id: item.id });
+        logger.warn(`gallery item "${item.id}" skipped: ${skipReason(error)}`, { id: item.id });
         return undefined;
       }),
     );
@@ -159,10 +159,10 @@ export function createMediaIndex(options: {
   };
 }
 
-function reasonOf(error: unknown): string {
-  if (error instanceof GalleryMediaError) return error.message;
+/** Why an item was skipped: the common file errors in words, anything else by its message. */
+function skipReason(error: unknown): string {
   const code = (error as { code?: unknown } | null)?.code;
   if (code === 'ENOENT') return 'the image file does not exist';
   if (code === 'EACCES') return 'the image file cannot be read (permission denied)';
-  return error instanceof Error ? error.message : String(error);
+  return reasonOf(error);
 }

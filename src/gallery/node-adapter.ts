@@ -1,13 +1,15 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
 import { ANSWERER, type Answer, type Answerer } from './answer.js';
+import { errorAnswer } from './responses.js';
 
 type WebHandler = (request: Request) => Promise<Response>;
 
 /**
  * Mounts a web-standard handler in Node's http server (and anything built on it: Express, Fastify's
  * raw request). Handlers of this package are answered directly, without building a `Request` and a
- * `Response`; any other handler goes through the web objects. Request bodies are not forwarded: the
- * gallery only answers GET and HEAD.
+ * `Response`; any other handler goes through the web objects, request body included (the
+ * association screen's PUT).
  *
  * @example createServer(toNodeListener(createGalleryHandler(options))).listen(3000);
  */
@@ -29,13 +31,26 @@ export function toNodeListener(handler: WebHandler) {
   };
 }
 
+/**
+ * The request target as a URL, or undefined when it is none: Node's parser lets through an
+ * absolute-form target such as `http://[/caroulsel/data`, which is the client's mistake (400).
+ */
+function targetOf(req: IncomingMessage, base: string): URL | undefined {
+  try {
+    return new URL(req.url ?? '/', base);
+  } catch {
+    return undefined;
+  }
+}
+
+const badTarget = () => errorAnswer(400, 'BAD_REQUEST_TARGET', 'the request target is not a valid URL');
+
 async function viaAnswer(answer: Answerer, req: IncomingMessage): Promise<Answer> {
-  const url = req.url ?? '/';
-  const query = url.indexOf('?');
   // Parsed like the web path does, so both see the same pathname (dot segments resolved).
-  const pathname = new URL(query === -1 ? url : url.slice(0, query), 'http://localhost').pathname;
+  const target = targetOf(req, 'http://localhost');
+  if (target === undefined) return badTarget();
   const ifNoneMatch = req.headers['if-none-match'];
-  return answer({ method: req.method ?? 'GET', pathname, ifNoneMatch: ifNoneMatch ?? null });
+  return answer({ method: req.method ?? 'GET', pathname: target.pathname, ifNoneMatch: ifNoneMatch ?? null });
 }
 
 async function viaWeb(handler: WebHandler, req: IncomingMessage): Promise<Answer> {
@@ -45,9 +60,20 @@ async function viaWeb(handler: WebHandler, req: IncomingMessage): Promise<Answer
   }
   // A Host header that is not a host name must not turn into a 500: the path is what routes.
   const base = URL.canParse(`http://${req.headers.host}`) ? `http://${req.headers.host}` : 'http://localhost';
-  const response = await handler(
-    new Request(new URL(req.url ?? '/', base), { method: req.method ?? 'GET', headers }),
-  );
-  const body = response.body === null ? undefined : new Uint8Array(await response.arrayBuffer());
-  return { status: response.status, headers: Object.fromEntries(response.headers), ...(body && { body }) };
+  const target = targetOf(req, base);
+  if (target === undefined) return badTarget();
+  const method = req.method ?? 'GET';
+  // GET and HEAD may not carry a body in a web Request; any other method streams the Node one.
+  const body =
+    method === 'GET' || method === 'HEAD'
+      ? {}
+      : // Node's web stream type and the DOM one differ only in their typings.
+        { body: Readable.toWeb(req) as ReadableStream<Uint8Array>, duplex: 'half' as const };
+  const response = await handler(new Request(target, { method, headers, ...body }));
+  const bytes = response.body === null ? undefined : new Uint8Array(await response.arrayBuffer());
+  return {
+    status: response.status,
+    headers: Object.fromEntries(response.headers),
+    ...(bytes && { body: bytes }),
+  };
 }

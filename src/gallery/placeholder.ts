@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { rgbaToThumbHash } from 'thumbhash';
-import { GalleryMediaError } from './errors.js';
+import { GalleryMediaError, reasonOf } from './errors.js';
 import type { GalleryLimits } from './limits.js';
 
 /**
@@ -20,7 +20,7 @@ export async function placeholderOf(bytes: Uint8Array, limits: GalleryLimits): P
       .toBuffer({ resolveWithObject: true });
     return Buffer.from(rgbaToThumbHash(info.width, info.height, data)).toString('base64');
   } catch (cause) {
-    const message = cause instanceof Error ? cause.message : String(cause);
+    const message = reasonOf(cause);
     throw new GalleryMediaError('MEDIA_UNDECODABLE', 422, `the image cannot be decoded: ${message}`, {
       cause,
     });

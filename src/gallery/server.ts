@@ -4,7 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { createDiskCache, DEFAULT_CACHE_DIR } from './cache/disk-cache.js';
+import { createDiskCache, DEFAULT_CACHE_DIR, openCacheDir } from './cache/disk-cache.js';
 import { GalleryConfigError } from './errors.js';
 import { folderSource } from './folder-source.js';
 import { createGalleryHandler } from './handler.js';
@@ -26,7 +26,7 @@ export interface GalleryServerOptions {
   readonly host?: string;
   /** The folder of images served (default the package's bundled samples). */
   readonly imagesDir?: string;
-  /** The disk media cache's folder (default a folder in the system's temporary directory). */
+  /** The disk media cache's folder (default {@link DEFAULT_CACHE_DIR}, the user's own cache folder). */
   readonly cacheDir?: string;
   /** Where index.html and its assets are (default the package's `web/`). */
   readonly webRoot?: string;
@@ -56,10 +56,14 @@ export interface GalleryServer {
  * @example const { url, close } = await startGalleryServer({ port: 3000 });
  */
 export async function startGalleryServer(options: GalleryServerOptions = {}): Promise<GalleryServer> {
+  const cacheDir = options.cacheDir ?? DEFAULT_CACHE_DIR;
+  // Checked before listening: a refused folder stops the server with its reason, instead of a
+  // warning on every request of a gallery that would then never cache.
+  await openCacheDir(cacheDir);
   const gallery = createGalleryHandler({
     source: folderSource(options.imagesDir ?? DEFAULT_IMAGES_DIR),
     secrets: options.secrets ?? [randomBytes(32).toString('base64url')],
-    cache: createDiskCache({ dir: options.cacheDir ?? DEFAULT_CACHE_DIR }),
+    cache: createDiskCache({ dir: cacheDir }),
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(options.logger === undefined ? {} : { logger: options.logger }),
   });

@@ -55,31 +55,41 @@ describe('toNodeListener in a real Node http server', () => {
     expect(status).toBe(200);
   });
 
-  it('answers a request target that is not a URL without going down', async () => {
+  it('answers a request target that is not a URL with 400, and keeps serving', async () => {
     const { port } = server.address() as AddressInfo;
-    const reply = await new Promise<string>((resolve, reject) => {
-      const socket = connect(port, '127.0.0.1', () =>
-        socket.end('GET http://[/caroulsel/data HTTP/1.1\r\nHost: x\r\n\r\n'),
-      );
-      let text = '';
-      socket.on('data', (chunk) => {
-        text += chunk.toString();
-      });
-      socket.on('end', () => resolve(text));
-      socket.on('error', reject);
-    });
-    expect(reply).toMatch(/^HTTP\/1\.1 (400|404|500) /);
+    expect(await rawRequest(port, 'GET http://[/caroulsel/data')).toMatch(/^HTTP\/1\.1 400 /);
     expect((await fetch(`${base}/caroulsel/data`)).status).toBe(200);
+  });
+
+  it('answers 400 to a request target that is not a URL for any other web handler too', async () => {
+    let calls = 0;
+    const other = createServer(
+      toNodeListener(async () => {
+        calls += 1;
+        return new Response('reached');
+      }),
+    );
+    other.listen(0, '127.0.0.1');
+    await once(other, 'listening');
+    const reply = await rawRequest((other.address() as AddressInfo).port, 'PUT http://[/associationtask');
+    expect(reply).toMatch(/^HTTP\/1\.1 400 /);
+    expect(reply).toContain('BAD_REQUEST_TARGET');
+    expect(calls).toBe(0);
+    other.close();
   });
 
   it('mounts any other web handler through Request and Response', async () => {
     const other = createServer(
       toNodeListener(async (request) => {
         const { pathname, search } = new URL(request.url);
-        return new Response(`${request.method} ${pathname}${search} ${request.headers.get('x-test')}`, {
-          status: 201,
-          headers: { 'X-Seen': 'yes' },
-        });
+        const body = request.method === 'PUT' ? ` ${await request.text()}` : '';
+        return new Response(
+          `${request.method} ${pathname}${search} ${request.headers.get('x-test')}${body}`,
+          {
+            status: 201,
+            headers: { 'X-Seen': 'yes' },
+          },
+        );
       }),
     );
     other.listen(0, '127.0.0.1');
@@ -92,6 +102,11 @@ describe('toNodeListener in a real Node http server', () => {
       'yes',
       'GET /a/b?c=1 header',
     ]);
+    const put = await fetch(`http://127.0.0.1:${(other.address() as AddressInfo).port}/a`, {
+      method: 'PUT',
+      body: '{"x":1}',
+    });
+    expect(await put.text()).toBe('PUT /a null {"x":1}');
     other.close();
   });
 
@@ -108,3 +123,18 @@ describe('toNodeListener in a real Node http server', () => {
     broken.close();
   });
 });
+
+/** Sends `requestLine` as it is over a socket (fetch would refuse to send a bad target) and returns the reply. */
+function rawRequest(port: number, requestLine: string): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () =>
+      socket.end(`${requestLine} HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n`),
+    );
+    let text = '';
+    socket.on('data', (chunk) => {
+      text += chunk.toString();
+    });
+    socket.on('end', () => resolve(text));
+    socket.on('error', reject);
+  });
+}

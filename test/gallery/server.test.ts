@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { chown, mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -7,6 +7,8 @@ import { listItems } from './support/gallery.js';
 
 let dir = '';
 let server: GalleryServer;
+/** What the mounted handler saw of each request that reached it. */
+const mountedSaw: { method: string; url: string; body: string }[] = [];
 const get = (path: string, init?: RequestInit) => fetch(server.url + path, init);
 
 beforeAll(async () => {
@@ -24,6 +26,20 @@ beforeAll(async () => {
     webRoot: web,
     cacheDir: join(dir, 'cache'),
     logger: { warn() {} },
+    mount: [
+      {
+        path: '/associationtask',
+        handler: async (request) => {
+          const url = new URL(request.url);
+          mountedSaw.push({
+            method: request.method,
+            url: url.pathname + url.search,
+            body: await request.text(),
+          });
+          return Response.json({ mounted: true }, { status: 201 });
+        },
+      },
+    ],
   });
 });
 afterAll(async () => {
@@ -89,10 +105,62 @@ describe('startGalleryServer', () => {
     }
   });
 
+  it('refuses to start on a cache folder owned by another user', async () => {
+    const cacheDir = join(dir, 'foreign-cache');
+    await mkdir(cacheDir);
+    // As root the folder is given away; otherwise / already belongs to someone else.
+    const foreign = process.getuid?.() === 0 ? cacheDir : '/';
+    if (foreign === cacheDir) await chown(cacheDir, 65534, 65534);
+    await expect(startGalleryServer({ port: 0, cacheDir: foreign })).rejects.toMatchObject({
+      code: 'GALLERY_CACHE_DIR',
+      message: expect.stringContaining('belongs to another user'),
+    });
+  });
+
   it('refuses a port that is taken, with a clear error', async () => {
     const port = Number(new URL(server.url).port);
     await expect(startGalleryServer({ port, cacheDir: join(dir, 'cache') })).rejects.toThrow(
       /already in use/,
     );
+  });
+
+  describe('mount', () => {
+    it('hands a PUT with a JSON body to the mounted handler intact', async () => {
+      mountedSaw.length = 0;
+      const body = JSON.stringify({ task: 7, metrics: { ação: 'ünïcode', n: [1, 2, 3] } });
+      const response = await get('/associationtask', {
+        method: 'PUT',
+        headers: { 'Content-Type': 'application/json' },
+        body,
+      });
+      expect([response.status, await response.json()]).toEqual([201, { mounted: true }]);
+      expect(mountedSaw).toEqual([{ method: 'PUT', url: '/associationtask', body }]);
+    });
+
+    it('matches the exact path, with or without a query string', async () => {
+      mountedSaw.length = 0;
+      expect((await get('/associationtask?task=7&view=tree')).status).toBe(201);
+      expect(mountedSaw).toEqual([{ method: 'GET', url: '/associationtask?task=7&view=tree', body: '' }]);
+      for (const path of [
+        '/associationtask/',
+        '/associationtask/x',
+        '/associationtaskx',
+        '/ASSOCIATIONTASK',
+      ]) {
+        expect((await get(path)).status, path).toBe(404);
+      }
+      expect(mountedSaw).toHaveLength(1);
+    });
+
+    it('leaves every other path to the gallery and the web root', async () => {
+      mountedSaw.length = 0;
+      const data = await get('/caroulsel/data');
+      expect([data.status, data.headers.get('content-type')]).toEqual([
+        200,
+        'application/json; charset=utf-8',
+      ]);
+      expect(await (await get('/')).text()).toContain('stub home');
+      expect(mountedSaw).toEqual([]);
+    });
   });
 });

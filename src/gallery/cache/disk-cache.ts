@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, readdir, readFile, rename, stat, unlink, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { homedir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
 import { z } from 'zod';
-import { parseOption } from '../errors.js';
+import { GalleryConfigError, parseOption } from '../errors.js';
+import { createByteLru } from './byte-lru.js';
 import { type CachedMedia, checkCacheKey, decodeEntry, encodeEntry, type MediaCache } from './media-cache.js';
 
 export const DiskCacheOptions = z.object({
@@ -17,8 +18,48 @@ export const DiskCacheOptions = z.object({
 });
 export type DiskCacheOptions = z.input<typeof DiskCacheOptions>;
 
-/** Where the disk cache lives unless told otherwise: a folder of the system's temporary directory. */
-export const DEFAULT_CACHE_DIR = join(tmpdir(), 'task-association', '.cache', 'media');
+/**
+ * The user's own cache folder (`$XDG_CACHE_HOME`, else `~/.cache`), not the shared temporary
+ * directory: there the keys are predictable and another user could plant entries before us.
+ */
+export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
+  const xdg = env.XDG_CACHE_HOME;
+  const base = xdg !== undefined && isAbsolute(xdg) ? xdg : join(homedir(), '.cache');
+  return join(base, 'task-association', 'media');
+}
+
+/** Where the disk cache lives unless told otherwise (see {@link defaultCacheDir}). */
+export const DEFAULT_CACHE_DIR = defaultCacheDir();
+
+/**
+ * Creates the cache folder for this user only (mode 0700) and refuses one owned by another user:
+ * whoever can write there chooses the bytes and Content-Type the gallery serves.
+ */
+export async function openCacheDir(dir: string): Promise<void> {
+  const path = 'diskCache.dir';
+  await mkdir(dir, { recursive: true, mode: 0o700 }).catch((error: unknown) => {
+    throw new GalleryConfigError(
+      'GALLERY_CACHE_DIR',
+      `cannot create the media cache folder ${dir}: ${(error as Error).message}`,
+      { path, cause: error },
+    );
+  });
+  const info = await stat(dir);
+  if (!info.isDirectory()) {
+    throw new GalleryConfigError('GALLERY_CACHE_DIR', `the media cache folder ${dir} is not a folder`, {
+      path,
+    });
+  }
+  const uid = process.getuid?.();
+  if (uid !== undefined && info.uid !== uid) {
+    throw new GalleryConfigError(
+      'GALLERY_CACHE_DIR',
+      `the media cache folder ${dir} belongs to another user (uid ${info.uid}, we are ${uid}): ` +
+        'its entries could be planted; use a folder of your own (--cache DIR or the cache option)',
+      { path },
+    );
+  }
+}
 
 const ENTRY = '.media';
 const TEMP = '.tmp';
@@ -28,23 +69,22 @@ const TEMP = '.tmp';
  * eviction. A write goes to a temporary file renamed into place, so a crash leaves either the whole
  * entry or none (a left-over temporary file is never read, and is removed at the next start).
  * Recency is tracked in memory; after a restart it starts from the files' modification times.
+ * The folder is made and checked by {@link openCacheDir} at the first read or write.
  */
 export function createDiskCache(options: DiskCacheOptions): MediaCache {
   const { dir, maxBytes } = parseOption(DiskCacheOptions, options, 'diskCache');
-  // Map order is recency order: the first key is the least recently used.
-  const sizes = new Map<string, number>();
-  let total = 0;
+  // Only sizes are kept in memory; the bytes stay in the files.
+  const lru = createByteLru<null>(maxBytes);
   let ready: Promise<void> | undefined;
 
   const fileOf = (key: string) => join(dir, `${checkCacheKey(key)}${ENTRY}`);
-  const remember = (key: string, size: number) => {
-    total += size - (sizes.get(key) ?? 0);
-    sizes.delete(key);
-    sizes.set(key, size);
+  /** Counts the entry as the most recent and deletes the files of the entries that makes too many. */
+  const remember = async (key: string, size: number) => {
+    for (const evicted of lru.set(key, null, size)) await unlink(fileOf(evicted)).catch(() => undefined);
   };
 
   async function load(): Promise<void> {
-    await mkdir(dir, { recursive: true });
+    await openCacheDir(dir);
     const found: { key: string; size: number; mtimeMs: number }[] = [];
     for (const name of await readdir(dir)) {
       if (name.endsWith(TEMP)) {
@@ -55,18 +95,7 @@ export function createDiskCache(options: DiskCacheOptions): MediaCache {
           found.push({ key: name.slice(0, -ENTRY.length), size: info.size, mtimeMs: info.mtimeMs });
       }
     }
-    for (const entry of found.sort((a, b) => a.mtimeMs - b.mtimeMs)) remember(entry.key, entry.size);
-    await evict();
-  }
-
-  async function evict(): Promise<void> {
-    while (total > maxBytes) {
-      const oldest = sizes.keys().next().value;
-      if (oldest === undefined) return;
-      total -= sizes.get(oldest) ?? 0;
-      sizes.delete(oldest);
-      await unlink(fileOf(oldest)).catch(() => undefined);
-    }
+    for (const entry of found.sort((a, b) => a.mtimeMs - b.mtimeMs)) await remember(entry.key, entry.size);
   }
 
   const start = () => {
@@ -81,13 +110,13 @@ export function createDiskCache(options: DiskCacheOptions): MediaCache {
       const stored = await readFile(file).catch(() => undefined);
       const media = stored === undefined ? undefined : decodeEntry(stored);
       if (media === undefined || stored === undefined) {
-        if (sizes.has(key)) {
-          total -= sizes.get(key) ?? 0;
-          sizes.delete(key);
-        }
+        lru.delete(key);
+        // A damaged entry (cut by a full disk, edited by hand) is removed: it would never be read
+        // again, yet keep taking room the byte count no longer sees.
+        if (stored !== undefined) await unlink(file).catch(() => undefined);
         return undefined;
       }
-      remember(key, stored.length);
+      await remember(key, stored.length);
       return media;
     },
     async set(key, media: CachedMedia) {
@@ -99,8 +128,7 @@ export function createDiskCache(options: DiskCacheOptions): MediaCache {
       const temp = join(dir, `${key}.${randomBytes(6).toString('hex')}${TEMP}`);
       await writeFile(temp, stored);
       await rename(temp, file);
-      remember(key, stored.length);
-      await evict();
+      await remember(key, stored.length);
     },
   };
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { parseOption } from '../errors.js';
+import { createByteLru } from './byte-lru.js';
 import { type CachedMedia, checkCacheKey, type MediaCache } from './media-cache.js';
 
 export const MemoryCacheOptions = z.object({
@@ -18,29 +19,13 @@ export const MemoryCacheOptions = z.object({
  */
 export function createMemoryCache(options: z.input<typeof MemoryCacheOptions> = {}): MediaCache {
   const { maxBytes } = parseOption(MemoryCacheOptions, options, 'memoryCache');
-  // Map order is recency order: the first key is the least recently used.
-  const entries = new Map<string, CachedMedia>();
-  let total = 0;
+  const entries = createByteLru<CachedMedia>(maxBytes);
   return {
     async get(key) {
-      const media = entries.get(checkCacheKey(key));
-      if (media !== undefined) {
-        entries.delete(key);
-        entries.set(key, media);
-      }
-      return media;
+      return entries.get(checkCacheKey(key));
     },
     async set(key, media) {
-      checkCacheKey(key);
-      if (media.bytes.byteLength > maxBytes) return;
-      total += media.bytes.byteLength - (entries.get(key)?.bytes.byteLength ?? 0);
-      entries.delete(key);
-      entries.set(key, media);
-      for (const [oldest, old] of entries) {
-        if (total <= maxBytes) break;
-        total -= old.bytes.byteLength;
-        entries.delete(oldest);
-      }
+      entries.set(checkCacheKey(key), media, media.bytes.byteLength);
     },
   };
 }

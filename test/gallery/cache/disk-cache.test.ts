@@ -1,8 +1,12 @@
-import { mkdtemp, readdir, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { chown, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createDiskCache } from '../../../src/gallery/cache/disk-cache.js';
+import {
+  createDiskCache,
+  DEFAULT_CACHE_DIR,
+  defaultCacheDir,
+} from '../../../src/gallery/cache/disk-cache.js';
 import { encodeEntry } from '../../../src/gallery/cache/media-cache.js';
 import { describeMediaCacheContract } from './cache-contract.js';
 
@@ -54,7 +58,8 @@ describe('the disk cache', () => {
     const cache = createDiskCache({ dir });
     expect(await cache.get('k')).toBeUndefined();
     expect(await cache.get('cut')).toBeUndefined();
-    expect(await readdir(dir)).not.toContain('k.1234.tmp');
+    // Neither is left behind: the damaged entry would otherwise take room nothing counts.
+    expect(await readdir(dir)).toEqual([]);
   });
 
   it('finds entries written before a restart and counts them against its size', async () => {
@@ -65,6 +70,34 @@ describe('the disk cache', () => {
     await restarted.set('new1', entry(1000));
     await restarted.set('new2', entry(1000));
     expect(await restarted.get('old')).toBeUndefined();
+  });
+
+  it('creates its folder for this user only (mode 0700)', async () => {
+    const dir = join(await freshDir(), 'a', 'cache');
+    await createDiskCache({ dir }).set('k', entry(10));
+    expect((await stat(dir)).mode & 0o777).toBe(0o700);
+  });
+
+  it('refuses a folder owned by another user, clearly, and writes nothing there', async () => {
+    // As root a fresh folder is given away; otherwise / already belongs to someone else.
+    const root = process.getuid?.() === 0;
+    const dir = root ? await freshDir() : '/';
+    if (root) await chown(dir, 65534, 65534);
+    const before = await readdir(dir);
+    const cache = createDiskCache({ dir });
+    const refusal = { code: 'GALLERY_CACHE_DIR', path: 'diskCache.dir' };
+    await expect(cache.set('k', entry(10))).rejects.toMatchObject(refusal);
+    await expect(cache.get('k')).rejects.toThrow(/belongs to another user .*use a folder of your own/);
+    expect(await readdir(dir)).toEqual(before);
+  });
+
+  it("defaults to the user's own cache folder, never the shared temporary directory", () => {
+    expect(defaultCacheDir({ XDG_CACHE_HOME: '/srv/cache' })).toBe('/srv/cache/task-association/media');
+    // A relative XDG_CACHE_HOME is invalid by the XDG spec and ignored.
+    for (const env of [{}, { XDG_CACHE_HOME: 'relative' }]) {
+      expect(defaultCacheDir(env)).toBe(join(homedir(), '.cache', 'task-association', 'media'));
+    }
+    expect(DEFAULT_CACHE_DIR.startsWith(tmpdir())).toBe(false);
   });
 
   it('refuses a bad size limit', () => {
