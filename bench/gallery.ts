@@ -22,7 +22,8 @@ import { GalleryLimits } from '../src/gallery/limits.js';
 import { toNodeListener } from '../src/gallery/node-adapter.js';
 
 const SAMPLES = new URL('../examples/images/', import.meta.url).pathname;
-const FIXTURES = '/work/shared/fixtures/images/';
+// The large sample images live beside the checkout (shared/fixtures/images); used when present.
+const FIXTURES = new URL('../../shared/fixtures/images/', import.meta.url).pathname;
 const SECRET = 'bench-secret-0123456789';
 const LOAD_SECONDS = 1;
 const ROUNDS = 9;
