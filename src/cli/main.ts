@@ -1,6 +1,15 @@
+import { readFile } from 'node:fs/promises';
 import { TaskAssociationError } from '../errors.js';
 import { UsageError } from './args.js';
 import { type CliIo, type ExitCode, printJson } from './io.js';
+
+/** The package's version, read from its own package.json. */
+async function packageVersion(): Promise<string> {
+  const manifest = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  return manifest.version;
+}
 
 /** One command of the CLI: its usage line and what it does. */
 export interface Command {
@@ -33,7 +42,8 @@ commands:
   demo       [--port 3000]
 
 --database-url defaults to $DATABASE_URL, then mysql://root@127.0.0.1:3306/test.
-Exit codes: 0 done, 1 problems found or change refused, 2 usage error.`;
+Exit codes: 0 done, 1 problems found or change refused, 2 usage error.
+--version prints the version.`;
 
 /**
  * Runs the CLI with `argv` (without node and the script) and returns the exit code.
@@ -45,11 +55,20 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     (first === undefined ? io.stderr : io.stdout).write(`${USAGE}\n`);
     return first === undefined ? 2 : 0;
   }
+  if (first === '--version' || first === '-v') {
+    io.stdout.write(`${await packageVersion()}\n`);
+    return 0;
+  }
   const twoWord = second === undefined ? undefined : `${first} ${second}`;
   const name = twoWord !== undefined && twoWord in commands ? twoWord : first;
   const load = commands[name];
   if (load === undefined) {
-    io.stderr.write(`task-association: unknown command "${first}"\n\n${USAGE}\n`);
+    const subcommands = Object.keys(commands).filter((command) => command.startsWith(`${first} `));
+    io.stderr.write(
+      subcommands.length > 0
+        ? `task-association: "${first}" needs a subcommand: ${subcommands.map((command) => command.slice(first.length + 1)).join(', ')}\n\n${USAGE}\n`
+        : `task-association: unknown command "${first}"\n\n${USAGE}\n`,
+    );
     return 2;
   }
   const args = name === twoWord ? rest : argv.slice(1);

@@ -16,7 +16,11 @@ export function resolveDatabaseUrl(
   flag: string | undefined,
   env: Record<string, string | undefined>,
 ): string {
-  return flag ?? env.DATABASE_URL ?? DEFAULT_DATABASE_URL;
+  // An empty DATABASE_URL (`DATABASE_URL= cmd`) means unset, as shells and CI files often leave it.
+  return (
+    flag ??
+    (env.DATABASE_URL === undefined || env.DATABASE_URL === '' ? DEFAULT_DATABASE_URL : env.DATABASE_URL)
+  );
 }
 
 /** Parses `mysql://user:password@host:port/database`; a URL without a database is refused. */

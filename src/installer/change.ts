@@ -5,7 +5,7 @@ import type { Finding } from './findings.js';
  * One change the installer makes, as `plan`/`apply --json` print it: what kind, on which table, for
  * which ledger key, and the exact SQL with its parameters.
  *
- * - `create-table`: DDL (the schema sync's statements, the ledger table); runs before the rows.
+ * - `ddl`: DDL (the schema sync's statements, the ledger table); runs before the rows.
  * - `insert` / `update` / `delete`: a host row, with its ledger entry written or removed alongside.
  * - `share`: the link field exists (another installation of this database made it): only a ledger
  *   entry is added, so it is removed only when no installation needs it any more.
@@ -15,15 +15,7 @@ import type { Finding } from './findings.js';
  * - `drop-table`: one of our tables, on uninstall.
  */
 export interface Change {
-  readonly kind:
-    | 'create-table'
-    | 'insert'
-    | 'update'
-    | 'delete'
-    | 'share'
-    | 'use-table'
-    | 'forget'
-    | 'drop-table';
+  readonly kind: 'ddl' | 'insert' | 'update' | 'delete' | 'share' | 'use-table' | 'forget' | 'drop-table';
   readonly table: string;
   readonly key: string;
   readonly sql: string;

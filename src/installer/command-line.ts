@@ -40,7 +40,12 @@ export async function withInstallation<T>(
       'standard input is not a terminal, so nobody can confirm: add --yes to run unattended',
     );
   }
-  const file = await loadInstallFile(values.install);
+  const file = await loadInstallFile(values.install).catch((error: unknown) => {
+    // A file named on the command line that cannot be read is a usage error (exit 2), as for validate.
+    if (error instanceof InstallerError && error.code === 'INSTALL_FILE_UNREADABLE')
+      throw new UsageError(error.message);
+    throw error;
+  });
   const db = await openDatabase(resolveDatabaseUrl(values['database-url'], io.env), { connectionLimit: 3 });
   try {
     return await work({

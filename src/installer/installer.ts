@@ -87,7 +87,7 @@ export async function applyInstallation(
     }
     const names = installationTableNames(file);
     const missingBefore = await missingTables(db, names);
-    const ddl = plan.changes.filter((change) => change.kind === 'create-table');
+    const ddl = plan.changes.filter((change) => change.kind === 'ddl');
     if (ddl.some((change) => change.key === 'ledger')) {
       progress(`  creating ${LEDGER_TABLE}`);
       await db.execute(LEDGER_DDL);
@@ -148,5 +148,5 @@ async function missingTables(db: SqlExecutor, names: TableNames): Promise<Logica
 }
 
 function ddlChange(table: string, key: string, sql: string, message: string): Change {
-  return { kind: 'create-table', table, key, sql, params: [], message };
+  return { kind: 'ddl', table, key, sql, params: [], message };
 }

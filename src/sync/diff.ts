@@ -81,7 +81,7 @@ export function diffSchema(
         kind: 'missing-table',
         table: table.name,
         destructive: false,
-        message: `table ${table.name} (${table.logical}) does not exist: it will be created`,
+        message: `table ${table.name} (${table.logical}) does not exist (db sync and apply create it)`,
       });
       statements.push(createTableStatement(table));
       tables.push(table.name);
@@ -133,7 +133,7 @@ function columnClauses(table: TableModel, existing: FoundTable, differences: Sch
         column: column.name,
         expected: columnDefinition(column),
         destructive: false,
-        message: `column ${table.name}.${column.name} is missing: it will be added`,
+        message: `column ${table.name}.${column.name} is missing (db sync and apply add it)`,
       });
       clauses.push(`ADD COLUMN ${columnDefinition(column)}`);
       continue;
@@ -201,7 +201,7 @@ function compareColumn(table: string, column: ColumnModel, found: FoundColumn): 
       destructive: removing,
       message: removing
         ? `column ${table}.${column.name} has ${label}, which the tables do not declare: sync never removes it`
-        : `column ${table}.${column.name} lacks ${label}: it will be added`,
+        : `column ${table}.${column.name} lacks ${label} (db sync and apply add it)`,
     });
   }
   return differences;
@@ -257,7 +257,7 @@ function keyClauses(table: TableModel, existing: FoundTable, differences: Schema
       table: table.name,
       expected: `UNIQUE KEY ${key.name} ${shown(key.columns)}`,
       destructive: false,
-      message: `table ${table.name} has no unique key on ${shown(key.columns)}: it will be added`,
+      message: `table ${table.name} has no unique key on ${shown(key.columns)} (db sync and apply add it)`,
     });
     clauses.push(`ADD ${uniqueKeyDefinition(key)}`);
   }
@@ -307,7 +307,7 @@ function foreignKeyClauses(
         column: key.columns.join(', '),
         expected: expectedText,
         destructive: false,
-        message: `table ${table.name} lacks ${expectedText}: it will be added as ${key.name}`,
+        message: `table ${table.name} lacks ${expectedText} (db sync and apply add it as ${key.name})`,
       });
       clauses.push(`ADD ${foreignKeyDefinition(key)}`);
       continue;

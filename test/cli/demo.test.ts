@@ -23,9 +23,10 @@ describe('demo', () => {
     expect(log).toContain('ok: the installation is as it must be');
 
     // The tree: saved metrics win over defaults, defaults come from the activity and the task sheet.
-    expect(log).toContain('METRICA1 (Quantidade) = 3.50 (saved)');
-    expect(log).toContain('METRICA1 (Quantidade) = 0.80 (default field INDICE)');
-    expect(log).toContain('METRICA2 (Pessoas) = 6 (default taskSheet QTD_PESSOAS)');
+    const tree = io.out();
+    expect(tree).toContain('METRICA1 (Quantidade) = 3.50 (saved)');
+    expect(tree).toContain('METRICA1 (Quantidade) = 0.80 (default field INDICE)');
+    expect(tree).toContain('METRICA2 (Pessoas) = 6 (default taskSheet QTD_PESSOAS)');
     const link = /link field opens (\S+)/.exec(log)?.[1] ?? '';
     expect(link).toMatch(/\/associationtask\?taskSheet=\d+$/);
     const screen = await fetch(link);

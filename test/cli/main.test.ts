@@ -46,3 +46,23 @@ describe('--json on failure', () => {
     expect(JSON.parse(io.out())).toMatchObject({ error: { code: 'USAGE' } });
   });
 });
+
+describe('small conveniences', () => {
+  it('--version prints the package version', async () => {
+    const io = captureIo();
+    expect(await runCli(['--version'], io)).toBe(0);
+    expect(io.out()).toMatch(/^\d+\.\d+\.\d+\n$/);
+  });
+
+  it('a command group without its subcommand says which subcommands exist', async () => {
+    const io = captureIo();
+    expect(await runCli(['db'], io)).toBe(2);
+    expect(io.err()).toContain('"db" needs a subcommand: sync');
+  });
+
+  it('an install file that cannot be read is a usage error (exit 2), as for validate', async () => {
+    const io = captureIo();
+    expect(await runCli(['plan', '--install', '/nonexistent/install.json'], io)).toBe(2);
+    expect(io.err()).toContain('install file /nonexistent/install.json does not exist');
+  });
+});

@@ -47,7 +47,7 @@ describe('task-association plan', () => {
     expect(io.err()).toContain("create the installer's ledger");
   });
 
-  it('exits 2 on bad flags, 1 on a bad install file or an unreachable database', async () => {
+  it('exits 2 on bad flags or an unreadable install file, 1 on an unreachable database', async () => {
     const { url } = scratch();
     const cases: [string[], number, string][] = [
       [['plan', '--database-url', url], 2, '--install <file> is required'],
@@ -55,7 +55,7 @@ describe('task-association plan', () => {
       [['plan', '--install', INSTALL, 'extra'], 2, 'unexpected argument "extra"'],
       [
         ['plan', '--install', '/nonexistent.json', '--database-url', url],
-        1,
+        2,
         'install file /nonexistent.json does not exist',
       ],
       [

@@ -9,6 +9,8 @@ describe('database URLs', () => {
     expect(resolveDatabaseUrl('mysql://a@h/x', { DATABASE_URL: 'mysql://b@h/y' })).toBe('mysql://a@h/x');
     expect(resolveDatabaseUrl(undefined, { DATABASE_URL: 'mysql://b@h/y' })).toBe('mysql://b@h/y');
     expect(resolveDatabaseUrl(undefined, {})).toBe('mysql://root@127.0.0.1:3306/test');
+    // An empty variable means unset.
+    expect(resolveDatabaseUrl(undefined, { DATABASE_URL: '' })).toBe('mysql://root@127.0.0.1:3306/test');
   });
 
   it('parses every part and redacts the password', () => {

@@ -15,11 +15,11 @@ describe('apply', () => {
     const planned = await planInstallation(db, file, {});
     expect(planned.findings.filter((f) => f.level === 'error')).toEqual([]);
     expect(planned.changes.map((c) => `${c.kind} ${c.table} ${c.key}`)).toEqual([
-      'create-table task_association_ledger ledger',
-      'create-table MO_OPER schema',
-      'create-table MO_OPER_GRUPO schema',
-      'create-table MO_OPER_GRUPO_METRICA schema',
-      'create-table MO_OPER_MO_OPER_GRUPO schema',
+      'ddl task_association_ledger ledger',
+      'ddl MO_OPER schema',
+      'ddl MO_OPER_GRUPO schema',
+      'ddl MO_OPER_GRUPO_METRICA schema',
+      'ddl MO_OPER_MO_OPER_GRUPO schema',
       'insert sys_core_menu menu:taskSheetWithMetrics',
       'insert sys_core_menu menu:taskSheetReport',
       'insert sys_core_menu menu:activities',

@@ -44,7 +44,7 @@ export const command: Command = {
       const refused = error instanceof SchemaSyncError && error.code !== 'STATEMENT_FAILED';
       if (!refused || values.json !== true) throw error;
       // A refusal changed nothing: --json still prints its one document, with what was refused and why.
-      printJson(io, { statements: [], applied: false, differences: error.differences });
+      printJson(io, { statements: [], applied: false, code: error.code, differences: error.differences });
       say(io, `task-association db sync: ${error.message}`);
       return 1;
     } finally {

@@ -55,7 +55,8 @@ export const command: Command = {
         io,
         `demo: the tree of task sheet ${sample.taskSheet}, as the TREE_VIEW of examples/install.json describes it:`,
       );
-      say(io, formatTaskTree(tree));
+      // The tree is what the demo produces: stdout, so `npm start > tree.txt` keeps it; progress stays on stderr.
+      io.stdout.write(`${formatTaskTree(tree)}\n`);
       const link = buildLink(LINK_FIELD_OPCOES, { SEQ_DB: sample.taskSheet });
 
       // The association screen's endpoint for the demo's scope and user, as a host would mount it.
