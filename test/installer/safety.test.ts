@@ -16,8 +16,10 @@ const scratch = useScratchDatabase('installer_safety', { hostSchema: true });
 const file = exampleInstallFile();
 const RUN_CLI = fileURLToPath(new URL('../support/run-cli.ts', import.meta.url));
 
+// Slower than 100 ms on purpose: InnoDB refreshes information_schema.INNODB_TRX only when nobody has
+// read it for 100 ms, so faster polling would keep reading the same stale snapshot forever.
 async function until(condition: () => Promise<boolean>): Promise<void> {
-  while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 50));
+  while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 250));
 }
 
 /** `apply --yes` of the example in a child process, to be killed with SIGKILL. */
