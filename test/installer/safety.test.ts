@@ -4,6 +4,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
 import type { SqlExecutor } from '../../src/db/driver.js';
 import { openDatabase } from '../../src/db/mysql.js';
+import type { ScratchDatabase } from '../../src/db/scratch.js';
 import { applyInstallation } from '../../src/installer/installer.js';
 import { LEDGER_DDL } from '../../src/installer/ledger.js';
 import { installerLockName } from '../../src/installer/lock.js';
@@ -20,6 +21,25 @@ const RUN_CLI = fileURLToPath(new URL('../support/run-cli.ts', import.meta.url))
 // read it for 100 ms, so faster polling would keep reading the same stale snapshot forever.
 async function until(condition: () => Promise<boolean>): Promise<void> {
   while (!(await condition())) await new Promise((resolve) => setTimeout(resolve, 250));
+}
+
+/**
+ * Inserts a ledger entry for scope 1/1/1 in a transaction left open, so an installer that writes the
+ * same entry blocks right there; `release()` rolls it back.
+ */
+async function holdLedgerEntry(db: ScratchDatabase['db'], entryKey: string) {
+  const connection = await db.pool.getConnection();
+  await connection.beginTransaction();
+  await connection.query(
+    "INSERT INTO task_association_ledger (EMPRESA, FILIAL, LOCAL, ENTRY_KEY, HOST_TABLE, INS_USUARIO_SEQ_DB) VALUES (1, 1, 1, ?, 'x', 1)",
+    [entryKey],
+  );
+  return {
+    async release() {
+      await connection.rollback();
+      connection.release();
+    },
+  };
 }
 
 /** `apply --yes` of the example in a child process, to be killed with SIGKILL. */
@@ -122,11 +142,7 @@ describe('an installer killed in the middle', { timeout: 120_000 }, () => {
     await db.execute(LEDGER_DDL);
     // The test holds an uncommitted ledger entry for the installer's LAST row, so the installer
     // blocks inside its row transaction after writing every other row.
-    const blocker = await db.pool.getConnection();
-    await blocker.beginTransaction();
-    await blocker.query(
-      "INSERT INTO task_association_ledger (EMPRESA, FILIAL, LOCAL, ENTRY_KEY, HOST_TABLE, INS_USUARIO_SEQ_DB) VALUES (1, 1, 1, 'parameter:TREE_VIEW', 'x', 1)",
-    );
+    const blocker = await holdLedgerEntry(db, 'parameter:TREE_VIEW');
     const { child, exited } = startApply(url);
     try {
       const waiting = () =>
@@ -143,8 +159,7 @@ describe('an installer killed in the middle', { timeout: 120_000 }, () => {
       child.kill('SIGKILL');
       expect(await exited).toBe(null);
     } finally {
-      await blocker.rollback();
-      blocker.release();
+      await blocker.release();
     }
     await untilInstallerGone(db, name);
     expect(await countRows(db, 'sys_core_menu')).toBe(0);
@@ -168,19 +183,14 @@ describe('an installer killed in the middle', { timeout: 120_000 }, () => {
     const { db, url, name } = fresh;
     await db.execute(LEDGER_DDL);
     // An uncommitted entry for the LAST table stops the installer after it recorded the first three.
-    const blocker = await db.pool.getConnection();
-    await blocker.beginTransaction();
-    await blocker.query(
-      "INSERT INTO task_association_ledger (EMPRESA, FILIAL, LOCAL, ENTRY_KEY, HOST_TABLE, INS_USUARIO_SEQ_DB) VALUES (1, 1, 1, 'table:OPER_OPER_GRUPO', 'x', 1)",
-    );
+    const blocker = await holdLedgerEntry(db, 'table:OPER_OPER_GRUPO');
     const { child, exited } = startApply(url);
     try {
       await until(() => waiting(db, name, 'Update'));
       child.kill('SIGKILL');
       expect(await exited).toBe(null);
     } finally {
-      await blocker.rollback();
-      blocker.release();
+      await blocker.release();
     }
     await untilInstallerGone(db, name);
     // The blocked entry may still be written once the blocker lets go (the server notices the dead

@@ -1,5 +1,9 @@
 import type { CachedMedia, MediaCache } from '../../../src/gallery/cache/media-cache.js';
-import { createGalleryHandler, type GalleryHandlerOptions } from '../../../src/gallery/handler.js';
+import {
+  createGalleryHandler,
+  type GalleryHandlerOptions,
+  type GalleryItem,
+} from '../../../src/gallery/handler.js';
 import type { GallerySource } from '../../../src/gallery/source.js';
 
 export const SECRET = 'test-secret-0123456789';
@@ -48,14 +52,8 @@ export function spiedGallery(rows: () => readonly unknown[], options: Partial<Ga
   return { handler, get, counts, cacheCounts, logged };
 }
 
-export interface ListedItem {
-  id: string;
-  title: string;
-  previewUrl: string;
-  fullUrl: string;
-  width: number;
-  height: number;
-}
+/** An item of `GET /caroulsel/data`, as the handler's own type says. */
+export type ListedItem = GalleryItem;
 
 export async function listItems(get: (path: string) => Promise<Response>): Promise<ListedItem[]> {
   const response = await get('/caroulsel/data');
