@@ -1,0 +1,264 @@
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { copyFile, mkdir, readdir, writeFile } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createScratchDatabase, type ScratchDatabase } from '../../src/db/scratch.js';
+import { runSqlFile } from '../../src/db/script.js';
+import { SERVER_URL } from '../support/database.js';
+import { type CodeBlock, documentationFiles, typescriptBlocks } from './markdown-blocks.js';
+import { createScratchProject, REPOSITORY, type ScratchProject } from './scratch-project.js';
+
+// The class check for "the package as its users install it": the packed tarball, installed into a
+// project of its own, with every TypeScript block of the README and of the docs it links to
+// typechecked under `strict` and, when it runs against a database or a server, run there.
+// Block words (```ts server=/path, fragment, ...) are described in markdown-blocks.ts.
+
+const runFile = promisify(execFile);
+const RUN_TIMEOUT_MS = 30_000;
+const TSC = join(REPOSITORY, 'node_modules', '.bin', 'tsc');
+const SCOPE = [1, 1, 1] as const;
+
+const docs = await documentationFiles(REPOSITORY);
+const blocks = [...docs].flatMap(([source, text]) => typescriptBlocks(text, source));
+
+/** The file each block is written to in the project; a fragment carries the block it continues. */
+interface ExampleFile {
+  readonly block: CodeBlock;
+  readonly name: string;
+  readonly code: string;
+}
+
+const files: ExampleFile[] = [];
+for (const block of blocks) {
+  const stem = `${block.source.replace(/\.md$/, '').replace(/[^A-Za-z0-9]+/g, '-')}-${block.line}`;
+  const previous = files.findLast(
+    (file) => file.block.source === block.source && file.block.kind.type !== 'fragment',
+  );
+  switch (block.kind.type) {
+    case 'file':
+      files.push({ block, name: block.kind.name, code: block.code });
+      break;
+    case 'vitest':
+      files.push({ block, name: `${stem}.test.ts`, code: block.code });
+      break;
+    case 'fragment':
+      if (previous === undefined)
+        throw new Error(`${block.source}:${block.line}: a fragment needs a block above it`);
+      files.push({ block, name: `${stem}.fragment.ts`, code: `${previous.code}\n${block.code}` });
+      break;
+    default:
+      files.push({ block, name: `${stem}.ts`, code: block.code });
+  }
+}
+const where = (file: ExampleFile) => `${file.block.source}:${file.block.line} (${file.name})`;
+
+let project: ScratchProject;
+let scratch: ScratchDatabase;
+let typecheck = '';
+const env = () => ({
+  ...process.env,
+  DATABASE_URL: scratch.url,
+  // The gallery examples sign their URLs with this; the README tells hosts to set it.
+  CAROULSEL_SECRET: 'examples-check-secret-0123456789',
+});
+
+beforeAll(async () => {
+  project = await createScratchProject();
+  scratch = await createScratchDatabase(SERVER_URL, 'packed_examples');
+  await runSqlFile(scratch.url, pathToFileURL(join(project.packageDir, 'examples', 'host-schema.sql')));
+  for (const file of files) await writeFile(join(project.dir, file.name), `${file.code}\n`);
+  await writeFile(join(project.dir, 'tsconfig.json'), JSON.stringify(PROJECT_TSCONFIG, null, 2));
+  // One compiler run checks every block and emits the JavaScript the runs below start (errors or not).
+  typecheck = await runFile(TSC, ['-p', 'tsconfig.json'], { cwd: project.dir, timeout: 60_000 }).then(
+    () => '',
+    (error: { stdout?: string }) => error.stdout || String(error),
+  );
+}, 240_000);
+
+afterAll(async () => {
+  await scratch?.drop();
+  await project?.remove();
+});
+
+const PROJECT_TSCONFIG = {
+  compilerOptions: {
+    strict: true,
+    target: 'ES2023',
+    lib: ['ES2023'],
+    module: 'NodeNext',
+    moduleResolution: 'NodeNext',
+    types: ['node'],
+    skipLibCheck: true,
+    outDir: 'out',
+    rootDir: '.',
+  },
+  include: ['*.ts'],
+};
+
+/** Runs a command of the project (a bin of its own node_modules), bounded; resolves with its output. */
+async function inProject(command: string, args: readonly string[], timeout = RUN_TIMEOUT_MS) {
+  return runFile(command, [...args], { cwd: project.dir, env: env(), timeout, maxBuffer: 16 * 1024 * 1024 });
+}
+
+const bin = (name: string) => join(project.dir, 'node_modules', '.bin', name);
+
+describe('the packed package, installed in a project of its own', () => {
+  it('finds the documentation: the README and the docs it links to, with TypeScript blocks', () => {
+    expect(docs.has('README.md')).toBe(true);
+    expect(files.length).toBeGreaterThan(0);
+    expect(files.some((file) => file.name === 'drizzle.config.ts')).toBe(true);
+  });
+
+  it('drizzle-kit push with the README config, then db sync --dry-run finds nothing to do', async () => {
+    await inProject(bin('drizzle-kit'), ['push'], 60_000);
+    const { stdout } = await inProject(bin('task-association'), ['db', 'sync', '--dry-run', '--json']);
+    expect(JSON.parse(stdout)).toEqual({ statements: [], applied: false });
+    const tables = await scratch.db.query<{ name: string }>(
+      'SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME LIKE ? ORDER BY 1',
+      ['app_oper%'],
+    );
+    expect(tables.map((table) => table.name)).toEqual([
+      'app_oper',
+      'app_oper_grupo',
+      'app_oper_grupo_metrica',
+      'app_oper_n_oper_grupo',
+    ]);
+  }, 120_000);
+
+  it('every TypeScript block typechecks under strict against the installed package', () => {
+    // Each error names its file; the file names its block's markdown file and line.
+    const named = typecheck.replace(/^([\w.-]+\.ts)\(/gm, (_, name: string) => {
+      const file = files.find((candidate) => candidate.name === name);
+      return `${file === undefined ? name : where(file)}(`;
+    });
+    expect(named).toBe('');
+  });
+
+  describe('and each block that runs, runs', () => {
+    beforeAll(async () => {
+      await inProject(
+        bin('task-association'),
+        ['apply', '--install', join(project.packageDir, 'examples', 'install.json'), '--yes'],
+        60_000,
+      );
+      await insertExampleRows(scratch, project);
+    }, 120_000);
+
+    for (const file of files) {
+      const kind = file.block.kind;
+      if (kind.type === 'script') {
+        it(`${where(file)} runs and exits 0`, async () => {
+          await inProject(process.execPath, [join('out', file.name.replace(/\.ts$/, '.js'))]);
+        });
+      } else if (kind.type === 'server') {
+        it(`${where(file)} serves GET ${kind.path} with 200`, async () => {
+          const status = await serveAndGet(join('out', file.name.replace(/\.ts$/, '.js')), kind.path);
+          expect(status).toBe(200);
+        });
+      } else if (kind.type === 'vitest') {
+        it(`${where(file)} passes under vitest`, async () => {
+          await inProject(bin('vitest'), ['run', file.name], 60_000);
+        }, 90_000);
+      }
+    }
+  });
+});
+
+/**
+ * The rows the README's examples name: scope 1/1/1's task sheet 42, group 12 and activity 310 linked
+ * to it, and a host gallery table `app_galeria` whose images are the package's sample images.
+ */
+async function insertExampleRows(database: ScratchDatabase, installed: ScratchProject): Promise<void> {
+  const { db } = database;
+  const [EMPRESA, FILIAL, LOCAL] = SCOPE;
+  await db.execute(
+    'INSERT INTO app_unidade_medida (SEQ_DB, EMPRESA, FILIAL, LOCAL, CODIGO, DESCRICAO) VALUES (5, ?, ?, ?, ?, ?)',
+    [EMPRESA, FILIAL, LOCAL, 'HA', 'Hectares'],
+  );
+  await db.execute(
+    'INSERT INTO app_etapa (SEQ_DB, EMPRESA, FILIAL, LOCAL, DESCRICAO) VALUES (3, ?, ?, ?, ?)',
+    [EMPRESA, FILIAL, LOCAL, 'Soil preparation'],
+  );
+  await db.execute(
+    `INSERT INTO app_folha_tarefa (SEQ_DB, EMPRESA, FILIAL, LOCAL, DATA, TALHAO, QTD_PESSOAS) VALUES (42, ?, ?, ?, '2026-11-20', 'T-07', 6)`,
+    [EMPRESA, FILIAL, LOCAL],
+  );
+  await db.execute(
+    `INSERT INTO MO_OPER_GRUPO (SEQ_DB, EMPRESA, FILIAL, LOCAL, ID, INS_USUARIO_SEQ_DB, CODIGO, DESCRICAO, ETAPA_SEQ_DB) VALUES (12, ?, ?, ?, 1, 1, 'G-SOIL', 'Soil preparation', 3)`,
+    [EMPRESA, FILIAL, LOCAL],
+  );
+  await db.execute(
+    `INSERT INTO MO_OPER (SEQ_DB, EMPRESA, FILIAL, LOCAL, ID, INS_USUARIO_SEQ_DB, CODIGO, DESCRICAO, UNIDADE_MEDIDA_SEQ_DB, INDICE) VALUES (310, ?, ?, ?, 1, 1, 'A-DISC', 'Disc ploughing', 5, '1.25')`,
+    [EMPRESA, FILIAL, LOCAL],
+  );
+  await db.execute(
+    'INSERT INTO MO_OPER_MO_OPER_GRUPO (EMPRESA, FILIAL, LOCAL, ID, INS_USUARIO_SEQ_DB, OPER_GRUPO_SEQ_DB, OPER_SEQ_DB) VALUES (?, ?, ?, 1, 1, 12, 310)',
+    [EMPRESA, FILIAL, LOCAL],
+  );
+  await db.execute(
+    'CREATE TABLE app_galeria (SEQ_DB int PRIMARY KEY, DESCRICAO varchar(100), IMAGEM varchar(300) NOT NULL)',
+  );
+  const images = join(installed.packageDir, 'examples', 'images');
+  await mkdir(join(installed.dir, 'config'), { recursive: true });
+  // The testing example reads the reader's own TREE_VIEW file from config/.
+  await copyFile(
+    join(installed.packageDir, 'examples', 'tree-view.json'),
+    join(installed.dir, 'config', 'tree-view.json'),
+  );
+  const names = (await readdir(images)).filter((name) => /\.(jpe?g|png|webp)$/i.test(name)).sort();
+  for (const [index, name] of names.entries()) {
+    await db.execute('INSERT INTO app_galeria (SEQ_DB, DESCRICAO, IMAGEM) VALUES (?, ?, ?)', [
+      index + 1,
+      name,
+      join(images, name),
+    ]);
+  }
+}
+
+/** A free port on the loopback interface, for a server example to listen on. */
+async function freePort(): Promise<number> {
+  const server = createServer();
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const address = server.address();
+  server.close();
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+/** Starts a server example, waits (bounded) until it answers, and returns the status of `GET path`. */
+async function serveAndGet(script: string, path: string): Promise<number> {
+  const port = await freePort();
+  const child: ChildProcess = spawn(process.execPath, [script], {
+    cwd: project.dir,
+    env: { ...env(), PORT: String(port) },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  try {
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline) {
+      if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}:\n${output}`);
+      const response = await fetch(`http://127.0.0.1:${port}${path}`, {
+        headers: { cookie: 'session=example' },
+        signal: AbortSignal.timeout(10_000),
+      }).catch(() => undefined);
+      if (response !== undefined) {
+        await response.arrayBuffer();
+        if (response.status !== 200) throw new Error(`GET ${path}: ${response.status}\n${output}`);
+        return response.status;
+      }
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error(`${script} did not answer on port ${port} within 20 s:\n${output}`);
+  } finally {
+    child.kill();
+    if (child.exitCode === null) await once(child, 'exit');
+  }
+}
