@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { TaskAssociationError } from '../errors.js';
-import { UsageError } from './args.js';
+import { HELP_OPTION, type OptionHelp, UsageError } from './args.js';
 import { type CliIo, type ExitCode, printJson } from './io.js';
 
 /** The package's version, read from its own package.json. */
@@ -11,9 +11,15 @@ async function packageVersion(): Promise<string> {
   return manifest.version;
 }
 
-/** One command of the CLI: its usage line and what it does. */
+/** One command of the CLI: its usage line, its help and what it does. */
 export interface Command {
   readonly usage: string;
+  /** What the command does, in a sentence or two (the first line of `--help`). */
+  readonly summary: string;
+  /** Every option with one line of help: `['--json', 'print one JSON document on stdout']`. */
+  readonly options: readonly OptionHelp[];
+  /** A command line that works as shown, for `--help`. */
+  readonly example: string;
   run(args: readonly string[], io: CliIo): Promise<ExitCode>;
 }
 
@@ -33,7 +39,7 @@ const USAGE = `usage: task-association <command> [options]
 
 commands:
   db sync    [--database-url URL] [--table-name LOGICAL=NAME]... [--dry-run] [--json]
-  validate   <file|-> [--json] [--database-url URL --scope EMPRESA/FILIAL/LOCAL]
+  validate   <file|->... [--json] [--database-url URL --scope EMPRESA/FILIAL/LOCAL]
   plan       --install <file> [--database-url URL] [--json]
   apply      --install <file> [--database-url URL] [--json] [--yes] [--force]
   verify     --install <file> [--database-url URL] [--json]
@@ -41,6 +47,7 @@ commands:
   serve      [--port 3000] [--images DIR] [--cache DIR]
   demo       [--port 3000]
 
+task-association <command> --help shows a command's options and an example.
 --database-url defaults to $DATABASE_URL, then mysql://root@127.0.0.1:3306/test.
 Exit codes: 0 done, 1 problems found or change refused, 2 usage error.
 --version prints the version.`;
@@ -62,8 +69,15 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
   const twoWord = second === undefined ? undefined : `${first} ${second}`;
   const name = twoWord !== undefined && twoWord in commands ? twoWord : first;
   const load = commands[name];
+  const subcommands = Object.keys(commands).filter((command) => command.startsWith(`${first} `));
+  if (load === undefined && subcommands.length > 0 && isHelp(second)) {
+    for (const subcommand of subcommands) {
+      const { command } = await (commands[subcommand] as () => Promise<{ command: Command }>)();
+      io.stdout.write(`${helpText(command)}\n`);
+    }
+    return 0;
+  }
   if (load === undefined) {
-    const subcommands = Object.keys(commands).filter((command) => command.startsWith(`${first} `));
     io.stderr.write(
       subcommands.length > 0
         ? `task-association: "${first}" needs a subcommand: ${subcommands.map((command) => command.slice(first.length + 1)).join(', ')}\n\n${USAGE}\n`
@@ -73,6 +87,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
   }
   const args = name === twoWord ? rest : argv.slice(1);
   const { command } = await load();
+  // Asked for help, a command explains itself and does nothing else, whatever else is on the line.
+  if (args.some(isHelp)) {
+    io.stdout.write(`${helpText(command)}\n`);
+    return 0;
+  }
   try {
     return await command.run(args, io);
   } catch (error) {
@@ -84,6 +103,27 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     if (args.includes('--json')) printJson(io, { error: describeError(error) });
     return usage ? 2 : 1;
   }
+}
+
+function isHelp(arg: string | undefined): boolean {
+  return arg === '--help' || arg === '-h';
+}
+
+/** A command's `--help`: usage, what it does, one line per option, an example. */
+export function helpText(command: Command): string {
+  const options = [...command.options, HELP_OPTION];
+  const width = Math.max(...options.map(([flag]) => flag.length)) + 2;
+  return [
+    `usage: task-association ${command.usage}`,
+    '',
+    command.summary,
+    '',
+    'options:',
+    ...options.map(([flag, help]) => `  ${flag.padEnd(width)}${help}`),
+    '',
+    'example:',
+    `  ${command.example}`,
+  ].join('\n');
 }
 
 /** The `--json` form of a failure: its stable code, where it happened, and the message. */

@@ -1,4 +1,12 @@
-import { databaseUrlOption, jsonOption, parseCommandLine, UsageError } from '../cli/args.js';
+import {
+  DATABASE_URL_HELP,
+  databaseUrlOption,
+  JSON_HELP,
+  jsonOption,
+  type OptionHelp,
+  parseCommandLine,
+  UsageError,
+} from '../cli/args.js';
 import { type CliIo, type ExitCode, printJson, say } from '../cli/io.js';
 import type { Database } from '../db/driver.js';
 import { openDatabase } from '../db/mysql.js';
@@ -15,6 +23,21 @@ const WRITE_OPTIONS = {
   yes: { type: 'boolean', default: false },
   force: { type: 'boolean', default: false },
 } as const;
+
+/** The help lines of the options every installer command reads. */
+export const INSTALLER_READ_HELP: readonly OptionHelp[] = [
+  [
+    '--install FILE',
+    'the install file (required): scope, acting user, table names, menus, link field, TREE_VIEW',
+  ],
+  DATABASE_URL_HELP,
+  JSON_HELP,
+];
+/** ... and those of `apply` and `uninstall` (each adds its own `--force` line). */
+export const INSTALLER_WRITE_HELP: readonly OptionHelp[] = [
+  ...INSTALLER_READ_HELP,
+  ['--yes', 'do not ask; needed when standard input is not a terminal (CI, scripts)'],
+];
 
 /** What the four installer commands share: the install file, the database, `--json`, maybe `--yes`/`--force`. */
 export async function withInstallation<T>(

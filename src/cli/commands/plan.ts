@@ -1,4 +1,9 @@
-import { reportChanges, reportFindings, withInstallation } from '../../installer/command-line.js';
+import {
+  INSTALLER_READ_HELP,
+  reportChanges,
+  reportFindings,
+  withInstallation,
+} from '../../installer/command-line.js';
 import { errorsOf } from '../../installer/findings.js';
 import { planInstallation } from '../../installer/installer.js';
 import { printJson } from '../io.js';
@@ -6,6 +11,9 @@ import type { Command } from '../main.js';
 
 export const command: Command = {
   usage: 'plan --install <file> [--database-url URL] [--json]',
+  summary: 'Shows every change apply would make, and why it would refuse. Writes nothing, takes no lock.',
+  options: INSTALLER_READ_HELP,
+  example: 'task-association plan --install install.json --database-url mysql://user:pass@host:3306/erp',
   run: (args, io) =>
     withInstallation(args, io, false, async ({ db, file, json, progress }) => {
       const plan = await planInstallation(db, file, { progress });
