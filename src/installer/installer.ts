@@ -30,7 +30,7 @@ export interface InstallPlan {
 /**
  * Every change `apply` would make, and what was noticed on the way. Writes nothing and takes no lock.
  *
- * @example const { changes } = await planInstallation(db, file, { schema }); // [] once installed
+ * @example const { changes, findings } = await planInstallation(db, file, {}); // changes: [] once installed
  */
 export async function planInstallation(
   db: Database,

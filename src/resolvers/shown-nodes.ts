@@ -11,7 +11,7 @@ import type { PlannedLevel } from './tree-plan.js';
  * link ties it to a shown row of the level above. Walks upwards from `ids` only, one query per level
  * (per 999 ids), so a save checks its few nodes without loading the whole tree.
  *
- * @example await shownNodes(db, scope, plan.levels, 0, [12, 13]) // Set { 12 } when 13 is in a cycle
+ * @example await shownNodes(db, scope, planTree(tableNames(), undefined).levels, 0, [12, 13]) // Set { 12 } when 13 is in a cycle
  */
 export async function shownNodes(
   db: SqlExecutor,

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScratchDatabase, type ScratchDatabase } from '../../src/db/scratch.js';
 import { runSqlFile } from '../../src/db/script.js';
 import { SERVER_URL } from '../support/database.js';
+import { binds, declarationExamples, EXAMPLE_CONTEXT, NODE_IMPORTS, uses } from './declaration-examples.js';
 import { type CodeBlock, documentationFiles, typescriptBlocks } from './markdown-blocks.js';
 import { createScratchProject, REPOSITORY, type ScratchProject } from './scratch-project.js';
 
@@ -71,6 +72,7 @@ beforeAll(async () => {
   scratch = await createScratchDatabase(SERVER_URL, 'packed_examples');
   await runSqlFile(scratch.url, pathToFileURL(join(project.packageDir, 'examples', 'host-schema.sql')));
   for (const file of files) await writeFile(join(project.dir, file.name), `${file.code}\n`);
+  await writeDeclarationExamples();
   await writeFile(join(project.dir, 'tsconfig.json'), JSON.stringify(PROJECT_TSCONFIG, null, 2));
   // One compiler run checks every block and emits the JavaScript the runs below start (errors or not).
   typecheck = await runFile(TSC, ['-p', 'tsconfig.json'], { cwd: project.dir, timeout: 60_000 }).then(
@@ -133,7 +135,8 @@ describe('the packed package, installed in a project of its own', () => {
     // Each error names its file; the file names its block's markdown file and line.
     const named = typecheck.replace(/^([\w.-]+\.ts)\(/gm, (_, name: string) => {
       const file = files.find((candidate) => candidate.name === name);
-      return `${file === undefined ? name : where(file)}(`;
+      const example = exampleFiles.get(name);
+      return `${file !== undefined ? where(file) : example !== undefined ? `${example} (${name})` : name}(`;
     });
     expect(named).toBe('');
   });
@@ -167,6 +170,56 @@ describe('the packed package, installed in a project of its own', () => {
     }
   });
 });
+
+/** Generated example file name → the `.d.ts` and line its `@example` comes from. */
+const exampleFiles = new Map<string, string>();
+
+/**
+ * Every `@example` of the shipped `.d.ts` files, as a file of its own that typechecks with the
+ * others: the names it uses are imported from its own module (by path, as its declaration file sits
+ * beside it) or else from the package's entry points, and the usual context (`db`, `scope`, ...) is
+ * declared when it uses it without binding it.
+ */
+async function writeDeclarationExamples(): Promise<void> {
+  const exportsOf = async (file: string) =>
+    Object.keys((await import(pathToFileURL(join(project.packageDir, file)).href)) as object);
+  const entries = await Promise.all(
+    [
+      ['task-association', 'dist/index.js'],
+      ['task-association/gallery', 'dist/gallery/index.js'],
+      ['task-association/testing', 'dist/config/testing.js'],
+    ].map(async ([specifier, file]) => [specifier ?? '', await exportsOf(file ?? '')] as const),
+  );
+  const examples = await declarationExamples(project.packageDir);
+  for (const [index, example] of examples.entries()) {
+    const ownPath = example.source.replace(/\.d\.ts$/, '.js');
+    const own = await exportsOf(ownPath);
+    const imports = new Map<string, string[]>();
+    const add = (from: string, name: string) => imports.set(from, [...(imports.get(from) ?? []), name]);
+    const candidates = new Set([
+      ...own,
+      ...entries.flatMap(([, names]) => names),
+      ...Object.keys(NODE_IMPORTS),
+    ]);
+    for (const name of candidates) {
+      if (!uses(example.code, name) || binds(example.code, name)) continue;
+      const from = own.includes(name)
+        ? `./node_modules/task-association/${ownPath}`
+        : (NODE_IMPORTS[name] ?? entries.find(([, names]) => names.includes(name))?.[0] ?? '');
+      add(from, name);
+    }
+    const context = Object.entries(EXAMPLE_CONTEXT)
+      .filter(([name]) => uses(example.code, name) && !binds(example.code, name) && !candidates.has(name))
+      .map(([name, type]) => `declare const ${name}: ${type};`);
+    const name = `dts-example-${index + 1}.ts`;
+    exampleFiles.set(name, `${example.source}:${example.line}`);
+    const header = [...imports].map(([from, names]) => `import { ${names.join(', ')} } from '${from}';`);
+    await writeFile(
+      join(project.dir, name),
+      [...header, ...context, example.code, 'export {};', ''].join('\n'),
+    );
+  }
+}
 
 /**
  * The rows the README's examples name: scope 1/1/1's task sheet 42, group 12 and activity 310 linked
