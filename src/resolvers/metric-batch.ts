@@ -1,8 +1,6 @@
 import { z } from 'zod';
+import { SeqDb } from '../seq-db.js';
 import { InvalidRequestError } from './errors.js';
-
-/** A SEQ_DB: a positive whole number (bigint unsigned; ours stay below 2^53). */
-export const SeqDb = z.int().positive().max(Number.MAX_SAFE_INTEGER);
 
 /** One metric row to save: which activity, reached through which parent node, and the values by column. */
 export const MetricEntry = z.strictObject({
@@ -24,7 +22,12 @@ export const MetricBatch = z.strictObject({
 export type MetricBatch = z.infer<typeof MetricBatch>;
 
 /** Parses with `schema`; the first problem becomes an {@link InvalidRequestError} with its dot path. */
-export function parseInput<T>(schema: z.ZodType<T>, input: unknown, what: string, prefix = ''): T {
+export function parseInput<Model extends z.ZodType>(
+  schema: Model,
+  input: unknown,
+  what: string,
+  prefix = '',
+): z.output<Model> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
