@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { withOwnKeys } from '../config/own-keys.js';
 import { SeqDb } from '../seq-db.js';
 import { InvalidRequestError } from './errors.js';
 
@@ -9,9 +10,12 @@ export const MetricEntry = z.strictObject({
   /** The parent node's SEQ_DB (the metric row's OPER_GRUPO_SEQ_DB); null only on a one-level tree. */
   group: SeqDb.nullable(),
   /** Metric column to value: decimals best as exact text ("12.50"), integers as numbers, null to clear. */
-  values: z
-    .record(z.string(), z.union([z.number(), z.string(), z.null()]))
-    .refine((values) => Object.keys(values).length > 0, { message: 'give at least one metric value' }),
+  values: withOwnKeys(
+    z
+      .record(z.string(), z.union([z.number(), z.string(), z.null()]))
+      .refine((values) => Object.keys(values).length > 0, { message: 'give at least one metric value' }),
+    () => [{ path: ['__proto__'], message: '"__proto__" is not a metric column' }],
+  ),
 });
 export type MetricEntry = z.infer<typeof MetricEntry>;
 

@@ -160,6 +160,24 @@ describe('the associationtask handler', () => {
     },
   );
 
+  it('refuses a "__proto__" key anywhere in the body instead of dropping it, writing nothing', async () => {
+    const entry = `{"activity":${ids.oper},"group":${ids.group},"values":{"METRICA1":"4.00"}}`;
+    const before = await metricRowCount();
+    for (const [body, path] of [
+      [
+        `{"entries":[${entry.replace('"values":{', '"values":{"__proto__":"1.00",')}]}`,
+        'entries.0.values.__proto__',
+      ],
+      [`{"entries":[${entry.replace('{"activity"', '{"__proto__":{},"activity"')}]}`, 'entries.0'],
+      [`{"__proto__":{"entries":[]},"entries":[${entry}]}`, ''],
+    ] as const) {
+      const response = await request(`?taskSheet=${ids.sheet}`, { method: 'PUT', body });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({ error: { code: 'INVALID_REQUEST', path } });
+    }
+    expect(await metricRowCount()).toBe(before);
+  });
+
   it('refuses a body SEQ_DB past 2^53 - 1 instead of saving under a rounded one', async () => {
     const before = await metricRowCount();
     const response = await request(`?taskSheet=${ids.sheet}`, {
