@@ -127,8 +127,15 @@ export function helpText(command: Command): string {
 }
 
 /** The `--json` form of a failure: its stable code, where it happened, and the message. */
-function describeError(error: TaskAssociationError): { code: string; path?: string; message: string } {
+function describeError(error: TaskAssociationError): {
+  code: string;
+  path?: string;
+  message: string;
+  issues?: unknown;
+} {
+  // A configuration input's error (an install file, a TREE_VIEW) lists every problem as validate does.
+  const issues = 'issues' in error && Array.isArray(error.issues) ? { issues: error.issues } : {};
   return error.path === undefined
-    ? { code: error.code, message: error.message }
-    : { code: error.code, path: error.path, message: error.message };
+    ? { code: error.code, message: error.message, ...issues }
+    : { code: error.code, path: error.path, message: error.message, ...issues };
 }

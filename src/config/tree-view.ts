@@ -133,7 +133,7 @@ export function treeViewLevels(treeView: TreeView): TreeViewLevel[] {
 }
 
 /** The keys an object at `path` of a TREE_VIEW may have, for "unknown key" messages. */
-function treeViewKeys(path: readonly PropertyKey[], value: unknown): readonly string[] | undefined {
+export function treeViewKeys(path: readonly PropertyKey[], value: unknown): readonly string[] | undefined {
   const shape = (schema: { shape: object }) => Object.keys(schema.shape);
   if (path.length === 0) return shape(TreeView);
   if (path.length === 2 && path[0] === 'layers') return shape(Layer);

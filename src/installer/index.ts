@@ -2,7 +2,13 @@
 export type { Change, ChangeResult } from './change.js';
 export { InstallerError } from './errors.js';
 export type { Finding } from './findings.js';
-export { InstallFile, loadInstallFile, parseInstallFile } from './install-file.js';
+export {
+  checkInstallFile,
+  InstallFile,
+  InstallFileError,
+  loadInstallFile,
+  parseInstallFile,
+} from './install-file.js';
 export {
   applyInstallation,
   type InstallerOptions,

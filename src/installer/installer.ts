@@ -130,15 +130,20 @@ export function installationTableNames(file: InstallFile): TableNames {
   return tableNames(file.tableNames ?? {});
 }
 
-function refuseOnErrors(findings: readonly Finding[]): void {
+/** Why `apply` refuses these findings (the first error's code and path, every error's message), if it does. */
+export function refusalOf(
+  findings: readonly Finding[],
+): { code: string; path: string; message: string } | undefined {
   const errors = errorsOf(findings);
   const [first] = errors;
-  if (first === undefined) return;
-  throw new InstallerError(
-    first.code,
-    `nothing was written: ${errors.map((error) => `${error.path}: ${error.message}`).join('; ')}`,
-    { path: first.path },
-  );
+  if (first === undefined) return undefined;
+  const message = `nothing was written: ${errors.map((error) => `${error.path}: ${error.message}`).join('; ')}`;
+  return { code: first.code, path: first.path, message };
+}
+
+function refuseOnErrors(findings: readonly Finding[]): void {
+  const refusal = refusalOf(findings);
+  if (refusal !== undefined) throw new InstallerError(refusal.code, refusal.message, { path: refusal.path });
 }
 
 async function missingTables(db: SqlExecutor, names: TableNames): Promise<LogicalTable[]> {

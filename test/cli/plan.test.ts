@@ -1,3 +1,6 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
@@ -69,6 +72,60 @@ describe('task-association plan', () => {
       expect({ argv, code: await runCli(argv, io) }).toEqual({ argv, code });
       expect(io.err()).toContain(message);
       expect(io.out()).toBe('');
+    }
+  });
+
+  it('--json carries why apply would refuse, with every finding (exit 1)', async () => {
+    const { url } = scratch();
+    const dir = await mkdtemp(join(tmpdir(), 'ta-plan-'));
+    try {
+      const example = JSON.parse(await readFile(INSTALL, 'utf8'));
+      const file = join(dir, 'install.json');
+      await writeFile(
+        file,
+        JSON.stringify({ ...example, menus: { ...example.menus, activities: { father: 987654, order: 1 } } }),
+      );
+      const io = captureIo();
+      expect(await runCli(['plan', '--install', file, '--database-url', url, '--json'], io)).toBe(1);
+      const document = JSON.parse(io.out());
+      expect(document.refused).toEqual({
+        code: 'MENU_PARENT_MISSING',
+        path: 'menus.activities.father',
+        message: expect.stringMatching(
+          /^nothing was written: menus\.activities\.father: .*no row with SEQ_DB 987654/,
+        ),
+      });
+      expect(document.findings).toContainEqual(
+        expect.objectContaining({ level: 'error', code: 'MENU_PARENT_MISSING' }),
+      );
+      expect(Array.isArray(document.changes)).toBe(true);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('--json on an invalid install file lists every problem as validate does', async () => {
+    const { url } = scratch();
+    const dir = await mkdtemp(join(tmpdir(), 'ta-plan-'));
+    try {
+      const example = JSON.parse(await readFile(INSTALL, 'utf8'));
+      const file = join(dir, 'install.json');
+      const treeView = { layers: { '2': { table: 'MO_OPER', isTask: true } } };
+      await writeFile(file, JSON.stringify({ ...example, treeView }));
+      const io = captureIo();
+      expect(await runCli(['plan', '--install', file, '--database-url', url, '--json'], io)).toBe(1);
+      expect(JSON.parse(io.out())).toEqual({
+        error: {
+          code: 'INSTALL_FILE_INVALID',
+          path: 'treeView.layers',
+          message: expect.stringContaining(
+            `install file ${file} is not a valid install file: treeView.layers:`,
+          ),
+          issues: [{ path: 'treeView.layers', code: 'LAYER_GAP', message: expect.any(String) }],
+        },
+      });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });

@@ -4,8 +4,7 @@ import {
   reportFindings,
   withInstallation,
 } from '../../installer/command-line.js';
-import { errorsOf } from '../../installer/findings.js';
-import { planInstallation } from '../../installer/installer.js';
+import { planInstallation, refusalOf } from '../../installer/installer.js';
 import { printJson } from '../io.js';
 import type { Command } from '../main.js';
 
@@ -18,13 +17,15 @@ export const command: Command = {
     withInstallation(args, io, false, async ({ db, file, json, progress }) => {
       const plan = await planInstallation(db, file, { progress });
       reportFindings(io, plan.findings);
-      if (errorsOf(plan.findings).length > 0) {
+      const refused = refusalOf(plan.findings);
+      // --json carries what apply would do, everything noticed, and why apply would refuse.
+      if (json)
+        printJson(io, { changes: plan.changes, findings: plan.findings, ...(refused ? { refused } : {}) });
+      if (refused !== undefined) {
         progress('apply would refuse: fix the errors above first');
-        if (json) printJson(io, { changes: plan.changes });
         return 1;
       }
       reportChanges(io, plan.changes, 'nothing to do: the installation is up to date');
-      if (json) printJson(io, { changes: plan.changes });
       return 0;
     }),
 };
