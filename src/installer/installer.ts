@@ -12,6 +12,12 @@ import { LEDGER_DDL, LEDGER_TABLE, readLedger, writeLedgerEntry } from './ledger
 import { withInstallerLock } from './lock.js';
 import { CREATED_PREFIX, planRows } from './plan-rows.js';
 import { SCHEMA_SYNC, type SchemaSync } from './schema-sync.js';
+import {
+  columnsAfterSync,
+  missingReferences,
+  readKnownColumns,
+  treeViewReferences,
+} from './verify-tree-view.js';
 
 export interface InstallerOptions {
   /** Also reset the rows administrators may edit (TREE_VIEW, table-name overrides) to the install file. */
@@ -58,12 +64,14 @@ export async function planInstallation(
       const { code, path } = differenceCodeAndPath(difference);
       return { level: 'error', code: `SCHEMA_${code}`, path, message: difference.message };
     });
+  progress('checking the tables and columns the TREE_VIEW names');
+  const treeView = await treeViewFindings(db, file, names);
   progress('planning the rows');
   const ledger = await readLedger(db);
   const rows = await planRows(db, file, host, ledger, { force: options.force ?? false });
   return {
     changes: [...ddl, ...rows.changes.map(describeChange)],
-    findings: [...host.findings, ...refusedBySync, ...rows.findings],
+    findings: [...host.findings, ...refusedBySync, ...treeView, ...rows.findings],
   };
 }
 
@@ -123,6 +131,25 @@ export async function applyInstallation(
     });
     return { changes: [...ddl, ...rowChanges.map(describeChange)], findings: plan.findings, applied: true };
   });
+}
+
+/**
+ * Every table and column the install file's TREE_VIEW names must exist, as Odoo checks the records
+ * a module refers to before writing any: a tree over a missing table would install and then fail
+ * on every load. The installation's four tables count with the columns the schema sync gives them,
+ * since apply creates them before it writes the TREE_VIEW row.
+ */
+async function treeViewFindings(db: SqlExecutor, file: InstallFile, names: TableNames): Promise<Finding[]> {
+  if (file.treeView === undefined) return [];
+  const references = treeViewReferences(file.treeView, names);
+  const found = await readKnownColumns(db, references);
+  const known = new Map([...found, ...columnsAfterSync(names, found)]);
+  return missingReferences(references, known, 'treeView').map(({ code, at, message }) => ({
+    level: 'error',
+    code,
+    path: `treeView.${at}`,
+    message,
+  }));
 }
 
 /** The installation's table names: the defaults with the install file's overrides. */
