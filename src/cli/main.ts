@@ -1,15 +1,7 @@
-import { readFile } from 'node:fs/promises';
 import { TaskAssociationError } from '../errors.js';
+import { PACKAGE_VERSION } from '../version.js';
 import { HELP_OPTION, type OptionHelp, UsageError } from './args.js';
 import { type CliIo, type ExitCode, printJson } from './io.js';
-
-/** The package's version, read from its own package.json. */
-async function packageVersion(): Promise<string> {
-  const manifest = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as {
-    version: string;
-  };
-  return manifest.version;
-}
 
 /** One command of the CLI: its usage line, its help and what it does. */
 export interface Command {
@@ -31,6 +23,7 @@ const commands: Record<string, () => Promise<{ command: Command }>> = {
   apply: () => import('./commands/apply.js'),
   verify: () => import('./commands/verify.js'),
   uninstall: () => import('./commands/uninstall.js'),
+  status: () => import('./commands/status.js'),
   serve: () => import('./commands/serve.js'),
   demo: () => import('./commands/demo.js'),
 };
@@ -43,7 +36,8 @@ commands:
   plan       --install <file> [--database-url URL] [--json]
   apply      --install <file> [--database-url URL] [--json] [--yes] [--force]
   verify     --install <file> [--database-url URL] [--json]
-  uninstall  --install <file> [--database-url URL] [--json] [--yes] [--force]
+  uninstall  --install <file> [--database-url URL] [--json] [--yes] [--force] [--dry-run]
+  status     [--database-url URL] [--json]
   serve      [--port 3000] [--images DIR] [--cache DIR]
   demo       [--port 3000]
 
@@ -63,7 +57,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     return first === undefined ? 2 : 0;
   }
   if (first === '--version' || first === '-v') {
-    io.stdout.write(`${await packageVersion()}\n`);
+    io.stdout.write(`${PACKAGE_VERSION}\n`);
     return 0;
   }
   const twoWord = second === undefined ? undefined : `${first} ${second}`;

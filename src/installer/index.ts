@@ -20,5 +20,6 @@ export { installJsonSchema } from './json-schema.js';
 export { LEDGER_TABLE } from './ledger.js';
 export { installerLockName } from './lock.js';
 export { SCHEMA_SYNC, type SchemaSync } from './schema-sync.js';
+export { type InstallationStatus, installationStatus } from './status.js';
 export { type UninstallOptions, uninstallInstallation } from './uninstall.js';
 export { type Problem, type VerifyResult, verifyInstallation } from './verify.js';

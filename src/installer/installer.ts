@@ -8,7 +8,7 @@ import { errorsOf, type Finding } from './findings.js';
 import { readHostContext } from './host-context.js';
 import { tableExists } from './host-table.js';
 import type { InstallFile } from './install-file.js';
-import { LEDGER_DDL, LEDGER_TABLE, readLedger, writeLedgerEntry } from './ledger.js';
+import { LEDGER_DDL, LEDGER_TABLE, ledgerUpgrades, readLedger, writeLedgerEntry } from './ledger.js';
 import { withInstallerLock } from './lock.js';
 import { CREATED_PREFIX, planRows } from './plan-rows.js';
 import { SCHEMA_SYNC, type SchemaSync } from './schema-sync.js';
@@ -51,6 +51,9 @@ export async function planInstallation(
   const ddl: Change[] = [];
   if (!(await tableExists(db, LEDGER_TABLE))) {
     ddl.push(ddlChange(LEDGER_TABLE, 'ledger', LEDGER_DDL, `create the installer's ledger ${LEDGER_TABLE}`));
+  }
+  for (const sql of await ledgerUpgrades(db)) {
+    ddl.push(ddlChange(LEDGER_TABLE, 'ledger', sql, `upgrade the installer's ledger: ${sql}`));
   }
   const schemaPlan = await (options.schema ?? SCHEMA_SYNC).plan(db, names);
   for (const [index, statement] of schemaPlan.statements.entries()) {
@@ -96,9 +99,9 @@ export async function applyInstallation(
     const names = installationTableNames(file);
     const missingBefore = await missingTables(db, names);
     const ddl = plan.changes.filter((change) => change.kind === 'ddl');
-    if (ddl.some((change) => change.key === 'ledger')) {
-      progress(`  creating ${LEDGER_TABLE}`);
-      await db.execute(LEDGER_DDL);
+    for (const change of ddl.filter(({ key }) => key === 'ledger')) {
+      progress(`  ${change.message}`);
+      await db.execute(change.sql);
     }
     if (ddl.some((change) => change.key === 'schema')) {
       // Recorded BEFORE the DDL: a stop after it can then never lose the fact that we created the

@@ -10,6 +10,7 @@ import {
   LEDGER_TABLE,
   type LedgerEntry,
   ledgerDeleteStatement,
+  ledgerUpgrades,
   readLedger,
   sameScope,
   writeLedgerEntry,
@@ -21,6 +22,8 @@ export interface UninstallOptions {
   /** Also drop our tables when they still hold rows. */
   readonly force?: boolean;
   readonly progress?: (line: string) => void;
+  /** Only plan: return what would be removed and change nothing (`applied` is false). */
+  readonly dryRun?: boolean;
   readonly confirm?: (plan: { changes: readonly Change[]; findings: readonly Finding[] }) => Promise<boolean>;
 }
 
@@ -77,9 +80,12 @@ export async function uninstallInstallation(
             },
           ];
     const changes = [...rowChanges.map(describeChange), ...tables.map(describeChange), ...dropLedger];
+    if (options.dryRun === true) return { changes, findings, applied: false };
     if (options.confirm !== undefined && !(await options.confirm({ changes, findings }))) {
       return { changes: [], findings, applied: false };
     }
+    // A ledger written by an older version gets this version's columns before we write to it.
+    for (const sql of await ledgerUpgrades(db)) await db.execute(sql);
     progress('removing the rows in one transaction');
     await db.transaction(async (tx) => {
       for (const change of rowChanges) {
