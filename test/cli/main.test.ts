@@ -16,7 +16,7 @@ describe('the command line', () => {
     expect(io.out()).toContain('db sync');
   });
 
-  it.each(['db sync', 'validate', 'plan', 'apply', 'verify', 'uninstall', 'serve', 'demo'])(
+  it.each(['db sync', 'validate', 'plan', 'apply', 'verify', 'uninstall', 'status', 'serve', 'demo'])(
     '%s --help prints its usage, one line per option and an example, exit 0',
     async (name) => {
       const io = captureIo();
