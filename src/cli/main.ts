@@ -33,7 +33,7 @@ const USAGE = `usage: task-association <command> [options]
 commands:
   db sync    [--database-url URL] [--table-name LOGICAL=NAME]... [--dry-run] [--json]
   validate   <file|->... [--json] [--database-url URL --scope EMPRESA/FILIAL/LOCAL]
-  plan       --install <file> [--database-url URL] [--json]
+  plan       --install <file> [--database-url URL] [--json | --sql]
   apply      --install <file> [--database-url URL] [--json] [--yes] [--force]
   verify     --install <file> [--database-url URL] [--json]
   uninstall  --install <file> [--database-url URL] [--json] [--yes] [--force] [--dry-run]

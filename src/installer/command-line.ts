@@ -125,7 +125,9 @@ export function reportFindings(io: CliIo, findings: readonly Finding[]): void {
 /** The changes, one line each, on stderr (stdout is kept for `--json`). */
 export function reportChanges(io: CliIo, changes: readonly Change[], none: string): void {
   if (changes.length === 0) say(io, none);
-  for (const change of changes) say(io, `  ${change.kind.padEnd(12)} ${change.message}`);
+  const indent = ' '.repeat(15);
+  for (const change of changes)
+    say(io, `  ${change.kind.padEnd(12)} ${change.message.replaceAll('\n', `\n${indent}`)}`);
 }
 
 /** Shows the plan and asks on the terminal; anything but y/yes declines. */

@@ -1,17 +1,25 @@
 import type { Database, SqlExecutor } from '../db/driver.js';
 import { BLOCKING_KINDS, differenceCodeAndPath } from '../sync/schema-difference.js';
 import { LOGICAL_TABLES, type LogicalTable, type TableNames, tableNames } from '../table-names.js';
-import { type Change, type ChangeResult, describeChange } from './change.js';
+import { type Change, type ChangeResult, describeChange, runChange } from './change.js';
 import { HOST_ROW_TABLES } from './desired-rows.js';
 import { InstallerError } from './errors.js';
 import { errorsOf, type Finding } from './findings.js';
 import { readHostContext } from './host-context.js';
 import { tableExists } from './host-table.js';
 import type { InstallFile } from './install-file.js';
-import { LEDGER_DDL, LEDGER_TABLE, ledgerUpgrades, readLedger, writeLedgerEntry } from './ledger.js';
+import {
+  LEDGER_DDL,
+  LEDGER_TABLE,
+  ledgerUpgrades,
+  ledgerWriteStatement,
+  readLedger,
+  writeLedgerEntry,
+} from './ledger.js';
 import { withInstallerLock } from './lock.js';
 import { CREATED_PREFIX, planRows } from './plan-rows.js';
 import { SCHEMA_SYNC, type SchemaSync } from './schema-sync.js';
+import type { Statement } from './sql.js';
 import {
   columnsAfterSync,
   missingReferences,
@@ -31,6 +39,12 @@ export interface InstallerOptions {
 export interface InstallPlan {
   readonly changes: readonly Change[];
   readonly findings: readonly Finding[];
+  /**
+   * Every statement `apply` would run, in its order, ledger bookkeeping included: the ledger's DDL,
+   * the entries for tables about to be created, the schema sync, then the rows in one transaction.
+   * `plan --sql` prints it for a DBA to review and run as is.
+   */
+  readonly script: readonly Statement[];
 }
 
 /**
@@ -58,7 +72,8 @@ export async function planInstallation(
   const schemaPlan = await (options.schema ?? SCHEMA_SYNC).plan(db, names);
   for (const [index, statement] of schemaPlan.statements.entries()) {
     const table = schemaPlan.statementTables[index] ?? '';
-    ddl.push(ddlChange(table, 'schema', statement, `schema sync: ${statement.split('\n')[0]}`));
+    // The whole statement: an operator reviewing an ALTER needs all of it, not its first line.
+    ddl.push(ddlChange(table, 'schema', statement, `schema sync: ${statement}`));
   }
   // The sync refuses these; the installer says so before writing anything, ledger included.
   const refusedBySync = schemaPlan.differences
@@ -72,10 +87,25 @@ export async function planInstallation(
   progress('planning the rows');
   const ledger = await readLedger(db);
   const rows = await planRows(db, file, host, ledger, { force: options.force ?? false });
-  return {
-    changes: [...ddl, ...rows.changes.map(describeChange)],
-    findings: [...host.findings, ...refusedBySync, ...treeView, ...rows.findings],
-  };
+  const created = schemaPlan.statements.length === 0 ? [] : await missingTables(db, names);
+  const changes = [...ddl, ...rows.changes.map(describeChange)];
+  const script: Statement[] = [
+    ...ddl.filter((change) => change.key === 'ledger'),
+    ...created.map((logical) => ledgerWriteStatement(createdEntry(file, names, logical), file.actingUser)),
+    ...ddl.filter((change) => change.key === 'schema'),
+    ...(rows.changes.length === 0
+      ? []
+      : [TRANSACTION_START, ...rows.changes.flatMap((change) => change.statements), TRANSACTION_END]),
+  ].map(({ sql, params }) => ({ sql, params }));
+  return { changes, findings: [...host.findings, ...refusedBySync, ...treeView, ...rows.findings], script };
+}
+
+const TRANSACTION_START: Statement = { sql: 'START TRANSACTION', params: [] };
+const TRANSACTION_END: Statement = { sql: 'COMMIT', params: [] };
+
+/** The ledger entry saying this installation created a table: written just before the DDL. */
+function createdEntry(file: InstallFile, names: TableNames, logical: LogicalTable) {
+  return { scope: file.scope, key: `${CREATED_PREFIX}${logical}`, hostTable: names[logical], rowSeqDb: null };
 }
 
 /**
@@ -107,13 +137,7 @@ export async function applyInstallation(
       // Recorded BEFORE the DDL: a stop after it can then never lose the fact that we created the
       // table (an entry for a table that never came is simply forgotten by uninstall).
       for (const logical of missingBefore) {
-        const entry = {
-          scope: file.scope,
-          key: `${CREATED_PREFIX}${logical}`,
-          hostTable: names[logical],
-          rowSeqDb: null,
-        };
-        await writeLedgerEntry(db, entry, file.actingUser);
+        await writeLedgerEntry(db, createdEntry(file, names, logical), file.actingUser);
       }
       progress('  running the schema sync');
       await (options.schema ?? SCHEMA_SYNC).sync(db, names);
@@ -128,7 +152,7 @@ export async function applyInstallation(
       refuseOnErrors([...host.findings, ...rows.findings]);
       for (const change of rows.changes) {
         progress(`  ${change.message}`);
-        await change.run(tx);
+        await runChange(tx, change);
       }
       return rows.changes;
     });

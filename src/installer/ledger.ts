@@ -92,22 +92,24 @@ export function sameScope(a: Scope, b: Scope): boolean {
   return a.EMPRESA === b.EMPRESA && a.FILIAL === b.FILIAL && a.LOCAL === b.LOCAL;
 }
 
-/** Records (or re-points, after the row was re-created) one entry. */
-export function ledgerWriteStatement(entry: LedgerEntry, actingUser: number): Statement {
+/**
+ * Records (or re-points, after the row was re-created) one entry. `LAST_INSERT_ID` points it at the
+ * row the statement just before inserted on the same connection.
+ */
+export function ledgerWriteStatement(
+  entry: Omit<LedgerEntry, 'rowSeqDb'> & { readonly rowSeqDb: number | null | typeof LAST_INSERT_ID },
+  actingUser: number,
+): Statement {
+  const lastInsert = entry.rowSeqDb === LAST_INSERT_ID;
+  const params = [entry.scope.EMPRESA, entry.scope.FILIAL, entry.scope.LOCAL, entry.key, entry.hostTable];
   return {
-    sql: `INSERT INTO ${LEDGER} (EMPRESA, FILIAL, LOCAL, ENTRY_KEY, HOST_TABLE, ROW_SEQ_DB, INS_USUARIO_SEQ_DB, PACKAGE_VERSION) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE HOST_TABLE = VALUES(HOST_TABLE), ROW_SEQ_DB = VALUES(ROW_SEQ_DB), PACKAGE_VERSION = VALUES(PACKAGE_VERSION)`,
-    params: [
-      entry.scope.EMPRESA,
-      entry.scope.FILIAL,
-      entry.scope.LOCAL,
-      entry.key,
-      entry.hostTable,
-      entry.rowSeqDb,
-      actingUser,
-      PACKAGE_VERSION,
-    ],
+    sql: `INSERT INTO ${LEDGER} (EMPRESA, FILIAL, LOCAL, ENTRY_KEY, HOST_TABLE, ROW_SEQ_DB, INS_USUARIO_SEQ_DB, PACKAGE_VERSION) VALUES (?, ?, ?, ?, ?, ${lastInsert ? 'LAST_INSERT_ID()' : '?'}, ?, ?) ON DUPLICATE KEY UPDATE HOST_TABLE = VALUES(HOST_TABLE), ROW_SEQ_DB = VALUES(ROW_SEQ_DB), PACKAGE_VERSION = VALUES(PACKAGE_VERSION)`,
+    params: [...params, ...(lastInsert ? [] : [entry.rowSeqDb]), actingUser, PACKAGE_VERSION],
   };
 }
+
+/** Stands for "the SEQ_DB the previous INSERT made" in {@link ledgerWriteStatement}. */
+export const LAST_INSERT_ID = Symbol('LAST_INSERT_ID()');
 
 export function ledgerDeleteStatement(scope: Scope, key: string): Statement {
   return {

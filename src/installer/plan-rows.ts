@@ -9,13 +9,12 @@ import { fitRow } from './fit-row.js';
 import type { HostContext } from './host-context.js';
 import type { InstallFile } from './install-file.js';
 import {
-  deleteLedgerEntry,
+  LAST_INSERT_ID,
   LEDGER_TABLE,
   type LedgerEntry,
   ledgerDeleteStatement,
   ledgerWriteStatement,
   sameScope,
-  writeLedgerEntry,
 } from './ledger.js';
 import { hasIdentity, ledgerRowIdentity } from './row-identity.js';
 import {
@@ -87,7 +86,7 @@ export async function planRows(
           key: row.key,
           ...statement,
           message: `update ${row.what} (SEQ_DB ${entry.rowSeqDb}): ${Object.keys(update).join(', ')}`,
-          run: async (tx) => void (await tx.execute(statement.sql, statement.params)),
+          statements: [statement],
         });
       }
       continue;
@@ -106,7 +105,7 @@ export async function planRows(
           key: row.key,
           ...ledgerWriteStatement(shared, actingUser),
           message: `use ${row.what} (SEQ_DB ${rowSeqDb}), made by another installation of this database`,
-          run: (tx) => writeLedgerEntry(tx, shared, actingUser),
+          statements: [ledgerWriteStatement(shared, actingUser)],
         });
         continue;
       }
@@ -139,14 +138,13 @@ export async function planRows(
         entry === undefined
           ? `insert ${row.what}`
           : `insert ${row.what} again (its row SEQ_DB ${entry.rowSeqDb} is gone)`,
-      run: async (tx) => {
-        const result = await tx.execute(statement.sql, statement.params);
-        await writeLedgerEntry(
-          tx,
-          { scope, key: row.key, hostTable: row.table, rowSeqDb: result.insertId },
+      statements: [
+        statement,
+        ledgerWriteStatement(
+          { scope, key: row.key, hostTable: row.table, rowSeqDb: LAST_INSERT_ID },
           actingUser,
-        );
-      },
+        ),
+      ],
     });
   }
 
@@ -183,7 +181,7 @@ function tableUses(file: InstallFile, mine: ReadonlyMap<string, LedgerEntry>): P
         key: entry.key,
         ...ledgerWriteStatement(entry, file.actingUser),
         message: `record that this installation uses table ${entry.hostTable}`,
-        run: (tx) => writeLedgerEntry(tx, entry, file.actingUser),
+        statements: [ledgerWriteStatement(entry, file.actingUser)],
       },
     ];
   });
@@ -208,7 +206,7 @@ export function removal(
     key: entry.key,
     ...ledgerDeleteStatement(scope, entry.key),
     message: `forget ledger entry ${entry.key}`,
-    run: (tx) => deleteLedgerEntry(tx, scope, entry.key),
+    statements: [ledgerDeleteStatement(scope, entry.key)],
   };
   const rowSeqDb = entry.rowSeqDb;
   if (rowSeqDb === null) return [forget];
@@ -251,10 +249,7 @@ export function removal(
       key: entry.key,
       ...statement,
       message: `delete ${entry.key} (SEQ_DB ${rowSeqDb}) from ${entry.hostTable}`,
-      run: async (tx) => {
-        await tx.execute(statement.sql, statement.params);
-        await deleteLedgerEntry(tx, scope, entry.key);
-      },
+      statements: [statement, ledgerDeleteStatement(scope, entry.key)],
     },
   ];
 }

@@ -1,19 +1,18 @@
-import type { Database, SqlExecutor } from '../db/driver.js';
+import type { Database } from '../db/driver.js';
 import { quoteIdentifier } from '../identifier.js';
 import { type LOGICAL_TABLES, tableNames } from '../table-names.js';
-import { type Change, type ChangeResult, describeChange, type PlannedChange } from './change.js';
+import { type Change, type ChangeResult, describeChange, type PlannedChange, runChange } from './change.js';
 import type { Finding } from './findings.js';
 import { tableExists } from './host-table.js';
 import type { InstallFile } from './install-file.js';
 import {
-  deleteLedgerEntry,
   LEDGER_TABLE,
   type LedgerEntry,
   ledgerDeleteStatement,
   ledgerUpgrades,
+  ledgerWriteStatement,
   readLedger,
   sameScope,
-  writeLedgerEntry,
 } from './ledger.js';
 import { withInstallerLock } from './lock.js';
 import { CREATED_PREFIX, readLedgerRows, removal, USES_PREFIX } from './plan-rows.js';
@@ -90,14 +89,14 @@ export async function uninstallInstallation(
     await db.transaction(async (tx) => {
       for (const change of rowChanges) {
         progress(`  ${change.message}`);
-        await change.run(tx);
+        await runChange(tx, change);
       }
     });
     // DDL commits implicitly: each table is dropped, then its entry forgotten. A stop in between
     // leaves an entry for a table that is gone, which the next uninstall simply forgets.
     for (const change of tables) {
       progress(`  ${change.message}`);
-      await change.run(db);
+      await runChange(db, change);
     }
     for (const change of dropLedger) {
       progress(`  ${change.message}`);
@@ -138,7 +137,7 @@ async function planTableDrops(
       });
       continue;
     }
-    const forget = (tx: SqlExecutor) => deleteLedgerEntry(tx, entry.scope, entry.key);
+    const forget = ledgerDeleteStatement(entry.scope, entry.key);
     // Any entry of another installation naming the table (it uses it, or created it and was killed
     // before recording its use) keeps the table, even with --force.
     const user = ledger.find(
@@ -157,9 +156,9 @@ async function planTableDrops(
         kind: 'forget',
         table: LEDGER_TABLE,
         key: entry.key,
-        ...ledgerDeleteStatement(entry.scope, entry.key),
+        ...forget,
         message: `forget table ${table}: it is gone`,
-        run: forget,
+        statements: [forget],
       });
       continue;
     }
@@ -181,10 +180,7 @@ async function planTableDrops(
       sql,
       params: [],
       message: `drop table ${table}${row === undefined ? ' (empty)' : ' with its rows (--force)'}`,
-      run: async (tx) => {
-        await tx.execute(sql);
-        await forget(tx);
-      },
+      statements: [{ sql, params: [] }, forget],
     });
   }
   return drops;
@@ -209,9 +205,6 @@ function handOver(entry: LedgerEntry, user: LedgerEntry, actingUser: number): Pl
     key: entry.key,
     ...ledgerDeleteStatement(entry.scope, entry.key),
     message: `keep table ${entry.hostTable}: installation ${scope.EMPRESA}/${scope.FILIAL}/${scope.LOCAL} uses it (it will drop it when it leaves)`,
-    run: async (tx) => {
-      await writeLedgerEntry(tx, heir, actingUser);
-      await deleteLedgerEntry(tx, entry.scope, entry.key);
-    },
+    statements: [ledgerWriteStatement(heir, actingUser), ledgerDeleteStatement(entry.scope, entry.key)],
   };
 }
