@@ -9,6 +9,7 @@ import { Identifier } from '../identifier.js';
 import { Scope } from '../scope.js';
 import { SeqDb } from '../seq-db.js';
 import { LOGICAL_TABLES } from '../table-names.js';
+import { HOST_ROW_TABLES } from './desired-rows.js';
 import { InstallerError } from './errors.js';
 
 /**
@@ -37,6 +38,16 @@ export const InstallFile = z.strictObject({
   treeView: TreeView.optional().describe(
     'the TREE_VIEW parameter (seed 2.9), written once as a parameter row',
   ),
+  hostColumns: z
+    .partialRecord(
+      // Plain names (not branded identifiers): the keys a person writes in the file.
+      z.enum(HOST_ROW_TABLES.map(String) as [string, ...string[]]),
+      z.record(Identifier, z.union([z.string(), z.number(), z.null()])),
+    )
+    .optional()
+    .describe(
+      'values for this host\'s own extra columns of the rows the installer inserts, per host table: e.g. a NOT NULL column without a default, {"sys_core_menu": {"MODULO": "TAREFAS"}}',
+    ),
 });
 export type InstallFile = z.infer<typeof InstallFile>;
 

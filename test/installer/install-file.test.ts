@@ -79,7 +79,7 @@ describe('the install file', () => {
         },
         {
           "code": "UNKNOWN_KEY",
-          "message": "unknown key "extra": allowed keys are $schema, scope, actingUser, tableNames, menus, linkField, treeView",
+          "message": "unknown key "extra": allowed keys are $schema, scope, actingUser, tableNames, menus, linkField, treeView, hostColumns",
           "path": "extra",
         },
       ]
