@@ -63,10 +63,11 @@ export const EXAMPLE_CONTEXT: Readonly<Record<string, string>> = {
   session: "(request: Request) => Promise<{ scope: import('task-association').Scope; user: number }>",
 };
 
-/** Node's own modules an example may use as the README does, imported for it when used. */
-export const NODE_IMPORTS: Readonly<Record<string, string>> = {
+/** Names of other modules an example may use as the README does (Node's, zod's), imported for it when used. */
+export const KNOWN_IMPORTS: Readonly<Record<string, string>> = {
   createServer: 'node:http',
   readFile: 'node:fs/promises',
+  z: 'zod',
 };
 
 /** Whether `code` binds `name` itself (`const name =`, `const { name } =`, an arrow's only parameter `(name) =>`). */

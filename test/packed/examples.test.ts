@@ -1,6 +1,6 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { copyFile, mkdir, readdir, writeFile } from 'node:fs/promises';
+import { access, copyFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScratchDatabase, type ScratchDatabase } from '../../src/db/scratch.js';
 import { runSqlFile } from '../../src/db/script.js';
 import { SERVER_URL } from '../support/database.js';
-import { binds, declarationExamples, EXAMPLE_CONTEXT, NODE_IMPORTS, uses } from './declaration-examples.js';
+import { binds, declarationExamples, EXAMPLE_CONTEXT, KNOWN_IMPORTS, uses } from './declaration-examples.js';
 import { type CodeBlock, documentationFiles, typescriptBlocks } from './markdown-blocks.js';
 import { createScratchProject, REPOSITORY, type ScratchProject } from './scratch-project.js';
 
@@ -131,6 +131,16 @@ describe('the packed package, installed in a project of its own', () => {
     ]);
   }, 120_000);
 
+  it("the shipped example files' $schema resolves in a project that copies them to its root", async () => {
+    for (const name of ['tree-view.json', 'install.json']) {
+      const example = JSON.parse(await readFile(join(project.packageDir, 'examples', name), 'utf8'));
+      await expect(
+        access(join(project.dir, example.$schema)),
+        `${name}: ${example.$schema}`,
+      ).resolves.toBeUndefined();
+    }
+  });
+
   it('every TypeScript block typechecks under strict against the installed package', () => {
     // Each error names its file; the file names its block's markdown file and line.
     const named = typecheck.replace(/^([\w.-]+\.ts)\(/gm, (_, name: string) => {
@@ -199,13 +209,13 @@ async function writeDeclarationExamples(): Promise<void> {
     const candidates = new Set([
       ...own,
       ...entries.flatMap(([, names]) => names),
-      ...Object.keys(NODE_IMPORTS),
+      ...Object.keys(KNOWN_IMPORTS),
     ]);
     for (const name of candidates) {
       if (!uses(example.code, name) || binds(example.code, name)) continue;
       const from = own.includes(name)
         ? `./node_modules/task-association/${ownPath}`
-        : (NODE_IMPORTS[name] ?? entries.find(([, names]) => names.includes(name))?.[0] ?? '');
+        : (KNOWN_IMPORTS[name] ?? entries.find(([, names]) => names.includes(name))?.[0] ?? '');
       add(from, name);
     }
     const context = Object.entries(EXAMPLE_CONTEXT)
