@@ -2,9 +2,8 @@ import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { LinkFieldInput, MenuPlacements, TreeView } from '../config/index.js';
 import { type ConfigIssue, type ConfigResult, formatIssuesInline } from '../config/issues.js';
-import { parseJsonText } from '../config/json-text.js';
+import { checkDocument } from '../config/parse-or-throw.js';
 import { treeViewKeys } from '../config/tree-view.js';
-import { toConfigIssues } from '../config/zod-issues.js';
 import { Identifier } from '../identifier.js';
 import { Scope } from '../scope.js';
 import { SeqDb } from '../seq-db.js';
@@ -57,15 +56,7 @@ export type InstallFile = z.infer<typeof InstallFile>;
  * the code and message `validate` gives it, at its path inside the file (`treeView.layers.2.table`).
  */
 export function checkInstallFile(input: unknown): ConfigResult<InstallFile> {
-  let value = input;
-  if (typeof input === 'string') {
-    const parsed = parseJsonText(input);
-    if (!parsed.success) return { success: false, issues: parsed.issues };
-    value = parsed.value;
-  }
-  const result = InstallFile.safeParse(value);
-  if (result.success) return { success: true, data: result.data };
-  return { success: false, issues: toConfigIssues(result.error.issues, value, installFileKeys) };
+  return checkDocument(InstallFile, input, installFileKeys);
 }
 
 /** An install file that cannot be used: every problem in `issues`, the first ones in the message. */
