@@ -96,8 +96,8 @@ async function measureSave(entries: MetricEntry[]): Promise<Measured> {
   let rowsLocked = Number.NaN;
   let rowsRead = 0;
   const counting = (executor: SqlExecutor): SqlExecutor => ({
-    async query(sql, params) {
-      const rows = await executor.query(sql, params);
+    async query<Row extends object>(sql: string, params?: readonly unknown[]) {
+      const rows = await executor.query<Row>(sql, params);
       rowsRead += rows.length;
       return rows;
     },
