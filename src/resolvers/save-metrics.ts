@@ -21,7 +21,7 @@ import {
 import { shownNodes } from './shown-nodes.js';
 import { chunks, liveInScope, placeholders, scopeParams } from './sql.js';
 import { loadTaskSheet } from './task-sheet.js';
-import type { TreePlan } from './tree-plan.js';
+import type { PlannedLevel, TreePlan } from './tree-plan.js';
 
 export interface SaveMetricsOptions {
   readonly scope: Scope;
@@ -199,8 +199,42 @@ async function checkInTree(db: SqlExecutor, scope: Scope, plan: TreePlan, entrie
   const task = plan.levels.at(-1);
   const parent = plan.levels.at(-2);
   if (task === undefined) return;
-  const found = new Set<string>();
   const activities = [...new Set(entries.map((entry) => entry.activity))];
+  const groups = [...new Set(entries.flatMap((entry) => (entry.group === null ? [] : [entry.group])))];
+  // The links and the nodes they hang from are checked at once: the nodes are the entries' own.
+  const [found, shown] = await Promise.all([
+    linkedKeys(db, scope, task, parent, activities),
+    parent === undefined
+      ? new Set<number>()
+      : shownNodes(db, scope, plan.levels, plan.levels.length - 2, groups),
+  ]);
+  entries.forEach((entry, index) => {
+    if (!found.has(metricKey(entry.activity, entry.group))) {
+      throw new InvalidRequestError(
+        'NOT_IN_TREE',
+        `entry ${index}: activity ${entry.activity} is not linked to node ${entry.group} in scope ${formatScope(scope)} (or one of them is deleted or inactive)`,
+        { path: `entries.${index}` },
+      );
+    }
+    if (entry.group !== null && !shown.has(entry.group)) {
+      throw new InvalidRequestError(
+        'NOT_IN_TREE',
+        `entry ${index}: node ${entry.group} is not in the tree of scope ${formatScope(scope)}: it hangs below a deleted or inactive node, or in a cycle of parents`,
+        { path: `entries.${index}` },
+      );
+    }
+  });
+}
+
+/** The (activity, parent node) keys among `activities` that live links of the task level tie together. */
+async function linkedKeys(
+  db: SqlExecutor,
+  scope: Scope,
+  task: PlannedLevel,
+  parent: PlannedLevel | undefined,
+  activities: readonly number[],
+): Promise<Set<string>> {
+  const found = new Set<string>();
   const association = parent?.association;
   for (const ids of chunks(activities, 999)) {
     if (parent === undefined || association === undefined) {
@@ -222,27 +256,7 @@ async function checkInTree(db: SqlExecutor, scope: Scope, plan: TreePlan, entrie
     );
     for (const row of rows) found.add(metricKey(row.o, row.g));
   }
-  const groups = [...new Set(entries.flatMap((entry) => (entry.group === null ? [] : [entry.group])))];
-  const shown =
-    parent === undefined
-      ? new Set<number>()
-      : await shownNodes(db, scope, plan.levels, plan.levels.length - 2, groups);
-  entries.forEach((entry, index) => {
-    if (!found.has(metricKey(entry.activity, entry.group))) {
-      throw new InvalidRequestError(
-        'NOT_IN_TREE',
-        `entry ${index}: activity ${entry.activity} is not linked to node ${entry.group} in scope ${formatScope(scope)} (or one of them is deleted or inactive)`,
-        { path: `entries.${index}` },
-      );
-    }
-    if (entry.group !== null && !shown.has(entry.group)) {
-      throw new InvalidRequestError(
-        'NOT_IN_TREE',
-        `entry ${index}: node ${entry.group} is not in the tree of scope ${formatScope(scope)}: it hangs below a deleted or inactive node, or in a cycle of parents`,
-        { path: `entries.${index}` },
-      );
-    }
-  });
+  return found;
 }
 
 /** The columns a save looks rows up by, in the order an index must start with to serve it. */
