@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Database } from '../db/driver.js';
 import { TaskAssociationError } from '../errors.js';
 import type { Scope } from '../scope.js';
+import { SeqDbText } from '../seq-db.js';
 import {
   BusyError,
   InvalidRequestError,
@@ -12,6 +13,7 @@ import {
 import { resolveInstallation } from './installation.js';
 import { loadTaskTree } from './load-task-tree.js';
 import { MetricBatch, parseInput } from './metric-batch.js';
+import { parseQuery } from './query-parameters.js';
 import { readJsonBody } from './request-body.js';
 import { saveMetrics } from './save-metrics.js';
 
@@ -36,10 +38,18 @@ export interface AssociationHandlerOptions {
 /** Request bodies above this size are refused, and never held in memory whole. */
 const MAX_BODY_BYTES = 1_000_000;
 
-const TaskSheetParameter = z
-  .string({ message: 'give the task sheet as ?taskSheet=<SEQ_DB>' })
-  .regex(/^[1-9][0-9]{0,15}$/, { message: 'taskSheet must be a task sheet SEQ_DB, a positive whole number' })
-  .transform(Number);
+/**
+ * The query parameters each method reads, one line per parameter; anything else, or a parameter
+ * given twice, is a 400 naming it (`parseQuery`).
+ */
+const QUERY_PARAMETERS = {
+  GET: z.strictObject({
+    taskSheet: SeqDbText,
+  }),
+  PUT: z.strictObject({
+    taskSheet: SeqDbText,
+  }),
+} as const;
 
 /**
  * The association screen's endpoint, for the host to mount at `associationtask` (the link field's
@@ -65,12 +75,7 @@ export function createAssociationHandler(
           headers: { allow: 'GET, PUT' },
         });
       }
-      const taskSheet = parseInput(
-        TaskSheetParameter,
-        new URL(request.url).searchParams.get('taskSheet') ?? undefined,
-        'query',
-        'taskSheet',
-      );
+      const { taskSheet } = parseQuery(QUERY_PARAMETERS[request.method], new URL(request.url));
       const { scope, user } = await options.context(request);
       const { names, treeView } = await resolveInstallation(db, scope);
       if (request.method === 'GET') {

@@ -21,7 +21,7 @@ export {
 } from './installation.js';
 export {
   type BranchNode,
-  type LoadTaskTreeOptions,
+  LoadTaskTreeOptions,
   loadTaskTree,
   type TaskNode,
   type TaskTree,
@@ -39,5 +39,5 @@ export {
   type ResolvedMetrics,
   resolveMetricDefaults,
 } from './metric-defaults.js';
-export { type SaveMetricsOptions, type SaveMetricsResult, saveMetrics } from './save-metrics.js';
+export { SaveMetricsOptions, type SaveMetricsResult, saveMetrics } from './save-metrics.js';
 export { type PlannedLevel, planTree, type TreePlan } from './tree-plan.js';
