@@ -238,9 +238,14 @@ async function main() {
     );
     const coldOurs: number[] = [];
     const coldIpx: number[] = [];
+    // One server whose handler is replaced each round by a fresh one with an empty cache: a new
+    // server per round would meet the client's kept-alive sockets to the previous one.
+    let coldListener = toNodeListener(galleryOf(join(work, 'cold-warm-up')));
+    const coldServer = createServer((request, response) => coldListener(request, response));
+    servers.push(coldServer);
+    await listen(coldServer, FIRST_PORT + 4);
     for (let round = 0; round < COLD_ROUNDS; round++) {
-      const fresh = createServer(toNodeListener(galleryOf(join(work, `cold-${round}`))));
-      await listen(fresh, FIRST_PORT + 4);
+      coldListener = toNodeListener(galleryOf(join(work, `cold-${round}`)));
       const list = (await (await fetch(`http://127.0.0.1:${FIRST_PORT + 4}/caroulsel/data`)).json()) as {
         items: { previewUrl: string }[];
       };
@@ -252,8 +257,6 @@ async function main() {
         coldIpx.push(await timed(() => fetchAll(ipxUrls)));
         coldOurs.push(await timed(() => fetchAll(ourUrls)));
       }
-      fresh.close();
-      await once(fresh, 'close');
     }
     const coldRatios = coldIpx.map((time, round) => time / (coldOurs[round] ?? Number.NaN));
     console.log(
