@@ -229,7 +229,11 @@ async function checkInTree(db: SqlExecutor, scope: Scope, plan: TreePlan, entrie
   });
 }
 
-/** The (activity, parent node) keys among `activities` that live links of the task level tie together. */
+/**
+ * The (activity, parent node) keys among `activities` that live links of the task level tie together.
+ * The links drive the join (STRAIGHT_JOIN), found by their activity: left to itself, the optimizer may
+ * start from every node of the scope and walk all their links to find the few it was asked for.
+ */
 async function linkedKeys(
   db: SqlExecutor,
   scope: Scope,
@@ -251,7 +255,7 @@ async function linkedKeys(
     const child = quoteIdentifier(association.childColumn);
     const parentColumn = quoteIdentifier(association.parentColumn);
     const rows = await db.query<{ o: number; g: number }>(
-      `SELECT a.${child} AS o, a.${parentColumn} AS g FROM ${quoteIdentifier(association.table)} a
+      `SELECT STRAIGHT_JOIN a.${child} AS o, a.${parentColumn} AS g FROM ${quoteIdentifier(association.table)} a
          JOIN ${quoteIdentifier(task.table)} t ON t.SEQ_DB = a.${child}
          JOIN ${quoteIdentifier(parent.table)} p ON p.SEQ_DB = a.${parentColumn}
         WHERE ${liveInScope('a')} AND ${liveInScope('t')} AND ${liveInScope('p')} AND a.${child} IN (${placeholders(ids.length)})`,

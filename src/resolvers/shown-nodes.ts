@@ -48,9 +48,10 @@ export async function shownNodes(
   const child = quoteIdentifier(association.childColumn);
   const parent = quoteIdentifier(association.parentColumn);
   const links: { child: number; parent: number }[] = [];
+  // The links drive the join, found by their child: never every parent of the scope and its links.
   for (const chunk of chunks(ids, 999)) {
     const rows = await db.query<{ c: unknown; p: unknown }>(
-      `SELECT a.${child} AS c, a.${parent} AS p FROM ${quoteIdentifier(association.table)} a
+      `SELECT STRAIGHT_JOIN a.${child} AS c, a.${parent} AS p FROM ${quoteIdentifier(association.table)} a
          JOIN ${table} c ON c.SEQ_DB = a.${child}
          JOIN ${quoteIdentifier(above.table)} p ON p.SEQ_DB = a.${parent}
         WHERE ${liveInScope('a')} AND ${liveInScope('c')} AND ${liveInScope('p')} AND a.${child} IN (${placeholders(chunk.length)})`,
