@@ -166,18 +166,30 @@ describe('the packed package, installed in a project of its own', () => {
     for (const file of files) {
       const kind = file.block.kind;
       if (kind.type === 'script') {
-        it(`${where(file)} runs and exits 0`, async () => {
-          await inProject(process.execPath, [join('out', file.name.replace(/\.ts$/, '.js'))]);
-        }, RUN_TIMEOUT_MS + 10_000);
+        it(
+          `${where(file)} runs and exits 0`,
+          async () => {
+            await inProject(process.execPath, [join('out', file.name.replace(/\.ts$/, '.js'))]);
+          },
+          RUN_TIMEOUT_MS + 10_000,
+        );
       } else if (kind.type === 'server') {
-        it(`${where(file)} serves GET ${kind.path} with 200`, async () => {
-          const status = await serveAndGet(join('out', file.name.replace(/\.ts$/, '.js')), kind.path);
-          expect(status).toBe(200);
-        }, SERVER_START_MS + 20_000);
+        it(
+          `${where(file)} serves GET ${kind.path} with 200`,
+          async () => {
+            const status = await serveAndGet(join('out', file.name.replace(/\.ts$/, '.js')), kind.path);
+            expect(status).toBe(200);
+          },
+          SERVER_START_MS + 20_000,
+        );
       } else if (kind.type === 'vitest') {
-        it(`${where(file)} passes under vitest`, async () => {
-          await inProject(bin('vitest'), ['run', file.name]);
-        }, RUN_TIMEOUT_MS + 10_000);
+        it(
+          `${where(file)} passes under vitest`,
+          async () => {
+            await inProject(bin('vitest'), ['run', file.name]);
+          },
+          RUN_TIMEOUT_MS + 10_000,
+        );
       }
     }
   });
@@ -321,7 +333,9 @@ async function serveAndGet(script: string, path: string): Promise<number> {
       }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    throw new Error(`${script} did not answer on port ${port} within ${SERVER_START_MS / 1000} s:\n${output}`);
+    throw new Error(
+      `${script} did not answer on port ${port} within ${SERVER_START_MS / 1000} s:\n${output}`,
+    );
   } finally {
     child.kill();
     if (child.exitCode === null) await once(child, 'exit');
