@@ -52,6 +52,8 @@ Exit codes: 0 done, 1 problems found or change refused, 2 usage error.
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   const [first, second, ...rest] = argv;
+  // `help plan` is `plan --help`, as git and npm read it.
+  if (first === 'help' && second !== undefined) return runCli([second, ...rest, '--help'], io);
   if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
     (first === undefined ? io.stderr : io.stdout).write(`${USAGE}\n`);
     return first === undefined ? 2 : 0;

@@ -41,6 +41,12 @@ describe('the command line', () => {
     },
   );
 
+  it('help <command> is <command> --help', async () => {
+    const io = captureIo();
+    expect(await runCli(['help', 'db', 'sync'], io)).toBe(0);
+    expect(io.out()).toMatch(/^usage: task-association db sync /);
+  });
+
   it('db --help lists the help of its subcommands', async () => {
     const io = captureIo();
     expect(await runCli(['db', '--help'], io)).toBe(0);
