@@ -175,10 +175,10 @@ describe('the packed package, installed in a project of its own', () => {
         );
       } else if (kind.type === 'server') {
         it(
-          `${where(file)} serves GET ${kind.path} with 200`,
+          `${where(file)} serves GET ${kind.paths.join(', ')} with 200`,
           async () => {
-            const status = await serveAndGet(join('out', file.name.replace(/\.ts$/, '.js')), kind.path);
-            expect(status).toBe(200);
+            const statuses = await serveAndGet(join('out', file.name.replace(/\.ts$/, '.js')), kind.paths);
+            expect(statuses).toEqual(kind.paths.map(() => 200));
           },
           SERVER_START_MS + 20_000,
         );
@@ -307,8 +307,9 @@ async function freePort(): Promise<number> {
   return address.port;
 }
 
-/** Starts a server example, waits (bounded) until it answers, and returns the status of `GET path`. */
-async function serveAndGet(script: string, path: string): Promise<number> {
+/** Starts a server example, waits (bounded) until it answers, and returns the status of `GET` each path. */
+async function serveAndGet(script: string, paths: readonly string[]): Promise<number[]> {
+  const [path = '/', ...others] = paths;
   const port = await freePort();
   const child: ChildProcess = spawn(process.execPath, [script], {
     cwd: project.dir,
@@ -329,7 +330,16 @@ async function serveAndGet(script: string, path: string): Promise<number> {
       if (response !== undefined) {
         await response.arrayBuffer();
         if (response.status !== 200) throw new Error(`GET ${path}: ${response.status}\n${output}`);
-        return response.status;
+        const statuses = [response.status];
+        for (const other of others) {
+          const next = await fetch(`http://127.0.0.1:${port}${other}`, {
+            headers: { cookie: 'session=example' },
+            signal: AbortSignal.timeout(10_000),
+          });
+          await next.arrayBuffer();
+          statuses.push(next.status);
+        }
+        return statuses;
       }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }

@@ -11,7 +11,7 @@ describe('reading the documentation blocks', () => {
       '```sh',
       'npm test',
       '```',
-      '````typescript server=/caroulsel/data',
+      '````typescript server=/caroulsel/data,/assets/x.js',
       '```',
       '````',
       '```ts fragment',
@@ -24,7 +24,12 @@ describe('reading the documentation blocks', () => {
     ].join('\n');
     expect(typescriptBlocks(markdown, 'docs/x.md')).toEqual([
       { source: 'docs/x.md', line: 2, kind: { type: 'script' }, code: "console.log('a');" },
-      { source: 'docs/x.md', line: 8, kind: { type: 'server', path: '/caroulsel/data' }, code: '```' },
+      {
+        source: 'docs/x.md',
+        line: 8,
+        kind: { type: 'server', paths: ['/caroulsel/data', '/assets/x.js'] },
+        code: '```',
+      },
       { source: 'docs/x.md', line: 11, kind: { type: 'fragment' }, code: 'x;' },
       { source: 'docs/x.md', line: 14, kind: { type: 'file', name: 'gallery.ts' }, code: '' },
       { source: 'docs/x.md', line: 16, kind: { type: 'vitest' }, code: '' },

@@ -7,8 +7,8 @@ import { dirname, join, relative } from 'node:path';
  *
  * - no word: a script. It typechecks, then runs with node against the examples database
  *   (DATABASE_URL) and must exit 0.
- * - `server=PATH`: a server. It typechecks, runs with PORT set to a free port, and `GET PATH` must
- *   answer 200 (the request carries `Cookie: session=example`).
+ * - `server=PATH[,PATH...]`: a server. It typechecks, runs with PORT set to a free port, and
+ *   `GET PATH` must answer 200 for each path (requests carry `Cookie: session=example`).
  * - `file=NAME`: a module other blocks import (`./gallery.js`) or a tool reads (`drizzle.config.ts`):
  *   it typechecks and is written under that name, and is not run on its own.
  * - `vitest`: a test file of the reader's own suite: it typechecks and runs with vitest.
@@ -17,7 +17,7 @@ import { dirname, join, relative } from 'node:path';
  */
 export type BlockKind =
   | { readonly type: 'script' }
-  | { readonly type: 'server'; readonly path: string }
+  | { readonly type: 'server'; readonly paths: readonly string[] }
   | { readonly type: 'file'; readonly name: string }
   | { readonly type: 'vitest' }
   | { readonly type: 'fragment' };
@@ -76,7 +76,8 @@ function blockKind(words: readonly string[], where: string): BlockKind {
   if (word === 'fragment') return { type: 'fragment' };
   if (word === 'vitest') return { type: 'vitest' };
   const [key, value] = [word.slice(0, word.indexOf('=')), word.slice(word.indexOf('=') + 1)];
-  if (key === 'server' && value.startsWith('/')) return { type: 'server', path: value };
+  const paths = value.split(',');
+  if (key === 'server' && paths.every((path) => path.startsWith('/'))) return { type: 'server', paths };
   if (key === 'file' && /^[\w.-]+\.ts$/.test(value)) return { type: 'file', name: value };
   throw new Error(
     `${where}: unknown block word "${word}" (use fragment, vitest, server=/path or file=name.ts)`,
