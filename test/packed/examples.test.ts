@@ -71,16 +71,21 @@ const env = () => ({
 
 beforeAll(async () => {
   project = await createScratchProject();
-  scratch = await createScratchDatabase(SERVER_URL, 'packed_examples');
-  await runSqlFile(scratch.url, pathToFileURL(join(project.packageDir, 'examples', 'host-schema.sql')));
-  for (const file of files) await writeFile(join(project.dir, file.name), `${file.code}\n`);
-  await writeDeclarationExamples();
-  await writeFile(join(project.dir, 'tsconfig.json'), JSON.stringify(PROJECT_TSCONFIG, null, 2));
+  const database = async () => {
+    scratch = await createScratchDatabase(SERVER_URL, 'packed_examples');
+    await runSqlFile(scratch.url, pathToFileURL(join(project.packageDir, 'examples', 'host-schema.sql')));
+  };
   // One compiler run checks every block and emits the JavaScript the runs below start (errors or not).
-  typecheck = await runFile(TSC, ['-p', 'tsconfig.json'], { cwd: project.dir, timeout: 60_000 }).then(
-    () => '',
-    (error: { stdout?: string }) => error.stdout || String(error),
-  );
+  const compile = async () => {
+    for (const file of files) await writeFile(join(project.dir, file.name), `${file.code}\n`);
+    await writeDeclarationExamples();
+    await writeFile(join(project.dir, 'tsconfig.json'), JSON.stringify(PROJECT_TSCONFIG, null, 2));
+    typecheck = await runFile(TSC, ['-p', 'tsconfig.json'], { cwd: project.dir, timeout: 60_000 }).then(
+      () => '',
+      (error: { stdout?: string }) => error.stdout || String(error),
+    );
+  };
+  await Promise.all([database(), compile()]);
 }, 300_000);
 
 afterAll(async () => {
@@ -153,7 +158,18 @@ describe('the packed package, installed in a project of its own', () => {
     expect(named).toBe('');
   });
 
-  describe('and each block that runs, runs', () => {
+  it("holds one copy of drizzle-orm, the project's own: the package takes it as a peer", async () => {
+    await expect(access(join(project.packageDir, 'node_modules', 'drizzle-orm'))).rejects.toThrow();
+    const { stdout } = await inProject('npm', ['ls', 'drizzle-orm', '--all', '--json']);
+    const tree = JSON.parse(stdout) as {
+      dependencies: Record<string, { version: string; dependencies?: Record<string, { version: string }> }>;
+    };
+    expect(tree.dependencies['drizzle-orm']?.version).toBe('0.44.0');
+    expect(tree.dependencies['task-association']?.dependencies?.['drizzle-orm']?.version).toBe('0.44.0');
+  });
+
+  // The blocks are independent (each its own process, port and rows), so they run side by side.
+  describe.concurrent('and each block that runs, runs', () => {
     beforeAll(async () => {
       await inProject(
         bin('task-association'),

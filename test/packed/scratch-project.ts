@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { cp, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
+import { copyFile, cp, mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -27,28 +27,15 @@ export interface ScratchProject {
 export async function createScratchProject(): Promise<ScratchProject> {
   const root = await mkdtemp(join(tmpdir(), 'task-association-packed-'));
   try {
-    const clone = join(root, 'clone');
-    await copyRepositoryFiles(clone);
-    // The clone builds with the checkout's own tools, as a developer's clone after `npm ci` would.
-    await symlink(join(REPOSITORY, 'node_modules'), join(clone, 'node_modules'), 'dir');
     const dir = join(root, 'project');
     await mkdir(dir);
-    const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', dir], {
-      cwd: clone,
-      timeout: NPM_TIMEOUT_MS,
-      maxBuffer: 64 * 1024 * 1024,
-    });
-    const [packed] = JSON.parse(stdout) as [{ filename: string }];
-    const manifest = JSON.parse(await readFile(PROJECT_MANIFEST, 'utf8')) as {
-      dependencies: Record<string, string>;
-    };
-    manifest.dependencies['task-association'] = `file:./${packed.filename}`;
-    await writeFile(join(dir, 'package.json'), `${JSON.stringify(manifest, null, 2)}\n`);
-    await run('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], {
-      cwd: dir,
-      timeout: NPM_TIMEOUT_MS,
-      maxBuffer: 64 * 1024 * 1024,
-    });
+    await copyFile(PROJECT_MANIFEST, join(dir, 'package.json'));
+    // The host's project exists first (its own tools install while the package packs), then it adds
+    // the package, as a host does with `npm install task-association`.
+    const hostTools = npm(dir, ['install']);
+    const packed = packClone(join(root, 'clone'), dir);
+    await Promise.all([hostTools, packed]);
+    await npm(dir, ['install', `./${await packed}`]);
     return {
       dir,
       packageDir: join(dir, 'node_modules', 'task-association'),
@@ -58,6 +45,32 @@ export async function createScratchProject(): Promise<ScratchProject> {
     await rm(root, { recursive: true, force: true });
     throw error;
   }
+}
+
+/**
+ * Makes a clone of the checkout and packs it into `destination` (its `prepack` builds dist);
+ * resolves with the tarball's name.
+ */
+async function packClone(clone: string, destination: string): Promise<string> {
+  await copyRepositoryFiles(clone);
+  // The clone builds with the checkout's own tools, as a developer's clone after `npm ci` would.
+  await symlink(join(REPOSITORY, 'node_modules'), join(clone, 'node_modules'), 'dir');
+  const { stdout } = await run('npm', ['pack', '--json', '--pack-destination', destination], {
+    cwd: clone,
+    timeout: NPM_TIMEOUT_MS,
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const [packed] = JSON.parse(stdout) as [{ filename: string }];
+  return packed.filename;
+}
+
+/** One bounded npm install in the project. */
+async function npm(dir: string, args: readonly string[]): Promise<void> {
+  await run('npm', [...args, '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], {
+    cwd: dir,
+    timeout: NPM_TIMEOUT_MS,
+    maxBuffer: 64 * 1024 * 1024,
+  });
 }
 
 /** The files a clone of the checkout has (tracked, or new and not ignored), copied to `target`. */
