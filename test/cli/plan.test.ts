@@ -78,14 +78,9 @@ describe('task-association plan', () => {
 
   it('--json carries why apply would refuse, with every finding (exit 1)', async () => {
     const { url } = scratch();
-    const dir = await mkdtemp(join(tmpdir(), 'ta-plan-'));
-    try {
-      const example = JSON.parse(await readFile(INSTALL, 'utf8'));
-      const file = join(dir, 'install.json');
-      await writeFile(
-        file,
-        JSON.stringify({ ...example, menus: { ...example.menus, activities: { father: 987654, order: 1 } } }),
-      );
+    const example = JSON.parse(await readFile(INSTALL, 'utf8'));
+    const menus = { ...example.menus, activities: { father: 987654, order: 1 } };
+    await withInstallFile({ ...example, menus }, async (file) => {
       const io = captureIo();
       expect(await runCli(['plan', '--install', file, '--database-url', url, '--json'], io)).toBe(1);
       const document = JSON.parse(io.out());
@@ -100,19 +95,14 @@ describe('task-association plan', () => {
         expect.objectContaining({ level: 'error', code: 'MENU_PARENT_MISSING' }),
       );
       expect(Array.isArray(document.changes)).toBe(true);
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('--json on an invalid install file lists every problem as validate does', async () => {
     const { url } = scratch();
-    const dir = await mkdtemp(join(tmpdir(), 'ta-plan-'));
-    try {
-      const example = JSON.parse(await readFile(INSTALL, 'utf8'));
-      const file = join(dir, 'install.json');
-      const treeView = { layers: { '2': { table: 'MO_OPER', isTask: true } } };
-      await writeFile(file, JSON.stringify({ ...example, treeView }));
+    const example = JSON.parse(await readFile(INSTALL, 'utf8'));
+    const treeView = { layers: { '2': { table: 'MO_OPER', isTask: true } } };
+    await withInstallFile({ ...example, treeView }, async (file) => {
       const io = captureIo();
       expect(await runCli(['plan', '--install', file, '--database-url', url, '--json'], io)).toBe(1);
       expect(JSON.parse(io.out())).toEqual({
@@ -125,9 +115,7 @@ describe('task-association plan', () => {
           issues: [{ path: 'treeView.layers', code: 'LAYER_GAP', message: expect.any(String) }],
         },
       });
-    } finally {
-      await rm(dir, { recursive: true, force: true });
-    }
+    });
   });
 
   it('--sql prints the script apply would run; run as is, it installs exactly what apply would', async () => {
@@ -184,3 +172,15 @@ describe('task-association plan', () => {
     expect(io.err()).toContain('give --json or --sql, not both');
   });
 });
+
+/** Writes `document` as an install file in a temporary folder for `run`, removed afterwards. */
+async function withInstallFile(document: unknown, run: (file: string) => Promise<void>): Promise<void> {
+  const dir = await mkdtemp(join(tmpdir(), 'ta-plan-'));
+  try {
+    const file = join(dir, 'install.json');
+    await writeFile(file, JSON.stringify(document));
+    await run(file);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
