@@ -323,10 +323,18 @@ async function freePort(): Promise<number> {
   return address.port;
 }
 
-/** Starts a server example, waits (bounded) until it answers, and returns the status of `GET` each path. */
-async function serveAndGet(script: string, paths: readonly string[]): Promise<number[]> {
-  const [path = '/', ...others] = paths;
+/** A server example, running on a free port of the loopback interface. */
+interface RunningServer {
+  readonly origin: string;
+  /** What it printed so far, for a failure's message. */
+  output(): string;
+  stop(): Promise<void>;
+}
+
+/** Starts a server example and waits (bounded) until `GET path` answers, whatever the status. */
+async function startServer(script: string, path: string): Promise<RunningServer> {
   const port = await freePort();
+  const origin = `http://127.0.0.1:${port}`;
   const child: ChildProcess = spawn(process.execPath, [script], {
     cwd: project.dir,
     env: { ...env(), PORT: String(port) },
@@ -335,35 +343,48 @@ async function serveAndGet(script: string, paths: readonly string[]): Promise<nu
   let output = '';
   child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
   child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const stop = async () => {
+    child.kill();
+    if (child.exitCode === null) await once(child, 'exit');
+  };
   try {
     const deadline = Date.now() + SERVER_START_MS;
     while (Date.now() < deadline) {
       if (child.exitCode !== null) throw new Error(`${script} exited with ${child.exitCode}:\n${output}`);
-      const response = await fetch(`http://127.0.0.1:${port}${path}`, {
-        headers: { cookie: 'session=example' },
-        signal: AbortSignal.timeout(10_000),
-      }).catch(() => undefined);
+      const response = await fetch(`${origin}${path}`, { signal: AbortSignal.timeout(10_000) }).catch(
+        () => undefined,
+      );
       if (response !== undefined) {
         await response.arrayBuffer();
-        if (response.status !== 200) throw new Error(`GET ${path}: ${response.status}\n${output}`);
-        const statuses = [response.status];
-        for (const other of others) {
-          const next = await fetch(`http://127.0.0.1:${port}${other}`, {
-            headers: { cookie: 'session=example' },
-            signal: AbortSignal.timeout(10_000),
-          });
-          await next.arrayBuffer();
-          statuses.push(next.status);
-        }
-        return statuses;
+        return { origin, output: () => output, stop };
       }
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     throw new Error(
       `${script} did not answer on port ${port} within ${SERVER_START_MS / 1000} s:\n${output}`,
     );
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+/** Starts a server example and returns the status of `GET` each path (with the example's session cookie). */
+async function serveAndGet(script: string, paths: readonly string[]): Promise<number[]> {
+  const server = await startServer(script, paths[0] ?? '/');
+  try {
+    const statuses: number[] = [];
+    for (const path of paths) {
+      const response = await fetch(`${server.origin}${path}`, {
+        headers: { cookie: 'session=example' },
+        signal: AbortSignal.timeout(10_000),
+      });
+      await response.arrayBuffer();
+      statuses.push(response.status);
+    }
+    expect(statuses, server.output()).toEqual(paths.map(() => 200));
+    return statuses;
   } finally {
-    child.kill();
-    if (child.exitCode === null) await once(child, 'exit');
+    await server.stop();
   }
 }

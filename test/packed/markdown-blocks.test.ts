@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { markdownLinks, typescriptBlocks } from './markdown-blocks.js';
+import { htmlBlocks, markdownLinks, typescriptBlocks } from './markdown-blocks.js';
 
 describe('reading the documentation blocks', () => {
   it('takes ts and typescript blocks with their kind, line and code, and leaves other languages', () => {
@@ -42,6 +42,22 @@ describe('reading the documentation blocks', () => {
     ['```ts fragment vitest\n```', 'one word after the language at most'],
   ])('refuses a block it cannot place: %j', (markdown, message) => {
     expect(() => typescriptBlocks(markdown, 'README.md')).toThrow(`README.md:1: ${message}`);
+  });
+
+  it('takes html blocks with their line and code, and nothing else', () => {
+    const markdown = [
+      '```ts',
+      'x;',
+      '```',
+      '```HTML',
+      '<div id="gallery"></div>',
+      '```',
+      '```sh',
+      '```',
+    ].join('\n');
+    expect(htmlBlocks(markdown, 'README.md')).toEqual([
+      { source: 'README.md', line: 4, code: '<div id="gallery"></div>' },
+    ]);
   });
 
   it('follows relative links to markdown files only', () => {

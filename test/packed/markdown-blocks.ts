@@ -33,9 +33,17 @@ export interface CodeBlock {
 const FENCE = /^(?<indent> {0,3})(?<fence>`{3,}|~{3,})(?<info>[^`]*)$/;
 const TYPESCRIPT = new Set(['ts', 'typescript']);
 
-/** The TypeScript blocks of one markdown text, in order. A block with an unknown word is an error. */
-export function typescriptBlocks(markdown: string, source: string): CodeBlock[] {
-  const blocks: CodeBlock[] = [];
+/** One fenced block of a markdown text: its language, the words after it, its line (1-based). */
+interface Fence {
+  readonly language: string;
+  readonly words: readonly string[];
+  readonly line: number;
+  readonly code: string;
+}
+
+/** Every fenced block of one markdown text, in order. */
+function fences(markdown: string): Fence[] {
+  const found: Fence[] = [];
   const lines = markdown.split('\n');
   for (let index = 0; index < lines.length; index++) {
     const open = FENCE.exec(lines[index] ?? '')?.groups;
@@ -49,17 +57,27 @@ export function typescriptBlocks(markdown: string, source: string): CodeBlock[] 
       if (isClosingFence(line, fence)) break;
       body.push(line);
     }
-    if (TYPESCRIPT.has(language.toLowerCase())) {
-      blocks.push({
-        source,
-        line: index + 1,
-        kind: blockKind(words, `${source}:${index + 1}`),
-        code: body.join('\n'),
-      });
-    }
+    found.push({ language: language.toLowerCase(), words, line: index + 1, code: body.join('\n') });
     index = end;
   }
-  return blocks;
+  return found;
+}
+
+/** The TypeScript blocks of one markdown text, in order. A block with an unknown word is an error. */
+export function typescriptBlocks(markdown: string, source: string): CodeBlock[] {
+  return fences(markdown)
+    .filter((block) => TYPESCRIPT.has(block.language))
+    .map(({ words, line, code }) => ({ source, line, kind: blockKind(words, `${source}:${line}`), code }));
+}
+
+/** The HTML blocks of one markdown text, in order: the pages a reader is told to write. */
+export function htmlBlocks(
+  markdown: string,
+  source: string,
+): { source: string; line: number; code: string }[] {
+  return fences(markdown)
+    .filter((block) => block.language === 'html')
+    .map(({ line, code }) => ({ source, line, code }));
 }
 
 /** A closing fence: only the opening fence's character, at least as many of it. */
