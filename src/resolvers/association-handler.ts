@@ -2,18 +2,27 @@ import { z } from 'zod';
 import type { Database } from '../db/driver.js';
 import { TaskAssociationError } from '../errors.js';
 import type { Scope } from '../scope.js';
+import { packageFiles } from '../web/package-files.js';
 import {
   BusyError,
+  CrossSiteError,
   InvalidRequestError,
   NotFoundError,
   PayloadTooLargeError,
   ReadOnlyRowError,
+  UnsupportedMediaTypeError,
 } from './errors.js';
-import { resolveInstallation } from './installation.js';
+import { resolveInstallation, resolveTreePlan } from './installation.js';
 import { loadTaskTree } from './load-task-tree.js';
-import { MetricBatch, parseInput } from './metric-batch.js';
+import { MetricBatch, parseInput, SeqDb } from './metric-batch.js';
 import { readJsonBody } from './request-body.js';
+import { assertSameSiteJson } from './same-site.js';
 import { saveMetrics } from './save-metrics.js';
+import { readBranch } from './screen/branch.js';
+import { PAGE_CSP, pageLanguage, SCREEN_ASSETS, screenPage, wantsHtml } from './screen/page.js';
+import { searchTree } from './screen/search.js';
+import { readScreenStart } from './screen/start.js';
+import { loadTaskSheet } from './task-sheet.js';
 
 /** Who is asking, as the host knows it from its own session: never taken from the request. */
 export interface AssociationContext {
@@ -31,6 +40,8 @@ export interface AssociationHandlerOptions {
   readonly context: (request: Request) => Promise<AssociationContext>;
   /** Where unexpected errors (bugs, a lost database) are reported; they answer 500. Default `console.error`. */
   readonly onError?: (error: unknown) => void;
+  /** The language of the screen's page (`en`, `pt-BR`); default from the request's Accept-Language. */
+  readonly lang?: string;
 }
 
 /** Request bodies above this size are refused, and never held in memory whole. */
@@ -41,15 +52,46 @@ const TaskSheetParameter = z
   .regex(/^[1-9][0-9]{0,15}$/, { message: 'taskSheet must be a task sheet SEQ_DB, a positive whole number' })
   .transform(Number);
 
+const PositiveNumberText = z
+  .string()
+  .regex(/^[1-9][0-9]{0,15}$/, { message: 'must be a positive whole number' })
+  .transform(Number)
+  .pipe(SeqDb);
+
+/**
+ * Every query parameter the handler reads, in one place. Without `part`, a GET answers the whole
+ * tree (JSON) or the screen's page (a browser navigation); `part` asks for the screen's light data.
+ */
+const Query = z.object({
+  taskSheet: TaskSheetParameter,
+  /** `start`: header, metric columns, first level; `children`: one node's children; `search`: matches with paths. */
+  part: z.enum(['start', 'children', 'search']).optional(),
+  /** `part=children`: the level and SEQ_DB of the node whose children are asked for. */
+  level: PositiveNumberText.optional(),
+  node: PositiveNumberText.optional(),
+  /** `part=search`: the text searched for in the label columns of every level. */
+  q: z.string().trim().min(1, { message: 'give the text to search for' }).max(100).optional(),
+});
+type Query = z.infer<typeof Query>;
+
+/** `?asset=<name>`: the screen's module and stylesheet, answered before any session or query check. */
+const ASSET_PARAMETER = 'asset';
+
+const screenFiles = packageFiles(SCREEN_ASSETS);
+
 /**
  * The association screen's endpoint, for the host to mount at `associationtask` (the link field's
  * `url:associationtask;p1:taskSheet`): a web-standard `(Request) => Promise<Response>`.
  *
- * - `GET ?taskSheet=42` → 200 with the tree (`loadTaskTree`) as JSON;
- * - `PUT ?taskSheet=42` with `{ "entries": [...] }` → 200 with `{ inserted, updated }` (`saveMetrics`);
- * - bad input → 400, a body over 1 MB → 413, unknown task sheet or one of another scope → 404, RO row → 409, other
- *   method → 405, writers colliding → 503, installation misconfigured → 500; errors as
- *   `{ "error": { "code", "message", "path"? } }`.
+ * - `GET ?taskSheet=42` from a browser navigation (Accept: text/html) → the screen's page; asking
+ *   for JSON → 200 with the tree (`loadTaskTree`); answers vary on Accept;
+ * - `GET ?taskSheet=42&part=start` → header, metric columns and first level; `&part=children&level=1&node=7`
+ *   → that node's children; `&part=search&q=seed` → matching nodes with their paths;
+ * - `GET ?asset=association-screen.js|css` → the screen's browser files;
+ * - `PUT ?taskSheet=42` with `{ "entries": [...] }` as `application/json` from this site → 200 with `{ inserted, updated }` (`saveMetrics`);
+ * - bad input → 400, a cross-site write → 403, a body over 1 MB → 413, a body not declared JSON → 415,
+ *   unknown task sheet or one of another scope → 404, RO row → 409, other method → 405, writers
+ *   colliding → 503, installation misconfigured → 500; errors as `{ "error": { "code", "message", "path"? } }`.
  *
  * @example const handle = createAssociationHandler({ db, context: async (req) => session(req) });
  */
@@ -60,20 +102,27 @@ export function createAssociationHandler(
   const onError = options.onError ?? console.error;
   return async (request) => {
     try {
+      const url = new URL(request.url);
+      const asset = url.searchParams.get(ASSET_PARAMETER);
+      if (asset !== null) return await assetResponse(request, asset);
       if (request.method !== 'GET' && request.method !== 'PUT') {
         return errorJson(405, 'METHOD_NOT_ALLOWED', `${request.method} is not supported: use GET or PUT`, {
           headers: { allow: 'GET, PUT' },
         });
       }
-      const taskSheet = parseInput(
-        TaskSheetParameter,
-        new URL(request.url).searchParams.get('taskSheet') ?? undefined,
-        'query',
-        'taskSheet',
-      );
+      // Before the session is asked and before a byte of the body is read: nothing of a refused
+      // write runs.
+      if (request.method === 'PUT') assertSameSiteJson(request);
+      const query = parseInput(Query, Object.fromEntries(url.searchParams), 'query');
+      const { taskSheet } = query;
       const { scope, user } = await options.context(request);
+      if (request.method === 'GET' && query.part === undefined && wantsHtml(request.headers.get('accept'))) {
+        const lang = options.lang ?? pageLanguage(request.headers.get('accept-language'));
+        return html(screenPage({ endpoint: url.pathname, taskSheet, lang }));
+      }
       const { names, treeView } = await resolveInstallation(db, scope);
       if (request.method === 'GET') {
+        if (query.part !== undefined) return json(200, await screenPart(query, scope, names, treeView));
         const tree = await loadTaskTree(db, { scope, taskSheet, names, treeView: treeView ?? null });
         return json(200, tree);
       }
@@ -92,6 +141,56 @@ export function createAssociationHandler(
       return errorResponse(error, onError);
     }
   };
+
+  async function screenPart(
+    query: Query,
+    scope: AssociationContext['scope'],
+    names: Awaited<ReturnType<typeof resolveInstallation>>['names'],
+    treeView: Awaited<ReturnType<typeof resolveInstallation>>['treeView'],
+  ): Promise<unknown> {
+    const plan = await resolveTreePlan(db, scope, { names, treeView: treeView ?? null });
+    const { taskSheet } = query;
+    if (query.part === 'start') {
+      return readScreenStart(db, { scope, taskSheet, plan, headerColumns: treeView?.taskSheetColumns });
+    }
+    if (query.part === 'search') {
+      if (query.q === undefined) throw missing('q', 'give the text to search for as &q=');
+      // The task sheet is checked even though a search does not read it: an unknown one is a 404 everywhere.
+      await loadTaskSheet(db, scope, taskSheet);
+      return searchTree(db, { scope, plan, text: query.q });
+    }
+    if ((query.level === undefined) !== (query.node === undefined)) {
+      throw missing(
+        query.level === undefined ? 'level' : 'node',
+        'give both &level= and &node= (or neither, for the roots)',
+      );
+    }
+    const sheet = await loadTaskSheet(db, scope, taskSheet);
+    const parent =
+      query.level === undefined || query.node === undefined ? null : { level: query.level, id: query.node };
+    return { nodes: await readBranch(db, { scope, plan, parent, taskSheet: sheet }) };
+  }
+}
+
+function missing(parameter: string, message: string): InvalidRequestError {
+  return new InvalidRequestError('INVALID_REQUEST', `query at ${parameter}: ${message}`, { path: parameter });
+}
+
+async function assetResponse(request: Request, name: string): Promise<Response> {
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    return errorJson(405, 'METHOD_NOT_ALLOWED', `${request.method} is not supported: use GET`, {
+      headers: { allow: 'GET, HEAD' },
+    });
+  }
+  if (!screenFiles.has(name)) {
+    return errorJson(404, 'NOT_FOUND', `no such file of the screen: ${SCREEN_ASSETS.join(' or ')}`, {
+      path: ASSET_PARAMETER,
+    });
+  }
+  const answer = await screenFiles.answer(name, request.headers.get('if-none-match'));
+  const body =
+    request.method === 'HEAD' || answer.body === undefined ? null : (answer.body as Uint8Array<ArrayBuffer>);
+  return new Response(body, { status: answer.status, headers: answer.headers });
 }
 
 function errorResponse(error: unknown, onError: (error: unknown) => void): Response {
@@ -110,6 +209,8 @@ function errorResponse(error: unknown, onError: (error: unknown) => void): Respo
 
 function statusOf(error: TaskAssociationError): number {
   if (error instanceof PayloadTooLargeError) return 413;
+  if (error instanceof UnsupportedMediaTypeError) return 415;
+  if (error instanceof CrossSiteError) return 403;
   if (error instanceof InvalidRequestError) return 400;
   if (error instanceof NotFoundError) return 404;
   if (error instanceof ReadOnlyRowError) return 409;
@@ -137,7 +238,23 @@ function json(status: number, body: unknown, headers: Record<string, string> = {
       'content-type': 'application/json; charset=utf-8',
       'cache-control': 'no-store',
       'x-content-type-options': 'nosniff',
+      // The same URL answers a page or JSON by Accept: caches must keep them apart.
+      vary: 'Accept',
       ...headers,
+    },
+  });
+}
+
+function html(page: string): Response {
+  return new Response(page, {
+    status: 200,
+    headers: {
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+      'content-security-policy': PAGE_CSP,
+      'referrer-policy': 'same-origin',
+      vary: 'Accept',
     },
   });
 }
