@@ -7,6 +7,7 @@ export { IDENTIFIER_PATTERN, Identifier, parseIdentifier, quoteIdentifier } from
 export * from './installer/index.js';
 export * from './resolvers/index.js';
 export * from './schema/index.js';
-export { formatScope, parseScope, Scope } from './scope.js';
+export { checkScope, formatScope, parseScope, Scope } from './scope.js';
+export { SeqDb, SeqDbText } from './seq-db.js';
 export * from './sync/index.js';
 export * from './table-names.js';

@@ -13,6 +13,22 @@ export const Scope = z.strictObject({
 export type Scope = z.infer<typeof Scope>;
 
 /**
+ * Checks a scope a caller hands over (the host's session, a library argument) before any SQL: a
+ * scope that is not three non-negative integers is a bug of the caller, never a filter to try.
+ *
+ * @example checkScope({ EMPRESA: 1, FILIAL: 1, LOCAL: 1 }) // the same scope
+ */
+export function checkScope(scope: unknown): Scope {
+  const parsed = Scope.safeParse(scope);
+  if (parsed.success) return parsed.data;
+  throw new TaskAssociationError(
+    'INVALID_SCOPE',
+    `scope ${JSON.stringify(scope) ?? String(scope)} is not { EMPRESA, FILIAL, LOCAL } with non-negative integers: check the host's context`,
+    { path: 'scope' },
+  );
+}
+
+/**
  * Parses the command line's `EMPRESA/FILIAL/LOCAL` form.
  *
  * @example parseScope('1/1/1') // { EMPRESA: 1, FILIAL: 1, LOCAL: 1 }

@@ -1,5 +1,6 @@
+import { z } from 'zod';
 import { TaskAssociationError } from './errors.js';
-import { type Identifier, parseIdentifier } from './identifier.js';
+import { Identifier, parseIdentifier } from './identifier.js';
 
 /** The four tables of the feature by their logical names (product.md "Logical names"). */
 export const LOGICAL_TABLES = ['OPER', 'OPER_GRUPO', 'OPER_GRUPO_METRICA', 'OPER_OPER_GRUPO'] as const;
@@ -29,7 +30,13 @@ export const HOST_TABLES = {
 } as const;
 
 /** The actual name of each of the four tables in one installation, every one a checked identifier. */
-export type TableNames = Readonly<Record<LogicalTable, Identifier>>;
+export const TableNames = z.strictObject({
+  OPER: Identifier,
+  OPER_GRUPO: Identifier,
+  OPER_GRUPO_METRICA: Identifier,
+  OPER_OPER_GRUPO: Identifier,
+} satisfies Record<LogicalTable, typeof Identifier>);
+export type TableNames = Readonly<z.infer<typeof TableNames>>;
 
 /**
  * The table names of an installation: the defaults, with `overrides` applied. Each override must be

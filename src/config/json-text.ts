@@ -12,6 +12,9 @@ const BOM = '\uFEFF';
  * - A syntax error is reported with its line, column and character offset (counted after the BOM).
  * - A key given twice in one object is refused: `JSON.parse` would silently keep the last one, so a
  *   copied layer "2" left unrenumbered would vanish without a word.
+ * - No key is special: `JSON.parse` makes `__proto__`, `constructor` and `prototype` ordinary own
+ *   keys, and the models refuse them like any other unknown key (strict objects report them, records
+ *   go through `withOwnKeys`, since zod's records skip a `__proto__` key without a word).
  */
 export function parseJsonText(
   text: string,

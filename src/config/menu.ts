@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { parseIdentifier } from '../identifier.js';
 import { Scope } from '../scope.js';
+import { SeqDb } from '../seq-db.js';
 import { parseOrThrow } from './parse-or-throw.js';
 
 /** The host table of menu entries (seed 2.7). */
@@ -47,7 +48,7 @@ export type MenuEntryKey = keyof typeof MENU_ENTRIES;
  * its order are installation-specific (seed 2.7), so they are required; label and icon have defaults.
  */
 export const MenuEntryInput = z.strictObject({
-  father: z.int().min(1).nullable(),
+  father: SeqDb.nullable(),
   order: z.int().min(0).max(2_147_483_647),
   label: z.string().trim().min(1).max(100).optional(),
   icon: z.string().trim().min(1).max(100).optional(),

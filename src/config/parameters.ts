@@ -8,7 +8,7 @@ import {
   parseIdentifier,
   quoteIdentifier,
 } from '../identifier.js';
-import { formatScope, type Scope } from '../scope.js';
+import { checkScope, formatScope, type Scope } from '../scope.js';
 import {
   LOGICAL_TABLES,
   type LogicalTable,
@@ -86,6 +86,7 @@ export async function readParameterRows(
   scope: Scope,
   names: readonly string[] = KNOWN_NAMES,
 ): Promise<{ rows: Record<string, ParameterRow>; duplicates: ParameterRow[] }> {
+  checkScope(scope);
   if (names.length === 0) return { rows: {}, duplicates: [] };
   const raw = await db
     .query(

@@ -5,6 +5,7 @@ import type { ConfigResult } from './issues.js';
 import { parseJsonText } from './json-text.js';
 import { conventionalColumn, isRecord, layerRuleIssues } from './layer-rules.js';
 import { Metric, Metrics } from './metrics.js';
+import { withOwnKeys } from './own-keys.js';
 import { toConfigIssues } from './zod-issues.js';
 
 /** Columns shown together as one label: a few, each once. */
@@ -39,16 +40,17 @@ export type Layer = z.infer<typeof Layer>;
 // Keys are checked by the rules rather than by the record's key schema: zod drops entries with a bad
 // key before refinements run, and "no layers" must not be said of {"01": ...}. The rules run even
 // when a layer is malformed (`when`), so every problem is reported in one pass.
-export const Layers = z
-  .record(z.string(), Layer)
-  .superRefine(
+export const Layers = withOwnKeys(
+  z.record(z.string(), Layer).superRefine(
     (layers, ctx) => {
       for (const { code, path, message } of layerRuleIssues(layers))
         ctx.addIssue({ code: 'custom', path, message, params: { code } });
     },
     { when: () => true },
-  )
-  .describe('the levels of the tree, keyed "1", "2", ... from the root');
+  ),
+  // A "__proto__" key never reaches the record: the same rules, run on the layers as given.
+  layerRuleIssues,
+).describe('the levels of the tree, keyed "1", "2", ... from the root');
 
 /** A TREE_VIEW parameter (seed 2.9, product.md "TREE_VIEW format"). */
 export const TreeView = z.strictObject({

@@ -5,6 +5,7 @@ import { formatIssuesInline } from '../config/issues.js';
 import { parseJsonText } from '../config/json-text.js';
 import { Identifier } from '../identifier.js';
 import { Scope } from '../scope.js';
+import { SeqDb } from '../seq-db.js';
 import { LOGICAL_TABLES } from '../table-names.js';
 import { InstallerError } from './errors.js';
 
@@ -17,10 +18,7 @@ import { InstallerError } from './errors.js';
 export const InstallFile = z.strictObject({
   $schema: z.string().optional().describe('the JSON Schema of this file, for editors'),
   scope: Scope.describe('the installation: EMPRESA, FILIAL, LOCAL'),
-  actingUser: z
-    .int()
-    .positive()
-    .describe('SEQ_DB of the user the installer acts as (recorded in its ledger)'),
+  actingUser: SeqDb.describe('SEQ_DB of the user the installer acts as (recorded in its ledger)'),
   tableNames: z
     .partialRecord(z.enum(LOGICAL_TABLES), Identifier)
     .optional()

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import type { Database } from '../db/driver.js';
 import { TaskAssociationError } from '../errors.js';
 import type { Scope } from '../scope.js';
+import { SeqDbText } from '../seq-db.js';
 import { packageFiles } from '../web/package-files.js';
 import {
   BusyError,
@@ -14,7 +15,8 @@ import {
 } from './errors.js';
 import { resolveInstallation, resolveTreePlan } from './installation.js';
 import { loadTaskTree } from './load-task-tree.js';
-import { MetricBatch, parseInput, SeqDb } from './metric-batch.js';
+import { MetricBatch, parseInput } from './metric-batch.js';
+import { parseQuery } from './query-parameters.js';
 import { readJsonBody } from './request-body.js';
 import { assertSameSiteJson } from './same-site.js';
 import { saveMetrics } from './save-metrics.js';
@@ -47,32 +49,31 @@ export interface AssociationHandlerOptions {
 /** Request bodies above this size are refused, and never held in memory whole. */
 const MAX_BODY_BYTES = 1_000_000;
 
-const TaskSheetParameter = z
-  .string({ message: 'give the task sheet as ?taskSheet=<SEQ_DB>' })
-  .regex(/^[1-9][0-9]{0,15}$/, { message: 'taskSheet must be a task sheet SEQ_DB, a positive whole number' })
-  .transform(Number);
-
-const PositiveNumberText = z
-  .string()
-  .regex(/^[1-9][0-9]{0,15}$/, { message: 'must be a positive whole number' })
-  .transform(Number)
-  .pipe(SeqDb);
-
 /**
- * Every query parameter the handler reads, in one place. Without `part`, a GET answers the whole
- * tree (JSON) or the screen's page (a browser navigation); `part` asks for the screen's light data.
+ * The query parameters each method reads, one line per parameter; anything else, or a parameter
+ * given twice, is a 400 naming it (`parseQuery`). Without `part`, a GET answers the whole tree
+ * (JSON) or the screen's page (a browser navigation); `part` asks for the screen's light data.
  */
-const Query = z.object({
-  taskSheet: TaskSheetParameter,
-  /** `start`: header, metric columns, first level; `children`: one node's children; `search`: matches with paths. */
-  part: z.enum(['start', 'children', 'search']).optional(),
-  /** `part=children`: the level and SEQ_DB of the node whose children are asked for. */
-  level: PositiveNumberText.optional(),
-  node: PositiveNumberText.optional(),
-  /** `part=search`: the text searched for in the label columns of every level. */
-  q: z.string().trim().min(1, { message: 'give the text to search for' }).max(100).optional(),
-});
-type Query = z.infer<typeof Query>;
+const QUERY_PARAMETERS = {
+  GET: z.strictObject({
+    taskSheet: SeqDbText,
+    /** `start`: header, metric columns, first level; `children`: one node's children; `search`: matches with paths. */
+    part: z.enum(['start', 'children', 'search']).optional(),
+    /** `part=children`: the TREE_VIEW level (1, 2, ...) and the SEQ_DB of the node whose children are asked for. */
+    level: z
+      .string()
+      .regex(/^[1-9][0-9]?$/, { message: 'a level is a whole number from 1, as in TREE_VIEW' })
+      .transform(Number)
+      .optional(),
+    node: SeqDbText.optional(),
+    /** `part=search`: the text searched for in the label columns of every level. */
+    q: z.string().trim().min(1, { message: 'give the text to search for' }).max(100).optional(),
+  }),
+  PUT: z.strictObject({
+    taskSheet: SeqDbText,
+  }),
+} as const;
+type Query = z.output<typeof QUERY_PARAMETERS.GET>;
 
 /** `?asset=<name>`: the screen's module and stylesheet, answered before any session or query check. */
 const ASSET_PARAMETER = 'asset';
@@ -113,7 +114,7 @@ export function createAssociationHandler(
       // Before the session is asked and before a byte of the body is read: nothing of a refused
       // write runs.
       if (request.method === 'PUT') assertSameSiteJson(request);
-      const query = parseInput(Query, Object.fromEntries(url.searchParams), 'query');
+      const query: Query = parseQuery(QUERY_PARAMETERS[request.method], url);
       const { taskSheet } = query;
       const { scope, user } = await options.context(request);
       if (request.method === 'GET' && query.part === undefined && wantsHtml(request.headers.get('accept'))) {

@@ -23,7 +23,7 @@ export {
 } from './installation.js';
 export {
   type BranchNode,
-  type LoadTaskTreeOptions,
+  LoadTaskTreeOptions,
   loadTaskTree,
   type TaskNode,
   type TaskTree,
@@ -42,7 +42,7 @@ export {
   resolveMetricDefaults,
 } from './metric-defaults.js';
 export { assertSameSiteJson } from './same-site.js';
-export { type SaveMetricsOptions, type SaveMetricsResult, saveMetrics } from './save-metrics.js';
+export { SaveMetricsOptions, type SaveMetricsResult, saveMetrics } from './save-metrics.js';
 export { type BranchParent, type ReadBranchOptions, readBranch } from './screen/branch.js';
 export { DEFAULT_LABEL_COLUMNS } from './screen/labels.js';
 export type { ScreenMetric, ScreenMetricSource, ScreenNode } from './screen/nodes.js';

@@ -1,9 +1,10 @@
-import { readParameters, type TreeView } from '../config/index.js';
+import { z } from 'zod';
+import { readParameters, TreeView } from '../config/index.js';
 import type { SqlExecutor } from '../db/driver.js';
-import { TaskAssociationError } from '../errors.js';
 import { createTables, type Tables } from '../schema/index.js';
-import { Scope } from '../scope.js';
-import type { TableNames } from '../table-names.js';
+import { checkScope, Scope } from '../scope.js';
+import { TableNames } from '../table-names.js';
+import { checkArguments } from './arguments.js';
 import { planTree, type TreePlan } from './tree-plan.js';
 
 /** One installation as one scope sees it: its table names, their Drizzle tables, its TREE_VIEW if any. */
@@ -21,7 +22,7 @@ export interface Installation {
  * @example const { names, tables, treeView } = await resolveInstallation(db, { EMPRESA: 1, FILIAL: 1, LOCAL: 1 });
  */
 export async function resolveInstallation(db: SqlExecutor, scope: Scope): Promise<Installation> {
-  const parameters = await readParameters(db, scope);
+  const parameters = await readParameters(db, checkScope(scope));
   return {
     names: parameters.tableNames,
     tables: createTables(parameters.tableNames),
@@ -43,6 +44,13 @@ export async function resolveTableNames(
   return { names, tables };
 }
 
+/** The parts of an installation a caller may already have, checked like everything else it gives. */
+const GivenInstallation = z.object({
+  scope: Scope,
+  names: TableNames.optional(),
+  treeView: TreeView.nullable().optional(),
+});
+
 /**
  * The tree plan for `scope`: from `names` and `treeView` when the caller has them (`treeView: null`
  * for the default tree), else from the scope's parameter rows (one query). A scope that is not three
@@ -53,18 +61,16 @@ export async function resolveTreePlan(
   scope: Scope,
   given: { readonly names?: TableNames | undefined; readonly treeView?: TreeView | null | undefined },
 ): Promise<TreePlan> {
-  if (!Scope.safeParse(scope).success) {
-    throw new TaskAssociationError(
-      'INVALID_SCOPE',
-      `scope ${JSON.stringify(scope)} is not { EMPRESA, FILIAL, LOCAL } with non-negative integers: check the host's context`,
-    );
-  }
-  if (given.names !== undefined && given.treeView !== undefined) {
-    return planTree(given.names, given.treeView ?? undefined);
-  }
-  const installation = await resolveInstallation(db, scope);
+  const checked = checkArguments(
+    GivenInstallation,
+    { scope, names: given.names, treeView: given.treeView },
+    'resolveTreePlan',
+  );
+  const { names, treeView } = checked;
+  if (names !== undefined && treeView !== undefined) return planTree(names, treeView ?? undefined);
+  const installation = await resolveInstallation(db, checked.scope);
   return planTree(
-    given.names ?? installation.names,
-    given.treeView === undefined ? installation.treeView : (given.treeView ?? undefined),
+    names ?? installation.names,
+    treeView === undefined ? installation.treeView : (treeView ?? undefined),
   );
 }

@@ -1,8 +1,11 @@
-import type { Metric, TreeView } from '../config/index.js';
+import { z } from 'zod';
+import { type Metric, TreeView } from '../config/index.js';
 import type { SqlExecutor } from '../db/driver.js';
 import { type Identifier, quoteIdentifier } from '../identifier.js';
-import type { Scope } from '../scope.js';
-import type { TableNames } from '../table-names.js';
+import { Scope } from '../scope.js';
+import { SeqDb } from '../seq-db.js';
+import { TableNames } from '../table-names.js';
+import { checkArguments } from './arguments.js';
 import { resolveTreePlan } from './installation.js';
 import { compileMetricDefaults, type ResolvedMetrics, type Row } from './metric-defaults.js';
 import { liveInScope, placeholders, scopeParams } from './sql.js';
@@ -47,22 +50,25 @@ export interface TaskTree {
   readonly cycles: number[][];
 }
 
-export interface LoadTaskTreeOptions {
-  readonly scope: Scope;
+/** What `loadTaskTree` is given, checked with this model before any SQL. */
+export const LoadTaskTreeOptions = z.strictObject({
+  scope: Scope,
   /** The task sheet's SEQ_DB (`associationtask?taskSheet=42`). */
-  readonly taskSheet: number;
+  taskSheet: SeqDb,
   /** The installation's table names; read from the scope's parameter rows when absent. */
-  readonly names?: TableNames;
+  names: TableNames.optional(),
   /** The TREE_VIEW; `null` for the default tree; read from the scope's parameter rows when absent. */
-  readonly treeView?: TreeView | null;
+  treeView: TreeView.nullable().optional(),
   /**
    * Most parent ids a level is read with as an IN list (default 999). A level with more parents is read
    * with one join over the scope's links of that level, links of parents outside the tree dropped in
    * memory: on bench:tree 310 ms against 520 ms for 999-id chunks (MariaDB turns IN lists of 1000 or
    * more values into a subquery and walks the scope's links once per chunk), and still one query.
+   * At most 60 000: one statement carries at most 65 535 placeholders.
    */
-  readonly inListLimit?: number;
-}
+  inListLimit: z.int().min(0).max(60_000).optional(),
+});
+export type LoadTaskTreeOptions = z.input<typeof LoadTaskTreeOptions>;
 
 /**
  * Loads the task sheet's tree: level by level, one query per level, never one per node. Every level,
@@ -75,7 +81,8 @@ export interface LoadTaskTreeOptions {
  *
  * @example const tree = await loadTaskTree(db, { scope: { EMPRESA: 1, FILIAL: 1, LOCAL: 1 }, taskSheet: 42 });
  */
-export async function loadTaskTree(db: SqlExecutor, options: LoadTaskTreeOptions): Promise<TaskTree> {
+export async function loadTaskTree(db: SqlExecutor, given: LoadTaskTreeOptions): Promise<TaskTree> {
+  const options = checkArguments(LoadTaskTreeOptions, given, 'loadTaskTree');
   const { scope, taskSheet } = options;
   const inListLimit = options.inListLimit ?? 999;
   const plan = await resolveTreePlan(db, scope, options);

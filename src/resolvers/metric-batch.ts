@@ -1,8 +1,7 @@
 import { z } from 'zod';
+import { withOwnKeys } from '../config/own-keys.js';
+import { SeqDb } from '../seq-db.js';
 import { InvalidRequestError } from './errors.js';
-
-/** A SEQ_DB: a positive whole number (bigint unsigned; ours stay below 2^53). */
-export const SeqDb = z.int().positive().max(Number.MAX_SAFE_INTEGER);
 
 /** One metric row to save: which activity, reached through which parent node, and the values by column. */
 export const MetricEntry = z.strictObject({
@@ -11,9 +10,12 @@ export const MetricEntry = z.strictObject({
   /** The parent node's SEQ_DB (the metric row's OPER_GRUPO_SEQ_DB); null only on a one-level tree. */
   group: SeqDb.nullable(),
   /** Metric column to value: decimals best as exact text ("12.50"), integers as numbers, null to clear. */
-  values: z
-    .record(z.string(), z.union([z.number(), z.string(), z.null()]))
-    .refine((values) => Object.keys(values).length > 0, { message: 'give at least one metric value' }),
+  values: withOwnKeys(
+    z
+      .record(z.string(), z.union([z.number(), z.string(), z.null()]))
+      .refine((values) => Object.keys(values).length > 0, { message: 'give at least one metric value' }),
+    () => [{ path: ['__proto__'], message: '"__proto__" is not a metric column' }],
+  ),
 });
 export type MetricEntry = z.infer<typeof MetricEntry>;
 
@@ -24,7 +26,12 @@ export const MetricBatch = z.strictObject({
 export type MetricBatch = z.infer<typeof MetricBatch>;
 
 /** Parses with `schema`; the first problem becomes an {@link InvalidRequestError} with its dot path. */
-export function parseInput<T>(schema: z.ZodType<T>, input: unknown, what: string, prefix = ''): T {
+export function parseInput<Model extends z.ZodType>(
+  schema: Model,
+  input: unknown,
+  what: string,
+  prefix = '',
+): z.output<Model> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const issue = result.error.issues[0];

@@ -1,29 +1,35 @@
-import { isReservedMetricColumn, type TreeView } from '../config/index.js';
+import { z } from 'zod';
+import { isReservedMetricColumn, TreeView } from '../config/index.js';
 import type { Database, SqlExecutor } from '../db/driver.js';
 import { type Identifier, quoteIdentifier } from '../identifier.js';
-import { formatScope, type Scope } from '../scope.js';
-import type { TableNames } from '../table-names.js';
+import { formatScope, Scope } from '../scope.js';
+import { SeqDb } from '../seq-db.js';
+import { TableNames } from '../table-names.js';
+import { checkArguments } from './arguments.js';
 import { type ColumnType, checkValue, readColumnTypes } from './column-types.js';
 import { BusyError, ConfigurationError, InvalidRequestError, ReadOnlyRowError } from './errors.js';
 import { resolveTreePlan } from './installation.js';
 import { metricKey } from './load-task-tree.js';
-import { MetricBatch, type MetricEntry, parseInput, SeqDb } from './metric-batch.js';
+import { MetricBatch, type MetricEntry } from './metric-batch.js';
 import type { MetricValue } from './metric-defaults.js';
 import { shownNodes } from './shown-nodes.js';
 import { chunks, liveInScope, placeholders, scopeParams } from './sql.js';
 import { loadTaskSheet } from './task-sheet.js';
 import type { TreePlan } from './tree-plan.js';
 
-export interface SaveMetricsOptions {
-  readonly scope: Scope;
+/** What `saveMetrics` is given, checked with this model before any SQL. */
+export const SaveMetricsOptions = z.strictObject({
+  scope: Scope,
   /** The acting user's SEQ_DB: INS_USUARIO_SEQ_DB of new rows, UPD_USUARIO_SEQ_DB of changed ones. */
-  readonly user: number;
-  readonly taskSheet: number;
-  readonly entries: readonly MetricEntry[];
+  user: SeqDb,
+  taskSheet: SeqDb,
+  /** The PUT's own limits (1 to 1000 entries): a library caller holds the lock no longer than a request. */
+  entries: MetricBatch.shape.entries,
   /** As in `loadTaskTree`: read from the scope's parameter rows when absent. */
-  readonly names?: TableNames;
-  readonly treeView?: TreeView | null;
-}
+  names: TableNames.optional(),
+  treeView: TreeView.nullable().optional(),
+});
+export type SaveMetricsOptions = z.input<typeof SaveMetricsOptions>;
 
 export interface SaveMetricsResult {
   readonly inserted: number;
@@ -58,12 +64,9 @@ const MAX_ATTEMPTS = 10;
  *
  * @example await saveMetrics(db, { scope, user: 7, taskSheet: 42, entries: [{ activity: 3, group: 1, values: { METRICA1: '2.50' } }] });
  */
-export async function saveMetrics(db: Database, options: SaveMetricsOptions): Promise<SaveMetricsResult> {
-  const { scope } = options;
-  const user = parseInput(SeqDb, options.user, 'acting user');
-  const taskSheet = parseInput(SeqDb, options.taskSheet, 'task sheet', 'taskSheet');
-  // The PUT's own limits (1 to 1000 entries): a library caller holds the lock no longer than a request.
-  const entries = parseInput(MetricBatch.shape.entries, options.entries, 'metric batch', 'entries');
+export async function saveMetrics(db: Database, given: SaveMetricsOptions): Promise<SaveMetricsResult> {
+  const options = checkArguments(SaveMetricsOptions, given, 'saveMetrics');
+  const { scope, user, taskSheet, entries } = options;
   const plan = await resolveTreePlan(db, scope, options);
   await loadTaskSheet(db, scope, taskSheet);
   const rows = checkEntries(entries, plan, await readColumnTypes(db, plan.metricTable));

@@ -250,6 +250,22 @@ export const TREE_VIEW_CASES: readonly TreeViewCase[] = [
 
   // The document as a whole
   { name: 'an array document', valid: false, document: [{ layers: { '1': task } }] },
+  {
+    name: 'a "__proto__" layer key beside a valid layer',
+    valid: false,
+    text: `{"layers":{"__proto__":${JSON.stringify(task)},"1":${JSON.stringify(task)}}}`,
+  },
+  {
+    name: 'a "constructor" layer key',
+    valid: false,
+    text: `{"layers":{"constructor":${JSON.stringify(task)}}}`,
+  },
+  { name: 'a "prototype" layer key', valid: false, text: `{"layers":{"prototype":${JSON.stringify(task)}}}` },
+  {
+    name: 'a "__proto__" key in a layer',
+    valid: false,
+    text: `{"layers":{"1":{"table":"app_oper","isTask":true,"__proto__":{"isTask":false}}}}`,
+  },
   { name: 'a string document', valid: false, text: '"layers"' },
   { name: 'a null document', valid: false, document: null },
   {

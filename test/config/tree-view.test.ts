@@ -30,6 +30,10 @@ describe('parseTreeView', () => {
     expect(outcomes).toMatchInlineSnapshot(`
       {
         "11 layers, one beyond the maximum": "✖ layer 11 is beyond the maximum of 10 layers → at layers.11",
+        "a "__proto__" key in a layer": "✖ unknown key "__proto__": allowed keys are table, associationTable, isTask, parentColumn, childColumn, labelColumns → at layers.1.__proto__",
+        "a "__proto__" layer key beside a valid layer": "✖ layer key "__proto__" is not a level number: use "1", "2", ... without leading zeros → at layers.__proto__",
+        "a "constructor" layer key": "✖ layer key "constructor" is not a level number: use "1", "2", ... without leading zeros → at layers.constructor",
+        "a "prototype" layer key": "✖ layer key "prototype" is not a level number: use "1", "2", ... without leading zeros → at layers.prototype",
         "a byte-order mark before trailing garbage": "✖ not valid JSON at line 1, column 45 (offset 44): expected the end of the text after the JSON document, found "x"",
         "a byte-order mark only": "✖ the text is empty: expected a JSON object",
         "a conventional association column beyond 64 characters": "✖ the conventional column "GXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXXX_SEQ_DB" for table "gxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx" is longer than 64 characters: name it with "parentColumn" → at layers.1.parentColumn",
@@ -142,6 +146,38 @@ describe('parseTreeView', () => {
       'RESERVED_METRIC_FIELD metrics.1.field',
       'RESERVED_METRIC_FIELD metrics.2.field',
     ]);
+  });
+
+  it.each([
+    [
+      '__proto__',
+      `{"layers":{"__proto__":{"table":"x","isTask":true},"1":{"table":"app_oper","isTask":true}}}`,
+    ],
+    ['__proto__', `{"layers":{"1":{"table":"app_oper","isTask":true},"__proto__":{}}}`],
+    [
+      'constructor',
+      `{"layers":{"1":{"table":"app_oper","isTask":true},"constructor":{"table":"x","isTask":true}}}`,
+    ],
+    ['prototype', `{"layers":{"prototype":{"table":"app_oper","isTask":true}}}`],
+  ])('refuses the layer key %s as any other bad key, at its path (%s)', (key, text) => {
+    const result = parseTreeView(text);
+    expect(result.success ? [] : result.issues.map(({ path, code }) => `${code} ${path}`)).toStrictEqual([
+      `INVALID_LAYER_KEY layers.${key}`,
+    ]);
+  });
+
+  it('refuses a "__proto__" key anywhere else as an unknown key', () => {
+    const task = '{"table":"app_oper","isTask":true}';
+    for (const [text, path] of [
+      [`{"layers":{"1":${task}},"__proto__":{"metrics":[]}}`, '__proto__'],
+      [`{"layers":{"1":{"table":"app_oper","isTask":true,"__proto__":{}}}}`, 'layers.1.__proto__'],
+      [`{"layers":{"1":${task}},"metrics":[{"field":"METRICA1","__proto__":{}}]}`, 'metrics.0.__proto__'],
+    ]) {
+      const result = parseTreeView(text);
+      expect(result.success ? [] : result.issues.map(({ path, code }) => `${code} ${path}`)).toStrictEqual([
+        `UNKNOWN_KEY ${path}`,
+      ]);
+    }
   });
 
   it('accepts text and a parsed value alike', () => {

@@ -50,6 +50,16 @@ describe('the install file', () => {
     }
   });
 
+  it('refuses a SEQ_DB past 2^53 - 1, written in the text, instead of reading its rounded neighbour', () => {
+    const text = JSON.stringify({ ...example, actingUser: 1 }).replace(
+      '"actingUser":1',
+      '"actingUser":9007199254740993',
+    );
+    expect(() => parseInstallFile(text)).toThrow(expect.objectContaining({ path: 'actingUser' }));
+    const menus = { ...example.menus, activities: { father: 2 ** 53, order: 1 } };
+    expect(refusal({ ...example, menus })).toMatchObject({ path: 'menus.activities.father' });
+  });
+
   it("refuses a report link under the task sheet's own parent menu", () => {
     const menus = {
       ...example.menus,

@@ -135,6 +135,64 @@ describe('the associationtask handler', () => {
     expect(await metricRowCount()).toBe(before);
   });
 
+  it.each([
+    ['2^53 + 1 (read as 2^53 by Number)', '?taskSheet=9007199254740993', 'INVALID_REQUEST', 'taskSheet'],
+    ['2^53', '?taskSheet=9007199254740992', 'INVALID_REQUEST', 'taskSheet'],
+    ['taskSheet twice', '?taskSheet=SHEET&taskSheet=SHEET_B', 'REPEATED_QUERY_PARAMETER', 'taskSheet'],
+    ['taskSheet twice, once empty', '?taskSheet=SHEET&taskSheet=', 'REPEATED_QUERY_PARAMETER', 'taskSheet'],
+    ['an unknown parameter', '?taskSheet=SHEET&scope=2', 'UNKNOWN_QUERY_PARAMETER', 'scope'],
+    ['a parameter in another case', '?tasksheet=SHEET', 'UNKNOWN_QUERY_PARAMETER', 'tasksheet'],
+    ['a prototype key', '?taskSheet=SHEET&__proto__=1', 'UNKNOWN_QUERY_PARAMETER', '__proto__'],
+  ])(
+    'answers 400 naming the parameter for %s, on GET and PUT, writing nothing',
+    async (_, query, code, path) => {
+      const url = query.replace('SHEET_B', String(ids.sheetB)).replace('SHEET', String(ids.sheet));
+      const body = JSON.stringify({
+        entries: [{ activity: ids.oper, group: ids.group, values: { METRICA1: '9.00' } }],
+      });
+      const before = await metricRowCount();
+      for (const init of [{ method: 'GET' }, { method: 'PUT', body }]) {
+        const response = await request(url, init);
+        expect(response.status).toBe(400);
+        const answer = (await response.json()) as { error: { code: string; message: string; path: string } };
+        expect(answer.error).toMatchObject({ code, path });
+        expect(answer.error.message).toContain(path);
+      }
+      expect(await metricRowCount()).toBe(before);
+    },
+  );
+
+  it('refuses a "__proto__" key anywhere in the body instead of dropping it, writing nothing', async () => {
+    const entry = `{"activity":${ids.oper},"group":${ids.group},"values":{"METRICA1":"4.00"}}`;
+    const before = await metricRowCount();
+    for (const [body, path] of [
+      [
+        `{"entries":[${entry.replace('"values":{', '"values":{"__proto__":"1.00",')}]}`,
+        'entries.0.values.__proto__',
+      ],
+      [`{"entries":[${entry.replace('{"activity"', '{"__proto__":{},"activity"')}]}`, 'entries.0'],
+      [`{"__proto__":{"entries":[]},"entries":[${entry}]}`, ''],
+    ] as const) {
+      const response = await request(`?taskSheet=${ids.sheet}`, { method: 'PUT', body });
+      expect(response.status).toBe(400);
+      expect(await response.json()).toMatchObject({ error: { code: 'INVALID_REQUEST', path } });
+    }
+    expect(await metricRowCount()).toBe(before);
+  });
+
+  it('refuses a body SEQ_DB past 2^53 - 1 instead of saving under a rounded one', async () => {
+    const before = await metricRowCount();
+    const response = await request(`?taskSheet=${ids.sheet}`, {
+      method: 'PUT',
+      body: `{"entries":[{"activity":9007199254740993,"group":${ids.group},"values":{"METRICA1":"1.00"}}]}`,
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({
+      error: { code: 'INVALID_REQUEST', path: 'entries.0.activity' },
+    });
+    expect(await metricRowCount()).toBe(before);
+  });
+
   it('answers 404 for an unknown task sheet and for one of another scope', async () => {
     for (const taskSheet of [999_999, ids.sheetB]) {
       const response = await request(`?taskSheet=${taskSheet}`);
@@ -176,7 +234,7 @@ describe('the associationtask handler', () => {
         body: {
           error: {
             code: 'INVALID_REQUEST',
-            message: 'query at taskSheet: taskSheet must be a task sheet SEQ_DB, a positive whole number',
+            message: 'query parameter taskSheet: a SEQ_DB is a positive whole number written in digits only',
             path: 'taskSheet',
           },
         },

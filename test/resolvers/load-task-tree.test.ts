@@ -271,4 +271,29 @@ describe('loadTaskTree, default tree', () => {
     ).rejects.toMatchObject({ code: 'INVALID_SCOPE' });
     expect(counting.count()).toBe(0);
   });
+
+  it.each([
+    ['NaN', { taskSheet: Number.NaN }, 'taskSheet'],
+    ['SQL text', { taskSheet: '1 OR 1=1' }, 'taskSheet'],
+    ['digits as text', { taskSheet: String(1) }, 'taskSheet'],
+    ['2^53 + 1', { taskSheet: 2 ** 53 + 2 }, 'taskSheet'],
+    ['a fraction', { taskSheet: 1.5 }, 'taskSheet'],
+    ['a table name that is not an identifier', { names: { ...names, OPER: 'app_oper`; --' } }, 'names.OPER'],
+    ['names missing a table', { names: { OPER: 'app_oper' } }, 'names.OPER_GRUPO'],
+    [
+      'a TREE_VIEW the model refuses',
+      { treeView: { layers: { 1: { table: 'app_oper' } } } },
+      'treeView.layers',
+    ],
+    ['a negative inListLimit', { inListLimit: -1 }, 'inListLimit'],
+    ['an unknown option', { taskSheets: 1 }, ''],
+  ])('refuses %s with the HTTP layer models, before any query', async (_, bad, path) => {
+    const counting = countingExecutor(scratch().db);
+    const options = { scope: SCOPE_A, taskSheet: ids.TS ?? 0, ...bad };
+    // @ts-expect-error: each case breaks the options' type on purpose, as a JavaScript caller can.
+    const loading = loadTaskTree(counting, options);
+    await expect(loading).rejects.toMatchObject({ name: 'InvalidRequestError', code: 'INVALID_REQUEST' });
+    await expect(loading).rejects.toSatisfy((error: { path: string }) => error.path.startsWith(path));
+    expect(counting.count()).toBe(0);
+  });
 });

@@ -2,7 +2,6 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { TreeView } from '../../src/config/index.js';
 import { openDatabase } from '../../src/db/mysql.js';
 import {
-  ConfigurationError,
   InvalidRequestError,
   NotFoundError,
   ReadOnlyRowError,
@@ -225,6 +224,27 @@ describe('saveMetrics', () => {
     await expectNothingWritten(() => save({ user: 0, entries: [entry] }), { code: 'INVALID_REQUEST' });
   });
 
+  it.each([
+    ['SQL text as the task sheet', { taskSheet: '1 OR 1=1' }, 'taskSheet'],
+    ['NaN as the task sheet', { taskSheet: Number.NaN }, 'taskSheet'],
+    ['2^53 + 1 as the user', { user: 2 ** 53 + 2 }, 'user'],
+    [
+      'an activity past 2^53 - 1',
+      { entries: [{ activity: 2 ** 53, group: 1, values: { METRICA1: 1 } }] },
+      'entries.0.activity',
+    ],
+    [
+      'a table name that is not an identifier',
+      { names: { ...names, OPER_GRUPO_METRICA: 'x` (a) VALUES (1); --' } },
+      'names.OPER_GRUPO_METRICA',
+    ],
+  ])('refuses %s with the HTTP layer models, writing nothing', async (_, bad, path) => {
+    const entry = { activity: fixture.opers[2] ?? 0, group: fixture.group, values: { METRICA1: '1.00' } };
+    // @ts-expect-error: each case breaks the options' type on purpose, as a JavaScript caller can.
+    const saving = () => save({ entries: [entry], ...bad });
+    await expectNothingWritten(saving, { name: InvalidRequestError.name, code: 'INVALID_REQUEST', path });
+  });
+
   it('refuses a metricAssociationTable that does not exist or lacks the identity columns', async () => {
     const entry = { activity: fixture.opers[2] ?? 0, group: fixture.group, values: { METRICA1: '1.00' } };
     const layers = {
@@ -252,7 +272,7 @@ describe('saveMetrics', () => {
       },
     });
     for (const field of ['EMPRESA', 'RO', 'deleted']) {
-      // Past the model's check, as a library caller could: the saver must refuse it on its own.
+      // Built past the model, as a library caller could: saveMetrics checks its options with the model.
       const treeView = { ...parsed, metrics: [{ field: 'METRICA1' }, { field }] } as TreeView;
       await expectNothingWritten(
         () =>
@@ -260,7 +280,7 @@ describe('saveMetrics', () => {
             treeView,
             entries: [{ activity: fixture.opers[2] ?? 0, group: fixture.group, values: { [field]: 2 } }],
           }),
-        { name: ConfigurationError.name, code: 'RESERVED_METRIC_FIELD', path: 'metrics.1.field' },
+        { name: InvalidRequestError.name, code: 'INVALID_REQUEST', path: 'treeView.metrics.1.field' },
       );
     }
   });
