@@ -77,6 +77,8 @@ type Query = z.output<typeof QUERY_PARAMETERS.GET>;
 
 /** `?asset=<name>`: the screen's module and stylesheet, answered before any session or query check. */
 const ASSET_PARAMETER = 'asset';
+/** An asset request reads `asset` alone, held to the same rule as the other queries. */
+const ASSET_QUERY = z.strictObject({ [ASSET_PARAMETER]: z.string() });
 
 const screenFiles = packageFiles(SCREEN_ASSETS);
 
@@ -104,8 +106,9 @@ export function createAssociationHandler(
   return async (request) => {
     try {
       const url = new URL(request.url);
-      const asset = url.searchParams.get(ASSET_PARAMETER);
-      if (asset !== null) return await assetResponse(request, asset);
+      if (url.searchParams.has(ASSET_PARAMETER)) {
+        return await assetResponse(request, parseQuery(ASSET_QUERY, url)[ASSET_PARAMETER]);
+      }
       if (request.method !== 'GET' && request.method !== 'PUT') {
         return errorJson(405, 'METHOD_NOT_ALLOWED', `${request.method} is not supported: use GET or PUT`, {
           headers: { allow: 'GET, PUT' },
@@ -121,9 +124,10 @@ export function createAssociationHandler(
         const lang = options.lang ?? pageLanguage(request.headers.get('accept-language'));
         return html(screenPage({ endpoint: url.pathname, taskSheet, lang }));
       }
+      if (request.method === 'GET' && query.part !== undefined)
+        return json(200, await screenPart(query, scope));
       const { names, treeView } = await resolveInstallation(db, scope);
       if (request.method === 'GET') {
-        if (query.part !== undefined) return json(200, await screenPart(query, scope, names, treeView));
         const tree = await loadTaskTree(db, { scope, taskSheet, names, treeView: treeView ?? null });
         return json(200, tree);
       }
@@ -143,30 +147,35 @@ export function createAssociationHandler(
     }
   };
 
-  async function screenPart(
-    query: Query,
-    scope: AssociationContext['scope'],
-    names: Awaited<ReturnType<typeof resolveInstallation>>['names'],
-    treeView: Awaited<ReturnType<typeof resolveInstallation>>['treeView'],
-  ): Promise<unknown> {
-    const plan = await resolveTreePlan(db, scope, { names, treeView: treeView ?? null });
+  /**
+   * The screen's light data. The installation and the task sheet are read together (neither needs
+   * the other), then the part's own reads: an expand costs two round trips of waiting.
+   */
+  async function screenPart(query: Query, scope: AssociationContext['scope']): Promise<unknown> {
     const { taskSheet } = query;
-    if (query.part === 'start') {
-      return readScreenStart(db, { scope, taskSheet, plan, headerColumns: treeView?.taskSheetColumns });
-    }
-    if (query.part === 'search') {
-      if (query.q === undefined) throw missing('q', 'give the text to search for as &q=');
-      // The task sheet is checked even though a search does not read it: an unknown one is a 404 everywhere.
-      await loadTaskSheet(db, scope, taskSheet);
-      return searchTree(db, { scope, plan, text: query.q });
-    }
-    if ((query.level === undefined) !== (query.node === undefined)) {
+    if (query.part === 'search' && query.q === undefined)
+      throw missing('q', 'give the text to search for as &q=');
+    if (query.part === 'children' && (query.level === undefined) !== (query.node === undefined)) {
       throw missing(
         query.level === undefined ? 'level' : 'node',
         'give both &level= and &node= (or neither, for the roots)',
       );
     }
-    const sheet = await loadTaskSheet(db, scope, taskSheet);
+    // An unknown task sheet is a 404 for every part, a search included.
+    const [{ names, treeView }, sheet] = await Promise.all([
+      resolveInstallation(db, scope),
+      loadTaskSheet(db, scope, taskSheet),
+    ]);
+    const plan = await resolveTreePlan(db, scope, { names, treeView: treeView ?? null });
+    if (query.part === 'start') {
+      return readScreenStart(db, {
+        scope,
+        taskSheet: sheet,
+        plan,
+        headerColumns: treeView?.taskSheetColumns,
+      });
+    }
+    if (query.part === 'search') return searchTree(db, { scope, plan, text: query.q ?? '' });
     const parent =
       query.level === undefined || query.node === undefined ? null : { level: query.level, id: query.node };
     return { nodes: await readBranch(db, { scope, plan, parent, taskSheet: sheet }) };

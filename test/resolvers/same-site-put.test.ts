@@ -169,5 +169,8 @@ describe('one URL, two audiences', () => {
     for (const name of ['index.html', '../package.json', 'caroulsel-gallery.js']) {
       expect((await get({}, `?asset=${encodeURIComponent(name)}`)).status).toBe(404);
     }
+    const mixed = await get({}, `?asset=association-screen.js&taskSheet=${ids.sheet}`);
+    expect(mixed.status).toBe(400);
+    expect(await mixed.json()).toMatchObject({ error: { code: 'UNKNOWN_QUERY_PARAMETER', path: 'taskSheet' } });
   });
 });

@@ -5,7 +5,7 @@ import { InvalidRequestError } from '../errors.js';
 import { compileMetricDefaults, type Row } from '../metric-defaults.js';
 import { liveInScope, scopeParams } from '../sql.js';
 import type { PlannedLevel, TreePlan } from '../tree-plan.js';
-import { byLabel, labelColumnsOf, nodeLabel } from './labels.js';
+import { byLabel, labelColumnsOf, nodeLabel, sortKey } from './labels.js';
 import { type ScreenMetric, type ScreenNode, screenSource } from './nodes.js';
 
 /** The node whose children are asked for: its level (1-based, as in TREE_VIEW) and SEQ_DB; null for the roots. */
@@ -47,7 +47,10 @@ export async function readBranch(db: SqlExecutor, options: ReadBranchOptions): P
     const columns = labelColumnsOf(part.level);
     const group = parent?.id ?? null;
     const sorted = rows
-      .map((row) => ({ row, id: Number(row.SEQ_DB), label: nodeLabel(row, columns) }))
+      .map((row) => {
+        const label = nodeLabel(row, columns);
+        return { row, id: Number(row.SEQ_DB), label, key: sortKey(label) };
+      })
       .sort(byLabel);
     for (const { row, id, label } of sorted) {
       const hasChildren = Number(row.__ta_has_children ?? 0) === 1;

@@ -5,7 +5,7 @@ import { readColumnTypes } from '../column-types.js';
 import type { Row } from '../metric-defaults.js';
 import { liveInScope, placeholders, scopeParams } from '../sql.js';
 import type { PlannedLevel, TreePlan } from '../tree-plan.js';
-import { byLabel, labelColumnsOf, nodeLabel } from './labels.js';
+import { byLabel, labelColumnsOf, nodeLabel, sortKey } from './labels.js';
 
 /** One node on a match's path, from the root down to the match itself (the last step). */
 export interface PathStep {
@@ -75,12 +75,18 @@ export async function searchTree(db: SqlExecutor, options: SearchTreeOptions): P
     };
     for (const path of await pathsUp(db, scope, plan.levels, index, self)) matches.push({ path });
   }
-  matches.sort((a, b) => byLabel(lastStep(a), lastStep(b)));
+  const keyed = matches.map((match) => ({
+    match,
+    id: lastStep(match).id,
+    key: sortKey(lastStep(match).label),
+  }));
+  keyed.sort(byLabel);
+  matches.splice(0, matches.length, ...keyed.map((entry) => entry.match));
   return { matches: matches.slice(0, limit), more: more || matches.length > limit };
 }
 
-function lastStep(match: SearchMatch): { label: string; id: number } {
-  return match.path.at(-1) ?? { label: '', id: 0 };
+function lastStep(match: SearchMatch): PathStep {
+  return match.path.at(-1) ?? { level: 0, label: '', id: 0 };
 }
 
 /**

@@ -5,7 +5,6 @@ import type { Scope } from '../../scope.js';
 import { HOST_TABLES } from '../../table-names.js';
 import { type ColumnType, readColumnTypes } from '../column-types.js';
 import type { Row } from '../metric-defaults.js';
-import { loadTaskSheet } from '../task-sheet.js';
 import type { TreePlan } from '../tree-plan.js';
 import { readBranch } from './branch.js';
 import type { ScreenNode } from './nodes.js';
@@ -42,7 +41,8 @@ export interface ScreenStart {
 
 export interface ReadScreenStartOptions {
   readonly scope: Scope;
-  readonly taskSheet: number;
+  /** The task sheet's row, live and in scope (as `loadTaskSheet` reads it). */
+  readonly taskSheet: Row;
   readonly plan: TreePlan;
   /** The TREE_VIEW's `taskSheetColumns`, if it names them. */
   readonly headerColumns?: readonly Identifier[] | undefined;
@@ -53,17 +53,15 @@ const CODE_COLUMN = /^(CODIGO|COD_.+|.+_CODIGO|NUMERO|DOCUMENTO)$/i;
 
 /**
  * Everything the screen paints first: the task sheet's header, the metric columns with their
- * database types, and the tree's first level. An unknown task sheet is the NotFoundError of
- * `loadTaskSheet`. The task sheet first (its columns feed defaults), then three reads together.
+ * database types, and the tree's first level: three reads, sent together.
  *
- * @example const start = await readScreenStart(db, { scope, taskSheet: 42, plan });
+ * @example const start = await readScreenStart(db, { scope, taskSheet: await loadTaskSheet(db, scope, 42), plan });
  */
 export async function readScreenStart(
   db: SqlExecutor,
   options: ReadScreenStartOptions,
 ): Promise<ScreenStart> {
-  const { scope, plan } = options;
-  const taskSheet = await loadTaskSheet(db, scope, options.taskSheet);
+  const { scope, plan, taskSheet } = options;
   const [sheetColumns, metricColumns, nodes] = await Promise.all([
     options.headerColumns === undefined ? readColumnTypes(db, TASK_SHEET_TABLE) : undefined,
     readColumnTypes(db, plan.metricTable),
@@ -71,7 +69,7 @@ export async function readScreenStart(
   ]);
   return {
     taskSheet: {
-      id: options.taskSheet,
+      id: Number(taskSheet.SEQ_DB),
       columns: headerColumns(taskSheet, options.headerColumns, sheetColumns),
     },
     metrics: plan.metrics.map((metric) => metricColumn(metric, metricColumns.get(metric.field))),
