@@ -386,6 +386,8 @@ export function mountAssociationScreen(element, options) {
   /** @type {AbortController | undefined} */
   let searchRequest;
 
+  // destroy() gives the element back as it was: without a class attribute if it had none.
+  const hadClass = element.hasAttribute('class');
   element.classList.add(BLOCK);
   element.replaceChildren();
 
@@ -1305,6 +1307,7 @@ export function mountAssociationScreen(element, options) {
       nodeOf.clear();
       element.replaceChildren();
       element.classList.remove(BLOCK);
+      if (!hadClass) element.removeAttribute('class');
       delete element.dataset.state;
       element.removeAttribute('aria-busy');
     },

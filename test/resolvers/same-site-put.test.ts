@@ -171,6 +171,8 @@ describe('one URL, two audiences', () => {
     }
     const mixed = await get({}, `?asset=association-screen.js&taskSheet=${ids.sheet}`);
     expect(mixed.status).toBe(400);
-    expect(await mixed.json()).toMatchObject({ error: { code: 'UNKNOWN_QUERY_PARAMETER', path: 'taskSheet' } });
+    expect(await mixed.json()).toMatchObject({
+      error: { code: 'UNKNOWN_QUERY_PARAMETER', path: 'taskSheet' },
+    });
   });
 });

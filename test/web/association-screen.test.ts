@@ -37,18 +37,23 @@ afterAll(async () => {
 afterEach(async () => {
   await context?.close();
   context = undefined;
+  expect(pageProblems).toEqual([]);
 });
 
-/** A page in a fresh context; CSP bypassed only so axe-core can be injected as a script. */
+/** Everything the page reported that would be a bug: script errors, and anything its CSP refused. */
+let pageProblems: string[] = [];
+
+/** A page in a fresh context, under the page's own Content-Security-Policy. */
 async function newPage(options: { viewport?: { width: number; height: number }; locale?: string } = {}) {
   context = await browser().newContext({
     viewport: options.viewport ?? DESKTOP,
-    bypassCSP: true,
     ...(options.locale === undefined ? {} : { locale: options.locale }),
   });
   const page = await context.newPage();
-  page.on('pageerror', (error) => {
-    throw error;
+  pageProblems = [];
+  page.on('pageerror', (error) => pageProblems.push(error.message));
+  page.on('console', (message) => {
+    if (/Content Security Policy|Refused to/i.test(message.text())) pageProblems.push(message.text());
   });
   return page;
 }
@@ -414,6 +419,85 @@ describe('the association screen, on the demo', () => {
       'Digite um número inteiro. Valor salvo',
     );
     await expectAccessible(page);
+  });
+});
+
+describe('embedded in a host page', () => {
+  it('mounts with the host’s texts and language, and destroy() leaves the element as it found it', async () => {
+    const page = await newPage();
+    // The host's own page (faked in the browser); the module, the stylesheet and the data come
+    // from the real handler.
+    await page.route(`${demo.url}/host-page`, (route) =>
+      route.fulfill({
+        contentType: 'text/html',
+        body: `<!doctype html><html lang="en"><head><title>Host page</title>
+<link rel="stylesheet" href="/associationtask?asset=association-screen.css"></head>
+<body><main><div id="screen" lang="pt-BR"></div></main>
+<script type="module">
+import { mountAssociationScreen } from '/associationtask?asset=association-screen.js';
+window.screenController = mountAssociationScreen(document.getElementById('screen'), {
+  endpoint: '/associationtask',
+  taskSheet: ${demo.sample.taskSheet},
+  labels: { search: 'Procurar no plano', save: 'Gravar' },
+});
+</script></body></html>`,
+      }),
+    );
+    await page.goto(`${demo.url}/host-page`);
+    await page.getByRole('tree', { name: 'Atividades' }).waitFor();
+    await page.getByRole('searchbox', { name: 'Procurar no plano' }).waitFor();
+    expect(
+      await page.evaluate(() =>
+        (window as unknown as { screenController: { state(): string } }).screenController.state(),
+      ),
+    ).toBe('ready');
+    await expand(page, 'S-NORTH — North field');
+    await expand(page, 'G-PLANT — Planting');
+    const dialog = await openActivity(page, 'A-SEED — Seeding');
+    await dialog.getByRole('button', { name: 'Gravar' }).waitFor();
+    await page.evaluate(() =>
+      (window as unknown as { screenController: { destroy(): void } }).screenController.destroy(),
+    );
+    expect(
+      await page.locator('#screen').evaluate((node) => ({
+        children: node.childElementCount,
+        classes: node.className,
+        attributes: node.getAttributeNames(),
+      })),
+    ).toEqual({ children: 0, classes: '', attributes: ['id', 'lang'] });
+    expect(await page.getByRole('dialog').count()).toBe(0);
+  });
+
+  it('refuses a bad mount clearly, changing nothing', async () => {
+    const page = await newPage();
+    await page.goto(`${demo.url}/associationtask?taskSheet=${demo.sample.taskSheet}`);
+    await page.getByRole('tree').waitFor();
+    // A string, run as written: the test runner would rewrite a dynamic import() in a function.
+    const problems = await page.evaluate(`(async () => {
+      const { mountAssociationScreen } = await import('/associationtask?asset=association-screen.js');
+      const element = document.createElement('div');
+      const attempts = [
+        [null, { endpoint: '/associationtask', taskSheet: 1 }],
+        [element, { endpoint: '', taskSheet: 1 }],
+        [element, { endpoint: '/associationtask', taskSheet: 0 }],
+        [element, { endpoint: '/associationtask', taskSheet: 1, chunkSize: 0 }],
+      ];
+      return attempts.map((args) => {
+        try {
+          mountAssociationScreen(...args);
+          return 'mounted';
+        } catch (error) {
+          return error.name + ': ' + error.message;
+        }
+      }).concat(String(element.childElementCount));
+    })()`);
+    expect(problems).toEqual([
+      'TypeError: mountAssociationScreen: the first argument must be an HTML element, such as a <div>',
+      'TypeError: mountAssociationScreen: endpoint must be the association handler\'s URL, got ""',
+      'RangeError: mountAssociationScreen: taskSheet must be a task sheet SEQ_DB (a positive whole number), got 0',
+      'RangeError: mountAssociationScreen: chunkSize must be a whole number >= 1, got 0',
+      '0',
+    ]);
   });
 });
 
