@@ -444,6 +444,8 @@ export function mountAssociationScreen(element, options) {
     state = next;
     element.dataset.state = next;
     element.setAttribute('aria-busy', String(next === 'loading'));
+    // Searching needs a tree to open: the field shows only when there is one.
+    searchBox.root.hidden = next !== 'ready';
   }
 
   /** @param {() => void} callback @param {number} ms */

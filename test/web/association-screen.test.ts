@@ -517,6 +517,8 @@ describe('the screen’s states', () => {
     release();
     await page.getByText('Task sheet 999999 was not found.', { exact: false }).waitFor();
     expect(await page.locator('association-screen').getAttribute('data-state')).toBe('not-found');
+    // Nothing to search in: the search field shows only with a tree.
+    expect(await page.getByRole('searchbox').count()).toBe(0);
     await expectAccessible(page);
   });
 
