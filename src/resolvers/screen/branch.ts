@@ -53,8 +53,9 @@ export async function readBranch(db: SqlExecutor, options: ReadBranchOptions): P
       })
       .sort(byLabel);
     for (const { row, id, label } of sorted) {
+      // The flag stays on the row: rows are read here, never sent, and deleting a property from a
+      // thousand rows costs more than it saves.
       const hasChildren = Number(row.__ta_has_children ?? 0) === 1;
-      delete (row as Record<string, unknown>).__ta_has_children;
       if (resolve === undefined) {
         nodes.push({ id, level: part.level.level, label, hasChildren, kind: 'branch' });
         continue;
