@@ -46,7 +46,7 @@
 
 /**
  * @typedef {object} ScreenStart
- * @property {{ id: number, columns: { name: string, value: string | null }[] }} taskSheet
+ * @property {{ id: number, columns: { name: string, label?: string, value: string | null }[] }} taskSheet
  * @property {MetricColumn[]} metrics
  * @property {number} levels
  * @property {ScreenNode[]} nodes
@@ -283,6 +283,15 @@ export function checkTyped(column, typed, lang) {
     return { ok: false, problem: 'tooLong', params: { max: column.maxLength } };
   }
   return { ok: true, value: text };
+}
+
+/**
+ * A column name as a heading when the installation gives no label: "QTD_PESSOAS" → "Qtd pessoas".
+ * @param {string} name
+ */
+function humanize(name) {
+  const words = name.replace(/_/g, ' ').trim().toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
 /**
@@ -562,7 +571,10 @@ export function mountAssociationScreen(element, options) {
     for (const column of data.taskSheet.columns) {
       if (column.name === 'SEQ_DB') continue;
       const fact = create('div', `${BLOCK}__fact`);
-      fact.append(create('dt', '', column.name), create('dd', '', column.value ?? labels.empty_value));
+      fact.append(
+        create('dt', '', column.label ?? humanize(column.name)),
+        create('dd', '', column.value ?? labels.empty_value),
+      );
       facts.append(fact);
     }
     if (facts.childElementCount > 0) header.append(facts);

@@ -17,6 +17,15 @@ const LabelColumns = z
     message: 'list each label column once',
   });
 
+/** A column of the association screen's header: its name, or its name and the label shown for it. */
+const HeaderColumn = z.union([
+  Identifier,
+  z.strictObject({
+    column: Identifier,
+    label: z.string().trim().min(1).max(60).describe('shown above the value instead of the column name'),
+  }),
+]);
+
 /** One level of the tree (seed 2.9). */
 export const Layer = z.strictObject({
   table: Identifier.describe('the record table of this level'),
@@ -61,12 +70,12 @@ export const TreeView = z.strictObject({
   ),
   metrics: Metrics.optional().describe('metric columns and their defaults; default METRICA1 and METRICA2'),
   taskSheetColumns: z
-    .array(Identifier)
+    .array(HeaderColumn)
     .min(1)
     .max(8)
     .optional()
     .describe(
-      "columns of the task sheet shown in the association screen's header, in order; default SEQ_DB and the table's date and code columns",
+      "columns of the task sheet shown in the association screen's header, in order, each a column name or { column, label }; default SEQ_DB and the table's date and code columns",
     ),
 });
 export type TreeView = z.infer<typeof TreeView>;
@@ -162,6 +171,7 @@ function treeViewKeys(path: readonly PropertyKey[], value: unknown): readonly st
   if (path.length === 0) return shape(TreeView);
   if (path.length === 2 && path[0] === 'layers') return shape(Layer);
   if (path.length === 2 && path[0] === 'metrics') return shape(Metric);
+  if (path.length === 2 && path[0] === 'taskSheetColumns') return ['column', 'label'];
   if (path.length === 3 && path[0] === 'metrics' && path[2] === 'default')
     return isRecord(value) && value.type === 'value' ? ['type', 'value'] : ['type', 'name'];
   return undefined;

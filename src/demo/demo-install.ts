@@ -46,7 +46,14 @@ export function demoInstall(install: InstallFile): InstallFile {
       ...(base.metrics ?? []),
       { field: 'HORAS', label: 'Horas', default: { type: 'value', value: '8.0' } },
     ],
-    taskSheetColumns: ['SEQ_DB', 'DATA', 'TALHAO', 'QTD_PESSOAS', 'AREA_HA'],
+    // Labelled in the installation's language, as its metrics are.
+    taskSheetColumns: [
+      'SEQ_DB',
+      { column: 'DATA', label: 'Data' },
+      { column: 'TALHAO', label: 'Talhão' },
+      { column: 'QTD_PESSOAS', label: 'Pessoas' },
+      { column: 'AREA_HA', label: 'Área (ha)' },
+    ],
   });
   return { ...install, treeView };
 }

@@ -32,8 +32,24 @@ describe('the screen keys of a TREE_VIEW: labelColumns per layer, taskSheetColum
     expect(result.issues.map((issue) => issue.path)).toContain(path);
   });
 
-  it('refuses an empty or non-identifier taskSheetColumns', () => {
-    for (const taskSheetColumns of [[], ['DATA', 'x y']]) {
+  it('takes a header column as a name or as { column, label }', () => {
+    const result = parseTreeView({
+      layers: layers(undefined),
+      taskSheetColumns: ['SEQ_DB', { column: 'TALHAO', label: 'Talhão' }],
+    });
+    expect(result).toMatchObject({
+      success: true,
+      data: { taskSheetColumns: ['SEQ_DB', { column: 'TALHAO', label: 'Talhão' }] },
+    });
+  });
+
+  it('refuses an empty or non-identifier taskSheetColumns, an empty label and an unknown key', () => {
+    for (const taskSheetColumns of [
+      [],
+      ['DATA', 'x y'],
+      [{ column: 'DATA', label: ' ' }],
+      [{ column: 'DATA', label: 'Data', width: 3 }],
+    ]) {
       const result = parseTreeView({ layers: layers(undefined), taskSheetColumns });
       expect(result.success).toBe(false);
     }

@@ -54,7 +54,7 @@ const treeViewB = TreeView.parse({
     { field: 'PESSOAS', label: 'Pessoas', default: { type: 'taskSheet', name: 'QTD_PESSOAS' } },
     { field: 'HORAS', label: 'Horas', default: { type: 'value', value: '8.0' } },
   ],
-  taskSheetColumns: ['SEQ_DB', 'TALHAO', 'DATA'],
+  taskSheetColumns: ['SEQ_DB', { column: 'TALHAO', label: 'Talhão' }, 'DATA'],
 });
 
 function handler(db = scratch().db) {
@@ -216,7 +216,7 @@ describe('part=start: what the screen paints first', () => {
     const start = await getJson(`?taskSheet=${ids.sheetB}&part=start`, 'b');
     expect(start.taskSheet.columns).toEqual([
       { name: 'SEQ_DB', value: String(ids.sheetB) },
-      { name: 'TALHAO', value: 'T-09' },
+      { name: 'TALHAO', label: 'Talhão', value: 'T-09' },
       { name: 'DATA', value: '2026-11-21' },
     ]);
     expect(start.metrics.map((m: { label: string; dataType: string }) => [m.label, m.dataType])).toEqual([

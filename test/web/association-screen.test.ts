@@ -140,6 +140,12 @@ describe('the association screen, on the demo', () => {
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(
       `Task sheet ${demo.sample.taskSheet}`,
     );
+    expect(await page.getByRole('term').allTextContents()).toEqual([
+      'Data',
+      'Talhão',
+      'Pessoas',
+      'Área (ha)',
+    ]);
     expect(await page.getByRole('definition').allTextContents()).toEqual([
       '2026-11-20',
       'T-07',

@@ -41,8 +41,8 @@ const MAX_DEPTH = 64;
  * Finds nodes of every level whose label columns contain `text`, each with its path from a root,
  * so the screen can open the tree down to it. Per level, one query for its label columns and one
  * for its matches (LIMIT: never more rows than asked for); then, per match, one query per step up
- * its parent chain (a few steps on ordinary trees, at most `limit` matches). Only paths the tree
- * shows are returned: every node on them live and in scope, the top one a root.
+ * its parent chain (a few steps on ordinary trees; at most `limit` matches, walked side by side).
+ * Only paths the tree shows are returned: every node on them live and in scope, the top one a root.
  *
  * @example await searchTree(db, { scope, plan, text: 'seed' }) // { matches: [{ path: [{ level: 1, id: 3, label: 'G-PLANT — Planting' }, { level: 2, id: 9, label: 'A-SEED — Seeding' }] }], more: false }
  */
@@ -65,16 +65,19 @@ export async function searchTree(db: SqlExecutor, options: SearchTreeOptions): P
     for (const row of rows) found.push({ index, row });
   }
   const more = found.length > limit;
-  const matches: SearchMatch[] = [];
-  for (const { index, row } of found.slice(0, limit)) {
-    const level = plan.levels[index] as PlannedLevel;
-    const self: PathStep = {
-      level: level.level,
-      id: Number(row.SEQ_DB),
-      label: nodeLabel(row, labelColumnsOf(level)),
-    };
-    for (const path of await pathsUp(db, scope, plan.levels, index, self)) matches.push({ path });
-  }
+  // The matches' parent chains are independent: they are walked side by side.
+  const paths = await Promise.all(
+    found.slice(0, limit).map(({ index, row }) => {
+      const level = plan.levels[index] as PlannedLevel;
+      const self: PathStep = {
+        level: level.level,
+        id: Number(row.SEQ_DB),
+        label: nodeLabel(row, labelColumnsOf(level)),
+      };
+      return pathsUp(db, scope, plan.levels, index, self);
+    }),
+  );
+  const matches: SearchMatch[] = paths.flat().map((path) => ({ path }));
   const keyed = matches.map((match) => ({
     match,
     id: lastStep(match).id,

@@ -1,4 +1,4 @@
-import type { Metric } from '../../config/index.js';
+import type { Metric, TreeView } from '../../config/index.js';
 import type { SqlExecutor } from '../../db/driver.js';
 import { type Identifier, parseIdentifier } from '../../identifier.js';
 import type { Scope } from '../../scope.js';
@@ -11,9 +11,10 @@ import type { ScreenNode } from './nodes.js';
 
 const TASK_SHEET_TABLE = parseIdentifier(HOST_TABLES.FOLHA_TAREFA, 'task sheet table');
 
-/** One column of the task sheet's header: its name and its value as text (dates as YYYY-MM-DD). */
+/** One column of the task sheet's header: its name, its configured label if any, its value as text (dates as YYYY-MM-DD). */
 export interface HeaderColumn {
   readonly name: string;
+  readonly label?: string;
   readonly value: string | null;
 }
 
@@ -45,7 +46,7 @@ export interface ReadScreenStartOptions {
   readonly taskSheet: Row;
   readonly plan: TreePlan;
   /** The TREE_VIEW's `taskSheetColumns`, if it names them. */
-  readonly headerColumns?: readonly Identifier[] | undefined;
+  readonly headerColumns?: TreeView['taskSheetColumns'];
 }
 
 const DATE_TYPES = new Set(['date', 'datetime', 'timestamp']);
@@ -81,20 +82,26 @@ export async function readScreenStart(
 /** The configured columns, else SEQ_DB and the table's date and code columns, in table order. */
 function headerColumns(
   row: Row,
-  configured: readonly string[] | undefined,
+  configured: TreeView['taskSheetColumns'],
   types: ReadonlyMap<string, ColumnType> | undefined,
 ): HeaderColumn[] {
-  const names =
-    configured ??
+  const columns: Array<{ column: string; label?: string }> =
+    configured?.map((entry) => (typeof entry === 'string' ? { column: entry } : entry)) ??
     [
       'SEQ_DB',
       ...[...(types?.values() ?? [])]
         .filter((column) => DATE_TYPES.has(column.dataType) || CODE_COLUMN.test(column.name))
         .map((column) => column.name),
-    ].filter((name, index, all) => all.indexOf(name) === index);
-  return names
-    .filter((name) => Object.hasOwn(row, name))
-    .map((name) => ({ name, value: headerValue(row[name], types?.get(name)) }));
+    ]
+      .filter((name, index, all) => all.indexOf(name) === index)
+      .map((column) => ({ column }));
+  return columns
+    .filter(({ column }) => Object.hasOwn(row, column))
+    .map(({ column, label }) => ({
+      name: column,
+      ...(label === undefined ? {} : { label }),
+      value: headerValue(row[column], types?.get(column)),
+    }));
 }
 
 function headerValue(value: unknown, type: ColumnType | undefined): string | null {
