@@ -8,7 +8,7 @@
 //   query of the same children with their saved metrics, measured alternately in the same run.
 // Run with `npm run bench:screen`; the last line is the figures.
 import { mkdtemp, rm } from 'node:fs/promises';
-import { loadavg, tmpdir } from 'node:os';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { chromium } from 'playwright-core';
@@ -18,16 +18,12 @@ import { createAssociationHandler } from '../src/resolvers/index.js';
 import { insertRows, SCOPE_A } from '../test/resolvers/fixture.js';
 import { CHROMIUM_PATH } from '../test/support/browser.js';
 import { SERVER_URL } from '../test/support/database.js';
+import { loadLine, median, spread, timed } from './report.js';
 import { buildTreeInstallation, live, names } from './tree-installation.js';
 
 const LONG_BRANCH = 1000;
 const ROUNDS = 30;
 const PAGE_ROUNDS = 5;
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-};
 
 const scratch = await createScratchDatabase(SERVER_URL, 'bench_screen');
 const cacheDir = await mkdtemp(join(tmpdir(), 'ta-bench-screen-'));
@@ -180,13 +176,11 @@ try {
     await floor();
     const oursTimes: number[] = [];
     const floorTimes: number[] = [];
+    const ratios: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      let start = performance.now();
-      await ours();
-      oursTimes.push(performance.now() - start);
-      start = performance.now();
-      await floor();
-      floorTimes.push(performance.now() - start);
+      oursTimes.push(await timed(ours));
+      floorTimes.push(await timed(floor));
+      ratios.push((oursTimes.at(-1) ?? 0) / (floorTimes.at(-1) ?? 1));
     }
     const expandBytes = (await (await fetch(expandUrl)).arrayBuffer()).byteLength;
 
@@ -198,9 +192,7 @@ try {
       `in Chromium, median of ${PAGE_ROUNDS} page loads: first level painted ${median(firstLevel).toFixed(0)} ms after navigation start (${firstLevel.map((t) => t.toFixed(0)).join(', ')}); the ${LONG_BRANCH}-child branch painted ${median(expandTimes).toFixed(0)} ms after its click (${expandTimes.map((t) => t.toFixed(0)).join(', ')}), ${renderedAfterExpand} of its children rendered in the first chunk, ${requestsPerExpand} request per expand`,
     );
     console.log(
-      `server, one expand of ${LONG_BRANCH} children (${kb(expandBytes)} of JSON), median of ${ROUNDS} alternating rounds: handler ${median(oursTimes).toFixed(2)} ms (parameters, task sheet, children, saved metrics, JSON) vs hand-written join ${median(floorTimes).toFixed(2)} ms (rows only); load average ${loadavg()
-        .map((value) => value.toFixed(2))
-        .join(' ')}`,
+      `server, one expand of ${LONG_BRANCH} children (${kb(expandBytes)} of JSON), ${ROUNDS} alternating rounds: handler ${spread(oursTimes)} ms (parameters, task sheet, children, saved metrics, JSON) vs hand-written join ${spread(floorTimes)} ms (rows only); ratio per round ${spread(ratios)}; ${loadLine()}`,
     );
     console.log(
       `bytes_before_first_level=${bytesBeforeFirstLevel} whole_tree_json_bytes=${wholeBytes} requests_per_expand=${requestsPerExpand} first_level_ms=${median(firstLevel).toFixed(0)} expand_1000_ms=${median(expandTimes).toFixed(0)} server_expand_ms=${median(oursTimes).toFixed(2)} hand_written_ms=${median(floorTimes).toFixed(2)} ratio=${(median(oursTimes) / median(floorTimes)).toFixed(2)}`,
