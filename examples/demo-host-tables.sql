@@ -1,6 +1,7 @@
 -- Tables the demo's host adds for its own tree (used by `task-association demo` only): a sector
 -- level above the activity groups, and a metric table of its own with a third metric column.
--- Both carry the common columns, as every table a TREE_VIEW names must.
+-- Both carry the common columns, as every table a TREE_VIEW names must; the metric table's key
+-- index (scope, task sheet, activity, group) serves saves and each branch's saved values.
 CREATE TABLE app_setor (
   SEQ_DB bigint unsigned NOT NULL AUTO_INCREMENT,
   EMPRESA int NOT NULL, FILIAL int NOT NULL, LOCAL int NOT NULL,
@@ -44,5 +45,5 @@ CREATE TABLE app_folha_tarefa_metrica (
   HORAS decimal(4,1) NULL,
   PRIMARY KEY (EMPRESA, FILIAL, LOCAL, ID),
   UNIQUE KEY app_folha_tarefa_metrica_seq_db (SEQ_DB),
-  KEY app_folha_tarefa_metrica_sheet (FOLHA_TAREFA_SEQ_DB, OPER_GRUPO_SEQ_DB)
+  KEY app_folha_tarefa_metrica_key (EMPRESA, FILIAL, LOCAL, FOLHA_TAREFA_SEQ_DB, OPER_SEQ_DB, OPER_GRUPO_SEQ_DB)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4;

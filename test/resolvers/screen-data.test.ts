@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TreeView } from '../../src/config/index.js';
-import { createAssociationHandler } from '../../src/resolvers/index.js';
+import type { SqlExecutor } from '../../src/db/driver.js';
+import { createAssociationHandler, readBranch, resolveTreePlan } from '../../src/resolvers/index.js';
+import { loadTaskSheet } from '../../src/resolvers/task-sheet.js';
 import type { Scope } from '../../src/scope.js';
 import { tableNames } from '../../src/table-names.js';
 import { useScratchDatabase } from '../support/database.js';
@@ -314,6 +316,34 @@ describe('part=children: one branch at a time', () => {
     const response = await get(`?taskSheet=${ids.sheetA}${query}`);
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({ error: { code: 'INVALID_REQUEST', path } });
+  });
+});
+
+describe('the reads of one expand', () => {
+  it('are two statements, each narrowed by the parent node through its association, never the whole scope or task sheet', async () => {
+    const { db } = scratch();
+    const statements: { sql: string; params: readonly unknown[] }[] = [];
+    const recording: SqlExecutor = {
+      query: (sql, params = []) => {
+        statements.push({ sql, params });
+        return db.query(sql, params);
+      },
+      execute: (sql, params) => db.execute(sql, params),
+    };
+    const plan = await resolveTreePlan(db, SCOPE_B, {});
+    const taskSheet = await loadTaskSheet(db, SCOPE_B, ids.sheetB);
+    const nodes = await readBranch(recording, {
+      scope: SCOPE_B,
+      plan,
+      parent: { level: 2, id: ids.groupB },
+      taskSheet,
+    });
+    expect(nodes.map((node) => node.id)).toEqual([ids.locked, ids.seeding]);
+    expect(statements).toHaveLength(2);
+    for (const { sql, params } of statements) {
+      expect(sql).toContain('a.`OPER_GRUPO_SEQ_DB` = ?');
+      expect(params).toContain(ids.groupB);
+    }
   });
 });
 

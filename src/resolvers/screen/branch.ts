@@ -35,7 +35,7 @@ export async function readBranch(db: SqlExecutor, options: ReadBranchOptions): P
   const { scope, plan, parent } = options;
   const parts = childParts(plan, parent, scope);
   const metricsRead = parts.some((part) => part.level.isTask)
-    ? readSavedUnder(db, scope, plan.metricTable, Number(options.taskSheet.SEQ_DB), parent?.id ?? null)
+    ? readSavedUnder(db, scope, plan.metricTable, Number(options.taskSheet.SEQ_DB), taskLink(plan, parent))
     : undefined;
   // Marked handled now, in case the children query fails first; awaiting it below still throws.
   metricsRead?.catch(() => undefined);
@@ -103,7 +103,7 @@ function childParts(plan: TreePlan, parent: BranchParent | null, scope: Scope): 
     return [
       {
         level: first,
-        sql: `SELECT c.*, ${more.sql} AS __ta_has_children FROM ${quoteIdentifier(first.table)} c WHERE ${liveInScope('c')}${nested}`,
+        sql: `SELECT c.*${more.sql} FROM ${quoteIdentifier(first.table)} c WHERE ${liveInScope('c')}${nested}`,
         params: [...more.params, ...scopeParams(scope)],
       },
     ];
@@ -122,7 +122,7 @@ function childParts(plan: TreePlan, parent: BranchParent | null, scope: Scope): 
     const more = hasChildrenSql(levels, index, 'c', scope);
     parts.push({
       level,
-      sql: `SELECT c.*, ${more.sql} AS __ta_has_children FROM ${quoteIdentifier(level.table)} c WHERE ${liveInScope('c')} AND c.${quoteIdentifier(level.nestedBy)} = ?`,
+      sql: `SELECT c.*${more.sql} FROM ${quoteIdentifier(level.table)} c WHERE ${liveInScope('c')} AND c.${quoteIdentifier(level.nestedBy)} = ?`,
       params: [...more.params, ...scopeParams(scope), parent.id],
     });
   }
@@ -132,7 +132,7 @@ function childParts(plan: TreePlan, parent: BranchParent | null, scope: Scope): 
     const more = hasChildrenSql(levels, index + 1, 'c', scope);
     parts.push({
       level: next,
-      sql: `SELECT c.*, ${more.sql} AS __ta_has_children FROM ${quoteIdentifier(association.table)} a JOIN ${quoteIdentifier(next.table)} c ON c.SEQ_DB = a.${quoteIdentifier(association.childColumn)} WHERE ${liveInScope('a')} AND ${liveInScope('c')} AND a.${quoteIdentifier(association.parentColumn)} = ?`,
+      sql: `SELECT c.*${more.sql} FROM ${quoteIdentifier(association.table)} a JOIN ${quoteIdentifier(next.table)} c ON c.SEQ_DB = a.${quoteIdentifier(association.childColumn)} WHERE ${liveInScope('a')} AND ${liveInScope('c')} AND a.${quoteIdentifier(association.parentColumn)} = ?`,
       params: [...more.params, ...scopeParams(scope), ...scopeParams(scope), parent.id],
     });
   }
@@ -140,8 +140,9 @@ function childParts(plan: TreePlan, parent: BranchParent | null, scope: Scope): 
 }
 
 /**
- * SQL telling whether the row `alias` of `levels[index]` has a child the tree would show: a live
- * nested group below it, or a live link to a live row of the next level. `0` on the task level.
+ * The select-list column `__ta_has_children` telling whether the row `alias` of `levels[index]` has a
+ * child the tree would show: a live nested group below it, or a live link to a live row of the next
+ * level. Empty on the task level, whose rows have no children.
  */
 function hasChildrenSql(
   levels: readonly PlannedLevel[],
@@ -153,7 +154,7 @@ function hasChildrenSql(
   const next = levels[index + 1];
   const checks: string[] = [];
   const params: unknown[] = [];
-  if (level === undefined) return { sql: '0', params };
+  if (level === undefined) return { sql: '', params };
   if (level.nestedBy !== undefined) {
     checks.push(
       `EXISTS (SELECT 1 FROM ${quoteIdentifier(level.table)} n WHERE n.${quoteIdentifier(level.nestedBy)} = ${alias}.SEQ_DB AND ${liveInScope('n')})`,
@@ -167,7 +168,8 @@ function hasChildrenSql(
     );
     params.push(...scopeParams(scope), ...scopeParams(scope));
   }
-  return { sql: checks.length === 0 ? '0' : `(${checks.join(' OR ')})`, params };
+  // Nothing to ask on the task level: no column at all (a constant column costs on every row).
+  return { sql: checks.length === 0 ? '' : `, (${checks.join(' OR ')}) AS __ta_has_children`, params };
 }
 
 /** A saved metric row of one activity under the parent, and whether the screen may change it. */
@@ -177,21 +179,45 @@ interface SavedUnder {
 }
 
 /**
- * This task sheet's metric rows under one parent node (OPER_GRUPO_SEQ_DB; IS NULL on a one-level
- * tree), by activity. Inactive rows are read too: they are shown, read-only, as saving would refuse
- * them. Lowest ID first, as `loadTaskTree` and saving treat a key stored twice.
+ * How the activities under `parent` are linked to it: the parent level's association and the
+ * parent's SEQ_DB; null on a one-level tree, whose activities hang from no node.
+ */
+function taskLink(plan: TreePlan, parent: BranchParent | null): TaskLink | null {
+  if (parent === null) return null;
+  const level = plan.levels.find((candidate) => candidate.level === parent.level);
+  return level?.association === undefined ? null : { association: level.association, parent: parent.id };
+}
+
+interface TaskLink {
+  readonly association: NonNullable<PlannedLevel['association']>;
+  readonly parent: number;
+}
+
+/**
+ * This task sheet's metric rows of the activities under one parent node, by activity. Read through
+ * the parent's links (by the association's parent column, then the metric table's key per link), so
+ * the cost follows the branch, never the task sheet's other rows. On a one-level tree, the rows
+ * without a parent node. Inactive rows are read too: they are shown, read-only, as saving would
+ * refuse them. Lowest ID first, as `loadTaskTree` and saving treat a key stored twice.
  */
 async function readSavedUnder(
   db: SqlExecutor,
   scope: Scope,
   metricTable: Identifier,
   taskSheet: number,
-  group: number | null,
+  link: TaskLink | null,
 ): Promise<Map<number, SavedUnder>> {
-  const rows = await db.query(
-    `SELECT m.* FROM ${quoteIdentifier(metricTable)} m WHERE m.EMPRESA = ? AND m.FILIAL = ? AND m.LOCAL = ? AND IFNULL(m.DELETED, 0) = 0 AND m.FOLHA_TAREFA_SEQ_DB = ? AND m.OPER_GRUPO_SEQ_DB ${group === null ? 'IS NULL' : '= ?'} ORDER BY m.ID`,
-    [...scopeParams(scope), taskSheet, ...(group === null ? [] : [group])],
-  );
+  const metric = `m.EMPRESA = ? AND m.FILIAL = ? AND m.LOCAL = ? AND IFNULL(m.DELETED, 0) = 0 AND m.FOLHA_TAREFA_SEQ_DB = ?`;
+  const rows =
+    link === null
+      ? await db.query(
+          `SELECT m.* FROM ${quoteIdentifier(metricTable)} m WHERE ${metric} AND m.OPER_GRUPO_SEQ_DB IS NULL ORDER BY m.ID`,
+          [...scopeParams(scope), taskSheet],
+        )
+      : await db.query(
+          `SELECT m.* FROM ${quoteIdentifier(link.association.table)} a JOIN ${quoteIdentifier(metricTable)} m ON m.OPER_SEQ_DB = a.${quoteIdentifier(link.association.childColumn)} AND m.OPER_GRUPO_SEQ_DB = a.${quoteIdentifier(link.association.parentColumn)} WHERE a.${quoteIdentifier(link.association.parentColumn)} = ? AND ${liveInScope('a')} AND ${metric} ORDER BY m.ID`,
+          [link.parent, ...scopeParams(scope), ...scopeParams(scope), taskSheet],
+        );
   const saved = new Map<number, SavedUnder>();
   for (const row of rows) {
     const activity = Number(row.OPER_SEQ_DB);
@@ -199,7 +225,7 @@ async function readSavedUnder(
     const first = saved.get(activity);
     // Saving refuses a key if any of its rows is read-only or inactive: so does the screen.
     if (first === undefined) saved.set(activity, { row, editable });
-    else if (!editable) saved.set(activity, { row: first.row, editable: false });
+    else if (first.row.ID !== row.ID && !editable) saved.set(activity, { row: first.row, editable: false });
   }
   return saved;
 }
