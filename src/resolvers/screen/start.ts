@@ -1,6 +1,6 @@
 import type { Metric, TreeView } from '../../config/index.js';
 import type { SqlExecutor } from '../../db/driver.js';
-import { type Identifier, parseIdentifier } from '../../identifier.js';
+import { parseIdentifier } from '../../identifier.js';
 import type { Scope } from '../../scope.js';
 import { HOST_TABLES } from '../../table-names.js';
 import { type ColumnType, readColumnTypes } from '../column-types.js';
