@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { readParameters } from '../config/index.js';
 import type { Database } from '../db/driver.js';
 import { TaskAssociationError } from '../errors.js';
 import type { Scope } from '../scope.js';
@@ -162,11 +163,13 @@ export function createAssociationHandler(
       );
     }
     // An unknown task sheet is a 404 for every part, a search included.
-    const [{ names, treeView }, sheet] = await Promise.all([
-      resolveInstallation(db, scope),
+    // The parameter rows alone: the screen needs the table names and the TREE_VIEW, not the Drizzle
+    // tables resolveInstallation also builds.
+    const [{ tableNames, treeView }, sheet] = await Promise.all([
+      readParameters(db, scope),
       loadTaskSheet(db, scope, taskSheet),
     ]);
-    const plan = await resolveTreePlan(db, scope, { names, treeView: treeView ?? null });
+    const plan = await resolveTreePlan(db, scope, { names: tableNames, treeView: treeView ?? null });
     if (query.part === 'start') {
       return readScreenStart(db, {
         scope,
