@@ -507,6 +507,53 @@ window.screenController = mountAssociationScreen(document.getElementById('screen
   });
 });
 
+describe('writes from another site', () => {
+  it('a page of another site cannot save metrics with the user’s session: nothing is written', async () => {
+    const page = await newPage();
+    // Another site: "localhost" and "127.0.0.1" are different sites to the browser.
+    const otherSite = demo.url.replace('127.0.0.1', 'localhost');
+    await page.route(`${otherSite}/evil`, (route) =>
+      route.fulfill({
+        contentType: 'text/html',
+        body: '<!doctype html><title>Elsewhere</title><p>elsewhere</p>',
+      }),
+    );
+    await page.goto(`${otherSite}/evil`);
+    const [oper] = await demo.scratch.db.query<{ SEQ_DB: number }>(
+      `SELECT SEQ_DB FROM ${demo.names.OPER} WHERE CODIGO = 'A-SPRAY'`,
+    );
+    const [group] = await demo.scratch.db.query<{ SEQ_DB: number }>(
+      `SELECT SEQ_DB FROM ${demo.names.OPER_GRUPO} WHERE CODIGO = 'G-CARE'`,
+    );
+    const entries = [{ activity: oper?.SEQ_DB, group: group?.SEQ_DB, values: { METRICA1: '9.99' } }];
+    const outcomes = await page.evaluate(
+      async ({ target, body }) => {
+        const attempt = async (init: RequestInit) => {
+          try {
+            const response = await fetch(target, { credentials: 'include', ...init });
+            return `answered ${response.status}`;
+          } catch (error) {
+            return (error as Error).name;
+          }
+        };
+        return [
+          await attempt({ method: 'PUT', headers: { 'content-type': 'application/json' }, body }),
+          await attempt({ method: 'PUT', headers: { 'content-type': 'text/plain' }, body }),
+        ];
+      },
+      {
+        target: `${demo.url}/associationtask?taskSheet=${demo.sample.taskSheet}`,
+        body: JSON.stringify({ entries }),
+      },
+    );
+    // A PUT is never a simple request: the browser asks first, the handler grants no CORS, and the
+    // PUT is never sent (were it sent, Sec-Fetch-Site cross-site would be refused: see the handler's tests).
+    expect(outcomes).toEqual(['TypeError', 'TypeError']);
+    expect(await savedRows('A-SPRAY')).toEqual([]);
+    pageProblems = pageProblems.filter((problem) => !/CORS|Failed to fetch|net::ERR_FAILED/.test(problem));
+  });
+});
+
 describe('the screen’s states', () => {
   it('shows loading, then a 404 for an unknown task sheet, each accessible', async () => {
     const page = await newPage();
