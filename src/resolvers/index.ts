@@ -60,4 +60,5 @@ export {
   type ScreenMetricColumn,
   type ScreenStart,
 } from './screen/start.js';
+export { loadTaskSheet } from './task-sheet.js';
 export { type PlannedLevel, planTree, type TreePlan } from './tree-plan.js';

@@ -29,7 +29,11 @@ export interface ReadBranchOptions {
  * same query, and, when the children are activities, one query for this task sheet's metric rows
  * under this parent. Scope, DELETED and ATIVO filter every row, as in `loadTaskTree`.
  *
- * @example await readBranch(db, { scope, plan, parent: { level: 1, id: 7 }, taskSheet }) // [{ id: 12, label: 'A-1 — Seeding', kind: 'task', ... }]
+ * @example
+ * const plan = await resolveTreePlan(db, scope, {});
+ * const taskSheet = await loadTaskSheet(db, scope, 42);
+ * const nodes = await readBranch(db, { scope, plan, parent: { level: 1, id: 7 }, taskSheet });
+ * // [{ id: 12, level: 2, label: 'A-SEED — Seeding', hasChildren: false, kind: 'task', group: 7, metrics: {...}, editable: true }]
  */
 export async function readBranch(db: SqlExecutor, options: ReadBranchOptions): Promise<ScreenNode[]> {
   const { scope, plan, parent } = options;

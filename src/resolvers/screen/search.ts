@@ -44,7 +44,10 @@ const MAX_DEPTH = 64;
  * its parent chain (a few steps on ordinary trees; at most `limit` matches, walked side by side).
  * Only paths the tree shows are returned: every node on them live and in scope, the top one a root.
  *
- * @example await searchTree(db, { scope, plan, text: 'seed' }) // { matches: [{ path: [{ level: 1, id: 3, label: 'G-PLANT — Planting' }, { level: 2, id: 9, label: 'A-SEED — Seeding' }] }], more: false }
+ * @example
+ * const plan = await resolveTreePlan(db, scope, {});
+ * const { matches, more } = await searchTree(db, { scope, plan, text: 'seed' });
+ * // matches: [{ path: [{ level: 1, id: 3, label: 'G-PLANT — Planting' }, { level: 2, id: 9, label: 'A-SEED — Seeding' }] }]
  */
 export async function searchTree(db: SqlExecutor, options: SearchTreeOptions): Promise<SearchResult> {
   const { scope, plan } = options;

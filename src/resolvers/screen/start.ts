@@ -56,7 +56,9 @@ const CODE_COLUMN = /^(CODIGO|COD_.+|.+_CODIGO|NUMERO|DOCUMENTO)$/i;
  * Everything the screen paints first: the task sheet's header, the metric columns with their
  * database types, and the tree's first level: three reads, sent together.
  *
- * @example const start = await readScreenStart(db, { scope, taskSheet: await loadTaskSheet(db, scope, 42), plan });
+ * @example
+ * const plan = await resolveTreePlan(db, scope, {});
+ * const start = await readScreenStart(db, { scope, plan, taskSheet: await loadTaskSheet(db, scope, 42) });
  */
 export async function readScreenStart(
   db: SqlExecutor,
