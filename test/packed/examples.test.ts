@@ -8,9 +8,10 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createScratchDatabase, type ScratchDatabase } from '../../src/db/scratch.js';
 import { runSqlFile } from '../../src/db/script.js';
+import { useBrowser } from '../support/browser.js';
 import { SERVER_URL } from '../support/database.js';
 import { binds, declarationExamples, EXAMPLE_CONTEXT, KNOWN_IMPORTS, uses } from './declaration-examples.js';
-import { type CodeBlock, documentationFiles, typescriptBlocks } from './markdown-blocks.js';
+import { type CodeBlock, documentationFiles, htmlBlocks, typescriptBlocks } from './markdown-blocks.js';
 import { createScratchProject, REPOSITORY, type ScratchProject } from './scratch-project.js';
 
 // The class check for "the package as its users install it": the packed tarball, installed into a
@@ -58,6 +59,8 @@ for (const block of blocks) {
   }
 }
 const where = (file: ExampleFile) => `${file.block.source}:${file.block.line} (${file.name})`;
+
+const browser = useBrowser();
 
 let project: ScratchProject;
 let scratch: ScratchDatabase;
@@ -179,6 +182,57 @@ describe('the packed package, installed in a project of its own', () => {
       await insertExampleRows(scratch, project);
     }, 120_000);
 
+    // Concurrent tests assert through their own `expect` (expect.poll requires it).
+    it(
+      "the README's gallery page, on the Node http mounting block, shows every sample image in Chromium",
+      async ({ expect }) => {
+        const mount = files.find(
+          (file) =>
+            file.block.kind.type === 'server' && file.code.includes('createServer(toNodeListener(gallery))'),
+        );
+        const markup = htmlBlocks(docs.get('README.md') ?? '', 'README.md').find((block) =>
+          block.code.includes('mountGallery'),
+        );
+        if (mount === undefined || markup === undefined)
+          throw new Error('README: no Node http gallery mount or page');
+        const server = await startServer(join('out', mount.name.replace(/\.ts$/, '.js')), '/caroulsel/data');
+        const context = await browser().newContext({ viewport: { width: 1280, height: 800 } });
+        try {
+          const page = await context.newPage();
+          // The host's own page is the README's markup at `/`; everything else comes from the example server.
+          await page.route(`${server.origin}/`, (route) =>
+            route.fulfill({
+              contentType: 'text/html; charset=utf-8',
+              body: `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Host</title></head><body><main>${markup.code}</main></body></html>`,
+            }),
+          );
+          await page.goto(`${server.origin}/`);
+          await page.getByRole('list', { name: 'Image gallery' }).waitFor({ timeout: SERVER_START_MS });
+          for (const title of await sampleImageNames(project)) {
+            const image = page.getByRole('img', { name: title, exact: true });
+            await image.scrollIntoViewIfNeeded();
+            await expect
+              .poll(
+                () =>
+                  image.evaluate(
+                    (node) =>
+                      (node as HTMLImageElement).complete && (node as HTMLImageElement).naturalWidth > 0,
+                  ),
+                {
+                  message: `${title}\n${server.output()}`,
+                  timeout: SERVER_START_MS,
+                },
+              )
+              .toBe(true);
+          }
+        } finally {
+          await context.close();
+          await server.stop();
+        }
+      },
+      2 * SERVER_START_MS + 20_000,
+    );
+
     for (const file of files) {
       const kind = file.block.kind;
       if (kind.type === 'script') {
@@ -192,9 +246,9 @@ describe('the packed package, installed in a project of its own', () => {
       } else if (kind.type === 'server') {
         it(
           `${where(file)} serves GET ${kind.paths.join(', ')} with 200`,
-          async () => {
-            const statuses = await serveAndGet(join('out', file.name.replace(/\.ts$/, '.js')), kind.paths);
-            expect(statuses).toEqual(kind.paths.map(() => 200));
+          async ({ expect }) => {
+            const served = await serveAndGet(join('out', file.name.replace(/\.ts$/, '.js')), kind.paths);
+            expect(served.statuses, served.output).toEqual(kind.paths.map(() => 200));
           },
           SERVER_START_MS + 20_000,
         );
@@ -302,7 +356,7 @@ async function insertExampleRows(database: ScratchDatabase, installed: ScratchPr
     join(installed.packageDir, 'examples', 'tree-view.json'),
     join(installed.dir, 'config', 'tree-view.json'),
   );
-  const names = (await readdir(images)).filter((name) => /\.(jpe?g|png|webp)$/i.test(name)).sort();
+  const names = await sampleImageNames(installed);
   for (const [index, name] of names.entries()) {
     await db.execute('INSERT INTO app_galeria (SEQ_DB, DESCRICAO, IMAGEM) VALUES (?, ?, ?)', [
       index + 1,
@@ -310,6 +364,12 @@ async function insertExampleRows(database: ScratchDatabase, installed: ScratchPr
       join(images, name),
     ]);
   }
+}
+
+/** The package's sample images (examples/images), by file name: the gallery's rows and titles. */
+async function sampleImageNames(installed: ScratchProject): Promise<string[]> {
+  const names = await readdir(join(installed.packageDir, 'examples', 'images'));
+  return names.filter((name) => /\.(jpe?g|png|webp)$/i.test(name)).sort();
 }
 
 /** A free port on the loopback interface, for a server example to listen on. */
@@ -369,8 +429,14 @@ async function startServer(script: string, path: string): Promise<RunningServer>
   }
 }
 
-/** Starts a server example and returns the status of `GET` each path (with the example's session cookie). */
-async function serveAndGet(script: string, paths: readonly string[]): Promise<number[]> {
+/**
+ * Starts a server example and returns the status of `GET` each path (with the example's session
+ * cookie), and what the server printed.
+ */
+async function serveAndGet(
+  script: string,
+  paths: readonly string[],
+): Promise<{ statuses: number[]; output: string }> {
   const server = await startServer(script, paths[0] ?? '/');
   try {
     const statuses: number[] = [];
@@ -382,8 +448,7 @@ async function serveAndGet(script: string, paths: readonly string[]): Promise<nu
       await response.arrayBuffer();
       statuses.push(response.status);
     }
-    expect(statuses, server.output()).toEqual(paths.map(() => 200));
-    return statuses;
+    return { statuses, output: server.output() };
   } finally {
     await server.stop();
   }
