@@ -1,17 +1,23 @@
 import { z } from 'zod';
 import { isReservedMetricColumn, TreeView } from '../config/index.js';
 import type { Database, SqlExecutor } from '../db/driver.js';
-import { type Identifier, parseIdentifier, quoteIdentifier } from '../identifier.js';
+import { type Identifier, quoteIdentifier } from '../identifier.js';
 import { formatScope, Scope } from '../scope.js';
 import { SeqDb } from '../seq-db.js';
 import { TableNames } from '../table-names.js';
 import { checkArguments } from './arguments.js';
-import { type ColumnType, checkValue, readColumnTypes } from './column-types.js';
+import { type ColumnType, checkValue } from './column-types.js';
 import { BusyError, ConfigurationError, InvalidRequestError, ReadOnlyRowError } from './errors.js';
 import { resolveTreePlan } from './installation.js';
 import { metricKey } from './load-task-tree.js';
 import { MetricBatch, type MetricEntry } from './metric-batch.js';
 import type { MetricValue } from './metric-defaults.js';
+import {
+  forgetMetricTableShape,
+  isShapeError,
+  metricTableShape,
+  missingIdentityColumns,
+} from './metric-table.js';
 import {
   insertStatement,
   lastIdStatement,
@@ -45,25 +51,6 @@ export interface SaveMetricsResult {
   readonly updated: number;
 }
 
-/** The columns a metric table must have for a row to be found, inserted and guarded. */
-const IDENTITY_COLUMNS = [
-  'EMPRESA',
-  'FILIAL',
-  'LOCAL',
-  'ID',
-  'INS_USUARIO_SEQ_DB',
-  'UPD_USUARIO_SEQ_DB',
-  'ATIVO',
-  'DELETED',
-  'RO',
-  'FOLHA_TAREFA_SEQ_DB',
-  'OPER_SEQ_DB',
-  'OPER_GRUPO_SEQ_DB',
-];
-
-/** How often a batch is retried when concurrent writers deadlock or take the same new ID. */
-const MAX_ATTEMPTS = 10;
-
 /**
  * Upserts a batch of metric values on one task sheet, keyed by (scope, FOLHA_TAREFA_SEQ_DB,
  * OPER_SEQ_DB, OPER_GRUPO_SEQ_DB): updates the live row of a key, inserts with the scope's next free
@@ -77,38 +64,63 @@ export async function saveMetrics(db: Database, given: SaveMetricsOptions): Prom
   const options = checkArguments(SaveMetricsOptions, given, 'saveMetrics');
   const { scope, user, taskSheet, entries } = options;
   const plan = await resolveTreePlan(db, scope, options);
-  // The checks read different things and go out together; their errors still come in a fixed order
-  // (task sheet, then values, then the tree), whichever answer arrives first.
-  const [sheet, columns, keyIndex, inTree] = await Promise.allSettled([
+  // The task sheet and the tree are checked on other connections while the transaction takes its
+  // locks and reads its rows; it writes nothing before both answered. Their errors still come in a
+  // fixed order (task sheet, then values, then the tree), whichever answer arrives first.
+  const checks = Promise.allSettled([
     loadTaskSheet(db, scope, taskSheet),
-    readColumnTypes(db, plan.metricTable),
-    findKeyIndex(db, plan.metricTable),
     checkInTree(db, scope, plan, entries),
   ]);
-  if (sheet.status === 'rejected') throw sheet.reason;
-  if (columns.status === 'rejected') throw columns.reason;
-  const rows = checkEntries(entries, plan, columns.value);
-  if (inTree.status === 'rejected') throw inTree.reason;
-  if (keyIndex.status === 'rejected') throw keyIndex.reason;
+  const checked = async () => {
+    const [sheet, inTree] = await checks;
+    if (sheet.status === 'rejected') throw sheet.reason;
+    if (inTree.status === 'rejected') throw inTree.reason;
+  };
+  for (let fresh = false; ; fresh = true) {
+    if (fresh) forgetMetricTableShape(db, plan.metricTable);
+    const shape = await metricTableShape(db, plan.metricTable);
+    let rows: CheckedEntry[];
+    try {
+      rows = checkEntries(entries, plan, shape.columns);
+    } catch (error) {
+      // A task sheet that does not exist is the first thing wrong with a batch.
+      const [sheet] = await checks;
+      throw sheet.status === 'rejected' ? sheet.reason : error;
+    }
+    const batch = {
+      table: plan.metricTable,
+      keyIndex: shape.keyIndex,
+      scope,
+      user,
+      taskSheet,
+      entries: rows,
+    };
+    try {
+      return await writeRetrying(db, batch, checked);
+    } catch (error) {
+      // The table changed under the cached shape: read it again and check the batch against it.
+      if (fresh || !isShapeError(error)) throw error;
+    }
+  }
+}
 
+/** How often a batch is retried when concurrent writers deadlock or take the same new ID. */
+const MAX_ATTEMPTS = 10;
+
+async function writeRetrying(
+  db: Database,
+  batch: CheckedBatch,
+  checked: () => Promise<void>,
+): Promise<SaveMetricsResult> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db.transaction((tx) =>
-        writeBatch(tx, {
-          table: plan.metricTable,
-          keyIndex: keyIndex.value,
-          scope,
-          user,
-          taskSheet,
-          entries: rows,
-        }),
-      );
+      return await db.transaction((tx) => writeBatch(tx, batch, checked));
     } catch (error) {
       if (!isRetryable(error)) throw error;
       if (attempt >= MAX_ATTEMPTS) {
         throw new BusyError(
           'METRICS_BUSY',
-          `metrics of task sheet ${taskSheet} could not be saved: other writers kept colliding (${attempt} attempts); nothing was written, send the batch again`,
+          `metrics of task sheet ${batch.taskSheet} could not be saved: other writers kept colliding (${attempt} attempts); nothing was written, send the batch again`,
           { cause: error },
         );
       }
@@ -127,7 +139,7 @@ function checkEntries(
   plan: TreePlan,
   columns: ReadonlyMap<string, ColumnType>,
 ): CheckedEntry[] {
-  const missing = IDENTITY_COLUMNS.filter((column) => !columns.has(column));
+  const missing = missingIdentityColumns(columns);
   if (missing.length > 0) {
     throw new ConfigurationError(
       'METRIC_TABLE_UNUSABLE',
@@ -266,25 +278,6 @@ async function linkedKeys(
   return found;
 }
 
-/** The columns a save looks rows up by, in the order an index must start with to serve it. */
-const KEY_COLUMNS = ['EMPRESA', 'FILIAL', 'LOCAL', 'FOLHA_TAREFA_SEQ_DB', 'OPER_SEQ_DB', 'OPER_GRUPO_SEQ_DB'];
-
-/**
- * The metric table's index that starts with the key columns (ours is METRIC_KEY_INDEX; a host's own
- * metric table may have one under another name), or undefined when it has none: then the save still
- * writes only its keys, but the server may lock more rows than theirs to find them.
- */
-async function findKeyIndex(db: SqlExecutor, table: Identifier): Promise<Identifier | undefined> {
-  const rows = await db.query<{ name: string; columns: string }>(
-    `SELECT INDEX_NAME AS name, GROUP_CONCAT(COLUMN_NAME ORDER BY SEQ_IN_INDEX) AS columns
-       FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? GROUP BY INDEX_NAME`,
-    [table],
-  );
-  const wanted = KEY_COLUMNS.join(',').toLowerCase();
-  const found = rows.find((row) => `${row.columns.toLowerCase()},`.startsWith(`${wanted},`));
-  return found === undefined ? undefined : parseIdentifier(found.name, 'metric key index');
-}
-
 /** A checked batch, ready to write into the metric table. */
 interface CheckedBatch {
   readonly table: Identifier;
@@ -311,7 +304,11 @@ const LOCK_TIMEOUT_SECONDS = 10;
  * writer that does not take our lock can still collide (duplicate ID, deadlock); `saveMetrics`
  * retries those.
  */
-async function writeBatch(tx: SqlExecutor, batch: CheckedBatch): Promise<SaveMetricsResult> {
+async function writeBatch(
+  tx: SqlExecutor,
+  batch: CheckedBatch,
+  checked: () => Promise<void>,
+): Promise<SaveMetricsResult> {
   const { table, scope } = batch;
   // The lock name is hashed on the server: MySQL refuses names longer than 64 characters.
   const lockName = `CONCAT('task_association:', SHA1(CONCAT(DATABASE(), '.', ?, ':', ?)))`;
@@ -327,7 +324,7 @@ async function writeBatch(tx: SqlExecutor, batch: CheckedBatch): Promise<SaveMet
     );
   }
   try {
-    return await writeLocked(tx, batch);
+    return await writeLocked(tx, batch, checked);
   } finally {
     // If the connection itself failed, the server has already dropped the lock with it, and the
     // error that matters is the one already on its way out: do not replace it with this one.
@@ -336,10 +333,15 @@ async function writeBatch(tx: SqlExecutor, batch: CheckedBatch): Promise<SaveMet
 }
 
 /**
- * Locks the rows of the batch's keys (and nothing else), refuses RO and inactive ones, then writes:
- * updates by primary key, inserts with the IDs after the scope's last one.
+ * Locks the rows of the batch's keys (and nothing else), waits for the checks made meanwhile on other
+ * connections, refuses RO and inactive rows, then writes: updates by primary key, inserts with the IDs
+ * after the scope's last one.
  */
-async function writeLocked(tx: SqlExecutor, batch: CheckedBatch): Promise<SaveMetricsResult> {
+async function writeLocked(
+  tx: SqlExecutor,
+  batch: CheckedBatch,
+  checked: () => Promise<void>,
+): Promise<SaveMetricsResult> {
   const { table, scope, user, taskSheet, entries } = batch;
   const read = (statement: Statement) => tx.query(statement.sql, statement.params);
   const write = (statement: Statement) => tx.execute(statement.sql, statement.params);
@@ -352,6 +354,8 @@ async function writeLocked(tx: SqlExecutor, batch: CheckedBatch): Promise<SaveMe
     OPER_SEQ_DB: unknown;
     OPER_GRUPO_SEQ_DB: unknown;
   }[];
+  // Nothing is written, and no row's flags judged, for a batch the task sheet or tree checks refuse.
+  await checked();
   const idsByKey = new Map<string, { ids: number[]; readOnly: boolean; inactive: boolean }>();
   for (const row of existing) {
     const key = metricKey(row.OPER_SEQ_DB, row.OPER_GRUPO_SEQ_DB);

@@ -264,6 +264,46 @@ describe('saveMetrics', () => {
     }
   });
 
+  it('sees a metric table changed after a save: the server refuses the stale check, the save checks again', async () => {
+    // A copy of the metric table, so narrowing and dropping its columns touches no other test.
+    const { db } = scratch();
+    const table = 'app_metrica_mutavel';
+    await db.execute(`CREATE TABLE ${table} LIKE ${names.OPER_GRUPO_METRICA}`);
+    const treeView = TreeView.parse({
+      layers: {
+        '1': { table: names.OPER_GRUPO, associationTable: names.OPER_OPER_GRUPO },
+        '2': { table: names.OPER, isTask: true },
+      },
+      metricAssociationTable: table,
+      metrics: [{ field: 'METRICA1' }, { field: 'METRICA2' }],
+    });
+    const entry = (values: Record<string, string | number>) => ({
+      activity: fixture.opers[2] ?? 0,
+      group: fixture.group,
+      values,
+    });
+    const rowsOf = () =>
+      db.query(`SELECT SEQ_DB, ID, METRICA1, INS_USUARIO_SEQ_DB, UPD_USUARIO_SEQ_DB FROM ${table} ORDER BY SEQ_DB`);
+    // The first save reads the table's shape (and keeps it), then the column narrows.
+    await expect(save({ treeView, entries: [entry({ METRICA1: '1.25' })] })).resolves.toEqual({
+      inserted: 1,
+      updated: 0,
+    });
+    await db.execute(`ALTER TABLE ${table} MODIFY METRICA1 decimal(4,2) NULL`);
+    const before = await rowsOf();
+    await expect(save({ treeView, entries: [entry({ METRICA1: '123.46' })] })).rejects.toMatchObject({
+      name: InvalidRequestError.name,
+      code: 'INVALID_METRIC_VALUE',
+      path: 'entries.0.values.METRICA1',
+    });
+    await db.execute(`ALTER TABLE ${table} DROP COLUMN METRICA2`);
+    await expect(save({ treeView, entries: [entry({ METRICA2: 5 })] })).rejects.toMatchObject({
+      code: 'METRIC_COLUMN_MISSING',
+      path: 'entries.0.values.METRICA2',
+    });
+    expect(await rowsOf()).toEqual(before);
+  });
+
   it('refuses a hand-built TREE_VIEW whose metric names a scope or flag column, writing nothing', async () => {
     const parsed = TreeView.parse({
       layers: {
