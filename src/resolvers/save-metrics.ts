@@ -227,14 +227,14 @@ async function checkInTree(db: SqlExecutor, scope: Scope, plan: TreePlan, entrie
     if (!found.has(metricKey(entry.activity, entry.group))) {
       throw new InvalidRequestError(
         'NOT_IN_TREE',
-        `entry ${index}: activity ${entry.activity} is not linked to node ${entry.group} in scope ${formatScope(scope)} (or one of them is deleted or inactive)`,
+        `entry ${index}: activity ${entry.activity} is not linked to node ${entry.group} in scope ${formatScope(scope)} (or the activity or the link is deleted or inactive)`,
         { path: `entries.${index}` },
       );
     }
     if (entry.group !== null && !shown.has(entry.group)) {
       throw new InvalidRequestError(
         'NOT_IN_TREE',
-        `entry ${index}: node ${entry.group} is not in the tree of scope ${formatScope(scope)}: it hangs below a deleted or inactive node, or in a cycle of parents`,
+        `entry ${index}: node ${entry.group} is not in the tree of scope ${formatScope(scope)}: it is deleted or inactive, or hangs below a deleted or inactive node, or in a cycle of parents`,
         { path: `entries.${index}` },
       );
     }
@@ -242,9 +242,11 @@ async function checkInTree(db: SqlExecutor, scope: Scope, plan: TreePlan, entrie
 }
 
 /**
- * The (activity, parent node) keys among `activities` that live links of the task level tie together.
- * The links drive the join (STRAIGHT_JOIN), found by their activity: left to itself, the optimizer may
- * start from every node of the scope and walk all their links to find the few it was asked for.
+ * The (activity, parent node) keys among `activities` that live links of the task level tie to a live
+ * activity. Whether the parent node is live (and shown) is the node check's, which reads those nodes
+ * anyway. The links drive the join (STRAIGHT_JOIN), found by their activity: left to itself, the
+ * optimizer may start from every activity of the scope. IN lists stop at 999 ids (at 1000 the server
+ * may turn the list into a temporary table); the chunks of a large batch go out together.
  */
 async function linkedKeys(
   db: SqlExecutor,
@@ -253,29 +255,26 @@ async function linkedKeys(
   parent: PlannedLevel | undefined,
   activities: readonly number[],
 ): Promise<Set<string>> {
-  const found = new Set<string>();
   const association = parent?.association;
-  for (const ids of chunks(activities, 999)) {
-    if (parent === undefined || association === undefined) {
+  const read = async (ids: readonly number[]): Promise<string[]> => {
+    if (association === undefined) {
       const rows = await db.query<{ o: number }>(
         `SELECT t.SEQ_DB AS o FROM ${quoteIdentifier(task.table)} t WHERE ${liveInScope('t')} AND t.SEQ_DB IN (${placeholders(ids.length)})`,
         [...scopeParams(scope), ...ids],
       );
-      for (const row of rows) found.add(metricKey(row.o, null));
-      continue;
+      return rows.map((row) => metricKey(row.o, null));
     }
     const child = quoteIdentifier(association.childColumn);
     const parentColumn = quoteIdentifier(association.parentColumn);
     const rows = await db.query<{ o: number; g: number }>(
       `SELECT STRAIGHT_JOIN a.${child} AS o, a.${parentColumn} AS g FROM ${quoteIdentifier(association.table)} a
          JOIN ${quoteIdentifier(task.table)} t ON t.SEQ_DB = a.${child}
-         JOIN ${quoteIdentifier(parent.table)} p ON p.SEQ_DB = a.${parentColumn}
-        WHERE ${liveInScope('a')} AND ${liveInScope('t')} AND ${liveInScope('p')} AND a.${child} IN (${placeholders(ids.length)})`,
-      [...scopeParams(scope), ...scopeParams(scope), ...scopeParams(scope), ...ids],
+        WHERE ${liveInScope('a')} AND ${liveInScope('t')} AND a.${child} IN (${placeholders(ids.length)})`,
+      [...scopeParams(scope), ...scopeParams(scope), ...ids],
     );
-    for (const row of rows) found.add(metricKey(row.o, row.g));
-  }
-  return found;
+    return rows.map((row) => metricKey(row.o, row.g));
+  };
+  return new Set((await Promise.all(chunks(activities, 999).map(read))).flat());
 }
 
 /** A checked batch, ready to write into the metric table. */

@@ -283,7 +283,9 @@ describe('saveMetrics', () => {
       values,
     });
     const rowsOf = () =>
-      db.query(`SELECT SEQ_DB, ID, METRICA1, INS_USUARIO_SEQ_DB, UPD_USUARIO_SEQ_DB FROM ${table} ORDER BY SEQ_DB`);
+      db.query(
+        `SELECT SEQ_DB, ID, METRICA1, INS_USUARIO_SEQ_DB, UPD_USUARIO_SEQ_DB FROM ${table} ORDER BY SEQ_DB`,
+      );
     // The first save reads the table's shape (and keeps it), then the column narrows.
     await expect(save({ treeView, entries: [entry({ METRICA1: '1.25' })] })).resolves.toEqual({
       inserted: 1,
