@@ -24,7 +24,10 @@ import {
   lockKeysStatement,
   type MetricWrite,
   type RowUpdate,
+  releaseStatement,
+  type ScopeLock,
   type Statement,
+  scopeLockName,
   updateStatements,
 } from './metric-writes.js';
 import { shownNodes } from './shown-nodes.js';
@@ -296,67 +299,82 @@ const LOCK_TIMEOUT_SECONDS = 10;
  * tables, and a locking read of the scope's last row is not enough on its own: two writers' range
  * scans share gap locks and then deadlock on their inserts (measured: most of 50 parallel saves).
  *
- * The named lock belongs to the connection, not the transaction, so it is released as the last
- * statement here, a moment before the commit. The reads below are locking reads (FOR UPDATE), so a
- * writer that gets the named lock in that moment waits on our new or changed rows until we commit,
- * then reads them: two saves of one key cannot both insert, two inserts cannot take one ID. A host
- * writer that does not take our lock can still collide (duplicate ID, deadlock); `saveMetrics`
- * retries those.
+ * The named lock belongs to the connection, not the transaction, so it is released a moment before
+ * the commit: after the insert when the batch inserts, with the last update when it only updates (its
+ * rows are locked already). The reads are locking reads (FOR UPDATE), so a writer that gets the named
+ * lock in that moment waits on our new or changed rows until we commit, then reads them: two saves of
+ * one key cannot both insert, two inserts cannot take one ID. A host writer that does not take our
+ * lock can still collide (duplicate ID, deadlock); `saveMetrics` retries those.
+ *
+ * Taking the lock shares a statement with the locking read, releasing it with the last update: a
+ * one-entry update is four statements (begin, lock and read, update and release, commit).
  */
 async function writeBatch(
   tx: SqlExecutor,
   batch: CheckedBatch,
   checked: () => Promise<void>,
 ): Promise<SaveMetricsResult> {
-  const { table, scope } = batch;
-  // The lock name is hashed on the server: MySQL refuses names longer than 64 characters.
-  const lockName = `CONCAT('task_association:', SHA1(CONCAT(DATABASE(), '.', ?, ':', ?)))`;
-  const lockParams = [table, scopeParams(scope).join('/')];
-  const [lock] = await tx.query<{ locked: number | null }>(`SELECT GET_LOCK(${lockName}, ?) AS locked`, [
-    ...lockParams,
-    LOCK_TIMEOUT_SECONDS,
-  ]);
-  if (lock?.locked !== 1) {
-    throw new BusyError(
-      'METRICS_BUSY',
-      `metrics of scope ${formatScope(scope)} are being saved by another request for more than ${LOCK_TIMEOUT_SECONDS} s: nothing was written, send the batch again`,
-    );
-  }
+  const { table, scope, user, taskSheet, entries } = batch;
+  const lock: ScopeLock = { name: scopeLockName(table, scope), timeoutSeconds: LOCK_TIMEOUT_SECONDS };
+  const read = (statement: Statement) => tx.query(statement.sql, statement.params);
+  const write = (statement: Statement) => tx.execute(statement.sql, statement.params);
+  let released = false;
   try {
-    return await writeLocked(tx, batch, checked);
+    // Inactive rows are read too: a key whose row is ATIVO=0 is refused below, never inserted a second
+    // time. DELETED=1 rows are history: they are left as they are, and the key gets a new live row.
+    const existing = (await read(
+      lockKeysStatement(table, scope, taskSheet, entries, batch.keyIndex, lock),
+    )) as {
+      locked: unknown;
+      ID: unknown;
+      RO: unknown;
+      ATIVO: unknown;
+      OPER_SEQ_DB: unknown;
+      OPER_GRUPO_SEQ_DB: unknown;
+    }[];
+    if (Number(existing[0]?.locked) !== 1) {
+      throw new BusyError(
+        'METRICS_BUSY',
+        `metrics of scope ${formatScope(scope)} are being saved by another request for more than ${LOCK_TIMEOUT_SECONDS} s: nothing was written, send the batch again`,
+      );
+    }
+    // Nothing is written, and no row's flags judged, for a batch the task sheet or tree checks refuse.
+    await checked();
+    const { inserts, updates } = decide(entries, existing);
+    // A batch that only updates lets go of the named lock in its last update (see updateStatements).
+    const release = inserts.length === 0 ? lock : undefined;
+    for (const statement of updateStatements(table, scope, user, updates, release)) await write(statement);
+    released = release !== undefined && updates.length > 0;
+    if (inserts.length > 0) {
+      const [last] = (await read(lastIdStatement(table, scope))) as { ID: unknown }[];
+      await write(insertStatement(table, scope, user, taskSheet, Number(last?.ID ?? 0) + 1, inserts));
+    }
+    return { inserted: inserts.length, updated: updates.length };
   } finally {
     // If the connection itself failed, the server has already dropped the lock with it, and the
     // error that matters is the one already on its way out: do not replace it with this one.
-    await tx.query(`SELECT RELEASE_LOCK(${lockName})`, lockParams).catch(() => undefined);
+    if (!released) await read(releaseStatement(lock)).catch(() => undefined);
   }
 }
 
 /**
- * Locks the rows of the batch's keys (and nothing else), waits for the checks made meanwhile on other
- * connections, refuses RO and inactive rows, then writes: updates by primary key, inserts with the IDs
- * after the scope's last one.
+ * Which entries update which rows and which insert, from the locked rows of their keys: RO and
+ * inactive rows are refused, naming the entry.
  */
-async function writeLocked(
-  tx: SqlExecutor,
-  batch: CheckedBatch,
-  checked: () => Promise<void>,
-): Promise<SaveMetricsResult> {
-  const { table, scope, user, taskSheet, entries } = batch;
-  const read = (statement: Statement) => tx.query(statement.sql, statement.params);
-  const write = (statement: Statement) => tx.execute(statement.sql, statement.params);
-  // Inactive rows are read too: a key whose row is ATIVO=0 is refused below, never inserted a second
-  // time. DELETED=1 rows are history: they are left as they are, and the key gets a new live row.
-  const existing = (await read(lockKeysStatement(table, scope, taskSheet, entries, batch.keyIndex))) as {
+function decide(
+  entries: readonly CheckedEntry[],
+  existing: readonly {
     ID: unknown;
     RO: unknown;
     ATIVO: unknown;
     OPER_SEQ_DB: unknown;
     OPER_GRUPO_SEQ_DB: unknown;
-  }[];
-  // Nothing is written, and no row's flags judged, for a batch the task sheet or tree checks refuse.
-  await checked();
+  }[],
+): { inserts: CheckedEntry[]; updates: RowUpdate[] } {
   const idsByKey = new Map<string, { ids: number[]; readOnly: boolean; inactive: boolean }>();
   for (const row of existing) {
+    // A key without a row comes back once, with a NULL ID.
+    if (row.ID === null || row.ID === undefined) continue;
     const key = metricKey(row.OPER_SEQ_DB, row.OPER_GRUPO_SEQ_DB);
     const found = idsByKey.get(key) ?? { ids: [], readOnly: false, inactive: false };
     found.ids.push(Number(row.ID));
@@ -390,12 +408,7 @@ async function writeLocked(
     }
     updates.push({ ids: found.ids, values: entry.values });
   }
-  for (const statement of updateStatements(table, scope, user, updates)) await write(statement);
-  if (inserts.length > 0) {
-    const [last] = (await read(lastIdStatement(table, scope))) as { ID: unknown }[];
-    await write(insertStatement(table, scope, user, taskSheet, Number(last?.ID ?? 0) + 1, inserts));
-  }
-  return { inserted: inserts.length, updated: updates.length };
+  return { inserts, updates };
 }
 
 function isRetryable(error: unknown): boolean {

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TreeView } from '../../src/config/index.js';
 import { openDatabase } from '../../src/db/mysql.js';
+import { parseIdentifier } from '../../src/identifier.js';
 import {
   InvalidRequestError,
   NotFoundError,
@@ -8,6 +9,7 @@ import {
   type SaveMetricsOptions,
   saveMetrics,
 } from '../../src/resolvers/index.js';
+import { scopeLockName } from '../../src/resolvers/metric-writes.js';
 import type { Scope } from '../../src/scope.js';
 import { tableNames } from '../../src/table-names.js';
 import { useScratchDatabase } from '../support/database.js';
@@ -499,6 +501,37 @@ describe('saveMetrics under concurrency', () => {
       names,
       treeView: null,
     });
+
+  it('waits for the scope lock another connection holds, and leaves it free after an insert and after an update', async () => {
+    const { db } = scratch();
+    const name = scopeLockName(parseIdentifier(names.OPER_GRUPO_METRICA, 'table'), SCOPE_RACE);
+    const free = async () =>
+      Number(
+        (await db.query<{ free: unknown }>(`SELECT IS_FREE_LOCK(${name.sql}) AS free`, name.params))[0]?.free,
+      );
+    const holder = await openDatabase(scratch().url, { connectionLimit: 1 });
+    try {
+      await holder.transaction(async (tx) => {
+        expect(await tx.query(`SELECT GET_LOCK(${name.sql}, 0) AS got`, name.params)).toEqual([{ got: 1 }]);
+        let done = false;
+        const saving = raceSave(db, fixture.raceOpers[1] ?? 0, 7).then((result) => {
+          done = true;
+          return result;
+        });
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        expect(done).toBe(false);
+        await tx.query(`SELECT RELEASE_LOCK(${name.sql})`, name.params);
+        expect(await saving).toEqual({ inserted: 1, updated: 0 });
+      });
+      expect(await free()).toBe(1);
+      // The same key again: an update, which lets go of the lock in its update statement.
+      expect(await raceSave(db, fixture.raceOpers[1] ?? 0, 8)).toEqual({ inserted: 0, updated: 1 });
+      expect(await free()).toBe(1);
+      await db.execute(`DELETE FROM ${names.OPER_GRUPO_METRICA} WHERE EMPRESA = ?`, [SCOPE_RACE.EMPRESA]);
+    } finally {
+      await holder.close();
+    }
+  });
 
   it('50 parallel saves of one key end in exactly one row holding one of the values', async () => {
     const db = await openDatabase(scratch().url, { connectionLimit: 12 });
