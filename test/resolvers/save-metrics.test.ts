@@ -409,7 +409,7 @@ describe('saveMetrics on inactive, deleted and hidden rows', () => {
     ]);
   });
 
-  it('refuses a link under a group the tree does not show: below an inactive group, or in a cycle', async () => {
+  it('refuses a link under a group the tree does not show: inactive, below an inactive group, or in a cycle', async () => {
     const { db } = scratch();
     const group = (code: string, extra: Record<string, unknown> = {}) =>
       insertRow(db, names.OPER_GRUPO, { ...SCOPE_A, CODIGO: code, ...live, ...extra });
@@ -422,7 +422,7 @@ describe('saveMetrics on inactive, deleted and hidden rows', () => {
       cycleA,
     ]);
     const nested = await group('NESTED', { OPER_GRUPO_SEQ_DB: fixture.group });
-    for (const hidden of [underOff, cycleA, cycleB]) {
+    for (const hidden of [off, underOff, cycleA, cycleB]) {
       const activity = await linkedActivity(hidden, `UNDER_${hidden}`);
       await expectNothingWritten(
         () =>
