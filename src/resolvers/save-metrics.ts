@@ -67,29 +67,20 @@ export async function saveMetrics(db: Database, given: SaveMetricsOptions): Prom
   const options = checkArguments(SaveMetricsOptions, given, 'saveMetrics');
   const { scope, user, taskSheet, entries } = options;
   const plan = await resolveTreePlan(db, scope, options);
-  // The task sheet and the tree are checked on other connections while the transaction takes its
-  // locks and reads its rows; it writes nothing before both answered. Their errors still come in a
-  // fixed order (task sheet, then values, then the tree), whichever answer arrives first.
+  // The task sheet and the tree are checked together, beside the read of the table's shape, and
+  // before the transaction: a transaction that waited for them would hold a pooled connection that a
+  // check still queued behind it may need (a small pool, many saves: none would move). Their errors
+  // come in a fixed order (task sheet, then values, then the tree), whichever answer arrives first.
   const checks = Promise.allSettled([
     loadTaskSheet(db, scope, taskSheet),
     checkInTree(db, scope, plan, entries),
   ]);
-  const checked = async () => {
-    const [sheet, inTree] = await checks;
-    if (sheet.status === 'rejected') throw sheet.reason;
-    if (inTree.status === 'rejected') throw inTree.reason;
-  };
   for (let fresh = false; ; fresh = true) {
     if (fresh) forgetMetricTableShape(db, plan.metricTable);
-    const shape = await metricTableShape(db, plan.metricTable);
-    let rows: CheckedEntry[];
-    try {
-      rows = checkEntries(entries, plan, shape.columns);
-    } catch (error) {
-      // A task sheet that does not exist is the first thing wrong with a batch.
-      const [sheet] = await checks;
-      throw sheet.status === 'rejected' ? sheet.reason : error;
-    }
+    const [shape, [sheet, inTree]] = await Promise.all([metricTableShape(db, plan.metricTable), checks]);
+    if (sheet.status === 'rejected') throw sheet.reason;
+    const rows = checkEntries(entries, plan, shape.columns);
+    if (inTree.status === 'rejected') throw inTree.reason;
     const batch = {
       table: plan.metricTable,
       keyIndex: shape.keyIndex,
@@ -99,7 +90,7 @@ export async function saveMetrics(db: Database, given: SaveMetricsOptions): Prom
       entries: rows,
     };
     try {
-      return await writeRetrying(db, batch, checked);
+      return await writeRetrying(db, batch);
     } catch (error) {
       // The table changed under the cached shape: read it again and check the batch against it.
       if (fresh || !isShapeError(error)) throw error;
@@ -110,14 +101,10 @@ export async function saveMetrics(db: Database, given: SaveMetricsOptions): Prom
 /** How often a batch is retried when concurrent writers deadlock or take the same new ID. */
 const MAX_ATTEMPTS = 10;
 
-async function writeRetrying(
-  db: Database,
-  batch: CheckedBatch,
-  checked: () => Promise<void>,
-): Promise<SaveMetricsResult> {
+async function writeRetrying(db: Database, batch: CheckedBatch): Promise<SaveMetricsResult> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db.transaction((tx) => writeBatch(tx, batch, checked));
+      return await db.transaction((tx) => writeBatch(tx, batch));
     } catch (error) {
       if (!isRetryable(error)) throw error;
       if (attempt >= MAX_ATTEMPTS) {
@@ -309,11 +296,7 @@ const LOCK_TIMEOUT_SECONDS = 10;
  * Taking the lock shares a statement with the locking read, releasing it with the last update: a
  * one-entry update is four statements (begin, lock and read, update and release, commit).
  */
-async function writeBatch(
-  tx: SqlExecutor,
-  batch: CheckedBatch,
-  checked: () => Promise<void>,
-): Promise<SaveMetricsResult> {
+async function writeBatch(tx: SqlExecutor, batch: CheckedBatch): Promise<SaveMetricsResult> {
   const { table, scope, user, taskSheet, entries } = batch;
   const lock: ScopeLock = { name: scopeLockName(table, scope), timeoutSeconds: LOCK_TIMEOUT_SECONDS };
   const read = (statement: Statement) => tx.query(statement.sql, statement.params);
@@ -338,8 +321,6 @@ async function writeBatch(
         `metrics of scope ${formatScope(scope)} are being saved by another request for more than ${LOCK_TIMEOUT_SECONDS} s: nothing was written, send the batch again`,
       );
     }
-    // Nothing is written, and no row's flags judged, for a batch the task sheet or tree checks refuse.
-    await checked();
     const { inserts, updates } = decide(entries, existing);
     // A batch that only updates lets go of the named lock in its last update (see updateStatements).
     const release = inserts.length === 0 ? lock : undefined;
