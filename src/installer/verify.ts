@@ -20,7 +20,7 @@ import { type LedgerEntry, readLedger, sameScope } from './ledger.js';
 import { readLedgerRows, rowId } from './plan-rows.js';
 import { SCHEMA_SYNC, type SchemaSync } from './schema-sync.js';
 import { sameValue, selectWhere } from './sql.js';
-import { checkTreeView } from './verify-tree-view.js';
+import { checkStoredTreeView } from './verify-tree-view.js';
 
 /** One way the installation differs from what it must be. */
 export interface Problem {
@@ -153,7 +153,10 @@ async function checkParameters(db: SqlExecutor, file: InstallFile, names: TableN
   const tree = rows[TREE_VIEW_PARAMETER];
   if (tree !== undefined) {
     const path = `${PARAMETERS_TABLE}.${TREE_VIEW_PARAMETER}`;
-    problems.push(...(await checkTreeView(db, tree.CONTEUDO, { path, seqDb: tree.SEQ_DB, names })));
+    const found = await checkStoredTreeView(db, tree.CONTEUDO, { seqDb: tree.SEQ_DB, names });
+    problems.push(
+      ...found.map(({ code, at, message }) => ({ code, path: at === '' ? path : `${path}.${at}`, message })),
+    );
   } else if (file.treeView !== undefined) {
     problems.push(parameterMissing(TREE_VIEW_PARAMETER));
   }

@@ -62,7 +62,7 @@ export interface ScopeLock {
  * (the activity's, say) and lock that activity's rows on every task sheet. `<=>` matches a NULL group
  * (a one-level tree) as a value.
  *
- * @example lockKeysStatement('app_oper_grupo_metrica', scope, 42, [{ activity: 3, group: 1 }], 'ix_metric_key', lock).sql
+ * @example lockKeysStatement(parseIdentifier('app_oper_grupo_metrica', 'metric table'), scope, 42, [{ activity: 3, group: 1 }], parseIdentifier(METRIC_KEY_INDEX, 'index'), { name: scopeLockName(parseIdentifier('app_oper_grupo_metrica', 'metric table'), scope), timeoutSeconds: 10 }).sql
  * // SELECT STRAIGHT_JOIN l.locked, m.ID, ... FROM (SELECT GET_LOCK(..., ?) AS locked LIMIT 1) l
  * //   JOIN (SELECT ? AS o, ? AS g) k LEFT JOIN `app_oper_grupo_metrica` m FORCE INDEX (`ix_metric_key`) ON l.locked = 1 AND ... FOR UPDATE
  */
