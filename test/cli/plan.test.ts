@@ -76,6 +76,22 @@ describe('task-association plan', () => {
     }
   });
 
+  it('shows a DDL statement whole in its human output: every clause of an ALTER', async () => {
+    const fresh = await freshDatabase('cli_plan_alter', { hostSchema: true });
+    try {
+      const install = ['--install', INSTALL, '--database-url', fresh.url];
+      expect(await runCli(['apply', ...install, '--yes'], captureIo())).toBe(0);
+      await fresh.db.execute('ALTER TABLE `MO_OPER` DROP COLUMN `CODIGO`, DROP COLUMN `DESCRICAO`');
+      const io = captureIo();
+      expect(await runCli(['plan', ...install], io)).toBe(0);
+      expect(io.err()).toMatch(
+        /ALTER TABLE `MO_OPER`\n\s+ADD COLUMN `CODIGO` [^\n]*,\n\s+ADD COLUMN `DESCRICAO` /,
+      );
+    } finally {
+      await fresh.drop();
+    }
+  });
+
   it('--json carries why apply would refuse, with every finding (exit 1)', async () => {
     const { url } = scratch();
     const example = JSON.parse(await readFile(INSTALL, 'utf8'));
