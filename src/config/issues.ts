@@ -28,6 +28,7 @@ export const CONFIG_ISSUE_CODES = [
   'UNKNOWN_DEFAULT_TYPE',
   'CONFLICTING_PARAMETERS',
   'NO_TREE_VIEW',
+  'HOST_TABLE',
 ] as const;
 export const ConfigIssueCode = z.enum(CONFIG_ISSUE_CODES);
 export type ConfigIssueCode = z.infer<typeof ConfigIssueCode>;

@@ -9,8 +9,9 @@ import { checkArguments } from './arguments.js';
 import { resolveTreePlan } from './installation.js';
 import { compileMetricDefaults, type ResolvedMetrics, type Row } from './metric-defaults.js';
 import { liveInScope, placeholders, scopeParams } from './sql.js';
+import { explainTableErrors } from './table-diagnosis.js';
 import { loadTaskSheet } from './task-sheet.js';
-import type { PlannedLevel } from './tree-plan.js';
+import type { PlannedLevel, TreePlan } from './tree-plan.js';
 
 /** A node above the task level: a group, a sector, whatever table the level names. */
 export interface BranchNode {
@@ -83,10 +84,19 @@ export type LoadTaskTreeOptions = z.input<typeof LoadTaskTreeOptions>;
  */
 export async function loadTaskTree(db: SqlExecutor, given: LoadTaskTreeOptions): Promise<TaskTree> {
   const options = checkArguments(LoadTaskTreeOptions, given, 'loadTaskTree');
+  const plan = await resolveTreePlan(db, options.scope, options);
+  // A table of the plan that is missing or lacks a column becomes an error naming the parameter row.
+  return explainTableErrors(db, options.scope, plan, () => walkTree(db, options, plan));
+}
+
+/** The reads of {@link loadTaskTree} once its options are checked and its plan is known. */
+async function walkTree(
+  db: SqlExecutor,
+  options: z.output<typeof LoadTaskTreeOptions>,
+  plan: TreePlan,
+): Promise<TaskTree> {
   const { scope, taskSheet } = options;
   const inListLimit = options.inListLimit ?? 999;
-  const plan = await resolveTreePlan(db, scope, options);
-
   const [first, ...rest] = plan.levels;
   // A checked TREE_VIEW has at least its task level; this only satisfies the type checker.
   if (first === undefined) {

@@ -14,6 +14,7 @@ import { MetricBatch, type MetricEntry } from './metric-batch.js';
 import type { MetricValue } from './metric-defaults.js';
 import { shownNodes } from './shown-nodes.js';
 import { chunks, liveInScope, placeholders, scopeParams } from './sql.js';
+import { explainTableErrors, METRIC_TABLE_COLUMNS } from './table-diagnosis.js';
 import { loadTaskSheet } from './task-sheet.js';
 import type { TreePlan } from './tree-plan.js';
 
@@ -36,22 +37,6 @@ export interface SaveMetricsResult {
   readonly updated: number;
 }
 
-/** The columns a metric table must have for a row to be found, inserted and guarded. */
-const IDENTITY_COLUMNS = [
-  'EMPRESA',
-  'FILIAL',
-  'LOCAL',
-  'ID',
-  'INS_USUARIO_SEQ_DB',
-  'UPD_USUARIO_SEQ_DB',
-  'ATIVO',
-  'DELETED',
-  'RO',
-  'FOLHA_TAREFA_SEQ_DB',
-  'OPER_SEQ_DB',
-  'OPER_GRUPO_SEQ_DB',
-];
-
 /** How often a batch is retried when concurrent writers deadlock or take the same new ID. */
 const MAX_ATTEMPTS = 10;
 
@@ -66,8 +51,18 @@ const MAX_ATTEMPTS = 10;
  */
 export async function saveMetrics(db: Database, given: SaveMetricsOptions): Promise<SaveMetricsResult> {
   const options = checkArguments(SaveMetricsOptions, given, 'saveMetrics');
+  const plan = await resolveTreePlan(db, options.scope, options);
+  // A table of the plan that is missing or lacks a column becomes an error naming the parameter row.
+  return explainTableErrors(db, options.scope, plan, () => savePlanned(db, options, plan));
+}
+
+/** The checks and the write of {@link saveMetrics} once its options are checked and its plan is known. */
+async function savePlanned(
+  db: Database,
+  options: z.output<typeof SaveMetricsOptions>,
+  plan: TreePlan,
+): Promise<SaveMetricsResult> {
   const { scope, user, taskSheet, entries } = options;
-  const plan = await resolveTreePlan(db, scope, options);
   await loadTaskSheet(db, scope, taskSheet);
   const rows = checkEntries(entries, plan, await readColumnTypes(db, plan.metricTable));
   await checkInTree(db, scope, plan, entries);
@@ -104,7 +99,7 @@ function checkEntries(
   plan: TreePlan,
   columns: ReadonlyMap<string, ColumnType>,
 ): CheckedEntry[] {
-  const missing = IDENTITY_COLUMNS.filter((column) => !columns.has(column));
+  const missing = METRIC_TABLE_COLUMNS.filter((column) => !columns.has(column));
   if (missing.length > 0) {
     throw new ConfigurationError(
       'METRIC_TABLE_UNUSABLE',
