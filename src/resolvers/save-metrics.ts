@@ -5,18 +5,17 @@ import { type Identifier, quoteIdentifier } from '../identifier.js';
 import { formatScope, Scope } from '../scope.js';
 import { SeqDb } from '../seq-db.js';
 import { TableNames } from '../table-names.js';
-import { checkArguments } from './arguments.js';
 import { type ColumnType, checkValue, readColumnTypes } from './column-types.js';
 import { BusyError, ConfigurationError, InvalidRequestError, ReadOnlyRowError } from './errors.js';
-import { resolveTreePlan } from './installation.js';
 import { metricKey } from './load-task-tree.js';
 import { MetricBatch, type MetricEntry } from './metric-batch.js';
 import type { MetricValue } from './metric-defaults.js';
 import { shownNodes } from './shown-nodes.js';
 import { chunks, liveInScope, placeholders, scopeParams } from './sql.js';
-import { explainTableErrors, METRIC_TABLE_COLUMNS } from './table-diagnosis.js';
+import { METRIC_TABLE_COLUMNS } from './table-diagnosis.js';
 import { loadTaskSheet } from './task-sheet.js';
 import type { TreePlan } from './tree-plan.js';
+import { withPlan } from './with-plan.js';
 
 /** What `saveMetrics` is given, checked with this model before any SQL. */
 export const SaveMetricsOptions = z.strictObject({
@@ -50,10 +49,9 @@ const MAX_ATTEMPTS = 10;
  * @example await saveMetrics(db, { scope, user: 7, taskSheet: 42, entries: [{ activity: 3, group: 1, values: { METRICA1: '2.50' } }] });
  */
 export async function saveMetrics(db: Database, given: SaveMetricsOptions): Promise<SaveMetricsResult> {
-  const options = checkArguments(SaveMetricsOptions, given, 'saveMetrics');
-  const plan = await resolveTreePlan(db, options.scope, options);
-  // A table of the plan that is missing or lacks a column becomes an error naming the parameter row.
-  return explainTableErrors(db, options.scope, plan, () => savePlanned(db, options, plan));
+  return withPlan(db, SaveMetricsOptions, given, 'saveMetrics', (options, plan) =>
+    savePlanned(db, options, plan),
+  );
 }
 
 /** The checks and the write of {@link saveMetrics} once its options are checked and its plan is known. */
