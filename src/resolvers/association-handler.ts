@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Database } from '../db/driver.js';
-import { TaskAssociationError } from '../errors.js';
+import { DatabaseTimeoutError, TaskAssociationError } from '../errors.js';
 import type { Scope } from '../scope.js';
 import { SeqDbText } from '../seq-db.js';
 import {
@@ -58,7 +58,8 @@ const QUERY_PARAMETERS = {
  * - `GET ?taskSheet=42` → 200 with the tree (`loadTaskTree`) as JSON;
  * - `PUT ?taskSheet=42` with `{ "entries": [...] }` → 200 with `{ inserted, updated }` (`saveMetrics`);
  * - bad input → 400, a body over 1 MB → 413, unknown task sheet or one of another scope → 404, RO row → 409, other
- *   method → 405, writers colliding → 503, installation misconfigured → 500; errors as
+ *   method → 405, writers colliding or a database that does not answer in time → 503 (the latter with
+ *   Retry-After), installation misconfigured → 500; errors as
  *   `{ "error": { "code", "message", "path"? } }`.
  *
  * @example const handle = createAssociationHandler({ db, context: async (req) => session(req) });
@@ -105,20 +106,24 @@ function errorResponse(error: unknown, onError: (error: unknown) => void): Respo
     onError(error);
     return errorJson(500, 'INTERNAL_ERROR', 'the request failed on the server');
   }
-  return errorJson(
-    statusOf(error),
-    error.code,
-    error.message,
-    error.path === undefined ? {} : { path: error.path },
-  );
+  return errorJson(statusOf(error), error.code, error.message, {
+    ...(error.path === undefined ? {} : { path: error.path }),
+    // The database stopped answering: the client may try again, not at once.
+    ...(error instanceof DatabaseTimeoutError
+      ? { headers: { 'retry-after': String(RETRY_AFTER_SECONDS) } }
+      : {}),
+  });
 }
+
+/** Retry-After of a 503 for a database that did not answer: long enough not to pile onto a struggling one. */
+const RETRY_AFTER_SECONDS = 5;
 
 function statusOf(error: TaskAssociationError): number {
   if (error instanceof PayloadTooLargeError) return 413;
   if (error instanceof InvalidRequestError) return 400;
   if (error instanceof NotFoundError) return 404;
   if (error instanceof ReadOnlyRowError) return 409;
-  if (error instanceof BusyError) return 503;
+  if (error instanceof BusyError || error instanceof DatabaseTimeoutError) return 503;
   // The rest (ConfigurationError, the config reader's ConfigError, a bad table name in a parameter
   // row) is the installation's to fix, not the request's.
   return 500;

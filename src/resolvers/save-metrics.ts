@@ -248,11 +248,16 @@ async function writeBatch(tx: SqlExecutor, batch: CheckedBatch): Promise<SaveMet
   // The lock name is hashed on the server: MySQL refuses names longer than 64 characters.
   const lockName = `CONCAT('task_association:', SHA1(CONCAT(DATABASE(), '.', ?, ':', ?)))`;
   const lockParams = [table, scopeParams(scope).join('/')];
-  const [lock] = await tx.query<{ locked: number | null }>(`SELECT GET_LOCK(${lockName}, ?) AS locked`, [
-    ...lockParams,
-    LOCK_TIMEOUT_SECONDS,
-  ]);
-  if (lock?.locked !== 1) {
+  // Waited for one second at a time: each statement stays within the connection's bound on an
+  // answer (a few seconds), which a single ten-second wait would exceed.
+  let locked = false;
+  for (let waited = 0; !locked && waited < LOCK_TIMEOUT_SECONDS; waited++) {
+    const [lock] = await tx.query<{ locked: number | null }>(`SELECT GET_LOCK(${lockName}, 1) AS locked`, [
+      ...lockParams,
+    ]);
+    locked = lock?.locked === 1;
+  }
+  if (!locked) {
     throw new BusyError(
       'METRICS_BUSY',
       `metrics of scope ${formatScope(scope)} are being saved by another request for more than ${LOCK_TIMEOUT_SECONDS} s: nothing was written, send the batch again`,

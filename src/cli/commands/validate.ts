@@ -8,7 +8,7 @@ import {
   TREE_VIEW_PARAMETER,
 } from '../../config/index.js';
 import { openDatabase } from '../../db/mysql.js';
-import { resolveDatabaseUrl } from '../../db/url.js';
+import { resolveDatabaseTimeout, resolveDatabaseUrl } from '../../db/url.js';
 import { formatScope, parseScope, type Scope } from '../../scope.js';
 import { databaseUrlOption, jsonOption, parseCommandLine, UsageError } from '../args.js';
 import { type CliIo, type ExitCode, printJson, readStdin, say } from '../io.js';
@@ -41,6 +41,7 @@ export const command: Command = {
         ? await fromDatabase(
             resolveDatabaseUrl(values['database-url'], io.env),
             scopeOption(values.scope ?? ''),
+            resolveDatabaseTimeout(io.env),
           )
         : { source: file === '-' ? 'standard input' : file, issues: issuesOf(await readSource(file, io)) };
     return report(checked, values.json === true, io);
@@ -73,8 +74,9 @@ function issuesOf(text: string): readonly ConfigIssue[] {
 async function fromDatabase(
   url: string,
   scope: Scope,
+  timeoutMs: number,
 ): Promise<{ source: string; issues: readonly ConfigIssue[] }> {
-  const db = await openDatabase(url, { connectionLimit: 1 });
+  const db = await openDatabase(url, { connectionLimit: 1, timeoutMs });
   try {
     const { rows } = await readParameterRows(db, scope, [TREE_VIEW_PARAMETER]);
     const row = rows[TREE_VIEW_PARAMETER];
