@@ -3,6 +3,7 @@
 import { performance } from 'node:perf_hooks';
 import { Metric } from '../src/config/index.js';
 import { compileMetricDefaults } from '../src/resolvers/index.js';
+import { loadLine, median, spread } from './report.js';
 
 const RESOLUTIONS = 1_000_000;
 const ROUNDS = 15;
@@ -86,7 +87,8 @@ function timeSwitch(): number {
   return performance.now() - start;
 }
 
-// Warm both up, then alternate rounds so neither gets a quieter machine; the best round of each counts.
+// Warm both up, then alternate rounds so neither gets a quieter machine.
+console.log(`start: ${loadLine()}`);
 timeOurs();
 timeSwitch();
 const ours: number[] = [];
@@ -95,14 +97,12 @@ for (let round = 0; round < ROUNDS; round++) {
   ours.push(timeOurs());
   baseline.push(timeSwitch());
 }
-const best = (times: number[]) => Math.min(...times);
+const ratios = ours.map((time, round) => time / (baseline[round] ?? Number.NaN));
 console.log(
-  `rounds, ours: ${ours.map((t) => t.toFixed(0)).join(' ')}; switch: ${baseline.map((t) => t.toFixed(0)).join(' ')}`,
+  `resolutions per round: ${RESOLUTIONS.toLocaleString('en')} (${metrics.length} metrics each, 1000 distinct activities, every fourth with a saved row), ${ROUNDS} rounds`,
 );
-console.log(
-  `resolutions per run: ${RESOLUTIONS.toLocaleString('en')} (${metrics.length} metrics each, ${ROUNDS} rounds, best kept)`,
-);
-console.log(`ours (compileMetricDefaults): ${best(ours).toFixed(1)} ms`);
-console.log(`hand-written switch:          ${best(baseline).toFixed(1)} ms`);
+console.log(`ours (compileMetricDefaults): ${spread(ours, 1)} ms`);
+console.log(`hand-written switch:          ${spread(baseline, 1)} ms`);
+console.log(`ratio per round: ${spread(ratios)}; end: ${loadLine()}`);
 console.log(`(checksum ${sink})`);
-console.log(`ratio_vs_switch=${(best(ours) / best(baseline)).toFixed(2)}`);
+console.log(`ratio_vs_switch=${median(ratios).toFixed(2)}`);

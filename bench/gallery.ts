@@ -1,229 +1,277 @@
-// The gallery's four figures, measured side by side in one run (`npm run bench:gallery`):
-//   payload_ratio    our /caroulsel/data bytes over the base64-inline list of the same items
-//   cached_vs_static cached thumbnail requests/s (memory layer) over the same bytes served from
-//                    memory by a plain static handler; a second line compares the disk cache alone
-//                    with a static handler that reads the file at each request
-//   cold_vs_jimp     jimp's cold thumbnail time over ours, same images, same box
-//   generations      renditions generated for 100 concurrent requests of one cold thumbnail
-// The HTTP load runs in a worker thread, so the server (this thread) has the event loop to itself.
+// The gallery's figures, measured side by side in one run (`npm run bench:gallery`):
+//   payload_ratio  our /caroulsel/data bytes over the base64-inline list of the same items
+//   vs_nginx       cached thumbnail requests/s through our handler over Debian's nginx serving the
+//                  same bytes from a file (its own config and prefix in a temp dir, one worker)
+//   vs_sirv        the same over sirv, a fast Node static server, serving the same file
+//   cold_vs_ipx    ipx's time over ours to answer the first request of every image's thumbnail over
+//                  HTTP, both with empty caches (ipx keeps none; ours gets a fresh cache each round)
+//   generations    renditions generated for 100 concurrent requests of one cold thumbnail
+// HTTP load comes from autocannon run as a separate process (with a worker), so the servers (this
+// process, and nginx) share no event loop with the load. Ports 3110-3113 (BENCH_GALLERY_PORT moves them).
+import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
-import { createServer, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { cpus, loadavg, tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { Worker } from 'node:worker_threads';
-import { Jimp } from 'jimp';
+import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import { cpus, tmpdir } from 'node:os';
+import { basename, join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { promisify } from 'node:util';
+import { createIPX, createIPXNodeServer, ipxFSStorage } from 'ipx';
+import sirv from 'sirv';
 import { createDiskCache } from '../src/gallery/cache/disk-cache.js';
 import { createGalleryHandler } from '../src/gallery/handler.js';
-import { renderImage } from '../src/gallery/image-pipeline.js';
 import { GalleryLimits } from '../src/gallery/limits.js';
 import { toNodeListener } from '../src/gallery/node-adapter.js';
+import { loadLine, median, spread, timed } from './report.js';
 
 const SAMPLES = new URL('../examples/images/', import.meta.url).pathname;
-// The large sample images live beside the checkout (shared/fixtures/images); used when present.
-const FIXTURES = new URL('../../shared/fixtures/images/', import.meta.url).pathname;
+// The two large images (a 1920x1080 PNG, a 4096x4096 JPEG) are not in the repository: they are read
+// from BENCH_GALLERY_IMAGES, else from the shared fixtures beside the checkout.
+const LARGE_DIR =
+  process.env.BENCH_GALLERY_IMAGES ?? new URL('../../shared/fixtures/images/', import.meta.url).pathname;
+const IMAGE_NAMES = [
+  join(SAMPLES, 'debian-logo-256.png'),
+  join(SAMPLES, 'emerald-16x9.png'),
+  join(SAMPLES, 'grace_hopper.jpg'),
+  join(SAMPLES, 'joy-preview.jpg'),
+  join(SAMPLES, 'spacefun-preview.jpg'),
+  join(LARGE_DIR, 'softwaves-16x9.png'),
+  join(LARGE_DIR, 'pixels-large.jpg'),
+];
 const SECRET = 'bench-secret-0123456789';
-const LOAD_SECONDS = 1;
-const ROUNDS = 9;
+const NGINX = process.env.NGINX ?? '/usr/sbin/nginx';
+const FIRST_PORT = Number(process.env.BENCH_GALLERY_PORT ?? 3110);
+const LOAD_SECONDS = 5;
+const ROUNDS = 5;
+const COLD_ROUNDS = 3;
 const CONNECTIONS = 16;
+const AUTOCANNON = new URL('../node_modules/autocannon/autocannon.js', import.meta.url).pathname;
 
-// Worker side, as plain JavaScript (workers do not inherit the TypeScript loader): keeps
-// `connections` keep-alive requests in flight for `seconds` and posts how many completed.
-const LOAD_WORKER = `
-const { Agent, request } = require('node:http');
-const { parentPort, workerData: { url, seconds, connections } } = require('node:worker_threads');
-const agent = new Agent({ keepAlive: true, maxSockets: connections });
-const until = Date.now() + seconds * 1000;
-let done = 0;
-const one = () => new Promise((resolve, reject) => {
-  const req = request(url, { agent }, (res) => {
-    if (res.statusCode !== 200) reject(new Error(url + ': HTTP ' + res.statusCode));
-    res.on('data', () => {});
-    res.on('end', resolve);
-  });
-  req.on('error', reject);
-  req.end();
-});
-Promise.all(Array.from({ length: connections }, async () => {
-  while (Date.now() < until) { await one(); done += 1; }
-})).then(() => { agent.destroy(); parentPort.postMessage(done); });
-`;
-
-async function requestsPerSecond(url: string): Promise<number> {
-  const worker = new Worker(LOAD_WORKER, {
-    eval: true,
-    workerData: { url, seconds: LOAD_SECONDS, connections: CONNECTIONS },
-  });
-  const [count] = (await once(worker, 'message')) as [number];
-  await worker.terminate();
-  return count / LOAD_SECONDS;
+/** Requests per second autocannon (another process, one worker thread) gets from `url`. */
+async function requestsPerSecond(url: string, seconds = LOAD_SECONDS): Promise<number> {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [AUTOCANNON, '--json', '-c', String(CONNECTIONS), '-d', String(seconds), '-w', '1', url],
+    { timeout: (seconds + 30) * 1000, maxBuffer: 16 * 1024 * 1024 },
+  );
+  const result = JSON.parse(stdout) as { requests: { average: number }; non2xx: number; errors: number };
+  if (result.non2xx > 0 || result.errors > 0) {
+    throw new Error(`${url}: ${result.non2xx} answers other than 2xx and ${result.errors} errors under load`);
+  }
+  return result.requests.average;
 }
 
-/**
- * Median over `rounds` of (ours req/s / static req/s), the two measured back to back in
- * alternating order: on a shared machine the load drifts, a ratio of neighbouring runs does not.
- */
-async function compareWithStatic(
-  label: string,
-  ours: string,
-  floor: { url: string; label: string },
-  rounds: number,
-): Promise<number> {
-  const ratios: number[] = [];
-  for (let round = 0; round < rounds; round++) {
-    const first = round % 2 === 0 ? floor.url : ours;
-    const firstRate = await requestsPerSecond(first);
-    const secondRate = await requestsPerSecond(first === floor.url ? ours : floor.url);
-    const [staticRate, oursRate] = first === floor.url ? [firstRate, secondRate] : [secondRate, firstRate];
-    ratios.push(oursRate / staticRate);
-    console.log(
-      `  round ${round + 1}: ${label} ${oursRate.toFixed(0)} req/s, ${floor.label} ${staticRate.toFixed(0)} req/s`,
-    );
+async function listen(server: Server, port: number): Promise<void> {
+  server.listen(port, '127.0.0.1');
+  await once(server, 'listening');
+}
+
+/** Debian's nginx on `port`, serving `root`, with its own prefix, config, logs and pid in `dir`. */
+async function startNginx(dir: string, root: string, port: number) {
+  const conf = join(dir, 'nginx.conf');
+  await writeFile(
+    conf,
+    `worker_processes 1;
+daemon off;
+pid ${join(dir, 'nginx.pid')};
+error_log ${join(dir, 'error.log')} warn;
+events { worker_connections 1024; }
+http {
+  access_log off;
+  sendfile on;
+  keepalive_requests 1000000;
+  client_body_temp_path ${join(dir, 'body')};
+  proxy_temp_path ${join(dir, 'proxy')};
+  fastcgi_temp_path ${join(dir, 'fastcgi')};
+  uwsgi_temp_path ${join(dir, 'uwsgi')};
+  scgi_temp_path ${join(dir, 'scgi')};
+  types { image/webp webp; }
+  server { listen 127.0.0.1:${port}; root ${root}; }
+}
+`,
+  );
+  const child = spawn(NGINX, ['-p', dir, '-c', conf], { stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr.on('data', (chunk) => {
+    stderr += chunk;
+  });
+  for (let attempt = 0; attempt < 50; attempt++) {
+    if (child.exitCode !== null) throw new Error(`nginx (${NGINX}) exited: ${stderr.trim()}`);
+    const answer = await fetch(`http://127.0.0.1:${port}/thumb.webp`).catch(() => undefined);
+    if (answer?.ok) return child;
+    await sleep(100);
   }
-  return ratios.sort((a, b) => a - b)[Math.floor(rounds / 2)] ?? 0;
+  child.kill();
+  throw new Error(`nginx (${NGINX}) did not answer on port ${port} within 5 s: ${stderr.trim()}`);
 }
 
 async function main() {
-  const names = [
-    'debian-logo-256.png',
-    'emerald-16x9.png',
-    'grace_hopper.jpg',
-    'joy-preview.jpg',
-    'spacefun-preview.jpg',
-  ];
-  const files = names.map((name) => join(SAMPLES, name));
-  // The large images live outside the repository; the bench uses them when they are there.
-  for (const name of ['softwaves-16x9.png', 'pixels-large.jpg']) {
-    if (existsSync(join(FIXTURES, name))) files.push(join(FIXTURES, name));
+  const missing = IMAGE_NAMES.filter((file) => !existsSync(file));
+  if (missing.length > 0) {
+    throw new Error(
+      `bench:gallery needs all ${IMAGE_NAMES.length} images; missing: ${missing.join(', ')} (set BENCH_GALLERY_IMAGES to the folder holding softwaves-16x9.png and pixels-large.jpg)`,
+    );
   }
-  const images = await Promise.all(files.map(async (file) => ({ file, bytes: await readFile(file) })));
   const work = await mkdtemp(join(tmpdir(), 'bench-gallery-'));
-  let generations = 0;
-  const handler = createGalleryHandler({
-    source: async () => images.map(({ file }, i) => ({ id: String(i), title: file, image: file })),
-    secrets: [SECRET],
-    cache: createDiskCache({ dir: join(work, 'cache') }),
-    logger: { warn: (message) => console.error(message) },
-    onGenerate: () => {
-      generations += 1;
-    },
-  });
-  const limits = GalleryLimits.parse({});
-  console.log(
-    `machine: ${cpus().length} x ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}, ` +
-      `load average ${loadavg()[0]?.toFixed(1)} (other work on the machine skews the HTTP figures)`,
+  // nginx's worker drops root's rights: it must be able to walk into the folder it serves.
+  await chmod(work, 0o755);
+  // One folder of copies that ours and ipx both read from.
+  const imageDir = join(work, 'images');
+  await mkdir(imageDir);
+  const images = await Promise.all(
+    IMAGE_NAMES.map(async (original) => {
+      const bytes = await readFile(original);
+      const file = join(imageDir, basename(original));
+      await writeFile(file, bytes);
+      return { file, bytes };
+    }),
   );
-  console.log(`images (${images.length}):`);
-  for (const { file, bytes } of images) console.log(`  ${file}  ${bytes.length} bytes`);
-  console.log(`thumbnail: WebP inside ${limits.thumbSize}x${limits.thumbSize}`);
-
-  // 1. Payload: our list against the legacy list carrying every image inline as a data URI.
-  const data = Buffer.from(await (await handler(new Request('http://bench/caroulsel/data'))).arrayBuffer());
-  const items = (
-    JSON.parse(data.toString()) as { items: { id: string; title: string; previewUrl: string }[] }
-  ).items;
-  const legacy = Buffer.from(
-    JSON.stringify(
-      images.map(({ file, bytes }, i) => ({
-        id: String(i),
-        title: file,
-        image: `data:image/${file.endsWith('.png') ? 'png' : 'jpeg'};base64,${bytes.toString('base64')}`,
-      })),
-    ),
-  );
-  const payloadRatio = data.length / legacy.length;
-  console.log(`payload: /caroulsel/data ${data.length} bytes, base64-inline list ${legacy.length} bytes`);
-
-  // 2. Generations: 100 concurrent requests for one cold thumbnail, over HTTP.
-  // The floors: plain static handlers in the same process, sending the thumbnail's bytes held in
-  // memory (against our memory layer) or read from a file at each request (against the disk cache).
-  let held = Buffer.alloc(0);
-  const sendStatic = (res: ServerResponse, bytes: Buffer) => {
-    res.writeHead(200, { 'Content-Type': 'image/webp', 'Content-Length': bytes.length });
-    res.end(bytes);
-  };
-  const server = createServer(async (req, res) => {
-    if (req.url === '/static/memory.webp') return sendStatic(res, held);
-    if (req.url === '/static/disk.webp') return sendStatic(res, await readFile(join(work, 'thumb.webp')));
-    listener(req, res);
-  });
-  const listener = toNodeListener(handler);
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const thumbUrl = base + (items[2]?.previewUrl ?? '');
-  const before = generations;
-  const responses = await Promise.all(Array.from({ length: 100 }, () => fetch(thumbUrl)));
-  const thumb = Buffer.from(await (responses[0] as Response).arrayBuffer());
-  for (const response of responses.slice(1)) await response.arrayBuffer();
-  const coldGenerations = generations - before;
-  console.log(`generations: ${coldGenerations} for 100 concurrent requests of one cold thumbnail`);
-
-  // 3. Cached thumbnail requests per second against the same bytes served by a static handler.
-  held = thumb;
-  await writeFile(join(work, 'thumb.webp'), thumb);
-  console.log(
-    `load: ${CONNECTIONS} keep-alive connections, ${LOAD_SECONDS} s per run, ${ROUNDS} rounds, thumbnail ${thumb.length} bytes`,
-  );
-  await requestsPerSecond(thumbUrl); // warm-up of both paths' code
-  const cachedVsStatic = await compareWithStatic(
-    'cached thumbnail',
-    thumbUrl,
-    { url: `${base}/static/memory.webp`, label: 'static from memory' },
-    ROUNDS,
-  );
-  console.log(`memory layer against a static handler holding the same bytes: ${cachedVsStatic.toFixed(2)}x`);
-  // The second comparison, disk against disk: the memory layer off (each hit reads the disk
-  // cache) against a static handler that reads the file at each request.
-  const diskOnly = createServer(
-    toNodeListener(
+  const servers: Server[] = [];
+  let nginx: ReturnType<typeof spawn> | undefined;
+  try {
+    let generations = 0;
+    const galleryOf = (cacheDir: string) =>
       createGalleryHandler({
         source: async () => images.map(({ file }, i) => ({ id: String(i), title: file, image: file })),
         secrets: [SECRET],
-        cache: createDiskCache({ dir: join(work, 'cache') }),
-        limits: { memoryCacheBytes: 0 },
-      }),
-    ),
-  );
-  diskOnly.listen(0, '127.0.0.1');
-  await once(diskOnly, 'listening');
-  const diskUrl = `http://127.0.0.1:${(diskOnly.address() as AddressInfo).port}${items[2]?.previewUrl ?? ''}`;
-  const diskVsStatic = await compareWithStatic(
-    'disk cache alone',
-    diskUrl,
-    { url: `${base}/static/disk.webp`, label: 'static from file' },
-    5,
-  );
-  console.log(
-    `disk cache alone (memory layer off) against a static handler reading the file: ${diskVsStatic.toFixed(2)}x`,
-  );
-  diskOnly.close();
-  server.close();
+        cache: createDiskCache({ dir: cacheDir }),
+        logger: { warn: (message) => console.error(message) },
+        onGenerate: () => {
+          generations += 1;
+        },
+      });
+    const handler = galleryOf(join(work, 'cache'));
+    const limits = GalleryLimits.parse({});
+    console.log(`machine: ${cpus().length} x ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}`);
+    console.log(`start: ${loadLine()}`);
+    console.log(`images (${images.length}):`);
+    for (const { file, bytes } of images) console.log(`  ${basename(file)}  ${bytes.length} bytes`);
+    console.log(`thumbnail: WebP inside ${limits.thumbSize}x${limits.thumbSize}`);
 
-  // 4. Cold thumbnails: our pipeline against jimp, same images, same box (jimp has no WebP: JPEG).
-  let ours = 0;
-  let theirs = 0;
-  for (const { bytes } of images) {
-    let start = performance.now();
-    await renderImage(bytes, 'thumb', limits);
-    ours += performance.now() - start;
-    start = performance.now();
-    const image = await Jimp.read(bytes);
-    image.scaleToFit({ w: limits.thumbSize, h: limits.thumbSize });
-    await image.getBuffer('image/jpeg');
-    theirs += performance.now() - start;
+    // 1. Payload: our list against the legacy list carrying every image inline as a data URI.
+    const data = Buffer.from(await (await handler(new Request('http://bench/caroulsel/data'))).arrayBuffer());
+    const items = (
+      JSON.parse(data.toString()) as { items: { id: string; title: string; previewUrl: string }[] }
+    ).items;
+    const legacy = Buffer.from(
+      JSON.stringify(
+        images.map(({ file, bytes }, i) => ({
+          id: String(i),
+          title: file,
+          image: `data:image/${file.endsWith('.png') ? 'png' : 'jpeg'};base64,${bytes.toString('base64')}`,
+        })),
+      ),
+    );
+    const payloadRatio = data.length / legacy.length;
+    console.log(`payload: /caroulsel/data ${data.length} bytes, base64-inline list ${legacy.length} bytes`);
+
+    // 2. Generations: 100 concurrent requests for one cold thumbnail, over HTTP.
+    const ours = createServer(toNodeListener(handler));
+    servers.push(ours);
+    await listen(ours, FIRST_PORT);
+    const thumbUrl = `http://127.0.0.1:${FIRST_PORT}${items[2]?.previewUrl ?? ''}`;
+    const before = generations;
+    const responses = await Promise.all(Array.from({ length: 100 }, () => fetch(thumbUrl)));
+    const thumb = Buffer.from(await (responses[0] as Response).arrayBuffer());
+    for (const response of responses.slice(1)) await response.arrayBuffer();
+    const coldGenerations = generations - before;
+    console.log(`generations: ${coldGenerations} for 100 concurrent requests of one cold thumbnail`);
+
+    // 3. Cached thumbnail requests per second: ours against nginx and sirv serving the same bytes.
+    const staticDir = join(work, 'static');
+    await mkdir(staticDir, { mode: 0o755 });
+    await writeFile(join(staticDir, 'thumb.webp'), thumb, { mode: 0o644 });
+    nginx = await startNginx(work, staticDir, FIRST_PORT + 1);
+    const sirvServer = createServer(sirv(staticDir, { etag: true }));
+    servers.push(sirvServer);
+    await listen(sirvServer, FIRST_PORT + 2);
+    const targets = [
+      { label: 'ours', url: thumbUrl },
+      { label: 'nginx', url: `http://127.0.0.1:${FIRST_PORT + 1}/thumb.webp` },
+      { label: 'sirv', url: `http://127.0.0.1:${FIRST_PORT + 2}/thumb.webp` },
+    ];
+    for (const target of targets) {
+      const answer = await fetch(target.url);
+      const body = Buffer.from(await answer.arrayBuffer());
+      if (!answer.ok || !body.equals(thumb))
+        throw new Error(`${target.label} does not serve the thumbnail's bytes`);
+      await requestsPerSecond(target.url, 2); // warm-up
+    }
+    console.log(
+      `load: autocannon in its own process, ${CONNECTIONS} keep-alive connections, ${LOAD_SECONDS} s per run, ${ROUNDS} rounds (order rotating), thumbnail ${thumb.length} bytes`,
+    );
+    const rates = new Map(targets.map((target) => [target.label, [] as number[]]));
+    for (let round = 0; round < ROUNDS; round++) {
+      const order = targets.map((_, index) => targets[(index + round) % targets.length]);
+      for (const target of order) {
+        if (target !== undefined) rates.get(target.label)?.push(await requestsPerSecond(target.url));
+      }
+      console.log(
+        `  round ${round + 1}: ${targets.map((target) => `${target.label} ${rates.get(target.label)?.at(-1)?.toFixed(0)} req/s`).join(', ')}; ${loadLine()}`,
+      );
+    }
+    const oursRates = rates.get('ours') ?? [];
+    const versus = (label: string) =>
+      oursRates.map((rate, round) => rate / (rates.get(label)?.[round] ?? Number.NaN));
+    for (const target of targets)
+      console.log(`${target.label}: ${spread(rates.get(target.label) ?? [], 0)} req/s`);
+    console.log(
+      `ours / nginx per round: ${spread(versus('nginx'))}; ours / sirv per round: ${spread(versus('sirv'))}`,
+    );
+
+    // 4. Cold thumbnails over HTTP: ours with a fresh cache against ipx (no cache), same images.
+    const ipx = createIPX({ storage: ipxFSStorage({ dir: imageDir }) });
+    const ipxServer = createServer(createIPXNodeServer(ipx));
+    servers.push(ipxServer);
+    await listen(ipxServer, FIRST_PORT + 3);
+    const fetchAll = async (urls: readonly string[]) => {
+      for (const url of urls) {
+        const answer = await fetch(url);
+        await answer.arrayBuffer();
+        if (!answer.ok) throw new Error(`${url}: HTTP ${answer.status}`);
+      }
+    };
+    const ipxUrls = images.map(
+      ({ file }) =>
+        `http://127.0.0.1:${FIRST_PORT + 3}/s_${limits.thumbSize}x${limits.thumbSize},fit_inside,f_webp,q_75/${basename(file)}`,
+    );
+    const coldOurs: number[] = [];
+    const coldIpx: number[] = [];
+    // One server whose handler is replaced each round by a fresh one with an empty cache: a new
+    // server per round would meet the client's kept-alive sockets to the previous one.
+    let coldListener = toNodeListener(galleryOf(join(work, 'cold-warm-up')));
+    const coldServer = createServer((request, response) => coldListener(request, response));
+    servers.push(coldServer);
+    await listen(coldServer, FIRST_PORT + 4);
+    for (let round = 0; round < COLD_ROUNDS; round++) {
+      coldListener = toNodeListener(galleryOf(join(work, `cold-${round}`)));
+      const list = (await (await fetch(`http://127.0.0.1:${FIRST_PORT + 4}/caroulsel/data`)).json()) as {
+        items: { previewUrl: string }[];
+      };
+      const ourUrls = list.items.map((item) => `http://127.0.0.1:${FIRST_PORT + 4}${item.previewUrl}`);
+      if (round % 2 === 0) {
+        coldOurs.push(await timed(() => fetchAll(ourUrls)));
+        coldIpx.push(await timed(() => fetchAll(ipxUrls)));
+      } else {
+        coldIpx.push(await timed(() => fetchAll(ipxUrls)));
+        coldOurs.push(await timed(() => fetchAll(ourUrls)));
+      }
+    }
+    const coldRatios = coldIpx.map((time, round) => time / (coldOurs[round] ?? Number.NaN));
+    console.log(
+      `cold thumbnails of all ${images.length} images over HTTP: ours ${spread(coldOurs, 0)} ms, ipx ${spread(coldIpx, 0)} ms; ipx / ours ${spread(coldRatios)}`,
+    );
+    console.log(`end: ${loadLine()}`);
+    console.log(
+      `payload_ratio=${payloadRatio.toFixed(4)} vs_nginx=${median(versus('nginx')).toFixed(2)} vs_sirv=${median(versus('sirv')).toFixed(2)} ` +
+        `cold_vs_ipx=${median(coldRatios).toFixed(2)} generations=${coldGenerations}`,
+    );
+  } finally {
+    nginx?.kill();
+    for (const server of servers) server.close();
+    await rm(work, { recursive: true, force: true });
   }
-  console.log(
-    `cold thumbnails: ours ${ours.toFixed(0)} ms, jimp ${theirs.toFixed(0)} ms (all images, one pass)`,
-  );
-  await rm(work, { recursive: true, force: true });
-
-  console.log(
-    `payload_ratio=${payloadRatio.toFixed(4)} cached_vs_static=${cachedVsStatic.toFixed(2)} ` +
-      `cold_vs_jimp=${(theirs / ours).toFixed(1)} generations=${coldGenerations}`,
-  );
 }
 
 await main();

@@ -1,7 +1,9 @@
-// Tree loading on a generated installation (>= 100,000 nodes over 4 levels) in a scratch database:
-// ours (loadTaskTree) against (a) the floor, one hand-written SQL statement per level with mysql2,
-// and (b) the naive loader, one query per node, timed on a sample and extrapolated.
-// Run with `npm run bench:tree`; the last line is the ratios.
+// Tree loading on generated installations of 11,110, 110,110 and 1,100,110 nodes over 4 levels, each in
+// a scratch database: ours (loadTaskTree) against (a) the floor, one hand-written SQL statement per
+// level with mysql2, all sent at once (they are independent: none needs another's answer), and (b) the
+// naive loader, one query per node, timed on a sample and extrapolated.
+// Run with `npm run bench:tree` (11k and 110k) or name the sizes: `npm run bench:tree -- 1.1M`; the
+// last line is the ratios of every size.
 import { performance } from 'node:perf_hooks';
 import { TreeView } from '../src/config/index.js';
 import { createScratchDatabase } from '../src/db/scratch.js';
@@ -17,10 +19,12 @@ import {
   writeParameters,
 } from '../test/resolvers/fixture.js';
 import { HOST_SCHEMA_FILE, SERVER_URL } from '../test/support/database.js';
+import { loadLine, median, spread, timed } from './report.js';
 
 const REGIONS = 10;
 const SECTORS_PER_REGION = 10;
-const GROUPS_PER_SECTOR = 100;
+/** Groups per sector by size: the size names the installation's node count. */
+const SIZES: Record<string, number> = { '11k': 10, '110k': 100, '1.1M': 1000 };
 const ACTIVITIES_PER_GROUP = 10;
 const SAVED_EVERY = 10;
 const ROUNDS = 5;
@@ -42,180 +46,189 @@ const treeView = TreeView.parse({
 const live = { ...SCOPE_A, ATIVO: 1, DELETED: 0 };
 const scope = [SCOPE_A.EMPRESA, SCOPE_A.FILIAL, SCOPE_A.LOCAL];
 
-const scratch = await createScratchDatabase(SERVER_URL, 'bench_tree');
-try {
-  const { db } = scratch;
-  const started = performance.now();
-  await runSqlFile(scratch.url, HOST_SCHEMA_FILE);
-  await installTables(db, names);
-  await createHostTable(db, 'app_regiao', ['CODIGO varchar(50) NULL']);
-  await createHostTable(db, 'app_setor', ['CODIGO varchar(50) NULL']);
-  // A host adding association tables indexes their link columns, as ours are (foreign keys).
-  for (const [table, parent, child] of [
-    ['app_regiao_n_setor', 'REGIAO_SEQ_DB', 'SETOR_SEQ_DB'],
-    ['app_setor_n_oper_grupo', 'SETOR_SEQ_DB', 'OPER_GRUPO_SEQ_DB'],
-  ] as const) {
-    await createHostTable(db, table, [
-      `${parent} bigint unsigned NULL`,
-      `${child} bigint unsigned NULL`,
-      `KEY (${parent})`,
-      `KEY (${child})`,
-    ]);
-  }
-  await writeParameters(db, SCOPE_A, { treeView });
-  const [sheet] = await insertRows(db, 'app_folha_tarefa', [{ ...SCOPE_A, QTD_PESSOAS: 12, DELETED: 0 }], {
-    withId: false,
-  });
-  const regions = await insertRows(
-    db,
-    'app_regiao',
-    Array.from({ length: REGIONS }, (_, index) => ({ ...live, CODIGO: `R${index}` })),
-  );
-  const sectors = await insertRows(
-    db,
-    'app_setor',
-    Array.from({ length: REGIONS * SECTORS_PER_REGION }, (_, index) => ({ ...live, CODIGO: `S${index}` })),
-  );
-  const groups = await insertRows(
-    db,
-    names.OPER_GRUPO,
-    Array.from({ length: sectors.length * GROUPS_PER_SECTOR }, (_, index) => ({
-      ...live,
-      CODIGO: `G${index}`,
-    })),
-  );
-  const activities = await insertRows(
-    db,
-    names.OPER,
-    Array.from({ length: groups.length * ACTIVITIES_PER_GROUP }, (_, index) => ({
-      ...live,
-      CODIGO: `O${index}`,
-      DESCRICAO: `activity ${index}`,
-      INDICE: `${index % 1000}.25`,
-    })),
-  );
-  const link = (table: string, parent: string, child: string, parents: number[], children: number[]) =>
-    insertRows(
-      db,
-      table,
-      children.map((id, index) => ({
-        ...live,
-        [parent]: parents[Math.floor(index / (children.length / parents.length))],
-        [child]: id,
-      })),
-    );
-  await link('app_regiao_n_setor', 'REGIAO_SEQ_DB', 'SETOR_SEQ_DB', regions, sectors);
-  await link('app_setor_n_oper_grupo', 'SETOR_SEQ_DB', 'OPER_GRUPO_SEQ_DB', sectors, groups);
-  await link(names.OPER_OPER_GRUPO, 'OPER_GRUPO_SEQ_DB', 'OPER_SEQ_DB', groups, activities);
-  const activityIndex = new Map(activities.map((activity, index) => [activity, index]));
-  await insertRows(
-    db,
-    names.OPER_GRUPO_METRICA,
-    activities
-      .filter((_, index) => index % SAVED_EVERY === 0)
-      .map((activity) => ({
-        ...live,
-        FOLHA_TAREFA_SEQ_DB: sheet,
-        OPER_SEQ_DB: activity,
-        OPER_GRUPO_SEQ_DB: groups[Math.floor((activityIndex.get(activity) ?? 0) / ACTIVITIES_PER_GROUP)],
-        METRICA1: '3.50',
-        METRICA2: 4,
-      })),
-  );
-  const nodes = regions.length + sectors.length + groups.length + activities.length;
-  console.log(
-    `installation: ${regions.length} regions, ${sectors.length} sectors, ${groups.length} groups, ${activities.length} activities = ${nodes.toLocaleString('en')} nodes over 4 levels, ${(activities.length / SAVED_EVERY).toLocaleString('en')} saved metric rows (generated in ${((performance.now() - started) / 1000).toFixed(1)} s)`,
-  );
+const asked = process.argv.slice(2);
+// 1.1M nodes take about 8 minutes on 2 busy cores (2.5 of them generating): asked for by name only.
+const sizes = asked.length > 0 ? asked : ['11k', '110k'];
+const unknown = sizes.filter((size) => SIZES[size] === undefined);
+if (unknown.length > 0) {
+  throw new Error(`unknown size ${unknown.join(', ')}: give some of ${Object.keys(SIZES).join(', ')}`);
+}
+const lines: string[] = [];
+for (const size of sizes) lines.push(await measure(size, SIZES[size] ?? 0));
+console.log(lines.join(' '));
 
-  const counting = countingExecutor(db);
-  const ours = async () => {
-    counting.reset();
-    const tree = await loadTaskTree(counting, { scope: SCOPE_A, taskSheet: sheet ?? 0 });
-    return countNodes(tree.roots);
-  };
-
-  // The floor: the same rows, one statement per level, no IN lists, no tree built, no defaults.
-  const live2 = (alias: string) =>
-    `${alias}.EMPRESA = ? AND ${alias}.FILIAL = ? AND ${alias}.LOCAL = ? AND IFNULL(${alias}.DELETED, 0) = 0 AND IFNULL(${alias}.ATIVO, 1) = 1`;
-  const levelSql = (association: string, parent: string, child: string, table: string) =>
-    `SELECT c.*, a.${parent} AS parent FROM ${association} a JOIN ${table} c ON c.SEQ_DB = a.${child} WHERE ${live2('a')} AND ${live2('c')}`;
-  const floorStatements: [string, unknown[]][] = [
-    [`SELECT * FROM app_folha_tarefa t WHERE t.SEQ_DB = ? AND ${live2('t')}`, [sheet, ...scope]],
-    [`SELECT * FROM app_regiao c WHERE ${live2('c')}`, scope],
-    [levelSql('app_regiao_n_setor', 'REGIAO_SEQ_DB', 'SETOR_SEQ_DB', 'app_setor'), [...scope, ...scope]],
-    [
-      levelSql('app_setor_n_oper_grupo', 'SETOR_SEQ_DB', 'OPER_GRUPO_SEQ_DB', names.OPER_GRUPO),
-      [...scope, ...scope],
-    ],
-    [levelSql(names.OPER_OPER_GRUPO, 'OPER_GRUPO_SEQ_DB', 'OPER_SEQ_DB', names.OPER), [...scope, ...scope]],
-    [
-      `SELECT * FROM ${names.OPER_GRUPO_METRICA} m WHERE ${live2('m')} AND m.FOLHA_TAREFA_SEQ_DB = ?`,
-      [...scope, sheet],
-    ],
-  ];
-  const floor = async () => {
-    let rows = 0;
-    for (const [sql, params] of floorStatements) {
-      const [result] = await db.pool.query(sql, params);
-      rows += (result as unknown[]).length;
-    }
-    return rows;
-  };
-
-  // Warm up both (connection, server caches, JIT), then alternate rounds; the best of each counts.
-  const oursNodes = await ours();
-  await floor();
-  const oursTimes: number[] = [];
-  const floorTimes: number[] = [];
-  for (let round = 0; round < ROUNDS; round++) {
-    oursTimes.push(await timed(ours));
-    floorTimes.push(await timed(floor));
-  }
-  const oursRoundTrips = counting.count();
-
-  // The naive loader: one query per node (children of a branch node, the saved metric of a task node).
-  const naiveChild = `SELECT c.* FROM ${names.OPER_OPER_GRUPO} a JOIN ${names.OPER} c ON c.SEQ_DB = a.OPER_SEQ_DB WHERE a.OPER_GRUPO_SEQ_DB = ? AND ${live2('a')} AND ${live2('c')}`;
-  const naiveMetric = `SELECT * FROM ${names.OPER_GRUPO_METRICA} m WHERE m.FOLHA_TAREFA_SEQ_DB = ? AND m.OPER_SEQ_DB = ? AND m.OPER_GRUPO_SEQ_DB = ? AND ${live2('m')}`;
-  const branchSample = await timed(async () => {
-    for (let index = 0; index < NAIVE_SAMPLE; index++) {
-      await db.pool.query(naiveChild, [groups[(index * 7) % groups.length], ...scope, ...scope]);
-    }
-  });
-  const taskSample = await timed(async () => {
-    for (let index = 0; index < NAIVE_SAMPLE; index++) {
-      const slot = (index * 97) % activities.length;
-      await db.pool.query(naiveMetric, [
-        sheet,
-        activities[slot],
-        groups[Math.floor(slot / ACTIVITIES_PER_GROUP)],
-        ...scope,
+async function measure(size: string, GROUPS_PER_SECTOR: number): Promise<string> {
+  const scratch = await createScratchDatabase(SERVER_URL, 'bench_tree');
+  try {
+    const { db } = scratch;
+    const started = performance.now();
+    await runSqlFile(scratch.url, HOST_SCHEMA_FILE);
+    await installTables(db, names);
+    await createHostTable(db, 'app_regiao', ['CODIGO varchar(50) NULL']);
+    await createHostTable(db, 'app_setor', ['CODIGO varchar(50) NULL']);
+    // A host adding association tables indexes their link columns, as ours are (foreign keys).
+    for (const [table, parent, child] of [
+      ['app_regiao_n_setor', 'REGIAO_SEQ_DB', 'SETOR_SEQ_DB'],
+      ['app_setor_n_oper_grupo', 'SETOR_SEQ_DB', 'OPER_GRUPO_SEQ_DB'],
+    ] as const) {
+      await createHostTable(db, table, [
+        `${parent} bigint unsigned NULL`,
+        `${child} bigint unsigned NULL`,
+        `KEY (${parent})`,
+        `KEY (${child})`,
       ]);
     }
-  });
-  const branchNodes = regions.length + sectors.length + groups.length;
-  const naive = (branchSample / NAIVE_SAMPLE) * branchNodes + (taskSample / NAIVE_SAMPLE) * activities.length;
+    await writeParameters(db, SCOPE_A, { treeView });
+    const [sheet] = await insertRows(db, 'app_folha_tarefa', [{ ...SCOPE_A, QTD_PESSOAS: 12, DELETED: 0 }], {
+      withId: false,
+    });
+    const regions = await insertRows(
+      db,
+      'app_regiao',
+      Array.from({ length: REGIONS }, (_, index) => ({ ...live, CODIGO: `R${index}` })),
+    );
+    const sectors = await insertRows(
+      db,
+      'app_setor',
+      Array.from({ length: REGIONS * SECTORS_PER_REGION }, (_, index) => ({ ...live, CODIGO: `S${index}` })),
+    );
+    const groups = await insertRows(
+      db,
+      names.OPER_GRUPO,
+      Array.from({ length: sectors.length * GROUPS_PER_SECTOR }, (_, index) => ({
+        ...live,
+        CODIGO: `G${index}`,
+      })),
+    );
+    const activities = await insertRows(
+      db,
+      names.OPER,
+      Array.from({ length: groups.length * ACTIVITIES_PER_GROUP }, (_, index) => ({
+        ...live,
+        CODIGO: `O${index}`,
+        DESCRICAO: `activity ${index}`,
+        INDICE: `${index % 1000}.25`,
+      })),
+    );
+    const link = (table: string, parent: string, child: string, parents: number[], children: number[]) =>
+      insertRows(
+        db,
+        table,
+        children.map((id, index) => ({
+          ...live,
+          [parent]: parents[Math.floor(index / (children.length / parents.length))],
+          [child]: id,
+        })),
+      );
+    await link('app_regiao_n_setor', 'REGIAO_SEQ_DB', 'SETOR_SEQ_DB', regions, sectors);
+    await link('app_setor_n_oper_grupo', 'SETOR_SEQ_DB', 'OPER_GRUPO_SEQ_DB', sectors, groups);
+    await link(names.OPER_OPER_GRUPO, 'OPER_GRUPO_SEQ_DB', 'OPER_SEQ_DB', groups, activities);
+    const activityIndex = new Map(activities.map((activity, index) => [activity, index]));
+    await insertRows(
+      db,
+      names.OPER_GRUPO_METRICA,
+      activities
+        .filter((_, index) => index % SAVED_EVERY === 0)
+        .map((activity) => ({
+          ...live,
+          FOLHA_TAREFA_SEQ_DB: sheet,
+          OPER_SEQ_DB: activity,
+          OPER_GRUPO_SEQ_DB: groups[Math.floor((activityIndex.get(activity) ?? 0) / ACTIVITIES_PER_GROUP)],
+          METRICA1: '3.50',
+          METRICA2: 4,
+        })),
+    );
+    const nodes = regions.length + sectors.length + groups.length + activities.length;
+    console.log(`\n${size}: ${loadLine()}`);
+    console.log(
+      `installation: ${regions.length} regions, ${sectors.length} sectors, ${groups.length} groups, ${activities.length} activities = ${nodes.toLocaleString('en')} nodes over 4 levels, ${(activities.length / SAVED_EVERY).toLocaleString('en')} saved metric rows (generated in ${((performance.now() - started) / 1000).toFixed(1)} s)`,
+    );
 
-  const best = (times: number[]) => Math.min(...times);
-  console.log(
-    `ours:  ${best(oursTimes).toFixed(0)} ms best of ${ROUNDS} (${oursTimes.map((t) => t.toFixed(0)).join(', ')}), ${oursRoundTrips} round trips, ${oursNodes.toLocaleString('en')} nodes with metrics and defaults`,
-  );
-  console.log(
-    `floor: ${best(floorTimes).toFixed(0)} ms best of ${ROUNDS} (${floorTimes.map((t) => t.toFixed(0)).join(', ')}), ${floorStatements.length} round trips, rows only`,
-  );
-  console.log(
-    `naive: ${(naive / 1000).toFixed(1)} s extrapolated from ${NAIVE_SAMPLE} + ${NAIVE_SAMPLE} sampled queries, ${nodes.toLocaleString('en')} round trips`,
-  );
-  console.log(
-    `ratio_vs_floor=${(best(oursTimes) / best(floorTimes)).toFixed(2)} ratio_vs_naive=${(naive / best(oursTimes)).toFixed(1)}`,
-  );
-} finally {
-  await scratch.drop();
-}
+    const counting = countingExecutor(db);
+    const ours = async () => {
+      counting.reset();
+      const tree = await loadTaskTree(counting, { scope: SCOPE_A, taskSheet: sheet ?? 0 });
+      return countNodes(tree.roots);
+    };
 
-async function timed(work: () => Promise<unknown>): Promise<number> {
-  const start = performance.now();
-  await work();
-  return performance.now() - start;
+    // The floor: the same rows, one statement per level, no IN lists, no tree built, no defaults.
+    const live2 = (alias: string) =>
+      `${alias}.EMPRESA = ? AND ${alias}.FILIAL = ? AND ${alias}.LOCAL = ? AND IFNULL(${alias}.DELETED, 0) = 0 AND IFNULL(${alias}.ATIVO, 1) = 1`;
+    const levelSql = (association: string, parent: string, child: string, table: string) =>
+      `SELECT c.*, a.${parent} AS parent FROM ${association} a JOIN ${table} c ON c.SEQ_DB = a.${child} WHERE ${live2('a')} AND ${live2('c')}`;
+    const floorStatements: [string, unknown[]][] = [
+      [`SELECT * FROM app_folha_tarefa t WHERE t.SEQ_DB = ? AND ${live2('t')}`, [sheet, ...scope]],
+      [`SELECT * FROM app_regiao c WHERE ${live2('c')}`, scope],
+      [levelSql('app_regiao_n_setor', 'REGIAO_SEQ_DB', 'SETOR_SEQ_DB', 'app_setor'), [...scope, ...scope]],
+      [
+        levelSql('app_setor_n_oper_grupo', 'SETOR_SEQ_DB', 'OPER_GRUPO_SEQ_DB', names.OPER_GRUPO),
+        [...scope, ...scope],
+      ],
+      [levelSql(names.OPER_OPER_GRUPO, 'OPER_GRUPO_SEQ_DB', 'OPER_SEQ_DB', names.OPER), [...scope, ...scope]],
+      [
+        `SELECT * FROM ${names.OPER_GRUPO_METRICA} m WHERE ${live2('m')} AND m.FOLHA_TAREFA_SEQ_DB = ?`,
+        [...scope, sheet],
+      ],
+    ];
+    const floor = async () => {
+      const results = await Promise.all(floorStatements.map(([sql, params]) => db.pool.query(sql, params)));
+      return results.reduce((rows, [result]) => rows + (result as unknown[]).length, 0);
+    };
+
+    // Warm up both (connection, server caches, JIT), then rounds; the two sides alternate going first.
+    const oursNodes = await ours();
+    await floor();
+    const oursTimes: number[] = [];
+    const floorTimes: number[] = [];
+    for (let round = 0; round < ROUNDS; round++) {
+      if (round % 2 === 0) {
+        oursTimes.push(await timed(ours));
+        floorTimes.push(await timed(floor));
+      } else {
+        floorTimes.push(await timed(floor));
+        oursTimes.push(await timed(ours));
+      }
+    }
+    const ratios = oursTimes.map((time, round) => time / (floorTimes[round] ?? Number.NaN));
+    const oursRoundTrips = counting.count();
+
+    // The naive loader: one query per node (children of a branch node, the saved metric of a task node).
+    const naiveChild = `SELECT c.* FROM ${names.OPER_OPER_GRUPO} a JOIN ${names.OPER} c ON c.SEQ_DB = a.OPER_SEQ_DB WHERE a.OPER_GRUPO_SEQ_DB = ? AND ${live2('a')} AND ${live2('c')}`;
+    const naiveMetric = `SELECT * FROM ${names.OPER_GRUPO_METRICA} m WHERE m.FOLHA_TAREFA_SEQ_DB = ? AND m.OPER_SEQ_DB = ? AND m.OPER_GRUPO_SEQ_DB = ? AND ${live2('m')}`;
+    const branchSample = await timed(async () => {
+      for (let index = 0; index < NAIVE_SAMPLE; index++) {
+        await db.pool.query(naiveChild, [groups[(index * 7) % groups.length], ...scope, ...scope]);
+      }
+    });
+    const taskSample = await timed(async () => {
+      for (let index = 0; index < NAIVE_SAMPLE; index++) {
+        const slot = (index * 97) % activities.length;
+        await db.pool.query(naiveMetric, [
+          sheet,
+          activities[slot],
+          groups[Math.floor(slot / ACTIVITIES_PER_GROUP)],
+          ...scope,
+        ]);
+      }
+    });
+    const branchNodes = regions.length + sectors.length + groups.length;
+    const naive =
+      (branchSample / NAIVE_SAMPLE) * branchNodes + (taskSample / NAIVE_SAMPLE) * activities.length;
+
+    console.log(
+      `ours:  ${spread(oursTimes, 0)} ms, ${oursRoundTrips} round trips, ${oursNodes.toLocaleString('en')} nodes with metrics and defaults`,
+    );
+    console.log(
+      `floor: ${spread(floorTimes, 0)} ms, ${floorStatements.length} statements sent at once, rows only`,
+    );
+    console.log(
+      `naive: ${(naive / 1000).toFixed(1)} s extrapolated from ${NAIVE_SAMPLE} + ${NAIVE_SAMPLE} sampled queries, ${nodes.toLocaleString('en')} round trips`,
+    );
+    console.log(`ratio per round: ${spread(ratios)}; ${loadLine()}`);
+    return `${size}:ratio_vs_floor=${median(ratios).toFixed(2)} ratio_vs_naive=${(naive / median(oursTimes)).toFixed(1)}`;
+  } finally {
+    await scratch.drop();
+  }
 }
 
 function countNodes(nodes: readonly TreeNode[]): number {

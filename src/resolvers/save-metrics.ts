@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isReservedMetricColumn, TreeView } from '../config/index.js';
 import type { Database, SqlExecutor } from '../db/driver.js';
-import { type Identifier, quoteIdentifier } from '../identifier.js';
+import { type Identifier, parseIdentifier, quoteIdentifier } from '../identifier.js';
 import { formatScope, Scope } from '../scope.js';
 import { SeqDb } from '../seq-db.js';
 import { TableNames } from '../table-names.js';
@@ -10,11 +10,20 @@ import { BusyError, ConfigurationError, InvalidRequestError, ReadOnlyRowError } 
 import { metricKey } from './load-task-tree.js';
 import { MetricBatch, type MetricEntry } from './metric-batch.js';
 import type { MetricValue } from './metric-defaults.js';
+import {
+  insertStatement,
+  lastIdStatement,
+  lockKeysStatement,
+  type MetricWrite,
+  type RowUpdate,
+  type Statement,
+  updateStatements,
+} from './metric-writes.js';
 import { shownNodes } from './shown-nodes.js';
 import { chunks, liveInScope, placeholders, scopeParams } from './sql.js';
 import { METRIC_TABLE_COLUMNS } from './table-diagnosis.js';
 import { loadTaskSheet } from './task-sheet.js';
-import type { TreePlan } from './tree-plan.js';
+import type { PlannedLevel, TreePlan } from './tree-plan.js';
 import { withPlan } from './with-plan.js';
 
 /** What `saveMetrics` is given, checked with this model before any SQL. */
@@ -61,14 +70,31 @@ async function savePlanned(
   plan: TreePlan,
 ): Promise<SaveMetricsResult> {
   const { scope, user, taskSheet, entries } = options;
-  await loadTaskSheet(db, scope, taskSheet);
-  const rows = checkEntries(entries, plan, await readColumnTypes(db, plan.metricTable));
-  await checkInTree(db, scope, plan, entries);
+  // The checks read different things and go out together; their errors still come in a fixed order
+  // (task sheet, then values, then the tree), whichever answer arrives first.
+  const [sheet, columns, keyIndex, inTree] = await Promise.allSettled([
+    loadTaskSheet(db, scope, taskSheet),
+    readColumnTypes(db, plan.metricTable),
+    findKeyIndex(db, plan.metricTable),
+    checkInTree(db, scope, plan, entries),
+  ]);
+  if (sheet.status === 'rejected') throw sheet.reason;
+  if (columns.status === 'rejected') throw columns.reason;
+  const rows = checkEntries(entries, plan, columns.value);
+  if (inTree.status === 'rejected') throw inTree.reason;
+  if (keyIndex.status === 'rejected') throw keyIndex.reason;
 
   for (let attempt = 1; ; attempt++) {
     try {
       return await db.transaction((tx) =>
-        writeBatch(tx, { table: plan.metricTable, scope, user, taskSheet, entries: rows }),
+        writeBatch(tx, {
+          table: plan.metricTable,
+          keyIndex: keyIndex.value,
+          scope,
+          user,
+          taskSheet,
+          entries: rows,
+        }),
       );
     } catch (error) {
       if (!isRetryable(error)) throw error;
@@ -85,11 +111,8 @@ async function savePlanned(
   }
 }
 
-interface CheckedEntry {
-  readonly activity: number;
-  readonly group: number | null;
+interface CheckedEntry extends MetricWrite {
   readonly key: string;
-  readonly values: ReadonlyMap<Identifier, MetricValue>;
 }
 
 function checkEntries(
@@ -172,34 +195,15 @@ async function checkInTree(db: SqlExecutor, scope: Scope, plan: TreePlan, entrie
   const task = plan.levels.at(-1);
   const parent = plan.levels.at(-2);
   if (task === undefined) return;
-  const found = new Set<string>();
   const activities = [...new Set(entries.map((entry) => entry.activity))];
-  const association = parent?.association;
-  for (const ids of chunks(activities, 999)) {
-    if (parent === undefined || association === undefined) {
-      const rows = await db.query<{ o: number }>(
-        `SELECT t.SEQ_DB AS o FROM ${quoteIdentifier(task.table)} t WHERE ${liveInScope('t')} AND t.SEQ_DB IN (${placeholders(ids.length)})`,
-        [...scopeParams(scope), ...ids],
-      );
-      for (const row of rows) found.add(metricKey(row.o, null));
-      continue;
-    }
-    const child = quoteIdentifier(association.childColumn);
-    const parentColumn = quoteIdentifier(association.parentColumn);
-    const rows = await db.query<{ o: number; g: number }>(
-      `SELECT a.${child} AS o, a.${parentColumn} AS g FROM ${quoteIdentifier(association.table)} a
-         JOIN ${quoteIdentifier(task.table)} t ON t.SEQ_DB = a.${child}
-         JOIN ${quoteIdentifier(parent.table)} p ON p.SEQ_DB = a.${parentColumn}
-        WHERE ${liveInScope('a')} AND ${liveInScope('t')} AND ${liveInScope('p')} AND a.${child} IN (${placeholders(ids.length)})`,
-      [...scopeParams(scope), ...scopeParams(scope), ...scopeParams(scope), ...ids],
-    );
-    for (const row of rows) found.add(metricKey(row.o, row.g));
-  }
   const groups = [...new Set(entries.flatMap((entry) => (entry.group === null ? [] : [entry.group])))];
-  const shown =
+  // The links and the nodes they hang from are checked at once: the nodes are the entries' own.
+  const [found, shown] = await Promise.all([
+    linkedKeys(db, scope, task, parent, activities),
     parent === undefined
       ? new Set<number>()
-      : await shownNodes(db, scope, plan.levels, plan.levels.length - 2, groups);
+      : shownNodes(db, scope, plan.levels, plan.levels.length - 2, groups),
+  ]);
   entries.forEach((entry, index) => {
     if (!found.has(metricKey(entry.activity, entry.group))) {
       throw new InvalidRequestError(
@@ -218,9 +222,66 @@ async function checkInTree(db: SqlExecutor, scope: Scope, plan: TreePlan, entrie
   });
 }
 
+/**
+ * The (activity, parent node) keys among `activities` that live links of the task level tie together.
+ * The links drive the join (STRAIGHT_JOIN), found by their activity: left to itself, the optimizer may
+ * start from every node of the scope and walk all their links to find the few it was asked for.
+ */
+async function linkedKeys(
+  db: SqlExecutor,
+  scope: Scope,
+  task: PlannedLevel,
+  parent: PlannedLevel | undefined,
+  activities: readonly number[],
+): Promise<Set<string>> {
+  const found = new Set<string>();
+  const association = parent?.association;
+  for (const ids of chunks(activities, 999)) {
+    if (parent === undefined || association === undefined) {
+      const rows = await db.query<{ o: number }>(
+        `SELECT t.SEQ_DB AS o FROM ${quoteIdentifier(task.table)} t WHERE ${liveInScope('t')} AND t.SEQ_DB IN (${placeholders(ids.length)})`,
+        [...scopeParams(scope), ...ids],
+      );
+      for (const row of rows) found.add(metricKey(row.o, null));
+      continue;
+    }
+    const child = quoteIdentifier(association.childColumn);
+    const parentColumn = quoteIdentifier(association.parentColumn);
+    const rows = await db.query<{ o: number; g: number }>(
+      `SELECT STRAIGHT_JOIN a.${child} AS o, a.${parentColumn} AS g FROM ${quoteIdentifier(association.table)} a
+         JOIN ${quoteIdentifier(task.table)} t ON t.SEQ_DB = a.${child}
+         JOIN ${quoteIdentifier(parent.table)} p ON p.SEQ_DB = a.${parentColumn}
+        WHERE ${liveInScope('a')} AND ${liveInScope('t')} AND ${liveInScope('p')} AND a.${child} IN (${placeholders(ids.length)})`,
+      [...scopeParams(scope), ...scopeParams(scope), ...scopeParams(scope), ...ids],
+    );
+    for (const row of rows) found.add(metricKey(row.o, row.g));
+  }
+  return found;
+}
+
+/** The columns a save looks rows up by, in the order an index must start with to serve it. */
+const KEY_COLUMNS = ['EMPRESA', 'FILIAL', 'LOCAL', 'FOLHA_TAREFA_SEQ_DB', 'OPER_SEQ_DB', 'OPER_GRUPO_SEQ_DB'];
+
+/**
+ * The metric table's index that starts with the key columns (ours is METRIC_KEY_INDEX; a host's own
+ * metric table may have one under another name), or undefined when it has none: then the save still
+ * writes only its keys, but the server may lock more rows than theirs to find them.
+ */
+async function findKeyIndex(db: SqlExecutor, table: Identifier): Promise<Identifier | undefined> {
+  const rows = await db.query<{ name: string; columns: string }>(
+    `SELECT INDEX_NAME AS name, GROUP_CONCAT(COLUMN_NAME ORDER BY SEQ_IN_INDEX) AS columns
+       FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? GROUP BY INDEX_NAME`,
+    [table],
+  );
+  const wanted = KEY_COLUMNS.join(',').toLowerCase();
+  const found = rows.find((row) => `${row.columns.toLowerCase()},`.startsWith(`${wanted},`));
+  return found === undefined ? undefined : parseIdentifier(found.name, 'metric key index');
+}
+
 /** A checked batch, ready to write into the metric table. */
 interface CheckedBatch {
   readonly table: Identifier;
+  readonly keyIndex: Identifier | undefined;
   readonly scope: Scope;
   readonly user: number;
   readonly taskSheet: number;
@@ -272,26 +333,23 @@ async function writeBatch(tx: SqlExecutor, batch: CheckedBatch): Promise<SaveMet
   }
 }
 
+/**
+ * Locks the rows of the batch's keys (and nothing else), refuses RO and inactive ones, then writes:
+ * updates by primary key, inserts with the IDs after the scope's last one.
+ */
 async function writeLocked(tx: SqlExecutor, batch: CheckedBatch): Promise<SaveMetricsResult> {
   const { table, scope, user, taskSheet, entries } = batch;
-  const quoted = quoteIdentifier(table);
-  const [last] = await tx.query<{ ID: number }>(
-    `SELECT ID FROM ${quoted} WHERE EMPRESA = ? AND FILIAL = ? AND LOCAL = ? ORDER BY ID DESC LIMIT 1 FOR UPDATE`,
-    scopeParams(scope),
-  );
+  const read = (statement: Statement) => tx.query(statement.sql, statement.params);
+  const write = (statement: Statement) => tx.execute(statement.sql, statement.params);
   // Inactive rows are read too: a key whose row is ATIVO=0 is refused below, never inserted a second
   // time. DELETED=1 rows are history: they are left as they are, and the key gets a new live row.
-  const existing = await tx.query<{
-    ID: number;
-    RO: number | null;
-    ATIVO: number | null;
+  const existing = (await read(lockKeysStatement(table, scope, taskSheet, entries, batch.keyIndex))) as {
+    ID: unknown;
+    RO: unknown;
+    ATIVO: unknown;
     OPER_SEQ_DB: unknown;
     OPER_GRUPO_SEQ_DB: unknown;
-  }>(
-    `SELECT m.ID, m.RO, m.ATIVO, m.OPER_SEQ_DB, m.OPER_GRUPO_SEQ_DB FROM ${quoted} m
-      WHERE m.EMPRESA = ? AND m.FILIAL = ? AND m.LOCAL = ? AND IFNULL(m.DELETED, 0) = 0 AND m.FOLHA_TAREFA_SEQ_DB = ? ORDER BY m.ID FOR UPDATE`,
-    [...scopeParams(scope), taskSheet],
-  );
+  }[];
   const idsByKey = new Map<string, { ids: number[]; readOnly: boolean; inactive: boolean }>();
   for (const row of existing) {
     const key = metricKey(row.OPER_SEQ_DB, row.OPER_GRUPO_SEQ_DB);
@@ -302,7 +360,7 @@ async function writeLocked(tx: SqlExecutor, batch: CheckedBatch): Promise<SaveMe
     idsByKey.set(key, found);
   }
   const inserts: CheckedEntry[] = [];
-  let updated = 0;
+  const updates: RowUpdate[] = [];
   for (const [index, entry] of entries.entries()) {
     const found = idsByKey.get(entry.key);
     if (found === undefined) {
@@ -325,42 +383,14 @@ async function writeLocked(tx: SqlExecutor, batch: CheckedBatch): Promise<SaveMe
         { path: `entries.${index}` },
       );
     }
-    const columns = [...entry.values.keys()];
-    await tx.execute(
-      `UPDATE ${quoted} SET ${columns.map((column) => `${quoteIdentifier(column)} = ?`).join(', ')}, UPD_USUARIO_SEQ_DB = ?
-        WHERE EMPRESA = ? AND FILIAL = ? AND LOCAL = ? AND ID IN (${placeholders(found.ids.length)})`,
-      [...entry.values.values(), user, ...scopeParams(scope), ...found.ids],
-    );
-    updated++;
+    updates.push({ ids: found.ids, values: entry.values });
   }
+  for (const statement of updateStatements(table, scope, user, updates)) await write(statement);
   if (inserts.length > 0) {
-    const metricColumns = [...new Set(inserts.flatMap((entry) => [...entry.values.keys()]))];
-    const columns = [
-      'EMPRESA',
-      'FILIAL',
-      'LOCAL',
-      'ID',
-      'INS_USUARIO_SEQ_DB',
-      'FOLHA_TAREFA_SEQ_DB',
-      'OPER_SEQ_DB',
-      'OPER_GRUPO_SEQ_DB',
-    ].join(', ');
-    const row = `(${placeholders(8 + metricColumns.length)})`;
-    let nextId = Number(last?.ID ?? 0) + 1;
-    await tx.execute(
-      `INSERT INTO ${quoted} (${columns}${metricColumns.map((column) => `, ${quoteIdentifier(column)}`).join('')}) VALUES ${inserts.map(() => row).join(', ')}`,
-      inserts.flatMap((entry) => [
-        ...scopeParams(scope),
-        nextId++,
-        user,
-        taskSheet,
-        entry.activity,
-        entry.group,
-        ...metricColumns.map((column) => entry.values.get(column) ?? null),
-      ]),
-    );
+    const [last] = (await read(lastIdStatement(table, scope))) as { ID: unknown }[];
+    await write(insertStatement(table, scope, user, taskSheet, Number(last?.ID ?? 0) + 1, inserts));
   }
-  return { inserted: inserts.length, updated };
+  return { inserted: inserts.length, updated: updates.length };
 }
 
 function isRetryable(error: unknown): boolean {

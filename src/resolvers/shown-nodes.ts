@@ -4,12 +4,16 @@ import type { Scope } from '../scope.js';
 import { chunks, liveInScope, placeholders, scopeParams } from './sql.js';
 import type { PlannedLevel } from './tree-plan.js';
 
+/** How far one recursive query walks up a parent chain. */
+const CHAIN_STEPS = 100;
+
 /**
  * Which of `ids`, rows of `levels[index]`, the tree shows, by the rules `loadTaskTree` builds it
  * with: a first-level row when it is live (and, in the default tree's nested groups, when its parent
  * chain reaches a root through live groups without coming back on itself); a deeper row when a live
  * link ties it to a shown row of the level above. Walks upwards from `ids` only, one query per level
- * (per 999 ids), so a save checks its few nodes without loading the whole tree.
+ * (per 999 ids; nested groups: one recursive query along their parent chains), so a save checks its
+ * few nodes, whatever the size of the scope.
  *
  * @example await shownNodes(db, scope, plan.levels, 0, [12, 13]) // Set { 12 } when 13 is in a cycle
  */
@@ -24,14 +28,7 @@ export async function shownNodes(
   if (level === undefined || ids.length === 0) return new Set();
   const table = quoteIdentifier(level.table);
   if (index === 0 && level.nestedBy !== undefined) {
-    // The whole level in one query: a parent chain can be as long as the level.
-    const rows = await db.query<{ id: unknown; parent: unknown }>(
-      `SELECT g.SEQ_DB AS id, g.${quoteIdentifier(level.nestedBy)} AS parent FROM ${table} g WHERE ${liveInScope('g')}`,
-      scopeParams(scope),
-    );
-    const parents = new Map(
-      rows.map((row) => [Number(row.id), row.parent === null ? null : Number(row.parent)]),
-    );
+    const parents = await ancestors(db, scope, table, quoteIdentifier(level.nestedBy), ids);
     return new Set(ids.filter((id) => reachesRoot(parents, id)));
   }
   const shown = new Set<number>();
@@ -51,9 +48,10 @@ export async function shownNodes(
   const child = quoteIdentifier(association.childColumn);
   const parent = quoteIdentifier(association.parentColumn);
   const links: { child: number; parent: number }[] = [];
+  // The links drive the join, found by their child: never every parent of the scope and its links.
   for (const chunk of chunks(ids, 999)) {
     const rows = await db.query<{ c: unknown; p: unknown }>(
-      `SELECT a.${child} AS c, a.${parent} AS p FROM ${quoteIdentifier(association.table)} a
+      `SELECT STRAIGHT_JOIN a.${child} AS c, a.${parent} AS p FROM ${quoteIdentifier(association.table)} a
          JOIN ${table} c ON c.SEQ_DB = a.${child}
          JOIN ${quoteIdentifier(above.table)} p ON p.SEQ_DB = a.${parent}
         WHERE ${liveInScope('a')} AND ${liveInScope('c')} AND ${liveInScope('p')} AND a.${child} IN (${placeholders(chunk.length)})`,
@@ -64,6 +62,46 @@ export async function shownNodes(
   const shownAbove = await shownNodes(db, scope, levels, index - 1, [...new Set(links.map((l) => l.parent))]);
   for (const link of links) if (shownAbove.has(link.parent)) shown.add(link.child);
   return shown;
+}
+
+/**
+ * The live groups on the parent chains of `ids`, each with its parent: one recursive query that walks
+ * up from `ids` through the SEQ_DB key and reads nothing else of the level.
+ *
+ * The walk stops itself at {@link CHAIN_STEPS} steps, below the depth both servers allow a recursive
+ * query (1000 by default: MySQL refuses a deeper one, MariaDB cuts it short), which also ends a cycle
+ * of parents. A longer chain ends at a parent not yet read, and the walk goes on from there, each
+ * round reading only what it still lacks.
+ */
+async function ancestors(
+  db: SqlExecutor,
+  scope: Scope,
+  table: string,
+  parentColumn: string,
+  ids: readonly number[],
+): Promise<Map<number, number | null>> {
+  const parents = new Map<number, number | null>();
+  const asked = new Set<number>();
+  for (let start = [...new Set(ids)]; start.length > 0; ) {
+    for (const id of start) asked.add(id);
+    for (const chunk of chunks(start, 999)) {
+      const rows = await db.query<{ id: unknown; parent: unknown }>(
+        `WITH RECURSIVE chain (id, parent, step) AS (
+           SELECT g.SEQ_DB, g.${parentColumn}, 1 FROM ${table} g WHERE ${liveInScope('g')} AND g.SEQ_DB IN (${placeholders(chunk.length)})
+           UNION
+           SELECT g.SEQ_DB, g.${parentColumn}, c.step + 1 FROM chain c JOIN ${table} g ON g.SEQ_DB = c.parent
+            WHERE c.step < ${CHAIN_STEPS} AND ${liveInScope('g')}
+         ) SELECT DISTINCT id, parent FROM chain`,
+        [...scopeParams(scope), ...chunk, ...scopeParams(scope)],
+      );
+      for (const row of rows) parents.set(Number(row.id), row.parent === null ? null : Number(row.parent));
+    }
+    // Parents named but neither read nor asked for: a chain the depth cap cut short.
+    start = [...new Set(parents.values())].filter(
+      (parent): parent is number => parent !== null && !parents.has(parent) && !asked.has(parent),
+    );
+  }
+  return parents;
 }
 
 /** True when the parent chain from `id` ends at a root (no parent) through groups of `parents`. */

@@ -6,6 +6,13 @@ const MAX_NAME_LENGTH = 64;
 /** The name of the unique key on SEQ_DB. Index names are per table, so one name serves every table. */
 export const SEQ_DB_UNIQUE_KEY = 'uq_seq_db';
 
+/**
+ * The metric table's index on (scope, task sheet, activity, group): the key a save looks rows up by.
+ * Without it a save's locking read walks the primary key over the whole scope and locks every metric
+ * row of it; with it, a save reads and locks only the rows of the keys it writes.
+ */
+export const METRIC_KEY_INDEX = 'ix_metric_key';
+
 /** The primary key's name for drizzle; the server always calls it PRIMARY, but long defaults would be refused. */
 export const PRIMARY_KEY_NAME = 'pk';
 

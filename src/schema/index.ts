@@ -1,7 +1,7 @@
 // Public API of src/schema: re-exports only.
 export { aptColumns } from './apt-columns.js';
 export { commonColumns, commonConstraints } from './common-columns.js';
-export { foreignKeyName, PRIMARY_KEY_NAME, SEQ_DB_UNIQUE_KEY } from './constraint-names.js';
+export { foreignKeyName, METRIC_KEY_INDEX, PRIMARY_KEY_NAME, SEQ_DB_UNIQUE_KEY } from './constraint-names.js';
 export { TABLE_NAME_VARIABLES, tableNamesFromEnv } from './env-table-names.js';
 export { flag } from './flag-column.js';
 export { hostTables } from './host.js';

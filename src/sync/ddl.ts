@@ -32,6 +32,10 @@ export function uniqueKeyDefinition(key: KeyModel): string {
   return `UNIQUE KEY ${quoteIdentifier(key.name)} (${list(key.columns)})`;
 }
 
+export function indexDefinition(key: KeyModel): string {
+  return `KEY ${quoteIdentifier(key.name)} (${list(key.columns)})`;
+}
+
 export function foreignKeyDefinition(key: ForeignKeyModel): string {
   return (
     `CONSTRAINT ${quoteIdentifier(key.name)} FOREIGN KEY (${list(key.columns)}) ` +
@@ -46,6 +50,7 @@ export function createTableStatement(table: TableModel): string {
     ...table.columns.map(columnDefinition),
     ...(table.primaryKey.length > 0 ? [primaryKeyDefinition(table.primaryKey)] : []),
     ...table.uniqueKeys.map(uniqueKeyDefinition),
+    ...table.indexes.map(indexDefinition),
     ...table.foreignKeys.map(foreignKeyDefinition),
   ];
   return `CREATE TABLE ${quoteIdentifier(table.name)} (\n  ${parts.join(',\n  ')}\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4`;

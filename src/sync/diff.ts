@@ -4,6 +4,7 @@ import {
   columnDefinition,
   createTableStatement,
   foreignKeyDefinition,
+  indexDefinition,
   primaryKeyDefinition,
   uniqueKeyDefinition,
 } from './ddl.js';
@@ -260,6 +261,37 @@ function keyClauses(table: TableModel, existing: FoundTable, differences: Schema
       message: `table ${table.name} has no unique key on ${shown(key.columns)} (db sync and apply add it)`,
     });
     clauses.push(`ADD ${uniqueKeyDefinition(key)}`);
+  }
+
+  for (const key of table.indexes) {
+    // Any index that starts with these columns serves the same lookups, whatever its name.
+    const serving = existing.indexes.find((index) =>
+      sameList(index.columns.slice(0, key.columns.length), key.columns),
+    );
+    if (serving !== undefined) {
+      matched.add(serving.name);
+      continue;
+    }
+    const sameName = existing.indexes.find((index) => same(index.name, key.name));
+    if (sameName !== undefined) {
+      differences.push({
+        kind: 'conflicting-key',
+        table: table.name,
+        found: `${sameName.unique ? 'UNIQUE ' : ''}KEY ${sameName.name} ${shown(sameName.columns)}`,
+        expected: `KEY ${key.name} ${shown(key.columns)}`,
+        destructive: true,
+        message: `table ${table.name} has an index named ${sameName.name} on ${shown(sameName.columns)}, expected ${shown(key.columns)}: sync never drops an index; rename or drop it yourself`,
+      });
+      continue;
+    }
+    differences.push({
+      kind: 'missing-key',
+      table: table.name,
+      expected: `KEY ${key.name} ${shown(key.columns)}`,
+      destructive: false,
+      message: `table ${table.name} has no index on ${shown(key.columns)} (db sync and apply add it: without it a save locks every metric row of its scope)`,
+    });
+    clauses.push(`ADD ${indexDefinition(key)}`);
   }
 
   // A unique key that contains a key the tables already have refuses nothing more; any other does.

@@ -35,6 +35,8 @@ export interface TableModel {
   readonly columns: readonly ColumnModel[];
   readonly primaryKey: readonly Identifier[];
   readonly uniqueKeys: readonly KeyModel[];
+  /** Plain (non-unique) indexes that reads and locking reads rely on. */
+  readonly indexes: readonly KeyModel[];
   readonly foreignKeys: readonly ForeignKeyModel[];
 }
 
@@ -69,6 +71,14 @@ function tableModel(logical: LogicalTable, table: MySqlTable): TableModel {
       name: id(key.getName() ?? '', 'unique key name'),
       columns: key.columns.map((column) => id(column.name, 'column name')),
     })),
+    indexes: config.indexes
+      .filter((index) => !index.config.unique)
+      .map((index) => ({
+        name: id(index.config.name, 'index name'),
+        columns: index.config.columns.map((column) =>
+          id('name' in column ? column.name : '', 'index column name'),
+        ),
+      })),
     foreignKeys: config.foreignKeys.map((key) => {
       const reference = key.reference();
       return {

@@ -403,6 +403,40 @@ describe('saveMetrics on inactive, deleted and hidden rows', () => {
     });
   });
 
+  it('follows a parent chain longer than one recursive query walks (150 groups), to a root or to a hidden group', async () => {
+    const { db } = scratch();
+    const chain = async (top: number | null, code: string) => {
+      let parent = top;
+      for (let depth = 0; depth < 150; depth++) {
+        parent = await insertRow(db, names.OPER_GRUPO, {
+          ...SCOPE_A,
+          CODIGO: `${code}${depth}`,
+          OPER_GRUPO_SEQ_DB: parent,
+          ...live,
+        });
+      }
+      return parent ?? 0;
+    };
+    const deep = await chain(null, 'DEEP');
+    const activity = await linkedActivity(deep, 'DEEP_OPER');
+    expect(await save({ entries: [{ activity, group: deep, values: { METRICA1: '2.00' } }] })).toEqual({
+      inserted: 1,
+      updated: 0,
+    });
+    const off = await insertRow(db, names.OPER_GRUPO, {
+      ...SCOPE_A,
+      CODIGO: 'DEEP_OFF',
+      ...live,
+      DELETED: 1,
+    });
+    const hidden = await chain(off, 'HIDDEN');
+    const hiddenActivity = await linkedActivity(hidden, 'HIDDEN_OPER');
+    await expectNothingWritten(
+      () => save({ entries: [{ activity: hiddenActivity, group: hidden, values: { METRICA1: '2.00' } }] }),
+      { code: 'NOT_IN_TREE', path: 'entries.0' },
+    );
+  });
+
   it('refuses more entries than a PUT may carry (1000), writing nothing', async () => {
     const entry = { activity: fixture.opers[2] ?? 0, group: fixture.group, values: { METRICA1: '1.00' } };
     await expectNothingWritten(() => save({ entries: Array.from({ length: 1001 }, () => entry) }), {

@@ -97,6 +97,37 @@ describe('syncSchema', () => {
     expect(await planSchemaSync(db, names)).toEqual({ statements: [], statementTables: [], differences: [] });
   });
 
+  it("adds the metric table's key index to an installation made without it, and refuses another index of that name", async () => {
+    const { db } = scratch();
+    const names = prefixed('IDX');
+    await syncSchema(db, names);
+    await db.execute('ALTER TABLE IDX_OPER_GRUPO_METRICA DROP INDEX ix_metric_key');
+    const plan = await planSchemaSync(db, names);
+    expect(plan.differences).toMatchObject([
+      {
+        kind: 'missing-key',
+        table: 'IDX_OPER_GRUPO_METRICA',
+        expected:
+          'KEY ix_metric_key (EMPRESA, FILIAL, LOCAL, FOLHA_TAREFA_SEQ_DB, OPER_SEQ_DB, OPER_GRUPO_SEQ_DB)',
+        destructive: false,
+      },
+    ]);
+    expect(plan.statements).toEqual([
+      'ALTER TABLE `IDX_OPER_GRUPO_METRICA`\n  ADD KEY `ix_metric_key` (`EMPRESA`, `FILIAL`, `LOCAL`, `FOLHA_TAREFA_SEQ_DB`, `OPER_SEQ_DB`, `OPER_GRUPO_SEQ_DB`)',
+    ]);
+    await syncSchema(db, names);
+    expect(await planSchemaSync(db, names)).toEqual({ statements: [], statementTables: [], differences: [] });
+
+    await db.execute(
+      'ALTER TABLE IDX_OPER_GRUPO_METRICA DROP INDEX ix_metric_key, ADD KEY ix_metric_key (OPER_SEQ_DB)',
+    );
+    const conflict = await planSchemaSync(db, names);
+    expect(conflict.statements).toEqual([]);
+    expect(conflict.differences).toMatchObject([
+      { kind: 'conflicting-key', found: 'KEY ix_metric_key (OPER_SEQ_DB)', destructive: true },
+    ]);
+  });
+
   it('refuses a column of another type, saying what it found and expected, and runs nothing', async () => {
     const { db } = scratch();
     const names = prefixed('TYPED');

@@ -1,0 +1,240 @@
+// Saving metrics: ours (saveMetrics, with every check and lock it takes) against the floor, the least a
+// hand-written save could send for the same rows: one transaction holding one multi-row
+// INSERT ... ON DUPLICATE KEY UPDATE on the metric table's primary key, the IDs already known (the
+// floor checks nothing, locks nothing else and never looks a key up). Batches of 1, 100 and 1000
+// entries, inserts and updates, on a task sheet of 100,000 saved rows; then a one-entry update on task
+// sheets holding 1, 10,000 and 100,000 saved rows (all in one scope). Run with `npm run bench:save`;
+// the last line is the figures.
+import { performance } from 'node:perf_hooks';
+import { createScratchDatabase } from '../src/db/scratch.js';
+import { runSqlFile } from '../src/db/script.js';
+import { type MetricEntry, saveMetrics } from '../src/resolvers/index.js';
+import { tableNames } from '../src/table-names.js';
+import { insertRow, insertRows, installTables, SCOPE_A } from '../test/resolvers/fixture.js';
+import { HOST_SCHEMA_FILE, SERVER_URL } from '../test/support/database.js';
+import { loadLine, median, spread, timed } from './report.js';
+
+const SHEET_SIZES = [1, 10_000, 100_000] as const;
+const BATCHES = [1, 100, 1000] as const;
+/** Saves timed per round and case, so a round of small batches lasts long enough to mean something. */
+const REPEATS: Record<number, number> = { 1: 40, 100: 8, 1000: 3 };
+const ROUNDS = 5;
+const GROUPS = 100;
+const USER = 7;
+
+const names = tableNames();
+const table = names.OPER_GRUPO_METRICA;
+const live = { ...SCOPE_A, ATIVO: 1, DELETED: 0 };
+const scope = [SCOPE_A.EMPRESA, SCOPE_A.FILIAL, SCOPE_A.LOCAL];
+
+interface Key {
+  readonly activity: number;
+  readonly group: number;
+}
+
+const scratch = await createScratchDatabase(SERVER_URL, 'bench_save');
+try {
+  const { db } = scratch;
+  const started = performance.now();
+  await runSqlFile(scratch.url, HOST_SCHEMA_FILE);
+  await installTables(db, names);
+  const root = await insertRow(db, names.OPER_GRUPO, { ...live, CODIGO: 'ROOT' });
+  const groups = await insertRows(
+    db,
+    names.OPER_GRUPO,
+    Array.from({ length: GROUPS }, (_, index) => ({ ...live, CODIGO: `G${index}`, OPER_GRUPO_SEQ_DB: root })),
+  );
+  const largest = Math.max(...SHEET_SIZES);
+  const maxBatch = Math.max(...BATCHES);
+  const activities = await insertRows(
+    db,
+    names.OPER,
+    Array.from({ length: largest + maxBatch }, (_, index) => ({ ...live, CODIGO: `O${index}` })),
+  );
+  const keys: Key[] = activities.map((activity, index) => ({ activity, group: groups[index % GROUPS] ?? 0 }));
+  await insertRows(
+    db,
+    names.OPER_OPER_GRUPO,
+    keys.map((key) => ({ ...live, OPER_GRUPO_SEQ_DB: key.group, OPER_SEQ_DB: key.activity })),
+  );
+  const sheets = await insertRows(
+    db,
+    'app_folha_tarefa',
+    SHEET_SIZES.map(() => ({ ...SCOPE_A, DELETED: 0 })),
+    { withId: false },
+  );
+  for (const [index, size] of SHEET_SIZES.entries()) {
+    await insertRows(
+      db,
+      table,
+      keys.slice(0, size).map((key) => ({
+        ...live,
+        FOLHA_TAREFA_SEQ_DB: sheets[index],
+        OPER_SEQ_DB: key.activity,
+        OPER_GRUPO_SEQ_DB: key.group,
+        METRICA1: '1.00',
+      })),
+    );
+  }
+  await db.execute(`ANALYZE TABLE ${table}`);
+  const savedRows = SHEET_SIZES.reduce((sum, size) => sum + size, 0);
+  console.log(
+    `installation: ${groups.length + 1} groups, ${activities.length.toLocaleString('en')} activities and links, task sheets of ${SHEET_SIZES.map((size) => size.toLocaleString('en')).join(', ')} saved rows (${savedRows.toLocaleString('en')} metric rows in the scope), generated in ${((performance.now() - started) / 1000).toFixed(1)} s`,
+  );
+  console.log(`start: ${loadLine()}`);
+
+  /** The ID of each saved key of a task sheet, for the floor, which never looks one up. */
+  const idsOf = async (sheet: number): Promise<Map<number, number>> => {
+    const rows = await db.query<{ ID: number; OPER_SEQ_DB: number }>(
+      `SELECT ID, OPER_SEQ_DB FROM ${table} WHERE EMPRESA = ? AND FILIAL = ? AND LOCAL = ? AND FOLHA_TAREFA_SEQ_DB = ?`,
+      [...scope, sheet],
+    );
+    return new Map(rows.map((row) => [Number(row.OPER_SEQ_DB), Number(row.ID)]));
+  };
+  const lastId = async (): Promise<number> => {
+    const [row] = await db.query<{ id: number | null }>(
+      `SELECT MAX(ID) AS id FROM ${table} WHERE EMPRESA = ? AND FILIAL = ? AND LOCAL = ?`,
+      scope,
+    );
+    return Number(row?.id ?? 0);
+  };
+  /** Takes back the rows an insert round added (untimed), so every round inserts the same keys. */
+  const removeAfter = (id: number) =>
+    db.execute(`DELETE FROM ${table} WHERE EMPRESA = ? AND FILIAL = ? AND LOCAL = ? AND ID > ?`, [
+      ...scope,
+      id,
+    ]);
+
+  let counter = 0;
+  const nextValue = () => `${(++counter % 100_000) / 100}`;
+  const ours = (sheet: number, batch: readonly Key[]) => {
+    const value = nextValue();
+    const entries: MetricEntry[] = batch.map((key) => ({ ...key, values: { METRICA1: value } }));
+    return saveMetrics(db, { scope: SCOPE_A, user: USER, taskSheet: sheet, entries, names, treeView: null });
+  };
+  const floor = async (sheet: number, batch: readonly Key[], ids: readonly number[]) => {
+    const value = nextValue();
+    const connection = await db.pool.getConnection();
+    try {
+      await connection.beginTransaction();
+      await connection.query(
+        `INSERT INTO ${table} (EMPRESA, FILIAL, LOCAL, ID, INS_USUARIO_SEQ_DB, FOLHA_TAREFA_SEQ_DB, OPER_SEQ_DB, OPER_GRUPO_SEQ_DB, METRICA1)
+         VALUES ${batch.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}
+         ON DUPLICATE KEY UPDATE METRICA1 = VALUES(METRICA1), UPD_USUARIO_SEQ_DB = VALUES(INS_USUARIO_SEQ_DB)`,
+        batch.flatMap((key, index) => [...scope, ids[index], USER, sheet, key.activity, key.group, value]),
+      );
+      await connection.commit();
+    } catch (error) {
+      await connection.rollback();
+      throw error;
+    } finally {
+      connection.release();
+    }
+  };
+
+  const bigSheet = sheets[SHEET_SIZES.length - 1] ?? 0;
+  const bigIds = await idsOf(bigSheet);
+  /** `size` saved keys spread over the sheet, and `size` keys the sheet has no row for. */
+  const updateKeys = (size: number) =>
+    Array.from(
+      { length: size },
+      (_, index) => keys[Math.floor((index * largest) / size) + 7] ?? keys[0],
+    ) as Key[];
+  const insertKeys = (size: number) => keys.slice(largest, largest + size);
+
+  type Case = { label: string; run: (side: 'ours' | 'floor') => Promise<number> };
+  const cases: Case[] = [];
+  for (const size of BATCHES) {
+    const repeats = REPEATS[size] ?? 1;
+    const inserting = insertKeys(size);
+    cases.push({
+      label: `insert_${size}`,
+      run: async (side) => {
+        let total = 0;
+        for (let repeat = 0; repeat < repeats; repeat++) {
+          const before = await lastId();
+          const ids = inserting.map((_, index) => before + 1 + index);
+          total += await timed(() =>
+            side === 'ours' ? ours(bigSheet, inserting) : floor(bigSheet, inserting, ids),
+          );
+          await removeAfter(before);
+        }
+        return total / repeats;
+      },
+    });
+    const updating = updateKeys(size);
+    const ids = updating.map((key) => bigIds.get(key.activity) ?? 0);
+    cases.push({
+      label: `update_${size}`,
+      run: async (side) => {
+        let total = 0;
+        for (let repeat = 0; repeat < repeats; repeat++) {
+          total += await timed(() =>
+            side === 'ours' ? ours(bigSheet, updating) : floor(bigSheet, updating, ids),
+          );
+        }
+        return total / repeats;
+      },
+    });
+  }
+  for (const [index, size] of SHEET_SIZES.entries()) {
+    const sheet = sheets[index] ?? 0;
+    const key = keys[Math.floor(size / 2)] ?? keys[0];
+    if (key === undefined) throw new Error('no keys generated');
+    const ids = [(await idsOf(sheet)).get(key.activity) ?? 0];
+    const repeats = REPEATS[1] ?? 1;
+    cases.push({
+      label: `sheet_${size}`,
+      run: async (side) => {
+        let total = 0;
+        for (let repeat = 0; repeat < repeats; repeat++) {
+          total += await timed(() => (side === 'ours' ? ours(sheet, [key]) : floor(sheet, [key], ids)));
+        }
+        return total / repeats;
+      },
+    });
+  }
+
+  // Warm-up (connections, server caches, JIT), then rounds; the two sides alternate which goes first.
+  for (const item of cases) {
+    await item.run('ours');
+    await item.run('floor');
+  }
+  const times = new Map(cases.map((item) => [item.label, { ours: [] as number[], floor: [] as number[] }]));
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const item of cases) {
+      const entry = times.get(item.label);
+      if (entry === undefined) continue;
+      const order = round % 2 === 0 ? (['ours', 'floor'] as const) : (['floor', 'ours'] as const);
+      for (const side of order) entry[side].push(await item.run(side));
+    }
+  }
+
+  const ratios = new Map<string, number[]>();
+  for (const item of cases) {
+    const entry = times.get(item.label);
+    if (entry === undefined) continue;
+    const perRound = entry.ours.map((time, round) => time / (entry.floor[round] ?? Number.NaN));
+    ratios.set(item.label, perRound);
+    console.log(
+      `${item.label.padEnd(13)} ours ${spread(entry.ours)} ms, floor ${spread(entry.floor)} ms, ratio ${spread(perRound)}`,
+    );
+  }
+  const oursAt = (size: number) => median(times.get(`sheet_${size}`)?.ours ?? []);
+  const growthRounds = (times.get(`sheet_${largest}`)?.ours ?? []).map(
+    (time, round) => time / (times.get('sheet_1')?.ours[round] ?? Number.NaN),
+  );
+  console.log(
+    `one-entry update: ${SHEET_SIZES.map((size) => `${oursAt(size).toFixed(2)} ms at ${size.toLocaleString('en')} saved rows`).join(', ')}; at ${largest.toLocaleString('en')} over at 1: ${spread(growthRounds)}`,
+  );
+  console.log(
+    `end: ${loadLine()}; medians of ${ROUNDS} rounds, each the mean of ${REPEATS[1]} / ${REPEATS[100]} / ${REPEATS[1000]} saves for 1 / 100 / 1000 entries`,
+  );
+  console.log(
+    `${BATCHES.flatMap((size) => [`insert_${size}`, `update_${size}`])
+      .map((label) => `${label}=${median(ratios.get(label) ?? []).toFixed(2)}`)
+      .join(' ')} update_1_at_${largest}_vs_1=${median(growthRounds).toFixed(2)}`,
+  );
+} finally {
+  await scratch.drop();
+}

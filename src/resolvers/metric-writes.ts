@@ -1,0 +1,154 @@
+import { type Identifier, quoteIdentifier } from '../identifier.js';
+import type { Scope } from '../scope.js';
+import type { MetricValue } from './metric-defaults.js';
+import { placeholders, scopeParams } from './sql.js';
+
+/**
+ * The SQL of a save's transaction, decided without touching the database: which rows to lock, which
+ * to update, which to insert. Each builder returns one statement with `?` placeholders; names are
+ * checked identifiers, values travel as parameters.
+ */
+export interface Statement {
+  readonly sql: string;
+  readonly params: readonly unknown[];
+}
+
+/** One metric row's identity on a task sheet: the activity and the parent node it was reached through. */
+export interface MetricKey {
+  readonly activity: number;
+  readonly group: number | null;
+}
+
+/** A checked entry: its key and the values to write, by metric column. */
+export interface MetricWrite extends MetricKey {
+  readonly values: ReadonlyMap<Identifier, MetricValue>;
+}
+
+/** The batch's keys as a derived table `k (o, g)`: one row per key, numbers only. */
+function keyRows(keys: readonly MetricKey[]): Statement {
+  return {
+    sql: keys.map((_, index) => (index === 0 ? 'SELECT ? AS o, ? AS g' : 'SELECT ?, ?')).join(' UNION ALL '),
+    params: keys.flatMap((key) => [key.activity, key.group]),
+  };
+}
+
+/**
+ * Locks and reads the task sheet's rows of exactly `keys` (DELETED rows excepted: they are history,
+ * never the key's row). One index lookup per key: the keys drive the join (STRAIGHT_JOIN) and, when
+ * the table has it, the metric key index is forced, since the optimizer may otherwise walk an index of
+ * one column (the activity's, say) and lock that activity's rows on every task sheet. `<=>` matches a
+ * NULL group (a one-level tree) as a value.
+ *
+ * @example lockKeysStatement('app_oper_grupo_metrica', scope, 42, [{ activity: 3, group: 1 }], 'ix_metric_key').sql
+ * // SELECT STRAIGHT_JOIN m.ID, m.RO, m.ATIVO, m.OPER_SEQ_DB, m.OPER_GRUPO_SEQ_DB FROM (SELECT ? AS o, ? AS g) k
+ * //   JOIN `app_oper_grupo_metrica` m FORCE INDEX (`ix_metric_key`) ON m.EMPRESA = ? AND ... FOR UPDATE
+ */
+export function lockKeysStatement(
+  table: Identifier,
+  scope: Scope,
+  taskSheet: number,
+  keys: readonly MetricKey[],
+  keyIndex: Identifier | undefined,
+): Statement {
+  const rows = keyRows(keys);
+  const hint = keyIndex === undefined ? '' : ` FORCE INDEX (${quoteIdentifier(keyIndex)})`;
+  return {
+    sql: `SELECT STRAIGHT_JOIN m.ID, m.RO, m.ATIVO, m.OPER_SEQ_DB, m.OPER_GRUPO_SEQ_DB FROM (${rows.sql}) k
+      JOIN ${quoteIdentifier(table)} m${hint} ON m.EMPRESA = ? AND m.FILIAL = ? AND m.LOCAL = ? AND m.FOLHA_TAREFA_SEQ_DB = ?
+       AND m.OPER_SEQ_DB = k.o AND m.OPER_GRUPO_SEQ_DB <=> k.g
+     WHERE IFNULL(m.DELETED, 0) = 0 FOR UPDATE`,
+    params: [...rows.params, ...scopeParams(scope), taskSheet],
+  };
+}
+
+/**
+ * The scope's highest ID, locked: the next insert takes the IDs after it. Reads one row backwards
+ * through the primary key, whose gap lock keeps a host writer from taking those IDs meanwhile.
+ */
+export function lastIdStatement(table: Identifier, scope: Scope): Statement {
+  return {
+    sql: `SELECT ID FROM ${quoteIdentifier(table)} WHERE EMPRESA = ? AND FILIAL = ? AND LOCAL = ? ORDER BY ID DESC LIMIT 1 FOR UPDATE`,
+    params: scopeParams(scope),
+  };
+}
+
+/** An update: the rows (by ID) of entries that write the same columns. */
+export interface RowUpdate {
+  readonly ids: readonly number[];
+  readonly values: ReadonlyMap<Identifier, MetricValue>;
+}
+
+/**
+ * Updates rows by primary key, one statement per set of columns written (a batch usually writes one
+ * set): a single row directly, several through a derived table of (ID, values) joined on the key.
+ */
+export function updateStatements(
+  table: Identifier,
+  scope: Scope,
+  user: number,
+  updates: readonly RowUpdate[],
+): Statement[] {
+  const bySet = new Map<string, { columns: Identifier[]; rows: { id: number; values: MetricValue[] }[] }>();
+  for (const update of updates) {
+    const columns = [...update.values.keys()];
+    const set = columns.join(',');
+    const group = bySet.get(set) ?? { columns, rows: [] };
+    bySet.set(set, group);
+    for (const id of update.ids) group.rows.push({ id, values: [...update.values.values()] });
+  }
+  const quoted = quoteIdentifier(table);
+  return [...bySet.values()].map(({ columns, rows }) => {
+    const [only] = rows;
+    if (rows.length === 1 && only !== undefined) {
+      return {
+        sql: `UPDATE ${quoted} SET ${columns.map((column) => `${quoteIdentifier(column)} = ?`).join(', ')}, UPD_USUARIO_SEQ_DB = ?
+          WHERE EMPRESA = ? AND FILIAL = ? AND LOCAL = ? AND ID = ?`,
+        params: [...only.values, user, ...scopeParams(scope), only.id],
+      };
+    }
+    const names = columns.map((_, index) => `v${index}`);
+    const first = `SELECT ? AS id${names.map((name) => `, ? AS ${name}`).join('')}`;
+    const next = `SELECT ?${names.map(() => ', ?').join('')}`;
+    return {
+      sql: `UPDATE ${quoted} m JOIN (${rows.map((_, index) => (index === 0 ? first : next)).join(' UNION ALL ')}) v
+          ON m.EMPRESA = ? AND m.FILIAL = ? AND m.LOCAL = ? AND m.ID = v.id
+        SET ${columns.map((column, index) => `m.${quoteIdentifier(column)} = v.${names[index]}`).join(', ')}, m.UPD_USUARIO_SEQ_DB = ?`,
+      params: [...rows.flatMap((row) => [row.id, ...row.values]), ...scopeParams(scope), user],
+    };
+  });
+}
+
+/** One multi-row INSERT of new rows, with consecutive IDs from `firstId`; a column an entry leaves out is NULL. */
+export function insertStatement(
+  table: Identifier,
+  scope: Scope,
+  user: number,
+  taskSheet: number,
+  firstId: number,
+  inserts: readonly MetricWrite[],
+): Statement {
+  const metricColumns = [...new Set(inserts.flatMap((entry) => [...entry.values.keys()]))];
+  const columns = [
+    'EMPRESA',
+    'FILIAL',
+    'LOCAL',
+    'ID',
+    'INS_USUARIO_SEQ_DB',
+    'FOLHA_TAREFA_SEQ_DB',
+    'OPER_SEQ_DB',
+    'OPER_GRUPO_SEQ_DB',
+  ];
+  const row = `(${placeholders(columns.length + metricColumns.length)})`;
+  return {
+    sql: `INSERT INTO ${quoteIdentifier(table)} (${[...columns, ...metricColumns.map(quoteIdentifier)].join(', ')}) VALUES ${inserts.map(() => row).join(', ')}`,
+    params: inserts.flatMap((entry, index) => [
+      ...scopeParams(scope),
+      firstId + index,
+      user,
+      taskSheet,
+      entry.activity,
+      entry.group,
+      ...metricColumns.map((column) => entry.values.get(column) ?? null),
+    ]),
+  };
+}
