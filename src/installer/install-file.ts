@@ -54,7 +54,33 @@ export function parseInstallFile(text: string, source = 'install file'): Install
       first === undefined || first.path === '' ? {} : { path: first.path },
     );
   }
-  const result = InstallFile.safeParse(json.value);
+  return checkInstallFile(json.value, source);
+}
+
+/**
+ * Checks an install file already parsed (or built in code) with the model, every problem listed with
+ * its path. The installer's functions check what they are given with it before any SQL.
+ *
+ * @example checkInstallFile(JSON.parse(text), 'install.json').scope // { EMPRESA: 1, FILIAL: 1, LOCAL: 1 }
+ */
+export function checkInstallFile(value: unknown, source = 'install file'): InstallFile {
+  return checkWith(InstallFile, value, source);
+}
+
+/** The parts of an install file that uninstalling needs, checked the same way (other keys ignored). */
+export const UninstallFile = z.object({
+  scope: InstallFile.shape.scope,
+  actingUser: InstallFile.shape.actingUser,
+  tableNames: InstallFile.shape.tableNames,
+});
+export type UninstallFile = z.infer<typeof UninstallFile>;
+
+export function checkWith<Model extends z.ZodType>(
+  model: Model,
+  value: unknown,
+  source: string,
+): z.output<Model> {
+  const result = model.safeParse(value);
   if (result.success) return result.data;
   const issues = result.error.issues.map((issue) => {
     const path = issue.path.map(String).join('.');

@@ -7,7 +7,7 @@ import { InstallerError } from './errors.js';
 import { errorsOf, type Finding } from './findings.js';
 import { readHostContext } from './host-context.js';
 import { tableExists } from './host-table.js';
-import type { InstallFile } from './install-file.js';
+import { checkInstallFile, type InstallFile } from './install-file.js';
 import { LEDGER_DDL, LEDGER_TABLE, readLedger, writeLedgerEntry } from './ledger.js';
 import { withInstallerLock } from './lock.js';
 import { CREATED_PREFIX, planRows } from './plan-rows.js';
@@ -34,9 +34,10 @@ export interface InstallPlan {
  */
 export async function planInstallation(
   db: Database,
-  file: InstallFile,
+  given: InstallFile,
   options: InstallerOptions,
 ): Promise<InstallPlan> {
+  const file = checkInstallFile(given);
   const progress = options.progress ?? (() => undefined);
   const names = installationTableNames(file);
   progress(`reading the host tables ${HOST_ROW_TABLES.join(', ')}`);
@@ -77,6 +78,7 @@ export async function applyInstallation(
   file: InstallFile,
   options: InstallerOptions & { confirm?: (plan: InstallPlan) => Promise<boolean> },
 ): Promise<ChangeResult> {
+  checkInstallFile(file);
   const progress = options.progress ?? (() => undefined);
   return withInstallerLock(db, async () => {
     const plan = await planInstallation(db, file, options);

@@ -6,7 +6,7 @@ import { parseDatabaseUrl, resolveDatabaseTimeout } from '../../src/db/url.js';
 import { DatabaseTimeoutError } from '../../src/errors.js';
 import { createAssociationHandler } from '../../src/resolvers/index.js';
 import { tableNames } from '../../src/table-names.js';
-import { insertRow, insertRows, installTables, SCOPE_A } from '../resolvers/fixture.js';
+import { insertLinkedActivity, insertRows, installTables, SCOPE_A } from '../resolvers/fixture.js';
 import { captureIo } from '../support/cli.js';
 import { useScratchDatabase } from '../support/database.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
@@ -40,15 +40,7 @@ beforeAll(async () => {
   [ids.sheet] = (await insertRows(db, 'app_folha_tarefa', [{ ...SCOPE_A, DELETED: 0 }], {
     withId: false,
   })) as [number];
-  const live = { ATIVO: 1, DELETED: 0 };
-  ids.group = await insertRow(db, names.OPER_GRUPO, { ...SCOPE_A, CODIGO: 'G', ...live });
-  ids.oper = await insertRow(db, names.OPER, { ...SCOPE_A, CODIGO: 'O', INDICE: '2.00', ...live });
-  await insertRow(db, names.OPER_OPER_GRUPO, {
-    ...SCOPE_A,
-    OPER_GRUPO_SEQ_DB: ids.group,
-    OPER_SEQ_DB: ids.oper,
-    ...live,
-  });
+  ({ group: ids.group, oper: ids.oper } = await insertLinkedActivity(db, names, SCOPE_A));
 });
 
 afterEach(async () => {
