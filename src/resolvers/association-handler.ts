@@ -31,7 +31,10 @@ export interface AssociationHandlerOptions {
    * answer the request with it instead.
    */
   readonly context: (request: Request) => Promise<AssociationContext>;
-  /** Where unexpected errors (bugs, a lost database) are reported; they answer 500. Default `console.error`. */
+  /**
+   * Where unexpected errors (bugs, a lost database) are reported; they answer 500, a database that did
+   * not answer in time 503. Default `console.error`.
+   */
   readonly onError?: (error: unknown) => void;
 }
 
@@ -106,6 +109,8 @@ function errorResponse(error: unknown, onError: (error: unknown) => void): Respo
     onError(error);
     return errorJson(500, 'INTERNAL_ERROR', 'the request failed on the server');
   }
+  // The host's operators should hear of a database that stops answering, not only the client.
+  if (error instanceof DatabaseTimeoutError) onError(error);
   return errorJson(statusOf(error), error.code, error.message, {
     ...(error.path === undefined ? {} : { path: error.path }),
     // The database stopped answering: the client may try again, not at once.

@@ -94,7 +94,12 @@ describe('a database that stops answering', () => {
 
   it('answers GET and PUT with 503, Retry-After and a JSON error, then 200 once the database answers', async () => {
     const db = await openProxied();
-    const handle = createAssociationHandler({ db, context: async () => ({ scope: SCOPE_A, user: 7 }) });
+    const reported: unknown[] = [];
+    const handle = createAssociationHandler({
+      db,
+      context: async () => ({ scope: SCOPE_A, user: 7 }),
+      onError: (error) => void reported.push(error),
+    });
     const url = `http://host.test/associationtask?taskSheet=${ids.sheet}`;
     const body = JSON.stringify({
       entries: [{ activity: ids.oper, group: ids.group, values: { METRICA2: 3 } }],
@@ -109,6 +114,8 @@ describe('a database that stops answering', () => {
         error: { code: 'DATABASE_TIMEOUT', message: expect.stringContaining('within 0.4 s') },
       });
     }
+    // The host hears of it too, once per request.
+    expect(reported).toEqual([expect.any(DatabaseTimeoutError), expect.any(DatabaseTimeoutError)]);
     proxy.heal();
     expect((await handle(new Request(url))).status).toBe(200);
     const saved = await handle(new Request(url, { method: 'PUT', body }));
@@ -117,7 +124,11 @@ describe('a database that stops answering', () => {
 
   it('writes nothing of a PUT whose COMMIT gets no answer, and saves it whole when sent again', async () => {
     const db = await openProxied();
-    const handle = createAssociationHandler({ db, context: async () => ({ scope: SCOPE_A, user: 7 }) });
+    const handle = createAssociationHandler({
+      db,
+      context: async () => ({ scope: SCOPE_A, user: 7 }),
+      onError: () => undefined,
+    });
     const url = `http://host.test/associationtask?taskSheet=${ids.sheet}`;
     const count = async () => {
       const [row] = await scratch().db.query<{ n: number }>(
