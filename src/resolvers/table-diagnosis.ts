@@ -46,6 +46,14 @@ export async function explainTableErrors<T>(
   try {
     return await work();
   } catch (error) {
+    // The saver's own check of the metric table says what is wrong with it; this adds who named it.
+    if (error instanceof ConfigurationError && error.code === 'METRIC_TABLE_UNUSABLE') {
+      const source = await sourceOf(db, scope, plan.metricTable);
+      throw new ConfigurationError(error.code, `${source.what}: ${error.message}`, {
+        path: source.path,
+        cause: error,
+      });
+    }
     if (!isTableError(error)) throw error;
     throw (await diagnoseTables(db, scope, plan, error)) ?? error;
   }

@@ -113,6 +113,32 @@ describe('a parameter row naming a table the package cannot use', () => {
     }
   });
 
+  it('names the TREE_VIEW row whose metricAssociationTable is a host table without the metric columns', async () => {
+    const treeView = TreeView.parse({
+      layers: { '1': { table: names.OPER, isTask: true } },
+      metricAssociationTable: 'app_folha_tarefa',
+    });
+    const scope = await scopeWith({ treeView });
+    const oper = await insertRow(scratch().db, names.OPER, { ...scope, CODIGO: 'O', ATIVO: 1, DELETED: 0 });
+    const seqDb = await seqDbOf(scope, 'TREE_VIEW');
+    await expect(
+      saveMetrics(scratch().db, {
+        scope,
+        user: 7,
+        taskSheet: sheets.get(scope.EMPRESA) ?? 0,
+        entries: [{ activity: oper, group: null, values: { METRICA1: '1.00' } }],
+      }),
+    ).rejects.toMatchObject({
+      code: 'METRIC_TABLE_UNUSABLE',
+      path: 'TREE_VIEW.metricAssociationTable',
+      message: expect.stringMatching(
+        new RegExp(
+          `^parameter TREE_VIEW \\(SEQ_DB ${seqDb}, scope ${scope.EMPRESA}/1/1\\) at metricAssociationTable: metric table app_folha_tarefa lacks `,
+        ),
+      ),
+    });
+  });
+
   it("says a table given by a library caller is the caller's, naming it", async () => {
     const scope = await scopeWith({});
     await expect(
