@@ -47,6 +47,19 @@ export function parseCommandLine<const O extends Options>(
 export const databaseUrlOption = { 'database-url': { type: 'string' } } as const;
 export const jsonOption = { json: { type: 'boolean', default: false } } as const;
 
+/** One option and its one line of help, as `--help` prints them. */
+export type OptionHelp = readonly [flag: string, help: string];
+
+export const DATABASE_URL_HELP: OptionHelp = [
+  '--database-url URL',
+  'the database (default $DATABASE_URL, then mysql://root@127.0.0.1:3306/test)',
+];
+export const JSON_HELP: OptionHelp = [
+  '--json',
+  'print exactly one JSON document on stdout, failures included',
+];
+export const HELP_OPTION: OptionHelp = ['-h, --help', 'print this help and exit'];
+
 /** `--port`: 0 (any free port) to 65535. */
 export function parsePort(text: string): number {
   const port = Number(text);

@@ -1,19 +1,17 @@
-import { readFile } from 'node:fs/promises';
 import { TaskAssociationError } from '../errors.js';
-import { UsageError } from './args.js';
+import { PACKAGE_VERSION } from '../version.js';
+import { HELP_OPTION, type OptionHelp, UsageError } from './args.js';
 import { type CliIo, type ExitCode, printJson } from './io.js';
 
-/** The package's version, read from its own package.json. */
-async function packageVersion(): Promise<string> {
-  const manifest = JSON.parse(await readFile(new URL('../../package.json', import.meta.url), 'utf8')) as {
-    version: string;
-  };
-  return manifest.version;
-}
-
-/** One command of the CLI: its usage line and what it does. */
+/** One command of the CLI: its usage line, its help and what it does. */
 export interface Command {
   readonly usage: string;
+  /** What the command does, in a sentence or two (the first line of `--help`). */
+  readonly summary: string;
+  /** Every option with one line of help: `['--json', 'print one JSON document on stdout']`. */
+  readonly options: readonly OptionHelp[];
+  /** A command line that works as shown, for `--help`. */
+  readonly example: string;
   run(args: readonly string[], io: CliIo): Promise<ExitCode>;
 }
 
@@ -25,6 +23,7 @@ const commands: Record<string, () => Promise<{ command: Command }>> = {
   apply: () => import('./commands/apply.js'),
   verify: () => import('./commands/verify.js'),
   uninstall: () => import('./commands/uninstall.js'),
+  status: () => import('./commands/status.js'),
   serve: () => import('./commands/serve.js'),
   demo: () => import('./commands/demo.js'),
 };
@@ -33,14 +32,16 @@ const USAGE = `usage: task-association <command> [options]
 
 commands:
   db sync    [--database-url URL] [--table-name LOGICAL=NAME]... [--dry-run] [--json]
-  validate   <file|-> [--json] [--database-url URL --scope EMPRESA/FILIAL/LOCAL]
-  plan       --install <file> [--database-url URL] [--json]
+  validate   <file|->... [--json] [--database-url URL --scope EMPRESA/FILIAL/LOCAL]
+  plan       --install <file> [--database-url URL] [--json | --sql]
   apply      --install <file> [--database-url URL] [--json] [--yes] [--force]
   verify     --install <file> [--database-url URL] [--json]
-  uninstall  --install <file> [--database-url URL] [--json] [--yes] [--force]
+  uninstall  --install <file> [--database-url URL] [--json] [--yes] [--force] [--dry-run]
+  status     [--database-url URL] [--json]
   serve      [--port 3000] [--images DIR] [--cache DIR]
   demo       [--port 3000]
 
+task-association <command> --help shows a command's options and an example.
 --database-url defaults to $DATABASE_URL, then mysql://root@127.0.0.1:3306/test.
 Exit codes: 0 done, 1 problems found or change refused, 2 usage error.
 --version prints the version.`;
@@ -51,19 +52,28 @@ Exit codes: 0 done, 1 problems found or change refused, 2 usage error.
  */
 export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCode> {
   const [first, second, ...rest] = argv;
+  // `help plan` is `plan --help`, as git and npm read it.
+  if (first === 'help' && second !== undefined) return runCli([second, ...rest, '--help'], io);
   if (first === undefined || first === '--help' || first === '-h' || first === 'help') {
     (first === undefined ? io.stderr : io.stdout).write(`${USAGE}\n`);
     return first === undefined ? 2 : 0;
   }
   if (first === '--version' || first === '-v') {
-    io.stdout.write(`${await packageVersion()}\n`);
+    io.stdout.write(`${PACKAGE_VERSION}\n`);
     return 0;
   }
   const twoWord = second === undefined ? undefined : `${first} ${second}`;
   const name = twoWord !== undefined && twoWord in commands ? twoWord : first;
   const load = commands[name];
+  const subcommands = Object.keys(commands).filter((command) => command.startsWith(`${first} `));
+  if (load === undefined && subcommands.length > 0 && isHelp(second)) {
+    for (const subcommand of subcommands) {
+      const { command } = await (commands[subcommand] as () => Promise<{ command: Command }>)();
+      io.stdout.write(`${helpText(command)}\n`);
+    }
+    return 0;
+  }
   if (load === undefined) {
-    const subcommands = Object.keys(commands).filter((command) => command.startsWith(`${first} `));
     io.stderr.write(
       subcommands.length > 0
         ? `task-association: "${first}" needs a subcommand: ${subcommands.map((command) => command.slice(first.length + 1)).join(', ')}\n\n${USAGE}\n`
@@ -73,6 +83,11 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
   }
   const args = name === twoWord ? rest : argv.slice(1);
   const { command } = await load();
+  // Asked for help, a command explains itself and does nothing else, whatever else is on the line.
+  if (args.some(isHelp)) {
+    io.stdout.write(`${helpText(command)}\n`);
+    return 0;
+  }
   try {
     return await command.run(args, io);
   } catch (error) {
@@ -86,9 +101,37 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
   }
 }
 
+function isHelp(arg: string | undefined): boolean {
+  return arg === '--help' || arg === '-h';
+}
+
+/** A command's `--help`: usage, what it does, one line per option, an example. */
+export function helpText(command: Command): string {
+  const options = [...command.options, HELP_OPTION];
+  const width = Math.max(...options.map(([flag]) => flag.length)) + 2;
+  return [
+    `usage: task-association ${command.usage}`,
+    '',
+    command.summary,
+    '',
+    'options:',
+    ...options.map(([flag, help]) => `  ${flag.padEnd(width)}${help}`),
+    '',
+    'example:',
+    `  ${command.example}`,
+  ].join('\n');
+}
+
 /** The `--json` form of a failure: its stable code, where it happened, and the message. */
-function describeError(error: TaskAssociationError): { code: string; path?: string; message: string } {
+function describeError(error: TaskAssociationError): {
+  code: string;
+  path?: string;
+  message: string;
+  issues?: unknown;
+} {
+  // A configuration input's error (an install file, a TREE_VIEW) lists every problem as validate does.
+  const issues = 'issues' in error && Array.isArray(error.issues) ? { issues: error.issues } : {};
   return error.path === undefined
-    ? { code: error.code, message: error.message }
-    : { code: error.code, path: error.path, message: error.message };
+    ? { code: error.code, message: error.message, ...issues }
+    : { code: error.code, path: error.path, message: error.message, ...issues };
 }

@@ -37,6 +37,7 @@ export {
   METRIC_DEFAULT_TYPES,
   Metric,
   MetricDefault,
+  type MetricInput,
   Metrics,
   RESERVED_METRIC_COLUMNS,
 } from './metrics.js';

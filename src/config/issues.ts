@@ -27,7 +27,6 @@ export const CONFIG_ISSUE_CODES = [
   'RESERVED_METRIC_FIELD',
   'UNKNOWN_DEFAULT_TYPE',
   'CONFLICTING_PARAMETERS',
-  'NO_TREE_VIEW',
   'HOST_TABLE',
 ] as const;
 export const ConfigIssueCode = z.enum(CONFIG_ISSUE_CODES);

@@ -86,6 +86,8 @@ export const Metric = z.strictObject({
   default: MetricDefault.optional(),
 });
 export type Metric = z.infer<typeof Metric>;
+/** A metric as written by hand (plain strings): what the model accepts, before its checks brand the names. */
+export type MetricInput = z.input<typeof Metric>;
 
 /**
  * The metric list of a TREE_VIEW: at least one metric, each `field` once. The uniqueness check runs
@@ -116,7 +118,11 @@ export const Metrics = z
     { when: () => true },
   );
 
-/** The metrics used when a TREE_VIEW lists none (product.md): METRICA1 and METRICA2 of seed 2.4, no defaults. */
+/**
+ * The metrics used when a TREE_VIEW lists none (product.md): METRICA1 and METRICA2 of seed 2.4, no
+ * defaults. The one source of that rule: the tree loader, the installer's checks and
+ * `compileMetricDefaults` without a list all take it from here.
+ */
 export const DEFAULT_METRICS: readonly Readonly<Metric>[] = Object.freeze(
   z
     .array(Metric)

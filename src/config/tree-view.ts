@@ -2,11 +2,10 @@ import { z } from 'zod';
 import { TaskAssociationError } from '../errors.js';
 import { Identifier, parseIdentifier } from '../identifier.js';
 import type { ConfigResult } from './issues.js';
-import { parseJsonText } from './json-text.js';
 import { conventionalColumn, isRecord, layerRuleIssues } from './layer-rules.js';
 import { Metric, Metrics } from './metrics.js';
 import { withOwnKeys } from './own-keys.js';
-import { toConfigIssues } from './zod-issues.js';
+import { checkDocument } from './parse-or-throw.js';
 
 /** One level of the tree (seed 2.9). */
 export const Layer = z.strictObject({
@@ -58,15 +57,7 @@ export type TreeView = z.infer<typeof TreeView>;
  * @example parseTreeView('{"layers":{"1":{"table":"app_oper","isTask":true}}}').success // true
  */
 export function parseTreeView(input: unknown): ConfigResult<TreeView> {
-  let value = input;
-  if (typeof input === 'string') {
-    const parsed = parseJsonText(input);
-    if (!parsed.success) return { success: false, issues: parsed.issues };
-    value = parsed.value;
-  }
-  const result = TreeView.safeParse(value);
-  if (result.success) return { success: true, data: result.data };
-  return { success: false, issues: toConfigIssues(result.error.issues, value, treeViewKeys) };
+  return checkDocument(TreeView, input, treeViewKeys);
 }
 
 /** One level of a tree, in order from the root, with its association to the next level resolved. */
@@ -133,7 +124,7 @@ export function treeViewLevels(treeView: TreeView): TreeViewLevel[] {
 }
 
 /** The keys an object at `path` of a TREE_VIEW may have, for "unknown key" messages. */
-function treeViewKeys(path: readonly PropertyKey[], value: unknown): readonly string[] | undefined {
+export function treeViewKeys(path: readonly PropertyKey[], value: unknown): readonly string[] | undefined {
   const shape = (schema: { shape: object }) => Object.keys(schema.shape);
   if (path.length === 0) return shape(TreeView);
   if (path.length === 2 && path[0] === 'layers') return shape(Layer);

@@ -86,6 +86,18 @@ function convert(
         );
       if (issue.origin === 'string')
         return one('INVALID_VALUE', 'the text is empty: write something or leave the key out');
+      if (issue.origin === 'number')
+        return one(
+          'INVALID_VALUE',
+          `${String(value)} is too small: use a whole number of at least ${String(issue.minimum)}`,
+        );
+      return one('INVALID_VALUE', issue.message);
+    case 'too_big':
+      if (issue.origin === 'number')
+        return one(
+          'INVALID_VALUE',
+          `${String(value)} is too large: use a whole number of at most ${String(issue.maximum)}`,
+        );
       return one('INVALID_VALUE', issue.message);
     default:
       return one('INVALID_VALUE', issue.message);

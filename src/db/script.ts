@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises';
+import mysql from 'mysql2/promise';
 import { openDatabase } from './mysql.js';
 
 /**
@@ -13,4 +14,13 @@ export async function runSqlFile(url: string, file: string | URL): Promise<void>
   } finally {
     await db.close();
   }
+}
+
+/**
+ * A statement with its `?` parameters written in as SQL literals (mysql2's own escaping, dates in
+ * UTC as our connections use them), ending in `;`: a line of a script a DBA can review and run.
+ */
+export function inlineStatement(sql: string, params: readonly unknown[]): string {
+  // Our parameters are what mysql2 binds at run time (numbers, strings, null, dates), so they format alike.
+  return `${mysql.format(sql, [...params] as Parameters<typeof mysql.format>[1], false, 'Z')};`;
 }

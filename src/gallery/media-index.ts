@@ -58,6 +58,18 @@ export function createMediaIndex(options: {
   const probes = new Map<ContentHash, ListedImage | GalleryMediaError>();
   let byHash = new Map<ContentHash, MediaEntry>();
   let builtAt = Number.NEGATIVE_INFINITY;
+  // The source lists a bad row or image again on every request: its reason is logged the first
+  // time only, once per item and content (a new bad content of the item is logged again).
+  const warned = new Set<string>();
+  const warnOnce = (key: string, message: string, details: Record<string, unknown>) => {
+    if (warned.has(key)) return;
+    if (warned.size >= MEMO_LIMIT) warned.clear();
+    warned.add(key);
+    logger.warn(message, details);
+  };
+  const rowLogger: GalleryLogger = {
+    warn: (message, details = {}) => warnOnce(`row\0${message}`, message, details),
+  };
   const refresh = createSingleFlight<MediaEntry[]>();
 
   // ts-pattern's exhaustive match: a new kind of image input cannot be forgotten here.
@@ -122,10 +134,11 @@ export function createMediaIndex(options: {
         `the gallery source returned ${typeof rows}, not an array of rows`,
       );
     }
-    const items = normaliseRows(rows, columns, logger);
+    const items = normaliseRows(rows, columns, rowLogger);
     const entries = await mapBounded(items, LISTING_CONCURRENCY, (item) =>
       entryOf(item).catch((error: unknown) => {
-        logger.warn(`gallery item "${item.id}" skipped: ${skipReason(error)}`, { id: item.id });
+        const message = `gallery item "${item.id}" skipped: ${skipReason(error)}`;
+        warnOnce(`item\0${message}`, message, { id: item.id });
         return undefined;
       }),
     );
@@ -135,7 +148,13 @@ export function createMediaIndex(options: {
       if (entry === undefined) continue;
       if (!next.has(entry.hash)) next.set(entry.hash, entry);
       if (entry.probe instanceof GalleryMediaError) {
-        logger.warn(`gallery item "${entry.id}" skipped: ${entry.probe.message}`, { id: entry.id });
+        warnOnce(
+          `probe\0${entry.id}\0${entry.hash}`,
+          `gallery item "${entry.id}" skipped: ${entry.probe.message}`,
+          {
+            id: entry.id,
+          },
+        );
       } else {
         listed.push(entry);
       }

@@ -1,5 +1,6 @@
 import type { SqlExecutor } from '../db/driver.js';
 import type { Finding } from './findings.js';
+import type { Statement } from './sql.js';
 
 /**
  * One change the installer makes, as `plan`/`apply --json` print it: what kind, on which table, for
@@ -23,9 +24,18 @@ export interface Change {
   readonly message: string;
 }
 
-/** A change and how to carry it out (with its ledger bookkeeping) inside the row transaction. */
+/**
+ * A change and the statements that carry it out, its ledger bookkeeping included, in order. They
+ * are all the change does, so `plan --sql` prints exactly what `apply` runs: a ledger entry for a
+ * row inserted just before takes the row's SEQ_DB from `LAST_INSERT_ID()` in SQL, not from the driver.
+ */
 export interface PlannedChange extends Change {
-  run(tx: SqlExecutor): Promise<void>;
+  readonly statements: readonly Statement[];
+}
+
+/** Runs a planned change's statements, in order, on `tx`. */
+export async function runChange(tx: SqlExecutor, change: PlannedChange): Promise<void> {
+  for (const statement of change.statements) await tx.execute(statement.sql, statement.params);
 }
 
 /** What `apply` and `uninstall` report: what was done, what was noticed, whether it ran at all. */

@@ -1,4 +1,12 @@
-import { databaseUrlOption, jsonOption, parseCommandLine, UsageError } from '../cli/args.js';
+import {
+  DATABASE_URL_HELP,
+  databaseUrlOption,
+  JSON_HELP,
+  jsonOption,
+  type OptionHelp,
+  parseCommandLine,
+  UsageError,
+} from '../cli/args.js';
 import { type CliIo, type ExitCode, printJson, say } from '../cli/io.js';
 import type { Database } from '../db/driver.js';
 import { openDatabase } from '../db/mysql.js';
@@ -16,7 +24,26 @@ const WRITE_OPTIONS = {
   force: { type: 'boolean', default: false },
 } as const;
 
-/** What the four installer commands share: the install file, the database, `--json`, maybe `--yes`/`--force`. */
+/** The help lines of the options every installer command reads. */
+export const INSTALLER_READ_HELP: readonly OptionHelp[] = [
+  [
+    '--install FILE',
+    'the install file (required): scope, acting user, table names, menus, link field, TREE_VIEW',
+  ],
+  DATABASE_URL_HELP,
+  JSON_HELP,
+];
+/** ... and those of `apply` and `uninstall` (each adds its own `--force` line). */
+export const INSTALLER_WRITE_HELP: readonly OptionHelp[] = [
+  ...INSTALLER_READ_HELP,
+  ['--yes', 'do not ask; needed when standard input is not a terminal (CI, scripts)'],
+];
+
+/**
+ * What the installer commands share: the install file, the database, `--json`, maybe `--yes`/`--force`,
+ * and a command's own boolean flags (`plan --sql`, `uninstall --dry-run`). A dry run writes nothing,
+ * so it needs no `--yes`.
+ */
 export async function withInstallation<T>(
   args: readonly string[],
   io: CliIo,
@@ -27,15 +54,22 @@ export async function withInstallation<T>(
     json: boolean;
     yes: boolean;
     force: boolean;
+    flags: ReadonlySet<string>;
     progress: (line: string) => void;
   }) => Promise<T>,
+  ownFlags: readonly string[] = [],
 ): Promise<T> {
-  const values = writes
-    ? parseCommandLine(args, WRITE_OPTIONS).values
-    : { ...parseCommandLine(args, READ_OPTIONS).values, yes: false, force: false };
+  const own = Object.fromEntries(
+    ownFlags.map((flag) => [flag, { type: 'boolean', default: false } as const]),
+  );
+  const parsed = writes
+    ? parseCommandLine(args, { ...WRITE_OPTIONS, ...own }).values
+    : { ...parseCommandLine(args, { ...READ_OPTIONS, ...own }).values, yes: false, force: false };
+  const values = parsed as typeof parsed & Record<string, unknown>;
+  const flags = new Set(ownFlags.filter((flag) => values[flag] === true));
   if (values.install === undefined) throw new UsageError('--install <file> is required');
   const yes = values.yes ?? false;
-  if (writes && !yes && !isTerminal(io)) {
+  if (writes && !yes && !flags.has('dry-run') && !isTerminal(io)) {
     throw new UsageError(
       'standard input is not a terminal, so nobody can confirm: add --yes to run unattended',
     );
@@ -57,6 +91,7 @@ export async function withInstallation<T>(
       json: values.json ?? false,
       yes,
       force: values.force ?? false,
+      flags,
       progress: (line) => say(io, line),
     });
   } catch (error) {
@@ -93,7 +128,9 @@ export function reportFindings(io: CliIo, findings: readonly Finding[]): void {
 /** The changes, one line each, on stderr (stdout is kept for `--json`). */
 export function reportChanges(io: CliIo, changes: readonly Change[], none: string): void {
   if (changes.length === 0) say(io, none);
-  for (const change of changes) say(io, `  ${change.kind.padEnd(12)} ${change.message}`);
+  const indent = ' '.repeat(15);
+  for (const change of changes)
+    say(io, `  ${change.kind.padEnd(12)} ${change.message.replaceAll('\n', `\n${indent}`)}`);
 }
 
 /** Shows the plan and asks on the terminal; anything but y/yes declines. */
@@ -122,23 +159,44 @@ export function runChangeCommand(
   io: CliIo,
   texts: { question: string; none: string },
   change: (
-    context: { db: Database; file: InstallFile; force: boolean; progress: (line: string) => void },
+    context: {
+      db: Database;
+      file: InstallFile;
+      force: boolean;
+      dryRun: boolean;
+      progress: (line: string) => void;
+    },
     confirm: ((plan: { changes: readonly Change[] }) => Promise<boolean>) | undefined,
   ) => Promise<ChangeResult>,
+  ownFlags: readonly string[] = [],
 ): Promise<ExitCode> {
-  return withInstallation(args, io, true, async ({ db, file, json, yes, force, progress }) => {
-    const confirm = yes
-      ? undefined
-      : (plan: { changes: readonly Change[] }) => askToProceed(io, plan.changes, texts.question);
-    const result = await change({ db, file, force, progress }, confirm);
-    reportFindings(io, result.findings);
-    if (!result.applied) {
-      progress('nothing was changed');
-      return 1;
-    }
-    // Each change was shown as it ran; only say so when there was none.
-    if (result.changes.length === 0) progress(texts.none);
-    if (json) printJson(io, { changes: result.changes });
-    return 0;
-  });
+  return withInstallation(
+    args,
+    io,
+    true,
+    async ({ db, file, json, yes, force, flags, progress }) => {
+      const dryRun = flags.has('dry-run');
+      const confirm =
+        yes || dryRun
+          ? undefined
+          : (plan: { changes: readonly Change[] }) => askToProceed(io, plan.changes, texts.question);
+      const result = await change({ db, file, force, dryRun, progress }, confirm);
+      reportFindings(io, result.findings);
+      if (dryRun) {
+        reportChanges(io, result.changes, texts.none);
+        progress('dry run: nothing was changed');
+        if (json) printJson(io, { changes: result.changes });
+        return 0;
+      }
+      if (!result.applied) {
+        progress('nothing was changed');
+        return 1;
+      }
+      // Each change was shown as it ran; only say so when there was none.
+      if (result.changes.length === 0) progress(texts.none);
+      if (json) printJson(io, { changes: result.changes });
+      return 0;
+    },
+    ownFlags,
+  );
 }

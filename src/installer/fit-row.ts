@@ -37,7 +37,7 @@ export function fitRow(
       level: 'error',
       code: 'HOST_COLUMN_REQUIRED',
       path: `${table.name}.${column.name}`,
-      message: `${table.name}.${column.name} (${column.columnType}) is NOT NULL without a default and the installer has no value for it: give it a default (ALTER TABLE ${table.name} ALTER ${column.name} SET DEFAULT ...) or make it nullable, then run again`,
+      message: `${table.name}.${column.name} (${column.columnType}) is NOT NULL without a default and the installer has no value for it: give it a value in the install file (hostColumns.${table.name}.${column.name}), or a default in the database, then run again`,
     });
   }
   return { values: fitted, findings };

@@ -1,11 +1,15 @@
 import { FIELD_TABLE, MENU_TABLE } from '../config/index.js';
 import type { SqlExecutor } from '../db/driver.js';
 import { quoteIdentifier } from '../identifier.js';
+import { formatScope, type Scope } from '../scope.js';
 import { HOST_ROW_TABLES } from './desired-rows.js';
 import type { Finding } from './findings.js';
 import { type HostTable, readHostTable } from './host-table.js';
 import type { InstallFile } from './install-file.js';
+import { sameScope } from './ledger.js';
 import { findMobileFlagColumn } from './mobile-flag.js';
+
+const SCOPE_COLUMNS = ['EMPRESA', 'FILIAL', 'LOCAL'] as const;
 
 /** What the installer learnt about the host before planning anything. */
 export interface HostContext {
@@ -48,26 +52,51 @@ export async function readHostContext(db: SqlExecutor, file: InstallFile): Promi
     mobileFlagColumn = found.column;
     findings.push(...found.findings);
   }
-  if (tables.has(MENU_TABLE)) findings.push(...(await checkMenuParents(db, file)));
+  const menuTable = tables.get(MENU_TABLE);
+  if (menuTable !== undefined) findings.push(...(await checkMenuParents(db, file, menuTable)));
   return { tables, mobileFlagColumn, findings };
 }
 
-async function checkMenuParents(db: SqlExecutor, file: InstallFile): Promise<Finding[]> {
+/**
+ * Every menu parent must be a menu row of the installation's own scope: a SEQ_DB of another
+ * company's menu would put our entries where this scope's users never see them.
+ */
+async function checkMenuParents(
+  db: SqlExecutor,
+  file: InstallFile,
+  menuTable: HostTable,
+): Promise<Finding[]> {
   const parents = Object.entries(file.menus).flatMap(([name, placement]) =>
     placement.father === null ? [] : [{ name, parent: placement.father }],
   );
   if (parents.length === 0) return [];
-  const rows = await db.query<{ SEQ_DB: number }>(
-    `SELECT SEQ_DB FROM ${quoteIdentifier(MENU_TABLE)} WHERE SEQ_DB IN (${parents.map(() => '?').join(', ')})`,
+  const scoped = SCOPE_COLUMNS.every((column) => menuTable.column(column) !== undefined);
+  const rows = await db.query<{ SEQ_DB: number } & Partial<Scope>>(
+    `SELECT SEQ_DB${scoped ? `, ${SCOPE_COLUMNS.join(', ')}` : ''} FROM ${quoteIdentifier(MENU_TABLE)} WHERE SEQ_DB IN (${parents.map(() => '?').join(', ')})`,
     parents.map(({ parent }) => parent),
   );
-  const existing = new Set(rows.map((row) => Number(row.SEQ_DB)));
-  return parents
-    .filter(({ parent }) => !existing.has(parent))
-    .map(({ name, parent }) => ({
-      level: 'error' as const,
-      code: 'MENU_PARENT_MISSING',
-      path: `menus.${name}.father`,
-      message: `menus.${name}.father is ${parent}, but ${MENU_TABLE} has no row with SEQ_DB ${parent}: use an existing menu's SEQ_DB, or null for the top level`,
-    }));
+  const found = new Map(rows.map((row) => [Number(row.SEQ_DB), row]));
+  return parents.flatMap(({ name, parent }): Finding[] => {
+    const path = `menus.${name}.father`;
+    const row = found.get(parent);
+    if (row === undefined)
+      return [
+        {
+          level: 'error',
+          code: 'MENU_PARENT_MISSING',
+          path,
+          message: `menus.${name}.father is ${parent}, but ${MENU_TABLE} has no row with SEQ_DB ${parent}: use an existing menu's SEQ_DB, or null for the top level`,
+        },
+      ];
+    const scope = { EMPRESA: Number(row.EMPRESA), FILIAL: Number(row.FILIAL), LOCAL: Number(row.LOCAL) };
+    if (!scoped || sameScope(scope, file.scope)) return [];
+    return [
+      {
+        level: 'error',
+        code: 'MENU_PARENT_OTHER_SCOPE',
+        path,
+        message: `menus.${name}.father is ${parent}, a menu of scope ${formatScope(scope)}, not of the installation's scope ${formatScope(file.scope)}: use a menu of its own scope, or null for the top level`,
+      },
+    ];
+  });
 }

@@ -2,7 +2,13 @@
 export type { Change, ChangeResult } from './change.js';
 export { InstallerError } from './errors.js';
 export type { Finding } from './findings.js';
-export { InstallFile, loadInstallFile, parseInstallFile } from './install-file.js';
+export {
+  checkInstallFile,
+  InstallFile,
+  InstallFileError,
+  loadInstallFile,
+  parseInstallFile,
+} from './install-file.js';
 export {
   applyInstallation,
   type InstallerOptions,
@@ -14,5 +20,6 @@ export { installJsonSchema } from './json-schema.js';
 export { LEDGER_TABLE } from './ledger.js';
 export { installerLockName } from './lock.js';
 export { SCHEMA_SYNC, type SchemaSync } from './schema-sync.js';
+export { type InstallationStatus, installationStatus } from './status.js';
 export { type UninstallOptions, uninstallInstallation } from './uninstall.js';
 export { type Problem, type VerifyResult, verifyInstallation } from './verify.js';

@@ -1,12 +1,14 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
 import { LinkFieldInput, MenuPlacements, TreeView } from '../config/index.js';
-import { formatIssuesInline } from '../config/issues.js';
-import { parseJsonText } from '../config/json-text.js';
+import { type ConfigIssue, type ConfigResult, formatIssuesInline } from '../config/issues.js';
+import { checkDocument } from '../config/parse-or-throw.js';
+import { treeViewKeys } from '../config/tree-view.js';
 import { Identifier } from '../identifier.js';
 import { Scope } from '../scope.js';
 import { SeqDb } from '../seq-db.js';
 import { LOGICAL_TABLES } from '../table-names.js';
+import { HOST_ROW_TABLES } from './desired-rows.js';
 import { InstallerError } from './errors.js';
 
 /**
@@ -35,36 +37,81 @@ export const InstallFile = z.strictObject({
   treeView: TreeView.optional().describe(
     'the TREE_VIEW parameter (seed 2.9), written once as a parameter row',
   ),
+  hostColumns: z
+    .partialRecord(
+      // Plain names (not branded identifiers): the keys a person writes in the file.
+      z.enum(HOST_ROW_TABLES.map(String) as [string, ...string[]]),
+      z.record(Identifier, z.union([z.string(), z.number(), z.null()])),
+    )
+    .optional()
+    .describe(
+      'values for this host\'s own extra columns of the rows the installer inserts, per host table: e.g. a NOT NULL column without a default, {"sys_core_menu": {"MODULO": "TAREFAS"}}',
+    ),
 });
 export type InstallFile = z.infer<typeof InstallFile>;
 
 /**
- * Parses an install file's text with the config's JSON reader (as `validate` does): a syntax error
- * names its line and column, and a key given twice (a copied TREE_VIEW layer left unrenumbered) is
- * refused with its path instead of being silently dropped. A model error lists every path.
+ * Checks an install file, given as JSON text or as a parsed value, the way `validate` checks a
+ * TREE_VIEW: the typed file, or every problem as `{ path, code, message }`. A TREE_VIEW mistake gets
+ * the code and message `validate` gives it, at its path inside the file (`treeView.layers.2.table`).
  */
-export function parseInstallFile(text: string, source = 'install file'): InstallFile {
-  const json = parseJsonText(text);
-  if (!json.success) {
-    const [first] = json.issues;
+export function checkInstallFile(input: unknown): ConfigResult<InstallFile> {
+  return checkDocument(InstallFile, input, installFileKeys);
+}
+
+/** An install file that cannot be used: every problem in `issues`, the first ones in the message. */
+export class InstallFileError extends InstallerError {
+  readonly issues: readonly ConfigIssue[];
+
+  constructor(source: string, issues: readonly ConfigIssue[]) {
+    const [first] = issues;
     const syntax = first?.code === 'INVALID_JSON';
-    throw new InstallerError(
+    super(
       syntax ? 'INSTALL_FILE_INVALID_JSON' : 'INSTALL_FILE_INVALID',
-      `${source} is ${syntax ? 'not JSON' : 'not a valid install file'}: ${formatIssuesInline(json.issues)}`,
+      `${source} is ${syntax ? 'not JSON' : 'not a valid install file'}: ${formatIssuesInline(issues)}`,
       first === undefined || first.path === '' ? {} : { path: first.path },
     );
+    this.issues = issues;
   }
-  return checkInstallFile(json.value, source);
 }
 
 /**
- * Checks an install file already parsed (or built in code) with the model, every problem listed with
- * its path. The installer's functions check what they are given with it before any SQL.
- *
- * @example checkInstallFile(JSON.parse(text), 'install.json').scope // { EMPRESA: 1, FILIAL: 1, LOCAL: 1 }
+ * Parses an install file's text with the config's JSON reader (as `validate` does): a syntax error
+ * names its line and column, and a key given twice (a copied TREE_VIEW layer left unrenumbered) is
+ * refused with its path instead of being silently dropped. Throws {@link InstallFileError}.
  */
-export function checkInstallFile(value: unknown, source = 'install file'): InstallFile {
-  return checkWith(InstallFile, value, source);
+export function parseInstallFile(text: string, source = 'install file'): InstallFile {
+  const result = checkInstallFile(text);
+  if (!result.success) throw new InstallFileError(source, result.issues);
+  return result.data;
+}
+
+/** The keys an object of the install file may have, for the "unknown key" message. */
+function installFileKeys(path: readonly PropertyKey[], value: unknown): readonly string[] | undefined {
+  if (path[0] === 'treeView') return treeViewKeys(path.slice(1), value);
+  if (path.length === 1 && path[0] === 'tableNames') return LOGICAL_TABLES;
+  let schema: z.core.$ZodType | undefined = InstallFile;
+  for (const key of path) schema = objectShape(schema)?.[String(key)];
+  const shape = objectShape(schema);
+  return shape === undefined ? undefined : Object.keys(shape);
+}
+
+/** The shape of an object schema, through `.optional()`; undefined for anything else. */
+function objectShape(schema: z.core.$ZodType | undefined): Record<string, z.core.$ZodType> | undefined {
+  const def = schema?._zod.def;
+  if (def?.type === 'optional') return objectShape((def as z.core.$ZodOptionalDef).innerType);
+  return def?.type === 'object' ? (def as z.core.$ZodObjectDef).shape : undefined;
+}
+
+/**
+ * An install file handed over in code, checked like a file read from disk: the installer's functions
+ * call this before any SQL, so a hand-built file cannot carry what the model refuses. Throws
+ * {@link InstallFileError}.
+ */
+export function requireInstallFile(value: unknown, source = 'install file'): InstallFile {
+  const result = checkInstallFile(value);
+  if (!result.success) throw new InstallFileError(source, result.issues);
+  return result.data;
 }
 
 /** The parts of an install file that uninstalling needs, checked the same way (other keys ignored). */
@@ -75,24 +122,11 @@ export const UninstallFile = z.object({
 });
 export type UninstallFile = z.infer<typeof UninstallFile>;
 
-export function checkWith<Model extends z.ZodType>(
-  model: Model,
-  value: unknown,
-  source: string,
-): z.output<Model> {
-  const result = model.safeParse(value);
-  if (result.success) return result.data;
-  const issues = result.error.issues.map((issue) => {
-    const path = issue.path.map(String).join('.');
-    return `${path === '' ? '(whole file)' : path}: ${issue.message}`;
-  });
-  throw new InstallerError(
-    'INSTALL_FILE_INVALID',
-    `${source} is not a valid install file: ${issues.join('; ')}`,
-    {
-      path: result.error.issues[0]?.path.map(String).join('.') ?? '',
-    },
-  );
+/** {@link requireInstallFile} for what uninstalling reads of the file. */
+export function requireUninstallFile(value: unknown, source = 'install file'): UninstallFile {
+  const result = checkDocument(UninstallFile, value, installFileKeys);
+  if (!result.success) throw new InstallFileError(source, result.issues);
+  return result.data;
 }
 
 export async function loadInstallFile(file: string): Promise<InstallFile> {

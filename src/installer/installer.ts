@@ -1,17 +1,31 @@
 import type { Database, SqlExecutor } from '../db/driver.js';
 import { BLOCKING_KINDS, differenceCodeAndPath } from '../sync/schema-difference.js';
 import { LOGICAL_TABLES, type LogicalTable, type TableNames, tableNames } from '../table-names.js';
-import { type Change, type ChangeResult, describeChange } from './change.js';
+import { type Change, type ChangeResult, describeChange, runChange } from './change.js';
 import { HOST_ROW_TABLES } from './desired-rows.js';
 import { InstallerError } from './errors.js';
 import { errorsOf, type Finding } from './findings.js';
 import { readHostContext } from './host-context.js';
 import { tableExists } from './host-table.js';
-import { checkInstallFile, type InstallFile } from './install-file.js';
-import { LEDGER_DDL, LEDGER_TABLE, readLedger, writeLedgerEntry } from './ledger.js';
+import { type InstallFile, requireInstallFile } from './install-file.js';
+import {
+  LEDGER_DDL,
+  LEDGER_TABLE,
+  ledgerUpgrades,
+  ledgerWriteStatement,
+  readLedger,
+  writeLedgerEntry,
+} from './ledger.js';
 import { withInstallerLock } from './lock.js';
 import { CREATED_PREFIX, planRows } from './plan-rows.js';
 import { SCHEMA_SYNC, type SchemaSync } from './schema-sync.js';
+import type { Statement } from './sql.js';
+import {
+  columnsAfterSync,
+  missingReferences,
+  readKnownColumns,
+  treeViewReferences,
+} from './verify-tree-view.js';
 
 export interface InstallerOptions {
   /** Also reset the rows administrators may edit (TREE_VIEW, table-name overrides) to the install file. */
@@ -25,19 +39,25 @@ export interface InstallerOptions {
 export interface InstallPlan {
   readonly changes: readonly Change[];
   readonly findings: readonly Finding[];
+  /**
+   * Every statement `apply` would run, in its order, ledger bookkeeping included: the ledger's DDL,
+   * the entries for tables about to be created, the schema sync, then the rows in one transaction.
+   * `plan --sql` prints it for a DBA to review and run as is.
+   */
+  readonly script: readonly Statement[];
 }
 
 /**
  * Every change `apply` would make, and what was noticed on the way. Writes nothing and takes no lock.
  *
- * @example const { changes } = await planInstallation(db, file, { schema }); // [] once installed
+ * @example const { changes, findings } = await planInstallation(db, file, {}); // changes: [] once installed
  */
 export async function planInstallation(
   db: Database,
   given: InstallFile,
   options: InstallerOptions,
 ): Promise<InstallPlan> {
-  const file = checkInstallFile(given);
+  const file = requireInstallFile(given);
   const progress = options.progress ?? (() => undefined);
   const names = installationTableNames(file);
   progress(`reading the host tables ${HOST_ROW_TABLES.join(', ')}`);
@@ -47,10 +67,14 @@ export async function planInstallation(
   if (!(await tableExists(db, LEDGER_TABLE))) {
     ddl.push(ddlChange(LEDGER_TABLE, 'ledger', LEDGER_DDL, `create the installer's ledger ${LEDGER_TABLE}`));
   }
+  for (const sql of await ledgerUpgrades(db)) {
+    ddl.push(ddlChange(LEDGER_TABLE, 'ledger', sql, `upgrade the installer's ledger: ${sql}`));
+  }
   const schemaPlan = await (options.schema ?? SCHEMA_SYNC).plan(db, names);
   for (const [index, statement] of schemaPlan.statements.entries()) {
     const table = schemaPlan.statementTables[index] ?? '';
-    ddl.push(ddlChange(table, 'schema', statement, `schema sync: ${statement.split('\n')[0]}`));
+    // The whole statement: an operator reviewing an ALTER needs all of it, not its first line.
+    ddl.push(ddlChange(table, 'schema', statement, `schema sync: ${statement}`));
   }
   // The sync refuses these; the installer says so before writing anything, ledger included.
   const refusedBySync = schemaPlan.differences
@@ -59,13 +83,30 @@ export async function planInstallation(
       const { code, path } = differenceCodeAndPath(difference);
       return { level: 'error', code: `SCHEMA_${code}`, path, message: difference.message };
     });
+  progress('checking the tables and columns the TREE_VIEW names');
+  const treeView = await treeViewFindings(db, file, names);
   progress('planning the rows');
   const ledger = await readLedger(db);
   const rows = await planRows(db, file, host, ledger, { force: options.force ?? false });
-  return {
-    changes: [...ddl, ...rows.changes.map(describeChange)],
-    findings: [...host.findings, ...refusedBySync, ...rows.findings],
-  };
+  const created = schemaPlan.statements.length === 0 ? [] : await missingTables(db, names);
+  const changes = [...ddl, ...rows.changes.map(describeChange)];
+  const script: Statement[] = [
+    ...ddl.filter((change) => change.key === 'ledger'),
+    ...created.map((logical) => ledgerWriteStatement(createdEntry(file, names, logical), file.actingUser)),
+    ...ddl.filter((change) => change.key === 'schema'),
+    ...(rows.changes.length === 0
+      ? []
+      : [TRANSACTION_START, ...rows.changes.flatMap((change) => change.statements), TRANSACTION_END]),
+  ].map(({ sql, params }) => ({ sql, params }));
+  return { changes, findings: [...host.findings, ...refusedBySync, ...treeView, ...rows.findings], script };
+}
+
+const TRANSACTION_START: Statement = { sql: 'START TRANSACTION', params: [] };
+const TRANSACTION_END: Statement = { sql: 'COMMIT', params: [] };
+
+/** The ledger entry saying this installation created a table: written just before the DDL. */
+function createdEntry(file: InstallFile, names: TableNames, logical: LogicalTable) {
+  return { scope: file.scope, key: `${CREATED_PREFIX}${logical}`, hostTable: names[logical], rowSeqDb: null };
 }
 
 /**
@@ -78,7 +119,7 @@ export async function applyInstallation(
   file: InstallFile,
   options: InstallerOptions & { confirm?: (plan: InstallPlan) => Promise<boolean> },
 ): Promise<ChangeResult> {
-  checkInstallFile(file);
+  requireInstallFile(file);
   const progress = options.progress ?? (() => undefined);
   return withInstallerLock(db, async () => {
     const plan = await planInstallation(db, file, options);
@@ -90,21 +131,15 @@ export async function applyInstallation(
     const names = installationTableNames(file);
     const missingBefore = await missingTables(db, names);
     const ddl = plan.changes.filter((change) => change.kind === 'ddl');
-    if (ddl.some((change) => change.key === 'ledger')) {
-      progress(`  creating ${LEDGER_TABLE}`);
-      await db.execute(LEDGER_DDL);
+    for (const change of ddl.filter(({ key }) => key === 'ledger')) {
+      progress(`  ${change.message}`);
+      await db.execute(change.sql);
     }
     if (ddl.some((change) => change.key === 'schema')) {
       // Recorded BEFORE the DDL: a stop after it can then never lose the fact that we created the
       // table (an entry for a table that never came is simply forgotten by uninstall).
       for (const logical of missingBefore) {
-        const entry = {
-          scope: file.scope,
-          key: `${CREATED_PREFIX}${logical}`,
-          hostTable: names[logical],
-          rowSeqDb: null,
-        };
-        await writeLedgerEntry(db, entry, file.actingUser);
+        await writeLedgerEntry(db, createdEntry(file, names, logical), file.actingUser);
       }
       progress('  running the schema sync');
       await (options.schema ?? SCHEMA_SYNC).sync(db, names);
@@ -119,7 +154,7 @@ export async function applyInstallation(
       refuseOnErrors([...host.findings, ...rows.findings]);
       for (const change of rows.changes) {
         progress(`  ${change.message}`);
-        await change.run(tx);
+        await runChange(tx, change);
       }
       return rows.changes;
     });
@@ -127,20 +162,44 @@ export async function applyInstallation(
   });
 }
 
+/**
+ * Every table and column the install file's TREE_VIEW names must exist, as Odoo checks the records
+ * a module refers to before writing any: a tree over a missing table would install and then fail
+ * on every load. The installation's four tables count with the columns the schema sync gives them,
+ * since apply creates them before it writes the TREE_VIEW row.
+ */
+async function treeViewFindings(db: SqlExecutor, file: InstallFile, names: TableNames): Promise<Finding[]> {
+  if (file.treeView === undefined) return [];
+  const references = treeViewReferences(file.treeView, names);
+  const found = await readKnownColumns(db, references);
+  const known = new Map([...found, ...columnsAfterSync(names, found)]);
+  return missingReferences(references, known, 'treeView').map(({ code, at, message }) => ({
+    level: 'error',
+    code,
+    path: `treeView.${at}`,
+    message,
+  }));
+}
+
 /** The installation's table names: the defaults with the install file's overrides. */
 export function installationTableNames(file: InstallFile): TableNames {
   return tableNames(file.tableNames ?? {});
 }
 
-function refuseOnErrors(findings: readonly Finding[]): void {
+/** Why `apply` refuses these findings (the first error's code and path, every error's message), if it does. */
+export function refusalOf(
+  findings: readonly Finding[],
+): { code: string; path: string; message: string } | undefined {
   const errors = errorsOf(findings);
   const [first] = errors;
-  if (first === undefined) return;
-  throw new InstallerError(
-    first.code,
-    `nothing was written: ${errors.map((error) => `${error.path}: ${error.message}`).join('; ')}`,
-    { path: first.path },
-  );
+  if (first === undefined) return undefined;
+  const message = `nothing was written: ${errors.map((error) => `${error.path}: ${error.message}`).join('; ')}`;
+  return { code: first.code, path: first.path, message };
+}
+
+function refuseOnErrors(findings: readonly Finding[]): void {
+  const refusal = refusalOf(findings);
+  if (refusal !== undefined) throw new InstallerError(refusal.code, refusal.message, { path: refusal.path });
 }
 
 async function missingTables(db: SqlExecutor, names: TableNames): Promise<LogicalTable[]> {

@@ -1,6 +1,7 @@
 import type { SqlExecutor } from '../db/driver.js';
 import { parseIdentifier, quoteIdentifier } from '../identifier.js';
 import type { Scope } from '../scope.js';
+import { PACKAGE_VERSION } from '../version.js';
 import { tableExists } from './host-table.js';
 import type { Statement } from './sql.js';
 
@@ -24,9 +25,37 @@ export const LEDGER_DDL = `CREATE TABLE IF NOT EXISTS ${LEDGER} (
   ROW_SEQ_DB bigint unsigned DEFAULT NULL,
   INS_USUARIO_SEQ_DB bigint unsigned NOT NULL,
   INS_DH timestamp NULL DEFAULT CURRENT_TIMESTAMP,
+  UPD_DH timestamp NULL DEFAULT NULL ON UPDATE CURRENT_TIMESTAMP,
+  PACKAGE_VERSION varchar(40) DEFAULT NULL,
   PRIMARY KEY (SEQ_DB),
   UNIQUE KEY task_association_ledger_entry (EMPRESA, FILIAL, LOCAL, ENTRY_KEY)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4`;
+
+/**
+ * Columns a ledger made by an older version lacks, and the statement adding each (status reports
+ * when and by which version an installation was written). Run before the first write to the ledger.
+ */
+const LEDGER_COLUMNS_ADDED = [
+  {
+    column: 'UPD_DH',
+    sql: `ALTER TABLE ${LEDGER} ADD COLUMN UPD_DH timestamp NULL DEFAULT NULL ON UPDATE CURRENT_TIMESTAMP`,
+  },
+  {
+    column: 'PACKAGE_VERSION',
+    sql: `ALTER TABLE ${LEDGER} ADD COLUMN PACKAGE_VERSION varchar(40) DEFAULT NULL`,
+  },
+] as const;
+
+/** The statements that bring an existing ledger to this version's columns ([] when it has them, or is absent). */
+export async function ledgerUpgrades(db: SqlExecutor): Promise<string[]> {
+  const rows = await db.query<{ COLUMN_NAME: string }>(
+    'SELECT COLUMN_NAME FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?',
+    [LEDGER_TABLE],
+  );
+  if (rows.length === 0) return [];
+  const present = new Set(rows.map((row) => row.COLUMN_NAME.toUpperCase()));
+  return LEDGER_COLUMNS_ADDED.filter(({ column }) => !present.has(column)).map(({ sql }) => sql);
+}
 
 export interface LedgerEntry {
   readonly scope: Scope;
@@ -63,21 +92,24 @@ export function sameScope(a: Scope, b: Scope): boolean {
   return a.EMPRESA === b.EMPRESA && a.FILIAL === b.FILIAL && a.LOCAL === b.LOCAL;
 }
 
-/** Records (or re-points, after the row was re-created) one entry. */
-export function ledgerWriteStatement(entry: LedgerEntry, actingUser: number): Statement {
+/**
+ * Records (or re-points, after the row was re-created) one entry. `LAST_INSERT_ID` points it at the
+ * row the statement just before inserted on the same connection.
+ */
+export function ledgerWriteStatement(
+  entry: Omit<LedgerEntry, 'rowSeqDb'> & { readonly rowSeqDb: number | null | typeof LAST_INSERT_ID },
+  actingUser: number,
+): Statement {
+  const lastInsert = entry.rowSeqDb === LAST_INSERT_ID;
+  const params = [entry.scope.EMPRESA, entry.scope.FILIAL, entry.scope.LOCAL, entry.key, entry.hostTable];
   return {
-    sql: `INSERT INTO ${LEDGER} (EMPRESA, FILIAL, LOCAL, ENTRY_KEY, HOST_TABLE, ROW_SEQ_DB, INS_USUARIO_SEQ_DB) VALUES (?, ?, ?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE HOST_TABLE = VALUES(HOST_TABLE), ROW_SEQ_DB = VALUES(ROW_SEQ_DB)`,
-    params: [
-      entry.scope.EMPRESA,
-      entry.scope.FILIAL,
-      entry.scope.LOCAL,
-      entry.key,
-      entry.hostTable,
-      entry.rowSeqDb,
-      actingUser,
-    ],
+    sql: `INSERT INTO ${LEDGER} (EMPRESA, FILIAL, LOCAL, ENTRY_KEY, HOST_TABLE, ROW_SEQ_DB, INS_USUARIO_SEQ_DB, PACKAGE_VERSION) VALUES (?, ?, ?, ?, ?, ${lastInsert ? 'LAST_INSERT_ID()' : '?'}, ?, ?) ON DUPLICATE KEY UPDATE HOST_TABLE = VALUES(HOST_TABLE), ROW_SEQ_DB = VALUES(ROW_SEQ_DB), PACKAGE_VERSION = VALUES(PACKAGE_VERSION)`,
+    params: [...params, ...(lastInsert ? [] : [entry.rowSeqDb]), actingUser, PACKAGE_VERSION],
   };
 }
+
+/** Stands for "the SEQ_DB the previous INSERT made" in {@link ledgerWriteStatement}. */
+export const LAST_INSERT_ID = Symbol('LAST_INSERT_ID()');
 
 export function ledgerDeleteStatement(scope: Scope, key: string): Statement {
   return {

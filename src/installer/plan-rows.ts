@@ -7,15 +7,15 @@ import { InstallerError } from './errors.js';
 import type { Finding } from './findings.js';
 import { fitRow } from './fit-row.js';
 import type { HostContext } from './host-context.js';
+import type { HostTable } from './host-table.js';
 import type { InstallFile } from './install-file.js';
 import {
-  deleteLedgerEntry,
+  LAST_INSERT_ID,
   LEDGER_TABLE,
   type LedgerEntry,
   ledgerDeleteStatement,
   ledgerWriteStatement,
   sameScope,
-  writeLedgerEntry,
 } from './ledger.js';
 import { hasIdentity, ledgerRowIdentity } from './row-identity.js';
 import {
@@ -64,9 +64,17 @@ export async function planRows(
   for (const row of wanted) {
     const table = host.tables.get(row.table);
     if (table === undefined) continue;
-    const owned = fitRow(table, row.owned, [...Object.keys(row.initial), AUDIT_COLUMN]);
-    const initial = fitRow(table, row.initial, [...Object.keys(row.owned), AUDIT_COLUMN]);
-    findings.push(...owned.findings, ...initial.findings);
+    const extra = hostColumnValues(file, table, [...Object.keys(row.owned), ...Object.keys(row.initial)]);
+    const owned = fitRow(table, row.owned, [
+      ...Object.keys(row.initial),
+      ...Object.keys(extra.values),
+      AUDIT_COLUMN,
+    ]);
+    const initial = fitRow(table, { ...extra.values, ...row.initial }, [
+      ...Object.keys(row.owned),
+      AUDIT_COLUMN,
+    ]);
+    findings.push(...extra.findings, ...owned.findings, ...initial.findings);
     const entry = mine.get(row.key);
     const current =
       entry?.rowSeqDb == null || entry.hostTable !== row.table
@@ -87,7 +95,7 @@ export async function planRows(
           key: row.key,
           ...statement,
           message: `update ${row.what} (SEQ_DB ${entry.rowSeqDb}): ${Object.keys(update).join(', ')}`,
-          run: async (tx) => void (await tx.execute(statement.sql, statement.params)),
+          statements: [statement],
         });
       }
       continue;
@@ -106,7 +114,7 @@ export async function planRows(
           key: row.key,
           ...ledgerWriteStatement(shared, actingUser),
           message: `use ${row.what} (SEQ_DB ${rowSeqDb}), made by another installation of this database`,
-          run: (tx) => writeLedgerEntry(tx, shared, actingUser),
+          statements: [ledgerWriteStatement(shared, actingUser)],
         });
         continue;
       }
@@ -139,14 +147,13 @@ export async function planRows(
         entry === undefined
           ? `insert ${row.what}`
           : `insert ${row.what} again (its row SEQ_DB ${entry.rowSeqDb} is gone)`,
-      run: async (tx) => {
-        const result = await tx.execute(statement.sql, statement.params);
-        await writeLedgerEntry(
-          tx,
-          { scope, key: row.key, hostTable: row.table, rowSeqDb: result.insertId },
+      statements: [
+        statement,
+        ledgerWriteStatement(
+          { scope, key: row.key, hostTable: row.table, rowSeqDb: LAST_INSERT_ID },
           actingUser,
-        );
-      },
+        ),
+      ],
     });
   }
 
@@ -158,6 +165,44 @@ export async function planRows(
     changes.push(...removal(entry, existing, ledger, scope, options.force, findings));
   }
   return { changes, findings: dedupe(findings) };
+}
+
+/**
+ * The install file's values for this host's own columns of `table` (`hostColumns`): written when a
+ * row is inserted, like the other values administrators may change later. A column the host lacks
+ * (a typo) or one the installer writes itself is an error, reported before anything is written.
+ */
+function hostColumnValues(
+  file: InstallFile,
+  table: HostTable,
+  writtenByInstaller: readonly string[],
+): { values: Record<string, unknown>; findings: Finding[] } {
+  const given = file.hostColumns?.[table.name] ?? {};
+  const ours = new Set([...writtenByInstaller, AUDIT_COLUMN].map((name) => name.toUpperCase()));
+  const values: Record<string, unknown> = {};
+  const findings: Finding[] = [];
+  for (const [name, value] of Object.entries(given)) {
+    const path = `hostColumns.${table.name}.${name}`;
+    const column = table.column(name);
+    if (column === undefined) {
+      findings.push({
+        level: 'error',
+        code: 'HOST_COLUMN_UNKNOWN',
+        path,
+        message: `${table.name} has no column ${name}`,
+      });
+    } else if (ours.has(column.name.toUpperCase())) {
+      findings.push({
+        level: 'error',
+        code: 'HOST_COLUMN_WRITTEN_BY_INSTALLER',
+        path,
+        message: `${table.name}.${column.name} is written by the installer itself: leave it out of hostColumns`,
+      });
+    } else {
+      values[column.name] = value;
+    }
+  }
+  return { values, findings };
 }
 
 /** The ledger key saying the installation created a table (written before the DDL). */
@@ -183,7 +228,7 @@ function tableUses(file: InstallFile, mine: ReadonlyMap<string, LedgerEntry>): P
         key: entry.key,
         ...ledgerWriteStatement(entry, file.actingUser),
         message: `record that this installation uses table ${entry.hostTable}`,
-        run: (tx) => writeLedgerEntry(tx, entry, file.actingUser),
+        statements: [ledgerWriteStatement(entry, file.actingUser)],
       },
     ];
   });
@@ -208,7 +253,7 @@ export function removal(
     key: entry.key,
     ...ledgerDeleteStatement(scope, entry.key),
     message: `forget ledger entry ${entry.key}`,
-    run: (tx) => deleteLedgerEntry(tx, scope, entry.key),
+    statements: [ledgerDeleteStatement(scope, entry.key)],
   };
   const rowSeqDb = entry.rowSeqDb;
   if (rowSeqDb === null) return [forget];
@@ -251,10 +296,7 @@ export function removal(
       key: entry.key,
       ...statement,
       message: `delete ${entry.key} (SEQ_DB ${rowSeqDb}) from ${entry.hostTable}`,
-      run: async (tx) => {
-        await tx.execute(statement.sql, statement.params);
-        await deleteLedgerEntry(tx, scope, entry.key);
-      },
+      statements: [statement, ledgerDeleteStatement(scope, entry.key)],
     },
   ];
 }

@@ -1,18 +1,18 @@
-import type { Database, SqlExecutor } from '../db/driver.js';
+import type { Database } from '../db/driver.js';
 import { quoteIdentifier } from '../identifier.js';
 import { type LOGICAL_TABLES, tableNames } from '../table-names.js';
-import { type Change, type ChangeResult, describeChange, type PlannedChange } from './change.js';
+import { type Change, type ChangeResult, describeChange, type PlannedChange, runChange } from './change.js';
 import type { Finding } from './findings.js';
 import { tableExists } from './host-table.js';
-import { checkWith, type InstallFile, UninstallFile } from './install-file.js';
+import { type InstallFile, requireUninstallFile } from './install-file.js';
 import {
-  deleteLedgerEntry,
   LEDGER_TABLE,
   type LedgerEntry,
   ledgerDeleteStatement,
+  ledgerUpgrades,
+  ledgerWriteStatement,
   readLedger,
   sameScope,
-  writeLedgerEntry,
 } from './ledger.js';
 import { withInstallerLock } from './lock.js';
 import { CREATED_PREFIX, readLedgerRows, removal, USES_PREFIX } from './plan-rows.js';
@@ -21,6 +21,8 @@ export interface UninstallOptions {
   /** Also drop our tables when they still hold rows. */
   readonly force?: boolean;
   readonly progress?: (line: string) => void;
+  /** Only plan: return what would be removed and change nothing (`applied` is false). */
+  readonly dryRun?: boolean;
   readonly confirm?: (plan: { changes: readonly Change[]; findings: readonly Finding[] }) => Promise<boolean>;
 }
 
@@ -35,7 +37,7 @@ export async function uninstallInstallation(
   given: Pick<InstallFile, 'scope' | 'actingUser' | 'tableNames'>,
   options: UninstallOptions = {},
 ): Promise<ChangeResult> {
-  const file = checkWith(UninstallFile, given, 'install file');
+  const file = requireUninstallFile(given);
   const progress = options.progress ?? (() => undefined);
   const { scope } = file;
   return withInstallerLock(db, async () => {
@@ -78,21 +80,24 @@ export async function uninstallInstallation(
             },
           ];
     const changes = [...rowChanges.map(describeChange), ...tables.map(describeChange), ...dropLedger];
+    if (options.dryRun === true) return { changes, findings, applied: false };
     if (options.confirm !== undefined && !(await options.confirm({ changes, findings }))) {
       return { changes: [], findings, applied: false };
     }
+    // A ledger written by an older version gets this version's columns before we write to it.
+    for (const sql of await ledgerUpgrades(db)) await db.execute(sql);
     progress('removing the rows in one transaction');
     await db.transaction(async (tx) => {
       for (const change of rowChanges) {
         progress(`  ${change.message}`);
-        await change.run(tx);
+        await runChange(tx, change);
       }
     });
     // DDL commits implicitly: each table is dropped, then its entry forgotten. A stop in between
     // leaves an entry for a table that is gone, which the next uninstall simply forgets.
     for (const change of tables) {
       progress(`  ${change.message}`);
-      await change.run(db);
+      await runChange(db, change);
     }
     for (const change of dropLedger) {
       progress(`  ${change.message}`);
@@ -133,7 +138,7 @@ async function planTableDrops(
       });
       continue;
     }
-    const forget = (tx: SqlExecutor) => deleteLedgerEntry(tx, entry.scope, entry.key);
+    const forget = ledgerDeleteStatement(entry.scope, entry.key);
     // Any entry of another installation naming the table (it uses it, or created it and was killed
     // before recording its use) keeps the table, even with --force.
     const user = ledger.find(
@@ -152,9 +157,9 @@ async function planTableDrops(
         kind: 'forget',
         table: LEDGER_TABLE,
         key: entry.key,
-        ...ledgerDeleteStatement(entry.scope, entry.key),
+        ...forget,
         message: `forget table ${table}: it is gone`,
-        run: forget,
+        statements: [forget],
       });
       continue;
     }
@@ -176,10 +181,7 @@ async function planTableDrops(
       sql,
       params: [],
       message: `drop table ${table}${row === undefined ? ' (empty)' : ' with its rows (--force)'}`,
-      run: async (tx) => {
-        await tx.execute(sql);
-        await forget(tx);
-      },
+      statements: [{ sql, params: [] }, forget],
     });
   }
   return drops;
@@ -204,9 +206,6 @@ function handOver(entry: LedgerEntry, user: LedgerEntry, actingUser: number): Pl
     key: entry.key,
     ...ledgerDeleteStatement(entry.scope, entry.key),
     message: `keep table ${entry.hostTable}: installation ${scope.EMPRESA}/${scope.FILIAL}/${scope.LOCAL} uses it (it will drop it when it leaves)`,
-    run: async (tx) => {
-      await writeLedgerEntry(tx, heir, actingUser);
-      await deleteLedgerEntry(tx, entry.scope, entry.key);
-    },
+    statements: [ledgerWriteStatement(heir, actingUser), ledgerDeleteStatement(entry.scope, entry.key)],
   };
 }

@@ -14,13 +14,13 @@ import { errorsOf } from './findings.js';
 import { fitRow } from './fit-row.js';
 import { readHostContext } from './host-context.js';
 import { tableExists } from './host-table.js';
-import { checkInstallFile, type InstallFile } from './install-file.js';
+import { type InstallFile, requireInstallFile } from './install-file.js';
 import { installationTableNames } from './installer.js';
 import { type LedgerEntry, readLedger, sameScope } from './ledger.js';
 import { readLedgerRows, rowId } from './plan-rows.js';
 import { SCHEMA_SYNC, type SchemaSync } from './schema-sync.js';
 import { sameValue, selectWhere } from './sql.js';
-import { checkTreeView } from './verify-tree-view.js';
+import { checkStoredTreeView } from './verify-tree-view.js';
 
 /** One way the installation differs from what it must be. */
 export interface Problem {
@@ -47,7 +47,7 @@ export async function verifyInstallation(
   given: InstallFile,
   options: { schema?: SchemaSync } = {},
 ): Promise<VerifyResult> {
-  const file = checkInstallFile(given);
+  const file = requireInstallFile(given);
   const problems: Problem[] = [];
   const host = await readHostContext(db, file);
   problems.push(...errorsOf(host.findings).map(({ code, path, message }) => ({ code, path, message })));
@@ -154,7 +154,10 @@ async function checkParameters(db: SqlExecutor, file: InstallFile, names: TableN
   const tree = rows[TREE_VIEW_PARAMETER];
   if (tree !== undefined) {
     const path = `${PARAMETERS_TABLE}.${TREE_VIEW_PARAMETER}`;
-    problems.push(...(await checkTreeView(db, tree.CONTEUDO, { path, seqDb: tree.SEQ_DB, names })));
+    const found = await checkStoredTreeView(db, tree.CONTEUDO, { seqDb: tree.SEQ_DB, names });
+    problems.push(
+      ...found.map(({ code, at, message }) => ({ code, path: at === '' ? path : `${path}.${at}`, message })),
+    );
   } else if (file.treeView !== undefined) {
     problems.push(parameterMissing(TREE_VIEW_PARAMETER));
   }

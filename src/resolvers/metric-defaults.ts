@@ -1,5 +1,6 @@
 import { match } from 'ts-pattern';
-import type { Metric, MetricDefault } from '../config/index.js';
+import type { z } from 'zod';
+import { DEFAULT_METRICS, type MetricDefault, type MetricInput } from '../config/index.js';
 import { ConfigurationError } from './errors.js';
 
 /**
@@ -59,11 +60,17 @@ const NO_DEFAULT: DefaultSource = Object.freeze({ from: 'none', value: null, col
  * is preset again when the modal opens. A `field` or `taskSheet` default whose column the row lacks
  * throws {@link ConfigurationError} naming the metric and the column, never a silent `undefined`.
  *
+ * Without a list (a TREE_VIEW without `metrics`, or no TREE_VIEW) the metrics are
+ * {@link DEFAULT_METRICS}: METRICA1 and METRICA2, no defaults.
+ *
  * @example
  * const resolve = compileMetricDefaults([{ field: 'METRICA1', default: { type: 'field', name: 'INDICE' } }]);
  * resolve({ activity: { INDICE: '1.50' }, taskSheet: {} }); // { METRICA1: { value: '1.50', source: 'default' } }
+ * compileMetricDefaults(undefined)({ activity: {}, taskSheet: {} }); // METRICA1 and METRICA2, source 'none'
  */
-export function compileMetricDefaults(metrics: readonly Metric[]): MetricDefaultsResolver {
+export function compileMetricDefaults(
+  metrics: readonly MetricInput[] = DEFAULT_METRICS,
+): MetricDefaultsResolver {
   const plan = metrics.map((metric, index) => ({
     field: metric.field,
     index,
@@ -88,12 +95,15 @@ export function compileMetricDefaults(metrics: readonly Metric[]): MetricDefault
 }
 
 /** Resolves the metrics of one activity (compiles the list each call: for many rows use {@link compileMetricDefaults}). */
-export function resolveMetricDefaults(metrics: readonly Metric[], inputs: DefaultInputs): ResolvedMetrics {
+export function resolveMetricDefaults(
+  metrics: readonly MetricInput[] | undefined,
+  inputs: DefaultInputs,
+): ResolvedMetrics {
   return compileMetricDefaults(metrics)(inputs);
 }
 
 /** Where a default kind takes its value from. Exhaustive over `MetricDefault['type']`. */
-export function defaultSource(metricDefault: MetricDefault): DefaultSource {
+export function defaultSource(metricDefault: MetricDefault | z.input<typeof MetricDefault>): DefaultSource {
   return match(metricDefault)
     .returnType<DefaultSource>()
     .with({ type: 'value' }, ({ value }) => ({ from: 'value', value, column: '' }))

@@ -39,7 +39,7 @@ function keyRows(keys: readonly MetricKey[]): Statement {
  * one column (the activity's, say) and lock that activity's rows on every task sheet. `<=>` matches a
  * NULL group (a one-level tree) as a value.
  *
- * @example lockKeysStatement('app_oper_grupo_metrica', scope, 42, [{ activity: 3, group: 1 }], 'ix_metric_key').sql
+ * @example lockKeysStatement(parseIdentifier('app_oper_grupo_metrica', 'metric table'), scope, 42, [{ activity: 3, group: 1 }], parseIdentifier(METRIC_KEY_INDEX, 'index')).sql
  * // SELECT STRAIGHT_JOIN m.ID, m.RO, m.ATIVO, m.OPER_SEQ_DB, m.OPER_GRUPO_SEQ_DB FROM (SELECT ? AS o, ? AS g) k
  * //   JOIN `app_oper_grupo_metrica` m FORCE INDEX (`ix_metric_key`) ON m.EMPRESA = ? AND ... FOR UPDATE
  */

@@ -15,7 +15,7 @@ const CHAIN_STEPS = 100;
  * (per 999 ids; nested groups: one recursive query along their parent chains), so a save checks its
  * few nodes, whatever the size of the scope.
  *
- * @example await shownNodes(db, scope, plan.levels, 0, [12, 13]) // Set { 12 } when 13 is in a cycle
+ * @example await shownNodes(db, scope, planTree(tableNames(), undefined).levels, 0, [12, 13]) // Set { 12 } when 13 is in a cycle
  */
 export async function shownNodes(
   db: SqlExecutor,

@@ -34,8 +34,6 @@ export const METRIC_TABLE_COLUMNS = [
  * there, finds which table of the plan it is and which parameter row named it, and throws that as a
  * {@link ConfigurationError} (`TABLE_MISSING`, `TABLE_UNUSABLE`) instead of the driver's error. The
  * diagnosis reads information_schema, on the failure path only: a working installation pays nothing.
- *
- * @example const tree = await explainTableErrors(db, scope, plan, () => walk(plan));
  */
 export async function explainTableErrors<T>(
   db: SqlExecutor,

@@ -19,8 +19,6 @@ interface TreeCallOptions {
  * The start every call on a tree shares (`loadTaskTree`, `saveMetrics`): its options checked with
  * `model` before any SQL, the tree plan resolved, then `work`; a table of the plan that turns out
  * missing or lacking a column becomes an error naming the parameter row behind it.
- *
- * @example return withPlan(db, LoadTaskTreeOptions, given, 'loadTaskTree', (options, plan) => walk(options, plan));
  */
 export async function withPlan<Model extends z.ZodType<TreeCallOptions>, T>(
   db: SqlExecutor,

@@ -9,7 +9,7 @@ export const TABLE_NAME_VARIABLES = Object.fromEntries(
  * The table names drizzle-kit works with, from the environment (drizzle-kit takes no arguments of
  * ours): each unset or empty variable keeps the default, each set one must be an identifier.
  *
- * @example TASK_ASSOCIATION_TABLE_OPER=MO_OPER npx drizzle-kit push
+ * @example tableNamesFromEnv({ TASK_ASSOCIATION_TABLE_OPER: 'MO_OPER' }).OPER // 'MO_OPER' (`TASK_ASSOCIATION_TABLE_OPER=MO_OPER npx drizzle-kit push`)
  */
 export function tableNamesFromEnv(env: Readonly<Record<string, string | undefined>>): TableNames {
   const overrides: Partial<Record<LogicalTable, string>> = {};

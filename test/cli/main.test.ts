@@ -16,6 +16,43 @@ describe('the command line', () => {
     expect(io.out()).toContain('db sync');
   });
 
+  it.each(['db sync', 'validate', 'plan', 'apply', 'verify', 'uninstall', 'status', 'serve', 'demo'])(
+    '%s --help prints its usage, one line per option and an example, exit 0',
+    async (name) => {
+      const io = captureIo();
+      // Whatever else is on the line (even a bad option) is ignored: help does nothing else.
+      expect(await runCli([...name.split(' '), '--bogus', '--help'], io)).toBe(0);
+      const help = io.out();
+      expect(help).toMatch(new RegExp(`^usage: task-association ${name} `));
+      const options = help
+        .slice(help.indexOf('options:\n'), help.indexOf('\nexample:'))
+        .split('\n')
+        .slice(1, -1);
+      expect(options.length).toBeGreaterThan(1);
+      for (const line of options) expect(line).toMatch(/^ {2}\S.*\S {2,}\S/);
+      // Every option the usage line names has its own help line.
+      for (const flag of help.split('\n')[0]?.match(/--[a-z-]+/g) ?? [])
+        expect(
+          options.some((line) => line.trimStart().startsWith(flag)),
+          flag,
+        ).toBe(true);
+      expect(help).toMatch(new RegExp(`\nexample:\n {2}(CAROULSEL_SECRET=\\S+ )?task-association ${name}`));
+      expect(io.err()).toBe('');
+    },
+  );
+
+  it('help <command> is <command> --help', async () => {
+    const io = captureIo();
+    expect(await runCli(['help', 'db', 'sync'], io)).toBe(0);
+    expect(io.out()).toMatch(/^usage: task-association db sync /);
+  });
+
+  it('db --help lists the help of its subcommands', async () => {
+    const io = captureIo();
+    expect(await runCli(['db', '--help'], io)).toBe(0);
+    expect(io.out()).toContain('usage: task-association db sync');
+  });
+
   it('refuses an unknown command with exit code 2', async () => {
     const io = captureIo();
     expect(await runCli(['frobnicate'], io)).toBe(2);

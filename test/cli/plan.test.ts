@@ -1,9 +1,13 @@
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
+import { runSqlFile } from '../../src/db/script.js';
 import { databaseState, EXAMPLE_INSTALL_FILE } from '../installer/support.js';
 import { captureIo } from '../support/cli.js';
-import { useScratchDatabase } from '../support/database.js';
+import { freshDatabase, useScratchDatabase } from '../support/database.js';
 
 const scratch = useScratchDatabase('cli_plan', { hostSchema: true });
 const INSTALL = fileURLToPath(EXAMPLE_INSTALL_FILE);
@@ -70,5 +74,113 @@ describe('task-association plan', () => {
       expect(io.err()).toContain(message);
       expect(io.out()).toBe('');
     }
+  });
+
+  it('--json carries why apply would refuse, with every finding (exit 1)', async () => {
+    const { url } = scratch();
+    const dir = await mkdtemp(join(tmpdir(), 'ta-plan-'));
+    try {
+      const example = JSON.parse(await readFile(INSTALL, 'utf8'));
+      const file = join(dir, 'install.json');
+      await writeFile(
+        file,
+        JSON.stringify({ ...example, menus: { ...example.menus, activities: { father: 987654, order: 1 } } }),
+      );
+      const io = captureIo();
+      expect(await runCli(['plan', '--install', file, '--database-url', url, '--json'], io)).toBe(1);
+      const document = JSON.parse(io.out());
+      expect(document.refused).toEqual({
+        code: 'MENU_PARENT_MISSING',
+        path: 'menus.activities.father',
+        message: expect.stringMatching(
+          /^nothing was written: menus\.activities\.father: .*no row with SEQ_DB 987654/,
+        ),
+      });
+      expect(document.findings).toContainEqual(
+        expect.objectContaining({ level: 'error', code: 'MENU_PARENT_MISSING' }),
+      );
+      expect(Array.isArray(document.changes)).toBe(true);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('--json on an invalid install file lists every problem as validate does', async () => {
+    const { url } = scratch();
+    const dir = await mkdtemp(join(tmpdir(), 'ta-plan-'));
+    try {
+      const example = JSON.parse(await readFile(INSTALL, 'utf8'));
+      const file = join(dir, 'install.json');
+      const treeView = { layers: { '2': { table: 'MO_OPER', isTask: true } } };
+      await writeFile(file, JSON.stringify({ ...example, treeView }));
+      const io = captureIo();
+      expect(await runCli(['plan', '--install', file, '--database-url', url, '--json'], io)).toBe(1);
+      expect(JSON.parse(io.out())).toEqual({
+        error: {
+          code: 'INSTALL_FILE_INVALID',
+          path: 'treeView.layers',
+          message: expect.stringContaining(
+            `install file ${file} is not a valid install file: treeView.layers:`,
+          ),
+          issues: [{ path: 'treeView.layers', code: 'LAYER_GAP', message: expect.any(String) }],
+        },
+      });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('--sql prints the script apply would run; run as is, it installs exactly what apply would', async () => {
+    const scratch = await freshDatabase('cli_plan_sql', { hostSchema: true });
+    const dir = await mkdtemp(join(tmpdir(), 'ta-plan-sql-'));
+    try {
+      const before = await databaseState(scratch.db);
+      const io = captureIo();
+      expect(await runCli(['plan', '--install', INSTALL, '--database-url', scratch.url, '--sql'], io)).toBe(
+        0,
+      );
+      expect(await databaseState(scratch.db)).toEqual(before);
+      const script = io.out();
+      expect(script).toMatch(
+        /^-- task-association \d+\.\d+\.\d+: what apply would run on database \w+ for scope 1\/1\/1\.\n/,
+      );
+      expect(script).toContain('START TRANSACTION;\nINSERT INTO `sys_core_menu`');
+      expect(script).toContain(
+        "VALUES (1, 1, 1, 'menu:taskSheetWithMetrics', 'sys_core_menu', LAST_INSERT_ID(), 1,",
+      );
+      expect(script).not.toContain('?');
+      expect(script.trimEnd().endsWith('COMMIT;')).toBe(true);
+
+      const file = join(dir, 'plan.sql');
+      await writeFile(file, script);
+      await runSqlFile(scratch.url, file);
+      const again = captureIo();
+      expect(
+        await runCli(
+          ['apply', '--install', INSTALL, '--database-url', scratch.url, '--yes', '--json'],
+          again,
+        ),
+      ).toBe(0);
+      expect(JSON.parse(again.out())).toEqual({ changes: [] });
+      expect(await runCli(['verify', '--install', INSTALL, '--database-url', scratch.url], captureIo())).toBe(
+        0,
+      );
+      const empty = captureIo();
+      expect(
+        await runCli(['plan', '--install', INSTALL, '--database-url', scratch.url, '--sql'], empty),
+      ).toBe(0);
+      expect(empty.out()).toContain('-- Nothing to do: the installation is up to date.');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+      await scratch.drop();
+    }
+  });
+
+  it('refuses --sql with --json (exit 2)', async () => {
+    const io = captureIo();
+    expect(
+      await runCli(['plan', '--install', INSTALL, '--database-url', scratch().url, '--sql', '--json'], io),
+    ).toBe(2);
+    expect(io.err()).toContain('give --json or --sql, not both');
   });
 });

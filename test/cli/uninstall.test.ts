@@ -21,11 +21,23 @@ describe('task-association uninstall', () => {
     expect(refused.err()).toContain('add --yes to run unattended');
     expect(await countRows(db, 'sys_core_menu')).toBe(3);
 
+    // --dry-run needs no --yes: it lists what would be removed and changes nothing.
+    const installed = await databaseState(db);
+    const dry = captureIo();
+    expect(
+      await runCli(['uninstall', '--install', INSTALL, '--database-url', url, '--dry-run', '--json'], dry),
+    ).toBe(0);
+    expect(await databaseState(db)).toEqual(installed);
+    expect(dry.err()).toContain('dry run: nothing was changed');
+    expect(dry.err()).toContain('drop-table');
+
     const io = captureIo();
     expect(
       await runCli(['uninstall', '--install', INSTALL, '--database-url', url, '--yes', '--json'], io),
     ).toBe(0);
     const { changes } = JSON.parse(io.out());
+    // The dry run listed exactly what the real run then did.
+    expect(JSON.parse(dry.out()).changes).toEqual(changes);
     expect(changes.map((change: { kind: string }) => change.kind)).toEqual([
       ...Array(9).fill('delete'),
       ...Array(4).fill('forget'),

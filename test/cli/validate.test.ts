@@ -35,7 +35,7 @@ describe('validate <file|->', () => {
       "✖ "app oper" is not an SQL identifier: use 1 to 64 ASCII letters, digits and underscores, not starting with a digit → at layers.3.table
       ✖ layer "2" is missing: layers are numbered "1" to "3" without gaps → at layers
       ✖ layer 1 needs "associationTable", the table linking it to layer 2 → at layers.1.associationTable
-      <dir>/invalid.json: 3 problems
+      ✖ <dir>/invalid.json: 3 problems
       "
     `);
     expect(io.out()).toBe('');
@@ -76,10 +76,40 @@ describe('validate <file|->', () => {
     });
   });
 
+  it('checks several files, one result line each, and exits 1 when one has a problem', async () => {
+    const io = captureIo();
+    const files = [join(dir, 'valid.json'), join(dir, 'invalid.json')];
+    expect(await runCli(['validate', ...files], io)).toBe(1);
+    const results = io
+      .err()
+      .split('\n')
+      .filter((line) => line.includes(dir));
+    expect(results).toEqual([`✔ ${files[0]}: a valid TREE_VIEW`, `✖ ${files[1]}: 3 problems`]);
+    const json = captureIo();
+    expect(await runCli(['validate', '--json', ...files], json)).toBe(1);
+    const document = JSON.parse(json.out());
+    expect(document.valid).toBe(false);
+    expect(document.issues).toHaveLength(3);
+    expect(document.issues[0]).toMatchObject({
+      file: files[1],
+      path: 'layers.3.table',
+      code: 'INVALID_IDENTIFIER',
+    });
+    const valid = captureIo();
+    expect(await runCli(['validate', join(dir, 'valid.json'), join(dir, 'valid.json')], valid)).toBe(0);
+  });
+
+  it('reads every file before checking: one that cannot be read is exit 2 with no result line', async () => {
+    const io = captureIo();
+    expect(await runCli(['validate', join(dir, 'valid.json'), join(dir, 'missing.json')], io)).toBe(2);
+    expect(io.err()).toContain(`cannot read ${join(dir, 'missing.json')}: no such file`);
+    expect(io.err()).not.toContain('✔');
+  });
+
   it.each([
-    [[], 'give a TREE_VIEW file, - for standard input, or --scope to read it from the database'],
-    [['a.json', 'b.json'], 'unexpected argument "b.json"'],
-    [['a.json', '--scope', '1/1/1'], 'give either a file or --scope, not both'],
+    [[], 'give TREE_VIEW files, - for standard input, or --scope to read it from the database'],
+    [['a.json', '--scope', '1/1/1'], 'give either files or --scope, not both'],
+    [['-', '-'], 'standard input (-) can be read only once'],
     [['--database-url', 'mysql://root@127.0.0.1/test'], '--database-url reads the TREE_VIEW of a scope'],
     [['--scope', '1/x/1'], 'scope "1/x/1" is not EMPRESA/FILIAL/LOCAL'],
     [['--frobnicate', 'a.json'], "Unknown option '--frobnicate'"],
@@ -127,11 +157,10 @@ describe('validate --scope (database)', () => {
     expect(invalid.err).toMatch(/the TREE_VIEW row SEQ_DB \d+ of scope 2\/1\/1: 3 problems/);
   });
 
-  it('reports a scope without TREE_VIEW, and conflicting rows, as problems', async () => {
-    expect(await run('3/1/1')).toMatchObject({
-      code: 1,
-      document: { valid: false, issues: [{ path: '', code: 'NO_TREE_VIEW' }] },
-    });
+  it('accepts a scope without TREE_VIEW (optional: the default tree), and reports conflicting rows', async () => {
+    const none = await run('3/1/1');
+    expect(none).toMatchObject({ code: 0, document: { valid: true, issues: [] } });
+    expect(none.err).toBe('✔ scope 3/1/1: no TREE_VIEW: the default tree is used\n');
     await insert(1, 'TREE_VIEW', VALID);
     await insert(1, 'TREE_VIEW', INVALID);
     const conflict = await run('1/1/1');

@@ -93,6 +93,9 @@ describe('GET /caroulsel/data', () => {
       ]),
     );
     expect(logged).toHaveLength(7);
+    // Listed again (a browser reloading the page), the same rows and images log nothing new.
+    expect((await listItems(get)).map((item) => item.id)).toEqual(['good']);
+    expect(logged).toHaveLength(7);
   });
 
   it('gives a new token when an image changes', async () => {
@@ -310,7 +313,7 @@ describe('GET /caroulsel/media/<token>/thumb and /full', () => {
     ['a decompression bomb', () => bombPng(), 413, 'MEDIA_TOO_LARGE'],
     ['an SVG with a script', svgWithScript, 415, 'MEDIA_UNSUPPORTED'],
     ['text named .jpg', textNamedJpg, 415, 'MEDIA_UNSUPPORTED'],
-  ])('answers %s with a clear %i, never a 500', async (_name, make, status, code) => {
+  ])('answers %s with a clear 4xx, never a 500', async (_name, make, status, code) => {
     const bytes = make();
     const { get } = spiedGallery(() => [{ id: 'bad', image: bytes }]);
     for (const variant of ['thumb', 'full']) {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ScratchDatabase } from '../../src/db/scratch.js';
 import { InstallerError } from '../../src/installer/errors.js';
+import { InstallFile } from '../../src/installer/install-file.js';
 import { applyInstallation } from '../../src/installer/installer.js';
 import { uninstallInstallation } from '../../src/installer/uninstall.js';
 import { verifyInstallation } from '../../src/installer/verify.js';
@@ -21,6 +22,8 @@ async function host(...alter: string[]) {
 }
 
 const file = exampleInstallFile();
+// As the install file's model reads them (column names checked as identifiers).
+const hostColumns = (value: unknown) => InstallFile.shape.hostColumns.parse(value);
 const { mobileFlagColumn: _named, ...unnamedLinkField } = file.linkField;
 const findMobileFlag = exampleInstallFile({ linkField: unnamedLinkField });
 
@@ -96,6 +99,43 @@ describe('apply adapts to the host', () => {
     expect(error).toMatchObject({ code: 'HOST_COLUMN_REQUIRED', path: 'sys_core_menu.CRIADO_POR' });
     expect(error.message).toContain('nothing was written');
     expect(error.message).toContain('CRIADO_POR (int(11)) is NOT NULL without a default');
+  });
+
+  it('fills a NOT NULL host column without a default from the install file (hostColumns), on insert', async () => {
+    const db = await host('ALTER TABLE sys_core_menu ADD COLUMN CRIADO_POR int NOT NULL');
+    const pristine = await databaseState(db);
+    const install = exampleInstallFile({ hostColumns: hostColumns({ sys_core_menu: { CRIADO_POR: 5 } }) });
+    await applyInstallation(db, install, {});
+    expect(await db.query('SELECT DISTINCT CRIADO_POR FROM sys_core_menu')).toEqual([{ CRIADO_POR: 5 }]);
+    expect((await applyInstallation(db, install, {})).changes).toEqual([]);
+    expect((await verifyInstallation(db, install)).ok).toBe(true);
+    await uninstallInstallation(db, install, {});
+    expect(await databaseState(db)).toEqual(pristine);
+  });
+
+  it('refuses hostColumns naming a column the host lacks or one the installer writes', async () => {
+    const db = await host();
+    const error = await refused(
+      db,
+      exampleInstallFile({ hostColumns: hostColumns({ sys_core_menu: { NO_SUCH: 1, DESCRICAO: 'x' } }) }),
+    );
+    expect(error).toMatchObject({ code: 'HOST_COLUMN_UNKNOWN', path: 'hostColumns.sys_core_menu.NO_SUCH' });
+    expect(error.message).toContain(
+      'hostColumns.sys_core_menu.DESCRICAO: sys_core_menu.DESCRICAO is written by the installer itself',
+    );
+  });
+
+  it('refuses a menu parent of another scope', async () => {
+    const db = await host();
+    const other = await db.execute(
+      "INSERT INTO sys_core_menu (EMPRESA, FILIAL, LOCAL, DESCRICAO, TYPE) VALUES (2, 1, 1, 'Outra empresa', 'MENU')",
+    );
+    const install = exampleInstallFile({
+      menus: { ...file.menus, activities: { ...file.menus.activities, father: other.insertId } },
+    });
+    const error = await refused(db, install);
+    expect(error).toMatchObject({ code: 'MENU_PARENT_OTHER_SCOPE', path: 'menus.activities.father' });
+    expect(error.message).toContain("a menu of scope 2/1/1, not of the installation's scope 1/1/1");
   });
 
   it('checks menu parents before any write, and puts menus under an existing one', async () => {

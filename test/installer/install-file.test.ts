@@ -1,8 +1,15 @@
 import { readFile } from 'node:fs/promises';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
+import { parseTreeView } from '../../src/config/index.js';
 import { serializeJsonSchema } from '../../src/config/json-schema.js';
-import { InstallFile, loadInstallFile, parseInstallFile } from '../../src/installer/install-file.js';
+import {
+  checkInstallFile,
+  InstallFile,
+  InstallFileError,
+  loadInstallFile,
+  parseInstallFile,
+} from '../../src/installer/install-file.js';
 import { installJsonSchema } from '../../src/installer/json-schema.js';
 import { EXAMPLE_INSTALL_FILE } from './support.js';
 
@@ -35,19 +42,71 @@ describe('the install file', () => {
       treeView: { layers: { '1': { table: 'MO_OPER' } } },
       extra: true,
     });
+    expect(error).toBeInstanceOf(InstallFileError);
     expect(error).toMatchObject({ code: 'INSTALL_FILE_INVALID', path: 'scope.EMPRESA' });
-    const message = (error as Error).message;
-    for (const path of [
-      'scope.EMPRESA',
-      'scope.LOCAL',
-      'tableNames.OPER: not an SQL identifier',
-      'tableNames: Unrecognized key: "NOPE"',
-      'menus.activities.father',
-      'treeView.layers.1.isTask',
-      '(whole file): Unrecognized key: "extra"',
-    ]) {
-      expect(message).toContain(path);
-    }
+    // One issue model for every configuration input: path, a stable code, a message to act on.
+    expect((error as InstallFileError).issues).toMatchInlineSnapshot(`
+      [
+        {
+          "code": "INVALID_VALUE",
+          "message": "-1 is too small: use a whole number of at least 0",
+          "path": "scope.EMPRESA",
+        },
+        {
+          "code": "MISSING_KEY",
+          "message": ""LOCAL" is required",
+          "path": "scope.LOCAL",
+        },
+        {
+          "code": "INVALID_IDENTIFIER",
+          "message": ""app_oper; DROP TABLE x" is not an SQL identifier: use 1 to 64 ASCII letters, digits and underscores, not starting with a digit",
+          "path": "tableNames.OPER",
+        },
+        {
+          "code": "UNKNOWN_KEY",
+          "message": "unknown key "NOPE": allowed keys are OPER, OPER_GRUPO, OPER_GRUPO_METRICA, OPER_OPER_GRUPO",
+          "path": "tableNames.NOPE",
+        },
+        {
+          "code": "WRONG_TYPE",
+          "message": "expected a number, got a string ("root")",
+          "path": "menus.activities.father",
+        },
+        {
+          "code": "MISSING_TASK_LAYER",
+          "message": "the last layer (1) is the task level: give it "isTask": true",
+          "path": "treeView.layers.1.isTask",
+        },
+        {
+          "code": "UNKNOWN_KEY",
+          "message": "unknown key "extra": allowed keys are $schema, scope, actingUser, tableNames, menus, linkField, treeView, hostColumns",
+          "path": "extra",
+        },
+      ]
+    `);
+    expect((error as Error).message).toMatch(
+      /^install file is not a valid install file: 7 problems: scope\.EMPRESA: -1 is too small/,
+    );
+  });
+
+  it('gives a TREE_VIEW mistake the code and message validate gives, at its path in the file', () => {
+    const treeView = {
+      layers: {
+        '1': { table: 'MO_OPER_GRUPO', assocationTable: 'x' },
+        '3': { table: 'MO_OPER', isTask: true },
+      },
+      metrics: [{ field: 'METRICA1' }, { field: 'METRICA1' }],
+    };
+    const alone = parseTreeView(treeView);
+    if (alone.success) throw new Error('expected the TREE_VIEW to be refused');
+    const inFile = checkInstallFile({ ...example, treeView });
+    if (inFile.success) throw new Error('expected the install file to be refused');
+    expect(inFile.issues).toEqual(
+      alone.issues.map((issue) => ({ ...issue, path: `treeView.${issue.path}` })),
+    );
+    expect(inFile.issues.map((issue) => issue.code)).toEqual(
+      expect.arrayContaining(['UNKNOWN_KEY', 'LAYER_GAP', 'DUPLICATE_METRIC_FIELD']),
+    );
   });
 
   it('refuses a SEQ_DB past 2^53 - 1, written in the text, instead of reading its rounded neighbour', () => {

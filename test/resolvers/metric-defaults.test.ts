@@ -33,6 +33,26 @@ describe('metric defaults', () => {
     });
   });
 
+  it('without a metric list (no TREE_VIEW, or one without metrics) resolves METRICA1 and METRICA2', () => {
+    expect(compileMetricDefaults()({ activity, taskSheet, saved: { METRICA2: 3 } })).toEqual({
+      METRICA1: { value: null, source: 'none' },
+      METRICA2: { value: 3, source: 'saved' },
+    });
+    expect(resolveMetricDefaults(undefined, { activity, taskSheet })).toEqual({
+      METRICA1: { value: null, source: 'none' },
+      METRICA2: { value: null, source: 'none' },
+    });
+  });
+
+  it('takes a metric list written by hand, as its documentation example does', () => {
+    const resolve = compileMetricDefaults([
+      { field: 'METRICA1', default: { type: 'field', name: 'INDICE' } },
+    ]);
+    expect(resolve({ activity: { INDICE: '1.50' }, taskSheet: {} })).toEqual({
+      METRICA1: { value: '1.50', source: 'default' },
+    });
+  });
+
   it('keeps decimals as the exact strings the driver returns and NULL columns as null', () => {
     const resolve = compileMetricDefaults(metrics);
     expect(resolve({ activity: { INDICE: '0.10' }, taskSheet: { QTD_PESSOAS: null } })).toMatchObject({

@@ -3,7 +3,14 @@ import { resolveDatabaseTimeout, resolveDatabaseUrl } from '../../db/url.js';
 import { SchemaSyncError } from '../../sync/errors.js';
 import { syncSchema } from '../../sync/sync.js';
 import { type TableNames, tableNames } from '../../table-names.js';
-import { databaseUrlOption, jsonOption, parseCommandLine, UsageError } from '../args.js';
+import {
+  DATABASE_URL_HELP,
+  databaseUrlOption,
+  JSON_HELP,
+  jsonOption,
+  parseCommandLine,
+  UsageError,
+} from '../args.js';
 import { printJson, say } from '../io.js';
 import type { Command } from '../main.js';
 
@@ -20,6 +27,16 @@ const options = {
  */
 export const command: Command = {
   usage: 'db sync [--database-url URL] [--table-name LOGICAL=NAME]... [--dry-run] [--json]',
+  summary:
+    'Creates the four tables, or completes them, from their Drizzle definitions. It only adds; it refuses (exit 1) a difference that would drop or narrow something.',
+  options: [
+    DATABASE_URL_HELP,
+    ['--table-name LOGICAL=NAME', 'a table name override, e.g. OPER=MO_OPER (repeat for each table)'],
+    ['--dry-run', 'print the statements and change nothing'],
+    JSON_HELP,
+  ],
+  example:
+    'task-association db sync --database-url mysql://user:pass@host:3306/erp --table-name OPER=MO_OPER --dry-run',
   async run(args, io) {
     const { values } = parseCommandLine(args, options);
     // Names are checked before the database is even opened: a bad one never reaches SQL.

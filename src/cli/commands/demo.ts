@@ -23,6 +23,10 @@ const INSTALL_FILE = fileURLToPath(new URL('../../../examples/install.json', imp
  */
 export const command: Command = {
   usage: 'demo [--port 3000]',
+  summary:
+    'Installs the feature in a scratch database of the local server, prints a task sheet tree and serves the home gallery until Ctrl-C, then drops the database.',
+  options: [['--port PORT', 'the port to serve on (default 3000; 0 picks a free one)']],
+  example: 'task-association demo --port 8080',
   async run(args, io) {
     const { values } = parseCommandLine(args, { port: { type: 'string', default: '3000' } });
     const port = parsePort(values.port ?? '3000');

@@ -1,22 +1,61 @@
-import { reportChanges, reportFindings, withInstallation } from '../../installer/command-line.js';
-import { errorsOf } from '../../installer/findings.js';
-import { planInstallation } from '../../installer/installer.js';
+import { inlineStatement } from '../../db/script.js';
+import {
+  INSTALLER_READ_HELP,
+  reportChanges,
+  reportFindings,
+  withInstallation,
+} from '../../installer/command-line.js';
+import type { InstallFile } from '../../installer/install-file.js';
+import { planInstallation, refusalOf } from '../../installer/installer.js';
+import type { Statement } from '../../installer/sql.js';
+import { formatScope } from '../../scope.js';
+import { PACKAGE_VERSION } from '../../version.js';
+import { UsageError } from '../args.js';
 import { printJson } from '../io.js';
 import type { Command } from '../main.js';
 
 export const command: Command = {
-  usage: 'plan --install <file> [--database-url URL] [--json]',
+  usage: 'plan --install <file> [--database-url URL] [--json | --sql]',
+  summary: 'Shows every change apply would make, and why it would refuse. Writes nothing, takes no lock.',
+  options: [
+    ...INSTALLER_READ_HELP,
+    ['--sql', 'print the SQL script apply would run (values written in) for a DBA to review and run as is'],
+  ],
+  example:
+    'task-association plan --install install.json --database-url mysql://user:pass@host:3306/erp --sql > plan.sql',
   run: (args, io) =>
-    withInstallation(args, io, false, async ({ db, file, json, progress }) => {
-      const plan = await planInstallation(db, file, { progress });
-      reportFindings(io, plan.findings);
-      if (errorsOf(plan.findings).length > 0) {
-        progress('apply would refuse: fix the errors above first');
-        if (json) printJson(io, { changes: plan.changes });
-        return 1;
-      }
-      reportChanges(io, plan.changes, 'nothing to do: the installation is up to date');
-      if (json) printJson(io, { changes: plan.changes });
-      return 0;
-    }),
+    withInstallation(
+      args,
+      io,
+      false,
+      async ({ db, file, json, flags, progress }) => {
+        const sql = flags.has('sql');
+        if (sql && json) throw new UsageError('give --json or --sql, not both');
+        const plan = await planInstallation(db, file, { progress });
+        reportFindings(io, plan.findings);
+        const refused = refusalOf(plan.findings);
+        // --json carries what apply would do, everything noticed, and why apply would refuse.
+        if (json)
+          printJson(io, { changes: plan.changes, findings: plan.findings, ...(refused ? { refused } : {}) });
+        if (refused !== undefined) {
+          progress('apply would refuse: fix the errors above first');
+          return 1;
+        }
+        if (sql) io.stdout.write(sqlScript(plan.script, db.schemaName, file));
+        else reportChanges(io, plan.changes, 'nothing to do: the installation is up to date');
+        return 0;
+      },
+      ['sql'],
+    ),
 };
+
+/** The plan as a script: a header saying what it is, then each statement with its values written in. */
+function sqlScript(statements: readonly Statement[], database: string, file: InstallFile): string {
+  const header = [
+    `-- task-association ${PACKAGE_VERSION}: what apply would run on database ${database} for scope ${formatScope(file.scope)}.`,
+    '-- Review it, then run it as is (mysql DATABASE < plan.sql) with no installer running meanwhile.',
+    '-- DDL commits on its own in MySQL; the rows and their ledger entries are one transaction.',
+  ];
+  if (statements.length === 0) header.push('-- Nothing to do: the installation is up to date.');
+  return `${[...header, ...statements.map(({ sql, params }) => inlineStatement(sql, params))].join('\n')}\n`;
+}

@@ -21,6 +21,14 @@ function secretsFrom(io: CliIo): string[] | undefined {
 
 export const command: Command = {
   usage: 'serve [--port 3000] [--images DIR] [--cache DIR]',
+  summary:
+    'Serves the home gallery and its page on 127.0.0.1 until Ctrl-C. URLs are signed with $CAROULSEL_SECRET (comma-separated to rotate; unset: random per run).',
+  options: [
+    ['--port PORT', 'the port to serve on (default 3000; 0 picks a free one)'],
+    ['--images DIR', 'the folder of images to show (default the bundled examples/images)'],
+    ['--cache DIR', "the media cache folder (default the user's cache folder)"],
+  ],
+  example: 'CAROULSEL_SECRET=change-me-16-chars-or-more task-association serve --port 8080 --images ./photos',
   async run(args, io) {
     const { values } = parseCommandLine(args, options);
     const port = parsePort(values.port ?? '3000');

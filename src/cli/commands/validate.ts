@@ -10,43 +10,77 @@ import {
 import { openDatabase } from '../../db/mysql.js';
 import { resolveDatabaseTimeout, resolveDatabaseUrl } from '../../db/url.js';
 import { formatScope, parseScope, type Scope } from '../../scope.js';
-import { databaseUrlOption, jsonOption, parseCommandLine, UsageError } from '../args.js';
+import { databaseUrlOption, JSON_HELP, jsonOption, parseCommandLine, UsageError } from '../args.js';
 import { type CliIo, type ExitCode, printJson, readStdin, say } from '../io.js';
 import type { Command } from '../main.js';
 
 /**
- * `validate <file|->` checks a TREE_VIEW file (or standard input); `validate --scope E/F/L` checks the
- * TREE_VIEW row of that scope in the database. Every problem is printed with its path; exit 1 when
- * there is one. A file that cannot be read is a usage error (exit 2): the command line names it.
+ * `validate <file|->...` checks TREE_VIEW files (or standard input), one result line each;
+ * `validate --scope E/F/L` checks the TREE_VIEW row of that scope in the database. Every problem is
+ * printed with its path; exit 1 when there is one. A file that cannot be read is a usage error
+ * (exit 2): the command line names it, and nothing is checked.
  */
 export const command: Command = {
-  usage: 'validate <file|-> [--json] | validate --scope EMPRESA/FILIAL/LOCAL [--database-url URL] [--json]',
+  usage:
+    'validate <file|->... [--json] | validate --scope EMPRESA/FILIAL/LOCAL [--database-url URL] [--json]',
+  summary:
+    'Checks TREE_VIEW files (each problem with its path and a stable code), or the TREE_VIEW row of a scope in the database.',
+  options: [
+    ['<file|->...', 'TREE_VIEW files to check, one result line each; - reads standard input'],
+    ['--scope E/F/L', 'check the TREE_VIEW parameter row of this scope instead of files'],
+    [
+      '--database-url URL',
+      'with --scope: the database (default $DATABASE_URL, then mysql://root@127.0.0.1:3306/test)',
+    ],
+    JSON_HELP,
+  ],
+  example: 'task-association validate config/*.json',
   async run(args, io) {
     const { values, positionals } = parseCommandLine(
       args,
       { ...databaseUrlOption, ...jsonOption, scope: { type: 'string' } },
-      1,
+      Number.POSITIVE_INFINITY,
     );
-    const [file] = positionals;
-    if (file !== undefined && values.scope !== undefined)
-      throw new UsageError('give either a file or --scope, not both');
+    if (positionals.length > 0 && values.scope !== undefined)
+      throw new UsageError('give either files or --scope, not both');
     if (values['database-url'] !== undefined && values.scope === undefined)
       throw new UsageError('--database-url reads the TREE_VIEW of a scope: add --scope EMPRESA/FILIAL/LOCAL');
-    if (file === undefined && values.scope === undefined)
+    if (positionals.length === 0 && values.scope === undefined)
       throw new UsageError(
-        'give a TREE_VIEW file, - for standard input, or --scope to read it from the database',
+        'give TREE_VIEW files, - for standard input, or --scope to read it from the database',
       );
+    if (positionals.filter((file) => file === '-').length > 1)
+      throw new UsageError('standard input (-) can be read only once');
     const checked =
-      file === undefined
-        ? await fromDatabase(
-            resolveDatabaseUrl(values['database-url'], io.env),
-            scopeOption(values.scope ?? ''),
-            resolveDatabaseTimeout(io.env),
-          )
-        : { source: file === '-' ? 'standard input' : file, issues: issuesOf(await readSource(file, io)) };
+      values.scope !== undefined
+        ? [
+            await fromDatabase(
+              resolveDatabaseUrl(values['database-url'], io.env),
+              scopeOption(values.scope),
+              resolveDatabaseTimeout(io.env),
+            ),
+          ]
+        : await fromFiles(positionals, io);
     return report(checked, values.json === true, io);
   },
 };
+
+/** Every file read first: one that cannot be read stops the command before any result is printed. */
+async function fromFiles(files: readonly string[], io: CliIo): Promise<Checked[]> {
+  const texts: string[] = [];
+  for (const file of files) texts.push(await readSource(file, io));
+  return files.map((file, index) => ({
+    source: file === '-' ? 'standard input' : file,
+    issues: issuesOf(texts[index] ?? ''),
+  }));
+}
+
+interface Checked {
+  readonly source: string;
+  readonly issues: readonly ConfigIssue[];
+  /** Said on the result line when the check passed without a TREE_VIEW to check. */
+  readonly note?: string;
+}
 
 function scopeOption(text: string): Scope {
   try {
@@ -71,26 +105,17 @@ function issuesOf(text: string): readonly ConfigIssue[] {
   return result.success ? [] : result.issues;
 }
 
-async function fromDatabase(
-  url: string,
-  scope: Scope,
-  timeoutMs: number,
-): Promise<{ source: string; issues: readonly ConfigIssue[] }> {
+async function fromDatabase(url: string, scope: Scope, timeoutMs: number): Promise<Checked> {
   const db = await openDatabase(url, { connectionLimit: 1, timeoutMs });
   try {
     const { rows } = await readParameterRows(db, scope, [TREE_VIEW_PARAMETER]);
     const row = rows[TREE_VIEW_PARAMETER];
-    // Asked to check a TREE_VIEW that is not there: a problem (exit 1), not a silent pass.
+    // TREE_VIEW is optional: a scope without one uses the default tree, which is always valid.
     if (row === undefined) {
       return {
         source: `scope ${formatScope(scope)}`,
-        issues: [
-          {
-            path: '',
-            code: 'NO_TREE_VIEW',
-            message: `scope ${formatScope(scope)} has no TREE_VIEW parameter row (it uses the default tree)`,
-          },
-        ],
+        issues: [],
+        note: 'no TREE_VIEW: the default tree is used',
       };
     }
     return {
@@ -106,18 +131,26 @@ async function fromDatabase(
   }
 }
 
-function report(
-  checked: { source: string; issues: readonly ConfigIssue[] },
-  json: boolean,
-  io: CliIo,
-): ExitCode {
-  const { source, issues } = checked;
-  if (json) printJson(io, { valid: issues.length === 0, issues });
-  if (issues.length === 0) {
-    say(io, `✔ ${source}: a valid TREE_VIEW`);
-    return 0;
+/**
+ * One result line per source. `--json` keeps the one-document contract: `{ valid, issues }`, each
+ * issue carrying its `file` when several files were checked.
+ */
+function report(checked: readonly Checked[], json: boolean, io: CliIo): ExitCode {
+  const valid = checked.every(({ issues }) => issues.length === 0);
+  if (json) {
+    const issues =
+      checked.length === 1
+        ? (checked[0]?.issues ?? [])
+        : checked.flatMap(({ source, issues }) => issues.map((issue) => ({ file: source, ...issue })));
+    printJson(io, { valid, issues });
   }
-  say(io, formatIssues(issues));
-  say(io, `${source}: ${issues.length === 1 ? '1 problem' : `${issues.length} problems`}`);
-  return 1;
+  for (const { source, issues, note } of checked) {
+    if (issues.length === 0) {
+      say(io, `✔ ${source}: ${note ?? 'a valid TREE_VIEW'}`);
+      continue;
+    }
+    say(io, formatIssues(issues));
+    say(io, `✖ ${source}: ${issues.length === 1 ? '1 problem' : `${issues.length} problems`}`);
+  }
+  return valid ? 0 : 1;
 }

@@ -1,10 +1,15 @@
-import { withInstallation } from '../../installer/command-line.js';
+import { INSTALLER_READ_HELP, withInstallation } from '../../installer/command-line.js';
 import { verifyInstallation } from '../../installer/verify.js';
 import { printJson, say } from '../io.js';
 import type { Command } from '../main.js';
 
 export const command: Command = {
   usage: 'verify --install <file> [--database-url URL] [--json]',
+  summary:
+    'Checks an installation against its install file: tables and columns, menu rows, the link field, parameters and the TREE_VIEW. Exit 1 lists every problem.',
+  options: INSTALLER_READ_HELP,
+  example:
+    'task-association verify --install install.json --database-url mysql://user:pass@host:3306/erp --json',
   run: (args, io) =>
     withInstallation(args, io, false, async ({ db, file, json, progress }) => {
       progress('checking tables, rows and parameters');

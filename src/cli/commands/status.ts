@@ -1,0 +1,30 @@
+import { openDatabase } from '../../db/mysql.js';
+import { resolveDatabaseUrl } from '../../db/url.js';
+import { LEDGER_TABLE } from '../../installer/ledger.js';
+import { formatInstallation, installationStatus } from '../../installer/status.js';
+import { DATABASE_URL_HELP, databaseUrlOption, JSON_HELP, jsonOption, parseCommandLine } from '../args.js';
+import { printJson, say } from '../io.js';
+import type { Command } from '../main.js';
+
+/** `status`: the installations a database holds, from the installer's ledger. Reads only. */
+export const command: Command = {
+  usage: 'status [--database-url URL] [--json]',
+  summary:
+    "Lists the installations the database holds, from the installer's ledger: scope, table names, host rows, when and by which version. Reads only.",
+  options: [DATABASE_URL_HELP, JSON_HELP],
+  example: 'task-association status --database-url mysql://user:pass@host:3306/erp --json',
+  async run(args, io) {
+    const { values } = parseCommandLine(args, { ...databaseUrlOption, ...jsonOption });
+    const db = await openDatabase(resolveDatabaseUrl(values['database-url'], io.env), { connectionLimit: 1 });
+    try {
+      const installations = await installationStatus(db);
+      if (values.json === true) printJson(io, { installations });
+      if (installations.length === 0)
+        say(io, `no installation in ${db.schemaName} (no entries in ${LEDGER_TABLE})`);
+      for (const installation of installations) say(io, formatInstallation(installation));
+      return 0;
+    } finally {
+      await db.close();
+    }
+  },
+};

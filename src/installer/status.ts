@@ -1,0 +1,110 @@
+import type { SqlExecutor } from '../db/driver.js';
+import { quoteIdentifier } from '../identifier.js';
+import { formatScope, type Scope } from '../scope.js';
+import { LOGICAL_TABLES, type LogicalTable } from '../table-names.js';
+import { LEDGER_TABLE, sameScope } from './ledger.js';
+import { CREATED_PREFIX, USES_PREFIX } from './plan-rows.js';
+
+/** One installation as its ledger entries describe it (`task-association status`). */
+export interface InstallationStatus {
+  readonly scope: Scope;
+  /** The installation's table for each logical table, as recorded by its `uses:` entries. */
+  readonly tables: Partial<Record<LogicalTable, string>>;
+  /** The tables this installation created (uninstall drops them when nobody else uses them). */
+  readonly createdTables: readonly string[];
+  /** How many host rows (menu rows, the link field, parameters) its ledger entries point at. */
+  readonly rows: number;
+  /** When its first entry was written, and when an entry last changed (ISO 8601, UTC). */
+  readonly installedAt: string | null;
+  readonly changedAt: string | null;
+  /** The package version that wrote its latest entry (null: written before versions were recorded). */
+  readonly version: string | null;
+}
+
+/** A ledger row as status reads it; UPD_DH and PACKAGE_VERSION are absent from an older ledger. */
+export interface LedgerStatusRow {
+  readonly EMPRESA: number;
+  readonly FILIAL: number;
+  readonly LOCAL: number;
+  readonly ENTRY_KEY: string;
+  readonly HOST_TABLE: string;
+  readonly ROW_SEQ_DB: number | string | null;
+  readonly INS_DH: Date | string | null;
+  readonly UPD_DH?: Date | string | null;
+  readonly PACKAGE_VERSION?: string | null;
+}
+
+/** Reads every ledger row (none when the database has no ledger). */
+export async function readLedgerStatusRows(db: SqlExecutor): Promise<LedgerStatusRow[] | undefined> {
+  const columns = await db.query<{ COLUMN_NAME: string }>(
+    'SELECT COLUMN_NAME FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?',
+    [LEDGER_TABLE],
+  );
+  if (columns.length === 0) return undefined;
+  const present = new Set(columns.map((column) => column.COLUMN_NAME.toUpperCase()));
+  const optional = ['UPD_DH', 'PACKAGE_VERSION'].filter((column) => present.has(column));
+  return db.query<LedgerStatusRow>(
+    `SELECT EMPRESA, FILIAL, LOCAL, ENTRY_KEY, HOST_TABLE, ROW_SEQ_DB, INS_DH${optional.map((column) => `, ${column}`).join('')}
+       FROM ${quoteIdentifier(LEDGER_TABLE)} ORDER BY EMPRESA, FILIAL, LOCAL, SEQ_DB`,
+  );
+}
+
+/** The installations a ledger holds, one per scope, in scope order. Pure: tested without a database. */
+export function summarizeLedger(rows: readonly LedgerStatusRow[]): InstallationStatus[] {
+  const scopes: Scope[] = [];
+  for (const row of rows) {
+    const scope = { EMPRESA: row.EMPRESA, FILIAL: row.FILIAL, LOCAL: row.LOCAL };
+    if (!scopes.some((known) => sameScope(known, scope))) scopes.push(scope);
+  }
+  return scopes.map((scope) => {
+    const mine = rows.filter((row) => sameScope(row, scope));
+    const tables: Partial<Record<LogicalTable, string>> = {};
+    for (const logical of LOGICAL_TABLES) {
+      const entry = mine.find((row) => row.ENTRY_KEY === `${USES_PREFIX}${logical}`);
+      if (entry !== undefined) tables[logical] = entry.HOST_TABLE;
+    }
+    const times = mine.map((row) => ({
+      inserted: isoTime(row.INS_DH),
+      changed: isoTime(row.UPD_DH ?? null) ?? isoTime(row.INS_DH),
+      version: row.PACKAGE_VERSION ?? null,
+    }));
+    const inserted = times.flatMap(({ inserted }) => (inserted === null ? [] : [inserted])).sort();
+    const latest = times
+      .filter((time) => time.changed !== null)
+      .sort((a, b) => (a.changed ?? '').localeCompare(b.changed ?? ''))
+      .at(-1);
+    return {
+      scope,
+      tables,
+      createdTables: mine
+        .filter((row) => row.ENTRY_KEY.startsWith(CREATED_PREFIX))
+        .map((row) => row.HOST_TABLE),
+      rows: mine.filter((row) => row.ROW_SEQ_DB !== null).length,
+      installedAt: inserted[0] ?? null,
+      changedAt: latest?.changed ?? null,
+      version: latest?.version ?? null,
+    };
+  });
+}
+
+/** The installations of the database `db` is connected to; [] when it has no ledger. */
+export async function installationStatus(db: SqlExecutor): Promise<InstallationStatus[]> {
+  return summarizeLedger((await readLedgerStatusRows(db)) ?? []);
+}
+
+/** One line per installation, for the terminal. */
+export function formatInstallation(status: InstallationStatus): string {
+  const tables = LOGICAL_TABLES.flatMap((logical) => {
+    const name = status.tables[logical];
+    return name === undefined
+      ? []
+      : [`${logical}=${name}${status.createdTables.includes(name) ? ' (created)' : ''}`];
+  });
+  return `scope ${formatScope(status.scope)}: ${tables.join(', ') || 'no tables recorded'}; ${status.rows} host row(s); installed ${status.installedAt ?? 'at an unknown time'}, last changed ${status.changedAt ?? 'unknown'}${status.version === null ? '' : ` by version ${status.version}`}`;
+}
+
+function isoTime(value: Date | string | null | undefined): string | null {
+  if (value === null || value === undefined) return null;
+  const date = value instanceof Date ? value : new Date(`${value.replace(' ', 'T')}Z`);
+  return Number.isNaN(date.getTime()) ? null : date.toISOString();
+}

@@ -1,0 +1,135 @@
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/main.js';
+import { applyInstallation, planInstallation } from '../../src/installer/installer.js';
+import { LEDGER_TABLE } from '../../src/installer/ledger.js';
+import { summarizeLedger } from '../../src/installer/status.js';
+import { PACKAGE_VERSION } from '../../src/version.js';
+import { EXAMPLE_INSTALL_FILE, plainInstallFile } from '../installer/support.js';
+import { captureIo } from '../support/cli.js';
+import { freshDatabase } from '../support/database.js';
+
+const INSTALL = fileURLToPath(EXAMPLE_INSTALL_FILE);
+const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+
+async function status(url: string) {
+  const io = captureIo();
+  const code = await runCli(['status', '--database-url', url, '--json'], io);
+  return { code, document: JSON.parse(io.out()), err: io.err() };
+}
+
+describe('task-association status', () => {
+  it('lists the installations of the ledger: scope, tables, rows, when and by which version', async () => {
+    const scratch = await freshDatabase('cli_status', { hostSchema: true });
+    try {
+      expect(await status(scratch.url)).toEqual({
+        code: 0,
+        document: { installations: [] },
+        err: `no installation in ${scratch.name} (no entries in ${LEDGER_TABLE})\n`,
+      });
+      expect(
+        await runCli(['apply', '--install', INSTALL, '--database-url', scratch.url, '--yes'], captureIo()),
+      ).toBe(0);
+      await applyInstallation(scratch.db, plainInstallFile({ EMPRESA: 2, FILIAL: 1, LOCAL: 1 }), {});
+      const { code, document, err } = await status(scratch.url);
+      expect(code).toBe(0);
+      expect(document.installations).toEqual([
+        {
+          scope: { EMPRESA: 1, FILIAL: 1, LOCAL: 1 },
+          tables: {
+            OPER: 'MO_OPER',
+            OPER_GRUPO: 'MO_OPER_GRUPO',
+            OPER_GRUPO_METRICA: 'MO_OPER_GRUPO_METRICA',
+            OPER_OPER_GRUPO: 'MO_OPER_MO_OPER_GRUPO',
+          },
+          createdTables: ['MO_OPER', 'MO_OPER_GRUPO', 'MO_OPER_GRUPO_METRICA', 'MO_OPER_MO_OPER_GRUPO'],
+          rows: 9,
+          installedAt: expect.stringMatching(ISO),
+          changedAt: expect.stringMatching(ISO),
+          version: PACKAGE_VERSION,
+        },
+        {
+          scope: { EMPRESA: 2, FILIAL: 1, LOCAL: 1 },
+          tables: {
+            OPER: 'app_oper',
+            OPER_GRUPO: 'app_oper_grupo',
+            OPER_GRUPO_METRICA: 'app_oper_grupo_metrica',
+            OPER_OPER_GRUPO: 'app_oper_n_oper_grupo',
+          },
+          createdTables: expect.any(Array),
+          rows: 4,
+          installedAt: expect.stringMatching(ISO),
+          changedAt: expect.stringMatching(ISO),
+          version: PACKAGE_VERSION,
+        },
+      ]);
+      expect(err).toContain(`scope 1/1/1: OPER=MO_OPER (created), OPER_GRUPO=MO_OPER_GRUPO (created)`);
+      expect(err).toContain(`by version ${PACKAGE_VERSION}`);
+    } finally {
+      await scratch.drop();
+    }
+  });
+
+  it('reads a ledger written before versions were recorded, and apply upgrades it first', async () => {
+    const scratch = await freshDatabase('cli_status_old', { hostSchema: true });
+    try {
+      // The ledger as an older version created it: no UPD_DH, no PACKAGE_VERSION.
+      await scratch.db.execute(`CREATE TABLE ${LEDGER_TABLE} (
+        SEQ_DB bigint unsigned NOT NULL AUTO_INCREMENT, EMPRESA int NOT NULL, FILIAL int NOT NULL, LOCAL int NOT NULL,
+        ENTRY_KEY varchar(100) NOT NULL, HOST_TABLE varchar(64) NOT NULL, ROW_SEQ_DB bigint unsigned DEFAULT NULL,
+        INS_USUARIO_SEQ_DB bigint unsigned NOT NULL, INS_DH timestamp NULL DEFAULT CURRENT_TIMESTAMP,
+        PRIMARY KEY (SEQ_DB), UNIQUE KEY task_association_ledger_entry (EMPRESA, FILIAL, LOCAL, ENTRY_KEY))`);
+      await scratch.db.execute(
+        `INSERT INTO ${LEDGER_TABLE} (EMPRESA, FILIAL, LOCAL, ENTRY_KEY, HOST_TABLE, INS_USUARIO_SEQ_DB) VALUES (3, 1, 1, 'uses:OPER', 'app_oper', 1)`,
+      );
+      const old = await status(scratch.url);
+      expect(old.document.installations).toMatchObject([
+        { scope: { EMPRESA: 3 }, tables: { OPER: 'app_oper' }, version: null },
+      ]);
+      const file = plainInstallFile({ EMPRESA: 1, FILIAL: 1, LOCAL: 1 });
+      const plan = await planInstallation(scratch.db, file, {});
+      expect(plan.changes.filter((change) => change.key === 'ledger').map((change) => change.sql)).toEqual([
+        expect.stringContaining('ADD COLUMN UPD_DH'),
+        expect.stringContaining('ADD COLUMN PACKAGE_VERSION'),
+      ]);
+      await applyInstallation(scratch.db, file, {});
+      const upgraded = await status(scratch.url);
+      expect(upgraded.document.installations.map((i: { version: string | null }) => i.version)).toEqual([
+        PACKAGE_VERSION,
+        null,
+      ]);
+    } finally {
+      await scratch.drop();
+    }
+  });
+
+  it('summarises ledger rows without a database: the latest change names the version', () => {
+    const row = (key: string, inserted: string, changed: string | null, version: string | null) => ({
+      EMPRESA: 1,
+      FILIAL: 1,
+      LOCAL: 1,
+      ENTRY_KEY: key,
+      HOST_TABLE: key.startsWith('menu:') ? 'sys_core_menu' : 'app_oper',
+      ROW_SEQ_DB: key.startsWith('menu:') ? 5 : null,
+      INS_DH: new Date(inserted),
+      UPD_DH: changed === null ? null : new Date(changed),
+      PACKAGE_VERSION: version,
+    });
+    expect(
+      summarizeLedger([
+        row('uses:OPER', '2026-01-01T00:00:00Z', null, '0.1.0'),
+        row('menu:activities', '2026-01-02T00:00:00Z', '2026-03-01T00:00:00Z', '0.2.0'),
+      ]),
+    ).toEqual([
+      {
+        scope: { EMPRESA: 1, FILIAL: 1, LOCAL: 1 },
+        tables: { OPER: 'app_oper' },
+        createdTables: [],
+        rows: 1,
+        installedAt: '2026-01-01T00:00:00.000Z',
+        changedAt: '2026-03-01T00:00:00.000Z',
+        version: '0.2.0',
+      },
+    ]);
+  });
+});

@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { parseTreeView } from '../../src/config/index.js';
+import { applyInstallation, planInstallation } from '../../src/installer/installer.js';
+import { missingReferences, treeViewReferences } from '../../src/installer/verify-tree-view.js';
+import { tableNames } from '../../src/table-names.js';
+import { freshDatabase } from '../support/database.js';
+import { databaseState, exampleInstallFile } from './support.js';
+
+const tree = (value: unknown) => {
+  const result = parseTreeView(value);
+  if (!result.success) throw new Error(JSON.stringify(result.issues));
+  return result.data;
+};
+
+// A sector layer the host has not created: app_setor and its association table.
+const SECTOR_TREE = tree({
+  layers: {
+    '1': { table: 'app_setor', associationTable: 'app_setor_n_oper_grupo' },
+    '2': {
+      table: 'MO_OPER_GRUPO',
+      associationTable: 'MO_OPER_MO_OPER_GRUPO',
+      parentColumn: 'OPER_GRUPO_SEQ_DB',
+      childColumn: 'OPER_SEQ_DB',
+    },
+    '3': { table: 'MO_OPER', isTask: true },
+  },
+  metricAssociationTable: 'MO_OPER_GRUPO_METRICA',
+  metrics: [
+    { field: 'METRICA1', default: { type: 'field', name: 'INDICE' } },
+    { field: 'METRICA9' },
+    { field: 'METRICA2', default: { type: 'taskSheet', name: 'NO_SUCH_COLUMN' } },
+  ],
+});
+
+describe('the tables and columns a TREE_VIEW names (decided without a database)', () => {
+  it('lists every reference with where it is named, and reports each missing one once', () => {
+    const references = treeViewReferences(SECTOR_TREE, tableNames());
+    expect(references.map((reference) => `${reference.at} ${reference.table}`)).toEqual([
+      'layers.1.table app_setor',
+      'layers.1.associationTable app_setor_n_oper_grupo',
+      'layers.2.table MO_OPER_GRUPO',
+      'layers.2.associationTable MO_OPER_MO_OPER_GRUPO',
+      'layers.3.table MO_OPER',
+      'metricAssociationTable MO_OPER_GRUPO_METRICA',
+      'layers.3.table MO_OPER',
+      'task sheet table app_folha_tarefa',
+    ]);
+    const known = new Map<string, ReadonlySet<string> | undefined>([
+      ['MO_OPER', new Set(['SEQ_DB', 'INDICE'])],
+      ['MO_OPER_GRUPO', new Set(['SEQ_DB'])],
+      ['MO_OPER_MO_OPER_GRUPO', new Set(['OPER_GRUPO_SEQ_DB', 'OPER_SEQ_DB'])],
+      ['MO_OPER_GRUPO_METRICA', new Set(['METRICA1', 'METRICA2'])],
+      ['app_folha_tarefa', new Set(['SEQ_DB'])],
+    ]);
+    expect(missingReferences(references, known, 'treeView')).toEqual([
+      {
+        code: 'TREE_VIEW_TABLE_MISSING',
+        at: 'layers.1.table',
+        message: 'treeView layers.1.table names table app_setor, which does not exist',
+      },
+      {
+        code: 'TREE_VIEW_TABLE_MISSING',
+        at: 'layers.1.associationTable',
+        message:
+          'treeView layers.1.associationTable names table app_setor_n_oper_grupo, which does not exist',
+      },
+      {
+        code: 'TREE_VIEW_COLUMN_MISSING',
+        at: 'metrics.1.field',
+        message: 'treeView metrics.1.field: table MO_OPER_GRUPO_METRICA has no column METRICA9',
+      },
+      {
+        code: 'TREE_VIEW_COLUMN_MISSING',
+        at: 'metrics.2.default.name',
+        message: 'treeView metrics.2.default.name: table app_folha_tarefa has no column NO_SUCH_COLUMN',
+      },
+    ]);
+  });
+});
+
+describe('plan and apply check them against information_schema', () => {
+  it('refuse a TREE_VIEW naming missing tables and columns, with their paths, and write nothing', async () => {
+    const scratch = await freshDatabase('tree_view_refs', { hostSchema: true });
+    try {
+      const file = exampleInstallFile({ treeView: SECTOR_TREE });
+      const plan = await planInstallation(scratch.db, file, {});
+      expect(
+        plan.findings
+          .filter((finding) => finding.level === 'error')
+          .map((finding) => [finding.code, finding.path]),
+      ).toEqual([
+        ['TREE_VIEW_TABLE_MISSING', 'treeView.layers.1.table'],
+        ['TREE_VIEW_TABLE_MISSING', 'treeView.layers.1.associationTable'],
+        ['TREE_VIEW_COLUMN_MISSING', 'treeView.metrics.1.field'],
+        ['TREE_VIEW_COLUMN_MISSING', 'treeView.metrics.2.default.name'],
+      ]);
+      const before = await databaseState(scratch.db);
+      await expect(applyInstallation(scratch.db, file, {})).rejects.toMatchObject({
+        code: 'TREE_VIEW_TABLE_MISSING',
+        path: 'treeView.layers.1.table',
+      });
+      expect(await databaseState(scratch.db)).toEqual(before);
+    } finally {
+      await scratch.drop();
+    }
+  });
+
+  it("accept one naming the installation's own tables before apply has created them", async () => {
+    const scratch = await freshDatabase('tree_view_refs_own', { hostSchema: true });
+    try {
+      const file = exampleInstallFile();
+      const plan = await planInstallation(scratch.db, file, {});
+      expect(plan.findings.filter((finding) => finding.level === 'error')).toEqual([]);
+      expect((await applyInstallation(scratch.db, file, {})).applied).toBe(true);
+    } finally {
+      await scratch.drop();
+    }
+  });
+});
