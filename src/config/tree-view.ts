@@ -7,6 +7,24 @@ import { Metric, Metrics } from './metrics.js';
 import { withOwnKeys } from './own-keys.js';
 import { checkDocument } from './parse-or-throw.js';
 
+/** Columns shown together as one label: a few, each once. */
+const LabelColumns = z
+  .array(Identifier)
+  .min(1)
+  .max(4)
+  .refine((columns) => new Set(columns.map((column) => column.toUpperCase())).size === columns.length, {
+    message: 'list each label column once',
+  });
+
+/** A column of the association screen's header: its name, or its name and the label shown for it. */
+const HeaderColumn = z.union([
+  Identifier,
+  z.strictObject({
+    column: Identifier,
+    label: z.string().trim().min(1).max(60).describe('shown above the value instead of the column name'),
+  }),
+]);
+
 /** One level of the tree (seed 2.9). */
 export const Layer = z.strictObject({
   table: Identifier.describe('the record table of this level'),
@@ -19,6 +37,9 @@ export const Layer = z.strictObject({
   ),
   childColumn: Identifier.optional().describe(
     "column of associationTable naming the next level's row; default <STEM>_SEQ_DB of its table",
+  ),
+  labelColumns: LabelColumns.optional().describe(
+    'columns of table whose values, joined by " — ", label a node of this level in the association screen (and are what its search matches); default CODIGO and DESCRICAO',
   ),
 });
 export type Layer = z.infer<typeof Layer>;
@@ -47,6 +68,14 @@ export const TreeView = z.strictObject({
     "table the metrics are saved in; default the installation's OPER_GRUPO_METRICA table",
   ),
   metrics: Metrics.optional().describe('metric columns and their defaults; default METRICA1 and METRICA2'),
+  taskSheetColumns: z
+    .array(HeaderColumn)
+    .min(1)
+    .max(8)
+    .optional()
+    .describe(
+      "columns of the task sheet shown in the association screen's header, in order, each a column name or { column, label }; default SEQ_DB and the table's date and code columns",
+    ),
 });
 export type TreeView = z.infer<typeof TreeView>;
 
@@ -66,6 +95,8 @@ export interface TreeViewLevel {
   readonly level: number;
   readonly table: Identifier;
   readonly isTask: boolean;
+  /** The layer's `labelColumns`, when it names them (the screen labels its nodes with them). */
+  readonly labelColumns?: readonly Identifier[];
   /** How this level's rows reach the next level's rows; absent on the task level. */
   readonly association?: {
     readonly table: Identifier;
@@ -100,8 +131,9 @@ export function treeViewLevels(treeView: TreeView): TreeViewLevel[] {
   for (let level = 1; level <= count; level++) {
     const layer = layerAt(level);
     const isTask = layer.isTask === true;
+    const labels = layer.labelColumns === undefined ? {} : { labelColumns: layer.labelColumns };
     if (isTask || layer.associationTable === undefined) {
-      levels.push({ level, table: layer.table, isTask });
+      levels.push({ level, table: layer.table, isTask, ...labels });
       continue;
     }
     const child = layerAt(level + 1);
@@ -109,6 +141,7 @@ export function treeViewLevels(treeView: TreeView): TreeViewLevel[] {
       level,
       table: layer.table,
       isTask,
+      ...labels,
       association: {
         table: layer.associationTable,
         parentColumn:
@@ -129,6 +162,7 @@ export function treeViewKeys(path: readonly PropertyKey[], value: unknown): read
   if (path.length === 0) return shape(TreeView);
   if (path.length === 2 && path[0] === 'layers') return shape(Layer);
   if (path.length === 2 && path[0] === 'metrics') return shape(Metric);
+  if (path.length === 2 && path[0] === 'taskSheetColumns') return ['column', 'label'];
   if (path.length === 3 && path[0] === 'metrics' && path[2] === 'default')
     return isRecord(value) && value.type === 'value' ? ['type', 'value'] : ['type', 'name'];
   return undefined;

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { packageFiles } from '../web/package-files.js';
 import { type Answer, type AnswerRequest, toWebHandler } from './answer.js';
 import { createDiskCache, DEFAULT_CACHE_DIR } from './cache/disk-cache.js';
 import type { CachedMedia, MediaCache } from './cache/media-cache.js';
@@ -56,10 +57,14 @@ export interface GalleryItem {
 const PREFIX = '/caroulsel/';
 const MEDIA_PATH = /^\/caroulsel\/media\/([^/]*)\/(thumb|full)$/;
 const READ_ONLY = 'GET, HEAD';
+const ASSET_PREFIX = '/assets/';
+// The browser component that goes with this handler, so mounting the handler alone is enough.
+const componentFiles = packageFiles(['caroulsel-gallery.js', 'caroulsel-gallery.css']);
 
 /**
  * The gallery's HTTP handler: `GET /caroulsel/data` lists the items, `GET|HEAD
- * /caroulsel/media/<token>/thumb|full` serves renditions from the media cache.
+ * /caroulsel/media/<token>/thumb|full` serves renditions from the media cache, and `GET|HEAD
+ * /assets/caroulsel-gallery.js|css` the browser component from the package's `web/` folder.
  *
  * @example
  * const handler = createGalleryHandler({ source: folderSource('./images'), secrets: [secret] });
@@ -167,6 +172,10 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
 
   return toWebHandler(async (request) => {
     const { pathname } = request;
+    if (pathname.startsWith(ASSET_PREFIX) && componentFiles.has(pathname.slice(ASSET_PREFIX.length))) {
+      if (request.method !== 'GET' && request.method !== 'HEAD') return methodNotAllowed(READ_ONLY);
+      return componentFiles.answer(pathname.slice(ASSET_PREFIX.length), request.ifNoneMatch);
+    }
     if (!pathname.startsWith(PREFIX)) return notFound();
     const mediaMatch = MEDIA_PATH.exec(pathname);
     if (pathname !== `${PREFIX}data` && mediaMatch === null) return notFound();

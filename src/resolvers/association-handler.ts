@@ -1,21 +1,31 @@
 import { z } from 'zod';
+import { readParameters } from '../config/index.js';
 import type { Database } from '../db/driver.js';
 import { DatabaseTimeoutError, TaskAssociationError } from '../errors.js';
 import type { Scope } from '../scope.js';
 import { SeqDbText } from '../seq-db.js';
+import { packageFiles } from '../web/package-files.js';
 import {
   BusyError,
+  CrossSiteError,
   InvalidRequestError,
   NotFoundError,
   PayloadTooLargeError,
   ReadOnlyRowError,
+  UnsupportedMediaTypeError,
 } from './errors.js';
-import { resolveInstallation } from './installation.js';
+import { resolveInstallation, resolveTreePlan } from './installation.js';
 import { loadTaskTree } from './load-task-tree.js';
 import { MetricBatch, parseInput } from './metric-batch.js';
 import { parseQuery } from './query-parameters.js';
 import { readJsonBody } from './request-body.js';
+import { assertSameSiteJson } from './same-site.js';
 import { saveMetrics } from './save-metrics.js';
+import { readBranch } from './screen/branch.js';
+import { PAGE_CSP, pageLanguage, SCREEN_ASSETS, screenPage, wantsHtml } from './screen/page.js';
+import { searchTree } from './screen/search.js';
+import { readScreenStart } from './screen/start.js';
+import { loadTaskSheet } from './task-sheet.js';
 
 /** Who is asking, as the host knows it from its own session: never taken from the request. */
 export interface AssociationContext {
@@ -36,6 +46,8 @@ export interface AssociationHandlerOptions {
    * not answer in time 503. Default `console.error`.
    */
   readonly onError?: (error: unknown) => void;
+  /** The language of the screen's page (`en`, `pt-BR`); default from the request's Accept-Language. */
+  readonly lang?: string;
 }
 
 /** Request bodies above this size are refused, and never held in memory whole. */
@@ -43,27 +55,51 @@ const MAX_BODY_BYTES = 1_000_000;
 
 /**
  * The query parameters each method reads, one line per parameter; anything else, or a parameter
- * given twice, is a 400 naming it (`parseQuery`).
+ * given twice, is a 400 naming it (`parseQuery`). Without `part`, a GET answers the whole tree
+ * (JSON) or the screen's page (a browser navigation); `part` asks for the screen's light data.
  */
 const QUERY_PARAMETERS = {
   GET: z.strictObject({
     taskSheet: SeqDbText,
+    /** `start`: header, metric columns, first level; `children`: one node's children; `search`: matches with paths. */
+    part: z.enum(['start', 'children', 'search']).optional(),
+    /** `part=children`: the TREE_VIEW level (1, 2, ...) and the SEQ_DB of the node whose children are asked for. */
+    level: z
+      .string()
+      .regex(/^[1-9][0-9]?$/, { message: 'a level is a whole number from 1, as in TREE_VIEW' })
+      .transform(Number)
+      .optional(),
+    node: SeqDbText.optional(),
+    /** `part=search`: the text searched for in the label columns of every level. */
+    q: z.string().trim().min(1, { message: 'give the text to search for' }).max(100).optional(),
   }),
   PUT: z.strictObject({
     taskSheet: SeqDbText,
   }),
 } as const;
+type Query = z.output<typeof QUERY_PARAMETERS.GET>;
+
+/** `?asset=<name>`: the screen's module and stylesheet, answered before any session or query check. */
+const ASSET_PARAMETER = 'asset';
+/** An asset request reads `asset` alone, held to the same rule as the other queries. */
+const ASSET_QUERY = z.strictObject({ [ASSET_PARAMETER]: z.string() });
+
+const screenFiles = packageFiles(SCREEN_ASSETS);
 
 /**
  * The association screen's endpoint, for the host to mount at `associationtask` (the link field's
  * `url:associationtask;p1:taskSheet`): a web-standard `(Request) => Promise<Response>`.
  *
- * - `GET ?taskSheet=42` → 200 with the tree (`loadTaskTree`) as JSON;
- * - `PUT ?taskSheet=42` with `{ "entries": [...] }` → 200 with `{ inserted, updated }` (`saveMetrics`);
- * - bad input → 400, a body over 1 MB → 413, unknown task sheet or one of another scope → 404, RO row → 409, other
- *   method → 405, writers colliding or a database that does not answer in time → 503 (the latter with
- *   Retry-After), installation misconfigured → 500; errors as
- *   `{ "error": { "code", "message", "path"? } }`.
+ * - `GET ?taskSheet=42` from a browser navigation (Accept: text/html) → the screen's page; asking
+ *   for JSON → 200 with the tree (`loadTaskTree`); answers vary on Accept;
+ * - `GET ?taskSheet=42&part=start` → header, metric columns and first level; `&part=children&level=1&node=7`
+ *   → that node's children; `&part=search&q=seed` → matching nodes with their paths;
+ * - `GET ?asset=association-screen.js|css` → the screen's browser files;
+ * - `PUT ?taskSheet=42` with `{ "entries": [...] }` as `application/json` from this site → 200 with `{ inserted, updated }` (`saveMetrics`);
+ * - bad input → 400, a cross-site write → 403, a body over 1 MB → 413, a body not declared JSON → 415,
+ *   unknown task sheet or one of another scope → 404, RO row → 409, other method → 405, writers
+ *   colliding or a database that does not answer in time → 503 (the latter with Retry-After),
+ *   installation misconfigured → 500; errors as `{ "error": { "code", "message", "path"? } }`.
  *
  * @example const handle = createAssociationHandler({ db, context: async (req) => session(req) });
  */
@@ -74,13 +110,27 @@ export function createAssociationHandler(
   const onError = options.onError ?? console.error;
   return async (request) => {
     try {
+      const url = new URL(request.url);
+      if (url.searchParams.has(ASSET_PARAMETER)) {
+        return await assetResponse(request, parseQuery(ASSET_QUERY, url)[ASSET_PARAMETER]);
+      }
       if (request.method !== 'GET' && request.method !== 'PUT') {
         return errorJson(405, 'METHOD_NOT_ALLOWED', `${request.method} is not supported: use GET or PUT`, {
           headers: { allow: 'GET, PUT' },
         });
       }
-      const { taskSheet } = parseQuery(QUERY_PARAMETERS[request.method], new URL(request.url));
+      // Before the session is asked and before a byte of the body is read: nothing of a refused
+      // write runs.
+      if (request.method === 'PUT') assertSameSiteJson(request);
+      const query: Query = parseQuery(QUERY_PARAMETERS[request.method], url);
+      const { taskSheet } = query;
       const { scope, user } = await options.context(request);
+      if (request.method === 'GET' && query.part === undefined && wantsHtml(request.headers.get('accept'))) {
+        const lang = options.lang ?? pageLanguage(request.headers.get('accept-language'));
+        return html(screenPage({ endpoint: url.pathname, taskSheet, lang }));
+      }
+      if (request.method === 'GET' && query.part !== undefined)
+        return json(200, await screenPart(query, scope));
       const { names, treeView } = await resolveInstallation(db, scope);
       if (request.method === 'GET') {
         const tree = await loadTaskTree(db, { scope, taskSheet, names, treeView: treeView ?? null });
@@ -101,6 +151,63 @@ export function createAssociationHandler(
       return errorResponse(error, onError);
     }
   };
+
+  /**
+   * The screen's light data. The installation and the task sheet are read together (neither needs
+   * the other), then the part's own reads: an expand costs two round trips of waiting.
+   */
+  async function screenPart(query: Query, scope: AssociationContext['scope']): Promise<unknown> {
+    const { taskSheet } = query;
+    if (query.part === 'search' && query.q === undefined)
+      throw missing('q', 'give the text to search for as &q=');
+    if (query.part === 'children' && (query.level === undefined) !== (query.node === undefined)) {
+      throw missing(
+        query.level === undefined ? 'level' : 'node',
+        'give both &level= and &node= (or neither, for the roots)',
+      );
+    }
+    // An unknown task sheet is a 404 for every part, a search included.
+    // The parameter rows alone: the screen needs the table names and the TREE_VIEW, not the Drizzle
+    // tables resolveInstallation also builds.
+    const [{ tableNames, treeView }, sheet] = await Promise.all([
+      readParameters(db, scope),
+      loadTaskSheet(db, scope, taskSheet),
+    ]);
+    const plan = await resolveTreePlan(db, scope, { names: tableNames, treeView: treeView ?? null });
+    if (query.part === 'start') {
+      return readScreenStart(db, {
+        scope,
+        taskSheet: sheet,
+        plan,
+        headerColumns: treeView?.taskSheetColumns,
+      });
+    }
+    if (query.part === 'search') return searchTree(db, { scope, plan, text: query.q ?? '' });
+    const parent =
+      query.level === undefined || query.node === undefined ? null : { level: query.level, id: query.node };
+    return { nodes: await readBranch(db, { scope, plan, parent, taskSheet: sheet }) };
+  }
+}
+
+function missing(parameter: string, message: string): InvalidRequestError {
+  return new InvalidRequestError('INVALID_REQUEST', `query at ${parameter}: ${message}`, { path: parameter });
+}
+
+async function assetResponse(request: Request, name: string): Promise<Response> {
+  if (request.method !== 'GET' && request.method !== 'HEAD') {
+    return errorJson(405, 'METHOD_NOT_ALLOWED', `${request.method} is not supported: use GET`, {
+      headers: { allow: 'GET, HEAD' },
+    });
+  }
+  if (!screenFiles.has(name)) {
+    return errorJson(404, 'NOT_FOUND', `no such file of the screen: ${SCREEN_ASSETS.join(' or ')}`, {
+      path: ASSET_PARAMETER,
+    });
+  }
+  const answer = await screenFiles.answer(name, request.headers.get('if-none-match'));
+  const body =
+    request.method === 'HEAD' || answer.body === undefined ? null : (answer.body as Uint8Array<ArrayBuffer>);
+  return new Response(body, { status: answer.status, headers: answer.headers });
 }
 
 function errorResponse(error: unknown, onError: (error: unknown) => void): Response {
@@ -125,6 +232,8 @@ const RETRY_AFTER_SECONDS = 5;
 
 function statusOf(error: TaskAssociationError): number {
   if (error instanceof PayloadTooLargeError) return 413;
+  if (error instanceof UnsupportedMediaTypeError) return 415;
+  if (error instanceof CrossSiteError) return 403;
   if (error instanceof InvalidRequestError) return 400;
   if (error instanceof NotFoundError) return 404;
   if (error instanceof ReadOnlyRowError) return 409;
@@ -152,7 +261,23 @@ function json(status: number, body: unknown, headers: Record<string, string> = {
       'content-type': 'application/json; charset=utf-8',
       'cache-control': 'no-store',
       'x-content-type-options': 'nosniff',
+      // The same URL answers a page or JSON by Accept: caches must keep them apart.
+      vary: 'Accept',
       ...headers,
+    },
+  });
+}
+
+function html(page: string): Response {
+  return new Response(page, {
+    status: 200,
+    headers: {
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+      'content-security-policy': PAGE_CSP,
+      'referrer-policy': 'same-origin',
+      vary: 'Accept',
     },
   });
 }

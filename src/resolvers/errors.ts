@@ -23,3 +23,9 @@ export class ConfigurationError extends TaskAssociationError {}
 
 /** Concurrent writers kept colliding past every retry; the batch was not written and may be re-sent. */
 export class BusyError extends TaskAssociationError {}
+
+/** A write from another site (Origin / Sec-Fetch-Site), which could ride the host's cookies. HTTP 403. */
+export class CrossSiteError extends TaskAssociationError {}
+
+/** A write whose body is not declared as JSON (a form or `text/plain` post a page can send anywhere). HTTP 415. */
+export class UnsupportedMediaTypeError extends InvalidRequestError {}

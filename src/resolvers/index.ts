@@ -8,10 +8,12 @@ export { type ColumnType, checkValue, readColumnTypes } from './column-types.js'
 export {
   BusyError,
   ConfigurationError,
+  CrossSiteError,
   InvalidRequestError,
   NotFoundError,
   PayloadTooLargeError,
   ReadOnlyRowError,
+  UnsupportedMediaTypeError,
 } from './errors.js';
 export {
   type Installation,
@@ -39,5 +41,24 @@ export {
   type ResolvedMetrics,
   resolveMetricDefaults,
 } from './metric-defaults.js';
+export { assertSameSiteJson } from './same-site.js';
 export { SaveMetricsOptions, type SaveMetricsResult, saveMetrics } from './save-metrics.js';
+export { type BranchParent, type ReadBranchOptions, readBranch } from './screen/branch.js';
+export { DEFAULT_LABEL_COLUMNS } from './screen/labels.js';
+export type { ScreenMetric, ScreenMetricSource, ScreenNode } from './screen/nodes.js';
+export {
+  type PathStep,
+  type SearchMatch,
+  type SearchResult,
+  type SearchTreeOptions,
+  searchTree,
+} from './screen/search.js';
+export {
+  type HeaderColumn,
+  type ReadScreenStartOptions,
+  readScreenStart,
+  type ScreenMetricColumn,
+  type ScreenStart,
+} from './screen/start.js';
+export { loadTaskSheet } from './task-sheet.js';
 export { type PlannedLevel, planTree, type TreePlan } from './tree-plan.js';

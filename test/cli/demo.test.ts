@@ -14,7 +14,10 @@ describe('demo', () => {
       }),
     };
     const exit = runCli(['demo', '--port', '0'], io);
-    const url = await waitFor(() => /home gallery .* is on (http:\/\/\S+)/.exec(io.err())?.[1], exit);
+    const url = await waitFor(
+      () => /lists the task sheets, with the gallery, on (http:\/\/\S+)/.exec(io.err())?.[1],
+      exit,
+    );
 
     const log = io.err();
     expect(log).toContain('MO_OPER, MO_OPER_GRUPO, MO_OPER_GRUPO_METRICA, MO_OPER_MO_OPER_GRUPO');
@@ -31,7 +34,15 @@ describe('demo', () => {
     expect(link).toMatch(/\/associationtask\?taskSheet=\d+$/);
     const screen = await fetch(link);
     expect(screen.status).toBe(200);
-    expect(((await screen.json()) as { roots: unknown[] }).roots.length).toBe(3);
+    // Two sectors at the root of the demo's three-level tree.
+    expect(((await screen.json()) as { roots: unknown[] }).roots.length).toBe(2);
+    const links = (await (await fetch(new URL('/demo/task-sheets', url))).json()) as {
+      taskSheets: { href: string }[];
+    };
+    expect(links.taskSheets.map((sheet) => sheet.href)).toEqual([
+      new URL(link).pathname + new URL(link).search,
+      expect.stringMatching(/^\/associationtask\?taskSheet=\d+$/),
+    ]);
 
     const home = await fetch(new URL('/', url));
     expect(home.status).toBe(200);

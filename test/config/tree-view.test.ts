@@ -30,7 +30,7 @@ describe('parseTreeView', () => {
     expect(outcomes).toMatchInlineSnapshot(`
       {
         "11 layers, one beyond the maximum": "✖ layer 11 is beyond the maximum of 10 layers → at layers.11",
-        "a "__proto__" key in a layer": "✖ unknown key "__proto__": allowed keys are table, associationTable, isTask, parentColumn, childColumn → at layers.1.__proto__",
+        "a "__proto__" key in a layer": "✖ unknown key "__proto__": allowed keys are table, associationTable, isTask, parentColumn, childColumn, labelColumns → at layers.1.__proto__",
         "a "__proto__" layer key beside a valid layer": "✖ layer key "__proto__" is not a level number: use "1", "2", ... without leading zeros → at layers.__proto__",
         "a "constructor" layer key": "✖ layer key "constructor" is not a level number: use "1", "2", ... without leading zeros → at layers.constructor",
         "a "prototype" layer key": "✖ layer key "prototype" is not a level number: use "1", "2", ... without leading zeros → at layers.prototype",
@@ -53,7 +53,7 @@ describe('parseTreeView', () => {
         "a missing associationTable": "✖ layer 1 needs "associationTable", the table linking it to layer 2 → at layers.1.associationTable",
         "a missing comma": "✖ not valid JSON at line 3, column 31 (offset 46): expected "," or "}" after a property value, found "\\""",
         "a missing layers key": "✖ "layers" is required → at layers",
-        "a misspelt associationTable": "✖ unknown key "assocationTable": allowed keys are table, associationTable, isTask, parentColumn, childColumn → at layers.1.assocationTable
+        "a misspelt associationTable": "✖ unknown key "assocationTable": allowed keys are table, associationTable, isTask, parentColumn, childColumn, labelColumns → at layers.1.assocationTable
       ✖ layer 1 needs "associationTable", the table linking it to layer 2 → at layers.1.associationTable",
         "a name on a value default": "✖ unknown key "name": allowed keys are type, value → at metrics.0.default.name",
         "a null document": "✖ the document must be a JSON object, got null",
@@ -79,7 +79,7 @@ describe('parseTreeView', () => {
       ✖ the task layer (1) has no child level, so "parentColumn" has nothing to link: remove it → at layers.1.parentColumn",
         "deeply nested arrays as text": "✖ the document must be a JSON object, got an array",
         "deeply nested junk in place of metrics": "✖ expected an array, got an object → at metrics",
-        "deeply nested junk under an unknown key": "✖ unknown key "junk": allowed keys are $schema, layers, metricAssociationTable, metrics → at junk",
+        "deeply nested junk under an unknown key": "✖ unknown key "junk": allowed keys are $schema, layers, metricAssociationTable, metrics, taskSheetColumns → at junk",
         "duplicate metric fields": "✖ metric field "METRICA1" is already listed at metrics.0: list each column once → at metrics.2.field",
         "empty layers": "✖ no layers: list at least the task layer, as in {"1": {"table": "app_oper", "isTask": true}} → at layers",
         "every problem at once": "✖ "app oper grupo" is not an SQL identifier: use 1 to 64 ASCII letters, digits and underscores, not starting with a digit → at layers.1.table
@@ -87,7 +87,7 @@ describe('parseTreeView', () => {
       ✖ layer 1 needs "associationTable", the table linking it to layer 2 → at layers.1.associationTable
       ✖ unknown default type "guess": use one of value, field, taskSheet → at metrics.1.default.type
       ✖ metric field "METRICA1" is already listed at metrics.0: list each column once → at metrics.1.field
-      ✖ unknown key "extra": allowed keys are $schema, layers, metricAssociationTable, metrics → at extra",
+      ✖ unknown key "extra": allowed keys are $schema, layers, metricAssociationTable, metrics, taskSheetColumns → at extra",
         "isTask as a string": "✖ expected a boolean, got a string ("true") → at layers.1.isTask
       ✖ the last layer (1) is the task level: give it "isTask": true → at layers.1.isTask",
         "layers as an array": "✖ expected an object, got an array → at layers",

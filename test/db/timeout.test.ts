@@ -11,6 +11,9 @@ import { captureIo } from '../support/cli.js';
 import { useScratchDatabase } from '../support/database.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
 
+/** Writes are accepted only as JSON; reads ask for JSON (a browser's text/html gets the screen's page). */
+const JSON_BODY = { 'content-type': 'application/json' };
+
 const scratch = useScratchDatabase('db_timeout', { hostSchema: true });
 const names = tableNames();
 // Long enough for a healthy answer on a loaded test machine, short enough to keep the tests quick.
@@ -106,7 +109,10 @@ describe('a database that stops answering', () => {
       entries: [{ activity: ids.oper, group: ids.group, values: { METRICA2: 3 } }],
     });
     proxy.partition();
-    for (const init of [{ method: 'GET' }, { method: 'PUT', body }]) {
+    for (const init of [
+      { method: 'GET', headers: { accept: 'application/json' } },
+      { method: 'PUT', body, headers: JSON_BODY },
+    ]) {
       const response = await handle(new Request(url, init));
       expect(response.status).toBe(503);
       expect(response.headers.get('retry-after')).toBe('5');
@@ -119,7 +125,7 @@ describe('a database that stops answering', () => {
     expect(reported).toEqual([expect.any(DatabaseTimeoutError), expect.any(DatabaseTimeoutError)]);
     proxy.heal();
     expect((await handle(new Request(url))).status).toBe(200);
-    const saved = await handle(new Request(url, { method: 'PUT', body }));
+    const saved = await handle(new Request(url, { method: 'PUT', body, headers: JSON_BODY }));
     expect(saved.status).toBe(200);
   });
 
@@ -142,12 +148,12 @@ describe('a database that stops answering', () => {
     });
     // The statements before it reach the server; the COMMIT and everything after are lost.
     proxy.partitionWhen((sent) => sent.includes('COMMIT'));
-    const cut = await handle(new Request(url, { method: 'PUT', body }));
+    const cut = await handle(new Request(url, { method: 'PUT', body, headers: JSON_BODY }));
     expect(cut.status).toBe(503);
     proxy.heal();
     expect(await count()).toBe(0);
     // The server dropped the dead connection's transaction and named lock: the batch goes through.
-    const again = await handle(new Request(url, { method: 'PUT', body }));
+    const again = await handle(new Request(url, { method: 'PUT', body, headers: JSON_BODY }));
     expect(again.status).toBe(200);
     expect(await count()).toBe(1);
   });

@@ -29,6 +29,8 @@ function handler() {
 function request(path: string, init: RequestInit & { session?: string } = {}) {
   const headers = new Headers(init.headers);
   headers.set('x-session', init.session ?? 'a');
+  // Writes are accepted only as JSON (see the same-site tests); reads ignore it.
+  if (!headers.has('content-type')) headers.set('content-type', 'application/json');
   return handler()(new Request(`${BASE}${path}`, { ...init, headers }));
 }
 

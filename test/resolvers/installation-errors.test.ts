@@ -6,6 +6,9 @@ import { tableNames } from '../../src/table-names.js';
 import { useScratchDatabase } from '../support/database.js';
 import { insertRow, insertRows, installTables, writeParameters } from './fixture.js';
 
+/** Writes are accepted only as JSON; reads ask for JSON (a browser's text/html gets the screen's page). */
+const JSON_BODY = { 'content-type': 'application/json' };
+
 const scratch = useScratchDatabase('resolvers_installation_errors', { hostSchema: true });
 const names = tableNames();
 let nextScope = 20;
@@ -40,7 +43,10 @@ async function answers(scope: Scope) {
   const url = `http://host.test/associationtask?taskSheet=${sheets.get(scope.EMPRESA)}`;
   const body = JSON.stringify({ entries: [{ activity: 1, group: 1, values: { METRICA1: '1.00' } }] });
   const results = [];
-  for (const init of [{ method: 'GET' }, { method: 'PUT', body }]) {
+  for (const init of [
+    { method: 'GET', headers: { accept: 'application/json' } },
+    { method: 'PUT', body, headers: JSON_BODY },
+  ]) {
     const response = await handle(new Request(url, init));
     results.push({ status: response.status, ...((await response.json()) as { error: object }) });
   }

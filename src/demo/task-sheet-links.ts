@@ -1,0 +1,54 @@
+import { buildLink, FIELD_TABLE, LINK_FIELD_COLUMNS } from '../config/index.js';
+import type { SqlExecutor } from '../db/driver.js';
+import { parseIdentifier, quoteIdentifier } from '../identifier.js';
+import type { Scope } from '../scope.js';
+import { HOST_TABLES } from '../table-names.js';
+
+/** One task sheet on the demo's home page, with the link its link field opens. */
+export interface TaskSheetLink {
+  readonly id: number;
+  /** The task sheet's date and plot, as the home page lists it. */
+  readonly date: string | null;
+  readonly plot: string | null;
+  /** The link field's label (its DESCRICAO). */
+  readonly label: string;
+  /** Built from the installed link field's OPCOES and the task sheet's row, as the host's ERP builds it. */
+  readonly href: string;
+}
+
+const TASK_SHEETS = quoteIdentifier(parseIdentifier(HOST_TABLES.FOLHA_TAREFA, 'task sheet table'));
+
+/**
+ * The task sheets of `scope` with their links, built the way the host's record screen builds them:
+ * from the link field row the installer wrote into sys_core_ds_tabela_campo (its OPCOES), never from
+ * a URL written here. No installed link field is an error: the demo shows nothing it did not install.
+ */
+export async function readTaskSheetLinks(db: SqlExecutor, scope: Scope): Promise<TaskSheetLink[]> {
+  const [field] = await db.query<{ OPCOES: string; DESCRICAO: string }>(
+    `SELECT OPCOES, DESCRICAO FROM ${quoteIdentifier(FIELD_TABLE)} WHERE TABELA_NOME = ? AND NOME = ?`,
+    [LINK_FIELD_COLUMNS.TABELA_NOME, LINK_FIELD_COLUMNS.NOME],
+  );
+  if (field === undefined) {
+    throw new Error(
+      `the link field ${LINK_FIELD_COLUMNS.TABELA_NOME}.${LINK_FIELD_COLUMNS.NOME} is not installed: run apply first`,
+    );
+  }
+  const rows = await db.query(
+    `SELECT t.* FROM ${TASK_SHEETS} t WHERE t.EMPRESA = ? AND t.FILIAL = ? AND t.LOCAL = ? AND IFNULL(t.DELETED, 0) = 0 AND IFNULL(t.ATIVO, 1) = 1 ORDER BY t.SEQ_DB`,
+    [scope.EMPRESA, scope.FILIAL, scope.LOCAL],
+  );
+  return rows.map((row) => ({
+    id: Number(row.SEQ_DB),
+    date: row.DATA instanceof Date ? localDay(row.DATA) : row.DATA == null ? null : String(row.DATA),
+    plot: row.TALHAO == null ? null : String(row.TALHAO),
+    label: field.DESCRICAO,
+    // The ERP's routes are relative to its root: the link field's url is a route name.
+    href: `/${buildLink(field.OPCOES, row)}`,
+  }));
+}
+
+/** A DATE column comes back as local midnight: its calendar day. */
+function localDay(date: Date): string {
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
+}

@@ -1,0 +1,235 @@
+import type { SqlExecutor } from '../../db/driver.js';
+import { type Identifier, quoteIdentifier } from '../../identifier.js';
+import type { Scope } from '../../scope.js';
+import { InvalidRequestError } from '../errors.js';
+import { compileMetricDefaults, type Row } from '../metric-defaults.js';
+import { liveInScope, scopeParams } from '../sql.js';
+import type { PlannedLevel, TreePlan } from '../tree-plan.js';
+import { byLabel, labelColumnsOf, nodeLabel, sortKey } from './labels.js';
+import { type ScreenMetric, type ScreenNode, screenSource } from './nodes.js';
+
+/** The node whose children are asked for: its level (1-based, as in TREE_VIEW) and SEQ_DB; null for the roots. */
+export interface BranchParent {
+  readonly level: number;
+  readonly id: number;
+}
+
+export interface ReadBranchOptions {
+  readonly scope: Scope;
+  readonly plan: TreePlan;
+  readonly parent: BranchParent | null;
+  /** The task sheet's row (its columns feed `taskSheet` defaults); read by the caller, once. */
+  readonly taskSheet: Row;
+}
+
+/**
+ * The children of one node (or the roots), with what the screen shows of each. The cost follows the
+ * branch, not the tree: one query for the children (through the parent's association, by its
+ * parent column; or the nested groups below it), each child's `hasChildren` as an EXISTS in the
+ * same query, and, when the children are activities, one query for this task sheet's metric rows
+ * under this parent. Scope, DELETED and ATIVO filter every row, as in `loadTaskTree`.
+ *
+ * @example
+ * const plan = await resolveTreePlan(db, scope, {});
+ * const taskSheet = await loadTaskSheet(db, scope, 42);
+ * const nodes = await readBranch(db, { scope, plan, parent: { level: 1, id: 7 }, taskSheet });
+ * // [{ id: 12, level: 2, label: 'A-SEED — Seeding', hasChildren: false, kind: 'task', group: 7, metrics: {...}, editable: true }]
+ */
+export async function readBranch(db: SqlExecutor, options: ReadBranchOptions): Promise<ScreenNode[]> {
+  const { scope, plan, parent } = options;
+  const parts = childParts(plan, parent, scope);
+  const metricsRead = parts.some((part) => part.level.isTask)
+    ? readSavedUnder(db, scope, plan.metricTable, Number(options.taskSheet.SEQ_DB), taskLink(plan, parent))
+    : undefined;
+  // Marked handled now, in case the children query fails first; awaiting it below still throws.
+  metricsRead?.catch(() => undefined);
+  const nodes: ScreenNode[] = [];
+  for (const part of parts) {
+    const rows = await db.query(part.sql, part.params);
+    const saved = part.level.isTask && metricsRead !== undefined ? await metricsRead : undefined;
+    const resolve = part.level.isTask ? compileMetricDefaults(plan.metrics) : undefined;
+    const columns = labelColumnsOf(part.level);
+    const group = parent?.id ?? null;
+    const sorted = rows
+      .map((row) => {
+        const label = nodeLabel(row, columns);
+        return { row, id: Number(row.SEQ_DB), label, key: sortKey(label) };
+      })
+      .sort(byLabel);
+    for (const { row, id, label } of sorted) {
+      // The flag stays on the row: rows are read here, never sent, and deleting a property from a
+      // thousand rows costs more than it saves.
+      const hasChildren = Number(row.__ta_has_children ?? 0) === 1;
+      if (resolve === undefined) {
+        nodes.push({ id, level: part.level.level, label, hasChildren, kind: 'branch' });
+        continue;
+      }
+      const savedRow = saved?.get(id);
+      const resolved = resolve({ activity: row, taskSheet: options.taskSheet, saved: savedRow?.row });
+      const metrics: Record<string, ScreenMetric> = {};
+      for (const metric of plan.metrics) {
+        const value = resolved[metric.field];
+        if (value !== undefined)
+          metrics[metric.field] = { value: value.value, source: screenSource(metric, value.source) };
+      }
+      nodes.push({
+        id,
+        level: part.level.level,
+        label,
+        hasChildren: false,
+        kind: 'task',
+        group,
+        metrics,
+        editable: savedRow?.editable ?? true,
+      });
+    }
+  }
+  return nodes;
+}
+
+interface ChildPart {
+  readonly level: PlannedLevel;
+  readonly sql: string;
+  readonly params: unknown[];
+}
+
+/**
+ * The queries that list a node's children: the roots of the first level; below a node, the nested
+ * groups of its own level (default tree) first, then the next level's rows its association links.
+ */
+function childParts(plan: TreePlan, parent: BranchParent | null, scope: Scope): ChildPart[] {
+  const { levels } = plan;
+  const first = levels[0];
+  if (first === undefined) return [];
+  if (parent === null) {
+    const nested = first.nestedBy === undefined ? '' : ` AND c.${quoteIdentifier(first.nestedBy)} IS NULL`;
+    const more = hasChildrenSql(levels, 0, 'c', scope);
+    return [
+      {
+        level: first,
+        sql: `SELECT c.*${more.sql} FROM ${quoteIdentifier(first.table)} c WHERE ${liveInScope('c')}${nested}`,
+        params: [...more.params, ...scopeParams(scope)],
+      },
+    ];
+  }
+  const index = levels.findIndex((level) => level.level === parent.level);
+  const level = levels[index];
+  if (level === undefined) {
+    throw new InvalidRequestError(
+      'INVALID_REQUEST',
+      `level ${parent.level} is not a level of this tree (levels 1 to ${levels.length})`,
+      { path: 'level' },
+    );
+  }
+  const parts: ChildPart[] = [];
+  if (level.nestedBy !== undefined) {
+    const more = hasChildrenSql(levels, index, 'c', scope);
+    parts.push({
+      level,
+      sql: `SELECT c.*${more.sql} FROM ${quoteIdentifier(level.table)} c WHERE ${liveInScope('c')} AND c.${quoteIdentifier(level.nestedBy)} = ?`,
+      params: [...more.params, ...scopeParams(scope), parent.id],
+    });
+  }
+  const next = levels[index + 1];
+  const association = level.association;
+  if (next !== undefined && association !== undefined) {
+    const more = hasChildrenSql(levels, index + 1, 'c', scope);
+    parts.push({
+      level: next,
+      sql: `SELECT c.*${more.sql} FROM ${quoteIdentifier(association.table)} a JOIN ${quoteIdentifier(next.table)} c ON c.SEQ_DB = a.${quoteIdentifier(association.childColumn)} WHERE ${liveInScope('a')} AND ${liveInScope('c')} AND a.${quoteIdentifier(association.parentColumn)} = ?`,
+      params: [...more.params, ...scopeParams(scope), ...scopeParams(scope), parent.id],
+    });
+  }
+  return parts;
+}
+
+/**
+ * The select-list column `__ta_has_children` telling whether the row `alias` of `levels[index]` has a
+ * child the tree would show: a live nested group below it, or a live link to a live row of the next
+ * level. Empty on the task level, whose rows have no children.
+ */
+function hasChildrenSql(
+  levels: readonly PlannedLevel[],
+  index: number,
+  alias: string,
+  scope: Scope,
+): { sql: string; params: unknown[] } {
+  const level = levels[index];
+  const next = levels[index + 1];
+  const checks: string[] = [];
+  const params: unknown[] = [];
+  if (level === undefined) return { sql: '', params };
+  if (level.nestedBy !== undefined) {
+    checks.push(
+      `EXISTS (SELECT 1 FROM ${quoteIdentifier(level.table)} n WHERE n.${quoteIdentifier(level.nestedBy)} = ${alias}.SEQ_DB AND ${liveInScope('n')})`,
+    );
+    params.push(...scopeParams(scope));
+  }
+  const association = level.association;
+  if (next !== undefined && association !== undefined) {
+    checks.push(
+      `EXISTS (SELECT 1 FROM ${quoteIdentifier(association.table)} l JOIN ${quoteIdentifier(next.table)} n ON n.SEQ_DB = l.${quoteIdentifier(association.childColumn)} WHERE l.${quoteIdentifier(association.parentColumn)} = ${alias}.SEQ_DB AND ${liveInScope('l')} AND ${liveInScope('n')})`,
+    );
+    params.push(...scopeParams(scope), ...scopeParams(scope));
+  }
+  // Nothing to ask on the task level: no column at all (a constant column costs on every row).
+  return { sql: checks.length === 0 ? '' : `, (${checks.join(' OR ')}) AS __ta_has_children`, params };
+}
+
+/** A saved metric row of one activity under the parent, and whether the screen may change it. */
+interface SavedUnder {
+  readonly row: Row;
+  readonly editable: boolean;
+}
+
+/**
+ * How the activities under `parent` are linked to it: the parent level's association and the
+ * parent's SEQ_DB; null on a one-level tree, whose activities hang from no node.
+ */
+function taskLink(plan: TreePlan, parent: BranchParent | null): TaskLink | null {
+  if (parent === null) return null;
+  const level = plan.levels.find((candidate) => candidate.level === parent.level);
+  return level?.association === undefined ? null : { association: level.association, parent: parent.id };
+}
+
+interface TaskLink {
+  readonly association: NonNullable<PlannedLevel['association']>;
+  readonly parent: number;
+}
+
+/**
+ * This task sheet's metric rows of the activities under one parent node, by activity. Read through
+ * the parent's links (by the association's parent column, then the metric table's key per link), so
+ * the cost follows the branch, never the task sheet's other rows. On a one-level tree, the rows
+ * without a parent node. Inactive rows are read too: they are shown, read-only, as saving would
+ * refuse them. Lowest ID first, as `loadTaskTree` and saving treat a key stored twice.
+ */
+async function readSavedUnder(
+  db: SqlExecutor,
+  scope: Scope,
+  metricTable: Identifier,
+  taskSheet: number,
+  link: TaskLink | null,
+): Promise<Map<number, SavedUnder>> {
+  const metric = `m.EMPRESA = ? AND m.FILIAL = ? AND m.LOCAL = ? AND IFNULL(m.DELETED, 0) = 0 AND m.FOLHA_TAREFA_SEQ_DB = ?`;
+  const rows =
+    link === null
+      ? await db.query(
+          `SELECT m.* FROM ${quoteIdentifier(metricTable)} m WHERE ${metric} AND m.OPER_GRUPO_SEQ_DB IS NULL ORDER BY m.ID`,
+          [...scopeParams(scope), taskSheet],
+        )
+      : await db.query(
+          `SELECT m.* FROM ${quoteIdentifier(link.association.table)} a JOIN ${quoteIdentifier(metricTable)} m ON m.OPER_SEQ_DB = a.${quoteIdentifier(link.association.childColumn)} AND m.OPER_GRUPO_SEQ_DB = a.${quoteIdentifier(link.association.parentColumn)} WHERE a.${quoteIdentifier(link.association.parentColumn)} = ? AND ${liveInScope('a')} AND ${metric} ORDER BY m.ID`,
+          [link.parent, ...scopeParams(scope), ...scopeParams(scope), taskSheet],
+        );
+  const saved = new Map<number, SavedUnder>();
+  for (const row of rows) {
+    const activity = Number(row.OPER_SEQ_DB);
+    const editable = Number(row.RO ?? 0) !== 1 && Number(row.ATIVO ?? 1) === 1;
+    const first = saved.get(activity);
+    // Saving refuses a key if any of its rows is read-only or inactive: so does the screen.
+    if (first === undefined) saved.set(activity, { row, editable });
+    else if (first.row.ID !== row.ID && !editable) saved.set(activity, { row: first.row, editable: false });
+  }
+  return saved;
+}

@@ -1,0 +1,47 @@
+import { type Identifier, parseIdentifier } from '../../identifier.js';
+import type { Row } from '../metric-defaults.js';
+import type { PlannedLevel } from '../tree-plan.js';
+
+/** What labels a node when its layer names no `labelColumns`: `CODIGO — DESCRICAO`. */
+export const DEFAULT_LABEL_COLUMNS: readonly Identifier[] = [
+  parseIdentifier('CODIGO', 'label column'),
+  parseIdentifier('DESCRICAO', 'label column'),
+];
+
+/** The label columns of a level: its layer's `labelColumns`, else {@link DEFAULT_LABEL_COLUMNS}. */
+export function labelColumnsOf(level: PlannedLevel): readonly Identifier[] {
+  return level.labelColumns ?? DEFAULT_LABEL_COLUMNS;
+}
+
+/**
+ * A node's label: the non-empty values of `columns` joined by " — " (a host table without one of the
+ * default columns simply has a shorter label), else `#<SEQ_DB>` so no node is ever blank.
+ */
+export function nodeLabel(row: Row, columns: readonly string[]): string {
+  const parts: string[] = [];
+  for (const column of columns) {
+    const value = row[column];
+    if (value === null || value === undefined) continue;
+    const text = (value instanceof Date ? value.toISOString().slice(0, 10) : String(value)).trim();
+    if (text !== '') parts.push(text);
+  }
+  return parts.length > 0 ? parts.join(' — ') : `#${String(row.SEQ_DB)}`;
+}
+
+/**
+ * The key nodes sort by, as a person reads labels: case and accents ignored, numbers by value
+ * ("A-2" before "A-10"). A key per node and plain comparisons, rather than Intl.Collator's compare
+ * in the sort: on a 1,000-child branch that is a tenth of the time.
+ */
+export function sortKey(label: string): string {
+  return label
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/\d+/g, (digits) => digits.replace(/^0+(?=\d)/, '').padStart(20, '0'));
+}
+
+/** Orders nodes by {@link sortKey}, then by SEQ_DB for equal keys. */
+export function byLabel(a: { key: string; id: number }, b: { key: string; id: number }): number {
+  return a.key < b.key ? -1 : a.key > b.key ? 1 : a.id - b.id;
+}

@@ -1,0 +1,168 @@
+import type { SqlExecutor } from '../../db/driver.js';
+import { quoteIdentifier } from '../../identifier.js';
+import type { Scope } from '../../scope.js';
+import { readColumnTypes } from '../column-types.js';
+import type { Row } from '../metric-defaults.js';
+import { liveInScope, placeholders, scopeParams } from '../sql.js';
+import type { PlannedLevel, TreePlan } from '../tree-plan.js';
+import { byLabel, labelColumnsOf, nodeLabel, sortKey } from './labels.js';
+
+/** One node on a match's path, from the root down to the match itself (the last step). */
+export interface PathStep {
+  readonly level: number;
+  readonly id: number;
+  readonly label: string;
+}
+
+export interface SearchMatch {
+  /** The matching node's path from a root; a node reached through several parents is listed once per path. */
+  readonly path: readonly PathStep[];
+}
+
+export interface SearchResult {
+  readonly matches: readonly SearchMatch[];
+  /** True when more nodes matched than were returned: the person should type more. */
+  readonly more: boolean;
+}
+
+export interface SearchTreeOptions {
+  readonly scope: Scope;
+  readonly plan: TreePlan;
+  /** What the person typed: matched, case-insensitively by the column's collation, anywhere in a label column. */
+  readonly text: string;
+  /** Most matches returned (default 30). */
+  readonly limit?: number;
+}
+
+/** Deepest parent chain followed upwards; a longer chain of nested groups is not shown as a path. */
+const MAX_DEPTH = 64;
+
+/**
+ * Finds nodes of every level whose label columns contain `text`, each with its path from a root,
+ * so the screen can open the tree down to it. Per level, one query for its label columns and one
+ * for its matches (LIMIT: never more rows than asked for); then, per match, one query per step up
+ * its parent chain (a few steps on ordinary trees; at most `limit` matches, walked side by side).
+ * Only paths the tree shows are returned: every node on them live and in scope, the top one a root.
+ *
+ * @example
+ * const plan = await resolveTreePlan(db, scope, {});
+ * const { matches, more } = await searchTree(db, { scope, plan, text: 'seed' });
+ * // matches: [{ path: [{ level: 1, id: 3, label: 'G-PLANT — Planting' }, { level: 2, id: 9, label: 'A-SEED — Seeding' }] }]
+ */
+export async function searchTree(db: SqlExecutor, options: SearchTreeOptions): Promise<SearchResult> {
+  const { scope, plan } = options;
+  const limit = options.limit ?? 30;
+  const pattern = `%${options.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const found: Array<{ index: number; row: Row }> = [];
+  for (const [index, level] of plan.levels.entries()) {
+    if (found.length > limit) break;
+    const types = await readColumnTypes(db, level.table);
+    const columns = labelColumnsOf(level).filter((column) => types.has(column));
+    if (columns.length === 0) continue;
+    const rows = await db.query(
+      `SELECT c.* FROM ${quoteIdentifier(level.table)} c WHERE ${liveInScope('c')} AND (${columns
+        .map((column) => `c.${quoteIdentifier(column)} LIKE ?`)
+        .join(' OR ')}) LIMIT ${limit + 1 - found.length}`,
+      [...scopeParams(scope), ...columns.map(() => pattern)],
+    );
+    for (const row of rows) found.push({ index, row });
+  }
+  const more = found.length > limit;
+  // The matches' parent chains are independent: they are walked side by side.
+  const paths = await Promise.all(
+    found.slice(0, limit).map(({ index, row }) => {
+      const level = plan.levels[index] as PlannedLevel;
+      const self: PathStep = {
+        level: level.level,
+        id: Number(row.SEQ_DB),
+        label: nodeLabel(row, labelColumnsOf(level)),
+      };
+      return pathsUp(db, scope, plan.levels, index, self);
+    }),
+  );
+  const matches: SearchMatch[] = paths.flat().map((path) => ({ path }));
+  const keyed = matches.map((match) => ({
+    match,
+    id: lastStep(match).id,
+    key: sortKey(lastStep(match).label),
+  }));
+  keyed.sort(byLabel);
+  matches.splice(0, matches.length, ...keyed.map((entry) => entry.match));
+  return { matches: matches.slice(0, limit), more: more || matches.length > limit };
+}
+
+function lastStep(match: SearchMatch): PathStep {
+  return match.path.at(-1) ?? { level: 0, label: '', id: 0 };
+}
+
+/**
+ * Every path from a root down to `node` (a row of `levels[index]`), walking up one parent query per
+ * step. Stops at {@link MAX_DEPTH} and never walks a group twice on one path (a cycle is no path).
+ */
+async function pathsUp(
+  db: SqlExecutor,
+  scope: Scope,
+  levels: readonly PlannedLevel[],
+  index: number,
+  node: PathStep,
+): Promise<PathStep[][]> {
+  const done: PathStep[][] = [];
+  let open: Array<{ index: number; path: PathStep[] }> = [{ index, path: [node] }];
+  for (let depth = 0; depth < MAX_DEPTH && open.length > 0; depth++) {
+    const next: typeof open = [];
+    for (const partial of open) {
+      const top = partial.path[0] as PathStep;
+      const parents = await parentsOf(db, scope, levels, partial.index, top.id);
+      if (parents === 'root') {
+        done.push(partial.path);
+        continue;
+      }
+      for (const parent of parents) {
+        if (partial.path.some((step) => step.level === parent.step.level && step.id === parent.step.id))
+          continue;
+        next.push({ index: parent.index, path: [parent.step, ...partial.path] });
+      }
+    }
+    open = next;
+  }
+  return done;
+}
+
+/**
+ * The live parents of row `id` of `levels[index]`, or 'root' when it is a root: a first-level row
+ * (in the default tree, one without a parent group). Nested groups go up within their level,
+ * deeper rows through the association of the level above.
+ */
+async function parentsOf(
+  db: SqlExecutor,
+  scope: Scope,
+  levels: readonly PlannedLevel[],
+  index: number,
+  id: number,
+): Promise<'root' | Array<{ index: number; step: PathStep }>> {
+  const level = levels[index] as PlannedLevel;
+  if (index === 0 && level.nestedBy === undefined) return 'root';
+  if (index === 0 && level.nestedBy !== undefined) {
+    const table = quoteIdentifier(level.table);
+    const column = quoteIdentifier(level.nestedBy);
+    const [child] = await db.query(`SELECT c.${column} AS p FROM ${table} c WHERE c.SEQ_DB = ?`, [id]);
+    if (child === undefined || child.p === null) return 'root';
+    const rows = await db.query(`SELECT p.* FROM ${table} p WHERE ${liveInScope('p')} AND p.SEQ_DB = ?`, [
+      ...scopeParams(scope),
+      child.p,
+    ]);
+    return rows.map((row) => ({ index, step: stepOf(level, row) }));
+  }
+  const above = levels[index - 1] as PlannedLevel;
+  const association = above.association;
+  if (association === undefined) return [];
+  const rows = await db.query(
+    `SELECT p.* FROM ${quoteIdentifier(association.table)} a JOIN ${quoteIdentifier(above.table)} p ON p.SEQ_DB = a.${quoteIdentifier(association.parentColumn)} WHERE ${liveInScope('a')} AND ${liveInScope('p')} AND a.${quoteIdentifier(association.childColumn)} IN (${placeholders(1)})`,
+    [...scopeParams(scope), ...scopeParams(scope), id],
+  );
+  return rows.map((row) => ({ index: index - 1, step: stepOf(above, row) }));
+}
+
+function stepOf(level: PlannedLevel, row: Row): PathStep {
+  return { level: level.level, id: Number(row.SEQ_DB), label: nodeLabel(row, labelColumnsOf(level)) };
+}

@@ -1,0 +1,45 @@
+import { readFile } from 'node:fs/promises';
+import { describe, expect, it } from 'vitest';
+import { spiedGallery } from './support/gallery.js';
+
+const webFile = (name: string) => readFile(new URL(`../../web/${name}`, import.meta.url), 'utf8');
+
+describe('the gallery handler serves its own browser component', () => {
+  it('GET /assets/caroulsel-gallery.js and .css answer the package files with their types, an ETag and security headers', async () => {
+    const { get, counts } = spiedGallery(() => []);
+    for (const [name, type] of [
+      ['caroulsel-gallery.js', 'text/javascript; charset=utf-8'],
+      ['caroulsel-gallery.css', 'text/css; charset=utf-8'],
+    ] as const) {
+      const response = await get(`/assets/${name}`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe(type);
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(response.headers.get('cache-control')).toBe('no-cache');
+      expect(response.headers.get('etag')).toMatch(/^"[\w-]{27}"$/);
+      expect(await response.text()).toBe(await webFile(name));
+    }
+    // Serving the component never asks the host's source for anything.
+    expect(counts.sourceCalls).toBe(0);
+  });
+
+  it('answers 304 without a body when If-None-Match names the ETag, and HEAD without a body', async () => {
+    const { get } = spiedGallery(() => []);
+    const first = await get('/assets/caroulsel-gallery.js');
+    const etag = first.headers.get('etag') ?? '';
+    const again = await get('/assets/caroulsel-gallery.js', { headers: { 'if-none-match': etag } });
+    expect(again.status).toBe(304);
+    expect(await again.text()).toBe('');
+    const head = await get('/assets/caroulsel-gallery.css', { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe('');
+  });
+
+  it('serves nothing else: other names, paths out of the folder and writes are refused', async () => {
+    const { get } = spiedGallery(() => []);
+    for (const path of ['/assets/index.html', '/assets/../package.json', '/assets/%2e%2e/package.json']) {
+      expect((await get(path)).status).toBe(404);
+    }
+    expect((await get('/assets/caroulsel-gallery.js', { method: 'POST' })).status).toBe(405);
+  });
+});

@@ -1,0 +1,389 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { TreeView } from '../../src/config/index.js';
+import type { SqlExecutor } from '../../src/db/driver.js';
+import { createAssociationHandler, readBranch, resolveTreePlan } from '../../src/resolvers/index.js';
+import { loadTaskSheet } from '../../src/resolvers/task-sheet.js';
+import type { Scope } from '../../src/scope.js';
+import { tableNames } from '../../src/table-names.js';
+import { useScratchDatabase } from '../support/database.js';
+import {
+  createHostTable,
+  insertRow,
+  insertRows,
+  installTables,
+  SCOPE_A,
+  SCOPE_B,
+  writeParameters,
+} from './fixture.js';
+
+// Scope A: the default tree (groups nested in groups, activities below). Scope B: a three-level
+// TREE_VIEW (sectors, groups, activities) with label columns, header columns, a metric table of the
+// host's and one default of each kind.
+const scratch = useScratchDatabase('resolvers_screen', { hostSchema: true });
+const names = tableNames();
+const live = { ATIVO: 1, DELETED: 0 };
+const BASE = 'http://host.test/associationtask';
+const ids = {
+  sheetA: 0,
+  sheetB: 0,
+  root: 0,
+  middle: 0,
+  leaf: 0,
+  emptyGroup: 0,
+  deep: 0,
+  plain: 0,
+  sector: 0,
+  groupB: 0,
+  seeding: 0,
+  locked: 0,
+};
+
+const treeViewB = TreeView.parse({
+  layers: {
+    '1': {
+      table: 'app_setor',
+      associationTable: 'app_setor_n_oper_grupo',
+      parentColumn: 'SETOR_SEQ_DB',
+      childColumn: 'OPER_GRUPO_SEQ_DB',
+      labelColumns: ['NOME'],
+    },
+    '2': { table: names.OPER_GRUPO, associationTable: names.OPER_OPER_GRUPO },
+    '3': { table: names.OPER, isTask: true, labelColumns: ['DESCRICAO', 'CODIGO'] },
+  },
+  metricAssociationTable: 'app_metrica',
+  metrics: [
+    { field: 'QTD', label: 'Quantidade', default: { type: 'field', name: 'INDICE' } },
+    { field: 'PESSOAS', label: 'Pessoas', default: { type: 'taskSheet', name: 'QTD_PESSOAS' } },
+    { field: 'HORAS', label: 'Horas', default: { type: 'value', value: '8.0' } },
+  ],
+  taskSheetColumns: ['SEQ_DB', { column: 'TALHAO', label: 'Talhão' }, 'DATA'],
+});
+
+function handler(db = scratch().db) {
+  return createAssociationHandler({
+    db,
+    context: async (request) => ({
+      scope: (request.headers.get('x-session') === 'b' ? SCOPE_B : SCOPE_A) as Scope,
+      user: 77,
+    }),
+  });
+}
+
+async function get(path: string, session = 'a') {
+  return handler()(new Request(`${BASE}${path}`, { headers: { 'x-session': session } }));
+}
+
+async function getJson(path: string, session = 'a') {
+  const response = await get(path, session);
+  expect(response.status, await response.clone().text()).toBe(200);
+  return response.json();
+}
+
+beforeAll(async () => {
+  const { db } = scratch();
+  await installTables(db, names);
+  [ids.sheetA, ids.sheetB] = (await insertRows(
+    db,
+    'app_folha_tarefa',
+    [
+      { ...SCOPE_A, DATA: '2026-11-20', TALHAO: 'T-07', QTD_PESSOAS: 6, DELETED: 0 },
+      { ...SCOPE_B, DATA: '2026-11-21', TALHAO: 'T-09', QTD_PESSOAS: 4, DELETED: 0 },
+    ],
+    { withId: false },
+  )) as [number, number];
+  const group = (code: string, description: string, parent: number | null, scope = SCOPE_A) =>
+    insertRow(db, names.OPER_GRUPO, {
+      ...scope,
+      CODIGO: code,
+      DESCRICAO: description,
+      OPER_GRUPO_SEQ_DB: parent,
+      ...live,
+    });
+  const oper = (code: string, description: string, index: string, scope = SCOPE_A) =>
+    insertRow(db, names.OPER, { ...scope, CODIGO: code, DESCRICAO: description, INDICE: index, ...live });
+  const link = (groupId: number, operId: number, scope = SCOPE_A) =>
+    insertRow(db, names.OPER_OPER_GRUPO, {
+      ...scope,
+      OPER_GRUPO_SEQ_DB: groupId,
+      OPER_SEQ_DB: operId,
+      ...live,
+    });
+
+  ids.root = await group('G-1', 'Soil', null);
+  ids.middle = await group('G-1.1', 'Ploughing', ids.root);
+  ids.leaf = await group('G-1.1.1', 'Deep ploughing', ids.middle);
+  ids.emptyGroup = await group('G-2', 'Nothing yet', null);
+  ids.deep = await oper('A-DEEP', 'Subsoiler pass', '1.25');
+  ids.plain = await oper('A-DISC', 'Disc harrow', '0.80');
+  const deleted = await insertRow(db, names.OPER, { ...SCOPE_A, CODIGO: 'A-GONE', ATIVO: 1, DELETED: 1 });
+  await link(ids.leaf, ids.deep);
+  await link(ids.root, ids.plain);
+  await link(ids.root, deleted);
+  await insertRow(db, names.OPER_GRUPO_METRICA, {
+    ...SCOPE_A,
+    OPER_SEQ_DB: ids.plain,
+    OPER_GRUPO_SEQ_DB: ids.root,
+    FOLHA_TAREFA_SEQ_DB: ids.sheetA,
+    METRICA1: '2.50',
+    RO: 1,
+    ...live,
+  });
+
+  await createHostTable(db, 'app_setor', ['NOME varchar(50) NULL']);
+  await createHostTable(db, 'app_setor_n_oper_grupo', [
+    'SETOR_SEQ_DB bigint unsigned NULL',
+    'OPER_GRUPO_SEQ_DB bigint unsigned NULL',
+  ]);
+  await createHostTable(db, 'app_metrica', [
+    'OPER_SEQ_DB bigint unsigned NULL',
+    'OPER_GRUPO_SEQ_DB bigint unsigned NULL',
+    'FOLHA_TAREFA_SEQ_DB bigint unsigned NULL',
+    'QTD decimal(10,2) NULL',
+    'PESSOAS int NULL',
+    'HORAS decimal(4,1) NULL',
+  ]);
+  await writeParameters(db, SCOPE_B, { treeView: treeViewB });
+  ids.sector = await insertRow(db, 'app_setor', { ...SCOPE_B, NOME: 'North field', ...live });
+  ids.groupB = await group('G-PLANT', 'Planting', null, SCOPE_B);
+  ids.seeding = await oper('A-SEED', 'Seeding', '2.00', SCOPE_B);
+  ids.locked = await oper('A-FERT', 'Fertilising', '1.10', SCOPE_B);
+  await insertRow(db, 'app_setor_n_oper_grupo', {
+    ...SCOPE_B,
+    SETOR_SEQ_DB: ids.sector,
+    OPER_GRUPO_SEQ_DB: ids.groupB,
+    ...live,
+  });
+  await link(ids.groupB, ids.seeding, SCOPE_B);
+  await link(ids.groupB, ids.locked, SCOPE_B);
+  await insertRow(db, 'app_metrica', {
+    ...SCOPE_B,
+    OPER_SEQ_DB: ids.seeding,
+    OPER_GRUPO_SEQ_DB: ids.groupB,
+    FOLHA_TAREFA_SEQ_DB: ids.sheetB,
+    QTD: '3.50',
+    ...live,
+  });
+  await insertRow(db, 'app_metrica', {
+    ...SCOPE_B,
+    OPER_SEQ_DB: ids.locked,
+    OPER_GRUPO_SEQ_DB: ids.groupB,
+    FOLHA_TAREFA_SEQ_DB: ids.sheetB,
+    PESSOAS: 2,
+    ATIVO: 0,
+    DELETED: 0,
+  });
+});
+
+describe('part=start: what the screen paints first', () => {
+  it('gives the header (SEQ_DB and the date column by default), the metric columns typed by the database, and the roots', async () => {
+    expect(await getJson(`?taskSheet=${ids.sheetA}&part=start`)).toEqual({
+      taskSheet: {
+        id: ids.sheetA,
+        columns: [
+          { name: 'SEQ_DB', value: String(ids.sheetA) },
+          { name: 'DATA', value: '2026-11-20' },
+        ],
+      },
+      metrics: [
+        {
+          field: 'METRICA1',
+          label: 'METRICA1',
+          dataType: 'decimal',
+          unsigned: false,
+          nullable: true,
+          precision: 10,
+          scale: 2,
+          maxLength: null,
+        },
+        {
+          field: 'METRICA2',
+          label: 'METRICA2',
+          dataType: 'int',
+          unsigned: false,
+          nullable: true,
+          precision: 10,
+          scale: 0,
+          maxLength: null,
+        },
+      ],
+      levels: 2,
+      nodes: [
+        { id: ids.root, level: 1, label: 'G-1 — Soil', hasChildren: true, kind: 'branch' },
+        { id: ids.emptyGroup, level: 1, label: 'G-2 — Nothing yet', hasChildren: false, kind: 'branch' },
+      ],
+    });
+  });
+
+  it('uses the TREE_VIEW header columns and label columns when it names them', async () => {
+    const start = await getJson(`?taskSheet=${ids.sheetB}&part=start`, 'b');
+    expect(start.taskSheet.columns).toEqual([
+      { name: 'SEQ_DB', value: String(ids.sheetB) },
+      { name: 'TALHAO', label: 'Talhão', value: 'T-09' },
+      { name: 'DATA', value: '2026-11-21' },
+    ]);
+    expect(start.metrics.map((m: { label: string; dataType: string }) => [m.label, m.dataType])).toEqual([
+      ['Quantidade', 'decimal'],
+      ['Pessoas', 'int'],
+      ['Horas', 'decimal'],
+    ]);
+    expect(start.nodes).toEqual([
+      { id: ids.sector, level: 1, label: 'North field', hasChildren: true, kind: 'branch' },
+    ]);
+  });
+
+  it('answers 404 for an unknown task sheet and one of another scope', async () => {
+    for (const sheet of [999_999, ids.sheetB]) {
+      const response = await get(`?taskSheet=${sheet}&part=start`);
+      expect(response.status).toBe(404);
+      expect(await response.json()).toMatchObject({ error: { code: 'TASK_SHEET_NOT_FOUND' } });
+    }
+  });
+});
+
+describe('part=children: one branch at a time', () => {
+  it('lists nested groups, then the activities linked to the node, live ones only, with metrics and their sources', async () => {
+    const { nodes } = await getJson(`?taskSheet=${ids.sheetA}&part=children&level=1&node=${ids.root}`);
+    expect(nodes).toEqual([
+      { id: ids.middle, level: 1, label: 'G-1.1 — Ploughing', hasChildren: true, kind: 'branch' },
+      {
+        id: ids.plain,
+        level: 2,
+        label: 'A-DISC — Disc harrow',
+        hasChildren: false,
+        kind: 'task',
+        group: ids.root,
+        metrics: { METRICA1: { value: '2.50', source: 'saved' }, METRICA2: { value: null, source: 'none' } },
+        editable: false,
+      },
+    ]);
+  });
+
+  it('presets each default kind, a saved value wins, and an inactive saved row is read-only', async () => {
+    const level2 = await getJson(`?taskSheet=${ids.sheetB}&part=children&level=1&node=${ids.sector}`, 'b');
+    expect(level2.nodes).toEqual([
+      { id: ids.groupB, level: 2, label: 'G-PLANT — Planting', hasChildren: true, kind: 'branch' },
+    ]);
+    const { nodes } = await getJson(`?taskSheet=${ids.sheetB}&part=children&level=2&node=${ids.groupB}`, 'b');
+    expect(nodes).toEqual([
+      {
+        id: ids.locked,
+        level: 3,
+        label: 'Fertilising — A-FERT',
+        hasChildren: false,
+        kind: 'task',
+        group: ids.groupB,
+        metrics: {
+          QTD: { value: '1.10', source: 'default:field' },
+          PESSOAS: { value: 2, source: 'saved' },
+          HORAS: { value: '8.0', source: 'default:value' },
+        },
+        editable: false,
+      },
+      {
+        id: ids.seeding,
+        level: 3,
+        label: 'Seeding — A-SEED',
+        hasChildren: false,
+        kind: 'task',
+        group: ids.groupB,
+        metrics: {
+          QTD: { value: '3.50', source: 'saved' },
+          PESSOAS: { value: 4, source: 'default:taskSheet' },
+          HORAS: { value: '8.0', source: 'default:value' },
+        },
+        editable: true,
+      },
+    ]);
+  });
+
+  it('gives nothing of another scope, and an empty list for a leaf', async () => {
+    expect(await getJson(`?taskSheet=${ids.sheetA}&part=children&level=1&node=${ids.groupB}`)).toEqual({
+      nodes: [],
+    });
+    expect(await getJson(`?taskSheet=${ids.sheetA}&part=children&level=1&node=${ids.emptyGroup}`)).toEqual({
+      nodes: [],
+    });
+  });
+
+  it.each([
+    ['a level without a node', '&part=children&level=1', 'node'],
+    ['a node without a level', '&part=children&node=5', 'level'],
+    ['a level the tree lacks', '&part=children&level=9&node=5', 'level'],
+    ['a node that is not a number', '&part=children&level=1&node=5x', 'node'],
+    ['an unknown part', '&part=everything', 'part'],
+    ['a search without text', '&part=search&q=%20', 'q'],
+  ])('answers 400 at its parameter for %s', async (_, query, path) => {
+    const response = await get(`?taskSheet=${ids.sheetA}${query}`);
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({ error: { code: 'INVALID_REQUEST', path } });
+  });
+});
+
+describe('the reads of one expand', () => {
+  it('are two statements, each narrowed by the parent node through its association, never the whole scope or task sheet', async () => {
+    const { db } = scratch();
+    const statements: { sql: string; params: readonly unknown[] }[] = [];
+    const recording: SqlExecutor = {
+      query: (sql, params = []) => {
+        statements.push({ sql, params });
+        return db.query(sql, params);
+      },
+      execute: (sql, params) => db.execute(sql, params),
+    };
+    const plan = await resolveTreePlan(db, SCOPE_B, {});
+    const taskSheet = await loadTaskSheet(db, SCOPE_B, ids.sheetB);
+    const nodes = await readBranch(recording, {
+      scope: SCOPE_B,
+      plan,
+      parent: { level: 2, id: ids.groupB },
+      taskSheet,
+    });
+    expect(nodes.map((node) => node.id)).toEqual([ids.locked, ids.seeding]);
+    expect(statements).toHaveLength(2);
+    for (const { sql, params } of statements) {
+      expect(sql).toContain('a.`OPER_GRUPO_SEQ_DB` = ?');
+      expect(params).toContain(ids.groupB);
+    }
+  });
+});
+
+describe('part=search: across every level, with paths', () => {
+  it('finds an activity three levels down and gives its path from the root', async () => {
+    expect(await getJson(`?taskSheet=${ids.sheetA}&part=search&q=subsoil`)).toEqual({
+      matches: [
+        {
+          path: [
+            { level: 1, id: ids.root, label: 'G-1 — Soil' },
+            { level: 1, id: ids.middle, label: 'G-1.1 — Ploughing' },
+            { level: 1, id: ids.leaf, label: 'G-1.1.1 — Deep ploughing' },
+            { level: 2, id: ids.deep, label: 'A-DEEP — Subsoiler pass' },
+          ],
+        },
+      ],
+      more: false,
+    });
+  });
+
+  it('matches codes and descriptions of every level, treats % and _ as text, and stays in scope', async () => {
+    const codes = await getJson(`?taskSheet=${ids.sheetA}&part=search&q=G-1.1`);
+    expect(codes.matches.map((m: { path: { label: string }[] }) => m.path.at(-1)?.label)).toEqual([
+      'G-1.1 — Ploughing',
+      'G-1.1.1 — Deep ploughing',
+    ]);
+    expect(await getJson(`?taskSheet=${ids.sheetA}&part=search&q=%25`)).toEqual({ matches: [], more: false });
+    expect(await getJson(`?taskSheet=${ids.sheetA}&part=search&q=Seeding`)).toEqual({
+      matches: [],
+      more: false,
+    });
+    const inB = await getJson(`?taskSheet=${ids.sheetB}&part=search&q=seed`, 'b');
+    expect(inB.matches).toEqual([
+      {
+        path: [
+          { level: 1, id: ids.sector, label: 'North field' },
+          { level: 2, id: ids.groupB, label: 'G-PLANT — Planting' },
+          { level: 3, id: ids.seeding, label: 'Seeding — A-SEED' },
+        ],
+      },
+    ]);
+  });
+});

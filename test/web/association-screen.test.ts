@@ -1,0 +1,706 @@
+import { mkdir } from 'node:fs/promises';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/main.js';
+import { DEMO_TABLES } from '../../src/demo/demo-install.js';
+import { type Demo, startDemo } from '../../src/demo/start-demo.js';
+import { seriousViolations } from '../support/axe.js';
+import { useBrowser } from '../support/browser.js';
+import { captureIo } from '../support/cli.js';
+import { SERVER_URL } from '../support/database.js';
+
+const browser = useBrowser();
+const OUTPUT_DIR = new URL('../../test-output/', import.meta.url);
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
+const METRICS = DEMO_TABLES.metrics;
+
+let demo: Demo;
+let context: BrowserContext | undefined;
+
+beforeAll(async () => {
+  const io = captureIo();
+  const started = await startDemo({
+    serverUrl: SERVER_URL,
+    port: 0,
+    say: () => {},
+    runInstaller: async (args) => ({ code: await runCli(args, io), stdout: '' }),
+  });
+  if (started === undefined) throw new Error(`the demo did not start:\n${io.err()}`);
+  demo = started;
+});
+
+afterAll(async () => {
+  await demo?.close();
+});
+
+afterEach(async () => {
+  await context?.close();
+  context = undefined;
+  expect(pageProblems).toEqual([]);
+});
+
+/** Everything the page reported that would be a bug: script errors, and anything its CSP refused. */
+let pageProblems: string[] = [];
+
+/** A page in a fresh context, under the page's own Content-Security-Policy. */
+async function newPage(options: { viewport?: { width: number; height: number }; locale?: string } = {}) {
+  context = await browser().newContext({
+    viewport: options.viewport ?? DESKTOP,
+    ...(options.locale === undefined ? {} : { locale: options.locale }),
+  });
+  const page = await context.newPage();
+  pageProblems = [];
+  page.on('pageerror', (error) => pageProblems.push(error.message));
+  page.on('console', (message) => {
+    if (/Content Security Policy|Refused to/i.test(message.text())) pageProblems.push(message.text());
+  });
+  return page;
+}
+
+/** Requests the page made to the association endpoint, by `part` (`page` for the page itself, `put` for saves). */
+function countRequests(page: Page) {
+  const counts = new Map<string, number>();
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.pathname !== '/associationtask' || url.searchParams.has('asset')) return;
+    const part = request.method() === 'PUT' ? 'put' : (url.searchParams.get('part') ?? 'page');
+    counts.set(part, (counts.get(part) ?? 0) + 1);
+  });
+  return (part: string) => counts.get(part) ?? 0;
+}
+
+async function openScreen(page: Page, taskSheet = demo.sample.taskSheet) {
+  await page.goto(`${demo.url}/associationtask?taskSheet=${taskSheet}`);
+  await page.getByRole('tree').waitFor();
+}
+
+async function expectAccessible(page: Page) {
+  expect(await seriousViolations(page)).toEqual([]);
+}
+
+const focused = (locator: Locator) => locator.evaluate((node) => node === document.activeElement);
+
+async function description(locator: Locator): Promise<string> {
+  return locator.evaluate((node) =>
+    (node.getAttribute('aria-describedby') ?? '')
+      .split(/\s+/)
+      .map((id) => document.getElementById(id)?.textContent ?? '')
+      .join(' ')
+      .trim(),
+  );
+}
+
+/** The text of a tree item's own row (its label and, for an activity, its values), without its children. */
+const rowText = (item: Locator) => item.locator(':scope > .ta-screen__row').textContent();
+
+async function expand(page: Page, name: string) {
+  const item = page.getByRole('treeitem', { name }).first();
+  await item.locator(':scope > .ta-screen__row').click();
+  await page.waitForFunction(
+    (label) =>
+      [...document.querySelectorAll('[role="treeitem"][aria-expanded="true"]')].some(
+        (node) =>
+          node.querySelector('.ta-screen__label')?.textContent === label && !node.hasAttribute('aria-busy'),
+      ),
+    name,
+  );
+}
+
+async function openActivity(page: Page, name: string) {
+  await page.getByRole('treeitem', { name }).first().locator(':scope > .ta-screen__row').click();
+  const dialog = page.getByRole('dialog', { name });
+  await dialog.waitFor();
+  return dialog;
+}
+
+async function savedRows(operCode: string) {
+  return demo.scratch.db.query(
+    `SELECT m.EMPRESA, m.FILIAL, m.LOCAL, m.INS_USUARIO_SEQ_DB, m.UPD_USUARIO_SEQ_DB, m.METRICA1, m.METRICA2, m.HORAS, m.RO
+       FROM ${METRICS} m JOIN ${demo.names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB
+      WHERE o.CODIGO = ? AND m.FOLHA_TAREFA_SEQ_DB = ?`,
+    [operCode, demo.sample.taskSheet],
+  );
+}
+
+describe('the association screen, on the demo', () => {
+  it('opens through the task sheet link of the home page (built from the installed link field) and passes axe', async () => {
+    const page = await newPage();
+    const requests = countRequests(page);
+    await page.goto(`${demo.url}/`);
+    const link = page.getByRole('link', { name: new RegExp(`Task sheet ${demo.sample.taskSheet}\\b`) });
+    await link.waitFor();
+    expect(await page.getByRole('link', { name: /Task sheet \d+/ }).count()).toBe(
+      demo.sample.taskSheets.length,
+    );
+    expect(await link.getAttribute('href')).toBe(`/associationtask?taskSheet=${demo.sample.taskSheet}`);
+    await link.click();
+    await page.getByRole('tree', { name: 'Activities' }).waitFor();
+    expect(page.url()).toBe(`${demo.url}/associationtask?taskSheet=${demo.sample.taskSheet}`);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(
+      `Task sheet ${demo.sample.taskSheet}`,
+    );
+    expect(await page.getByRole('term').allTextContents()).toEqual([
+      'Data',
+      'Talhão',
+      'Pessoas',
+      'Área (ha)',
+    ]);
+    expect(await page.getByRole('definition').allTextContents()).toEqual([
+      '2026-11-20',
+      'T-07',
+      '6',
+      '12.50',
+    ]);
+    expect(await page.getByRole('treeitem').allTextContents()).toEqual([
+      'S-NORTH — North field',
+      'S-SOUTH — South field',
+    ]);
+    expect(requests('page')).toBe(1);
+    expect(requests('start')).toBe(1);
+    await expectAccessible(page);
+  });
+
+  it('loads each branch once, with one request per expand, and closes it without asking again', async () => {
+    const page = await newPage();
+    const requests = countRequests(page);
+    await openScreen(page);
+    await expand(page, 'S-NORTH — North field');
+    expect(requests('children')).toBe(1);
+    await expand(page, 'G-PLANT — Planting');
+    expect(requests('children')).toBe(2);
+    const north = page.getByRole('treeitem', { name: 'S-NORTH — North field' });
+    await north.locator(':scope > .ta-screen__row').click();
+    expect(await north.getAttribute('aria-expanded')).toBe('false');
+    await expand(page, 'S-NORTH — North field');
+    expect(requests('children')).toBe(2);
+    expect(
+      await page
+        .getByRole('treeitem', { name: 'G-PLANT — Planting' })
+        .getByRole('treeitem')
+        .evaluateAll((items) => items.map((item) => item.querySelector('.ta-screen__label')?.textContent)),
+    ).toEqual(['A-FERT — Fertilising', 'A-SEED — Seeding']);
+    await expectAccessible(page);
+  });
+
+  it('presets every default kind and a saved value in the modal, each saying where it came from', async () => {
+    const page = await newPage();
+    await openScreen(page);
+    await expand(page, 'S-NORTH — North field');
+    await expand(page, 'G-SOIL — Soil preparation');
+    const dialog = await openActivity(page, 'A-DISC — Disc ploughing');
+    // showModal(): a modal dialog (aria-modal implied), focus kept inside, Esc closes.
+    expect(await dialog.evaluate((node) => (node as HTMLDialogElement).open && node.matches(':modal'))).toBe(
+      true,
+    );
+    const field = (name: string) => dialog.getByRole('textbox', { name, exact: true });
+    expect(await field('Quantidade').inputValue()).toBe('1.25');
+    expect(await description(field('Quantidade'))).toBe('Default: from the activity');
+    expect(await field('Pessoas').inputValue()).toBe('6');
+    expect(await description(field('Pessoas'))).toBe('Default: from the task sheet');
+    expect(await field('Horas').inputValue()).toBe('8.0');
+    expect(await description(field('Horas'))).toBe('Default: fixed value');
+    await expectAccessible(page);
+    await page.keyboard.press('Escape');
+
+    await expand(page, 'G-PLANT — Planting');
+    const seeding = await openActivity(page, 'A-SEED — Seeding');
+    expect(await seeding.getByRole('textbox', { name: 'Quantidade' }).inputValue()).toBe('3.50');
+    expect(await description(seeding.getByRole('textbox', { name: 'Quantidade' }))).toBe('Saved value');
+    expect(await description(seeding.getByRole('textbox', { name: 'Horas' }))).toBe('Default: fixed value');
+  });
+
+  it('saves an edit with the host’s scope and user, shows it in the tree and returns focus to the activity', async () => {
+    const page = await newPage();
+    const requests = countRequests(page);
+    await openScreen(page);
+    await expand(page, 'S-NORTH — North field');
+    await expand(page, 'G-SOIL — Soil preparation');
+    const dialog = await openActivity(page, 'A-SUBSOIL — Subsoiling');
+    await dialog.getByRole('textbox', { name: 'Quantidade' }).fill('2.75');
+    await dialog.getByRole('textbox', { name: 'Pessoas' }).fill('3');
+    await dialog.getByRole('textbox', { name: 'Horas' }).fill('7.5');
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(requests('put')).toBe(1);
+    const item = page.getByRole('treeitem', { name: 'A-SUBSOIL — Subsoiling' });
+    expect(await focused(item)).toBe(true);
+    expect(await rowText(item)).toBe('A-SUBSOIL — SubsoilingQuantidade2.75savedPessoas3savedHoras7.5saved');
+    expect(await savedRows('A-SUBSOIL')).toEqual([
+      {
+        EMPRESA: 1,
+        FILIAL: 1,
+        LOCAL: 1,
+        INS_USUARIO_SEQ_DB: demo.install.actingUser,
+        UPD_USUARIO_SEQ_DB: null,
+        METRICA1: '2.75',
+        METRICA2: 3,
+        HORAS: '7.5',
+        RO: 0,
+      },
+    ]);
+  });
+
+  it('checks values in the browser by the column types, and shows a server error at its field', async () => {
+    const page = await newPage();
+    await openScreen(page);
+    await expand(page, 'S-SOUTH — South field');
+    await expand(page, 'G-CARE — Crop care');
+    const dialog = await openActivity(page, 'A-SPRAY — Spraying');
+    const quantity = dialog.getByRole('textbox', { name: 'Quantidade' });
+    const people = dialog.getByRole('textbox', { name: 'Pessoas' });
+    await quantity.fill('1.234');
+    await people.fill('2.5');
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+    expect(await quantity.getAttribute('aria-invalid')).toBe('true');
+    expect(await description(quantity)).toBe('Use at most 2 decimal places. Default: from the activity');
+    expect(await description(people)).toBe('Enter a whole number. Default: from the task sheet');
+    expect(await focused(quantity)).toBe(true);
+    await expectAccessible(page);
+    expect(await savedRows('A-SPRAY')).toEqual([]);
+
+    // The column narrows after the screen read its type: only the server knows, and says so at the field.
+    await demo.scratch.db.execute(`ALTER TABLE ${METRICS} MODIFY HORAS decimal(3,1) NULL`);
+    try {
+      await quantity.fill('1.20');
+      await people.fill('2');
+      await dialog.getByRole('textbox', { name: 'Horas' }).fill('123.5');
+      await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+      await page.waitForFunction(
+        () => document.querySelector('[aria-invalid="true"]')?.getAttribute('name') === 'HORAS',
+      );
+      const hours = dialog.getByRole('textbox', { name: 'Horas' });
+      expect(await description(hours)).toMatch(
+        /^entry 0: HORAS value "123\.5" has more than 2 digits before the point/,
+      );
+      expect(await hours.inputValue()).toBe('123.5');
+      expect(await quantity.inputValue()).toBe('1.20');
+      expect(await dialog.isVisible()).toBe(true);
+      expect(await savedRows('A-SPRAY')).toEqual([]);
+    } finally {
+      await demo.scratch.db.execute(`ALTER TABLE ${METRICS} MODIFY HORAS decimal(4,1) NULL`);
+    }
+  });
+
+  it('shows a read-only row read-only before anyone tries to save it', async () => {
+    const page = await newPage();
+    await openScreen(page);
+    await expand(page, 'S-NORTH — North field');
+    await expand(page, 'G-PLANT — Planting');
+    const item = page.getByRole('treeitem', { name: 'A-FERT — Fertilising' });
+    expect(await rowText(item)).toContain('Read-only');
+    const dialog = await openActivity(page, 'A-FERT — Fertilising');
+    expect(await dialog.getByText('cannot be changed here').isVisible()).toBe(true);
+    for (const name of ['Quantidade', 'Pessoas', 'Horas']) {
+      expect(await dialog.getByRole('textbox', { name }).getAttribute('readonly')).toBe('');
+    }
+    expect(await dialog.getByRole('button', { name: 'Save' }).count()).toBe(0);
+    expect(await focused(dialog.getByRole('button', { name: 'Close' }))).toBe(true);
+    await expectAccessible(page);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    expect(await focused(item)).toBe(true);
+  });
+
+  it('Esc and Cancel change nothing and give focus back to the activity', async () => {
+    const page = await newPage();
+    const requests = countRequests(page);
+    await openScreen(page);
+    await expand(page, 'S-SOUTH — South field');
+    await expand(page, 'G-CARE — Crop care');
+    const item = page.getByRole('treeitem', { name: 'A-WEED — Weeding' });
+    const before = await rowText(item);
+    let dialog = await openActivity(page, 'A-WEED — Weeding');
+    await dialog.getByRole('textbox', { name: 'Quantidade' }).fill('9.99');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await focused(item)).toBe(true);
+    dialog = await openActivity(page, 'A-WEED — Weeding');
+    expect(await dialog.getByRole('textbox', { name: 'Quantidade' }).inputValue()).toBe('0.40');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    expect(await focused(item)).toBe(true);
+    expect(await rowText(item)).toBe(before);
+    expect(requests('put')).toBe(0);
+    expect(await savedRows('A-WEED')).toEqual([]);
+  });
+
+  it('can be used with the keyboard alone: tree pattern keys, type-ahead, the modal and "Save and next"', async () => {
+    const page = await newPage();
+    await openScreen(page);
+    const active = () =>
+      page.evaluate(
+        () =>
+          document.activeElement?.querySelector('.ta-screen__label')?.textContent ??
+          document.activeElement?.getAttribute('name') ??
+          document.activeElement?.textContent,
+      );
+    await page.getByRole('searchbox', { name: 'Search activities' }).focus();
+    await page.keyboard.press('Tab');
+    expect(await active()).toBe('S-NORTH — North field');
+    await page.keyboard.press('End');
+    expect(await active()).toBe('S-SOUTH — South field');
+    await page.keyboard.press('Home');
+    await page.keyboard.press('ArrowRight'); // opens S-NORTH
+    await page.waitForSelector('[role="treeitem"][aria-expanded="true"]:not([aria-busy])');
+    await page.keyboard.press('ArrowRight'); // to its first child
+    expect(await active()).toBe('G-PLANT — Planting');
+    await page.keyboard.press('ArrowDown');
+    expect(await active()).toBe('G-SOIL — Soil preparation');
+    await page.keyboard.press('Enter'); // opens G-SOIL
+    await page.waitForFunction(
+      () =>
+        document.querySelectorAll('[aria-expanded="true"]').length === 2 &&
+        !document.querySelector('[aria-busy="true"]'),
+    );
+    await page.keyboard.press('ArrowDown');
+    expect(await active()).toBe('A-DISC — Disc ploughing');
+    await page.keyboard.press('ArrowLeft'); // to the parent
+    expect(await active()).toBe('G-SOIL — Soil preparation');
+    await page.keyboard.press('ArrowUp');
+    expect(await active()).toBe('G-PLANT — Planting');
+    await page.keyboard.press('s'); // type-ahead: the next label starting with "s"
+    expect(await active()).toBe('S-SOUTH — South field');
+    await page.keyboard.press('ArrowUp');
+    expect(await active()).toBe('A-SUBSOIL — Subsoiling');
+    await page.keyboard.press('ArrowUp');
+    expect(await active()).toBe('A-DISC — Disc ploughing');
+
+    await page.keyboard.press(' '); // opens the modal
+    const disc = page.getByRole('dialog', { name: 'A-DISC — Disc ploughing' });
+    await disc.waitFor();
+    expect(await active()).toBe('METRICA1');
+    await page.keyboard.type('4.5');
+    for (let i = 0; i < 4; i++) await page.keyboard.press('Tab'); // Pessoas, Horas, Cancel, Save and next
+    expect(await active()).toBe('Save and next');
+    await page.keyboard.press('Enter');
+    const next = page.getByRole('dialog', { name: 'A-SUBSOIL — Subsoiling' });
+    await next.waitFor();
+    expect(await savedRows('A-DISC')).toMatchObject([{ METRICA1: '4.50', METRICA2: 6, HORAS: '8.0' }]);
+    await page.keyboard.press('Escape');
+    await next.waitFor({ state: 'hidden' });
+    expect(await active()).toBe('A-SUBSOIL — Subsoiling');
+    await expectAccessible(page);
+  });
+
+  it('searches every level on the server and opens the tree down to a match three levels deep', async () => {
+    const page = await newPage();
+    const requests = countRequests(page);
+    await openScreen(page);
+    await page.getByRole('searchbox', { name: 'Search activities' }).fill('weed');
+    const results = page.getByRole('list', { name: 'Search results' });
+    const match = results.getByRole('button', { name: /A-WEED — Weeding/ });
+    await match.waitFor();
+    expect(await match.textContent()).toBe('A-WEED — WeedingS-SOUTH — South field › G-CARE — Crop care');
+    await expectAccessible(page);
+    await match.click();
+    const item = page.getByRole('treeitem', { name: 'A-WEED — Weeding' });
+    await page.waitForFunction(() => document.activeElement?.textContent?.startsWith('A-WEED'));
+    expect(await focused(item)).toBe(true);
+    expect(await item.getAttribute('aria-level')).toBe('3');
+    expect(requests('children')).toBe(2);
+    await page.getByRole('searchbox', { name: 'Search activities' }).fill('zzz-nothing');
+    await page.getByText('Nothing matches “zzz-nothing”.').first().waitFor();
+  });
+
+  it('speaks Brazilian Portuguese when the page is pt-BR', async () => {
+    const page = await newPage({ locale: 'pt-BR' });
+    await openScreen(page);
+    expect(await page.locator('html').getAttribute('lang')).toBe('pt-BR');
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(
+      `Folha de tarefa ${demo.sample.taskSheet}`,
+    );
+    await page.getByRole('tree', { name: 'Atividades' }).waitFor();
+    await page.getByRole('searchbox', { name: 'Buscar atividades' }).waitFor();
+    await expand(page, 'S-NORTH — North field');
+    await expand(page, 'G-PLANT — Planting');
+    const dialog = await openActivity(page, 'A-SEED — Seeding');
+    expect(await dialog.getByRole('textbox', { name: 'Quantidade' }).inputValue()).toBe('3,50');
+    expect(await description(dialog.getByRole('textbox', { name: 'Quantidade' }))).toBe('Valor salvo');
+    expect(await description(dialog.getByRole('textbox', { name: 'Horas' }))).toBe('Padrão: valor fixo');
+    for (const name of ['Salvar', 'Salvar e próxima', 'Cancelar']) {
+      await dialog.getByRole('button', { name, exact: true }).waitFor();
+    }
+    await dialog.getByRole('textbox', { name: 'Pessoas' }).fill('x');
+    await dialog.getByRole('button', { name: 'Salvar', exact: true }).click();
+    expect(await description(dialog.getByRole('textbox', { name: 'Pessoas' }))).toBe(
+      'Digite um número inteiro. Valor salvo',
+    );
+    await expectAccessible(page);
+  });
+});
+
+describe('embedded in a host page', () => {
+  it('mounts with the host’s texts and language, and destroy() leaves the element as it found it', async () => {
+    const page = await newPage();
+    // The host's own page (faked in the browser); the module, the stylesheet and the data come
+    // from the real handler.
+    await page.route(`${demo.url}/host-page`, (route) =>
+      route.fulfill({
+        contentType: 'text/html',
+        body: `<!doctype html><html lang="en"><head><title>Host page</title>
+<link rel="stylesheet" href="/associationtask?asset=association-screen.css"></head>
+<body><main><div id="screen" lang="pt-BR"></div></main>
+<script type="module">
+import { mountAssociationScreen } from '/associationtask?asset=association-screen.js';
+window.screenController = mountAssociationScreen(document.getElementById('screen'), {
+  endpoint: '/associationtask',
+  taskSheet: ${demo.sample.taskSheet},
+  labels: { search: 'Procurar no plano', save: 'Gravar' },
+});
+</script></body></html>`,
+      }),
+    );
+    await page.goto(`${demo.url}/host-page`);
+    await page.getByRole('tree', { name: 'Atividades' }).waitFor();
+    await page.getByRole('searchbox', { name: 'Procurar no plano' }).waitFor();
+    expect(
+      await page.evaluate(() =>
+        (window as unknown as { screenController: { state(): string } }).screenController.state(),
+      ),
+    ).toBe('ready');
+    await expand(page, 'S-NORTH — North field');
+    await expand(page, 'G-PLANT — Planting');
+    const dialog = await openActivity(page, 'A-SEED — Seeding');
+    await dialog.getByRole('button', { name: 'Gravar' }).waitFor();
+    await page.evaluate(() =>
+      (window as unknown as { screenController: { destroy(): void } }).screenController.destroy(),
+    );
+    expect(
+      await page.locator('#screen').evaluate((node) => ({
+        children: node.childElementCount,
+        classes: node.className,
+        attributes: node.getAttributeNames(),
+      })),
+    ).toEqual({ children: 0, classes: '', attributes: ['id', 'lang'] });
+    expect(await page.getByRole('dialog').count()).toBe(0);
+  });
+
+  it('refuses a bad mount clearly, changing nothing', async () => {
+    const page = await newPage();
+    await page.goto(`${demo.url}/associationtask?taskSheet=${demo.sample.taskSheet}`);
+    await page.getByRole('tree').waitFor();
+    // A string, run as written: the test runner would rewrite a dynamic import() in a function.
+    const problems = await page.evaluate(`(async () => {
+      const { mountAssociationScreen } = await import('/associationtask?asset=association-screen.js');
+      const element = document.createElement('div');
+      const attempts = [
+        [null, { endpoint: '/associationtask', taskSheet: 1 }],
+        [element, { endpoint: '', taskSheet: 1 }],
+        [element, { endpoint: '/associationtask', taskSheet: 0 }],
+        [element, { endpoint: '/associationtask', taskSheet: 1, chunkSize: 0 }],
+      ];
+      return attempts.map((args) => {
+        try {
+          mountAssociationScreen(...args);
+          return 'mounted';
+        } catch (error) {
+          return error.name + ': ' + error.message;
+        }
+      }).concat(String(element.childElementCount));
+    })()`);
+    expect(problems).toEqual([
+      'TypeError: mountAssociationScreen: the first argument must be an HTML element, such as a <div>',
+      'TypeError: mountAssociationScreen: endpoint must be the association handler\'s URL, got ""',
+      'RangeError: mountAssociationScreen: taskSheet must be a task sheet SEQ_DB (a positive whole number), got 0',
+      'RangeError: mountAssociationScreen: chunkSize must be a whole number >= 1, got 0',
+      '0',
+    ]);
+  });
+});
+
+describe('writes from another site', () => {
+  it('a page of another site cannot save metrics with the user’s session: nothing is written', async () => {
+    const page = await newPage();
+    // Another site: "localhost" and "127.0.0.1" are different sites to the browser.
+    const otherSite = demo.url.replace('127.0.0.1', 'localhost');
+    await page.route(`${otherSite}/evil`, (route) =>
+      route.fulfill({
+        contentType: 'text/html',
+        body: '<!doctype html><title>Elsewhere</title><p>elsewhere</p>',
+      }),
+    );
+    await page.goto(`${otherSite}/evil`);
+    const [oper] = await demo.scratch.db.query<{ SEQ_DB: number }>(
+      `SELECT SEQ_DB FROM ${demo.names.OPER} WHERE CODIGO = 'A-SPRAY'`,
+    );
+    const [group] = await demo.scratch.db.query<{ SEQ_DB: number }>(
+      `SELECT SEQ_DB FROM ${demo.names.OPER_GRUPO} WHERE CODIGO = 'G-CARE'`,
+    );
+    const entries = [{ activity: oper?.SEQ_DB, group: group?.SEQ_DB, values: { METRICA1: '9.99' } }];
+    const outcomes = await page.evaluate(
+      async ({ target, body }) => {
+        const attempt = async (init: RequestInit) => {
+          try {
+            const response = await fetch(target, { credentials: 'include', ...init });
+            return `answered ${response.status}`;
+          } catch (error) {
+            return (error as Error).name;
+          }
+        };
+        return [
+          await attempt({ method: 'PUT', headers: { 'content-type': 'application/json' }, body }),
+          await attempt({ method: 'PUT', headers: { 'content-type': 'text/plain' }, body }),
+        ];
+      },
+      {
+        target: `${demo.url}/associationtask?taskSheet=${demo.sample.taskSheet}`,
+        body: JSON.stringify({ entries }),
+      },
+    );
+    // A PUT is never a simple request: the browser asks first, the handler grants no CORS, and the
+    // PUT is never sent (were it sent, Sec-Fetch-Site cross-site would be refused: see the handler's tests).
+    expect(outcomes).toEqual(['TypeError', 'TypeError']);
+    expect(await savedRows('A-SPRAY')).toEqual([]);
+    pageProblems = pageProblems.filter((problem) => !/CORS|Failed to fetch|net::ERR_FAILED/.test(problem));
+  });
+});
+
+describe('the screen’s states', () => {
+  it('shows loading, then a 404 for an unknown task sheet, each accessible', async () => {
+    const page = await newPage();
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    await page.route(/part=start/, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto(`${demo.url}/associationtask?taskSheet=999999`);
+    await page.getByText('Loading the task sheet…').waitFor();
+    expect(await page.locator('association-screen').getAttribute('aria-busy')).toBe('true');
+    await expectAccessible(page);
+    release();
+    await page.getByText('Task sheet 999999 was not found.', { exact: false }).waitFor();
+    expect(await page.locator('association-screen').getAttribute('data-state')).toBe('not-found');
+    // Nothing to search in: the search field shows only with a tree.
+    expect(await page.getByRole('searchbox').count()).toBe(0);
+    await expectAccessible(page);
+  });
+
+  it('shows a network error with a retry that recovers', async () => {
+    const page = await newPage();
+    let failures = 1;
+    await page.route(/part=start/, (route) =>
+      failures-- > 0 ? route.abort('connectionfailed') : route.continue(),
+    );
+    await page.goto(`${demo.url}/associationtask?taskSheet=${demo.sample.taskSheet}`);
+    const retry = page.getByRole('button', { name: 'Try again' });
+    await retry.waitFor();
+    expect(await page.getByText('The task sheet could not be loaded.').isVisible()).toBe(true);
+    expect(await focused(retry)).toBe(true);
+    await expectAccessible(page);
+    await retry.click();
+    await page.getByRole('tree').waitFor();
+  });
+
+  it('keeps the typed values when a save fails, and says why', async () => {
+    const page = await newPage();
+    await openScreen(page);
+    await expand(page, 'S-SOUTH — South field');
+    await expand(page, 'G-CARE — Crop care');
+    await page.route(/associationtask\?taskSheet=\d+$/, (route) =>
+      route.request().method() === 'PUT' ? route.abort('connectionfailed') : route.continue(),
+    );
+    const dialog = await openActivity(page, 'A-WEED — Weeding');
+    await dialog.getByRole('textbox', { name: 'Quantidade' }).fill('5.55');
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+    const alert = dialog.getByRole('alert');
+    await alert.getByText('Not saved').waitFor();
+    expect(await alert.textContent()).toBe(
+      'Not saved: The server could not be reached. Your values are kept.',
+    );
+    expect(await dialog.getByRole('textbox', { name: 'Quantidade' }).inputValue()).toBe('5.55');
+    await expectAccessible(page);
+    expect(await savedRows('A-WEED')).toEqual([]);
+  });
+
+  it('shows an empty tree as such', async () => {
+    const { db } = demo.scratch;
+    await db.execute(`UPDATE ${DEMO_TABLES.sector} SET ATIVO = 0`);
+    try {
+      const page = await newPage();
+      await page.goto(`${demo.url}/associationtask?taskSheet=${demo.sample.taskSheet}`);
+      await page.getByText('This task sheet has no activities yet.').waitFor();
+      expect(await page.getByRole('tree').count()).toBe(0);
+      await expectAccessible(page);
+    } finally {
+      await db.execute(`UPDATE ${DEMO_TABLES.sector} SET ATIVO = 1`);
+    }
+  });
+
+  it('renders a branch of a thousand activities in chunks, and the keyboard reaches its end', async () => {
+    const { db } = demo.scratch;
+    const [care] = await db.query<{ SEQ_DB: number }>(
+      `SELECT SEQ_DB FROM ${demo.names.OPER_GRUPO} WHERE CODIGO = 'G-CARE'`,
+    );
+    const [last] = await db.query<{ id: number }>(`SELECT MAX(ID) AS id FROM ${demo.names.OPER}`);
+    const first = Number(last?.id) + 1;
+    const values = Array.from({ length: 1000 }, (_, index) => [
+      1,
+      1,
+      1,
+      first + index,
+      1,
+      `B-${String(index).padStart(4, '0')}`,
+      `Bulk activity ${index}`,
+      '1.00',
+    ]);
+    await db.execute(
+      `INSERT INTO ${demo.names.OPER} (EMPRESA, FILIAL, LOCAL, ID, INS_USUARIO_SEQ_DB, CODIGO, DESCRICAO, INDICE) VALUES ${values.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+      values.flat(),
+    );
+    const [link] = await db.query<{ id: number }>(`SELECT MAX(ID) AS id FROM ${demo.names.OPER_OPER_GRUPO}`);
+    await db.execute(
+      `INSERT INTO ${demo.names.OPER_OPER_GRUPO} (EMPRESA, FILIAL, LOCAL, ID, INS_USUARIO_SEQ_DB, OPER_GRUPO_SEQ_DB, OPER_SEQ_DB)
+       SELECT 1, 1, 1, ? + ID - ?, 1, ?, SEQ_DB FROM ${demo.names.OPER} WHERE CODIGO LIKE 'B-%'`,
+      [Number(link?.id) + 1, first, care?.SEQ_DB],
+    );
+    const page = await newPage();
+    const requests = countRequests(page);
+    await openScreen(page);
+    await expand(page, 'S-SOUTH — South field');
+    await expand(page, 'G-CARE — Crop care');
+    expect(requests('children')).toBe(2);
+    const rendered = () => page.getByRole('treeitem', { name: /^B-\d{4}/ }).count();
+    // The first chunk: the group's two own activities sort first, then 198 of the thousand.
+    expect(await rendered()).toBe(198);
+    const firstBulk = page.getByRole('treeitem', { name: 'B-0000 — Bulk activity 0' });
+    expect(await firstBulk.getAttribute('aria-setsize')).toBe('1002');
+    // The keyboard walks past the last rendered child: the next chunk is rendered on the way.
+    await page.getByRole('treeitem', { name: 'B-0197 — Bulk activity 197' }).focus();
+    await page.keyboard.press('ArrowDown');
+    const active = () =>
+      page.evaluate(() => document.activeElement?.querySelector('.ta-screen__label')?.textContent);
+    expect(await active()).toBe('B-0198 — Bulk activity 198');
+    expect(await rendered()).toBe(398);
+    // Scrolling renders the rest as it comes into view.
+    for (let step = 0; step < 50 && (await rendered()) < 1000; step++) {
+      await page.mouse.wheel(0, 4000);
+      await page.waitForTimeout(50);
+    }
+    expect(await rendered()).toBe(1000);
+    // End goes to the last item of the tree, wherever it is.
+    await page.keyboard.press('End');
+    expect(await active()).toBe('G-PLANT — Planting');
+    expect(requests('children')).toBe(2);
+  });
+});
+
+describe('screenshots for a person to look at (test-output/)', () => {
+  it.each([
+    ['desktop', DESKTOP],
+    ['phone', PHONE],
+  ] as const)('the loaded screen and the modal at %s width', async (name, viewport) => {
+    await mkdir(OUTPUT_DIR, { recursive: true });
+    const page = await newPage({ viewport });
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await openScreen(page);
+    await expand(page, 'S-NORTH — North field');
+    await expand(page, 'G-PLANT — Planting');
+    await expand(page, 'G-SOIL — Soil preparation');
+    await page.screenshot({
+      path: new URL(`association-screen-${name}.png`, OUTPUT_DIR).pathname,
+      fullPage: true,
+    });
+    await openActivity(page, 'A-SEED — Seeding');
+    await page.screenshot({ path: new URL(`association-modal-${name}.png`, OUTPUT_DIR).pathname });
+  });
+});

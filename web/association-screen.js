@@ -1,0 +1,1366 @@
+// @ts-check
+/**
+ * The association screen: a task sheet's activity tree and the metric-entry modal, as a
+ * framework-free browser module that ships as-is (no build step).
+ *
+ * It talks to the association handler only: `?part=start` once (header, metric columns, first
+ * level), `?part=children` once per branch opened, `?part=search` while searching, and a `PUT` per
+ * saved activity. The tree follows the WAI-ARIA tree pattern (roving focus, arrows, Home/End,
+ * type-ahead), renders a long branch in chunks as it is scrolled or walked, and the modal is the
+ * native `<dialog>` opened with `showModal()` (focus trap, Esc, backdrop).
+ *
+ * @example
+ *   import { mountAssociationScreen } from '/associationtask?asset=association-screen.js';
+ *   const screen = mountAssociationScreen(document.querySelector('#screen'), {
+ *     endpoint: '/associationtask',
+ *     taskSheet: 42,
+ *   });
+ *   // later: screen.destroy();
+ */
+
+/**
+ * What the handler says about one node (`ScreenNode` on the server).
+ * @typedef {object} ScreenNode
+ * @property {number} id
+ * @property {number} level
+ * @property {string} label
+ * @property {boolean} hasChildren
+ * @property {'branch' | 'task'} kind
+ * @property {number | null} [group]
+ * @property {Record<string, { value: string | number | null, source: string }>} [metrics]
+ * @property {boolean} [editable]
+ */
+
+/**
+ * A metric column as the handler types it from the database.
+ * @typedef {object} MetricColumn
+ * @property {string} field
+ * @property {string} label
+ * @property {string | null} dataType
+ * @property {boolean} unsigned
+ * @property {boolean} nullable
+ * @property {number | null} precision
+ * @property {number | null} scale
+ * @property {number | null} maxLength
+ */
+
+/**
+ * @typedef {object} ScreenStart
+ * @property {{ id: number, columns: { name: string, label?: string, value: string | null }[] }} taskSheet
+ * @property {MetricColumn[]} metrics
+ * @property {number} levels
+ * @property {ScreenNode[]} nodes
+ */
+
+/**
+ * Every text the screen shows. `{name}` parts are filled in; everything else is shown as written.
+ * @typedef {object} ScreenLabels
+ * @property {string} title the header's title, `{id}` the task sheet's SEQ_DB
+ * @property {string} eyebrow small text above the title
+ * @property {string} tree accessible name of the tree
+ * @property {string} loading while the task sheet loads
+ * @property {string} empty a task sheet whose tree has no node
+ * @property {string} notFound the task sheet does not exist (or is not the user's), `{id}`
+ * @property {string} error the screen could not be loaded
+ * @property {string} retry retry button
+ * @property {string} branchLoading while a branch loads
+ * @property {string} branchError a branch could not be loaded
+ * @property {string} search search field's label
+ * @property {string} searchPlaceholder search field's placeholder
+ * @property {string} searchResults accessible name of the result list
+ * @property {string} searchNone no match, `{q}` the text
+ * @property {string} searchMore more matched than shown
+ * @property {string} searchCount announced result count, `{count}`
+ * @property {string} searchError the search failed
+ * @property {string} readOnly a read-only activity, in the tree and in the modal
+ * @property {string} readOnlyNotice the modal's explanation of a read-only row
+ * @property {string} save
+ * @property {string} saveNext "Save and next"
+ * @property {string} cancel
+ * @property {string} close the read-only modal's close button
+ * @property {string} saving while a save is under way
+ * @property {string} saved announced after a save, `{label}`
+ * @property {string} saveError a save failed; the typed values are kept, `{message}`
+ * @property {string} networkError a request never got an answer
+ * @property {string} sourceSaved where a preset came from: a saved value
+ * @property {string} sourceValue a fixed default
+ * @property {string} sourceField a default from the activity's column
+ * @property {string} sourceTaskSheet a default from the task sheet's column
+ * @property {string} sourceNone no preset
+ * @property {string} chipSaved short source in the tree: saved
+ * @property {string} chipDefault short source in the tree: default
+ * @property {string} notNumber value is no number
+ * @property {string} notWhole value is no whole number
+ * @property {string} tooManyDecimals more decimals than the column keeps, `{scale}`
+ * @property {string} tooManyDigits more digits before the point than the column keeps, `{digits}`
+ * @property {string} outOfRange outside the column's range, `{min}` `{max}`
+ * @property {string} required the column is NOT NULL
+ * @property {string} tooLong longer than the column, `{max}`
+ * @property {string} empty_value what the tree shows for a metric without value
+ */
+
+/**
+ * @typedef {object} ScreenOptions
+ * @property {string} endpoint the association handler's URL (where the host mounted it)
+ * @property {number} taskSheet the task sheet's SEQ_DB
+ * @property {Partial<ScreenLabels>} [labels] texts to replace (over the language's built-in ones)
+ * @property {string} [lang] `en` or `pt-BR`; default the element's nearest `lang`, else the page's
+ * @property {number} [chunkSize] children rendered at a time in a long branch; default 200
+ * @property {number} [timeoutMs] longest wait for one request; default 20000
+ */
+
+/** @typedef {'loading' | 'ready' | 'empty' | 'not-found' | 'error'} ScreenState */
+
+/**
+ * @typedef {object} ScreenController
+ * @property {() => ScreenState} state the current state
+ * @property {() => void} destroy aborts requests, closes the modal, stops observers and timers,
+ *   and empties the element
+ */
+
+/** @type {ScreenLabels} */
+export const LABELS_EN = {
+  title: 'Task sheet {id}',
+  eyebrow: 'Activities and metrics',
+  tree: 'Activities',
+  loading: 'Loading the task sheet…',
+  empty: 'This task sheet has no activities yet.',
+  notFound: 'Task sheet {id} was not found. It may have been deleted, or belong to another company or site.',
+  error: 'The task sheet could not be loaded.',
+  retry: 'Try again',
+  branchLoading: 'Loading…',
+  branchError: 'Could not load this branch.',
+  search: 'Search activities',
+  searchPlaceholder: 'Code or description',
+  searchResults: 'Search results',
+  searchNone: 'Nothing matches “{q}”.',
+  searchMore: 'More matches exist: type more to narrow them down.',
+  searchCount: '{count} matches',
+  searchError: 'The search failed. Try again.',
+  readOnly: 'Read-only',
+  readOnlyNotice: 'These metrics are locked (read-only or inactive) and cannot be changed here.',
+  save: 'Save',
+  saveNext: 'Save and next',
+  cancel: 'Cancel',
+  close: 'Close',
+  saving: 'Saving…',
+  saved: 'Saved {label}.',
+  saveError: 'Not saved: {message} Your values are kept.',
+  networkError: 'The server could not be reached.',
+  sourceSaved: 'Saved value',
+  sourceValue: 'Default: fixed value',
+  sourceField: 'Default: from the activity',
+  sourceTaskSheet: 'Default: from the task sheet',
+  sourceNone: 'No saved value and no default',
+  chipSaved: 'saved',
+  chipDefault: 'default',
+  notNumber: 'Enter a number, such as 12.50.',
+  notWhole: 'Enter a whole number.',
+  tooManyDecimals: 'Use at most {scale} decimal places.',
+  tooManyDigits: 'Use at most {digits} digits before the decimal point.',
+  outOfRange: 'Enter a number from {min} to {max}.',
+  required: 'A value is required.',
+  tooLong: 'Use at most {max} characters.',
+  empty_value: '—',
+};
+
+/** @type {ScreenLabels} */
+export const LABELS_PT_BR = {
+  title: 'Folha de tarefa {id}',
+  eyebrow: 'Atividades e métricas',
+  tree: 'Atividades',
+  loading: 'Carregando a folha de tarefa…',
+  empty: 'Esta folha de tarefa ainda não tem atividades.',
+  notFound:
+    'A folha de tarefa {id} não foi encontrada. Ela pode ter sido excluída ou pertencer a outra empresa ou filial.',
+  error: 'Não foi possível carregar a folha de tarefa.',
+  retry: 'Tentar novamente',
+  branchLoading: 'Carregando…',
+  branchError: 'Não foi possível carregar este ramo.',
+  search: 'Buscar atividades',
+  searchPlaceholder: 'Código ou descrição',
+  searchResults: 'Resultados da busca',
+  searchNone: 'Nada corresponde a “{q}”.',
+  searchMore: 'Há mais resultados: digite mais para refinar.',
+  searchCount: '{count} resultados',
+  searchError: 'A busca falhou. Tente novamente.',
+  readOnly: 'Somente leitura',
+  readOnlyNotice:
+    'Estas métricas estão bloqueadas (somente leitura ou inativas) e não podem ser alteradas aqui.',
+  save: 'Salvar',
+  saveNext: 'Salvar e próxima',
+  cancel: 'Cancelar',
+  close: 'Fechar',
+  saving: 'Salvando…',
+  saved: '{label} salva.',
+  saveError: 'Não salvo: {message} Seus valores foram mantidos.',
+  networkError: 'Não foi possível falar com o servidor.',
+  sourceSaved: 'Valor salvo',
+  sourceValue: 'Padrão: valor fixo',
+  sourceField: 'Padrão: da atividade',
+  sourceTaskSheet: 'Padrão: da folha de tarefa',
+  sourceNone: 'Sem valor salvo e sem padrão',
+  chipSaved: 'salvo',
+  chipDefault: 'padrão',
+  notNumber: 'Digite um número, como 12,50.',
+  notWhole: 'Digite um número inteiro.',
+  tooManyDecimals: 'Use no máximo {scale} casas decimais.',
+  tooManyDigits: 'Use no máximo {digits} dígitos antes da vírgula.',
+  outOfRange: 'Digite um número de {min} a {max}.',
+  required: 'Informe um valor.',
+  tooLong: 'Use no máximo {max} caracteres.',
+  empty_value: '—',
+};
+
+export const DEFAULT_CHUNK_SIZE = 200;
+export const DEFAULT_TIMEOUT_MS = 20_000;
+const TYPE_AHEAD_MS = 600;
+const SEARCH_DELAY_MS = 250;
+const BLOCK = 'ta-screen';
+const INTEGER_BITS = /** @type {Record<string, number>} */ ({
+  tinyint: 8,
+  smallint: 16,
+  mediumint: 24,
+  int: 32,
+  bigint: 64,
+});
+
+let instances = 0;
+
+/**
+ * The built-in texts for a language: Brazilian Portuguese for any `pt`, English otherwise.
+ * @param {string | null | undefined} lang
+ * @returns {ScreenLabels}
+ */
+export function labelsFor(lang) {
+  return (lang ?? '').toLowerCase().startsWith('pt') ? LABELS_PT_BR : LABELS_EN;
+}
+
+/**
+ * Checks what a person typed against the metric column's database type, as the server does.
+ * Returns the value to send (decimals as exact text, integers as numbers, empty as null) or the
+ * label key and parameters of the problem.
+ *
+ * @param {MetricColumn} column
+ * @param {string} typed
+ * @param {string} lang decides the decimal separator accepted besides "."
+ * @returns {{ ok: true, value: string | number | null } | { ok: false, problem: keyof ScreenLabels, params?: Record<string, string | number> }}
+ */
+export function checkTyped(column, typed, lang) {
+  const text = typed.trim();
+  if (text === '') return column.nullable ? { ok: true, value: null } : { ok: false, problem: 'required' };
+  const bits = column.dataType === null ? undefined : INTEGER_BITS[column.dataType];
+  if (bits !== undefined) {
+    if (!/^-?\d+$/.test(text)) return { ok: false, problem: 'notWhole' };
+    const number = BigInt(text);
+    const min = column.unsigned ? 0n : -(2n ** BigInt(bits - 1));
+    const max = column.unsigned ? 2n ** BigInt(bits) - 1n : 2n ** BigInt(bits - 1) - 1n;
+    if (number < min || number > max) {
+      return { ok: false, problem: 'outOfRange', params: { min: String(min), max: String(max) } };
+    }
+    return { ok: true, value: Number.isSafeInteger(Number(number)) ? Number(number) : text };
+  }
+  if (column.dataType === 'decimal' || column.dataType === 'float' || column.dataType === 'double') {
+    // A Brazilian keyboard types "12,50": the comma is the decimal point in pt-BR.
+    const normal = lang.toLowerCase().startsWith('pt') ? text.replace(',', '.') : text;
+    if (!/^-?\d+(\.\d+)?$/.test(normal)) return { ok: false, problem: 'notNumber' };
+    if (column.unsigned && normal.startsWith('-')) {
+      return { ok: false, problem: 'outOfRange', params: { min: 0, max: '…' } };
+    }
+    if (column.dataType !== 'decimal') return { ok: true, value: Number(normal) };
+    const precision = column.precision ?? 10;
+    const scale = column.scale ?? 0;
+    const [whole = '', fraction = ''] = normal.replace(/^-/, '').split('.');
+    if (fraction.replace(/0+$/, '').length > scale) {
+      return { ok: false, problem: scale === 0 ? 'notWhole' : 'tooManyDecimals', params: { scale } };
+    }
+    if (whole.replace(/^0+/, '').length > precision - scale) {
+      return { ok: false, problem: 'tooManyDigits', params: { digits: precision - scale } };
+    }
+    return { ok: true, value: normal };
+  }
+  if (column.maxLength !== null && [...text].length > column.maxLength) {
+    return { ok: false, problem: 'tooLong', params: { max: column.maxLength } };
+  }
+  return { ok: true, value: text };
+}
+
+/**
+ * A column name as a heading when the installation gives no label: "QTD_PESSOAS" → "Qtd pessoas".
+ * @param {string} name
+ */
+function humanize(name) {
+  const words = name.replace(/_/g, ' ').trim().toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
+
+/**
+ * @param {string} template
+ * @param {Record<string, string | number>} [params]
+ */
+function fill(template, params = {}) {
+  return template.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+}
+
+/** An error answer of the handler: `{ error: { code, message, path? } }`. */
+class RequestError extends Error {
+  /**
+   * @param {number} status 0 when no answer came
+   * @param {string} message
+   * @param {string | undefined} code
+   * @param {string | undefined} path
+   */
+  constructor(status, message, code, path) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.path = path;
+  }
+}
+
+/**
+ * One node of the tree as the screen holds it.
+ * @typedef {object} TreeNode
+ * @property {ScreenNode} data
+ * @property {TreeNode | null} parent
+ * @property {string} key unique along its path: the same activity under two groups is two nodes
+ * @property {TreeNode[] | undefined} children undefined until loaded
+ * @property {Promise<void> | undefined} loading
+ * @property {boolean} expanded
+ * @property {HTMLLIElement} item
+ * @property {HTMLUListElement | undefined} group
+ * @property {number} rendered how many children have their element
+ */
+
+/**
+ * Turns the element into the association screen of one task sheet.
+ *
+ * @param {HTMLElement} element the host element; its children are replaced
+ * @param {ScreenOptions} options
+ * @returns {ScreenController}
+ */
+export function mountAssociationScreen(element, options) {
+  if (!(element instanceof HTMLElement)) {
+    throw new TypeError(
+      'mountAssociationScreen: the first argument must be an HTML element, such as a <div>',
+    );
+  }
+  if (typeof options?.endpoint !== 'string' || options.endpoint === '') {
+    throw new TypeError(
+      `mountAssociationScreen: endpoint must be the association handler's URL, got ${JSON.stringify(options?.endpoint)}`,
+    );
+  }
+  const taskSheet = options.taskSheet;
+  if (!Number.isSafeInteger(taskSheet) || taskSheet <= 0) {
+    throw new RangeError(
+      `mountAssociationScreen: taskSheet must be a task sheet SEQ_DB (a positive whole number), got ${String(taskSheet)}`,
+    );
+  }
+  const chunkSize = options.chunkSize ?? DEFAULT_CHUNK_SIZE;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  if (!Number.isSafeInteger(chunkSize) || chunkSize < 1) {
+    throw new RangeError(
+      `mountAssociationScreen: chunkSize must be a whole number >= 1, got ${String(chunkSize)}`,
+    );
+  }
+  const lang =
+    options.lang ??
+    element.closest('[lang]')?.getAttribute('lang') ??
+    element.ownerDocument.documentElement.lang;
+  /** @type {ScreenLabels} */
+  const labels = { ...labelsFor(lang), ...options.labels };
+  const doc = element.ownerDocument;
+  const win = doc.defaultView ?? window;
+  const uid = `ta-${++instances}`;
+  const base = new URL(options.endpoint, doc.baseURI);
+  const reducedMotion = win.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
+
+  /** @type {ScreenState} */
+  let state = 'loading';
+  let destroyed = false;
+  /** Aborted by destroy(): every request listens to it. */
+  const lifetime = new AbortController();
+  /** @type {Set<ReturnType<typeof setTimeout>>} */
+  const timers = new Set();
+  /** @type {MetricColumn[]} */
+  let metricColumns = [];
+  /** @type {TreeNode[]} */
+  let roots = [];
+  let rootsRendered = 0;
+  /** @type {Map<HTMLElement, TreeNode>} */
+  const nodeOf = new Map();
+  /** @type {TreeNode | undefined} */
+  let modalNode;
+  let typeAhead = '';
+  /** @type {AbortController | undefined} */
+  let searchRequest;
+
+  // destroy() gives the element back as it was: without a class attribute if it had none.
+  const hadClass = element.hasAttribute('class');
+  element.classList.add(BLOCK);
+  element.replaceChildren();
+
+  // The parts that stay for the screen's lifetime: header, search, body (states or tree), modal, live region.
+  const header = create('header', `${BLOCK}__header`);
+  const body = create('div', `${BLOCK}__body`);
+  const status = create('p', `${BLOCK}__status`);
+  status.setAttribute('role', 'status');
+  status.setAttribute('aria-live', 'polite');
+  const searchBox = buildSearch();
+  const modal = buildModal();
+  element.append(header, searchBox.root, body, status, modal.dialog);
+  /** @type {IntersectionObserver | undefined} */
+  const moreObserver =
+    typeof IntersectionObserver === 'function'
+      ? new IntersectionObserver(
+          (entries) => {
+            for (const entry of entries) {
+              if (!entry.isIntersecting) continue;
+              const target = /** @type {HTMLElement} */ (entry.target);
+              const owner = target.dataset.owner === 'root' ? null : findByKey(target.dataset.owner ?? '');
+              renderMore(owner ?? null);
+            }
+          },
+          { rootMargin: '400px' },
+        )
+      : undefined;
+  const tree = create('ul', `${BLOCK}__tree`);
+  tree.setAttribute('role', 'tree');
+  tree.setAttribute('aria-label', labels.tree);
+  tree.addEventListener('keydown', onTreeKey);
+  tree.addEventListener('click', onTreeClick);
+  const rootSentinel = create('div', `${BLOCK}__more`);
+  rootSentinel.dataset.owner = 'root';
+  rootSentinel.setAttribute('aria-hidden', 'true');
+
+  void start();
+
+  /**
+   * @template {keyof HTMLElementTagNameMap} K
+   * @param {K} tag
+   * @param {string} className
+   * @param {string} [text] set as text, never parsed as HTML: labels come from data
+   */
+  function create(tag, className, text) {
+    const node = doc.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  /** @param {ScreenState} next */
+  function setState(next) {
+    state = next;
+    element.dataset.state = next;
+    element.setAttribute('aria-busy', String(next === 'loading'));
+    // Searching needs a tree to open: the field shows only when there is one.
+    searchBox.root.hidden = next !== 'ready';
+  }
+
+  /** @param {() => void} callback @param {number} ms */
+  function later(callback, ms) {
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      if (!destroyed) callback();
+    }, ms);
+    timers.add(timer);
+    return timer;
+  }
+
+  /** @param {string} message */
+  function announce(message) {
+    // Emptied first, so the same message twice is announced twice.
+    status.textContent = '';
+    later(() => (status.textContent = message), 30);
+  }
+
+  /**
+   * A request to the handler: bounded by `timeoutMs`, aborted by destroy() (and by `signal`).
+   * @param {Record<string, string | number>} params
+   * @param {RequestInit & { signal?: AbortSignal }} [init]
+   */
+  async function call(params, init = {}) {
+    const url = new URL(base);
+    url.searchParams.set('taskSheet', String(taskSheet));
+    for (const [name, value] of Object.entries(params)) url.searchParams.set(name, String(value));
+    const signals = [lifetime.signal, AbortSignal.timeout(timeoutMs)];
+    if (init.signal) signals.push(init.signal);
+    /** @type {Response} */
+    let response;
+    try {
+      response = await fetch(url, {
+        ...init,
+        credentials: 'same-origin',
+        headers: { accept: 'application/json', ...(init.headers ?? {}) },
+        signal: AbortSignal.any(signals),
+      });
+    } catch (error) {
+      if (lifetime.signal.aborted || init.signal?.aborted) throw error;
+      throw new RequestError(0, labels.networkError, undefined, undefined);
+    }
+    /** @type {any} */
+    let answer = null;
+    try {
+      answer = await response.json();
+    } catch {
+      // A proxy's HTML error page: the status says enough.
+    }
+    if (!response.ok) {
+      const error = answer?.error;
+      throw new RequestError(
+        response.status,
+        typeof error?.message === 'string' ? error.message : `HTTP ${response.status}`,
+        typeof error?.code === 'string' ? error.code : undefined,
+        typeof error?.path === 'string' ? error.path : undefined,
+      );
+    }
+    return answer;
+  }
+
+  async function start() {
+    setState('loading');
+    header.replaceChildren();
+    body.replaceChildren(spinnerBlock(labels.loading));
+    try {
+      /** @type {ScreenStart} */
+      const data = await call({ part: 'start' });
+      if (destroyed) return;
+      metricColumns = data.metrics;
+      renderHeader(data);
+      modal.setColumns(metricColumns);
+      roots = data.nodes.map((node) => makeNode(node, null));
+      rootsRendered = 0;
+      if (roots.length === 0) {
+        setState('empty');
+        body.replaceChildren(message(labels.empty, 'empty'));
+        return;
+      }
+      tree.replaceChildren();
+      body.replaceChildren(tree, rootSentinel);
+      renderMore(null);
+      const first = roots[0];
+      if (first) first.item.tabIndex = 0;
+      setState('ready');
+    } catch (error) {
+      if (destroyed) return;
+      if (error instanceof RequestError && error.status === 404) {
+        setState('not-found');
+        renderHeader(undefined);
+        body.replaceChildren(message(fill(labels.notFound, { id: taskSheet }), 'not-found'));
+        return;
+      }
+      setState('error');
+      const detail = error instanceof RequestError ? error.message : String(error);
+      const block = message(labels.error, 'error', detail);
+      const retry = create('button', `${BLOCK}__button ${BLOCK}__button--primary`, labels.retry);
+      retry.type = 'button';
+      retry.addEventListener('click', () => void start());
+      block.append(retry);
+      body.replaceChildren(block);
+      retry.focus();
+    }
+  }
+
+  /** @param {ScreenStart | undefined} data */
+  function renderHeader(data) {
+    const eyebrow = create('p', `${BLOCK}__eyebrow`, labels.eyebrow);
+    const title = create('h1', `${BLOCK}__title`, fill(labels.title, { id: taskSheet }));
+    header.replaceChildren(eyebrow, title);
+    if (data === undefined) return;
+    const facts = create('dl', `${BLOCK}__facts`);
+    for (const column of data.taskSheet.columns) {
+      if (column.name === 'SEQ_DB') continue;
+      const fact = create('div', `${BLOCK}__fact`);
+      fact.append(
+        create('dt', '', column.label ?? humanize(column.name)),
+        create('dd', '', column.value ?? labels.empty_value),
+      );
+      facts.append(fact);
+    }
+    if (facts.childElementCount > 0) header.append(facts);
+  }
+
+  /** @param {string} text */
+  function spinnerBlock(text) {
+    const block = create('div', `${BLOCK}__message ${BLOCK}__message--loading`);
+    block.append(create('span', `${BLOCK}__spinner`), create('p', '', text));
+    return block;
+  }
+
+  /** @param {string} text @param {string} kind @param {string} [detail] */
+  function message(text, kind, detail) {
+    const block = create('div', `${BLOCK}__message ${BLOCK}__message--${kind}`);
+    block.append(create('p', `${BLOCK}__message-text`, text));
+    if (detail) block.append(create('p', `${BLOCK}__message-detail`, detail));
+    return block;
+  }
+
+  // ---- the tree ------------------------------------------------------------------------------
+
+  /** @param {ScreenNode} data @param {TreeNode | null} parent @returns {TreeNode} */
+  function makeNode(data, parent) {
+    const key = `${parent ? `${parent.key}/` : ''}${data.level}:${data.id}`;
+    const item = /** @type {HTMLLIElement} */ (create('li', `${BLOCK}__item`));
+    /** @type {TreeNode} */
+    const node = {
+      data,
+      parent,
+      key,
+      children: undefined,
+      loading: undefined,
+      expanded: false,
+      item,
+      group: undefined,
+      rendered: 0,
+    };
+    item.setAttribute('role', 'treeitem');
+    item.tabIndex = -1;
+    item.dataset.key = key;
+    item.setAttribute('aria-level', String(depthOf(node)));
+    const row = create('div', `${BLOCK}__row`);
+    const twisty = create('span', `${BLOCK}__twisty`);
+    twisty.setAttribute('aria-hidden', 'true');
+    // Named from its row's text (the label, and an activity's values): browsers leave the nested
+    // group out of a tree item's name, so a branch is named by its label alone.
+    const label = create('span', `${BLOCK}__label`, data.label);
+    row.append(twisty, label);
+    if (data.kind === 'branch') {
+      item.classList.add(`${BLOCK}__item--branch`);
+      if (data.hasChildren) item.setAttribute('aria-expanded', 'false');
+      else item.classList.add(`${BLOCK}__item--leaf`);
+    } else {
+      item.classList.add(`${BLOCK}__item--task`);
+      item.setAttribute('aria-haspopup', 'dialog');
+      const details = create('span', `${BLOCK}__metrics`);
+      row.append(details);
+      renderChips(node, details);
+    }
+    item.append(row);
+    nodeOf.set(item, node);
+    return node;
+  }
+
+  /** @param {TreeNode} node */
+  function depthOf(node) {
+    let depth = 1;
+    for (let up = node.parent; up; up = up.parent) depth++;
+    return depth;
+  }
+
+  /** The metric values beside an activity's label, each with its source. @param {TreeNode} node @param {HTMLElement} into */
+  function renderChips(node, into) {
+    into.replaceChildren();
+    for (const column of metricColumns) {
+      const metric = node.data.metrics?.[column.field];
+      const chip = create(
+        'span',
+        `${BLOCK}__chip ${BLOCK}__chip--${(metric?.source ?? 'none').replace(':', '-')}`,
+      );
+      const value =
+        metric?.value === null || metric?.value === undefined
+          ? labels.empty_value
+          : formatValue(metric.value);
+      chip.append(
+        create('span', `${BLOCK}__chip-name`, column.label),
+        create('span', `${BLOCK}__chip-value`, value),
+      );
+      const source =
+        metric?.source === 'saved'
+          ? labels.chipSaved
+          : metric?.source?.startsWith('default')
+            ? labels.chipDefault
+            : '';
+      if (source) chip.append(create('span', `${BLOCK}__chip-source`, source));
+      into.append(chip);
+    }
+    if (node.data.editable === false) {
+      into.append(create('span', `${BLOCK}__lock`, labels.readOnly));
+      node.item.classList.add(`${BLOCK}__item--read-only`);
+    }
+  }
+
+  /** Decimals in the page's language: 12.5 → "12,5" in pt-BR. @param {string | number} value */
+  function formatValue(value) {
+    const text = String(value);
+    return lang.toLowerCase().startsWith('pt') ? text.replace('.', ',') : text;
+  }
+
+  /** The children of `owner` (null: the roots) and how many have their element. @param {TreeNode | null} owner */
+  function childrenOf(owner) {
+    return owner === null ? roots : (owner.children ?? []);
+  }
+
+  /**
+   * Renders the next chunk of `owner`'s children (null: the roots): a branch of thousands never
+   * builds thousands of elements at once. Called when the chunk's end comes into view, or when the
+   * keyboard walks past the last rendered child.
+   * @param {TreeNode | null} owner
+   */
+  function renderMore(owner) {
+    const list = childrenOf(owner);
+    const container = owner === null ? tree : owner.group;
+    if (container === undefined) return false;
+    const from = owner === null ? rootsRendered : owner.rendered;
+    if (from >= list.length) return false;
+    const to = Math.min(list.length, from + chunkSize);
+    const fragment = doc.createDocumentFragment();
+    for (let index = from; index < to; index++) {
+      const child = /** @type {TreeNode} */ (list[index]);
+      child.item.setAttribute('aria-setsize', String(list.length));
+      child.item.setAttribute('aria-posinset', String(index + 1));
+      fragment.append(child.item);
+    }
+    container.append(fragment);
+    if (owner === null) rootsRendered = to;
+    else owner.rendered = to;
+    const sentinel = owner === null ? rootSentinel : owner.item.querySelector(`:scope > .${BLOCK}__more`);
+    if (sentinel instanceof HTMLElement) {
+      if (to < list.length) {
+        moreObserver?.unobserve(sentinel);
+        moreObserver?.observe(sentinel);
+      } else {
+        moreObserver?.unobserve(sentinel);
+        sentinel.remove();
+      }
+    }
+    return true;
+  }
+
+  /** @param {string} key */
+  function findByKey(key) {
+    const item = element.querySelector(`[data-key="${CSS.escape(key)}"]`);
+    return item instanceof HTMLElement ? nodeOf.get(item) : undefined;
+  }
+
+  /**
+   * Opens a branch, loading its children on the first time (one request, shared by every caller).
+   * @param {TreeNode} node
+   */
+  async function expand(node) {
+    if (node.data.kind !== 'branch' || !node.data.hasChildren) return;
+    node.expanded = true;
+    node.item.setAttribute('aria-expanded', 'true');
+    if (node.group) {
+      node.group.hidden = false;
+      return;
+    }
+    if (!node.loading) node.loading = loadChildren(node);
+    await node.loading;
+  }
+
+  /** @param {TreeNode} node */
+  async function loadChildren(node) {
+    node.item.setAttribute('aria-busy', 'true');
+    const pending = create('span', `${BLOCK}__pending`, labels.branchLoading);
+    node.item.querySelector(`.${BLOCK}__row`)?.append(pending);
+    try {
+      /** @type {{ nodes: ScreenNode[] }} */
+      const data = await call({ part: 'children', level: node.data.level, node: node.data.id });
+      node.children = data.nodes.map((child) => makeNode(child, node));
+      const group = /** @type {HTMLUListElement} */ (create('ul', `${BLOCK}__group`));
+      group.setAttribute('role', 'group');
+      node.group = group;
+      node.item.append(group);
+      if (node.children.length > chunkSize) {
+        const sentinel = create('div', `${BLOCK}__more`);
+        sentinel.dataset.owner = node.key;
+        sentinel.setAttribute('aria-hidden', 'true');
+        node.item.append(sentinel);
+      }
+      renderMore(node);
+      group.hidden = !node.expanded;
+      if (node.children.length === 0) {
+        node.item.removeAttribute('aria-expanded');
+        node.item.classList.add(`${BLOCK}__item--leaf`);
+      }
+    } catch (error) {
+      node.loading = undefined;
+      node.expanded = false;
+      node.item.setAttribute('aria-expanded', 'false');
+      if (destroyed) return;
+      const detail = error instanceof RequestError ? error.message : String(error);
+      announce(`${labels.branchError} ${detail}`);
+      const failed = create('span', `${BLOCK}__branch-error`, labels.branchError);
+      node.item.querySelector(`.${BLOCK}__row`)?.append(failed);
+      later(() => failed.remove(), 6000);
+      throw error;
+    } finally {
+      pending.remove();
+      node.item.removeAttribute('aria-busy');
+    }
+  }
+
+  /** @param {TreeNode} node */
+  function collapse(node) {
+    if (!node.expanded) return;
+    node.expanded = false;
+    node.item.setAttribute('aria-expanded', 'false');
+    if (node.group) node.group.hidden = true;
+  }
+
+  /** The tree items a person can reach now: rendered, and not inside a closed branch, in order. */
+  function visibleItems() {
+    /** @type {HTMLElement[]} */
+    const items = [];
+    for (const item of tree.querySelectorAll('[role="treeitem"]')) {
+      if (item instanceof HTMLElement && !item.closest('[role="group"][hidden]')) items.push(item);
+    }
+    return items;
+  }
+
+  /** @param {TreeNode} node @param {{ scroll?: boolean }} [how] */
+  function focusNode(node, how = {}) {
+    for (const item of tree.querySelectorAll('[role="treeitem"][tabindex="0"]')) {
+      if (item instanceof HTMLElement) item.tabIndex = -1;
+    }
+    node.item.tabIndex = 0;
+    node.item.focus({ preventScroll: true });
+    if (how.scroll !== false) {
+      node.item.scrollIntoView({ block: 'nearest', behavior: reducedMotion ? 'auto' : 'smooth' });
+    }
+  }
+
+  /** The node of the focused item, or of the item with the roving tab stop. */
+  function currentNode() {
+    const active = doc.activeElement;
+    if (active instanceof HTMLElement && nodeOf.has(active)) return nodeOf.get(active);
+    const stop = tree.querySelector('[role="treeitem"][tabindex="0"]');
+    return stop instanceof HTMLElement ? nodeOf.get(stop) : undefined;
+  }
+
+  /**
+   * The visible item after `node`. When that item belongs to a long branch whose next chunk is not
+   * rendered yet (the walk reached the last rendered child), the chunk is rendered first.
+   * @param {TreeNode} node
+   */
+  function nextVisible(node) {
+    if (!(node.expanded && node.children && node.children.length > 0)) {
+      for (let current = /** @type {TreeNode | null} */ (node); current; current = current.parent) {
+        const owner = current.parent;
+        const list = childrenOf(owner);
+        const index = list.indexOf(current);
+        if (index < list.length - 1) {
+          if (index + 1 >= (owner === null ? rootsRendered : owner.rendered)) renderMore(owner);
+          break;
+        }
+      }
+    }
+    const items = visibleItems();
+    const next = items[items.indexOf(node.item) + 1];
+    return next ? nodeOf.get(next) : undefined;
+  }
+
+  /** The last node a person can reach: the last root, then the last child of each open branch, rendered. */
+  function lastVisible() {
+    /** @type {TreeNode | null} */
+    let owner = null;
+    for (;;) {
+      while (renderMore(owner)) {}
+      const last = childrenOf(owner).at(-1);
+      if (!last || !(last.expanded && last.children && last.children.length > 0)) return last ?? owner;
+      owner = last;
+    }
+  }
+
+  /** @param {KeyboardEvent} event */
+  function onTreeKey(event) {
+    const node = currentNode();
+    if (!node || event.altKey || event.ctrlKey || event.metaKey) return;
+    const items = visibleItems();
+    const index = items.indexOf(node.item);
+    /** @param {HTMLElement | undefined} item */
+    const go = (item) => {
+      const target = item ? nodeOf.get(item) : undefined;
+      if (target) focusNode(target);
+    };
+    switch (event.key) {
+      case 'ArrowDown': {
+        const next = nextVisible(node);
+        if (next) focusNode(next);
+        break;
+      }
+      case 'ArrowUp':
+        go(items[index - 1]);
+        break;
+      case 'ArrowRight':
+        if (node.data.kind !== 'branch' || !node.item.hasAttribute('aria-expanded')) break;
+        if (!node.expanded) void expand(node).catch(() => undefined);
+        else if (node.children?.[0]) focusNode(node.children[0]);
+        break;
+      case 'ArrowLeft':
+        if (node.expanded) collapse(node);
+        else if (node.parent) focusNode(node.parent);
+        break;
+      case 'Home':
+        go(items[0]);
+        break;
+      case 'End': {
+        const last = lastVisible();
+        if (last) focusNode(last);
+        break;
+      }
+      case 'Enter':
+      case ' ':
+        if (node.data.kind === 'task') openModal(node);
+        else if (node.expanded) collapse(node);
+        else void expand(node).catch(() => undefined);
+        break;
+      default:
+        if (event.key.length === 1 && event.key !== ' ') {
+          typeAheadTo(node, event.key);
+          break;
+        }
+        return;
+    }
+    event.preventDefault();
+  }
+
+  /**
+   * Type-ahead: focus the next visible item whose label starts with what was typed in the last
+   * moment (one letter repeated cycles through the items starting with it).
+   * @param {TreeNode} from @param {string} key
+   */
+  function typeAheadTo(from, key) {
+    typeAhead += key.toLowerCase();
+    later(() => (typeAhead = ''), TYPE_AHEAD_MS);
+    const items = visibleItems();
+    const start = items.indexOf(from.item);
+    const repeated = typeAhead.length > 1 && [...typeAhead].every((c) => c === typeAhead[0]);
+    const prefix = repeated ? (typeAhead[0] ?? '') : typeAhead;
+    const offset = typeAhead.length === 1 || repeated ? 1 : 0;
+    for (let step = 0; step < items.length; step++) {
+      const item = items[(start + offset + step) % items.length];
+      const node = item ? nodeOf.get(item) : undefined;
+      if (node?.data.label.toLowerCase().startsWith(prefix)) {
+        focusNode(node);
+        return;
+      }
+    }
+  }
+
+  /** @param {MouseEvent} event */
+  function onTreeClick(event) {
+    const target = /** @type {HTMLElement} */ (event.target);
+    const row = target.closest(`.${BLOCK}__row`);
+    const item = row?.parentElement;
+    const node = item ? nodeOf.get(item) : undefined;
+    if (!node) return;
+    focusNode(node, { scroll: false });
+    if (node.data.kind === 'task') openModal(node);
+    else if (node.expanded) collapse(node);
+    else void expand(node).catch(() => undefined);
+  }
+
+  // ---- search --------------------------------------------------------------------------------
+
+  function buildSearch() {
+    const root = create('div', `${BLOCK}__search`);
+    root.setAttribute('role', 'search');
+    const label = create('label', `${BLOCK}__search-label`, labels.search);
+    const input = /** @type {HTMLInputElement} */ (create('input', `${BLOCK}__search-input`));
+    input.type = 'search';
+    input.id = `${uid}-search`;
+    input.placeholder = labels.searchPlaceholder;
+    input.autocomplete = 'off';
+    input.spellcheck = false;
+    label.htmlFor = input.id;
+    const results = create('ul', `${BLOCK}__results`);
+    results.setAttribute('aria-label', labels.searchResults);
+    results.hidden = true;
+    const note = create('p', `${BLOCK}__results-note`);
+    note.hidden = true;
+    root.append(label, input, note, results);
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    let timer;
+    input.addEventListener('input', () => {
+      if (timer) clearTimeout(timer);
+      timers.delete(/** @type {any} */ (timer));
+      timer = later(() => void runSearch(input.value), SEARCH_DELAY_MS);
+    });
+    input.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter') {
+        event.preventDefault();
+        if (timer) clearTimeout(timer);
+        void runSearch(input.value);
+      } else if (event.key === 'Escape' && input.value !== '') {
+        event.preventDefault();
+        input.value = '';
+        void runSearch('');
+      } else if (event.key === 'ArrowDown') {
+        const first = results.querySelector('button');
+        if (first) {
+          event.preventDefault();
+          first.focus();
+        }
+      }
+    });
+    results.addEventListener('keydown', (event) => {
+      const buttons = [...results.querySelectorAll('button')];
+      const at = buttons.indexOf(/** @type {HTMLButtonElement} */ (doc.activeElement));
+      if (event.key === 'ArrowDown') buttons[at + 1]?.focus();
+      else if (event.key === 'ArrowUp') (at <= 0 ? input : buttons[at - 1])?.focus();
+      else return;
+      event.preventDefault();
+    });
+    return { root, input, results, note };
+  }
+
+  /** @param {string} text */
+  async function runSearch(text) {
+    const { results, note } = searchBox;
+    searchRequest?.abort();
+    const q = text.trim();
+    if (q === '') {
+      results.replaceChildren();
+      results.hidden = true;
+      note.hidden = true;
+      return;
+    }
+    const request = new AbortController();
+    searchRequest = request;
+    try {
+      /** @type {{ matches: { path: { level: number, id: number, label: string }[] }[], more: boolean }} */
+      const data = await call({ part: 'search', q }, { signal: request.signal });
+      if (request.signal.aborted || destroyed) return;
+      results.replaceChildren();
+      for (const match of data.matches) {
+        const last = match.path.at(-1);
+        if (!last) continue;
+        const item = create('li', '');
+        const button = create('button', `${BLOCK}__result`);
+        button.type = 'button';
+        button.append(create('span', `${BLOCK}__result-label`, last.label));
+        const trail = match.path
+          .slice(0, -1)
+          .map((step) => step.label)
+          .join(' › ');
+        if (trail) button.append(create('span', `${BLOCK}__result-path`, trail));
+        button.addEventListener('click', () => void openPath(match.path));
+        item.append(button);
+        results.append(item);
+      }
+      results.hidden = data.matches.length === 0;
+      note.hidden = !(data.matches.length === 0 || data.more);
+      note.textContent = data.matches.length === 0 ? fill(labels.searchNone, { q }) : labels.searchMore;
+      announce(
+        data.matches.length === 0
+          ? fill(labels.searchNone, { q })
+          : fill(labels.searchCount, { count: data.matches.length }),
+      );
+    } catch (error) {
+      if (request.signal.aborted || destroyed) return;
+      results.replaceChildren();
+      results.hidden = true;
+      note.hidden = false;
+      note.textContent = labels.searchError;
+      announce(labels.searchError);
+      void error;
+    }
+  }
+
+  /**
+   * Opens the tree down to a search match (each closed branch on the way loads once) and focuses it.
+   * @param {{ level: number, id: number }[]} path
+   */
+  async function openPath(path) {
+    /** @type {TreeNode | null} */
+    let owner = null;
+    /** @type {TreeNode | undefined} */
+    let found;
+    for (const [index, step] of path.entries()) {
+      if (owner !== null) await expand(owner);
+      const list = childrenOf(owner);
+      const position = list.findIndex((node) => node.data.level === step.level && node.data.id === step.id);
+      found = list[position];
+      if (!found) return;
+      // A match deep in a long branch: render the chunks up to it.
+      while ((owner === null ? rootsRendered : owner.rendered) <= position && renderMore(owner)) {}
+      if (index < path.length - 1) owner = found;
+    }
+    if (found) focusNode(found);
+  }
+
+  // ---- the modal -----------------------------------------------------------------------------
+
+  function buildModal() {
+    const dialog = /** @type {HTMLDialogElement} */ (create('dialog', `${BLOCK}__modal`));
+    const form = /** @type {HTMLFormElement} */ (create('form', `${BLOCK}__form`));
+    form.method = 'dialog';
+    form.noValidate = true;
+    const title = create('h2', `${BLOCK}__modal-title`);
+    title.id = `${uid}-modal-title`;
+    dialog.setAttribute('aria-labelledby', title.id);
+    const trail = create('p', `${BLOCK}__modal-path`);
+    const notice = create('p', `${BLOCK}__notice`, labels.readOnlyNotice);
+    notice.hidden = true;
+    const fields = create('div', `${BLOCK}__fields`);
+    const formError = create('p', `${BLOCK}__form-error`);
+    formError.setAttribute('role', 'alert');
+    formError.hidden = true;
+    const actions = create('div', `${BLOCK}__actions`);
+    const cancel = create('button', `${BLOCK}__button`, labels.cancel);
+    cancel.type = 'button';
+    const saveNext = create('button', `${BLOCK}__button`, labels.saveNext);
+    saveNext.type = 'button';
+    const save = create('button', `${BLOCK}__button ${BLOCK}__button--primary`, labels.save);
+    save.type = 'submit';
+    actions.append(cancel, saveNext, save);
+    form.append(title, trail, notice, fields, formError, actions);
+    dialog.append(form);
+    /** @type {Map<string, { input: HTMLInputElement, source: HTMLElement, error: HTMLElement, column: MetricColumn }>} */
+    const inputs = new Map();
+
+    cancel.addEventListener('click', () => dialog.close());
+    saveNext.addEventListener('click', () => void submit(true));
+    form.addEventListener('submit', (event) => {
+      event.preventDefault();
+      void submit(false);
+    });
+    dialog.addEventListener('close', () => {
+      const node = modalNode;
+      modalNode = undefined;
+      if (node && !destroyed && node.item.isConnected) focusNode(node, { scroll: false });
+    });
+
+    /** @param {MetricColumn[]} columns */
+    function setColumns(columns) {
+      fields.replaceChildren();
+      inputs.clear();
+      for (const column of columns) {
+        const field = create('div', `${BLOCK}__field`);
+        const id = `${uid}-metric-${column.field}`;
+        const label = create('label', `${BLOCK}__field-label`, column.label);
+        label.htmlFor = id;
+        const input = /** @type {HTMLInputElement} */ (create('input', `${BLOCK}__input`));
+        input.id = id;
+        input.name = column.field;
+        input.type = 'text';
+        input.autocomplete = 'off';
+        const whole = column.dataType !== null && column.dataType in INTEGER_BITS;
+        input.inputMode = whole ? 'numeric' : column.dataType === 'decimal' ? 'decimal' : 'text';
+        const source = create('p', `${BLOCK}__source`);
+        source.id = `${id}-source`;
+        const error = create('p', `${BLOCK}__field-error`);
+        error.id = `${id}-error`;
+        error.hidden = true;
+        input.setAttribute('aria-describedby', source.id);
+        input.addEventListener('input', () => showFieldError(column.field, undefined));
+        field.append(label, input, source, error);
+        fields.append(field);
+        inputs.set(column.field, { input, source, error, column });
+      }
+    }
+
+    /** @param {string} field @param {string | undefined} text */
+    function showFieldError(field, text) {
+      const entry = inputs.get(field);
+      if (!entry) return;
+      entry.error.textContent = text ?? '';
+      entry.error.hidden = text === undefined;
+      entry.input.setAttribute('aria-invalid', String(text !== undefined));
+      entry.input.setAttribute(
+        'aria-describedby',
+        text === undefined ? entry.source.id : `${entry.error.id} ${entry.source.id}`,
+      );
+    }
+
+    /** @param {TreeNode} node */
+    function open(node) {
+      title.textContent = node.data.label;
+      const ancestors = [];
+      for (let up = node.parent; up; up = up.parent) ancestors.unshift(up.data.label);
+      trail.textContent = ancestors.join(' › ');
+      trail.hidden = ancestors.length === 0;
+      const editable = node.data.editable !== false;
+      notice.hidden = editable;
+      formError.hidden = true;
+      formError.textContent = '';
+      save.hidden = !editable;
+      saveNext.hidden = !editable;
+      cancel.textContent = editable ? labels.cancel : labels.close;
+      for (const [field, entry] of inputs) {
+        const metric = node.data.metrics?.[field];
+        entry.input.value =
+          metric?.value === null || metric?.value === undefined ? '' : formatValue(metric.value);
+        entry.input.readOnly = !editable;
+        entry.source.textContent = sourceText(metric?.source);
+        entry.source.dataset.source = metric?.source ?? 'none';
+        showFieldError(field, undefined);
+      }
+      setBusy(false);
+      if (!dialog.open) dialog.showModal();
+      const first = editable ? inputs.values().next().value?.input : cancel;
+      first?.focus();
+      first instanceof HTMLInputElement && first.select();
+    }
+
+    /** @param {boolean} busy */
+    function setBusy(busy) {
+      form.setAttribute('aria-busy', String(busy));
+      save.disabled = busy;
+      saveNext.disabled = busy;
+      save.textContent = busy ? labels.saving : labels.save;
+    }
+
+    /** @param {boolean} andNext */
+    async function submit(andNext) {
+      const node = modalNode;
+      if (!node || node.data.editable === false || save.disabled) return;
+      /** @type {Record<string, string | number | null>} */
+      const values = {};
+      /** @type {HTMLInputElement | undefined} */
+      let firstBad;
+      for (const [field, entry] of inputs) {
+        const checked = checkTyped(entry.column, entry.input.value, lang);
+        if (checked.ok) {
+          values[field] = checked.value;
+          showFieldError(field, undefined);
+        } else {
+          showFieldError(field, fill(labels[checked.problem], checked.params));
+          firstBad ??= entry.input;
+        }
+      }
+      if (firstBad) {
+        firstBad.focus();
+        return;
+      }
+      formError.hidden = true;
+      setBusy(true);
+      try {
+        await call(
+          {},
+          {
+            method: 'PUT',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({
+              entries: [{ activity: node.data.id, group: node.data.group ?? null, values }],
+            }),
+          },
+        );
+      } catch (error) {
+        if (destroyed) return;
+        setBusy(false);
+        const failure =
+          error instanceof RequestError
+            ? error
+            : new RequestError(0, labels.networkError, undefined, undefined);
+        // A field's own problem goes to that field: the path ends in the metric's column.
+        const field = failure.path?.match(/^entries\.\d+\.values\.(.+)$/)?.[1];
+        if (field !== undefined && inputs.has(field)) {
+          showFieldError(field, failure.message);
+          inputs.get(field)?.input.focus();
+        } else {
+          formError.textContent = fill(labels.saveError, { message: failure.message });
+          formError.hidden = false;
+        }
+        return;
+      }
+      if (destroyed) return;
+      setBusy(false);
+      /** @type {Record<string, { value: string | number | null, source: string }>} */
+      const metrics = {};
+      for (const [field, value] of Object.entries(values)) {
+        metrics[field] = value === null ? { value: null, source: 'none' } : { value, source: 'saved' };
+      }
+      node.data = { ...node.data, metrics };
+      const details = node.item.querySelector(`.${BLOCK}__metrics`);
+      if (details instanceof HTMLElement) renderChips(node, details);
+      announce(fill(labels.saved, { label: node.data.label }));
+      const next = andNext ? nextTask(node) : undefined;
+      if (next) {
+        modalNode = next;
+        focusNode(next, { scroll: true });
+        open(next);
+      } else dialog.close();
+    }
+
+    return { dialog, setColumns, open };
+  }
+
+  /** @param {string | undefined} source */
+  function sourceText(source) {
+    switch (source) {
+      case 'saved':
+        return labels.sourceSaved;
+      case 'default:value':
+        return labels.sourceValue;
+      case 'default:field':
+        return labels.sourceField;
+      case 'default:taskSheet':
+        return labels.sourceTaskSheet;
+      default:
+        return labels.sourceNone;
+    }
+  }
+
+  /** The next activity after `node` among the items a person can reach now. @param {TreeNode} node */
+  function nextTask(node) {
+    for (let next = nextVisible(node); next; next = nextVisible(next)) {
+      if (next.data.kind === 'task') return next;
+    }
+    return undefined;
+  }
+
+  /** @param {TreeNode} node */
+  function openModal(node) {
+    modalNode = node;
+    modal.open(node);
+  }
+
+  return {
+    state: () => state,
+    destroy() {
+      if (destroyed) return;
+      destroyed = true;
+      lifetime.abort();
+      searchRequest?.abort();
+      for (const timer of timers) clearTimeout(timer);
+      timers.clear();
+      moreObserver?.disconnect();
+      if (modal.dialog.open) modal.dialog.close();
+      nodeOf.clear();
+      element.replaceChildren();
+      element.classList.remove(BLOCK);
+      if (!hadClass) element.removeAttribute('class');
+      delete element.dataset.state;
+      element.removeAttribute('aria-busy');
+    },
+  };
+}
+
+/**
+ * Registers `<association-screen endpoint="/associationtask" task-sheet="42">`, which mounts the
+ * screen when connected and destroys it when removed. Safe to call twice.
+ * @param {string} [name]
+ */
+export function defineAssociationScreen(name = 'association-screen') {
+  if (typeof customElements === 'undefined' || customElements.get(name)) return;
+  customElements.define(
+    name,
+    class extends HTMLElement {
+      /** @type {ScreenController | undefined} */
+      #screen;
+
+      connectedCallback() {
+        const taskSheet = this.getAttribute('task-sheet') ?? '';
+        // Strict digits: `Number('')` is 0 and `Number(' 1e3 ')` is 1000, neither meant by markup.
+        if (!/^[1-9]\d{0,15}$/.test(taskSheet)) {
+          throw new RangeError(
+            `<${name}>: task-sheet must be a task sheet SEQ_DB, got ${JSON.stringify(taskSheet)}`,
+          );
+        }
+        this.#screen = mountAssociationScreen(this, {
+          endpoint: this.getAttribute('endpoint') || this.ownerDocument.location.pathname,
+          taskSheet: Number(taskSheet),
+        });
+      }
+
+      disconnectedCallback() {
+        this.#screen?.destroy();
+        this.#screen = undefined;
+      }
+    },
+  );
+}
+
+defineAssociationScreen();
