@@ -59,24 +59,26 @@ export const LoadTaskTreeOptions = z.strictObject({
   /** The TREE_VIEW; `null` for the default tree; read from the scope's parameter rows when absent. */
   treeView: TreeView.nullable().optional(),
   /**
-   * Most parent ids a level is read with as an IN list (default 999). A level with more parents is read
-   * with one join over the scope's links of that level, links of parents outside the tree dropped in
-   * memory: on bench:tree 310 ms against 520 ms for 999-id chunks (MariaDB turns IN lists of 1000 or
-   * more values into a subquery and walks the scope's links once per chunk), and still one query.
-   * At most 60 000: one statement carries at most 65 535 placeholders.
+   * Most first-level ids the second level is read with as an IN list (default 999). A second level
+   * with more parents, and every deeper level, is read with one join over the scope's links of that
+   * level, links of parents outside the tree dropped in memory, so that all of them go out at once
+   * (MariaDB turns IN lists of 1000 or more values into a subquery and walks the scope's links once
+   * per chunk). At most 60 000: one statement carries at most 65 535 placeholders.
    */
   inListLimit: z.int().min(0).max(60_000).optional(),
 });
 export type LoadTaskTreeOptions = z.input<typeof LoadTaskTreeOptions>;
 
 /**
- * Loads the task sheet's tree: level by level, one query per level, never one per node. Every level,
+ * Loads the task sheet's tree: one query per level, never one per node; the levels below the first
+ * go out together once the first is read. Every level,
  * and every association row, passes the scope, DELETED and ATIVO filters. Each task node carries its saved metrics and its
  * computed defaults. An unknown task sheet, or one of another scope, is a NotFoundError.
  *
  * Round trips: parameters (unless `names` and `treeView` are given), the task sheet, one per level,
- * and one for the task sheet's saved metrics (none for levels or metrics when there is nothing to hang
- * them from). Children come in database order.
+ * and one for the task sheet's saved metrics (none for levels or metrics when the first level has
+ * nothing to hang them from), in at most three waits: parameters; the task sheet with the first level;
+ * every other level with the saved metrics. Children come in database order.
  *
  * @example const tree = await loadTaskTree(db, { scope: { EMPRESA: 1, FILIAL: 1, LOCAL: 1 }, taskSheet: 42 });
  */
@@ -134,10 +136,32 @@ async function walkTree(
     roots = frontier;
   }
 
+  // Every level below the first goes out at once, as the rows of the level above are not needed to
+  // ask for it: the second level by an IN list of the first level's ids when they are few
+  // (inListLimit), every deeper level by one join over the scope's links of that level. Links of
+  // parents outside the tree (hidden, in a cycle) come too and are dropped below, level by level.
+  // Nothing is sent when the first level shows nothing to hang a second level from.
+  const reads: Promise<Record<string, unknown>[]>[] = [];
   let parentLevel = first;
-  for (const level of rest) {
+  for (const [index, level] of rest.entries()) {
     const association = parentLevel.association;
     if (association === undefined || frontier.length === 0) break;
+    const parentIds = index === 0 ? [...new Set(frontier.map((node) => node.seqDb))] : [];
+    const byIds = index === 0 && parentIds.length <= inListLimit;
+    if (level.isTask) saved = readSaved();
+    const reading = db.query<Record<string, unknown>>(
+      `SELECT c.*, a.${quoteIdentifier(association.parentColumn)} AS __ta_parent FROM ${quoteIdentifier(association.table)} a JOIN ${quoteIdentifier(level.table)} c ON c.SEQ_DB = a.${quoteIdentifier(association.childColumn)} WHERE ${liveInScope('a')} AND ${liveInScope('c')}${byIds ? ` AND a.${quoteIdentifier(association.parentColumn)} IN (${placeholders(parentIds.length)})` : ''}`,
+      [...scopeParams(scope), ...scopeParams(scope), ...(byIds ? parentIds : [])],
+    );
+    // Marked handled now, in case an earlier level fails first; awaiting it below still throws.
+    reading.catch(() => undefined);
+    reads.push(reading);
+    parentLevel = level;
+  }
+
+  for (const [index, level] of rest.entries()) {
+    const reading = reads[index];
+    if (reading === undefined) break;
     const byParent = new Map<number, BranchNode[]>();
     for (const node of frontier) {
       const same = byParent.get(node.seqDb);
@@ -147,17 +171,11 @@ async function walkTree(
     const next: BranchNode[] = [];
     // The association row's parent column rides along, last, under a name no host column uses (and
     // is deleted again: deleting the last-added property keeps V8's fast object layout).
-    const parentIds = [...byParent.keys()];
-    const byIds = parentIds.length <= inListLimit;
-    if (level.isTask) saved = readSaved();
-    const rows = await db.query<Record<string, unknown>>(
-      `SELECT c.*, a.${quoteIdentifier(association.parentColumn)} AS __ta_parent FROM ${quoteIdentifier(association.table)} a JOIN ${quoteIdentifier(level.table)} c ON c.SEQ_DB = a.${quoteIdentifier(association.childColumn)} WHERE ${liveInScope('a')} AND ${liveInScope('c')}${byIds ? ` AND a.${quoteIdentifier(association.parentColumn)} IN (${placeholders(parentIds.length)})` : ''}`,
-      [...scopeParams(scope), ...scopeParams(scope), ...(byIds ? parentIds : [])],
-    );
+    const rows = await reading;
     for (const row of rows) {
       const parents = byParent.get(Number(row.__ta_parent));
       delete row.__ta_parent;
-      // Without the IN list, links of parents that are not in the tree (hidden, in a cycle) come too.
+      // Links of parents that are not in the tree (hidden, in a cycle) come too: dropped here.
       if (parents === undefined) continue;
       for (const parent of parents) {
         if (level.isTask) parent.children.push(taskNode(level, row, parent.seqDb, tasks));
@@ -169,7 +187,6 @@ async function walkTree(
       }
     }
     frontier = next;
-    parentLevel = level;
   }
 
   if (saved !== undefined) {

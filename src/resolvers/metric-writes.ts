@@ -33,15 +33,38 @@ function keyRows(keys: readonly MetricKey[]): Statement {
 }
 
 /**
- * Locks and reads the task sheet's rows of exactly `keys` (DELETED rows excepted: they are history,
- * never the key's row). One index lookup per key: the keys drive the join (STRAIGHT_JOIN) and, when
- * the table has it, the metric key index is forced, since the optimizer may otherwise walk an index of
- * one column (the activity's, say) and lock that activity's rows on every task sheet. `<=>` matches a
- * NULL group (a one-level tree) as a value.
+ * The name of the lock that serialises the writers of one (database, metric table, scope), as an SQL
+ * expression. It is hashed on the server: MySQL refuses lock names longer than 64 characters.
+ */
+export function scopeLockName(table: Identifier, scope: Scope): Statement {
+  return {
+    sql: `CONCAT('task_association:', SHA1(CONCAT(DATABASE(), '.', ?, ':', ?)))`,
+    params: [table, scopeParams(scope).join('/')],
+  };
+}
+
+/** The scope's named lock and how long to wait for it. */
+export interface ScopeLock {
+  readonly name: Statement;
+  readonly timeoutSeconds: number;
+}
+
+/**
+ * Takes the scope's named lock, then locks and reads the task sheet's rows of exactly `keys` (DELETED
+ * rows excepted: they are history, never the key's row), in one statement. Every row says whether the
+ * lock was taken (`locked` = 1); a key without a row comes back once with a NULL ID; when the lock
+ * was not taken, no metric row is read or locked (the join's condition starts with it).
  *
- * @example lockKeysStatement(parseIdentifier('app_oper_grupo_metrica', 'metric table'), scope, 42, [{ activity: 3, group: 1 }], parseIdentifier(METRIC_KEY_INDEX, 'index')).sql
- * // SELECT STRAIGHT_JOIN m.ID, m.RO, m.ATIVO, m.OPER_SEQ_DB, m.OPER_GRUPO_SEQ_DB FROM (SELECT ? AS o, ? AS g) k
- * //   JOIN `app_oper_grupo_metrica` m FORCE INDEX (`ix_metric_key`) ON m.EMPRESA = ? AND ... FOR UPDATE
+ * The lock is a one-row derived table read first: a derived table without a base table (and with a
+ * LIMIT) is never merged into the outer query, by MySQL or MariaDB, so GET_LOCK runs once, before
+ * any metric row is read. One index lookup per key: the keys drive the join and, when the table has
+ * it, the metric key index is forced, since the optimizer may otherwise walk an index of one column
+ * (the activity's, say) and lock that activity's rows on every task sheet. `<=>` matches a NULL group
+ * (a one-level tree) as a value.
+ *
+ * @example lockKeysStatement(parseIdentifier('app_oper_grupo_metrica', 'metric table'), scope, 42, [{ activity: 3, group: 1 }], parseIdentifier(METRIC_KEY_INDEX, 'index'), { name: scopeLockName(parseIdentifier('app_oper_grupo_metrica', 'metric table'), scope), timeoutSeconds: 10 }).sql
+ * // SELECT STRAIGHT_JOIN l.locked, m.ID, ... FROM (SELECT GET_LOCK(..., ?) AS locked LIMIT 1) l
+ * //   JOIN (SELECT ? AS o, ? AS g) k LEFT JOIN `app_oper_grupo_metrica` m FORCE INDEX (`ix_metric_key`) ON l.locked = 1 AND ... FOR UPDATE
  */
 export function lockKeysStatement(
   table: Identifier,
@@ -49,16 +72,23 @@ export function lockKeysStatement(
   taskSheet: number,
   keys: readonly MetricKey[],
   keyIndex: Identifier | undefined,
+  lock: ScopeLock,
 ): Statement {
   const rows = keyRows(keys);
   const hint = keyIndex === undefined ? '' : ` FORCE INDEX (${quoteIdentifier(keyIndex)})`;
   return {
-    sql: `SELECT STRAIGHT_JOIN m.ID, m.RO, m.ATIVO, m.OPER_SEQ_DB, m.OPER_GRUPO_SEQ_DB FROM (${rows.sql}) k
-      JOIN ${quoteIdentifier(table)} m${hint} ON m.EMPRESA = ? AND m.FILIAL = ? AND m.LOCAL = ? AND m.FOLHA_TAREFA_SEQ_DB = ?
-       AND m.OPER_SEQ_DB = k.o AND m.OPER_GRUPO_SEQ_DB <=> k.g
-     WHERE IFNULL(m.DELETED, 0) = 0 FOR UPDATE`,
-    params: [...rows.params, ...scopeParams(scope), taskSheet],
+    sql: `SELECT STRAIGHT_JOIN l.locked, m.ID, m.RO, m.ATIVO, k.o AS OPER_SEQ_DB, k.g AS OPER_GRUPO_SEQ_DB
+       FROM (SELECT GET_LOCK(${lock.name.sql}, ?) AS locked LIMIT 1) l JOIN (${rows.sql}) k
+       LEFT JOIN ${quoteIdentifier(table)} m${hint} ON l.locked = 1 AND m.EMPRESA = ? AND m.FILIAL = ? AND m.LOCAL = ?
+        AND m.FOLHA_TAREFA_SEQ_DB = ? AND m.OPER_SEQ_DB = k.o AND m.OPER_GRUPO_SEQ_DB <=> k.g AND IFNULL(m.DELETED, 0) = 0
+     FOR UPDATE`,
+    params: [...lock.name.params, lock.timeoutSeconds, ...rows.params, ...scopeParams(scope), taskSheet],
   };
+}
+
+/** Releases the scope's named lock. */
+export function releaseStatement(lock: ScopeLock): Statement {
+  return { sql: `SELECT RELEASE_LOCK(${lock.name.sql})`, params: lock.name.params };
 }
 
 /**
@@ -81,12 +111,18 @@ export interface RowUpdate {
 /**
  * Updates rows by primary key, one statement per set of columns written (a batch usually writes one
  * set): a single row directly, several through a derived table of (ID, values) joined on the key.
+ *
+ * With `release`, the last statement also releases the scope's named lock, from a one-row derived
+ * table read before any row is written. Only for a batch that inserts nothing: its rows are already
+ * locked by the locking read, so the next writer that takes the named lock waits on them until this
+ * transaction commits, and the one round trip a release costs is saved.
  */
 export function updateStatements(
   table: Identifier,
   scope: Scope,
   user: number,
   updates: readonly RowUpdate[],
+  release?: ScopeLock,
 ): Statement[] {
   const bySet = new Map<string, { columns: Identifier[]; rows: { id: number; values: MetricValue[] }[] }>();
   for (const update of updates) {
@@ -97,9 +133,17 @@ export function updateStatements(
     for (const id of update.ids) group.rows.push({ id, values: [...update.values.values()] });
   }
   const quoted = quoteIdentifier(table);
-  return [...bySet.values()].map(({ columns, rows }) => {
+  const sets = [...bySet.values()];
+  return sets.map(({ columns, rows }, setIndex) => {
+    const releasing = release !== undefined && setIndex === sets.length - 1;
+    const released = releasing
+      ? {
+          sql: `(SELECT RELEASE_LOCK(${release.name.sql}) AS released LIMIT 1) r JOIN `,
+          params: release.name.params,
+        }
+      : { sql: '', params: [] };
     const [only] = rows;
-    if (rows.length === 1 && only !== undefined) {
+    if (rows.length === 1 && only !== undefined && !releasing) {
       return {
         sql: `UPDATE ${quoted} SET ${columns.map((column) => `${quoteIdentifier(column)} = ?`).join(', ')}, UPD_USUARIO_SEQ_DB = ?
           WHERE EMPRESA = ? AND FILIAL = ? AND LOCAL = ? AND ID = ?`,
@@ -110,10 +154,15 @@ export function updateStatements(
     const first = `SELECT ? AS id${names.map((name) => `, ? AS ${name}`).join('')}`;
     const next = `SELECT ?${names.map(() => ', ?').join('')}`;
     return {
-      sql: `UPDATE ${quoted} m JOIN (${rows.map((_, index) => (index === 0 ? first : next)).join(' UNION ALL ')}) v
-          ON m.EMPRESA = ? AND m.FILIAL = ? AND m.LOCAL = ? AND m.ID = v.id
+      sql: `UPDATE ${released.sql}(${rows.map((_, index) => (index === 0 ? first : next)).join(' UNION ALL ')}) v
+          JOIN ${quoted} m ON m.EMPRESA = ? AND m.FILIAL = ? AND m.LOCAL = ? AND m.ID = v.id
         SET ${columns.map((column, index) => `m.${quoteIdentifier(column)} = v.${names[index]}`).join(', ')}, m.UPD_USUARIO_SEQ_DB = ?`,
-      params: [...rows.flatMap((row) => [row.id, ...row.values]), ...scopeParams(scope), user],
+      params: [
+        ...released.params,
+        ...rows.flatMap((row) => [row.id, ...row.values]),
+        ...scopeParams(scope),
+        user,
+      ],
     };
   });
 }

@@ -1,27 +1,35 @@
 import { z } from 'zod';
 import { isReservedMetricColumn, TreeView } from '../config/index.js';
 import type { Database, SqlExecutor } from '../db/driver.js';
-import { type Identifier, parseIdentifier, quoteIdentifier } from '../identifier.js';
+import { type Identifier, quoteIdentifier } from '../identifier.js';
 import { formatScope, Scope } from '../scope.js';
 import { SeqDb } from '../seq-db.js';
 import { TableNames } from '../table-names.js';
-import { type ColumnType, checkValue, readColumnTypes } from './column-types.js';
+import { type ColumnType, checkValue } from './column-types.js';
 import { BusyError, ConfigurationError, InvalidRequestError, ReadOnlyRowError } from './errors.js';
 import { metricKey } from './load-task-tree.js';
 import { MetricBatch, type MetricEntry } from './metric-batch.js';
 import type { MetricValue } from './metric-defaults.js';
+import {
+  forgetMetricTableShape,
+  isShapeError,
+  metricTableShape,
+  missingIdentityColumns,
+} from './metric-table.js';
 import {
   insertStatement,
   lastIdStatement,
   lockKeysStatement,
   type MetricWrite,
   type RowUpdate,
+  releaseStatement,
+  type ScopeLock,
   type Statement,
+  scopeLockName,
   updateStatements,
 } from './metric-writes.js';
 import { shownNodes } from './shown-nodes.js';
 import { chunks, liveInScope, placeholders, scopeParams } from './sql.js';
-import { METRIC_TABLE_COLUMNS } from './table-diagnosis.js';
 import { loadTaskSheet } from './task-sheet.js';
 import type { PlannedLevel, TreePlan } from './tree-plan.js';
 import { withPlan } from './with-plan.js';
@@ -45,9 +53,6 @@ export interface SaveMetricsResult {
   readonly updated: number;
 }
 
-/** How often a batch is retried when concurrent writers deadlock or take the same new ID. */
-const MAX_ATTEMPTS = 10;
-
 /**
  * Upserts a batch of metric values on one task sheet, keyed by (scope, FOLHA_TAREFA_SEQ_DB,
  * OPER_SEQ_DB, OPER_GRUPO_SEQ_DB): updates the live row of a key, inserts with the scope's next free
@@ -70,38 +75,50 @@ async function savePlanned(
   plan: TreePlan,
 ): Promise<SaveMetricsResult> {
   const { scope, user, taskSheet, entries } = options;
-  // The checks read different things and go out together; their errors still come in a fixed order
-  // (task sheet, then values, then the tree), whichever answer arrives first.
-  const [sheet, columns, keyIndex, inTree] = await Promise.allSettled([
+  // The task sheet and the tree are checked together, beside the read of the table's shape, and
+  // before the transaction: a transaction that waited for them would hold a pooled connection that a
+  // check still queued behind it may need (a small pool, many saves: none would move). Their errors
+  // come in a fixed order (task sheet, then values, then the tree), whichever answer arrives first.
+  const checks = Promise.allSettled([
     loadTaskSheet(db, scope, taskSheet),
-    readColumnTypes(db, plan.metricTable),
-    findKeyIndex(db, plan.metricTable),
     checkInTree(db, scope, plan, entries),
   ]);
-  if (sheet.status === 'rejected') throw sheet.reason;
-  if (columns.status === 'rejected') throw columns.reason;
-  const rows = checkEntries(entries, plan, columns.value);
-  if (inTree.status === 'rejected') throw inTree.reason;
-  if (keyIndex.status === 'rejected') throw keyIndex.reason;
+  for (let fresh = false; ; fresh = true) {
+    if (fresh) forgetMetricTableShape(db, plan.metricTable);
+    const [shape, [sheet, inTree]] = await Promise.all([metricTableShape(db, plan.metricTable), checks]);
+    if (sheet.status === 'rejected') throw sheet.reason;
+    const rows = checkEntries(entries, plan, shape.columns);
+    if (inTree.status === 'rejected') throw inTree.reason;
+    const batch = {
+      table: plan.metricTable,
+      keyIndex: shape.keyIndex,
+      scope,
+      user,
+      taskSheet,
+      entries: rows,
+    };
+    try {
+      return await writeRetrying(db, batch);
+    } catch (error) {
+      // The table changed under the cached shape: read it again and check the batch against it.
+      if (fresh || !isShapeError(error)) throw error;
+    }
+  }
+}
 
+/** How often a batch is retried when concurrent writers deadlock or take the same new ID. */
+const MAX_ATTEMPTS = 10;
+
+async function writeRetrying(db: Database, batch: CheckedBatch): Promise<SaveMetricsResult> {
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db.transaction((tx) =>
-        writeBatch(tx, {
-          table: plan.metricTable,
-          keyIndex: keyIndex.value,
-          scope,
-          user,
-          taskSheet,
-          entries: rows,
-        }),
-      );
+      return await db.transaction((tx) => writeBatch(tx, batch));
     } catch (error) {
       if (!isRetryable(error)) throw error;
       if (attempt >= MAX_ATTEMPTS) {
         throw new BusyError(
           'METRICS_BUSY',
-          `metrics of task sheet ${taskSheet} could not be saved: other writers kept colliding (${attempt} attempts); nothing was written, send the batch again`,
+          `metrics of task sheet ${batch.taskSheet} could not be saved: other writers kept colliding (${attempt} attempts); nothing was written, send the batch again`,
           { cause: error },
         );
       }
@@ -120,7 +137,7 @@ function checkEntries(
   plan: TreePlan,
   columns: ReadonlyMap<string, ColumnType>,
 ): CheckedEntry[] {
-  const missing = METRIC_TABLE_COLUMNS.filter((column) => !columns.has(column));
+  const missing = missingIdentityColumns(columns);
   if (missing.length > 0) {
     throw new ConfigurationError(
       'METRIC_TABLE_UNUSABLE',
@@ -208,14 +225,14 @@ async function checkInTree(db: SqlExecutor, scope: Scope, plan: TreePlan, entrie
     if (!found.has(metricKey(entry.activity, entry.group))) {
       throw new InvalidRequestError(
         'NOT_IN_TREE',
-        `entry ${index}: activity ${entry.activity} is not linked to node ${entry.group} in scope ${formatScope(scope)} (or one of them is deleted or inactive)`,
+        `entry ${index}: activity ${entry.activity} is not linked to node ${entry.group} in scope ${formatScope(scope)} (or the activity or the link is deleted or inactive)`,
         { path: `entries.${index}` },
       );
     }
     if (entry.group !== null && !shown.has(entry.group)) {
       throw new InvalidRequestError(
         'NOT_IN_TREE',
-        `entry ${index}: node ${entry.group} is not in the tree of scope ${formatScope(scope)}: it hangs below a deleted or inactive node, or in a cycle of parents`,
+        `entry ${index}: node ${entry.group} is not in the tree of scope ${formatScope(scope)}: it is deleted or inactive, or hangs below a deleted or inactive node, or in a cycle of parents`,
         { path: `entries.${index}` },
       );
     }
@@ -223,9 +240,11 @@ async function checkInTree(db: SqlExecutor, scope: Scope, plan: TreePlan, entrie
 }
 
 /**
- * The (activity, parent node) keys among `activities` that live links of the task level tie together.
- * The links drive the join (STRAIGHT_JOIN), found by their activity: left to itself, the optimizer may
- * start from every node of the scope and walk all their links to find the few it was asked for.
+ * The (activity, parent node) keys among `activities` that live links of the task level tie to a live
+ * activity. Whether the parent node is live (and shown) is the node check's, which reads those nodes
+ * anyway. The links drive the join (STRAIGHT_JOIN), found by their activity: left to itself, the
+ * optimizer may start from every activity of the scope. IN lists stop at 999 ids (at 1000 the server
+ * may turn the list into a temporary table); the chunks of a large batch go out together.
  */
 async function linkedKeys(
   db: SqlExecutor,
@@ -234,48 +253,26 @@ async function linkedKeys(
   parent: PlannedLevel | undefined,
   activities: readonly number[],
 ): Promise<Set<string>> {
-  const found = new Set<string>();
   const association = parent?.association;
-  for (const ids of chunks(activities, 999)) {
-    if (parent === undefined || association === undefined) {
+  const read = async (ids: readonly number[]): Promise<string[]> => {
+    if (association === undefined) {
       const rows = await db.query<{ o: number }>(
         `SELECT t.SEQ_DB AS o FROM ${quoteIdentifier(task.table)} t WHERE ${liveInScope('t')} AND t.SEQ_DB IN (${placeholders(ids.length)})`,
         [...scopeParams(scope), ...ids],
       );
-      for (const row of rows) found.add(metricKey(row.o, null));
-      continue;
+      return rows.map((row) => metricKey(row.o, null));
     }
     const child = quoteIdentifier(association.childColumn);
     const parentColumn = quoteIdentifier(association.parentColumn);
     const rows = await db.query<{ o: number; g: number }>(
       `SELECT STRAIGHT_JOIN a.${child} AS o, a.${parentColumn} AS g FROM ${quoteIdentifier(association.table)} a
          JOIN ${quoteIdentifier(task.table)} t ON t.SEQ_DB = a.${child}
-         JOIN ${quoteIdentifier(parent.table)} p ON p.SEQ_DB = a.${parentColumn}
-        WHERE ${liveInScope('a')} AND ${liveInScope('t')} AND ${liveInScope('p')} AND a.${child} IN (${placeholders(ids.length)})`,
-      [...scopeParams(scope), ...scopeParams(scope), ...scopeParams(scope), ...ids],
+        WHERE ${liveInScope('a')} AND ${liveInScope('t')} AND a.${child} IN (${placeholders(ids.length)})`,
+      [...scopeParams(scope), ...scopeParams(scope), ...ids],
     );
-    for (const row of rows) found.add(metricKey(row.o, row.g));
-  }
-  return found;
-}
-
-/** The columns a save looks rows up by, in the order an index must start with to serve it. */
-const KEY_COLUMNS = ['EMPRESA', 'FILIAL', 'LOCAL', 'FOLHA_TAREFA_SEQ_DB', 'OPER_SEQ_DB', 'OPER_GRUPO_SEQ_DB'];
-
-/**
- * The metric table's index that starts with the key columns (ours is METRIC_KEY_INDEX; a host's own
- * metric table may have one under another name), or undefined when it has none: then the save still
- * writes only its keys, but the server may lock more rows than theirs to find them.
- */
-async function findKeyIndex(db: SqlExecutor, table: Identifier): Promise<Identifier | undefined> {
-  const rows = await db.query<{ name: string; columns: string }>(
-    `SELECT INDEX_NAME AS name, GROUP_CONCAT(COLUMN_NAME ORDER BY SEQ_IN_INDEX) AS columns
-       FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? GROUP BY INDEX_NAME`,
-    [table],
-  );
-  const wanted = KEY_COLUMNS.join(',').toLowerCase();
-  const found = rows.find((row) => `${row.columns.toLowerCase()},`.startsWith(`${wanted},`));
-  return found === undefined ? undefined : parseIdentifier(found.name, 'metric key index');
+    return rows.map((row) => metricKey(row.o, row.g));
+  };
+  return new Set((await Promise.all(chunks(activities, 999).map(read))).flat());
 }
 
 /** A checked batch, ready to write into the metric table. */
@@ -297,61 +294,83 @@ const LOCK_TIMEOUT_SECONDS = 10;
  * tables, and a locking read of the scope's last row is not enough on its own: two writers' range
  * scans share gap locks and then deadlock on their inserts (measured: most of 50 parallel saves).
  *
- * The named lock belongs to the connection, not the transaction, so it is released as the last
- * statement here, a moment before the commit. The reads below are locking reads (FOR UPDATE), so a
- * writer that gets the named lock in that moment waits on our new or changed rows until we commit,
- * then reads them: two saves of one key cannot both insert, two inserts cannot take one ID. A host
- * writer that does not take our lock can still collide (duplicate ID, deadlock); `saveMetrics`
- * retries those.
+ * The named lock belongs to the connection, not the transaction, so it is released a moment before
+ * the commit: after the insert when the batch inserts, with the last update when it only updates (its
+ * rows are locked already). The reads are locking reads (FOR UPDATE), so a writer that gets the named
+ * lock in that moment waits on our new or changed rows until we commit, then reads them: two saves of
+ * one key cannot both insert, two inserts cannot take one ID. A host writer that does not take our
+ * lock can still collide (duplicate ID, deadlock); `saveMetrics` retries those.
+ *
+ * Taking the lock shares a statement with the locking read, releasing it with the last update: a
+ * one-entry update is four statements (begin, lock and read, update and release, commit).
  */
 async function writeBatch(tx: SqlExecutor, batch: CheckedBatch): Promise<SaveMetricsResult> {
-  const { table, scope } = batch;
-  // The lock name is hashed on the server: MySQL refuses names longer than 64 characters.
-  const lockName = `CONCAT('task_association:', SHA1(CONCAT(DATABASE(), '.', ?, ':', ?)))`;
-  const lockParams = [table, scopeParams(scope).join('/')];
-  // Waited for one second at a time: each statement stays within the connection's bound on an
-  // answer (a few seconds), which a single ten-second wait would exceed.
-  let locked = false;
-  for (let waited = 0; !locked && waited < LOCK_TIMEOUT_SECONDS; waited++) {
-    const [lock] = await tx.query<{ locked: number | null }>(`SELECT GET_LOCK(${lockName}, 1) AS locked`, [
-      ...lockParams,
-    ]);
-    locked = lock?.locked === 1;
-  }
-  if (!locked) {
-    throw new BusyError(
-      'METRICS_BUSY',
-      `metrics of scope ${formatScope(scope)} are being saved by another request for more than ${LOCK_TIMEOUT_SECONDS} s: nothing was written, send the batch again`,
-    );
-  }
+  const { table, scope, user, taskSheet, entries } = batch;
+  // The named lock is waited for one second per statement, so that each statement stays within the
+  // connection's bound on an answer (a few seconds), which one ten-second wait would exceed.
+  const lock: ScopeLock = { name: scopeLockName(table, scope), timeoutSeconds: 1 };
+  const read = (statement: Statement) => tx.query(statement.sql, statement.params);
+  const write = (statement: Statement) => tx.execute(statement.sql, statement.params);
+  let released = false;
   try {
-    return await writeLocked(tx, batch);
+    // Inactive rows are read too: a key whose row is ATIVO=0 is refused below, never inserted a second
+    // time. DELETED=1 rows are history: they are left as they are, and the key gets a new live row.
+    type Existing = {
+      locked: unknown;
+      ID: unknown;
+      RO: unknown;
+      ATIVO: unknown;
+      OPER_SEQ_DB: unknown;
+      OPER_GRUPO_SEQ_DB: unknown;
+    };
+    let existing: Existing[] = [];
+    for (let waited = 0; waited < LOCK_TIMEOUT_SECONDS; waited++) {
+      existing = (await read(
+        lockKeysStatement(table, scope, taskSheet, entries, batch.keyIndex, lock),
+      )) as Existing[];
+      if (Number(existing[0]?.locked) === 1) break;
+    }
+    if (Number(existing[0]?.locked) !== 1) {
+      throw new BusyError(
+        'METRICS_BUSY',
+        `metrics of scope ${formatScope(scope)} are being saved by another request for more than ${LOCK_TIMEOUT_SECONDS} s: nothing was written, send the batch again`,
+      );
+    }
+    const { inserts, updates } = decide(entries, existing);
+    // A batch that only updates lets go of the named lock in its last update (see updateStatements).
+    const release = inserts.length === 0 ? lock : undefined;
+    for (const statement of updateStatements(table, scope, user, updates, release)) await write(statement);
+    released = release !== undefined && updates.length > 0;
+    if (inserts.length > 0) {
+      const [last] = (await read(lastIdStatement(table, scope))) as { ID: unknown }[];
+      await write(insertStatement(table, scope, user, taskSheet, Number(last?.ID ?? 0) + 1, inserts));
+    }
+    return { inserted: inserts.length, updated: updates.length };
   } finally {
     // If the connection itself failed, the server has already dropped the lock with it, and the
     // error that matters is the one already on its way out: do not replace it with this one.
-    await tx.query(`SELECT RELEASE_LOCK(${lockName})`, lockParams).catch(() => undefined);
+    if (!released) await read(releaseStatement(lock)).catch(() => undefined);
   }
 }
 
 /**
- * Locks the rows of the batch's keys (and nothing else), refuses RO and inactive ones, then writes:
- * updates by primary key, inserts with the IDs after the scope's last one.
+ * Which entries update which rows and which insert, from the locked rows of their keys: RO and
+ * inactive rows are refused, naming the entry.
  */
-async function writeLocked(tx: SqlExecutor, batch: CheckedBatch): Promise<SaveMetricsResult> {
-  const { table, scope, user, taskSheet, entries } = batch;
-  const read = (statement: Statement) => tx.query(statement.sql, statement.params);
-  const write = (statement: Statement) => tx.execute(statement.sql, statement.params);
-  // Inactive rows are read too: a key whose row is ATIVO=0 is refused below, never inserted a second
-  // time. DELETED=1 rows are history: they are left as they are, and the key gets a new live row.
-  const existing = (await read(lockKeysStatement(table, scope, taskSheet, entries, batch.keyIndex))) as {
+function decide(
+  entries: readonly CheckedEntry[],
+  existing: readonly {
     ID: unknown;
     RO: unknown;
     ATIVO: unknown;
     OPER_SEQ_DB: unknown;
     OPER_GRUPO_SEQ_DB: unknown;
-  }[];
+  }[],
+): { inserts: CheckedEntry[]; updates: RowUpdate[] } {
   const idsByKey = new Map<string, { ids: number[]; readOnly: boolean; inactive: boolean }>();
   for (const row of existing) {
+    // A key without a row comes back once, with a NULL ID.
+    if (row.ID === null || row.ID === undefined) continue;
     const key = metricKey(row.OPER_SEQ_DB, row.OPER_GRUPO_SEQ_DB);
     const found = idsByKey.get(key) ?? { ids: [], readOnly: false, inactive: false };
     found.ids.push(Number(row.ID));
@@ -385,12 +404,7 @@ async function writeLocked(tx: SqlExecutor, batch: CheckedBatch): Promise<SaveMe
     }
     updates.push({ ids: found.ids, values: entry.values });
   }
-  for (const statement of updateStatements(table, scope, user, updates)) await write(statement);
-  if (inserts.length > 0) {
-    const [last] = (await read(lastIdStatement(table, scope))) as { ID: unknown }[];
-    await write(insertStatement(table, scope, user, taskSheet, Number(last?.ID ?? 0) + 1, inserts));
-  }
-  return { inserted: inserts.length, updated: updates.length };
+  return { inserts, updates };
 }
 
 function isRetryable(error: unknown): boolean {

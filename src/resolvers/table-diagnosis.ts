@@ -5,6 +5,7 @@ import { readHostTable } from '../installer/host-table.js';
 import { formatScope, type Scope } from '../scope.js';
 import { DEFAULT_TABLE_NAMES, LOGICAL_TABLES, OVERRIDE_PARAMETERS } from '../table-names.js';
 import { ConfigurationError } from './errors.js';
+import { IDENTITY_COLUMNS } from './metric-table.js';
 import type { TreePlan } from './tree-plan.js';
 
 /** The driver's codes for "this table is not there" and "this table lacks a column the SQL names". */
@@ -12,22 +13,6 @@ const TABLE_ERRORS: ReadonlySet<unknown> = new Set(['ER_NO_SUCH_TABLE', 'ER_BAD_
 
 /** What every table the tree reads must have: the key, the scope and the two flags. */
 const LIVE_COLUMNS = ['SEQ_DB', 'EMPRESA', 'FILIAL', 'LOCAL', 'DELETED', 'ATIVO'];
-
-/** What the metric table must have for its rows to be read and saved. */
-export const METRIC_TABLE_COLUMNS = [
-  'EMPRESA',
-  'FILIAL',
-  'LOCAL',
-  'ID',
-  'INS_USUARIO_SEQ_DB',
-  'UPD_USUARIO_SEQ_DB',
-  'ATIVO',
-  'DELETED',
-  'RO',
-  'FOLHA_TAREFA_SEQ_DB',
-  'OPER_SEQ_DB',
-  'OPER_GRUPO_SEQ_DB',
-];
 
 /**
  * Runs `work` (the reads and writes of one plan); when the database says a table or a column is not
@@ -103,7 +88,7 @@ function requiredColumns(plan: TreePlan): Map<Identifier, Set<string>> {
     if (association !== undefined)
       need(association.table, [...LIVE_COLUMNS.slice(1), association.parentColumn, association.childColumn]);
   }
-  need(plan.metricTable, METRIC_TABLE_COLUMNS);
+  need(plan.metricTable, IDENTITY_COLUMNS);
   return needs;
 }
 

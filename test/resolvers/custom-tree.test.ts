@@ -168,8 +168,8 @@ describe('loadTaskTree, custom TREE_VIEW with MO_ names', () => {
     const counting = countingExecutor(scratch().db);
     const byIds = await loadTaskTree(counting, { scope: SCOPE_A, taskSheet: ids.TS ?? 0 });
     counting.reset();
-    // inListLimit 1: sectors (one region above) and activities (one group above) by IN list, groups
-    // (two sectors above) by the join, which also returns links of hidden parents, dropped in memory.
+    // inListLimit 1: sectors (one region above) by IN list; groups and activities, sent before the
+    // level above answered, by the join, which also returns links of hidden parents, dropped in memory.
     const mixed = await loadTaskTree(counting, { scope: SCOPE_A, taskSheet: ids.TS ?? 0, inListLimit: 1 });
     expect(counting.count()).toBe(7);
     expect(outline(mixed.roots)).toEqual(outline(byIds.roots));

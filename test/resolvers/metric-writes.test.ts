@@ -4,6 +4,8 @@ import {
   insertStatement,
   lastIdStatement,
   lockKeysStatement,
+  releaseStatement,
+  scopeLockName,
   updateStatements,
 } from '../../src/resolvers/metric-writes.js';
 
@@ -12,8 +14,11 @@ const scope = { EMPRESA: 1, FILIAL: 2, LOCAL: 3 };
 const column = (name: string) => parseIdentifier(name, 'column');
 const flat = (sql: string) => sql.replace(/\s+/g, ' ');
 
+const lock = { name: scopeLockName(table, scope), timeoutSeconds: 10 };
+const lockName = "CONCAT('task_association:', SHA1(CONCAT(DATABASE(), '.', ?, ':', ?)))";
+
 describe('lockKeysStatement', () => {
-  it('looks up exactly the keys, through the key index when there is one, NULL groups included', () => {
+  it('takes the scope lock, then looks up exactly the keys, through the key index when there is one, NULL groups included', () => {
     const statement = lockKeysStatement(
       table,
       scope,
@@ -23,19 +28,28 @@ describe('lockKeysStatement', () => {
         { activity: 8, group: null },
       ],
       parseIdentifier('ix_metric_key', 'index'),
+      lock,
     );
     expect(flat(statement.sql)).toBe(
-      'SELECT STRAIGHT_JOIN m.ID, m.RO, m.ATIVO, m.OPER_SEQ_DB, m.OPER_GRUPO_SEQ_DB FROM (SELECT ? AS o, ? AS g UNION ALL SELECT ?, ?) k ' +
-        'JOIN `app_oper_grupo_metrica` m FORCE INDEX (`ix_metric_key`) ON m.EMPRESA = ? AND m.FILIAL = ? AND m.LOCAL = ? AND m.FOLHA_TAREFA_SEQ_DB = ? ' +
-        'AND m.OPER_SEQ_DB = k.o AND m.OPER_GRUPO_SEQ_DB <=> k.g WHERE IFNULL(m.DELETED, 0) = 0 FOR UPDATE',
+      'SELECT STRAIGHT_JOIN l.locked, m.ID, m.RO, m.ATIVO, k.o AS OPER_SEQ_DB, k.g AS OPER_GRUPO_SEQ_DB ' +
+        `FROM (SELECT GET_LOCK(${lockName}, ?) AS locked LIMIT 1) l JOIN (SELECT ? AS o, ? AS g UNION ALL SELECT ?, ?) k ` +
+        'LEFT JOIN `app_oper_grupo_metrica` m FORCE INDEX (`ix_metric_key`) ON l.locked = 1 AND m.EMPRESA = ? AND m.FILIAL = ? AND m.LOCAL = ? ' +
+        'AND m.FOLHA_TAREFA_SEQ_DB = ? AND m.OPER_SEQ_DB = k.o AND m.OPER_GRUPO_SEQ_DB <=> k.g AND IFNULL(m.DELETED, 0) = 0 FOR UPDATE',
     );
-    expect(statement.params).toEqual([7, 1, 8, null, 1, 2, 3, 42]);
+    expect(statement.params).toEqual(['app_oper_grupo_metrica', '1/2/3', 10, 7, 1, 8, null, 1, 2, 3, 42]);
   });
 
   it('names no index when the table has none', () => {
-    expect(lockKeysStatement(table, scope, 42, [{ activity: 7, group: 1 }], undefined).sql).not.toContain(
-      'FORCE',
-    );
+    expect(
+      lockKeysStatement(table, scope, 42, [{ activity: 7, group: 1 }], undefined, lock).sql,
+    ).not.toContain('FORCE');
+  });
+
+  it('releases the same lock', () => {
+    expect(releaseStatement(lock)).toEqual({
+      sql: `SELECT RELEASE_LOCK(${lockName})`,
+      params: ['app_oper_grupo_metrica', '1/2/3'],
+    });
   });
 });
 
@@ -61,9 +75,22 @@ describe('updateStatements', () => {
       },
       {
         sql:
-          'UPDATE `app_oper_grupo_metrica` m JOIN (SELECT ? AS id, ? AS v0, ? AS v1 UNION ALL SELECT ?, ?, ? UNION ALL SELECT ?, ?, ?) v ' +
-          'ON m.EMPRESA = ? AND m.FILIAL = ? AND m.LOCAL = ? AND m.ID = v.id SET m.`METRICA1` = v.v0, m.`METRICA2` = v.v1, m.UPD_USUARIO_SEQ_DB = ?',
+          'UPDATE (SELECT ? AS id, ? AS v0, ? AS v1 UNION ALL SELECT ?, ?, ? UNION ALL SELECT ?, ?, ?) v ' +
+          'JOIN `app_oper_grupo_metrica` m ON m.EMPRESA = ? AND m.FILIAL = ? AND m.LOCAL = ? AND m.ID = v.id SET m.`METRICA1` = v.v0, m.`METRICA2` = v.v1, m.UPD_USUARIO_SEQ_DB = ?',
         params: [11, '2.50', 4, 12, '2.50', 4, 13, 5, 5, 1, 2, 3, 9],
+      },
+    ]);
+  });
+
+  it('releases the scope lock in the last statement when asked, from a derived table read before any row', () => {
+    const one = new Map([[column('METRICA1'), '1.50']]);
+    const statements = updateStatements(table, scope, 9, [{ ids: [10], values: one }], lock);
+    expect(statements.map((statement) => ({ ...statement, sql: flat(statement.sql) }))).toEqual([
+      {
+        sql:
+          `UPDATE (SELECT RELEASE_LOCK(${lockName}) AS released LIMIT 1) r JOIN (SELECT ? AS id, ? AS v0) v ` +
+          'JOIN `app_oper_grupo_metrica` m ON m.EMPRESA = ? AND m.FILIAL = ? AND m.LOCAL = ? AND m.ID = v.id SET m.`METRICA1` = v.v0, m.UPD_USUARIO_SEQ_DB = ?',
+        params: ['app_oper_grupo_metrica', '1/2/3', 10, '1.50', 1, 2, 3, 9],
       },
     ]);
   });

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TreeView } from '../../src/config/index.js';
 import { openDatabase } from '../../src/db/mysql.js';
+import { parseIdentifier } from '../../src/identifier.js';
 import {
   InvalidRequestError,
   NotFoundError,
@@ -8,6 +9,7 @@ import {
   type SaveMetricsOptions,
   saveMetrics,
 } from '../../src/resolvers/index.js';
+import { scopeLockName } from '../../src/resolvers/metric-writes.js';
 import type { Scope } from '../../src/scope.js';
 import { tableNames } from '../../src/table-names.js';
 import { useScratchDatabase } from '../support/database.js';
@@ -264,6 +266,48 @@ describe('saveMetrics', () => {
     }
   });
 
+  it('sees a metric table changed after a save: the server refuses the stale check, the save checks again', async () => {
+    // A copy of the metric table, so narrowing and dropping its columns touches no other test.
+    const { db } = scratch();
+    const table = 'app_metrica_mutavel';
+    await db.execute(`CREATE TABLE ${table} LIKE ${names.OPER_GRUPO_METRICA}`);
+    const treeView = TreeView.parse({
+      layers: {
+        '1': { table: names.OPER_GRUPO, associationTable: names.OPER_OPER_GRUPO },
+        '2': { table: names.OPER, isTask: true },
+      },
+      metricAssociationTable: table,
+      metrics: [{ field: 'METRICA1' }, { field: 'METRICA2' }],
+    });
+    const entry = (values: Record<string, string | number>) => ({
+      activity: fixture.opers[2] ?? 0,
+      group: fixture.group,
+      values,
+    });
+    const rowsOf = () =>
+      db.query(
+        `SELECT SEQ_DB, ID, METRICA1, INS_USUARIO_SEQ_DB, UPD_USUARIO_SEQ_DB FROM ${table} ORDER BY SEQ_DB`,
+      );
+    // The first save reads the table's shape (and keeps it), then the column narrows.
+    await expect(save({ treeView, entries: [entry({ METRICA1: '1.25' })] })).resolves.toEqual({
+      inserted: 1,
+      updated: 0,
+    });
+    await db.execute(`ALTER TABLE ${table} MODIFY METRICA1 decimal(4,2) NULL`);
+    const before = await rowsOf();
+    await expect(save({ treeView, entries: [entry({ METRICA1: '123.46' })] })).rejects.toMatchObject({
+      name: InvalidRequestError.name,
+      code: 'INVALID_METRIC_VALUE',
+      path: 'entries.0.values.METRICA1',
+    });
+    await db.execute(`ALTER TABLE ${table} DROP COLUMN METRICA2`);
+    await expect(save({ treeView, entries: [entry({ METRICA2: 5 })] })).rejects.toMatchObject({
+      code: 'METRIC_COLUMN_MISSING',
+      path: 'entries.0.values.METRICA2',
+    });
+    expect(await rowsOf()).toEqual(before);
+  });
+
   it('refuses a hand-built TREE_VIEW whose metric names a scope or flag column, writing nothing', async () => {
     const parsed = TreeView.parse({
       layers: {
@@ -365,7 +409,7 @@ describe('saveMetrics on inactive, deleted and hidden rows', () => {
     ]);
   });
 
-  it('refuses a link under a group the tree does not show: below an inactive group, or in a cycle', async () => {
+  it('refuses a link under a group the tree does not show: inactive, below an inactive group, or in a cycle', async () => {
     const { db } = scratch();
     const group = (code: string, extra: Record<string, unknown> = {}) =>
       insertRow(db, names.OPER_GRUPO, { ...SCOPE_A, CODIGO: code, ...live, ...extra });
@@ -378,7 +422,7 @@ describe('saveMetrics on inactive, deleted and hidden rows', () => {
       cycleA,
     ]);
     const nested = await group('NESTED', { OPER_GRUPO_SEQ_DB: fixture.group });
-    for (const hidden of [underOff, cycleA, cycleB]) {
+    for (const hidden of [off, underOff, cycleA, cycleB]) {
       const activity = await linkedActivity(hidden, `UNDER_${hidden}`);
       await expectNothingWritten(
         () =>
@@ -457,6 +501,37 @@ describe('saveMetrics under concurrency', () => {
       names,
       treeView: null,
     });
+
+  it('waits for the scope lock another connection holds, and leaves it free after an insert and after an update', async () => {
+    const { db } = scratch();
+    const name = scopeLockName(parseIdentifier(names.OPER_GRUPO_METRICA, 'table'), SCOPE_RACE);
+    const free = async () =>
+      Number(
+        (await db.query<{ free: unknown }>(`SELECT IS_FREE_LOCK(${name.sql}) AS free`, name.params))[0]?.free,
+      );
+    const holder = await openDatabase(scratch().url, { connectionLimit: 1 });
+    try {
+      await holder.transaction(async (tx) => {
+        expect(await tx.query(`SELECT GET_LOCK(${name.sql}, 0) AS got`, name.params)).toEqual([{ got: 1 }]);
+        let done = false;
+        const saving = raceSave(db, fixture.raceOpers[1] ?? 0, 7).then((result) => {
+          done = true;
+          return result;
+        });
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        expect(done).toBe(false);
+        await tx.query(`SELECT RELEASE_LOCK(${name.sql})`, name.params);
+        expect(await saving).toEqual({ inserted: 1, updated: 0 });
+      });
+      expect(await free()).toBe(1);
+      // The same key again: an update, which lets go of the lock in its update statement.
+      expect(await raceSave(db, fixture.raceOpers[1] ?? 0, 8)).toEqual({ inserted: 0, updated: 1 });
+      expect(await free()).toBe(1);
+      await db.execute(`DELETE FROM ${names.OPER_GRUPO_METRICA} WHERE EMPRESA = ?`, [SCOPE_RACE.EMPRESA]);
+    } finally {
+      await holder.close();
+    }
+  });
 
   it('50 parallel saves of one key end in exactly one row holding one of the values', async () => {
     const db = await openDatabase(scratch().url, { connectionLimit: 12 });
