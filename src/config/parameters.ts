@@ -161,6 +161,20 @@ export async function readParameterRows(
  */
 export async function readParameters(db: SqlExecutor, scope: Scope): Promise<InstallationParameters> {
   const { rows, duplicates } = await readParameterRows(db, scope);
+  return parametersFromRows(scope, rows, duplicates);
+}
+
+/**
+ * What the rows {@link readParameterRows} returned configure, checked as {@link readParameters}
+ * checks them: for a caller that keeps the checked result while the rows' text stays the same.
+ *
+ * @example const { tableNames } = parametersFromRows(scope, (await readParameterRows(db, scope)).rows);
+ */
+export function parametersFromRows(
+  scope: Scope,
+  rows: Readonly<Record<string, ParameterRow>>,
+  duplicates: readonly ParameterRow[] = [],
+): InstallationParameters {
   const overrides: Partial<Record<LogicalTable, Identifier>> = {};
   for (const logical of LOGICAL_TABLES) {
     const row = rows[OVERRIDE_PARAMETERS[logical]];

@@ -1,5 +1,4 @@
 import { z } from 'zod';
-import { readParameters } from '../config/index.js';
 import type { Database } from '../db/driver.js';
 import { DatabaseTimeoutError, TaskAssociationError } from '../errors.js';
 import type { Scope } from '../scope.js';
@@ -14,9 +13,10 @@ import {
   ReadOnlyRowError,
   UnsupportedMediaTypeError,
 } from './errors.js';
-import { resolveInstallation, resolveTreePlan } from './installation.js';
+import { resolveInstallation } from './installation.js';
 import { loadTaskTree } from './load-task-tree.js';
 import { MetricBatch, parseInput } from './metric-batch.js';
+import { createPlanMemo } from './plan-memo.js';
 import { parseQuery } from './query-parameters.js';
 import { readJsonBody } from './request-body.js';
 import { assertSameSiteJson } from './same-site.js';
@@ -108,6 +108,7 @@ export function createAssociationHandler(
 ): (request: Request) => Promise<Response> {
   const { db } = options;
   const onError = options.onError ?? console.error;
+  const plans = createPlanMemo();
   return async (request) => {
     try {
       const url = new URL(request.url);
@@ -154,7 +155,8 @@ export function createAssociationHandler(
 
   /**
    * The screen's light data. The installation and the task sheet are read together (neither needs
-   * the other), then the part's own reads: an expand costs two round trips of waiting.
+   * the other), then the part's own reads; an expand of a scope seen before sends its own reads
+   * with them, so it costs one round trip of waiting.
    */
   async function screenPart(query: Query, scope: AssociationContext['scope']): Promise<unknown> {
     const { taskSheet } = query;
@@ -166,14 +168,24 @@ export function createAssociationHandler(
         'give both &level= and &node= (or neither, for the roots)',
       );
     }
+    const parent =
+      query.level === undefined || query.node === undefined ? null : { level: query.level, id: query.node };
     // An unknown task sheet is a 404 for every part, a search included.
-    // The parameter rows alone: the screen needs the table names and the TREE_VIEW, not the Drizzle
-    // tables resolveInstallation also builds.
-    const [{ tableNames, treeView }, sheet] = await Promise.all([
-      readParameters(db, scope),
-      loadTaskSheet(db, scope, taskSheet),
-    ]);
-    const plan = await resolveTreePlan(db, scope, { names: tableNames, treeView: treeView ?? null });
+    const sheetRead = loadTaskSheet(db, scope, taskSheet);
+    // An expand does not wait for the parameter rows: its queries start at once with the plan this
+    // scope had last time, and their answer counts only if the rows read meanwhile still give that
+    // plan (else the branch is read again with the new one). A branch costs one round trip, not two.
+    const guess = query.part === 'children' ? plans.last(scope) : undefined;
+    const early =
+      guess === undefined
+        ? undefined
+        : readBranch(db, { scope, plan: guess.plan, parent, taskSheet: sheetRead, taskSheetId: taskSheet });
+    // Marked handled now: a guess that turns out stale may fail, and is then never awaited.
+    early?.catch(() => undefined);
+    // The parameter rows alone, checked and planned once per text of them: the screen needs the
+    // TREE_VIEW and the plan, not the Drizzle tables resolveInstallation also builds.
+    const [planned, sheet] = await Promise.all([plans.read(db, scope), sheetRead]);
+    const { treeView, plan } = planned;
     if (query.part === 'start') {
       return readScreenStart(db, {
         scope,
@@ -183,8 +195,7 @@ export function createAssociationHandler(
       });
     }
     if (query.part === 'search') return searchTree(db, { scope, plan, text: query.q ?? '' });
-    const parent =
-      query.level === undefined || query.node === undefined ? null : { level: query.level, id: query.node };
+    if (early !== undefined && guess === planned) return { nodes: await early };
     return { nodes: await readBranch(db, { scope, plan, parent, taskSheet: sheet }) };
   }
 }

@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TreeView } from '../../src/config/index.js';
-import type { SqlExecutor } from '../../src/db/driver.js';
+import type { Database, SqlExecutor } from '../../src/db/driver.js';
 import { createAssociationHandler, readBranch, resolveTreePlan } from '../../src/resolvers/index.js';
+import { createPlanMemo } from '../../src/resolvers/plan-memo.js';
 import { loadTaskSheet } from '../../src/resolvers/task-sheet.js';
 import type { Scope } from '../../src/scope.js';
 import { tableNames } from '../../src/table-names.js';
@@ -59,7 +60,7 @@ const treeViewB = TreeView.parse({
   taskSheetColumns: ['SEQ_DB', { column: 'TALHAO', label: 'Talhão' }, 'DATA'],
 });
 
-function handler(db = scratch().db) {
+function handler(db: Database = scratch().db) {
   return createAssociationHandler({
     db,
     context: async (request) => ({
@@ -344,6 +345,93 @@ describe('the reads of one expand', () => {
       expect(sql).toContain('a.`OPER_GRUPO_SEQ_DB` = ?');
       expect(params).toContain(ids.groupB);
     }
+  });
+});
+
+describe('one handler, many requests', () => {
+  const expand = (serve: (request: Request) => Promise<Response>) =>
+    serve(
+      new Request(`${BASE}?taskSheet=${ids.sheetB}&part=children&level=2&node=${ids.groupB}`, {
+        headers: { 'x-session': 'b' },
+      }),
+    );
+  const labels = async (response: Response) => {
+    expect(response.status, await response.clone().text()).toBe(200);
+    return ((await response.json()) as { nodes: { label: string }[] }).nodes.map((node) => node.label);
+  };
+  const setTreeView = (content: string) =>
+    scratch().db.execute(
+      "UPDATE sys_core_par_parametros SET CONTEUDO = ? WHERE NOME = 'TREE_VIEW' AND EMPRESA = ? AND FILIAL = ? AND LOCAL = ?",
+      [content, SCOPE_B.EMPRESA, SCOPE_B.FILIAL, SCOPE_B.LOCAL],
+    );
+
+  it('sees a changed or broken TREE_VIEW on the very next expand, though it keeps the checked one', async () => {
+    const serve = handler();
+    expect(await labels(await expand(serve))).toEqual(['Fertilising — A-FERT', 'Seeding — A-SEED']);
+    const relabelled = {
+      ...treeViewB,
+      layers: { ...treeViewB.layers, '3': { table: names.OPER, isTask: true, labelColumns: ['CODIGO'] } },
+    };
+    try {
+      await setTreeView(JSON.stringify(relabelled));
+      expect(await labels(await expand(serve))).toEqual(['A-FERT', 'A-SEED']);
+      await setTreeView('{"layers": {}}');
+      for (const _ of [1, 2]) {
+        const broken = await expand(serve);
+        expect(broken.status).toBe(500);
+        expect(await broken.json()).toMatchObject({ error: { code: 'INVALID_TREE_VIEW' } });
+      }
+    } finally {
+      await setTreeView(JSON.stringify(treeViewB));
+    }
+    expect(await labels(await expand(serve))).toEqual(['Fertilising — A-FERT', 'Seeding — A-SEED']);
+  });
+
+  it('sends an expand’s own reads with the parameter read once the scope was seen, and answers the same', async () => {
+    const { db } = scratch();
+    const events: string[] = [];
+    const recording: SqlExecutor = {
+      query: async <Row extends object>(sql: string, params: readonly unknown[] = []) => {
+        const name = sql.includes('sys_core_par_parametros')
+          ? 'parameters'
+          : sql.includes('app_folha_tarefa')
+            ? 'sheet'
+            : 'branch';
+        events.push(`${name} sent`);
+        const rows = await db.query<Row>(sql, params);
+        events.push(`${name} answered`);
+        return rows;
+      },
+      execute: (sql, params) => db.execute(sql, params),
+    };
+    const serve = handler({
+      ...recording,
+      transaction: (work) => db.transaction(work),
+      schemaName: db.schemaName,
+      close: () => db.close(),
+    });
+    const first = await labels(await expand(serve));
+    // First sight of the scope: the branch waits for the parameter rows.
+    expect(events.indexOf('branch sent')).toBeGreaterThan(events.indexOf('parameters answered'));
+    events.length = 0;
+    expect(await labels(await expand(serve))).toEqual(first);
+    expect(events.indexOf('branch sent')).toBeLessThan(events.indexOf('parameters answered'));
+    expect(events.filter((event) => event === 'branch sent')).toHaveLength(2);
+  });
+
+  it('keeps a bounded number of checked parameter texts, and answers a scope from the text it reads', async () => {
+    const { db } = scratch();
+    const memo = createPlanMemo(1);
+    const a = await memo.read(db, SCOPE_A);
+    expect(await memo.read(db, SCOPE_A)).toBe(a);
+    expect(memo.last(SCOPE_A)).toBe(a);
+    const b = await memo.read(db, SCOPE_B);
+    expect(b.plan.levels).toHaveLength(3);
+    // Only one text is kept: scope A's is checked again, to the same answer.
+    const again = await memo.read(db, SCOPE_A);
+    expect(again).not.toBe(a);
+    expect(again).toEqual(a);
+    expect(memo.last(SCOPE_B)).toBeUndefined();
   });
 });
 

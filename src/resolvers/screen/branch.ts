@@ -18,8 +18,12 @@ export interface ReadBranchOptions {
   readonly scope: Scope;
   readonly plan: TreePlan;
   readonly parent: BranchParent | null;
-  /** The task sheet's row (its columns feed `taskSheet` defaults); read by the caller, once. */
-  readonly taskSheet: Row;
+  /**
+   * The task sheet's row (its columns feed `taskSheet` defaults); read by the caller, once. It may be
+   * still on its way, with its SEQ_DB as `taskSheetId`: the branch's queries then do not wait for it.
+   */
+  readonly taskSheet: Row | Promise<Row>;
+  readonly taskSheetId?: number;
 }
 
 /**
@@ -38,8 +42,9 @@ export interface ReadBranchOptions {
 export async function readBranch(db: SqlExecutor, options: ReadBranchOptions): Promise<ScreenNode[]> {
   const { scope, plan, parent } = options;
   const parts = childParts(plan, parent, scope);
+  const taskSheetId = options.taskSheetId ?? Number((await options.taskSheet).SEQ_DB);
   const metricsRead = parts.some((part) => part.level.isTask)
-    ? readSavedUnder(db, scope, plan.metricTable, Number(options.taskSheet.SEQ_DB), taskLink(plan, parent))
+    ? readSavedUnder(db, scope, plan.metricTable, taskSheetId, taskLink(plan, parent))
     : undefined;
   // Marked handled now, in case the children query fails first; awaiting it below still throws.
   metricsRead?.catch(() => undefined);
@@ -48,6 +53,7 @@ export async function readBranch(db: SqlExecutor, options: ReadBranchOptions): P
     const rows = await db.query(part.sql, part.params);
     const saved = part.level.isTask && metricsRead !== undefined ? await metricsRead : undefined;
     const resolve = part.level.isTask ? compileMetricDefaults(plan.metrics) : undefined;
+    const taskSheet = await options.taskSheet;
     const columns = labelColumnsOf(part.level);
     const group = parent?.id ?? null;
     const sorted = rows
@@ -65,7 +71,7 @@ export async function readBranch(db: SqlExecutor, options: ReadBranchOptions): P
         continue;
       }
       const savedRow = saved?.get(id);
-      const resolved = resolve({ activity: row, taskSheet: options.taskSheet, saved: savedRow?.row });
+      const resolved = resolve({ activity: row, taskSheet, saved: savedRow?.row });
       const metrics: Record<string, ScreenMetric> = {};
       for (const metric of plan.metrics) {
         const value = resolved[metric.field];
