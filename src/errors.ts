@@ -22,3 +22,9 @@ export class IdentifierError extends TaskAssociationError {}
 
 /** The database could not be reached or refused us: one line, no stack trace, password redacted. */
 export class DatabaseConnectionError extends TaskAssociationError {}
+
+/**
+ * The database did not answer in time (a pool connection, a statement): nothing of the call was
+ * committed, and the connection it used was destroyed. Worth trying again later; HTTP 503.
+ */
+export class DatabaseTimeoutError extends TaskAssociationError {}

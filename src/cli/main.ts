@@ -43,6 +43,7 @@ commands:
 
 task-association <command> --help shows a command's options and an example.
 --database-url defaults to $DATABASE_URL, then mysql://root@127.0.0.1:3306/test.
+$DATABASE_TIMEOUT (seconds, default 5) bounds every wait on the database.
 Exit codes: 0 done, 1 problems found or change refused, 2 usage error.
 --version prints the version.`;
 

@@ -27,6 +27,7 @@ export const CONFIG_ISSUE_CODES = [
   'RESERVED_METRIC_FIELD',
   'UNKNOWN_DEFAULT_TYPE',
   'CONFLICTING_PARAMETERS',
+  'HOST_TABLE',
 ] as const;
 export const ConfigIssueCode = z.enum(CONFIG_ISSUE_CODES);
 export type ConfigIssueCode = z.infer<typeof ConfigIssueCode>;

@@ -10,17 +10,28 @@ import {
 } from '../identifier.js';
 import { checkScope, formatScope, type Scope } from '../scope.js';
 import {
+  DEFAULT_TABLE_NAMES,
+  HOST_TABLES,
   LOGICAL_TABLES,
   type LogicalTable,
   OVERRIDE_PARAMETERS,
   type TableNames,
   tableNames,
 } from '../table-names.js';
-import { ConfigError } from './issues.js';
+import { ConfigError, type ConfigIssueCode } from './issues.js';
+import { FIELD_TABLE } from './link-field.js';
+import { MENU_TABLE } from './menu.js';
 import { parseTreeView, type TreeView } from './tree-view.js';
 
 /** The host's parameter table (seed 2.6, 2.9). */
 export const PARAMETERS_TABLE = parseIdentifier('sys_core_par_parametros', 'parameter table');
+
+/** The host tables this package knows by name, lower-cased: never one of the package's own four. */
+const KNOWN_HOST_TABLES: ReadonlySet<string> = new Set(
+  [...Object.values(HOST_TABLES), PARAMETERS_TABLE, MENU_TABLE, FIELD_TABLE].map((name) =>
+    name.toLowerCase(),
+  ),
+);
 
 /** NOME of the tree configuration row (seed 2.9). */
 export const TREE_VIEW_PARAMETER = 'TREE_VIEW';
@@ -168,18 +179,29 @@ export function parametersFromRows(
   for (const logical of LOGICAL_TABLES) {
     const row = rows[OVERRIDE_PARAMETERS[logical]];
     if (row === undefined) continue;
-    const value = row.CONTEUDO?.trim() ?? '';
-    if (!IDENTIFIER_PATTERN.test(value))
-      throw new ConfigError(
+    const invalid = (code: ConfigIssueCode, message: string) =>
+      new ConfigError(
         'INVALID_PARAMETER',
         `parameter ${row.NOME} (SEQ_DB ${row.SEQ_DB}, scope ${formatScope(scope)}) is invalid`,
-        [
-          {
-            path: 'CONTEUDO',
-            code: 'INVALID_IDENTIFIER',
-            message: `${shown(row.CONTEUDO)} is not a table name: ${IDENTIFIER_RULE}`,
-          },
-        ],
+        [{ path: 'CONTEUDO', code, message }],
+      );
+    // Only ASCII blanks around the name are dropped (the host compares NOME and CONTEUDO ignoring
+    // trailing spaces; an editor adds a newline). A no-break space or a byte-order mark is invisible
+    // and the host would not drop it, so it is refused rather than silently read past.
+    const value = (row.CONTEUDO ?? '').replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
+    if (!IDENTIFIER_PATTERN.test(value)) {
+      const hidden = /[^\x21-\x7e]/u.exec(value);
+      throw invalid(
+        'INVALID_IDENTIFIER',
+        hidden === null
+          ? `${shown(row.CONTEUDO)} is not a table name: ${IDENTIFIER_RULE}`
+          : `${shown(row.CONTEUDO)} is not a table name: it holds U+${hidden[0].codePointAt(0)?.toString(16).toUpperCase().padStart(4, '0')} at character ${hidden.index + 1} (only ASCII spaces around the name are ignored): remove it`,
+      );
+    }
+    if (KNOWN_HOST_TABLES.has(value.toLowerCase()))
+      throw invalid(
+        'HOST_TABLE',
+        `${shown(value)} is a host table: ${logical} must be a table of this package's own (the package writes its metric rows and reads its groups there), such as ${DEFAULT_TABLE_NAMES[logical]}`,
       );
     overrides[logical] = parseIdentifier(value, `table name for ${logical}`);
   }

@@ -1,6 +1,7 @@
 import mysql from 'mysql2/promise';
-import { DatabaseConnectionError } from '../errors.js';
+import { DatabaseConnectionError, DatabaseTimeoutError } from '../errors.js';
 import type { Database, ExecuteResult, SqlExecutor } from './driver.js';
+import { DEFAULT_DATABASE_TIMEOUT_MS } from './timeout.js';
 import { parseDatabaseUrl, redactUrl } from './url.js';
 
 /**
@@ -22,6 +23,12 @@ export interface OpenOptions {
   readonly connectionLimit?: number;
   /** Lets a script run several statements at once (loading a host schema). Off by default. */
   readonly multipleStatements?: boolean;
+  /**
+   * Longest wait, in ms, for a pool connection and for each statement's answer (default
+   * {@link DEFAULT_DATABASE_TIMEOUT_MS}); also bounds opening a new connection. Past it the call
+   * fails with a {@link DatabaseTimeoutError} and the connection is destroyed, never reused.
+   */
+  readonly timeoutMs?: number;
 }
 
 /**
@@ -33,6 +40,7 @@ export async function openDatabase(
   options: OpenOptions = {},
 ): Promise<Database & { pool: mysql.Pool }> {
   const location = parseDatabaseUrl(url);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_DATABASE_TIMEOUT_MS;
   const pool = mysql.createPool({
     ...CONNECTION_OPTIONS,
     host: location.host,
@@ -42,35 +50,64 @@ export async function openDatabase(
     database: location.database,
     connectionLimit: options.connectionLimit ?? 4,
     multipleStatements: options.multipleStatements ?? false,
-    connectTimeout: 5_000,
+    // Our own bound on taking a connection fires first; this one only ends the abandoned attempt.
+    connectTimeout: timeoutMs + 1_000,
   });
+  const db = wrapPool(pool, location.database, { timeoutMs });
   try {
-    await pool.query('SELECT 1');
+    await db.query('SELECT 1');
   } catch (error) {
     await pool.end().catch(() => undefined);
-    throw connectionError(error, url);
+    if (!(error instanceof DatabaseTimeoutError)) throw connectionError(error, url);
+    throw new DatabaseTimeoutError(
+      'DATABASE_TIMEOUT',
+      `the database at ${location.host}:${location.port} did not answer within ${seconds(timeoutMs)} (${redactUrl(url)})`,
+      { cause: error },
+    );
   }
-  return wrapPool(pool, location.database);
+  return db;
 }
 
-/** Wraps a mysql2 pool the host already has (`mysql.createPool(...)`) in our {@link Database} interface. */
-export function wrapPool(pool: mysql.Pool, schemaName: string): Database & { pool: mysql.Pool } {
+/**
+ * Wraps a mysql2 pool the host already has (`mysql.createPool(...)`) in our {@link Database} interface.
+ * Every connection taken from the pool and every statement is bounded by `timeoutMs` (see
+ * {@link OpenOptions.timeoutMs}).
+ */
+export function wrapPool(
+  pool: mysql.Pool,
+  schemaName: string,
+  options: { readonly timeoutMs?: number } = {},
+): Database & { pool: mysql.Pool } {
+  const timeoutMs = options.timeoutMs ?? DEFAULT_DATABASE_TIMEOUT_MS;
+  const acquire = () => acquireConnection(pool, timeoutMs);
+  /** One statement on a connection of its own, returned to the pool unless it had to be destroyed. */
+  const once = async <T>(run: (executor: SqlExecutor) => Promise<T>): Promise<T> => {
+    const connection = await acquire();
+    try {
+      return await run(boundedExecutor(connection, timeoutMs));
+    } finally {
+      releaseUnlessDestroyed(connection);
+    }
+  };
   return {
     pool,
     schemaName,
-    ...executorOf(pool),
+    query: (sql, params) => once((executor) => executor.query(sql, params)),
+    execute: (sql, params) => once((executor) => executor.execute(sql, params)),
     async transaction(work) {
-      const connection = await pool.getConnection();
+      const connection = await acquire();
+      const tx = boundedExecutor(connection, timeoutMs);
       try {
-        await connection.beginTransaction();
-        const result = await work(executorOf(connection));
-        await connection.commit();
+        await tx.execute('START TRANSACTION');
+        const result = await work(tx);
+        await tx.execute('COMMIT');
         return result;
       } catch (error) {
-        await connection.rollback().catch(() => undefined);
+        // On a destroyed connection this fails at once, and the server rolls back on its own.
+        await tx.execute('ROLLBACK').catch(() => undefined);
         throw error;
       } finally {
-        connection.release();
+        releaseUnlessDestroyed(connection);
       }
     },
     async close() {
@@ -79,18 +116,84 @@ export function wrapPool(pool: mysql.Pool, schemaName: string): Database & { poo
   };
 }
 
-function executorOf(target: mysql.Pool | mysql.PoolConnection): SqlExecutor {
+/** Connections this package destroyed after a timeout: never handed back to the pool. */
+const destroyed = new WeakSet<mysql.PoolConnection>();
+
+function releaseUnlessDestroyed(connection: mysql.PoolConnection): void {
+  if (!destroyed.has(connection)) connection.release();
+}
+
+/**
+ * A pool connection within `timeoutMs`. mysql2's pool waits without limit for a free connection, so
+ * the wait is raced against a timer; a connection that arrives after the caller gave up goes back to
+ * the pool.
+ */
+async function acquireConnection(pool: mysql.Pool, timeoutMs: number): Promise<mysql.PoolConnection> {
+  const pending = pool.getConnection();
+  const result = await withDeadline(pending, timeoutMs);
+  if (result.timedOut) {
+    pending.then(
+      (late) => late.release(),
+      () => undefined,
+    );
+    throw new DatabaseTimeoutError(
+      'DATABASE_TIMEOUT',
+      `no database connection within ${seconds(timeoutMs)}: every pooled connection is busy, or the database does not answer`,
+    );
+  }
+  return result.value;
+}
+
+/**
+ * Statements on `connection`, each answered within `timeoutMs` or the connection is destroyed: its
+ * socket may still deliver the late answer, and mysql2 would queue the next statement behind it.
+ * The server drops a destroyed connection's transaction and locks once it sees it gone.
+ */
+function boundedExecutor(connection: mysql.PoolConnection, timeoutMs: number): SqlExecutor {
+  const run = async (sql: string, params: readonly unknown[]): Promise<unknown> => {
+    if (destroyed.has(connection)) {
+      throw new DatabaseTimeoutError('DATABASE_TIMEOUT', 'the connection was closed after a timeout');
+    }
+    const pending = connection.query(sql, params as unknown[]).then(([result]) => result);
+    const result = await withDeadline(pending, timeoutMs);
+    if (!result.timedOut) return result.value;
+    destroyed.add(connection);
+    pending.catch(() => undefined);
+    connection.destroy();
+    throw new DatabaseTimeoutError(
+      'DATABASE_TIMEOUT',
+      `the database did not answer within ${seconds(timeoutMs)}: the connection was closed (the server rolls back its unfinished transaction); try again once the database answers`,
+    );
+  };
   return {
     async query<Row extends object>(sql: string, params: readonly unknown[] = []) {
-      const [rows] = await target.query(sql, params as unknown[]);
-      return rows as Row[];
+      return (await run(sql, params)) as Row[];
     },
     async execute(sql: string, params: readonly unknown[] = []): Promise<ExecuteResult> {
-      const [result] = await target.query(sql, params as unknown[]);
-      const header = result as mysql.ResultSetHeader;
+      const header = (await run(sql, params)) as mysql.ResultSetHeader;
       return { affectedRows: header.affectedRows, insertId: Number(header.insertId) };
     },
   };
+}
+
+/** `promise`'s outcome, or `timedOut` after `ms`; the timer never outlives the race. */
+async function withDeadline<T>(
+  promise: Promise<T>,
+  ms: number,
+): Promise<{ timedOut: false; value: T } | { timedOut: true }> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<{ timedOut: true }>((resolve) => {
+    timer = setTimeout(() => resolve({ timedOut: true }), ms);
+  });
+  try {
+    return await Promise.race([promise.then((value) => ({ timedOut: false as const, value })), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function seconds(ms: number): string {
+  return `${ms / 1000} s`;
 }
 
 /** Turns a driver error at connection time into one line that says what to check. */

@@ -10,7 +10,7 @@ export async function runSqlFile(url: string, file: string | URL): Promise<void>
   const text = await readFile(file, 'utf8');
   const db = await openDatabase(url, { connectionLimit: 1, multipleStatements: true });
   try {
-    await db.pool.query(text);
+    await db.execute(text);
   } finally {
     await db.close();
   }

@@ -1,4 +1,5 @@
 import { TaskAssociationError } from '../errors.js';
+import { DEFAULT_DATABASE_TIMEOUT_MS } from './timeout.js';
 
 /** Used when neither `--database-url` nor `$DATABASE_URL` is given. */
 export const DEFAULT_DATABASE_URL = 'mysql://root@127.0.0.1:3306/test';
@@ -21,6 +22,25 @@ export function resolveDatabaseUrl(
     flag ??
     (env.DATABASE_URL === undefined || env.DATABASE_URL === '' ? DEFAULT_DATABASE_URL : env.DATABASE_URL)
   );
+}
+
+/**
+ * The CLI's bound on every wait for the database, in ms: `$DATABASE_TIMEOUT` in seconds (decimals
+ * allowed, up to an hour), else the package default. Raise it for a slow link or a large ALTER.
+ *
+ * @example resolveDatabaseTimeout({ DATABASE_TIMEOUT: '30' }) // 30000
+ */
+export function resolveDatabaseTimeout(env: Record<string, string | undefined>): number {
+  const text = env.DATABASE_TIMEOUT;
+  if (text === undefined || text === '') return DEFAULT_DATABASE_TIMEOUT_MS;
+  const seconds = Number(text);
+  if (!/^\d+(\.\d+)?$/.test(text) || seconds <= 0 || seconds > 3600) {
+    throw new TaskAssociationError(
+      'INVALID_DATABASE_TIMEOUT',
+      `DATABASE_TIMEOUT=${JSON.stringify(text)} is not a number of seconds from more than 0 to 3600, as in DATABASE_TIMEOUT=30`,
+    );
+  }
+  return Math.ceil(seconds * 1000);
 }
 
 /** Parses `mysql://user:password@host:port/database`; a URL without a database is refused. */

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { packageFiles } from '../web/package-files.js';
-import { type Answer, type AnsweringHandler, type AnswerRequest, toWebHandler } from './answer.js';
+import { type Answer, type AnswerRequest, toWebHandler } from './answer.js';
 import { createDiskCache, DEFAULT_CACHE_DIR } from './cache/disk-cache.js';
 import type { CachedMedia, MediaCache } from './cache/media-cache.js';
 import { createMemoryCache, layeredCache } from './cache/memory-cache.js';
@@ -25,7 +25,7 @@ import { type GallerySource, SourceColumns } from './source.js';
 import { type ContentHash, createTokenSigner } from './token.js';
 
 /** A web-standard handler: mount it in anything that speaks `Request` and `Response`. */
-export type GalleryHandler = AnsweringHandler;
+export type GalleryHandler = (request: Request) => Promise<Response>;
 
 export interface GalleryHandlerOptions {
   /** "Data entry point 400": the host's query, returning rows. */

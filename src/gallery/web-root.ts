@@ -1,6 +1,6 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type Answer, type AnsweringHandler, toWebHandler } from './answer.js';
+import { type Answer, toWebHandler } from './answer.js';
 import { bodyAnswer, errorAnswer, methodNotAllowed, notFound } from './responses.js';
 
 const ASSET_PATH = /^\/assets\/([A-Za-z0-9][A-Za-z0-9._-]*)$/;
@@ -15,7 +15,7 @@ const TYPES: Record<string, string> = {
  * in `webRoot`. Only names actually present and ending in .js, .css or .html are served, so no
  * request can reach outside the folder or read anything but the page's own files.
  */
-export function createWebRootHandler(webRoot: string): AnsweringHandler {
+export function createWebRootHandler(webRoot: string): (request: Request) => Promise<Response> {
   async function serve(name: string): Promise<Answer> {
     const type = TYPES[name.slice(name.lastIndexOf('.'))];
     if (type === undefined) return notFound();

@@ -10,7 +10,7 @@ import {
 import { type CliIo, type ExitCode, printJson, say } from '../cli/io.js';
 import type { Database } from '../db/driver.js';
 import { openDatabase } from '../db/mysql.js';
-import { resolveDatabaseUrl } from '../db/url.js';
+import { resolveDatabaseTimeout, resolveDatabaseUrl } from '../db/url.js';
 import { TaskAssociationError } from '../errors.js';
 import type { Change, ChangeResult } from './change.js';
 import { InstallerError } from './errors.js';
@@ -80,7 +80,10 @@ export async function withInstallation<T>(
       throw new UsageError(error.message);
     throw error;
   });
-  const db = await openDatabase(resolveDatabaseUrl(values['database-url'], io.env), { connectionLimit: 3 });
+  const db = await openDatabase(resolveDatabaseUrl(values['database-url'], io.env), {
+    connectionLimit: 3,
+    timeoutMs: resolveDatabaseTimeout(io.env),
+  });
   try {
     return await work({
       db,

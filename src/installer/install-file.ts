@@ -103,6 +103,32 @@ function objectShape(schema: z.core.$ZodType | undefined): Record<string, z.core
   return def?.type === 'object' ? (def as z.core.$ZodObjectDef).shape : undefined;
 }
 
+/**
+ * An install file handed over in code, checked like a file read from disk: the installer's functions
+ * call this before any SQL, so a hand-built file cannot carry what the model refuses. Throws
+ * {@link InstallFileError}.
+ */
+export function requireInstallFile(value: unknown, source = 'install file'): InstallFile {
+  const result = checkInstallFile(value);
+  if (!result.success) throw new InstallFileError(source, result.issues);
+  return result.data;
+}
+
+/** The parts of an install file that uninstalling needs, checked the same way (other keys ignored). */
+export const UninstallFile = z.object({
+  scope: InstallFile.shape.scope,
+  actingUser: InstallFile.shape.actingUser,
+  tableNames: InstallFile.shape.tableNames,
+});
+export type UninstallFile = z.infer<typeof UninstallFile>;
+
+/** {@link requireInstallFile} for what uninstalling reads of the file. */
+export function requireUninstallFile(value: unknown, source = 'install file'): UninstallFile {
+  const result = checkDocument(UninstallFile, value, installFileKeys);
+  if (!result.success) throw new InstallFileError(source, result.issues);
+  return result.data;
+}
+
 export async function loadInstallFile(file: string): Promise<InstallFile> {
   let text: string;
   try {

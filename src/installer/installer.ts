@@ -7,7 +7,7 @@ import { InstallerError } from './errors.js';
 import { errorsOf, type Finding } from './findings.js';
 import { readHostContext } from './host-context.js';
 import { tableExists } from './host-table.js';
-import type { InstallFile } from './install-file.js';
+import { type InstallFile, requireInstallFile } from './install-file.js';
 import {
   LEDGER_DDL,
   LEDGER_TABLE,
@@ -54,9 +54,10 @@ export interface InstallPlan {
  */
 export async function planInstallation(
   db: Database,
-  file: InstallFile,
+  given: InstallFile,
   options: InstallerOptions,
 ): Promise<InstallPlan> {
+  const file = requireInstallFile(given);
   const progress = options.progress ?? (() => undefined);
   const names = installationTableNames(file);
   progress(`reading the host tables ${HOST_ROW_TABLES.join(', ')}`);
@@ -118,6 +119,7 @@ export async function applyInstallation(
   file: InstallFile,
   options: InstallerOptions & { confirm?: (plan: InstallPlan) => Promise<boolean> },
 ): Promise<ChangeResult> {
+  requireInstallFile(file);
   const progress = options.progress ?? (() => undefined);
   return withInstallerLock(db, async () => {
     const plan = await planInstallation(db, file, options);

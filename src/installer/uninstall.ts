@@ -4,7 +4,7 @@ import { type LOGICAL_TABLES, tableNames } from '../table-names.js';
 import { type Change, type ChangeResult, describeChange, type PlannedChange, runChange } from './change.js';
 import type { Finding } from './findings.js';
 import { tableExists } from './host-table.js';
-import type { InstallFile } from './install-file.js';
+import { type InstallFile, requireUninstallFile } from './install-file.js';
 import {
   LEDGER_TABLE,
   type LedgerEntry,
@@ -34,9 +34,10 @@ export interface UninstallOptions {
  */
 export async function uninstallInstallation(
   db: Database,
-  file: Pick<InstallFile, 'scope' | 'actingUser' | 'tableNames'>,
+  given: Pick<InstallFile, 'scope' | 'actingUser' | 'tableNames'>,
   options: UninstallOptions = {},
 ): Promise<ChangeResult> {
+  const file = requireUninstallFile(given);
   const progress = options.progress ?? (() => undefined);
   const { scope } = file;
   return withInstallerLock(db, async () => {

@@ -14,7 +14,7 @@ import { errorsOf } from './findings.js';
 import { fitRow } from './fit-row.js';
 import { readHostContext } from './host-context.js';
 import { tableExists } from './host-table.js';
-import type { InstallFile } from './install-file.js';
+import { type InstallFile, requireInstallFile } from './install-file.js';
 import { installationTableNames } from './installer.js';
 import { type LedgerEntry, readLedger, sameScope } from './ledger.js';
 import { readLedgerRows, rowId } from './plan-rows.js';
@@ -44,9 +44,10 @@ type HostRow = Record<string, unknown>;
  */
 export async function verifyInstallation(
   db: Database,
-  file: InstallFile,
+  given: InstallFile,
   options: { schema?: SchemaSync } = {},
 ): Promise<VerifyResult> {
+  const file = requireInstallFile(given);
   const problems: Problem[] = [];
   const host = await readHostContext(db, file);
   problems.push(...errorsOf(host.findings).map(({ code, path, message }) => ({ code, path, message })));

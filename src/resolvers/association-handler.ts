@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { Database } from '../db/driver.js';
-import { TaskAssociationError } from '../errors.js';
+import { DatabaseTimeoutError, TaskAssociationError } from '../errors.js';
 import type { Scope } from '../scope.js';
 import { SeqDbText } from '../seq-db.js';
 import { packageFiles } from '../web/package-files.js';
@@ -41,7 +41,10 @@ export interface AssociationHandlerOptions {
    * answer the request with it instead.
    */
   readonly context: (request: Request) => Promise<AssociationContext>;
-  /** Where unexpected errors (bugs, a lost database) are reported; they answer 500. Default `console.error`. */
+  /**
+   * Where unexpected errors (bugs, a lost database) are reported; they answer 500, a database that did
+   * not answer in time 503. Default `console.error`.
+   */
   readonly onError?: (error: unknown) => void;
   /** The language of the screen's page (`en`, `pt-BR`); default from the request's Accept-Language. */
   readonly lang?: string;
@@ -95,7 +98,8 @@ const screenFiles = packageFiles(SCREEN_ASSETS);
  * - `PUT ?taskSheet=42` with `{ "entries": [...] }` as `application/json` from this site → 200 with `{ inserted, updated }` (`saveMetrics`);
  * - bad input → 400, a cross-site write → 403, a body over 1 MB → 413, a body not declared JSON → 415,
  *   unknown task sheet or one of another scope → 404, RO row → 409, other method → 405, writers
- *   colliding → 503, installation misconfigured → 500; errors as `{ "error": { "code", "message", "path"? } }`.
+ *   colliding or a database that does not answer in time → 503 (the latter with Retry-After),
+ *   installation misconfigured → 500; errors as `{ "error": { "code", "message", "path"? } }`.
  *
  * @example const handle = createAssociationHandler({ db, context: async (req) => session(req) });
  */
@@ -223,13 +227,19 @@ function errorResponse(error: unknown, onError: (error: unknown) => void): Respo
     onError(error);
     return errorJson(500, 'INTERNAL_ERROR', 'the request failed on the server');
   }
-  return errorJson(
-    statusOf(error),
-    error.code,
-    error.message,
-    error.path === undefined ? {} : { path: error.path },
-  );
+  // The host's operators should hear of a database that stops answering, not only the client.
+  if (error instanceof DatabaseTimeoutError) onError(error);
+  return errorJson(statusOf(error), error.code, error.message, {
+    ...(error.path === undefined ? {} : { path: error.path }),
+    // The database stopped answering: the client may try again, not at once.
+    ...(error instanceof DatabaseTimeoutError
+      ? { headers: { 'retry-after': String(RETRY_AFTER_SECONDS) } }
+      : {}),
+  });
 }
+
+/** Retry-After of a 503 for a database that did not answer: long enough not to pile onto a struggling one. */
+const RETRY_AFTER_SECONDS = 5;
 
 function statusOf(error: TaskAssociationError): number {
   if (error instanceof PayloadTooLargeError) return 413;
@@ -238,7 +248,7 @@ function statusOf(error: TaskAssociationError): number {
   if (error instanceof InvalidRequestError) return 400;
   if (error instanceof NotFoundError) return 404;
   if (error instanceof ReadOnlyRowError) return 409;
-  if (error instanceof BusyError) return 503;
+  if (error instanceof BusyError || error instanceof DatabaseTimeoutError) return 503;
   // The rest (ConfigurationError, the config reader's ConfigError, a bad table name in a parameter
   // row) is the installation's to fix, not the request's.
   return 500;

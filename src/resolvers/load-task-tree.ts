@@ -5,12 +5,11 @@ import { type Identifier, quoteIdentifier } from '../identifier.js';
 import { Scope } from '../scope.js';
 import { SeqDb } from '../seq-db.js';
 import { TableNames } from '../table-names.js';
-import { checkArguments } from './arguments.js';
-import { resolveTreePlan } from './installation.js';
 import { compileMetricDefaults, type ResolvedMetrics, type Row } from './metric-defaults.js';
 import { liveInScope, placeholders, scopeParams } from './sql.js';
 import { loadTaskSheet } from './task-sheet.js';
-import type { PlannedLevel } from './tree-plan.js';
+import type { PlannedLevel, TreePlan } from './tree-plan.js';
+import { withPlan } from './with-plan.js';
 
 /** A node above the task level: a group, a sector, whatever table the level names. */
 export interface BranchNode {
@@ -84,11 +83,19 @@ export type LoadTaskTreeOptions = z.input<typeof LoadTaskTreeOptions>;
  * @example const tree = await loadTaskTree(db, { scope: { EMPRESA: 1, FILIAL: 1, LOCAL: 1 }, taskSheet: 42 });
  */
 export async function loadTaskTree(db: SqlExecutor, given: LoadTaskTreeOptions): Promise<TaskTree> {
-  const options = checkArguments(LoadTaskTreeOptions, given, 'loadTaskTree');
+  return withPlan(db, LoadTaskTreeOptions, given, 'loadTaskTree', (options, plan) =>
+    walkTree(db, options, plan),
+  );
+}
+
+/** The reads of {@link loadTaskTree} once its options are checked and its plan is known. */
+async function walkTree(
+  db: SqlExecutor,
+  options: z.output<typeof LoadTaskTreeOptions>,
+  plan: TreePlan,
+): Promise<TaskTree> {
   const { scope, taskSheet } = options;
   const inListLimit = options.inListLimit ?? 999;
-  const plan = await resolveTreePlan(db, scope, options);
-
   const [first, ...rest] = plan.levels;
   // A checked TREE_VIEW has at least its task level; this only satisfies the type checker.
   if (first === undefined) {

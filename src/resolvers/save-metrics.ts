@@ -5,10 +5,8 @@ import { type Identifier, quoteIdentifier } from '../identifier.js';
 import { formatScope, Scope } from '../scope.js';
 import { SeqDb } from '../seq-db.js';
 import { TableNames } from '../table-names.js';
-import { checkArguments } from './arguments.js';
 import { type ColumnType, checkValue } from './column-types.js';
 import { BusyError, ConfigurationError, InvalidRequestError, ReadOnlyRowError } from './errors.js';
-import { resolveTreePlan } from './installation.js';
 import { metricKey } from './load-task-tree.js';
 import { MetricBatch, type MetricEntry } from './metric-batch.js';
 import type { MetricValue } from './metric-defaults.js';
@@ -34,6 +32,7 @@ import { shownNodes } from './shown-nodes.js';
 import { chunks, liveInScope, placeholders, scopeParams } from './sql.js';
 import { loadTaskSheet } from './task-sheet.js';
 import type { PlannedLevel, TreePlan } from './tree-plan.js';
+import { withPlan } from './with-plan.js';
 
 /** What `saveMetrics` is given, checked with this model before any SQL. */
 export const SaveMetricsOptions = z.strictObject({
@@ -64,9 +63,18 @@ export interface SaveMetricsResult {
  * @example await saveMetrics(db, { scope, user: 7, taskSheet: 42, entries: [{ activity: 3, group: 1, values: { METRICA1: '2.50' } }] });
  */
 export async function saveMetrics(db: Database, given: SaveMetricsOptions): Promise<SaveMetricsResult> {
-  const options = checkArguments(SaveMetricsOptions, given, 'saveMetrics');
+  return withPlan(db, SaveMetricsOptions, given, 'saveMetrics', (options, plan) =>
+    savePlanned(db, options, plan),
+  );
+}
+
+/** The checks and the write of {@link saveMetrics} once its options are checked and its plan is known. */
+async function savePlanned(
+  db: Database,
+  options: z.output<typeof SaveMetricsOptions>,
+  plan: TreePlan,
+): Promise<SaveMetricsResult> {
   const { scope, user, taskSheet, entries } = options;
-  const plan = await resolveTreePlan(db, scope, options);
   // The task sheet and the tree are checked together, beside the read of the table's shape, and
   // before the transaction: a transaction that waited for them would hold a pooled connection that a
   // check still queued behind it may need (a small pool, many saves: none would move). Their errors
@@ -298,23 +306,30 @@ const LOCK_TIMEOUT_SECONDS = 10;
  */
 async function writeBatch(tx: SqlExecutor, batch: CheckedBatch): Promise<SaveMetricsResult> {
   const { table, scope, user, taskSheet, entries } = batch;
-  const lock: ScopeLock = { name: scopeLockName(table, scope), timeoutSeconds: LOCK_TIMEOUT_SECONDS };
+  // The named lock is waited for one second per statement, so that each statement stays within the
+  // connection's bound on an answer (a few seconds), which one ten-second wait would exceed.
+  const lock: ScopeLock = { name: scopeLockName(table, scope), timeoutSeconds: 1 };
   const read = (statement: Statement) => tx.query(statement.sql, statement.params);
   const write = (statement: Statement) => tx.execute(statement.sql, statement.params);
   let released = false;
   try {
     // Inactive rows are read too: a key whose row is ATIVO=0 is refused below, never inserted a second
     // time. DELETED=1 rows are history: they are left as they are, and the key gets a new live row.
-    const existing = (await read(
-      lockKeysStatement(table, scope, taskSheet, entries, batch.keyIndex, lock),
-    )) as {
+    type Existing = {
       locked: unknown;
       ID: unknown;
       RO: unknown;
       ATIVO: unknown;
       OPER_SEQ_DB: unknown;
       OPER_GRUPO_SEQ_DB: unknown;
-    }[];
+    };
+    let existing: Existing[] = [];
+    for (let waited = 0; waited < LOCK_TIMEOUT_SECONDS; waited++) {
+      existing = (await read(
+        lockKeysStatement(table, scope, taskSheet, entries, batch.keyIndex, lock),
+      )) as Existing[];
+      if (Number(existing[0]?.locked) === 1) break;
+    }
     if (Number(existing[0]?.locked) !== 1) {
       throw new BusyError(
         'METRICS_BUSY',

@@ -1,6 +1,6 @@
 import type { SqlExecutor } from '../db/driver.js';
 import { createTables } from '../schema/tables.js';
-import { HOST_TABLES, type TableNames } from '../table-names.js';
+import { HOST_TABLES, type TableNames, tableNames } from '../table-names.js';
 import { diffSchema } from './diff.js';
 import { expectedModel } from './expected-model.js';
 import { introspect } from './introspect.js';
@@ -14,7 +14,9 @@ import type { SchemaPlan } from './schema-difference.js';
  * @example const plan = await planSchemaSync(db, tableNames({ OPER: 'MO_OPER' }));
  *          plan.statements // ['CREATE TABLE `MO_OPER` (...)', ...], [] when up to date
  */
-export async function planSchemaSync(db: SqlExecutor, names: TableNames): Promise<SchemaPlan> {
+export async function planSchemaSync(db: SqlExecutor, given: TableNames): Promise<SchemaPlan> {
+  // Checked again before any DDL is built from them: a library caller may hand over any object.
+  const names = tableNames(given);
   const expected = expectedModel(createTables(names));
   const found = await introspect(db, [...Object.values(names), ...Object.values(HOST_TABLES)]);
   return diffSchema(expected, found);

@@ -43,16 +43,19 @@ describe('toNodeListener in a real Node http server', () => {
     expect([post.status, post.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
   });
 
-  it('survives a Host header that is not a host name', async () => {
-    const status = await new Promise<number>((resolve, reject) => {
+  it('answers a Host header that is not a host name with 400 BAD_REQUEST_TARGET, and keeps serving', async () => {
+    const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
       const req = httpRequest(`${base}/caroulsel/data`, { headers: { Host: 'bad host name' } }, (res) => {
-        res.resume();
-        resolve(res.statusCode ?? 0);
+        let text = '';
+        res.on('data', (chunk) => (text += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
       });
       req.on('error', reject);
       req.end();
     });
-    expect(status).toBe(200);
+    expect(status).toBe(400);
+    expect(body).toContain('BAD_REQUEST_TARGET');
+    expect((await fetch(`${base}/caroulsel/data`)).status).toBe(200);
   });
 
   it('answers a request target that is not a URL with 400, and keeps serving', async () => {

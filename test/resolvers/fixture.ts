@@ -129,3 +129,21 @@ export function countingExecutor(db: SqlExecutor): SqlExecutor & { count(): numb
     },
   };
 }
+
+/** One live group with one live activity linked under it, in `scope`: the smallest tree to read and save. */
+export async function insertLinkedActivity(
+  db: SqlExecutor,
+  names: TableNames,
+  scope: Scope,
+): Promise<{ group: number; oper: number }> {
+  const live = { ATIVO: 1, DELETED: 0 };
+  const group = await insertRow(db, names.OPER_GRUPO, { ...scope, CODIGO: 'G', ...live });
+  const oper = await insertRow(db, names.OPER, { ...scope, CODIGO: 'O', INDICE: '2.00', ...live });
+  await insertRow(db, names.OPER_OPER_GRUPO, {
+    ...scope,
+    OPER_GRUPO_SEQ_DB: group,
+    OPER_SEQ_DB: oper,
+    ...live,
+  });
+  return { group, oper };
+}

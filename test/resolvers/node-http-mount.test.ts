@@ -1,7 +1,13 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import {
+  Agent,
+  createServer,
+  request as httpRequest,
+  type IncomingMessage,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { toNodeListener } from '../../src/gallery/node-adapter.js';
 import { createAssociationHandler } from '../../src/resolvers/index.js';
 import { tableNames } from '../../src/table-names.js';
 import { useScratchDatabase } from '../support/database.js';
@@ -14,27 +20,44 @@ let base = '';
 let sheet = 0;
 let close: () => Promise<void> = async () => undefined;
 
+/** The README's mount: toNodeListener at /associationtask, 404 elsewhere. */
 function mount(handle: (request: Request) => Promise<Response>) {
-  return async (req: IncomingMessage, res: ServerResponse) => {
-    const url = new URL(req.url ?? '/', `http://${req.headers.host}`);
-    if (url.pathname !== '/associationtask') {
+  const listener = toNodeListener(handle);
+  return (req: IncomingMessage, res: ServerResponse) => {
+    if ((req.url ?? '').split('?')[0] !== '/associationtask') {
       res.writeHead(404).end();
       return;
     }
-    const hasBody = req.method !== 'GET' && req.method !== 'HEAD';
-    const request = new Request(url, {
-      method: req.method ?? 'GET',
-      headers: Object.entries(req.headers).flatMap(([key, value]) =>
-        value === undefined
-          ? []
-          : [[key, Array.isArray(value) ? value.join(', ') : value] as [string, string]],
-      ),
-      ...(hasBody ? { body: Readable.toWeb(req) as ReadableStream, duplex: 'half' } : {}),
-    });
-    const response = await handle(request);
-    res.writeHead(response.status, Object.fromEntries(response.headers));
-    res.end(Buffer.from(await response.arrayBuffer()));
+    listener(req, res);
   };
+}
+
+/**
+ * One request on `agent` (a keep-alive agent with one socket, so a second request goes on the same
+ * connection when the server keeps it), its status and body; a request left without an answer for
+ * 5 s (a stalled connection) fails.
+ */
+function send(
+  agent: Agent,
+  path: string,
+  init: { method?: string; body?: Buffer; headers?: Record<string, string> } = {},
+): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(
+      `${base}${path}`,
+      { agent, method: init.method ?? 'GET', headers: init.headers ?? {}, timeout: 5_000 },
+      (res) => {
+        let body = '';
+        res.on('data', (chunk) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      },
+    );
+    req.on('timeout', () =>
+      req.destroy(new Error(`no answer to ${init.method ?? 'GET'} ${path} within 5 s`)),
+    );
+    req.on('error', reject);
+    req.end(init.body);
+  });
 }
 
 beforeAll(async () => {
@@ -81,4 +104,30 @@ describe('mounting the handler on node:http', () => {
     expect(await put.json()).toEqual({ inserted: 1, updated: 0 });
     expect((await fetch(`${base}/elsewhere`)).status).toBe(404);
   });
+
+  it.each([
+    ['413 on Content-Length, the body never read', '?taskSheet=SHEET', 2_000_000, 413],
+    ['400 on the query', '?taskSheet=x', 300_000, 400],
+    ['400 on a repeated parameter', '?taskSheet=SHEET&taskSheet=SHEET', 300_000, 400],
+    ['400 on a body that is not JSON', '?taskSheet=SHEET', 300_000, 400],
+  ])(
+    'answers the next request on a keep-alive connection after an early %s',
+    async (_, query, size, status) => {
+      const agent = new Agent({ keepAlive: true, maxSockets: 1 });
+      try {
+        const body = Buffer.alloc(size, 'x');
+        const early = await send(agent, `/associationtask${query.replaceAll('SHEET', String(sheet))}`, {
+          method: 'PUT',
+          body,
+          headers: { 'content-type': 'application/json', 'content-length': String(size) },
+        });
+        expect(early.status).toBe(status);
+        expect(JSON.parse(early.body)).toMatchObject({ error: { code: expect.any(String) } });
+        const next = await send(agent, `/associationtask?taskSheet=${sheet}`);
+        expect(next.status).toBe(200);
+      } finally {
+        agent.destroy();
+      }
+    },
+  );
 });

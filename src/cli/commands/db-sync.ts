@@ -1,5 +1,5 @@
 import { openDatabase } from '../../db/mysql.js';
-import { resolveDatabaseUrl } from '../../db/url.js';
+import { resolveDatabaseTimeout, resolveDatabaseUrl } from '../../db/url.js';
 import { SchemaSyncError } from '../../sync/errors.js';
 import { syncSchema } from '../../sync/sync.js';
 import { type TableNames, tableNames } from '../../table-names.js';
@@ -41,7 +41,10 @@ export const command: Command = {
     const { values } = parseCommandLine(args, options);
     // Names are checked before the database is even opened: a bad one never reaches SQL.
     const names = parseTableNames(values['table-name'] ?? []);
-    const db = await openDatabase(resolveDatabaseUrl(values['database-url'], io.env), { connectionLimit: 1 });
+    const db = await openDatabase(resolveDatabaseUrl(values['database-url'], io.env), {
+      connectionLimit: 1,
+      timeoutMs: resolveDatabaseTimeout(io.env),
+    });
     try {
       const result = await syncSchema(db, names, { dryRun: values['dry-run'] === true });
       if (values.json === true) printJson(io, result);

@@ -1,5 +1,5 @@
 import { openDatabase } from '../../db/mysql.js';
-import { resolveDatabaseUrl } from '../../db/url.js';
+import { resolveDatabaseTimeout, resolveDatabaseUrl } from '../../db/url.js';
 import { LEDGER_TABLE } from '../../installer/ledger.js';
 import { formatInstallation, installationStatus } from '../../installer/status.js';
 import { DATABASE_URL_HELP, databaseUrlOption, JSON_HELP, jsonOption, parseCommandLine } from '../args.js';
@@ -15,7 +15,10 @@ export const command: Command = {
   example: 'task-association status --database-url mysql://user:pass@host:3306/erp --json',
   async run(args, io) {
     const { values } = parseCommandLine(args, { ...databaseUrlOption, ...jsonOption });
-    const db = await openDatabase(resolveDatabaseUrl(values['database-url'], io.env), { connectionLimit: 1 });
+    const db = await openDatabase(resolveDatabaseUrl(values['database-url'], io.env), {
+      connectionLimit: 1,
+      timeoutMs: resolveDatabaseTimeout(io.env),
+    });
     try {
       const installations = await installationStatus(db);
       if (values.json === true) printJson(io, { installations });

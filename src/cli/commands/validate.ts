@@ -8,7 +8,7 @@ import {
   TREE_VIEW_PARAMETER,
 } from '../../config/index.js';
 import { openDatabase } from '../../db/mysql.js';
-import { resolveDatabaseUrl } from '../../db/url.js';
+import { resolveDatabaseTimeout, resolveDatabaseUrl } from '../../db/url.js';
 import { formatScope, parseScope, type Scope } from '../../scope.js';
 import { databaseUrlOption, JSON_HELP, jsonOption, parseCommandLine, UsageError } from '../args.js';
 import { type CliIo, type ExitCode, printJson, readStdin, say } from '../io.js';
@@ -53,7 +53,13 @@ export const command: Command = {
       throw new UsageError('standard input (-) can be read only once');
     const checked =
       values.scope !== undefined
-        ? [await fromDatabase(resolveDatabaseUrl(values['database-url'], io.env), scopeOption(values.scope))]
+        ? [
+            await fromDatabase(
+              resolveDatabaseUrl(values['database-url'], io.env),
+              scopeOption(values.scope),
+              resolveDatabaseTimeout(io.env),
+            ),
+          ]
         : await fromFiles(positionals, io);
     return report(checked, values.json === true, io);
   },
@@ -99,8 +105,8 @@ function issuesOf(text: string): readonly ConfigIssue[] {
   return result.success ? [] : result.issues;
 }
 
-async function fromDatabase(url: string, scope: Scope): Promise<Checked> {
-  const db = await openDatabase(url, { connectionLimit: 1 });
+async function fromDatabase(url: string, scope: Scope, timeoutMs: number): Promise<Checked> {
+  const db = await openDatabase(url, { connectionLimit: 1, timeoutMs });
   try {
     const { rows } = await readParameterRows(db, scope, [TREE_VIEW_PARAMETER]);
     const row = rows[TREE_VIEW_PARAMETER];
