@@ -387,6 +387,34 @@ describe('one handler, many requests', () => {
     expect(await labels(await expand(serve))).toEqual(['Fertilising — A-FERT', 'Seeding — A-SEED']);
   });
 
+  it('reads a level whose table lacks a named column whole: a shorter label, or the missing default column named', async () => {
+    const serve = handler();
+    const layer = (extra: object) =>
+      JSON.stringify({
+        ...treeViewB,
+        layers: { ...treeViewB.layers, '3': { table: names.OPER, isTask: true, ...extra } },
+      });
+    try {
+      await setTreeView(layer({ labelColumns: ['NO_SUCH_COLUMN', 'CODIGO'] }));
+      // Twice: the second expand reads the level whole at once, with the same answer.
+      for (const _ of [1, 2]) expect(await labels(await expand(serve))).toEqual(['A-FERT', 'A-SEED']);
+      await setTreeView(
+        JSON.stringify({
+          ...treeViewB,
+          metrics: [{ field: 'QTD', default: { type: 'field', name: 'NO_SUCH_COLUMN' } }],
+        }),
+      );
+      const broken = await expand(serve);
+      expect(broken.status).toBe(500);
+      expect(await broken.json()).toMatchObject({
+        error: { code: 'DEFAULT_COLUMN_MISSING', path: 'metrics.0.default.name' },
+      });
+    } finally {
+      await setTreeView(JSON.stringify(treeViewB));
+    }
+    expect(await labels(await expand(serve))).toEqual(['Fertilising — A-FERT', 'Seeding — A-SEED']);
+  });
+
   it('sends an expand’s own reads with the parameter read once the scope was seen, and answers the same', async () => {
     const { db } = scratch();
     const events: string[] = [];

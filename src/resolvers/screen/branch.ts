@@ -1,12 +1,12 @@
 import type { SqlExecutor } from '../../db/driver.js';
-import { type Identifier, quoteIdentifier } from '../../identifier.js';
+import { type Identifier, parseIdentifier, quoteIdentifier } from '../../identifier.js';
 import type { Scope } from '../../scope.js';
 import { InvalidRequestError } from '../errors.js';
-import { compileMetricDefaults, type Row } from '../metric-defaults.js';
+import { compileMetricDefaults, type MetricSource, type Row } from '../metric-defaults.js';
 import { liveInScope, scopeParams } from '../sql.js';
 import type { PlannedLevel, TreePlan } from '../tree-plan.js';
 import { byLabel, labelColumnsOf, nodeLabel, sortKey } from './labels.js';
-import { type ScreenMetric, type ScreenNode, screenSource } from './nodes.js';
+import { type ScreenMetric, type ScreenMetricSource, type ScreenNode, screenSource } from './nodes.js';
 
 /** The node whose children are asked for: its level (1-based, as in TREE_VIEW) and SEQ_DB; null for the roots. */
 export interface BranchParent {
@@ -50,9 +50,18 @@ export async function readBranch(db: SqlExecutor, options: ReadBranchOptions): P
   metricsRead?.catch(() => undefined);
   const nodes: ScreenNode[] = [];
   for (const part of parts) {
-    const rows = await db.query(part.sql, part.params);
+    const rows = await readChildren(db, part);
     const saved = part.level.isTask && metricsRead !== undefined ? await metricsRead : undefined;
     const resolve = part.level.isTask ? compileMetricDefaults(plan.metrics) : undefined;
+    // Each metric's name for each source, made once per branch rather than once per activity.
+    const screenSources = plan.metrics.map((metric) => ({
+      field: metric.field,
+      sources: {
+        saved: screenSource(metric, 'saved'),
+        default: screenSource(metric, 'default'),
+        none: screenSource(metric, 'none'),
+      } satisfies Record<MetricSource, ScreenMetricSource>,
+    }));
     const taskSheet = await options.taskSheet;
     const columns = labelColumnsOf(part.level);
     const group = parent?.id ?? null;
@@ -73,10 +82,9 @@ export async function readBranch(db: SqlExecutor, options: ReadBranchOptions): P
       const savedRow = saved?.get(id);
       const resolved = resolve({ activity: row, taskSheet, saved: savedRow?.row });
       const metrics: Record<string, ScreenMetric> = {};
-      for (const metric of plan.metrics) {
-        const value = resolved[metric.field];
-        if (value !== undefined)
-          metrics[metric.field] = { value: value.value, source: screenSource(metric, value.source) };
+      for (const { field, sources } of screenSources) {
+        const value = resolved[field];
+        if (value !== undefined) metrics[field] = { value: value.value, source: sources[value.source] };
       }
       nodes.push({
         id,
@@ -95,8 +103,65 @@ export async function readBranch(db: SqlExecutor, options: ReadBranchOptions): P
 
 interface ChildPart {
   readonly level: PlannedLevel;
+  /** The query naming only the columns the screen reads (the template's {@link COLUMNS} filled in). */
   readonly sql: string;
+  /** The same query with `c.*`: what a level whose table lacks a named column is read with. */
+  readonly wideSql: string;
   readonly params: unknown[];
+}
+
+/** Where a part's template takes its select list: a NUL, which no checked identifier contains. */
+const COLUMNS = '\u0000columns\u0000';
+const KEY_COLUMN = parseIdentifier('SEQ_DB', 'key column');
+
+/**
+ * Selects where the screen reads its nodes from: the key, the label columns and, on the task level,
+ * the columns `field` defaults copy; the rest of a wide host row is never parsed. A table without one
+ * of those columns (a host table with no DESCRICAO, a default naming a column that is not there)
+ * answers ER_BAD_FIELD_ERROR: its level is then read whole, as before, so a label is simply shorter
+ * and a missing default column is named by the defaults' own check, never a bare database error.
+ */
+async function readChildren(db: SqlExecutor, part: ChildPart): Promise<Row[]> {
+  if (!WIDE.has(part.sql)) {
+    try {
+      return await db.query(part.sql, part.params);
+    } catch (error) {
+      if (!isBadField(error)) throw error;
+      if (WIDE.size >= MAX_WIDE) WIDE.clear();
+      WIDE.add(part.sql);
+    }
+  }
+  return db.query(part.wideSql, part.params);
+}
+
+/** Queries whose narrow form failed: remembered so a host table without a label column costs one try, not one per expand. */
+const WIDE = new Set<string>();
+const MAX_WIDE = 256;
+
+function isBadField(error: unknown): boolean {
+  return (
+    typeof error === 'object' && error !== null && 'code' in error && error.code === 'ER_BAD_FIELD_ERROR'
+  );
+}
+
+/** The select list of a level's children: `c.SEQ_DB, c.CODIGO, ...`, each column once. */
+function selectList(plan: TreePlan, level: PlannedLevel): string {
+  const columns = new Set<Identifier>([KEY_COLUMN, ...labelColumnsOf(level)]);
+  if (level.isTask) {
+    for (const metric of plan.metrics) if (metric.default?.type === 'field') columns.add(metric.default.name);
+  }
+  return [...columns].map((column) => `c.${quoteIdentifier(column)}`).join(', ');
+}
+
+/** A part's narrow and wide queries from one template with `${COLUMNS}` where the select list goes. */
+function childPart(plan: TreePlan, level: PlannedLevel, template: string, params: unknown[]): ChildPart {
+  return {
+    level,
+    // A function, not a string, as the replacement: a `$` in an identifier is not a pattern.
+    sql: template.replace(COLUMNS, () => selectList(plan, level)),
+    wideSql: template.replace(COLUMNS, () => 'c.*'),
+    params,
+  };
 }
 
 /**
@@ -111,11 +176,12 @@ function childParts(plan: TreePlan, parent: BranchParent | null, scope: Scope): 
     const nested = first.nestedBy === undefined ? '' : ` AND c.${quoteIdentifier(first.nestedBy)} IS NULL`;
     const more = hasChildrenSql(levels, 0, 'c', scope);
     return [
-      {
-        level: first,
-        sql: `SELECT c.*${more.sql} FROM ${quoteIdentifier(first.table)} c WHERE ${liveInScope('c')}${nested}`,
-        params: [...more.params, ...scopeParams(scope)],
-      },
+      childPart(
+        plan,
+        first,
+        `SELECT ${COLUMNS}${more.sql} FROM ${quoteIdentifier(first.table)} c WHERE ${liveInScope('c')}${nested}`,
+        [...more.params, ...scopeParams(scope)],
+      ),
     ];
   }
   const index = levels.findIndex((level) => level.level === parent.level);
@@ -130,21 +196,27 @@ function childParts(plan: TreePlan, parent: BranchParent | null, scope: Scope): 
   const parts: ChildPart[] = [];
   if (level.nestedBy !== undefined) {
     const more = hasChildrenSql(levels, index, 'c', scope);
-    parts.push({
-      level,
-      sql: `SELECT c.*${more.sql} FROM ${quoteIdentifier(level.table)} c WHERE ${liveInScope('c')} AND c.${quoteIdentifier(level.nestedBy)} = ?`,
-      params: [...more.params, ...scopeParams(scope), parent.id],
-    });
+    parts.push(
+      childPart(
+        plan,
+        level,
+        `SELECT ${COLUMNS}${more.sql} FROM ${quoteIdentifier(level.table)} c WHERE ${liveInScope('c')} AND c.${quoteIdentifier(level.nestedBy)} = ?`,
+        [...more.params, ...scopeParams(scope), parent.id],
+      ),
+    );
   }
   const next = levels[index + 1];
   const association = level.association;
   if (next !== undefined && association !== undefined) {
     const more = hasChildrenSql(levels, index + 1, 'c', scope);
-    parts.push({
-      level: next,
-      sql: `SELECT c.*${more.sql} FROM ${quoteIdentifier(association.table)} a JOIN ${quoteIdentifier(next.table)} c ON c.SEQ_DB = a.${quoteIdentifier(association.childColumn)} WHERE ${liveInScope('a')} AND ${liveInScope('c')} AND a.${quoteIdentifier(association.parentColumn)} = ?`,
-      params: [...more.params, ...scopeParams(scope), ...scopeParams(scope), parent.id],
-    });
+    parts.push(
+      childPart(
+        plan,
+        next,
+        `SELECT ${COLUMNS}${more.sql} FROM ${quoteIdentifier(association.table)} a JOIN ${quoteIdentifier(next.table)} c ON c.SEQ_DB = a.${quoteIdentifier(association.childColumn)} WHERE ${liveInScope('a')} AND ${liveInScope('c')} AND a.${quoteIdentifier(association.parentColumn)} = ?`,
+        [...more.params, ...scopeParams(scope), ...scopeParams(scope), parent.id],
+      ),
+    );
   }
   return parts;
 }
