@@ -3,7 +3,7 @@ import { createAssociationHandler } from '../../src/resolvers/index.js';
 import type { Scope } from '../../src/scope.js';
 import { tableNames } from '../../src/table-names.js';
 import { useScratchDatabase } from '../support/database.js';
-import { insertRow, insertRows, installTables, SCOPE_A, SCOPE_B } from './fixture.js';
+import { countMetricRows, insertRow, insertRows, installTables, SCOPE_A, SCOPE_B } from './fixture.js';
 
 const SCOPE_BROKEN: Scope = { EMPRESA: 9, FILIAL: 9, LOCAL: 9 };
 
@@ -34,11 +34,8 @@ function request(path: string, init: RequestInit & { session?: string } = {}) {
   return handler()(new Request(`${BASE}${path}`, { ...init, headers }));
 }
 
-async function metricRowCount(): Promise<number> {
-  const [row] = await scratch().db.query<{ n: number }>(
-    `SELECT COUNT(*) AS n FROM ${names.OPER_GRUPO_METRICA}`,
-  );
-  return Number(row?.n);
+function metricRowCount(): Promise<number> {
+  return countMetricRows(scratch().db, names);
 }
 
 beforeAll(async () => {

@@ -45,6 +45,12 @@ const nextIds = new Map<string, number>();
  * order. Each row needs EMPRESA/FILIAL/LOCAL; ID (next in scope, counted here) and
  * INS_USUARIO_SEQ_DB are filled in. Rows of one call must share their column set.
  */
+/** How many metric rows the installation holds, every scope and state: a write refused whole leaves it unchanged. */
+export async function countMetricRows(db: SqlExecutor, names: TableNames): Promise<number> {
+  const [row] = await db.query<{ n: number }>(`SELECT COUNT(*) AS n FROM ${names.OPER_GRUPO_METRICA}`);
+  return Number(row?.n);
+}
+
 export async function insertRows(
   db: SqlExecutor,
   table: string,

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createAssociationHandler } from '../../src/resolvers/index.js';
 import { tableNames } from '../../src/table-names.js';
 import { useScratchDatabase } from '../support/database.js';
-import { insertRow, insertRows, installTables, SCOPE_A } from './fixture.js';
+import { countMetricRows, insertRow, insertRows, installTables, SCOPE_A } from './fixture.js';
 
 const scratch = useScratchDatabase('resolvers_same_site', { hostSchema: true });
 const names = tableNames();
@@ -35,11 +35,8 @@ function put(headers: Record<string, string>, payload: string = body()) {
   );
 }
 
-async function metricRows(): Promise<number> {
-  const [row] = await scratch().db.query<{ n: number }>(
-    `SELECT COUNT(*) AS n FROM ${names.OPER_GRUPO_METRICA}`,
-  );
-  return Number(row?.n);
+function metricRows(): Promise<number> {
+  return countMetricRows(scratch().db, names);
 }
 
 beforeAll(async () => {
