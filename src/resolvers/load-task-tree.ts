@@ -5,11 +5,12 @@ import { type Identifier, quoteIdentifier } from '../identifier.js';
 import { Scope } from '../scope.js';
 import { SeqDb } from '../seq-db.js';
 import { TableNames } from '../table-names.js';
+import { checkArguments } from './arguments.js';
+import { withGuessedPlan } from './guessed-plan.js';
 import { compileMetricDefaults, type ResolvedMetrics, type Row } from './metric-defaults.js';
 import { liveInScope, placeholders, scopeParams } from './sql.js';
 import { loadTaskSheet } from './task-sheet.js';
 import type { PlannedLevel, TreePlan } from './tree-plan.js';
-import { withPlan } from './with-plan.js';
 
 /** A node above the task level: a group, a sector, whatever table the level names. */
 export interface BranchNode {
@@ -31,7 +32,7 @@ export interface TaskNode {
   /** SEQ_DB of the parent node it was reached through (the metric row's OPER_GRUPO_SEQ_DB); null on a one-level tree. */
   readonly group: number | null;
   readonly row: Row;
-  /** Saved values where saved, else defaults (filled in once the task sheet's metric rows are read). */
+  /** Saved values where saved, else defaults. */
   metrics: ResolvedMetrics;
 }
 
@@ -78,14 +79,17 @@ export type LoadTaskTreeOptions = z.input<typeof LoadTaskTreeOptions>;
  * Round trips: parameters (unless `names` and `treeView` are given), the task sheet, one per level,
  * and one for the task sheet's saved metrics (none for levels or metrics when the first level has
  * nothing to hang them from), in at most three waits: parameters; the task sheet with the first level;
- * every other level with the saved metrics. Children come in database order.
+ * every other level with the saved metrics. The parameter rows are read on every call, but once an
+ * executor has read a scope's rows, the next call on it does not wait for them before the task sheet
+ * and the first level: it reads the tree with the plan they gave last time and keeps that answer
+ * only if they still give it (else reads again with the new plan), so two waits, and a changed
+ * parameter row still counts on the very next call. Children come in database order.
  *
  * @example const tree = await loadTaskTree(db, { scope: { EMPRESA: 1, FILIAL: 1, LOCAL: 1 }, taskSheet: 42 });
  */
 export async function loadTaskTree(db: SqlExecutor, given: LoadTaskTreeOptions): Promise<TaskTree> {
-  return withPlan(db, LoadTaskTreeOptions, given, 'loadTaskTree', (options, plan) =>
-    walkTree(db, options, plan),
-  );
+  const options = checkArguments(LoadTaskTreeOptions, given, 'loadTaskTree');
+  return withGuessedPlan(db, options.scope, options, (plan) => walkTree(db, options, plan));
 }
 
 /** The reads of {@link loadTaskTree} once its options are checked and its plan is known. */
@@ -106,7 +110,6 @@ async function walkTree(
       cycles: [],
     };
   }
-  const tasks: TaskNode[] = [];
   // Independent reads go out together: the task sheet with the first level, the saved metrics with
   // the task level. Same round trips, less waiting.
   const readSaved = () => {
@@ -123,11 +126,20 @@ async function walkTree(
       ...scopeParams(scope),
     ]),
   ]);
+  const resolve = compileMetricDefaults(plan.metrics);
   let roots: TreeNode[];
   let cycles: number[][] = [];
   let frontier: BranchNode[];
   if (first.isTask) {
-    roots = firstRows.map((row) => taskNode(first, row, null, tasks));
+    const savedRows = await (saved ?? readSaved());
+    roots = firstRows.map((row) =>
+      taskNode(
+        first,
+        row,
+        null,
+        resolve({ activity: row, taskSheet: sheet, saved: savedRows.get(0)?.get(Number(row.SEQ_DB)) }),
+      ),
+    );
     frontier = [];
   } else if (first.nestedBy !== undefined) {
     ({ roots, cycles, all: frontier } = nestGroups(first, firstRows, first.nestedBy));
@@ -162,42 +174,54 @@ async function walkTree(
   for (const [index, level] of rest.entries()) {
     const reading = reads[index];
     if (reading === undefined) break;
-    const byParent = new Map<number, BranchNode[]>();
+    // Each parent id once, with its nodes (a node linked under two parents is two nodes) and, on the
+    // task level, its saved metric rows by activity: one lookup per row finds both.
+    const byParent = new Map<number, Parent>();
     for (const node of frontier) {
       const same = byParent.get(node.seqDb);
-      if (same === undefined) byParent.set(node.seqDb, [node]);
-      else same.push(node);
+      if (same === undefined) byParent.set(node.seqDb, { nodes: [node], saved: undefined });
+      else same.nodes.push(node);
     }
     const next: BranchNode[] = [];
+    if (level.isTask) {
+      // The saved rows are needed before the first task node is made; they are a smaller read
+      // than the task level and sent with it, so they are usually in already.
+      const savedRows = await (saved ?? readSaved());
+      for (const [group, parent] of byParent) parent.saved = savedRows.get(group);
+    }
     // The association row's parent column rides along, last, under a name no host column uses (and
     // is deleted again: deleting the last-added property keeps V8's fast object layout).
     const rows = await reading;
     for (const row of rows) {
-      const parents = byParent.get(Number(row.__ta_parent));
+      const parent = byParent.get(Number(row.__ta_parent));
       delete row.__ta_parent;
       // Links of parents that are not in the tree (hidden, in a cycle) come too: dropped here.
-      if (parents === undefined) continue;
-      for (const parent of parents) {
-        if (level.isTask) parent.children.push(taskNode(level, row, parent.seqDb, tasks));
-        else {
+      if (parent === undefined) continue;
+      const { nodes } = parent;
+      if (level.isTask) {
+        const savedRow = parent.saved?.get(Number(row.SEQ_DB));
+        for (let at = 0; at < nodes.length; at++) {
+          const node = nodes[at] as BranchNode;
+          const metrics = resolve({ activity: row, taskSheet: sheet, saved: savedRow });
+          node.children.push(taskNode(level, row, node.seqDb, metrics));
+        }
+      } else {
+        for (let at = 0; at < nodes.length; at++) {
           const child = branchNode(level, row);
-          parent.children.push(child);
+          (nodes[at] as BranchNode).children.push(child);
           next.push(child);
         }
       }
     }
     frontier = next;
   }
-
-  if (saved !== undefined) {
-    const resolve = compileMetricDefaults(plan.metrics);
-    const savedRows = await saved;
-    for (const node of tasks) {
-      const row = savedRows.get(node.seqDb)?.get(node.group ?? 0);
-      node.metrics = resolve({ activity: node.row, taskSheet: sheet, saved: row });
-    }
-  }
   return { taskSheet: sheet, metrics: plan.metrics, roots, cycles };
+}
+
+/** The nodes of one parent id on the level above, and its saved metric rows by activity. */
+interface Parent {
+  readonly nodes: BranchNode[];
+  saved: Map<number, Row> | undefined;
 }
 
 function branchNode(level: PlannedLevel, row: Row): BranchNode {
@@ -211,22 +235,19 @@ function branchNode(level: PlannedLevel, row: Row): BranchNode {
   };
 }
 
-/** Task nodes get their metrics once all are known (one query for the task sheet's metric rows). */
-function taskNode(level: PlannedLevel, row: Row, group: number | null, tasks: TaskNode[]): TaskNode {
-  const node: TaskNode = {
+function taskNode(level: PlannedLevel, row: Row, group: number | null, metrics: ResolvedMetrics): TaskNode {
+  return {
     kind: 'task',
     level: level.level,
     table: level.table,
     seqDb: Number(row.SEQ_DB),
     group,
     row,
-    metrics: {},
+    metrics,
   };
-  tasks.push(node);
-  return node;
 }
 
-/** The task sheet's saved metric rows, by activity then group (0 for none): numeric keys, no string per node. */
+/** The task sheet's saved metric rows, by group (0 for none) then activity: numeric keys, no string per node. */
 async function readSavedMetrics(
   db: SqlExecutor,
   scope: Scope,
@@ -237,15 +258,19 @@ async function readSavedMetrics(
     `SELECT m.* FROM ${quoteIdentifier(metricTable)} m WHERE ${liveInScope('m')} AND m.FOLHA_TAREFA_SEQ_DB = ?`,
     [...scopeParams(scope), taskSheet],
   );
+  // By group (0 for none), then activity. If a host ever stored a key twice, the row of lowest ID is
+  // shown, as saving updates that one.
   const saved = new Map<number, Map<number, Row>>();
-  // Lowest ID first, first one kept: if a host ever stored a key twice, the oldest row is shown, as saving updates it.
-  rows.sort((a, b) => Number(a.ID) - Number(b.ID));
   for (const row of rows) {
-    const activity = Number(row.OPER_SEQ_DB);
     const group = row.OPER_GRUPO_SEQ_DB === null ? 0 : Number(row.OPER_GRUPO_SEQ_DB);
-    const byGroup = saved.get(activity) ?? new Map<number, Row>();
-    if (byGroup.size === 0) saved.set(activity, byGroup);
-    if (!byGroup.has(group)) byGroup.set(group, row);
+    const activity = Number(row.OPER_SEQ_DB);
+    let byActivity = saved.get(group);
+    if (byActivity === undefined) {
+      byActivity = new Map<number, Row>();
+      saved.set(group, byActivity);
+    }
+    const kept = byActivity.get(activity);
+    if (kept === undefined || Number(row.ID) < Number(kept.ID)) byActivity.set(activity, row);
   }
   return saved;
 }

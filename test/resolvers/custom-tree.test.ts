@@ -180,6 +180,53 @@ describe('loadTaskTree, custom TREE_VIEW with MO_ names', () => {
     expect(outline(joined.roots)).toEqual(outline(byIds.roots));
   });
 
+  it('reads the parameter rows on every call, without waiting for them once the executor has read them', async () => {
+    const { db } = scratch();
+    const scope = { EMPRESA: 4, FILIAL: 1, LOCAL: 1 };
+    await writeParameters(db, scope, { overrides, treeView });
+    const [sheet] = await insertRows(db, 'app_folha_tarefa', [{ ...scope, DELETED: 0 }], { withId: false });
+    await insertRow(db, 'app_regiao', { ...scope, CODIGO: 'R_4', ...live });
+    await insertRow(db, 'app_setor', { ...scope, CODIGO: 'S_4', ...live });
+    // Every statement as it is sent, and the parameter read's answer as it comes.
+    const events: string[] = [];
+    const recording = {
+      query: async <Row extends object>(sql: string, params?: readonly unknown[]) => {
+        const what = sql.includes('sys_core_par_parametros')
+          ? 'parameters'
+          : (/FROM (\S+)/.exec(sql)?.[1] ?? sql);
+        events.push(`sent ${what}`);
+        const rows = await db.query<Row>(sql, params);
+        if (what === 'parameters') events.push('parameters answered');
+        return rows;
+      },
+      execute: (sql: string, params?: readonly unknown[]) => db.execute(sql, params),
+    };
+    const options = { scope, taskSheet: sheet ?? 0 };
+    const first = await loadTaskTree(recording, options);
+    expect(outline(first.roots)).toEqual(['R_4 L1']);
+    // First call on this executor: nothing of the tree is asked for before the plan is known.
+    expect(events.slice(0, 2)).toEqual(['sent parameters', 'parameters answered']);
+    events.length = 0;
+    const again = await loadTaskTree(recording, options);
+    expect(outline(again.roots)).toEqual(['R_4 L1']);
+    // Next call: the first level goes out with the parameter read, on the plan it gave last time.
+    expect(events.indexOf('sent `app_regiao`')).toBeLessThan(events.indexOf('parameters answered'));
+    expect(events.filter((event) => event === 'sent `app_regiao`')).toHaveLength(1);
+    // A changed TREE_VIEW counts on the very next call: the tree read on the old plan is dropped.
+    const sectorsFirst = TreeView.parse({
+      layers: {
+        '1': { table: 'app_setor', associationTable: 'app_setor_n_oper_grupo' },
+        '2': { table: 'MO_OPER_GRUPO', isTask: true },
+      },
+    });
+    await db.execute(
+      'UPDATE sys_core_par_parametros SET CONTEUDO = ? WHERE EMPRESA = ? AND FILIAL = ? AND LOCAL = ? AND NOME = ?',
+      [JSON.stringify(sectorsFirst), scope.EMPRESA, scope.FILIAL, scope.LOCAL, 'TREE_VIEW'],
+    );
+    const changed = await loadTaskTree(recording, options);
+    expect(outline(changed.roots)).toEqual(['S_4 L1']);
+  });
+
   it('never shows scope 1/1/1 rows to scope 2/1/1', async () => {
     const tree = await loadTaskTree(scratch().db, { scope: SCOPE_B, taskSheet: ids.TS_B ?? 0 });
     expect(tree.roots).toEqual([]);
