@@ -12,6 +12,9 @@ import { liveInScope, placeholders, scopeParams } from './sql.js';
 import { loadTaskSheet } from './task-sheet.js';
 import type { PlannedLevel, TreePlan } from './tree-plan.js';
 
+/** How a level's rows reach the next level's rows. */
+type Association = NonNullable<PlannedLevel['association']>;
+
 /** A node above the task level: a group, a sector, whatever table the level names. */
 export interface BranchNode {
   readonly kind: 'branch';
@@ -71,18 +74,20 @@ export const LoadTaskTreeOptions = z.strictObject({
 export type LoadTaskTreeOptions = z.input<typeof LoadTaskTreeOptions>;
 
 /**
- * Loads the task sheet's tree: one query per level, never one per node; the levels below the first
- * go out together once the first is read. Every level,
+ * Loads the task sheet's tree: one query per level, never one per node; every level but the second
+ * goes out at once, the second once the first is read. Every level,
  * and every association row, passes the scope, DELETED and ATIVO filters. Each task node carries its saved metrics and its
  * computed defaults. An unknown task sheet, or one of another scope, is a NotFoundError.
  *
  * Round trips: parameters (unless `names` and `treeView` are given), the task sheet, one per level,
- * and one for the task sheet's saved metrics (none for levels or metrics when the first level has
- * nothing to hang them from), in at most three waits: parameters; the task sheet with the first level;
- * every other level with the saved metrics. The parameter rows are read on every call, but once an
+ * and one for the task sheet's saved metrics (none for the second level, nor for the metrics when it
+ * is the task level, when the first level has nothing to hang them from), in at most three waits:
+ * parameters; the task sheet with the first level and every level below the second (with the saved
+ * metrics when the task level is one of them); the second level (with the saved metrics when it is
+ * the task level). The parameter rows are read on every call, but once an
  * executor has read a scope's rows, the next call on it does not wait for them before the task sheet
  * and the first level: it reads the tree with the plan they gave last time and keeps that answer
- * only if they still give it (else reads again with the new plan), so two waits, and a changed
+ * only if they still give it (else reads again with the new plan), so one wait fewer, and a changed
  * parameter row still counts on the very next call. Children come in database order.
  *
  * @example const tree = await loadTaskTree(db, { scope: { EMPRESA: 1, FILIAL: 1, LOCAL: 1 }, taskSheet: 42 });
@@ -119,7 +124,40 @@ async function walkTree(
     reading.catch(() => undefined);
     return reading;
   };
-  let saved = first.isTask ? readSaved() : undefined;
+  // The levels below the first, each with the association that reaches it from the level above; a
+  // level without one ends the tree there.
+  const below: { level: PlannedLevel; association: Association }[] = [];
+  for (let above = first, index = 0; index < rest.length; index++) {
+    const level = rest[index] as PlannedLevel;
+    if (above.association === undefined) break;
+    below.push({ level, association: above.association });
+    above = level;
+  }
+  const readLevel = ({ level, association }: (typeof below)[number], parentIds?: readonly number[]) => {
+    const reading = db.query<Record<string, unknown>>(
+      `SELECT c.*, a.${quoteIdentifier(association.parentColumn)} AS __ta_parent FROM ${quoteIdentifier(association.table)} a JOIN ${quoteIdentifier(level.table)} c ON c.SEQ_DB = a.${quoteIdentifier(association.childColumn)} WHERE ${liveInScope('a')} AND ${liveInScope('c')}${parentIds === undefined ? '' : ` AND a.${quoteIdentifier(association.parentColumn)} IN (${placeholders(parentIds.length)})`}`,
+      [...scopeParams(scope), ...scopeParams(scope), ...(parentIds ?? [])],
+    );
+    // Marked handled now, in case an earlier level fails first (or the first level shows nothing
+    // and it is never awaited); awaiting it below still throws.
+    reading.catch(() => undefined);
+    return reading;
+  };
+  // Every level below the second asks for one join over the scope's links of that level: it needs
+  // no answer of the levels above, so it goes out before the first level, deepest first (the task
+  // level is the biggest read: it gets a pooled connection first), with the saved metrics when it
+  // is the task level. Links of parents outside the tree (hidden, in a cycle) come too and are
+  // dropped below, level by level. The second level waits for the first: it is read by an IN list of
+  // the first level's ids when they are few (inListLimit), and not at all when the first level
+  // shows nothing to hang it from.
+  const reads: (Promise<Record<string, unknown>[]> | undefined)[] = below.map(() => undefined);
+  let saved: Promise<Map<number, Map<number, Row>>> | undefined;
+  for (let index = below.length - 1; index >= 1; index--) {
+    const next = below[index] as (typeof below)[number];
+    reads[index] = readLevel(next);
+    if (next.level.isTask) saved = readSaved();
+  }
+  if (first.isTask) saved = readSaved();
   const [sheet, firstRows] = await Promise.all([
     loadTaskSheet(db, scope, taskSheet),
     db.query(`SELECT c.* FROM ${quoteIdentifier(first.table)} c WHERE ${liveInScope('c')}`, [
@@ -147,31 +185,14 @@ async function walkTree(
     frontier = firstRows.map((row) => branchNode(first, row));
     roots = frontier;
   }
-
-  // Every level below the first goes out at once, as the rows of the level above are not needed to
-  // ask for it: the second level by an IN list of the first level's ids when they are few
-  // (inListLimit), every deeper level by one join over the scope's links of that level. Links of
-  // parents outside the tree (hidden, in a cycle) come too and are dropped below, level by level.
-  // Nothing is sent when the first level shows nothing to hang a second level from.
-  const reads: Promise<Record<string, unknown>[]>[] = [];
-  let parentLevel = first;
-  for (const [index, level] of rest.entries()) {
-    const association = parentLevel.association;
-    if (association === undefined || frontier.length === 0) break;
-    const parentIds = index === 0 ? [...new Set(frontier.map((node) => node.seqDb))] : [];
-    const byIds = index === 0 && parentIds.length <= inListLimit;
-    if (level.isTask) saved = readSaved();
-    const reading = db.query<Record<string, unknown>>(
-      `SELECT c.*, a.${quoteIdentifier(association.parentColumn)} AS __ta_parent FROM ${quoteIdentifier(association.table)} a JOIN ${quoteIdentifier(level.table)} c ON c.SEQ_DB = a.${quoteIdentifier(association.childColumn)} WHERE ${liveInScope('a')} AND ${liveInScope('c')}${byIds ? ` AND a.${quoteIdentifier(association.parentColumn)} IN (${placeholders(parentIds.length)})` : ''}`,
-      [...scopeParams(scope), ...scopeParams(scope), ...(byIds ? parentIds : [])],
-    );
-    // Marked handled now, in case an earlier level fails first; awaiting it below still throws.
-    reading.catch(() => undefined);
-    reads.push(reading);
-    parentLevel = level;
+  const second = below[0];
+  if (second !== undefined && frontier.length > 0) {
+    const parentIds = [...new Set(frontier.map((node) => node.seqDb))];
+    reads[0] = readLevel(second, parentIds.length <= inListLimit ? parentIds : undefined);
+    if (second.level.isTask) saved = readSaved();
   }
 
-  for (const [index, level] of rest.entries()) {
+  for (const [index, { level }] of below.entries()) {
     const reading = reads[index];
     if (reading === undefined) break;
     // Each parent id once, with its nodes (a node linked under two parents is two nodes) and, on the

@@ -164,6 +164,35 @@ describe('loadTaskTree, custom TREE_VIEW with MO_ names', () => {
     expect(counting.count()).toBe(7);
   });
 
+  it('sends the levels below the second, and the saved metrics, before the first level answers', async () => {
+    const { db } = scratch();
+    const events: string[] = [];
+    const recording = {
+      query: async <Row extends object>(sql: string, params?: readonly unknown[]) => {
+        const table = /FROM (\S+)/.exec(sql)?.[1] ?? sql;
+        events.push(`sent ${table}`);
+        const rows = await db.query<Row>(sql, params);
+        events.push(`answered ${table}`);
+        return rows;
+      },
+      execute: (sql: string, params?: readonly unknown[]) => db.execute(sql, params),
+    };
+    const tree = await loadTaskTree(recording, { scope: SCOPE_A, taskSheet: ids.TS ?? 0, names, treeView });
+    const firstAnswer = events.indexOf('answered `app_regiao`');
+    const sentBefore = events.slice(0, firstAnswer).filter((event) => event.startsWith('sent'));
+    // Deepest first: groups by sector and activities by group, then the saved metrics, then the
+    // task sheet and the regions; the sectors wait for the regions' ids.
+    expect(sentBefore).toEqual([
+      'sent `MO_OPER_MO_OPER_GRUPO`',
+      'sent `MO_OPER_GRUPO_METRICA`',
+      'sent `app_setor_n_oper_grupo`',
+      'sent `app_folha_tarefa`',
+      'sent `app_regiao`',
+    ]);
+    expect(events.indexOf('sent `app_regiao_setor`')).toBeGreaterThan(firstAnswer);
+    expect(outline(tree.roots)).toContain('      O1 L4 M1=10.00(saved) M2=4');
+  });
+
   it('gives the same tree whether a level is read by an IN list or by one scope-wide join', async () => {
     const counting = countingExecutor(scratch().db);
     const byIds = await loadTaskTree(counting, { scope: SCOPE_A, taskSheet: ids.TS ?? 0 });
