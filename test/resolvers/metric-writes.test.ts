@@ -31,12 +31,21 @@ describe('lockKeysStatement', () => {
       lock,
     );
     expect(flat(statement.sql)).toBe(
-      'SELECT STRAIGHT_JOIN l.locked, m.ID, m.RO, m.ATIVO, k.o AS OPER_SEQ_DB, k.g AS OPER_GRUPO_SEQ_DB ' +
-        `FROM (SELECT GET_LOCK(${lockName}, ?) AS locked LIMIT 1) l JOIN (SELECT ? AS o, ? AS g UNION ALL SELECT ?, ?) k ` +
+      'SELECT STRAIGHT_JOIN l.locked, k.n, m.ID, m.RO, m.ATIVO, k.o AS OPER_SEQ_DB, k.g AS OPER_GRUPO_SEQ_DB ' +
+        `FROM (SELECT GET_LOCK(${lockName}, ?) AS locked LIMIT 1) l JOIN JSON_TABLE(?, '$[*]' COLUMNS (n FOR ORDINALITY, o BIGINT PATH '$[0]', g BIGINT PATH '$[1]')) k ` +
         'LEFT JOIN `app_oper_grupo_metrica` m FORCE INDEX (`ix_metric_key`) ON l.locked = 1 AND m.EMPRESA = ? AND m.FILIAL = ? AND m.LOCAL = ? ' +
         'AND m.FOLHA_TAREFA_SEQ_DB = ? AND m.OPER_SEQ_DB = k.o AND m.OPER_GRUPO_SEQ_DB <=> k.g AND IFNULL(m.DELETED, 0) = 0 FOR UPDATE',
     );
-    expect(statement.params).toEqual(['app_oper_grupo_metrica', '1/2/3', 10, 7, 1, 8, null, 1, 2, 3, 42]);
+    expect(statement.params).toEqual([
+      'app_oper_grupo_metrica',
+      '1/2/3',
+      10,
+      '[[7,1],[8,null]]',
+      1,
+      2,
+      3,
+      42,
+    ]);
   });
 
   it('names no index when the table has none', () => {
