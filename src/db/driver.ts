@@ -14,7 +14,7 @@ export interface SqlExecutor {
     options?: QueryOptions,
   ): Promise<Row[]>;
   /** Runs a statement that changes something. */
-  execute(sql: string, params?: readonly unknown[]): Promise<ExecuteResult>;
+  execute(sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<ExecuteResult>;
 }
 
 /** How a statement is best sent; an executor may ignore it and run the statement as text. */

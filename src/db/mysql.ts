@@ -96,7 +96,7 @@ export function wrapPool(
     pool,
     schemaName,
     query: (sql, params, options) => once((executor) => executor.query(sql, params, options)),
-    execute: (sql, params) => once((executor) => executor.execute(sql, params)),
+    execute: (sql, params, options) => once((executor) => executor.execute(sql, params, options)),
     async transaction(work) {
       const connection = await acquire();
       const tx = boundedExecutor(connection, timeoutMs);
@@ -175,8 +175,12 @@ function boundedExecutor(connection: mysql.PoolConnection, timeoutMs: number): S
     async query<Row extends object>(sql: string, params: readonly unknown[] = [], options?: QueryOptions) {
       return (await run(sql, params, options?.prepare)) as Row[];
     },
-    async execute(sql: string, params: readonly unknown[] = []): Promise<ExecuteResult> {
-      const header = (await run(sql, params)) as mysql.ResultSetHeader;
+    async execute(
+      sql: string,
+      params: readonly unknown[] = [],
+      options?: QueryOptions,
+    ): Promise<ExecuteResult> {
+      const header = (await run(sql, params, options?.prepare)) as mysql.ResultSetHeader;
       return { affectedRows: header.affectedRows, insertId: Number(header.insertId) };
     },
   };

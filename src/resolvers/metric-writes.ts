@@ -2,7 +2,7 @@ import { type Identifier, quoteIdentifier } from '../identifier.js';
 import type { Scope } from '../scope.js';
 import type { MetricValue } from './metric-defaults.js';
 import type { CheckParts } from './save-checks.js';
-import { placeholders, scopeParams } from './sql.js';
+import { scopeParams } from './sql.js';
 import { joinSql, type Statement } from './statement.js';
 
 /*
@@ -103,17 +103,6 @@ export function releaseStatement(lock: ScopeLock): Statement {
   return { sql: `SELECT RELEASE_LOCK(${lock.name.sql})`, params: lock.name.params };
 }
 
-/**
- * The scope's highest ID, locked: the next insert takes the IDs after it. Reads one row backwards
- * through the primary key, whose gap lock keeps a host writer from taking those IDs meanwhile.
- */
-export function lastIdStatement(table: Identifier, scope: Scope): Statement {
-  return {
-    sql: `SELECT ID FROM ${quoteIdentifier(table)} WHERE EMPRESA = ? AND FILIAL = ? AND LOCAL = ? ORDER BY ID DESC LIMIT 1 FOR UPDATE`,
-    params: scopeParams(scope),
-  };
-}
-
 /** An update: the rows (by ID) of entries that write the same columns. */
 export interface RowUpdate {
   readonly ids: readonly number[];
@@ -121,8 +110,36 @@ export interface RowUpdate {
 }
 
 /**
+ * Rows of values as a table `v`: one JSON parameter, whatever the batch's size, so the statement's
+ * text depends only on the columns written (and is prepared once per connection). Values travel as
+ * text, converted by the column they are written to, as a bound string parameter is; JSON null is
+ * NULL.
+ */
+function valueTable(
+  keys: readonly ('id' | 'o' | 'g')[],
+  values: number,
+  rows: readonly (readonly unknown[])[],
+): Statement {
+  const columns = [
+    // Rows to insert are numbered, for their IDs.
+    ...(keys.includes('o') ? ['n FOR ORDINALITY'] : []),
+    ...keys.map((name, index) => `${name} BIGINT PATH '$[${index}]'`),
+    ...Array.from({ length: values }, (_, index) => `v${index} LONGTEXT PATH '$[${keys.length + index}]'`),
+  ];
+  return {
+    sql: `JSON_TABLE(?, '$[*]' COLUMNS (${columns.join(', ')})) v`,
+    params: [JSON.stringify(rows)],
+  };
+}
+
+/** JSON text of a checked value: numbers as they are (JSON keeps a safe integer exact), text as text. */
+function jsonValue(value: MetricValue | undefined): unknown {
+  return value ?? null;
+}
+
+/**
  * Updates rows by primary key, one statement per set of columns written (a batch usually writes one
- * set): a single row directly, several through a derived table of (ID, values) joined on the key.
+ * set), the rows' IDs and values joined from a JSON table.
  *
  * With `release`, the last statement also releases the scope's named lock, from a one-row derived
  * table read before any row is written. Only for a batch that inserts nothing: its rows are already
@@ -136,80 +153,61 @@ export function updateStatements(
   updates: readonly RowUpdate[],
   release?: ScopeLock,
 ): Statement[] {
-  const bySet = new Map<string, { columns: Identifier[]; rows: { id: number; values: MetricValue[] }[] }>();
+  const bySet = new Map<string, { columns: Identifier[]; rows: unknown[][] }>();
   for (const update of updates) {
     const columns = [...update.values.keys()];
     const set = columns.join(',');
     const group = bySet.get(set) ?? { columns, rows: [] };
     bySet.set(set, group);
-    for (const id of update.ids) group.rows.push({ id, values: [...update.values.values()] });
+    for (const id of update.ids) group.rows.push([id, ...[...update.values.values()].map(jsonValue)]);
   }
-  const quoted = quoteIdentifier(table);
   const sets = [...bySet.values()];
   return sets.map(({ columns, rows }, setIndex) => {
     const releasing = release !== undefined && setIndex === sets.length - 1;
-    const released = releasing
-      ? {
-          sql: `(SELECT RELEASE_LOCK(${release.name.sql}) AS released LIMIT 1) r JOIN `,
-          params: release.name.params,
-        }
-      : { sql: '', params: [] };
-    const [only] = rows;
-    if (rows.length === 1 && only !== undefined && !releasing) {
-      return {
-        sql: `UPDATE ${quoted} SET ${columns.map((column) => `${quoteIdentifier(column)} = ?`).join(', ')}, UPD_USUARIO_SEQ_DB = ?
-          WHERE EMPRESA = ? AND FILIAL = ? AND LOCAL = ? AND ID = ?`,
-        params: [...only.values, user, ...scopeParams(scope), only.id],
-      };
-    }
     const names = columns.map((_, index) => `v${index}`);
-    const first = `SELECT ? AS id${names.map((name) => `, ? AS ${name}`).join('')}`;
-    const next = `SELECT ?${names.map(() => ', ?').join('')}`;
-    return {
-      sql: `UPDATE ${released.sql}(${rows.map((_, index) => (index === 0 ? first : next)).join(' UNION ALL ')}) v
-          JOIN ${quoted} m ON m.EMPRESA = ? AND m.FILIAL = ? AND m.LOCAL = ? AND m.ID = v.id
-        SET ${columns.map((column, index) => `m.${quoteIdentifier(column)} = v.${names[index]}`).join(', ')}, m.UPD_USUARIO_SEQ_DB = ?`,
-      params: [
-        ...released.params,
-        ...rows.flatMap((row) => [row.id, ...row.values]),
-        ...scopeParams(scope),
-        user,
-      ],
-    };
+    return joinSql([
+      'UPDATE ',
+      releasing ? joinSql(['(SELECT RELEASE_LOCK(', release.name, ') AS released LIMIT 1) r JOIN ']) : '',
+      valueTable(['id'], names.length, rows),
+      ` JOIN ${quoteIdentifier(table)} m ON m.EMPRESA = ? AND m.FILIAL = ? AND m.LOCAL = ? AND m.ID = v.id`,
+      { sql: '', params: scopeParams(scope) },
+      ` SET ${columns.map((column, index) => `m.${quoteIdentifier(column)} = v.${names[index]}`).join(', ')}, m.UPD_USUARIO_SEQ_DB = ?`,
+      { sql: '', params: [user] },
+    ]);
   });
 }
 
-/** One multi-row INSERT of new rows, with consecutive IDs from `firstId`; a column an entry leaves out is NULL. */
+/**
+ * One INSERT of the new rows, with consecutive IDs after the scope's highest; a column an entry
+ * leaves out is NULL. The highest ID is read in the same statement, backwards through the primary
+ * key: an INSERT ... SELECT share-locks the rows it reads, so it reads the latest row (waiting for a
+ * writer that has not committed yet, rather than missing its rows), and a host writer cannot take
+ * those IDs meanwhile. Our own writers are serialised by the scope's named lock, held across it.
+ */
 export function insertStatement(
   table: Identifier,
   scope: Scope,
   user: number,
   taskSheet: number,
-  firstId: number,
   inserts: readonly MetricWrite[],
 ): Statement {
   const metricColumns = [...new Set(inserts.flatMap((entry) => [...entry.values.keys()]))];
-  const columns = [
-    'EMPRESA',
-    'FILIAL',
-    'LOCAL',
-    'ID',
-    'INS_USUARIO_SEQ_DB',
-    'FOLHA_TAREFA_SEQ_DB',
-    'OPER_SEQ_DB',
-    'OPER_GRUPO_SEQ_DB',
-  ];
-  const row = `(${placeholders(columns.length + metricColumns.length)})`;
-  return {
-    sql: `INSERT INTO ${quoteIdentifier(table)} (${[...columns, ...metricColumns.map(quoteIdentifier)].join(', ')}) VALUES ${inserts.map(() => row).join(', ')}`,
-    params: inserts.flatMap((entry, index) => [
-      ...scopeParams(scope),
-      firstId + index,
-      user,
-      taskSheet,
-      entry.activity,
-      entry.group,
-      ...metricColumns.map((column) => entry.values.get(column) ?? null),
-    ]),
-  };
+  const names = metricColumns.map((_, index) => `v${index}`);
+  const quoted = quoteIdentifier(table);
+  return joinSql([
+    `INSERT INTO ${quoted} (EMPRESA, FILIAL, LOCAL, ID, INS_USUARIO_SEQ_DB, FOLHA_TAREFA_SEQ_DB, OPER_SEQ_DB, OPER_GRUPO_SEQ_DB${metricColumns.map((column) => `, ${quoteIdentifier(column)}`).join('')})`,
+    ` SELECT ?, ?, ?, IFNULL(last.ID, 0) + v.n, ?, ?, v.o, v.g${names.map((name) => `, v.${name}`).join('')} FROM `,
+    { sql: '', params: [...scopeParams(scope), user, taskSheet] },
+    valueTable(
+      ['o', 'g'],
+      names.length,
+      inserts.map((entry) => [
+        entry.activity,
+        entry.group,
+        ...metricColumns.map((column) => jsonValue(entry.values.get(column))),
+      ]),
+    ),
+    ` LEFT JOIN (SELECT ID FROM ${quoted} WHERE EMPRESA = ? AND FILIAL = ? AND LOCAL = ? ORDER BY ID DESC LIMIT 1) last ON TRUE`,
+    { sql: '', params: scopeParams(scope) },
+  ]);
 }

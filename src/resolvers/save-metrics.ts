@@ -20,7 +20,6 @@ import {
 import {
   insertStatement,
   keyTable,
-  lastIdStatement,
   lockKeysStatement,
   type MetricKey,
   type MetricWrite,
@@ -300,7 +299,9 @@ async function writeBatch(tx: SqlExecutor, batch: CheckedBatch): Promise<SaveMet
   // The locking read is long (it carries the checks) and its text is the same for every batch of
   // an installation: prepared, the server parses it once per connection.
   const prepared = (statement: Statement) => tx.query(statement.sql, statement.params, { prepare: true });
-  const write = (statement: Statement) => tx.execute(statement.sql, statement.params);
+  // The writes are prepared too: their texts depend on the columns written, not on the batch's size.
+  const writePrepared = (statement: Statement) =>
+    tx.execute(statement.sql, statement.params, { prepare: true });
   let released = false;
   try {
     // Inactive rows are read too: a key whose row is ATIVO=0 is refused below, never inserted a second
@@ -341,12 +342,11 @@ async function writeBatch(tx: SqlExecutor, batch: CheckedBatch): Promise<SaveMet
     const { inserts, updates } = decide(entries, existing);
     // A batch that only updates lets go of the named lock in its last update (see updateStatements).
     const release = inserts.length === 0 ? lock : undefined;
-    for (const statement of updateStatements(table, scope, user, updates, release)) await write(statement);
-    released = release !== undefined && updates.length > 0;
-    if (inserts.length > 0) {
-      const [last] = (await read(lastIdStatement(table, scope))) as { ID: unknown }[];
-      await write(insertStatement(table, scope, user, taskSheet, Number(last?.ID ?? 0) + 1, inserts));
+    for (const statement of updateStatements(table, scope, user, updates, release)) {
+      await writePrepared(statement);
     }
+    released = release !== undefined && updates.length > 0;
+    if (inserts.length > 0) await writePrepared(insertStatement(table, scope, user, taskSheet, inserts));
     return { inserted: inserts.length, updated: updates.length };
   } finally {
     // If the connection itself failed, the server has already dropped the lock with it, and the

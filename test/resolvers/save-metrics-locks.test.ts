@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Database, SqlExecutor } from '../../src/db/driver.js';
+import type { Database, QueryOptions, SqlExecutor } from '../../src/db/driver.js';
 import { openDatabase } from '../../src/db/mysql.js';
 import { type MetricEntry, saveMetrics } from '../../src/resolvers/index.js';
 import { tableNames } from '../../src/table-names.js';
@@ -119,12 +119,12 @@ async function measureSave(entries: MetricEntry[]): Promise<Measured> {
   let rowsLocked = Number.NaN;
   let rowsRead = 0;
   const counting = (executor: SqlExecutor): SqlExecutor => ({
-    async query<Row extends object>(sql: string, params?: readonly unknown[]) {
-      const rows = await executor.query<Row>(sql, params);
+    async query<Row extends object>(sql: string, params?: readonly unknown[], options?: QueryOptions) {
+      const rows = await executor.query<Row>(sql, params, options);
       rowsRead += rows.length;
       return rows;
     },
-    execute: (sql, params) => executor.execute(sql, params),
+    execute: (sql, params, options) => executor.execute(sql, params, options),
   });
   const measuring: Database = {
     ...counting(db),
