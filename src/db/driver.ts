@@ -11,9 +11,21 @@ export interface SqlExecutor {
   query<Row extends object = Record<string, unknown>>(
     sql: string,
     params?: readonly unknown[],
+    options?: QueryOptions,
   ): Promise<Row[]>;
   /** Runs a statement that changes something. */
-  execute(sql: string, params?: readonly unknown[]): Promise<ExecuteResult>;
+  execute(sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<ExecuteResult>;
+}
+
+/** How a statement is best sent; an executor may ignore it and run the statement as text. */
+export interface QueryOptions {
+  /**
+   * The statement's text is one of a few fixed ones (its values all travel as parameters) and runs
+   * often: prepared once per connection, the server skips parsing it again, which for a long
+   * statement is most of its cost. Never for text that varies with its input: each prepared text
+   * holds a slot on the server, whose total is capped for every client.
+   */
+  readonly prepare?: boolean;
 }
 
 export interface ExecuteResult {

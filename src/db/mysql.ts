@@ -1,6 +1,6 @@
 import mysql from 'mysql2/promise';
 import { DatabaseConnectionError, DatabaseTimeoutError } from '../errors.js';
-import type { Database, ExecuteResult, SqlExecutor } from './driver.js';
+import type { Database, ExecuteResult, QueryOptions, SqlExecutor } from './driver.js';
 import { DEFAULT_DATABASE_TIMEOUT_MS } from './timeout.js';
 import { parseDatabaseUrl, redactUrl } from './url.js';
 
@@ -50,6 +50,9 @@ export async function openDatabase(
     database: location.database,
     connectionLimit: options.connectionLimit ?? 4,
     multipleStatements: options.multipleStatements ?? false,
+    // The few statements this package prepares have fixed texts; the server caps prepared statements
+    // for all its clients together (max_prepared_stmt_count), so each connection keeps few.
+    maxPreparedStatements: 32,
     // Our own bound on taking a connection fires first; this one only ends the abandoned attempt.
     connectTimeout: timeoutMs + 1_000,
   });
@@ -92,8 +95,8 @@ export function wrapPool(
   return {
     pool,
     schemaName,
-    query: (sql, params) => once((executor) => executor.query(sql, params)),
-    execute: (sql, params) => once((executor) => executor.execute(sql, params)),
+    query: (sql, params, options) => once((executor) => executor.query(sql, params, options)),
+    execute: (sql, params, options) => once((executor) => executor.execute(sql, params, options)),
     async transaction(work) {
       const connection = await acquire();
       const tx = boundedExecutor(connection, timeoutMs);
@@ -150,11 +153,14 @@ async function acquireConnection(pool: mysql.Pool, timeoutMs: number): Promise<m
  * The server drops a destroyed connection's transaction and locks once it sees it gone.
  */
 function boundedExecutor(connection: mysql.PoolConnection, timeoutMs: number): SqlExecutor {
-  const run = async (sql: string, params: readonly unknown[]): Promise<unknown> => {
+  const run = async (sql: string, params: readonly unknown[], prepare = false): Promise<unknown> => {
     if (destroyed.has(connection)) {
       throw new DatabaseTimeoutError('DATABASE_TIMEOUT', 'the connection was closed after a timeout');
     }
-    const pending = connection.query(sql, params as unknown[]).then(([result]) => result);
+    // mysql2 keeps each connection's prepared statements (and closes the oldest past its cap).
+    const pending = prepare
+      ? connection.execute(sql, params as mysql.ExecuteValues[]).then(([result]) => result)
+      : connection.query(sql, params as unknown[]).then(([result]) => result);
     const result = await withDeadline(pending, timeoutMs);
     if (!result.timedOut) return result.value;
     destroyed.add(connection);
@@ -166,11 +172,15 @@ function boundedExecutor(connection: mysql.PoolConnection, timeoutMs: number): S
     );
   };
   return {
-    async query<Row extends object>(sql: string, params: readonly unknown[] = []) {
-      return (await run(sql, params)) as Row[];
+    async query<Row extends object>(sql: string, params: readonly unknown[] = [], options?: QueryOptions) {
+      return (await run(sql, params, options?.prepare)) as Row[];
     },
-    async execute(sql: string, params: readonly unknown[] = []): Promise<ExecuteResult> {
-      const header = (await run(sql, params)) as mysql.ResultSetHeader;
+    async execute(
+      sql: string,
+      params: readonly unknown[] = [],
+      options?: QueryOptions,
+    ): Promise<ExecuteResult> {
+      const header = (await run(sql, params, options?.prepare)) as mysql.ResultSetHeader;
       return { affectedRows: header.affectedRows, insertId: Number(header.insertId) };
     },
   };

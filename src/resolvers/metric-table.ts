@@ -1,5 +1,6 @@
 import type { SqlExecutor } from '../db/driver.js';
 import { type Identifier, parseIdentifier } from '../identifier.js';
+import { HOST_TABLES } from '../table-names.js';
 import { type ColumnType, readColumnTypes } from './column-types.js';
 
 /** What a save needs to know of the metric table before it writes: its columns and its key index. */
@@ -47,6 +48,26 @@ const cache = new WeakMap<object, Map<string, Cached>>();
  * again on the next save, so creating or fixing it takes effect at once.
  */
 export function metricTableShape(db: SqlExecutor, table: Identifier): Promise<MetricTableShape> {
+  return cachedShape(db, table, isUsable);
+}
+
+/**
+ * The columns of the host's task sheet table, cached as the metric table's shape is: a save checks
+ * the task sheet's scope and flags in its own locking read, by whichever of those columns the host's
+ * table has. A table that does not exist (no columns) is read again on the next save.
+ */
+export async function taskSheetColumns(db: SqlExecutor): Promise<ReadonlySet<string>> {
+  const shape = await cachedShape(db, TASK_SHEET_TABLE, (read) => read.columns.size > 0);
+  return new Set(shape.columns.keys());
+}
+
+const TASK_SHEET_TABLE = parseIdentifier(HOST_TABLES.FOLHA_TAREFA, 'task sheet table');
+
+function cachedShape(
+  db: SqlExecutor,
+  table: Identifier,
+  usable: (shape: MetricTableShape) => boolean,
+): Promise<MetricTableShape> {
   const tables = cache.get(db) ?? new Map<string, Cached>();
   cache.set(db, tables);
   const cached = tables.get(table);
@@ -58,14 +79,15 @@ export function metricTableShape(db: SqlExecutor, table: Identifier): Promise<Me
     if (tables.get(table)?.shape === shape) tables.delete(table);
   };
   shape.then((read) => {
-    if (!isUsable(read)) drop();
+    if (!usable(read)) drop();
   }, drop);
   return shape;
 }
 
-/** Drops the cached shape of `table`, so the next save reads it again. */
+/** Drops the cached shapes of `table` and of the task sheet table, so the next save reads them again. */
 export function forgetMetricTableShape(db: SqlExecutor, table: Identifier): void {
   cache.get(db)?.delete(table);
+  cache.get(db)?.delete(TASK_SHEET_TABLE);
 }
 
 /** The identity columns `columns` lacks. */

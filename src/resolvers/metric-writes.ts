@@ -1,17 +1,16 @@
 import { type Identifier, quoteIdentifier } from '../identifier.js';
 import type { Scope } from '../scope.js';
 import type { MetricValue } from './metric-defaults.js';
-import { placeholders, scopeParams } from './sql.js';
+import type { CheckParts } from './save-checks.js';
+import { scopeParams } from './sql.js';
+import { joinSql, type Statement } from './statement.js';
 
-/**
+/*
  * The SQL of a save's transaction, decided without touching the database: which rows to lock, which
  * to update, which to insert. Each builder returns one statement with `?` placeholders; names are
  * checked identifiers, values travel as parameters.
  */
-export interface Statement {
-  readonly sql: string;
-  readonly params: readonly unknown[];
-}
+export type { Statement };
 
 /** One metric row's identity on a task sheet: the activity and the parent node it was reached through. */
 export interface MetricKey {
@@ -24,11 +23,15 @@ export interface MetricWrite extends MetricKey {
   readonly values: ReadonlyMap<Identifier, MetricValue>;
 }
 
-/** The batch's keys as a derived table `k (o, g)`: one row per key, numbers only. */
-function keyRows(keys: readonly MetricKey[]): Statement {
+/**
+ * The batch's keys as a table `k (n, o, g)`: n numbers them from 1, o is the activity, g the parent
+ * node (NULL on a one-level tree). One JSON parameter, whatever the batch's size: a derived table of
+ * one SELECT per key costs the server a parse of each (a 1000-key batch measured several ms).
+ */
+export function keyTable(keys: readonly MetricKey[], alias: 'k' | 'j'): Statement {
   return {
-    sql: keys.map((_, index) => (index === 0 ? 'SELECT ? AS o, ? AS g' : 'SELECT ?, ?')).join(' UNION ALL '),
-    params: keys.flatMap((key) => [key.activity, key.group]),
+    sql: `JSON_TABLE(?, '$[*]' COLUMNS (n FOR ORDINALITY, o BIGINT PATH '$[0]', g BIGINT PATH '$[1]')) ${alias}`,
+    params: [JSON.stringify(keys.map((key) => [key.activity, key.group]))],
   };
 }
 
@@ -51,8 +54,9 @@ export interface ScopeLock {
 
 /**
  * Takes the scope's named lock, then locks and reads the task sheet's rows of exactly `keys` (DELETED
- * rows excepted: they are history, never the key's row), in one statement. Every row says whether the
- * lock was taken (`locked` = 1); a key without a row comes back once with a NULL ID; when the lock
+ * rows excepted: they are history, never the key's row), in one statement, which also carries the
+ * save's `checks` (see `checkParts`). Every row says whether the lock was taken (`locked` = 1) and
+ * which key it is for (`n`, from 1); a key without a row comes back once with a NULL ID; when the lock
  * was not taken, no metric row is read or locked (the join's condition starts with it).
  *
  * The lock is a one-row derived table read first: a derived table without a base table (and with a
@@ -63,8 +67,8 @@ export interface ScopeLock {
  * (a one-level tree) as a value.
  *
  * @example lockKeysStatement(parseIdentifier('app_oper_grupo_metrica', 'metric table'), scope, 42, [{ activity: 3, group: 1 }], parseIdentifier(METRIC_KEY_INDEX, 'index'), { name: scopeLockName(parseIdentifier('app_oper_grupo_metrica', 'metric table'), scope), timeoutSeconds: 10 }).sql
- * // SELECT STRAIGHT_JOIN l.locked, m.ID, ... FROM (SELECT GET_LOCK(..., ?) AS locked LIMIT 1) l
- * //   JOIN (SELECT ? AS o, ? AS g) k LEFT JOIN `app_oper_grupo_metrica` m FORCE INDEX (`ix_metric_key`) ON l.locked = 1 AND ... FOR UPDATE
+ * // SELECT STRAIGHT_JOIN l.locked, k.n, m.ID, ... FROM (SELECT GET_LOCK(..., ?) AS locked LIMIT 1) l
+ * //   JOIN JSON_TABLE(?, ...) k LEFT JOIN `app_oper_grupo_metrica` m FORCE INDEX (`ix_metric_key`) ON l.locked = 1 AND ... FOR UPDATE
  */
 export function lockKeysStatement(
   table: Identifier,
@@ -73,33 +77,30 @@ export function lockKeysStatement(
   keys: readonly MetricKey[],
   keyIndex: Identifier | undefined,
   lock: ScopeLock,
+  checks?: CheckParts,
 ): Statement {
-  const rows = keyRows(keys);
   const hint = keyIndex === undefined ? '' : ` FORCE INDEX (${quoteIdentifier(keyIndex)})`;
-  return {
-    sql: `SELECT STRAIGHT_JOIN l.locked, m.ID, m.RO, m.ATIVO, k.o AS OPER_SEQ_DB, k.g AS OPER_GRUPO_SEQ_DB
-       FROM (SELECT GET_LOCK(${lock.name.sql}, ?) AS locked LIMIT 1) l JOIN (${rows.sql}) k
+  return joinSql([
+    checks?.with === undefined ? '' : joinSql(['WITH RECURSIVE ', checks.with, ' ']),
+    'SELECT STRAIGHT_JOIN l.locked, k.n, m.ID, m.RO, m.ATIVO, k.o AS OPER_SEQ_DB, k.g AS OPER_GRUPO_SEQ_DB',
+    checks === undefined ? '' : joinSql([', ', checks.columns]),
+    `
+       FROM (SELECT GET_LOCK(`,
+    lock.name,
+    ', ?) AS locked LIMIT 1) l JOIN ',
+    { sql: '', params: [lock.timeoutSeconds] },
+    keyTable(keys, 'k'),
+    `
        LEFT JOIN ${quoteIdentifier(table)} m${hint} ON l.locked = 1 AND m.EMPRESA = ? AND m.FILIAL = ? AND m.LOCAL = ?
         AND m.FOLHA_TAREFA_SEQ_DB = ? AND m.OPER_SEQ_DB = k.o AND m.OPER_GRUPO_SEQ_DB <=> k.g AND IFNULL(m.DELETED, 0) = 0
      FOR UPDATE`,
-    params: [...lock.name.params, lock.timeoutSeconds, ...rows.params, ...scopeParams(scope), taskSheet],
-  };
+    { sql: '', params: [...scopeParams(scope), taskSheet] },
+  ]);
 }
 
 /** Releases the scope's named lock. */
 export function releaseStatement(lock: ScopeLock): Statement {
   return { sql: `SELECT RELEASE_LOCK(${lock.name.sql})`, params: lock.name.params };
-}
-
-/**
- * The scope's highest ID, locked: the next insert takes the IDs after it. Reads one row backwards
- * through the primary key, whose gap lock keeps a host writer from taking those IDs meanwhile.
- */
-export function lastIdStatement(table: Identifier, scope: Scope): Statement {
-  return {
-    sql: `SELECT ID FROM ${quoteIdentifier(table)} WHERE EMPRESA = ? AND FILIAL = ? AND LOCAL = ? ORDER BY ID DESC LIMIT 1 FOR UPDATE`,
-    params: scopeParams(scope),
-  };
 }
 
 /** An update: the rows (by ID) of entries that write the same columns. */
@@ -109,8 +110,36 @@ export interface RowUpdate {
 }
 
 /**
+ * Rows of values as a table `v`: one JSON parameter, whatever the batch's size, so the statement's
+ * text depends only on the columns written (and is prepared once per connection). Values travel as
+ * text, converted by the column they are written to, as a bound string parameter is; JSON null is
+ * NULL.
+ */
+function valueTable(
+  keys: readonly ('id' | 'o' | 'g')[],
+  values: number,
+  rows: readonly (readonly unknown[])[],
+): Statement {
+  const columns = [
+    // Rows to insert are numbered, for their IDs.
+    ...(keys.includes('o') ? ['n FOR ORDINALITY'] : []),
+    ...keys.map((name, index) => `${name} BIGINT PATH '$[${index}]'`),
+    ...Array.from({ length: values }, (_, index) => `v${index} LONGTEXT PATH '$[${keys.length + index}]'`),
+  ];
+  return {
+    sql: `JSON_TABLE(?, '$[*]' COLUMNS (${columns.join(', ')})) v`,
+    params: [JSON.stringify(rows)],
+  };
+}
+
+/** JSON text of a checked value: numbers as they are (JSON keeps a safe integer exact), text as text. */
+function jsonValue(value: MetricValue | undefined): unknown {
+  return value ?? null;
+}
+
+/**
  * Updates rows by primary key, one statement per set of columns written (a batch usually writes one
- * set): a single row directly, several through a derived table of (ID, values) joined on the key.
+ * set), the rows' IDs and values joined from a JSON table.
  *
  * With `release`, the last statement also releases the scope's named lock, from a one-row derived
  * table read before any row is written. Only for a batch that inserts nothing: its rows are already
@@ -124,80 +153,61 @@ export function updateStatements(
   updates: readonly RowUpdate[],
   release?: ScopeLock,
 ): Statement[] {
-  const bySet = new Map<string, { columns: Identifier[]; rows: { id: number; values: MetricValue[] }[] }>();
+  const bySet = new Map<string, { columns: Identifier[]; rows: unknown[][] }>();
   for (const update of updates) {
     const columns = [...update.values.keys()];
     const set = columns.join(',');
     const group = bySet.get(set) ?? { columns, rows: [] };
     bySet.set(set, group);
-    for (const id of update.ids) group.rows.push({ id, values: [...update.values.values()] });
+    for (const id of update.ids) group.rows.push([id, ...[...update.values.values()].map(jsonValue)]);
   }
-  const quoted = quoteIdentifier(table);
   const sets = [...bySet.values()];
   return sets.map(({ columns, rows }, setIndex) => {
     const releasing = release !== undefined && setIndex === sets.length - 1;
-    const released = releasing
-      ? {
-          sql: `(SELECT RELEASE_LOCK(${release.name.sql}) AS released LIMIT 1) r JOIN `,
-          params: release.name.params,
-        }
-      : { sql: '', params: [] };
-    const [only] = rows;
-    if (rows.length === 1 && only !== undefined && !releasing) {
-      return {
-        sql: `UPDATE ${quoted} SET ${columns.map((column) => `${quoteIdentifier(column)} = ?`).join(', ')}, UPD_USUARIO_SEQ_DB = ?
-          WHERE EMPRESA = ? AND FILIAL = ? AND LOCAL = ? AND ID = ?`,
-        params: [...only.values, user, ...scopeParams(scope), only.id],
-      };
-    }
     const names = columns.map((_, index) => `v${index}`);
-    const first = `SELECT ? AS id${names.map((name) => `, ? AS ${name}`).join('')}`;
-    const next = `SELECT ?${names.map(() => ', ?').join('')}`;
-    return {
-      sql: `UPDATE ${released.sql}(${rows.map((_, index) => (index === 0 ? first : next)).join(' UNION ALL ')}) v
-          JOIN ${quoted} m ON m.EMPRESA = ? AND m.FILIAL = ? AND m.LOCAL = ? AND m.ID = v.id
-        SET ${columns.map((column, index) => `m.${quoteIdentifier(column)} = v.${names[index]}`).join(', ')}, m.UPD_USUARIO_SEQ_DB = ?`,
-      params: [
-        ...released.params,
-        ...rows.flatMap((row) => [row.id, ...row.values]),
-        ...scopeParams(scope),
-        user,
-      ],
-    };
+    return joinSql([
+      'UPDATE ',
+      releasing ? joinSql(['(SELECT RELEASE_LOCK(', release.name, ') AS released LIMIT 1) r JOIN ']) : '',
+      valueTable(['id'], names.length, rows),
+      ` JOIN ${quoteIdentifier(table)} m ON m.EMPRESA = ? AND m.FILIAL = ? AND m.LOCAL = ? AND m.ID = v.id`,
+      { sql: '', params: scopeParams(scope) },
+      ` SET ${columns.map((column, index) => `m.${quoteIdentifier(column)} = v.${names[index]}`).join(', ')}, m.UPD_USUARIO_SEQ_DB = ?`,
+      { sql: '', params: [user] },
+    ]);
   });
 }
 
-/** One multi-row INSERT of new rows, with consecutive IDs from `firstId`; a column an entry leaves out is NULL. */
+/**
+ * One INSERT of the new rows, with consecutive IDs after the scope's highest; a column an entry
+ * leaves out is NULL. The highest ID is read in the same statement, backwards through the primary
+ * key: an INSERT ... SELECT share-locks the rows it reads, so it reads the latest row (waiting for a
+ * writer that has not committed yet, rather than missing its rows), and a host writer cannot take
+ * those IDs meanwhile. Our own writers are serialised by the scope's named lock, held across it.
+ */
 export function insertStatement(
   table: Identifier,
   scope: Scope,
   user: number,
   taskSheet: number,
-  firstId: number,
   inserts: readonly MetricWrite[],
 ): Statement {
   const metricColumns = [...new Set(inserts.flatMap((entry) => [...entry.values.keys()]))];
-  const columns = [
-    'EMPRESA',
-    'FILIAL',
-    'LOCAL',
-    'ID',
-    'INS_USUARIO_SEQ_DB',
-    'FOLHA_TAREFA_SEQ_DB',
-    'OPER_SEQ_DB',
-    'OPER_GRUPO_SEQ_DB',
-  ];
-  const row = `(${placeholders(columns.length + metricColumns.length)})`;
-  return {
-    sql: `INSERT INTO ${quoteIdentifier(table)} (${[...columns, ...metricColumns.map(quoteIdentifier)].join(', ')}) VALUES ${inserts.map(() => row).join(', ')}`,
-    params: inserts.flatMap((entry, index) => [
-      ...scopeParams(scope),
-      firstId + index,
-      user,
-      taskSheet,
-      entry.activity,
-      entry.group,
-      ...metricColumns.map((column) => entry.values.get(column) ?? null),
-    ]),
-  };
+  const names = metricColumns.map((_, index) => `v${index}`);
+  const quoted = quoteIdentifier(table);
+  return joinSql([
+    `INSERT INTO ${quoted} (EMPRESA, FILIAL, LOCAL, ID, INS_USUARIO_SEQ_DB, FOLHA_TAREFA_SEQ_DB, OPER_SEQ_DB, OPER_GRUPO_SEQ_DB${metricColumns.map((column) => `, ${quoteIdentifier(column)}`).join('')})`,
+    ` SELECT ?, ?, ?, IFNULL(last.ID, 0) + v.n, ?, ?, v.o, v.g${names.map((name) => `, v.${name}`).join('')} FROM `,
+    { sql: '', params: [...scopeParams(scope), user, taskSheet] },
+    valueTable(
+      ['o', 'g'],
+      names.length,
+      inserts.map((entry) => [
+        entry.activity,
+        entry.group,
+        ...metricColumns.map((column) => jsonValue(entry.values.get(column))),
+      ]),
+    ),
+    ` LEFT JOIN (SELECT ID FROM ${quoted} WHERE EMPRESA = ? AND FILIAL = ? AND LOCAL = ? ORDER BY ID DESC LIMIT 1) last ON TRUE`,
+    { sql: '', params: scopeParams(scope) },
+  ]);
 }

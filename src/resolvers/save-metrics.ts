@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { isReservedMetricColumn, TreeView } from '../config/index.js';
 import type { Database, SqlExecutor } from '../db/driver.js';
-import { type Identifier, quoteIdentifier } from '../identifier.js';
+import type { Identifier } from '../identifier.js';
 import { formatScope, Scope } from '../scope.js';
 import { SeqDb } from '../seq-db.js';
 import { TableNames } from '../table-names.js';
@@ -15,11 +15,13 @@ import {
   isShapeError,
   metricTableShape,
   missingIdentityColumns,
+  taskSheetColumns,
 } from './metric-table.js';
 import {
   insertStatement,
-  lastIdStatement,
+  keyTable,
   lockKeysStatement,
+  type MetricKey,
   type MetricWrite,
   type RowUpdate,
   releaseStatement,
@@ -28,10 +30,10 @@ import {
   scopeLockName,
   updateStatements,
 } from './metric-writes.js';
+import { checkParts, jsonRows, shownFromWalk } from './save-checks.js';
 import { shownNodes } from './shown-nodes.js';
-import { chunks, liveInScope, placeholders, scopeParams } from './sql.js';
-import { loadTaskSheet } from './task-sheet.js';
-import type { PlannedLevel, TreePlan } from './tree-plan.js';
+import { loadTaskSheet, taskSheetNotFound } from './task-sheet.js';
+import type { TreePlan } from './tree-plan.js';
 import { withPlan } from './with-plan.js';
 
 /** What `saveMetrics` is given, checked with this model before any SQL. */
@@ -75,32 +77,35 @@ async function savePlanned(
   plan: TreePlan,
 ): Promise<SaveMetricsResult> {
   const { scope, user, taskSheet, entries } = options;
-  // The task sheet and the tree are checked together, beside the read of the table's shape, and
-  // before the transaction: a transaction that waited for them would hold a pooled connection that a
-  // check still queued behind it may need (a small pool, many saves: none would move). Their errors
-  // come in a fixed order (task sheet, then values, then the tree), whichever answer arrives first.
-  const checks = Promise.allSettled([
-    loadTaskSheet(db, scope, taskSheet),
-    checkInTree(db, scope, plan, entries),
-  ]);
   for (let fresh = false; ; fresh = true) {
     if (fresh) forgetMetricTableShape(db, plan.metricTable);
-    const [shape, [sheet, inTree]] = await Promise.all([metricTableShape(db, plan.metricTable), checks]);
-    if (sheet.status === 'rejected') throw sheet.reason;
-    const rows = checkEntries(entries, plan, shape.columns);
-    if (inTree.status === 'rejected') throw inTree.reason;
-    const batch = {
+    const [shape, sheetColumns] = await Promise.all([
+      metricTableShape(db, plan.metricTable),
+      taskSheetColumns(db),
+    ]);
+    let rows: CheckedEntry[];
+    try {
+      rows = checkEntries(entries, plan, shape.columns);
+    } catch (error) {
+      // Errors come in a fixed order: the task sheet's first, then the values', then the tree's. The
+      // task sheet is otherwise checked in the write's own locking read, which a bad value never reaches.
+      await loadTaskSheet(db, scope, taskSheet);
+      throw error;
+    }
+    const batch: CheckedBatch = {
       table: plan.metricTable,
       keyIndex: shape.keyIndex,
       scope,
       user,
       taskSheet,
       entries: rows,
+      plan,
+      sheetColumns,
     };
     try {
       return await writeRetrying(db, batch);
     } catch (error) {
-      // The table changed under the cached shape: read it again and check the batch against it.
+      // A table changed under a cached shape: read it again and check the batch against it.
       if (fresh || !isShapeError(error)) throw error;
     }
   }
@@ -206,23 +211,32 @@ function checkEntries(
 
 /**
  * Every entry must name a live activity linked to a parent node the tree shows: live, and not hidden
- * under a deleted or inactive node, nor in a cycle of parents (what `loadTaskTree` would show).
+ * under a deleted or inactive node, nor in a cycle of parents (what `loadTaskTree` would show). Read
+ * from the locking read's check columns (see `checkParts`); parent chains longer than its walk are
+ * walked again on `tx`, in the same transaction.
  */
-async function checkInTree(db: SqlExecutor, scope: Scope, plan: TreePlan, entries: readonly MetricEntry[]) {
-  const task = plan.levels.at(-1);
-  const parent = plan.levels.at(-2);
-  if (task === undefined) return;
-  const activities = [...new Set(entries.map((entry) => entry.activity))];
-  const groups = [...new Set(entries.flatMap((entry) => (entry.group === null ? [] : [entry.group])))];
-  // The links and the nodes they hang from are checked at once: the nodes are the entries' own.
-  const [found, shown] = await Promise.all([
-    linkedKeys(db, scope, task, parent, activities),
-    parent === undefined
-      ? new Set<number>()
-      : shownNodes(db, scope, plan.levels, plan.levels.length - 2, groups),
-  ]);
+async function checkInTree(
+  tx: SqlExecutor,
+  batch: CheckedBatch,
+  rows: readonly Record<string, unknown>[],
+): Promise<void> {
+  const { scope, plan, entries } = batch;
+  if (plan.levels.length === 0) return;
+  const firstRow = rows.find((row) => Number(row.n) === 1);
+  const linked = new Set(
+    (jsonRows(firstRow?.linked) as [unknown, unknown][]).map(([activity, group]) =>
+      metricKey(activity, group),
+    ),
+  );
+  const groups = batchGroups(entries);
+  let shown = new Set<number>();
+  if (plan.levels.length >= 2 && groups.length > 0) {
+    shown =
+      (firstRow === undefined ? undefined : shownFromWalk(plan, firstRow)) ??
+      (await shownNodes(tx, scope, plan.levels, plan.levels.length - 2, groups));
+  }
   entries.forEach((entry, index) => {
-    if (!found.has(metricKey(entry.activity, entry.group))) {
+    if (!linked.has(metricKey(entry.activity, entry.group))) {
       throw new InvalidRequestError(
         'NOT_IN_TREE',
         `entry ${index}: activity ${entry.activity} is not linked to node ${entry.group} in scope ${formatScope(scope)} (or the activity or the link is deleted or inactive)`,
@@ -239,40 +253,9 @@ async function checkInTree(db: SqlExecutor, scope: Scope, plan: TreePlan, entrie
   });
 }
 
-/**
- * The (activity, parent node) keys among `activities` that live links of the task level tie to a live
- * activity. Whether the parent node is live (and shown) is the node check's, which reads those nodes
- * anyway. The links drive the join (STRAIGHT_JOIN), found by their activity: left to itself, the
- * optimizer may start from every activity of the scope. IN lists stop at 999 ids (at 1000 the server
- * may turn the list into a temporary table); the chunks of a large batch go out together.
- */
-async function linkedKeys(
-  db: SqlExecutor,
-  scope: Scope,
-  task: PlannedLevel,
-  parent: PlannedLevel | undefined,
-  activities: readonly number[],
-): Promise<Set<string>> {
-  const association = parent?.association;
-  const read = async (ids: readonly number[]): Promise<string[]> => {
-    if (association === undefined) {
-      const rows = await db.query<{ o: number }>(
-        `SELECT t.SEQ_DB AS o FROM ${quoteIdentifier(task.table)} t WHERE ${liveInScope('t')} AND t.SEQ_DB IN (${placeholders(ids.length)})`,
-        [...scopeParams(scope), ...ids],
-      );
-      return rows.map((row) => metricKey(row.o, null));
-    }
-    const child = quoteIdentifier(association.childColumn);
-    const parentColumn = quoteIdentifier(association.parentColumn);
-    const rows = await db.query<{ o: number; g: number }>(
-      `SELECT STRAIGHT_JOIN a.${child} AS o, a.${parentColumn} AS g FROM ${quoteIdentifier(association.table)} a
-         JOIN ${quoteIdentifier(task.table)} t ON t.SEQ_DB = a.${child}
-        WHERE ${liveInScope('a')} AND ${liveInScope('t')} AND a.${child} IN (${placeholders(ids.length)})`,
-      [...scopeParams(scope), ...scopeParams(scope), ...ids],
-    );
-    return rows.map((row) => metricKey(row.o, row.g));
-  };
-  return new Set((await Promise.all(chunks(activities, 999).map(read))).flat());
+/** The batch's parent nodes, each once. */
+function batchGroups(entries: readonly MetricKey[]): number[] {
+  return [...new Set(entries.flatMap((entry) => (entry.group === null ? [] : [entry.group])))];
 }
 
 /** A checked batch, ready to write into the metric table. */
@@ -283,6 +266,9 @@ interface CheckedBatch {
   readonly user: number;
   readonly taskSheet: number;
   readonly entries: readonly CheckedEntry[];
+  readonly plan: TreePlan;
+  /** The host's task sheet table's columns: its scope and flags are checked by those it has. */
+  readonly sheetColumns: ReadonlySet<string>;
 }
 
 /** How long a save waits for the writer ahead of it before answering busy. */
@@ -310,23 +296,38 @@ async function writeBatch(tx: SqlExecutor, batch: CheckedBatch): Promise<SaveMet
   // connection's bound on an answer (a few seconds), which one ten-second wait would exceed.
   const lock: ScopeLock = { name: scopeLockName(table, scope), timeoutSeconds: 1 };
   const read = (statement: Statement) => tx.query(statement.sql, statement.params);
-  const write = (statement: Statement) => tx.execute(statement.sql, statement.params);
+  // The locking read is long (it carries the checks) and its text is the same for every batch of
+  // an installation: prepared, the server parses it once per connection.
+  const prepared = (statement: Statement) => tx.query(statement.sql, statement.params, { prepare: true });
+  // The writes are prepared too: their texts depend on the columns written, not on the batch's size.
+  const writePrepared = (statement: Statement) =>
+    tx.execute(statement.sql, statement.params, { prepare: true });
   let released = false;
   try {
     // Inactive rows are read too: a key whose row is ATIVO=0 is refused below, never inserted a second
     // time. DELETED=1 rows are history: they are left as they are, and the key gets a new live row.
     type Existing = {
       locked: unknown;
+      n: unknown;
+      sheet_ok: unknown;
       ID: unknown;
       RO: unknown;
       ATIVO: unknown;
       OPER_SEQ_DB: unknown;
       OPER_GRUPO_SEQ_DB: unknown;
     };
+    const checks = checkParts(
+      batch.plan,
+      scope,
+      taskSheet,
+      batch.sheetColumns,
+      keyTable(entries, 'j'),
+      batchGroups(entries),
+    );
     let existing: Existing[] = [];
     for (let waited = 0; waited < LOCK_TIMEOUT_SECONDS; waited++) {
-      existing = (await read(
-        lockKeysStatement(table, scope, taskSheet, entries, batch.keyIndex, lock),
+      existing = (await prepared(
+        lockKeysStatement(table, scope, taskSheet, entries, batch.keyIndex, lock, checks),
       )) as Existing[];
       if (Number(existing[0]?.locked) === 1) break;
     }
@@ -336,15 +337,16 @@ async function writeBatch(tx: SqlExecutor, batch: CheckedBatch): Promise<SaveMet
         `metrics of scope ${formatScope(scope)} are being saved by another request for more than ${LOCK_TIMEOUT_SECONDS} s: nothing was written, send the batch again`,
       );
     }
+    if (Number(existing[0]?.sheet_ok) !== 1) throw taskSheetNotFound(scope, taskSheet);
+    await checkInTree(tx, batch, existing);
     const { inserts, updates } = decide(entries, existing);
     // A batch that only updates lets go of the named lock in its last update (see updateStatements).
     const release = inserts.length === 0 ? lock : undefined;
-    for (const statement of updateStatements(table, scope, user, updates, release)) await write(statement);
-    released = release !== undefined && updates.length > 0;
-    if (inserts.length > 0) {
-      const [last] = (await read(lastIdStatement(table, scope))) as { ID: unknown }[];
-      await write(insertStatement(table, scope, user, taskSheet, Number(last?.ID ?? 0) + 1, inserts));
+    for (const statement of updateStatements(table, scope, user, updates, release)) {
+      await writePrepared(statement);
     }
+    released = release !== undefined && updates.length > 0;
+    if (inserts.length > 0) await writePrepared(insertStatement(table, scope, user, taskSheet, inserts));
     return { inserted: inserts.length, updated: updates.length };
   } finally {
     // If the connection itself failed, the server has already dropped the lock with it, and the

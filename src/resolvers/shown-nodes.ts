@@ -5,7 +5,7 @@ import { chunks, liveInScope, placeholders, scopeParams } from './sql.js';
 import type { PlannedLevel } from './tree-plan.js';
 
 /** How far one recursive query walks up a parent chain. */
-const CHAIN_STEPS = 100;
+export const CHAIN_STEPS = 100;
 
 /**
  * Which of `ids`, rows of `levels[index]`, the tree shows, by the rules `loadTaskTree` builds it
@@ -105,7 +105,7 @@ async function ancestors(
 }
 
 /** True when the parent chain from `id` ends at a root (no parent) through groups of `parents`. */
-function reachesRoot(parents: ReadonlyMap<number, number | null>, id: number): boolean {
+export function reachesRoot(parents: ReadonlyMap<number, number | null>, id: number): boolean {
   const seen = new Set<number>();
   for (let current: number | null | undefined = id; ; ) {
     if (current === null) return true;

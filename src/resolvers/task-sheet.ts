@@ -17,14 +17,17 @@ const FOLHA_TAREFA = quoteIdentifier(parseIdentifier(HOST_TABLES.FOLHA_TAREFA, '
  */
 export async function loadTaskSheet(db: SqlExecutor, scope: Scope, taskSheet: number): Promise<Row> {
   const [row] = await db.query(`SELECT t.* FROM ${FOLHA_TAREFA} t WHERE t.SEQ_DB = ?`, [taskSheet]);
-  if (row === undefined || !inScope(row, scope) || !isLive(row)) {
-    throw new NotFoundError(
-      'TASK_SHEET_NOT_FOUND',
-      `task sheet ${taskSheet} does not exist in scope ${formatScope(scope)} (or is deleted or inactive)`,
-      { path: 'taskSheet' },
-    );
-  }
+  if (row === undefined || !inScope(row, scope) || !isLive(row)) throw taskSheetNotFound(scope, taskSheet);
   return row;
+}
+
+/** The one error for a task sheet that is missing, deleted, inactive or of another scope. */
+export function taskSheetNotFound(scope: Scope, taskSheet: number): NotFoundError {
+  return new NotFoundError(
+    'TASK_SHEET_NOT_FOUND',
+    `task sheet ${taskSheet} does not exist in scope ${formatScope(scope)} (or is deleted or inactive)`,
+    { path: 'taskSheet' },
+  );
 }
 
 function inScope(row: Row, scope: Scope): boolean {

@@ -56,6 +56,22 @@ describe('openDatabase', () => {
     expect(await db.query('SELECT id, amount FROM t ORDER BY id')).toEqual([{ id: 1, amount: '12.50' }]);
   });
 
+  it('answers a prepared statement as it answers the same text, values and types alike', async () => {
+    const { db } = scratch();
+    await db.execute('CREATE TABLE p (id bigint PRIMARY KEY, amount decimal(10,2), label varchar(10))');
+    await db.execute('INSERT INTO p VALUES (?, ?, ?), (?, ?, ?)', [1, '2.50', 'a', 2, '3.75', null]);
+    const sql = 'SELECT id, amount, label FROM p WHERE id >= ? AND label <=> ? ORDER BY id';
+    for (const label of ['a', null]) {
+      const text = await db.query(sql, [1, label]);
+      await db.transaction(async (tx) => {
+        // Twice on one connection: the second run reuses the statement the first prepared.
+        expect(await tx.query(sql, [1, label], { prepare: true })).toEqual(text);
+        expect(await tx.query(sql, [1, label], { prepare: true })).toEqual(text);
+      });
+      expect(text).toHaveLength(1);
+    }
+  });
+
   it('gives one clear line when the server is unreachable', async () => {
     const error = await openDatabase('mysql://root@127.0.0.1:1/test').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DatabaseConnectionError);

@@ -121,13 +121,13 @@ export async function writeParameters(
 export function countingExecutor(db: SqlExecutor): SqlExecutor & { count(): number; reset(): void } {
   let count = 0;
   return {
-    query: (sql, params) => {
+    query: (sql, params, options) => {
       count++;
-      return db.query(sql, params);
+      return db.query(sql, params, options);
     },
-    execute: (sql, params) => {
+    execute: (sql, params, options) => {
       count++;
-      return db.execute(sql, params);
+      return db.execute(sql, params, options);
     },
     count: () => count,
     reset: () => {

@@ -1,0 +1,224 @@
+import { parseIdentifier, quoteIdentifier } from '../identifier.js';
+import type { Scope } from '../scope.js';
+import { HOST_TABLES } from '../table-names.js';
+import { CHAIN_STEPS, reachesRoot } from './shown-nodes.js';
+import { liveInScope, scopeParams } from './sql.js';
+import { fragment, joinSql, type SqlPart, type Statement } from './statement.js';
+import type { TreePlan } from './tree-plan.js';
+
+const TASK_SHEET = quoteIdentifier(parseIdentifier(HOST_TABLES.FOLHA_TAREFA, 'task sheet table'));
+
+/**
+ * What a save checks in its own locking read, so that the checks cost no round trip of their own and
+ * see the tree as the write does (a link removed between a separate check and the write would go
+ * unnoticed):
+ * - `sheet_ok`: 1 when the task sheet is live and in the scope;
+ * - `linked`: the (activity, parent node) pairs of live links of the task level from the keys'
+ *   activities, live (on a one-level tree: (activity, NULL) for each live activity);
+ * - `w0`, `w1`, ...: the rows the shown-node walk reads upwards from the keys' nodes (see
+ *   {@link shownFromWalk}).
+ * The last two are JSON arrays, on the first key's row only.
+ *
+ * Every check is a subquery in the select list: neither MySQL nor MariaDB locks the rows a subquery
+ * reads under the outer statement's FOR UPDATE (the lock-count test pins it), so host rows are only
+ * read. `with` holds the walk's common table expressions; the key rows are `k (n, o, g)` in the
+ * outer query, and `keys` (aliased `j`, the same columns) is their table for the subqueries.
+ */
+export interface CheckParts {
+  readonly with: Statement | undefined;
+  readonly columns: Statement;
+}
+
+/**
+ * The check parts for a batch on `plan`. `sheetColumns` are the columns of the host's task sheet
+ * table: its scope and flags are checked by whichever of them it has (the host's table is not ours to
+ * assume). `keys` is the batch's key table, aliased `j`; `groups` are the batch's parent nodes.
+ */
+export function checkParts(
+  plan: TreePlan,
+  scope: Scope,
+  taskSheet: number,
+  sheetColumns: ReadonlySet<string>,
+  keys: Statement,
+  groups: readonly number[],
+): CheckParts {
+  const columns: SqlPart[] = [sheetCheck(scope, taskSheet, sheetColumns), linkCheck(plan, scope, keys)];
+  const walk = walkParts(plan, scope, groups);
+  columns.push(...walk.columns);
+  return {
+    with: walk.ctes.length === 0 ? undefined : joinSql(walk.ctes, ', '),
+    columns: joinSql(columns, ', '),
+  };
+}
+
+function sheetCheck(scope: Scope, taskSheet: number, columns: ReadonlySet<string>): Statement {
+  const conditions: SqlPart[] = [fragment('t.SEQ_DB = ?', taskSheet)];
+  for (const [column, value] of Object.entries(scope)) {
+    if (columns.has(column)) conditions.push(fragment(`t.${column} = ?`, value));
+  }
+  if (columns.has('DELETED')) conditions.push('IFNULL(t.DELETED, 0) = 0');
+  if (columns.has('ATIVO')) conditions.push('IFNULL(t.ATIVO, 1) = 1');
+  return joinSql([
+    `(SELECT 1 FROM ${TASK_SHEET} t WHERE `,
+    joinSql(conditions, ' AND '),
+    ' LIMIT 1) AS sheet_ok',
+  ]);
+}
+
+function live(alias: string, scope: Scope): Statement {
+  return fragment(liveInScope(alias), ...scopeParams(scope));
+}
+
+/**
+ * The links of the batch's activities, as (activity, parent node) pairs: those of a live link of the
+ * task level to the activity, live; on a one-level tree, (activity, NULL) for each live activity. The
+ * links are found by their activity, and the keys' activities drive the join (STRAIGHT_JOIN): left to
+ * itself the optimizer may look them up by the parent node, whose links may be thousands. On the
+ * first key's row only.
+ */
+function linkCheck(plan: TreePlan, scope: Scope, keys: Statement): Statement {
+  const task = plan.levels.at(-1);
+  const association = plan.levels.at(-2)?.association;
+  if (task === undefined) return fragment('NULL AS linked');
+  const taskTable = quoteIdentifier(task.table);
+  const activities = joinSql(['(SELECT DISTINCT j.o FROM ', keys, ') x']);
+  const found =
+    association === undefined
+      ? joinSql([
+          'SELECT JSON_ARRAYAGG(JSON_ARRAY(t.SEQ_DB, NULL)) FROM ',
+          activities,
+          ` STRAIGHT_JOIN ${taskTable} t ON t.SEQ_DB = x.o WHERE `,
+          live('t', scope),
+        ])
+      : joinSql([
+          `SELECT JSON_ARRAYAGG(JSON_ARRAY(a.${quoteIdentifier(association.childColumn)}, a.${quoteIdentifier(association.parentColumn)})) FROM `,
+          activities,
+          ` STRAIGHT_JOIN ${quoteIdentifier(association.table)} a ON a.${quoteIdentifier(association.childColumn)} = x.o JOIN ${taskTable} t ON t.SEQ_DB = x.o WHERE `,
+          live('a', scope),
+          ' AND ',
+          live('t', scope),
+        ]);
+  return joinSql(['CASE WHEN k.n = 1 THEN (', found, ') END AS linked']);
+}
+
+/**
+ * The walk upwards from the batch's nodes: `s<i>` the ids asked for at level i, `l<i>` the live
+ * links from them to live rows of the level above, and at the first level either the parent chains
+ * of the default tree's nested groups (`chain`, as far as {@link CHAIN_STEPS} steps) or its live rows.
+ * Each CTE starts from the ids of the one below, so the walk reads the batch's nodes and their
+ * ancestors, never the scope.
+ */
+function walkParts(
+  plan: TreePlan,
+  scope: Scope,
+  groups: readonly number[],
+): { ctes: Statement[]; columns: Statement[] } {
+  const start = plan.levels.length - 2;
+  const ctes: Statement[] = [];
+  const columns: Statement[] = [];
+  if (start < 0 || groups.length === 0) return { ctes, columns };
+  const firstRow = (name: string, query: string) =>
+    fragment(`CASE WHEN k.n = 1 THEN (${query}) END AS ${name}`);
+  ctes.push(
+    fragment(
+      `s${start} (id) AS (SELECT j.id FROM JSON_TABLE(?, '$[*]' COLUMNS (id BIGINT PATH '$')) j)`,
+      JSON.stringify(groups),
+    ),
+  );
+  for (let index = start; index >= 1; index--) {
+    const level = plan.levels[index];
+    const above = plan.levels[index - 1];
+    const association = above?.association;
+    // Nothing above to be shown through: no node of this level is shown.
+    if (level === undefined || above === undefined || association === undefined) return { ctes, columns };
+    const child = quoteIdentifier(association.childColumn);
+    const parent = quoteIdentifier(association.parentColumn);
+    ctes.push(
+      joinSql([
+        `l${index} (c, p) AS (SELECT STRAIGHT_JOIN a.${child}, a.${parent} FROM s${index} x JOIN ${quoteIdentifier(association.table)} a ON a.${child} = x.id JOIN ${quoteIdentifier(level.table)} c ON c.SEQ_DB = a.${child} JOIN ${quoteIdentifier(above.table)} p ON p.SEQ_DB = a.${parent} WHERE `,
+        joinSql([live('a', scope), live('c', scope), live('p', scope)], ' AND '),
+        ')',
+      ]),
+      fragment(`s${index - 1} (id) AS (SELECT DISTINCT p FROM l${index})`),
+    );
+    columns.push(firstRow(`w${index}`, `SELECT JSON_ARRAYAGG(JSON_ARRAY(c, p)) FROM l${index}`));
+  }
+  const first = plan.levels[0];
+  if (first === undefined) return { ctes, columns };
+  const table = quoteIdentifier(first.table);
+  if (first.nestedBy === undefined) {
+    columns.push(
+      joinSql([
+        `CASE WHEN k.n = 1 THEN (SELECT JSON_ARRAYAGG(g.SEQ_DB) FROM s0 x JOIN ${table} g ON g.SEQ_DB = x.id WHERE `,
+        live('g', scope),
+        ') END AS w0',
+      ]),
+    );
+    return { ctes, columns };
+  }
+  const nestedBy = quoteIdentifier(first.nestedBy);
+  ctes.push(
+    joinSql([
+      `chain (id, parent, step) AS (SELECT g.SEQ_DB, g.${nestedBy}, 1 FROM s0 x JOIN ${table} g ON g.SEQ_DB = x.id WHERE `,
+      live('g', scope),
+      ` UNION SELECT g.SEQ_DB, g.${nestedBy}, c.step + 1 FROM chain c JOIN ${table} g ON g.SEQ_DB = c.parent WHERE c.step < ${CHAIN_STEPS} AND `,
+      live('g', scope),
+      ')',
+    ]),
+  );
+  columns.push(
+    firstRow(
+      'w0',
+      'SELECT JSON_ARRAYAGG(JSON_ARRAY(id, parent, step)) FROM (SELECT id, parent, MAX(step) AS step FROM chain GROUP BY id, parent) d',
+    ),
+  );
+  return { ctes, columns };
+}
+
+/**
+ * Which of the batch's parent nodes the tree shows, from the walk's JSON columns (`w0`, `w1`, ...,
+ * read from the first key's row), by the rules `loadTaskTree` builds the tree with; or `undefined`
+ * when a parent chain is longer than the walk went ({@link CHAIN_STEPS} steps): the caller walks
+ * those with `shownNodes` instead.
+ */
+export function shownFromWalk(
+  plan: TreePlan,
+  row: Readonly<Record<string, unknown>>,
+): Set<number> | undefined {
+  const start = plan.levels.length - 2;
+  const first = plan.levels[0];
+  if (start < 0 || first === undefined) return new Set();
+  let shown: Set<number>;
+  if (first.nestedBy !== undefined) {
+    const parents = new Map<number, number | null>();
+    const deepest: (number | null)[] = [];
+    for (const [id, parent, step] of jsonRows(row.w0) as [unknown, unknown, unknown][]) {
+      const parentId = parent === null ? null : Number(parent);
+      parents.set(Number(id), parentId);
+      if (Number(step) >= CHAIN_STEPS) deepest.push(parentId);
+    }
+    // A parent not read is hidden (deleted, inactive, another scope), unless the walk stopped there.
+    if (deepest.some((parent) => parent !== null && !parents.has(parent))) return undefined;
+    shown = new Set([...parents.keys()].filter((id) => reachesRoot(parents, id)));
+  } else {
+    shown = new Set((jsonRows(row.w0) as unknown[]).map(Number));
+  }
+  for (let index = 1; index <= start; index++) {
+    const next = new Set<number>();
+    for (const [child, parent] of jsonRows(row[`w${index}`]) as [unknown, unknown][]) {
+      if (shown.has(Number(parent))) next.add(Number(child));
+    }
+    shown = next;
+  }
+  return shown;
+}
+
+/**
+ * A JSON column's rows: MySQL sends JSON typed (the driver parses it), MariaDB as text; no rows is
+ * NULL.
+ */
+export function jsonRows(value: unknown): unknown[] {
+  if (value === null || value === undefined) return [];
+  const parsed = typeof value === 'string' ? JSON.parse(value) : value;
+  return Array.isArray(parsed) ? parsed : [];
+}

@@ -1,0 +1,86 @@
+import { describe, expect, it } from 'vitest';
+import { TreeView } from '../../src/config/index.js';
+import { keyTable } from '../../src/resolvers/metric-writes.js';
+import { checkParts, shownFromWalk } from '../../src/resolvers/save-checks.js';
+import { CHAIN_STEPS } from '../../src/resolvers/shown-nodes.js';
+import { joinSql } from '../../src/resolvers/statement.js';
+import { planTree } from '../../src/resolvers/tree-plan.js';
+import { tableNames } from '../../src/table-names.js';
+
+const scope = { EMPRESA: 1, FILIAL: 2, LOCAL: 3 };
+const defaultPlan = planTree(tableNames(), undefined);
+// Three levels through association tables: regions, groups under them, activities under the groups.
+const threeLevels = planTree(
+  tableNames(),
+  TreeView.parse({
+    layers: {
+      '1': { table: 'app_regiao', associationTable: 'app_regiao_n_oper_grupo' },
+      '2': { table: 'app_oper_grupo', associationTable: 'app_oper_n_oper_grupo' },
+      '3': { table: 'app_oper', isTask: true },
+    },
+  }),
+);
+const keys = keyTable([{ activity: 7, group: 1 }], 'j');
+const everyColumn = new Set(['SEQ_DB', 'EMPRESA', 'FILIAL', 'LOCAL', 'DELETED', 'ATIVO']);
+const placeholders = (sql: string) => sql.split('?').length - 1;
+
+describe('checkParts', () => {
+  it('carries as many parameters as its text has placeholders, on the default tree and on a TREE_VIEW', () => {
+    for (const plan of [defaultPlan, threeLevels]) {
+      const parts = checkParts(plan, scope, 42, everyColumn, keys, [1]);
+      const whole = joinSql([parts.with ?? '', parts.columns]);
+      expect(placeholders(whole.sql)).toBe(whole.params.length);
+    }
+  });
+
+  it('checks the task sheet by the scope and flag columns the host table has, and by no other', () => {
+    const parts = checkParts(defaultPlan, scope, 42, new Set(['SEQ_DB', 'FILIAL', 'ATIVO']), keys, [1]);
+    const sheet = /\(SELECT 1 FROM `app_folha_tarefa` t WHERE (.*?) LIMIT 1\) AS sheet_ok/.exec(
+      parts.columns.sql,
+    );
+    expect(sheet?.[1]).toBe('t.SEQ_DB = ? AND t.FILIAL = ? AND IFNULL(t.ATIVO, 1) = 1');
+    expect(parts.columns.params.slice(0, 2)).toEqual([42, 2]);
+  });
+
+  it('walks up from the batch nodes only: no walk without nodes, one link level per TREE_VIEW level', () => {
+    expect(checkParts(defaultPlan, scope, 42, everyColumn, keys, []).with).toBeUndefined();
+    const walk = checkParts(threeLevels, scope, 42, everyColumn, keys, [1, 2]);
+    expect(walk.with?.sql).toMatch(/^s1 \(id\) AS \(SELECT j\.id FROM JSON_TABLE/);
+    expect(walk.with?.sql).toContain('l1 (c, p) AS (SELECT STRAIGHT_JOIN');
+    expect(walk.with?.params[0]).toBe('[1,2]');
+    expect(walk.columns.sql).toContain(' AS w1');
+    expect(walk.columns.sql).toContain(' AS w0');
+  });
+});
+
+describe('shownFromWalk', () => {
+  it('shows a nested group whose chain reaches a root, not one below a hidden group or in a cycle', () => {
+    // 3 -> 2 -> 1 (root); 5 -> 4, 4 not live (absent); 6 <-> 7.
+    const w0 = JSON.stringify([
+      [3, 2, 1],
+      [2, 1, 2],
+      [1, null, 3],
+      [5, 4, 1],
+      [6, 7, 1],
+      [7, 6, 2],
+    ]);
+    expect(shownFromWalk(defaultPlan, { w0 })).toEqual(new Set([3, 2, 1]));
+  });
+
+  it('reads JSON the driver already parsed (MySQL types it) as well as text (MariaDB)', () => {
+    expect(shownFromWalk(defaultPlan, { w0: [[1, null, 1]] })).toEqual(new Set([1]));
+    expect(shownFromWalk(defaultPlan, { w0: null })).toEqual(new Set());
+  });
+
+  it('says when a chain is longer than the walk went, so that the caller walks on', () => {
+    expect(shownFromWalk(defaultPlan, { w0: JSON.stringify([[9, 8, CHAIN_STEPS]]) })).toBeUndefined();
+    // A parent not read at the last step is hidden only when the walk did not stop there.
+    expect(shownFromWalk(defaultPlan, { w0: JSON.stringify([[9, 8, CHAIN_STEPS - 1]]) })).toEqual(new Set());
+  });
+
+  it('follows TREE_VIEW levels down from the live first-level rows through live links', () => {
+    // Regions 1 and 2 live (3 is not); groups 10 and 11 under region 1, group 12 under region 3.
+    const row = { w0: '[1, 2]', w1: '[[10, 1], [11, 1], [12, 3]]' };
+    expect(shownFromWalk(threeLevels, row)).toEqual(new Set([10, 11]));
+  });
+});
