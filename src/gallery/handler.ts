@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { packageFiles } from '../web/package-files.js';
+import { GALLERY_DEPENDENCY_FILES, packageFiles } from '../web/package-files.js';
 import { type Answer, type AnswerRequest, toWebHandler } from './answer.js';
 import { createDiskCache, DEFAULT_CACHE_DIR } from './cache/disk-cache.js';
 import type { CachedMedia, MediaCache } from './cache/media-cache.js';
@@ -58,13 +58,19 @@ const PREFIX = '/caroulsel/';
 const MEDIA_PATH = /^\/caroulsel\/media\/([^/]*)\/(thumb|full)$/;
 const READ_ONLY = 'GET, HEAD';
 const ASSET_PREFIX = '/assets/';
-// The browser component that goes with this handler, so mounting the handler alone is enough.
-const componentFiles = packageFiles(['caroulsel-gallery.js', 'caroulsel-gallery.css']);
+// The browser component that goes with this handler, and the dependencies' files it loads next to
+// itself (lightbox, placeholder decoder), so mounting the handler alone is enough.
+const componentFiles = packageFiles(
+  ['caroulsel-gallery.js', 'caroulsel-gallery.css'],
+  GALLERY_DEPENDENCY_FILES,
+);
 
 /**
  * The gallery's HTTP handler: `GET /caroulsel/data` lists the items, `GET|HEAD
  * /caroulsel/media/<token>/thumb|full` serves renditions from the media cache, and `GET|HEAD
- * /assets/caroulsel-gallery.js|css` the browser component from the package's `web/` folder.
+ * /assets/caroulsel-gallery.js|css` the browser component from the package's `web/` folder, with
+ * the files it loads from its dependencies (`/assets/photoswipe.esm.min.js`, `photoswipe.css`,
+ * `thumbhash.js`).
  *
  * @example
  * const handler = createGalleryHandler({ source: folderSource('./images'), secrets: [secret] });
