@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { type Browser, chromium, type Page, type Route } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
+import { dependencyFileUrl, GALLERY_DEPENDENCY_FILES } from '../../src/web/package-files.js';
 
 /** Debian's Chromium (CI installs the `chromium` package); never a downloaded browser build. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -35,23 +36,63 @@ export const ORIGIN = 'http://gallery.test';
 const WEB_DIR = new URL('../../web/', import.meta.url);
 const IMAGES_DIR = new URL('../../examples/images/', import.meta.url);
 
-/** A real sample image behind each media token, with its real size. */
+/**
+ * A real sample image behind each media token, with its real size and the ThumbHash the backend
+ * computes for it (src/gallery/placeholder.ts).
+ */
 export const SAMPLE_IMAGES = [
-  { token: 'tok-hopper', file: 'grace_hopper.jpg', title: 'Grace Hopper', width: 512, height: 600 },
-  { token: 'tok-emerald', file: 'emerald-16x9.png', title: 'Emerald', width: 1920, height: 1080 },
-  { token: 'tok-joy', file: 'joy-preview.jpg', title: 'Joy', width: 900, height: 506 },
-  { token: 'tok-logo', file: 'debian-logo-256.png', title: 'Debian logo', width: 256, height: 256 },
-  { token: 'tok-spacefun', file: 'spacefun-preview.jpg', title: 'Space fun', width: 900, height: 506 },
+  {
+    token: 'tok-hopper',
+    file: 'grace_hopper.jpg',
+    title: 'Grace Hopper',
+    width: 512,
+    height: 600,
+    placeholder: 'lBcKJgZTqPh1dyeJeYeHaqdoDZTUYCk=',
+  },
+  {
+    token: 'tok-emerald',
+    file: 'emerald-16x9.png',
+    title: 'Emerald',
+    width: 1920,
+    height: 1080,
+    placeholder: 'TnYBBID+y5pUU3WriXf/MnwzoA==',
+  },
+  {
+    token: 'tok-joy',
+    file: 'joy-preview.jpg',
+    title: 'Joy',
+    width: 900,
+    height: 506,
+    placeholder: 'VecJBIAHd3eHh3eBeXj3h42P2A==',
+  },
+  {
+    token: 'tok-logo',
+    file: 'debian-logo-256.png',
+    title: 'Debian logo',
+    width: 256,
+    height: 256,
+    placeholder: 'PwiCBQABxlxvpDoThwAAAAAACQZvlHRlOQ==',
+  },
+  {
+    token: 'tok-spacefun',
+    file: 'spacefun-preview.jpg',
+    title: 'Space fun',
+    width: 900,
+    height: 506,
+    placeholder: 'UcYFFIIAWlqrh4ehh3jvU/1N1Q==',
+  },
 ] as const;
 
 /** The list `GET /caroulsel/data` answers with, shaped as the backend's contract says. */
-export const SAMPLE_ITEMS = SAMPLE_IMAGES.map(({ token, title, width, height }) => ({
+export const SAMPLE_ITEMS = SAMPLE_IMAGES.map(({ token, title, width, height, placeholder }) => ({
   id: token,
   title,
+  alt: title,
   previewUrl: thumbPath(token),
   fullUrl: `/caroulsel/media/${token}/full`,
   width,
   height,
+  placeholder,
 }));
 
 export function thumbPath(token: string): string {
@@ -166,11 +207,16 @@ const WEB_TYPES: Record<string, string> = {
   '.html': 'text/html',
 };
 
-/** A file of web/, as the backend serves it under /assets/ (and / for index.html). */
+/**
+ * A file of web/, as the backend serves it under /assets/ (and / for index.html), or one of the
+ * dependency files the gallery handler serves next to it (PhotoSwipe, the ThumbHash decoder).
+ */
 export async function webFile(name: string): Promise<Reply> {
   const type = Object.entries(WEB_TYPES).find(([suffix]) => name.endsWith(suffix));
   if (type === undefined || name.includes('/')) return { status: 404, contentType: 'text/plain', body: '' };
-  return { contentType: type[1], body: await readFile(new URL(name, WEB_DIR)) };
+  const dependency = GALLERY_DEPENDENCY_FILES.find((file) => file.name === name);
+  const url = dependency === undefined ? new URL(name, WEB_DIR) : dependencyFileUrl(dependency);
+  return { contentType: type[1], body: await readFile(url) };
 }
 
 /**
