@@ -170,6 +170,8 @@ describe('The lightbox', () => {
     if (first === undefined || second === undefined) throw new Error('two items');
     await card(first.title).tap();
     await waitForSlide(first.title, '1/5');
+    // PhotoSwipe shows its slides (aria-hidden false) once opening is over and gestures count.
+    await page.waitForSelector('.pswp__item[aria-hidden="false"] img.pswp__img:not(.pswp__img--placeholder)');
 
     // A real finger's path, through the debugging protocol: down at the right, across, up at the left.
     const cdp = await context.newCDPSession(page);
