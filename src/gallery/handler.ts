@@ -32,7 +32,7 @@ export interface GalleryHandlerOptions {
   readonly source: GallerySource;
   /** Token secrets: the first signs, all verify (rotation). At least 16 characters each. */
   readonly secrets: readonly string[];
-  /** Row keys of the id, title and image (defaults `id`, `title`, `image`). */
+  /** Row keys of the id, title and image (defaults `id`, `title`, `image`), and of the alt text (optional). */
   readonly columns?: Partial<SourceColumns>;
   readonly limits?: GalleryLimitsInput;
   /** Default: a disk cache in the user's cache folder (`DEFAULT_CACHE_DIR`). A memory layer sits in front (see limits). */
@@ -46,6 +46,8 @@ export interface GalleryHandlerOptions {
 export interface GalleryItem {
   id: string;
   title: string;
+  /** The image's text alternative: the source's alt column, or the title. */
+  alt: string;
   previewUrl: string;
   fullUrl: string;
   width: number;
@@ -103,6 +105,7 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
       return {
         id: entry.id,
         title: entry.title,
+        alt: entry.alt,
         previewUrl: `${PREFIX}media/${token}/thumb`,
         fullUrl: `${PREFIX}media/${token}/full`,
         width,

@@ -4,8 +4,8 @@ import type { GalleryLogger } from './logger.js';
 
 /**
  * "Data entry point 400": the host's query for the gallery, as a function returning rows.
- * Rows are plain objects; which keys hold the id, the title and the image is configured by
- * {@link SourceColumns}.
+ * Rows are plain objects; which keys hold the id, the title, the image and (optionally) the
+ * image's alt text is configured by {@link SourceColumns}.
  */
 export type GallerySource = () => Promise<readonly unknown[]>;
 
@@ -13,6 +13,8 @@ export const SourceColumns = z.object({
   id: z.string().min(1).default('id'),
   title: z.string().min(1).default('title'),
   image: z.string().min(1).default('image'),
+  /** The key of the image's text alternative; without it, or where a row's is blank, the title serves. */
+  alt: z.string().min(1).optional(),
 });
 export type SourceColumns = z.infer<typeof SourceColumns>;
 
@@ -20,6 +22,8 @@ export type SourceColumns = z.infer<typeof SourceColumns>;
 export interface SourceItem {
   readonly id: string;
   readonly title: string;
+  /** What the image shows, for people who cannot see it (the title unless the source says more). */
+  readonly alt: string;
   readonly image: ImageInput;
 }
 
@@ -29,6 +33,8 @@ function rowSchema(columns: SourceColumns) {
     // A missing title is not worth losing the image for: the id stands in.
     [columns.title]: z.string().nullish(),
     [columns.image]: z.unknown(),
+    // Any value is accepted: a blank or non-text alt is worth the title, not losing the image.
+    ...(columns.alt === undefined ? {} : { [columns.alt]: z.unknown().optional() }),
   });
 }
 
@@ -64,8 +70,10 @@ export function normaliseRows(
       continue;
     }
     seen.add(id);
-    const title = parsed.data[columns.title];
-    items.push({ id, title: typeof title === 'string' && title !== '' ? title : id, image });
+    const rawTitle = parsed.data[columns.title];
+    const title = typeof rawTitle === 'string' && rawTitle !== '' ? rawTitle : id;
+    const alt = columns.alt === undefined ? undefined : parsed.data[columns.alt];
+    items.push({ id, title, alt: typeof alt === 'string' && alt.trim() !== '' ? alt : title, image });
   }
   return items;
 }

@@ -40,6 +40,7 @@ describe('GET /caroulsel/data', () => {
     expect(items[0]).toEqual({
       id: 'grace_hopper.jpg',
       title: 'Title grace_hopper.jpg',
+      alt: 'Title grace_hopper.jpg',
       previewUrl: thumbPath(sampleImage('grace_hopper.jpg')),
       fullUrl: `/caroulsel/media/${tokenOf(sampleImage('grace_hopper.jpg'))}/full`,
       width: 512,
@@ -47,6 +48,26 @@ describe('GET /caroulsel/data', () => {
       placeholder: expect.stringMatching(/^[A-Za-z0-9+/]{20,60}={0,2}$/),
     });
     expect(items.map((item) => item.id)).toEqual(samples);
+  });
+
+  it('gives each item the alt text of the configured column', async () => {
+    const { get } = spiedGallery(
+      () => [
+        {
+          id: 'hopper',
+          title: 'Grace Hopper',
+          caption: 'Portrait in uniform',
+          image: sampleImage('grace_hopper.jpg'),
+        },
+      ],
+      { columns: { alt: 'caption' } },
+    );
+    const { items } = (await (await get('/caroulsel/data')).json()) as {
+      items: { title: string; alt: string }[];
+    };
+    expect(items.map(({ title, alt }) => ({ title, alt }))).toEqual([
+      { title: 'Grace Hopper', alt: 'Portrait in uniform' },
+    ]);
   });
 
   it('has an ETag of its own and answers 304 when it still matches', async () => {
