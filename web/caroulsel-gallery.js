@@ -573,7 +573,10 @@ export function mountGallery(element, options = {}) {
     const pswp = new PhotoSwipe({
       dataSource: shown.map(slideOf),
       index,
-      bgOpacity: 0.92,
+      // Opaque: the page behind would otherwise show through the image's margins.
+      bgOpacity: 1,
+      // Room for the counter and buttons above, the caption below: neither covers the image.
+      padding: { top: 44, bottom: 56, left: 0, right: 0 },
       showHideAnimationType: reducedMotion ? 'none' : 'fade',
       // Focus goes back to the card of the image last shown, which PhotoSwipe cannot know.
       returnFocus: false,
