@@ -75,6 +75,19 @@ describe('startGalleryServer', () => {
     expect((await get(path)).status).toBe(404);
   });
 
+  it('serves the files the component loads from its dependencies beside the web root files', async () => {
+    // Not in the web root: they come from node_modules through the gallery handler.
+    for (const [name, type] of [
+      ['photoswipe.esm.min.js', 'text/javascript; charset=utf-8'],
+      ['photoswipe.css', 'text/css; charset=utf-8'],
+      ['thumbhash.js', 'text/javascript; charset=utf-8'],
+    ] as const) {
+      const response = await get(`/assets/${name}?v=1`);
+      expect([response.status, response.headers.get('content-type')]).toEqual([200, type]);
+      expect((await response.text()).length).toBeGreaterThan(1000);
+    }
+  });
+
   it('answers other methods on the page with 405', async () => {
     const response = await get('/', { method: 'POST' });
     expect([response.status, response.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
