@@ -632,8 +632,8 @@ export function mountGallery(element, options = {}) {
     });
     pswp.on('close', () => {
       current.closing = true;
-      // Closed from inside (button, Esc, swipe down): leave the entry opening pushed, so Back
-      // afterwards goes where the visitor was before, not to a closed lightbox.
+      // Closed from inside (button, Esc, swipe down): step back off the entry the opening pushed,
+      // so a later Back goes where the visitor was before, not to a closed lightbox's URL.
       if (!current.fromHistory && isLightboxEntry(history.state)) history.back();
       else if (!current.fromHistory && hashId() !== undefined)
         history.replaceState(history.state, '', urlWithoutHash());
