@@ -227,6 +227,7 @@ export async function webFile(name: string): Promise<Reply> {
 export function galleryPage(options: Record<string, unknown> = {}): Reply {
   const body = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>gallery test</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="stylesheet" href="/assets/caroulsel-gallery.css"></head>
 <body style="margin:0">
 <div id="above" style="height:150vh"></div>
