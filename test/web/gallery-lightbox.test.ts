@@ -202,7 +202,7 @@ describe('The lightbox', () => {
     expect(await zoomedIn()).toBe(false);
 
     const cdp = await context.newCDPSession(page);
-    const touch = (type: string, touchPoints: { x: number; y: number }[]) =>
+    const touch = (type: 'touchStart' | 'touchMove' | 'touchEnd', touchPoints: { x: number; y: number }[]) =>
       cdp.send('Input.dispatchTouchEvent', { type, touchPoints });
     // Both taps sent at once (the protocol keeps their order): a double tap, however slow the machine.
     const doubleTap = () =>
