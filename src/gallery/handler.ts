@@ -5,7 +5,14 @@ import { createDiskCache, DEFAULT_CACHE_DIR } from './cache/disk-cache.js';
 import type { CachedMedia, MediaCache } from './cache/media-cache.js';
 import { createMemoryCache, layeredCache } from './cache/memory-cache.js';
 import { GalleryMediaError, parseOption, reasonOf } from './errors.js';
-import { renderImage, renditionContext, type Variant } from './image-pipeline.js';
+import {
+  renderImage,
+  renderSrcset,
+  renditionContext,
+  type SrcsetEntry,
+  srcsetOf,
+  type Variant,
+} from './image-pipeline.js';
 import { createLimiter } from './limiter.js';
 import { GalleryLimits, type GalleryLimitsInput } from './limits.js';
 import { consoleLogger, type GalleryLogger } from './logger.js';
@@ -38,8 +45,11 @@ export interface GalleryHandlerOptions {
   /** Default: a disk cache in the user's cache folder (`DEFAULT_CACHE_DIR`). A memory layer sits in front (see limits). */
   readonly cache?: MediaCache;
   readonly logger?: GalleryLogger;
-  /** Called once per rendition actually generated (not for cache hits or merged requests). */
-  readonly onGenerate?: (event: { hash: string; variant: Variant }) => void;
+  /**
+   * Called once per generation actually run (not for cache hits or merged requests): one decode of
+   * the source, for the `variant` asked, making all of `variants` (the item's whole srcset, or `full`).
+   */
+  readonly onGenerate?: (event: { hash: string; variant: Variant; variants: readonly Variant[] }) => void;
 }
 
 /** The one item of `GET /caroulsel/data`. */
@@ -52,10 +62,16 @@ export interface GalleryItem {
   height: number;
   /** ThumbHash (base64) of the image, for a blurred preview while the thumbnail loads. */
   placeholder: string;
+  /**
+   * The img `srcset`: the thumbnail and the `/w<width>` renditions not wider than the image, each
+   * with its width (`…/thumb 320w, …/w640 640w, …`), so the browser picks by layout width and DPR.
+   */
+  srcset: string;
 }
 
 const PREFIX = '/caroulsel/';
-const MEDIA_PATH = /^\/caroulsel\/media\/([^/]*)\/(thumb|full)$/;
+// `w` and a width without leading zeros; whether the width is one we serve is checked after the MAC.
+const MEDIA_PATH = /^\/caroulsel\/media\/([^/]*)\/(thumb|full|w[1-9][0-9]{0,3})$/;
 const READ_ONLY = 'GET, HEAD';
 const ASSET_PREFIX = '/assets/';
 // The browser component that goes with this handler, so mounting the handler alone is enough.
@@ -63,7 +79,7 @@ const componentFiles = packageFiles(['caroulsel-gallery.js', 'caroulsel-gallery.
 
 /**
  * The gallery's HTTP handler: `GET /caroulsel/data` lists the items, `GET|HEAD
- * /caroulsel/media/<token>/thumb|full` serves renditions from the media cache, and `GET|HEAD
+ * /caroulsel/media/<token>/thumb|w<width>|full` serves renditions from the media cache, and `GET|HEAD
  * /assets/caroulsel-gallery.js|css` the browser component from the package's `web/` folder.
  *
  * @example
@@ -87,21 +103,28 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
     logger,
   });
   const limiter = createLimiter(limits);
-  const generations = createSingleFlight<CachedMedia>();
+  const generations = createSingleFlight<Map<Variant, CachedMedia>>();
+  const servedWidths = new Set(limits.srcsetWidths.map((width) => `w${width}`));
+  const keyOf = (hash: ContentHash, variant: Variant | 'set') => `${hash}-${variant}-${context}`;
+  const mediaUrl = (token: string, variant: Variant) => `${PREFIX}media/${token}/${variant}`;
+  const srcsetAttribute = (token: string, entries: readonly SrcsetEntry[]) =>
+    entries.map(({ variant, width }) => `${mediaUrl(token, variant)} ${width}w`).join(', ');
 
   async function data(request: AnswerRequest): Promise<Answer> {
     const entries = await index.list();
     const items: GalleryItem[] = entries.map((entry) => {
       const token = signer.sign(entry.hash);
-      const { width, height, placeholder } = entry.probe as ListedImage;
+      const probe = entry.probe as ListedImage;
+      const { width, height, placeholder } = probe;
       return {
         id: entry.id,
         title: entry.title,
-        previewUrl: `${PREFIX}media/${token}/thumb`,
-        fullUrl: `${PREFIX}media/${token}/full`,
+        previewUrl: mediaUrl(token, 'thumb'),
+        fullUrl: mediaUrl(token, 'full'),
         width,
         height,
         placeholder,
+        srcset: srcsetAttribute(token, srcsetOf(probe, limits)),
       };
     });
     const body = Buffer.from(JSON.stringify({ items }));
@@ -116,24 +139,80 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
     });
   }
 
-  async function generate(hash: ContentHash, variant: Variant, key: string) {
-    const entry: MediaEntry | undefined = await index.find(hash);
-    if (entry === undefined) return undefined;
-    if (entry.probe instanceof GalleryMediaError) throw entry.probe;
+  /**
+   * Makes the renditions one generation yields and stores each: `full` alone, or the item's whole
+   * srcset (thumbnail included) from one decode of the source. Undefined when the source no
+   * longer holds the image.
+   */
+  async function generate(
+    hash: ContentHash,
+    entry: MediaEntry,
+    variant: Variant,
+    set: readonly SrcsetEntry[],
+  ) {
+    const variants = variant === 'full' ? (['full'] as const) : set.map((candidate) => candidate.variant);
     const rendered = await limiter.run(async () => {
       // The source read (up to maxInputBytes) is under the cap too: a burst of cold images must not
       // hold every source in memory while it waits for a slot.
       const source = await index.read(entry);
       if (source === undefined) return undefined;
-      options.onGenerate?.({ hash, variant });
-      return renderImage(source, variant, limits);
+      options.onGenerate?.({ hash, variant, variants });
+      if (variant === 'full')
+        return new Map([['full' as Variant, await renderImage(source, 'full', limits)]]);
+      return renderSrcset(source, set, limits);
     });
     if (rendered === undefined) return undefined;
-    // A cache that cannot store (disk full, Redis down) costs a later generation, not this answer.
-    await cache
-      .set(key, rendered)
-      .catch((error: unknown) => logger.warn(`media cache write failed: ${reasonOf(error)}`));
+    // A cache that cannot store (disk full, Redis down) costs a later generation, not this answer;
+    // it is logged once per generation, not once per rendition.
+    const writes = await Promise.allSettled(
+      [...rendered].map(([made, media]) => cache.set(keyOf(hash, made), media)),
+    );
+    const failed = writes.find((write) => write.status === 'rejected');
+    if (failed !== undefined) logger.warn(`media cache write failed: ${reasonOf(failed.reason)}`);
     return rendered;
+  }
+
+  /** Every rendition `variants` names from the cache, or undefined when one of them is missing. */
+  async function allCached(hash: ContentHash, variants: readonly Variant[]) {
+    // A failing cache was logged by the first read; a second warning would say nothing new.
+    const found = await Promise.all(
+      variants.map((variant) => cache.get(keyOf(hash, variant)).catch(() => undefined)),
+    );
+    const made = new Map<Variant, CachedMedia>();
+    for (const [index, media] of found.entries()) {
+      const variant = variants[index];
+      if (media === undefined || variant === undefined) return undefined;
+      made.set(variant, media);
+    }
+    return made;
+  }
+
+  /** A rendition the cache does not hold: generated, or joined to the generation already running. */
+  async function missed(hash: ContentHash, variant: Variant): Promise<CachedMedia> {
+    const entry: MediaEntry | undefined = await index.find(hash);
+    if (entry === undefined) throw new GalleryMediaError('MEDIA_NOT_FOUND', 404, 'no such media');
+    if (entry.probe instanceof GalleryMediaError) throw entry.probe;
+    const set = srcsetOf(entry.probe, limits);
+    // Checked before anything is generated: a width this image does not list (wider than the image,
+    // or the thumbnail's own) is a 404, not a generation.
+    if (variant !== 'full' && !set.some((candidate) => candidate.variant === variant)) {
+      throw new GalleryMediaError('MEDIA_NOT_FOUND', 404, 'no such media');
+    }
+    // All widths of an image share one flight: a page asking for several of them, or many pages
+    // asking at once, decode the source once.
+    const made = await generations.run(keyOf(hash, variant === 'full' ? 'full' : 'set'), async () => {
+      const variants = variant === 'full' ? (['full'] as const) : set.map((candidate) => candidate.variant);
+      // A miss read before an earlier flight stored its result must not start a second generation.
+      const stored = await allCached(hash, variants);
+      if (stored !== undefined) return stored;
+      const generated = await generate(hash, entry, variant, set);
+      // Undefined is "not found"; single-flight carries values, so it travels as an error.
+      if (generated === undefined) throw new GalleryMediaError('MEDIA_NOT_FOUND', 404, 'no such media');
+      return generated;
+    });
+    const media = made.get(variant);
+    if (media === undefined) throw new GalleryMediaError('MEDIA_NOT_FOUND', 404, 'no such media');
+    return media;
   }
 
   async function cached(key: string) {
@@ -148,21 +227,11 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
     // The MAC is checked before anything is looked up or read: a forged token costs one HMAC.
     const hash = signer.verify(token);
     if (hash === undefined) return notFound();
-    const key = `${hash}-${variant}-${context}`;
+    if (variant.startsWith('w') && !servedWidths.has(variant)) return notFound();
+    const key = keyOf(hash, variant);
     const etag = `"${key}"`;
     if (matchesEtag(request.ifNoneMatch, etag)) return notModified(etag, IMMUTABLE);
-    const rendition =
-      (await cached(key)) ??
-      (await generations.run(key, async () => {
-        // A miss read before an earlier flight stored its result must not start a second generation.
-        // A failing cache was logged by the read above; a second warning would say nothing new.
-        const stored = await cache.get(key).catch(() => undefined);
-        if (stored !== undefined) return stored;
-        const made = await generate(hash, variant, key);
-        // Undefined is "not found"; single-flight carries values, so it travels as an error.
-        if (made === undefined) throw new GalleryMediaError('MEDIA_NOT_FOUND', 404, 'no such media');
-        return made;
-      }));
+    const rendition = (await cached(key)) ?? (await missed(hash, variant));
     return bodyAnswer(rendition.bytes, {
       'Content-Type': rendition.contentType,
       ETag: etag,

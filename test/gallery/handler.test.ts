@@ -45,6 +45,8 @@ describe('GET /caroulsel/data', () => {
       width: 512,
       height: 600,
       placeholder: expect.stringMatching(/^[A-Za-z0-9+/]{20,60}={0,2}$/),
+      // 512 px wide: the thumbnail (273 px) and the one configured width not wider than the image.
+      srcset: `${thumbPath(sampleImage('grace_hopper.jpg'))} 273w, /caroulsel/media/${tokenOf(sampleImage('grace_hopper.jpg'))}/w320 320w`,
     });
     expect(items.map((item) => item.id)).toEqual(samples);
   });
@@ -159,7 +161,7 @@ describe('GET /caroulsel/media/<token>/thumb and /full', () => {
     expect(Object.fromEntries(response.headers)).toEqual({
       'content-type': 'image/webp',
       'content-length': String(body.length),
-      etag: expect.stringMatching(/^"[A-Za-z0-9_-]{22}-thumb-p1-320-2048"$/),
+      etag: expect.stringMatching(/^"[A-Za-z0-9_-]{22}-thumb-p2-320-2048-w320_640_960_1280"$/),
       'cache-control': 'public, max-age=31536000, immutable',
       'x-content-type-options': 'nosniff',
       'content-security-policy': "default-src 'none'",
@@ -201,7 +203,8 @@ describe('GET /caroulsel/media/<token>/thumb and /full', () => {
     const second = Buffer.from(await (await get(item?.previewUrl ?? '')).arrayBuffer());
     expect(second).toEqual(first);
     expect(counts.generations).toBe(1);
-    expect(cacheCounts.sets).toBe(1);
+    // The one generation stored the item's whole srcset: the thumbnail and w320.
+    expect(cacheCounts.sets).toBe(2);
   });
 
   it('merges concurrent requests for a cold thumbnail into one generation', async () => {
