@@ -6,6 +6,10 @@
 //   cold_vs_ipx    ipx's time over ours to answer the first request of every image's thumbnail over
 //                  HTTP, both with empty caches (ipx keeps none; ours gets a fresh cache each round)
 //   generations    renditions generated for 100 concurrent requests of one cold thumbnail
+//   srcset_vs_thumb  ours, the cold time of every item's whole srcset (all its URLs, one after the
+//                  other) over the cold time of its thumbnail alone as it was made before srcsets
+//                  (a handler with `srcsetWidths: []`): goal at most 1.5
+//   srcset_vs_ipx  ipx's time over ours to make the same renditions cold (ipx one request per URL)
 // HTTP load comes from autocannon run as a separate process (with a worker), so the servers (this
 // process, and nginx) share no event loop with the load. Ports 3110-3113 (BENCH_GALLERY_PORT moves them).
 import { execFile, spawn } from 'node:child_process';
@@ -21,7 +25,7 @@ import { createIPX, createIPXNodeServer, ipxFSStorage } from 'ipx';
 import sirv from 'sirv';
 import { createDiskCache } from '../src/gallery/cache/disk-cache.js';
 import { createGalleryHandler } from '../src/gallery/handler.js';
-import { GalleryLimits } from '../src/gallery/limits.js';
+import { GalleryLimits, type GalleryLimitsInput } from '../src/gallery/limits.js';
 import { toNodeListener } from '../src/gallery/node-adapter.js';
 import { loadLine, median, spread, timed } from './report.js';
 
@@ -44,7 +48,7 @@ const NGINX = process.env.NGINX ?? '/usr/sbin/nginx';
 const FIRST_PORT = Number(process.env.BENCH_GALLERY_PORT ?? 3110);
 const LOAD_SECONDS = 5;
 const ROUNDS = 5;
-const COLD_ROUNDS = 3;
+const COLD_ROUNDS = 5;
 const CONNECTIONS = 16;
 const AUTOCANNON = new URL('../node_modules/autocannon/autocannon.js', import.meta.url).pathname;
 
@@ -131,8 +135,9 @@ async function main() {
   let nginx: ReturnType<typeof spawn> | undefined;
   try {
     let generations = 0;
-    const galleryOf = (cacheDir: string) =>
+    const galleryOf = (cacheDir: string, overrides: GalleryLimitsInput = {}) =>
       createGalleryHandler({
+        limits: overrides,
         source: async () => images.map(({ file }, i) => ({ id: String(i), title: file, image: file })),
         secrets: [SECRET],
         cache: createDiskCache({ dir: cacheDir }),
@@ -220,7 +225,9 @@ async function main() {
       `ours / nginx per round: ${spread(versus('nginx'))}; ours / sirv per round: ${spread(versus('sirv'))}`,
     );
 
-    // 4. Cold thumbnails over HTTP: ours with a fresh cache against ipx (no cache), same images.
+    // 4. Cold renditions over HTTP, same images: our thumbnails as made before srcsets (a handler
+    // with `srcsetWidths: []`) and as made now (with the whole srcset, from one decode), ipx's
+    // thumbnails, our whole srcsets, and ipx making the same srcsets (no cache, one decode per URL).
     const ipx = createIPX({ storage: ipxFSStorage({ dir: imageDir }) });
     const ipxServer = createServer(createIPXNodeServer(ipx));
     servers.push(ipxServer);
@@ -232,40 +239,112 @@ async function main() {
         if (!answer.ok) throw new Error(`${url}: HTTP ${answer.status}`);
       }
     };
-    const ipxUrls = images.map(
-      ({ file }) =>
-        `http://127.0.0.1:${FIRST_PORT + 3}/s_${limits.thumbSize}x${limits.thumbSize},fit_inside,f_webp,q_75/${basename(file)}`,
-    );
-    const coldOurs: number[] = [];
-    const coldIpx: number[] = [];
+    const coldPort = FIRST_PORT + 4;
     // One server whose handler is replaced each round by a fresh one with an empty cache: a new
     // server per round would meet the client's kept-alive sockets to the previous one.
     let coldListener = toNodeListener(galleryOf(join(work, 'cold-warm-up')));
     const coldServer = createServer((request, response) => coldListener(request, response));
     servers.push(coldServer);
-    await listen(coldServer, FIRST_PORT + 4);
-    for (let round = 0; round < COLD_ROUNDS; round++) {
-      coldListener = toNodeListener(galleryOf(join(work, `cold-${round}`)));
-      const list = (await (await fetch(`http://127.0.0.1:${FIRST_PORT + 4}/caroulsel/data`)).json()) as {
-        items: { previewUrl: string }[];
+    await listen(coldServer, coldPort);
+    let fresh = 0;
+    /** A fresh handler with an empty cache on the cold server; its list, read before any timing. */
+    const freshGallery = async (overrides: GalleryLimitsInput = {}) => {
+      coldListener = toNodeListener(galleryOf(join(work, `cold-${fresh++}`), overrides));
+      const list = (await (await fetch(`http://127.0.0.1:${coldPort}/caroulsel/data`)).json()) as {
+        items: { previewUrl: string; srcset: string }[];
       };
-      const ourUrls = list.items.map((item) => `http://127.0.0.1:${FIRST_PORT + 4}${item.previewUrl}`);
-      if (round % 2 === 0) {
-        coldOurs.push(await timed(() => fetchAll(ourUrls)));
-        coldIpx.push(await timed(() => fetchAll(ipxUrls)));
+      return list.items;
+    };
+    const srcsetPaths = (srcset: string) =>
+      srcset.split(', ').map((candidate) => candidate.split(' ')[0] ?? '');
+    // ipx makes the same renditions: the thumbnail fitted in its square, the widths by width.
+    const ipxPathOf = (path: string, file: string) => {
+      const variant = path.slice(path.lastIndexOf('/') + 1);
+      const size =
+        variant === 'thumb'
+          ? `s_${limits.thumbSize}x${limits.thumbSize},fit_inside`
+          : `w_${variant.slice(1)}`;
+      return `http://127.0.0.1:${FIRST_PORT + 3}/${size},f_webp,q_75/${basename(file)}`;
+    };
+    const coldKinds = ['thumb before srcsets', 'thumb', 'ipx thumb', 'srcset', 'ipx srcset'] as const;
+    const cold = new Map(coldKinds.map((kind) => [kind, [] as number[]]));
+    // Per image: its whole srcset over its thumbnail before srcsets, each round.
+    const perImage = images.map(() => ({ srcset: [] as number[], before: [] as number[] }));
+    const measure = async (kind: (typeof coldKinds)[number]) => {
+      const timeEach = async (urls: readonly string[][]) => {
+        let total = 0;
+        const each: number[] = [];
+        for (const group of urls) {
+          const time = await timed(() => fetchAll(group));
+          each.push(time);
+          total += time;
+        }
+        return { total, each };
+      };
+      const ours = (items: { previewUrl: string; srcset: string }[], whole: boolean) =>
+        items.map((item) =>
+          (whole ? srcsetPaths(item.srcset) : [item.previewUrl]).map(
+            (path) => `http://127.0.0.1:${coldPort}${path}`,
+          ),
+        );
+      if (kind === 'thumb before srcsets') {
+        const { total, each } = await timeEach(ours(await freshGallery({ srcsetWidths: [] }), false));
+        for (const [i, time] of each.entries()) perImage[i]?.before.push(time);
+        cold.get(kind)?.push(total);
+      } else if (kind === 'thumb') {
+        cold.get(kind)?.push((await timeEach(ours(await freshGallery(), false))).total);
+      } else if (kind === 'srcset') {
+        const { total, each } = await timeEach(ours(await freshGallery(), true));
+        for (const [i, time] of each.entries()) perImage[i]?.srcset.push(time);
+        cold.get(kind)?.push(total);
       } else {
-        coldIpx.push(await timed(() => fetchAll(ipxUrls)));
-        coldOurs.push(await timed(() => fetchAll(ourUrls)));
+        // ipx is told the same URLs our srcsets list (the list is read from a gallery not timed).
+        const items = await freshGallery();
+        const urls = items.map((item, i) =>
+          (kind === 'ipx thumb' ? [item.previewUrl] : srcsetPaths(item.srcset)).map((path) =>
+            ipxPathOf(path, images[i]?.file ?? ''),
+          ),
+        );
+        cold.get(kind)?.push((await timeEach(urls)).total);
+      }
+    };
+    for (let round = 0; round < COLD_ROUNDS; round++) {
+      // The order rotates, so a drift of the machine's load does not always fall on the same kind.
+      for (let step = 0; step < coldKinds.length; step++) {
+        const kind = coldKinds[(step + round) % coldKinds.length];
+        if (kind !== undefined) await measure(kind);
       }
     }
-    const coldRatios = coldIpx.map((time, round) => time / (coldOurs[round] ?? Number.NaN));
+    const series = (kind: (typeof coldKinds)[number]) => cold.get(kind) ?? [];
+    const perRound = (a: (typeof coldKinds)[number], b: (typeof coldKinds)[number]) =>
+      series(a).map((time, round) => time / (series(b)[round] ?? Number.NaN));
+    const coldRatios = perRound('ipx thumb', 'thumb');
+    const beforeVsIpx = perRound('ipx thumb', 'thumb before srcsets');
+    const srcsetRatios = perRound('srcset', 'thumb before srcsets');
+    const srcsetVsIpx = perRound('ipx srcset', 'srcset');
+    const renditions = (await freshGallery()).reduce((sum, item) => sum + srcsetPaths(item.srcset).length, 0);
     console.log(
-      `cold thumbnails of all ${images.length} images over HTTP: ours ${spread(coldOurs, 0)} ms, ipx ${spread(coldIpx, 0)} ms; ipx / ours ${spread(coldRatios)}`,
+      `cold, over HTTP, ${COLD_ROUNDS} rounds (order rotating), all ${images.length} images one after the other, a fresh cache each time:`,
+    );
+    for (const kind of coldKinds) console.log(`  ${kind}: ${spread(series(kind), 0)} ms`);
+    console.log(`  (the srcsets hold ${renditions} renditions for the ${images.length} images)`);
+    for (const [i, { file }] of images.entries()) {
+      const times = perImage[i];
+      if (times === undefined) continue;
+      const ratio = median(times.srcset) / median(times.before);
+      console.log(
+        `  ${basename(file)}: srcset ${spread(times.srcset, 0)} ms, thumbnail before srcsets ${spread(times.before, 0)} ms (${ratio.toFixed(2)})`,
+      );
+    }
+    console.log(
+      `ipx thumb / our thumb ${spread(coldRatios)}; ipx thumb / thumb before srcsets ${spread(beforeVsIpx)}; ` +
+        `srcset / thumb before srcsets ${spread(srcsetRatios)}; ipx srcset / our srcset ${spread(srcsetVsIpx)}`,
     );
     console.log(`end: ${loadLine()}`);
     console.log(
       `payload_ratio=${payloadRatio.toFixed(4)} vs_nginx=${median(versus('nginx')).toFixed(2)} vs_sirv=${median(versus('sirv')).toFixed(2)} ` +
-        `cold_vs_ipx=${median(coldRatios).toFixed(2)} generations=${coldGenerations}`,
+        `cold_vs_ipx=${median(coldRatios).toFixed(2)} generations=${coldGenerations} ` +
+        `srcset_vs_thumb=${median(srcsetRatios).toFixed(2)} srcset_vs_ipx=${median(srcsetVsIpx).toFixed(2)}`,
     );
   } finally {
     nginx?.kill();

@@ -17,6 +17,8 @@
  * @typedef {object} GalleryItem
  * @property {string} title
  * @property {string} previewUrl
+ * @property {string | undefined} srcset the img `srcset`, its URLs made absolute; absent when the
+ *   list gives none
  * @property {string} fullUrl
  * @property {number | undefined} width
  * @property {number | undefined} height
@@ -194,6 +196,21 @@ export function mountGallery(element, options = {}) {
     setState('error');
   }
 
+  /**
+   * The img `sizes` for the grid's CSS: a card's width is its ratio times the row height (its flex
+   * basis; growing to fill a row adds little), never more than the gallery, which is at most the
+   * viewport. The row height is read from the themable custom property, so a taller theme gets
+   * sharper images too.
+   *
+   * @param {GalleryItem} item
+   */
+  function sizesOf(item) {
+    const ratio = item.width !== undefined && item.height !== undefined ? item.width / item.height : 4 / 3;
+    const rowHeight =
+      getComputedStyle(element).getPropertyValue('--caroulsel-gallery-row-height').trim() || '13rem';
+    return `min(100vw, calc(${ratio.toFixed(4)} * ${rowHeight}))`;
+  }
+
   /** @param {GalleryItem[]} items */
   function showGrid(items) {
     const list = create('ul', `${BLOCK}__grid`);
@@ -224,7 +241,7 @@ export function mountGallery(element, options = {}) {
       card.append(media, create('span', `${BLOCK}__title`, item.title));
       entry.append(card);
       list.append(entry);
-      return { card, image, skeleton, src: item.previewUrl };
+      return { card, image, skeleton, src: item.previewUrl, srcset: item.srcset, sizes: sizesOf(item) };
     });
     element.replaceChildren(list);
     setState('grid');
@@ -235,9 +252,9 @@ export function mountGallery(element, options = {}) {
    * Listens first, then sets the source, so no load event is missed; an image the browser already
    * has (`complete` at once, from its cache) counts as loaded straight away.
    *
-   * @param {{ card: HTMLAnchorElement, image: HTMLImageElement, skeleton: HTMLElement, src: string }} card
+   * @param {{ card: HTMLAnchorElement, image: HTMLImageElement, skeleton: HTMLElement, src: string, srcset: string | undefined, sizes: string }} card
    */
-  function watchImage({ card, image, skeleton, src }) {
+  function watchImage({ card, image, skeleton, src, srcset, sizes }) {
     const timer = setTimeout(() => settle('loaded'), fallbackDelayMs);
     timers.add(timer);
     /** @param {'loaded' | 'failed'} outcome */
@@ -255,6 +272,11 @@ export function mountGallery(element, options = {}) {
     }
     image.addEventListener('load', () => settle('loaded'), { once: true });
     image.addEventListener('error', () => settle('failed'), { once: true });
+    if (srcset !== undefined) {
+      // The browser picks one of them by the card's width and the screen's pixel density.
+      image.sizes = sizes;
+      image.srcset = srcset;
+    }
     image.src = src;
     if (image.complete && image.naturalWidth > 0) settle('loaded');
   }
@@ -298,6 +320,8 @@ export function parseItems(body, baseUrl) {
     return {
       title: typeof raw.title === 'string' ? raw.title : '',
       previewUrl: webUrl(raw.previewUrl, baseUrl, `gallery item ${index} previewUrl`),
+      srcset:
+        raw.srcset === undefined ? undefined : srcsetOf(raw.srcset, baseUrl, `gallery item ${index} srcset`),
       fullUrl: webUrl(raw.fullUrl, baseUrl, `gallery item ${index} fullUrl`),
       width: bothSizes ? width : undefined,
       height: bothSizes ? height : undefined,
@@ -332,6 +356,28 @@ function webUrl(value, baseUrl, what) {
     throw new TypeError(`${what} is not an http(s) URL`);
   }
   return url.href;
+}
+
+/**
+ * A srcset whose every candidate is an http(s) URL and a width (`/a.webp 320w, /b.webp 640w`),
+ * with the URLs made absolute as {@link webUrl} makes them.
+ *
+ * @param {unknown} value
+ * @param {string} baseUrl
+ * @param {string} what
+ */
+function srcsetOf(value, baseUrl, what) {
+  if (typeof value !== 'string' || value.trim() === '') throw new TypeError(`${what} is not a srcset`);
+  return value
+    .split(',')
+    .map((candidate, index) => {
+      const [url, width, ...rest] = candidate.trim().split(/\s+/);
+      if (width === undefined || !/^[1-9]\d*w$/.test(width) || rest.length > 0) {
+        throw new TypeError(`${what}: candidate ${index} is not "URL <width>w"`);
+      }
+      return `${webUrl(url, baseUrl, `${what} candidate ${index}`)} ${width}`;
+    })
+    .join(', ');
 }
 
 /**

@@ -6,6 +6,7 @@ import type { CachedMedia, MediaCache } from './cache/media-cache.js';
 import { createMemoryCache, layeredCache } from './cache/memory-cache.js';
 import { GalleryMediaError, parseOption, reasonOf } from './errors.js';
 import {
+  type Renditions,
   renderImage,
   renderSrcset,
   renditionContext,
@@ -103,7 +104,9 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
     logger,
   });
   const limiter = createLimiter(limits);
-  const generations = createSingleFlight<Map<Variant, CachedMedia>>();
+  const generations = createSingleFlight<Renditions>();
+  // Sets decoded whose renditions are still being encoded, by flight: joined, never decoded again.
+  const encoding = new Map<string, Renditions>();
   const servedWidths = new Set(limits.srcsetWidths.map((width) => `w${width}`));
   const keyOf = (hash: ContentHash, variant: Variant | 'set') => `${hash}-${variant}-${context}`;
   const mediaUrl = (token: string, variant: Variant) => `${PREFIX}media/${token}/${variant}`;
@@ -140,49 +143,69 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
   }
 
   /**
-   * Makes the renditions one generation yields and stores each: `full` alone, or the item's whole
-   * srcset (thumbnail included) from one decode of the source. Undefined when the source no
-   * longer holds the image.
+   * Starts the generation of `variant`: `full` alone, or the item's whole srcset (thumbnail
+   * included) from one decode of the source, `variant` first. Resolves once the source is decoded,
+   * with a promise per rendition that settles when it is encoded and stored; the generation keeps
+   * its limiter slot until every rendition is done. Undefined when the source no longer holds the
+   * image.
    */
-  async function generate(
+  function generate(
     hash: ContentHash,
     entry: MediaEntry,
     variant: Variant,
     set: readonly SrcsetEntry[],
-  ) {
-    const variants = variant === 'full' ? (['full'] as const) : set.map((candidate) => candidate.variant);
-    const rendered = await limiter.run(async () => {
-      // The source read (up to maxInputBytes) is under the cap too: a burst of cold images must not
-      // hold every source in memory while it waits for a slot.
-      const source = await index.read(entry);
-      if (source === undefined) return undefined;
-      options.onGenerate?.({ hash, variant, variants });
-      if (variant === 'full')
-        return new Map([['full' as Variant, await renderImage(source, 'full', limits)]]);
-      return renderSrcset(source, set, limits);
+    flight: string,
+  ): Promise<Renditions | undefined> {
+    return new Promise((resolve, reject) => {
+      limiter
+        .run(async () => {
+          // The source read (up to maxInputBytes) is under the cap too: a burst of cold images must
+          // not hold every source in memory while it waits for a slot.
+          const source = await index.read(entry);
+          if (source === undefined) return resolve(undefined);
+          const variants =
+            variant === 'full' ? (['full'] as const) : set.map((candidate) => candidate.variant);
+          options.onGenerate?.({ hash, variant, variants });
+          const made: Renditions =
+            variant === 'full'
+              ? new Map([['full', Promise.resolve(await renderImage(source, 'full', limits))]])
+              : await renderSrcset(source, set, limits, variant);
+          let warned = false;
+          const stored: Renditions = new Map(
+            [...made].map(([name, rendition]) => [
+              name,
+              rendition.then(async (media) => {
+                // A cache that cannot store (disk full, Redis down) costs a later generation, not
+                // this answer; it is logged once per generation, not once per rendition.
+                await cache.set(keyOf(hash, name), media).catch((error: unknown) => {
+                  if (!warned) logger.warn(`media cache write failed: ${reasonOf(error)}`);
+                  warned = true;
+                });
+                return media;
+              }),
+            ]),
+          );
+          // Requests for the renditions still being encoded wait for them instead of a new decode.
+          encoding.set(flight, stored);
+          resolve(stored);
+          await Promise.allSettled(stored.values());
+          encoding.delete(flight);
+        })
+        .catch(reject);
     });
-    if (rendered === undefined) return undefined;
-    // A cache that cannot store (disk full, Redis down) costs a later generation, not this answer;
-    // it is logged once per generation, not once per rendition.
-    const writes = await Promise.allSettled(
-      [...rendered].map(([made, media]) => cache.set(keyOf(hash, made), media)),
-    );
-    const failed = writes.find((write) => write.status === 'rejected');
-    if (failed !== undefined) logger.warn(`media cache write failed: ${reasonOf(failed.reason)}`);
-    return rendered;
   }
 
   /** Every rendition `variants` names from the cache, or undefined when one of them is missing. */
-  async function allCached(hash: ContentHash, variants: readonly Variant[]) {
+  async function allCached(hash: ContentHash, variants: readonly Variant[]): Promise<Renditions | undefined> {
     // A failing cache was logged by the first read; a second warning would say nothing new.
     const found = await Promise.all(
       variants.map((variant) => cache.get(keyOf(hash, variant)).catch(() => undefined)),
     );
-    const made = new Map<Variant, CachedMedia>();
+    const made: Renditions = new Map();
     for (const [index, media] of found.entries()) {
       const variant = variants[index];
       if (media === undefined || variant === undefined) return undefined;
-      made.set(variant, media);
+      made.set(variant, Promise.resolve(media));
     }
     return made;
   }
@@ -200,16 +223,19 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
     }
     // All widths of an image share one flight: a page asking for several of them, or many pages
     // asking at once, decode the source once.
-    const made = await generations.run(keyOf(hash, variant === 'full' ? 'full' : 'set'), async () => {
-      const variants = variant === 'full' ? (['full'] as const) : set.map((candidate) => candidate.variant);
-      // A miss read before an earlier flight stored its result must not start a second generation.
-      const stored = await allCached(hash, variants);
-      if (stored !== undefined) return stored;
-      const generated = await generate(hash, entry, variant, set);
-      // Undefined is "not found"; single-flight carries values, so it travels as an error.
-      if (generated === undefined) throw new GalleryMediaError('MEDIA_NOT_FOUND', 404, 'no such media');
-      return generated;
-    });
+    const flight = keyOf(hash, variant === 'full' ? 'full' : 'set');
+    const made =
+      encoding.get(flight) ??
+      (await generations.run(flight, async () => {
+        const variants = variant === 'full' ? (['full'] as const) : set.map((candidate) => candidate.variant);
+        // A miss read before an earlier flight stored its result must not start a second generation.
+        const stored = await allCached(hash, variants);
+        if (stored !== undefined) return stored;
+        const generated = await generate(hash, entry, variant, set, flight);
+        // Undefined is "not found"; single-flight carries values, so it travels as an error.
+        if (generated === undefined) throw new GalleryMediaError('MEDIA_NOT_FOUND', 404, 'no such media');
+        return generated;
+      }));
     const media = made.get(variant);
     if (media === undefined) throw new GalleryMediaError('MEDIA_NOT_FOUND', 404, 'no such media');
     return media;

@@ -120,55 +120,76 @@ export async function renderImage(
 // are most of a set's encoding work, so they take effort 2; the thumbnail keeps the default.
 const WIDTH_EFFORT = 2;
 
+/** Renditions being made from one decode: each promise settles when its own bytes are encoded. */
+export type Renditions = Map<Variant, Promise<CachedMedia>>;
+
 /**
  * Renders an image's whole `srcset` (see {@link srcsetOf}) from ONE decode: the source is decoded
  * and oriented once, at the widest entry's size, and every entry is resized and encoded from those
  * pixels. A JPEG is decoded at a reduced scale when the widest entry allows it. Each width costs
- * its encoding only, so the set costs far less than one generation per width would. Errors are
- * those of {@link renderImage}.
+ * its encoding only, so the set costs far less than one generation per width would.
+ *
+ * Resolves once the source is decoded, with one promise per entry: `first` (the rendition a
+ * request is waiting for) is encoded first, the others after it one at a time, so the waiting
+ * request is answered before the rest of the set is done, and the set keeps one core busy, not all.
+ * Errors are those of {@link renderImage}, on the returned promise (decoding) or on an entry's.
  */
 export async function renderSrcset(
   bytes: Uint8Array,
   entries: readonly SrcsetEntry[],
   limits: GalleryLimits,
-): Promise<Map<Variant, CachedMedia>> {
+  first?: Variant,
+): Promise<Renditions> {
   if (!hasImageSignature(bytes)) throw unsupported();
   const [only] = entries;
   // The thumbnail alone needs no intermediate: it is decoded straight at its own size, as before.
   if (entries.length === 1 && only?.variant === 'thumb') {
-    return new Map([['thumb', await renderImage(bytes, 'thumb', limits)]]);
+    return new Map([['thumb', Promise.resolve(await renderImage(bytes, 'thumb', limits))]]);
   }
   const widest = Math.max(...entries.map((entry) => entry.width));
-  try {
-    const { data, info } = await decoder(bytes, limits)
-      .rotate()
-      .resize({ width: widest, withoutEnlargement: true })
-      .toColourspace('srgb')
-      .raw()
-      .toBuffer({ resolveWithObject: true });
-    const raw = { width: info.width, height: info.height, channels: info.channels };
-    // Encoded side by side: each encoder runs on a thread of its own.
-    const rendered = await Promise.all(
-      entries.map(async ({ variant, width }) => {
-        const pixels = sharp(data, { raw });
-        const output = await (variant === 'thumb'
-          ? pixels
-              .resize({
-                width: limits.thumbSize,
-                height: limits.thumbSize,
-                fit: 'inside',
-                withoutEnlargement: true,
-              })
-              .webp({ quality: 75 })
-          : pixels.resize({ width, withoutEnlargement: true }).webp({ quality: 75, effort: WIDTH_EFFORT })
-        ).toBuffer();
-        return [variant, { bytes: output, contentType: 'image/webp' }] as const;
-      }),
-    );
-    return new Map(rendered);
-  } catch (cause) {
-    throw decodeFailure(cause, limits);
+  const decoded = await decoder(bytes, limits)
+    .rotate()
+    .resize({ width: widest, withoutEnlargement: true })
+    .toColourspace('srgb')
+    .raw()
+    .toBuffer({ resolveWithObject: true })
+    .catch((cause: unknown) => {
+      throw decodeFailure(cause, limits);
+    });
+  const { data, info } = decoded;
+  const raw = { width: info.width, height: info.height, channels: info.channels };
+  const encode = async ({ variant, width }: SrcsetEntry): Promise<CachedMedia> => {
+    const pixels = sharp(data, { raw });
+    try {
+      const output = await (variant === 'thumb'
+        ? pixels
+            .resize({
+              width: limits.thumbSize,
+              height: limits.thumbSize,
+              fit: 'inside',
+              withoutEnlargement: true,
+            })
+            .webp({ quality: 75 })
+        : pixels.resize({ width, withoutEnlargement: true }).webp({ quality: 75, effort: WIDTH_EFFORT })
+      ).toBuffer();
+      return { bytes: output, contentType: 'image/webp' };
+    } catch (cause) {
+      throw decodeFailure(cause, limits);
+    }
+  };
+  const ordered = [
+    ...entries.filter((entry) => entry.variant === first),
+    ...entries.filter((entry) => entry.variant !== first),
+  ];
+  const renditions: Renditions = new Map();
+  let previous: Promise<unknown> = Promise.resolve();
+  for (const entry of ordered) {
+    const encoded = previous.then(() => encode(entry));
+    renditions.set(entry.variant, encoded);
+    // The next one waits for this one to end, failed or not.
+    previous = encoded.catch(() => undefined);
   }
+  return renditions;
 }
 
 function decoder(bytes: Uint8Array, limits: GalleryLimits) {

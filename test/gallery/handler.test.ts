@@ -202,8 +202,9 @@ describe('GET /caroulsel/media/<token>/thumb and /full', () => {
     const first = Buffer.from(await (await get(item?.previewUrl ?? '')).arrayBuffer());
     const second = Buffer.from(await (await get(item?.previewUrl ?? '')).arrayBuffer());
     expect(second).toEqual(first);
+    // The same generation made the item's other srcset width, w320, and stored both.
+    expect((await get(item?.previewUrl.replace(/thumb$/, 'w320') ?? '')).status).toBe(200);
     expect(counts.generations).toBe(1);
-    // The one generation stored the item's whole srcset: the thumbnail and w320.
     expect(cacheCounts.sets).toBe(2);
   });
 

@@ -149,7 +149,7 @@ describe('one decode for the whole srcset', () => {
     const shared = countingCache();
     const first = spiedGallery(sampleRows, { cache: shared.cache, limits: { memoryCacheBytes: 0 } });
     const [emerald] = await listItems(first.get);
-    expect((await first.get(emerald?.previewUrl ?? '')).status).toBe(200);
+    for (const [path] of candidates(emerald?.srcset ?? '')) expect((await first.get(path)).status).toBe(200);
     const second = spiedGallery(sampleRows, { cache: shared.cache, limits: { memoryCacheBytes: 0 } });
     for (const [path] of candidates(emerald?.srcset ?? '')) expect((await second.get(path)).status).toBe(200);
     expect([first.counts.generations, second.counts.generations]).toEqual([1, 0]);
@@ -219,8 +219,8 @@ describe('renderSrcset', () => {
       ],
       limits,
     );
-    for (const [variant, media] of made) {
-      const meta = await sharp(media.bytes).metadata();
+    for (const [variant, rendition] of made) {
+      const meta = await sharp((await rendition).bytes).metadata();
       expect(meta.height / meta.width, variant).toBe(2);
       expect(meta.orientation).toBeUndefined();
     }
@@ -232,11 +232,12 @@ describe('renderSrcset', () => {
         { variant: 'thumb' as Variant, width: 60 },
         { variant: 'w32' as Variant, width: 32 },
       ];
-      for (const [, media] of await renderSrcset(input, widths, limits)) {
-        const meta = await sharp(media.bytes).metadata();
+      for (const [, rendition] of await renderSrcset(input, widths, limits)) {
+        const { bytes } = await rendition;
+        const meta = await sharp(bytes).metadata();
         expect([meta.space, meta.depth]).toEqual(['srgb', 'uchar']);
         // The colour survives: not clipped to white or black by the 16-bit to 8-bit step.
-        const { dominant } = await sharp(media.bytes).stats();
+        const { dominant } = await sharp(bytes).stats();
         expect(dominant.b).toBeGreaterThan(dominant.r);
       }
     }
@@ -257,11 +258,20 @@ describe('renderSrcset', () => {
     }
   });
 
+  it('encodes the rendition asked for first, and the rest one after the other', async () => {
+    const bytes = sampleImage('emerald-16x9.png');
+    const made = await renderSrcset(bytes, await entriesOf(bytes), limits, 'w960');
+    expect([...made.keys()]).toEqual(['w960', 'thumb', 'w640', 'w1280']);
+    const finished: string[] = [];
+    await Promise.all([...made].map(([variant, rendition]) => rendition.then(() => finished.push(variant))));
+    expect(finished).toEqual(['w960', 'thumb', 'w640', 'w1280']);
+  });
+
   it('gives the thumbnail of a set the size the thumbnail alone has', async () => {
     const bytes = sampleImage('joy-preview.jpg');
     const made = await renderSrcset(bytes, await entriesOf(bytes), limits);
     expect([...made.keys()]).toEqual(['thumb', 'w640']);
-    const thumb = await sharp(made.get('thumb')?.bytes).metadata();
+    const thumb = await sharp((await made.get('thumb'))?.bytes).metadata();
     expect([thumb.width, thumb.height]).toEqual([320, 180]);
   });
 });
