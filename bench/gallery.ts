@@ -48,7 +48,7 @@ const NGINX = process.env.NGINX ?? '/usr/sbin/nginx';
 const FIRST_PORT = Number(process.env.BENCH_GALLERY_PORT ?? 3110);
 const LOAD_SECONDS = 5;
 const ROUNDS = 5;
-const COLD_ROUNDS = 5;
+const COLD_ROUNDS = 7;
 const CONNECTIONS = 16;
 const AUTOCANNON = new URL('../node_modules/autocannon/autocannon.js', import.meta.url).pathname;
 
