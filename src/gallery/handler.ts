@@ -71,9 +71,6 @@ export interface GalleryItem {
 }
 
 const PREFIX = '/caroulsel/';
-// Sets finishing in the background at once, each holding its decoded pixels (at most 1280 px wide
-// and fullSize high by default: about 10 MB): beyond this, a set finishes in its own slot.
-const DEFERRED_SETS = 4;
 // `w` and a width without leading zeros; whether the width is one we serve is checked after the MAC.
 const MEDIA_PATH = /^\/caroulsel\/media\/([^/]*)\/(thumb|full|w[1-9][0-9]{0,3})$/;
 const READ_ONLY = 'GET, HEAD';
@@ -110,8 +107,6 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
   const generations = createSingleFlight<Renditions>();
   // Sets decoded whose renditions are still being encoded, by flight: joined, never decoded again.
   const encoding = new Map<string, Renditions>();
-  // Sets whose renditions after the first are waiting in the limiter's background lane.
-  let deferredSets = 0;
   const servedWidths = new Set(limits.srcsetWidths.map((width) => `w${width}`));
   const keyOf = (hash: ContentHash, variant: Variant | 'set') => `${hash}-${variant}-${context}`;
   const mediaUrl = (token: string, variant: Variant) => `${PREFIX}media/${token}/${variant}`;
@@ -171,24 +166,10 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
           const variants =
             variant === 'full' ? (['full'] as const) : set.map((candidate) => candidate.variant);
           options.onGenerate?.({ hash, variant, variants });
-          // The rest of a set is encoded in the background lane, after the answers waiting for a
-          // slot, when few sets are already there; otherwise here, in this slot. Either way the
-          // decoded pixels of at most `concurrency` + DEFERRED_SETS sets are held at once.
-          const defer = variant !== 'full' && deferredSets < DEFERRED_SETS;
-          if (defer) deferredSets += 1;
           const made: Renditions =
             variant === 'full'
               ? new Map([['full', Promise.resolve(await renderImage(source, 'full', limits))]])
-              : await renderSrcset(
-                  source,
-                  set,
-                  limits,
-                  variant,
-                  defer ? (encode) => limiter.runBackground(encode) : undefined,
-                ).catch((error: unknown) => {
-                  if (defer) deferredSets -= 1;
-                  throw error;
-                });
+              : await renderSrcset(source, set, limits, variant);
           let warned = false;
           const stored: Renditions = new Map(
             [...made].map(([name, rendition]) => [
@@ -207,13 +188,8 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
           // Requests for the renditions still being encoded wait for them instead of a new decode.
           encoding.set(flight, stored);
           resolve(stored);
-          const done = Promise.allSettled(stored.values()).then(() => {
-            encoding.delete(flight);
-            if (defer) deferredSets -= 1;
-          });
-          // The slot is held until the rendition asked for is stored, and the whole set when it is
-          // not deferred.
-          await (defer ? stored.get(variant)?.catch(() => undefined) : done);
+          await Promise.allSettled(stored.values());
+          encoding.delete(flight);
         })
         .catch(reject);
     });

@@ -145,7 +145,6 @@ export type Renditions = Map<Variant, Promise<CachedMedia>>;
  * Resolves once the source is decoded, with one promise per entry: `first` (the rendition a
  * request is waiting for) is encoded first, the others after it one at a time, so the waiting
  * request is answered before the rest of the set is done, and the set keeps one core busy, not all.
- * Each of the others is encoded through `schedule` when given (the handler's background lane).
  * Errors are those of {@link renderImage}, on the returned promise (decoding) or on an entry's.
  */
 export async function renderSrcset(
@@ -153,7 +152,6 @@ export async function renderSrcset(
   entries: readonly SrcsetEntry[],
   limits: GalleryLimits,
   first?: Variant,
-  schedule: (encode: () => Promise<CachedMedia>) => Promise<CachedMedia> = (encode) => encode(),
 ): Promise<Renditions> {
   if (!hasImageSignature(bytes)) throw unsupported();
   const [only] = entries;
@@ -198,8 +196,8 @@ export async function renderSrcset(
   ];
   const renditions: Renditions = new Map();
   let previous: Promise<unknown> = Promise.resolve();
-  for (const [index, entry] of ordered.entries()) {
-    const encoded = previous.then(() => (index === 0 ? encode(entry) : schedule(() => encode(entry))));
+  for (const entry of ordered) {
+    const encoded = previous.then(() => encode(entry));
     renditions.set(entry.variant, encoded);
     // The next one waits for this one to end, failed or not.
     previous = encoded.catch(() => undefined);

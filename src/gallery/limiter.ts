@@ -3,29 +3,16 @@ import { GalleryMediaError } from './errors.js';
 /**
  * Runs at most `concurrency` tasks at once and keeps at most `queueSize` waiting; a task beyond
  * that is refused at once with a 503, so a burst of cold images cannot pile up unbounded work.
- *
- * `runBackground` is for work nobody waits for (the rest of a srcset after the rendition asked for):
- * it shares the same slots, but starts only when no `run` task is waiting, so it never delays an
- * answer by more than the one background task already running. It is never refused: its callers
- * bound how much of it they queue.
  */
 export function createLimiter(options: { concurrency: number; queueSize: number }) {
   let active = 0;
   const waiting: (() => void)[] = [];
-  const background: (() => void)[] = [];
   const release = () => {
     active -= 1;
-    const next = waiting.shift() ?? background.shift();
+    const next = waiting.shift();
     if (next !== undefined) {
       active += 1;
       next();
-    }
-  };
-  const slotted = async <T>(task: () => Promise<T>): Promise<T> => {
-    try {
-      return await task();
-    } finally {
-      release();
     }
   };
   return {
@@ -42,12 +29,11 @@ export function createLimiter(options: { concurrency: number; queueSize: number 
       } else {
         active += 1;
       }
-      return slotted(task);
-    },
-    async runBackground<T>(task: () => Promise<T>): Promise<T> {
-      if (active >= options.concurrency) await new Promise<void>((resolve) => background.push(resolve));
-      else active += 1;
-      return slotted(task);
+      try {
+        return await task();
+      } finally {
+        release();
+      }
     },
   };
 }

@@ -48,35 +48,6 @@ describe('createLimiter', () => {
   });
 });
 
-describe('createLimiter background work', () => {
-  it('starts background work only when no answer is waiting, in the same slots', async () => {
-    const limiter = createLimiter({ concurrency: 1, queueSize: 5 });
-    const order: string[] = [];
-    const first = gate();
-    const running = limiter.run(async () => {
-      await first.opened;
-      order.push('first');
-    });
-    const later = limiter.runBackground(async () => void order.push('background'));
-    const asked = limiter.run(async () => void order.push('asked'));
-    first.open();
-    await Promise.all([running, later, asked]);
-    expect(order).toEqual(['first', 'asked', 'background']);
-  });
-
-  it('never refuses background work, and a background task holds its slot while it runs', async () => {
-    const limiter = createLimiter({ concurrency: 1, queueSize: 0 });
-    const g = gate();
-    const busy = limiter.runBackground(() => g.opened);
-    const queued = [1, 2, 3].map((n) => limiter.runBackground(async () => n));
-    const refused = await limiter.run(async () => 'never').catch((error: unknown) => error);
-    expect((refused as GalleryMediaError).status).toBe(503);
-    g.open();
-    await busy;
-    expect(await Promise.all(queued)).toEqual([1, 2, 3]);
-  });
-});
-
 describe('createSingleFlight', () => {
   it('gives concurrent callers of one key the same run, and starts a new one afterwards', async () => {
     const flight = createSingleFlight<number>();
