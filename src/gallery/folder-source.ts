@@ -1,6 +1,6 @@
 import { readdir } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
-import type { GallerySource } from './source.js';
+import type { WholeListSource } from './source.js';
 
 const IMAGE_FILE = /\.(jpe?g|png|webp|gif|avif|tiff?)$/i;
 
@@ -8,7 +8,7 @@ const IMAGE_FILE = /\.(jpe?g|png|webp|gif|avif|tiff?)$/i;
  * The embedded default source: every image file directly in `dir`, sorted by name (a stable order),
  * with the file name as id and its stem as title. Rows use the default columns id/title/image.
  */
-export function folderSource(dir: string): GallerySource {
+export function folderSource(dir: string): WholeListSource {
   const root = resolve(dir);
   return async () => {
     const entries = await readdir(root, { withFileTypes: true });

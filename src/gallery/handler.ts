@@ -9,7 +9,8 @@ import { renderImage, renditionContext, type Variant } from './image-pipeline.js
 import { createLimiter } from './limiter.js';
 import { GalleryLimits, type GalleryLimitsInput } from './limits.js';
 import { consoleLogger, type GalleryLogger } from './logger.js';
-import { createMediaIndex, type ListedImage, type MediaEntry } from './media-index.js';
+import { createMediaIndex, type MediaEntry } from './media-index.js';
+import { createCursorSigner, nextPageUrl, parsePageQuery } from './page-query.js';
 import {
   bodyAnswer,
   errorAnswer,
@@ -42,6 +43,12 @@ export interface GalleryHandlerOptions {
   readonly onGenerate?: (event: { hash: string; variant: Variant }) => void;
 }
 
+/** The body of `GET /caroulsel/data`: one page of items and the URL of the next page (null on the last). */
+export interface GalleryPage {
+  items: GalleryItem[];
+  next: string | null;
+}
+
 /** The one item of `GET /caroulsel/data`. */
 export interface GalleryItem {
   id: string;
@@ -55,6 +62,9 @@ export interface GalleryItem {
 }
 
 const PREFIX = '/caroulsel/';
+// Part of every list ETag: bumped when an item's shape changes, so a kept page is not revalidated
+// into a body of the old shape.
+const LIST_VERSION = 'l1';
 const MEDIA_PATH = /^\/caroulsel\/media\/([^/]*)\/(thumb|full)$/;
 const READ_ONLY = 'GET, HEAD';
 const ASSET_PREFIX = '/assets/';
@@ -85,41 +95,60 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
     columns: parseOption(SourceColumns, options.columns ?? {}, 'columns'),
     limits,
     logger,
+    store: cache,
   });
+  const cursors = createCursorSigner(options.secrets);
   const limiter = createLimiter(limits);
   const generations = createSingleFlight<CachedMedia>();
 
   async function data(request: AnswerRequest): Promise<Answer> {
-    const entries = await index.list();
-    const items: GalleryItem[] = entries.map((entry) => {
-      const token = signer.sign(entry.hash);
-      const { width, height, placeholder } = entry.probe as ListedImage;
-      return {
+    const query = parsePageQuery(request.query, cursors);
+    const page = await index.page(query);
+    const next = page.next === null ? null : nextPageUrl(`${PREFIX}data`, query, cursors.encode(page.next));
+    const tokens = page.entries.map((entry) => signer.sign(entry.hash));
+    // The ETag is decided before any image is probed or any item built: it covers what the body is
+    // made of (each item's fields but its image, the token naming the content and the rendering,
+    // the next page), so a revalidation costs the source's page and a digest, nothing more.
+    const described = page.entries.map(({ image: _image, hash: _hash, ...fields }, i) => [fields, tokens[i]]);
+    const etag = `"${createHash('sha256')
+      .update(JSON.stringify([LIST_VERSION, described, next]))
+      .digest('base64url')
+      .slice(0, 27)}"`;
+    // The list changes whenever the host's data does: clients keep it but ask again each time.
+    const cacheControl = 'no-cache';
+    const link: Record<string, string> = next === null ? {} : { Link: `<${next}>; rel="next"` };
+    if (matchesEtag(request.ifNoneMatch, etag)) {
+      const answer = notModified(etag, cacheControl);
+      return { ...answer, headers: { ...answer.headers, ...link } };
+    }
+    const tokenOf = new Map(page.entries.map((entry, i) => [entry, tokens[i] as string]));
+    const items: GalleryItem[] = [];
+    for (const { entry, image } of await index.probePage(page.entries)) {
+      const token = tokenOf.get(entry) as string;
+      items.push({
         id: entry.id,
         title: entry.title,
         previewUrl: `${PREFIX}media/${token}/thumb`,
         fullUrl: `${PREFIX}media/${token}/full`,
-        width,
-        height,
-        placeholder,
-      };
-    });
-    const body = Buffer.from(JSON.stringify({ items }));
-    const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-    // The list changes whenever the host's data does: clients keep it but ask again each time.
-    const cacheControl = 'no-cache';
-    if (matchesEtag(request.ifNoneMatch, etag)) return notModified(etag, cacheControl);
+        width: image.width,
+        height: image.height,
+        placeholder: image.placeholder,
+      });
+    }
+    const body = Buffer.from(JSON.stringify({ items, next }));
     return bodyAnswer(body, {
       'Content-Type': 'application/json; charset=utf-8',
       ETag: etag,
       'Cache-Control': cacheControl,
+      ...link,
     });
   }
 
   async function generate(hash: ContentHash, variant: Variant, key: string) {
     const entry: MediaEntry | undefined = await index.find(hash);
     if (entry === undefined) return undefined;
-    if (entry.probe instanceof GalleryMediaError) throw entry.probe;
+    const probe = await index.probe(entry);
+    if (probe instanceof GalleryMediaError) throw probe;
     const rendered = await limiter.run(async () => {
       // The source read (up to maxInputBytes) is under the cap too: a burst of cold images must not
       // hold every source in memory while it waits for a slot.
