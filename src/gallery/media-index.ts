@@ -103,6 +103,7 @@ export function createMediaIndex(options: {
   const probes = memo<ListedImage | GalleryMediaError>();
   const known = createByteLru<MediaEntry>(KNOWN_BYTES);
   const hashById = memo<ContentHash>();
+  let normalised: { rows: readonly unknown[]; items: readonly SourceItem[] } | undefined;
   let scannedAt = Number.NEGATIVE_INFINITY;
   // The source lists a bad row or image again on every request: its reason is logged the first
   // time only, once per item and content (a new bad content of the item is logged again).
@@ -233,7 +234,17 @@ export function createMediaIndex(options: {
         `the gallery source returned ${typeof rows}, not an array of rows`,
       );
     }
-    const items = normaliseRows(rows, columns, rowLogger);
+    // Rows that cannot have changed (the same frozen array of frozen rows, as the folder source
+    // returns while its folder is unchanged) are not normalised again: a page of a large list then
+    // costs the page, not the list.
+    let items: readonly SourceItem[];
+    if (normalised?.rows === rows) {
+      items = normalised.items;
+    } else {
+      items = normaliseRows(rows, columns, rowLogger);
+      normalised =
+        Object.isFrozen(rows) && rows.every((row) => Object.isFrozen(row)) ? { rows, items } : undefined;
+    }
     let start = 0;
     if (cursor !== null) {
       if (cursor.k !== 'o') throw badParameter('cursor', 'was given by another kind of gallery source');
