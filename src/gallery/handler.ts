@@ -123,7 +123,8 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
     }
     const tokenOf = new Map(page.entries.map((entry, i) => [entry, tokens[i] as string]));
     const items: GalleryItem[] = [];
-    for (const { entry, image } of await index.probePage(page.entries)) {
+    const { shown, settled } = await index.probePage(page.entries);
+    for (const { entry, image } of shown) {
       const token = tokenOf.get(entry) as string;
       items.push({
         id: entry.id,
@@ -138,7 +139,8 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
     const body = Buffer.from(JSON.stringify({ items, next }));
     return bodyAnswer(body, {
       'Content-Type': 'application/json; charset=utf-8',
-      ETag: etag,
+      // A page missing an item for a passing reason gets no ETag: a 304 must not keep it short.
+      ...(settled ? { ETag: etag } : {}),
       'Cache-Control': cacheControl,
       ...link,
     });

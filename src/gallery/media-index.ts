@@ -46,8 +46,14 @@ export interface MediaIndex {
   page(query: { cursor: PageCursor | null; limit: number }): Promise<IndexPage>;
   /** Size and placeholder of the entry's image, or why it cannot be shown; remembered across restarts. */
   probe(entry: MediaEntry): Promise<ListedImage | GalleryMediaError>;
-  /** The page's entries that can be shown, with their probes; the others are skipped with a logged reason. */
-  probePage(entries: readonly MediaEntry[]): Promise<{ entry: MediaEntry; image: ListedImage }[]>;
+  /**
+   * The page's entries that can be shown, with their probes; the others are skipped with a logged
+   * reason. `settled` is false when one was skipped for a passing reason (a file changed while read),
+   * which the same request later may not meet.
+   */
+  probePage(
+    entries: readonly MediaEntry[],
+  ): Promise<{ shown: { entry: MediaEntry; image: ListedImage }[]; settled: boolean }>;
   /** The entry with this content hash; walks the source when the hash was not seen on a page yet. */
   find(hash: ContentHash): Promise<MediaEntry | undefined>;
   /** The entry's bytes, or undefined when its content changed since it was listed (a stale token). */
@@ -323,8 +329,10 @@ export function createMediaIndex(options: {
   }
 
   async function probePage(entries: readonly MediaEntry[]) {
+    let settled = true;
     const probed = await mapBounded(entries, PAGE_CONCURRENCY, async (entry) => {
       const image = await probe(entry).catch((error: unknown) => {
+        settled = false;
         const message = `gallery item "${entry.id}" skipped: ${skipReason(error)}`;
         warnOnce(`item\0${message}`, message, { id: entry.id });
         return undefined;
@@ -341,7 +349,7 @@ export function createMediaIndex(options: {
       }
       return image === undefined ? undefined : { entry, image };
     });
-    return probed.filter((pair) => pair !== undefined);
+    return { shown: probed.filter((pair) => pair !== undefined), settled };
   }
 
   // Hashes asked for by media requests that no page has shown yet; one walk of the source looks

@@ -13,11 +13,13 @@ import { BASE, SECRET, spiedGallery } from './support/gallery.js';
 import { SAMPLE_DIR } from './support/images.js';
 
 // Image files read and placeholders computed (each placeholder is one probe's decode), counted.
-const spy = vi.hoisted(() => ({ reads: 0, placeholders: 0 }));
+// `changing` names a file whose second read gives other bytes (it changes while a page is made).
+const spy = vi.hoisted(() => ({ reads: 0, placeholders: 0, changing: '', changingReads: 0 }));
 vi.mock('node:fs/promises', async (importOriginal) => {
   const original = await importOriginal<typeof fs>();
   const readFile = async (...args: Parameters<typeof original.readFile>) => {
     if (String(args[0]).includes('gallery-paging-images')) spy.reads += 1;
+    if (String(args[0]) === spy.changing && ++spy.changingReads === 2) return Buffer.from('other bytes');
     return original.readFile(...args);
   };
   return { ...original, readFile, default: { ...original, readFile } };
@@ -202,6 +204,21 @@ describe('paging GET /caroulsel/data', () => {
     // Pages differ, and so do their ETags.
     const other = await get('/caroulsel/data?limit=21');
     expect(other.headers.get('etag')).not.toBe(etag);
+  });
+
+  it('sends no ETag with a page that lost an item for a passing reason, so no 304 keeps it short', async () => {
+    const names = [nameOf(0), nameOf(1)];
+    const rows = () => names.map((name) => ({ id: name, image: join(imagesDir, name) }));
+    const { get } = spiedGallery(rows);
+    spy.changing = join(imagesDir, nameOf(1));
+    spy.changingReads = 0;
+    const { response, body } = await page(get, '/caroulsel/data');
+    spy.changing = '';
+    expect(body.items.map((item) => item.id)).toEqual([nameOf(0)]);
+    expect(response.headers.get('etag')).toBeNull();
+    const again = await page(get, '/caroulsel/data');
+    expect(again.body.items.map((item) => item.id)).toEqual(names);
+    expect(again.response.headers.get('etag')).toMatch(/^"/);
   });
 
   it('reads and probes only the page asked, never the whole folder', async () => {
