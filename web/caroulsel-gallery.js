@@ -430,7 +430,12 @@ export function retryWhenBusy(image, src, signal, fail) {
 export function retryAfterMs(header) {
   if (header === null) return 1000;
   const text = header.trim();
-  const ms = /^\d+$/.test(text) ? Number(text) * 1000 : Date.parse(text) - Date.now();
+  // Seconds, or an IMF-fixdate (`Wed, 21 Oct 2015 07:28:00 GMT`); Date.parse alone would take `-1`.
+  const ms = /^\d+$/.test(text)
+    ? Number(text) * 1000
+    : / GMT$/.test(text)
+      ? Date.parse(text) - Date.now()
+      : Number.NaN;
   return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS) : 1000;
 }
 

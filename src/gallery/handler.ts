@@ -108,10 +108,11 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
     const tokens = page.entries.map((entry) => signer.sign(entry.hash));
     // The ETag is decided before any image is probed or any item built: it covers what the body is
     // made of (each item's fields but its image, the token naming the content and the rendering,
-    // the next page), so a revalidation costs the source's page and a digest, nothing more.
+    // the limits every derived field depends on, the next page), so a revalidation costs the
+    // source's page and a digest, nothing more.
     const described = page.entries.map(({ image: _image, hash: _hash, ...fields }, i) => [fields, tokens[i]]);
     const etag = `"${createHash('sha256')
-      .update(JSON.stringify([LIST_VERSION, described, next]))
+      .update(JSON.stringify([LIST_VERSION, limits, described, next]))
       .digest('base64url')
       .slice(0, 27)}"`;
     // The list changes whenever the host's data does: clients keep it but ask again each time.

@@ -170,3 +170,48 @@ describe('busy thumbnails', () => {
     ]);
   });
 });
+
+describe('what the component accepts from the server', () => {
+  it('reads next and Retry-After strictly', async () => {
+    site.serve('/', galleryPage());
+    await page.goto(`${ORIGIN}/`);
+    await page.waitForSelector('#gallery[data-state="idle"]', { state: 'attached' });
+    const results = await page.evaluate(() => {
+      const module = (window as unknown as { galleryModule: Record<string, (...args: unknown[]) => unknown> })
+        .galleryModule;
+      const next = (body: unknown) => {
+        try {
+          return module.parseNext?.(body, 'http://gallery.test/');
+        } catch (error) {
+          return `throws: ${(error as Error).message}`;
+        }
+      };
+      return {
+        next: [
+          next({ items: [], next: '/caroulsel/data?cursor=a.b' }),
+          next({ items: [] }),
+          next({ items: [], next: null }),
+          next([]),
+          next({ items: [], next: '' }),
+          next({ items: [], next: 5 }),
+          next({ items: [], next: 'javascript:alert(1)' }),
+          next({ items: [], next: '//elsewhere.test/x' }),
+        ],
+        retryAfter: ['3', '0', '', 'abc', '-1', '1.5', '99999', null].map((value) =>
+          module.retryAfterMs?.(value),
+        ),
+      };
+    });
+    expect(results.next).toEqual([
+      'http://gallery.test/caroulsel/data?cursor=a.b',
+      null,
+      null,
+      null,
+      'throws: the gallery list’s next is not a URL',
+      'throws: the gallery list’s next is not a URL',
+      'throws: the gallery list’s next is on another origin',
+      'throws: the gallery list’s next is on another origin',
+    ]);
+    expect(results.retryAfter).toEqual([3000, 0, 1000, 1000, 1000, 1000, 30000, 1000]);
+  });
+});
