@@ -83,7 +83,12 @@ const StoredProbe = z.union([
     placeholder: z.string().regex(/^[A-Za-z0-9+/]{1,200}={0,2}$/),
   }),
   z.strictObject({
-    refused: z.strictObject({ code: z.string(), status: z.number().int(), message: z.string() }),
+    // A refusal is always a 4xx: a damaged entry must not turn into some other answer.
+    refused: z.strictObject({
+      code: z.string().regex(/^MEDIA_[A-Z_]+$/),
+      status: z.number().int().min(400).max(499),
+      message: z.string().max(500),
+    }),
   }),
 ]);
 const STORED_HASH = /^[A-Za-z0-9_-]{22}$/;

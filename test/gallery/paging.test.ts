@@ -250,15 +250,24 @@ describe('paging GET /caroulsel/data', () => {
     // Every index entry damaged in a different way: cut, not an entry at all, the wrong JSON.
     const files = (await readdir(cacheDir)).filter((name) => name.endsWith('.media'));
     expect(files.length).toBe(60);
-    const wrongJson = Buffer.from('{"width":-1,"height":2,"placeholder":"<script>"}');
-    const framed = Buffer.concat([
-      Buffer.from([0, 16]),
-      Buffer.from('application/json'),
-      Buffer.from([0, 0, 0, wrongJson.length]),
-      wrongJson,
-    ]);
+    // Whole entries as the cache frames them, holding JSON that is not what the index wrote.
+    const framed = (json: string) =>
+      Buffer.concat([
+        Buffer.from([0, 16]),
+        Buffer.from('application/json'),
+        Buffer.from([0, 0, 0, Buffer.byteLength(json)]),
+        Buffer.from(json),
+      ]);
+    const damages = [
+      Buffer.from('garbage'),
+      Buffer.alloc(0),
+      framed('{"width":-1,"height":2,"placeholder":"<script>"}'),
+      // A "refusal" that would answer 200: refusals are 4xx, so this is a miss, not a hidden image.
+      framed('{"refused":{"code":"MEDIA_UNSUPPORTED","status":200,"message":"x"}}'),
+    ];
     for (const [i, name] of files.entries()) {
-      const damage = [Buffer.from('garbage'), Buffer.alloc(0), framed][i % 3] as Buffer;
+      // Hash entries' keys start with "f"; probe entries (keyed by content) get the false refusal.
+      const damage = (name.startsWith('f') ? damages[i % 3] : damages[3]) as Buffer;
       await writeFile(join(cacheDir, name), damage);
     }
     const repaired = (await page(get(handlerOn()), '/caroulsel/data?limit=30')).body;
