@@ -362,5 +362,6 @@ describe('a folder of 10,500 images', () => {
     const second = await walk(get, '/caroulsel/data?limit=200');
     expect(second).toEqual(first);
     expect([spy.reads, spy.placeholders]).toEqual([0, 0]);
-  });
+    // 106 pages and 10,500 files hashed once: room on a loaded machine, not a threshold.
+  }, 180_000);
 });

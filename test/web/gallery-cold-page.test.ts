@@ -80,4 +80,46 @@ it('shows every thumbnail of a cold page of 100, though the server answers many 
   } finally {
     await context.close();
   }
+  // A hundred generations one at a time on a shared 2-core machine: room, not a threshold.
+}, 180_000);
+
+it('pages through the real handler as the end of the grid is reached, one request per page', async () => {
+  const context = await browser().newContext({ viewport: { width: 1024, height: 720 } });
+  context.setDefaultTimeout(60_000);
+  try {
+    const page = await context.newPage();
+    const lists: string[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/caroulsel/data')) lists.push(new URL(request.url()).search);
+    });
+    await page.route(`${server.url}/`, (route) => {
+      const reply = galleryPage({ dataUrl: '/caroulsel/data?limit=40' });
+      return route.fulfill({
+        status: 200,
+        contentType: 'text/html',
+        body: 'body' in reply ? reply.body : '',
+      });
+    });
+    await page.goto(`${server.url}/`);
+    await page.locator('#gallery').scrollIntoViewIfNeeded();
+    await page.waitForSelector('#gallery[data-state="grid"]', { state: 'attached' });
+    const cards = page.locator('.caroulsel-gallery__card');
+    expect(await cards.count()).toBe(40);
+    for (const expected of [80, 100]) {
+      await page.locator('.caroulsel-gallery__more').scrollIntoViewIfNeeded();
+      await page.waitForFunction(
+        (count) => document.querySelectorAll('.caroulsel-gallery__card').length === count,
+        expected,
+      );
+    }
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    expect(await page.locator('.caroulsel-gallery__more').count()).toBe(0);
+    const names = await cards.evaluateAll((links) => links.map((link) => link.getAttribute('aria-label')));
+    expect(names).toEqual(Array.from({ length: COUNT }, (_, i) => `photo-${String(i).padStart(3, '0')}`));
+    expect(lists).toHaveLength(3);
+    expect(lists[0]).toBe('?limit=40');
+    expect(lists.slice(1).every((search) => /^\?limit=40&cursor=[A-Za-z0-9_.-]+$/.test(search))).toBe(true);
+  } finally {
+    await context.close();
+  }
 });
