@@ -10,12 +10,20 @@
 //                  other) over the cold time of its thumbnail alone as it was made before srcsets
 //                  (a handler with `srcsetWidths: []`): goal at most 1.5
 //   srcset_vs_ipx  ipx's time over ours to make the same renditions cold (ipx one request per URL)
+//   listN_*        the first page of GET /caroulsel/data (48 items) over a folder of N images, in
+//                  milliseconds per request (one connection, requests one after another), over
+//                  nginx's JSON directory listing of the same folder (autoindex_format json): cold
+//                  (a fresh handler and an empty cache: the page's images hashed and probed), warm
+//                  (a later request) and 304 (revalidation with the page's ETag). Goal: warm <= 2.
+//                  The folder is the seven images over and over: the first page's 48 files are
+//                  copies made distinct (a few bytes after the image's end), so the cold page probes
+//                  48 contents; the rest are hard links.
 // HTTP load comes from autocannon run as a separate process (with a worker), so the servers (this
 // process, and nginx) share no event loop with the load. Ports 3110-3113 (BENCH_GALLERY_PORT moves them).
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, link, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { cpus, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -24,9 +32,11 @@ import { promisify } from 'node:util';
 import { createIPX, createIPXNodeServer, ipxFSStorage } from 'ipx';
 import sirv from 'sirv';
 import { createDiskCache } from '../src/gallery/cache/disk-cache.js';
+import { folderSource } from '../src/gallery/folder-source.js';
 import { createGalleryHandler } from '../src/gallery/handler.js';
 import { GalleryLimits, type GalleryLimitsInput } from '../src/gallery/limits.js';
 import { toNodeListener } from '../src/gallery/node-adapter.js';
+import { DEFAULT_PAGE_SIZE } from '../src/gallery/page-query.js';
 import { loadLine, median, spread, timed } from './report.js';
 
 const SAMPLES = new URL('../examples/images/', import.meta.url).pathname;
@@ -51,6 +61,65 @@ const ROUNDS = 5;
 const COLD_ROUNDS = 7;
 const CONNECTIONS = 16;
 const AUTOCANNON = new URL('../node_modules/autocannon/autocannon.js', import.meta.url).pathname;
+const LISTING_SIZES = [1_000, 10_000];
+const LIST_SECONDS = 3;
+
+/**
+ * Milliseconds per request autocannon (another process, one connection, so requests go one after
+ * another) gets from `url`; every answer must have `status`.
+ */
+async function msPerRequest(url: string, status: 200 | 304, headers: Record<string, string> = {}) {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [
+      AUTOCANNON,
+      '--json',
+      '-c',
+      '1',
+      '-d',
+      String(LIST_SECONDS),
+      '-w',
+      '1',
+      ...Object.entries(headers).flatMap(([name, value]) => ['-H', `${name}=${value}`]),
+      url,
+    ],
+    { timeout: (LIST_SECONDS + 30) * 1000, maxBuffer: 16 * 1024 * 1024 },
+  );
+  const result = JSON.parse(stdout) as {
+    requests: { total: number };
+    duration: number;
+    errors: number;
+    '2xx': number;
+    '3xx': number;
+  };
+  const matching = status === 304 ? result['3xx'] : result['2xx'];
+  if (result.errors > 0 || matching !== result.requests.total || result.requests.total === 0) {
+    throw new Error(
+      `${url}: ${result.requests.total} requests, ${matching} answered ${status}, ${result.errors} errors`,
+    );
+  }
+  return (result.duration * 1000) / result.requests.total;
+}
+
+/**
+ * A folder of `count` images named in order: the first page's files are distinct copies (bytes
+ * appended after the image, which decoders ignore), the others hard links to the originals.
+ */
+async function imageFolder(
+  dir: string,
+  count: number,
+  originals: readonly { file: string; bytes: Buffer }[],
+) {
+  await mkdir(dir, { mode: 0o755 });
+  for (let i = 0; i < count; i++) {
+    const original = originals[i % originals.length] as { file: string; bytes: Buffer };
+    const file = join(dir, `img-${String(i).padStart(5, '0')}-${basename(original.file)}`);
+    if (i < DEFAULT_PAGE_SIZE)
+      await writeFile(file, Buffer.concat([original.bytes, Buffer.from(`\0copy ${i}`)]));
+    else await link(original.file, file);
+  }
+  await chmod(dir, 0o755);
+}
 
 /** Requests per second autocannon (another process, one worker thread) gets from `url`. */
 async function requestsPerSecond(url: string, seconds = LOAD_SECONDS): Promise<number> {
@@ -72,7 +141,13 @@ async function listen(server: Server, port: number): Promise<void> {
 }
 
 /** Debian's nginx on `port`, serving `root`, with its own prefix, config, logs and pid in `dir`. */
-async function startNginx(dir: string, root: string, port: number) {
+async function startNginx(
+  dir: string,
+  root: string,
+  port: number,
+  locations = '',
+  readyPath = '/thumb.webp',
+) {
   const conf = join(dir, 'nginx.conf');
   await writeFile(
     conf,
@@ -91,7 +166,7 @@ http {
   uwsgi_temp_path ${join(dir, 'uwsgi')};
   scgi_temp_path ${join(dir, 'scgi')};
   types { image/webp webp; }
-  server { listen 127.0.0.1:${port}; root ${root}; }
+  server { listen 127.0.0.1:${port}; root ${root}; ${locations} }
 }
 `,
   );
@@ -102,12 +177,101 @@ http {
   });
   for (let attempt = 0; attempt < 50; attempt++) {
     if (child.exitCode !== null) throw new Error(`nginx (${NGINX}) exited: ${stderr.trim()}`);
-    const answer = await fetch(`http://127.0.0.1:${port}/thumb.webp`).catch(() => undefined);
+    const answer = await fetch(`http://127.0.0.1:${port}${readyPath}`).catch(() => undefined);
     if (answer?.ok) return child;
     await sleep(100);
   }
   child.kill();
   throw new Error(`nginx (${NGINX}) did not answer on port ${port} within 5 s: ${stderr.trim()}`);
+}
+
+interface ListingFigures {
+  count: number;
+  cold: number[];
+  warm: number[];
+  revalidated: number[];
+  nginx: number[];
+}
+
+/**
+ * The first page of `/caroulsel/data` over folders of 1,000 and 10,000 images against nginx's JSON
+ * listing of the same folder (its own instance, prefix and port), in milliseconds per request.
+ */
+async function listing(work: string, images: readonly { file: string; bytes: Buffer }[], port: number) {
+  const prefix = join(work, 'nginx-listing');
+  await mkdir(prefix, { mode: 0o755 });
+  const folders = LISTING_SIZES.map((count) => ({ count, dir: join(work, `folder-${count}`) }));
+  for (const { count, dir } of folders) await imageFolder(dir, count, images);
+  await writeFile(join(prefix, 'ready'), 'ok', { mode: 0o644 });
+  const locations = folders
+    .map(
+      ({ count, dir }) =>
+        `location /folder-${count}/ { alias ${dir}/; autoindex on; autoindex_format json; }`,
+    )
+    .join(' ');
+  const nginx = await startNginx(prefix, prefix, port, locations, '/ready');
+  // One server whose handler is replaced for each cold round (a fresh handler and cache folder).
+  let current = toNodeListener(createGalleryHandler({ source: async () => [], secrets: [SECRET] }));
+  const ours = createServer((request, response) => current(request, response));
+  await listen(ours, port + 1);
+  const results: ListingFigures[] = [];
+  try {
+    for (const { count, dir } of folders) {
+      const figures: ListingFigures = { count, cold: [], warm: [], revalidated: [], nginx: [] };
+      const ourUrl = `http://127.0.0.1:${port + 1}/caroulsel/data`;
+      const nginxUrl = `http://127.0.0.1:${port}/folder-${count}/`;
+      let page = Buffer.alloc(0);
+      for (let round = 0; round < COLD_ROUNDS; round++) {
+        current = toNodeListener(
+          createGalleryHandler({
+            source: folderSource(dir),
+            secrets: [SECRET],
+            cache: createDiskCache({ dir: join(work, `listing-cache-${count}-${round}`) }),
+            logger: { warn: (message) => console.error(message) },
+          }),
+        );
+        figures.cold.push(
+          await timed(async () => {
+            const answer = await fetch(ourUrl);
+            page = Buffer.from(await answer.arrayBuffer());
+            if (!answer.ok) throw new Error(`${ourUrl}: HTTP ${answer.status}`);
+          }),
+        );
+      }
+      const shown = (JSON.parse(page.toString()) as { items: unknown[] }).items.length;
+      if (shown !== DEFAULT_PAGE_SIZE)
+        throw new Error(`the first page of ${count} images shows ${shown} items`);
+      const etag = (await fetch(ourUrl).then((answer) => answer.headers.get('etag'))) ?? '';
+      const nginxList = Buffer.from(await (await fetch(nginxUrl)).arrayBuffer());
+      const listed = (JSON.parse(nginxList.toString()) as unknown[]).length;
+      if (listed !== count) throw new Error(`nginx lists ${listed} files of ${count}`);
+      // The folder source reads a folder changed in the last 2 s again on every call (coarse
+      // clocks): wait that out, as a gallery does that is not being written to.
+      const changed = (await stat(dir)).mtimeMs;
+      await sleep(Math.max(0, changed + 2100 - Date.now()));
+      await msPerRequest(ourUrl, 200); // warm-up
+      await msPerRequest(nginxUrl, 200);
+      for (let round = 0; round < ROUNDS; round++) {
+        const order = [
+          async () => figures.warm.push(await msPerRequest(ourUrl, 200)),
+          async () => figures.nginx.push(await msPerRequest(nginxUrl, 200)),
+          async () => figures.revalidated.push(await msPerRequest(ourUrl, 304, { 'If-None-Match': etag })),
+        ];
+        for (let i = 0; i < order.length; i++) await order[(i + round) % order.length]?.();
+      }
+      console.log(
+        `listing ${count} images: our first page ${page.length} bytes (${shown} items), nginx's JSON listing ${nginxList.length} bytes; ${loadLine()}`,
+      );
+      console.log(
+        `  ms per request: ours cold ${spread(figures.cold, 1)}, warm ${spread(figures.warm, 2)}, 304 ${spread(figures.revalidated, 2)}; nginx ${spread(figures.nginx, 2)}`,
+      );
+      results.push(figures);
+    }
+  } finally {
+    nginx.kill();
+    ours.close();
+  }
+  return results;
 }
 
 async function main() {
@@ -316,12 +480,12 @@ async function main() {
       }
     }
     const series = (kind: (typeof coldKinds)[number]) => cold.get(kind) ?? [];
-    const perRound = (a: (typeof coldKinds)[number], b: (typeof coldKinds)[number]) =>
+    const coldPerRound = (a: (typeof coldKinds)[number], b: (typeof coldKinds)[number]) =>
       series(a).map((time, round) => time / (series(b)[round] ?? Number.NaN));
-    const coldRatios = perRound('ipx thumb', 'thumb');
-    const beforeVsIpx = perRound('ipx thumb', 'thumb before srcsets');
-    const srcsetRatios = perRound('srcset', 'thumb before srcsets');
-    const srcsetVsIpx = perRound('ipx srcset', 'srcset');
+    const coldRatios = coldPerRound('ipx thumb', 'thumb');
+    const beforeVsIpx = coldPerRound('ipx thumb', 'thumb before srcsets');
+    const srcsetRatios = coldPerRound('srcset', 'thumb before srcsets');
+    const srcsetVsIpx = coldPerRound('ipx srcset', 'srcset');
     const renditions = (await freshGallery()).reduce((sum, item) => sum + srcsetPaths(item.srcset).length, 0);
     console.log(
       `cold, over HTTP, ${COLD_ROUNDS} rounds (order rotating), all ${images.length} images one after the other, a fresh cache each time:`,
@@ -340,11 +504,29 @@ async function main() {
       `ipx thumb / our thumb ${spread(coldRatios)}; ipx thumb / thumb before srcsets ${spread(beforeVsIpx)}; ` +
         `srcset / thumb before srcsets ${spread(srcsetRatios)}; ipx srcset / our srcset ${spread(srcsetVsIpx)}`,
     );
+
+    // 5. Listing large folders: our first page against nginx's JSON listing of the same folder.
+    const listings = await listing(work, images, FIRST_PORT + 6);
+    const perRound = (figures: ListingFigures, ours: readonly number[]) =>
+      ours.map((time, round) => time / (figures.nginx[round] ?? Number.NaN));
+    for (const figures of listings) {
+      console.log(
+        `  ${figures.count} images, ours / nginx per round: warm ${spread(perRound(figures, figures.warm))}, 304 ${spread(perRound(figures, figures.revalidated))}; cold / nginx median ${(median(figures.cold) / median(figures.nginx)).toFixed(1)}`,
+      );
+    }
+    const listingRatios = listings
+      .map(
+        (figures) =>
+          `list${figures.count}_warm=${median(perRound(figures, figures.warm)).toFixed(2)} ` +
+          `list${figures.count}_304=${median(perRound(figures, figures.revalidated)).toFixed(2)} ` +
+          `list${figures.count}_cold=${(median(figures.cold) / median(figures.nginx)).toFixed(1)}`,
+      )
+      .join(' ');
     console.log(`end: ${loadLine()}`);
     console.log(
       `payload_ratio=${payloadRatio.toFixed(4)} vs_nginx=${median(versus('nginx')).toFixed(2)} vs_sirv=${median(versus('sirv')).toFixed(2)} ` +
         `cold_vs_ipx=${median(coldRatios).toFixed(2)} generations=${coldGenerations} ` +
-        `srcset_vs_thumb=${median(srcsetRatios).toFixed(2)} srcset_vs_ipx=${median(srcsetVsIpx).toFixed(2)}`,
+        `srcset_vs_thumb=${median(srcsetRatios).toFixed(2)} srcset_vs_ipx=${median(srcsetVsIpx).toFixed(2)} ${listingRatios}`,
     );
   } finally {
     nginx?.kill();

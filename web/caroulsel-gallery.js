@@ -118,6 +118,10 @@ export function mountGallery(element, options = {}) {
   let request;
   /** @type {Set<ReturnType<typeof setTimeout>>} */
   const timers = new Set();
+  /** @type {{ stop(): void } | undefined} */
+  let pager;
+  // Aborted on destroy: no thumbnail retry outlives the gallery.
+  const retries = new AbortController();
 
   element.classList.add(BLOCK);
   setState('idle');
@@ -149,13 +153,10 @@ export function mountGallery(element, options = {}) {
     showLoader();
     /** @type {GalleryItem[]} */
     let items;
+    /** @type {string | null} */
+    let next;
     try {
-      const response = await fetch(dataUrl, {
-        headers: { accept: 'application/json' },
-        signal: controller.signal,
-      });
-      if (!response.ok) throw new Error(`${dataUrl} answered ${response.status}`);
-      items = parseItems(await response.json(), doc.baseURI);
+      ({ items, next } = await fetchPage(dataUrl, controller.signal, doc.baseURI));
     } catch (error) {
       if (controller.signal.aborted) return;
       // The page's console is where a developer looks; the visitor gets the error state.
@@ -165,8 +166,8 @@ export function mountGallery(element, options = {}) {
     }
     if (controller.signal.aborted) return;
     request = undefined;
-    if (items.length === 0) showEmpty();
-    else showGrid(items);
+    if (items.length === 0 && next === null) showEmpty();
+    else showGrid(items, next);
   }
 
   function showLoader() {
@@ -211,10 +212,32 @@ export function mountGallery(element, options = {}) {
     return `min(100vw, calc(${ratio.toFixed(4)} * ${rowHeight}))`;
   }
 
-  /** @param {GalleryItem[]} items */
-  function showGrid(items) {
+  /**
+   * @param {GalleryItem[]} items
+   * @param {string | null} next the next page's URL, loaded when the end of the grid comes into view
+   */
+  function showGrid(items, next) {
     const list = create('ul', `${BLOCK}__grid`);
     list.setAttribute('aria-label', labels.gallery);
+    element.replaceChildren(list);
+    setState('grid');
+    appendCards(list, items);
+    if (next !== null) {
+      const sentinel = create('div', `${BLOCK}__more`);
+      sentinel.setAttribute('aria-hidden', 'true');
+      element.append(sentinel);
+      pager = loadMoreAtEnd(sentinel, next, {
+        fetchPage: (url, signal) => fetchPage(url, signal, doc.baseURI),
+        append: (more) => appendCards(list, more),
+      });
+    }
+  }
+
+  /**
+   * @param {HTMLUListElement} list
+   * @param {GalleryItem[]} items
+   */
+  function appendCards(list, items) {
     const cards = items.map((item) => {
       const entry = create('li', `${BLOCK}__item`);
       const card = create('a', `${BLOCK}__card`);
@@ -243,8 +266,6 @@ export function mountGallery(element, options = {}) {
       list.append(entry);
       return { card, image, skeleton, src: item.previewUrl, srcset: item.srcset, sizes: sizesOf(item) };
     });
-    element.replaceChildren(list);
-    setState('grid');
     for (const card of cards) watchImage(card);
   }
 
@@ -271,7 +292,8 @@ export function mountGallery(element, options = {}) {
       }
     }
     image.addEventListener('load', () => settle('loaded'), { once: true });
-    image.addEventListener('error', () => settle('failed'), { once: true });
+    // A server preparing too many cold thumbnails answers 503: wait as it asks, then load again.
+    retryWhenBusy(image, src, retries.signal, () => settle('failed'));
     if (srcset !== undefined) {
       // The browser picks one of them by the card's width and the screen's pixel density.
       image.sizes = sizes;
@@ -288,6 +310,8 @@ export function mountGallery(element, options = {}) {
     state: () => state,
     destroy() {
       observer?.disconnect();
+      pager?.stop();
+      retries.abort();
       request?.abort();
       request = undefined;
       for (const timer of timers) clearTimeout(timer);
@@ -299,6 +323,161 @@ export function mountGallery(element, options = {}) {
       delete element.dataset.state;
     },
   };
+}
+
+/** How far below the viewport the end of the grid may be when the next page is asked for. */
+const MORE_MARGIN = '0px 0px 600px 0px';
+/** A busy thumbnail is asked for again at most this many times before its card shows the fallback. */
+const BUSY_RETRIES = 20;
+/** The longest Retry-After honoured, so a wrong header cannot park a card for good. */
+const MAX_RETRY_AFTER_MS = 30_000;
+
+/**
+ * One page of the list: its items and the next page's URL (null on the last page, and for a server
+ * that answers a bare array or `{ items }` alone).
+ *
+ * @param {string} url
+ * @param {AbortSignal} signal
+ * @param {string} baseUrl
+ * @returns {Promise<{ items: GalleryItem[], next: string | null }>}
+ */
+async function fetchPage(url, signal, baseUrl) {
+  const response = await fetch(url, { headers: { accept: 'application/json' }, signal });
+  if (!response.ok) throw new Error(`${url} answered ${response.status}`);
+  const body = await response.json();
+  return { items: parseItems(body, baseUrl), next: parseNext(body, baseUrl) };
+}
+
+/**
+ * Loads the pages after the first when `sentinel` (placed after the grid) comes near the viewport:
+ * one request per page, never two at once. After each page the sentinel is observed anew, so a page
+ * too short to push it out of view asks for the next one by itself. A page that fails ends the
+ * paging (logged); what is shown stays.
+ *
+ * @param {HTMLElement} sentinel
+ * @param {string} first the URL of the second page
+ * @param {{
+ *   fetchPage: (url: string, signal: AbortSignal) => Promise<{ items: GalleryItem[], next: string | null }>,
+ *   append: (items: GalleryItem[]) => void,
+ * }} io
+ * @returns {{ stop(): void }}
+ */
+export function loadMoreAtEnd(sentinel, first, io) {
+  /** @type {string | null} */
+  let next = first;
+  let busy = false;
+  const controller = new AbortController();
+  const stop = () => {
+    observer.disconnect();
+    controller.abort();
+    sentinel.remove();
+  };
+  const observer = new IntersectionObserver(
+    (entries) => {
+      if (busy || next === null || !entries.some((entry) => entry.isIntersecting)) return;
+      busy = true;
+      io.fetchPage(next, controller.signal).then(
+        (page) => {
+          if (controller.signal.aborted) return;
+          io.append(page.items);
+          next = page.next;
+          busy = false;
+          if (next === null) return stop();
+          observer.unobserve(sentinel);
+          observer.observe(sentinel);
+        },
+        (error) => {
+          if (controller.signal.aborted) return;
+          console.error('caroulsel-gallery:', error);
+          stop();
+        },
+      );
+    },
+    { rootMargin: MORE_MARGIN },
+  );
+  observer.observe(sentinel);
+  return { stop };
+}
+
+/**
+ * Loads a thumbnail again when the server was only busy. An `<img>` error does not say why, so the
+ * server is asked (HEAD): a 503 (a bounded queue of cold thumbnails) is waited out for its
+ * Retry-After, plus a little jitter so a page of busy cards does not come back all at once, then
+ * the image is loaded again; a 2xx gets one more load (the queue drained meanwhile); anything else,
+ * a second 2xx or too many 503s calls `fail`.
+ *
+ * @param {HTMLImageElement} image
+ * @param {string} src set again to load again (which also chooses from a srcset again)
+ * @param {AbortSignal} signal
+ * @param {() => void} fail
+ */
+export function retryWhenBusy(image, src, signal, fail) {
+  let busyTries = 0;
+  let retriedOk = false;
+  image.addEventListener('error', async () => {
+    /** @type {Response | undefined} */
+    let response;
+    try {
+      // The URL that failed: with a srcset, the candidate the browser chose rather than `src`.
+      response = await fetch(image.currentSrc || src, { method: 'HEAD', cache: 'no-store', signal });
+    } catch {
+      response = undefined;
+    }
+    if (signal.aborted) return;
+    if (response?.status === 503 && busyTries < BUSY_RETRIES) {
+      busyTries += 1;
+      const waitMs = retryAfterMs(response.headers.get('retry-after')) + Math.random() * 250;
+      await new Promise((resolve) => {
+        const timer = setTimeout(resolve, waitMs);
+        const cancel = () => {
+          clearTimeout(timer);
+          resolve(undefined);
+        };
+        signal.addEventListener('abort', cancel, { once: true });
+      });
+      if (!signal.aborted) image.src = src;
+    } else if (response?.ok && !retriedOk) {
+      retriedOk = true;
+      image.src = src;
+    } else {
+      fail();
+    }
+  });
+}
+
+/**
+ * Retry-After in milliseconds: seconds or an HTTP date, 1 s when absent or unreadable, capped.
+ *
+ * @param {string | null} header
+ */
+export function retryAfterMs(header) {
+  if (header === null) return 1000;
+  const text = header.trim();
+  // Seconds, or an IMF-fixdate (`Wed, 21 Oct 2015 07:28:00 GMT`); Date.parse alone would take `-1`.
+  const ms = /^\d+$/.test(text)
+    ? Number(text) * 1000
+    : / GMT$/.test(text)
+      ? Date.parse(text) - Date.now()
+      : Number.NaN;
+  return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS) : 1000;
+}
+
+/**
+ * The `next` of `{ items, next }`: a URL of the same origin, or null. A next page elsewhere is
+ * refused: the list's URLs decide what the page loads.
+ *
+ * @param {unknown} body
+ * @param {string} baseUrl
+ * @returns {string | null}
+ */
+export function parseNext(body, baseUrl) {
+  if (!isRecord(body) || body.next === undefined || body.next === null) return null;
+  if (typeof body.next !== 'string' || body.next === '')
+    throw new TypeError('the gallery list’s next is not a URL');
+  const url = new URL(body.next, baseUrl);
+  if (url.origin !== new URL(baseUrl).origin)
+    throw new TypeError('the gallery list’s next is on another origin');
+  return url.href;
 }
 
 /**

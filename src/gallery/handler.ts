@@ -17,7 +17,8 @@ import {
 import { createLimiter } from './limiter.js';
 import { GalleryLimits, type GalleryLimitsInput } from './limits.js';
 import { consoleLogger, type GalleryLogger } from './logger.js';
-import { createMediaIndex, type ListedImage, type MediaEntry } from './media-index.js';
+import { createMediaIndex, type MediaEntry } from './media-index.js';
+import { createCursorSigner, nextPageUrl, parsePageQuery } from './page-query.js';
 import {
   bodyAnswer,
   errorAnswer,
@@ -53,6 +54,12 @@ export interface GalleryHandlerOptions {
   readonly onGenerate?: (event: { hash: string; variant: Variant; variants: readonly Variant[] }) => void;
 }
 
+/** The body of `GET /caroulsel/data`: one page of items and the URL of the next page (null on the last). */
+export interface GalleryPage {
+  items: GalleryItem[];
+  next: string | null;
+}
+
 /** The one item of `GET /caroulsel/data`. */
 export interface GalleryItem {
   id: string;
@@ -71,6 +78,9 @@ export interface GalleryItem {
 }
 
 const PREFIX = '/caroulsel/';
+// Part of every list ETag: bumped when an item's shape changes, so a kept page is not revalidated
+// into a body of the old shape.
+const LIST_VERSION = 'l2';
 // `w` and a width without leading zeros; whether the width is one we serve is checked after the MAC.
 const MEDIA_PATH = /^\/caroulsel\/media\/([^/]*)\/(thumb|full|w[1-9][0-9]{0,3})$/;
 const READ_ONLY = 'GET, HEAD';
@@ -102,7 +112,9 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
     columns: parseOption(SourceColumns, options.columns ?? {}, 'columns'),
     limits,
     logger,
+    store: cache,
   });
+  const cursors = createCursorSigner(options.secrets);
   const limiter = createLimiter(limits);
   const generations = createSingleFlight<Renditions>();
   // Sets decoded whose renditions are still being encoded, by flight: joined, never decoded again.
@@ -114,31 +126,49 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
     entries.map(({ variant, width }) => `${mediaUrl(token, variant)} ${width}w`).join(', ');
 
   async function data(request: AnswerRequest): Promise<Answer> {
-    const entries = await index.list();
-    const items: GalleryItem[] = entries.map((entry) => {
-      const token = signer.sign(entry.hash);
-      const probe = entry.probe as ListedImage;
-      const { width, height, placeholder } = probe;
-      return {
+    const query = parsePageQuery(request.query, cursors);
+    const page = await index.page(query);
+    const next = page.next === null ? null : nextPageUrl(`${PREFIX}data`, query, cursors.encode(page.next));
+    const tokens = page.entries.map((entry) => signer.sign(entry.hash));
+    // The ETag is decided before any image is probed or any item built: it covers what the body is
+    // made of (each item's fields but its image, the token naming the content and the rendering,
+    // the limits every derived field depends on, the next page), so a revalidation costs the
+    // source's page and a digest, nothing more.
+    const described = page.entries.map(({ image: _image, hash: _hash, ...fields }, i) => [fields, tokens[i]]);
+    const etag = `"${createHash('sha256')
+      .update(JSON.stringify([LIST_VERSION, limits, described, next]))
+      .digest('base64url')
+      .slice(0, 27)}"`;
+    // The list changes whenever the host's data does: clients keep it but ask again each time.
+    const cacheControl = 'no-cache';
+    const link: Record<string, string> = next === null ? {} : { Link: `<${next}>; rel="next"` };
+    if (matchesEtag(request.ifNoneMatch, etag)) {
+      const answer = notModified(etag, cacheControl);
+      return { ...answer, headers: { ...answer.headers, ...link } };
+    }
+    const tokenOf = new Map(page.entries.map((entry, i) => [entry, tokens[i] as string]));
+    const items: GalleryItem[] = [];
+    const { shown, settled } = await index.probePage(page.entries);
+    for (const { entry, image } of shown) {
+      const token = tokenOf.get(entry) as string;
+      items.push({
         id: entry.id,
         title: entry.title,
         previewUrl: mediaUrl(token, 'thumb'),
         fullUrl: mediaUrl(token, 'full'),
-        width,
-        height,
-        placeholder,
-        srcset: srcsetAttribute(token, srcsetOf(probe, limits)),
-      };
-    });
-    const body = Buffer.from(JSON.stringify({ items }));
-    const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
-    // The list changes whenever the host's data does: clients keep it but ask again each time.
-    const cacheControl = 'no-cache';
-    if (matchesEtag(request.ifNoneMatch, etag)) return notModified(etag, cacheControl);
+        width: image.width,
+        height: image.height,
+        placeholder: image.placeholder,
+        srcset: srcsetAttribute(token, srcsetOf(image, limits)),
+      });
+    }
+    const body = Buffer.from(JSON.stringify({ items, next }));
     return bodyAnswer(body, {
       'Content-Type': 'application/json; charset=utf-8',
-      ETag: etag,
+      // A page missing an item for a passing reason gets no ETag: a 304 must not keep it short.
+      ...(settled ? { ETag: etag } : {}),
       'Cache-Control': cacheControl,
+      ...link,
     });
   }
 
@@ -214,8 +244,9 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
   async function missed(hash: ContentHash, variant: Variant): Promise<CachedMedia> {
     const entry: MediaEntry | undefined = await index.find(hash);
     if (entry === undefined) throw new GalleryMediaError('MEDIA_NOT_FOUND', 404, 'no such media');
-    if (entry.probe instanceof GalleryMediaError) throw entry.probe;
-    const set = srcsetOf(entry.probe, limits);
+    const probe = await index.probe(entry);
+    if (probe instanceof GalleryMediaError) throw probe;
+    const set = srcsetOf(probe, limits);
     // Checked before anything is generated: a width this image does not list (wider than the image,
     // or the thumbnail's own) is a 404, not a generation.
     if (variant !== 'full' && !set.some((candidate) => candidate.variant === variant)) {

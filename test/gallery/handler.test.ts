@@ -123,10 +123,11 @@ describe('GET /caroulsel/data', () => {
       const [after] = await listItems(get);
       expect(after?.previewUrl).not.toBe(before?.previewUrl);
       expect((await get(after?.previewUrl ?? '')).status).toBe(200);
-      // Replaying the old URL does not query the host each time.
+      // Replaying the old URL does not query the host each time: one walk of the source looks for
+      // the unknown token, and the replays after it within a second ask nothing.
       const calls = counts.sourceCalls;
       for (let i = 0; i < 5; i++) expect((await get(before?.previewUrl ?? '')).status).toBe(404);
-      expect(counts.sourceCalls).toBe(calls);
+      expect(counts.sourceCalls - calls).toBeLessThanOrEqual(1);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -199,13 +200,15 @@ describe('GET /caroulsel/media/<token>/thumb and /full', () => {
   it('generates once, then serves from the cache', async () => {
     const { get, counts, cacheCounts } = spiedGallery(sampleRows);
     const [item] = await listItems(get);
+    // Listing stores what it learnt of the images (hashes, sizes) in the cache too; count after it.
+    const setsAfterListing = cacheCounts.sets;
     const first = Buffer.from(await (await get(item?.previewUrl ?? '')).arrayBuffer());
     const second = Buffer.from(await (await get(item?.previewUrl ?? '')).arrayBuffer());
     expect(second).toEqual(first);
     // The same generation made the item's other srcset width, w320, and stored both.
     expect((await get(item?.previewUrl.replace(/thumb$/, 'w320') ?? '')).status).toBe(200);
     expect(counts.generations).toBe(1);
-    expect(cacheCounts.sets).toBe(2);
+    expect(cacheCounts.sets - setsAfterListing).toBe(2);
   });
 
   it('merges concurrent requests for a cold thumbnail into one generation', async () => {
@@ -227,8 +230,9 @@ describe('GET /caroulsel/media/<token>/thumb and /full', () => {
     const cache: MediaCache = {
       async get(key) {
         const found = entries.get(key);
-        reads += 1;
-        if (reads === 1) await released;
+        // Only renditions are held: the listing's own index reads go through.
+        if (key.includes('-thumb-')) reads += 1;
+        if (key.includes('-thumb-') && reads === 1) await released;
         return found;
       },
       async set(key, media) {
@@ -268,6 +272,9 @@ describe('GET /caroulsel/media/<token>/thumb and /full', () => {
     const [item] = await listItems(get);
     expect((await get(item?.previewUrl ?? '')).status).toBe(200);
     expect(logged).toEqual([
+      // The listing's index lives in the same backend: it goes on without it, saying so once.
+      'gallery index read failed: redis is down',
+      'gallery index write failed: redis is down',
       'media cache read failed: redis is down',
       'media cache write failed: redis is down',
     ]);

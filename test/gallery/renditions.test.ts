@@ -118,11 +118,13 @@ describe('one decode for the whole srcset', () => {
   it('makes every width of an image in one generation, whichever width is asked first', async () => {
     const { get, cacheCounts, made } = recordedGallery();
     const [emerald] = await listItems(get);
+    // Listing stores what it learnt of the images in the cache too; count after it.
+    const setsAfterListing = cacheCounts.sets;
     const paths = candidates(emerald?.srcset ?? '').map(([path]) => path);
     // The widest first, then the rest: all from the first generation.
     for (const path of [...paths].reverse()) expect((await get(path)).status).toBe(200);
     expect(made).toEqual([{ variant: 'w1280', variants: ['thumb', 'w640', 'w960', 'w1280'] }]);
-    expect(cacheCounts.sets).toBe(4);
+    expect(cacheCounts.sets - setsAfterListing).toBe(4);
   });
 
   it('merges concurrent requests for different widths of one cold image into one generation', async () => {
