@@ -29,6 +29,8 @@
  * @property {number | undefined} width
  * @property {number | undefined} height
  * @property {string | undefined} placeholder ThumbHash of the image, base64
+ * @property {string | undefined} srcset the img `srcset`, its URLs made absolute; absent when the
+ *   list gives none
  */
 
 /**
@@ -268,6 +270,10 @@ export function mountGallery(element, options = {}) {
   /** @type {Lightbox | undefined} */
   let lightbox;
   let destroyed = false;
+  /** @type {{ stop(): void } | undefined} */
+  let pager;
+  // Aborted on destroy: no thumbnail retry outlives the gallery.
+  const retries = new AbortController();
 
   element.classList.add(BLOCK);
   // One polite live region for the whole life of the gallery: a region that already exists is the
@@ -312,13 +318,10 @@ export function mountGallery(element, options = {}) {
     const decoder = loadDecoder();
     /** @type {GalleryItem[]} */
     let items;
+    /** @type {string | null} */
+    let next;
     try {
-      const response = await fetch(dataUrl, {
-        headers: { accept: 'application/json' },
-        signal: controller.signal,
-      });
-      if (!response.ok) throw new Error(`${dataUrl} answered ${response.status}`);
-      items = parseItems(await response.json(), doc.baseURI);
+      ({ items, next } = await fetchPage(dataUrl, controller.signal, doc.baseURI));
     } catch (error) {
       if (controller.signal.aborted) return;
       // The page's console is where a developer looks; the visitor gets the error state.
@@ -329,8 +332,8 @@ export function mountGallery(element, options = {}) {
     decode = await decoder;
     if (controller.signal.aborted) return;
     request = undefined;
-    if (items.length === 0) showEmpty();
-    else showGrid(items);
+    if (items.length === 0 && next === null) showEmpty();
+    else showGrid(items, next);
   }
 
   function showLoader() {
@@ -360,8 +363,26 @@ export function mountGallery(element, options = {}) {
     setState('error');
   }
 
-  /** @param {GalleryItem[]} items */
-  function showGrid(items) {
+  /**
+   * The img `sizes` for the grid's CSS: a card's width is its ratio times the row height (its flex
+   * basis; growing to fill a row adds little), never more than the gallery, which is at most the
+   * viewport. The row height is read from the themable custom property, so a taller theme gets
+   * sharper images too.
+   *
+   * @param {GalleryItem} item
+   */
+  function sizesOf(item) {
+    const ratio = item.width !== undefined && item.height !== undefined ? item.width / item.height : 4 / 3;
+    const rowHeight =
+      getComputedStyle(element).getPropertyValue('--caroulsel-gallery-row-height').trim() || '13rem';
+    return `min(100vw, calc(${ratio.toFixed(4)} * ${rowHeight}))`;
+  }
+
+  /**
+   * @param {GalleryItem[]} items
+   * @param {string | null} next the next page's URL, loaded when the end of the grid comes into view
+   */
+  function showGrid(items, next) {
     list = create('ul', `${BLOCK}__grid`);
     list.setAttribute('aria-label', labels.gallery);
     if (useLightbox) {
@@ -373,9 +394,25 @@ export function mountGallery(element, options = {}) {
     show(list);
     setState('grid');
     appendCards(items);
-    announcer.textContent = labels.loaded.replace('{count}', String(shown.length));
-    // The end of the grid: what comes after the last card (more pages) starts here.
+    announceCount();
+    // The end of the grid: the next page is asked for when this sentinel comes near the viewport.
+    if (next !== null) {
+      const sentinel = create('div', `${BLOCK}__more`);
+      sentinel.setAttribute('aria-hidden', 'true');
+      element.append(sentinel);
+      pager = loadMoreAtEnd(sentinel, next, {
+        fetchPage: (url, signal) => fetchPage(url, signal, doc.baseURI),
+        append: (more) => {
+          appendCards(more);
+          announceCount();
+        },
+      });
+    }
     if (useLightbox) openNamedInUrl();
+  }
+
+  function announceCount() {
+    announcer.textContent = labels.loaded.replace('{count}', String(shown.length));
   }
 
   /**
@@ -513,7 +550,13 @@ export function mountGallery(element, options = {}) {
       }
     }
     image.addEventListener('load', () => settle('loaded'), { once: true });
-    image.addEventListener('error', () => settle('failed'), { once: true });
+    // A server preparing too many cold thumbnails answers 503: wait as it asks, then load again.
+    retryWhenBusy(image, item.previewUrl, retries.signal, () => settle('failed'));
+    if (item.srcset !== undefined) {
+      // The browser picks one of them by the card's width and the screen's pixel density.
+      image.sizes = sizesOf(item);
+      image.srcset = item.srcset;
+    }
     image.src = item.previewUrl;
     if (image.complete && image.naturalWidth > 0) settle('loaded');
     else if (cardObserver === undefined) startFallback();
@@ -702,6 +745,9 @@ export function mountGallery(element, options = {}) {
     destroy() {
       destroyed = true;
       observer?.disconnect();
+      pager?.stop();
+      pager = undefined;
+      retries.abort();
       cardObserver?.disconnect();
       unseen.clear();
       window.removeEventListener('popstate', onPopState);
@@ -720,6 +766,161 @@ export function mountGallery(element, options = {}) {
       delete element.dataset.state;
     },
   };
+}
+
+/** How far below the viewport the end of the grid may be when the next page is asked for. */
+const MORE_MARGIN = '0px 0px 600px 0px';
+/** A busy thumbnail is asked for again at most this many times before its card shows the fallback. */
+const BUSY_RETRIES = 20;
+/** The longest Retry-After honoured, so a wrong header cannot park a card for good. */
+const MAX_RETRY_AFTER_MS = 30_000;
+
+/**
+ * One page of the list: its items and the next page's URL (null on the last page, and for a server
+ * that answers a bare array or `{ items }` alone).
+ *
+ * @param {string} url
+ * @param {AbortSignal} signal
+ * @param {string} baseUrl
+ * @returns {Promise<{ items: GalleryItem[], next: string | null }>}
+ */
+async function fetchPage(url, signal, baseUrl) {
+  const response = await fetch(url, { headers: { accept: 'application/json' }, signal });
+  if (!response.ok) throw new Error(`${url} answered ${response.status}`);
+  const body = await response.json();
+  return { items: parseItems(body, baseUrl), next: parseNext(body, baseUrl) };
+}
+
+/**
+ * Loads the pages after the first when `sentinel` (placed after the grid) comes near the viewport:
+ * one request per page, never two at once. After each page the sentinel is observed anew, so a page
+ * too short to push it out of view asks for the next one by itself. A page that fails ends the
+ * paging (logged); what is shown stays.
+ *
+ * @param {HTMLElement} sentinel
+ * @param {string} first the URL of the second page
+ * @param {{
+ *   fetchPage: (url: string, signal: AbortSignal) => Promise<{ items: GalleryItem[], next: string | null }>,
+ *   append: (items: GalleryItem[]) => void,
+ * }} io
+ * @returns {{ stop(): void }}
+ */
+export function loadMoreAtEnd(sentinel, first, io) {
+  /** @type {string | null} */
+  let next = first;
+  let busy = false;
+  const controller = new AbortController();
+  const stop = () => {
+    observer.disconnect();
+    controller.abort();
+    sentinel.remove();
+  };
+  const observer = new IntersectionObserver(
+    (entries) => {
+      if (busy || next === null || !entries.some((entry) => entry.isIntersecting)) return;
+      busy = true;
+      io.fetchPage(next, controller.signal).then(
+        (page) => {
+          if (controller.signal.aborted) return;
+          io.append(page.items);
+          next = page.next;
+          busy = false;
+          if (next === null) return stop();
+          observer.unobserve(sentinel);
+          observer.observe(sentinel);
+        },
+        (error) => {
+          if (controller.signal.aborted) return;
+          console.error('caroulsel-gallery:', error);
+          stop();
+        },
+      );
+    },
+    { rootMargin: MORE_MARGIN },
+  );
+  observer.observe(sentinel);
+  return { stop };
+}
+
+/**
+ * Loads a thumbnail again when the server was only busy. An `<img>` error does not say why, so the
+ * server is asked (HEAD): a 503 (a bounded queue of cold thumbnails) is waited out for its
+ * Retry-After, plus a little jitter so a page of busy cards does not come back all at once, then
+ * the image is loaded again; a 2xx gets one more load (the queue drained meanwhile); anything else,
+ * a second 2xx or too many 503s calls `fail`.
+ *
+ * @param {HTMLImageElement} image
+ * @param {string} src set again to load again (which also chooses from a srcset again)
+ * @param {AbortSignal} signal
+ * @param {() => void} fail
+ */
+export function retryWhenBusy(image, src, signal, fail) {
+  let busyTries = 0;
+  let retriedOk = false;
+  image.addEventListener('error', async () => {
+    /** @type {Response | undefined} */
+    let response;
+    try {
+      // The URL that failed: with a srcset, the candidate the browser chose rather than `src`.
+      response = await fetch(image.currentSrc || src, { method: 'HEAD', cache: 'no-store', signal });
+    } catch {
+      response = undefined;
+    }
+    if (signal.aborted) return;
+    if (response?.status === 503 && busyTries < BUSY_RETRIES) {
+      busyTries += 1;
+      const waitMs = retryAfterMs(response.headers.get('retry-after')) + Math.random() * 250;
+      await new Promise((resolve) => {
+        const timer = setTimeout(resolve, waitMs);
+        const cancel = () => {
+          clearTimeout(timer);
+          resolve(undefined);
+        };
+        signal.addEventListener('abort', cancel, { once: true });
+      });
+      if (!signal.aborted) image.src = src;
+    } else if (response?.ok && !retriedOk) {
+      retriedOk = true;
+      image.src = src;
+    } else {
+      fail();
+    }
+  });
+}
+
+/**
+ * Retry-After in milliseconds: seconds or an HTTP date, 1 s when absent or unreadable, capped.
+ *
+ * @param {string | null} header
+ */
+export function retryAfterMs(header) {
+  if (header === null) return 1000;
+  const text = header.trim();
+  // Seconds, or an IMF-fixdate (`Wed, 21 Oct 2015 07:28:00 GMT`); Date.parse alone would take `-1`.
+  const ms = /^\d+$/.test(text)
+    ? Number(text) * 1000
+    : / GMT$/.test(text)
+      ? Date.parse(text) - Date.now()
+      : Number.NaN;
+  return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS) : 1000;
+}
+
+/**
+ * The `next` of `{ items, next }`: a URL of the same origin, or null. A next page elsewhere is
+ * refused: the list's URLs decide what the page loads.
+ *
+ * @param {unknown} body
+ * @param {string} baseUrl
+ * @returns {string | null}
+ */
+export function parseNext(body, baseUrl) {
+  if (!isRecord(body) || body.next === undefined || body.next === null) return null;
+  if (typeof body.next !== 'string' || body.next === '')
+    throw new TypeError('the gallery list’s next is not a URL');
+  const url = new URL(body.next, baseUrl);
+  if (url.origin !== new URL(baseUrl).origin)
+    throw new TypeError('the gallery list’s next is on another origin');
+  return url.href;
 }
 
 /**
@@ -778,6 +979,7 @@ function parseItem(raw, index, baseUrl) {
     width: bothSizes ? width : undefined,
     height: bothSizes ? height : undefined,
     placeholder: typeof raw.placeholder === 'string' && raw.placeholder !== '' ? raw.placeholder : undefined,
+    srcset: raw.srcset === undefined ? undefined : srcsetOf(raw.srcset, baseUrl, 'srcset'),
   };
 }
 
@@ -814,6 +1016,28 @@ function webUrl(value, baseUrl, what) {
     throw new TypeError(`its ${what} ${JSON.stringify(value.slice(0, 60))} is not an http(s) URL`);
   }
   return url.href;
+}
+
+/**
+ * A srcset whose every candidate is an http(s) URL and a width (`/a.webp 320w, /b.webp 640w`),
+ * with the URLs made absolute as {@link webUrl} makes them.
+ *
+ * @param {unknown} value
+ * @param {string} baseUrl
+ * @param {string} what
+ */
+function srcsetOf(value, baseUrl, what) {
+  if (typeof value !== 'string' || value.trim() === '') throw new TypeError(`its ${what} is not a srcset`);
+  return value
+    .split(',')
+    .map((candidate, index) => {
+      const [url, width, ...rest] = candidate.trim().split(/\s+/);
+      if (width === undefined || !/^[1-9]\d*w$/.test(width) || rest.length > 0) {
+        throw new TypeError(`its ${what}: candidate ${index} is not "URL <width>w"`);
+      }
+      return `${webUrl(url, baseUrl, `${what} candidate ${index}`)} ${width}`;
+    })
+    .join(', ');
 }
 
 /**

@@ -3,11 +3,48 @@ import { type ImageInput, toImageInput } from './image-input.js';
 import type { GalleryLogger } from './logger.js';
 
 /**
- * "Data entry point 400": the host's query for the gallery, as a function returning rows.
- * Rows are plain objects; which keys hold the id, the title, the image and (optionally) the
- * image's alt text is configured by {@link SourceColumns}.
+ * "Data entry point 400": the host's query for the gallery. Rows are plain objects; which keys hold
+ * the id, the title, the image and (optionally) the image's alt text is configured by
+ * {@link SourceColumns}. Two forms:
+ *
+ * - a function returning every row: the handler pages it itself (it calls the function for each
+ *   page asked and cuts the page out of the rows; only that page's images are read and probed);
+ * - a {@link PagedGallerySource}, asked for one page at a time, for a host whose rows are too many
+ *   to return at once.
  */
-export type GallerySource = () => Promise<readonly unknown[]>;
+export type GallerySource = WholeListSource | PagedGallerySource;
+
+/** A source returning every row at once; the handler cuts the page asked out of them. */
+export type WholeListSource = () => Promise<readonly unknown[]>;
+
+/** What a paged source is asked: the host's cursor from its previous page (null: the first) and a size. */
+export interface GalleryPageRequest {
+  readonly cursor: string | null;
+  /** At most this many rows (1 to 200). */
+  readonly limit: number;
+}
+
+/** One page of rows, and the host's own cursor of the page after it (null on the last page). */
+export interface GallerySourcePage {
+  readonly rows: readonly unknown[];
+  readonly next: string | null;
+}
+
+/**
+ * A host source asked one page at a time (keyset pagination in its own query, say
+ * `WHERE id > ? ORDER BY id LIMIT ?`). The cursor is the host's own text: the handler signs it into
+ * the `next` URL and hands back only cursors it signed, so the host never sees a forged one. A
+ * repeated id is dropped within a page only.
+ */
+export interface PagedGallerySource {
+  page(request: GalleryPageRequest): Promise<GallerySourcePage>;
+}
+
+/** The page a paged source must return; anything else is the host's bug, reported as such. */
+export const SourcePage = z.object({
+  rows: z.array(z.unknown()),
+  next: z.string().min(1).max(1024).nullable(),
+});
 
 export const SourceColumns = z.object({
   id: z.string().min(1).default('id'),

@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -119,6 +119,21 @@ describe('folderSource', () => {
     await writeFile(join(dir, 'a.JPG'), 'x');
     const rows = await folderSource(dir)();
     expect(rows.map((row) => (row as { id: string }).id)).toEqual(['a.JPG', 'b.webp']);
+  });
+
+  it('reads the folder again only when a name in it changes, returning the same frozen rows meanwhile', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'gallery-folder-'));
+    dirs.push(dir);
+    await writeFile(join(dir, 'a.jpg'), 'x');
+    // A folder changed long ago (a recent change is always read again: coarse clocks).
+    const past = new Date(Date.now() - 60_000);
+    await utimes(dir, past, past);
+    const source = folderSource(dir);
+    const first = await source();
+    expect(await source()).toBe(first);
+    expect(Object.isFrozen(first) && Object.isFrozen(first[0])).toBe(true);
+    await writeFile(join(dir, 'b.jpg'), 'x');
+    expect((await source()).map((row) => (row as { id: string }).id)).toEqual(['a.jpg', 'b.jpg']);
   });
 
   it('fails clearly when the folder does not exist', async () => {

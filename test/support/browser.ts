@@ -100,7 +100,7 @@ export function thumbPath(token: string): string {
 }
 
 export type Reply =
-  | { status?: number; contentType: string; body: string | Buffer }
+  | { status?: number; contentType: string; body: string | Buffer; headers?: Record<string, string> }
   | { abort: true }
   /** Never answered: the request stays pending for good. */
   | { never: true };
@@ -121,6 +121,8 @@ export class FakeSite {
   private readonly replies = new Map<string, Array<() => Reply | Promise<Reply>>>();
   private readonly gates = new Map<string, { gate: Gate; open: Promise<void>; arrive: () => void }>();
   private readonly counts = new Map<string, number>();
+  /** Every request that reached the site, as method and path with query, in order. */
+  readonly requests: string[] = [];
 
   /** The default answers: the gallery list and every sample image's thumbnail and full image. */
   constructor() {
@@ -168,7 +170,9 @@ export class FakeSite {
   }
 
   private async answer(route: Route): Promise<void> {
-    const path = new URL(route.request().url()).pathname;
+    const url = new URL(route.request().url());
+    const path = url.pathname;
+    this.requests.push(`${route.request().method()} ${path}${url.search}`);
     this.counts.set(path, this.hits(path) + 1);
     const held = this.gates.get(path);
     if (held) {
@@ -178,7 +182,14 @@ export class FakeSite {
     const reply = await this.replyFor(path);
     if ('never' in reply) return new Promise(() => {});
     if ('abort' in reply) return route.abort('connectionfailed');
-    await route.fulfill({ status: reply.status ?? 200, contentType: reply.contentType, body: reply.body });
+    await route.fulfill({
+      status: reply.status ?? 200,
+      contentType: reply.contentType,
+      body: reply.body,
+      ...(reply.headers === undefined
+        ? {}
+        : { headers: { 'content-type': reply.contentType, ...reply.headers } }),
+    });
   }
 
   private async replyFor(path: string): Promise<Reply> {
