@@ -129,8 +129,8 @@ export async function renderImage(
 }
 
 // Measured on the fixture images (4096x4096 JPEG, 1920x1080 PNGs): WebP effort 2 encodes a 1280 px
-// rendition in about half the time of the default effort 4 for 1-16% more bytes. The extra widths
-// are most of a set's encoding work, so they take effort 2; the thumbnail keeps the default.
+// rendition in about half the time of the default effort 4 for at most 16% more bytes. The extra
+// widths are most of a set's encoding work, so they take effort 2; the thumbnail keeps the default.
 const WIDTH_EFFORT = 2;
 
 /** Renditions being made from one decode: each promise settles when its own bytes are encoded. */
