@@ -6,12 +6,24 @@
 //   cold_vs_ipx    ipx's time over ours to answer the first request of every image's thumbnail over
 //                  HTTP, both with empty caches (ipx keeps none; ours gets a fresh cache each round)
 //   generations    renditions generated for 100 concurrent requests of one cold thumbnail
+//   srcset_vs_thumb  ours, the cold time of every item's whole srcset (all its URLs, one after the
+//                  other) over the cold time of its thumbnail alone as it was made before srcsets
+//                  (a handler with `srcsetWidths: []`): goal at most 1.5
+//   srcset_vs_ipx  ipx's time over ours to make the same renditions cold (ipx one request per URL)
+//   listN_*        the first page of GET /caroulsel/data (48 items) over a folder of N images, in
+//                  milliseconds per request (one connection, requests one after another), over
+//                  nginx's JSON directory listing of the same folder (autoindex_format json): cold
+//                  (a fresh handler and an empty cache: the page's images hashed and probed), warm
+//                  (a later request) and 304 (revalidation with the page's ETag). Goal: warm <= 2.
+//                  The folder is the seven images over and over: the first page's 48 files are
+//                  copies made distinct (a few bytes after the image's end), so the cold page probes
+//                  48 contents; the rest are hard links.
 // HTTP load comes from autocannon run as a separate process (with a worker), so the servers (this
 // process, and nginx) share no event loop with the load. Ports 3110-3113 (BENCH_GALLERY_PORT moves them).
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync } from 'node:fs';
-import { chmod, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { chmod, link, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { cpus, tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
@@ -20,9 +32,11 @@ import { promisify } from 'node:util';
 import { createIPX, createIPXNodeServer, ipxFSStorage } from 'ipx';
 import sirv from 'sirv';
 import { createDiskCache } from '../src/gallery/cache/disk-cache.js';
+import { folderSource } from '../src/gallery/folder-source.js';
 import { createGalleryHandler } from '../src/gallery/handler.js';
-import { GalleryLimits } from '../src/gallery/limits.js';
+import { GalleryLimits, type GalleryLimitsInput } from '../src/gallery/limits.js';
 import { toNodeListener } from '../src/gallery/node-adapter.js';
+import { DEFAULT_PAGE_SIZE } from '../src/gallery/page-query.js';
 import { loadLine, median, spread, timed } from './report.js';
 
 const SAMPLES = new URL('../examples/images/', import.meta.url).pathname;
@@ -44,9 +58,68 @@ const NGINX = process.env.NGINX ?? '/usr/sbin/nginx';
 const FIRST_PORT = Number(process.env.BENCH_GALLERY_PORT ?? 3110);
 const LOAD_SECONDS = 5;
 const ROUNDS = 5;
-const COLD_ROUNDS = 3;
+const COLD_ROUNDS = 7;
 const CONNECTIONS = 16;
 const AUTOCANNON = new URL('../node_modules/autocannon/autocannon.js', import.meta.url).pathname;
+const LISTING_SIZES = [1_000, 10_000];
+const LIST_SECONDS = 3;
+
+/**
+ * Milliseconds per request autocannon (another process, one connection, so requests go one after
+ * another) gets from `url`; every answer must have `status`.
+ */
+async function msPerRequest(url: string, status: 200 | 304, headers: Record<string, string> = {}) {
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [
+      AUTOCANNON,
+      '--json',
+      '-c',
+      '1',
+      '-d',
+      String(LIST_SECONDS),
+      '-w',
+      '1',
+      ...Object.entries(headers).flatMap(([name, value]) => ['-H', `${name}=${value}`]),
+      url,
+    ],
+    { timeout: (LIST_SECONDS + 30) * 1000, maxBuffer: 16 * 1024 * 1024 },
+  );
+  const result = JSON.parse(stdout) as {
+    requests: { total: number };
+    duration: number;
+    errors: number;
+    '2xx': number;
+    '3xx': number;
+  };
+  const matching = status === 304 ? result['3xx'] : result['2xx'];
+  if (result.errors > 0 || matching !== result.requests.total || result.requests.total === 0) {
+    throw new Error(
+      `${url}: ${result.requests.total} requests, ${matching} answered ${status}, ${result.errors} errors`,
+    );
+  }
+  return (result.duration * 1000) / result.requests.total;
+}
+
+/**
+ * A folder of `count` images named in order: the first page's files are distinct copies (bytes
+ * appended after the image, which decoders ignore), the others hard links to the originals.
+ */
+async function imageFolder(
+  dir: string,
+  count: number,
+  originals: readonly { file: string; bytes: Buffer }[],
+) {
+  await mkdir(dir, { mode: 0o755 });
+  for (let i = 0; i < count; i++) {
+    const original = originals[i % originals.length] as { file: string; bytes: Buffer };
+    const file = join(dir, `img-${String(i).padStart(5, '0')}-${basename(original.file)}`);
+    if (i < DEFAULT_PAGE_SIZE)
+      await writeFile(file, Buffer.concat([original.bytes, Buffer.from(`\0copy ${i}`)]));
+    else await link(original.file, file);
+  }
+  await chmod(dir, 0o755);
+}
 
 /** Requests per second autocannon (another process, one worker thread) gets from `url`. */
 async function requestsPerSecond(url: string, seconds = LOAD_SECONDS): Promise<number> {
@@ -68,7 +141,13 @@ async function listen(server: Server, port: number): Promise<void> {
 }
 
 /** Debian's nginx on `port`, serving `root`, with its own prefix, config, logs and pid in `dir`. */
-async function startNginx(dir: string, root: string, port: number) {
+async function startNginx(
+  dir: string,
+  root: string,
+  port: number,
+  locations = '',
+  readyPath = '/thumb.webp',
+) {
   const conf = join(dir, 'nginx.conf');
   await writeFile(
     conf,
@@ -87,7 +166,7 @@ http {
   uwsgi_temp_path ${join(dir, 'uwsgi')};
   scgi_temp_path ${join(dir, 'scgi')};
   types { image/webp webp; }
-  server { listen 127.0.0.1:${port}; root ${root}; }
+  server { listen 127.0.0.1:${port}; root ${root}; ${locations} }
 }
 `,
   );
@@ -98,12 +177,101 @@ http {
   });
   for (let attempt = 0; attempt < 50; attempt++) {
     if (child.exitCode !== null) throw new Error(`nginx (${NGINX}) exited: ${stderr.trim()}`);
-    const answer = await fetch(`http://127.0.0.1:${port}/thumb.webp`).catch(() => undefined);
+    const answer = await fetch(`http://127.0.0.1:${port}${readyPath}`).catch(() => undefined);
     if (answer?.ok) return child;
     await sleep(100);
   }
   child.kill();
   throw new Error(`nginx (${NGINX}) did not answer on port ${port} within 5 s: ${stderr.trim()}`);
+}
+
+interface ListingFigures {
+  count: number;
+  cold: number[];
+  warm: number[];
+  revalidated: number[];
+  nginx: number[];
+}
+
+/**
+ * The first page of `/caroulsel/data` over folders of 1,000 and 10,000 images against nginx's JSON
+ * listing of the same folder (its own instance, prefix and port), in milliseconds per request.
+ */
+async function listing(work: string, images: readonly { file: string; bytes: Buffer }[], port: number) {
+  const prefix = join(work, 'nginx-listing');
+  await mkdir(prefix, { mode: 0o755 });
+  const folders = LISTING_SIZES.map((count) => ({ count, dir: join(work, `folder-${count}`) }));
+  for (const { count, dir } of folders) await imageFolder(dir, count, images);
+  await writeFile(join(prefix, 'ready'), 'ok', { mode: 0o644 });
+  const locations = folders
+    .map(
+      ({ count, dir }) =>
+        `location /folder-${count}/ { alias ${dir}/; autoindex on; autoindex_format json; }`,
+    )
+    .join(' ');
+  const nginx = await startNginx(prefix, prefix, port, locations, '/ready');
+  // One server whose handler is replaced for each cold round (a fresh handler and cache folder).
+  let current = toNodeListener(createGalleryHandler({ source: async () => [], secrets: [SECRET] }));
+  const ours = createServer((request, response) => current(request, response));
+  await listen(ours, port + 1);
+  const results: ListingFigures[] = [];
+  try {
+    for (const { count, dir } of folders) {
+      const figures: ListingFigures = { count, cold: [], warm: [], revalidated: [], nginx: [] };
+      const ourUrl = `http://127.0.0.1:${port + 1}/caroulsel/data`;
+      const nginxUrl = `http://127.0.0.1:${port}/folder-${count}/`;
+      let page = Buffer.alloc(0);
+      for (let round = 0; round < COLD_ROUNDS; round++) {
+        current = toNodeListener(
+          createGalleryHandler({
+            source: folderSource(dir),
+            secrets: [SECRET],
+            cache: createDiskCache({ dir: join(work, `listing-cache-${count}-${round}`) }),
+            logger: { warn: (message) => console.error(message) },
+          }),
+        );
+        figures.cold.push(
+          await timed(async () => {
+            const answer = await fetch(ourUrl);
+            page = Buffer.from(await answer.arrayBuffer());
+            if (!answer.ok) throw new Error(`${ourUrl}: HTTP ${answer.status}`);
+          }),
+        );
+      }
+      const shown = (JSON.parse(page.toString()) as { items: unknown[] }).items.length;
+      if (shown !== DEFAULT_PAGE_SIZE)
+        throw new Error(`the first page of ${count} images shows ${shown} items`);
+      const etag = (await fetch(ourUrl).then((answer) => answer.headers.get('etag'))) ?? '';
+      const nginxList = Buffer.from(await (await fetch(nginxUrl)).arrayBuffer());
+      const listed = (JSON.parse(nginxList.toString()) as unknown[]).length;
+      if (listed !== count) throw new Error(`nginx lists ${listed} files of ${count}`);
+      // The folder source reads a folder changed in the last 2 s again on every call (coarse
+      // clocks): wait that out, as a gallery does that is not being written to.
+      const changed = (await stat(dir)).mtimeMs;
+      await sleep(Math.max(0, changed + 2100 - Date.now()));
+      await msPerRequest(ourUrl, 200); // warm-up
+      await msPerRequest(nginxUrl, 200);
+      for (let round = 0; round < ROUNDS; round++) {
+        const order = [
+          async () => figures.warm.push(await msPerRequest(ourUrl, 200)),
+          async () => figures.nginx.push(await msPerRequest(nginxUrl, 200)),
+          async () => figures.revalidated.push(await msPerRequest(ourUrl, 304, { 'If-None-Match': etag })),
+        ];
+        for (let i = 0; i < order.length; i++) await order[(i + round) % order.length]?.();
+      }
+      console.log(
+        `listing ${count} images: our first page ${page.length} bytes (${shown} items), nginx's JSON listing ${nginxList.length} bytes; ${loadLine()}`,
+      );
+      console.log(
+        `  ms per request: ours cold ${spread(figures.cold, 1)}, warm ${spread(figures.warm, 2)}, 304 ${spread(figures.revalidated, 2)}; nginx ${spread(figures.nginx, 2)}`,
+      );
+      results.push(figures);
+    }
+  } finally {
+    nginx.kill();
+    ours.close();
+  }
+  return results;
 }
 
 async function main() {
@@ -131,8 +299,9 @@ async function main() {
   let nginx: ReturnType<typeof spawn> | undefined;
   try {
     let generations = 0;
-    const galleryOf = (cacheDir: string) =>
+    const galleryOf = (cacheDir: string, overrides: GalleryLimitsInput = {}) =>
       createGalleryHandler({
+        limits: overrides,
         source: async () => images.map(({ file }, i) => ({ id: String(i), title: file, image: file })),
         secrets: [SECRET],
         cache: createDiskCache({ dir: cacheDir }),
@@ -220,7 +389,9 @@ async function main() {
       `ours / nginx per round: ${spread(versus('nginx'))}; ours / sirv per round: ${spread(versus('sirv'))}`,
     );
 
-    // 4. Cold thumbnails over HTTP: ours with a fresh cache against ipx (no cache), same images.
+    // 4. Cold renditions over HTTP, same images: our thumbnails as made before srcsets (a handler
+    // with `srcsetWidths: []`) and as made now (with the whole srcset, from one decode), ipx's
+    // thumbnails, our whole srcsets, and ipx making the same srcsets (no cache, one decode per URL).
     const ipx = createIPX({ storage: ipxFSStorage({ dir: imageDir }) });
     const ipxServer = createServer(createIPXNodeServer(ipx));
     servers.push(ipxServer);
@@ -232,40 +403,130 @@ async function main() {
         if (!answer.ok) throw new Error(`${url}: HTTP ${answer.status}`);
       }
     };
-    const ipxUrls = images.map(
-      ({ file }) =>
-        `http://127.0.0.1:${FIRST_PORT + 3}/s_${limits.thumbSize}x${limits.thumbSize},fit_inside,f_webp,q_75/${basename(file)}`,
-    );
-    const coldOurs: number[] = [];
-    const coldIpx: number[] = [];
+    const coldPort = FIRST_PORT + 4;
     // One server whose handler is replaced each round by a fresh one with an empty cache: a new
     // server per round would meet the client's kept-alive sockets to the previous one.
     let coldListener = toNodeListener(galleryOf(join(work, 'cold-warm-up')));
     const coldServer = createServer((request, response) => coldListener(request, response));
     servers.push(coldServer);
-    await listen(coldServer, FIRST_PORT + 4);
-    for (let round = 0; round < COLD_ROUNDS; round++) {
-      coldListener = toNodeListener(galleryOf(join(work, `cold-${round}`)));
-      const list = (await (await fetch(`http://127.0.0.1:${FIRST_PORT + 4}/caroulsel/data`)).json()) as {
-        items: { previewUrl: string }[];
+    await listen(coldServer, coldPort);
+    let fresh = 0;
+    /** A fresh handler with an empty cache on the cold server; its list, read before any timing. */
+    const freshGallery = async (overrides: GalleryLimitsInput = {}) => {
+      coldListener = toNodeListener(galleryOf(join(work, `cold-${fresh++}`), overrides));
+      const list = (await (await fetch(`http://127.0.0.1:${coldPort}/caroulsel/data`)).json()) as {
+        items: { previewUrl: string; srcset: string }[];
       };
-      const ourUrls = list.items.map((item) => `http://127.0.0.1:${FIRST_PORT + 4}${item.previewUrl}`);
-      if (round % 2 === 0) {
-        coldOurs.push(await timed(() => fetchAll(ourUrls)));
-        coldIpx.push(await timed(() => fetchAll(ipxUrls)));
+      return list.items;
+    };
+    const srcsetPaths = (srcset: string) =>
+      srcset.split(', ').map((candidate) => candidate.split(' ')[0] ?? '');
+    // ipx makes the same renditions: the thumbnail fitted in its square, the widths by width.
+    const ipxPathOf = (path: string, file: string) => {
+      const variant = path.slice(path.lastIndexOf('/') + 1);
+      const size =
+        variant === 'thumb'
+          ? `s_${limits.thumbSize}x${limits.thumbSize},fit_inside`
+          : `w_${variant.slice(1)}`;
+      return `http://127.0.0.1:${FIRST_PORT + 3}/${size},f_webp,q_75/${basename(file)}`;
+    };
+    const coldKinds = ['thumb before srcsets', 'thumb', 'ipx thumb', 'srcset', 'ipx srcset'] as const;
+    const cold = new Map(coldKinds.map((kind) => [kind, [] as number[]]));
+    // Per image: its whole srcset over its thumbnail before srcsets, each round.
+    const perImage = images.map(() => ({ srcset: [] as number[], before: [] as number[] }));
+    const measure = async (kind: (typeof coldKinds)[number]) => {
+      const timeEach = async (urls: readonly string[][]) => {
+        let total = 0;
+        const each: number[] = [];
+        for (const group of urls) {
+          const time = await timed(() => fetchAll(group));
+          each.push(time);
+          total += time;
+        }
+        return { total, each };
+      };
+      const ours = (items: { previewUrl: string; srcset: string }[], whole: boolean) =>
+        items.map((item) =>
+          (whole ? srcsetPaths(item.srcset) : [item.previewUrl]).map(
+            (path) => `http://127.0.0.1:${coldPort}${path}`,
+          ),
+        );
+      if (kind === 'thumb before srcsets') {
+        const { total, each } = await timeEach(ours(await freshGallery({ srcsetWidths: [] }), false));
+        for (const [i, time] of each.entries()) perImage[i]?.before.push(time);
+        cold.get(kind)?.push(total);
+      } else if (kind === 'thumb') {
+        cold.get(kind)?.push((await timeEach(ours(await freshGallery(), false))).total);
+      } else if (kind === 'srcset') {
+        const { total, each } = await timeEach(ours(await freshGallery(), true));
+        for (const [i, time] of each.entries()) perImage[i]?.srcset.push(time);
+        cold.get(kind)?.push(total);
       } else {
-        coldIpx.push(await timed(() => fetchAll(ipxUrls)));
-        coldOurs.push(await timed(() => fetchAll(ourUrls)));
+        // ipx is told the same URLs our srcsets list (the list is read from a gallery not timed).
+        const items = await freshGallery();
+        const urls = items.map((item, i) =>
+          (kind === 'ipx thumb' ? [item.previewUrl] : srcsetPaths(item.srcset)).map((path) =>
+            ipxPathOf(path, images[i]?.file ?? ''),
+          ),
+        );
+        cold.get(kind)?.push((await timeEach(urls)).total);
+      }
+    };
+    for (let round = 0; round < COLD_ROUNDS; round++) {
+      // The order rotates, so a drift of the machine's load does not always fall on the same kind.
+      for (let step = 0; step < coldKinds.length; step++) {
+        const kind = coldKinds[(step + round) % coldKinds.length];
+        if (kind !== undefined) await measure(kind);
       }
     }
-    const coldRatios = coldIpx.map((time, round) => time / (coldOurs[round] ?? Number.NaN));
+    const series = (kind: (typeof coldKinds)[number]) => cold.get(kind) ?? [];
+    const coldPerRound = (a: (typeof coldKinds)[number], b: (typeof coldKinds)[number]) =>
+      series(a).map((time, round) => time / (series(b)[round] ?? Number.NaN));
+    const coldRatios = coldPerRound('ipx thumb', 'thumb');
+    const beforeVsIpx = coldPerRound('ipx thumb', 'thumb before srcsets');
+    const srcsetRatios = coldPerRound('srcset', 'thumb before srcsets');
+    const srcsetVsIpx = coldPerRound('ipx srcset', 'srcset');
+    const renditions = (await freshGallery()).reduce((sum, item) => sum + srcsetPaths(item.srcset).length, 0);
     console.log(
-      `cold thumbnails of all ${images.length} images over HTTP: ours ${spread(coldOurs, 0)} ms, ipx ${spread(coldIpx, 0)} ms; ipx / ours ${spread(coldRatios)}`,
+      `cold, over HTTP, ${COLD_ROUNDS} rounds (order rotating), all ${images.length} images one after the other, a fresh cache each time:`,
     );
+    for (const kind of coldKinds) console.log(`  ${kind}: ${spread(series(kind), 0)} ms`);
+    console.log(`  (the srcsets hold ${renditions} renditions for the ${images.length} images)`);
+    for (const [i, { file }] of images.entries()) {
+      const times = perImage[i];
+      if (times === undefined) continue;
+      const ratio = median(times.srcset) / median(times.before);
+      console.log(
+        `  ${basename(file)}: srcset ${spread(times.srcset, 0)} ms, thumbnail before srcsets ${spread(times.before, 0)} ms (${ratio.toFixed(2)})`,
+      );
+    }
+    console.log(
+      `ipx thumb / our thumb ${spread(coldRatios)}; ipx thumb / thumb before srcsets ${spread(beforeVsIpx)}; ` +
+        `srcset / thumb before srcsets ${spread(srcsetRatios)}; ipx srcset / our srcset ${spread(srcsetVsIpx)}`,
+    );
+
+    // 5. Listing large folders: our first page against nginx's JSON listing of the same folder.
+    const listings = await listing(work, images, FIRST_PORT + 6);
+    const perRound = (figures: ListingFigures, ours: readonly number[]) =>
+      ours.map((time, round) => time / (figures.nginx[round] ?? Number.NaN));
+    for (const figures of listings) {
+      console.log(
+        `  ${figures.count} images, ours / nginx per round: warm ${spread(perRound(figures, figures.warm))}, 304 ${spread(perRound(figures, figures.revalidated))}; cold / nginx median ${(median(figures.cold) / median(figures.nginx)).toFixed(1)}`,
+      );
+    }
+    const listingRatios = listings
+      .map(
+        (figures) =>
+          `list${figures.count}_warm=${median(perRound(figures, figures.warm)).toFixed(2)} ` +
+          `list${figures.count}_304=${median(perRound(figures, figures.revalidated)).toFixed(2)} ` +
+          `list${figures.count}_cold=${(median(figures.cold) / median(figures.nginx)).toFixed(1)}`,
+      )
+      .join(' ');
     console.log(`end: ${loadLine()}`);
     console.log(
       `payload_ratio=${payloadRatio.toFixed(4)} vs_nginx=${median(versus('nginx')).toFixed(2)} vs_sirv=${median(versus('sirv')).toFixed(2)} ` +
-        `cold_vs_ipx=${median(coldRatios).toFixed(2)} generations=${coldGenerations}`,
+        `cold_vs_ipx=${median(coldRatios).toFixed(2)} generations=${coldGenerations} ` +
+        `srcset_vs_thumb=${median(srcsetRatios).toFixed(2)} srcset_vs_ipx=${median(srcsetVsIpx).toFixed(2)} ${listingRatios}`,
     );
   } finally {
     nginx?.kill();

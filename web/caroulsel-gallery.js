@@ -2,9 +2,15 @@
 /**
  * The home gallery: a framework-free browser module that ships as-is (no build step).
  *
- * Phases (seed section 3): idle until first visible, then exactly one list request with a single
- * centred loader, then a grid whose cards each keep a skeleton until their own thumbnail loads (or a
- * safety fallback fires). An empty list and a failed request get states of their own.
+ * Phases: idle until first visible, then exactly one list request with a single centred loader,
+ * then a grid whose cards each keep a skeleton (over the image's ThumbHash colours) until their own
+ * thumbnail loads (or a safety fallback fires). An empty list and a failed request get states of
+ * their own. A card opens its full image in a PhotoSwipe lightbox; without JavaScript it is a plain
+ * link to that image.
+ *
+ * Two files of the package's dependencies are loaded next to this module (same folder, so wherever
+ * a host serves it): `thumbhash.js` when the list is requested, `photoswipe.esm.min.js` and
+ * `photoswipe.css` when a card is first pointed at, focused or opened.
  *
  * @example
  *   import { mountGallery } from '/assets/caroulsel-gallery.js';
@@ -15,11 +21,16 @@
 /**
  * One item of `GET /caroulsel/data`, as the component uses it.
  * @typedef {object} GalleryItem
+ * @property {string} id names the item in the page's URL while the lightbox shows it
  * @property {string} title
+ * @property {string} alt the image's text alternative (the title when the data gives none)
  * @property {string} previewUrl
  * @property {string} fullUrl
  * @property {number | undefined} width
  * @property {number | undefined} height
+ * @property {string | undefined} placeholder ThumbHash of the image, base64
+ * @property {string | undefined} srcset the img `srcset`, its URLs made absolute; absent when the
+ *   list gives none
  */
 
 /**
@@ -31,6 +42,13 @@
  * @property {string} error shown when the list request fails
  * @property {string} retry the retry button's text
  * @property {string} thumbnailError shown in a card whose thumbnail fails to load
+ * @property {string} loaded announced once the grid is drawn; `{count}` is the number of images
+ * @property {string} lightbox accessible name of the lightbox dialog
+ * @property {string} close the lightbox's close button
+ * @property {string} previous the lightbox's previous-image button
+ * @property {string} next the lightbox's next-image button
+ * @property {string} zoom the lightbox's zoom button
+ * @property {string} imageError shown in the lightbox when a full image fails to load
  */
 
 /**
@@ -41,9 +59,29 @@
  * @property {string} [rootMargin] IntersectionObserver margin deciding when the gallery counts as
  *   visible; default `0px`
  * @property {Partial<GalleryLabels>} [labels] texts to replace
+ * @property {boolean} [lightbox] open cards in the lightbox; default true (false: cards are plain
+ *   links to the full image)
  */
 
 /** @typedef {'idle' | 'loading' | 'grid' | 'empty' | 'error'} GalleryState */
+
+/**
+ * One card of the grid and the item it shows.
+ * @typedef {object} Card
+ * @property {GalleryItem} item
+ * @property {HTMLLIElement} entry
+ * @property {HTMLAnchorElement} card
+ * @property {HTMLImageElement} image
+ * @property {HTMLElement} skeleton
+ */
+
+/**
+ * The open lightbox; `pswp` is undefined while PhotoSwipe's module is still loading.
+ * @typedef {object} Lightbox
+ * @property {import('photoswipe').default | undefined} pswp
+ * @property {boolean} closing
+ * @property {boolean} [fromHistory] closed by Back, so the history needs no step of its own
+ */
 
 /**
  * @typedef {object} GalleryController
@@ -65,9 +103,102 @@ export const DEFAULT_LABELS = {
   error: 'The images could not be loaded.',
   retry: 'Try again',
   thumbnailError: 'Image unavailable',
+  loaded: '{count} images loaded',
+  lightbox: 'Image viewer',
+  close: 'Close',
+  previous: 'Previous image',
+  next: 'Next image',
+  zoom: 'Zoom',
+  imageError: 'The image cannot be loaded',
 };
 
 const BLOCK = 'caroulsel-gallery';
+
+/** The URL fragment that names the image the lightbox shows, so a shared link opens it. */
+const HASH_PREFIX = '#photo=';
+
+/** Marks the history entry the lightbox pushed: Back leaves it, which closes the lightbox. */
+const HISTORY_KEY = 'caroulselGalleryLightbox';
+
+/** The dependency files live next to this module, wherever the host serves it from. */
+const assetUrl = (/** @type {string} */ name) => new URL(name, import.meta.url).href;
+
+/**
+ * @typedef {(hash: Uint8Array) => { w: number, h: number, rgba: ArrayLike<number> }} PlaceholderDecoder
+ */
+
+/** @type {Promise<PlaceholderDecoder | undefined> | undefined} */
+let decoderModule;
+
+/**
+ * The ThumbHash decoder, loaded once per page. A decoder that cannot be loaded costs the
+ * placeholders, never the gallery.
+ *
+ * @returns {Promise<PlaceholderDecoder | undefined>}
+ */
+function loadDecoder() {
+  decoderModule ??= import(assetUrl('thumbhash.js')).then(
+    (module) => /** @type {PlaceholderDecoder} */ (module.thumbHashToRGBA),
+    (error) => {
+      console.warn('caroulsel-gallery: no placeholders, thumbhash.js did not load:', error);
+      decoderModule = undefined;
+      return undefined;
+    },
+  );
+  return decoderModule;
+}
+
+/** @typedef {typeof import('photoswipe').default} PhotoSwipeClass */
+
+/** @type {Promise<PhotoSwipeClass> | undefined} */
+let photoSwipeModule;
+
+/**
+ * PhotoSwipe's core and its styles, loaded once per page. A failure is not remembered, so the next
+ * opening tries again.
+ *
+ * @param {Document} doc
+ * @returns {Promise<PhotoSwipeClass>}
+ */
+function loadPhotoSwipe(doc) {
+  photoSwipeModule ??= Promise.all([
+    import(assetUrl('photoswipe.esm.min.js')),
+    new Promise((resolve, reject) => {
+      const link = doc.createElement('link');
+      link.rel = 'stylesheet';
+      link.href = assetUrl('photoswipe.css');
+      link.addEventListener('load', resolve, { once: true });
+      link.addEventListener('error', () => reject(new Error(`${link.href} did not load`)), { once: true });
+      doc.head.append(link);
+    }),
+  ]).then(([module]) => /** @type {PhotoSwipeClass} */ (module.default));
+  photoSwipeModule.catch(() => {
+    photoSwipeModule = undefined;
+  });
+  return photoSwipeModule;
+}
+
+/** The item id the URL's fragment names, if any. */
+function hashId() {
+  const { hash } = window.location;
+  if (!hash.startsWith(HASH_PREFIX)) return undefined;
+  try {
+    return decodeURIComponent(hash.slice(HASH_PREFIX.length));
+  } catch {
+    return undefined;
+  }
+}
+
+/** @param {unknown} state */
+function isLightboxEntry(state) {
+  return isRecord(state) && state[HISTORY_KEY] === true;
+}
+
+/** The page's URL without its fragment: where closing a lightbox that history did not open leads. */
+function urlWithoutHash() {
+  const { href, hash } = window.location;
+  return hash === '' ? href : href.slice(0, -hash.length);
+}
 
 /**
  * Turns the element into a gallery that loads when it first becomes visible.
@@ -94,6 +225,7 @@ export function mountGallery(element, options = {}) {
       `mountGallery: fallbackDelayMs must be a number of milliseconds >= 0, got ${String(fallbackDelayMs)}`,
     );
   }
+  const useLightbox = options.lightbox ?? true;
   const labels = { ...DEFAULT_LABELS, ...options.labels };
   // Built before the element is touched: a rootMargin the browser rejects throws with nothing changed.
   const observer =
@@ -116,8 +248,39 @@ export function mountGallery(element, options = {}) {
   let request;
   /** @type {Set<ReturnType<typeof setTimeout>>} */
   const timers = new Set();
+  /** @type {PlaceholderDecoder | undefined} */
+  let decode;
+  /** The grid's list while it is shown, and every card in it, in order. */
+  /** @type {HTMLUListElement | undefined} */
+  let list;
+  /** @type {Card[]} */
+  const shown = [];
+  /** Each card waiting to be seen: its safety fallback only starts counting once it is on screen. */
+  /** @type {Map<Element, () => void>} */
+  const unseen = new Map();
+  const cardObserver =
+    typeof IntersectionObserver === 'function'
+      ? new IntersectionObserver((entries) => {
+          for (const entry of entries) {
+            if (!entry.isIntersecting) continue;
+            unseen.get(entry.target)?.();
+          }
+        })
+      : undefined;
+  /** @type {Lightbox | undefined} */
+  let lightbox;
+  let destroyed = false;
+  /** @type {{ stop(): void } | undefined} */
+  let pager;
+  // Aborted on destroy: no thumbnail retry outlives the gallery.
+  const retries = new AbortController();
 
   element.classList.add(BLOCK);
+  // One polite live region for the whole life of the gallery: a region that already exists is the
+  // one screen readers reliably announce when its text changes.
+  const announcer = create('p', `${BLOCK}__status`);
+  announcer.setAttribute('role', 'status');
+  element.append(announcer);
   setState('idle');
 
   /** @param {GalleryState} next */
@@ -140,20 +303,25 @@ export function mountGallery(element, options = {}) {
     return node;
   }
 
+  /** Shows `node` as the gallery's content, keeping the live region. @param {HTMLElement} node */
+  function show(node) {
+    for (const child of [...element.children]) if (child !== announcer) child.remove();
+    element.prepend(node);
+  }
+
   async function load() {
     request?.abort();
     const controller = new AbortController();
     request = controller;
     showLoader();
+    // Fetched alongside the list, so the placeholders are ready when the grid is drawn.
+    const decoder = loadDecoder();
     /** @type {GalleryItem[]} */
     let items;
+    /** @type {string | null} */
+    let next;
     try {
-      const response = await fetch(dataUrl, {
-        headers: { accept: 'application/json' },
-        signal: controller.signal,
-      });
-      if (!response.ok) throw new Error(`${dataUrl} answered ${response.status}`);
-      items = parseItems(await response.json(), doc.baseURI);
+      ({ items, next } = await fetchPage(dataUrl, controller.signal, doc.baseURI));
     } catch (error) {
       if (controller.signal.aborted) return;
       // The page's console is where a developer looks; the visitor gets the error state.
@@ -161,10 +329,11 @@ export function mountGallery(element, options = {}) {
       showError();
       return;
     }
+    decode = await decoder;
     if (controller.signal.aborted) return;
     request = undefined;
-    if (items.length === 0) showEmpty();
-    else showGrid(items);
+    if (items.length === 0 && next === null) showEmpty();
+    else showGrid(items, next);
   }
 
   function showLoader() {
@@ -173,12 +342,12 @@ export function mountGallery(element, options = {}) {
     const spinner = create('span', `${BLOCK}__spinner`);
     spinner.setAttribute('aria-hidden', 'true');
     loader.append(spinner, create('span', `${BLOCK}__loader-text`, labels.loading));
-    element.replaceChildren(loader);
+    show(loader);
     setState('loading');
   }
 
   function showEmpty() {
-    element.replaceChildren(create('p', `${BLOCK}__message ${BLOCK}__message--empty`, labels.empty));
+    show(create('p', `${BLOCK}__message ${BLOCK}__message--empty`, labels.empty));
     setState('empty');
   }
 
@@ -190,86 +359,406 @@ export function mountGallery(element, options = {}) {
     // The loader replaces the button, so one click is one request.
     retry.addEventListener('click', () => void load(), { once: true });
     box.append(create('p', `${BLOCK}__error-text`, labels.error), retry);
-    element.replaceChildren(box);
+    show(box);
     setState('error');
   }
 
-  /** @param {GalleryItem[]} items */
-  function showGrid(items) {
-    const list = create('ul', `${BLOCK}__grid`);
+  /**
+   * The img `sizes` for the grid's CSS: a card's width is its ratio times the row height (its flex
+   * basis; growing to fill a row adds little), never more than the gallery, which is at most the
+   * viewport. The row height is read from the themable custom property, so a taller theme gets
+   * sharper images too.
+   *
+   * @param {GalleryItem} item
+   */
+  function sizesOf(item) {
+    const ratio = item.width !== undefined && item.height !== undefined ? item.width / item.height : 4 / 3;
+    const rowHeight =
+      getComputedStyle(element).getPropertyValue('--caroulsel-gallery-row-height').trim() || '13rem';
+    return `min(100vw, calc(${ratio.toFixed(4)} * ${rowHeight}))`;
+  }
+
+  /**
+   * @param {GalleryItem[]} items
+   * @param {string | null} next the next page's URL, loaded when the end of the grid comes into view
+   */
+  function showGrid(items, next) {
+    list = create('ul', `${BLOCK}__grid`);
     list.setAttribute('aria-label', labels.gallery);
-    const cards = items.map((item) => {
-      const entry = create('li', `${BLOCK}__item`);
-      const card = create('a', `${BLOCK}__card`);
-      card.href = item.fullUrl;
-      // The link is named once: its image's alt and its caption are the same title.
-      if (item.title !== '') card.setAttribute('aria-label', item.title);
-      card.dataset.state = 'pending';
-      if (item.width !== undefined && item.height !== undefined) {
-        // The only inline style: each card reserves its image's own shape (the CSS turns the ratio
-        // into the media box's aspect-ratio and the card's share of its row), so nothing shifts on load.
-        entry.style.setProperty('--caroulsel-gallery-ratio', String(item.width / item.height));
-      }
-      const media = create('span', `${BLOCK}__media`);
-      const image = create('img', `${BLOCK}__image`);
-      image.alt = item.title;
-      image.decoding = 'async';
-      if (item.width !== undefined && item.height !== undefined) {
-        image.width = item.width;
-        image.height = item.height;
-      }
-      const skeleton = create('span', `${BLOCK}__skeleton`);
-      skeleton.setAttribute('aria-hidden', 'true');
-      media.append(image, skeleton);
-      card.append(media, create('span', `${BLOCK}__title`, item.title));
-      entry.append(card);
-      list.append(entry);
-      return { card, image, skeleton, src: item.previewUrl };
-    });
-    element.replaceChildren(list);
+    if (useLightbox) {
+      // The lightbox's code is fetched when a card is first pointed at or focused, not with the page.
+      const warm = () => void loadPhotoSwipe(doc).catch(() => {});
+      list.addEventListener('pointerover', warm, { once: true });
+      list.addEventListener('focusin', warm, { once: true });
+    }
+    show(list);
     setState('grid');
-    for (const card of cards) watchImage(card);
+    appendCards(items);
+    announceCount();
+    // The end of the grid: the next page is asked for when this sentinel comes near the viewport.
+    if (next !== null) {
+      const sentinel = create('div', `${BLOCK}__more`);
+      sentinel.setAttribute('aria-hidden', 'true');
+      element.append(sentinel);
+      pager = loadMoreAtEnd(sentinel, next, {
+        fetchPage: (url, signal) => fetchPage(url, signal, doc.baseURI),
+        append: (more) => {
+          appendCards(more);
+          announceCount();
+        },
+      });
+    }
+    if (useLightbox) openNamedInUrl();
+  }
+
+  function announceCount() {
+    announcer.textContent = labels.loaded.replace('{count}', String(shown.length));
+  }
+
+  /**
+   * Adds one card per item at the end of the grid, each watching its own thumbnail.
+   * @param {GalleryItem[]} items
+   */
+  function appendCards(items) {
+    if (list === undefined) return;
+    const first = shown.length;
+    const added = items.map((item, offset) => createCard(item, first + offset));
+    for (const card of added) {
+      shown.push(card);
+      list.append(card.entry);
+    }
+    for (const card of added) watchImage(card);
+  }
+
+  /**
+   * @param {GalleryItem} item
+   * @param {number} index its place in the grid, for the lightbox
+   * @returns {Card}
+   */
+  function createCard(item, index) {
+    const entry = create('li', `${BLOCK}__item`);
+    const card = create('a', `${BLOCK}__card`);
+    // A real link: without JavaScript (or with a modifier key) it opens the full image itself.
+    card.href = item.fullUrl;
+    // Named once when alt and title say the same; otherwise the name is both, image first.
+    if (item.title !== '' && item.alt === item.title) card.setAttribute('aria-label', item.title);
+    card.dataset.state = 'pending';
+    if (item.width !== undefined && item.height !== undefined) {
+      // The only inline style: each card reserves its image's own shape (the CSS turns the ratio
+      // into the media box's aspect-ratio and the card's share of its row), so nothing shifts on load.
+      entry.style.setProperty('--caroulsel-gallery-ratio', String(item.width / item.height));
+    }
+    const media = create('span', `${BLOCK}__media`);
+    const placeholder = item.placeholder === undefined ? undefined : drawPlaceholder(item.placeholder);
+    if (placeholder !== undefined) {
+      media.classList.add(`${BLOCK}__media--placeholder`);
+      media.append(placeholder);
+    }
+    const image = createThumbnail(item);
+    const skeleton = create('span', `${BLOCK}__skeleton`);
+    skeleton.setAttribute('aria-hidden', 'true');
+    media.append(image, skeleton);
+    card.append(media, create('span', `${BLOCK}__title`, item.title));
+    entry.append(card);
+    if (useLightbox) card.addEventListener('click', (event) => onCardClick(event, index));
+    return { item, entry, card, image, skeleton };
+  }
+
+  /**
+   * The card's `<img>`: everything that decides which file the browser fetches for the thumbnail
+   * is set here, except `src`, which {@link watchImage} sets once it listens.
+   *
+   * @param {GalleryItem} item
+   */
+  function createThumbnail(item) {
+    const image = create('img', `${BLOCK}__image`);
+    image.alt = item.alt;
+    image.decoding = 'async';
+    // Before `src`: cards below the fold wait until the visitor scrolls near them.
+    image.loading = 'lazy';
+    if (item.width !== undefined && item.height !== undefined) {
+      image.width = item.width;
+      image.height = item.height;
+    }
+    return image;
+  }
+
+  /**
+   * The item's ThumbHash, drawn into a tiny canvas the CSS stretches over the media box: the
+   * image's colours before it loads, and after a fallback. A canvas, not a data: URL, so a host
+   * page's Content-Security-Policy for images does not hide it. Undefined when it cannot be drawn.
+   *
+   * @param {string} hash base64
+   */
+  function drawPlaceholder(hash) {
+    if (decode === undefined) return undefined;
+    try {
+      const bytes = Uint8Array.from(atob(hash), (char) => char.charCodeAt(0));
+      const { w, h, rgba } = decode(bytes);
+      const canvas = create('canvas', `${BLOCK}__placeholder`);
+      canvas.width = w;
+      canvas.height = h;
+      canvas.setAttribute('aria-hidden', 'true');
+      const context = canvas.getContext('2d');
+      if (context === null) return undefined;
+      context.putImageData(new ImageData(new Uint8ClampedArray(rgba), w, h), 0, 0);
+      return canvas;
+    } catch (error) {
+      console.warn(`caroulsel-gallery: placeholder ${JSON.stringify(hash)} is not a ThumbHash:`, error);
+      return undefined;
+    }
   }
 
   /**
    * Listens first, then sets the source, so no load event is missed; an image the browser already
-   * has (`complete` at once, from its cache) counts as loaded straight away.
+   * has (`complete` at once, from its cache) counts as loaded straight away. The safety fallback
+   * counts from when the card is first on screen: a lazy image below the fold has not even been
+   * asked for before that.
    *
-   * @param {{ card: HTMLAnchorElement, image: HTMLImageElement, skeleton: HTMLElement, src: string }} card
+   * @param {Card} card
    */
-  function watchImage({ card, image, skeleton, src }) {
-    const timer = setTimeout(() => settle('loaded'), fallbackDelayMs);
-    timers.add(timer);
-    /** @param {'loaded' | 'failed'} outcome */
+  function watchImage({ item, card, image, skeleton }) {
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    let timer;
+    const startFallback = () => {
+      forget();
+      if (timer !== undefined || skeleton.parentNode === null) return;
+      timer = setTimeout(() => settle('fallback'), fallbackDelayMs);
+      timers.add(timer);
+    };
+    function forget() {
+      unseen.delete(card);
+      cardObserver?.unobserve(card);
+    }
+    /** @param {'loaded' | 'failed' | 'fallback'} outcome */
     function settle(outcome) {
-      clearTimeout(timer);
-      timers.delete(timer);
+      forget();
+      if (timer !== undefined) {
+        clearTimeout(timer);
+        timers.delete(timer);
+      }
       skeleton.remove();
-      // A late error after the fallback still deserves the fallback text; a late load changes nothing.
-      if (outcome === 'failed' && card.dataset.state !== 'failed') {
+      const current = card.dataset.state;
+      // A late error after the fallback still deserves the error text; a late load counts as loaded.
+      if (outcome === 'failed' && current !== 'failed') {
         card.dataset.state = 'failed';
         image.after(create('span', `${BLOCK}__image-error`, labels.thumbnailError));
-      } else if (card.dataset.state === 'pending') {
+      } else if (outcome === 'loaded' && (current === 'pending' || current === 'fallback')) {
         card.dataset.state = 'loaded';
+      } else if (outcome === 'fallback' && current === 'pending') {
+        card.dataset.state = 'fallback';
       }
     }
     image.addEventListener('load', () => settle('loaded'), { once: true });
-    image.addEventListener('error', () => settle('failed'), { once: true });
-    image.src = src;
+    // A server preparing too many cold thumbnails answers 503: wait as it asks, then load again.
+    retryWhenBusy(image, item.previewUrl, retries.signal, () => settle('failed'));
+    if (item.srcset !== undefined) {
+      // The browser picks one of them by the card's width and the screen's pixel density.
+      image.sizes = sizesOf(item);
+      image.srcset = item.srcset;
+    }
+    image.src = item.previewUrl;
     if (image.complete && image.naturalWidth > 0) settle('loaded');
+    else if (cardObserver === undefined) startFallback();
+    else {
+      unseen.set(card, startFallback);
+      cardObserver.observe(card);
+    }
   }
 
-  if (observer) observer.observe(element);
+  /**
+   * A plain click (or Enter) opens the lightbox; a click with a modifier keeps the link's own
+   * meaning (new tab, download), as people expect from a link.
+   *
+   * @param {MouseEvent} event
+   * @param {number} index
+   */
+  function onCardClick(event, index) {
+    if (event.defaultPrevented || event.button !== 0) return;
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    event.preventDefault();
+    void openLightbox(index, 'click');
+  }
+
+  /** Opens the item the URL names (a shared link, or Forward after Back). */
+  function openNamedInUrl() {
+    const id = hashId();
+    if (id === undefined) return;
+    const index = shown.findIndex((card) => card.item.id === id);
+    if (index >= 0) void openLightbox(index, 'url');
+  }
+
+  /**
+   * @param {number} index
+   * @param {'click' | 'url'} cause
+   */
+  async function openLightbox(index, cause) {
+    const opened = shown[index];
+    if (lightbox !== undefined || opened === undefined) return;
+    // Taken before the module loads: a second click meanwhile does not open a second lightbox.
+    lightbox = { pswp: undefined, closing: false };
+    const current = lightbox;
+    /** @type {PhotoSwipeClass} */
+    let PhotoSwipe;
+    try {
+      PhotoSwipe = await loadPhotoSwipe(doc);
+    } catch (error) {
+      lightbox = undefined;
+      console.error('caroulsel-gallery: the lightbox did not load:', error);
+      // The card is still a link: the visitor gets the full image the plain way.
+      if (cause === 'click') window.location.assign(opened.item.fullUrl);
+      return;
+    }
+    if (destroyed || lightbox !== current) return;
+    // Focused before PhotoSwipe takes focus, so the card is where focus comes back to.
+    opened.card.focus({ preventScroll: true });
+    const reducedMotion = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
+    const pswp = new PhotoSwipe({
+      dataSource: shown.map(slideOf),
+      index,
+      // Opaque: the page behind would otherwise show through the image's margins.
+      bgOpacity: 1,
+      // Room for the counter and buttons above, the caption below: neither covers the image.
+      padding: { top: 44, bottom: 56, left: 0, right: 0 },
+      showHideAnimationType: reducedMotion ? 'none' : 'fade',
+      // Focus goes back to the card of the image last shown, which PhotoSwipe cannot know.
+      returnFocus: false,
+      closeTitle: labels.close,
+      zoomTitle: labels.zoom,
+      arrowPrevTitle: labels.previous,
+      arrowNextTitle: labels.next,
+      errorMsg: labels.imageError,
+      // The next and the previous image are fetched while the current one is looked at.
+      preload: [1, 1],
+    });
+    current.pswp = pswp;
+    pswp.on('uiRegister', () => {
+      pswp.ui?.registerElement({
+        name: 'caroulsel-caption',
+        order: 9,
+        isButton: false,
+        appendTo: 'root',
+        onInit: (caption) => {
+          caption.setAttribute('aria-live', 'polite');
+          const update = () => {
+            caption.textContent = shown[pswp.currIndex]?.item.title ?? '';
+          };
+          pswp.on('change', update);
+          update();
+        },
+      });
+    });
+    pswp.on('keydown', ({ originalEvent: event }) => {
+      // PhotoSwipe pulls focus back when it lands elsewhere in the page, but Tab from its last
+      // button leaves the page for the browser's own controls: the dialog pattern wraps around.
+      if (event.key !== 'Tab' || pswp.element === undefined) return;
+      const stops = [...pswp.element.querySelectorAll('button')].filter(
+        (button) => !button.disabled && button.checkVisibility(),
+      );
+      const first = stops[0];
+      const last = stops.at(-1);
+      if (first === undefined || last === undefined) return;
+      const active = doc.activeElement;
+      if (event.shiftKey && (active === first || active === pswp.element)) {
+        event.preventDefault();
+        last.focus();
+      } else if (!event.shiftKey && active === last) {
+        event.preventDefault();
+        first.focus();
+      }
+    });
+    pswp.on('change', () => {
+      const item = shown[pswp.currIndex]?.item;
+      if (item !== undefined && isLightboxEntry(history.state)) {
+        history.replaceState(history.state, '', HASH_PREFIX + encodeURIComponent(item.id));
+      }
+    });
+    pswp.on('close', () => {
+      current.closing = true;
+      // Closed from inside (button, Esc, swipe down): step back off the entry the opening pushed,
+      // so a later Back goes where the visitor was before, not to a closed lightbox's URL.
+      if (!current.fromHistory && isLightboxEntry(history.state)) history.back();
+      else if (!current.fromHistory && hashId() !== undefined)
+        history.replaceState(history.state, '', urlWithoutHash());
+    });
+    pswp.on('destroy', () => {
+      if (lightbox === current) lightbox = undefined;
+      if (destroyed) return;
+      const last = shown[pswp.currIndex] ?? opened;
+      last.card.focus({ preventScroll: true });
+      last.card.scrollIntoView({ block: 'nearest' });
+    });
+    pswp.init();
+    const root = pswp.element;
+    if (root) {
+      // PhotoSwipe sets role="dialog"; the dialog pattern also wants it modal and named.
+      root.setAttribute('aria-modal', 'true');
+      root.setAttribute('aria-label', labels.lightbox);
+    }
+    const url = HASH_PREFIX + encodeURIComponent(opened.item.id);
+    if (cause === 'click') {
+      history.pushState({ [HISTORY_KEY]: true }, '', url);
+    } else if (!isLightboxEntry(history.state)) {
+      // Opened from a shared link: put the page itself under the lightbox's entry, so Back closes
+      // the lightbox and stays on the page.
+      history.replaceState(history.state, '', urlWithoutHash());
+      history.pushState({ [HISTORY_KEY]: true }, '', url);
+    }
+  }
+
+  /**
+   * What PhotoSwipe needs of an item. It lays a slide out before the image loads, so it needs a
+   * size: an item without one borrows its thumbnail's shape (or 4:3 until that has loaded).
+   *
+   * @param {Card} card
+   */
+  function slideOf({ item, image }) {
+    const shape = image.naturalWidth > 0 ? image.naturalHeight / image.naturalWidth : 0.75;
+    return {
+      src: item.fullUrl,
+      width: item.width ?? 1600,
+      height: item.height ?? Math.round(1600 * shape),
+      alt: item.alt,
+      // The thumbnail the card already shows stands in while the full image loads.
+      ...(image.currentSrc ? { msrc: image.currentSrc } : {}),
+    };
+  }
+
+  /** Back and Forward: leaving the lightbox's entry closes it; reaching one (or a link to an item) opens it. */
+  function onPopState() {
+    if (lightbox !== undefined) {
+      if (lightbox.closing || isLightboxEntry(history.state)) return;
+      lightbox.fromHistory = true;
+      lightbox.pswp?.close();
+      return;
+    }
+    if (state === 'grid') openNamedInUrl();
+  }
+  if (useLightbox) window.addEventListener('popstate', onPopState);
+
+  // A link that names an item opens it at once, wherever the gallery is on the page.
+  if (observer && !(useLightbox && hashId() !== undefined)) observer.observe(element);
   else void load();
 
   return {
     state: () => state,
     destroy() {
+      destroyed = true;
       observer?.disconnect();
+      pager?.stop();
+      pager = undefined;
+      retries.abort();
+      cardObserver?.disconnect();
+      unseen.clear();
+      window.removeEventListener('popstate', onPopState);
+      lightbox?.pswp?.destroy();
+      lightbox = undefined;
       request?.abort();
       request = undefined;
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
+      shown.length = 0;
+      list = undefined;
       element.replaceChildren();
       element.classList.remove(BLOCK);
       if (element.classList.length === 0) element.removeAttribute('class');
@@ -279,30 +768,219 @@ export function mountGallery(element, options = {}) {
   };
 }
 
+/** How far below the viewport the end of the grid may be when the next page is asked for. */
+const MORE_MARGIN = '0px 0px 600px 0px';
+/** A busy thumbnail is asked for again at most this many times before its card shows the fallback. */
+const BUSY_RETRIES = 20;
+/** The longest Retry-After honoured, so a wrong header cannot park a card for good. */
+const MAX_RETRY_AFTER_MS = 30_000;
+
 /**
- * Accepts the list as an array or wrapped as `{ items }`; anything else is a broken contract and
- * shows the error state rather than a half-drawn grid.
+ * One page of the list: its items and the next page's URL (null on the last page, and for a server
+ * that answers a bare array or `{ items }` alone).
+ *
+ * @param {string} url
+ * @param {AbortSignal} signal
+ * @param {string} baseUrl
+ * @returns {Promise<{ items: GalleryItem[], next: string | null }>}
+ */
+async function fetchPage(url, signal, baseUrl) {
+  const response = await fetch(url, { headers: { accept: 'application/json' }, signal });
+  if (!response.ok) throw new Error(`${url} answered ${response.status}`);
+  const body = await response.json();
+  return { items: parseItems(body, baseUrl), next: parseNext(body, baseUrl) };
+}
+
+/**
+ * Loads the pages after the first when `sentinel` (placed after the grid) comes near the viewport:
+ * one request per page, never two at once. After each page the sentinel is observed anew, so a page
+ * too short to push it out of view asks for the next one by itself. A page that fails ends the
+ * paging (logged); what is shown stays.
+ *
+ * @param {HTMLElement} sentinel
+ * @param {string} first the URL of the second page
+ * @param {{
+ *   fetchPage: (url: string, signal: AbortSignal) => Promise<{ items: GalleryItem[], next: string | null }>,
+ *   append: (items: GalleryItem[]) => void,
+ * }} io
+ * @returns {{ stop(): void }}
+ */
+export function loadMoreAtEnd(sentinel, first, io) {
+  /** @type {string | null} */
+  let next = first;
+  let busy = false;
+  const controller = new AbortController();
+  const stop = () => {
+    observer.disconnect();
+    controller.abort();
+    sentinel.remove();
+  };
+  const observer = new IntersectionObserver(
+    (entries) => {
+      if (busy || next === null || !entries.some((entry) => entry.isIntersecting)) return;
+      busy = true;
+      io.fetchPage(next, controller.signal).then(
+        (page) => {
+          if (controller.signal.aborted) return;
+          io.append(page.items);
+          next = page.next;
+          busy = false;
+          if (next === null) return stop();
+          observer.unobserve(sentinel);
+          observer.observe(sentinel);
+        },
+        (error) => {
+          if (controller.signal.aborted) return;
+          console.error('caroulsel-gallery:', error);
+          stop();
+        },
+      );
+    },
+    { rootMargin: MORE_MARGIN },
+  );
+  observer.observe(sentinel);
+  return { stop };
+}
+
+/**
+ * Loads a thumbnail again when the server was only busy. An `<img>` error does not say why, so the
+ * server is asked (HEAD): a 503 (a bounded queue of cold thumbnails) is waited out for its
+ * Retry-After, plus a little jitter so a page of busy cards does not come back all at once, then
+ * the image is loaded again; a 2xx gets one more load (the queue drained meanwhile); anything else,
+ * a second 2xx or too many 503s calls `fail`.
+ *
+ * @param {HTMLImageElement} image
+ * @param {string} src set again to load again (which also chooses from a srcset again)
+ * @param {AbortSignal} signal
+ * @param {() => void} fail
+ */
+export function retryWhenBusy(image, src, signal, fail) {
+  let busyTries = 0;
+  let retriedOk = false;
+  image.addEventListener('error', async () => {
+    /** @type {Response | undefined} */
+    let response;
+    try {
+      // The URL that failed: with a srcset, the candidate the browser chose rather than `src`.
+      response = await fetch(image.currentSrc || src, { method: 'HEAD', cache: 'no-store', signal });
+    } catch {
+      response = undefined;
+    }
+    if (signal.aborted) return;
+    if (response?.status === 503 && busyTries < BUSY_RETRIES) {
+      busyTries += 1;
+      const waitMs = retryAfterMs(response.headers.get('retry-after')) + Math.random() * 250;
+      await new Promise((resolve) => {
+        const timer = setTimeout(resolve, waitMs);
+        const cancel = () => {
+          clearTimeout(timer);
+          resolve(undefined);
+        };
+        signal.addEventListener('abort', cancel, { once: true });
+      });
+      if (!signal.aborted) image.src = src;
+    } else if (response?.ok && !retriedOk) {
+      retriedOk = true;
+      image.src = src;
+    } else {
+      fail();
+    }
+  });
+}
+
+/**
+ * Retry-After in milliseconds: seconds or an HTTP date, 1 s when absent or unreadable, capped.
+ *
+ * @param {string | null} header
+ */
+export function retryAfterMs(header) {
+  if (header === null) return 1000;
+  const text = header.trim();
+  // Seconds, or an IMF-fixdate (`Wed, 21 Oct 2015 07:28:00 GMT`); Date.parse alone would take `-1`.
+  const ms = /^\d+$/.test(text)
+    ? Number(text) * 1000
+    : / GMT$/.test(text)
+      ? Date.parse(text) - Date.now()
+      : Number.NaN;
+  return Number.isFinite(ms) ? Math.min(Math.max(ms, 0), MAX_RETRY_AFTER_MS) : 1000;
+}
+
+/**
+ * The `next` of `{ items, next }`: a URL of the same origin, or null. A next page elsewhere is
+ * refused: the list's URLs decide what the page loads.
  *
  * @param {unknown} body
  * @param {string} baseUrl
+ * @returns {string | null}
+ */
+export function parseNext(body, baseUrl) {
+  if (!isRecord(body) || body.next === undefined || body.next === null) return null;
+  if (typeof body.next !== 'string' || body.next === '')
+    throw new TypeError('the gallery list’s next is not a URL');
+  const url = new URL(body.next, baseUrl);
+  if (url.origin !== new URL(baseUrl).origin)
+    throw new TypeError('the gallery list’s next is on another origin');
+  return url.href;
+}
+
+/**
+ * Accepts the list as an array or wrapped as `{ items }`. An item that breaks the contract (not an
+ * object, no http(s) `previewUrl` or `fullUrl`, e.g. a `javascript:` link) is left out with a
+ * warning naming it; the rest are shown. A body that is no list at all, or a list none of whose
+ * items can be shown, is a broken contract: the error state, not a half-drawn grid.
+ *
+ * @param {unknown} body
+ * @param {string} baseUrl
+ * @param {(message: string) => void} [warn] where the reasons for left-out items go
  * @returns {GalleryItem[]}
  */
-export function parseItems(body, baseUrl) {
+export function parseItems(body, baseUrl, warn = (message) => console.warn(`caroulsel-gallery: ${message}`)) {
   const list = Array.isArray(body) ? body : isRecord(body) ? body.items : undefined;
   if (!Array.isArray(list)) throw new TypeError('the gallery list is neither an array nor { items: [...] }');
-  return list.map((raw, index) => {
-    if (!isRecord(raw)) throw new TypeError(`gallery item ${index} is not an object`);
-    const width = positiveNumber(raw.width);
-    const height = positiveNumber(raw.height);
-    const bothSizes = width !== undefined && height !== undefined;
-    return {
-      title: typeof raw.title === 'string' ? raw.title : '',
-      previewUrl: webUrl(raw.previewUrl, baseUrl, `gallery item ${index} previewUrl`),
-      fullUrl: webUrl(raw.fullUrl, baseUrl, `gallery item ${index} fullUrl`),
-      width: bothSizes ? width : undefined,
-      height: bothSizes ? height : undefined,
-    };
-  });
+  /** @type {GalleryItem[]} */
+  const items = [];
+  /** @type {string[]} */
+  const reasons = [];
+  for (const [index, raw] of list.entries()) {
+    try {
+      items.push(parseItem(raw, index, baseUrl));
+    } catch (error) {
+      const reason = `gallery item ${index} left out: ${error instanceof Error ? error.message : String(error)}`;
+      reasons.push(reason);
+      warn(reason);
+    }
+  }
+  if (items.length === 0 && reasons.length > 0) {
+    throw new TypeError(`no gallery item can be shown (${reasons.join('; ')})`);
+  }
+  return items;
+}
+
+/**
+ * @param {unknown} raw
+ * @param {number} index
+ * @param {string} baseUrl
+ * @returns {GalleryItem}
+ */
+function parseItem(raw, index, baseUrl) {
+  if (!isRecord(raw)) throw new TypeError('it is not an object');
+  const width = positiveNumber(raw.width);
+  const height = positiveNumber(raw.height);
+  const bothSizes = width !== undefined && height !== undefined;
+  const title = typeof raw.title === 'string' ? raw.title : '';
+  const id = typeof raw.id === 'string' || typeof raw.id === 'number' ? String(raw.id) : '';
+  return {
+    // Without an id the item's place stands in: the URL can still name it while the list stays put.
+    id: id === '' ? String(index) : id,
+    title,
+    alt: typeof raw.alt === 'string' ? raw.alt : title,
+    previewUrl: webUrl(raw.previewUrl, baseUrl, 'previewUrl'),
+    fullUrl: webUrl(raw.fullUrl, baseUrl, 'fullUrl'),
+    width: bothSizes ? width : undefined,
+    height: bothSizes ? height : undefined,
+    placeholder: typeof raw.placeholder === 'string' && raw.placeholder !== '' ? raw.placeholder : undefined,
+    srcset: raw.srcset === undefined ? undefined : srcsetOf(raw.srcset, baseUrl, 'srcset'),
+  };
 }
 
 /**
@@ -326,12 +1004,40 @@ function positiveNumber(value) {
  * @param {string} what
  */
 function webUrl(value, baseUrl, what) {
-  if (typeof value !== 'string' || value === '') throw new TypeError(`${what} is not a URL`);
-  const url = new URL(value, baseUrl);
+  if (typeof value !== 'string' || value === '') throw new TypeError(`its ${what} is not a URL`);
+  /** @type {URL} */
+  let url;
+  try {
+    url = new URL(value, baseUrl);
+  } catch {
+    throw new TypeError(`its ${what} ${JSON.stringify(value)} is not a URL`);
+  }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw new TypeError(`${what} is not an http(s) URL`);
+    throw new TypeError(`its ${what} ${JSON.stringify(value.slice(0, 60))} is not an http(s) URL`);
   }
   return url.href;
+}
+
+/**
+ * A srcset whose every candidate is an http(s) URL and a width (`/a.webp 320w, /b.webp 640w`),
+ * with the URLs made absolute as {@link webUrl} makes them.
+ *
+ * @param {unknown} value
+ * @param {string} baseUrl
+ * @param {string} what
+ */
+function srcsetOf(value, baseUrl, what) {
+  if (typeof value !== 'string' || value.trim() === '') throw new TypeError(`its ${what} is not a srcset`);
+  return value
+    .split(',')
+    .map((candidate, index) => {
+      const [url, width, ...rest] = candidate.trim().split(/\s+/);
+      if (width === undefined || !/^[1-9]\d*w$/.test(width) || rest.length > 0) {
+        throw new TypeError(`its ${what}: candidate ${index} is not "URL <width>w"`);
+      }
+      return `${webUrl(url, baseUrl, `${what} candidate ${index}`)} ${width}`;
+    })
+    .join(', ');
 }
 
 /**

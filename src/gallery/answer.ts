@@ -9,6 +9,8 @@ export interface Answer {
 export interface AnswerRequest {
   readonly method: string;
   readonly pathname: string;
+  /** The query string's parameters (the list's page is chosen there). */
+  readonly query: URLSearchParams;
   readonly ifNoneMatch: string | null;
 }
 
@@ -17,9 +19,11 @@ export type Answerer = (request: AnswerRequest) => Promise<Answer>;
 /** Wraps an answerer as a web-standard handler. */
 export function toWebHandler(answer: Answerer): (request: Request) => Promise<Response> {
   return async (request: Request): Promise<Response> => {
+    const url = new URL(request.url);
     const { status, headers, body } = await answer({
       method: request.method,
-      pathname: new URL(request.url).pathname,
+      pathname: url.pathname,
+      query: url.searchParams,
       ifNoneMatch: request.headers.get('if-none-match'),
     });
     const sent = request.method === 'HEAD' || body === undefined ? null : (body as Uint8Array<ArrayBuffer>);

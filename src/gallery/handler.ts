@@ -1,15 +1,24 @@
 import { createHash } from 'node:crypto';
-import { packageFiles } from '../web/package-files.js';
+import { GALLERY_DEPENDENCY_FILES, packageFiles } from '../web/package-files.js';
 import { type Answer, type AnswerRequest, toWebHandler } from './answer.js';
 import { createDiskCache, DEFAULT_CACHE_DIR } from './cache/disk-cache.js';
 import type { CachedMedia, MediaCache } from './cache/media-cache.js';
 import { createMemoryCache, layeredCache } from './cache/memory-cache.js';
 import { GalleryMediaError, parseOption, reasonOf } from './errors.js';
-import { renderImage, renditionContext, type Variant } from './image-pipeline.js';
+import {
+  type Renditions,
+  renderImage,
+  renderSrcset,
+  renditionContext,
+  type SrcsetEntry,
+  srcsetOf,
+  type Variant,
+} from './image-pipeline.js';
 import { createLimiter } from './limiter.js';
 import { GalleryLimits, type GalleryLimitsInput } from './limits.js';
 import { consoleLogger, type GalleryLogger } from './logger.js';
-import { createMediaIndex, type ListedImage, type MediaEntry } from './media-index.js';
+import { createMediaIndex, type MediaEntry } from './media-index.js';
+import { createCursorSigner, nextPageUrl, parsePageQuery } from './page-query.js';
 import {
   bodyAnswer,
   errorAnswer,
@@ -32,39 +41,65 @@ export interface GalleryHandlerOptions {
   readonly source: GallerySource;
   /** Token secrets: the first signs, all verify (rotation). At least 16 characters each. */
   readonly secrets: readonly string[];
-  /** Row keys of the id, title and image (defaults `id`, `title`, `image`). */
+  /** Row keys of the id, title and image (defaults `id`, `title`, `image`), and of the alt text (optional). */
   readonly columns?: Partial<SourceColumns>;
   readonly limits?: GalleryLimitsInput;
   /** Default: a disk cache in the user's cache folder (`DEFAULT_CACHE_DIR`). A memory layer sits in front (see limits). */
   readonly cache?: MediaCache;
   readonly logger?: GalleryLogger;
-  /** Called once per rendition actually generated (not for cache hits or merged requests). */
-  readonly onGenerate?: (event: { hash: string; variant: Variant }) => void;
+  /**
+   * Called once per generation actually run (not for cache hits or merged requests): one decode of
+   * the source, for the `variant` asked, making all of `variants` (the item's whole srcset, or `full`).
+   */
+  readonly onGenerate?: (event: { hash: string; variant: Variant; variants: readonly Variant[] }) => void;
+}
+
+/** The body of `GET /caroulsel/data`: one page of items and the URL of the next page (null on the last). */
+export interface GalleryPage {
+  items: GalleryItem[];
+  next: string | null;
 }
 
 /** The one item of `GET /caroulsel/data`. */
 export interface GalleryItem {
   id: string;
   title: string;
+  /** The image's text alternative: the source's alt column, or the title. */
+  alt: string;
   previewUrl: string;
   fullUrl: string;
   width: number;
   height: number;
   /** ThumbHash (base64) of the image, for a blurred preview while the thumbnail loads. */
   placeholder: string;
+  /**
+   * The img `srcset`: the thumbnail and the `/w<width>` renditions not wider than the image, each
+   * with its width (`…/thumb 320w, …/w640 640w, …`), so the browser picks by layout width and DPR.
+   */
+  srcset: string;
 }
 
 const PREFIX = '/caroulsel/';
-const MEDIA_PATH = /^\/caroulsel\/media\/([^/]*)\/(thumb|full)$/;
+// Part of every list ETag: bumped when an item's shape changes, so a kept page is not revalidated
+// into a body of the old shape.
+const LIST_VERSION = 'l3';
+// `w` and a width without leading zeros; whether the width is one we serve is checked after the MAC.
+const MEDIA_PATH = /^\/caroulsel\/media\/([^/]*)\/(thumb|full|w[1-9][0-9]{0,3})$/;
 const READ_ONLY = 'GET, HEAD';
 const ASSET_PREFIX = '/assets/';
-// The browser component that goes with this handler, so mounting the handler alone is enough.
-const componentFiles = packageFiles(['caroulsel-gallery.js', 'caroulsel-gallery.css']);
+// The browser component that goes with this handler, and the dependencies' files it loads next to
+// itself (lightbox, placeholder decoder), so mounting the handler alone is enough.
+const componentFiles = packageFiles(
+  ['caroulsel-gallery.js', 'caroulsel-gallery.css'],
+  GALLERY_DEPENDENCY_FILES,
+);
 
 /**
  * The gallery's HTTP handler: `GET /caroulsel/data` lists the items, `GET|HEAD
- * /caroulsel/media/<token>/thumb|full` serves renditions from the media cache, and `GET|HEAD
- * /assets/caroulsel-gallery.js|css` the browser component from the package's `web/` folder.
+ * /caroulsel/media/<token>/thumb|w<width>|full` serves renditions from the media cache, and `GET|HEAD
+ * /assets/caroulsel-gallery.js|css` the browser component from the package's `web/` folder, with
+ * the files it loads from its dependencies (`/assets/photoswipe.esm.min.js`, `photoswipe.css`,
+ * `thumbhash.js`).
  *
  * @example
  * const handler = createGalleryHandler({ source: folderSource('./images'), secrets: [secret] });
@@ -85,55 +120,165 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
     columns: parseOption(SourceColumns, options.columns ?? {}, 'columns'),
     limits,
     logger,
+    store: cache,
   });
+  const cursors = createCursorSigner(options.secrets);
   const limiter = createLimiter(limits);
-  const generations = createSingleFlight<CachedMedia>();
+  const generations = createSingleFlight<Renditions>();
+  // Sets decoded whose renditions are still being encoded, by flight: joined, never decoded again.
+  const encoding = new Map<string, Renditions>();
+  const servedWidths = new Set(limits.srcsetWidths.map((width) => `w${width}`));
+  const keyOf = (hash: ContentHash, variant: Variant | 'set') => `${hash}-${variant}-${context}`;
+  const mediaUrl = (token: string, variant: Variant) => `${PREFIX}media/${token}/${variant}`;
+  const srcsetAttribute = (token: string, entries: readonly SrcsetEntry[]) =>
+    entries.map(({ variant, width }) => `${mediaUrl(token, variant)} ${width}w`).join(', ');
 
   async function data(request: AnswerRequest): Promise<Answer> {
-    const entries = await index.list();
-    const items: GalleryItem[] = entries.map((entry) => {
-      const token = signer.sign(entry.hash);
-      const { width, height, placeholder } = entry.probe as ListedImage;
-      return {
-        id: entry.id,
-        title: entry.title,
-        previewUrl: `${PREFIX}media/${token}/thumb`,
-        fullUrl: `${PREFIX}media/${token}/full`,
-        width,
-        height,
-        placeholder,
-      };
-    });
-    const body = Buffer.from(JSON.stringify({ items }));
-    const etag = `"${createHash('sha256').update(body).digest('base64url').slice(0, 27)}"`;
+    const query = parsePageQuery(request.query, cursors);
+    const page = await index.page(query);
+    const next = page.next === null ? null : nextPageUrl(`${PREFIX}data`, query, cursors.encode(page.next));
+    const tokens = page.entries.map((entry) => signer.sign(entry.hash));
+    // The ETag is decided before any image is probed or any item built: it covers what the body is
+    // made of (each item's fields but its image, the token naming the content and the rendering,
+    // the limits every derived field depends on, the next page), so a revalidation costs the
+    // source's page and a digest, nothing more.
+    const described = page.entries.map(({ image: _image, hash: _hash, ...fields }, i) => [fields, tokens[i]]);
+    const etag = `"${createHash('sha256')
+      .update(JSON.stringify([LIST_VERSION, limits, described, next]))
+      .digest('base64url')
+      .slice(0, 27)}"`;
     // The list changes whenever the host's data does: clients keep it but ask again each time.
     const cacheControl = 'no-cache';
-    if (matchesEtag(request.ifNoneMatch, etag)) return notModified(etag, cacheControl);
+    const link: Record<string, string> = next === null ? {} : { Link: `<${next}>; rel="next"` };
+    if (matchesEtag(request.ifNoneMatch, etag)) {
+      const answer = notModified(etag, cacheControl);
+      return { ...answer, headers: { ...answer.headers, ...link } };
+    }
+    const tokenOf = new Map(page.entries.map((entry, i) => [entry, tokens[i] as string]));
+    const items: GalleryItem[] = [];
+    const { shown, settled } = await index.probePage(page.entries);
+    for (const { entry, image } of shown) {
+      const token = tokenOf.get(entry) as string;
+      items.push({
+        id: entry.id,
+        title: entry.title,
+        alt: entry.alt,
+        previewUrl: mediaUrl(token, 'thumb'),
+        fullUrl: mediaUrl(token, 'full'),
+        width: image.width,
+        height: image.height,
+        placeholder: image.placeholder,
+        srcset: srcsetAttribute(token, srcsetOf(image, limits)),
+      });
+    }
+    const body = Buffer.from(JSON.stringify({ items, next }));
     return bodyAnswer(body, {
       'Content-Type': 'application/json; charset=utf-8',
-      ETag: etag,
+      // A page missing an item for a passing reason gets no ETag: a 304 must not keep it short.
+      ...(settled ? { ETag: etag } : {}),
       'Cache-Control': cacheControl,
+      ...link,
     });
   }
 
-  async function generate(hash: ContentHash, variant: Variant, key: string) {
-    const entry: MediaEntry | undefined = await index.find(hash);
-    if (entry === undefined) return undefined;
-    if (entry.probe instanceof GalleryMediaError) throw entry.probe;
-    const rendered = await limiter.run(async () => {
-      // The source read (up to maxInputBytes) is under the cap too: a burst of cold images must not
-      // hold every source in memory while it waits for a slot.
-      const source = await index.read(entry);
-      if (source === undefined) return undefined;
-      options.onGenerate?.({ hash, variant });
-      return renderImage(source, variant, limits);
+  /**
+   * Starts the generation of `variant`: `full` alone, or the item's whole srcset (thumbnail
+   * included) from one decode of the source, `variant` first. Resolves once the source is decoded,
+   * with a promise per rendition that settles when it is encoded and stored; the generation keeps
+   * its limiter slot until every rendition is done. Undefined when the source no longer holds the
+   * image.
+   */
+  function generate(
+    hash: ContentHash,
+    entry: MediaEntry,
+    variant: Variant,
+    set: readonly SrcsetEntry[],
+    flight: string,
+  ): Promise<Renditions | undefined> {
+    return new Promise((resolve, reject) => {
+      limiter
+        .run(async () => {
+          // The source read (up to maxInputBytes) is under the cap too: a burst of cold images must
+          // not hold every source in memory while it waits for a slot.
+          const source = await index.read(entry);
+          if (source === undefined) return resolve(undefined);
+          const variants =
+            variant === 'full' ? (['full'] as const) : set.map((candidate) => candidate.variant);
+          options.onGenerate?.({ hash, variant, variants });
+          const made: Renditions =
+            variant === 'full'
+              ? new Map([['full', Promise.resolve(await renderImage(source, 'full', limits))]])
+              : await renderSrcset(source, set, limits, variant);
+          let warned = false;
+          const stored: Renditions = new Map(
+            [...made].map(([name, rendition]) => [
+              name,
+              rendition.then(async (media) => {
+                // A cache that cannot store (disk full, Redis down) costs a later generation, not
+                // this answer; it is logged once per generation, not once per rendition.
+                await cache.set(keyOf(hash, name), media).catch((error: unknown) => {
+                  if (!warned) logger.warn(`media cache write failed: ${reasonOf(error)}`);
+                  warned = true;
+                });
+                return media;
+              }),
+            ]),
+          );
+          // Requests for the renditions still being encoded wait for them instead of a new decode.
+          encoding.set(flight, stored);
+          resolve(stored);
+          await Promise.allSettled(stored.values());
+          encoding.delete(flight);
+        })
+        .catch(reject);
     });
-    if (rendered === undefined) return undefined;
-    // A cache that cannot store (disk full, Redis down) costs a later generation, not this answer.
-    await cache
-      .set(key, rendered)
-      .catch((error: unknown) => logger.warn(`media cache write failed: ${reasonOf(error)}`));
-    return rendered;
+  }
+
+  /** Every rendition `variants` names from the cache, or undefined when one of them is missing. */
+  async function allCached(hash: ContentHash, variants: readonly Variant[]): Promise<Renditions | undefined> {
+    // A failing cache was logged by the first read; a second warning would say nothing new.
+    const found = await Promise.all(
+      variants.map((variant) => cache.get(keyOf(hash, variant)).catch(() => undefined)),
+    );
+    const made: Renditions = new Map();
+    for (const [index, media] of found.entries()) {
+      const variant = variants[index];
+      if (media === undefined || variant === undefined) return undefined;
+      made.set(variant, Promise.resolve(media));
+    }
+    return made;
+  }
+
+  /** A rendition the cache does not hold: generated, or joined to the generation already running. */
+  async function missed(hash: ContentHash, variant: Variant): Promise<CachedMedia> {
+    const entry: MediaEntry | undefined = await index.find(hash);
+    if (entry === undefined) throw new GalleryMediaError('MEDIA_NOT_FOUND', 404, 'no such media');
+    const probe = await index.probe(entry);
+    if (probe instanceof GalleryMediaError) throw probe;
+    const set = srcsetOf(probe, limits);
+    // Checked before anything is generated: a width this image does not list (wider than the image,
+    // or the thumbnail's own) is a 404, not a generation.
+    if (variant !== 'full' && !set.some((candidate) => candidate.variant === variant)) {
+      throw new GalleryMediaError('MEDIA_NOT_FOUND', 404, 'no such media');
+    }
+    // All widths of an image share one flight: a page asking for several of them, or many pages
+    // asking at once, decode the source once.
+    const flight = keyOf(hash, variant === 'full' ? 'full' : 'set');
+    const made =
+      encoding.get(flight) ??
+      (await generations.run(flight, async () => {
+        const variants = variant === 'full' ? (['full'] as const) : set.map((candidate) => candidate.variant);
+        // A miss read before an earlier flight stored its result must not start a second generation.
+        const stored = await allCached(hash, variants);
+        if (stored !== undefined) return stored;
+        const generated = await generate(hash, entry, variant, set, flight);
+        // Undefined is "not found"; single-flight carries values, so it travels as an error.
+        if (generated === undefined) throw new GalleryMediaError('MEDIA_NOT_FOUND', 404, 'no such media');
+        return generated;
+      }));
+    const media = made.get(variant);
+    if (media === undefined) throw new GalleryMediaError('MEDIA_NOT_FOUND', 404, 'no such media');
+    return media;
   }
 
   async function cached(key: string) {
@@ -148,21 +293,11 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
     // The MAC is checked before anything is looked up or read: a forged token costs one HMAC.
     const hash = signer.verify(token);
     if (hash === undefined) return notFound();
-    const key = `${hash}-${variant}-${context}`;
+    if (variant.startsWith('w') && !servedWidths.has(variant)) return notFound();
+    const key = keyOf(hash, variant);
     const etag = `"${key}"`;
     if (matchesEtag(request.ifNoneMatch, etag)) return notModified(etag, IMMUTABLE);
-    const rendition =
-      (await cached(key)) ??
-      (await generations.run(key, async () => {
-        // A miss read before an earlier flight stored its result must not start a second generation.
-        // A failing cache was logged by the read above; a second warning would say nothing new.
-        const stored = await cache.get(key).catch(() => undefined);
-        if (stored !== undefined) return stored;
-        const made = await generate(hash, variant, key);
-        // Undefined is "not found"; single-flight carries values, so it travels as an error.
-        if (made === undefined) throw new GalleryMediaError('MEDIA_NOT_FOUND', 404, 'no such media');
-        return made;
-      }));
+    const rendition = (await cached(key)) ?? (await missed(hash, variant));
     return bodyAnswer(rendition.bytes, {
       'Content-Type': rendition.contentType,
       ETag: etag,

@@ -4,8 +4,17 @@ import { GalleryMediaError, reasonOf } from './errors.js';
 import { hasImageSignature } from './image-input.js';
 import type { GalleryLimits } from './limits.js';
 
-/** The two renditions served: `thumb` for the grid, `full` for the card's link. */
-export type Variant = 'thumb' | 'full';
+/**
+ * The renditions served: `thumb` for the grid (the item's `previewUrl`), `w<width>` for the grid's
+ * responsive sources (the item's `srcset`, with `thumb`), `full` for the card's link.
+ */
+export type Variant = 'thumb' | 'full' | `w${number}`;
+
+/** One candidate of an item's `srcset`: a rendition and the width it is listed with. */
+export interface SrcsetEntry {
+  readonly variant: Variant;
+  readonly width: number;
+}
 
 export interface ImageInfo {
   /** Displayed size, after the EXIF orientation is applied. */
@@ -18,12 +27,52 @@ export interface ImageInfo {
 // sees the file, so SVG, HTML or text never reach a parser at all.
 const ACCEPTED_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'avif', 'heif', 'tiff']);
 
-/** Bumped when the rendering changes, so cache keys and ETags of older renditions are not reused. */
-export const PIPELINE_VERSION = 'p1';
+/**
+ * Every rendition is WebP, whatever the browser's `Accept` says: AVIF is not served. Measured with
+ * `npm run bench:avif` over every srcset rendition of the bench images, from the same pixels: AVIF at
+ * sharp's default (quality 50, effort 4) takes 36-39 times WebP's encode time for 0.29 of the bytes
+ * in total (0.77 for the median rendition); at effort 0, the only one near our cold budget, 1.3-1.5
+ * times the time for 0.34 in total but 0.96 for the median rendition, larger for thumbnails and
+ * graphics (2.1 times for the logo), smaller mainly for the two widest renditions of one noisy 4096 px
+ * photo, where WebP does badly. A srcset's cold cost is its encoding, serving both formats would keep
+ * two renditions per width, and answers would vary on `Accept`; for the typical rendition that buys
+ * nothing. Hosts with many large noisy photos are where AVIF would pay (quality not compared here).
+ */
+const RENDITION_TYPE = 'image/webp';
 
-/** What decides a rendition's bytes besides the source: part of every media URL and cache key. */
-export function renditionContext(limits: Pick<GalleryLimits, 'thumbSize' | 'fullSize'>): string {
-  return `${PIPELINE_VERSION}-${limits.thumbSize}-${limits.fullSize}`;
+/** Bumped when the rendering changes, so cache keys and ETags of older renditions are not reused. */
+export const PIPELINE_VERSION = 'p2';
+
+/**
+ * What decides a rendition's bytes besides the source: part of every media URL and cache key. The
+ * srcset widths are in it because the thumbnail is cut from the same decode as the widest of them.
+ */
+export function renditionContext(
+  limits: Pick<GalleryLimits, 'thumbSize' | 'fullSize' | 'srcsetWidths'>,
+): string {
+  return `${PIPELINE_VERSION}-${limits.thumbSize}-${limits.fullSize}-w${limits.srcsetWidths.join('_')}`;
+}
+
+/**
+ * The candidates of an image's `srcset`, narrowest first: the thumbnail with its own width, then
+ * every configured width that is not wider than the image (nothing is enlarged), is not the
+ * thumbnail's width again (one URL per width), and keeps the rendition within `fullSize` in height
+ * (a very tall image must not turn into a huge intermediate or an image WebP cannot hold).
+ */
+export function srcsetOf(
+  image: ImageInfo,
+  limits: Pick<GalleryLimits, 'thumbSize' | 'fullSize' | 'srcsetWidths'>,
+): SrcsetEntry[] {
+  const scale = Math.min(1, limits.thumbSize / Math.max(image.width, image.height));
+  const thumbWidth = Math.max(1, Math.round(image.width * scale));
+  const widths = limits.srcsetWidths.filter(
+    (width) =>
+      width <= image.width && width !== thumbWidth && (width * image.height) / image.width <= limits.fullSize,
+  );
+  return [
+    { variant: 'thumb' as const, width: thumbWidth },
+    ...widths.map((width) => ({ variant: `w${width}` as const, width })),
+  ].sort((a, b) => a.width - b.width);
 }
 
 /**
@@ -61,39 +110,119 @@ export async function probeImage(bytes: Uint8Array, limits: GalleryLimits): Prom
  */
 export async function renderImage(
   bytes: Uint8Array,
-  variant: Variant,
+  variant: 'thumb' | 'full',
   limits: GalleryLimits,
 ): Promise<CachedMedia> {
   if (!hasImageSignature(bytes)) throw unsupported();
-  const size = variant === 'thumb' ? limits.thumbSize : limits.fullSize;
+  const size = variant === 'full' ? limits.fullSize : limits.thumbSize;
   try {
-    const output = await sharp(bytes, {
-      limitInputPixels: limits.maxInputPixels,
-      failOn: 'error',
-      animated: false,
-    })
+    const output = await decoder(bytes, limits)
       .rotate()
       .resize({ width: size, height: size, fit: 'inside', withoutEnlargement: true })
       .toColourspace('srgb')
-      .webp({ quality: variant === 'thumb' ? 75 : 82 })
+      .webp({ quality: variant === 'full' ? 82 : 75 })
       .toBuffer();
-    return { bytes: output, contentType: 'image/webp' };
+    return { bytes: output, contentType: RENDITION_TYPE };
   } catch (cause) {
-    const message = reasonOf(cause);
-    if (/pixel limit/i.test(message)) {
-      throw new GalleryMediaError(
-        'MEDIA_TOO_LARGE',
-        413,
-        `the image has more than ${limits.maxInputPixels} pixels`,
-        {
-          cause,
-        },
-      );
-    }
-    throw new GalleryMediaError('MEDIA_UNDECODABLE', 422, `the image cannot be decoded: ${message}`, {
-      cause,
-    });
+    throw decodeFailure(cause, limits);
   }
+}
+
+// Measured on the fixture images (4096x4096 JPEG, 1920x1080 PNGs): WebP effort 2 encodes a 1280 px
+// rendition in about half the time of the default effort 4 for at most 16% more bytes. The extra
+// widths are most of a set's encoding work, so they take effort 2; the thumbnail keeps the default.
+const WIDTH_EFFORT = 2;
+
+/** Renditions being made from one decode: each promise settles when its own bytes are encoded. */
+export type Renditions = Map<Variant, Promise<CachedMedia>>;
+
+/**
+ * Renders an image's whole `srcset` (see {@link srcsetOf}) from ONE decode: the source is decoded
+ * and oriented once, at the widest entry's size, and every entry is resized and encoded from those
+ * pixels. A JPEG is decoded at a reduced scale when the widest entry allows it. Each width costs
+ * its encoding only, so the set costs far less than one generation per width would.
+ *
+ * Resolves once the source is decoded, with one promise per entry: `first` (the rendition a
+ * request is waiting for) is encoded first, the others after it one at a time, so the waiting
+ * request is answered before the rest of the set is done, and the set keeps one core busy, not all.
+ * Errors are those of {@link renderImage}, on the returned promise (decoding) or on an entry's.
+ */
+export async function renderSrcset(
+  bytes: Uint8Array,
+  entries: readonly SrcsetEntry[],
+  limits: GalleryLimits,
+  first?: Variant,
+): Promise<Renditions> {
+  if (!hasImageSignature(bytes)) throw unsupported();
+  const [only] = entries;
+  // The thumbnail alone needs no intermediate: it is decoded straight at its own size, as before.
+  if (entries.length === 1 && only?.variant === 'thumb') {
+    return new Map([['thumb', Promise.resolve(await renderImage(bytes, 'thumb', limits))]]);
+  }
+  const widest = Math.max(...entries.map((entry) => entry.width));
+  const decoded = await decoder(bytes, limits)
+    .rotate()
+    .resize({ width: widest, withoutEnlargement: true })
+    .toColourspace('srgb')
+    .raw()
+    .toBuffer({ resolveWithObject: true })
+    .catch((cause: unknown) => {
+      throw decodeFailure(cause, limits);
+    });
+  const { data, info } = decoded;
+  const raw = { width: info.width, height: info.height, channels: info.channels };
+  const encode = async ({ variant, width }: SrcsetEntry): Promise<CachedMedia> => {
+    const pixels = sharp(data, { raw });
+    try {
+      const output = await (variant === 'thumb'
+        ? pixels
+            .resize({
+              width: limits.thumbSize,
+              height: limits.thumbSize,
+              fit: 'inside',
+              withoutEnlargement: true,
+            })
+            .webp({ quality: 75 })
+        : pixels.resize({ width, withoutEnlargement: true }).webp({ quality: 75, effort: WIDTH_EFFORT })
+      ).toBuffer();
+      return { bytes: output, contentType: RENDITION_TYPE };
+    } catch (cause) {
+      throw decodeFailure(cause, limits);
+    }
+  };
+  const ordered = [
+    ...entries.filter((entry) => entry.variant === first),
+    ...entries.filter((entry) => entry.variant !== first),
+  ];
+  const renditions: Renditions = new Map();
+  let previous: Promise<unknown> = Promise.resolve();
+  for (const entry of ordered) {
+    const encoded = previous.then(() => encode(entry));
+    renditions.set(entry.variant, encoded);
+    // The next one waits for this one to end, failed or not.
+    previous = encoded.catch(() => undefined);
+  }
+  return renditions;
+}
+
+function decoder(bytes: Uint8Array, limits: GalleryLimits) {
+  return sharp(bytes, { limitInputPixels: limits.maxInputPixels, failOn: 'error', animated: false });
+}
+
+/** A decoding failure as the refusal it is: too many pixels (413) or undecodable (422), never a 500. */
+function decodeFailure(cause: unknown, limits: GalleryLimits): GalleryMediaError {
+  const message = reasonOf(cause);
+  if (/pixel limit/i.test(message)) {
+    return new GalleryMediaError(
+      'MEDIA_TOO_LARGE',
+      413,
+      `the image has more than ${limits.maxInputPixels} pixels`,
+      { cause },
+    );
+  }
+  return new GalleryMediaError('MEDIA_UNDECODABLE', 422, `the image cannot be decoded: ${message}`, {
+    cause,
+  });
 }
 
 function unsupported(): GalleryMediaError {

@@ -17,12 +17,14 @@ export {
   type GalleryHandler,
   type GalleryHandlerOptions,
   type GalleryItem,
+  type GalleryPage,
 } from './handler.js';
 export type { ImageInput } from './image-input.js';
 export type { Variant } from './image-pipeline.js';
 export { GalleryLimits, type GalleryLimitsInput } from './limits.js';
 export type { GalleryLogger } from './logger.js';
 export { toNodeListener } from './node-adapter.js';
+export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './page-query.js';
 export {
   DEFAULT_IMAGES_DIR,
   DEFAULT_WEB_ROOT,
@@ -30,6 +32,15 @@ export {
   type GalleryServerOptions,
   startGalleryServer,
 } from './server.js';
-export { type GallerySource, normaliseRows, SourceColumns, type SourceItem } from './source.js';
+export {
+  type GalleryPageRequest,
+  type GallerySource,
+  type GallerySourcePage,
+  normaliseRows,
+  type PagedGallerySource,
+  SourceColumns,
+  type SourceItem,
+  type WholeListSource,
+} from './source.js';
 export { type ContentHash, contentHash, createTokenSigner, type TokenSigner } from './token.js';
 export { createWebRootHandler } from './web-root.js';

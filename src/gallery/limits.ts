@@ -12,6 +12,16 @@ export const GalleryLimits = z.object({
   maxInputPixels: z.number().int().positive().default(40_000_000),
   /** Thumbnails fit inside this many pixels square (WebP). */
   thumbSize: z.number().int().min(16).max(2048).default(320),
+  /**
+   * Widths of the responsive renditions (`/w<width>`) an item's `srcset` offers beside its
+   * thumbnail, in pixels: only those not wider than the source are offered. `[]` offers the
+   * thumbnail alone.
+   */
+  srcsetWidths: z
+    .array(z.number().int().min(16).max(4096))
+    .max(8)
+    .default([320, 640, 960, 1280])
+    .transform((widths) => [...new Set(widths)].sort((a, b) => a - b)),
   /** Full images fit inside this many pixels square (WebP), never enlarged. */
   fullSize: z.number().int().min(64).max(8192).default(2048),
   /** Renditions kept in this process's memory in front of the cache backend, in bytes (0: none). */

@@ -1,100 +1,186 @@
+import { createHash } from 'node:crypto';
 import { readFile, stat } from 'node:fs/promises';
 import { match } from 'ts-pattern';
+import { z } from 'zod';
+import { createByteLru } from './cache/byte-lru.js';
+import type { MediaCache } from './cache/media-cache.js';
 import { GalleryConfigError, GalleryMediaError, reasonOf } from './errors.js';
 import type { ImageInput } from './image-input.js';
 import { type ImageInfo, probeImage, tooManyBytes } from './image-pipeline.js';
 import type { GalleryLimits } from './limits.js';
 import type { GalleryLogger } from './logger.js';
 import { mapBounded } from './map-bounded.js';
+import { badParameter, MAX_PAGE_SIZE, type PageCursor } from './page-query.js';
 import { placeholderOf } from './placeholder.js';
 import { createSingleFlight } from './single-flight.js';
-import { type GallerySource, normaliseRows, type SourceColumns, type SourceItem } from './source.js';
+import {
+  type GallerySource,
+  normaliseRows,
+  type PagedGallerySource,
+  type SourceColumns,
+  type SourceItem,
+  SourcePage,
+  type WholeListSource,
+} from './source.js';
 import { type ContentHash, contentHash } from './token.js';
-
-/** An image's content hash, and how to get its bytes when they are needed (a file is not kept read). */
-interface Hashed {
-  readonly hash: ContentHash;
-  load(): Promise<Uint8Array | undefined>;
-}
 
 /** What is known of an image that can be listed: its displayed size and a ThumbHash placeholder. */
 export interface ListedImage extends ImageInfo {
   readonly placeholder: string;
 }
 
-/** A source item with the hash its token is derived from, and what its probe found. */
+/** A source item with the content hash its token is derived from. */
 export interface MediaEntry extends SourceItem {
   readonly hash: ContentHash;
-  readonly probe: ListedImage | GalleryMediaError;
+}
+
+/** One page of the source, its images hashed (not probed: that waits until the page is sent). */
+export interface IndexPage {
+  /** The page's items that could be hashed, in the source's order. */
+  readonly entries: readonly MediaEntry[];
+  readonly next: PageCursor | null;
 }
 
 export interface MediaIndex {
-  /** Calls the source and returns the items that can be shown, in the source's order. */
-  list(): Promise<MediaEntry[]>;
-  /** The entry with this content hash; asks the source once more when the hash is not known yet. */
+  /** Asks the source for one page and hashes that page's images only. */
+  page(query: { cursor: PageCursor | null; limit: number }): Promise<IndexPage>;
+  /** Size and placeholder of the entry's image, or why it cannot be shown; remembered across restarts. */
+  probe(entry: MediaEntry): Promise<ListedImage | GalleryMediaError>;
+  /**
+   * The page's entries that can be shown, with their probes; the others are skipped with a logged
+   * reason. `settled` is false when one was skipped for a passing reason (a file changed while read),
+   * which the same request later may not meet.
+   */
+  probePage(
+    entries: readonly MediaEntry[],
+  ): Promise<{ shown: { entry: MediaEntry; image: ListedImage }[]; settled: boolean }>;
+  /** The entry with this content hash; walks the source when the hash was not seen on a page yet. */
   find(hash: ContentHash): Promise<MediaEntry | undefined>;
   /** The entry's bytes, or undefined when its content changed since it was listed (a stale token). */
   read(entry: MediaEntry): Promise<Uint8Array | undefined>;
 }
 
-// Remembered facts are keyed by content, so they never go stale; the bound only caps memory.
-const MEMO_LIMIT = 10_000;
-// A genuine but unknown token (an old URL replayed) asks the source again at most this often, so
-// it cannot turn into one host query per request.
+// In-memory memos are least-recently-used: a page touches only its own items, so however large
+// the folder, what a visitor scrolls through stays memoised (a bound that clears everything at
+// once made every listing of 10,500 images start from nothing).
+const MEMO_ENTRIES = 50_000;
+// Items the hash-to-item map keeps: entries holding their bytes (a host handing over image bytes)
+// count their size, so the map is bounded in memory, not only in entries.
+const KNOWN_BYTES = 64 * 1024 * 1024;
+const ENTRY_OVERHEAD = 256;
+// A genuine but unknown token (an old URL replayed) walks the source at most this often, so it
+// cannot turn into one host query per request.
 const REFRESH_INTERVAL_MS = 1000;
-// Items read and probed at once while listing: a large gallery seen for the first time must not
-// hold every file in memory at the same moment.
-const LISTING_CONCURRENCY = 4;
+// Images hashed or probed at once for one page: a cold page must not hold every file in memory.
+const PAGE_CONCURRENCY = 4;
+// Versions the stored index entries' form: a change of what is stored makes older entries misses.
+const INDEX_VERSION = 'i1';
+
+const StoredProbe = z.union([
+  z.strictObject({
+    width: z.number().int().positive(),
+    height: z.number().int().positive(),
+    placeholder: z.string().regex(/^[A-Za-z0-9+/]{1,200}={0,2}$/),
+  }),
+  z.strictObject({
+    // A refusal is always a 4xx: a damaged entry must not turn into some other answer.
+    refused: z.strictObject({
+      code: z.string().regex(/^MEDIA_[A-Z_]+$/),
+      status: z.number().int().min(400).max(499),
+      message: z.string().max(500),
+    }),
+  }),
+]);
+const STORED_HASH = /^[A-Za-z0-9_-]{22}$/;
 
 export function createMediaIndex(options: {
   source: GallerySource;
   columns: SourceColumns;
   limits: GalleryLimits;
   logger: GalleryLogger;
+  /** Where facts found about images are kept across restarts (the media cache). */
+  store: MediaCache;
 }): MediaIndex {
-  const { source, columns, limits, logger } = options;
-  // A file is hashed again only when its size or modification time changes.
-  const fileHashes = new Map<string, { size: number; mtimeMs: number; hash: ContentHash }>();
-  const probes = new Map<ContentHash, ListedImage | GalleryMediaError>();
-  let byHash = new Map<ContentHash, MediaEntry>();
-  let builtAt = Number.NEGATIVE_INFINITY;
+  const { source, columns, limits, logger, store } = options;
+  const memo = <V>() => {
+    const lru = createByteLru<V>(MEMO_ENTRIES);
+    return {
+      get: (key: string) => lru.get(key),
+      set: (key: string, value: V) => void lru.set(key, value, 1),
+    };
+  };
+  // A file is hashed again only when its name, size, modification time or inode changes.
+  const fileHashes = memo<{ size: number; mtimeMs: number; ino: number; hash: ContentHash }>();
+  const probes = memo<ListedImage | GalleryMediaError>();
+  const known = createByteLru<MediaEntry>(KNOWN_BYTES);
+  const hashById = memo<ContentHash>();
+  let normalised: { rows: readonly unknown[]; items: readonly SourceItem[] } | undefined;
+  let scannedAt = Number.NEGATIVE_INFINITY;
   // The source lists a bad row or image again on every request: its reason is logged the first
   // time only, once per item and content (a new bad content of the item is logged again).
-  const warned = new Set<string>();
+  const warned = memo<true>();
   const warnOnce = (key: string, message: string, details: Record<string, unknown>) => {
-    if (warned.has(key)) return;
-    if (warned.size >= MEMO_LIMIT) warned.clear();
-    warned.add(key);
+    if (warned.get(key) !== undefined) return;
+    warned.set(key, true);
     logger.warn(message, details);
   };
   const rowLogger: GalleryLogger = {
     warn: (message, details = {}) => warnOnce(`row\0${message}`, message, details),
   };
-  const refresh = createSingleFlight<MediaEntry[]>();
+  const probing = createSingleFlight<ListedImage | GalleryMediaError>();
+
+  /** The stored index entry under `key`, if it is there and whole; a broken one is a miss. */
+  const stored = async (key: string): Promise<string | undefined> => {
+    const found = await store.get(key).catch((error: unknown) => {
+      warnOnce('index-read', `gallery index read failed: ${reasonOf(error)}`, {});
+      return undefined;
+    });
+    if (found === undefined || found.contentType !== 'application/json') return undefined;
+    return Buffer.from(found.bytes).toString('utf8');
+  };
+  const keep = (key: string, value: unknown) =>
+    store
+      .set(key, { contentType: 'application/json', bytes: Buffer.from(JSON.stringify(value)) })
+      .catch((error: unknown) =>
+        warnOnce('index-write', `gallery index write failed: ${reasonOf(error)}`, {}),
+      );
 
   // ts-pattern's exhaustive match: a new kind of image input cannot be forgotten here.
-  const hashOf = (image: ImageInput): Promise<Hashed> =>
+  const hashOf = (image: ImageInput): Promise<ContentHash> =>
     match(image)
       .with({ kind: 'bytes' }, async ({ bytes }) => {
         if (bytes.byteLength > limits.maxInputBytes) throw tooManyBytes(bytes.byteLength, limits);
-        return { hash: contentHash(bytes), load: async () => bytes };
+        return contentHash(bytes);
       })
       .with({ kind: 'file' }, ({ path }) => hashFile(path))
       .exhaustive();
 
-  async function hashFile(path: string): Promise<Hashed> {
+  async function hashFile(path: string): Promise<ContentHash> {
     const info = await stat(path);
     if (!info.isFile()) throw new GalleryMediaError('MEDIA_NOT_FOUND', 404, `${path} is not a file`);
     if (info.size > limits.maxInputBytes) throw tooManyBytes(info.size, limits);
-    const known = fileHashes.get(path);
-    if (known !== undefined && known.size === info.size && known.mtimeMs === info.mtimeMs) {
-      return { hash: known.hash, load: () => readFresh(path, known.hash) };
+    const same = { size: info.size, mtimeMs: info.mtimeMs, ino: info.ino };
+    const memoised = fileHashes.get(path);
+    if (
+      memoised !== undefined &&
+      memoised.size === same.size &&
+      memoised.mtimeMs === same.mtimeMs &&
+      memoised.ino === same.ino
+    ) {
+      return memoised.hash;
     }
-    const bytes = await readFile(path);
-    const hash = contentHash(bytes);
-    if (fileHashes.size >= MEMO_LIMIT) fileHashes.clear();
-    fileHashes.set(path, { size: info.size, mtimeMs: info.mtimeMs, hash });
-    return { hash, load: async () => bytes };
+    const key = `f${digest(JSON.stringify([INDEX_VERSION, path, same.size, same.mtimeMs, same.ino]))}`;
+    const text = await stored(key);
+    const parsed = text === undefined ? undefined : safeJson(text);
+    let hash: ContentHash;
+    if (typeof parsed === 'string' && STORED_HASH.test(parsed)) {
+      hash = parsed as ContentHash;
+    } else {
+      hash = contentHash(await readFile(path));
+      await keep(key, hash);
+    }
+    fileHashes.set(path, { ...same, hash });
+    return hash;
   }
 
   /** The current bytes of a file, or undefined when it is gone or no longer has `hash`. */
@@ -106,76 +192,218 @@ export function createMediaIndex(options: {
     return contentHash(bytes) === hash ? bytes : undefined;
   }
 
-  async function entryOf(item: SourceItem): Promise<MediaEntry> {
-    const { hash, load } = await hashOf(item.image);
-    let probe = probes.get(hash);
-    if (probe === undefined) {
-      const data = await load();
-      if (data === undefined)
-        throw new GalleryMediaError('MEDIA_NOT_FOUND', 404, 'the image file changed while read');
-      // The header is checked first: a bomb or an SVG is refused before anything is decoded.
-      probe = await probeImage(data, limits)
-        .then(async (info) => ({ ...info, placeholder: await placeholderOf(data, limits) }))
-        .catch((error: unknown) => {
-          if (error instanceof GalleryMediaError) return error;
-          throw error;
-        });
-      if (probes.size >= MEMO_LIMIT) probes.clear();
-      probes.set(hash, probe);
+  const read = (entry: MediaEntry) =>
+    match(entry.image)
+      .with({ kind: 'bytes' }, async ({ bytes }) => bytes)
+      .with({ kind: 'file' }, ({ path }) => readFresh(path, entry.hash))
+      .exhaustive();
+
+  async function probeFresh(entry: MediaEntry, key: string): Promise<ListedImage | GalleryMediaError> {
+    const text = await stored(key);
+    const parsed = text === undefined ? undefined : StoredProbe.safeParse(safeJson(text));
+    if (parsed?.success) {
+      const value = parsed.data;
+      return 'refused' in value
+        ? new GalleryMediaError(value.refused.code, value.refused.status, value.refused.message)
+        : value;
     }
-    return { ...item, hash, probe };
+    const data = await read(entry);
+    if (data === undefined)
+      throw new GalleryMediaError('MEDIA_NOT_FOUND', 404, 'the image file changed while read');
+    // The header is checked first: a bomb or an SVG is refused before anything is decoded.
+    const probe = await probeImage(data, limits)
+      .then(async (info) => ({ ...info, placeholder: await placeholderOf(data, limits) }))
+      .catch((error: unknown) => {
+        if (error instanceof GalleryMediaError) return error;
+        throw error;
+      });
+    await keep(
+      key,
+      probe instanceof GalleryMediaError
+        ? { refused: { code: probe.code, status: probe.status, message: probe.message } }
+        : probe,
+    );
+    return probe;
   }
 
-  async function build(): Promise<MediaEntry[]> {
-    const rows: unknown = await source();
+  async function probe(entry: MediaEntry): Promise<ListedImage | GalleryMediaError> {
+    const memoised = probes.get(entry.hash);
+    if (memoised !== undefined) return memoised;
+    // The limits that decide a refusal are in the key: raising one gives the image another chance.
+    const key = `${entry.hash}-${INDEX_VERSION}-${limits.maxInputPixels}-${limits.maxInputBytes}`;
+    const found = await probing.run(key, () => probeFresh(entry, key));
+    probes.set(entry.hash, found);
+    return found;
+  }
+
+  /** A page cut out of a source that returns every row. */
+  async function wholeListPage(fetchAll: WholeListSource, cursor: PageCursor | null, limit: number) {
+    const rows: unknown = await fetchAll();
     if (!Array.isArray(rows)) {
       throw new GalleryConfigError(
         'GALLERY_SOURCE',
         `the gallery source returned ${typeof rows}, not an array of rows`,
       );
     }
-    const items = normaliseRows(rows, columns, rowLogger);
-    const entries = await mapBounded(items, LISTING_CONCURRENCY, (item) =>
-      entryOf(item).catch((error: unknown) => {
+    // Rows that cannot have changed (the same frozen array of frozen rows, as the folder source
+    // returns while its folder is unchanged) are not normalised again: a page of a large list then
+    // costs the page, not the list.
+    let items: readonly SourceItem[];
+    if (normalised?.rows === rows) {
+      items = normalised.items;
+    } else {
+      items = normaliseRows(rows, columns, rowLogger);
+      normalised =
+        Object.isFrozen(rows) && rows.every((row) => Object.isFrozen(row)) ? { rows, items } : undefined;
+    }
+    let start = 0;
+    if (cursor !== null) {
+      if (cursor.k !== 'o') throw badParameter('cursor', 'was given by another kind of gallery source');
+      // Usually the list is unchanged and the item before the offset is the one the cursor names;
+      // otherwise the page continues after that item wherever it moved.
+      start =
+        items[cursor.o - 1] !== undefined && digest((items[cursor.o - 1] as SourceItem).id) === cursor.a
+          ? cursor.o
+          : items.findIndex((item) => digest(item.id) === cursor.a) + 1;
+      if (start === 0) {
+        throw new GalleryMediaError(
+          'CURSOR_STALE',
+          400,
+          'cursor: the list changed since this cursor was given and its last item is gone; ask for the first page again',
+          { path: 'cursor' },
+        );
+      }
+    }
+    const slice = items.slice(start, start + limit);
+    const end = start + slice.length;
+    const last = slice.at(-1);
+    const next: PageCursor | null =
+      end < items.length && last !== undefined ? { k: 'o', o: end, a: digest(last.id) } : null;
+    return { items: slice, next };
+  }
+
+  /** A page of a host source that pages itself. */
+  async function hostPage(paged: PagedGallerySource, cursor: PageCursor | null, limit: number) {
+    if (cursor !== null && cursor.k !== 'h')
+      throw badParameter('cursor', 'was given by another kind of gallery source');
+    const answer = SourcePage.safeParse(await paged.page({ cursor: cursor?.c ?? null, limit }));
+    if (!answer.success) {
+      const issue = answer.error.issues[0];
+      throw new GalleryConfigError(
+        'GALLERY_SOURCE',
+        `the gallery source's page is not { rows: [...], next: string | null }: ${issue?.path.join('.') || 'page'}: ${issue?.message ?? 'invalid'}`,
+      );
+    }
+    const { rows, next } = answer.data;
+    if (rows.length > limit) {
+      throw new GalleryConfigError(
+        'GALLERY_SOURCE',
+        `the gallery source returned ${rows.length} rows for a page of at most ${limit}`,
+      );
+    }
+    return {
+      items: normaliseRows(rows, columns, rowLogger),
+      next: next === null ? null : ({ k: 'h', c: next } as const),
+    };
+  }
+
+  async function page(query: { cursor: PageCursor | null; limit: number }): Promise<IndexPage> {
+    const { items, next } =
+      typeof source === 'function'
+        ? await wholeListPage(source, query.cursor, query.limit)
+        : await hostPage(source, query.cursor, query.limit);
+    const entries = await mapBounded(items, PAGE_CONCURRENCY, async (item) => {
+      try {
+        const entry: MediaEntry = { ...item, hash: await hashOf(item.image) };
+        // An item whose content changed: its old token must stop serving the old bytes it held.
+        const before = hashById.get(item.id);
+        if (before !== undefined && before !== entry.hash && known.get(before)?.id === item.id) {
+          known.delete(before);
+        }
+        hashById.set(item.id, entry.hash);
+        const size = entry.image.kind === 'bytes' ? entry.image.bytes.byteLength : 0;
+        known.set(entry.hash, entry, size + ENTRY_OVERHEAD);
+        return entry;
+      } catch (error) {
         const message = `gallery item "${item.id}" skipped: ${skipReason(error)}`;
         warnOnce(`item\0${message}`, message, { id: item.id });
         return undefined;
-      }),
-    );
-    const next = new Map<ContentHash, MediaEntry>();
-    const listed: MediaEntry[] = [];
-    for (const entry of entries) {
-      if (entry === undefined) continue;
-      if (!next.has(entry.hash)) next.set(entry.hash, entry);
-      if (entry.probe instanceof GalleryMediaError) {
+      }
+    });
+    return { entries: entries.filter((entry) => entry !== undefined), next };
+  }
+
+  async function probePage(entries: readonly MediaEntry[]) {
+    let settled = true;
+    const probed = await mapBounded(entries, PAGE_CONCURRENCY, async (entry) => {
+      const image = await probe(entry).catch((error: unknown) => {
+        settled = false;
+        const message = `gallery item "${entry.id}" skipped: ${skipReason(error)}`;
+        warnOnce(`item\0${message}`, message, { id: entry.id });
+        return undefined;
+      });
+      if (image instanceof GalleryMediaError) {
         warnOnce(
           `probe\0${entry.id}\0${entry.hash}`,
-          `gallery item "${entry.id}" skipped: ${entry.probe.message}`,
+          `gallery item "${entry.id}" skipped: ${image.message}`,
           {
             id: entry.id,
           },
         );
-      } else {
-        listed.push(entry);
+        return undefined;
       }
-    }
-    byHash = next;
-    builtAt = Date.now();
-    return listed;
+      return image === undefined ? undefined : { entry, image };
+    });
+    return { shown: probed.filter((pair) => pair !== undefined), settled };
+  }
+
+  // Hashes asked for by media requests that no page has shown yet; one walk of the source looks
+  // for all of them at once and stops as soon as each is seen.
+  const wanted = new Set<ContentHash>();
+  let scanning: Promise<void> | undefined;
+
+  async function scan(): Promise<void> {
+    scannedAt = Date.now();
+    let cursor: PageCursor | null = null;
+    do {
+      const found: IndexPage = await page({ cursor, limit: MAX_PAGE_SIZE });
+      for (const entry of found.entries) wanted.delete(entry.hash);
+      if (wanted.size === 0) return;
+      cursor = found.next;
+    } while (cursor !== null);
   }
 
   return {
-    list: () => refresh.run('list', build),
+    page,
+    probe,
+    probePage,
+    read,
     async find(hash) {
-      if (!byHash.has(hash) && Date.now() - builtAt >= REFRESH_INTERVAL_MS) await refresh.run('list', build);
-      return byHash.get(hash);
+      const hit = known.get(hash);
+      if (hit !== undefined) return hit;
+      if (scanning === undefined && Date.now() - scannedAt < REFRESH_INTERVAL_MS) return undefined;
+      wanted.add(hash);
+      scanning ??= scan().finally(() => {
+        scanning = undefined;
+        wanted.clear();
+      });
+      await scanning;
+      return known.get(hash);
     },
-    read: (entry) =>
-      match(entry.image)
-        .with({ kind: 'bytes' }, async ({ bytes }) => bytes)
-        .with({ kind: 'file' }, ({ path }) => readFresh(path, entry.hash))
-        .exhaustive(),
   };
+}
+
+/** A short, URL-safe digest of `text`: keys of stored index entries, ids inside cursors. */
+function digest(text: string): string {
+  return createHash('sha256').update(text).digest().subarray(0, 12).toString('base64url');
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
 }
 
 /** Why an item was skipped: the common file errors in words, anything else by its message. */

@@ -4,6 +4,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { GALLERY_DEPENDENCY_FILES } from '../web/package-files.js';
 import { createDiskCache, DEFAULT_CACHE_DIR, openCacheDir } from './cache/disk-cache.js';
 import { GalleryConfigError } from './errors.js';
 import { folderSource } from './folder-source.js';
@@ -74,11 +75,14 @@ export async function startGalleryServer(options: GalleryServerOptions = {}): Pr
     path,
     listener: toNodeListener(handler),
   }));
+  // The web root holds the page and the component; the component's dependency files come from the
+  // package's dependencies, which only the gallery handler serves.
+  const dependencyPaths = new Set(GALLERY_DEPENDENCY_FILES.map((file) => `/assets/${file.name}`));
   const server = createServer((req, res) => {
-    const pathname = (req.url ?? '/').split('?')[0];
+    const pathname = (req.url ?? '/').split('?')[0] ?? '/';
     const listener =
       mounted.find((entry) => entry.path === pathname)?.listener ??
-      (req.url?.startsWith('/caroulsel/') ? galleryListener : webListener);
+      (req.url?.startsWith('/caroulsel/') || dependencyPaths.has(pathname) ? galleryListener : webListener);
     return listener(req, res);
   });
   const host = options.host ?? '127.0.0.1';

@@ -1,5 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { pathToFileURL } from 'node:url';
 import type { Answer } from '../gallery/answer.js';
 import { matchesEtag, SECURITY_HEADERS } from '../gallery/responses.js';
 
@@ -11,6 +13,33 @@ const TYPES: Record<string, string> = {
   '.css': 'text/css; charset=utf-8',
 };
 
+const require = createRequire(import.meta.url);
+
+/**
+ * A browser file of a runtime dependency, served under a name of its own: `file` is found next to
+ * the module `from` resolves to, so the dependency's `exports` map need not list it.
+ */
+export interface DependencyFile {
+  readonly name: string;
+  readonly from: string;
+  readonly file: string;
+}
+
+/**
+ * The dependencies' files the gallery component loads next to itself: PhotoSwipe's core and styles
+ * for the lightbox, and the ThumbHash decoder for the placeholders. Minified builds, as published.
+ */
+export const GALLERY_DEPENDENCY_FILES: readonly DependencyFile[] = [
+  { name: 'photoswipe.esm.min.js', from: 'photoswipe', file: 'photoswipe.esm.min.js' },
+  { name: 'photoswipe.css', from: 'photoswipe', file: 'photoswipe.css' },
+  { name: 'thumbhash.js', from: 'thumbhash', file: 'thumbhash.js' },
+];
+
+/** Where a dependency's file is on disk; resolved like an import, so hoisting and nesting both work. */
+export function dependencyFileUrl(file: DependencyFile): URL {
+  return new URL(file.file, pathToFileURL(require.resolve(file.from)));
+}
+
 interface LoadedFile {
   readonly bytes: Uint8Array;
   readonly etag: string;
@@ -18,25 +47,35 @@ interface LoadedFile {
 }
 
 /**
- * Serves a fixed set of the package's `web/` files, so a host that mounts one handler gets the
- * browser code that goes with it without copying files into its own static folder. Only names in
- * `files` are ever read (no path from a request reaches the file system); each is read once per
- * process, as the files change only with the package.
+ * Serves a fixed set of the package's `web/` files (and of its dependencies' browser files), so a
+ * host that mounts one handler gets the browser code that goes with it without copying files into
+ * its own static folder. Only names in `files` and `dependencies` are ever read (no path from a
+ * request reaches the file system); each is read once per process, as the files change only with
+ * the package.
  *
  * @example const assets = packageFiles(['caroulsel-gallery.js']); await assets.answer('caroulsel-gallery.js', null);
  */
-export function packageFiles(files: readonly string[]) {
-  const allowed = new Set(files);
+export function packageFiles(files: readonly string[], dependencies: readonly DependencyFile[] = []) {
+  const where = new Map<string, () => URL>(files.map((name) => [name, () => new URL(name, WEB_DIR)]));
+  for (const file of dependencies) where.set(file.name, () => dependencyFileUrl(file));
+  const allowed = new Set(where.keys());
   const loaded = new Map<string, Promise<LoadedFile>>();
 
   function load(name: string): Promise<LoadedFile> {
     let file = loaded.get(name);
     if (file === undefined) {
-      file = readFile(new URL(name, WEB_DIR)).then((bytes) => ({
-        bytes,
-        etag: `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`,
-        type: TYPES[name.slice(name.lastIndexOf('.'))] ?? 'application/octet-stream',
-      }));
+      const locate = where.get(name);
+      // Resolved on first use, inside the promise: a missing dependency fails that request only.
+      file = Promise.resolve()
+        .then(() => {
+          if (locate === undefined) throw new Error(`${name} is not a served file`);
+          return readFile(locate());
+        })
+        .then((bytes) => ({
+          bytes,
+          etag: `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`,
+          type: TYPES[name.slice(name.lastIndexOf('.'))] ?? 'application/octet-stream',
+        }));
       // A failed read is not remembered: the next request tries again.
       file.catch(() => loaded.delete(name));
       loaded.set(name, file);

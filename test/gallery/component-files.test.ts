@@ -23,6 +23,38 @@ describe('the gallery handler serves its own browser component', () => {
     expect(counts.sourceCalls).toBe(0);
   });
 
+  it('serves the files the component loads from its dependencies, byte for byte from node_modules', async () => {
+    const { get, counts } = spiedGallery(() => []);
+    const expected = [
+      ['photoswipe.esm.min.js', 'text/javascript; charset=utf-8', 'photoswipe/dist/photoswipe.esm.min.js'],
+      ['photoswipe.css', 'text/css; charset=utf-8', 'photoswipe/dist/photoswipe.css'],
+      ['thumbhash.js', 'text/javascript; charset=utf-8', 'thumbhash/thumbhash.js'],
+    ] as const;
+    for (const [name, type, file] of expected) {
+      const response = await get(`/assets/${name}`);
+      expect(response.status).toBe(200);
+      expect(response.headers.get('content-type')).toBe(type);
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(response.headers.get('etag')).toMatch(/^"[\w-]{27}"$/);
+      expect(await response.text()).toBe(
+        await readFile(new URL(`../../node_modules/${file}`, import.meta.url), 'utf8'),
+      );
+      const again = await get(`/assets/${name}`, {
+        headers: { 'if-none-match': response.headers.get('etag') ?? '' },
+      });
+      expect(again.status).toBe(304);
+    }
+    // Only the named files: the rest of a dependency's folder stays out of reach.
+    for (const path of [
+      '/assets/photoswipe.esm.js',
+      '/assets/photoswipe-lightbox.esm.min.js',
+      '/assets/package.json',
+    ]) {
+      expect((await get(path)).status).toBe(404);
+    }
+    expect(counts.sourceCalls).toBe(0);
+  });
+
   it('answers 304 without a body when If-None-Match names the ETag, and HEAD without a body', async () => {
     const { get } = spiedGallery(() => []);
     const first = await get('/assets/caroulsel-gallery.js');

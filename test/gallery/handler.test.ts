@@ -40,13 +40,36 @@ describe('GET /caroulsel/data', () => {
     expect(items[0]).toEqual({
       id: 'grace_hopper.jpg',
       title: 'Title grace_hopper.jpg',
+      alt: 'Title grace_hopper.jpg',
       previewUrl: thumbPath(sampleImage('grace_hopper.jpg')),
       fullUrl: `/caroulsel/media/${tokenOf(sampleImage('grace_hopper.jpg'))}/full`,
       width: 512,
       height: 600,
       placeholder: expect.stringMatching(/^[A-Za-z0-9+/]{20,60}={0,2}$/),
+      // 512 px wide: the thumbnail (273 px) and the one configured width not wider than the image.
+      srcset: `${thumbPath(sampleImage('grace_hopper.jpg'))} 273w, /caroulsel/media/${tokenOf(sampleImage('grace_hopper.jpg'))}/w320 320w`,
     });
     expect(items.map((item) => item.id)).toEqual(samples);
+  });
+
+  it('gives each item the alt text of the configured column', async () => {
+    const { get } = spiedGallery(
+      () => [
+        {
+          id: 'hopper',
+          title: 'Grace Hopper',
+          caption: 'Portrait in uniform',
+          image: sampleImage('grace_hopper.jpg'),
+        },
+      ],
+      { columns: { alt: 'caption' } },
+    );
+    const { items } = (await (await get('/caroulsel/data')).json()) as {
+      items: { title: string; alt: string }[];
+    };
+    expect(items.map(({ title, alt }) => ({ title, alt }))).toEqual([
+      { title: 'Grace Hopper', alt: 'Portrait in uniform' },
+    ]);
   });
 
   it('has an ETag of its own and answers 304 when it still matches', async () => {
@@ -121,10 +144,11 @@ describe('GET /caroulsel/data', () => {
       const [after] = await listItems(get);
       expect(after?.previewUrl).not.toBe(before?.previewUrl);
       expect((await get(after?.previewUrl ?? '')).status).toBe(200);
-      // Replaying the old URL does not query the host each time.
+      // Replaying the old URL does not query the host each time: one walk of the source looks for
+      // the unknown token, and the replays after it within a second ask nothing.
       const calls = counts.sourceCalls;
       for (let i = 0; i < 5; i++) expect((await get(before?.previewUrl ?? '')).status).toBe(404);
-      expect(counts.sourceCalls).toBe(calls);
+      expect(counts.sourceCalls - calls).toBeLessThanOrEqual(1);
     } finally {
       await rm(dir, { recursive: true, force: true });
     }
@@ -159,7 +183,7 @@ describe('GET /caroulsel/media/<token>/thumb and /full', () => {
     expect(Object.fromEntries(response.headers)).toEqual({
       'content-type': 'image/webp',
       'content-length': String(body.length),
-      etag: expect.stringMatching(/^"[A-Za-z0-9_-]{22}-thumb-p1-320-2048"$/),
+      etag: expect.stringMatching(/^"[A-Za-z0-9_-]{22}-thumb-p2-320-2048-w320_640_960_1280"$/),
       'cache-control': 'public, max-age=31536000, immutable',
       'x-content-type-options': 'nosniff',
       'content-security-policy': "default-src 'none'",
@@ -197,11 +221,15 @@ describe('GET /caroulsel/media/<token>/thumb and /full', () => {
   it('generates once, then serves from the cache', async () => {
     const { get, counts, cacheCounts } = spiedGallery(sampleRows);
     const [item] = await listItems(get);
+    // Listing stores what it learnt of the images (hashes, sizes) in the cache too; count after it.
+    const setsAfterListing = cacheCounts.sets;
     const first = Buffer.from(await (await get(item?.previewUrl ?? '')).arrayBuffer());
     const second = Buffer.from(await (await get(item?.previewUrl ?? '')).arrayBuffer());
     expect(second).toEqual(first);
+    // The same generation made the item's other srcset width, w320, and stored both.
+    expect((await get(item?.previewUrl.replace(/thumb$/, 'w320') ?? '')).status).toBe(200);
     expect(counts.generations).toBe(1);
-    expect(cacheCounts.sets).toBe(1);
+    expect(cacheCounts.sets - setsAfterListing).toBe(2);
   });
 
   it('merges concurrent requests for a cold thumbnail into one generation', async () => {
@@ -223,8 +251,9 @@ describe('GET /caroulsel/media/<token>/thumb and /full', () => {
     const cache: MediaCache = {
       async get(key) {
         const found = entries.get(key);
-        reads += 1;
-        if (reads === 1) await released;
+        // Only renditions are held: the listing's own index reads go through.
+        if (key.includes('-thumb-')) reads += 1;
+        if (key.includes('-thumb-') && reads === 1) await released;
         return found;
       },
       async set(key, media) {
@@ -264,6 +293,9 @@ describe('GET /caroulsel/media/<token>/thumb and /full', () => {
     const [item] = await listItems(get);
     expect((await get(item?.previewUrl ?? '')).status).toBe(200);
     expect(logged).toEqual([
+      // The listing's index lives in the same backend: it goes on without it, saying so once.
+      'gallery index read failed: redis is down',
+      'gallery index write failed: redis is down',
       'media cache read failed: redis is down',
       'media cache write failed: redis is down',
     ]);

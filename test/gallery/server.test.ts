@@ -75,6 +75,19 @@ describe('startGalleryServer', () => {
     expect((await get(path)).status).toBe(404);
   });
 
+  it('serves the files the component loads from its dependencies beside the web root files', async () => {
+    // Not in the web root: they come from node_modules through the gallery handler.
+    for (const [name, type] of [
+      ['photoswipe.esm.min.js', 'text/javascript; charset=utf-8'],
+      ['photoswipe.css', 'text/css; charset=utf-8'],
+      ['thumbhash.js', 'text/javascript; charset=utf-8'],
+    ] as const) {
+      const response = await get(`/assets/${name}?v=1`);
+      expect([response.status, response.headers.get('content-type')]).toEqual([200, type]);
+      expect((await response.text()).length).toBeGreaterThan(1000);
+    }
+  });
+
   it('answers other methods on the page with 405', async () => {
     const response = await get('/', { method: 'POST' });
     expect([response.status, response.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
@@ -85,7 +98,8 @@ describe('startGalleryServer', () => {
     expect(items.map((item) => item.id)).toContain('grace_hopper.jpg');
     const thumb = await get(items[0]?.previewUrl ?? '');
     expect([thumb.status, thumb.headers.get('content-type')]).toEqual([200, 'image/webp']);
-    expect((await readdir(join(dir, 'cache'))).filter((name) => name.endsWith('.media'))).toHaveLength(1);
+    // One rendition; the other entries are the listing's index (each image's hash and size).
+    expect((await readdir(join(dir, 'cache'))).filter((name) => name.includes('-thumb-'))).toHaveLength(1);
   });
 
   it('says clearly when the home page is missing', async () => {

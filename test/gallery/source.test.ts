@@ -1,4 +1,4 @@
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { mkdtemp, rm, utimes, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -26,8 +26,8 @@ describe('normaliseRows', () => {
       logger,
     );
     expect(items).toEqual([
-      { id: '2', title: 'Two', image: { kind: 'file', path: '/img/two.jpg' } },
-      { id: 'one', title: 'one', image: { kind: 'bytes', bytes: png } },
+      { id: '2', title: 'Two', alt: 'Two', image: { kind: 'file', path: '/img/two.jpg' } },
+      { id: 'one', title: 'one', alt: 'one', image: { kind: 'bytes', bytes: png } },
     ]);
     expect(logger.lines).toEqual([]);
   });
@@ -39,7 +39,29 @@ describe('normaliseRows', () => {
       custom,
       spyLogger(),
     );
-    expect(items).toEqual([{ id: '7', title: 'Foto', image: { kind: 'bytes', bytes: png } }]);
+    expect(items).toEqual([{ id: '7', title: 'Foto', alt: 'Foto', image: { kind: 'bytes', bytes: png } }]);
+  });
+
+  it('reads an alt column when one is configured, the title standing in for a blank or missing one', () => {
+    const custom = SourceColumns.parse({ alt: 'TEXTO_ALT' });
+    const logger = spyLogger();
+    const items = normaliseRows(
+      [
+        { id: 1, title: 'Harvest', TEXTO_ALT: 'Two people loading crates onto a truck', image: '/a.jpg' },
+        { id: 2, title: 'Field', TEXTO_ALT: '   ', image: '/b.jpg' },
+        { id: 3, title: 'Barn', TEXTO_ALT: 42, image: '/c.jpg' },
+        { id: 4, title: 'Gate', image: '/d.jpg' },
+      ],
+      custom,
+      logger,
+    );
+    expect(items.map((item) => item.alt)).toEqual([
+      'Two people loading crates onto a truck',
+      'Field',
+      'Barn',
+      'Gate',
+    ]);
+    expect(logger.lines).toEqual([]);
   });
 
   it('skips each bad row with a logged reason and keeps the rest', () => {
@@ -97,6 +119,21 @@ describe('folderSource', () => {
     await writeFile(join(dir, 'a.JPG'), 'x');
     const rows = await folderSource(dir)();
     expect(rows.map((row) => (row as { id: string }).id)).toEqual(['a.JPG', 'b.webp']);
+  });
+
+  it('reads the folder again only when a name in it changes, returning the same frozen rows meanwhile', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'gallery-folder-'));
+    dirs.push(dir);
+    await writeFile(join(dir, 'a.jpg'), 'x');
+    // A folder changed long ago (a recent change is always read again: coarse clocks).
+    const past = new Date(Date.now() - 60_000);
+    await utimes(dir, past, past);
+    const source = folderSource(dir);
+    const first = await source();
+    expect(await source()).toBe(first);
+    expect(Object.isFrozen(first) && Object.isFrozen(first[0])).toBe(true);
+    await writeFile(join(dir, 'b.jpg'), 'x');
+    expect((await source()).map((row) => (row as { id: string }).id)).toEqual(['a.jpg', 'b.jpg']);
   });
 
   it('fails clearly when the folder does not exist', async () => {

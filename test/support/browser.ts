@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { type Browser, chromium, type Page, type Route } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
+import { dependencyFileUrl, GALLERY_DEPENDENCY_FILES } from '../../src/web/package-files.js';
 
 /** Debian's Chromium (CI installs the `chromium` package); never a downloaded browser build. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -35,23 +36,63 @@ export const ORIGIN = 'http://gallery.test';
 const WEB_DIR = new URL('../../web/', import.meta.url);
 const IMAGES_DIR = new URL('../../examples/images/', import.meta.url);
 
-/** A real sample image behind each media token, with its real size. */
+/**
+ * A real sample image behind each media token, with its real size and the ThumbHash the backend
+ * computes for it (src/gallery/placeholder.ts).
+ */
 export const SAMPLE_IMAGES = [
-  { token: 'tok-hopper', file: 'grace_hopper.jpg', title: 'Grace Hopper', width: 512, height: 600 },
-  { token: 'tok-emerald', file: 'emerald-16x9.png', title: 'Emerald', width: 1920, height: 1080 },
-  { token: 'tok-joy', file: 'joy-preview.jpg', title: 'Joy', width: 900, height: 506 },
-  { token: 'tok-logo', file: 'debian-logo-256.png', title: 'Debian logo', width: 256, height: 256 },
-  { token: 'tok-spacefun', file: 'spacefun-preview.jpg', title: 'Space fun', width: 900, height: 506 },
+  {
+    token: 'tok-hopper',
+    file: 'grace_hopper.jpg',
+    title: 'Grace Hopper',
+    width: 512,
+    height: 600,
+    placeholder: 'lBcKJgZTqPh1dyeJeYeHaqdoDZTUYCk=',
+  },
+  {
+    token: 'tok-emerald',
+    file: 'emerald-16x9.png',
+    title: 'Emerald',
+    width: 1920,
+    height: 1080,
+    placeholder: 'TnYBBID+y5pUU3WriXf/MnwzoA==',
+  },
+  {
+    token: 'tok-joy',
+    file: 'joy-preview.jpg',
+    title: 'Joy',
+    width: 900,
+    height: 506,
+    placeholder: 'VecJBIAHd3eHh3eBeXj3h42P2A==',
+  },
+  {
+    token: 'tok-logo',
+    file: 'debian-logo-256.png',
+    title: 'Debian logo',
+    width: 256,
+    height: 256,
+    placeholder: 'PwiCBQABxlxvpDoThwAAAAAACQZvlHRlOQ==',
+  },
+  {
+    token: 'tok-spacefun',
+    file: 'spacefun-preview.jpg',
+    title: 'Space fun',
+    width: 900,
+    height: 506,
+    placeholder: 'UcYFFIIAWlqrh4ehh3jvU/1N1Q==',
+  },
 ] as const;
 
 /** The list `GET /caroulsel/data` answers with, shaped as the backend's contract says. */
-export const SAMPLE_ITEMS = SAMPLE_IMAGES.map(({ token, title, width, height }) => ({
+export const SAMPLE_ITEMS = SAMPLE_IMAGES.map(({ token, title, width, height, placeholder }) => ({
   id: token,
   title,
+  alt: title,
   previewUrl: thumbPath(token),
   fullUrl: `/caroulsel/media/${token}/full`,
   width,
   height,
+  placeholder,
 }));
 
 export function thumbPath(token: string): string {
@@ -59,7 +100,7 @@ export function thumbPath(token: string): string {
 }
 
 export type Reply =
-  | { status?: number; contentType: string; body: string | Buffer }
+  | { status?: number; contentType: string; body: string | Buffer; headers?: Record<string, string> }
   | { abort: true }
   /** Never answered: the request stays pending for good. */
   | { never: true };
@@ -80,6 +121,8 @@ export class FakeSite {
   private readonly replies = new Map<string, Array<() => Reply | Promise<Reply>>>();
   private readonly gates = new Map<string, { gate: Gate; open: Promise<void>; arrive: () => void }>();
   private readonly counts = new Map<string, number>();
+  /** Every request that reached the site, as method and path with query, in order. */
+  readonly requests: string[] = [];
 
   /** The default answers: the gallery list and every sample image's thumbnail and full image. */
   constructor() {
@@ -127,7 +170,9 @@ export class FakeSite {
   }
 
   private async answer(route: Route): Promise<void> {
-    const path = new URL(route.request().url()).pathname;
+    const url = new URL(route.request().url());
+    const path = url.pathname;
+    this.requests.push(`${route.request().method()} ${path}${url.search}`);
     this.counts.set(path, this.hits(path) + 1);
     const held = this.gates.get(path);
     if (held) {
@@ -137,7 +182,14 @@ export class FakeSite {
     const reply = await this.replyFor(path);
     if ('never' in reply) return new Promise(() => {});
     if ('abort' in reply) return route.abort('connectionfailed');
-    await route.fulfill({ status: reply.status ?? 200, contentType: reply.contentType, body: reply.body });
+    await route.fulfill({
+      status: reply.status ?? 200,
+      contentType: reply.contentType,
+      body: reply.body,
+      ...(reply.headers === undefined
+        ? {}
+        : { headers: { 'content-type': reply.contentType, ...reply.headers } }),
+    });
   }
 
   private async replyFor(path: string): Promise<Reply> {
@@ -166,11 +218,16 @@ const WEB_TYPES: Record<string, string> = {
   '.html': 'text/html',
 };
 
-/** A file of web/, as the backend serves it under /assets/ (and / for index.html). */
+/**
+ * A file of web/, as the backend serves it under /assets/ (and / for index.html), or one of the
+ * dependency files the gallery handler serves next to it (PhotoSwipe, the ThumbHash decoder).
+ */
 export async function webFile(name: string): Promise<Reply> {
   const type = Object.entries(WEB_TYPES).find(([suffix]) => name.endsWith(suffix));
   if (type === undefined || name.includes('/')) return { status: 404, contentType: 'text/plain', body: '' };
-  return { contentType: type[1], body: await readFile(new URL(name, WEB_DIR)) };
+  const dependency = GALLERY_DEPENDENCY_FILES.find((file) => file.name === name);
+  const url = dependency === undefined ? new URL(name, WEB_DIR) : dependencyFileUrl(dependency);
+  return { contentType: type[1], body: await readFile(url) };
 }
 
 /**
@@ -181,6 +238,7 @@ export async function webFile(name: string): Promise<Reply> {
 export function galleryPage(options: Record<string, unknown> = {}): Reply {
   const body = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>gallery test</title>
+<meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="stylesheet" href="/assets/caroulsel-gallery.css"></head>
 <body style="margin:0">
 <div id="above" style="height:150vh"></div>

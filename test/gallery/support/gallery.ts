@@ -30,7 +30,10 @@ export function countingCache() {
  * A gallery handler over `rows`, with spies on everything a request could touch: source calls,
  * cache reads, generations, logged reasons.
  */
-export function spiedGallery(rows: () => readonly unknown[], options: Partial<GalleryHandlerOptions> = {}) {
+export function spiedGallery(
+  rows: () => readonly unknown[] | Promise<readonly unknown[]>,
+  options: Partial<GalleryHandlerOptions> = {},
+) {
   const counts = { sourceCalls: 0, generations: 0 };
   const logged: string[] = [];
   const { cache, counts: cacheCounts } = countingCache();

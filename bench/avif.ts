@@ -1,0 +1,111 @@
+// AVIF against WebP for the gallery's renditions (`npm run bench:avif`): the decision not to serve
+// AVIF rests on these figures (see the README's gallery section and image-pipeline.ts).
+// For each image of bench:gallery and each rendition of its srcset, the same decoded pixels are
+// encoded as WebP with the gallery's settings (thumbnail quality 75 effort 4, widths quality 75
+// effort 2) and as AVIF at sharp's default (quality 50, effort 4) and at effort 2 and 0; the
+// encode time (median of the rounds, in this process, one encode at a time) and the bytes.
+// Last line: AVIF's bytes and encode time over WebP's, summed over every rendition, and the median
+// over the renditions of AVIF's bytes over WebP's (a sum is led by the largest renditions).
+import { existsSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import sharp from 'sharp';
+import { srcsetOf } from '../src/gallery/image-pipeline.js';
+import { GalleryLimits } from '../src/gallery/limits.js';
+import { loadLine, median, spread, timed } from './report.js';
+
+const SAMPLES = new URL('../examples/images/', import.meta.url).pathname;
+const LARGE_DIR =
+  process.env.BENCH_GALLERY_IMAGES ?? new URL('../../shared/fixtures/images/', import.meta.url).pathname;
+const IMAGE_NAMES = [
+  join(SAMPLES, 'debian-logo-256.png'),
+  join(SAMPLES, 'emerald-16x9.png'),
+  join(SAMPLES, 'grace_hopper.jpg'),
+  join(SAMPLES, 'joy-preview.jpg'),
+  join(SAMPLES, 'spacefun-preview.jpg'),
+  join(LARGE_DIR, 'softwaves-16x9.png'),
+  join(LARGE_DIR, 'pixels-large.jpg'),
+];
+const ROUNDS = 3;
+
+type Pipeline = ReturnType<typeof sharp>;
+type Encoder = (pipeline: Pipeline, thumb: boolean) => Pipeline;
+const ENCODERS: [string, Encoder][] = [
+  ['webp (ours)', (pipeline, thumb) => pipeline.webp(thumb ? { quality: 75 } : { quality: 75, effort: 2 })],
+  ['avif q50 e4', (pipeline) => pipeline.avif({ quality: 50, effort: 4 })],
+  ['avif q50 e2', (pipeline) => pipeline.avif({ quality: 50, effort: 2 })],
+  ['avif q50 e0', (pipeline) => pipeline.avif({ quality: 50, effort: 0 })],
+];
+
+async function main() {
+  const missing = IMAGE_NAMES.filter((file) => !existsSync(file));
+  if (missing.length > 0) {
+    throw new Error(`bench:avif needs all ${IMAGE_NAMES.length} images; missing: ${missing.join(', ')}`);
+  }
+  const limits = GalleryLimits.parse({});
+  console.log(`start: ${loadLine()}`);
+  console.log(
+    `rounds: ${ROUNDS}, widths ${limits.srcsetWidths.join('/')} and the thumbnail (${limits.thumbSize})`,
+  );
+  const totals = new Map(ENCODERS.map(([label]) => [label, { bytes: 0, ms: 0, ratios: [] as number[] }]));
+  for (const file of IMAGE_NAMES) {
+    const source = await readFile(file);
+    const meta = await sharp(source).metadata();
+    const entries = srcsetOf({ width: meta.width, height: meta.height }, limits);
+    for (const { variant, width } of entries) {
+      const thumb = variant === 'thumb';
+      const { data, info } = await sharp(source)
+        .rotate()
+        .resize(
+          thumb
+            ? { width: limits.thumbSize, height: limits.thumbSize, fit: 'inside', withoutEnlargement: true }
+            : { width },
+        )
+        .toColourspace('srgb')
+        .raw()
+        .toBuffer({ resolveWithObject: true });
+      const raw = { width: info.width, height: info.height, channels: info.channels };
+      const cells: string[] = [];
+      let webpBytes = Number.NaN;
+      for (const [label, encoder] of ENCODERS) {
+        const times: number[] = [];
+        let bytes = 0;
+        for (let round = 0; round < ROUNDS; round++) {
+          times.push(
+            await timed(async () => {
+              bytes = (await encoder(sharp(data, { raw }), thumb).toBuffer()).length;
+            }),
+          );
+        }
+        const total = totals.get(label);
+        if (Number.isNaN(webpBytes)) webpBytes = bytes;
+        if (total !== undefined) {
+          total.bytes += bytes;
+          total.ms += median(times);
+          total.ratios.push(bytes / webpBytes);
+        }
+        cells.push(`${label} ${bytes} B ${spread(times, 0)} ms`);
+      }
+      console.log(`${basename(file)} ${variant} (${info.width}x${info.height}): ${cells.join(' | ')}`);
+    }
+  }
+  const webp = totals.get('webp (ours)') ?? { bytes: Number.NaN, ms: Number.NaN, ratios: [] };
+  for (const [label, total] of totals) {
+    console.log(
+      `total ${label}: ${total.bytes} bytes, ${total.ms.toFixed(0)} ms; bytes over WebP's per rendition ${spread(total.ratios)}`,
+    );
+  }
+  console.log(`end: ${loadLine()}`);
+  console.log(
+    [...totals]
+      .filter(([label]) => label.startsWith('avif'))
+      .map(
+        ([label, total]) =>
+          `${label.replace(/ /g, '_')}: bytes_vs_webp=${(total.bytes / webp.bytes).toFixed(2)} ` +
+          `median_rendition_bytes_vs_webp=${median(total.ratios).toFixed(2)} time_vs_webp=${(total.ms / webp.ms).toFixed(2)}`,
+      )
+      .join(' '),
+  );
+}
+
+await main();

@@ -1,0 +1,217 @@
+import { readFile } from 'node:fs/promises';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import {
+  FakeSite,
+  galleryPage,
+  json,
+  nextFrames,
+  ORIGIN,
+  SAMPLE_IMAGES,
+  SAMPLE_ITEMS,
+  thumbPath,
+  useBrowser,
+} from '../support/browser.js';
+
+const browser = useBrowser();
+const DATA = '/caroulsel/data';
+const CARD = '.caroulsel-gallery__card';
+
+let context: BrowserContext;
+let page: Page;
+let site: FakeSite;
+
+beforeEach(async () => {
+  context = await browser().newContext({ viewport: { width: 1024, height: 720 } });
+  context.setDefaultTimeout(15_000);
+  page = await context.newPage();
+  site = new FakeSite();
+  await site.attach(page);
+});
+
+afterEach(async () => {
+  await context.close();
+});
+
+/** `count` items over the sample images, ids numbered from `from` (the images repeat). */
+function items(count: number, from = 0) {
+  return Array.from({ length: count }, (_, i) => {
+    const sample = SAMPLE_ITEMS[(from + i) % SAMPLE_ITEMS.length] as (typeof SAMPLE_ITEMS)[number];
+    return { ...sample, id: `item-${from + i}`, title: `Item ${from + i}`, alt: `Item ${from + i}` };
+  });
+}
+
+async function openAndShowGrid(): Promise<void> {
+  site.serve('/', galleryPage());
+  await page.goto(`${ORIGIN}/`);
+  await page.waitForSelector('#gallery[data-state="idle"]', { state: 'attached' });
+  await page.locator('#gallery').scrollIntoViewIfNeeded();
+  await page.waitForSelector('#gallery[data-state="grid"]', { state: 'attached' });
+  await nextFrames(page);
+}
+
+const dataRequests = () => site.requests.filter((request) => request.startsWith(`GET ${DATA}`));
+
+describe('paging', () => {
+  it('asks for the next page once the end of the grid is reached, exactly one request per page', async () => {
+    site.serveInTurn(
+      DATA,
+      json({ items: items(40), next: `${DATA}?cursor=second` }),
+      json({ items: items(40, 40), next: `${DATA}?limit=40&cursor=third` }),
+      json({ items: items(7, 80), next: null }),
+    );
+    await openAndShowGrid();
+    // The first screen of a tall grid does not reach its end: nothing more is asked yet.
+    expect(dataRequests()).toEqual([`GET ${DATA}`]);
+    expect(await page.locator(CARD).count()).toBe(40);
+
+    await page.locator('.caroulsel-gallery__more').scrollIntoViewIfNeeded();
+    await page.waitForFunction((card) => document.querySelectorAll(card).length === 80, CARD);
+    await nextFrames(page);
+    expect(dataRequests()).toEqual([`GET ${DATA}`, `GET ${DATA}?cursor=second`]);
+
+    // Scrolling up and down again, and to the very end twice: one request for the last page.
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await nextFrames(page);
+    await page.locator('.caroulsel-gallery__more').scrollIntoViewIfNeeded();
+    await page.waitForFunction((card) => document.querySelectorAll(card).length === 87, CARD);
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await nextFrames(page);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await nextFrames(page);
+    expect(dataRequests()).toEqual([
+      `GET ${DATA}`,
+      `GET ${DATA}?cursor=second`,
+      `GET ${DATA}?limit=40&cursor=third`,
+    ]);
+    expect(await page.locator('.caroulsel-gallery__more').count()).toBe(0);
+    const titles = await page.$$eval(CARD, (cards) => cards.map((card) => card.getAttribute('aria-label')));
+    expect(titles).toEqual(Array.from({ length: 87 }, (_, i) => `Item ${i}`));
+  });
+
+  it('asks for the next page by itself when a short page leaves the end in view', async () => {
+    site.serveInTurn(
+      DATA,
+      json({ items: items(2), next: `${DATA}?cursor=second` }),
+      json({ items: [], next: `${DATA}?cursor=third` }),
+      json({ items: items(3, 2), next: null }),
+    );
+    await openAndShowGrid();
+    await page.waitForFunction((card) => document.querySelectorAll(card).length === 5, CARD);
+    await nextFrames(page);
+    expect(dataRequests()).toHaveLength(3);
+  });
+
+  it('refuses a next page on another origin: the error state, and nothing asked there', async () => {
+    site.serve(DATA, json({ items: items(3), next: 'http://elsewhere.test/caroulsel/data?cursor=x' }));
+    site.serve('/', galleryPage());
+    await page.goto(`${ORIGIN}/`);
+    await page.locator('#gallery').scrollIntoViewIfNeeded();
+    await page.waitForSelector('#gallery[data-state="error"]', { state: 'attached' });
+    expect(site.requests.filter((request) => request.includes('elsewhere'))).toEqual([]);
+  });
+
+  it('keeps what is shown when a later page fails, and asks no more', async () => {
+    site.serveInTurn(
+      DATA,
+      json({ items: items(2), next: `${DATA}?cursor=second` }),
+      json({ error: {} }, 400),
+    );
+    await openAndShowGrid();
+    await page.waitForFunction(() => document.querySelector('.caroulsel-gallery__more') === null);
+    expect(await page.locator(CARD).count()).toBe(2);
+    expect(await page.locator('#gallery').getAttribute('data-state')).toBe('grid');
+    expect(dataRequests()).toHaveLength(2);
+  });
+});
+
+describe('busy thumbnails', () => {
+  const busy = (retryAfter: string) => ({
+    status: 503,
+    contentType: 'application/json',
+    body: '{"error":{"code":"GALLERY_BUSY","message":"retry shortly"}}',
+    headers: { 'Retry-After': retryAfter },
+  });
+
+  it('loads a thumbnail answered 503 again after its Retry-After, until it shows', async () => {
+    const image = SAMPLE_IMAGES[0];
+    const target = thumbPath(image.token);
+    const bytes = await readFile(new URL(`../../examples/images/${image.file}`, import.meta.url));
+    // The image's GET, then the component's HEAD, then the GET again: busy twice, then served.
+    site.serveInTurn(target, busy('1'), busy('0'), { contentType: 'image/jpeg', body: bytes });
+    await openAndShowGrid();
+    const card = page.getByRole('link', { name: image.title });
+    await page.waitForFunction(
+      (name) => document.querySelector(`a[aria-label="${name}"]`)?.getAttribute('data-state') === 'loaded',
+      image.title,
+    );
+    expect(await card.locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(image.width);
+    expect(await card.locator('.caroulsel-gallery__image-error').count()).toBe(0);
+    expect(site.requests.filter((request) => request.endsWith(target))).toEqual([
+      `GET ${target}`,
+      `HEAD ${target}`,
+      `GET ${target}`,
+    ]);
+  });
+
+  it('shows the fallback for a thumbnail that is missing (404), asking only once more', async () => {
+    const image = SAMPLE_IMAGES[1];
+    const target = thumbPath(image.token);
+    site.serve(target, { status: 404, contentType: 'application/json', body: '{}' });
+    await openAndShowGrid();
+    await page.waitForFunction(
+      (name) => document.querySelector(`a[aria-label="${name}"]`)?.getAttribute('data-state') === 'failed',
+      image.title,
+    );
+    expect(site.requests.filter((request) => request.endsWith(target))).toEqual([
+      `GET ${target}`,
+      `HEAD ${target}`,
+    ]);
+  });
+});
+
+describe('what the component accepts from the server', () => {
+  it('reads next and Retry-After strictly', async () => {
+    site.serve('/', galleryPage());
+    await page.goto(`${ORIGIN}/`);
+    await page.waitForSelector('#gallery[data-state="idle"]', { state: 'attached' });
+    const results = await page.evaluate(() => {
+      const module = (window as unknown as { galleryModule: Record<string, (...args: unknown[]) => unknown> })
+        .galleryModule;
+      const next = (body: unknown) => {
+        try {
+          return module.parseNext?.(body, 'http://gallery.test/');
+        } catch (error) {
+          return `throws: ${(error as Error).message}`;
+        }
+      };
+      return {
+        next: [
+          next({ items: [], next: '/caroulsel/data?cursor=a.b' }),
+          next({ items: [] }),
+          next({ items: [], next: null }),
+          next([]),
+          next({ items: [], next: '' }),
+          next({ items: [], next: 5 }),
+          next({ items: [], next: 'javascript:alert(1)' }),
+          next({ items: [], next: '//elsewhere.test/x' }),
+        ],
+        retryAfter: ['3', '0', '', 'abc', '-1', '1.5', '99999', null].map((value) =>
+          module.retryAfterMs?.(value),
+        ),
+      };
+    });
+    expect(results.next).toEqual([
+      'http://gallery.test/caroulsel/data?cursor=a.b',
+      null,
+      null,
+      null,
+      'throws: the gallery list’s next is not a URL',
+      'throws: the gallery list’s next is not a URL',
+      'throws: the gallery list’s next is on another origin',
+      'throws: the gallery list’s next is on another origin',
+    ]);
+    expect(results.retryAfter).toEqual([3000, 0, 1000, 1000, 1000, 1000, 30000, 1000]);
+  });
+});
