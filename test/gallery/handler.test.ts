@@ -272,8 +272,28 @@ describe('GET /caroulsel/media/<token>/thumb and /full', () => {
 
   it('answers 503 with Retry-After when the generation queue is full', async () => {
     const rows = () => samples.map((name) => ({ id: name, image: sampleImage(name) }));
-    const { get, counts } = spiedGallery(rows, { limits: { concurrency: 1, queueSize: 1 } });
+    // The three thumbnails' first cache reads wait for one another, so that all three reach the
+    // generation queue together: on a loaded machine the first could otherwise be done before the
+    // third arrives, and nothing would be refused.
+    const waiting: (() => void)[] = [];
+    const together: MediaCache = {
+      get: async (key) => {
+        if (key.includes('-thumb-') && waiting.length < samples.length) {
+          await new Promise<void>((release) => {
+            waiting.push(release);
+            if (waiting.length === samples.length) for (const go of waiting) go();
+          });
+        }
+        return undefined;
+      },
+      set: async () => undefined,
+    };
+    const { get, counts } = spiedGallery(rows, {
+      cache: together,
+      limits: { concurrency: 1, queueSize: 1, memoryCacheBytes: 0 },
+    });
     const responses = await Promise.all(samples.map((name) => get(thumbPath(sampleImage(name)))));
+    expect(waiting).toHaveLength(samples.length);
     // One generates, one waits in the queue, one finds the queue full; which one is not promised.
     const ok = responses.filter((response) => response.status === 200);
     const busy = responses.filter((response) => response.status === 503);
