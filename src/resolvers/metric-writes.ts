@@ -28,9 +28,9 @@ export interface MetricWrite extends MetricKey {
  * node (NULL on a one-level tree). One JSON parameter, whatever the batch's size: a derived table of
  * one SELECT per key costs the server a parse of each (a 1000-key batch measured several ms).
  */
-export function keyTable(keys: readonly MetricKey[], alias: 'k' | 'j'): Statement {
+function keyTable(keys: readonly MetricKey[]): Statement {
   return {
-    sql: `JSON_TABLE(?, '$[*]' COLUMNS (n FOR ORDINALITY, o BIGINT PATH '$[0]', g BIGINT PATH '$[1]')) ${alias}`,
+    sql: `JSON_TABLE(?, '$[*]' COLUMNS (n FOR ORDINALITY, o BIGINT PATH '$[0]', g BIGINT PATH '$[1]')) k`,
     params: [JSON.stringify(keys.map((key) => [key.activity, key.group]))],
   };
 }
@@ -89,7 +89,7 @@ export function lockKeysStatement(
     lock.name,
     ', ?) AS locked LIMIT 1) l JOIN ',
     { sql: '', params: [lock.timeoutSeconds] },
-    keyTable(keys, 'k'),
+    keyTable(keys),
     `
        LEFT JOIN ${quoteIdentifier(table)} m${hint} ON l.locked = 1 AND m.EMPRESA = ? AND m.FILIAL = ? AND m.LOCAL = ?
         AND m.FOLHA_TAREFA_SEQ_DB = ? AND m.OPER_SEQ_DB = k.o AND m.OPER_GRUPO_SEQ_DB <=> k.g AND IFNULL(m.DELETED, 0) = 0

@@ -21,8 +21,7 @@ const TASK_SHEET = quoteIdentifier(parseIdentifier(HOST_TABLES.FOLHA_TAREFA, 'ta
  *
  * Every check is a subquery in the select list: neither MySQL nor MariaDB locks the rows a subquery
  * reads under the outer statement's FOR UPDATE (the lock-count test pins it), so host rows are only
- * read. `with` holds the walk's common table expressions; the key rows are `k (n, o, g)` in the
- * outer query, and `keys` (aliased `j`, the same columns) is their table for the subqueries.
+ * read. `with` holds the walk's common table expressions; the key rows are `k (n, o, g)`.
  */
 export interface CheckParts {
   readonly with: Statement | undefined;
@@ -32,17 +31,17 @@ export interface CheckParts {
 /**
  * The check parts for a batch on `plan`. `sheetColumns` are the columns of the host's task sheet
  * table: its scope and flags are checked by whichever of them it has (the host's table is not ours to
- * assume). `keys` is the batch's key table, aliased `j`; `groups` are the batch's parent nodes.
+ * assume). `activities` and `groups` are the batch's activities and parent nodes, each once.
  */
 export function checkParts(
   plan: TreePlan,
   scope: Scope,
   taskSheet: number,
   sheetColumns: ReadonlySet<string>,
-  keys: Statement,
+  activities: readonly number[],
   groups: readonly number[],
 ): CheckParts {
-  const columns: SqlPart[] = [sheetCheck(scope, taskSheet, sheetColumns), linkCheck(plan, scope, keys)];
+  const columns: SqlPart[] = [sheetCheck(scope, taskSheet, sheetColumns), linkCheck(plan, scope, activities)];
   const walk = walkParts(plan, scope, groups);
   columns.push(...walk.columns);
   return {
@@ -70,39 +69,55 @@ function live(alias: string, scope: Scope): Statement {
 }
 
 /**
- * The links of the batch's activities, as (activity, parent node) pairs: those of a live link of the
- * task level to the activity, live; on a one-level tree, (activity, NULL) for each live activity. The
- * links are found by their activity, and the keys' activities drive the join (STRAIGHT_JOIN): left to
- * itself the optimizer may look them up by the parent node, whose links may be thousands. On the
- * first key's row only.
+ * `(?, ?, ...)` of `ids`, padded to the next power of two by repeating the last (an IN list is a set):
+ * a statement's text then takes one of a few forms whatever the batch's size, and stays prepared.
+ *
+ * Lookups by a non-unique index (a link by its activity) take their ids as such a list rather than
+ * from a joined JSON table: for a list of constants the optimizer counts the matching rows in the
+ * index itself, where for a join it trusts the table's statistics, which right after a bulk load can
+ * say the table is empty and turn each lookup into a scan of the table (measured: 10,100 rows read
+ * for a one-entry save, a million for a batch of 100).
  */
-function linkCheck(plan: TreePlan, scope: Scope, keys: Statement): Statement {
+export function inList(ids: readonly number[]): Statement {
+  let size = 1;
+  while (size < ids.length) size *= 2;
+  const last = ids.at(-1);
+  const padded = [...ids, ...Array.from({ length: size - ids.length }, () => last)];
+  return { sql: `(${padded.map(() => '?').join(', ')})`, params: padded };
+}
+
+/**
+ * The links of the batch's `activities`, as (activity, parent node) pairs: those of a live link of
+ * the task level to the activity, live; on a one-level tree, (activity, NULL) for each live
+ * activity. The links are found by their activity (STRAIGHT_JOIN: left to itself the optimizer may
+ * look them up by the parent node, whose links may be thousands). On the first key's row only.
+ */
+function linkCheck(plan: TreePlan, scope: Scope, activities: readonly number[]): Statement {
   const task = plan.levels.at(-1);
   const association = plan.levels.at(-2)?.association;
   if (task === undefined) return fragment('NULL AS linked');
   const taskTable = quoteIdentifier(task.table);
-  const activities = joinSql(['(SELECT DISTINCT j.o FROM ', keys, ') x']);
   const found =
     association === undefined
       ? joinSql([
-          'SELECT JSON_ARRAYAGG(JSON_ARRAY(t.SEQ_DB, NULL)) FROM ',
-          activities,
-          ` STRAIGHT_JOIN ${taskTable} t ON t.SEQ_DB = x.o WHERE `,
+          `SELECT JSON_ARRAYAGG(JSON_ARRAY(t.SEQ_DB, NULL)) FROM ${taskTable} t WHERE `,
           live('t', scope),
+          ' AND t.SEQ_DB IN ',
+          inList(activities),
         ])
       : joinSql([
-          `SELECT JSON_ARRAYAGG(JSON_ARRAY(a.${quoteIdentifier(association.childColumn)}, a.${quoteIdentifier(association.parentColumn)})) FROM `,
-          activities,
-          ` STRAIGHT_JOIN ${quoteIdentifier(association.table)} a ON a.${quoteIdentifier(association.childColumn)} = x.o JOIN ${taskTable} t ON t.SEQ_DB = x.o WHERE `,
+          `SELECT STRAIGHT_JOIN JSON_ARRAYAGG(JSON_ARRAY(a.${quoteIdentifier(association.childColumn)}, a.${quoteIdentifier(association.parentColumn)})) FROM ${quoteIdentifier(association.table)} a JOIN ${taskTable} t ON t.SEQ_DB = a.${quoteIdentifier(association.childColumn)} WHERE `,
           live('a', scope),
           ' AND ',
           live('t', scope),
+          ` AND a.${quoteIdentifier(association.childColumn)} IN `,
+          inList(activities),
         ]);
   return joinSql(['CASE WHEN k.n = 1 THEN (', found, ') END AS linked']);
 }
 
 /**
- * The walk upwards from the batch's nodes: `s<i>` the ids asked for at level i, `l<i>` the live
+ * The walk upwards from the batch's nodes: `s<i>` the ids of level i reached from below, `l<i>` the live
  * links from them to live rows of the level above, and at the first level either the parent chains
  * of the default tree's nested groups (`chain`, as far as {@link CHAIN_STEPS} steps) or its live rows.
  * Each CTE starts from the ids of the one below, so the walk reads the batch's nodes and their
@@ -119,12 +134,10 @@ function walkParts(
   if (start < 0 || groups.length === 0) return { ctes, columns };
   const firstRow = (name: string, query: string) =>
     fragment(`CASE WHEN k.n = 1 THEN (${query}) END AS ${name}`);
-  ctes.push(
-    fragment(
-      `s${start} (id) AS (SELECT j.id FROM JSON_TABLE(?, '$[*]' COLUMNS (id BIGINT PATH '$')) j)`,
-      JSON.stringify(groups),
-    ),
-  );
+  // The ids asked for at a level: the batch's own nodes as constants (see inList), the levels above
+  // from the links read below them.
+  const idsAt = (index: number) =>
+    index === start ? inList(groups) : fragment(`(SELECT id FROM s${index})`);
   for (let index = start; index >= 1; index--) {
     const level = plan.levels[index];
     const above = plan.levels[index - 1];
@@ -135,8 +148,10 @@ function walkParts(
     const parent = quoteIdentifier(association.parentColumn);
     ctes.push(
       joinSql([
-        `l${index} (c, p) AS (SELECT STRAIGHT_JOIN a.${child}, a.${parent} FROM s${index} x JOIN ${quoteIdentifier(association.table)} a ON a.${child} = x.id JOIN ${quoteIdentifier(level.table)} c ON c.SEQ_DB = a.${child} JOIN ${quoteIdentifier(above.table)} p ON p.SEQ_DB = a.${parent} WHERE `,
+        `l${index} (c, p) AS (SELECT STRAIGHT_JOIN a.${child}, a.${parent} FROM ${quoteIdentifier(association.table)} a JOIN ${quoteIdentifier(level.table)} c ON c.SEQ_DB = a.${child} JOIN ${quoteIdentifier(above.table)} p ON p.SEQ_DB = a.${parent} WHERE `,
         joinSql([live('a', scope), live('c', scope), live('p', scope)], ' AND '),
+        ` AND a.${child} IN `,
+        idsAt(index),
         ')',
       ]),
       fragment(`s${index - 1} (id) AS (SELECT DISTINCT p FROM l${index})`),
@@ -149,8 +164,10 @@ function walkParts(
   if (first.nestedBy === undefined) {
     columns.push(
       joinSql([
-        `CASE WHEN k.n = 1 THEN (SELECT JSON_ARRAYAGG(g.SEQ_DB) FROM s0 x JOIN ${table} g ON g.SEQ_DB = x.id WHERE `,
+        `CASE WHEN k.n = 1 THEN (SELECT JSON_ARRAYAGG(g.SEQ_DB) FROM ${table} g WHERE `,
         live('g', scope),
+        ' AND g.SEQ_DB IN ',
+        idsAt(0),
         ') END AS w0',
       ]),
     );
@@ -159,9 +176,11 @@ function walkParts(
   const nestedBy = quoteIdentifier(first.nestedBy);
   ctes.push(
     joinSql([
-      `chain (id, parent, step) AS (SELECT g.SEQ_DB, g.${nestedBy}, 1 FROM s0 x JOIN ${table} g ON g.SEQ_DB = x.id WHERE `,
+      `chain (id, parent, step) AS (SELECT g.SEQ_DB, g.${nestedBy}, 1 FROM ${table} g WHERE `,
       live('g', scope),
-      ` UNION SELECT g.SEQ_DB, g.${nestedBy}, c.step + 1 FROM chain c JOIN ${table} g ON g.SEQ_DB = c.parent WHERE c.step < ${CHAIN_STEPS} AND `,
+      ' AND g.SEQ_DB IN ',
+      idsAt(0),
+      ` UNION SELECT STRAIGHT_JOIN g.SEQ_DB, g.${nestedBy}, c.step + 1 FROM chain c JOIN ${table} g ON g.SEQ_DB = c.parent WHERE c.step < ${CHAIN_STEPS} AND `,
       live('g', scope),
       ')',
     ]),

@@ -19,7 +19,6 @@ import {
 } from './metric-table.js';
 import {
   insertStatement,
-  keyTable,
   lockKeysStatement,
   type MetricKey,
   type MetricWrite,
@@ -321,7 +320,7 @@ async function writeBatch(tx: SqlExecutor, batch: CheckedBatch): Promise<SaveMet
       scope,
       taskSheet,
       batch.sheetColumns,
-      keyTable(entries, 'j'),
+      [...new Set(entries.map((entry) => entry.activity))],
       batchGroups(entries),
     );
     let existing: Existing[] = [];

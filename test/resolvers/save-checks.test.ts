@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TreeView } from '../../src/config/index.js';
-import { keyTable } from '../../src/resolvers/metric-writes.js';
-import { checkParts, shownFromWalk } from '../../src/resolvers/save-checks.js';
+import { checkParts, inList, shownFromWalk } from '../../src/resolvers/save-checks.js';
 import { CHAIN_STEPS } from '../../src/resolvers/shown-nodes.js';
 import { joinSql } from '../../src/resolvers/statement.js';
 import { planTree } from '../../src/resolvers/tree-plan.js';
@@ -20,21 +19,21 @@ const threeLevels = planTree(
     },
   }),
 );
-const keys = keyTable([{ activity: 7, group: 1 }], 'j');
+const activities = [7];
 const everyColumn = new Set(['SEQ_DB', 'EMPRESA', 'FILIAL', 'LOCAL', 'DELETED', 'ATIVO']);
 const placeholders = (sql: string) => sql.split('?').length - 1;
 
 describe('checkParts', () => {
   it('carries as many parameters as its text has placeholders, on the default tree and on a TREE_VIEW', () => {
     for (const plan of [defaultPlan, threeLevels]) {
-      const parts = checkParts(plan, scope, 42, everyColumn, keys, [1]);
+      const parts = checkParts(plan, scope, 42, everyColumn, activities, [1]);
       const whole = joinSql([parts.with ?? '', parts.columns]);
       expect(placeholders(whole.sql)).toBe(whole.params.length);
     }
   });
 
   it('checks the task sheet by the scope and flag columns the host table has, and by no other', () => {
-    const parts = checkParts(defaultPlan, scope, 42, new Set(['SEQ_DB', 'FILIAL', 'ATIVO']), keys, [1]);
+    const parts = checkParts(defaultPlan, scope, 42, new Set(['SEQ_DB', 'FILIAL', 'ATIVO']), activities, [1]);
     const sheet = /\(SELECT 1 FROM `app_folha_tarefa` t WHERE (.*?) LIMIT 1\) AS sheet_ok/.exec(
       parts.columns.sql,
     );
@@ -43,13 +42,22 @@ describe('checkParts', () => {
   });
 
   it('walks up from the batch nodes only: no walk without nodes, one link level per TREE_VIEW level', () => {
-    expect(checkParts(defaultPlan, scope, 42, everyColumn, keys, []).with).toBeUndefined();
-    const walk = checkParts(threeLevels, scope, 42, everyColumn, keys, [1, 2]);
-    expect(walk.with?.sql).toMatch(/^s1 \(id\) AS \(SELECT j\.id FROM JSON_TABLE/);
-    expect(walk.with?.sql).toContain('l1 (c, p) AS (SELECT STRAIGHT_JOIN');
-    expect(walk.with?.params[0]).toBe('[1,2]');
+    expect(checkParts(defaultPlan, scope, 42, everyColumn, activities, []).with).toBeUndefined();
+    const walk = checkParts(threeLevels, scope, 42, everyColumn, activities, [1, 2, 3]);
+    expect(walk.with?.sql).toMatch(/^l1 \(c, p\) AS \(SELECT STRAIGHT_JOIN .* IN \(\?, \?, \?, \?\)\)/);
+    // The batch's three nodes as constants, padded to four with the last.
+    expect(walk.with?.params.slice(-4)).toEqual([1, 2, 3, 3]);
+    expect(walk.with?.sql).toContain('s0 (id) AS (SELECT DISTINCT p FROM l1)');
     expect(walk.columns.sql).toContain(' AS w1');
     expect(walk.columns.sql).toContain(' AS w0');
+  });
+});
+
+describe('inList', () => {
+  it('pads the list to the next power of two with its last id, so that its text takes few forms', () => {
+    expect(inList([5])).toEqual({ sql: '(?)', params: [5] });
+    expect(inList([5, 6, 7])).toEqual({ sql: '(?, ?, ?, ?)', params: [5, 6, 7, 7] });
+    expect(inList([1, 2, 3, 4]).params).toEqual([1, 2, 3, 4]);
   });
 });
 
