@@ -3,14 +3,13 @@ import type { Scope } from '../scope.js';
 import type { MetricValue } from './metric-defaults.js';
 import type { CheckParts } from './save-checks.js';
 import { scopeParams } from './sql.js';
-import { joinSql, type Statement } from './statement.js';
+import { fragment, joinSql, type Statement } from './statement.js';
 
 /*
  * The SQL of a save's transaction, decided without touching the database: which rows to lock, which
  * to update, which to insert. Each builder returns one statement with `?` placeholders; names are
- * checked identifiers, values travel as parameters.
+ * checked identifiers, values travel as parameters, each beside its own placeholder.
  */
-export type { Statement };
 
 /** One metric row's identity on a task sheet: the activity and the parent node it was reached through. */
 export interface MetricKey {
@@ -87,14 +86,16 @@ export function lockKeysStatement(
     `
        FROM (SELECT GET_LOCK(`,
     lock.name,
-    ', ?) AS locked LIMIT 1) l JOIN ',
-    { sql: '', params: [lock.timeoutSeconds] },
+    fragment(', ?) AS locked LIMIT 1) l JOIN ', lock.timeoutSeconds),
     keyTable(keys),
-    `
+    fragment(
+      `
        LEFT JOIN ${quoteIdentifier(table)} m${hint} ON l.locked = 1 AND m.EMPRESA = ? AND m.FILIAL = ? AND m.LOCAL = ?
         AND m.FOLHA_TAREFA_SEQ_DB = ? AND m.OPER_SEQ_DB = k.o AND m.OPER_GRUPO_SEQ_DB <=> k.g AND IFNULL(m.DELETED, 0) = 0
      FOR UPDATE`,
-    { sql: '', params: [...scopeParams(scope), taskSheet] },
+      ...scopeParams(scope),
+      taskSheet,
+    ),
   ]);
 }
 
@@ -169,10 +170,14 @@ export function updateStatements(
       'UPDATE ',
       releasing ? joinSql(['(SELECT RELEASE_LOCK(', release.name, ') AS released LIMIT 1) r JOIN ']) : '',
       valueTable(['id'], names.length, rows),
-      ` JOIN ${quoteIdentifier(table)} m ON m.EMPRESA = ? AND m.FILIAL = ? AND m.LOCAL = ? AND m.ID = v.id`,
-      { sql: '', params: scopeParams(scope) },
-      ` SET ${columns.map((column, index) => `m.${quoteIdentifier(column)} = v.${names[index]}`).join(', ')}, m.UPD_USUARIO_SEQ_DB = ?`,
-      { sql: '', params: [user] },
+      fragment(
+        ` JOIN ${quoteIdentifier(table)} m ON m.EMPRESA = ? AND m.FILIAL = ? AND m.LOCAL = ? AND m.ID = v.id`,
+        ...scopeParams(scope),
+      ),
+      fragment(
+        ` SET ${columns.map((column, index) => `m.${quoteIdentifier(column)} = v.${names[index]}`).join(', ')}, m.UPD_USUARIO_SEQ_DB = ?`,
+        user,
+      ),
     ]);
   });
 }
@@ -196,8 +201,12 @@ export function insertStatement(
   const quoted = quoteIdentifier(table);
   return joinSql([
     `INSERT INTO ${quoted} (EMPRESA, FILIAL, LOCAL, ID, INS_USUARIO_SEQ_DB, FOLHA_TAREFA_SEQ_DB, OPER_SEQ_DB, OPER_GRUPO_SEQ_DB${metricColumns.map((column) => `, ${quoteIdentifier(column)}`).join('')})`,
-    ` SELECT ?, ?, ?, IFNULL(last.ID, 0) + v.n, ?, ?, v.o, v.g${names.map((name) => `, v.${name}`).join('')} FROM `,
-    { sql: '', params: [...scopeParams(scope), user, taskSheet] },
+    fragment(
+      ` SELECT ?, ?, ?, IFNULL(last.ID, 0) + v.n, ?, ?, v.o, v.g${names.map((name) => `, v.${name}`).join('')} FROM `,
+      ...scopeParams(scope),
+      user,
+      taskSheet,
+    ),
     valueTable(
       ['o', 'g'],
       names.length,
@@ -207,7 +216,9 @@ export function insertStatement(
         ...metricColumns.map((column) => jsonValue(entry.values.get(column))),
       ]),
     ),
-    ` LEFT JOIN (SELECT ID FROM ${quoted} WHERE EMPRESA = ? AND FILIAL = ? AND LOCAL = ? ORDER BY ID DESC LIMIT 1) last ON TRUE`,
-    { sql: '', params: scopeParams(scope) },
+    fragment(
+      ` LEFT JOIN (SELECT ID FROM ${quoted} WHERE EMPRESA = ? AND FILIAL = ? AND LOCAL = ? ORDER BY ID DESC LIMIT 1) last ON TRUE`,
+      ...scopeParams(scope),
+    ),
   ]);
 }

@@ -1,7 +1,7 @@
 import { parseIdentifier, quoteIdentifier } from '../identifier.js';
 import type { Scope } from '../scope.js';
 import { HOST_TABLES } from '../table-names.js';
-import { CHAIN_STEPS, reachesRoot } from './shown-nodes.js';
+import { CHAIN_STEPS, chainCte, reachesRoot } from './shown-nodes.js';
 import { liveInScope, scopeParams } from './sql.js';
 import { fragment, joinSql, type SqlPart, type Statement } from './statement.js';
 import type { TreePlan } from './tree-plan.js';
@@ -173,18 +173,7 @@ function walkParts(
     );
     return { ctes, columns };
   }
-  const nestedBy = quoteIdentifier(first.nestedBy);
-  ctes.push(
-    joinSql([
-      `chain (id, parent, step) AS (SELECT g.SEQ_DB, g.${nestedBy}, 1 FROM ${table} g WHERE `,
-      live('g', scope),
-      ' AND g.SEQ_DB IN ',
-      idsAt(0),
-      ` UNION SELECT STRAIGHT_JOIN g.SEQ_DB, g.${nestedBy}, c.step + 1 FROM chain c JOIN ${table} g ON g.SEQ_DB = c.parent WHERE c.step < ${CHAIN_STEPS} AND `,
-      live('g', scope),
-      ')',
-    ]),
-  );
+  ctes.push(chainCte(table, quoteIdentifier(first.nestedBy), scope, idsAt(0)));
   columns.push(
     firstRow(
       'w0',

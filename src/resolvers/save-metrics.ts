@@ -20,17 +20,16 @@ import {
 import {
   insertStatement,
   lockKeysStatement,
-  type MetricKey,
   type MetricWrite,
   type RowUpdate,
   releaseStatement,
   type ScopeLock,
-  type Statement,
   scopeLockName,
   updateStatements,
 } from './metric-writes.js';
 import { checkParts, jsonRows, shownFromWalk } from './save-checks.js';
 import { shownNodes } from './shown-nodes.js';
+import type { Statement } from './statement.js';
 import { loadTaskSheet, taskSheetNotFound } from './task-sheet.js';
 import type { TreePlan } from './tree-plan.js';
 import { withPlan } from './with-plan.js';
@@ -212,12 +211,13 @@ function checkEntries(
  * Every entry must name a live activity linked to a parent node the tree shows: live, and not hidden
  * under a deleted or inactive node, nor in a cycle of parents (what `loadTaskTree` would show). Read
  * from the locking read's check columns (see `checkParts`); parent chains longer than its walk are
- * walked again on `tx`, in the same transaction.
+ * walked again on `tx`, in the same transaction. `groups` are the batch's parent nodes, each once.
  */
 async function checkInTree(
   tx: SqlExecutor,
   batch: CheckedBatch,
   rows: readonly Record<string, unknown>[],
+  groups: readonly number[],
 ): Promise<void> {
   const { scope, plan, entries } = batch;
   if (plan.levels.length === 0) return;
@@ -227,7 +227,6 @@ async function checkInTree(
       metricKey(activity, group),
     ),
   );
-  const groups = batchGroups(entries);
   let shown = new Set<number>();
   if (plan.levels.length >= 2 && groups.length > 0) {
     shown =
@@ -250,11 +249,6 @@ async function checkInTree(
       );
     }
   });
-}
-
-/** The batch's parent nodes, each once. */
-function batchGroups(entries: readonly MetricKey[]): number[] {
-  return [...new Set(entries.flatMap((entry) => (entry.group === null ? [] : [entry.group])))];
 }
 
 /** A checked batch, ready to write into the metric table. */
@@ -315,13 +309,14 @@ async function writeBatch(tx: SqlExecutor, batch: CheckedBatch): Promise<SaveMet
       OPER_SEQ_DB: unknown;
       OPER_GRUPO_SEQ_DB: unknown;
     };
+    const groups = [...new Set(entries.flatMap((entry) => (entry.group === null ? [] : [entry.group])))];
     const checks = checkParts(
       batch.plan,
       scope,
       taskSheet,
       batch.sheetColumns,
       [...new Set(entries.map((entry) => entry.activity))],
-      batchGroups(entries),
+      groups,
     );
     let existing: Existing[] = [];
     for (let waited = 0; waited < LOCK_TIMEOUT_SECONDS; waited++) {
@@ -337,7 +332,7 @@ async function writeBatch(tx: SqlExecutor, batch: CheckedBatch): Promise<SaveMet
       );
     }
     if (Number(existing[0]?.sheet_ok) !== 1) throw taskSheetNotFound(scope, taskSheet);
-    await checkInTree(tx, batch, existing);
+    await checkInTree(tx, batch, existing, groups);
     const { inserts, updates } = decide(entries, existing);
     // A batch that only updates lets go of the named lock in its last update (see updateStatements).
     const release = inserts.length === 0 ? lock : undefined;

@@ -2,6 +2,7 @@ import type { SqlExecutor } from '../db/driver.js';
 import { quoteIdentifier } from '../identifier.js';
 import type { Scope } from '../scope.js';
 import { chunks, liveInScope, placeholders, scopeParams } from './sql.js';
+import { fragment, joinSql, type Statement } from './statement.js';
 import type { PlannedLevel } from './tree-plan.js';
 
 /** How far one recursive query walks up a parent chain. */
@@ -85,15 +86,12 @@ async function ancestors(
   for (let start = [...new Set(ids)]; start.length > 0; ) {
     for (const id of start) asked.add(id);
     for (const chunk of chunks(start, 999)) {
-      const rows = await db.query<{ id: unknown; parent: unknown }>(
-        `WITH RECURSIVE chain (id, parent, step) AS (
-           SELECT g.SEQ_DB, g.${parentColumn}, 1 FROM ${table} g WHERE ${liveInScope('g')} AND g.SEQ_DB IN (${placeholders(chunk.length)})
-           UNION
-           SELECT g.SEQ_DB, g.${parentColumn}, c.step + 1 FROM chain c JOIN ${table} g ON g.SEQ_DB = c.parent
-            WHERE c.step < ${CHAIN_STEPS} AND ${liveInScope('g')}
-         ) SELECT DISTINCT id, parent FROM chain`,
-        [...scopeParams(scope), ...chunk, ...scopeParams(scope)],
-      );
+      const query = joinSql([
+        'WITH RECURSIVE ',
+        chainCte(table, parentColumn, scope, fragment(`(${placeholders(chunk.length)})`, ...chunk)),
+        ' SELECT DISTINCT id, parent FROM chain',
+      ]);
+      const rows = await db.query<{ id: unknown; parent: unknown }>(query.sql, query.params);
       for (const row of rows) parents.set(Number(row.id), row.parent === null ? null : Number(row.parent));
     }
     // Parents named but neither read nor asked for: a chain the depth cap cut short.
@@ -102,6 +100,25 @@ async function ancestors(
     );
   }
   return parents;
+}
+
+/**
+ * `chain (id, parent, step)`: the live groups of `table` (quoted) on the parent chains of the groups
+ * `ids` (an IN list), each with its parent through `parentColumn` (quoted), as far as
+ * {@link CHAIN_STEPS} steps. The recursive step follows the SEQ_DB key from each parent, the
+ * chain's rows driving the join.
+ */
+export function chainCte(table: string, parentColumn: string, scope: Scope, ids: Statement): Statement {
+  const live = fragment(liveInScope('g'), ...scopeParams(scope));
+  return joinSql([
+    `chain (id, parent, step) AS (SELECT g.SEQ_DB, g.${parentColumn}, 1 FROM ${table} g WHERE `,
+    live,
+    ' AND g.SEQ_DB IN ',
+    ids,
+    ` UNION SELECT STRAIGHT_JOIN g.SEQ_DB, g.${parentColumn}, c.step + 1 FROM chain c JOIN ${table} g ON g.SEQ_DB = c.parent WHERE c.step < ${CHAIN_STEPS} AND `,
+    live,
+    ')',
+  ]);
 }
 
 /** True when the parent chain from `id` ends at a root (no parent) through groups of `parents`. */
