@@ -1,31 +1,11 @@
-// AVIF against WebP for the gallery's renditions (`npm run bench:avif`): the decision not to serve
-// AVIF rests on these figures (see the README's gallery section and image-pipeline.ts).
-// For each image of bench:gallery and each rendition of its srcset, the same decoded pixels are
-// encoded as WebP with the gallery's settings (thumbnail quality 75 effort 4, widths quality 75
-// effort 2) and as AVIF at sharp's default (quality 50, effort 4) and at effort 2 and 0; the
-// encode time (median of the rounds, in this process, one encode at a time) and the bytes.
-// Last line: AVIF's bytes and encode time over WebP's, summed over every rendition, and the median
-// over the renditions of AVIF's bytes over WebP's (a sum is led by the largest renditions).
-import { existsSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
-import { basename, join } from 'node:path';
+import { basename } from 'node:path';
 import sharp from 'sharp';
 import { srcsetOf } from '../src/gallery/image-pipeline.js';
 import { GalleryLimits } from '../src/gallery/limits.js';
+import { IMAGE_NAMES, requireImages } from './gallery-images.js';
 import { loadLine, median, spread, timed } from './report.js';
 
-const SAMPLES = new URL('../examples/images/', import.meta.url).pathname;
-const LARGE_DIR =
-  process.env.BENCH_GALLERY_IMAGES ?? new URL('../../shared/fixtures/images/', import.meta.url).pathname;
-const IMAGE_NAMES = [
-  join(SAMPLES, 'debian-logo-256.png'),
-  join(SAMPLES, 'emerald-16x9.png'),
-  join(SAMPLES, 'grace_hopper.jpg'),
-  join(SAMPLES, 'joy-preview.jpg'),
-  join(SAMPLES, 'spacefun-preview.jpg'),
-  join(LARGE_DIR, 'softwaves-16x9.png'),
-  join(LARGE_DIR, 'pixels-large.jpg'),
-];
 const ROUNDS = 3;
 
 type Pipeline = ReturnType<typeof sharp>;
@@ -38,10 +18,7 @@ const ENCODERS: [string, Encoder][] = [
 ];
 
 async function main() {
-  const missing = IMAGE_NAMES.filter((file) => !existsSync(file));
-  if (missing.length > 0) {
-    throw new Error(`bench:avif needs all ${IMAGE_NAMES.length} images; missing: ${missing.join(', ')}`);
-  }
+  requireImages('bench:avif');
   const limits = GalleryLimits.parse({});
   console.log(`start: ${loadLine()}`);
   console.log(

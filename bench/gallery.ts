@@ -22,7 +22,6 @@
 // process, and nginx) share no event loop with the load. Ports 3110-3113 (BENCH_GALLERY_PORT moves them).
 import { execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { existsSync } from 'node:fs';
 import { chmod, link, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { cpus, tmpdir } from 'node:os';
@@ -37,22 +36,9 @@ import { createGalleryHandler } from '../src/gallery/handler.js';
 import { GalleryLimits, type GalleryLimitsInput } from '../src/gallery/limits.js';
 import { toNodeListener } from '../src/gallery/node-adapter.js';
 import { DEFAULT_PAGE_SIZE } from '../src/gallery/page-query.js';
+import { IMAGE_NAMES, requireImages } from './gallery-images.js';
 import { loadLine, median, spread, timed } from './report.js';
 
-const SAMPLES = new URL('../examples/images/', import.meta.url).pathname;
-// The two large images (a 1920x1080 PNG, a 4096x4096 JPEG) are not in the repository: they are read
-// from BENCH_GALLERY_IMAGES, else from the shared fixtures beside the checkout.
-const LARGE_DIR =
-  process.env.BENCH_GALLERY_IMAGES ?? new URL('../../shared/fixtures/images/', import.meta.url).pathname;
-const IMAGE_NAMES = [
-  join(SAMPLES, 'debian-logo-256.png'),
-  join(SAMPLES, 'emerald-16x9.png'),
-  join(SAMPLES, 'grace_hopper.jpg'),
-  join(SAMPLES, 'joy-preview.jpg'),
-  join(SAMPLES, 'spacefun-preview.jpg'),
-  join(LARGE_DIR, 'softwaves-16x9.png'),
-  join(LARGE_DIR, 'pixels-large.jpg'),
-];
 const SECRET = 'bench-secret-0123456789';
 const NGINX = process.env.NGINX ?? '/usr/sbin/nginx';
 const FIRST_PORT = Number(process.env.BENCH_GALLERY_PORT ?? 3110);
@@ -275,12 +261,7 @@ async function listing(work: string, images: readonly { file: string; bytes: Buf
 }
 
 async function main() {
-  const missing = IMAGE_NAMES.filter((file) => !existsSync(file));
-  if (missing.length > 0) {
-    throw new Error(
-      `bench:gallery needs all ${IMAGE_NAMES.length} images; missing: ${missing.join(', ')} (set BENCH_GALLERY_IMAGES to the folder holding softwaves-16x9.png and pixels-large.jpg)`,
-    );
-  }
+  requireImages('bench:gallery');
   const work = await mkdtemp(join(tmpdir(), 'bench-gallery-'));
   // nginx's worker drops root's rights: it must be able to walk into the folder it serves.
   await chmod(work, 0o755);
