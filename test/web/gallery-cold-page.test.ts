@@ -1,6 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type GalleryServer, startGalleryServer } from '../../src/gallery/server.js';
@@ -39,6 +40,20 @@ beforeAll(async () => {
   });
 });
 
+/**
+ * Opens the test page on the real server's own origin (its module and styles come from the server)
+ * and waits for the gallery's first page to be drawn.
+ */
+async function openGallery(page: Page, options: Parameters<typeof galleryPage>[0]): Promise<void> {
+  await page.route(`${server.url}/`, (route) => {
+    const reply = galleryPage(options);
+    return route.fulfill({ status: 200, contentType: 'text/html', body: 'body' in reply ? reply.body : '' });
+  });
+  await page.goto(`${server.url}/`);
+  await page.locator('#gallery').scrollIntoViewIfNeeded();
+  await page.waitForSelector('#gallery[data-state="grid"]', { state: 'attached' });
+}
+
 afterAll(async () => {
   await server?.close();
   await rm(dir, { recursive: true, force: true });
@@ -54,18 +69,7 @@ it('shows every thumbnail of a cold page of 100, though the server answers many 
     page.on('response', (response) => {
       if (response.url().includes('/thumb')) statuses.push(response.status());
     });
-    // The test page from the real server's own origin; its module and styles come from the server.
-    await page.route(`${server.url}/`, (route) => {
-      const reply = galleryPage({ dataUrl: `/caroulsel/data?limit=${COUNT}`, fallbackDelayMs: 600_000 });
-      return route.fulfill({
-        status: 200,
-        contentType: 'text/html',
-        body: 'body' in reply ? reply.body : '',
-      });
-    });
-    await page.goto(`${server.url}/`);
-    await page.locator('#gallery').scrollIntoViewIfNeeded();
-    await page.waitForSelector('#gallery[data-state="grid"]', { state: 'attached' });
+    await openGallery(page, { dataUrl: `/caroulsel/data?limit=${COUNT}`, fallbackDelayMs: 600_000 });
     expect(await page.locator('.caroulsel-gallery__card').count()).toBe(COUNT);
     await page.waitForFunction(
       (count) =>
@@ -92,17 +96,7 @@ it('pages through the real handler as the end of the grid is reached, one reques
     page.on('request', (request) => {
       if (request.url().includes('/caroulsel/data')) lists.push(new URL(request.url()).search);
     });
-    await page.route(`${server.url}/`, (route) => {
-      const reply = galleryPage({ dataUrl: '/caroulsel/data?limit=40' });
-      return route.fulfill({
-        status: 200,
-        contentType: 'text/html',
-        body: 'body' in reply ? reply.body : '',
-      });
-    });
-    await page.goto(`${server.url}/`);
-    await page.locator('#gallery').scrollIntoViewIfNeeded();
-    await page.waitForSelector('#gallery[data-state="grid"]', { state: 'attached' });
+    await openGallery(page, { dataUrl: '/caroulsel/data?limit=40' });
     const cards = page.locator('.caroulsel-gallery__card');
     expect(await cards.count()).toBe(40);
     for (const expected of [80, 100]) {
