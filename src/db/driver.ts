@@ -26,6 +26,14 @@ export interface QueryOptions {
    * holds a slot on the server, whose total is capped for every client.
    */
   readonly prepare?: boolean;
+  /**
+   * Hands the rows of a large result to `onRow` one by one as they arrive, so the caller builds from
+   * the first rows while the last are still on their way; the promise then resolves with no rows. An
+   * executor that does not stream may ignore it and resolve with every row: a caller passes the
+   * rows it gets back to the same function. If `onRow` throws, the remaining rows are read and
+   * dropped and the promise rejects with that error. Not combined with `prepare`.
+   */
+  readonly onRow?: (row: Record<string, unknown>) => void;
 }
 
 export interface ExecuteResult {

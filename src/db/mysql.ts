@@ -1,3 +1,4 @@
+import type { Connection as CallbackConnection } from 'mysql2';
 import mysql from 'mysql2/promise';
 import { DatabaseConnectionError, DatabaseTimeoutError } from '../errors.js';
 import type { Database, ExecuteResult, QueryOptions, SqlExecutor } from './driver.js';
@@ -153,14 +154,20 @@ async function acquireConnection(pool: mysql.Pool, timeoutMs: number): Promise<m
  * The server drops a destroyed connection's transaction and locks once it sees it gone.
  */
 function boundedExecutor(connection: mysql.PoolConnection, timeoutMs: number): SqlExecutor {
-  const run = async (sql: string, params: readonly unknown[], prepare = false): Promise<unknown> => {
+  const run = async (
+    sql: string,
+    params: readonly unknown[],
+    { prepare = false, onRow }: QueryOptions = {},
+  ): Promise<unknown> => {
     if (destroyed.has(connection)) {
       throw new DatabaseTimeoutError('DATABASE_TIMEOUT', 'the connection was closed after a timeout');
     }
     // mysql2 keeps each connection's prepared statements (and closes the oldest past its cap).
-    const pending = prepare
+    const pending: Promise<unknown> = prepare
       ? connection.execute(sql, params as mysql.ExecuteValues[]).then(([result]) => result)
-      : connection.query(sql, params as unknown[]).then(([result]) => result);
+      : onRow !== undefined
+        ? streamRows(connection, sql, params, onRow)
+        : connection.query(sql, params as unknown[]).then(([result]) => result);
     const result = await withDeadline(pending, timeoutMs);
     if (!result.timedOut) return result.value;
     destroyed.add(connection);
@@ -173,17 +180,49 @@ function boundedExecutor(connection: mysql.PoolConnection, timeoutMs: number): S
   };
   return {
     async query<Row extends object>(sql: string, params: readonly unknown[] = [], options?: QueryOptions) {
-      return (await run(sql, params, options?.prepare)) as Row[];
+      return (await run(sql, params, options)) as Row[];
     },
     async execute(
       sql: string,
       params: readonly unknown[] = [],
       options?: QueryOptions,
     ): Promise<ExecuteResult> {
-      const header = (await run(sql, params, options?.prepare)) as mysql.ResultSetHeader;
+      const header = (await run(sql, params, {
+        prepare: options?.prepare ?? false,
+      })) as mysql.ResultSetHeader;
       return { affectedRows: header.affectedRows, insertId: Number(header.insertId) };
     },
   };
+}
+
+/**
+ * Runs `sql` on the connection's event interface, handing each row to `onRow` as it is parsed;
+ * resolves with no rows once the result ends. A throwing `onRow` does not stop the result (the
+ * connection must read it to the end to stay usable): later rows are dropped and the first error
+ * rejects at the end.
+ */
+function streamRows(
+  connection: mysql.PoolConnection,
+  sql: string,
+  params: readonly unknown[],
+  onRow: (row: Record<string, unknown>) => void,
+): Promise<unknown[]> {
+  return new Promise((resolve, reject) => {
+    let failure: { error: unknown } | undefined;
+    // The promise wrapper's `connection` is mysql2's own connection, whose queries emit their rows.
+    (connection.connection as unknown as CallbackConnection)
+      .query(sql, params as unknown[])
+      .on('result', (row) => {
+        if (failure !== undefined) return;
+        try {
+          onRow(row as Record<string, unknown>);
+        } catch (error) {
+          failure = { error };
+        }
+      })
+      .on('error', reject)
+      .on('end', () => (failure === undefined ? resolve([]) : reject(failure.error)));
+  });
 }
 
 /** `promise`'s outcome, or `timedOut` after `ms`; the timer never outlives the race. */

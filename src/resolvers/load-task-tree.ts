@@ -8,6 +8,7 @@ import { TableNames } from '../table-names.js';
 import { checkArguments } from './arguments.js';
 import { withGuessedPlan } from './guessed-plan.js';
 import { compileMetricDefaults, type ResolvedMetrics, type Row } from './metric-defaults.js';
+import { RowFeed } from './row-feed.js';
 import { liveInScope, placeholders, scopeParams } from './sql.js';
 import { loadTaskSheet } from './task-sheet.js';
 import type { PlannedLevel, TreePlan } from './tree-plan.js';
@@ -133,16 +134,14 @@ async function walkTree(
     below.push({ level, association: above.association });
     above = level;
   }
-  const readLevel = ({ level, association }: (typeof below)[number], parentIds?: readonly number[]) => {
-    const reading = db.query<Record<string, unknown>>(
+  // A level's rows are made into nodes as they arrive (see RowFeed): the task level is most of the
+  // tree, and building it after its last row came would add its whole build time to the wait.
+  const readLevel = ({ level, association }: (typeof below)[number], parentIds?: readonly number[]) =>
+    new RowFeed(
+      db,
       `SELECT c.*, a.${quoteIdentifier(association.parentColumn)} AS __ta_parent FROM ${quoteIdentifier(association.table)} a JOIN ${quoteIdentifier(level.table)} c ON c.SEQ_DB = a.${quoteIdentifier(association.childColumn)} WHERE ${liveInScope('a')} AND ${liveInScope('c')}${parentIds === undefined ? '' : ` AND a.${quoteIdentifier(association.parentColumn)} IN (${placeholders(parentIds.length)})`}`,
       [...scopeParams(scope), ...scopeParams(scope), ...(parentIds ?? [])],
     );
-    // Marked handled now, in case an earlier level fails first (or the first level shows nothing
-    // and it is never awaited); awaiting it below still throws.
-    reading.catch(() => undefined);
-    return reading;
-  };
   // Every level below the second asks for one join over the scope's links of that level: it needs
   // no answer of the levels above, so it goes out before the first level, deepest first (the task
   // level is the biggest read: it gets a pooled connection first), with the saved metrics when it
@@ -150,7 +149,7 @@ async function walkTree(
   // dropped below, level by level. The second level waits for the first: it is read by an IN list of
   // the first level's ids when they are few (inListLimit), and not at all when the first level
   // shows nothing to hang it from.
-  const reads: (Promise<Record<string, unknown>[]> | undefined)[] = below.map(() => undefined);
+  const reads: (RowFeed | undefined)[] = below.map(() => undefined);
   let saved: Promise<Map<number, Map<number, Row>>> | undefined;
   for (let index = below.length - 1; index >= 1; index--) {
     const next = below[index] as (typeof below)[number];
@@ -212,12 +211,11 @@ async function walkTree(
     }
     // The association row's parent column rides along, last, under a name no host column uses (and
     // is deleted again: deleting the last-added property keeps V8's fast object layout).
-    const rows = await reading;
-    for (const row of rows) {
+    await reading.consume((row) => {
       const parent = byParent.get(Number(row.__ta_parent));
       delete row.__ta_parent;
       // Links of parents that are not in the tree (hidden, in a cycle) come too: dropped here.
-      if (parent === undefined) continue;
+      if (parent === undefined) return;
       const { nodes } = parent;
       if (level.isTask) {
         const savedRow = parent.saved?.get(Number(row.SEQ_DB));
@@ -233,7 +231,7 @@ async function walkTree(
           next.push(child);
         }
       }
-    }
+    });
     frontier = next;
   }
   return { taskSheet: sheet, metrics: plan.metrics, roots, cycles };

@@ -72,6 +72,39 @@ describe('openDatabase', () => {
     }
   });
 
+  it('hands rows to onRow as they arrive, in order, and answers no rows then', async () => {
+    const { db } = scratch();
+    const seen: unknown[] = [];
+    const rows = await db.query('SELECT seq AS n, ? AS label FROM seq_1_to_5 ORDER BY seq', ['x'], {
+      onRow: (row) => seen.push(row),
+    });
+    expect(rows).toEqual([]);
+    expect(seen).toEqual([1, 2, 3, 4, 5].map((n) => ({ n, label: 'x' })));
+  });
+
+  it('rejects with the error onRow throws, drops the rows after it and keeps the connection usable', async () => {
+    const db = await openDatabase(scratch().url, { connectionLimit: 1 });
+    try {
+      const seen: number[] = [];
+      const reading = db.query('SELECT seq AS n FROM seq_1_to_100 ORDER BY seq', [], {
+        onRow: (row) => {
+          seen.push(Number(row.n));
+          if (row.n === 3) throw new Error('no fourth row');
+        },
+      });
+      await expect(reading).rejects.toThrow('no fourth row');
+      expect(seen).toEqual([1, 2, 3]);
+      // One connection: it read the result to its end and answers the next statement.
+      expect(await db.query('SELECT 2 AS two')).toEqual([{ two: 2 }]);
+      // A bad statement rejects as it does without onRow.
+      await expect(
+        db.query('SELECT * FROM no_such_table_ta', [], { onRow: () => undefined }),
+      ).rejects.toThrow(/no_such_table_ta/);
+    } finally {
+      await db.close();
+    }
+  });
+
   it('gives one clear line when the server is unreachable', async () => {
     const error = await openDatabase('mysql://root@127.0.0.1:1/test').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(DatabaseConnectionError);

@@ -70,6 +70,15 @@ describe('a database that stops answering', () => {
     expect(after?.id).not.toBe(before?.id);
   });
 
+  it('cuts a streamed read at the bound too', async () => {
+    const db = await openProxied({ connectionLimit: 1 });
+    proxy.partition();
+    const error = await db.query('SELECT 1', [], { onRow: () => undefined }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DatabaseTimeoutError);
+    proxy.heal();
+    expect(await db.query('SELECT 1 AS one', [], { onRow: () => undefined })).toEqual([]);
+  });
+
   it('bounds the wait for a pool connection', async () => {
     const db = await openProxied({ connectionLimit: 1 });
     let finish: () => void = () => undefined;
