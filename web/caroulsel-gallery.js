@@ -270,7 +270,7 @@ export function mountGallery(element, options = {}) {
   /** @type {Lightbox | undefined} */
   let lightbox;
   let destroyed = false;
-  /** @type {{ stop(): void } | undefined} */
+  /** @type {ReturnType<typeof loadMoreAtEnd> | undefined} */
   let pager;
   // Aborted on destroy: no thumbnail retry outlives the gallery.
   const retries = new AbortController();
@@ -408,7 +408,7 @@ export function mountGallery(element, options = {}) {
         },
       });
     }
-    if (useLightbox) openNamedInUrl();
+    if (useLightbox) void openNamedInUrl();
   }
 
   function announceCount() {
@@ -580,12 +580,18 @@ export function mountGallery(element, options = {}) {
     void openLightbox(index, 'click');
   }
 
-  /** Opens the item the URL names (a shared link, or Forward after Back). */
-  function openNamedInUrl() {
+  /**
+   * Opens the item the URL names (a shared link, or Forward after Back). An item of a later page is
+   * looked for page after page, one request at a time, as scrolling to it would load them; an id
+   * the list does not have leaves the grid as it is.
+   */
+  async function openNamedInUrl() {
     const id = hashId();
     if (id === undefined) return;
-    const index = shown.findIndex((card) => card.item.id === id);
-    if (index >= 0) void openLightbox(index, 'url');
+    const named = (/** @type {Card} */ card) => card.item.id === id;
+    if (!shown.some(named) && !(await pager?.seek(() => shown.some(named)))) return;
+    // The URL may have moved on while the pages came.
+    if (hashId() === id) void openLightbox(shown.findIndex(named), 'url');
   }
 
   /**
@@ -732,7 +738,7 @@ export function mountGallery(element, options = {}) {
       lightbox.pswp?.close();
       return;
     }
-    if (state === 'grid') openNamedInUrl();
+    if (state === 'grid') void openNamedInUrl();
   }
   if (useLightbox) window.addEventListener('popstate', onPopState);
 
@@ -795,7 +801,8 @@ async function fetchPage(url, signal, baseUrl) {
  * Loads the pages after the first when `sentinel` (placed after the grid) comes near the viewport:
  * one request per page, never two at once. After each page the sentinel is observed anew, so a page
  * too short to push it out of view asks for the next one by itself. A page that fails ends the
- * paging (logged); what is shown stays.
+ * paging (logged); what is shown stays. `seek` loads the following pages the same way, one after
+ * the other, until what it looks for has come or the list ends (a shared link to a later page).
  *
  * @param {HTMLElement} sentinel
  * @param {string} first the URL of the second page
@@ -803,43 +810,56 @@ async function fetchPage(url, signal, baseUrl) {
  *   fetchPage: (url: string, signal: AbortSignal) => Promise<{ items: GalleryItem[], next: string | null }>,
  *   append: (items: GalleryItem[]) => void,
  * }} io
- * @returns {{ stop(): void }}
+ * @returns {{ stop(): void, seek(found: () => boolean): Promise<boolean> }}
  */
 export function loadMoreAtEnd(sentinel, first, io) {
   /** @type {string | null} */
   let next = first;
-  let busy = false;
+  /** The page being loaded: a second caller waits for it instead of asking again. @type {Promise<void> | undefined} */
+  let loading;
   const controller = new AbortController();
   const stop = () => {
+    next = null;
     observer.disconnect();
     controller.abort();
     sentinel.remove();
   };
+  /** @returns {Promise<void>} */
+  const loadNext = () => {
+    if (loading !== undefined || next === null) return loading ?? Promise.resolve();
+    loading = io.fetchPage(next, controller.signal).then(
+      (page) => {
+        loading = undefined;
+        if (controller.signal.aborted) return;
+        io.append(page.items);
+        next = page.next;
+        if (next === null) return stop();
+        observer.unobserve(sentinel);
+        observer.observe(sentinel);
+      },
+      (error) => {
+        loading = undefined;
+        if (controller.signal.aborted) return;
+        console.error('caroulsel-gallery:', error);
+        stop();
+      },
+    );
+    return loading;
+  };
   const observer = new IntersectionObserver(
     (entries) => {
-      if (busy || next === null || !entries.some((entry) => entry.isIntersecting)) return;
-      busy = true;
-      io.fetchPage(next, controller.signal).then(
-        (page) => {
-          if (controller.signal.aborted) return;
-          io.append(page.items);
-          next = page.next;
-          busy = false;
-          if (next === null) return stop();
-          observer.unobserve(sentinel);
-          observer.observe(sentinel);
-        },
-        (error) => {
-          if (controller.signal.aborted) return;
-          console.error('caroulsel-gallery:', error);
-          stop();
-        },
-      );
+      if (entries.some((entry) => entry.isIntersecting)) void loadNext();
     },
     { rootMargin: MORE_MARGIN },
   );
   observer.observe(sentinel);
-  return { stop };
+  return {
+    stop,
+    async seek(found) {
+      while (!found() && next !== null) await loadNext();
+      return found();
+    },
+  };
 }
 
 /**

@@ -1,6 +1,14 @@
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FakeSite, galleryPage, nextFrames, ORIGIN, SAMPLE_ITEMS, useBrowser } from '../support/browser.js';
+import {
+  FakeSite,
+  galleryPage,
+  json,
+  nextFrames,
+  ORIGIN,
+  SAMPLE_ITEMS,
+  useBrowser,
+} from '../support/browser.js';
 
 const browser = useBrowser();
 const CARD = '.caroulsel-gallery__card';
@@ -161,6 +169,41 @@ describe('The lightbox', () => {
     await dialog().waitFor({ state: 'detached' });
     expect(page.url()).toBe(`${ORIGIN}/?shared`);
     expect(await page.locator(CARD).count()).toBe(SAMPLE_ITEMS.length);
+  });
+
+  it('opens a shared link to an item of a later page, loading the pages before it one request at a time', async () => {
+    await start();
+    const data = '/caroulsel/data';
+    /** The sample items again under ids and titles of their own, numbered from `from`. */
+    const numbered = (count: number, from: number) =>
+      Array.from({ length: count }, (_, index) => ({
+        ...(SAMPLE_ITEMS[(from + index) % SAMPLE_ITEMS.length] as (typeof SAMPLE_ITEMS)[number]),
+        id: `item-${from + index}`,
+        title: `Item ${from + index}`,
+      }));
+    const pages = () =>
+      site.serveInTurn(
+        data,
+        json({ items: numbered(2, 0), next: `${data}?cursor=second` }),
+        json({ items: numbered(2, 2), next: `${data}?cursor=third` }),
+        json({ items: numbered(2, 4), next: null }),
+      );
+    const dataRequests = () => site.requests.filter((request) => request.startsWith(`GET ${data}`));
+
+    pages();
+    await page.goto(`${ORIGIN}/#photo=item-4`);
+    await waitForSlide('Item 4', '5/6');
+    expect(dataRequests()).toEqual([`GET ${data}`, `GET ${data}?cursor=second`, `GET ${data}?cursor=third`]);
+
+    // An id no page has: every page is looked at once, and the grid stays without a lightbox.
+    site.requests.length = 0;
+    pages();
+    await page.goto(`${ORIGIN}/?again#photo=item-99`);
+    await page.waitForFunction((card) => document.querySelectorAll(card).length === 6, CARD);
+    await nextFrames(page);
+    expect(await dialog().count()).toBe(0);
+    expect(await page.locator('#gallery').getAttribute('data-state')).toBe('grid');
+    expect(dataRequests()).toHaveLength(3);
   });
 
   it('follows a swipe on a touch screen to the next image', async () => {
