@@ -31,7 +31,8 @@ export interface QueryOptions {
    * the first rows while the last are still on their way; the promise then resolves with no rows. An
    * executor that does not stream may ignore it and resolve with every row: a caller passes the
    * rows it gets back to the same function. If `onRow` throws, the remaining rows are read and
-   * dropped and the promise rejects with that error. Not combined with `prepare`.
+   * dropped and the promise rejects with that error. The time `onRow` takes counts towards the
+   * executor's bound on an answer, as the rows arrive while it runs. Not combined with `prepare`.
    */
   readonly onRow?: (row: Record<string, unknown>) => void;
 }
