@@ -368,7 +368,7 @@ describe('GET /caroulsel/media/<token>/thumb and /full', () => {
   ])('answers %s with a clear 4xx, never a 500', async (_name, make, status, code) => {
     const bytes = make();
     const { get } = spiedGallery(() => [{ id: 'bad', image: bytes }]);
-    for (const variant of ['thumb', 'full']) {
+    for (const variant of ['thumb', 'w320', 'full']) {
       const response = await get(`/caroulsel/media/${tokenOf(bytes)}/${variant}`);
       expect(response.status).toBe(status);
       expect(await response.json()).toMatchObject({ error: { code } });
