@@ -52,7 +52,7 @@ export interface GalleryHandlerOptions {
   /**
    * Called once per decode of a source (not for cache hits, merged requests or widths encoded from
    * held pixels): `variant` is the rendition asked for, `variants` every rendition the decode's pixels
-   * serve (the item's srcset, or `variant` alone for `full` and a thumbnail without widths).
+   * serve (the widths of the item's srcset, or `variant` alone for `thumb` and `full`).
    */
   readonly onGenerate?: (event: { hash: string; variant: Variant; variants: readonly Variant[] }) => void;
 }
@@ -213,14 +213,15 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
       const source = await sourceOf(entry);
       options.onGenerate?.({ hash, variant, variants: shared.map((candidate) => candidate.variant) });
       const pixels = await decodePixels(source, Math.max(...shared.map(({ width }) => width)), limits);
-      decoded.set(hash, pixels);
+      // Pixels that serve one width only are done with once it is encoded.
+      if (shared.length > 1) decoded.set(hash, pixels);
       return pixels;
     });
   }
 
   /**
-   * Makes the one rendition asked for and stores it: `full` and a thumbnail standing alone from
-   * their own decode, a width from the pixels its srcset shares. The generation keeps its limiter
+   * Makes the one rendition asked for and stores it: `full` and the thumbnail from their own
+   * decode, a width from the pixels the widths of its srcset share. The generation keeps its limiter
    * slot until the rendition is stored; the other widths are not made until they are asked for, so
    * no answer waits for the encoding of renditions it did not ask for.
    */

@@ -42,11 +42,11 @@ const ACCEPTED_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'avif', 'heif', 
 const RENDITION_TYPE = 'image/webp';
 
 /** Bumped when the rendering changes, so cache keys and ETags of older renditions are not reused. */
-export const PIPELINE_VERSION = 'p2';
+export const PIPELINE_VERSION = 'p3';
 
 /**
  * What decides a rendition's bytes besides the source: part of every media URL and cache key. The
- * srcset widths are in it because the thumbnail is cut from the same decode as the widest of them.
+ * srcset widths are in it because every width is cut from one decode at the widest of them.
  */
 export function renditionContext(
   limits: Pick<GalleryLimits, 'thumbSize' | 'fullSize' | 'srcsetWidths'>,
@@ -78,11 +78,14 @@ export function srcsetOf(
 
 /**
  * The entries of a `srcset` made from one shared decode ({@link decodePixels} at the widest of them,
- * then {@link encodeWidth} each): all of them, thumbnail included, when the set has widths besides
- * it; none when the thumbnail stands alone, which is decoded straight at its own size.
+ * then {@link encodeWidth} each): the widths. The thumbnail is decoded on its own, straight at its
+ * size: measured with `npm run bench:gallery`, cutting it from the widths' decode made a cold
+ * thumbnail 1.4 times as slow (a JPEG decoded at 1280 px instead of 320, a PNG reduced to 1280 px
+ * instead of 320 and held raw), which lost its parity with ipx, and the thumbnail is the one
+ * rendition every grid loads. Its bytes then never depend on which width was asked first.
  */
 export function sharedEntries(set: readonly SrcsetEntry[]): readonly SrcsetEntry[] {
-  return set.length > 1 ? set : [];
+  return set.filter((entry) => entry.variant !== 'thumb');
 }
 
 /**
