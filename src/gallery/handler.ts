@@ -190,7 +190,10 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
     });
   }
 
-  /** The source's bytes, read under the caller's generation slot; a 404 when the source lost them. */
+  /**
+   * The source's bytes, or a 404 when the source lost them. Read under the caller's generation slot:
+   * a burst of cold images must not hold every source (up to maxInputBytes each) while it waits.
+   */
   async function sourceOf(entry: MediaEntry): Promise<Uint8Array> {
     const source = await index.read(entry);
     if (source === undefined) throw new GalleryMediaError('MEDIA_NOT_FOUND', 404, 'no such media');
@@ -243,7 +246,8 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
         options.onGenerate?.({ hash, variant, variants: [variant] });
         media = await renderImage(source, variant === 'full' ? 'full' : 'thumb', limits);
       } else {
-        media = await encodeWidth(joined ?? (await pixelsOf(hash, entry, variant, shared)), own, limits);
+        const pixels = joined ?? (await pixelsOf(hash, entry, variant, shared));
+        media = await encodeWidth(pixels, own.width, limits);
       }
       // A cache that cannot store (disk full, Redis down) costs a later generation, not this answer.
       await cache.set(keyOf(hash, variant), media).catch((error: unknown) => {
