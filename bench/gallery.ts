@@ -376,8 +376,9 @@ async function main() {
     }
 
     // 4. Cold renditions over HTTP, same images: our thumbnails as made before srcsets (a handler
-    // with `srcsetWidths: []`) and as made now (with the whole srcset, from one decode), ipx's
-    // thumbnails, our whole srcsets, and ipx making the same srcsets (no cache, one decode per URL).
+    // with `srcsetWidths: []`) and as made now (with srcsets listed, the thumbnail asked alone),
+    // ipx's thumbnails, our whole srcsets (every URL, one after the other), and ipx making the same
+    // srcsets (no cache, one decode per URL).
     const ipx = createIPX({ storage: ipxFSStorage({ dir: imageDir }) });
     const ipxServer = createServer(createIPXNodeServer(ipx));
     servers.push(ipxServer);
