@@ -18,6 +18,8 @@
 //                  The folder is the seven images over and over: the first page's 48 files are
 //                  copies made distinct (a few bytes after the image's end), so the cold page probes
 //                  48 contents; the rest are hard links.
+// `npm run bench:gallery -- --cold-only` measures the payload, generations and cold renditions only
+// (a few minutes shorter: no cached-thumbnail load, no listings); the figures it skips print as "-".
 // HTTP load comes from autocannon run as a separate process (with a worker), so the servers (this
 // process, and nginx) share no event loop with the load. Ports 3110-3113 (BENCH_GALLERY_PORT moves them).
 import { execFile, spawn } from 'node:child_process';
@@ -49,6 +51,7 @@ const CONNECTIONS = 16;
 const AUTOCANNON = new URL('../node_modules/autocannon/autocannon.js', import.meta.url).pathname;
 const LISTING_SIZES = [1_000, 10_000];
 const LIST_SECONDS = 3;
+const COLD_ONLY = process.argv.includes('--cold-only');
 
 /**
  * Milliseconds per request autocannon (another process, one connection, so requests go one after
@@ -329,50 +332,53 @@ async function main() {
     console.log(`generations: ${coldGenerations} for 100 concurrent requests of one cold thumbnail`);
 
     // 3. Cached thumbnail requests per second: ours against nginx and sirv serving the same bytes.
-    const staticDir = join(work, 'static');
-    await mkdir(staticDir, { mode: 0o755 });
-    await writeFile(join(staticDir, 'thumb.webp'), thumb, { mode: 0o644 });
-    nginx = await startNginx(work, staticDir, FIRST_PORT + 1);
-    const sirvServer = createServer(sirv(staticDir, { etag: true }));
-    servers.push(sirvServer);
-    await listen(sirvServer, FIRST_PORT + 2);
-    const targets = [
-      { label: 'ours', url: thumbUrl },
-      { label: 'nginx', url: `http://127.0.0.1:${FIRST_PORT + 1}/thumb.webp` },
-      { label: 'sirv', url: `http://127.0.0.1:${FIRST_PORT + 2}/thumb.webp` },
-    ];
-    for (const target of targets) {
-      const answer = await fetch(target.url);
-      const body = Buffer.from(await answer.arrayBuffer());
-      if (!answer.ok || !body.equals(thumb))
-        throw new Error(`${target.label} does not serve the thumbnail's bytes`);
-      await requestsPerSecond(target.url, 2); // warm-up
-    }
-    console.log(
-      `load: autocannon in its own process, ${CONNECTIONS} keep-alive connections, ${LOAD_SECONDS} s per run, ${ROUNDS} rounds (order rotating), thumbnail ${thumb.length} bytes`,
-    );
-    const rates = new Map(targets.map((target) => [target.label, [] as number[]]));
-    for (let round = 0; round < ROUNDS; round++) {
-      const order = targets.map((_, index) => targets[(index + round) % targets.length]);
-      for (const target of order) {
-        if (target !== undefined) rates.get(target.label)?.push(await requestsPerSecond(target.url));
+    const rates = new Map<string, number[]>();
+    const versus = (label: string) =>
+      (rates.get('ours') ?? []).map((rate, round) => rate / (rates.get(label)?.[round] ?? Number.NaN));
+    if (!COLD_ONLY) {
+      const staticDir = join(work, 'static');
+      await mkdir(staticDir, { mode: 0o755 });
+      await writeFile(join(staticDir, 'thumb.webp'), thumb, { mode: 0o644 });
+      nginx = await startNginx(work, staticDir, FIRST_PORT + 1);
+      const sirvServer = createServer(sirv(staticDir, { etag: true }));
+      servers.push(sirvServer);
+      await listen(sirvServer, FIRST_PORT + 2);
+      const targets = [
+        { label: 'ours', url: thumbUrl },
+        { label: 'nginx', url: `http://127.0.0.1:${FIRST_PORT + 1}/thumb.webp` },
+        { label: 'sirv', url: `http://127.0.0.1:${FIRST_PORT + 2}/thumb.webp` },
+      ];
+      for (const target of targets) {
+        const answer = await fetch(target.url);
+        const body = Buffer.from(await answer.arrayBuffer());
+        if (!answer.ok || !body.equals(thumb))
+          throw new Error(`${target.label} does not serve the thumbnail's bytes`);
+        await requestsPerSecond(target.url, 2); // warm-up
       }
       console.log(
-        `  round ${round + 1}: ${targets.map((target) => `${target.label} ${rates.get(target.label)?.at(-1)?.toFixed(0)} req/s`).join(', ')}; ${loadLine()}`,
+        `load: autocannon in its own process, ${CONNECTIONS} keep-alive connections, ${LOAD_SECONDS} s per run, ${ROUNDS} rounds (order rotating), thumbnail ${thumb.length} bytes`,
+      );
+      for (const target of targets) rates.set(target.label, []);
+      for (let round = 0; round < ROUNDS; round++) {
+        const order = targets.map((_, index) => targets[(index + round) % targets.length]);
+        for (const target of order) {
+          if (target !== undefined) rates.get(target.label)?.push(await requestsPerSecond(target.url));
+        }
+        console.log(
+          `  round ${round + 1}: ${targets.map((target) => `${target.label} ${rates.get(target.label)?.at(-1)?.toFixed(0)} req/s`).join(', ')}; ${loadLine()}`,
+        );
+      }
+      for (const target of targets)
+        console.log(`${target.label}: ${spread(rates.get(target.label) ?? [], 0)} req/s`);
+      console.log(
+        `ours / nginx per round: ${spread(versus('nginx'))}; ours / sirv per round: ${spread(versus('sirv'))}`,
       );
     }
-    const oursRates = rates.get('ours') ?? [];
-    const versus = (label: string) =>
-      oursRates.map((rate, round) => rate / (rates.get(label)?.[round] ?? Number.NaN));
-    for (const target of targets)
-      console.log(`${target.label}: ${spread(rates.get(target.label) ?? [], 0)} req/s`);
-    console.log(
-      `ours / nginx per round: ${spread(versus('nginx'))}; ours / sirv per round: ${spread(versus('sirv'))}`,
-    );
 
     // 4. Cold renditions over HTTP, same images: our thumbnails as made before srcsets (a handler
-    // with `srcsetWidths: []`) and as made now (with the whole srcset, from one decode), ipx's
-    // thumbnails, our whole srcsets, and ipx making the same srcsets (no cache, one decode per URL).
+    // with `srcsetWidths: []`) and as made now (with srcsets listed, the thumbnail asked alone),
+    // ipx's thumbnails, our whole srcsets (every URL, one after the other), and ipx making the same
+    // srcsets (no cache, one decode per URL).
     const ipx = createIPX({ storage: ipxFSStorage({ dir: imageDir }) });
     const ipxServer = createServer(createIPXNodeServer(ipx));
     servers.push(ipxServer);
@@ -487,7 +493,7 @@ async function main() {
     );
 
     // 5. Listing large folders: our first page against nginx's JSON listing of the same folder.
-    const listings = await listing(work, images, FIRST_PORT + 6);
+    const listings = COLD_ONLY ? [] : await listing(work, images, FIRST_PORT + 6);
     const perRound = (figures: ListingFigures, ours: readonly number[]) =>
       ours.map((time, round) => time / (figures.nginx[round] ?? Number.NaN));
     for (const figures of listings) {
@@ -503,9 +509,11 @@ async function main() {
           `list${figures.count}_cold=${(median(figures.cold) / median(figures.nginx)).toFixed(1)}`,
       )
       .join(' ');
+    // A figure this run did not measure (`--cold-only`) prints as "-", not as NaN.
+    const ratioOf = (values: readonly number[]) => (values.length === 0 ? '-' : median(values).toFixed(2));
     console.log(`end: ${loadLine()}`);
     console.log(
-      `payload_ratio=${payloadRatio.toFixed(4)} vs_nginx=${median(versus('nginx')).toFixed(2)} vs_sirv=${median(versus('sirv')).toFixed(2)} ` +
+      `payload_ratio=${payloadRatio.toFixed(4)} vs_nginx=${ratioOf(versus('nginx'))} vs_sirv=${ratioOf(versus('sirv'))} ` +
         `cold_vs_ipx=${median(coldRatios).toFixed(2)} generations=${coldGenerations} ` +
         `srcset_vs_thumb=${median(srcsetRatios).toFixed(2)} srcset_vs_ipx=${median(srcsetVsIpx).toFixed(2)} ${listingRatios}`,
     );

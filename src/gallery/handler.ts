@@ -4,13 +4,15 @@ import { type Answer, type AnswerRequest, toWebHandler } from './answer.js';
 import { createDiskCache, DEFAULT_CACHE_DIR } from './cache/disk-cache.js';
 import type { CachedMedia, MediaCache } from './cache/media-cache.js';
 import { createMemoryCache, layeredCache } from './cache/memory-cache.js';
+import { createDecodedPixelCache, type DecodedPixels } from './decoded-pixels.js';
 import { GalleryMediaError, parseOption, reasonOf } from './errors.js';
 import {
-  type Renditions,
+  decodePixels,
+  encodeWidth,
   renderImage,
-  renderSrcset,
   renditionContext,
   type SrcsetEntry,
+  sharedEntries,
   srcsetOf,
   type Variant,
 } from './image-pipeline.js';
@@ -48,8 +50,9 @@ export interface GalleryHandlerOptions {
   readonly cache?: MediaCache;
   readonly logger?: GalleryLogger;
   /**
-   * Called once per generation actually run (not for cache hits or merged requests): one decode of
-   * the source, for the `variant` asked, making all of `variants` (the item's whole srcset, or `full`).
+   * Called once per decode of a source (not for cache hits, merged requests or widths encoded from
+   * held pixels): `variant` is the rendition asked for, `variants` every rendition the decode's pixels
+   * serve (the widths of the item's srcset, or `variant` alone for `thumb` and `full`).
    */
   readonly onGenerate?: (event: { hash: string; variant: Variant; variants: readonly Variant[] }) => void;
 }
@@ -86,6 +89,10 @@ const LIST_VERSION = 'l3';
 // `w` and a width without leading zeros; whether the width is one we serve is checked after the MAC.
 const MEDIA_PATH = /^\/caroulsel\/media\/([^/]*)\/(thumb|full|w[1-9][0-9]{0,3})$/;
 const READ_ONLY = 'GET, HEAD';
+// Long enough for the widths a page, or a browser changing its layout, asks for right after the
+// first; short enough that pixels no request needs any more are not kept (one 1280 px image is
+// megabytes of them).
+const DECODED_TTL_MS = 10_000;
 const ASSET_PREFIX = '/assets/';
 // The browser component that goes with this handler, and the dependencies' files it loads next to
 // itself (lightbox, placeholder decoder), so mounting the handler alone is enough.
@@ -124,11 +131,13 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
   });
   const cursors = createCursorSigner(options.secrets);
   const limiter = createLimiter(limits);
-  const generations = createSingleFlight<Renditions>();
-  // Sets decoded whose renditions are still being encoded, by flight: joined, never decoded again.
-  const encoding = new Map<string, Renditions>();
+  // One generation per rendition however many requests ask for it; one decode per image however
+  // many of its widths are asked for while it runs, or while its pixels are held.
+  const generations = createSingleFlight<CachedMedia>();
+  const decodes = createSingleFlight<DecodedPixels>();
+  const decoded = createDecodedPixelCache({ maxBytes: limits.decodedCacheBytes, ttlMs: DECODED_TTL_MS });
   const servedWidths = new Set(limits.srcsetWidths.map((width) => `w${width}`));
-  const keyOf = (hash: ContentHash, variant: Variant | 'set') => `${hash}-${variant}-${context}`;
+  const keyOf = (hash: ContentHash, variant: Variant) => `${hash}-${variant}-${context}`;
   const mediaUrl = (token: string, variant: Variant) => `${PREFIX}media/${token}/${variant}`;
   const srcsetAttribute = (token: string, entries: readonly SrcsetEntry[]) =>
     entries.map(({ variant, width }) => `${mediaUrl(token, variant)} ${width}w`).join(', ');
@@ -182,71 +191,70 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
   }
 
   /**
-   * Starts the generation of `variant`: `full` alone, or the item's whole srcset (thumbnail
-   * included) from one decode of the source, `variant` first. Resolves once the source is decoded,
-   * with a promise per rendition that settles when it is encoded and stored; the generation keeps
-   * its limiter slot until every rendition is done. Undefined when the source no longer holds the
-   * image.
+   * The source's bytes, or a 404 when the source lost them. Read under the caller's generation slot:
+   * a burst of cold images must not hold every source (up to maxInputBytes each) while it waits.
    */
-  function generate(
+  async function sourceOf(entry: MediaEntry): Promise<Uint8Array> {
+    const source = await index.read(entry);
+    if (source === undefined) throw new GalleryMediaError('MEDIA_NOT_FOUND', 404, 'no such media');
+    return source;
+  }
+
+  /**
+   * The image's pixels for the widths of its srcset: held from a recent decode, or decoded now, once
+   * for every request that needs them meanwhile. Each decode is one generation.
+   */
+  function pixelsOf(
+    hash: ContentHash,
+    entry: MediaEntry,
+    variant: Variant,
+    shared: readonly SrcsetEntry[],
+  ): Promise<DecodedPixels> {
+    const held = decoded.get(hash);
+    if (held !== undefined) return Promise.resolve(held);
+    return decodes.run(hash, async () => {
+      const source = await sourceOf(entry);
+      options.onGenerate?.({ hash, variant, variants: shared.map((candidate) => candidate.variant) });
+      const pixels = await decodePixels(source, Math.max(...shared.map(({ width }) => width)), limits);
+      // Pixels that serve one width only are done with once it is encoded.
+      if (shared.length > 1) decoded.set(hash, pixels);
+      return pixels;
+    });
+  }
+
+  /**
+   * Makes the one rendition asked for and stores it: `full` and the thumbnail from their own
+   * decode, a width from the pixels the widths of its srcset share. The generation keeps its limiter
+   * slot until the rendition is stored; the other widths are not made until they are asked for, so
+   * no answer waits for the encoding of renditions it did not ask for.
+   */
+  async function generate(
     hash: ContentHash,
     entry: MediaEntry,
     variant: Variant,
     set: readonly SrcsetEntry[],
-    flight: string,
-  ): Promise<Renditions | undefined> {
-    return new Promise((resolve, reject) => {
-      limiter
-        .run(async () => {
-          // The source read (up to maxInputBytes) is under the cap too: a burst of cold images must
-          // not hold every source in memory while it waits for a slot.
-          const source = await index.read(entry);
-          if (source === undefined) return resolve(undefined);
-          const variants =
-            variant === 'full' ? (['full'] as const) : set.map((candidate) => candidate.variant);
-          options.onGenerate?.({ hash, variant, variants });
-          const made: Renditions =
-            variant === 'full'
-              ? new Map([['full', Promise.resolve(await renderImage(source, 'full', limits))]])
-              : await renderSrcset(source, set, limits, variant);
-          let warned = false;
-          const stored: Renditions = new Map(
-            [...made].map(([name, rendition]) => [
-              name,
-              rendition.then(async (media) => {
-                // A cache that cannot store (disk full, Redis down) costs a later generation, not
-                // this answer; it is logged once per generation, not once per rendition.
-                await cache.set(keyOf(hash, name), media).catch((error: unknown) => {
-                  if (!warned) logger.warn(`media cache write failed: ${reasonOf(error)}`);
-                  warned = true;
-                });
-                return media;
-              }),
-            ]),
-          );
-          // Requests for the renditions still being encoded wait for them instead of a new decode.
-          encoding.set(flight, stored);
-          resolve(stored);
-          await Promise.allSettled(stored.values());
-          encoding.delete(flight);
-        })
-        .catch(reject);
+  ): Promise<CachedMedia> {
+    const shared = sharedEntries(set);
+    const own = shared.find((candidate) => candidate.variant === variant);
+    // A decode of this image already under way is waited for before a slot is taken: holding a
+    // slot while it ends would keep another image's generation waiting for nothing.
+    const joined = own === undefined ? undefined : await decodes.running(hash);
+    return limiter.run(async () => {
+      let media: CachedMedia;
+      if (own === undefined) {
+        const source = await sourceOf(entry);
+        options.onGenerate?.({ hash, variant, variants: [variant] });
+        media = await renderImage(source, variant === 'full' ? 'full' : 'thumb', limits);
+      } else {
+        const pixels = joined ?? (await pixelsOf(hash, entry, variant, shared));
+        media = await encodeWidth(pixels, own.width, limits);
+      }
+      // A cache that cannot store (disk full, Redis down) costs a later generation, not this answer.
+      await cache.set(keyOf(hash, variant), media).catch((error: unknown) => {
+        logger.warn(`media cache write failed: ${reasonOf(error)}`);
+      });
+      return media;
     });
-  }
-
-  /** Every rendition `variants` names from the cache, or undefined when one of them is missing. */
-  async function allCached(hash: ContentHash, variants: readonly Variant[]): Promise<Renditions | undefined> {
-    // A failing cache was logged by the first read; a second warning would say nothing new.
-    const found = await Promise.all(
-      variants.map((variant) => cache.get(keyOf(hash, variant)).catch(() => undefined)),
-    );
-    const made: Renditions = new Map();
-    for (const [index, media] of found.entries()) {
-      const variant = variants[index];
-      if (media === undefined || variant === undefined) return undefined;
-      made.set(variant, Promise.resolve(media));
-    }
-    return made;
   }
 
   /** A rendition the cache does not hold: generated, or joined to the generation already running. */
@@ -261,24 +269,12 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
     if (variant !== 'full' && !set.some((candidate) => candidate.variant === variant)) {
       throw new GalleryMediaError('MEDIA_NOT_FOUND', 404, 'no such media');
     }
-    // All widths of an image share one flight: a page asking for several of them, or many pages
-    // asking at once, decode the source once.
-    const flight = keyOf(hash, variant === 'full' ? 'full' : 'set');
-    const made =
-      encoding.get(flight) ??
-      (await generations.run(flight, async () => {
-        const variants = variant === 'full' ? (['full'] as const) : set.map((candidate) => candidate.variant);
-        // A miss read before an earlier flight stored its result must not start a second generation.
-        const stored = await allCached(hash, variants);
-        if (stored !== undefined) return stored;
-        const generated = await generate(hash, entry, variant, set, flight);
-        // Undefined is "not found"; single-flight carries values, so it travels as an error.
-        if (generated === undefined) throw new GalleryMediaError('MEDIA_NOT_FOUND', 404, 'no such media');
-        return generated;
-      }));
-    const media = made.get(variant);
-    if (media === undefined) throw new GalleryMediaError('MEDIA_NOT_FOUND', 404, 'no such media');
-    return media;
+    const key = keyOf(hash, variant);
+    return generations.run(key, async () => {
+      // A miss read before an earlier flight stored its result must not start a second generation.
+      const stored = await cache.get(key).catch(() => undefined);
+      return stored ?? generate(hash, entry, variant, set);
+    });
   }
 
   async function cached(key: string) {

@@ -1,5 +1,6 @@
 import sharp from 'sharp';
 import type { CachedMedia } from './cache/media-cache.js';
+import type { DecodedPixels } from './decoded-pixels.js';
 import { GalleryMediaError, reasonOf } from './errors.js';
 import { hasImageSignature } from './image-input.js';
 import type { GalleryLimits } from './limits.js';
@@ -41,11 +42,11 @@ const ACCEPTED_FORMATS = new Set(['jpeg', 'png', 'webp', 'gif', 'avif', 'heif', 
 const RENDITION_TYPE = 'image/webp';
 
 /** Bumped when the rendering changes, so cache keys and ETags of older renditions are not reused. */
-export const PIPELINE_VERSION = 'p2';
+export const PIPELINE_VERSION = 'p3';
 
 /**
  * What decides a rendition's bytes besides the source: part of every media URL and cache key. The
- * srcset widths are in it because the thumbnail is cut from the same decode as the widest of them.
+ * srcset widths are in it because every width is cut from one decode at the widest of them.
  */
 export function renditionContext(
   limits: Pick<GalleryLimits, 'thumbSize' | 'fullSize' | 'srcsetWidths'>,
@@ -73,6 +74,18 @@ export function srcsetOf(
     { variant: 'thumb' as const, width: thumbWidth },
     ...widths.map((width) => ({ variant: `w${width}` as const, width })),
   ].sort((a, b) => a.width - b.width);
+}
+
+/**
+ * The entries of a `srcset` made from one shared decode ({@link decodePixels} at the widest of them,
+ * then {@link encodeWidth} each): the widths. The thumbnail is decoded on its own, straight at its
+ * size: measured with `npm run bench:gallery`, cutting it from the widths' decode made a cold
+ * thumbnail 1.4 times as slow (a JPEG decoded at 1280 px instead of 320, a PNG reduced to 1280 px
+ * instead of 320 and held raw), which lost its parity with ipx, and the thumbnail is the one
+ * rendition every grid loads. Its bytes then never depend on which width was asked first.
+ */
+export function sharedEntries(set: readonly SrcsetEntry[]): readonly SrcsetEntry[] {
+  return set.filter((entry) => entry.variant !== 'thumb');
 }
 
 /**
@@ -128,81 +141,54 @@ export async function renderImage(
   }
 }
 
-// Measured on the fixture images (4096x4096 JPEG, 1920x1080 PNGs): WebP effort 2 encodes a 1280 px
-// rendition in about half the time of the default effort 4 for at most 16% more bytes. The extra
-// widths are most of a set's encoding work, so they take effort 2; the thumbnail keeps the default.
+// Measured with `npm run bench:avif` over the widths of the bench images: WebP effort 2 encodes
+// them in 0.4 of the default effort 4's time for 4% more bytes in the median rendition; effort 1
+// and 0 would save a quarter and two fifths more of the time for 16% and 26% more bytes. The widths
+// are most of a srcset's encoding, and their bytes are sent at every view: effort 2. The thumbnail,
+// made by `renderImage`, keeps the default.
 const WIDTH_EFFORT = 2;
 
-/** Renditions being made from one decode: each promise settles when its own bytes are encoded. */
-export type Renditions = Map<Variant, Promise<CachedMedia>>;
-
 /**
- * Renders an image's whole `srcset` (see {@link srcsetOf}) from ONE decode: the source is decoded
- * and oriented once, at the widest entry's size, and every entry is resized and encoded from those
- * pixels. A JPEG is decoded at a reduced scale when the widest entry allows it. Each width costs
- * its encoding only, so the set costs far less than one generation per width would.
- *
- * Resolves once the source is decoded, with one promise per entry: `first` (the rendition a
- * request is waiting for) is encoded first, the others after it one at a time, so the waiting
- * request is answered before the rest of the set is done, and the set keeps one core busy, not all.
- * Errors are those of {@link renderImage}, on the returned promise (decoding) or on an entry's.
+ * Decodes the source once for the widths of its `srcset`: oriented, converted to 8-bit sRGB and
+ * reduced to `width` (never enlarged), as raw pixels every width up to `width` can be encoded from
+ * with {@link encodeWidth}. A JPEG is decoded at a reduced scale when `width` allows it. Errors
+ * are those of {@link renderImage}.
  */
-export async function renderSrcset(
+export async function decodePixels(
   bytes: Uint8Array,
-  entries: readonly SrcsetEntry[],
+  width: number,
   limits: GalleryLimits,
-  first?: Variant,
-): Promise<Renditions> {
+): Promise<DecodedPixels> {
   if (!hasImageSignature(bytes)) throw unsupported();
-  const [only] = entries;
-  // The thumbnail alone needs no intermediate: it is decoded straight at its own size, as before.
-  if (entries.length === 1 && only?.variant === 'thumb') {
-    return new Map([['thumb', Promise.resolve(await renderImage(bytes, 'thumb', limits))]]);
+  try {
+    const { data, info } = await decoder(bytes, limits)
+      .rotate()
+      .resize({ width, withoutEnlargement: true })
+      .toColourspace('srgb')
+      .raw()
+      .toBuffer({ resolveWithObject: true });
+    return { data, width: info.width, height: info.height, channels: info.channels };
+  } catch (cause) {
+    throw decodeFailure(cause, limits);
   }
-  const widest = Math.max(...entries.map((entry) => entry.width));
-  const decoded = await decoder(bytes, limits)
-    .rotate()
-    .resize({ width: widest, withoutEnlargement: true })
-    .toColourspace('srgb')
-    .raw()
-    .toBuffer({ resolveWithObject: true })
-    .catch((cause: unknown) => {
-      throw decodeFailure(cause, limits);
-    });
-  const { data, info } = decoded;
-  const raw = { width: info.width, height: info.height, channels: info.channels };
-  const encode = async ({ variant, width }: SrcsetEntry): Promise<CachedMedia> => {
-    const pixels = sharp(data, { raw });
-    try {
-      const output = await (variant === 'thumb'
-        ? pixels
-            .resize({
-              width: limits.thumbSize,
-              height: limits.thumbSize,
-              fit: 'inside',
-              withoutEnlargement: true,
-            })
-            .webp({ quality: 75 })
-        : pixels.resize({ width, withoutEnlargement: true }).webp({ quality: 75, effort: WIDTH_EFFORT })
-      ).toBuffer();
-      return { bytes: output, contentType: RENDITION_TYPE };
-    } catch (cause) {
-      throw decodeFailure(cause, limits);
-    }
-  };
-  const ordered = [
-    ...entries.filter((entry) => entry.variant === first),
-    ...entries.filter((entry) => entry.variant !== first),
-  ];
-  const renditions: Renditions = new Map();
-  let previous: Promise<unknown> = Promise.resolve();
-  for (const entry of ordered) {
-    const encoded = previous.then(() => encode(entry));
-    renditions.set(entry.variant, encoded);
-    // The next one waits for this one to end, failed or not.
-    previous = encoded.catch(() => undefined);
+}
+
+/** Encodes the rendition `width` pixels wide from pixels {@link decodePixels} made at least as wide. */
+export async function encodeWidth(
+  pixels: DecodedPixels,
+  width: number,
+  limits: GalleryLimits,
+): Promise<CachedMedia> {
+  const { data, ...raw } = pixels;
+  try {
+    const output = await sharp(data, { raw })
+      .resize({ width, withoutEnlargement: true })
+      .webp({ quality: 75, effort: WIDTH_EFFORT })
+      .toBuffer();
+    return { bytes: output, contentType: RENDITION_TYPE };
+  } catch (cause) {
+    throw decodeFailure(cause, limits);
   }
-  return renditions;
 }
 
 function decoder(bytes: Uint8Array, limits: GalleryLimits) {

@@ -30,6 +30,15 @@ export const GalleryLimits = z.object({
     .int()
     .nonnegative()
     .default(32 * 1024 * 1024),
+  /**
+   * Decoded pixels kept in this process's memory for a few seconds, in bytes, so the widths of an
+   * image asked for one after the other share one decode (0: every width decodes its source).
+   */
+  decodedCacheBytes: z
+    .number()
+    .int()
+    .nonnegative()
+    .default(32 * 1024 * 1024),
   /** Image generations running at once. */
   concurrency: z.number().int().positive().default(2),
   /** Generations waiting for a slot; beyond this the answer is 503 with Retry-After. */

@@ -12,5 +12,7 @@ export function createSingleFlight<T>() {
       running.set(key, started);
       return started;
     },
+    /** The call running for `key`, if one is. */
+    running: (key: string): Promise<T> | undefined => running.get(key),
   };
 }

@@ -1,8 +1,8 @@
 import sharp from 'sharp';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { GalleryMediaError } from '../../src/gallery/errors.js';
 import type { Variant } from '../../src/gallery/image-pipeline.js';
-import { renderSrcset, renditionContext, srcsetOf } from '../../src/gallery/image-pipeline.js';
+import { decodePixels, encodeWidth, renditionContext, srcsetOf } from '../../src/gallery/image-pipeline.js';
 import { GalleryLimits } from '../../src/gallery/limits.js';
 import { contentHash, createTokenSigner } from '../../src/gallery/token.js';
 import { countingCache, listItems, SECRET, spiedGallery } from './support/gallery.js';
@@ -10,9 +10,12 @@ import {
   bombPng,
   cmykJpeg,
   exifRotatedJpeg,
+  fixtureImage,
   png16Bit,
   SAMPLE_DIR,
   sampleImage,
+  svgWithScript,
+  textNamedJpg,
   truncatedJpeg,
 } from './support/images.js';
 
@@ -115,25 +118,118 @@ describe('srcset of the listed items', () => {
 });
 
 describe('one decode for the whole srcset', () => {
-  it('makes every width of an image in one generation, whichever width is asked first', async () => {
-    const { get, cacheCounts, made } = recordedGallery();
-    const [emerald] = await listItems(get);
-    // Listing stores what it learnt of the images in the cache too; count after it.
-    const setsAfterListing = cacheCounts.sets;
-    const paths = candidates(emerald?.srcset ?? '').map(([path]) => path);
-    // The widest first, then the rest: all from the first generation.
-    for (const path of [...paths].reverse()) expect((await get(path)).status).toBe(200);
-    expect(made).toEqual([{ variant: 'w1280', variants: ['thumb', 'w640', 'w960', 'w1280'] }]);
-    expect(cacheCounts.sets - setsAfterListing).toBe(4);
+  it('makes every width of an image from one decode, whichever is asked first; the thumbnail from its own', async () => {
+    for (const order of ['narrowest first', 'widest first'] as const) {
+      const { get, cacheCounts, made } = recordedGallery();
+      const [emerald] = await listItems(get);
+      // Listing stores what it learnt of the images in the cache too; count after it.
+      const setsAfterListing = cacheCounts.sets;
+      const paths = candidates(emerald?.srcset ?? '').map(([path]) => path);
+      if (order === 'widest first') paths.reverse();
+      for (const path of paths) expect((await get(path)).status, order).toBe(200);
+      const widths = ['w640', 'w960', 'w1280'];
+      expect(made, order).toEqual(
+        order === 'widest first'
+          ? [
+              { variant: 'w1280', variants: widths },
+              { variant: 'thumb', variants: ['thumb'] },
+            ]
+          : [
+              { variant: 'thumb', variants: ['thumb'] },
+              { variant: 'w640', variants: widths },
+            ],
+      );
+      expect(cacheCounts.sets - setsAfterListing).toBe(4);
+    }
   });
 
-  it('merges concurrent requests for different widths of one cold image into one generation', async () => {
+  it('merges concurrent requests for the widths of one cold image into one decode', async () => {
     const { get, made } = recordedGallery();
     const [emerald] = await listItems(get);
     const paths = candidates(emerald?.srcset ?? '').map(([path]) => path);
     const responses = await Promise.all(paths.flatMap((path) => [get(path), get(path), get(path)]));
     expect(responses.map((response) => response.status)).toEqual(Array(paths.length * 3).fill(200));
+    expect(made.map((generation) => generation.variants).sort()).toEqual([
+      ['thumb'],
+      ['w640', 'w960', 'w1280'],
+    ]);
+  });
+
+  it('answers the rendition asked for without making the widths nobody asked for', async () => {
+    const { get, cacheCounts, made } = recordedGallery();
+    const [emerald] = await listItems(get);
+    const setsAfterListing = cacheCounts.sets;
+    expect((await get(emerald?.previewUrl.replace(/thumb$/, 'w640') ?? '')).status).toBe(200);
+    expect(cacheCounts.sets - setsAfterListing).toBe(1);
+    // Asked for later, another width is encoded from the pixels of the same decode.
+    expect((await get(emerald?.previewUrl.replace(/thumb$/, 'w960') ?? '')).status).toBe(200);
+    expect(cacheCounts.sets - setsAfterListing).toBe(2);
     expect(made).toHaveLength(1);
+  });
+
+  it('answers a thumbnail while a wider rendition of the same image is still being made', async () => {
+    // The w1280 rendition is held in its store until released: its generation stays unfinished.
+    const { cache, entries } = countingCache();
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const holding: typeof cache = {
+      get: (key) => cache.get(key),
+      set: async (key, media) => {
+        if (key.includes('-w1280-')) await released;
+        await cache.set(key, media);
+      },
+    };
+    const { get, made } = recordedGallery({ cache: holding, limits: { memoryCacheBytes: 0 } });
+    const [emerald] = await listItems(get);
+    let wideDone = false;
+    const wide = get(emerald?.previewUrl.replace(/thumb$/, 'w1280') ?? '').then((response) => {
+      wideDone = true;
+      return response;
+    });
+    // The wide rendition's decode is under way or done before the thumbnail is asked for.
+    await vi.waitFor(() => expect(made).toHaveLength(1));
+    const thumb = await get(emerald?.previewUrl ?? '');
+    expect([thumb.status, wideDone]).toEqual([200, false]);
+    release();
+    expect((await wide).status).toBe(200);
+    expect(made.map((generation) => generation.variant)).toEqual(['w1280', 'thumb']);
+    expect([...entries.keys()].filter((key) => /-(thumb|w\d+)-/.test(key))).toHaveLength(2);
+  });
+
+  it("frees its generation slot once the thumbnail is stored: the next image's thumbnail waits for no width", async () => {
+    // Every width's store is held until released: a generation that went on to make the widths
+    // after answering the thumbnail would keep the only slot, and the second thumbnail would wait.
+    const { cache } = countingCache();
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const holding: typeof cache = {
+      get: (key) => cache.get(key),
+      set: async (key, media) => {
+        if (/-w\d+-/.test(key)) await released;
+        await cache.set(key, media);
+      },
+    };
+    const { get, made } = recordedGallery({
+      cache: holding,
+      limits: { concurrency: 1, queueSize: 4, memoryCacheBytes: 0 },
+    });
+    const [emerald, joy] = await listItems(get);
+    expect((await get(emerald?.previewUrl ?? '')).status).toBe(200);
+    expect((await get(joy?.previewUrl ?? '')).status).toBe(200);
+    expect(made.map((generation) => generation.variant)).toEqual(['thumb', 'thumb']);
+    release();
+  });
+
+  it('decodes again for each width when the pixels do not fit in decodedCacheBytes', async () => {
+    // emerald's pixels at 1280 px wide: 1280x720x3 bytes, more than the bound.
+    const { get, made } = recordedGallery({ limits: { decodedCacheBytes: 1_000_000 } });
+    const [emerald] = await listItems(get);
+    for (const [path] of candidates(emerald?.srcset ?? '')) expect((await get(path)).status).toBe(200);
+    expect(made.map((generation) => generation.variant)).toEqual(['thumb', 'w640', 'w960', 'w1280']);
   });
 
   it('makes the full image on its own: the lightbox does not pay for the srcset, nor the grid for it', async () => {
@@ -141,10 +237,7 @@ describe('one decode for the whole srcset', () => {
     const [emerald] = await listItems(get);
     expect((await get(emerald?.fullUrl ?? '')).status).toBe(200);
     expect((await get(emerald?.previewUrl ?? '')).status).toBe(200);
-    expect(made.map((generation) => generation.variants)).toEqual([
-      ['full'],
-      ['thumb', 'w640', 'w960', 'w1280'],
-    ]);
+    expect(made.map((generation) => generation.variants)).toEqual([['full'], ['thumb']]);
   });
 
   it('serves the widths from a shared cache without generating again in another process', async () => {
@@ -154,7 +247,8 @@ describe('one decode for the whole srcset', () => {
     for (const [path] of candidates(emerald?.srcset ?? '')) expect((await first.get(path)).status).toBe(200);
     const second = spiedGallery(sampleRows, { cache: shared.cache, limits: { memoryCacheBytes: 0 } });
     for (const [path] of candidates(emerald?.srcset ?? '')) expect((await second.get(path)).status).toBe(200);
-    expect([first.counts.generations, second.counts.generations]).toEqual([1, 0]);
+    // The first made the thumbnail and the widths: two decodes; the second made nothing.
+    expect([first.counts.generations, second.counts.generations]).toEqual([2, 0]);
   });
 
   it('answers WebP whatever the Accept header says (AVIF is not served), so answers need no Vary', async () => {
@@ -208,34 +302,24 @@ describe('media paths that are not renditions', () => {
   });
 });
 
-describe('renderSrcset', () => {
-  const entriesOf = async (bytes: Buffer) => srcsetOf(await sharp(bytes).metadata(), limits);
+describe('decodePixels and encodeWidth', () => {
+  /** Every width of `widths`, encoded from one decode at the widest of them. */
+  const encodeAll = async (bytes: Uint8Array, widths: readonly number[]) => {
+    const pixels = await decodePixels(bytes, Math.max(...widths), limits);
+    return Promise.all(widths.map(async (width) => (await encodeWidth(pixels, width, limits)).bytes));
+  };
 
   it('applies the EXIF orientation to every width', async () => {
-    const input = await exifRotatedJpeg();
-    const made = await renderSrcset(
-      input,
-      [
-        { variant: 'thumb', width: 100 },
-        { variant: 'w16' as Variant, width: 16 },
-      ],
-      limits,
-    );
-    for (const [variant, rendition] of made) {
-      const meta = await sharp((await rendition).bytes).metadata();
-      expect(meta.height / meta.width, variant).toBe(2);
+    for (const bytes of await encodeAll(await exifRotatedJpeg(), [100, 16])) {
+      const meta = await sharp(bytes).metadata();
+      expect(meta.height / meta.width).toBe(2);
       expect(meta.orientation).toBeUndefined();
     }
   });
 
   it('turns CMYK and 16-bit inputs into 8-bit sRGB at every width', async () => {
     for (const input of [await cmykJpeg(), await png16Bit()]) {
-      const widths = [
-        { variant: 'thumb' as Variant, width: 60 },
-        { variant: 'w32' as Variant, width: 32 },
-      ];
-      for (const [, rendition] of await renderSrcset(input, widths, limits)) {
-        const { bytes } = await rendition;
+      for (const bytes of await encodeAll(input, [60, 32])) {
         const meta = await sharp(bytes).metadata();
         expect([meta.space, meta.depth]).toEqual(['srgb', 'uchar']);
         // The colour survives: not clipped to white or black by the 16-bit to 8-bit step.
@@ -245,35 +329,45 @@ describe('renderSrcset', () => {
     }
   });
 
-  it('answers a truncated JPEG with a 422 and a bomb with a 413, never a crash', async () => {
-    const set = [
-      { variant: 'thumb' as Variant, width: 273 },
-      { variant: 'w320' as Variant, width: 320 },
-    ];
-    for (const [input, status] of [
-      [truncatedJpeg(), 422],
-      [bombPng(), 413],
+  it('refuses a truncated JPEG (422), a bomb (413), SVG and text (415) before encoding anything', async () => {
+    for (const [input, status, code] of [
+      [truncatedJpeg(), 422, 'MEDIA_UNDECODABLE'],
+      [bombPng(), 413, 'MEDIA_TOO_LARGE'],
+      [svgWithScript(), 415, 'MEDIA_UNSUPPORTED'],
+      [textNamedJpg(), 415, 'MEDIA_UNSUPPORTED'],
     ] as const) {
-      const error = await renderSrcset(input, set, limits).catch((caught: unknown) => caught);
+      const error = await decodePixels(input, 320, limits).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(GalleryMediaError);
-      expect((error as GalleryMediaError).status).toBe(status);
+      expect([(error as GalleryMediaError).status, (error as GalleryMediaError).code]).toEqual([
+        status,
+        code,
+      ]);
     }
   });
 
-  it('encodes the rendition asked for first, and the rest one after the other', async () => {
-    const bytes = sampleImage('emerald-16x9.png');
-    const made = await renderSrcset(bytes, await entriesOf(bytes), limits, 'w960');
-    expect([...made.keys()]).toEqual(['w960', 'thumb', 'w640', 'w1280']);
-    const finished: string[] = [];
-    await Promise.all([...made].map(([variant, rendition]) => rendition.then(() => finished.push(variant))));
-    expect(finished).toEqual(['w960', 'thumb', 'w640', 'w1280']);
+  it('keeps the pixels no wider than the widest width asked, nor than the image', async () => {
+    const large = await decodePixels(fixtureImage('pixels-large.jpg'), 1280, limits);
+    expect([large.width, large.height, large.data.byteLength]).toEqual([1280, 1280, 1280 * 1280 * 3]);
+    const small = await decodePixels(sampleImage('debian-logo-256.png'), 1280, limits);
+    expect([small.width, small.height]).toEqual([256, 256]);
   });
 
-  it('gives the thumbnail of a set the size the thumbnail alone has', async () => {
-    const bytes = sampleImage('joy-preview.jpg');
-    const made = await renderSrcset(bytes, await entriesOf(bytes), limits);
-    expect([...made.keys()]).toEqual(['thumb', 'w640']);
-    const thumb = await sharp((await made.get('thumb'))?.bytes).metadata();
-    expect([thumb.width, thumb.height]).toEqual([320, 180]);
+  it('encodes every width of the srcset exactly as wide as listed, from one decode', async () => {
+    const bytes = fixtureImage('pixels-large.jpg');
+    const widths = srcsetOf(await sharp(bytes).metadata(), limits)
+      .filter(({ variant }) => variant !== 'thumb')
+      .map(({ width }) => width);
+    expect(widths).toEqual([640, 960, 1280]);
+    const sizes = await Promise.all(
+      (await encodeAll(bytes, widths)).map(async (made) => {
+        const meta = await sharp(made).metadata();
+        return [meta.format, meta.width, meta.height];
+      }),
+    );
+    expect(sizes).toEqual([
+      ['webp', 640, 640],
+      ['webp', 960, 960],
+      ['webp', 1280, 1280],
+    ]);
   });
 });

@@ -41,5 +41,7 @@ export function createByteLru<V>(maxBytes: number) {
       return evicted;
     },
     delete: remove,
+    /** Bytes held, the sum of the sizes of the keys held. */
+    bytes: () => total,
   };
 }

@@ -38,4 +38,16 @@ describe('createByteLru', () => {
     expect(lru.set('b', 2, 20)).toEqual([]);
     expect(lru.get('a')).toBeUndefined();
   });
+
+  it('counts the bytes it holds through sets, evictions and deletes', () => {
+    const lru = createByteLru<number>(20);
+    lru.set('a', 1, 10);
+    lru.set('b', 2, 5);
+    expect(lru.bytes()).toBe(15);
+    lru.set('c', 3, 10); // evicts a
+    expect(lru.bytes()).toBe(15);
+    lru.set('huge', 4, 21); // not held
+    lru.delete('b');
+    expect(lru.bytes()).toBe(10);
+  });
 });

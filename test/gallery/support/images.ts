@@ -6,6 +6,10 @@ import sharp from 'sharp';
 export const SAMPLE_DIR = new URL('../../../examples/images/', import.meta.url).pathname;
 export const sampleImage = (name: string) => readFileSync(`${SAMPLE_DIR}${name}`);
 
+/** The shared fixtures beside the checkout: real images too large for the repository (a 4096 px photo). */
+export const FIXTURE_DIR = new URL('../../../../shared/fixtures/images/', import.meta.url).pathname;
+export const fixtureImage = (name: string) => readFileSync(`${FIXTURE_DIR}${name}`);
+
 /** A JPEG cut in half: the header reads fine, decoding fails. */
 export const truncatedJpeg = () => {
   const whole = sampleImage('grace_hopper.jpg');
