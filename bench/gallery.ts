@@ -23,6 +23,7 @@
 // HTTP load comes from autocannon run as a separate process (with a worker), so the servers (this
 // process, and nginx) share no event loop with the load. Ports 3110-3113 (BENCH_GALLERY_PORT moves them).
 import { execFile, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { once } from 'node:events';
 import { chmod, link, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
@@ -43,6 +44,13 @@ import { loadLine, median, spread, timed } from './report.js';
 
 const SECRET = 'bench-secret-0123456789';
 const NGINX = process.env.NGINX ?? '/usr/sbin/nginx';
+// The static-file floor is a real nginx: without one the bench stops here, with what to do, rather
+// than at its first spawn with a bare ENOENT.
+if (!existsSync(NGINX)) {
+  throw new Error(
+    `bench:gallery compares with nginx, and there is none at ${NGINX}: install Debian's (apt-get install nginx-light) or set NGINX to its path`,
+  );
+}
 const FIRST_PORT = Number(process.env.BENCH_GALLERY_PORT ?? 3110);
 const LOAD_SECONDS = 5;
 const ROUNDS = 5;
