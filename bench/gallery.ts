@@ -23,8 +23,8 @@
 // HTTP load comes from autocannon run as a separate process (with a worker), so the servers (this
 // process, and nginx) share no event loop with the load. Ports 3110-3113 (BENCH_GALLERY_PORT moves them).
 import { execFile, spawn } from 'node:child_process';
-import { existsSync } from 'node:fs';
 import { once } from 'node:events';
+import { existsSync } from 'node:fs';
 import { chmod, link, mkdir, mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { cpus, tmpdir } from 'node:os';
