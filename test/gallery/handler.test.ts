@@ -183,7 +183,7 @@ describe('GET /caroulsel/media/<token>/thumb and /full', () => {
     expect(Object.fromEntries(response.headers)).toEqual({
       'content-type': 'image/webp',
       'content-length': String(body.length),
-      etag: expect.stringMatching(/^"[A-Za-z0-9_-]{22}-thumb-p3-320-2048-w320_640_960_1280"$/),
+      etag: expect.stringMatching(/^"[A-Za-z0-9_-]{22}-thumb-p4-320-2048-w320_640_960_1280"$/),
       'cache-control': 'public, max-age=31536000, immutable',
       'x-content-type-options': 'nosniff',
       'content-security-policy': "default-src 'none'",
