@@ -13,13 +13,14 @@ import { once } from 'node:events';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { cpus, loadavg, tmpdir } from 'node:os';
+import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { createDiskCache } from '../src/gallery/cache/disk-cache.js';
 import { createGalleryHandler } from '../src/gallery/handler.js';
 import { toNodeListener } from '../src/gallery/node-adapter.js';
 import { handWrittenListener } from './hand-written-bridge.js';
+import { loadLine, median, spread } from './report.js';
 
 const SECONDS = 1;
 const ROUNDS = 7;
@@ -94,11 +95,8 @@ async function compare(label: string, ours: string, hono: string, steps: (base: 
       `  ${label} round ${round + 1}: hand-written ${oursRate.toFixed(0)}/s, adapter ${honoRate.toFixed(0)}/s`,
     );
   }
-  const median = ratios.sort((a, b) => a - b)[Math.floor(ROUNDS / 2)] ?? 0;
-  console.log(
-    `${label}: adapter/hand-written ${median.toFixed(2)} (rounds ${ratios.map((r) => r.toFixed(2)).join(', ')})`,
-  );
-  return median;
+  console.log(`${label}: adapter/hand-written ${spread(ratios)}`);
+  return median(ratios);
 }
 
 async function main() {
@@ -130,7 +128,7 @@ async function main() {
   const thumb = items[2]?.previewUrl ?? '';
   const bytes = (await (await fetch(hono.base + thumb)).arrayBuffer()).byteLength; // generated and cached
   console.log(
-    `machine: ${cpus().length} x ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}, load average ${loadavg()[0]?.toFixed(1)}`,
+    `machine: ${cpus().length} x ${cpus()[0]?.model ?? 'unknown CPU'}, Node ${process.version}; start: ${loadLine()}`,
   );
   console.log(
     `load: ${CONNECTIONS} keep-alive connections from a worker thread, ${SECONDS} s per run, ${ROUNDS} rounds; thumbnail ${bytes} bytes, early-answer body ${EARLY_BODY_BYTES} bytes, echoed body ${STREAM_BYTES} bytes`,
@@ -145,6 +143,7 @@ async function main() {
       { method: 'PUT', path: '/echo', size: STREAM_BYTES },
     ]),
   };
+  console.log(`end: ${loadLine()}`);
   console.log(
     JSON.stringify(results, (_, value) => (value === Number.POSITIVE_INFINITY ? 'Infinity' : value)),
   );
