@@ -582,16 +582,17 @@ export function mountGallery(element, options = {}) {
 
   /**
    * Opens the item the URL names (a shared link, or Forward after Back). An item of a later page is
-   * looked for page after page, one request at a time, as scrolling to it would load them; an id
-   * the list does not have leaves the grid as it is.
+   * looked for page after page, one request at a time, as scrolling to it would load them, in the
+   * next {@link SEEK_PAGES} pages at most: an id the list no longer has (an old link) must not make
+   * the page load the whole list. Not found, or the URL moved on meanwhile, the grid stays as it is.
    */
   async function openNamedInUrl() {
     const id = hashId();
     if (id === undefined) return;
     const named = (/** @type {Card} */ card) => card.item.id === id;
-    if (!shown.some(named) && !(await pager?.seek(() => shown.some(named)))) return;
-    // The URL may have moved on while the pages came.
-    if (hashId() === id) void openLightbox(shown.findIndex(named), 'url');
+    if (!shown.some(named)) await pager?.seek(() => hashId() !== id || shown.some(named), SEEK_PAGES);
+    if (destroyed || hashId() !== id || !shown.some(named)) return;
+    void openLightbox(shown.findIndex(named), 'url');
   }
 
   /**
@@ -774,6 +775,8 @@ export function mountGallery(element, options = {}) {
   };
 }
 
+/** How many pages past those shown a shared link's item is looked for (960 items at the default size). */
+const SEEK_PAGES = 20;
 /** How far below the viewport the end of the grid may be when the next page is asked for. */
 const MORE_MARGIN = '0px 0px 600px 0px';
 /** A busy thumbnail is asked for again at most this many times before its card shows the fallback. */
@@ -802,7 +805,8 @@ async function fetchPage(url, signal, baseUrl) {
  * one request per page, never two at once. After each page the sentinel is observed anew, so a page
  * too short to push it out of view asks for the next one by itself. A page that fails ends the
  * paging (logged); what is shown stays. `seek` loads the following pages the same way, one after
- * the other, until what it looks for has come or the list ends (a shared link to a later page).
+ * the other, until what it looks for has come, the list ends or it has loaded `pages` of them (a
+ * shared link to a later page).
  *
  * @param {HTMLElement} sentinel
  * @param {string} first the URL of the second page
@@ -810,7 +814,7 @@ async function fetchPage(url, signal, baseUrl) {
  *   fetchPage: (url: string, signal: AbortSignal) => Promise<{ items: GalleryItem[], next: string | null }>,
  *   append: (items: GalleryItem[]) => void,
  * }} io
- * @returns {{ stop(): void, seek(found: () => boolean): Promise<boolean> }}
+ * @returns {{ stop(): void, seek(found: () => boolean, pages: number): Promise<boolean> }}
  */
 export function loadMoreAtEnd(sentinel, first, io) {
   /** @type {string | null} */
@@ -827,12 +831,14 @@ export function loadMoreAtEnd(sentinel, first, io) {
   /** @returns {Promise<void>} */
   const loadNext = () => {
     if (loading !== undefined || next === null) return loading ?? Promise.resolve();
-    loading = io.fetchPage(next, controller.signal).then(
+    const url = next;
+    loading = io.fetchPage(url, controller.signal).then(
       (page) => {
         loading = undefined;
         if (controller.signal.aborted) return;
         io.append(page.items);
-        next = page.next;
+        // A next page that names the page just loaded would be asked for forever: the list ends.
+        next = page.next === url ? null : page.next;
         if (next === null) return stop();
         observer.unobserve(sentinel);
         observer.observe(sentinel);
@@ -855,8 +861,8 @@ export function loadMoreAtEnd(sentinel, first, io) {
   observer.observe(sentinel);
   return {
     stop,
-    async seek(found) {
-      while (!found() && next !== null) await loadNext();
+    async seek(found, pages) {
+      for (let loaded = 0; !found() && next !== null && loaded < pages; loaded++) await loadNext();
       return found();
     },
   };

@@ -199,7 +199,8 @@ function boundedExecutor(connection: mysql.PoolConnection, timeoutMs: number): S
  * Runs `sql` on the connection's event interface, handing each row to `onRow` as it is parsed;
  * resolves with no rows once the result ends. A throwing `onRow` does not stop the result (the
  * connection must read it to the end to stay usable): later rows are dropped and the first error
- * rejects at the end.
+ * rejects at the end. Once the statement's bound has passed (the connection destroyed), the rows
+ * still arriving are dropped too: nobody waits for what they would build.
  */
 function streamRows(
   connection: mysql.PoolConnection,
@@ -207,21 +208,32 @@ function streamRows(
   params: readonly unknown[],
   onRow: (row: Record<string, unknown>) => void,
 ): Promise<unknown[]> {
+  // The promise wrapper's `connection` is mysql2's own connection, whose queries emit their rows.
+  const core = connection.connection as unknown as CallbackConnection;
   return new Promise((resolve, reject) => {
     let failure: { error: unknown } | undefined;
-    // The promise wrapper's `connection` is mysql2's own connection, whose queries emit their rows.
-    (connection.connection as unknown as CallbackConnection)
+    // mysql2 tells a lost connection (killed, server gone) only to commands with a callback, and to
+    // the connection itself: heard there, the read fails at once with its cause instead of at the
+    // statement's bound as a timeout.
+    const lost = (error: Error) => finish(error);
+    const finish = (error?: unknown) => {
+      core.removeListener('error', lost);
+      if (error === undefined) resolve([]);
+      else reject(error);
+    };
+    core.once('error', lost);
+    core
       .query(sql, params as unknown[])
       .on('result', (row) => {
-        if (failure !== undefined) return;
+        if (failure !== undefined || destroyed.has(connection)) return;
         try {
           onRow(row as Record<string, unknown>);
         } catch (error) {
           failure = { error };
         }
       })
-      .on('error', reject)
-      .on('end', () => (failure === undefined ? resolve([]) : reject(failure.error)));
+      .on('error', (error) => finish(error))
+      .on('end', () => finish(failure?.error));
   });
 }
 

@@ -237,8 +237,11 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
     const shared = sharedEntries(set);
     const own = shared.find((candidate) => candidate.variant === variant);
     // A decode of this image already under way is waited for before a slot is taken: holding a
-    // slot while it ends would keep another image's generation waiting for nothing.
-    const joined = own === undefined ? undefined : await decodes.running(hash);
+    // slot while it ends would keep another image's generation waiting for nothing. Only its end is
+    // waited for, not its pixels: a request queued for a slot must not hold pixels the byte-bounded
+    // cache may let go meanwhile (up to queueSize images of them); in the slot they are taken from
+    // that cache, or decoded again if they are gone.
+    if (own !== undefined) await decodes.running(hash)?.catch(() => undefined);
     return limiter.run(async () => {
       let media: CachedMedia;
       if (own === undefined) {
@@ -246,7 +249,7 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
         options.onGenerate?.({ hash, variant, variants: [variant] });
         media = await renderImage(source, variant === 'full' ? 'full' : 'thumb', limits);
       } else {
-        const pixels = joined ?? (await pixelsOf(hash, entry, variant, shared));
+        const pixels = await pixelsOf(hash, entry, variant, shared);
         media = await encodeWidth(pixels, own.width, limits);
       }
       // A cache that cannot store (disk full, Redis down) costs a later generation, not this answer.

@@ -28,12 +28,24 @@ export class RowFeed {
     this.done.catch(() => undefined);
   }
 
-  /** Hands the rows so far to `handler`, in order, then every row that arrives after; once only. */
+  /**
+   * Hands the rows so far to `handler`, in order, then every row that arrives after; once only. Once
+   * `handler` has thrown, it gets no more rows: what it was building is abandoned.
+   */
   consume(handler: (row: Row) => void): Promise<void> {
     const waiting = this.waiting ?? [];
     this.waiting = undefined;
-    this.handler = handler;
-    for (const row of waiting) handler(row);
+    let failed = false;
+    this.handler = (row) => {
+      if (failed) return;
+      try {
+        handler(row);
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
+    };
+    for (const row of waiting) this.handler(row);
     return this.done;
   }
 }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { openDatabase } from '../../src/db/mysql.js';
 import { parseDatabaseUrl, redactUrl, resolveDatabaseUrl, withDatabase } from '../../src/db/url.js';
-import { DatabaseConnectionError, TaskAssociationError } from '../../src/errors.js';
+import { DatabaseConnectionError, DatabaseTimeoutError, TaskAssociationError } from '../../src/errors.js';
 import { SERVER_URL, useScratchDatabase } from '../support/database.js';
 
 describe('database URLs', () => {
@@ -102,6 +102,33 @@ describe('openDatabase', () => {
       ).rejects.toThrow(/no_such_table_ta/);
     } finally {
       await db.close();
+    }
+  });
+
+  it('fails a streamed read at once with its cause when the connection is lost, not at the bound', async () => {
+    const db = await openDatabase(scratch().url, { connectionLimit: 1 });
+    const killer = await openDatabase(scratch().url, { connectionLimit: 1 });
+    try {
+      const [row] = await db.query<{ id: number }>('SELECT CONNECTION_ID() AS id');
+      const reading = db.query('SELECT SLEEP(30) AS slept', [], { onRow: () => undefined });
+      const failed = reading.catch((error: unknown) => error);
+      // The read is under way on the pool's one connection once the server lists it as sleeping.
+      for (let look = 0; look < 50; look++) {
+        const [listed] = await killer.query<{ state: string | null }>(
+          'SELECT STATE AS state FROM information_schema.PROCESSLIST WHERE ID = ?',
+          [row?.id],
+        );
+        if (listed?.state === 'User sleep') break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await killer.execute(`KILL CONNECTION ${Number(row?.id)}`);
+      const error = await failed;
+      expect(error).toBeInstanceOf(Error);
+      expect(error).not.toBeInstanceOf(DatabaseTimeoutError);
+      expect(await db.query('SELECT 3 AS three')).toEqual([{ three: 3 }]);
+    } finally {
+      await db.close();
+      await killer.close();
     }
   });
 

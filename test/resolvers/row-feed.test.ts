@@ -43,6 +43,32 @@ describe('RowFeed', () => {
     expect(numbers(seen)).toEqual([1, 2, 3, 4, 5, 6]);
   });
 
+  it('stops handing rows to a handler that threw, whether on a kept row or on a streamed one', async () => {
+    const { db } = scratch();
+    // On a kept row: the throw comes out of consume, and the rows after it never reach the handler.
+    const kept = new RowFeed(db, SQL, []);
+    await kept.done;
+    const seenKept: number[] = [];
+    expect(() =>
+      kept.consume((row) => {
+        seenKept.push(Number(row.n));
+        if (row.n === 2) throw new Error('bad second row');
+      }),
+    ).toThrow('bad second row');
+    expect(seenKept).toEqual([1, 2]);
+
+    // On a streamed row: the read rejects with it, and no later row is handed over.
+    const streamed = new RowFeed(db, SQL, []);
+    const seenStreamed: number[] = [];
+    await expect(
+      streamed.consume((row) => {
+        seenStreamed.push(Number(row.n));
+        if (row.n === 4) throw new Error('bad fourth row');
+      }),
+    ).rejects.toThrow('bad fourth row');
+    expect(seenStreamed).toEqual([1, 2, 3, 4]);
+  });
+
   it('rejects with the read error, and a feed never consumed leaves no unhandled rejection', async () => {
     const { db } = scratch();
     new RowFeed(db, 'SELECT * FROM no_such_table_ta', []);
