@@ -153,7 +153,6 @@ export async function renderImage(
   }
 }
 
-
 /**
  * Decodes the source once for the widths of its `srcset`: oriented, converted to 8-bit sRGB and
  * reduced to `width` (never enlarged), as raw pixels every width up to `width` can be encoded from
