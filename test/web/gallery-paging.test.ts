@@ -172,6 +172,49 @@ describe('busy thumbnails', () => {
 });
 
 describe('what the component accepts from the server', () => {
+  it('seeks at most the pages it is given, and ends on a page that names itself as next', async () => {
+    site.serve('/', galleryPage());
+    await page.goto(`${ORIGIN}/`);
+    await page.waitForSelector('#gallery[data-state="idle"]', { state: 'attached' });
+    const results = await page.evaluate(async () => {
+      type Page = { items: unknown[]; next: string | null };
+      type Pager = { stop(): void; seek(found: () => boolean, pages: number): Promise<boolean> };
+      const { loadMoreAtEnd } = (
+        window as unknown as {
+          galleryModule: {
+            loadMoreAtEnd: (
+              sentinel: HTMLElement,
+              first: string,
+              io: { fetchPage: (url: string) => Promise<Page>; append: (items: unknown[]) => void },
+            ) => Pager;
+          };
+        }
+      ).galleryModule;
+      // Pages of nothing, each naming a next page (`endless`) or itself (`stuck`); the sentinel is
+      // at the end of the page, far below the viewport, so only the seek asks for pages.
+      const run = async (nextOf: (url: string) => string) => {
+        const asked: string[] = [];
+        const sentinel = document.createElement('div');
+        document.body.append(sentinel);
+        const pager = loadMoreAtEnd(sentinel, '/list?page=1', {
+          fetchPage: async (url) => {
+            asked.push(url);
+            return { items: [], next: nextOf(url) };
+          },
+          append: () => undefined,
+        });
+        const found = await pager.seek(() => false, 20);
+        pager.stop();
+        return { found, asked: asked.length };
+      };
+      return {
+        endless: await run((url) => `${url}0`),
+        stuck: await run((url) => url),
+      };
+    });
+    expect(results).toEqual({ endless: { found: false, asked: 20 }, stuck: { found: false, asked: 1 } });
+  });
+
   it('reads next and Retry-After strictly', async () => {
     site.serve('/', galleryPage());
     await page.goto(`${ORIGIN}/`);
