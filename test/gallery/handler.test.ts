@@ -8,7 +8,7 @@ import { GalleryConfigError } from '../../src/gallery/errors.js';
 import { renditionContext } from '../../src/gallery/image-pipeline.js';
 import { GalleryLimits } from '../../src/gallery/limits.js';
 import { contentHash, createTokenSigner } from '../../src/gallery/token.js';
-import { listItems, SECRET, spiedGallery } from './support/gallery.js';
+import { holdingCache, listItems, SECRET, spiedGallery } from './support/gallery.js';
 import {
   bombPng,
   SAMPLE_DIR,
@@ -270,19 +270,9 @@ describe('GET /caroulsel/media/<token>/thumb and /full', () => {
 
   it('answers 503 with Retry-After when the generation queue is full', async () => {
     const rows = () => samples.map((name) => ({ id: name, image: sampleImage(name) }));
-    // A generation keeps its slot until its renditions are stored, and storing them waits here: the
-    // one in the slot stays there, one request waits in the queue, the third finds the queue full,
-    // however fast the machine is.
-    let release = () => {};
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const holding: MediaCache = {
-      get: async () => undefined,
-      set: async (key) => {
-        if (/-(thumb|w\d+)-/.test(key)) await released;
-      },
-    };
+    // Storing a rendition waits here: the generation in the slot stays there, one request waits in
+    // the queue, the third finds the queue full.
+    const { cache: holding, release } = holdingCache(/-(thumb|w\d+)-/);
     const { get, counts } = spiedGallery(rows, {
       cache: holding,
       limits: { concurrency: 1, queueSize: 1, memoryCacheBytes: 0 },

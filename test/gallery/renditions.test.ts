@@ -5,7 +5,7 @@ import type { Variant } from '../../src/gallery/image-pipeline.js';
 import { decodePixels, encodeWidth, renditionContext, srcsetOf } from '../../src/gallery/image-pipeline.js';
 import { GalleryLimits } from '../../src/gallery/limits.js';
 import { contentHash, createTokenSigner } from '../../src/gallery/token.js';
-import { countingCache, listItems, SECRET, spiedGallery } from './support/gallery.js';
+import { countingCache, holdingCache, listItems, SECRET, spiedGallery } from './support/gallery.js';
 import {
   bombPng,
   cmykJpeg,
@@ -169,18 +169,7 @@ describe('one decode for the whole srcset', () => {
 
   it('answers a thumbnail while a wider rendition of the same image is still being made', async () => {
     // The w1280 rendition is held in its store until released: its generation stays unfinished.
-    const { cache, entries } = countingCache();
-    let release = () => {};
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const holding: typeof cache = {
-      get: (key) => cache.get(key),
-      set: async (key, media) => {
-        if (key.includes('-w1280-')) await released;
-        await cache.set(key, media);
-      },
-    };
+    const { cache: holding, entries, release } = holdingCache(/-w1280-/);
     const { get, made } = recordedGallery({ cache: holding, limits: { memoryCacheBytes: 0 } });
     const [emerald] = await listItems(get);
     let wideDone = false;
@@ -201,18 +190,7 @@ describe('one decode for the whole srcset', () => {
   it("frees its generation slot once the thumbnail is stored: the next image's thumbnail waits for no width", async () => {
     // Every width's store is held until released: a generation that went on to make the widths
     // after answering the thumbnail would keep the only slot, and the second thumbnail would wait.
-    const { cache } = countingCache();
-    let release = () => {};
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const holding: typeof cache = {
-      get: (key) => cache.get(key),
-      set: async (key, media) => {
-        if (/-w\d+-/.test(key)) await released;
-        await cache.set(key, media);
-      },
-    };
+    const { cache: holding, release } = holdingCache(/-w\d+-/);
     const { get, made } = recordedGallery({
       cache: holding,
       limits: { concurrency: 1, queueSize: 4, memoryCacheBytes: 0 },

@@ -27,6 +27,27 @@ export function countingCache() {
 }
 
 /**
+ * A {@link countingCache} whose stores of keys matching `held` wait until `release()`: a generation
+ * keeps its limiter slot until its rendition is stored, so it stays unfinished, in its slot, for
+ * as long as a test needs, however fast the machine is.
+ */
+export function holdingCache(held: RegExp) {
+  const counting = countingCache();
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const cache: MediaCache = {
+    get: (key) => counting.cache.get(key),
+    set: async (key, media) => {
+      if (held.test(key)) await released;
+      await counting.cache.set(key, media);
+    },
+  };
+  return { ...counting, cache, release };
+}
+
+/**
  * A gallery handler over `rows`, with spies on everything a request could touch: source calls,
  * cache reads, generations, logged reasons.
  */
