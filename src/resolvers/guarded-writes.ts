@@ -124,7 +124,7 @@ function guardable(batch: GuardedBatch): Identifier | undefined {
 
 /**
  * `(SELECT COUNT(*) AS n FROM <keys> k WHERE <row> AND <checks>) q`: the number of the batch's keys
- * whose rows pass `row` and that pass the save's checks, by the rules the full path checks with:
+ * whose rows pass `row` and that pass the save's checks (0 while the scope's named lock is held), by the rules the full path checks with:
  * the task sheet live and in the scope; the activity live and linked (live link) to the key's node,
  * or on a one-level tree the activity live and the node NULL; the node shown, that is live and (on
  * the default tree) on a chain of live groups up to a root within {@link CHAIN_STEPS} steps. A chain
@@ -138,8 +138,6 @@ function guard(batch: GuardedBatch, keys: Statement, row: Statement): Statement 
   const activities = [...new Set(entries.map((entry) => entry.activity))];
   const groups = [...new Set(entries.flatMap((entry) => (entry.group === null ? [] : [entry.group])))];
   const conditions: SqlPart[] = [
-    // A writer on the full path holds the scope's named lock (see saveMetrics): leave the scope to it.
-    joinSql(['IS_FREE_LOCK(', scopeLockName(batch.table, scope), ') = 1']),
     row,
     joinSql(['EXISTS (', sheetCondition(scope, batch.taskSheet, batch.sheetColumns), ')']),
   ];
@@ -207,7 +205,9 @@ function guard(batch: GuardedBatch, keys: Statement, row: Statement): Statement 
   return joinSql([
     '(',
     rooted ?? '',
-    'SELECT COUNT(*) AS n FROM ',
+    // A writer on the full path holds the scope's named lock (see saveMetrics): leave the scope to it.
+    // Asked once, for the count, rather than for each key.
+    joinSql(['SELECT IF(IS_FREE_LOCK(', scopeLockName(batch.table, scope), ') = 1, COUNT(*), 0) AS n FROM ']),
     keys,
     ' WHERE ',
     joinSql(conditions, ' AND '),

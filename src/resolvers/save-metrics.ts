@@ -117,11 +117,13 @@ async function savePlanned(
  * writer collided), and the batch then takes the full path, which writes it or says what is wrong.
  */
 async function writeGuarded(db: Database, batch: CheckedBatch): Promise<SaveMetricsResult | undefined> {
+  // Built when tried: a batch the update writes never needs the insert's text.
   const attempts = [
-    { statement: guardedUpdateStatement(batch), result: { inserted: 0, updated: batch.entries.length } },
-    { statement: guardedInsertStatement(batch), result: { inserted: batch.entries.length, updated: 0 } },
+    { build: guardedUpdateStatement, result: { inserted: 0, updated: batch.entries.length } },
+    { build: guardedInsertStatement, result: { inserted: batch.entries.length, updated: 0 } },
   ];
-  for (const { statement, result } of attempts) {
+  for (const { build, result } of attempts) {
+    const statement = build(batch);
     if (statement === undefined) continue;
     try {
       // All or nothing: a write of no row is the guard refusing the batch.
