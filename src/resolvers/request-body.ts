@@ -1,7 +1,9 @@
+import { parseJsonText } from '../config/index.js';
 import { InvalidRequestError, PayloadTooLargeError } from './errors.js';
 
 /**
- * Reads a request body as JSON, holding at most `maxBytes` in memory. Content-Length is only a hint
+ * Reads a request body as JSON, holding at most `maxBytes` in memory; a body that is not UTF-8 JSON,
+ * or that gives a key twice in one object, is refused. Content-Length is only a hint
  * (a chunked body has none, and a client may lie), so the bytes are counted as they arrive and the
  * stream is cancelled as soon as the count passes the limit: the rest is never read.
  *
@@ -27,10 +29,24 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
       chunks.push(read.value);
     }
   }
+  const notJson = () =>
+    new InvalidRequestError('INVALID_JSON', 'the request body is not JSON: send {"entries": [...]}');
+  let text: string;
   try {
     // fatal: bytes that are not UTF-8 are refused, not turned into U+FFFD and parsed.
-    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks, size)));
+    text = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks, size));
   } catch {
-    throw new InvalidRequestError('INVALID_JSON', 'the request body is not JSON: send {"entries": [...]}');
+    throw notJson();
   }
+  // The configuration files' parser: a key given twice in one object is refused (JSON.parse would keep
+  // the last without a word, so a body naming an entry's activity twice would save under one of them).
+  const parsed = parseJsonText(text);
+  if (parsed.success) return parsed.value;
+  const [issue] = parsed.issues;
+  if (issue === undefined || issue.code === 'INVALID_JSON') throw notJson();
+  throw new InvalidRequestError(
+    'DUPLICATE_KEY',
+    `request body${issue.path === '' ? '' : ` at ${issue.path}`}: ${issue.message}`,
+    { path: issue.path },
+  );
 }

@@ -251,6 +251,19 @@ describe('the associationtask handler', () => {
     ]);
   });
 
+  it('refuses a body that gives a key twice in one object, naming where, and writes nothing', async () => {
+    const before = await metricRowCount();
+    // JSON.parse would keep the second activity without a word.
+    const body = `{"entries": [{"activity": ${ids.oper}, "group": ${ids.group}, "activity": ${ids.oper + 1}, "values": {"METRICA1": "1.00"}}]}`;
+    const answer = await request(`?taskSheet=${ids.sheet}`, { method: 'PUT', body });
+    expect(answer.status).toBe(400);
+    const { error } = (await answer.json()) as { error: { code: string; message: string; path: string } };
+    expect(error.code).toBe('DUPLICATE_KEY');
+    expect(error.path).toBe('entries.0.activity');
+    expect(error.message).toMatch(/^request body at entries\.0\.activity: the key "activity" is given twice/);
+    expect(await metricRowCount()).toBe(before);
+  });
+
   it('answers 405 for other methods and passes on a Response the context throws', async () => {
     const deleted = await request(`?taskSheet=${ids.sheet}`, { method: 'DELETE' });
     expect(deleted.status).toBe(405);
