@@ -116,11 +116,10 @@ export interface RowUpdate {
  * text, converted by the column they are written to, as a bound string parameter is; JSON null is
  * NULL.
  */
-export function valueTable(
+function valueTable(
   keys: readonly ('id' | 'o' | 'g')[],
   values: number,
   rows: readonly (readonly unknown[])[],
-  alias = 'v',
 ): Statement {
   const columns = [
     // Rows to insert are numbered, for their IDs.
@@ -129,7 +128,7 @@ export function valueTable(
     ...Array.from({ length: values }, (_, index) => `v${index} LONGTEXT PATH '$[${keys.length + index}]'`),
   ];
   return {
-    sql: `JSON_TABLE(?, '$[*]' COLUMNS (${columns.join(', ')})) ${alias}`,
+    sql: `JSON_TABLE(?, '$[*]' COLUMNS (${columns.join(', ')})) v`,
     params: [JSON.stringify(rows)],
   };
 }
@@ -189,9 +188,6 @@ export function updateStatements(
  * key: an INSERT ... SELECT share-locks the rows it reads, so it reads the latest row (waiting for a
  * writer that has not committed yet, rather than missing its rows), and a host writer cannot take
  * those IDs meanwhile. Our own writers are serialised by the scope's named lock, held across it.
- *
- * With `guarded`, the rows are inserted only when the guard's one row `q` counts `count` (see
- * guarded-writes.ts): all of them or none.
  */
 export function insertStatement(
   table: Identifier,
@@ -199,7 +195,6 @@ export function insertStatement(
   user: number,
   taskSheet: number,
   inserts: readonly MetricWrite[],
-  guarded?: { readonly guard: Statement; readonly count: number },
 ): Statement {
   const metricColumns = [...new Set(inserts.flatMap((entry) => [...entry.values.keys()]))];
   const names = metricColumns.map((_, index) => `v${index}`);
@@ -212,7 +207,6 @@ export function insertStatement(
       user,
       taskSheet,
     ),
-    guarded === undefined ? '' : joinSql([guarded.guard, ' JOIN ']),
     valueTable(
       ['o', 'g'],
       names.length,
@@ -226,6 +220,5 @@ export function insertStatement(
       ` LEFT JOIN (SELECT ID FROM ${quoted} WHERE EMPRESA = ? AND FILIAL = ? AND LOCAL = ? ORDER BY ID DESC LIMIT 1) last ON TRUE`,
       ...scopeParams(scope),
     ),
-    guarded === undefined ? '' : fragment(' WHERE q.n = ?', guarded.count),
   ]);
 }

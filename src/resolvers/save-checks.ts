@@ -51,21 +51,17 @@ export function checkParts(
 }
 
 function sheetCheck(scope: Scope, taskSheet: number, columns: ReadonlySet<string>): Statement {
-  return joinSql(['(', sheetCondition(scope, taskSheet, columns), ') AS sheet_ok']);
-}
-
-/**
- * `SELECT 1 FROM <task sheet table> t WHERE ... LIMIT 1`: a row when the task sheet is live and in
- * the scope, by whichever of the scope and flag columns the host's table (`columns`) has.
- */
-export function sheetCondition(scope: Scope, taskSheet: number, columns: ReadonlySet<string>): Statement {
   const conditions: SqlPart[] = [fragment('t.SEQ_DB = ?', taskSheet)];
   for (const [column, value] of Object.entries(scope)) {
     if (columns.has(column)) conditions.push(fragment(`t.${column} = ?`, value));
   }
   if (columns.has('DELETED')) conditions.push('IFNULL(t.DELETED, 0) = 0');
   if (columns.has('ATIVO')) conditions.push('IFNULL(t.ATIVO, 1) = 1');
-  return joinSql([`SELECT 1 FROM ${TASK_SHEET} t WHERE `, joinSql(conditions, ' AND '), ' LIMIT 1']);
+  return joinSql([
+    `(SELECT 1 FROM ${TASK_SHEET} t WHERE `,
+    joinSql(conditions, ' AND '),
+    ' LIMIT 1) AS sheet_ok',
+  ]);
 }
 
 function live(alias: string, scope: Scope): Statement {

@@ -7,7 +7,6 @@ import { SeqDb } from '../seq-db.js';
 import { TableNames } from '../table-names.js';
 import { type ColumnType, checkValue } from './column-types.js';
 import { BusyError, ConfigurationError, InvalidRequestError, ReadOnlyRowError } from './errors.js';
-import { guardedInsertStatement, guardedUpdateStatement } from './guarded-writes.js';
 import { metricKey } from './load-task-tree.js';
 import { MetricBatch, type MetricEntry } from './metric-batch.js';
 import type { MetricValue } from './metric-defaults.js';
@@ -57,8 +56,8 @@ export interface SaveMetricsResult {
 /**
  * Upserts a batch of metric values on one task sheet, keyed by (scope, FOLHA_TAREFA_SEQ_DB,
  * OPER_SEQ_DB, OPER_GRUPO_SEQ_DB): updates the live row of a key, inserts with the scope's next free
- * ID otherwise: in one statement that checks as it writes when it can, else in one transaction.
- * Everything is checked before anything is written, nothing of a rejected batch is written: values against the column types of information_schema, columns against the metric list,
+ * ID otherwise, all in one transaction. Everything is checked first, nothing of a rejected batch is
+ * written: values against the column types of information_schema, columns against the metric list,
  * each (activity, group) against the tree's last association, RO rows refused.
  *
  * @example await saveMetrics(db, { scope, user: 7, taskSheet: 42, entries: [{ activity: 3, group: 1, values: { METRICA1: '2.50' } }] });
@@ -102,40 +101,12 @@ async function savePlanned(
       sheetColumns,
     };
     try {
-      return (await writeGuarded(db, batch)) ?? (await writeRetrying(db, batch));
+      return await writeRetrying(db, batch);
     } catch (error) {
       // A table changed under a cached shape: read it again and check the batch against it.
       if (fresh || !isShapeError(error)) throw error;
     }
   }
-}
-
-/**
- * The batch in one guarded statement (see guarded-writes.ts): its updates when every key has its
- * row, else its inserts when no key has one; `undefined` when neither wrote (an entry fails a check,
- * the batch mixes updates and inserts, the tree is deeper than the guard checks, or a concurrent
- * writer collided), and the batch then takes the full path, which writes it or says what is wrong.
- */
-async function writeGuarded(db: Database, batch: CheckedBatch): Promise<SaveMetricsResult | undefined> {
-  // Built when tried: a batch the update writes never needs the insert's text.
-  const attempts = [
-    { build: guardedUpdateStatement, result: { inserted: 0, updated: batch.entries.length } },
-    { build: guardedInsertStatement, result: { inserted: batch.entries.length, updated: 0 } },
-  ];
-  for (const { build, result } of attempts) {
-    const statement = build(batch);
-    if (statement === undefined) continue;
-    try {
-      // All or nothing: a write of no row is the guard refusing the batch.
-      const { affectedRows } = await db.execute(statement.sql, statement.params, { prepare: true });
-      if (affectedRows > 0) return result;
-    } catch (error) {
-      // A collision with a concurrent writer: the full path, under the scope's named lock, settles it.
-      if (isRetryable(error)) return undefined;
-      throw error;
-    }
-  }
-  return undefined;
 }
 
 /** How often a batch is retried when concurrent writers deadlock or take the same new ID. */
@@ -311,11 +282,6 @@ const LOCK_TIMEOUT_SECONDS = 10;
  *
  * Taking the lock shares a statement with the locking read, releasing it with the last update: a
  * one-entry update is four statements (begin, lock and read, update and release, commit).
- *
- * One-statement writes (`writeGuarded`) do not take the lock: they write only while it is free, and
- * what keeps them and this path apart is InnoDB's own locks (their guard share-locks the keys' rows
- * and gaps it reads, which our locking read holds exclusively until we commit), with a deadlock
- * sending them here.
  */
 async function writeBatch(tx: SqlExecutor, batch: CheckedBatch): Promise<SaveMetricsResult> {
   const { table, scope, user, taskSheet, entries } = batch;
@@ -437,17 +403,7 @@ function decide(
   return { inserts, updates };
 }
 
-/**
- * Collisions with concurrent writers, which a new attempt resolves. InnoDB reports a deadlock on its
- * table lock for new AUTO_INCREMENT values (an INSERT ... SELECT takes it) as a failed read of the
- * value.
- */
 function isRetryable(error: unknown): boolean {
   const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
-  return (
-    code === 'ER_LOCK_DEADLOCK' ||
-    code === 'ER_DUP_ENTRY' ||
-    code === 'ER_LOCK_WAIT_TIMEOUT' ||
-    code === 'ER_AUTOINC_READ_FAILED'
-  );
+  return code === 'ER_LOCK_DEADLOCK' || code === 'ER_DUP_ENTRY' || code === 'ER_LOCK_WAIT_TIMEOUT';
 }
