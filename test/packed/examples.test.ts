@@ -161,6 +161,23 @@ describe('the packed package, installed in a project of its own', () => {
     expect(named).toBe('');
   });
 
+  it('ships the sources its source maps and declaration maps point at', async () => {
+    const maps = (await readdir(join(project.packageDir, 'dist'), { recursive: true })).filter((file) =>
+      file.endsWith('.map'),
+    );
+    // A .js.map and a .d.ts.map per module.
+    expect(maps.length).toBeGreaterThan(100);
+    const missing: string[] = [];
+    for (const map of maps) {
+      const file = join(project.packageDir, 'dist', map);
+      const { sources } = JSON.parse(await readFile(file, 'utf8')) as { sources: string[] };
+      for (const source of sources) {
+        await access(join(file, '..', source)).catch(() => missing.push(`${map} → ${source}`));
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
   it("holds one copy of drizzle-orm, the project's own: the package takes it as a peer", async () => {
     await expect(access(join(project.packageDir, 'node_modules', 'drizzle-orm'))).rejects.toThrow();
     const { stdout } = await inProject('npm', ['ls', 'drizzle-orm', '--all', '--json']);
