@@ -88,7 +88,12 @@ async function ancestors(
     for (const chunk of chunks(start, 999)) {
       const query = joinSql([
         'WITH RECURSIVE ',
-        chainCte(table, parentColumn, scope, fragment(`(${placeholders(chunk.length)})`, ...chunk)),
+        chainCte(
+          table,
+          parentColumn,
+          scope,
+          fragment(`g.SEQ_DB IN (${placeholders(chunk.length)})`, ...chunk),
+        ),
         ' SELECT DISTINCT id, parent FROM chain',
       ]);
       const rows = await db.query<{ id: unknown; parent: unknown }>(query.sql, query.params);
@@ -104,17 +109,18 @@ async function ancestors(
 
 /**
  * `chain (id, parent, step)`: the live groups of `table` (quoted) on the parent chains of the groups
- * `ids` (an IN list), each with its parent through `parentColumn` (quoted), as far as
+ * `start` picks (a condition on `g`, such as `g.SEQ_DB IN (...)`), each with its parent through
+ * `parentColumn` (quoted), as far as
  * {@link CHAIN_STEPS} steps. The recursive step follows the SEQ_DB key from each parent, the
  * chain's rows driving the join.
  */
-export function chainCte(table: string, parentColumn: string, scope: Scope, ids: Statement): Statement {
+export function chainCte(table: string, parentColumn: string, scope: Scope, start: Statement): Statement {
   const live = fragment(liveInScope('g'), ...scopeParams(scope));
   return joinSql([
     `chain (id, parent, step) AS (SELECT g.SEQ_DB, g.${parentColumn}, 1 FROM ${table} g WHERE `,
     live,
-    ' AND g.SEQ_DB IN ',
-    ids,
+    ' AND ',
+    start,
     ` UNION SELECT STRAIGHT_JOIN g.SEQ_DB, g.${parentColumn}, c.step + 1 FROM chain c JOIN ${table} g ON g.SEQ_DB = c.parent WHERE c.step < ${CHAIN_STEPS} AND `,
     live,
     ')',

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { TreeView } from '../../src/config/index.js';
-import { checkParts, inList, shownFromWalk } from '../../src/resolvers/save-checks.js';
+import { checkParts, IN_LIST_CHUNK, isIn, shownFromWalk } from '../../src/resolvers/save-checks.js';
 import { CHAIN_STEPS } from '../../src/resolvers/shown-nodes.js';
 import { joinSql } from '../../src/resolvers/statement.js';
 import { planTree } from '../../src/resolvers/tree-plan.js';
@@ -53,11 +53,23 @@ describe('checkParts', () => {
   });
 });
 
-describe('inList', () => {
+describe('isIn', () => {
   it('pads the list to the next power of two with its last id, so that its text takes few forms', () => {
-    expect(inList([5])).toEqual({ sql: '(?)', params: [5] });
-    expect(inList([5, 6, 7])).toEqual({ sql: '(?, ?, ?, ?)', params: [5, 6, 7, 7] });
-    expect(inList([1, 2, 3, 4]).params).toEqual([1, 2, 3, 4]);
+    expect(isIn('a.X', [5])).toEqual({ sql: 'a.X IN (?)', params: [5] });
+    expect(isIn('a.X', [5, 6, 7])).toEqual({ sql: 'a.X IN (?, ?, ?, ?)', params: [5, 6, 7, 7] });
+    expect(isIn('a.X', [1, 2, 3, 4]).params).toEqual([1, 2, 3, 4]);
+  });
+
+  it(`cuts more than ${IN_LIST_CHUNK} ids into lists of ${IN_LIST_CHUNK} joined by OR, none long enough for MariaDB to make a subquery of`, () => {
+    const ids = Array.from({ length: 1000 }, (_, index) => index + 1);
+    const { sql, params } = isIn('a.X', ids);
+    const lists = sql.match(/a\.X IN \(([?, ]+)\)/g) ?? [];
+    expect(lists).toHaveLength(2);
+    for (const list of lists) expect(list.split('?').length - 1).toBe(IN_LIST_CHUNK);
+    expect(sql).toMatch(/^\(a\.X IN \(.*\) OR a\.X IN \(.*\)\)$/);
+    // Every id once, the second list padded with its last.
+    expect(params.slice(0, 1000)).toEqual(ids);
+    expect(new Set(params.slice(1000))).toEqual(new Set([1000]));
   });
 });
 

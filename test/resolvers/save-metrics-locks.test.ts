@@ -235,6 +235,16 @@ describe('saveMetrics on a task sheet of 10,000 saved rows', () => {
     expect(measured.rowsRead).toBeLessThan(3_000);
   });
 
+  it('a batch of 1000 updates reads its own keys and nodes, not the scope', async () => {
+    const batch = fixture.links.slice(6000, 7000).map((link) => entry(link, '5.00'));
+    const measured = await measureSave(batch);
+    expect(measured.rowsLocked).toBeGreaterThanOrEqual(1000);
+    // About 3 per key, as for 100 (3,015 measured).
+    expect(measured.rowsLocked).toBeLessThanOrEqual(3 * 1000 + 20);
+    // About 19 per key (19,263 measured), where reading the scope's links alone would add 10,100.
+    expect(measured.rowsRead).toBeLessThan(22_000);
+  });
+
   it('wrote what it was asked to, and only that', async () => {
     const rows = await scratch().db.query<{ value: string; count: number }>(
       `SELECT METRICA1 AS value, COUNT(*) AS count FROM ${names.OPER_GRUPO_METRICA} WHERE FOLHA_TAREFA_SEQ_DB = ? GROUP BY METRICA1 ORDER BY METRICA1`,
@@ -242,9 +252,10 @@ describe('saveMetrics on a task sheet of 10,000 saved rows', () => {
     );
     expect(rows.map((row) => [row.value, Number(row.count)])).toEqual([
       [null, 1],
-      ['1.00', SAVED_ROWS - 101],
+      ['1.00', SAVED_ROWS - 1101],
       ['2.00', 1],
       ['3.00', 100],
+      ['5.00', 1000],
     ]);
   });
 });
