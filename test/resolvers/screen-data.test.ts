@@ -502,4 +502,24 @@ describe('part=search: across every level, with paths', () => {
       },
     ]);
   });
+
+  it('searches a latin1 label column with text it cannot hold (no match, not an error) and ignores accents', async () => {
+    const { db } = scratch();
+    // An older host's table: its labels in latin1.
+    await db.execute(`ALTER TABLE ${names.OPER} MODIFY DESCRICAO varchar(250) CHARACTER SET latin1 NULL`);
+    try {
+      for (const q of ['%F0%9F%98%80', '%E4%B8%AD', 'Subsoiler%20pass%20%F0%9F%98%80']) {
+        expect(await getJson(`?taskSheet=${ids.sheetA}&part=search&q=${q}`)).toEqual({
+          matches: [],
+          more: false,
+        });
+      }
+      const accented = await getJson(`?taskSheet=${ids.sheetA}&part=search&q=s%C3%BAbsoiler`);
+      expect(accented.matches.map((m: { path: { label: string }[] }) => m.path.at(-1)?.label)).toEqual([
+        'A-DEEP — Subsoiler pass',
+      ]);
+    } finally {
+      await db.execute(`ALTER TABLE ${names.OPER} MODIFY DESCRICAO varchar(250) NULL`);
+    }
+  });
 });

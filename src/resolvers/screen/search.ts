@@ -59,9 +59,15 @@ export async function searchTree(db: SqlExecutor, options: SearchTreeOptions): P
     const types = await readColumnTypes(db, level.table);
     const columns = labelColumnsOf(level).filter((column) => types.has(column));
     if (columns.length === 0) continue;
+    // Compared as utf8mb4 under one collation named here: a host's latin1 or utf8mb3 label column
+    // compared with text it cannot hold (an emoji, a CJK character) is otherwise an error ("Illegal
+    // mix of collations"), where the answer is simply no match. utf8mb4_unicode_ci exists on MariaDB
+    // and MySQL alike, and ignores case and accents: "cafe" finds "Café".
     const rows = await db.query(
       `SELECT c.* FROM ${quoteIdentifier(level.table)} c WHERE ${liveInScope('c')} AND (${columns
-        .map((column) => `c.${quoteIdentifier(column)} LIKE ?`)
+        .map(
+          (column) => `CONVERT(c.${quoteIdentifier(column)} USING utf8mb4) COLLATE utf8mb4_unicode_ci LIKE ?`,
+        )
         .join(' OR ')}) LIMIT ${limit + 1 - found.length}`,
       [...scopeParams(scope), ...columns.map(() => pattern)],
     );
