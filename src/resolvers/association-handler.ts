@@ -227,19 +227,25 @@ function errorResponse(error: unknown, onError: (error: unknown) => void): Respo
     onError(error);
     return errorJson(500, 'INTERNAL_ERROR', 'the request failed on the server');
   }
-  // The host's operators should hear of a database that stops answering, not only the client.
-  if (error instanceof DatabaseTimeoutError) onError(error);
-  return errorJson(statusOf(error), error.code, error.message, {
+  const status = statusOf(error);
+  // The host's operators should hear of a database that stops answering and of an installation that
+  // cannot serve (every 500), not only the client.
+  if (error instanceof DatabaseTimeoutError || status === 500) onError(error);
+  return errorJson(status, error.code, error.message, {
     ...(error.path === undefined ? {} : { path: error.path }),
-    // The database stopped answering: the client may try again, not at once.
-    ...(error instanceof DatabaseTimeoutError
-      ? { headers: { 'retry-after': String(RETRY_AFTER_SECONDS) } }
-      : {}),
+    // The database stopped answering, or other writers kept the scope busy: the client may try
+    // again, not at once.
+    ...(status === 503 ? { headers: { 'retry-after': String(retryAfterSeconds(error)) } } : {}),
   });
 }
 
-/** Retry-After of a 503 for a database that did not answer: long enough not to pile onto a struggling one. */
-const RETRY_AFTER_SECONDS = 5;
+/**
+ * Retry-After of a 503: for a database that did not answer, long enough not to pile onto a struggling
+ * one; for writers that kept the scope busy, a moment (each save holds it for milliseconds).
+ */
+function retryAfterSeconds(error: TaskAssociationError): number {
+  return error instanceof DatabaseTimeoutError ? 5 : 1;
+}
 
 function statusOf(error: TaskAssociationError): number {
   if (error instanceof PayloadTooLargeError) return 413;

@@ -1,5 +1,5 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createAssociationHandler } from '../../src/resolvers/index.js';
+import { BusyError, createAssociationHandler } from '../../src/resolvers/index.js';
 import type { Scope } from '../../src/scope.js';
 import { tableNames } from '../../src/table-names.js';
 import { useScratchDatabase } from '../support/database.js';
@@ -23,6 +23,9 @@ function handler() {
       const scope: Scope = session === 'b' ? SCOPE_B : session === 'broken' ? SCOPE_BROKEN : SCOPE_A;
       return { scope, user: 77 };
     },
+    // The 500s some tests provoke on purpose are reported here; the tests that look at them build
+    // a handler of their own.
+    onError: () => undefined,
   });
 }
 
@@ -285,6 +288,31 @@ describe('the associationtask handler', () => {
     const response = await request(`?taskSheet=${ids.sheet}`, { session: 'broken' });
     expect(response.status).toBe(500);
     expect(await response.json()).toMatchObject({ error: { code: 'INVALID_TREE_VIEW' } });
+    // The host's operators hear of it too: the installation cannot serve until they fix it.
+    const reported: unknown[] = [];
+    const logging = createAssociationHandler({
+      db: scratch().db,
+      context: async () => ({ scope: SCOPE_BROKEN, user: 77 }),
+      onError: (error) => reported.push(error),
+    });
+    expect((await logging(new Request(`${BASE}?taskSheet=${ids.sheet}`))).status).toBe(500);
+    expect(reported).toEqual([expect.objectContaining({ code: 'INVALID_TREE_VIEW' })]);
+  });
+
+  it('answers writers that kept the scope busy with 503 and a short Retry-After, not logged', async () => {
+    const reported: unknown[] = [];
+    const busy = createAssociationHandler({
+      db: scratch().db,
+      context: async () => {
+        throw new BusyError('METRICS_BUSY', 'metrics of scope 1/1/1 are being saved by another request');
+      },
+      onError: (error) => reported.push(error),
+    });
+    const response = await busy(new Request(`${BASE}?taskSheet=${ids.sheet}`));
+    expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBe('1');
+    expect(await response.json()).toMatchObject({ error: { code: 'METRICS_BUSY' } });
+    expect(reported).toEqual([]);
   });
 
   it('answers 500 without details for an unexpected error, and reports it to onError', async () => {
