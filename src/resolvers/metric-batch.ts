@@ -35,7 +35,11 @@ export function parseInput<Model extends z.ZodType>(
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const issue = result.error.issues[0];
-  const path = [prefix, ...(issue?.path ?? []).map(String)].filter((part) => part !== '').join('.');
+  // An unknown key is reported at its object; the path names the key itself.
+  const unknown = issue?.code === 'unrecognized_keys' ? issue.keys.slice(0, 1) : [];
+  const path = [prefix, ...(issue?.path ?? []).map(String), ...unknown]
+    .filter((part) => part !== '')
+    .join('.');
   throw new InvalidRequestError(
     'INVALID_REQUEST',
     `${what}${path ? ` at ${path}` : ''}: ${issue?.message ?? 'invalid'}`,

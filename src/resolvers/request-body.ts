@@ -43,7 +43,14 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
   const parsed = parseJsonText(text);
   if (parsed.success) return parsed.value;
   const [issue] = parsed.issues;
-  if (issue === undefined || issue.code === 'INVALID_JSON') throw notJson();
+  if (issue === undefined) throw notJson();
+  if (issue.code === 'INVALID_JSON') {
+    // Where the parser stopped, as the configuration files' errors say it.
+    throw new InvalidRequestError(
+      'INVALID_JSON',
+      `the request body is not JSON (${issue.message}): send {"entries": [...]}`,
+    );
+  }
   throw new InvalidRequestError(
     'DUPLICATE_KEY',
     `request body${issue.path === '' ? '' : ` at ${issue.path}`}: ${issue.message}`,

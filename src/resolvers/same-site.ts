@@ -14,11 +14,26 @@ const SAME_SITE = new Set(['same-origin', 'same-site']);
  * @example assertSameSiteJson(request) // throws CrossSiteError for Origin https://evil.example
  */
 export function assertSameSiteJson(request: Request): void {
-  const type = (request.headers.get('content-type') ?? '').split(';')[0]?.trim().toLowerCase();
+  const [mediaType = '', ...parameters] = (request.headers.get('content-type') ?? '').split(';');
+  const type = mediaType.trim().toLowerCase();
   if (type !== 'application/json') {
     throw new UnsupportedMediaTypeError(
       'UNSUPPORTED_MEDIA_TYPE',
       `send the metrics as Content-Type: application/json (got ${type === '' ? 'none' : type})`,
+      { path: 'content-type' },
+    );
+  }
+  // The body is read as UTF-8, JSON's one encoding: a body declared in another would be misread.
+  const charset = parameters
+    .map((parameter) => parameter.split('='))
+    .find(([name]) => name?.trim().toLowerCase() === 'charset')?.[1]
+    ?.trim()
+    .replace(/^"(.*)"$/, '$1')
+    .toLowerCase();
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+    throw new UnsupportedMediaTypeError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      `send the metrics as UTF-8 JSON (got charset=${charset})`,
       { path: 'content-type' },
     );
   }
@@ -28,6 +43,7 @@ export function assertSameSiteJson(request: Request): void {
       throw new CrossSiteError(
         'CROSS_SITE_REQUEST',
         `metrics are saved only from pages of this site (Sec-Fetch-Site: ${site})`,
+        { path: 'sec-fetch-site' },
       );
     }
     return;
@@ -37,6 +53,7 @@ export function assertSameSiteJson(request: Request): void {
     throw new CrossSiteError(
       'CROSS_SITE_REQUEST',
       `metrics are saved only from pages of this site (Origin: ${origin})`,
+      { path: 'origin' },
     );
   }
 }

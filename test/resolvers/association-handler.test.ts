@@ -170,8 +170,8 @@ describe('the associationtask handler', () => {
         `{"entries":[${entry.replace('"values":{', '"values":{"__proto__":"1.00",')}]}`,
         'entries.0.values.__proto__',
       ],
-      [`{"entries":[${entry.replace('{"activity"', '{"__proto__":{},"activity"')}]}`, 'entries.0'],
-      [`{"__proto__":{"entries":[]},"entries":[${entry}]}`, ''],
+      [`{"entries":[${entry.replace('{"activity"', '{"__proto__":{},"activity"')}]}`, 'entries.0.__proto__'],
+      [`{"__proto__":{"entries":[]},"entries":[${entry}]}`, '__proto__'],
     ] as const) {
       const response = await request(`?taskSheet=${ids.sheet}`, { method: 'PUT', body });
       expect(response.status).toBe(400);
@@ -248,10 +248,26 @@ describe('the associationtask handler', () => {
         status: 400,
         ...headers,
         body: {
-          error: { code: 'INVALID_JSON', message: 'the request body is not JSON: send {"entries": [...]}' },
+          error: {
+            code: 'INVALID_JSON',
+            message:
+              'the request body is not JSON (not valid JSON at line 1, column 2 (offset 1): expected a double-quoted property name, found the end of the text): send {"entries": [...]}',
+          },
         },
       },
     ]);
+  });
+
+  it('names an unknown key of the body or of an entry in the path', async () => {
+    const entry = { activity: ids.oper, group: ids.group, values: { METRICA1: '1.00' } };
+    for (const [body, path] of [
+      [{ entries: [entry], x: 1 }, 'x'],
+      [{ entries: [{ ...entry, note: 'hi' }] }, 'entries.0.note'],
+    ] as const) {
+      const answer = await request(`?taskSheet=${ids.sheet}`, { method: 'PUT', body: JSON.stringify(body) });
+      expect(answer.status).toBe(400);
+      expect(await answer.json()).toMatchObject({ error: { code: 'INVALID_REQUEST', path } });
+    }
   });
 
   it('refuses a body that gives a key twice in one object, naming where, and writes nothing', async () => {

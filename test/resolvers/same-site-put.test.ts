@@ -94,11 +94,19 @@ describe('PUT only as JSON and only from this site', () => {
       'UNSUPPORTED_MEDIA_TYPE',
     ],
     ['no Content-Type', { origin: ORIGIN }, 415, 'UNSUPPORTED_MEDIA_TYPE'],
+    [
+      'JSON declared in another charset (read as UTF-8, it would be misread)',
+      { 'content-type': 'application/json; charset=iso-8859-1', origin: ORIGIN },
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    ],
   ])('refuses %s before asking the session, and writes nothing', async (_, headers, status, code) => {
     const before = { rows: await metricRows(), calls: contextCalls };
     const response = await put(headers);
     expect(response.status).toBe(status);
-    expect(await response.json()).toMatchObject({ error: { code } });
+    // The header the refusal is about is the error's path.
+    const where = status === 415 ? 'content-type' : 'sec-fetch-site' in headers ? 'sec-fetch-site' : 'origin';
+    expect(await response.json()).toMatchObject({ error: { code, path: where } });
     expect(await metricRows()).toBe(before.rows);
     expect(contextCalls).toBe(before.calls);
   });
