@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { Database } from '../db/driver.js';
 import { DatabaseTimeoutError, TaskAssociationError } from '../errors.js';
-import type { Scope } from '../scope.js';
-import { SeqDbText } from '../seq-db.js';
+import { checkScope, type Scope } from '../scope.js';
+import { SeqDb, SeqDbText } from '../seq-db.js';
 import { packageFiles } from '../web/package-files.js';
 import {
   BusyError,
@@ -42,8 +42,9 @@ export interface AssociationHandlerOptions {
    */
   readonly context: (request: Request) => Promise<AssociationContext>;
   /**
-   * Where unexpected errors (bugs, a lost database) are reported; they answer 500, a database that did
-   * not answer in time 503. Default `console.error`.
+   * Where errors the host's operators should hear of are reported: every 500 (a bug, a misconfigured
+   * installation, a bad scope or user from `context`) and a database that did not answer in time
+   * (503). Default `console.error`.
    */
   readonly onError?: (error: unknown) => void;
   /** The language of the screen's page (`en`, `pt-BR`); default from the request's Accept-Language. */
@@ -125,7 +126,7 @@ export function createAssociationHandler(
       if (request.method === 'PUT') assertSameSiteJson(request);
       const query: Query = parseQuery(QUERY_PARAMETERS[request.method], url);
       const { taskSheet } = query;
-      const { scope, user } = await options.context(request);
+      const { scope, user } = checkContext(await options.context(request));
       if (request.method === 'GET' && query.part === undefined && wantsHtml(request.headers.get('accept'))) {
         const lang = options.lang ?? pageLanguage(request.headers.get('accept-language'));
         return html(screenPage({ endpoint: url.pathname, taskSheet, lang }));
@@ -219,6 +220,22 @@ async function assetResponse(request: Request, name: string): Promise<Response> 
   const body =
     request.method === 'HEAD' || answer.body === undefined ? null : (answer.body as Uint8Array<ArrayBuffer>);
   return new Response(body, { status: answer.status, headers: answer.headers });
+}
+
+/**
+ * The session the host's `context` gave: a bad scope or user is the host's bug (a 500 its operators
+ * hear of through onError), never the client's 400.
+ */
+function checkContext(given: AssociationContext): AssociationContext {
+  const scope = checkScope(given.scope);
+  if (!SeqDb.safeParse(given.user).success) {
+    throw new TaskAssociationError(
+      'INVALID_USER',
+      `user ${JSON.stringify(given.user) ?? String(given.user)} is not a SEQ_DB (a positive whole number): check the host's context`,
+      { path: 'user' },
+    );
+  }
+  return { scope, user: given.user };
 }
 
 function errorResponse(error: unknown, onError: (error: unknown) => void): Response {

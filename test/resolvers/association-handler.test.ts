@@ -315,6 +315,33 @@ describe('the associationtask handler', () => {
     expect(reported).toEqual([expect.objectContaining({ code: 'INVALID_TREE_VIEW' })]);
   });
 
+  it('answers a bad scope or user from the host context with a logged 500, never the client’s 400', async () => {
+    for (const [session, code, path] of [
+      [{ scope: { EMPRESA: 1, FILIAL: 1, LOCAL: 1.5 }, user: 7 }, 'INVALID_SCOPE', 'scope'],
+      [{ scope: SCOPE_A, user: 0 }, 'INVALID_USER', 'user'],
+      [{ scope: SCOPE_A, user: Number.NaN }, 'INVALID_USER', 'user'],
+    ] as const) {
+      const reported: unknown[] = [];
+      const handle = createAssociationHandler({
+        db: scratch().db,
+        context: async () => session as { scope: Scope; user: number },
+        onError: (error) => reported.push(error),
+      });
+      for (const method of ['GET', 'PUT']) {
+        const response = await handle(
+          new Request(`${BASE}?taskSheet=${ids.sheet}`, {
+            method,
+            headers: { 'content-type': 'application/json' },
+            ...(method === 'PUT' ? { body: '{"entries": []}' } : {}),
+          }),
+        );
+        expect(response.status).toBe(500);
+        expect(await response.json()).toMatchObject({ error: { code, path } });
+      }
+      expect(reported).toHaveLength(2);
+    }
+  });
+
   it('answers writers that kept the scope busy with 503 and a short Retry-After, not logged', async () => {
     const reported: unknown[] = [];
     const busy = createAssociationHandler({
