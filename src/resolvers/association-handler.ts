@@ -125,6 +125,7 @@ export function createAssociationHandler(
       // write runs.
       if (request.method === 'PUT') assertSameSiteJson(request);
       const query: Query = parseQuery(QUERY_PARAMETERS[request.method], url);
+      if (request.method === 'GET') assertPartReads(url, query.part);
       const { taskSheet } = query;
       const { scope, user } = checkContext(await options.context(request));
       if (request.method === 'GET' && query.part === undefined && wantsHtml(request.headers.get('accept'))) {
@@ -198,6 +199,31 @@ export function createAssociationHandler(
     if (query.part === 'search') return searchTree(db, { scope, plan, text: query.q ?? '' });
     if (early !== undefined && guess === planned) return { nodes: await early };
     return { nodes: await readBranch(db, { scope, plan, parent, taskSheet: sheet }) };
+  }
+}
+
+/** The query parameters each kind of GET reads (no `part`: the whole tree or the page). */
+const PART_READS: Record<NonNullable<Query['part']> | 'tree', readonly string[]> = {
+  tree: ['taskSheet'],
+  start: ['taskSheet', 'part'],
+  children: ['taskSheet', 'part', 'level', 'node'],
+  search: ['taskSheet', 'part', 'q'],
+};
+
+/**
+ * A parameter this GET does not read is refused, as an unknown one is: `?part=start&node=7` would
+ * otherwise answer the roots to a client that meant to ask for node 7's children.
+ */
+function assertPartReads(url: URL, part: Query['part']): void {
+  const reads = PART_READS[part ?? 'tree'];
+  for (const name of url.searchParams.keys()) {
+    if (!reads.includes(name)) {
+      throw new InvalidRequestError(
+        'UNKNOWN_QUERY_PARAMETER',
+        `query parameter ${name} is not read ${part === undefined ? 'without part' : `by part=${part}`} (it reads ${reads.join(', ')})`,
+        { path: name },
+      );
+    }
   }
 }
 

@@ -19,8 +19,8 @@ export function parseQuery<Model extends QueryModel>(model: Model, url: URL): z.
     if (!known.includes(name)) {
       throw new InvalidRequestError(
         'UNKNOWN_QUERY_PARAMETER',
-        `query parameter ${JSON.stringify(name)} is not one this endpoint reads (it reads ${known.join(', ')})`,
-        { path: name },
+        `query parameter ${JSON.stringify(abbreviated(name))} is not one this endpoint reads (it reads ${known.join(', ')})`,
+        { path: abbreviated(name) },
       );
     }
     if (Object.hasOwn(values, name)) {
@@ -50,4 +50,9 @@ export function parseQuery<Model extends QueryModel>(model: Model, url: URL): z.
       path: name,
     },
   );
+}
+
+/** Names a client made up, cut short for messages: an error never echoes kilobytes of input. */
+export function abbreviated(text: string, max = 64): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length} characters)`;
 }

@@ -27,6 +27,7 @@ import {
   scopeLockName,
   updateStatements,
 } from './metric-writes.js';
+import { abbreviated } from './query-parameters.js';
 import { checkParts, jsonRows, shownFromWalk } from './save-checks.js';
 import { shownNodes } from './shown-nodes.js';
 import type { Statement } from './statement.js';
@@ -176,12 +177,12 @@ function checkEntries(
     seen.set(key, index);
     const values = new Map<Identifier, MetricValue>();
     for (const [name, value] of Object.entries(entry.values)) {
-      const path = `entries.${index}.values.${name}`;
+      const path = `entries.${index}.values.${abbreviated(name)}`;
       const field = fields.get(name);
       if (field === undefined) {
         throw new InvalidRequestError(
           'UNKNOWN_METRIC',
-          `entry ${index}: "${name}" is not a metric column of this installation (metrics: ${[...fields.keys()].join(', ')})`,
+          `entry ${index}: "${abbreviated(name)}" is not a metric column of this installation (metrics: ${[...fields.keys()].join(', ')})`,
           { path },
         );
       }
@@ -197,7 +198,7 @@ function checkEntries(
       if (!checked.ok) {
         throw new InvalidRequestError(
           'INVALID_METRIC_VALUE',
-          `entry ${index}: ${field} value ${JSON.stringify(value)} ${checked.problem}`,
+          `entry ${index}: ${field} value ${abbreviated(JSON.stringify(value))} ${checked.problem}`,
           { path },
         );
       }

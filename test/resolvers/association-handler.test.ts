@@ -270,6 +270,38 @@ describe('the associationtask handler', () => {
     }
   });
 
+  it('refuses a query parameter the asked part does not read, naming it', async () => {
+    for (const [query, name, part] of [
+      ['&part=start&level=1&node=1', 'level', 'by part=start'],
+      ['&part=start&q=zzz', 'q', 'by part=start'],
+      ['&q=zzz&level=1&node=5', 'q', 'without part'],
+      ['&part=search&q=G&node=1', 'node', 'by part=search'],
+      ['&part=children&q=x', 'q', 'by part=children'],
+    ] as const) {
+      const answer = await request(`?taskSheet=${ids.sheet}${query}`);
+      expect(answer.status).toBe(400);
+      const { error } = (await answer.json()) as { error: { code: string; message: string; path: string } };
+      expect(error).toMatchObject({ code: 'UNKNOWN_QUERY_PARAMETER', path: name });
+      expect(error.message).toContain(`query parameter ${name} is not read ${part}`);
+    }
+  });
+
+  it('echoes no more than a short piece of a made-up name or value in its errors', async () => {
+    const long = 'x'.repeat(10_000);
+    const query = await request(`?taskSheet=${ids.sheet}&${long}=1`);
+    expect(query.status).toBe(400);
+    expect((await query.text()).length).toBeLessThan(600);
+    const entry = { activity: ids.oper, group: ids.group, values: { METRICA2: '9'.repeat(200_000) } };
+    const body = await request(`?taskSheet=${ids.sheet}`, {
+      method: 'PUT',
+      body: JSON.stringify({ entries: [entry] }),
+    });
+    expect(body.status).toBe(400);
+    const text = await body.text();
+    expect(text.length).toBeLessThan(600);
+    expect(text).toContain('(200002 characters)');
+  });
+
   it('refuses a body that gives a key twice in one object, naming where, and writes nothing', async () => {
     const before = await metricRowCount();
     // JSON.parse would keep the second activity without a word.
