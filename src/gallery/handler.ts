@@ -295,8 +295,11 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
     if (variant.startsWith('w') && !servedWidths.has(variant)) return notFound();
     const key = keyOf(hash, variant);
     const etag = `"${key}"`;
-    if (matchesEtag(request.ifNoneMatch, etag)) return notModified(etag, IMMUTABLE);
+    // The tag names the content itself: a client holding it holds the bytes, whether or not this
+    // rendition is still cached here. `*` is answered once the rendition is known to exist.
+    if (matchesEtag(request.ifNoneMatch, etag, { exists: false })) return notModified(etag, IMMUTABLE);
     const rendition = (await cached(key)) ?? (await missed(hash, variant));
+    if (matchesEtag(request.ifNoneMatch, etag)) return notModified(etag, IMMUTABLE);
     return bodyAnswer(rendition.bytes, {
       'Content-Type': rendition.contentType,
       ETag: etag,

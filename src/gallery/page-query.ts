@@ -91,12 +91,13 @@ export function parsePageQuery(query: URLSearchParams, cursors: CursorSigner): P
   const limitText = single(query, 'limit');
   let limit = DEFAULT_PAGE_SIZE;
   if (limitText !== undefined) {
-    // Digits only: Number('') is 0, Number('1e2') is 100 and Number(' 5') is 5, none of them meant.
-    const value = /^\d{1,4}$/.test(limitText) ? Number(limitText) : Number.NaN;
+    // Digits only, no leading zero: Number('') is 0, Number('1e2') is 100 and Number(' 5') is 5,
+    // none of them meant, and `010` would be a second URL of the page `10` names.
+    const value = /^[1-9]\d{0,3}$/.test(limitText) ? Number(limitText) : Number.NaN;
     if (!(value >= 1 && value <= MAX_PAGE_SIZE)) {
       throw badParameter(
         'limit',
-        `must be a whole number from 1 to ${MAX_PAGE_SIZE}, got ${JSON.stringify(limitText.slice(0, 40))}`,
+        `must be a whole number from 1 to ${MAX_PAGE_SIZE} in plain digits (no sign, no leading zero), got ${JSON.stringify(limitText.slice(0, 40))}`,
       );
     }
     limit = value;

@@ -11,12 +11,17 @@ export const SECURITY_HEADERS = {
 export const IMMUTABLE = 'public, max-age=31536000, immutable';
 
 /** True when If-None-Match names `etag` (weak comparison, as RFC 9110 asks for GET and HEAD). */
-export function matchesEtag(ifNoneMatch: string | null, etag: string): boolean {
+export function matchesEtag(
+  ifNoneMatch: string | null,
+  etag: string,
+  { exists = true }: { readonly exists?: boolean } = {},
+): boolean {
   if (ifNoneMatch === null) return false;
   const bare = etag.replace(/^W\//, '');
   return ifNoneMatch.split(',').some((part) => {
     const candidate = part.trim();
-    return candidate === '*' || candidate.replace(/^W\//, '') === bare;
+    // `*` matches any current representation: only one known to exist (RFC 9110, 13.1.2).
+    return (candidate === '*' && exists) || candidate.replace(/^W\//, '') === bare;
   });
 }
 

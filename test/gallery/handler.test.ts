@@ -218,6 +218,18 @@ describe('GET /caroulsel/media/<token>/thumb and /full', () => {
     expect([fresh.counts.generations, fresh.counts.sourceCalls, fresh.cacheCounts.gets]).toEqual([0, 0, 0]);
   });
 
+  it('answers If-None-Match: * with 304 only for a rendition that exists', async () => {
+    const { get } = spiedGallery(sampleRows);
+    const [item] = await listItems(get);
+    const star = { headers: { 'If-None-Match': '*' } };
+    const listed = await get(item?.previewUrl ?? '', star);
+    expect(listed.status).toBe(304);
+    // A width no item lists for this token, and a token of content never listed: no representation.
+    const token = (item?.previewUrl ?? '').split('/').at(-2) ?? '';
+    const unlisted = await get(`/caroulsel/media/${token}/w1280`, star);
+    expect([unlisted.status, unlisted.headers.get('cache-control')]).toEqual([404, 'no-store']);
+  });
+
   it('generates once, then serves from the cache', async () => {
     const { get, counts, cacheCounts } = spiedGallery(sampleRows);
     const [item] = await listItems(get);

@@ -114,7 +114,7 @@ describe('paging GET /caroulsel/data', () => {
     expect((await page(get, '/caroulsel/data?limit=200')).body.items).toHaveLength(COUNT);
   });
 
-  it.each([['0'], ['201'], ['-1'], ['abc'], [''], ['1e2'], ['%205'], ['4.5'], ['99999']])(
+  it.each([['0'], ['201'], ['-1'], ['abc'], [''], ['1e2'], ['%205'], ['4.5'], ['99999'], ['010'], ['0200']])(
     'refuses limit=%s with a 400 naming the parameter, before asking the source',
     async (limit) => {
       const { get, counts } = spiedGallery(folderRows);
@@ -122,7 +122,9 @@ describe('paging GET /caroulsel/data', () => {
       expect(await errorOf(response)).toEqual({
         status: 400,
         code: 'BAD_QUERY',
-        message: expect.stringMatching(/^limit: must be a whole number from 1 to 200, got /),
+        message: expect.stringMatching(
+          /^limit: must be a whole number from 1 to 200 in plain digits \(no sign, no leading zero\), got /,
+        ),
       });
       expect(response.headers.get('cache-control')).toBe('no-store');
       expect(counts.sourceCalls).toBe(0);
