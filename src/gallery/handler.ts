@@ -122,15 +122,16 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
     limits.memoryCacheBytes === 0
       ? backend
       : layeredCache(createMemoryCache({ maxBytes: limits.memoryCacheBytes }), backend);
+  const limiter = createLimiter(limits);
   const index = createMediaIndex({
     source: options.source,
     columns: parseOption(SourceColumns, options.columns ?? {}, 'columns'),
     limits,
     logger,
     store: cache,
+    limiter,
   });
   const cursors = createCursorSigner(options.secrets);
-  const limiter = createLimiter(limits);
   // One generation per rendition however many requests ask for it; one decode per image however
   // many of its widths are asked for while it runs, or while its pixels are held.
   const generations = createSingleFlight<CachedMedia>();

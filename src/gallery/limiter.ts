@@ -1,10 +1,15 @@
 import { GalleryMediaError } from './errors.js';
 
+/** Runs image work within the gallery's bound (see {@link createLimiter}). */
+export interface Limiter {
+  run<T>(task: () => Promise<T>): Promise<T>;
+}
+
 /**
  * Runs at most `concurrency` tasks at once and keeps at most `queueSize` waiting; a task beyond
  * that is refused at once with a 503, so a burst of cold images cannot pile up unbounded work.
  */
-export function createLimiter(options: { concurrency: number; queueSize: number }) {
+export function createLimiter(options: { concurrency: number; queueSize: number }): Limiter {
   let active = 0;
   const waiting: (() => void)[] = [];
   const release = () => {

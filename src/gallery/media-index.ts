@@ -7,6 +7,7 @@ import type { MediaCache } from './cache/media-cache.js';
 import { GalleryConfigError, GalleryMediaError, reasonOf } from './errors.js';
 import type { ImageInput } from './image-input.js';
 import { type ImageInfo, probeImage, tooManyBytes } from './image-pipeline.js';
+import type { Limiter } from './limiter.js';
 import type { GalleryLimits } from './limits.js';
 import type { GalleryLogger } from './logger.js';
 import { mapBounded } from './map-bounded.js';
@@ -100,8 +101,13 @@ export function createMediaIndex(options: {
   logger: GalleryLogger;
   /** Where facts found about images are kept across restarts (the media cache). */
   store: MediaCache;
+  /**
+   * The handler's bound on image work: a probe decodes its image (for the placeholder), so it takes
+   * a slot as a rendition does, and a full queue answers 503 for a page as for a rendition.
+   */
+  limiter: Limiter;
 }): MediaIndex {
-  const { source, columns, limits, logger, store } = options;
+  const { source, columns, limits, logger, store, limiter } = options;
   const memo = <V>() => {
     const lru = createByteLru<V>(MEMO_ENTRIES);
     return {
@@ -210,13 +216,16 @@ export function createMediaIndex(options: {
     const data = await read(entry);
     if (data === undefined)
       throw new GalleryMediaError('MEDIA_NOT_FOUND', 404, 'the image file changed while read');
-    // The header is checked first: a bomb or an SVG is refused before anything is decoded.
-    const probe = await probeImage(data, limits)
-      .then(async (info) => ({ ...info, placeholder: await placeholderOf(data, limits) }))
-      .catch((error: unknown) => {
-        if (error instanceof GalleryMediaError) return error;
-        throw error;
-      });
+    // The header is checked first: a bomb or an SVG is refused before anything is decoded. A busy
+    // limiter throws before the task runs: that is no refusal of the image, and is not kept.
+    const probe = await limiter.run(() =>
+      probeImage(data, limits)
+        .then(async (info) => ({ ...info, placeholder: await placeholderOf(data, limits) }))
+        .catch((error: unknown) => {
+          if (error instanceof GalleryMediaError) return error;
+          throw error;
+        }),
+    );
     await keep(
       key,
       probe instanceof GalleryMediaError
@@ -335,25 +344,33 @@ export function createMediaIndex(options: {
 
   async function probePage(entries: readonly MediaEntry[]) {
     let settled = true;
-    const probed = await mapBounded(entries, PAGE_CONCURRENCY, async (entry) => {
-      const image = await probe(entry).catch((error: unknown) => {
-        settled = false;
-        const message = `gallery item "${entry.id}" skipped: ${skipReason(error)}`;
-        warnOnce(`item\0${message}`, message, { id: entry.id });
-        return undefined;
-      });
-      if (image instanceof GalleryMediaError) {
-        warnOnce(
-          `probe\0${entry.id}\0${entry.hash}`,
-          `gallery item "${entry.id}" skipped: ${image.message}`,
-          {
-            id: entry.id,
-          },
-        );
-        return undefined;
-      }
-      return image === undefined ? undefined : { entry, image };
-    });
+    // No wider than the limiter's own concurrency: a page alone never overflows its queue, only many
+    // cold pages at once do.
+    const probed = await mapBounded(
+      entries,
+      Math.min(PAGE_CONCURRENCY, limits.concurrency),
+      async (entry) => {
+        const image = await probe(entry).catch((error: unknown) => {
+          // Too much image work under way: the page answers 503 (retry), it does not drop the item.
+          if (isBusy(error)) throw error;
+          settled = false;
+          const message = `gallery item "${entry.id}" skipped: ${skipReason(error)}`;
+          warnOnce(`item\0${message}`, message, { id: entry.id });
+          return undefined;
+        });
+        if (image instanceof GalleryMediaError) {
+          warnOnce(
+            `probe\0${entry.id}\0${entry.hash}`,
+            `gallery item "${entry.id}" skipped: ${image.message}`,
+            {
+              id: entry.id,
+            },
+          );
+          return undefined;
+        }
+        return image === undefined ? undefined : { entry, image };
+      },
+    );
     return { shown: probed.filter((pair) => pair !== undefined), settled };
   }
 
@@ -412,4 +429,8 @@ function skipReason(error: unknown): string {
   if (code === 'ENOENT') return 'the image file does not exist';
   if (code === 'EACCES') return 'the image file cannot be read (permission denied)';
   return reasonOf(error);
+}
+
+function isBusy(error: unknown): boolean {
+  return error instanceof GalleryMediaError && error.status === 503;
 }
