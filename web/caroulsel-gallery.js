@@ -779,7 +779,7 @@ export function mountGallery(element, options = {}) {
 const SEEK_PAGES = 20;
 /** How far below the viewport the end of the grid may be when the next page is asked for. */
 const MORE_MARGIN = '0px 0px 600px 0px';
-/** A busy thumbnail is asked for again at most this many times before its card shows the fallback. */
+/** A busy thumbnail or page is asked for again at most this many times before it counts as failed. */
 const BUSY_RETRIES = 20;
 /** The longest Retry-After honoured, so a wrong header cannot park a card for good. */
 const MAX_RETRY_AFTER_MS = 30_000;
@@ -794,7 +794,12 @@ const MAX_RETRY_AFTER_MS = 30_000;
  * @returns {Promise<{ items: GalleryItem[], next: string | null }>}
  */
 async function fetchPage(url, signal, baseUrl) {
-  const response = await fetch(url, { headers: { accept: 'application/json' }, signal });
+  let response = await fetch(url, { headers: { accept: 'application/json' }, signal });
+  // A server preparing too many cold images answers a page 503 too: wait as it asks, then again.
+  for (let tries = 0; response.status === 503 && tries < BUSY_RETRIES; tries++) {
+    await waitFor(retryAfterMs(response.headers.get('retry-after')) + Math.random() * 250, signal);
+    response = await fetch(url, { headers: { accept: 'application/json' }, signal });
+  }
   if (!response.ok) throw new Error(`${url} answered ${response.status}`);
   const body = await response.json();
   return { items: parseItems(body, baseUrl), next: parseNext(body, baseUrl) };
@@ -896,14 +901,7 @@ export function retryWhenBusy(image, src, signal, fail) {
     if (response?.status === 503 && busyTries < BUSY_RETRIES) {
       busyTries += 1;
       const waitMs = retryAfterMs(response.headers.get('retry-after')) + Math.random() * 250;
-      await new Promise((resolve) => {
-        const timer = setTimeout(resolve, waitMs);
-        const cancel = () => {
-          clearTimeout(timer);
-          resolve(undefined);
-        };
-        signal.addEventListener('abort', cancel, { once: true });
-      });
+      await waitFor(waitMs, signal);
       if (!signal.aborted) image.src = src;
     } else if (response?.ok && !retriedOk) {
       retriedOk = true;
@@ -911,6 +909,27 @@ export function retryWhenBusy(image, src, signal, fail) {
     } else {
       fail();
     }
+  });
+}
+
+/**
+ * Resolves after `ms`, or at once when `signal` aborts (the caller checks which).
+ *
+ * @param {number} ms
+ * @param {AbortSignal} signal
+ * @returns {Promise<void>}
+ */
+function waitFor(ms, signal) {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        clearTimeout(timer);
+        resolve();
+      },
+      { once: true },
+    );
   });
 }
 

@@ -344,33 +344,30 @@ export function createMediaIndex(options: {
 
   async function probePage(entries: readonly MediaEntry[]) {
     let settled = true;
-    // No wider than the limiter's own concurrency: a page alone never overflows its queue, only many
-    // cold pages at once do.
-    const probed = await mapBounded(
-      entries,
-      Math.min(PAGE_CONCURRENCY, limits.concurrency),
-      async (entry) => {
-        const image = await probe(entry).catch((error: unknown) => {
-          // Too much image work under way: the page answers 503 (retry), it does not drop the item.
-          if (isBusy(error)) throw error;
-          settled = false;
-          const message = `gallery item "${entry.id}" skipped: ${skipReason(error)}`;
-          warnOnce(`item\0${message}`, message, { id: entry.id });
-          return undefined;
-        });
-        if (image instanceof GalleryMediaError) {
-          warnOnce(
-            `probe\0${entry.id}\0${entry.hash}`,
-            `gallery item "${entry.id}" skipped: ${image.message}`,
-            {
-              id: entry.id,
-            },
-          );
-          return undefined;
-        }
-        return image === undefined ? undefined : { entry, image };
-      },
-    );
+    // No wider than the limiter's slots and queue together: a page alone never overflows the queue,
+    // only many cold pages at once do. (Wider than its slots, reads and hashing overlap the decodes.)
+    const width = Math.min(PAGE_CONCURRENCY, limits.concurrency + limits.queueSize);
+    const probed = await mapBounded(entries, width, async (entry) => {
+      const image = await probe(entry).catch((error: unknown) => {
+        // Too much image work under way: the page answers 503 (retry), it does not drop the item.
+        if (isBusy(error)) throw error;
+        settled = false;
+        const message = `gallery item "${entry.id}" skipped: ${skipReason(error)}`;
+        warnOnce(`item\0${message}`, message, { id: entry.id });
+        return undefined;
+      });
+      if (image instanceof GalleryMediaError) {
+        warnOnce(
+          `probe\0${entry.id}\0${entry.hash}`,
+          `gallery item "${entry.id}" skipped: ${image.message}`,
+          {
+            id: entry.id,
+          },
+        );
+        return undefined;
+      }
+      return image === undefined ? undefined : { entry, image };
+    });
     return { shown: probed.filter((pair) => pair !== undefined), settled };
   }
 

@@ -12,7 +12,7 @@ import { SAMPLE_DIR } from './support/images.js';
 // for the page, never a silently shorter page.
 
 const samples = ['grace_hopper.jpg', 'debian-logo-256.png', 'joy-preview.jpg'];
-const rows = () => samples.map((name) => ({ id: name, title: name, image: `${SAMPLE_DIR}${name}` }));
+const rows = async () => samples.map((name) => ({ id: name, title: name, image: `${SAMPLE_DIR}${name}` }));
 
 /** A limiter that runs every task and counts them, or, while busy, refuses each as a full queue does. */
 function fakeLimiter() {

@@ -134,6 +134,27 @@ describe('busy thumbnails', () => {
     headers: { 'Retry-After': retryAfter },
   });
 
+  it('asks for a page answered 503 again after its Retry-After, first and later pages alike', async () => {
+    site.serveInTurn(
+      DATA,
+      busy('0'),
+      json({ items: items(40), next: `${DATA}?cursor=second` }),
+      busy('1'),
+      json({ items: items(7, 40), next: null }),
+    );
+    await openAndShowGrid();
+    expect(await page.locator(CARD).count()).toBe(40);
+    await page.locator('.caroulsel-gallery__more').scrollIntoViewIfNeeded();
+    await page.waitForFunction((card) => document.querySelectorAll(card).length === 47, CARD);
+    expect(dataRequests()).toEqual([
+      `GET ${DATA}`,
+      `GET ${DATA}`,
+      `GET ${DATA}?cursor=second`,
+      `GET ${DATA}?cursor=second`,
+    ]);
+    expect(await page.locator('#gallery').getAttribute('data-state')).toBe('grid');
+  });
+
   it('loads a thumbnail answered 503 again after its Retry-After, until it shows', async () => {
     const image = SAMPLE_IMAGES[0];
     const target = thumbPath(image.token);
