@@ -6,12 +6,12 @@ import { z } from 'zod';
  * are refused rather than read. The one model for every SEQ_DB a caller gives: library arguments,
  * request bodies, install files.
  */
+const TOO_BIG = `a SEQ_DB may be at most ${Number.MAX_SAFE_INTEGER} (2^53 - 1)`;
 export const SeqDb = z
-  .int()
+  // zod's integer check itself refuses numbers past 2^53 - 1, with its own words: ours say why.
+  .int({ error: (issue) => (issue.code === 'too_big' ? TOO_BIG : undefined) })
   .min(1)
-  .max(Number.MAX_SAFE_INTEGER, {
-    message: `a SEQ_DB may be at most ${Number.MAX_SAFE_INTEGER} (2^53 - 1)`,
-  });
+  .max(Number.MAX_SAFE_INTEGER, { message: TOO_BIG });
 export type SeqDb = z.infer<typeof SeqDb>;
 
 /**

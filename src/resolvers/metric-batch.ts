@@ -12,7 +12,12 @@ export const MetricEntry = z.strictObject({
   /** Metric column to value: decimals best as exact text ("12.50"), integers as numbers, null to clear. */
   values: withOwnKeys(
     z
-      .record(z.string(), z.union([z.number(), z.string(), z.null()]))
+      .record(
+        z.string(),
+        z.union([z.number(), z.string(), z.null()], {
+          error: 'a metric value is a number, a string (decimals best as exact text, "12.50") or null',
+        }),
+      )
       .refine((values) => Object.keys(values).length > 0, { message: 'give at least one metric value' }),
     () => [{ path: ['__proto__'], message: '"__proto__" is not a metric column' }],
   ),

@@ -188,9 +188,29 @@ describe('the associationtask handler', () => {
     });
     expect(response.status).toBe(400);
     expect(await response.json()).toMatchObject({
-      error: { code: 'INVALID_REQUEST', path: 'entries.0.activity' },
+      error: {
+        code: 'INVALID_REQUEST',
+        path: 'entries.0.activity',
+        message: 'request body at entries.0.activity: a SEQ_DB may be at most 9007199254740991 (2^53 - 1)',
+      },
     });
     expect(await metricRowCount()).toBe(before);
+  });
+
+  it('says what a metric value may be when given another kind', async () => {
+    const entry = { activity: ids.oper, group: ids.group, values: { METRICA1: true } };
+    const response = await request(`?taskSheet=${ids.sheet}`, {
+      method: 'PUT',
+      body: JSON.stringify({ entries: [entry] }),
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({
+      error: {
+        path: 'entries.0.values.METRICA1',
+        message:
+          'request body at entries.0.values.METRICA1: a metric value is a number, a string (decimals best as exact text, "12.50") or null',
+      },
+    });
   });
 
   it('answers 404 for an unknown task sheet and for one of another scope', async () => {
