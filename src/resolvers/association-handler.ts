@@ -110,16 +110,26 @@ export function createAssociationHandler(
   const { db } = options;
   const onError = options.onError ?? console.error;
   const plans = createPlanMemo();
-  return async (request) => {
+  // HEAD is the GET without its body: same status and headers, as HTTP asks of any GET resource.
+  const answerHead = async (request: Request) => {
+    const answer = await handle(new Request(request, { method: 'GET' }));
+    return new Response(null, { status: answer.status, headers: answer.headers });
+  };
+  const handle = async (request: Request): Promise<Response> => {
     try {
       const url = new URL(request.url);
       if (url.searchParams.has(ASSET_PARAMETER)) {
         return await assetResponse(request, parseQuery(ASSET_QUERY, url)[ASSET_PARAMETER]);
       }
       if (request.method !== 'GET' && request.method !== 'PUT') {
-        return errorJson(405, 'METHOD_NOT_ALLOWED', `${request.method} is not supported: use GET or PUT`, {
-          headers: { allow: 'GET, PUT' },
-        });
+        return errorJson(
+          405,
+          'METHOD_NOT_ALLOWED',
+          `${request.method} is not supported: use GET, HEAD or PUT`,
+          {
+            headers: { allow: 'GET, HEAD, PUT' },
+          },
+        );
       }
       // Before the session is asked and before a byte of the body is read: nothing of a refused
       // write runs.
@@ -154,6 +164,7 @@ export function createAssociationHandler(
       return errorResponse(error, onError);
     }
   };
+  return (request) => (request.method === 'HEAD' ? answerHead(request) : handle(request));
 
   /**
    * The screen's light data. The installation and the task sheet are read together (neither needs

@@ -262,7 +262,9 @@ describe('the associationtask handler', () => {
       {
         status: 405,
         ...headers,
-        body: { error: { code: 'METHOD_NOT_ALLOWED', message: 'PATCH is not supported: use GET or PUT' } },
+        body: {
+          error: { code: 'METHOD_NOT_ALLOWED', message: 'PATCH is not supported: use GET, HEAD or PUT' },
+        },
       },
       {
         status: 400,
@@ -335,12 +337,24 @@ describe('the associationtask handler', () => {
     expect(await metricRowCount()).toBe(before);
   });
 
+  it('answers HEAD as the GET of the same URL, without a body', async () => {
+    for (const query of [`?taskSheet=${ids.sheet}`, `?taskSheet=${ids.sheet}&part=start`, '?taskSheet=x']) {
+      const get = await request(query);
+      const head = await request(query, { method: 'HEAD' });
+      expect(head.status).toBe(get.status);
+      expect(head.headers.get('content-type')).toBe(get.headers.get('content-type'));
+      expect(head.headers.get('cache-control')).toBe(get.headers.get('cache-control'));
+      expect(await head.text()).toBe('');
+      expect((await get.text()).length).toBeGreaterThan(0);
+    }
+  });
+
   it('answers 405 for other methods and passes on a Response the context throws', async () => {
     const deleted = await request(`?taskSheet=${ids.sheet}`, { method: 'DELETE' });
     expect(deleted.status).toBe(405);
-    expect(deleted.headers.get('allow')).toBe('GET, PUT');
+    expect(deleted.headers.get('allow')).toBe('GET, HEAD, PUT');
     expect(await deleted.json()).toEqual({
-      error: { code: 'METHOD_NOT_ALLOWED', message: 'DELETE is not supported: use GET or PUT' },
+      error: { code: 'METHOD_NOT_ALLOWED', message: 'DELETE is not supported: use GET, HEAD or PUT' },
     });
     const anonymous = await handler()(new Request(`${BASE}?taskSheet=${ids.sheet}`));
     expect(anonymous.status).toBe(401);
