@@ -797,7 +797,7 @@ async function fetchPage(url, signal, baseUrl) {
   let response = await fetch(url, { headers: { accept: 'application/json' }, signal });
   // A server preparing too many cold images answers a page 503 too: wait as it asks, then again.
   for (let tries = 0; response.status === 503 && tries < BUSY_RETRIES; tries++) {
-    await waitFor(retryAfterMs(response.headers.get('retry-after')) + Math.random() * 250, signal);
+    await waitRetryAfter(response, signal);
     response = await fetch(url, { headers: { accept: 'application/json' }, signal });
   }
   if (!response.ok) throw new Error(`${url} answered ${response.status}`);
@@ -900,8 +900,7 @@ export function retryWhenBusy(image, src, signal, fail) {
     if (signal.aborted) return;
     if (response?.status === 503 && busyTries < BUSY_RETRIES) {
       busyTries += 1;
-      const waitMs = retryAfterMs(response.headers.get('retry-after')) + Math.random() * 250;
-      await waitFor(waitMs, signal);
+      await waitRetryAfter(response, signal);
       if (!signal.aborted) image.src = src;
     } else if (response?.ok && !retriedOk) {
       retriedOk = true;
@@ -913,23 +912,25 @@ export function retryWhenBusy(image, src, signal, fail) {
 }
 
 /**
- * Resolves after `ms`, or at once when `signal` aborts (the caller checks which).
+ * Waits as a 503 `response` asks (its Retry-After), plus a little jitter so that the requests a busy
+ * server turned away do not all come back at once; resolves at once when `signal` aborts (the
+ * caller checks which).
  *
- * @param {number} ms
+ * @param {Response} response
  * @param {AbortSignal} signal
  * @returns {Promise<void>}
  */
-function waitFor(ms, signal) {
+function waitRetryAfter(response, signal) {
+  const ms = retryAfterMs(response.headers.get('retry-after')) + Math.random() * 250;
   return new Promise((resolve) => {
-    const timer = setTimeout(resolve, ms);
-    signal.addEventListener(
-      'abort',
-      () => {
-        clearTimeout(timer);
-        resolve();
-      },
-      { once: true },
-    );
+    const done = () => {
+      clearTimeout(timer);
+      // The signal lives as long as the gallery: a listener left on it for every wait would pile up.
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
   });
 }
 

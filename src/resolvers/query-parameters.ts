@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { InvalidRequestError } from './errors.js';
+import { abbreviated, InvalidRequestError } from './errors.js';
 
 /** A handler's query string: each parameter a model of the text it is given as. */
 export type QueryModel = z.ZodObject<Record<string, z.ZodType<unknown, string | undefined>>>;
@@ -50,9 +50,4 @@ export function parseQuery<Model extends QueryModel>(model: Model, url: URL): z.
       path: name,
     },
   );
-}
-
-/** Names a client made up, cut short for messages: an error never echoes kilobytes of input. */
-export function abbreviated(text: string, max = 64): string {
-  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length} characters)`;
 }

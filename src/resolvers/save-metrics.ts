@@ -6,7 +6,13 @@ import { formatScope, Scope } from '../scope.js';
 import { SeqDb } from '../seq-db.js';
 import { TableNames } from '../table-names.js';
 import { type ColumnType, checkValue } from './column-types.js';
-import { BusyError, ConfigurationError, InvalidRequestError, ReadOnlyRowError } from './errors.js';
+import {
+  abbreviated,
+  BusyError,
+  ConfigurationError,
+  InvalidRequestError,
+  ReadOnlyRowError,
+} from './errors.js';
 import { metricKey } from './load-task-tree.js';
 import { MetricBatch, type MetricEntry } from './metric-batch.js';
 import type { MetricValue } from './metric-defaults.js';
@@ -27,7 +33,6 @@ import {
   scopeLockName,
   updateStatements,
 } from './metric-writes.js';
-import { abbreviated } from './query-parameters.js';
 import { checkParts, jsonRows, shownFromWalk } from './save-checks.js';
 import { shownNodes } from './shown-nodes.js';
 import type { Statement } from './statement.js';

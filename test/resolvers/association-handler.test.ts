@@ -338,7 +338,12 @@ describe('the associationtask handler', () => {
   });
 
   it('answers HEAD as the GET of the same URL, without a body', async () => {
-    for (const query of [`?taskSheet=${ids.sheet}`, `?taskSheet=${ids.sheet}&part=start`, '?taskSheet=x']) {
+    for (const query of [
+      `?taskSheet=${ids.sheet}`,
+      `?taskSheet=${ids.sheet}&part=start`,
+      '?taskSheet=x',
+      '?asset=association-screen.js',
+    ]) {
       const get = await request(query);
       const head = await request(query, { method: 'HEAD' });
       expect(head.status).toBe(get.status);
