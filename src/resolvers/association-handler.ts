@@ -110,9 +110,12 @@ export function createAssociationHandler(
   const { db } = options;
   const onError = options.onError ?? console.error;
   const plans = createPlanMemo();
-  // HEAD is the GET without its body: same status and headers, as HTTP asks of any GET resource.
+  // HEAD is the GET without its body: same status and headers, as HTTP asks of any GET resource. The
+  // GET is made from the URL and headers, not from the request itself: a Node bridge's request
+  // (@hono/node-server's) cannot be copied by `new Request(request, ...)`.
   const answerHead = async (request: Request) => {
-    const answer = await handle(new Request(request, { method: 'GET' }));
+    const get = new Request(request.url, { method: 'GET', headers: request.headers, signal: request.signal });
+    const answer = await handle(get);
     return new Response(null, { status: answer.status, headers: answer.headers });
   };
   const handle = async (request: Request): Promise<Response> => {

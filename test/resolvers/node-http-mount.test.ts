@@ -105,6 +105,18 @@ describe('mounting the handler on node:http', () => {
     expect((await fetch(`${base}/elsewhere`)).status).toBe(404);
   });
 
+  it('answers HEAD through the Node bridge as its GET, without a body', async () => {
+    for (const query of [`?taskSheet=${sheet}&part=start`, '?asset=association-screen.js', '?taskSheet=x']) {
+      const get = await fetch(`${base}/associationtask${query}`);
+      const head = await fetch(`${base}/associationtask${query}`, { method: 'HEAD' });
+      expect([head.status, head.headers.get('content-type')]).toEqual([
+        get.status,
+        get.headers.get('content-type'),
+      ]);
+      expect(await head.text()).toBe('');
+    }
+  });
+
   it.each([
     ['413 on Content-Length, the body never read', '?taskSheet=SHEET', 2_000_000, 413],
     ['400 on the query', '?taskSheet=x', 300_000, 400],
