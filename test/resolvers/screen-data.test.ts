@@ -31,6 +31,8 @@ const ids = {
   middle: 0,
   leaf: 0,
   emptyGroup: 0,
+  retired: 0,
+  underRetired: 0,
   deep: 0,
   plain: 0,
   sector: 0,
@@ -114,6 +116,16 @@ beforeAll(async () => {
   ids.middle = await group('G-1.1', 'Ploughing', ids.root);
   ids.leaf = await group('G-1.1.1', 'Deep ploughing', ids.middle);
   ids.emptyGroup = await group('G-2', 'Nothing yet', null);
+  ids.retired = await insertRow(db, names.OPER_GRUPO, {
+    ...SCOPE_A,
+    CODIGO: 'G-3',
+    DESCRICAO: 'Retired',
+    OPER_GRUPO_SEQ_DB: null,
+    ATIVO: 1,
+    DELETED: 1,
+  });
+  ids.underRetired = await group('G-3.1', 'Below a deleted group', ids.retired);
+  await group('G-3.1.1', 'Further below', ids.underRetired);
   ids.deep = await oper('A-DEEP', 'Subsoiler pass', '1.25');
   ids.plain = await oper('A-DISC', 'Disc harrow', '0.80');
   const deleted = await insertRow(db, names.OPER, { ...SCOPE_A, CODIGO: 'A-GONE', ATIVO: 1, DELETED: 1 });
@@ -297,12 +309,47 @@ describe('part=children: one branch at a time', () => {
     ]);
   });
 
-  it('gives nothing of another scope, and an empty list for a leaf', async () => {
-    expect(await getJson(`?taskSheet=${ids.sheetA}&part=children&level=1&node=${ids.groupB}`)).toEqual({
-      nodes: [],
+  it('answers 404 for a node of the second level whose link to a shown node is deleted', async () => {
+    const { db } = scratch();
+    const unlinked = await insertRow(db, names.OPER_GRUPO, {
+      ...SCOPE_B,
+      CODIGO: 'G-LOOSE',
+      OPER_GRUPO_SEQ_DB: null,
+      ...live,
     });
+    await insertRow(db, 'app_setor_n_oper_grupo', {
+      ...SCOPE_B,
+      SETOR_SEQ_DB: ids.sector,
+      OPER_GRUPO_SEQ_DB: unlinked,
+      ATIVO: 1,
+      DELETED: 1,
+    });
+    const response = await get(`?taskSheet=${ids.sheetB}&part=children&level=2&node=${unlinked}`, 'b');
+    expect(response.status).toBe(404);
+    expect(await response.json()).toMatchObject({ error: { code: 'NODE_NOT_FOUND', path: 'node' } });
+  });
+
+  it('gives an empty list for a leaf', async () => {
     expect(await getJson(`?taskSheet=${ids.sheetA}&part=children&level=1&node=${ids.emptyGroup}`)).toEqual({
       nodes: [],
+    });
+  });
+
+  it.each([
+    ['a node of another scope', () => ids.groupB],
+    ['a node that does not exist', () => 999_999],
+    ['a deleted node', () => ids.retired],
+    ['a live node below a deleted one', () => ids.underRetired],
+  ])('answers 404 at node for %s, listing none of its children', async (_, node) => {
+    const response = await get(`?taskSheet=${ids.sheetA}&part=children&level=1&node=${node()}`);
+    expect(response.status).toBe(404);
+    const body = await response.json();
+    expect(body).toEqual({
+      error: {
+        code: 'NODE_NOT_FOUND',
+        path: 'node',
+        message: expect.stringMatching(new RegExp(`^node ${node()} of level 1 is not in the tree of scope `)),
+      },
     });
   });
 
@@ -340,11 +387,19 @@ describe('the reads of one expand', () => {
       taskSheet,
     });
     expect(nodes.map((node) => node.id)).toEqual([ids.locked, ids.seeding]);
-    expect(statements).toHaveLength(2);
-    for (const { sql, params } of statements) {
+    // The activities and their saved metrics, both through the parent's association; then whether the
+    // tree shows the parent: its own links up (found by the parent), then the sector they lead to.
+    expect(statements).toHaveLength(4);
+    const [links, sectors] = statements.filter((statement) => statement.sql.includes(' IN ('));
+    const [children, saved] = statements.filter((statement) => !statement.sql.includes(' IN ('));
+    for (const { sql, params } of [children, saved]) {
       expect(sql).toContain('a.`OPER_GRUPO_SEQ_DB` = ?');
       expect(params).toContain(ids.groupB);
     }
+    expect(links?.sql).toMatch(/a\.`OPER_GRUPO_SEQ_DB` IN \(\?\)/);
+    expect(links?.params.at(-1)).toBe(ids.groupB);
+    expect(sectors?.sql).toMatch(/t\.SEQ_DB IN \(\?\)/);
+    expect(sectors?.params.at(-1)).toBe(ids.sector);
   });
 });
 
@@ -424,7 +479,9 @@ describe('one handler, many requests', () => {
           ? 'parameters'
           : sql.includes('app_folha_tarefa')
             ? 'sheet'
-            : 'branch';
+            : sql.includes(' IN (')
+              ? 'walk'
+              : 'branch';
         events.push(`${name} sent`);
         const rows = await db.query<Row>(sql, params);
         events.push(`${name} answered`);
@@ -445,6 +502,9 @@ describe('one handler, many requests', () => {
     expect(await labels(await expand(serve))).toEqual(first);
     expect(events.indexOf('branch sent')).toBeLessThan(events.indexOf('parameters answered'));
     expect(events.filter((event) => event === 'branch sent')).toHaveLength(2);
+    // Whether the tree shows the parent: its links up, then the sector, once each.
+    expect(events.filter((event) => event === 'walk sent')).toHaveLength(2);
+    expect(events.indexOf('walk sent')).toBeLessThan(events.indexOf('parameters answered'));
   });
 
   it('keeps a bounded number of checked parameter texts, and answers a scope from the text it reads', async () => {

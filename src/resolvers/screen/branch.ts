@@ -1,8 +1,9 @@
 import type { SqlExecutor } from '../../db/driver.js';
 import { type Identifier, parseIdentifier, quoteIdentifier } from '../../identifier.js';
-import type { Scope } from '../../scope.js';
-import { InvalidRequestError } from '../errors.js';
+import { formatScope, type Scope } from '../../scope.js';
+import { InvalidRequestError, NotFoundError } from '../errors.js';
 import { compileMetricDefaults, type MetricSource, type Row } from '../metric-defaults.js';
+import { shownNodes } from '../shown-nodes.js';
 import { liveInScope, scopeParams } from '../sql.js';
 import type { PlannedLevel, TreePlan } from '../tree-plan.js';
 import { byLabel, labelColumnsOf, nodeLabel, sortKey } from './labels.js';
@@ -42,6 +43,11 @@ export interface ReadBranchOptions {
 export async function readBranch(db: SqlExecutor, options: ReadBranchOptions): Promise<ScreenNode[]> {
   const { scope, plan, parent } = options;
   const parts = childParts(plan, parent, scope);
+  // The parent must be a node the tree shows: children of a deleted node, or of a live one hanging
+  // below a deleted one, are not the screen's to list. Walked up from the parent alone, beside the
+  // children's reads, so the answer waits for the longer of the two, not for both.
+  const parentShown = parent === null ? undefined : isShown(db, scope, plan, parent);
+  parentShown?.catch(() => undefined);
   const taskSheetId = options.taskSheetId ?? Number((await options.taskSheet).SEQ_DB);
   const metricsRead = parts.some((part) => part.level.isTask)
     ? readSavedUnder(db, scope, plan.metricTable, taskSheetId, taskLink(plan, parent))
@@ -98,7 +104,20 @@ export async function readBranch(db: SqlExecutor, options: ReadBranchOptions): P
       });
     }
   }
+  if (parent !== null && !(await parentShown)) {
+    throw new NotFoundError(
+      'NODE_NOT_FOUND',
+      `node ${parent.id} of level ${parent.level} is not in the tree of scope ${formatScope(scope)}: it does not exist, is deleted or inactive, or hangs below a deleted or inactive node (or in a cycle of parents)`,
+      { path: 'node' },
+    );
+  }
   return nodes;
+}
+
+/** Whether the tree shows `parent`, by the rules `loadTaskTree` builds it with. */
+async function isShown(db: SqlExecutor, scope: Scope, plan: TreePlan, parent: BranchParent): Promise<boolean> {
+  const index = plan.levels.findIndex((level) => level.level === parent.level);
+  return (await shownNodes(db, scope, plan.levels, index, [parent.id])).has(parent.id);
 }
 
 interface ChildPart {
