@@ -28,3 +28,8 @@ export class DatabaseConnectionError extends TaskAssociationError {}
  * committed, and the connection it used was destroyed. Worth trying again later; HTTP 503.
  */
 export class DatabaseTimeoutError extends TaskAssociationError {}
+
+/** Text a client made up, cut short for messages: an error never echoes kilobytes of input. */
+export function abbreviated(text: string, max = 64): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length} characters)`;
+}

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { GALLERY_DEPENDENCY_FILES, packageFiles } from '../web/package-files.js';
+import { GALLERY_DEPENDENCY_FILES, PackageFileError, packageFiles } from '../web/package-files.js';
 import { type Answer, type AnswerRequest, toWebHandler } from './answer.js';
 import { createDiskCache, DEFAULT_CACHE_DIR } from './cache/disk-cache.js';
 import type { CachedMedia, MediaCache } from './cache/media-cache.js';
@@ -27,6 +27,7 @@ import {
   IMMUTABLE,
   matchesEtag,
   mediaErrorAnswer,
+  mediaNotFound,
   methodNotAllowed,
   notFound,
   notModified,
@@ -94,6 +95,12 @@ const READ_ONLY = 'GET, HEAD';
 // megabytes of them).
 const DECODED_TTL_MS = 10_000;
 const ASSET_PREFIX = '/assets/';
+/** What a 404 for a path outside the gallery's says it answers. */
+const GALLERY_PATHS =
+  "the gallery answers /caroulsel/data, /caroulsel/media/<token>/<thumb, full or w<width>> and its component's files under /assets/";
+/** A genuine token whose image the source no longer holds (removed, or its content changed). */
+const GONE =
+  "the image of this token is no longer in the gallery's source: take media URLs from /caroulsel/data";
 // The browser component that goes with this handler, and the dependencies' files it loads next to
 // itself (lightbox, placeholder decoder), so mounting the handler alone is enough.
 const componentFiles = packageFiles(
@@ -197,7 +204,7 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
    */
   async function sourceOf(entry: MediaEntry): Promise<Uint8Array> {
     const source = await index.read(entry);
-    if (source === undefined) throw new GalleryMediaError('MEDIA_NOT_FOUND', 404, 'no such media');
+    if (source === undefined) throw new GalleryMediaError('MEDIA_NOT_FOUND', 404, GONE);
     return source;
   }
 
@@ -264,14 +271,18 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
   /** A rendition the cache does not hold: generated, or joined to the generation already running. */
   async function missed(hash: ContentHash, variant: Variant): Promise<CachedMedia> {
     const entry: MediaEntry | undefined = await index.find(hash);
-    if (entry === undefined) throw new GalleryMediaError('MEDIA_NOT_FOUND', 404, 'no such media');
+    if (entry === undefined) throw new GalleryMediaError('MEDIA_NOT_FOUND', 404, GONE);
     const probe = await index.probe(entry);
     if (probe instanceof GalleryMediaError) throw probe;
     const set = srcsetOf(probe, limits);
     // Checked before anything is generated: a width this image does not list (wider than the image,
     // or the thumbnail's own) is a 404, not a generation.
     if (variant !== 'full' && !set.some((candidate) => candidate.variant === variant)) {
-      throw new GalleryMediaError('MEDIA_NOT_FOUND', 404, 'no such media');
+      throw new GalleryMediaError(
+        'MEDIA_NOT_FOUND',
+        404,
+        `this image (${probe.width}x${probe.height} px) has no ${variant} rendition: take widths from its item's srcset`,
+      );
     }
     const key = keyOf(hash, variant);
     return generations.run(key, async () => {
@@ -292,8 +303,16 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
   async function media(request: AnswerRequest, token: string, variant: Variant): Promise<Answer> {
     // The MAC is checked before anything is looked up or read: a forged token costs one HMAC.
     const hash = signer.verify(token);
-    if (hash === undefined) return notFound();
-    if (variant.startsWith('w') && !servedWidths.has(variant)) return notFound();
+    if (hash === undefined) {
+      return mediaNotFound(
+        'this media token is not one this gallery issued (altered, cut short, or signed with a secret it no longer holds): take media URLs from /caroulsel/data',
+      );
+    }
+    if (variant.startsWith('w') && !servedWidths.has(variant)) {
+      return mediaNotFound(
+        `${variant} is not a width this gallery serves (${[...servedWidths].join(', ') || 'it serves none'}): take widths from an item's srcset`,
+      );
+    }
     const key = keyOf(hash, variant);
     const etag = `"${key}"`;
     // The tag names the content itself: a client holding it holds the bytes, whether or not this
@@ -312,11 +331,18 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
     const { pathname } = request;
     if (pathname.startsWith(ASSET_PREFIX) && componentFiles.has(pathname.slice(ASSET_PREFIX.length))) {
       if (request.method !== 'GET' && request.method !== 'HEAD') return methodNotAllowed(READ_ONLY);
-      return componentFiles.answer(pathname.slice(ASSET_PREFIX.length), request.ifNoneMatch);
+      try {
+        return await componentFiles.answer(pathname.slice(ASSET_PREFIX.length), request.ifNoneMatch);
+      } catch (error) {
+        // Our own installation is broken: the operators hear of it, the page gets the usual error body.
+        logger.warn(`gallery component file failed: ${reasonOf(error)}`, { path: pathname });
+        return error instanceof PackageFileError
+          ? errorAnswer(500, error.code, error.message)
+          : errorAnswer(500, 'INTERNAL_ERROR', 'the request failed on the server');
+      }
     }
-    if (!pathname.startsWith(PREFIX)) return notFound();
     const mediaMatch = MEDIA_PATH.exec(pathname);
-    if (pathname !== `${PREFIX}data` && mediaMatch === null) return notFound();
+    if (pathname !== `${PREFIX}data` && mediaMatch === null) return notFound(pathname, GALLERY_PATHS);
     if (request.method !== 'GET' && request.method !== 'HEAD') return methodNotAllowed(READ_ONLY);
     try {
       if (mediaMatch === null) return await data(request);

@@ -97,7 +97,7 @@ export function parsePageQuery(query: URLSearchParams, cursors: CursorSigner): P
     if (!(value >= 1 && value <= MAX_PAGE_SIZE)) {
       throw badParameter(
         'limit',
-        `must be a whole number from 1 to ${MAX_PAGE_SIZE} in plain digits (no sign, no leading zero), got ${JSON.stringify(limitText.slice(0, 40))}`,
+        `must be a whole number from 1 to ${MAX_PAGE_SIZE} in plain digits (no sign, no leading zero), got ${JSON.stringify(limitText.slice(0, 40))}${limitText.includes(' ') ? ' (a + in a query string reads as a space)' : ''}`,
       );
     }
     limit = value;

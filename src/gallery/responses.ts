@@ -1,3 +1,4 @@
+import { abbreviated } from '../errors.js';
 import type { Answer } from './answer.js';
 import type { GalleryMediaError } from './errors.js';
 
@@ -59,7 +60,15 @@ export function mediaErrorAnswer(error: GalleryMediaError): Answer {
   );
 }
 
-export const notFound = () => errorAnswer(404, 'NOT_FOUND', 'no such gallery resource');
+/**
+ * A path nothing answers: named, with what is served (`served`, a phrase). Cut short past 128
+ * characters, which a media path of ours (about 70) never reaches.
+ */
+export const notFound = (path: string, served: string) =>
+  errorAnswer(404, 'NOT_FOUND', `nothing is served at ${abbreviated(path, 128)}: ${served}`);
+
+/** A media URL that names no image or no rendition of it; `why` says which. */
+export const mediaNotFound = (why: string) => errorAnswer(404, 'MEDIA_NOT_FOUND', why);
 
 export const methodNotAllowed = (allow: string) =>
   errorAnswer(405, 'METHOD_NOT_ALLOWED', `use ${allow}`, { Allow: allow });

@@ -4,6 +4,8 @@ import { type Answer, toWebHandler } from './answer.js';
 import { bodyAnswer, errorAnswer, methodNotAllowed, notFound } from './responses.js';
 
 const ASSET_PATH = /^\/assets\/([A-Za-z0-9][A-Za-z0-9._-]*)$/;
+/** What a 404 says this handler serves. */
+const SERVED = 'the home page is / and its files are /assets/<name> (.js, .css or .html files of the page)';
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
   '.css': 'text/css; charset=utf-8',
@@ -16,14 +18,14 @@ const TYPES: Record<string, string> = {
  * request can reach outside the folder or read anything but the page's own files.
  */
 export function createWebRootHandler(webRoot: string): (request: Request) => Promise<Response> {
-  async function serve(name: string): Promise<Answer> {
+  async function serve(pathname: string, name: string): Promise<Answer> {
     const type = TYPES[name.slice(name.lastIndexOf('.'))];
-    if (type === undefined) return notFound();
+    if (type === undefined) return notFound(pathname, SERVED);
     const present = await readdir(webRoot, { withFileTypes: true }).catch(() => []);
     if (!present.some((entry) => entry.isFile() && entry.name === name)) {
       return name === 'index.html'
         ? errorAnswer(404, 'NOT_FOUND', `the home page ${join(webRoot, name)} is missing`)
-        : notFound();
+        : notFound(pathname, SERVED);
     }
     const bytes = await readFile(join(webRoot, name));
     // The page's files change with each release of the package: revalidate instead of keeping them.
@@ -32,8 +34,8 @@ export function createWebRootHandler(webRoot: string): (request: Request) => Pro
 
   return toWebHandler(async ({ method, pathname }) => {
     const name = pathname === '/' ? 'index.html' : ASSET_PATH.exec(pathname)?.[1];
-    if (name === undefined) return notFound();
+    if (name === undefined) return notFound(pathname, SERVED);
     if (method !== 'GET' && method !== 'HEAD') return methodNotAllowed('GET, HEAD');
-    return serve(name);
+    return serve(pathname, name);
   });
 }

@@ -29,8 +29,3 @@ export class CrossSiteError extends TaskAssociationError {}
 
 /** A write whose body is not declared as JSON (a form or `text/plain` post a page can send anywhere). HTTP 415. */
 export class UnsupportedMediaTypeError extends InvalidRequestError {}
-
-/** Text a client made up, cut short for messages: an error never echoes kilobytes of input. */
-export function abbreviated(text: string, max = 64): string {
-  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length} characters)`;
-}

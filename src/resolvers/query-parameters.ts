@@ -1,5 +1,6 @@
 import type { z } from 'zod';
-import { abbreviated, InvalidRequestError } from './errors.js';
+import { abbreviated } from '../errors.js';
+import { InvalidRequestError } from './errors.js';
 
 /** A handler's query string: each parameter a model of the text it is given as. */
 export type QueryModel = z.ZodObject<Record<string, z.ZodType<unknown, string | undefined>>>;

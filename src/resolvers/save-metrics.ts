@@ -1,18 +1,13 @@
 import { z } from 'zod';
 import { isReservedMetricColumn, TreeView } from '../config/index.js';
 import type { Database, SqlExecutor } from '../db/driver.js';
+import { abbreviated } from '../errors.js';
 import type { Identifier } from '../identifier.js';
 import { formatScope, Scope } from '../scope.js';
 import { SeqDb } from '../seq-db.js';
 import { TableNames } from '../table-names.js';
 import { type ColumnType, checkValue } from './column-types.js';
-import {
-  abbreviated,
-  BusyError,
-  ConfigurationError,
-  InvalidRequestError,
-  ReadOnlyRowError,
-} from './errors.js';
+import { BusyError, ConfigurationError, InvalidRequestError, ReadOnlyRowError } from './errors.js';
 import { metricKey } from './load-task-tree.js';
 import { MetricBatch, type MetricEntry } from './metric-batch.js';
 import type { MetricValue } from './metric-defaults.js';

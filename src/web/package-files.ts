@@ -2,8 +2,15 @@ import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
+import { TaskAssociationError } from '../errors.js';
 import type { Answer } from '../gallery/answer.js';
 import { matchesEtag, SECURITY_HEADERS } from '../gallery/responses.js';
+
+/**
+ * One of the package's own browser files (or a dependency's) could not be read: the installation is
+ * broken, not the request. Its message names the file, never the server's path. HTTP 500.
+ */
+export class PackageFileError extends TaskAssociationError {}
 
 /** The package's own `web/` folder: two levels up from src/web (tests) and from dist/web (installed). */
 const WEB_DIR = new URL('../../web/', import.meta.url);
@@ -71,6 +78,15 @@ export function packageFiles(files: readonly string[], dependencies: readonly De
           if (locate === undefined) throw new Error(`${name} is not a served file`);
           return readFile(locate());
         })
+        .catch((error: unknown) => {
+          const code =
+            typeof error === 'object' && error !== null && 'code' in error ? ` (${String(error.code)})` : '';
+          throw new PackageFileError(
+            'PACKAGE_FILE_UNREADABLE',
+            `the browser file ${name} could not be read${code}: the package's installation is incomplete; reinstall task-association`,
+            { cause: error },
+          );
+        })
         .then((bytes) => ({
           bytes,
           etag: `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`,
@@ -88,7 +104,8 @@ export function packageFiles(files: readonly string[], dependencies: readonly De
     has: (name: string): boolean => allowed.has(name),
     /**
      * The file as an answer: 200 with its bytes, or 304 when `ifNoneMatch` names its ETag. The
-     * caller has checked `has(name)`; an unknown name is a 404 anyway.
+     * caller has checked `has(name)`; an unknown name is a 404 anyway. A file that cannot be read
+     * throws a {@link PackageFileError}, for the caller to answer in its own error shape.
      */
     async answer(name: string, ifNoneMatch: string | null): Promise<Answer> {
       const headers = { ...SECURITY_HEADERS, 'Cache-Control': 'no-cache' };

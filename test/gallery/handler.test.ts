@@ -333,16 +333,24 @@ describe('GET /caroulsel/media/<token>/thumb and /full', () => {
       good.slice(0, 40),
       `${good}AAAA`,
       '..%2F..%2Fetc%2Fpasswd',
-      '%2e%2e',
       'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA',
     ]) {
       const response = await get(`/caroulsel/media/${token}/thumb`);
       expect(response.status, token).toBe(404);
       expect(await response.json()).toEqual({
-        error: { code: 'NOT_FOUND', message: 'no such gallery resource' },
+        error: {
+          code: 'MEDIA_NOT_FOUND',
+          message:
+            'this media token is not one this gallery issued (altered, cut short, or signed with a secret it no longer holds): take media URLs from /caroulsel/data',
+        },
       });
     }
-    expect((await get('/caroulsel/media/../../../etc/passwd')).status).toBe(404);
+    // Dot segments are resolved by the URL itself: these name other paths, which are not the gallery's.
+    for (const path of ['/caroulsel/media/%2e%2e/thumb', '/caroulsel/media/../../../etc/passwd']) {
+      const response = await get(path);
+      expect(response.status).toBe(404);
+      expect(await response.json()).toMatchObject({ error: { code: 'NOT_FOUND' } });
+    }
     expect([counts.sourceCalls, cacheCounts.gets, counts.generations]).toEqual([0, 0, 0]);
   });
 
@@ -357,7 +365,15 @@ describe('GET /caroulsel/media/<token>/thumb and /full', () => {
 
   it('answers a genuine token for media the source does not hold with 404', async () => {
     const { get } = spiedGallery(sampleRows);
-    expect((await get(thumbPath(sampleImage('spacefun-preview.jpg')))).status).toBe(404);
+    const response = await get(thumbPath(sampleImage('spacefun-preview.jpg')));
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({
+      error: {
+        code: 'MEDIA_NOT_FOUND',
+        message:
+          "the image of this token is no longer in the gallery's source: take media URLs from /caroulsel/data",
+      },
+    });
   });
 
   it.each([
@@ -388,9 +404,16 @@ describe('routing', () => {
     '/caroulsel/media/abc/large',
     '/caroulsel/media/abc/thumb/extra',
     '/elsewhere/caroulsel/data',
-  ])('answers %s with 404', async (path) => {
+  ])('answers %s with 404, naming the path and what is served', async (path) => {
     const { get, counts } = spiedGallery(sampleRows);
-    expect((await get(path)).status).toBe(404);
+    const response = await get(path);
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({
+      error: {
+        code: 'NOT_FOUND',
+        message: `nothing is served at ${path}: the gallery answers /caroulsel/data, /caroulsel/media/<token>/<thumb, full or w<width>> and its component's files under /assets/`,
+      },
+    });
     expect(counts.sourceCalls).toBe(0);
   });
 

@@ -131,6 +131,16 @@ describe('paging GET /caroulsel/data', () => {
     },
   );
 
+  it('says that a + read as a space when limit=+5 is refused', async () => {
+    const { get } = spiedGallery(folderRows);
+    expect(await errorOf(await get('/caroulsel/data?limit=+5'))).toEqual({
+      status: 400,
+      code: 'BAD_QUERY',
+      message:
+        'limit: must be a whole number from 1 to 200 in plain digits (no sign, no leading zero), got " 5" (a + in a query string reads as a space)',
+    });
+  });
+
   it('refuses a repeated parameter rather than pick one', async () => {
     const { get } = spiedGallery(folderRows);
     expect(await errorOf(await get('/caroulsel/data?limit=5&limit=6'))).toMatchObject({

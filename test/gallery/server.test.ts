@@ -71,8 +71,15 @@ describe('startGalleryServer', () => {
     '/assets/link.js',
     '/assets/',
     '/index.html',
-  ])('answers %s with 404', async (path) => {
-    expect((await get(path)).status).toBe(404);
+  ])('answers %s with 404, naming the path', async (path) => {
+    const response = await get(path);
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({
+      error: {
+        code: 'NOT_FOUND',
+        message: expect.stringContaining(`nothing is served at ${new URL(path, 'http://x').pathname}: `),
+      },
+    });
   });
 
   it('serves the files the component loads from its dependencies beside the web root files', async () => {

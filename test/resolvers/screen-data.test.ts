@@ -392,9 +392,9 @@ describe('the reads of one expand', () => {
     expect(statements).toHaveLength(4);
     const [links, sectors] = statements.filter((statement) => statement.sql.includes(' IN ('));
     const [children, saved] = statements.filter((statement) => !statement.sql.includes(' IN ('));
-    for (const { sql, params } of [children, saved]) {
-      expect(sql).toContain('a.`OPER_GRUPO_SEQ_DB` = ?');
-      expect(params).toContain(ids.groupB);
+    for (const statement of [children, saved]) {
+      expect(statement?.sql).toContain('a.`OPER_GRUPO_SEQ_DB` = ?');
+      expect(statement?.params).toContain(ids.groupB);
     }
     expect(links?.sql).toMatch(/a\.`OPER_GRUPO_SEQ_DB` IN \(\?\)/);
     expect(links?.params.at(-1)).toBe(ids.groupB);

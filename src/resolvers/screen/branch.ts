@@ -115,7 +115,12 @@ export async function readBranch(db: SqlExecutor, options: ReadBranchOptions): P
 }
 
 /** Whether the tree shows `parent`, by the rules `loadTaskTree` builds it with. */
-async function isShown(db: SqlExecutor, scope: Scope, plan: TreePlan, parent: BranchParent): Promise<boolean> {
+async function isShown(
+  db: SqlExecutor,
+  scope: Scope,
+  plan: TreePlan,
+  parent: BranchParent,
+): Promise<boolean> {
   const index = plan.levels.findIndex((level) => level.level === parent.level);
   return (await shownNodes(db, scope, plan.levels, index, [parent.id])).has(parent.id);
 }
