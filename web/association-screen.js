@@ -91,6 +91,7 @@
  * @property {string} chipDefault short source in the tree: default
  * @property {string} notNumber value is no number
  * @property {string} notWhole value is no whole number
+ * @property {string} ambiguousPoint pt-BR: a point without a decimal comma ("1.5", "1.500"), read two ways
  * @property {string} tooManyDecimals more decimals than the column keeps, `{scale}`
  * @property {string} tooManyDigits more digits before the point than the column keeps, `{digits}`
  * @property {string} outOfRange outside the column's range, `{min}` `{max}`
@@ -156,6 +157,8 @@ export const LABELS_EN = {
   chipDefault: 'default',
   notNumber: 'Enter a number, such as 12.50.',
   notWhole: 'Enter a whole number.',
+  ambiguousPoint:
+    'Use a comma for decimals (1,5); write thousands without a point (1500) or with a comma after them (1.500,00).',
   tooManyDecimals: 'Use at most {scale} decimal places.',
   tooManyDigits: 'Use at most {digits} digits before the decimal point.',
   outOfRange: 'Enter a number from {min} to {max}.',
@@ -204,6 +207,8 @@ export const LABELS_PT_BR = {
   chipDefault: 'padrão',
   notNumber: 'Digite um número, como 12,50.',
   notWhole: 'Digite um número inteiro.',
+  ambiguousPoint:
+    'Use vírgula nos decimais (1,5); escreva milhares sem ponto (1500) ou com a vírgula depois (1.500,00).',
   tooManyDecimals: 'Use no máximo {scale} casas decimais.',
   tooManyDigits: 'Use no máximo {digits} dígitos antes da vírgula.',
   outOfRange: 'Digite um número de {min} a {max}.',
@@ -250,20 +255,26 @@ export function checkTyped(column, typed, lang) {
   const text = typed.trim();
   if (text === '') return column.nullable ? { ok: true, value: null } : { ok: false, problem: 'required' };
   const bits = column.dataType === null ? undefined : INTEGER_BITS[column.dataType];
+  const pt = lang.toLowerCase().startsWith('pt');
   if (bits !== undefined) {
-    if (!/^-?\d+$/.test(text)) return { ok: false, problem: 'notWhole' };
-    const number = BigInt(text);
+    // Thousands may be grouped as the language writes them ("1.500" in pt-BR, "1,500" in English):
+    // a whole-number column cannot mean 1.5, so the grouping is unambiguous here.
+    const whole = (pt ? /^-?\d{1,3}(\.\d{3})+$/ : /^-?\d{1,3}(,\d{3})+$/).test(text)
+      ? text.replace(/[.,]/g, '')
+      : text;
+    if (!/^-?\d+$/.test(whole)) return { ok: false, problem: 'notWhole' };
+    const number = BigInt(whole);
     const min = column.unsigned ? 0n : -(2n ** BigInt(bits - 1));
     const max = column.unsigned ? 2n ** BigInt(bits) - 1n : 2n ** BigInt(bits - 1) - 1n;
     if (number < min || number > max) {
       return { ok: false, problem: 'outOfRange', params: { min: String(min), max: String(max) } };
     }
-    return { ok: true, value: Number.isSafeInteger(Number(number)) ? Number(number) : text };
+    return { ok: true, value: Number.isSafeInteger(Number(number)) ? Number(number) : whole };
   }
   if (column.dataType === 'decimal' || column.dataType === 'float' || column.dataType === 'double') {
-    // A Brazilian keyboard types "12,50": the comma is the decimal point in pt-BR.
-    const normal = lang.toLowerCase().startsWith('pt') ? text.replace(',', '.') : text;
-    if (!/^-?\d+(\.\d+)?$/.test(normal)) return { ok: false, problem: 'notNumber' };
+    const read = pt ? brazilianNumber(text) : englishNumber(text);
+    if (typeof read !== 'string') return { ok: false, problem: read.problem };
+    const normal = read;
     if (column.unsigned && normal.startsWith('-')) {
       return { ok: false, problem: 'outOfRange', params: { min: 0, max: '…' } };
     }
@@ -283,6 +294,53 @@ export function checkTyped(column, typed, lang) {
     return { ok: false, problem: 'tooLong', params: { max: column.maxLength } };
   }
   return { ok: true, value: text };
+}
+
+/**
+ * A saved value as the page's language writes it, for the tree and the modal's preset: decimals get
+ * pt-BR's comma (12.5 → "12,5"); text is shown as it is saved, since a point in "v1.2" is no decimal
+ * point. What it returns, saved again unchanged, is the same value ({@link checkTyped} reads it back).
+ *
+ * @param {string | number} value
+ * @param {MetricColumn} column
+ * @param {string} lang
+ */
+export function formatValue(value, column, lang) {
+  const text = String(value);
+  const decimal =
+    column.dataType === 'decimal' || column.dataType === 'float' || column.dataType === 'double';
+  return decimal && lang.toLowerCase().startsWith('pt') ? text.replace('.', ',') : text;
+}
+
+/**
+ * A decimal as pt-BR writes it, in plain digits with "." as the point: "12,50" and "1.500,25" (points
+ * group thousands, a comma starts the decimals). A point without a comma is refused rather than
+ * guessed: pt-BR reads "1.500" as fifteen hundred, and a person used to the point as the decimal mark
+ * means one and a half; one group or more with a comma ("1.500,00"), or two groups ("1.500.000"), can
+ * only be thousands.
+ * @param {string} text trimmed
+ * @returns {string | { problem: 'notNumber' | 'ambiguousPoint' }}
+ */
+function brazilianNumber(text) {
+  if (/^-?\d+(,\d+)?$/.test(text)) return text.replace(',', '.');
+  const grouped = /^-?\d{1,3}((\.\d{3})+)(,\d+)?$/.exec(text);
+  if (grouped !== null && (grouped[3] !== undefined || (grouped[1] ?? '').length > 4)) {
+    return text.replace(/\./g, '').replace(',', '.');
+  }
+  return text.includes('.') && /^[-\d.,]+$/.test(text)
+    ? { problem: 'ambiguousPoint' }
+    : { problem: 'notNumber' };
+}
+
+/**
+ * A decimal as English writes it, in plain digits: "12.50" and "1,500.25" (commas group thousands).
+ * @param {string} text trimmed
+ * @returns {string | { problem: 'notNumber' }}
+ */
+function englishNumber(text) {
+  if (/^-?\d+(\.\d+)?$/.test(text)) return text;
+  if (/^-?\d{1,3}(,\d{3})+(\.\d+)?$/.test(text)) return text.replace(/,/g, '');
+  return { problem: 'notNumber' };
 }
 
 /**
@@ -392,6 +450,8 @@ export function mountAssociationScreen(element, options) {
   /** @type {TreeNode | undefined} */
   let modalNode;
   let typeAhead = '';
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let typeAheadTimer;
   /** @type {AbortController | undefined} */
   let searchRequest;
 
@@ -659,7 +719,7 @@ export function mountAssociationScreen(element, options) {
       const value =
         metric?.value === null || metric?.value === undefined
           ? labels.empty_value
-          : formatValue(metric.value);
+          : formatValue(metric.value, column, lang);
       chip.append(
         create('span', `${BLOCK}__chip-name`, column.label),
         create('span', `${BLOCK}__chip-value`, value),
@@ -677,12 +737,6 @@ export function mountAssociationScreen(element, options) {
       into.append(create('span', `${BLOCK}__lock`, labels.readOnly));
       node.item.classList.add(`${BLOCK}__item--read-only`);
     }
-  }
-
-  /** Decimals in the page's language: 12.5 → "12,5" in pt-BR. @param {string | number} value */
-  function formatValue(value) {
-    const text = String(value);
-    return lang.toLowerCase().startsWith('pt') ? text.replace('.', ',') : text;
   }
 
   /** The children of `owner` (null: the roots) and how many have their element. @param {TreeNode | null} owner */
@@ -922,7 +976,15 @@ export function mountAssociationScreen(element, options) {
    */
   function typeAheadTo(from, key) {
     typeAhead += key.toLowerCase();
-    later(() => (typeAhead = ''), TYPE_AHEAD_MS);
+    // One timer for the word: each key restarts it, so a word typed at a steady pace is kept whole.
+    if (typeAheadTimer !== undefined) {
+      clearTimeout(typeAheadTimer);
+      timers.delete(typeAheadTimer);
+    }
+    typeAheadTimer = later(() => {
+      typeAhead = '';
+      typeAheadTimer = undefined;
+    }, TYPE_AHEAD_MS);
     const items = visibleItems();
     const start = items.indexOf(from.item);
     const repeated = typeAhead.length > 1 && [...typeAhead].every((c) => c === typeAhead[0]);
@@ -1110,7 +1172,14 @@ export function mountAssociationScreen(element, options) {
     /** @type {Map<string, { input: HTMLInputElement, source: HTMLElement, error: HTMLElement, column: MetricColumn }>} */
     const inputs = new Map();
 
+    /** Counts the dialog's openings: a save's answer belongs to the opening it was sent from. */
+    let session = 0;
+    let busy = false;
     cancel.addEventListener('click', () => dialog.close());
+    // Esc while a save is on its way would leave its answer to land on whatever opens next.
+    dialog.addEventListener('cancel', (event) => {
+      if (busy) event.preventDefault();
+    });
     saveNext.addEventListener('click', () => void submit(true));
     form.addEventListener('submit', (event) => {
       event.preventDefault();
@@ -1181,12 +1250,15 @@ export function mountAssociationScreen(element, options) {
       for (const [field, entry] of inputs) {
         const metric = node.data.metrics?.[field];
         entry.input.value =
-          metric?.value === null || metric?.value === undefined ? '' : formatValue(metric.value);
+          metric?.value === null || metric?.value === undefined
+            ? ''
+            : formatValue(metric.value, entry.column, lang);
         entry.input.readOnly = !editable;
         entry.source.textContent = sourceText(metric?.source);
         entry.source.dataset.source = metric?.source ?? 'none';
         showFieldError(field, undefined);
       }
+      session++;
       setBusy(false);
       if (!dialog.open) dialog.showModal();
       const first = editable ? inputs.values().next().value?.input : cancel;
@@ -1194,12 +1266,14 @@ export function mountAssociationScreen(element, options) {
       first instanceof HTMLInputElement && first.select();
     }
 
-    /** @param {boolean} busy */
-    function setBusy(busy) {
-      form.setAttribute('aria-busy', String(busy));
-      save.disabled = busy;
-      saveNext.disabled = busy;
-      save.textContent = busy ? labels.saving : labels.save;
+    /** @param {boolean} value */
+    function setBusy(value) {
+      busy = value;
+      form.setAttribute('aria-busy', String(value));
+      save.disabled = value;
+      saveNext.disabled = value;
+      cancel.disabled = value;
+      save.textContent = value ? labels.saving : labels.save;
     }
 
     /** @param {boolean} andNext */
@@ -1226,6 +1300,10 @@ export function mountAssociationScreen(element, options) {
       }
       formError.hidden = true;
       setBusy(true);
+      const mine = session;
+      // Whether the dialog still shows this save's activity when its answer comes (a browser may
+      // close a dialog on a second Esc even while its cancel is refused).
+      const current = () => session === mine && dialog.open;
       try {
         await call(
           {},
@@ -1239,11 +1317,16 @@ export function mountAssociationScreen(element, options) {
         );
       } catch (error) {
         if (destroyed) return;
-        setBusy(false);
         const failure =
           error instanceof RequestError
             ? error
             : new RequestError(0, labels.networkError, undefined, undefined);
+        if (!current()) {
+          // Its dialog is gone: say so aloud rather than on another activity's form.
+          announce(`${node.data.label}: ${fill(labels.saveError, { message: failure.message })}`);
+          return;
+        }
+        setBusy(false);
         // A field's own problem goes to that field: the path ends in the metric's column.
         const field = failure.path?.match(/^entries\.\d+\.values\.(.+)$/)?.[1];
         if (field !== undefined && inputs.has(field)) {
@@ -1256,7 +1339,8 @@ export function mountAssociationScreen(element, options) {
         return;
       }
       if (destroyed) return;
-      setBusy(false);
+      const stillOpen = current();
+      if (stillOpen) setBusy(false);
       /** @type {Record<string, { value: string | number | null, source: string }>} */
       const metrics = {};
       for (const [field, value] of Object.entries(values)) {
@@ -1266,6 +1350,7 @@ export function mountAssociationScreen(element, options) {
       const details = node.item.querySelector(`.${BLOCK}__metrics`);
       if (details instanceof HTMLElement) renderChips(node, details);
       announce(fill(labels.saved, { label: node.data.label }));
+      if (!stillOpen) return;
       const next = andNext ? nextTask(node) : undefined;
       if (next) {
         modalNode = next;

@@ -702,6 +702,75 @@ describe('the screen’s states', () => {
   }, 120_000);
 });
 
+describe('what a person types, and what they do while a save is on its way', () => {
+  it('reads pt-BR thousands and decimal comma, and refuses a lone point rather than guess', async () => {
+    const page = await newPage({ locale: 'pt-BR' });
+    await openScreen(page);
+    await expand(page, 'S-SOUTH — South field');
+    await expand(page, 'G-CARE — Crop care');
+    const dialog = await openActivity(page, 'A-SPRAY — Spraying');
+    const quantity = dialog.getByRole('textbox', { name: 'Quantidade' });
+    // "1.500" is fifteen hundred in pt-BR, and one and a half to a person used to the point: it was
+    // saved as 1.50.
+    await quantity.fill('1.500');
+    await dialog.getByRole('button', { name: 'Salvar', exact: true }).click();
+    expect(await description(quantity)).toMatch(/^Use vírgula nos decimais \(1,5\)/);
+    expect(await savedRows('A-SPRAY')).toEqual([]);
+    await quantity.fill('1.500,25');
+    await dialog.getByRole('button', { name: 'Salvar', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await savedRows('A-SPRAY')).toMatchObject([{ METRICA1: '1500.25' }]);
+    const item = page.getByRole('treeitem', { name: 'A-SPRAY — Spraying' });
+    expect(await rowText(item)).toContain('1500,25');
+  });
+
+  it('keeps the modal open on Esc while a save is on its way, so its answer lands on its own activity', async () => {
+    const page = await newPage();
+    await openScreen(page);
+    await expand(page, 'S-SOUTH — South field');
+    await expand(page, 'G-CARE — Crop care');
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(/associationtask\?taskSheet=\d+$/, async (route) => {
+      if (route.request().method() === 'PUT') await held;
+      await route.continue();
+    });
+    const dialog = await openActivity(page, 'A-WEED — Weeding');
+    await dialog.getByRole('textbox', { name: 'Quantidade' }).fill('7.5');
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+    await dialog.getByRole('button', { name: 'Saving…' }).waitFor();
+    await page.keyboard.press('Escape');
+    expect(await dialog.isVisible()).toBe(true);
+    expect(await dialog.getByRole('button', { name: 'Cancel' }).isDisabled()).toBe(true);
+    release();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await savedRows('A-WEED')).toMatchObject([{ METRICA1: '7.50' }]);
+    expect(await rowText(page.getByRole('treeitem', { name: 'A-WEED — Weeding' }))).toContain('7.5');
+  });
+
+  it('keeps a type-ahead word whole while it is typed at a steady pace', async () => {
+    const page = await newPage();
+    await openScreen(page);
+    await expand(page, 'S-NORTH — North field');
+    const north = page.getByRole('treeitem', { name: 'S-NORTH — North field' });
+    await north.focus();
+    // The page's clock, moved by hand: 400 ms between keys, within the 600 ms a word may pause.
+    await page.clock.install();
+    await page.keyboard.press('g');
+    await page.clock.runFor(400);
+    await page.keyboard.press('-');
+    await page.clock.runFor(400);
+    await page.keyboard.press('s');
+    // The first key's timer used to end the word at 600 ms: "s" alone then went to S-SOUTH.
+    expect(await focused(page.getByRole('treeitem', { name: 'G-SOIL — Soil preparation' }))).toBe(true);
+    await page.clock.runFor(700);
+    await page.keyboard.press('s');
+    expect(await focused(page.getByRole('treeitem', { name: 'S-SOUTH — South field' }))).toBe(true);
+  });
+});
+
 describe('screenshots for a person to look at (test-output/)', () => {
   it.each([
     ['desktop', DESKTOP],

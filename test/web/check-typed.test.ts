@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type ColumnType, checkValue } from '../../src/resolvers/index.js';
 // The browser module, imported in Node: it registers its element only where customElements exists.
-import { checkTyped } from '../../web/association-screen.js';
+import { checkTyped, formatValue } from '../../web/association-screen.js';
 
 const column = (dataType: string, more: Partial<ColumnType> = {}): ColumnType => ({
   name: 'M',
@@ -111,5 +111,69 @@ describe('the modal checks what is typed as the server checks what is saved', ()
       problem: 'outOfRange',
       params: { min: '-128', max: '127' },
     });
+  });
+});
+
+const typed = (type: ColumnType, text: string, lang: string) =>
+  checkTyped({ field: 'M', label: 'M', ...type }, text, lang);
+
+describe('numbers as each language writes them', () => {
+  it.each([
+    ['1,5', '1.5'],
+    ['12,50', '12.50'],
+    ['1.500,25', '1500.25'],
+    ['-1.234,5', '-1234.5'],
+    ['1.500.000', '1500000'],
+    ['1.500,00', '1500.00'],
+  ])('pt-BR reads %s as %s', (text, value) => {
+    expect(typed(column('decimal'), text, 'pt-BR')).toEqual({ ok: true, value });
+  });
+
+  it.each([['1.500'], ['1.5'], ['12.50'], ['1.50,5'], ['.5']])(
+    'pt-BR refuses %s, which reads two ways, rather than guess (it saved "1.500" as 1.5)',
+    (text) => {
+      expect(typed(column('decimal'), text, 'pt-BR')).toEqual({ ok: false, problem: 'ambiguousPoint' });
+    },
+  );
+
+  it('takes thousands grouped as the language writes them in a whole-number column', () => {
+    expect(typed(column('int'), '1.500', 'pt-BR')).toEqual({ ok: true, value: 1500 });
+    expect(typed(column('int'), '1,500', 'en')).toEqual({ ok: true, value: 1500 });
+    expect(typed(column('int'), '1.5', 'pt-BR')).toEqual({ ok: false, problem: 'notWhole' });
+    expect(typed(column('int'), '1,500', 'pt-BR')).toEqual({ ok: false, problem: 'notWhole' });
+  });
+
+  it('reads English thousands with commas and refuses a decimal comma', () => {
+    expect(typed(column('decimal'), '1,500.25', 'en')).toEqual({ ok: true, value: '1500.25' });
+    expect(typed(column('decimal'), '1,5', 'en')).toEqual({ ok: false, problem: 'notNumber' });
+    expect(typed(column('decimal'), '1,50,000', 'en')).toEqual({ ok: false, problem: 'notNumber' });
+  });
+});
+
+describe('a saved value shown in the modal and saved again is the same value', () => {
+  const cases: [ColumnType, (string | number)[]][] = [
+    [column('decimal'), ['1500.25', '-3.50', '0.00', '12345678.90']],
+    [column('decimal', { precision: 4, scale: 1 }), ['8.0', '-999.9']],
+    [column('int'), [0, 1500, -2147483648]],
+    [column('float', { precision: null, scale: null }), [1.5, -0.25, 3]],
+    [column('varchar', { precision: null, scale: null, maxLength: 20 }), ['v1.2', 'a,b', '1.500', '12,5']],
+  ];
+  it.each([['en'], ['pt-BR']])('in %s, for decimals, integers, floats and text', (lang) => {
+    for (const [type, values] of cases) {
+      for (const value of values) {
+        const shown = formatValue(value, { field: 'M', label: 'M', ...type }, lang);
+        expect(typed(type, shown, lang), `${type.dataType} ${value} shown as "${shown}"`).toEqual({
+          ok: true,
+          value,
+        });
+      }
+    }
+  });
+
+  it('shows decimals with a comma in pt-BR and text as it is saved', () => {
+    expect(formatValue('12.50', { field: 'M', label: 'M', ...column('decimal') }, 'pt-BR')).toBe('12,50');
+    expect(
+      formatValue('v1.2', { field: 'M', label: 'M', ...column('varchar', { maxLength: 20 }) }, 'pt-BR'),
+    ).toBe('v1.2');
   });
 });
