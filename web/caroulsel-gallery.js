@@ -40,6 +40,7 @@
  * @property {string} loading the loader's text while the list is requested
  * @property {string} empty shown when the list has no items
  * @property {string} error shown when the list request fails
+ * @property {string} moreError shown after the grid when a later page fails (with the retry button)
  * @property {string} retry the retry button's text
  * @property {string} thumbnailError shown in a card whose thumbnail fails to load
  * @property {string} loaded announced once the grid is drawn; `{count}` is the number of images
@@ -101,6 +102,7 @@ export const DEFAULT_LABELS = {
   loading: 'Searching for images…',
   empty: 'No images to show yet.',
   error: 'The images could not be loaded.',
+  moreError: 'More images could not be loaded.',
   retry: 'Try again',
   thumbnailError: 'Image unavailable',
   loaded: '{count} images loaded',
@@ -255,6 +257,8 @@ export function mountGallery(element, options = {}) {
   let list;
   /** @type {Card[]} */
   const shown = [];
+  /** The ids of the shown cards. @type {Set<string>} */
+  const shownIds = new Set();
   /** Each card waiting to be seen: its safety fallback only starts counting once it is on screen. */
   /** @type {Map<Element, () => void>} */
   const unseen = new Map();
@@ -401,14 +405,49 @@ export function mountGallery(element, options = {}) {
       sentinel.setAttribute('aria-hidden', 'true');
       element.append(sentinel);
       pager = loadMoreAtEnd(sentinel, next, {
-        fetchPage: (url, signal) => fetchPage(url, signal, doc.baseURI),
+        // Items without an id are named by their place in the whole list, not in their page.
+        fetchPage: (url, signal) => fetchPage(url, signal, doc.baseURI, shown.length),
         append: (more) => {
           appendCards(more);
           announceCount();
         },
+        restart: dataUrl,
+        failed: (retry) => showMoreError(sentinel, retry),
+        // Pages that all left their items out (bad rows) end as an empty list, not a blank grid.
+        ended: () => {
+          if (shown.length === 0) showEmpty();
+        },
       });
     }
     if (useLightbox) void openNamedInUrl();
+  }
+
+  /**
+   * A later page failed: what is shown stays, and a retry after the grid asks for that page again.
+   * @param {HTMLElement} sentinel @param {() => void} retry
+   */
+  function showMoreError(sentinel, retry) {
+    if (shown.length === 0) {
+      pager?.stop();
+      showError();
+      return;
+    }
+    const box = create('div', `${BLOCK}__more-error`);
+    box.setAttribute('role', 'alert');
+    const button = create('button', `${BLOCK}__retry`, labels.retry);
+    button.type = 'button';
+    button.addEventListener(
+      'click',
+      () => {
+        // The button goes with the box: focus stays in the grid, on its last card.
+        shown.at(-1)?.card.focus();
+        box.remove();
+        retry();
+      },
+      { once: true },
+    );
+    box.append(create('p', `${BLOCK}__error-text`, labels.moreError), button);
+    sentinel.before(box);
   }
 
   function announceCount() {
@@ -422,7 +461,10 @@ export function mountGallery(element, options = {}) {
   function appendCards(items) {
     if (list === undefined) return;
     const first = shown.length;
-    const added = items.map((item, offset) => createCard(item, first + offset));
+    // A host source that pages by offset may repeat an item, and a list started again after a stale
+    // cursor repeats every item already shown: each is shown once.
+    const fresh = items.filter((item) => !shownIds.has(item.id) && shownIds.add(item.id));
+    const added = fresh.map((item, offset) => createCard(item, first + offset));
     for (const card of added) {
       shown.push(card);
       list.append(card.entry);
@@ -765,6 +807,7 @@ export function mountGallery(element, options = {}) {
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
       shown.length = 0;
+      shownIds.clear();
       list = undefined;
       element.replaceChildren();
       element.classList.remove(BLOCK);
@@ -784,6 +827,33 @@ const BUSY_RETRIES = 20;
 /** The longest Retry-After honoured, so a wrong header cannot park a card for good. */
 const MAX_RETRY_AFTER_MS = 30_000;
 
+/** A page the server did not give: its status and, when the answer said, its error code. */
+export class PageError extends Error {
+  /** @param {string} url @param {number} status @param {string | undefined} code */
+  constructor(url, status, code) {
+    super(`${url} answered ${status}${code === undefined ? '' : ` ${code}`}`);
+    this.status = status;
+    this.code = code;
+  }
+}
+
+/**
+ * Whether a page's cursor no longer leads anywhere: the list changed under it (`CURSOR_STALE`), or
+ * the server refused the cursor it had itself issued (its secret changed on a restart). The client
+ * then starts again from the first page, as the server's documentation asks.
+ * @param {unknown} error
+ */
+function isStaleCursor(error) {
+  return (
+    error instanceof PageError &&
+    error.status === 400 &&
+    (error.code === 'CURSOR_STALE' || error.code === 'BAD_QUERY')
+  );
+}
+
+/** How often one gallery starts its list again after stale cursors before it counts as failed. */
+const MAX_RESTARTS = 2;
+
 /**
  * One page of the list: its items and the next page's URL (null on the last page, and for a server
  * that answers a bare array or `{ items }` alone).
@@ -791,33 +861,47 @@ const MAX_RETRY_AFTER_MS = 30_000;
  * @param {string} url
  * @param {AbortSignal} signal
  * @param {string} baseUrl
+ * @param {number} [first] how many items the pages before this one gave (see {@link parseItems})
  * @returns {Promise<{ items: GalleryItem[], next: string | null }>}
  */
-async function fetchPage(url, signal, baseUrl) {
+async function fetchPage(url, signal, baseUrl, first = 0) {
   let response = await fetch(url, { headers: { accept: 'application/json' }, signal });
   // A server preparing too many cold images answers a page 503 too: wait as it asks, then again.
   for (let tries = 0; response.status === 503 && tries < BUSY_RETRIES; tries++) {
     await waitRetryAfter(response, signal);
     response = await fetch(url, { headers: { accept: 'application/json' }, signal });
   }
-  if (!response.ok) throw new Error(`${url} answered ${response.status}`);
+  if (!response.ok) {
+    const refusal = await response.json().catch(() => undefined);
+    const code =
+      isRecord(refusal) && isRecord(refusal.error) && typeof refusal.error.code === 'string'
+        ? refusal.error.code
+        : undefined;
+    throw new PageError(url, response.status, code);
+  }
   const body = await response.json();
-  return { items: parseItems(body, baseUrl), next: parseNext(body, baseUrl) };
+  return { items: parseItems(body, baseUrl, undefined, first), next: parseNext(body, baseUrl) };
 }
 
 /**
  * Loads the pages after the first when `sentinel` (placed after the grid) comes near the viewport:
  * one request per page, never two at once. After each page the sentinel is observed anew, so a page
- * too short to push it out of view asks for the next one by itself. A page that fails ends the
- * paging (logged); what is shown stays. `seek` loads the following pages the same way, one after
- * the other, until what it looks for has come, the list ends or it has loaded `pages` of them (a
- * shared link to a later page).
+ * too short to push it out of view asks for the next one by itself. A stale cursor starts again
+ * from `io.restart` (the first page; the caller leaves out cards it already shows), at most
+ * {@link MAX_RESTARTS} times. Another failure pauses the paging (logged) and hands `io.failed` a
+ * retry, which asks for the same page again; what is shown stays. `io.ended` is told when the list
+ * has ended. `seek` loads the following pages the same way, one after the other, until what it
+ * looks for has come, the list ends or it has loaded `pages` of them (a shared link to a later
+ * page).
  *
  * @param {HTMLElement} sentinel
  * @param {string} first the URL of the second page
  * @param {{
  *   fetchPage: (url: string, signal: AbortSignal) => Promise<{ items: GalleryItem[], next: string | null }>,
  *   append: (items: GalleryItem[]) => void,
+ *   restart?: string,
+ *   failed?: (retry: () => void) => void,
+ *   ended?: () => void,
  * }} io
  * @returns {{ stop(): void, seek(found: () => boolean, pages: number): Promise<boolean> }}
  */
@@ -826,7 +910,14 @@ export function loadMoreAtEnd(sentinel, first, io) {
   let next = first;
   /** The page being loaded: a second caller waits for it instead of asking again. @type {Promise<void> | undefined} */
   let loading;
+  let restarts = 0;
+  /** After a failure, until the visitor retries: nothing asks for the page meanwhile. */
+  let paused = false;
   const controller = new AbortController();
+  const watch = () => {
+    observer.unobserve(sentinel);
+    observer.observe(sentinel);
+  };
   const stop = () => {
     next = null;
     observer.disconnect();
@@ -835,7 +926,7 @@ export function loadMoreAtEnd(sentinel, first, io) {
   };
   /** @returns {Promise<void>} */
   const loadNext = () => {
-    if (loading !== undefined || next === null) return loading ?? Promise.resolve();
+    if (loading !== undefined || next === null || paused) return loading ?? Promise.resolve();
     const url = next;
     loading = io.fetchPage(url, controller.signal).then(
       (page) => {
@@ -844,15 +935,33 @@ export function loadMoreAtEnd(sentinel, first, io) {
         io.append(page.items);
         // A next page that names the page just loaded would be asked for forever: the list ends.
         next = page.next === url ? null : page.next;
-        if (next === null) return stop();
-        observer.unobserve(sentinel);
-        observer.observe(sentinel);
+        if (next === null) {
+          stop();
+          io.ended?.();
+          return;
+        }
+        watch();
       },
       (error) => {
         loading = undefined;
         if (controller.signal.aborted) return;
         console.error('caroulsel-gallery:', error);
-        stop();
+        if (isStaleCursor(error) && io.restart !== undefined && restarts < MAX_RESTARTS) {
+          restarts++;
+          next = io.restart;
+          watch();
+          return;
+        }
+        if (io.failed === undefined) return stop();
+        // Paused, not ended: the sentinel asks again only once the visitor says so.
+        paused = true;
+        observer.unobserve(sentinel);
+        io.failed(() => {
+          paused = false;
+          if (next === null || controller.signal.aborted) return;
+          watch();
+          void loadNext();
+        });
       },
     );
     return loading;
@@ -978,9 +1087,16 @@ export function parseNext(body, baseUrl) {
  * @param {unknown} body
  * @param {string} baseUrl
  * @param {(message: string) => void} [warn] where the reasons for left-out items go
+ * @param {number} [first] the place in the whole list of the page's first item: an item without an
+ *   id is named by its place
  * @returns {GalleryItem[]}
  */
-export function parseItems(body, baseUrl, warn = (message) => console.warn(`caroulsel-gallery: ${message}`)) {
+export function parseItems(
+  body,
+  baseUrl,
+  warn = (message) => console.warn(`caroulsel-gallery: ${message}`),
+  first = 0,
+) {
   const list = Array.isArray(body) ? body : isRecord(body) ? body.items : undefined;
   if (!Array.isArray(list)) throw new TypeError('the gallery list is neither an array nor { items: [...] }');
   /** @type {GalleryItem[]} */
@@ -989,7 +1105,7 @@ export function parseItems(body, baseUrl, warn = (message) => console.warn(`caro
   const reasons = [];
   for (const [index, raw] of list.entries()) {
     try {
-      items.push(parseItem(raw, index, baseUrl));
+      items.push(parseItem(raw, first + index, baseUrl));
     } catch (error) {
       const reason = `gallery item ${index} left out: ${error instanceof Error ? error.message : String(error)}`;
       reasons.push(reason);

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { seriousViolations } from '../support/axe.js';
 import {
   FakeSite,
   galleryPage,
@@ -112,16 +113,76 @@ describe('paging', () => {
     expect(site.requests.filter((request) => request.includes('elsewhere'))).toEqual([]);
   });
 
-  it('keeps what is shown when a later page fails, and asks no more', async () => {
+  it('keeps what is shown when a later page fails, and asks for it again only when the visitor says so', async () => {
     site.serveInTurn(
       DATA,
       json({ items: items(2), next: `${DATA}?cursor=second` }),
-      json({ error: {} }, 400),
+      json({ error: { code: 'GALLERY_UPSTREAM' } }, 502),
+      json({ items: items(3, 2), next: null }),
+    );
+    await openAndShowGrid();
+    const alert = page.getByRole('alert');
+    await alert.getByText('More images could not be loaded.').waitFor();
+    expect(await page.locator(CARD).count()).toBe(2);
+    expect(await page.locator('#gallery').getAttribute('data-state')).toBe('grid');
+    // The end of the grid is still in view: nothing is asked again until the visitor retries.
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    await nextFrames(page);
+    expect(dataRequests()).toHaveLength(2);
+    expect(await seriousViolations(page)).toEqual([]);
+    await alert.getByRole('button', { name: 'Try again' }).click();
+    await page.waitForFunction((card) => document.querySelectorAll(card).length === 5, CARD);
+    expect(dataRequests()).toEqual([`GET ${DATA}`, `GET ${DATA}?cursor=second`, `GET ${DATA}?cursor=second`]);
+    expect(await page.getByRole('alert').count()).toBe(0);
+    // The button went with its box: focus stays in the grid, on the card shown last before the retry.
+    expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Item 1');
+  });
+
+  it('starts again from the first page when a cursor went stale, showing each item once', async () => {
+    site.serveInTurn(
+      DATA,
+      json({ items: items(2), next: `${DATA}?cursor=second` }),
+      json({ error: { code: 'CURSOR_STALE', message: 'cursor: the list changed' } }, 400),
+      json({ items: items(3), next: `${DATA}?cursor=again` }),
+      json({ items: items(2, 3), next: null }),
+    );
+    await openAndShowGrid();
+    await page.waitForFunction((card) => document.querySelectorAll(card).length === 5, CARD);
+    await nextFrames(page);
+    expect(dataRequests()).toEqual([
+      `GET ${DATA}`,
+      `GET ${DATA}?cursor=second`,
+      `GET ${DATA}`,
+      `GET ${DATA}?cursor=again`,
+    ]);
+    const titles = await page.$$eval(CARD, (cards) => cards.map((card) => card.getAttribute('aria-label')));
+    expect(titles).toEqual(['Item 0', 'Item 1', 'Item 2', 'Item 3', 'Item 4']);
+    expect(await page.getByRole('alert').count()).toBe(0);
+  });
+
+  it('shows an item a later page repeats once', async () => {
+    site.serveInTurn(
+      DATA,
+      json({ items: items(3), next: `${DATA}?cursor=second` }),
+      json({ items: items(2, 2), next: null }),
     );
     await openAndShowGrid();
     await page.waitForFunction(() => document.querySelector('.caroulsel-gallery__more') === null);
-    expect(await page.locator(CARD).count()).toBe(2);
-    expect(await page.locator('#gallery').getAttribute('data-state')).toBe('grid');
+    const titles = await page.$$eval(CARD, (cards) => cards.map((card) => card.getAttribute('aria-label')));
+    expect(titles).toEqual(['Item 0', 'Item 1', 'Item 2', 'Item 3']);
+  });
+
+  it('shows the empty state when every page of the list came without an item it can show', async () => {
+    site.serveInTurn(
+      DATA,
+      json({ items: [], next: `${DATA}?cursor=second` }),
+      json({ items: [], next: null }),
+    );
+    site.serve('/', galleryPage());
+    await page.goto(`${ORIGIN}/`);
+    await page.locator('#gallery').scrollIntoViewIfNeeded();
+    await page.waitForSelector('#gallery[data-state="empty"]', { state: 'attached' });
+    await page.getByText('No images to show yet.').waitFor();
     expect(dataRequests()).toHaveLength(2);
   });
 });
