@@ -82,6 +82,13 @@
  * @property {string} saved announced after a save, `{label}`
  * @property {string} saveError a save failed; the typed values are kept, `{message}`
  * @property {string} networkError a request never got an answer
+ * @property {string} refusedValue the server refused a value the browser let through (the column
+ *   changed meanwhile, say); `{detail}` is the server's own sentence, in English
+ * @property {string} busy another save of this task sheet's scope held the server too long (METRICS_BUSY)
+ * @property {string} slowServer the database did not answer in time (DATABASE_TIMEOUT)
+ * @property {string} readOnlyRow the saved row became read-only (READ_ONLY_ROW)
+ * @property {string} inactiveRow the saved row was made inactive (INACTIVE_ROW)
+ * @property {string} notInTree the activity or node left the tree since the page read it
  * @property {string} sourceSaved where a preset came from: a saved value
  * @property {string} sourceValue a fixed default
  * @property {string} sourceField a default from the activity's column
@@ -148,6 +155,12 @@ export const LABELS_EN = {
   saved: 'Saved {label}.',
   saveError: 'Not saved: {message} Your values are kept.',
   networkError: 'The server could not be reached.',
+  refusedValue: '{detail}',
+  busy: 'Someone else is saving metrics here right now. Try again in a moment.',
+  slowServer: 'The server took too long to answer. Try again in a moment.',
+  readOnlyRow: 'These metrics have become read-only.',
+  inactiveRow: 'These metrics have been made inactive; they can be changed once reactivated.',
+  notInTree: 'This is no longer in the tree. Reload the page.',
   sourceSaved: 'Saved value',
   sourceValue: 'Default: fixed value',
   sourceField: 'Default: from the activity',
@@ -198,6 +211,12 @@ export const LABELS_PT_BR = {
   saved: '{label} salva.',
   saveError: 'Não salvo: {message} Seus valores foram mantidos.',
   networkError: 'Não foi possível falar com o servidor.',
+  refusedValue: 'O servidor recusou este valor (a coluna pode ter mudado). Confira e tente de novo.',
+  busy: 'Outra pessoa está salvando métricas aqui agora. Tente de novo em instantes.',
+  slowServer: 'O servidor demorou demais para responder. Tente de novo em instantes.',
+  readOnlyRow: 'Estas métricas passaram a ser somente leitura.',
+  inactiveRow: 'Estas métricas foram inativadas; só podem ser alteradas depois de reativadas.',
+  notInTree: 'Isto não está mais na árvore. Recarregue a página.',
   sourceSaved: 'Valor salvo',
   sourceValue: 'Padrão: valor fixo',
   sourceField: 'Padrão: da atividade',
@@ -577,6 +596,34 @@ export function mountAssociationScreen(element, options) {
     return answer;
   }
 
+  /**
+   * What to tell a person about a failed request, in the page's language: the known codes by their
+   * label, anything else by the server's own sentence.
+   * @param {unknown} error
+   */
+  function problemOf(error) {
+    if (!(error instanceof RequestError)) return String(error);
+    switch (error.code) {
+      case 'INVALID_METRIC_VALUE':
+        return fill(labels.refusedValue, { detail: error.message });
+      case 'METRICS_BUSY':
+        return labels.busy;
+      case 'DATABASE_TIMEOUT':
+        return labels.slowServer;
+      case 'READ_ONLY_ROW':
+        return labels.readOnlyRow;
+      case 'INACTIVE_ROW':
+        return labels.inactiveRow;
+      case 'NOT_IN_TREE':
+      case 'NODE_NOT_FOUND':
+        return labels.notInTree;
+      case 'TASK_SHEET_NOT_FOUND':
+        return fill(labels.notFound, { id: taskSheet });
+      default:
+        return error.message;
+    }
+  }
+
   async function start() {
     setState('loading');
     header.replaceChildren();
@@ -610,8 +657,7 @@ export function mountAssociationScreen(element, options) {
         return;
       }
       setState('error');
-      const detail = error instanceof RequestError ? error.message : String(error);
-      const block = message(labels.error, 'error', detail);
+      const block = message(labels.error, 'error', problemOf(error));
       const retry = create('button', `${BLOCK}__button ${BLOCK}__button--primary`, labels.retry);
       retry.type = 'button';
       retry.addEventListener('click', () => void start());
@@ -832,8 +878,7 @@ export function mountAssociationScreen(element, options) {
       node.expanded = false;
       node.item.setAttribute('aria-expanded', 'false');
       if (destroyed) return;
-      const detail = error instanceof RequestError ? error.message : String(error);
-      announce(`${labels.branchError} ${detail}`);
+      announce(`${labels.branchError} ${problemOf(error)}`);
       const failed = create('span', `${BLOCK}__branch-error`, labels.branchError);
       node.item.querySelector(`.${BLOCK}__row`)?.append(failed);
       later(() => failed.remove(), 6000);
@@ -1323,17 +1368,17 @@ export function mountAssociationScreen(element, options) {
             : new RequestError(0, labels.networkError, undefined, undefined);
         if (!current()) {
           // Its dialog is gone: say so aloud rather than on another activity's form.
-          announce(`${node.data.label}: ${fill(labels.saveError, { message: failure.message })}`);
+          announce(`${node.data.label}: ${fill(labels.saveError, { message: problemOf(failure) })}`);
           return;
         }
         setBusy(false);
         // A field's own problem goes to that field: the path ends in the metric's column.
         const field = failure.path?.match(/^entries\.\d+\.values\.(.+)$/)?.[1];
         if (field !== undefined && inputs.has(field)) {
-          showFieldError(field, failure.message);
+          showFieldError(field, problemOf(failure));
           inputs.get(field)?.input.focus();
         } else {
-          formError.textContent = fill(labels.saveError, { message: failure.message });
+          formError.textContent = fill(labels.saveError, { message: problemOf(failure) });
           formError.hidden = false;
         }
         return;

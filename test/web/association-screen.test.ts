@@ -750,6 +750,47 @@ describe('what a person types, and what they do while a save is on its way', () 
     expect(await rowText(page.getByRole('treeitem', { name: 'A-WEED — Weeding' }))).toContain('7.5');
   });
 
+  it('says in Portuguese what the server refused: a value at its field, an activity that left the tree', async () => {
+    const page = await newPage({ locale: 'pt-BR' });
+    await openScreen(page);
+    await expand(page, 'S-NORTH — North field');
+    await expand(page, 'G-SOIL — Soil preparation');
+    const dialog = await openActivity(page, 'A-DISC — Disc ploughing');
+    const hours = dialog.getByRole('textbox', { name: 'Horas' });
+    const save = dialog.getByRole('button', { name: 'Salvar', exact: true });
+    // The column narrows after the screen read its type: only the server knows.
+    await demo.scratch.db.execute(`ALTER TABLE ${METRICS} MODIFY HORAS decimal(3,1) NULL`);
+    try {
+      await hours.fill('123,5');
+      await save.click();
+      await page.waitForFunction(
+        () => document.querySelector('[aria-invalid="true"]')?.getAttribute('name') === 'HORAS',
+      );
+      expect(await description(hours)).toMatch(/^O servidor recusou este valor \(a coluna pode ter mudado\)/);
+    } finally {
+      await demo.scratch.db.execute(`ALTER TABLE ${METRICS} MODIFY HORAS decimal(4,1) NULL`);
+    }
+    // The activity's link is deleted after the page read the tree: the save is refused, NOT_IN_TREE.
+    const unlink = (deleted: number) =>
+      demo.scratch.db.execute(
+        `UPDATE ${demo.names.OPER_OPER_GRUPO} l JOIN ${demo.names.OPER} o ON o.SEQ_DB = l.OPER_SEQ_DB SET l.DELETED = ? WHERE o.CODIGO = 'A-DISC'`,
+        [deleted],
+      );
+    await unlink(1);
+    try {
+      await hours.fill('2,5');
+      await save.click();
+      const alert = dialog.getByRole('alert');
+      await alert.getByText('Não salvo').waitFor();
+      expect(await alert.textContent()).toBe(
+        'Não salvo: Isto não está mais na árvore. Recarregue a página. Seus valores foram mantidos.',
+      );
+    } finally {
+      await unlink(0);
+    }
+    await expectAccessible(page);
+  });
+
   it('keeps a type-ahead word whole while it is typed at a steady pace', async () => {
     const page = await newPage();
     await openScreen(page);
