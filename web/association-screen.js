@@ -82,6 +82,8 @@
  * @property {string} saved announced after a save, `{label}`
  * @property {string} saveError a save failed; the typed values are kept, `{message}`
  * @property {string} networkError a request never got an answer
+ * @property {string} checkField a typed value the browser refused, said aloud: `{field}` `{problem}`
+ * @property {string} savedNext "Save and next" saved `{label}` and now shows `{next}`
  * @property {string} refusedValue the server refused a value the browser let through (the column
  *   changed meanwhile, say); `{detail}` is the server's own sentence, in English
  * @property {string} busy another save of this task sheet's scope held the server too long (METRICS_BUSY)
@@ -155,6 +157,8 @@ export const LABELS_EN = {
   saved: 'Saved {label}.',
   saveError: 'Not saved: {message} Your values are kept.',
   networkError: 'The server could not be reached.',
+  checkField: 'Check {field}: {problem}',
+  savedNext: 'Saved {label}. Now: {next}.',
   refusedValue: '{detail}',
   busy: 'Someone else is saving metrics here right now. Try again in a moment.',
   slowServer: 'The server took too long to answer. Try again in a moment.',
@@ -211,6 +215,8 @@ export const LABELS_PT_BR = {
   saved: '{label} salva.',
   saveError: 'Não salvo: {message} Seus valores foram mantidos.',
   networkError: 'Não foi possível falar com o servidor.',
+  checkField: 'Confira {field}: {problem}',
+  savedNext: '{label} salva. Agora: {next}.',
   refusedValue: 'O servidor recusou este valor (a coluna pode ter mudado). Confira e tente de novo.',
   busy: 'Outra pessoa está salvando métricas aqui agora. Tente de novo em instantes.',
   slowServer: 'O servidor demorou demais para responder. Tente de novo em instantes.',
@@ -548,9 +554,11 @@ export function mountAssociationScreen(element, options) {
 
   /** @param {string} message */
   function announce(message) {
+    // While the modal is open the rest of the page is inert, its live region too: the modal has its own.
+    const region = modal.dialog.open ? modal.status : status;
     // Emptied first, so the same message twice is announced twice.
-    status.textContent = '';
-    later(() => (status.textContent = message), 30);
+    region.textContent = '';
+    later(() => (region.textContent = message), 30);
   }
 
   /**
@@ -1204,6 +1212,9 @@ export function mountAssociationScreen(element, options) {
     const formError = create('p', `${BLOCK}__form-error`);
     formError.setAttribute('role', 'alert');
     formError.hidden = true;
+    const dialogStatus = create('p', `${BLOCK}__status`);
+    dialogStatus.setAttribute('role', 'status');
+    dialogStatus.setAttribute('aria-live', 'polite');
     const actions = create('div', `${BLOCK}__actions`);
     const cancel = create('button', `${BLOCK}__button`, labels.cancel);
     cancel.type = 'button';
@@ -1212,7 +1223,7 @@ export function mountAssociationScreen(element, options) {
     const save = create('button', `${BLOCK}__button ${BLOCK}__button--primary`, labels.save);
     save.type = 'submit';
     actions.append(cancel, saveNext, save);
-    form.append(title, trail, notice, fields, formError, actions);
+    form.append(title, trail, notice, fields, formError, actions, dialogStatus);
     dialog.append(form);
     /** @type {Map<string, { input: HTMLInputElement, source: HTMLElement, error: HTMLElement, column: MetricColumn }>} */
     const inputs = new Map();
@@ -1341,6 +1352,12 @@ export function mountAssociationScreen(element, options) {
       }
       if (firstBad) {
         firstBad.focus();
+        // Focus that stays on the field (Enter pressed in it) says nothing new: the alert says it.
+        formError.textContent = fill(labels.checkField, {
+          field: firstBad.labels?.[0]?.textContent ?? firstBad.name,
+          problem: inputs.get(firstBad.name)?.error.textContent ?? '',
+        });
+        formError.hidden = false;
         return;
       }
       formError.hidden = true;
@@ -1394,17 +1411,20 @@ export function mountAssociationScreen(element, options) {
       node.data = { ...node.data, metrics };
       const details = node.item.querySelector(`.${BLOCK}__metrics`);
       if (details instanceof HTMLElement) renderChips(node, details);
-      announce(fill(labels.saved, { label: node.data.label }));
-      if (!stillOpen) return;
-      const next = andNext ? nextTask(node) : undefined;
+      const next = stillOpen && andNext ? nextTask(node) : undefined;
       if (next) {
         modalNode = next;
         focusNode(next, { scroll: true });
         open(next);
-      } else dialog.close();
+        // Said inside the dialog, which now shows the next activity: both are named.
+        announce(fill(labels.savedNext, { label: node.data.label, next: next.data.label }));
+        return;
+      }
+      if (stillOpen) dialog.close();
+      announce(fill(labels.saved, { label: node.data.label }));
     }
 
-    return { dialog, setColumns, open };
+    return { dialog, status: dialogStatus, setColumns, open };
   }
 
   /** @param {string | undefined} source */

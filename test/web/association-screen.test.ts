@@ -374,6 +374,11 @@ describe('the association screen, on the demo', () => {
     await page.keyboard.press('Enter');
     const next = page.getByRole('dialog', { name: 'A-SUBSOIL — Subsoiling' });
     await next.waitFor();
+    // Said inside the dialog: the page's own live region is inert while the modal is open.
+    await next
+      .getByRole('status')
+      .getByText('Saved A-DISC — Disc ploughing. Now: A-SUBSOIL — Subsoiling.')
+      .waitFor();
     expect(await savedRows('A-DISC')).toMatchObject([{ METRICA1: '4.50', METRICA2: 6, HORAS: '8.0' }]);
     await page.keyboard.press('Escape');
     await next.waitFor({ state: 'hidden' });
@@ -789,6 +794,24 @@ describe('what a person types, and what they do while a save is on its way', () 
       await unlink(0);
     }
     await expectAccessible(page);
+  });
+
+  it('says a refused value aloud when Enter is pressed in the field that keeps the focus', async () => {
+    const page = await newPage();
+    await openScreen(page);
+    await expand(page, 'S-NORTH — North field');
+    await expand(page, 'G-SOIL — Soil preparation');
+    const dialog = await openActivity(page, 'A-SUBSOIL — Subsoiling');
+    const quantity = dialog.getByRole('textbox', { name: 'Quantidade' });
+    expect(await focused(quantity)).toBe(true);
+    await page.keyboard.type('abc');
+    await page.keyboard.press('Enter');
+    expect(await dialog.getByRole('alert').textContent()).toBe(
+      'Check Quantidade: Enter a number, such as 12.50.',
+    );
+    expect(await focused(quantity)).toBe(true);
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
   });
 
   it('keeps a type-ahead word whole while it is typed at a steady pace', async () => {
