@@ -856,6 +856,29 @@ export function mountAssociationScreen(element, options) {
     await node.loading;
   }
 
+  /**
+   * Reads an activity's metrics again: the server counts a cleared (NULL) value as nothing saved, so
+   * its default applies, which the screen cannot know by itself once a value was saved. Asked only
+   * after a save that cleared a value; on failure the chips keep what was saved.
+   * @param {TreeNode} node
+   */
+  async function refreshMetrics(node) {
+    const parent = node.parent;
+    try {
+      /** @type {{ nodes: ScreenNode[] }} */
+      const data = await call(
+        parent ? { part: 'children', level: parent.data.level, node: parent.data.id } : { part: 'children' },
+      );
+      const fresh = data.nodes.find((child) => child.kind === 'task' && child.id === node.data.id);
+      if (fresh === undefined || destroyed) return;
+      node.data = fresh;
+      const details = node.item.querySelector(`.${BLOCK}__metrics`);
+      if (details instanceof HTMLElement) renderChips(node, details);
+    } catch {
+      // What was saved stays shown; the next load of the screen shows the default.
+    }
+  }
+
   /** @param {TreeNode} node */
   async function loadChildren(node) {
     node.item.setAttribute('aria-busy', 'true');
@@ -1411,6 +1434,7 @@ export function mountAssociationScreen(element, options) {
       node.data = { ...node.data, metrics };
       const details = node.item.querySelector(`.${BLOCK}__metrics`);
       if (details instanceof HTMLElement) renderChips(node, details);
+      if (Object.values(values).some((value) => value === null)) void refreshMetrics(node);
       const next = stillOpen && andNext ? nextTask(node) : undefined;
       if (next) {
         modalNode = next;

@@ -796,6 +796,36 @@ describe('what a person types, and what they do while a save is on its way', () 
     await expectAccessible(page);
   });
 
+  it('shows the default again for a value cleared and saved, as a reload would', async () => {
+    const page = await newPage();
+    await openScreen(page);
+    await expand(page, 'S-SOUTH — South field');
+    await expand(page, 'G-CARE — Crop care');
+    const item = page.getByRole('treeitem', { name: 'A-WEED — Weeding' });
+    const dialog = await openActivity(page, 'A-WEED — Weeding');
+    await dialog.getByRole('textbox', { name: 'Horas' }).fill('9.5');
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await rowText(item)).toContain('Horas9.5saved');
+    await openActivity(page, 'A-WEED — Weeding');
+    await dialog.getByRole('textbox', { name: 'Horas' }).fill('');
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await savedRows('A-WEED')).toMatchObject([{ HORAS: null }]);
+    // A saved NULL is no saved value: the fixed default applies, in the tree as after a reload.
+    await page.waitForFunction(
+      () => /Horas8\.0default/.test(document.activeElement?.textContent ?? ''),
+      undefined,
+      { timeout: 10_000 },
+    );
+    await openScreen(page);
+    await expand(page, 'S-SOUTH — South field');
+    await expand(page, 'G-CARE — Crop care');
+    expect(await rowText(page.getByRole('treeitem', { name: 'A-WEED — Weeding' }))).toContain(
+      'Horas8.0default',
+    );
+  });
+
   it('says a refused value aloud when Enter is pressed in the field that keeps the focus', async () => {
     const page = await newPage();
     await openScreen(page);
