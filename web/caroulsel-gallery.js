@@ -470,6 +470,9 @@ export function mountGallery(element, options = {}) {
       list.append(card.entry);
     }
     for (const card of added) watchImage(card);
+    // An open lightbox counts them at once, and shows the first as the next slide.
+    const pswp = lightbox?.closing === false ? lightbox.pswp : undefined;
+    if (pswp !== undefined && added.length > 0) pswp.refreshSlideContent(first);
   }
 
   /**
@@ -663,8 +666,12 @@ export function mountGallery(element, options = {}) {
     opened.card.focus({ preventScroll: true });
     const reducedMotion = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
     const pswp = new PhotoSwipe({
-      dataSource: shown.map(slideOf),
+      // The grid's own cards, not a copy: the cards of pages that come while the lightbox is open
+      // are its slides too (the `itemData` filter below makes each slide when it is needed).
+      dataSource: /** @type {any} */ (shown),
       index,
+      // Wrapping from the last loaded image to the first would hide the pages still to come.
+      loop: pager === undefined || !pager.hasMore(),
       // Opaque: the page behind would otherwise show through the image's margins.
       bgOpacity: 1,
       // Room for the counter and buttons above, the caption below: neither covers the image.
@@ -681,6 +688,10 @@ export function mountGallery(element, options = {}) {
       preload: [1, 1],
     });
     current.pswp = pswp;
+    pswp.addFilter('itemData', (data, slideIndex) => {
+      const slideCard = shown[slideIndex];
+      return slideCard === undefined ? data : slideOf(slideCard);
+    });
     pswp.on('uiRegister', () => {
       pswp.ui?.registerElement({
         name: 'caroulsel-caption',
@@ -717,6 +728,8 @@ export function mountGallery(element, options = {}) {
       }
     });
     pswp.on('change', () => {
+      // Near the last loaded image, the next page is asked for, as scrolling to the grid's end would.
+      if (pager?.hasMore() && pswp.currIndex >= shown.length - 2) void pager.more();
       const item = shown[pswp.currIndex]?.item;
       if (item !== undefined && isLightboxEntry(history.state)) {
         history.replaceState(history.state, '', HASH_PREFIX + encodeURIComponent(item.id));
@@ -903,7 +916,7 @@ async function fetchPage(url, signal, baseUrl, first = 0) {
  *   failed?: (retry: () => void) => void,
  *   ended?: () => void,
  * }} io
- * @returns {{ stop(): void, seek(found: () => boolean, pages: number): Promise<boolean> }}
+ * @returns {{ stop(): void, hasMore(): boolean, more(): Promise<void>, seek(found: () => boolean, pages: number): Promise<boolean> }}
  */
 export function loadMoreAtEnd(sentinel, first, io) {
   /** @type {string | null} */
@@ -975,6 +988,8 @@ export function loadMoreAtEnd(sentinel, first, io) {
   observer.observe(sentinel);
   return {
     stop,
+    hasMore: () => next !== null,
+    more: loadNext,
     async seek(found, pages) {
       for (let loaded = 0; !found() && next !== null && loaded < pages; loaded++) await loadNext();
       return found();

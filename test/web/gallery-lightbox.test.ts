@@ -206,6 +206,42 @@ describe('The lightbox', () => {
     expect(dataRequests()).toHaveLength(3);
   });
 
+  it('goes on into pages not loaded yet instead of wrapping around, one request per page', async () => {
+    await start();
+    const data = '/caroulsel/data';
+    const numbered = (count: number, from: number) =>
+      Array.from({ length: count }, (_, index) => ({
+        ...(SAMPLE_ITEMS[(from + index) % SAMPLE_ITEMS.length] as (typeof SAMPLE_ITEMS)[number]),
+        id: `item-${from + index}`,
+        title: `Item ${from + index}`,
+        alt: `Item ${from + index}`,
+      }));
+    site.serveInTurn(
+      data,
+      json({ items: numbered(40, 0), next: `${data}?cursor=second` }),
+      json({ items: numbered(3, 40), next: null }),
+    );
+    await openGrid();
+    // The second page is held: the lightbox is at the last loaded image while it is on its way.
+    const gate = site.hold(data);
+    await card('Item 38').click();
+    await waitForSlide('Item 38', '39/40');
+    await page.keyboard.press('ArrowRight');
+    await waitForSlide('Item 39', '40/40');
+    await page.keyboard.press('ArrowRight');
+    await nextFrames(page);
+    // It used to wrap to the first image, with nothing after the fortieth to be reached.
+    await waitForSlide('Item 39', '40/40');
+    gate.release();
+    await waitForSlide('Item 39', '40/43');
+    await page.keyboard.press('ArrowRight');
+    await waitForSlide('Item 40', '41/43');
+    expect(site.requests.filter((request) => request.startsWith(`GET ${data}`))).toEqual([
+      `GET ${data}`,
+      `GET ${data}?cursor=second`,
+    ]);
+  });
+
   it('follows a swipe on a touch screen to the next image', async () => {
     await start({ touch: true });
     await openGrid();
