@@ -661,7 +661,11 @@ export function mountGallery(element, options = {}) {
       if (cause === 'click') window.location.assign(opened.item.fullUrl);
       return;
     }
-    if (destroyed || lightbox !== current) return;
+    // Back while the module loaded: the visitor left before it opened, so it does not open.
+    if (destroyed || lightbox !== current || current.fromHistory) {
+      if (lightbox === current) lightbox = undefined;
+      return;
+    }
     // Focused before PhotoSwipe takes focus, so the card is where focus comes back to.
     opened.card.focus({ preventScroll: true });
     const reducedMotion = window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
@@ -708,6 +712,17 @@ export function mountGallery(element, options = {}) {
         },
       });
     });
+    // PhotoSwipe listens to keys only once its opening animation has ended: Esc pressed during it
+    // would be lost, so it is heard here, and acted on as soon as the animation ends.
+    const earlyEscape = (/** @type {KeyboardEvent} */ event) => {
+      if (event.key !== 'Escape') return;
+      event.preventDefault();
+      closeSoon(pswp);
+    };
+    doc.addEventListener('keydown', earlyEscape);
+    const stopEarlyEscape = () => doc.removeEventListener('keydown', earlyEscape);
+    pswp.on('openingAnimationEnd', stopEarlyEscape);
+    pswp.on('destroy', stopEarlyEscape);
     pswp.on('keydown', ({ originalEvent: event }) => {
       // PhotoSwipe pulls focus back when it lands elsewhere in the page, but Tab from its last
       // button leaves the page for the browser's own controls: the dialog pattern wraps around.
@@ -749,6 +764,8 @@ export function mountGallery(element, options = {}) {
       const last = shown[pswp.currIndex] ?? opened;
       last.card.focus({ preventScroll: true });
       last.card.scrollIntoView({ block: 'nearest' });
+      // Closed by Back, then Forward while it faded out: the URL names an image again, so it opens.
+      if (current.fromHistory && isLightboxEntry(history.state)) void openNamedInUrl();
     });
     pswp.init();
     const root = pswp.element;
@@ -786,12 +803,22 @@ export function mountGallery(element, options = {}) {
     };
   }
 
+  /**
+   * Closes the lightbox now, or as soon as its opening animation ends: PhotoSwipe ignores a close
+   * during it (a fade cannot turn back midway), and Back or Esc that early would be lost.
+   * @param {import('photoswipe').default} pswp
+   */
+  function closeSoon(pswp) {
+    if (pswp.opener.isOpening) pswp.on('openingAnimationEnd', () => pswp.close());
+    else pswp.close();
+  }
+
   /** Back and Forward: leaving the lightbox's entry closes it; reaching one (or a link to an item) opens it. */
   function onPopState() {
     if (lightbox !== undefined) {
       if (lightbox.closing || isLightboxEntry(history.state)) return;
       lightbox.fromHistory = true;
-      lightbox.pswp?.close();
+      if (lightbox.pswp) closeSoon(lightbox.pswp);
       return;
     }
     if (state === 'grid') void openNamedInUrl();

@@ -22,13 +22,16 @@ afterEach(async () => {
 });
 
 /** A page with the gallery below the fold; `touch` is a 375x812 phone with a touch screen. */
-async function start(options: { touch?: boolean; mount?: Record<string, unknown> } = {}): Promise<void> {
+async function start(
+  options: { touch?: boolean; mount?: Record<string, unknown>; motion?: boolean } = {},
+): Promise<void> {
   context = await browser().newContext({
     viewport: options.touch ? { width: 375, height: 812 } : { width: 1280, height: 800 },
     hasTouch: options.touch ?? false,
     isMobile: options.touch ?? false,
-    // No opening or closing animation: each step's outcome is there as soon as the step is done.
-    reducedMotion: 'reduce',
+    // No opening or closing animation (unless asked): each step's outcome is there as soon as the
+    // step is done.
+    reducedMotion: options.motion ? 'no-preference' : 'reduce',
   });
   context.setDefaultTimeout(10_000);
   page = await context.newPage();
@@ -240,6 +243,58 @@ describe('The lightbox', () => {
       `GET ${data}`,
       `GET ${data}?cursor=second`,
     ]);
+  });
+
+  it('does not open when Back comes while its code is still loading', async () => {
+    await start();
+    const gate = site.hold('/assets/photoswipe.esm.min.js');
+    await openGrid('/#before');
+    await page.evaluate(() => history.pushState(null, '', '/'));
+    const [first, second] = SAMPLE_ITEMS;
+    if (first === undefined || second === undefined) throw new Error('two sample items at least');
+    await card(first.title).click();
+    await gate.arrived;
+    await page.goBack();
+    expect(await hash()).toBe('#before');
+    gate.release();
+    await page.waitForFunction(() =>
+      document.querySelector('script[src*="photoswipe"], link[href*="photoswipe"]'),
+    );
+    await nextFrames(page);
+    expect(await dialog().count()).toBe(0);
+    expect(await hash()).toBe('#before');
+    // Nothing is left half-open: the next click opens as usual.
+    await card(second.title).click();
+    await waitForSlide(second.title, `2/${SAMPLE_ITEMS.length}`);
+  });
+
+  it('closes on Esc and on Back during its opening animation, and opens again on Forward during its fade', async () => {
+    await start({ motion: true });
+    await openGrid();
+    const [first, second] = SAMPLE_ITEMS;
+    if (first === undefined || second === undefined) throw new Error('two sample items at least');
+    // Esc during the opening (PhotoSwipe hears keys only after it): closed once the opening ends.
+    // Its code is then loaded, so the next opening starts at once.
+    await card(first.title).click();
+    await waitForSlide(first.title, `1/${SAMPLE_ITEMS.length}`);
+    await page.keyboard.press('Escape');
+    await dialog().waitFor({ state: 'detached' });
+    await page.waitForFunction(() => window.location.hash === '');
+    await card(first.title).click();
+    await page.waitForFunction(() => window.location.hash.startsWith('#photo='));
+    // Back within the opening's fade (a third of a second), which PhotoSwipe's close ignores.
+    await page.goBack();
+    await dialog().waitFor({ state: 'detached' });
+    expect(await hash()).toBe('');
+    await card(second.title).click();
+    await waitForSlide(second.title, `2/${SAMPLE_ITEMS.length}`);
+    await page.locator('.pswp:focus-within, .pswp:focus').waitFor();
+    // Back, then Forward while the image fades out: the URL names it again, so it is open again.
+    await page.goBack();
+    await page.goForward();
+    await waitForSlide(second.title, `2/${SAMPLE_ITEMS.length}`);
+    await page.locator('.pswp:focus-within, .pswp:focus').waitFor();
+    expect(await hash()).toBe(`#photo=${encodeURIComponent(second.id)}`);
   });
 
   it('follows a swipe on a touch screen to the next image', async () => {
