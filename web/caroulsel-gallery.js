@@ -274,6 +274,8 @@ export function mountGallery(element, options = {}) {
   /** @type {Lightbox | undefined} */
   let lightbox;
   let destroyed = false;
+  /** Whether focus follows the content a retry brings (see keepFocus). */
+  let focusFollows = false;
   /** @type {ReturnType<typeof loadMoreAtEnd> | undefined} */
   let pager;
   // Aborted on destroy: no thumbnail retry outlives the gallery.
@@ -340,6 +342,20 @@ export function mountGallery(element, options = {}) {
     else showGrid(items, next);
   }
 
+  /**
+   * Where keyboard focus goes when the element that had it is replaced (the retry button by the
+   * loader, the loader by the grid): set by a retry, so focus stays in the gallery instead of falling
+   * back to the page's start. Ignored when focus is elsewhere on the page.
+   * @param {HTMLElement} target
+   */
+  function keepFocus(target) {
+    if (!focusFollows) return;
+    const active = doc.activeElement;
+    if (active !== null && active !== doc.body && !element.contains(active)) return;
+    if (target.tabIndex < 0 && !target.hasAttribute('tabindex')) target.tabIndex = -1;
+    target.focus({ preventScroll: true });
+  }
+
   function showLoader() {
     const loader = create('div', `${BLOCK}__loader`);
     loader.setAttribute('role', 'status');
@@ -348,11 +364,18 @@ export function mountGallery(element, options = {}) {
     loader.append(spinner, create('span', `${BLOCK}__loader-text`, labels.loading));
     show(loader);
     setState('loading');
+    // Said by the live region that stays: a status inserted with its text is not always read.
+    announcer.textContent = labels.loading;
+    keepFocus(loader);
   }
 
   function showEmpty() {
-    show(create('p', `${BLOCK}__message ${BLOCK}__message--empty`, labels.empty));
+    const message = create('p', `${BLOCK}__message ${BLOCK}__message--empty`, labels.empty);
+    show(message);
     setState('empty');
+    announcer.textContent = labels.empty;
+    keepFocus(message);
+    focusFollows = false;
   }
 
   function showError() {
@@ -360,11 +383,21 @@ export function mountGallery(element, options = {}) {
     box.setAttribute('role', 'alert');
     const retry = create('button', `${BLOCK}__retry`, labels.retry);
     retry.type = 'button';
-    // The loader replaces the button, so one click is one request.
-    retry.addEventListener('click', () => void load(), { once: true });
+    // The loader replaces the button, so one click is one request; focus follows into the gallery.
+    retry.addEventListener(
+      'click',
+      () => {
+        focusFollows = true;
+        void load();
+      },
+      { once: true },
+    );
     box.append(create('p', `${BLOCK}__error-text`, labels.error), retry);
     show(box);
     setState('error');
+    announcer.textContent = '';
+    keepFocus(retry);
+    focusFollows = false;
   }
 
   /**
@@ -399,6 +432,9 @@ export function mountGallery(element, options = {}) {
     setState('grid');
     appendCards(items);
     announceCount();
+    const firstCard = shown[0]?.card;
+    if (firstCard !== undefined) keepFocus(firstCard);
+    focusFollows = false;
     // The end of the grid: the next page is asked for when this sentinel comes near the viewport.
     if (next !== null) {
       const sentinel = create('div', `${BLOCK}__more`);
@@ -636,7 +672,12 @@ export function mountGallery(element, options = {}) {
     if (id === undefined) return;
     const named = (/** @type {Card} */ card) => card.item.id === id;
     if (!shown.some(named)) await pager?.seek(() => hashId() !== id || shown.some(named), SEEK_PAGES);
-    if (destroyed || hashId() !== id || !shown.some(named)) return;
+    if (destroyed || hashId() !== id) return;
+    if (!shown.some(named)) {
+      // An id the list no longer has: the URL stops naming it, so no later Back or Forward looks again.
+      history.replaceState(history.state, '', urlWithoutHash());
+      return;
+    }
     void openLightbox(shown.findIndex(named), 'url');
   }
 
@@ -728,7 +769,8 @@ export function mountGallery(element, options = {}) {
       // button leaves the page for the browser's own controls: the dialog pattern wraps around.
       if (event.key !== 'Tab' || pswp.element === undefined) return;
       const stops = [...pswp.element.querySelectorAll('button')].filter(
-        (button) => !button.disabled && button.checkVisibility(),
+        // checkVisibility() is Safari 17.4 and Firefox 125 on; a laid-out button has an offsetParent.
+        (button) => !button.disabled && (button.checkVisibility?.() ?? button.offsetParent !== null),
       );
       const first = stops[0];
       const last = stops.at(-1);

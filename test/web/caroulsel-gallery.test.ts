@@ -288,6 +288,8 @@ describe('Empty, failed and broken', () => {
     );
     expect(await page.locator('.caroulsel-gallery__grid').count()).toBe(0);
     expect(await page.locator('#gallery').getAttribute('aria-busy')).toBe('false');
+    // Said by the live region that stays on the page, as the loading before it was.
+    expect(await page.locator('.caroulsel-gallery__status').textContent()).toBe('No images to show yet.');
   });
 
   const failures = [
@@ -316,6 +318,14 @@ describe('Empty, failed and broken', () => {
       await waitForState('grid');
       expect(site.hits(DATA)).toBe(2);
       expect(await page.locator(CARD).count()).toBe(SAMPLE_ITEMS.length);
+      // The button went with the error: focus followed into the gallery, onto its first card.
+      expect(
+        await page.evaluate(() =>
+          document.activeElement?.matches(
+            '.caroulsel-gallery__card:first-of-type, li:first-child > .caroulsel-gallery__card',
+          ),
+        ),
+      ).toBe(true);
     },
   );
 

@@ -207,6 +207,9 @@ describe('The lightbox', () => {
     expect(await dialog().count()).toBe(0);
     expect(await page.locator('#gallery').getAttribute('data-state')).toBe('grid');
     expect(dataRequests()).toHaveLength(3);
+    // The URL stops naming it, so no later Back or Forward looks for it again.
+    await page.waitForFunction(() => window.location.hash === '');
+    expect(page.url()).toBe(`${ORIGIN}/?again`);
   });
 
   it('goes on into pages not loaded yet instead of wrapping around, one request per page', async () => {
@@ -221,24 +224,25 @@ describe('The lightbox', () => {
       }));
     site.serveInTurn(
       data,
-      json({ items: numbered(40, 0), next: `${data}?cursor=second` }),
-      json({ items: numbered(3, 40), next: null }),
+      json({ items: numbered(80, 0), next: `${data}?cursor=second` }),
+      json({ items: numbered(3, 80), next: null }),
     );
     await openGrid();
-    // The second page is held: the lightbox is at the last loaded image while it is on its way.
+    // A first page long enough that its end is far below the screen; the second page is held, so
+    // the lightbox is at the last loaded image while that page is on its way.
     const gate = site.hold(data);
-    await card('Item 38').click();
-    await waitForSlide('Item 38', '39/40');
+    await card('Item 78').click();
+    await waitForSlide('Item 78', '79/80');
     await page.keyboard.press('ArrowRight');
-    await waitForSlide('Item 39', '40/40');
+    await waitForSlide('Item 79', '80/80');
     await page.keyboard.press('ArrowRight');
     await nextFrames(page);
-    // It used to wrap to the first image, with nothing after the fortieth to be reached.
-    await waitForSlide('Item 39', '40/40');
+    // It used to wrap to the first image, with nothing after the eightieth to be reached.
+    await waitForSlide('Item 79', '80/80');
     gate.release();
-    await waitForSlide('Item 39', '40/43');
+    await waitForSlide('Item 79', '80/83');
     await page.keyboard.press('ArrowRight');
-    await waitForSlide('Item 40', '41/43');
+    await waitForSlide('Item 80', '81/83');
     expect(site.requests.filter((request) => request.startsWith(`GET ${data}`))).toEqual([
       `GET ${data}`,
       `GET ${data}?cursor=second`,

@@ -182,7 +182,7 @@ describe('paging', () => {
     await page.goto(`${ORIGIN}/`);
     await page.locator('#gallery').scrollIntoViewIfNeeded();
     await page.waitForSelector('#gallery[data-state="empty"]', { state: 'attached' });
-    await page.getByText('No images to show yet.').waitFor();
+    await page.locator('.caroulsel-gallery__message--empty').getByText('No images to show yet.').waitFor();
     expect(dataRequests()).toHaveLength(2);
   });
 });
