@@ -70,7 +70,8 @@
  * @property {string} searchResults accessible name of the result list
  * @property {string} searchNone no match, `{q}` the text
  * @property {string} searchMore more matched than shown
- * @property {string} searchCount announced result count, `{count}`
+ * @property {string} searchCount announced result count, `{count}` (two or more)
+ * @property {string} searchCountOne announced when there is one result
  * @property {string} searchError the search failed
  * @property {string} readOnly a read-only activity, in the tree and in the modal
  * @property {string} readOnlyNotice the modal's explanation of a read-only row
@@ -146,6 +147,7 @@ export const LABELS_EN = {
   searchNone: 'Nothing matches “{q}”.',
   searchMore: 'More matches exist: type more to narrow them down.',
   searchCount: '{count} matches',
+  searchCountOne: '1 match',
   searchError: 'The search failed. Try again.',
   readOnly: 'Read-only',
   readOnlyNotice: 'These metrics are locked (read-only or inactive) and cannot be changed here.',
@@ -203,6 +205,7 @@ export const LABELS_PT_BR = {
   searchNone: 'Nada corresponde a “{q}”.',
   searchMore: 'Há mais resultados: digite mais para refinar.',
   searchCount: '{count} resultados',
+  searchCountOne: '1 resultado',
   searchError: 'A busca falhou. Tente novamente.',
   readOnly: 'Somente leitura',
   readOnlyNotice:
@@ -1173,7 +1176,8 @@ export function mountAssociationScreen(element, options) {
           .map((step) => step.label)
           .join(' › ');
         if (trail) button.append(create('span', `${BLOCK}__result-path`, trail));
-        button.addEventListener('click', () => void openPath(match.path));
+        // A branch on the way that fails to load says so itself (see loadChildren).
+        button.addEventListener('click', () => void openPath(match.path).catch(() => undefined));
         item.append(button);
         results.append(item);
       }
@@ -1183,7 +1187,9 @@ export function mountAssociationScreen(element, options) {
       announce(
         data.matches.length === 0
           ? fill(labels.searchNone, { q })
-          : fill(labels.searchCount, { count: data.matches.length }),
+          : fill(data.matches.length === 1 ? labels.searchCountOne : labels.searchCount, {
+              count: data.matches.length,
+            }),
       );
     } catch (error) {
       if (request.signal.aborted || destroyed) return;

@@ -844,6 +844,33 @@ describe('what a person types, and what they do while a save is on its way', () 
     await dialog.waitFor({ state: 'hidden' });
   });
 
+  it('says one search result in the singular, and a branch that fails on the way to a result says so', async () => {
+    const page = await newPage();
+    await openScreen(page);
+    await page.getByRole('searchbox', { name: 'Search activities' }).fill('weed');
+    const match = page.getByRole('list', { name: 'Search results' }).getByRole('button', { name: /A-WEED/ });
+    await match.waitFor();
+    await page.getByRole('status').getByText('1 match', { exact: true }).waitFor();
+    // The branch on the way to the match fails: its error is shown, and nothing is left unhandled
+    // (afterEach fails the test on any page error).
+    await page.route(/part=children/, (route) => route.abort('connectionfailed'));
+    await match.click();
+    await page.getByText('Could not load this branch.').first().waitFor();
+  });
+
+  it('draws a visible focus outline in forced-colors mode', async () => {
+    const page = await newPage();
+    await page.emulateMedia({ forcedColors: 'active' });
+    await openScreen(page);
+    await page.getByRole('searchbox', { name: 'Search activities' }).focus();
+    await page.keyboard.press('Tab');
+    const outline = await page.evaluate(() => {
+      const row = document.activeElement?.querySelector('.ta-screen__row');
+      return row ? getComputedStyle(row).outlineStyle : 'no focused row';
+    });
+    expect(outline).toBe('solid');
+  });
+
   it('keeps a type-ahead word whole while it is typed at a steady pace', async () => {
     const page = await newPage();
     await openScreen(page);
