@@ -39,16 +39,16 @@ export async function readTaskSheetLinks(db: SqlExecutor, scope: Scope): Promise
   );
   return rows.map((row) => ({
     id: Number(row.SEQ_DB),
-    date: row.DATA instanceof Date ? localDay(row.DATA) : row.DATA == null ? null : String(row.DATA),
+    // Our connections read a DATE as its day's UTC midnight: the UTC day is its calendar day.
+    date:
+      row.DATA instanceof Date
+        ? row.DATA.toISOString().slice(0, 10)
+        : row.DATA == null
+          ? null
+          : String(row.DATA),
     plot: row.TALHAO == null ? null : String(row.TALHAO),
     label: field.DESCRICAO,
     // The ERP's routes are relative to its root: the link field's url is a route name.
     href: `/${buildLink(field.OPCOES, row)}`,
   }));
-}
-
-/** A DATE column comes back as local midnight: its calendar day. */
-function localDay(date: Date): string {
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}`;
 }

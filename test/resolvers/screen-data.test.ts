@@ -188,6 +188,19 @@ beforeAll(async () => {
 });
 
 describe('part=start: what the screen paints first', () => {
+  it('gives a DATE column its calendar day in a process west of UTC (it gave the day before)', async () => {
+    const zone = process.env.TZ;
+    process.env.TZ = 'America/Sao_Paulo';
+    try {
+      expect(new Date(Date.UTC(2026, 10, 20)).getDate()).toBe(19);
+      const { taskSheet } = await getJson(`?taskSheet=${ids.sheetA}&part=start`);
+      expect(taskSheet.columns).toContainEqual({ name: 'DATA', value: '2026-11-20' });
+    } finally {
+      if (zone === undefined) delete process.env.TZ;
+      else process.env.TZ = zone;
+    }
+  });
+
   it('gives the header (SEQ_DB and the date column by default), the metric columns typed by the database, and the roots', async () => {
     expect(await getJson(`?taskSheet=${ids.sheetA}&part=start`)).toEqual({
       taskSheet: {

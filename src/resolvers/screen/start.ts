@@ -109,10 +109,11 @@ function headerColumns(
 function headerValue(value: unknown, type: ColumnType | undefined): string | null {
   if (value === null || value === undefined) return null;
   if (value instanceof Date) {
-    // DATE columns come back as a local midnight: print the calendar day, not a shifted UTC time.
-    if (type?.dataType === 'date' || (value.getHours() === 0 && value.getMinutes() === 0)) {
-      const pad = (n: number) => String(n).padStart(2, '0');
-      return `${value.getFullYear()}-${pad(value.getMonth() + 1)}-${pad(value.getDate())}`;
+    // Our connections read dates in UTC (CONNECTION_OPTIONS): a DATE is its day's UTC midnight, so
+    // its calendar day is the UTC one, whatever the server process's own time zone (local getters
+    // gave the day before west of UTC, as on a Brazilian server).
+    if (type?.dataType === 'date' || (value.getUTCHours() === 0 && value.getUTCMinutes() === 0)) {
+      return value.toISOString().slice(0, 10);
     }
     return value.toISOString();
   }
