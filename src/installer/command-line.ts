@@ -95,23 +95,54 @@ export async function withInstallation<T>(
       progress: (line) => say(io, line),
     });
   } catch (error) {
-    throw asOneLine(error);
+    throw asOneLine(error, writes);
   } finally {
-    await db.close();
+    // The connection may be gone already (the error above): closing the pool must not replace it.
+    await db.close().catch(() => undefined);
   }
 }
 
 /**
- * A server error in the middle of a run (a lock wait timeout, a lost connection) is not a bug of
- * ours: the operator gets one line, and knows the row transaction was rolled back.
+ * A server error in the middle of a run (a lock wait timeout, a refused statement) or a lost
+ * connection is not a bug of ours: the operator gets one line (and `--json` its document), never a
+ * stack trace. What it says of the writes is only what is known: the failed statement's transaction
+ * was rolled back, and a command that writes in steps (rows, then tables) keeps the steps committed
+ * before it, which `status` shows.
  */
-function asOneLine(error: unknown): unknown {
-  if (error instanceof TaskAssociationError || !(error instanceof Error) || !('sqlMessage' in error))
-    return error;
-  return new InstallerError(
-    'DATABASE_ERROR',
-    `the database refused a statement (${error.message}): the row changes were rolled back; run again once the cause is fixed`,
-    { cause: error },
+function asOneLine(error: unknown, writes: boolean): unknown {
+  if (error instanceof TaskAssociationError || !(error instanceof Error)) return error;
+  const after = writes
+    ? 'the transaction it was in was rolled back, and anything committed before it stays: `status` shows where the installation stands; run again once the cause is fixed'
+    : 'nothing was written; run again once the cause is fixed';
+  if ('sqlMessage' in error) {
+    return new InstallerError(
+      'DATABASE_ERROR',
+      `the database refused a statement (${error.message}): ${after}`,
+      {
+        cause: error,
+      },
+    );
+  }
+  if (isConnectionLoss(error)) {
+    return new InstallerError(
+      'DATABASE_CONNECTION_LOST',
+      `the connection to the database was lost (${error.message}): ${after}`,
+      {
+        cause: error,
+      },
+    );
+  }
+  return error;
+}
+
+/** mysql2's errors for a connection that broke (fatal) or a network that failed under it. */
+function isConnectionLoss(error: Error): boolean {
+  const code = 'code' in error ? String(error.code) : '';
+  return (
+    ('fatal' in error && error.fatal === true) ||
+    code.startsWith('PROTOCOL_') ||
+    ['ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH'].includes(code) ||
+    /connection is in closed state/.test(error.message)
   );
 }
 

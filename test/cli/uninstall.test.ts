@@ -53,3 +53,48 @@ describe('task-association uninstall', () => {
     expect(again.err()).toContain('nothing to remove');
   });
 });
+
+describe('a connection lost in the middle of a run', () => {
+  it('is one line and, with --json, one document on stdout: no stack trace', async () => {
+    const { db, url } = scratch();
+    expect(await runCli(['apply', '--install', INSTALL, '--database-url', url, '--yes'], captureIo())).toBe(
+      0,
+    );
+    // A host transaction holds the menu rows: uninstall waits on them, and its connection is killed.
+    const holder = await db.pool.getConnection();
+    try {
+      await holder.query('START TRANSACTION');
+      await holder.query('SELECT * FROM sys_core_menu FOR UPDATE');
+      const io = captureIo();
+      const run = runCli(['uninstall', '--install', INSTALL, '--database-url', url, '--yes', '--json'], io);
+      let waiting: number | undefined;
+      for (let tries = 0; waiting === undefined && tries < 200; tries++) {
+        const [row] = await db.query<{ ID: number }>(
+          "SELECT ID FROM information_schema.PROCESSLIST WHERE DB = DATABASE() AND INFO LIKE '%sys_core_menu%' AND ID <> ? AND COMMAND = 'Query' AND ID <> CONNECTION_ID()",
+          [holder.threadId],
+        );
+        if (row === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
+        else waiting = Number(row.ID);
+      }
+      expect(waiting).toBeDefined();
+      await db.execute(`KILL CONNECTION ${Number(waiting)}`);
+      expect(await run).toBe(1);
+      expect(JSON.parse(io.out())).toEqual({
+        error: {
+          code: 'DATABASE_CONNECTION_LOST',
+          message: expect.stringMatching(/^the connection to the database was lost/),
+        },
+      });
+      expect(io.err()).toMatch(/^task-association uninstall: the connection to the database was lost/m);
+      expect(io.err()).not.toMatch(/\n\s+at /);
+    } finally {
+      await holder.query('ROLLBACK');
+      holder.release();
+    }
+    // Nothing of the interrupted transaction stayed: the installation is whole, and uninstall ends it.
+    expect(await countRows(db, 'sys_core_menu')).toBe(3);
+    expect(
+      await runCli(['uninstall', '--install', INSTALL, '--database-url', url, '--yes'], captureIo()),
+    ).toBe(0);
+  });
+});
