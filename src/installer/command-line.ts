@@ -164,7 +164,10 @@ export function reportChanges(io: CliIo, changes: readonly Change[], none: strin
     say(io, `  ${change.kind.padEnd(12)} ${change.message.replaceAll('\n', `\n${indent}`)}`);
 }
 
-/** Shows the plan and asks on the terminal; anything but y/yes declines. */
+/**
+ * Shows the plan and asks on the terminal; anything but y/yes declines, and so do Ctrl-C and
+ * SIGTERM (`io.stopSignal`) while the question waits: the installer's lock is held meanwhile.
+ */
 export async function askToProceed(
   io: CliIo,
   changes: readonly Change[],
@@ -172,10 +175,19 @@ export async function askToProceed(
 ): Promise<boolean> {
   reportChanges(io, changes, 'nothing to do');
   io.stderr.write(`${question} [y/N] `);
-  let answer = '';
-  for await (const chunk of io.stdin) {
-    answer += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
-    if (answer.includes('\n')) break;
+  const read = async () => {
+    let answer = '';
+    for await (const chunk of io.stdin) {
+      answer += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+      if (answer.includes('\n')) break;
+    }
+    return answer;
+  };
+  const interrupted = io.stopSignal?.then(() => undefined);
+  const answer = await (interrupted === undefined ? read() : Promise.race([read(), interrupted]));
+  if (answer === undefined) {
+    io.stderr.write('\n');
+    return false;
   }
   return /^\s*y(es)?\s*$/i.test(answer.split('\n')[0] ?? '');
 }
@@ -221,6 +233,8 @@ export function runChangeCommand(
       }
       if (!result.applied) {
         progress('nothing was changed');
+        // `--json` promises one document, a declined run's too.
+        if (json) printJson(io, { changes: [], applied: false });
         return 1;
       }
       // Each change was shown as it ran; only say so when there was none.

@@ -35,6 +35,43 @@ describe('task-association apply', () => {
     expect(await countRows(db, 'sys_core_menu')).toBe(0);
   });
 
+  it('prints one document for a declined run with --json', async () => {
+    const { db, url } = scratch();
+    const io = terminal('n\n');
+    expect(await runCli(['apply', '--install', INSTALL, '--database-url', url, '--json'], io)).toBe(1);
+    expect(JSON.parse(io.out())).toEqual({ changes: [], applied: false });
+    expect(await countRows(db, 'sys_core_menu')).toBe(0);
+  });
+
+  it('takes Ctrl-C at the question as no: it ends, writes nothing and lets go of the lock', async () => {
+    const { db, url } = scratch();
+    let interrupt = () => {};
+    const stopSignal = new Promise<void>((resolve) => (interrupt = resolve));
+    // A terminal nobody answers: its input never ends.
+    const io = {
+      ...captureIo(),
+      stopSignal,
+      stdin: (async function* () {
+        await new Promise(() => {});
+        yield '';
+      })(),
+    };
+    Object.assign(io.stdin, { isTTY: true });
+    const run = runCli(['apply', '--install', INSTALL, '--database-url', url], io);
+    for (let tries = 0; !io.err().includes('[y/N]') && tries < 200; tries++) {
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
+    expect(io.err()).toContain('apply these changes? [y/N]');
+    interrupt();
+    expect(await run).toBe(1);
+    expect(io.err()).toContain('nothing was changed');
+    expect(await countRows(db, 'sys_core_menu')).toBe(0);
+    // The lock is free: the next run takes it at once.
+    expect(await runCli(['apply', '--install', INSTALL, '--database-url', url, '--yes'], captureIo())).toBe(
+      0,
+    );
+  });
+
   it('applies on "y", then a second apply prints {"changes": []}', async () => {
     const { db, url } = scratch();
     expect(await runCli(['apply', '--install', INSTALL, '--database-url', url], terminal('y\n'))).toBe(0);
