@@ -121,12 +121,13 @@ export async function applyInstallation(
 ): Promise<ChangeResult> {
   requireInstallFile(file);
   const progress = options.progress ?? (() => undefined);
-  return withInstallerLock(db, async () => {
+  return withInstallerLock(db, async (lock) => {
     const plan = await planInstallation(db, file, options);
     refuseOnErrors(plan.findings);
     if (plan.changes.length === 0) return { changes: [], findings: plan.findings, applied: true };
-    if (options.confirm !== undefined && !(await options.confirm(plan))) {
-      return { changes: [], findings: plan.findings, applied: false };
+    if (options.confirm !== undefined) {
+      if (!(await options.confirm(plan))) return { changes: [], findings: plan.findings, applied: false };
+      await lock.assertHeld();
     }
     const names = installationTableNames(file);
     const missingBefore = await missingTables(db, names);

@@ -40,7 +40,7 @@ export async function uninstallInstallation(
   const file = requireUninstallFile(given);
   const progress = options.progress ?? (() => undefined);
   const { scope } = file;
-  return withInstallerLock(db, async () => {
+  return withInstallerLock(db, async (lock) => {
     progress('reading the ledger');
     const ledger = await readLedger(db);
     const mine = ledger.filter((entry) => sameScope(entry.scope, scope));
@@ -81,8 +81,9 @@ export async function uninstallInstallation(
           ];
     const changes = [...rowChanges.map(describeChange), ...tables.map(describeChange), ...dropLedger];
     if (options.dryRun === true) return { changes, findings, applied: false };
-    if (options.confirm !== undefined && !(await options.confirm({ changes, findings }))) {
-      return { changes: [], findings, applied: false };
+    if (options.confirm !== undefined) {
+      if (!(await options.confirm({ changes, findings }))) return { changes: [], findings, applied: false };
+      await lock.assertHeld();
     }
     // A ledger written by an older version gets this version's columns before we write to it.
     for (const sql of await ledgerUpgrades(db)) await db.execute(sql);

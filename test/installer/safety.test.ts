@@ -110,6 +110,27 @@ describe('one installer at a time', () => {
     }
   });
 
+  it('stops before writing when its lock was lost while the operator was asked', async () => {
+    const { db, name } = scratch();
+    const before = await databaseState(db);
+    await expect(
+      applyInstallation(db, file, {
+        // The lock's connection is closed while the question waits (an idle timeout, a proxy).
+        confirm: async () => {
+          const [row] = await db.query<{ id: number | null }>('SELECT IS_USED_LOCK(?) AS id', [
+            installerLockName(name),
+          ]);
+          await db.execute(`KILL CONNECTION ${Number(row?.id)}`);
+          return true;
+        },
+      }),
+    ).rejects.toMatchObject({
+      code: 'INSTALLER_LOCK_LOST',
+      message: expect.stringContaining('nothing more was written: run again'),
+    });
+    expect(await databaseState(db)).toEqual(before);
+  });
+
   it('lets two installers started together end with one installation, never a duplicate', async () => {
     const { url } = scratch();
     const [a, b] = [await openDatabase(url), await openDatabase(url)];
