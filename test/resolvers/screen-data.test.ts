@@ -595,4 +595,46 @@ describe('part=search: across every level, with paths', () => {
       await db.execute(`ALTER TABLE ${names.OPER} MODIFY DESCRICAO varchar(250) NULL`);
     }
   });
+
+  it('does not let matches hidden below a deleted node take the places of shown ones', async () => {
+    const { db } = scratch();
+    // 40 live groups matching "zz", all below a deleted group: live, but never shown.
+    const hidden = await insertRows(
+      db,
+      names.OPER_GRUPO,
+      Array.from({ length: 40 }, (_, index) => ({
+        ...SCOPE_A,
+        CODIGO: `ZZ-${index}`,
+        OPER_GRUPO_SEQ_DB: ids.underRetired,
+        ...live,
+      })),
+    );
+    const shownActivity = await insertRow(db, names.OPER, { ...SCOPE_A, CODIGO: 'ZZ-LIVE', ...live });
+    const link = await insertRow(db, names.OPER_OPER_GRUPO, {
+      ...SCOPE_A,
+      OPER_GRUPO_SEQ_DB: ids.emptyGroup,
+      OPER_SEQ_DB: shownActivity,
+      ...live,
+    });
+    try {
+      expect(await getJson(`?taskSheet=${ids.sheetA}&part=search&q=zz`)).toEqual({
+        matches: [
+          {
+            path: [
+              { level: 1, id: ids.emptyGroup, label: 'G-2 — Nothing yet' },
+              { level: 2, id: shownActivity, label: 'ZZ-LIVE' },
+            ],
+          },
+        ],
+        more: false,
+      });
+    } finally {
+      await db.execute(`DELETE FROM ${names.OPER_OPER_GRUPO} WHERE SEQ_DB = ?`, [link]);
+      await db.execute(`DELETE FROM ${names.OPER} WHERE SEQ_DB = ?`, [shownActivity]);
+      await db.execute(
+        `DELETE FROM ${names.OPER_GRUPO} WHERE SEQ_DB IN (${hidden.map(() => '?').join(', ')})`,
+        hidden,
+      );
+    }
+  });
 });

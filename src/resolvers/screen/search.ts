@@ -41,8 +41,9 @@ const MAX_DEPTH = 64;
  * Finds nodes of every level whose label columns contain `text`, each with its path from a root,
  * so the screen can open the tree down to it. Per level, one query for its label columns and one
  * for its matches (LIMIT: never more rows than asked for); then, per match, one query per step up
- * its parent chain (a few steps on ordinary trees; at most `limit` matches, walked side by side).
- * Only paths the tree shows are returned: every node on them live and in scope, the top one a root.
+ * its parent chain (a few steps on ordinary trees; the matches walked side by side). Only paths the
+ * tree shows are returned: every node on them live and in scope, the top one a root; matches without
+ * one do not count against `limit` (see MAX_CANDIDATES).
  *
  * @example
  * const plan = await resolveTreePlan(db, scope, {});
@@ -53,40 +54,60 @@ export async function searchTree(db: SqlExecutor, options: SearchTreeOptions): P
   const { scope, plan } = options;
   const limit = options.limit ?? 30;
   const pattern = `%${options.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const found: Array<{ index: number; row: Row }> = [];
+  /** The matching nodes the tree shows (each with every path to it), in the order found. */
+  const shown: PathStep[][][] = [];
+  let more = false;
   for (const [index, level] of plan.levels.entries()) {
-    if (found.length > limit) break;
+    if (shown.length > limit) break;
     const types = await readColumnTypes(db, level.table);
     const columns = labelColumnsOf(level).filter((column) => types.has(column));
     if (columns.length === 0) continue;
-    // Compared as utf8mb4 under one collation named here: a host's latin1 or utf8mb3 label column
-    // compared with text it cannot hold (an emoji, a CJK character) is otherwise an error ("Illegal
-    // mix of collations"), where the answer is simply no match. utf8mb4_unicode_ci exists on MariaDB
-    // and MySQL alike, and ignores case and accents: "cafe" finds "Café".
-    const rows = await db.query(
-      `SELECT c.* FROM ${quoteIdentifier(level.table)} c WHERE ${liveInScope('c')} AND (${columns
-        .map(
-          (column) => `CONVERT(c.${quoteIdentifier(column)} USING utf8mb4) COLLATE utf8mb4_unicode_ci LIKE ?`,
-        )
-        .join(' OR ')}) LIMIT ${limit + 1 - found.length}`,
-      [...scopeParams(scope), ...columns.map(() => pattern)],
-    );
-    for (const row of rows) found.push({ index, row });
+    const candidates = (count: number) =>
+      // Compared as utf8mb4 under one collation named here: a host's latin1 or utf8mb3 label column
+      // compared with text it cannot hold (an emoji, a CJK character) is otherwise an error ("Illegal
+      // mix of collations"), where the answer is simply no match. utf8mb4_unicode_ci exists on
+      // MariaDB and MySQL alike, and ignores case and accents: "cafe" finds "Café".
+      db.query(
+        `SELECT c.* FROM ${quoteIdentifier(level.table)} c WHERE ${liveInScope('c')} AND (${columns
+          .map(
+            (column) =>
+              `CONVERT(c.${quoteIdentifier(column)} USING utf8mb4) COLLATE utf8mb4_unicode_ci LIKE ?`,
+          )
+          .join(' OR ')}) LIMIT ${count}`,
+        [...scopeParams(scope), ...columns.map(() => pattern)],
+      );
+    const walked = new Map<number, PathStep[][]>();
+    const pathsOf = (row: Row) => {
+      const id = Number(row.SEQ_DB);
+      const known = walked.get(id);
+      if (known !== undefined) return Promise.resolve(known);
+      const self: PathStep = { level: level.level, id, label: nodeLabel(row, labelColumnsOf(level)) };
+      return pathsUp(db, scope, plan.levels, index, self).then((paths) => {
+        walked.set(id, paths);
+        return paths;
+      });
+    };
+    // Live rows that match may hang below a hidden node, and show no path: they must not take the
+    // places of shown ones. Asked for again, four times as many, until enough are shown, the level
+    // has no more, or MAX_CANDIDATES rows were read (then the person is asked to type more).
+    const needed = limit + 1 - shown.length;
+    for (let count = needed; ; count = Math.min(count * 4, MAX_CANDIDATES)) {
+      const rows = await candidates(count);
+      const paths = await Promise.all(rows.map(pathsOf));
+      const here = paths.filter((nodePaths) => nodePaths.length > 0);
+      const exhausted = rows.length < count;
+      if (here.length >= needed || exhausted || count >= MAX_CANDIDATES) {
+        shown.push(...here.slice(0, needed));
+        if (!exhausted && here.length < needed) more = true;
+        break;
+      }
+    }
   }
-  const more = found.length > limit;
-  // The matches' parent chains are independent: they are walked side by side.
-  const paths = await Promise.all(
-    found.slice(0, limit).map(({ index, row }) => {
-      const level = plan.levels[index] as PlannedLevel;
-      const self: PathStep = {
-        level: level.level,
-        id: Number(row.SEQ_DB),
-        label: nodeLabel(row, labelColumnsOf(level)),
-      };
-      return pathsUp(db, scope, plan.levels, index, self);
-    }),
-  );
-  const matches: SearchMatch[] = paths.flat().map((path) => ({ path }));
+  more ||= shown.length > limit;
+  const matches: SearchMatch[] = shown
+    .slice(0, limit)
+    .flat()
+    .map((path) => ({ path }));
   const keyed = matches.map((match) => ({
     match,
     id: lastStep(match).id,
@@ -96,6 +117,9 @@ export async function searchTree(db: SqlExecutor, options: SearchTreeOptions): P
   matches.splice(0, matches.length, ...keyed.map((entry) => entry.match));
   return { matches: matches.slice(0, limit), more: more || matches.length > limit };
 }
+
+/** The most matching rows one level reads to find shown ones among hidden (a few hundred at most). */
+const MAX_CANDIDATES = 496;
 
 function lastStep(match: SearchMatch): PathStep {
   return match.path.at(-1) ?? { level: 0, label: '', id: 0 };
