@@ -64,7 +64,7 @@ export async function withInstallation<T>(
   );
   const parsed = writes
     ? parseCommandLine(args, { ...WRITE_OPTIONS, ...own }).values
-    : { ...parseCommandLine(args, { ...READ_OPTIONS, ...own }).values, yes: false, force: false };
+    : { yes: false, force: false, ...parseCommandLine(args, { ...READ_OPTIONS, ...own }).values };
   const values = parsed as typeof parsed & Record<string, unknown>;
   const flags = new Set(ownFlags.filter((flag) => values[flag] === true));
   if (values.install === undefined) throw new UsageError('--install <file> is required');

@@ -200,3 +200,34 @@ async function withInstallFile(document: unknown, run: (file: string) => Promise
     await rm(dir, { recursive: true, force: true });
   }
 }
+
+describe('plan --force', () => {
+  it('lists what apply --force would reset, where plan alone says nothing is to do', async () => {
+    const { db, url } = scratch();
+    expect(await runCli(['apply', '--install', INSTALL, '--database-url', url, '--yes'], captureIo())).toBe(
+      0,
+    );
+    // An administrator changed a row the installer leaves alone unless forced.
+    await db.execute(
+      "UPDATE sys_core_par_parametros SET CONTEUDO = 'MO_OPER2' WHERE NOME = 'ASSOCIATION_TASK_OPER'",
+    );
+    const plain = captureIo();
+    expect(await runCli(['plan', '--install', INSTALL, '--database-url', url, '--json'], plain)).toBe(0);
+    expect(JSON.parse(plain.out()).changes).toEqual([]);
+    const forced = captureIo();
+    expect(
+      await runCli(['plan', '--install', INSTALL, '--database-url', url, '--json', '--force'], forced),
+    ).toBe(0);
+    const planned = JSON.parse(forced.out()).changes;
+    expect(planned.map((change: { key: string }) => change.key)).toContain('parameter:ASSOCIATION_TASK_OPER');
+    const applied = captureIo();
+    expect(
+      await runCli(
+        ['apply', '--install', INSTALL, '--database-url', url, '--yes', '--json', '--force'],
+        applied,
+      ),
+    ).toBe(0);
+    // The plan listed exactly what the forced apply then did.
+    expect(JSON.parse(applied.out()).changes).toEqual(planned);
+  });
+});

@@ -15,11 +15,12 @@ import { printJson } from '../io.js';
 import type { Command } from '../main.js';
 
 export const command: Command = {
-  usage: 'plan --install <file> [--database-url URL] [--json | --sql]',
+  usage: 'plan --install <file> [--database-url URL] [--json | --sql] [--force]',
   summary: 'Shows every change apply would make, and why it would refuse. Writes nothing, takes no lock.',
   options: [
     ...INSTALLER_READ_HELP,
     ['--sql', 'print the SQL script apply would run (values written in) for a DBA to review and run as is'],
+    ['--force', 'plan what apply --force would do: also reset the rows administrators may edit'],
   ],
   example:
     'task-association plan --install install.json --database-url mysql://user:pass@host:3306/erp --sql > plan.sql',
@@ -31,7 +32,7 @@ export const command: Command = {
       async ({ db, file, json, flags, progress }) => {
         const sql = flags.has('sql');
         if (sql && json) throw new UsageError('give --json or --sql, not both');
-        const plan = await planInstallation(db, file, { progress });
+        const plan = await planInstallation(db, file, { progress, force: flags.has('force') });
         reportFindings(io, plan.findings);
         const refused = refusalOf(plan.findings);
         // --json carries what apply would do, everything noticed, and why apply would refuse.
@@ -45,7 +46,7 @@ export const command: Command = {
         else reportChanges(io, plan.changes, 'nothing to do: the installation is up to date');
         return 0;
       },
-      ['sql'],
+      ['sql', 'force'],
     ),
 };
 
