@@ -164,6 +164,21 @@ async function planTableDrops(
       });
       continue;
     }
+    // A foreign key of a table that stays (the host's, or one of ours kept for its rows) would make
+    // the DROP fail after the rows were already removed: the table is kept, even with --force.
+    const dropped = new Set(drops.filter((drop) => drop.kind === 'drop-table').map((drop) => drop.table));
+    const blocker = (await referencingKeys(db, table)).find(
+      (key) => key.table !== table && !dropped.has(key.table),
+    );
+    if (blocker !== undefined) {
+      findings.push({
+        level: 'info',
+        code: 'TABLE_REFERENCED',
+        path: table,
+        message: `table ${table} is referenced by foreign key ${blocker.constraint} of table ${blocker.table}: kept (drop that foreign key, then run uninstall again)`,
+      });
+      continue;
+    }
     const [row] = await db.query(`SELECT 1 FROM ${quoteIdentifier(table)} LIMIT 1`);
     if (row !== undefined && !force) {
       findings.push({
@@ -186,6 +201,19 @@ async function planTableDrops(
     });
   }
   return drops;
+}
+
+/** The foreign keys of this database that reference `table`, with the table each belongs to. */
+async function referencingKeys(
+  db: Database,
+  table: string,
+): Promise<{ table: string; constraint: string }[]> {
+  const rows = await db.query<{ t: string; c: string }>(
+    `SELECT DISTINCT TABLE_NAME AS t, CONSTRAINT_NAME AS c FROM information_schema.KEY_COLUMN_USAGE
+      WHERE REFERENCED_TABLE_SCHEMA = DATABASE() AND REFERENCED_TABLE_NAME = ? ORDER BY t, c`,
+    [table],
+  );
+  return rows.map((row) => ({ table: String(row.t), constraint: String(row.c) }));
 }
 
 /**

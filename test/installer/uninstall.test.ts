@@ -96,6 +96,33 @@ describe('uninstall', () => {
     expect(await db.query("SHOW TABLES LIKE 'MO_%'")).toEqual([]);
   });
 
+  it('keeps a table a foreign key of the host references, even with --force, and drops it once the key is gone', async () => {
+    const db = await host();
+    await applyInstallation(db, file, {});
+    await db.execute(
+      'CREATE TABLE host_task_note (ID int PRIMARY KEY, OPER_SEQ_DB bigint unsigned, CONSTRAINT fk_note_oper FOREIGN KEY (OPER_SEQ_DB) REFERENCES MO_OPER (SEQ_DB))',
+    );
+    for (const force of [false, true]) {
+      const result = await uninstallInstallation(db, file, { force });
+      expect(result.findings).toContainEqual({
+        level: 'info',
+        code: 'TABLE_REFERENCED',
+        path: 'MO_OPER',
+        message:
+          'table MO_OPER is referenced by foreign key fk_note_oper of table host_task_note: kept (drop that foreign key, then run uninstall again)',
+      });
+      // The rest goes: the rows, and the tables nothing that stays refers to.
+      expect(await db.query("SHOW TABLES LIKE 'MO_%'")).toEqual([
+        { [`Tables_in_${db.schemaName} (MO_%)`]: 'MO_OPER' },
+      ]);
+      expect(await countRows(db, 'sys_core_menu')).toBe(0);
+    }
+    await db.execute('DROP TABLE host_task_note');
+    const rest = await uninstallInstallation(db, file, {});
+    expect(rest.changes.map((change) => `${change.kind} ${change.table}`)).toContain('drop-table MO_OPER');
+    expect(await db.query("SHOW TABLES LIKE 'MO_%'")).toEqual([]);
+  });
+
   it('deletes nothing when a read fails', async () => {
     const db = await host();
     await applyInstallation(db, file, {});
