@@ -334,7 +334,19 @@ export function checkTyped(column, typed, lang) {
  * @param {string} lang
  */
 export function formatValue(value, column, lang) {
-  const text = String(value);
+  let text = String(value);
+  // A default copied from a column of another type ("6.00" from a decimal into a whole-number
+  // metric, "1.2500" into two decimals) is written as the metric's own column keeps it, where that
+  // changes no digit: preset as it came, it could not be saved unchanged.
+  if (column.dataType !== null && column.dataType in INTEGER_BITS) text = text.replace(/^(-?\d+)\.0+$/, '$1');
+  if (column.dataType === 'decimal' && column.scale !== null) {
+    const scale = column.scale;
+    text = text.replace(/^(-?\d+)\.(\d+)$/, (whole, integer, fraction) => {
+      const kept = fraction.replace(/0+$/, '');
+      if (kept.length > scale || fraction.length <= scale) return whole;
+      return scale === 0 ? integer : `${integer}.${kept.padEnd(scale, '0')}`;
+    });
+  }
   const decimal =
     column.dataType === 'decimal' || column.dataType === 'float' || column.dataType === 'double';
   return decimal && lang.toLowerCase().startsWith('pt') ? text.replace('.', ',') : text;

@@ -177,3 +177,23 @@ describe('a saved value shown in the modal and saved again is the same value', (
     ).toBe('v1.2');
   });
 });
+
+describe('a default copied from a column of another type', () => {
+  const metric = (type: ColumnType) => ({ field: 'M', label: 'M', ...type });
+  it('is preset as the metric column keeps it where no digit changes, so it saves unchanged', () => {
+    // "6.00" from a decimal task sheet column into a whole-number metric was refused on save.
+    expect(formatValue('6.00', metric(column('int')), 'en')).toBe('6');
+    expect(typed(column('int'), formatValue('6.00', metric(column('int')), 'pt-BR'), 'pt-BR')).toEqual({
+      ok: true,
+      value: 6,
+    });
+    expect(formatValue('1.2500', metric(column('decimal')), 'pt-BR')).toBe('1,25');
+    expect(formatValue('7.000', metric(column('decimal', { precision: 5, scale: 0 })), 'en')).toBe('7');
+  });
+
+  it('is left as it came where the metric column cannot hold it exactly', () => {
+    expect(formatValue('6.50', metric(column('int')), 'en')).toBe('6.50');
+    expect(formatValue('1.2550', metric(column('decimal')), 'en')).toBe('1.2550');
+    expect(typed(column('int'), '6.50', 'en')).toEqual({ ok: false, problem: 'notWhole' });
+  });
+});
