@@ -114,16 +114,27 @@ export function defaultSource(metricDefault: MetricDefault | z.input<typeof Metr
 
 function readColumn(row: Row, source: DefaultSource, field: string, index: number): MetricValue {
   const column = source.column;
-  const value = row[column];
-  // `undefined` only when the row has no such column: NULL columns come back as null.
-  if (value === undefined && !Object.hasOwn(row, column)) {
+  const key = columnKey(row, column);
+  if (key === undefined) {
     throw new ConfigurationError(
       'DEFAULT_COLUMN_MISSING',
       `metric ${field}: its default copies column "${column}" of ${source.from === 'activity' ? 'the activity' : 'the task sheet'}, which has no such column: name an existing column or change the default`,
       { path: `metrics.${index}.default.name` },
     );
   }
-  return toMetricValue(value);
+  return toMetricValue(row[key]);
+}
+
+/**
+ * The key of column `name` in a row read with `*`: the name itself, else the same name in another
+ * case (the server matches column names regardless of case, so a TREE_VIEW may write `indice` for
+ * the table's `INDICE`, and a row read with `*` carries the table's spelling); undefined when the
+ * row has no such column. The first lookup is the one every row takes: no cost for exact names.
+ */
+export function columnKey(row: Row, name: string): string | undefined {
+  if (row[name] !== undefined || Object.hasOwn(row, name)) return name;
+  const lower = name.toLowerCase();
+  return Object.keys(row).find((key) => key.toLowerCase() === lower);
 }
 
 /** Values as the driver returns them, made JSON-safe: dates as ISO text, anything else exotic as text. */

@@ -455,6 +455,38 @@ describe('one handler, many requests', () => {
     expect(await labels(await expand(serve))).toEqual(['Fertilising — A-FERT', 'Seeding — A-SEED']);
   });
 
+  it('takes column names written in another case than the table’s, as the server does', async () => {
+    const serve = handler();
+    const get = (query: string) =>
+      serve(new Request(`${BASE}?taskSheet=${ids.sheetB}${query}`, { headers: { 'x-session': 'b' } }));
+    try {
+      await setTreeView(
+        JSON.stringify({
+          ...treeViewB,
+          layers: { ...treeViewB.layers, '1': { ...treeViewB.layers['1'], labelColumns: ['nome'] } },
+          metrics: [{ field: 'QTD', label: 'Quantidade', default: { type: 'field', name: 'indice' } }],
+        }),
+      );
+      const search = await get('&part=search&q=North');
+      expect(search.status).toBe(200);
+      expect((await search.json()).matches).toEqual([
+        { path: [{ level: 1, id: ids.sector, label: 'North field' }] },
+      ]);
+      // The whole tree reads rows with *, which carry the table's spelling: it was a 500.
+      const tree = await get('');
+      expect(tree.status, await tree.clone().text()).toBe(200);
+      const branch = await get(`&part=children&level=2&node=${ids.groupB}`);
+      const seeding = (await branch.json()).nodes.find((node: { id: number }) => node.id === ids.seeding);
+      expect(seeding.metrics.QTD).toEqual({ value: '3.50', source: 'saved' });
+      const fert = (await (await get(`&part=children&level=2&node=${ids.groupB}`)).json()).nodes.find(
+        (node: { id: number }) => node.id === ids.locked,
+      );
+      expect(fert.metrics.QTD).toEqual({ value: '1.10', source: 'default:field' });
+    } finally {
+      await setTreeView(JSON.stringify(treeViewB));
+    }
+  });
+
   it('reads a level whose table lacks a named column whole: a shorter label, or the missing default column named', async () => {
     const serve = handler();
     const layer = (extra: object) =>

@@ -1,5 +1,5 @@
 import { type Identifier, parseIdentifier } from '../../identifier.js';
-import type { Row } from '../metric-defaults.js';
+import { columnKey, type Row } from '../metric-defaults.js';
 import type { PlannedLevel } from '../tree-plan.js';
 
 /** What labels a node when its layer names no `labelColumns`: `CODIGO — DESCRICAO`. */
@@ -20,7 +20,12 @@ export function labelColumnsOf(level: PlannedLevel): readonly Identifier[] {
 export function nodeLabel(row: Row, columns: readonly string[]): string {
   const parts: string[] = [];
   for (const column of columns) {
-    const value = row[column];
+    let value = row[column];
+    if (value === undefined) {
+      // Named in another case than the table's (see columnKey): looked up only when missing.
+      const key = columnKey(row, column);
+      value = key === undefined ? undefined : row[key];
+    }
     if (value === null || value === undefined) continue;
     const text = (value instanceof Date ? value.toISOString().slice(0, 10) : String(value)).trim();
     if (text !== '') parts.push(text);

@@ -60,7 +60,10 @@ export async function searchTree(db: SqlExecutor, options: SearchTreeOptions): P
   for (const [index, level] of plan.levels.entries()) {
     if (shown.length > limit) break;
     const types = await readColumnTypes(db, level.table);
-    const columns = labelColumnsOf(level).filter((column) => types.has(column));
+    // The server matches column names regardless of case, so a TREE_VIEW may write `nome` for the
+    // table's `NOME`: a label column counts when the table has it in any case.
+    const present = new Set([...types.keys()].map((name) => name.toLowerCase()));
+    const columns = labelColumnsOf(level).filter((column) => present.has(column.toLowerCase()));
     if (columns.length === 0) continue;
     const candidates = (count: number) =>
       // Compared as utf8mb4 under one collation named here: a host's latin1 or utf8mb3 label column
