@@ -30,13 +30,28 @@ export function parseCommandLine<const O extends Options>(
   options: O,
   positionals = 0,
 ): { values: OptionValues<O>; positionals: string[] } {
-  let parsed: { values: Record<string, unknown>; positionals: string[] };
+  let parsed: {
+    values: Record<string, unknown>;
+    positionals: string[];
+    tokens: { kind: string; name?: string }[];
+  };
   try {
-    parsed = parseArgs({ args: [...args], options, strict: true, allowPositionals: true });
+    parsed = parseArgs({ args: [...args], options, strict: true, allowPositionals: true, tokens: true });
   } catch (error) {
     throw new UsageError(
       error instanceof Error ? (error.message.split('\n')[0] ?? 'bad arguments') : String(error),
     );
+  }
+  // Given twice, an option that takes one value would quietly keep the last: `--install a.json
+  // --install b.json` installing b. Refused instead, as a typo or a pasted line most likely is.
+  const seen = new Set<string>();
+  for (const token of parsed.tokens) {
+    if (token.kind !== 'option' || token.name === undefined) continue;
+    const option = options[token.name];
+    if (option?.type === 'string' && option.multiple !== true && seen.has(token.name)) {
+      throw new UsageError(`--${token.name} is given twice: give it once`);
+    }
+    seen.add(token.name);
   }
   if (parsed.positionals.length > positionals) {
     throw new UsageError(`unexpected argument "${parsed.positionals[positionals]}"`);

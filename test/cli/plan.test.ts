@@ -58,6 +58,11 @@ describe('task-association plan', () => {
       [['plan', '--install', INSTALL, '--yes'], 2, "Unknown option '--yes'"],
       [['plan', '--install', INSTALL, 'extra'], 2, 'unexpected argument "extra"'],
       [
+        ['plan', '--install', INSTALL, '--install', '/other.json', '--database-url', url],
+        2,
+        '--install is given twice: give it once',
+      ],
+      [
         ['plan', '--install', '/nonexistent.json', '--database-url', url],
         2,
         'install file /nonexistent.json does not exist',
