@@ -861,6 +861,8 @@ export function mountGallery(element, options = {}) {
       if (lightbox.closing || isLightboxEntry(history.state)) return;
       lightbox.fromHistory = true;
       if (lightbox.pswp) closeSoon(lightbox.pswp);
+      // Not open yet (its code still loading): it never will, and the next click starts afresh.
+      else lightbox = undefined;
       return;
     }
     if (state === 'grid') void openNamedInUrl();
