@@ -52,7 +52,7 @@ export async function syncSchema(
       const reason = error instanceof Error ? error.message : String(error);
       throw new SchemaSyncError(
         'STATEMENT_FAILED',
-        `statement ${done + 1} of ${plan.statements.length} failed (${reason}); the ${done} before it were applied, run sync again once the cause is fixed: ${statement.split('\n')[0]}`,
+        `statement ${done + 1} of ${plan.statements.length} failed (${reason}); the ${done} before it were applied; run the command again once the cause is fixed (db sync, or apply, which runs the sync): ${statement.split('\n')[0]}`,
         [],
         { cause: error, path: plan.statementTables[done] ?? '' },
       );
