@@ -964,7 +964,10 @@ async function fetchPage(url, signal, baseUrl, first = 0) {
     throw new PageError(url, response.status, code);
   }
   const body = await response.json();
-  return { items: parseItems(body, baseUrl, undefined, first), next: parseNext(body, baseUrl) };
+  // Relative URLs in the list are the list's own: resolved against where it came from (a dataUrl on
+  // another origin serves its media there too), and its next page must come from there as well.
+  const listUrl = response.url || new URL(url, baseUrl).href;
+  return { items: parseItems(body, listUrl, undefined, first), next: parseNext(body, listUrl) };
 }
 
 /**

@@ -340,3 +340,42 @@ describe('what the component accepts from the server', () => {
     expect(results.retryAfter).toEqual([3000, 0, 1000, 1000, 1000, 1000, 30000, 1000]);
   });
 });
+
+describe('a list on another origin', () => {
+  it('resolves the relative URLs of its items and its next page against the list, not the page', async () => {
+    const DATA_ORIGIN = 'http://data.test';
+    const listed: string[] = [];
+    // The list's server: CORS for the page, its media under its own origin.
+    await page.route(`${DATA_ORIGIN}/**`, async (route) => {
+      const url = new URL(route.request().url());
+      listed.push(`${url.pathname}${url.search}`);
+      const cors = { 'access-control-allow-origin': ORIGIN };
+      if (url.pathname === DATA) {
+        const body =
+          url.search === ''
+            ? { items: items(2), next: `${DATA}?cursor=second` }
+            : { items: items(2, 2), next: null };
+        return route.fulfill({ contentType: 'application/json', headers: cors, body: JSON.stringify(body) });
+      }
+      const image = SAMPLE_IMAGES.find((sample) => url.pathname.includes(`/${sample.token}/`));
+      if (image === undefined) return route.fulfill({ status: 404, body: '' });
+      return route.fulfill({
+        contentType: image.file.endsWith('.png') ? 'image/png' : 'image/jpeg',
+        body: await readFile(new URL(`../../examples/images/${image.file}`, import.meta.url)),
+      });
+    });
+    site.serve('/', galleryPage({ dataUrl: `${DATA_ORIGIN}${DATA}` }));
+    await page.goto(`${ORIGIN}/`);
+    await page.locator('#gallery').scrollIntoViewIfNeeded();
+    await page.waitForFunction((card) => document.querySelectorAll(card).length === 4, CARD);
+    const links = await page.$$eval(CARD, (cards) => cards.map((card) => (card as HTMLAnchorElement).href));
+    expect(links.every((href) => href.startsWith(`${DATA_ORIGIN}/caroulsel/media/`))).toBe(true);
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('.caroulsel-gallery__card img')].every((image) =>
+        (image as HTMLImageElement).currentSrc.startsWith('http://data.test/'),
+      ),
+    );
+    expect(listed).toContain(`${DATA}?cursor=second`);
+    expect(site.requests.filter((request) => request.includes('/caroulsel/'))).toEqual([]);
+  });
+});
