@@ -428,6 +428,7 @@ class RequestError extends Error {
  * @property {HTMLLIElement} item
  * @property {HTMLUListElement | undefined} group
  * @property {number} rendered how many children have their element
+ * @property {number} [saves] how many saves of this activity answered, so a slower read never undoes a later one
  */
 
 /**
@@ -879,13 +880,15 @@ export function mountAssociationScreen(element, options) {
    */
   async function refreshMetrics(node) {
     const parent = node.parent;
+    const saves = node.saves;
     try {
       /** @type {{ nodes: ScreenNode[] }} */
       const data = await call(
         parent ? { part: 'children', level: parent.data.level, node: parent.data.id } : { part: 'children' },
       );
       const fresh = data.nodes.find((child) => child.kind === 'task' && child.id === node.data.id);
-      if (fresh === undefined || destroyed) return;
+      // A save made meanwhile is newer than this read: its values stay.
+      if (fresh === undefined || destroyed || node.saves !== saves) return;
       node.data = fresh;
       const details = node.item.querySelector(`.${BLOCK}__metrics`);
       if (details instanceof HTMLElement) renderChips(node, details);
@@ -1450,6 +1453,7 @@ export function mountAssociationScreen(element, options) {
         metrics[field] = value === null ? { value: null, source: 'none' } : { value, source: 'saved' };
       }
       node.data = { ...node.data, metrics };
+      node.saves = (node.saves ?? 0) + 1;
       const details = node.item.querySelector(`.${BLOCK}__metrics`);
       if (details instanceof HTMLElement) renderChips(node, details);
       if (Object.values(values).some((value) => value === null)) void refreshMetrics(node);

@@ -442,7 +442,8 @@ export function mountGallery(element, options = {}) {
       element.append(sentinel);
       pager = loadMoreAtEnd(sentinel, next, {
         // Items without an id are named by their place in the whole list, not in their page.
-        fetchPage: (url, signal) => fetchPage(url, signal, doc.baseURI, shown.length),
+        fetchPage: (url, signal, place) => fetchPage(url, signal, doc.baseURI, place),
+        firstCount: items.length,
         append: (more) => {
           appendCards(more);
           announceCount();
@@ -674,6 +675,8 @@ export function mountGallery(element, options = {}) {
     if (!shown.some(named)) await pager?.seek(() => hashId() !== id || shown.some(named), SEEK_PAGES);
     if (destroyed || hashId() !== id) return;
     if (!shown.some(named)) {
+      // A page failed on the way: the item may be on it, and a retry may bring it; the URL keeps it.
+      if (pager?.paused()) return;
       // An id the list no longer has: the URL stops naming it, so no later Back or Forward looks again.
       history.replaceState(history.state, '', urlWithoutHash());
       return;
@@ -984,22 +987,26 @@ async function fetchPage(url, signal, baseUrl, first = 0) {
  * @param {HTMLElement} sentinel
  * @param {string} first the URL of the second page
  * @param {{
- *   fetchPage: (url: string, signal: AbortSignal) => Promise<{ items: GalleryItem[], next: string | null }>,
+ *   fetchPage: (url: string, signal: AbortSignal, place: number) => Promise<{ items: GalleryItem[], next: string | null }>,
  *   append: (items: GalleryItem[]) => void,
+ *   firstCount?: number,
  *   restart?: string,
  *   failed?: (retry: () => void) => void,
  *   ended?: () => void,
  * }} io
- * @returns {{ stop(): void, hasMore(): boolean, more(): Promise<void>, seek(found: () => boolean, pages: number): Promise<boolean> }}
+ * @returns {{ stop(): void, hasMore(): boolean, paused(): boolean, more(): Promise<void>, seek(found: () => boolean, pages: number): Promise<boolean> }}
  */
 export function loadMoreAtEnd(sentinel, first, io) {
   /** @type {string | null} */
   let next = first;
   /** The page being loaded: a second caller waits for it instead of asking again. @type {Promise<void> | undefined} */
   let loading;
+  /** Restarts since the last page that came through a cursor: a list that keeps going stale fails. */
   let restarts = 0;
   /** After a failure, until the visitor retries: nothing asks for the page meanwhile. */
   let paused = false;
+  /** How many items the pages so far gave, for naming items without an id by their place. */
+  let place = io.firstCount ?? 0;
   const controller = new AbortController();
   const watch = () => {
     observer.unobserve(sentinel);
@@ -1015,10 +1022,14 @@ export function loadMoreAtEnd(sentinel, first, io) {
   const loadNext = () => {
     if (loading !== undefined || next === null || paused) return loading ?? Promise.resolve();
     const url = next;
-    loading = io.fetchPage(url, controller.signal).then(
+    const restarting = url === io.restart;
+    if (restarting) place = 0;
+    loading = io.fetchPage(url, controller.signal, place).then(
       (page) => {
         loading = undefined;
         if (controller.signal.aborted) return;
+        place += page.items.length;
+        if (!restarting) restarts = 0;
         io.append(page.items);
         // A next page that names the page just loaded would be asked for forever: the list ends.
         next = page.next === url ? null : page.next;
@@ -1040,12 +1051,18 @@ export function loadMoreAtEnd(sentinel, first, io) {
           return;
         }
         if (io.failed === undefined) return stop();
-        // Paused, not ended: the sentinel asks again only once the visitor says so.
+        // Paused, not ended: the sentinel asks again only once the visitor says so; a cursor that
+        // went stale is not asked for again, the list starts over.
         paused = true;
         observer.unobserve(sentinel);
+        const stale = isStaleCursor(error);
         io.failed(() => {
           paused = false;
           if (next === null || controller.signal.aborted) return;
+          if (stale && io.restart !== undefined) {
+            restarts = 0;
+            next = io.restart;
+          }
           watch();
           void loadNext();
         });
@@ -1063,9 +1080,11 @@ export function loadMoreAtEnd(sentinel, first, io) {
   return {
     stop,
     hasMore: () => next !== null,
+    /** Whether a failure paused the paging until the visitor retries. */
+    paused: () => paused,
     more: loadNext,
     async seek(found, pages) {
-      for (let loaded = 0; !found() && next !== null && loaded < pages; loaded++) await loadNext();
+      for (let loaded = 0; !found() && next !== null && !paused && loaded < pages; loaded++) await loadNext();
       return found();
     },
   };
@@ -1221,8 +1240,9 @@ function parseItem(raw, index, baseUrl) {
   const title = typeof raw.title === 'string' ? raw.title : '';
   const id = typeof raw.id === 'string' || typeof raw.id === 'number' ? String(raw.id) : '';
   return {
-    // Without an id the item's place stands in: the URL can still name it while the list stays put.
-    id: id === '' ? String(index) : id,
+    // Without an id the item's place stands in (marked, so it never equals a real id): the URL can
+    // still name it while the list stays put.
+    id: id === '' ? `#${index}` : id,
     title,
     alt: typeof raw.alt === 'string' ? raw.alt : title,
     previewUrl: webUrl(raw.previewUrl, baseUrl, 'previewUrl'),

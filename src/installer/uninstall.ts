@@ -166,9 +166,12 @@ async function planTableDrops(
     }
     // A foreign key of a table that stays (the host's, or one of ours kept for its rows) would make
     // the DROP fail after the rows were already removed: the table is kept, even with --force.
-    const dropped = new Set(drops.filter((drop) => drop.kind === 'drop-table').map((drop) => drop.table));
+    // Compared without case: a server with lower_case_table_names=1 reports `mo_oper` for MO_OPER.
+    const dropped = new Set(
+      drops.filter((drop) => drop.kind === 'drop-table').map((drop) => drop.table.toLowerCase()),
+    );
     const blocker = (await referencingKeys(db, table)).find(
-      (key) => key.table !== table && !dropped.has(key.table),
+      (key) => key.table.toLowerCase() !== table.toLowerCase() && !dropped.has(key.table.toLowerCase()),
     );
     if (blocker !== undefined) {
       findings.push({

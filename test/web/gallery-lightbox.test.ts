@@ -212,6 +212,30 @@ describe('The lightbox', () => {
     expect(page.url()).toBe(`${ORIGIN}/?again`);
   });
 
+  it('keeps a shared link to a later item in the URL when a page on the way fails', async () => {
+    await start();
+    const data = '/caroulsel/data';
+    const numbered = (count: number, from: number) =>
+      Array.from({ length: count }, (_, index) => ({
+        ...(SAMPLE_ITEMS[(from + index) % SAMPLE_ITEMS.length] as (typeof SAMPLE_ITEMS)[number]),
+        id: `item-${from + index}`,
+        title: `Item ${from + index}`,
+        alt: `Item ${from + index}`,
+      }));
+    site.serveInTurn(
+      data,
+      json({ items: numbered(2, 0), next: `${data}?cursor=second` }),
+      json({ error: { code: 'GALLERY_UPSTREAM' } }, 502),
+      json({ items: numbered(2, 2), next: null }),
+    );
+    await page.goto(`${ORIGIN}/#photo=item-3`);
+    await page.getByText('More images could not be loaded.').waitFor();
+    expect(await hash()).toBe('#photo=item-3');
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await page.waitForFunction((selector) => document.querySelectorAll(selector).length === 4, CARD);
+    expect(await hash()).toBe('#photo=item-3');
+  });
+
   it('goes on into pages not loaded yet instead of wrapping around, one request per page', async () => {
     await start();
     const data = '/caroulsel/data';

@@ -160,6 +160,44 @@ describe('paging', () => {
     expect(await page.getByRole('alert').count()).toBe(0);
   });
 
+  it('starts again after a stale cursor as often as pages come through between them', async () => {
+    const stale = json({ error: { code: 'CURSOR_STALE', message: 'cursor: the list changed' } }, 400);
+    site.serveInTurn(
+      DATA,
+      json({ items: items(2), next: `${DATA}?cursor=a` }),
+      stale,
+      json({ items: items(2), next: `${DATA}?cursor=b` }),
+      json({ items: items(2, 2), next: `${DATA}?cursor=c` }),
+      stale,
+      json({ items: items(2), next: `${DATA}?cursor=d` }),
+      stale,
+      json({ items: items(2), next: `${DATA}?cursor=e` }),
+      json({ items: items(2, 4), next: null }),
+    );
+    await openAndShowGrid();
+    await page.waitForFunction((card) => document.querySelectorAll(card).length === 6, CARD);
+    // Two restarts in a row after page 2 came through: allowed, as the count starts over with it.
+    await page.waitForFunction(() => document.querySelector('.caroulsel-gallery__more') === null);
+    expect(await page.getByRole('alert').count()).toBe(0);
+    expect(dataRequests()).toHaveLength(9);
+  });
+
+  it('names items without an id apart from real ids, so neither hides the other', async () => {
+    const [withId, withoutId] = items(2);
+    site.serve(
+      DATA,
+      json({
+        items: [
+          { ...withId, id: '1' },
+          { ...withoutId, id: undefined },
+        ],
+        next: null,
+      }),
+    );
+    await openAndShowGrid();
+    expect(await page.locator(CARD).count()).toBe(2);
+  });
+
   it('shows an item a later page repeats once', async () => {
     site.serveInTurn(
       DATA,

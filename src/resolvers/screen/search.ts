@@ -3,6 +3,7 @@ import { quoteIdentifier } from '../../identifier.js';
 import type { Scope } from '../../scope.js';
 import { readColumnTypes } from '../column-types.js';
 import type { Row } from '../metric-defaults.js';
+import { shownNodes } from '../shown-nodes.js';
 import { liveInScope, placeholders, scopeParams } from '../sql.js';
 import type { PlannedLevel, TreePlan } from '../tree-plan.js';
 import { byLabel, labelColumnsOf, nodeLabel, sortKey } from './labels.js';
@@ -91,17 +92,22 @@ export async function searchTree(db: SqlExecutor, options: SearchTreeOptions): P
       });
     };
     // Live rows that match may hang below a hidden node, and show no path: they must not take the
-    // places of shown ones. Asked for again, four times as many, until enough are shown, the level
-    // has no more, or MAX_CANDIDATES rows were read (then the person is asked to type more).
+    // places of shown ones. Which are shown is asked of all of a batch at once (shownNodes: a query
+    // per level, or one walk up the nested groups), and paths are walked for shown ones alone, at
+    // most `needed`. Asked for again, four times as many, until enough are shown, the level has no
+    // more, or MAX_CANDIDATES rows were read (then the person is asked to type more).
     const needed = limit + 1 - shown.length;
     for (let count = needed; ; count = Math.min(count * 4, MAX_CANDIDATES)) {
       const rows = await candidates(count);
-      const paths = await Promise.all(rows.map(pathsOf));
-      const here = paths.filter((nodePaths) => nodePaths.length > 0);
+      const visible = await shownNodes(db, scope, plan.levels, index, [
+        ...new Set(rows.map((row) => Number(row.SEQ_DB))),
+      ]);
+      const keep = rows.filter((row) => visible.has(Number(row.SEQ_DB))).slice(0, needed);
       const exhausted = rows.length < count;
-      if (here.length >= needed || exhausted || count >= MAX_CANDIDATES) {
-        shown.push(...here.slice(0, needed));
-        if (!exhausted && here.length < needed) more = true;
+      if (keep.length >= needed || exhausted || count >= MAX_CANDIDATES) {
+        const paths = await Promise.all(keep.map(pathsOf));
+        shown.push(...paths.filter((nodePaths) => nodePaths.length > 0));
+        if (!exhausted && keep.length < needed) more = true;
         break;
       }
     }
