@@ -1,3 +1,4 @@
+import { databaseFailure } from '../db/failure.js';
 import { TaskAssociationError } from '../errors.js';
 import { PACKAGE_VERSION } from '../version.js';
 import { HELP_OPTION, type OptionHelp, UsageError } from './args.js';
@@ -91,7 +92,10 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
   }
   try {
     return await command.run(args, io);
-  } catch (error) {
+  } catch (thrown) {
+    // A database failure any command meets (a lost connection, a refused statement) is one line too.
+    const error =
+      databaseFailure(thrown, 'the command stopped there; run it again once the cause is fixed') ?? thrown;
     if (!(error instanceof TaskAssociationError)) throw error;
     const usage = error instanceof UsageError;
     io.stderr.write(`task-association ${name}: ${error.message}\n`);

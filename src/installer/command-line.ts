@@ -9,6 +9,7 @@ import {
 } from '../cli/args.js';
 import { type CliIo, type ExitCode, printJson, say } from '../cli/io.js';
 import type { Database } from '../db/driver.js';
+import { databaseFailure } from '../db/failure.js';
 import { openDatabase } from '../db/mysql.js';
 import { resolveDatabaseTimeout, resolveDatabaseUrl } from '../db/url.js';
 import { TaskAssociationError } from '../errors.js';
@@ -110,40 +111,10 @@ export async function withInstallation<T>(
  * before it, which `status` shows.
  */
 function asOneLine(error: unknown, writes: boolean): unknown {
-  if (error instanceof TaskAssociationError || !(error instanceof Error)) return error;
   const after = writes
     ? 'the transaction it was in was rolled back, and anything committed before it stays: `status` shows where the installation stands; run again once the cause is fixed'
     : 'nothing was written; run again once the cause is fixed';
-  if ('sqlMessage' in error) {
-    return new InstallerError(
-      'DATABASE_ERROR',
-      `the database refused a statement (${error.message}): ${after}`,
-      {
-        cause: error,
-      },
-    );
-  }
-  if (isConnectionLoss(error)) {
-    return new InstallerError(
-      'DATABASE_CONNECTION_LOST',
-      `the connection to the database was lost (${error.message}): ${after}`,
-      {
-        cause: error,
-      },
-    );
-  }
-  return error;
-}
-
-/** mysql2's errors for a connection that broke (fatal) or a network that failed under it. */
-function isConnectionLoss(error: Error): boolean {
-  const code = 'code' in error ? String(error.code) : '';
-  return (
-    ('fatal' in error && error.fatal === true) ||
-    code.startsWith('PROTOCOL_') ||
-    ['ECONNRESET', 'ECONNREFUSED', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH'].includes(code) ||
-    /connection is in closed state/.test(error.message)
-  );
+  return databaseFailure(error, after) ?? error;
 }
 
 function isTerminal(io: CliIo): boolean {

@@ -133,3 +133,44 @@ describe('task-association status', () => {
     ]);
   });
 });
+
+describe('a connection lost while status reads', () => {
+  it('is one line and one --json document, not a stack trace', async () => {
+    const scratch = await freshDatabase('cli_status_lost', { hostSchema: true });
+    const holder = await scratch.db.pool.getConnection();
+    try {
+      expect(
+        await runCli(['apply', '--install', INSTALL, '--database-url', scratch.url, '--yes'], captureIo()),
+      ).toBe(0);
+      // The ledger is locked by another session: status waits on it, and its connection is killed.
+      await holder.query(`LOCK TABLES ${LEDGER_TABLE} WRITE`);
+      const io = captureIo();
+      const run = runCli(['status', '--database-url', scratch.url, '--json'], io);
+      let waiting: number | undefined;
+      for (let tries = 0; waiting === undefined && tries < 200; tries++) {
+        const [row] = await scratch.db.query<{ ID: number }>(
+          `SELECT ID FROM information_schema.PROCESSLIST WHERE DB = DATABASE() AND INFO LIKE '%${LEDGER_TABLE}%' AND COMMAND = 'Query' AND ID <> ? AND ID <> CONNECTION_ID()`,
+          [holder.threadId],
+        );
+        if (row === undefined) await new Promise((resolve) => setTimeout(resolve, 50));
+        else waiting = Number(row.ID);
+      }
+      expect(waiting).toBeDefined();
+      await scratch.db.execute(`KILL CONNECTION ${Number(waiting)}`);
+      expect(await run).toBe(1);
+      expect(JSON.parse(io.out())).toEqual({
+        error: {
+          code: 'DATABASE_CONNECTION_LOST',
+          message: expect.stringMatching(
+            /^the connection to the database was lost .*: the command stopped there/,
+          ),
+        },
+      });
+      expect(io.err()).not.toMatch(/\n\s+at /);
+    } finally {
+      await holder.query('UNLOCK TABLES');
+      holder.release();
+      await scratch.drop();
+    }
+  });
+});
