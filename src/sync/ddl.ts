@@ -1,9 +1,10 @@
-import { quoteIdentifier } from '../identifier.js';
+import { parseIdentifier, quoteIdentifier } from '../identifier.js';
 import type { ColumnModel, ForeignKeyModel, KeyModel, TableModel } from './expected-model.js';
 
 /**
  * DDL text for the expected model. Every name in it is a checked Identifier (quoteIdentifier refuses
- * anything else) and every default comes from our own table definitions, never from input.
+ * anything else); a default comes from our own table definitions, or, restated by a MODIFY, is the
+ * server's own text of the default the column already has, as is its comment (a quoted literal).
  */
 
 const list = (names: readonly Parameters<typeof quoteIdentifier>[0][]) =>
@@ -13,15 +14,28 @@ const list = (names: readonly Parameters<typeof quoteIdentifier>[0][]) =>
  * One column's definition. NULL is written out: with explicit_defaults_for_timestamp off (MySQL 5.7,
  * older MariaDB) a bare `timestamp` would silently become NOT NULL with its own default.
  */
-export function columnDefinition(column: ColumnModel): string {
+export function columnDefinition(
+  column: ColumnModel,
+  kept: { readonly collation: string | null; readonly comment: string } = { collation: null, comment: '' },
+): string {
   return [
     quoteIdentifier(column.name),
     column.type,
+    // Restated from the column as found (a MODIFY): the host's collation and comment are kept.
+    ...(kept.collation === null
+      ? []
+      : [`COLLATE ${quoteIdentifier(parseIdentifier(kept.collation, 'collation'))}`]),
     column.nullable ? 'NULL' : 'NOT NULL',
     ...(column.default !== null ? [`DEFAULT ${column.default}`] : column.nullable ? ['DEFAULT NULL'] : []),
     ...(column.onUpdateCurrentTimestamp ? ['ON UPDATE CURRENT_TIMESTAMP'] : []),
     ...(column.autoIncrement ? ['AUTO_INCREMENT'] : []),
+    ...(kept.comment === '' ? [] : [`COMMENT ${sqlString(kept.comment)}`]),
   ].join(' ');
+}
+
+/** A string literal with its quotes and backslashes escaped, as both servers read it. */
+function sqlString(text: string): string {
+  return `'${text.replaceAll('\\', '\\\\').replaceAll("'", "''")}'`;
 }
 
 export function primaryKeyDefinition(columns: TableModel['primaryKey']): string {
@@ -47,7 +61,7 @@ export function foreignKeyDefinition(key: ForeignKeyModel): string {
 /** The whole table, keys and foreign keys included, as InnoDB with utf8mb4. */
 export function createTableStatement(table: TableModel): string {
   const parts = [
-    ...table.columns.map(columnDefinition),
+    ...table.columns.map((column) => columnDefinition(column)),
     ...(table.primaryKey.length > 0 ? [primaryKeyDefinition(table.primaryKey)] : []),
     ...table.uniqueKeys.map(uniqueKeyDefinition),
     ...table.indexes.map(indexDefinition),

@@ -141,12 +141,18 @@ function columnClauses(table: TableModel, existing: FoundTable, differences: Sch
     }
     const columnDifferences = compareColumn(table.name, column, found);
     differences.push(...columnDifferences);
-    // MODIFY restates the whole column, so it is only safe when nothing about it is destructive.
+    // MODIFY restates the whole column, so it is only safe when nothing about it is destructive, and
+    // it keeps what the host set that the model does not say (see keptByModify).
     if (columnDifferences.length > 0 && columnDifferences.every((difference) => !difference.destructive)) {
-      clauses.push(`MODIFY COLUMN ${columnDefinition(column)}`);
+      clauses.push(`MODIFY COLUMN ${columnDefinition(keptByModify(column, found), found)}`);
     }
   }
   return clauses;
+}
+
+/** The model's column, keeping a default the host gave it where the model names none. */
+function keptByModify(column: ColumnModel, found: FoundColumn): ColumnModel {
+  return column.default === null && found.default !== null ? { ...column, default: found.default } : column;
 }
 
 function compareColumn(table: string, column: ColumnModel, found: FoundColumn): SchemaDifference[] {
@@ -177,7 +183,9 @@ function compareColumn(table: string, column: ColumnModel, found: FoundColumn): 
         : `column ${table}.${column.name} is NOT NULL, expected NULL: it will allow NULL`,
     });
   }
-  if (found.default !== column.default) {
+  // A default the host gave a column the model leaves without one is the host's: removing it would
+  // make the host's own inserts that rely on it fail. Only a default the model names is set.
+  if (found.default !== column.default && column.default !== null) {
     differences.push({
       kind: 'column-default',
       ...at,

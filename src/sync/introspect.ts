@@ -14,6 +14,10 @@ export interface FoundColumn {
   readonly default: string | null;
   readonly autoIncrement: boolean;
   readonly onUpdateCurrentTimestamp: boolean;
+  /** The column's own collation (text columns; null for others). A MODIFY restates it. */
+  readonly collation: string | null;
+  /** The column's comment ('' for none). A MODIFY restates it. */
+  readonly comment: string;
 }
 
 export interface FoundIndex {
@@ -66,9 +70,12 @@ export async function introspect(
     nullable: string;
     columnDefault: string | null;
     extra: string;
+    collation: string | null;
+    comment: string | null;
   }>(
     `SELECT TABLE_NAME AS tableName, COLUMN_NAME AS name, COLUMN_TYPE AS columnType, DATA_TYPE AS dataType,
-            IS_NULLABLE AS nullable, COLUMN_DEFAULT AS columnDefault, EXTRA AS extra
+            IS_NULLABLE AS nullable, COLUMN_DEFAULT AS columnDefault, EXTRA AS extra,
+            COLLATION_NAME AS collation, COLUMN_COMMENT AS comment
        FROM information_schema.COLUMNS
       WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME IN (${marks})
       ORDER BY TABLE_NAME, ORDINAL_POSITION`,
@@ -123,6 +130,8 @@ export async function introspect(
       default: normalizeColumnDefault(row.columnDefault, row.dataType),
       autoIncrement: hasAutoIncrement(row.extra),
       onUpdateCurrentTimestamp: hasOnUpdateCurrentTimestamp(row.extra),
+      collation: row.collation,
+      comment: row.comment ?? '',
     });
   }
   for (const row of indexes) {

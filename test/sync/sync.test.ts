@@ -262,9 +262,36 @@ describe('syncSchema', () => {
       }),
     ]);
     expect(plan.statements).toEqual([
-      'ALTER TABLE `WIDEN_OPER`\n  MODIFY COLUMN `SOURCE` varchar(50) NULL DEFAULT NULL,\n  MODIFY COLUMN `ATIVO` tinyint(1) NULL DEFAULT 1',
+      expect.stringMatching(
+        /^ALTER TABLE `WIDEN_OPER`\n {2}MODIFY COLUMN `SOURCE` varchar\(50\) COLLATE `utf8mb4_\w+` NULL DEFAULT NULL,\n {2}MODIFY COLUMN `ATIVO` tinyint\(1\) NULL DEFAULT 1$/,
+      ),
     ]);
     await syncSchema(db, names);
+    expect(await planSchemaSync(db, names)).toEqual({ statements: [], statementTables: [], differences: [] });
+  });
+
+  it('keeps what the host set on a column the model says nothing of: its default, collation and comment', async () => {
+    const { db } = scratch();
+    const names = prefixed('KEEP');
+    await syncSchema(db, names);
+    await db.execute(
+      "ALTER TABLE KEEP_OPER MODIFY COLUMN EMPRESA int NOT NULL DEFAULT 1, MODIFY COLUMN SOURCE varchar(50) COLLATE utf8mb4_bin NOT NULL DEFAULT '' COMMENT 'the host''s note'",
+    );
+    // EMPRESA: a default the model does not name is the host's, and stays (its inserts rely on it).
+    const plan = await planSchemaSync(db, names);
+    expect(plan.differences.map((difference) => `${difference.kind} ${difference.column}`)).toEqual([
+      'column-nullability SOURCE',
+    ]);
+    await syncSchema(db, names);
+    const [source] = await db.query<{ d: string | null; c: string; n: string; m: string }>(
+      "SELECT COLUMN_DEFAULT AS d, COLLATION_NAME AS c, IS_NULLABLE AS n, COLUMN_COMMENT AS m FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'KEEP_OPER' AND COLUMN_NAME = 'SOURCE'",
+    );
+    // Widened to NULL as the model wants, the rest as the host left it.
+    expect(source).toEqual({ d: "''", c: 'utf8mb4_bin', n: 'YES', m: "the host's note" });
+    const [empresa] = await db.query<{ d: string | null }>(
+      "SELECT COLUMN_DEFAULT AS d FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'KEEP_OPER' AND COLUMN_NAME = 'EMPRESA'",
+    );
+    expect(empresa).toEqual({ d: '1' });
     expect(await planSchemaSync(db, names)).toEqual({ statements: [], statementTables: [], differences: [] });
   });
 });
