@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { GALLERY_DEPENDENCY_FILES, PackageFileError, packageFiles } from '../web/package-files.js';
 import { type Answer, type AnswerRequest, toWebHandler } from './answer.js';
+import { boundedCache } from './cache/bounded-cache.js';
 import { createDiskCache, DEFAULT_CACHE_DIR } from './cache/disk-cache.js';
 import type { CachedMedia, MediaCache } from './cache/media-cache.js';
 import { createMemoryCache, layeredCache } from './cache/memory-cache.js';
@@ -124,7 +125,8 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
   const context = renditionContext(limits);
   const signer = createTokenSigner(options.secrets, context);
   const logger = options.logger ?? consoleLogger;
-  const backend = options.cache ?? createDiskCache({ dir: DEFAULT_CACHE_DIR });
+  // Bounded: a backend that stops answering (a Redis reconnecting) costs each call a second at most.
+  const backend = boundedCache(options.cache ?? createDiskCache({ dir: DEFAULT_CACHE_DIR }));
   const cache =
     limits.memoryCacheBytes === 0
       ? backend

@@ -24,7 +24,11 @@ export function createRedisCache(
   const { keyPrefix, ttlSeconds } = parseOption(RedisCacheOptions, options, 'redisCache');
   const owned = typeof options.redis === 'string';
   const redis =
-    typeof options.redis === 'string' ? new Redis(options.redis, { lazyConnect: true }) : options.redis;
+    typeof options.redis === 'string'
+      ? // A command gives up after a second rather than wait out a reconnect (the handler bounds its
+        // calls too, whatever client it is given).
+        new Redis(options.redis, { lazyConnect: true, commandTimeout: 1000 })
+      : options.redis;
   return {
     async get(key) {
       const stored = await redis.getBuffer(keyPrefix + checkCacheKey(key));
