@@ -12,7 +12,6 @@ import type { Database } from '../db/driver.js';
 import { databaseFailure } from '../db/failure.js';
 import { openDatabase } from '../db/mysql.js';
 import { resolveDatabaseTimeout, resolveDatabaseUrl } from '../db/url.js';
-import { TaskAssociationError } from '../errors.js';
 import type { Change, ChangeResult } from './change.js';
 import { InstallerError } from './errors.js';
 import type { Finding } from './findings.js';
