@@ -126,8 +126,14 @@ export function createDiskCache(options: DiskCacheOptions): MediaCache {
       // An entry larger than the whole cache would only evict everything else and then itself.
       if (stored.length > maxBytes) return;
       const temp = join(dir, `${key}.${randomBytes(6).toString('hex')}${TEMP}`);
-      await writeFile(temp, stored);
-      await rename(temp, file);
+      try {
+        await writeFile(temp, stored);
+        await rename(temp, file);
+      } catch (error) {
+        // A write that failed (a full disk) leaves no temp file taking room the byte count never sees.
+        await unlink(temp).catch(() => undefined);
+        throw error;
+      }
       await remember(key, stored.length);
     },
   };

@@ -1,4 +1,4 @@
-import { chown, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { chown, mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -60,6 +60,17 @@ describe('the disk cache', () => {
     expect(await cache.get('cut')).toBeUndefined();
     // Neither is left behind: the damaged entry would otherwise take room nothing counts.
     expect(await readdir(dir)).toEqual([]);
+  });
+
+  it('leaves no temp file behind when a write fails', async () => {
+    const dir = await freshDir();
+    const cache = createDiskCache({ dir });
+    await cache.set('kept', entry(10));
+    // The entry's own path taken by a folder: the rename of the written temp file onto it fails.
+    const [name] = (await readdir(dir)).filter((file) => file.startsWith('kept'));
+    await mkdir(join(dir, String(name).replace('kept', 'blocked')));
+    await expect(cache.set('blocked', entry(10))).rejects.toThrow();
+    expect((await readdir(dir)).filter((file) => file.endsWith('.tmp'))).toEqual([]);
   });
 
   it('finds entries written before a restart and counts them against its size', async () => {
