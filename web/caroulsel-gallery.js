@@ -378,21 +378,32 @@ export function mountGallery(element, options = {}) {
     focusFollows = false;
   }
 
-  function showError() {
-    const box = create('div', `${BLOCK}__message ${BLOCK}__message--error`);
+  /**
+   * An alert saying `text`, with a "Try again" button that calls `onRetry` once (what replaces or
+   * removes the box decides where focus goes next).
+   * @param {string} className @param {string} text @param {() => void} onRetry
+   * @returns {{ box: HTMLElement, button: HTMLButtonElement }}
+   */
+  function retryAlert(className, text, onRetry) {
+    const box = create('div', className);
     box.setAttribute('role', 'alert');
-    const retry = create('button', `${BLOCK}__retry`, labels.retry);
-    retry.type = 'button';
+    const button = create('button', `${BLOCK}__retry`, labels.retry);
+    button.type = 'button';
+    button.addEventListener('click', onRetry, { once: true });
+    box.append(create('p', `${BLOCK}__error-text`, text), button);
+    return { box, button };
+  }
+
+  function showError() {
     // The loader replaces the button, so one click is one request; focus follows into the gallery.
-    retry.addEventListener(
-      'click',
+    const { box, button: retry } = retryAlert(
+      `${BLOCK}__message ${BLOCK}__message--error`,
+      labels.error,
       () => {
         focusFollows = true;
         void load();
       },
-      { once: true },
     );
-    box.append(create('p', `${BLOCK}__error-text`, labels.error), retry);
     show(box);
     setState('error');
     announcer.textContent = '';
@@ -469,21 +480,12 @@ export function mountGallery(element, options = {}) {
       showError();
       return;
     }
-    const box = create('div', `${BLOCK}__more-error`);
-    box.setAttribute('role', 'alert');
-    const button = create('button', `${BLOCK}__retry`, labels.retry);
-    button.type = 'button';
-    button.addEventListener(
-      'click',
-      () => {
-        // The button goes with the box: focus stays in the grid, on its last card.
-        shown.at(-1)?.card.focus();
-        box.remove();
-        retry();
-      },
-      { once: true },
-    );
-    box.append(create('p', `${BLOCK}__error-text`, labels.moreError), button);
+    const { box } = retryAlert(`${BLOCK}__more-error`, labels.moreError, () => {
+      // The button goes with the box: focus stays in the grid, on its last card.
+      shown.at(-1)?.card.focus();
+      box.remove();
+      retry();
+    });
     sentinel.before(box);
   }
 

@@ -114,6 +114,9 @@ export function defaultSource(metricDefault: MetricDefault | z.input<typeof Metr
 
 function readColumn(row: Row, source: DefaultSource, field: string, index: number): MetricValue {
   const column = source.column;
+  // One lookup for the usual case (the row has the column, set): this runs for every activity.
+  const value = row[column];
+  if (value !== undefined) return toMetricValue(value);
   const key = columnKey(row, column);
   if (key === undefined) {
     throw new ConfigurationError(

@@ -95,6 +95,18 @@ export const SAMPLE_ITEMS = SAMPLE_IMAGES.map(({ token, title, width, height, pl
   placeholder,
 }));
 
+/**
+ * `count` list items over the sample images (they repeat), ids `item-<n>`, titles and alt texts
+ * `Item <n>`, numbered from `from`: pages of a long list.
+ */
+export function numberedItems(count: number, from = 0) {
+  return Array.from({ length: count }, (_, index) => {
+    const sample = SAMPLE_ITEMS[(from + index) % SAMPLE_ITEMS.length] as (typeof SAMPLE_ITEMS)[number];
+    const name = `Item ${from + index}`;
+    return { ...sample, id: `item-${from + index}`, title: name, alt: name };
+  });
+}
+
 export function thumbPath(token: string): string {
   return `/caroulsel/media/${token}/thumb`;
 }

@@ -5,6 +5,7 @@ import {
   galleryPage,
   json,
   nextFrames,
+  numberedItems,
   ORIGIN,
   SAMPLE_ITEMS,
   useBrowser,
@@ -177,19 +178,12 @@ describe('The lightbox', () => {
   it('opens a shared link to an item of a later page, loading the pages before it one request at a time', async () => {
     await start();
     const data = '/caroulsel/data';
-    /** The sample items again under ids and titles of their own, numbered from `from`. */
-    const numbered = (count: number, from: number) =>
-      Array.from({ length: count }, (_, index) => ({
-        ...(SAMPLE_ITEMS[(from + index) % SAMPLE_ITEMS.length] as (typeof SAMPLE_ITEMS)[number]),
-        id: `item-${from + index}`,
-        title: `Item ${from + index}`,
-      }));
     const pages = () =>
       site.serveInTurn(
         data,
-        json({ items: numbered(2, 0), next: `${data}?cursor=second` }),
-        json({ items: numbered(2, 2), next: `${data}?cursor=third` }),
-        json({ items: numbered(2, 4), next: null }),
+        json({ items: numberedItems(2, 0), next: `${data}?cursor=second` }),
+        json({ items: numberedItems(2, 2), next: `${data}?cursor=third` }),
+        json({ items: numberedItems(2, 4), next: null }),
       );
     const dataRequests = () => site.requests.filter((request) => request.startsWith(`GET ${data}`));
 
@@ -215,18 +209,11 @@ describe('The lightbox', () => {
   it('keeps a shared link to a later item in the URL when a page on the way fails', async () => {
     await start();
     const data = '/caroulsel/data';
-    const numbered = (count: number, from: number) =>
-      Array.from({ length: count }, (_, index) => ({
-        ...(SAMPLE_ITEMS[(from + index) % SAMPLE_ITEMS.length] as (typeof SAMPLE_ITEMS)[number]),
-        id: `item-${from + index}`,
-        title: `Item ${from + index}`,
-        alt: `Item ${from + index}`,
-      }));
     site.serveInTurn(
       data,
-      json({ items: numbered(2, 0), next: `${data}?cursor=second` }),
+      json({ items: numberedItems(2, 0), next: `${data}?cursor=second` }),
       json({ error: { code: 'GALLERY_UPSTREAM' } }, 502),
-      json({ items: numbered(2, 2), next: null }),
+      json({ items: numberedItems(2, 2), next: null }),
     );
     await page.goto(`${ORIGIN}/#photo=item-3`);
     await page.getByText('More images could not be loaded.').waitFor();
@@ -239,17 +226,10 @@ describe('The lightbox', () => {
   it('goes on into pages not loaded yet instead of wrapping around, one request per page', async () => {
     await start();
     const data = '/caroulsel/data';
-    const numbered = (count: number, from: number) =>
-      Array.from({ length: count }, (_, index) => ({
-        ...(SAMPLE_ITEMS[(from + index) % SAMPLE_ITEMS.length] as (typeof SAMPLE_ITEMS)[number]),
-        id: `item-${from + index}`,
-        title: `Item ${from + index}`,
-        alt: `Item ${from + index}`,
-      }));
     site.serveInTurn(
       data,
-      json({ items: numbered(80, 0), next: `${data}?cursor=second` }),
-      json({ items: numbered(3, 80), next: null }),
+      json({ items: numberedItems(80, 0), next: `${data}?cursor=second` }),
+      json({ items: numberedItems(3, 80), next: null }),
     );
     await openGrid();
     // A first page long enough that its end is far below the screen; the second page is held, so

@@ -7,9 +7,9 @@ import {
   galleryPage,
   json,
   nextFrames,
+  numberedItems,
   ORIGIN,
   SAMPLE_IMAGES,
-  SAMPLE_ITEMS,
   thumbPath,
   useBrowser,
 } from '../support/browser.js';
@@ -34,14 +34,6 @@ afterEach(async () => {
   await context.close();
 });
 
-/** `count` items over the sample images, ids numbered from `from` (the images repeat). */
-function items(count: number, from = 0) {
-  return Array.from({ length: count }, (_, i) => {
-    const sample = SAMPLE_ITEMS[(from + i) % SAMPLE_ITEMS.length] as (typeof SAMPLE_ITEMS)[number];
-    return { ...sample, id: `item-${from + i}`, title: `Item ${from + i}`, alt: `Item ${from + i}` };
-  });
-}
-
 async function openAndShowGrid(): Promise<void> {
   site.serve('/', galleryPage());
   await page.goto(`${ORIGIN}/`);
@@ -57,9 +49,9 @@ describe('paging', () => {
   it('asks for the next page once the end of the grid is reached, exactly one request per page', async () => {
     site.serveInTurn(
       DATA,
-      json({ items: items(40), next: `${DATA}?cursor=second` }),
-      json({ items: items(40, 40), next: `${DATA}?limit=40&cursor=third` }),
-      json({ items: items(7, 80), next: null }),
+      json({ items: numberedItems(40), next: `${DATA}?cursor=second` }),
+      json({ items: numberedItems(40, 40), next: `${DATA}?limit=40&cursor=third` }),
+      json({ items: numberedItems(7, 80), next: null }),
     );
     await openAndShowGrid();
     // The first screen of a tall grid does not reach its end: nothing more is asked yet.
@@ -94,9 +86,9 @@ describe('paging', () => {
   it('asks for the next page by itself when a short page leaves the end in view', async () => {
     site.serveInTurn(
       DATA,
-      json({ items: items(2), next: `${DATA}?cursor=second` }),
+      json({ items: numberedItems(2), next: `${DATA}?cursor=second` }),
       json({ items: [], next: `${DATA}?cursor=third` }),
-      json({ items: items(3, 2), next: null }),
+      json({ items: numberedItems(3, 2), next: null }),
     );
     await openAndShowGrid();
     await page.waitForFunction((card) => document.querySelectorAll(card).length === 5, CARD);
@@ -105,7 +97,10 @@ describe('paging', () => {
   });
 
   it('refuses a next page on another origin: the error state, and nothing asked there', async () => {
-    site.serve(DATA, json({ items: items(3), next: 'http://elsewhere.test/caroulsel/data?cursor=x' }));
+    site.serve(
+      DATA,
+      json({ items: numberedItems(3), next: 'http://elsewhere.test/caroulsel/data?cursor=x' }),
+    );
     site.serve('/', galleryPage());
     await page.goto(`${ORIGIN}/`);
     await page.locator('#gallery').scrollIntoViewIfNeeded();
@@ -116,9 +111,9 @@ describe('paging', () => {
   it('keeps what is shown when a later page fails, and asks for it again only when the visitor says so', async () => {
     site.serveInTurn(
       DATA,
-      json({ items: items(2), next: `${DATA}?cursor=second` }),
+      json({ items: numberedItems(2), next: `${DATA}?cursor=second` }),
       json({ error: { code: 'GALLERY_UPSTREAM' } }, 502),
-      json({ items: items(3, 2), next: null }),
+      json({ items: numberedItems(3, 2), next: null }),
     );
     await openAndShowGrid();
     const alert = page.getByRole('alert');
@@ -141,10 +136,10 @@ describe('paging', () => {
   it('starts again from the first page when a cursor went stale, showing each item once', async () => {
     site.serveInTurn(
       DATA,
-      json({ items: items(2), next: `${DATA}?cursor=second` }),
+      json({ items: numberedItems(2), next: `${DATA}?cursor=second` }),
       json({ error: { code: 'CURSOR_STALE', message: 'cursor: the list changed' } }, 400),
-      json({ items: items(3), next: `${DATA}?cursor=again` }),
-      json({ items: items(2, 3), next: null }),
+      json({ items: numberedItems(3), next: `${DATA}?cursor=again` }),
+      json({ items: numberedItems(2, 3), next: null }),
     );
     await openAndShowGrid();
     await page.waitForFunction((card) => document.querySelectorAll(card).length === 5, CARD);
@@ -164,15 +159,15 @@ describe('paging', () => {
     const stale = json({ error: { code: 'CURSOR_STALE', message: 'cursor: the list changed' } }, 400);
     site.serveInTurn(
       DATA,
-      json({ items: items(2), next: `${DATA}?cursor=a` }),
+      json({ items: numberedItems(2), next: `${DATA}?cursor=a` }),
       stale,
-      json({ items: items(2), next: `${DATA}?cursor=b` }),
-      json({ items: items(2, 2), next: `${DATA}?cursor=c` }),
+      json({ items: numberedItems(2), next: `${DATA}?cursor=b` }),
+      json({ items: numberedItems(2, 2), next: `${DATA}?cursor=c` }),
       stale,
-      json({ items: items(2), next: `${DATA}?cursor=d` }),
+      json({ items: numberedItems(2), next: `${DATA}?cursor=d` }),
       stale,
-      json({ items: items(2), next: `${DATA}?cursor=e` }),
-      json({ items: items(2, 4), next: null }),
+      json({ items: numberedItems(2), next: `${DATA}?cursor=e` }),
+      json({ items: numberedItems(2, 4), next: null }),
     );
     await openAndShowGrid();
     await page.waitForFunction((card) => document.querySelectorAll(card).length === 6, CARD);
@@ -183,7 +178,7 @@ describe('paging', () => {
   });
 
   it('names items without an id apart from real ids, so neither hides the other', async () => {
-    const [withId, withoutId] = items(2);
+    const [withId, withoutId] = numberedItems(2);
     site.serve(
       DATA,
       json({
@@ -201,8 +196,8 @@ describe('paging', () => {
   it('shows an item a later page repeats once', async () => {
     site.serveInTurn(
       DATA,
-      json({ items: items(3), next: `${DATA}?cursor=second` }),
-      json({ items: items(2, 2), next: null }),
+      json({ items: numberedItems(3), next: `${DATA}?cursor=second` }),
+      json({ items: numberedItems(2, 2), next: null }),
     );
     await openAndShowGrid();
     await page.waitForFunction(() => document.querySelector('.caroulsel-gallery__more') === null);
@@ -237,9 +232,9 @@ describe('busy thumbnails', () => {
     site.serveInTurn(
       DATA,
       busy('0'),
-      json({ items: items(40), next: `${DATA}?cursor=second` }),
+      json({ items: numberedItems(40), next: `${DATA}?cursor=second` }),
       busy('1'),
-      json({ items: items(7, 40), next: null }),
+      json({ items: numberedItems(7, 40), next: null }),
     );
     await openAndShowGrid();
     expect(await page.locator(CARD).count()).toBe(40);
@@ -391,8 +386,8 @@ describe('a list on another origin', () => {
       if (url.pathname === DATA) {
         const body =
           url.search === ''
-            ? { items: items(2), next: `${DATA}?cursor=second` }
-            : { items: items(2, 2), next: null };
+            ? { items: numberedItems(2), next: `${DATA}?cursor=second` }
+            : { items: numberedItems(2, 2), next: null };
         return route.fulfill({ contentType: 'application/json', headers: cors, body: JSON.stringify(body) });
       }
       const image = SAMPLE_IMAGES.find((sample) => url.pathname.includes(`/${sample.token}/`));

@@ -80,17 +80,12 @@ export async function searchTree(db: SqlExecutor, options: SearchTreeOptions): P
           .join(' OR ')}) LIMIT ${count}`,
         [...scopeParams(scope), ...columns.map(() => pattern)],
       );
-    const walked = new Map<number, PathStep[][]>();
-    const pathsOf = (row: Row) => {
-      const id = Number(row.SEQ_DB);
-      const known = walked.get(id);
-      if (known !== undefined) return Promise.resolve(known);
-      const self: PathStep = { level: level.level, id, label: nodeLabel(row, labelColumnsOf(level)) };
-      return pathsUp(db, scope, plan.levels, index, self).then((paths) => {
-        walked.set(id, paths);
-        return paths;
+    const pathsOf = (row: Row) =>
+      pathsUp(db, scope, plan.levels, index, {
+        level: level.level,
+        id: Number(row.SEQ_DB),
+        label: nodeLabel(row, labelColumnsOf(level)),
       });
-    };
     // Live rows that match may hang below a hidden node, and show no path: they must not take the
     // places of shown ones. Which are shown is asked of all of a batch at once (shownNodes: a query
     // per level, or one walk up the nested groups), and paths are walked for shown ones alone, at
