@@ -5,10 +5,25 @@
 // entries, inserts and updates, on a task sheet of 100,000 saved rows; then a one-entry update on task
 // sheets holding 1, 10,000 and 100,000 saved rows (all in one scope). Run with `npm run bench:save`;
 // the last line is the figures.
+//
+// Beside them, the skeleton: our own transaction with every check taken out (the named lock, the
+// locking read of the batch's keys, the update or insert, the release, the commit; the statements
+// saveMetrics sends, built by the same functions). What it costs over the floor is what any save that
+// looks its keys up and serialises its writers pays before checking anything, so it bounds from
+// below what the checks may add.
 import { performance } from 'node:perf_hooks';
 import { createScratchDatabase } from '../src/db/scratch.js';
 import { runSqlFile } from '../src/db/script.js';
+import { parseIdentifier } from '../src/identifier.js';
 import { type MetricEntry, saveMetrics } from '../src/resolvers/index.js';
+import { metricTableShape } from '../src/resolvers/metric-table.js';
+import {
+  insertStatement,
+  lockKeysStatement,
+  releaseStatement,
+  scopeLockName,
+  updateStatements,
+} from '../src/resolvers/metric-writes.js';
 import { tableNames } from '../src/table-names.js';
 import { insertRow, insertRows, installTables, SCOPE_A } from '../test/resolvers/fixture.js';
 import { HOST_SCHEMA_FILE, SERVER_URL } from '../test/support/database.js';
@@ -132,6 +147,38 @@ try {
     }
   };
 
+  const { keyIndex } = await metricTableShape(db, table);
+  const metric = parseIdentifier('METRICA1', 'metric column');
+  /** saveMetrics' transaction without its checks: lock, look the keys up, write, release, commit. */
+  const skeleton = (sheet: number, batch: readonly Key[]) => {
+    const values = new Map([[metric, nextValue()]]);
+    return db.transaction(async (tx) => {
+      const lock = { name: scopeLockName(table, SCOPE_A), timeoutSeconds: 1 };
+      const read = lockKeysStatement(table, SCOPE_A, sheet, batch, keyIndex, lock);
+      const rows = await tx.query<{ ID: unknown; OPER_SEQ_DB: unknown }>(read.sql, read.params, {
+        prepare: true,
+      });
+      const found = new Map(
+        rows.flatMap((row) => (row.ID === null ? [] : [[Number(row.OPER_SEQ_DB), Number(row.ID)] as const])),
+      );
+      const inserts = batch.filter((key) => !found.has(key.activity)).map((key) => ({ ...key, values }));
+      const updates = batch.flatMap((key) => {
+        const id = found.get(key.activity);
+        return id === undefined ? [] : [{ ids: [id], values }];
+      });
+      const release = inserts.length === 0 ? lock : undefined;
+      for (const statement of updateStatements(table, SCOPE_A, USER, updates, release)) {
+        await tx.execute(statement.sql, statement.params, { prepare: true });
+      }
+      if (inserts.length > 0) {
+        const statement = insertStatement(table, SCOPE_A, USER, sheet, inserts);
+        await tx.execute(statement.sql, statement.params, { prepare: true });
+        const released = releaseStatement(lock);
+        await tx.query(released.sql, released.params);
+      }
+    });
+  };
+
   const bigSheet = sheets[SHEET_SIZES.length - 1] ?? 0;
   const bigIds = await idsOf(bigSheet);
   /** `size` saved keys spread over the sheet, and `size` keys the sheet has no row for. */
@@ -142,7 +189,14 @@ try {
     ) as Key[];
   const insertKeys = (size: number) => keys.slice(largest, largest + size);
 
-  type Case = { label: string; run: (side: 'ours' | 'floor') => Promise<number> };
+  type Side = 'ours' | 'skeleton' | 'floor';
+  type Case = { label: string; run: (side: Side) => Promise<number> };
+  const save = (side: Side, sheet: number, batch: readonly Key[], ids: readonly number[]) =>
+    side === 'ours'
+      ? ours(sheet, batch)
+      : side === 'skeleton'
+        ? skeleton(sheet, batch)
+        : floor(sheet, batch, ids);
   const cases: Case[] = [];
   for (const size of BATCHES) {
     const repeats = REPEATS[size] ?? 1;
@@ -154,9 +208,7 @@ try {
         for (let repeat = 0; repeat < repeats; repeat++) {
           const before = await lastId();
           const ids = inserting.map((_, index) => before + 1 + index);
-          total += await timed(() =>
-            side === 'ours' ? ours(bigSheet, inserting) : floor(bigSheet, inserting, ids),
-          );
+          total += await timed(() => save(side, bigSheet, inserting, ids));
           await removeAfter(before);
         }
         return total / repeats;
@@ -169,9 +221,7 @@ try {
       run: async (side) => {
         let total = 0;
         for (let repeat = 0; repeat < repeats; repeat++) {
-          total += await timed(() =>
-            side === 'ours' ? ours(bigSheet, updating) : floor(bigSheet, updating, ids),
-          );
+          total += await timed(() => save(side, bigSheet, updating, ids));
         }
         return total / repeats;
       },
@@ -188,36 +238,46 @@ try {
       run: async (side) => {
         let total = 0;
         for (let repeat = 0; repeat < repeats; repeat++) {
-          total += await timed(() => (side === 'ours' ? ours(sheet, [key]) : floor(sheet, [key], ids)));
+          total += await timed(() => save(side, sheet, [key], ids));
         }
         return total / repeats;
       },
     });
   }
 
-  // Warm-up (connections, server caches, JIT), then rounds; the two sides alternate which goes first.
+  // Warm-up (connections, server caches, JIT), then rounds; the sides rotate which goes first.
+  const sides = ['ours', 'skeleton', 'floor'] as const;
   for (const item of cases) {
-    await item.run('ours');
-    await item.run('floor');
+    for (const side of sides) await item.run(side);
   }
-  const times = new Map(cases.map((item) => [item.label, { ours: [] as number[], floor: [] as number[] }]));
+  const times = new Map(
+    cases.map((item) => [
+      item.label,
+      { ours: [] as number[], skeleton: [] as number[], floor: [] as number[] },
+    ]),
+  );
   for (let round = 0; round < ROUNDS; round++) {
     for (const item of cases) {
       const entry = times.get(item.label);
       if (entry === undefined) continue;
-      const order = round % 2 === 0 ? (['ours', 'floor'] as const) : (['floor', 'ours'] as const);
-      for (const side of order) entry[side].push(await item.run(side));
+      for (let step = 0; step < sides.length; step++) {
+        const side = sides[(step + round) % sides.length] ?? 'ours';
+        entry[side].push(await item.run(side));
+      }
     }
   }
 
   const ratios = new Map<string, number[]>();
+  const skeletonRatios = new Map<string, number[]>();
   for (const item of cases) {
     const entry = times.get(item.label);
     if (entry === undefined) continue;
     const perRound = entry.ours.map((time, round) => time / (entry.floor[round] ?? Number.NaN));
+    const skeletonPerRound = entry.skeleton.map((time, round) => time / (entry.floor[round] ?? Number.NaN));
     ratios.set(item.label, perRound);
+    skeletonRatios.set(item.label, skeletonPerRound);
     console.log(
-      `${item.label.padEnd(13)} ours ${spread(entry.ours)} ms, floor ${spread(entry.floor)} ms, ratio ${spread(perRound)}`,
+      `${item.label.padEnd(13)} ours ${spread(entry.ours)} ms, skeleton ${spread(entry.skeleton)} ms, floor ${spread(entry.floor)} ms; ours / floor ${spread(perRound)}, skeleton / floor ${spread(skeletonPerRound)}`,
     );
   }
   const oursAt = (size: number) => median(times.get(`sheet_${size}`)?.ours ?? []);
@@ -230,8 +290,12 @@ try {
   console.log(
     `end: ${loadLine()}; medians of ${ROUNDS} rounds, each the mean of ${REPEATS[1]} / ${REPEATS[100]} / ${REPEATS[1000]} saves for 1 / 100 / 1000 entries`,
   );
+  const batchLabels = BATCHES.flatMap((size) => [`insert_${size}`, `update_${size}`]);
   console.log(
-    `${BATCHES.flatMap((size) => [`insert_${size}`, `update_${size}`])
+    `skeleton (no checks) / floor: ${batchLabels.map((label) => `${label}=${median(skeletonRatios.get(label) ?? []).toFixed(2)}`).join(' ')}`,
+  );
+  console.log(
+    `${batchLabels
       .map((label) => `${label}=${median(ratios.get(label) ?? []).toFixed(2)}`)
       .join(' ')} update_1_at_${largest}_vs_1=${median(growthRounds).toFixed(2)}`,
   );
