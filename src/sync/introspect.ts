@@ -23,8 +23,16 @@ export interface FoundColumn {
 export interface FoundIndex {
   readonly name: string;
   readonly unique: boolean;
+  /** Key parts in order; a part that is an expression, not a column, is {@link EXPRESSION_PART}. */
   readonly columns: readonly string[];
 }
+
+/**
+ * What an index's key part is called when it is an expression: MySQL 8 has functional key parts,
+ * whose COLUMN_NAME in information_schema is NULL. No column can have this name, so such an index
+ * never passes for one on columns, and a message shows it as what it is.
+ */
+export const EXPRESSION_PART = '(expression)';
 
 export interface FoundForeignKey {
   readonly name: string;
@@ -85,7 +93,7 @@ export async function introspect(
     tableName: string;
     name: string;
     nonUnique: number | string;
-    column: string;
+    column: string | null;
   }>(
     `SELECT TABLE_NAME AS tableName, INDEX_NAME AS name, NON_UNIQUE AS nonUnique, COLUMN_NAME AS \`column\`
        FROM information_schema.STATISTICS
@@ -137,8 +145,9 @@ export async function introspect(
   for (const row of indexes) {
     const list = table(row.tableName).indexes;
     const last = list.at(-1);
-    if (last?.name === row.name) last.columns.push(row.column);
-    else list.push({ name: row.name, unique: Number(row.nonUnique) === 0, columns: [row.column] });
+    const column = row.column ?? EXPRESSION_PART;
+    if (last?.name === row.name) last.columns.push(column);
+    else list.push({ name: row.name, unique: Number(row.nonUnique) === 0, columns: [column] });
   }
   for (const row of foreignKeys) {
     const list = table(row.tableName).foreignKeys;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { SqlExecutor } from '../../src/db/driver.js';
 import { SchemaSyncError } from '../../src/sync/errors.js';
 import { planSchemaSync } from '../../src/sync/plan.js';
 import { syncSchema } from '../../src/sync/sync.js';
@@ -125,6 +126,41 @@ describe('syncSchema', () => {
     expect(conflict.statements).toEqual([]);
     expect(conflict.differences).toMatchObject([
       { kind: 'conflicting-key', found: 'KEY ix_metric_key (OPER_SEQ_DB)', destructive: true },
+    ]);
+  });
+
+  // MySQL 8 has functional key parts, whose COLUMN_NAME in information_schema.STATISTICS is NULL;
+  // MariaDB has none, so the real server's answer is edited on its way back: the index is real, its
+  // first part reads as MySQL 8 would report an expression.
+  it('reads a MySQL 8 functional key part as an expression: a host index of one is no difference, one named as ours is a conflict', async () => {
+    const { db } = scratch();
+    const names = prefixed('FN');
+    await syncSchema(db, names);
+    await db.execute('ALTER TABLE FN_OPER_GRUPO_METRICA ADD KEY ix_host_expr (OPER_SEQ_DB)');
+    const asMySql8 = (expressionIndexes: readonly string[]): SqlExecutor => ({
+      execute: (sql, params, options) => db.execute(sql, params, options),
+      query: async <Row extends object>(sql: string, params?: readonly unknown[]) => {
+        const rows = await db.query<Record<string, unknown>>(sql, params);
+        if (!sql.includes('information_schema.STATISTICS')) return rows as Row[];
+        return rows.map((row) =>
+          expressionIndexes.includes(String(row.name)) ? { ...row, column: null } : row,
+        ) as Row[];
+      },
+    });
+    expect(await planSchemaSync(asMySql8(['ix_host_expr']), names)).toEqual({
+      statements: [],
+      statementTables: [],
+      differences: [],
+    });
+    const conflict = await planSchemaSync(asMySql8(['ix_metric_key']), names);
+    expect(conflict.statements).toEqual([]);
+    expect(conflict.differences).toMatchObject([
+      {
+        kind: 'conflicting-key',
+        found:
+          'KEY ix_metric_key ((expression), (expression), (expression), (expression), (expression), (expression))',
+        destructive: true,
+      },
     ]);
   });
 
