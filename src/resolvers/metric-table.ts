@@ -134,12 +134,14 @@ const KEY_COLUMNS = ['EMPRESA', 'FILIAL', 'LOCAL', 'FOLHA_TAREFA_SEQ_DB', 'OPER_
  * writes only its keys, but the server may lock more rows than theirs to find them.
  */
 async function findKeyIndex(db: SqlExecutor, table: Identifier): Promise<Identifier | undefined> {
-  const rows = await db.query<{ name: string; columns: string }>(
-    `SELECT INDEX_NAME AS name, GROUP_CONCAT(COLUMN_NAME ORDER BY SEQ_IN_INDEX) AS columns
+  // A MySQL 8 functional key part has no COLUMN_NAME: it counts as a part no lookup by column uses
+  // (GROUP_CONCAT would skip it, and an index with an expression between key columns would pass).
+  const rows = await db.query<{ name: string; columns: string | null }>(
+    `SELECT INDEX_NAME AS name, GROUP_CONCAT(IFNULL(COLUMN_NAME, '(expression)') ORDER BY SEQ_IN_INDEX) AS columns
        FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? GROUP BY INDEX_NAME`,
     [table],
   );
   const wanted = KEY_COLUMNS.join(',').toLowerCase();
-  const found = rows.find((row) => `${row.columns.toLowerCase()},`.startsWith(`${wanted},`));
+  const found = rows.find((row) => `${(row.columns ?? '').toLowerCase()},`.startsWith(`${wanted},`));
   return found === undefined ? undefined : parseIdentifier(found.name, 'metric key index');
 }
