@@ -23,12 +23,7 @@ export function createRedisCache(
 ): MediaCache {
   const { keyPrefix, ttlSeconds } = parseOption(RedisCacheOptions, options, 'redisCache');
   const owned = typeof options.redis === 'string';
-  const redis =
-    typeof options.redis === 'string'
-      ? // A command gives up after a second rather than wait out a reconnect (the handler bounds its
-        // calls too, whatever client it is given).
-        new Redis(options.redis, { lazyConnect: true, commandTimeout: 1000 })
-      : options.redis;
+  const redis = typeof options.redis === 'string' ? ownClient(options.redis) : options.redis;
   return {
     async get(key) {
       const stored = await redis.getBuffer(keyPrefix + checkCacheKey(key));
@@ -41,4 +36,16 @@ export function createRedisCache(
       if (owned) await redis.quit();
     },
   };
+}
+
+/**
+ * The client of a cache made from a URL. A command gives up after a second rather than wait out a
+ * reconnect (the handler bounds its calls too, whatever client it is given). Connection errors are
+ * not reported by the client itself: each one reaches the command it fails, which the gallery logs
+ * through its logger; without a listener ioredis would print every failed reconnect to stderr.
+ */
+function ownClient(url: string): Redis {
+  const redis = new Redis(url, { lazyConnect: true, commandTimeout: 1000 });
+  redis.on('error', () => undefined);
+  return redis;
 }
