@@ -1,5 +1,5 @@
 import { mkdir } from 'node:fs/promises';
-import type { BrowserContext, Locator, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page, Request } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
 import { DEMO_TABLES } from '../../src/demo/demo-install.js';
@@ -824,6 +824,49 @@ describe('what a person types, and what they do while a save is on its way', () 
     expect(await rowText(page.getByRole('treeitem', { name: 'A-WEED — Weeding' }))).toContain(
       'Horas8.0default',
     );
+  });
+
+  it('keeps a later save when the re-read after an earlier clearing save answers after it', async () => {
+    const page = await newPage();
+    await openScreen(page);
+    await expand(page, 'S-SOUTH — South field');
+    await expand(page, 'G-CARE — Crop care');
+    const item = page.getByRole('treeitem', { name: 'A-WEED — Weeding' });
+    const save = async (hours: string) => {
+      const dialog = await openActivity(page, 'A-WEED — Weeding');
+      await dialog.getByRole('textbox', { name: 'Horas' }).fill(hours);
+      await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+      await dialog.waitFor({ state: 'hidden' });
+    };
+    await save('9.5');
+    // The re-read a clearing save asks for is answered by the server at once (the default is back)
+    // but handed to the page only once the next save has landed: a slow network's order.
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let holding = true;
+    const stale = new Promise<Request>((resolve) => {
+      void page.route(/part=children/, async (route) => {
+        if (!holding) return route.continue();
+        holding = false;
+        const answer = await route.fetch();
+        resolve(route.request());
+        await released;
+        await route.fulfill({ response: answer });
+      });
+    });
+    await save('');
+    const held = await stale;
+    await save('7');
+    expect(await rowText(item)).toContain('Horas7saved');
+    const finished = page.waitForEvent('requestfinished', (request) => request === held);
+    release();
+    await finished;
+    // The page handles the answer in a few tasks after it arrives: let them run.
+    await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 200)));
+    expect(await rowText(item)).toContain('Horas7saved');
+    expect(await savedRows('A-WEED')).toMatchObject([{ HORAS: '7.0' }]);
   });
 
   it('says a refused value aloud when Enter is pressed in the field that keeps the focus', async () => {
