@@ -70,7 +70,10 @@ export function checkValue(
   if (column.dataType === 'decimal') return checkDecimal(column, value);
   if (column.dataType === 'float' || column.dataType === 'double') {
     const number = typeof value === 'number' ? value : DECIMAL_TEXT.test(value) ? Number(value) : Number.NaN;
-    return Number.isFinite(number) ? { ok: true, value: number } : { ok: false, problem: 'is not a number' };
+    if (!Number.isFinite(number)) return { ok: false, problem: 'is not a number' };
+    return column.unsigned && number < 0
+      ? { ok: false, problem: `is negative, and the column is ${column.dataType} unsigned` }
+      : { ok: true, value: number };
   }
   if (['char', 'varchar', 'text', 'tinytext', 'mediumtext', 'longtext'].includes(column.dataType)) {
     if (typeof value !== 'string') return { ok: false, problem: 'is not text' };
@@ -104,6 +107,12 @@ function checkDecimal(column: ColumnType, value: string | number) {
   const text = typeof value === 'number' ? String(value) : value;
   if (!DECIMAL_TEXT.test(text))
     return { ok: false as const, problem: 'is not a decimal number such as "12.50"' };
+  if (column.unsigned && isNegative(text)) {
+    return {
+      ok: false as const,
+      problem: `is negative, and the column is decimal(${precision},${scale}) unsigned`,
+    };
+  }
   const [whole = '', fraction = ''] = text.replace(/^-/, '').split('.');
   const wholeDigits = whole.replace(/^0+(?=\d)/, '').replace(/^0$/, '').length;
   if (fraction.replace(/0+$/, '').length > scale) {
@@ -119,4 +128,9 @@ function checkDecimal(column: ColumnType, value: string | number) {
     };
   }
   return { ok: true as const, value: text };
+}
+
+/** A decimal's text below zero: "-0.00" is zero, which an unsigned column takes. */
+function isNegative(text: string): boolean {
+  return text.startsWith('-') && /[1-9]/.test(text);
 }

@@ -30,6 +30,21 @@ describe('checkValue', () => {
     expect(checkValue(decimal, '1e3')).toMatchObject({ ok: false, problem: /not a decimal/ });
   });
 
+  it('refuses a negative value for an unsigned decimal or double, which the server would answer with an error', () => {
+    const unsigned = column('decimal', { precision: 6, scale: 3, unsigned: true });
+    expect(checkValue(unsigned, '-1.5')).toMatchObject({
+      ok: false,
+      problem: 'is negative, and the column is decimal(6,3) unsigned',
+    });
+    expect(checkValue(unsigned, -0.001)).toMatchObject({ ok: false, problem: /negative/ });
+    expect(checkValue(unsigned, '-0.000')).toEqual({ ok: true, value: '-0.000' });
+    expect(checkValue(unsigned, '1.5')).toEqual({ ok: true, value: '1.5' });
+    expect(checkValue(column('double', { unsigned: true }), -2)).toMatchObject({
+      ok: false,
+      problem: 'is negative, and the column is double unsigned',
+    });
+  });
+
   it('refuses 2.5 and out-of-range values for int, accepts whole numbers', () => {
     const int = column('int');
     expect(checkValue(int, 2.5)).toMatchObject({ ok: false, problem: /whole number/ });
