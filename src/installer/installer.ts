@@ -25,6 +25,7 @@ import {
   missingReferences,
   readKnownColumns,
   treeViewReferences,
+  unfitMetrics,
 } from './verify-tree-view.js';
 
 export interface InstallerOptions {
@@ -174,7 +175,11 @@ async function treeViewFindings(db: SqlExecutor, file: InstallFile, names: Table
   const references = treeViewReferences(file.treeView, names);
   const found = await readKnownColumns(db, references);
   const known = new Map([...found, ...columnsAfterSync(names, found)]);
-  return missingReferences(references, known, 'treeView').map(({ code, at, message }) => ({
+  const problems = [
+    ...missingReferences(references, known, 'treeView'),
+    ...(await unfitMetrics(db, file.treeView, names, 'treeView')),
+  ];
+  return problems.map(({ code, at, message }) => ({
     level: 'error',
     code,
     path: `treeView.${at}`,

@@ -1,6 +1,7 @@
 import { DEFAULT_METRICS, parseTreeView, type TreeView, treeViewLevels } from '../config/index.js';
 import type { SqlExecutor } from '../db/driver.js';
 import { type Identifier, parseIdentifier } from '../identifier.js';
+import { checkValue, isMetricType, readColumnTypes } from '../resolvers/column-types.js';
 import { createTables } from '../schema/tables.js';
 import { expectedModel } from '../sync/expected-model.js';
 import { HOST_TABLES, type TableNames } from '../table-names.js';
@@ -8,7 +9,12 @@ import { readHostTable } from './host-table.js';
 
 /** One way a TREE_VIEW does not fit the database: a table or column it names is not there. */
 export interface TreeViewProblem {
-  readonly code: 'TREE_VIEW_TABLE_MISSING' | 'TREE_VIEW_COLUMN_MISSING' | 'TREE_VIEW_INVALID';
+  readonly code:
+    | 'TREE_VIEW_TABLE_MISSING'
+    | 'TREE_VIEW_COLUMN_MISSING'
+    | 'TREE_VIEW_INVALID'
+    | 'TREE_VIEW_METRIC_TYPE'
+    | 'TREE_VIEW_DEFAULT_UNFIT';
   /** Inside the TREE_VIEW: `layers.2.table`, `metrics.0.default.name`. */
   readonly at: string;
   readonly message: string;
@@ -148,5 +154,49 @@ export async function checkStoredTreeView(
     }));
   }
   const references = treeViewReferences(parsed.data, where.names);
-  return missingReferences(references, await readKnownColumns(db, references), label);
+  return [
+    ...missingReferences(references, await readKnownColumns(db, references), label),
+    ...(await unfitMetrics(db, parsed.data, where.names, label)),
+  ];
+}
+
+/**
+ * The metrics that do not fit the metric table's columns as they are now: a column of a type no
+ * metric can have (a date, a blob), and a `value` default the column cannot hold (too many decimal
+ * places, out of range, too long, text for a number). Either would pass every other check and then
+ * refuse every save of every activity, on a field the person never touched. A table or column that
+ * does not exist yet is left to {@link missingReferences}.
+ */
+export async function unfitMetrics(
+  db: SqlExecutor,
+  treeView: TreeView,
+  names: TableNames,
+  label: string,
+): Promise<TreeViewProblem[]> {
+  const table = treeView.metricAssociationTable ?? names.OPER_GRUPO_METRICA;
+  const columns = await readColumnTypes(db, table);
+  const problems: TreeViewProblem[] = [];
+  (treeView.metrics ?? DEFAULT_METRICS).forEach((metric, index) => {
+    const wanted = metric.field.toUpperCase();
+    const column = [...columns.values()].find((found) => found.name.toUpperCase() === wanted);
+    if (column === undefined) return;
+    if (!isMetricType(column.dataType)) {
+      problems.push({
+        code: 'TREE_VIEW_METRIC_TYPE',
+        at: `metrics.${index}.field`,
+        message: `${label} metrics.${index}.field: column ${table}.${column.name} is ${column.dataType}, which no metric can be: use a number or text column`,
+      });
+      return;
+    }
+    if (metric.default?.type !== 'value') return;
+    const checked = checkValue(column, metric.default.value);
+    if (!checked.ok) {
+      problems.push({
+        code: 'TREE_VIEW_DEFAULT_UNFIT',
+        at: `metrics.${index}.default.value`,
+        message: `${label} metrics.${index}.default.value ${JSON.stringify(metric.default.value)} ${checked.problem}, so column ${table}.${column.name} cannot hold it`,
+      });
+    }
+  });
+  return problems;
 }

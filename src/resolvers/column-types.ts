@@ -47,6 +47,22 @@ export async function readColumnTypes(db: SqlExecutor, table: Identifier): Promi
 }
 
 const INTEGER_BITS: Record<string, number> = { tinyint: 8, smallint: 16, mediumint: 24, int: 32, bigint: 64 };
+const TEXT_TYPES = new Set(['char', 'varchar', 'text', 'tinytext', 'mediumtext', 'longtext']);
+
+/**
+ * Whether a metric may be kept in a column of this type (information_schema's DATA_TYPE, lower
+ * case): whole numbers, decimals, floating point and text. Dates, binary and JSON are not: the
+ * modal has no input for them and a save could not check a value for them.
+ */
+export function isMetricType(dataType: string): boolean {
+  return (
+    INTEGER_BITS[dataType] !== undefined ||
+    dataType === 'decimal' ||
+    dataType === 'float' ||
+    dataType === 'double' ||
+    TEXT_TYPES.has(dataType)
+  );
+}
 const DECIMAL_TEXT = /^-?\d+(\.\d+)?$/;
 const INTEGER_TEXT = /^-?\d+$/;
 
@@ -75,7 +91,7 @@ export function checkValue(
       ? { ok: false, problem: `is negative, and the column is ${column.dataType} unsigned` }
       : { ok: true, value: number };
   }
-  if (['char', 'varchar', 'text', 'tinytext', 'mediumtext', 'longtext'].includes(column.dataType)) {
+  if (TEXT_TYPES.has(column.dataType)) {
     if (typeof value !== 'string') return { ok: false, problem: 'is not text' };
     return column.maxLength !== null && [...value].length > column.maxLength
       ? { ok: false, problem: `is longer than the column's ${column.maxLength} characters` }

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { parseTreeView } from '../../src/config/index.js';
-import { applyInstallation, planInstallation } from '../../src/installer/installer.js';
+import {
+  applyInstallation,
+  installationTableNames,
+  planInstallation,
+} from '../../src/installer/installer.js';
 import { missingReferences, treeViewReferences } from '../../src/installer/verify-tree-view.js';
+import { syncSchema } from '../../src/sync/sync.js';
 import { tableNames } from '../../src/table-names.js';
 import { freshDatabase } from '../support/database.js';
 import { databaseState, exampleInstallFile } from './support.js';
@@ -112,6 +117,58 @@ describe('plan and apply check them against information_schema', () => {
       const plan = await planInstallation(scratch.db, file, {});
       expect(plan.findings.filter((finding) => finding.level === 'error')).toEqual([]);
       expect((await applyInstallation(scratch.db, file, {})).applied).toBe(true);
+    } finally {
+      await scratch.drop();
+    }
+  });
+
+  it('refuse metrics the metric table cannot keep: a date column, and value defaults the column cannot hold', async () => {
+    const scratch = await freshDatabase('tree_view_unfit', { hostSchema: true });
+    try {
+      const base = exampleInstallFile();
+      const names = installationTableNames(base);
+      await syncSchema(scratch.db, names);
+      await scratch.db.execute(
+        `ALTER TABLE ${names.OPER_GRUPO_METRICA} ADD COLUMN METRICA_DATA DATE NULL, ADD COLUMN METRICA_OK DECIMAL(5,2) NULL`,
+      );
+      const file = exampleInstallFile({
+        treeView: tree({
+          layers: { '1': { table: names.OPER, isTask: true } },
+          metrics: [
+            { field: 'METRICA1', default: { type: 'value', value: 1.234 } },
+            { field: 'METRICA2', default: { type: 'value', value: 'muitas' } },
+            { field: 'METRICA_DATA' },
+            { field: 'METRICA_OK', default: { type: 'value', value: '12.50' } },
+          ],
+        }),
+      });
+      const plan = await planInstallation(scratch.db, file, {});
+      expect(plan.findings.filter((finding) => finding.level === 'error')).toEqual([
+        {
+          level: 'error',
+          code: 'TREE_VIEW_DEFAULT_UNFIT',
+          path: 'treeView.metrics.0.default.value',
+          message: `treeView metrics.0.default.value 1.234 has more than 2 decimal places (column is decimal(10,2)), so column ${names.OPER_GRUPO_METRICA}.METRICA1 cannot hold it`,
+        },
+        {
+          level: 'error',
+          code: 'TREE_VIEW_DEFAULT_UNFIT',
+          path: 'treeView.metrics.1.default.value',
+          message: `treeView metrics.1.default.value "muitas" is not a whole number (column is int), so column ${names.OPER_GRUPO_METRICA}.METRICA2 cannot hold it`,
+        },
+        {
+          level: 'error',
+          code: 'TREE_VIEW_METRIC_TYPE',
+          path: 'treeView.metrics.2.field',
+          message: `treeView metrics.2.field: column ${names.OPER_GRUPO_METRICA}.METRICA_DATA is date, which no metric can be: use a number or text column`,
+        },
+      ]);
+      const before = await databaseState(scratch.db);
+      await expect(applyInstallation(scratch.db, file, {})).rejects.toMatchObject({
+        code: 'TREE_VIEW_DEFAULT_UNFIT',
+        path: 'treeView.metrics.0.default.value',
+      });
+      expect(await databaseState(scratch.db)).toEqual(before);
     } finally {
       await scratch.drop();
     }
