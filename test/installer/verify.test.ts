@@ -161,6 +161,17 @@ describe('verify', () => {
         [restore],
       ),
     ).toEqual(['TREE_VIEW_COLUMN_MISSING sys_core_par_parametros.TREE_VIEW.layers.1.childColumn']);
+    // A value default the metric column cannot hold: every save would be refused on that field.
+    expect(
+      await drift(
+        [
+          edited((tree) => {
+            tree.metrics = [{ field: 'METRICA1', default: { type: 'value', value: 1.234 } }];
+          }),
+        ],
+        [restore],
+      ),
+    ).toEqual(['TREE_VIEW_DEFAULT_UNFIT sys_core_par_parametros.TREE_VIEW.metrics.0.default.value']);
   });
 
   it('reports menu rows missing or changed', async () => {
