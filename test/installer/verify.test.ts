@@ -129,7 +129,9 @@ describe('verify', () => {
     const [row] = await db.query<{ CONTEUDO: string }>(
       `SELECT CONTEUDO FROM sys_core_par_parametros WHERE ${TREE_VIEW}`,
     );
-    const edited = (change: (tree: Record<string, Record<string, Record<string, unknown>>>) => void) => {
+    const edited = (
+      change: (tree: Record<string, unknown> & { layers?: Record<string, Record<string, unknown>> }) => void,
+    ) => {
       const tree = JSON.parse(row?.CONTEUDO ?? '');
       change(tree);
       return `UPDATE sys_core_par_parametros SET CONTEUDO = '${JSON.stringify(tree)}' WHERE ${TREE_VIEW}`;
