@@ -2,6 +2,7 @@ import { DEFAULT_METRICS, parseTreeView, type TreeView, treeViewLevels } from '.
 import type { SqlExecutor } from '../db/driver.js';
 import { type Identifier, parseIdentifier } from '../identifier.js';
 import { checkValue, isMetricType, readColumnTypes } from '../resolvers/column-types.js';
+import { metricTableMismatch } from '../resolvers/tree-plan.js';
 import { createTables } from '../schema/tables.js';
 import { expectedModel } from '../sync/expected-model.js';
 import { HOST_TABLES, type TableNames } from '../table-names.js';
@@ -14,7 +15,8 @@ export interface TreeViewProblem {
     | 'TREE_VIEW_COLUMN_MISSING'
     | 'TREE_VIEW_INVALID'
     | 'TREE_VIEW_METRIC_TYPE'
-    | 'TREE_VIEW_DEFAULT_UNFIT';
+    | 'TREE_VIEW_DEFAULT_UNFIT'
+    | 'TREE_VIEW_METRIC_TABLE';
   /** Inside the TREE_VIEW: `layers.2.table`, `metrics.0.default.name`. */
   readonly at: string;
   readonly message: string;
@@ -161,11 +163,12 @@ export async function checkStoredTreeView(
 }
 
 /**
- * The metrics that do not fit the metric table's columns as they are now: a column of a type no
+ * The metrics that do not fit the metric table: a tree the installation's own metric table cannot
+ * key (see `metricTableMismatch`: saves would write over other nodes' rows), a column of a type no
  * metric can have (a date, a blob), and a `value` default the column cannot hold (too many decimal
- * places, out of range, too long, text for a number). Either would pass every other check and then
- * refuse every save of every activity, on a field the person never touched. A table or column that
- * does not exist yet is left to {@link missingReferences}.
+ * places, out of range, too long, text for a number). The last two would pass every other check and
+ * then refuse every save of every activity, on a field the person never touched. A table or column
+ * that does not exist yet is left to {@link missingReferences}.
  */
 export async function unfitMetrics(
   db: SqlExecutor,
@@ -173,9 +176,17 @@ export async function unfitMetrics(
   names: TableNames,
   label: string,
 ): Promise<TreeViewProblem[]> {
+  const problems: TreeViewProblem[] = [];
+  const mismatch = metricTableMismatch(names, treeView);
+  if (mismatch !== undefined) {
+    problems.push({
+      code: 'TREE_VIEW_METRIC_TABLE',
+      at: mismatch.at,
+      message: `${label} ${mismatch.message}`,
+    });
+  }
   const table = treeView.metricAssociationTable ?? names.OPER_GRUPO_METRICA;
   const columns = await readColumnTypes(db, table);
-  const problems: TreeViewProblem[] = [];
   (treeView.metrics ?? DEFAULT_METRICS).forEach((metric, index) => {
     const wanted = metric.field.toUpperCase();
     const column = [...columns.values()].find((found) => found.name.toUpperCase() === wanted);

@@ -173,4 +173,31 @@ describe('plan and apply check them against information_schema', () => {
       await scratch.drop();
     }
   });
+
+  it('refuse a tree whose activities hang from another table than the groups the default metric table refers to', async () => {
+    const scratch = await freshDatabase('tree_view_metric_table', { hostSchema: true });
+    try {
+      const base = exampleInstallFile();
+      const names = installationTableNames(base);
+      const file = exampleInstallFile({
+        treeView: tree({
+          layers: {
+            '1': { table: names.OPER_GRUPO, associationTable: names.OPER_OPER_GRUPO },
+            '2': { table: names.OPER_GRUPO, isTask: true },
+          },
+        }),
+      });
+      const plan = await planInstallation(scratch.db, file, {});
+      expect(plan.findings.filter((finding) => finding.level === 'error')).toEqual([
+        {
+          level: 'error',
+          code: 'TREE_VIEW_METRIC_TABLE',
+          path: 'treeView.metricAssociationTable',
+          message: `treeView layers.2.table is ${names.OPER_GRUPO}, but metrics are saved in ${names.OPER_GRUPO_METRICA}, whose OPER_SEQ_DB refers to ${names.OPER}: give the TREE_VIEW a metricAssociationTable of its own`,
+        },
+      ]);
+    } finally {
+      await scratch.drop();
+    }
+  });
 });

@@ -245,7 +245,8 @@ describe('loadTaskTree, custom TREE_VIEW with MO_ names', () => {
     const sectorsFirst = TreeView.parse({
       layers: {
         '1': { table: 'app_setor', associationTable: 'app_setor_n_oper_grupo' },
-        '2': { table: 'MO_OPER_GRUPO', isTask: true },
+        '2': { table: 'MO_OPER_GRUPO', associationTable: 'MO_OPER_MO_OPER_GRUPO' },
+        '3': { table: 'MO_OPER', isTask: true },
       },
     });
     await db.execute(
@@ -254,6 +255,35 @@ describe('loadTaskTree, custom TREE_VIEW with MO_ names', () => {
     );
     const changed = await loadTaskTree(recording, options);
     expect(outline(changed.roots)).toEqual(['S_4 L1']);
+  });
+
+  it('refuses a tree whose activities hang from sectors while metrics go to the group-keyed default table, writing nothing', async () => {
+    const { db } = scratch();
+    const treeView = TreeView.parse({
+      layers: {
+        '1': { table: 'app_setor', associationTable: 'app_setor_n_oper_grupo' },
+        '2': { table: 'MO_OPER', isTask: true },
+      },
+    });
+    const options = { scope: SCOPE_A, taskSheet: ids.TS ?? 0, names, treeView };
+    const refusal = {
+      code: 'METRIC_TABLE_MISMATCH',
+      path: 'metricAssociationTable',
+      message: `TREE_VIEW the activities hang from layers.1.table app_setor, but metrics are saved in ${names.OPER_GRUPO_METRICA}, whose OPER_GRUPO_SEQ_DB refers to ${names.OPER_GRUPO}: saves would write over the rows of other nodes; give the TREE_VIEW a metricAssociationTable of its own`,
+    };
+    await expect(loadTaskTree(db, options)).rejects.toMatchObject(refusal);
+    const count = async () =>
+      (await db.query<{ n: number }>(`SELECT COUNT(*) AS n FROM ${names.OPER_GRUPO_METRICA}`))[0]?.n;
+    const before = await count();
+    // Sector S2 has the SEQ_DB of some group: without the refusal this wrote that group's row.
+    await expect(
+      saveMetrics(db, {
+        ...options,
+        user: 3,
+        entries: [{ activity: ids.O1 ?? 0, group: ids.S2 ?? 0, values: { METRICA1: '1.00' } }],
+      }),
+    ).rejects.toMatchObject(refusal);
+    expect(await count()).toBe(before);
   });
 
   it('never shows scope 1/1/1 rows to scope 2/1/1', async () => {
