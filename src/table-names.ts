@@ -29,6 +29,28 @@ export const HOST_TABLES = {
   ETAPA: 'app_etapa',
 } as const;
 
+/** Tables of the host's framework whose rows the package reads and writes (seed 2.6 to 2.8). */
+export const HOST_SYSTEM_TABLES = {
+  PARAMETERS: 'sys_core_par_parametros',
+  MENU: 'sys_core_menu',
+  FIELDS: 'sys_core_ds_tabela_campo',
+} as const;
+
+/** The installer's ledger of what it made, shared by every installation of a database. */
+export const LEDGER_TABLE_NAME = 'task_association_ledger';
+
+/**
+ * What a table that is not one of an installation's four is, by lower-cased name: none of these may
+ * be given as one. Sync would try to reshape a host table (and advise re-keying it), uninstall would
+ * drop it; the ledger, if used, would be dropped with every installation's record in it.
+ */
+export const NOT_OUR_TABLES: ReadonlyMap<string, string> = new Map([
+  ...[...Object.values(HOST_TABLES), ...Object.values(HOST_SYSTEM_TABLES)].map(
+    (name) => [name, 'a host table'] as const,
+  ),
+  [LEDGER_TABLE_NAME, "the installer's ledger, shared by every installation"] as const,
+]);
+
 /** The actual name of each of the four tables in one installation, every one a checked identifier. */
 export const TableNames = z.strictObject({
   OPER: Identifier,
@@ -40,7 +62,8 @@ export type TableNames = Readonly<z.infer<typeof TableNames>>;
 
 /**
  * The table names of an installation: the defaults, with `overrides` applied. Each override must be
- * an identifier; an unknown logical name, or two logical tables sharing one name, is refused.
+ * an identifier; an unknown logical name, a host table or the ledger, or two logical tables sharing
+ * one name, is refused.
  *
  * @example tableNames({ OPER: 'MO_OPER' }).OPER // 'MO_OPER'
  */
@@ -64,6 +87,16 @@ export function tableNames(overrides: Readonly<Record<string, string | undefined
       ),
     ]),
   ) as Record<LogicalTable, Identifier>;
+  for (const logical of LOGICAL_TABLES) {
+    const what = NOT_OUR_TABLES.get(names[logical].toLowerCase());
+    if (what !== undefined) {
+      throw new TaskAssociationError(
+        'HOST_TABLE',
+        `"${names[logical]}" is ${what}: ${logical} must be a table of this package's own, such as ${DEFAULT_TABLE_NAMES[logical]}`,
+        { path: `tableNames.${logical}` },
+      );
+    }
+  }
   const seen = new Map<string, LogicalTable>();
   for (const logical of LOGICAL_TABLES) {
     const other = seen.get(names[logical].toLowerCase());

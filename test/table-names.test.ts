@@ -32,4 +32,24 @@ describe('tableNames', () => {
       'OPER and OPER_GRUPO would both use table "mo_x": each logical table needs its own name',
     );
   });
+
+  // Sync would try to re-key a host table, uninstall would drop it or the ledger of every installation.
+  it.each([
+    ['app_folha_tarefa', 'a host table'],
+    ['SYS_CORE_MENU', 'a host table'],
+    ['sys_core_par_parametros', 'a host table'],
+    ['task_association_ledger', "the installer's ledger, shared by every installation"],
+  ])('refuses %s, which is not a table of its own', (name, what) => {
+    let thrown: unknown;
+    try {
+      tableNames({ OPER_GRUPO: name });
+    } catch (error) {
+      thrown = error;
+    }
+    expect(thrown).toMatchObject({
+      code: 'HOST_TABLE',
+      path: 'tableNames.OPER_GRUPO',
+      message: `"${name}" is ${what}: OPER_GRUPO must be a table of this package's own, such as app_oper_grupo`,
+    });
+  });
 });

@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { Identifier, parseIdentifier } from '../identifier.js';
+import { HOST_SYSTEM_TABLES } from '../table-names.js';
 import { parseOrThrow } from './parse-or-throw.js';
 
 /** The OPCOES of the task-sheet link field, byte for byte as seed 2.8 requires. */
 export const LINK_FIELD_OPCOES = 'type:GET_URL;url:associationtask;p1:taskSheet;v1:SEQ_DB;icon:fa fa-link';
 
 /** The host table holding record-definition fields (seed 2.8). */
-export const FIELD_TABLE = parseIdentifier('sys_core_ds_tabela_campo', 'host table');
+export const FIELD_TABLE = parseIdentifier(HOST_SYSTEM_TABLES.FIELDS, 'host table');
 
 /** The columns of the link field's row that are the same in every installation (seed 2.8). */
 export const LINK_FIELD_COLUMNS = {

@@ -2,10 +2,11 @@ import { z } from 'zod';
 import { parseIdentifier } from '../identifier.js';
 import { Scope } from '../scope.js';
 import { SeqDb } from '../seq-db.js';
+import { HOST_SYSTEM_TABLES } from '../table-names.js';
 import { parseOrThrow } from './parse-or-throw.js';
 
 /** The host table of menu entries (seed 2.7). */
-export const MENU_TABLE = parseIdentifier('sys_core_menu', 'host table');
+export const MENU_TABLE = parseIdentifier(HOST_SYSTEM_TABLES.MENU, 'host table');
 
 /** The URL of the report link entry (seed 2.7). */
 export const REPORT_URL = 'reports/parte_diaria/filters';

@@ -11,27 +11,19 @@ import {
 import { checkScope, formatScope, type Scope } from '../scope.js';
 import {
   DEFAULT_TABLE_NAMES,
-  HOST_TABLES,
+  HOST_SYSTEM_TABLES,
   LOGICAL_TABLES,
   type LogicalTable,
+  NOT_OUR_TABLES,
   OVERRIDE_PARAMETERS,
   type TableNames,
   tableNames,
 } from '../table-names.js';
 import { ConfigError, type ConfigIssueCode } from './issues.js';
-import { FIELD_TABLE } from './link-field.js';
-import { MENU_TABLE } from './menu.js';
 import { parseTreeView, type TreeView } from './tree-view.js';
 
 /** The host's parameter table (seed 2.6, 2.9). */
-export const PARAMETERS_TABLE = parseIdentifier('sys_core_par_parametros', 'parameter table');
-
-/** The host tables this package knows by name, lower-cased: never one of the package's own four. */
-const KNOWN_HOST_TABLES: ReadonlySet<string> = new Set(
-  [...Object.values(HOST_TABLES), PARAMETERS_TABLE, MENU_TABLE, FIELD_TABLE].map((name) =>
-    name.toLowerCase(),
-  ),
-);
+export const PARAMETERS_TABLE = parseIdentifier(HOST_SYSTEM_TABLES.PARAMETERS, 'parameter table');
 
 /** NOME of the tree configuration row (seed 2.9). */
 export const TREE_VIEW_PARAMETER = 'TREE_VIEW';
@@ -198,10 +190,11 @@ export function parametersFromRows(
           : `${shown(row.CONTEUDO)} is not a table name: it holds U+${hidden[0].codePointAt(0)?.toString(16).toUpperCase().padStart(4, '0')} at character ${hidden.index + 1} (only ASCII spaces around the name are ignored): remove it`,
       );
     }
-    if (KNOWN_HOST_TABLES.has(value.toLowerCase()))
+    const what = NOT_OUR_TABLES.get(value.toLowerCase());
+    if (what !== undefined)
       throw invalid(
         'HOST_TABLE',
-        `${shown(value)} is a host table: ${logical} must be a table of this package's own (the package writes its metric rows and reads its groups there), such as ${DEFAULT_TABLE_NAMES[logical]}`,
+        `${shown(value)} is ${what}: ${logical} must be a table of this package's own (the package writes its metric rows and reads its groups there), such as ${DEFAULT_TABLE_NAMES[logical]}`,
       );
     overrides[logical] = parseIdentifier(value, `table name for ${logical}`);
   }

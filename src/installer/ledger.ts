@@ -1,6 +1,7 @@
 import type { SqlExecutor } from '../db/driver.js';
 import { parseIdentifier, quoteIdentifier } from '../identifier.js';
 import type { Scope } from '../scope.js';
+import { LEDGER_TABLE_NAME } from '../table-names.js';
 import { PACKAGE_VERSION } from '../version.js';
 import { tableExists } from './host-table.js';
 import type { Statement } from './sql.js';
@@ -12,7 +13,7 @@ import type { Statement } from './sql.js';
  * so an installer killed at any point leaves both or neither: the next run finds exactly what exists.
  * Rows without an entry were not made by us and are never updated or deleted.
  */
-export const LEDGER_TABLE = parseIdentifier('task_association_ledger', 'ledger table');
+export const LEDGER_TABLE = parseIdentifier(LEDGER_TABLE_NAME, 'ledger table');
 const LEDGER = quoteIdentifier(LEDGER_TABLE);
 
 export const LEDGER_DDL = `CREATE TABLE IF NOT EXISTS ${LEDGER} (
