@@ -43,19 +43,21 @@ function resolveBySwitch(
       result[metric.field] = { value: null, source: 'none' };
       continue;
     }
+    let value: Value;
     switch (preset.type) {
       case 'value':
-        result[metric.field] = { value: preset.value, source: 'default' };
+        value = preset.value;
         break;
       case 'field':
         if (!(preset.name in activity)) throw new Error(`missing ${preset.name}`);
-        result[metric.field] = { value: activity[preset.name] as Value, source: 'default' };
+        value = activity[preset.name] as Value;
         break;
       case 'taskSheet':
         if (!(preset.name in sheet)) throw new Error(`missing ${preset.name}`);
-        result[metric.field] = { value: sheet[preset.name] as Value, source: 'default' };
+        value = sheet[preset.name] as Value;
         break;
     }
+    result[metric.field] = value === null ? { value: null, source: 'none' } : { value, source: 'default' };
   }
   return result;
 }

@@ -2,6 +2,23 @@ import { z } from 'zod';
 import { Identifier } from '../identifier.js';
 
 /**
+ * A number JSON can carry without losing digits: a safe integer, or one of at most 15 significant
+ * digits (what a double keeps exactly). Past that the text was already rounded when it was read
+ * (9007199254740993 reads as ...992), so the default would silently preset another value.
+ */
+const exactNumber = z
+  .number()
+  .refine((value) => Number.isSafeInteger(value) || significantDigits(value) <= 15, {
+    message:
+      'this number has more digits than a JSON number keeps exactly (it may already have been rounded): give it as a string, such as "12345678901234567890"',
+  });
+
+function significantDigits(value: number): number {
+  const [mantissa = ''] = Math.abs(value).toExponential().split('e');
+  return mantissa.replace('.', '').length;
+}
+
+/**
  * Where a metric's preset value comes from when the metric-entry modal opens (seed 2.9 rule 4):
  * - `value`: a fixed value;
  * - `field`: the named column of the activity (the task-level row);
@@ -10,7 +27,7 @@ import { Identifier } from '../identifier.js';
 export const MetricDefault = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('value').describe('a fixed value'),
-    value: z.union([z.number(), z.string(), z.null()]).describe('the preset value'),
+    value: z.union([exactNumber, z.string(), z.null()]).describe('the preset value'),
   }),
   z.strictObject({
     type: z.literal('field').describe('copied from a column of the activity (task-level row)'),
@@ -82,7 +99,7 @@ const MetricField = Identifier.superRefine((field, ctx) => {
 /** One metric column of the metric table, with the label the modal shows and an optional default. */
 export const Metric = z.strictObject({
   field: MetricField,
-  label: z.string().min(1).optional().describe('label shown in the metric-entry modal'),
+  label: z.string().trim().min(1).optional().describe('label shown in the metric-entry modal'),
   default: MetricDefault.optional(),
 });
 export type Metric = z.infer<typeof Metric>;
@@ -104,8 +121,9 @@ export const Metrics = z
         const field =
           typeof metric === 'object' && metric !== null ? (metric as { field?: unknown }).field : undefined;
         if (typeof field !== 'string') return;
-        const first = seen.get(field);
-        if (first === undefined) seen.set(field, index);
+        // Column names are matched without case: `metrica1` is METRICA1 listed again.
+        const first = seen.get(field.toUpperCase());
+        if (first === undefined) seen.set(field.toUpperCase(), index);
         else
           ctx.addIssue({
             code: 'custom',

@@ -57,7 +57,9 @@ const NO_DEFAULT: DefaultSource = Object.freeze({ from: 'none', value: null, col
  * activities only reads the small plan made up front.
  *
  * A saved non-null value always wins; a saved NULL falls back to the default, so a cleared metric
- * is preset again when the modal opens. A `field` or `taskSheet` default whose column the row lacks
+ * is preset again when the modal opens. A default that gives nothing (a NULL column, a `value` of
+ * null) is source 'none', as if there were no default. Saved columns are matched without case, as
+ * the server matches them (`metrica1` is METRICA1). A `field` or `taskSheet` default whose column the row lacks
  * throws {@link ConfigurationError} naming the metric and the column, never a silent `undefined`.
  *
  * Without a list (a TREE_VIEW without `metrics`, or no TREE_VIEW) the metrics are
@@ -80,15 +82,25 @@ export function compileMetricDefaults(
     const result: ResolvedMetrics = {};
     const saved = inputs.saved;
     for (const { field, index, source } of plan) {
-      const stored = saved === undefined ? undefined : saved[field];
-      if (stored !== undefined && stored !== null)
+      const stored =
+        saved === undefined ? undefined : (saved[field] ?? saved[columnKey(saved, field) ?? field]);
+      if (stored !== undefined && stored !== null) {
         result[field] = { value: toMetricValue(stored), source: 'saved' };
-      else if (source.from === 'none') result[field] = NONE;
-      else if (source.from === 'value') result[field] = { value: source.value, source: 'default' };
-      else {
-        const row = source.from === 'activity' ? inputs.activity : inputs.taskSheet;
-        result[field] = { value: readColumn(row, source, field, index), source: 'default' };
+        continue;
       }
+      const value =
+        source.from === 'none'
+          ? null
+          : source.from === 'value'
+            ? source.value
+            : readColumn(
+                source.from === 'activity' ? inputs.activity : inputs.taskSheet,
+                source,
+                field,
+                index,
+              );
+      // A default that gives nothing (a NULL column, a null value) presets nothing: it says so.
+      result[field] = value === null ? NONE : { value, source: 'default' };
     }
     return result;
   };

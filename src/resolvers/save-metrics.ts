@@ -186,7 +186,8 @@ function checkEntries(
           { path },
         );
       }
-      const column = columns.get(field);
+      // The server matches column names without case: a TREE_VIEW may write `metrica1`.
+      const column = columns.get(field) ?? columnIgnoringCase(columns, field);
       if (column === undefined) {
         throw new ConfigurationError(
           'METRIC_COLUMN_MISSING',
@@ -407,4 +408,9 @@ function decide(
 function isRetryable(error: unknown): boolean {
   const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
   return code === 'ER_LOCK_DEADLOCK' || code === 'ER_DUP_ENTRY' || code === 'ER_LOCK_WAIT_TIMEOUT';
+}
+
+function columnIgnoringCase(columns: ReadonlyMap<string, ColumnType>, name: string): ColumnType | undefined {
+  const upper = name.toUpperCase();
+  return [...columns.values()].find((column) => column.name.toUpperCase() === upper);
 }

@@ -25,6 +25,23 @@ describe('metrics', () => {
       expect(MetricDefault.parse(candidate)).toStrictEqual(candidate);
   });
 
+  it('refuses a field listed twice in two cases, a blank label, and a number JSON could not keep exactly', () => {
+    const twice = Metrics.safeParse([{ field: 'METRICA1' }, { field: 'metrica1' }]);
+    expect(twice.success ? [] : twice.error.issues.map((issue) => [issue.path, issue.message])).toStrictEqual(
+      [[[1, 'field'], 'metric field "metrica1" is already listed at metrics.0: list each column once']],
+    );
+    expect(Metric.safeParse({ field: 'METRICA1', label: '   ' }).success).toBe(false);
+    expect(Metric.parse({ field: 'METRICA1', label: ' Horas ' }).label).toBe('Horas');
+    for (const value of [9007199254740993, 12345678901234567890, 0.123456789012345678]) {
+      const result = MetricDefault.safeParse({ type: 'value', value });
+      expect(result.success ? [] : result.error.issues.map((issue) => issue.message)).toStrictEqual([
+        'this number has more digits than a JSON number keeps exactly (it may already have been rounded): give it as a string, such as "12345678901234567890"',
+      ]);
+    }
+    for (const value of [9007199254740991, -12.5, 0.1, 123456.789012345, '12345678901234567890'])
+      expect(MetricDefault.parse({ type: 'value', value })).toStrictEqual({ type: 'value', value });
+  });
+
   it('refuses a metric whose field is not an identifier, and duplicate fields', () => {
     expect(Metric.safeParse({ field: 'METRICA 1' }).success).toBe(false);
     const duplicate = Metrics.safeParse([{ field: 'M' }, { field: 'M' }]);

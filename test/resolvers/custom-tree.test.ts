@@ -150,11 +150,11 @@ describe('loadTaskTree, custom TREE_VIEW with MO_ names', () => {
       '  S1 L2',
       '    G1 L3',
       '      O1 L4 M1=10.00(saved) M2=4',
-      '      O2 L4 M1=null(default) M2=4',
+      '      O2 L4 M1=null(none) M2=4',
       '  S2 L2',
       '    G1 L3',
       '      O1 L4 M1=10.00(saved) M2=4',
-      '      O2 L4 M1=null(default) M2=4',
+      '      O2 L4 M1=null(none) M2=4',
     ]);
   });
 

@@ -53,11 +53,25 @@ describe('metric defaults', () => {
     });
   });
 
-  it('keeps decimals as the exact strings the driver returns and NULL columns as null', () => {
+  it('keeps decimals as the exact strings the driver returns, and a default from a NULL column presets nothing', () => {
     const resolve = compileMetricDefaults(metrics);
     expect(resolve({ activity: { INDICE: '0.10' }, taskSheet: { QTD_PESSOAS: null } })).toMatchObject({
       METRICA1: { value: '0.10', source: 'default' },
-      METRICA2: { value: null, source: 'default' },
+      // Nothing to preset: the modal must not say "default" over an empty field.
+      METRICA2: { value: null, source: 'none' },
+    });
+    expect(
+      compileMetricDefaults([{ field: 'METRICA1', default: { type: 'value', value: null } }])({
+        activity: {},
+        taskSheet: {},
+      }),
+    ).toEqual({ METRICA1: { value: null, source: 'none' } });
+  });
+
+  it('reads a saved value whose column the TREE_VIEW writes in another case, as the server matches it', () => {
+    const resolve = compileMetricDefaults([{ field: 'metrica1', default: { type: 'value', value: 1 } }]);
+    expect(resolve({ activity: {}, taskSheet: {}, saved: { METRICA1: '7.25' } })).toEqual({
+      metrica1: { value: '7.25', source: 'saved' },
     });
   });
 

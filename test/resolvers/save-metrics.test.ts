@@ -4,6 +4,7 @@ import { openDatabase } from '../../src/db/mysql.js';
 import { parseIdentifier } from '../../src/identifier.js';
 import {
   InvalidRequestError,
+  loadTaskTree,
   NotFoundError,
   ReadOnlyRowError,
   type SaveMetricsOptions,
@@ -306,6 +307,28 @@ describe('saveMetrics', () => {
       path: 'entries.0.values.METRICA2',
     });
     expect(await rowsOf()).toEqual(before);
+  });
+
+  it('saves and reads back a metric the TREE_VIEW names in another case than the column', async () => {
+    const { db } = scratch();
+    const table = 'app_metrica_minuscula';
+    await db.execute(`CREATE TABLE ${table} LIKE ${names.OPER_GRUPO_METRICA}`);
+    const treeView = TreeView.parse({
+      layers: {
+        '1': { table: names.OPER_GRUPO, associationTable: names.OPER_OPER_GRUPO },
+        '2': { table: names.OPER, isTask: true },
+      },
+      metricAssociationTable: table,
+      metrics: [{ field: 'metrica1' }],
+    });
+    const entry = { activity: fixture.opers[2] ?? 0, group: fixture.group, values: { metrica1: '7.25' } };
+    await expect(save({ treeView, entries: [entry] })).resolves.toEqual({ inserted: 1, updated: 0 });
+    expect(await db.query(`SELECT METRICA1 FROM ${table}`)).toEqual([{ METRICA1: '7.25' }]);
+    const tree = await loadTaskTree(db, { scope: SCOPE_A, taskSheet: fixture.sheet, names, treeView });
+    const task = tree.roots
+      .flatMap((root) => (root.kind === 'branch' ? root.children : []))
+      .find((node) => node.kind === 'task' && node.seqDb === entry.activity);
+    expect(task?.kind === 'task' && task.metrics).toEqual({ metrica1: { value: '7.25', source: 'saved' } });
   });
 
   it('refuses a hand-built TREE_VIEW whose metric names a scope or flag column, writing nothing', async () => {
