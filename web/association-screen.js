@@ -102,6 +102,8 @@
  * @property {string} notNumber value is no number
  * @property {string} notWhole value is no whole number
  * @property {string} ambiguousPoint pt-BR: a point without a decimal comma ("1.5", "1.500"), read two ways
+ * @property {string} ambiguousComma English: a comma without a decimal point ("1,5", "1,500"), read two ways
+ * @property {string} notNegative a negative number in a column that keeps none (unsigned floating point)
  * @property {string} tooManyDecimals more decimals than the column keeps, `{scale}`
  * @property {string} tooManyDigits more digits before the point than the column keeps, `{digits}`
  * @property {string} outOfRange outside the column's range, `{min}` `{max}`
@@ -178,6 +180,9 @@ export const LABELS_EN = {
   notWhole: 'Enter a whole number.',
   ambiguousPoint:
     'Use a comma for decimals (1,5); write thousands without a point (1500) or with a comma after them (1.500,00).',
+  ambiguousComma:
+    'Use a point for decimals (1.5); write thousands without a comma (1500) or with a point after them (1,500.00).',
+  notNegative: 'Enter zero or more.',
   tooManyDecimals: 'Use at most {scale} decimal places.',
   tooManyDigits: 'Use at most {digits} digits before the decimal point.',
   outOfRange: 'Enter a number from {min} to {max}.',
@@ -237,6 +242,9 @@ export const LABELS_PT_BR = {
   notWhole: 'Digite um número inteiro.',
   ambiguousPoint:
     'Use vírgula nos decimais (1,5); escreva milhares sem ponto (1500) ou com a vírgula depois (1.500,00).',
+  ambiguousComma:
+    'Use ponto nos decimais (1.5); escreva milhares sem vírgula (1500) ou com o ponto depois (1,500.00).',
+  notNegative: 'Digite zero ou mais.',
   tooManyDecimals: 'Use no máximo {scale} casas decimais.',
   tooManyDigits: 'Use no máximo {digits} dígitos antes da vírgula.',
   outOfRange: 'Digite um número de {min} a {max}.',
@@ -284,12 +292,13 @@ export function checkTyped(column, typed, lang) {
   if (text === '') return column.nullable ? { ok: true, value: null } : { ok: false, problem: 'required' };
   const bits = column.dataType === null ? undefined : INTEGER_BITS[column.dataType];
   const pt = lang.toLowerCase().startsWith('pt');
+  // Thousands may be grouped as the language writes them ("1.500" in pt-BR, "1,500" in English) in
+  // a column of whole numbers, a decimal of scale 0 included: it cannot mean 1.5, so the grouping is
+  // unambiguous there. A first group of 0 ("0.750") is no grouping at all.
+  const grouping = pt ? /^-?[1-9]\d{0,2}(\.\d{3})+$/ : /^-?[1-9]\d{0,2}(,\d{3})+$/;
+  const ungrouped = grouping.test(text) ? text.replace(/[.,]/g, '') : text;
   if (bits !== undefined) {
-    // Thousands may be grouped as the language writes them ("1.500" in pt-BR, "1,500" in English):
-    // a whole-number column cannot mean 1.5, so the grouping is unambiguous here.
-    const whole = (pt ? /^-?\d{1,3}(\.\d{3})+$/ : /^-?\d{1,3}(,\d{3})+$/).test(text)
-      ? text.replace(/[.,]/g, '')
-      : text;
+    const whole = ungrouped;
     if (!/^-?\d+$/.test(whole)) return { ok: false, problem: 'notWhole' };
     const number = BigInt(whole);
     const min = column.unsigned ? 0n : -(2n ** BigInt(bits - 1));
@@ -300,15 +309,22 @@ export function checkTyped(column, typed, lang) {
     return { ok: true, value: Number.isSafeInteger(Number(number)) ? Number(number) : whole };
   }
   if (column.dataType === 'decimal' || column.dataType === 'float' || column.dataType === 'double') {
-    const read = pt ? brazilianNumber(text) : englishNumber(text);
-    if (typeof read !== 'string') return { ok: false, problem: read.problem };
-    const normal = read;
-    if (column.unsigned && normal.startsWith('-')) {
-      return { ok: false, problem: 'outOfRange', params: { min: 0, max: '…' } };
-    }
-    if (column.dataType !== 'decimal') return { ok: true, value: Number(normal) };
     const precision = column.precision ?? 10;
     const scale = column.scale ?? 0;
+    const wholeDecimal = column.dataType === 'decimal' && scale === 0 && ungrouped !== text;
+    const read = wholeDecimal ? ungrouped : pt ? brazilianNumber(text) : englishNumber(text);
+    if (typeof read !== 'string') return { ok: false, problem: read.problem };
+    const normal = read;
+    if (column.unsigned && normal.startsWith('-') && /[1-9]/.test(normal)) {
+      if (column.dataType !== 'decimal') return { ok: false, problem: 'notNegative' };
+      const largest = `${'9'.repeat(precision - scale)}${scale > 0 ? `.${'9'.repeat(scale)}` : ''}`;
+      return {
+        ok: false,
+        problem: 'outOfRange',
+        params: { min: 0, max: pt ? largest.replace('.', ',') : largest },
+      };
+    }
+    if (column.dataType !== 'decimal') return { ok: true, value: Number(normal) };
     const [whole = '', fraction = ''] = normal.replace(/^-/, '').split('.');
     if (fraction.replace(/0+$/, '').length > scale) {
       return { ok: false, problem: scale === 0 ? 'notWhole' : 'tooManyDecimals', params: { scale } };
@@ -363,7 +379,7 @@ export function formatValue(value, column, lang) {
  */
 function brazilianNumber(text) {
   if (/^-?\d+(,\d+)?$/.test(text)) return text.replace(',', '.');
-  const grouped = /^-?\d{1,3}((\.\d{3})+)(,\d+)?$/.exec(text);
+  const grouped = /^-?[1-9]\d{0,2}((\.\d{3})+)(,\d+)?$/.exec(text);
   if (grouped !== null && (grouped[3] !== undefined || (grouped[1] ?? '').length > 4)) {
     return text.replace(/\./g, '').replace(',', '.');
   }
@@ -374,13 +390,26 @@ function brazilianNumber(text) {
 
 /**
  * A decimal as English writes it, in plain digits: "12.50" and "1,500.25" (commas group thousands).
+ * A comma without a point is refused rather than guessed, as pt-BR's lone point is: English reads
+ * "1,500" as fifteen hundred, and a person used to the comma as the decimal mark (our users, often
+ * on English browsers) means one and a half; "0,750" is no English number at all. Two groups
+ * ("1,500,000"), or a group with a point ("1,500.00"), can only be thousands.
  * @param {string} text trimmed
- * @returns {string | { problem: 'notNumber' }}
+ * @returns {string | { problem: 'notNumber' | 'ambiguousComma' }}
  */
 function englishNumber(text) {
   if (/^-?\d+(\.\d+)?$/.test(text)) return text;
-  if (/^-?\d{1,3}(,\d{3})+(\.\d+)?$/.test(text)) return text.replace(/,/g, '');
-  return { problem: 'notNumber' };
+  if (/^-?[1-9]\d{0,2}((,\d{3}){2,}|(,\d{3})+\.\d+)$/.test(text)) return text.replace(/,/g, '');
+  return /^-?\d+,\d+$/.test(text) ? { problem: 'ambiguousComma' } : { problem: 'notNumber' };
+}
+
+/**
+ * What a metric is called on screen: its TREE_VIEW label, else (the server then sends the column's
+ * name as its label) the column's name made readable, as headers are.
+ * @param {MetricColumn} column
+ */
+function metricLabel(column) {
+  return column.label === column.field ? humanize(column.field) : column.label;
 }
 
 /**
@@ -791,7 +820,7 @@ export function mountAssociationScreen(element, options) {
           ? labels.empty_value
           : formatValue(metric.value, column, lang);
       chip.append(
-        create('span', `${BLOCK}__chip-name`, column.label),
+        create('span', `${BLOCK}__chip-name`, metricLabel(column)),
         create('span', `${BLOCK}__chip-value`, value),
       );
       const source =
@@ -1298,7 +1327,7 @@ export function mountAssociationScreen(element, options) {
       for (const column of columns) {
         const field = create('div', `${BLOCK}__field`);
         const id = `${uid}-metric-${column.field}`;
-        const label = create('label', `${BLOCK}__field-label`, column.label);
+        const label = create('label', `${BLOCK}__field-label`, metricLabel(column));
         label.htmlFor = id;
         const input = /** @type {HTMLInputElement} */ (create('input', `${BLOCK}__input`));
         input.id = id;
@@ -1306,7 +1335,10 @@ export function mountAssociationScreen(element, options) {
         input.type = 'text';
         input.autocomplete = 'off';
         const whole = column.dataType !== null && column.dataType in INTEGER_BITS;
-        input.inputMode = whole ? 'numeric' : column.dataType === 'decimal' ? 'decimal' : 'text';
+        const numeric = ['decimal', 'float', 'double'].includes(column.dataType ?? '');
+        input.inputMode = whole ? 'numeric' : numeric ? 'decimal' : 'text';
+        // A NOT NULL column: said before the person tries to save, not only when a save is refused.
+        if (!column.nullable) input.setAttribute('aria-required', 'true');
         const source = create('p', `${BLOCK}__source`);
         source.id = `${id}-source`;
         const error = create('p', `${BLOCK}__field-error`);

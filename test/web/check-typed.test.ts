@@ -91,7 +91,7 @@ describe('the modal checks what is typed as the server checks what is saved', ()
     });
     expect(checkTyped({ field: 'M', label: 'M', ...column('decimal') }, '12,50', 'en')).toMatchObject({
       ok: false,
-      problem: 'notNumber',
+      problem: 'ambiguousComma',
     });
     expect(checkTyped({ field: 'M', label: 'M', ...column('int') }, '7', 'en')).toEqual({
       ok: true,
@@ -143,10 +143,51 @@ describe('numbers as each language writes them', () => {
     expect(typed(column('int'), '1,500', 'pt-BR')).toEqual({ ok: false, problem: 'notWhole' });
   });
 
-  it('reads English thousands with commas and refuses a decimal comma', () => {
+  it('reads English thousands with commas and a point, and refuses a comma that reads two ways', () => {
     expect(typed(column('decimal'), '1,500.25', 'en')).toEqual({ ok: true, value: '1500.25' });
-    expect(typed(column('decimal'), '1,5', 'en')).toEqual({ ok: false, problem: 'notNumber' });
+    expect(typed(column('decimal'), '1,500,000', 'en')).toEqual({ ok: true, value: '1500000' });
     expect(typed(column('decimal'), '1,50,000', 'en')).toEqual({ ok: false, problem: 'notNumber' });
+  });
+
+  // Our users write pt-BR, often on English browsers: "12,345" was saved as twelve thousand, "0,750"
+  // as 750. English reads a lone comma group as thousands; they mean decimals. Asked, not guessed.
+  it.each([['1,5'], ['12,345'], ['0,750'], ['12,50']])(
+    'English refuses %s in a decimal column rather than guess',
+    (text) => {
+      expect(typed(column('decimal'), text, 'en')).toEqual({ ok: false, problem: 'ambiguousComma' });
+    },
+  );
+
+  it('never reads a first group of 0 as thousands, in either language', () => {
+    expect(typed(column('int'), '0,750', 'en')).toEqual({ ok: false, problem: 'notWhole' });
+    expect(typed(column('int'), '0.750', 'pt-BR')).toEqual({ ok: false, problem: 'notWhole' });
+    expect(typed(column('decimal'), '0.750.000', 'pt-BR')).toEqual({ ok: false, problem: 'ambiguousPoint' });
+  });
+
+  it('takes grouped thousands in a decimal of scale 0, as in a whole-number column', () => {
+    const scaleZero = column('decimal', { precision: 5, scale: 0 });
+    expect(typed(scaleZero, '-99.999', 'pt-BR')).toEqual({ ok: true, value: '-99999' });
+    expect(typed(scaleZero, '12,345', 'en')).toEqual({ ok: true, value: '12345' });
+    expect(typed(scaleZero, '1,5', 'pt-BR')).toMatchObject({ ok: false, problem: 'notWhole' });
+  });
+
+  it('says the range of an unsigned decimal, and that an unsigned double keeps no negative number', () => {
+    const unsigned = column('decimal', { precision: 6, scale: 3, unsigned: true });
+    expect(typed(unsigned, '-1,5', 'pt-BR')).toEqual({
+      ok: false,
+      problem: 'outOfRange',
+      params: { min: 0, max: '999,999' },
+    });
+    expect(typed(unsigned, '-1.5', 'en')).toEqual({
+      ok: false,
+      problem: 'outOfRange',
+      params: { min: 0, max: '999.999' },
+    });
+    expect(typed(unsigned, '-0,000', 'pt-BR')).toEqual({ ok: true, value: '-0.000' });
+    expect(typed(column('double', { precision: null, scale: null, unsigned: true }), '-2', 'en')).toEqual({
+      ok: false,
+      problem: 'notNegative',
+    });
   });
 });
 
