@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { z } from 'zod';
 import { GALLERY_DEPENDENCY_FILES, PackageFileError, packageFiles } from '../web/package-files.js';
 import { type Answer, type AnswerRequest, toWebHandler } from './answer.js';
 import { boundedCache } from './cache/bounded-cache.js';
@@ -6,7 +7,7 @@ import { createDiskCache, DEFAULT_CACHE_DIR } from './cache/disk-cache.js';
 import type { CachedMedia, MediaCache } from './cache/media-cache.js';
 import { createMemoryCache, layeredCache } from './cache/memory-cache.js';
 import { createDecodedPixelCache, type DecodedPixels } from './decoded-pixels.js';
-import { GalleryMediaError, parseOption, reasonOf } from './errors.js';
+import { GalleryConfigError, GalleryMediaError, parseOption, reasonOf } from './errors.js';
 import {
   decodePixels,
   encodeWidth,
@@ -33,6 +34,7 @@ import {
   notFound,
   notModified,
 } from './responses.js';
+import { COMPONENT_OWN_FILES } from './routes.js';
 import { createSingleFlight } from './single-flight.js';
 import { type GallerySource, SourceColumns } from './source.js';
 import { type ContentHash, createTokenSigner } from './token.js';
@@ -57,6 +59,57 @@ export interface GalleryHandlerOptions {
    * serve (the widths of the item's srcset, or `variant` alone for `thumb` and `full`).
    */
   readonly onGenerate?: (event: { hash: string; variant: Variant; variants: readonly Variant[] }) => void;
+}
+
+const isFunction = (value: unknown) => typeof value === 'function';
+const hasMethods =
+  (...names: string[]) =>
+  (value: unknown) =>
+    typeof value === 'object' &&
+    value !== null &&
+    names.every((name) => isFunction((value as Record<string, unknown>)[name]));
+
+/**
+ * The shape of the options, checked when the handler is made: a plain-JavaScript host that leaves
+ * out the source or misspells an option learns it then, not from a 502 on every request. Each group
+ * (`secrets`, `columns`, `limits`) is checked by its own model below.
+ */
+const HandlerOptionsShape = z.strictObject({
+  source: z.custom<GallerySource>(
+    (value) => isFunction(value) || hasMethods('page')(value),
+    'must be a function returning the rows, or an object with a page(request) method',
+  ),
+  secrets: z.unknown(),
+  columns: z.unknown().optional(),
+  limits: z.unknown().optional(),
+  cache: z
+    .custom<MediaCache>(hasMethods('get', 'set'), 'must be a media cache, an object with get and set methods')
+    .optional(),
+  logger: z.custom<GalleryLogger>(hasMethods('warn'), 'must be an object with a warn method').optional(),
+  onGenerate: z.custom<unknown>(isFunction, 'must be a function').optional(),
+});
+
+function checkOptionsShape(options: unknown): void {
+  if (typeof options !== 'object' || options === null) {
+    throw new GalleryConfigError(
+      'GALLERY_CONFIG',
+      'gallery options must be an object with source and secrets',
+    );
+  }
+  const parsed = HandlerOptionsShape.safeParse(options);
+  // A misspelt option is said first: it also explains the option then missing.
+  const issues = parsed.error?.issues ?? [];
+  const issue = issues.find((found) => found.code === 'unrecognized_keys') ?? issues[0];
+  if (issue === undefined) return;
+  const [unknown] = issue.code === 'unrecognized_keys' ? issue.keys : [];
+  const path = unknown ?? issue.path.join('.');
+  const message =
+    unknown !== undefined
+      ? `is not an option of the gallery (its options: ${Object.keys(HandlerOptionsShape.shape).join(', ')})`
+      : options[path as keyof typeof options] === undefined
+        ? 'is required'
+        : issue.message;
+  throw new GalleryConfigError('GALLERY_CONFIG', `gallery option ${path}: ${message}`, { path });
 }
 
 /** The body of `GET /caroulsel/data`: one page of items and the URL of the next page (null on the last). */
@@ -104,10 +157,7 @@ const GONE =
   "the image of this token is no longer in the gallery's source: take media URLs from /caroulsel/data";
 // The browser component that goes with this handler, and the dependencies' files it loads next to
 // itself (lightbox, placeholder decoder), so mounting the handler alone is enough.
-const componentFiles = packageFiles(
-  ['caroulsel-gallery.js', 'caroulsel-gallery.css'],
-  GALLERY_DEPENDENCY_FILES,
-);
+const componentFiles = packageFiles(COMPONENT_OWN_FILES, GALLERY_DEPENDENCY_FILES);
 
 /**
  * The gallery's HTTP handler: `GET /caroulsel/data` lists the items, `GET|HEAD
@@ -121,6 +171,7 @@ const componentFiles = packageFiles(
  * createServer(toNodeListener(handler)).listen(3000);
  */
 export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHandler {
+  checkOptionsShape(options);
   const limits = parseOption(GalleryLimits, options.limits ?? {}, 'limits');
   const context = renditionContext(limits);
   const signer = createTokenSigner(options.secrets, context);

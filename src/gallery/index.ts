@@ -25,6 +25,7 @@ export { GalleryLimits, type GalleryLimitsInput } from './limits.js';
 export type { GalleryLogger } from './logger.js';
 export { toNodeListener } from './node-adapter.js';
 export { DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE } from './page-query.js';
+export { GALLERY_ASSET_FILES, GALLERY_ROUTES, isGalleryPath } from './routes.js';
 export {
   DEFAULT_IMAGES_DIR,
   DEFAULT_WEB_ROOT,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 
 /** What the gallery accepts and produces; every field has a default documented in the README. */
-export const GalleryLimits = z.object({
+export const GalleryLimits = z.strictObject({
   /** Largest source image accepted, in bytes. */
   maxInputBytes: z
     .number()

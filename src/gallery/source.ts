@@ -46,7 +46,7 @@ export const SourcePage = z.object({
   next: z.string().min(1).max(1024).nullable(),
 });
 
-export const SourceColumns = z.object({
+export const SourceColumns = z.strictObject({
   id: z.string().min(1).default('id'),
   title: z.string().min(1).default('title'),
   image: z.string().min(1).default('image'),

@@ -4,6 +4,7 @@ import { DatabaseTimeoutError, TaskAssociationError } from '../errors.js';
 import { checkScope, type Scope } from '../scope.js';
 import { SeqDb, SeqDbText } from '../seq-db.js';
 import { packageFiles } from '../web/package-files.js';
+import { checkArguments } from './arguments.js';
 import {
   BusyError,
   CrossSiteError,
@@ -50,6 +51,33 @@ export interface AssociationHandlerOptions {
   /** The language of the screen's page (`en`, `pt-BR`); default from the request's Accept-Language. */
   readonly lang?: string;
 }
+
+const hasMethods =
+  (...names: string[]) =>
+  (value: unknown) =>
+    typeof value === 'object' &&
+    value !== null &&
+    names.every((name) => typeof (value as Record<string, unknown>)[name] === 'function');
+
+/**
+ * The options' shape, checked when the handler is made: `context` is where each request's scope and
+ * user come from, so a misspelt or missing one must stop the host at start, not answer every request
+ * with a 500.
+ */
+const HandlerOptionsShape = z.strictObject({
+  db: z.custom<Database>(
+    hasMethods('query', 'execute', 'transaction'),
+    'must be a Database (openDatabase or wrapPool)',
+  ),
+  context: z.custom<AssociationHandlerOptions['context']>(
+    (value) => typeof value === 'function',
+    'must be a function of the request returning { scope, user }',
+  ),
+  onError: z
+    .custom<(error: unknown) => void>((value) => typeof value === 'function', 'must be a function')
+    .optional(),
+  lang: z.string().min(1).optional(),
+});
 
 /** Request bodies above this size are refused, and never held in memory whole. */
 const MAX_BODY_BYTES = 1_000_000;
@@ -107,6 +135,7 @@ const screenFiles = packageFiles(SCREEN_ASSETS);
 export function createAssociationHandler(
   options: AssociationHandlerOptions,
 ): (request: Request) => Promise<Response> {
+  checkArguments(HandlerOptionsShape, options, 'createAssociationHandler');
   const { db } = options;
   const onError = options.onError ?? console.error;
   const plans = createPlanMemo();

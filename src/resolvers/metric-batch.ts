@@ -39,7 +39,9 @@ export function parseInput<Model extends z.ZodType>(
 ): z.output<Model> {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
-  const issue = result.error.issues[0];
+  // A misspelt key is said first: it also explains the key then missing ({ ctx } for { context }).
+  const issue =
+    result.error.issues.find((found) => found.code === 'unrecognized_keys') ?? result.error.issues[0];
   // An unknown key is reported at its object; the path names the key itself.
   const unknown = issue?.code === 'unrecognized_keys' ? issue.keys.slice(0, 1) : [];
   const path = [prefix, ...(issue?.path ?? []).map(String), ...unknown]

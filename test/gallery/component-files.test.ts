@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
+import { GALLERY_ROUTES, isGalleryPath } from '../../src/gallery/index.js';
 import { spiedGallery } from './support/gallery.js';
 
 const webFile = (name: string) => readFile(new URL(`../../web/${name}`, import.meta.url), 'utf8');
@@ -73,5 +74,31 @@ describe('the gallery handler serves its own browser component', () => {
       expect((await get(path)).status).toBe(404);
     }
     expect((await get('/assets/caroulsel-gallery.js', { method: 'POST' })).status).toBe(405);
+  });
+});
+
+describe('the routes a host gives the gallery', () => {
+  it('name every component file the handler serves, and only paths it answers', async () => {
+    const { get } = spiedGallery(() => []);
+    expect(GALLERY_ROUTES).toEqual([
+      '/caroulsel/*',
+      '/assets/caroulsel-gallery.js',
+      '/assets/caroulsel-gallery.css',
+      '/assets/photoswipe.esm.min.js',
+      '/assets/photoswipe.css',
+      '/assets/thumbhash.js',
+    ]);
+    // The handler answers each file; the component loads the last three from next to itself.
+    for (const route of GALLERY_ROUTES.filter((path) => path.startsWith('/assets/'))) {
+      expect(isGalleryPath(route)).toBe(true);
+      expect((await get(route)).status).toBe(200);
+    }
+    const component = await readFile(new URL('../../web/caroulsel-gallery.js', import.meta.url), 'utf8');
+    for (const name of ['photoswipe.esm.min.js', 'photoswipe.css', 'thumbhash.js'])
+      expect(component).toContain(name);
+    expect(isGalleryPath('/caroulsel/data')).toBe(true);
+    expect(isGalleryPath('/caroulsel/media/abc/thumb')).toBe(true);
+    for (const path of ['/assets/app.js', '/assets/', '/caroulsel', '/assets/caroulsel-gallery.js/x', '/'])
+      expect(isGalleryPath(path)).toBe(false);
   });
 });

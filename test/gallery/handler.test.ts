@@ -5,6 +5,7 @@ import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
 import type { CachedMedia, MediaCache } from '../../src/gallery/cache/media-cache.js';
 import { GalleryConfigError } from '../../src/gallery/errors.js';
+import { createGalleryHandler, type GalleryHandlerOptions } from '../../src/gallery/handler.js';
 import { renditionContext } from '../../src/gallery/image-pipeline.js';
 import { GalleryLimits } from '../../src/gallery/limits.js';
 import { contentHash, createTokenSigner } from '../../src/gallery/token.js';
@@ -459,6 +460,50 @@ describe('routing', () => {
     });
     expect(attempt({ columns: { id: '' } })).toMatchObject({ code: 'GALLERY_CONFIG', path: 'columns.id' });
     expect(attempt({ limits: { concurrency: 1.5 } })).toBeInstanceOf(GalleryConfigError);
+  });
+
+  // A plain-JavaScript host gets no type errors: a missing source or a misspelt option used to be
+  // accepted, then every request answered 502 or the option was silently ignored.
+  it('refuses a missing or malformed source, an unknown option and a cache or logger of the wrong shape', () => {
+    const secrets = [SECRET];
+    const attempt = (options: unknown) => {
+      try {
+        createGalleryHandler(options as GalleryHandlerOptions);
+        return undefined;
+      } catch (error) {
+        return error;
+      }
+    };
+    expect(attempt({ sources: () => [], secrets })).toMatchObject({
+      code: 'GALLERY_CONFIG',
+      path: 'sources',
+      message:
+        'gallery option sources: is not an option of the gallery (its options: source, secrets, columns, limits, cache, logger, onGenerate)',
+    });
+    expect(attempt({ secrets })).toMatchObject({
+      path: 'source',
+      message: 'gallery option source: is required',
+    });
+    expect(attempt({ source: 'rows', secrets })).toMatchObject({
+      path: 'source',
+      message:
+        'gallery option source: must be a function returning the rows, or an object with a page(request) method',
+    });
+    expect(attempt({ source: async () => [], secrets, cache: {} })).toMatchObject({ path: 'cache' });
+    expect(attempt({ source: async () => [], secrets, logger: console.log })).toMatchObject({
+      path: 'logger',
+    });
+    expect(attempt({ source: async () => [], secrets, limits: { thumbsize: 100 } })).toMatchObject({
+      code: 'GALLERY_CONFIG',
+      path: 'limits',
+      message: expect.stringContaining('thumbsize'),
+    });
+    expect(attempt({ source: async () => [], secrets, columns: { ID: 'SEQ_DB' } })).toMatchObject({
+      path: 'columns',
+      message: expect.stringContaining('ID'),
+    });
+    expect(attempt(undefined)).toBeInstanceOf(GalleryConfigError);
+    expect(attempt({ source: { page: async () => ({ rows: [], next: null }) }, secrets })).toBeUndefined();
   });
 
   it('refuses to start without a strong secret', () => {

@@ -64,6 +64,32 @@ beforeAll(async () => {
 });
 
 describe('the associationtask handler', () => {
+  // context is where each request's scope and user come from: a misspelt one used to be accepted,
+  // then every request answered 500 with "options.context is not a function".
+  it('refuses options it cannot work with when it is made, naming the option', () => {
+    const context = async () => ({ scope: SCOPE_A, user: 1 });
+    const attempt = (options: unknown) => {
+      try {
+        createAssociationHandler(options as Parameters<typeof createAssociationHandler>[0]);
+        return undefined;
+      } catch (error) {
+        return error;
+      }
+    };
+    expect(attempt({ db: scratch().db, ctx: context })).toMatchObject({
+      code: 'INVALID_REQUEST',
+      path: 'ctx',
+    });
+    expect(attempt({ db: scratch().db })).toMatchObject({ code: 'INVALID_REQUEST', path: 'context' });
+    expect(attempt({ database: scratch().db, context })).toMatchObject({ path: 'database' });
+    expect(attempt({ db: {}, context })).toMatchObject({
+      path: 'db',
+      message: expect.stringContaining('must be a Database (openDatabase or wrapPool)'),
+    });
+    expect(attempt({ db: scratch().db, context, onError: 'log' })).toMatchObject({ path: 'onError' });
+    expect(attempt({ db: scratch().db, context, lang: 'pt-BR' })).toBeUndefined();
+  });
+
   it('GET ?taskSheet= answers 200 with the tree as JSON', async () => {
     const response = await request(`?taskSheet=${ids.sheet}`);
     expect(response.status).toBe(200);
