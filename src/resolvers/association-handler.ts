@@ -26,6 +26,7 @@ import { readBranch } from './screen/branch.js';
 import { PAGE_CSP, pageLanguage, SCREEN_ASSETS, screenPage, wantsHtml } from './screen/page.js';
 import { searchTree } from './screen/search.js';
 import { readScreenStart } from './screen/start.js';
+import { explainTableErrors } from './table-diagnosis.js';
 import { loadTaskSheet } from './task-sheet.js';
 
 /** Who is asking, as the host knows it from its own session: never taken from the request. */
@@ -231,17 +232,21 @@ export function createAssociationHandler(
     // TREE_VIEW and the plan, not the Drizzle tables resolveInstallation also builds.
     const [planned, sheet] = await Promise.all([plans.read(db, scope), sheetRead]);
     const { treeView, plan } = planned;
-    if (query.part === 'start') {
-      return readScreenStart(db, {
-        scope,
-        taskSheet: sheet,
-        plan,
-        headerColumns: treeView?.taskSheetColumns,
-      });
-    }
-    if (query.part === 'search') return searchTree(db, { scope, plan, text: query.q ?? '' });
-    if (early !== undefined && guess === planned) return { nodes: await early };
-    return { nodes: await readBranch(db, { scope, plan, parent, taskSheet: sheet }) };
+    // A table of the plan that is missing or lacks a column is said as the tree's own reads say it:
+    // which table, and which parameter row or TREE_VIEW key named it.
+    return explainTableErrors(db, scope, plan, async () => {
+      if (query.part === 'start') {
+        return readScreenStart(db, {
+          scope,
+          taskSheet: sheet,
+          plan,
+          headerColumns: treeView?.taskSheetColumns,
+        });
+      }
+      if (query.part === 'search') return searchTree(db, { scope, plan, text: query.q ?? '' });
+      if (early !== undefined && guess === planned) return { nodes: await early };
+      return { nodes: await readBranch(db, { scope, plan, parent, taskSheet: sheet }) };
+    });
   }
 }
 

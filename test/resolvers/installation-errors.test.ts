@@ -79,6 +79,34 @@ describe('a parameter row naming a table the package cannot use', () => {
     }
   });
 
+  it("says the same through the screen's own reads: the first screen, a branch and a search", async () => {
+    const scope = await scopeWith({ overrides: { OPER_GRUPO: 'app_grupo_nao_existe' } });
+    const seqDb = await seqDbOf(scope, 'ASSOCIATION_TASK_OPER_GRUPO');
+    const handle = createAssociationHandler({
+      db: scratch().db,
+      context: async () => ({ scope, user: 7 }),
+      onError: () => undefined,
+    });
+    const base = `http://host.test/associationtask?taskSheet=${sheets.get(scope.EMPRESA)}`;
+    // Before, a 500 INTERNAL_ERROR for the first two, and a search answered "no match".
+    for (const part of ['&part=start', '&part=children', '&part=search&q=a']) {
+      const response = await handle(
+        new Request(`${base}${part}`, { headers: { accept: 'application/json' } }),
+      );
+      expect({ part, status: response.status, ...((await response.json()) as object) }).toMatchObject({
+        part,
+        status: 500,
+        error: {
+          code: 'TABLE_MISSING',
+          path: 'ASSOCIATION_TASK_OPER_GRUPO',
+          message: expect.stringContaining(
+            `parameter ASSOCIATION_TASK_OPER_GRUPO (SEQ_DB ${seqDb}, scope ${scope.EMPRESA}/1/1) names table app_grupo_nao_existe`,
+          ),
+        },
+      });
+    }
+  });
+
   it('names the override row and the host table that lacks the columns it needs', async () => {
     const scope = await scopeWith({ overrides: { OPER_GRUPO: 'app_cliente' } });
     const seqDb = await seqDbOf(scope, 'ASSOCIATION_TASK_OPER_GRUPO');

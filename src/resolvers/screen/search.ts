@@ -61,6 +61,9 @@ export async function searchTree(db: SqlExecutor, options: SearchTreeOptions): P
   for (const [index, level] of plan.levels.entries()) {
     if (shown.length > limit) break;
     const types = await readColumnTypes(db, level.table);
+    // No columns: the table is missing. Asked of the server, its refusal is the error the caller
+    // explains (which table, named where), where skipping the level would answer "no match".
+    if (types.size === 0) await db.query(`SELECT 1 FROM ${quoteIdentifier(level.table)} LIMIT 0`);
     // The server matches column names regardless of case, so a TREE_VIEW may write `nome` for the
     // table's `NOME`: a label column counts when the table has it in any case.
     const present = new Set([...types.keys()].map((name) => name.toLowerCase()));
