@@ -17,7 +17,7 @@ export const GALLERY_ASSET_FILES: readonly string[] = [
  * Every path a host routes to the gallery handler, as route patterns most frameworks take
  * (`/caroulsel/*`, then each component file): one list, so a host's routing cannot leave one out.
  *
- * @example for (const path of GALLERY_ROUTES) app.all(path, (c) => gallery(c.req.raw));
+ * @example GALLERY_ROUTES.includes('/assets/thumbhash.js') // true
  */
 export const GALLERY_ROUTES: readonly string[] = [
   '/caroulsel/*',
@@ -28,7 +28,7 @@ export const GALLERY_ROUTES: readonly string[] = [
  * Whether the gallery handler answers `pathname` (its data, its media, its component's files), for
  * a host that routes with a function.
  *
- * @example app.use((req, res, next) => (isGalleryPath(req.path) ? listener(req, res) : next()));
+ * @example isGalleryPath('/assets/photoswipe.css') // true; isGalleryPath('/assets/app.js') is false
  */
 export function isGalleryPath(pathname: string): boolean {
   if (pathname.startsWith('/caroulsel/')) return true;
