@@ -178,6 +178,19 @@ describe('the packed package, installed in a project of its own', () => {
     expect(missing).toEqual([]);
   });
 
+  // A host reads the README in node_modules: the guides it sends them to must be there too.
+  it('ships every guide the README links to', async () => {
+    const readme = await readFile(join(project.packageDir, 'README.md'), 'utf8');
+    const guides = [
+      ...new Set([...readme.matchAll(/\]\((docs\/[\w-]+\.md)(#[\w-]*)?\)/g)].map((m) => m[1] ?? '')),
+    ];
+    expect(guides).toContain('docs/association-screen.md');
+    const missing: string[] = [];
+    for (const guide of guides)
+      await access(join(project.packageDir, guide)).catch(() => missing.push(guide));
+    expect(missing).toEqual([]);
+  });
+
   it("holds one copy of drizzle-orm, the project's own: the package takes it as a peer", async () => {
     await expect(access(join(project.packageDir, 'node_modules', 'drizzle-orm'))).rejects.toThrow();
     const { stdout } = await inProject('npm', ['ls', 'drizzle-orm', '--all', '--json']);
