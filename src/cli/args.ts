@@ -38,17 +38,20 @@ export function parseCommandLine<const O extends Options>(
   try {
     parsed = parseArgs({ args: [...args], options, strict: true, allowPositionals: true, tokens: true });
   } catch (error) {
+    const unknown = /^Unknown option '(-{1,2}[^']*)'/.exec(error instanceof Error ? error.message : '')?.[1];
+    if (unknown !== undefined) throw new UsageError(unknownOption(unknown, Object.keys(options)));
     throw new UsageError(
       error instanceof Error ? (error.message.split('\n')[0] ?? 'bad arguments') : String(error),
     );
   }
   // Given twice, an option that takes one value would quietly keep the last: `--install a.json
-  // --install b.json` installing b. Refused instead, as a typo or a pasted line most likely is.
+  // --install b.json` installing b. Refused instead, as a typo or a pasted line most likely is; a
+  // flag given twice too, as the usage says of every option but the repeatable ones.
   const seen = new Set<string>();
   for (const token of parsed.tokens) {
     if (token.kind !== 'option' || token.name === undefined) continue;
     const option = options[token.name];
-    if (option?.type === 'string' && option.multiple !== true && seen.has(token.name)) {
+    if (option?.multiple !== true && seen.has(token.name)) {
       throw new UsageError(`--${token.name} is given twice: give it once`);
     }
     seen.add(token.name);
@@ -82,4 +85,31 @@ export function parsePort(text: string): number {
     throw new UsageError(`--port must be a number from 0 to 65535, not "${text}"`);
   }
   return port;
+}
+
+/** `unknown option --instal (did you mean --install?)`: the nearest known option, when one is near. */
+function unknownOption(given: string, known: readonly string[]): string {
+  const name = given.replace(/^-+/, '');
+  const near = known
+    .map((option) => ({ option, distance: editDistance(name, option) }))
+    .filter(({ option, distance }) => distance <= 2 || option.startsWith(name) || name.startsWith(option))
+    .sort((a, b) => a.distance - b.distance)[0];
+  return `unknown option ${given}${near === undefined ? '' : ` (did you mean --${near.option}?)`}: see --help`;
+}
+
+/** Levenshtein distance, for option names (a few characters long). */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++) {
+      current[j] = Math.min(
+        (previous[j] ?? 0) + 1,
+        (current[j - 1] ?? 0) + 1,
+        (previous[j - 1] ?? 0) + (a[i - 1] === b[j - 1] ? 0 : 1),
+      );
+    }
+    previous = current;
+  }
+  return previous[b.length] ?? 0;
 }

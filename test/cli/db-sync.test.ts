@@ -85,11 +85,23 @@ describe('task-association db sync', () => {
       ['--table-name', 'OPER=A', '--table-name', 'OPER=B'],
       'OPER is given twice',
     ],
-    ['an unknown option', ['--drop'], "Unknown option '--drop'"],
+    ['an unknown option', ['--drop'], 'unknown option --drop: see --help'],
+    ['a misspelt option', ['--dry-rn'], 'unknown option --dry-rn (did you mean --dry-run?): see --help'],
+    ['a flag given twice', ['--json', '--json'], '--json is given twice: give it once'],
   ])('treats %s as a usage error (exit 2)', async (_label, args, message) => {
     const io = captureIo();
     expect(await runCli(['db', 'sync', '--database-url', scratch().url, ...args], io)).toBe(2);
     expect(io.err()).toContain(message);
+  });
+
+  it('takes toString and __proto__ as the unknown logical names they are, not as names given twice', async () => {
+    for (const name of ['toString', '__proto__']) {
+      const io = captureIo();
+      expect(
+        await runCli(['db', 'sync', '--database-url', scratch().url, '--table-name', `${name}=X`], io),
+      ).toBe(1);
+      expect(io.err()).toContain(`"${name}" is not a logical table name`);
+    }
   });
 
   it('an unreachable database gives one line, no stack trace', async () => {

@@ -55,7 +55,7 @@ describe('task-association plan', () => {
     const { url } = scratch();
     const cases: [string[], number, string][] = [
       [['plan', '--database-url', url], 2, '--install <file> is required'],
-      [['plan', '--install', INSTALL, '--yes'], 2, "Unknown option '--yes'"],
+      [['plan', '--install', INSTALL, '--yes'], 2, 'unknown option --yes'],
       [['plan', '--install', INSTALL, 'extra'], 2, 'unexpected argument "extra"'],
       [
         ['plan', '--install', INSTALL, '--install', '/other.json', '--database-url', url],

@@ -53,7 +53,7 @@ describe('task-association serve', () => {
   it.each([
     [['--port', 'abc'], '--port must be a number'],
     [['--port', '70000'], '--port must be a number'],
-    [['--colour', 'red'], "Unknown option '--colour'"],
+    [['--colour', 'red'], 'unknown option --colour'],
     [['extra'], 'unexpected argument "extra"'],
   ])('refuses %j with exit code 2', async (args, message) => {
     const io = captureIo();

@@ -112,7 +112,7 @@ describe('validate <file|->', () => {
     [['-', '-'], 'standard input (-) can be read only once'],
     [['--database-url', 'mysql://root@127.0.0.1/test'], '--database-url reads the TREE_VIEW of a scope'],
     [['--scope', '1/x/1'], 'scope "1/x/1" is not EMPRESA/FILIAL/LOCAL'],
-    [['--frobnicate', 'a.json'], "Unknown option '--frobnicate'"],
+    [['--frobnicate', 'a.json'], 'unknown option --frobnicate'],
     [['does-not-exist.json'], 'cannot read does-not-exist.json: no such file'],
   ])('refuses %j with exit 2', async (args, message) => {
     const io = captureIo();

@@ -75,13 +75,14 @@ export const command: Command = {
 
 /** `--table-name OPER=MO_OPER` (repeatable) into checked table names. */
 function parseTableNames(pairs: readonly string[]): TableNames {
-  const overrides: Record<string, string> = {};
+  // A Map: `toString` or `__proto__` is a name like any other (an object's `in` found them "given").
+  const overrides = new Map<string, string>();
   for (const pair of pairs) {
     const at = pair.indexOf('=');
     if (at <= 0) throw new UsageError(`--table-name "${pair}" must be LOGICAL=NAME, e.g. OPER=MO_OPER`);
     const logical = pair.slice(0, at);
-    if (logical in overrides) throw new UsageError(`--table-name ${logical} is given twice`);
-    overrides[logical] = pair.slice(at + 1);
+    if (overrides.has(logical)) throw new UsageError(`--table-name ${logical} is given twice`);
+    overrides.set(logical, pair.slice(at + 1));
   }
-  return tableNames(overrides);
+  return tableNames(Object.fromEntries(overrides));
 }
