@@ -38,7 +38,12 @@ export function parseCommandLine<const O extends Options>(
   try {
     parsed = parseArgs({ args: [...args], options, strict: true, allowPositionals: true, tokens: true });
   } catch (error) {
-    const unknown = /^Unknown option '(-{1,2}[^']*)'/.exec(error instanceof Error ? error.message : '')?.[1];
+    // Node names the option only in its message: taken from there, for this one error code.
+    const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
+    const unknown =
+      code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION'
+        ? /'(-{1,2}[^']*)'/.exec(error instanceof Error ? error.message : '')?.[1]
+        : undefined;
     if (unknown !== undefined) throw new UsageError(unknownOption(unknown, Object.keys(options)));
     throw new UsageError(
       error instanceof Error ? (error.message.split('\n')[0] ?? 'bad arguments') : String(error),
