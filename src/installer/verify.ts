@@ -5,8 +5,9 @@ import {
   readParameterRows,
   TREE_VIEW_PARAMETER,
 } from '../config/index.js';
+import { parametersFromRows } from '../config/parameters.js';
 import type { Database, SqlExecutor } from '../db/driver.js';
-import { IDENTIFIER_PATTERN } from '../identifier.js';
+import { TaskAssociationError } from '../errors.js';
 import { differenceCodeAndPath } from '../sync/schema-difference.js';
 import { LOGICAL_TABLES, OVERRIDE_PARAMETERS, type TableNames } from '../table-names.js';
 import { type DesiredRow, desiredRows } from './desired-rows.js';
@@ -136,19 +137,35 @@ async function checkParameters(db: SqlExecutor, file: InstallFile, names: TableN
       if (file.tableNames?.[logical] !== undefined) problems.push(parameterMissing(nome));
       continue;
     }
-    const name = row.CONTEUDO?.trim() ?? '';
-    if (!IDENTIFIER_PATTERN.test(name)) {
-      problems.push({
-        code: 'OVERRIDE_INVALID',
-        path,
-        message: `parameter ${nome} (SEQ_DB ${row.SEQ_DB}) names ${JSON.stringify(row.CONTEUDO)}, which is not a table name`,
-      });
-    } else if (!(await tableExists(db, name))) {
+    // The row alone through the reader every load and save uses: what they would refuse (a hidden
+    // character, a host table, not a name at all) is refused here in the same words.
+    let name: string;
+    try {
+      name = parametersFromRows(file.scope, { [nome]: row }).tableNames[logical];
+    } catch (error) {
+      if (!(error instanceof TaskAssociationError)) throw error;
+      problems.push({ code: 'OVERRIDE_INVALID', path, message: error.message });
+      continue;
+    }
+    if (!(await tableExists(db, name))) {
       problems.push({
         code: 'OVERRIDE_TABLE_MISSING',
         path,
         message: `parameter ${nome} (SEQ_DB ${row.SEQ_DB}) names table ${name}, which does not exist: run apply, or correct the parameter`,
       });
+    }
+  }
+  // Rows each fine alone may still clash: two logical tables on one name.
+  if (!problems.some((problem) => problem.code === 'OVERRIDE_INVALID')) {
+    try {
+      const overrides = LOGICAL_TABLES.flatMap((logical) => {
+        const row = rows[OVERRIDE_PARAMETERS[logical]];
+        return row === undefined ? [] : [[OVERRIDE_PARAMETERS[logical], row] as const];
+      });
+      parametersFromRows(file.scope, Object.fromEntries(overrides));
+    } catch (error) {
+      if (!(error instanceof TaskAssociationError) || error.code !== 'DUPLICATE_TABLE_NAME') throw error;
+      problems.push({ code: 'OVERRIDE_CLASH', path: PARAMETERS_TABLE, message: error.message });
     }
   }
   const tree = rows[TREE_VIEW_PARAMETER];

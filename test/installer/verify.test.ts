@@ -84,6 +84,36 @@ describe('verify', () => {
     expect(problems).toEqual(['OVERRIDE_TABLE_MISSING sys_core_par_parametros.ASSOCIATION_TASK_OPER']);
   });
 
+  // Each of these answered {"ok": true} while every load and save of the scope refused the row.
+  it('reports an override every load would refuse: a hidden character, a host table, two tables on one name', async () => {
+    const restore = [
+      "UPDATE sys_core_par_parametros SET CONTEUDO = 'MO_OPER' WHERE NOME = 'ASSOCIATION_TASK_OPER'",
+    ];
+    for (const content of ['MO_OPER\u00a0', '\ufeffMO_OPER', 'app_folha_tarefa']) {
+      expect(
+        await drift(
+          [`UPDATE sys_core_par_parametros SET CONTEUDO = '${content}' WHERE NOME = 'ASSOCIATION_TASK_OPER'`],
+          restore,
+        ),
+      ).toEqual(['OVERRIDE_INVALID sys_core_par_parametros.ASSOCIATION_TASK_OPER']);
+    }
+    expect(
+      await drift(
+        [
+          "UPDATE sys_core_par_parametros SET CONTEUDO = 'MO_OPER_GRUPO' WHERE NOME = 'ASSOCIATION_TASK_OPER'",
+        ],
+        restore,
+      ),
+    ).toEqual(['OVERRIDE_CLASH sys_core_par_parametros']);
+    const { db } = scratch();
+    await db.execute(
+      "UPDATE sys_core_par_parametros SET CONTEUDO = 'MO_OPER\u00a0' WHERE NOME = 'ASSOCIATION_TASK_OPER'",
+    );
+    const [problem] = (await verifyInstallation(db, file)).problems;
+    await db.execute(restore[0] ?? '');
+    expect(problem?.message).toContain('it holds U+00A0 at character 8');
+  });
+
   it('reads the parameter rows as config does: trimmed CONTEUDO, NOME in any case, conflicts reported', async () => {
     const { db } = scratch();
     await db.execute(
