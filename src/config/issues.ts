@@ -28,6 +28,12 @@ export const CONFIG_ISSUE_CODES = [
   'UNKNOWN_DEFAULT_TYPE',
   'CONFLICTING_PARAMETERS',
   'HOST_TABLE',
+  // validate --scope: a valid TREE_VIEW that does not fit the scope's database (as verify says it).
+  'TREE_VIEW_TABLE_MISSING',
+  'TREE_VIEW_COLUMN_MISSING',
+  'TREE_VIEW_METRIC_TYPE',
+  'TREE_VIEW_DEFAULT_UNFIT',
+  'TREE_VIEW_METRIC_TABLE',
 ] as const;
 export const ConfigIssueCode = z.enum(CONFIG_ISSUE_CODES);
 export type ConfigIssueCode = z.infer<typeof ConfigIssueCode>;

@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
+import { syncSchema } from '../../src/sync/sync.js';
+import { tableNames } from '../../src/table-names.js';
 import { captureIo } from '../support/cli.js';
 import { freshDatabase, useScratchDatabase } from '../support/database.js';
 
@@ -139,6 +141,10 @@ describe('validate --scope (database)', () => {
       [empresa, nome, conteudo],
     );
 
+  beforeAll(async () => {
+    await syncSchema(scratch().db, tableNames());
+  });
+
   beforeEach(async () => {
     await scratch().db.execute('DELETE FROM sys_core_par_parametros');
   });
@@ -146,7 +152,7 @@ describe('validate --scope (database)', () => {
   it('checks the TREE_VIEW row of exactly that scope', async () => {
     await insert(1, 'TREE_VIEW', VALID);
     await insert(2, 'TREE_VIEW', INVALID);
-    await insert(1, 'ASSOCIATION_TASK_OPER', 'not an identifier');
+    await insert(3, 'ASSOCIATION_TASK_OPER', 'not an identifier');
     expect(await run('1/1/1')).toMatchObject({ code: 0, document: { valid: true, issues: [] } });
     const invalid = await run('2/1/1');
     expect(invalid.code).toBe(1);
@@ -155,6 +161,33 @@ describe('validate --scope (database)', () => {
       '✖ layer "2" is missing: layers are numbered "1" to "3" without gaps → at layers',
     );
     expect(invalid.err).toMatch(/the TREE_VIEW row SEQ_DB \d+ of scope 2\/1\/1: 3 problems/);
+  });
+
+  // The same mistakes verify and every load find: validate --scope used to say ✔ for all of them.
+  it('checks a valid TREE_VIEW against the database as verify does, with the scope own table names', async () => {
+    await insert(
+      4,
+      'TREE_VIEW',
+      '{"layers":{"1":{"table":"app_setor","associationTable":"app_oper_n_oper_grupo"},"2":{"table":"app_oper","isTask":true}},"metrics":[{"field":"METRICA1","default":{"type":"value","value":1.234}},{"field":"METRICA2","default":{"type":"taskSheet","name":"NAO_EXISTE"}}]}',
+    );
+    const unfit = await run('4/1/1');
+    expect(unfit.code).toBe(1);
+    expect(
+      unfit.document.issues.map((issue: { code: string; path: string }) => `${issue.code} ${issue.path}`),
+    ).toEqual([
+      'TREE_VIEW_TABLE_MISSING layers.1.table',
+      // SETOR_SEQ_DB, the parent column derived from app_setor's name.
+      'TREE_VIEW_COLUMN_MISSING layers.1.parentColumn',
+      'TREE_VIEW_COLUMN_MISSING metrics.1.default.name',
+      'TREE_VIEW_METRIC_TABLE metricAssociationTable',
+      'TREE_VIEW_DEFAULT_UNFIT metrics.0.default.value',
+    ]);
+    // An override row of the scope that every load would refuse is said too.
+    await insert(5, 'TREE_VIEW', VALID);
+    await insert(5, 'ASSOCIATION_TASK_OPER', 'not an identifier');
+    const override = await run('5/1/1');
+    expect(override.code).toBe(1);
+    expect(override.err).toContain('not an identifier');
   });
 
   it('accepts a scope without TREE_VIEW (optional: the default tree), and reports conflicting rows', async () => {

@@ -7,8 +7,10 @@ import {
   readParameterRows,
   TREE_VIEW_PARAMETER,
 } from '../../config/index.js';
+import { parametersFromRows } from '../../config/parameters.js';
 import { openDatabase } from '../../db/mysql.js';
 import { resolveDatabaseTimeout, resolveDatabaseUrl } from '../../db/url.js';
+import { checkStoredTreeView } from '../../installer/verify-tree-view.js';
 import { formatScope, parseScope, type Scope } from '../../scope.js';
 import { databaseUrlOption, JSON_HELP, jsonOption, parseCommandLine, UsageError } from '../args.js';
 import { type CliIo, type ExitCode, printJson, readStdin, say } from '../io.js';
@@ -108,7 +110,7 @@ function issuesOf(text: string): readonly ConfigIssue[] {
 async function fromDatabase(url: string, scope: Scope, timeoutMs: number): Promise<Checked> {
   const db = await openDatabase(url, { connectionLimit: 1, timeoutMs });
   try {
-    const { rows } = await readParameterRows(db, scope, [TREE_VIEW_PARAMETER]);
+    const { rows, duplicates } = await readParameterRows(db, scope);
     const row = rows[TREE_VIEW_PARAMETER];
     // TREE_VIEW is optional: a scope without one uses the default tree, which is always valid.
     if (row === undefined) {
@@ -118,9 +120,19 @@ async function fromDatabase(url: string, scope: Scope, timeoutMs: number): Promi
         note: 'no TREE_VIEW: the default tree is used',
       };
     }
+    const source = `the TREE_VIEW row SEQ_DB ${row.SEQ_DB} of scope ${formatScope(scope)}`;
+    const issues = issuesOf(row.CONTEUDO ?? '');
+    if (issues.length > 0) return { source, issues };
+    // A valid document may still not fit this database: the same checks verify makes (tables and
+    // columns it names, metrics the metric table can keep), with the scope's own table names.
+    const { tableNames } = parametersFromRows(scope, rows, duplicates);
+    const problems = await checkStoredTreeView(db, row.CONTEUDO, { seqDb: row.SEQ_DB, names: tableNames });
     return {
-      source: `the TREE_VIEW row SEQ_DB ${row.SEQ_DB} of scope ${formatScope(scope)}`,
-      issues: issuesOf(row.CONTEUDO ?? ''),
+      source,
+      // TREE_VIEW_INVALID cannot come back: the document was checked above.
+      issues: problems.flatMap(({ code, at, message }) =>
+        code === 'TREE_VIEW_INVALID' ? [] : [{ code, path: at, message }],
+      ),
     };
   } catch (error) {
     // Conflicting TREE_VIEW rows are a problem of the configuration: reported like the others.
