@@ -1,4 +1,5 @@
 import type { Database, SqlExecutor } from '../db/driver.js';
+import { formatScope } from '../scope.js';
 import { BLOCKING_KINDS, differenceCodeAndPath } from '../sync/schema-difference.js';
 import { LOGICAL_TABLES, type LogicalTable, type TableNames, tableNames } from '../table-names.js';
 import { type Change, type ChangeResult, describeChange, runChange } from './change.js';
@@ -11,13 +12,15 @@ import { type InstallFile, requireInstallFile } from './install-file.js';
 import {
   LEDGER_DDL,
   LEDGER_TABLE,
+  type LedgerEntry,
   ledgerUpgrades,
   ledgerWriteStatement,
   readLedger,
+  sameScope,
   writeLedgerEntry,
 } from './ledger.js';
 import { withInstallerLock } from './lock.js';
-import { CREATED_PREFIX, planRows } from './plan-rows.js';
+import { CREATED_PREFIX, planRows, USES_PREFIX } from './plan-rows.js';
 import { SCHEMA_SYNC, type SchemaSync } from './schema-sync.js';
 import type { Statement } from './sql.js';
 import {
@@ -88,6 +91,7 @@ export async function planInstallation(
   const treeView = await treeViewFindings(db, file, names);
   progress('planning the rows');
   const ledger = await readLedger(db);
+  const crossed = crossedTables(file, names, ledger);
   const rows = await planRows(db, file, host, ledger, { force: options.force ?? false });
   const created = schemaPlan.statements.length === 0 ? [] : await missingTables(db, names);
   const changes = [...ddl, ...rows.changes.map(describeChange)];
@@ -99,7 +103,39 @@ export async function planInstallation(
       ? []
       : [TRANSACTION_START, ...rows.changes.flatMap((change) => change.statements), TRANSACTION_END]),
   ].map(({ sql, params }) => ({ sql, params }));
-  return { changes, findings: [...host.findings, ...refusedBySync, ...treeView, ...rows.findings], script };
+  return {
+    changes,
+    findings: [...host.findings, ...crossed, ...refusedBySync, ...treeView, ...rows.findings],
+    script,
+  };
+}
+
+/**
+ * A table another installation (another scope) keeps as one logical table, named here as another:
+ * the schema sync would reshape it into a hybrid of both layouts (an OPER with metric columns), and
+ * each installation would read the other's rows as its own kind. The same table under the same
+ * logical name is how scopes share an installation's tables, and is fine.
+ */
+function crossedTables(file: InstallFile, names: TableNames, ledger: readonly LedgerEntry[]): Finding[] {
+  const findings: Finding[] = [];
+  for (const entry of ledger) {
+    if (sameScope(entry.scope, file.scope)) continue;
+    const prefix = [USES_PREFIX, CREATED_PREFIX].find((start) => entry.key.startsWith(start));
+    if (prefix === undefined) continue;
+    const theirs = entry.key.slice(prefix.length);
+    for (const logical of LOGICAL_TABLES) {
+      if (logical === theirs || names[logical].toLowerCase() !== entry.hostTable.toLowerCase()) continue;
+      const path = `tableNames.${logical}`;
+      if (findings.some((finding) => finding.path === path)) continue;
+      findings.push({
+        level: 'error',
+        code: 'TABLE_OF_ANOTHER_KIND',
+        path,
+        message: `table ${names[logical]} is ${theirs} of the installation of scope ${formatScope(entry.scope)}; this install file makes it ${logical}, which would reshape it: give ${logical} a table of its own`,
+      });
+    }
+  }
+  return findings;
 }
 
 const TRANSACTION_START: Statement = { sql: 'START TRANSACTION', params: [] };

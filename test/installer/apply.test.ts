@@ -1,10 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { applyInstallation, planInstallation } from '../../src/installer/installer.js';
+import {
+  applyInstallation,
+  installationTableNames,
+  planInstallation,
+} from '../../src/installer/installer.js';
 import { readLedger } from '../../src/installer/ledger.js';
 import { uninstallInstallation } from '../../src/installer/uninstall.js';
 import { verifyInstallation } from '../../src/installer/verify.js';
 import { useScratchDatabase } from '../support/database.js';
-import { countRows, exampleInstallFile, plainInstallFile } from './support.js';
+import { countRows, databaseState, exampleInstallFile, plainInstallFile } from './support.js';
 
 const scratch = useScratchDatabase('installer_apply', { hostSchema: true });
 
@@ -274,6 +278,38 @@ describe('apply', () => {
       4,
     );
     expect((await applyInstallation(db, other, {})).changes).toEqual([]);
+  });
+
+  // Found by a review: apply altered scope 1's MO_OPER into a hybrid of an activity and a metric table.
+  it("refuses to make another installation's table a table of another kind, writing nothing", async () => {
+    const { db } = scratch();
+    const mine = exampleInstallFile();
+    await applyInstallation(db, mine, {});
+    const names = installationTableNames(mine);
+    const other = {
+      ...plainInstallFile({ EMPRESA: 4, FILIAL: 1, LOCAL: 1 }),
+      tableNames: {
+        OPER: 'S4_OPER',
+        OPER_GRUPO: 'S4_GRUPO',
+        OPER_GRUPO_METRICA: names.OPER,
+        OPER_OPER_GRUPO: 'S4_LINK',
+      },
+    };
+    const plan = await planInstallation(db, other, {});
+    expect(plan.findings.filter((finding) => finding.level === 'error')).toEqual([
+      {
+        level: 'error',
+        code: 'TABLE_OF_ANOTHER_KIND',
+        path: 'tableNames.OPER_GRUPO_METRICA',
+        message: `table ${names.OPER} is OPER of the installation of scope 1/1/1; this install file makes it OPER_GRUPO_METRICA, which would reshape it: give OPER_GRUPO_METRICA a table of its own`,
+      },
+    ]);
+    const before = await databaseState(db);
+    await expect(applyInstallation(db, other, {})).rejects.toMatchObject({ code: 'TABLE_OF_ANOTHER_KIND' });
+    expect(await databaseState(db)).toEqual(before);
+    // The same table under the same logical name is how scopes share tables: no finding.
+    const sharing = { ...plainInstallFile({ EMPRESA: 4, FILIAL: 1, LOCAL: 1 }), tableNames: mine.tableNames };
+    expect((await planInstallation(db, sharing, {})).findings.filter((f) => f.level === 'error')).toEqual([]);
   });
 
   it('leaves menu rows made by hand alone, without a second set, and still verifies them', async () => {
