@@ -2,6 +2,8 @@ import { DEFAULT_METRICS, parseTreeView, type TreeView, treeViewLevels } from '.
 import type { SqlExecutor } from '../db/driver.js';
 import { type Identifier, parseIdentifier } from '../identifier.js';
 import { checkValue, isMetricType, readColumnTypes } from '../resolvers/column-types.js';
+import { IDENTITY_COLUMNS } from '../resolvers/metric-table.js';
+import { LIVE_COLUMNS } from '../resolvers/table-diagnosis.js';
 import { metricTableMismatch } from '../resolvers/tree-plan.js';
 import { createTables } from '../schema/tables.js';
 import { expectedModel } from '../sync/expected-model.js';
@@ -33,21 +35,26 @@ export interface TreeViewReference {
 export type KnownColumns = ReadonlyMap<string, ReadonlySet<string> | undefined>;
 
 /**
- * Every table and column a TREE_VIEW names: the layers' tables, the association tables with their
- * parent and child columns, the metric table with each metric's column, and the columns `field`
- * and `taskSheet` defaults copy from (of the task layer's table and of the task sheet table).
+ * Every table and column a TREE_VIEW names or needs: the layers' tables (with their id, scope and
+ * flags), the association tables with their scope, flags, parent and child columns, the metric table
+ * with its key and flags and each metric's column, and the columns `field` and `taskSheet` defaults
+ * copy from (of the task layer's table and of the task sheet table).
  */
 export function treeViewReferences(treeView: TreeView, names: TableNames): TreeViewReference[] {
   const references: TreeViewReference[] = [];
   const levels = treeViewLevels(treeView);
+  // What every load and save reads of each table besides the columns the TREE_VIEW names: a level's
+  // id, scope and flags, an association's scope and flags, the metric table's key and flags.
+  const needed = (columns: readonly string[], at: string) => columns.map((name) => ({ name, at }));
   for (const level of levels) {
-    references.push({ table: level.table, at: `layers.${level.level}.table`, columns: [] });
+    const at = `layers.${level.level}`;
+    references.push({ table: level.table, at: `${at}.table`, columns: needed(LIVE_COLUMNS, `${at}.table`) });
     if (level.association !== undefined) {
-      const at = `layers.${level.level}`;
       references.push({
         table: level.association.table,
         at: `${at}.associationTable`,
         columns: [
+          ...needed(LIVE_COLUMNS.slice(1), `${at}.associationTable`),
           { name: level.association.parentColumn, at: `${at}.parentColumn` },
           { name: level.association.childColumn, at: `${at}.childColumn` },
         ],
@@ -58,7 +65,10 @@ export function treeViewReferences(treeView: TreeView, names: TableNames): TreeV
   references.push({
     table: treeView.metricAssociationTable ?? names.OPER_GRUPO_METRICA,
     at: 'metricAssociationTable',
-    columns: metrics.map((metric, index) => ({ name: metric.field, at: `metrics.${index}.field` })),
+    columns: [
+      ...needed(IDENTITY_COLUMNS, 'metricAssociationTable'),
+      ...metrics.map((metric, index) => ({ name: metric.field, at: `metrics.${index}.field` })),
+    ],
   });
   const copied = (type: 'field' | 'taskSheet') =>
     metrics.flatMap((metric, index) =>

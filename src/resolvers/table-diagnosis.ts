@@ -12,7 +12,8 @@ import type { TreePlan } from './tree-plan.js';
 const TABLE_ERRORS: ReadonlySet<unknown> = new Set(['ER_NO_SUCH_TABLE', 'ER_BAD_FIELD_ERROR']);
 
 /** What every table the tree reads must have: the key, the scope and the two flags. */
-const LIVE_COLUMNS = ['SEQ_DB', 'EMPRESA', 'FILIAL', 'LOCAL', 'DELETED', 'ATIVO'];
+/** The columns every level table needs: its id, its scope, its flags (an association table: all but SEQ_DB). */
+export const LIVE_COLUMNS = ['SEQ_DB', 'EMPRESA', 'FILIAL', 'LOCAL', 'DELETED', 'ATIVO'];
 
 /**
  * Runs `work` (the reads and writes of one plan); when the database says a table or a column is not

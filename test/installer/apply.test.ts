@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { parseIdentifier } from '../../src/identifier.js';
 import {
   applyInstallation,
   installationTableNames,
@@ -289,10 +290,10 @@ describe('apply', () => {
     const other = {
       ...plainInstallFile({ EMPRESA: 4, FILIAL: 1, LOCAL: 1 }),
       tableNames: {
-        OPER: 'S4_OPER',
-        OPER_GRUPO: 'S4_GRUPO',
+        OPER: parseIdentifier('S4_OPER', 'table'),
+        OPER_GRUPO: parseIdentifier('S4_GRUPO', 'table'),
         OPER_GRUPO_METRICA: names.OPER,
-        OPER_OPER_GRUPO: 'S4_LINK',
+        OPER_OPER_GRUPO: parseIdentifier('S4_LINK', 'table'),
       },
     };
     const plan = await planInstallation(db, other, {});

@@ -50,11 +50,26 @@ describe('the tables and columns a TREE_VIEW names (decided without a database)'
       'layers.3.table MO_OPER',
       'task sheet table app_folha_tarefa',
     ]);
+    const live = ['SEQ_DB', 'EMPRESA', 'FILIAL', 'LOCAL', 'DELETED', 'ATIVO'];
     const known = new Map<string, ReadonlySet<string> | undefined>([
-      ['MO_OPER', new Set(['SEQ_DB', 'INDICE'])],
-      ['MO_OPER_GRUPO', new Set(['SEQ_DB'])],
-      ['MO_OPER_MO_OPER_GRUPO', new Set(['OPER_GRUPO_SEQ_DB', 'OPER_SEQ_DB'])],
-      ['MO_OPER_GRUPO_METRICA', new Set(['METRICA1', 'METRICA2'])],
+      ['MO_OPER', new Set([...live, 'INDICE'])],
+      ['MO_OPER_GRUPO', new Set(live)],
+      ['MO_OPER_MO_OPER_GRUPO', new Set([...live, 'OPER_GRUPO_SEQ_DB', 'OPER_SEQ_DB'])],
+      [
+        'MO_OPER_GRUPO_METRICA',
+        new Set([
+          ...live,
+          'ID',
+          'INS_USUARIO_SEQ_DB',
+          'UPD_USUARIO_SEQ_DB',
+          'RO',
+          'FOLHA_TAREFA_SEQ_DB',
+          'OPER_SEQ_DB',
+          'OPER_GRUPO_SEQ_DB',
+          'METRICA1',
+          'METRICA2',
+        ]),
+      ],
       ['app_folha_tarefa', new Set(['SEQ_DB'])],
     ]);
     expect(missingReferences(references, known, 'treeView')).toEqual([
@@ -196,6 +211,43 @@ describe('plan and apply check them against information_schema', () => {
           message: `treeView layers.2.table is ${names.OPER_GRUPO}, but metrics are saved in ${names.OPER_GRUPO_METRICA}, whose OPER_SEQ_DB refers to ${names.OPER}: give the TREE_VIEW a metricAssociationTable of its own`,
         },
       ]);
+    } finally {
+      await scratch.drop();
+    }
+  });
+
+  it('refuse a level table without the scope and flags every load reads, and a metric table without its key', async () => {
+    const scratch = await freshDatabase('tree_view_needed_columns', { hostSchema: true });
+    try {
+      const base = exampleInstallFile();
+      const names = installationTableNames(base);
+      const file = exampleInstallFile({
+        treeView: tree({
+          layers: {
+            // A host table of units: no DELETED, no ATIVO.
+            '1': { table: 'app_unidade_medida', associationTable: names.OPER_OPER_GRUPO },
+            '2': { table: names.OPER, isTask: true },
+          },
+          metricAssociationTable: 'app_folha_tarefa',
+          metrics: [{ field: 'QTD_PESSOAS' }],
+        }),
+      });
+      const plan = await planInstallation(scratch.db, file, {});
+      const errors = plan.findings.filter((finding) => finding.level === 'error');
+      expect(errors.map((finding) => finding.message)).toEqual(
+        expect.arrayContaining([
+          'treeView layers.1.table: table app_unidade_medida has no column DELETED',
+          'treeView layers.1.table: table app_unidade_medida has no column ATIVO',
+          'treeView metricAssociationTable: table app_folha_tarefa has no column OPER_SEQ_DB',
+        ]),
+      );
+      expect(new Set(errors.map((finding) => finding.path))).toEqual(
+        new Set([
+          'treeView.layers.1.table',
+          'treeView.layers.1.parentColumn',
+          'treeView.metricAssociationTable',
+        ]),
+      );
     } finally {
       await scratch.drop();
     }
