@@ -111,10 +111,16 @@ async function sourceOf(db: SqlExecutor, scope: Scope, table: string): Promise<T
     const found = row(nome);
     return `parameter ${nome} (SEQ_DB ${found?.SEQ_DB}, scope ${formatScope(scope)})`;
   };
-  for (const logical of LOGICAL_TABLES) {
-    const nome = OVERRIDE_PARAMETERS[logical];
-    if (same(row(nome)?.CONTEUDO)) return { what: described(nome), fix: "row's CONTEUDO", path: nome };
-  }
+  // Every place a parameter row names a table: the overrides first, then the TREE_VIEW's.
+  const candidates: { name: string | null | undefined; source: TableSource }[] = LOGICAL_TABLES.map(
+    (logical) => {
+      const nome = OVERRIDE_PARAMETERS[logical];
+      return {
+        name: row(nome)?.CONTEUDO,
+        source: { what: described(nome), fix: "row's CONTEUDO", path: nome },
+      };
+    },
+  );
   const treeRow = row(TREE_VIEW_PARAMETER);
   const parsed = treeRow === undefined ? undefined : parseTreeView(treeRow.CONTEUDO ?? '');
   if (parsed?.success) {
@@ -126,14 +132,23 @@ async function sourceOf(db: SqlExecutor, scope: Scope, table: string): Promise<T
       if (level.association !== undefined)
         places.push([`layers.${level.level}.associationTable`, level.association.table]);
     }
-    const place = places.find(([, name]) => same(name));
-    if (place !== undefined)
-      return {
-        what: `${described(TREE_VIEW_PARAMETER)} at ${place[0]}`,
-        fix: `TREE_VIEW at ${place[0]}`,
-        path: `${TREE_VIEW_PARAMETER}.${place[0]}`,
-      };
+    for (const [at, name] of places) {
+      candidates.push({
+        name,
+        source: {
+          what: `${described(TREE_VIEW_PARAMETER)} at ${at}`,
+          fix: `TREE_VIEW at ${at}`,
+          path: `${TREE_VIEW_PARAMETER}.${at}`,
+        },
+      });
+    }
   }
+  // The name as written first: on a server that tells case apart, mo_oper and MO_OPER are two
+  // tables, and the row that wrote the missing one is the one to correct. Then in any case.
+  const found =
+    candidates.find((candidate) => candidate.name?.trim() === table) ??
+    candidates.find((candidate) => same(candidate.name));
+  if (found !== undefined) return found.source;
   const logical = LOGICAL_TABLES.find((name) => same(DEFAULT_TABLE_NAMES[name]));
   if (logical !== undefined)
     return {

@@ -173,6 +173,23 @@ describe('a parameter row naming a table the package cannot use', () => {
     });
   });
 
+  // On a server that tells case apart (lower_case_table_names=0, as here), mo_link_x and MO_LINK_X
+  // are two tables: the row that wrote the missing one is blamed, not the override that is right.
+  it('blames the row that wrote the missing name exactly, before one naming it in another case', async () => {
+    await scratch().db.execute(`CREATE TABLE MO_LINK_X LIKE ${names.OPER_OPER_GRUPO}`);
+    const treeView = TreeView.parse({
+      layers: {
+        '1': { table: names.OPER_GRUPO, associationTable: 'mo_link_x' },
+        '2': { table: names.OPER, isTask: true },
+      },
+    });
+    const scope = await scopeWith({ overrides: { OPER_OPER_GRUPO: 'MO_LINK_X' }, treeView });
+    await insertRow(scratch().db, names.OPER_GRUPO, { ...scope, CODIGO: 'G', ATIVO: 1, DELETED: 0 });
+    await expect(
+      loadTaskTree(scratch().db, { scope, taskSheet: sheets.get(scope.EMPRESA) ?? 0 }),
+    ).rejects.toMatchObject({ code: 'TABLE_MISSING', path: 'TREE_VIEW.layers.1.associationTable' });
+  });
+
   it("says a table given by a library caller is the caller's, naming it", async () => {
     const scope = await scopeWith({});
     await expect(
