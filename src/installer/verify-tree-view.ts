@@ -48,7 +48,14 @@ export function treeViewReferences(treeView: TreeView, names: TableNames): TreeV
   const needed = (columns: readonly string[], at: string) => columns.map((name) => ({ name, at }));
   for (const level of levels) {
     const at = `layers.${level.level}`;
-    references.push({ table: level.table, at: `${at}.table`, columns: needed(LIVE_COLUMNS, `${at}.table`) });
+    references.push({
+      table: level.table,
+      at: `${at}.table`,
+      columns: [
+        ...needed(LIVE_COLUMNS, `${at}.table`),
+        ...(level.labelColumns ?? []).map((name, index) => ({ name, at: `${at}.labelColumns.${index}` })),
+      ],
+    });
     if (level.association !== undefined) {
       references.push({
         table: level.association.table,
@@ -82,7 +89,13 @@ export function treeViewReferences(treeView: TreeView, names: TableNames): TreeV
   references.push({
     table: parseIdentifier(HOST_TABLES.FOLHA_TAREFA, 'task sheet table'),
     at: 'task sheet table',
-    columns: copied('taskSheet'),
+    columns: [
+      ...copied('taskSheet'),
+      ...(treeView.taskSheetColumns ?? []).map((entry, index) => ({
+        name: typeof entry === 'string' ? entry : entry.column,
+        at: `taskSheetColumns.${index}`,
+      })),
+    ],
   });
   return references;
 }

@@ -98,6 +98,29 @@ describe('the tables and columns a TREE_VIEW names (decided without a database)'
   });
 });
 
+describe('label and header columns, which the screen would otherwise drop without a word', () => {
+  it('are references of their tables: a typo is a missing column at its path', () => {
+    const view = tree({
+      layers: { '1': { table: 'app_oper', isTask: true, labelColumns: ['CODIGO', 'DESCRICAO_X'] } },
+      taskSheetColumns: ['data', { column: 'TALHAO_X', label: 'Talhão' }],
+    });
+    const references = treeViewReferences(view, tableNames());
+    const live = ['SEQ_DB', 'EMPRESA', 'FILIAL', 'LOCAL', 'DELETED', 'ATIVO'];
+    const known = new Map<string, ReadonlySet<string> | undefined>([
+      ['app_oper', new Set([...live, 'CODIGO', 'DESCRICAO'])],
+      [
+        'app_oper_grupo_metrica',
+        new Set(references.flatMap((r) => r.columns.map((c) => c.name.toUpperCase()))),
+      ],
+      ['app_folha_tarefa', new Set(['SEQ_DB', 'DATA', 'TALHAO'])],
+    ]);
+    expect(missingReferences(references, known, 'treeView').map((problem) => problem.at)).toEqual([
+      'layers.1.labelColumns.1',
+      'taskSheetColumns.1',
+    ]);
+  });
+});
+
 describe('plan and apply check them against information_schema', () => {
   it('refuse a TREE_VIEW naming missing tables and columns, with their paths, and write nothing', async () => {
     const scratch = await freshDatabase('tree_view_refs', { hostSchema: true });

@@ -59,7 +59,8 @@ const treeViewB = TreeView.parse({
     { field: 'PESSOAS', label: 'Pessoas', default: { type: 'taskSheet', name: 'QTD_PESSOAS' } },
     { field: 'HORAS', label: 'Horas', default: { type: 'value', value: '8.0' } },
   ],
-  taskSheetColumns: ['SEQ_DB', { column: 'TALHAO', label: 'Talhão' }, 'DATA'],
+  // `data` in another case than the table's DATA: the same column, shown under the table's name.
+  taskSheetColumns: ['SEQ_DB', { column: 'TALHAO', label: 'Talhão' }, 'data'],
 });
 
 function handler(db: Database = scratch().db) {

@@ -4,7 +4,7 @@ import { parseIdentifier } from '../../identifier.js';
 import type { Scope } from '../../scope.js';
 import { HOST_TABLES } from '../../table-names.js';
 import { type ColumnType, readColumnTypes } from '../column-types.js';
-import type { Row } from '../metric-defaults.js';
+import { columnKey, type Row } from '../metric-defaults.js';
 import type { TreePlan } from '../tree-plan.js';
 import { readBranch } from './branch.js';
 import type { ScreenNode } from './nodes.js';
@@ -97,13 +97,18 @@ function headerColumns(
     ]
       .filter((name, index, all) => all.indexOf(name) === index)
       .map((column) => ({ column }));
-  return columns
-    .filter(({ column }) => Object.hasOwn(row, column))
-    .map(({ column, label }) => ({
-      name: column,
-      ...(label === undefined ? {} : { label }),
-      value: headerValue(row[column], types?.get(column)),
-    }));
+  // A column named in another case than the table's (`data` for DATA) is the same column.
+  return columns.flatMap(({ column, label }) => {
+    const key = columnKey(row, column);
+    if (key === undefined) return [];
+    return [
+      {
+        name: key,
+        ...(label === undefined ? {} : { label }),
+        value: headerValue(row[key], types?.get(key)),
+      },
+    ];
+  });
 }
 
 function headerValue(value: unknown, type: ColumnType | undefined): string | null {
