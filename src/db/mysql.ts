@@ -1,6 +1,7 @@
 import type { Connection as CallbackConnection } from 'mysql2';
 import mysql from 'mysql2/promise';
-import { DatabaseConnectionError, DatabaseTimeoutError } from '../errors.js';
+import { z } from 'zod';
+import { DatabaseConnectionError, DatabaseTimeoutError, TaskAssociationError } from '../errors.js';
 import type { Database, ExecuteResult, QueryOptions, SqlExecutor } from './driver.js';
 import { DEFAULT_DATABASE_TIMEOUT_MS } from './timeout.js';
 import { parseDatabaseUrl, redactUrl } from './url.js';
@@ -18,6 +19,70 @@ export const CONNECTION_OPTIONS = {
   timezone: 'Z',
   dateStrings: false,
 } as const;
+
+/**
+ * The value options every statement states itself, whatever pool it runs on: a host's pool from
+ * `wrapPool` may read dates in its local time zone, where ours read them in UTC. (DECIMAL and
+ * BIGINT strings are a pool's setting only: `wrapPool` refuses a pool that changes them.)
+ */
+const PER_STATEMENT = { timezone: 'Z', supportBigNumbers: true } as const;
+
+const OpenOptionsModel = z.strictObject({
+  connectionLimit: z.number().int().min(1).max(1000).optional(),
+  multipleStatements: z.boolean().optional(),
+  timeoutMs: z.number().int().min(1).max(3_600_000).optional(),
+});
+
+/** Refuses options a plain-JavaScript caller misspelt or gave a value that cannot work, naming them. */
+function checkOptions(model: z.ZodType, options: unknown, what: string): void {
+  const parsed = model.safeParse(options);
+  if (parsed.success) return;
+  const issues = parsed.error.issues;
+  const issue = issues.find((found) => found.code === 'unrecognized_keys') ?? issues[0];
+  const path = issue?.code === 'unrecognized_keys' ? (issue.keys[0] ?? '') : (issue?.path.join('.') ?? '');
+  throw new TaskAssociationError(
+    'INVALID_OPTION',
+    `${what} option ${path}: ${issue?.code === 'unrecognized_keys' ? `is not an option (its options: ${Object.keys((model as z.ZodObject).shape).join(', ')})` : (issue?.message ?? 'invalid')}`,
+    { path },
+  );
+}
+
+/**
+ * The promise pool of `pool`: a callback pool (`mysql2`'s own, not `mysql2/promise`) is turned into
+ * one. A pool that reads DECIMAL as numbers or BIGINT as strings is refused: values would lose
+ * digits, or ids their type, and no statement can ask otherwise.
+ */
+function promisePool(pool: mysql.Pool): mysql.Pool {
+  const candidate = pool as unknown as {
+    promise?: () => mysql.Pool;
+    pool?: unknown;
+    getConnection?: unknown;
+  };
+  const promised =
+    typeof candidate.promise === 'function' && candidate.pool === undefined ? candidate.promise() : pool;
+  if (typeof (promised as { getConnection?: unknown }).getConnection !== 'function') {
+    throw new TaskAssociationError(
+      'INVALID_POOL',
+      'wrapPool needs a mysql2 pool (mysql.createPool of mysql2/promise)',
+      {
+        path: 'pool',
+      },
+    );
+  }
+  const config = (
+    promised as unknown as { pool?: { config?: { connectionConfig?: Record<string, unknown> } } }
+  ).pool?.config?.connectionConfig;
+  for (const setting of ['decimalNumbers', 'bigNumberStrings'] as const) {
+    if (config?.[setting] === true) {
+      throw new TaskAssociationError(
+        'INVALID_POOL',
+        `wrapPool needs a pool without ${setting}: true (${setting === 'decimalNumbers' ? 'DECIMAL values would come back as binary numbers and lose digits' : 'SEQ_DB and other BIGINT values would come back as strings'}): give the package a pool of its own, or openDatabase`,
+        { path: `pool.${setting}` },
+      );
+    }
+  }
+  return promised;
+}
 
 export interface OpenOptions {
   /** Pool size; the CLI needs one or two, a web host more. */
@@ -40,6 +105,7 @@ export async function openDatabase(
   url: string,
   options: OpenOptions = {},
 ): Promise<Database & { pool: mysql.Pool }> {
+  checkOptions(OpenOptionsModel, options, 'openDatabase');
   const location = parseDatabaseUrl(url);
   const timeoutMs = options.timeoutMs ?? DEFAULT_DATABASE_TIMEOUT_MS;
   const pool = mysql.createPool({
@@ -78,10 +144,12 @@ export async function openDatabase(
  * {@link OpenOptions.timeoutMs}).
  */
 export function wrapPool(
-  pool: mysql.Pool,
+  given: mysql.Pool,
   schemaName: string,
   options: { readonly timeoutMs?: number } = {},
 ): Database & { pool: mysql.Pool } {
+  checkOptions(OpenOptionsModel.pick({ timeoutMs: true }), options, 'wrapPool');
+  const pool = promisePool(given);
   const timeoutMs = options.timeoutMs ?? DEFAULT_DATABASE_TIMEOUT_MS;
   const acquire = () => acquireConnection(pool, timeoutMs);
   /** One statement on a connection of its own, returned to the pool unless it had to be destroyed. */
@@ -164,10 +232,12 @@ function boundedExecutor(connection: mysql.PoolConnection, timeoutMs: number): S
     }
     // mysql2 keeps each connection's prepared statements (and closes the oldest past its cap).
     const pending: Promise<unknown> = prepare
-      ? connection.execute(sql, params as mysql.ExecuteValues[]).then(([result]) => result)
+      ? connection
+          .execute({ sql, values: params as mysql.ExecuteValues[], ...PER_STATEMENT })
+          .then(([result]) => result)
       : onRow !== undefined
         ? streamRows(connection, sql, params, onRow)
-        : connection.query(sql, params as unknown[]).then(([result]) => result);
+        : connection.query({ sql, values: params as unknown[], ...PER_STATEMENT }).then(([result]) => result);
     const result = await withDeadline(pending, timeoutMs);
     if (!result.timedOut) return result.value;
     destroyed.add(connection);
@@ -223,7 +293,7 @@ function streamRows(
     };
     core.once('error', lost);
     core
-      .query(sql, params as unknown[])
+      .query({ sql, values: params as unknown[], ...PER_STATEMENT })
       .on('result', (row) => {
         if (failure !== undefined || destroyed.has(connection)) return;
         try {

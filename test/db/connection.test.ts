@@ -1,5 +1,7 @@
+import { createPool as createCallbackPool } from 'mysql2';
+import mysql from 'mysql2/promise';
 import { describe, expect, it } from 'vitest';
-import { openDatabase } from '../../src/db/mysql.js';
+import { openDatabase, wrapPool } from '../../src/db/mysql.js';
 import { parseDatabaseUrl, redactUrl, resolveDatabaseUrl, withDatabase } from '../../src/db/url.js';
 import { DatabaseConnectionError, DatabaseTimeoutError, TaskAssociationError } from '../../src/errors.js';
 import { SERVER_URL, useScratchDatabase } from '../support/database.js';
@@ -156,5 +158,70 @@ describe('openDatabase', () => {
       (e: unknown) => e,
     );
     expect((error as Error).message).toMatch(/^database "ta_no_such_database" does not exist on /);
+  });
+});
+
+describe('wrapPool and the options of both', () => {
+  const scratch = useScratchDatabase('connection_wrap');
+  const url = () => scratch().url;
+  const settings = () => {
+    const { host, port, user, database } = parseDatabaseUrl(url());
+    return { host, port, user, database };
+  };
+
+  // A host's pool, as most are made: mysql2's defaults, dates in the process's local time zone.
+  it("reads a host pool's rows as its own pools do: dates in UTC, decimals exact, a callback pool too", async () => {
+    const hostPool = mysql.createPool({ ...settings(), timezone: '-03:00' });
+    const callbackPool = createCallbackPool(settings());
+    try {
+      await scratch().db.execute('CREATE TABLE d (day date, at datetime, amount decimal(10,2))');
+      await scratch().db.execute("INSERT INTO d VALUES ('2026-11-21', '2026-11-21 00:30:00', '12.50')");
+      const expected = [
+        { day: new Date('2026-11-21T00:00:00Z'), at: new Date('2026-11-21T00:30:00Z'), amount: '12.50' },
+      ];
+      for (const pool of [hostPool, callbackPool as unknown as mysql.Pool]) {
+        const db = wrapPool(pool, settings().database);
+        expect(await db.query('SELECT day, at, amount FROM d')).toEqual(expected);
+        expect(await db.query('SELECT day, at, amount FROM d', [], { prepare: true })).toEqual(expected);
+      }
+    } finally {
+      await hostPool.end();
+      await new Promise((resolve) => callbackPool.end(resolve));
+    }
+  });
+
+  it('refuses a pool that would read decimals as numbers or ids as strings, and something that is no pool', async () => {
+    for (const setting of ['decimalNumbers', 'bigNumberStrings'] as const) {
+      const pool = mysql.createPool({ ...settings(), [setting]: true });
+      try {
+        expect(() => wrapPool(pool, settings().database)).toThrowError(
+          expect.objectContaining({ code: 'INVALID_POOL', path: `pool.${setting}` }),
+        );
+      } finally {
+        await pool.end();
+      }
+    }
+    expect(() => wrapPool({} as mysql.Pool, 'x')).toThrowError(/needs a mysql2 pool/);
+  });
+
+  it('refuses a misspelt or impossible option, naming it', async () => {
+    await expect(openDatabase(url(), { timeout: 3000 } as never)).rejects.toMatchObject({
+      code: 'INVALID_OPTION',
+      path: 'timeout',
+      message:
+        'openDatabase option timeout: is not an option (its options: connectionLimit, multipleStatements, timeoutMs)',
+    });
+    await expect(openDatabase(url(), { timeoutMs: -1 })).rejects.toMatchObject({ path: 'timeoutMs' });
+    await expect(openDatabase(url(), { connectionLimit: 0 })).rejects.toMatchObject({
+      path: 'connectionLimit',
+    });
+    const pool = mysql.createPool(settings());
+    try {
+      expect(() => wrapPool(pool, 'x', { timeoutMs: Number.NaN })).toThrowError(
+        expect.objectContaining({ code: 'INVALID_OPTION', path: 'timeoutMs' }),
+      );
+    } finally {
+      await pool.end();
+    }
   });
 });
