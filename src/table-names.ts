@@ -87,27 +87,47 @@ export function tableNames(overrides: Readonly<Record<string, string | undefined
       ),
     ]),
   ) as Record<LogicalTable, Identifier>;
+  const [problem] = tableNameProblems(names);
+  if (problem !== undefined) {
+    throw new TaskAssociationError(problem.code, problem.message, { path: `tableNames.${problem.logical}` });
+  }
+  return names;
+}
+
+/**
+ * What is wrong with a set of the four names, each problem at its logical table: a host table or the
+ * ledger (`HOST_TABLE`), or a name another logical table has already (`DUPLICATE_TABLE_NAME`, in
+ * any case). Shared by {@link tableNames} (the first problem) and the install file's model (all).
+ */
+export function tableNameProblems(
+  names: Readonly<Partial<Record<LogicalTable, string>>>,
+): { logical: LogicalTable; code: 'HOST_TABLE' | 'DUPLICATE_TABLE_NAME'; message: string }[] {
+  const problems: { logical: LogicalTable; code: 'HOST_TABLE' | 'DUPLICATE_TABLE_NAME'; message: string }[] =
+    [];
   for (const logical of LOGICAL_TABLES) {
-    const what = NOT_OUR_TABLES.get(names[logical].toLowerCase());
+    const name = names[logical];
+    const what = name === undefined ? undefined : NOT_OUR_TABLES.get(name.toLowerCase());
     if (what !== undefined) {
-      throw new TaskAssociationError(
-        'HOST_TABLE',
-        `"${names[logical]}" is ${what}: ${logical} must be a table of this package's own, such as ${DEFAULT_TABLE_NAMES[logical]}`,
-        { path: `tableNames.${logical}` },
-      );
+      problems.push({
+        logical,
+        code: 'HOST_TABLE',
+        message: `"${name}" is ${what}: ${logical} must be a table of this package's own, such as ${DEFAULT_TABLE_NAMES[logical]}`,
+      });
     }
   }
   const seen = new Map<string, LogicalTable>();
   for (const logical of LOGICAL_TABLES) {
-    const other = seen.get(names[logical].toLowerCase());
+    const name = names[logical];
+    if (name === undefined) continue;
+    const other = seen.get(name.toLowerCase());
     if (other !== undefined) {
-      throw new TaskAssociationError(
-        'DUPLICATE_TABLE_NAME',
-        `${other} and ${logical} would both use table "${names[logical]}": each logical table needs its own name`,
-        { path: `tableNames.${logical}` },
-      );
+      problems.push({
+        logical,
+        code: 'DUPLICATE_TABLE_NAME',
+        message: `${other} and ${logical} would both use table "${name}": each logical table needs its own name`,
+      });
     }
-    seen.set(names[logical].toLowerCase(), logical);
+    seen.set(name.toLowerCase(), logical);
   }
-  return names;
+  return problems;
 }

@@ -28,6 +28,8 @@ export const CONFIG_ISSUE_CODES = [
   'UNKNOWN_DEFAULT_TYPE',
   'CONFLICTING_PARAMETERS',
   'HOST_TABLE',
+  // an install file's tableNames: two logical tables on one name.
+  'DUPLICATE_TABLE_NAME',
   // validate --scope: a valid TREE_VIEW that does not fit the scope's database (as verify says it).
   'TREE_VIEW_TABLE_MISSING',
   'TREE_VIEW_COLUMN_MISSING',

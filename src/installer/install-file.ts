@@ -7,7 +7,7 @@ import { treeViewKeys } from '../config/tree-view.js';
 import { Identifier } from '../identifier.js';
 import { Scope } from '../scope.js';
 import { SeqDb } from '../seq-db.js';
-import { LOGICAL_TABLES } from '../table-names.js';
+import { DEFAULT_TABLE_NAMES, LOGICAL_TABLES, tableNameProblems } from '../table-names.js';
 import { HOST_ROW_TABLES } from './desired-rows.js';
 import { InstallerError } from './errors.js';
 
@@ -23,6 +23,13 @@ export const InstallFile = z.strictObject({
   actingUser: SeqDb.describe('SEQ_DB of the user the installer acts as (recorded in its ledger)'),
   tableNames: z
     .partialRecord(z.enum(LOGICAL_TABLES), Identifier)
+    .superRefine((overrides, ctx) => {
+      // With the defaults of the tables it leaves out: an override may take a default's name.
+      const names = { ...DEFAULT_TABLE_NAMES, ...overrides };
+      for (const { logical, code, message } of tableNameProblems(names)) {
+        ctx.addIssue({ code: 'custom', path: [logical], message, params: { code } });
+      }
+    })
     .optional()
     .describe('table-name overrides (seed 2.6), e.g. {"OPER": "MO_OPER"}; written as parameter rows'),
   menus: MenuPlacements.describe(
@@ -30,9 +37,10 @@ export const InstallFile = z.strictObject({
   ),
   linkField: z.strictObject({
     label: LinkFieldInput.shape.label.describe('DESCRICAO and DESCRICAO_RESUMIDA of the link field'),
-    mobileFlagColumn: Identifier.optional().describe(
-      'the send-to-mobile flag column of sys_core_ds_tabela_campo; found by name when left out',
-    ),
+    // The link field's own model: the same name is refused here, at its path in the file.
+    mobileFlagColumn: LinkFieldInput.shape.mobileFlagColumn
+      .optional()
+      .describe('the send-to-mobile flag column of sys_core_ds_tabela_campo; found by name when left out'),
   }),
   treeView: TreeView.optional().describe(
     'the TREE_VIEW parameter (seed 2.9), written once as a parameter row',

@@ -89,6 +89,30 @@ describe('the install file', () => {
     );
   });
 
+  // Found by a review: the name clash came alone (DUPLICATE_TABLE_NAME, no issues) at plan time, then,
+  // once fixed, the flag column with a path missing its linkField prefix.
+  it('lists a table name clash, a host table and a link flag column that is another column, with the rest', () => {
+    const error = refusal({
+      ...example,
+      tableNames: {
+        ...example.tableNames,
+        OPER: example.tableNames.OPER_GRUPO,
+        OPER_OPER_GRUPO: 'sys_core_menu',
+      },
+      linkField: { ...example.linkField, mobileFlagColumn: 'OPCOES' },
+      hostColumns: { sys_core_menu: { 'bad name': 1 } },
+    }) as InstallFileError;
+    expect(error.code).toBe('INSTALL_FILE_INVALID');
+    expect(error.issues.map((issue) => `${issue.code} ${issue.path}`)).toEqual(
+      expect.arrayContaining([
+        'DUPLICATE_TABLE_NAME tableNames.OPER_GRUPO',
+        'HOST_TABLE tableNames.OPER_OPER_GRUPO',
+        'INVALID_VALUE linkField.mobileFlagColumn',
+      ]),
+    );
+    expect(error.issues.some((issue) => issue.path.startsWith('hostColumns'))).toBe(true);
+  });
+
   it('gives a TREE_VIEW mistake the code and message validate gives, at its path in the file', () => {
     const treeView = {
       layers: {
