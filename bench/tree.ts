@@ -78,7 +78,8 @@ async function measure(size: string, GROUPS_PER_SECTOR: number): Promise<string>
       ],
       [levelSql(names.OPER_OPER_GRUPO, 'OPER_GRUPO_SEQ_DB', 'OPER_SEQ_DB', names.OPER), [...scope, ...scope]],
       [
-        `SELECT * FROM ${names.OPER_GRUPO_METRICA} m WHERE ${live2('m')} AND m.FOLHA_TAREFA_SEQ_DB = ?`,
+        // The same rows as ours: inactive saved rows too (shown, not editable), deleted ones never.
+        `SELECT * FROM ${names.OPER_GRUPO_METRICA} m WHERE m.EMPRESA = ? AND m.FILIAL = ? AND m.LOCAL = ? AND IFNULL(m.DELETED, 0) = 0 AND m.FOLHA_TAREFA_SEQ_DB = ?`,
         [...scope, sheet],
       ],
     ];

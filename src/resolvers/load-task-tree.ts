@@ -38,6 +38,11 @@ export interface TaskNode {
   readonly row: Row;
   /** Saved values where saved, else defaults. */
   metrics: ResolvedMetrics;
+  /**
+   * False when the activity's saved row is read-only (RO=1) or inactive (ATIVO=0): its values are
+   * shown, and `saveMetrics` refuses to change them (READ_ONLY_ROW, INACTIVE_ROW), as the screen says.
+   */
+  readonly editable: boolean;
 }
 
 export type TreeNode = BranchNode | TaskNode;
@@ -150,7 +155,7 @@ async function walkTree(
   // the first level's ids when they are few (inListLimit), and not at all when the first level
   // shows nothing to hang it from.
   const reads: (RowFeed | undefined)[] = below.map(() => undefined);
-  let saved: Promise<Map<number, Map<number, Row>>> | undefined;
+  let saved: Promise<Map<number, Map<number, SavedRow>>> | undefined;
   for (let index = below.length - 1; index >= 1; index--) {
     const next = below[index] as (typeof below)[number];
     reads[index] = readLevel(next);
@@ -169,14 +174,16 @@ async function walkTree(
   let frontier: BranchNode[];
   if (first.isTask) {
     const savedRows = await (saved ?? readSaved());
-    roots = firstRows.map((row) =>
-      taskNode(
+    roots = firstRows.map((row) => {
+      const savedRow = savedRows.get(0)?.get(Number(row.SEQ_DB));
+      return taskNode(
         first,
         row,
         null,
-        resolve({ activity: row, taskSheet: sheet, saved: savedRows.get(0)?.get(Number(row.SEQ_DB)) }),
-      ),
-    );
+        resolve({ activity: row, taskSheet: sheet, saved: savedRow?.row }),
+        savedRow,
+      );
+    });
     frontier = [];
   } else if (first.nestedBy !== undefined) {
     ({ roots, cycles, all: frontier } = nestGroups(first, firstRows, first.nestedBy));
@@ -221,8 +228,8 @@ async function walkTree(
         const savedRow = parent.saved?.get(Number(row.SEQ_DB));
         for (let at = 0; at < nodes.length; at++) {
           const node = nodes[at] as BranchNode;
-          const metrics = resolve({ activity: row, taskSheet: sheet, saved: savedRow });
-          node.children.push(taskNode(level, row, node.seqDb, metrics));
+          const metrics = resolve({ activity: row, taskSheet: sheet, saved: savedRow?.row });
+          node.children.push(taskNode(level, row, node.seqDb, metrics, savedRow));
         }
       } else {
         for (let at = 0; at < nodes.length; at++) {
@@ -240,7 +247,13 @@ async function walkTree(
 /** The nodes of one parent id on the level above, and its saved metric rows by activity. */
 interface Parent {
   readonly nodes: BranchNode[];
-  saved: Map<number, Row> | undefined;
+  saved: Map<number, SavedRow> | undefined;
+}
+
+/** A key's saved row (its lowest ID), and whether a save may change it (no row of the key RO or inactive). */
+interface SavedRow {
+  readonly row: Row;
+  editable: boolean;
 }
 
 function branchNode(level: PlannedLevel, row: Row): BranchNode {
@@ -254,7 +267,13 @@ function branchNode(level: PlannedLevel, row: Row): BranchNode {
   };
 }
 
-function taskNode(level: PlannedLevel, row: Row, group: number | null, metrics: ResolvedMetrics): TaskNode {
+function taskNode(
+  level: PlannedLevel,
+  row: Row,
+  group: number | null,
+  metrics: ResolvedMetrics,
+  saved: SavedRow | undefined,
+): TaskNode {
   return {
     kind: 'task',
     level: level.level,
@@ -263,33 +282,44 @@ function taskNode(level: PlannedLevel, row: Row, group: number | null, metrics: 
     group,
     row,
     metrics,
+    editable: saved?.editable ?? true,
   };
 }
 
-/** The task sheet's saved metric rows, by group (0 for none) then activity: numeric keys, no string per node. */
+/**
+ * The task sheet's saved metric rows, by group (0 for none) then activity: numeric keys, no string per
+ * node. Inactive rows are read too (DELETED rows are history, never read): their values are shown,
+ * marked not editable, as the screen shows them, since a save refuses them rather than insert a
+ * second row for the key.
+ */
 async function readSavedMetrics(
   db: SqlExecutor,
   scope: Scope,
   taskSheet: number,
   metricTable: Identifier,
-): Promise<Map<number, Map<number, Row>>> {
+): Promise<Map<number, Map<number, SavedRow>>> {
   const rows = await db.query(
-    `SELECT m.* FROM ${quoteIdentifier(metricTable)} m WHERE ${liveInScope('m')} AND m.FOLHA_TAREFA_SEQ_DB = ?`,
+    `SELECT m.* FROM ${quoteIdentifier(metricTable)} m WHERE m.EMPRESA = ? AND m.FILIAL = ? AND m.LOCAL = ? AND IFNULL(m.DELETED, 0) = 0 AND m.FOLHA_TAREFA_SEQ_DB = ?`,
     [...scopeParams(scope), taskSheet],
   );
   // By group (0 for none), then activity. If a host ever stored a key twice, the row of lowest ID is
-  // shown, as saving updates that one.
-  const saved = new Map<number, Map<number, Row>>();
+  // shown, as saving updates that one; the key is editable only if none of its rows is locked.
+  const saved = new Map<number, Map<number, SavedRow>>();
   for (const row of rows) {
     const group = row.OPER_GRUPO_SEQ_DB === null ? 0 : Number(row.OPER_GRUPO_SEQ_DB);
     const activity = Number(row.OPER_SEQ_DB);
+    const editable = Number(row.RO ?? 0) !== 1 && Number(row.ATIVO ?? 1) === 1;
     let byActivity = saved.get(group);
     if (byActivity === undefined) {
-      byActivity = new Map<number, Row>();
+      byActivity = new Map<number, SavedRow>();
       saved.set(group, byActivity);
     }
     const kept = byActivity.get(activity);
-    if (kept === undefined || Number(row.ID) < Number(kept.ID)) byActivity.set(activity, row);
+    if (kept === undefined) byActivity.set(activity, { row, editable });
+    else {
+      const lowest = Number(row.ID) < Number(kept.row.ID) ? row : kept.row;
+      byActivity.set(activity, { row: lowest, editable: kept.editable && editable });
+    }
   }
   return saved;
 }

@@ -1,7 +1,13 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config/index.js';
 import type { SqlExecutor } from '../../src/db/driver.js';
-import { loadTaskTree, NotFoundError, type TaskTree, type TreeNode } from '../../src/resolvers/index.js';
+import {
+  loadTaskTree,
+  NotFoundError,
+  type TaskNode,
+  type TaskTree,
+  type TreeNode,
+} from '../../src/resolvers/index.js';
 import { tableNames } from '../../src/table-names.js';
 import { useScratchDatabase } from '../support/database.js';
 import {
@@ -167,6 +173,9 @@ beforeAll(async () => {
   await metric(SCOPE_A, { METRICA1: '7.25', METRICA2: 3 });
   await metric(SCOPE_B, { METRICA1: '1.00', METRICA2: 1 });
   await metric(SCOPE_A, { OPER_GRUPO_SEQ_DB: ids.G3, METRICA1: '5.00', DELETED: 1 });
+  // Locked rows: O3 under G3 inactive, O2 under G2 read-only. Shown, not editable.
+  await metric(SCOPE_A, { OPER_SEQ_DB: ids.O3, OPER_GRUPO_SEQ_DB: ids.G3, METRICA1: '2.00', ATIVO: 0 });
+  await metric(SCOPE_A, { OPER_SEQ_DB: ids.O2, OPER_GRUPO_SEQ_DB: ids.G2, METRICA1: '3.00', RO: 1 });
 });
 
 describe('loadTaskTree, default tree', () => {
@@ -179,12 +188,31 @@ describe('loadTaskTree, default tree', () => {
       `  G2`,
       `    G3`,
       `      O1 via ${ids.G3} METRICA1=null(none) METRICA2=null(none)`,
-      `      O3 via ${ids.G3} METRICA1=null(none) METRICA2=null(none)`,
-      `    O2 via ${ids.G2} METRICA1=null(none) METRICA2=null(none)`,
+      `      O3 via ${ids.G3} METRICA1=2.00(saved) METRICA2=null(none)`,
+      `    O2 via ${ids.G2} METRICA1=3.00(saved) METRICA2=null(none)`,
       `  O1 via ${ids.G1} METRICA1=7.25(saved) METRICA2=3(saved)`,
     ]);
     expect(tree.taskSheet).toMatchObject({ SEQ_DB: ids.TS, QTD_PESSOAS: 5 });
     expect(tree.metrics.map((metric) => metric.field)).toEqual(['METRICA1', 'METRICA2']);
+  });
+
+  // As the screen shows them, and as saveMetrics treats them (READ_ONLY_ROW, INACTIVE_ROW).
+  it('shows the values of an inactive or read-only saved row, marked not editable', async () => {
+    const tree = await loadTaskTree(scratch().db, { scope: SCOPE_A, taskSheet: ids.TS ?? 0 });
+    const tasks: TaskNode[] = [];
+    const walk = (nodes: readonly TreeNode[]) => {
+      for (const node of nodes) {
+        if (node.kind === 'task') tasks.push(node);
+        else walk(node.children);
+      }
+    };
+    walk(tree.roots);
+    const editable = (activity: number | undefined, group: number | undefined) =>
+      tasks.find((task) => task.seqDb === activity && task.group === group)?.editable;
+    expect(editable(ids.O3, ids.G3)).toBe(false);
+    expect(editable(ids.O2, ids.G2)).toBe(false);
+    expect(editable(ids.O1, ids.G1)).toBe(true);
+    expect(editable(ids.O1, ids.G3)).toBe(true);
   });
 
   it('reports a group that is its own ancestor instead of looping, and leaves it out', async () => {
