@@ -63,7 +63,7 @@ export async function diagnoseTables(
     return has === undefined
       ? new ConfigurationError(
           'TABLE_MISSING',
-          `${source.what} names table ${table}, which does not exist in this database: create it (db sync) or correct the ${source.fix}`,
+          `${source.what} names table ${table}, which does not exist in this database: ${source.fromTreeView ? 'create it (db sync makes only the four tables of the installation)' : 'create it (db sync)'} or correct the ${source.fix}`,
           { path: source.path, cause },
         )
       : new ConfigurationError(
@@ -100,6 +100,8 @@ interface TableSource {
   readonly fix: string;
   /** The NOME and, for a TREE_VIEW, the path inside it. */
   readonly path: string;
+  /** Named by the TREE_VIEW: perhaps a host's own level table, which db sync does not make. */
+  readonly fromTreeView?: boolean;
 }
 
 /** Which parameter row of `scope` names `table`: an override, a place in the TREE_VIEW, or none (a default or the caller's). */
@@ -139,6 +141,7 @@ async function sourceOf(db: SqlExecutor, scope: Scope, table: string): Promise<T
           what: `${described(TREE_VIEW_PARAMETER)} at ${at}`,
           fix: `TREE_VIEW at ${at}`,
           path: `${TREE_VIEW_PARAMETER}.${at}`,
+          fromTreeView: true,
         },
       });
     }
