@@ -98,7 +98,26 @@ function convert(
           'INVALID_VALUE',
           `${String(value)} is too large: use a whole number of at most ${String(issue.maximum)}`,
         );
+      if (issue.origin === 'string' && typeof value === 'string')
+        return one(
+          'INVALID_VALUE',
+          `the text has ${[...value].length} characters: use at most ${String(issue.maximum)}`,
+        );
+      if (issue.origin === 'array')
+        return one('INVALID_VALUE', `the list is too long: give at most ${String(issue.maximum)} items`);
       return one('INVALID_VALUE', issue.message);
+    case 'invalid_key': {
+      // A key of an object whose keys have a rule (hostColumns' column names).
+      const key = issue.path.at(-1);
+      const [inner] = issue.issues;
+      const rule =
+        inner?.code === 'invalid_format' &&
+        inner.format === 'regex' &&
+        inner.pattern === String(IDENTIFIER_PATTERN)
+          ? IDENTIFIER_RULE
+          : (inner?.message ?? 'not allowed here');
+      return one('INVALID_IDENTIFIER', `the key ${shown(String(key))} is not allowed: ${rule}`);
+    }
     default:
       return one('INVALID_VALUE', issue.message);
   }

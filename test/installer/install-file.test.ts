@@ -110,7 +110,21 @@ describe('the install file', () => {
         'INVALID_VALUE linkField.mobileFlagColumn',
       ]),
     );
-    expect(error.issues.some((issue) => issue.path.startsWith('hostColumns'))).toBe(true);
+    // In our words, not zod's ("Invalid key in record").
+    expect(error.issues.find((issue) => issue.path.startsWith('hostColumns'))).toEqual({
+      path: 'hostColumns.sys_core_menu.bad name',
+      code: 'INVALID_IDENTIFIER',
+      message:
+        'the key "bad name" is not allowed: use 1 to 64 ASCII letters, digits and underscores, not starting with a digit',
+    });
+    const long = refusal({ ...example, linkField: { ...example.linkField, label: 'x'.repeat(120) } });
+    expect((long as InstallFileError).issues).toEqual([
+      {
+        path: 'linkField.label',
+        code: 'INVALID_VALUE',
+        message: 'the text has 120 characters: use at most 100',
+      },
+    ]);
   });
 
   it('gives a TREE_VIEW mistake the code and message validate gives, at its path in the file', () => {
