@@ -64,7 +64,10 @@ function convert(
         issue.pattern === String(IDENTIFIER_PATTERN) &&
         typeof value === 'string'
       )
-        return one('INVALID_IDENTIFIER', `${shown(value)} is not an SQL identifier: ${IDENTIFIER_RULE}`);
+        return one(
+          'INVALID_IDENTIFIER',
+          `${shown(value)} is not an SQL identifier: ${hiddenCharacter(value) ?? IDENTIFIER_RULE}`,
+        );
       return one('INVALID_VALUE', issue.message);
     case 'invalid_union':
       if ('discriminator' in issue && issue.discriminator !== undefined) {
@@ -121,6 +124,19 @@ function convert(
     default:
       return one('INVALID_VALUE', issue.message);
   }
+}
+
+/**
+ * "it holds U+00A0 at character 8 (invisible in most editors)", for a name with a character a person
+ * cannot see or tell apart (a no-break space, a byte-order mark, an accented letter), as the parameter
+ * rows' reader says it; undefined when every character is plain ASCII.
+ */
+function hiddenCharacter(value: string): string | undefined {
+  // Spaces are visible: only what is not printable ASCII is named.
+  const found = /[^\x20-\x7e]/u.exec(value);
+  if (found === null) return undefined;
+  const point = found[0].codePointAt(0)?.toString(16).toUpperCase().padStart(4, '0');
+  return `it holds U+${point} at character ${found.index + 1}: ${IDENTIFIER_RULE}`;
 }
 
 function isIssueCode(code: unknown): code is ConfigIssueCode {

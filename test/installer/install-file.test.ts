@@ -117,6 +117,16 @@ describe('the install file', () => {
       message:
         'the key "bad name" is not allowed: use 1 to 64 ASCII letters, digits and underscores, not starting with a digit',
     });
+    // A no-break space copied from a document: named, as the parameter rows' reader names it.
+    const hidden = refusal({ ...example, tableNames: { ...example.tableNames, OPER: 'MO_OPER\u00a0' } });
+    expect((hidden as InstallFileError).issues).toEqual([
+      {
+        path: 'tableNames.OPER',
+        code: 'INVALID_IDENTIFIER',
+        message:
+          '"MO_OPER\u00a0" is not an SQL identifier: it holds U+00A0 at character 8: use 1 to 64 ASCII letters, digits and underscores, not starting with a digit',
+      },
+    ]);
     const long = refusal({ ...example, linkField: { ...example.linkField, label: 'x'.repeat(120) } });
     expect((long as InstallFileError).issues).toEqual([
       {
