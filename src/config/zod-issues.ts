@@ -24,7 +24,18 @@ export function toConfigIssues(
   allowedKeys: (path: readonly PropertyKey[], value: unknown) => readonly string[] | undefined = () =>
     undefined,
 ): ConfigIssue[] {
-  return issues.flatMap((issue) => convert(issue, input, allowedKeys));
+  // One value broken two ways by checks that overlap (an integer past 2^53 is refused by both the
+  // integer check and the maximum) is said once: the first, most specific, message stays.
+  const seen = new Set<string>();
+  return issues
+    .flatMap((issue) => convert(issue, input, allowedKeys))
+    .filter((issue) => {
+      if (issue.code !== 'INVALID_VALUE') return true;
+      const key = `${issue.path}\u0000${issue.code}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
 }
 
 function convert(

@@ -163,6 +163,20 @@ describe('the install file', () => {
       '"actingUser":9007199254740993',
     );
     expect(() => parseInstallFile(text)).toThrow(expect.objectContaining({ path: 'actingUser' }));
+    // Once, in our words (the integer check and the maximum both refused it, and both were listed).
+    let issues: unknown;
+    try {
+      parseInstallFile(text);
+    } catch (error) {
+      issues = (error as InstallFileError).issues;
+    }
+    expect(issues).toEqual([
+      {
+        path: 'actingUser',
+        code: 'INVALID_VALUE',
+        message: 'a SEQ_DB may be at most 9007199254740991 (2^53 - 1)',
+      },
+    ]);
     const menus = { ...example.menus, activities: { father: 2 ** 53, order: 1 } };
     expect(refusal({ ...example, menus })).toMatchObject({ path: 'menus.activities.father' });
   });
