@@ -29,7 +29,20 @@ export function parseJsonText(
       issues: [{ path: '', code: 'INVALID_JSON', message: syntaxErrorMessage(body) }],
     };
   }
-  const duplicates = scanJson(body).duplicates;
+  const { error, duplicates } = scanJson(body);
+  // JSON.parse took it, so the scan's only refusal is a document nested too deep to check.
+  if (error !== undefined) {
+    return {
+      success: false,
+      issues: [
+        {
+          path: '',
+          code: 'INVALID_JSON',
+          message: `not accepted at ${position(body, error.offset)}: expected ${error.expected}`,
+        },
+      ],
+    };
+  }
   if (duplicates.length === 0) return { success: true, value };
   return {
     success: false,
@@ -77,8 +90,8 @@ class SyntaxProblem {
   ) {}
 }
 
-// Deeper documents are not configuration; past this depth the scan stops rather than risk the stack
-// (no position for a syntax error, no duplicate-key check).
+// Deeper documents are not configuration: past this depth the document is refused where it goes
+// deeper, rather than scanned at the risk of the stack (or passed on without its duplicate-key check).
 const MAX_DEPTH = 512;
 
 interface ScanResult {
@@ -194,7 +207,8 @@ function scanJson(text: string): ScanResult {
     }
   };
   const value = (depth: number) => {
-    if (depth > MAX_DEPTH) throw new SyntaxProblem(-1, '');
+    if (depth > MAX_DEPTH)
+      fail(`at most ${MAX_DEPTH} levels of nesting (no configuration document nests deeper)`);
     skipWhitespace();
     const char = text[i];
     if (char === '{') return object(depth);
@@ -213,7 +227,6 @@ function scanJson(text: string): ScanResult {
     return { duplicates };
   } catch (error) {
     if (!(error instanceof SyntaxProblem)) throw error;
-    if (error.offset < 0) return { duplicates: [] };
     return { error: { offset: error.offset, expected: error.expected }, duplicates };
   }
 }

@@ -38,6 +38,15 @@ describe('parseJsonText', () => {
     });
   });
 
+  // A duplicate deep inside used to pass unseen: past the depth the scan gave up without a word.
+  it('refuses a document nested deeper than any configuration, saying where', () => {
+    const deep = `${'['.repeat(600)}{"a":1,"a":2}${']'.repeat(600)}`;
+    const result = parseJsonText(deep);
+    expect(result).toMatchObject({ success: false, issues: [{ code: 'INVALID_JSON', path: '' }] });
+    expect(result.success ? '' : result.issues[0]?.message).toContain('at most 512 levels of nesting');
+    expect(parseJsonText(`${'['.repeat(100)}1${']'.repeat(100)}`).success).toBe(true);
+  });
+
   it('agrees with JSON.parse on which texts are JSON', () => {
     const texts = [
       '{}',

@@ -77,7 +77,7 @@ describe('parseTreeView', () => {
         "an unterminated string": "✖ not valid JSON at line 1, column 37 (offset 36): expected a closing '"', found the end of the text",
         "association keys on the task layer": "✖ the task layer (1) has no child level, so "associationTable" has nothing to link: remove it → at layers.1.associationTable
       ✖ the task layer (1) has no child level, so "parentColumn" has nothing to link: remove it → at layers.1.parentColumn",
-        "deeply nested arrays as text": "✖ the document must be a JSON object, got an array",
+        "deeply nested arrays as text": "✖ not accepted at line 1, column 514 (offset 513): expected at most 512 levels of nesting (no configuration document nests deeper)",
         "deeply nested junk in place of metrics": "✖ expected an array, got an object → at metrics",
         "deeply nested junk under an unknown key": "✖ unknown key "junk": allowed keys are $schema, layers, metricAssociationTable, metrics, taskSheetColumns → at junk",
         "duplicate metric fields": "✖ metric field "METRICA1" is already listed at metrics.0: list each column once → at metrics.2.field",
