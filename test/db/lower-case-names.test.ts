@@ -153,11 +153,26 @@ describe('a server with lower_case_table_names=1', () => {
     expect(task?.kind === 'task' && task.metrics.METRICA1).toEqual({ value: '2.50', source: 'saved' });
   });
 
-  it('uninstalls: the four tables and every row the installer made are gone', async () => {
+  it('uninstalls: a table a host foreign key refers to stays, then the four tables are gone', async () => {
     await db().execute(`DELETE FROM ${names.OPER_GRUPO_METRICA}`);
     await db().execute(`DELETE FROM ${names.OPER_OPER_GRUPO}`);
     await db().execute(`DELETE FROM ${names.OPER}`);
     await db().execute(`DELETE FROM ${names.OPER_GRUPO}`);
+    // information_schema names the referenced table mo_oper: still the installation's MO_OPER.
+    await db().execute(
+      'CREATE TABLE host_task_note (ID int PRIMARY KEY, OPER_SEQ_DB bigint unsigned, CONSTRAINT fk_note_oper FOREIGN KEY (OPER_SEQ_DB) REFERENCES MO_OPER (SEQ_DB))',
+    );
+    const kept = await uninstallInstallation(db(), file, { force: true });
+    expect(kept.findings).toContainEqual(
+      expect.objectContaining({ code: 'TABLE_REFERENCED', path: names.OPER }),
+    );
+    expect(
+      await db().query(
+        'SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME LIKE ?',
+        ['mo\\_%'],
+      ),
+    ).toEqual([{ name: names.OPER.toLowerCase() }]);
+    await db().execute('DROP TABLE host_task_note');
     const result = await uninstallInstallation(db(), file);
     expect(result.applied).toBe(true);
     const left = await db().query(
