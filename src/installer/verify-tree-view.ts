@@ -1,7 +1,7 @@
 import { DEFAULT_METRICS, parseTreeView, type TreeView, treeViewLevels } from '../config/index.js';
 import type { SqlExecutor } from '../db/driver.js';
 import { type Identifier, parseIdentifier } from '../identifier.js';
-import { checkValue, isMetricType, readColumnTypes } from '../resolvers/column-types.js';
+import { checkValue, columnNamed, isMetricType, readColumnTypes } from '../resolvers/column-types.js';
 import { IDENTITY_COLUMNS } from '../resolvers/metric-table.js';
 import { LIVE_COLUMNS } from '../resolvers/table-diagnosis.js';
 import { metricTableMismatch } from '../resolvers/tree-plan.js';
@@ -211,8 +211,7 @@ export async function unfitMetrics(
   const table = treeView.metricAssociationTable ?? names.OPER_GRUPO_METRICA;
   const columns = await readColumnTypes(db, table);
   (treeView.metrics ?? DEFAULT_METRICS).forEach((metric, index) => {
-    const wanted = metric.field.toUpperCase();
-    const column = [...columns.values()].find((found) => found.name.toUpperCase() === wanted);
+    const column = columnNamed(columns, metric.field);
     if (column === undefined) return;
     if (!isMetricType(column.dataType)) {
       problems.push({

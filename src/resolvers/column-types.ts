@@ -150,3 +150,14 @@ function checkDecimal(column: ColumnType, value: string | number) {
 function isNegative(text: string): boolean {
   return text.startsWith('-') && /[1-9]/.test(text);
 }
+
+/**
+ * Column `name` of a table's columns, matched as the server matches names: exactly, else in any case
+ * (a TREE_VIEW may write `metrica1` for the table's METRICA1).
+ */
+export function columnNamed(columns: ReadonlyMap<string, ColumnType>, name: string): ColumnType | undefined {
+  const exact = columns.get(name);
+  if (exact !== undefined) return exact;
+  const upper = name.toUpperCase();
+  return [...columns.values()].find((column) => column.name.toUpperCase() === upper);
+}

@@ -6,7 +6,7 @@ import type { Identifier } from '../identifier.js';
 import { formatScope, Scope } from '../scope.js';
 import { SeqDb } from '../seq-db.js';
 import { TableNames } from '../table-names.js';
-import { type ColumnType, checkValue } from './column-types.js';
+import { type ColumnType, checkValue, columnNamed } from './column-types.js';
 import { BusyError, ConfigurationError, InvalidRequestError, ReadOnlyRowError } from './errors.js';
 import { metricKey } from './load-task-tree.js';
 import { MetricBatch, type MetricEntry } from './metric-batch.js';
@@ -187,7 +187,7 @@ function checkEntries(
         );
       }
       // The server matches column names without case: a TREE_VIEW may write `metrica1`.
-      const column = columns.get(field) ?? columnIgnoringCase(columns, field);
+      const column = columnNamed(columns, field);
       if (column === undefined) {
         throw new ConfigurationError(
           'METRIC_COLUMN_MISSING',
@@ -408,9 +408,4 @@ function decide(
 function isRetryable(error: unknown): boolean {
   const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
   return code === 'ER_LOCK_DEADLOCK' || code === 'ER_DUP_ENTRY' || code === 'ER_LOCK_WAIT_TIMEOUT';
-}
-
-function columnIgnoringCase(columns: ReadonlyMap<string, ColumnType>, name: string): ColumnType | undefined {
-  const upper = name.toUpperCase();
-  return [...columns.values()].find((column) => column.name.toUpperCase() === upper);
 }

@@ -11,6 +11,9 @@ import {
   saveMetrics,
 } from '../../src/resolvers/index.js';
 import { scopeLockName } from '../../src/resolvers/metric-writes.js';
+import { readScreenStart } from '../../src/resolvers/screen/start.js';
+import { loadTaskSheet } from '../../src/resolvers/task-sheet.js';
+import { planTree } from '../../src/resolvers/tree-plan.js';
 import type { Scope } from '../../src/scope.js';
 import { tableNames } from '../../src/table-names.js';
 import { useScratchDatabase } from '../support/database.js';
@@ -329,6 +332,13 @@ describe('saveMetrics', () => {
       .flatMap((root) => (root.kind === 'branch' ? root.children : []))
       .find((node) => node.kind === 'task' && node.seqDb === entry.activity);
     expect(task?.kind === 'task' && task.metrics).toEqual({ metrica1: { value: '7.25', source: 'saved' } });
+    // The screen types its input from the same column: a decimal, not text of unknown type.
+    const start = await readScreenStart(db, {
+      scope: SCOPE_A,
+      taskSheet: await loadTaskSheet(db, SCOPE_A, fixture.sheet),
+      plan: planTree(names, treeView),
+    });
+    expect(start.metrics).toMatchObject([{ field: 'metrica1', dataType: 'decimal', scale: 2 }]);
   });
 
   it('refuses a hand-built TREE_VIEW whose metric names a scope or flag column, writing nothing', async () => {

@@ -3,7 +3,7 @@ import type { SqlExecutor } from '../../db/driver.js';
 import { parseIdentifier } from '../../identifier.js';
 import type { Scope } from '../../scope.js';
 import { HOST_TABLES } from '../../table-names.js';
-import { type ColumnType, readColumnTypes } from '../column-types.js';
+import { type ColumnType, columnNamed, readColumnTypes } from '../column-types.js';
 import { columnKey, type Row } from '../metric-defaults.js';
 import type { TreePlan } from '../tree-plan.js';
 import { readBranch } from './branch.js';
@@ -75,7 +75,7 @@ export async function readScreenStart(
       id: Number(taskSheet.SEQ_DB),
       columns: headerColumns(taskSheet, options.headerColumns, sheetColumns),
     },
-    metrics: plan.metrics.map((metric) => metricColumn(metric, metricColumns.get(metric.field))),
+    metrics: plan.metrics.map((metric) => metricColumn(metric, columnNamed(metricColumns, metric.field))),
     levels: plan.levels.length,
     nodes,
   };
