@@ -30,6 +30,9 @@ export const CONFIG_ISSUE_CODES = [
   'HOST_TABLE',
   // an install file's tableNames: two logical tables on one name.
   'DUPLICATE_TABLE_NAME',
+  // validate --scope: override rows every load would refuse (as verify says them).
+  'OVERRIDE_INVALID',
+  'OVERRIDE_CLASH',
   // validate --scope: a valid TREE_VIEW that does not fit the scope's database (as verify says it).
   'TREE_VIEW_TABLE_MISSING',
   'TREE_VIEW_COLUMN_MISSING',

@@ -5,9 +5,7 @@ import {
   readParameterRows,
   TREE_VIEW_PARAMETER,
 } from '../config/index.js';
-import { parametersFromRows } from '../config/parameters.js';
 import type { Database, SqlExecutor } from '../db/driver.js';
-import { TaskAssociationError } from '../errors.js';
 import { differenceCodeAndPath } from '../sync/schema-difference.js';
 import { LOGICAL_TABLES, OVERRIDE_PARAMETERS, type TableNames } from '../table-names.js';
 import { type DesiredRow, desiredRows } from './desired-rows.js';
@@ -18,6 +16,7 @@ import { tableExists } from './host-table.js';
 import { type InstallFile, requireInstallFile } from './install-file.js';
 import { installationTableNames } from './installer.js';
 import { type LedgerEntry, readLedger, sameScope } from './ledger.js';
+import { checkOverrideRows } from './override-rows.js';
 import { readLedgerRows, rowId } from './plan-rows.js';
 import { SCHEMA_SYNC, type SchemaSync } from './schema-sync.js';
 import { sameValue, selectWhere } from './sql.js';
@@ -129,43 +128,28 @@ async function checkParameters(db: SqlExecutor, file: InstallFile, names: TableN
     }));
   }
   const problems: Problem[] = [];
+  const checked = checkOverrideRows(file.scope, rows);
+  for (const problem of checked.problems) {
+    problems.push({
+      code: problem.code,
+      path: problem.nome === undefined ? PARAMETERS_TABLE : `${PARAMETERS_TABLE}.${problem.nome}`,
+      message: problem.message,
+    });
+  }
   for (const logical of LOGICAL_TABLES) {
     const nome = OVERRIDE_PARAMETERS[logical];
     const row = rows[nome];
-    const path = `${PARAMETERS_TABLE}.${nome}`;
     if (row === undefined) {
       if (file.tableNames?.[logical] !== undefined) problems.push(parameterMissing(nome));
       continue;
     }
-    // The row alone through the reader every load and save uses: what they would refuse (a hidden
-    // character, a host table, not a name at all) is refused here in the same words.
-    let name: string;
-    try {
-      name = parametersFromRows(file.scope, { [nome]: row }).tableNames[logical];
-    } catch (error) {
-      if (!(error instanceof TaskAssociationError)) throw error;
-      problems.push({ code: 'OVERRIDE_INVALID', path, message: error.message });
-      continue;
-    }
-    if (!(await tableExists(db, name))) {
+    const name = checked.given[logical];
+    if (name !== undefined && !(await tableExists(db, name))) {
       problems.push({
         code: 'OVERRIDE_TABLE_MISSING',
-        path,
+        path: `${PARAMETERS_TABLE}.${nome}`,
         message: `parameter ${nome} (SEQ_DB ${row.SEQ_DB}) names table ${name}, which does not exist: run apply, or correct the parameter`,
       });
-    }
-  }
-  // Rows each fine alone may still clash: two logical tables on one name.
-  if (!problems.some((problem) => problem.code === 'OVERRIDE_INVALID')) {
-    try {
-      const overrides = LOGICAL_TABLES.flatMap((logical) => {
-        const row = rows[OVERRIDE_PARAMETERS[logical]];
-        return row === undefined ? [] : [[OVERRIDE_PARAMETERS[logical], row] as const];
-      });
-      parametersFromRows(file.scope, Object.fromEntries(overrides));
-    } catch (error) {
-      if (!(error instanceof TaskAssociationError) || error.code !== 'DUPLICATE_TABLE_NAME') throw error;
-      problems.push({ code: 'OVERRIDE_CLASH', path: PARAMETERS_TABLE, message: error.message });
     }
   }
   const tree = rows[TREE_VIEW_PARAMETER];

@@ -182,12 +182,30 @@ describe('validate --scope (database)', () => {
       'TREE_VIEW_METRIC_TABLE metricAssociationTable',
       'TREE_VIEW_DEFAULT_UNFIT metrics.0.default.value',
     ]);
-    // An override row of the scope that every load would refuse is said too.
+    // Override rows every load would refuse are said too, as verify says them, TREE_VIEW or not.
     await insert(5, 'TREE_VIEW', VALID);
     await insert(5, 'ASSOCIATION_TASK_OPER', 'not an identifier');
     const override = await run('5/1/1');
     expect(override.code).toBe(1);
-    expect(override.err).toContain('not an identifier');
+    expect(override.document.issues).toMatchObject([
+      {
+        code: 'OVERRIDE_INVALID',
+        path: 'ASSOCIATION_TASK_OPER',
+        message: expect.stringContaining('not a table name'),
+      },
+    ]);
+    await insert(6, 'ASSOCIATION_TASK_OPER_GRUPO', 'app_folha_tarefa');
+    expect(await run('6/1/1')).toMatchObject({
+      code: 1,
+      document: { valid: false, issues: [{ code: 'OVERRIDE_INVALID', path: 'ASSOCIATION_TASK_OPER_GRUPO' }] },
+    });
+    // Two rows on one table: still one {valid, issues} document, not an error document.
+    await insert(8, 'TREE_VIEW', VALID);
+    await insert(8, 'ASSOCIATION_TASK_OPER', 'app_oper_grupo');
+    expect(await run('8/1/1')).toMatchObject({
+      code: 1,
+      document: { valid: false, issues: [{ code: 'OVERRIDE_CLASH', path: 'sys_core_par_parametros' }] },
+    });
   });
 
   it('accepts a scope without TREE_VIEW (optional: the default tree), and reports conflicting rows', async () => {

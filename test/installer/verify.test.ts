@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { parseIdentifier } from '../../src/identifier.js';
 import { applyInstallation } from '../../src/installer/installer.js';
 import { verifyInstallation } from '../../src/installer/verify.js';
-import { useScratchDatabase } from '../support/database.js';
+import { freshDatabase, useScratchDatabase } from '../support/database.js';
 import { exampleInstallFile } from './support.js';
 
 const scratch = useScratchDatabase('installer_verify', { hostSchema: true });
@@ -112,6 +113,28 @@ describe('verify', () => {
     const [problem] = (await verifyInstallation(db, file)).problems;
     await db.execute(restore[0] ?? '');
     expect(problem?.message).toContain('it holds U+00A0 at character 8');
+  });
+
+  // Found by a review: each row was read alone with the other tables at their defaults, so a row
+  // naming another table's default name looked like a clash, though the rows together are fine.
+  it("takes an override naming another table's default name when that table is overridden too", async () => {
+    const scratch = await freshDatabase('verify_swap', { hostSchema: true });
+    try {
+      const swapped = {
+        ...file,
+        scope: { EMPRESA: 7, FILIAL: 1, LOCAL: 1 },
+        tableNames: {
+          ...file.tableNames,
+          OPER: parseIdentifier('app_oper_grupo', 'table'),
+          OPER_GRUPO: parseIdentifier('SW_GRUPO', 'table'),
+        },
+        treeView: undefined,
+      };
+      expect((await applyInstallation(scratch.db, swapped, {})).applied).toBe(true);
+      expect(await verifyInstallation(scratch.db, swapped)).toEqual({ ok: true, problems: [] });
+    } finally {
+      await scratch.drop();
+    }
   });
 
   it('reads the parameter rows as config does: trimmed CONTEUDO, NOME in any case, conflicts reported', async () => {

@@ -3,13 +3,14 @@ import {
   ConfigError,
   type ConfigIssue,
   formatIssues,
+  PARAMETERS_TABLE,
   parseTreeView,
   readParameterRows,
   TREE_VIEW_PARAMETER,
 } from '../../config/index.js';
-import { parametersFromRows } from '../../config/parameters.js';
 import { openDatabase } from '../../db/mysql.js';
 import { resolveDatabaseTimeout, resolveDatabaseUrl } from '../../db/url.js';
+import { checkOverrideRows } from '../../installer/override-rows.js';
 import { checkStoredTreeView } from '../../installer/verify-tree-view.js';
 import { formatScope, parseScope, type Scope } from '../../scope.js';
 import { databaseUrlOption, JSON_HELP, jsonOption, parseCommandLine, UsageError } from '../args.js';
@@ -110,23 +111,37 @@ function issuesOf(text: string): readonly ConfigIssue[] {
 async function fromDatabase(url: string, scope: Scope, timeoutMs: number): Promise<Checked> {
   const db = await openDatabase(url, { connectionLimit: 1, timeoutMs });
   try {
-    const { rows, duplicates } = await readParameterRows(db, scope);
+    const { rows } = await readParameterRows(db, scope);
+    // The override rows every load reads, said as verify says them, TREE_VIEW or not.
+    const overrides = checkOverrideRows(scope, rows);
+    const overrideIssues = overrides.problems.map(
+      (problem): ConfigIssue => ({
+        code: problem.code,
+        path: problem.nome ?? PARAMETERS_TABLE,
+        message: problem.message,
+      }),
+    );
     const row = rows[TREE_VIEW_PARAMETER];
     // TREE_VIEW is optional: a scope without one uses the default tree, which is always valid.
     if (row === undefined) {
-      return {
-        source: `scope ${formatScope(scope)}`,
-        issues: [],
-        note: 'no TREE_VIEW: the default tree is used',
-      };
+      return overrideIssues.length > 0
+        ? { source: `scope ${formatScope(scope)}`, issues: overrideIssues }
+        : {
+            source: `scope ${formatScope(scope)}`,
+            issues: [],
+            note: 'no TREE_VIEW: the default tree is used',
+          };
     }
     const source = `the TREE_VIEW row SEQ_DB ${row.SEQ_DB} of scope ${formatScope(scope)}`;
     const issues = issuesOf(row.CONTEUDO ?? '');
-    if (issues.length > 0) return { source, issues };
     // A valid document may still not fit this database: the same checks verify makes (tables and
     // columns it names, metrics the metric table can keep), with the scope's own table names.
-    const { tableNames } = parametersFromRows(scope, rows, duplicates);
-    const problems = await checkStoredTreeView(db, row.CONTEUDO, { seqDb: row.SEQ_DB, names: tableNames });
+    if (issues.length > 0 || overrides.names === undefined)
+      return { source, issues: [...overrideIssues, ...issues] };
+    const problems = await checkStoredTreeView(db, row.CONTEUDO, {
+      seqDb: row.SEQ_DB,
+      names: overrides.names,
+    });
     return {
       source,
       // TREE_VIEW_INVALID cannot come back: the document was checked above.

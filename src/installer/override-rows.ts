@@ -1,0 +1,61 @@
+import type { ParameterRow } from '../config/index.js';
+import { parametersFromRows } from '../config/parameters.js';
+import { TaskAssociationError } from '../errors.js';
+import type { Scope } from '../scope.js';
+import { LOGICAL_TABLES, type LogicalTable, OVERRIDE_PARAMETERS, type TableNames } from '../table-names.js';
+
+/** A table-name override row every load of the scope would refuse. */
+export interface OverrideProblem {
+  /** `OVERRIDE_INVALID`: the row alone (not a table name, a hidden character, a host table); `OVERRIDE_CLASH`: two rows on one table. */
+  readonly code: 'OVERRIDE_INVALID' | 'OVERRIDE_CLASH';
+  /** The row's NOME; undefined for a clash, which is two rows'. */
+  readonly nome: string | undefined;
+  readonly message: string;
+}
+
+/**
+ * The scope's override rows read by the reader every load and save uses, so `verify` and `validate
+ * --scope` refuse what they would, in their words: each row alone first (a clash is not its own
+ * fault: a row may name another table's default name while that table is overridden too), then the
+ * rows together. The table names they give, when they give any.
+ */
+export function checkOverrideRows(
+  scope: Scope,
+  rows: Readonly<Record<string, ParameterRow>>,
+): {
+  problems: OverrideProblem[];
+  names: TableNames | undefined;
+  given: Partial<Record<LogicalTable, string>>;
+} {
+  const problems: OverrideProblem[] = [];
+  const given: Partial<Record<LogicalTable, string>> = {};
+  const overrides: [string, ParameterRow][] = [];
+  for (const logical of LOGICAL_TABLES) {
+    const nome = OVERRIDE_PARAMETERS[logical];
+    const row = rows[nome];
+    if (row === undefined) continue;
+    overrides.push([nome, row]);
+    try {
+      given[logical] = parametersFromRows(scope, { [nome]: row }).tableNames[logical];
+    } catch (error) {
+      if (!(error instanceof TaskAssociationError)) throw error;
+      if (error.code !== 'DUPLICATE_TABLE_NAME') {
+        problems.push({ code: 'OVERRIDE_INVALID', nome, message: error.message });
+      } else {
+        // A good name that is another table's default: whether it clashes is for the rows together.
+        given[logical] = (row.CONTEUDO ?? '').replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
+      }
+    }
+  }
+  if (problems.length > 0) return { problems, names: undefined, given };
+  try {
+    return { problems, names: parametersFromRows(scope, Object.fromEntries(overrides)).tableNames, given };
+  } catch (error) {
+    if (!(error instanceof TaskAssociationError) || error.code !== 'DUPLICATE_TABLE_NAME') throw error;
+    return {
+      problems: [{ code: 'OVERRIDE_CLASH', nome: undefined, message: error.message }],
+      names: undefined,
+      given,
+    };
+  }
+}
