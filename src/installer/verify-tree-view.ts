@@ -1,7 +1,14 @@
 import { DEFAULT_METRICS, parseTreeView, type TreeView, treeViewLevels } from '../config/index.js';
 import type { SqlExecutor } from '../db/driver.js';
 import { type Identifier, parseIdentifier } from '../identifier.js';
-import { checkValue, columnNamed, isMetricType, readColumnTypes } from '../resolvers/column-types.js';
+import {
+  checkValue,
+  columnNamed,
+  columnTypeOf,
+  isMetricType,
+  isTextType,
+  readColumnTypes,
+} from '../resolvers/column-types.js';
 import { IDENTITY_COLUMNS } from '../resolvers/metric-table.js';
 import { LIVE_COLUMNS } from '../resolvers/table-diagnosis.js';
 import { metricTableMismatch } from '../resolvers/tree-plan.js';
@@ -209,7 +216,18 @@ export async function unfitMetrics(
     });
   }
   const table = treeView.metricAssociationTable ?? names.OPER_GRUPO_METRICA;
-  const columns = await readColumnTypes(db, table);
+  let columns = await readColumnTypes(db, table);
+  // The installation's own metric table, not created yet (a first apply creates it before it writes
+  // the TREE_VIEW): its columns as the schema sync will make them.
+  if (columns.size === 0 && table.toLowerCase() === names.OPER_GRUPO_METRICA.toLowerCase()) {
+    const model = expectedModel(createTables(names)).find((found) => found.logical === 'OPER_GRUPO_METRICA');
+    columns = new Map(
+      (model?.columns ?? []).map((column) => [
+        column.name,
+        columnTypeOf(column.name, column.type, column.nullable),
+      ]),
+    );
+  }
   (treeView.metrics ?? DEFAULT_METRICS).forEach((metric, index) => {
     const column = columnNamed(columns, metric.field);
     if (column === undefined) return;
@@ -221,8 +239,11 @@ export async function unfitMetrics(
       });
       return;
     }
-    if (metric.default?.type !== 'value') return;
-    const checked = checkValue(column, metric.default.value);
+    // A null value presets nothing (as no default); a text column gets a number as the modal
+    // presets it, as its text: what is checked is what a person accepting the preset would send.
+    if (metric.default?.type !== 'value' || metric.default.value === null) return;
+    const preset = metric.default.value;
+    const checked = checkValue(column, isTextType(column.dataType) ? String(preset) : preset);
     if (!checked.ok) {
       problems.push({
         code: 'TREE_VIEW_DEFAULT_UNFIT',

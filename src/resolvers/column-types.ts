@@ -49,6 +49,11 @@ export async function readColumnTypes(db: SqlExecutor, table: Identifier): Promi
 const INTEGER_BITS: Record<string, number> = { tinyint: 8, smallint: 16, mediumint: 24, int: 32, bigint: 64 };
 const TEXT_TYPES = new Set(['char', 'varchar', 'text', 'tinytext', 'mediumtext', 'longtext']);
 
+/** Whether a column of this type (DATA_TYPE, lower case) keeps text. */
+export function isTextType(dataType: string): boolean {
+  return TEXT_TYPES.has(dataType);
+}
+
 /**
  * Whether a metric may be kept in a column of this type (information_schema's DATA_TYPE, lower
  * case): whole numbers, decimals, floating point and text. Dates, binary and JSON are not: the
@@ -160,4 +165,25 @@ export function columnNamed(columns: ReadonlyMap<string, ColumnType>, name: stri
   if (exact !== undefined) return exact;
   const upper = name.toUpperCase();
   return [...columns.values()].find((column) => column.name.toUpperCase() === upper);
+}
+
+/**
+ * A column's type as `readColumnTypes` would read it, from its SQL type text (`decimal(10,2)`,
+ * `int`, `bigint unsigned`, `varchar(50)`): for a table not created yet, described by a model.
+ */
+export function columnTypeOf(name: string, typeText: string, nullable: boolean): ColumnType {
+  const match = /^(\w+)(?:\((\d+)(?:,(\d+))?\))?( unsigned)?/i.exec(typeText.trim());
+  const dataType = (match?.[1] ?? typeText).toLowerCase();
+  const first = match?.[2] === undefined ? null : Number(match[2]);
+  const second = match?.[3] === undefined ? null : Number(match[3]);
+  const text = TEXT_TYPES.has(dataType);
+  return {
+    name,
+    dataType,
+    unsigned: match?.[4] !== undefined,
+    nullable,
+    precision: dataType === 'decimal' ? (first ?? 10) : null,
+    scale: dataType === 'decimal' ? (second ?? 0) : null,
+    maxLength: text ? first : null,
+  };
 }

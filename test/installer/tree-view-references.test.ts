@@ -167,7 +167,7 @@ describe('plan and apply check them against information_schema', () => {
       const names = installationTableNames(base);
       await syncSchema(scratch.db, names);
       await scratch.db.execute(
-        `ALTER TABLE ${names.OPER_GRUPO_METRICA} ADD COLUMN METRICA_DATA DATE NULL, ADD COLUMN METRICA_OK DECIMAL(5,2) NULL`,
+        `ALTER TABLE ${names.OPER_GRUPO_METRICA} ADD COLUMN METRICA_DATA DATE NULL, ADD COLUMN METRICA_OK DECIMAL(5,2) NULL, ADD COLUMN TURNO VARCHAR(10) NULL, ADD COLUMN PASSES INT NOT NULL DEFAULT 1`,
       );
       const file = exampleInstallFile({
         treeView: tree({
@@ -177,6 +177,9 @@ describe('plan and apply check them against information_schema', () => {
             { field: 'METRICA2', default: { type: 'value', value: 'muitas' } },
             { field: 'METRICA_DATA' },
             { field: 'METRICA_OK', default: { type: 'value', value: '12.50' } },
+            // Both work: the modal presets "1" in a text field, and a null value presets nothing.
+            { field: 'TURNO', default: { type: 'value', value: 1 } },
+            { field: 'PASSES', default: { type: 'value', value: null } },
           ],
         }),
       });
@@ -271,6 +274,33 @@ describe('plan and apply check them against information_schema', () => {
           'treeView.metricAssociationTable',
         ]),
       );
+    } finally {
+      await scratch.drop();
+    }
+  });
+
+  it('check value defaults on a first install too, against the metric table the sync is about to create', async () => {
+    const scratch = await freshDatabase('tree_view_unfit_first', { hostSchema: true });
+    try {
+      const base = exampleInstallFile();
+      const names = installationTableNames(base);
+      const file = exampleInstallFile({
+        treeView: tree({
+          layers: {
+            '1': { table: names.OPER_GRUPO, associationTable: names.OPER_OPER_GRUPO },
+            '2': { table: names.OPER, isTask: true },
+          },
+          metrics: [{ field: 'METRICA1', default: { type: 'value', value: 1.234 } }],
+        }),
+      });
+      const plan = await planInstallation(scratch.db, file, {});
+      expect(plan.findings.filter((finding) => finding.level === 'error')).toMatchObject([
+        {
+          code: 'TREE_VIEW_DEFAULT_UNFIT',
+          path: 'treeView.metrics.0.default.value',
+          message: expect.stringContaining('has more than 2 decimal places (column is decimal(10,2))'),
+        },
+      ]);
     } finally {
       await scratch.drop();
     }

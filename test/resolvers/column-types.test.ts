@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { columnTypeOf } from '../../src/resolvers/column-types.js';
 import { type ColumnType, checkValue } from '../../src/resolvers/index.js';
 
 const column = (dataType: string, extra: Partial<ColumnType> = {}): ColumnType => ({
@@ -66,5 +67,14 @@ describe('checkValue', () => {
       problem: /3 characters/,
     });
     expect(checkValue(column('blob'), 'x')).toMatchObject({ ok: false, problem: /not a metric type/ });
+  });
+
+  it('reads a column type from its SQL text, as information_schema would describe it', () => {
+    expect(columnTypeOf('M', 'decimal(10,2)', true)).toEqual(column('decimal', { precision: 10, scale: 2 }));
+    expect(columnTypeOf('M', 'bigint unsigned', false)).toEqual(
+      column('bigint', { unsigned: true, nullable: false }),
+    );
+    expect(columnTypeOf('M', 'varchar(50)', true)).toEqual(column('varchar', { maxLength: 50 }));
+    expect(columnTypeOf('M', 'int', true)).toEqual(column('int'));
   });
 });
