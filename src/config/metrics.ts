@@ -2,21 +2,16 @@ import { z } from 'zod';
 import { Identifier } from '../identifier.js';
 
 /**
- * A number JSON can carry without losing digits: a safe integer, or one of at most 15 significant
- * digits (what a double keeps exactly). Past that the text was already rounded when it was read
- * (9007199254740993 reads as ...992), so the default would silently preset another value.
+ * A number JSON kept as written: a whole number past 2^53 - 1 was already rounded when the text was
+ * read (9007199254740993 reads as ...992), so such a default would silently preset another value.
+ * A fraction cannot be told apart from its rounded neighbour once read (3.141592653589793 is exact,
+ * and 0.123456789012345678 reads as the same kind of double), so fractions are taken: a preset with
+ * more decimals than its column keeps is refused by the column check (TREE_VIEW_DEFAULT_UNFIT).
  */
-const exactNumber = z
-  .number()
-  .refine((value) => Number.isSafeInteger(value) || significantDigits(value) <= 15, {
-    message:
-      'this number has more digits than a JSON number keeps exactly (it may already have been rounded): give it as a string, such as "12345678901234567890"',
-  });
-
-function significantDigits(value: number): number {
-  const [mantissa = ''] = Math.abs(value).toExponential().split('e');
-  return mantissa.replace('.', '').length;
-}
+const exactNumber = z.number().refine((value) => !Number.isInteger(value) || Number.isSafeInteger(value), {
+  message:
+    'this whole number is past 2^53 - 1, where JSON numbers lose digits (it may already have been rounded): give it as a string, such as "12345678901234567890"',
+});
 
 /**
  * Where a metric's preset value comes from when the metric-entry modal opens (seed 2.9 rule 4):
