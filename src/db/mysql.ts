@@ -22,10 +22,21 @@ export const CONNECTION_OPTIONS = {
 
 /**
  * The value options every statement states itself, whatever pool it runs on: a host's pool from
- * `wrapPool` may read dates in its local time zone, where ours read them in UTC. (DECIMAL and
- * BIGINT strings are a pool's setting only: `wrapPool` refuses a pool that changes them.)
+ * `wrapPool` may read dates in its local time zone, where ours read them in UTC.
  */
 const PER_STATEMENT = { timezone: 'Z', supportBigNumbers: true } as const;
+type StatementOptions = typeof PER_STATEMENT & { typeCast?: mysql.TypeCast };
+
+/**
+ * For a host pool that reads DECIMAL as numbers (`decimalNumbers: true`, a pool-wide setting no
+ * statement option turns off): each statement reads DECIMAL columns as their exact text itself. Only
+ * on such pools: a type cast is a call per value, which the tree loader's rows should not pay.
+ */
+const DECIMAL_AS_TEXT: StatementOptions = {
+  ...PER_STATEMENT,
+  typeCast: (field, next) =>
+    field.type === 'NEWDECIMAL' || field.type === 'DECIMAL' ? field.string('ascii') : next(),
+};
 
 const OpenOptionsModel = z.strictObject({
   connectionLimit: z.number().int().min(1).max(1000).optional(),
@@ -48,11 +59,12 @@ function checkOptions(model: z.ZodType, options: unknown, what: string): void {
 }
 
 /**
- * The promise pool of `pool`: a callback pool (`mysql2`'s own, not `mysql2/promise`) is turned into
- * one. A pool that reads DECIMAL as numbers or BIGINT as strings is refused: values would lose
- * digits, or ids their type, and no statement can ask otherwise.
+ * The promise pool of `pool` and what its statements must state: a callback pool (`mysql2`'s own, not
+ * `mysql2/promise`) is turned into one, and one reading DECIMAL as numbers gets {@link DECIMAL_AS_TEXT}.
+ * A pool reading BIGINT or dates as strings is refused: ids and dates would change type, and no
+ * statement option turns those settings off.
  */
-function promisePool(pool: mysql.Pool): mysql.Pool {
+function promisePool(pool: mysql.Pool): { pool: mysql.Pool; statement: StatementOptions } {
   const candidate = pool as unknown as {
     promise?: () => mysql.Pool;
     pool?: unknown;
@@ -72,16 +84,17 @@ function promisePool(pool: mysql.Pool): mysql.Pool {
   const config = (
     promised as unknown as { pool?: { config?: { connectionConfig?: Record<string, unknown> } } }
   ).pool?.config?.connectionConfig;
-  for (const setting of ['decimalNumbers', 'bigNumberStrings'] as const) {
-    if (config?.[setting] === true) {
+  for (const setting of ['bigNumberStrings', 'dateStrings'] as const) {
+    const value = config?.[setting];
+    if (value === true || Array.isArray(value)) {
       throw new TaskAssociationError(
         'INVALID_POOL',
-        `wrapPool needs a pool without ${setting}: true (${setting === 'decimalNumbers' ? 'DECIMAL values would come back as binary numbers and lose digits' : 'SEQ_DB and other BIGINT values would come back as strings'}): give the package a pool of its own, or openDatabase`,
+        `wrapPool needs a pool without ${setting} (${setting === 'dateStrings' ? 'dates would come back as text in the server time zone' : 'SEQ_DB and other BIGINT values would come back as strings'}): give the package a pool of its own, or openDatabase`,
         { path: `pool.${setting}` },
       );
     }
   }
-  return promised;
+  return { pool: promised, statement: config?.decimalNumbers === true ? DECIMAL_AS_TEXT : PER_STATEMENT };
 }
 
 export interface OpenOptions {
@@ -149,14 +162,14 @@ export function wrapPool(
   options: { readonly timeoutMs?: number } = {},
 ): Database & { pool: mysql.Pool } {
   checkOptions(OpenOptionsModel.pick({ timeoutMs: true }), options, 'wrapPool');
-  const pool = promisePool(given);
+  const { pool, statement } = promisePool(given);
   const timeoutMs = options.timeoutMs ?? DEFAULT_DATABASE_TIMEOUT_MS;
   const acquire = () => acquireConnection(pool, timeoutMs);
   /** One statement on a connection of its own, returned to the pool unless it had to be destroyed. */
   const once = async <T>(run: (executor: SqlExecutor) => Promise<T>): Promise<T> => {
     const connection = await acquire();
     try {
-      return await run(boundedExecutor(connection, timeoutMs));
+      return await run(boundedExecutor(connection, timeoutMs, statement));
     } finally {
       releaseUnlessDestroyed(connection);
     }
@@ -168,7 +181,7 @@ export function wrapPool(
     execute: (sql, params, options) => once((executor) => executor.execute(sql, params, options)),
     async transaction(work) {
       const connection = await acquire();
-      const tx = boundedExecutor(connection, timeoutMs);
+      const tx = boundedExecutor(connection, timeoutMs, statement);
       try {
         await tx.execute('START TRANSACTION');
         const result = await work(tx);
@@ -221,7 +234,11 @@ async function acquireConnection(pool: mysql.Pool, timeoutMs: number): Promise<m
  * socket may still deliver the late answer, and mysql2 would queue the next statement behind it.
  * The server drops a destroyed connection's transaction and locks once it sees it gone.
  */
-function boundedExecutor(connection: mysql.PoolConnection, timeoutMs: number): SqlExecutor {
+function boundedExecutor(
+  connection: mysql.PoolConnection,
+  timeoutMs: number,
+  statement: StatementOptions,
+): SqlExecutor {
   const run = async (
     sql: string,
     params: readonly unknown[],
@@ -233,11 +250,11 @@ function boundedExecutor(connection: mysql.PoolConnection, timeoutMs: number): S
     // mysql2 keeps each connection's prepared statements (and closes the oldest past its cap).
     const pending: Promise<unknown> = prepare
       ? connection
-          .execute({ sql, values: params as mysql.ExecuteValues[], ...PER_STATEMENT })
+          .execute({ sql, values: params as mysql.ExecuteValues[], ...statement })
           .then(([result]) => result)
       : onRow !== undefined
-        ? streamRows(connection, sql, params, onRow)
-        : connection.query({ sql, values: params as unknown[], ...PER_STATEMENT }).then(([result]) => result);
+        ? streamRows(connection, sql, params, onRow, statement)
+        : connection.query({ sql, values: params as unknown[], ...statement }).then(([result]) => result);
     const result = await withDeadline(pending, timeoutMs);
     if (!result.timedOut) return result.value;
     destroyed.add(connection);
@@ -277,6 +294,7 @@ function streamRows(
   sql: string,
   params: readonly unknown[],
   onRow: (row: Record<string, unknown>) => void,
+  statement: StatementOptions,
 ): Promise<unknown[]> {
   // The promise wrapper's `connection` is mysql2's own connection, whose queries emit their rows.
   const core = connection.connection as unknown as CallbackConnection;
@@ -293,7 +311,7 @@ function streamRows(
     };
     core.once('error', lost);
     core
-      .query({ sql, values: params as unknown[], ...PER_STATEMENT })
+      .query({ sql, values: params as unknown[], ...statement })
       .on('result', (row) => {
         if (failure !== undefined || destroyed.has(connection)) return;
         try {

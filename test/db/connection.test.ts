@@ -190,8 +190,19 @@ describe('wrapPool and the options of both', () => {
     }
   });
 
-  it('refuses a pool that would read decimals as numbers or ids as strings, and something that is no pool', async () => {
-    for (const setting of ['decimalNumbers', 'bigNumberStrings'] as const) {
+  it('reads decimals exactly on a pool that reads them as numbers, refuses one reading ids or dates as text', async () => {
+    const decimals = mysql.createPool({ ...settings(), decimalNumbers: true });
+    try {
+      await scratch().db.execute('CREATE TABLE big (amount decimal(30,10))');
+      await scratch().db.execute("INSERT INTO big VALUES ('12345678901234567890.1234567891')");
+      const db = wrapPool(decimals, settings().database);
+      const exact = [{ amount: '12345678901234567890.1234567891' }];
+      expect(await db.query('SELECT amount FROM big')).toEqual(exact);
+      expect(await db.query('SELECT amount FROM big', [], { prepare: true })).toEqual(exact);
+    } finally {
+      await decimals.end();
+    }
+    for (const setting of ['bigNumberStrings', 'dateStrings'] as const) {
       const pool = mysql.createPool({ ...settings(), [setting]: true });
       try {
         expect(() => wrapPool(pool, settings().database)).toThrowError(
