@@ -2,6 +2,7 @@ import type { Connection as CallbackConnection } from 'mysql2';
 import mysql from 'mysql2/promise';
 import { z } from 'zod';
 import { DatabaseConnectionError, DatabaseTimeoutError, TaskAssociationError } from '../errors.js';
+import { checkOptions } from '../options.js';
 import type { Database, ExecuteResult, QueryOptions, SqlExecutor } from './driver.js';
 import { DEFAULT_DATABASE_TIMEOUT_MS } from './timeout.js';
 import { parseDatabaseUrl, redactUrl } from './url.js';
@@ -43,20 +44,6 @@ const OpenOptionsModel = z.strictObject({
   multipleStatements: z.boolean().optional(),
   timeoutMs: z.number().int().min(1).max(3_600_000).optional(),
 });
-
-/** Refuses options a plain-JavaScript caller misspelt or gave a value that cannot work, naming them. */
-function checkOptions(model: z.ZodType, options: unknown, what: string): void {
-  const parsed = model.safeParse(options);
-  if (parsed.success) return;
-  const issues = parsed.error.issues;
-  const issue = issues.find((found) => found.code === 'unrecognized_keys') ?? issues[0];
-  const path = issue?.code === 'unrecognized_keys' ? (issue.keys[0] ?? '') : (issue?.path.join('.') ?? '');
-  throw new TaskAssociationError(
-    'INVALID_OPTION',
-    `${what} option ${path}: ${issue?.code === 'unrecognized_keys' ? `is not an option (its options: ${Object.keys((model as z.ZodObject).shape).join(', ')})` : (issue?.message ?? 'invalid')}`,
-    { path },
-  );
-}
 
 /**
  * The promise pool of `pool` and what its statements must state: a callback pool (`mysql2`'s own, not

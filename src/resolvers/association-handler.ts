@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { Database } from '../db/driver.js';
 import { DatabaseTimeoutError, TaskAssociationError } from '../errors.js';
+import { checkOptions } from '../options.js';
 import { checkScope, type Scope } from '../scope.js';
 import { SeqDb, SeqDbText } from '../seq-db.js';
 import { packageFiles } from '../web/package-files.js';
-import { checkArguments } from './arguments.js';
 import {
   BusyError,
   CrossSiteError,
@@ -136,7 +136,7 @@ const screenFiles = packageFiles(SCREEN_ASSETS);
 export function createAssociationHandler(
   options: AssociationHandlerOptions,
 ): (request: Request) => Promise<Response> {
-  checkArguments(HandlerOptionsShape, options, 'createAssociationHandler');
+  checkOptions(HandlerOptionsShape, options, 'createAssociationHandler');
   const { db } = options;
   const onError = options.onError ?? console.error;
   const plans = createPlanMemo();

@@ -77,10 +77,16 @@ describe('the associationtask handler', () => {
       }
     };
     expect(attempt({ db: scratch().db, ctx: context })).toMatchObject({
-      code: 'INVALID_REQUEST',
+      code: 'INVALID_OPTION',
       path: 'ctx',
+      message:
+        'createAssociationHandler option ctx: is not an option (its options: db, context, onError, lang)',
     });
-    expect(attempt({ db: scratch().db })).toMatchObject({ code: 'INVALID_REQUEST', path: 'context' });
+    expect(attempt({ db: scratch().db })).toMatchObject({
+      code: 'INVALID_OPTION',
+      path: 'context',
+      message: 'createAssociationHandler option context: is required',
+    });
     expect(attempt({ database: scratch().db, context })).toMatchObject({ path: 'database' });
     expect(attempt({ db: {}, context })).toMatchObject({
       path: 'db',
