@@ -29,15 +29,51 @@ const PER_STATEMENT = { timezone: 'Z', supportBigNumbers: true } as const;
 type StatementOptions = typeof PER_STATEMENT & { typeCast?: mysql.TypeCast };
 
 /**
- * For a host pool that reads DECIMAL as numbers (`decimalNumbers: true`, a pool-wide setting no
- * statement option turns off): each statement reads DECIMAL columns as their exact text itself. Only
- * on such pools: a type cast is a call per value, which the tree loader's rows should not pay.
+ * For a host pool whose settings change how values are read (`decimalNumbers`, `bigNumberStrings`,
+ * `dateStrings`, or a `typeCast` of its own): no statement option turns those off, but a statement's
+ * own type cast replaces them all. So each statement reads values as our own pools do: DECIMAL as
+ * its exact text, BIGINT as a number while exact and as text beyond, dates as `Date` in UTC. Only on
+ * such pools: a type cast is a call per value, which the tree loader's rows should not pay.
  */
-const DECIMAL_AS_TEXT: StatementOptions = {
+const AS_OUR_POOLS: StatementOptions = {
   ...PER_STATEMENT,
-  typeCast: (field, next) =>
-    field.type === 'NEWDECIMAL' || field.type === 'DECIMAL' ? field.string('ascii') : next(),
+  typeCast: (field, next) => {
+    switch (field.type) {
+      case 'NEWDECIMAL':
+      case 'DECIMAL':
+        return field.string('ascii');
+      case 'LONGLONG': {
+        // Read by mysql2 (binary rows carry it as 8 bytes, not text), then as our pools keep it.
+        const value = next();
+        if (typeof value !== 'string') return value;
+        const number = Number(value);
+        return Number.isSafeInteger(number) ? number : value;
+      }
+      case 'DATE':
+      case 'DATETIME':
+      case 'TIMESTAMP': {
+        const text = field.string('ascii');
+        if (text === null) return null;
+        // As our pools read them (timezone 'Z'): the server's wall-clock value, taken as UTC.
+        return new Date(`${text.replace(' ', 'T')}${text.length === 10 ? 'T00:00:00' : ''}Z`);
+      }
+      default:
+        return next();
+    }
+  },
 };
+
+/** Pool settings that change how values are read, which {@link AS_OUR_POOLS} undoes per statement. */
+function readsValuesItsOwnWay(config: Record<string, unknown> | undefined): boolean {
+  if (config === undefined) return false;
+  // mysql2 takes any truthy value (`?decimalNumbers=1` in a URI is the string "1").
+  return (
+    Boolean(config.decimalNumbers) ||
+    Boolean(config.bigNumberStrings) ||
+    Boolean(config.dateStrings) ||
+    typeof config.typeCast === 'function'
+  );
+}
 
 const OpenOptionsModel = z.strictObject({
   connectionLimit: z.number().int().min(1).max(1000).optional(),
@@ -47,9 +83,7 @@ const OpenOptionsModel = z.strictObject({
 
 /**
  * The promise pool of `pool` and what its statements must state: a callback pool (`mysql2`'s own, not
- * `mysql2/promise`) is turned into one, and one reading DECIMAL as numbers gets {@link DECIMAL_AS_TEXT}.
- * A pool reading BIGINT or dates as strings is refused: ids and dates would change type, and no
- * statement option turns those settings off.
+ * `mysql2/promise`) is turned into one, and one that reads values its own way gets {@link AS_OUR_POOLS}.
  */
 function promisePool(pool: mysql.Pool): { pool: mysql.Pool; statement: StatementOptions } {
   const candidate = pool as unknown as {
@@ -71,17 +105,7 @@ function promisePool(pool: mysql.Pool): { pool: mysql.Pool; statement: Statement
   const config = (
     promised as unknown as { pool?: { config?: { connectionConfig?: Record<string, unknown> } } }
   ).pool?.config?.connectionConfig;
-  for (const setting of ['bigNumberStrings', 'dateStrings'] as const) {
-    const value = config?.[setting];
-    if (value === true || Array.isArray(value)) {
-      throw new TaskAssociationError(
-        'INVALID_POOL',
-        `wrapPool needs a pool without ${setting} (${setting === 'dateStrings' ? 'dates would come back as text in the server time zone' : 'SEQ_DB and other BIGINT values would come back as strings'}): give the package a pool of its own, or openDatabase`,
-        { path: `pool.${setting}` },
-      );
-    }
-  }
-  return { pool: promised, statement: config?.decimalNumbers === true ? DECIMAL_AS_TEXT : PER_STATEMENT };
+  return { pool: promised, statement: readsValuesItsOwnWay(config) ? AS_OUR_POOLS : PER_STATEMENT };
 }
 
 export interface OpenOptions {

@@ -190,27 +190,47 @@ describe('wrapPool and the options of both', () => {
     }
   });
 
-  it('reads decimals exactly on a pool that reads them as numbers, refuses one reading ids or dates as text', async () => {
-    const decimals = mysql.createPool({ ...settings(), decimalNumbers: true });
+  // Hosts' pools often read values their own way; each of our statements reads them as ours do.
+  it('reads values as its own pools do on a pool with decimalNumbers, bigNumberStrings, dateStrings or its own typeCast', async () => {
+    await scratch().db.execute(
+      'CREATE TABLE mixed (amount decimal(30,10), big bigint unsigned, small bigint, day date, at datetime)',
+    );
+    await scratch().db.execute(
+      "INSERT INTO mixed VALUES ('12345678901234567890.1234567891', 18446744073709551615, 42, '2026-11-21', '2026-11-21 00:30:00')",
+    );
+    const expected = [
+      {
+        amount: '12345678901234567890.1234567891',
+        big: '18446744073709551615',
+        small: 42,
+        day: new Date('2026-11-21T00:00:00Z'),
+        at: new Date('2026-11-21T00:30:00Z'),
+      },
+    ];
+    const { host, port, user, database } = settings();
+    const pools = [
+      mysql.createPool({ ...settings(), decimalNumbers: true }),
+      mysql.createPool({ ...settings(), bigNumberStrings: true, supportBigNumbers: true }),
+      mysql.createPool({ ...settings(), dateStrings: true }),
+      // As a URI gives them: the string "1", which mysql2 takes as on.
+      mysql.createPool({ uri: `mysql://${user}@${host}:${port}/${database}?decimalNumbers=1&dateStrings=1` }),
+      // A host's own cast, DECIMAL to a (lossy) number: replaced for our statements.
+      mysql.createPool({
+        ...settings(),
+        typeCast: (field, next) => (field.type === 'NEWDECIMAL' ? Number(field.string()) : next()),
+      }),
+    ];
     try {
-      await scratch().db.execute('CREATE TABLE big (amount decimal(30,10))');
-      await scratch().db.execute("INSERT INTO big VALUES ('12345678901234567890.1234567891')");
-      const db = wrapPool(decimals, settings().database);
-      const exact = [{ amount: '12345678901234567890.1234567891' }];
-      expect(await db.query('SELECT amount FROM big')).toEqual(exact);
-      expect(await db.query('SELECT amount FROM big', [], { prepare: true })).toEqual(exact);
-    } finally {
-      await decimals.end();
-    }
-    for (const setting of ['bigNumberStrings', 'dateStrings'] as const) {
-      const pool = mysql.createPool({ ...settings(), [setting]: true });
-      try {
-        expect(() => wrapPool(pool, settings().database)).toThrowError(
-          expect.objectContaining({ code: 'INVALID_POOL', path: `pool.${setting}` }),
-        );
-      } finally {
-        await pool.end();
+      for (const pool of pools) {
+        const db = wrapPool(pool, database);
+        expect(await db.query('SELECT * FROM mixed')).toEqual(expected);
+        expect(await db.query('SELECT * FROM mixed', [], { prepare: true })).toEqual(expected);
+        const streamed: unknown[] = [];
+        await db.query('SELECT * FROM mixed', [], { onRow: (row) => streamed.push(row) });
+        expect(streamed).toEqual(expected);
       }
+    } finally {
+      await Promise.all(pools.map((pool) => pool.end()));
     }
     expect(() => wrapPool({} as mysql.Pool, 'x')).toThrowError(/needs a mysql2 pool/);
   });
