@@ -216,17 +216,16 @@ export async function unfitMetrics(
     });
   }
   const table = treeView.metricAssociationTable ?? names.OPER_GRUPO_METRICA;
-  let columns = await readColumnTypes(db, table);
-  // The installation's own metric table, not created yet (a first apply creates it before it writes
-  // the TREE_VIEW): its columns as the schema sync will make them.
-  if (columns.size === 0 && table.toLowerCase() === names.OPER_GRUPO_METRICA.toLowerCase()) {
+  const columns = await readColumnTypes(db, table);
+  // The installation's own metric table: apply's schema sync creates it, or adds the columns it
+  // lacks, before it writes the TREE_VIEW. Checked with the columns it will have.
+  if (table.toLowerCase() === names.OPER_GRUPO_METRICA.toLowerCase()) {
     const model = expectedModel(createTables(names)).find((found) => found.logical === 'OPER_GRUPO_METRICA');
-    columns = new Map(
-      (model?.columns ?? []).map((column) => [
-        column.name,
-        columnTypeOf(column.name, column.type, column.nullable),
-      ]),
-    );
+    for (const column of model?.columns ?? []) {
+      if (columnNamed(columns, column.name) === undefined) {
+        columns.set(column.name, columnTypeOf(column.name, column.type, column.nullable));
+      }
+    }
   }
   (treeView.metrics ?? DEFAULT_METRICS).forEach((metric, index) => {
     const column = columnNamed(columns, metric.field);

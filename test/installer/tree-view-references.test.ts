@@ -301,6 +301,23 @@ describe('plan and apply check them against information_schema', () => {
           message: expect.stringContaining('has more than 2 decimal places (column is decimal(10,2))'),
         },
       ]);
+      // An older table without the column: the sync adds it before the TREE_VIEW is written.
+      await syncSchema(scratch.db, names);
+      await scratch.db.execute(`ALTER TABLE ${names.OPER_GRUPO_METRICA} DROP COLUMN METRICA2`);
+      const older = exampleInstallFile({
+        treeView: tree({
+          layers: {
+            '1': { table: names.OPER_GRUPO, associationTable: names.OPER_OPER_GRUPO },
+            '2': { table: names.OPER, isTask: true },
+          },
+          metrics: [{ field: 'METRICA2', default: { type: 'value', value: 'muitas' } }],
+        }),
+      });
+      expect(
+        (await planInstallation(scratch.db, older, {})).findings.filter(
+          (finding) => finding.level === 'error',
+        ),
+      ).toMatchObject([{ code: 'TREE_VIEW_DEFAULT_UNFIT', path: 'treeView.metrics.0.default.value' }]);
     } finally {
       await scratch.drop();
     }
