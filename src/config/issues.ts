@@ -33,6 +33,7 @@ export const CONFIG_ISSUE_CODES = [
   // validate --scope: override rows every load would refuse (as verify says them).
   'OVERRIDE_INVALID',
   'OVERRIDE_CLASH',
+  'OVERRIDE_TABLE_MISSING',
   // validate --scope: a valid TREE_VIEW that does not fit the scope's database (as verify says it).
   'TREE_VIEW_TABLE_MISSING',
   'TREE_VIEW_COLUMN_MISSING',

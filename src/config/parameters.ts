@@ -182,7 +182,7 @@ export function parametersFromRows(
     // and the host would not drop it, so it is refused rather than silently read past.
     const value = (row.CONTEUDO ?? '').replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
     if (!IDENTIFIER_PATTERN.test(value)) {
-      const hidden = /[^\x21-\x7e]/u.exec(value);
+      const hidden = /[^\x20-\x7e]/u.exec(value);
       throw invalid(
         'INVALID_IDENTIFIER',
         hidden === null

@@ -1,13 +1,18 @@
 import type { ParameterRow } from '../config/index.js';
 import { parametersFromRows } from '../config/parameters.js';
+import type { SqlExecutor } from '../db/driver.js';
 import { TaskAssociationError } from '../errors.js';
 import type { Scope } from '../scope.js';
 import { LOGICAL_TABLES, type LogicalTable, OVERRIDE_PARAMETERS, type TableNames } from '../table-names.js';
+import { tableExists } from './host-table.js';
 
 /** A table-name override row every load of the scope would refuse. */
 export interface OverrideProblem {
-  /** `OVERRIDE_INVALID`: the row alone (not a table name, a hidden character, a host table); `OVERRIDE_CLASH`: two rows on one table. */
-  readonly code: 'OVERRIDE_INVALID' | 'OVERRIDE_CLASH';
+  /**
+   * `OVERRIDE_INVALID`: the row alone (not a table name, a hidden character, a host table);
+   * `OVERRIDE_CLASH`: two rows on one table; `OVERRIDE_TABLE_MISSING`: a table that does not exist.
+   */
+  readonly code: 'OVERRIDE_INVALID' | 'OVERRIDE_CLASH' | 'OVERRIDE_TABLE_MISSING';
   /** The row's NOME; undefined for a clash, which is two rows'. */
   readonly nome: string | undefined;
   readonly message: string;
@@ -58,4 +63,25 @@ export function checkOverrideRows(
       given,
     };
   }
+}
+
+/** The override rows naming a table that does not exist: every load of the scope would fail on it. */
+export async function missingOverrideTables(
+  db: SqlExecutor,
+  rows: Readonly<Record<string, ParameterRow>>,
+  given: Partial<Record<LogicalTable, string>>,
+): Promise<OverrideProblem[]> {
+  const problems: OverrideProblem[] = [];
+  for (const logical of LOGICAL_TABLES) {
+    const nome = OVERRIDE_PARAMETERS[logical];
+    const row = rows[nome];
+    const name = given[logical];
+    if (row === undefined || name === undefined || (await tableExists(db, name))) continue;
+    problems.push({
+      code: 'OVERRIDE_TABLE_MISSING',
+      nome,
+      message: `parameter ${nome} (SEQ_DB ${row.SEQ_DB}) names table ${name}, which does not exist: run apply, or correct the parameter`,
+    });
+  }
+  return problems;
 }

@@ -16,7 +16,7 @@ import { tableExists } from './host-table.js';
 import { type InstallFile, requireInstallFile } from './install-file.js';
 import { installationTableNames } from './installer.js';
 import { type LedgerEntry, readLedger, sameScope } from './ledger.js';
-import { checkOverrideRows } from './override-rows.js';
+import { checkOverrideRows, missingOverrideTables } from './override-rows.js';
 import { readLedgerRows, rowId } from './plan-rows.js';
 import { SCHEMA_SYNC, type SchemaSync } from './schema-sync.js';
 import { sameValue, selectWhere } from './sql.js';
@@ -129,7 +129,8 @@ async function checkParameters(db: SqlExecutor, file: InstallFile, names: TableN
   }
   const problems: Problem[] = [];
   const checked = checkOverrideRows(file.scope, rows);
-  for (const problem of checked.problems) {
+  const found = [...checked.problems, ...(await missingOverrideTables(db, rows, checked.given))];
+  for (const problem of found) {
     problems.push({
       code: problem.code,
       path: problem.nome === undefined ? PARAMETERS_TABLE : `${PARAMETERS_TABLE}.${problem.nome}`,
@@ -138,19 +139,8 @@ async function checkParameters(db: SqlExecutor, file: InstallFile, names: TableN
   }
   for (const logical of LOGICAL_TABLES) {
     const nome = OVERRIDE_PARAMETERS[logical];
-    const row = rows[nome];
-    if (row === undefined) {
-      if (file.tableNames?.[logical] !== undefined) problems.push(parameterMissing(nome));
-      continue;
-    }
-    const name = checked.given[logical];
-    if (name !== undefined && !(await tableExists(db, name))) {
-      problems.push({
-        code: 'OVERRIDE_TABLE_MISSING',
-        path: `${PARAMETERS_TABLE}.${nome}`,
-        message: `parameter ${nome} (SEQ_DB ${row.SEQ_DB}) names table ${name}, which does not exist: run apply, or correct the parameter`,
-      });
-    }
+    if (rows[nome] === undefined && file.tableNames?.[logical] !== undefined)
+      problems.push(parameterMissing(nome));
   }
   const tree = rows[TREE_VIEW_PARAMETER];
   if (tree !== undefined) {

@@ -190,14 +190,26 @@ describe('validate --scope (database)', () => {
     expect(override.document.issues).toMatchObject([
       {
         code: 'OVERRIDE_INVALID',
-        path: 'ASSOCIATION_TASK_OPER',
+        path: 'sys_core_par_parametros.ASSOCIATION_TASK_OPER',
         message: expect.stringContaining('not a table name'),
       },
     ]);
     await insert(6, 'ASSOCIATION_TASK_OPER_GRUPO', 'app_folha_tarefa');
     expect(await run('6/1/1')).toMatchObject({
       code: 1,
-      document: { valid: false, issues: [{ code: 'OVERRIDE_INVALID', path: 'ASSOCIATION_TASK_OPER_GRUPO' }] },
+      document: {
+        valid: false,
+        issues: [{ code: 'OVERRIDE_INVALID', path: 'sys_core_par_parametros.ASSOCIATION_TASK_OPER_GRUPO' }],
+      },
+    });
+    // A row naming a table that does not exist: every load would fail on it (it said ✔).
+    await insert(9, 'ASSOCIATION_TASK_OPER', 'MO_NO_SUCH_TABLE');
+    expect(await run('9/1/1')).toMatchObject({
+      code: 1,
+      document: {
+        valid: false,
+        issues: [{ code: 'OVERRIDE_TABLE_MISSING', path: 'sys_core_par_parametros.ASSOCIATION_TASK_OPER' }],
+      },
     });
     // Two rows on one table: still one {valid, issues} document, not an error document.
     await insert(8, 'TREE_VIEW', VALID);

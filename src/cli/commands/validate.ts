@@ -10,7 +10,7 @@ import {
 } from '../../config/index.js';
 import { openDatabase } from '../../db/mysql.js';
 import { resolveDatabaseTimeout, resolveDatabaseUrl } from '../../db/url.js';
-import { checkOverrideRows } from '../../installer/override-rows.js';
+import { checkOverrideRows, missingOverrideTables } from '../../installer/override-rows.js';
 import { checkStoredTreeView } from '../../installer/verify-tree-view.js';
 import { formatScope, parseScope, type Scope } from '../../scope.js';
 import { databaseUrlOption, JSON_HELP, jsonOption, parseCommandLine, UsageError } from '../args.js';
@@ -114,10 +114,15 @@ async function fromDatabase(url: string, scope: Scope, timeoutMs: number): Promi
     const { rows } = await readParameterRows(db, scope);
     // The override rows every load reads, said as verify says them, TREE_VIEW or not.
     const overrides = checkOverrideRows(scope, rows);
-    const overrideIssues = overrides.problems.map(
+    const overrideProblems = [
+      ...overrides.problems,
+      ...(await missingOverrideTables(db, rows, overrides.given)),
+    ];
+    // At their row, as verify says them.
+    const overrideIssues = overrideProblems.map(
       (problem): ConfigIssue => ({
         code: problem.code,
-        path: problem.nome ?? PARAMETERS_TABLE,
+        path: problem.nome === undefined ? PARAMETERS_TABLE : `${PARAMETERS_TABLE}.${problem.nome}`,
         message: problem.message,
       }),
     );
@@ -145,9 +150,12 @@ async function fromDatabase(url: string, scope: Scope, timeoutMs: number): Promi
     return {
       source,
       // TREE_VIEW_INVALID cannot come back: the document was checked above.
-      issues: problems.flatMap(({ code, at, message }) =>
-        code === 'TREE_VIEW_INVALID' ? [] : [{ code, path: at, message }],
-      ),
+      issues: [
+        ...overrideIssues,
+        ...problems.flatMap(({ code, at, message }) =>
+          code === 'TREE_VIEW_INVALID' ? [] : [{ code, path: at, message }],
+        ),
+      ],
     };
   } catch (error) {
     // Conflicting TREE_VIEW rows are a problem of the configuration: reported like the others.
