@@ -6,7 +6,6 @@ import {
   columnNamed,
   columnTypeOf,
   isMetricType,
-  isTextType,
   readColumnTypes,
 } from '../resolvers/column-types.js';
 import { IDENTITY_COLUMNS } from '../resolvers/metric-table.js';
@@ -238,11 +237,10 @@ export async function unfitMetrics(
       });
       return;
     }
-    // A null value presets nothing (as no default); a text column gets a number as the modal
-    // presets it, as its text: what is checked is what a person accepting the preset would send.
+    // A null value presets nothing (as no default). A number for a text column is saved as its text.
     if (metric.default?.type !== 'value' || metric.default.value === null) return;
     const preset = metric.default.value;
-    const checked = checkValue(column, isTextType(column.dataType) ? String(preset) : preset);
+    const checked = checkValue(column, preset);
     if (!checked.ok) {
       problems.push({
         code: 'TREE_VIEW_DEFAULT_UNFIT',

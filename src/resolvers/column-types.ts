@@ -49,11 +49,6 @@ export async function readColumnTypes(db: SqlExecutor, table: Identifier): Promi
 const INTEGER_BITS: Record<string, number> = { tinyint: 8, smallint: 16, mediumint: 24, int: 32, bigint: 64 };
 const TEXT_TYPES = new Set(['char', 'varchar', 'text', 'tinytext', 'mediumtext', 'longtext']);
 
-/** Whether a column of this type (DATA_TYPE, lower case) keeps text. */
-export function isTextType(dataType: string): boolean {
-  return TEXT_TYPES.has(dataType);
-}
-
 /**
  * Whether a metric may be kept in a column of this type (information_schema's DATA_TYPE, lower
  * case): whole numbers, decimals, floating point and text. Dates, binary and JSON are not: the
@@ -97,10 +92,13 @@ export function checkValue(
       : { ok: true, value: number };
   }
   if (TEXT_TYPES.has(column.dataType)) {
-    if (typeof value !== 'string') return { ok: false, problem: 'is not text' };
-    return column.maxLength !== null && [...value].length > column.maxLength
+    // A number for a text metric is kept as its text: a `value` default of 1 in a text column is
+    // handed out as the number 1, and a client saving what it loaded must not be refused for it.
+    const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
+    if (typeof text !== 'string') return { ok: false, problem: 'is not text' };
+    return column.maxLength !== null && [...text].length > column.maxLength
       ? { ok: false, problem: `is longer than the column's ${column.maxLength} characters` }
-      : { ok: true, value };
+      : { ok: true, value: text };
   }
   return {
     ok: false,

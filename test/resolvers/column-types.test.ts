@@ -67,6 +67,9 @@ describe('checkValue', () => {
       problem: /3 characters/,
     });
     expect(checkValue(column('blob'), 'x')).toMatchObject({ ok: false, problem: /not a metric type/ });
+    // A number for a text metric is kept as its text (a value default of 1, saved back as loaded).
+    expect(checkValue(column('varchar', { maxLength: 10 }), 1)).toEqual({ ok: true, value: '1' });
+    expect(checkValue(column('varchar', { maxLength: 2 }), 123)).toMatchObject({ ok: false });
   });
 
   it('reads a column type from its SQL text, as information_schema would describe it', () => {
