@@ -122,8 +122,9 @@ function checkInteger(column: ColumnType, value: string | number, bits: number) 
 function checkDecimal(column: ColumnType, value: string | number) {
   const precision = column.precision ?? 10;
   const scale = column.scale ?? 0;
-  // String(n) of an ordinary JS number is its shortest exact-looking form; exponent forms are refused.
-  const text = typeof value === 'number' ? String(value) : value;
+  // A number as the digits it holds: String(n) is its shortest exact form, written out in full where
+  // JS would use an exponent (1e-7 is 0.0000001); exponent forms in text are refused.
+  const text = typeof value === 'number' ? plainDecimal(value) : value;
   if (!DECIMAL_TEXT.test(text))
     return { ok: false as const, problem: 'is not a decimal number such as "12.50"' };
   if (column.unsigned && isNegative(text)) {
@@ -184,4 +185,17 @@ export function columnTypeOf(name: string, typeText: string, nullable: boolean):
     scale: dataType === 'decimal' ? (second ?? 0) : null,
     maxLength: text ? first : null,
   };
+}
+
+/** `n` in plain decimal digits, never in exponent form: 1e-7 → "0.0000001", 1e21 → "1000000000000000000000". */
+function plainDecimal(n: number): string {
+  const text = String(n);
+  const match = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(text);
+  if (match === null) return text;
+  const [, sign = '', first = '', rest = '', power = '0'] = match;
+  const digits = `${first}${rest}`;
+  const point = 1 + Number(power);
+  if (point <= 0) return `${sign}0.${'0'.repeat(-point)}${digits}`;
+  if (point >= digits.length) return `${sign}${digits}${'0'.repeat(point - digits.length)}`;
+  return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
 }

@@ -29,6 +29,19 @@ describe('checkValue', () => {
     });
     expect(checkValue(decimal, 0.1 + 0.2)).toMatchObject({ ok: false });
     expect(checkValue(decimal, '1e3')).toMatchObject({ ok: false, problem: /not a decimal/ });
+    // A number JS writes with an exponent is read as the digits it holds.
+    expect(checkValue(column('decimal', { precision: 10, scale: 8 }), 0.0000001)).toEqual({
+      ok: true,
+      value: '0.0000001',
+    });
+    expect(checkValue(column('decimal', { precision: 30, scale: 0 }), 1e21)).toEqual({
+      ok: true,
+      value: '1000000000000000000000',
+    });
+    expect(checkValue(column('decimal', { precision: 10, scale: 2 }), -1.5e-7)).toMatchObject({
+      ok: false,
+      problem: /decimal places/,
+    });
   });
 
   it('refuses a negative value for an unsigned decimal or double, which the server would answer with an error', () => {
