@@ -10,6 +10,13 @@ import { TaskAssociationError } from './errors.js';
  * @example checkOptions(z.strictObject({ timeoutMs: z.number().optional() }), { timeout: 1 }, 'wrapPool') // throws INVALID_OPTION at "timeout"
  */
 export function checkOptions(model: z.ZodObject, options: unknown, what: string): void {
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new TaskAssociationError(
+      'INVALID_OPTION',
+      `${what} takes its options as an object (its options: ${Object.keys(model.shape).join(', ')})`,
+      { path: '' },
+    );
+  }
   const parsed = model.safeParse(options);
   if (parsed.success) return;
   const issues = parsed.error.issues;

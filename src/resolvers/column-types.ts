@@ -167,8 +167,10 @@ export function columnNamed(columns: ReadonlyMap<string, ColumnType>, name: stri
 }
 
 /**
- * A column's type as `readColumnTypes` would read it, from its SQL type text (`decimal(10,2)`,
- * `int`, `bigint unsigned`, `varchar(50)`): for a table not created yet, described by a model.
+ * A column's type from its SQL type text (`decimal(10,2)`, `int`, `bigint unsigned`, `varchar(50)`),
+ * for a table not created yet, described by a model: what `checkValue` reads of `readColumnTypes`'
+ * answer. Only that: an integer's precision and scale, which information_schema gives (10 and 0 for
+ * an int) and `checkValue` does not read, are null here.
  */
 export function columnTypeOf(name: string, typeText: string, nullable: boolean): ColumnType {
   const match = /^(\w+)(?:\((\d+)(?:,(\d+))?\))?( unsigned)?/i.exec(typeText.trim());

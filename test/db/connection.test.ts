@@ -246,6 +246,11 @@ describe('wrapPool and the options of both', () => {
     await expect(openDatabase(url(), { connectionLimit: 0 })).rejects.toMatchObject({
       path: 'connectionLimit',
     });
+    await expect(openDatabase(url(), null as never)).rejects.toMatchObject({
+      code: 'INVALID_OPTION',
+      message:
+        'openDatabase takes its options as an object (its options: connectionLimit, multipleStatements, timeoutMs)',
+    });
     const pool = mysql.createPool(settings());
     try {
       expect(() => wrapPool(pool, 'x', { timeoutMs: Number.NaN })).toThrowError(
