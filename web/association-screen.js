@@ -105,6 +105,7 @@
  * @property {string} ambiguousComma English: a comma without a decimal point ("1,5", "1,500"), read two ways
  * @property {string} notNegative a negative number in a column that keeps none (unsigned floating point)
  * @property {string} tooManyDecimals more decimals than the column keeps, `{scale}`
+ * @property {string} tooManyDecimalsOne more decimals than a column of one decimal place keeps
  * @property {string} tooManyDigits more digits before the point than the column keeps, `{digits}`
  * @property {string} outOfRange outside the column's range, `{min}` `{max}`
  * @property {string} required the column is NOT NULL
@@ -184,6 +185,7 @@ export const LABELS_EN = {
     'Use a point for decimals (1.5); write thousands without a comma (1500) or with a point after them (1,500.00).',
   notNegative: 'Enter zero or more.',
   tooManyDecimals: 'Use at most {scale} decimal places.',
+  tooManyDecimalsOne: 'Use at most 1 decimal place.',
   tooManyDigits: 'Use at most {digits} digits before the decimal point.',
   outOfRange: 'Enter a number from {min} to {max}.',
   required: 'A value is required.',
@@ -246,6 +248,7 @@ export const LABELS_PT_BR = {
     'Use ponto nos decimais (1.5); escreva milhares sem vírgula (1500) ou com o ponto depois (1,500.00).',
   notNegative: 'Digite zero ou mais.',
   tooManyDecimals: 'Use no máximo {scale} casas decimais.',
+  tooManyDecimalsOne: 'Use no máximo 1 casa decimal.',
   tooManyDigits: 'Use no máximo {digits} dígitos antes da vírgula.',
   outOfRange: 'Digite um número de {min} a {max}.',
   required: 'Informe um valor.',
@@ -327,7 +330,11 @@ export function checkTyped(column, typed, lang) {
     if (column.dataType !== 'decimal') return { ok: true, value: Number(normal) };
     const [whole = '', fraction = ''] = normal.replace(/^-/, '').split('.');
     if (fraction.replace(/0+$/, '').length > scale) {
-      return { ok: false, problem: scale === 0 ? 'notWhole' : 'tooManyDecimals', params: { scale } };
+      return {
+        ok: false,
+        problem: scale === 0 ? 'notWhole' : scale === 1 ? 'tooManyDecimalsOne' : 'tooManyDecimals',
+        params: { scale },
+      };
     }
     if (whole.replace(/^0+/, '').length > precision - scale) {
       return { ok: false, problem: 'tooManyDigits', params: { digits: precision - scale } };
@@ -366,6 +373,19 @@ export function formatValue(value, column, lang) {
   const decimal =
     column.dataType === 'decimal' || column.dataType === 'float' || column.dataType === 'double';
   return decimal && lang.toLowerCase().startsWith('pt') ? text.replace('.', ',') : text;
+}
+
+/**
+ * A value just saved as the database keeps it, so the tree shows what a reload would: a decimal
+ * with its column's places ("12.5" in decimal(10,2) is "12.50"); anything else as it is.
+ *
+ * @param {string | number} value
+ * @param {MetricColumn} column
+ */
+export function asStored(value, column) {
+  if (typeof value !== 'string' || column.dataType !== 'decimal' || !column.scale) return value;
+  const [whole = '', fraction = ''] = value.split('.');
+  return `${whole}.${fraction.padEnd(column.scale, '0')}`;
 }
 
 /**
@@ -1482,13 +1502,21 @@ export function mountAssociationScreen(element, options) {
       /** @type {Record<string, { value: string | number | null, source: string }>} */
       const metrics = {};
       for (const [field, value] of Object.entries(values)) {
-        metrics[field] = value === null ? { value: null, source: 'none' } : { value, source: 'saved' };
+        const column = inputs.get(field)?.column;
+        metrics[field] =
+          value === null
+            ? { value: null, source: 'none' }
+            : { value: column === undefined ? value : asStored(value, column), source: 'saved' };
       }
-      node.data = { ...node.data, metrics };
-      node.saves = (node.saves ?? 0) + 1;
-      const details = node.item.querySelector(`.${BLOCK}__metrics`);
-      if (details instanceof HTMLElement) renderChips(node, details);
-      if (Object.values(values).some((value) => value === null)) void refreshMetrics(node);
+      // The activity may be shown more than once (its group hangs under two nodes): one metric row,
+      // so every copy shows what was saved, and a later save from another copy starts from it.
+      for (const twin of twinsOf(node)) {
+        twin.data = { ...twin.data, metrics };
+        twin.saves = (twin.saves ?? 0) + 1;
+        const details = twin.item.querySelector(`.${BLOCK}__metrics`);
+        if (details instanceof HTMLElement) renderChips(twin, details);
+        if (Object.values(values).some((value) => value === null)) void refreshMetrics(twin);
+      }
       const next = stillOpen && andNext ? nextTask(node) : undefined;
       if (next) {
         modalNode = next;
@@ -1523,10 +1551,24 @@ export function mountAssociationScreen(element, options) {
 
   /** The next activity after `node` among the items a person can reach now. @param {TreeNode} node */
   function nextTask(node) {
+    // A read-only activity has nothing to enter: the chain goes on past it.
     for (let next = nextVisible(node); next; next = nextVisible(next)) {
-      if (next.data.kind === 'task') return next;
+      if (next.data.kind === 'task' && next.data.editable !== false) return next;
     }
     return undefined;
+  }
+
+  /**
+   * Every node showing the same metric row as `node` (same activity, same parent group), itself
+   * included: the tree shows an activity under each node its group hangs from.
+   * @param {TreeNode} node
+   */
+  function twinsOf(node) {
+    const twins = [...nodeOf.values()].filter(
+      (other) =>
+        other.data.kind === 'task' && other.data.id === node.data.id && other.data.group === node.data.group,
+    );
+    return twins.includes(node) ? twins : [node, ...twins];
   }
 
   /** @param {TreeNode} node */

@@ -859,14 +859,53 @@ describe('what a person types, and what they do while a save is on its way', () 
     await save('');
     const held = await stale;
     await save('7');
-    expect(await rowText(item)).toContain('Horas7saved');
+    expect(await rowText(item)).toContain('Horas7.0saved');
     const finished = page.waitForEvent('requestfinished', (request) => request === held);
     release();
     await finished;
     // The page handles the answer in a few tasks after it arrives: let them run.
     await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 200)));
-    expect(await rowText(item)).toContain('Horas7saved');
+    expect(await rowText(item)).toContain('Horas7.0saved');
     expect(await savedRows('A-WEED')).toMatchObject([{ HORAS: '7.0' }]);
+  });
+
+  // Found walking through the demo: A-SEED hangs under G-PLANT, which hangs under both sectors.
+  it('shows a save on every copy of the activity, as stored, and "Save and next" passes read-only ones', async () => {
+    const page = await newPage();
+    await openScreen(page);
+    await expand(page, 'S-NORTH — North field');
+    await expand(page, 'S-SOUTH — South field');
+    const plants = page.getByRole('treeitem', { name: 'G-PLANT — Planting' });
+    await plants.nth(0).locator(':scope > .ta-screen__row').click();
+    await plants.nth(1).locator(':scope > .ta-screen__row').click();
+    await page.waitForFunction(
+      () => document.querySelectorAll('[role="treeitem"][aria-expanded="true"]:not([aria-busy])').length >= 4,
+    );
+    const seeds = page.getByRole('treeitem', { name: 'A-SEED — Seeding' });
+    expect(await seeds.count()).toBe(2);
+    await seeds.nth(0).locator(':scope > .ta-screen__row').click();
+    const dialog = page.getByRole('dialog', { name: 'A-SEED — Seeding' });
+    await dialog.getByRole('textbox', { name: 'Horas' }).fill('6');
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    // Both copies show the stored value, with its column's decimal place (decimal(4,1)).
+    for (const index of [0, 1]) expect(await rowText(seeds.nth(index))).toContain('Horas6.0saved');
+    // The copy not used starts from that save: opened, it shows 6.0, not the old value.
+    await seeds.nth(1).locator(':scope > .ta-screen__row').click();
+    expect(await dialog.getByRole('textbox', { name: 'Horas' }).inputValue()).toBe('6.0');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await savedRows('A-SEED')).toMatchObject([{ HORAS: '6.0' }]);
+
+    // In the tree: North's G-SOIL ends with A-SUBSOIL, then South's G-PLANT starts with A-FERT,
+    // read-only: "Save and next" goes on to the next one that is not, South's A-SEED.
+    await expand(page, 'G-SOIL — Soil preparation');
+    const subsoiling = await openActivity(page, 'A-SUBSOIL — Subsoiling');
+    await subsoiling.getByRole('textbox', { name: 'Horas' }).fill('1');
+    await subsoiling.getByRole('button', { name: 'Save and next' }).click();
+    await page.getByRole('dialog', { name: 'A-SEED — Seeding' }).waitFor();
+    expect(await page.getByRole('dialog', { name: 'A-FERT — Fertilising' }).count()).toBe(0);
+    await expectAccessible(page);
   });
 
   it('says a refused value aloud when Enter is pressed in the field that keeps the focus', async () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type ColumnType, checkValue } from '../../src/resolvers/index.js';
 // The browser module, imported in Node: it registers its element only where customElements exists.
-import { checkTyped, formatValue } from '../../web/association-screen.js';
+import { asStored, checkTyped, formatValue, labelsFor } from '../../web/association-screen.js';
 
 const column = (dataType: string, more: Partial<ColumnType> = {}): ColumnType => ({
   name: 'M',
@@ -188,6 +188,34 @@ describe('numbers as each language writes them', () => {
       ok: false,
       problem: 'notNegative',
     });
+  });
+});
+
+describe('a value just saved, as the tree shows it', () => {
+  it('keeps its column decimal places, as a reload would show it', () => {
+    const two = { field: 'M', label: 'M', ...column('decimal') };
+    expect(asStored('12.5', two)).toBe('12.50');
+    expect(asStored('1500', two)).toBe('1500.00');
+    expect(asStored('-3.25', two)).toBe('-3.25');
+    expect(asStored(7, { field: 'M', label: 'M', ...column('int') })).toBe(7);
+    expect(
+      asStored('v1.2', {
+        field: 'M',
+        label: 'M',
+        ...column('varchar', { precision: null, scale: null, maxLength: 9 }),
+      }),
+    ).toBe('v1.2');
+  });
+
+  it('says "one decimal place" in the singular', () => {
+    const one = column('decimal', { precision: 4, scale: 1 });
+    expect(typed(one, '7.25', 'en')).toEqual({
+      ok: false,
+      problem: 'tooManyDecimalsOne',
+      params: { scale: 1 },
+    });
+    expect(labelsFor('en').tooManyDecimalsOne).toBe('Use at most 1 decimal place.');
+    expect(labelsFor('pt-BR').tooManyDecimalsOne).toBe('Use no máximo 1 casa decimal.');
   });
 });
 
