@@ -89,6 +89,7 @@
  *   changed meanwhile, say); `{detail}` is the server's own sentence, in English
  * @property {string} busy another save of this task sheet's scope held the server too long (METRICS_BUSY)
  * @property {string} slowServer the database did not answer in time (DATABASE_TIMEOUT)
+ * @property {string} serverFailed the server failed (a 500): its operators were told
  * @property {string} readOnlyRow the saved row became read-only (READ_ONLY_ROW)
  * @property {string} inactiveRow the saved row was made inactive (INACTIVE_ROW)
  * @property {string} notInTree the activity or node left the tree since the page read it
@@ -167,6 +168,7 @@ export const LABELS_EN = {
   refusedValue: '{detail}',
   busy: 'Someone else is saving metrics here right now. Try again in a moment.',
   slowServer: 'The server took too long to answer. Try again in a moment.',
+  serverFailed: 'Something failed on the server; it has been reported. Try again in a moment.',
   readOnlyRow: 'These metrics have become read-only.',
   inactiveRow: 'These metrics have been made inactive; they can be changed once reactivated.',
   notInTree: 'This is no longer in the tree. Reload the page.',
@@ -230,6 +232,7 @@ export const LABELS_PT_BR = {
   refusedValue: 'O servidor recusou este valor (a coluna pode ter mudado). Confira e tente de novo.',
   busy: 'Outra pessoa está salvando métricas aqui agora. Tente de novo em instantes.',
   slowServer: 'O servidor demorou demais para responder. Tente de novo em instantes.',
+  serverFailed: 'Algo falhou no servidor; a falha foi registrada. Tente de novo em instantes.',
   readOnlyRow: 'Estas métricas passaram a ser somente leitura.',
   inactiveRow: 'Estas métricas foram inativadas; só podem ser alteradas depois de reativadas.',
   notInTree: 'Isto não está mais na árvore. Recarregue a página.',
@@ -683,6 +686,9 @@ export function mountAssociationScreen(element, options) {
         return labels.busy;
       case 'DATABASE_TIMEOUT':
         return labels.slowServer;
+      // A 500 says nothing a person can act on beyond trying again (the host's operators hear of it).
+      case 'INTERNAL_ERROR':
+        return labels.serverFailed;
       case 'READ_ONLY_ROW':
         return labels.readOnlyRow;
       case 'INACTIVE_ROW':
@@ -730,6 +736,8 @@ export function mountAssociationScreen(element, options) {
         return;
       }
       setState('error');
+      // The page keeps its heading (the task sheet) when what failed is its data.
+      renderHeader(undefined);
       const block = message(labels.error, 'error', problemOf(error));
       const retry = create('button', `${BLOCK}__button ${BLOCK}__button--primary`, labels.retry);
       retry.type = 'button';

@@ -599,6 +599,11 @@ describe('the screen’s states', () => {
     await retry.waitFor();
     expect(await page.getByText('The task sheet could not be loaded.').isVisible()).toBe(true);
     expect(await focused(retry)).toBe(true);
+    // The page keeps its landmark and its heading when its data fails.
+    expect(await page.getByRole('main').count()).toBe(1);
+    expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain(
+      String(demo.sample.taskSheet),
+    );
     await expectAccessible(page);
     await retry.click();
     await page.getByRole('tree').waitFor();
@@ -623,6 +628,30 @@ describe('the screen’s states', () => {
     expect(await dialog.getByRole('textbox', { name: 'Quantidade' }).inputValue()).toBe('5.55');
     await expectAccessible(page);
     expect(await savedRows('A-WEED')).toEqual([]);
+  });
+
+  it('says a server failure in the page language, not in the server words', async () => {
+    const page = await newPage({ locale: 'pt-BR' });
+    await openScreen(page);
+    await expand(page, 'S-SOUTH — South field');
+    await expand(page, 'G-CARE — Crop care');
+    await page.route(/associationtask\?taskSheet=\d+$/, (route) =>
+      route.request().method() === 'PUT'
+        ? route.fulfill({
+            status: 500,
+            contentType: 'application/json',
+            body: JSON.stringify({
+              error: { code: 'INTERNAL_ERROR', message: 'the request failed on the server' },
+            }),
+          })
+        : route.continue(),
+    );
+    const dialog = await openActivity(page, 'A-WEED — Weeding');
+    await dialog.getByRole('textbox', { name: 'Quantidade' }).fill('5,55');
+    await dialog.getByRole('button', { name: 'Salvar', exact: true }).click();
+    const alert = dialog.getByRole('alert');
+    await alert.getByText('Algo falhou no servidor', { exact: false }).waitFor();
+    expect(await alert.textContent()).not.toContain('the request failed');
   });
 
   it('shows an empty tree as such', async () => {

@@ -31,11 +31,14 @@ export function screenPage(options: { endpoint: string; taskSheet: number; lang:
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${options.lang.startsWith('pt') ? 'Folha de tarefa' : 'Task sheet'} ${options.taskSheet}</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="${asset('association-screen.css')}">
 <script type="module" src="${asset('association-screen.js')}"></script>
 </head>
 <body class="ta-page">
+<main>
 <association-screen endpoint="${endpoint}" task-sheet="${options.taskSheet}"></association-screen>
+</main>
 </body>
 </html>
 `;
