@@ -1461,9 +1461,12 @@ export function mountAssociationScreen(element, options) {
           field: firstBad.labels?.[0]?.textContent ?? firstBad.name,
           problem: inputs.get(firstBad.name)?.error.textContent ?? '',
         });
+        // Shown at the field already: the summary is for screen readers only, not a second box.
+        formError.classList.add(`${BLOCK}__form-error--spoken`);
         formError.hidden = false;
         return;
       }
+      formError.classList.remove(`${BLOCK}__form-error--spoken`);
       formError.hidden = true;
       setBusy(true);
       const mine = session;

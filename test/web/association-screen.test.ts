@@ -630,6 +630,30 @@ describe('the screen’s states', () => {
     expect(await savedRows('A-WEED')).toEqual([]);
   });
 
+  // Found walking through the demo: the hint showed twice and pushed Salvar below the screen.
+  it('on a phone, says a refused value once and keeps the buttons in sight', async () => {
+    const page = await newPage({ viewport: { width: 375, height: 600 }, locale: 'pt-BR' });
+    await openScreen(page);
+    await expand(page, 'S-SOUTH — South field');
+    await expand(page, 'G-CARE — Crop care');
+    const dialog = await openActivity(page, 'A-WEED — Weeding');
+    await dialog.getByRole('textbox', { name: 'Quantidade' }).fill('1.5');
+    await dialog.getByRole('textbox', { name: 'Pessoas' }).fill('1.5');
+    await dialog.getByRole('button', { name: 'Salvar', exact: true }).click();
+    // Said at each field, and once aloud; the spoken summary takes no room.
+    expect(await dialog.getByText('Use vírgula nos decimais', { exact: false }).first().isVisible()).toBe(
+      true,
+    );
+    const alert = dialog.getByRole('alert');
+    expect(await alert.textContent()).toContain('Confira Quantidade');
+    expect(await alert.evaluate((node) => node.getBoundingClientRect().height)).toBeLessThanOrEqual(1);
+    const save = dialog.getByRole('button', { name: 'Salvar', exact: true });
+    const box = await save.boundingBox();
+    expect(box).not.toBeNull();
+    expect((box?.y ?? 0) + (box?.height ?? 0)).toBeLessThanOrEqual(600);
+    await expectAccessible(page);
+  });
+
   it('says a server failure in the page language, not in the server words', async () => {
     const page = await newPage({ locale: 'pt-BR' });
     await openScreen(page);
