@@ -23,7 +23,14 @@ import { readJsonBody } from './request-body.js';
 import { assertSameSiteJson } from './same-site.js';
 import { saveMetrics } from './save-metrics.js';
 import { readBranch } from './screen/branch.js';
-import { PAGE_CSP, pageLanguage, SCREEN_ASSETS, screenPage, wantsHtml } from './screen/page.js';
+import {
+  invalidLinkPage,
+  PAGE_CSP,
+  pageLanguage,
+  SCREEN_ASSETS,
+  screenPage,
+  wantsHtml,
+} from './screen/page.js';
 import { searchTree } from './screen/search.js';
 import { readScreenStart } from './screen/start.js';
 import { explainTableErrors } from './table-diagnosis.js';
@@ -167,7 +174,21 @@ export function createAssociationHandler(
       // Before the session is asked and before a byte of the body is read: nothing of a refused
       // write runs.
       if (request.method === 'PUT') assertSameSiteJson(request);
-      const query: Query = parseQuery(QUERY_PARAMETERS[request.method], url);
+      let query: Query;
+      try {
+        query = parseQuery(QUERY_PARAMETERS[request.method], url);
+      } catch (error) {
+        // A person followed a broken link: a page in their language, not the JSON a program gets.
+        if (
+          !(error instanceof InvalidRequestError) ||
+          request.method !== 'GET' ||
+          url.searchParams.has('part') ||
+          !wantsHtml(request.headers.get('accept'))
+        )
+          throw error;
+        const lang = options.lang ?? pageLanguage(request.headers.get('accept-language'));
+        return html(invalidLinkPage({ endpoint: url.pathname, lang, detail: error.message }), 400);
+      }
       if (request.method === 'GET') assertPartReads(url, query.part);
       const { taskSheet } = query;
       const { scope, user } = checkContext(await options.context(request));
@@ -376,9 +397,9 @@ function json(status: number, body: unknown, headers: Record<string, string> = {
   });
 }
 
-function html(page: string): Response {
+function html(page: string, status = 200): Response {
   return new Response(page, {
-    status: 200,
+    status,
     headers: {
       'content-type': 'text/html; charset=utf-8',
       'cache-control': 'no-store',

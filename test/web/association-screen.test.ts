@@ -654,6 +654,25 @@ describe('the screen’s states', () => {
     await expectAccessible(page);
   });
 
+  // Found walking through the demo: a broken link showed the JSON error a program gets.
+  it('answers a person who follows a broken link with a page in their language', async () => {
+    const pt = await newPage({ locale: 'pt-BR' });
+    const broken = await pt.goto(`${demo.url}/associationtask?taskSheet=abc`);
+    expect(broken?.status()).toBe(400);
+    expect(await pt.getByRole('heading', { level: 1 }).textContent()).toBe('Link inválido');
+    expect(await pt.getByRole('main').textContent()).toContain('?taskSheet=');
+    await expectAccessible(pt);
+    const en = await newPage();
+    expect((await en.goto(`${demo.url}/associationtask`))?.status()).toBe(400);
+    expect(await en.getByRole('heading', { level: 1 }).textContent()).toBe('Invalid link');
+    // A program still gets the JSON error.
+    const answer = await fetch(`${demo.url}/associationtask?taskSheet=abc`, {
+      headers: { accept: 'application/json' },
+    });
+    expect(answer.status).toBe(400);
+    expect(await answer.json()).toMatchObject({ error: { code: 'INVALID_REQUEST', path: 'taskSheet' } });
+  });
+
   it('says a server failure in the page language, not in the server words', async () => {
     const page = await newPage({ locale: 'pt-BR' });
     await openScreen(page);

@@ -44,6 +44,37 @@ export function screenPage(options: { endpoint: string; taskSheet: number; lang:
 `;
 }
 
+/**
+ * The page a browser gets for a link the handler cannot read (`associationtask?taskSheet=abc`, or
+ * no task sheet at all): a person followed it, so a page in their language, not the JSON error a
+ * program gets. `detail` is the handler's own sentence, for whoever reports the link.
+ */
+export function invalidLinkPage(options: { endpoint: string; lang: string; detail: string }): string {
+  const pt = options.lang.startsWith('pt');
+  const title = pt ? 'Link inválido' : 'Invalid link';
+  const text = pt
+    ? 'Este link não abre uma folha de tarefa: ele deve terminar em ?taskSheet= seguido do número da folha. Volte e abra a folha de tarefa pelo seu link.'
+    : 'This link does not open a task sheet: it must end in ?taskSheet= followed by the sheet number. Go back and open the task sheet through its link.';
+  return `<!doctype html>
+<html lang="${escapeHtml(options.lang)}">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${title}</title>
+<link rel="icon" href="data:,">
+<link rel="stylesheet" href="${escapeHtml(options.endpoint)}?asset=association-screen.css">
+</head>
+<body class="ta-page">
+<main class="ta-screen">
+<h1 class="ta-screen__title">${title}</h1>
+<p>${text}</p>
+<p><small>${escapeHtml(options.detail)}</small></p>
+</main>
+</body>
+</html>
+`;
+}
+
 /** The page's language from Accept-Language: Brazilian Portuguese for any Portuguese, else English. */
 export function pageLanguage(acceptLanguage: string | null): string {
   const first = (acceptLanguage ?? '').split(',')[0]?.trim().toLowerCase() ?? '';
