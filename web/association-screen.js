@@ -46,7 +46,7 @@
 
 /**
  * @typedef {object} ScreenStart
- * @property {{ id: number, columns: { name: string, label?: string, value: string | null }[] }} taskSheet
+ * @property {{ id: number, columns: { name: string, label?: string, value: string | null, dataType?: string | null }[] }} taskSheet
  * @property {MetricColumn[]} metrics
  * @property {number} levels
  * @property {ScreenNode[]} nodes
@@ -376,6 +376,21 @@ export function formatValue(value, column, lang) {
   const decimal =
     column.dataType === 'decimal' || column.dataType === 'float' || column.dataType === 'double';
   return decimal && lang.toLowerCase().startsWith('pt') ? text.replace('.', ',') : text;
+}
+
+/**
+ * A header value as the page's language writes it: in pt-BR a decimal with its comma ("12,50") and a
+ * date day first ("20/11/2026"); English keeps the point and the ISO date. Text is shown as it is.
+ *
+ * @param {string} value
+ * @param {string | null | undefined} dataType
+ * @param {string} lang
+ */
+export function headerText(value, dataType, lang) {
+  if (!lang.toLowerCase().startsWith('pt')) return value;
+  if (dataType === 'decimal' || dataType === 'float' || dataType === 'double') return value.replace('.', ',');
+  const day = dataType === 'date' ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(value) : null;
+  return day === null ? value : `${day[3]}/${day[2]}/${day[1]}`;
 }
 
 /**
@@ -760,7 +775,11 @@ export function mountAssociationScreen(element, options) {
       const fact = create('div', `${BLOCK}__fact`);
       fact.append(
         create('dt', '', column.label ?? humanize(column.name)),
-        create('dd', '', column.value ?? labels.empty_value),
+        create(
+          'dd',
+          '',
+          column.value === null ? labels.empty_value : headerText(column.value, column.dataType, lang),
+        ),
       );
       facts.append(fact);
     }

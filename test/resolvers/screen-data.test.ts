@@ -195,7 +195,7 @@ describe('part=start: what the screen paints first', () => {
     try {
       expect(new Date(Date.UTC(2026, 10, 20)).getDate()).toBe(19);
       const { taskSheet } = await getJson(`?taskSheet=${ids.sheetA}&part=start`);
-      expect(taskSheet.columns).toContainEqual({ name: 'DATA', value: '2026-11-20' });
+      expect(taskSheet.columns).toContainEqual({ name: 'DATA', value: '2026-11-20', dataType: 'date' });
     } finally {
       if (zone === undefined) delete process.env.TZ;
       else process.env.TZ = zone;
@@ -207,8 +207,8 @@ describe('part=start: what the screen paints first', () => {
       taskSheet: {
         id: ids.sheetA,
         columns: [
-          { name: 'SEQ_DB', value: String(ids.sheetA) },
-          { name: 'DATA', value: '2026-11-20' },
+          { name: 'SEQ_DB', value: String(ids.sheetA), dataType: 'bigint' },
+          { name: 'DATA', value: '2026-11-20', dataType: 'date' },
         ],
       },
       metrics: [
@@ -244,9 +244,9 @@ describe('part=start: what the screen paints first', () => {
   it('uses the TREE_VIEW header columns and label columns when it names them', async () => {
     const start = await getJson(`?taskSheet=${ids.sheetB}&part=start`, 'b');
     expect(start.taskSheet.columns).toEqual([
-      { name: 'SEQ_DB', value: String(ids.sheetB) },
-      { name: 'TALHAO', label: 'Talhão', value: 'T-09' },
-      { name: 'DATA', value: '2026-11-21' },
+      { name: 'SEQ_DB', value: String(ids.sheetB), dataType: 'bigint' },
+      { name: 'TALHAO', label: 'Talhão', value: 'T-09', dataType: 'varchar' },
+      { name: 'DATA', value: '2026-11-21', dataType: 'date' },
     ]);
     expect(start.metrics.map((m: { label: string; dataType: string }) => [m.label, m.dataType])).toEqual([
       ['Quantidade', 'decimal'],

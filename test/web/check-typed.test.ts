@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { type ColumnType, checkValue } from '../../src/resolvers/index.js';
 // The browser module, imported in Node: it registers its element only where customElements exists.
-import { asStored, checkTyped, formatValue, labelsFor } from '../../web/association-screen.js';
+import { asStored, checkTyped, formatValue, headerText, labelsFor } from '../../web/association-screen.js';
 
 const column = (dataType: string, more: Partial<ColumnType> = {}): ColumnType => ({
   name: 'M',
@@ -188,6 +188,17 @@ describe('numbers as each language writes them', () => {
       ok: false,
       problem: 'notNegative',
     });
+  });
+});
+
+describe('a header value, as the page language writes it', () => {
+  it('gives pt-BR its decimal comma and its day-first date, and leaves text and English alone', () => {
+    expect(headerText('12.50', 'decimal', 'pt-BR')).toBe('12,50');
+    expect(headerText('2026-11-20', 'date', 'pt-BR')).toBe('20/11/2026');
+    expect(headerText('T-1.2', 'varchar', 'pt-BR')).toBe('T-1.2');
+    expect(headerText('12.50', 'decimal', 'en')).toBe('12.50');
+    expect(headerText('2026-11-20', 'date', 'en')).toBe('2026-11-20');
+    expect(headerText('2026-11-20 10:00:00', 'datetime', 'pt-BR')).toBe('2026-11-20 10:00:00');
   });
 });
 

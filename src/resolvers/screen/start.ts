@@ -16,6 +16,8 @@ export interface HeaderColumn {
   readonly name: string;
   readonly label?: string;
   readonly value: string | null;
+  /** The column's DATA_TYPE (`decimal`, `date`, ...), so the page writes the value as its language does. */
+  readonly dataType: string | null;
 }
 
 /** What the modal needs of a metric column to type its input: the database's type, not a guess. */
@@ -66,7 +68,8 @@ export async function readScreenStart(
 ): Promise<ScreenStart> {
   const { scope, plan, taskSheet } = options;
   const [sheetColumns, metricColumns, nodes] = await Promise.all([
-    options.headerColumns === undefined ? readColumnTypes(db, TASK_SHEET_TABLE) : undefined,
+    // Also for configured columns: their types tell the page how its language writes each value.
+    readColumnTypes(db, TASK_SHEET_TABLE),
     readColumnTypes(db, plan.metricTable),
     readBranch(db, { scope, plan, parent: null, taskSheet }),
   ]);
@@ -106,6 +109,7 @@ function headerColumns(
         name: key,
         ...(label === undefined ? {} : { label }),
         value: headerValue(row[key], types?.get(key)),
+        dataType: types?.get(key)?.dataType ?? null,
       },
     ];
   });
