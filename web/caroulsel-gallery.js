@@ -114,6 +114,37 @@ export const DEFAULT_LABELS = {
   imageError: 'The image cannot be loaded',
 };
 
+/**
+ * The built-in texts in Brazilian Portuguese, for a page (or an element) whose `lang` is Portuguese.
+ * @type {GalleryLabels}
+ */
+export const PT_BR_LABELS = {
+  gallery: 'Galeria de imagens',
+  loading: 'Procurando imagens…',
+  empty: 'Ainda não há imagens para mostrar.',
+  error: 'Não foi possível carregar as imagens.',
+  moreError: 'Não foi possível carregar mais imagens.',
+  retry: 'Tentar de novo',
+  thumbnailError: 'Imagem indisponível',
+  loaded: '{count} imagens carregadas',
+  lightbox: 'Visualizador de imagens',
+  close: 'Fechar',
+  previous: 'Imagem anterior',
+  next: 'Próxima imagem',
+  zoom: 'Ampliar',
+  imageError: 'Não foi possível carregar a imagem',
+};
+
+/**
+ * The built-in texts for `element`: Brazilian Portuguese where its language (its own `lang` or an
+ * ancestor's, as the page declares it) is any Portuguese, else English.
+ * @param {HTMLElement} element
+ */
+function builtInLabels(element) {
+  const lang = element.closest('[lang]')?.getAttribute('lang') ?? '';
+  return lang.toLowerCase().startsWith('pt') ? PT_BR_LABELS : DEFAULT_LABELS;
+}
+
 const BLOCK = 'caroulsel-gallery';
 
 /** The URL fragment that names the image the lightbox shows, so a shared link opens it. */
@@ -228,7 +259,7 @@ export function mountGallery(element, options = {}) {
     );
   }
   const useLightbox = options.lightbox ?? true;
-  const labels = { ...DEFAULT_LABELS, ...options.labels };
+  const labels = { ...builtInLabels(element), ...options.labels };
   // Built before the element is touched: a rootMargin the browser rejects throws with nothing changed.
   const observer =
     typeof IntersectionObserver === 'function'

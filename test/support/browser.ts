@@ -247,9 +247,9 @@ export async function webFile(name: string): Promise<Reply> {
  * scrolled past. `options` go to `mountGallery` as JSON; the controller is `window.gallery`,
  * the module `window.galleryModule`.
  */
-export function galleryPage(options: Record<string, unknown> = {}): Reply {
+export function galleryPage(options: Record<string, unknown> = {}, lang = 'en'): Reply {
   const body = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>gallery test</title>
+<html lang="${lang}"><head><meta charset="utf-8"><title>gallery test</title>
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="stylesheet" href="/assets/caroulsel-gallery.css"></head>
 <body style="margin:0">

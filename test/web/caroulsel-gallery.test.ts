@@ -292,6 +292,22 @@ describe('Empty, failed and broken', () => {
     expect(await page.locator('.caroulsel-gallery__status').textContent()).toBe('No images to show yet.');
   });
 
+  it('speaks Brazilian Portuguese on a page whose language is Portuguese', async () => {
+    site.serve(DATA, json([]));
+    site.serve('/', galleryPage({}, 'pt-BR'));
+    await page.goto(`${ORIGIN}/`);
+    await page.waitForSelector('#gallery[data-state="idle"]', { state: 'attached' });
+    await scrollToGallery();
+    await waitForState('empty');
+    expect((await page.locator('.caroulsel-gallery__message--empty').textContent())?.trim()).toBe(
+      'Ainda não há imagens para mostrar.',
+    );
+    // The live region that stays on the page says it too.
+    expect(await page.locator('.caroulsel-gallery__status').textContent()).toBe(
+      'Ainda não há imagens para mostrar.',
+    );
+  });
+
   const failures = [
     ['a server error', json({ error: 'boom' }, 500)],
     ['a network failure', { abort: true }],
