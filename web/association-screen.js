@@ -1332,7 +1332,9 @@ export function mountAssociationScreen(element, options) {
     const formError = create('p', `${BLOCK}__form-error`);
     formError.setAttribute('role', 'alert');
     formError.hidden = true;
-    const dialogStatus = create('p', `${BLOCK}__status`);
+    // Visible as well as spoken: after "Save and next" it is the only sign, for a sighted person,
+    // that the previous activity was saved (the tree behind the dialog is dimmed).
+    const dialogStatus = create('p', `${BLOCK}__dialog-status`);
     dialogStatus.setAttribute('role', 'status');
     dialogStatus.setAttribute('aria-live', 'polite');
     const actions = create('div', `${BLOCK}__actions`);
@@ -1414,6 +1416,9 @@ export function mountAssociationScreen(element, options) {
 
     /** @param {TreeNode} node */
     function open(node) {
+      // What was said of another activity does not stay under this one ("Save and next" says its
+      // part after opening the next).
+      dialogStatus.textContent = '';
       title.textContent = node.data.label;
       const ancestors = [];
       for (let up = node.parent; up; up = up.parent) ancestors.unshift(up.data.label);

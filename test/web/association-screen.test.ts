@@ -379,6 +379,11 @@ describe('the association screen, on the demo', () => {
       .getByRole('status')
       .getByText('Saved A-DISC — Disc ploughing. Now: A-SUBSOIL — Subsoiling.')
       .waitFor();
+    // And seen: the only sign a sighted person gets that A-DISC was saved (the tree is dimmed).
+    expect(await next.getByRole('status').isVisible()).toBe(true);
+    expect(
+      await next.getByRole('status').evaluate((node) => node.getBoundingClientRect().height),
+    ).toBeGreaterThan(5);
     expect(await savedRows('A-DISC')).toMatchObject([{ METRICA1: '4.50', METRICA2: 6, HORAS: '8.0' }]);
     await page.keyboard.press('Escape');
     await next.waitFor({ state: 'hidden' });
