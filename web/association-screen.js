@@ -144,7 +144,7 @@ export const LABELS_EN = {
   error: 'The task sheet could not be loaded.',
   retry: 'Try again',
   branchLoading: 'Loading…',
-  branchError: 'Could not load this branch.',
+  branchError: 'Could not load this branch: open it again to retry.',
   search: 'Search activities',
   searchPlaceholder: 'Code or description',
   searchResults: 'Search results',
@@ -207,7 +207,7 @@ export const LABELS_PT_BR = {
   error: 'Não foi possível carregar a folha de tarefa.',
   retry: 'Tentar novamente',
   branchLoading: 'Carregando…',
-  branchError: 'Não foi possível carregar este ramo.',
+  branchError: 'Não foi possível carregar este ramo: abra-o de novo para tentar outra vez.',
   search: 'Buscar atividades',
   searchPlaceholder: 'Código ou descrição',
   searchResults: 'Resultados da busca',
@@ -975,6 +975,9 @@ export function mountAssociationScreen(element, options) {
 
   /** @param {TreeNode} node */
   async function loadChildren(node) {
+    // A failure said before is over once the branch is asked again.
+    for (const stale of node.item.querySelectorAll(`:scope > .${BLOCK}__row > .${BLOCK}__branch-error`))
+      stale.remove();
     node.item.setAttribute('aria-busy', 'true');
     const pending = create('span', `${BLOCK}__pending`, labels.branchLoading);
     node.item.querySelector(`.${BLOCK}__row`)?.append(pending);

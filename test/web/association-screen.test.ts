@@ -1014,7 +1014,14 @@ describe('what a person types, and what they do while a save is on its way', () 
     // (afterEach fails the test on any page error).
     await page.route(/part=children/, (route) => route.abort('connectionfailed'));
     await match.click();
-    await page.getByText('Could not load this branch.').first().waitFor();
+    const failed = page.getByText('Could not load this branch: open it again to retry.').first();
+    await failed.waitFor();
+    // Opened again once the network is back, it loads, and the failure no longer stands beside it.
+    await page.unroute(/part=children/);
+    const sector = page.getByRole('treeitem', { name: 'S-SOUTH — South field' }).first();
+    await sector.locator(':scope > .ta-screen__row').click();
+    await sector.getByRole('group').first().waitFor();
+    expect(await sector.locator(':scope > .ta-screen__row > .ta-screen__branch-error').count()).toBe(0);
   });
 
   it('draws a visible focus outline in forced-colors mode', async () => {
