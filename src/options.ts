@@ -1,35 +1,57 @@
 import type { z } from 'zod';
 import { TaskAssociationError } from './errors.js';
 
+/** Whether `value` is a function: for option models (`z.custom(isFunction, ...)`). */
+export const isFunction = (value: unknown): boolean => typeof value === 'function';
+
+/** A test that a value is an object with these methods: for option models (a database, a cache). */
+export const hasMethods =
+  (...names: string[]) =>
+  (value: unknown): boolean =>
+    typeof value === 'object' &&
+    value !== null &&
+    names.every((name) => isFunction((value as Record<string, unknown>)[name]));
+
 /**
- * Refuses the options of a public factory (`openDatabase`, `wrapPool`, `createAssociationHandler`)
- * that a plain-JavaScript caller misspelt or gave a value that cannot work: `INVALID_OPTION`, naming
- * the option, and for an unknown one the options there are. A misspelt option is said before the one
- * it leaves missing (`ctx` before `context`).
+ * What is wrong with the options of a public factory that a plain-JavaScript caller misspelt or gave
+ * a value that cannot work, as `{ path, message }` (`what option path: message`), or undefined: for
+ * an unknown one the options there are, for a missing one that it is required. A misspelt option is
+ * said before the one it leaves missing (`ctx` before `context`).
  *
- * @example checkOptions(z.strictObject({ timeoutMs: z.number().optional() }), { timeout: 1 }, 'wrapPool') // throws INVALID_OPTION at "timeout"
+ * @example optionProblem(z.strictObject({ timeoutMs: z.number().optional() }), { timeout: 1 }, 'wrapPool')?.path // 'timeout'
  */
-export function checkOptions(model: z.ZodObject, options: unknown, what: string): void {
+export function optionProblem(
+  model: z.ZodObject,
+  options: unknown,
+  what: string,
+): { path: string; message: string } | undefined {
+  const known = Object.keys(model.shape).join(', ');
   if (typeof options !== 'object' || options === null || Array.isArray(options)) {
-    throw new TaskAssociationError(
-      'INVALID_OPTION',
-      `${what} takes its options as an object (its options: ${Object.keys(model.shape).join(', ')})`,
-      { path: '' },
-    );
+    return { path: '', message: `${what} takes its options as an object (its options: ${known})` };
   }
   const parsed = model.safeParse(options);
-  if (parsed.success) return;
+  if (parsed.success) return undefined;
   const issues = parsed.error.issues;
   const issue = issues.find((found) => found.code === 'unrecognized_keys') ?? issues[0];
   const unknown = issue?.code === 'unrecognized_keys' ? issue.keys[0] : undefined;
   const path = unknown ?? issue?.path.join('.') ?? '';
-  const missing =
-    unknown === undefined && typeof options === 'object' && options !== null && !(path in options);
-  const message =
+  const problem =
     unknown !== undefined
-      ? `is not an option (its options: ${Object.keys(model.shape).join(', ')})`
-      : missing
+      ? `is not an option (its options: ${known})`
+      : !(path in options)
         ? 'is required'
         : (issue?.message ?? 'invalid');
-  throw new TaskAssociationError('INVALID_OPTION', `${what} option ${path}: ${message}`, { path });
+  return { path, message: `${what} option ${path}: ${problem}` };
+}
+
+/**
+ * Refuses the options of a public factory (`openDatabase`, `wrapPool`, `createAssociationHandler`)
+ * as {@link optionProblem} finds them: `INVALID_OPTION`, naming the option.
+ *
+ * @example checkOptions(z.strictObject({ timeoutMs: z.number().optional() }), { timeout: 1 }, 'wrapPool') // throws INVALID_OPTION at "timeout"
+ */
+export function checkOptions(model: z.ZodObject, options: unknown, what: string): void {
+  const problem = optionProblem(model, options, what);
+  if (problem !== undefined)
+    throw new TaskAssociationError('INVALID_OPTION', problem.message, { path: problem.path });
 }

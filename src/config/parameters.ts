@@ -157,6 +157,42 @@ export async function readParameters(db: SqlExecutor, scope: Scope): Promise<Ins
 }
 
 /**
+ * The table one override row names, read as every load reads it: ASCII blanks around it dropped,
+ * and refused (a {@link ConfigError} naming the row) when it is not a table name, holds a character
+ * a person cannot see, or is a host table. Whether two rows clash is for the rows together.
+ *
+ * @example overrideTableName({ EMPRESA: 1, FILIAL: 1, LOCAL: 1 }, 'OPER', { SEQ_DB: 3, NOME: 'ASSOCIATION_TASK_OPER', TIPO: 1, CONTEUDO: ' MO_OPER ' }) // 'MO_OPER'
+ */
+export function overrideTableName(scope: Scope, logical: LogicalTable, row: ParameterRow): Identifier {
+  const invalid = (code: ConfigIssueCode, message: string) =>
+    new ConfigError(
+      'INVALID_PARAMETER',
+      `parameter ${row.NOME} (SEQ_DB ${row.SEQ_DB}, scope ${formatScope(scope)}) is invalid`,
+      [{ path: 'CONTEUDO', code, message }],
+    );
+  // Only ASCII blanks around the name are dropped (the host compares NOME and CONTEUDO ignoring
+  // trailing spaces; an editor adds a newline). A no-break space or a byte-order mark is invisible
+  // and the host would not drop it, so it is refused rather than silently read past.
+  const value = (row.CONTEUDO ?? '').replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
+  if (!IDENTIFIER_PATTERN.test(value)) {
+    const hidden = /[^\x20-\x7e]/u.exec(value);
+    throw invalid(
+      'INVALID_IDENTIFIER',
+      hidden === null
+        ? `${shown(row.CONTEUDO)} is not a table name: ${IDENTIFIER_RULE}`
+        : `${shown(row.CONTEUDO)} is not a table name: it holds U+${hidden[0].codePointAt(0)?.toString(16).toUpperCase().padStart(4, '0')} at character ${hidden.index + 1} (only ASCII spaces around the name are ignored): remove it`,
+    );
+  }
+  const what = NOT_OUR_TABLES.get(value.toLowerCase());
+  if (what !== undefined)
+    throw invalid(
+      'HOST_TABLE',
+      `${shown(value)} is ${what}: ${logical} must be a table of this package's own (the package writes its metric rows and reads its groups there), such as ${DEFAULT_TABLE_NAMES[logical]}`,
+    );
+  return parseIdentifier(value, `table name for ${logical}`);
+}
+
+/**
  * What the rows {@link readParameterRows} returned configure, checked as {@link readParameters}
  * checks them: for a caller that keeps the checked result while the rows' text stays the same.
  *
@@ -170,33 +206,7 @@ export function parametersFromRows(
   const overrides: Partial<Record<LogicalTable, Identifier>> = {};
   for (const logical of LOGICAL_TABLES) {
     const row = rows[OVERRIDE_PARAMETERS[logical]];
-    if (row === undefined) continue;
-    const invalid = (code: ConfigIssueCode, message: string) =>
-      new ConfigError(
-        'INVALID_PARAMETER',
-        `parameter ${row.NOME} (SEQ_DB ${row.SEQ_DB}, scope ${formatScope(scope)}) is invalid`,
-        [{ path: 'CONTEUDO', code, message }],
-      );
-    // Only ASCII blanks around the name are dropped (the host compares NOME and CONTEUDO ignoring
-    // trailing spaces; an editor adds a newline). A no-break space or a byte-order mark is invisible
-    // and the host would not drop it, so it is refused rather than silently read past.
-    const value = (row.CONTEUDO ?? '').replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
-    if (!IDENTIFIER_PATTERN.test(value)) {
-      const hidden = /[^\x20-\x7e]/u.exec(value);
-      throw invalid(
-        'INVALID_IDENTIFIER',
-        hidden === null
-          ? `${shown(row.CONTEUDO)} is not a table name: ${IDENTIFIER_RULE}`
-          : `${shown(row.CONTEUDO)} is not a table name: it holds U+${hidden[0].codePointAt(0)?.toString(16).toUpperCase().padStart(4, '0')} at character ${hidden.index + 1} (only ASCII spaces around the name are ignored): remove it`,
-      );
-    }
-    const what = NOT_OUR_TABLES.get(value.toLowerCase());
-    if (what !== undefined)
-      throw invalid(
-        'HOST_TABLE',
-        `${shown(value)} is ${what}: ${logical} must be a table of this package's own (the package writes its metric rows and reads its groups there), such as ${DEFAULT_TABLE_NAMES[logical]}`,
-      );
-    overrides[logical] = parseIdentifier(value, `table name for ${logical}`);
+    if (row !== undefined) overrides[logical] = overrideTableName(scope, logical, row);
   }
   const treeRow = rows[TREE_VIEW_PARAMETER];
   let treeView: TreeView | undefined;

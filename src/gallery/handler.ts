@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
+import { hasMethods, isFunction, optionProblem } from '../options.js';
 import { GALLERY_DEPENDENCY_FILES, PackageFileError, packageFiles } from '../web/package-files.js';
 import { type Answer, type AnswerRequest, toWebHandler } from './answer.js';
 import { boundedCache } from './cache/bounded-cache.js';
@@ -61,14 +62,6 @@ export interface GalleryHandlerOptions {
   readonly onGenerate?: (event: { hash: string; variant: Variant; variants: readonly Variant[] }) => void;
 }
 
-const isFunction = (value: unknown) => typeof value === 'function';
-const hasMethods =
-  (...names: string[]) =>
-  (value: unknown) =>
-    typeof value === 'object' &&
-    value !== null &&
-    names.every((name) => isFunction((value as Record<string, unknown>)[name]));
-
 /**
  * The shape of the options, checked when the handler is made: a plain-JavaScript host that leaves
  * out the source or misspells an option learns it then, not from a 502 on every request. Each group
@@ -89,27 +82,12 @@ const HandlerOptionsShape = z.strictObject({
   onGenerate: z.custom<unknown>(isFunction, 'must be a function').optional(),
 });
 
+/** The gallery's option errors are its own (GALLERY_CONFIG), found as every factory's are. */
 function checkOptionsShape(options: unknown): void {
-  if (typeof options !== 'object' || options === null) {
-    throw new GalleryConfigError(
-      'GALLERY_CONFIG',
-      'gallery options must be an object with source and secrets',
-    );
+  const problem = optionProblem(HandlerOptionsShape, options, 'gallery');
+  if (problem !== undefined) {
+    throw new GalleryConfigError('GALLERY_CONFIG', problem.message, { path: problem.path });
   }
-  const parsed = HandlerOptionsShape.safeParse(options);
-  // A misspelt option is said first: it also explains the option then missing.
-  const issues = parsed.error?.issues ?? [];
-  const issue = issues.find((found) => found.code === 'unrecognized_keys') ?? issues[0];
-  if (issue === undefined) return;
-  const [unknown] = issue.code === 'unrecognized_keys' ? issue.keys : [];
-  const path = unknown ?? issue.path.join('.');
-  const message =
-    unknown !== undefined
-      ? `is not an option of the gallery (its options: ${Object.keys(HandlerOptionsShape.shape).join(', ')})`
-      : options[path as keyof typeof options] === undefined
-        ? 'is required'
-        : issue.message;
-  throw new GalleryConfigError('GALLERY_CONFIG', `gallery option ${path}: ${message}`, { path });
 }
 
 /** The body of `GET /caroulsel/data`: one page of items and the URL of the next page (null on the last). */

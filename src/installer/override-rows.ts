@@ -1,5 +1,5 @@
 import type { ParameterRow } from '../config/index.js';
-import { parametersFromRows } from '../config/parameters.js';
+import { overrideTableName, parametersFromRows } from '../config/parameters.js';
 import type { SqlExecutor } from '../db/driver.js';
 import { TaskAssociationError } from '../errors.js';
 import type { Scope } from '../scope.js';
@@ -20,9 +20,9 @@ export interface OverrideProblem {
 
 /**
  * The scope's override rows read by the reader every load and save uses, so `verify` and `validate
- * --scope` refuse what they would, in their words: each row alone first (a clash is not its own
- * fault: a row may name another table's default name while that table is overridden too), then the
- * rows together. The table names they give, when they give any.
+ * --scope` refuse what they would, in their words: each row alone first (`overrideTableName`: a
+ * clash is not one row's fault, as a row may name another table's default while that table is
+ * overridden too), then the rows together. The table names they give, when they give any.
  */
 export function checkOverrideRows(
   scope: Scope,
@@ -41,15 +41,10 @@ export function checkOverrideRows(
     if (row === undefined) continue;
     overrides.push([nome, row]);
     try {
-      given[logical] = parametersFromRows(scope, { [nome]: row }).tableNames[logical];
+      given[logical] = overrideTableName(scope, logical, row);
     } catch (error) {
       if (!(error instanceof TaskAssociationError)) throw error;
-      if (error.code !== 'DUPLICATE_TABLE_NAME') {
-        problems.push({ code: 'OVERRIDE_INVALID', nome, message: error.message });
-      } else {
-        // A good name that is another table's default: whether it clashes is for the rows together.
-        given[logical] = (row.CONTEUDO ?? '').replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
-      }
+      problems.push({ code: 'OVERRIDE_INVALID', nome, message: error.message });
     }
   }
   if (problems.length > 0) return { problems, names: undefined, given };

@@ -12,7 +12,6 @@ import { type DesiredRow, desiredRows } from './desired-rows.js';
 import { errorsOf } from './findings.js';
 import { fitRow } from './fit-row.js';
 import { readHostContext } from './host-context.js';
-import { tableExists } from './host-table.js';
 import { type InstallFile, requireInstallFile } from './install-file.js';
 import { installationTableNames } from './installer.js';
 import { type LedgerEntry, readLedger, sameScope } from './ledger.js';

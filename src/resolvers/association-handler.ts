@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Database } from '../db/driver.js';
 import { DatabaseTimeoutError, TaskAssociationError } from '../errors.js';
-import { checkOptions } from '../options.js';
+import { checkOptions, hasMethods, isFunction } from '../options.js';
 import { checkScope, type Scope } from '../scope.js';
 import { SeqDb, SeqDbText } from '../seq-db.js';
 import { packageFiles } from '../web/package-files.js';
@@ -60,13 +60,6 @@ export interface AssociationHandlerOptions {
   readonly lang?: string;
 }
 
-const hasMethods =
-  (...names: string[]) =>
-  (value: unknown) =>
-    typeof value === 'object' &&
-    value !== null &&
-    names.every((name) => typeof (value as Record<string, unknown>)[name] === 'function');
-
 /**
  * The options' shape, checked when the handler is made: `context` is where each request's scope and
  * user come from, so a misspelt or missing one must stop the host at start, not answer every request
@@ -78,12 +71,10 @@ const HandlerOptionsShape = z.strictObject({
     'must be a Database (openDatabase or wrapPool)',
   ),
   context: z.custom<AssociationHandlerOptions['context']>(
-    (value) => typeof value === 'function',
+    isFunction,
     'must be a function of the request returning { scope, user }',
   ),
-  onError: z
-    .custom<(error: unknown) => void>((value) => typeof value === 'function', 'must be a function')
-    .optional(),
+  onError: z.custom<(error: unknown) => void>(isFunction, 'must be a function').optional(),
   lang: z.string().min(1).optional(),
 });
 

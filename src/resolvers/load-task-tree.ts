@@ -9,7 +9,8 @@ import { checkArguments } from './arguments.js';
 import { withGuessedPlan } from './guessed-plan.js';
 import { compileMetricDefaults, type ResolvedMetrics, type Row } from './metric-defaults.js';
 import { RowFeed } from './row-feed.js';
-import { liveInScope, placeholders, scopeParams } from './sql.js';
+import { type SavedRow, withSavedRow } from './saved-row.js';
+import { liveInScope, placeholders, savedInScope, scopeParams } from './sql.js';
 import { loadTaskSheet } from './task-sheet.js';
 import type { PlannedLevel, TreePlan } from './tree-plan.js';
 
@@ -250,12 +251,6 @@ interface Parent {
   saved: Map<number, SavedRow> | undefined;
 }
 
-/** A key's saved row (its lowest ID), and whether a save may change it (no row of the key RO or inactive). */
-interface SavedRow {
-  readonly row: Row;
-  editable: boolean;
-}
-
 function branchNode(level: PlannedLevel, row: Row): BranchNode {
   return {
     kind: 'branch',
@@ -299,27 +294,20 @@ async function readSavedMetrics(
   metricTable: Identifier,
 ): Promise<Map<number, Map<number, SavedRow>>> {
   const rows = await db.query(
-    `SELECT m.* FROM ${quoteIdentifier(metricTable)} m WHERE m.EMPRESA = ? AND m.FILIAL = ? AND m.LOCAL = ? AND IFNULL(m.DELETED, 0) = 0 AND m.FOLHA_TAREFA_SEQ_DB = ?`,
+    `SELECT m.* FROM ${quoteIdentifier(metricTable)} m WHERE ${savedInScope('m')} AND m.FOLHA_TAREFA_SEQ_DB = ?`,
     [...scopeParams(scope), taskSheet],
   );
-  // By group (0 for none), then activity. If a host ever stored a key twice, the row of lowest ID is
-  // shown, as saving updates that one; the key is editable only if none of its rows is locked.
+  // By group (0 for none), then activity.
   const saved = new Map<number, Map<number, SavedRow>>();
   for (const row of rows) {
     const group = row.OPER_GRUPO_SEQ_DB === null ? 0 : Number(row.OPER_GRUPO_SEQ_DB);
     const activity = Number(row.OPER_SEQ_DB);
-    const editable = Number(row.RO ?? 0) !== 1 && Number(row.ATIVO ?? 1) === 1;
     let byActivity = saved.get(group);
     if (byActivity === undefined) {
       byActivity = new Map<number, SavedRow>();
       saved.set(group, byActivity);
     }
-    const kept = byActivity.get(activity);
-    if (kept === undefined) byActivity.set(activity, { row, editable });
-    else {
-      const lowest = Number(row.ID) < Number(kept.row.ID) ? row : kept.row;
-      byActivity.set(activity, { row: lowest, editable: kept.editable && editable });
-    }
+    byActivity.set(activity, withSavedRow(byActivity.get(activity), row));
   }
   return saved;
 }

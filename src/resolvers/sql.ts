@@ -9,6 +9,14 @@ export function liveInScope(alias: string): string {
   return `${alias}.EMPRESA = ? AND ${alias}.FILIAL = ? AND ${alias}.LOCAL = ? AND IFNULL(${alias}.DELETED, 0) = 0 AND IFNULL(${alias}.ATIVO, 1) = 1`;
 }
 
+/**
+ * The filter of a task sheet's saved metric rows: the caller's scope, not deleted. Inactive rows are
+ * read too: they are shown, not editable (see `withSavedRow`). Takes {@link scopeParams}.
+ */
+export function savedInScope(alias: string): string {
+  return `${alias}.EMPRESA = ? AND ${alias}.FILIAL = ? AND ${alias}.LOCAL = ? AND IFNULL(${alias}.DELETED, 0) = 0`;
+}
+
 /** The parameters of {@link liveInScope}, in its order. */
 export function scopeParams(scope: Scope): [number, number, number] {
   return [scope.EMPRESA, scope.FILIAL, scope.LOCAL];

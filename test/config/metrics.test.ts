@@ -41,7 +41,7 @@ describe('metrics', () => {
       ]);
     }
     // Fractions, exact or not, cannot be told from their neighbours once read: taken.
-    for (const value of [9007199254740991, -12.5, 0.1, 3.141592653589793, '12345678901234567890'])
+    for (const value of [9007199254740991, -12.5, 0.1, 0.1234567890123456, '12345678901234567890'])
       expect(MetricDefault.parse({ type: 'value', value })).toStrictEqual({ type: 'value', value });
   });
 

@@ -1,7 +1,6 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -21,6 +20,7 @@ import { loadTaskTree, saveMetrics } from '../../src/resolvers/index.js';
 import { planSchemaSync } from '../../src/sync/plan.js';
 import { exampleInstallFile } from '../installer/support.js';
 import { HOST_SCHEMA_FILE } from '../support/database.js';
+import { freePort } from '../support/ports.js';
 
 // MySQL on Windows and macOS runs with lower_case_table_names set by default: table names are kept
 // in lower case, so information_schema answers mo_oper where an installation wrote MO_OPER. Such a
@@ -182,12 +182,3 @@ describe('a server with lower_case_table_names=1', () => {
     expect(left).toEqual([]);
   });
 });
-
-async function freePort(): Promise<number> {
-  const probe = createServer().listen(0, '127.0.0.1');
-  await once(probe, 'listening');
-  const address = probe.address();
-  probe.close();
-  if (address === null || typeof address === 'string') throw new Error('no TCP port');
-  return address.port;
-}

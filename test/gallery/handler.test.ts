@@ -478,7 +478,7 @@ describe('routing', () => {
       code: 'GALLERY_CONFIG',
       path: 'sources',
       message:
-        'gallery option sources: is not an option of the gallery (its options: source, secrets, columns, limits, cache, logger, onGenerate)',
+        'gallery option sources: is not an option (its options: source, secrets, columns, limits, cache, logger, onGenerate)',
     });
     expect(attempt({ secrets })).toMatchObject({
       path: 'source',
@@ -501,6 +501,11 @@ describe('routing', () => {
     expect(attempt({ source: async () => [], secrets, columns: { ID: 'SEQ_DB' } })).toMatchObject({
       path: 'columns',
       message: expect.stringContaining('ID'),
+    });
+    expect(attempt(undefined)).toMatchObject({
+      code: 'GALLERY_CONFIG',
+      message:
+        'gallery takes its options as an object (its options: source, secrets, columns, limits, cache, logger, onGenerate)',
     });
     expect(attempt(undefined)).toBeInstanceOf(GalleryConfigError);
     expect(attempt({ source: { page: async () => ({ rows: [], next: null }) }, secrets })).toBeUndefined();

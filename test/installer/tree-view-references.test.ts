@@ -7,9 +7,15 @@ import {
 } from '../../src/installer/installer.js';
 import { missingReferences, treeViewReferences } from '../../src/installer/verify-tree-view.js';
 import { syncSchema } from '../../src/sync/sync.js';
-import { tableNames } from '../../src/table-names.js';
+import { type TableNames, tableNames } from '../../src/table-names.js';
 import { freshDatabase } from '../support/database.js';
 import { databaseState, exampleInstallFile } from './support.js';
+
+/** The default tree's two levels, written as a TREE_VIEW: groups, then activities through the links. */
+const groupsThenActivities = (names: TableNames) => ({
+  '1': { table: names.OPER_GRUPO, associationTable: names.OPER_OPER_GRUPO },
+  '2': { table: names.OPER, isTask: true },
+});
 
 const tree = (value: unknown) => {
   const result = parseTreeView(value);
@@ -286,10 +292,7 @@ describe('plan and apply check them against information_schema', () => {
       const names = installationTableNames(base);
       const file = exampleInstallFile({
         treeView: tree({
-          layers: {
-            '1': { table: names.OPER_GRUPO, associationTable: names.OPER_OPER_GRUPO },
-            '2': { table: names.OPER, isTask: true },
-          },
+          layers: groupsThenActivities(names),
           metrics: [{ field: 'METRICA1', default: { type: 'value', value: 1.234 } }],
         }),
       });
@@ -306,10 +309,7 @@ describe('plan and apply check them against information_schema', () => {
       await scratch.db.execute(`ALTER TABLE ${names.OPER_GRUPO_METRICA} DROP COLUMN METRICA2`);
       const older = exampleInstallFile({
         treeView: tree({
-          layers: {
-            '1': { table: names.OPER_GRUPO, associationTable: names.OPER_OPER_GRUPO },
-            '2': { table: names.OPER, isTask: true },
-          },
+          layers: groupsThenActivities(names),
           metrics: [{ field: 'METRICA2', default: { type: 'value', value: 'muitas' } }],
         }),
       });

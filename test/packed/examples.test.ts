@@ -1,7 +1,6 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { access, copyFile, mkdir, readdir, readFile, writeFile } from 'node:fs/promises';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
@@ -10,6 +9,7 @@ import { createScratchDatabase, type ScratchDatabase } from '../../src/db/scratc
 import { runSqlFile } from '../../src/db/script.js';
 import { useBrowser } from '../support/browser.js';
 import { SERVER_URL } from '../support/database.js';
+import { freePort } from '../support/ports.js';
 import { binds, declarationExamples, EXAMPLE_CONTEXT, KNOWN_IMPORTS, uses } from './declaration-examples.js';
 import { type CodeBlock, documentationFiles, htmlBlocks, typescriptBlocks } from './markdown-blocks.js';
 import { createScratchProject, REPOSITORY, type ScratchProject } from './scratch-project.js';
@@ -400,17 +400,6 @@ async function insertExampleRows(database: ScratchDatabase, installed: ScratchPr
 async function sampleImageNames(installed: ScratchProject): Promise<string[]> {
   const names = await readdir(join(installed.packageDir, 'examples', 'images'));
   return names.filter((name) => /\.(jpe?g|png|webp)$/i.test(name)).sort();
-}
-
-/** A free port on the loopback interface, for a server example to listen on. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  server.listen(0, '127.0.0.1');
-  await once(server, 'listening');
-  const address = server.address();
-  server.close();
-  if (address === null || typeof address === 'string') throw new Error('no port');
-  return address.port;
 }
 
 /** A server example, running on a free port of the loopback interface. */

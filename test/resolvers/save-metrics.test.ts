@@ -21,6 +21,11 @@ import { insertRow, insertRows, installTables, SCOPE_A, SCOPE_B } from './fixtur
 
 const scratch = useScratchDatabase('resolvers_save', { hostSchema: true });
 const names = tableNames();
+/** The default tree's two levels, written as a TREE_VIEW: groups, then activities through the links. */
+const GROUP_LAYERS = {
+  '1': { table: names.OPER_GRUPO, associationTable: names.OPER_OPER_GRUPO },
+  '2': { table: names.OPER, isTask: true },
+};
 const live = { ATIVO: 1, DELETED: 0 };
 const SCOPE_RACE: Scope = { EMPRESA: 3, FILIAL: 1, LOCAL: 1 };
 const fixture = {
@@ -253,16 +258,12 @@ describe('saveMetrics', () => {
 
   it('refuses a metricAssociationTable that does not exist or lacks the identity columns', async () => {
     const entry = { activity: fixture.opers[2] ?? 0, group: fixture.group, values: { METRICA1: '1.00' } };
-    const layers = {
-      '1': { table: names.OPER_GRUPO, associationTable: names.OPER_OPER_GRUPO },
-      '2': { table: names.OPER, isTask: true },
-    };
     await scratch().db.execute('CREATE TABLE app_metrica_incompleta (ID int, METRICA1 decimal(10,2))');
     for (const [table, message] of [
       ['app_metrica_inexistente', /does not exist/],
       ['app_metrica_incompleta', /lacks EMPRESA, FILIAL, LOCAL, INS_USUARIO_SEQ_DB/],
     ] as const) {
-      const treeView = TreeView.parse({ layers, metricAssociationTable: table });
+      const treeView = TreeView.parse({ layers: GROUP_LAYERS, metricAssociationTable: table });
       await expectNothingWritten(() => save({ treeView, entries: [entry] }), {
         code: 'METRIC_TABLE_UNUSABLE',
         message,
@@ -276,10 +277,7 @@ describe('saveMetrics', () => {
     const table = 'app_metrica_mutavel';
     await db.execute(`CREATE TABLE ${table} LIKE ${names.OPER_GRUPO_METRICA}`);
     const treeView = TreeView.parse({
-      layers: {
-        '1': { table: names.OPER_GRUPO, associationTable: names.OPER_OPER_GRUPO },
-        '2': { table: names.OPER, isTask: true },
-      },
+      layers: GROUP_LAYERS,
       metricAssociationTable: table,
       metrics: [{ field: 'METRICA1' }, { field: 'METRICA2' }],
     });
@@ -317,10 +315,7 @@ describe('saveMetrics', () => {
     const table = 'app_metrica_minuscula';
     await db.execute(`CREATE TABLE ${table} LIKE ${names.OPER_GRUPO_METRICA}`);
     const treeView = TreeView.parse({
-      layers: {
-        '1': { table: names.OPER_GRUPO, associationTable: names.OPER_OPER_GRUPO },
-        '2': { table: names.OPER, isTask: true },
-      },
+      layers: GROUP_LAYERS,
       metricAssociationTable: table,
       metrics: [{ field: 'metrica1' }],
     });
@@ -343,10 +338,7 @@ describe('saveMetrics', () => {
 
   it('refuses a hand-built TREE_VIEW whose metric names a scope or flag column, writing nothing', async () => {
     const parsed = TreeView.parse({
-      layers: {
-        '1': { table: names.OPER_GRUPO, associationTable: names.OPER_OPER_GRUPO },
-        '2': { table: names.OPER, isTask: true },
-      },
+      layers: GROUP_LAYERS,
     });
     for (const field of ['EMPRESA', 'RO', 'deleted']) {
       // Built past the model, as a library caller could: saveMetrics checks its options with the model.

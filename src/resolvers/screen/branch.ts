@@ -3,8 +3,9 @@ import { type Identifier, parseIdentifier, quoteIdentifier } from '../../identif
 import { formatScope, type Scope } from '../../scope.js';
 import { InvalidRequestError, NotFoundError } from '../errors.js';
 import { compileMetricDefaults, type MetricSource, type Row } from '../metric-defaults.js';
+import { type SavedRow, withSavedRow } from '../saved-row.js';
 import { shownNodes } from '../shown-nodes.js';
-import { liveInScope, scopeParams } from '../sql.js';
+import { liveInScope, savedInScope, scopeParams } from '../sql.js';
 import type { PlannedLevel, TreePlan } from '../tree-plan.js';
 import { byLabel, labelColumnsOf, nodeLabel, sortKey } from './labels.js';
 import { type ScreenMetric, type ScreenMetricSource, type ScreenNode, screenSource } from './nodes.js';
@@ -278,12 +279,6 @@ function hasChildrenSql(
   return { sql: checks.length === 0 ? '' : `, (${checks.join(' OR ')}) AS __ta_has_children`, params };
 }
 
-/** A saved metric row of one activity under the parent, and whether the screen may change it. */
-interface SavedUnder {
-  readonly row: Row;
-  readonly editable: boolean;
-}
-
 /**
  * How the activities under `parent` are linked to it: the parent level's association and the
  * parent's SEQ_DB; null on a one-level tree, whose activities hang from no node.
@@ -312,8 +307,8 @@ async function readSavedUnder(
   metricTable: Identifier,
   taskSheet: number,
   link: TaskLink | null,
-): Promise<Map<number, SavedUnder>> {
-  const metric = `m.EMPRESA = ? AND m.FILIAL = ? AND m.LOCAL = ? AND IFNULL(m.DELETED, 0) = 0 AND m.FOLHA_TAREFA_SEQ_DB = ?`;
+): Promise<Map<number, SavedRow>> {
+  const metric = `${savedInScope('m')} AND m.FOLHA_TAREFA_SEQ_DB = ?`;
   const rows =
     link === null
       ? await db.query(
@@ -324,14 +319,10 @@ async function readSavedUnder(
           `SELECT m.* FROM ${quoteIdentifier(link.association.table)} a JOIN ${quoteIdentifier(metricTable)} m ON m.OPER_SEQ_DB = a.${quoteIdentifier(link.association.childColumn)} AND m.OPER_GRUPO_SEQ_DB = a.${quoteIdentifier(link.association.parentColumn)} WHERE a.${quoteIdentifier(link.association.parentColumn)} = ? AND ${liveInScope('a')} AND ${metric} ORDER BY m.ID`,
           [link.parent, ...scopeParams(scope), ...scopeParams(scope), taskSheet],
         );
-  const saved = new Map<number, SavedUnder>();
+  const saved = new Map<number, SavedRow>();
   for (const row of rows) {
     const activity = Number(row.OPER_SEQ_DB);
-    const editable = Number(row.RO ?? 0) !== 1 && Number(row.ATIVO ?? 1) === 1;
-    const first = saved.get(activity);
-    // Saving refuses a key if any of its rows is read-only or inactive: so does the screen.
-    if (first === undefined) saved.set(activity, { row, editable });
-    else if (first.row.ID !== row.ID && !editable) saved.set(activity, { row: first.row, editable: false });
+    saved.set(activity, withSavedRow(saved.get(activity), row));
   }
   return saved;
 }

@@ -1,10 +1,9 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { once } from 'node:events';
-import { createServer } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { createRedisCache } from '../../../src/gallery/cache/redis-cache.js';
+import { freePort } from '../../support/ports.js';
 import { listItems, spiedGallery } from '../support/gallery.js';
 import { SAMPLE_DIR } from '../support/images.js';
 import { describeMediaCacheContract } from './cache-contract.js';
@@ -85,15 +84,6 @@ describe('the Redis cache', () => {
     }
   });
 });
-
-async function freePort(): Promise<number> {
-  const probe = createServer().listen(0, '127.0.0.1');
-  await once(probe, 'listening');
-  const address = probe.address();
-  probe.close();
-  if (address === null || typeof address === 'string') throw new Error('no TCP port');
-  return address.port;
-}
 
 /** Until the new server answers (it starts in a few milliseconds; each try is bounded by the client). */
 async function waitForAnswer(cache: ReturnType<typeof createRedisCache>): Promise<void> {
