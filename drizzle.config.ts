@@ -1,7 +1,7 @@
 import { env } from 'node:process';
 import { defineConfig } from 'drizzle-kit';
-import { resolveDatabaseUrl } from './src/db/url.js';
 import { tableNamesFromEnv } from './src/schema/env-table-names.js';
+import { resolveDatabaseUrl } from './src/store/url.js';
 
 // `npx drizzle-kit push` against an installation's database. Table names come from
 // TASK_ASSOCIATION_TABLE_OPER, _OPER_GRUPO, _OPER_GRUPO_METRICA and _OPER_OPER_GRUPO; the database from

@@ -1,8 +1,8 @@
 // One million metric-default resolutions: ours (compileMetricDefaults) against the switch a user would
 // hand-write over the same metric list. Run with `npm run bench:defaults`; the last line is the ratio.
 import { performance } from 'node:perf_hooks';
-import { Metric } from '../src/config/index.js';
-import { compileMetricDefaults } from '../src/resolvers/index.js';
+import { Metric } from '../src/config.js';
+import { compileMetricDefaults } from '../src/resolvers.js';
 import { loadLine, median, spread } from './report.js';
 
 const RESOLUTIONS = 1_000_000;

@@ -35,10 +35,10 @@ import { createIPX, createIPXNodeServer, ipxFSStorage } from 'ipx';
 import sirv from 'sirv';
 import { createDiskCache } from '../src/gallery/cache/disk-cache.js';
 import { folderSource } from '../src/gallery/folder-source.js';
-import { createGalleryHandler } from '../src/gallery/handler.js';
 import { GalleryLimits, type GalleryLimitsInput } from '../src/gallery/limits.js';
-import { toNodeListener } from '../src/gallery/node-adapter.js';
 import { DEFAULT_PAGE_SIZE } from '../src/gallery/page-query.js';
+import { createGalleryHandler } from '../src/http/gallery-handler.js';
+import { toNodeListener } from '../src/http/node-adapter.js';
 import { IMAGE_NAMES, requireImages } from './gallery-images.js';
 import { loadLine, median, spread, timed } from './report.js';
 

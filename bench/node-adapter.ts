@@ -17,8 +17,8 @@ import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import { createDiskCache } from '../src/gallery/cache/disk-cache.js';
-import { createGalleryHandler } from '../src/gallery/handler.js';
-import { toNodeListener } from '../src/gallery/node-adapter.js';
+import { createGalleryHandler } from '../src/http/gallery-handler.js';
+import { toNodeListener } from '../src/http/node-adapter.js';
 import { handWrittenListener } from './hand-written-bridge.js';
 import { loadLine, median, spread } from './report.js';
 

@@ -12,21 +12,21 @@
 // looks its keys up and serialises its writers pays before checking anything, so it bounds from
 // below what the checks may add.
 import { performance } from 'node:perf_hooks';
-import { createScratchDatabase } from '../src/db/scratch.js';
-import { runSqlFile } from '../src/db/script.js';
-import { parseIdentifier } from '../src/identifier.js';
-import { type MetricEntry, saveMetrics } from '../src/resolvers/index.js';
-import { metricTableShape } from '../src/resolvers/metric-table.js';
+import { parseIdentifier } from '../src/model/identifier.js';
+import { tableNames } from '../src/model/table-names.js';
+import { type MetricEntry, saveMetrics } from '../src/resolvers.js';
+import { metricTableShape } from '../src/store/metric-table.js';
 import {
   insertStatement,
   lockKeysStatement,
   releaseStatement,
   scopeLockName,
   updateStatements,
-} from '../src/resolvers/metric-writes.js';
-import { tableNames } from '../src/table-names.js';
-import { insertRow, insertRows, installTables, SCOPE_A } from '../test/resolvers/fixture.js';
+} from '../src/store/metric-writes.js';
+import { createScratchDatabase } from '../src/store/scratch.js';
+import { runSqlFile } from '../src/store/script.js';
 import { HOST_SCHEMA_FILE, SERVER_URL } from '../test/support/database.js';
+import { insertRow, insertRows, installTables, SCOPE_A } from '../test/tree/fixture.js';
 import { loadLine, median, spread, timed } from './report.js';
 
 const SHEET_SIZES = [1, 10_000, 100_000] as const;

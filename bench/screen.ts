@@ -12,12 +12,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { chromium } from 'playwright-core';
-import { createScratchDatabase } from '../src/db/scratch.js';
-import { startGalleryServer } from '../src/gallery/server.js';
-import { createAssociationHandler } from '../src/resolvers/index.js';
-import { insertRows, SCOPE_A } from '../test/resolvers/fixture.js';
+import { startGalleryServer } from '../src/http/server.js';
+import { createAssociationHandler } from '../src/resolvers.js';
+import { createScratchDatabase } from '../src/store/scratch.js';
 import { CHROMIUM_PATH } from '../test/support/browser.js';
 import { SERVER_URL } from '../test/support/database.js';
+import { insertRows, SCOPE_A } from '../test/tree/fixture.js';
 import { loadLine, median, spread, timed } from './report.js';
 import { buildTreeInstallation, live, names } from './tree-installation.js';
 

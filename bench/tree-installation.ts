@@ -3,18 +3,18 @@
 // TREE_VIEW, with every tenth activity's metrics saved on one task sheet. 100 groups per sector is
 // the 110,110-node tree.
 import { performance } from 'node:perf_hooks';
-import { TreeView } from '../src/config/index.js';
-import type { ScratchDatabase } from '../src/db/scratch.js';
-import { runSqlFile } from '../src/db/script.js';
-import { tableNames } from '../src/table-names.js';
+import { TreeView } from '../src/config.js';
+import { tableNames } from '../src/model/table-names.js';
+import type { ScratchDatabase } from '../src/store/scratch.js';
+import { runSqlFile } from '../src/store/script.js';
+import { HOST_SCHEMA_FILE } from '../test/support/database.js';
 import {
   createHostTable,
   insertRows,
   installTables,
   SCOPE_A,
   writeParameters,
-} from '../test/resolvers/fixture.js';
-import { HOST_SCHEMA_FILE } from '../test/support/database.js';
+} from '../test/tree/fixture.js';
 
 export const REGIONS = 10;
 export const SECTORS_PER_REGION = 10;

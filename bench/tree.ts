@@ -4,12 +4,13 @@
 // naive loader, one query per node, timed on a sample and extrapolated.
 // Run with `npm run bench:tree` (11k and 110k) or name the sizes: `npm run bench:tree -- 1.1M`; the
 // last line is the ratios of every size.
-import type { Database } from '../src/db/driver.js';
-import { openDatabase } from '../src/db/mysql.js';
-import { createScratchDatabase } from '../src/db/scratch.js';
-import { loadTaskTree, type TreeNode } from '../src/resolvers/index.js';
-import { countingExecutor, SCOPE_A } from '../test/resolvers/fixture.js';
+
+import { loadTaskTree, type TreeNode } from '../src/resolvers.js';
+import type { Database } from '../src/store/driver.js';
+import { openDatabase } from '../src/store/mysql.js';
+import { createScratchDatabase } from '../src/store/scratch.js';
 import { SERVER_URL } from '../test/support/database.js';
+import { countingExecutor, SCOPE_A } from '../test/tree/fixture.js';
 import { loadLine, median, spread, timed } from './report.js';
 import { ACTIVITIES_PER_GROUP, buildTreeInstallation, names } from './tree-installation.js';
 

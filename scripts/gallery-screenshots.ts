@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chromium, type Page } from 'playwright-core';
-import { startGalleryServer } from '../src/gallery/server.js';
+import { startGalleryServer } from '../src/http/server.js';
 
 const { values } = parseArgs({
   options: {

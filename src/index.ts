@@ -1,24 +1,24 @@
-export * from './config/index.js';
-export type { Database, ExecuteResult, SqlExecutor } from './db/driver.js';
-export { type OpenOptions, openDatabase, wrapPool } from './db/mysql.js';
-export { DEFAULT_DATABASE_TIMEOUT_MS } from './db/timeout.js';
-export {
-  DEFAULT_DATABASE_URL,
-  parseDatabaseUrl,
-  resolveDatabaseTimeout,
-  resolveDatabaseUrl,
-} from './db/url.js';
+export * from './config.js';
+export * from './installer.js';
 export {
   DatabaseConnectionError,
   DatabaseTimeoutError,
   IdentifierError,
   TaskAssociationError,
-} from './errors.js';
-export { IDENTIFIER_PATTERN, Identifier, parseIdentifier, quoteIdentifier } from './identifier.js';
-export * from './installer/index.js';
-export * from './resolvers/index.js';
+} from './model/errors.js';
+export { IDENTIFIER_PATTERN, Identifier, parseIdentifier, quoteIdentifier } from './model/identifier.js';
+export { checkScope, formatScope, parseScope, Scope } from './model/scope.js';
+export { SeqDb, SeqDbText } from './model/seq-db.js';
+export * from './model/table-names.js';
+export * from './resolvers.js';
 export * from './schema/index.js';
-export { checkScope, formatScope, parseScope, Scope } from './scope.js';
-export { SeqDb, SeqDbText } from './seq-db.js';
-export * from './sync/index.js';
-export * from './table-names.js';
+export type { Database, ExecuteResult, SqlExecutor } from './store/driver.js';
+export { type OpenOptions, openDatabase, wrapPool } from './store/mysql.js';
+export { DEFAULT_DATABASE_TIMEOUT_MS } from './store/timeout.js';
+export {
+  DEFAULT_DATABASE_URL,
+  parseDatabaseUrl,
+  resolveDatabaseTimeout,
+  resolveDatabaseUrl,
+} from './store/url.js';
+export * from './sync.js';

@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/main.js';
-import { parseTreeView } from '../src/config/index.js';
-import { loadInstallFile } from '../src/installer/index.js';
+import { parseTreeView } from '../src/config.js';
+import { loadInstallFile } from '../src/installer.js';
 import { captureIo } from './support/cli.js';
 
 const example = (name: string) => new URL(`../examples/${name}`, import.meta.url);

@@ -1,5 +1,5 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
-import { TaskAssociationError } from '../errors.js';
+import { TaskAssociationError } from '../model/errors.js';
 
 /** A command line that does not fit the contract: exit code 2, with the usage text. */
 export class UsageError extends TaskAssociationError {

@@ -1,20 +1,9 @@
-import { databaseFailure } from '../db/failure.js';
-import { TaskAssociationError } from '../errors.js';
-import { PACKAGE_VERSION } from '../version.js';
+import { TaskAssociationError } from '../model/errors.js';
+import { PACKAGE_VERSION } from '../model/version.js';
+import { databaseFailure } from '../store/failure.js';
 import { HELP_OPTION, type OptionHelp, UsageError } from './args.js';
+import type { Command } from './command.js';
 import { type CliIo, type ExitCode, printJson } from './io.js';
-
-/** One command of the CLI: its usage line, its help and what it does. */
-export interface Command {
-  readonly usage: string;
-  /** What the command does, in a sentence or two (the first line of `--help`). */
-  readonly summary: string;
-  /** Every option with one line of help: `['--json', 'print one JSON document on stdout']`. */
-  readonly options: readonly OptionHelp[];
-  /** A command line that works as shown, for `--help`. */
-  readonly example: string;
-  run(args: readonly string[], io: CliIo): Promise<ExitCode>;
-}
 
 // Loaded on demand, so `validate` does not pay for sharp and `serve` not for drizzle-kit.
 const commands: Record<string, () => Promise<{ command: Command }>> = {
@@ -91,7 +80,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     return 0;
   }
   try {
-    return await command.run(args, io);
+    return await command.run(args, io, runCli);
   } catch (thrown) {
     // A database failure any command meets (a lost connection, a refused statement) is one line too.
     const error =

@@ -1,8 +1,8 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { TreeView } from '../config/index.js';
 import type { InstallFile } from '../installer/install-file.js';
+import { TreeView } from '../model/tree-view.js';
 
 /** The tables the demo's host adds for its tree (examples/demo-host-tables.sql). */
 export const DEMO_TABLES = {

@@ -1,5 +1,6 @@
-import type { Metric } from '../config/index.js';
-import type { ResolvedMetric, TaskTree, TreeNode } from '../resolvers/index.js';
+import type { Metric } from '../model/metrics.js';
+import type { TaskTree, TreeNode } from '../tree/load-task-tree.js';
+import type { ResolvedMetric } from '../tree/metric-defaults.js';
 
 /**
  * The task tree as indented text for the demo's terminal: each group, each activity, and each

@@ -1,7 +1,7 @@
-import type { SqlExecutor } from '../db/driver.js';
-import { type Identifier, parseIdentifier, quoteIdentifier } from '../identifier.js';
-import type { Scope } from '../scope.js';
-import { HOST_TABLES, type TableNames } from '../table-names.js';
+import { type Identifier, parseIdentifier, quoteIdentifier } from '../model/identifier.js';
+import type { Scope } from '../model/scope.js';
+import { HOST_TABLES, type TableNames } from '../model/table-names.js';
+import type { SqlExecutor } from '../store/driver.js';
 import { DEMO_TABLES } from './demo-install.js';
 
 /** What the demo's sample data is made of, so the demo can print and look it up. */

@@ -1,8 +1,9 @@
-import { buildLink, FIELD_TABLE, LINK_FIELD_COLUMNS } from '../config/index.js';
-import type { SqlExecutor } from '../db/driver.js';
-import { parseIdentifier, quoteIdentifier } from '../identifier.js';
-import type { Scope } from '../scope.js';
-import { HOST_TABLES } from '../table-names.js';
+import { parseIdentifier, quoteIdentifier } from '../model/identifier.js';
+import { FIELD_TABLE, LINK_FIELD_COLUMNS } from '../model/link-field.js';
+import { buildLink } from '../model/opcoes.js';
+import type { Scope } from '../model/scope.js';
+import { HOST_TABLES } from '../model/table-names.js';
+import type { SqlExecutor } from '../store/driver.js';
 
 /** One task sheet on the demo's home page, with the link its link field opens. */
 export interface TaskSheetLink {

@@ -1,7 +1,7 @@
 import sharp from 'sharp';
 import type { CachedMedia } from './cache/media-cache.js';
 import type { DecodedPixels } from './decoded-pixels.js';
-import { GalleryMediaError, reasonOf } from './errors.js';
+import { GalleryMediaError, reasonOf } from './gallery-errors.js';
 import { hasImageSignature } from './image-input.js';
 import type { GalleryLimits } from './limits.js';
 

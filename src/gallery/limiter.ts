@@ -1,4 +1,4 @@
-import { GalleryMediaError } from './errors.js';
+import { GalleryMediaError } from './gallery-errors.js';
 
 /** Runs image work within the gallery's bound (see {@link createLimiter}). */
 export interface Limiter {

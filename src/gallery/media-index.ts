@@ -4,7 +4,7 @@ import { match } from 'ts-pattern';
 import { z } from 'zod';
 import { createByteLru } from './cache/byte-lru.js';
 import type { MediaCache } from './cache/media-cache.js';
-import { GalleryConfigError, GalleryMediaError, reasonOf } from './errors.js';
+import { GalleryConfigError, GalleryMediaError, reasonOf } from './gallery-errors.js';
 import type { ImageInput } from './image-input.js';
 import { type ImageInfo, probeImage, tooManyBytes } from './image-pipeline.js';
 import type { Limiter } from './limiter.js';

@@ -1,6 +1,6 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
-import { GalleryMediaError } from './errors.js';
+import { GalleryMediaError } from './gallery-errors.js';
 
 /** Items on a page when the request names no `limit`: four rows of a wide grid, a phone's few screens. */
 export const DEFAULT_PAGE_SIZE = 48;

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { rgbaToThumbHash } from 'thumbhash';
-import { GalleryMediaError, reasonOf } from './errors.js';
+import { GalleryMediaError, reasonOf } from './gallery-errors.js';
 import type { GalleryLimits } from './limits.js';
 
 /**

@@ -1,6 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
-import { GalleryConfigError } from './errors.js';
+import { GalleryConfigError } from './gallery-errors.js';
 
 const HASH_BYTES = 16;
 const MAC_BYTES = 16;

@@ -1,20 +1,14 @@
+import type { Identifier } from '../model/identifier.js';
+import { FIELD_TABLE, linkFieldRow } from '../model/link-field.js';
+import { MENU_TABLE, menuRowIdentity, menuRows } from '../model/menu.js';
 import {
-  FIELD_TABLE,
-  linkFieldRow,
-  MENU_TABLE,
-  menuRowIdentity,
-  menuRows,
   type NewParameterRow,
   overrideParameterRows,
   PARAMETERS_TABLE,
   treeViewParameterRow,
-} from '../config/index.js';
-import type { Identifier } from '../identifier.js';
+} from '../model/parameters.js';
 import type { RowValues } from './fit-row.js';
 import type { InstallFile } from './install-file.js';
-
-/** The host tables the installer writes rows to (seed 2.6 to 2.9), and only those. */
-export const HOST_ROW_TABLES = [MENU_TABLE, FIELD_TABLE, PARAMETERS_TABLE] as const;
 
 /** A host row the installation needs, and how the installer treats it once it exists. */
 export interface DesiredRow {

@@ -1,5 +1,5 @@
-import type { Finding } from './findings.js';
-import type { HostTable } from './host-table.js';
+import type { Finding } from '../model/findings.js';
+import type { HostTable } from '../store/host-table.js';
 
 /** A row's values keyed by column name, before or after fitting it to the host's columns. */
 export type RowValues = Readonly<Record<string, unknown>>;

@@ -1,12 +1,13 @@
-import { FIELD_TABLE, MENU_TABLE } from '../config/index.js';
-import type { SqlExecutor } from '../db/driver.js';
-import { quoteIdentifier } from '../identifier.js';
-import { formatScope, type Scope } from '../scope.js';
-import { HOST_ROW_TABLES } from './desired-rows.js';
-import type { Finding } from './findings.js';
-import { type HostTable, readHostTable } from './host-table.js';
+import type { Finding } from '../model/findings.js';
+import { quoteIdentifier } from '../model/identifier.js';
+import { FIELD_TABLE } from '../model/link-field.js';
+import { MENU_TABLE } from '../model/menu.js';
+import { formatScope, type Scope } from '../model/scope.js';
+import type { SqlExecutor } from '../store/driver.js';
+import { type HostTable, readHostTable } from '../store/host-table.js';
+import { sameScope } from '../store/ledger.js';
 import type { InstallFile } from './install-file.js';
-import { sameScope } from './ledger.js';
+import { HOST_ROW_TABLES } from './install-file.js';
 import { findMobileFlagColumn } from './mobile-flag.js';
 
 const SCOPE_COLUMNS = ['EMPRESA', 'FILIAL', 'LOCAL'] as const;

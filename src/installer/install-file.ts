@@ -1,15 +1,19 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
-import { LinkFieldInput, MenuPlacements, TreeView } from '../config/index.js';
-import { type ConfigIssue, type ConfigResult, formatIssuesInline } from '../config/issues.js';
-import { checkDocument } from '../config/parse-or-throw.js';
-import { treeViewKeys } from '../config/tree-view.js';
-import { Identifier } from '../identifier.js';
-import { Scope } from '../scope.js';
-import { SeqDb } from '../seq-db.js';
-import { DEFAULT_TABLE_NAMES, LOGICAL_TABLES, tableNameProblems } from '../table-names.js';
-import { HOST_ROW_TABLES } from './desired-rows.js';
-import { InstallerError } from './errors.js';
+import { Identifier } from '../model/identifier.js';
+import { InstallerError } from '../model/installer-errors.js';
+import { type ConfigIssue, type ConfigResult, formatIssuesInline } from '../model/issues.js';
+import { FIELD_TABLE, LinkFieldInput } from '../model/link-field.js';
+import { MENU_TABLE, MenuPlacements } from '../model/menu.js';
+import { PARAMETERS_TABLE } from '../model/parameters.js';
+import { checkDocument } from '../model/parse-or-throw.js';
+import { Scope } from '../model/scope.js';
+import { SeqDb } from '../model/seq-db.js';
+import { DEFAULT_TABLE_NAMES, LOGICAL_TABLES, tableNameProblems } from '../model/table-names.js';
+import { TreeView, treeViewKeys } from '../model/tree-view.js';
+
+/** The host tables the installer writes rows to (seed 2.6 to 2.9), and only those. */
+export const HOST_ROW_TABLES = [MENU_TABLE, FIELD_TABLE, PARAMETERS_TABLE] as const;
 
 /**
  * One installation, as the operator describes it (issue 5): where (scope) and as whom, the table-name

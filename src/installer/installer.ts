@@ -1,14 +1,9 @@
-import type { Database, SqlExecutor } from '../db/driver.js';
-import { formatScope } from '../scope.js';
-import { BLOCKING_KINDS, differenceCodeAndPath } from '../sync/schema-difference.js';
-import { LOGICAL_TABLES, type LogicalTable, type TableNames, tableNames } from '../table-names.js';
-import { type Change, type ChangeResult, describeChange, runChange } from './change.js';
-import { HOST_ROW_TABLES } from './desired-rows.js';
-import { InstallerError } from './errors.js';
-import { errorsOf, type Finding } from './findings.js';
-import { readHostContext } from './host-context.js';
-import { tableExists } from './host-table.js';
-import { type InstallFile, requireInstallFile } from './install-file.js';
+import { errorsOf, type Finding } from '../model/findings.js';
+import { InstallerError } from '../model/installer-errors.js';
+import { formatScope } from '../model/scope.js';
+import { LOGICAL_TABLES, type LogicalTable, type TableNames, tableNames } from '../model/table-names.js';
+import type { Database, SqlExecutor } from '../store/driver.js';
+import { tableExists } from '../store/host-table.js';
 import {
   LEDGER_DDL,
   LEDGER_TABLE,
@@ -18,11 +13,15 @@ import {
   readLedger,
   sameScope,
   writeLedgerEntry,
-} from './ledger.js';
-import { withInstallerLock } from './lock.js';
+} from '../store/ledger.js';
+import { withInstallerLock } from '../store/lock.js';
+import type { Statement } from '../store/row-statements.js';
+import { BLOCKING_KINDS, differenceCodeAndPath } from '../sync/schema-difference.js';
+import { type Change, type ChangeResult, describeChange, runChange } from './change.js';
+import { readHostContext } from './host-context.js';
+import { HOST_ROW_TABLES, type InstallFile, requireInstallFile } from './install-file.js';
 import { CREATED_PREFIX, planRows, USES_PREFIX } from './plan-rows.js';
 import { SCHEMA_SYNC, type SchemaSync } from './schema-sync.js';
-import type { Statement } from './sql.js';
 import {
   columnsAfterSync,
   missingReferences,

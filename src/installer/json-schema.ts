@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { TreeView } from '../config/index.js';
-import { treeViewJsonSchema } from '../config/json-schema.js';
+import { treeViewJsonSchema } from '../model/json-schema.js';
+import { TreeView } from '../model/tree-view.js';
 import { InstallFile } from './install-file.js';
 
 type JsonSchema = z.core.JSONSchema.BaseSchema;

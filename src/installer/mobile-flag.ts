@@ -1,5 +1,5 @@
-import type { Finding } from './findings.js';
-import type { HostTable } from './host-table.js';
+import type { Finding } from '../model/findings.js';
+import type { HostTable } from '../store/host-table.js';
 
 /**
  * Finds the send-to-mobile flag column of sys_core_ds_tabela_campo, whose name differs per

@@ -1,10 +1,15 @@
-import type { ParameterRow } from '../config/index.js';
-import { overrideTableName, parametersFromRows } from '../config/parameters.js';
-import type { SqlExecutor } from '../db/driver.js';
-import { TaskAssociationError } from '../errors.js';
-import type { Scope } from '../scope.js';
-import { LOGICAL_TABLES, type LogicalTable, OVERRIDE_PARAMETERS, type TableNames } from '../table-names.js';
-import { tableExists } from './host-table.js';
+import { TaskAssociationError } from '../model/errors.js';
+import type { ParameterRow } from '../model/parameters.js';
+import { overrideTableName, parametersFromRows } from '../model/parameters.js';
+import type { Scope } from '../model/scope.js';
+import {
+  LOGICAL_TABLES,
+  type LogicalTable,
+  OVERRIDE_PARAMETERS,
+  type TableNames,
+} from '../model/table-names.js';
+import type { SqlExecutor } from '../store/driver.js';
+import { tableExists } from '../store/host-table.js';
 
 /** A table-name override row every load of the scope would refuse. */
 export interface OverrideProblem {

@@ -1,14 +1,9 @@
-import type { SqlExecutor } from '../db/driver.js';
-import type { Scope } from '../scope.js';
-import { LOGICAL_TABLES, tableNames } from '../table-names.js';
-import type { PlannedChange } from './change.js';
-import { desiredRows } from './desired-rows.js';
-import { InstallerError } from './errors.js';
-import type { Finding } from './findings.js';
-import { fitRow } from './fit-row.js';
-import type { HostContext } from './host-context.js';
-import type { HostTable } from './host-table.js';
-import type { InstallFile } from './install-file.js';
+import type { Finding } from '../model/findings.js';
+import { InstallerError } from '../model/installer-errors.js';
+import type { Scope } from '../model/scope.js';
+import { LOGICAL_TABLES, tableNames } from '../model/table-names.js';
+import type { SqlExecutor } from '../store/driver.js';
+import type { HostTable } from '../store/host-table.js';
 import {
   LAST_INSERT_ID,
   LEDGER_TABLE,
@@ -16,8 +11,7 @@ import {
   ledgerDeleteStatement,
   ledgerWriteStatement,
   sameScope,
-} from './ledger.js';
-import { hasIdentity, ledgerRowIdentity } from './row-identity.js';
+} from '../store/ledger.js';
 import {
   deleteStatement,
   insertStatement,
@@ -25,7 +19,13 @@ import {
   selectBySeqDb,
   selectWhere,
   updateStatement,
-} from './sql.js';
+} from '../store/row-statements.js';
+import type { PlannedChange } from './change.js';
+import { desiredRows } from './desired-rows.js';
+import { fitRow } from './fit-row.js';
+import type { HostContext } from './host-context.js';
+import type { InstallFile } from './install-file.js';
+import { hasIdentity, ledgerRowIdentity } from './row-identity.js';
 
 type HostRow = Record<string, unknown>;
 

@@ -1,6 +1,8 @@
-import type { Database } from '../db/driver.js';
-import { planSchemaSync, type SchemaPlan, syncSchema } from '../sync/index.js';
-import type { TableNames } from '../table-names.js';
+import type { TableNames } from '../model/table-names.js';
+import type { Database } from '../store/driver.js';
+import { planSchemaSync } from '../sync/plan.js';
+import type { SchemaPlan } from '../sync/schema-difference.js';
+import { syncSchema } from '../sync/sync.js';
 
 /**
  * What the installer needs of the schema sync (issue 2): its plan (statements and differences) and

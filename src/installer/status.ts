@@ -1,8 +1,8 @@
-import type { SqlExecutor } from '../db/driver.js';
-import { quoteIdentifier } from '../identifier.js';
-import { formatScope, type Scope } from '../scope.js';
-import { LOGICAL_TABLES, type LogicalTable } from '../table-names.js';
-import { LEDGER_TABLE, sameScope } from './ledger.js';
+import { quoteIdentifier } from '../model/identifier.js';
+import { formatScope, type Scope } from '../model/scope.js';
+import { LOGICAL_TABLES, type LogicalTable } from '../model/table-names.js';
+import type { SqlExecutor } from '../store/driver.js';
+import { LEDGER_TABLE, sameScope } from '../store/ledger.js';
 import { CREATED_PREFIX, USES_PREFIX } from './plan-rows.js';
 
 /** One installation as its ledger entries describe it (`task-association status`). */

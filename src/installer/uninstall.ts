@@ -1,10 +1,8 @@
-import type { Database } from '../db/driver.js';
-import { quoteIdentifier } from '../identifier.js';
-import { type LOGICAL_TABLES, tableNames } from '../table-names.js';
-import { type Change, type ChangeResult, describeChange, type PlannedChange, runChange } from './change.js';
-import type { Finding } from './findings.js';
-import { tableExists } from './host-table.js';
-import { type InstallFile, requireUninstallFile } from './install-file.js';
+import type { Finding } from '../model/findings.js';
+import { quoteIdentifier } from '../model/identifier.js';
+import { type LOGICAL_TABLES, tableNames } from '../model/table-names.js';
+import type { Database } from '../store/driver.js';
+import { tableExists } from '../store/host-table.js';
 import {
   LEDGER_TABLE,
   type LedgerEntry,
@@ -13,8 +11,10 @@ import {
   ledgerWriteStatement,
   readLedger,
   sameScope,
-} from './ledger.js';
-import { withInstallerLock } from './lock.js';
+} from '../store/ledger.js';
+import { withInstallerLock } from '../store/lock.js';
+import { type Change, type ChangeResult, describeChange, type PlannedChange, runChange } from './change.js';
+import { type InstallFile, requireUninstallFile } from './install-file.js';
 import { CREATED_PREFIX, readLedgerRows, removal, USES_PREFIX } from './plan-rows.js';
 
 export interface UninstallOptions {

@@ -1,20 +1,21 @@
-import { DEFAULT_METRICS, parseTreeView, type TreeView, treeViewLevels } from '../config/index.js';
-import type { SqlExecutor } from '../db/driver.js';
-import { type Identifier, parseIdentifier } from '../identifier.js';
+import { type Identifier, parseIdentifier } from '../model/identifier.js';
+import { DEFAULT_METRICS } from '../model/metrics.js';
+import { HOST_TABLES, type TableNames } from '../model/table-names.js';
+import { parseTreeView, type TreeView, treeViewLevels } from '../model/tree-view.js';
+import { createTables } from '../schema/tables.js';
 import {
   checkValue,
   columnNamed,
   columnTypeOf,
   isMetricType,
   readColumnTypes,
-} from '../resolvers/column-types.js';
-import { IDENTITY_COLUMNS } from '../resolvers/metric-table.js';
-import { LIVE_COLUMNS } from '../resolvers/table-diagnosis.js';
-import { metricTableMismatch } from '../resolvers/tree-plan.js';
-import { createTables } from '../schema/tables.js';
+} from '../store/column-types.js';
+import type { SqlExecutor } from '../store/driver.js';
+import { readHostTable } from '../store/host-table.js';
+import { IDENTITY_COLUMNS } from '../store/metric-table.js';
 import { expectedModel } from '../sync/expected-model.js';
-import { HOST_TABLES, type TableNames } from '../table-names.js';
-import { readHostTable } from './host-table.js';
+import { LIVE_COLUMNS } from '../tree/table-diagnosis.js';
+import { metricTableMismatch } from '../tree/tree-plan.js';
 
 /** One way a TREE_VIEW does not fit the database: a table or column it names is not there. */
 export interface TreeViewProblem {

@@ -1,24 +1,20 @@
-import {
-  ConfigError,
-  PARAMETERS_TABLE,
-  type ParameterRow,
-  readParameterRows,
-  TREE_VIEW_PARAMETER,
-} from '../config/index.js';
-import type { Database, SqlExecutor } from '../db/driver.js';
+import { errorsOf } from '../model/findings.js';
+import { ConfigError } from '../model/issues.js';
+import { PARAMETERS_TABLE, type ParameterRow, TREE_VIEW_PARAMETER } from '../model/parameters.js';
+import { LOGICAL_TABLES, OVERRIDE_PARAMETERS, type TableNames } from '../model/table-names.js';
+import type { Database, SqlExecutor } from '../store/driver.js';
+import { type LedgerEntry, readLedger, sameScope } from '../store/ledger.js';
+import { readParameterRows } from '../store/parameters.js';
+import { sameValue, selectWhere } from '../store/row-statements.js';
 import { differenceCodeAndPath } from '../sync/schema-difference.js';
-import { LOGICAL_TABLES, OVERRIDE_PARAMETERS, type TableNames } from '../table-names.js';
 import { type DesiredRow, desiredRows } from './desired-rows.js';
-import { errorsOf } from './findings.js';
 import { fitRow } from './fit-row.js';
 import { readHostContext } from './host-context.js';
 import { type InstallFile, requireInstallFile } from './install-file.js';
 import { installationTableNames } from './installer.js';
-import { type LedgerEntry, readLedger, sameScope } from './ledger.js';
 import { checkOverrideRows, missingOverrideTables } from './override-rows.js';
 import { readLedgerRows, rowId } from './plan-rows.js';
 import { SCHEMA_SYNC, type SchemaSync } from './schema-sync.js';
-import { sameValue, selectWhere } from './sql.js';
 import { checkStoredTreeView } from './verify-tree-view.js';
 
 /** One way the installation differs from what it must be. */

@@ -1,4 +1,4 @@
-import { LOGICAL_TABLES, type LogicalTable, type TableNames, tableNames } from '../table-names.js';
+import { LOGICAL_TABLES, type LogicalTable, type TableNames, tableNames } from '../model/table-names.js';
 
 /** The environment variable that overrides each table's name for drizzle-kit, e.g. TASK_ASSOCIATION_TABLE_OPER. */
 export const TABLE_NAME_VARIABLES = Object.fromEntries(

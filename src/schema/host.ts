@@ -1,4 +1,4 @@
-import { HOST_TABLES } from '../table-names.js';
+import { HOST_TABLES } from '../model/table-names.js';
 import { seqDbReference } from './seq-db-reference.js';
 
 /**

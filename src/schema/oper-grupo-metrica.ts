@@ -1,5 +1,5 @@
 import { decimal, index, int, mysqlTable } from 'drizzle-orm/mysql-core';
-import type { TableNames } from '../table-names.js';
+import type { TableNames } from '../model/table-names.js';
 import { bigintUnsigned } from './bigint-unsigned.js';
 import { commonColumns, commonConstraints } from './common-columns.js';
 import { METRIC_KEY_INDEX } from './constraint-names.js';

@@ -1,5 +1,5 @@
 import { char, mysqlTable, timestamp, varchar } from 'drizzle-orm/mysql-core';
-import type { TableNames } from '../table-names.js';
+import type { TableNames } from '../model/table-names.js';
 import { aptColumns } from './apt-columns.js';
 import { bigintUnsigned } from './bigint-unsigned.js';
 import { commonColumns, commonConstraints } from './common-columns.js';

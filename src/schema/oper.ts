@@ -1,5 +1,5 @@
 import { decimal, mysqlTable, timestamp, tinyint, varchar } from 'drizzle-orm/mysql-core';
-import type { TableNames } from '../table-names.js';
+import type { TableNames } from '../model/table-names.js';
 import { aptColumns } from './apt-columns.js';
 import { bigintUnsigned } from './bigint-unsigned.js';
 import { commonColumns, commonConstraints } from './common-columns.js';

@@ -1,4 +1,4 @@
-import { type TableNames, tableNames } from '../table-names.js';
+import { type TableNames, tableNames } from '../model/table-names.js';
 import { operTable } from './oper.js';
 import { operGrupoTable } from './oper-grupo.js';
 import { operGrupoMetricaTable } from './oper-grupo-metrica.js';

@@ -1,4 +1,4 @@
-import { parseIdentifier, quoteIdentifier } from '../identifier.js';
+import { parseIdentifier, quoteIdentifier } from '../model/identifier.js';
 import type { ColumnModel, ForeignKeyModel, KeyModel, TableModel } from './expected-model.js';
 
 /**

@@ -1,4 +1,6 @@
-import { HOST_TABLES } from '../table-names.js';
+import { HOST_TABLES } from '../model/table-names.js';
+import type { FoundColumn, FoundTable } from '../store/introspect.js';
+import { normalizeReferentialRule } from '../store/normalize.js';
 import {
   alterTableStatement,
   columnDefinition,
@@ -9,8 +11,6 @@ import {
   uniqueKeyDefinition,
 } from './ddl.js';
 import type { ColumnModel, TableModel } from './expected-model.js';
-import type { FoundColumn, FoundTable } from './introspect.js';
-import { normalizeReferentialRule } from './normalize.js';
 import type { SchemaDifference, SchemaPlan } from './schema-difference.js';
 
 const HOST_TABLE_NAMES: ReadonlySet<string> = new Set(Object.values(HOST_TABLES));

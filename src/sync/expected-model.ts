@@ -1,8 +1,8 @@
 import { is, SQL } from 'drizzle-orm';
 import { getTableConfig, MySqlDialect, type MySqlTable } from 'drizzle-orm/mysql-core';
-import { type Identifier, parseIdentifier } from '../identifier.js';
-import type { LogicalTable } from '../table-names.js';
-import { normalizeColumnType, sqlString } from './normalize.js';
+import { type Identifier, parseIdentifier } from '../model/identifier.js';
+import type { LogicalTable } from '../model/table-names.js';
+import { normalizeColumnType, sqlString } from '../store/normalize.js';
 
 /** A column as sync compares it: canonical spellings from normalize.ts. */
 export interface ColumnModel {

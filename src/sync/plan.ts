@@ -1,9 +1,9 @@
-import type { SqlExecutor } from '../db/driver.js';
+import { HOST_TABLES, type TableNames, tableNames } from '../model/table-names.js';
 import { createTables } from '../schema/tables.js';
-import { HOST_TABLES, type TableNames, tableNames } from '../table-names.js';
+import type { SqlExecutor } from '../store/driver.js';
+import { introspect } from '../store/introspect.js';
 import { diffSchema } from './diff.js';
 import { expectedModel } from './expected-model.js';
-import { introspect } from './introspect.js';
 import type { SchemaPlan } from './schema-difference.js';
 
 /**

@@ -1,8 +1,8 @@
-import type { Database } from '../db/driver.js';
-import type { TableNames } from '../table-names.js';
-import { SchemaSyncError } from './errors.js';
+import type { TableNames } from '../model/table-names.js';
+import type { Database } from '../store/driver.js';
 import { planSchemaSync } from './plan.js';
 import { BLOCKING_KINDS, type SchemaDifference } from './schema-difference.js';
+import { SchemaSyncError } from './sync-errors.js';
 
 export interface SyncOptions {
   /** Plan only: return the statements without running any. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
-import { openDatabase } from '../../src/db/mysql.js';
+import { openDatabase } from '../../src/store/mysql.js';
 import { captureIo } from '../support/cli.js';
 import { SERVER_URL } from '../support/database.js';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
-import { runSqlFile } from '../../src/db/script.js';
+import { runSqlFile } from '../../src/store/script.js';
 import { databaseState, EXAMPLE_INSTALL_FILE } from '../installer/support.js';
 import { captureIo } from '../support/cli.js';
 import { freshDatabase, useScratchDatabase } from '../support/database.js';

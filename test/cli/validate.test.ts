@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
+import { tableNames } from '../../src/model/table-names.js';
 import { syncSchema } from '../../src/sync/sync.js';
-import { tableNames } from '../../src/table-names.js';
 import { captureIo } from '../support/cli.js';
 import { freshDatabase, useScratchDatabase } from '../support/database.js';
 

@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it } from 'vitest';
-import { GalleryMediaError } from '../../src/gallery/errors.js';
+import { GalleryMediaError } from '../../src/gallery/gallery-errors.js';
 import { probeImage, renderImage } from '../../src/gallery/image-pipeline.js';
 import { GalleryLimits } from '../../src/gallery/limits.js';
 import {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GalleryMediaError } from '../../src/gallery/errors.js';
+import { GalleryMediaError } from '../../src/gallery/gallery-errors.js';
 import { createLimiter } from '../../src/gallery/limiter.js';
 import { createSingleFlight } from '../../src/gallery/single-flight.js';
 

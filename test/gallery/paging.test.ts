@@ -6,9 +6,9 @@ import sharp from 'sharp';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createDiskCache } from '../../src/gallery/cache/disk-cache.js';
 import { folderSource } from '../../src/gallery/folder-source.js';
-import { createGalleryHandler, type GalleryPage } from '../../src/gallery/handler.js';
 import { createCursorSigner } from '../../src/gallery/page-query.js';
 import type { GalleryPageRequest, PagedGallerySource } from '../../src/gallery/source.js';
+import { createGalleryHandler, type GalleryPage } from '../../src/http/gallery-handler.js';
 import { BASE, SECRET, spiedGallery } from './support/gallery.js';
 import { SAMPLE_DIR } from './support/images.js';
 

@@ -1,6 +1,6 @@
 import { thumbHashToApproximateAspectRatio, thumbHashToAverageRGBA } from 'thumbhash';
 import { describe, expect, it } from 'vitest';
-import { GalleryMediaError } from '../../src/gallery/errors.js';
+import { GalleryMediaError } from '../../src/gallery/gallery-errors.js';
 import { GalleryLimits } from '../../src/gallery/limits.js';
 import { placeholderOf } from '../../src/gallery/placeholder.js';
 import { exifRotatedJpeg, sampleImage, truncatedJpeg } from './support/images.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createMemoryCache } from '../../src/gallery/cache/memory-cache.js';
-import { GalleryMediaError } from '../../src/gallery/errors.js';
+import { GalleryMediaError } from '../../src/gallery/gallery-errors.js';
 import type { Limiter } from '../../src/gallery/limiter.js';
 import { GalleryLimits } from '../../src/gallery/limits.js';
 import { createMediaIndex } from '../../src/gallery/media-index.js';

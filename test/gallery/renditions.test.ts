@@ -1,6 +1,6 @@
 import sharp from 'sharp';
 import { describe, expect, it, vi } from 'vitest';
-import { GalleryMediaError } from '../../src/gallery/errors.js';
+import { GalleryMediaError } from '../../src/gallery/gallery-errors.js';
 import type { Variant } from '../../src/gallery/image-pipeline.js';
 import { decodePixels, encodeWidth, renditionContext, srcsetOf } from '../../src/gallery/image-pipeline.js';
 import { GalleryLimits } from '../../src/gallery/limits.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { GalleryConfigError } from '../../src/gallery/errors.js';
+import { GalleryConfigError } from '../../src/gallery/gallery-errors.js';
 import { contentHash, createTokenSigner } from '../../src/gallery/token.js';
 
 const OLD = 'old-secret-0123456789';

@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { parseIdentifier } from '../../src/identifier.js';
 import {
   applyInstallation,
   installationTableNames,
   planInstallation,
 } from '../../src/installer/installer.js';
-import { readLedger } from '../../src/installer/ledger.js';
 import { uninstallInstallation } from '../../src/installer/uninstall.js';
 import { verifyInstallation } from '../../src/installer/verify.js';
+import { parseIdentifier } from '../../src/model/identifier.js';
+import { readLedger } from '../../src/store/ledger.js';
 import { useScratchDatabase } from '../support/database.js';
 import { countRows, databaseState, exampleInstallFile, plainInstallFile } from './support.js';
 

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { Database } from '../../src/db/driver.js';
 import { applyInstallation, planInstallation } from '../../src/installer/installer.js';
 import { uninstallInstallation } from '../../src/installer/uninstall.js';
 import { verifyInstallation } from '../../src/installer/verify.js';
-import { planSchemaSync, syncSchema } from '../../src/sync/index.js';
-import { tableNames } from '../../src/table-names.js';
+import { tableNames } from '../../src/model/table-names.js';
+import type { Database } from '../../src/store/driver.js';
+import { planSchemaSync, syncSchema } from '../../src/sync.js';
 import { exampleInstallFile } from './support.js';
 
 /** A database that fails the test if anything reaches it: these refusals come before any SQL. */

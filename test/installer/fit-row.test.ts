@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseIdentifier } from '../../src/identifier.js';
 import { fitRow } from '../../src/installer/fit-row.js';
-import type { HostColumn, HostTable } from '../../src/installer/host-table.js';
+import { parseIdentifier } from '../../src/model/identifier.js';
+import type { HostColumn, HostTable } from '../../src/store/host-table.js';
 
 function table(columns: HostColumn[]): HostTable {
   const byName = new Map(columns.map((column) => [column.name.toUpperCase(), column]));

@@ -1,10 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ScratchDatabase } from '../../src/db/scratch.js';
-import { InstallerError } from '../../src/installer/errors.js';
 import { InstallFile } from '../../src/installer/install-file.js';
 import { applyInstallation } from '../../src/installer/installer.js';
 import { uninstallInstallation } from '../../src/installer/uninstall.js';
 import { verifyInstallation } from '../../src/installer/verify.js';
+import { InstallerError } from '../../src/model/installer-errors.js';
+import type { ScratchDatabase } from '../../src/store/scratch.js';
 import { freshDatabase } from '../support/database.js';
 import { databaseState, exampleInstallFile } from './support.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { parseIdentifier } from '../../src/identifier.js';
-import type { HostTable } from '../../src/installer/host-table.js';
 import { findMobileFlagColumn } from '../../src/installer/mobile-flag.js';
+import { parseIdentifier } from '../../src/model/identifier.js';
+import type { HostTable } from '../../src/store/host-table.js';
 
 function fieldTable(...names: string[]): HostTable {
   const columns = names.map((name) => ({

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
-import type { SqlExecutor } from '../../src/db/driver.js';
 import { type InstallFile, parseInstallFile } from '../../src/installer/install-file.js';
+import type { SqlExecutor } from '../../src/store/driver.js';
 
 export const EXAMPLE_INSTALL_FILE = new URL('../../examples/install.json', import.meta.url);
 

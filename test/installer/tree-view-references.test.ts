@@ -1,13 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { parseTreeView } from '../../src/config/index.js';
+import { parseTreeView } from '../../src/config.js';
 import {
   applyInstallation,
   installationTableNames,
   planInstallation,
 } from '../../src/installer/installer.js';
 import { missingReferences, treeViewReferences } from '../../src/installer/verify-tree-view.js';
+import { type TableNames, tableNames } from '../../src/model/table-names.js';
 import { syncSchema } from '../../src/sync/sync.js';
-import { type TableNames, tableNames } from '../../src/table-names.js';
 import { freshDatabase } from '../support/database.js';
 import { databaseState, exampleInstallFile } from './support.js';
 

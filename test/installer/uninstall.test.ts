@@ -1,8 +1,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import type { ScratchDatabase } from '../../src/db/scratch.js';
 import { applyInstallation } from '../../src/installer/installer.js';
 import { uninstallInstallation } from '../../src/installer/uninstall.js';
 import { verifyInstallation } from '../../src/installer/verify.js';
+import type { ScratchDatabase } from '../../src/store/scratch.js';
 import { freshDatabase } from '../support/database.js';
 import { countRows, databaseState, exampleInstallFile, plainInstallFile } from './support.js';
 

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { parseIdentifier } from '../../src/identifier.js';
 import { applyInstallation } from '../../src/installer/installer.js';
 import { verifyInstallation } from '../../src/installer/verify.js';
+import { parseIdentifier } from '../../src/model/identifier.js';
 import { freshDatabase, useScratchDatabase } from '../support/database.js';
 import { exampleInstallFile } from './support.js';
 

@@ -5,8 +5,8 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createScratchDatabase, type ScratchDatabase } from '../../src/db/scratch.js';
-import { runSqlFile } from '../../src/db/script.js';
+import { createScratchDatabase, type ScratchDatabase } from '../../src/store/scratch.js';
+import { runSqlFile } from '../../src/store/script.js';
 import { useBrowser } from '../support/browser.js';
 import { SERVER_URL } from '../support/database.js';
 import { freePort } from '../support/ports.js';
@@ -310,8 +310,8 @@ async function writeDeclarationExamples(): Promise<void> {
   const entries = await Promise.all(
     [
       ['task-association', 'dist/index.js'],
-      ['task-association/gallery', 'dist/gallery/index.js'],
-      ['task-association/testing', 'dist/config/testing.js'],
+      ['task-association/gallery', 'dist/gallery.js'],
+      ['task-association/testing', 'dist/model/testing.js'],
     ].map(async ([specifier, file]) => [specifier ?? '', await exportsOf(file ?? '')] as const),
   );
   const examples = await declarationExamples(project.packageDir);

@@ -2,9 +2,9 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
+import { tableNames } from '../../src/model/table-names.js';
 import { TABLE_NAME_VARIABLES, tableNamesFromEnv } from '../../src/schema/env-table-names.js';
 import { planSchemaSync } from '../../src/sync/plan.js';
-import { tableNames } from '../../src/table-names.js';
 import { useScratchDatabase } from '../support/database.js';
 import { snapshotHostTables } from '../sync/host-snapshot.js';
 

@@ -1,14 +1,14 @@
 import { describe, expect, it } from 'vitest';
+import { type TableNames, tableNames } from '../../src/model/table-names.js';
 import { createTables } from '../../src/schema/index.js';
-import { createTableStatement } from '../../src/sync/ddl.js';
-import { expectedModel } from '../../src/sync/expected-model.js';
 import {
   hasAutoIncrement,
   hasOnUpdateCurrentTimestamp,
   normalizeColumnDefault,
   normalizeColumnType,
-} from '../../src/sync/normalize.js';
-import { type TableNames, tableNames } from '../../src/table-names.js';
+} from '../../src/store/normalize.js';
+import { createTableStatement } from '../../src/sync/ddl.js';
+import { expectedModel } from '../../src/sync/expected-model.js';
 import { useScratchDatabase } from '../support/database.js';
 
 // The seed (2.1 to 2.5) as data: [column, type, nullable, default, extra]. This is the specification;

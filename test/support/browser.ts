@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { type Browser, chromium, type Page, type Route } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
-import { dependencyFileUrl, GALLERY_DEPENDENCY_FILES } from '../../src/web/package-files.js';
+import { dependencyFileUrl, GALLERY_DEPENDENCY_FILES } from '../../src/http/package-files.js';
 
 /** Debian's Chromium (CI installs the `chromium` package); never a downloaded browser build. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll } from 'vitest';
-import { createScratchDatabase, type ScratchDatabase } from '../../src/db/scratch.js';
-import { runSqlFile } from '../../src/db/script.js';
-import { resolveDatabaseUrl } from '../../src/db/url.js';
+import { createScratchDatabase, type ScratchDatabase } from '../../src/store/scratch.js';
+import { runSqlFile } from '../../src/store/script.js';
+import { resolveDatabaseUrl } from '../../src/store/url.js';
 
 /** The server the tests run against: `$DATABASE_URL`, default the local MariaDB's `test` database. */
 export const SERVER_URL = resolveDatabaseUrl(undefined, process.env);

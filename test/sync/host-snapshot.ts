@@ -1,5 +1,5 @@
-import type { SqlExecutor } from '../../src/db/driver.js';
-import { parseIdentifier, quoteIdentifier } from '../../src/identifier.js';
+import { parseIdentifier, quoteIdentifier } from '../../src/model/identifier.js';
+import type { SqlExecutor } from '../../src/store/driver.js';
 
 /** Every host table of the sample schema: its SHOW CREATE TABLE and all its rows, to compare before/after. */
 export async function snapshotHostTables(db: SqlExecutor, ours: readonly string[]) {

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { SqlExecutor } from '../../src/db/driver.js';
-import { SchemaSyncError } from '../../src/sync/errors.js';
+import { type TableNames, tableNames } from '../../src/model/table-names.js';
+import type { SqlExecutor } from '../../src/store/driver.js';
 import { planSchemaSync } from '../../src/sync/plan.js';
 import { syncSchema } from '../../src/sync/sync.js';
-import { type TableNames, tableNames } from '../../src/table-names.js';
+import { SchemaSyncError } from '../../src/sync/sync-errors.js';
 import { freshDatabase, useScratchDatabase } from '../support/database.js';
 import { snapshotHostTables } from './host-snapshot.js';
 

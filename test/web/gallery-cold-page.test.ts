@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { type GalleryServer, startGalleryServer } from '../../src/gallery/server.js';
+import { type GalleryServer, startGalleryServer } from '../../src/http/server.js';
 import { galleryPage, useBrowser } from '../support/browser.js';
 
 const browser = useBrowser();

@@ -1,7 +1,7 @@
 import type { Page } from 'playwright-core';
 import { afterAll, describe, expect, it } from 'vitest';
 import { createMemoryCache } from '../../src/gallery/cache/memory-cache.js';
-import { createGalleryHandler } from '../../src/gallery/handler.js';
+import { createGalleryHandler } from '../../src/http/gallery-handler.js';
 import { SAMPLE_DIR } from '../gallery/support/images.js';
 import { ORIGIN, useBrowser } from '../support/browser.js';
 

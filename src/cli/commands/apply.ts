@@ -1,6 +1,6 @@
-import { INSTALLER_WRITE_HELP, runChangeCommand } from '../../installer/command-line.js';
 import { applyInstallation } from '../../installer/installer.js';
-import type { Command } from '../main.js';
+import type { Command } from '../command.js';
+import { INSTALLER_WRITE_HELP, runChangeCommand } from '../installer-command.js';
 
 export const command: Command = {
   usage: 'apply --install <file> [--database-url URL] [--json] [--yes] [--force]',

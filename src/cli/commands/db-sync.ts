@@ -1,8 +1,8 @@
-import { openDatabase } from '../../db/mysql.js';
-import { resolveDatabaseTimeout, resolveDatabaseUrl } from '../../db/url.js';
-import { SchemaSyncError } from '../../sync/errors.js';
+import { type TableNames, tableNames } from '../../model/table-names.js';
+import { openDatabase } from '../../store/mysql.js';
+import { resolveDatabaseTimeout, resolveDatabaseUrl } from '../../store/url.js';
 import { syncSchema } from '../../sync/sync.js';
-import { type TableNames, tableNames } from '../../table-names.js';
+import { SchemaSyncError } from '../../sync/sync-errors.js';
 import {
   DATABASE_URL_HELP,
   databaseUrlOption,
@@ -11,8 +11,8 @@ import {
   parseCommandLine,
   UsageError,
 } from '../args.js';
+import type { Command } from '../command.js';
 import { printJson, say } from '../io.js';
-import type { Command } from '../main.js';
 
 const options = {
   ...databaseUrlOption,

@@ -1,9 +1,9 @@
-import { resolveDatabaseUrl } from '../../db/url.js';
 import { formatTaskTree } from '../../demo/print-tree.js';
 import { startDemo } from '../../demo/start-demo.js';
+import { resolveDatabaseUrl } from '../../store/url.js';
 import { parseCommandLine, parsePort } from '../args.js';
+import type { Command } from '../command.js';
 import { type CliIo, say } from '../io.js';
-import { type Command, runCli } from '../main.js';
 
 /**
  * `demo`: the whole feature on the local server, in a scratch database that is dropped when the demo
@@ -15,7 +15,7 @@ export const command: Command = {
     'Installs the feature in a scratch database of the local server, prints a task sheet tree and serves the home gallery until Ctrl-C, then drops the database.',
   options: [['--port PORT', 'the port to serve on (default 3000; 0 picks a free one)']],
   example: 'task-association demo --port 8080',
-  async run(args, io) {
+  async run(args, io, runCli) {
     const { values } = parseCommandLine(args, { port: { type: 'string', default: '3000' } });
     const port = parsePort(values.port ?? '3000');
     const demo = await startDemo({

@@ -1,18 +1,18 @@
-import { inlineStatement } from '../../db/script.js';
+import type { InstallFile } from '../../installer/install-file.js';
+import { planInstallation, refusalOf } from '../../installer/installer.js';
+import { formatScope } from '../../model/scope.js';
+import { PACKAGE_VERSION } from '../../model/version.js';
+import type { Statement } from '../../store/row-statements.js';
+import { inlineStatement } from '../../store/script.js';
+import { UsageError } from '../args.js';
+import type { Command } from '../command.js';
 import {
   INSTALLER_READ_HELP,
   reportChanges,
   reportFindings,
   withInstallation,
-} from '../../installer/command-line.js';
-import type { InstallFile } from '../../installer/install-file.js';
-import { planInstallation, refusalOf } from '../../installer/installer.js';
-import type { Statement } from '../../installer/sql.js';
-import { formatScope } from '../../scope.js';
-import { PACKAGE_VERSION } from '../../version.js';
-import { UsageError } from '../args.js';
+} from '../installer-command.js';
 import { printJson } from '../io.js';
-import type { Command } from '../main.js';
 
 export const command: Command = {
   usage: 'plan --install <file> [--database-url URL] [--json | --sql] [--force]',

@@ -1,10 +1,10 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { TaskAssociationError } from '../../errors.js';
-import { startGalleryServer } from '../../gallery/server.js';
+import { startGalleryServer } from '../../http/server.js';
+import { TaskAssociationError } from '../../model/errors.js';
 import { parseCommandLine, parsePort } from '../args.js';
+import type { Command } from '../command.js';
 import { type CliIo, say } from '../io.js';
-import type { Command } from '../main.js';
 
 const options = {
   port: { type: 'string', default: '3000' },

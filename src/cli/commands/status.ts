@@ -1,10 +1,10 @@
-import { openDatabase } from '../../db/mysql.js';
-import { resolveDatabaseTimeout, resolveDatabaseUrl } from '../../db/url.js';
-import { LEDGER_TABLE } from '../../installer/ledger.js';
 import { formatInstallation, installationStatus } from '../../installer/status.js';
+import { LEDGER_TABLE } from '../../store/ledger.js';
+import { openDatabase } from '../../store/mysql.js';
+import { resolveDatabaseTimeout, resolveDatabaseUrl } from '../../store/url.js';
 import { DATABASE_URL_HELP, databaseUrlOption, JSON_HELP, jsonOption, parseCommandLine } from '../args.js';
+import type { Command } from '../command.js';
 import { printJson, say } from '../io.js';
-import type { Command } from '../main.js';
 
 /** `status`: the installations a database holds, from the installer's ledger. Reads only. */
 export const command: Command = {

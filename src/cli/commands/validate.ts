@@ -1,21 +1,16 @@
 import { readFile } from 'node:fs/promises';
-import {
-  ConfigError,
-  type ConfigIssue,
-  formatIssues,
-  PARAMETERS_TABLE,
-  parseTreeView,
-  readParameterRows,
-  TREE_VIEW_PARAMETER,
-} from '../../config/index.js';
-import { openDatabase } from '../../db/mysql.js';
-import { resolveDatabaseTimeout, resolveDatabaseUrl } from '../../db/url.js';
 import { checkOverrideRows, missingOverrideTables } from '../../installer/override-rows.js';
 import { checkStoredTreeView } from '../../installer/verify-tree-view.js';
-import { formatScope, parseScope, type Scope } from '../../scope.js';
+import { ConfigError, type ConfigIssue, formatIssues } from '../../model/issues.js';
+import { PARAMETERS_TABLE, TREE_VIEW_PARAMETER } from '../../model/parameters.js';
+import { formatScope, parseScope, type Scope } from '../../model/scope.js';
+import { parseTreeView } from '../../model/tree-view.js';
+import { openDatabase } from '../../store/mysql.js';
+import { readParameterRows } from '../../store/parameters.js';
+import { resolveDatabaseTimeout, resolveDatabaseUrl } from '../../store/url.js';
 import { databaseUrlOption, JSON_HELP, jsonOption, parseCommandLine, UsageError } from '../args.js';
+import type { Command } from '../command.js';
 import { type CliIo, type ExitCode, printJson, readStdin, say } from '../io.js';
-import type { Command } from '../main.js';
 
 /**
  * `validate <file|->...` checks TREE_VIEW files (or standard input), one result line each;

@@ -1,7 +1,7 @@
-import { INSTALLER_READ_HELP, withInstallation } from '../../installer/command-line.js';
 import { verifyInstallation } from '../../installer/verify.js';
+import type { Command } from '../command.js';
+import { INSTALLER_READ_HELP, withInstallation } from '../installer-command.js';
 import { printJson, say } from '../io.js';
-import type { Command } from '../main.js';
 
 export const command: Command = {
   usage: 'verify --install <file> [--database-url URL] [--json]',

@@ -3,7 +3,7 @@ import { mkdir, readdir, readFile, rename, stat, unlink, writeFile } from 'node:
 import { homedir } from 'node:os';
 import { isAbsolute, join } from 'node:path';
 import { z } from 'zod';
-import { GalleryConfigError, parseOption } from '../errors.js';
+import { GalleryConfigError, parseOption } from '../gallery-errors.js';
 import { createByteLru } from './byte-lru.js';
 import { type CachedMedia, checkCacheKey, decodeEntry, encodeEntry, type MediaCache } from './media-cache.js';
 

@@ -1,4 +1,4 @@
-import { GalleryConfigError } from '../errors.js';
+import { GalleryConfigError } from '../gallery-errors.js';
 
 /** One cached rendition: its bytes and the Content-Type they are served with. */
 export interface CachedMedia {

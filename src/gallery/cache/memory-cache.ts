@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { parseOption } from '../errors.js';
+import { parseOption } from '../gallery-errors.js';
 import { createByteLru } from './byte-lru.js';
 import { type CachedMedia, checkCacheKey, type MediaCache } from './media-cache.js';
 

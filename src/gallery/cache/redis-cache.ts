@@ -1,6 +1,6 @@
 import { Redis } from 'ioredis';
 import { z } from 'zod';
-import { parseOption } from '../errors.js';
+import { parseOption } from '../gallery-errors.js';
 import { checkCacheKey, decodeEntry, encodeEntry, type MediaCache } from './media-cache.js';
 
 export const RedisCacheOptions = z.object({

@@ -1,10 +1,10 @@
 import type { CachedMedia, MediaCache } from '../../../src/gallery/cache/media-cache.js';
+import type { GallerySource } from '../../../src/gallery/source.js';
 import {
   createGalleryHandler,
   type GalleryHandlerOptions,
   type GalleryItem,
-} from '../../../src/gallery/handler.js';
-import type { GallerySource } from '../../../src/gallery/source.js';
+} from '../../../src/http/gallery-handler.js';
 
 export const SECRET = 'test-secret-0123456789';
 export const BASE = 'http://gallery.test';

@@ -1,0 +1,403 @@
+import { z } from 'zod';
+import { DatabaseTimeoutError, TaskAssociationError } from '../model/errors.js';
+import { MetricBatch, parseInput } from '../model/metric-batch.js';
+import { checkOptions, hasMethods, isFunction } from '../model/options.js';
+import {
+  BusyError,
+  CrossSiteError,
+  InvalidRequestError,
+  NotFoundError,
+  PayloadTooLargeError,
+  ReadOnlyRowError,
+  UnsupportedMediaTypeError,
+} from '../model/request-errors.js';
+import { checkScope, type Scope } from '../model/scope.js';
+import { SeqDb, SeqDbText } from '../model/seq-db.js';
+import type { Database } from '../store/driver.js';
+import { resolveInstallation } from '../tree/installation.js';
+import { loadTaskTree } from '../tree/load-task-tree.js';
+import { createPlanMemo } from '../tree/plan-memo.js';
+import { saveMetrics } from '../tree/save-metrics.js';
+import { readBranch } from '../tree/screen/branch.js';
+import { searchTree } from '../tree/screen/search.js';
+import { readScreenStart } from '../tree/screen/start.js';
+import { explainTableErrors } from '../tree/table-diagnosis.js';
+import { loadTaskSheet } from '../tree/task-sheet.js';
+import { packageFiles } from './package-files.js';
+import { parseQuery } from './query-parameters.js';
+import { readJsonBody } from './request-body.js';
+import { assertSameSiteJson } from './same-site.js';
+import {
+  invalidLinkPage,
+  PAGE_CSP,
+  pageLanguage,
+  SCREEN_ASSETS,
+  screenPage,
+  wantsHtml,
+} from './screen-page.js';
+
+/** Who is asking, as the host knows it from its own session: never taken from the request. */
+export interface AssociationContext {
+  readonly scope: Scope;
+  /** The acting user's SEQ_DB. */
+  readonly user: number;
+}
+
+export interface AssociationHandlerOptions {
+  readonly db: Database;
+  /**
+   * The scope and user of a request, from the host's session. Throw a `Response` (e.g. a 401) to
+   * answer the request with it instead.
+   */
+  readonly context: (request: Request) => Promise<AssociationContext>;
+  /**
+   * Where errors the host's operators should hear of are reported: every 500 (a bug, a misconfigured
+   * installation, a bad scope or user from `context`) and a database that did not answer in time
+   * (503). Default `console.error`.
+   */
+  readonly onError?: (error: unknown) => void;
+  /** The language of the screen's page (`en`, `pt-BR`); default from the request's Accept-Language. */
+  readonly lang?: string;
+}
+
+/**
+ * The options' shape, checked when the handler is made: `context` is where each request's scope and
+ * user come from, so a misspelt or missing one must stop the host at start, not answer every request
+ * with a 500.
+ */
+const HandlerOptionsShape = z.strictObject({
+  db: z.custom<Database>(
+    hasMethods('query', 'execute', 'transaction'),
+    'must be a Database (openDatabase or wrapPool)',
+  ),
+  context: z.custom<AssociationHandlerOptions['context']>(
+    isFunction,
+    'must be a function of the request returning { scope, user }',
+  ),
+  onError: z.custom<(error: unknown) => void>(isFunction, 'must be a function').optional(),
+  lang: z.string().min(1).optional(),
+});
+
+/** Request bodies above this size are refused, and never held in memory whole. */
+const MAX_BODY_BYTES = 1_000_000;
+
+/**
+ * The query parameters each method reads, one line per parameter; anything else, or a parameter
+ * given twice, is a 400 naming it (`parseQuery`). Without `part`, a GET answers the whole tree
+ * (JSON) or the screen's page (a browser navigation); `part` asks for the screen's light data.
+ */
+const QUERY_PARAMETERS = {
+  GET: z.strictObject({
+    taskSheet: SeqDbText,
+    /** `start`: header, metric columns, first level; `children`: one node's children; `search`: matches with paths. */
+    part: z.enum(['start', 'children', 'search']).optional(),
+    /** `part=children`: the TREE_VIEW level (1, 2, ...) and the SEQ_DB of the node whose children are asked for. */
+    level: z
+      .string()
+      .regex(/^[1-9][0-9]?$/, { message: 'a level is a whole number from 1, as in TREE_VIEW' })
+      .transform(Number)
+      .optional(),
+    node: SeqDbText.optional(),
+    /** `part=search`: the text searched for in the label columns of every level. */
+    q: z.string().trim().min(1, { message: 'give the text to search for' }).max(100).optional(),
+  }),
+  PUT: z.strictObject({
+    taskSheet: SeqDbText,
+  }),
+} as const;
+type Query = z.output<typeof QUERY_PARAMETERS.GET>;
+
+/** `?asset=<name>`: the screen's module and stylesheet, answered before any session or query check. */
+const ASSET_PARAMETER = 'asset';
+/** An asset request reads `asset` alone, held to the same rule as the other queries. */
+const ASSET_QUERY = z.strictObject({ [ASSET_PARAMETER]: z.string() });
+
+const screenFiles = packageFiles(SCREEN_ASSETS);
+
+/**
+ * The association screen's endpoint, for the host to mount at `associationtask` (the link field's
+ * `url:associationtask;p1:taskSheet`): a web-standard `(Request) => Promise<Response>`.
+ *
+ * - `GET ?taskSheet=42` from a browser navigation (Accept: text/html) → the screen's page; asking
+ *   for JSON → 200 with the tree (`loadTaskTree`); answers vary on Accept;
+ * - `GET ?taskSheet=42&part=start` → header, metric columns and first level; `&part=children&level=1&node=7`
+ *   → that node's children; `&part=search&q=seed` → matching nodes with their paths;
+ * - `GET ?asset=association-screen.js|css` → the screen's browser files;
+ * - `PUT ?taskSheet=42` with `{ "entries": [...] }` as `application/json` from this site → 200 with `{ inserted, updated }` (`saveMetrics`);
+ * - bad input → 400, a cross-site write → 403, a body over 1 MB → 413, a body not declared JSON → 415,
+ *   unknown task sheet or one of another scope → 404, RO row → 409, other method → 405, writers
+ *   colliding or a database that does not answer in time → 503 (the latter with Retry-After),
+ *   installation misconfigured → 500; errors as `{ "error": { "code", "message", "path"? } }`.
+ *
+ * @example const handle = createAssociationHandler({ db, context: async (req) => session(req) });
+ */
+export function createAssociationHandler(
+  options: AssociationHandlerOptions,
+): (request: Request) => Promise<Response> {
+  checkOptions(HandlerOptionsShape, options, 'createAssociationHandler');
+  const { db } = options;
+  const onError = options.onError ?? console.error;
+  const plans = createPlanMemo();
+  // HEAD is the GET without its body: same status and headers, as HTTP asks of any GET resource. The
+  // GET is made from the URL and headers, not from the request itself: a Node bridge's request
+  // (@hono/node-server's) cannot be copied by `new Request(request, ...)`.
+  const answerHead = async (request: Request) => {
+    const get = new Request(request.url, { method: 'GET', headers: request.headers, signal: request.signal });
+    const answer = await handle(get);
+    return new Response(null, { status: answer.status, headers: answer.headers });
+  };
+  const handle = async (request: Request): Promise<Response> => {
+    try {
+      const url = new URL(request.url);
+      if (url.searchParams.has(ASSET_PARAMETER)) {
+        return await assetResponse(request, parseQuery(ASSET_QUERY, url)[ASSET_PARAMETER]);
+      }
+      if (request.method !== 'GET' && request.method !== 'PUT') {
+        return errorJson(
+          405,
+          'METHOD_NOT_ALLOWED',
+          `${request.method} is not supported: use GET, HEAD or PUT`,
+          {
+            headers: { allow: 'GET, HEAD, PUT' },
+          },
+        );
+      }
+      // Before the session is asked and before a byte of the body is read: nothing of a refused
+      // write runs.
+      if (request.method === 'PUT') assertSameSiteJson(request);
+      let query: Query;
+      try {
+        query = parseQuery(QUERY_PARAMETERS[request.method], url);
+      } catch (error) {
+        // A person followed a broken link: a page in their language, not the JSON a program gets.
+        if (
+          !(error instanceof InvalidRequestError) ||
+          request.method !== 'GET' ||
+          url.searchParams.has('part') ||
+          !wantsHtml(request.headers.get('accept'))
+        )
+          throw error;
+        const lang = options.lang ?? pageLanguage(request.headers.get('accept-language'));
+        return html(invalidLinkPage({ endpoint: url.pathname, lang, detail: error.message }), 400);
+      }
+      if (request.method === 'GET') assertPartReads(url, query.part);
+      const { taskSheet } = query;
+      const { scope, user } = checkContext(await options.context(request));
+      if (request.method === 'GET' && query.part === undefined && wantsHtml(request.headers.get('accept'))) {
+        const lang = options.lang ?? pageLanguage(request.headers.get('accept-language'));
+        return html(screenPage({ endpoint: url.pathname, taskSheet, lang }));
+      }
+      if (request.method === 'GET' && query.part !== undefined)
+        return json(200, await screenPart(query, scope));
+      const { names, treeView } = await resolveInstallation(db, scope);
+      if (request.method === 'GET') {
+        const tree = await loadTaskTree(db, { scope, taskSheet, names, treeView: treeView ?? null });
+        return json(200, tree);
+      }
+      const batch = parseInput(MetricBatch, await readJsonBody(request, MAX_BODY_BYTES), 'request body');
+      const result = await saveMetrics(db, {
+        scope,
+        user,
+        taskSheet,
+        entries: batch.entries,
+        names,
+        treeView: treeView ?? null,
+      });
+      return json(200, result);
+    } catch (error) {
+      if (error instanceof Response) return error;
+      return errorResponse(error, onError);
+    }
+  };
+  return (request) => (request.method === 'HEAD' ? answerHead(request) : handle(request));
+
+  /**
+   * The screen's light data. The installation and the task sheet are read together (neither needs
+   * the other), then the part's own reads; an expand of a scope seen before sends its own reads
+   * with them, so it costs one round trip of waiting.
+   */
+  async function screenPart(query: Query, scope: AssociationContext['scope']): Promise<unknown> {
+    const { taskSheet } = query;
+    if (query.part === 'search' && query.q === undefined)
+      throw missing('q', 'give the text to search for as &q=');
+    if (query.part === 'children' && (query.level === undefined) !== (query.node === undefined)) {
+      throw missing(
+        query.level === undefined ? 'level' : 'node',
+        'give both &level= and &node= (or neither, for the roots)',
+      );
+    }
+    const parent =
+      query.level === undefined || query.node === undefined ? null : { level: query.level, id: query.node };
+    // An unknown task sheet is a 404 for every part, a search included.
+    const sheetRead = loadTaskSheet(db, scope, taskSheet);
+    // An expand does not wait for the parameter rows: its queries start at once with the plan this
+    // scope had last time, and their answer counts only if the rows read meanwhile still give that
+    // plan (else the branch is read again with the new one). A branch costs one round trip, not two.
+    const guess = query.part === 'children' ? plans.last(scope) : undefined;
+    const early =
+      guess === undefined
+        ? undefined
+        : readBranch(db, { scope, plan: guess.plan, parent, taskSheet: sheetRead, taskSheetId: taskSheet });
+    // Marked handled now: a guess that turns out stale may fail, and is then never awaited.
+    early?.catch(() => undefined);
+    // The parameter rows alone, checked and planned once per text of them: the screen needs the
+    // TREE_VIEW and the plan, not the Drizzle tables resolveInstallation also builds.
+    const [planned, sheet] = await Promise.all([plans.read(db, scope), sheetRead]);
+    const { treeView, plan } = planned;
+    // A table of the plan that is missing or lacks a column is said as the tree's own reads say it:
+    // which table, and which parameter row or TREE_VIEW key named it.
+    return explainTableErrors(db, scope, plan, async () => {
+      if (query.part === 'start') {
+        return readScreenStart(db, {
+          scope,
+          taskSheet: sheet,
+          plan,
+          headerColumns: treeView?.taskSheetColumns,
+        });
+      }
+      if (query.part === 'search') return searchTree(db, { scope, plan, text: query.q ?? '' });
+      if (early !== undefined && guess === planned) return { nodes: await early };
+      return { nodes: await readBranch(db, { scope, plan, parent, taskSheet: sheet }) };
+    });
+  }
+}
+
+/** The query parameters each kind of GET reads (no `part`: the whole tree or the page). */
+const PART_READS: Record<NonNullable<Query['part']> | 'tree', readonly string[]> = {
+  tree: ['taskSheet'],
+  start: ['taskSheet', 'part'],
+  children: ['taskSheet', 'part', 'level', 'node'],
+  search: ['taskSheet', 'part', 'q'],
+};
+
+/**
+ * A parameter this GET does not read is refused, as an unknown one is: `?part=start&node=7` would
+ * otherwise answer the roots to a client that meant to ask for node 7's children.
+ */
+function assertPartReads(url: URL, part: Query['part']): void {
+  const reads = PART_READS[part ?? 'tree'];
+  for (const name of url.searchParams.keys()) {
+    if (!reads.includes(name)) {
+      throw new InvalidRequestError(
+        'UNKNOWN_QUERY_PARAMETER',
+        `query parameter ${name} is not read ${part === undefined ? 'without part' : `by part=${part}`} (it reads ${reads.join(', ')})`,
+        { path: name },
+      );
+    }
+  }
+}
+
+function missing(parameter: string, message: string): InvalidRequestError {
+  return new InvalidRequestError('INVALID_REQUEST', `query at ${parameter}: ${message}`, { path: parameter });
+}
+
+async function assetResponse(request: Request, name: string): Promise<Response> {
+  // A HEAD arrives here as its GET (see createAssociationHandler), and loses the body there.
+  if (request.method !== 'GET') {
+    return errorJson(405, 'METHOD_NOT_ALLOWED', `${request.method} is not supported: use GET`, {
+      headers: { allow: 'GET, HEAD' },
+    });
+  }
+  if (!screenFiles.has(name)) {
+    return errorJson(404, 'NOT_FOUND', `no such file of the screen: ${SCREEN_ASSETS.join(' or ')}`, {
+      path: ASSET_PARAMETER,
+    });
+  }
+  const answer = await screenFiles.answer(name, request.headers.get('if-none-match'));
+  const body = answer.body === undefined ? null : (answer.body as Uint8Array<ArrayBuffer>);
+  return new Response(body, { status: answer.status, headers: answer.headers });
+}
+
+/**
+ * The session the host's `context` gave: a bad scope or user is the host's bug (a 500 its operators
+ * hear of through onError), never the client's 400.
+ */
+function checkContext(given: AssociationContext): AssociationContext {
+  const scope = checkScope(given.scope);
+  if (!SeqDb.safeParse(given.user).success) {
+    throw new TaskAssociationError(
+      'INVALID_USER',
+      `user ${JSON.stringify(given.user) ?? String(given.user)} is not a SEQ_DB (a positive whole number): check the host's context`,
+      { path: 'user' },
+    );
+  }
+  return { scope, user: given.user };
+}
+
+function errorResponse(error: unknown, onError: (error: unknown) => void): Response {
+  if (!(error instanceof TaskAssociationError)) {
+    // A bug or a lost database: the details belong in the host's log, not in the response.
+    onError(error);
+    return errorJson(500, 'INTERNAL_ERROR', 'the request failed on the server');
+  }
+  const status = statusOf(error);
+  // The host's operators should hear of a database that stops answering and of an installation that
+  // cannot serve (every 500), not only the client.
+  if (error instanceof DatabaseTimeoutError || status === 500) onError(error);
+  return errorJson(status, error.code, error.message, {
+    ...(error.path === undefined ? {} : { path: error.path }),
+    // The database stopped answering, or other writers kept the scope busy: the client may try
+    // again, not at once.
+    ...(status === 503 ? { headers: { 'retry-after': String(retryAfterSeconds(error)) } } : {}),
+  });
+}
+
+/**
+ * Retry-After of a 503: for a database that did not answer, long enough not to pile onto a struggling
+ * one; for writers that kept the scope busy, a moment (each save holds it for milliseconds).
+ */
+function retryAfterSeconds(error: TaskAssociationError): number {
+  return error instanceof DatabaseTimeoutError ? 5 : 1;
+}
+
+function statusOf(error: TaskAssociationError): number {
+  if (error instanceof PayloadTooLargeError) return 413;
+  if (error instanceof UnsupportedMediaTypeError) return 415;
+  if (error instanceof CrossSiteError) return 403;
+  if (error instanceof InvalidRequestError) return 400;
+  if (error instanceof NotFoundError) return 404;
+  if (error instanceof ReadOnlyRowError) return 409;
+  if (error instanceof BusyError || error instanceof DatabaseTimeoutError) return 503;
+  // The rest (ConfigurationError, the config reader's ConfigError, a bad table name in a parameter
+  // row) is the installation's to fix, not the request's.
+  return 500;
+}
+
+/** The one shape of every error answer: `{ "error": { "code", "message", "path"? } }`. */
+function errorJson(
+  status: number,
+  code: string,
+  message: string,
+  options: { path?: string; headers?: Record<string, string> } = {},
+): Response {
+  const error = options.path === undefined ? { code, message } : { code, message, path: options.path };
+  return json(status, { error }, options.headers);
+}
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: {
+      'content-type': 'application/json; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+      // The same URL answers a page or JSON by Accept: caches must keep them apart.
+      vary: 'Accept',
+      ...headers,
+    },
+  });
+}
+
+function html(page: string, status = 200): Response {
+  return new Response(page, {
+    status,
+    headers: {
+      'content-type': 'text/html; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+      'content-security-policy': PAGE_CSP,
+      'referrer-policy': 'same-origin',
+      vary: 'Accept',
+    },
+  });
+}

@@ -1,0 +1,54 @@
+import type { z } from 'zod';
+import { abbreviated } from '../model/errors.js';
+import { InvalidRequestError } from '../model/request-errors.js';
+
+/** A handler's query string: each parameter a model of the text it is given as. */
+export type QueryModel = z.ZodObject<Record<string, z.ZodType<unknown, string | undefined>>>;
+
+/**
+ * Reads `url`'s query string against `model`, the handler's table of the parameters it accepts.
+ * A parameter given twice is refused, not resolved to its first value (a proxy or a cache may read
+ * the other one); a parameter the table does not name is refused, so a typo (`?tasksheet=`) is an
+ * answer, not an ignored filter. Each error names the parameter, as its path.
+ *
+ * @example parseQuery(z.strictObject({ taskSheet: SeqDbText }), new URL('http://h/a?taskSheet=42')) // { taskSheet: 42 }
+ */
+export function parseQuery<Model extends QueryModel>(model: Model, url: URL): z.output<Model> {
+  const known = Object.keys(model.shape);
+  const values: Record<string, string> = Object.create(null);
+  for (const [name, value] of url.searchParams) {
+    if (!known.includes(name)) {
+      throw new InvalidRequestError(
+        'UNKNOWN_QUERY_PARAMETER',
+        `query parameter ${JSON.stringify(abbreviated(name))} is not one this endpoint reads (it reads ${known.join(', ')})`,
+        { path: abbreviated(name) },
+      );
+    }
+    if (Object.hasOwn(values, name)) {
+      throw new InvalidRequestError(
+        'REPEATED_QUERY_PARAMETER',
+        `query parameter ${name} is given more than once: give it once`,
+        { path: name },
+      );
+    }
+    values[name] = value;
+  }
+  for (const name of known) {
+    if (!Object.hasOwn(values, name) && !model.shape[name]?.safeParse(undefined).success) {
+      throw new InvalidRequestError('INVALID_REQUEST', `query parameter ${name} is missing: give ?${name}=`, {
+        path: name,
+      });
+    }
+  }
+  const result = model.safeParse({ ...values });
+  if (result.success) return result.data;
+  const issue = result.error.issues[0];
+  const name = String(issue?.path[0] ?? '');
+  throw new InvalidRequestError(
+    'INVALID_REQUEST',
+    `query parameter ${name}: ${issue?.message ?? 'invalid'}`,
+    {
+      path: name,
+    },
+  );
+}

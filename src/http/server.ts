@@ -1,0 +1,113 @@
+import { randomBytes } from 'node:crypto';
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { createDiskCache, DEFAULT_CACHE_DIR, openCacheDir } from '../gallery/cache/disk-cache.js';
+import { folderSource } from '../gallery/folder-source.js';
+import { GalleryConfigError } from '../gallery/gallery-errors.js';
+import type { GalleryLimitsInput } from '../gallery/limits.js';
+import type { GalleryLogger } from '../gallery/logger.js';
+import { createGalleryHandler } from './gallery-handler.js';
+import { toNodeListener } from './node-adapter.js';
+import { GALLERY_DEPENDENCY_FILES } from './package-files.js';
+import { createWebRootHandler } from './web-root.js';
+
+// The package's own folder: two levels up from src/gallery (tests) and from dist/gallery (installed).
+const PACKAGE_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+export const DEFAULT_IMAGES_DIR = join(PACKAGE_ROOT, 'examples', 'images');
+export const DEFAULT_WEB_ROOT = join(PACKAGE_ROOT, 'web');
+
+export interface GalleryServerOptions {
+  /** Default 3000; 0 picks a free port (tests). */
+  readonly port?: number;
+  /** Default 127.0.0.1: the demo is not meant to be reachable from other machines. */
+  readonly host?: string;
+  /** The folder of images served (default the package's bundled samples). */
+  readonly imagesDir?: string;
+  /** The disk media cache's folder (default {@link DEFAULT_CACHE_DIR}, the user's own cache folder). */
+  readonly cacheDir?: string;
+  /** Where index.html and its assets are (default the package's `web/`). */
+  readonly webRoot?: string;
+  /** Token secrets; default one random secret per process (URLs change at each restart). */
+  readonly secrets?: readonly string[];
+  readonly limits?: GalleryLimitsInput;
+  readonly logger?: GalleryLogger;
+  /**
+   * More web-standard handlers on the same server, each at a path of its own (e.g. the association
+   * screen at `/associationtask`): a request goes to the first whose path equals its own pathname.
+   */
+  readonly mount?: ReadonlyArray<{
+    readonly path: string;
+    readonly handler: (request: Request) => Promise<Response>;
+  }>;
+}
+
+export interface GalleryServer {
+  readonly url: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Runs the home page and the gallery on one Node http server: `/` and `/assets/*` from the web
+ * root, `/caroulsel/*` from {@link createGalleryHandler} over a folder of images and a disk cache.
+ *
+ * @example const { url, close } = await startGalleryServer({ port: 3000 });
+ */
+export async function startGalleryServer(options: GalleryServerOptions = {}): Promise<GalleryServer> {
+  const cacheDir = options.cacheDir ?? DEFAULT_CACHE_DIR;
+  // Checked before listening: a refused folder stops the server with its reason, instead of a
+  // warning on every request of a gallery that would then never cache.
+  await openCacheDir(cacheDir);
+  const gallery = createGalleryHandler({
+    source: folderSource(options.imagesDir ?? DEFAULT_IMAGES_DIR),
+    secrets: options.secrets ?? [randomBytes(32).toString('base64url')],
+    cache: createDiskCache({ dir: cacheDir }),
+    ...(options.limits === undefined ? {} : { limits: options.limits }),
+    ...(options.logger === undefined ? {} : { logger: options.logger }),
+  });
+  const web = createWebRootHandler(options.webRoot ?? DEFAULT_WEB_ROOT);
+  const galleryListener = toNodeListener(gallery);
+  const webListener = toNodeListener(web);
+  const mounted = (options.mount ?? []).map(({ path, handler }) => ({
+    path,
+    listener: toNodeListener(handler),
+  }));
+  // The web root holds the page and the component; the component's dependency files come from the
+  // package's dependencies, which only the gallery handler serves.
+  const dependencyPaths = new Set(GALLERY_DEPENDENCY_FILES.map((file) => `/assets/${file.name}`));
+  const server = createServer((req, res) => {
+    const pathname = (req.url ?? '/').split('?')[0] ?? '/';
+    const listener =
+      mounted.find((entry) => entry.path === pathname)?.listener ??
+      (req.url?.startsWith('/caroulsel/') || dependencyPaths.has(pathname) ? galleryListener : webListener);
+    return listener(req, res);
+  });
+  const host = options.host ?? '127.0.0.1';
+  server.listen(options.port ?? 3000, host);
+  try {
+    await Promise.race([
+      once(server, 'listening'),
+      once(server, 'error').then(([error]) => Promise.reject(error)),
+    ]);
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    throw new GalleryConfigError(
+      'GALLERY_LISTEN',
+      code === 'EADDRINUSE'
+        ? `port ${options.port ?? 3000} is already in use: stop what runs there or pass another --port`
+        : `cannot listen on ${host}:${options.port ?? 3000}: ${(error as Error).message}`,
+      { cause: error },
+    );
+  }
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://${host}:${port}`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}

@@ -1,7 +1,0 @@
-import { TaskAssociationError } from '../errors.js';
-
-/**
- * Anything the installer refuses: a bad install file, a host it cannot adapt to, another installer
- * holding the lock. Raised before any row is written (the checks all run first).
- */
-export class InstallerError extends TaskAssociationError {}

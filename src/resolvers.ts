@@ -1,0 +1,64 @@
+// Public API of src/resolvers: re-exports only.
+export {
+  type AssociationContext,
+  type AssociationHandlerOptions,
+  createAssociationHandler,
+} from './http/association-handler.js';
+export { assertSameSiteJson } from './http/same-site.js';
+export { MetricBatch, MetricEntry } from './model/metric-batch.js';
+export type { MetricValue } from './model/metrics.js';
+export {
+  BusyError,
+  ConfigurationError,
+  CrossSiteError,
+  InvalidRequestError,
+  NotFoundError,
+  PayloadTooLargeError,
+  ReadOnlyRowError,
+  UnsupportedMediaTypeError,
+} from './model/request-errors.js';
+export { type ColumnType, checkValue, readColumnTypes } from './store/column-types.js';
+export {
+  type Installation,
+  resolveInstallation,
+  resolveTableNames,
+  resolveTreePlan,
+} from './tree/installation.js';
+export {
+  type BranchNode,
+  LoadTaskTreeOptions,
+  loadTaskTree,
+  type TaskNode,
+  type TaskTree,
+  type TreeNode,
+} from './tree/load-task-tree.js';
+export {
+  compileMetricDefaults,
+  type DefaultInputs,
+  defaultSource,
+  type MetricDefaultsResolver,
+  type MetricSource,
+  type ResolvedMetric,
+  type ResolvedMetrics,
+  resolveMetricDefaults,
+} from './tree/metric-defaults.js';
+export { SaveMetricsOptions, type SaveMetricsResult, saveMetrics } from './tree/save-metrics.js';
+export { type BranchParent, type ReadBranchOptions, readBranch } from './tree/screen/branch.js';
+export { DEFAULT_LABEL_COLUMNS } from './tree/screen/labels.js';
+export type { ScreenMetric, ScreenMetricSource, ScreenNode } from './tree/screen/nodes.js';
+export {
+  type PathStep,
+  type SearchMatch,
+  type SearchResult,
+  type SearchTreeOptions,
+  searchTree,
+} from './tree/screen/search.js';
+export {
+  type HeaderColumn,
+  type ReadScreenStartOptions,
+  readScreenStart,
+  type ScreenMetricColumn,
+  type ScreenStart,
+} from './tree/screen/start.js';
+export { loadTaskSheet } from './tree/task-sheet.js';
+export { type PlannedLevel, planTree, type TreePlan } from './tree/tree-plan.js';

@@ -1,0 +1,73 @@
+import { createHash } from 'node:crypto';
+import { InstallerError } from '../model/installer-errors.js';
+import type { Database } from './driver.js';
+
+/** What `work` may ask of the lock it runs under. */
+export interface HeldLock {
+  /**
+   * Throws `INSTALLER_LOCK_LOST` unless the lock is still ours. Asked before writing after a wait of
+   * unknown length (the operator's answer): the lock's connection sits idle meanwhile, and an idle
+   * timeout, a proxy or the network may have closed it, and the lock with it.
+   */
+  assertHeld(): Promise<void>;
+}
+
+/**
+ * Runs `work` while holding the installer lock of this database, so two installers never interleave.
+ * GET_LOCK is per server, so the name carries the database; it is held by one pinned connection
+ * (a transaction that writes nothing is the interface's way to pin one) and released by the server
+ * itself if the process dies. A second installer gets an error at once instead of waiting.
+ *
+ * Once `work` has finished, a lock connection that has gone away is no error of the run: its
+ * transaction wrote nothing, and the server released the lock with it.
+ */
+export async function withInstallerLock<T>(db: Database, work: (lock: HeldLock) => Promise<T>): Promise<T> {
+  const name = installerLockName(db.schemaName);
+  let done: { value: T } | undefined;
+  try {
+    await db.transaction(async (connection) => {
+      const [row] = await connection.query<{ acquired: number | null }>('SELECT GET_LOCK(?, 0) AS acquired', [
+        name,
+      ]);
+      if (row?.acquired !== 1) {
+        throw new InstallerError(
+          'INSTALLER_LOCKED',
+          `another installer is working on database "${db.schemaName}" (lock ${name} is held): wait for it to finish and run again`,
+        );
+      }
+      const lost = (cause?: unknown) =>
+        new InstallerError(
+          'INSTALLER_LOCK_LOST',
+          `the installer lock on database "${db.schemaName}" was lost while the run waited (its connection was closed: an idle timeout, a proxy or the network); nothing more was written: run again`,
+          cause === undefined ? {} : { cause },
+        );
+      const held: HeldLock = {
+        async assertHeld() {
+          const [check] = await connection
+            .query<{ mine: number | null }>('SELECT IS_USED_LOCK(?) = CONNECTION_ID() AS mine', [name])
+            .catch((error: unknown) => {
+              throw lost(error);
+            });
+          if (Number(check?.mine) !== 1) throw lost();
+        },
+      };
+      try {
+        done = { value: await work(held) };
+      } finally {
+        // Best effort: a connection that is gone has released the lock already.
+        await connection.query('SELECT RELEASE_LOCK(?)', [name]).catch(() => undefined);
+      }
+    });
+  } catch (error) {
+    if (done === undefined) throw error;
+  }
+  if (done === undefined) throw new Error('unreachable: the installer lock ran no work');
+  return done.value;
+}
+
+/** `task_association_installer:<database>`, hashed when that would pass MySQL's 64-character limit. */
+export function installerLockName(schemaName: string): string {
+  const name = `task_association_installer:${schemaName}`;
+  if (name.length <= 64) return name;
+  return `task_association_installer:${createHash('sha256').update(schemaName).digest('hex').slice(0, 32)}`;
+}

@@ -1,0 +1,147 @@
+import { type Identifier, parseIdentifier } from '../model/identifier.js';
+import { HOST_TABLES } from '../model/table-names.js';
+import { type ColumnType, readColumnTypes } from './column-types.js';
+import type { SqlExecutor } from './driver.js';
+
+/** What a save needs to know of the metric table before it writes: its columns and its key index. */
+export interface MetricTableShape {
+  readonly columns: ReadonlyMap<string, ColumnType>;
+  /** The index that starts with the key columns, when the table has one (ours is ix_metric_key). */
+  readonly keyIndex: Identifier | undefined;
+}
+
+/** The columns a metric table must have for a row to be found, inserted and guarded. */
+export const IDENTITY_COLUMNS = [
+  'EMPRESA',
+  'FILIAL',
+  'LOCAL',
+  'ID',
+  'INS_USUARIO_SEQ_DB',
+  'UPD_USUARIO_SEQ_DB',
+  'ATIVO',
+  'DELETED',
+  'RO',
+  'FOLHA_TAREFA_SEQ_DB',
+  'OPER_SEQ_DB',
+  'OPER_GRUPO_SEQ_DB',
+];
+
+/**
+ * How long a shape read from information_schema is reused. A metric table's columns change at a
+ * deployment, not between two saves, and reading them on every save was two of a one-entry save's
+ * statements. The server stays the judge: a write it refuses for a column reason drops the shape at
+ * once (see {@link forgetMetricTableShape}), so a stale shape costs one retry, never a wrong write.
+ */
+export const SHAPE_TTL_MS = 60_000;
+
+interface Cached {
+  readonly shape: Promise<MetricTableShape>;
+  readonly until: number;
+}
+
+/** Per connection pool (the Database object a caller hands us), per table name. */
+const cache = new WeakMap<object, Map<string, Cached>>();
+
+/**
+ * The metric table's shape, from this pool's cache when read less than {@link SHAPE_TTL_MS} ago.
+ * Only a usable shape (every identity column present) is kept: a missing or incomplete table is read
+ * again on the next save, so creating or fixing it takes effect at once.
+ */
+export function metricTableShape(db: SqlExecutor, table: Identifier): Promise<MetricTableShape> {
+  return cachedShape(db, table, isUsable);
+}
+
+/**
+ * The columns of the host's task sheet table, cached as the metric table's shape is: a save checks
+ * the task sheet's scope and flags in its own locking read, by whichever of those columns the host's
+ * table has. A table that does not exist (no columns) is read again on the next save.
+ */
+export async function taskSheetColumns(db: SqlExecutor): Promise<ReadonlySet<string>> {
+  const shape = await cachedShape(db, TASK_SHEET_TABLE, (read) => read.columns.size > 0);
+  return new Set(shape.columns.keys());
+}
+
+const TASK_SHEET_TABLE = parseIdentifier(HOST_TABLES.FOLHA_TAREFA, 'task sheet table');
+
+function cachedShape(
+  db: SqlExecutor,
+  table: Identifier,
+  usable: (shape: MetricTableShape) => boolean,
+): Promise<MetricTableShape> {
+  const tables = cache.get(db) ?? new Map<string, Cached>();
+  cache.set(db, tables);
+  const cached = tables.get(table);
+  if (cached !== undefined && cached.until > Date.now()) return cached.shape;
+  const shape = readShape(db, table);
+  tables.set(table, { shape, until: Date.now() + SHAPE_TTL_MS });
+  // Dropped only if still the entry: a newer read may have replaced it meanwhile.
+  const drop = () => {
+    if (tables.get(table)?.shape === shape) tables.delete(table);
+  };
+  shape.then((read) => {
+    if (!usable(read)) drop();
+  }, drop);
+  return shape;
+}
+
+/** Drops the cached shapes of `table` and of the task sheet table, so the next save reads them again. */
+export function forgetMetricTableShape(db: SqlExecutor, table: Identifier): void {
+  cache.get(db)?.delete(table);
+  cache.get(db)?.delete(TASK_SHEET_TABLE);
+}
+
+/** The identity columns `columns` lacks. */
+export function missingIdentityColumns(columns: ReadonlyMap<string, ColumnType>): string[] {
+  return IDENTITY_COLUMNS.filter((column) => !columns.has(column));
+}
+
+function isUsable(shape: MetricTableShape): boolean {
+  return missingIdentityColumns(shape.columns).length === 0;
+}
+
+async function readShape(db: SqlExecutor, table: Identifier): Promise<MetricTableShape> {
+  const [columns, keyIndex] = await Promise.all([readColumnTypes(db, table), findKeyIndex(db, table)]);
+  return { columns, keyIndex };
+}
+
+/**
+ * Server errors that say the table is not what the shape says (a column gone, a narrower type, the
+ * index dropped): the shape is read again and the batch checked against it before any retry.
+ */
+const SHAPE_ERRORS = new Set([
+  'ER_BAD_FIELD_ERROR',
+  'ER_NO_SUCH_TABLE',
+  'ER_KEY_DOES_NOT_EXITS',
+  'ER_DATA_TOO_LONG',
+  'ER_WARN_DATA_OUT_OF_RANGE',
+  'WARN_DATA_TRUNCATED',
+  'ER_TRUNCATED_WRONG_VALUE_FOR_FIELD',
+  'ER_BAD_NULL_ERROR',
+  'ER_NO_DEFAULT_FOR_FIELD',
+]);
+
+export function isShapeError(error: unknown): boolean {
+  const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
+  return typeof code === 'string' && SHAPE_ERRORS.has(code);
+}
+
+/** The columns a save looks rows up by, in the order an index must start with to serve it. */
+const KEY_COLUMNS = ['EMPRESA', 'FILIAL', 'LOCAL', 'FOLHA_TAREFA_SEQ_DB', 'OPER_SEQ_DB', 'OPER_GRUPO_SEQ_DB'];
+
+/**
+ * The metric table's index that starts with the key columns (ours is METRIC_KEY_INDEX; a host's own
+ * metric table may have one under another name), or undefined when it has none: then the save still
+ * writes only its keys, but the server may lock more rows than theirs to find them.
+ */
+async function findKeyIndex(db: SqlExecutor, table: Identifier): Promise<Identifier | undefined> {
+  // A MySQL 8 functional key part has no COLUMN_NAME: it counts as a part no lookup by column uses
+  // (GROUP_CONCAT would skip it, and an index with an expression between key columns would pass).
+  const rows = await db.query<{ name: string; columns: string | null }>(
+    `SELECT INDEX_NAME AS name, GROUP_CONCAT(IFNULL(COLUMN_NAME, '(expression)') ORDER BY SEQ_IN_INDEX) AS columns
+       FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? GROUP BY INDEX_NAME`,
+    [table],
+  );
+  const wanted = KEY_COLUMNS.join(',').toLowerCase();
+  const found = rows.find((row) => `${(row.columns ?? '').toLowerCase()},`.startsWith(`${wanted},`));
+  return found === undefined ? undefined : parseIdentifier(found.name, 'metric key index');
+}

@@ -1,0 +1,243 @@
+import { type Identifier, quoteIdentifier } from '../model/identifier.js';
+import type { MetricValue } from '../model/metrics.js';
+import type { Scope } from '../model/scope.js';
+import { scopeParams } from './scope-filter.js';
+import { fragment, joinSql, type Statement } from './statement.js';
+
+/*
+ * The SQL of a save's transaction, decided without touching the database: which rows to lock, which
+ * to update, which to insert. Each builder returns one statement with `?` placeholders; names are
+ * checked identifiers, values travel as parameters, each beside its own placeholder.
+ */
+
+/** One metric row's identity on a task sheet: the activity and the parent node it was reached through. */
+export interface MetricKey {
+  readonly activity: number;
+  readonly group: number | null;
+}
+
+/** A checked entry: its key and the values to write, by metric column. */
+export interface MetricWrite extends MetricKey {
+  readonly values: ReadonlyMap<Identifier, MetricValue>;
+}
+
+/**
+ * The batch's keys as a table `k (n, o, g)`: n numbers them from 1, o is the activity, g the parent
+ * node (NULL on a one-level tree). One JSON parameter, whatever the batch's size: a derived table of
+ * one SELECT per key costs the server a parse of each (a 1000-key batch measured several ms).
+ */
+function keyTable(keys: readonly MetricKey[]): Statement {
+  return {
+    sql: `JSON_TABLE(?, '$[*]' COLUMNS (n FOR ORDINALITY, o BIGINT PATH '$[0]', g BIGINT PATH '$[1]')) k`,
+    params: [JSON.stringify(keys.map((key) => [key.activity, key.group]))],
+  };
+}
+
+/**
+ * The name of the lock that serialises the writers of one (database, metric table, scope), as an SQL
+ * expression. It is hashed on the server: MySQL refuses lock names longer than 64 characters.
+ */
+export function scopeLockName(table: Identifier, scope: Scope): Statement {
+  return {
+    sql: `CONCAT('task_association:', SHA1(CONCAT(DATABASE(), '.', ?, ':', ?)))`,
+    params: [table, scopeParams(scope).join('/')],
+  };
+}
+
+/** The scope's named lock and how long to wait for it. */
+export interface ScopeLock {
+  readonly name: Statement;
+  readonly timeoutSeconds: number;
+}
+
+/**
+ * Takes the scope's named lock, then locks and reads the task sheet's rows of exactly `keys` (DELETED
+ * rows excepted: they are history, never the key's row), in one statement, which also carries the
+ * save's `checks` (see `checkParts`). Every row says whether the lock was taken (`locked` = 1) and
+ * which key it is for (`n`, from 1); a key without a row comes back once with a NULL ID; when the lock
+ * was not taken, no metric row is read or locked (the join's condition starts with it).
+ *
+ * The lock is a one-row derived table read first: a derived table without a base table (and with a
+ * LIMIT) is never merged into the outer query, by MySQL or MariaDB, so GET_LOCK runs once, before
+ * any metric row is read. One index lookup per key: the keys drive the join and, when the table has
+ * it, the metric key index is forced, since the optimizer may otherwise walk an index of one column
+ * (the activity's, say) and lock that activity's rows on every task sheet. `<=>` matches a NULL group
+ * (a one-level tree) as a value.
+ *
+ * @example lockKeysStatement(parseIdentifier('app_oper_grupo_metrica', 'metric table'), scope, 42, [{ activity: 3, group: 1 }], parseIdentifier(METRIC_KEY_INDEX, 'index'), { name: scopeLockName(parseIdentifier('app_oper_grupo_metrica', 'metric table'), scope), timeoutSeconds: 10 }).sql
+ * // SELECT STRAIGHT_JOIN l.locked, k.n, m.ID, ... FROM (SELECT GET_LOCK(..., ?) AS locked LIMIT 1) l
+ * //   JOIN JSON_TABLE(?, ...) k LEFT JOIN `app_oper_grupo_metrica` m FORCE INDEX (`ix_metric_key`) ON l.locked = 1 AND ... FOR UPDATE
+ */
+export function lockKeysStatement(
+  table: Identifier,
+  scope: Scope,
+  taskSheet: number,
+  keys: readonly MetricKey[],
+  keyIndex: Identifier | undefined,
+  lock: ScopeLock,
+  checks?: CheckParts,
+): Statement {
+  const hint = keyIndex === undefined ? '' : ` FORCE INDEX (${quoteIdentifier(keyIndex)})`;
+  return joinSql([
+    checks?.with === undefined ? '' : joinSql(['WITH RECURSIVE ', checks.with, ' ']),
+    'SELECT STRAIGHT_JOIN l.locked, k.n, m.ID, m.RO, m.ATIVO, k.o AS OPER_SEQ_DB, k.g AS OPER_GRUPO_SEQ_DB',
+    checks === undefined ? '' : joinSql([', ', checks.columns]),
+    `
+       FROM (SELECT GET_LOCK(`,
+    lock.name,
+    fragment(', ?) AS locked LIMIT 1) l JOIN ', lock.timeoutSeconds),
+    keyTable(keys),
+    fragment(
+      `
+       LEFT JOIN ${quoteIdentifier(table)} m${hint} ON l.locked = 1 AND m.EMPRESA = ? AND m.FILIAL = ? AND m.LOCAL = ?
+        AND m.FOLHA_TAREFA_SEQ_DB = ? AND m.OPER_SEQ_DB = k.o AND m.OPER_GRUPO_SEQ_DB <=> k.g AND IFNULL(m.DELETED, 0) = 0
+     FOR UPDATE`,
+      ...scopeParams(scope),
+      taskSheet,
+    ),
+  ]);
+}
+
+/** Releases the scope's named lock. */
+export function releaseStatement(lock: ScopeLock): Statement {
+  return { sql: `SELECT RELEASE_LOCK(${lock.name.sql})`, params: lock.name.params };
+}
+
+/** An update: the rows (by ID) of entries that write the same columns. */
+export interface RowUpdate {
+  readonly ids: readonly number[];
+  readonly values: ReadonlyMap<Identifier, MetricValue>;
+}
+
+/**
+ * Rows of values as a table `v`: one JSON parameter, whatever the batch's size, so the statement's
+ * text depends only on the columns written (and is prepared once per connection). Values travel as
+ * text, converted by the column they are written to, as a bound string parameter is; JSON null is
+ * NULL.
+ */
+function valueTable(
+  keys: readonly ('id' | 'o' | 'g')[],
+  values: number,
+  rows: readonly (readonly unknown[])[],
+): Statement {
+  const columns = [
+    // Rows to insert are numbered, for their IDs.
+    ...(keys.includes('o') ? ['n FOR ORDINALITY'] : []),
+    ...keys.map((name, index) => `${name} BIGINT PATH '$[${index}]'`),
+    ...Array.from({ length: values }, (_, index) => `v${index} LONGTEXT PATH '$[${keys.length + index}]'`),
+  ];
+  return {
+    sql: `JSON_TABLE(?, '$[*]' COLUMNS (${columns.join(', ')})) v`,
+    params: [JSON.stringify(rows)],
+  };
+}
+
+/** JSON text of a checked value: numbers as they are (JSON keeps a safe integer exact), text as text. */
+function jsonValue(value: MetricValue | undefined): unknown {
+  return value ?? null;
+}
+
+/**
+ * Updates rows by primary key, one statement per set of columns written (a batch usually writes one
+ * set), the rows' IDs and values joined from a JSON table.
+ *
+ * With `release`, the last statement also releases the scope's named lock, from a one-row derived
+ * table read before any row is written. Only for a batch that inserts nothing: its rows are already
+ * locked by the locking read, so the next writer that takes the named lock waits on them until this
+ * transaction commits, and the one round trip a release costs is saved.
+ */
+export function updateStatements(
+  table: Identifier,
+  scope: Scope,
+  user: number,
+  updates: readonly RowUpdate[],
+  release?: ScopeLock,
+): Statement[] {
+  const bySet = new Map<string, { columns: Identifier[]; rows: unknown[][] }>();
+  for (const update of updates) {
+    const columns = [...update.values.keys()];
+    const set = columns.join(',');
+    const group = bySet.get(set) ?? { columns, rows: [] };
+    bySet.set(set, group);
+    for (const id of update.ids) group.rows.push([id, ...[...update.values.values()].map(jsonValue)]);
+  }
+  const sets = [...bySet.values()];
+  return sets.map(({ columns, rows }, setIndex) => {
+    const releasing = release !== undefined && setIndex === sets.length - 1;
+    const names = columns.map((_, index) => `v${index}`);
+    return joinSql([
+      'UPDATE ',
+      releasing ? joinSql(['(SELECT RELEASE_LOCK(', release.name, ') AS released LIMIT 1) r JOIN ']) : '',
+      valueTable(['id'], names.length, rows),
+      fragment(
+        ` JOIN ${quoteIdentifier(table)} m ON m.EMPRESA = ? AND m.FILIAL = ? AND m.LOCAL = ? AND m.ID = v.id`,
+        ...scopeParams(scope),
+      ),
+      fragment(
+        ` SET ${columns.map((column, index) => `m.${quoteIdentifier(column)} = v.${names[index]}`).join(', ')}, m.UPD_USUARIO_SEQ_DB = ?`,
+        user,
+      ),
+    ]);
+  });
+}
+
+/**
+ * One INSERT of the new rows, with consecutive IDs after the scope's highest; a column an entry
+ * leaves out is NULL. The highest ID is read in the same statement, backwards through the primary
+ * key: an INSERT ... SELECT share-locks the rows it reads, so it reads the latest row (waiting for a
+ * writer that has not committed yet, rather than missing its rows), and a host writer cannot take
+ * those IDs meanwhile. Our own writers are serialised by the scope's named lock, held across it.
+ */
+export function insertStatement(
+  table: Identifier,
+  scope: Scope,
+  user: number,
+  taskSheet: number,
+  inserts: readonly MetricWrite[],
+): Statement {
+  const metricColumns = [...new Set(inserts.flatMap((entry) => [...entry.values.keys()]))];
+  const names = metricColumns.map((_, index) => `v${index}`);
+  const quoted = quoteIdentifier(table);
+  return joinSql([
+    `INSERT INTO ${quoted} (EMPRESA, FILIAL, LOCAL, ID, INS_USUARIO_SEQ_DB, FOLHA_TAREFA_SEQ_DB, OPER_SEQ_DB, OPER_GRUPO_SEQ_DB${metricColumns.map((column) => `, ${quoteIdentifier(column)}`).join('')})`,
+    fragment(
+      ` SELECT ?, ?, ?, IFNULL(last.ID, 0) + v.n, ?, ?, v.o, v.g${names.map((name) => `, v.${name}`).join('')} FROM `,
+      ...scopeParams(scope),
+      user,
+      taskSheet,
+    ),
+    valueTable(
+      ['o', 'g'],
+      names.length,
+      inserts.map((entry) => [
+        entry.activity,
+        entry.group,
+        ...metricColumns.map((column) => jsonValue(entry.values.get(column))),
+      ]),
+    ),
+    fragment(
+      ` LEFT JOIN (SELECT ID FROM ${quoted} WHERE EMPRESA = ? AND FILIAL = ? AND LOCAL = ? ORDER BY ID DESC LIMIT 1) last ON TRUE`,
+      ...scopeParams(scope),
+    ),
+  ]);
+}
+
+/**
+ * What a save checks in its own locking read, so that the checks cost no round trip of their own and
+ * see the tree as the write does (a link removed between a separate check and the write would go
+ * unnoticed):
+ * - `sheet_ok`: 1 when the task sheet is live and in the scope;
+ * - `linked`: the (activity, parent node) pairs of live links of the task level from the keys'
+ *   activities, live (on a one-level tree: (activity, NULL) for each live activity);
+ * - `w0`, `w1`, ...: the rows the shown-node walk reads upwards from the keys' nodes (see
+ *   {@link shownFromWalk}).
+ * The last two are JSON arrays, on the first key's row only.
+ *
+ * Every check is a subquery in the select list: neither MySQL nor MariaDB locks the rows a subquery
+ * reads under the outer statement's FOR UPDATE (the lock-count test pins it), so host rows are only
+ * read. `with` holds the walk's common table expressions; the key rows are `k (n, o, g)`.
+ */
+export interface CheckParts {
+  readonly with: Statement | undefined;
+  readonly columns: Statement;
+}

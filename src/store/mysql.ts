@@ -1,0 +1,386 @@
+import type { Connection as CallbackConnection } from 'mysql2';
+import mysql from 'mysql2/promise';
+import { z } from 'zod';
+import { DatabaseConnectionError, DatabaseTimeoutError, TaskAssociationError } from '../model/errors.js';
+import { checkOptions } from '../model/options.js';
+import type { Database, ExecuteResult, QueryOptions, SqlExecutor } from './driver.js';
+import { DEFAULT_DATABASE_TIMEOUT_MS } from './timeout.js';
+import { parseDatabaseUrl, redactUrl } from './url.js';
+
+/**
+ * How values come back, for every connection this package opens:
+ * - DECIMAL stays a string ("12.50"), so no cent is lost to binary floating point;
+ * - BIGINT is a number when it fits in 2^53 - 1 and a string beyond (SEQ_DB values never get there);
+ * - TIMESTAMP/DATETIME are read and written in UTC.
+ */
+export const CONNECTION_OPTIONS = {
+  decimalNumbers: false,
+  supportBigNumbers: true,
+  bigNumberStrings: false,
+  timezone: 'Z',
+  dateStrings: false,
+} as const;
+
+/**
+ * The value options every statement states itself, whatever pool it runs on: a host's pool from
+ * `wrapPool` may read dates in its local time zone, where ours read them in UTC.
+ */
+const PER_STATEMENT = { timezone: 'Z', supportBigNumbers: true } as const;
+type StatementOptions = typeof PER_STATEMENT & { typeCast?: mysql.TypeCast };
+
+/**
+ * For a host pool whose settings change how values are read (`decimalNumbers`, `bigNumberStrings`,
+ * `dateStrings`, or a `typeCast` of its own): no statement option turns those off, but a statement's
+ * own type cast replaces them all. So each statement reads values as our own pools do: DECIMAL as
+ * its exact text, BIGINT as a number while exact and as text beyond, dates as `Date` in UTC. Only on
+ * such pools: a type cast is a call per value, which the tree loader's rows should not pay.
+ */
+const AS_OUR_POOLS: StatementOptions = {
+  ...PER_STATEMENT,
+  typeCast: (field, next) => {
+    switch (field.type) {
+      case 'NEWDECIMAL':
+      case 'DECIMAL':
+        return field.string('ascii');
+      case 'LONGLONG': {
+        // Read by mysql2 (binary rows carry it as 8 bytes, not text), then as our pools keep it.
+        const value = next();
+        if (typeof value !== 'string') return value;
+        const number = Number(value);
+        return Number.isSafeInteger(number) ? number : value;
+      }
+      case 'DATE':
+      case 'DATETIME':
+      case 'TIMESTAMP': {
+        const text = field.string('ascii');
+        if (text === null) return null;
+        // As our pools read them (timezone 'Z'): the server's wall-clock value, taken as UTC.
+        return new Date(`${text.replace(' ', 'T')}${text.length === 10 ? 'T00:00:00' : ''}Z`);
+      }
+      default:
+        return next();
+    }
+  },
+};
+
+/** Pool settings that change how values are read, which {@link AS_OUR_POOLS} undoes per statement. */
+function readsValuesItsOwnWay(config: Record<string, unknown> | undefined): boolean {
+  if (config === undefined) return false;
+  // mysql2 takes any truthy value (`?decimalNumbers=1` in a URI is the string "1").
+  return (
+    Boolean(config.decimalNumbers) ||
+    Boolean(config.bigNumberStrings) ||
+    Boolean(config.dateStrings) ||
+    typeof config.typeCast === 'function'
+  );
+}
+
+const OpenOptionsModel = z.strictObject({
+  connectionLimit: z.number().int().min(1).max(1000).optional(),
+  multipleStatements: z.boolean().optional(),
+  timeoutMs: z.number().int().min(1).max(3_600_000).optional(),
+});
+
+/**
+ * The promise pool of `pool` and what its statements must state: a callback pool (`mysql2`'s own, not
+ * `mysql2/promise`) is turned into one, and one that reads values its own way gets {@link AS_OUR_POOLS}.
+ */
+function promisePool(pool: mysql.Pool): { pool: mysql.Pool; statement: StatementOptions } {
+  const candidate = pool as unknown as {
+    promise?: () => mysql.Pool;
+    pool?: unknown;
+    getConnection?: unknown;
+  };
+  const promised =
+    typeof candidate.promise === 'function' && candidate.pool === undefined ? candidate.promise() : pool;
+  if (typeof (promised as { getConnection?: unknown }).getConnection !== 'function') {
+    throw new TaskAssociationError(
+      'INVALID_POOL',
+      'wrapPool needs a mysql2 pool (mysql.createPool of mysql2/promise)',
+      {
+        path: 'pool',
+      },
+    );
+  }
+  const config = (
+    promised as unknown as { pool?: { config?: { connectionConfig?: Record<string, unknown> } } }
+  ).pool?.config?.connectionConfig;
+  return { pool: promised, statement: readsValuesItsOwnWay(config) ? AS_OUR_POOLS : PER_STATEMENT };
+}
+
+export interface OpenOptions {
+  /** Pool size; the CLI needs one or two, a web host more. */
+  readonly connectionLimit?: number;
+  /** Lets a script run several statements at once (loading a host schema). Off by default. */
+  readonly multipleStatements?: boolean;
+  /**
+   * Longest wait, in ms, for a pool connection and for each statement's answer (default
+   * {@link DEFAULT_DATABASE_TIMEOUT_MS}); also bounds opening a new connection. Past it the call
+   * fails with a {@link DatabaseTimeoutError} and the connection is destroyed, never reused.
+   */
+  readonly timeoutMs?: number;
+}
+
+/**
+ * Opens a pool on `url` and checks that the server answers, so that a wrong host or password fails
+ * here with one clear line ({@link DatabaseConnectionError}) instead of at the first query.
+ */
+export async function openDatabase(
+  url: string,
+  options: OpenOptions = {},
+): Promise<Database & { pool: mysql.Pool }> {
+  checkOptions(OpenOptionsModel, options, 'openDatabase');
+  const location = parseDatabaseUrl(url);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_DATABASE_TIMEOUT_MS;
+  const pool = mysql.createPool({
+    ...CONNECTION_OPTIONS,
+    host: location.host,
+    port: location.port,
+    user: location.user,
+    password: location.password,
+    database: location.database,
+    connectionLimit: options.connectionLimit ?? 4,
+    multipleStatements: options.multipleStatements ?? false,
+    // The few statements this package prepares have fixed texts; the server caps prepared statements
+    // for all its clients together (max_prepared_stmt_count), so each connection keeps few.
+    maxPreparedStatements: 32,
+    // Our own bound on taking a connection fires first; this one only ends the abandoned attempt.
+    connectTimeout: timeoutMs + 1_000,
+  });
+  const db = wrapPool(pool, location.database, { timeoutMs });
+  try {
+    await db.query('SELECT 1');
+  } catch (error) {
+    await pool.end().catch(() => undefined);
+    if (!(error instanceof DatabaseTimeoutError)) throw connectionError(error, url);
+    throw new DatabaseTimeoutError(
+      'DATABASE_TIMEOUT',
+      `the database at ${location.host}:${location.port} did not answer within ${seconds(timeoutMs)} (${redactUrl(url)})`,
+      { cause: error },
+    );
+  }
+  return db;
+}
+
+/**
+ * Wraps a mysql2 pool the host already has (`mysql.createPool(...)`) in our {@link Database} interface.
+ * Every connection taken from the pool and every statement is bounded by `timeoutMs` (see
+ * {@link OpenOptions.timeoutMs}).
+ */
+export function wrapPool(
+  given: mysql.Pool,
+  schemaName: string,
+  options: { readonly timeoutMs?: number } = {},
+): Database & { pool: mysql.Pool } {
+  checkOptions(OpenOptionsModel.pick({ timeoutMs: true }), options, 'wrapPool');
+  const { pool, statement } = promisePool(given);
+  const timeoutMs = options.timeoutMs ?? DEFAULT_DATABASE_TIMEOUT_MS;
+  const acquire = () => acquireConnection(pool, timeoutMs);
+  /** One statement on a connection of its own, returned to the pool unless it had to be destroyed. */
+  const once = async <T>(run: (executor: SqlExecutor) => Promise<T>): Promise<T> => {
+    const connection = await acquire();
+    try {
+      return await run(boundedExecutor(connection, timeoutMs, statement));
+    } finally {
+      releaseUnlessDestroyed(connection);
+    }
+  };
+  return {
+    pool,
+    schemaName,
+    query: (sql, params, options) => once((executor) => executor.query(sql, params, options)),
+    execute: (sql, params, options) => once((executor) => executor.execute(sql, params, options)),
+    async transaction(work) {
+      const connection = await acquire();
+      const tx = boundedExecutor(connection, timeoutMs, statement);
+      try {
+        await tx.execute('START TRANSACTION');
+        const result = await work(tx);
+        await tx.execute('COMMIT');
+        return result;
+      } catch (error) {
+        // On a destroyed connection this fails at once, and the server rolls back on its own.
+        await tx.execute('ROLLBACK').catch(() => undefined);
+        throw error;
+      } finally {
+        releaseUnlessDestroyed(connection);
+      }
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}
+
+/** Connections this package destroyed after a timeout: never handed back to the pool. */
+const destroyed = new WeakSet<mysql.PoolConnection>();
+
+function releaseUnlessDestroyed(connection: mysql.PoolConnection): void {
+  if (!destroyed.has(connection)) connection.release();
+}
+
+/**
+ * A pool connection within `timeoutMs`. mysql2's pool waits without limit for a free connection, so
+ * the wait is raced against a timer; a connection that arrives after the caller gave up goes back to
+ * the pool.
+ */
+async function acquireConnection(pool: mysql.Pool, timeoutMs: number): Promise<mysql.PoolConnection> {
+  const pending = pool.getConnection();
+  const result = await withDeadline(pending, timeoutMs);
+  if (result.timedOut) {
+    pending.then(
+      (late) => late.release(),
+      () => undefined,
+    );
+    throw new DatabaseTimeoutError(
+      'DATABASE_TIMEOUT',
+      `no database connection within ${seconds(timeoutMs)}: every pooled connection is busy, or the database does not answer`,
+    );
+  }
+  return result.value;
+}
+
+/**
+ * Statements on `connection`, each answered within `timeoutMs` or the connection is destroyed: its
+ * socket may still deliver the late answer, and mysql2 would queue the next statement behind it.
+ * The server drops a destroyed connection's transaction and locks once it sees it gone.
+ */
+function boundedExecutor(
+  connection: mysql.PoolConnection,
+  timeoutMs: number,
+  statement: StatementOptions,
+): SqlExecutor {
+  const run = async (
+    sql: string,
+    params: readonly unknown[],
+    { prepare = false, onRow }: QueryOptions = {},
+  ): Promise<unknown> => {
+    if (destroyed.has(connection)) {
+      throw new DatabaseTimeoutError('DATABASE_TIMEOUT', 'the connection was closed after a timeout');
+    }
+    // mysql2 keeps each connection's prepared statements (and closes the oldest past its cap).
+    const pending: Promise<unknown> = prepare
+      ? connection
+          .execute({ sql, values: params as mysql.ExecuteValues[], ...statement })
+          .then(([result]) => result)
+      : onRow !== undefined
+        ? streamRows(connection, sql, params, onRow, statement)
+        : connection.query({ sql, values: params as unknown[], ...statement }).then(([result]) => result);
+    const result = await withDeadline(pending, timeoutMs);
+    if (!result.timedOut) return result.value;
+    destroyed.add(connection);
+    pending.catch(() => undefined);
+    connection.destroy();
+    throw new DatabaseTimeoutError(
+      'DATABASE_TIMEOUT',
+      `the database did not answer within ${seconds(timeoutMs)}: the connection was closed (the server rolls back its unfinished transaction); try again once the database answers`,
+    );
+  };
+  return {
+    async query<Row extends object>(sql: string, params: readonly unknown[] = [], options?: QueryOptions) {
+      return (await run(sql, params, options)) as Row[];
+    },
+    async execute(
+      sql: string,
+      params: readonly unknown[] = [],
+      options?: QueryOptions,
+    ): Promise<ExecuteResult> {
+      const header = (await run(sql, params, {
+        prepare: options?.prepare ?? false,
+      })) as mysql.ResultSetHeader;
+      return { affectedRows: header.affectedRows, insertId: Number(header.insertId) };
+    },
+  };
+}
+
+/**
+ * Runs `sql` on the connection's event interface, handing each row to `onRow` as it is parsed;
+ * resolves with no rows once the result ends. A throwing `onRow` does not stop the result (the
+ * connection must read it to the end to stay usable): later rows are dropped and the first error
+ * rejects at the end. Once the statement's bound has passed (the connection destroyed), the rows
+ * still arriving are dropped too: nobody waits for what they would build.
+ */
+function streamRows(
+  connection: mysql.PoolConnection,
+  sql: string,
+  params: readonly unknown[],
+  onRow: (row: Record<string, unknown>) => void,
+  statement: StatementOptions,
+): Promise<unknown[]> {
+  // The promise wrapper's `connection` is mysql2's own connection, whose queries emit their rows.
+  const core = connection.connection as unknown as CallbackConnection;
+  return new Promise((resolve, reject) => {
+    let failure: { error: unknown } | undefined;
+    // mysql2 tells a lost connection (killed, server gone) only to commands with a callback, and to
+    // the connection itself: heard there, the read fails at once with its cause instead of at the
+    // statement's bound as a timeout.
+    const lost = (error: Error) => finish(error);
+    const finish = (error?: unknown) => {
+      core.removeListener('error', lost);
+      if (error === undefined) resolve([]);
+      else reject(error);
+    };
+    core.once('error', lost);
+    core
+      .query({ sql, values: params as unknown[], ...statement })
+      .on('result', (row) => {
+        if (failure !== undefined || destroyed.has(connection)) return;
+        try {
+          onRow(row as Record<string, unknown>);
+        } catch (error) {
+          failure = { error };
+        }
+      })
+      .on('error', (error) => finish(error))
+      .on('end', () => finish(failure?.error));
+  });
+}
+
+/** `promise`'s outcome, or `timedOut` after `ms`; the timer never outlives the race. */
+async function withDeadline<T>(
+  promise: Promise<T>,
+  ms: number,
+): Promise<{ timedOut: false; value: T } | { timedOut: true }> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<{ timedOut: true }>((resolve) => {
+    timer = setTimeout(() => resolve({ timedOut: true }), ms);
+  });
+  try {
+    return await Promise.race([promise.then((value) => ({ timedOut: false as const, value })), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+function seconds(ms: number): string {
+  return `${ms / 1000} s`;
+}
+
+/** Turns a driver error at connection time into one line that says what to check. */
+export function connectionError(error: unknown, url: string): DatabaseConnectionError {
+  const where = redactUrl(url);
+  const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
+  const text = error instanceof Error ? error.message : String(error);
+  const { host, port, user, database } = parseDatabaseUrl(url);
+  const message = (() => {
+    switch (code) {
+      case 'ECONNREFUSED':
+        return `cannot reach the database at ${host}:${port} (connection refused): is the server running? (${where})`;
+      case 'ENOTFOUND':
+      case 'EAI_AGAIN':
+        return `cannot reach the database: host "${host}" is not known (${where})`;
+      case 'ETIMEDOUT':
+        return `cannot reach the database at ${host}:${port}: the connection timed out (${where})`;
+      case 'ER_ACCESS_DENIED_ERROR':
+      case 'ER_ACCESS_DENIED_NO_PASSWORD_ERROR':
+        return `the database at ${host}:${port} refused user "${user}": wrong user or password (${where})`;
+      case 'ER_BAD_DB_ERROR':
+        return `database "${database}" does not exist on ${host}:${port} (${where})`;
+      case 'ER_DBACCESS_DENIED_ERROR':
+        return `user "${user}" may not use database "${database}" on ${host}:${port} (${where})`;
+      default:
+        return `cannot connect to the database (${where}): ${text.split('\n')[0]}`;
+    }
+  })();
+  return new DatabaseConnectionError('DATABASE_UNREACHABLE', message, { cause: error });
+}

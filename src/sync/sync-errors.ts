@@ -1,0 +1,25 @@
+import { TaskAssociationError } from '../model/errors.js';
+import { differenceCodeAndPath, type SchemaDifference } from './schema-difference.js';
+
+/**
+ * Sync refused, or the server refused one of its statements. `code` is DESTRUCTIVE_DIFFERENCE (fixing it would drop or narrow
+ * something), MISSING_HOST_TABLE (a host table our foreign keys need is absent or unusable), both raised
+ * before anything runs, or STATEMENT_FAILED (the server refused a statement, e.g. a foreign key that
+ * existing rows violate). `differences` lists each problem with what was found and what was expected.
+ */
+export class SchemaSyncError extends TaskAssociationError {
+  readonly differences: readonly SchemaDifference[];
+
+  constructor(
+    code: string,
+    message: string,
+    differences: readonly SchemaDifference[],
+    options: { cause?: unknown; path?: string } = {},
+  ) {
+    super(code, message, {
+      ...(differences[0] === undefined ? {} : { path: differenceCodeAndPath(differences[0]).path }),
+      ...options,
+    });
+    this.differences = differences;
+  }
+}

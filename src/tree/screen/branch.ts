@@ -1,0 +1,328 @@
+import { type Identifier, parseIdentifier, quoteIdentifier } from '../../model/identifier.js';
+import { InvalidRequestError, NotFoundError } from '../../model/request-errors.js';
+import { formatScope, type Scope } from '../../model/scope.js';
+import type { SqlExecutor } from '../../store/driver.js';
+import { liveInScope, savedInScope, scopeParams } from '../../store/scope-filter.js';
+import { compileMetricDefaults, type MetricSource, type Row } from '../metric-defaults.js';
+import { type SavedRow, withSavedRow } from '../saved-row.js';
+import { shownNodes } from '../shown-nodes.js';
+import type { PlannedLevel, TreePlan } from '../tree-plan.js';
+import { byLabel, labelColumnsOf, nodeLabel, sortKey } from './labels.js';
+import { type ScreenMetric, type ScreenMetricSource, type ScreenNode, screenSource } from './nodes.js';
+
+/** The node whose children are asked for: its level (1-based, as in TREE_VIEW) and SEQ_DB; null for the roots. */
+export interface BranchParent {
+  readonly level: number;
+  readonly id: number;
+}
+
+export interface ReadBranchOptions {
+  readonly scope: Scope;
+  readonly plan: TreePlan;
+  readonly parent: BranchParent | null;
+  /**
+   * The task sheet's row (its columns feed `taskSheet` defaults); read by the caller, once. It may be
+   * still on its way, with its SEQ_DB as `taskSheetId`: the branch's queries then do not wait for it.
+   */
+  readonly taskSheet: Row | Promise<Row>;
+  readonly taskSheetId?: number;
+}
+
+/**
+ * The children of one node (or the roots), with what the screen shows of each. The cost follows the
+ * branch, not the tree: one query for the children (through the parent's association, by its
+ * parent column; or the nested groups below it), each child's `hasChildren` as an EXISTS in the
+ * same query, and, when the children are activities, one query for this task sheet's metric rows
+ * under this parent. Scope, DELETED and ATIVO filter every row, as in `loadTaskTree`.
+ *
+ * @example
+ * const plan = await resolveTreePlan(db, scope, {});
+ * const taskSheet = await loadTaskSheet(db, scope, 42);
+ * const nodes = await readBranch(db, { scope, plan, parent: { level: 1, id: 7 }, taskSheet });
+ * // [{ id: 12, level: 2, label: 'A-SEED — Seeding', hasChildren: false, kind: 'task', group: 7, metrics: {...}, editable: true }]
+ */
+export async function readBranch(db: SqlExecutor, options: ReadBranchOptions): Promise<ScreenNode[]> {
+  const { scope, plan, parent } = options;
+  const parts = childParts(plan, parent, scope);
+  // The parent must be a node the tree shows: children of a deleted node, or of a live one hanging
+  // below a deleted one, are not the screen's to list. Walked up from the parent alone, beside the
+  // children's reads, so the answer waits for the longer of the two, not for both.
+  const parentShown = parent === null ? undefined : isShown(db, scope, plan, parent);
+  parentShown?.catch(() => undefined);
+  const taskSheetId = options.taskSheetId ?? Number((await options.taskSheet).SEQ_DB);
+  const metricsRead = parts.some((part) => part.level.isTask)
+    ? readSavedUnder(db, scope, plan.metricTable, taskSheetId, taskLink(plan, parent))
+    : undefined;
+  // Marked handled now, in case the children query fails first; awaiting it below still throws.
+  metricsRead?.catch(() => undefined);
+  const nodes: ScreenNode[] = [];
+  for (const part of parts) {
+    const rows = await readChildren(db, part);
+    const saved = part.level.isTask && metricsRead !== undefined ? await metricsRead : undefined;
+    const resolve = part.level.isTask ? compileMetricDefaults(plan.metrics) : undefined;
+    // Each metric's name for each source, made once per branch rather than once per activity.
+    const screenSources = plan.metrics.map((metric) => ({
+      field: metric.field,
+      sources: {
+        saved: screenSource(metric, 'saved'),
+        default: screenSource(metric, 'default'),
+        none: screenSource(metric, 'none'),
+      } satisfies Record<MetricSource, ScreenMetricSource>,
+    }));
+    const taskSheet = await options.taskSheet;
+    const columns = labelColumnsOf(part.level);
+    const group = parent?.id ?? null;
+    const sorted = rows
+      .map((row) => {
+        const label = nodeLabel(row, columns);
+        return { row, id: Number(row.SEQ_DB), label, key: sortKey(label) };
+      })
+      .sort(byLabel);
+    for (const { row, id, label } of sorted) {
+      // The flag stays on the row: rows are read here, never sent, and deleting a property from a
+      // thousand rows costs more than it saves.
+      const hasChildren = Number(row.__ta_has_children ?? 0) === 1;
+      if (resolve === undefined) {
+        nodes.push({ id, level: part.level.level, label, hasChildren, kind: 'branch' });
+        continue;
+      }
+      const savedRow = saved?.get(id);
+      const resolved = resolve({ activity: row, taskSheet, saved: savedRow?.row });
+      const metrics: Record<string, ScreenMetric> = {};
+      for (const { field, sources } of screenSources) {
+        const value = resolved[field];
+        if (value !== undefined) metrics[field] = { value: value.value, source: sources[value.source] };
+      }
+      nodes.push({
+        id,
+        level: part.level.level,
+        label,
+        hasChildren: false,
+        kind: 'task',
+        group,
+        metrics,
+        editable: savedRow?.editable ?? true,
+      });
+    }
+  }
+  if (parent !== null && !(await parentShown)) {
+    throw new NotFoundError(
+      'NODE_NOT_FOUND',
+      `node ${parent.id} of level ${parent.level} is not in the tree of scope ${formatScope(scope)}: it does not exist, is deleted or inactive, or hangs below a deleted or inactive node (or in a cycle of parents)`,
+      { path: 'node' },
+    );
+  }
+  return nodes;
+}
+
+/** Whether the tree shows `parent`, by the rules `loadTaskTree` builds it with. */
+async function isShown(
+  db: SqlExecutor,
+  scope: Scope,
+  plan: TreePlan,
+  parent: BranchParent,
+): Promise<boolean> {
+  const index = plan.levels.findIndex((level) => level.level === parent.level);
+  return (await shownNodes(db, scope, plan.levels, index, [parent.id])).has(parent.id);
+}
+
+interface ChildPart {
+  readonly level: PlannedLevel;
+  /** The query naming only the columns the screen reads (the template's {@link COLUMNS} filled in). */
+  readonly sql: string;
+  /** The same query with `c.*`: what a level whose table lacks a named column is read with. */
+  readonly wideSql: string;
+  readonly params: unknown[];
+}
+
+/** Where a part's template takes its select list: a NUL, which no checked identifier contains. */
+const COLUMNS = '\u0000columns\u0000';
+const KEY_COLUMN = parseIdentifier('SEQ_DB', 'key column');
+
+/**
+ * Selects where the screen reads its nodes from: the key, the label columns and, on the task level,
+ * the columns `field` defaults copy; the rest of a wide host row is never parsed. A table without one
+ * of those columns (a host table with no DESCRICAO, a default naming a column that is not there)
+ * answers ER_BAD_FIELD_ERROR: its level is then read whole, as before, so a label is simply shorter
+ * and a missing default column is named by the defaults' own check, never a bare database error.
+ */
+async function readChildren(db: SqlExecutor, part: ChildPart): Promise<Row[]> {
+  if (!WIDE.has(part.sql)) {
+    try {
+      return await db.query(part.sql, part.params);
+    } catch (error) {
+      if (!isBadField(error)) throw error;
+      if (WIDE.size >= MAX_WIDE) WIDE.clear();
+      WIDE.add(part.sql);
+    }
+  }
+  return db.query(part.wideSql, part.params);
+}
+
+/** Queries whose narrow form failed: remembered so a host table without a label column costs one try, not one per expand. */
+const WIDE = new Set<string>();
+const MAX_WIDE = 256;
+
+function isBadField(error: unknown): boolean {
+  return (
+    typeof error === 'object' && error !== null && 'code' in error && error.code === 'ER_BAD_FIELD_ERROR'
+  );
+}
+
+/** The select list of a level's children: `c.SEQ_DB, c.CODIGO, ...`, each column once. */
+function selectList(plan: TreePlan, level: PlannedLevel): string {
+  const columns = new Set<Identifier>([KEY_COLUMN, ...labelColumnsOf(level)]);
+  if (level.isTask) {
+    for (const metric of plan.metrics) if (metric.default?.type === 'field') columns.add(metric.default.name);
+  }
+  return [...columns].map((column) => `c.${quoteIdentifier(column)}`).join(', ');
+}
+
+/** A part's narrow and wide queries from one template with `${COLUMNS}` where the select list goes. */
+function childPart(plan: TreePlan, level: PlannedLevel, template: string, params: unknown[]): ChildPart {
+  return {
+    level,
+    // A function, not a string, as the replacement: a `$` in an identifier is not a pattern.
+    sql: template.replace(COLUMNS, () => selectList(plan, level)),
+    wideSql: template.replace(COLUMNS, () => 'c.*'),
+    params,
+  };
+}
+
+/**
+ * The queries that list a node's children: the roots of the first level; below a node, the nested
+ * groups of its own level (default tree) first, then the next level's rows its association links.
+ */
+function childParts(plan: TreePlan, parent: BranchParent | null, scope: Scope): ChildPart[] {
+  const { levels } = plan;
+  const first = levels[0];
+  if (first === undefined) return [];
+  if (parent === null) {
+    const nested = first.nestedBy === undefined ? '' : ` AND c.${quoteIdentifier(first.nestedBy)} IS NULL`;
+    const more = hasChildrenSql(levels, 0, 'c', scope);
+    return [
+      childPart(
+        plan,
+        first,
+        `SELECT ${COLUMNS}${more.sql} FROM ${quoteIdentifier(first.table)} c WHERE ${liveInScope('c')}${nested}`,
+        [...more.params, ...scopeParams(scope)],
+      ),
+    ];
+  }
+  const index = levels.findIndex((level) => level.level === parent.level);
+  const level = levels[index];
+  if (level === undefined) {
+    throw new InvalidRequestError(
+      'INVALID_REQUEST',
+      `level ${parent.level} is not a level of this tree (levels 1 to ${levels.length})`,
+      { path: 'level' },
+    );
+  }
+  const parts: ChildPart[] = [];
+  if (level.nestedBy !== undefined) {
+    const more = hasChildrenSql(levels, index, 'c', scope);
+    parts.push(
+      childPart(
+        plan,
+        level,
+        `SELECT ${COLUMNS}${more.sql} FROM ${quoteIdentifier(level.table)} c WHERE ${liveInScope('c')} AND c.${quoteIdentifier(level.nestedBy)} = ?`,
+        [...more.params, ...scopeParams(scope), parent.id],
+      ),
+    );
+  }
+  const next = levels[index + 1];
+  const association = level.association;
+  if (next !== undefined && association !== undefined) {
+    const more = hasChildrenSql(levels, index + 1, 'c', scope);
+    parts.push(
+      childPart(
+        plan,
+        next,
+        `SELECT ${COLUMNS}${more.sql} FROM ${quoteIdentifier(association.table)} a JOIN ${quoteIdentifier(next.table)} c ON c.SEQ_DB = a.${quoteIdentifier(association.childColumn)} WHERE ${liveInScope('a')} AND ${liveInScope('c')} AND a.${quoteIdentifier(association.parentColumn)} = ?`,
+        [...more.params, ...scopeParams(scope), ...scopeParams(scope), parent.id],
+      ),
+    );
+  }
+  return parts;
+}
+
+/**
+ * The select-list column `__ta_has_children` telling whether the row `alias` of `levels[index]` has a
+ * child the tree would show: a live nested group below it, or a live link to a live row of the next
+ * level. Empty on the task level, whose rows have no children.
+ */
+function hasChildrenSql(
+  levels: readonly PlannedLevel[],
+  index: number,
+  alias: string,
+  scope: Scope,
+): { sql: string; params: unknown[] } {
+  const level = levels[index];
+  const next = levels[index + 1];
+  const checks: string[] = [];
+  const params: unknown[] = [];
+  if (level === undefined) return { sql: '', params };
+  if (level.nestedBy !== undefined) {
+    checks.push(
+      `EXISTS (SELECT 1 FROM ${quoteIdentifier(level.table)} n WHERE n.${quoteIdentifier(level.nestedBy)} = ${alias}.SEQ_DB AND ${liveInScope('n')})`,
+    );
+    params.push(...scopeParams(scope));
+  }
+  const association = level.association;
+  if (next !== undefined && association !== undefined) {
+    checks.push(
+      `EXISTS (SELECT 1 FROM ${quoteIdentifier(association.table)} l JOIN ${quoteIdentifier(next.table)} n ON n.SEQ_DB = l.${quoteIdentifier(association.childColumn)} WHERE l.${quoteIdentifier(association.parentColumn)} = ${alias}.SEQ_DB AND ${liveInScope('l')} AND ${liveInScope('n')})`,
+    );
+    params.push(...scopeParams(scope), ...scopeParams(scope));
+  }
+  // Nothing to ask on the task level: no column at all (a constant column costs on every row).
+  return { sql: checks.length === 0 ? '' : `, (${checks.join(' OR ')}) AS __ta_has_children`, params };
+}
+
+/**
+ * How the activities under `parent` are linked to it: the parent level's association and the
+ * parent's SEQ_DB; null on a one-level tree, whose activities hang from no node.
+ */
+function taskLink(plan: TreePlan, parent: BranchParent | null): TaskLink | null {
+  if (parent === null) return null;
+  const level = plan.levels.find((candidate) => candidate.level === parent.level);
+  return level?.association === undefined ? null : { association: level.association, parent: parent.id };
+}
+
+interface TaskLink {
+  readonly association: NonNullable<PlannedLevel['association']>;
+  readonly parent: number;
+}
+
+/**
+ * This task sheet's metric rows of the activities under one parent node, by activity. Read through
+ * the parent's links (by the association's parent column, then the metric table's key per link), so
+ * the cost follows the branch, never the task sheet's other rows. On a one-level tree, the rows
+ * without a parent node. Inactive rows are read too: they are shown, read-only, as saving would
+ * refuse them. Lowest ID first, as `loadTaskTree` and saving treat a key stored twice.
+ */
+async function readSavedUnder(
+  db: SqlExecutor,
+  scope: Scope,
+  metricTable: Identifier,
+  taskSheet: number,
+  link: TaskLink | null,
+): Promise<Map<number, SavedRow>> {
+  const metric = `${savedInScope('m')} AND m.FOLHA_TAREFA_SEQ_DB = ?`;
+  const rows =
+    link === null
+      ? await db.query(
+          `SELECT m.* FROM ${quoteIdentifier(metricTable)} m WHERE ${metric} AND m.OPER_GRUPO_SEQ_DB IS NULL ORDER BY m.ID`,
+          [...scopeParams(scope), taskSheet],
+        )
+      : await db.query(
+          `SELECT m.* FROM ${quoteIdentifier(link.association.table)} a JOIN ${quoteIdentifier(metricTable)} m ON m.OPER_SEQ_DB = a.${quoteIdentifier(link.association.childColumn)} AND m.OPER_GRUPO_SEQ_DB = a.${quoteIdentifier(link.association.parentColumn)} WHERE a.${quoteIdentifier(link.association.parentColumn)} = ? AND ${liveInScope('a')} AND ${metric} ORDER BY m.ID`,
+          [link.parent, ...scopeParams(scope), ...scopeParams(scope), taskSheet],
+        );
+  const saved = new Map<number, SavedRow>();
+  for (const row of rows) {
+    const activity = Number(row.OPER_SEQ_DB);
+    saved.set(activity, withSavedRow(saved.get(activity), row));
+  }
+  return saved;
+}

@@ -1,0 +1,144 @@
+import { parseIdentifier } from '../../model/identifier.js';
+import type { Metric } from '../../model/metrics.js';
+import type { Scope } from '../../model/scope.js';
+import { HOST_TABLES } from '../../model/table-names.js';
+import type { TreeView } from '../../model/tree-view.js';
+import { type ColumnType, columnNamed, readColumnTypes } from '../../store/column-types.js';
+import type { SqlExecutor } from '../../store/driver.js';
+import { columnKey, type Row } from '../metric-defaults.js';
+import type { TreePlan } from '../tree-plan.js';
+import { readBranch } from './branch.js';
+import type { ScreenNode } from './nodes.js';
+
+const TASK_SHEET_TABLE = parseIdentifier(HOST_TABLES.FOLHA_TAREFA, 'task sheet table');
+
+/** One column of the task sheet's header: its name, its configured label if any, its value as text (dates as YYYY-MM-DD). */
+export interface HeaderColumn {
+  readonly name: string;
+  readonly label?: string;
+  readonly value: string | null;
+  /** The column's DATA_TYPE (`decimal`, `date`, ...), so the page writes the value as its language does. */
+  readonly dataType: string | null;
+}
+
+/** What the modal needs of a metric column to type its input: the database's type, not a guess. */
+export interface ScreenMetricColumn {
+  readonly field: string;
+  /** The TREE_VIEW's label, else the column name. */
+  readonly label: string;
+  /** `int`, `decimal`, ... as information_schema says; null when the metric table lacks the column. */
+  readonly dataType: string | null;
+  readonly unsigned: boolean;
+  readonly nullable: boolean;
+  readonly precision: number | null;
+  readonly scale: number | null;
+  readonly maxLength: number | null;
+}
+
+/** The first answer of the screen: header, metric columns and the first level, in one request. */
+export interface ScreenStart {
+  readonly taskSheet: { readonly id: number; readonly columns: readonly HeaderColumn[] };
+  readonly metrics: readonly ScreenMetricColumn[];
+  readonly levels: number;
+  readonly nodes: readonly ScreenNode[];
+}
+
+export interface ReadScreenStartOptions {
+  readonly scope: Scope;
+  /** The task sheet's row, live and in scope (as `loadTaskSheet` reads it). */
+  readonly taskSheet: Row;
+  readonly plan: TreePlan;
+  /** The TREE_VIEW's `taskSheetColumns`, if it names them. */
+  readonly headerColumns?: TreeView['taskSheetColumns'];
+}
+
+const DATE_TYPES = new Set(['date', 'datetime', 'timestamp']);
+const CODE_COLUMN = /^(CODIGO|COD_.+|.+_CODIGO|NUMERO|DOCUMENTO)$/i;
+
+/**
+ * Everything the screen paints first: the task sheet's header, the metric columns with their
+ * database types, and the tree's first level: three reads, sent together.
+ *
+ * @example
+ * const plan = await resolveTreePlan(db, scope, {});
+ * const start = await readScreenStart(db, { scope, plan, taskSheet: await loadTaskSheet(db, scope, 42) });
+ */
+export async function readScreenStart(
+  db: SqlExecutor,
+  options: ReadScreenStartOptions,
+): Promise<ScreenStart> {
+  const { scope, plan, taskSheet } = options;
+  const [sheetColumns, metricColumns, nodes] = await Promise.all([
+    // Also for configured columns: their types tell the page how its language writes each value.
+    readColumnTypes(db, TASK_SHEET_TABLE),
+    readColumnTypes(db, plan.metricTable),
+    readBranch(db, { scope, plan, parent: null, taskSheet }),
+  ]);
+  return {
+    taskSheet: {
+      id: Number(taskSheet.SEQ_DB),
+      columns: headerColumns(taskSheet, options.headerColumns, sheetColumns),
+    },
+    metrics: plan.metrics.map((metric) => metricColumn(metric, columnNamed(metricColumns, metric.field))),
+    levels: plan.levels.length,
+    nodes,
+  };
+}
+
+/** The configured columns, else SEQ_DB and the table's date and code columns, in table order. */
+function headerColumns(
+  row: Row,
+  configured: TreeView['taskSheetColumns'],
+  types: ReadonlyMap<string, ColumnType> | undefined,
+): HeaderColumn[] {
+  const columns: Array<{ column: string; label?: string }> =
+    configured?.map((entry) => (typeof entry === 'string' ? { column: entry } : entry)) ??
+    [
+      'SEQ_DB',
+      ...[...(types?.values() ?? [])]
+        .filter((column) => DATE_TYPES.has(column.dataType) || CODE_COLUMN.test(column.name))
+        .map((column) => column.name),
+    ]
+      .filter((name, index, all) => all.indexOf(name) === index)
+      .map((column) => ({ column }));
+  // A column named in another case than the table's (`data` for DATA) is the same column.
+  return columns.flatMap(({ column, label }) => {
+    const key = columnKey(row, column);
+    if (key === undefined) return [];
+    return [
+      {
+        name: key,
+        ...(label === undefined ? {} : { label }),
+        value: headerValue(row[key], types?.get(key)),
+        dataType: types?.get(key)?.dataType ?? null,
+      },
+    ];
+  });
+}
+
+function headerValue(value: unknown, type: ColumnType | undefined): string | null {
+  if (value === null || value === undefined) return null;
+  if (value instanceof Date) {
+    // Our connections read dates in UTC (CONNECTION_OPTIONS): a DATE is its day's UTC midnight, so
+    // its calendar day is the UTC one, whatever the server process's own time zone (local getters
+    // gave the day before west of UTC, as on a Brazilian server).
+    if (type?.dataType === 'date' || (value.getUTCHours() === 0 && value.getUTCMinutes() === 0)) {
+      return value.toISOString().slice(0, 10);
+    }
+    return value.toISOString();
+  }
+  return String(value);
+}
+
+function metricColumn(metric: Metric, column: ColumnType | undefined): ScreenMetricColumn {
+  return {
+    field: metric.field,
+    label: metric.label ?? metric.field,
+    dataType: column?.dataType ?? null,
+    unsigned: column?.unsigned ?? false,
+    nullable: column?.nullable ?? true,
+    precision: column?.precision ?? null,
+    scale: column?.scale ?? null,
+    maxLength: column?.maxLength ?? null,
+  };
+}

@@ -1,0 +1,94 @@
+import { type Identifier, parseIdentifier } from '../model/identifier.js';
+import { DEFAULT_METRICS, type Metric } from '../model/metrics.js';
+import { ConfigurationError } from '../model/request-errors.js';
+import type { TableNames } from '../model/table-names.js';
+import { type TreeView, type TreeViewLevel, treeViewLevels } from '../model/tree-view.js';
+
+/** One level of the tree as the loader walks it. */
+export interface PlannedLevel extends TreeViewLevel {
+  /**
+   * The default tree's group level nests in itself through this parent column (OPER_GRUPO_SEQ_DB);
+   * absent on TREE_VIEW levels, which only branch through association tables.
+   */
+  readonly nestedBy?: Identifier;
+}
+
+/** Everything the loader and the saver need to know about an installation's tree. */
+export interface TreePlan {
+  readonly levels: readonly PlannedLevel[];
+  /** Where metrics are read and saved: `metricAssociationTable`, else the installation's OPER_GRUPO_METRICA. */
+  readonly metricTable: Identifier;
+  readonly metrics: readonly Metric[];
+}
+
+const GROUP_PARENT = parseIdentifier('OPER_GRUPO_SEQ_DB', 'group parent column');
+const OPER_COLUMN = parseIdentifier('OPER_SEQ_DB', 'activity column');
+
+/**
+ * The levels to walk: the TREE_VIEW's when there is one, else the default tree of product.md
+ * (groups nested by OPER_GRUPO_SEQ_DB, then activities through OPER_OPER_GRUPO).
+ */
+export function planTree(names: TableNames, treeView: TreeView | undefined): TreePlan {
+  if (treeView !== undefined) {
+    const mismatch = metricTableMismatch(names, treeView);
+    if (mismatch !== undefined) {
+      throw new ConfigurationError('METRIC_TABLE_MISMATCH', `TREE_VIEW ${mismatch.message}`, {
+        path: mismatch.at,
+      });
+    }
+    return {
+      levels: treeViewLevels(treeView),
+      metricTable: treeView.metricAssociationTable ?? names.OPER_GRUPO_METRICA,
+      metrics: treeView.metrics ?? DEFAULT_METRICS,
+    };
+  }
+  return {
+    levels: [
+      {
+        level: 1,
+        table: names.OPER_GRUPO,
+        isTask: false,
+        nestedBy: GROUP_PARENT,
+        association: { table: names.OPER_OPER_GRUPO, parentColumn: GROUP_PARENT, childColumn: OPER_COLUMN },
+      },
+      { level: 2, table: names.OPER, isTask: true },
+    ],
+    metricTable: names.OPER_GRUPO_METRICA,
+    metrics: DEFAULT_METRICS,
+  };
+}
+
+/**
+ * Why a TREE_VIEW cannot keep its metrics in the installation's own metric table, if it cannot:
+ * that table's OPER_SEQ_DB refers to the installation's OPER and its OPER_GRUPO_SEQ_DB to its
+ * OPER_GRUPO, so the task level must be OPER and the level it hangs from OPER_GRUPO. Any other tree
+ * would write a sector's SEQ_DB where a group's belongs, and read and overwrite the rows of the
+ * group that happens to have that SEQ_DB. Such a tree needs a `metricAssociationTable` of its own.
+ * Table names compare without case, as the server may fold them.
+ */
+export function metricTableMismatch(
+  names: TableNames,
+  treeView: TreeView,
+): { readonly at: string; readonly message: string } | undefined {
+  const metricTable = treeView.metricAssociationTable ?? names.OPER_GRUPO_METRICA;
+  if (!sameTable(metricTable, names.OPER_GRUPO_METRICA)) return undefined;
+  const levels = treeViewLevels(treeView);
+  const task = levels.at(-1);
+  const parent = levels.at(-2);
+  const advice = `give the TREE_VIEW a metricAssociationTable of its own`;
+  if (task !== undefined && !sameTable(task.table, names.OPER)) {
+    return {
+      at: 'metricAssociationTable',
+      message: `layers.${task.level}.table is ${task.table}, but metrics are saved in ${metricTable}, whose OPER_SEQ_DB refers to ${names.OPER}: ${advice}`,
+    };
+  }
+  if (parent !== undefined && !sameTable(parent.table, names.OPER_GRUPO)) {
+    return {
+      at: 'metricAssociationTable',
+      message: `the activities hang from layers.${parent.level}.table ${parent.table}, but metrics are saved in ${metricTable}, whose OPER_GRUPO_SEQ_DB refers to ${names.OPER_GRUPO}: saves would write over the rows of other nodes; ${advice}`,
+    };
+  }
+  return undefined;
+}
+
+const sameTable = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();

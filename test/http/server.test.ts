@@ -1,0 +1,187 @@
+import { chown, mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type GalleryServer, startGalleryServer } from '../../src/http/server.js';
+import { listItems } from '../gallery/support/gallery.js';
+
+let dir = '';
+let server: GalleryServer;
+/** What the mounted handler saw of each request that reached it. */
+const mountedSaw: { method: string; url: string; body: string }[] = [];
+const get = (path: string, init?: RequestInit) => fetch(server.url + path, init);
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'gallery-server-'));
+  const web = join(dir, 'web');
+  await mkdir(web);
+  await writeFile(join(web, 'index.html'), '<!doctype html><title>stub home</title>');
+  await writeFile(join(web, 'gallery.js'), 'export {};');
+  await writeFile(join(web, 'gallery.css'), 'body{}');
+  await writeFile(join(web, 'notes.txt'), 'not an asset');
+  await writeFile(join(dir, 'secret.js'), 'outside the web root');
+  await symlink(join(dir, 'secret.js'), join(web, 'link.js'));
+  server = await startGalleryServer({
+    port: 0,
+    webRoot: web,
+    cacheDir: join(dir, 'cache'),
+    logger: { warn() {} },
+    mount: [
+      {
+        path: '/associationtask',
+        handler: async (request) => {
+          const url = new URL(request.url);
+          mountedSaw.push({
+            method: request.method,
+            url: url.pathname + url.search,
+            body: await request.text(),
+          });
+          return Response.json({ mounted: true }, { status: 201 });
+        },
+      },
+    ],
+  });
+});
+afterAll(async () => {
+  await server.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+describe('startGalleryServer', () => {
+  it('serves the home page and its assets from the web root', async () => {
+    const home = await get('/');
+    expect(home.status).toBe(200);
+    expect(home.headers.get('content-type')).toBe('text/html; charset=utf-8');
+    expect(await home.text()).toContain('stub home');
+    const script = await get('/assets/gallery.js');
+    expect([script.status, script.headers.get('content-type')]).toEqual([
+      200,
+      'text/javascript; charset=utf-8',
+    ]);
+    expect((await get('/assets/gallery.css')).headers.get('content-type')).toBe('text/css; charset=utf-8');
+    expect((await get('/assets/gallery.js', { method: 'HEAD' })).headers.get('content-length')).toBe('10');
+  });
+
+  it.each([
+    '/assets/notes.txt',
+    '/assets/missing.js',
+    '/assets/..%2Fsecret.js',
+    '/assets/../secret.js',
+    '/assets/.hidden.js',
+    '/assets/link.js',
+    '/assets/',
+    '/index.html',
+  ])('answers %s with 404, naming the path', async (path) => {
+    const response = await get(path);
+    expect(response.status).toBe(404);
+    expect(await response.json()).toEqual({
+      error: {
+        code: 'NOT_FOUND',
+        message: expect.stringContaining(`nothing is served at ${new URL(path, 'http://x').pathname}: `),
+      },
+    });
+  });
+
+  it('serves the files the component loads from its dependencies beside the web root files', async () => {
+    // Not in the web root: they come from node_modules through the gallery handler.
+    for (const [name, type] of [
+      ['photoswipe.esm.min.js', 'text/javascript; charset=utf-8'],
+      ['photoswipe.css', 'text/css; charset=utf-8'],
+      ['thumbhash.js', 'text/javascript; charset=utf-8'],
+    ] as const) {
+      const response = await get(`/assets/${name}?v=1`);
+      expect([response.status, response.headers.get('content-type')]).toEqual([200, type]);
+      expect((await response.text()).length).toBeGreaterThan(1000);
+    }
+  });
+
+  it('answers other methods on the page with 405', async () => {
+    const response = await get('/', { method: 'POST' });
+    expect([response.status, response.headers.get('allow')]).toEqual([405, 'GET, HEAD']);
+  });
+
+  it('serves the bundled sample images through the gallery, caching thumbnails on disk', async () => {
+    const items = await listItems(get);
+    expect(items.map((item) => item.id)).toContain('grace_hopper.jpg');
+    const thumb = await get(items[0]?.previewUrl ?? '');
+    expect([thumb.status, thumb.headers.get('content-type')]).toEqual([200, 'image/webp']);
+    // One rendition; the other entries are the listing's index (each image's hash and size).
+    expect((await readdir(join(dir, 'cache'))).filter((name) => name.includes('-thumb-'))).toHaveLength(1);
+  });
+
+  it('says clearly when the home page is missing', async () => {
+    const bare = await startGalleryServer({
+      port: 0,
+      webRoot: join(dir, 'nothing'),
+      cacheDir: join(dir, 'cache'),
+    });
+    try {
+      const response = await fetch(`${bare.url}/`);
+      expect(response.status).toBe(404);
+      expect(await response.json()).toMatchObject({
+        error: { message: expect.stringContaining('index.html is missing') },
+      });
+    } finally {
+      await bare.close();
+    }
+  });
+
+  it('refuses to start on a cache folder owned by another user', async () => {
+    const cacheDir = join(dir, 'foreign-cache');
+    await mkdir(cacheDir);
+    // As root the folder is given away; otherwise / already belongs to someone else.
+    const foreign = process.getuid?.() === 0 ? cacheDir : '/';
+    if (foreign === cacheDir) await chown(cacheDir, 65534, 65534);
+    await expect(startGalleryServer({ port: 0, cacheDir: foreign })).rejects.toMatchObject({
+      code: 'GALLERY_CACHE_DIR',
+      message: expect.stringContaining('belongs to another user'),
+    });
+  });
+
+  it('refuses a port that is taken, with a clear error', async () => {
+    const port = Number(new URL(server.url).port);
+    await expect(startGalleryServer({ port, cacheDir: join(dir, 'cache') })).rejects.toThrow(
+      /already in use/,
+    );
+  });
+
+  describe('mount', () => {
+    it('hands a PUT with a JSON body to the mounted handler intact', async () => {
+      mountedSaw.length = 0;
+      const body = JSON.stringify({ task: 7, metrics: { ação: 'ünïcode', n: [1, 2, 3] } });
+      const response = await get('/associationtask', {
+        method: 'PUT',
+        headers: { 'Content-Type': 'application/json' },
+        body,
+      });
+      expect([response.status, await response.json()]).toEqual([201, { mounted: true }]);
+      expect(mountedSaw).toEqual([{ method: 'PUT', url: '/associationtask', body }]);
+    });
+
+    it('matches the exact path, with or without a query string', async () => {
+      mountedSaw.length = 0;
+      expect((await get('/associationtask?task=7&view=tree')).status).toBe(201);
+      expect(mountedSaw).toEqual([{ method: 'GET', url: '/associationtask?task=7&view=tree', body: '' }]);
+      for (const path of [
+        '/associationtask/',
+        '/associationtask/x',
+        '/associationtaskx',
+        '/ASSOCIATIONTASK',
+      ]) {
+        expect((await get(path)).status, path).toBe(404);
+      }
+      expect(mountedSaw).toHaveLength(1);
+    });
+
+    it('leaves every other path to the gallery and the web root', async () => {
+      mountedSaw.length = 0;
+      const data = await get('/caroulsel/data');
+      expect([data.status, data.headers.get('content-type')]).toEqual([
+        200,
+        'application/json; charset=utf-8',
+      ]);
+      expect(await (await get('/')).text()).toContain('stub home');
+      expect(mountedSaw).toEqual([]);
+    });
+  });
+});

@@ -1,0 +1,267 @@
+import { createPool as createCallbackPool } from 'mysql2';
+import mysql from 'mysql2/promise';
+import { describe, expect, it } from 'vitest';
+import {
+  DatabaseConnectionError,
+  DatabaseTimeoutError,
+  TaskAssociationError,
+} from '../../src/model/errors.js';
+import { openDatabase, wrapPool } from '../../src/store/mysql.js';
+import { parseDatabaseUrl, redactUrl, resolveDatabaseUrl, withDatabase } from '../../src/store/url.js';
+import { SERVER_URL, useScratchDatabase } from '../support/database.js';
+
+describe('database URLs', () => {
+  it('resolves the flag, then $DATABASE_URL, then the default', () => {
+    expect(resolveDatabaseUrl('mysql://a@h/x', { DATABASE_URL: 'mysql://b@h/y' })).toBe('mysql://a@h/x');
+    expect(resolveDatabaseUrl(undefined, { DATABASE_URL: 'mysql://b@h/y' })).toBe('mysql://b@h/y');
+    expect(resolveDatabaseUrl(undefined, {})).toBe('mysql://root@127.0.0.1:3306/test');
+    // An empty variable means unset.
+    expect(resolveDatabaseUrl(undefined, { DATABASE_URL: '' })).toBe('mysql://root@127.0.0.1:3306/test');
+  });
+
+  it('parses every part and redacts the password', () => {
+    expect(parseDatabaseUrl('mysql://app:s%40cret@db.local:3307/erp')).toEqual({
+      host: 'db.local',
+      port: 3307,
+      user: 'app',
+      password: 's@cret',
+      database: 'erp',
+    });
+    expect(redactUrl('mysql://app:secret@db.local:3307/erp')).toBe('mysql://app:***@db.local:3307/erp');
+    expect(withDatabase('mysql://root@127.0.0.1:3306/test', 'other')).toBe(
+      'mysql://root@127.0.0.1:3306/other',
+    );
+  });
+
+  it.each([
+    ['not a url', 'database URL not a url is not a URL'],
+    ['postgres://u@h/db', 'must start with mysql:// or mariadb://'],
+    ['mysql://root@127.0.0.1:3306', 'must name one database'],
+  ])('refuses %s', (url, message) => {
+    expect(() => parseDatabaseUrl(url)).toThrowError(message);
+    expect(() => parseDatabaseUrl(url)).toThrowError(TaskAssociationError);
+  });
+});
+
+describe('openDatabase', () => {
+  const scratch = useScratchDatabase('connection');
+
+  it('runs queries and transactions on the real server', async () => {
+    const { db } = scratch();
+    await db.execute('CREATE TABLE t (id int PRIMARY KEY, amount decimal(10,2))');
+    await db.transaction(async (tx) => {
+      await tx.execute('INSERT INTO t VALUES (?, ?)', [1, '12.50']);
+    });
+    await expect(
+      db.transaction(async (tx) => {
+        await tx.execute('INSERT INTO t VALUES (?, ?)', [2, '1.00']);
+        throw new Error('abort');
+      }),
+    ).rejects.toThrow('abort');
+    // Decimals come back as exact strings; the aborted transaction left nothing.
+    expect(await db.query('SELECT id, amount FROM t ORDER BY id')).toEqual([{ id: 1, amount: '12.50' }]);
+  });
+
+  it('answers a prepared statement as it answers the same text, values and types alike', async () => {
+    const { db } = scratch();
+    await db.execute('CREATE TABLE p (id bigint PRIMARY KEY, amount decimal(10,2), label varchar(10))');
+    await db.execute('INSERT INTO p VALUES (?, ?, ?), (?, ?, ?)', [1, '2.50', 'a', 2, '3.75', null]);
+    const sql = 'SELECT id, amount, label FROM p WHERE id >= ? AND label <=> ? ORDER BY id';
+    for (const label of ['a', null]) {
+      const text = await db.query(sql, [1, label]);
+      await db.transaction(async (tx) => {
+        // Twice on one connection: the second run reuses the statement the first prepared.
+        expect(await tx.query(sql, [1, label], { prepare: true })).toEqual(text);
+        expect(await tx.query(sql, [1, label], { prepare: true })).toEqual(text);
+      });
+      expect(text).toHaveLength(1);
+    }
+  });
+
+  it('hands rows to onRow as they arrive, in order, and answers no rows then', async () => {
+    const { db } = scratch();
+    const seen: unknown[] = [];
+    const rows = await db.query('SELECT seq AS n, ? AS label FROM seq_1_to_5 ORDER BY seq', ['x'], {
+      onRow: (row) => seen.push(row),
+    });
+    expect(rows).toEqual([]);
+    expect(seen).toEqual([1, 2, 3, 4, 5].map((n) => ({ n, label: 'x' })));
+  });
+
+  it('rejects with the error onRow throws, drops the rows after it and keeps the connection usable', async () => {
+    const db = await openDatabase(scratch().url, { connectionLimit: 1 });
+    try {
+      const seen: number[] = [];
+      const reading = db.query('SELECT seq AS n FROM seq_1_to_100 ORDER BY seq', [], {
+        onRow: (row) => {
+          seen.push(Number(row.n));
+          if (row.n === 3) throw new Error('no fourth row');
+        },
+      });
+      await expect(reading).rejects.toThrow('no fourth row');
+      expect(seen).toEqual([1, 2, 3]);
+      // One connection: it read the result to its end and answers the next statement.
+      expect(await db.query('SELECT 2 AS two')).toEqual([{ two: 2 }]);
+      // A bad statement rejects as it does without onRow.
+      await expect(
+        db.query('SELECT * FROM no_such_table_ta', [], { onRow: () => undefined }),
+      ).rejects.toThrow(/no_such_table_ta/);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('fails a streamed read at once with its cause when the connection is lost, not at the bound', async () => {
+    const db = await openDatabase(scratch().url, { connectionLimit: 1 });
+    const killer = await openDatabase(scratch().url, { connectionLimit: 1 });
+    try {
+      const [row] = await db.query<{ id: number }>('SELECT CONNECTION_ID() AS id');
+      const reading = db.query('SELECT SLEEP(30) AS slept', [], { onRow: () => undefined });
+      const failed = reading.catch((error: unknown) => error);
+      // The read is under way on the pool's one connection once the server lists it as sleeping.
+      for (let look = 0; look < 50; look++) {
+        const [listed] = await killer.query<{ state: string | null }>(
+          'SELECT STATE AS state FROM information_schema.PROCESSLIST WHERE ID = ?',
+          [row?.id],
+        );
+        if (listed?.state === 'User sleep') break;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await killer.execute(`KILL CONNECTION ${Number(row?.id)}`);
+      const error = await failed;
+      expect(error).toBeInstanceOf(Error);
+      expect(error).not.toBeInstanceOf(DatabaseTimeoutError);
+      expect(await db.query('SELECT 3 AS three')).toEqual([{ three: 3 }]);
+    } finally {
+      await db.close();
+      await killer.close();
+    }
+  });
+
+  it('gives one clear line when the server is unreachable', async () => {
+    const error = await openDatabase('mysql://root@127.0.0.1:1/test').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DatabaseConnectionError);
+    expect((error as Error).message).toBe(
+      'cannot reach the database at 127.0.0.1:1 (connection refused): is the server running? (mysql://root@127.0.0.1:1/test)',
+    );
+  });
+
+  it('gives one clear line for wrong credentials, without the password', async () => {
+    const url = new URL(SERVER_URL);
+    url.username = 'no_such_user_ta';
+    url.password = 'wrong';
+    const error = await openDatabase(url.toString()).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DatabaseConnectionError);
+    expect((error as Error).message).toMatch(/refused user "no_such_user_ta": wrong user or password/);
+    expect((error as Error).message).not.toContain('wrong@');
+    expect((error as Error).message).not.toContain('\n');
+  });
+
+  it('says when the database does not exist', async () => {
+    const error = await openDatabase(withDatabase(SERVER_URL, 'ta_no_such_database')).catch(
+      (e: unknown) => e,
+    );
+    expect((error as Error).message).toMatch(/^database "ta_no_such_database" does not exist on /);
+  });
+});
+
+describe('wrapPool and the options of both', () => {
+  const scratch = useScratchDatabase('connection_wrap');
+  const url = () => scratch().url;
+  const settings = () => {
+    const { host, port, user, database } = parseDatabaseUrl(url());
+    return { host, port, user, database };
+  };
+
+  // A host's pool, as most are made: mysql2's defaults, dates in the process's local time zone.
+  it("reads a host pool's rows as its own pools do: dates in UTC, decimals exact, a callback pool too", async () => {
+    const hostPool = mysql.createPool({ ...settings(), timezone: '-03:00' });
+    const callbackPool = createCallbackPool(settings());
+    try {
+      await scratch().db.execute('CREATE TABLE d (day date, at datetime, amount decimal(10,2))');
+      await scratch().db.execute("INSERT INTO d VALUES ('2026-11-21', '2026-11-21 00:30:00', '12.50')");
+      const expected = [
+        { day: new Date('2026-11-21T00:00:00Z'), at: new Date('2026-11-21T00:30:00Z'), amount: '12.50' },
+      ];
+      for (const pool of [hostPool, callbackPool as unknown as mysql.Pool]) {
+        const db = wrapPool(pool, settings().database);
+        expect(await db.query('SELECT day, at, amount FROM d')).toEqual(expected);
+        expect(await db.query('SELECT day, at, amount FROM d', [], { prepare: true })).toEqual(expected);
+      }
+    } finally {
+      await hostPool.end();
+      await new Promise((resolve) => callbackPool.end(resolve));
+    }
+  });
+
+  // Hosts' pools often read values their own way; each of our statements reads them as ours do.
+  it('reads values as its own pools do on a pool with decimalNumbers, bigNumberStrings, dateStrings or its own typeCast', async () => {
+    await scratch().db.execute(
+      'CREATE TABLE mixed (amount decimal(30,10), big bigint unsigned, small bigint, day date, at datetime)',
+    );
+    await scratch().db.execute(
+      "INSERT INTO mixed VALUES ('12345678901234567890.1234567891', 18446744073709551615, 42, '2026-11-21', '2026-11-21 00:30:00')",
+    );
+    const expected = [
+      {
+        amount: '12345678901234567890.1234567891',
+        big: '18446744073709551615',
+        small: 42,
+        day: new Date('2026-11-21T00:00:00Z'),
+        at: new Date('2026-11-21T00:30:00Z'),
+      },
+    ];
+    const { host, port, user, database } = settings();
+    const pools = [
+      mysql.createPool({ ...settings(), decimalNumbers: true }),
+      mysql.createPool({ ...settings(), bigNumberStrings: true, supportBigNumbers: true }),
+      mysql.createPool({ ...settings(), dateStrings: true }),
+      // As a URI gives them: the string "1", which mysql2 takes as on.
+      mysql.createPool({ uri: `mysql://${user}@${host}:${port}/${database}?decimalNumbers=1&dateStrings=1` }),
+      // A host's own cast, DECIMAL to a (lossy) number: replaced for our statements.
+      mysql.createPool({
+        ...settings(),
+        typeCast: (field, next) => (field.type === 'NEWDECIMAL' ? Number(field.string()) : next()),
+      }),
+    ];
+    try {
+      for (const pool of pools) {
+        const db = wrapPool(pool, database);
+        expect(await db.query('SELECT * FROM mixed')).toEqual(expected);
+        expect(await db.query('SELECT * FROM mixed', [], { prepare: true })).toEqual(expected);
+        const streamed: unknown[] = [];
+        await db.query('SELECT * FROM mixed', [], { onRow: (row) => streamed.push(row) });
+        expect(streamed).toEqual(expected);
+      }
+    } finally {
+      await Promise.all(pools.map((pool) => pool.end()));
+    }
+    expect(() => wrapPool({} as mysql.Pool, 'x')).toThrowError(/needs a mysql2 pool/);
+  });
+
+  it('refuses a misspelt or impossible option, naming it', async () => {
+    await expect(openDatabase(url(), { timeout: 3000 } as never)).rejects.toMatchObject({
+      code: 'INVALID_OPTION',
+      path: 'timeout',
+      message:
+        'openDatabase option timeout: is not an option (its options: connectionLimit, multipleStatements, timeoutMs)',
+    });
+    await expect(openDatabase(url(), { timeoutMs: -1 })).rejects.toMatchObject({ path: 'timeoutMs' });
+    await expect(openDatabase(url(), { connectionLimit: 0 })).rejects.toMatchObject({
+      path: 'connectionLimit',
+    });
+    await expect(openDatabase(url(), null as never)).rejects.toMatchObject({
+      code: 'INVALID_OPTION',
+      message:
+        'openDatabase takes its options as an object (its options: connectionLimit, multipleStatements, timeoutMs)',
+    });
+    const pool = mysql.createPool(settings());
+    try {
+      expect(() => wrapPool(pool, 'x', { timeoutMs: Number.NaN })).toThrowError(
+        expect.objectContaining({ code: 'INVALID_OPTION', path: 'timeoutMs' }),
+      );
+    } finally {
+      await pool.end();
+    }
+  });
+});

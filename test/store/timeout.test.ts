@@ -1,0 +1,190 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/main.js';
+import { DatabaseTimeoutError } from '../../src/model/errors.js';
+import { tableNames } from '../../src/model/table-names.js';
+import { createAssociationHandler } from '../../src/resolvers.js';
+import type { Database } from '../../src/store/driver.js';
+import { openDatabase } from '../../src/store/mysql.js';
+import { parseDatabaseUrl, resolveDatabaseTimeout } from '../../src/store/url.js';
+import { captureIo } from '../support/cli.js';
+import { useScratchDatabase } from '../support/database.js';
+import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
+import { insertLinkedActivity, insertRows, installTables, SCOPE_A } from '../tree/fixture.js';
+
+/** Writes are accepted only as JSON; reads ask for JSON (a browser's text/html gets the screen's page). */
+const JSON_BODY = { 'content-type': 'application/json' };
+
+const scratch = useScratchDatabase('db_timeout', { hostSchema: true });
+const names = tableNames();
+// Long enough for a healthy answer on a loaded test machine, short enough to keep the tests quick.
+const BOUND_MS = 1_000;
+let proxy: TcpProxy;
+const opened: Database[] = [];
+const ids = { sheet: 0, group: 0, oper: 0 };
+
+/** The scratch database's URL, through the proxy. */
+function proxiedUrl(): string {
+  const url = new URL(scratch().url);
+  url.hostname = '127.0.0.1';
+  url.port = String(proxy.port);
+  return url.toString();
+}
+
+async function openProxied(options: { connectionLimit?: number } = {}): Promise<Database> {
+  const db = await openDatabase(proxiedUrl(), { timeoutMs: BOUND_MS, ...options });
+  opened.push(db);
+  return db;
+}
+
+beforeAll(async () => {
+  const { db, url } = scratch();
+  const { host, port } = parseDatabaseUrl(url);
+  proxy = await startTcpProxy({ host, port });
+  await installTables(db, names);
+  [ids.sheet] = (await insertRows(db, 'app_folha_tarefa', [{ ...SCOPE_A, DELETED: 0 }], {
+    withId: false,
+  })) as [number];
+  ({ group: ids.group, oper: ids.oper } = await insertLinkedActivity(db, names, SCOPE_A));
+});
+
+afterEach(async () => {
+  proxy.heal();
+  for (const db of opened.splice(0)) await db.close().catch(() => undefined);
+});
+
+afterAll(async () => {
+  await proxy.close();
+});
+
+describe('a database that stops answering', () => {
+  it('cuts a statement at the bound, destroys its connection and works again once the database answers', async () => {
+    const db = await openProxied({ connectionLimit: 1 });
+    const [before] = await db.query<{ id: number }>('SELECT CONNECTION_ID() AS id');
+    proxy.partition();
+    const error = await db.query('SELECT 1').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DatabaseTimeoutError);
+    expect(error).toMatchObject({ code: 'DATABASE_TIMEOUT', message: expect.stringContaining('1 s') });
+    proxy.heal();
+    // One connection in the pool: a new id proves the silent one was destroyed, not handed back.
+    const [after] = await db.query<{ id: number }>('SELECT CONNECTION_ID() AS id');
+    expect(after?.id).not.toBe(before?.id);
+  });
+
+  it('cuts a streamed read at the bound too', async () => {
+    const db = await openProxied({ connectionLimit: 1 });
+    proxy.partition();
+    const error = await db.query('SELECT 1', [], { onRow: () => undefined }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(DatabaseTimeoutError);
+    proxy.heal();
+    expect(await db.query('SELECT 1 AS one', [], { onRow: () => undefined })).toEqual([]);
+  });
+
+  it('bounds the wait for a pool connection', async () => {
+    const db = await openProxied({ connectionLimit: 1 });
+    let finish: () => void = () => undefined;
+    const holding = db.transaction(() => new Promise<void>((resolve) => (finish = resolve)));
+    const error = await db.query('SELECT 1').catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      name: 'DatabaseTimeoutError',
+      code: 'DATABASE_TIMEOUT',
+      message: expect.stringContaining('no database connection within 1 s'),
+    });
+    finish();
+    await holding;
+    expect(await db.query('SELECT 1 AS one')).toEqual([{ one: 1 }]);
+  });
+
+  it('bounds opening a new connection while the database is silent', async () => {
+    proxy.partition();
+    const error = await openProxied().catch((e: unknown) => e);
+    expect(error).toMatchObject({
+      code: 'DATABASE_TIMEOUT',
+      message: expect.stringMatching(
+        /^the database at 127\.0\.0\.1:\d+ did not answer within 1 s \(mysql:\/\//,
+      ),
+    });
+  });
+
+  it('answers GET and PUT with 503, Retry-After and a JSON error, then 200 once the database answers', async () => {
+    const db = await openProxied();
+    const reported: unknown[] = [];
+    const handle = createAssociationHandler({
+      db,
+      context: async () => ({ scope: SCOPE_A, user: 7 }),
+      onError: (error) => void reported.push(error),
+    });
+    const url = `http://host.test/associationtask?taskSheet=${ids.sheet}`;
+    const body = JSON.stringify({
+      entries: [{ activity: ids.oper, group: ids.group, values: { METRICA2: 3 } }],
+    });
+    proxy.partition();
+    for (const init of [
+      { method: 'GET', headers: { accept: 'application/json' } },
+      { method: 'PUT', body, headers: JSON_BODY },
+    ]) {
+      const response = await handle(new Request(url, init));
+      expect(response.status).toBe(503);
+      expect(response.headers.get('retry-after')).toBe('5');
+      expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+      expect(await response.json()).toMatchObject({
+        error: { code: 'DATABASE_TIMEOUT', message: expect.stringContaining('within 1 s') },
+      });
+    }
+    // The host hears of it too, once per request.
+    expect(reported).toEqual([expect.any(DatabaseTimeoutError), expect.any(DatabaseTimeoutError)]);
+    proxy.heal();
+    expect((await handle(new Request(url))).status).toBe(200);
+    const saved = await handle(new Request(url, { method: 'PUT', body, headers: JSON_BODY }));
+    expect(saved.status).toBe(200);
+  });
+
+  it('writes nothing of a PUT whose COMMIT gets no answer, and saves it whole when sent again', async () => {
+    const db = await openProxied();
+    const handle = createAssociationHandler({
+      db,
+      context: async () => ({ scope: SCOPE_A, user: 7 }),
+      onError: () => undefined,
+    });
+    const url = `http://host.test/associationtask?taskSheet=${ids.sheet}`;
+    const count = async () => {
+      const [row] = await scratch().db.query<{ n: number }>(
+        `SELECT COUNT(*) AS n FROM ${names.OPER_GRUPO_METRICA} WHERE METRICA1 = '7.25'`,
+      );
+      return Number(row?.n);
+    };
+    const body = JSON.stringify({
+      entries: [{ activity: ids.oper, group: ids.group, values: { METRICA1: '7.25' } }],
+    });
+    // The statements before it reach the server; the COMMIT and everything after are lost.
+    proxy.partitionWhen((sent) => sent.includes('COMMIT'));
+    const cut = await handle(new Request(url, { method: 'PUT', body, headers: JSON_BODY }));
+    expect(cut.status).toBe(503);
+    proxy.heal();
+    expect(await count()).toBe(0);
+    // The server dropped the dead connection's transaction and named lock: the batch goes through.
+    const again = await handle(new Request(url, { method: 'PUT', body, headers: JSON_BODY }));
+    expect(again.status).toBe(200);
+    expect(await count()).toBe(1);
+  });
+
+  it('gives the CLI the same bound ($DATABASE_TIMEOUT) and one line on stderr', async () => {
+    proxy.partition();
+    const io = captureIo({ env: { DATABASE_TIMEOUT: '1' } });
+    const code = await runCli(['db', 'sync', '--dry-run', '--database-url', proxiedUrl()], io);
+    expect(code).toBe(1);
+    expect(io.err()).toMatch(
+      /^task-association db sync: the database at 127\.0\.0\.1:\d+ did not answer within 1 s \([^\n]*\)\n$/,
+    );
+  });
+
+  it('reads $DATABASE_TIMEOUT in seconds and refuses anything else', () => {
+    expect(resolveDatabaseTimeout({})).toBe(5_000);
+    expect(resolveDatabaseTimeout({ DATABASE_TIMEOUT: '30' })).toBe(30_000);
+    expect(resolveDatabaseTimeout({ DATABASE_TIMEOUT: '0.25' })).toBe(250);
+    for (const text of ['0', '-1', '5s', '1e3', '3601', ' 5']) {
+      expect(() => resolveDatabaseTimeout({ DATABASE_TIMEOUT: text })).toThrow(
+        expect.objectContaining({ code: 'INVALID_DATABASE_TIMEOUT' }),
+      );
+    }
+  });
+});

@@ -1,0 +1,96 @@
+import { describe, expect, it } from 'vitest';
+import { type ColumnType, checkValue } from '../../src/resolvers.js';
+import { columnTypeOf } from '../../src/store/column-types.js';
+
+const column = (dataType: string, extra: Partial<ColumnType> = {}): ColumnType => ({
+  name: 'M',
+  dataType,
+  unsigned: false,
+  nullable: true,
+  precision: null,
+  scale: null,
+  maxLength: null,
+  ...extra,
+});
+const decimal = column('decimal', { precision: 10, scale: 2 });
+
+describe('checkValue', () => {
+  it('accepts decimals within decimal(10,2) and passes them on as exact text', () => {
+    expect(checkValue(decimal, '12.50')).toEqual({ ok: true, value: '12.50' });
+    expect(checkValue(decimal, 12.5)).toEqual({ ok: true, value: '12.5' });
+    expect(checkValue(decimal, '-99999999.99')).toEqual({ ok: true, value: '-99999999.99' });
+  });
+
+  it('refuses decimals the column cannot hold instead of rounding them', () => {
+    expect(checkValue(decimal, 123456789.123)).toMatchObject({ ok: false, problem: /decimal places/ });
+    expect(checkValue(decimal, '123456789.12')).toMatchObject({
+      ok: false,
+      problem: /8 digits before the point/,
+    });
+    expect(checkValue(decimal, 0.1 + 0.2)).toMatchObject({ ok: false });
+    expect(checkValue(decimal, '1e3')).toMatchObject({ ok: false, problem: /not a decimal/ });
+    // A number JS writes with an exponent is read as the digits it holds.
+    expect(checkValue(column('decimal', { precision: 10, scale: 8 }), 0.0000001)).toEqual({
+      ok: true,
+      value: '0.0000001',
+    });
+    expect(checkValue(column('decimal', { precision: 30, scale: 0 }), 1e21)).toEqual({
+      ok: true,
+      value: '1000000000000000000000',
+    });
+    expect(checkValue(column('decimal', { precision: 10, scale: 2 }), -1.5e-7)).toMatchObject({
+      ok: false,
+      problem: /decimal places/,
+    });
+  });
+
+  it('refuses a negative value for an unsigned decimal or double, which the server would answer with an error', () => {
+    const unsigned = column('decimal', { precision: 6, scale: 3, unsigned: true });
+    expect(checkValue(unsigned, '-1.5')).toMatchObject({
+      ok: false,
+      problem: 'is negative, and the column is decimal(6,3) unsigned',
+    });
+    expect(checkValue(unsigned, -0.001)).toMatchObject({ ok: false, problem: /negative/ });
+    expect(checkValue(unsigned, '-0.000')).toEqual({ ok: true, value: '-0.000' });
+    expect(checkValue(unsigned, '1.5')).toEqual({ ok: true, value: '1.5' });
+    expect(checkValue(column('double', { unsigned: true }), -2)).toMatchObject({
+      ok: false,
+      problem: 'is negative, and the column is double unsigned',
+    });
+  });
+
+  it('refuses 2.5 and out-of-range values for int, accepts whole numbers', () => {
+    const int = column('int');
+    expect(checkValue(int, 2.5)).toMatchObject({ ok: false, problem: /whole number/ });
+    expect(checkValue(int, '2.5')).toMatchObject({ ok: false });
+    expect(checkValue(int, 2_147_483_648)).toMatchObject({ ok: false, problem: /range/ });
+    expect(checkValue(int, -3)).toEqual({ ok: true, value: -3 });
+    expect(checkValue(column('int', { unsigned: true }), -3)).toMatchObject({ ok: false });
+  });
+
+  it('refuses null for a NOT NULL column, text for a number, and types no metric has', () => {
+    expect(checkValue(column('int', { nullable: false }), null)).toMatchObject({
+      ok: false,
+      problem: /NOT NULL/,
+    });
+    expect(checkValue(column('int'), null)).toEqual({ ok: true, value: null });
+    expect(checkValue(column('int'), 'abc')).toMatchObject({ ok: false });
+    expect(checkValue(column('varchar', { maxLength: 3 }), 'abcd')).toMatchObject({
+      ok: false,
+      problem: /3 characters/,
+    });
+    expect(checkValue(column('blob'), 'x')).toMatchObject({ ok: false, problem: /not a metric type/ });
+    // A number for a text metric is kept as its text (a value default of 1, saved back as loaded).
+    expect(checkValue(column('varchar', { maxLength: 10 }), 1)).toEqual({ ok: true, value: '1' });
+    expect(checkValue(column('varchar', { maxLength: 2 }), 123)).toMatchObject({ ok: false });
+  });
+
+  it('reads a column type from its SQL text, as information_schema would describe it', () => {
+    expect(columnTypeOf('M', 'decimal(10,2)', true)).toEqual(column('decimal', { precision: 10, scale: 2 }));
+    expect(columnTypeOf('M', 'bigint unsigned', false)).toEqual(
+      column('bigint', { unsigned: true, nullable: false }),
+    );
+    expect(columnTypeOf('M', 'varchar(50)', true)).toEqual(column('varchar', { maxLength: 50 }));
+    expect(columnTypeOf('M', 'int', true)).toEqual(column('int'));
+  });
+});

@@ -1,0 +1,155 @@
+import type { TreeView } from '../../src/config.js';
+import { parseIdentifier, quoteIdentifier } from '../../src/model/identifier.js';
+import type { Scope } from '../../src/model/scope.js';
+import { OVERRIDE_PARAMETERS, type TableNames } from '../../src/model/table-names.js';
+import type { Database, SqlExecutor } from '../../src/store/driver.js';
+import { syncSchema } from '../../src/sync.js';
+
+export const SCOPE_A: Scope = { EMPRESA: 1, FILIAL: 1, LOCAL: 1 };
+export const SCOPE_B: Scope = { EMPRESA: 2, FILIAL: 1, LOCAL: 1 };
+
+/** The user every fixture row is inserted by. */
+export const FIXTURE_USER = 1;
+
+/** Creates the four tables of `names` with the schema sync, as an operator would. */
+export async function installTables(db: Database, names: TableNames): Promise<void> {
+  await syncSchema(db, names);
+}
+
+/**
+ * A host-added table with the common columns of seed 2.1 plus `columns` (`NAME type` each): the kind
+ * of level table (app_setor) or association table a host adds for a custom TREE_VIEW.
+ */
+export async function createHostTable(
+  db: SqlExecutor,
+  name: string,
+  columns: readonly string[],
+): Promise<void> {
+  const table = quoteIdentifier(parseIdentifier(name, 'fixture table'));
+  await db.execute(`CREATE TABLE ${table} (
+    SEQ_DB bigint unsigned NOT NULL AUTO_INCREMENT,
+    EMPRESA int NOT NULL, FILIAL int NOT NULL, LOCAL int NOT NULL,
+    INS_DH timestamp NULL DEFAULT CURRENT_TIMESTAMP, INS_USUARIO_SEQ_DB bigint unsigned NOT NULL,
+    UPD_DH timestamp NULL DEFAULT NULL ON UPDATE CURRENT_TIMESTAMP, UPD_USUARIO_SEQ_DB bigint unsigned NULL,
+    SOURCE varchar(50) NULL, ATIVO tinyint(1) DEFAULT 1, DELETED tinyint(1) DEFAULT 0, RO tinyint(1) DEFAULT 0,
+    ID int unsigned NOT NULL,
+    ${columns.map((column) => `${column},`).join(' ')}
+    PRIMARY KEY (EMPRESA, FILIAL, LOCAL, ID), UNIQUE KEY (SEQ_DB)
+  ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4`);
+}
+
+const nextIds = new Map<string, number>();
+
+/**
+ * Inserts `rows` into `table` with multi-row INSERTs (2000 rows each) and returns their SEQ_DBs in
+ * order. Each row needs EMPRESA/FILIAL/LOCAL; ID (next in scope, counted here) and
+ * INS_USUARIO_SEQ_DB are filled in. Rows of one call must share their column set.
+ */
+/** How many metric rows the installation holds, every scope and state: a write refused whole leaves it unchanged. */
+export async function countMetricRows(db: SqlExecutor, names: TableNames): Promise<number> {
+  const [row] = await db.query<{ n: number }>(`SELECT COUNT(*) AS n FROM ${names.OPER_GRUPO_METRICA}`);
+  return Number(row?.n);
+}
+
+export async function insertRows(
+  db: SqlExecutor,
+  table: string,
+  rows: readonly Record<string, unknown>[],
+  options: { withId?: boolean } = {},
+): Promise<number[]> {
+  const first = rows[0];
+  if (first === undefined) return [];
+  const quoted = quoteIdentifier(parseIdentifier(table, 'fixture table'));
+  const withId = options.withId ?? true;
+  const columns = [...Object.keys(first), ...(withId ? ['ID', 'INS_USUARIO_SEQ_DB'] : [])];
+  const ids: number[] = [];
+  for (let start = 0; start < rows.length; start += 2000) {
+    const slice = rows.slice(start, start + 2000);
+    const params: unknown[] = [];
+    for (const row of slice) {
+      const values = Object.keys(first).map((column) => row[column] ?? null);
+      if (withId) {
+        const key = `${table}:${row.EMPRESA}/${row.FILIAL}/${row.LOCAL}`;
+        const id = (nextIds.get(key) ?? 0) + 1;
+        nextIds.set(key, id);
+        values.push(id, FIXTURE_USER);
+      }
+      params.push(...values);
+    }
+    const tuple = `(${columns.map(() => '?').join(', ')})`;
+    const result = await db.execute(
+      `INSERT INTO ${quoted} (${columns.map((column) => quoteIdentifier(parseIdentifier(column, 'column'))).join(', ')}) VALUES ${slice.map(() => tuple).join(', ')}`,
+      params,
+    );
+    // One multi-row INSERT gets consecutive AUTO_INCREMENT values (innodb_autoinc_lock_mode 1 or 2 without concurrent inserts).
+    for (let index = 0; index < slice.length; index++) ids.push(result.insertId + index);
+  }
+  return ids;
+}
+
+/** Inserts one row and returns its SEQ_DB. */
+export async function insertRow(
+  db: SqlExecutor,
+  table: string,
+  row: Record<string, unknown>,
+): Promise<number> {
+  const [id] = await insertRows(db, table, [row]);
+  if (id === undefined) throw new Error('no row inserted');
+  return id;
+}
+
+/** Writes the scope's override rows and TREE_VIEW row into sys_core_par_parametros. */
+export async function writeParameters(
+  db: SqlExecutor,
+  scope: Scope,
+  parameters: { overrides?: Partial<Record<keyof typeof OVERRIDE_PARAMETERS, string>>; treeView?: TreeView },
+): Promise<void> {
+  const rows: Record<string, unknown>[] = Object.entries(parameters.overrides ?? {}).map(
+    ([logical, name]) => ({
+      ...scope,
+      NOME: OVERRIDE_PARAMETERS[logical as keyof typeof OVERRIDE_PARAMETERS],
+      TIPO: 0,
+      CONTEUDO: name,
+    }),
+  );
+  if (parameters.treeView)
+    rows.push({ ...scope, NOME: 'TREE_VIEW', TIPO: 1, CONTEUDO: JSON.stringify(parameters.treeView) });
+  for (const row of rows) await insertRows(db, 'sys_core_par_parametros', [row], { withId: false });
+}
+
+/** Counts round trips: wraps an executor, counting every query and execute. */
+export function countingExecutor(db: SqlExecutor): SqlExecutor & { count(): number; reset(): void } {
+  let count = 0;
+  return {
+    query: (sql, params, options) => {
+      count++;
+      return db.query(sql, params, options);
+    },
+    execute: (sql, params, options) => {
+      count++;
+      return db.execute(sql, params, options);
+    },
+    count: () => count,
+    reset: () => {
+      count = 0;
+    },
+  };
+}
+
+/** One live group with one live activity linked under it, in `scope`: the smallest tree to read and save. */
+export async function insertLinkedActivity(
+  db: SqlExecutor,
+  names: TableNames,
+  scope: Scope,
+): Promise<{ group: number; oper: number }> {
+  const live = { ATIVO: 1, DELETED: 0 };
+  const group = await insertRow(db, names.OPER_GRUPO, { ...scope, CODIGO: 'G', ...live });
+  const oper = await insertRow(db, names.OPER, { ...scope, CODIGO: 'O', INDICE: '2.00', ...live });
+  await insertRow(db, names.OPER_OPER_GRUPO, {
+    ...scope,
+    OPER_GRUPO_SEQ_DB: group,
+    OPER_SEQ_DB: oper,
+    ...live,
+  });
+  return { group, oper };
+}

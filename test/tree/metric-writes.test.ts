@@ -1,0 +1,127 @@
+import { describe, expect, it } from 'vitest';
+import { parseIdentifier } from '../../src/model/identifier.js';
+import {
+  insertStatement,
+  lockKeysStatement,
+  releaseStatement,
+  scopeLockName,
+  updateStatements,
+} from '../../src/store/metric-writes.js';
+
+const table = parseIdentifier('app_oper_grupo_metrica', 'table');
+const scope = { EMPRESA: 1, FILIAL: 2, LOCAL: 3 };
+const column = (name: string) => parseIdentifier(name, 'column');
+const flat = (sql: string) => sql.replace(/\s+/g, ' ');
+
+const lock = { name: scopeLockName(table, scope), timeoutSeconds: 10 };
+const lockName = "CONCAT('task_association:', SHA1(CONCAT(DATABASE(), '.', ?, ':', ?)))";
+
+describe('lockKeysStatement', () => {
+  it('takes the scope lock, then looks up exactly the keys, through the key index when there is one, NULL groups included', () => {
+    const statement = lockKeysStatement(
+      table,
+      scope,
+      42,
+      [
+        { activity: 7, group: 1 },
+        { activity: 8, group: null },
+      ],
+      parseIdentifier('ix_metric_key', 'index'),
+      lock,
+    );
+    expect(flat(statement.sql)).toBe(
+      'SELECT STRAIGHT_JOIN l.locked, k.n, m.ID, m.RO, m.ATIVO, k.o AS OPER_SEQ_DB, k.g AS OPER_GRUPO_SEQ_DB ' +
+        `FROM (SELECT GET_LOCK(${lockName}, ?) AS locked LIMIT 1) l JOIN JSON_TABLE(?, '$[*]' COLUMNS (n FOR ORDINALITY, o BIGINT PATH '$[0]', g BIGINT PATH '$[1]')) k ` +
+        'LEFT JOIN `app_oper_grupo_metrica` m FORCE INDEX (`ix_metric_key`) ON l.locked = 1 AND m.EMPRESA = ? AND m.FILIAL = ? AND m.LOCAL = ? ' +
+        'AND m.FOLHA_TAREFA_SEQ_DB = ? AND m.OPER_SEQ_DB = k.o AND m.OPER_GRUPO_SEQ_DB <=> k.g AND IFNULL(m.DELETED, 0) = 0 FOR UPDATE',
+    );
+    expect(statement.params).toEqual([
+      'app_oper_grupo_metrica',
+      '1/2/3',
+      10,
+      '[[7,1],[8,null]]',
+      1,
+      2,
+      3,
+      42,
+    ]);
+  });
+
+  it('names no index when the table has none', () => {
+    expect(
+      lockKeysStatement(table, scope, 42, [{ activity: 7, group: 1 }], undefined, lock).sql,
+    ).not.toContain('FORCE');
+  });
+
+  it('releases the same lock', () => {
+    expect(releaseStatement(lock)).toEqual({
+      sql: `SELECT RELEASE_LOCK(${lockName})`,
+      params: ['app_oper_grupo_metrica', '1/2/3'],
+    });
+  });
+});
+
+describe('updateStatements', () => {
+  it('updates rows by primary key, one statement per set of columns, their values in one JSON table', () => {
+    const one = new Map([[column('METRICA1'), '1.50']]);
+    const both = new Map<ReturnType<typeof column>, string | number>([
+      [column('METRICA1'), '2.50'],
+      [column('METRICA2'), 4],
+    ]);
+    const statements = updateStatements(table, scope, 9, [
+      { ids: [10], values: one },
+      { ids: [11, 12], values: both },
+      {
+        ids: [13],
+        values: new Map<ReturnType<typeof column>, string | number>([...both].map(([k]) => [k, 5])),
+      },
+    ]);
+    expect(statements.map((statement) => ({ ...statement, sql: flat(statement.sql) }))).toEqual([
+      {
+        sql:
+          "UPDATE JSON_TABLE(?, '$[*]' COLUMNS (id BIGINT PATH '$[0]', v0 LONGTEXT PATH '$[1]')) v " +
+          'JOIN `app_oper_grupo_metrica` m ON m.EMPRESA = ? AND m.FILIAL = ? AND m.LOCAL = ? AND m.ID = v.id SET m.`METRICA1` = v.v0, m.UPD_USUARIO_SEQ_DB = ?',
+        params: ['[[10,"1.50"]]', 1, 2, 3, 9],
+      },
+      {
+        sql:
+          "UPDATE JSON_TABLE(?, '$[*]' COLUMNS (id BIGINT PATH '$[0]', v0 LONGTEXT PATH '$[1]', v1 LONGTEXT PATH '$[2]')) v " +
+          'JOIN `app_oper_grupo_metrica` m ON m.EMPRESA = ? AND m.FILIAL = ? AND m.LOCAL = ? AND m.ID = v.id SET m.`METRICA1` = v.v0, m.`METRICA2` = v.v1, m.UPD_USUARIO_SEQ_DB = ?',
+        params: ['[[11,"2.50",4],[12,"2.50",4],[13,5,5]]', 1, 2, 3, 9],
+      },
+    ]);
+  });
+
+  it('releases the scope lock in the last statement when asked, from a derived table read before any row', () => {
+    const one = new Map([[column('METRICA1'), '1.50']]);
+    const statements = updateStatements(table, scope, 9, [{ ids: [10], values: one }], lock);
+    expect(statements.map((statement) => ({ ...statement, sql: flat(statement.sql) }))).toEqual([
+      {
+        sql:
+          `UPDATE (SELECT RELEASE_LOCK(${lockName}) AS released LIMIT 1) r JOIN JSON_TABLE(?, '$[*]' COLUMNS (id BIGINT PATH '$[0]', v0 LONGTEXT PATH '$[1]')) v ` +
+          'JOIN `app_oper_grupo_metrica` m ON m.EMPRESA = ? AND m.FILIAL = ? AND m.LOCAL = ? AND m.ID = v.id SET m.`METRICA1` = v.v0, m.UPD_USUARIO_SEQ_DB = ?',
+        params: ['app_oper_grupo_metrica', '1/2/3', '[[10,"1.50"]]', 1, 2, 3, 9],
+      },
+    ]);
+  });
+
+  it('plans nothing for no updates', () => {
+    expect(updateStatements(table, scope, 9, [])).toEqual([]);
+  });
+});
+
+describe('insertStatement', () => {
+  it('inserts numbered rows after the scope’s highest ID, read backwards in the same statement; a column an entry leaves out is NULL', () => {
+    const statement = insertStatement(table, scope, 9, 42, [
+      { activity: 7, group: 1, values: new Map([[column('METRICA1'), '1.00']]) },
+      { activity: 8, group: null, values: new Map([[column('METRICA2'), 3]]) },
+    ]);
+    expect(flat(statement.sql)).toBe(
+      'INSERT INTO `app_oper_grupo_metrica` (EMPRESA, FILIAL, LOCAL, ID, INS_USUARIO_SEQ_DB, FOLHA_TAREFA_SEQ_DB, OPER_SEQ_DB, OPER_GRUPO_SEQ_DB, `METRICA1`, `METRICA2`) ' +
+        'SELECT ?, ?, ?, IFNULL(last.ID, 0) + v.n, ?, ?, v.o, v.g, v.v0, v.v1 ' +
+        "FROM JSON_TABLE(?, '$[*]' COLUMNS (n FOR ORDINALITY, o BIGINT PATH '$[0]', g BIGINT PATH '$[1]', v0 LONGTEXT PATH '$[2]', v1 LONGTEXT PATH '$[3]')) v " +
+        'LEFT JOIN (SELECT ID FROM `app_oper_grupo_metrica` WHERE EMPRESA = ? AND FILIAL = ? AND LOCAL = ? ORDER BY ID DESC LIMIT 1) last ON TRUE',
+    );
+    expect(statement.params).toEqual([1, 2, 3, 9, 42, '[[7,1,"1.00",null],[8,null,null,3]]', 1, 2, 3]);
+  });
+});

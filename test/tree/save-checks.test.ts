@@ -1,0 +1,106 @@
+import { describe, expect, it } from 'vitest';
+import { TreeView } from '../../src/config.js';
+import { tableNames } from '../../src/model/table-names.js';
+import { joinSql } from '../../src/store/statement.js';
+import { checkParts, IN_LIST_CHUNK, isIn, shownFromWalk } from '../../src/tree/save-checks.js';
+import { CHAIN_STEPS } from '../../src/tree/shown-nodes.js';
+import { planTree } from '../../src/tree/tree-plan.js';
+
+const scope = { EMPRESA: 1, FILIAL: 2, LOCAL: 3 };
+const defaultPlan = planTree(tableNames(), undefined);
+// Three levels through association tables: regions, groups under them, activities under the groups.
+const threeLevels = planTree(
+  tableNames(),
+  TreeView.parse({
+    layers: {
+      '1': { table: 'app_regiao', associationTable: 'app_regiao_n_oper_grupo' },
+      '2': { table: 'app_oper_grupo', associationTable: 'app_oper_n_oper_grupo' },
+      '3': { table: 'app_oper', isTask: true },
+    },
+  }),
+);
+const activities = [7];
+const everyColumn = new Set(['SEQ_DB', 'EMPRESA', 'FILIAL', 'LOCAL', 'DELETED', 'ATIVO']);
+const placeholders = (sql: string) => sql.split('?').length - 1;
+
+describe('checkParts', () => {
+  it('carries as many parameters as its text has placeholders, on the default tree and on a TREE_VIEW', () => {
+    for (const plan of [defaultPlan, threeLevels]) {
+      const parts = checkParts(plan, scope, 42, everyColumn, activities, [1]);
+      const whole = joinSql([parts.with ?? '', parts.columns]);
+      expect(placeholders(whole.sql)).toBe(whole.params.length);
+    }
+  });
+
+  it('checks the task sheet by the scope and flag columns the host table has, and by no other', () => {
+    const parts = checkParts(defaultPlan, scope, 42, new Set(['SEQ_DB', 'FILIAL', 'ATIVO']), activities, [1]);
+    const sheet = /\(SELECT 1 FROM `app_folha_tarefa` t WHERE (.*?) LIMIT 1\) AS sheet_ok/.exec(
+      parts.columns.sql,
+    );
+    expect(sheet?.[1]).toBe('t.SEQ_DB = ? AND t.FILIAL = ? AND IFNULL(t.ATIVO, 1) = 1');
+    expect(parts.columns.params.slice(0, 2)).toEqual([42, 2]);
+  });
+
+  it('walks up from the batch nodes only: no walk without nodes, one link level per TREE_VIEW level', () => {
+    expect(checkParts(defaultPlan, scope, 42, everyColumn, activities, []).with).toBeUndefined();
+    const walk = checkParts(threeLevels, scope, 42, everyColumn, activities, [1, 2, 3]);
+    expect(walk.with?.sql).toMatch(/^l1 \(c, p\) AS \(SELECT STRAIGHT_JOIN .* IN \(\?, \?, \?, \?\)\)/);
+    // The batch's three nodes as constants, padded to four with the last.
+    expect(walk.with?.params.slice(-4)).toEqual([1, 2, 3, 3]);
+    expect(walk.with?.sql).toContain('s0 (id) AS (SELECT DISTINCT p FROM l1)');
+    expect(walk.columns.sql).toContain(' AS w1');
+    expect(walk.columns.sql).toContain(' AS w0');
+  });
+});
+
+describe('isIn', () => {
+  it('pads the list to the next power of two with its last id, so that its text takes few forms', () => {
+    expect(isIn('a.X', [5])).toEqual({ sql: 'a.X IN (?)', params: [5] });
+    expect(isIn('a.X', [5, 6, 7])).toEqual({ sql: 'a.X IN (?, ?, ?, ?)', params: [5, 6, 7, 7] });
+    expect(isIn('a.X', [1, 2, 3, 4]).params).toEqual([1, 2, 3, 4]);
+  });
+
+  it(`cuts more than ${IN_LIST_CHUNK} ids into lists of ${IN_LIST_CHUNK} joined by OR, none long enough for MariaDB to make a subquery of`, () => {
+    const ids = Array.from({ length: 1000 }, (_, index) => index + 1);
+    const { sql, params } = isIn('a.X', ids);
+    const lists = sql.match(/a\.X IN \(([?, ]+)\)/g) ?? [];
+    expect(lists).toHaveLength(2);
+    for (const list of lists) expect(list.split('?').length - 1).toBe(IN_LIST_CHUNK);
+    expect(sql).toMatch(/^\(a\.X IN \(.*\) OR a\.X IN \(.*\)\)$/);
+    // Every id once, the second list padded with its last.
+    expect(params.slice(0, 1000)).toEqual(ids);
+    expect(new Set(params.slice(1000))).toEqual(new Set([1000]));
+  });
+});
+
+describe('shownFromWalk', () => {
+  it('shows a nested group whose chain reaches a root, not one below a hidden group or in a cycle', () => {
+    // 3 -> 2 -> 1 (root); 5 -> 4, 4 not live (absent); 6 <-> 7.
+    const w0 = JSON.stringify([
+      [3, 2, 1],
+      [2, 1, 2],
+      [1, null, 3],
+      [5, 4, 1],
+      [6, 7, 1],
+      [7, 6, 2],
+    ]);
+    expect(shownFromWalk(defaultPlan, { w0 })).toEqual(new Set([3, 2, 1]));
+  });
+
+  it('reads JSON the driver already parsed (MySQL types it) as well as text (MariaDB)', () => {
+    expect(shownFromWalk(defaultPlan, { w0: [[1, null, 1]] })).toEqual(new Set([1]));
+    expect(shownFromWalk(defaultPlan, { w0: null })).toEqual(new Set());
+  });
+
+  it('says when a chain is longer than the walk went, so that the caller walks on', () => {
+    expect(shownFromWalk(defaultPlan, { w0: JSON.stringify([[9, 8, CHAIN_STEPS]]) })).toBeUndefined();
+    // A parent not read at the last step is hidden only when the walk did not stop there.
+    expect(shownFromWalk(defaultPlan, { w0: JSON.stringify([[9, 8, CHAIN_STEPS - 1]]) })).toEqual(new Set());
+  });
+
+  it('follows TREE_VIEW levels down from the live first-level rows through live links', () => {
+    // Regions 1 and 2 live (3 is not); groups 10 and 11 under region 1, group 12 under region 3.
+    const row = { w0: '[1, 2]', w1: '[[10, 1], [11, 1], [12, 3]]' };
+    expect(shownFromWalk(threeLevels, row)).toEqual(new Set([10, 11]));
+  });
+});
