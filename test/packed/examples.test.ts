@@ -214,22 +214,22 @@ describe('the packed package, installed in a project of its own', () => {
     }, 120_000);
 
     it(
-      "the README's gallery page, on the Node http mounting block, shows every sample image in Chromium",
+      "the gallery guide's page, on the Node http mounting block, shows every sample image in Chromium",
       async ({ expect }) => {
         const mount = files.find(
           (file) =>
             file.block.kind.type === 'server' && file.code.includes('createServer(toNodeListener(gallery))'),
         );
-        const markup = htmlBlocks(docs.get('README.md') ?? '', 'README.md').find((block) =>
-          block.code.includes('mountGallery'),
-        );
+        const markup = [...docs]
+          .flatMap(([source, text]) => htmlBlocks(text, source))
+          .find((block) => block.code.includes('mountGallery'));
         if (mount === undefined || markup === undefined)
-          throw new Error('README: no Node http gallery mount or page');
+          throw new Error('the guides have no Node http gallery mount or page');
         const server = await startServer(join('out', mount.name.replace(/\.ts$/, '.js')), '/caroulsel/data');
         const context = await browser().newContext({ viewport: { width: 1280, height: 800 } });
         try {
           const page = await context.newPage();
-          // The host's own page is the README's markup at `/`; everything else comes from the example server.
+          // The host's own page is the guide's markup at `/`; everything else comes from the example server.
           await page.route(`${server.origin}/`, (route) =>
             route.fulfill({
               contentType: 'text/html; charset=utf-8',
