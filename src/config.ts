@@ -8,9 +8,9 @@ export {
   formatIssues,
   formatIssuesInline,
 } from './model/issues.js';
-export { JSON_SCHEMA_LIMITS, serializeJsonSchema, treeViewJsonSchema } from './model/json-schema.js';
+export { serializeJsonSchema, treeViewJsonSchema } from './model/json-schema.js';
 export { locateSyntaxError, parseJsonText } from './model/json-text.js';
-export { conventionalColumn, LAYER_KEY_PATTERN, MAX_LAYERS } from './model/layer-rules.js';
+export { MAX_LAYERS } from './model/layer-rules.js';
 export {
   FIELD_TABLE,
   LINK_FIELD_COLUMNS,
@@ -27,7 +27,6 @@ export {
   MenuPlacements,
   MenuRow,
   MenuRowsInput,
-  menuRowIdentity,
   menuRows,
   REPORT_URL,
 } from './model/menu.js';
@@ -45,7 +44,6 @@ export {
   buildLink,
   OpcoesEntry,
   type OpcoesParameter,
-  opcoesParameters,
   parseOpcoes,
   serializeOpcoes,
 } from './model/opcoes.js';
@@ -68,4 +66,4 @@ export {
   type TreeViewLevel,
   treeViewLevels,
 } from './model/tree-view.js';
-export { readParameterRows, readParameters } from './store/parameters.js';
+export { readParameters } from './store/parameters.js';

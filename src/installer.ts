@@ -11,15 +11,11 @@ export {
   applyInstallation,
   type InstallerOptions,
   type InstallPlan,
-  installationTableNames,
   planInstallation,
 } from './installer/installer.js';
 export { installJsonSchema } from './installer/json-schema.js';
-export { SCHEMA_SYNC, type SchemaSync } from './installer/schema-sync.js';
 export { type InstallationStatus, installationStatus } from './installer/status.js';
 export { type UninstallOptions, uninstallInstallation } from './installer/uninstall.js';
 export { type Problem, type VerifyResult, verifyInstallation } from './installer/verify.js';
 export type { Finding } from './model/findings.js';
 export { InstallerError } from './model/installer-errors.js';
-export { LEDGER_TABLE } from './store/ledger.js';
-export { installerLockName } from './store/lock.js';

@@ -17,7 +17,6 @@ export {
   ReadOnlyRowError,
   UnsupportedMediaTypeError,
 } from './model/request-errors.js';
-export { type ColumnType, checkValue, readColumnTypes } from './store/column-types.js';
 export {
   type Installation,
   resolveInstallation,

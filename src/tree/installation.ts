@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { checkScope, Scope } from '../model/scope.js';
 import { TableNames } from '../model/table-names.js';
 import { TreeView } from '../model/tree-view.js';
-import { createTables, type Tables } from '../schema/index.js';
+import { createTables, type Tables } from '../schema/tables.js';
 import type { SqlExecutor } from '../store/driver.js';
 import { readParameters } from '../store/parameters.js';
 import { checkArguments } from './arguments.js';

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { conventionalColumn } from '../../src/config.js';
-import { layerRuleIssues } from '../../src/model/layer-rules.js';
+import { conventionalColumn, layerRuleIssues } from '../../src/model/layer-rules.js';
 
 describe('conventionalColumn', () => {
   it.each([

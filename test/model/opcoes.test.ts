@@ -5,10 +5,10 @@ import {
   ConfigError,
   LINK_FIELD_OPCOES,
   type OpcoesEntry,
-  opcoesParameters,
   parseOpcoes,
   serializeOpcoes,
 } from '../../src/config.js';
+import { opcoesParameters } from '../../src/model/opcoes.js';
 
 const key = fc.stringMatching(/^[A-Za-z][A-Za-z0-9_]{0,8}$/).filter((k) => !/^[pv][0-9]+$/.test(k));
 const value = fc.string({ unit: 'binary', maxLength: 20 }).filter((v) => !v.includes(';'));

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { type TableNames, tableNames } from '../../src/model/table-names.js';
-import { createTables } from '../../src/schema/index.js';
+import { createTables } from '../../src/schema.js';
 import {
   hasAutoIncrement,
   hasOnUpdateCurrentTimestamp,

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type ColumnType, checkValue } from '../../src/resolvers.js';
-import { columnTypeOf } from '../../src/store/column-types.js';
+import { type ColumnType, checkValue, columnTypeOf } from '../../src/store/column-types.js';
 
 const column = (dataType: string, extra: Partial<ColumnType> = {}): ColumnType => ({
   name: 'M',
