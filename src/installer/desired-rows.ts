@@ -31,10 +31,10 @@ export interface DesiredRow {
 }
 
 /**
- * Every row of seed 2.6 to 2.9 the install file asks for, in the order they are written, built by
- * the config models' builders. Menu rows are ours (reconciled to the install file); the link field
- * is ours except its label, set by the first installation that creates it (the row is shared by all
- * installations of the database); parameter rows are the administrators' once created.
+ * Every host row the install file asks for (menu, link field, parameters), in the order they are
+ * written, built by the config models' builders. Menu rows are ours (reconciled to the install file);
+ * the link field is ours except its label, set by the first installation that creates it (the row is
+ * shared by all installations of the database); parameter rows are the administrators' once created.
  */
 export function desiredRows(file: InstallFile, mobileFlagColumn: string): DesiredRow[] {
   const { scope, menus } = file;

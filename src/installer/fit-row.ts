@@ -5,9 +5,9 @@ import type { HostTable } from '../store/host-table.js';
 export type RowValues = Readonly<Record<string, unknown>>;
 
 /**
- * Fits `values` to the columns the host table really has (seed 2.7: "columns can differ per
- * installation"): a column we would fill but the host lacks is left out and reported as info; a host
- * column that is NOT NULL, has no default and that we do not fill is an error, reported before any
+ * Fits `values` to the columns the host table really has (the customer warns that "columns can differ
+ * per installation"): a column we would fill but the host lacks is left out and reported as info; a
+ * host column that is NOT NULL, has no default and that we do not fill is an error, reported before any
  * write; every other host column is left to its default.
  */
 export function fitRow(

@@ -12,14 +12,14 @@ import { SeqDb } from '../model/seq-db.js';
 import { DEFAULT_TABLE_NAMES, LOGICAL_TABLES, tableNameProblems } from '../model/table-names.js';
 import { TreeView, treeViewKeys } from '../model/tree-view.js';
 
-/** The host tables the installer writes rows to (seed 2.6 to 2.9), and only those. */
+/** The host tables the installer writes rows to (menu, fields, parameters), and only those. */
 export const HOST_ROW_TABLES = [MENU_TABLE, FIELD_TABLE, PARAMETERS_TABLE] as const;
 
 /**
- * One installation, as the operator describes it (issue 5): where (scope) and as whom, the table-name
- * overrides, where the menus go, the link field's label and the optional TREE_VIEW. Menu placement,
- * the link field and the TREE_VIEW are the config models (src/config), so a value valid here is
- * valid there. The JSON Schema (schemas/install.schema.json) is generated from this model.
+ * One installation, as the operator describes it in an install file: where (scope) and as whom, the
+ * table-name overrides, where the menus go, the link field's label and the optional TREE_VIEW. Menu
+ * placement, the link field and the TREE_VIEW are the config models (src/config), so a value valid here
+ * is valid there. The JSON Schema (schemas/install.schema.json) is generated from this model.
  */
 export const InstallFile = z.strictObject({
   $schema: z.string().optional().describe('the JSON Schema of this file, for editors'),
@@ -35,7 +35,7 @@ export const InstallFile = z.strictObject({
       }
     })
     .optional()
-    .describe('table-name overrides (seed 2.6), e.g. {"OPER": "MO_OPER"}; written as parameter rows'),
+    .describe('table-name overrides by logical name, e.g. {"OPER": "MO_OPER"}; written as parameter rows'),
   menus: MenuPlacements.describe(
     'menu placement: father is the SEQ_DB of an existing sys_core_menu row, or null for the top level',
   ),
@@ -47,7 +47,7 @@ export const InstallFile = z.strictObject({
       .describe('the send-to-mobile flag column of sys_core_ds_tabela_campo; found by name when left out'),
   }),
   treeView: TreeView.optional().describe(
-    'the TREE_VIEW parameter (seed 2.9), written once as a parameter row',
+    'the TREE_VIEW parameter (the tree of activity layers and its metrics), written once as a parameter row',
   ),
   hostColumns: z
     .partialRecord(

@@ -3,8 +3,8 @@ import type { HostTable } from '../store/host-table.js';
 
 /**
  * Finds the send-to-mobile flag column of sys_core_ds_tabela_campo, whose name differs per
- * installation (seed 2.8). Named in the install file: it must exist. Otherwise the one column whose
- * name contains MOBILE, GRID_MOBILE excepted (that is the grid flag, a different column).
+ * installation. Named in the install file: it must exist. Otherwise the one column whose name contains
+ * MOBILE, GRID_MOBILE excepted (that is the grid flag, a different column).
  */
 export function findMobileFlagColumn(
   table: HostTable,

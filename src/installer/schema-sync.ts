@@ -5,7 +5,7 @@ import type { SchemaPlan } from '../sync/schema-difference.js';
 import { syncSchema } from '../sync/sync.js';
 
 /**
- * What the installer needs of the schema sync (issue 2): its plan (statements and differences) and
+ * What the installer needs of the package's schema sync: its plan (statements and differences) and
  * running it. A port, so tests can watch the calls; {@link SCHEMA_SYNC} is the real one.
  */
 export interface SchemaSync {

@@ -18,10 +18,10 @@ export interface LayerRuleIssue {
 }
 
 /**
- * The rules that tie the layers together (seed 2.9, product.md): keys "1".."n" without gap, exactly
- * the last layer is the task layer, every other layer has an associationTable, and conventional
- * association columns fit in an identifier. Works on any value, since it also runs on layers zod
- * found malformed, so that every problem is reported at once.
+ * The rules that tie the layers of a TREE_VIEW together: keys "1".."n" without gap, exactly the last
+ * layer is the task layer, every other layer has an associationTable, and conventional association
+ * columns fit in an identifier. Works on any value, since it also runs on layers zod found malformed,
+ * so that every problem is reported at once.
  */
 export function layerRuleIssues(layers: unknown): LayerRuleIssue[] {
   if (!isRecord(layers)) return [];

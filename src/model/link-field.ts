@@ -3,13 +3,13 @@ import { Identifier, parseIdentifier } from './identifier.js';
 import { parseOrThrow } from './parse-or-throw.js';
 import { HOST_SYSTEM_TABLES } from './table-names.js';
 
-/** The OPCOES of the task-sheet link field, byte for byte as seed 2.8 requires. */
+/** The OPCOES of the task-sheet link field, byte for byte, as the host's link field needs them. */
 export const LINK_FIELD_OPCOES = 'type:GET_URL;url:associationtask;p1:taskSheet;v1:SEQ_DB;icon:fa fa-link';
 
-/** The host table holding record-definition fields (seed 2.8). */
+/** The host table holding record-definition fields, where the link field is added. */
 export const FIELD_TABLE = parseIdentifier(HOST_SYSTEM_TABLES.FIELDS, 'host table');
 
-/** The columns of the link field's row that are the same in every installation (seed 2.8). */
+/** The columns of the link field's row that are the same in every installation (the customer fixed them). */
 export const LINK_FIELD_COLUMNS = {
   TABELA_NOME: 'FOLHA_TAREFA',
   NOME: 'LINK_ATIVIDADE_METRICAS',
@@ -54,8 +54,8 @@ export type LinkFieldRow = typeof LINK_FIELD_COLUMNS & {
 } & Readonly<Record<string, string | number | null>>;
 
 /**
- * The task-sheet link field's row (seed 2.8): label in DESCRICAO and DESCRICAO_RESUMIDA, 1 in the
- * installation's send-to-mobile flag column, nulls where the seed says null.
+ * The task-sheet link field's row: label in DESCRICAO and DESCRICAO_RESUMIDA, 1 in the installation's
+ * send-to-mobile flag column, nulls where the customer's row has null.
  *
  * @example linkFieldRow({ label: 'Activities', mobileFlagColumn: 'ENVIA_MOBILE' }).OPCOES // LINK_FIELD_OPCOES
  */
@@ -67,7 +67,7 @@ export function linkFieldRow(input: LinkFieldInput): LinkFieldRow {
     'cannot build the link field row',
   );
   const { TABELA_NOME, NOME, SEQ, SYS, GRID, GRID_MOBILE, ...rest } = LINK_FIELD_COLUMNS;
-  // Built in the seed's column order, so a printed row reads like the seed's table.
+  // Built in the customer's column order, so a printed row reads like the customer's own listing.
   return {
     TABELA_NOME,
     NOME,

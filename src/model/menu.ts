@@ -5,13 +5,13 @@ import { Scope } from './scope.js';
 import { SeqDb } from './seq-db.js';
 import { HOST_SYSTEM_TABLES } from './table-names.js';
 
-/** The host table of menu entries (seed 2.7). */
+/** The host table of menu entries. */
 export const MENU_TABLE = parseIdentifier(HOST_SYSTEM_TABLES.MENU, 'host table');
 
-/** The URL of the report link entry (seed 2.7). */
+/** The URL of the report link entry: the host's task-sheet report filters screen. */
 export const REPORT_URL = 'reports/parte_diaria/filters';
 
-/** What each of the four entries of seed 2.7 is; everything else comes from the input. */
+/** What each of the customer's four menu entries is; everything else comes from the input. */
 export const MENU_ENTRIES = {
   taskSheetWithMetrics: {
     TYPE: 'CRUD',
@@ -46,7 +46,7 @@ export type MenuEntryKey = keyof typeof MENU_ENTRIES;
 
 /**
  * Where one entry goes: its parent menu (SEQ_DB of a sys_core_menu row, null for the top level) and
- * its order are installation-specific (seed 2.7), so they are required; label and icon have defaults.
+ * its order differ per installation, so they are required; label and icon have defaults.
  */
 export const MenuEntryInput = z.strictObject({
   father: SeqDb.nullable(),
@@ -57,10 +57,10 @@ export const MenuEntryInput = z.strictObject({
 export type MenuEntryInput = z.input<typeof MenuEntryInput>;
 
 /**
- * Where the three entries of one installation go: the task sheet (with or without metrics, seed 2.7
- * offers both), the report link and the activities. One rule: the report link sits under a parent
- * menu of its own, so a non-null parent equal to the task sheet's is refused; null (the top level)
- * is allowed for both, as a host without any menu needs.
+ * Where the three entries of one installation go: the task sheet (with or without metrics, the customer
+ * offers both), the report link and the activities. One rule: the report link sits under a parent menu
+ * of its own, so a non-null parent equal to the task sheet's is refused; null (the top level) is
+ * allowed for both, as a host without any menu needs.
  */
 export const MenuPlacements = z
   .strictObject({
@@ -69,7 +69,7 @@ export const MenuPlacements = z
         .boolean()
         .describe('true: the task sheet with metrics (FILTER allows FOLHA_TAREFA and OPER_GRUPO_METRICA)'),
     }),
-    taskSheetReport: MenuEntryInput.describe('the report link; under a parent menu of its own (seed 2.7)'),
+    taskSheetReport: MenuEntryInput.describe('the report link; under a parent menu of its own'),
     activities: MenuEntryInput,
   })
   .superRefine((menus, ctx) => {
@@ -78,7 +78,7 @@ export const MenuPlacements = z
       ctx.addIssue({
         code: 'custom',
         path: ['taskSheetReport', 'father'],
-        message: `the report link goes under a parent menu of its own (seed 2.7), not the task sheet's (${report}): use another parent, or null for the top level`,
+        message: `the report link goes under a parent menu of its own, not the task sheet's (${report}): use another parent, or null for the top level`,
       });
   });
 export type MenuPlacements = z.input<typeof MenuPlacements>;
@@ -87,7 +87,7 @@ export type MenuPlacements = z.input<typeof MenuPlacements>;
 export const MenuRowsInput = z.strictObject({ scope: Scope, menus: MenuPlacements });
 export type MenuRowsInput = z.input<typeof MenuRowsInput>;
 
-/** One sys_core_menu row, keyed by column name (seed 2.7). */
+/** One sys_core_menu row, keyed by column name. */
 export const MenuRow = z.object({
   EMPRESA: z.int(),
   FILIAL: z.int(),
@@ -104,7 +104,7 @@ export const MenuRow = z.object({
 export type MenuRow = z.infer<typeof MenuRow>;
 
 /**
- * The three menu rows of one installation (seed 2.7), each with a stable key, in the seed's order:
+ * The three menu rows of one installation, each with a stable key, in the customer's order:
  * the task sheet (the variant `withMetrics` asks for), the report link, the activities. FILTER is
  * compact JSON, e.g. `{"allowed":["FOLHA_TAREFA","OPER_GRUPO_METRICA"]}`.
  *

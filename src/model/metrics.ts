@@ -14,7 +14,7 @@ const exactNumber = z.number().refine((value) => !Number.isInteger(value) || Num
 });
 
 /**
- * Where a metric's preset value comes from when the metric-entry modal opens (seed 2.9 rule 4):
+ * Where a metric's preset value comes from when the metric-entry modal opens (the customer's three kinds):
  * - `value`: a fixed value;
  * - `field`: the named column of the activity (the task-level row);
  * - `taskSheet`: the named column of the task sheet (the app_folha_tarefa row).
@@ -35,7 +35,7 @@ export const MetricDefault = z.discriminatedUnion('type', [
 ]);
 export type MetricDefault = z.infer<typeof MetricDefault>;
 
-/** The kinds of default, in the order the seed lists them. */
+/** The kinds of default, in the order the customer lists them. */
 export const METRIC_DEFAULT_TYPES = [
   'value',
   'field',
@@ -132,8 +132,8 @@ export const Metrics = z
   );
 
 /**
- * The metrics used when a TREE_VIEW lists none (product.md): METRICA1 and METRICA2 of seed 2.4, no
- * defaults. The one source of that rule: the tree loader, the installer's checks and
+ * The metrics used when a TREE_VIEW lists none: METRICA1 and METRICA2, the metric table's two columns,
+ * no defaults. The one source of that rule: the tree loader, the installer's checks and
  * `compileMetricDefaults` without a list all take it from here.
  */
 export const DEFAULT_METRICS: readonly Readonly<Metric>[] = Object.freeze(

@@ -22,11 +22,11 @@ const KEY_START = /[A-Za-z]/;
 const KEY_CHAR = /[A-Za-z0-9_]/;
 
 /**
- * Parses the OPCOES mini-language of sys_core_ds_tabela_campo (seed 2.8): `key:value` pairs separated
- * by `;`, in order. {@link serializeOpcoes} gives back the same string byte for byte. Refused, with
- * the offset of the offending character: an empty pair (`;;`, a trailing `;`), a key that is not a
- * name, a pair without `:`, a key given twice, a `pN` without its `vN` or the reverse. An empty string
- * has no pairs.
+ * Parses the OPCOES mini-language of sys_core_ds_tabela_campo (a field's options): `key:value` pairs
+ * separated by `;`, in order. {@link serializeOpcoes} gives back the same string byte for byte.
+ * Refused, with the offset of the offending character: an empty pair (`;;`, a trailing `;`), a key that
+ * is not a name, a pair without `:`, a key given twice, a `pN` without its `vN` or the reverse. An
+ * empty string has no pairs.
  *
  * @example parseOpcoes('type:GET_URL;url:associationtask') // [{ key: 'type', value: 'GET_URL' }, { key: 'url', value: 'associationtask' }]
  */

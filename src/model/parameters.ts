@@ -21,15 +21,15 @@ import {
 } from './table-names.js';
 import { parseTreeView, type TreeView } from './tree-view.js';
 
-/** The host's parameter table (seed 2.6, 2.9). */
+/** The host's parameter table: holds the table-name overrides and the TREE_VIEW. */
 export const PARAMETERS_TABLE = parseIdentifier(HOST_SYSTEM_TABLES.PARAMETERS, 'parameter table');
 
-/** NOME of the tree configuration row (seed 2.9). */
+/** NOME of the tree configuration row. */
 export const TREE_VIEW_PARAMETER = 'TREE_VIEW';
-/** TIPO of the TREE_VIEW row: 1, as seed 2.9 says (JSON text). */
+/** TIPO of the TREE_VIEW row: 1 (JSON text), as the customer specifies. */
 export const TREE_VIEW_TIPO = 1;
 /**
- * TIPO of the table-name override rows. The seed does not say; 0 is the host column's default, i.e.
+ * TIPO of the table-name override rows. The customer does not say; 0 is the host column's default, i.e.
  * what a row gets when an operator inserts it without TIPO. Reading ignores TIPO altogether.
  */
 export const OVERRIDE_TIPO = 0;
@@ -151,7 +151,7 @@ export function parametersFromRows(
 }
 
 /**
- * The override rows (seed 2.6) for the names given, TIPO {@link OVERRIDE_TIPO}. Each name is checked
+ * The table-name override rows for the names given, TIPO {@link OVERRIDE_TIPO}. Each name is checked
  * as {@link tableNames} checks it (identifier, no two logical tables on one name).
  *
  * @example overrideParameterRows(scope, { OPER: 'MO_OPER' }) // [{ ..., NOME: 'ASSOCIATION_TASK_OPER', TIPO: 0, CONTEUDO: 'MO_OPER' }]
@@ -170,7 +170,7 @@ export function overrideParameterRows(
 }
 
 /**
- * The TREE_VIEW row (seed 2.9): TIPO 1, CONTEUDO the compact JSON text of the checked tree, without
+ * The TREE_VIEW row: TIPO 1, CONTEUDO the compact JSON text of the checked tree, without
  * `$schema` (a path on the author's machine means nothing inside the database).
  */
 export function treeViewParameterRow(scope: Scope, treeView: TreeView): NewParameterRow {

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { TaskAssociationError } from './errors.js';
 
 /**
- * The scope every row belongs to: company, branch, local (product.md "Scope"). Every read and
+ * The scope every row belongs to: company, branch, site (EMPRESA, FILIAL, LOCAL). Every read and
  * write of the package is filtered by one.
  */
 export const Scope = z.strictObject({

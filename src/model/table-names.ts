@@ -2,11 +2,11 @@ import { z } from 'zod';
 import { TaskAssociationError } from './errors.js';
 import { Identifier, parseIdentifier } from './identifier.js';
 
-/** The four tables of the feature by their logical names (product.md "Logical names"). */
+/** The four tables of the feature by their logical names, the same whatever an installation calls them. */
 export const LOGICAL_TABLES = ['OPER', 'OPER_GRUPO', 'OPER_GRUPO_METRICA', 'OPER_OPER_GRUPO'] as const;
 export type LogicalTable = (typeof LOGICAL_TABLES)[number];
 
-/** The names used where an installation does not override them (seed 2.1). */
+/** The names used where an installation does not override them (the customer's default names). */
 export const DEFAULT_TABLE_NAMES = {
   OPER: 'app_oper',
   OPER_GRUPO: 'app_oper_grupo',
@@ -14,7 +14,7 @@ export const DEFAULT_TABLE_NAMES = {
   OPER_OPER_GRUPO: 'app_oper_n_oper_grupo',
 } as const satisfies Record<LogicalTable, string>;
 
-/** The NOME of the sys_core_par_parametros row that overrides each table's name (seed 2.6). */
+/** The NOME of the sys_core_par_parametros row that overrides each table's name (CONTEUDO holds the name). */
 export const OVERRIDE_PARAMETERS = {
   OPER: 'ASSOCIATION_TASK_OPER',
   OPER_GRUPO: 'ASSOCIATION_TASK_OPER_GRUPO',
@@ -29,7 +29,7 @@ export const HOST_TABLES = {
   ETAPA: 'app_etapa',
 } as const;
 
-/** Tables of the host's framework whose rows the package reads and writes (seed 2.6 to 2.8). */
+/** Tables of the host's framework whose rows the package reads and writes: parameters, menu, fields. */
 export const HOST_SYSTEM_TABLES = {
   PARAMETERS: 'sys_core_par_parametros',
   MENU: 'sys_core_menu',

@@ -25,7 +25,7 @@ const HeaderColumn = z.union([
   }),
 ]);
 
-/** One level of the tree (seed 2.9). */
+/** One level of the tree: a record table and how it links to the next level. */
 export const Layer = z.strictObject({
   table: Identifier.describe('the record table of this level'),
   associationTable: Identifier.optional().describe(
@@ -60,7 +60,7 @@ export const Layers = withOwnKeys(
   layerRuleIssues,
 ).describe('the levels of the tree, keyed "1", "2", ... from the root');
 
-/** A TREE_VIEW parameter (seed 2.9, product.md "TREE_VIEW format"). */
+/** A TREE_VIEW parameter: the customer's layers and metric table, plus our metric list. */
 export const TreeView = z.strictObject({
   $schema: z.string().optional().describe('the JSON Schema of this file, for editors'),
   layers: Layers,

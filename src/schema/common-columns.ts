@@ -5,16 +5,17 @@ import { PRIMARY_KEY_NAME, SEQ_DB_UNIQUE_KEY } from './constraint-names.js';
 import { flag } from './flag-column.js';
 
 /**
- * The columns every one of the four tables starts with (seed 2.1), fresh builders on each call.
+ * The columns every one of the four tables starts with (the customer's common columns: scope, SEQ_DB,
+ * audit and flags), fresh builders on each call.
  *
  * - SEQ_DB is `bigint unsigned NOT NULL AUTO_INCREMENT` with a unique key of its own (see
  *   {@link commonConstraints}); drizzle's `serial()` would be `bigint unsigned ... UNIQUE` spelt in a
  *   way MariaDB refuses.
  * - INS_DH defaults to the insertion time; UPD_DH is NULL until the row is updated, then refreshed by
  *   the server on every update.
- * - ATIVO, DELETED and RO have only a default in the seed, so they stay nullable, as the seed's own
- *   column list (and the host's app_folha_tarefa) declares them: requiring NOT NULL would make every
- *   table created from the seed's SQL a "narrowing" difference that sync would have to refuse.
+ * - ATIVO, DELETED and RO have only a default in the customer's column list, so they stay nullable, as
+ *   that list (and the host's app_folha_tarefa) declares them: requiring NOT NULL would make every
+ *   table created by hand from that list a "narrowing" difference that sync would have to refuse.
  */
 export function commonColumns() {
   return {
@@ -34,7 +35,7 @@ export function commonColumns() {
   };
 }
 
-/** The common keys (seed 2.1): primary key (EMPRESA, FILIAL, LOCAL, ID) and a unique key on SEQ_DB. */
+/** The customer's fixed keys: primary key (EMPRESA, FILIAL, LOCAL, ID) and a unique key on SEQ_DB. */
 export function commonConstraints(t: {
   SEQ_DB: AnyMySqlColumn;
   EMPRESA: AnyMySqlColumn;

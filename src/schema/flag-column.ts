@@ -5,7 +5,7 @@ import { customType } from 'drizzle-orm/mysql-core';
  *
  * Not drizzle's `boolean()`: the host and our raw-SQL resolvers see 0/1 from the driver, so a
  * `boolean` row type would lie about what a plain query returns; and drizzle's `tinyint()` has no
- * display width, while the seed asks for exactly `tinyint(1)`.
+ * display width, while the customer's layout asks for exactly `tinyint(1)`.
  */
 export const flag = customType<{ data: number; driverData: number }>({
   dataType() {

@@ -6,7 +6,7 @@ import { METRIC_KEY_INDEX } from './constraint-names.js';
 import { hostTables } from './host.js';
 import { seqDbForeignKey, seqDbReference } from './seq-db-reference.js';
 
-/** The metric of an activity/group on a task sheet (seed 2.4), named `names.OPER_GRUPO_METRICA`. */
+/** The metric values of an activity/group on a task sheet, named `names.OPER_GRUPO_METRICA`. */
 export function operGrupoMetricaTable(names: TableNames) {
   const name = names.OPER_GRUPO_METRICA;
   const oper = seqDbReference(names.OPER);

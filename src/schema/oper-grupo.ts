@@ -6,7 +6,7 @@ import { commonColumns, commonConstraints } from './common-columns.js';
 import { hostTables } from './host.js';
 import { seqDbForeignKey } from './seq-db-reference.js';
 
-/** The activity-group table (seed 2.3), named `names.OPER_GRUPO`; groups nest through OPER_GRUPO_SEQ_DB. */
+/** The activity-group table, named `names.OPER_GRUPO`; groups nest through OPER_GRUPO_SEQ_DB. */
 export function operGrupoTable(names: TableNames) {
   const name = names.OPER_GRUPO;
   return mysqlTable(
@@ -23,7 +23,8 @@ export function operGrupoTable(names: TableNames) {
     },
     (t) => [
       ...commonConstraints(t),
-      // Deleting a parent group that still has children, or a stage still in use, is refused (seed 2.3).
+      // Deleting a parent group that still has children, or a stage still in use, is refused: the
+      // customer asks for RESTRICT on both.
       seqDbForeignKey(name, t.OPER_GRUPO_SEQ_DB, t.SEQ_DB, 'restrict'),
       seqDbForeignKey(name, t.ETAPA_SEQ_DB, hostTables.ETAPA.SEQ_DB, 'restrict'),
     ],

@@ -4,7 +4,7 @@ import { bigintUnsigned } from './bigint-unsigned.js';
 import { commonColumns, commonConstraints } from './common-columns.js';
 import { seqDbForeignKey, seqDbReference } from './seq-db-reference.js';
 
-/** The activity-to-group link (seed 2.5), named `names.OPER_OPER_GRUPO`. */
+/** The activity-to-group link (which activities a group holds), named `names.OPER_OPER_GRUPO`. */
 export function operNOperGrupoTable(names: TableNames) {
   const name = names.OPER_OPER_GRUPO;
   const oper = seqDbReference(names.OPER);

@@ -6,7 +6,7 @@ import { commonColumns, commonConstraints } from './common-columns.js';
 import { hostTables } from './host.js';
 import { seqDbForeignKey } from './seq-db-reference.js';
 
-/** The activity table (seed 2.2), named `names.OPER`. */
+/** The activity table, named `names.OPER`. */
 export function operTable(names: TableNames) {
   const name = names.OPER;
   return mysqlTable(

@@ -14,9 +14,10 @@ export function seqDbReference(name: string) {
 }
 
 /**
- * What happens to a referencing row when the referenced row is deleted. `restrict` where the seed says
- * so; `no action`, the SQL default, where the seed only says "references" (InnoDB checks both at once,
- * so both refuse the delete; spelling them out keeps information_schema identical on MariaDB and MySQL).
+ * What happens to a referencing row when the referenced row is deleted. `restrict` where the customer
+ * asks for it; `no action`, the SQL default, where the customer only says "references" (InnoDB checks
+ * both at once, so both refuse the delete; spelling them out keeps information_schema identical on
+ * MariaDB and MySQL).
  */
 export type DeleteRule = 'restrict' | 'no action';
 

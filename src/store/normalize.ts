@@ -4,7 +4,7 @@
  *
  * - integer display widths: MariaDB and MySQL 5.7 say `int(11)`, `bigint(20) unsigned`; MySQL 8.0.19+
  *   says `int`, `bigint unsigned`. Widths mean nothing for storage and are dropped, except `tinyint(1)`,
- *   which both keep and which is the seed's flag type;
+ *   which both keep and which is the customer's flag type;
  * - defaults: MariaDB 10.2.7+ quotes string literals (`'text'`), says `NULL` for an explicit NULL
  *   default and `current_timestamp()`; MySQL 8 reports strings unquoted, SQL NULL for NULL and
  *   `CURRENT_TIMESTAMP` (with `DEFAULT_GENERATED` in EXTRA). Canonical: the SQL text of the default

@@ -53,7 +53,8 @@ export function selectWhere(table: string, values: Readonly<Record<string, unkno
 
 /**
  * Whether a value read back equals the one we write. Compared in JavaScript, not by the server's
- * collation, so trailing spaces and case count: OPCOES must match byte for byte (seed 2.8).
+ * collation, so trailing spaces and case count: OPCOES must be exactly the customer's string, byte
+ * for byte.
  */
 export function sameValue(found: unknown, expected: unknown): boolean {
   if (found === null || found === undefined || expected === null || expected === undefined) {

@@ -3,7 +3,7 @@ import type { Scope } from '../model/scope.js';
 /**
  * The filter every level of a read goes through: the caller's scope, not deleted, active.
  * `alias` is one of our own fixed aliases, never user text. DELETED and ATIVO are nullable with
- * defaults 0 and 1 (seed 2.1), so NULL counts as the default.
+ * defaults 0 and 1 in the customer's layout, so NULL counts as the default.
  */
 export function liveInScope(alias: string): string {
   return `${alias}.EMPRESA = ? AND ${alias}.FILIAL = ? AND ${alias}.LOCAL = ? AND IFNULL(${alias}.DELETED, 0) = 0 AND IFNULL(${alias}.ATIVO, 1) = 1`;

@@ -16,9 +16,9 @@ export interface Installation {
 }
 
 /**
- * Reads the scope's parameter rows (one query, exactly that scope): the table-name overrides of seed
- * 2.6, defaults where there is none, and the TREE_VIEW of seed 2.9. Conflicting rows, a bad table name
- * or an invalid TREE_VIEW throw the config reader's `ConfigError`, listing every problem.
+ * Reads the scope's parameter rows (one query, exactly that scope): the table-name overrides, defaults
+ * where there is none, and the TREE_VIEW. Conflicting rows, a bad table name or an invalid TREE_VIEW
+ * throw the config reader's `ConfigError`, listing every problem.
  *
  * @example const { names, tables, treeView } = await resolveInstallation(db, { EMPRESA: 1, FILIAL: 1, LOCAL: 1 });
  */

@@ -11,9 +11,9 @@ const FOLHA_TAREFA = quoteIdentifier(parseIdentifier(HOST_TABLES.FOLHA_TAREFA, '
  * The task sheet by SEQ_DB, live and in `scope`. One of another scope is as unknown as a missing one
  * ({@link NotFoundError}): the caller learns nothing about other scopes.
  *
- * The seed specifies nothing of app_folha_tarefa beyond SEQ_DB, so the scope and the DELETED / ATIVO
- * flags are checked on the row, for whichever of those columns the host's table has, rather than in
- * SQL that would fail on a table without them.
+ * The customer specifies nothing of app_folha_tarefa beyond SEQ_DB, so the scope and the DELETED /
+ * ATIVO flags are checked on the row, for whichever of those columns the host's table has, rather than
+ * in SQL that would fail on a table without them.
  */
 export async function loadTaskSheet(db: SqlExecutor, scope: Scope, taskSheet: number): Promise<Row> {
   const [row] = await db.query(`SELECT t.* FROM ${FOLHA_TAREFA} t WHERE t.SEQ_DB = ?`, [taskSheet]);

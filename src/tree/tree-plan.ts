@@ -25,8 +25,8 @@ const GROUP_PARENT = parseIdentifier('OPER_GRUPO_SEQ_DB', 'group parent column')
 const OPER_COLUMN = parseIdentifier('OPER_SEQ_DB', 'activity column');
 
 /**
- * The levels to walk: the TREE_VIEW's when there is one, else the default tree of product.md
- * (groups nested by OPER_GRUPO_SEQ_DB, then activities through OPER_OPER_GRUPO).
+ * The levels to walk: the TREE_VIEW's when there is one, else the default tree (groups nested by
+ * OPER_GRUPO_SEQ_DB, then activities through OPER_OPER_GRUPO).
  */
 export function planTree(names: TableNames, treeView: TreeView | undefined): TreePlan {
   if (treeView !== undefined) {

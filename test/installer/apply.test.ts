@@ -174,7 +174,7 @@ describe('apply', () => {
     ]);
   });
 
-  it("reconciles the rows it owns to the seed, and leaves administrators' edits to parameters alone unless forced", async () => {
+  it("reconciles the rows it owns to the install file and the customer's fixed values, and leaves administrators' edits to parameters alone unless forced", async () => {
     const { db } = scratch();
     const file = exampleInstallFile();
     await db.execute("UPDATE sys_core_menu SET ICON = 'fa fa-x', ATIVO = 0 WHERE MENUORDER = 30");

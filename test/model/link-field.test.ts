@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { buildLink, ConfigError, LINK_FIELD_OPCOES, linkFieldRow } from '../../src/config.js';
 
 describe('linkFieldRow', () => {
-  it('builds the whole row of seed 2.8 in its column order', () => {
+  it("builds the link field's whole row in the customer's column order", () => {
     const row = linkFieldRow({ label: 'Atividades e métricas', mobileFlagColumn: 'ENVIA_MOBILE' });
     expect(row).toStrictEqual({
       TABELA_NOME: 'FOLHA_TAREFA',

@@ -10,7 +10,7 @@ const input: MenuRowsInput = { scope: { EMPRESA: 1, FILIAL: 2, LOCAL: 3 }, menus
 const withMenus = (changes: Record<string, unknown>) => ({ ...input, menus: { ...menus, ...changes } });
 
 describe('menuRows', () => {
-  it('builds the three entries of seed 2.7 with exact FILTER JSON', () => {
+  it('builds the three menu entries with exact FILTER JSON', () => {
     expect(menuRows(input)).toMatchInlineSnapshot(`
       [
         {
@@ -113,7 +113,7 @@ describe('menuRows', () => {
     [
       'the report under the task sheet parent',
       withMenus({ taskSheetReport: { father: 10, order: 1 } }),
-      "menus.taskSheetReport.father: the report link goes under a parent menu of its own (seed 2.7), not the task sheet's (10)",
+      "menus.taskSheetReport.father: the report link goes under a parent menu of its own, not the task sheet's (10)",
     ],
   ])('refuses %s', (_name, bad, message) => {
     expect(() => menuRows(bad as MenuRowsInput)).toThrowError(ConfigError);

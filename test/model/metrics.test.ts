@@ -14,7 +14,7 @@ describe('metrics', () => {
     expect(Object.isFrozen(DEFAULT_METRICS) && DEFAULT_METRICS.every(Object.isFrozen)).toBe(true);
   });
 
-  it('knows the three default kinds of seed 2.9', () => {
+  it('knows the three default kinds', () => {
     expect(METRIC_DEFAULT_TYPES).toStrictEqual(['value', 'field', 'taskSheet']);
     for (const candidate of [
       { type: 'value', value: 0 },

@@ -33,7 +33,7 @@ const entries = fc
   );
 
 describe('OPCOES', () => {
-  it('reads the seed string', () => {
+  it("reads the link field's OPCOES string", () => {
     expect(parseOpcoes(LINK_FIELD_OPCOES)).toStrictEqual([
       { key: 'type', value: 'GET_URL' },
       { key: 'url', value: 'associationtask' },

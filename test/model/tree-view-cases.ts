@@ -44,7 +44,7 @@ export const PRODUCT_EXAMPLE = {
 export const TREE_VIEW_CASES: readonly TreeViewCase[] = [
   // Valid documents
   { name: 'one task layer', valid: true, document: { layers: { '1': task } } },
-  { name: 'the product.md example', valid: true, document: PRODUCT_EXAMPLE },
+  { name: 'the README example', valid: true, document: PRODUCT_EXAMPLE },
   {
     name: 'three layers with explicit association columns',
     valid: true,

@@ -11,7 +11,7 @@ import { createTableStatement } from '../../src/sync/ddl.js';
 import { expectedModel } from '../../src/sync/expected-model.js';
 import { useScratchDatabase } from '../support/database.js';
 
-// The seed (2.1 to 2.5) as data: [column, type, nullable, default, extra]. This is the specification;
+// The customer's column lists as data: [column, type, nullable, default, extra]. This is the specification;
 // the DDL under test is derived from the Drizzle tables.
 type SeedColumn = [string, string, 'YES' | 'NO', string | null, '' | 'auto_increment' | 'on update'];
 const COMMON: SeedColumn[] = [
@@ -73,7 +73,7 @@ const COLUMNS: Record<keyof TableNames, SeedColumn[]> = {
   ],
 };
 
-/** [column, referenced table, ON DELETE]: RESTRICT where the seed says so, the SQL default elsewhere. */
+/** [column, referenced table, ON DELETE]: RESTRICT where the customer asks for it, else the SQL default. */
 function seedForeignKeys(n: TableNames): Record<keyof TableNames, [string, string, string][]> {
   return {
     OPER: [['UNIDADE_MEDIDA_SEQ_DB', 'app_unidade_medida', 'NO ACTION']],
@@ -181,7 +181,7 @@ describe.each([
   });
 
   it.each(Object.keys(COLUMNS) as (keyof TableNames)[])(
-    '%s: every column as the seed says',
+    "%s: every column as the customer's layout says",
     async (logical) => {
       expect((await readColumns(names[logical])).sort(byName)).toEqual([...COLUMNS[logical]].sort(byName));
     },
@@ -198,7 +198,7 @@ describe.each([
   );
 
   it.each(Object.keys(COLUMNS) as (keyof TableNames)[])(
-    '%s: the foreign keys of the seed, named after the actual table',
+    "%s: the customer's foreign keys, named after the actual table",
     async (logical) => {
       const table = names[logical];
       expect(await readForeignKeys(table)).toEqual(

@@ -17,8 +17,8 @@ export async function installTables(db: Database, names: TableNames): Promise<vo
 }
 
 /**
- * A host-added table with the common columns of seed 2.1 plus `columns` (`NAME type` each): the kind
- * of level table (app_setor) or association table a host adds for a custom TREE_VIEW.
+ * A host-added table with the common columns (scope, SEQ_DB, audit, flags) plus `columns` (`NAME type`
+ * each): the kind of level table (app_setor) or association table a host adds for a custom TREE_VIEW.
  */
 export async function createHostTable(
   db: SqlExecutor,
