@@ -17,6 +17,7 @@ export {
   ReadOnlyRowError,
   UnsupportedMediaTypeError,
 } from './model/request-errors.js';
+export { type PlannedLevel, planTree, type TreePlan } from './model/tree-plan.js';
 export {
   type Installation,
   resolveInstallation,
@@ -60,4 +61,3 @@ export {
   type ScreenStart,
 } from './tree/screen/start.js';
 export { loadTaskSheet } from './tree/task-sheet.js';
-export { type PlannedLevel, planTree, type TreePlan } from './tree/tree-plan.js';

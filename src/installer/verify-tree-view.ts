@@ -1,6 +1,7 @@
 import { type Identifier, parseIdentifier } from '../model/identifier.js';
 import { DEFAULT_METRICS } from '../model/metrics.js';
 import { HOST_TABLES, type TableNames } from '../model/table-names.js';
+import { metricTableMismatch } from '../model/tree-plan.js';
 import { parseTreeView, type TreeView, treeViewLevels } from '../model/tree-view.js';
 import { createTables } from '../schema/tables.js';
 import {
@@ -15,7 +16,6 @@ import { readHostTable } from '../store/host-table.js';
 import { IDENTITY_COLUMNS } from '../store/metric-table.js';
 import { expectedModel } from '../sync/expected-model.js';
 import { LIVE_COLUMNS } from '../tree/table-diagnosis.js';
-import { metricTableMismatch } from '../tree/tree-plan.js';
 
 /** One way a TREE_VIEW does not fit the database: a table or column it names is not there. */
 export interface TreeViewProblem {

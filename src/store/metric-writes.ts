@@ -1,8 +1,8 @@
-import { type Identifier, quoteIdentifier } from '../model/identifier.js';
+import type { Identifier } from '../model/identifier.js';
 import type { MetricValue } from '../model/metrics.js';
 import type { Scope } from '../model/scope.js';
-import { scopeParams } from './scope-filter.js';
-import { fragment, joinSql, type Statement } from './statement.js';
+import type { CheckParts } from './save-checks.js';
+import { inScope, type Sql, sql } from './sql.js';
 
 /*
  * The SQL of a save's transaction, decided without touching the database: which rows to lock, which
@@ -26,27 +26,21 @@ export interface MetricWrite extends MetricKey {
  * node (NULL on a one-level tree). One JSON parameter, whatever the batch's size: a derived table of
  * one SELECT per key costs the server a parse of each (a 1000-key batch measured several ms).
  */
-function keyTable(keys: readonly MetricKey[]): Statement {
-  return {
-    sql: `JSON_TABLE(?, '$[*]' COLUMNS (n FOR ORDINALITY, o BIGINT PATH '$[0]', g BIGINT PATH '$[1]')) k`,
-    params: [JSON.stringify(keys.map((key) => [key.activity, key.group]))],
-  };
+function keyTable(keys: readonly MetricKey[]): Sql {
+  return sql`JSON_TABLE(${JSON.stringify(keys.map((key) => [key.activity, key.group]))}, '$[*]' COLUMNS (n FOR ORDINALITY, o BIGINT PATH '$[0]', g BIGINT PATH '$[1]')) k`;
 }
 
 /**
  * The name of the lock that serialises the writers of one (database, metric table, scope), as an SQL
  * expression. It is hashed on the server: MySQL refuses lock names longer than 64 characters.
  */
-export function scopeLockName(table: Identifier, scope: Scope): Statement {
-  return {
-    sql: `CONCAT('task_association:', SHA1(CONCAT(DATABASE(), '.', ?, ':', ?)))`,
-    params: [table, scopeParams(scope).join('/')],
-  };
+export function scopeLockName(table: Identifier, scope: Scope): Sql {
+  return sql`CONCAT('task_association:', SHA1(CONCAT(DATABASE(), '.', ${table}, ':', ${`${scope.EMPRESA}/${scope.FILIAL}/${scope.LOCAL}`})))`;
 }
 
 /** The scope's named lock and how long to wait for it. */
 export interface ScopeLock {
-  readonly name: Statement;
+  readonly name: Sql;
   readonly timeoutSeconds: number;
 }
 
@@ -76,31 +70,20 @@ export function lockKeysStatement(
   keyIndex: Identifier | undefined,
   lock: ScopeLock,
   checks?: CheckParts,
-): Statement {
-  const hint = keyIndex === undefined ? '' : ` FORCE INDEX (${quoteIdentifier(keyIndex)})`;
-  return joinSql([
-    checks?.with === undefined ? '' : joinSql(['WITH RECURSIVE ', checks.with, ' ']),
-    'SELECT STRAIGHT_JOIN l.locked, k.n, m.ID, m.RO, m.ATIVO, k.o AS OPER_SEQ_DB, k.g AS OPER_GRUPO_SEQ_DB',
-    checks === undefined ? '' : joinSql([', ', checks.columns]),
-    `
-       FROM (SELECT GET_LOCK(`,
-    lock.name,
-    fragment(', ?) AS locked LIMIT 1) l JOIN ', lock.timeoutSeconds),
-    keyTable(keys),
-    fragment(
-      `
-       LEFT JOIN ${quoteIdentifier(table)} m${hint} ON l.locked = 1 AND m.EMPRESA = ? AND m.FILIAL = ? AND m.LOCAL = ?
-        AND m.FOLHA_TAREFA_SEQ_DB = ? AND m.OPER_SEQ_DB = k.o AND m.OPER_GRUPO_SEQ_DB <=> k.g AND IFNULL(m.DELETED, 0) = 0
-     FOR UPDATE`,
-      ...scopeParams(scope),
-      taskSheet,
-    ),
-  ]);
+): Sql {
+  const hint = keyIndex === undefined ? sql.empty : sql` FORCE INDEX (${sql.identifier(keyIndex)})`;
+  const withChecks = checks?.with === undefined ? sql.empty : sql`WITH RECURSIVE ${checks.with} `;
+  const checkColumns = checks === undefined ? sql.empty : sql`, ${checks.columns}`;
+  return sql`${withChecks}SELECT STRAIGHT_JOIN l.locked, k.n, m.ID, m.RO, m.ATIVO, k.o AS OPER_SEQ_DB, k.g AS OPER_GRUPO_SEQ_DB${checkColumns}
+       FROM (SELECT GET_LOCK(${lock.name}, ${lock.timeoutSeconds}) AS locked LIMIT 1) l JOIN ${keyTable(keys)}
+       LEFT JOIN ${sql.identifier(table)} m${hint} ON l.locked = 1 AND ${inScope('m', scope)}
+        AND m.FOLHA_TAREFA_SEQ_DB = ${taskSheet} AND m.OPER_SEQ_DB = k.o AND m.OPER_GRUPO_SEQ_DB <=> k.g AND IFNULL(m.DELETED, 0) = 0
+     FOR UPDATE`;
 }
 
 /** Releases the scope's named lock. */
-export function releaseStatement(lock: ScopeLock): Statement {
-  return { sql: `SELECT RELEASE_LOCK(${lock.name.sql})`, params: lock.name.params };
+export function releaseStatement(lock: ScopeLock): Sql {
+  return sql`SELECT RELEASE_LOCK(${lock.name})`;
 }
 
 /** An update: the rows (by ID) of entries that write the same columns. */
@@ -119,17 +102,14 @@ function valueTable(
   keys: readonly ('id' | 'o' | 'g')[],
   values: number,
   rows: readonly (readonly unknown[])[],
-): Statement {
+): Sql {
   const columns = [
     // Rows to insert are numbered, for their IDs.
     ...(keys.includes('o') ? ['n FOR ORDINALITY'] : []),
     ...keys.map((name, index) => `${name} BIGINT PATH '$[${index}]'`),
     ...Array.from({ length: values }, (_, index) => `v${index} LONGTEXT PATH '$[${keys.length + index}]'`),
   ];
-  return {
-    sql: `JSON_TABLE(?, '$[*]' COLUMNS (${columns.join(', ')})) v`,
-    params: [JSON.stringify(rows)],
-  };
+  return sql`JSON_TABLE(${JSON.stringify(rows)}, '$[*]' COLUMNS (${sql.raw(columns.join(', '))})) v`;
 }
 
 /** JSON text of a checked value: numbers as they are (JSON keeps a safe integer exact), text as text. */
@@ -152,7 +132,7 @@ export function updateStatements(
   user: number,
   updates: readonly RowUpdate[],
   release?: ScopeLock,
-): Statement[] {
+): Sql[] {
   const bySet = new Map<string, { columns: Identifier[]; rows: unknown[][] }>();
   for (const update of updates) {
     const columns = [...update.values.keys()];
@@ -163,21 +143,15 @@ export function updateStatements(
   }
   const sets = [...bySet.values()];
   return sets.map(({ columns, rows }, setIndex) => {
-    const releasing = release !== undefined && setIndex === sets.length - 1;
-    const names = columns.map((_, index) => `v${index}`);
-    return joinSql([
-      'UPDATE ',
-      releasing ? joinSql(['(SELECT RELEASE_LOCK(', release.name, ') AS released LIMIT 1) r JOIN ']) : '',
-      valueTable(['id'], names.length, rows),
-      fragment(
-        ` JOIN ${quoteIdentifier(table)} m ON m.EMPRESA = ? AND m.FILIAL = ? AND m.LOCAL = ? AND m.ID = v.id`,
-        ...scopeParams(scope),
-      ),
-      fragment(
-        ` SET ${columns.map((column, index) => `m.${quoteIdentifier(column)} = v.${names[index]}`).join(', ')}, m.UPD_USUARIO_SEQ_DB = ?`,
-        user,
-      ),
-    ]);
+    const releasing =
+      release !== undefined && setIndex === sets.length - 1
+        ? sql`(SELECT RELEASE_LOCK(${release.name}) AS released LIMIT 1) r JOIN `
+        : sql.empty;
+    const assignments = sql.join(
+      columns.map((column, index) => sql`m.${sql.identifier(column)} = ${sql.raw(`v.v${index}`)}`),
+      ', ',
+    );
+    return sql`UPDATE ${releasing}${valueTable(['id'], columns.length, rows)} JOIN ${sql.identifier(table)} m ON ${inScope('m', scope)} AND m.ID = v.id SET ${assignments}, m.UPD_USUARIO_SEQ_DB = ${user}`;
   });
 }
 
@@ -194,50 +168,22 @@ export function insertStatement(
   user: number,
   taskSheet: number,
   inserts: readonly MetricWrite[],
-): Statement {
+): Sql {
   const metricColumns = [...new Set(inserts.flatMap((entry) => [...entry.values.keys()]))];
-  const names = metricColumns.map((_, index) => `v${index}`);
-  const quoted = quoteIdentifier(table);
-  return joinSql([
-    `INSERT INTO ${quoted} (EMPRESA, FILIAL, LOCAL, ID, INS_USUARIO_SEQ_DB, FOLHA_TAREFA_SEQ_DB, OPER_SEQ_DB, OPER_GRUPO_SEQ_DB${metricColumns.map((column) => `, ${quoteIdentifier(column)}`).join('')})`,
-    fragment(
-      ` SELECT ?, ?, ?, IFNULL(last.ID, 0) + v.n, ?, ?, v.o, v.g${names.map((name) => `, v.${name}`).join('')} FROM `,
-      ...scopeParams(scope),
-      user,
-      taskSheet,
-    ),
-    valueTable(
-      ['o', 'g'],
-      names.length,
-      inserts.map((entry) => [
-        entry.activity,
-        entry.group,
-        ...metricColumns.map((column) => jsonValue(entry.values.get(column))),
-      ]),
-    ),
-    fragment(
-      ` LEFT JOIN (SELECT ID FROM ${quoted} WHERE EMPRESA = ? AND FILIAL = ? AND LOCAL = ? ORDER BY ID DESC LIMIT 1) last ON TRUE`,
-      ...scopeParams(scope),
-    ),
-  ]);
-}
-
-/**
- * What a save checks in its own locking read, so that the checks cost no round trip of their own and
- * see the tree as the write does (a link removed between a separate check and the write would go
- * unnoticed):
- * - `sheet_ok`: 1 when the task sheet is live and in the scope;
- * - `linked`: the (activity, parent node) pairs of live links of the task level from the keys'
- *   activities, live (on a one-level tree: (activity, NULL) for each live activity);
- * - `w0`, `w1`, ...: the rows the shown-node walk reads upwards from the keys' nodes (see
- *   {@link shownFromWalk}).
- * The last two are JSON arrays, on the first key's row only.
- *
- * Every check is a subquery in the select list: neither MySQL nor MariaDB locks the rows a subquery
- * reads under the outer statement's FOR UPDATE (the lock-count test pins it), so host rows are only
- * read. `with` holds the walk's common table expressions; the key rows are `k (n, o, g)`.
- */
-export interface CheckParts {
-  readonly with: Statement | undefined;
-  readonly columns: Statement;
+  const quoted = sql.identifier(table);
+  const columns = sql.join(
+    metricColumns.map((column) => sql`, ${sql.identifier(column)}`),
+    '',
+  );
+  const values = sql.raw(metricColumns.map((_, index) => `, v.v${index}`).join(''));
+  const rows = valueTable(
+    ['o', 'g'],
+    metricColumns.length,
+    inserts.map((entry) => [
+      entry.activity,
+      entry.group,
+      ...metricColumns.map((column) => jsonValue(entry.values.get(column))),
+    ]),
+  );
+  return sql`INSERT INTO ${quoted} (EMPRESA, FILIAL, LOCAL, ID, INS_USUARIO_SEQ_DB, FOLHA_TAREFA_SEQ_DB, OPER_SEQ_DB, OPER_GRUPO_SEQ_DB${columns}) SELECT ${scope.EMPRESA}, ${scope.FILIAL}, ${scope.LOCAL}, IFNULL(last.ID, 0) + v.n, ${user}, ${taskSheet}, v.o, v.g${values} FROM ${rows} LEFT JOIN (SELECT ID FROM ${quoted} WHERE EMPRESA = ${scope.EMPRESA} AND FILIAL = ${scope.FILIAL} AND LOCAL = ${scope.LOCAL} ORDER BY ID DESC LIMIT 1) last ON TRUE`;
 }

@@ -1,4 +1,5 @@
 import type { SqlExecutor } from './driver.js';
+import { query, type Sql } from './sql.js';
 
 type Row = Record<string, unknown>;
 
@@ -14,13 +15,13 @@ export class RowFeed {
   /** Resolves once every row has been handed over; rejects with the read's or the handler's error. */
   readonly done: Promise<void>;
 
-  constructor(db: SqlExecutor, sql: string, params: readonly unknown[]) {
+  constructor(db: SqlExecutor, statement: Sql) {
     const take = (row: Row) => {
       if (this.handler === undefined) this.waiting?.push(row);
       else this.handler(row);
     };
     // An executor that does not stream answers with every row at the end: they are taken the same way.
-    this.done = db.query(sql, params, { onRow: take }).then((rows) => {
+    this.done = query(db, statement, { onRow: take }).then((rows) => {
       for (const row of rows) take(row);
     });
     // Marked handled now, in case the caller fails elsewhere first and never awaits it; awaiting

@@ -1,10 +1,10 @@
 import type { Scope } from '../model/scope.js';
 import type { TableNames } from '../model/table-names.js';
+import { planTree, type TreePlan } from '../model/tree-plan.js';
 import type { TreeView } from '../model/tree-view.js';
 import type { SqlExecutor } from '../store/driver.js';
 import { createPlanMemo, type PlanMemo, type PlannedInstallation } from './plan-memo.js';
 import { explainTableErrors } from './table-diagnosis.js';
-import { planTree, type TreePlan } from './tree-plan.js';
 
 /** What the caller gave of the installation; the rest comes from the scope's parameter rows. */
 interface Given {

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { checkScope, Scope } from '../model/scope.js';
 import { TableNames } from '../model/table-names.js';
+import { planTree, type TreePlan } from '../model/tree-plan.js';
 import { TreeView } from '../model/tree-view.js';
 import { createTables, type Tables } from '../schema/tables.js';
 import type { SqlExecutor } from '../store/driver.js';
 import { readParameters } from '../store/parameters.js';
 import { checkArguments } from './arguments.js';
-import { planTree, type TreePlan } from './tree-plan.js';
 
 /** One installation as one scope sees it: its table names, their Drizzle tables, its TREE_VIEW if any. */
 export interface Installation {

@@ -4,19 +4,19 @@ import type { Metric } from '../model/metrics.js';
 import { Scope } from '../model/scope.js';
 import { SeqDb } from '../model/seq-db.js';
 import { TableNames } from '../model/table-names.js';
+import type { PlannedLevel, TreePlan } from '../model/tree-plan.js';
 import { TreeView } from '../model/tree-view.js';
 import type { SqlExecutor } from '../store/driver.js';
 import { RowFeed } from '../store/row-feed.js';
-import { liveInScope, placeholders, savedInScope, scopeParams } from '../store/scope-filter.js';
+import { query } from '../store/sql.js';
+import { type Association, firstLevelRows, levelRows, savedMetricRows } from '../store/tree-reads.js';
 import { checkArguments } from './arguments.js';
 import { withGuessedPlan } from './guessed-plan.js';
 import { compileMetricDefaults, type ResolvedMetrics, type Row } from './metric-defaults.js';
 import { type SavedRow, withSavedRow } from './saved-row.js';
 import { loadTaskSheet } from './task-sheet.js';
-import type { PlannedLevel, TreePlan } from './tree-plan.js';
 
 /** How a level's rows reach the next level's rows. */
-type Association = NonNullable<PlannedLevel['association']>;
 
 /** A node above the task level: a group, a sector, whatever table the level names. */
 export interface BranchNode {
@@ -144,11 +144,7 @@ async function walkTree(
   // A level's rows are made into nodes as they arrive (see RowFeed): the task level is most of the
   // tree, and building it after its last row came would add its whole build time to the wait.
   const readLevel = ({ level, association }: (typeof below)[number], parentIds?: readonly number[]) =>
-    new RowFeed(
-      db,
-      `SELECT c.*, a.${quoteIdentifier(association.parentColumn)} AS __ta_parent FROM ${quoteIdentifier(association.table)} a JOIN ${quoteIdentifier(level.table)} c ON c.SEQ_DB = a.${quoteIdentifier(association.childColumn)} WHERE ${liveInScope('a')} AND ${liveInScope('c')}${parentIds === undefined ? '' : ` AND a.${quoteIdentifier(association.parentColumn)} IN (${placeholders(parentIds.length)})`}`,
-      [...scopeParams(scope), ...scopeParams(scope), ...(parentIds ?? [])],
-    );
+    new RowFeed(db, levelRows(scope, level, association, parentIds));
   // Every level below the second asks for one join over the scope's links of that level: it needs
   // no answer of the levels above, so it goes out before the first level, deepest first (the task
   // level is the biggest read: it gets a pooled connection first), with the saved metrics when it
@@ -166,9 +162,7 @@ async function walkTree(
   if (first.isTask) saved = readSaved();
   const [sheet, firstRows] = await Promise.all([
     loadTaskSheet(db, scope, taskSheet),
-    db.query(`SELECT c.* FROM ${quoteIdentifier(first.table)} c WHERE ${liveInScope('c')}`, [
-      ...scopeParams(scope),
-    ]),
+    query(db, firstLevelRows(scope, first.table)),
   ]);
   const resolve = compileMetricDefaults(plan.metrics);
   let roots: TreeNode[];
@@ -294,10 +288,7 @@ async function readSavedMetrics(
   taskSheet: number,
   metricTable: Identifier,
 ): Promise<Map<number, Map<number, SavedRow>>> {
-  const rows = await db.query(
-    `SELECT m.* FROM ${quoteIdentifier(metricTable)} m WHERE ${savedInScope('m')} AND m.FOLHA_TAREFA_SEQ_DB = ?`,
-    [...scopeParams(scope), taskSheet],
-  );
+  const rows = await query(db, savedMetricRows(scope, metricTable, taskSheet));
   // By group (0 for none), then activity.
   const saved = new Map<number, Map<number, SavedRow>>();
   for (const row of rows) {

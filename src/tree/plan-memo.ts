@@ -1,10 +1,10 @@
 import { parametersFromRows } from '../model/parameters.js';
 import type { Scope } from '../model/scope.js';
 import type { TableNames } from '../model/table-names.js';
+import { planTree, type TreePlan } from '../model/tree-plan.js';
 import type { TreeView } from '../model/tree-view.js';
 import type { SqlExecutor } from '../store/driver.js';
 import { readParameterRows } from '../store/parameters.js';
-import { planTree, type TreePlan } from './tree-plan.js';
 
 /** A scope's checked parameters and the tree plan drawn from them. */
 export interface PlannedInstallation {

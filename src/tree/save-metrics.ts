@@ -13,6 +13,7 @@ import {
 import { formatScope, Scope } from '../model/scope.js';
 import { SeqDb } from '../model/seq-db.js';
 import { TableNames } from '../model/table-names.js';
+import type { TreePlan } from '../model/tree-plan.js';
 import { TreeView } from '../model/tree-view.js';
 import { type ColumnType, checkValue, columnNamed } from '../store/column-types.js';
 import type { Database, SqlExecutor } from '../store/driver.js';
@@ -33,12 +34,12 @@ import {
   scopeLockName,
   updateStatements,
 } from '../store/metric-writes.js';
-import type { Statement } from '../store/statement.js';
+import { checkParts } from '../store/save-checks.js';
+import { execute, query, type Sql } from '../store/sql.js';
 import { metricKey } from './load-task-tree.js';
-import { checkParts, jsonRows, shownFromWalk } from './save-checks.js';
+import { jsonRows, shownFromWalk } from './shown-from-walk.js';
 import { shownNodes } from './shown-nodes.js';
 import { loadTaskSheet, taskSheetNotFound } from './task-sheet.js';
-import type { TreePlan } from './tree-plan.js';
 import { withPlan } from './with-plan.js';
 
 /** What `saveMetrics` is given, checked with this model before any SQL. */
@@ -296,13 +297,12 @@ async function writeBatch(tx: SqlExecutor, batch: CheckedBatch): Promise<SaveMet
   // The named lock is waited for one second per statement, so that each statement stays within the
   // connection's bound on an answer (a few seconds), which one ten-second wait would exceed.
   const lock: ScopeLock = { name: scopeLockName(table, scope), timeoutSeconds: 1 };
-  const read = (statement: Statement) => tx.query(statement.sql, statement.params);
+  const read = (statement: Sql) => query(tx, statement);
   // The locking read is long (it carries the checks) and its text is the same for every batch of
   // an installation: prepared, the server parses it once per connection.
-  const prepared = (statement: Statement) => tx.query(statement.sql, statement.params, { prepare: true });
+  const prepared = (statement: Sql) => query(tx, statement, { prepare: true });
   // The writes are prepared too: their texts depend on the columns written, not on the batch's size.
-  const writePrepared = (statement: Statement) =>
-    tx.execute(statement.sql, statement.params, { prepare: true });
+  const writePrepared = (statement: Sql) => execute(tx, statement, { prepare: true });
   let released = false;
   try {
     // Inactive rows are read too: a key whose row is ATIVO=0 is refused below, never inserted a second

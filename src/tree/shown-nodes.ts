@@ -1,12 +1,9 @@
-import { quoteIdentifier } from '../model/identifier.js';
+import type { Identifier } from '../model/identifier.js';
 import type { Scope } from '../model/scope.js';
+import type { PlannedLevel } from '../model/tree-plan.js';
 import type { SqlExecutor } from '../store/driver.js';
-import { chunks, liveInScope, placeholders, scopeParams } from '../store/scope-filter.js';
-import { fragment, joinSql, type Statement } from '../store/statement.js';
-import type { PlannedLevel } from './tree-plan.js';
-
-/** How far one recursive query walks up a parent chain. */
-export const CHAIN_STEPS = 100;
+import { chunks } from '../store/sql.js';
+import { groupAncestors, liveIds, liveLinks } from '../store/tree-reads.js';
 
 /**
  * Which of `ids`, rows of `levels[index]`, the tree shows, by the rules `loadTaskTree` builds it
@@ -27,18 +24,15 @@ export async function shownNodes(
 ): Promise<Set<number>> {
   const level = levels[index];
   if (level === undefined || ids.length === 0) return new Set();
-  const table = quoteIdentifier(level.table);
   if (index === 0 && level.nestedBy !== undefined) {
-    const parents = await ancestors(db, scope, table, quoteIdentifier(level.nestedBy), ids);
+    const parents = await ancestors(db, scope, level.table, level.nestedBy, ids);
     return new Set(ids.filter((id) => reachesRoot(parents, id)));
   }
   const shown = new Set<number>();
   if (index === 0) {
     for (const chunk of chunks(ids, 999)) {
-      const rows = await db.query<{ id: unknown }>(
-        `SELECT t.SEQ_DB AS id FROM ${table} t WHERE ${liveInScope('t')} AND t.SEQ_DB IN (${placeholders(chunk.length)})`,
-        [...scopeParams(scope), ...chunk],
-      );
+      const read = liveIds(scope, level.table, chunk);
+      const rows = await db.query<{ id: unknown }>(read.sql, read.params);
       for (const row of rows) shown.add(Number(row.id));
     }
     return shown;
@@ -46,18 +40,11 @@ export async function shownNodes(
   const above = levels[index - 1];
   const association = above?.association;
   if (above === undefined || association === undefined) return shown;
-  const child = quoteIdentifier(association.childColumn);
-  const parent = quoteIdentifier(association.parentColumn);
   const links: { child: number; parent: number }[] = [];
   // The links drive the join, found by their child: never every parent of the scope and its links.
   for (const chunk of chunks(ids, 999)) {
-    const rows = await db.query<{ c: unknown; p: unknown }>(
-      `SELECT STRAIGHT_JOIN a.${child} AS c, a.${parent} AS p FROM ${quoteIdentifier(association.table)} a
-         JOIN ${table} c ON c.SEQ_DB = a.${child}
-         JOIN ${quoteIdentifier(above.table)} p ON p.SEQ_DB = a.${parent}
-        WHERE ${liveInScope('a')} AND ${liveInScope('c')} AND ${liveInScope('p')} AND a.${child} IN (${placeholders(chunk.length)})`,
-      [...scopeParams(scope), ...scopeParams(scope), ...scopeParams(scope), ...chunk],
-    );
+    const read = liveLinks(scope, level, above, association, chunk);
+    const rows = await db.query<{ c: unknown; p: unknown }>(read.sql, read.params);
     for (const row of rows) links.push({ child: Number(row.c), parent: Number(row.p) });
   }
   const shownAbove = await shownNodes(db, scope, levels, index - 1, [...new Set(links.map((l) => l.parent))]);
@@ -69,7 +56,7 @@ export async function shownNodes(
  * The live groups on the parent chains of `ids`, each with its parent: one recursive query that walks
  * up from `ids` through the SEQ_DB key and reads nothing else of the level.
  *
- * The walk stops itself at {@link CHAIN_STEPS} steps, below the depth both servers allow a recursive
+ * The walk stops itself at CHAIN_STEPS steps, below the depth both servers allow a recursive
  * query (1000 by default: MySQL refuses a deeper one, MariaDB cuts it short), which also ends a cycle
  * of parents. A longer chain ends at a parent not yet read, and the walk goes on from there, each
  * round reading only what it still lacks.
@@ -77,8 +64,8 @@ export async function shownNodes(
 async function ancestors(
   db: SqlExecutor,
   scope: Scope,
-  table: string,
-  parentColumn: string,
+  table: Identifier,
+  parentColumn: Identifier,
   ids: readonly number[],
 ): Promise<Map<number, number | null>> {
   const parents = new Map<number, number | null>();
@@ -86,16 +73,7 @@ async function ancestors(
   for (let start = [...new Set(ids)]; start.length > 0; ) {
     for (const id of start) asked.add(id);
     for (const chunk of chunks(start, 999)) {
-      const query = joinSql([
-        'WITH RECURSIVE ',
-        chainCte(
-          table,
-          parentColumn,
-          scope,
-          fragment(`g.SEQ_DB IN (${placeholders(chunk.length)})`, ...chunk),
-        ),
-        ' SELECT DISTINCT id, parent FROM chain',
-      ]);
+      const query = groupAncestors(scope, table, parentColumn, chunk);
       const rows = await db.query<{ id: unknown; parent: unknown }>(query.sql, query.params);
       for (const row of rows) parents.set(Number(row.id), row.parent === null ? null : Number(row.parent));
     }
@@ -105,26 +83,6 @@ async function ancestors(
     );
   }
   return parents;
-}
-
-/**
- * `chain (id, parent, step)`: the live groups of `table` (quoted) on the parent chains of the groups
- * `start` picks (a condition on `g`, such as `g.SEQ_DB IN (...)`), each with its parent through
- * `parentColumn` (quoted), as far as
- * {@link CHAIN_STEPS} steps. The recursive step follows the SEQ_DB key from each parent, the
- * chain's rows driving the join.
- */
-export function chainCte(table: string, parentColumn: string, scope: Scope, start: Statement): Statement {
-  const live = fragment(liveInScope('g'), ...scopeParams(scope));
-  return joinSql([
-    `chain (id, parent, step) AS (SELECT g.SEQ_DB, g.${parentColumn}, 1 FROM ${table} g WHERE `,
-    live,
-    ' AND ',
-    start,
-    ` UNION SELECT STRAIGHT_JOIN g.SEQ_DB, g.${parentColumn}, c.step + 1 FROM chain c JOIN ${table} g ON g.SEQ_DB = c.parent WHERE c.step < ${CHAIN_STEPS} AND `,
-    live,
-    ')',
-  ]);
 }
 
 /** True when the parent chain from `id` ends at a root (no parent) through groups of `parents`. */

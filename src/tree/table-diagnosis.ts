@@ -3,12 +3,12 @@ import { TREE_VIEW_PARAMETER } from '../model/parameters.js';
 import { ConfigurationError } from '../model/request-errors.js';
 import { formatScope, type Scope } from '../model/scope.js';
 import { DEFAULT_TABLE_NAMES, LOGICAL_TABLES, OVERRIDE_PARAMETERS } from '../model/table-names.js';
+import type { TreePlan } from '../model/tree-plan.js';
 import { parseTreeView, treeViewLevels } from '../model/tree-view.js';
 import type { SqlExecutor } from '../store/driver.js';
 import { readHostTable } from '../store/host-table.js';
 import { IDENTITY_COLUMNS } from '../store/metric-table.js';
 import { readParameterRows } from '../store/parameters.js';
-import type { TreePlan } from './tree-plan.js';
 
 /** The driver's codes for "this table is not there" and "this table lacks a column the SQL names". */
 const TABLE_ERRORS: ReadonlySet<unknown> = new Set(['ER_NO_SUCH_TABLE', 'ER_BAD_FIELD_ERROR']);

@@ -1,12 +1,12 @@
 import type { z } from 'zod';
 import type { Scope } from '../model/scope.js';
 import type { TableNames } from '../model/table-names.js';
+import type { TreePlan } from '../model/tree-plan.js';
 import type { TreeView } from '../model/tree-view.js';
 import type { SqlExecutor } from '../store/driver.js';
 import { checkArguments } from './arguments.js';
 import { resolveTreePlan } from './installation.js';
 import { explainTableErrors } from './table-diagnosis.js';
-import type { TreePlan } from './tree-plan.js';
 
 /** The options every call on a scope's tree has: the scope, and the installation when the caller has it. */
 interface TreeCallOptions {

@@ -3,6 +3,7 @@ import { TreeView } from '../../src/config.js';
 import { parseIdentifier } from '../../src/model/identifier.js';
 import type { Scope } from '../../src/model/scope.js';
 import { tableNames } from '../../src/model/table-names.js';
+import { planTree } from '../../src/model/tree-plan.js';
 import {
   InvalidRequestError,
   loadTaskTree,
@@ -15,7 +16,6 @@ import { scopeLockName } from '../../src/store/metric-writes.js';
 import { openDatabase } from '../../src/store/mysql.js';
 import { readScreenStart } from '../../src/tree/screen/start.js';
 import { loadTaskSheet } from '../../src/tree/task-sheet.js';
-import { planTree } from '../../src/tree/tree-plan.js';
 import { useScratchDatabase } from '../support/database.js';
 import { insertRow, insertRows, installTables, SCOPE_A, SCOPE_B } from './fixture.js';
 

@@ -1,12 +1,12 @@
 import { type Identifier, parseIdentifier, quoteIdentifier } from '../../model/identifier.js';
 import { InvalidRequestError, NotFoundError } from '../../model/request-errors.js';
 import { formatScope, type Scope } from '../../model/scope.js';
+import type { PlannedLevel, TreePlan } from '../../model/tree-plan.js';
 import type { SqlExecutor } from '../../store/driver.js';
 import { liveInScope, savedInScope, scopeParams } from '../../store/scope-filter.js';
 import { compileMetricDefaults, type MetricSource, type Row } from '../metric-defaults.js';
 import { type SavedRow, withSavedRow } from '../saved-row.js';
 import { shownNodes } from '../shown-nodes.js';
-import type { PlannedLevel, TreePlan } from '../tree-plan.js';
 import { byLabel, labelColumnsOf, nodeLabel, sortKey } from './labels.js';
 import { type ScreenMetric, type ScreenMetricSource, type ScreenNode, screenSource } from './nodes.js';
 

@@ -1,6 +1,6 @@
 import { type Identifier, parseIdentifier } from '../../model/identifier.js';
+import type { PlannedLevel } from '../../model/tree-plan.js';
 import { columnKey, type Row } from '../metric-defaults.js';
-import type { PlannedLevel } from '../tree-plan.js';
 
 /** What labels a node when its layer names no `labelColumns`: `CODIGO — DESCRICAO`. */
 export const DEFAULT_LABEL_COLUMNS: readonly Identifier[] = [

@@ -1,11 +1,11 @@
 import { quoteIdentifier } from '../../model/identifier.js';
 import type { Scope } from '../../model/scope.js';
+import type { PlannedLevel, TreePlan } from '../../model/tree-plan.js';
 import { readColumnTypes } from '../../store/column-types.js';
 import type { SqlExecutor } from '../../store/driver.js';
 import { liveInScope, placeholders, scopeParams } from '../../store/scope-filter.js';
 import type { Row } from '../metric-defaults.js';
 import { shownNodes } from '../shown-nodes.js';
-import type { PlannedLevel, TreePlan } from '../tree-plan.js';
 import { byLabel, labelColumnsOf, nodeLabel, sortKey } from './labels.js';
 
 /** One node on a match's path, from the root down to the match itself (the last step). */

@@ -2,11 +2,11 @@ import { parseIdentifier } from '../../model/identifier.js';
 import type { Metric } from '../../model/metrics.js';
 import type { Scope } from '../../model/scope.js';
 import { HOST_TABLES } from '../../model/table-names.js';
+import type { TreePlan } from '../../model/tree-plan.js';
 import type { TreeView } from '../../model/tree-view.js';
 import { type ColumnType, columnNamed, readColumnTypes } from '../../store/column-types.js';
 import type { SqlExecutor } from '../../store/driver.js';
 import { columnKey, type Row } from '../metric-defaults.js';
-import type { TreePlan } from '../tree-plan.js';
 import { readBranch } from './branch.js';
 import type { ScreenNode } from './nodes.js';
 

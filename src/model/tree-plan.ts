@@ -1,8 +1,8 @@
-import { type Identifier, parseIdentifier } from '../model/identifier.js';
-import { DEFAULT_METRICS, type Metric } from '../model/metrics.js';
-import { ConfigurationError } from '../model/request-errors.js';
-import type { TableNames } from '../model/table-names.js';
-import { type TreeView, type TreeViewLevel, treeViewLevels } from '../model/tree-view.js';
+import { type Identifier, parseIdentifier } from './identifier.js';
+import { DEFAULT_METRICS, type Metric } from './metrics.js';
+import { ConfigurationError } from './request-errors.js';
+import type { TableNames } from './table-names.js';
+import { type TreeView, type TreeViewLevel, treeViewLevels } from './tree-view.js';
 
 /** One level of the tree as the loader walks it. */
 export interface PlannedLevel extends TreeViewLevel {

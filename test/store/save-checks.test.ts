@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { TreeView } from '../../src/config.js';
 import { tableNames } from '../../src/model/table-names.js';
-import { joinSql } from '../../src/store/statement.js';
-import { checkParts, IN_LIST_CHUNK, isIn, shownFromWalk } from '../../src/tree/save-checks.js';
-import { CHAIN_STEPS } from '../../src/tree/shown-nodes.js';
-import { planTree } from '../../src/tree/tree-plan.js';
+import { planTree } from '../../src/model/tree-plan.js';
+import { checkParts, IN_LIST_CHUNK, isIn } from '../../src/store/save-checks.js';
+import { sql } from '../../src/store/sql.js';
 
 const scope = { EMPRESA: 1, FILIAL: 2, LOCAL: 3 };
 const defaultPlan = planTree(tableNames(), undefined);
@@ -27,7 +26,7 @@ describe('checkParts', () => {
   it('carries as many parameters as its text has placeholders, on the default tree and on a TREE_VIEW', () => {
     for (const plan of [defaultPlan, threeLevels]) {
       const parts = checkParts(plan, scope, 42, everyColumn, activities, [1]);
-      const whole = joinSql([parts.with ?? '', parts.columns]);
+      const whole = sql`${parts.with ?? sql.empty}${parts.columns}`;
       expect(placeholders(whole.sql)).toBe(whole.params.length);
     }
   });
@@ -55,52 +54,20 @@ describe('checkParts', () => {
 
 describe('isIn', () => {
   it('pads the list to the next power of two with its last id, so that its text takes few forms', () => {
-    expect(isIn('a.X', [5])).toEqual({ sql: 'a.X IN (?)', params: [5] });
-    expect(isIn('a.X', [5, 6, 7])).toEqual({ sql: 'a.X IN (?, ?, ?, ?)', params: [5, 6, 7, 7] });
-    expect(isIn('a.X', [1, 2, 3, 4]).params).toEqual([1, 2, 3, 4]);
+    expect(isIn(sql.raw('a.X'), [5])).toEqual({ sql: 'a.X IN (?)', params: [5] });
+    expect(isIn(sql.raw('a.X'), [5, 6, 7])).toEqual({ sql: 'a.X IN (?, ?, ?, ?)', params: [5, 6, 7, 7] });
+    expect(isIn(sql.raw('a.X'), [1, 2, 3, 4]).params).toEqual([1, 2, 3, 4]);
   });
 
   it(`cuts more than ${IN_LIST_CHUNK} ids into lists of ${IN_LIST_CHUNK} joined by OR, none long enough for MariaDB to make a subquery of`, () => {
     const ids = Array.from({ length: 1000 }, (_, index) => index + 1);
-    const { sql, params } = isIn('a.X', ids);
-    const lists = sql.match(/a\.X IN \(([?, ]+)\)/g) ?? [];
+    const { sql: text, params } = isIn(sql.raw('a.X'), ids);
+    const lists = text.match(/a\.X IN \(([?, ]+)\)/g) ?? [];
     expect(lists).toHaveLength(2);
     for (const list of lists) expect(list.split('?').length - 1).toBe(IN_LIST_CHUNK);
-    expect(sql).toMatch(/^\(a\.X IN \(.*\) OR a\.X IN \(.*\)\)$/);
+    expect(text).toMatch(/^\(a\.X IN \(.*\) OR a\.X IN \(.*\)\)$/);
     // Every id once, the second list padded with its last.
     expect(params.slice(0, 1000)).toEqual(ids);
     expect(new Set(params.slice(1000))).toEqual(new Set([1000]));
-  });
-});
-
-describe('shownFromWalk', () => {
-  it('shows a nested group whose chain reaches a root, not one below a hidden group or in a cycle', () => {
-    // 3 -> 2 -> 1 (root); 5 -> 4, 4 not live (absent); 6 <-> 7.
-    const w0 = JSON.stringify([
-      [3, 2, 1],
-      [2, 1, 2],
-      [1, null, 3],
-      [5, 4, 1],
-      [6, 7, 1],
-      [7, 6, 2],
-    ]);
-    expect(shownFromWalk(defaultPlan, { w0 })).toEqual(new Set([3, 2, 1]));
-  });
-
-  it('reads JSON the driver already parsed (MySQL types it) as well as text (MariaDB)', () => {
-    expect(shownFromWalk(defaultPlan, { w0: [[1, null, 1]] })).toEqual(new Set([1]));
-    expect(shownFromWalk(defaultPlan, { w0: null })).toEqual(new Set());
-  });
-
-  it('says when a chain is longer than the walk went, so that the caller walks on', () => {
-    expect(shownFromWalk(defaultPlan, { w0: JSON.stringify([[9, 8, CHAIN_STEPS]]) })).toBeUndefined();
-    // A parent not read at the last step is hidden only when the walk did not stop there.
-    expect(shownFromWalk(defaultPlan, { w0: JSON.stringify([[9, 8, CHAIN_STEPS - 1]]) })).toEqual(new Set());
-  });
-
-  it('follows TREE_VIEW levels down from the live first-level rows through live links', () => {
-    // Regions 1 and 2 live (3 is not); groups 10 and 11 under region 1, group 12 under region 3.
-    const row = { w0: '[1, 2]', w1: '[[10, 1], [11, 1], [12, 3]]' };
-    expect(shownFromWalk(threeLevels, row)).toEqual(new Set([10, 11]));
   });
 });

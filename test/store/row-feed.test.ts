@@ -1,10 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { QueryOptions, SqlExecutor } from '../../src/store/driver.js';
 import { RowFeed } from '../../src/store/row-feed.js';
+import { sql } from '../../src/store/sql.js';
 import { useScratchDatabase } from '../support/database.js';
 
 const scratch = useScratchDatabase('row_feed');
-const SQL = 'SELECT seq AS n FROM seq_1_to_6 ORDER BY seq';
+const SQL = sql`SELECT seq AS n FROM seq_1_to_6 ORDER BY seq`;
 const numbers = (rows: Record<string, unknown>[]) => rows.map((row) => Number(row.n));
 
 describe('RowFeed', () => {
@@ -22,7 +23,7 @@ describe('RowFeed', () => {
         }),
       execute: (sql, params) => db.execute(sql, params),
     };
-    const feed = new RowFeed(watching, SQL, []);
+    const feed = new RowFeed(watching, SQL);
     while (handed < 6) await new Promise((resolve) => setTimeout(resolve, 5));
     const seen: Record<string, unknown>[] = [];
     await feed.consume((row) => seen.push(row));
@@ -35,7 +36,7 @@ describe('RowFeed', () => {
       query: (sql, params) => db.query(sql, params),
       execute: (sql, params) => db.execute(sql, params),
     };
-    const feed = new RowFeed(plain, SQL, []);
+    const feed = new RowFeed(plain, SQL);
     const seen: Record<string, unknown>[] = [];
     const consumed = feed.consume((row) => seen.push(row));
     expect(seen).toEqual([]);
@@ -46,7 +47,7 @@ describe('RowFeed', () => {
   it('stops handing rows to a handler that threw, whether on a kept row or on a streamed one', async () => {
     const { db } = scratch();
     // On a kept row: the throw comes out of consume, and the rows after it never reach the handler.
-    const kept = new RowFeed(db, SQL, []);
+    const kept = new RowFeed(db, SQL);
     await kept.done;
     const seenKept: number[] = [];
     expect(() =>
@@ -58,7 +59,7 @@ describe('RowFeed', () => {
     expect(seenKept).toEqual([1, 2]);
 
     // On a streamed row: the read rejects with it, and no later row is handed over.
-    const streamed = new RowFeed(db, SQL, []);
+    const streamed = new RowFeed(db, SQL);
     const seenStreamed: number[] = [];
     await expect(
       streamed.consume((row) => {
@@ -71,8 +72,8 @@ describe('RowFeed', () => {
 
   it('rejects with the read error, and a feed never consumed leaves no unhandled rejection', async () => {
     const { db } = scratch();
-    new RowFeed(db, 'SELECT * FROM no_such_table_ta', []);
-    const feed = new RowFeed(db, 'SELECT * FROM no_such_table_ta', []);
+    new RowFeed(db, sql`SELECT * FROM no_such_table_ta`);
+    const feed = new RowFeed(db, sql`SELECT * FROM no_such_table_ta`);
     await expect(feed.consume(() => undefined)).rejects.toThrow(/no_such_table_ta/);
   });
 });

@@ -1,0 +1,51 @@
+import type { TreePlan } from '../model/tree-plan.js';
+import { CHAIN_STEPS } from '../store/save-checks.js';
+import { reachesRoot } from './shown-nodes.js';
+
+/**
+ * Which of the batch's parent nodes the tree shows, from the walk's JSON columns (`w0`, `w1`, ...,
+ * read from the first key's row), by the rules `loadTaskTree` builds the tree with; or `undefined`
+ * when a parent chain is longer than the walk went ({@link CHAIN_STEPS} steps): the caller walks
+ * those with `shownNodes` instead.
+ */
+export function shownFromWalk(
+  plan: TreePlan,
+  row: Readonly<Record<string, unknown>>,
+): Set<number> | undefined {
+  const start = plan.levels.length - 2;
+  const first = plan.levels[0];
+  if (start < 0 || first === undefined) return new Set();
+  let shown: Set<number>;
+  if (first.nestedBy !== undefined) {
+    const parents = new Map<number, number | null>();
+    const deepest: (number | null)[] = [];
+    for (const [id, parent, step] of jsonRows(row.w0) as [unknown, unknown, unknown][]) {
+      const parentId = parent === null ? null : Number(parent);
+      parents.set(Number(id), parentId);
+      if (Number(step) >= CHAIN_STEPS) deepest.push(parentId);
+    }
+    // A parent not read is hidden (deleted, inactive, another scope), unless the walk stopped there.
+    if (deepest.some((parent) => parent !== null && !parents.has(parent))) return undefined;
+    shown = new Set([...parents.keys()].filter((id) => reachesRoot(parents, id)));
+  } else {
+    shown = new Set((jsonRows(row.w0) as unknown[]).map(Number));
+  }
+  for (let index = 1; index <= start; index++) {
+    const next = new Set<number>();
+    for (const [child, parent] of jsonRows(row[`w${index}`]) as [unknown, unknown][]) {
+      if (shown.has(Number(parent))) next.add(Number(child));
+    }
+    shown = next;
+  }
+  return shown;
+}
+
+/**
+ * A JSON column's rows: MySQL sends JSON typed (the driver parses it), MariaDB as text; no rows is
+ * NULL.
+ */
+export function jsonRows(value: unknown): unknown[] {
+  if (value === null || value === undefined) return [];
+  const parsed = typeof value === 'string' ? JSON.parse(value) : value;
+  return Array.isArray(parsed) ? parsed : [];
+}
