@@ -2,7 +2,7 @@ import type { Identifier } from '../model/identifier.js';
 import type { Scope } from '../model/scope.js';
 import type { PlannedLevel } from '../model/tree-plan.js';
 import type { SqlExecutor } from '../store/driver.js';
-import { chunks } from '../store/sql.js';
+import { chunks, query } from '../store/sql.js';
 import { groupAncestors, liveIds, liveLinks } from '../store/tree-reads.js';
 
 /**
@@ -32,7 +32,7 @@ export async function shownNodes(
   if (index === 0) {
     for (const chunk of chunks(ids, 999)) {
       const read = liveIds(scope, level.table, chunk);
-      const rows = await db.query<{ id: unknown }>(read.sql, read.params);
+      const rows = await query<{ id: unknown }>(db, read);
       for (const row of rows) shown.add(Number(row.id));
     }
     return shown;
@@ -44,7 +44,7 @@ export async function shownNodes(
   // The links drive the join, found by their child: never every parent of the scope and its links.
   for (const chunk of chunks(ids, 999)) {
     const read = liveLinks(scope, level, above, association, chunk);
-    const rows = await db.query<{ c: unknown; p: unknown }>(read.sql, read.params);
+    const rows = await query<{ c: unknown; p: unknown }>(db, read);
     for (const row of rows) links.push({ child: Number(row.c), parent: Number(row.p) });
   }
   const shownAbove = await shownNodes(db, scope, levels, index - 1, [...new Set(links.map((l) => l.parent))]);
@@ -73,8 +73,10 @@ async function ancestors(
   for (let start = [...new Set(ids)]; start.length > 0; ) {
     for (const id of start) asked.add(id);
     for (const chunk of chunks(start, 999)) {
-      const query = groupAncestors(scope, table, parentColumn, chunk);
-      const rows = await db.query<{ id: unknown; parent: unknown }>(query.sql, query.params);
+      const rows = await query<{ id: unknown; parent: unknown }>(
+        db,
+        groupAncestors(scope, table, parentColumn, chunk),
+      );
       for (const row of rows) parents.set(Number(row.id), row.parent === null ? null : Number(row.parent));
     }
     // Parents named but neither read nor asked for: a chain the depth cap cut short.

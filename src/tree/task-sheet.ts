@@ -1,11 +1,9 @@
-import { parseIdentifier, quoteIdentifier } from '../model/identifier.js';
 import { NotFoundError } from '../model/request-errors.js';
 import { formatScope, type Scope } from '../model/scope.js';
-import { HOST_TABLES } from '../model/table-names.js';
 import type { SqlExecutor } from '../store/driver.js';
+import { query } from '../store/sql.js';
+import { taskSheetRow } from '../store/tree-reads.js';
 import type { Row } from './metric-defaults.js';
-
-const FOLHA_TAREFA = quoteIdentifier(parseIdentifier(HOST_TABLES.FOLHA_TAREFA, 'task sheet table'));
 
 /**
  * The task sheet by SEQ_DB, live and in `scope`. One of another scope is as unknown as a missing one
@@ -16,7 +14,7 @@ const FOLHA_TAREFA = quoteIdentifier(parseIdentifier(HOST_TABLES.FOLHA_TAREFA, '
  * in SQL that would fail on a table without them.
  */
 export async function loadTaskSheet(db: SqlExecutor, scope: Scope, taskSheet: number): Promise<Row> {
-  const [row] = await db.query(`SELECT t.* FROM ${FOLHA_TAREFA} t WHERE t.SEQ_DB = ?`, [taskSheet]);
+  const [row] = await query(db, taskSheetRow(taskSheet));
   if (row === undefined || !inScope(row, scope) || !isLive(row)) throw taskSheetNotFound(scope, taskSheet);
   return row;
 }

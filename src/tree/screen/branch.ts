@@ -1,9 +1,17 @@
-import { type Identifier, parseIdentifier, quoteIdentifier } from '../../model/identifier.js';
+import { type Identifier, parseIdentifier } from '../../model/identifier.js';
 import { InvalidRequestError, NotFoundError } from '../../model/request-errors.js';
 import { formatScope, type Scope } from '../../model/scope.js';
 import type { PlannedLevel, TreePlan } from '../../model/tree-plan.js';
 import type { SqlExecutor } from '../../store/driver.js';
-import { liveInScope, savedInScope, scopeParams } from '../../store/scope-filter.js';
+import {
+  type ChildRead,
+  type ColumnsOf,
+  childReads,
+  rootReads,
+  savedUnder,
+  type TaskLink,
+} from '../../store/screen-reads.js';
+import { query } from '../../store/sql.js';
 import { compileMetricDefaults, type MetricSource, type Row } from '../metric-defaults.js';
 import { type SavedRow, withSavedRow } from '../saved-row.js';
 import { shownNodes } from '../shown-nodes.js';
@@ -126,37 +134,26 @@ async function isShown(
   return (await shownNodes(db, scope, plan.levels, index, [parent.id])).has(parent.id);
 }
 
-interface ChildPart {
-  readonly level: PlannedLevel;
-  /** The query naming only the columns the screen reads (the template's {@link COLUMNS} filled in). */
-  readonly sql: string;
-  /** The same query with `c.*`: what a level whose table lacks a named column is read with. */
-  readonly wideSql: string;
-  readonly params: unknown[];
-}
-
-/** Where a part's template takes its select list: a NUL, which no checked identifier contains. */
-const COLUMNS = '\u0000columns\u0000';
 const KEY_COLUMN = parseIdentifier('SEQ_DB', 'key column');
 
 /**
- * Selects where the screen reads its nodes from: the key, the label columns and, on the task level,
+ * Reads where the screen reads its nodes from: the key, the label columns and, on the task level,
  * the columns `field` defaults copy; the rest of a wide host row is never parsed. A table without one
  * of those columns (a host table with no DESCRICAO, a default naming a column that is not there)
  * answers ER_BAD_FIELD_ERROR: its level is then read whole, as before, so a label is simply shorter
  * and a missing default column is named by the defaults' own check, never a bare database error.
  */
-async function readChildren(db: SqlExecutor, part: ChildPart): Promise<Row[]> {
-  if (!WIDE.has(part.sql)) {
+async function readChildren(db: SqlExecutor, read: ChildRead): Promise<Row[]> {
+  if (!WIDE.has(read.narrow.sql)) {
     try {
-      return await db.query(part.sql, part.params);
+      return await query(db, read.narrow);
     } catch (error) {
       if (!isBadField(error)) throw error;
       if (WIDE.size >= MAX_WIDE) WIDE.clear();
-      WIDE.add(part.sql);
+      WIDE.add(read.narrow.sql);
     }
   }
-  return db.query(part.wideSql, part.params);
+  return query(db, read.wide);
 }
 
 /** Queries whose narrow form failed: remembered so a host table without a label column costs one try, not one per expand. */
@@ -169,114 +166,34 @@ function isBadField(error: unknown): boolean {
   );
 }
 
-/** The select list of a level's children: `c.SEQ_DB, c.CODIGO, ...`, each column once. */
-function selectList(plan: TreePlan, level: PlannedLevel): string {
-  const columns = new Set<Identifier>([KEY_COLUMN, ...labelColumnsOf(level)]);
-  if (level.isTask) {
-    for (const metric of plan.metrics) if (metric.default?.type === 'field') columns.add(metric.default.name);
-  }
-  return [...columns].map((column) => `c.${quoteIdentifier(column)}`).join(', ');
-}
-
-/** A part's narrow and wide queries from one template with `${COLUMNS}` where the select list goes. */
-function childPart(plan: TreePlan, level: PlannedLevel, template: string, params: unknown[]): ChildPart {
-  return {
-    level,
-    // A function, not a string, as the replacement: a `$` in an identifier is not a pattern.
-    sql: template.replace(COLUMNS, () => selectList(plan, level)),
-    wideSql: template.replace(COLUMNS, () => 'c.*'),
-    params,
+/** The columns the screen reads of a level's children: `SEQ_DB`, its labels, what `field` defaults copy; each once. */
+function screenColumns(plan: TreePlan): ColumnsOf {
+  return (level) => {
+    const columns = new Set<Identifier>([KEY_COLUMN, ...labelColumnsOf(level)]);
+    if (level.isTask) {
+      for (const metric of plan.metrics)
+        if (metric.default?.type === 'field') columns.add(metric.default.name);
+    }
+    return [...columns];
   };
 }
 
 /**
- * The queries that list a node's children: the roots of the first level; below a node, the nested
+ * The reads that list a node's children: the roots of the first level; below a node, the nested
  * groups of its own level (default tree) first, then the next level's rows its association links.
  */
-function childParts(plan: TreePlan, parent: BranchParent | null, scope: Scope): ChildPart[] {
+function childParts(plan: TreePlan, parent: BranchParent | null, scope: Scope): ChildRead[] {
   const { levels } = plan;
-  const first = levels[0];
-  if (first === undefined) return [];
-  if (parent === null) {
-    const nested = first.nestedBy === undefined ? '' : ` AND c.${quoteIdentifier(first.nestedBy)} IS NULL`;
-    const more = hasChildrenSql(levels, 0, 'c', scope);
-    return [
-      childPart(
-        plan,
-        first,
-        `SELECT ${COLUMNS}${more.sql} FROM ${quoteIdentifier(first.table)} c WHERE ${liveInScope('c')}${nested}`,
-        [...more.params, ...scopeParams(scope)],
-      ),
-    ];
-  }
+  if (parent === null) return rootReads(levels, scope, screenColumns(plan));
   const index = levels.findIndex((level) => level.level === parent.level);
-  const level = levels[index];
-  if (level === undefined) {
+  if (index < 0) {
     throw new InvalidRequestError(
       'INVALID_REQUEST',
       `level ${parent.level} is not a level of this tree (levels 1 to ${levels.length})`,
       { path: 'level' },
     );
   }
-  const parts: ChildPart[] = [];
-  if (level.nestedBy !== undefined) {
-    const more = hasChildrenSql(levels, index, 'c', scope);
-    parts.push(
-      childPart(
-        plan,
-        level,
-        `SELECT ${COLUMNS}${more.sql} FROM ${quoteIdentifier(level.table)} c WHERE ${liveInScope('c')} AND c.${quoteIdentifier(level.nestedBy)} = ?`,
-        [...more.params, ...scopeParams(scope), parent.id],
-      ),
-    );
-  }
-  const next = levels[index + 1];
-  const association = level.association;
-  if (next !== undefined && association !== undefined) {
-    const more = hasChildrenSql(levels, index + 1, 'c', scope);
-    parts.push(
-      childPart(
-        plan,
-        next,
-        `SELECT ${COLUMNS}${more.sql} FROM ${quoteIdentifier(association.table)} a JOIN ${quoteIdentifier(next.table)} c ON c.SEQ_DB = a.${quoteIdentifier(association.childColumn)} WHERE ${liveInScope('a')} AND ${liveInScope('c')} AND a.${quoteIdentifier(association.parentColumn)} = ?`,
-        [...more.params, ...scopeParams(scope), ...scopeParams(scope), parent.id],
-      ),
-    );
-  }
-  return parts;
-}
-
-/**
- * The select-list column `__ta_has_children` telling whether the row `alias` of `levels[index]` has a
- * child the tree would show: a live nested group below it, or a live link to a live row of the next
- * level. Empty on the task level, whose rows have no children.
- */
-function hasChildrenSql(
-  levels: readonly PlannedLevel[],
-  index: number,
-  alias: string,
-  scope: Scope,
-): { sql: string; params: unknown[] } {
-  const level = levels[index];
-  const next = levels[index + 1];
-  const checks: string[] = [];
-  const params: unknown[] = [];
-  if (level === undefined) return { sql: '', params };
-  if (level.nestedBy !== undefined) {
-    checks.push(
-      `EXISTS (SELECT 1 FROM ${quoteIdentifier(level.table)} n WHERE n.${quoteIdentifier(level.nestedBy)} = ${alias}.SEQ_DB AND ${liveInScope('n')})`,
-    );
-    params.push(...scopeParams(scope));
-  }
-  const association = level.association;
-  if (next !== undefined && association !== undefined) {
-    checks.push(
-      `EXISTS (SELECT 1 FROM ${quoteIdentifier(association.table)} l JOIN ${quoteIdentifier(next.table)} n ON n.SEQ_DB = l.${quoteIdentifier(association.childColumn)} WHERE l.${quoteIdentifier(association.parentColumn)} = ${alias}.SEQ_DB AND ${liveInScope('l')} AND ${liveInScope('n')})`,
-    );
-    params.push(...scopeParams(scope), ...scopeParams(scope));
-  }
-  // Nothing to ask on the task level: no column at all (a constant column costs on every row).
-  return { sql: checks.length === 0 ? '' : `, (${checks.join(' OR ')}) AS __ta_has_children`, params };
+  return childReads(levels, index, parent.id, scope, screenColumns(plan));
 }
 
 /**
@@ -287,11 +204,6 @@ function taskLink(plan: TreePlan, parent: BranchParent | null): TaskLink | null 
   if (parent === null) return null;
   const level = plan.levels.find((candidate) => candidate.level === parent.level);
   return level?.association === undefined ? null : { association: level.association, parent: parent.id };
-}
-
-interface TaskLink {
-  readonly association: NonNullable<PlannedLevel['association']>;
-  readonly parent: number;
 }
 
 /**
@@ -308,17 +220,7 @@ async function readSavedUnder(
   taskSheet: number,
   link: TaskLink | null,
 ): Promise<Map<number, SavedRow>> {
-  const metric = `${savedInScope('m')} AND m.FOLHA_TAREFA_SEQ_DB = ?`;
-  const rows =
-    link === null
-      ? await db.query(
-          `SELECT m.* FROM ${quoteIdentifier(metricTable)} m WHERE ${metric} AND m.OPER_GRUPO_SEQ_DB IS NULL ORDER BY m.ID`,
-          [...scopeParams(scope), taskSheet],
-        )
-      : await db.query(
-          `SELECT m.* FROM ${quoteIdentifier(link.association.table)} a JOIN ${quoteIdentifier(metricTable)} m ON m.OPER_SEQ_DB = a.${quoteIdentifier(link.association.childColumn)} AND m.OPER_GRUPO_SEQ_DB = a.${quoteIdentifier(link.association.parentColumn)} WHERE a.${quoteIdentifier(link.association.parentColumn)} = ? AND ${liveInScope('a')} AND ${metric} ORDER BY m.ID`,
-          [link.parent, ...scopeParams(scope), ...scopeParams(scope), taskSheet],
-        );
+  const rows = await query(db, savedUnder(scope, metricTable, taskSheet, link));
   const saved = new Map<number, SavedRow>();
   for (const row of rows) {
     const activity = Number(row.OPER_SEQ_DB);

@@ -1,9 +1,9 @@
-import { quoteIdentifier } from '../../model/identifier.js';
 import type { Scope } from '../../model/scope.js';
 import type { PlannedLevel, TreePlan } from '../../model/tree-plan.js';
 import { readColumnTypes } from '../../store/column-types.js';
 import type { SqlExecutor } from '../../store/driver.js';
-import { liveInScope, placeholders, scopeParams } from '../../store/scope-filter.js';
+import { labelMatches, liveParents, liveRow, parentGroupOf, tableProbe } from '../../store/screen-reads.js';
+import { query } from '../../store/sql.js';
 import type { Row } from '../metric-defaults.js';
 import { shownNodes } from '../shown-nodes.js';
 import { byLabel, labelColumnsOf, nodeLabel, sortKey } from './labels.js';
@@ -63,26 +63,14 @@ export async function searchTree(db: SqlExecutor, options: SearchTreeOptions): P
     const types = await readColumnTypes(db, level.table);
     // No columns: the table is missing. Asked of the server, its refusal is the error the caller
     // explains (which table, named where), where skipping the level would answer "no match".
-    if (types.size === 0) await db.query(`SELECT 1 FROM ${quoteIdentifier(level.table)} LIMIT 0`);
+    if (types.size === 0) await query(db, tableProbe(level.table));
     // The server matches column names regardless of case, so a TREE_VIEW may write `nome` for the
     // table's `NOME`: a label column counts when the table has it in any case.
     const present = new Set([...types.keys()].map((name) => name.toLowerCase()));
     const columns = labelColumnsOf(level).filter((column) => present.has(column.toLowerCase()));
     if (columns.length === 0) continue;
     const candidates = (count: number) =>
-      // Compared as utf8mb4 under one collation named here: a host's latin1 or utf8mb3 label column
-      // compared with text it cannot hold (an emoji, a CJK character) is otherwise an error ("Illegal
-      // mix of collations"), where the answer is simply no match. utf8mb4_unicode_ci exists on
-      // MariaDB and MySQL alike, and ignores case and accents: "cafe" finds "Café".
-      db.query(
-        `SELECT c.* FROM ${quoteIdentifier(level.table)} c WHERE ${liveInScope('c')} AND (${columns
-          .map(
-            (column) =>
-              `CONVERT(c.${quoteIdentifier(column)} USING utf8mb4) COLLATE utf8mb4_unicode_ci LIKE ?`,
-          )
-          .join(' OR ')}) LIMIT ${count}`,
-        [...scopeParams(scope), ...columns.map(() => pattern)],
-      );
+      query(db, labelMatches(scope, level.table, columns, pattern, count));
     const pathsOf = (row: Row) =>
       pathsUp(db, scope, plan.levels, index, {
         level: level.level,
@@ -180,23 +168,15 @@ async function parentsOf(
   const level = levels[index] as PlannedLevel;
   if (index === 0 && level.nestedBy === undefined) return 'root';
   if (index === 0 && level.nestedBy !== undefined) {
-    const table = quoteIdentifier(level.table);
-    const column = quoteIdentifier(level.nestedBy);
-    const [child] = await db.query(`SELECT c.${column} AS p FROM ${table} c WHERE c.SEQ_DB = ?`, [id]);
+    const [child] = await query(db, parentGroupOf(level.table, level.nestedBy, id));
     if (child === undefined || child.p === null) return 'root';
-    const rows = await db.query(`SELECT p.* FROM ${table} p WHERE ${liveInScope('p')} AND p.SEQ_DB = ?`, [
-      ...scopeParams(scope),
-      child.p,
-    ]);
+    const rows = await query(db, liveRow(scope, level.table, child.p));
     return rows.map((row) => ({ index, step: stepOf(level, row) }));
   }
   const above = levels[index - 1] as PlannedLevel;
   const association = above.association;
   if (association === undefined) return [];
-  const rows = await db.query(
-    `SELECT p.* FROM ${quoteIdentifier(association.table)} a JOIN ${quoteIdentifier(above.table)} p ON p.SEQ_DB = a.${quoteIdentifier(association.parentColumn)} WHERE ${liveInScope('a')} AND ${liveInScope('p')} AND a.${quoteIdentifier(association.childColumn)} IN (${placeholders(1)})`,
-    [...scopeParams(scope), ...scopeParams(scope), id],
-  );
+  const rows = await query(db, liveParents(scope, above, association, id));
   return rows.map((row) => ({ index: index - 1, step: stepOf(above, row) }));
 }
 
