@@ -14,7 +14,7 @@ import {
 import { checkScope, type Scope } from '../model/scope.js';
 import { SeqDb, SeqDbText } from '../model/seq-db.js';
 import type { Database } from '../store/driver.js';
-import { resolveInstallation } from '../tree/installation.js';
+import { readInstallation } from '../tree/installation.js';
 import { loadTaskTree } from '../tree/load-task-tree.js';
 import { createPlanMemo } from '../tree/plan-memo.js';
 import { saveMetrics } from '../tree/save-metrics.js';
@@ -189,7 +189,7 @@ export function createAssociationHandler(
       }
       if (request.method === 'GET' && query.part !== undefined)
         return json(200, await screenPart(query, scope));
-      const { names, treeView } = await resolveInstallation(db, scope);
+      const { names, treeView } = await readInstallation(db, scope);
       if (request.method === 'GET') {
         const tree = await loadTaskTree(db, { scope, taskSheet, names, treeView: treeView ?? null });
         return json(200, tree);
@@ -240,8 +240,7 @@ export function createAssociationHandler(
         : readBranch(db, { scope, plan: guess.plan, parent, taskSheet: sheetRead, taskSheetId: taskSheet });
     // Marked handled now: a guess that turns out stale may fail, and is then never awaited.
     early?.catch(() => undefined);
-    // The parameter rows alone, checked and planned once per text of them: the screen needs the
-    // TREE_VIEW and the plan, not the Drizzle tables resolveInstallation also builds.
+    // The parameter rows alone, checked and planned once per text of them.
     const [planned, sheet] = await Promise.all([plans.read(db, scope), sheetRead]);
     const { treeView, plan } = planned;
     // A table of the plan that is missing or lacks a column is said as the tree's own reads say it:

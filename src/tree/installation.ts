@@ -23,12 +23,17 @@ export interface Installation {
  * @example const { names, tables, treeView } = await resolveInstallation(db, { EMPRESA: 1, FILIAL: 1, LOCAL: 1 });
  */
 export async function resolveInstallation(db: SqlExecutor, scope: Scope): Promise<Installation> {
+  const { names, treeView } = await readInstallation(db, scope);
+  return { names, tables: createTables(names), treeView };
+}
+
+/**
+ * The scope's table names and TREE_VIEW, without the Drizzle tables: what the package's own reads
+ * need (they build their statements in the store), so no request builds tables it never queries.
+ */
+export async function readInstallation(db: SqlExecutor, scope: Scope): Promise<Omit<Installation, 'tables'>> {
   const parameters = await readParameters(db, checkScope(scope));
-  return {
-    names: parameters.tableNames,
-    tables: createTables(parameters.tableNames),
-    treeView: parameters.treeView,
-  };
+  return { names: parameters.tableNames, treeView: parameters.treeView };
 }
 
 /**
@@ -69,7 +74,7 @@ export async function resolveTreePlan(
   );
   const { names, treeView } = checked;
   if (names !== undefined && treeView !== undefined) return planTree(names, treeView ?? undefined);
-  const installation = await resolveInstallation(db, checked.scope);
+  const installation = await readInstallation(db, checked.scope);
   return planTree(
     names ?? installation.names,
     treeView === undefined ? installation.treeView : (treeView ?? undefined),
