@@ -20,13 +20,18 @@ export type Answerer = (request: AnswerRequest) => Promise<Answer>;
 export function toWebHandler(answer: Answerer): (request: Request) => Promise<Response> {
   return async (request: Request): Promise<Response> => {
     const url = new URL(request.url);
-    const { status, headers, body } = await answer({
+    const answered = await answer({
       method: request.method,
       pathname: url.pathname,
       query: url.searchParams,
       ifNoneMatch: request.headers.get('if-none-match'),
     });
-    const sent = request.method === 'HEAD' || body === undefined ? null : (body as Uint8Array<ArrayBuffer>);
-    return new Response(sent, { status, headers });
+    return toResponse(answered, request.method);
   };
+}
+
+/** The web `Response` of an answer; a HEAD's carries the headers and no body. */
+export function toResponse({ status, headers, body }: Answer, method = 'GET'): Response {
+  const sent = method === 'HEAD' || body === undefined ? null : (body as Uint8Array<ArrayBuffer>);
+  return new Response(sent, { status, headers });
 }

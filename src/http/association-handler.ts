@@ -23,9 +23,11 @@ import { searchTree } from '../tree/screen/search.js';
 import { readScreenStart } from '../tree/screen/start.js';
 import { explainTableErrors } from '../tree/table-diagnosis.js';
 import { loadTaskSheet } from '../tree/task-sheet.js';
+import { toResponse } from './answer.js';
 import { packageFiles } from './package-files.js';
 import { parseQuery } from './query-parameters.js';
 import { readJsonBody } from './request-body.js';
+import { errorAnswer, jsonAnswer, methodNotAllowed, SECURITY_HEADERS } from './responses.js';
 import { assertSameSiteJson } from './same-site.js';
 import {
   invalidLinkPage,
@@ -144,6 +146,7 @@ export function createAssociationHandler(
   const answerHead = async (request: Request) => {
     const get = new Request(request.url, { method: 'GET', headers: request.headers, signal: request.signal });
     const answer = await handle(get);
+    // The GET's headers (its Content-Length too), without its body.
     return new Response(null, { status: answer.status, headers: answer.headers });
   };
   const handle = async (request: Request): Promise<Response> => {
@@ -153,14 +156,7 @@ export function createAssociationHandler(
         return await assetResponse(request, parseQuery(ASSET_QUERY, url)[ASSET_PARAMETER]);
       }
       if (request.method !== 'GET' && request.method !== 'PUT') {
-        return errorJson(
-          405,
-          'METHOD_NOT_ALLOWED',
-          `${request.method} is not supported: use GET, HEAD or PUT`,
-          {
-            headers: { allow: 'GET, HEAD, PUT' },
-          },
-        );
+        return toResponse(methodNotAllowed(request.method, 'GET, HEAD, PUT'));
       }
       // Before the session is asked and before a byte of the body is read: nothing of a refused
       // write runs.
@@ -293,18 +289,14 @@ function missing(parameter: string, message: string): InvalidRequestError {
 async function assetResponse(request: Request, name: string): Promise<Response> {
   // A HEAD arrives here as its GET (see createAssociationHandler), and loses the body there.
   if (request.method !== 'GET') {
-    return errorJson(405, 'METHOD_NOT_ALLOWED', `${request.method} is not supported: use GET`, {
-      headers: { allow: 'GET, HEAD' },
-    });
+    return toResponse(methodNotAllowed(request.method, 'GET, HEAD'));
   }
   if (!screenFiles.has(name)) {
     return errorJson(404, 'NOT_FOUND', `no such file of the screen: ${SCREEN_ASSETS.join(' or ')}`, {
       path: ASSET_PARAMETER,
     });
   }
-  const answer = await screenFiles.answer(name, request.headers.get('if-none-match'));
-  const body = answer.body === undefined ? null : (answer.body as Uint8Array<ArrayBuffer>);
-  return new Response(body, { status: answer.status, headers: answer.headers });
+  return toResponse(await screenFiles.answer(name, request.headers.get('if-none-match')));
 }
 
 /**
@@ -337,7 +329,7 @@ function errorResponse(error: unknown, onError: (error: unknown) => void): Respo
     ...(error.path === undefined ? {} : { path: error.path }),
     // The database stopped answering, or other writers kept the scope busy: the client may try
     // again, not at once.
-    ...(status === 503 ? { headers: { 'retry-after': String(retryAfterSeconds(error)) } } : {}),
+    ...(status === 503 ? { headers: { 'Retry-After': String(retryAfterSeconds(error)) } } : {}),
   });
 }
 
@@ -362,41 +354,39 @@ function statusOf(error: TaskAssociationError): number {
   return 500;
 }
 
-/** The one shape of every error answer: `{ "error": { "code", "message", "path"? } }`. */
+/** The one error answer of both handlers, as a web `Response`. */
 function errorJson(
   status: number,
   code: string,
   message: string,
   options: { path?: string; headers?: Record<string, string> } = {},
 ): Response {
-  const error = options.path === undefined ? { code, message } : { code, message, path: options.path };
-  return json(status, { error }, options.headers);
+  return toResponse(
+    errorAnswer(status, code, message, { path: options.path, headers: { ...VARY, ...options.headers } }),
+  );
 }
 
-function json(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), {
-    status,
-    headers: {
-      'content-type': 'application/json; charset=utf-8',
-      'cache-control': 'no-store',
-      'x-content-type-options': 'nosniff',
-      // The same URL answers a page or JSON by Accept: caches must keep them apart.
-      vary: 'Accept',
-      ...headers,
-    },
-  });
+// The same URL answers a page or JSON by Accept: caches must keep them apart.
+const VARY = { Vary: 'Accept' };
+
+function json(status: number, body: unknown): Response {
+  return toResponse(jsonAnswer(status, body, VARY));
 }
 
 function html(page: string, status = 200): Response {
-  return new Response(page, {
+  const bytes = Buffer.from(page);
+  return toResponse({
     status,
     headers: {
-      'content-type': 'text/html; charset=utf-8',
-      'cache-control': 'no-store',
-      'x-content-type-options': 'nosniff',
-      'content-security-policy': PAGE_CSP,
-      'referrer-policy': 'same-origin',
-      vary: 'Accept',
+      ...SECURITY_HEADERS,
+      'Content-Type': 'text/html; charset=utf-8',
+      'Content-Length': String(bytes.length),
+      'Cache-Control': 'no-store',
+      // The page runs the screen's own script and style, and nothing else.
+      'Content-Security-Policy': PAGE_CSP,
+      'Referrer-Policy': 'same-origin',
+      ...VARY,
     },
+    body: bytes,
   });
 }

@@ -361,7 +361,8 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
   return toWebHandler(async (request) => {
     const { pathname } = request;
     if (pathname.startsWith(ASSET_PREFIX) && componentFiles.has(pathname.slice(ASSET_PREFIX.length))) {
-      if (request.method !== 'GET' && request.method !== 'HEAD') return methodNotAllowed(READ_ONLY);
+      if (request.method !== 'GET' && request.method !== 'HEAD')
+        return methodNotAllowed(request.method, READ_ONLY);
       try {
         return await componentFiles.answer(pathname.slice(ASSET_PREFIX.length), request.ifNoneMatch);
       } catch (error) {
@@ -374,7 +375,8 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
     }
     const mediaMatch = MEDIA_PATH.exec(pathname);
     if (pathname !== `${PREFIX}data` && mediaMatch === null) return notFound(pathname, GALLERY_PATHS);
-    if (request.method !== 'GET' && request.method !== 'HEAD') return methodNotAllowed(READ_ONLY);
+    if (request.method !== 'GET' && request.method !== 'HEAD')
+      return methodNotAllowed(request.method, READ_ONLY);
     try {
       if (mediaMatch === null) return await data(request);
       return await media(request, mediaMatch[1] ?? '', mediaMatch[2] as Variant);

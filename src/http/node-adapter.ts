@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { getRequestListener, RequestError } from '@hono/node-server';
+import { toResponse } from './answer.js';
 import { errorAnswer } from './responses.js';
 
 type WebHandler = (request: Request) => Promise<Response>;
@@ -30,17 +31,11 @@ export function toNodeListener(handler: WebHandler): (req: IncomingMessage, res:
 }
 
 function badTarget(): Response {
-  const { status, headers, body } = errorAnswer(
-    400,
-    'BAD_REQUEST_TARGET',
-    'the request target or Host header is not a valid URL',
+  return toResponse(
+    errorAnswer(400, 'BAD_REQUEST_TARGET', 'the request target or Host header is not a valid URL'),
   );
-  return new Response(body as Uint8Array<ArrayBuffer>, { status, headers });
 }
 
 function internalError(): Response {
-  return new Response('internal error', {
-    status: 500,
-    headers: { 'Content-Type': 'text/plain; charset=utf-8' },
-  });
+  return toResponse(errorAnswer(500, 'INTERNAL_ERROR', 'the request failed on the server'));
 }

@@ -30,14 +30,9 @@ export function notModified(etag: string, cacheControl: string): Answer {
   return { status: 304, headers: { ...SECURITY_HEADERS, ETag: etag, 'Cache-Control': cacheControl } };
 }
 
-/** An error answer: a small JSON body with a stable code and a sentence, never cached. */
-export function errorAnswer(
-  status: number,
-  code: string,
-  message: string,
-  extra: Record<string, string> = {},
-): Answer {
-  const body = Buffer.from(JSON.stringify({ error: { code, message } }));
+/** A JSON answer, never cached, with the security headers. */
+export function jsonAnswer(status: number, value: unknown, headers: Record<string, string> = {}): Answer {
+  const body = Buffer.from(JSON.stringify(value));
   return {
     status,
     headers: {
@@ -45,10 +40,24 @@ export function errorAnswer(
       'Content-Type': 'application/json; charset=utf-8',
       'Content-Length': String(body.length),
       'Cache-Control': 'no-store',
-      ...extra,
+      ...headers,
     },
     body,
   };
+}
+
+/**
+ * The one error answer of every handler: `{ "error": { "code", "message", "path"? } }`, a stable code,
+ * a sentence, and where the problem is when it has a place (a query parameter, a body's field).
+ */
+export function errorAnswer(
+  status: number,
+  code: string,
+  message: string,
+  options: { readonly path?: string | undefined; readonly headers?: Record<string, string> } = {},
+): Answer {
+  const error = options.path === undefined ? { code, message } : { code, message, path: options.path };
+  return jsonAnswer(status, { error }, options.headers);
 }
 
 export function mediaErrorAnswer(error: GalleryMediaError): Answer {
@@ -56,7 +65,7 @@ export function mediaErrorAnswer(error: GalleryMediaError): Answer {
     error.status,
     error.code,
     error.message,
-    error.status === 503 ? { 'Retry-After': '1' } : {},
+    error.status === 503 ? { headers: { 'Retry-After': '1' } } : {},
   );
 }
 
@@ -70,8 +79,11 @@ export const notFound = (path: string, served: string) =>
 /** A media URL that names no image or no rendition of it; `why` says which. */
 export const mediaNotFound = (why: string) => errorAnswer(404, 'MEDIA_NOT_FOUND', why);
 
-export const methodNotAllowed = (allow: string) =>
-  errorAnswer(405, 'METHOD_NOT_ALLOWED', `use ${allow}`, { Allow: allow });
+/** A method the resource does not answer: which one, and what it answers (also as `Allow`). */
+export const methodNotAllowed = (method: string, allow: string) =>
+  errorAnswer(405, 'METHOD_NOT_ALLOWED', `${method} is not supported: use ${allow}`, {
+    headers: { Allow: allow },
+  });
 
 /**
  * A 200 with a body (dropped for HEAD by whoever sends it, Content-Length kept). `csp: false` is

@@ -35,7 +35,7 @@ export function createWebRootHandler(webRoot: string): (request: Request) => Pro
   return toWebHandler(async ({ method, pathname }) => {
     const name = pathname === '/' ? 'index.html' : ASSET_PATH.exec(pathname)?.[1];
     if (name === undefined) return notFound(pathname, SERVED);
-    if (method !== 'GET' && method !== 'HEAD') return methodNotAllowed('GET, HEAD');
+    if (method !== 'GET' && method !== 'HEAD') return methodNotAllowed(method, 'GET, HEAD');
     return serve(pathname, name);
   });
 }

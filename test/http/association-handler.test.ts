@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Scope } from '../../src/model/scope.js';
 import { tableNames } from '../../src/model/table-names.js';
 import { BusyError, createAssociationHandler } from '../../src/resolvers.js';
+import { spiedGallery } from '../gallery/support/gallery.js';
 import { useScratchDatabase } from '../support/database.js';
 import { countMetricRows, insertRow, insertRows, installTables, SCOPE_A, SCOPE_B } from '../tree/fixture.js';
 
@@ -295,7 +296,7 @@ describe('the associationtask handler', () => {
         status: 405,
         ...headers,
         body: {
-          error: { code: 'METHOD_NOT_ALLOWED', message: 'PATCH is not supported: use GET, HEAD or PUT' },
+          error: { code: 'METHOD_NOT_ALLOWED', message: 'PATCH is not supported: use GET, HEAD, PUT' },
         },
       },
       {
@@ -308,6 +309,48 @@ describe('the associationtask handler', () => {
               'the request body is not JSON (not valid JSON at line 1, column 2 (offset 1): expected a double-quoted property name, found the end of the text): send {"entries": [...]}',
           },
         },
+      },
+    ]);
+  });
+
+  it('answers an error as the gallery does: one body, one set of headers, one 405', async () => {
+    const gallery = spiedGallery(() => []);
+    const answers = [
+      await handler()(
+        new Request(`${BASE}?taskSheet=1`, { method: 'DELETE', headers: { 'x-session': 'a' } }),
+      ),
+      await gallery.get('/caroulsel/data', { method: 'DELETE' }),
+    ];
+    const seen = await Promise.all(
+      answers.map(async (answer) => ({
+        status: answer.status,
+        allowed: answer.headers.get('allow'),
+        headers: ['content-type', 'cache-control', 'x-content-type-options', 'content-security-policy'].map(
+          (name) => answer.headers.get(name),
+        ),
+        body: await answer.json(),
+      })),
+    );
+    const [screen, home] = seen;
+    expect(screen?.headers).toEqual(home?.headers);
+    expect(screen?.headers).toEqual([
+      'application/json; charset=utf-8',
+      'no-store',
+      'nosniff',
+      "default-src 'none'",
+    ]);
+    expect(seen.map(({ status, allowed, body }) => ({ status, allowed, body }))).toEqual([
+      {
+        status: 405,
+        allowed: 'GET, HEAD, PUT',
+        body: {
+          error: { code: 'METHOD_NOT_ALLOWED', message: 'DELETE is not supported: use GET, HEAD, PUT' },
+        },
+      },
+      {
+        status: 405,
+        allowed: 'GET, HEAD',
+        body: { error: { code: 'METHOD_NOT_ALLOWED', message: 'DELETE is not supported: use GET, HEAD' } },
       },
     ]);
   });
@@ -391,7 +434,7 @@ describe('the associationtask handler', () => {
     expect(deleted.status).toBe(405);
     expect(deleted.headers.get('allow')).toBe('GET, HEAD, PUT');
     expect(await deleted.json()).toEqual({
-      error: { code: 'METHOD_NOT_ALLOWED', message: 'DELETE is not supported: use GET, HEAD or PUT' },
+      error: { code: 'METHOD_NOT_ALLOWED', message: 'DELETE is not supported: use GET, HEAD, PUT' },
     });
     const anonymous = await handler()(new Request(`${BASE}?taskSheet=${ids.sheet}`));
     expect(anonymous.status).toBe(401);
