@@ -117,7 +117,7 @@ export function overrideTableName(scope: Scope, logical: LogicalTable, row: Para
  * What the rows {@link readParameterRows} returned configure, checked as {@link readParameters}
  * checks them: for a caller that keeps the checked result while the rows' text stays the same.
  *
- * @example const { tableNames } = parametersFromRows(scope, (await readParameterRows(db, scope)).rows);
+ * @example const { tableNames } = parametersFromRows(scope, { ASSOCIATION_TASK_OPER: { SEQ_DB: 3, NOME: 'ASSOCIATION_TASK_OPER', TIPO: 0, CONTEUDO: 'MO_OPER' } }); // tableNames.OPER === 'MO_OPER'
  */
 export function parametersFromRows(
   scope: Scope,

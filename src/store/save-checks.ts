@@ -80,8 +80,7 @@ export const IN_LIST_CHUNK = 512;
  * index itself, where for a join it trusts the table's statistics, which right after a bulk load can
  * say the table is empty and turn each lookup into a scan of the table (measured: 10,100 rows read
  * for a one-entry save, a million for a batch of 100).
- *
- * @example isIn(sql.raw('a.X'), [5, 6, 7]) // { sql: 'a.X IN (?, ?, ?, ?)', params: [5, 6, 7, 7] }
+
  */
 export function isIn(column: Sql, ids: readonly number[]): Sql {
   const lists: Sql[] = [];

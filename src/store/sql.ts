@@ -32,7 +32,7 @@ export class Sql {
  * rendered by its MySQL dialect, took 40 to 125 times as long for the tree loader's statement at 1 to
  * 10,000 ids (`npm run bench:sql`), which every save and every IN list would pay.
  *
- * @example sql`SELECT * FROM ${sql.identifier(table)} t WHERE t.SEQ_DB = ${42}` // { sql: 'SELECT * FROM `app_oper` t WHERE t.SEQ_DB = ?', params: [42] }
+ * @example sql`SELECT * FROM ${sql.identifier(parseIdentifier('app_oper', 'table'))} t WHERE t.SEQ_DB = ${42}` // { sql: 'SELECT * FROM `app_oper` t WHERE t.SEQ_DB = ?', params: [42] }
  */
 export function sql(strings: TemplateStringsArray, ...values: readonly unknown[]): Sql {
   let text = strings[0] as string;

@@ -310,6 +310,7 @@ async function writeDeclarationExamples(): Promise<void> {
   const entries = await Promise.all(
     [
       ['task-association', 'dist/index.js'],
+      ['task-association/schema', 'dist/schema.js'],
       ['task-association/gallery', 'dist/gallery.js'],
       ['task-association/testing', 'dist/model/testing.js'],
     ].map(async ([specifier, file]) => [specifier ?? '', await exportsOf(file ?? '')] as const),
