@@ -1,9 +1,10 @@
-import { parseIdentifier, quoteIdentifier } from '../model/identifier.js';
 import { FIELD_TABLE, LINK_FIELD_COLUMNS } from '../model/link-field.js';
 import { buildLink } from '../model/opcoes.js';
 import type { Scope } from '../model/scope.js';
-import { HOST_TABLES } from '../model/table-names.js';
 import type { SqlExecutor } from '../store/driver.js';
+import { selectWhere } from '../store/row-statements.js';
+import { query } from '../store/sql.js';
+import { liveTaskSheets } from '../store/tree-reads.js';
 
 /** One task sheet on the demo's home page, with the link its link field opens. */
 export interface TaskSheetLink {
@@ -17,27 +18,22 @@ export interface TaskSheetLink {
   readonly href: string;
 }
 
-const TASK_SHEETS = quoteIdentifier(parseIdentifier(HOST_TABLES.FOLHA_TAREFA, 'task sheet table'));
-
 /**
  * The task sheets of `scope` with their links, built the way the host's record screen builds them:
  * from the link field row the installer wrote into sys_core_ds_tabela_campo (its OPCOES), never from
  * a URL written here. No installed link field is an error: the demo shows nothing it did not install.
  */
 export async function readTaskSheetLinks(db: SqlExecutor, scope: Scope): Promise<TaskSheetLink[]> {
-  const [field] = await db.query<{ OPCOES: string; DESCRICAO: string }>(
-    `SELECT OPCOES, DESCRICAO FROM ${quoteIdentifier(FIELD_TABLE)} WHERE TABELA_NOME = ? AND NOME = ?`,
-    [LINK_FIELD_COLUMNS.TABELA_NOME, LINK_FIELD_COLUMNS.NOME],
+  const [field] = await query<{ OPCOES: string; DESCRICAO: string }>(
+    db,
+    selectWhere(FIELD_TABLE, { TABELA_NOME: LINK_FIELD_COLUMNS.TABELA_NOME, NOME: LINK_FIELD_COLUMNS.NOME }),
   );
   if (field === undefined) {
     throw new Error(
       `the link field ${LINK_FIELD_COLUMNS.TABELA_NOME}.${LINK_FIELD_COLUMNS.NOME} is not installed: run apply first`,
     );
   }
-  const rows = await db.query(
-    `SELECT t.* FROM ${TASK_SHEETS} t WHERE t.EMPRESA = ? AND t.FILIAL = ? AND t.LOCAL = ? AND IFNULL(t.DELETED, 0) = 0 AND IFNULL(t.ATIVO, 1) = 1 ORDER BY t.SEQ_DB`,
-    [scope.EMPRESA, scope.FILIAL, scope.LOCAL],
-  );
+  const rows = await query(db, liveTaskSheets(scope));
   return rows.map((row) => ({
     id: Number(row.SEQ_DB),
     // Our connections read a DATE as its day's UTC midnight: the UTC day is its calendar day.

@@ -1,6 +1,6 @@
 import type { Finding } from '../model/findings.js';
 import type { SqlExecutor } from '../store/driver.js';
-import type { Statement } from '../store/row-statements.js';
+import type { Statement } from '../store/sql.js';
 
 /**
  * One change the installer makes, as `plan`/`apply --json` print it: what kind, on which table, for

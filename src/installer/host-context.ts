@@ -6,6 +6,8 @@ import { formatScope, type Scope } from '../model/scope.js';
 import type { SqlExecutor } from '../store/driver.js';
 import { type HostTable, readHostTable } from '../store/host-table.js';
 import { sameScope } from '../store/ledger.js';
+import { menuRowsBySeqDb } from '../store/row-statements.js';
+import { query } from '../store/sql.js';
 import type { InstallFile } from './install-file.js';
 import { HOST_ROW_TABLES } from './install-file.js';
 import { findMobileFlagColumn } from './mobile-flag.js';
@@ -72,9 +74,12 @@ async function checkMenuParents(
   );
   if (parents.length === 0) return [];
   const scoped = SCOPE_COLUMNS.every((column) => menuTable.column(column) !== undefined);
-  const rows = await db.query<{ SEQ_DB: number } & Partial<Scope>>(
-    `SELECT SEQ_DB${scoped ? `, ${SCOPE_COLUMNS.join(', ')}` : ''} FROM ${quoteIdentifier(MENU_TABLE)} WHERE SEQ_DB IN (${parents.map(() => '?').join(', ')})`,
-    parents.map(({ parent }) => parent),
+  const rows = await query<{ SEQ_DB: number } & Partial<Scope>>(
+    db,
+    menuRowsBySeqDb(
+      parents.map(({ parent }) => parent),
+      scoped,
+    ),
   );
   const found = new Map(rows.map((row) => [Number(row.SEQ_DB), row]));
   return parents.flatMap(({ name, parent }): Finding[] => {

@@ -3,9 +3,8 @@ import { InstallerError } from '../model/installer-errors.js';
 import { formatScope } from '../model/scope.js';
 import { LOGICAL_TABLES, type LogicalTable, type TableNames, tableNames } from '../model/table-names.js';
 import type { Database, SqlExecutor } from '../store/driver.js';
-import { tableExists } from '../store/host-table.js';
+import { tableExists } from '../store/information-schema.js';
 import {
-  LEDGER_DDL,
   LEDGER_TABLE,
   type LedgerEntry,
   ledgerUpgrades,
@@ -15,7 +14,9 @@ import {
   writeLedgerEntry,
 } from '../store/ledger.js';
 import { withInstallerLock } from '../store/lock.js';
-import type { Statement } from '../store/row-statements.js';
+import { TRANSACTION_END, TRANSACTION_START } from '../store/row-statements.js';
+import { execute, type Sql, type Statement, sql } from '../store/sql.js';
+import { LEDGER_DDL } from '../sync/ledger.js';
 import { BLOCKING_KINDS, differenceCodeAndPath } from '../sync/schema-difference.js';
 import { type Change, type ChangeResult, describeChange, runChange } from './change.js';
 import { readHostContext } from './host-context.js';
@@ -70,14 +71,14 @@ export async function planInstallation(
   if (!(await tableExists(db, LEDGER_TABLE))) {
     ddl.push(ddlChange(LEDGER_TABLE, 'ledger', LEDGER_DDL, `create the installer's ledger ${LEDGER_TABLE}`));
   }
-  for (const sql of await ledgerUpgrades(db)) {
-    ddl.push(ddlChange(LEDGER_TABLE, 'ledger', sql, `upgrade the installer's ledger: ${sql}`));
+  for (const upgrade of await ledgerUpgrades(db)) {
+    ddl.push(ddlChange(LEDGER_TABLE, 'ledger', upgrade, `upgrade the installer's ledger: ${upgrade.sql}`));
   }
   const schemaPlan = await (options.schema ?? SCHEMA_SYNC).plan(db, names);
   for (const [index, statement] of schemaPlan.statements.entries()) {
     const table = schemaPlan.statementTables[index] ?? '';
     // The whole statement: an operator reviewing an ALTER needs all of it, not its first line.
-    ddl.push(ddlChange(table, 'schema', statement, `schema sync: ${statement}`));
+    ddl.push(ddlChange(table, 'schema', sql.raw(statement), `schema sync: ${statement}`));
   }
   // The sync refuses these; the installer says so before writing anything, ledger included.
   const refusedBySync = schemaPlan.differences
@@ -137,9 +138,6 @@ function crossedTables(file: InstallFile, names: TableNames, ledger: readonly Le
   return findings;
 }
 
-const TRANSACTION_START: Statement = { sql: 'START TRANSACTION', params: [] };
-const TRANSACTION_END: Statement = { sql: 'COMMIT', params: [] };
-
 /** The ledger entry saying this installation created a table: written just before the DDL. */
 function createdEntry(file: InstallFile, names: TableNames, logical: LogicalTable) {
   return { scope: file.scope, key: `${CREATED_PREFIX}${logical}`, hostTable: names[logical], rowSeqDb: null };
@@ -170,7 +168,7 @@ export async function applyInstallation(
     const ddl = plan.changes.filter((change) => change.kind === 'ddl');
     for (const change of ddl.filter(({ key }) => key === 'ledger')) {
       progress(`  ${change.message}`);
-      await db.execute(change.sql);
+      await execute(db, change);
     }
     if (ddl.some((change) => change.key === 'schema')) {
       // Recorded BEFORE the DDL: a stop after it can then never lose the fact that we created the
@@ -249,6 +247,6 @@ async function missingTables(db: SqlExecutor, names: TableNames): Promise<Logica
   return missing;
 }
 
-function ddlChange(table: string, key: string, sql: string, message: string): Change {
-  return { kind: 'ddl', table, key, sql, params: [], message };
+function ddlChange(table: string, key: string, statement: Sql, message: string): Change {
+  return { kind: 'ddl', table, key, sql: statement.sql, params: statement.params, message };
 }

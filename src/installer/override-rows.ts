@@ -9,7 +9,7 @@ import {
   type TableNames,
 } from '../model/table-names.js';
 import type { SqlExecutor } from '../store/driver.js';
-import { tableExists } from '../store/host-table.js';
+import { tableExists } from '../store/information-schema.js';
 
 /** A table-name override row every load of the scope would refuse. */
 export interface OverrideProblem {

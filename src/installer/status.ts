@@ -1,8 +1,9 @@
-import { quoteIdentifier } from '../model/identifier.js';
 import { formatScope, type Scope } from '../model/scope.js';
 import { LOGICAL_TABLES, type LogicalTable } from '../model/table-names.js';
+import type { LedgerRow } from '../schema/ledger.js';
 import type { SqlExecutor } from '../store/driver.js';
-import { LEDGER_TABLE, sameScope } from '../store/ledger.js';
+import { ledgerColumns, ledgerStatusStatement, sameScope } from '../store/ledger.js';
+import { query } from '../store/sql.js';
 import { CREATED_PREFIX, USES_PREFIX } from './plan-rows.js';
 
 /** One installation as its ledger entries describe it (`task-association status`). */
@@ -22,31 +23,17 @@ export interface InstallationStatus {
 }
 
 /** A ledger row as status reads it; UPD_DH and PACKAGE_VERSION are absent from an older ledger. */
-export interface LedgerStatusRow {
-  readonly EMPRESA: number;
-  readonly FILIAL: number;
-  readonly LOCAL: number;
-  readonly ENTRY_KEY: string;
-  readonly HOST_TABLE: string;
-  readonly ROW_SEQ_DB: number | string | null;
-  readonly INS_DH: Date | string | null;
-  readonly UPD_DH?: Date | string | null;
-  readonly PACKAGE_VERSION?: string | null;
-}
+export type LedgerStatusRow = Readonly<
+  Pick<LedgerRow, 'EMPRESA' | 'FILIAL' | 'LOCAL' | 'ENTRY_KEY' | 'HOST_TABLE' | 'ROW_SEQ_DB' | 'INS_DH'> &
+    Partial<Pick<LedgerRow, 'UPD_DH' | 'PACKAGE_VERSION'>>
+>;
 
 /** Reads every ledger row (none when the database has no ledger). */
 export async function readLedgerStatusRows(db: SqlExecutor): Promise<LedgerStatusRow[] | undefined> {
-  const columns = await db.query<{ COLUMN_NAME: string }>(
-    'SELECT COLUMN_NAME FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?',
-    [LEDGER_TABLE],
-  );
-  if (columns.length === 0) return undefined;
-  const present = new Set(columns.map((column) => column.COLUMN_NAME.toUpperCase()));
-  const optional = ['UPD_DH', 'PACKAGE_VERSION'].filter((column) => present.has(column));
-  return db.query<LedgerStatusRow>(
-    `SELECT EMPRESA, FILIAL, LOCAL, ENTRY_KEY, HOST_TABLE, ROW_SEQ_DB, INS_DH${optional.map((column) => `, ${column}`).join('')}
-       FROM ${quoteIdentifier(LEDGER_TABLE)} ORDER BY EMPRESA, FILIAL, LOCAL, SEQ_DB`,
-  );
+  const present = await ledgerColumns(db);
+  if (present === undefined) return undefined;
+  const optional = (['UPD_DH', 'PACKAGE_VERSION'] as const).filter((column) => present.has(column));
+  return query<LedgerStatusRow>(db, ledgerStatusStatement(optional));
 }
 
 /** The installations a ledger holds, one per scope, in scope order. Pure: tested without a database. */

@@ -1,8 +1,7 @@
 import type { Finding } from '../model/findings.js';
-import { quoteIdentifier } from '../model/identifier.js';
 import { type LOGICAL_TABLES, tableNames } from '../model/table-names.js';
 import type { Database } from '../store/driver.js';
-import { tableExists } from '../store/host-table.js';
+import { referencingKeys, tableExists } from '../store/information-schema.js';
 import {
   LEDGER_TABLE,
   type LedgerEntry,
@@ -13,6 +12,8 @@ import {
   sameScope,
 } from '../store/ledger.js';
 import { withInstallerLock } from '../store/lock.js';
+import { anyRow, dropTable } from '../store/row-statements.js';
+import { execute, query } from '../store/sql.js';
 import { type Change, type ChangeResult, describeChange, type PlannedChange, runChange } from './change.js';
 import { type InstallFile, requireUninstallFile } from './install-file.js';
 import { CREATED_PREFIX, readLedgerRows, removal, USES_PREFIX } from './plan-rows.js';
@@ -74,7 +75,7 @@ export async function uninstallInstallation(
               kind: 'drop-table',
               table: LEDGER_TABLE,
               key: 'ledger',
-              sql: `DROP TABLE ${quoteIdentifier(LEDGER_TABLE)}`,
+              sql: dropTable(LEDGER_TABLE).sql,
               params: [],
               message: `drop the installer's ledger ${LEDGER_TABLE} (no installation left in it)`,
             },
@@ -86,7 +87,7 @@ export async function uninstallInstallation(
       await lock.assertHeld();
     }
     // A ledger written by an older version gets this version's columns before we write to it.
-    for (const sql of await ledgerUpgrades(db)) await db.execute(sql);
+    for (const upgrade of await ledgerUpgrades(db)) await execute(db, upgrade);
     progress('removing the rows in one transaction');
     await db.transaction(async (tx) => {
       for (const change of rowChanges) {
@@ -102,7 +103,7 @@ export async function uninstallInstallation(
     }
     for (const change of dropLedger) {
       progress(`  ${change.message}`);
-      await db.execute(change.sql);
+      await execute(db, change);
     }
     return { changes, findings, applied: true };
   });
@@ -182,7 +183,7 @@ async function planTableDrops(
       });
       continue;
     }
-    const [row] = await db.query(`SELECT 1 FROM ${quoteIdentifier(table)} LIMIT 1`);
+    const [row] = await query(db, anyRow(table));
     if (row !== undefined && !force) {
       findings.push({
         level: 'info',
@@ -192,31 +193,18 @@ async function planTableDrops(
       });
       continue;
     }
-    const sql = `DROP TABLE ${quoteIdentifier(table)}`;
+    const drop = dropTable(table);
     drops.push({
       kind: 'drop-table',
       table,
       key: entry.key,
-      sql,
-      params: [],
+      sql: drop.sql,
+      params: drop.params,
       message: `drop table ${table}${row === undefined ? ' (empty)' : ' with its rows (--force)'}`,
-      statements: [{ sql, params: [] }, forget],
+      statements: [drop, forget],
     });
   }
   return drops;
-}
-
-/** The foreign keys of this database that reference `table`, with the table each belongs to. */
-async function referencingKeys(
-  db: Database,
-  table: string,
-): Promise<{ table: string; constraint: string }[]> {
-  const rows = await db.query<{ t: string; c: string }>(
-    `SELECT DISTINCT TABLE_NAME AS t, CONSTRAINT_NAME AS c FROM information_schema.KEY_COLUMN_USAGE
-      WHERE REFERENCED_TABLE_SCHEMA = DATABASE() AND REFERENCED_TABLE_NAME = ? ORDER BY t, c`,
-    [table],
-  );
-  return rows.map((row) => ({ table: String(row.t), constraint: String(row.c) }));
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { Identifier } from '../model/identifier.js';
 import type { MetricValue } from '../model/metrics.js';
 import type { SqlExecutor } from './driver.js';
+import { type FoundTable, readTable } from './information-schema.js';
 
 /** What information_schema says about one column: enough to check a value before it is written. */
 export interface ColumnType {
@@ -16,31 +17,22 @@ export interface ColumnType {
 
 /** The columns of `table` in the connection's database, by name, in one query. */
 export async function readColumnTypes(db: SqlExecutor, table: Identifier): Promise<Map<string, ColumnType>> {
-  const rows = await db.query<{
-    COLUMN_NAME: string;
-    DATA_TYPE: string;
-    COLUMN_TYPE: string;
-    IS_NULLABLE: string;
-    NUMERIC_PRECISION: number | string | null;
-    NUMERIC_SCALE: number | string | null;
-    CHARACTER_MAXIMUM_LENGTH: number | string | null;
-  }>(
-    `SELECT COLUMN_NAME, DATA_TYPE, COLUMN_TYPE, IS_NULLABLE, NUMERIC_PRECISION, NUMERIC_SCALE, CHARACTER_MAXIMUM_LENGTH
-       FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?`,
-    [table],
-  );
-  const nullableNumber = (value: number | string | null) => (value === null ? null : Number(value));
+  return columnTypesOf(await readTable(db, table));
+}
+
+/** The column types of a table as read (none for a table that does not exist). */
+export function columnTypesOf(found: FoundTable | undefined): Map<string, ColumnType> {
   return new Map(
-    rows.map((row) => [
-      row.COLUMN_NAME,
+    [...(found?.columns.values() ?? [])].map((column) => [
+      column.name,
       {
-        name: row.COLUMN_NAME,
-        dataType: row.DATA_TYPE.toLowerCase(),
-        unsigned: /unsigned/i.test(row.COLUMN_TYPE),
-        nullable: row.IS_NULLABLE === 'YES',
-        precision: nullableNumber(row.NUMERIC_PRECISION),
-        scale: nullableNumber(row.NUMERIC_SCALE),
-        maxLength: nullableNumber(row.CHARACTER_MAXIMUM_LENGTH),
+        name: column.name,
+        dataType: column.dataType,
+        unsigned: column.unsigned,
+        nullable: column.nullable,
+        precision: column.precision,
+        scale: column.scale,
+        maxLength: column.maxLength,
       },
     ]),
   );

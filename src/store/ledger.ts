@@ -1,10 +1,11 @@
-import { parseIdentifier, quoteIdentifier } from '../model/identifier.js';
+import { parseIdentifier } from '../model/identifier.js';
 import type { Scope } from '../model/scope.js';
 import { LEDGER_TABLE_NAME } from '../model/table-names.js';
 import { PACKAGE_VERSION } from '../model/version.js';
+import type { LedgerRow as LedgerTableRow } from '../schema/ledger.js';
 import type { SqlExecutor } from './driver.js';
-import { tableExists } from './host-table.js';
-import type { Statement } from './row-statements.js';
+import { readTable, tableExists } from './information-schema.js';
+import { execute, query, type Sql, sql } from './sql.js';
 
 /**
  * The installer's own record of what it created: one entry per installation (scope) and stable key
@@ -14,23 +15,7 @@ import type { Statement } from './row-statements.js';
  * Rows without an entry were not made by us and are never updated or deleted.
  */
 export const LEDGER_TABLE = parseIdentifier(LEDGER_TABLE_NAME, 'ledger table');
-const LEDGER = quoteIdentifier(LEDGER_TABLE);
-
-export const LEDGER_DDL = `CREATE TABLE IF NOT EXISTS ${LEDGER} (
-  SEQ_DB bigint unsigned NOT NULL AUTO_INCREMENT,
-  EMPRESA int NOT NULL,
-  FILIAL int NOT NULL,
-  LOCAL int NOT NULL,
-  ENTRY_KEY varchar(100) NOT NULL,
-  HOST_TABLE varchar(64) NOT NULL,
-  ROW_SEQ_DB bigint unsigned DEFAULT NULL,
-  INS_USUARIO_SEQ_DB bigint unsigned NOT NULL,
-  INS_DH timestamp NULL DEFAULT CURRENT_TIMESTAMP,
-  UPD_DH timestamp NULL DEFAULT NULL ON UPDATE CURRENT_TIMESTAMP,
-  PACKAGE_VERSION varchar(40) DEFAULT NULL,
-  PRIMARY KEY (SEQ_DB),
-  UNIQUE KEY task_association_ledger_entry (EMPRESA, FILIAL, LOCAL, ENTRY_KEY)
-) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4`;
+const LEDGER = sql.identifier(LEDGER_TABLE);
 
 /**
  * Columns a ledger made by an older version lacks, and the statement adding each (status reports
@@ -39,23 +24,28 @@ export const LEDGER_DDL = `CREATE TABLE IF NOT EXISTS ${LEDGER} (
 const LEDGER_COLUMNS_ADDED = [
   {
     column: 'UPD_DH',
-    sql: `ALTER TABLE ${LEDGER} ADD COLUMN UPD_DH timestamp NULL DEFAULT NULL ON UPDATE CURRENT_TIMESTAMP`,
+    statement: sql`ALTER TABLE ${LEDGER} ADD COLUMN UPD_DH timestamp NULL DEFAULT NULL ON UPDATE CURRENT_TIMESTAMP`,
   },
   {
     column: 'PACKAGE_VERSION',
-    sql: `ALTER TABLE ${LEDGER} ADD COLUMN PACKAGE_VERSION varchar(40) DEFAULT NULL`,
+    statement: sql`ALTER TABLE ${LEDGER} ADD COLUMN PACKAGE_VERSION varchar(40) DEFAULT NULL`,
   },
 ] as const;
 
 /** The statements that bring an existing ledger to this version's columns ([] when it has them, or is absent). */
-export async function ledgerUpgrades(db: SqlExecutor): Promise<string[]> {
-  const rows = await db.query<{ COLUMN_NAME: string }>(
-    'SELECT COLUMN_NAME FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?',
-    [LEDGER_TABLE],
-  );
-  if (rows.length === 0) return [];
-  const present = new Set(rows.map((row) => row.COLUMN_NAME.toUpperCase()));
-  return LEDGER_COLUMNS_ADDED.filter(({ column }) => !present.has(column)).map(({ sql }) => sql);
+export async function ledgerUpgrades(db: SqlExecutor): Promise<Sql[]> {
+  const ledger = await readTable(db, LEDGER_TABLE);
+  if (ledger === undefined) return [];
+  const present = new Set([...ledger.columns.keys()].map((name) => name.toUpperCase()));
+  return LEDGER_COLUMNS_ADDED.filter(({ column }) => !present.has(column)).map(({ statement }) => statement);
+}
+
+/** The ledger's columns that not every version had, as they are in this database. */
+export async function ledgerColumns(db: SqlExecutor): Promise<ReadonlySet<string> | undefined> {
+  const ledger = await readTable(db, LEDGER_TABLE);
+  return ledger === undefined
+    ? undefined
+    : new Set([...ledger.columns.keys()].map((name) => name.toUpperCase()));
 }
 
 export interface LedgerEntry {
@@ -66,21 +56,18 @@ export interface LedgerEntry {
   readonly rowSeqDb: number | null;
 }
 
-interface LedgerRow {
-  EMPRESA: number;
-  FILIAL: number;
-  LOCAL: number;
-  ENTRY_KEY: string;
-  HOST_TABLE: string;
-  ROW_SEQ_DB: number | null;
-}
+type LedgerRow = Pick<
+  LedgerTableRow,
+  'EMPRESA' | 'FILIAL' | 'LOCAL' | 'ENTRY_KEY' | 'HOST_TABLE' | 'ROW_SEQ_DB'
+>;
+
+/** Every entry, in the order written. */
+export const LEDGER_ENTRIES = sql`SELECT EMPRESA, FILIAL, LOCAL, ENTRY_KEY, HOST_TABLE, ROW_SEQ_DB FROM ${LEDGER} ORDER BY SEQ_DB`;
 
 /** Every entry of every installation (shared rows need the others'); none while the table is absent. */
 export async function readLedger(db: SqlExecutor): Promise<LedgerEntry[]> {
   if (!(await tableExists(db, LEDGER_TABLE))) return [];
-  const rows = await db.query<LedgerRow>(
-    `SELECT EMPRESA, FILIAL, LOCAL, ENTRY_KEY, HOST_TABLE, ROW_SEQ_DB FROM ${LEDGER} ORDER BY SEQ_DB`,
-  );
+  const rows = await query<LedgerRow>(db, LEDGER_ENTRIES);
   return rows.map((row) => ({
     scope: { EMPRESA: row.EMPRESA, FILIAL: row.FILIAL, LOCAL: row.LOCAL },
     key: row.ENTRY_KEY,
@@ -100,23 +87,23 @@ export function sameScope(a: Scope, b: Scope): boolean {
 export function ledgerWriteStatement(
   entry: Omit<LedgerEntry, 'rowSeqDb'> & { readonly rowSeqDb: number | null | typeof LAST_INSERT_ID },
   actingUser: number,
-): Statement {
-  const lastInsert = entry.rowSeqDb === LAST_INSERT_ID;
-  const params = [entry.scope.EMPRESA, entry.scope.FILIAL, entry.scope.LOCAL, entry.key, entry.hostTable];
-  return {
-    sql: `INSERT INTO ${LEDGER} (EMPRESA, FILIAL, LOCAL, ENTRY_KEY, HOST_TABLE, ROW_SEQ_DB, INS_USUARIO_SEQ_DB, PACKAGE_VERSION) VALUES (?, ?, ?, ?, ?, ${lastInsert ? 'LAST_INSERT_ID()' : '?'}, ?, ?) ON DUPLICATE KEY UPDATE HOST_TABLE = VALUES(HOST_TABLE), ROW_SEQ_DB = VALUES(ROW_SEQ_DB), PACKAGE_VERSION = VALUES(PACKAGE_VERSION)`,
-    params: [...params, ...(lastInsert ? [] : [entry.rowSeqDb]), actingUser, PACKAGE_VERSION],
-  };
+): Sql {
+  const { scope } = entry;
+  const row = entry.rowSeqDb === LAST_INSERT_ID ? sql.raw('LAST_INSERT_ID()') : sql`${entry.rowSeqDb}`;
+  return sql`INSERT INTO ${LEDGER} (EMPRESA, FILIAL, LOCAL, ENTRY_KEY, HOST_TABLE, ROW_SEQ_DB, INS_USUARIO_SEQ_DB, PACKAGE_VERSION) VALUES (${scope.EMPRESA}, ${scope.FILIAL}, ${scope.LOCAL}, ${entry.key}, ${entry.hostTable}, ${row}, ${actingUser}, ${PACKAGE_VERSION}) ON DUPLICATE KEY UPDATE HOST_TABLE = VALUES(HOST_TABLE), ROW_SEQ_DB = VALUES(ROW_SEQ_DB), PACKAGE_VERSION = VALUES(PACKAGE_VERSION)`;
 }
 
 /** Stands for "the SEQ_DB the previous INSERT made" in {@link ledgerWriteStatement}. */
 export const LAST_INSERT_ID = Symbol('LAST_INSERT_ID()');
 
-export function ledgerDeleteStatement(scope: Scope, key: string): Statement {
-  return {
-    sql: `DELETE FROM ${LEDGER} WHERE EMPRESA = ? AND FILIAL = ? AND LOCAL = ? AND ENTRY_KEY = ?`,
-    params: [scope.EMPRESA, scope.FILIAL, scope.LOCAL, key],
-  };
+export function ledgerDeleteStatement(scope: Scope, key: string): Sql {
+  return sql`DELETE FROM ${LEDGER} WHERE EMPRESA = ${scope.EMPRESA} AND FILIAL = ${scope.FILIAL} AND LOCAL = ${scope.LOCAL} AND ENTRY_KEY = ${key}`;
+}
+
+/** Every ledger row with the columns `status` shows, those of `optional` the ledger has among them. */
+export function ledgerStatusStatement(optional: readonly ('UPD_DH' | 'PACKAGE_VERSION')[]): Sql {
+  const more = sql.raw(optional.map((column) => `, ${column}`).join(''));
+  return sql`SELECT EMPRESA, FILIAL, LOCAL, ENTRY_KEY, HOST_TABLE, ROW_SEQ_DB, INS_DH${more} FROM ${LEDGER} ORDER BY EMPRESA, FILIAL, LOCAL, SEQ_DB`;
 }
 
 export async function writeLedgerEntry(
@@ -124,11 +111,9 @@ export async function writeLedgerEntry(
   entry: LedgerEntry,
   actingUser: number,
 ): Promise<void> {
-  const statement = ledgerWriteStatement(entry, actingUser);
-  await tx.execute(statement.sql, statement.params);
+  await execute(tx, ledgerWriteStatement(entry, actingUser));
 }
 
 export async function deleteLedgerEntry(tx: SqlExecutor, scope: Scope, key: string): Promise<void> {
-  const statement = ledgerDeleteStatement(scope, key);
-  await tx.execute(statement.sql, statement.params);
+  await execute(tx, ledgerDeleteStatement(scope, key));
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { InstallerError } from '../model/installer-errors.js';
 import type { Database } from './driver.js';
+import { query, type Sql, sql } from './sql.js';
 
 /** What `work` may ask of the lock it runs under. */
 export interface HeldLock {
@@ -26,9 +27,7 @@ export async function withInstallerLock<T>(db: Database, work: (lock: HeldLock) 
   let done: { value: T } | undefined;
   try {
     await db.transaction(async (connection) => {
-      const [row] = await connection.query<{ acquired: number | null }>('SELECT GET_LOCK(?, 0) AS acquired', [
-        name,
-      ]);
+      const [row] = await query<{ acquired: number | null }>(connection, takeLock(name));
       if (row?.acquired !== 1) {
         throw new InstallerError(
           'INSTALLER_LOCKED',
@@ -43,11 +42,11 @@ export async function withInstallerLock<T>(db: Database, work: (lock: HeldLock) 
         );
       const held: HeldLock = {
         async assertHeld() {
-          const [check] = await connection
-            .query<{ mine: number | null }>('SELECT IS_USED_LOCK(?) = CONNECTION_ID() AS mine', [name])
-            .catch((error: unknown) => {
+          const [check] = await query<{ mine: number | null }>(connection, holdsLock(name)).catch(
+            (error: unknown) => {
               throw lost(error);
-            });
+            },
+          );
           if (Number(check?.mine) !== 1) throw lost();
         },
       };
@@ -55,7 +54,7 @@ export async function withInstallerLock<T>(db: Database, work: (lock: HeldLock) 
         done = { value: await work(held) };
       } finally {
         // Best effort: a connection that is gone has released the lock already.
-        await connection.query('SELECT RELEASE_LOCK(?)', [name]).catch(() => undefined);
+        await query(connection, releaseLock(name)).catch(() => undefined);
       }
     });
   } catch (error) {
@@ -70,4 +69,19 @@ export function installerLockName(schemaName: string): string {
   const name = `task_association_installer:${schemaName}`;
   if (name.length <= 64) return name;
   return `task_association_installer:${createHash('sha256').update(schemaName).digest('hex').slice(0, 32)}`;
+}
+
+/** Takes the named lock without waiting (`acquired` 1 when taken). */
+export function takeLock(name: string): Sql {
+  return sql`SELECT GET_LOCK(${name}, 0) AS acquired`;
+}
+
+/** Whether this connection holds the named lock (`mine` 1 when it does). */
+export function holdsLock(name: string): Sql {
+  return sql`SELECT IS_USED_LOCK(${name}) = CONNECTION_ID() AS mine`;
+}
+
+/** Lets go of the named lock. */
+export function releaseLock(name: string): Sql {
+  return sql`SELECT RELEASE_LOCK(${name})`;
 }

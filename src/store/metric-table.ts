@@ -1,7 +1,8 @@
 import { type Identifier, parseIdentifier } from '../model/identifier.js';
 import { HOST_TABLES } from '../model/table-names.js';
-import { type ColumnType, readColumnTypes } from './column-types.js';
+import { type ColumnType, columnTypesOf } from './column-types.js';
 import type { SqlExecutor } from './driver.js';
+import { type FoundIndex, readTable } from './information-schema.js';
 
 /** What a save needs to know of the metric table before it writes: its columns and its key index. */
 export interface MetricTableShape {
@@ -100,8 +101,8 @@ function isUsable(shape: MetricTableShape): boolean {
 }
 
 async function readShape(db: SqlExecutor, table: Identifier): Promise<MetricTableShape> {
-  const [columns, keyIndex] = await Promise.all([readColumnTypes(db, table), findKeyIndex(db, table)]);
-  return { columns, keyIndex };
+  const found = await readTable(db, table, { indexes: true });
+  return { columns: columnTypesOf(found), keyIndex: keyIndexOf(found?.indexes ?? []) };
 }
 
 /**
@@ -131,17 +132,13 @@ const KEY_COLUMNS = ['EMPRESA', 'FILIAL', 'LOCAL', 'FOLHA_TAREFA_SEQ_DB', 'OPER_
 /**
  * The metric table's index that starts with the key columns (ours is METRIC_KEY_INDEX; a host's own
  * metric table may have one under another name), or undefined when it has none: then the save still
- * writes only its keys, but the server may lock more rows than theirs to find them.
+ * writes only its keys, but the server may lock more rows than theirs to find them. A MySQL 8
+ * functional key part counts as a part no lookup by column uses.
  */
-async function findKeyIndex(db: SqlExecutor, table: Identifier): Promise<Identifier | undefined> {
-  // A MySQL 8 functional key part has no COLUMN_NAME: it counts as a part no lookup by column uses
-  // (GROUP_CONCAT would skip it, and an index with an expression between key columns would pass).
-  const rows = await db.query<{ name: string; columns: string | null }>(
-    `SELECT INDEX_NAME AS name, GROUP_CONCAT(IFNULL(COLUMN_NAME, '(expression)') ORDER BY SEQ_IN_INDEX) AS columns
-       FROM information_schema.STATISTICS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ? GROUP BY INDEX_NAME`,
-    [table],
+function keyIndexOf(indexes: readonly FoundIndex[]): Identifier | undefined {
+  const wanted = KEY_COLUMNS.map((column) => column.toLowerCase());
+  const found = indexes.find((index) =>
+    wanted.every((column, position) => index.columns[position]?.toLowerCase() === column),
   );
-  const wanted = KEY_COLUMNS.join(',').toLowerCase();
-  const found = rows.find((row) => `${(row.columns ?? '').toLowerCase()},`.startsWith(`${wanted},`));
   return found === undefined ? undefined : parseIdentifier(found.name, 'metric key index');
 }

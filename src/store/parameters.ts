@@ -1,6 +1,5 @@
 import { z } from 'zod';
 import { TaskAssociationError } from '../model/errors.js';
-import { quoteIdentifier } from '../model/identifier.js';
 import {
   type InstallationParameters,
   KNOWN_NAMES,
@@ -11,6 +10,7 @@ import {
 } from '../model/parameters.js';
 import { checkScope, type Scope } from '../model/scope.js';
 import type { SqlExecutor } from './driver.js';
+import { query, type Sql, sql } from './sql.js';
 
 /**
  * Reads the rows of `scope` (exactly that scope) with a NOME this package knows (or of `names`), one
@@ -26,23 +26,16 @@ export async function readParameterRows(
 ): Promise<{ rows: Record<string, ParameterRow>; duplicates: ParameterRow[] }> {
   checkScope(scope);
   if (names.length === 0) return { rows: {}, duplicates: [] };
-  const raw = await db
-    .query(
-      `SELECT SEQ_DB, NOME, TIPO, CONTEUDO FROM ${quoteIdentifier(PARAMETERS_TABLE)}
-      WHERE EMPRESA = ? AND FILIAL = ? AND LOCAL = ? AND NOME IN (${names.map(() => '?').join(', ')})
-      ORDER BY SEQ_DB`,
-      [scope.EMPRESA, scope.FILIAL, scope.LOCAL, ...names],
-    )
-    .catch((error: unknown) => {
-      // The usual cause is a database URL naming the wrong database: say so instead of a stack trace.
-      if (typeof error === 'object' && error !== null && 'code' in error && error.code === 'ER_NO_SUCH_TABLE')
-        throw new TaskAssociationError(
-          'NO_PARAMETER_TABLE',
-          `the database has no ${PARAMETERS_TABLE} table: is the database URL the host's database?`,
-          { path: PARAMETERS_TABLE, cause: error },
-        );
-      throw error;
-    });
+  const raw = await query(db, parameterRows(scope, names)).catch((error: unknown) => {
+    // The usual cause is a database URL naming the wrong database: say so instead of a stack trace.
+    if (typeof error === 'object' && error !== null && 'code' in error && error.code === 'ER_NO_SUCH_TABLE')
+      throw new TaskAssociationError(
+        'NO_PARAMETER_TABLE',
+        `the database has no ${PARAMETERS_TABLE} table: is the database URL the host's database?`,
+        { path: PARAMETERS_TABLE, cause: error },
+      );
+    throw error;
+  });
   const parsed = z.array(ParameterRow).safeParse(raw);
   if (!parsed.success) {
     const [issue] = parsed.error.issues;
@@ -68,4 +61,9 @@ export async function readParameterRows(
 export async function readParameters(db: SqlExecutor, scope: Scope): Promise<InstallationParameters> {
   const { rows, duplicates } = await readParameterRows(db, scope);
   return parametersFromRows(scope, rows, duplicates);
+}
+
+/** The scope's parameter rows of `names` (NOME compared as the server compares it), in SEQ_DB order. */
+export function parameterRows(scope: Scope, names: readonly string[]): Sql {
+  return sql`SELECT SEQ_DB, NOME, TIPO, CONTEUDO FROM ${sql.identifier(PARAMETERS_TABLE)} WHERE EMPRESA = ${scope.EMPRESA} AND FILIAL = ${scope.FILIAL} AND LOCAL = ${scope.LOCAL} AND NOME IN (${sql.list(names)}) ORDER BY SEQ_DB`;
 }

@@ -1,54 +1,71 @@
-import { parseIdentifier, quoteIdentifier } from '../model/identifier.js';
+import { parseIdentifier } from '../model/identifier.js';
+import { MENU_TABLE } from '../model/menu.js';
+import { type Sql, sql } from './sql.js';
 
-/** A statement and its `?` parameters. */
-export interface Statement {
-  readonly sql: string;
-  readonly params: readonly unknown[];
-}
+/*
+ * The installer's statements on host rows: insert, update and delete one row by SEQ_DB, and the reads
+ * that find a row again (by SEQ_DB, or by the values of a row made by hand). Names are checked
+ * identifiers; values travel as parameters.
+ */
 
-const column = (name: string) => quoteIdentifier(parseIdentifier(name, 'column name'));
+const name = (text: string) => sql.identifier(parseIdentifier(text, 'column name'));
 
-export function insertStatement(table: string, values: Readonly<Record<string, unknown>>): Statement {
-  const names = Object.keys(values);
-  return {
-    sql: `INSERT INTO ${column(table)} (${names.map(column).join(', ')}) VALUES (${names.map(() => '?').join(', ')})`,
-    params: Object.values(values),
-  };
+export function insertStatement(table: string, values: Readonly<Record<string, unknown>>): Sql {
+  const columns = sql.join(Object.keys(values).map(name), ', ');
+  return sql`INSERT INTO ${name(table)} (${columns}) VALUES (${sql.list(Object.values(values))})`;
 }
 
 export function updateStatement(
   table: string,
   seqDb: number,
   values: Readonly<Record<string, unknown>>,
-): Statement {
-  return {
-    sql: `UPDATE ${column(table)} SET ${Object.keys(values)
-      .map((name) => `${column(name)} = ?`)
-      .join(', ')} WHERE SEQ_DB = ?`,
-    params: [...Object.values(values), seqDb],
-  };
+): Sql {
+  const assignments = sql.join(
+    Object.entries(values).map(([column, value]) => sql`${name(column)} = ${value}`),
+    ', ',
+  );
+  return sql`UPDATE ${name(table)} SET ${assignments} WHERE SEQ_DB = ${seqDb}`;
 }
 
-export function deleteStatement(table: string, seqDb: number): Statement {
-  return { sql: `DELETE FROM ${column(table)} WHERE SEQ_DB = ?`, params: [seqDb] };
+export function deleteStatement(table: string, seqDb: number): Sql {
+  return sql`DELETE FROM ${name(table)} WHERE SEQ_DB = ${seqDb}`;
 }
 
 /** Rows of `table` by SEQ_DB (`SELECT *`: comparing needs every column the host has). */
-export function selectBySeqDb(table: string, seqDbs: readonly number[]): Statement {
-  return {
-    sql: `SELECT * FROM ${column(table)} WHERE SEQ_DB IN (${seqDbs.map(() => '?').join(', ')})`,
-    params: seqDbs,
-  };
+export function selectBySeqDb(table: string, seqDbs: readonly number[]): Sql {
+  return sql`SELECT * FROM ${name(table)} WHERE SEQ_DB IN (${sql.list(seqDbs)})`;
 }
 
 /** Rows whose columns equal `values` (a hand-made row of the same meaning). */
-export function selectWhere(table: string, values: Readonly<Record<string, unknown>>): Statement {
-  return {
-    sql: `SELECT * FROM ${column(table)} WHERE ${Object.keys(values)
-      .map((name) => `${column(name)} = ?`)
-      .join(' AND ')} ORDER BY SEQ_DB`,
-    params: Object.values(values),
-  };
+export function selectWhere(table: string, values: Readonly<Record<string, unknown>>): Sql {
+  const conditions = sql.join(
+    Object.entries(values).map(([column, value]) => sql`${name(column)} = ${value}`),
+    ' AND ',
+  );
+  return sql`SELECT * FROM ${name(table)} WHERE ${conditions} ORDER BY SEQ_DB`;
+}
+
+/** Whether `table` holds any row. */
+export function anyRow(table: string): Sql {
+  return sql`SELECT 1 FROM ${name(table)} LIMIT 1`;
+}
+
+/**
+ * The menu rows of `seqDbs` (a menu parent named by an install file), with their scope columns when
+ * the host's menu table has them (`withScope`).
+ */
+export function menuRowsBySeqDb(seqDbs: readonly number[], withScope: boolean): Sql {
+  const scope = sql.raw(withScope ? ', EMPRESA, FILIAL, LOCAL' : '');
+  return sql`SELECT SEQ_DB${scope} FROM ${sql.identifier(MENU_TABLE)} WHERE SEQ_DB IN (${sql.list(seqDbs)})`;
+}
+
+/** The statements `plan --sql` wraps the row changes in, as `apply` runs them in one transaction. */
+export const TRANSACTION_START = sql`START TRANSACTION`;
+export const TRANSACTION_END = sql`COMMIT`;
+
+/** Drops one of our tables. */
+export function dropTable(table: string): Sql {
+  return sql`DROP TABLE ${name(table)}`;
 }
 
 /**

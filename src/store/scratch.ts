@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
-import { parseIdentifier, quoteIdentifier } from '../model/identifier.js';
+import { type Identifier, parseIdentifier } from '../model/identifier.js';
 import type { Database } from './driver.js';
 import { openDatabase } from './mysql.js';
+import { execute, type Sql, sql } from './sql.js';
 import { withDatabase } from './url.js';
 
 export interface ScratchDatabase {
@@ -25,7 +26,7 @@ export async function createScratchDatabase(serverUrl: string, tag: string): Pro
   const name = parseIdentifier(`ta_${stem}_${suffix}`, 'scratch database name');
   const admin = await openDatabase(serverUrl, { connectionLimit: 1 });
   try {
-    await admin.execute(`CREATE DATABASE ${quoteIdentifier(name)} CHARACTER SET utf8mb4`);
+    await execute(admin, createDatabaseStatement(name));
   } finally {
     await admin.close();
   }
@@ -45,8 +46,19 @@ export async function createScratchDatabase(serverUrl: string, tag: string): Pro
 async function dropDatabase(serverUrl: string, name: string): Promise<void> {
   const admin: Database = await openDatabase(serverUrl, { connectionLimit: 1 });
   try {
-    await admin.execute(`DROP DATABASE IF EXISTS ${quoteIdentifier(parseIdentifier(name, 'database name'))}`);
+    await execute(
+      admin,
+      sql`DROP DATABASE IF EXISTS ${sql.identifier(parseIdentifier(name, 'database name'))}`,
+    );
   } finally {
     await admin.close();
   }
+}
+
+export function createDatabaseStatement(name: Identifier): Sql {
+  return sql`CREATE DATABASE ${sql.identifier(name)} CHARACTER SET utf8mb4`;
+}
+
+export function dropDatabaseStatement(name: Identifier): Sql {
+  return sql`DROP DATABASE IF EXISTS ${sql.identifier(name)}`;
 }

@@ -7,12 +7,18 @@ import {
 import type { Scope } from '../model/scope.js';
 import type { ExecuteResult, QueryOptions, SqlExecutor } from './driver.js';
 
+/** A statement as plain data: its text with `?` placeholders and their values (what `plan --json` prints). */
+export interface Statement {
+  readonly sql: string;
+  readonly params: readonly unknown[];
+}
+
 /**
  * A statement or a piece of one: its text with `?` placeholders and the values they stand for, in
  * order. Built only with {@link sql}, so a value always travels with the placeholder it fills and no
  * caller lines parameters up by hand.
  */
-export class Sql {
+export class Sql implements Statement {
   /** Use {@link sql} and its helpers: they are the only way text gets in. */
   private constructor(
     readonly sql: string,
@@ -68,8 +74,11 @@ sql.raw = (text: string): Sql => Sql.of(text, []);
 sql.empty = Sql.of('', []);
 
 /** `?, ?, ?` for an IN list, with its values (at least one: an empty IN list is never built). */
-sql.list = (values: readonly unknown[]): Sql =>
-  Sql.of(values.length === 1 ? '?' : `?${', ?'.repeat(values.length - 1)}`, values);
+sql.list = (values: readonly unknown[]): Sql => {
+  // Callers skip the statement instead: `IN ()` is a syntax error on every server.
+  if (values.length === 0) throw new RangeError('sql.list: an empty list has no SQL form');
+  return Sql.of(values.length === 1 ? '?' : `?${', ?'.repeat(values.length - 1)}`, values);
+};
 
 /** The parts in order, separated by `separator`, with their parameters in the same order. */
 sql.join = (parts: readonly Sql[], separator: string): Sql => {
@@ -120,13 +129,17 @@ export function chunks<T>(values: readonly T[], size: number): T[][] {
 /** Sends a statement that returns rows. */
 export function query<Row extends object = Record<string, unknown>>(
   db: SqlExecutor,
-  statement: Sql,
+  statement: Statement,
   options?: QueryOptions,
 ): Promise<Row[]> {
   return db.query<Row>(statement.sql, statement.params, options);
 }
 
 /** Sends a statement that changes something. */
-export function execute(db: SqlExecutor, statement: Sql, options?: QueryOptions): Promise<ExecuteResult> {
+export function execute(
+  db: SqlExecutor,
+  statement: Statement,
+  options?: QueryOptions,
+): Promise<ExecuteResult> {
   return db.execute(statement.sql, statement.params, options);
 }

@@ -83,3 +83,8 @@ const TASK_SHEETS = parseIdentifier(HOST_TABLES.FOLHA_TAREFA, 'task sheet table'
 export function taskSheetRow(taskSheet: number): Sql {
   return sql`SELECT t.* FROM ${sql.identifier(TASK_SHEETS)} t WHERE t.SEQ_DB = ${taskSheet}`;
 }
+
+/** The live task sheets of the scope, in SEQ_DB order (the demo's home page lists them). */
+export function liveTaskSheets(scope: Scope): Sql {
+  return sql`SELECT t.* FROM ${sql.identifier(TASK_SHEETS)} t WHERE ${liveInScope('t', scope)} ORDER BY t.SEQ_DB`;
+}

@@ -58,8 +58,11 @@ export function foreignKeyDefinition(key: ForeignKeyModel): string {
   );
 }
 
-/** The whole table, keys and foreign keys included, as InnoDB with utf8mb4. */
-export function createTableStatement(table: TableModel): string {
+/**
+ * The whole table, keys and foreign keys included, as InnoDB with utf8mb4; with `ifNotExists`, a
+ * statement that leaves an existing table alone (the installer's ledger, shared by installations).
+ */
+export function createTableStatement(table: TableModel, { ifNotExists = false } = {}): string {
   const parts = [
     ...table.columns.map((column) => columnDefinition(column)),
     ...(table.primaryKey.length > 0 ? [primaryKeyDefinition(table.primaryKey)] : []),
@@ -67,7 +70,8 @@ export function createTableStatement(table: TableModel): string {
     ...table.indexes.map(indexDefinition),
     ...table.foreignKeys.map(foreignKeyDefinition),
   ];
-  return `CREATE TABLE ${quoteIdentifier(table.name)} (\n  ${parts.join(',\n  ')}\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4`;
+  const create = ifNotExists ? 'CREATE TABLE IF NOT EXISTS' : 'CREATE TABLE';
+  return `${create} ${quoteIdentifier(table.name)} (\n  ${parts.join(',\n  ')}\n) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4`;
 }
 
 /** `ALTER TABLE t clause, clause, ...`: several changes to one table in one statement. */

@@ -1,5 +1,5 @@
 import { HOST_TABLES } from '../model/table-names.js';
-import type { FoundColumn, FoundTable } from '../store/introspect.js';
+import { columnOf, type FoundColumn, type FoundTable, tableOf } from '../store/information-schema.js';
 import { normalizeReferentialRule } from '../store/normalize.js';
 import {
   alterTableStatement,
@@ -40,7 +40,7 @@ export function diffSchema(
   const foreignKeyTables: string[] = [];
 
   for (const host of hostTablesReferenced(expected)) {
-    const table = findTable(found, host);
+    const table = tableOf(found, host);
     if (table === undefined) {
       differences.push({
         kind: 'missing-host-table',
@@ -51,7 +51,7 @@ export function diffSchema(
       });
       continue;
     }
-    const seqDb = findColumn(table, 'SEQ_DB');
+    const seqDb = columnOf(table, 'SEQ_DB');
     if (seqDb === undefined) {
       differences.push({
         kind: 'missing-host-column',
@@ -76,13 +76,13 @@ export function diffSchema(
   }
 
   for (const table of expected) {
-    const existing = findTable(found, table.name);
+    const existing = tableOf(found, table.name);
     if (existing === undefined) {
       differences.push({
         kind: 'missing-table',
         table: table.name,
         destructive: false,
-        message: `table ${table.name} (${table.logical}) does not exist (db sync and apply create it)`,
+        message: `table ${table.name}${table.logical === undefined ? '' : ` (${table.logical})`} does not exist (db sync and apply create it)`,
       });
       statements.push(createTableStatement(table));
       tables.push(table.name);
@@ -114,19 +114,10 @@ function hostTablesReferenced(expected: readonly TableModel[]): string[] {
   return [...new Set(names.filter((name) => HOST_TABLE_NAMES.has(name)))];
 }
 
-/** Exact name first; then without case, for servers with lower_case_table_names set (Windows, macOS). */
-function findTable(found: ReadonlyMap<string, FoundTable>, name: string): FoundTable | undefined {
-  return found.get(name) ?? [...found.values()].find((table) => same(table.name, name));
-}
-
-function findColumn(table: FoundTable, name: string): FoundColumn | undefined {
-  return table.columns.get(name) ?? [...table.columns.values()].find((column) => same(column.name, name));
-}
-
 function columnClauses(table: TableModel, existing: FoundTable, differences: SchemaDifference[]): string[] {
   const clauses: string[] = [];
   for (const column of table.columns) {
-    const found = findColumn(existing, column.name);
+    const found = columnOf(existing, column.name);
     if (found === undefined) {
       differences.push({
         kind: 'missing-column',

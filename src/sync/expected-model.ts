@@ -30,7 +30,8 @@ export interface ForeignKeyModel extends KeyModel {
 }
 
 export interface TableModel {
-  readonly logical: LogicalTable;
+  /** Which of the four tables; absent for a table of the package's own beside them (the ledger). */
+  readonly logical?: LogicalTable;
   readonly name: Identifier;
   readonly columns: readonly ColumnModel[];
   readonly primaryKey: readonly Identifier[];
@@ -48,16 +49,17 @@ const dialect = new MySqlDialect();
  */
 export function expectedModel(tables: Readonly<Record<LogicalTable, MySqlTable>>): TableModel[] {
   return (Object.entries(tables) as [LogicalTable, MySqlTable][]).map(([logical, table]) =>
-    tableModel(logical, table),
+    tableModel(table, logical),
   );
 }
 
-function tableModel(logical: LogicalTable, table: MySqlTable): TableModel {
+/** What the database should hold for one Drizzle table, read from the table object itself. */
+export function tableModel(table: MySqlTable, logical?: LogicalTable): TableModel {
   const config = getTableConfig(table);
   const id = (name: string, what: string) => parseIdentifier(name, what);
   return {
-    logical,
-    name: id(config.name, `table name for ${logical}`),
+    ...(logical === undefined ? {} : { logical }),
+    name: id(config.name, logical === undefined ? 'table name' : `table name for ${logical}`),
     columns: config.columns.map((column) => ({
       name: id(column.name, 'column name'),
       type: normalizeColumnType(column.getSQLType()),

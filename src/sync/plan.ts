@@ -1,7 +1,7 @@
 import { HOST_TABLES, type TableNames, tableNames } from '../model/table-names.js';
 import { createTables } from '../schema/tables.js';
 import type { SqlExecutor } from '../store/driver.js';
-import { introspect } from '../store/introspect.js';
+import { readTables } from '../store/information-schema.js';
 import { diffSchema } from './diff.js';
 import { expectedModel } from './expected-model.js';
 import type { SchemaPlan } from './schema-difference.js';
@@ -18,6 +18,9 @@ export async function planSchemaSync(db: SqlExecutor, given: TableNames): Promis
   // Checked again before any DDL is built from them: a library caller may hand over any object.
   const names = tableNames(given);
   const expected = expectedModel(createTables(names));
-  const found = await introspect(db, [...Object.values(names), ...Object.values(HOST_TABLES)]);
+  const found = await readTables(db, [...Object.values(names), ...Object.values(HOST_TABLES)], {
+    indexes: true,
+    foreignKeys: true,
+  });
   return diffSchema(expected, found);
 }

@@ -5,10 +5,10 @@ import { runCli } from '../../src/cli/main.js';
 import { applyInstallation } from '../../src/installer/installer.js';
 import { verifyInstallation } from '../../src/installer/verify.js';
 import type { SqlExecutor } from '../../src/store/driver.js';
-import { LEDGER_DDL } from '../../src/store/ledger.js';
 import { installerLockName } from '../../src/store/lock.js';
 import { openDatabase } from '../../src/store/mysql.js';
 import type { ScratchDatabase } from '../../src/store/scratch.js';
+import { LEDGER_DDL } from '../../src/sync/ledger.js';
 import { captureIo } from '../support/cli.js';
 import { freshDatabase, useScratchDatabase } from '../support/database.js';
 import { countRows, databaseState, EXAMPLE_INSTALL_FILE, exampleInstallFile } from './support.js';
@@ -160,7 +160,7 @@ describe('an installer killed in the middle', { timeout: 120_000 }, () => {
     const fresh = await freshDatabase('installer_kill', { hostSchema: true });
     onTestFinished(() => fresh.drop());
     const { db, url, name } = fresh;
-    await db.execute(LEDGER_DDL);
+    await db.execute(LEDGER_DDL.sql);
     // The test holds an uncommitted ledger entry for the installer's LAST row, so the installer
     // blocks inside its row transaction after writing every other row.
     const blocker = await holdLedgerEntry(db, 'parameter:TREE_VIEW');
@@ -202,7 +202,7 @@ describe('an installer killed in the middle', { timeout: 120_000 }, () => {
     const fresh = await freshDatabase('installer_kill_ddl', { hostSchema: true });
     onTestFinished(() => fresh.drop());
     const { db, url, name } = fresh;
-    await db.execute(LEDGER_DDL);
+    await db.execute(LEDGER_DDL.sql);
     // An uncommitted entry for the LAST table stops the installer after it recorded the first three.
     const blocker = await holdLedgerEntry(db, 'table:OPER_OPER_GRUPO');
     const { child, exited } = startApply(url);

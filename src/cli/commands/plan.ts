@@ -2,8 +2,8 @@ import type { InstallFile } from '../../installer/install-file.js';
 import { planInstallation, refusalOf } from '../../installer/installer.js';
 import { formatScope } from '../../model/scope.js';
 import { PACKAGE_VERSION } from '../../model/version.js';
-import type { Statement } from '../../store/row-statements.js';
 import { inlineStatement } from '../../store/script.js';
+import type { Statement } from '../../store/sql.js';
 import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
 import {
