@@ -35,20 +35,28 @@ let scratch: ScratchDatabase | undefined;
 beforeAll(async () => {
   folder = await mkdtemp(join(tmpdir(), 'ta-lower-case-'));
   const data = join(folder, 'data');
-  await run('mariadb-install-db', [
-    '--no-defaults',
-    `--datadir=${data}`,
-    '--user=root',
-    '--auth-root-authentication-method=normal',
-    '--skip-test-db',
-    '--lower-case-table-names=1',
-  ]);
+  // Its temporary files go to a folder of its own: a server deletes the leftover `#sql` files it finds
+  // in its tmpdir when it starts, and in a shared /tmp those are the running test server's, which then
+  // fails its next temporary table (or crashes on it).
+  await run(
+    'mariadb-install-db',
+    [
+      '--no-defaults',
+      `--datadir=${data}`,
+      '--user=root',
+      '--auth-root-authentication-method=normal',
+      '--skip-test-db',
+      '--lower-case-table-names=1',
+    ],
+    { env: { ...process.env, TMPDIR: folder } },
+  );
   const port = await freePort();
   server = spawn(
     '/usr/sbin/mariadbd',
     [
       '--no-defaults',
       `--datadir=${data}`,
+      `--tmpdir=${folder}`,
       '--user=root',
       `--port=${port}`,
       '--bind-address=127.0.0.1',
