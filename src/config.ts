@@ -5,8 +5,11 @@ export {
   ConfigIssue,
   ConfigIssueCode,
   type ConfigResult,
+  ConfigurationError,
+  formatIssue,
   formatIssues,
   formatIssuesInline,
+  type Issue,
 } from './model/issues.js';
 export { serializeJsonSchema, treeViewJsonSchema } from './model/json-schema.js';
 export { locateSyntaxError, parseJsonText } from './model/json-text.js';

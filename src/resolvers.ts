@@ -5,11 +5,11 @@ export {
   createAssociationHandler,
 } from './http/association-handler.js';
 export { assertSameSiteJson } from './http/same-site.js';
+export { ConfigurationError } from './model/issues.js';
 export { MetricBatch, MetricEntry } from './model/metric-batch.js';
 export type { MetricValue } from './model/metrics.js';
 export {
   BusyError,
-  ConfigurationError,
   CrossSiteError,
   InvalidRequestError,
   NotFoundError,

@@ -2,6 +2,7 @@ import type { Change, ChangeResult } from '../installer/change.js';
 import { type InstallFile, loadInstallFile } from '../installer/install-file.js';
 import type { Finding } from '../model/findings.js';
 import { InstallerError } from '../model/installer-errors.js';
+import { formatIssue } from '../model/issues.js';
 import type { Database } from '../store/driver.js';
 import { databaseFailure } from '../store/failure.js';
 import { openDatabase } from '../store/mysql.js';
@@ -123,7 +124,7 @@ function isTerminal(io: CliIo): boolean {
 /** Findings on stderr: errors and notes the operator should read. */
 export function reportFindings(io: CliIo, findings: readonly Finding[]): void {
   for (const finding of findings)
-    say(io, `${finding.level === 'error' ? 'error' : 'note'}: ${finding.message}`);
+    say(io, `${finding.level === 'error' ? 'error' : 'note'}: ${formatIssue(finding)}`);
 }
 
 /** The changes, one line each, on stderr (stdout is kept for `--json`). */

@@ -1,5 +1,6 @@
 import { errorsOf, type Finding } from '../model/findings.js';
 import { InstallerError } from '../model/installer-errors.js';
+import { issuesUnder } from '../model/issues.js';
 import { formatScope } from '../model/scope.js';
 import { LOGICAL_TABLES, type LogicalTable, type TableNames, tableNames } from '../model/table-names.js';
 import type { Database, SqlExecutor } from '../store/driver.js';
@@ -212,12 +213,7 @@ async function treeViewFindings(db: SqlExecutor, file: InstallFile, names: Table
     ...missingReferences(references, known, 'treeView'),
     ...(await unfitMetrics(db, file.treeView, names, 'treeView')),
   ];
-  return problems.map(({ code, at, message }) => ({
-    level: 'error',
-    code,
-    path: `treeView.${at}`,
-    message,
-  }));
+  return issuesUnder('treeView', problems).map((problem) => ({ level: 'error', ...problem }));
 }
 
 /** The installation's table names: the defaults with the install file's overrides. */

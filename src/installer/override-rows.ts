@@ -1,6 +1,11 @@
 import { TaskAssociationError } from '../model/errors.js';
-import type { ParameterRow } from '../model/parameters.js';
-import { overrideTableName, parametersFromRows } from '../model/parameters.js';
+import type { Issue } from '../model/issues.js';
+import {
+  overrideTableName,
+  PARAMETERS_TABLE,
+  type ParameterRow,
+  parametersFromRows,
+} from '../model/parameters.js';
 import type { Scope } from '../model/scope.js';
 import {
   LOGICAL_TABLES,
@@ -11,17 +16,16 @@ import {
 import type { SqlExecutor } from '../store/driver.js';
 import { tableExists } from '../store/information-schema.js';
 
-/** A table-name override row every load of the scope would refuse. */
-export interface OverrideProblem {
-  /**
-   * `OVERRIDE_INVALID`: the row alone (not a table name, a hidden character, a host table);
-   * `OVERRIDE_CLASH`: two rows on one table; `OVERRIDE_TABLE_MISSING`: a table that does not exist.
-   */
-  readonly code: 'OVERRIDE_INVALID' | 'OVERRIDE_CLASH' | 'OVERRIDE_TABLE_MISSING';
-  /** The row's NOME; undefined for a clash, which is two rows'. */
-  readonly nome: string | undefined;
-  readonly message: string;
-}
+/**
+ * A table-name override row every load of the scope would refuse, at the row
+ * (`sys_core_par_parametros.<NOME>`, the table alone for a clash, which is two rows'):
+ * `OVERRIDE_INVALID` the row alone (not a table name, a hidden character, a host table),
+ * `OVERRIDE_CLASH` two rows on one table, `OVERRIDE_TABLE_MISSING` a table that does not exist.
+ */
+export type OverrideProblem = Issue<'OVERRIDE_INVALID' | 'OVERRIDE_CLASH' | 'OVERRIDE_TABLE_MISSING'>;
+
+/** Where an override row's problem is: the row, by its NOME. */
+const rowPath = (nome: string) => `${PARAMETERS_TABLE}.${nome}`;
 
 /**
  * The scope's override rows read by the reader every load and save uses, so `verify` and `validate
@@ -49,7 +53,7 @@ export function checkOverrideRows(
       given[logical] = overrideTableName(scope, logical, row);
     } catch (error) {
       if (!(error instanceof TaskAssociationError)) throw error;
-      problems.push({ code: 'OVERRIDE_INVALID', nome, message: error.message });
+      problems.push({ code: 'OVERRIDE_INVALID', path: rowPath(nome), message: error.message });
     }
   }
   if (problems.length > 0) return { problems, names: undefined, given };
@@ -58,7 +62,7 @@ export function checkOverrideRows(
   } catch (error) {
     if (!(error instanceof TaskAssociationError) || error.code !== 'DUPLICATE_TABLE_NAME') throw error;
     return {
-      problems: [{ code: 'OVERRIDE_CLASH', nome: undefined, message: error.message }],
+      problems: [{ code: 'OVERRIDE_CLASH', path: PARAMETERS_TABLE, message: error.message }],
       names: undefined,
       given,
     };
@@ -79,7 +83,7 @@ export async function missingOverrideTables(
     if (row === undefined || name === undefined || (await tableExists(db, name))) continue;
     problems.push({
       code: 'OVERRIDE_TABLE_MISSING',
-      nome,
+      path: rowPath(nome),
       message: `parameter ${nome} (SEQ_DB ${row.SEQ_DB}) names table ${name}, which does not exist: run apply, or correct the parameter`,
     });
   }

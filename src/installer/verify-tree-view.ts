@@ -1,4 +1,5 @@
 import { type Identifier, parseIdentifier } from '../model/identifier.js';
+import type { Issue } from '../model/issues.js';
 import { DEFAULT_METRICS } from '../model/metrics.js';
 import { HOST_TABLES, type TableNames } from '../model/table-names.js';
 import { metricTableMismatch } from '../model/tree-plan.js';
@@ -17,19 +18,18 @@ import { IDENTITY_COLUMNS } from '../store/metric-table.js';
 import { expectedModel } from '../sync/expected-model.js';
 import { LIVE_COLUMNS } from '../tree/table-diagnosis.js';
 
-/** One way a TREE_VIEW does not fit the database: a table or column it names is not there. */
-export interface TreeViewProblem {
-  readonly code:
-    | 'TREE_VIEW_TABLE_MISSING'
-    | 'TREE_VIEW_COLUMN_MISSING'
-    | 'TREE_VIEW_INVALID'
-    | 'TREE_VIEW_METRIC_TYPE'
-    | 'TREE_VIEW_DEFAULT_UNFIT'
-    | 'TREE_VIEW_METRIC_TABLE';
-  /** Inside the TREE_VIEW: `layers.2.table`, `metrics.0.default.name`. */
-  readonly at: string;
-  readonly message: string;
-}
+/**
+ * One way a TREE_VIEW does not fit the database (a table or column it names is not there, a metric its
+ * table cannot keep), its path inside the TREE_VIEW: `layers.2.table`, `metrics.0.default.name`.
+ */
+export type TreeViewProblem = Issue<
+  | 'TREE_VIEW_TABLE_MISSING'
+  | 'TREE_VIEW_COLUMN_MISSING'
+  | 'TREE_VIEW_INVALID'
+  | 'TREE_VIEW_METRIC_TYPE'
+  | 'TREE_VIEW_DEFAULT_UNFIT'
+  | 'TREE_VIEW_METRIC_TABLE'
+>;
 
 /** A table a TREE_VIEW names, where, and the columns it needs of it (each with where it is named). */
 export interface TreeViewReference {
@@ -150,7 +150,7 @@ export function missingReferences(
       missing.add(table);
       problems.push({
         code: 'TREE_VIEW_TABLE_MISSING',
-        at,
+        path: at,
         message: `${label} ${at} names table ${table}, which does not exist`,
       });
       continue;
@@ -159,7 +159,7 @@ export function missingReferences(
       if (found.has(column.name.toUpperCase())) continue;
       problems.push({
         code: 'TREE_VIEW_COLUMN_MISSING',
-        at: column.at,
+        path: column.at,
         message: `${label} ${column.at}: table ${table} has no column ${column.name}`,
       });
     }
@@ -181,7 +181,7 @@ export async function checkStoredTreeView(
   if (!parsed.success) {
     return parsed.issues.map((issue) => ({
       code: 'TREE_VIEW_INVALID',
-      at: issue.path,
+      path: issue.path,
       message: `${label} is invalid: ${issue.path === '' ? '' : `${issue.path}: `}${issue.message}`,
     }));
   }
@@ -211,7 +211,7 @@ export async function unfitMetrics(
   if (mismatch !== undefined) {
     problems.push({
       code: 'TREE_VIEW_METRIC_TABLE',
-      at: mismatch.at,
+      path: mismatch.at,
       message: `${label} ${mismatch.message}`,
     });
   }
@@ -233,7 +233,7 @@ export async function unfitMetrics(
     if (!isMetricType(column.dataType)) {
       problems.push({
         code: 'TREE_VIEW_METRIC_TYPE',
-        at: `metrics.${index}.field`,
+        path: `metrics.${index}.field`,
         message: `${label} metrics.${index}.field: column ${table}.${column.name} is ${column.dataType}, which no metric can be: use a number or text column`,
       });
       return;
@@ -245,7 +245,7 @@ export async function unfitMetrics(
     if (!checked.ok) {
       problems.push({
         code: 'TREE_VIEW_DEFAULT_UNFIT',
-        at: `metrics.${index}.default.value`,
+        path: `metrics.${index}.default.value`,
         message: `${label} metrics.${index}.default.value ${JSON.stringify(metric.default.value)} ${checked.problem}, so column ${table}.${column.name} cannot hold it`,
       });
     }

@@ -1,5 +1,5 @@
 import { errorsOf } from '../model/findings.js';
-import { ConfigError } from '../model/issues.js';
+import { ConfigError, type Issue, issuesUnder } from '../model/issues.js';
 import { PARAMETERS_TABLE, type ParameterRow, TREE_VIEW_PARAMETER } from '../model/parameters.js';
 import { LOGICAL_TABLES, OVERRIDE_PARAMETERS, type TableNames } from '../model/table-names.js';
 import type { Database, SqlExecutor } from '../store/driver.js';
@@ -18,11 +18,8 @@ import { SCHEMA_SYNC, type SchemaSync } from './schema-sync.js';
 import { checkStoredTreeView } from './verify-tree-view.js';
 
 /** One way the installation differs from what it must be. */
-export interface Problem {
-  readonly code: string;
-  readonly path: string;
-  readonly message: string;
-}
+/** Something `verify` found out of place: an {@link Issue}, its path in the database (`sys_core_menu.ICON`, `link-field`). */
+export type Problem = Issue;
 
 export interface VerifyResult {
   readonly ok: boolean;
@@ -125,13 +122,7 @@ async function checkParameters(db: SqlExecutor, file: InstallFile, names: TableN
   const problems: Problem[] = [];
   const checked = checkOverrideRows(file.scope, rows);
   const found = [...checked.problems, ...(await missingOverrideTables(db, rows, checked.given))];
-  for (const problem of found) {
-    problems.push({
-      code: problem.code,
-      path: problem.nome === undefined ? PARAMETERS_TABLE : `${PARAMETERS_TABLE}.${problem.nome}`,
-      message: problem.message,
-    });
-  }
+  problems.push(...found);
   for (const logical of LOGICAL_TABLES) {
     const nome = OVERRIDE_PARAMETERS[logical];
     if (rows[nome] === undefined && file.tableNames?.[logical] !== undefined)
@@ -139,11 +130,8 @@ async function checkParameters(db: SqlExecutor, file: InstallFile, names: TableN
   }
   const tree = rows[TREE_VIEW_PARAMETER];
   if (tree !== undefined) {
-    const path = `${PARAMETERS_TABLE}.${TREE_VIEW_PARAMETER}`;
     const found = await checkStoredTreeView(db, tree.CONTEUDO, { seqDb: tree.SEQ_DB, names });
-    problems.push(
-      ...found.map(({ code, at, message }) => ({ code, path: at === '' ? path : `${path}.${at}`, message })),
-    );
+    problems.push(...issuesUnder(`${PARAMETERS_TABLE}.${TREE_VIEW_PARAMETER}`, found));
   } else if (file.treeView !== undefined) {
     problems.push(parameterMissing(TREE_VIEW_PARAMETER));
   }

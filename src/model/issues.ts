@@ -44,7 +44,29 @@ export const CONFIG_ISSUE_CODES = [
 export const ConfigIssueCode = z.enum(CONFIG_ISSUE_CODES);
 export type ConfigIssueCode = z.infer<typeof ConfigIssueCode>;
 
-/** One problem of a configuration document: where (a dot path, "" for the whole document), what, and why. */
+/**
+ * One problem of an input: where (a dot path, "" for the whole input), what (a stable code scripts
+ * match on), and why, in a sentence that says what to do. Every check of the package reports its
+ * problems in this one shape: configuration documents, the installer's findings, `verify`, the
+ * TREE_VIEW's fit to the database, override rows.
+ */
+export interface Issue<Code extends string = string> {
+  readonly path: string;
+  readonly code: Code;
+  readonly message: string;
+}
+
+/** `issues` found inside a part of a larger input, their paths made to start at `prefix`. */
+export function issuesUnder<T extends Issue>(prefix: string, issues: readonly T[]): T[] {
+  return issues.map((issue) => ({ ...issue, path: issue.path === '' ? prefix : `${prefix}.${issue.path}` }));
+}
+
+/** One issue on one line: `layers.2.table: message`, or the message alone for the whole input. */
+export function formatIssue(issue: Issue): string {
+  return issue.path === '' ? issue.message : `${issue.path}: ${issue.message}`;
+}
+
+/** One problem of a configuration document, its code one of {@link CONFIG_ISSUE_CODES}. */
 export const ConfigIssue = z.object({
   path: z.string(),
   code: ConfigIssueCode,
@@ -58,19 +80,40 @@ export type ConfigResult<T> =
   | { readonly success: false; readonly issues: readonly ConfigIssue[] };
 
 /**
- * A configuration input (a TREE_VIEW, menu input, link-field input, OPCOES string, parameter row)
- * that cannot be used. `issues` lists every problem; the message names the first ones.
+ * A configuration that cannot be used: an input (a TREE_VIEW, menu input, link-field input, OPCOES
+ * string, parameter row), or an installation whose configuration does not fit its tables
+ * ({@link ConfigurationError}). `issues` lists every problem; the message names the first ones.
  */
 export class ConfigError extends TaskAssociationError {
-  readonly issues: readonly ConfigIssue[];
+  readonly issues: readonly Issue[];
 
-  constructor(code: string, what: string, issues: readonly ConfigIssue[], options: { cause?: unknown } = {}) {
+  constructor(
+    code: string,
+    what: string,
+    issues: readonly Issue[],
+    options: { cause?: unknown; message?: string } = {},
+  ) {
     const first = issues[0];
-    super(code, `${what}: ${formatIssuesInline(issues)}`, {
+    super(code, options.message ?? `${what}: ${formatIssuesInline(issues)}`, {
       ...(first === undefined ? {} : { path: first.path }),
-      ...options,
+      ...(options.cause === undefined ? {} : { cause: options.cause }),
     });
     this.issues = issues;
+  }
+}
+
+/**
+ * An installation's configuration that does not fit its tables: a metric default names a column the
+ * row lacks, a metric column is missing from the metric table, the TREE_VIEW's metric table does not
+ * match its tree. A {@link ConfigError} with one issue, its own code, path and message: an operator
+ * fixes it, not the end user (the association handler answers 500).
+ */
+export class ConfigurationError extends ConfigError {
+  constructor(code: string, message: string, options: { path?: string; cause?: unknown } = {}) {
+    super(code, message, [{ code, path: options.path ?? '', message }], {
+      message,
+      ...(options.cause === undefined ? {} : { cause: options.cause }),
+    });
   }
 }
 
@@ -80,18 +123,16 @@ export function formatPath(path: readonly PropertyKey[]): string {
 }
 
 /** One issue per line, as zod's `prettifyError` prints them: `✖ message → at layers.2.table`. */
-export function formatIssues(issues: readonly ConfigIssue[]): string {
+export function formatIssues(issues: readonly Issue[]): string {
   return issues
     .map((issue) => `✖ ${issue.message}${issue.path === '' ? '' : ` → at ${issue.path}`}`)
     .join('\n');
 }
 
 /** The issues on one line, for an error message: `layers.2.table: ...; metrics.0.field: ...`. */
-export function formatIssuesInline(issues: readonly ConfigIssue[]): string {
+export function formatIssuesInline(issues: readonly Issue[]): string {
   const count = issues.length === 1 ? '' : `${issues.length} problems: `;
-  return (
-    count + issues.map((issue) => (issue.path === '' ? '' : `${issue.path}: `) + issue.message).join('; ')
-  );
+  return count + issues.map(formatIssue).join('; ');
 }
 
 /** What a JSON value is, for messages: `a string ("x")`, `an array`, `null`. */

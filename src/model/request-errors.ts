@@ -15,12 +15,6 @@ export class NotFoundError extends TaskAssociationError {}
  */
 export class ReadOnlyRowError extends TaskAssociationError {}
 
-/**
- * The installation's configuration does not fit its tables: a metric default names a column the row
- * lacks, a metric column is missing from the metric table. An operator fixes it, not the end user.
- */
-export class ConfigurationError extends TaskAssociationError {}
-
 /** Concurrent writers kept colliding past every retry; the batch was not written and may be re-sent. */
 export class BusyError extends TaskAssociationError {}
 

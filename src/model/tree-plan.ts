@@ -1,6 +1,6 @@
 import { type Identifier, parseIdentifier } from './identifier.js';
+import { ConfigurationError } from './issues.js';
 import { DEFAULT_METRICS, type Metric } from './metrics.js';
-import { ConfigurationError } from './request-errors.js';
 import type { TableNames } from './table-names.js';
 import { type TreeView, type TreeViewLevel, treeViewLevels } from './tree-view.js';
 

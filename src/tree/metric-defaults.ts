@@ -1,7 +1,7 @@
 import { match } from 'ts-pattern';
 import type { z } from 'zod';
+import { ConfigurationError } from '../model/issues.js';
 import { DEFAULT_METRICS, type MetricDefault, type MetricInput, type MetricValue } from '../model/metrics.js';
-import { ConfigurationError } from '../model/request-errors.js';
 
 /** Where a metric's value came from: the saved row, the configured default, or neither. */
 export type MetricSource = 'saved' | 'default' | 'none';

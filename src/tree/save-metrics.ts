@@ -1,15 +1,11 @@
 import { z } from 'zod';
 import { abbreviated } from '../model/errors.js';
 import type { Identifier } from '../model/identifier.js';
+import { ConfigurationError } from '../model/issues.js';
 import { MetricBatch, type MetricEntry } from '../model/metric-batch.js';
 import type { MetricValue } from '../model/metrics.js';
 import { isReservedMetricColumn } from '../model/metrics.js';
-import {
-  BusyError,
-  ConfigurationError,
-  InvalidRequestError,
-  ReadOnlyRowError,
-} from '../model/request-errors.js';
+import { BusyError, InvalidRequestError, ReadOnlyRowError } from '../model/request-errors.js';
 import { formatScope, Scope } from '../model/scope.js';
 import { SeqDb } from '../model/seq-db.js';
 import { TableNames } from '../model/table-names.js';

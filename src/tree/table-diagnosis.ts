@@ -1,6 +1,6 @@
 import type { Identifier } from '../model/identifier.js';
+import { ConfigurationError } from '../model/issues.js';
 import { TREE_VIEW_PARAMETER } from '../model/parameters.js';
-import { ConfigurationError } from '../model/request-errors.js';
 import { formatScope, type Scope } from '../model/scope.js';
 import { DEFAULT_TABLE_NAMES, LOGICAL_TABLES, OVERRIDE_PARAMETERS } from '../model/table-names.js';
 import type { TreePlan } from '../model/tree-plan.js';

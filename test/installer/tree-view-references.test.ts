@@ -81,23 +81,23 @@ describe('the tables and columns a TREE_VIEW names (decided without a database)'
     expect(missingReferences(references, known, 'treeView')).toEqual([
       {
         code: 'TREE_VIEW_TABLE_MISSING',
-        at: 'layers.1.table',
+        path: 'layers.1.table',
         message: 'treeView layers.1.table names table app_setor, which does not exist',
       },
       {
         code: 'TREE_VIEW_TABLE_MISSING',
-        at: 'layers.1.associationTable',
+        path: 'layers.1.associationTable',
         message:
           'treeView layers.1.associationTable names table app_setor_n_oper_grupo, which does not exist',
       },
       {
         code: 'TREE_VIEW_COLUMN_MISSING',
-        at: 'metrics.1.field',
+        path: 'metrics.1.field',
         message: 'treeView metrics.1.field: table MO_OPER_GRUPO_METRICA has no column METRICA9',
       },
       {
         code: 'TREE_VIEW_COLUMN_MISSING',
-        at: 'metrics.2.default.name',
+        path: 'metrics.2.default.name',
         message: 'treeView metrics.2.default.name: table app_folha_tarefa has no column NO_SUCH_COLUMN',
       },
     ]);
@@ -120,7 +120,7 @@ describe('label and header columns, which the screen would otherwise drop withou
       ],
       ['app_folha_tarefa', new Set(['SEQ_DB', 'DATA', 'TALHAO'])],
     ]);
-    expect(missingReferences(references, known, 'treeView').map((problem) => problem.at)).toEqual([
+    expect(missingReferences(references, known, 'treeView').map((problem) => problem.path)).toEqual([
       'layers.1.labelColumns.1',
       'taskSheetColumns.1',
     ]);

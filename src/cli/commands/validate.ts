@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { checkOverrideRows, missingOverrideTables } from '../../installer/override-rows.js';
 import { checkStoredTreeView } from '../../installer/verify-tree-view.js';
-import { ConfigError, type ConfigIssue, formatIssues } from '../../model/issues.js';
+import { ConfigError, formatIssues, type Issue } from '../../model/issues.js';
 import { PARAMETERS_TABLE, TREE_VIEW_PARAMETER } from '../../model/parameters.js';
 import { formatScope, parseScope, type Scope } from '../../model/scope.js';
 import { parseTreeView } from '../../model/tree-view.js';
@@ -75,7 +75,7 @@ async function fromFiles(files: readonly string[], io: CliIo): Promise<Checked[]
 
 interface Checked {
   readonly source: string;
-  readonly issues: readonly ConfigIssue[];
+  readonly issues: readonly Issue[];
   /** Said on the result line when the check passed without a TREE_VIEW to check. */
   readonly note?: string;
 }
@@ -98,7 +98,7 @@ async function readSource(file: string, io: CliIo): Promise<string> {
   }
 }
 
-function issuesOf(text: string): readonly ConfigIssue[] {
+function issuesOf(text: string): readonly Issue[] {
   const result = parseTreeView(text);
   return result.success ? [] : result.issues;
 }
@@ -109,18 +109,11 @@ async function fromDatabase(url: string, scope: Scope, timeoutMs: number): Promi
     const { rows } = await readParameterRows(db, scope);
     // The override rows every load reads, said as verify says them, TREE_VIEW or not.
     const overrides = checkOverrideRows(scope, rows);
-    const overrideProblems = [
+    // At their row, as verify says them.
+    const overrideIssues: Issue[] = [
       ...overrides.problems,
       ...(await missingOverrideTables(db, rows, overrides.given)),
     ];
-    // At their row, as verify says them.
-    const overrideIssues = overrideProblems.map(
-      (problem): ConfigIssue => ({
-        code: problem.code,
-        path: problem.nome === undefined ? PARAMETERS_TABLE : `${PARAMETERS_TABLE}.${problem.nome}`,
-        message: problem.message,
-      }),
-    );
     const row = rows[TREE_VIEW_PARAMETER];
     // TREE_VIEW is optional: a scope without one uses the default tree, which is always valid.
     if (row === undefined) {
@@ -147,8 +140,8 @@ async function fromDatabase(url: string, scope: Scope, timeoutMs: number): Promi
       // TREE_VIEW_INVALID cannot come back: the document was checked above.
       issues: [
         ...overrideIssues,
-        ...problems.flatMap(({ code, at, message }) =>
-          code === 'TREE_VIEW_INVALID' ? [] : [{ code, path: at, message }],
+        ...problems.flatMap(({ code, path, message }) =>
+          code === 'TREE_VIEW_INVALID' ? [] : [{ code, path, message }],
         ),
       ],
     };

@@ -1,4 +1,5 @@
 import { verifyInstallation } from '../../installer/verify.js';
+import { formatIssue } from '../../model/issues.js';
 import type { Command } from '../command.js';
 import { INSTALLER_READ_HELP, withInstallation } from '../installer-command.js';
 import { printJson, say } from '../io.js';
@@ -14,7 +15,7 @@ export const command: Command = {
     withInstallation(args, io, false, async ({ db, file, json, progress }) => {
       progress('checking tables, rows and parameters');
       const result = await verifyInstallation(db, file);
-      for (const problem of result.problems) say(io, `problem: ${problem.path}: ${problem.message}`);
+      for (const problem of result.problems) say(io, `problem: ${formatIssue(problem)}`);
       say(
         io,
         result.ok ? 'ok: the installation is as it must be' : `${result.problems.length} problem(s) found`,
