@@ -1,5 +1,5 @@
 // Writes the JSON Schemas generated from the zod models into schemas/ (`npm run schemas`).
-// test/config/json-schema.test.ts fails when a committed file differs from what this writes.
+// test/model/json-schema.test.ts fails when a committed file differs from what this writes.
 import { writeFile } from 'node:fs/promises';
 import { installJsonSchema } from '../src/installer/json-schema.js';
 import { serializeJsonSchema, treeViewJsonSchema } from '../src/model/json-schema.js';

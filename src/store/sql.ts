@@ -35,7 +35,7 @@ export class Sql implements Statement {
  * The statement the template reads as: each embedded {@link Sql} goes in with its parameters, every
  * other value becomes one `?` and its parameter. The API is Drizzle's (`sql`, `sql.identifier`,
  * `sql.join`, `sql.raw`), but the text is put together as the template is read: Drizzle's own `sql`,
- * rendered by its MySQL dialect, took 40 to 125 times as long for the tree loader's statement at 1 to
+ * rendered by its MySQL dialect, took 40 to 95 times as long for the tree loader's statement at 1 to
  * 10,000 ids (`npm run bench:sql`), which every save and every IN list would pay.
  *
  * @example sql`SELECT * FROM ${sql.identifier(parseIdentifier('app_oper', 'table'))} t WHERE t.SEQ_DB = ${42}` // { sql: 'SELECT * FROM `app_oper` t WHERE t.SEQ_DB = ?', params: [42] }
