@@ -130,7 +130,7 @@ describe('the published package', () => {
         'createTables',
         'defaultSource',
         'formatIssue',
-      'formatIssues',
+        'formatIssues',
         'formatIssuesInline',
         'formatScope',
         'installJsonSchema',

@@ -1,7 +1,7 @@
 import { TaskAssociationError } from '../model/errors.js';
 import { PACKAGE_VERSION } from '../model/version.js';
 import { databaseFailure } from '../store/failure.js';
-import { HELP_OPTION, type OptionHelp, UsageError } from './args.js';
+import { HELP_OPTION, UsageError } from './args.js';
 import type { Command } from './command.js';
 import { type CliIo, type ExitCode, printJson } from './io.js';
 

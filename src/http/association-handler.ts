@@ -156,7 +156,7 @@ export function createAssociationHandler(
         return await assetResponse(request, parseQuery(ASSET_QUERY, url)[ASSET_PARAMETER]);
       }
       if (request.method !== 'GET' && request.method !== 'PUT') {
-        return toResponse(methodNotAllowed(request.method, 'GET, HEAD, PUT'));
+        return toResponse(methodNotAllowed(request.method, 'GET, HEAD, PUT', VARY));
       }
       // Before the session is asked and before a byte of the body is read: nothing of a refused
       // write runs.
@@ -289,7 +289,7 @@ function missing(parameter: string, message: string): InvalidRequestError {
 async function assetResponse(request: Request, name: string): Promise<Response> {
   // A HEAD arrives here as its GET (see createAssociationHandler), and loses the body there.
   if (request.method !== 'GET') {
-    return toResponse(methodNotAllowed(request.method, 'GET, HEAD'));
+    return toResponse(methodNotAllowed(request.method, 'GET, HEAD', VARY));
   }
   if (!screenFiles.has(name)) {
     return errorJson(404, 'NOT_FOUND', `no such file of the screen: ${SCREEN_ASSETS.join(' or ')}`, {

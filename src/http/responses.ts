@@ -80,9 +80,9 @@ export const notFound = (path: string, served: string) =>
 export const mediaNotFound = (why: string) => errorAnswer(404, 'MEDIA_NOT_FOUND', why);
 
 /** A method the resource does not answer: which one, and what it answers (also as `Allow`). */
-export const methodNotAllowed = (method: string, allow: string) =>
+export const methodNotAllowed = (method: string, allow: string, headers: Record<string, string> = {}) =>
   errorAnswer(405, 'METHOD_NOT_ALLOWED', `${method} is not supported: use ${allow}`, {
-    headers: { Allow: allow },
+    headers: { Allow: allow, ...headers },
   });
 
 /**

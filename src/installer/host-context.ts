@@ -1,11 +1,9 @@
 import type { Finding } from '../model/findings.js';
-import { quoteIdentifier } from '../model/identifier.js';
 import { FIELD_TABLE } from '../model/link-field.js';
 import { MENU_TABLE } from '../model/menu.js';
-import { formatScope, type Scope } from '../model/scope.js';
+import { formatScope, type Scope, sameScope } from '../model/scope.js';
 import type { SqlExecutor } from '../store/driver.js';
 import { type HostTable, readHostTable } from '../store/host-table.js';
-import { sameScope } from '../store/ledger.js';
 import { menuRowsBySeqDb } from '../store/row-statements.js';
 import { query } from '../store/sql.js';
 import type { InstallFile } from './install-file.js';

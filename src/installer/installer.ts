@@ -1,23 +1,21 @@
 import { errorsOf, type Finding } from '../model/findings.js';
 import { InstallerError } from '../model/installer-errors.js';
 import { issuesUnder } from '../model/issues.js';
-import { formatScope } from '../model/scope.js';
+import { formatScope, sameScope } from '../model/scope.js';
 import { LOGICAL_TABLES, type LogicalTable, type TableNames, tableNames } from '../model/table-names.js';
 import type { Database, SqlExecutor } from '../store/driver.js';
 import { tableExists } from '../store/information-schema.js';
 import {
   LEDGER_TABLE,
   type LedgerEntry,
-  ledgerUpgrades,
   ledgerWriteStatement,
   readLedger,
-  sameScope,
   writeLedgerEntry,
 } from '../store/ledger.js';
 import { withInstallerLock } from '../store/lock.js';
 import { TRANSACTION_END, TRANSACTION_START } from '../store/row-statements.js';
 import { execute, type Sql, type Statement, sql } from '../store/sql.js';
-import { LEDGER_DDL } from '../sync/ledger.js';
+import { LEDGER_DDL, ledgerUpgrades } from '../sync/ledger.js';
 import { BLOCKING_KINDS, differenceCodeAndPath } from '../sync/schema-difference.js';
 import { type Change, type ChangeResult, describeChange, runChange } from './change.js';
 import { readHostContext } from './host-context.js';

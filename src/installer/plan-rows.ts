@@ -1,6 +1,7 @@
 import type { Finding } from '../model/findings.js';
 import { InstallerError } from '../model/installer-errors.js';
 import type { Scope } from '../model/scope.js';
+import { sameScope } from '../model/scope.js';
 import { LOGICAL_TABLES, tableNames } from '../model/table-names.js';
 import type { SqlExecutor } from '../store/driver.js';
 import type { HostTable } from '../store/host-table.js';
@@ -10,12 +11,10 @@ import {
   type LedgerEntry,
   ledgerDeleteStatement,
   ledgerWriteStatement,
-  sameScope,
 } from '../store/ledger.js';
 import {
   deleteStatement,
   insertStatement,
-  sameValue,
   selectBySeqDb,
   selectWhere,
   updateStatement,
@@ -26,6 +25,7 @@ import { fitRow } from './fit-row.js';
 import type { HostContext } from './host-context.js';
 import type { InstallFile } from './install-file.js';
 import { hasIdentity, ledgerRowIdentity } from './row-identity.js';
+import { sameValue } from './same-value.js';
 
 type HostRow = Record<string, unknown>;
 

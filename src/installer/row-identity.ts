@@ -2,8 +2,8 @@ import { FIELD_TABLE, LINK_FIELD_COLUMNS } from '../model/link-field.js';
 import { MENU_ENTRIES, MENU_TABLE, menuRowIdentity } from '../model/menu.js';
 import { PARAMETERS_TABLE } from '../model/parameters.js';
 import type { LedgerEntry } from '../store/ledger.js';
-import { sameValue } from '../store/row-statements.js';
 import type { RowValues } from './fit-row.js';
+import { sameValue } from './same-value.js';
 
 /**
  * What a ledger entry of a host row must point at: the table its key says (`menu:` entries in

@@ -1,8 +1,8 @@
-import { formatScope, type Scope } from '../model/scope.js';
+import { formatScope, type Scope, sameScope } from '../model/scope.js';
 import { LOGICAL_TABLES, type LogicalTable } from '../model/table-names.js';
 import type { LedgerRow } from '../schema/ledger.js';
 import type { SqlExecutor } from '../store/driver.js';
-import { ledgerColumns, ledgerStatusStatement, sameScope } from '../store/ledger.js';
+import { ledgerColumns, ledgerStatusStatement } from '../store/ledger.js';
 import { query } from '../store/sql.js';
 import { CREATED_PREFIX, USES_PREFIX } from './plan-rows.js';
 

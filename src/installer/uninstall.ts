@@ -1,4 +1,5 @@
 import type { Finding } from '../model/findings.js';
+import { sameScope } from '../model/scope.js';
 import { type LOGICAL_TABLES, tableNames } from '../model/table-names.js';
 import type { Database } from '../store/driver.js';
 import { referencingKeys, tableExists } from '../store/information-schema.js';
@@ -6,14 +7,13 @@ import {
   LEDGER_TABLE,
   type LedgerEntry,
   ledgerDeleteStatement,
-  ledgerUpgrades,
   ledgerWriteStatement,
   readLedger,
-  sameScope,
 } from '../store/ledger.js';
 import { withInstallerLock } from '../store/lock.js';
 import { anyRow, dropTable } from '../store/row-statements.js';
 import { execute, query } from '../store/sql.js';
+import { ledgerUpgrades } from '../sync/ledger.js';
 import { type Change, type ChangeResult, describeChange, type PlannedChange, runChange } from './change.js';
 import { type InstallFile, requireUninstallFile } from './install-file.js';
 import { CREATED_PREFIX, readLedgerRows, removal, USES_PREFIX } from './plan-rows.js';

@@ -1,17 +1,12 @@
-import { type Identifier, parseIdentifier } from '../model/identifier.js';
+import { checkValue, columnNamed, columnTypeOf, isMetricType } from '../model/column-values.js';
+import type { Identifier } from '../model/identifier.js';
 import type { Issue } from '../model/issues.js';
 import { DEFAULT_METRICS } from '../model/metrics.js';
-import { HOST_TABLES, type TableNames } from '../model/table-names.js';
+import { TASK_SHEET_TABLE, type TableNames } from '../model/table-names.js';
 import { metricTableMismatch } from '../model/tree-plan.js';
 import { parseTreeView, type TreeView, treeViewLevels } from '../model/tree-view.js';
 import { createTables } from '../schema/tables.js';
-import {
-  checkValue,
-  columnNamed,
-  columnTypeOf,
-  isMetricType,
-  readColumnTypes,
-} from '../store/column-types.js';
+import { readColumnTypes } from '../store/column-types.js';
 import type { SqlExecutor } from '../store/driver.js';
 import { readHostTable } from '../store/host-table.js';
 import { IDENTITY_COLUMNS } from '../store/metric-table.js';
@@ -94,7 +89,7 @@ export function treeViewReferences(treeView: TreeView, names: TableNames): TreeV
   if (task !== undefined)
     references.push({ table: task.table, at: `layers.${task.level}.table`, columns: copied('field') });
   references.push({
-    table: parseIdentifier(HOST_TABLES.FOLHA_TAREFA, 'task sheet table'),
+    table: TASK_SHEET_TABLE,
     at: 'task sheet table',
     columns: [
       ...copied('taskSheet'),

@@ -1,11 +1,12 @@
 import { errorsOf } from '../model/findings.js';
 import { ConfigError, type Issue, issuesUnder } from '../model/issues.js';
 import { PARAMETERS_TABLE, type ParameterRow, TREE_VIEW_PARAMETER } from '../model/parameters.js';
+import { sameScope } from '../model/scope.js';
 import { LOGICAL_TABLES, OVERRIDE_PARAMETERS, type TableNames } from '../model/table-names.js';
 import type { Database, SqlExecutor } from '../store/driver.js';
-import { type LedgerEntry, readLedger, sameScope } from '../store/ledger.js';
+import { type LedgerEntry, readLedger } from '../store/ledger.js';
 import { readParameterRows } from '../store/parameters.js';
-import { sameValue, selectWhere } from '../store/row-statements.js';
+import { selectWhere } from '../store/row-statements.js';
 import { differenceCodeAndPath } from '../sync/schema-difference.js';
 import { type DesiredRow, desiredRows } from './desired-rows.js';
 import { fitRow } from './fit-row.js';
@@ -14,6 +15,7 @@ import { type InstallFile, requireInstallFile } from './install-file.js';
 import { installationTableNames } from './installer.js';
 import { checkOverrideRows, missingOverrideTables } from './override-rows.js';
 import { readLedgerRows, rowId } from './plan-rows.js';
+import { sameValue } from './same-value.js';
 import { SCHEMA_SYNC, type SchemaSync } from './schema-sync.js';
 import { checkStoredTreeView } from './verify-tree-view.js';
 

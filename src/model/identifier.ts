@@ -41,3 +41,11 @@ export function parseIdentifier(text: unknown, what: string, path?: string): Ide
 export function quoteIdentifier(name: Identifier): string {
   return `\`${name}\``;
 }
+
+/**
+ * Whether two table or column names name the same thing as the server matches them: regardless of
+ * case (MySQL and MariaDB compare column names so, and table names on lower_case_table_names servers).
+ */
+export function sameName(a: string, b: string): boolean {
+  return a.toLowerCase() === b.toLowerCase();
+}

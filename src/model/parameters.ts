@@ -1,14 +1,8 @@
 import { z } from 'zod';
 import { TaskAssociationError } from './errors.js';
-import {
-  IDENTIFIER_PATTERN,
-  IDENTIFIER_RULE,
-  type Identifier,
-  parseIdentifier,
-  quoteIdentifier,
-} from './identifier.js';
+import { IDENTIFIER_PATTERN, IDENTIFIER_RULE, type Identifier, parseIdentifier } from './identifier.js';
 import { ConfigError, type ConfigIssueCode } from './issues.js';
-import { checkScope, formatScope, type Scope } from './scope.js';
+import { formatScope, type Scope } from './scope.js';
 import {
   DEFAULT_TABLE_NAMES,
   HOST_SYSTEM_TABLES,

@@ -51,3 +51,8 @@ export function parseScope(text: string): Scope {
 export function formatScope(scope: Scope): string {
   return `${scope.EMPRESA}/${scope.FILIAL}/${scope.LOCAL}`;
 }
+
+/** Whether two scopes are the same company, branch and site. */
+export function sameScope(a: Scope, b: Scope): boolean {
+  return a.EMPRESA === b.EMPRESA && a.FILIAL === b.FILIAL && a.LOCAL === b.LOCAL;
+}

@@ -29,6 +29,9 @@ export const HOST_TABLES = {
   ETAPA: 'app_etapa',
 } as const;
 
+/** The host's task sheet table, as an identifier: its rows are read, never written. */
+export const TASK_SHEET_TABLE = parseIdentifier(HOST_TABLES.FOLHA_TAREFA, 'task sheet table');
+
 /** Tables of the host's framework whose rows the package reads and writes: parameters, menu, fields. */
 export const HOST_SYSTEM_TABLES = {
   PARAMETERS: 'sys_core_par_parametros',

@@ -1,3 +1,4 @@
+import { sameName } from '../model/identifier.js';
 import type { SqlExecutor } from './driver.js';
 import {
   hasAutoIncrement,
@@ -142,26 +143,26 @@ export async function readTables(
   };
   const found = new Map<string, Building>();
   if (tables.length === 0) return found;
-  const [columns, indexes, foreignKeys] = await Promise.all([
-    query<ColumnRow>(db, columnsStatement(tables)),
-    parts.indexes
-      ? query<{ tableName: string; name: string; nonUnique: number | string; column: string | null }>(
-          db,
-          indexesStatement(tables),
-        )
-      : [],
-    parts.foreignKeys
-      ? query<{
-          tableName: string;
-          name: string;
-          column: string;
-          referencedTable: string;
-          referencedColumn: string;
-          onDelete: string;
-          onUpdate: string;
-        }>(db, foreignKeysStatement(tables))
-      : [],
-  ]);
+  // One after another, not together: on a pool of one connection (db sync's) each read would wait
+  // for the others, and every wait for a connection has the same bound.
+  const columns = await query<ColumnRow>(db, columnsStatement(tables));
+  const indexes = parts.indexes
+    ? await query<{ tableName: string; name: string; nonUnique: number | string; column: string | null }>(
+        db,
+        indexesStatement(tables),
+      )
+    : [];
+  const foreignKeys = parts.foreignKeys
+    ? await query<{
+        tableName: string;
+        name: string;
+        column: string;
+        referencedTable: string;
+        referencedColumn: string;
+        onDelete: string;
+        onUpdate: string;
+      }>(db, foreignKeysStatement(tables))
+    : [];
   const table = (name: string) => {
     let entry = found.get(name);
     if (entry === undefined) {
@@ -235,10 +236,7 @@ export function tableOf(found: ReadonlyMap<string, FoundTable>, name: string): F
 
 /** The column `name` of `table`, matched as the server matches names (case aside). */
 export function columnOf(table: FoundTable, name: string): FoundColumn | undefined {
-  return (
-    table.columns.get(name) ??
-    [...table.columns.values()].find((column) => column.name.toLowerCase() === name.toLowerCase())
-  );
+  return table.columns.get(name) ?? [...table.columns.values()].find((column) => sameName(column.name, name));
 }
 
 /** Whether `table` exists in the current database (case as the server compares it). */

@@ -17,30 +17,7 @@ import { execute, query, type Sql, sql } from './sql.js';
 export const LEDGER_TABLE = parseIdentifier(LEDGER_TABLE_NAME, 'ledger table');
 const LEDGER = sql.identifier(LEDGER_TABLE);
 
-/**
- * Columns a ledger made by an older version lacks, and the statement adding each (status reports
- * when and by which version an installation was written). Run before the first write to the ledger.
- */
-const LEDGER_COLUMNS_ADDED = [
-  {
-    column: 'UPD_DH',
-    statement: sql`ALTER TABLE ${LEDGER} ADD COLUMN UPD_DH timestamp NULL DEFAULT NULL ON UPDATE CURRENT_TIMESTAMP`,
-  },
-  {
-    column: 'PACKAGE_VERSION',
-    statement: sql`ALTER TABLE ${LEDGER} ADD COLUMN PACKAGE_VERSION varchar(40) DEFAULT NULL`,
-  },
-] as const;
-
-/** The statements that bring an existing ledger to this version's columns ([] when it has them, or is absent). */
-export async function ledgerUpgrades(db: SqlExecutor): Promise<Sql[]> {
-  const ledger = await readTable(db, LEDGER_TABLE);
-  if (ledger === undefined) return [];
-  const present = new Set([...ledger.columns.keys()].map((name) => name.toUpperCase()));
-  return LEDGER_COLUMNS_ADDED.filter(({ column }) => !present.has(column)).map(({ statement }) => statement);
-}
-
-/** The ledger's columns that not every version had, as they are in this database. */
+/** The names of the ledger's columns in this database, upper case; undefined when it has no ledger. */
 export async function ledgerColumns(db: SqlExecutor): Promise<ReadonlySet<string> | undefined> {
   const ledger = await readTable(db, LEDGER_TABLE);
   return ledger === undefined
@@ -74,10 +51,6 @@ export async function readLedger(db: SqlExecutor): Promise<LedgerEntry[]> {
     hostTable: row.HOST_TABLE,
     rowSeqDb: row.ROW_SEQ_DB === null ? null : Number(row.ROW_SEQ_DB),
   }));
-}
-
-export function sameScope(a: Scope, b: Scope): boolean {
-  return a.EMPRESA === b.EMPRESA && a.FILIAL === b.FILIAL && a.LOCAL === b.LOCAL;
 }
 
 /**

@@ -1,6 +1,7 @@
+import type { ColumnType } from '../model/column-values.js';
 import { type Identifier, parseIdentifier } from '../model/identifier.js';
-import { HOST_TABLES } from '../model/table-names.js';
-import { type ColumnType, columnTypesOf } from './column-types.js';
+import { TASK_SHEET_TABLE } from '../model/table-names.js';
+import { columnTypesOf } from './column-types.js';
 import type { SqlExecutor } from './driver.js';
 import { type FoundIndex, readTable } from './information-schema.js';
 
@@ -61,8 +62,6 @@ export async function taskSheetColumns(db: SqlExecutor): Promise<ReadonlySet<str
   const shape = await cachedShape(db, TASK_SHEET_TABLE, (read) => read.columns.size > 0);
   return new Set(shape.columns.keys());
 }
-
-const TASK_SHEET_TABLE = parseIdentifier(HOST_TABLES.FOLHA_TAREFA, 'task sheet table');
 
 function cachedShape(
   db: SqlExecutor,

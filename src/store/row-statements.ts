@@ -8,7 +8,7 @@ import { type Sql, sql } from './sql.js';
  * identifiers; values travel as parameters.
  */
 
-const name = (text: string) => sql.identifier(parseIdentifier(text, 'column name'));
+const name = (text: string) => sql.identifier(parseIdentifier(text, 'table or column name'));
 
 export function insertStatement(table: string, values: Readonly<Record<string, unknown>>): Sql {
   const columns = sql.join(Object.keys(values).map(name), ', ');
@@ -66,17 +66,4 @@ export const TRANSACTION_END = sql`COMMIT`;
 /** Drops one of our tables. */
 export function dropTable(table: string): Sql {
   return sql`DROP TABLE ${name(table)}`;
-}
-
-/**
- * Whether a value read back equals the one we write. Compared in JavaScript, not by the server's
- * collation, so trailing spaces and case count: OPCOES must be exactly the customer's string, byte
- * for byte.
- */
-export function sameValue(found: unknown, expected: unknown): boolean {
-  if (found === null || found === undefined || expected === null || expected === undefined) {
-    return (found ?? null) === (expected ?? null);
-  }
-  const text = (value: unknown) => (Buffer.isBuffer(value) ? value.toString('utf8') : String(value));
-  return text(found) === text(expected);
 }

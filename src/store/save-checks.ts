@@ -1,10 +1,10 @@
-import { type Identifier, parseIdentifier } from '../model/identifier.js';
+import type { Identifier } from '../model/identifier.js';
 import type { Scope } from '../model/scope.js';
-import { HOST_TABLES } from '../model/table-names.js';
+import { TASK_SHEET_TABLE } from '../model/table-names.js';
 import type { TreePlan } from '../model/tree-plan.js';
 import { liveInScope, type Sql, sql } from './sql.js';
 
-const TASK_SHEET = sql.identifier(parseIdentifier(HOST_TABLES.FOLHA_TAREFA, 'task sheet table'));
+const TASK_SHEET = sql.identifier(TASK_SHEET_TABLE);
 
 /** How far one recursive query walks up a parent chain. */
 export const CHAIN_STEPS = 100;

@@ -1,6 +1,6 @@
-import { type Identifier, parseIdentifier } from '../model/identifier.js';
+import type { Identifier } from '../model/identifier.js';
 import type { Scope } from '../model/scope.js';
-import { HOST_TABLES } from '../model/table-names.js';
+import { TASK_SHEET_TABLE } from '../model/table-names.js';
 import type { PlannedLevel } from '../model/tree-plan.js';
 import { chainCte } from './save-checks.js';
 import { liveInScope, type Sql, savedInScope, sql } from './sql.js';
@@ -74,17 +74,15 @@ export function groupAncestors(
   return sql`WITH RECURSIVE ${chainCte(table, parentColumn, scope, sql`g.SEQ_DB IN (${sql.list(ids)})`)} SELECT DISTINCT id, parent FROM chain`;
 }
 
-const TASK_SHEETS = parseIdentifier(HOST_TABLES.FOLHA_TAREFA, 'task sheet table');
-
 /**
  * The task sheet row by SEQ_DB, whatever its scope and flags: the host's table is not ours to assume
  * columns of, so the caller checks those on the row, for whichever of them it has.
  */
 export function taskSheetRow(taskSheet: number): Sql {
-  return sql`SELECT t.* FROM ${sql.identifier(TASK_SHEETS)} t WHERE t.SEQ_DB = ${taskSheet}`;
+  return sql`SELECT t.* FROM ${sql.identifier(TASK_SHEET_TABLE)} t WHERE t.SEQ_DB = ${taskSheet}`;
 }
 
 /** The live task sheets of the scope, in SEQ_DB order (the demo's home page lists them). */
 export function liveTaskSheets(scope: Scope): Sql {
-  return sql`SELECT t.* FROM ${sql.identifier(TASK_SHEETS)} t WHERE ${liveInScope('t', scope)} ORDER BY t.SEQ_DB`;
+  return sql`SELECT t.* FROM ${sql.identifier(TASK_SHEET_TABLE)} t WHERE ${liveInScope('t', scope)} ORDER BY t.SEQ_DB`;
 }

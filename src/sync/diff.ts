@@ -1,3 +1,4 @@
+import { sameName } from '../model/identifier.js';
 import { HOST_TABLES } from '../model/table-names.js';
 import { columnOf, type FoundColumn, type FoundTable, tableOf } from '../store/information-schema.js';
 import { normalizeReferentialRule } from '../store/normalize.js';
@@ -16,9 +17,8 @@ import type { SchemaDifference, SchemaPlan } from './schema-difference.js';
 const HOST_TABLE_NAMES: ReadonlySet<string> = new Set(Object.values(HOST_TABLES));
 
 /** MySQL compares column and index names without case; so do we. */
-const same = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();
 const sameList = (a: readonly string[], b: readonly string[]) =>
-  a.length === b.length && a.every((name, i) => same(name, b[i] ?? ''));
+  a.length === b.length && a.every((name, i) => sameName(name, b[i] ?? ''));
 const shown = (columns: readonly string[]) => `(${columns.join(', ')})`;
 
 /**
@@ -239,16 +239,16 @@ function keyClauses(table: TableModel, existing: FoundTable, differences: Schema
       matched.add(match.name);
       continue;
     }
-    const sameName = existing.indexes.find((index) => same(index.name, key.name));
-    if (sameName !== undefined) {
-      matched.add(sameName.name);
+    const named = existing.indexes.find((index) => sameName(index.name, key.name));
+    if (named !== undefined) {
+      matched.add(named.name);
       differences.push({
         kind: 'conflicting-key',
         table: table.name,
-        found: `${sameName.unique ? 'UNIQUE ' : ''}KEY ${sameName.name} ${shown(sameName.columns)}`,
+        found: `${named.unique ? 'UNIQUE ' : ''}KEY ${named.name} ${shown(named.columns)}`,
         expected: `UNIQUE KEY ${key.name} ${shown(key.columns)}`,
         destructive: true,
-        message: `table ${table.name} has an index named ${sameName.name} on ${shown(sameName.columns)}, expected UNIQUE ${shown(key.columns)}: sync never drops an index; rename or drop it yourself`,
+        message: `table ${table.name} has an index named ${named.name} on ${shown(named.columns)}, expected UNIQUE ${shown(key.columns)}: sync never drops an index; rename or drop it yourself`,
       });
       continue;
     }
@@ -271,15 +271,15 @@ function keyClauses(table: TableModel, existing: FoundTable, differences: Schema
       matched.add(serving.name);
       continue;
     }
-    const sameName = existing.indexes.find((index) => same(index.name, key.name));
-    if (sameName !== undefined) {
+    const named = existing.indexes.find((index) => sameName(index.name, key.name));
+    if (named !== undefined) {
       differences.push({
         kind: 'conflicting-key',
         table: table.name,
-        found: `${sameName.unique ? 'UNIQUE ' : ''}KEY ${sameName.name} ${shown(sameName.columns)}`,
+        found: `${named.unique ? 'UNIQUE ' : ''}KEY ${named.name} ${shown(named.columns)}`,
         expected: `KEY ${key.name} ${shown(key.columns)}`,
         destructive: true,
-        message: `table ${table.name} has an index named ${sameName.name} on ${shown(sameName.columns)}, expected ${shown(key.columns)}: sync never drops an index; rename or drop it yourself`,
+        message: `table ${table.name} has an index named ${named.name} on ${shown(named.columns)}, expected ${shown(key.columns)}: sync never drops an index; rename or drop it yourself`,
       });
       continue;
     }
@@ -296,7 +296,7 @@ function keyClauses(table: TableModel, existing: FoundTable, differences: Schema
   // A unique key that contains a key the tables already have refuses nothing more; any other does.
   const keys = [table.primaryKey, ...table.uniqueKeys.map((key) => key.columns)];
   const implied = (columns: readonly string[]) =>
-    keys.some((key) => key.every((column) => columns.some((other) => same(other, column))));
+    keys.some((key) => key.every((column) => columns.some((other) => sameName(other, column))));
   for (const index of existing.indexes) {
     if (!index.unique || index.name === 'PRIMARY' || matched.has(index.name) || implied(index.columns))
       continue;
@@ -323,13 +323,13 @@ function foreignKeyClauses(
     const match = existing.foreignKeys.find(
       (found) =>
         sameList(found.columns, key.columns) &&
-        same(found.referencedTable, key.referencedTable) &&
+        sameName(found.referencedTable, key.referencedTable) &&
         sameList(found.referencedColumns, key.referencedColumns),
     );
     const conflict =
       match ??
       existing.foreignKeys.find(
-        (found) => same(found.name, key.name) || sameList(found.columns, key.columns),
+        (found) => sameName(found.name, key.name) || sameList(found.columns, key.columns),
       );
     if (match === undefined && conflict === undefined) {
       differences.push({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type Identifier, quoteIdentifier } from '../model/identifier.js';
+import type { Identifier } from '../model/identifier.js';
 import type { Metric } from '../model/metrics.js';
 import { Scope } from '../model/scope.js';
 import { SeqDb } from '../model/seq-db.js';

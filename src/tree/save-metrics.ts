@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { type ColumnType, checkValue, columnNamed } from '../model/column-values.js';
 import { abbreviated } from '../model/errors.js';
 import type { Identifier } from '../model/identifier.js';
 import { ConfigurationError } from '../model/issues.js';
@@ -11,7 +12,6 @@ import { SeqDb } from '../model/seq-db.js';
 import { TableNames } from '../model/table-names.js';
 import type { TreePlan } from '../model/tree-plan.js';
 import { TreeView } from '../model/tree-view.js';
-import { type ColumnType, checkValue, columnNamed } from '../store/column-types.js';
 import type { Database, SqlExecutor } from '../store/driver.js';
 import {
   forgetMetricTableShape,

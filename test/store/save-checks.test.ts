@@ -1,23 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { TreeView } from '../../src/config.js';
-import { tableNames } from '../../src/model/table-names.js';
-import { planTree } from '../../src/model/tree-plan.js';
 import { checkParts, IN_LIST_CHUNK, isIn } from '../../src/store/save-checks.js';
 import { sql } from '../../src/store/sql.js';
+import { DEFAULT_PLAN, THREE_LEVEL_PLAN } from '../tree/fixture.js';
 
 const scope = { EMPRESA: 1, FILIAL: 2, LOCAL: 3 };
-const defaultPlan = planTree(tableNames(), undefined);
-// Three levels through association tables: regions, groups under them, activities under the groups.
-const threeLevels = planTree(
-  tableNames(),
-  TreeView.parse({
-    layers: {
-      '1': { table: 'app_regiao', associationTable: 'app_regiao_n_oper_grupo' },
-      '2': { table: 'app_oper_grupo', associationTable: 'app_oper_n_oper_grupo' },
-      '3': { table: 'app_oper', isTask: true },
-    },
-  }),
-);
+const defaultPlan = DEFAULT_PLAN;
+const threeLevels = THREE_LEVEL_PLAN;
 const activities = [7];
 const everyColumn = new Set(['SEQ_DB', 'EMPRESA', 'FILIAL', 'LOCAL', 'DELETED', 'ATIVO']);
 const placeholders = (sql: string) => sql.split('?').length - 1;

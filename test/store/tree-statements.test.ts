@@ -1,8 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { parseIdentifier } from '../../src/model/identifier.js';
-import { tableNames } from '../../src/model/table-names.js';
-import { planTree } from '../../src/model/tree-plan.js';
-import { TreeView } from '../../src/model/tree-view.js';
 import { checkParts } from '../../src/store/save-checks.js';
 import {
   childReads,
@@ -24,6 +21,7 @@ import {
   savedMetricRows,
   taskSheetRow,
 } from '../../src/store/tree-reads.js';
+import { DEFAULT_PLAN, THREE_LEVEL_PLAN } from '../tree/fixture.js';
 
 // The exact text and parameters of every statement the tree, the screen and the save send, built
 // without a database (as drizzle and kysely test theirs): a change to a statement shows here first,
@@ -32,22 +30,13 @@ import {
 
 const scope = { EMPRESA: 1, FILIAL: 2, LOCAL: 3 };
 const id = (name: string) => parseIdentifier(name, 'name');
-const defaultPlan = planTree(tableNames(), undefined);
+const defaultPlan = DEFAULT_PLAN;
 const [groups, activities] = defaultPlan.levels as [
   (typeof defaultPlan.levels)[number],
   (typeof defaultPlan.levels)[number],
 ];
 const link = groups.association as NonNullable<typeof groups.association>;
-const threeLevels = planTree(
-  tableNames(),
-  TreeView.parse({
-    layers: {
-      '1': { table: 'app_regiao', associationTable: 'app_regiao_n_oper_grupo' },
-      '2': { table: 'app_oper_grupo', associationTable: 'app_oper_n_oper_grupo' },
-      '3': { table: 'app_oper', isTask: true },
-    },
-  }),
-);
+const threeLevels = THREE_LEVEL_PLAN;
 const labels = () => [id('SEQ_DB'), id('DESCRICAO')];
 
 describe('the tree loader statements', () => {

@@ -1,7 +1,8 @@
-import type { TreeView } from '../../src/config.js';
+import { TreeView } from '../../src/config.js';
 import { parseIdentifier, quoteIdentifier } from '../../src/model/identifier.js';
 import type { Scope } from '../../src/model/scope.js';
-import { OVERRIDE_PARAMETERS, type TableNames } from '../../src/model/table-names.js';
+import { OVERRIDE_PARAMETERS, type TableNames, tableNames } from '../../src/model/table-names.js';
+import { planTree } from '../../src/model/tree-plan.js';
 import type { Database, SqlExecutor } from '../../src/store/driver.js';
 import { syncSchema } from '../../src/sync.js';
 
@@ -153,3 +154,18 @@ export async function insertLinkedActivity(
   });
   return { group, oper };
 }
+
+/** The default tree's plan with the default table names. */
+export const DEFAULT_PLAN = planTree(tableNames(), undefined);
+
+/** Three levels through association tables: regions, groups under them, activities under the groups. */
+export const THREE_LEVEL_PLAN = planTree(
+  tableNames(),
+  TreeView.parse({
+    layers: {
+      '1': { table: 'app_regiao', associationTable: 'app_regiao_n_oper_grupo' },
+      '2': { table: 'app_oper_grupo', associationTable: 'app_oper_n_oper_grupo' },
+      '3': { table: 'app_oper', isTask: true },
+    },
+  }),
+);

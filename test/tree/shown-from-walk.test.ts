@@ -1,22 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { TreeView } from '../../src/config.js';
-import { tableNames } from '../../src/model/table-names.js';
-import { planTree } from '../../src/model/tree-plan.js';
 import { CHAIN_STEPS } from '../../src/store/save-checks.js';
 import { shownFromWalk } from '../../src/tree/shown-from-walk.js';
+import { DEFAULT_PLAN, THREE_LEVEL_PLAN } from './fixture.js';
 
-const defaultPlan = planTree(tableNames(), undefined);
-// Three levels through association tables: regions, groups under them, activities under the groups.
-const threeLevels = planTree(
-  tableNames(),
-  TreeView.parse({
-    layers: {
-      '1': { table: 'app_regiao', associationTable: 'app_regiao_n_oper_grupo' },
-      '2': { table: 'app_oper_grupo', associationTable: 'app_oper_n_oper_grupo' },
-      '3': { table: 'app_oper', isTask: true },
-    },
-  }),
-);
+const defaultPlan = DEFAULT_PLAN;
+const threeLevels = THREE_LEVEL_PLAN;
 
 describe('shownFromWalk', () => {
   it('shows a nested group whose chain reaches a root, not one below a hidden group or in a cycle', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type ColumnType, checkValue } from '../../src/store/column-types.js';
+import { type ColumnType, checkValue } from '../../src/model/column-values.js';
 // The browser module, imported in Node: it registers its element only where customElements exists.
 import { asStored, checkTyped, formatValue, headerText, labelsFor } from '../../web/association-screen.js';
 

@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { checkOverrideRows, missingOverrideTables } from '../../installer/override-rows.js';
 import { checkStoredTreeView } from '../../installer/verify-tree-view.js';
 import { ConfigError, formatIssues, type Issue } from '../../model/issues.js';
-import { PARAMETERS_TABLE, TREE_VIEW_PARAMETER } from '../../model/parameters.js';
+import { TREE_VIEW_PARAMETER } from '../../model/parameters.js';
 import { formatScope, parseScope, type Scope } from '../../model/scope.js';
 import { parseTreeView } from '../../model/tree-view.js';
 import { openDatabase } from '../../store/mysql.js';

@@ -1,7 +1,7 @@
 import { type Identifier, parseIdentifier } from '../../model/identifier.js';
 import { InvalidRequestError, NotFoundError } from '../../model/request-errors.js';
 import { formatScope, type Scope } from '../../model/scope.js';
-import type { PlannedLevel, TreePlan } from '../../model/tree-plan.js';
+import type { TreePlan } from '../../model/tree-plan.js';
 import type { SqlExecutor } from '../../store/driver.js';
 import {
   type ChildRead,

@@ -1,16 +1,14 @@
-import { parseIdentifier } from '../../model/identifier.js';
+import { type ColumnType, columnNamed } from '../../model/column-values.js';
 import type { Metric } from '../../model/metrics.js';
 import type { Scope } from '../../model/scope.js';
-import { HOST_TABLES } from '../../model/table-names.js';
+import { TASK_SHEET_TABLE } from '../../model/table-names.js';
 import type { TreePlan } from '../../model/tree-plan.js';
 import type { TreeView } from '../../model/tree-view.js';
-import { type ColumnType, columnNamed, readColumnTypes } from '../../store/column-types.js';
+import { readColumnTypes } from '../../store/column-types.js';
 import type { SqlExecutor } from '../../store/driver.js';
 import { columnKey, type Row } from '../metric-defaults.js';
 import { readBranch } from './branch.js';
 import type { ScreenNode } from './nodes.js';
-
-const TASK_SHEET_TABLE = parseIdentifier(HOST_TABLES.FOLHA_TAREFA, 'task sheet table');
 
 /** One column of the task sheet's header: its name, its configured label if any, its value as text (dates as YYYY-MM-DD). */
 export interface HeaderColumn {

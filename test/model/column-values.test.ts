@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type ColumnType, checkValue, columnTypeOf } from '../../src/store/column-types.js';
+import { type ColumnType, checkValue, columnTypeOf } from '../../src/model/column-values.js';
 
 const column = (dataType: string, extra: Partial<ColumnType> = {}): ColumnType => ({
   name: 'M',

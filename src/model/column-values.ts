@@ -1,0 +1,169 @@
+import { sameName } from './identifier.js';
+import type { MetricValue } from './metrics.js';
+
+/** What information_schema says about one column: enough to check a value before it is written. */
+export interface ColumnType {
+  readonly name: string;
+  /** `int`, `decimal`, `varchar`, ... */
+  readonly dataType: string;
+  readonly unsigned: boolean;
+  readonly nullable: boolean;
+  readonly precision: number | null;
+  readonly scale: number | null;
+  readonly maxLength: number | null;
+}
+
+const INTEGER_BITS: Record<string, number> = { tinyint: 8, smallint: 16, mediumint: 24, int: 32, bigint: 64 };
+const TEXT_TYPES = new Set(['char', 'varchar', 'text', 'tinytext', 'mediumtext', 'longtext']);
+
+/**
+ * Whether a metric may be kept in a column of this type (information_schema's DATA_TYPE, lower
+ * case): whole numbers, decimals, floating point and text. Dates, binary and JSON are not: the
+ * modal has no input for them and a save could not check a value for them.
+ */
+export function isMetricType(dataType: string): boolean {
+  return (
+    INTEGER_BITS[dataType] !== undefined ||
+    dataType === 'decimal' ||
+    dataType === 'float' ||
+    dataType === 'double' ||
+    TEXT_TYPES.has(dataType)
+  );
+}
+const DECIMAL_TEXT = /^-?\d+(\.\d+)?$/;
+const INTEGER_TEXT = /^-?\d+$/;
+
+/**
+ * Checks `value` against `column` and returns what to bind: decimals as exact text (never rounded:
+ * a value with more digits than the column keeps is refused), integers as numbers or digit strings.
+ * Returns a problem (a phrase completing "value ... ") instead of throwing, so the caller can name
+ * the entry and the column.
+ */
+export function checkValue(
+  column: ColumnType,
+  value: MetricValue,
+): { ok: true; value: MetricValue } | { ok: false; problem: string } {
+  if (value === null) {
+    return column.nullable
+      ? { ok: true, value }
+      : { ok: false, problem: 'is null, and the column is NOT NULL' };
+  }
+  const bits = INTEGER_BITS[column.dataType];
+  if (bits !== undefined) return checkInteger(column, value, bits);
+  if (column.dataType === 'decimal') return checkDecimal(column, value);
+  if (column.dataType === 'float' || column.dataType === 'double') {
+    const number = typeof value === 'number' ? value : DECIMAL_TEXT.test(value) ? Number(value) : Number.NaN;
+    if (!Number.isFinite(number)) return { ok: false, problem: 'is not a number' };
+    return column.unsigned && number < 0
+      ? { ok: false, problem: `is negative, and the column is ${column.dataType} unsigned` }
+      : { ok: true, value: number };
+  }
+  if (TEXT_TYPES.has(column.dataType)) {
+    // A number for a text metric is kept as its text: a `value` default of 1 in a text column is
+    // handed out as the number 1, and a client saving what it loaded must not be refused for it.
+    const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
+    if (typeof text !== 'string') return { ok: false, problem: 'is not text' };
+    return column.maxLength !== null && [...text].length > column.maxLength
+      ? { ok: false, problem: `is longer than the column's ${column.maxLength} characters` }
+      : { ok: true, value: text };
+  }
+  return {
+    ok: false,
+    problem: `cannot be checked: the column's type ${column.dataType} is not a metric type`,
+  };
+}
+
+function checkInteger(column: ColumnType, value: string | number, bits: number) {
+  const text = typeof value === 'number' ? (Number.isInteger(value) ? BigInt(value).toString() : '') : value;
+  if (!INTEGER_TEXT.test(text))
+    return { ok: false as const, problem: `is not a whole number (column is ${column.dataType})` };
+  const number = BigInt(text);
+  const min = column.unsigned ? 0n : -(2n ** BigInt(bits - 1));
+  const max = column.unsigned ? 2n ** BigInt(bits) - 1n : 2n ** BigInt(bits - 1) - 1n;
+  if (number < min || number > max) {
+    return { ok: false as const, problem: `is outside the column's range ${min}..${max}` };
+  }
+  return { ok: true as const, value: Number.isSafeInteger(Number(number)) ? Number(number) : text };
+}
+
+function checkDecimal(column: ColumnType, value: string | number) {
+  const precision = column.precision ?? 10;
+  const scale = column.scale ?? 0;
+  // A number as the digits it holds: String(n) is its shortest exact form, written out in full where
+  // JS would use an exponent (1e-7 is 0.0000001); exponent forms in text are refused.
+  const text = typeof value === 'number' ? plainDecimal(value) : value;
+  if (!DECIMAL_TEXT.test(text))
+    return { ok: false as const, problem: 'is not a decimal number such as "12.50"' };
+  if (column.unsigned && isNegative(text)) {
+    return {
+      ok: false as const,
+      problem: `is negative, and the column is decimal(${precision},${scale}) unsigned`,
+    };
+  }
+  const [whole = '', fraction = ''] = text.replace(/^-/, '').split('.');
+  const wholeDigits = whole.replace(/^0+(?=\d)/, '').replace(/^0$/, '').length;
+  if (fraction.replace(/0+$/, '').length > scale) {
+    return {
+      ok: false as const,
+      problem: `has more than ${scale} decimal places (column is decimal(${precision},${scale}))`,
+    };
+  }
+  if (wholeDigits > precision - scale) {
+    return {
+      ok: false as const,
+      problem: `has more than ${precision - scale} digits before the point (column is decimal(${precision},${scale}))`,
+    };
+  }
+  return { ok: true as const, value: text };
+}
+
+/** A decimal's text below zero: "-0.00" is zero, which an unsigned column takes. */
+function isNegative(text: string): boolean {
+  return text.startsWith('-') && /[1-9]/.test(text);
+}
+
+/**
+ * Column `name` of a table's columns, matched as the server matches names: exactly, else in any case
+ * (a TREE_VIEW may write `metrica1` for the table's METRICA1).
+ */
+export function columnNamed(columns: ReadonlyMap<string, ColumnType>, name: string): ColumnType | undefined {
+  const exact = columns.get(name);
+  if (exact !== undefined) return exact;
+  return [...columns.values()].find((column) => sameName(column.name, name));
+}
+
+/**
+ * A column's type from its SQL type text (`decimal(10,2)`, `int`, `bigint unsigned`, `varchar(50)`),
+ * for a table not created yet, described by a model: what `checkValue` reads of `readColumnTypes`'
+ * answer. Only that: an integer's precision and scale, which information_schema gives (10 and 0 for
+ * an int) and `checkValue` does not read, are null here.
+ */
+export function columnTypeOf(name: string, typeText: string, nullable: boolean): ColumnType {
+  const match = /^(\w+)(?:\((\d+)(?:,(\d+))?\))?( unsigned)?/i.exec(typeText.trim());
+  const dataType = (match?.[1] ?? typeText).toLowerCase();
+  const first = match?.[2] === undefined ? null : Number(match[2]);
+  const second = match?.[3] === undefined ? null : Number(match[3]);
+  const text = TEXT_TYPES.has(dataType);
+  return {
+    name,
+    dataType,
+    unsigned: match?.[4] !== undefined,
+    nullable,
+    precision: dataType === 'decimal' ? (first ?? 10) : null,
+    scale: dataType === 'decimal' ? (second ?? 0) : null,
+    maxLength: text ? first : null,
+  };
+}
+
+/** `n` in plain decimal digits, never in exponent form: 1e-7 → "0.0000001", 1e21 → "1000000000000000000000". */
+function plainDecimal(n: number): string {
+  const text = String(n);
+  const match = /^(-?)(\d)(?:\.(\d+))?e([+-]\d+)$/.exec(text);
+  if (match === null) return text;
+  const [, sign = '', first = '', rest = '', power = '0'] = match;
+  const digits = `${first}${rest}`;
+  const point = 1 + Number(power);
+  if (point <= 0) return `${sign}0.${'0'.repeat(-point)}${digits}`;
+  if (point >= digits.length) return `${sign}${digits}${'0'.repeat(point - digits.length)}`;
+  return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
+}
