@@ -89,8 +89,8 @@ describe('task-association status', () => {
       const file = plainInstallFile({ EMPRESA: 1, FILIAL: 1, LOCAL: 1 });
       const plan = await planInstallation(scratch.db, file, {});
       expect(plan.changes.filter((change) => change.key === 'ledger').map((change) => change.sql)).toEqual([
-        expect.stringContaining('ADD COLUMN UPD_DH'),
-        expect.stringContaining('ADD COLUMN PACKAGE_VERSION'),
+        expect.stringContaining('ADD COLUMN `UPD_DH` timestamp NULL'),
+        expect.stringContaining('ADD COLUMN `PACKAGE_VERSION` varchar(40) NULL'),
       ]);
       await applyInstallation(scratch.db, file, {});
       const upgraded = await status(scratch.url);
