@@ -2,7 +2,6 @@ import type { Change, ChangeResult } from '../installer/change.js';
 import { type InstallFile, loadInstallFile } from '../installer/install-file.js';
 import type { Finding } from '../model/findings.js';
 import { InstallerError } from '../model/installer-errors.js';
-import { formatIssue } from '../model/issues.js';
 import type { Database } from '../store/driver.js';
 import { databaseFailure } from '../store/failure.js';
 import { openDatabase } from '../store/mysql.js';
@@ -123,8 +122,9 @@ function isTerminal(io: CliIo): boolean {
 
 /** Findings on stderr: errors and notes the operator should read. */
 export function reportFindings(io: CliIo, findings: readonly Finding[]): void {
+  // A finding's message names its place itself (`sys_core_menu.ICON (varchar(40)) is NOT NULL ...`).
   for (const finding of findings)
-    say(io, `${finding.level === 'error' ? 'error' : 'note'}: ${formatIssue(finding)}`);
+    say(io, `${finding.level === 'error' ? 'error' : 'note'}: ${finding.message}`);
 }
 
 /** The changes, one line each, on stderr (stdout is kept for `--json`). */

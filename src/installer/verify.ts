@@ -19,8 +19,7 @@ import { sameValue } from './same-value.js';
 import { SCHEMA_SYNC, type SchemaSync } from './schema-sync.js';
 import { checkStoredTreeView } from './verify-tree-view.js';
 
-/** One way the installation differs from what it must be. */
-/** Something `verify` found out of place: an {@link Issue}, its path in the database (`sys_core_menu.ICON`, `link-field`). */
+/** One way the installation differs from what it must be: an {@link Issue}, its path in the database (`sys_core_menu.ICON`, `link-field`). */
 export type Problem = Issue;
 
 export interface VerifyResult {

@@ -91,11 +91,13 @@ export class ConfigError extends TaskAssociationError {
     code: string,
     what: string,
     issues: readonly Issue[],
-    options: { cause?: unknown; message?: string } = {},
+    options: { cause?: unknown; message?: string; path?: string | undefined } = {},
   ) {
     const first = issues[0];
+    // The error's own path: the one given, else the first issue's.
+    const path = 'path' in options ? options.path : first?.path;
     super(code, options.message ?? `${what}: ${formatIssuesInline(issues)}`, {
-      ...(first === undefined ? {} : { path: first.path }),
+      ...(path === undefined ? {} : { path }),
       ...(options.cause === undefined ? {} : { cause: options.cause }),
     });
     this.issues = issues;
@@ -112,6 +114,8 @@ export class ConfigurationError extends ConfigError {
   constructor(code: string, message: string, options: { path?: string; cause?: unknown } = {}) {
     super(code, message, [{ code, path: options.path ?? '', message }], {
       message,
+      // No path given: the error has none (its issue, the whole configuration's, has '').
+      ...(options.path === undefined ? { path: undefined } : { path: options.path }),
       ...(options.cause === undefined ? {} : { cause: options.cause }),
     });
   }

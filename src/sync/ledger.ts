@@ -1,4 +1,5 @@
 import { quoteIdentifier } from '../model/identifier.js';
+import { InstallerError } from '../model/installer-errors.js';
 import { ledgerTable } from '../schema/ledger.js';
 import type { SqlExecutor } from '../store/driver.js';
 import { ledgerColumns } from '../store/ledger.js';
@@ -22,9 +23,20 @@ export const LEDGER_DDL = sql.raw(createTableStatement(LEDGER_MODEL, { ifNotExis
 export async function ledgerUpgrades(db: SqlExecutor): Promise<Sql[]> {
   const present = await ledgerColumns(db);
   if (present === undefined) return [];
-  return LEDGER_MODEL.columns
-    .filter((column) => !present.has(column.name.toUpperCase()))
-    .map((column) =>
-      sql.raw(`ALTER TABLE ${quoteIdentifier(LEDGER_MODEL.name)} ADD COLUMN ${columnDefinition(column)}`),
+  const missing = LEDGER_MODEL.columns.filter((column) => !present.has(column.name.toUpperCase()));
+  // A column an older ledger lacks must be one a table with rows can take: nullable or with a
+  // default, never the key. Anything else means the table is not our ledger as any version made it.
+  const unfit = missing.find(
+    (column) => column.autoIncrement || (!column.nullable && column.default === null),
+  );
+  if (unfit !== undefined) {
+    throw new InstallerError(
+      'LEDGER_UNEXPECTED',
+      `table ${LEDGER_MODEL.name} has no column ${unfit.name}, which no version of the ledger lacked: it is not the installer's ledger, or was changed by hand; rename it and run again`,
+      { path: LEDGER_MODEL.name },
     );
+  }
+  return missing.map((column) =>
+    sql.raw(`ALTER TABLE ${quoteIdentifier(LEDGER_MODEL.name)} ADD COLUMN ${columnDefinition(column)}`),
+  );
 }

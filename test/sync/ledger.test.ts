@@ -4,7 +4,7 @@ import { readTables } from '../../src/store/information-schema.js';
 import { execute } from '../../src/store/sql.js';
 import { diffSchema } from '../../src/sync/diff.js';
 import { tableModel } from '../../src/sync/expected-model.js';
-import { LEDGER_DDL } from '../../src/sync/ledger.js';
+import { LEDGER_DDL, ledgerUpgrades } from '../../src/sync/ledger.js';
 import { useScratchDatabase } from '../support/database.js';
 
 const scratch = useScratchDatabase('sync_ledger');
@@ -43,4 +43,29 @@ it('creates the ledger its Drizzle definition describes, once, and reads a hand-
   await db.execute('DROP TABLE task_association_ledger');
   await db.execute(HAND_WRITTEN_DDL);
   expect(await differences()).toEqual([]);
+});
+
+it('adds to an older ledger only the columns a table with rows can take, and refuses a table that is not a ledger', async () => {
+  const { db } = scratch();
+  await db.execute('DROP TABLE IF EXISTS task_association_ledger');
+  // As the first versions made it: no UPD_DH, no PACKAGE_VERSION.
+  await db.execute(
+    HAND_WRITTEN_DDL.replace(/\n {2}UPD_DH[^\n]*/, '').replace(/\n {2}PACKAGE_VERSION[^\n]*/, ''),
+  );
+  await db.execute(
+    "INSERT INTO task_association_ledger (EMPRESA, FILIAL, LOCAL, ENTRY_KEY, HOST_TABLE, INS_USUARIO_SEQ_DB) VALUES (1, 1, 1, 'link-field', 'sys_core_ds_tabela_campo', 1)",
+  );
+  const upgrades = await ledgerUpgrades(db);
+  expect(upgrades.map((upgrade) => upgrade.sql)).toEqual([
+    'ALTER TABLE `task_association_ledger` ADD COLUMN `UPD_DH` timestamp NULL DEFAULT NULL ON UPDATE CURRENT_TIMESTAMP',
+    'ALTER TABLE `task_association_ledger` ADD COLUMN `PACKAGE_VERSION` varchar(40) NULL DEFAULT NULL',
+  ]);
+  for (const upgrade of upgrades) await execute(db, upgrade);
+  expect(await differences()).toEqual([]);
+  expect(await ledgerUpgrades(db)).toEqual([]);
+
+  // A table of that name without the ledger's required columns is not ours to reshape.
+  await db.execute('DROP TABLE task_association_ledger');
+  await db.execute('CREATE TABLE task_association_ledger (NOTE varchar(10))');
+  await expect(ledgerUpgrades(db)).rejects.toMatchObject({ code: 'LEDGER_UNEXPECTED' });
 });
