@@ -46,6 +46,11 @@ export interface ExecuteResult {
 export interface Database extends SqlExecutor {
   /** Runs `work` in one transaction on one connection: committed when it resolves, rolled back when it throws. */
   transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+  /**
+   * Runs `work` on one connection of its own, outside any transaction (each statement commits by
+   * itself), then hands the connection back: for what belongs to a connection, such as a named lock.
+   */
+  connection<T>(work: (connection: SqlExecutor) => Promise<T>): Promise<T>;
   /** The database (schema) this connection works in. */
   readonly schemaName: string;
   close(): Promise<void>;

@@ -15,18 +15,18 @@ export interface HeldLock {
 
 /**
  * Runs `work` while holding the installer lock of this database, so two installers never interleave.
- * GET_LOCK is per server, so the name carries the database; it is held by one pinned connection
- * (a transaction that writes nothing is the interface's way to pin one) and released by the server
- * itself if the process dies. A second installer gets an error at once instead of waiting.
+ * GET_LOCK is per server, so the name carries the database; it is held by one connection of its own
+ * (writing nothing) and released by the server itself if the process dies. A second installer gets
+ * an error at once instead of waiting.
  *
- * Once `work` has finished, a lock connection that has gone away is no error of the run: its
- * transaction wrote nothing, and the server released the lock with it.
+ * Once `work` has finished, a lock connection that has gone away is no error of the run: it wrote
+ * nothing, and the server released the lock with it.
  */
 export async function withInstallerLock<T>(db: Database, work: (lock: HeldLock) => Promise<T>): Promise<T> {
   const name = installerLockName(db.schemaName);
   let done: { value: T } | undefined;
   try {
-    await db.transaction(async (connection) => {
+    await db.connection(async (connection) => {
       const [row] = await query<{ acquired: number | null }>(connection, takeLock(name));
       if (row?.acquired !== 1) {
         throw new InstallerError(

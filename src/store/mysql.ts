@@ -206,6 +206,14 @@ export function wrapPool(
         releaseUnlessDestroyed(connection);
       }
     },
+    async connection(work) {
+      const connection = await acquire();
+      try {
+        return await work(boundedExecutor(connection, timeoutMs, statement));
+      } finally {
+        releaseUnlessDestroyed(connection);
+      }
+    },
     async close() {
       await pool.end();
     },

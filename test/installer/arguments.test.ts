@@ -20,6 +20,7 @@ function untouchable(): Database & { reached: string[] } {
     query: refuse,
     execute: refuse,
     transaction: async () => refuse('a transaction'),
+    connection: async () => refuse('a connection'),
     close: async () => undefined,
   } as unknown as Database & { reached: string[] };
 }

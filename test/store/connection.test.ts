@@ -62,6 +62,30 @@ describe('openDatabase', () => {
     expect(await db.query('SELECT id, amount FROM t ORDER BY id')).toEqual([{ id: 1, amount: '12.50' }]);
   });
 
+  it('runs work on one connection of its own, outside a transaction, and hands it back', async () => {
+    const { db } = scratch();
+    await db.execute('CREATE TABLE c (id int PRIMARY KEY)');
+    const [ids, inTransaction] = await db.connection(async (connection) => {
+      await connection.execute('INSERT INTO c VALUES (1)');
+      // A failure does not undo what came before it: each statement committed by itself.
+      await expect(connection.execute('INSERT INTO c VALUES (1)')).rejects.toMatchObject({
+        code: 'ER_DUP_ENTRY',
+      });
+      const [first] = await connection.query<{ id: number }>('SELECT CONNECTION_ID() AS id');
+      const [second] = await connection.query<{ id: number }>('SELECT CONNECTION_ID() AS id');
+      const [state] = await connection.query<{ open: number }>(
+        'SELECT COUNT(*) AS open FROM information_schema.INNODB_TRX WHERE trx_mysql_thread_id = CONNECTION_ID()',
+      );
+      return [[first?.id, second?.id], Number(state?.open)];
+    });
+    expect(ids[0]).toBe(ids[1]);
+    expect(inTransaction).toBe(0);
+    expect(await db.query('SELECT id FROM c')).toEqual([{ id: 1 }]);
+    await expect(db.connection(async () => Promise.reject(new Error('stop')))).rejects.toThrow('stop');
+    // The connection went back to the pool both times: the pool still answers.
+    expect(await db.query('SELECT 1 AS one')).toEqual([{ one: 1 }]);
+  });
+
   it('answers a prepared statement as it answers the same text, values and types alike', async () => {
     const { db } = scratch();
     await db.execute('CREATE TABLE p (id bigint PRIMARY KEY, amount decimal(10,2), label varchar(10))');

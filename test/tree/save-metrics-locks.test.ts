@@ -135,6 +135,7 @@ async function measureSave(entries: MetricEntry[]): Promise<Measured> {
     ...counting(db),
     schemaName: db.schemaName,
     close: () => db.close(),
+    connection: (work) => db.connection(work),
     transaction: (work) =>
       db.transaction(async (tx) => {
         // Reading the counters reads rows too: what one read adds is measured and taken off.

@@ -538,6 +538,7 @@ describe('one handler, many requests', () => {
     const serve = handler({
       ...recording,
       transaction: (work) => db.transaction(work),
+      connection: (work) => db.connection(work),
       schemaName: db.schemaName,
       close: () => db.close(),
     });
