@@ -11,9 +11,11 @@
 // saveMetrics sends, built by the same functions). What it costs over the floor is what any save that
 // looks its keys up and serialises its writers pays before checking anything, so it bounds from
 // below what the checks may add.
+
 import { performance } from 'node:perf_hooks';
 import { parseIdentifier } from '../src/model/identifier.js';
 import { tableNames } from '../src/model/table-names.js';
+import { planTree } from '../src/model/tree-plan.js';
 import { type MetricEntry, saveMetrics } from '../src/resolvers.js';
 import { metricTableShape } from '../src/store/metric-table.js';
 import {
@@ -125,7 +127,7 @@ try {
   const ours = (sheet: number, batch: readonly Key[]) => {
     const value = nextValue();
     const entries: MetricEntry[] = batch.map((key) => ({ ...key, values: { METRICA1: value } }));
-    return saveMetrics(db, { scope: SCOPE_A, user: USER, taskSheet: sheet, entries, names, treeView: null });
+    return saveMetrics(db, { scope: SCOPE_A, user: USER, taskSheet: sheet, entries, plan: planTree(names) });
   };
   const floor = async (sheet: number, batch: readonly Key[], ids: readonly number[]) => {
     const value = nextValue();

@@ -14,7 +14,6 @@ import {
 import { checkScope, type Scope } from '../model/scope.js';
 import { SeqDb, SeqDbText } from '../model/seq-db.js';
 import type { Database } from '../store/driver.js';
-import { readInstallation } from '../tree/installation.js';
 import { loadTaskTree } from '../tree/load-task-tree.js';
 import { createPlanMemo } from '../tree/plan-memo.js';
 import { saveMetrics } from '../tree/save-metrics.js';
@@ -185,19 +184,16 @@ export function createAssociationHandler(
       }
       if (request.method === 'GET' && query.part !== undefined)
         return json(200, await screenPart(query, scope));
-      const { names, treeView } = await readInstallation(db, scope);
-      if (request.method === 'GET') {
-        const tree = await loadTaskTree(db, { scope, taskSheet, names, treeView: treeView ?? null });
-        return json(200, tree);
-      }
+      // The parameter rows are read on every request, checked and planned once per text of them.
+      const { plan } = await plans.read(db, scope);
+      if (request.method === 'GET') return json(200, await loadTaskTree(db, { scope, taskSheet, plan }));
       const batch = parseInput(MetricBatch, await readJsonBody(request, MAX_BODY_BYTES), 'request body');
       const result = await saveMetrics(db, {
         scope,
         user,
         taskSheet,
         entries: batch.entries,
-        names,
-        treeView: treeView ?? null,
+        plan,
       });
       return json(200, result);
     } catch (error) {

@@ -1,8 +1,10 @@
+import { z } from 'zod';
 import { type Identifier, parseIdentifier } from './identifier.js';
 import { ConfigurationError } from './issues.js';
 import { DEFAULT_METRICS, type Metric } from './metrics.js';
-import type { TableNames } from './table-names.js';
-import { type TreeView, type TreeViewLevel, treeViewLevels } from './tree-view.js';
+import { parseInput } from './metric-batch.js';
+import { TableNames } from './table-names.js';
+import { TreeView, type TreeViewLevel, treeViewLevels } from './tree-view.js';
 
 /** One level of the tree as the loader walks it. */
 export interface PlannedLevel extends TreeViewLevel {
@@ -24,11 +26,33 @@ export interface TreePlan {
 const GROUP_PARENT = parseIdentifier('OPER_GRUPO_SEQ_DB', 'group parent column');
 const OPER_COLUMN = parseIdentifier('OPER_SEQ_DB', 'activity column');
 
+/** Plans made by {@link planTree}: the only ones a library call takes as its `plan`. */
+const PLANS = new WeakSet<TreePlan>();
+
+/** The arguments of {@link planTree}, checked as every public function's are. */
+const PlanArguments = z.strictObject({ names: TableNames, treeView: TreeView.optional() });
+
 /**
  * The levels to walk: the TREE_VIEW's when there is one, else the default tree (groups nested by
- * OPER_GRUPO_SEQ_DB, then activities through OPER_OPER_GRUPO).
+ * OPER_GRUPO_SEQ_DB, then activities through OPER_OPER_GRUPO). `loadTaskTree` and `saveMetrics`
+ * take the result as their `plan` when the caller already has the installation's names and TREE_VIEW
+ * (`resolveTreePlan` reads them from the scope's parameter rows).
+ *
+ * @example const plan = planTree(tableNames({ OPER: 'MO_OPER' }), undefined); // the default tree on MO_OPER
  */
-export function planTree(names: TableNames, treeView: TreeView | undefined): TreePlan {
+export function planTree(names: z.input<typeof TableNames>, treeView?: z.input<typeof TreeView>): TreePlan {
+  const plan = plannedTree(parseInput(PlanArguments, { names, treeView }, 'planTree arguments'));
+  PLANS.add(plan);
+  return plan;
+}
+
+/** A plan as a library option: one {@link planTree} made (a hand-made object could name any table). */
+export const GivenPlan = z.custom<TreePlan>(
+  (value) => typeof value === 'object' && value !== null && PLANS.has(value as TreePlan),
+  { message: 'expected a plan made by planTree or resolveTreePlan' },
+);
+
+function plannedTree({ names, treeView }: z.output<typeof PlanArguments>): TreePlan {
   if (treeView !== undefined) {
     const mismatch = metricTableMismatch(names, treeView);
     if (mismatch !== undefined) {

@@ -1,15 +1,12 @@
 import type { Scope } from '../model/scope.js';
-import type { TableNames } from '../model/table-names.js';
-import { planTree, type TreePlan } from '../model/tree-plan.js';
-import type { TreeView } from '../model/tree-view.js';
+import type { TreePlan } from '../model/tree-plan.js';
 import type { SqlExecutor } from '../store/driver.js';
 import { createPlanMemo, type PlanMemo, type PlannedInstallation } from './plan-memo.js';
 import { explainTableErrors } from './table-diagnosis.js';
 
-/** What the caller gave of the installation; the rest comes from the scope's parameter rows. */
+/** The plan, when the caller has made it; else it comes from the scope's parameter rows. */
 interface Given {
-  readonly names?: TableNames | undefined;
-  readonly treeView?: TreeView | null | undefined;
+  readonly plan?: TreePlan | undefined;
 }
 
 /**
@@ -27,7 +24,7 @@ const memos = new WeakMap<SqlExecutor, PlanMemo>();
  * what is saved is a round trip of waiting, and checking the TREE_VIEW again when its text has not
  * changed. `work` must only read: a stale run's reads are thrown away, never its writes.
  *
- * With both `names` and `treeView` given, nothing is read for the plan.
+ * With a `plan` given, nothing is read for it.
  */
 export async function withGuessedPlan<T>(
   db: SqlExecutor,
@@ -35,9 +32,8 @@ export async function withGuessedPlan<T>(
   given: Given,
   work: (plan: TreePlan) => Promise<T>,
 ): Promise<T> {
-  const { names, treeView } = given;
-  if (names !== undefined && treeView !== undefined) {
-    const plan = planTree(names, treeView ?? undefined);
+  if (given.plan !== undefined) {
+    const { plan } = given;
     return explainTableErrors(db, scope, plan, () => work(plan));
   }
   let memo = memos.get(db);
@@ -45,13 +41,7 @@ export async function withGuessedPlan<T>(
     memo = createPlanMemo();
     memos.set(db, memo);
   }
-  const planOf = (planned: PlannedInstallation): TreePlan =>
-    names === undefined && treeView === undefined
-      ? planned.plan
-      : planTree(
-          names ?? planned.tableNames,
-          treeView === undefined ? planned.treeView : (treeView ?? undefined),
-        );
+  const planOf = (planned: PlannedInstallation): TreePlan => planned.plan;
   const guess = memo.last(scope);
   const early = guess === undefined ? undefined : work(planOf(guess));
   // Marked handled now: a stale guess may fail, and is then never awaited.

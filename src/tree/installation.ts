@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import { checkScope, Scope } from '../model/scope.js';
 import { TableNames } from '../model/table-names.js';
 import { planTree, type TreePlan } from '../model/tree-plan.js';
@@ -6,7 +5,6 @@ import { TreeView } from '../model/tree-view.js';
 import { createTables, type Tables } from '../schema/tables.js';
 import type { SqlExecutor } from '../store/driver.js';
 import { readParameters } from '../store/parameters.js';
-import { checkArguments } from './arguments.js';
 
 /** One installation as one scope sees it: its table names, their Drizzle tables, its TREE_VIEW if any. */
 export interface Installation {
@@ -50,33 +48,15 @@ export async function resolveTableNames(
   return { names, tables };
 }
 
-/** The parts of an installation a caller may already have, checked like everything else it gives. */
-const GivenInstallation = z.object({
-  scope: Scope,
-  names: TableNames.optional(),
-  treeView: TreeView.nullable().optional(),
-});
-
 /**
- * The tree plan for `scope`: from `names` and `treeView` when the caller has them (`treeView: null`
- * for the default tree), else from the scope's parameter rows (one query). A scope that is not three
- * non-negative integers is refused before any SQL: it comes from the host, so that is a host bug.
+ * The tree plan of `scope`, from its parameter rows (one query): its table names and TREE_VIEW, the
+ * default tree when it has none. A caller that has the names and the TREE_VIEW already makes the plan
+ * with `planTree`. A scope that is not three non-negative integers is refused before any SQL: it
+ * comes from the host, so that is a host bug.
+ *
+ * @example const plan = await resolveTreePlan(db, scope); await loadTaskTree(db, { scope, taskSheet: 42, plan });
  */
-export async function resolveTreePlan(
-  db: SqlExecutor,
-  scope: Scope,
-  given: { readonly names?: TableNames | undefined; readonly treeView?: TreeView | null | undefined },
-): Promise<TreePlan> {
-  const checked = checkArguments(
-    GivenInstallation,
-    { scope, names: given.names, treeView: given.treeView },
-    'resolveTreePlan',
-  );
-  const { names, treeView } = checked;
-  if (names !== undefined && treeView !== undefined) return planTree(names, treeView ?? undefined);
-  const installation = await readInstallation(db, checked.scope);
-  return planTree(
-    names ?? installation.names,
-    treeView === undefined ? installation.treeView : (treeView ?? undefined),
-  );
+export async function resolveTreePlan(db: SqlExecutor, scope: Scope): Promise<TreePlan> {
+  const { names, treeView } = await readInstallation(db, scope);
+  return planTree(names, treeView);
 }

@@ -3,9 +3,7 @@ import type { Identifier } from '../model/identifier.js';
 import type { Metric } from '../model/metrics.js';
 import { Scope } from '../model/scope.js';
 import { SeqDb } from '../model/seq-db.js';
-import { TableNames } from '../model/table-names.js';
-import type { PlannedLevel, TreePlan } from '../model/tree-plan.js';
-import { TreeView } from '../model/tree-view.js';
+import { GivenPlan, type PlannedLevel, type TreePlan } from '../model/tree-plan.js';
 import type { SqlExecutor } from '../store/driver.js';
 import { RowFeed } from '../store/row-feed.js';
 import { query } from '../store/sql.js';
@@ -66,10 +64,11 @@ export const LoadTaskTreeOptions = z.strictObject({
   scope: Scope,
   /** The task sheet's SEQ_DB (`associationtask?taskSheet=42`). */
   taskSheet: SeqDb,
-  /** The installation's table names; read from the scope's parameter rows when absent. */
-  names: TableNames.optional(),
-  /** The TREE_VIEW; `null` for the default tree; read from the scope's parameter rows when absent. */
-  treeView: TreeView.nullable().optional(),
+  /**
+   * The installation's tree plan, made by `planTree` (from names and a TREE_VIEW the caller has) or
+   * `resolveTreePlan`; read from the scope's parameter rows when absent.
+   */
+  plan: GivenPlan.optional(),
   /**
    * Most first-level ids the second level is read with as an IN list (default 999). A second level
    * with more parents, and every deeper level, is read with one join over the scope's links of that
@@ -87,7 +86,7 @@ export type LoadTaskTreeOptions = z.input<typeof LoadTaskTreeOptions>;
  * and every association row, passes the scope, DELETED and ATIVO filters. Each task node carries its saved metrics and its
  * computed defaults. An unknown task sheet, or one of another scope, is a NotFoundError.
  *
- * Round trips: parameters (unless `names` and `treeView` are given), the task sheet, one per level,
+ * Round trips: parameters (unless a `plan` is given), the task sheet, one per level,
  * and one for the task sheet's saved metrics (none for the second level, nor for the metrics when it
  * is the task level, when the first level has nothing to hang them from), in at most three waits:
  * parameters; the task sheet with the first level and every level below the second (with the saved

@@ -9,9 +9,7 @@ import { isReservedMetricColumn } from '../model/metrics.js';
 import { BusyError, InvalidRequestError, ReadOnlyRowError } from '../model/request-errors.js';
 import { formatScope, Scope } from '../model/scope.js';
 import { SeqDb } from '../model/seq-db.js';
-import { TableNames } from '../model/table-names.js';
-import type { TreePlan } from '../model/tree-plan.js';
-import { TreeView } from '../model/tree-view.js';
+import { GivenPlan, type TreePlan } from '../model/tree-plan.js';
 import type { Database, SqlExecutor } from '../store/driver.js';
 import {
   forgetMetricTableShape,
@@ -46,9 +44,8 @@ export const SaveMetricsOptions = z.strictObject({
   taskSheet: SeqDb,
   /** The PUT's own limits (1 to 1000 entries): a library caller holds the lock no longer than a request. */
   entries: MetricBatch.shape.entries,
-  /** As in `loadTaskTree`: read from the scope's parameter rows when absent. */
-  names: TableNames.optional(),
-  treeView: TreeView.nullable().optional(),
+  /** As in `loadTaskTree`: made by `planTree` or `resolveTreePlan`; read from the parameter rows when absent. */
+  plan: GivenPlan.optional(),
 });
 export type SaveMetricsOptions = z.input<typeof SaveMetricsOptions>;
 

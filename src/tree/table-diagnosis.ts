@@ -161,5 +161,5 @@ async function sourceOf(db: SqlExecutor, scope: Scope, table: string): Promise<T
       fix: `installation (run apply, or add a ${OVERRIDE_PARAMETERS[logical]} row)`,
       path: OVERRIDE_PARAMETERS[logical],
     };
-  return { what: 'the table names given to the call', fix: 'names or treeView option', path: 'names' };
+  return { what: 'the plan given to the call', fix: 'names or TREE_VIEW it was planned with', path: 'plan' };
 }

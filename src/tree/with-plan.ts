@@ -1,18 +1,15 @@
 import type { z } from 'zod';
 import type { Scope } from '../model/scope.js';
-import type { TableNames } from '../model/table-names.js';
 import type { TreePlan } from '../model/tree-plan.js';
-import type { TreeView } from '../model/tree-view.js';
 import type { SqlExecutor } from '../store/driver.js';
 import { checkArguments } from './arguments.js';
 import { resolveTreePlan } from './installation.js';
 import { explainTableErrors } from './table-diagnosis.js';
 
-/** The options every call on a scope's tree has: the scope, and the installation when the caller has it. */
+/** The options every call on a scope's tree has: the scope, and its plan when the caller has made it. */
 interface TreeCallOptions {
   readonly scope: Scope;
-  readonly names?: TableNames | undefined;
-  readonly treeView?: TreeView | null | undefined;
+  readonly plan?: TreePlan | undefined;
 }
 
 /**
@@ -28,6 +25,6 @@ export async function withPlan<Model extends z.ZodType<TreeCallOptions>, T>(
   work: (options: z.output<Model>, plan: TreePlan) => Promise<T>,
 ): Promise<T> {
   const options = checkArguments(model, given, what);
-  const plan = await resolveTreePlan(db, options.scope, options);
+  const plan = options.plan ?? (await resolveTreePlan(db, options.scope));
   return explainTableErrors(db, options.scope, plan, () => work(options, plan));
 }

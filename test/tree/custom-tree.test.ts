@@ -2,6 +2,7 @@ import { getTableName } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TreeView } from '../../src/config.js';
 import { tableNames } from '../../src/model/table-names.js';
+import { planTree } from '../../src/model/tree-plan.js';
 import { loadTaskTree, resolveTableNames, saveMetrics, type TreeNode } from '../../src/resolvers.js';
 import { useScratchDatabase } from '../support/database.js';
 import {
@@ -177,7 +178,11 @@ describe('loadTaskTree, custom TREE_VIEW with MO_ names', () => {
       },
       execute: (sql: string, params?: readonly unknown[]) => db.execute(sql, params),
     };
-    const tree = await loadTaskTree(recording, { scope: SCOPE_A, taskSheet: ids.TS ?? 0, names, treeView });
+    const tree = await loadTaskTree(recording, {
+      scope: SCOPE_A,
+      taskSheet: ids.TS ?? 0,
+      plan: planTree(names, treeView),
+    });
     const firstAnswer = events.indexOf('answered `app_regiao`');
     const sentBefore = events.slice(0, firstAnswer).filter((event) => event.startsWith('sent'));
     // Deepest first: groups by sector and activities by group, then the saved metrics, then the
@@ -265,12 +270,16 @@ describe('loadTaskTree, custom TREE_VIEW with MO_ names', () => {
         '2': { table: 'MO_OPER', isTask: true },
       },
     });
-    const options = { scope: SCOPE_A, taskSheet: ids.TS ?? 0, names, treeView };
     const refusal = {
       code: 'METRIC_TABLE_MISMATCH',
       path: 'metricAssociationTable',
       message: `TREE_VIEW the activities hang from layers.1.table app_setor, but metrics are saved in ${names.OPER_GRUPO_METRICA}, whose OPER_GRUPO_SEQ_DB refers to ${names.OPER_GRUPO}: saves would write over the rows of other nodes; give the TREE_VIEW a metricAssociationTable of its own`,
     };
+    // A caller's plan is refused where it is made; a scope whose parameter rows say so, on every call.
+    expect(() => planTree(names, treeView)).toThrow(expect.objectContaining(refusal));
+    const scope = { EMPRESA: 9, FILIAL: 1, LOCAL: 1 };
+    await writeParameters(db, scope, { overrides: names, treeView });
+    const options = { scope, taskSheet: ids.TS ?? 0 };
     await expect(loadTaskTree(db, options)).rejects.toMatchObject(refusal);
     const count = async () =>
       (await db.query<{ n: number }>(`SELECT COUNT(*) AS n FROM ${names.OPER_GRUPO_METRICA}`))[0]?.n;
@@ -348,7 +357,7 @@ describe('loadTaskTree, custom TREE_VIEW with MO_ names', () => {
       metricAssociationTable: 'app_setor_metrica',
       metrics: [{ field: 'HORAS', label: 'Hours', default: { type: 'value', value: '8.0' } }],
     });
-    const options = { scope: SCOPE_A, taskSheet: ids.TS ?? 0, names, treeView: sectors };
+    const options = { scope: SCOPE_A, taskSheet: ids.TS ?? 0, plan: planTree(names, sectors) };
     const before = await loadTaskTree(db, options);
     const s2 = before.roots.find((node) => node.row.CODIGO === 'S2');
     expect(s2?.kind === 'branch' && s2.children.map((task) => task.kind === 'task' && task.metrics)).toEqual([

@@ -2,6 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError, TreeView } from '../../src/config.js';
 import type { Scope } from '../../src/model/scope.js';
 import { tableNames } from '../../src/model/table-names.js';
+import { planTree } from '../../src/model/tree-plan.js';
 import { createAssociationHandler, loadTaskTree, saveMetrics } from '../../src/resolvers.js';
 import { useScratchDatabase } from '../support/database.js';
 import { insertRow, insertRows, installTables, writeParameters } from './fixture.js';
@@ -202,12 +203,11 @@ describe('a parameter row naming a table the package cannot use', () => {
         user: 7,
         taskSheet: sheets.get(scope.EMPRESA) ?? 0,
         entries: [{ activity: 1, group: 1, values: { METRICA1: '1.00' } }],
-        names: { ...names, OPER_OPER_GRUPO: 'app_sem_tabela' },
-        treeView: null,
+        plan: planTree({ ...names, OPER_OPER_GRUPO: 'app_sem_tabela' }),
       }),
     ).rejects.toMatchObject({
       code: 'TABLE_MISSING',
-      path: 'names',
+      path: 'plan',
       message: expect.stringContaining('app_sem_tabela'),
     });
   });

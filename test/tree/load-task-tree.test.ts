@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ConfigError } from '../../src/config.js';
 import { tableNames } from '../../src/model/table-names.js';
+import { planTree } from '../../src/model/tree-plan.js';
 import {
   loadTaskTree,
   NotFoundError,
@@ -232,7 +233,7 @@ describe('loadTaskTree, default tree', () => {
     await loadTaskTree(counting, { scope: SCOPE_A, taskSheet: ids.TS ?? 0 });
     expect(counting.count()).toBe(5);
     counting.reset();
-    await loadTaskTree(counting, { scope: SCOPE_A, taskSheet: ids.TS ?? 0, names, treeView: null });
+    await loadTaskTree(counting, { scope: SCOPE_A, taskSheet: ids.TS ?? 0, plan: planTree(names) });
     expect(counting.count()).toBe(4);
   });
 
@@ -241,16 +242,14 @@ describe('loadTaskTree, default tree', () => {
     const byIds = await loadTaskTree(counting, {
       scope: SCOPE_A,
       taskSheet: ids.TS ?? 0,
-      names,
-      treeView: null,
+      plan: planTree(names),
     });
     counting.reset();
     // G_ORPHAN (hidden below a deleted group) and C1 (in a cycle) have links: they must not show.
     const wide = await loadTaskTree(counting, {
       scope: SCOPE_A,
       taskSheet: ids.TS ?? 0,
-      names,
-      treeView: null,
+      plan: planTree(names),
       inListLimit: 1,
     });
     expect(counting.count()).toBe(4);
@@ -268,8 +267,7 @@ describe('loadTaskTree, default tree', () => {
     const empty = await loadTaskTree(counting, {
       scope: SCOPE_EMPTY,
       taskSheet: emptySheet ?? 0,
-      names,
-      treeView: null,
+      plan: planTree(names),
     });
     expect(empty.roots).toEqual([]);
     expect(counting.count()).toBe(2);
@@ -301,18 +299,32 @@ describe('loadTaskTree, default tree', () => {
   });
 
   it.each([
+    ['a table name that is not an identifier', [{ ...names, OPER: 'app_oper`; --' }], 'names.OPER'],
+    ['names missing a table', [{ OPER: 'app_oper' }], 'names.OPER_GRUPO'],
+    ['a TREE_VIEW the model refuses', [names, { layers: { 1: { table: 'app_oper' } } }], 'treeView.layers'],
+  ])('planTree refuses %s, naming where', (_, args, path) => {
+    // @ts-expect-error: each case breaks the arguments' types on purpose, as a JavaScript caller can.
+    expect(() => planTree(...args)).toThrow(expect.objectContaining({ code: 'INVALID_REQUEST' }));
+    try {
+      // @ts-expect-error: as above.
+      planTree(...args);
+    } catch (error) {
+      expect((error as { path: string }).path.startsWith(path)).toBe(true);
+    }
+  });
+
+  it.each([
     ['NaN', { taskSheet: Number.NaN }, 'taskSheet'],
     ['SQL text', { taskSheet: '1 OR 1=1' }, 'taskSheet'],
     ['digits as text', { taskSheet: String(1) }, 'taskSheet'],
     ['2^53 + 1', { taskSheet: 2 ** 53 + 2 }, 'taskSheet'],
     ['a fraction', { taskSheet: 1.5 }, 'taskSheet'],
-    ['a table name that is not an identifier', { names: { ...names, OPER: 'app_oper`; --' } }, 'names.OPER'],
-    ['names missing a table', { names: { OPER: 'app_oper' } }, 'names.OPER_GRUPO'],
     [
-      'a TREE_VIEW the model refuses',
-      { treeView: { layers: { 1: { table: 'app_oper' } } } },
-      'treeView.layers',
+      'a plan not made by planTree (it could name any table)',
+      { plan: { ...planTree(names), metricTable: 'app_oper`; --' } },
+      'plan',
     ],
+    ['names and a TREE_VIEW, which only planTree takes', { names, treeView: null }, ''],
     ['a negative inListLimit', { inListLimit: -1 }, 'inListLimit'],
     ['an unknown option', { taskSheets: 1 }, ''],
   ])('refuses %s with the HTTP layer models, before any query', async (_, bad, path) => {

@@ -1,6 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tableNames } from '../../src/model/table-names.js';
+import { planTree } from '../../src/model/tree-plan.js';
 import { type MetricEntry, saveMetrics } from '../../src/resolvers.js';
 import type { Database, QueryOptions, SqlExecutor } from '../../src/store/driver.js';
 import { openDatabase } from '../../src/store/mysql.js';
@@ -155,8 +156,7 @@ async function measureSave(entries: MetricEntry[]): Promise<Measured> {
       user: 7,
       taskSheet: fixture.sheet,
       entries,
-      names,
-      treeView: null,
+      plan: planTree(names),
     });
   } finally {
     await observer.close();

@@ -63,8 +63,7 @@ function save(overrides: Partial<SaveMetricsOptions> = {}) {
     user: 7,
     taskSheet: fixture.sheet,
     entries: [],
-    names,
-    treeView: null,
+    plan: planTree(names),
     ...overrides,
   });
 }
@@ -245,9 +244,9 @@ describe('saveMetrics', () => {
       'entries.0.activity',
     ],
     [
-      'a table name that is not an identifier',
-      { names: { ...names, OPER_GRUPO_METRICA: 'x` (a) VALUES (1); --' } },
-      'names.OPER_GRUPO_METRICA',
+      'a plan not made by planTree (it could name any table)',
+      { plan: { ...planTree(names), metricTable: 'x` (a) VALUES (1); --' } },
+      'plan',
     ],
   ])('refuses %s with the HTTP layer models, writing nothing', async (_, bad, path) => {
     const entry = { activity: fixture.opers[2] ?? 0, group: fixture.group, values: { METRICA1: '1.00' } };
@@ -264,7 +263,7 @@ describe('saveMetrics', () => {
       ['app_metrica_incompleta', /lacks EMPRESA, FILIAL, LOCAL, INS_USUARIO_SEQ_DB/],
     ] as const) {
       const treeView = TreeView.parse({ layers: GROUP_LAYERS, metricAssociationTable: table });
-      await expectNothingWritten(() => save({ treeView, entries: [entry] }), {
+      await expectNothingWritten(async () => save({ plan: planTree(names, treeView), entries: [entry] }), {
         code: 'METRIC_TABLE_UNUSABLE',
         message,
       });
@@ -291,19 +290,25 @@ describe('saveMetrics', () => {
         `SELECT SEQ_DB, ID, METRICA1, INS_USUARIO_SEQ_DB, UPD_USUARIO_SEQ_DB FROM ${table} ORDER BY SEQ_DB`,
       );
     // The first save reads the table's shape (and keeps it), then the column narrows.
-    await expect(save({ treeView, entries: [entry({ METRICA1: '1.25' })] })).resolves.toEqual({
+    await expect(
+      save({ plan: planTree(names, treeView), entries: [entry({ METRICA1: '1.25' })] }),
+    ).resolves.toEqual({
       inserted: 1,
       updated: 0,
     });
     await db.execute(`ALTER TABLE ${table} MODIFY METRICA1 decimal(4,2) NULL`);
     const before = await rowsOf();
-    await expect(save({ treeView, entries: [entry({ METRICA1: '123.46' })] })).rejects.toMatchObject({
+    await expect(
+      save({ plan: planTree(names, treeView), entries: [entry({ METRICA1: '123.46' })] }),
+    ).rejects.toMatchObject({
       name: InvalidRequestError.name,
       code: 'INVALID_METRIC_VALUE',
       path: 'entries.0.values.METRICA1',
     });
     await db.execute(`ALTER TABLE ${table} DROP COLUMN METRICA2`);
-    await expect(save({ treeView, entries: [entry({ METRICA2: 5 })] })).rejects.toMatchObject({
+    await expect(
+      save({ plan: planTree(names, treeView), entries: [entry({ METRICA2: 5 })] }),
+    ).rejects.toMatchObject({
       code: 'METRIC_COLUMN_MISSING',
       path: 'entries.0.values.METRICA2',
     });
@@ -320,9 +325,16 @@ describe('saveMetrics', () => {
       metrics: [{ field: 'metrica1' }],
     });
     const entry = { activity: fixture.opers[2] ?? 0, group: fixture.group, values: { metrica1: '7.25' } };
-    await expect(save({ treeView, entries: [entry] })).resolves.toEqual({ inserted: 1, updated: 0 });
+    await expect(save({ plan: planTree(names, treeView), entries: [entry] })).resolves.toEqual({
+      inserted: 1,
+      updated: 0,
+    });
     expect(await db.query(`SELECT METRICA1 FROM ${table}`)).toEqual([{ METRICA1: '7.25' }]);
-    const tree = await loadTaskTree(db, { scope: SCOPE_A, taskSheet: fixture.sheet, names, treeView });
+    const tree = await loadTaskTree(db, {
+      scope: SCOPE_A,
+      taskSheet: fixture.sheet,
+      plan: planTree(names, treeView),
+    });
     const task = tree.roots
       .flatMap((root) => (root.kind === 'branch' ? root.children : []))
       .find((node) => node.kind === 'task' && node.seqDb === entry.activity);
@@ -344,9 +356,9 @@ describe('saveMetrics', () => {
       // Built past the model, as a library caller could: saveMetrics checks its options with the model.
       const treeView = { ...parsed, metrics: [{ field: 'METRICA1' }, { field }] } as TreeView;
       await expectNothingWritten(
-        () =>
+        async () =>
           save({
-            treeView,
+            plan: planTree(names, treeView),
             entries: [{ activity: fixture.opers[2] ?? 0, group: fixture.group, values: { [field]: 2 } }],
           }),
         { name: InvalidRequestError.name, code: 'INVALID_REQUEST', path: 'treeView.metrics.1.field' },
@@ -523,8 +535,7 @@ describe('saveMetrics under concurrency', () => {
       user: 1000 + value,
       taskSheet: fixture.raceSheet,
       entries: [{ activity, group: fixture.raceGroup, values: { METRICA2: value } }],
-      names,
-      treeView: null,
+      plan: planTree(names),
     });
 
   it('waits for the scope lock another connection holds, and leaves it free after an insert and after an update', async () => {

@@ -392,7 +392,7 @@ describe('the reads of one expand', () => {
       },
       execute: (sql, params) => db.execute(sql, params),
     };
-    const plan = await resolveTreePlan(db, SCOPE_B, {});
+    const plan = await resolveTreePlan(db, SCOPE_B);
     const taskSheet = await loadTaskSheet(db, SCOPE_B, ids.sheetB);
     const nodes = await readBranch(recording, {
       scope: SCOPE_B,

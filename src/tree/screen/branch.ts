@@ -44,7 +44,7 @@ export interface ReadBranchOptions {
  * under this parent. Scope, DELETED and ATIVO filter every row, as in `loadTaskTree`.
  *
  * @example
- * const plan = await resolveTreePlan(db, scope, {});
+ * const plan = await resolveTreePlan(db, scope);
  * const taskSheet = await loadTaskSheet(db, scope, 42);
  * const nodes = await readBranch(db, { scope, plan, parent: { level: 1, id: 7 }, taskSheet });
  * // [{ id: 12, level: 2, label: 'A-SEED — Seeding', hasChildren: false, kind: 'task', group: 7, metrics: {...}, editable: true }]

@@ -47,7 +47,7 @@ const MAX_DEPTH = 64;
  * one do not count against `limit` (see MAX_CANDIDATES).
  *
  * @example
- * const plan = await resolveTreePlan(db, scope, {});
+ * const plan = await resolveTreePlan(db, scope);
  * const { matches, more } = await searchTree(db, { scope, plan, text: 'seed' });
  * // matches: [{ path: [{ level: 1, id: 3, label: 'G-PLANT — Planting' }, { level: 2, id: 9, label: 'A-SEED — Seeding' }] }]
  */

@@ -58,7 +58,7 @@ const CODE_COLUMN = /^(CODIGO|COD_.+|.+_CODIGO|NUMERO|DOCUMENTO)$/i;
  * database types, and the tree's first level: three reads, sent together.
  *
  * @example
- * const plan = await resolveTreePlan(db, scope, {});
+ * const plan = await resolveTreePlan(db, scope);
  * const start = await readScreenStart(db, { scope, plan, taskSheet: await loadTaskSheet(db, scope, 42) });
  */
 export async function readScreenStart(
