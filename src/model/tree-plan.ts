@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { type Identifier, parseIdentifier } from './identifier.js';
 import { ConfigurationError } from './issues.js';
-import { DEFAULT_METRICS, type Metric } from './metrics.js';
 import { parseInput } from './metric-batch.js';
+import { DEFAULT_METRICS, type Metric } from './metrics.js';
 import { TableNames } from './table-names.js';
 import { TreeView, type TreeViewLevel, treeViewLevels } from './tree-view.js';
 

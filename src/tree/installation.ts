@@ -1,7 +1,7 @@
-import { checkScope, Scope } from '../model/scope.js';
-import { TableNames } from '../model/table-names.js';
+import { checkScope, type Scope } from '../model/scope.js';
+import type { TableNames } from '../model/table-names.js';
 import { planTree, type TreePlan } from '../model/tree-plan.js';
-import { TreeView } from '../model/tree-view.js';
+import type { TreeView } from '../model/tree-view.js';
 import { createTables, type Tables } from '../schema/tables.js';
 import type { SqlExecutor } from '../store/driver.js';
 import { readParameters } from '../store/parameters.js';
