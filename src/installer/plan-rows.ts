@@ -19,8 +19,9 @@ import {
   selectWhere,
   updateStatement,
 } from '../store/row-statements.js';
+import { query } from '../store/sql.js';
 import type { PlannedChange } from './change.js';
-import { desiredRows } from './desired-rows.js';
+import { type DesiredRow, desiredRows } from './desired-rows.js';
 import { fitRow } from './fit-row.js';
 import type { HostContext } from './host-context.js';
 import type { InstallFile } from './install-file.js';
@@ -37,10 +38,23 @@ export interface RowPlan {
   readonly findings: Finding[];
 }
 
+/** What the row planner knows of the host besides the install file, its context and the ledger. */
+export interface RowState {
+  /** The host rows the ledger points at, keyed by {@link rowId}. */
+  readonly existing: ReadonlyMap<string, HostRow>;
+  /**
+   * The rows made by hand with the natural key of a wanted row (a menu entry of the same meaning,
+   * say), by that row's ledger key; a key not here was not looked up.
+   */
+  readonly byHand: ReadonlyMap<string, readonly HostRow[]>;
+}
+
 /**
  * The row changes that bring the host to what the install file asks for. Rows are matched through
  * the ledger only: an entry of this installation means "ours"; anything else is never touched.
- * Reads everything first and writes nothing; the changes run later, in one transaction.
+ * Reads everything first and writes nothing; the changes run later, in one transaction. The reads
+ * are the ledger's rows, then the hand-made rows of the wanted rows that would be inserted; the
+ * decisions are {@link planRowsFrom}'s, over what was read.
  */
 export async function planRows(
   db: SqlExecutor,
@@ -49,18 +63,41 @@ export async function planRows(
   ledger: readonly LedgerEntry[],
   options: { force: boolean },
 ): Promise<RowPlan> {
+  const existing = await readLedgerRows(db, ledger);
+  const first = planRowsFrom(file, host, ledger, { existing, byHand: new Map() }, options);
+  if (!('lookups' in first)) return first;
+  const byHand = new Map<string, HostRow[]>();
+  for (const row of first.lookups) {
+    byHand.set(row.key, await query<HostRow>(db, selectWhere(row.table, row.naturalKey)));
+  }
+  const plan = planRowsFrom(file, host, ledger, { existing, byHand }, options);
+  if ('lookups' in plan) throw new Error('the row planner asked for a lookup it was given');
+  return plan;
+}
+
+/**
+ * The row plan over `state`, deciding only: the changes and findings, or, when a wanted row would be
+ * inserted and the hand-made rows of its natural key were not looked up, those rows to look up.
+ */
+export function planRowsFrom(
+  file: InstallFile,
+  host: HostContext,
+  ledger: readonly LedgerEntry[],
+  state: RowState,
+  options: { force: boolean },
+): RowPlan | { readonly lookups: readonly DesiredRow[] } {
   if (host.mobileFlagColumn === undefined || host.findings.some((f) => f.level === 'error')) {
     return { changes: [], findings: [] };
   }
   const findings: Finding[] = [];
   const changes: PlannedChange[] = [];
+  const lookups: DesiredRow[] = [];
   const { scope, actingUser } = file;
+  const { existing } = state;
   const mine = new Map(
     ledger.filter((entry) => sameScope(entry.scope, scope)).map((entry) => [entry.key, entry]),
   );
-  const existing = await readLedgerRows(db, ledger);
   const wanted = desiredRows(file, host.mobileFlagColumn);
-
   for (const row of wanted) {
     const table = host.tables.get(row.table);
     if (table === undefined) continue;
@@ -121,8 +158,11 @@ export async function planRows(
     }
 
     // Also when our own row is gone: a row of the same meaning made since then is not duplicated.
-    const lookup = selectWhere(row.table, row.naturalKey);
-    const byHand = await db.query<HostRow>(lookup.sql, lookup.params);
+    const byHand = state.byHand.get(row.key);
+    if (byHand === undefined) {
+      lookups.push(row);
+      continue;
+    }
     const [first] = byHand;
     if (first !== undefined) {
       findings.push({
@@ -157,6 +197,7 @@ export async function planRows(
     });
   }
 
+  if (lookups.length > 0) return { lookups };
   changes.push(...tableUses(file, mine));
 
   const wantedKeys = new Set([...wanted.map((row) => row.key), ...LOGICAL_TABLES.map(usesKey)]);
