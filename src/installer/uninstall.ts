@@ -64,7 +64,14 @@ export async function uninstallInstallation(
     const rowChanges = mine
       .filter((entry) => !entry.key.startsWith(CREATED_PREFIX))
       .flatMap((entry) => removal(entry, existing, ledger, scope, true, findings));
-    const tables = await planTableDrops(db, file, mine, ledger, options.force ?? false, findings);
+    const tables = planTableDrops(
+      file,
+      mine,
+      ledger,
+      await readTableStates(db, file),
+      options.force ?? false,
+      findings,
+    );
     const keptEntries = mine.length - rowChanges.length - tables.length;
     const othersLeft = ledger.some((entry) => !sameScope(entry.scope, scope));
     const dropLedger: Change[] =
@@ -109,14 +116,45 @@ export async function uninstallInstallation(
   });
 }
 
-async function planTableDrops(
+/** What the drop planner needs to know of one of the installation's tables. */
+export interface TableState {
+  readonly exists: boolean;
+  /** Foreign keys of this database pointing at it (its own included). */
+  readonly referencedBy: readonly { readonly table: string; readonly constraint: string }[];
+  readonly hasRows: boolean;
+}
+
+/** The state of each of the installation's four tables, read before anything is planned. */
+async function readTableStates(
   db: Database,
+  file: Pick<InstallFile, 'tableNames'>,
+): Promise<Map<string, TableState>> {
+  const states = new Map<string, TableState>();
+  for (const table of Object.values(tableNames(file.tableNames ?? {}))) {
+    if (!(await tableExists(db, table))) {
+      states.set(table, { exists: false, referencedBy: [], hasRows: false });
+      continue;
+    }
+    const referencedBy = await referencingKeys(db, table);
+    const [row] = await query(db, anyRow(table));
+    states.set(table, { exists: true, referencedBy, hasRows: row !== undefined });
+  }
+  return states;
+}
+
+/**
+ * The tables this installation created and may drop, decided over what was read: each only under
+ * the installation's own name for it, handed over to another installation that uses it, kept when a
+ * foreign key of a table that stays points at it or (without `force`) when it holds rows.
+ */
+export function planTableDrops(
   file: Pick<InstallFile, 'scope' | 'actingUser' | 'tableNames'>,
   mine: readonly LedgerEntry[],
   ledger: readonly LedgerEntry[],
+  states: ReadonlyMap<string, TableState>,
   force: boolean,
   findings: Finding[],
-): Promise<PlannedChange[]> {
+): PlannedChange[] {
   // Children before parents, so foreign keys never block a drop.
   const order = [
     'OPER_GRUPO_METRICA',
@@ -153,8 +191,8 @@ async function planTableDrops(
       drops.push(handOver(entry, user, file.actingUser));
       continue;
     }
-    const exists = await tableExists(db, table);
-    if (!exists) {
+    const state = states.get(table) ?? { exists: false, referencedBy: [], hasRows: false };
+    if (!state.exists) {
       drops.push({
         kind: 'forget',
         table: LEDGER_TABLE,
@@ -171,7 +209,7 @@ async function planTableDrops(
     const dropped = new Set(
       drops.filter((drop) => drop.kind === 'drop-table').map((drop) => drop.table.toLowerCase()),
     );
-    const blocker = (await referencingKeys(db, table)).find(
+    const blocker = state.referencedBy.find(
       (key) => key.table.toLowerCase() !== table.toLowerCase() && !dropped.has(key.table.toLowerCase()),
     );
     if (blocker !== undefined) {
@@ -183,8 +221,7 @@ async function planTableDrops(
       });
       continue;
     }
-    const [row] = await query(db, anyRow(table));
-    if (row !== undefined && !force) {
+    if (state.hasRows && !force) {
       findings.push({
         level: 'info',
         code: 'TABLE_NOT_EMPTY',
@@ -200,7 +237,7 @@ async function planTableDrops(
       key: entry.key,
       sql: drop.sql,
       params: drop.params,
-      message: `drop table ${table}${row === undefined ? ' (empty)' : ' with its rows (--force)'}`,
+      message: `drop table ${table}${state.hasRows ? ' with its rows (--force)' : ' (empty)'}`,
       statements: [drop, forget],
     });
   }

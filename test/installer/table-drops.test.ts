@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { planTableDrops, type TableState } from '../../src/installer/uninstall.js';
+import type { Finding } from '../../src/model/findings.js';
+
+// Which of its tables an uninstall drops, decided over what was read of them: no database here.
+const scope = { EMPRESA: 1, FILIAL: 1, LOCAL: 1 };
+const file = { scope, actingUser: 7 };
+const created = (logical: string, table: string) => ({
+  scope,
+  key: `table:${logical}`,
+  hostTable: table,
+  rowSeqDb: null,
+});
+const mine = [
+  created('OPER_GRUPO_METRICA', 'app_oper_grupo_metrica'),
+  created('OPER_OPER_GRUPO', 'app_oper_n_oper_grupo'),
+  created('OPER', 'app_oper'),
+  created('OPER_GRUPO', 'app_oper_grupo'),
+];
+const state = (changes: Partial<TableState> = {}): TableState => ({
+  exists: true,
+  referencedBy: [],
+  hasRows: false,
+  ...changes,
+});
+
+describe('planTableDrops', () => {
+  it('drops children before parents, keeps a table holding rows unless forced, forgets one that is gone', () => {
+    const states = new Map([
+      ['app_oper_grupo_metrica', state({ hasRows: true })],
+      ['app_oper_n_oper_grupo', state({ exists: false })],
+      // Pointed at by the link table and the metric table only: both go first.
+      ['app_oper', state({ referencedBy: [{ table: 'app_oper_grupo_metrica', constraint: 'fk_m_oper' }] })],
+      ['app_oper_grupo', state()],
+    ]);
+    const findings: Finding[] = [];
+    const kept = planTableDrops(file, mine, mine, states, false, findings);
+    // The metric table stays for its rows, so app_oper, which it points at, stays too.
+    expect(kept.map((change) => `${change.kind} ${change.table}`)).toEqual([
+      'forget task_association_ledger',
+      'drop-table app_oper_grupo',
+    ]);
+    expect(findings.map((finding) => `${finding.code} ${finding.path}`)).toEqual([
+      'TABLE_NOT_EMPTY app_oper_grupo_metrica',
+      'TABLE_REFERENCED app_oper',
+    ]);
+    const forced = planTableDrops(file, mine, mine, states, true, []);
+    expect(forced.filter((change) => change.kind === 'drop-table').map((change) => change.table)).toEqual([
+      'app_oper_grupo_metrica',
+      'app_oper',
+      'app_oper_grupo',
+    ]);
+  });
+
+  it('hands a table another installation uses over to it, even when forced', () => {
+    const other = {
+      scope: { ...scope, EMPRESA: 2 },
+      key: 'uses:OPER',
+      hostTable: 'app_oper',
+      rowSeqDb: null,
+    };
+    const states = new Map(mine.map((entry) => [entry.hostTable, state()]));
+    const changes = planTableDrops(file, mine, [...mine, other], states, true, []);
+    const oper = changes.filter((change) => change.key === 'table:OPER');
+    expect(oper.map((change) => change.kind)).toEqual(['forget']);
+    expect(oper[0]?.message).toContain('installation 2/1/1 uses it');
+  });
+});
