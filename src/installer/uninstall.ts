@@ -68,7 +68,7 @@ export async function uninstallInstallation(
       file,
       mine,
       ledger,
-      await readTableStates(db, file),
+      await readTableStates(db, file, mine),
       options.force ?? false,
       findings,
     );
@@ -124,13 +124,20 @@ export interface TableState {
   readonly hasRows: boolean;
 }
 
-/** The state of each of the installation's four tables, read before anything is planned. */
+/**
+ * The state of each of the installation's tables it recorded creating, read before anything is
+ * planned: only those can be dropped, so no other table is read.
+ */
 async function readTableStates(
   db: Database,
   file: Pick<InstallFile, 'tableNames'>,
+  mine: readonly LedgerEntry[],
 ): Promise<Map<string, TableState>> {
   const states = new Map<string, TableState>();
-  for (const table of Object.values(tableNames(file.tableNames ?? {}))) {
+  const created = new Set(
+    mine.filter((entry) => entry.key.startsWith(CREATED_PREFIX)).map((entry) => entry.hostTable),
+  );
+  for (const table of Object.values(tableNames(file.tableNames ?? {})).filter((name) => created.has(name))) {
     if (!(await tableExists(db, table))) {
       states.set(table, { exists: false, referencedBy: [], hasRows: false });
       continue;

@@ -87,36 +87,29 @@ sql.join = (parts: readonly Sql[], separator: string): Sql => {
   return Sql.of(parts.map((part) => part.sql).join(separator), params);
 };
 
-/**
- * The filter every level of a read goes through: the caller's scope, not deleted, active. `alias` is
- * one of our own fixed aliases, never user text. DELETED and ATIVO are nullable with defaults 0 and
- * 1, so NULL counts as the default.
- */
-export function liveInScope(alias: string, scope: Scope): Sql {
-  return Sql.of(
-    `${alias}.EMPRESA = ? AND ${alias}.FILIAL = ? AND ${alias}.LOCAL = ? AND IFNULL(${alias}.DELETED, 0) = 0 AND IFNULL(${alias}.ATIVO, 1) = 1`,
-    [scope.EMPRESA, scope.FILIAL, scope.LOCAL],
-  );
-}
-
-/**
- * The filter of a task sheet's saved metric rows: the caller's scope, not deleted. Inactive rows are
- * read too: they are shown, not editable.
- */
-export function savedInScope(alias: string, scope: Scope): Sql {
-  return Sql.of(
-    `${alias}.EMPRESA = ? AND ${alias}.FILIAL = ? AND ${alias}.LOCAL = ? AND IFNULL(${alias}.DELETED, 0) = 0`,
-    [scope.EMPRESA, scope.FILIAL, scope.LOCAL],
-  );
-}
-
-/** The caller's scope on `alias`, nothing else. */
+/** The caller's scope on `alias`, one of our own fixed aliases (never user text). */
 export function inScope(alias: string, scope: Scope): Sql {
   return Sql.of(`${alias}.EMPRESA = ? AND ${alias}.FILIAL = ? AND ${alias}.LOCAL = ?`, [
     scope.EMPRESA,
     scope.FILIAL,
     scope.LOCAL,
   ]);
+}
+
+/**
+ * The filter of a task sheet's saved metric rows: the caller's scope, not deleted. Inactive rows are
+ * read too: they are shown, not editable. DELETED is nullable with default 0, so NULL counts as 0.
+ */
+export function savedInScope(alias: string, scope: Scope): Sql {
+  return sql`${inScope(alias, scope)} AND IFNULL(${sql.raw(alias)}.DELETED, 0) = 0`;
+}
+
+/**
+ * The filter every level of a read goes through: the caller's scope, not deleted, active. ATIVO is
+ * nullable with default 1, so NULL counts as 1.
+ */
+export function liveInScope(alias: string, scope: Scope): Sql {
+  return sql`${savedInScope(alias, scope)} AND IFNULL(${sql.raw(alias)}.ATIVO, 1) = 1`;
 }
 
 /** Splits `values` into chunks of at most `size`; an empty input gives no chunk, so no query. */

@@ -1,7 +1,7 @@
 import type { Scope } from '../model/scope.js';
 import type { TreePlan } from '../model/tree-plan.js';
 import type { SqlExecutor } from '../store/driver.js';
-import { createPlanMemo, type PlanMemo, type PlannedInstallation } from './plan-memo.js';
+import { createPlanMemo, type PlanMemo } from './plan-memo.js';
 import { explainTableErrors } from './table-diagnosis.js';
 
 /** The plan, when the caller has made it; else it comes from the scope's parameter rows. */
@@ -41,13 +41,12 @@ export async function withGuessedPlan<T>(
     memo = createPlanMemo();
     memos.set(db, memo);
   }
-  const planOf = (planned: PlannedInstallation): TreePlan => planned.plan;
   const guess = memo.last(scope);
-  const early = guess === undefined ? undefined : work(planOf(guess));
+  const early = guess === undefined ? undefined : work(guess.plan);
   // Marked handled now: a stale guess may fail, and is then never awaited.
   early?.catch(() => undefined);
   const planned = await memo.read(db, scope);
-  const plan = planOf(planned);
+  const { plan } = planned;
   if (early !== undefined && planned === guess) return explainTableErrors(db, scope, plan, () => early);
   return explainTableErrors(db, scope, plan, () => work(plan));
 }
