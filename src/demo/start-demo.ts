@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { createAssociationHandler } from '../http/association-handler.js';
 import { type GalleryServer, startGalleryServer } from '../http/server.js';
 import { type InstallFile, loadInstallFile } from '../installer/install-file.js';
-import { installationTableNames } from '../installer/installer.js';
+import { installationTableNames } from '../installer/state.js';
 import { LINK_FIELD_OPCOES } from '../model/link-field.js';
 import { buildLink } from '../model/opcoes.js';
 import type { TableNames } from '../model/table-names.js';

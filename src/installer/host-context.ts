@@ -1,16 +1,12 @@
 import type { Finding } from '../model/findings.js';
 import { FIELD_TABLE } from '../model/link-field.js';
 import { MENU_TABLE } from '../model/menu.js';
-import { formatScope, type Scope, sameScope } from '../model/scope.js';
-import type { SqlExecutor } from '../store/driver.js';
-import { type HostTable, readHostTable } from '../store/host-table.js';
-import { menuRowsBySeqDb } from '../store/row-statements.js';
-import { query } from '../store/sql.js';
+import { formatScope, sameScope } from '../model/scope.js';
+import { type HostTable, hostTableOf } from '../store/host-table.js';
 import type { InstallFile } from './install-file.js';
 import { HOST_ROW_TABLES } from './install-file.js';
 import { findMobileFlagColumn } from './mobile-flag.js';
-
-const SCOPE_COLUMNS = ['EMPRESA', 'FILIAL', 'LOCAL'] as const;
+import { type InstallerState, SCOPE_COLUMNS, tableIn } from './state.js';
 
 /** What the installer learnt about the host before planning anything. */
 export interface HostContext {
@@ -20,14 +16,18 @@ export interface HostContext {
 }
 
 /**
- * Reads the three host tables the rows go to and checks what must hold before any write: they exist
+ * The three host tables the rows go to, as read, and what must hold before any write: they exist
  * and have SEQ_DB, the mobile flag column is known, and every menu parent is an existing menu row.
  */
-export async function readHostContext(db: SqlExecutor, file: InstallFile): Promise<HostContext> {
+export function hostContext(
+  file: InstallFile,
+  state: Pick<InstallerState, 'tables' | 'menuParents'>,
+): HostContext {
   const tables = new Map<string, HostTable>();
   const findings: Finding[] = [];
   for (const name of HOST_ROW_TABLES) {
-    const table = await readHostTable(db, name);
+    const found = tableIn(state, name);
+    const table = found && hostTableOf(name, found);
     if (table === undefined) {
       findings.push({
         level: 'error',
@@ -54,7 +54,7 @@ export async function readHostContext(db: SqlExecutor, file: InstallFile): Promi
     findings.push(...found.findings);
   }
   const menuTable = tables.get(MENU_TABLE);
-  if (menuTable !== undefined) findings.push(...(await checkMenuParents(db, file, menuTable)));
+  if (menuTable !== undefined) findings.push(...checkMenuParents(file, menuTable, state.menuParents));
   return { tables, mobileFlagColumn, findings };
 }
 
@@ -62,25 +62,16 @@ export async function readHostContext(db: SqlExecutor, file: InstallFile): Promi
  * Every menu parent must be a menu row of the installation's own scope: a SEQ_DB of another
  * company's menu would put our entries where this scope's users never see them.
  */
-async function checkMenuParents(
-  db: SqlExecutor,
+function checkMenuParents(
   file: InstallFile,
   menuTable: HostTable,
-): Promise<Finding[]> {
-  const parents = Object.entries(file.menus).flatMap(([name, placement]) =>
-    placement.father === null ? [] : [{ name, parent: placement.father }],
-  );
-  if (parents.length === 0) return [];
+  rows: InstallerState['menuParents'],
+): Finding[] {
   const scoped = SCOPE_COLUMNS.every((column) => menuTable.column(column) !== undefined);
-  const rows = await query<{ SEQ_DB: number } & Partial<Scope>>(
-    db,
-    menuRowsBySeqDb(
-      parents.map(({ parent }) => parent),
-      scoped,
-    ),
-  );
   const found = new Map(rows.map((row) => [Number(row.SEQ_DB), row]));
-  return parents.flatMap(({ name, parent }): Finding[] => {
+  return Object.entries(file.menus).flatMap(([name, placement]): Finding[] => {
+    const parent = placement.father;
+    if (parent === null) return [];
     const path = `menus.${name}.father`;
     const row = found.get(parent);
     if (row === undefined)

@@ -1,9 +1,7 @@
 import type { Finding } from '../model/findings.js';
-import { InstallerError } from '../model/installer-errors.js';
 import type { Scope } from '../model/scope.js';
 import { sameScope } from '../model/scope.js';
 import { LOGICAL_TABLES, tableNames } from '../model/table-names.js';
-import type { SqlExecutor } from '../store/driver.js';
 import type { HostTable } from '../store/host-table.js';
 import {
   LAST_INSERT_ID,
@@ -12,23 +10,16 @@ import {
   ledgerDeleteStatement,
   ledgerWriteStatement,
 } from '../store/ledger.js';
-import {
-  deleteStatement,
-  insertStatement,
-  selectBySeqDb,
-  selectWhere,
-  updateStatement,
-} from '../store/row-statements.js';
-import { query } from '../store/sql.js';
+import { deleteStatement, insertStatement, updateStatement } from '../store/row-statements.js';
 import type { PlannedChange } from './change.js';
 import { type DesiredRow, desiredRows } from './desired-rows.js';
 import { fitRow } from './fit-row.js';
 import type { HostContext } from './host-context.js';
 import type { InstallFile } from './install-file.js';
+import { CREATED_PREFIX, type HostRow, rowId, USES_PREFIX } from './ledger-keys.js';
 import { hasIdentity, ledgerRowIdentity } from './row-identity.js';
 import { sameValue } from './same-value.js';
-
-type HostRow = Record<string, unknown>;
+import type { RowState } from './state.js';
 
 /** A host column that records who inserted a row; filled with the acting user when the host has it. */
 const AUDIT_COLUMN = 'INS_USUARIO_SEQ_DB';
@@ -36,43 +27,6 @@ const AUDIT_COLUMN = 'INS_USUARIO_SEQ_DB';
 export interface RowPlan {
   readonly changes: PlannedChange[];
   readonly findings: Finding[];
-}
-
-/** What the row planner knows of the host besides the install file, its context and the ledger. */
-export interface RowState {
-  /** The host rows the ledger points at, keyed by {@link rowId}. */
-  readonly existing: ReadonlyMap<string, HostRow>;
-  /**
-   * The rows made by hand with the natural key of a wanted row (a menu entry of the same meaning,
-   * say), by that row's ledger key; a key not here was not looked up.
-   */
-  readonly byHand: ReadonlyMap<string, readonly HostRow[]>;
-}
-
-/**
- * The row changes that bring the host to what the install file asks for. Rows are matched through
- * the ledger only: an entry of this installation means "ours"; anything else is never touched.
- * Reads everything first and writes nothing; the changes run later, in one transaction. The reads
- * are the ledger's rows, then the hand-made rows of the wanted rows that would be inserted; the
- * decisions are {@link planRowsFrom}'s, over what was read.
- */
-export async function planRows(
-  db: SqlExecutor,
-  file: InstallFile,
-  host: HostContext,
-  ledger: readonly LedgerEntry[],
-  options: { force: boolean },
-): Promise<RowPlan> {
-  const existing = await readLedgerRows(db, ledger);
-  const first = planRowsFrom(file, host, ledger, { existing, byHand: new Map() }, options);
-  if (!('lookups' in first)) return first;
-  const byHand = new Map<string, HostRow[]>();
-  for (const row of first.lookups) {
-    byHand.set(row.key, await query<HostRow>(db, selectWhere(row.table, row.naturalKey)));
-  }
-  const plan = planRowsFrom(file, host, ledger, { existing, byHand }, options);
-  if ('lookups' in plan) throw new Error('the row planner asked for a lookup it was given');
-  return plan;
 }
 
 /**
@@ -246,10 +200,6 @@ function hostColumnValues(
   return { values, findings };
 }
 
-/** The ledger key saying the installation created a table (written before the DDL). */
-export const CREATED_PREFIX = 'table:';
-/** The ledger key saying the installation uses a table, whoever created it. */
-export const USES_PREFIX = 'uses:';
 const usesKey = (logical: string) => `${USES_PREFIX}${logical}`;
 
 /**
@@ -342,34 +292,6 @@ export function removal(
   ];
 }
 
-/** The host rows the ledger points at, keyed by `table#SEQ_DB`. A failed read throws: nothing is planned. */
-export async function readLedgerRows(
-  db: SqlExecutor,
-  ledger: readonly LedgerEntry[],
-): Promise<Map<string, HostRow>> {
-  const byTable = new Map<string, number[]>();
-  for (const entry of ledger) {
-    // Only the host row tables an entry's key allows are ever read (or written, or deleted from).
-    if (entry.rowSeqDb === null || ledgerRowIdentity(entry) === undefined) continue;
-    byTable.set(entry.hostTable, [...(byTable.get(entry.hostTable) ?? []), entry.rowSeqDb]);
-  }
-  const rows = new Map<string, HostRow>();
-  for (const [table, seqDbs] of byTable) {
-    const statement = selectBySeqDb(table, [...new Set(seqDbs)]);
-    const found = await db.query<HostRow>(statement.sql, statement.params).catch((error: unknown) => {
-      throw new InstallerError(
-        'LEDGER_ROWS_UNREADABLE',
-        `cannot read the rows the ledger records in ${table} (${error instanceof Error ? error.message : String(error)}): nothing was changed`,
-        { path: table, cause: error },
-      );
-    });
-    for (const row of found) {
-      rows.set(rowId(table, Number(row.SEQ_DB)), row);
-    }
-  }
-  return rows;
-}
-
 function unexpectedEntry(entry: LedgerEntry): Finding {
   return {
     level: 'info',
@@ -386,10 +308,6 @@ function notRecognised(entry: LedgerEntry, table: string, columns: readonly stri
     path: `${table}.SEQ_DB=${entry.rowSeqDb}`,
     message: `${table} row SEQ_DB ${entry.rowSeqDb}, recorded as ${entry.key}, no longer has the ${columns.join(', ')} it was written with: someone changed what it is, so it is left alone (restore those values, or delete the row and run apply)`,
   };
-}
-
-export function rowId(table: string, seqDb: number): string {
-  return `${table}#${seqDb}`;
 }
 
 /** The values of `wanted` that the row does not already have. */

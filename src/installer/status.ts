@@ -4,7 +4,7 @@ import type { LedgerRow } from '../schema/ledger.js';
 import type { SqlExecutor } from '../store/driver.js';
 import { ledgerColumns, ledgerStatusStatement } from '../store/ledger.js';
 import { query } from '../store/sql.js';
-import { CREATED_PREFIX, USES_PREFIX } from './plan-rows.js';
+import { CREATED_PREFIX, USES_PREFIX } from './ledger-keys.js';
 
 /** One installation as its ledger entries describe it (`task-association status`). */
 export interface InstallationStatus {

@@ -1,4 +1,10 @@
-import { checkValue, columnNamed, columnTypeOf, isMetricType } from '../model/column-values.js';
+import {
+  type ColumnType,
+  checkValue,
+  columnNamed,
+  columnTypeOf,
+  isMetricType,
+} from '../model/column-values.js';
 import type { Identifier } from '../model/identifier.js';
 import type { Issue } from '../model/issues.js';
 import { DEFAULT_METRICS } from '../model/metrics.js';
@@ -8,7 +14,7 @@ import { parseTreeView, type TreeView, treeViewLevels } from '../model/tree-view
 import { createTables } from '../schema/tables.js';
 import { readColumnTypes } from '../store/column-types.js';
 import type { SqlExecutor } from '../store/driver.js';
-import { readHostTable } from '../store/host-table.js';
+import { type FoundTable, readTables, tableOf } from '../store/information-schema.js';
 import { IDENTITY_COLUMNS } from '../store/metric-table.js';
 import { expectedModel } from '../sync/expected-model.js';
 import { LIVE_COLUMNS } from '../tree/table-diagnosis.js';
@@ -102,16 +108,23 @@ export function treeViewReferences(treeView: TreeView, names: TableNames): TreeV
   return references;
 }
 
-/** Reads the columns of every table the references name (one information_schema query per table). */
+/** Reads the columns of every table the references name, in one information_schema read. */
 export async function readKnownColumns(
   db: SqlExecutor,
   references: readonly TreeViewReference[],
 ): Promise<Map<string, ReadonlySet<string> | undefined>> {
+  const names = [...new Set(references.map(({ table }) => table))];
+  const found = await readTables(db, names);
+  return knownColumnsOf(new Map(names.map((name) => [name, tableOf(found, name)])));
+}
+
+/** Table name → its columns in upper case (`undefined`: no such table), of the tables as read. */
+export function knownColumnsOf(
+  tables: ReadonlyMap<string, FoundTable | undefined>,
+): Map<string, ReadonlySet<string> | undefined> {
   const known = new Map<string, ReadonlySet<string> | undefined>();
-  for (const { table } of references) {
-    if (known.has(table)) continue;
-    const found = await readHostTable(db, table);
-    known.set(table, found && new Set(found.columns.map((column) => column.name.toUpperCase())));
+  for (const [name, found] of tables) {
+    known.set(name, found && new Set([...found.columns.keys()].map((column) => column.toUpperCase())));
   }
   return known;
 }
@@ -181,9 +194,10 @@ export async function checkStoredTreeView(
     }));
   }
   const references = treeViewReferences(parsed.data, where.names);
+  const metricTable = parsed.data.metricAssociationTable ?? where.names.OPER_GRUPO_METRICA;
   return [
     ...missingReferences(references, await readKnownColumns(db, references), label),
-    ...(await unfitMetrics(db, parsed.data, where.names, label)),
+    ...unfitMetrics(await readColumnTypes(db, metricTable), parsed.data, where.names, label),
   ];
 }
 
@@ -193,14 +207,14 @@ export async function checkStoredTreeView(
  * metric can have (a date, a blob), and a `value` default the column cannot hold (too many decimal
  * places, out of range, too long, text for a number). The last two would pass every other check and
  * then refuse every save of every activity, on a field the person never touched. A table or column
- * that does not exist yet is left to {@link missingReferences}.
+ * that does not exist yet is left to {@link missingReferences}. `found`: the metric table's columns as read.
  */
-export async function unfitMetrics(
-  db: SqlExecutor,
+export function unfitMetrics(
+  found: ReadonlyMap<string, ColumnType>,
   treeView: TreeView,
   names: TableNames,
   label: string,
-): Promise<TreeViewProblem[]> {
+): TreeViewProblem[] {
   const problems: TreeViewProblem[] = [];
   const mismatch = metricTableMismatch(names, treeView);
   if (mismatch !== undefined) {
@@ -211,7 +225,7 @@ export async function unfitMetrics(
     });
   }
   const table = treeView.metricAssociationTable ?? names.OPER_GRUPO_METRICA;
-  const columns = await readColumnTypes(db, table);
+  const columns = new Map(found);
   // The installation's own metric table: apply's schema sync creates it, or adds the columns it
   // lacks, before it writes the TREE_VIEW. Checked with the columns it will have.
   if (table.toLowerCase() === names.OPER_GRUPO_METRICA.toLowerCase()) {

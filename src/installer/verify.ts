@@ -4,19 +4,17 @@ import { PARAMETERS_TABLE, type ParameterRow, TREE_VIEW_PARAMETER } from '../mod
 import { sameScope } from '../model/scope.js';
 import { LOGICAL_TABLES, OVERRIDE_PARAMETERS, type TableNames } from '../model/table-names.js';
 import type { Database, SqlExecutor } from '../store/driver.js';
-import { type LedgerEntry, readLedger } from '../store/ledger.js';
 import { readParameterRows } from '../store/parameters.js';
-import { selectWhere } from '../store/row-statements.js';
 import { differenceCodeAndPath } from '../sync/schema-difference.js';
 import { type DesiredRow, desiredRows } from './desired-rows.js';
 import { fitRow } from './fit-row.js';
-import { readHostContext } from './host-context.js';
+import { hostContext } from './host-context.js';
 import { type InstallFile, requireInstallFile } from './install-file.js';
-import { installationTableNames } from './installer.js';
+import { type HostRow, rowId } from './ledger-keys.js';
 import { checkOverrideRows, missingOverrideTables } from './override-rows.js';
-import { readLedgerRows, rowId } from './plan-rows.js';
 import { sameValue } from './same-value.js';
 import { SCHEMA_SYNC, type SchemaSync } from './schema-sync.js';
+import { type InstallerState, installationTableNames, readByHand, readInstallerState } from './state.js';
 import { checkStoredTreeView } from './verify-tree-view.js';
 
 /** One way the installation differs from what it must be: an {@link Issue}, its path in the database (`sys_core_menu.ICON`, `link-field`). */
@@ -26,8 +24,6 @@ export interface VerifyResult {
   readonly ok: boolean;
   readonly problems: readonly Problem[];
 }
-
-type HostRow = Record<string, unknown>;
 
 /**
  * Reports every drift of one installation at once: the four tables (through the schema sync's
@@ -41,21 +37,31 @@ export async function verifyInstallation(
   options: { schema?: SchemaSync } = {},
 ): Promise<VerifyResult> {
   const file = requireInstallFile(given);
+  const state = await readInstallerState(
+    db,
+    { action: 'apply', file, force: false },
+    options.schema ?? SCHEMA_SYNC,
+  );
   const problems: Problem[] = [];
-  const host = await readHostContext(db, file);
+  const host = hostContext(file, state);
   problems.push(...errorsOf(host.findings).map(({ code, path, message }) => ({ code, path, message })));
-  const names = installationTableNames(file);
-  const schema = await (options.schema ?? SCHEMA_SYNC).plan(db, names);
-  for (const difference of schema.differences) {
+  for (const difference of state.schema?.differences ?? []) {
     problems.push({ ...differenceCodeAndPath(difference), message: difference.message });
   }
   if (host.mobileFlagColumn !== undefined) {
-    const ledger = await readLedger(db);
-    const existing = await readLedgerRows(db, ledger);
-    for (const row of desiredRows(file, host.mobileFlagColumn)) {
+    const wanted = desiredRows(file, host.mobileFlagColumn).filter(
+      (row) => host.tables.has(row.table) && row.table !== PARAMETERS_TABLE,
+    );
+    const recorded = new Map(wanted.map((row) => [row.key, recordedRow(row, file, state)]));
+    // A row the ledger does not lead to may have been made by hand: verify checks that one instead.
+    const byHand = await readByHand(
+      db,
+      wanted.filter((row) => recorded.get(row.key) === undefined),
+    );
+    for (const row of wanted) {
       const table = host.tables.get(row.table);
-      if (table === undefined || row.table === PARAMETERS_TABLE) continue;
-      const found = await findRow(db, row, file, ledger, existing);
+      const found = recorded.get(row.key) ?? byHand.get(row.key)?.[0];
+      if (table === undefined) continue;
       if (found === undefined) {
         problems.push({
           code: 'ROW_MISSING',
@@ -80,28 +86,20 @@ export async function verifyInstallation(
       }
     }
   }
+  const names = installationTableNames(file);
   if (host.tables.has(PARAMETERS_TABLE)) problems.push(...(await checkParameters(db, file, names)));
   return { ok: problems.length === 0, problems };
 }
 
-/** The row that stands for `row`: ours through the ledger, another installation's if shared, else one made by hand. */
-async function findRow(
-  db: SqlExecutor,
-  row: DesiredRow,
-  file: InstallFile,
-  ledger: readonly LedgerEntry[],
-  existing: ReadonlyMap<string, HostRow>,
-): Promise<HostRow | undefined> {
-  const candidates = ledger.filter(
-    (entry) => entry.key === row.key && (row.shared || sameScope(entry.scope, file.scope)),
-  );
-  for (const entry of candidates) {
-    const found = entry.rowSeqDb === null ? undefined : existing.get(rowId(row.table, entry.rowSeqDb));
+/** The row the ledger says stands for `row`: ours, or another installation's when the row is shared. */
+function recordedRow(row: DesiredRow, file: InstallFile, state: InstallerState): HostRow | undefined {
+  for (const entry of state.ledger) {
+    if (entry.key !== row.key || !(row.shared || sameScope(entry.scope, file.scope))) continue;
+    const found =
+      entry.rowSeqDb === null ? undefined : state.rows.existing.get(rowId(row.table, entry.rowSeqDb));
     if (found !== undefined) return found;
   }
-  const statement = selectWhere(row.table, row.naturalKey);
-  const [byHand] = await db.query<HostRow>(statement.sql, statement.params);
-  return byHand;
+  return undefined;
 }
 
 /**

@@ -7,7 +7,7 @@ import { bigintUnsigned } from './bigint-unsigned.js';
  * The installer's own record of what it created: one entry per installation (scope) and stable key
  * (`menu:activities`, `link-field`, `parameter:TREE_VIEW`, `table:OPER`), pointing at the row's
  * SEQ_DB in the host table. Its DDL and its row types both come from this definition. UPD_DH and
- * PACKAGE_VERSION came in a later version: a ledger made before gets them added (`ledgerUpgrades` in
+ * PACKAGE_VERSION came in a later version: a ledger made before gets them added (`ledgerUpgradesOf` in
  * sync/ledger.ts, which refuses a column that could not be added to a table with rows), so they stay
  * nullable.
  */

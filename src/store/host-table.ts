@@ -1,6 +1,6 @@
 import type { Identifier } from '../model/identifier.js';
 import type { SqlExecutor } from './driver.js';
-import { columnOf, type FoundColumn, readTable } from './information-schema.js';
+import { columnOf, type FoundColumn, type FoundTable, readTable } from './information-schema.js';
 
 /** What the installer needs to know of a host table's column to write a row into it. */
 export type HostColumn = Pick<FoundColumn, 'name' | 'columnType' | 'nullable' | 'fillsItself'>;
@@ -15,6 +15,10 @@ export interface HostTable {
 /** Reads the columns of `table` in the current database, or `undefined` when there is no such table. */
 export async function readHostTable(db: SqlExecutor, table: Identifier): Promise<HostTable | undefined> {
   const found = await readTable(db, table);
-  if (found === undefined) return undefined;
+  return found === undefined ? undefined : hostTableOf(table, found);
+}
+
+/** The host table `table` as read into `found`. */
+export function hostTableOf(table: Identifier, found: FoundTable): HostTable {
   return { name: table, columns: [...found.columns.values()], column: (name) => columnOf(found, name) };
 }

@@ -1,8 +1,7 @@
 import { quoteIdentifier } from '../model/identifier.js';
 import { InstallerError } from '../model/installer-errors.js';
 import { ledgerTable } from '../schema/ledger.js';
-import type { SqlExecutor } from '../store/driver.js';
-import { ledgerColumns } from '../store/ledger.js';
+import type { FoundTable } from '../store/information-schema.js';
 import { type Sql, sql } from '../store/sql.js';
 import { columnDefinition, createTableStatement } from './ddl.js';
 import { tableModel } from './expected-model.js';
@@ -17,12 +16,11 @@ export const LEDGER_DDL = sql.raw(createTableStatement(LEDGER_MODEL, { ifNotExis
 
 /**
  * The statements that bring an existing ledger to this version's columns, made from the same Drizzle
- * definition ([] when it has them all, or when there is no ledger yet). Columns a later version adds
+ * definition, decided over the ledger as read ([] when it has them all). Columns a later version adds
  * are nullable: an older ledger already holds rows.
  */
-export async function ledgerUpgrades(db: SqlExecutor): Promise<Sql[]> {
-  const present = await ledgerColumns(db);
-  if (present === undefined) return [];
+export function ledgerUpgradesOf(found: FoundTable): Sql[] {
+  const present = new Set([...found.columns.keys()].map((name) => name.toUpperCase()));
   const missing = LEDGER_MODEL.columns.filter((column) => !present.has(column.name.toUpperCase()));
   // A column an older ledger lacks must be one a table with rows can take: nullable or with a
   // default, never the key. Anything else means the table is not our ledger as any version made it.

@@ -1,9 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  applyInstallation,
-  installationTableNames,
-  planInstallation,
-} from '../../src/installer/installer.js';
+import { applyInstallation, planInstallation } from '../../src/installer/installer.js';
+import { installationTableNames } from '../../src/installer/state.js';
 import { uninstallInstallation } from '../../src/installer/uninstall.js';
 import { verifyInstallation } from '../../src/installer/verify.js';
 import { parseIdentifier } from '../../src/model/identifier.js';

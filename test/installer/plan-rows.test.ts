@@ -1,6 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { type HostContext, readHostContext } from '../../src/installer/host-context.js';
+import { type HostContext, hostContext } from '../../src/installer/host-context.js';
 import { planRowsFrom } from '../../src/installer/plan-rows.js';
+import { SCHEMA_SYNC } from '../../src/installer/schema-sync.js';
+import { readInstallerState } from '../../src/installer/state.js';
 import { useScratchDatabase } from '../support/database.js';
 import { exampleInstallFile } from './support.js';
 
@@ -11,7 +13,8 @@ const file = exampleInstallFile();
 let host: HostContext;
 
 beforeAll(async () => {
-  host = await readHostContext(scratch().db, file);
+  const state = await readInstallerState(scratch().db, { action: 'apply', file, force: false }, SCHEMA_SYNC);
+  host = hostContext(file, state);
   expect(host.findings.filter((finding) => finding.level === 'error')).toEqual([]);
 });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { planTableDrops, type TableState } from '../../src/installer/uninstall.js';
+import type { TableState } from '../../src/installer/state.js';
+import { planTableDrops } from '../../src/installer/table-drops.js';
 import type { Finding } from '../../src/model/findings.js';
 
 // Which of its tables an uninstall drops, decided over what was read of them: no database here.

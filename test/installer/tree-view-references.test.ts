@@ -1,10 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseTreeView } from '../../src/config.js';
-import {
-  applyInstallation,
-  installationTableNames,
-  planInstallation,
-} from '../../src/installer/installer.js';
+import { applyInstallation, planInstallation } from '../../src/installer/installer.js';
+import { installationTableNames } from '../../src/installer/state.js';
 import { missingReferences, treeViewReferences } from '../../src/installer/verify-tree-view.js';
 import { type TableNames, tableNames } from '../../src/model/table-names.js';
 import { syncSchema } from '../../src/sync/sync.js';

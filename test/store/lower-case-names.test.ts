@@ -5,11 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  applyInstallation,
-  installationTableNames,
-  planInstallation,
-} from '../../src/installer/installer.js';
+import { applyInstallation, planInstallation } from '../../src/installer/installer.js';
+import { installationTableNames } from '../../src/installer/state.js';
 import { uninstallInstallation } from '../../src/installer/uninstall.js';
 import { verifyInstallation } from '../../src/installer/verify.js';
 import { loadTaskTree, saveMetrics } from '../../src/resolvers.js';

@@ -1,10 +1,10 @@
 import { expect, it } from 'vitest';
 import { ledgerTable } from '../../src/schema/ledger.js';
-import { readTables } from '../../src/store/information-schema.js';
+import { readTable, readTables } from '../../src/store/information-schema.js';
 import { execute } from '../../src/store/sql.js';
 import { diffSchema } from '../../src/sync/diff.js';
 import { tableModel } from '../../src/sync/expected-model.js';
-import { LEDGER_DDL, ledgerUpgrades } from '../../src/sync/ledger.js';
+import { LEDGER_DDL, ledgerUpgradesOf } from '../../src/sync/ledger.js';
 import { useScratchDatabase } from '../support/database.js';
 
 const scratch = useScratchDatabase('sync_ledger');
@@ -55,17 +55,24 @@ it('adds to an older ledger only the columns a table with rows can take, and ref
   await db.execute(
     "INSERT INTO task_association_ledger (EMPRESA, FILIAL, LOCAL, ENTRY_KEY, HOST_TABLE, INS_USUARIO_SEQ_DB) VALUES (1, 1, 1, 'link-field', 'sys_core_ds_tabela_campo', 1)",
   );
-  const upgrades = await ledgerUpgrades(db);
-  expect(upgrades.map((upgrade) => upgrade.sql)).toEqual([
+  const planned = await upgrades(db);
+  expect(planned.map((upgrade) => upgrade.sql)).toEqual([
     'ALTER TABLE `task_association_ledger` ADD COLUMN `UPD_DH` timestamp NULL DEFAULT NULL ON UPDATE CURRENT_TIMESTAMP',
     'ALTER TABLE `task_association_ledger` ADD COLUMN `PACKAGE_VERSION` varchar(40) NULL DEFAULT NULL',
   ]);
-  for (const upgrade of upgrades) await execute(db, upgrade);
+  for (const upgrade of planned) await execute(db, upgrade);
   expect(await differences()).toEqual([]);
-  expect(await ledgerUpgrades(db)).toEqual([]);
+  expect(await upgrades(db)).toEqual([]);
 
   // A table of that name without the ledger's required columns is not ours to reshape.
   await db.execute('DROP TABLE task_association_ledger');
   await db.execute('CREATE TABLE task_association_ledger (NOTE varchar(10))');
-  await expect(ledgerUpgrades(db)).rejects.toMatchObject({ code: 'LEDGER_UNEXPECTED' });
+  await expect(upgrades(db)).rejects.toMatchObject({ code: 'LEDGER_UNEXPECTED' });
 });
+
+/** The ledger's upgrades, decided over the ledger as read now. */
+async function upgrades(db: Parameters<typeof readTable>[0]) {
+  const found = await readTable(db, 'task_association_ledger');
+  if (found === undefined) throw new Error('no ledger to upgrade');
+  return ledgerUpgradesOf(found);
+}

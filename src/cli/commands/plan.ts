@@ -1,5 +1,6 @@
 import type { InstallFile } from '../../installer/install-file.js';
-import { planInstallation, refusalOf } from '../../installer/installer.js';
+import { planInstallation } from '../../installer/installer.js';
+import { refusalOf } from '../../installer/planner.js';
 import { formatScope } from '../../model/scope.js';
 import { PACKAGE_VERSION } from '../../model/version.js';
 import { inlineStatement } from '../../store/script.js';

@@ -1,0 +1,82 @@
+import { InstallerError } from '../model/installer-errors.js';
+import type { TableNames } from '../model/table-names.js';
+import type { Database, SqlExecutor } from '../store/driver.js';
+import { execute } from '../store/sql.js';
+import { type PlannedChange, runChange } from './change.js';
+import type { InstallerPlan } from './planner.js';
+import type { SchemaSync } from './schema-sync.js';
+
+/** How a plan is carried out besides its statements. */
+export interface Execution {
+  readonly names: TableNames;
+  readonly schema: SchemaSync;
+  readonly progress: (line: string) => void;
+  /**
+   * The row changes decided again over the rows read inside the row transaction (`tx`): the host's
+   * users may have changed a row since the plan was read.
+   */
+  readonly rowsNow: (tx: SqlExecutor) => Promise<readonly PlannedChange[]>;
+}
+
+/**
+ * Carries out a plan, in its order: the ledger's DDL, the schema sync (after the entries saying
+ * which tables it creates), the rows in ONE transaction, then the tables dropped one by one and
+ * the ledger. DDL commits implicitly in MySQL, so none runs inside the row transaction.
+ *
+ * The rows run only as they were planned (and, on apply, shown to the operator): decided again
+ * inside their transaction, they must come out the same, or nothing of them is written
+ * (`PLAN_CHANGED`) and the operator plans again.
+ */
+export async function executePlan(db: Database, plan: InstallerPlan, how: Execution): Promise<void> {
+  const { progress } = how;
+  for (const change of plan.ledger) {
+    progress(`  ${change.message}`);
+    await runChange(db, change);
+  }
+  if (plan.schema.length > 0) {
+    for (const statement of plan.created) await execute(db, statement);
+    progress('  running the schema sync');
+    // The sync runs its own statements: it checks each against what it finds at that moment.
+    await how.schema.sync(db, how.names);
+  }
+  progress('changing the rows in one transaction');
+  await db.transaction(async (tx) => {
+    const now = await how.rowsNow(tx);
+    if (!sameChanges(now, plan.rows)) {
+      throw new InstallerError(
+        'PLAN_CHANGED',
+        `the rows changed since they were planned (someone edited them meanwhile): no row was written${plan.schema.length > 0 ? ', though the tables were brought up to date' : ''}; plan again to see what is needed now`,
+        { path: firstDifference(plan.rows, now) },
+      );
+    }
+    for (const change of plan.rows) {
+      progress(`  ${change.message}`);
+      await runChange(tx, change);
+    }
+  });
+  // Each table is dropped, then its entry forgotten (DDL commits by itself). A stop in between
+  // leaves an entry for a table that is gone, which the next uninstall simply forgets.
+  for (const change of [...plan.tables, ...plan.dropLedger]) {
+    progress(`  ${change.message}`);
+    await runChange(db, change);
+  }
+}
+
+/** Whether two lists of changes run the same statements with the same parameters. */
+function sameChanges(a: readonly PlannedChange[], b: readonly PlannedChange[]): boolean {
+  const text = (changes: readonly PlannedChange[]) =>
+    JSON.stringify(
+      changes.map((change) => change.statements.map(({ sql, params }) => [sql, params])),
+      (_key, value: unknown) => (typeof value === 'bigint' ? `${value}n` : value),
+    );
+  return text(a) === text(b);
+}
+
+/** The ledger key of the first change that differs between two lists of changes. */
+function firstDifference(a: readonly PlannedChange[], b: readonly PlannedChange[]): string {
+  for (let index = 0; index < Math.max(a.length, b.length); index++) {
+    const [x, y] = [a[index], b[index]];
+    if (x === undefined || y === undefined || !sameChanges([x], [y])) return (x ?? y)?.key ?? '';
+  }
+  return '';
+}

@@ -1,0 +1,39 @@
+import type { Database, SqlExecutor } from '../store/driver.js';
+import type { PlannedChange } from './change.js';
+import { type InstallerPlan, planInstaller, refuseOnErrors } from './planner.js';
+import type { SchemaSync } from './schema-sync.js';
+import { type InstallerState, type Intent, readByHand, readInstallerState, readRowState } from './state.js';
+
+/** Reads the state `intent` is decided over, and decides: the one path to a plan. */
+export async function decide(
+  db: Database,
+  intent: Intent,
+  schema: SchemaSync,
+): Promise<{ state: InstallerState; plan: InstallerPlan }> {
+  const state = await readInstallerState(db, intent, schema);
+  return { state, plan: await decideOver(db, intent, state) };
+}
+
+/**
+ * The row changes decided again over the rows as they are read now inside `tx` (the rest of the
+ * state as read before), refusing when they now have an error.
+ */
+export async function rowsNow(
+  tx: SqlExecutor,
+  intent: Intent,
+  state: InstallerState,
+): Promise<readonly PlannedChange[]> {
+  const plan = await decideOver(tx, intent, { ...state, ...(await readRowState(tx, intent, state.tables)) });
+  refuseOnErrors(plan.findings);
+  return plan.rows;
+}
+
+/** Decides over `state`; when the planner first asks for hand-made rows, reads them and decides again. */
+async function decideOver(db: SqlExecutor, intent: Intent, state: InstallerState): Promise<InstallerPlan> {
+  const first = planInstaller(intent, state);
+  if (!('lookups' in first)) return first;
+  const byHand = await readByHand(db, first.lookups);
+  const plan = planInstaller(intent, { ...state, rows: { ...state.rows, byHand } });
+  if ('lookups' in plan) throw new Error('the installer planner asked again for rows it was given');
+  return plan;
+}

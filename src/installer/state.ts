@@ -1,0 +1,206 @@
+import { InstallerError } from '../model/installer-errors.js';
+import { MENU_TABLE } from '../model/menu.js';
+import { sameScope } from '../model/scope.js';
+import { type TableNames, tableNames } from '../model/table-names.js';
+import type { Database, SqlExecutor } from '../store/driver.js';
+import {
+  columnOf,
+  type FoundTable,
+  readTables,
+  referencingKeys,
+  tableOf,
+} from '../store/information-schema.js';
+import { LEDGER_TABLE, type LedgerEntry, readLedger } from '../store/ledger.js';
+import { anyRow, menuRowsBySeqDb, selectBySeqDb, selectWhere } from '../store/row-statements.js';
+import { query } from '../store/sql.js';
+import type { SchemaPlan } from '../sync/schema-difference.js';
+import type { DesiredRow } from './desired-rows.js';
+import { HOST_ROW_TABLES, type InstallFile, type UninstallFile } from './install-file.js';
+import { CREATED_PREFIX, type HostRow, rowId } from './ledger-keys.js';
+import { ledgerRowIdentity } from './row-identity.js';
+import type { SchemaSync } from './schema-sync.js';
+import { treeViewReferences } from './verify-tree-view.js';
+
+/*
+ * The installer reads, decides, then writes. This is the reading: everything its one planner
+ * (planner.ts) decides over, for apply and for uninstall, read before anything is decided, as plain
+ * data. Only the hand-made rows depend on a decision (which rows would be inserted), so the planner
+ * names them and they are read in a second pass.
+ */
+
+/** What the installer is asked to do. */
+export type Intent =
+  | { readonly action: 'apply'; readonly file: InstallFile; readonly force: boolean }
+  | { readonly action: 'uninstall'; readonly file: UninstallFile; readonly force: boolean };
+
+/** What an uninstall needs to know of a table it may drop. */
+export interface TableState {
+  readonly exists: boolean;
+  /** Foreign keys of this database pointing at it (its own included). */
+  readonly referencedBy: readonly { readonly table: string; readonly constraint: string }[];
+  readonly hasRows: boolean;
+}
+
+/** The host rows the row planner decides over. */
+export interface RowState {
+  /** The host rows the ledger points at, keyed by {@link rowId}. */
+  readonly existing: ReadonlyMap<string, HostRow>;
+  /**
+   * The rows made by hand with the natural key of a wanted row (a menu entry of the same meaning,
+   * say), by that row's ledger key; a key not here was not looked up.
+   */
+  readonly byHand: ReadonlyMap<string, readonly HostRow[]>;
+}
+
+export interface InstallerState {
+  /** Every table the plan looks at, as information_schema describes it; `undefined`: no such table. */
+  readonly tables: ReadonlyMap<string, FoundTable | undefined>;
+  /** Every entry of every installation (shared rows and tables need the others'). */
+  readonly ledger: readonly LedgerEntry[];
+  readonly rows: RowState;
+  /** The menu rows the install file names as parents (SEQ_DB, and the scope when the table has one). */
+  readonly menuParents: readonly HostRow[];
+  /** What the schema sync would do to the four tables (apply only); the sync reads and decides it. */
+  readonly schema: SchemaPlan | undefined;
+  /** The tables this installation recorded creating, by name (uninstall only). */
+  readonly drops: ReadonlyMap<string, TableState>;
+}
+
+/** The installation's table names: the defaults with the file's overrides. */
+export function installationTableNames(file: Pick<InstallFile, 'tableNames'>): TableNames {
+  return tableNames(file.tableNames ?? {});
+}
+
+/** The table `name` as read into `state`; asking for a table the reader did not read is a bug. */
+export function tableIn(state: Pick<InstallerState, 'tables'>, name: string): FoundTable | undefined {
+  if (!state.tables.has(name)) throw new Error(`the installer's state holds no read of table ${name}`);
+  return state.tables.get(name);
+}
+
+/** Reads the state `intent` is decided over (without the hand-made rows: see {@link readByHand}). */
+export async function readInstallerState(
+  db: Database,
+  intent: Intent,
+  schema: SchemaSync,
+): Promise<InstallerState> {
+  const names = installationTableNames(intent.file);
+  const wanted = [...new Set([LEDGER_TABLE, ...Object.values(names), ...hostTablesOf(intent)])];
+  const found = await readTables(db, wanted);
+  const tables = new Map(wanted.map((name) => [name, tableOf(found, name)]));
+  const rows = await readRowState(db, intent, tables);
+  return {
+    tables,
+    ...rows,
+    schema: intent.action === 'apply' ? await schema.plan(db, names) : undefined,
+    drops: intent.action === 'uninstall' ? await readDropStates(db, intent, rows.ledger, tables) : new Map(),
+  };
+}
+
+/** The tables apply looks at besides the ledger and its four: the host's, and those its TREE_VIEW names. */
+function hostTablesOf(intent: Intent): string[] {
+  if (intent.action !== 'apply') return [];
+  const { treeView } = intent.file;
+  const named =
+    treeView === undefined ? [] : treeViewReferences(treeView, installationTableNames(intent.file));
+  return [...HOST_ROW_TABLES, ...named.map((reference) => reference.table)];
+}
+
+/**
+ * The rows part of the state: the ledger, the host rows it points at, the menu parents. Read again
+ * inside the row transaction, where the rows are decided once more before they are written.
+ */
+export async function readRowState(
+  db: SqlExecutor,
+  intent: Intent,
+  tables: InstallerState['tables'],
+): Promise<Pick<InstallerState, 'ledger' | 'rows' | 'menuParents'>> {
+  const ledger = await readLedger(db);
+  const existing = await readLedgerRows(db, ledger);
+  const menuParents = intent.action === 'apply' ? await readMenuParents(db, intent.file, tables) : [];
+  return { ledger, rows: { existing, byHand: new Map() }, menuParents };
+}
+
+/** The hand-made rows the planner asked to see: those with the natural key of each row, by its key. */
+export async function readByHand(
+  db: SqlExecutor,
+  lookups: readonly DesiredRow[],
+): Promise<Map<string, HostRow[]>> {
+  const byHand = new Map<string, HostRow[]>();
+  for (const row of lookups)
+    byHand.set(row.key, await query<HostRow>(db, selectWhere(row.table, row.naturalKey)));
+  return byHand;
+}
+
+/** The host rows the ledger points at, keyed by {@link rowId}. A failed read throws: nothing is planned. */
+export async function readLedgerRows(
+  db: SqlExecutor,
+  ledger: readonly LedgerEntry[],
+): Promise<Map<string, HostRow>> {
+  const byTable = new Map<string, number[]>();
+  for (const entry of ledger) {
+    // Only the host row tables an entry's key allows are ever read (or written, or deleted from).
+    if (entry.rowSeqDb === null || ledgerRowIdentity(entry) === undefined) continue;
+    byTable.set(entry.hostTable, [...(byTable.get(entry.hostTable) ?? []), entry.rowSeqDb]);
+  }
+  const rows = new Map<string, HostRow>();
+  for (const [table, seqDbs] of byTable) {
+    const statement = selectBySeqDb(table, [...new Set(seqDbs)]);
+    const found = await db.query<HostRow>(statement.sql, statement.params).catch((error: unknown) => {
+      throw new InstallerError(
+        'LEDGER_ROWS_UNREADABLE',
+        `cannot read the rows the ledger records in ${table} (${error instanceof Error ? error.message : String(error)}): nothing was changed`,
+        { path: table, cause: error },
+      );
+    });
+    for (const row of found) rows.set(rowId(table, Number(row.SEQ_DB)), row);
+  }
+  return rows;
+}
+
+/** The scope columns a host menu table may have: a parent must be of the installation's scope. */
+export const SCOPE_COLUMNS = ['EMPRESA', 'FILIAL', 'LOCAL'] as const;
+
+/** The menu rows named as parents; none to read when the menu table is missing or has no SEQ_DB. */
+async function readMenuParents(
+  db: SqlExecutor,
+  file: InstallFile,
+  tables: InstallerState['tables'],
+): Promise<HostRow[]> {
+  const menu = tables.get(MENU_TABLE);
+  const parents = Object.values(file.menus).flatMap((placement) =>
+    placement.father === null ? [] : [placement.father],
+  );
+  if (menu === undefined || columnOf(menu, 'SEQ_DB') === undefined || parents.length === 0) return [];
+  const scoped = SCOPE_COLUMNS.every((column) => columnOf(menu, column) !== undefined);
+  return query<HostRow>(db, menuRowsBySeqDb([...new Set(parents)], scoped));
+}
+
+/**
+ * Of each table this installation recorded creating under its own name for it: whether it exists,
+ * the foreign keys pointing at it, whether it holds rows. Only those can be dropped, so no other
+ * table is read.
+ */
+async function readDropStates(
+  db: SqlExecutor,
+  intent: Intent,
+  ledger: readonly LedgerEntry[],
+  tables: InstallerState['tables'],
+): Promise<Map<string, TableState>> {
+  const created = new Set(
+    ledger
+      .filter((entry) => sameScope(entry.scope, intent.file.scope) && entry.key.startsWith(CREATED_PREFIX))
+      .map((entry) => entry.hostTable),
+  );
+  const states = new Map<string, TableState>();
+  for (const table of Object.values(installationTableNames(intent.file))) {
+    if (!created.has(table)) continue;
+    if (tables.get(table) === undefined) {
+      states.set(table, { exists: false, referencedBy: [], hasRows: false });
+      continue;
+    }
+    const referencedBy = await referencingKeys(db, table);
+    const [row] = await query(db, anyRow(table));
+    states.set(table, { exists: true, referencedBy, hasRows: row !== undefined });
+  }
+  return states;
+}

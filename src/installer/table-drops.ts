@@ -1,0 +1,139 @@
+import type { Finding } from '../model/findings.js';
+import { sameScope } from '../model/scope.js';
+import type { LOGICAL_TABLES } from '../model/table-names.js';
+import {
+  LEDGER_TABLE,
+  type LedgerEntry,
+  ledgerDeleteStatement,
+  ledgerWriteStatement,
+} from '../store/ledger.js';
+import { dropTable } from '../store/row-statements.js';
+import type { PlannedChange } from './change.js';
+import type { UninstallFile } from './install-file.js';
+import { CREATED_PREFIX, USES_PREFIX } from './ledger-keys.js';
+import { installationTableNames, type TableState } from './state.js';
+
+/**
+ * The tables this installation created and may drop, decided over what was read: each only under
+ * the installation's own name for it, handed over to another installation that uses it, kept when a
+ * foreign key of a table that stays points at it or (without `force`) when it holds rows.
+ */
+export function planTableDrops(
+  file: UninstallFile,
+  mine: readonly LedgerEntry[],
+  ledger: readonly LedgerEntry[],
+  states: ReadonlyMap<string, TableState>,
+  force: boolean,
+  findings: Finding[],
+): PlannedChange[] {
+  // Children before parents, so foreign keys never block a drop.
+  const order = [
+    'OPER_GRUPO_METRICA',
+    'OPER_OPER_GRUPO',
+    'OPER',
+    'OPER_GRUPO',
+  ] as const satisfies readonly (typeof LOGICAL_TABLES)[number][];
+  const drops: PlannedChange[] = [];
+  for (const logical of order) {
+    const entry = mine.find((e) => e.key === `${CREATED_PREFIX}${logical}`);
+    if (entry === undefined) continue;
+    // Only the installation's own name for this table is ever dropped: a stale or edited entry
+    // naming another table is reported and kept.
+    const table = installationTableNames(file)[logical];
+    if (entry.hostTable !== table) {
+      findings.push({
+        level: 'info',
+        code: 'LEDGER_ENTRY_UNEXPECTED',
+        path: `ledger.${entry.key}`,
+        message: `the ledger entry ${entry.key} names table ${entry.hostTable}, but this installation's ${logical} table is ${table}: nothing was dropped; check the install file's tableNames, or remove the entry from ${LEDGER_TABLE}`,
+      });
+      continue;
+    }
+    const forget = ledgerDeleteStatement(entry.scope, entry.key);
+    // Any entry of another installation naming the table (it uses it, or created it and was killed
+    // before recording its use) keeps the table, even with --force.
+    const user = ledger.find(
+      (other) =>
+        !sameScope(other.scope, entry.scope) &&
+        (other.key.startsWith(USES_PREFIX) || other.key.startsWith(CREATED_PREFIX)) &&
+        other.hostTable === table,
+    );
+    if (user !== undefined) {
+      drops.push(handOver(entry, user, file.actingUser));
+      continue;
+    }
+    const state = states.get(table) ?? { exists: false, referencedBy: [], hasRows: false };
+    if (!state.exists) {
+      drops.push({
+        kind: 'forget',
+        table: LEDGER_TABLE,
+        key: entry.key,
+        ...forget,
+        message: `forget table ${table}: it is gone`,
+        statements: [forget],
+      });
+      continue;
+    }
+    // A foreign key of a table that stays (the host's, or one of ours kept for its rows) would make
+    // the DROP fail after the rows were already removed: the table is kept, even with --force.
+    // Compared without case: a server with lower_case_table_names=1 reports `mo_oper` for MO_OPER.
+    const dropped = new Set(
+      drops.filter((drop) => drop.kind === 'drop-table').map((drop) => drop.table.toLowerCase()),
+    );
+    const blocker = state.referencedBy.find(
+      (key) => key.table.toLowerCase() !== table.toLowerCase() && !dropped.has(key.table.toLowerCase()),
+    );
+    if (blocker !== undefined) {
+      findings.push({
+        level: 'info',
+        code: 'TABLE_REFERENCED',
+        path: table,
+        message: `table ${table} is referenced by foreign key ${blocker.constraint} of table ${blocker.table}: kept (drop that foreign key, then run uninstall again)`,
+      });
+      continue;
+    }
+    if (state.hasRows && !force) {
+      findings.push({
+        level: 'info',
+        code: 'TABLE_NOT_EMPTY',
+        path: table,
+        message: `table ${table} holds rows: kept (run uninstall with --force to drop it with its rows)`,
+      });
+      continue;
+    }
+    const drop = dropTable(table);
+    drops.push({
+      kind: 'drop-table',
+      table,
+      key: entry.key,
+      sql: drop.sql,
+      params: drop.params,
+      message: `drop table ${table}${state.hasRows ? ' with its rows (--force)' : ' (empty)'}`,
+      statements: [drop, forget],
+    });
+  }
+  return drops;
+}
+
+/**
+ * A table this installation created that another one still uses stays, and the record of its
+ * creation passes to that installation: the last one to leave drops it, so it is never orphaned.
+ */
+function handOver(entry: LedgerEntry, user: LedgerEntry, actingUser: number): PlannedChange {
+  const logical = user.key.slice(user.key.indexOf(':') + 1);
+  const heir = {
+    scope: user.scope,
+    key: `${CREATED_PREFIX}${logical}`,
+    hostTable: entry.hostTable,
+    rowSeqDb: null,
+  };
+  const { scope } = user;
+  return {
+    kind: 'forget',
+    table: LEDGER_TABLE,
+    key: entry.key,
+    ...ledgerDeleteStatement(entry.scope, entry.key),
+    message: `keep table ${entry.hostTable}: installation ${scope.EMPRESA}/${scope.FILIAL}/${scope.LOCAL} uses it (it will drop it when it leaves)`,
+    statements: [ledgerWriteStatement(heir, actingUser), ledgerDeleteStatement(entry.scope, entry.key)],
+  };
+}

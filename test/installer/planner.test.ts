@@ -1,0 +1,112 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { applyInstallation } from '../../src/installer/installer.js';
+import { type InstallerPlan, planInstaller, scriptOf } from '../../src/installer/planner.js';
+import { SCHEMA_SYNC } from '../../src/installer/schema-sync.js';
+import { type InstallerState, type Intent, readInstallerState } from '../../src/installer/state.js';
+import { useScratchDatabase } from '../support/database.js';
+import { exampleInstallFile } from './support.js';
+
+// One planner decides apply and uninstall over plain data. The state is read twice from a real host
+// (before and after an install); every case then varies it and asks the planner, with no database.
+const scratch = useScratchDatabase('installer_planner', { hostSchema: true });
+const file = exampleInstallFile();
+const apply: Intent = { action: 'apply', file, force: false };
+const uninstall: Intent = { action: 'uninstall', file, force: false };
+let fresh: InstallerState;
+let installed: InstallerState;
+
+beforeAll(async () => {
+  const { db } = scratch();
+  fresh = await readInstallerState(db, apply, SCHEMA_SYNC);
+  await applyInstallation(db, file, {});
+  installed = await readInstallerState(db, uninstall, SCHEMA_SYNC);
+});
+
+function plan(intent: Intent, state: InstallerState): InstallerPlan {
+  const decided = planInstaller(intent, state);
+  if ('lookups' in decided) {
+    // Nobody made any of these rows by hand.
+    const byHand = new Map(decided.lookups.map((row) => [row.key, []]));
+    return plan(intent, { ...state, rows: { ...state.rows, byHand } });
+  }
+  return decided;
+}
+
+describe('planInstaller, apply', () => {
+  it('creates the ledger, records the four tables it creates, syncs them, then writes the rows in one transaction', () => {
+    const planned = plan(apply, fresh);
+    expect(planned.findings).toEqual([]);
+    expect(planned.ledger.map((change) => change.message)).toEqual([
+      "create the installer's ledger task_association_ledger",
+    ]);
+    expect(planned.created).toHaveLength(4);
+    expect(planned.schema.map((change) => change.sql.split(' (')[0])).toEqual([
+      'CREATE TABLE `MO_OPER`',
+      'CREATE TABLE `MO_OPER_GRUPO`',
+      'CREATE TABLE `MO_OPER_GRUPO_METRICA`',
+      'CREATE TABLE `MO_OPER_MO_OPER_GRUPO`',
+    ]);
+    expect(planned.tables).toEqual([]);
+    expect(planned.dropLedger).toEqual([]);
+    const script = scriptOf(planned).map((statement) => statement.sql.split(' (')[0]);
+    const start = script.indexOf('START TRANSACTION');
+    expect(script.slice(0, 2)).toEqual([
+      expect.stringContaining('CREATE TABLE IF NOT EXISTS `task_association_ledger`'),
+      'INSERT INTO `task_association_ledger`',
+    ]);
+    expect(script.slice(5, start)).toHaveLength(4);
+    expect(script.at(-1)).toBe('COMMIT');
+  });
+
+  it('asks for the hand-made rows of what it would insert before deciding anything', () => {
+    const decided = planInstaller(apply, fresh);
+    expect('lookups' in decided && decided.lookups.length).toBe(9);
+  });
+
+  it('refuses, as a finding, a table another installation keeps as another of the four', () => {
+    const other = { EMPRESA: 2, FILIAL: 1, LOCAL: 1 };
+    const ledger = [{ scope: other, key: 'uses:OPER_GRUPO', hostTable: 'MO_OPER', rowSeqDb: null }];
+    expect(plan(apply, { ...fresh, ledger }).findings).toContainEqual(
+      expect.objectContaining({ level: 'error', code: 'TABLE_OF_ANOTHER_KIND', path: 'tableNames.OPER' }),
+    );
+  });
+
+  it('names the table it was not given rather than guessing it is missing', () => {
+    const tables = new Map([...fresh.tables].filter(([name]) => name !== 'sys_core_menu'));
+    expect(() => plan(apply, { ...fresh, tables })).toThrow(
+      "the installer's state holds no read of table sys_core_menu",
+    );
+  });
+});
+
+describe('planInstaller, uninstall', () => {
+  it('removes the rows, then drops the empty tables children first, then the ledger nobody else uses', () => {
+    const planned = plan(uninstall, installed);
+    expect(planned.ledger).toEqual([]);
+    expect(planned.schema).toEqual([]);
+    expect(planned.rows.map((change) => change.kind)).toEqual([
+      ...Array(9).fill('delete'),
+      ...Array(4).fill('forget'),
+    ]);
+    expect(planned.tables.map((change) => change.table)).toEqual([
+      'MO_OPER_GRUPO_METRICA',
+      'MO_OPER_MO_OPER_GRUPO',
+      'MO_OPER',
+      'MO_OPER_GRUPO',
+    ]);
+    expect(planned.dropLedger.map((change) => change.sql)).toEqual(['DROP TABLE `task_association_ledger`']);
+  });
+
+  it('keeps the ledger while another installation is in it, and says when there is nothing to remove', () => {
+    const other = {
+      scope: { EMPRESA: 2, FILIAL: 1, LOCAL: 1 },
+      key: 'link-field',
+      hostTable: 'x',
+      rowSeqDb: null,
+    };
+    expect(plan(uninstall, { ...installed, ledger: [...installed.ledger, other] }).dropLedger).toEqual([]);
+    const alone = plan(uninstall, { ...installed, ledger: [other] });
+    expect(alone.findings).toEqual([expect.objectContaining({ level: 'info', code: 'NOT_INSTALLED' })]);
+    expect([...alone.rows, ...alone.tables, ...alone.dropLedger]).toEqual([]);
+  });
+});
