@@ -8,7 +8,7 @@ import { LEDGER_TABLE, type LedgerEntry, ledgerWriteStatement } from '../store/l
 import { dropTable, TRANSACTION_END, TRANSACTION_START } from '../store/row-statements.js';
 import { type Sql, type Statement, sql } from '../store/sql.js';
 import { LEDGER_DDL, ledgerUpgradesOf } from '../sync/ledger.js';
-import { BLOCKING_KINDS, differenceCodeAndPath } from '../sync/schema-difference.js';
+import { BLOCKING_KINDS, differenceIssue } from '../sync/schema-difference.js';
 import { type Change, describeChange, type PlannedChange } from './change.js';
 import type { DesiredRow } from './desired-rows.js';
 import { hostContext } from './host-context.js';
@@ -108,8 +108,8 @@ function planApply(file: InstallFile, force: boolean, state: InstallerState): De
   const refusedBySync = schema.differences
     .filter((difference) => difference.destructive || BLOCKING_KINDS.includes(difference.kind))
     .map((difference): Finding => {
-      const { code, path } = differenceCodeAndPath(difference);
-      return { level: 'error', code: `SCHEMA_${code}`, path, message: difference.message };
+      const issue = differenceIssue(difference);
+      return { level: 'error', ...issue, code: `SCHEMA_${issue.code}` };
     });
   const ledgerTable = tableIn(state, LEDGER_TABLE);
   return {

@@ -5,7 +5,7 @@ import { sameScope } from '../model/scope.js';
 import { LOGICAL_TABLES, OVERRIDE_PARAMETERS, type TableNames } from '../model/table-names.js';
 import type { Database, SqlExecutor } from '../store/driver.js';
 import { readParameterRows } from '../store/parameters.js';
-import { differenceCodeAndPath } from '../sync/schema-difference.js';
+import { differenceIssue } from '../sync/schema-difference.js';
 import { type DesiredRow, desiredRows } from './desired-rows.js';
 import { fitRow } from './fit-row.js';
 import { hostContext } from './host-context.js';
@@ -45,9 +45,7 @@ export async function verifyInstallation(
   const problems: Problem[] = [];
   const host = hostContext(file, state);
   problems.push(...errorsOf(host.findings).map(({ code, path, message }) => ({ code, path, message })));
-  for (const difference of state.schema?.differences ?? []) {
-    problems.push({ ...differenceCodeAndPath(difference), message: difference.message });
-  }
+  problems.push(...(state.schema?.differences ?? []).map(differenceIssue));
   if (host.mobileFlagColumn !== undefined) {
     const wanted = desiredRows(file, host.mobileFlagColumn).filter(
       (row) => host.tables.has(row.table) && row.table !== PARAMETERS_TABLE,

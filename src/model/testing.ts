@@ -1,19 +1,21 @@
 // `task-association/testing`: helpers for configuration authors' own test suites. Nothing here
 // imports a test framework, so the module loads under vitest, jest or node:test alike.
-import { TaskAssociationError } from './errors.js';
-import { type ConfigIssue, type ConfigIssueCode, formatIssues } from './issues.js';
+import { ConfigError, type ConfigIssue, type ConfigIssueCode, formatIssues } from './issues.js';
 import { parseTreeView, type TreeView } from './tree-view.js';
 
-/** Thrown by {@link assertValidTreeView}; the message lists every problem, one per line. */
-export class TreeViewAssertionError extends TaskAssociationError {
-  readonly issues: readonly ConfigIssue[];
+/**
+ * Thrown by {@link assertValidTreeView}: a {@link ConfigError} whose message lists every problem, one
+ * per line, as a test report shows it best.
+ */
+export class TreeViewAssertionError extends ConfigError {
+  declare readonly issues: readonly ConfigIssue[];
 
   constructor(issues: readonly ConfigIssue[]) {
     const count = issues.length === 1 ? '1 problem' : `${issues.length} problems`;
-    super('INVALID_TREE_VIEW', `the TREE_VIEW is invalid (${count}):\n${formatIssues(issues)}`, {
+    super('INVALID_TREE_VIEW', 'the TREE_VIEW is invalid', issues, {
+      message: `the TREE_VIEW is invalid (${count}):\n${formatIssues(issues)}`,
       path: issues[0]?.path ?? '',
     });
-    this.issues = issues;
   }
 }
 

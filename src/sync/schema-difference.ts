@@ -1,3 +1,4 @@
+import type { Issue } from '../model/issues.js';
 /** What kind of difference sync found between the database and the Drizzle tables. */
 export type SchemaDifferenceKind =
   | 'missing-table'
@@ -44,12 +45,14 @@ export const BLOCKING_KINDS: readonly SchemaDifferenceKind[] = [
 ];
 
 /**
- * How a difference is named outside the sync: a stable code from its kind (`missing-column` →
- * `MISSING_COLUMN`) and the path of what differs (`MO_OPER.CODIGO`, or the table alone).
+ * A difference as an {@link Issue}, the shape every problem has outside the sync: a stable code from
+ * its kind (`missing-column` → `MISSING_COLUMN`), the path of what differs (`MO_OPER.CODIGO`, or the
+ * table alone), and its message.
  */
-export function differenceCodeAndPath(difference: SchemaDifference): { code: string; path: string } {
+export function differenceIssue(difference: SchemaDifference): Issue {
   return {
     code: difference.kind.toUpperCase().replaceAll('-', '_'),
     path: difference.column === undefined ? difference.table : `${difference.table}.${difference.column}`,
+    message: difference.message,
   };
 }

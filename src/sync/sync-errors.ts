@@ -1,5 +1,6 @@
 import { TaskAssociationError } from '../model/errors.js';
-import { differenceCodeAndPath, type SchemaDifference } from './schema-difference.js';
+import type { Issue } from '../model/issues.js';
+import { differenceIssue, type SchemaDifference } from './schema-difference.js';
 
 /**
  * Sync refused, or the server refused one of its statements. `code` is DESTRUCTIVE_DIFFERENCE (fixing it would drop or narrow
@@ -9,6 +10,8 @@ import { differenceCodeAndPath, type SchemaDifference } from './schema-differenc
  */
 export class SchemaSyncError extends TaskAssociationError {
   readonly differences: readonly SchemaDifference[];
+  /** The differences as issues, the shape every other problem of the package has. */
+  readonly issues: readonly Issue[];
 
   constructor(
     code: string,
@@ -17,9 +20,10 @@ export class SchemaSyncError extends TaskAssociationError {
     options: { cause?: unknown; path?: string } = {},
   ) {
     super(code, message, {
-      ...(differences[0] === undefined ? {} : { path: differenceCodeAndPath(differences[0]).path }),
+      ...(differences[0] === undefined ? {} : { path: differenceIssue(differences[0]).path }),
       ...options,
     });
     this.differences = differences;
+    this.issues = differences.map(differenceIssue);
   }
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../src/model/issues.js';
 import {
   assertValidTreeView,
   TreeViewAssertionError,
@@ -22,6 +23,11 @@ describe('task-association/testing', () => {
 
   it('assertValidTreeView throws every problem, one per line', () => {
     expect(() => assertValidTreeView(GAP)).toThrowError(TreeViewAssertionError);
+    // A ConfigError like every other configuration problem: one catch, the same `issues`.
+    expect(() => assertValidTreeView(GAP)).toThrowError(ConfigError);
+    expect(() => assertValidTreeView(GAP)).toThrow(
+      expect.objectContaining({ code: 'INVALID_TREE_VIEW', issues: treeViewIssues(GAP), path: 'layers' }),
+    );
     expect(() => assertValidTreeView(GAP)).toThrowErrorMatchingInlineSnapshot(`
       [TreeViewAssertionError: the TREE_VIEW is invalid (2 problems):
       ✖ layer "2" is missing: layers are numbered "1" to "3" without gaps → at layers

@@ -187,6 +187,14 @@ describe('syncSchema', () => {
       ],
     });
     expect((error as Error).message).toContain('found int; expected varchar(50)');
+    // The same differences in the shape every other problem has.
+    expect((error as SchemaSyncError).issues).toEqual([
+      {
+        code: 'COLUMN_TYPE',
+        path: 'TYPED_OPER.CODIGO',
+        message: expect.stringContaining('is int, expected varchar(50)'),
+      },
+    ]);
     expect(await existing(names)).toEqual(['TYPED_OPER']);
     const columns = await db.query(
       'SELECT COLUMN_NAME FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?',
