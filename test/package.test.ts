@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
@@ -185,6 +185,17 @@ describe('the published package', () => {
     );
     for (const internal of ['introspect', 'expectedModel', 'LEDGER_TABLE', 'installerLockName', 'checkValue'])
       expect(main[internal], internal).toBeUndefined();
+  });
+
+  it('declares no internal: what is marked @internal is stripped from the declarations', async () => {
+    const declarations = (await readdir(new URL('dist/', root), { recursive: true })).filter((file) =>
+      file.endsWith('.d.ts'),
+    );
+    expect(declarations.length).toBeGreaterThan(50);
+    for (const file of declarations)
+      expect(await readFile(new URL(`dist/${file}`, root), 'utf8'), file).not.toContain('@internal');
+    // The template's one door for text.
+    expect(await readFile(new URL('dist/store/sql.d.ts', root), 'utf8')).not.toMatch(/static of\b/);
   });
 
   it('every file the exports map names exists', async () => {

@@ -2,14 +2,13 @@ import { InstallerError } from '../model/installer-errors.js';
 import type { TableNames } from '../model/table-names.js';
 import type { Database, SqlExecutor } from '../store/driver.js';
 import { execute } from '../store/sql.js';
+import { syncSchema } from '../sync/sync.js';
 import { type PlannedChange, runChange } from './change.js';
 import type { InstallerPlan } from './planner.js';
-import type { SchemaSync } from './schema-sync.js';
 
 /** How a plan is carried out besides its statements. */
 export interface Execution {
   readonly names: TableNames;
-  readonly schema: SchemaSync;
   readonly progress: (line: string) => void;
   /**
    * The row changes decided again over the rows read inside the row transaction (`tx`): the host's
@@ -37,7 +36,7 @@ export async function executePlan(db: Database, plan: InstallerPlan, how: Execut
     for (const statement of plan.created) await execute(db, statement);
     progress('  running the schema sync');
     // The sync runs its own statements: it checks each against what it finds at that moment.
-    await how.schema.sync(db, how.names);
+    await syncSchema(db, how.names);
   }
   progress('changing the rows in one transaction');
   await db.transaction(async (tx) => {

@@ -7,14 +7,11 @@ import { executePlan } from './execute.js';
 import { HOST_ROW_TABLES, type InstallFile, requireInstallFile } from './install-file.js';
 import { changesOf, type InstallerPlan, refuseOnErrors, scriptOf } from './planner.js';
 import { decide, rowsNow } from './read-and-decide.js';
-import { SCHEMA_SYNC, type SchemaSync } from './schema-sync.js';
 import { type Intent, installationTableNames } from './state.js';
 
 export interface InstallerOptions {
   /** Also reset the rows administrators may edit (TREE_VIEW, table-name overrides) to the install file. */
   readonly force?: boolean;
-  /** The schema sync; the real one unless a test watches it. */
-  readonly schema?: SchemaSync;
   /** One line per step, for stderr. */
   readonly progress?: (line: string) => void;
 }
@@ -42,7 +39,7 @@ export async function planInstallation(
 ): Promise<InstallPlan> {
   const intent = applyIntent(given, options);
   options.progress?.(`reading the host tables ${HOST_ROW_TABLES.join(', ')}, the ledger and the four tables`);
-  return shown((await decide(db, intent, options.schema ?? SCHEMA_SYNC)).plan);
+  return shown((await decide(db, intent)).plan);
 }
 
 /**
@@ -56,9 +53,8 @@ export async function applyInstallation(
   options: InstallerOptions & { confirm?: (plan: InstallPlan) => Promise<boolean> },
 ): Promise<ChangeResult> {
   const intent = applyIntent(given, options);
-  const schema = options.schema ?? SCHEMA_SYNC;
   return withInstallerLock(db, async (lock) => {
-    const { state, plan } = await decide(db, intent, schema);
+    const { state, plan } = await decide(db, intent);
     refuseOnErrors(plan.findings);
     const changes = changesOf(plan);
     if (changes.length === 0) return { changes, findings: plan.findings, applied: true };
@@ -69,7 +65,6 @@ export async function applyInstallation(
     }
     await executePlan(db, plan, {
       names: installationTableNames(intent.file),
-      schema,
       progress: options.progress ?? (() => undefined),
       rowsNow: (tx) => rowsNow(tx, intent, state),
     });

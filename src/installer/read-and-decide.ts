@@ -1,16 +1,14 @@
 import type { Database, SqlExecutor } from '../store/driver.js';
 import type { PlannedChange } from './change.js';
 import { type InstallerPlan, planInstaller, refuseOnErrors } from './planner.js';
-import type { SchemaSync } from './schema-sync.js';
 import { type InstallerState, type Intent, readByHand, readInstallerState, readRowState } from './state.js';
 
 /** Reads the state `intent` is decided over, and decides: the one path to a plan. */
 export async function decide(
   db: Database,
   intent: Intent,
-  schema: SchemaSync,
 ): Promise<{ state: InstallerState; plan: InstallerPlan }> {
-  const state = await readInstallerState(db, intent, schema);
+  const state = await readInstallerState(db, intent);
   return { state, plan: await decideOver(db, intent, state) };
 }
 

@@ -13,12 +13,12 @@ import {
 import { LEDGER_TABLE, type LedgerEntry, readLedger } from '../store/ledger.js';
 import { anyRow, menuRowsBySeqDb, selectBySeqDb, selectWhere } from '../store/row-statements.js';
 import { query } from '../store/sql.js';
+import { planSchemaSync } from '../sync/plan.js';
 import type { SchemaPlan } from '../sync/schema-difference.js';
 import type { DesiredRow } from './desired-rows.js';
 import { HOST_ROW_TABLES, type InstallFile, type UninstallFile } from './install-file.js';
 import { CREATED_PREFIX, type HostRow, rowId } from './ledger-keys.js';
 import { ledgerRowIdentity } from './row-identity.js';
-import type { SchemaSync } from './schema-sync.js';
 import { treeViewReferences } from './verify-tree-view.js';
 
 /*
@@ -78,11 +78,7 @@ export function tableIn(state: Pick<InstallerState, 'tables'>, name: string): Fo
 }
 
 /** Reads the state `intent` is decided over (without the hand-made rows: see {@link readByHand}). */
-export async function readInstallerState(
-  db: Database,
-  intent: Intent,
-  schema: SchemaSync,
-): Promise<InstallerState> {
+export async function readInstallerState(db: Database, intent: Intent): Promise<InstallerState> {
   const names = installationTableNames(intent.file);
   const wanted = [...new Set([LEDGER_TABLE, ...Object.values(names), ...hostTablesOf(intent)])];
   const found = await readTables(db, wanted);
@@ -91,7 +87,7 @@ export async function readInstallerState(
   return {
     tables,
     ...rows,
-    schema: intent.action === 'apply' ? await schema.plan(db, names) : undefined,
+    schema: intent.action === 'apply' ? await planSchemaSync(db, names) : undefined,
     drops: intent.action === 'uninstall' ? await readDropStates(db, intent, rows.ledger, tables) : new Map(),
   };
 }

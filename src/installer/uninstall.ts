@@ -6,7 +6,6 @@ import { executePlan } from './execute.js';
 import { type InstallFile, requireUninstallFile } from './install-file.js';
 import { changesOf } from './planner.js';
 import { decide, rowsNow } from './read-and-decide.js';
-import { SCHEMA_SYNC } from './schema-sync.js';
 import { type Intent, installationTableNames } from './state.js';
 
 export interface UninstallOptions {
@@ -37,7 +36,7 @@ export async function uninstallInstallation(
   const progress = options.progress ?? (() => undefined);
   return withInstallerLock(db, async (lock) => {
     progress('reading the ledger and the tables it records');
-    const { state, plan } = await decide(db, intent, SCHEMA_SYNC);
+    const { state, plan } = await decide(db, intent);
     const changes = changesOf(plan);
     const { findings } = plan;
     if (changes.length === 0) return { changes, findings, applied: true };
@@ -48,7 +47,6 @@ export async function uninstallInstallation(
     }
     await executePlan(db, plan, {
       names: installationTableNames(intent.file),
-      schema: SCHEMA_SYNC,
       progress,
       rowsNow: (tx) => rowsNow(tx, intent, state),
     });

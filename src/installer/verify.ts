@@ -13,7 +13,6 @@ import { type InstallFile, requireInstallFile } from './install-file.js';
 import { type HostRow, rowId } from './ledger-keys.js';
 import { checkOverrideRows, missingOverrideTables } from './override-rows.js';
 import { sameValue } from './same-value.js';
-import { SCHEMA_SYNC, type SchemaSync } from './schema-sync.js';
 import { type InstallerState, installationTableNames, readByHand, readInstallerState } from './state.js';
 import { checkStoredTreeView } from './verify-tree-view.js';
 
@@ -31,17 +30,9 @@ export interface VerifyResult {
  * byte for byte), and the parameter rows as they are now (an override naming a missing table, a
  * TREE_VIEW that is invalid or names missing tables or columns). Writes nothing.
  */
-export async function verifyInstallation(
-  db: Database,
-  given: InstallFile,
-  options: { schema?: SchemaSync } = {},
-): Promise<VerifyResult> {
+export async function verifyInstallation(db: Database, given: InstallFile): Promise<VerifyResult> {
   const file = requireInstallFile(given);
-  const state = await readInstallerState(
-    db,
-    { action: 'apply', file, force: false },
-    options.schema ?? SCHEMA_SYNC,
-  );
+  const state = await readInstallerState(db, { action: 'apply', file, force: false });
   const problems: Problem[] = [];
   const host = hostContext(file, state);
   problems.push(...errorsOf(host.findings).map(({ code, path, message }) => ({ code, path, message })));

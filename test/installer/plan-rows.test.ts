@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { type HostContext, hostContext } from '../../src/installer/host-context.js';
 import { planRowsFrom } from '../../src/installer/plan-rows.js';
-import { SCHEMA_SYNC } from '../../src/installer/schema-sync.js';
 import { readInstallerState } from '../../src/installer/state.js';
 import { useScratchDatabase } from '../support/database.js';
 import { exampleInstallFile } from './support.js';
@@ -13,7 +12,7 @@ const file = exampleInstallFile();
 let host: HostContext;
 
 beforeAll(async () => {
-  const state = await readInstallerState(scratch().db, { action: 'apply', file, force: false }, SCHEMA_SYNC);
+  const state = await readInstallerState(scratch().db, { action: 'apply', file, force: false });
   host = hostContext(file, state);
   expect(host.findings.filter((finding) => finding.level === 'error')).toEqual([]);
 });

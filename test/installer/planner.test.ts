@@ -1,7 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { applyInstallation } from '../../src/installer/installer.js';
 import { type InstallerPlan, planInstaller, scriptOf } from '../../src/installer/planner.js';
-import { SCHEMA_SYNC } from '../../src/installer/schema-sync.js';
 import { type InstallerState, type Intent, readInstallerState } from '../../src/installer/state.js';
 import { useScratchDatabase } from '../support/database.js';
 import { exampleInstallFile } from './support.js';
@@ -17,9 +16,9 @@ let installed: InstallerState;
 
 beforeAll(async () => {
   const { db } = scratch();
-  fresh = await readInstallerState(db, apply, SCHEMA_SYNC);
+  fresh = await readInstallerState(db, apply);
   await applyInstallation(db, file, {});
-  installed = await readInstallerState(db, uninstall, SCHEMA_SYNC);
+  installed = await readInstallerState(db, uninstall);
 });
 
 function plan(intent: Intent, state: InstallerState): InstallerPlan {
