@@ -1,10 +1,10 @@
 import type { TreePlan } from '../model/tree-plan.js';
 import { CHAIN_STEPS } from '../store/save-checks.js';
-import { reachesRoot } from './shown-nodes.js';
+import { shownOf } from './shown.js';
 
 /**
  * Which of the batch's parent nodes the tree shows, from the walk's JSON columns (`w0`, `w1`, ...,
- * read from the first key's row), by the rules `loadTaskTree` builds the tree with; or `undefined`
+ * read from the first key's row), decided by {@link shownOf}; or `undefined`
  * when a parent chain is longer than the walk went ({@link CHAIN_STEPS} steps): the caller walks
  * those with `shownNodes` instead.
  */
@@ -15,29 +15,25 @@ export function shownFromWalk(
   const start = plan.levels.length - 2;
   const first = plan.levels[0];
   if (start < 0 || first === undefined) return new Set();
-  let shown: Set<number>;
-  if (first.nestedBy !== undefined) {
-    const parents = new Map<number, number | null>();
-    const deepest: (number | null)[] = [];
-    for (const [id, parent, step] of jsonRows(row.w0) as [unknown, unknown, unknown][]) {
-      const parentId = parent === null ? null : Number(parent);
-      parents.set(Number(id), parentId);
-      if (Number(step) >= CHAIN_STEPS) deepest.push(parentId);
-    }
-    // A parent not read is hidden (deleted, inactive, another scope), unless the walk stopped there.
-    if (deepest.some((parent) => parent !== null && !parents.has(parent))) return undefined;
-    shown = new Set([...parents.keys()].filter((id) => reachesRoot(parents, id)));
-  } else {
-    shown = new Set((jsonRows(row.w0) as unknown[]).map(Number));
+  const links = Array.from({ length: start }, (_, index) =>
+    (jsonRows(row[`w${index + 1}`]) as [unknown, unknown][]).map(([child, parent]) => ({
+      child: Number(child),
+      parent: Number(parent),
+    })),
+  );
+  if (first.nestedBy === undefined) {
+    return shownOf({ first: { live: (jsonRows(row.w0) as unknown[]).map(Number) }, links });
   }
-  for (let index = 1; index <= start; index++) {
-    const next = new Set<number>();
-    for (const [child, parent] of jsonRows(row[`w${index}`]) as [unknown, unknown][]) {
-      if (shown.has(Number(parent))) next.add(Number(child));
-    }
-    shown = next;
+  const parents = new Map<number, number | null>();
+  const deepest: (number | null)[] = [];
+  for (const [id, parent, step] of jsonRows(row.w0) as [unknown, unknown, unknown][]) {
+    const parentId = parent === null ? null : Number(parent);
+    parents.set(Number(id), parentId);
+    if (Number(step) >= CHAIN_STEPS) deepest.push(parentId);
   }
-  return shown;
+  // A parent not read is hidden (deleted, inactive, another scope), unless the walk stopped there.
+  if (deepest.some((parent) => parent !== null && !parents.has(parent))) return undefined;
+  return shownOf({ first: { parents }, links });
 }
 
 /**

@@ -4,14 +4,12 @@ import type { PlannedLevel } from '../model/tree-plan.js';
 import type { SqlExecutor } from '../store/driver.js';
 import { chunks, query } from '../store/sql.js';
 import { groupAncestors, liveIds, liveLinks } from '../store/tree-reads.js';
+import { shownOf } from './shown.js';
 
 /**
- * Which of `ids`, rows of `levels[index]`, the tree shows, by the rules `loadTaskTree` builds it
- * with: a first-level row when it is live (and, in the default tree's nested groups, when its parent
- * chain reaches a root through live groups without coming back on itself); a deeper row when a live
- * link ties it to a shown row of the level above. Walks upwards from `ids` only, one query per level
- * (per 999 ids; nested groups: one recursive query along their parent chains), so a save checks its
- * few nodes, whatever the size of the scope.
+ * Which of `ids`, rows of `levels[index]`, the tree shows, decided by {@link shownOf}. Walks
+ * upwards from `ids` only, one query per level (per 999 ids; nested groups: one recursive query
+ * along their parent chains), so a save checks its few nodes, whatever the size of the scope.
  *
  * @example await shownNodes(db, scope, planTree(tableNames(), undefined).levels, 0, [12, 13]) // Set { 12 } when 13 is in a cycle
  */
@@ -22,34 +20,51 @@ export async function shownNodes(
   index: number,
   ids: readonly number[],
 ): Promise<Set<number>> {
-  const level = levels[index];
-  if (level === undefined || ids.length === 0) return new Set();
-  if (index === 0 && level.nestedBy !== undefined) {
-    const parents = await ancestors(db, scope, level.table, level.nestedBy, ids);
-    return new Set(ids.filter((id) => reachesRoot(parents, id)));
-  }
-  const shown = new Set<number>();
-  if (index === 0) {
-    for (const chunk of chunks(ids, 999)) {
-      const read = liveIds(scope, level.table, chunk);
-      const rows = await query<{ id: unknown }>(db, read);
-      for (const row of rows) shown.add(Number(row.id));
+  const first = levels[0];
+  if (first === undefined || levels[index] === undefined || ids.length === 0) return new Set();
+  // Upwards from `ids`: the links that tie them to the level above, then those of their parents.
+  const links: { child: number; parent: number }[][] = [];
+  let asked = [...new Set(ids)];
+  for (let at = index; at > 0; at--) {
+    const level = levels[at];
+    const above = levels[at - 1];
+    const association = above?.association;
+    if (level === undefined || above === undefined || association === undefined) return new Set();
+    const read: { child: number; parent: number }[] = [];
+    // The links drive the join, found by their child: never every parent of the scope and its links.
+    for (const chunk of chunks(asked, 999)) {
+      const rows = await query<{ c: unknown; p: unknown }>(
+        db,
+        liveLinks(scope, level, above, association, chunk),
+      );
+      for (const row of rows) read.push({ child: Number(row.c), parent: Number(row.p) });
     }
-    return shown;
+    links.unshift(read);
+    asked = [...new Set(read.map((link) => link.parent))];
   }
-  const above = levels[index - 1];
-  const association = above?.association;
-  if (above === undefined || association === undefined) return shown;
-  const links: { child: number; parent: number }[] = [];
-  // The links drive the join, found by their child: never every parent of the scope and its links.
+  const shown = shownOf({
+    first:
+      first.nestedBy === undefined
+        ? { live: await liveOf(db, scope, first.table, asked) }
+        : { parents: await ancestors(db, scope, first.table, first.nestedBy, asked) },
+    links,
+  });
+  return new Set(ids.filter((id) => shown.has(id)));
+}
+
+/** The live rows of `ids` in a first level without nesting. */
+async function liveOf(
+  db: SqlExecutor,
+  scope: Scope,
+  table: Identifier,
+  ids: readonly number[],
+): Promise<number[]> {
+  const live: number[] = [];
   for (const chunk of chunks(ids, 999)) {
-    const read = liveLinks(scope, level, above, association, chunk);
-    const rows = await query<{ c: unknown; p: unknown }>(db, read);
-    for (const row of rows) links.push({ child: Number(row.c), parent: Number(row.p) });
+    for (const row of await query<{ id: unknown }>(db, liveIds(scope, table, chunk)))
+      live.push(Number(row.id));
   }
-  const shownAbove = await shownNodes(db, scope, levels, index - 1, [...new Set(links.map((l) => l.parent))]);
-  for (const link of links) if (shownAbove.has(link.parent)) shown.add(link.child);
-  return shown;
+  return live;
 }
 
 /**
@@ -85,16 +100,4 @@ async function ancestors(
     );
   }
   return parents;
-}
-
-/** True when the parent chain from `id` ends at a root (no parent) through groups of `parents`. */
-export function reachesRoot(parents: ReadonlyMap<number, number | null>, id: number): boolean {
-  const seen = new Set<number>();
-  for (let current: number | null | undefined = id; ; ) {
-    if (current === null) return true;
-    // Not a live group of the scope (hidden), or back on the chain (a cycle).
-    if (current === undefined || seen.has(current)) return false;
-    seen.add(current);
-    current = parents.get(current);
-  }
 }
