@@ -1,4 +1,5 @@
 import { errorsOf, type Finding } from '../model/findings.js';
+import { sameName } from '../model/identifier.js';
 import { InstallerError } from '../model/installer-errors.js';
 import { issuesUnder } from '../model/issues.js';
 import { formatScope, sameScope } from '../model/scope.js';
@@ -221,7 +222,7 @@ function crossedTables(file: InstallFile, names: TableNames, ledger: readonly Le
     if (prefix === undefined) continue;
     const theirs = entry.key.slice(prefix.length);
     for (const logical of LOGICAL_TABLES) {
-      if (logical === theirs || names[logical].toLowerCase() !== entry.hostTable.toLowerCase()) continue;
+      if (logical === theirs || !sameName(names[logical], entry.hostTable)) continue;
       const path = `tableNames.${logical}`;
       if (findings.some((finding) => finding.path === path)) continue;
       findings.push({

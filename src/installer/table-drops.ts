@@ -1,4 +1,5 @@
 import type { Finding } from '../model/findings.js';
+import { sameName } from '../model/identifier.js';
 import { sameScope } from '../model/scope.js';
 import type { LOGICAL_TABLES } from '../model/table-names.js';
 import {
@@ -77,11 +78,9 @@ export function planTableDrops(
     // A foreign key of a table that stays (the host's, or one of ours kept for its rows) would make
     // the DROP fail after the rows were already removed: the table is kept, even with --force.
     // Compared without case: a server with lower_case_table_names=1 reports `mo_oper` for MO_OPER.
-    const dropped = new Set(
-      drops.filter((drop) => drop.kind === 'drop-table').map((drop) => drop.table.toLowerCase()),
-    );
+    const dropped = drops.filter((drop) => drop.kind === 'drop-table').map((drop) => drop.table);
     const blocker = state.referencedBy.find(
-      (key) => key.table.toLowerCase() !== table.toLowerCase() && !dropped.has(key.table.toLowerCase()),
+      (key) => !sameName(key.table, table) && !dropped.some((name) => sameName(name, key.table)),
     );
     if (blocker !== undefined) {
       findings.push({

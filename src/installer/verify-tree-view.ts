@@ -5,7 +5,7 @@ import {
   columnTypeOf,
   isMetricType,
 } from '../model/column-values.js';
-import type { Identifier } from '../model/identifier.js';
+import { type Identifier, sameName } from '../model/identifier.js';
 import type { Issue } from '../model/issues.js';
 import { DEFAULT_METRICS } from '../model/metrics.js';
 import { TASK_SHEET_TABLE, type TableNames } from '../model/table-names.js';
@@ -228,7 +228,7 @@ export function unfitMetrics(
   const columns = new Map(found);
   // The installation's own metric table: apply's schema sync creates it, or adds the columns it
   // lacks, before it writes the TREE_VIEW. Checked with the columns it will have.
-  if (table.toLowerCase() === names.OPER_GRUPO_METRICA.toLowerCase()) {
+  if (sameName(table, names.OPER_GRUPO_METRICA)) {
     const model = expectedModel(createTables(names)).find((found) => found.logical === 'OPER_GRUPO_METRICA');
     for (const column of model?.columns ?? []) {
       if (columnNamed(columns, column.name) === undefined) {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { type Identifier, parseIdentifier } from './identifier.js';
+import { type Identifier, parseIdentifier, sameName } from './identifier.js';
 import { ConfigurationError } from './issues.js';
 import { parseInput } from './metric-batch.js';
 import { DEFAULT_METRICS, type Metric } from './metrics.js';
@@ -95,18 +95,18 @@ export function metricTableMismatch(
   treeView: TreeView,
 ): { readonly at: string; readonly message: string } | undefined {
   const metricTable = treeView.metricAssociationTable ?? names.OPER_GRUPO_METRICA;
-  if (!sameTable(metricTable, names.OPER_GRUPO_METRICA)) return undefined;
+  if (!sameName(metricTable, names.OPER_GRUPO_METRICA)) return undefined;
   const levels = treeViewLevels(treeView);
   const task = levels.at(-1);
   const parent = levels.at(-2);
   const advice = `give the TREE_VIEW a metricAssociationTable of its own`;
-  if (task !== undefined && !sameTable(task.table, names.OPER)) {
+  if (task !== undefined && !sameName(task.table, names.OPER)) {
     return {
       at: 'metricAssociationTable',
       message: `layers.${task.level}.table is ${task.table}, but metrics are saved in ${metricTable}, whose OPER_SEQ_DB refers to ${names.OPER}: ${advice}`,
     };
   }
-  if (parent !== undefined && !sameTable(parent.table, names.OPER_GRUPO)) {
+  if (parent !== undefined && !sameName(parent.table, names.OPER_GRUPO)) {
     return {
       at: 'metricAssociationTable',
       message: `the activities hang from layers.${parent.level}.table ${parent.table}, but metrics are saved in ${metricTable}, whose OPER_GRUPO_SEQ_DB refers to ${names.OPER_GRUPO}: saves would write over the rows of other nodes; ${advice}`,
@@ -114,5 +114,3 @@ export function metricTableMismatch(
   }
   return undefined;
 }
-
-const sameTable = (a: string, b: string) => a.toLowerCase() === b.toLowerCase();

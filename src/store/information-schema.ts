@@ -229,9 +229,7 @@ export async function readTable(
 
 /** The table `name` of what was read, matched as the server matches names (case aside). */
 export function tableOf(found: ReadonlyMap<string, FoundTable>, name: string): FoundTable | undefined {
-  return (
-    found.get(name) ?? [...found.values()].find((table) => table.name.toLowerCase() === name.toLowerCase())
-  );
+  return found.get(name) ?? [...found.values()].find((table) => sameName(table.name, name));
 }
 
 /** The column `name` of `table`, matched as the server matches names (case aside). */

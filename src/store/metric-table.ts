@@ -1,5 +1,5 @@
 import type { ColumnType } from '../model/column-values.js';
-import { type Identifier, parseIdentifier } from '../model/identifier.js';
+import { type Identifier, parseIdentifier, sameName } from '../model/identifier.js';
 import { TASK_SHEET_TABLE } from '../model/table-names.js';
 import { columnTypesOf } from './column-types.js';
 import type { SqlExecutor } from './driver.js';
@@ -135,9 +135,8 @@ const KEY_COLUMNS = ['EMPRESA', 'FILIAL', 'LOCAL', 'FOLHA_TAREFA_SEQ_DB', 'OPER_
  * functional key part counts as a part no lookup by column uses.
  */
 function keyIndexOf(indexes: readonly FoundIndex[]): Identifier | undefined {
-  const wanted = KEY_COLUMNS.map((column) => column.toLowerCase());
   const found = indexes.find((index) =>
-    wanted.every((column, position) => index.columns[position]?.toLowerCase() === column),
+    KEY_COLUMNS.every((column, position) => sameName(index.columns[position] ?? '', column)),
   );
   return found === undefined ? undefined : parseIdentifier(found.name, 'metric key index');
 }

@@ -1,5 +1,6 @@
 import { match } from 'ts-pattern';
 import type { z } from 'zod';
+import { sameName } from '../model/identifier.js';
 import { ConfigurationError } from '../model/issues.js';
 import { DEFAULT_METRICS, type MetricDefault, type MetricInput, type MetricValue } from '../model/metrics.js';
 
@@ -142,8 +143,7 @@ function readColumn(row: Row, source: DefaultSource, field: string, index: numbe
  */
 export function columnKey(row: Row, name: string): string | undefined {
   if (row[name] !== undefined || Object.hasOwn(row, name)) return name;
-  const lower = name.toLowerCase();
-  return Object.keys(row).find((key) => key.toLowerCase() === lower);
+  return Object.keys(row).find((key) => sameName(key, name));
 }
 
 /** Values as the driver returns them, made JSON-safe: dates as ISO text, anything else exotic as text. */

@@ -1,4 +1,4 @@
-import type { Identifier } from '../model/identifier.js';
+import { type Identifier, sameName } from '../model/identifier.js';
 import { ConfigurationError } from '../model/issues.js';
 import { TREE_VIEW_PARAMETER } from '../model/parameters.js';
 import { formatScope, type Scope } from '../model/scope.js';
@@ -109,7 +109,7 @@ interface TableSource {
 /** Which parameter row of `scope` names `table`: an override, a place in the TREE_VIEW, or none (a default or the caller's). */
 async function sourceOf(db: SqlExecutor, scope: Scope, table: string): Promise<TableSource> {
   const { rows } = await readParameterRows(db, scope);
-  const same = (name: string | null | undefined) => name?.trim().toLowerCase() === table.toLowerCase();
+  const same = (name: string | null | undefined) => name != null && sameName(name.trim(), table);
   const row = (nome: string) => rows[nome];
   const described = (nome: string) => {
     const found = row(nome);
