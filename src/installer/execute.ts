@@ -15,6 +15,8 @@ export interface Execution {
    * users may have changed a row since the plan was read.
    */
   readonly rowsNow: (tx: SqlExecutor) => Promise<readonly PlannedChange[]>;
+  /** The table drops decided again over the tables as they are now: one may have got rows meanwhile. */
+  readonly tablesNow: () => Promise<readonly PlannedChange[]>;
 }
 
 /**
@@ -22,9 +24,10 @@ export interface Execution {
  * which tables it creates), the rows in ONE transaction, then the tables dropped one by one and
  * the ledger. DDL commits implicitly in MySQL, so none runs inside the row transaction.
  *
- * The rows run only as they were planned (and, on apply, shown to the operator): decided again
- * inside their transaction, they must come out the same, or nothing of them is written
- * (`PLAN_CHANGED`) and the operator plans again.
+ * Rows and drops run only as they were planned and shown to the operator: decided again over what
+ * is read at that moment (the rows inside their transaction, the drops before the rows and again
+ * just before the first drop), they must come out the same, or what is left is not done
+ * (`PLAN_CHANGED`) and the operator plans again. A table that got rows meanwhile is never dropped.
  */
 export async function executePlan(db: Database, plan: InstallerPlan, how: Execution): Promise<void> {
   const { progress } = how;
@@ -38,27 +41,44 @@ export async function executePlan(db: Database, plan: InstallerPlan, how: Execut
     // The sync runs its own statements: it checks each against what it finds at that moment.
     await syncSchema(db, how.names);
   }
+  const tablesChanged =
+    'the tables changed since they were planned (one got rows, or a foreign key now points at it)';
+  unchanged(
+    await how.tablesNow(),
+    plan.tables,
+    `${tablesChanged}: nothing was removed; run uninstall again to see what it would do now`,
+  );
   progress('changing the rows in one transaction');
   await db.transaction(async (tx) => {
-    const now = await how.rowsNow(tx);
-    if (!sameChanges(now, plan.rows)) {
-      throw new InstallerError(
-        'PLAN_CHANGED',
-        `the rows changed since they were planned (someone edited them meanwhile): no row was written${plan.schema.length > 0 ? ', though the tables were brought up to date' : ''}; plan again to see what is needed now`,
-        { path: firstDifference(plan.rows, now) },
-      );
-    }
+    unchanged(
+      await how.rowsNow(tx),
+      plan.rows,
+      `the rows changed since they were planned (someone edited them meanwhile): no row was written${plan.schema.length > 0 ? ', though the tables were brought up to date' : ''}; plan again to see what is needed now`,
+    );
     for (const change of plan.rows) {
       progress(`  ${change.message}`);
       await runChange(tx, change);
     }
   });
+  if (plan.tables.length > 0) {
+    unchanged(
+      await how.tablesNow(),
+      plan.tables,
+      `${tablesChanged}: the rows were removed, no table was dropped; run uninstall again to see what it would do now`,
+    );
+  }
   // Each table is dropped, then its entry forgotten (DDL commits by itself). A stop in between
   // leaves an entry for a table that is gone, which the next uninstall simply forgets.
   for (const change of [...plan.tables, ...plan.dropLedger]) {
     progress(`  ${change.message}`);
     await runChange(db, change);
   }
+}
+
+/** Throws `PLAN_CHANGED` with `message` unless `now` runs what `planned` runs. */
+function unchanged(now: readonly PlannedChange[], planned: readonly PlannedChange[], message: string): void {
+  if (sameChanges(now, planned)) return;
+  throw new InstallerError('PLAN_CHANGED', message, { path: firstDifference(planned, now) });
 }
 
 /** Whether two lists of changes run the same statements with the same parameters. */

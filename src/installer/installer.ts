@@ -6,7 +6,7 @@ import type { Change, ChangeResult } from './change.js';
 import { executePlan } from './execute.js';
 import { HOST_ROW_TABLES, type InstallFile, requireInstallFile } from './install-file.js';
 import { changesOf, type InstallerPlan, refuseOnErrors, scriptOf } from './planner.js';
-import { decide, rowsNow } from './read-and-decide.js';
+import { decide, rowsNow, tablesNow } from './read-and-decide.js';
 import { type Intent, installationTableNames } from './state.js';
 
 export interface InstallerOptions {
@@ -38,7 +38,7 @@ export async function planInstallation(
   options: InstallerOptions,
 ): Promise<InstallPlan> {
   const intent = applyIntent(given, options);
-  options.progress?.(`reading the host tables ${HOST_ROW_TABLES.join(', ')}, the ledger and the four tables`);
+  options.progress?.(READING);
   return shown((await decide(db, intent)).plan);
 }
 
@@ -53,7 +53,9 @@ export async function applyInstallation(
   options: InstallerOptions & { confirm?: (plan: InstallPlan) => Promise<boolean> },
 ): Promise<ChangeResult> {
   const intent = applyIntent(given, options);
+  const progress = options.progress ?? (() => undefined);
   return withInstallerLock(db, async (lock) => {
+    progress(READING);
     const { state, plan } = await decide(db, intent);
     refuseOnErrors(plan.findings);
     const changes = changesOf(plan);
@@ -65,12 +67,15 @@ export async function applyInstallation(
     }
     await executePlan(db, plan, {
       names: installationTableNames(intent.file),
-      progress: options.progress ?? (() => undefined),
+      progress,
       rowsNow: (tx) => rowsNow(tx, intent, state),
+      tablesNow: () => tablesNow(db, intent, state),
     });
     return { changes, findings: plan.findings, applied: true };
   });
 }
+
+const READING = `reading the host tables ${HOST_ROW_TABLES.join(', ')}, the ledger, the four tables and what the TREE_VIEW names`;
 
 function applyIntent(given: InstallFile, options: InstallerOptions): Intent {
   return { action: 'apply', file: requireInstallFile(given), force: options.force ?? false };

@@ -1,7 +1,14 @@
 import type { Database, SqlExecutor } from '../store/driver.js';
 import type { PlannedChange } from './change.js';
 import { type InstallerPlan, planInstaller, refuseOnErrors } from './planner.js';
-import { type InstallerState, type Intent, readByHand, readInstallerState, readRowState } from './state.js';
+import {
+  type InstallerState,
+  type Intent,
+  readByHand,
+  readDropStates,
+  readInstallerState,
+  readRowState,
+} from './state.js';
 
 /** Reads the state `intent` is decided over, and decides: the one path to a plan. */
 export async function decide(
@@ -24,6 +31,20 @@ export async function rowsNow(
   const plan = await decideOver(tx, intent, { ...state, ...(await readRowState(tx, intent, state.tables)) });
   refuseOnErrors(plan.findings);
   return plan.rows;
+}
+
+/**
+ * The tables uninstall drops, decided again over their state as it is read now (whether each holds
+ * rows, the foreign keys pointing at it), the rest as read before; none on apply.
+ */
+export async function tablesNow(
+  db: SqlExecutor,
+  intent: Intent,
+  state: InstallerState,
+): Promise<readonly PlannedChange[]> {
+  if (intent.action !== 'uninstall') return [];
+  const drops = await readDropStates(db, intent, state.ledger, state.tables);
+  return (await decideOver(db, intent, { ...state, drops })).tables;
 }
 
 /** Decides over `state`; when the planner first asks for hand-made rows, reads them and decides again. */

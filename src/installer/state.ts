@@ -111,7 +111,9 @@ export async function readRowState(
   tables: InstallerState['tables'],
 ): Promise<Pick<InstallerState, 'ledger' | 'rows' | 'menuParents'>> {
   const ledger = await readLedger(db);
-  const existing = await readLedgerRows(db, ledger);
+  // Apply (and verify) say a host table that is gone is missing; uninstall refuses to forget rows it
+  // cannot see (the table may be back tomorrow, with our rows in it).
+  const existing = await readLedgerRows(db, ledger, intent.action === 'apply' ? tables : undefined);
   const menuParents = intent.action === 'apply' ? await readMenuParents(db, intent.file, tables) : [];
   return { ledger, rows: { existing, byHand: new Map() }, menuParents };
 }
@@ -127,15 +129,20 @@ export async function readByHand(
   return byHand;
 }
 
-/** The host rows the ledger points at, keyed by {@link rowId}. A failed read throws: nothing is planned. */
-export async function readLedgerRows(
+/**
+ * The host rows the ledger points at, keyed by {@link rowId}; none of a host table that `tables`
+ * read as gone. A failed read throws: nothing is planned.
+ */
+async function readLedgerRows(
   db: SqlExecutor,
   ledger: readonly LedgerEntry[],
+  tables: InstallerState['tables'] | undefined,
 ): Promise<Map<string, HostRow>> {
   const byTable = new Map<string, number[]>();
   for (const entry of ledger) {
     // Only the host row tables an entry's key allows are ever read (or written, or deleted from).
     if (entry.rowSeqDb === null || ledgerRowIdentity(entry) === undefined) continue;
+    if (tables !== undefined && tableIn({ tables }, entry.hostTable) === undefined) continue;
     byTable.set(entry.hostTable, [...(byTable.get(entry.hostTable) ?? []), entry.rowSeqDb]);
   }
   const rows = new Map<string, HostRow>();
@@ -176,7 +183,7 @@ async function readMenuParents(
  * the foreign keys pointing at it, whether it holds rows. Only those can be dropped, so no other
  * table is read.
  */
-async function readDropStates(
+export async function readDropStates(
   db: SqlExecutor,
   intent: Intent,
   ledger: readonly LedgerEntry[],

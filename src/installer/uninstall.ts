@@ -5,7 +5,7 @@ import type { Change, ChangeResult } from './change.js';
 import { executePlan } from './execute.js';
 import { type InstallFile, requireUninstallFile } from './install-file.js';
 import { changesOf } from './planner.js';
-import { decide, rowsNow } from './read-and-decide.js';
+import { decide, rowsNow, tablesNow } from './read-and-decide.js';
 import { type Intent, installationTableNames } from './state.js';
 
 export interface UninstallOptions {
@@ -39,8 +39,8 @@ export async function uninstallInstallation(
     const { state, plan } = await decide(db, intent);
     const changes = changesOf(plan);
     const { findings } = plan;
-    if (changes.length === 0) return { changes, findings, applied: true };
     if (options.dryRun === true) return { changes, findings, applied: false };
+    if (changes.length === 0) return { changes, findings, applied: true };
     if (options.confirm !== undefined) {
       if (!(await options.confirm({ changes, findings }))) return { changes: [], findings, applied: false };
       await lock.assertHeld();
@@ -49,6 +49,7 @@ export async function uninstallInstallation(
       names: installationTableNames(intent.file),
       progress,
       rowsNow: (tx) => rowsNow(tx, intent, state),
+      tablesNow: () => tablesNow(db, intent, state),
     });
     return { changes, findings, applied: true };
   });

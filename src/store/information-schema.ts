@@ -71,6 +71,11 @@ export interface FoundTable {
   readonly indexes: readonly FoundIndex[];
   /** Read only when asked for. */
   readonly foreignKeys: readonly FoundForeignKey[];
+  /**
+   * Whether the server matches table names regardless of case (lower_case_table_names 1 or 2): then
+   * `MO_OPER` names the table it stores as `mo_oper`; with 0, `mo_oper` is another table.
+   */
+  readonly foldsNames: boolean;
 }
 
 /** What to read besides the columns (one statement each). */
@@ -81,7 +86,7 @@ export interface TableParts {
 
 /** The statement that reads the columns of `tables`, in order. */
 export function columnsStatement(tables: readonly string[]) {
-  return sql`SELECT TABLE_NAME AS tableName, COLUMN_NAME AS name, COLUMN_TYPE AS columnType, DATA_TYPE AS dataType, IS_NULLABLE AS nullable, COLUMN_DEFAULT AS columnDefault, EXTRA AS extra, NUMERIC_PRECISION AS numericPrecision, NUMERIC_SCALE AS numericScale, CHARACTER_MAXIMUM_LENGTH AS maxLength, COLLATION_NAME AS collation, COLUMN_COMMENT AS comment FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME IN (${sql.list(tables)}) ORDER BY TABLE_NAME, ORDINAL_POSITION`;
+  return sql`SELECT TABLE_NAME AS tableName, COLUMN_NAME AS name, COLUMN_TYPE AS columnType, DATA_TYPE AS dataType, IS_NULLABLE AS nullable, COLUMN_DEFAULT AS columnDefault, EXTRA AS extra, NUMERIC_PRECISION AS numericPrecision, NUMERIC_SCALE AS numericScale, CHARACTER_MAXIMUM_LENGTH AS maxLength, COLLATION_NAME AS collation, COLUMN_COMMENT AS comment, @@lower_case_table_names AS foldsNames FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME IN (${sql.list(tables)}) ORDER BY TABLE_NAME, ORDINAL_POSITION`;
 }
 
 /** The statement that reads the indexes of `tables`, one row per key part, in order. */
@@ -117,6 +122,7 @@ interface ColumnRow {
   maxLength: number | string | null;
   collation: string | null;
   comment: string | null;
+  foldsNames: number | string;
 }
 
 const nullableNumber = (value: number | string | null) => (value === null ? null : Number(value));
@@ -124,7 +130,7 @@ const nullableNumber = (value: number | string | null) => (value === null ? null
 /**
  * Reads `tables` of the current database: their columns, and their indexes and foreign keys when
  * `parts` asks for them. Tables that do not exist are absent from the map, which is keyed by the
- * names as the server stores them ({@link tableOf} finds one whatever its case).
+ * names as the server stores them ({@link tableOf} finds one as the server matches names).
  *
  * MariaDB reports `DEFAULT NULL` as the text 'NULL' and "no default" as SQL NULL; MySQL 8 reports both
  * as SQL NULL, which is harmless for `fillsItself`: only NOT NULL columns are asked it.
@@ -140,6 +146,7 @@ export async function readTables(
     columns: Map<string, FoundColumn>;
     indexes: { name: string; unique: boolean; columns: string[] }[];
     foreignKeys: (FoundForeignKey & { columns: string[]; referencedColumns: string[] })[];
+    foldsNames: boolean;
   };
   const found = new Map<string, Building>();
   if (tables.length === 0) return found;
@@ -163,15 +170,21 @@ export async function readTables(
         onUpdate: string;
       }>(db, foreignKeysStatement(tables))
     : [];
+  // information_schema compares an IN list of names regardless of case even where the server keeps
+  // `MO_OPER` and `mo_oper` apart (MariaDB with lower_case_table_names=0 does, for two names or
+  // more): a table is taken only under a name asked for, unless the server folds names itself.
+  const foldsNames = Number(columns[0]?.foldsNames ?? 0) !== 0;
+  const asked = new Set(tables);
+  const wanted = (name: string) => foldsNames || asked.has(name);
   const table = (name: string) => {
     let entry = found.get(name);
     if (entry === undefined) {
-      entry = { name, columns: new Map(), indexes: [], foreignKeys: [] };
+      entry = { name, columns: new Map(), indexes: [], foreignKeys: [], foldsNames };
       found.set(name, entry);
     }
     return entry;
   };
-  for (const row of columns) {
+  for (const row of columns.filter((column) => wanted(column.tableName))) {
     const autoIncrement = hasAutoIncrement(row.extra);
     table(row.tableName).columns.set(row.name, {
       name: row.name,
@@ -191,14 +204,14 @@ export async function readTables(
       comment: row.comment ?? '',
     });
   }
-  for (const row of indexes) {
+  for (const row of indexes.filter((index) => found.has(index.tableName))) {
     const list = table(row.tableName).indexes;
     const last = list.at(-1);
     const column = row.column ?? EXPRESSION_PART;
     if (last?.name === row.name) last.columns.push(column);
     else list.push({ name: row.name, unique: Number(row.nonUnique) === 0, columns: [column] });
   }
-  for (const row of foreignKeys) {
+  for (const row of foreignKeys.filter((key) => found.has(key.tableName))) {
     const list = table(row.tableName).foreignKeys;
     const last = list.at(-1);
     if (last?.name === row.name) {
@@ -227,9 +240,11 @@ export async function readTable(
   return tableOf(await readTables(db, [table], parts), table);
 }
 
-/** The table `name` of what was read, matched as the server matches names (case aside). */
+/** The table `name` of what was read, matched as the server matches names (case aside where it folds them). */
 export function tableOf(found: ReadonlyMap<string, FoundTable>, name: string): FoundTable | undefined {
-  return found.get(name) ?? [...found.values()].find((table) => sameName(table.name, name));
+  return (
+    found.get(name) ?? [...found.values()].find((table) => table.foldsNames && sameName(table.name, name))
+  );
 }
 
 /** The column `name` of `table`, matched as the server matches names (case aside). */

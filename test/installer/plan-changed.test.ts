@@ -75,4 +75,31 @@ describe('a plan whose rows changed before they were written', () => {
     expect(await countRows(db, 'sys_core_par_parametros')).toBe(1);
     expect(await countRows(db, 'sys_core_par_parametros', "NOME = 'RENAMED'")).toBe(1);
   });
+
+  it('uninstall drops no table that got rows after the plan called it empty', async () => {
+    scratch = await freshDatabase('installer_plan_changed', { hostSchema: true });
+    const { db } = scratch;
+    await applyInstallation(db, file, {});
+    const shown: string[] = [];
+    let before: Record<string, unknown> | undefined;
+    await expect(
+      uninstallInstallation(db, file, {
+        confirm: async (plan) => {
+          shown.push(...plan.changes.map((change) => change.message));
+          await db.execute(
+            "INSERT INTO MO_OPER (EMPRESA, FILIAL, LOCAL, ID, CODIGO, INS_USUARIO_SEQ_DB) VALUES (1, 1, 1, 1, 'A1', 1)",
+          );
+          before = await databaseState(db);
+          return true;
+        },
+      }),
+    ).rejects.toMatchObject({
+      code: 'PLAN_CHANGED',
+      path: 'table:OPER',
+      message: expect.stringContaining('nothing was removed'),
+    });
+    expect(shown).toContain('drop table MO_OPER (empty)');
+    expect(await databaseState(db)).toEqual(before);
+    expect(await countRows(db, 'MO_OPER')).toBe(1);
+  });
 });

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseTreeView } from '../../src/config.js';
+import type { InstallFile } from '../../src/installer/install-file.js';
 import { applyInstallation, planInstallation } from '../../src/installer/installer.js';
 import { installationTableNames } from '../../src/installer/state.js';
 import { missingReferences, treeViewReferences } from '../../src/installer/verify-tree-view.js';
@@ -144,6 +145,33 @@ describe('plan and apply check them against information_schema', () => {
       await expect(applyInstallation(scratch.db, file, {})).rejects.toMatchObject({
         code: 'TREE_VIEW_TABLE_MISSING',
         path: 'treeView.layers.1.table',
+      });
+      expect(await databaseState(scratch.db)).toEqual(before);
+    } finally {
+      await scratch.drop();
+    }
+  });
+
+  it('tell table names apart by case where the server does (lower_case_table_names=0)', async () => {
+    const scratch = await freshDatabase('tree_view_refs_case', { hostSchema: true });
+    try {
+      const [server] = await scratch.db.query<{ folds: number }>('SELECT @@lower_case_table_names AS folds');
+      expect(Number(server?.folds)).toBe(0);
+      const installed = exampleInstallFile();
+      await applyInstallation(scratch.db, installed, {});
+      // MO_OPER exists; mo_oper is another table on this server, and every load would fail on it.
+      const treeView = JSON.stringify(installed.treeView).replace('"table":"MO_OPER"', '"table":"mo_oper"');
+      const file = exampleInstallFile({ treeView: JSON.parse(treeView) as InstallFile['treeView'] });
+      const plan = await planInstallation(scratch.db, file, { force: true });
+      expect(
+        plan.findings.filter((finding) => finding.level === 'error').map((f) => [f.code, f.path]),
+      ).toEqual([['TREE_VIEW_TABLE_MISSING', 'treeView.layers.2.table']]);
+      // A host table renamed to other case is as missing as a dropped one: a clear refusal.
+      await scratch.db.execute('RENAME TABLE sys_core_menu TO SYS_CORE_MENU');
+      const before = await databaseState(scratch.db);
+      await expect(applyInstallation(scratch.db, installed, {})).rejects.toMatchObject({
+        code: 'HOST_TABLE_MISSING',
+        path: 'sys_core_menu',
       });
       expect(await databaseState(scratch.db)).toEqual(before);
     } finally {

@@ -20,6 +20,21 @@ async function host() {
 const file = exampleInstallFile();
 
 describe('uninstall', () => {
+  it('a dry run says it applied nothing, also when nothing would change', async () => {
+    const db = await host();
+    await applyInstallation(db, file, {});
+    await db.execute(
+      "INSERT INTO MO_OPER (EMPRESA, FILIAL, LOCAL, ID, CODIGO, INS_USUARIO_SEQ_DB) VALUES (1, 1, 1, 1, 'A1', 1)",
+    );
+    // Everything removable goes; MO_OPER stays for its row, and MO_OPER_GRUPO and the link table with it.
+    await uninstallInstallation(db, file);
+    const dry = await uninstallInstallation(db, file, { dryRun: true });
+    expect(dry).toMatchObject({ changes: [], applied: false });
+    expect(dry.findings).toContainEqual(
+      expect.objectContaining({ code: 'TABLE_NOT_EMPTY', path: 'MO_OPER' }),
+    );
+  });
+
   it('leaves the database as it was before install: every table, its columns, indexes and rows', async () => {
     const db = await host();
     // Rows of the host's own, including a hand-made menu and parameters of another scope.

@@ -38,6 +38,22 @@ describe('verify', () => {
     ]);
   });
 
+  it('reports a host table gone, or renamed to other case, instead of failing on the rows it held', async () => {
+    expect(
+      await drift(
+        ['RENAME TABLE sys_core_ds_tabela_campo TO field_table_aside'],
+        ['RENAME TABLE field_table_aside TO sys_core_ds_tabela_campo'],
+      ),
+    ).toEqual(['HOST_TABLE_MISSING sys_core_ds_tabela_campo']);
+    // On this server (lower_case_table_names=0) SYS_CORE_MENU is not sys_core_menu.
+    expect(
+      await drift(
+        ['RENAME TABLE sys_core_menu TO SYS_CORE_MENU'],
+        ['RENAME TABLE SYS_CORE_MENU TO sys_core_menu'],
+      ),
+    ).toEqual(['HOST_TABLE_MISSING sys_core_menu']);
+  });
+
   it('reports a missing column', async () => {
     expect(await drift(['ALTER TABLE MO_OPER DROP COLUMN INDICE'], 'apply')).toEqual([
       'MISSING_COLUMN MO_OPER.INDICE',
