@@ -27,7 +27,8 @@ export interface Execution {
  * Rows and drops run only as they were planned and shown to the operator: decided again over what
  * is read at that moment (the rows inside their transaction, the drops before the rows and again
  * just before the first drop), they must come out the same, or what is left is not done
- * (`PLAN_CHANGED`) and the operator plans again. A table that got rows meanwhile is never dropped.
+ * (`PLAN_CHANGED`) and the operator plans again. A table that got rows meanwhile is not dropped,
+ * unless `--force` asked to drop the tables with their rows.
  */
 export async function executePlan(db: Database, plan: InstallerPlan, how: Execution): Promise<void> {
   const { progress } = how;

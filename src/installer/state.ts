@@ -8,6 +8,7 @@ import {
   type FoundTable,
   readTables,
   referencingKeys,
+  tableExists,
   tableOf,
 } from '../store/information-schema.js';
 import { LEDGER_TABLE, type LedgerEntry, readLedger } from '../store/ledger.js';
@@ -39,6 +40,8 @@ export interface TableState {
   /** Foreign keys of this database pointing at it (its own included). */
   readonly referencedBy: readonly { readonly table: string; readonly constraint: string }[];
   readonly hasRows: boolean;
+  /** Whether the server matches table names regardless of case (`mo_oper` is then `MO_OPER`). */
+  readonly foldsNames: boolean;
 }
 
 /** The host rows the row planner decides over. */
@@ -197,13 +200,16 @@ export async function readDropStates(
   const states = new Map<string, TableState>();
   for (const table of Object.values(installationTableNames(intent.file))) {
     if (!created.has(table)) continue;
-    if (tables.get(table) === undefined) {
-      states.set(table, { exists: false, referencedBy: [], hasRows: false });
+    const foldsNames = [...tables.values()].some((found) => found?.foldsNames === true);
+    // Asked of the server each time, not of `tables`: this is read again just before the drops,
+    // and a table may have gone since.
+    if (!(await tableExists(db, table))) {
+      states.set(table, { exists: false, referencedBy: [], hasRows: false, foldsNames });
       continue;
     }
     const referencedBy = await referencingKeys(db, table);
     const [row] = await query(db, anyRow(table));
-    states.set(table, { exists: true, referencedBy, hasRows: row !== undefined });
+    states.set(table, { exists: true, referencedBy, hasRows: row !== undefined, foldsNames });
   }
   return states;
 }

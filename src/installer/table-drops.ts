@@ -63,7 +63,7 @@ export function planTableDrops(
       drops.push(handOver(entry, user, file.actingUser));
       continue;
     }
-    const state = states.get(table) ?? { exists: false, referencedBy: [], hasRows: false };
+    const state = states.get(table) ?? { exists: false, referencedBy: [], hasRows: false, foldsNames: false };
     if (!state.exists) {
       drops.push({
         kind: 'forget',
@@ -77,10 +77,12 @@ export function planTableDrops(
     }
     // A foreign key of a table that stays (the host's, or one of ours kept for its rows) would make
     // the DROP fail after the rows were already removed: the table is kept, even with --force.
-    // Compared without case: a server with lower_case_table_names=1 reports `mo_oper` for MO_OPER.
+    // Compared without case where the server folds names (with lower_case_table_names=1 it reports
+    // `mo_oper` for MO_OPER); exactly where it keeps them apart.
+    const same = (a: string, b: string) => (state.foldsNames ? sameName(a, b) : a === b);
     const dropped = drops.filter((drop) => drop.kind === 'drop-table').map((drop) => drop.table);
     const blocker = state.referencedBy.find(
-      (key) => !sameName(key.table, table) && !dropped.some((name) => sameName(name, key.table)),
+      (key) => !same(key.table, table) && !dropped.some((name) => same(name, key.table)),
     );
     if (blocker !== undefined) {
       findings.push({

@@ -99,9 +99,13 @@ export function foreignKeysStatement(tables: readonly string[]) {
   return sql`SELECT k.TABLE_NAME AS tableName, k.CONSTRAINT_NAME AS name, k.COLUMN_NAME AS \`column\`, k.REFERENCED_TABLE_NAME AS referencedTable, k.REFERENCED_COLUMN_NAME AS referencedColumn, r.DELETE_RULE AS onDelete, r.UPDATE_RULE AS onUpdate FROM information_schema.KEY_COLUMN_USAGE k JOIN information_schema.REFERENTIAL_CONSTRAINTS r ON r.CONSTRAINT_SCHEMA = k.CONSTRAINT_SCHEMA AND r.CONSTRAINT_NAME = k.CONSTRAINT_NAME AND r.TABLE_NAME = k.TABLE_NAME WHERE k.TABLE_SCHEMA = DATABASE() AND k.TABLE_NAME IN (${sql.list(tables)}) AND k.REFERENCED_TABLE_NAME IS NOT NULL ORDER BY k.TABLE_NAME, k.CONSTRAINT_NAME, k.ORDINAL_POSITION`;
 }
 
-/** The statement that finds the foreign keys of this database pointing at `table` (`t` the table holding one, `c` its name). */
+/**
+ * The statement that finds the foreign keys of this database pointing at `table` (`t` the table
+ * holding one, `c` its name, `r` the table it points at as stored, `folds` whether the server
+ * matches table names regardless of case).
+ */
 export function referencingKeysStatement(table: string) {
-  return sql`SELECT DISTINCT TABLE_NAME AS t, CONSTRAINT_NAME AS c FROM information_schema.KEY_COLUMN_USAGE WHERE REFERENCED_TABLE_SCHEMA = DATABASE() AND REFERENCED_TABLE_NAME = ${table} ORDER BY t, c`;
+  return sql`SELECT DISTINCT TABLE_NAME AS t, CONSTRAINT_NAME AS c, REFERENCED_TABLE_NAME AS r, @@lower_case_table_names AS folds FROM information_schema.KEY_COLUMN_USAGE WHERE REFERENCED_TABLE_SCHEMA = DATABASE() AND REFERENCED_TABLE_NAME = ${table} ORDER BY t, c`;
 }
 
 /** The statement that says whether `table` exists. */
@@ -257,11 +261,20 @@ export async function tableExists(db: SqlExecutor, table: string): Promise<boole
   return (await query(db, tableExistsStatement(table))).length > 0;
 }
 
-/** The foreign keys of this database that reference `table` (its own too), with the table each belongs to. */
+/**
+ * The foreign keys of this database that reference `table` (its own too), with the table each
+ * belongs to. information_schema may match the name regardless of case where the server keeps
+ * `MO_OPER` and `mo_oper` apart: a key to the other one is left out.
+ */
 export async function referencingKeys(
   db: SqlExecutor,
   table: string,
 ): Promise<{ table: string; constraint: string }[]> {
-  const rows = await query<{ t: string; c: string }>(db, referencingKeysStatement(table));
-  return rows.map((row) => ({ table: String(row.t), constraint: String(row.c) }));
+  const rows = await query<{ t: string; c: string; r: string; folds: number | string }>(
+    db,
+    referencingKeysStatement(table),
+  );
+  return rows
+    .filter((row) => Number(row.folds) !== 0 || String(row.r) === table)
+    .map((row) => ({ table: String(row.t), constraint: String(row.c) }));
 }

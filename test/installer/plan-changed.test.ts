@@ -102,4 +102,27 @@ describe('a plan whose rows changed before they were written', () => {
     expect(await databaseState(db)).toEqual(before);
     expect(await countRows(db, 'MO_OPER')).toBe(1);
   });
+
+  it('uninstall stops cleanly when a table it would drop is gone after the confirmation', async () => {
+    scratch = await freshDatabase('installer_plan_changed', { hostSchema: true });
+    const { db } = scratch;
+    await applyInstallation(db, file, {});
+    let before: Record<string, unknown> | undefined;
+    await expect(
+      uninstallInstallation(db, file, {
+        confirm: async () => {
+          await db.execute('DROP TABLE MO_OPER_GRUPO_METRICA');
+          before = await databaseState(db);
+          return true;
+        },
+      }),
+    ).rejects.toMatchObject({ code: 'PLAN_CHANGED', path: 'table:OPER_GRUPO_METRICA' });
+    expect(await databaseState(db)).toEqual(before);
+    // Run again, it forgets the table that is gone and removes the rest.
+    const again = await uninstallInstallation(db, file, {});
+    expect(again.changes).toContainEqual(
+      expect.objectContaining({ kind: 'forget', key: 'table:OPER_GRUPO_METRICA' }),
+    );
+    expect(await countRows(db, 'sys_core_menu')).toBe(0);
+  });
 });

@@ -22,6 +22,7 @@ const state = (changes: Partial<TableState> = {}): TableState => ({
   exists: true,
   referencedBy: [],
   hasRows: false,
+  foldsNames: false,
   ...changes,
 });
 
@@ -65,5 +66,28 @@ describe('planTableDrops', () => {
     const oper = changes.filter((change) => change.key === 'table:OPER');
     expect(oper.map((change) => change.kind)).toEqual(['forget']);
     expect(oper[0]?.message).toContain('installation 2/1/1 uses it');
+  });
+
+  it("tells a host's table apart from ours by case where the server does, and not where it folds names", () => {
+    // A host table app_OPER_GRUPO_METRICA points at app_oper; ours, app_oper_grupo_metrica, goes first.
+    const referenced = { referencedBy: [{ table: 'app_OPER_GRUPO_METRICA', constraint: 'fk_host' }] };
+    const states = (foldsNames: boolean) =>
+      new Map(
+        mine.map((entry) => [
+          entry.hostTable,
+          state({ foldsNames, ...(entry.hostTable === 'app_oper' ? referenced : {}) }),
+        ]),
+      );
+    const findings: Finding[] = [];
+    const apart = planTableDrops(file, mine, mine, states(false), false, findings);
+    expect(
+      apart.filter((change) => change.kind === 'drop-table').map((change) => change.table),
+    ).not.toContain('app_oper');
+    expect(findings).toEqual([expect.objectContaining({ code: 'TABLE_REFERENCED', path: 'app_oper' })]);
+    // Where the server folds names, that key is our metric table's own, dropped just before.
+    const folded = planTableDrops(file, mine, mine, states(true), false, []);
+    expect(folded.filter((change) => change.kind === 'drop-table').map((change) => change.table)).toContain(
+      'app_oper',
+    );
   });
 });

@@ -73,7 +73,7 @@ describe('the information_schema reader', () => {
         "params": [
           "app_oper",
         ],
-        "sql": "SELECT DISTINCT TABLE_NAME AS t, CONSTRAINT_NAME AS c FROM information_schema.KEY_COLUMN_USAGE WHERE REFERENCED_TABLE_SCHEMA = DATABASE() AND REFERENCED_TABLE_NAME = ? ORDER BY t, c",
+        "sql": "SELECT DISTINCT TABLE_NAME AS t, CONSTRAINT_NAME AS c, REFERENCED_TABLE_NAME AS r, @@lower_case_table_names AS folds FROM information_schema.KEY_COLUMN_USAGE WHERE REFERENCED_TABLE_SCHEMA = DATABASE() AND REFERENCED_TABLE_NAME = ? ORDER BY t, c",
       }
     `);
     expect(shape(tableExistsStatement('app_oper'))).toMatchInlineSnapshot(`
