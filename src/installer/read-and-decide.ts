@@ -43,7 +43,7 @@ export async function tablesNow(
   state: InstallerState,
 ): Promise<readonly PlannedChange[]> {
   if (intent.action !== 'uninstall') return [];
-  const drops = await readDropStates(db, intent, state.ledger, state.tables);
+  const drops = await readDropStates(db, intent, state.ledger);
   return (await decideOver(db, intent, { ...state, drops })).tables;
 }
 

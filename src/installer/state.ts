@@ -6,6 +6,7 @@ import type { Database, SqlExecutor } from '../store/driver.js';
 import {
   columnOf,
   type FoundTable,
+  type ReferencingKey,
   readTables,
   referencingKeys,
   tableExists,
@@ -38,10 +39,8 @@ export type Intent =
 export interface TableState {
   readonly exists: boolean;
   /** Foreign keys of this database pointing at it (its own included). */
-  readonly referencedBy: readonly { readonly table: string; readonly constraint: string }[];
+  readonly referencedBy: readonly ReferencingKey[];
   readonly hasRows: boolean;
-  /** Whether the server matches table names regardless of case (`mo_oper` is then `MO_OPER`). */
-  readonly foldsNames: boolean;
 }
 
 /** The host rows the row planner decides over. */
@@ -91,7 +90,7 @@ export async function readInstallerState(db: Database, intent: Intent): Promise<
     tables,
     ...rows,
     schema: intent.action === 'apply' ? await planSchemaSync(db, names) : undefined,
-    drops: intent.action === 'uninstall' ? await readDropStates(db, intent, rows.ledger, tables) : new Map(),
+    drops: intent.action === 'uninstall' ? await readDropStates(db, intent, rows.ledger) : new Map(),
   };
 }
 
@@ -190,7 +189,6 @@ export async function readDropStates(
   db: SqlExecutor,
   intent: Intent,
   ledger: readonly LedgerEntry[],
-  tables: InstallerState['tables'],
 ): Promise<Map<string, TableState>> {
   const created = new Set(
     ledger
@@ -200,16 +198,15 @@ export async function readDropStates(
   const states = new Map<string, TableState>();
   for (const table of Object.values(installationTableNames(intent.file))) {
     if (!created.has(table)) continue;
-    const foldsNames = [...tables.values()].some((found) => found?.foldsNames === true);
-    // Asked of the server each time, not of `tables`: this is read again just before the drops,
-    // and a table may have gone since.
+    // Asked of the server, not of the state's tables: this is read again just before the drops, and
+    // a table may have gone since.
     if (!(await tableExists(db, table))) {
-      states.set(table, { exists: false, referencedBy: [], hasRows: false, foldsNames });
+      states.set(table, { exists: false, referencedBy: [], hasRows: false });
       continue;
     }
     const referencedBy = await referencingKeys(db, table);
     const [row] = await query(db, anyRow(table));
-    states.set(table, { exists: true, referencedBy, hasRows: row !== undefined, foldsNames });
+    states.set(table, { exists: true, referencedBy, hasRows: row !== undefined });
   }
   return states;
 }

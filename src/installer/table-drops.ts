@@ -63,7 +63,7 @@ export function planTableDrops(
       drops.push(handOver(entry, user, file.actingUser));
       continue;
     }
-    const state = states.get(table) ?? { exists: false, referencedBy: [], hasRows: false, foldsNames: false };
+    const state = states.get(table) ?? { exists: false, referencedBy: [], hasRows: false };
     if (!state.exists) {
       drops.push({
         kind: 'forget',
@@ -79,11 +79,11 @@ export function planTableDrops(
     // the DROP fail after the rows were already removed: the table is kept, even with --force.
     // Compared without case where the server folds names (with lower_case_table_names=1 it reports
     // `mo_oper` for MO_OPER); exactly where it keeps them apart.
-    const same = (a: string, b: string) => (state.foldsNames ? sameName(a, b) : a === b);
     const dropped = drops.filter((drop) => drop.kind === 'drop-table').map((drop) => drop.table);
-    const blocker = state.referencedBy.find(
-      (key) => !same(key.table, table) && !dropped.some((name) => same(name, key.table)),
-    );
+    const blocker = state.referencedBy.find((key) => {
+      const same = (name: string) => (key.foldsNames ? sameName(name, key.table) : name === key.table);
+      return !same(table) && !dropped.some(same);
+    });
     if (blocker !== undefined) {
       findings.push({
         level: 'info',

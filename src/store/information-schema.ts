@@ -261,20 +261,25 @@ export async function tableExists(db: SqlExecutor, table: string): Promise<boole
   return (await query(db, tableExistsStatement(table))).length > 0;
 }
 
+/** A foreign key pointing at a table: the table holding it, its name, and how the server matches table names. */
+export interface ReferencingKey {
+  readonly table: string;
+  readonly constraint: string;
+  /** As {@link FoundTable.foldsNames}: whether `table` is to be compared with others regardless of case. */
+  readonly foldsNames: boolean;
+}
+
 /**
- * The foreign keys of this database that reference `table` (its own too), with the table each
- * belongs to. information_schema may match the name regardless of case where the server keeps
- * `MO_OPER` and `mo_oper` apart: a key to the other one is left out.
+ * The foreign keys of this database that reference `table` (its own too). information_schema may
+ * match the name regardless of case where the server keeps `MO_OPER` and `mo_oper` apart: a key to
+ * the other one is left out.
  */
-export async function referencingKeys(
-  db: SqlExecutor,
-  table: string,
-): Promise<{ table: string; constraint: string }[]> {
+export async function referencingKeys(db: SqlExecutor, table: string): Promise<ReferencingKey[]> {
   const rows = await query<{ t: string; c: string; r: string; folds: number | string }>(
     db,
     referencingKeysStatement(table),
   );
   return rows
     .filter((row) => Number(row.folds) !== 0 || String(row.r) === table)
-    .map((row) => ({ table: String(row.t), constraint: String(row.c) }));
+    .map((row) => ({ table: String(row.t), constraint: String(row.c), foldsNames: Number(row.folds) !== 0 }));
 }

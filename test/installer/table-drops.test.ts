@@ -22,7 +22,6 @@ const state = (changes: Partial<TableState> = {}): TableState => ({
   exists: true,
   referencedBy: [],
   hasRows: false,
-  foldsNames: false,
   ...changes,
 });
 
@@ -32,7 +31,12 @@ describe('planTableDrops', () => {
       ['app_oper_grupo_metrica', state({ hasRows: true })],
       ['app_oper_n_oper_grupo', state({ exists: false })],
       // Pointed at by the link table and the metric table only: both go first.
-      ['app_oper', state({ referencedBy: [{ table: 'app_oper_grupo_metrica', constraint: 'fk_m_oper' }] })],
+      [
+        'app_oper',
+        state({
+          referencedBy: [{ table: 'app_oper_grupo_metrica', constraint: 'fk_m_oper', foldsNames: false }],
+        }),
+      ],
       ['app_oper_grupo', state()],
     ]);
     const findings: Finding[] = [];
@@ -70,12 +74,15 @@ describe('planTableDrops', () => {
 
   it("tells a host's table apart from ours by case where the server does, and not where it folds names", () => {
     // A host table app_OPER_GRUPO_METRICA points at app_oper; ours, app_oper_grupo_metrica, goes first.
-    const referenced = { referencedBy: [{ table: 'app_OPER_GRUPO_METRICA', constraint: 'fk_host' }] };
     const states = (foldsNames: boolean) =>
       new Map(
         mine.map((entry) => [
           entry.hostTable,
-          state({ foldsNames, ...(entry.hostTable === 'app_oper' ? referenced : {}) }),
+          state(
+            entry.hostTable === 'app_oper'
+              ? { referencedBy: [{ table: 'app_OPER_GRUPO_METRICA', constraint: 'fk_host', foldsNames }] }
+              : {},
+          ),
         ]),
       );
     const findings: Finding[] = [];
