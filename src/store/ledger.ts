@@ -5,7 +5,7 @@ import { PACKAGE_VERSION } from '../model/version.js';
 import type { LedgerRow as LedgerTableRow } from '../schema/ledger.js';
 import type { SqlExecutor } from './driver.js';
 import { readTable, tableExists } from './information-schema.js';
-import { execute, query, type Sql, sql } from './sql.js';
+import { query, type Sql, sql } from './sql.js';
 
 /**
  * The installer's own record of what it created: one entry per installation (scope) and stable key
@@ -77,16 +77,4 @@ export function ledgerDeleteStatement(scope: Scope, key: string): Sql {
 export function ledgerStatusStatement(optional: readonly ('UPD_DH' | 'PACKAGE_VERSION')[]): Sql {
   const more = sql.raw(optional.map((column) => `, ${column}`).join(''));
   return sql`SELECT EMPRESA, FILIAL, LOCAL, ENTRY_KEY, HOST_TABLE, ROW_SEQ_DB, INS_DH${more} FROM ${LEDGER} ORDER BY EMPRESA, FILIAL, LOCAL, SEQ_DB`;
-}
-
-export async function writeLedgerEntry(
-  tx: SqlExecutor,
-  entry: LedgerEntry,
-  actingUser: number,
-): Promise<void> {
-  await execute(tx, ledgerWriteStatement(entry, actingUser));
-}
-
-export async function deleteLedgerEntry(tx: SqlExecutor, scope: Scope, key: string): Promise<void> {
-  await execute(tx, ledgerDeleteStatement(scope, key));
 }
