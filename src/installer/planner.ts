@@ -112,7 +112,6 @@ function planApply(file: InstallFile, force: boolean, state: InstallerState): De
       const issue = differenceIssue(difference);
       return { level: 'error', ...issue, code: `SCHEMA_${issue.code}` };
     });
-  const ledgerTable = tableIn(state, LEDGER_TABLE);
   return {
     findings: [
       ...host.findings,
@@ -121,12 +120,7 @@ function planApply(file: InstallFile, force: boolean, state: InstallerState): De
       ...treeViewFindings(file, names, state),
       ...rows.findings,
     ],
-    ledger:
-      ledgerTable === undefined
-        ? [ddlChange('ledger', LEDGER_DDL, `create the installer's ledger ${LEDGER_TABLE}`)]
-        : ledgerUpgradesOf(ledgerTable).map((upgrade) =>
-            ddlChange('ledger', upgrade, `upgrade the installer's ledger: ${upgrade.sql}`),
-          ),
+    ledger: ledgerSteps(state, { createIfAbsent: true }),
     // Recorded BEFORE the DDL: a stop after it can then never lose the fact that we created the
     // table (an entry for a table that never came is simply forgotten by uninstall).
     created: LOGICAL_TABLES.filter(
@@ -177,17 +171,10 @@ function planUninstall(file: UninstallFile, force: boolean, state: InstallerStat
   const tables = planTableDrops(file, mine, state.ledger, state.drops, force, findings);
   const keptEntries = mine.length - rows.length - tables.length;
   const othersLeft = state.ledger.some((entry) => !sameScope(entry.scope, scope));
-  const ledgerTable = tableIn(state, LEDGER_TABLE);
   const drop = dropTable(LEDGER_TABLE);
   return {
     findings,
-    // A ledger written by an older version gets this version's columns before we write to it.
-    ledger:
-      ledgerTable === undefined
-        ? []
-        : ledgerUpgradesOf(ledgerTable).map((upgrade) =>
-            ddlChange('ledger', upgrade, `upgrade the installer's ledger: ${upgrade.sql}`),
-          ),
+    ledger: ledgerSteps(state, { createIfAbsent: false }),
     created: [],
     schema: [],
     rows,
@@ -253,6 +240,22 @@ function treeViewFindings(file: InstallFile, names: TableNames, state: Installer
     ...unfitMetrics(columnTypesOf(tableIn(state, metricTable)), file.treeView, names, 'treeView'),
   ];
   return issuesUnder('treeView', problems).map((problem) => ({ level: 'error', ...problem }));
+}
+
+/**
+ * The ledger's DDL: created when absent (apply), and an older one brought to this version's columns
+ * before anything writes to it (both).
+ */
+function ledgerSteps(state: InstallerState, options: { createIfAbsent: boolean }): PlannedChange[] {
+  const found = tableIn(state, LEDGER_TABLE);
+  if (found === undefined) {
+    return options.createIfAbsent
+      ? [ddlChange('ledger', LEDGER_DDL, `create the installer's ledger ${LEDGER_TABLE}`)]
+      : [];
+  }
+  return ledgerUpgradesOf(found).map((upgrade) =>
+    ddlChange('ledger', upgrade, `upgrade the installer's ledger: ${upgrade.sql}`),
+  );
 }
 
 function ddlChange(

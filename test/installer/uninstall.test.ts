@@ -20,6 +20,21 @@ async function host() {
 const file = exampleInstallFile();
 
 describe('uninstall', () => {
+  it('lists the upgrade of a ledger an earlier build wrote, then runs it before removing anything', async () => {
+    const db = await host();
+    await applyInstallation(db, file, {});
+    await db.execute('ALTER TABLE task_association_ledger DROP COLUMN PACKAGE_VERSION');
+    const dry = await uninstallInstallation(db, file, { dryRun: true });
+    expect(dry.changes[0]).toMatchObject({
+      kind: 'ddl',
+      key: 'ledger',
+      sql: expect.stringContaining('ADD COLUMN `PACKAGE_VERSION`'),
+    });
+    const done = await uninstallInstallation(db, file);
+    expect(done.changes.map((change) => change.kind)).toContain('ddl');
+    expect(await countRows(db, 'sys_core_menu')).toBe(0);
+  });
+
   it('a dry run says it applied nothing, also when nothing would change', async () => {
     const db = await host();
     await applyInstallation(db, file, {});
