@@ -42,6 +42,12 @@ export const HOST_SYSTEM_TABLES = {
 /** The installer's ledger of what it made, shared by every installation of a database. */
 export const LEDGER_TABLE_NAME = 'task_association_ledger';
 
+/** Every change of a metric row, by every installation of a database (`saveMetrics` writes it). */
+export const HISTORY_TABLE_NAME = 'task_association_history';
+
+/** The saves that carried a request id and the answer each got, so that a retry is answered, not applied again. */
+export const REQUEST_TABLE_NAME = 'task_association_request';
+
 /**
  * What a table that is not one of an installation's four is, by lower-cased name: none of these may
  * be given as one. Sync would try to reshape a host table (and advise re-keying it), uninstall would
@@ -52,6 +58,8 @@ export const NOT_OUR_TABLES: ReadonlyMap<string, string> = new Map([
     (name) => [name, 'a host table'] as const,
   ),
   [LEDGER_TABLE_NAME, "the installer's ledger, shared by every installation"] as const,
+  [HISTORY_TABLE_NAME, 'the metric history, shared by every installation'] as const,
+  [REQUEST_TABLE_NAME, "the saves' request ids, shared by every installation"] as const,
 ]);
 
 /** The actual name of each of the four tables in one installation, every one a checked identifier. */

@@ -1,13 +1,20 @@
 import { HOST_TABLES, type TableNames, tableNames } from '../model/table-names.js';
+import { historyTable, requestTable } from '../schema/history.js';
 import { createTables } from '../schema/tables.js';
 import type { SqlExecutor } from '../store/driver.js';
 import { readTables } from '../store/information-schema.js';
 import { diffSchema } from './diff.js';
-import { expectedModel } from './expected-model.js';
+import { expectedModel, tableModel } from './expected-model.js';
 import type { SchemaPlan } from './schema-difference.js';
 
 /**
- * Compares the current database with the four tables of `names` (and the host tables they reference)
+ * The package's own tables beside an installation's four, shared by every installation of a
+ * database: the metric history and the saves' request ids (`saveMetrics` writes both).
+ */
+export const SHARED_TABLES = [tableModel(historyTable), tableModel(requestTable)];
+
+/**
+ * Compares the current database with the four tables of `names` and the shared tables (and the host tables they reference)
  * and returns the statements that would add what is missing, with every difference found. Reads
  * information_schema only; changes nothing.
  *
@@ -17,10 +24,14 @@ import type { SchemaPlan } from './schema-difference.js';
 export async function planSchemaSync(db: SqlExecutor, given: TableNames): Promise<SchemaPlan> {
   // Checked again before any DDL is built from them: a library caller may hand over any object.
   const names = tableNames(given);
-  const expected = expectedModel(createTables(names));
-  const found = await readTables(db, [...Object.values(names), ...Object.values(HOST_TABLES)], {
-    indexes: true,
-    foreignKeys: true,
-  });
+  const expected = [...expectedModel(createTables(names)), ...SHARED_TABLES];
+  const found = await readTables(
+    db,
+    [...Object.values(names), ...SHARED_TABLES.map((table) => table.name), ...Object.values(HOST_TABLES)],
+    {
+      indexes: true,
+      foreignKeys: true,
+    },
+  );
   return diffSchema(expected, found);
 }
