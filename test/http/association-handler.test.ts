@@ -122,7 +122,7 @@ describe('the associationtask handler', () => {
     const body = { entries: [{ activity: ids.oper, group: ids.group, values: { METRICA1: '3.50' } }] };
     const response = await request(`?taskSheet=${ids.sheet}`, { method: 'PUT', body: JSON.stringify(body) });
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ inserted: 1, updated: 0 });
+    expect(await response.json()).toMatchObject({ inserted: 1, updated: 0 });
     const rows = await scratch().db.query(
       `SELECT EMPRESA, FILIAL, LOCAL, INS_USUARIO_SEQ_DB, METRICA1 FROM ${names.OPER_GRUPO_METRICA}`,
     );
