@@ -19,10 +19,12 @@ import { SeqDb } from '../model/seq-db.js';
 import { GivenPlan, type TreePlan } from '../model/tree-plan.js';
 import type { Database, SqlExecutor } from '../store/driver.js';
 import {
+  HISTORY_TABLE,
   type HistoryWrite,
   historyStatement,
   latestChanges,
   purgeRequestsStatement,
+  REQUEST_TABLE,
   requestRecordStatement,
 } from '../store/history.js';
 import {
@@ -149,6 +151,14 @@ async function savePlanned(
     try {
       result = await writeRetrying(db, batch);
     } catch (error) {
+      const missing = missingSharedTable(error);
+      if (missing !== undefined) {
+        throw new ConfigurationError(
+          'HISTORY_TABLE_MISSING',
+          `table ${missing} does not exist in this database: run \`task-association db sync\` (or apply) to create it; nothing was saved`,
+          { path: missing },
+        );
+      }
       // A table changed under a cached shape: read it again and check the batch against it.
       if (fresh || !isShapeError(error)) throw error;
       continue;
@@ -156,6 +166,23 @@ async function savePlanned(
     if (batch.request !== undefined && !result.replayed) await purgeExpiredRequests(db);
     return result;
   }
+}
+
+/**
+ * The shared table (history, request ids) a save failed on for want of it, if it did: a database
+ * whose tables predate them until `db sync` runs.
+ */
+function missingSharedTable(error: unknown): string | undefined {
+  if (
+    typeof error !== 'object' ||
+    error === null ||
+    !('code' in error) ||
+    error.code !== 'ER_NO_SUCH_TABLE'
+  ) {
+    return undefined;
+  }
+  const message = error instanceof Error ? error.message : '';
+  return [HISTORY_TABLE, REQUEST_TABLE].find((table) => message.includes(`.${table}'`));
 }
 
 /** How often a batch is retried when concurrent writers deadlock or take the same new ID. */
@@ -362,14 +389,16 @@ const LOCK_TIMEOUT_SECONDS = 10;
  * scans share gap locks and then deadlock on their inserts (measured: most of 50 parallel saves).
  *
  * The named lock belongs to the connection, not the transaction, so it is released a moment before
- * the commit: after the insert when the batch inserts, with the last update when it only updates (its
- * rows are locked already). The reads are locking reads (FOR UPDATE), so a writer that gets the named
- * lock in that moment waits on our new or changed rows until we commit, then reads them: two saves of
- * one key cannot both insert, two inserts cannot take one ID. A host writer that does not take our
- * lock can still collide (duplicate ID, deadlock); `saveMetrics` retries those.
+ * the commit: in the history insert, or the request record when the save has an id (every row of the
+ * save is written and locked by then). The reads are locking reads (FOR UPDATE), so a writer that gets
+ * the named lock in that moment waits on our new or changed rows until we commit, then reads them: two
+ * saves of one key cannot both insert, two inserts cannot take one ID, and a base is always compared
+ * with the value the previous writer committed. A host writer that does not take our lock can still
+ * collide (duplicate ID, deadlock); `saveMetrics` retries those.
  *
- * Taking the lock shares a statement with the locking read, releasing it with the last update: a
- * one-entry update is four statements (begin, lock and read, update and release, commit).
+ * The stored values are read, and the bases compared, in the locking read itself; taking the lock
+ * shares that statement, releasing it shares the history's: a one-entry update is five statements
+ * (begin, lock and read, update, history and release, commit), six with a request id.
  */
 async function writeBatch(tx: SqlExecutor, batch: CheckedBatch): Promise<SaveMetricsResult> {
   const { table, scope, user, taskSheet, entries, request } = batch;

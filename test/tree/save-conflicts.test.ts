@@ -634,3 +634,27 @@ describe('under concurrency', () => {
     }
   });
 });
+
+describe('a database whose shared tables predate this version', () => {
+  it.each(['task_association_history', 'task_association_request'])(
+    'says %s is missing and how to create it, writing nothing',
+    async (table) => {
+      const { db } = scratch();
+      const oper = fixture.opers[38] ?? 0;
+      await db.execute(`RENAME TABLE ${table} TO ${table}_away`);
+      try {
+        const before = await db.query(`SELECT * FROM ${names.OPER_GRUPO_METRICA} ORDER BY SEQ_DB`);
+        await expect(
+          save({ requestId: 'r', entries: [{ activity: oper, group: fixture.group, values: { METRICA1: '1.00' } }] }),
+        ).rejects.toMatchObject({
+          code: 'HISTORY_TABLE_MISSING',
+          path: table,
+          message: expect.stringContaining('task-association db sync'),
+        });
+        expect(await db.query(`SELECT * FROM ${names.OPER_GRUPO_METRICA} ORDER BY SEQ_DB`)).toEqual(before);
+      } finally {
+        await db.execute(`RENAME TABLE ${table}_away TO ${table}`);
+      }
+    },
+  );
+});
