@@ -32,7 +32,7 @@ function plan(intent: Intent, state: InstallerState): InstallerPlan {
 }
 
 describe('planInstaller, apply', () => {
-  it('creates the ledger, records the four tables it creates, syncs them, then writes the rows in one transaction', () => {
+  it('creates the ledger, records the four tables it creates, syncs them and the shared tables, then writes the rows in one transaction', () => {
     const planned = plan(apply, fresh);
     expect(planned.findings).toEqual([]);
     expect(planned.ledger.map((change) => change.message)).toEqual([
@@ -44,6 +44,8 @@ describe('planInstaller, apply', () => {
       'CREATE TABLE `MO_OPER_GRUPO`',
       'CREATE TABLE `MO_OPER_GRUPO_METRICA`',
       'CREATE TABLE `MO_OPER_MO_OPER_GRUPO`',
+      'CREATE TABLE `task_association_history`',
+      'CREATE TABLE `task_association_request`',
     ]);
     expect(planned.tables).toEqual([]);
     expect(planned.dropLedger).toEqual([]);
@@ -53,7 +55,10 @@ describe('planInstaller, apply', () => {
       expect.stringContaining('CREATE TABLE IF NOT EXISTS `task_association_ledger`'),
       'INSERT INTO `task_association_ledger`',
     ]);
-    expect(script.slice(5, start)).toHaveLength(4);
+    // The four entries saying which tables it creates (none for the shared ones: no installation
+    // owns them), then the sync's six statements.
+    expect(script.slice(1, 5)).toEqual(Array(4).fill('INSERT INTO `task_association_ledger`'));
+    expect(script.slice(5, start)).toHaveLength(6);
     expect(script.at(-1)).toBe('COMMIT');
   });
 
