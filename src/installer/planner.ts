@@ -39,7 +39,7 @@ export interface InstallerPlan {
   readonly ledger: readonly PlannedChange[];
   /** The entries saying this installation creates a table, written just before the schema sync creates it. */
   readonly created: readonly Statement[];
-  /** The schema sync's DDL for the four tables; the sync runs it (it guards each statement itself). */
+  /** The schema sync's DDL for the four tables and the shared ones; the sync runs it (it guards each statement itself). */
   readonly schema: readonly PlannedChange[];
   /** The host rows and their ledger entries, written in one transaction. */
   readonly rows: readonly PlannedChange[];

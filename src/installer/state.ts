@@ -62,7 +62,7 @@ export interface InstallerState {
   readonly rows: RowState;
   /** The menu rows the install file names as parents (SEQ_DB, and the scope when the table has one). */
   readonly menuParents: readonly HostRow[];
-  /** What the schema sync would do to the four tables (apply only); the sync reads and decides it. */
+  /** What the schema sync would do to the four tables and the shared ones (apply only); the sync reads and decides it. */
   readonly schema: SchemaPlan | undefined;
   /** The tables this installation recorded creating, by name (uninstall only). */
   readonly drops: ReadonlyMap<string, TableState>;
