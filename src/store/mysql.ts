@@ -1,3 +1,4 @@
+import { EventEmitter } from 'node:events';
 import type { Connection as CallbackConnection } from 'mysql2';
 import mysql from 'mysql2/promise';
 import { z } from 'zod';
@@ -274,7 +275,10 @@ function boundedExecutor(
       : onRow !== undefined
         ? streamRows(connection, sql, params, onRow, statement)
         : connection.query({ sql, values: params as unknown[], ...statement }).then(([result]) => result);
-    const result = await withDeadline(pending, timeoutMs);
+    // The bound is on silence, not on the whole answer: every packet the server sends restarts it,
+    // so a large read that keeps streaming (a tree of a million nodes takes seconds) goes on, while
+    // a database that stops answering, or a lock wait that sends nothing, is cut after `timeoutMs`.
+    const result = await withDeadline(pending, timeoutMs, socketOf(connection));
     if (!result.timedOut) return result.value;
     destroyed.add(connection);
     pending.catch(() => undefined);
@@ -344,20 +348,37 @@ function streamRows(
   });
 }
 
-/** `promise`'s outcome, or `timedOut` after `ms`; the timer never outlives the race. */
+/**
+ * `promise`'s outcome, or `timedOut` after `ms` without progress: with `progress` (the connection's
+ * socket), each chunk it receives starts the `ms` anew. The timer and listener never outlive the race.
+ */
 async function withDeadline<T>(
   promise: Promise<T>,
   ms: number,
+  progress?: EventEmitter,
 ): Promise<{ timedOut: false; value: T } | { timedOut: true }> {
   let timer: NodeJS.Timeout | undefined;
+  let arm = () => undefined as void;
   const deadline = new Promise<{ timedOut: true }>((resolve) => {
-    timer = setTimeout(() => resolve({ timedOut: true }), ms);
+    arm = () => {
+      clearTimeout(timer);
+      timer = setTimeout(() => resolve({ timedOut: true }), ms);
+    };
+    arm();
   });
+  progress?.on('data', arm);
   try {
     return await Promise.race([promise.then((value) => ({ timedOut: false as const, value })), deadline]);
   } finally {
+    progress?.removeListener('data', arm);
     clearTimeout(timer);
   }
+}
+
+/** The socket under a pool connection (mysql2's core connection's `stream`), where it has one. */
+function socketOf(connection: mysql.PoolConnection): EventEmitter | undefined {
+  const stream = (connection.connection as unknown as { stream?: unknown }).stream;
+  return stream instanceof EventEmitter ? stream : undefined;
 }
 
 function seconds(ms: number): string {

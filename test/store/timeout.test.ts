@@ -70,6 +70,24 @@ describe('a database that stops answering', () => {
     expect(after?.id).not.toBe(before?.id);
   });
 
+  it('bounds silence, not a long answer: a read that keeps streaming past the bound completes', async () => {
+    const db = await openProxied({ connectionLimit: 1 });
+    // Ten rows of 70 kB, a quarter of a second apart: 2.5 s in all, never 1 s without a packet.
+    const slow = `WITH RECURSIVE s (n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM s WHERE n < 10)
+      SELECT n, SLEEP(0.25) AS z, REPEAT('x', 70000) AS x FROM s`;
+    const started = Date.now();
+    const rows = await db.query<{ n: number }>(slow);
+    expect(rows.map((row) => Number(row.n))).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    expect(Date.now() - started).toBeGreaterThan(BOUND_MS);
+    let streamed = 0;
+    await db.query(slow, [], { onRow: () => void streamed++ });
+    expect(streamed).toBe(10);
+    // The same read going silent halfway is still cut at the bound.
+    const cut = db.query(slow);
+    setTimeout(() => proxy.partition(), 600);
+    await expect(cut).rejects.toBeInstanceOf(DatabaseTimeoutError);
+  });
+
   it('cuts a streamed read at the bound too', async () => {
     const db = await openProxied({ connectionLimit: 1 });
     proxy.partition();
