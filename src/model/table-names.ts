@@ -48,6 +48,9 @@ export const HISTORY_TABLE_NAME = 'task_association_history';
 /** The saves that carried a request id and the answer each got, so that a retry is answered, not applied again. */
 export const REQUEST_TABLE_NAME = 'task_association_request';
 
+/** Lock rows a Galera cluster's nodes all see (saves on a cluster, the installer's lease). */
+export const LOCK_TABLE_NAME = 'task_association_lock';
+
 /**
  * What a table that is not one of an installation's four is, by lower-cased name: none of these may
  * be given as one. Sync would try to reshape a host table (and advise re-keying it), uninstall would
@@ -60,6 +63,7 @@ export const NOT_OUR_TABLES: ReadonlyMap<string, string> = new Map([
   [LEDGER_TABLE_NAME, "the installer's ledger, shared by every installation"] as const,
   [HISTORY_TABLE_NAME, 'the metric history, shared by every installation'] as const,
   [REQUEST_TABLE_NAME, "the saves' request ids, shared by every installation"] as const,
+  [LOCK_TABLE_NAME, "the package's lock rows, shared by every installation"] as const,
 ]);
 
 /** The actual name of each of the four tables in one installation, every one a checked identifier. */

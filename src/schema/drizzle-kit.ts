@@ -1,9 +1,9 @@
 import { env } from 'node:process';
 import { pushSharedTablesFromEnv, tableNamesFromEnv } from './env-table-names.js';
-import { historyTable, requestTable } from './history.js';
+import { historyTable, lockTable, requestTable } from './history.js';
 import { createTables } from './tables.js';
 
-// The schema module drizzle.config.ts hands to drizzle-kit: our four tables, the two every
+// The schema module drizzle.config.ts hands to drizzle-kit: our four tables, the three every
 // installation of a database shares (saveMetrics writes them, so a database whose tables came from
 // `drizzle-kit push` instead of `db sync` needs them too) unless TASK_ASSOCIATION_PUSH_SHARED_TABLES
 // is `no` (they exist already: drizzle-kit cannot push an existing table again), and nothing else.
@@ -19,3 +19,4 @@ export const operOperGrupo = tables.OPER_OPER_GRUPO;
 // drizzle-kit takes every export that is a table and passes over the rest.
 export const history = shared ? historyTable : undefined;
 export const request = shared ? requestTable : undefined;
+export const lock = shared ? lockTable : undefined;

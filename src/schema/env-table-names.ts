@@ -1,6 +1,7 @@
 import { TaskAssociationError } from '../model/errors.js';
 import {
   HISTORY_TABLE_NAME,
+  LOCK_TABLE_NAME,
   LOGICAL_TABLES,
   type LogicalTable,
   REQUEST_TABLE_NAME,
@@ -57,9 +58,11 @@ export function pushSharedTablesFromEnv(env: Readonly<Record<string, string | un
  * let in that the schema lacks is planned to be dropped, one of the schema left out is planned as
  * new.
  *
- * @example tablesFilterFromEnv({}) // ['app_oper', ..., 'task_association_history', 'task_association_request']
+ * @example tablesFilterFromEnv({}) // ['app_oper', ..., 'task_association_history', 'task_association_request', 'task_association_lock']
  */
 export function tablesFilterFromEnv(env: Readonly<Record<string, string | undefined>>): string[] {
-  const shared = pushSharedTablesFromEnv(env) ? [HISTORY_TABLE_NAME, REQUEST_TABLE_NAME] : [];
+  const shared = pushSharedTablesFromEnv(env)
+    ? [HISTORY_TABLE_NAME, REQUEST_TABLE_NAME, LOCK_TABLE_NAME]
+    : [];
   return [...Object.values(tableNamesFromEnv(env)), ...shared];
 }

@@ -10,7 +10,7 @@ import {
   unique,
   varchar,
 } from 'drizzle-orm/mysql-core';
-import { HISTORY_TABLE_NAME, REQUEST_TABLE_NAME } from '../model/table-names.js';
+import { HISTORY_TABLE_NAME, LOCK_TABLE_NAME, REQUEST_TABLE_NAME } from '../model/table-names.js';
 import { bigintUnsigned } from './bigint-unsigned.js';
 
 /**
@@ -92,3 +92,28 @@ export const requestTable = mysqlTable(
 
 /** A request row as read. */
 export type RequestRow = typeof requestTable.$inferSelect;
+
+/**
+ * Lock rows that every node of a Galera cluster sees: a save on a cluster writes its scope's row first
+ * (`N = N + 1`), so two saves of one scope through two nodes conflict at certification and the later
+ * one is retried, where `GET_LOCK` is one node's alone. The installer keeps its lease here too
+ * (HOLDER, EXPIRES_DH). On a single server saves keep `GET_LOCK`, which costs no statement of its own.
+ */
+export const lockTable = mysqlTable(
+  LOCK_TABLE_NAME,
+  {
+    SEQ_DB: bigintUnsigned('SEQ_DB').notNull().autoincrement(),
+    /** `save:<sha1 of database, metric table and scope>` or `installer`. */
+    LOCK_NAME: varchar('LOCK_NAME', { length: 100 }).notNull(),
+    /** How often it was taken: the write that makes two takers conflict. */
+    N: bigintUnsigned('N').notNull().default(0),
+    /** The installer lease's holder (a random token) and when it lapses; NULL for a save's row. */
+    HOLDER: varchar('HOLDER', { length: 64 }),
+    EXPIRES_DH: timestamp('EXPIRES_DH'),
+    UPD_DH: timestamp('UPD_DH').onUpdateNow(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.SEQ_DB] }),
+    unique('task_association_lock_name').on(table.LOCK_NAME),
+  ],
+);

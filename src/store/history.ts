@@ -1,7 +1,7 @@
 import type { Identifier } from '../model/identifier.js';
 import { parseIdentifier } from '../model/identifier.js';
 import type { Scope } from '../model/scope.js';
-import { HISTORY_TABLE_NAME, REQUEST_TABLE_NAME } from '../model/table-names.js';
+import { HISTORY_TABLE_NAME, LOCK_TABLE_NAME, REQUEST_TABLE_NAME } from '../model/table-names.js';
 import { inScope, type Sql, sql } from './sql.js';
 
 /*
@@ -13,6 +13,8 @@ export const HISTORY_TABLE = parseIdentifier(HISTORY_TABLE_NAME, 'history table'
 export const REQUEST_TABLE = parseIdentifier(REQUEST_TABLE_NAME, 'request table');
 const HISTORY = sql.identifier(HISTORY_TABLE);
 export const REQUESTS = sql.identifier(REQUEST_TABLE);
+export const LOCK_TABLE = parseIdentifier(LOCK_TABLE_NAME, 'lock table');
+export const LOCKS = sql.identifier(LOCK_TABLE);
 
 /** The scope's named lock, to let go of in a statement (see `ScopeLock` in metric-writes.ts). */
 interface Release {

@@ -1,7 +1,7 @@
 import type { Identifier } from '../model/identifier.js';
 import type { MetricValue } from '../model/metrics.js';
 import type { Scope } from '../model/scope.js';
-import { REQUESTS } from './history.js';
+import { LOCKS, REQUESTS } from './history.js';
 import type { CheckParts } from './save-checks.js';
 import { inScope, type Sql, sql } from './sql.js';
 
@@ -39,6 +39,16 @@ export function scopeLockName(table: Identifier, scope: Scope): Sql {
   return sql`CONCAT('task_association:', SHA1(CONCAT(DATABASE(), '.', ${table}, ':', ${`${scope.EMPRESA}/${scope.FILIAL}/${scope.LOCAL}`})))`;
 }
 
+/**
+ * Takes the scope's lock row on a Galera cluster: a write, so that two saves of one scope through two
+ * nodes conflict at certification (the later one fails at commit and is retried), while on one node
+ * the row lock makes the next writer wait until the commit. Waits one second at most for a writer on
+ * the same node (MariaDB's `SET STATEMENT`), as a save waits for `GET_LOCK`, then is retried.
+ */
+export function scopeLockRowStatement(table: Identifier, scope: Scope): Sql {
+  return sql`SET STATEMENT innodb_lock_wait_timeout = 1 FOR INSERT INTO ${LOCKS} (LOCK_NAME, N) VALUES (CONCAT('save:', SHA1(CONCAT(DATABASE(), '.', ${table}, ':', ${`${scope.EMPRESA}/${scope.FILIAL}/${scope.LOCAL}`}))), 1) ON DUPLICATE KEY UPDATE N = N + 1`;
+}
+
 /** The scope's named lock and how long to wait for it. */
 export interface ScopeLock {
   readonly name: Sql;
@@ -69,7 +79,7 @@ export function lockKeysStatement(
   taskSheet: number,
   keys: readonly MetricKey[],
   keyIndex: Identifier | undefined,
-  lock: ScopeLock,
+  lock: ScopeLock | undefined,
   checks?: CheckParts,
   read: LockedRead = { metrics: [], replay: undefined },
 ): Sql {
@@ -92,7 +102,7 @@ export function lockKeysStatement(
       : sql`, l.server_now, m.SEQ_DB, m.INS_USUARIO_SEQ_DB, m.INS_DH, m.UPD_USUARIO_SEQ_DB, m.UPD_DH${metricColumns}`;
   const now = read.metrics.length === 0 ? sql.empty : sql`, NOW() AS server_now`;
   return sql`${withChecks}SELECT STRAIGHT_JOIN l.locked, k.n, m.ID, m.RO, m.ATIVO, k.o AS OPER_SEQ_DB, k.g AS OPER_GRUPO_SEQ_DB${audit}${replay}${checkColumns}
-       FROM (SELECT GET_LOCK(${lock.name}, ${lock.timeoutSeconds}) AS locked${now} LIMIT 1) l JOIN ${keyTable(keys)}
+       FROM (SELECT ${lock === undefined ? sql`1` : sql`GET_LOCK(${lock.name}, ${lock.timeoutSeconds})`} AS locked${now} LIMIT 1) l JOIN ${keyTable(keys)}
        LEFT JOIN ${sql.identifier(table)} m${hint} ON l.locked = 1 AND ${inScope('m', scope)}
         AND m.FOLHA_TAREFA_SEQ_DB = ${taskSheet} AND m.OPER_SEQ_DB = k.o AND m.OPER_GRUPO_SEQ_DB <=> k.g AND IFNULL(m.DELETED, 0) = 0
      FOR UPDATE`;

@@ -1,5 +1,5 @@
 import { HOST_TABLES, type TableNames, tableNames } from '../model/table-names.js';
-import { historyTable, requestTable } from '../schema/history.js';
+import { historyTable, lockTable, requestTable } from '../schema/history.js';
 import { createTables } from '../schema/tables.js';
 import type { SqlExecutor } from '../store/driver.js';
 import { readTables } from '../store/information-schema.js';
@@ -9,9 +9,10 @@ import type { SchemaPlan } from './schema-difference.js';
 
 /**
  * The package's own tables beside an installation's four, shared by every installation of a
- * database: the metric history and the saves' request ids (`saveMetrics` writes both).
+ * database: the metric history and the saves' request ids (`saveMetrics` writes both), and the lock
+ * rows a Galera cluster's nodes all see.
  */
-export const SHARED_TABLES = [tableModel(historyTable), tableModel(requestTable)];
+export const SHARED_TABLES = [tableModel(historyTable), tableModel(requestTable), tableModel(lockTable)];
 
 /** The shared tables' names, in the order they are created (uninstall drops them in it too). */
 export const SHARED_TABLE_NAMES: readonly string[] = SHARED_TABLES.map((table) => table.name);

@@ -41,10 +41,12 @@ import {
   releaseStatement,
   type ScopeLock,
   scopeLockName,
+  scopeLockRowStatement,
   updateStatements,
 } from '../store/metric-writes.js';
 import { checkParts } from '../store/save-checks.js';
 import { execute, query, type Sql } from '../store/sql.js';
+import { readTopology } from '../store/topology.js';
 import { metricKey } from './load-task-tree.js';
 import { type CheckedEntry, decideSave, type LockedKey, type SavedEntry } from './save-decision.js';
 import { isoTime, lastChangeOf } from './saved-row.js';
@@ -119,9 +121,10 @@ async function savePlanned(
   const { scope, user, taskSheet, entries } = options;
   for (let fresh = false; ; fresh = true) {
     if (fresh) forgetMetricTableShape(db, plan.metricTable);
-    const [shape, sheetColumns] = await Promise.all([
+    const [shape, sheetColumns, topology] = await Promise.all([
       metricTableShape(db, plan.metricTable),
       taskSheetColumns(db),
+      readTopology(db),
     ]);
     let rows: CheckedEntry[];
     try {
@@ -142,6 +145,7 @@ async function savePlanned(
       plan,
       sheetColumns,
       metricColumns: metricColumnsOf(plan, shape.columns),
+      galera: topology.galera,
       source: options.source ?? 'api',
       request:
         options.requestId === undefined
@@ -378,6 +382,8 @@ interface CheckedBatch {
   readonly source: SaveSource;
   /** The request id and what it stands for, when the save has one. */
   readonly request: { readonly id: string; readonly hash: string } | undefined;
+  /** The server is a Galera cluster node: the scope's lock row, not `GET_LOCK` (see `readTopology`). */
+  readonly galera: boolean;
 }
 
 /** How long a save waits for the writer ahead of it before answering busy. */
@@ -404,8 +410,11 @@ const LOCK_TIMEOUT_SECONDS = 10;
 async function writeBatch(tx: SqlExecutor, batch: CheckedBatch): Promise<SaveMetricsResult> {
   const { table, scope, user, taskSheet, entries, request } = batch;
   // The named lock is waited for one second per statement, so that each statement stays within the
-  // connection's bound on an answer (a few seconds), which one ten-second wait would exceed.
-  const lock: ScopeLock = { name: scopeLockName(table, scope), timeoutSeconds: 1 };
+  // connection's bound on an answer (a few seconds), which one ten-second wait would exceed. On a
+  // Galera cluster it is one node's alone: the scope's lock row is written instead (see below).
+  const lock: ScopeLock | undefined = batch.galera
+    ? undefined
+    : { name: scopeLockName(table, scope), timeoutSeconds: 1 };
   const read = (statement: Sql) => query(tx, statement);
   // The locking read is long (it carries the checks) and its text is the same for every batch of
   // an installation: prepared, the server parses it once per connection.
@@ -433,6 +442,9 @@ async function writeBatch(tx: SqlExecutor, batch: CheckedBatch): Promise<SaveMet
           ? undefined
           : { requestId: request.id, retentionSeconds: REQUEST_RETENTION_SECONDS },
     };
+    // On a cluster the lock row is written first: a writer of the scope on this node waits on it,
+    // one on another node makes one of the two fail at commit, and that one is retried from here.
+    if (lock === undefined) await execute(tx, scopeLockRowStatement(table, scope));
     let existing: Record<string, unknown>[] = [];
     for (let waited = 0; waited < LOCK_TIMEOUT_SECONDS; waited++) {
       existing = await prepared(
@@ -483,7 +495,14 @@ async function writeBatch(tx: SqlExecutor, batch: CheckedBatch): Promise<SaveMet
     // or else the history (every row of the save is written and locked by then, so the next writer
     // of these keys waits on them until the commit, not on the lock); a save that changes nothing
     // and records no id lets go of it on its own, below.
-    const releaseIn = request !== undefined ? 'request' : history.length > 0 ? 'history' : undefined;
+    const releaseIn =
+      lock === undefined
+        ? undefined
+        : request !== undefined
+          ? 'request'
+          : history.length > 0
+            ? 'history'
+            : undefined;
     // Removes are updates of DELETED: one statement per set of columns written covers both.
     for (const statement of updateStatements(
       table,
@@ -506,16 +525,23 @@ async function writeBatch(tx: SqlExecutor, batch: CheckedBatch): Promise<SaveMet
     if (request !== undefined) {
       await execute(
         tx,
-        requestRecordStatement(scope, request.id, request.hash, JSON.stringify(result), user, lock),
+        requestRecordStatement(
+          scope,
+          request.id,
+          request.hash,
+          JSON.stringify(result),
+          user,
+          releaseIn === 'request' ? lock : undefined,
+        ),
         { prepare: true },
       );
-      released = true;
+      released = releaseIn === 'request';
     }
     return result;
   } finally {
     // If the connection itself failed, the server has already dropped the lock with it, and the
     // error that matters is the one already on its way out: do not replace it with this one.
-    if (!released) await read(releaseStatement(lock)).catch(() => undefined);
+    if (!released && lock !== undefined) await read(releaseStatement(lock)).catch(() => undefined);
   }
 }
 
@@ -633,7 +659,25 @@ async function purgeExpiredRequests(db: Database): Promise<void> {
   await execute(db, purgeRequestsStatement(REQUEST_RETENTION_SECONDS, 1000)).catch(() => undefined);
 }
 
+/**
+ * What a concurrent writer can make a save's transaction fail with, all of which leave nothing
+ * written and pass if the save runs again: a deadlock (on a Galera cluster also a certification
+ * conflict at commit, which the server reports as one), a lock wait past its bound (the scope's lock
+ * row on a cluster), an ID another writer took (a host writer without our lock), InnoDB's
+ * auto-increment lock giving way to a host's bulk insert (ER_AUTOINC_READ_FAILED), a row changed
+ * since a snapshot read (ER_CHECKREAD, with innodb_snapshot_isolation), and a cluster node that is
+ * not ready yet (ER_UNKNOWN_COM_ERROR: "WSREP has not yet prepared node for application use").
+ */
+const RETRYABLE = new Set([
+  'ER_LOCK_DEADLOCK',
+  'ER_LOCK_WAIT_TIMEOUT',
+  'ER_DUP_ENTRY',
+  'ER_AUTOINC_READ_FAILED',
+  'ER_CHECKREAD',
+  'ER_UNKNOWN_COM_ERROR',
+]);
+
 function isRetryable(error: unknown): boolean {
   const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
-  return code === 'ER_LOCK_DEADLOCK' || code === 'ER_DUP_ENTRY' || code === 'ER_LOCK_WAIT_TIMEOUT';
+  return typeof code === 'string' && RETRYABLE.has(code);
 }
