@@ -1687,7 +1687,8 @@ export function mountAssociationScreen(element, options) {
       if (node && !destroyed && node.item.isConnected) focusNode(node, { scroll: false });
     });
     historyButton.addEventListener('click', () => {
-      if (history.hidden) void showHistory();
+      // Shown with a failure, it is asked again (the failure says "press History to try again").
+      if (history.hidden || history.dataset.failed === 'true') void showHistory();
       else {
         history.hidden = true;
         historyButton.setAttribute('aria-expanded', 'false');
@@ -2234,6 +2235,7 @@ export function mountAssociationScreen(element, options) {
       historyState.hidden = false;
       historyState.textContent = labels.historyLoading;
       history.setAttribute('aria-busy', 'true');
+      delete history.dataset.failed;
       const read = ++historyReads;
       /** @type {Record<string, string | number>} */
       const params = { part: 'history', activity: node.data.id };
@@ -2254,6 +2256,7 @@ export function mountAssociationScreen(element, options) {
       } catch (error) {
         if (destroyed || read !== historyReads) return;
         historyState.textContent = `${labels.historyError} ${problemOf(error)}`;
+        history.dataset.failed = 'true';
       } finally {
         if (read === historyReads) history.removeAttribute('aria-busy');
       }

@@ -118,7 +118,7 @@ async function savedRows(operCode: string) {
   return demo.scratch.db.query(
     `SELECT m.EMPRESA, m.FILIAL, m.LOCAL, m.INS_USUARIO_SEQ_DB, m.UPD_USUARIO_SEQ_DB, m.METRICA1, m.METRICA2, m.HORAS, m.RO
        FROM ${METRICS} m JOIN ${demo.names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB
-      WHERE o.CODIGO = ? AND m.FOLHA_TAREFA_SEQ_DB = ?`,
+      WHERE o.CODIGO = ? AND m.FOLHA_TAREFA_SEQ_DB = ? AND m.DELETED = 0`,
     [operCode, demo.sample.taskSheet],
   );
 }
@@ -873,7 +873,7 @@ describe('what a person types, and what they do while a save is on its way', () 
     await expectAccessible(page);
   });
 
-  it('shows the default again for a value cleared and saved, as a reload would', async () => {
+  it('keeps a value cleared and saved empty, in the tree and after a reload (#25)', async () => {
     const page = await newPage();
     await openScreen(page);
     await expand(page, 'S-SOUTH — South field');
@@ -889,21 +889,18 @@ describe('what a person types, and what they do while a save is on its way', () 
     await dialog.getByRole('button', { name: 'Save', exact: true }).click();
     await dialog.waitFor({ state: 'hidden' });
     expect(await savedRows('A-WEED')).toMatchObject([{ HORAS: null }]);
-    // A saved NULL is no saved value: the fixed default applies, in the tree as after a reload.
-    await page.waitForFunction(
-      () => /Horas8\.0default/.test(document.activeElement?.textContent ?? ''),
-      undefined,
-      { timeout: 10_000 },
-    );
+    // Saved empty is a saved value: the default does not come back, in the tree or after a reload.
+    expect(await rowText(item)).toContain('Horas—saved');
     await openScreen(page);
     await expand(page, 'S-SOUTH — South field');
     await expand(page, 'G-CARE — Crop care');
-    expect(await rowText(page.getByRole('treeitem', { name: 'A-WEED — Weeding' }))).toContain(
-      'Horas8.0default',
-    );
+    expect(await rowText(page.getByRole('treeitem', { name: 'A-WEED — Weeding' }))).toContain('Horas—saved');
+    const again = await openActivity(page, 'A-WEED — Weeding');
+    expect(await again.getByRole('textbox', { name: 'Horas' }).inputValue()).toBe('');
+    expect(await description(again.getByRole('textbox', { name: 'Horas' }))).toBe('Saved empty');
   });
 
-  it('keeps a later save when the re-read after an earlier clearing save answers after it', async () => {
+  it('keeps a later save when the re-read after an earlier remove answers after it', async () => {
     const page = await newPage();
     await openScreen(page);
     await expand(page, 'S-SOUTH — South field');
@@ -916,7 +913,7 @@ describe('what a person types, and what they do while a save is on its way', () 
       await dialog.waitFor({ state: 'hidden' });
     };
     await save('9.5');
-    // The re-read a clearing save asks for is answered by the server at once (the default is back)
+    // The re-read a remove asks for is answered by the server at once (the defaults are back)
     // but handed to the page only once the next save has landed: a slow network's order.
     let release = () => {};
     const released = new Promise<void>((resolve) => {
@@ -933,7 +930,10 @@ describe('what a person types, and what they do while a save is on its way', () 
         await route.fulfill({ response: answer });
       });
     });
-    await save('');
+    const dialog = await openActivity(page, 'A-WEED — Weeding');
+    await dialog.getByRole('button', { name: 'Remove entry' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Remove', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
     const held = await stale;
     await save('7');
     expect(await rowText(item)).toContain('Horas7.0saved');
