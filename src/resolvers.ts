@@ -6,12 +6,15 @@ export {
 } from './http/association-handler.js';
 export { assertSameSiteJson } from './http/same-site.js';
 export { ConfigurationError } from './model/issues.js';
-export { MetricBatch, MetricEntry } from './model/metric-batch.js';
+export { MetricBatch, MetricEntry, RequestId, SaveSource } from './model/metric-batch.js';
 export type { MetricValue } from './model/metrics.js';
 export {
   BusyError,
+  ConflictError,
   CrossSiteError,
   InvalidRequestError,
+  type MetricConflict,
+  MetricConflictError,
   NotFoundError,
   PayloadTooLargeError,
   ReadOnlyRowError,
@@ -42,7 +45,15 @@ export {
   type ResolvedMetrics,
   resolveMetricDefaults,
 } from './tree/metric-defaults.js';
-export { SaveMetricsOptions, type SaveMetricsResult, saveMetrics } from './tree/save-metrics.js';
+export { type MetricChange, ReadMetricHistoryOptions, readMetricHistory } from './tree/metric-history.js';
+export type { SavedEntry } from './tree/save-decision.js';
+export {
+  REQUEST_RETENTION_SECONDS,
+  SaveMetricsOptions,
+  type SaveMetricsResult,
+  saveMetrics,
+} from './tree/save-metrics.js';
+export type { LastChange } from './tree/saved-row.js';
 export { type BranchParent, type ReadBranchOptions, readBranch } from './tree/screen/branch.js';
 export { DEFAULT_LABEL_COLUMNS } from './tree/screen/labels.js';
 export type { ScreenMetric, ScreenMetricSource, ScreenNode } from './tree/screen/nodes.js';

@@ -4,8 +4,10 @@ import { MetricBatch, parseInput } from '../model/metric-batch.js';
 import { checkOptions, hasMethods, isFunction } from '../model/options.js';
 import {
   BusyError,
+  ConflictError,
   CrossSiteError,
   InvalidRequestError,
+  MetricConflictError,
   NotFoundError,
   PayloadTooLargeError,
   ReadOnlyRowError,
@@ -15,6 +17,7 @@ import { checkScope, type Scope } from '../model/scope.js';
 import { SeqDb, SeqDbText } from '../model/seq-db.js';
 import type { Database } from '../store/driver.js';
 import { loadTaskTree } from '../tree/load-task-tree.js';
+import { readMetricHistory } from '../tree/metric-history.js';
 import { createPlanMemo } from '../tree/plan-memo.js';
 import { saveMetrics } from '../tree/save-metrics.js';
 import { readBranch } from '../tree/screen/branch.js';
@@ -90,8 +93,11 @@ const MAX_BODY_BYTES = 1_000_000;
 const QUERY_PARAMETERS = {
   GET: z.strictObject({
     taskSheet: SeqDbText,
-    /** `start`: header, metric columns, first level; `children`: one node's children; `search`: matches with paths. */
-    part: z.enum(['start', 'children', 'search']).optional(),
+    /**
+     * `start`: header, metric columns, first level; `children`: one node's children; `search`: matches
+     * with paths; `history`: the changes of one activity's metrics (`activity`, and `group` unless null).
+     */
+    part: z.enum(['start', 'children', 'search', 'history']).optional(),
     /** `part=children`: the TREE_VIEW level (1, 2, ...) and the SEQ_DB of the node whose children are asked for. */
     level: z
       .string()
@@ -101,6 +107,9 @@ const QUERY_PARAMETERS = {
     node: SeqDbText.optional(),
     /** `part=search`: the text searched for in the label columns of every level. */
     q: z.string().trim().min(1, { message: 'give the text to search for' }).max(100).optional(),
+    /** `part=history`: the activity, and the node it hangs under (left out on a one-level tree). */
+    activity: SeqDbText.optional(),
+    group: SeqDbText.optional(),
   }),
   PUT: z.strictObject({
     taskSheet: SeqDbText,
@@ -124,7 +133,11 @@ const screenFiles = packageFiles(SCREEN_ASSETS);
  * - `GET ?taskSheet=42&part=start` → header, metric columns and first level; `&part=children&level=1&node=7`
  *   → that node's children; `&part=search&q=seed` → matching nodes with their paths;
  * - `GET ?asset=association-screen.js|css` → the screen's browser files;
- * - `PUT ?taskSheet=42` with `{ "entries": [...] }` as `application/json` from this site → 200 with `{ inserted, updated }` (`saveMetrics`);
+ * - `GET ?taskSheet=42&part=history&activity=3&group=7` → `{ changes }`, the activity's metric history, newest first;
+ * - `PUT ?taskSheet=42` with `{ "entries": [...], "requestId"?, "source"? }` as `application/json` from this
+ *   site → 200 with `{ inserted, updated, removed, unchanged, entries, replayed }` (`saveMetrics`); an
+ *   entry `{ activity, group, remove: true }` removes the key's entry; a field whose stored value
+ *   changed since its `base` → 409 METRIC_CONFLICT with `conflicts`;
  * - bad input → 400, a cross-site write → 403, a body over 1 MB → 413, a body not declared JSON → 415,
  *   unknown task sheet or one of another scope → 404, RO row → 409, other method → 405, writers
  *   colliding or a database that does not answer in time → 503 (the latter with Retry-After),
@@ -193,6 +206,8 @@ export function createAssociationHandler(
         user,
         taskSheet,
         entries: batch.entries,
+        ...(batch.requestId === undefined ? {} : { requestId: batch.requestId }),
+        ...(batch.source === undefined ? {} : { source: batch.source }),
         plan,
       });
       return json(200, result);
@@ -212,6 +227,8 @@ export function createAssociationHandler(
     const { taskSheet } = query;
     if (query.part === 'search' && query.q === undefined)
       throw missing('q', 'give the text to search for as &q=');
+    if (query.part === 'history' && query.activity === undefined)
+      throw missing('activity', 'give the activity whose history is asked for as &activity=');
     if (query.part === 'children' && (query.level === undefined) !== (query.node === undefined)) {
       throw missing(
         query.level === undefined ? 'level' : 'node',
@@ -247,6 +264,16 @@ export function createAssociationHandler(
         });
       }
       if (query.part === 'search') return searchTree(db, { scope, plan, text: query.q ?? '' });
+      if (query.part === 'history') {
+        const changes = await readMetricHistory(db, {
+          scope,
+          taskSheet,
+          activity: query.activity,
+          group: query.group ?? null,
+          plan,
+        });
+        return { changes };
+      }
       if (early !== undefined && guess === planned) return { nodes: await early };
       return { nodes: await readBranch(db, { scope, plan, parent, taskSheet: sheet }) };
     });
@@ -259,6 +286,7 @@ const PART_READS: Record<NonNullable<Query['part']> | 'tree', readonly string[]>
   start: ['taskSheet', 'part'],
   children: ['taskSheet', 'part', 'level', 'node'],
   search: ['taskSheet', 'part', 'q'],
+  history: ['taskSheet', 'part', 'activity', 'group'],
 };
 
 /**
@@ -323,6 +351,7 @@ function errorResponse(error: unknown, onError: (error: unknown) => void): Respo
   if (error instanceof DatabaseTimeoutError || status === 500) onError(error);
   return errorJson(status, error.code, error.message, {
     ...(error.path === undefined ? {} : { path: error.path }),
+    ...(error instanceof MetricConflictError ? { details: { conflicts: error.conflicts } } : {}),
     // The database stopped answering, or other writers kept the scope busy: the client may try
     // again, not at once.
     ...(status === 503 ? { headers: { 'Retry-After': String(retryAfterSeconds(error)) } } : {}),
@@ -343,7 +372,7 @@ function statusOf(error: TaskAssociationError): number {
   if (error instanceof CrossSiteError) return 403;
   if (error instanceof InvalidRequestError) return 400;
   if (error instanceof NotFoundError) return 404;
-  if (error instanceof ReadOnlyRowError) return 409;
+  if (error instanceof ReadOnlyRowError || error instanceof ConflictError) return 409;
   if (error instanceof BusyError || error instanceof DatabaseTimeoutError) return 503;
   // The rest (ConfigurationError, the config reader's ConfigError, a bad table name in a parameter
   // row) is the installation's to fix, not the request's.
@@ -355,10 +384,14 @@ function errorJson(
   status: number,
   code: string,
   message: string,
-  options: { path?: string; headers?: Record<string, string> } = {},
+  options: { path?: string; headers?: Record<string, string>; details?: Record<string, unknown> } = {},
 ): Response {
   return toResponse(
-    errorAnswer(status, code, message, { path: options.path, headers: { ...VARY, ...options.headers } }),
+    errorAnswer(status, code, message, {
+      path: options.path,
+      headers: { ...VARY, ...options.headers },
+      ...(options.details === undefined ? {} : { details: options.details }),
+    }),
   );
 }
 

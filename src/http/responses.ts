@@ -54,9 +54,19 @@ export function errorAnswer(
   status: number,
   code: string,
   message: string,
-  options: { readonly path?: string | undefined; readonly headers?: Record<string, string> } = {},
+  options: {
+    readonly path?: string | undefined;
+    readonly headers?: Record<string, string>;
+    /** What the error lists beside its message, such as a conflict's fields (`conflicts`). */
+    readonly details?: Readonly<Record<string, unknown>>;
+  } = {},
 ): Answer {
-  const error = options.path === undefined ? { code, message } : { code, message, path: options.path };
+  const error = {
+    code,
+    message,
+    ...(options.path === undefined ? {} : { path: options.path }),
+    ...options.details,
+  };
   return jsonAnswer(status, { error }, options.headers);
 }
 

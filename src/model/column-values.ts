@@ -167,3 +167,52 @@ function plainDecimal(n: number): string {
   if (point >= digits.length) return `${sign}${digits}${'0'.repeat(point - digits.length)}`;
   return `${sign}${digits.slice(0, point)}.${digits.slice(point)}`;
 }
+
+/**
+ * A value of `column` as comparable text, whether it comes from a client or as the driver read it:
+ * decimals at the column's scale ("21.5" and "21.50" are one value), whole numbers without leading
+ * zeros, floats at the precision the column keeps (a FLOAT holds single precision), text as it is;
+ * null for NULL. Two values are the same stored value when their texts are equal.
+ */
+export function storedText(column: ColumnType, value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  const text = typeof value === 'string' ? value : String(value);
+  if (INTEGER_BITS[column.dataType] !== undefined) {
+    return INTEGER_TEXT.test(text) ? BigInt(text).toString() : text;
+  }
+  if (column.dataType === 'decimal') return decimalText(text, column.scale ?? 0);
+  if (column.dataType === 'float') return String(Math.fround(Number(text)));
+  if (column.dataType === 'double') return String(Number(text));
+  return text;
+}
+
+/** Whether two values are one stored value of `column` (see {@link storedText}). */
+export function sameStored(column: ColumnType, a: unknown, b: unknown): boolean {
+  return storedText(column, a) === storedText(column, b);
+}
+
+/**
+ * A value as the answer of a save gives it, the form a read of the row gives: decimals as text at the
+ * column's scale, whole numbers and floats as numbers (whole numbers beyond 2^53 as text), text as text.
+ */
+export function storedValue(column: ColumnType, value: unknown): MetricValue {
+  const text = storedText(column, value);
+  if (text === null) return null;
+  if (INTEGER_BITS[column.dataType] !== undefined) {
+    const number = Number(text);
+    return Number.isSafeInteger(number) ? number : text;
+  }
+  if (column.dataType === 'float' || column.dataType === 'double') return Number(value);
+  return text;
+}
+
+/** Decimal text at `scale` places, without leading zeros or a sign on zero: what the server stores. */
+function decimalText(text: string, scale: number): string {
+  if (!DECIMAL_TEXT.test(text)) return text;
+  const negative = text.startsWith('-');
+  const [whole = '', fraction = ''] = text.replace(/^-/, '').split('.');
+  const digits = whole.replace(/^0+(?=\d)/, '');
+  const places = fraction.padEnd(scale, '0').slice(0, scale);
+  const zero = /^0*$/.test(digits) && /^0*$/.test(places);
+  return `${negative && !zero ? '-' : ''}${digits}${scale > 0 ? `.${places}` : ''}`;
+}

@@ -3,30 +3,85 @@ import { withOwnKeys } from './own-keys.js';
 import { InvalidRequestError } from './request-errors.js';
 import { SeqDb } from './seq-db.js';
 
-/** One metric row to save: which activity, reached through which parent node, and the values by column. */
-export const MetricEntry = z.strictObject({
-  /** The activity's SEQ_DB (the metric row's OPER_SEQ_DB). */
-  activity: SeqDb,
-  /** The parent node's SEQ_DB (the metric row's OPER_GRUPO_SEQ_DB); null only on a one-level tree. */
-  group: SeqDb.nullable(),
-  /** Metric column to value: decimals best as exact text ("12.50"), integers as numbers, null to clear. */
-  values: withOwnKeys(
-    z
-      .record(
-        z.string(),
-        z.union([z.number(), z.string(), z.null()], {
-          error: 'a metric value is a number, a string (decimals best as exact text, "12.50") or null',
-        }),
-      )
-      .refine((values) => Object.keys(values).length > 0, { message: 'give at least one metric value' }),
-    () => [{ path: ['__proto__'], message: '"__proto__" is not a metric column' }],
-  ),
+const MetricValueInput = z.union([z.number(), z.string(), z.null()], {
+  error: 'a metric value is a number, a string (decimals best as exact text, "12.50") or null',
 });
+
+/** Metric column to value, with no `__proto__` slipping past as a column. */
+function fieldRecord(what: string) {
+  return withOwnKeys(z.record(z.string(), MetricValueInput), () => [
+    { path: ['__proto__'], message: `"__proto__" is not a metric column (in ${what})` },
+  ]);
+}
+
+/**
+ * One metric row to save or remove: which activity, reached through which parent node, and either
+ * the values to write or `remove: true`.
+ *
+ * `base` says, per field, the value the client started from (the saved value it loaded, null where it
+ * loaded no saved row): a field whose stored value differs from its base, and from the value sent,
+ * refuses the whole batch (METRIC_CONFLICT). A field without a base is written whatever is stored
+ * (last writer wins, as before bases existed).
+ */
+export const MetricEntry = z
+  .strictObject({
+    /** The activity's SEQ_DB (the metric row's OPER_SEQ_DB). */
+    activity: SeqDb,
+    /** The parent node's SEQ_DB (the metric row's OPER_GRUPO_SEQ_DB); null only on a one-level tree. */
+    group: SeqDb.nullable(),
+    /** Metric column to value, only the fields that change: decimals best as exact text ("12.50"), integers as numbers, null to clear. */
+    values: fieldRecord('values')
+      .refine((values) => Object.keys(values).length > 0, { message: 'give at least one metric value' })
+      .optional(),
+    /** Metric column to the value the client started from; for a save only fields in `values`, for a remove any metric. */
+    base: fieldRecord('base').optional(),
+    /** Soft-deletes the key's live row (DELETED=1); the defaults apply again afterwards. No `values` then. */
+    remove: z.literal(true, { error: 'remove is true, or left out' }).optional(),
+  })
+  .superRefine((entry, ctx) => {
+    if (entry.remove === true && entry.values !== undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['values'],
+        message: 'an entry either saves values or removes the row (remove: true), not both',
+      });
+    } else if (entry.remove === undefined && entry.values === undefined) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['values'],
+        message: 'give the values to save, or remove: true to remove the entry',
+      });
+    }
+    if (entry.values === undefined || entry.base === undefined) return;
+    for (const field of Object.keys(entry.base)) {
+      if (!Object.hasOwn(entry.values, field)) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['base', field],
+          message: `a base for ${field}, which this entry does not change: give a base only for the fields in values`,
+        });
+      }
+    }
+  });
 export type MetricEntry = z.infer<typeof MetricEntry>;
+
+/**
+ * A client's id for one save, so that sending it again (a retry after a lost answer) gets the first
+ * answer instead of being applied twice: 1 to 64 characters, letters, digits and `._:-` (a UUID fits).
+ */
+export const RequestId = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/, {
+  message: 'a request id is 1 to 64 letters, digits or ._:- starting with a letter or digit (a UUID fits)',
+});
+
+/** Who sent a save, as the history records it: the association screen, or a program through the API. */
+export const SaveSource = z.enum(['screen', 'api'], { error: 'source is "screen" or "api"' });
+export type SaveSource = z.infer<typeof SaveSource>;
 
 /** The batch the association screen PUTs: at most 1000 entries, so one request cannot hold locks for long. */
 export const MetricBatch = z.strictObject({
   entries: z.array(MetricEntry).min(1, { message: 'give at least one entry' }).max(1000),
+  requestId: RequestId.optional(),
+  source: SaveSource.optional(),
 });
 export type MetricBatch = z.infer<typeof MetricBatch>;
 

@@ -1,4 +1,5 @@
 import { TaskAssociationError } from './errors.js';
+import type { MetricValue } from './metrics.js';
 
 /** A request the caller can fix: a malformed batch, a value its column cannot hold. HTTP 400. */
 export class InvalidRequestError extends TaskAssociationError {}
@@ -23,3 +24,38 @@ export class CrossSiteError extends TaskAssociationError {}
 
 /** A write whose body is not declared as JSON (a form or `text/plain` post a page can send anywhere). HTTP 415. */
 export class UnsupportedMediaTypeError extends InvalidRequestError {}
+
+/** A request that contradicts what is stored, so it was not applied; nothing of it was written. HTTP 409. */
+export class ConflictError extends TaskAssociationError {}
+
+/** One field of one entry whose stored value changed since the value the client started from. */
+export interface MetricConflict {
+  /** The entry's index in the batch. */
+  readonly entry: number;
+  readonly activity: number;
+  readonly group: number | null;
+  readonly field: string;
+  /** The value the client started from. */
+  readonly base: MetricValue;
+  /** The value stored now (null: empty, or no live row). */
+  readonly theirs: MetricValue;
+  /** The value the client sent (null for a remove). */
+  readonly yours: MetricValue;
+  /** Who changed it last, and when (ISO 8601), where known. */
+  readonly changedBy: number | null;
+  readonly changedAt: string | null;
+}
+
+/**
+ * Fields of a batch changed since the values its client started from (`base`): the batch was refused
+ * whole, nothing written (`METRIC_CONFLICT`, HTTP 409). `conflicts` lists each field with its base,
+ * the stored value and who changed it, and the value sent, for the client to ask the person.
+ */
+export class MetricConflictError extends ConflictError {
+  readonly conflicts: readonly MetricConflict[];
+
+  constructor(conflicts: readonly MetricConflict[], message: string, options: { path?: string } = {}) {
+    super('METRIC_CONFLICT', message, options);
+    this.conflicts = conflicts;
+  }
+}

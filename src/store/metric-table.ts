@@ -14,12 +14,16 @@ export interface MetricTableShape {
 
 /** The columns a metric table must have for a row to be found, inserted and guarded. */
 export const IDENTITY_COLUMNS = [
+  'SEQ_DB',
   'EMPRESA',
   'FILIAL',
   'LOCAL',
   'ID',
   'INS_USUARIO_SEQ_DB',
+  'INS_DH',
   'UPD_USUARIO_SEQ_DB',
+  'UPD_DH',
+  'SOURCE',
   'ATIVO',
   'DELETED',
   'RO',

@@ -1,6 +1,7 @@
 import type { Identifier } from '../model/identifier.js';
 import type { MetricValue } from '../model/metrics.js';
 import type { Scope } from '../model/scope.js';
+import { REQUESTS } from './history.js';
 import type { CheckParts } from './save-checks.js';
 import { inScope, type Sql, sql } from './sql.js';
 
@@ -70,15 +71,39 @@ export function lockKeysStatement(
   keyIndex: Identifier | undefined,
   lock: ScopeLock,
   checks?: CheckParts,
+  read: LockedRead = { metrics: [], replay: undefined },
 ): Sql {
   const hint = keyIndex === undefined ? sql.empty : sql` FORCE INDEX (${sql.identifier(keyIndex)})`;
   const withChecks = checks?.with === undefined ? sql.empty : sql`WITH RECURSIVE ${checks.with} `;
   const checkColumns = checks === undefined ? sql.empty : sql`, ${checks.columns}`;
-  return sql`${withChecks}SELECT STRAIGHT_JOIN l.locked, k.n, m.ID, m.RO, m.ATIVO, k.o AS OPER_SEQ_DB, k.g AS OPER_GRUPO_SEQ_DB${checkColumns}
-       FROM (SELECT GET_LOCK(${lock.name}, ${lock.timeoutSeconds}) AS locked LIMIT 1) l JOIN ${keyTable(keys)}
+  // Stored values come under names of ours (v0, v1, ...): a metric column could share a name with
+  // one of the statement's own (n, locked).
+  const metricColumns = sql.join(
+    read.metrics.map((column, index) => sql`, m.${sql.identifier(column)} AS ${sql.raw(`v${index}`)}`),
+    '',
+  );
+  const replay =
+    read.replay === undefined
+      ? sql.empty
+      : sql`, CASE WHEN k.n = 1 THEN (SELECT JSON_ARRAY(r.BODY_HASH, r.ANSWER) FROM ${REQUESTS} r WHERE ${inScope('r', scope)} AND r.REQUEST_ID = ${read.replay.requestId} AND r.INS_DH > NOW() - INTERVAL ${read.replay.retentionSeconds} SECOND LIMIT 1) END AS replay`;
+  const audit =
+    read.metrics.length === 0
+      ? sql.empty
+      : sql`, l.server_now, m.SEQ_DB, m.INS_USUARIO_SEQ_DB, m.INS_DH, m.UPD_USUARIO_SEQ_DB, m.UPD_DH${metricColumns}`;
+  const now = read.metrics.length === 0 ? sql.empty : sql`, NOW() AS server_now`;
+  return sql`${withChecks}SELECT STRAIGHT_JOIN l.locked, k.n, m.ID, m.RO, m.ATIVO, k.o AS OPER_SEQ_DB, k.g AS OPER_GRUPO_SEQ_DB${audit}${replay}${checkColumns}
+       FROM (SELECT GET_LOCK(${lock.name}, ${lock.timeoutSeconds}) AS locked${now} LIMIT 1) l JOIN ${keyTable(keys)}
        LEFT JOIN ${sql.identifier(table)} m${hint} ON l.locked = 1 AND ${inScope('m', scope)}
         AND m.FOLHA_TAREFA_SEQ_DB = ${taskSheet} AND m.OPER_SEQ_DB = k.o AND m.OPER_GRUPO_SEQ_DB <=> k.g AND IFNULL(m.DELETED, 0) = 0
      FOR UPDATE`;
+}
+
+/** What a save's locking read reads besides the keys' rows: their metric columns, and an earlier answer. */
+export interface LockedRead {
+  /** The metric columns read of each row (as `v0`, `v1`, ...), with the row's SEQ_DB, audit columns and the server's time. */
+  readonly metrics: readonly Identifier[];
+  /** The request id whose recorded answer, if younger than the retention, comes back as `replay` ([hash, answer]). */
+  readonly replay: { readonly requestId: string; readonly retentionSeconds: number } | undefined;
 }
 
 /** Releases the scope's named lock. */
@@ -132,6 +157,7 @@ export function updateStatements(
   user: number,
   updates: readonly RowUpdate[],
   release?: ScopeLock,
+  source?: string,
 ): Sql[] {
   const bySet = new Map<string, { columns: Identifier[]; rows: unknown[][] }>();
   for (const update of updates) {
@@ -151,7 +177,8 @@ export function updateStatements(
       columns.map((column, index) => sql`m.${sql.identifier(column)} = ${sql.raw(`v.v${index}`)}`),
       ', ',
     );
-    return sql`UPDATE ${releasing}${valueTable(['id'], columns.length, rows)} JOIN ${sql.identifier(table)} m ON ${inScope('m', scope)} AND m.ID = v.id SET ${assignments}, m.UPD_USUARIO_SEQ_DB = ${user}`;
+    const sourceSet = source === undefined ? sql.empty : sql`, m.SOURCE = ${source}`;
+    return sql`UPDATE ${releasing}${valueTable(['id'], columns.length, rows)} JOIN ${sql.identifier(table)} m ON ${inScope('m', scope)} AND m.ID = v.id SET ${assignments}, m.UPD_USUARIO_SEQ_DB = ${user}${sourceSet}`;
   });
 }
 
@@ -168,6 +195,7 @@ export function insertStatement(
   user: number,
   taskSheet: number,
   inserts: readonly MetricWrite[],
+  source?: string,
 ): Sql {
   const metricColumns = [...new Set(inserts.flatMap((entry) => [...entry.values.keys()]))];
   const quoted = sql.identifier(table);
@@ -185,5 +213,7 @@ export function insertStatement(
       ...metricColumns.map((column) => jsonValue(entry.values.get(column))),
     ]),
   );
-  return sql`INSERT INTO ${quoted} (EMPRESA, FILIAL, LOCAL, ID, INS_USUARIO_SEQ_DB, FOLHA_TAREFA_SEQ_DB, OPER_SEQ_DB, OPER_GRUPO_SEQ_DB${columns}) SELECT ${scope.EMPRESA}, ${scope.FILIAL}, ${scope.LOCAL}, IFNULL(last.ID, 0) + v.n, ${user}, ${taskSheet}, v.o, v.g${values} FROM ${rows} LEFT JOIN (SELECT ID FROM ${quoted} WHERE EMPRESA = ${scope.EMPRESA} AND FILIAL = ${scope.FILIAL} AND LOCAL = ${scope.LOCAL} ORDER BY ID DESC LIMIT 1) last ON TRUE`;
+  const sourceColumn = source === undefined ? sql.empty : sql`, SOURCE`;
+  const sourceValue = source === undefined ? sql.empty : sql`, ${source}`;
+  return sql`INSERT INTO ${quoted} (EMPRESA, FILIAL, LOCAL, ID, INS_USUARIO_SEQ_DB, FOLHA_TAREFA_SEQ_DB, OPER_SEQ_DB, OPER_GRUPO_SEQ_DB${sourceColumn}${columns}) SELECT ${scope.EMPRESA}, ${scope.FILIAL}, ${scope.LOCAL}, IFNULL(last.ID, 0) + v.n, ${user}, ${taskSheet}, v.o, v.g${sourceValue}${values} FROM ${rows} LEFT JOIN (SELECT ID FROM ${quoted} WHERE EMPRESA = ${scope.EMPRESA} AND FILIAL = ${scope.FILIAL} AND LOCAL = ${scope.LOCAL} ORDER BY ID DESC LIMIT 1) last ON TRUE`;
 }

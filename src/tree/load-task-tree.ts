@@ -11,7 +11,7 @@ import { type Association, firstLevelRows, levelRows, savedMetricRows } from '..
 import { checkArguments } from './arguments.js';
 import { withGuessedPlan } from './guessed-plan.js';
 import { compileMetricDefaults, type ResolvedMetrics, type Row } from './metric-defaults.js';
-import { type SavedRow, withSavedRow } from './saved-row.js';
+import { type LastChange, lastChangeOf, type SavedRow, withSavedRow } from './saved-row.js';
 import { loadTaskSheet } from './task-sheet.js';
 
 /** How a level's rows reach the next level's rows. */
@@ -36,13 +36,15 @@ export interface TaskNode {
   /** SEQ_DB of the parent node it was reached through (the metric row's OPER_GRUPO_SEQ_DB); null on a one-level tree. */
   readonly group: number | null;
   readonly row: Row;
-  /** Saved values where saved, else defaults. */
+  /** The saved row's values where the key has one (a NULL too: saved empty), else the defaults. */
   metrics: ResolvedMetrics;
   /**
    * False when the activity's saved row is read-only (RO=1) or inactive (ATIVO=0): its values are
    * shown, and `saveMetrics` refuses to change them (READ_ONLY_ROW, INACTIVE_ROW), as the screen says.
    */
   readonly editable: boolean;
+  /** Who last changed the activity's saved row, and when; null when it has none (the defaults show). */
+  readonly lastChange: LastChange | null;
 }
 
 export type TreeNode = BranchNode | TaskNode;
@@ -272,6 +274,7 @@ function taskNode(
     row,
     metrics,
     editable: saved?.editable ?? true,
+    lastChange: lastChangeOf(saved?.row),
   };
 }
 

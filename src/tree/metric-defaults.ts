@@ -51,8 +51,10 @@ const NO_DEFAULT: DefaultSource = Object.freeze({ from: 'none', value: null, col
  * a new kind in `MetricDefault` does not compile until it is handled), so resolving a million
  * activities only reads the small plan made up front.
  *
- * A saved non-null value always wins; a saved NULL falls back to the default, so a cleared metric
- * is preset again when the modal opens. A default that gives nothing (a NULL column, a `value` of
+ * A default presets only a key that has no saved row: once the key has a live row, every metric
+ * shows what the row holds, source 'saved', a NULL too ("saved empty": the person cleared it, and
+ * the host's reports read it empty). Removing the entry (soft-deleting the row) brings the defaults
+ * back. A default that gives nothing (a NULL column, a `value` of
  * null) is source 'none', as if there were no default. Saved columns are matched without case, as
  * the server matches them (`metrica1` is METRICA1). A `field` or `taskSheet` default whose column the row lacks
  * throws {@link ConfigurationError} naming the metric and the column, never a silent `undefined`.
@@ -77,9 +79,13 @@ export function compileMetricDefaults(
     const result: ResolvedMetrics = {};
     const saved = inputs.saved;
     for (const { field, index, source } of plan) {
-      const stored =
-        saved === undefined ? undefined : (saved[field] ?? saved[columnKey(saved, field) ?? field]);
-      if (stored !== undefined && stored !== null) {
+      if (saved !== undefined) {
+        // A key with a live row shows what the row holds, a NULL too: that is "saved empty". A
+        // default naming a column the row lacks is still said, whatever rows happen to be saved.
+        if (source.from === 'activity' || source.from === 'taskSheet') {
+          readColumn(source.from === 'activity' ? inputs.activity : inputs.taskSheet, source, field, index);
+        }
+        const stored = saved[field] ?? saved[columnKey(saved, field) ?? field];
         result[field] = { value: toMetricValue(stored), source: 'saved' };
         continue;
       }

@@ -1,16 +1,32 @@
+import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { type ColumnType, checkValue, columnNamed } from '../model/column-values.js';
 import { abbreviated } from '../model/errors.js';
 import type { Identifier } from '../model/identifier.js';
 import { ConfigurationError } from '../model/issues.js';
-import { MetricBatch, type MetricEntry } from '../model/metric-batch.js';
+import { MetricBatch, type MetricEntry, RequestId, SaveSource } from '../model/metric-batch.js';
 import type { MetricValue } from '../model/metrics.js';
 import { isReservedMetricColumn } from '../model/metrics.js';
-import { BusyError, InvalidRequestError, ReadOnlyRowError } from '../model/request-errors.js';
+import {
+  BusyError,
+  ConflictError,
+  InvalidRequestError,
+  type MetricConflict,
+  MetricConflictError,
+} from '../model/request-errors.js';
 import { formatScope, Scope } from '../model/scope.js';
 import { SeqDb } from '../model/seq-db.js';
 import { GivenPlan, type TreePlan } from '../model/tree-plan.js';
 import type { Database, SqlExecutor } from '../store/driver.js';
+import {
+  HISTORY_TABLE,
+  type HistoryWrite,
+  historyStatement,
+  latestChanges,
+  purgeRequestsStatement,
+  REQUEST_TABLE,
+  requestRecordStatement,
+} from '../store/history.js';
 import {
   forgetMetricTableShape,
   isShapeError,
@@ -21,8 +37,6 @@ import {
 import {
   insertStatement,
   lockKeysStatement,
-  type MetricWrite,
-  type RowUpdate,
   releaseStatement,
   type ScopeLock,
   scopeLockName,
@@ -31,6 +45,8 @@ import {
 import { checkParts } from '../store/save-checks.js';
 import { execute, query, type Sql } from '../store/sql.js';
 import { metricKey } from './load-task-tree.js';
+import { type CheckedEntry, decideSave, type LockedKey, type SavedEntry } from './save-decision.js';
+import { isoTime, lastChangeOf } from './saved-row.js';
 import { jsonRows, shownFromWalk } from './shown-from-walk.js';
 import { shownNodes } from './shown-nodes.js';
 import { loadTaskSheet, taskSheetNotFound } from './task-sheet.js';
@@ -44,22 +60,46 @@ export const SaveMetricsOptions = z.strictObject({
   taskSheet: SeqDb,
   /** The PUT's own limits (1 to 1000 entries): a library caller holds the lock no longer than a request. */
   entries: MetricBatch.shape.entries,
+  /**
+   * The client's id for this save: the same id again in the same scope, within {@link REQUEST_RETENTION_SECONDS},
+   * is answered with the first answer (`replayed: true`) and not applied again; with another body it is refused.
+   */
+  requestId: RequestId.optional(),
+  /** What sent the save, as the history records it: `api` (the default) or `screen`. */
+  source: SaveSource.optional(),
   /** As in `loadTaskTree`: made by `planTree` or `resolveTreePlan`; read from the parameter rows when absent. */
   plan: GivenPlan.optional(),
 });
 export type SaveMetricsOptions = z.input<typeof SaveMetricsOptions>;
 
 export interface SaveMetricsResult {
+  /** Keys that got a new row. */
   readonly inserted: number;
+  /** Rows with at least one field changed. */
   readonly updated: number;
+  /** Rows soft-deleted (`remove: true`). */
+  readonly removed: number;
+  /** Entries whose row already held every value sent: nothing written, no history. */
+  readonly unchanged: number;
+  /** Each entry as stored now, in the batch's order: its values (every metric) or null (no live row). */
+  readonly entries: readonly SavedEntry[];
+  readonly requestId?: string;
+  /** True when this is the recorded answer of an earlier save with the same request id: nothing was applied now. */
+  readonly replayed: boolean;
 }
 
+/** How long a request id is remembered: a retry within it is answered, not applied again (7 days). */
+export const REQUEST_RETENTION_SECONDS = 7 * 24 * 3600;
+
 /**
- * Upserts a batch of metric values on one task sheet, keyed by (scope, FOLHA_TAREFA_SEQ_DB,
- * OPER_SEQ_DB, OPER_GRUPO_SEQ_DB): updates the live row of a key, inserts with the scope's next free
- * ID otherwise, all in one transaction. Everything is checked first, nothing of a rejected batch is
- * written: values against the column types of information_schema, columns against the metric list,
- * each (activity, group) against the tree's last association, RO rows refused.
+ * Saves or removes a batch of metric entries on one task sheet, keyed by (scope, FOLHA_TAREFA_SEQ_DB,
+ * OPER_SEQ_DB, OPER_GRUPO_SEQ_DB): updates the fields that change in the live row of a key, inserts
+ * with the scope's next free ID otherwise, soft-deletes the row of a `remove` entry, and records
+ * every change in the history table, all in one transaction. Everything is checked first, nothing of a
+ * rejected batch is written: values and bases against the column types of information_schema,
+ * columns against the metric list, each (activity, group) against the tree's last association, RO and
+ * inactive rows refused, and every field's base against the stored value (METRIC_CONFLICT, listing
+ * each field). Fields an entry does not send are never written.
  *
  * @example await saveMetrics(db, { scope, user: 7, taskSheet: 42, entries: [{ activity: 3, group: 1, values: { METRICA1: '2.50' } }] });
  */
@@ -100,14 +140,49 @@ async function savePlanned(
       entries: rows,
       plan,
       sheetColumns,
+      metricColumns: metricColumnsOf(plan, shape.columns),
+      source: options.source ?? 'api',
+      request:
+        options.requestId === undefined
+          ? undefined
+          : { id: options.requestId, hash: bodyHash(taskSheet, entries) },
     };
+    let result: SaveMetricsResult;
     try {
-      return await writeRetrying(db, batch);
+      result = await writeRetrying(db, batch);
     } catch (error) {
+      const missing = missingSharedTable(error);
+      if (missing !== undefined) {
+        throw new ConfigurationError(
+          'HISTORY_TABLE_MISSING',
+          `table ${missing} does not exist in this database: run \`task-association db sync\` (or apply) to create it; nothing was saved`,
+          { path: missing },
+        );
+      }
       // A table changed under a cached shape: read it again and check the batch against it.
       if (fresh || !isShapeError(error)) throw error;
+      continue;
     }
+    if (batch.request !== undefined && !result.replayed) await purgeExpiredRequests(db);
+    return result;
   }
+}
+
+/**
+ * The shared table (history, request ids) a save failed on for want of it, if it did: a database
+ * whose tables predate them until `db sync` runs.
+ */
+function missingSharedTable(error: unknown): string | undefined {
+  if (
+    typeof error !== 'object' ||
+    error === null ||
+    !('code' in error) ||
+    error.code !== 'ER_NO_SUCH_TABLE'
+  ) {
+    return undefined;
+  }
+  const message = error instanceof Error ? error.message : '';
+  return [HISTORY_TABLE, REQUEST_TABLE].find((table) => message.includes(`.${table}'`));
 }
 
 /** How often a batch is retried when concurrent writers deadlock or take the same new ID. */
@@ -130,10 +205,6 @@ async function writeRetrying(db: Database, batch: CheckedBatch): Promise<SaveMet
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
     }
   }
-}
-
-interface CheckedEntry extends MetricWrite {
-  readonly key: string;
 }
 
 function checkEntries(
@@ -175,38 +246,75 @@ function checkEntries(
       );
     }
     seen.set(key, index);
-    const values = new Map<Identifier, MetricValue>();
-    for (const [name, value] of Object.entries(entry.values)) {
-      const path = `entries.${index}.values.${abbreviated(name)}`;
-      const field = fields.get(name);
-      if (field === undefined) {
-        throw new InvalidRequestError(
-          'UNKNOWN_METRIC',
-          `entry ${index}: "${abbreviated(name)}" is not a metric column of this installation (metrics: ${[...fields.keys()].join(', ')})`,
-          { path },
-        );
+    // Each field checked against its column: what to write, and what the client started from.
+    const checkedFields = (given: Record<string, MetricValue> | undefined, part: 'values' | 'base') => {
+      const checked = new Map<Identifier, MetricValue>();
+      for (const [name, value] of Object.entries(given ?? {})) {
+        const path = `entries.${index}.${part}.${abbreviated(name)}`;
+        const field = fields.get(name);
+        if (field === undefined) {
+          throw new InvalidRequestError(
+            'UNKNOWN_METRIC',
+            `entry ${index}: "${abbreviated(name)}" is not a metric column of this installation (metrics: ${[...fields.keys()].join(', ')})`,
+            { path },
+          );
+        }
+        // The server matches column names without case: a TREE_VIEW may write `metrica1`.
+        const column = columnNamed(columns, field);
+        if (column === undefined) {
+          throw new ConfigurationError(
+            'METRIC_COLUMN_MISSING',
+            `metric ${field} is configured, but table ${plan.metricTable} has no column ${field}: add the column or remove the metric`,
+            { path },
+          );
+        }
+        // A base is a value the column held: null is one whatever the column says (no row held it).
+        const result =
+          part === 'base' && value === null ? { ok: true as const, value } : checkValue(column, value);
+        if (!result.ok) {
+          throw new InvalidRequestError(
+            part === 'values' ? 'INVALID_METRIC_VALUE' : 'INVALID_BASE',
+            `entry ${index}: ${field} ${part === 'values' ? 'value' : 'base'} ${abbreviated(JSON.stringify(value))} ${result.problem}`,
+            { path },
+          );
+        }
+        checked.set(field, result.value);
       }
-      // The server matches column names without case: a TREE_VIEW may write `metrica1`.
-      const column = columnNamed(columns, field);
-      if (column === undefined) {
-        throw new ConfigurationError(
-          'METRIC_COLUMN_MISSING',
-          `metric ${field} is configured, but table ${plan.metricTable} has no column ${field}: add the column or remove the metric`,
-          { path },
-        );
-      }
-      const checked = checkValue(column, value);
-      if (!checked.ok) {
-        throw new InvalidRequestError(
-          'INVALID_METRIC_VALUE',
-          `entry ${index}: ${field} value ${abbreviated(JSON.stringify(value))} ${checked.problem}`,
-          { path },
-        );
-      }
-      values.set(field, checked.value);
-    }
-    return { activity: entry.activity, group: entry.group, key, values };
+      return checked;
+    };
+    return {
+      index,
+      activity: entry.activity,
+      group: entry.group,
+      key,
+      values: checkedFields(entry.values, 'values'),
+      base: checkedFields(entry.base, 'base'),
+      remove: entry.remove === true,
+    };
   });
+}
+
+/** The configured metrics the table has, with their types, in the TREE_VIEW's order. */
+function metricColumnsOf(
+  plan: TreePlan,
+  columns: ReadonlyMap<string, ColumnType>,
+): Map<Identifier, ColumnType> {
+  const found = new Map<Identifier, ColumnType>();
+  for (const metric of plan.metrics) {
+    const column = columnNamed(columns, metric.field);
+    if (column !== undefined && !isReservedMetricColumn(metric.field)) found.set(metric.field, column);
+  }
+  return found;
+}
+
+/**
+ * What a request id stands for: the task sheet and the entries as given. The same id with another
+ * body is refused (REQUEST_ID_REUSED) rather than answered with an answer to another question.
+ */
+function bodyHash(taskSheet: number, entries: readonly MetricEntry[]): string {
+  return createHash('sha256')
+    .update(JSON.stringify([taskSheet, entries]))
+    .digest('hex');
 }
 
 /**
@@ -264,6 +372,11 @@ interface CheckedBatch {
   readonly plan: TreePlan;
   /** The host's task sheet table's columns: its scope and flags are checked by those it has. */
   readonly sheetColumns: ReadonlySet<string>;
+  /** The configured metric columns the table has: read in the locking read, answered, compared. */
+  readonly metricColumns: ReadonlyMap<Identifier, ColumnType>;
+  readonly source: SaveSource;
+  /** The request id and what it stands for, when the save has one. */
+  readonly request: { readonly id: string; readonly hash: string } | undefined;
 }
 
 /** How long a save waits for the writer ahead of it before answering busy. */
@@ -276,17 +389,19 @@ const LOCK_TIMEOUT_SECONDS = 10;
  * scans share gap locks and then deadlock on their inserts (measured: most of 50 parallel saves).
  *
  * The named lock belongs to the connection, not the transaction, so it is released a moment before
- * the commit: after the insert when the batch inserts, with the last update when it only updates (its
- * rows are locked already). The reads are locking reads (FOR UPDATE), so a writer that gets the named
- * lock in that moment waits on our new or changed rows until we commit, then reads them: two saves of
- * one key cannot both insert, two inserts cannot take one ID. A host writer that does not take our
- * lock can still collide (duplicate ID, deadlock); `saveMetrics` retries those.
+ * the commit: in the history insert, or the request record when the save has an id (every row of the
+ * save is written and locked by then). The reads are locking reads (FOR UPDATE), so a writer that gets
+ * the named lock in that moment waits on our new or changed rows until we commit, then reads them: two
+ * saves of one key cannot both insert, two inserts cannot take one ID, and a base is always compared
+ * with the value the previous writer committed. A host writer that does not take our lock can still
+ * collide (duplicate ID, deadlock); `saveMetrics` retries those.
  *
- * Taking the lock shares a statement with the locking read, releasing it with the last update: a
- * one-entry update is four statements (begin, lock and read, update and release, commit).
+ * The stored values are read, and the bases compared, in the locking read itself; taking the lock
+ * shares that statement, releasing it shares the history's: a one-entry update is five statements
+ * (begin, lock and read, update, history and release, commit), six with a request id.
  */
 async function writeBatch(tx: SqlExecutor, batch: CheckedBatch): Promise<SaveMetricsResult> {
-  const { table, scope, user, taskSheet, entries } = batch;
+  const { table, scope, user, taskSheet, entries, request } = batch;
   // The named lock is waited for one second per statement, so that each statement stays within the
   // connection's bound on an answer (a few seconds), which one ten-second wait would exceed.
   const lock: ScopeLock = { name: scopeLockName(table, scope), timeoutSeconds: 1 };
@@ -300,16 +415,6 @@ async function writeBatch(tx: SqlExecutor, batch: CheckedBatch): Promise<SaveMet
   try {
     // Inactive rows are read too: a key whose row is ATIVO=0 is refused below, never inserted a second
     // time. DELETED=1 rows are history: they are left as they are, and the key gets a new live row.
-    type Existing = {
-      locked: unknown;
-      n: unknown;
-      sheet_ok: unknown;
-      ID: unknown;
-      RO: unknown;
-      ATIVO: unknown;
-      OPER_SEQ_DB: unknown;
-      OPER_GRUPO_SEQ_DB: unknown;
-    };
     const groups = [...new Set(entries.flatMap((entry) => (entry.group === null ? [] : [entry.group])))];
     const checks = checkParts(
       batch.plan,
@@ -319,11 +424,19 @@ async function writeBatch(tx: SqlExecutor, batch: CheckedBatch): Promise<SaveMet
       [...new Set(entries.map((entry) => entry.activity))],
       groups,
     );
-    let existing: Existing[] = [];
+    const metrics = [...batch.metricColumns.keys()];
+    const lockedRead = {
+      metrics,
+      replay:
+        request === undefined
+          ? undefined
+          : { requestId: request.id, retentionSeconds: REQUEST_RETENTION_SECONDS },
+    };
+    let existing: Record<string, unknown>[] = [];
     for (let waited = 0; waited < LOCK_TIMEOUT_SECONDS; waited++) {
-      existing = (await prepared(
-        lockKeysStatement(table, scope, taskSheet, entries, batch.keyIndex, lock, checks),
-      )) as Existing[];
+      existing = await prepared(
+        lockKeysStatement(table, scope, taskSheet, entries, batch.keyIndex, lock, checks, lockedRead),
+      );
       if (Number(existing[0]?.locked) === 1) break;
     }
     if (Number(existing[0]?.locked) !== 1) {
@@ -332,17 +445,68 @@ async function writeBatch(tx: SqlExecutor, batch: CheckedBatch): Promise<SaveMet
         `metrics of scope ${formatScope(scope)} are being saved by another request for more than ${LOCK_TIMEOUT_SECONDS} s: nothing was written, send the batch again`,
       );
     }
+    // A request id seen before is answered as it was the first time, before any check: the world
+    // may have moved on since (a link removed), and the save it stands for is already done.
+    const earlier = request === undefined ? undefined : replayOf(existing[0]?.replay, request);
+    if (earlier !== undefined) return earlier;
     if (Number(existing[0]?.sheet_ok) !== 1) throw taskSheetNotFound(scope, taskSheet);
     await checkInTree(tx, batch, existing, groups);
-    const { inserts, updates } = decide(entries, existing);
-    // A batch that only updates lets go of the named lock in its last update (see updateStatements).
-    const release = inserts.length === 0 ? lock : undefined;
-    for (const statement of updateStatements(table, scope, user, updates, release)) {
+    const now = existing[0]?.server_now;
+    const decision = decideSave(entries, lockedKeys(existing, metrics), {
+      columns: batch.metricColumns,
+      user,
+      now: isoTime(now) ?? new Date().toISOString(),
+    });
+    if (decision.conflicts.length > 0) throw await conflictError(tx, batch, decision.conflicts);
+    const { inserts, updates, removes, history } = decision;
+    const result: SaveMetricsResult = {
+      ...decision.counts,
+      entries: decision.entries,
+      ...(request === undefined ? {} : { requestId: request.id }),
+      replayed: false,
+    };
+    const historyWrite: HistoryWrite = {
+      metricTable: table,
+      scope,
+      taskSheet,
+      user,
+      source: batch.source,
+      requestId: request?.id,
+      at: now instanceof Date ? now : new Date(),
+    };
+    // The writes in order. The scope's named lock is let go in the last of them, the request record
+    // or else the history (every row of the save is written and locked by then, so the next writer
+    // of these keys waits on them until the commit, not on the lock); a save that changes nothing
+    // and records no id lets go of it on its own, below.
+    const releaseIn = request !== undefined ? 'request' : history.length > 0 ? 'history' : undefined;
+    // Removes are updates of DELETED: one statement per set of columns written covers both.
+    for (const statement of updateStatements(
+      table,
+      scope,
+      user,
+      [...updates, ...removes],
+      undefined,
+      batch.source,
+    )) {
       await writePrepared(statement);
     }
-    released = release !== undefined && updates.length > 0;
-    if (inserts.length > 0) await writePrepared(insertStatement(table, scope, user, taskSheet, inserts));
-    return { inserted: inserts.length, updated: updates.length };
+    if (inserts.length > 0)
+      await writePrepared(insertStatement(table, scope, user, taskSheet, inserts, batch.source));
+    if (history.length > 0) {
+      await writePrepared(
+        historyStatement(historyWrite, history, releaseIn === 'history' ? lock : undefined),
+      );
+      released = releaseIn === 'history';
+    }
+    if (request !== undefined) {
+      await execute(
+        tx,
+        requestRecordStatement(scope, request.id, request.hash, JSON.stringify(result), user, lock),
+        { prepare: true },
+      );
+      released = true;
+    }
+    return result;
   } finally {
     // If the connection itself failed, the server has already dropped the lock with it, and the
     // error that matters is the one already on its way out: do not replace it with this one.
@@ -350,58 +514,112 @@ async function writeBatch(tx: SqlExecutor, batch: CheckedBatch): Promise<SaveMet
   }
 }
 
-/**
- * Which entries update which rows and which insert, from the locked rows of their keys: RO and
- * inactive rows are refused, naming the entry.
- */
-function decide(
-  entries: readonly CheckedEntry[],
-  existing: readonly {
-    ID: unknown;
-    RO: unknown;
-    ATIVO: unknown;
-    OPER_SEQ_DB: unknown;
-    OPER_GRUPO_SEQ_DB: unknown;
-  }[],
-): { inserts: CheckedEntry[]; updates: RowUpdate[] } {
-  const idsByKey = new Map<string, { ids: number[]; readOnly: boolean; inactive: boolean }>();
-  for (const row of existing) {
+/** The locked rows by key: the row of lowest ID shown, every live row of the key changed alike. */
+function lockedKeys(
+  rows: readonly Record<string, unknown>[],
+  metrics: readonly Identifier[],
+): Map<string, LockedKey> {
+  const keys = new Map<string, LockedKey>();
+  for (const row of rows) {
     // A key without a row comes back once, with a NULL ID.
     if (row.ID === null || row.ID === undefined) continue;
     const key = metricKey(row.OPER_SEQ_DB, row.OPER_GRUPO_SEQ_DB);
-    const found = idsByKey.get(key) ?? { ids: [], readOnly: false, inactive: false };
-    found.ids.push(Number(row.ID));
-    found.readOnly ||= Number(row.RO ?? 0) === 1;
-    found.inactive ||= Number(row.ATIVO ?? 1) === 0;
-    idsByKey.set(key, found);
+    const found = keys.get(key);
+    const id = Number(row.ID);
+    const readOnly = Number(row.RO ?? 0) === 1;
+    const inactive = Number(row.ATIVO ?? 1) === 0;
+    const shown = found === undefined || id < Math.min(...found.ids);
+    const stored = shown
+      ? new Map(metrics.map((field, index) => [field, row[`v${index}`]] as const))
+      : (found?.stored ?? new Map());
+    keys.set(key, {
+      ids: [...(found?.ids ?? []), id],
+      seqDb: shown ? Number(row.SEQ_DB) : (found?.seqDb ?? Number(row.SEQ_DB)),
+      readOnly: readOnly || (found?.readOnly ?? false),
+      inactive: inactive || (found?.inactive ?? false),
+      stored,
+      lastChange: shown ? lastChangeOf(row) : (found?.lastChange ?? null),
+    });
   }
-  const inserts: CheckedEntry[] = [];
-  const updates: RowUpdate[] = [];
-  for (const [index, entry] of entries.entries()) {
-    const found = idsByKey.get(entry.key);
-    if (found === undefined) {
-      inserts.push(entry);
-      continue;
-    }
-    if (found.readOnly) {
-      throw new ReadOnlyRowError(
-        'READ_ONLY_ROW',
-        `entry ${index}: the metrics of activity ${entry.activity} under node ${entry.group} are read-only (RO=1) and cannot be changed; nothing was saved`,
-        { path: `entries.${index}` },
-      );
-    }
-    // Updating would change values no screen shows, reactivating would undo an operator's decision,
-    // inserting would give the key two rows: refuse, and let the operator reactivate the row.
-    if (found.inactive) {
-      throw new ReadOnlyRowError(
-        'INACTIVE_ROW',
-        `entry ${index}: the metrics of activity ${entry.activity} under node ${entry.group} are inactive (ATIVO=0) and cannot be changed; reactivate the row first; nothing was saved`,
-        { path: `entries.${index}` },
-      );
-    }
-    updates.push({ ids: found.ids, values: entry.values });
+  return keys;
+}
+
+/**
+ * The recorded answer of a request id seen before (the locking read's `replay`: [hash, answer]), or
+ * undefined when it is new. The same id with another body is refused: answering it would tell the
+ * client a save it never made was done.
+ */
+function replayOf(
+  replay: unknown,
+  request: { readonly id: string; readonly hash: string },
+): SaveMetricsResult | undefined {
+  if (replay === null || replay === undefined) return undefined;
+  const [hash, answer] = (typeof replay === 'string' ? JSON.parse(replay) : replay) as [string, string];
+  if (hash !== request.hash) {
+    throw new ConflictError(
+      'REQUEST_ID_REUSED',
+      `request id ${request.id} was used for another save (other task sheet or entries) in this scope: give each save a new id, and send a retry with its own`,
+      { path: 'requestId' },
+    );
   }
-  return { inserts, updates };
+  return { ...(JSON.parse(answer) as SaveMetricsResult), replayed: true };
+}
+
+/**
+ * The conflict error of a batch, each field with who changed it last and when: from the history
+ * (per field), else from the row's own audit columns. Read in the save's transaction, under its lock.
+ */
+async function conflictError(
+  tx: SqlExecutor,
+  batch: CheckedBatch,
+  conflicts: readonly MetricConflict[],
+): Promise<MetricConflictError> {
+  const latest = await query(
+    tx,
+    latestChanges(
+      batch.scope,
+      batch.table,
+      batch.taskSheet,
+      conflicts.map((conflict) => [conflict.activity, conflict.group, conflict.field] as const),
+    ),
+  );
+  const detailed = conflicts.map((conflict, index) => {
+    const found = latest[index]?.latest;
+    const [by, at] = (typeof found === 'string' ? JSON.parse(found) : (found ?? [])) as [unknown, unknown];
+    return by === undefined || by === null
+      ? conflict
+      : { ...conflict, changedBy: Number(by), changedAt: isoTime(at) ?? conflict.changedAt };
+  });
+  const [first] = detailed;
+  const entry = batch.entries.find((candidate) => candidate.index === first?.entry);
+  const part = entry?.remove ? 'base' : 'values';
+  return new MetricConflictError(
+    detailed,
+    `${detailed.length === 1 ? 'a field was' : `${detailed.length} fields were`} changed by someone else since this client read ${detailed.length === 1 ? 'it' : 'them'}: ${detailed
+      .slice(0, 5)
+      .map(
+        (conflict) =>
+          `entry ${conflict.entry} ${conflict.field} is ${JSON.stringify(conflict.theirs)} (read as ${JSON.stringify(conflict.base)})`,
+      )
+      .join('; ')}; nothing was saved: show both values and send again with the stored value as the base`,
+    { path: first === undefined ? 'entries' : `entries.${first.entry}.${part}.${first.field}` },
+  );
+}
+
+/** When a save with a request id last purged expired ids, per pool: at most once a minute. */
+const lastPurge = new WeakMap<object, number>();
+const PURGE_EVERY_MS = 60_000;
+
+/**
+ * Removes request ids past the retention, a bounded number at a time, after a save that recorded one
+ * (they are never matched again; this only keeps the table small). A failure here is not the save's:
+ * the save is committed, and the next purge tries again.
+ */
+async function purgeExpiredRequests(db: Database): Promise<void> {
+  const last = lastPurge.get(db) ?? 0;
+  if (Date.now() - last < PURGE_EVERY_MS) return;
+  lastPurge.set(db, Date.now());
+  await execute(db, purgeRequestsStatement(REQUEST_RETENTION_SECONDS, 1000)).catch(() => undefined);
 }
 
 function isRetryable(error: unknown): boolean {

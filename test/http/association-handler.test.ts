@@ -122,7 +122,7 @@ describe('the associationtask handler', () => {
     const body = { entries: [{ activity: ids.oper, group: ids.group, values: { METRICA1: '3.50' } }] };
     const response = await request(`?taskSheet=${ids.sheet}`, { method: 'PUT', body: JSON.stringify(body) });
     expect(response.status).toBe(200);
-    expect(await response.json()).toEqual({ inserted: 1, updated: 0 });
+    expect(await response.json()).toMatchObject({ inserted: 1, updated: 0 });
     const rows = await scratch().db.query(
       `SELECT EMPRESA, FILIAL, LOCAL, INS_USUARIO_SEQ_DB, METRICA1 FROM ${names.OPER_GRUPO_METRICA}`,
     );
@@ -589,6 +589,179 @@ describe('the associationtask handler', () => {
     } as RequestInit);
     expect(invalid.status).toBe(400);
     expect(await invalid.json()).toMatchObject({ error: { code: 'INVALID_JSON' } });
+    expect(await metricRowCount()).toBe(before);
+  });
+});
+
+describe('what people enter is never lost: bases, removes, history and request ids over HTTP', () => {
+  async function newActivity(): Promise<number> {
+    const { db } = scratch();
+    const oper = await insertRow(db, names.OPER, { ...SCOPE_A, CODIGO: 'N', INDICE: '1.00', ...live });
+    await insertRow(db, names.OPER_OPER_GRUPO, {
+      ...SCOPE_A,
+      OPER_GRUPO_SEQ_DB: ids.group,
+      OPER_SEQ_DB: oper,
+      ...live,
+    });
+    return oper;
+  }
+  const put = (body: unknown) =>
+    request(`?taskSheet=${ids.sheet}`, { method: 'PUT', body: JSON.stringify(body) });
+
+  it('answers a stale field with 409 METRIC_CONFLICT listing base, theirs with who and when, and yours', async () => {
+    const oper = await newActivity();
+    expect(
+      (await put({ entries: [{ activity: oper, group: ids.group, values: { METRICA1: '31.00' } }] })).status,
+    ).toBe(200);
+    const before = await metricRowCount();
+    const response = await put({
+      requestId: 'tab-b-1',
+      source: 'screen',
+      entries: [
+        { activity: oper, group: ids.group, values: { METRICA1: '32.00' }, base: { METRICA1: null } },
+      ],
+    });
+    expect(response.status).toBe(409);
+    expect(await response.json()).toEqual({
+      error: {
+        code: 'METRIC_CONFLICT',
+        message: expect.stringContaining('nothing was saved'),
+        path: 'entries.0.values.METRICA1',
+        conflicts: [
+          {
+            entry: 0,
+            activity: oper,
+            group: ids.group,
+            field: 'METRICA1',
+            base: null,
+            theirs: '31.00',
+            yours: '32.00',
+            changedBy: 77,
+            changedAt: expect.stringMatching(/Z$/),
+          },
+        ],
+      },
+    });
+    expect(await metricRowCount()).toBe(before);
+  });
+
+  it('saves with a request id once, answering its replay with the first answer, and removes with remove: true', async () => {
+    const oper = await newActivity();
+    const body = {
+      requestId: '6f1c2e0a-1b2c-4d5e-8f90-123456789abc',
+      source: 'screen',
+      entries: [{ activity: oper, group: ids.group, values: { METRICA2: 4 }, base: { METRICA2: null } }],
+    };
+    const first = await put(body);
+    expect(first.status).toBe(200);
+    const answer = await first.json();
+    expect(answer).toEqual({
+      inserted: 1,
+      updated: 0,
+      removed: 0,
+      unchanged: 0,
+      entries: [
+        {
+          activity: oper,
+          group: ids.group,
+          stored: { METRICA1: null, METRICA2: 4 },
+          lastChange: { user: 77, at: expect.any(String) },
+        },
+      ],
+      requestId: body.requestId,
+      replayed: false,
+    });
+    const replay = await put(body);
+    expect(await replay.json()).toEqual({ ...answer, replayed: true });
+    const removed = await put({
+      entries: [{ activity: oper, group: ids.group, remove: true, base: { METRICA2: 4 } }],
+    });
+    expect(await removed.json()).toMatchObject({ removed: 1, entries: [{ stored: null, lastChange: null }] });
+    const again = await put({ entries: [{ activity: oper, group: ids.group, remove: true }] });
+    expect(again.status).toBe(404);
+    expect(await again.json()).toMatchObject({ error: { code: 'ENTRY_NOT_FOUND', path: 'entries.0' } });
+    const reused = await put({ ...body, entries: [{ ...body.entries[0], values: { METRICA2: 5 } }] });
+    expect(reused.status).toBe(409);
+    expect(await reused.json()).toMatchObject({ error: { code: 'REQUEST_ID_REUSED', path: 'requestId' } });
+  });
+
+  it('answers part=history with the activity’s changes, newest first, and refuses bad history queries', async () => {
+    const oper = await newActivity();
+    await put({
+      source: 'screen',
+      entries: [{ activity: oper, group: ids.group, values: { METRICA1: '1.25' } }],
+    });
+    await put({
+      entries: [{ activity: oper, group: ids.group, values: { METRICA1: null }, base: { METRICA1: '1.25' } }],
+    });
+    const response = await request(
+      `?taskSheet=${ids.sheet}&part=history&activity=${oper}&group=${ids.group}`,
+    );
+    expect(response.status).toBe(200);
+    const { changes } = await response.json();
+    expect(
+      changes.map((change: { action: string; source: string; user: number }) => [
+        change.action,
+        change.source,
+        change.user,
+      ]),
+    ).toEqual([
+      ['clear', 'api', 77],
+      ['insert', 'screen', 77],
+    ]);
+    expect(changes[1]).toMatchObject({
+      field: 'METRICA1',
+      oldValue: null,
+      newValue: '1.25',
+      requestId: null,
+    });
+    // Another scope's session sees none of it (its own task sheet has no history).
+    const other = await request(`?taskSheet=${ids.sheetB}&part=history&activity=${oper}`, { session: 'b' });
+    expect(await other.json()).toEqual({ changes: [] });
+    for (const [query, path] of [
+      ['&part=history', 'activity'],
+      ['&part=history&activity=x', 'activity'],
+      ['&part=history&activity=1&group=0', 'group'],
+      ['&part=history&activity=1&q=a', 'q'],
+      ['&part=search&q=a&activity=1', 'activity'],
+    ] as const) {
+      const bad = await request(`?taskSheet=${ids.sheet}${query}`);
+      expect(bad.status, query).toBe(400);
+      expect(await bad.json(), query).toMatchObject({ error: { path } });
+    }
+  });
+
+  it('refuses a malformed request id, a base of the wrong type and an unknown source, naming where, writing nothing', async () => {
+    const oper = await newActivity();
+    const before = await metricRowCount();
+    for (const [body, path] of [
+      [
+        { requestId: 'has space', entries: [{ activity: oper, group: ids.group, values: { METRICA2: 1 } }] },
+        'requestId',
+      ],
+      [
+        { source: 'robot', entries: [{ activity: oper, group: ids.group, values: { METRICA2: 1 } }] },
+        'source',
+      ],
+      [
+        {
+          entries: [{ activity: oper, group: ids.group, values: { METRICA2: 1 }, base: { METRICA2: 'two' } }],
+        },
+        'entries.0.base.METRICA2',
+      ],
+      [
+        { entries: [{ activity: oper, group: ids.group, values: { METRICA2: 1 }, base: { METRICA9: 1 } }] },
+        'entries.0.base.METRICA9',
+      ],
+      [
+        { entries: [{ activity: oper, group: ids.group, remove: true, values: { METRICA2: 1 } }] },
+        'entries.0.values',
+      ],
+    ] as const) {
+      const response = await put(body);
+      expect(response.status, JSON.stringify(body)).toBe(400);
+      expect(await response.json()).toMatchObject({ error: { path } });
+    }
     expect(await metricRowCount()).toBe(before);
   });
 });

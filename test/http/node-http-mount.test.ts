@@ -101,7 +101,7 @@ describe('mounting the handler on node:http', () => {
       }),
     });
     expect(put.status).toBe(200);
-    expect(await put.json()).toEqual({ inserted: 1, updated: 0 });
+    expect(await put.json()).toMatchObject({ inserted: 1, updated: 0 });
     expect((await fetch(`${base}/elsewhere`)).status).toBe(404);
   });
 

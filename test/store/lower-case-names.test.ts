@@ -148,7 +148,7 @@ describe('a server with lower_case_table_names=1', () => {
       )
     ).insertId;
     const entries = [{ activity, group, values: { METRICA1: '2.50' } }];
-    expect(await saveMetrics(db(), { scope, user: 1, taskSheet: sheet, entries })).toEqual({
+    expect(await saveMetrics(db(), { scope, user: 1, taskSheet: sheet, entries })).toMatchObject({
       inserted: 1,
       updated: 0,
     });

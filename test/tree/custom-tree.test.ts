@@ -150,11 +150,11 @@ describe('loadTaskTree, custom TREE_VIEW with MO_ names', () => {
       'R1 L1',
       '  S1 L2',
       '    G1 L3',
-      '      O1 L4 M1=10.00(saved) M2=4',
+      '      O1 L4 M1=10.00(saved) M2=null',
       '      O2 L4 M1=null(none) M2=4',
       '  S2 L2',
       '    G1 L3',
-      '      O1 L4 M1=10.00(saved) M2=4',
+      '      O1 L4 M1=10.00(saved) M2=null',
       '      O2 L4 M1=null(none) M2=4',
     ]);
   });
@@ -195,7 +195,7 @@ describe('loadTaskTree, custom TREE_VIEW with MO_ names', () => {
       'sent `app_regiao`',
     ]);
     expect(events.indexOf('sent `app_regiao_setor`')).toBeGreaterThan(firstAnswer);
-    expect(outline(tree.roots)).toContain('      O1 L4 M1=10.00(saved) M2=4');
+    expect(outline(tree.roots)).toContain('      O1 L4 M1=10.00(saved) M2=null');
   });
 
   it('gives the same tree whether a level is read by an IN list or by one scope-wide join', async () => {
@@ -305,7 +305,7 @@ describe('loadTaskTree, custom TREE_VIEW with MO_ names', () => {
     const entry = { activity: ids.O2 ?? 0, group: ids.G1 ?? 0, values: { METRICA1: '6.25', METRICA2: 2 } };
     expect(
       await saveMetrics(db, { scope: SCOPE_A, user: 9, taskSheet: ids.TS ?? 0, entries: [entry] }),
-    ).toEqual({
+    ).toMatchObject({
       inserted: 1,
       updated: 0,
     });

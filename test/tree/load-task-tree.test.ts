@@ -189,8 +189,8 @@ describe('loadTaskTree, default tree', () => {
       `  G2`,
       `    G3`,
       `      O1 via ${ids.G3} METRICA1=null(none) METRICA2=null(none)`,
-      `      O3 via ${ids.G3} METRICA1=2.00(saved) METRICA2=null(none)`,
-      `    O2 via ${ids.G2} METRICA1=3.00(saved) METRICA2=null(none)`,
+      `      O3 via ${ids.G3} METRICA1=2.00(saved) METRICA2=null(saved)`,
+      `    O2 via ${ids.G2} METRICA1=3.00(saved) METRICA2=null(saved)`,
       `  O1 via ${ids.G1} METRICA1=7.25(saved) METRICA2=3(saved)`,
     ]);
     expect(tree.taskSheet).toMatchObject({ SEQ_DB: ids.TS, QTD_PESSOAS: 5 });

@@ -23,19 +23,24 @@ describe('metric defaults', () => {
     });
   });
 
-  it('lets a saved value win, and falls back to the default where the saved column is NULL', () => {
+  it('shows what a saved row holds, a NULL as saved empty: a default presets only a key without a row', () => {
     const saved = { METRICA1: '99.00', METRICA2: null, METRICA3: 4, METRICA4: 0 };
     expect(resolveMetricDefaults(metrics, { activity, taskSheet, saved })).toEqual({
       METRICA1: { value: '99.00', source: 'saved' },
-      METRICA2: { value: 7, source: 'default' },
+      // Cleared by a person, with a default of 7: it stays cleared.
+      METRICA2: { value: null, source: 'saved' },
       METRICA3: { value: 4, source: 'saved' },
       METRICA4: { value: 0, source: 'saved' },
+    });
+    // The same key without its row (never saved, or removed): the defaults apply.
+    expect(resolveMetricDefaults(metrics, { activity, taskSheet })).toMatchObject({
+      METRICA2: { value: 7, source: 'default' },
     });
   });
 
   it('without a metric list (no TREE_VIEW, or one without metrics) resolves METRICA1 and METRICA2', () => {
     expect(compileMetricDefaults()({ activity, taskSheet, saved: { METRICA2: 3 } })).toEqual({
-      METRICA1: { value: null, source: 'none' },
+      METRICA1: { value: null, source: 'saved' },
       METRICA2: { value: 3, source: 'saved' },
     });
     expect(resolveMetricDefaults(undefined, { activity, taskSheet })).toEqual({

@@ -134,7 +134,7 @@ describe('saveMetrics', () => {
       { activity: o0 ?? 0, group: fixture.group, values: { METRICA1: '12.50', METRICA2: 3 } },
       { activity: o1 ?? 0, group: fixture.group, values: { METRICA1: 4 } },
     ];
-    expect(await save({ entries })).toEqual({ inserted: 2, updated: 0 });
+    expect(await save({ entries })).toMatchObject({ inserted: 2, updated: 0 });
     expect(await metricRows()).toMatchObject([
       { ID: 1, OPER_SEQ_DB: fixture.roOper },
       {
@@ -152,7 +152,7 @@ describe('saveMetrics', () => {
         user: 8,
         entries: [{ activity: o1 ?? 0, group: fixture.group, values: { METRICA2: 9 } }],
       }),
-    ).toEqual({
+    ).toMatchObject({
       inserted: 0,
       updated: 1,
     });
@@ -292,7 +292,7 @@ describe('saveMetrics', () => {
     // The first save reads the table's shape (and keeps it), then the column narrows.
     await expect(
       save({ plan: planTree(names, treeView), entries: [entry({ METRICA1: '1.25' })] }),
-    ).resolves.toEqual({
+    ).resolves.toMatchObject({
       inserted: 1,
       updated: 0,
     });
@@ -325,7 +325,7 @@ describe('saveMetrics', () => {
       metrics: [{ field: 'metrica1' }],
     });
     const entry = { activity: fixture.opers[2] ?? 0, group: fixture.group, values: { metrica1: '7.25' } };
-    await expect(save({ plan: planTree(names, treeView), entries: [entry] })).resolves.toEqual({
+    await expect(save({ plan: planTree(names, treeView), entries: [entry] })).resolves.toMatchObject({
       inserted: 1,
       updated: 0,
     });
@@ -434,9 +434,9 @@ describe('saveMetrics on inactive, deleted and hidden rows', () => {
     const activity = await linkedActivity(fixture.group, 'DELETED');
     await savedRow(activity, { ATIVO: 1, DELETED: 1 });
     const entry = { activity, group: fixture.group, values: { METRICA1: '2.00' } };
-    expect(await save({ entries: [entry] })).toEqual({ inserted: 1, updated: 0 });
+    expect(await save({ entries: [entry] })).toMatchObject({ inserted: 1, updated: 0 });
     // A second save updates the live row: the deleted one never counts as the key's row.
-    expect(await save({ entries: [{ ...entry, values: { METRICA1: '3.00' } }] })).toEqual({
+    expect(await save({ entries: [{ ...entry, values: { METRICA1: '3.00' } }] })).toMatchObject({
       inserted: 0,
       updated: 1,
     });
@@ -478,7 +478,9 @@ describe('saveMetrics on inactive, deleted and hidden rows', () => {
     }
     // A group nested under a shown group is shown: its links save.
     const activity = await linkedActivity(nested, 'NESTED');
-    expect(await save({ entries: [{ activity, group: nested, values: { METRICA1: '2.00' } }] })).toEqual({
+    expect(
+      await save({ entries: [{ activity, group: nested, values: { METRICA1: '2.00' } }] }),
+    ).toMatchObject({
       inserted: 1,
       updated: 0,
     });
@@ -500,7 +502,7 @@ describe('saveMetrics on inactive, deleted and hidden rows', () => {
     };
     const deep = await chain(null, 'DEEP');
     const activity = await linkedActivity(deep, 'DEEP_OPER');
-    expect(await save({ entries: [{ activity, group: deep, values: { METRICA1: '2.00' } }] })).toEqual({
+    expect(await save({ entries: [{ activity, group: deep, values: { METRICA1: '2.00' } }] })).toMatchObject({
       inserted: 1,
       updated: 0,
     });
@@ -557,11 +559,11 @@ describe('saveMetrics under concurrency', () => {
         await new Promise((resolve) => setTimeout(resolve, 500));
         expect(done).toBe(false);
         await tx.query(`SELECT RELEASE_LOCK(${name.sql})`, name.params);
-        expect(await saving).toEqual({ inserted: 1, updated: 0 });
+        expect(await saving).toMatchObject({ inserted: 1, updated: 0 });
       });
       expect(await free()).toBe(1);
       // The same key again: an update, which lets go of the lock in its update statement.
-      expect(await raceSave(db, fixture.raceOpers[1] ?? 0, 8)).toEqual({ inserted: 0, updated: 1 });
+      expect(await raceSave(db, fixture.raceOpers[1] ?? 0, 8)).toMatchObject({ inserted: 0, updated: 1 });
       expect(await free()).toBe(1);
       await db.execute(`DELETE FROM ${names.OPER_GRUPO_METRICA} WHERE EMPRESA = ?`, [SCOPE_RACE.EMPRESA]);
     } finally {

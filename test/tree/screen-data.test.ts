@@ -63,6 +63,23 @@ const treeViewB = TreeView.parse({
   taskSheetColumns: ['SEQ_DB', { column: 'TALHAO', label: 'Talhão' }, 'data'],
 });
 
+/** Runs `work` while an activity's metric row on sheet B is soft-deleted, as removing its entry does. */
+async function withoutSavedRow(activity: number, work: () => Promise<void>): Promise<void> {
+  const { db } = scratch();
+  const flag = (deleted: number) =>
+    db.execute('UPDATE app_metrica SET DELETED = ? WHERE OPER_SEQ_DB = ? AND FOLHA_TAREFA_SEQ_DB = ?', [
+      deleted,
+      activity,
+      ids.sheetB,
+    ]);
+  await flag(1);
+  try {
+    await work();
+  } finally {
+    await flag(0);
+  }
+}
+
 function handler(db: Database = scratch().db) {
   return createAssociationHandler({
     db,
@@ -279,13 +296,15 @@ describe('part=children: one branch at a time', () => {
         hasChildren: false,
         kind: 'task',
         group: ids.root,
-        metrics: { METRICA1: { value: '2.50', source: 'saved' }, METRICA2: { value: null, source: 'none' } },
+        // The key has a row: METRICA2 is saved empty, not "none".
+        metrics: { METRICA1: { value: '2.50', source: 'saved' }, METRICA2: { value: null, source: 'saved' } },
         editable: false,
+        lastChange: { user: 1, at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) },
       },
     ]);
   });
 
-  it('presets each default kind, a saved value wins, and an inactive saved row is read-only', async () => {
+  it('shows a saved row as it is (NULL as saved empty), an inactive one read-only, and each default kind only where the key has no row', async () => {
     const level2 = await getJson(`?taskSheet=${ids.sheetB}&part=children&level=1&node=${ids.sector}`, 'b');
     expect(level2.nodes).toEqual([
       { id: ids.groupB, level: 2, label: 'G-PLANT — Planting', hasChildren: true, kind: 'branch' },
@@ -300,11 +319,12 @@ describe('part=children: one branch at a time', () => {
         kind: 'task',
         group: ids.groupB,
         metrics: {
-          QTD: { value: '1.10', source: 'default:field' },
+          QTD: { value: null, source: 'saved' },
           PESSOAS: { value: 2, source: 'saved' },
-          HORAS: { value: '8.0', source: 'default:value' },
+          HORAS: { value: null, source: 'saved' },
         },
         editable: false,
+        lastChange: { user: 1, at: expect.any(String) },
       },
       {
         id: ids.seeding,
@@ -315,12 +335,29 @@ describe('part=children: one branch at a time', () => {
         group: ids.groupB,
         metrics: {
           QTD: { value: '3.50', source: 'saved' },
+          PESSOAS: { value: null, source: 'saved' },
+          HORAS: { value: null, source: 'saved' },
+        },
+        editable: true,
+        lastChange: { user: 1, at: expect.any(String) },
+      },
+    ]);
+    // Its row removed (soft-deleted), the key is preset by each kind of default again.
+    await withoutSavedRow(ids.seeding, async () => {
+      const { nodes: after } = await getJson(
+        `?taskSheet=${ids.sheetB}&part=children&level=2&node=${ids.groupB}`,
+        'b',
+      );
+      expect(after.find((node: { id: number }) => node.id === ids.seeding)).toMatchObject({
+        metrics: {
+          QTD: { value: '2.00', source: 'default:field' },
           PESSOAS: { value: 4, source: 'default:taskSheet' },
           HORAS: { value: '8.0', source: 'default:value' },
         },
         editable: true,
-      },
-    ]);
+        lastChange: null,
+      });
+    });
   });
 
   it('answers 404 for a node of the second level whose link to a shown node is deleted', async () => {
@@ -479,10 +516,13 @@ describe('one handler, many requests', () => {
       const branch = await get(`&part=children&level=2&node=${ids.groupB}`);
       const seeding = (await branch.json()).nodes.find((node: { id: number }) => node.id === ids.seeding);
       expect(seeding.metrics.QTD).toEqual({ value: '3.50', source: 'saved' });
-      const fert = (await (await get(`&part=children&level=2&node=${ids.groupB}`)).json()).nodes.find(
-        (node: { id: number }) => node.id === ids.locked,
-      );
-      expect(fert.metrics.QTD).toEqual({ value: '1.10', source: 'default:field' });
+      // A default is read from the activity's column by its name in another case (fert without its row).
+      await withoutSavedRow(ids.locked, async () => {
+        const fert = (await (await get(`&part=children&level=2&node=${ids.groupB}`)).json()).nodes.find(
+          (node: { id: number }) => node.id === ids.locked,
+        );
+        expect(fert.metrics.QTD).toEqual({ value: '1.10', source: 'default:field' });
+      });
     } finally {
       await setTreeView(JSON.stringify(treeViewB));
     }

@@ -13,7 +13,7 @@ import {
 } from '../../store/screen-reads.js';
 import { query } from '../../store/sql.js';
 import { compileMetricDefaults, type MetricSource, type Row } from '../metric-defaults.js';
-import { type SavedRow, withSavedRow } from '../saved-row.js';
+import { lastChangeOf, type SavedRow, withSavedRow } from '../saved-row.js';
 import { shownNodes } from '../shown-nodes.js';
 import { byLabel, labelColumnsOf, nodeLabel, sortKey } from './labels.js';
 import { type ScreenMetric, type ScreenMetricSource, type ScreenNode, screenSource } from './nodes.js';
@@ -110,6 +110,7 @@ export async function readBranch(db: SqlExecutor, options: ReadBranchOptions): P
         group,
         metrics,
         editable: savedRow?.editable ?? true,
+        lastChange: lastChangeOf(savedRow?.row),
       });
     }
   }

@@ -1,5 +1,6 @@
 import type { Metric, MetricValue } from '../../model/metrics.js';
 import type { MetricSource } from '../metric-defaults.js';
+import type { LastChange } from '../saved-row.js';
 
 /** Where a metric's preset came from, as the modal says it: saved, one of the default kinds, or none. */
 export type ScreenMetricSource = 'saved' | 'none' | `default:${NonNullable<Metric['default']>['type']}`;
@@ -28,6 +29,8 @@ export interface ScreenNode {
   readonly metrics?: Readonly<Record<string, ScreenMetric>>;
   /** Activities: false when the saved row is read-only (RO=1) or inactive (ATIVO=0): the modal only shows it. */
   readonly editable?: boolean;
+  /** Activities: who last changed the saved row, and when; null when the key has no row (the defaults show). */
+  readonly lastChange?: LastChange | null;
 }
 
 /** The screen's name for a resolved source: a default says which kind it is. */

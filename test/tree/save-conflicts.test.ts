@@ -1,0 +1,660 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { TreeView } from '../../src/config.js';
+import type { Scope } from '../../src/model/scope.js';
+import { tableNames } from '../../src/model/table-names.js';
+import { planTree } from '../../src/model/tree-plan.js';
+import {
+  ConflictError,
+  InvalidRequestError,
+  loadTaskTree,
+  MetricConflictError,
+  NotFoundError,
+  readMetricHistory,
+  type SaveMetricsOptions,
+  saveMetrics,
+} from '../../src/resolvers.js';
+import { openDatabase } from '../../src/store/mysql.js';
+import { useScratchDatabase } from '../support/database.js';
+import { insertRow, insertRows, installTables } from './fixture.js';
+
+// What people enter is never lost or changed behind their back: saved-empty, per-field conflicts,
+// removal, history and request ids, against the real server.
+
+const scratch = useScratchDatabase('save_conflicts', { hostSchema: true });
+const names = tableNames();
+const live = { ATIVO: 1, DELETED: 0 };
+const SCOPE: Scope = { EMPRESA: 4, FILIAL: 1, LOCAL: 1 };
+const OTHER: Scope = { EMPRESA: 5, FILIAL: 1, LOCAL: 1 };
+/** METRICA1 defaults to the activity's INDICE, METRICA2 to 3. */
+const treeView = TreeView.parse({
+  layers: {
+    '1': { table: names.OPER_GRUPO, associationTable: names.OPER_OPER_GRUPO },
+    '2': { table: names.OPER, isTask: true },
+  },
+  metrics: [
+    { field: 'METRICA1', default: { type: 'field', name: 'INDICE' } },
+    { field: 'METRICA2', default: { type: 'value', value: 3 } },
+  ],
+});
+const plan = planTree(names, treeView);
+const fixture = { sheet: 0, otherSheet: 0, group: 0, opers: [] as number[] };
+let next = 0;
+/** A fresh activity of the fixture's 40: each test works on keys no other test touched. */
+const activity = () => fixture.opers[next++] ?? 0;
+
+function save(overrides: Partial<SaveMetricsOptions>) {
+  return saveMetrics(scratch().db, {
+    scope: SCOPE,
+    user: 7,
+    taskSheet: fixture.sheet,
+    entries: [],
+    plan,
+    ...overrides,
+  });
+}
+
+async function stored(oper: number) {
+  return scratch().db.query<{ METRICA1: string | null; METRICA2: number | null; SOURCE: string | null }>(
+    `SELECT METRICA1, METRICA2, SOURCE, DELETED FROM ${names.OPER_GRUPO_METRICA} WHERE OPER_SEQ_DB = ? ORDER BY ID`,
+    [oper],
+  );
+}
+
+async function historyOf(oper: number) {
+  return scratch().db.query(
+    'SELECT FIELD, ACTION, OLD_VALUE, NEW_VALUE, USUARIO_SEQ_DB, SOURCE, REQUEST_ID, ROW_SEQ_DB FROM task_association_history WHERE OPER_SEQ_DB = ? ORDER BY SEQ_DB',
+    [oper],
+  );
+}
+
+/** Every row of the metric, history and request tables: a refused save leaves them as they were. */
+async function everything() {
+  const { db } = scratch();
+  return Promise.all(
+    [names.OPER_GRUPO_METRICA, 'task_association_history', 'task_association_request'].map((table) =>
+      db.query(`SELECT * FROM ${table} ORDER BY SEQ_DB`),
+    ),
+  );
+}
+
+async function expectNothingWritten(work: () => Promise<unknown>, expected: object) {
+  const before = await everything();
+  await expect(work()).rejects.toMatchObject(expected);
+  expect(await everything()).toEqual(before);
+}
+
+beforeAll(async () => {
+  const { db } = scratch();
+  await installTables(db, names);
+  [fixture.sheet = 0, fixture.otherSheet = 0] = await insertRows(
+    db,
+    'app_folha_tarefa',
+    [
+      { ...SCOPE, DELETED: 0 },
+      { ...OTHER, DELETED: 0 },
+    ],
+    { withId: false },
+  );
+  fixture.group = await insertRow(db, names.OPER_GRUPO, { ...SCOPE, CODIGO: 'G', ...live });
+  fixture.opers = await insertRows(
+    db,
+    names.OPER,
+    Array.from({ length: 40 }, (_, index) => ({ ...SCOPE, CODIGO: `O${index}`, INDICE: '5.00', ...live })),
+  );
+  await insertRows(
+    db,
+    names.OPER_OPER_GRUPO,
+    fixture.opers.map((oper) => ({ ...SCOPE, OPER_GRUPO_SEQ_DB: fixture.group, OPER_SEQ_DB: oper, ...live })),
+  );
+});
+
+async function metricsOf(oper: number) {
+  const tree = await loadTaskTree(scratch().db, { scope: SCOPE, taskSheet: fixture.sheet, plan });
+  const root = tree.roots[0];
+  const node = root?.kind === 'branch' ? root.children.find((child) => child.seqDb === oper) : undefined;
+  return node?.kind === 'task' ? node : undefined;
+}
+
+describe('a default presets only a key without a row', () => {
+  it('keeps a cleared value cleared: saved empty, never the default again', async () => {
+    const oper = activity();
+    expect((await metricsOf(oper))?.metrics).toEqual({
+      METRICA1: { value: '5.00', source: 'default' },
+      METRICA2: { value: 3, source: 'default' },
+    });
+    // The person clears METRICA1's preset and saves METRICA2 as shown.
+    const result = await save({
+      entries: [{ activity: oper, group: fixture.group, values: { METRICA1: null, METRICA2: 3 } }],
+    });
+    expect(result).toMatchObject({ inserted: 1, updated: 0, removed: 0, unchanged: 0, replayed: false });
+    expect(result.entries).toEqual([
+      {
+        activity: oper,
+        group: fixture.group,
+        stored: { METRICA1: null, METRICA2: 3 },
+        lastChange: { user: 7, at: expect.stringMatching(/Z$/) },
+      },
+    ]);
+    const node = await metricsOf(oper);
+    expect(node?.metrics).toEqual({
+      METRICA1: { value: null, source: 'saved' },
+      METRICA2: { value: 3, source: 'saved' },
+    });
+    expect(node?.lastChange).toEqual({ user: 7, at: expect.any(String) });
+    // A later save of METRICA2 alone leaves METRICA1 empty: fields not sent are never written.
+    await save({
+      entries: [{ activity: oper, group: fixture.group, values: { METRICA2: 4 }, base: { METRICA2: 3 } }],
+    });
+    expect(await stored(oper)).toEqual([{ METRICA1: null, METRICA2: 4, SOURCE: 'api', DELETED: 0 }]);
+  });
+});
+
+describe('per-field changes and conflicts', () => {
+  it('merges two saves that change different fields of one key, in either order', async () => {
+    const oper = activity();
+    await save({
+      entries: [{ activity: oper, group: fixture.group, values: { METRICA1: '20.00', METRICA2: 1 } }],
+    });
+    // Both tabs opened now, with METRICA1 20.00 and METRICA2 1.
+    const a = await save({
+      entries: [
+        { activity: oper, group: fixture.group, values: { METRICA1: '21' }, base: { METRICA1: '20.00' } },
+      ],
+    });
+    expect(a.entries[0]?.stored).toEqual({ METRICA1: '21.00', METRICA2: 1 });
+    const b = await save({
+      user: 8,
+      entries: [{ activity: oper, group: fixture.group, values: { METRICA2: 2 }, base: { METRICA2: 1 } }],
+    });
+    expect(b.entries[0]?.stored).toEqual({ METRICA1: '21.00', METRICA2: 2 });
+    expect(await stored(oper)).toMatchObject([{ METRICA1: '21.00', METRICA2: 2 }]);
+  });
+
+  it('refuses a stale change of one field, whole batch, with base, theirs (who, when) and yours', async () => {
+    const [oper, other] = [activity(), activity()];
+    await save({ entries: [{ activity: oper, group: fixture.group, values: { METRICA1: '30.00' } }] });
+    await save({
+      user: 9,
+      entries: [
+        { activity: oper, group: fixture.group, values: { METRICA1: '31.00' }, base: { METRICA1: '30.00' } },
+      ],
+    });
+    let thrown: unknown;
+    await expectNothingWritten(
+      () =>
+        save({
+          entries: [
+            // A change of another key in the same batch is refused with it: all or nothing.
+            { activity: other, group: fixture.group, values: { METRICA2: 5 }, base: { METRICA2: null } },
+            {
+              activity: oper,
+              group: fixture.group,
+              values: { METRICA1: '32.00' },
+              base: { METRICA1: '30.00' },
+            },
+          ],
+        }).catch((error) => {
+          thrown = error;
+          throw error;
+        }),
+      { code: 'METRIC_CONFLICT', path: 'entries.1.values.METRICA1' },
+    );
+    expect(thrown).toBeInstanceOf(MetricConflictError);
+    expect((thrown as MetricConflictError).conflicts).toEqual([
+      {
+        entry: 1,
+        activity: oper,
+        group: fixture.group,
+        field: 'METRICA1',
+        base: '30.00',
+        theirs: '31.00',
+        yours: '32.00',
+        changedBy: 9,
+        changedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),
+      },
+    ]);
+    // Sent again with the stored value as its base ("keep mine"): applied.
+    await save({
+      entries: [
+        { activity: oper, group: fixture.group, values: { METRICA1: '32.00' }, base: { METRICA1: '31.00' } },
+      ],
+    });
+    expect(await stored(oper)).toMatchObject([{ METRICA1: '32.00' }]);
+  });
+
+  it('takes the same change made twice as no conflict, and writes nothing for a value already stored', async () => {
+    const oper = activity();
+    await save({ entries: [{ activity: oper, group: fixture.group, values: { METRICA1: '1.00' } }] });
+    await save({
+      entries: [
+        { activity: oper, group: fixture.group, values: { METRICA1: '2.00' }, base: { METRICA1: '1.00' } },
+      ],
+    });
+    const before = await historyOf(oper);
+    // Another tab typed the same 2 from the same base: no conflict, nothing to write, no history.
+    const again = await save({
+      entries: [
+        { activity: oper, group: fixture.group, values: { METRICA1: '2' }, base: { METRICA1: '1.00' } },
+      ],
+    });
+    expect(again).toMatchObject({ inserted: 0, updated: 0, unchanged: 1 });
+    expect(await historyOf(oper)).toEqual(before);
+  });
+
+  it('compares a base of a key that has no row with null: a row saved meanwhile is a conflict', async () => {
+    const oper = activity();
+    await save({ entries: [{ activity: oper, group: fixture.group, values: { METRICA2: 8 } }] });
+    await expectNothingWritten(
+      () =>
+        save({
+          entries: [
+            { activity: oper, group: fixture.group, values: { METRICA2: 9 }, base: { METRICA2: null } },
+          ],
+        }),
+      { code: 'METRIC_CONFLICT', conflicts: [{ base: null, theirs: 8, yours: 9, changedBy: 7 }] },
+    );
+  });
+
+  it('lets a save without bases write what it sends (last writer wins, as before bases)', async () => {
+    const oper = activity();
+    await save({ entries: [{ activity: oper, group: fixture.group, values: { METRICA1: '1.00' } }] });
+    await save({ entries: [{ activity: oper, group: fixture.group, values: { METRICA1: '3.00' } }] });
+    expect(await stored(oper)).toMatchObject([{ METRICA1: '3.00' }]);
+  });
+});
+
+describe('removing an entry', () => {
+  it('soft-deletes the live row, after which the defaults apply again and a save inserts a new row', async () => {
+    const oper = activity();
+    await save({
+      entries: [{ activity: oper, group: fixture.group, values: { METRICA1: '7.00', METRICA2: 1 } }],
+    });
+    const removed = await save({
+      source: 'screen',
+      entries: [
+        { activity: oper, group: fixture.group, remove: true, base: { METRICA1: '7.00', METRICA2: 1 } },
+      ],
+    });
+    expect(removed).toMatchObject({
+      removed: 1,
+      entries: [{ activity: oper, stored: null, lastChange: null }],
+    });
+    expect(await stored(oper)).toEqual([{ METRICA1: '7.00', METRICA2: 1, SOURCE: 'screen', DELETED: 1 }]);
+    expect((await metricsOf(oper))?.metrics).toEqual({
+      METRICA1: { value: '5.00', source: 'default' },
+      METRICA2: { value: 3, source: 'default' },
+    });
+    await save({
+      entries: [{ activity: oper, group: fixture.group, values: { METRICA2: 2 }, base: { METRICA2: null } }],
+    });
+    expect(await stored(oper)).toMatchObject([{ DELETED: 1 }, { METRICA1: null, METRICA2: 2, DELETED: 0 }]);
+  });
+
+  it('refuses to remove a key with no row (404), and a stale remove (409), writing nothing', async () => {
+    const oper = activity();
+    await expectNothingWritten(
+      () => save({ entries: [{ activity: oper, group: fixture.group, remove: true }] }),
+      {
+        code: 'ENTRY_NOT_FOUND',
+        path: 'entries.0',
+      },
+    );
+    await expect(
+      save({ entries: [{ activity: oper, group: fixture.group, remove: true }] }),
+    ).rejects.toBeInstanceOf(NotFoundError);
+    await save({ entries: [{ activity: oper, group: fixture.group, values: { METRICA1: '4.00' } }] });
+    await expectNothingWritten(
+      () =>
+        save({
+          entries: [{ activity: oper, group: fixture.group, remove: true, base: { METRICA1: '3.00' } }],
+        }),
+      {
+        code: 'METRIC_CONFLICT',
+        path: 'entries.0.base.METRICA1',
+        conflicts: [{ theirs: '4.00', yours: null }],
+      },
+    );
+  });
+
+  it('refuses to remove a read-only or inactive row, as a save', async () => {
+    const { db } = scratch();
+    for (const [flags, code] of [
+      [{ RO: 1 }, 'READ_ONLY_ROW'],
+      [{ ATIVO: 0 }, 'INACTIVE_ROW'],
+    ] as const) {
+      const oper = activity();
+      await save({ entries: [{ activity: oper, group: fixture.group, values: { METRICA1: '1.00' } }] });
+      const [column, value] = Object.entries(flags)[0] ?? [];
+      await db.execute(`UPDATE ${names.OPER_GRUPO_METRICA} SET ${column} = ? WHERE OPER_SEQ_DB = ?`, [
+        value,
+        oper,
+      ]);
+      await expectNothingWritten(
+        () => save({ entries: [{ activity: oper, group: fixture.group, remove: true }] }),
+        {
+          code,
+        },
+      );
+    }
+  });
+});
+
+describe('history', () => {
+  it('records every change in the same transaction: insert, update, clear, remove, with user, source and request id', async () => {
+    const oper = activity();
+    await save({
+      source: 'screen',
+      requestId: 'r-1',
+      entries: [{ activity: oper, group: fixture.group, values: { METRICA1: '1.50' } }],
+    });
+    await save({
+      user: 8,
+      entries: [{ activity: oper, group: fixture.group, values: { METRICA1: '2.50', METRICA2: 4 } }],
+    });
+    await save({ entries: [{ activity: oper, group: fixture.group, values: { METRICA1: null } }] });
+    await save({ entries: [{ activity: oper, group: fixture.group, remove: true }] });
+    const [row] = await scratch().db.query<{ SEQ_DB: number }>(
+      `SELECT SEQ_DB FROM ${names.OPER_GRUPO_METRICA} WHERE OPER_SEQ_DB = ?`,
+      [oper],
+    );
+    const ROW_SEQ_DB = row?.SEQ_DB;
+    expect(await historyOf(oper)).toEqual([
+      {
+        FIELD: 'METRICA1',
+        ACTION: 'insert',
+        OLD_VALUE: null,
+        NEW_VALUE: '1.50',
+        USUARIO_SEQ_DB: 7,
+        SOURCE: 'screen',
+        REQUEST_ID: 'r-1',
+        ROW_SEQ_DB,
+      },
+      {
+        FIELD: 'METRICA1',
+        ACTION: 'update',
+        OLD_VALUE: '1.50',
+        NEW_VALUE: '2.50',
+        USUARIO_SEQ_DB: 8,
+        SOURCE: 'api',
+        REQUEST_ID: null,
+        ROW_SEQ_DB,
+      },
+      {
+        FIELD: 'METRICA2',
+        ACTION: 'update',
+        OLD_VALUE: null,
+        NEW_VALUE: '4',
+        USUARIO_SEQ_DB: 8,
+        SOURCE: 'api',
+        REQUEST_ID: null,
+        ROW_SEQ_DB,
+      },
+      {
+        FIELD: 'METRICA1',
+        ACTION: 'clear',
+        OLD_VALUE: '2.50',
+        NEW_VALUE: null,
+        USUARIO_SEQ_DB: 7,
+        SOURCE: 'api',
+        REQUEST_ID: null,
+        ROW_SEQ_DB,
+      },
+      {
+        FIELD: 'METRICA1',
+        ACTION: 'remove',
+        OLD_VALUE: null,
+        NEW_VALUE: null,
+        USUARIO_SEQ_DB: 7,
+        SOURCE: 'api',
+        REQUEST_ID: null,
+        ROW_SEQ_DB,
+      },
+      {
+        FIELD: 'METRICA2',
+        ACTION: 'remove',
+        OLD_VALUE: '4',
+        NEW_VALUE: null,
+        USUARIO_SEQ_DB: 7,
+        SOURCE: 'api',
+        REQUEST_ID: null,
+        ROW_SEQ_DB,
+      },
+    ]);
+    const changes = await readMetricHistory(scratch().db, {
+      scope: SCOPE,
+      taskSheet: fixture.sheet,
+      activity: oper,
+      group: fixture.group,
+      plan,
+    });
+    expect(
+      changes.map((change) => [
+        change.field,
+        change.action,
+        change.oldValue,
+        change.newValue,
+        change.user,
+        change.source,
+      ]),
+    ).toEqual([
+      ['METRICA2', 'remove', '4', null, 7, 'api'],
+      ['METRICA1', 'remove', null, null, 7, 'api'],
+      ['METRICA1', 'clear', '2.50', null, 7, 'api'],
+      ['METRICA2', 'update', null, '4', 8, 'api'],
+      ['METRICA1', 'update', '1.50', '2.50', 8, 'api'],
+      ['METRICA1', 'insert', null, '1.50', 7, 'screen'],
+    ]);
+    expect(changes[0]).toMatchObject({
+      activity: oper,
+      group: fixture.group,
+      row: ROW_SEQ_DB,
+      at: expect.stringMatching(/Z$/),
+      deviceAt: null,
+    });
+  });
+
+  it('reads only the scope asked for, and says an unknown task sheet or bad arguments clearly', async () => {
+    const { db } = scratch();
+    expect(await readMetricHistory(db, { scope: OTHER, taskSheet: fixture.otherSheet, plan })).toEqual([]);
+    await expect(
+      readMetricHistory(db, { scope: OTHER, taskSheet: fixture.sheet, plan }),
+    ).rejects.toBeInstanceOf(NotFoundError);
+    await expect(
+      readMetricHistory(db, { scope: SCOPE, taskSheet: fixture.sheet, limit: 0, plan }),
+    ).rejects.toMatchObject({ code: 'INVALID_REQUEST', path: 'limit' });
+    await expect(
+      // @ts-expect-error: a string where a SEQ_DB goes
+      readMetricHistory(db, { scope: SCOPE, taskSheet: fixture.sheet, activity: '1 OR 1=1', plan }),
+    ).rejects.toMatchObject({ code: 'INVALID_REQUEST', path: 'activity' });
+  });
+});
+
+describe('request ids', () => {
+  it('answers a replayed request id with the first answer and applies it once', async () => {
+    const oper = activity();
+    const entries = [
+      { activity: oper, group: fixture.group, values: { METRICA2: 10 }, base: { METRICA2: null } },
+    ];
+    const first = await save({ requestId: 'replay-1', entries });
+    expect(first).toMatchObject({ inserted: 1, replayed: false, requestId: 'replay-1' });
+    const again = await save({ requestId: 'replay-1', entries });
+    expect(again).toEqual({ ...first, replayed: true });
+    expect(await stored(oper)).toHaveLength(1);
+    expect(await historyOf(oper)).toHaveLength(1);
+    // Same id, other body: refused, not answered with an answer to another question.
+    await expectNothingWritten(
+      () =>
+        save({
+          requestId: 'replay-1',
+          entries: [{ ...entries[0], values: { METRICA2: 11 } }] as typeof entries,
+        }),
+      { code: 'REQUEST_ID_REUSED', path: 'requestId' },
+    );
+    await expect(
+      save({
+        requestId: 'replay-1',
+        entries: [{ ...entries[0], values: { METRICA2: 11 } }] as typeof entries,
+      }),
+    ).rejects.toBeInstanceOf(ConflictError);
+    // The same id in another scope is another request.
+    const otherGroup = await insertRow(scratch().db, names.OPER_GRUPO, { ...OTHER, CODIGO: 'G', ...live });
+    const otherOper = await insertRow(scratch().db, names.OPER, { ...OTHER, CODIGO: 'O', ...live });
+    await insertRow(scratch().db, names.OPER_OPER_GRUPO, {
+      ...OTHER,
+      OPER_GRUPO_SEQ_DB: otherGroup,
+      OPER_SEQ_DB: otherOper,
+      ...live,
+    });
+    expect(
+      await save({
+        scope: OTHER,
+        taskSheet: fixture.otherSheet,
+        requestId: 'replay-1',
+        entries: [{ activity: otherOper, group: otherGroup, values: { METRICA2: 1 } }],
+      }),
+    ).toMatchObject({ inserted: 1, replayed: false });
+  });
+
+  it('records nothing of a refused save, so its id can be sent again once fixed', async () => {
+    const oper = activity();
+    await save({ entries: [{ activity: oper, group: fixture.group, values: { METRICA2: 1 } }] });
+    const stale = [{ activity: oper, group: fixture.group, values: { METRICA2: 3 }, base: { METRICA2: 0 } }];
+    await expectNothingWritten(() => save({ requestId: 'fixed-later', entries: stale }), {
+      code: 'METRIC_CONFLICT',
+    });
+    const fixed = [{ activity: oper, group: fixture.group, values: { METRICA2: 3 }, base: { METRICA2: 1 } }];
+    expect(await save({ requestId: 'fixed-later', entries: fixed })).toMatchObject({
+      updated: 1,
+      replayed: false,
+    });
+  });
+});
+
+describe('bad input: a clear error with its path, nothing written', () => {
+  it.each([
+    [{ values: { METRICA1: '1.00' }, base: { METRICA1: 'abc' } }, 'INVALID_BASE', 'entries.0.base.METRICA1'],
+    [
+      { values: { METRICA1: '1.00' }, base: { METRICA9: '1.00' } },
+      'INVALID_REQUEST',
+      'entries.0.base.METRICA9',
+    ],
+    [{ remove: true, base: { METRICA9: '1.00' } }, 'UNKNOWN_METRIC', 'entries.0.base.METRICA9'],
+    [{ values: { METRICA1: '1.00' }, base: { METRICA2: 1 } }, 'INVALID_REQUEST', 'entries.0.base.METRICA2'],
+    [{ values: { METRICA1: '1.00' }, remove: true }, 'INVALID_REQUEST', 'entries.0.values'],
+    [{}, 'INVALID_REQUEST', 'entries.0.values'],
+    [{ remove: false }, 'INVALID_REQUEST', 'entries.0.remove'],
+    [{ values: { METRICA1: '1.00' }, base: { METRICA1: [1] } }, 'INVALID_REQUEST', 'entries.0.base.METRICA1'],
+  ] as const)('%j → %s at %s', async (entry, code, path) => {
+    const oper = fixture.opers[39] ?? 0;
+    await expectNothingWritten(
+      // @ts-expect-error: bad input on purpose
+      () => save({ entries: [{ activity: oper, group: fixture.group, ...entry }] }),
+      { code, path },
+    );
+  });
+
+  it.each(['', ' ', 'a b', 'x'.repeat(65), '-leading', 'é'])(
+    'refuses the request id %j',
+    async (requestId) => {
+      const oper = fixture.opers[39] ?? 0;
+      await expectNothingWritten(
+        () =>
+          save({
+            requestId,
+            entries: [{ activity: oper, group: fixture.group, values: { METRICA1: '1.00' } }],
+          }),
+        { code: 'INVALID_REQUEST', path: 'requestId' },
+      );
+      await expect(
+        save({
+          requestId,
+          entries: [{ activity: oper, group: fixture.group, values: { METRICA1: '1.00' } }],
+        }),
+      ).rejects.toBeInstanceOf(InvalidRequestError);
+    },
+  );
+});
+
+describe('under concurrency', () => {
+  it('of 50 writers on one key, each with the base it read, applies exactly those whose base matched: no update lost, one history row per change', async () => {
+    const oper = activity();
+    await save({ entries: [{ activity: oper, group: fixture.group, values: { METRICA2: 0 } }] });
+    const pool = await openDatabase(scratch().url, { connectionLimit: 10 });
+    try {
+      // Each writer reads the stored value, then writes a value of its own (index + 1) from it as its base.
+      const writer = async (index: number) => {
+        const [row] = await pool.query<{ METRICA2: number }>(
+          `SELECT METRICA2 FROM ${names.OPER_GRUPO_METRICA} WHERE OPER_SEQ_DB = ? AND DELETED = 0`,
+          [oper],
+        );
+        const base = Number(row?.METRICA2);
+        try {
+          const result = await saveMetrics(pool, {
+            scope: SCOPE,
+            user: 100 + index,
+            taskSheet: fixture.sheet,
+            plan,
+            entries: [
+              {
+                activity: oper,
+                group: fixture.group,
+                values: { METRICA2: index + 1 },
+                base: { METRICA2: base },
+              },
+            ],
+          });
+          expect(result.updated).toBe(1);
+          return { index, base, applied: true };
+        } catch (error) {
+          if (error instanceof MetricConflictError) return { index, base, applied: false };
+          throw error;
+        }
+      };
+      const outcomes = await Promise.all(Array.from({ length: 50 }, (_, index) => writer(index)));
+      const applied = outcomes.filter((outcome) => outcome.applied);
+      expect(applied.length).toBeGreaterThanOrEqual(1);
+      const history = await historyOf(oper);
+      const updates = history.slice(1);
+      // One history row per applied save, none for a refused one; each change starts from the value
+      // the one before it stored (no update lost), and was made by the writer whose base that was.
+      expect(updates).toHaveLength(applied.length);
+      let current = '0';
+      for (const change of updates) {
+        expect(change).toMatchObject({ ACTION: 'update', OLD_VALUE: current });
+        const writerIndex = Number(change.NEW_VALUE) - 1;
+        expect(applied.find((outcome) => outcome.index === writerIndex)?.base).toBe(Number(current));
+        expect(change.USUARIO_SEQ_DB).toBe(100 + writerIndex);
+        current = String(change.NEW_VALUE);
+      }
+      expect(await stored(oper)).toMatchObject([{ METRICA2: Number(current) }]);
+      // A refused writer's base was stale at its turn: it differs from what the chain held then.
+      expect(outcomes.filter((outcome) => !outcome.applied).length).toBe(50 - applied.length);
+    } finally {
+      await pool.close();
+    }
+  });
+});
+
+describe('a database whose shared tables predate this version', () => {
+  it.each(['task_association_history', 'task_association_request'])(
+    'says %s is missing and how to create it, writing nothing',
+    async (table) => {
+      const { db } = scratch();
+      const oper = fixture.opers[38] ?? 0;
+      await db.execute(`RENAME TABLE ${table} TO ${table}_away`);
+      try {
+        const before = await db.query(`SELECT * FROM ${names.OPER_GRUPO_METRICA} ORDER BY SEQ_DB`);
+        await expect(
+          save({ requestId: 'r', entries: [{ activity: oper, group: fixture.group, values: { METRICA1: '1.00' } }] }),
+        ).rejects.toMatchObject({
+          code: 'HISTORY_TABLE_MISSING',
+          path: table,
+          message: expect.stringContaining('task-association db sync'),
+        });
+        expect(await db.query(`SELECT * FROM ${names.OPER_GRUPO_METRICA} ORDER BY SEQ_DB`)).toEqual(before);
+      } finally {
+        await db.execute(`RENAME TABLE ${table}_away TO ${table}`);
+      }
+    },
+  );
+});

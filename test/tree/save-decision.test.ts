@@ -1,0 +1,184 @@
+import { describe, expect, it } from 'vitest';
+import type { ColumnType } from '../../src/model/column-values.js';
+import { type Identifier, parseIdentifier } from '../../src/model/identifier.js';
+import type { MetricValue } from '../../src/model/metrics.js';
+import { type CheckedEntry, decideSave, type LockedKey } from '../../src/tree/save-decision.js';
+
+// The save's decision over plain data: what its locking read found in, writes and history out.
+
+const M1 = parseIdentifier('METRICA1', 'f');
+const M2 = parseIdentifier('METRICA2', 'f');
+const decimal: ColumnType = {
+  name: 'METRICA1',
+  dataType: 'decimal',
+  unsigned: false,
+  nullable: true,
+  precision: 10,
+  scale: 2,
+  maxLength: null,
+};
+const integer: ColumnType = {
+  name: 'METRICA2',
+  dataType: 'int',
+  unsigned: false,
+  nullable: true,
+  precision: 10,
+  scale: 0,
+  maxLength: null,
+};
+const context = {
+  columns: new Map<Identifier, ColumnType>([
+    [M1, decimal],
+    [M2, integer],
+  ]),
+  user: 7,
+  now: '2026-11-26T12:00:00.000Z',
+};
+const earlier = { user: 3, at: '2026-11-25T08:00:00.000Z' };
+
+function entry(
+  values: Record<string, MetricValue>,
+  base: Record<string, MetricValue> = {},
+  options: { remove?: boolean; activity?: number; index?: number } = {},
+): CheckedEntry {
+  const activity = options.activity ?? 1;
+  return {
+    index: options.index ?? 0,
+    activity,
+    group: 9,
+    key: `${activity}:9`,
+    values: new Map(Object.entries(values) as [Identifier, MetricValue][]),
+    base: new Map(Object.entries(base) as [Identifier, MetricValue][]),
+    remove: options.remove ?? false,
+  };
+}
+
+function row(
+  stored: Record<string, unknown>,
+  flags: Partial<LockedKey> = {},
+  activity = 1,
+): Map<string, LockedKey> {
+  return new Map([
+    [
+      `${activity}:9`,
+      {
+        ids: [5],
+        seqDb: 50,
+        readOnly: false,
+        inactive: false,
+        stored: new Map(Object.entries(stored) as [Identifier, unknown][]),
+        lastChange: earlier,
+        ...flags,
+      },
+    ],
+  ]);
+}
+
+describe('decideSave', () => {
+  it('inserts a key without a row with what it sends, NULL elsewhere, and records each field sent', () => {
+    const decision = decideSave([entry({ METRICA1: null })], new Map(), context);
+    expect(decision.inserts).toHaveLength(1);
+    expect(decision.history).toEqual([
+      { row: null, activity: 1, group: 9, field: 'METRICA1', action: 'insert', old: null, new: null },
+    ]);
+    expect(decision.entries).toEqual([
+      {
+        activity: 1,
+        group: 9,
+        stored: { METRICA1: null, METRICA2: null },
+        lastChange: { user: 7, at: context.now },
+      },
+    ]);
+    expect(decision.counts).toEqual({ inserted: 1, updated: 0, removed: 0, unchanged: 0 });
+  });
+
+  it('updates only the fields whose value changes, comparing values as the column stores them', () => {
+    const decision = decideSave(
+      [entry({ METRICA1: '2.5', METRICA2: 4 })],
+      row({ METRICA1: '2.50', METRICA2: 3 }),
+      context,
+    );
+    expect(decision.updates).toEqual([{ ids: [5], values: new Map([[M2, 4]]) }]);
+    expect(decision.history).toEqual([
+      { row: 50, activity: 1, group: 9, field: 'METRICA2', action: 'update', old: '3', new: '4' },
+    ]);
+    expect(decision.entries[0]?.stored).toEqual({ METRICA1: '2.50', METRICA2: 4 });
+  });
+
+  it('calls a change to NULL a clear, and an entry that changes nothing unchanged, keeping the row’s last change', () => {
+    expect(decideSave([entry({ METRICA1: null })], row({ METRICA1: '1.00' }), context).history).toMatchObject(
+      [{ action: 'clear', old: '1.00', new: null }],
+    );
+    const same = decideSave([entry({ METRICA1: '1' })], row({ METRICA1: '1.00' }), context);
+    expect(same.updates).toEqual([]);
+    expect(same.history).toEqual([]);
+    expect(same.counts.unchanged).toBe(1);
+    expect(same.entries[0]?.lastChange).toEqual(earlier);
+  });
+
+  it('finds a conflict where a base differs from what is stored and the entry does not already match it', () => {
+    const decision = decideSave(
+      [entry({ METRICA1: '3.00' }, { METRICA1: '1.00' })],
+      row({ METRICA1: '2.00' }),
+      context,
+    );
+    expect(decision.conflicts).toEqual([
+      {
+        entry: 0,
+        activity: 1,
+        group: 9,
+        field: 'METRICA1',
+        base: '1.00',
+        theirs: '2.00',
+        yours: '3.00',
+        changedBy: 3,
+        changedAt: earlier.at,
+      },
+    ]);
+    // Same change made twice: not a conflict, nothing to write.
+    const twice = decideSave(
+      [entry({ METRICA1: '2' }, { METRICA1: '1.00' })],
+      row({ METRICA1: '2.00' }),
+      context,
+    );
+    expect(twice.conflicts).toEqual([]);
+    expect(twice.updates).toEqual([]);
+    // A base of null against a key with no row matches; against a row's value it conflicts.
+    expect(decideSave([entry({ METRICA2: 1 }, { METRICA2: null })], new Map(), context).conflicts).toEqual(
+      [],
+    );
+    expect(
+      decideSave([entry({ METRICA2: 1 }, { METRICA2: null })], row({ METRICA2: 5 }), context).conflicts,
+    ).toMatchObject([{ theirs: 5, yours: 1 }]);
+  });
+
+  it('removes a row as DELETED = 1, recording every metric it held, and checks a remove’s bases', () => {
+    const decision = decideSave(
+      [entry({}, { METRICA1: '2.00' }, { remove: true })],
+      row({ METRICA1: '2.00', METRICA2: 1 }),
+      context,
+    );
+    expect(decision.removes).toEqual([{ ids: [5], values: new Map([['DELETED', 1]]) }]);
+    expect(decision.history).toEqual([
+      { row: 50, activity: 1, group: 9, field: 'METRICA1', action: 'remove', old: '2.00', new: null },
+      { row: 50, activity: 1, group: 9, field: 'METRICA2', action: 'remove', old: '1', new: null },
+    ]);
+    expect(decision.entries[0]).toMatchObject({ stored: null, lastChange: null });
+    expect(
+      decideSave([entry({}, { METRICA1: '1.00' }, { remove: true })], row({ METRICA1: '2.00' }), context)
+        .conflicts,
+    ).toMatchObject([{ theirs: '2.00', yours: null }]);
+  });
+
+  it('refuses a read-only or inactive row and a remove without a row, naming the entry', () => {
+    expect(() => decideSave([entry({ METRICA1: '1.00' })], row({}, { readOnly: true }), context)).toThrow(
+      expect.objectContaining({ code: 'READ_ONLY_ROW', path: 'entries.0' }),
+    );
+    expect(() => decideSave([entry({ METRICA1: '1.00' })], row({}, { inactive: true }), context)).toThrow(
+      expect.objectContaining({ code: 'INACTIVE_ROW' }),
+    );
+    expect(() => decideSave([entry({}, {}, { remove: true, index: 3 })], new Map(), context)).toThrow(
+      expect.objectContaining({ code: 'ENTRY_NOT_FOUND', path: 'entries.3' }),
+    );
+  });
+});
