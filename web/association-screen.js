@@ -1838,7 +1838,10 @@ export function mountAssociationScreen(element, options) {
         pair(labels.conflictTheirs, shown(found.theirs, entry.column), 'theirs'),
         pair(
           labels.conflictYours,
-          found.kind === 'remove' ? labels.conflictYoursRemove : shown(found.yours, entry.column),
+          found.kind === 'remove'
+            ? labels.conflictYoursRemove
+            : // As the column will store it, beside theirs: "32.00", not the "32" sent.
+              shown(found.yours === null ? null : asStored(found.yours, entry.column), entry.column),
           'yours',
         ),
       );
@@ -1926,6 +1929,20 @@ export function mountAssociationScreen(element, options) {
         }
       }
       for (const field of inputs.keys()) renderConflict(field);
+      // The line under the title follows: whoever changed a field last is who last changed the entry.
+      let latest = /** @type {{ user: number, at: string } | undefined} */ (undefined);
+      for (const found of conflicts.values()) {
+        if (found.changedBy === null || found.changedBy === undefined || !found.changedAt) continue;
+        if (latest === undefined || found.changedAt > latest.at)
+          latest = { user: found.changedBy, at: found.changedAt };
+      }
+      if (latest !== undefined) {
+        lastChangeLine.textContent = fill(labels.lastChange, {
+          user: userText(latest.user),
+          at: whenText(latest.at),
+        });
+        lastChangeLine.hidden = false;
+      }
       const named = [...inputs.keys()].filter((field) => conflicts.has(field));
       if (named.length === 0) return false;
       formError.classList.remove(`${BLOCK}__form-error--spoken`);

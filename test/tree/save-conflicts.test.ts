@@ -645,7 +645,10 @@ describe('a database whose shared tables predate this version', () => {
       try {
         const before = await db.query(`SELECT * FROM ${names.OPER_GRUPO_METRICA} ORDER BY SEQ_DB`);
         await expect(
-          save({ requestId: 'r', entries: [{ activity: oper, group: fixture.group, values: { METRICA1: '1.00' } }] }),
+          save({
+            requestId: 'r',
+            entries: [{ activity: oper, group: fixture.group, values: { METRICA1: '1.00' } }],
+          }),
         ).rejects.toMatchObject({
           code: 'HISTORY_TABLE_MISSING',
           path: table,

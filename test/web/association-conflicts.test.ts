@@ -316,6 +316,12 @@ describe.each(VARIANTS)('two people on one task sheet ($lang, $device)', ({ lang
       );
       expect(await quantity.inputValue()).toBe('32');
       expect(await description(quantity)).toContain(title);
+      // The line under the title was the seeder's; now it is A's, as the conflict says.
+      const lastChange = fill(L.lastChange, { user: fill(L.user, { id: ALICE }), at: '' }).replace(
+        /, \.$/,
+        '',
+      );
+      expect(await bDialog.getByText(lastChange, { exact: false }).isVisible()).toBe(true);
       expect(await seriousViolations(b.page)).toEqual([]);
       await b.page.screenshot({ path: `${SHOTS}/conflict-${lang}-${device}.png` });
       // Nothing of the refused save was written.

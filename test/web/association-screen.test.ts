@@ -207,7 +207,10 @@ describe('the association screen, on the demo', () => {
     const seeding = await openActivity(page, 'A-SEED — Seeding');
     expect(await seeding.getByRole('textbox', { name: 'Quantidade' }).inputValue()).toBe('3.50');
     expect(await description(seeding.getByRole('textbox', { name: 'Quantidade' }))).toBe('Saved value');
-    expect(await description(seeding.getByRole('textbox', { name: 'Horas' }))).toBe('Default: fixed value');
+    // A-SEED's row holds no Horas: saved empty, not the fixed default (#25: a default presets only a
+    // key without a row).
+    expect(await seeding.getByRole('textbox', { name: 'Horas' }).inputValue()).toBe('');
+    expect(await description(seeding.getByRole('textbox', { name: 'Horas' }))).toBe('Saved empty');
   });
 
   it('saves an edit with the host’s scope and user, shows it in the tree and returns focus to the activity', async () => {
@@ -369,7 +372,8 @@ describe('the association screen, on the demo', () => {
     await disc.waitFor();
     expect(await active()).toBe('METRICA1');
     await page.keyboard.type('4.5');
-    for (let i = 0; i < 4; i++) await page.keyboard.press('Tab'); // Pessoas, Horas, Cancel, Save and next
+    // Pessoas, Horas, History, Cancel, Save and next (no Remove entry: A-DISC has no saved entry).
+    for (let i = 0; i < 5; i++) await page.keyboard.press('Tab');
     expect(await active()).toBe('Save and next');
     await page.keyboard.press('Enter');
     const next = page.getByRole('dialog', { name: 'A-SUBSOIL — Subsoiling' });
@@ -433,7 +437,7 @@ describe('the association screen, on the demo', () => {
     const dialog = await openActivity(page, 'A-SEED — Seeding');
     expect(await dialog.getByRole('textbox', { name: 'Quantidade' }).inputValue()).toBe('3,50');
     expect(await description(dialog.getByRole('textbox', { name: 'Quantidade' }))).toBe('Valor salvo');
-    expect(await description(dialog.getByRole('textbox', { name: 'Horas' }))).toBe('Padrão: valor fixo');
+    expect(await description(dialog.getByRole('textbox', { name: 'Horas' }))).toBe('Salvo vazio');
     for (const name of ['Salvar', 'Salvar e próxima', 'Cancelar']) {
       await dialog.getByRole('button', { name, exact: true }).waitFor();
     }
@@ -443,6 +447,15 @@ describe('the association screen, on the demo', () => {
       'Digite um número inteiro. Valor salvo',
     );
     await expectAccessible(page);
+    // A fixed default, said in Portuguese, on an activity without a saved entry (A-SPRAY: the only
+    // saves of it before this test were refused).
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    await expand(page, 'S-SOUTH — South field');
+    await expand(page, 'G-CARE — Crop care');
+    const spraying = await openActivity(page, 'A-SPRAY — Spraying');
+    expect(await description(spraying.getByRole('textbox', { name: 'Horas' }))).toBe('Padrão: valor fixo');
+    expect(await spraying.getByText('Nada salvo ainda.').isVisible()).toBe(true);
   });
 });
 
