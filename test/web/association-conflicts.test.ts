@@ -444,6 +444,51 @@ describe.each(VARIANTS)('two people on one task sheet ($lang, $device)', ({ lang
     expect(await again.getByText(L.neverSaved).isVisible()).toBe(true);
   });
 
+  it('refuses B’s remove when A changed the entry meanwhile, shows A’s value, and removes on B’s second try', async () => {
+    await seed('A-WEED', 'G-CARE', { METRICA1: '5.00', METRICA2: 3, HORAS: '2.0' });
+    const a = await person(ALICE);
+    const b = await person(BRUNO);
+    const weeding = 'A-WEED — Weeding';
+    const aDialog = await openActivity(a.page, CARE, weeding);
+    const bDialog = await openActivity(b.page, CARE, weeding);
+    await field(aDialog, 'Quantidade').fill('6');
+    await save(aDialog);
+    await aDialog.waitFor({ state: 'hidden' });
+
+    const removeOnce = async () => {
+      await bDialog.getByRole('button', { name: L.remove, exact: true }).click();
+      await b.page
+        .getByRole('alertdialog', { name: L.removeTitle })
+        .getByRole('button', { name: L.removeConfirm, exact: true })
+        .click();
+    };
+    await removeOnce();
+    const conflict = bDialog.getByRole('group', { name: /^Quantidade / });
+    await conflict.waitFor();
+    expect(await focused(conflict)).toBe(true);
+    // What is stored now, and what B asked for; nothing to choose per field: the form shows theirs.
+    expect(await conflict.getByRole('definition').allTextContents()).toEqual([
+      num('6.00'),
+      L.conflictYoursRemove,
+    ]);
+    expect(await conflict.getByRole('button').count()).toBe(0);
+    expect(await field(bDialog, 'Quantidade').inputValue()).toBe(num('6.00'));
+    expect(await bDialog.getByRole('alert').textContent()).toBe(
+      fill(L.removeConflict, { fields: 'Quantidade' }),
+    );
+    expect(await seriousViolations(b.page)).toEqual([]);
+    expect(await liveRows('A-WEED')).toEqual([{ METRICA1: '6.00', METRICA2: 3, HORAS: '2.0' }]);
+
+    // Still meant: removed from what is stored now.
+    await removeOnce();
+    await bDialog.waitFor({ state: 'hidden' });
+    expect(b.puts).toMatchObject([
+      { entries: [{ remove: true, base: { METRICA1: '5.00', METRICA2: 3, HORAS: '2.0' } }] },
+      { entries: [{ remove: true, base: { METRICA1: '6.00', METRICA2: 3, HORAS: '2.0' } }] },
+    ]);
+    expect(await liveRows('A-WEED')).toEqual([]);
+  });
+
   it('shows who changed what, and when, in the history', async () => {
     const a = await person(ALICE);
     const spraying = 'A-SPRAY — Spraying';
