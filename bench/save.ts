@@ -167,12 +167,27 @@ try {
         lockName,
       ])) as unknown as [[{ locked: number }]];
       if (Number(locked?.locked) !== 1) throw new Error('busy');
-      const [rows] = (await connection.execute(
-        `SELECT ID, SEQ_DB, OPER_SEQ_DB, METRICA1 FROM ${table} WHERE EMPRESA = ? AND FILIAL = ? AND LOCAL = ? AND FOLHA_TAREFA_SEQ_DB = ?
-           AND (OPER_SEQ_DB, OPER_GRUPO_SEQ_DB) IN (${batch.map(() => '(?, ?)').join(', ')}) AND IFNULL(DELETED, 0) = 0 FOR UPDATE`,
-        [...scope, sheet, ...batch.flatMap((key) => [key.activity, key.group])],
-      )) as unknown as [{ ID: number; SEQ_DB: number; OPER_SEQ_DB: number; METRICA1: string | null }[]];
-      const found = new Map(rows.map((row) => [Number(row.OPER_SEQ_DB), row]));
+      // The keys' rows through the key index by activity (a range per id; row constructors in an IN
+      // list are not always a range on MariaDB), their group checked here.
+      const [rows] = (await connection.query(
+        `SELECT ID, SEQ_DB, OPER_SEQ_DB, OPER_GRUPO_SEQ_DB, METRICA1 FROM ${table} WHERE EMPRESA = ? AND FILIAL = ? AND LOCAL = ? AND FOLHA_TAREFA_SEQ_DB = ?
+           AND OPER_SEQ_DB IN (?) AND IFNULL(DELETED, 0) = 0 FOR UPDATE`,
+        [...scope, sheet, batch.map((key) => key.activity)],
+      )) as unknown as [
+        {
+          ID: number;
+          SEQ_DB: number;
+          OPER_SEQ_DB: number;
+          OPER_GRUPO_SEQ_DB: number;
+          METRICA1: string | null;
+        }[],
+      ];
+      const groupOf = new Map(batch.map((key) => [key.activity, key.group]));
+      const found = new Map(
+        rows
+          .filter((row) => groupOf.get(Number(row.OPER_SEQ_DB)) === Number(row.OPER_GRUPO_SEQ_DB))
+          .map((row) => [Number(row.OPER_SEQ_DB), row]),
+      );
       for (const key of batch) {
         const row = found.get(key.activity);
         const base = inserting ? null : Number(baseOf(sheet, key));

@@ -7,7 +7,13 @@ export {
   PRIMARY_KEY_NAME,
   SEQ_DB_UNIQUE_KEY,
 } from './schema/constraint-names.js';
-export { TABLE_NAME_VARIABLES, tableNamesFromEnv } from './schema/env-table-names.js';
+export {
+  PUSH_SHARED_TABLES_VARIABLE,
+  pushSharedTablesFromEnv,
+  TABLE_NAME_VARIABLES,
+  tableNamesFromEnv,
+  tablesFilterFromEnv,
+} from './schema/env-table-names.js';
 export { flag } from './schema/flag-column.js';
 export { hostTables } from './schema/host.js';
 export { operTable } from './schema/oper.js';

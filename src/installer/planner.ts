@@ -16,6 +16,7 @@ import { hostContext } from './host-context.js';
 import type { InstallFile, UninstallFile } from './install-file.js';
 import { CREATED_PREFIX, USES_PREFIX } from './ledger-keys.js';
 import { planRowsFrom, removal } from './plan-rows.js';
+import { planSharedDrops } from './shared-drops.js';
 import { type InstallerState, type Intent, installationTableNames, tableIn } from './state.js';
 import { planTableDrops } from './table-drops.js';
 import {
@@ -39,11 +40,14 @@ export interface InstallerPlan {
   readonly ledger: readonly PlannedChange[];
   /** The entries saying this installation creates a table, written just before the schema sync creates it. */
   readonly created: readonly Statement[];
-  /** The schema sync's DDL for the four tables; the sync runs it (it guards each statement itself). */
+  /** The schema sync's DDL for the four tables and the shared ones; the sync runs it (it guards each statement itself). */
   readonly schema: readonly PlannedChange[];
   /** The host rows and their ledger entries, written in one transaction. */
   readonly rows: readonly PlannedChange[];
-  /** The tables uninstall drops (each with its entry), after the rows. */
+  /**
+   * The tables uninstall drops after the rows: the installation's own (each with its entry), then,
+   * with the last installation, the shared ones.
+   */
   readonly tables: readonly PlannedChange[];
   /** The ledger itself, once no installation is left in it. */
   readonly dropLedger: readonly PlannedChange[];
@@ -171,6 +175,10 @@ function planUninstall(file: UninstallFile, force: boolean, state: InstallerStat
   const tables = planTableDrops(file, mine, state.ledger, state.drops, force, findings);
   const keptEntries = mine.length - rows.length - tables.length;
   const othersLeft = state.ledger.some((entry) => !sameScope(entry.scope, scope));
+  // The last installation to leave takes the ledger and the shared tables with it; until then they
+  // stay whole (the history keeps every installation's rows, this one's included).
+  const last = !othersLeft && keptEntries === 0;
+  const shared = last ? planSharedDrops(state.drops, force, findings) : [];
   const drop = dropTable(LEDGER_TABLE);
   return {
     findings,
@@ -178,20 +186,19 @@ function planUninstall(file: UninstallFile, force: boolean, state: InstallerStat
     created: [],
     schema: [],
     rows,
-    tables,
-    dropLedger:
-      othersLeft || keptEntries > 0
-        ? []
-        : [
-            {
-              kind: 'drop-table',
-              table: LEDGER_TABLE,
-              key: 'ledger',
-              ...drop,
-              message: `drop the installer's ledger ${LEDGER_TABLE} (no installation left in it)`,
-              statements: [drop],
-            },
-          ],
+    tables: [...tables, ...shared],
+    dropLedger: !last
+      ? []
+      : [
+          {
+            kind: 'drop-table',
+            table: LEDGER_TABLE,
+            key: 'ledger',
+            ...drop,
+            message: `drop the installer's ledger ${LEDGER_TABLE} (no installation left in it)`,
+            statements: [drop],
+          },
+        ],
   };
 }
 

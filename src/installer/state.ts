@@ -15,7 +15,7 @@ import {
 import { LEDGER_TABLE, type LedgerEntry, readLedger } from '../store/ledger.js';
 import { anyRow, menuRowsBySeqDb, selectBySeqDb, selectWhere } from '../store/row-statements.js';
 import { query } from '../store/sql.js';
-import { planSchemaSync } from '../sync/plan.js';
+import { planSchemaSync, SHARED_TABLE_NAMES } from '../sync/plan.js';
 import type { SchemaPlan } from '../sync/schema-difference.js';
 import type { DesiredRow } from './desired-rows.js';
 import { HOST_ROW_TABLES, type InstallFile, type UninstallFile } from './install-file.js';
@@ -62,9 +62,9 @@ export interface InstallerState {
   readonly rows: RowState;
   /** The menu rows the install file names as parents (SEQ_DB, and the scope when the table has one). */
   readonly menuParents: readonly HostRow[];
-  /** What the schema sync would do to the four tables (apply only); the sync reads and decides it. */
+  /** What the schema sync would do to the four tables and the shared ones (apply only); the sync reads and decides it. */
   readonly schema: SchemaPlan | undefined;
-  /** The tables this installation recorded creating, by name (uninstall only). */
+  /** The tables this installation recorded creating, and the shared tables, by name (uninstall only). */
   readonly drops: ReadonlyMap<string, TableState>;
 }
 
@@ -181,9 +181,10 @@ async function readMenuParents(
 }
 
 /**
- * Of each table this installation recorded creating under its own name for it: whether it exists,
- * the foreign keys pointing at it, whether it holds rows. Only those can be dropped, so no other
- * table is read.
+ * Of each table uninstall may drop, whether it exists, the foreign keys pointing at it, whether it
+ * holds rows: the tables this installation recorded creating under its own name for it, and the
+ * shared tables (dropped with the last installation; the planner decides whether this is it). No
+ * other table is read.
  */
 export async function readDropStates(
   db: SqlExecutor,
@@ -195,18 +196,17 @@ export async function readDropStates(
       .filter((entry) => sameScope(entry.scope, intent.file.scope) && entry.key.startsWith(CREATED_PREFIX))
       .map((entry) => entry.hostTable),
   );
+  const own = Object.values(installationTableNames(intent.file)).filter((table) => created.has(table));
   const states = new Map<string, TableState>();
-  for (const table of Object.values(installationTableNames(intent.file))) {
-    if (!created.has(table)) continue;
-    // Asked of the server, not of the state's tables: this is read again just before the drops, and
-    // a table may have gone since.
-    if (!(await tableExists(db, table))) {
-      states.set(table, { exists: false, referencedBy: [], hasRows: false });
-      continue;
-    }
-    const referencedBy = await referencingKeys(db, table);
-    const [row] = await query(db, anyRow(table));
-    states.set(table, { exists: true, referencedBy, hasRows: row !== undefined });
-  }
+  for (const table of [...own, ...SHARED_TABLE_NAMES]) states.set(table, await readDropState(db, table));
   return states;
+}
+
+async function readDropState(db: SqlExecutor, table: string): Promise<TableState> {
+  // Asked of the server, not of the state's tables: this is read again just before the drops, and
+  // a table may have gone since.
+  if (!(await tableExists(db, table))) return { exists: false, referencedBy: [], hasRows: false };
+  const referencedBy = await referencingKeys(db, table);
+  const [row] = await query(db, anyRow(table));
+  return { exists: true, referencedBy, hasRows: row !== undefined };
 }

@@ -2,9 +2,13 @@ import { formatScope, type Scope, sameScope } from '../model/scope.js';
 import { LOGICAL_TABLES, type LogicalTable } from '../model/table-names.js';
 import type { LedgerRow } from '../schema/ledger.js';
 import type { SqlExecutor } from '../store/driver.js';
+import { columnOf, readTables, tableOf } from '../store/information-schema.js';
 import { ledgerColumns, ledgerStatusStatement } from '../store/ledger.js';
+import { rowCount, rowsByScope } from '../store/row-statements.js';
 import { query } from '../store/sql.js';
+import { SHARED_TABLE_NAMES } from '../sync/plan.js';
 import { CREATED_PREFIX, USES_PREFIX } from './ledger-keys.js';
+import { SCOPE_COLUMNS } from './state.js';
 
 /** One installation as its ledger entries describe it (`task-association status`). */
 export interface InstallationStatus {
@@ -94,4 +98,73 @@ function isoTime(value: Date | string | null | undefined): string | null {
   if (value === null || value === undefined) return null;
   const date = value instanceof Date ? value : new Date(`${value.replace(' ', 'T')}Z`);
   return Number.isNaN(date.getTime()) ? null : date.toISOString();
+}
+
+/** One of the tables every installation of a database shares, as `status` lists it. */
+export interface SharedTableStatus {
+  readonly table: string;
+  readonly exists: boolean;
+  /** How many rows it holds (0 when it does not exist). */
+  readonly rows: number;
+  /**
+   * Its rows per scope (EMPRESA/FILIAL/LOCAL), in scope order, scopes without rows left out; null
+   * when it has no scope columns to count them by (changed by hand: `verify` says how).
+   */
+  readonly rowsByScope: readonly { readonly scope: Scope; readonly rows: number }[] | null;
+}
+
+/** A count row as the server sends it: COUNT(*) may come as a string. */
+type CountRow = { readonly n: number | string };
+type ScopeCountRow = CountRow & Scope;
+
+/**
+ * One shared table's status from what was read of it: absent (`undefined`), its counts per scope, or
+ * (without scope columns) its total alone. Pure: tested without a database.
+ */
+export function sharedTableStatusOf(
+  table: string,
+  counts: { readonly byScope: readonly ScopeCountRow[] } | { readonly total: CountRow } | undefined,
+): SharedTableStatus {
+  if (counts === undefined) return { table, exists: false, rows: 0, rowsByScope: [] };
+  if ('total' in counts) return { table, exists: true, rows: Number(counts.total.n), rowsByScope: null };
+  const rowsByScope = counts.byScope.map(({ EMPRESA, FILIAL, LOCAL, n }) => ({
+    scope: { EMPRESA: Number(EMPRESA), FILIAL: Number(FILIAL), LOCAL: Number(LOCAL) },
+    rows: Number(n),
+  }));
+  return { table, exists: true, rows: rowsByScope.reduce((sum, { rows }) => sum + rows, 0), rowsByScope };
+}
+
+/**
+ * The shared tables of the database `db` is connected to (the metric history, the saves' request
+ * ids): whether each exists and how many rows it holds, per scope. Reads only.
+ */
+export async function sharedTableStatus(db: SqlExecutor): Promise<SharedTableStatus[]> {
+  const found = await readTables(db, SHARED_TABLE_NAMES);
+  const statuses: SharedTableStatus[] = [];
+  for (const table of SHARED_TABLE_NAMES) {
+    const read = tableOf(found, table);
+    if (read === undefined) {
+      statuses.push(sharedTableStatusOf(table, undefined));
+      continue;
+    }
+    const scoped = SCOPE_COLUMNS.every((column) => columnOf(read, column) !== undefined);
+    const counts = scoped
+      ? { byScope: await query<ScopeCountRow>(db, rowsByScope(table)) }
+      : { total: (await query<CountRow>(db, rowCount(table)))[0] ?? { n: 0 } };
+    statuses.push(sharedTableStatusOf(table, counts));
+  }
+  return statuses;
+}
+
+/** One line per shared table, for the terminal. */
+export function formatSharedTable(status: SharedTableStatus): string {
+  if (!status.exists)
+    return `shared table ${status.table}: missing (db sync and apply create it; saving metrics needs it)`;
+  const scopes =
+    status.rowsByScope === null
+      ? ' (no scope columns to count them by: run verify)'
+      : status.rowsByScope.length === 0
+        ? ''
+        : ` (${status.rowsByScope.map(({ scope, rows }) => `${formatScope(scope)}: ${rows}`).join(', ')})`;
+  return `shared table ${status.table}: ${status.rows} row(s)${scopes}`;
 }

@@ -77,13 +77,8 @@ export function planTableDrops(
     }
     // A foreign key of a table that stays (the host's, or one of ours kept for its rows) would make
     // the DROP fail after the rows were already removed: the table is kept, even with --force.
-    // Compared without case where the server folds names (with lower_case_table_names=1 it reports
-    // `mo_oper` for MO_OPER); exactly where it keeps them apart.
     const dropped = drops.filter((drop) => drop.kind === 'drop-table').map((drop) => drop.table);
-    const blocker = state.referencedBy.find((key) => {
-      const same = (name: string) => (key.foldsNames ? sameName(name, key.table) : name === key.table);
-      return !same(table) && !dropped.some(same);
-    });
+    const blocker = keyOfATableThatStays(state, table, dropped);
     if (blocker !== undefined) {
       findings.push({
         level: 'info',
@@ -114,6 +109,22 @@ export function planTableDrops(
     });
   }
   return drops;
+}
+
+/**
+ * The first foreign key pointing at `table` from a table that stays: neither `table` itself nor one
+ * of `dropped` (dropped before it). Compared without case where the server folds names (with
+ * lower_case_table_names=1 it reports `mo_oper` for MO_OPER); exactly where it keeps them apart.
+ */
+export function keyOfATableThatStays(
+  state: TableState,
+  table: string,
+  dropped: readonly string[],
+): TableState['referencedBy'][number] | undefined {
+  return state.referencedBy.find((key) => {
+    const same = (name: string) => (key.foldsNames ? sameName(name, key.table) : name === key.table);
+    return !same(table) && !dropped.some(same);
+  });
 }
 
 /**

@@ -25,7 +25,7 @@ export interface VerifyResult {
 }
 
 /**
- * Reports every drift of one installation at once: the four tables (through the schema sync's
+ * Reports every drift of one installation at once: the four tables and the shared ones (through the schema sync's
  * differences), the rows the installer owns (menus, link field: compared value by value, OPCOES
  * byte for byte), and the parameter rows as they are now (an override naming a missing table, a
  * TREE_VIEW that is invalid or names missing tables or columns). Writes nothing.

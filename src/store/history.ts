@@ -75,8 +75,9 @@ export function historyStatement(
 }
 
 /**
- * Records a save's request id with its answer. An id met again past the retention (its row no longer
- * matched) takes the row over: the unique key allows one row per scope and id.
+ * Records a save's request id with its answer. A plain INSERT: a second save of the same id that got
+ * past the lookup (its read came before this row was committed) fails on the unique key, is retried,
+ * and then finds this row and its answer.
  */
 export function requestRecordStatement(
   scope: Scope,
@@ -90,7 +91,12 @@ export function requestRecordStatement(
     release === undefined
       ? sql.empty
       : sql` FROM (SELECT RELEASE_LOCK(${release.name}) AS released LIMIT 1) r`;
-  return sql`INSERT INTO ${REQUESTS} (EMPRESA, FILIAL, LOCAL, REQUEST_ID, BODY_HASH, ANSWER, USUARIO_SEQ_DB) SELECT ${scope.EMPRESA}, ${scope.FILIAL}, ${scope.LOCAL}, ${requestId}, ${bodyHash}, ${answer}, ${user}${releasing} ON DUPLICATE KEY UPDATE BODY_HASH = VALUES(BODY_HASH), ANSWER = VALUES(ANSWER), USUARIO_SEQ_DB = VALUES(USUARIO_SEQ_DB), INS_DH = CURRENT_TIMESTAMP`;
+  return sql`INSERT INTO ${REQUESTS} (EMPRESA, FILIAL, LOCAL, REQUEST_ID, BODY_HASH, ANSWER, USUARIO_SEQ_DB) SELECT ${scope.EMPRESA}, ${scope.FILIAL}, ${scope.LOCAL}, ${requestId}, ${bodyHash}, ${answer}, ${user}${releasing}`;
+}
+
+/** Forgets one request id of the scope: its row is past the retention, and the id is being used anew. */
+export function forgetRequestStatement(scope: Scope, requestId: string): Sql {
+  return sql`DELETE FROM ${REQUESTS} WHERE EMPRESA = ${scope.EMPRESA} AND FILIAL = ${scope.FILIAL} AND LOCAL = ${scope.LOCAL} AND REQUEST_ID = ${requestId}`;
 }
 
 /** Removes request ids older than the retention, a bounded number at a time. */

@@ -85,7 +85,7 @@ export function lockKeysStatement(
   const replay =
     read.replay === undefined
       ? sql.empty
-      : sql`, CASE WHEN k.n = 1 THEN (SELECT JSON_ARRAY(r.BODY_HASH, r.ANSWER) FROM ${REQUESTS} r WHERE ${inScope('r', scope)} AND r.REQUEST_ID = ${read.replay.requestId} AND r.INS_DH > NOW() - INTERVAL ${read.replay.retentionSeconds} SECOND LIMIT 1) END AS replay`;
+      : sql`, CASE WHEN k.n = 1 THEN (SELECT JSON_ARRAY(r.BODY_HASH, r.ANSWER, r.INS_DH > NOW() - INTERVAL ${read.replay.retentionSeconds} SECOND) FROM ${REQUESTS} r WHERE ${inScope('r', scope)} AND r.REQUEST_ID = ${read.replay.requestId} LIMIT 1) END AS replay`;
   const audit =
     read.metrics.length === 0
       ? sql.empty
@@ -102,7 +102,7 @@ export function lockKeysStatement(
 export interface LockedRead {
   /** The metric columns read of each row (as `v0`, `v1`, ...), with the row's SEQ_DB, audit columns and the server's time. */
   readonly metrics: readonly Identifier[];
-  /** The request id whose recorded answer, if younger than the retention, comes back as `replay` ([hash, answer]). */
+  /** The request id whose recorded answer comes back as `replay`: [hash, answer, 1 when younger than the retention, else 0]. */
   readonly replay: { readonly requestId: string; readonly retentionSeconds: number } | undefined;
 }
 

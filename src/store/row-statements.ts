@@ -45,6 +45,16 @@ export function selectWhere(table: string, values: Readonly<Record<string, unkno
   return sql`SELECT * FROM ${name(table)} WHERE ${conditions} ORDER BY SEQ_DB`;
 }
 
+/** How many rows `table` holds per scope, in scope order (`status` on a shared table). */
+export function rowsByScope(table: string): Sql {
+  return sql`SELECT EMPRESA, FILIAL, LOCAL, COUNT(*) AS n FROM ${name(table)} GROUP BY EMPRESA, FILIAL, LOCAL ORDER BY EMPRESA, FILIAL, LOCAL`;
+}
+
+/** How many rows `table` holds. */
+export function rowCount(table: string): Sql {
+  return sql`SELECT COUNT(*) AS n FROM ${name(table)}`;
+}
+
 /** Whether `table` holds any row. */
 export function anyRow(table: string): Sql {
   return sql`SELECT 1 FROM ${name(table)} LIMIT 1`;

@@ -13,6 +13,9 @@ import type { SchemaPlan } from './schema-difference.js';
  */
 export const SHARED_TABLES = [tableModel(historyTable), tableModel(requestTable)];
 
+/** The shared tables' names, in the order they are created (uninstall drops them in it too). */
+export const SHARED_TABLE_NAMES: readonly string[] = SHARED_TABLES.map((table) => table.name);
+
 /**
  * Compares the current database with the four tables of `names` and the shared tables (and the host tables they reference)
  * and returns the statements that would add what is missing, with every difference found. Reads
@@ -27,7 +30,7 @@ export async function planSchemaSync(db: SqlExecutor, given: TableNames): Promis
   const expected = [...expectedModel(createTables(names)), ...SHARED_TABLES];
   const found = await readTables(
     db,
-    [...Object.values(names), ...SHARED_TABLES.map((table) => table.name), ...Object.values(HOST_TABLES)],
+    [...Object.values(names), ...SHARED_TABLE_NAMES, ...Object.values(HOST_TABLES)],
     {
       indexes: true,
       foreignKeys: true,

@@ -10,7 +10,7 @@ export interface SyncOptions {
 }
 
 /**
- * Brings the four tables of `names` up to date: creates missing tables, adds missing columns, keys and
+ * Brings the four tables of `names` and the shared ones (SHARED_TABLES) up to date: creates missing tables, adds missing columns, keys and
  * foreign keys. Refuses, before running anything, when a difference is destructive (it would have to
  * drop or narrow something) or a host table our foreign keys need is missing. On an up-to-date
  * database it runs nothing and returns no statements.

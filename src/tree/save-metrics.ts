@@ -19,6 +19,7 @@ import { SeqDb } from '../model/seq-db.js';
 import { GivenPlan, type TreePlan } from '../model/tree-plan.js';
 import type { Database, SqlExecutor } from '../store/driver.js';
 import {
+  forgetRequestStatement,
   HISTORY_TABLE,
   type HistoryWrite,
   historyStatement,
@@ -448,7 +449,11 @@ async function writeBatch(tx: SqlExecutor, batch: CheckedBatch): Promise<SaveMet
     // A request id seen before is answered as it was the first time, before any check: the world
     // may have moved on since (a link removed), and the save it stands for is already done.
     const earlier = request === undefined ? undefined : replayOf(existing[0]?.replay, request);
-    if (earlier !== undefined) return earlier;
+    if (earlier === 'expired' && request !== undefined) {
+      await writePrepared(forgetRequestStatement(scope, request.id));
+    } else if (earlier !== undefined && earlier !== 'expired') {
+      return earlier;
+    }
     if (Number(existing[0]?.sheet_ok) !== 1) throw taskSheetNotFound(scope, taskSheet);
     await checkInTree(tx, batch, existing, groups);
     const now = existing[0]?.server_now;
@@ -545,16 +550,22 @@ function lockedKeys(
 }
 
 /**
- * The recorded answer of a request id seen before (the locking read's `replay`: [hash, answer]), or
- * undefined when it is new. The same id with another body is refused: answering it would tell the
+ * The recorded answer of a request id seen before (the locking read's `replay`: [hash, answer,
+ * young]), `expired` when its row is past the retention, or undefined when it is new. The same id with another body is refused: answering it would tell the
  * client a save it never made was done.
  */
 function replayOf(
   replay: unknown,
   request: { readonly id: string; readonly hash: string },
-): SaveMetricsResult | undefined {
+): SaveMetricsResult | 'expired' | undefined {
   if (replay === null || replay === undefined) return undefined;
-  const [hash, answer] = (typeof replay === 'string' ? JSON.parse(replay) : replay) as [string, string];
+  const [hash, answer, young] = (typeof replay === 'string' ? JSON.parse(replay) : replay) as [
+    string,
+    string,
+    unknown,
+  ];
+  // Past the retention the id is new again (its row is taken out before this save records it anew).
+  if (Number(young) !== 1) return 'expired';
   if (hash !== request.hash) {
     throw new ConflictError(
       'REQUEST_ID_REUSED',

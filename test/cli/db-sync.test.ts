@@ -33,18 +33,30 @@ describe('task-association db sync', () => {
     ).toBe(0);
     const result = JSON.parse(io.out());
     expect(result.applied).toBe(false);
-    expect(result.statements).toHaveLength(4);
+    // The four tables, then the two every installation of the database shares.
+    expect(result.statements).toHaveLength(6);
     expect(result.statements[0]).toMatch(/^CREATE TABLE `MO_OPER` \(/);
+    expect(result.statements.slice(4).map((sql: string) => sql.split(' (')[0])).toEqual([
+      'CREATE TABLE `task_association_history`',
+      'CREATE TABLE `task_association_request`',
+    ]);
     expect(await tableCount()).toBe(before);
   });
 
   it('creates the tables with overridden names, then a second run has nothing to do; host tables untouched', async () => {
     const { db, url } = scratch();
-    const ours = ['MO_OPER', 'MO_OPER_GRUPO', 'MO_OPER_GRUPO_METRICA', 'MO_OPER_MO_OPER_GRUPO'];
+    const ours = [
+      'MO_OPER',
+      'MO_OPER_GRUPO',
+      'MO_OPER_GRUPO_METRICA',
+      'MO_OPER_MO_OPER_GRUPO',
+      'task_association_history',
+      'task_association_request',
+    ];
     const before = await snapshotHostTables(db, ours);
     const first = captureIo();
     expect(await runCli(['db', 'sync', '--database-url', url, ...MO, '--json'], first)).toBe(0);
-    expect(JSON.parse(first.out())).toMatchObject({ applied: true, statements: { length: 4 } });
+    expect(JSON.parse(first.out())).toMatchObject({ applied: true, statements: { length: 6 } });
     const second = captureIo();
     expect(await runCli(['db', 'sync', '--database-url', url, ...MO], second)).toBe(0);
     expect(second.out()).toBe('');

@@ -19,8 +19,18 @@ describe('task-association plan', () => {
     const io = captureIo();
     expect(await runCli(['plan', '--install', INSTALL, '--database-url', url, '--json'], io)).toBe(0);
     const { changes } = JSON.parse(io.out());
-    expect(changes).toHaveLength(18);
-    expect(changes[5]).toEqual({
+    expect(changes).toHaveLength(20);
+    // The ledger, the four tables and the two shared ones, then the rows.
+    expect(changes.slice(0, 7).map((change: { table: string }) => change.table)).toEqual([
+      'task_association_ledger',
+      'MO_OPER',
+      'MO_OPER_GRUPO',
+      'MO_OPER_GRUPO_METRICA',
+      'MO_OPER_MO_OPER_GRUPO',
+      'task_association_history',
+      'task_association_request',
+    ]);
+    expect(changes[7]).toEqual({
       kind: 'insert',
       table: 'sys_core_menu',
       key: 'menu:taskSheetWithMetrics',

@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
 import { applyInstallation, planInstallation } from '../../src/installer/installer.js';
-import { summarizeLedger } from '../../src/installer/status.js';
+import { formatSharedTable, sharedTableStatusOf, summarizeLedger } from '../../src/installer/status.js';
 import { PACKAGE_VERSION } from '../../src/model/version.js';
 import { LEDGER_TABLE } from '../../src/store/ledger.js';
 import { EXAMPLE_INSTALL_FILE, plainInstallFile } from '../installer/support.js';
@@ -24,13 +24,28 @@ describe('task-association status', () => {
     try {
       expect(await status(scratch.url)).toEqual({
         code: 0,
-        document: { installations: [] },
-        err: `no installation in ${scratch.name} (no entries in ${LEDGER_TABLE})\n`,
+        document: {
+          installations: [],
+          sharedTables: [
+            { table: 'task_association_history', exists: false, rows: 0, rowsByScope: [] },
+            { table: 'task_association_request', exists: false, rows: 0, rowsByScope: [] },
+          ],
+        },
+        err: [
+          `no installation in ${scratch.name} (no entries in ${LEDGER_TABLE})`,
+          'shared table task_association_history: missing (db sync and apply create it; saving metrics needs it)',
+          'shared table task_association_request: missing (db sync and apply create it; saving metrics needs it)',
+          '',
+        ].join('\n'),
       });
       expect(
         await runCli(['apply', '--install', INSTALL, '--database-url', scratch.url, '--yes'], captureIo()),
       ).toBe(0);
       await applyInstallation(scratch.db, plainInstallFile({ EMPRESA: 2, FILIAL: 1, LOCAL: 1 }), {});
+      for (const empresa of [2, 1, 2])
+        await scratch.db.execute(
+          `INSERT INTO task_association_history (EMPRESA, FILIAL, LOCAL, METRIC_TABLE, ROW_SEQ_DB, FOLHA_TAREFA_SEQ_DB, OPER_SEQ_DB, FIELD, ACTION, NEW_VALUE, USUARIO_SEQ_DB, SOURCE) VALUES (${empresa}, 1, 1, 'MO_OPER_GRUPO_METRICA', 1, 1, 1, 'METRICA1', 'insert', '1', 7, 'screen')`,
+        );
       const { code, document, err } = await status(scratch.url);
       expect(code).toBe(0);
       expect(document.installations).toEqual([
@@ -65,6 +80,21 @@ describe('task-association status', () => {
       ]);
       expect(err).toContain(`scope 1/1/1: OPER=MO_OPER (created), OPER_GRUPO=MO_OPER_GRUPO (created)`);
       expect(err).toContain(`by version ${PACKAGE_VERSION}`);
+      // The shared tables, after the installations: the history's rows per scope.
+      expect(document.sharedTables).toEqual([
+        {
+          table: 'task_association_history',
+          exists: true,
+          rows: 3,
+          rowsByScope: [
+            { scope: { EMPRESA: 1, FILIAL: 1, LOCAL: 1 }, rows: 1 },
+            { scope: { EMPRESA: 2, FILIAL: 1, LOCAL: 1 }, rows: 2 },
+          ],
+        },
+        { table: 'task_association_request', exists: true, rows: 0, rowsByScope: [] },
+      ]);
+      expect(err).toContain('shared table task_association_history: 3 row(s) (1/1/1: 1, 2/1/1: 2)\n');
+      expect(err).toContain('shared table task_association_request: 0 row(s)\n');
     } finally {
       await scratch.drop();
     }
@@ -131,6 +161,55 @@ describe('task-association status', () => {
         version: '0.2.0',
       },
     ]);
+  });
+});
+
+describe('the shared tables in status, without a database', () => {
+  it('sums the rows per scope, says when a table is missing, and when it cannot count by scope', () => {
+    const history = sharedTableStatusOf('task_association_history', {
+      byScope: [
+        { EMPRESA: 1, FILIAL: 1, LOCAL: 1, n: '4' },
+        { EMPRESA: 1, FILIAL: 2, LOCAL: 1, n: 1 },
+      ],
+    });
+    expect(history).toEqual({
+      table: 'task_association_history',
+      exists: true,
+      rows: 5,
+      rowsByScope: [
+        { scope: { EMPRESA: 1, FILIAL: 1, LOCAL: 1 }, rows: 4 },
+        { scope: { EMPRESA: 1, FILIAL: 2, LOCAL: 1 }, rows: 1 },
+      ],
+    });
+    expect(formatSharedTable(history)).toBe(
+      'shared table task_association_history: 5 row(s) (1/1/1: 4, 1/2/1: 1)',
+    );
+    const missing = sharedTableStatusOf('task_association_request', undefined);
+    expect(missing).toEqual({ table: 'task_association_request', exists: false, rows: 0, rowsByScope: [] });
+    // A table changed by hand that lost a scope column: its total, and a word on what to run.
+    const unscoped = sharedTableStatusOf('task_association_request', { total: { n: '2' } });
+    expect(unscoped).toEqual({ table: 'task_association_request', exists: true, rows: 2, rowsByScope: null });
+    expect(formatSharedTable(unscoped)).toBe(
+      'shared table task_association_request: 2 row(s) (no scope columns to count them by: run verify)',
+    );
+  });
+
+  it('counts a shared table that lost a scope column in all, on the real server', async () => {
+    const scratch = await freshDatabase('cli_status_unscoped', { hostSchema: true });
+    try {
+      await runCli(['db', 'sync', '--database-url', scratch.url], captureIo());
+      await scratch.db.execute(
+        "INSERT INTO task_association_request (EMPRESA, FILIAL, LOCAL, REQUEST_ID, BODY_HASH, ANSWER, USUARIO_SEQ_DB) VALUES (1, 1, 1, 'r', 'h', '{}', 7)",
+      );
+      await scratch.db.execute('ALTER TABLE task_association_request DROP INDEX task_association_request_id');
+      await scratch.db.execute('ALTER TABLE task_association_request DROP COLUMN LOCAL');
+      expect((await status(scratch.url)).document.sharedTables).toEqual([
+        { table: 'task_association_history', exists: true, rows: 0, rowsByScope: [] },
+        { table: 'task_association_request', exists: true, rows: 1, rowsByScope: null },
+      ]);
+    } finally {
+      await scratch.drop();
+    }
   });
 });
 

@@ -22,6 +22,8 @@ describe('apply', () => {
       'ddl MO_OPER_GRUPO schema',
       'ddl MO_OPER_GRUPO_METRICA schema',
       'ddl MO_OPER_MO_OPER_GRUPO schema',
+      'ddl task_association_history schema',
+      'ddl task_association_request schema',
       'insert sys_core_menu menu:taskSheetWithMetrics',
       'insert sys_core_menu menu:taskSheetReport',
       'insert sys_core_menu menu:activities',

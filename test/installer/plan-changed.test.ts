@@ -103,6 +103,35 @@ describe('a plan whose rows changed before they were written', () => {
     expect(await countRows(db, 'MO_OPER')).toBe(1);
   });
 
+  it('uninstall drops no shared table that got rows after the plan called it empty (a save meanwhile)', async () => {
+    scratch = await freshDatabase('installer_plan_changed', { hostSchema: true });
+    const { db } = scratch;
+    await applyInstallation(db, file, {});
+    const shown: string[] = [];
+    let before: Record<string, unknown> | undefined;
+    await expect(
+      uninstallInstallation(db, file, {
+        confirm: async (plan) => {
+          shown.push(...plan.changes.map((change) => change.message));
+          await db.execute(
+            "INSERT INTO task_association_history (EMPRESA, FILIAL, LOCAL, METRIC_TABLE, ROW_SEQ_DB, FOLHA_TAREFA_SEQ_DB, OPER_SEQ_DB, FIELD, ACTION, NEW_VALUE, USUARIO_SEQ_DB, SOURCE) VALUES (1, 1, 1, 'MO_OPER_GRUPO_METRICA', 1, 1, 1, 'METRICA1', 'insert', '1', 7, 'screen')",
+          );
+          before = await databaseState(db);
+          return true;
+        },
+      }),
+    ).rejects.toMatchObject({
+      code: 'PLAN_CHANGED',
+      path: 'task_association_history',
+      message: expect.stringContaining('nothing was removed'),
+    });
+    expect(shown).toContain(
+      'drop the shared table task_association_history (empty): no installation is left',
+    );
+    expect(await databaseState(db)).toEqual(before);
+    expect(await countRows(db, 'task_association_history')).toBe(1);
+  });
+
   it('uninstall stops cleanly when a table it would drop is gone after the confirmation', async () => {
     scratch = await freshDatabase('installer_plan_changed', { hostSchema: true });
     const { db } = scratch;

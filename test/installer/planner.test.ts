@@ -32,7 +32,7 @@ function plan(intent: Intent, state: InstallerState): InstallerPlan {
 }
 
 describe('planInstaller, apply', () => {
-  it('creates the ledger, records the four tables it creates, syncs them, then writes the rows in one transaction', () => {
+  it('creates the ledger, records the four tables it creates, syncs them and the shared tables, then writes the rows in one transaction', () => {
     const planned = plan(apply, fresh);
     expect(planned.findings).toEqual([]);
     expect(planned.ledger.map((change) => change.message)).toEqual([
@@ -44,6 +44,8 @@ describe('planInstaller, apply', () => {
       'CREATE TABLE `MO_OPER_GRUPO`',
       'CREATE TABLE `MO_OPER_GRUPO_METRICA`',
       'CREATE TABLE `MO_OPER_MO_OPER_GRUPO`',
+      'CREATE TABLE `task_association_history`',
+      'CREATE TABLE `task_association_request`',
     ]);
     expect(planned.tables).toEqual([]);
     expect(planned.dropLedger).toEqual([]);
@@ -53,7 +55,10 @@ describe('planInstaller, apply', () => {
       expect.stringContaining('CREATE TABLE IF NOT EXISTS `task_association_ledger`'),
       'INSERT INTO `task_association_ledger`',
     ]);
-    expect(script.slice(5, start)).toHaveLength(4);
+    // The four entries saying which tables it creates (none for the shared ones: no installation
+    // owns them), then the sync's six statements.
+    expect(script.slice(1, 5)).toEqual(Array(4).fill('INSERT INTO `task_association_ledger`'));
+    expect(script.slice(5, start)).toHaveLength(6);
     expect(script.at(-1)).toBe('COMMIT');
   });
 
@@ -79,7 +84,7 @@ describe('planInstaller, apply', () => {
 });
 
 describe('planInstaller, uninstall', () => {
-  it('removes the rows, then drops the empty tables children first, then the ledger nobody else uses', () => {
+  it('removes the rows, then drops the empty tables children first, then the shared tables and the ledger nobody else uses', () => {
     const planned = plan(uninstall, installed);
     expect(planned.ledger).toEqual([]);
     expect(planned.schema).toEqual([]);
@@ -92,8 +97,29 @@ describe('planInstaller, uninstall', () => {
       'MO_OPER_MO_OPER_GRUPO',
       'MO_OPER',
       'MO_OPER_GRUPO',
+      'task_association_history',
+      'task_association_request',
     ]);
     expect(planned.dropLedger.map((change) => change.sql)).toEqual(['DROP TABLE `task_association_ledger`']);
+  });
+
+  it('keeps the shared tables, rows and all, while another installation is left or an entry of this one stays', () => {
+    const other = {
+      scope: { EMPRESA: 2, FILIAL: 1, LOCAL: 1 },
+      key: 'uses:OPER',
+      hostTable: 'app_oper',
+      rowSeqDb: null,
+    };
+    const shared = (planned: InstallerPlan) =>
+      planned.tables.map((change) => change.table).filter((table) => table.startsWith('task_association_'));
+    expect(shared(plan(uninstall, { ...installed, ledger: [...installed.ledger, other] }))).toEqual([]);
+    // MO_OPER holds rows: its entry stays, so the ledger does, and the shared tables with it.
+    const drops = new Map(installed.drops);
+    drops.set('MO_OPER', { exists: true, referencedBy: [], hasRows: true });
+    const kept = plan(uninstall, { ...installed, drops });
+    expect(kept.findings).toEqual([expect.objectContaining({ code: 'TABLE_NOT_EMPTY', path: 'MO_OPER' })]);
+    expect(shared(kept)).toEqual([]);
+    expect(kept.dropLedger).toEqual([]);
   });
 
   it('keeps the ledger while another installation is in it, and says when there is nothing to remove', () => {

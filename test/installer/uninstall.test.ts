@@ -72,6 +72,8 @@ describe('uninstall', () => {
       'drop-table MO_OPER_MO_OPER_GRUPO',
       'drop-table MO_OPER',
       'drop-table MO_OPER_GRUPO',
+      'drop-table task_association_history',
+      'drop-table task_association_request',
       'drop-table task_association_ledger',
     ]);
     expect(await databaseState(db)).toEqual(before);
@@ -121,6 +123,8 @@ describe('uninstall', () => {
     const forced = await uninstallInstallation(db, file, { force: true });
     expect(forced.changes.map((c) => `${c.kind} ${c.table}`)).toEqual([
       'drop-table MO_OPER',
+      'drop-table task_association_history',
+      'drop-table task_association_request',
       'drop-table task_association_ledger',
     ]);
     expect(await db.query("SHOW TABLES LIKE 'MO_%'")).toEqual([]);
@@ -233,5 +237,92 @@ describe('uninstall trusts the ledger only as far as it must', () => {
         )
       ).map((row) => row.ENTRY_KEY),
     ).toEqual(['menu:activities', 'parameter:TREE_VIEW', 'table:OPER']);
+  });
+});
+
+describe('uninstall and the shared tables', () => {
+  const history = (empresa: number) =>
+    `INSERT INTO task_association_history (EMPRESA, FILIAL, LOCAL, METRIC_TABLE, ROW_SEQ_DB, FOLHA_TAREFA_SEQ_DB, OPER_SEQ_DB, FIELD, ACTION, NEW_VALUE, USUARIO_SEQ_DB, SOURCE) VALUES (${empresa}, 1, 1, 'MO_OPER_GRUPO_METRICA', 1, 1, 1, 'METRICA1', 'insert', '12.50', 7, 'screen')`;
+  const sharedTables = async (db: Awaited<ReturnType<typeof host>>) =>
+    (
+      await db.query<{ name: string }>(
+        "SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME IN ('task_association_history', 'task_association_request') ORDER BY 1",
+      )
+    ).map((row) => row.name);
+
+  it("leaves them whole while another installation is left, this one's history included, and keeps them for their rows with the last unless forced", async () => {
+    const db = await host();
+    const second = exampleInstallFile({ scope: { EMPRESA: 2, FILIAL: 1, LOCAL: 1 } });
+    await applyInstallation(db, file, {});
+    await applyInstallation(db, second, {});
+    await db.execute(history(1));
+    await db.execute(history(2));
+
+    // Even forced: the history is a record, and the other installation writes both tables.
+    const first = await uninstallInstallation(db, file, { force: true });
+    expect(first.changes.map((change) => change.table)).not.toContain('task_association_history');
+    expect(first.changes.map((change) => change.table)).not.toContain('task_association_request');
+    expect(await countRows(db, 'task_association_history')).toBe(2);
+    expect(await countRows(db, 'task_association_history', 'EMPRESA = 1')).toBe(1);
+
+    // The last one drops the empty request table and the ledger, and keeps the history for its rows.
+    const last = await uninstallInstallation(db, second);
+    const dropsOfOurs = (changes: readonly { kind: string; table: string }[]) =>
+      changes.filter((c) => c.kind === 'drop-table' && c.table.startsWith('task_association_'));
+    expect(dropsOfOurs(last.changes).map((c) => c.table)).toEqual([
+      'task_association_request',
+      'task_association_ledger',
+    ]);
+    expect(last.findings).toContainEqual(
+      expect.objectContaining({
+        code: 'TABLE_NOT_EMPTY',
+        path: 'task_association_history',
+        message: expect.stringContaining('run this uninstall with --force to drop it with its rows'),
+      }),
+    );
+    expect(await sharedTables(db)).toEqual(['task_association_history']);
+    expect(await countRows(db, 'task_association_history')).toBe(2);
+    // No installation is left to uninstall: the table is the operator's to drop, as the finding says.
+    expect((await uninstallInstallation(db, second, { force: true })).changes).toEqual([]);
+    expect(await sharedTables(db)).toEqual(['task_association_history']);
+  });
+
+  it('drops them with their rows when the last installation leaves with --force', async () => {
+    const db = await host();
+    await applyInstallation(db, file, {});
+    await db.execute(history(1));
+    await db.execute(
+      "INSERT INTO task_association_request (EMPRESA, FILIAL, LOCAL, REQUEST_ID, BODY_HASH, ANSWER, USUARIO_SEQ_DB) VALUES (1, 1, 1, 'r-1', 'h', '{}', 7)",
+    );
+    const dry = await uninstallInstallation(db, file, { dryRun: true });
+    expect(dry.findings.map((finding) => `${finding.code} ${finding.path}`)).toEqual([
+      'TABLE_NOT_EMPTY task_association_history',
+      'TABLE_NOT_EMPTY task_association_request',
+    ]);
+    const forced = await uninstallInstallation(db, file, { force: true });
+    expect(
+      forced.changes
+        .filter((c) => c.kind === 'drop-table' && c.table.startsWith('task_association_'))
+        .map((c) => c.message),
+    ).toEqual([
+      'drop the shared table task_association_history with its rows (--force): no installation is left',
+      'drop the shared table task_association_request with its rows (--force): no installation is left',
+      "drop the installer's ledger task_association_ledger (no installation left in it)",
+    ]);
+    expect(await sharedTables(db)).toEqual([]);
+  });
+
+  it('keeps one a host table points at, even with --force, and drops the rest', async () => {
+    const db = await host();
+    await applyInstallation(db, file, {});
+    await db.execute(
+      'CREATE TABLE host_audit (ID int PRIMARY KEY, HISTORY_SEQ_DB bigint unsigned, CONSTRAINT fk_audit_history FOREIGN KEY (HISTORY_SEQ_DB) REFERENCES task_association_history (SEQ_DB))',
+    );
+    const result = await uninstallInstallation(db, file, { force: true });
+    expect(result.findings).toContainEqual(
+      expect.objectContaining({ code: 'TABLE_REFERENCED', path: 'task_association_history' }),
+    );
+    expect(await sharedTables(db)).toEqual(['task_association_history']);
+    expect(await db.query("SHOW TABLES LIKE 'task_association_ledger'")).toEqual([]);
   });
 });

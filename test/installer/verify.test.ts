@@ -69,6 +69,35 @@ describe('verify', () => {
     expect(problems).toEqual(['COLUMN_TYPE MO_OPER.CODIGO']);
   });
 
+  it('reports a shared table missing or changed as it reports one of the four, and apply mends what can be', async () => {
+    expect(await drift(['DROP TABLE task_association_history'], 'apply')).toEqual([
+      'MISSING_TABLE task_association_history',
+    ]);
+    expect(
+      await drift(
+        ['ALTER TABLE task_association_request DROP INDEX ix_request_time, DROP COLUMN BODY_HASH'],
+        'apply',
+      ),
+    ).toEqual(['MISSING_COLUMN task_association_request.BODY_HASH', 'MISSING_KEY task_association_request']);
+    // A change apply cannot make (it never changes a type): verify says so, and apply refuses.
+    expect(
+      await drift(
+        ['ALTER TABLE task_association_history MODIFY COLUMN ROW_SEQ_DB int NOT NULL'],
+        ['ALTER TABLE task_association_history MODIFY COLUMN ROW_SEQ_DB bigint unsigned NOT NULL'],
+      ),
+    ).toEqual(['COLUMN_TYPE task_association_history.ROW_SEQ_DB']);
+    const { db } = scratch();
+    await db.execute('ALTER TABLE task_association_history MODIFY COLUMN ROW_SEQ_DB int NOT NULL');
+    await expect(applyInstallation(db, file, {})).rejects.toMatchObject({
+      code: 'SCHEMA_COLUMN_TYPE',
+      path: 'task_association_history.ROW_SEQ_DB',
+    });
+    await db.execute(
+      'ALTER TABLE task_association_history MODIFY COLUMN ROW_SEQ_DB bigint unsigned NOT NULL',
+    );
+    expect(await verifyInstallation(db, file)).toEqual({ ok: true, problems: [] });
+  });
+
   it('reports link field OPCOES that differ by one byte', async () => {
     const { db } = scratch();
     await db.execute("UPDATE sys_core_ds_tabela_campo SET OPCOES = REPLACE(OPCOES, 'fa-link', 'fa-lynk')");

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseIdentifier } from '../../src/model/identifier.js';
 import {
+  forgetRequestStatement,
   historyRows,
   historyStatement,
   latestChanges,
@@ -81,13 +82,19 @@ describe('historyStatement', () => {
 });
 
 describe('the request record', () => {
-  it('records an id with its hash and answer, taking over a row of the same id past the retention', () => {
+  it('records an id with its hash and answer, a plain INSERT: a racing twin fails on the unique key and is retried', () => {
     expect(requestRecordStatement(scope, 'r-1', 'ab', '{}', 7, lock)).toEqual({
       sql:
         'INSERT INTO `task_association_request` (EMPRESA, FILIAL, LOCAL, REQUEST_ID, BODY_HASH, ANSWER, USUARIO_SEQ_DB) ' +
-        `SELECT ?, ?, ?, ?, ?, ?, ? FROM (SELECT RELEASE_LOCK(${lockName}) AS released LIMIT 1) r ` +
-        'ON DUPLICATE KEY UPDATE BODY_HASH = VALUES(BODY_HASH), ANSWER = VALUES(ANSWER), USUARIO_SEQ_DB = VALUES(USUARIO_SEQ_DB), INS_DH = CURRENT_TIMESTAMP',
+        `SELECT ?, ?, ?, ?, ?, ?, ? FROM (SELECT RELEASE_LOCK(${lockName}) AS released LIMIT 1) r`,
       params: [1, 2, 3, 'r-1', 'ab', '{}', 7, 'app_oper_grupo_metrica', '1/2/3'],
+    });
+  });
+
+  it('forgets one id of the scope past the retention, before it is recorded anew', () => {
+    expect(forgetRequestStatement(scope, 'r-1')).toEqual({
+      sql: 'DELETE FROM `task_association_request` WHERE EMPRESA = ? AND FILIAL = ? AND LOCAL = ? AND REQUEST_ID = ?',
+      params: [1, 2, 3, 'r-1'],
     });
   });
 
@@ -140,13 +147,13 @@ describe('the save’s locking read and writes, with bases and sources', () => {
     expect(flat(statement.sql)).toBe(
       'SELECT STRAIGHT_JOIN l.locked, k.n, m.ID, m.RO, m.ATIVO, k.o AS OPER_SEQ_DB, k.g AS OPER_GRUPO_SEQ_DB, ' +
         'l.server_now, m.SEQ_DB, m.INS_USUARIO_SEQ_DB, m.INS_DH, m.UPD_USUARIO_SEQ_DB, m.UPD_DH, m.`METRICA1` AS v0, m.`n` AS v1, ' +
-        'CASE WHEN k.n = 1 THEN (SELECT JSON_ARRAY(r.BODY_HASH, r.ANSWER) FROM `task_association_request` r WHERE r.EMPRESA = ? AND r.FILIAL = ? AND r.LOCAL = ? AND r.REQUEST_ID = ? AND r.INS_DH > NOW() - INTERVAL ? SECOND LIMIT 1) END AS replay ' +
+        'CASE WHEN k.n = 1 THEN (SELECT JSON_ARRAY(r.BODY_HASH, r.ANSWER, r.INS_DH > NOW() - INTERVAL ? SECOND) FROM `task_association_request` r WHERE r.EMPRESA = ? AND r.FILIAL = ? AND r.LOCAL = ? AND r.REQUEST_ID = ? LIMIT 1) END AS replay ' +
         `FROM (SELECT GET_LOCK(${lockName}, ?) AS locked, NOW() AS server_now LIMIT 1) l ` +
         "JOIN JSON_TABLE(?, '$[*]' COLUMNS (n FOR ORDINALITY, o BIGINT PATH '$[0]', g BIGINT PATH '$[1]')) k " +
         'LEFT JOIN `app_oper_grupo_metrica` m ON l.locked = 1 AND m.EMPRESA = ? AND m.FILIAL = ? AND m.LOCAL = ? AND m.FOLHA_TAREFA_SEQ_DB = ? ' +
         'AND m.OPER_SEQ_DB = k.o AND m.OPER_GRUPO_SEQ_DB <=> k.g AND IFNULL(m.DELETED, 0) = 0 FOR UPDATE',
     );
-    expect(statement.params.slice(0, 5)).toEqual([1, 2, 3, 'r-1', 60]);
+    expect(statement.params.slice(0, 5)).toEqual([60, 1, 2, 3, 'r-1']);
   });
 
   it('writes the source with the fields an update changes, and a remove as DELETED = 1', () => {

@@ -22,6 +22,8 @@ import {
   dropTable,
   insertStatement,
   menuRowsBySeqDb,
+  rowCount,
+  rowsByScope,
   selectBySeqDb,
   selectWhere,
   TRANSACTION_END,
@@ -178,6 +180,22 @@ describe("the installer's row statements", () => {
         "sql": "DROP TABLE \`MO_OPER\`",
       }
     `);
+  });
+
+  it("counts a shared table's rows, per scope or in all, for status", () => {
+    expect(shape(rowsByScope('task_association_history'))).toMatchInlineSnapshot(`
+      {
+        "params": [],
+        "sql": "SELECT EMPRESA, FILIAL, LOCAL, COUNT(*) AS n FROM \`task_association_history\` GROUP BY EMPRESA, FILIAL, LOCAL ORDER BY EMPRESA, FILIAL, LOCAL",
+      }
+    `);
+    expect(shape(rowCount('task_association_history'))).toMatchInlineSnapshot(`
+      {
+        "params": [],
+        "sql": "SELECT COUNT(*) AS n FROM \`task_association_history\`",
+      }
+    `);
+    expect(() => rowsByScope('a`b')).toThrow(/not an SQL identifier/);
   });
 
   it('refuses a table or column name that is not an identifier, before any text is built', () => {

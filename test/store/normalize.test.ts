@@ -35,6 +35,9 @@ describe('normalizeColumnDefault', () => {
     ['MariaDB quoted text', "'it''s'", 'varchar', "'it''s'"],
     ['MySQL unquoted text', "it's", 'varchar', "'it''s'"],
     ['a number', '1', 'tinyint', '1'],
+    ['MariaDB text NULL default', 'NULL', 'text', null],
+    ['MySQL text without default', null, 'text', null],
+    ['MariaDB mediumtext NOT NULL, no default', null, 'mediumtext', null],
   ] as const)('%s', (_label, found, dataType, canonical) => {
     expect(normalizeColumnDefault(found, dataType)).toBe(canonical);
   });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { type TableNames, tableNames } from '../../src/model/table-names.js';
+import {
+  HISTORY_TABLE_NAME,
+  REQUEST_TABLE_NAME,
+  type TableNames,
+  tableNames,
+} from '../../src/model/table-names.js';
 import type { SqlExecutor } from '../../src/store/driver.js';
 import { planSchemaSync } from '../../src/sync/plan.js';
 import { syncSchema } from '../../src/sync/sync.js';
@@ -26,24 +31,28 @@ async function existing(names: TableNames): Promise<string[]> {
   return rows.map((row) => row.name);
 }
 
+const SHARED = [HISTORY_TABLE_NAME, REQUEST_TABLE_NAME];
+
 describe('syncSchema', () => {
+  // The cases share one scratch database: the first creates the shared tables, the second finds them.
   it.each([
-    ['default names', tableNames()],
-    ['overridden names', prefixed('MO')],
+    ['default names', tableNames(), SHARED],
+    ['overridden names', prefixed('MO'), []],
   ])(
-    'with %s: creates the four tables, leaves host tables and rows alone, and a second run does nothing',
-    async (_label, names) => {
+    'with %s: creates the four tables (and the shared ones once per database), leaves host tables and rows alone, and a second run does nothing',
+    async (_label, names, shared) => {
       const { db } = scratch();
-      const before = await snapshotHostTables(db, Object.values(names));
+      const ours = [...Object.values(names), ...SHARED];
+      const before = await snapshotHostTables(db, ours);
       expect(Object.keys(before)).toContain('app_cliente');
 
       const first = await syncSchema(db, names);
       expect(first.applied).toBe(true);
       expect(first.statements.map((sql) => sql.split(' (')[0])).toEqual(
-        Object.values(names).map((name) => `CREATE TABLE \`${name}\``),
+        [...Object.values(names), ...shared].map((name) => `CREATE TABLE \`${name}\``),
       );
       expect(await existing(names)).toEqual(Object.values(names).sort());
-      expect(await snapshotHostTables(db, Object.values(names))).toEqual(before);
+      expect(await snapshotHostTables(db, ours)).toEqual(before);
 
       expect(await planSchemaSync(db, names)).toEqual({
         statements: [],
@@ -58,6 +67,7 @@ describe('syncSchema', () => {
     const names = prefixed('DRY');
     const result = await syncSchema(scratch().db, names, { dryRun: true });
     expect(result.applied).toBe(false);
+    // The four tables only: the shared ones exist since the first test.
     expect(result.statements).toHaveLength(4);
     expect(await existing(names)).toEqual([]);
   });

@@ -515,6 +515,44 @@ describe('request ids', () => {
     ).toMatchObject({ inserted: 1, replayed: false });
   });
 
+  it('applies an id again once its record is past the retention, and answers racing twins of one id once', async () => {
+    const { db } = scratch();
+    const oper = activity();
+    const entries = [{ activity: oper, group: fixture.group, values: { METRICA2: 1 } }];
+    await save({ requestId: 'old-id', entries });
+    await db.execute(
+      "UPDATE task_association_request SET INS_DH = NOW() - INTERVAL 8 DAY WHERE REQUEST_ID = 'old-id'",
+    );
+    const later = [{ activity: oper, group: fixture.group, values: { METRICA2: 2 }, base: { METRICA2: 1 } }];
+    expect(await save({ requestId: 'old-id', entries: later })).toMatchObject({
+      updated: 1,
+      replayed: false,
+    });
+    expect(
+      await db.query("SELECT COUNT(*) AS n FROM task_association_request WHERE REQUEST_ID = 'old-id'"),
+    ).toEqual([{ n: 1 }]);
+    // Ten sends of one save at once (a client retrying over a flaky network): applied once.
+    const pool = await openDatabase(scratch().url, { connectionLimit: 10 });
+    try {
+      const twin = activity();
+      const body = {
+        requestId: 'twins',
+        entries: [{ activity: twin, group: fixture.group, values: { METRICA2: 5 } }],
+      };
+      const answers = await Promise.all(
+        Array.from({ length: 10 }, () =>
+          saveMetrics(pool, { scope: SCOPE, user: 7, taskSheet: fixture.sheet, plan, ...body }),
+        ),
+      );
+      expect(answers.filter((answer) => !answer.replayed)).toHaveLength(1);
+      expect(answers.every((answer) => answer.inserted === 1)).toBe(true);
+      expect(await stored(twin)).toHaveLength(1);
+      expect(await historyOf(twin)).toHaveLength(1);
+    } finally {
+      await pool.close();
+    }
+  });
+
   it('records nothing of a refused save, so its id can be sent again once fixed', async () => {
     const oper = activity();
     await save({ entries: [{ activity: oper, group: fixture.group, values: { METRICA2: 1 } }] });

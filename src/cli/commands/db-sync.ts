@@ -22,13 +22,13 @@ const options = {
 } as const;
 
 /**
- * `db sync`: creates or completes the four tables. Without --json the statements go to stdout, each
+ * `db sync`: creates or completes the four tables and the two shared ones. Without --json the statements go to stdout, each
  * ending in `;` (so `--dry-run` output can be reviewed or piped into a client) and a summary to stderr.
  */
 export const command: Command = {
   usage: 'db sync [--database-url URL] [--table-name LOGICAL=NAME]... [--dry-run] [--json]',
   summary:
-    'Creates the four tables, or completes them, from their Drizzle definitions. It only adds; it refuses (exit 1) a difference that would drop or narrow something.',
+    'Creates the four tables and the two every installation shares (history, request ids), or completes them, from their Drizzle definitions. It only adds; it refuses (exit 1) a difference that would drop or narrow something.',
   options: [
     DATABASE_URL_HELP,
     ['--table-name LOGICAL=NAME', 'a table name override, e.g. OPER=MO_OPER (repeat for each table)'],
@@ -53,7 +53,7 @@ export const command: Command = {
         say(
           io,
           result.statements.length === 0
-            ? `the four tables in ${db.schemaName} are up to date: nothing to do`
+            ? `the four tables and the shared ones in ${db.schemaName} are up to date: nothing to do`
             : result.applied
               ? `ran ${result.statements.length} statement(s) on ${db.schemaName}`
               : `dry run: ${result.statements.length} statement(s) would run on ${db.schemaName}`,
