@@ -1998,7 +1998,10 @@ export function mountAssociationScreen(element, options) {
       history.hidden = true;
       historyButton.setAttribute('aria-expanded', 'false');
       historyList.replaceChildren();
+      // A read still on its way belongs to the previous opening: it lands nowhere, and says nothing.
       historyReads++;
+      history.removeAttribute('aria-busy');
+      delete history.dataset.failed;
       if (confirm.open) confirm.close();
       for (const [field, entry] of inputs) {
         const metric = node.data.metrics?.[field];
