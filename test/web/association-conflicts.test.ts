@@ -581,3 +581,53 @@ describe('a save retried after its answer was lost', () => {
     expect(puts[2]).toMatchObject({ entries: [{ values: { METRICA1: '4.5' }, base: { METRICA1: '4.25' } }] });
   });
 });
+
+describe('a conflict, with the keyboard alone', () => {
+  it('goes from the conflict to its choices with Tab, and from the choice to Save', async () => {
+    await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '20.00', METRICA2: 3, HORAS: '7.0' });
+    const open = async (user: number) => {
+      const context = await browser().newContext({ viewport: { width: 1280, height: 800 } });
+      contexts.push(context);
+      await context.addCookies([{ name: 'user', value: String(user), url: origin }]);
+      const page = await context.newPage();
+      page.on('pageerror', (error) => pageProblems.push(error.message));
+      await page.goto(`${origin}/associationtask?taskSheet=${demo.sample.taskSheet}`);
+      for (const name of ['S-NORTH — North field', 'G-SOIL — Soil preparation']) {
+        const item = page.getByRole('treeitem', { name }).first();
+        await item.locator(':scope > .ta-screen__row').click();
+        await item.getByRole('group').first().waitFor();
+      }
+      await page.getByRole('treeitem', { name: 'A-SUBSOIL — Subsoiling' }).focus();
+      await page.keyboard.press('Enter');
+      const dialog = page.getByRole('dialog', { name: 'A-SUBSOIL — Subsoiling' });
+      await dialog.waitFor();
+      return { page, dialog };
+    };
+    const a = await open(ALICE);
+    const b = await open(BRUNO);
+    // The modal opens on Quantidade, its text selected: typing replaces it.
+    await a.page.keyboard.type('31');
+    await a.page.keyboard.press('Enter');
+    await a.dialog.waitFor({ state: 'hidden' });
+    await b.page.keyboard.type('32');
+    await b.page.keyboard.press('Enter');
+    const conflict = b.dialog.getByRole('group', { name: /^Quantidade Changed meanwhile by user 7/ });
+    await conflict.waitFor();
+    const active = () =>
+      b.page.evaluate(
+        () => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent,
+      );
+    expect(await conflict.evaluate((node) => node === document.activeElement)).toBe(true);
+    await b.page.keyboard.press('Tab');
+    expect(await active()).toBe('Keep mine for Quantidade');
+    await b.page.keyboard.press('Tab');
+    expect(await active()).toBe('Use theirs for Quantidade');
+    await b.page.keyboard.press('Shift+Tab');
+    await b.page.keyboard.press('Enter');
+    expect(await active()).toBe('Save');
+    await b.page.getByRole('status').getByText('Press Save to store your choices.').waitFor();
+    await b.page.keyboard.press('Enter');
+    await b.dialog.waitFor({ state: 'hidden' });
+    expect(await liveRows('A-SUBSOIL')).toEqual([{ METRICA1: '32.00', METRICA2: 3, HORAS: '7.0' }]);
+  });
+});
