@@ -4,8 +4,10 @@
  * framework-free browser module that ships as-is (no build step).
  *
  * It talks to the association handler only: `?part=start` once (header, metric columns, first
- * level), `?part=children` once per branch opened, `?part=search` while searching, and a `PUT` per
- * saved activity. The tree follows the WAI-ARIA tree pattern (roving focus, arrows, Home/End,
+ * level), `?part=children` once per branch opened, `?part=search` while searching, `?part=history`
+ * when a person asks for an activity's changes, and a `PUT` per saved or removed activity (only the
+ * fields the person changed, each with the value it was changed from: a save that would overwrite
+ * someone else's change meanwhile is refused, and the modal shows that conflict at its field). The tree follows the WAI-ARIA tree pattern (roving focus, arrows, Home/End,
  * type-ahead), renders a long branch in chunks as it is scrolled or walked, and the modal is the
  * native `<dialog>` opened with `showModal()` (focus trap, Esc, backdrop).
  *
@@ -27,8 +29,57 @@
  * @property {boolean} hasChildren
  * @property {'branch' | 'task'} kind
  * @property {number | null} [group]
- * @property {Record<string, { value: string | number | null, source: string }>} [metrics]
+ * @property {Record<string, { value: string | number | null, source: string }>} [metrics] source
+ *   `saved` for every field of a key with a live row (value null: saved empty), else the default's kind
  * @property {boolean} [editable]
+ * @property {LastChange | null} [lastChange] who last wrote the activity's metric row, and when; null
+ *   when it has no live row
+ */
+
+/**
+ * @typedef {object} LastChange
+ * @property {number} user the user's SEQ_DB
+ * @property {string} at ISO 8601
+ */
+
+/**
+ * One field a save or a remove was refused at (409 `METRIC_CONFLICT`): someone changed it since the
+ * screen read it. `theirs` is what is stored now (null: cleared, or the entry removed), `yours` what
+ * this save asked for (null for a remove).
+ * @typedef {object} MetricConflict
+ * @property {number} entry
+ * @property {number} activity
+ * @property {number | null} group
+ * @property {string} field
+ * @property {string | number | null} base
+ * @property {string | number | null} theirs
+ * @property {string | number | null} yours
+ * @property {number | null} [changedBy]
+ * @property {string | null} [changedAt]
+ */
+
+/**
+ * One change of the history (`part=history`), newest first.
+ * @typedef {object} MetricChange
+ * @property {number} id
+ * @property {string} field
+ * @property {'insert' | 'update' | 'clear' | 'remove'} action
+ * @property {string | null} oldValue
+ * @property {string | null} newValue
+ * @property {number} user
+ * @property {string} at
+ * @property {string} source
+ * @property {string | null} requestId
+ */
+
+/**
+ * What a save answers for one entry: the row as stored (every metric), or null when it has none
+ * (after a remove: the defaults apply again).
+ * @typedef {object} SavedEntry
+ * @property {number} activity
+ * @property {number | null} group
+ * @property {Record<string, string | number | null> | null} stored
+ * @property {LastChange | null} lastChange
  */
 
 /**
@@ -112,6 +163,49 @@
  * @property {string} required the column is NOT NULL
  * @property {string} tooLong longer than the column, `{max}`
  * @property {string} empty_value what the tree shows for a metric without value
+ * @property {string} sourceSavedEmpty where a preset came from: a value saved empty (cleared)
+ * @property {string} nothingChanged Save pressed with nothing changed: nothing is sent, `{label}`
+ * @property {string} nothingChangedNext the same from "Save and next", `{label}` `{next}`
+ * @property {string} lastChange who last changed the activity's metrics, `{user}` `{at}`
+ * @property {string} neverSaved the activity has no saved entry (what the form shows are defaults)
+ * @property {string} user a user, `{id}` the user's SEQ_DB
+ * @property {string} conflictSummary a save refused because others changed fields meanwhile, `{fields}`
+ * @property {string} conflictTitle at a field: who changed it meanwhile and when, `{user}` `{at}`
+ * @property {string} conflictTitleUnknown at a field: changed meanwhile, by someone the server did not say
+ * @property {string} conflictTheirs the value stored now
+ * @property {string} conflictYours the value this save asked for
+ * @property {string} conflictEmpty a value that is empty (cleared, or the entry removed)
+ * @property {string} conflictYoursRemove what a refused remove asked for
+ * @property {string} keepMine button: keep the typed value over the stored one
+ * @property {string} keepMineFor its accessible name, `{field}`
+ * @property {string} useTheirs button: take the stored value
+ * @property {string} useTheirsFor its accessible name, `{field}`
+ * @property {string} keptMine at a field after "Keep mine", `{theirs}` the value it will replace
+ * @property {string} conflictsResolved every conflict has its choice: save again
+ * @property {string} chooseFirst Save pressed while conflicts wait for a choice, `{fields}`
+ * @property {string} removeConflict a remove refused because others changed fields meanwhile, `{fields}`
+ * @property {string} conflictAway a save refused for a conflict after its dialog moved on, `{label}`
+ * @property {string} remove the button that removes the activity's saved entry
+ * @property {string} removeTitle the confirmation's title
+ * @property {string} removeText the confirmation's text, `{label}`
+ * @property {string} removeConfirm the confirmation's button that removes
+ * @property {string} removeCancel the confirmation's button that keeps the entry
+ * @property {string} removing while a remove is under way
+ * @property {string} removed announced after a remove, `{label}`
+ * @property {string} removeError a remove failed, `{message}`
+ * @property {string} entryGone the entry was removed meanwhile (ENTRY_NOT_FOUND)
+ * @property {string} history the button that shows the activity's changes
+ * @property {string} historyTitle the changes' heading
+ * @property {string} historyLoading while the changes load
+ * @property {string} historyEmpty no change recorded
+ * @property {string} historyError the changes could not be loaded
+ * @property {string} historyMore only the latest changes are shown, `{count}`
+ * @property {string} actionInsert a history line: the value was set on a new entry
+ * @property {string} actionUpdate a history line: the value was changed
+ * @property {string} actionClear a history line: the value was cleared
+ * @property {string} actionRemove a history line: the entry was removed
+ * @property {string} viaScreen a history line's source: this screen
+ * @property {string} viaOther a history line's source, `{source}` as the server names it
  */
 
 /**
@@ -193,6 +287,51 @@ export const LABELS_EN = {
   required: 'A value is required.',
   tooLong: 'Use at most {max} characters.',
   empty_value: '—',
+  sourceSavedEmpty: 'Saved empty',
+  nothingChanged: 'Nothing changed in {label}: nothing to save.',
+  nothingChangedNext: 'Nothing changed in {label}. Now: {next}.',
+  lastChange: 'Last changed by {user}, {at}.',
+  neverSaved: 'Nothing saved yet.',
+  user: 'user {id}',
+  conflictSummary:
+    'Not saved: someone else changed {fields} meanwhile. At each, keep yours or use theirs, then save again.',
+  conflictTitle: 'Changed meanwhile by {user}, {at}',
+  conflictTitleUnknown: 'Changed meanwhile by someone else',
+  conflictTheirs: 'Stored now',
+  conflictYours: 'Yours',
+  conflictEmpty: 'empty',
+  conflictYoursRemove: 'remove the entry',
+  keepMine: 'Keep mine',
+  keepMineFor: 'Keep mine for {field}',
+  useTheirs: 'Use theirs',
+  useTheirsFor: 'Use theirs for {field}',
+  keptMine: 'Yours will replace {theirs} when you save.',
+  conflictsResolved: 'Press Save to store your choices.',
+  chooseFirst: 'Choose first at {fields}: keep yours or use theirs.',
+  removeConflict:
+    'Not removed: someone else changed {fields} meanwhile. The form shows what is stored now; remove again if you still mean to.',
+  conflictAway: '{label} was not saved: someone else changed it meanwhile. Open it again to see.',
+  remove: 'Remove entry',
+  removeTitle: 'Remove the entry?',
+  removeText: 'The saved values of {label} are removed; the defaults apply again.',
+  removeConfirm: 'Remove',
+  removeCancel: 'Keep it',
+  removing: 'Removing…',
+  removed: 'Removed the entry of {label}: the defaults apply again.',
+  removeError: 'Not removed: {message}',
+  entryGone: 'This entry had already been removed; the defaults apply.',
+  history: 'History',
+  historyTitle: 'Changes',
+  historyLoading: 'Loading the changes…',
+  historyEmpty: 'No change recorded yet.',
+  historyError: 'The changes could not be loaded. Press History to try again.',
+  historyMore: 'The latest {count} changes are shown.',
+  actionInsert: 'set',
+  actionUpdate: 'changed',
+  actionClear: 'cleared',
+  actionRemove: 'entry removed',
+  viaScreen: 'on this screen',
+  viaOther: 'via {source}',
 };
 
 /** @type {ScreenLabels} */
@@ -257,6 +396,51 @@ export const LABELS_PT_BR = {
   required: 'Informe um valor.',
   tooLong: 'Use no máximo {max} caracteres.',
   empty_value: '—',
+  sourceSavedEmpty: 'Salvo vazio',
+  nothingChanged: 'Nada mudou em {label}: nada a salvar.',
+  nothingChangedNext: 'Nada mudou em {label}. Agora: {next}.',
+  lastChange: 'Última alteração: {user}, {at}.',
+  neverSaved: 'Nada salvo ainda.',
+  user: 'usuário {id}',
+  conflictSummary:
+    'Não salvo: outra pessoa alterou {fields} enquanto isso. Em cada campo, mantenha o seu valor ou use o salvo, e salve de novo.',
+  conflictTitle: 'Alterado enquanto isso por {user}, {at}',
+  conflictTitleUnknown: 'Alterado enquanto isso por outra pessoa',
+  conflictTheirs: 'Salvo agora',
+  conflictYours: 'O seu',
+  conflictEmpty: 'vazio',
+  conflictYoursRemove: 'remover o registro',
+  keepMine: 'Manter o meu',
+  keepMineFor: 'Manter o meu em {field}',
+  useTheirs: 'Usar o salvo',
+  useTheirsFor: 'Usar o salvo em {field}',
+  keptMine: 'O seu substituirá {theirs} ao salvar.',
+  conflictsResolved: 'Pressione Salvar para gravar suas escolhas.',
+  chooseFirst: 'Escolha antes em {fields}: manter o seu ou usar o salvo.',
+  removeConflict:
+    'Não removido: outra pessoa alterou {fields} enquanto isso. O formulário mostra o que está salvo agora; remova de novo se ainda quiser.',
+  conflictAway: '{label} não foi salva: outra pessoa a alterou enquanto isso. Abra de novo para ver.',
+  remove: 'Remover registro',
+  removeTitle: 'Remover o registro?',
+  removeText: 'Os valores salvos de {label} serão removidos; os padrões voltam a valer.',
+  removeConfirm: 'Remover',
+  removeCancel: 'Manter',
+  removing: 'Removendo…',
+  removed: 'Registro de {label} removido: os padrões voltam a valer.',
+  removeError: 'Não removido: {message}',
+  entryGone: 'Este registro já tinha sido removido; valem os padrões.',
+  history: 'Histórico',
+  historyTitle: 'Alterações',
+  historyLoading: 'Carregando as alterações…',
+  historyEmpty: 'Nenhuma alteração registrada ainda.',
+  historyError: 'Não foi possível carregar as alterações. Pressione Histórico para tentar de novo.',
+  historyMore: 'Mostrando as {count} alterações mais recentes.',
+  actionInsert: 'definido',
+  actionUpdate: 'alterado',
+  actionClear: 'apagado',
+  actionRemove: 'registro removido',
+  viaScreen: 'nesta tela',
+  viaOther: 'via {source}',
 };
 
 export const DEFAULT_CHUNK_SIZE = 200;
@@ -407,6 +591,60 @@ export function asStored(value, column) {
 }
 
 /**
+ * Whether two values of a metric column are the same value: what {@link checkTyped} read from the
+ * input against what the form was preset with (as the server sent it). Numbers by value ("20",
+ * "20.00" and 20 are one value in a decimal column; "6.00" and 6 in a whole-number one), text as
+ * typed, trimmed; empty only equals empty.
+ *
+ * @param {MetricColumn} column
+ * @param {string | number | null | undefined} a
+ * @param {string | number | null | undefined} b
+ */
+export function sameValue(column, a, b) {
+  if (a === null || a === undefined || b === null || b === undefined) {
+    return (a ?? null) === (b ?? null);
+  }
+  const numeric =
+    (column.dataType !== null && column.dataType in INTEGER_BITS) ||
+    column.dataType === 'decimal' ||
+    column.dataType === 'float' ||
+    column.dataType === 'double';
+  if (!numeric) return String(a).trim() === String(b).trim();
+  const x = plainNumber(String(a));
+  const y = plainNumber(String(b));
+  return x !== undefined && y !== undefined ? x === y : String(a) === String(b);
+}
+
+/**
+ * A number's digits in one spelling ("-012.500" → "-12.5", "-0.0" → "0"), compared as text so no
+ * decimal passes through a float; undefined for anything else (an exponent, say).
+ * @param {string} text
+ */
+function plainNumber(text) {
+  const parts = /^([+-]?)(\d*)(?:\.(\d*))?$/.exec(text.trim());
+  if (parts === null || (parts[2] === '' && (parts[3] ?? '') === '')) return undefined;
+  const whole = (parts[2] ?? '').replace(/^0+/, '') || '0';
+  const fraction = (parts[3] ?? '').replace(/0+$/, '');
+  const digits = fraction === '' ? whole : `${whole}.${fraction}`;
+  return parts[1] === '-' && digits !== '0' ? `-${digits}` : digits;
+}
+
+/**
+ * A save's request id: the same for a retry of the same save (the server then answers the first
+ * one's outcome instead of applying it twice). `crypto.randomUUID` exists only in secure contexts
+ * (https, localhost); a host serving the screen over plain http on its network gets the same kind
+ * of id from `getRandomValues`, which every context has.
+ */
+function newRequestId() {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40;
+  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
+  const hex = [...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/**
  * A decimal as pt-BR writes it, in plain digits with "." as the point: "12,50" and "1.500,25" (points
  * group thousands, a comma starts the decimals). A point without a comma is refused rather than
  * guessed: pt-BR reads "1.500" as fifteen hundred, and a person used to the point as the decimal mark
@@ -474,12 +712,14 @@ class RequestError extends Error {
    * @param {string} message
    * @param {string | undefined} code
    * @param {string | undefined} path
+   * @param {MetricConflict[]} [conflicts] a 409 `METRIC_CONFLICT`'s fields
    */
-  constructor(status, message, code, path) {
+  constructor(status, message, code, path, conflicts = []) {
     super(message);
     this.status = status;
     this.code = code;
     this.path = path;
+    this.conflicts = conflicts;
   }
 }
 
@@ -682,6 +922,7 @@ export function mountAssociationScreen(element, options) {
         typeof error?.message === 'string' ? error.message : `HTTP ${response.status}`,
         typeof error?.code === 'string' ? error.code : undefined,
         typeof error?.path === 'string' ? error.path : undefined,
+        Array.isArray(error?.conflicts) ? error.conflicts : [],
       );
     }
     return answer;
@@ -713,6 +954,8 @@ export function mountAssociationScreen(element, options) {
         return labels.notInTree;
       case 'TASK_SHEET_NOT_FOUND':
         return fill(labels.notFound, { id: taskSheet });
+      case 'ENTRY_NOT_FOUND':
+        return labels.entryGone;
       default:
         return error.message;
     }
@@ -949,9 +1192,9 @@ export function mountAssociationScreen(element, options) {
   }
 
   /**
-   * Reads an activity's metrics again: the server counts a cleared (NULL) value as nothing saved, so
-   * its default applies, which the screen cannot know by itself once a value was saved. Asked only
-   * after a save that cleared a value; on failure the chips keep what was saved.
+   * Reads an activity's metrics again: after a remove its defaults apply, which only the server
+   * knows, and after a refused save the tree shows what others stored meanwhile. One request (the
+   * activity's branch); on failure the chips keep what they showed.
    * @param {TreeNode} node
    */
   async function refreshMetrics(node) {
@@ -1329,9 +1572,29 @@ export function mountAssociationScreen(element, options) {
     title.id = `${uid}-modal-title`;
     dialog.setAttribute('aria-labelledby', title.id);
     const trail = create('p', `${BLOCK}__modal-path`);
+    // Who wrote the entry last, and when: a person about to change it knows whose values these are.
+    const lastChangeLine = create('p', `${BLOCK}__last-change`);
     const notice = create('p', `${BLOCK}__notice`, labels.readOnlyNotice);
     notice.hidden = true;
     const fields = create('div', `${BLOCK}__fields`);
+    const tools = create('div', `${BLOCK}__tools`);
+    const historyButton = create('button', `${BLOCK}__button ${BLOCK}__button--quiet`, labels.history);
+    historyButton.type = 'button';
+    const removeButton = create('button', `${BLOCK}__button ${BLOCK}__button--danger`, labels.remove);
+    removeButton.type = 'button';
+    tools.append(historyButton, removeButton);
+    // The changes, read when asked for (one request per opening of the section).
+    const history = create('section', `${BLOCK}__history`);
+    history.id = `${uid}-history`;
+    history.hidden = true;
+    const historyTitle = create('h3', `${BLOCK}__history-title`, labels.historyTitle);
+    historyTitle.id = `${uid}-history-title`;
+    history.setAttribute('aria-labelledby', historyTitle.id);
+    const historyState = create('p', `${BLOCK}__history-state`);
+    const historyList = create('ol', `${BLOCK}__changes`);
+    history.append(historyTitle, historyState, historyList);
+    historyButton.setAttribute('aria-expanded', 'false');
+    historyButton.setAttribute('aria-controls', history.id);
     const formError = create('p', `${BLOCK}__form-error`);
     formError.setAttribute('role', 'alert');
     formError.hidden = true;
@@ -1348,10 +1611,61 @@ export function mountAssociationScreen(element, options) {
     const save = create('button', `${BLOCK}__button ${BLOCK}__button--primary`, labels.save);
     save.type = 'submit';
     actions.append(cancel, saveNext, save);
-    form.append(title, trail, notice, fields, formError, actions, dialogStatus);
-    dialog.append(form);
-    /** @type {Map<string, { input: HTMLInputElement, source: HTMLElement, error: HTMLElement, column: MetricColumn }>} */
+    form.append(
+      title,
+      trail,
+      lastChangeLine,
+      notice,
+      fields,
+      tools,
+      history,
+      formError,
+      actions,
+      dialogStatus,
+    );
+    // The remove's confirmation: a modal dialog of its own above this one (the platform's focus trap;
+    // Esc keeps the entry), never window.confirm, which a host page may have silenced.
+    const confirm = /** @type {HTMLDialogElement} */ (create('dialog', `${BLOCK}__confirm`));
+    confirm.setAttribute('role', 'alertdialog');
+    const confirmTitle = create('h3', `${BLOCK}__confirm-title`, labels.removeTitle);
+    confirmTitle.id = `${uid}-confirm-title`;
+    const confirmText = create('p', `${BLOCK}__confirm-text`);
+    confirmText.id = `${uid}-confirm-text`;
+    confirm.setAttribute('aria-labelledby', confirmTitle.id);
+    confirm.setAttribute('aria-describedby', confirmText.id);
+    const confirmActions = create('div', `${BLOCK}__confirm-actions`);
+    const keepEntry = create('button', `${BLOCK}__button`, labels.removeCancel);
+    keepEntry.type = 'button';
+    const confirmRemove = create(
+      'button',
+      `${BLOCK}__button ${BLOCK}__button--danger-primary`,
+      labels.removeConfirm,
+    );
+    confirmRemove.type = 'button';
+    confirmActions.append(keepEntry, confirmRemove);
+    confirm.append(confirmTitle, confirmText, confirmActions);
+    dialog.append(form, confirm);
+    /** @type {Map<string, { input: HTMLInputElement, label: HTMLElement, source: HTMLElement, error: HTMLElement, conflict: HTMLElement, column: MetricColumn }>} */
     const inputs = new Map();
+    /** What each input was preset with (the server's value): a field is changed when its typed value differs. */
+    /** @type {Map<string, string | number | null>} */
+    const presets = new Map();
+    /** What each field's save starts from: the stored value when the key has a row, else null. */
+    /** @type {Map<string, string | number | null>} */
+    const bases = new Map();
+    /**
+     * Fields a save or a remove was refused at, with the person's choice once made. A save's
+     * conflict waits for "Keep mine" or "Use theirs"; a remove's is said, and the form takes theirs.
+     * @type {Map<string, MetricConflict & { kind: 'save' | 'remove', choice: 'mine' | 'theirs' | undefined }>}
+     */
+    const conflicts = new Map();
+    /** Whether the activity's key has a live row: without one, Save stores every value the form shows. */
+    let hasRow = false;
+    /** The last save or remove sent without an answer (or with a server failure): its retry keeps its id. */
+    /** @type {{ key: string, id: string } | undefined} */
+    let attempt;
+    /** Counts history reads: a slow one never lands on a later opening. */
+    let historyReads = 0;
 
     /** Counts the dialog's openings: a save's answer belongs to the opening it was sent from. */
     let session = 0;
@@ -1367,9 +1681,34 @@ export function mountAssociationScreen(element, options) {
       void submit(false);
     });
     dialog.addEventListener('close', () => {
+      if (confirm.open) confirm.close();
       const node = modalNode;
       modalNode = undefined;
       if (node && !destroyed && node.item.isConnected) focusNode(node, { scroll: false });
+    });
+    historyButton.addEventListener('click', () => {
+      // Shown with a failure, it is asked again (the failure says "press History to try again").
+      if (history.hidden || history.dataset.failed === 'true') void showHistory();
+      else {
+        history.hidden = true;
+        historyButton.setAttribute('aria-expanded', 'false');
+      }
+    });
+    removeButton.addEventListener('click', () => {
+      const node = modalNode;
+      if (!node || busy) return;
+      confirmText.textContent = fill(labels.removeText, { label: node.data.label });
+      confirm.showModal();
+      // The answer that changes nothing has the focus: Enter pressed at once keeps the entry.
+      keepEntry.focus();
+    });
+    keepEntry.addEventListener('click', () => {
+      confirm.close();
+      removeButton.focus();
+    });
+    confirmRemove.addEventListener('click', () => {
+      confirm.close();
+      void removeEntry();
     });
 
     /** @param {MetricColumn[]} columns */
@@ -1381,6 +1720,7 @@ export function mountAssociationScreen(element, options) {
         const id = `${uid}-metric-${column.field}`;
         const label = create('label', `${BLOCK}__field-label`, metricLabel(column));
         label.htmlFor = id;
+        label.id = `${id}-label`;
         const input = /** @type {HTMLInputElement} */ (create('input', `${BLOCK}__input`));
         input.id = id;
         input.name = column.field;
@@ -1396,12 +1736,27 @@ export function mountAssociationScreen(element, options) {
         const error = create('p', `${BLOCK}__field-error`);
         error.id = `${id}-error`;
         error.hidden = true;
+        // Where a refused save says, at the field, what is stored now and by whom.
+        const conflict = create('div', `${BLOCK}__conflict`);
+        conflict.id = `${id}-conflict`;
+        conflict.hidden = true;
         input.setAttribute('aria-describedby', source.id);
         input.addEventListener('input', () => showFieldError(column.field, undefined));
-        field.append(label, input, source, error);
+        field.append(label, input, source, error, conflict);
         fields.append(field);
-        inputs.set(column.field, { input, source, error, column });
+        inputs.set(column.field, { input, label, source, error, conflict, column });
       }
+    }
+
+    /** The input's description: its problem, what a conflict says of it, where its preset came from. @param {string} field */
+    function describe(field) {
+      const entry = inputs.get(field);
+      if (!entry) return;
+      const ids = [];
+      if (!entry.error.hidden) ids.push(entry.error.id);
+      if (!entry.conflict.hidden) ids.push(`${entry.conflict.id}-title`);
+      ids.push(entry.source.id);
+      entry.input.setAttribute('aria-describedby', ids.join(' '));
     }
 
     /** @param {string} field @param {string | undefined} text */
@@ -1411,10 +1766,202 @@ export function mountAssociationScreen(element, options) {
       entry.error.textContent = text ?? '';
       entry.error.hidden = text === undefined;
       entry.input.setAttribute('aria-invalid', String(text !== undefined));
-      entry.input.setAttribute(
-        'aria-describedby',
-        text === undefined ? entry.source.id : `${entry.error.id} ${entry.source.id}`,
+      describe(field);
+    }
+
+    /** @param {string} field @param {string | undefined} source @param {string | number | null | undefined} value */
+    function showSource(field, source, value) {
+      const entry = inputs.get(field);
+      if (!entry) return;
+      entry.source.textContent = sourceText(source, value);
+      entry.source.dataset.source = source ?? 'none';
+    }
+
+    /** A value as the conflict view and the history show it. @param {string | number | null} value @param {MetricColumn | undefined} column */
+    function shown(value, column) {
+      if (value === null) return labels.conflictEmpty;
+      return column === undefined ? String(value) : formatValue(value, column, lang);
+    }
+
+    /** Draws a field's conflict as it stands: waiting for a choice, "Keep mine" chosen, or none. @param {string} field */
+    function renderConflict(field) {
+      const entry = inputs.get(field);
+      if (!entry) return;
+      const found = conflicts.get(field);
+      const box = entry.conflict;
+      box.replaceChildren();
+      box.removeAttribute('role');
+      box.removeAttribute('aria-labelledby');
+      box.removeAttribute('tabindex');
+      box.classList.remove(`${BLOCK}__conflict--resolved`);
+      box.hidden = found === undefined || found.choice === 'theirs';
+      if (found === undefined || found.choice === 'theirs') {
+        describe(field);
+        return;
+      }
+      const titleId = `${box.id}-title`;
+      if (found.choice === 'mine') {
+        box.classList.add(`${BLOCK}__conflict--resolved`);
+        const note = create(
+          'p',
+          `${BLOCK}__conflict-note`,
+          fill(labels.keptMine, { theirs: shown(found.theirs, entry.column) }),
+        );
+        note.id = titleId;
+        box.append(note);
+        describe(field);
+        return;
+      }
+      const heading = create(
+        'p',
+        `${BLOCK}__conflict-title`,
+        found.changedBy === null || found.changedBy === undefined
+          ? labels.conflictTitleUnknown
+          : fill(labels.conflictTitle, {
+              user: userText(found.changedBy),
+              at: found.changedAt ? whenText(found.changedAt) : '',
+            }),
       );
+      heading.id = titleId;
+      // A group named by the field and what happened to it: a screen reader says both on entering.
+      box.setAttribute('role', 'group');
+      box.setAttribute('aria-labelledby', `${entry.label.id} ${titleId}`);
+      box.tabIndex = -1;
+      const values = create('dl', `${BLOCK}__conflict-values`);
+      /** @param {string} term @param {string} value @param {string} kind */
+      const pair = (term, value, kind) => {
+        const row = create('div', `${BLOCK}__conflict-value ${BLOCK}__conflict-value--${kind}`);
+        row.append(create('dt', '', term), create('dd', '', value));
+        return row;
+      };
+      values.append(
+        pair(labels.conflictTheirs, shown(found.theirs, entry.column), 'theirs'),
+        pair(
+          labels.conflictYours,
+          found.kind === 'remove'
+            ? labels.conflictYoursRemove
+            : // As the column will store it, beside theirs: "32.00", not the "32" sent.
+              shown(found.yours === null ? null : asStored(found.yours, entry.column), entry.column),
+          'yours',
+        ),
+      );
+      box.append(heading, values);
+      if (found.kind === 'save') {
+        const choices = create('div', `${BLOCK}__conflict-actions`);
+        const name = entry.label.textContent ?? field;
+        const keep = create('button', `${BLOCK}__button ${BLOCK}__button--small`, labels.keepMine);
+        keep.type = 'button';
+        keep.setAttribute('aria-label', fill(labels.keepMineFor, { field: name }));
+        keep.addEventListener('click', () => choose(field, 'mine'));
+        const take = create('button', `${BLOCK}__button ${BLOCK}__button--small`, labels.useTheirs);
+        take.type = 'button';
+        take.setAttribute('aria-label', fill(labels.useTheirsFor, { field: name }));
+        take.addEventListener('click', () => choose(field, 'theirs'));
+        choices.append(keep, take);
+        box.append(choices);
+      }
+      describe(field);
+    }
+
+    /** The fields whose save conflict still waits for a choice, in the form's order. */
+    function waitingConflicts() {
+      return [...inputs.keys()].filter((field) => {
+        const found = conflicts.get(field);
+        return found?.kind === 'save' && found.choice === undefined;
+      });
+    }
+
+    /** @param {string[]} names */
+    function fieldNames(names) {
+      return listText(names.map((field) => inputs.get(field)?.label.textContent ?? field));
+    }
+
+    /**
+     * "Keep mine": the input keeps the person's value, to replace theirs. "Use theirs": the input
+     * takes the stored value. Either way the field now starts from what is stored (its base), so the
+     * next Save, which the person presses, is checked against it.
+     * @param {string} field @param {'mine' | 'theirs'} choice
+     */
+    function choose(field, choice) {
+      const found = conflicts.get(field);
+      const entry = inputs.get(field);
+      if (!found || !entry || busy) return;
+      found.choice = choice;
+      presets.set(field, found.theirs);
+      bases.set(field, found.theirs);
+      if (choice === 'theirs') {
+        entry.input.value = found.theirs === null ? '' : formatValue(found.theirs, entry.column, lang);
+        showFieldError(field, undefined);
+        showSource(field, 'saved', found.theirs);
+      }
+      renderConflict(field);
+      const next = waitingConflicts()[0];
+      if (next !== undefined) {
+        inputs.get(next)?.conflict.focus();
+        return;
+      }
+      formError.hidden = true;
+      save.focus();
+      announce(labels.conflictsResolved);
+    }
+
+    /**
+     * Shows a refused batch's conflicts at their fields, focuses the first and says them in the alert.
+     * @param {MetricConflict[]} list @param {'save' | 'remove'} kind
+     * @returns {boolean} false when none of them is a field of this form
+     */
+    function showConflicts(list, kind) {
+      conflicts.clear();
+      for (const conflict of list) {
+        const entry = inputs.get(conflict.field);
+        if (!entry || conflict.entry !== 0) continue;
+        conflicts.set(conflict.field, { ...conflict, kind, choice: undefined });
+        // Someone saved the key meanwhile: it has a row now, and the next save sends changes only.
+        if (conflict.theirs !== null) hasRow = true;
+        if (kind === 'remove') {
+          // The entry stays as they left it: the form shows it, and a second remove starts from it.
+          presets.set(conflict.field, conflict.theirs);
+          bases.set(conflict.field, conflict.theirs);
+          entry.input.value =
+            conflict.theirs === null ? '' : formatValue(conflict.theirs, entry.column, lang);
+          showFieldError(conflict.field, undefined);
+          showSource(conflict.field, 'saved', conflict.theirs);
+        }
+      }
+      for (const field of inputs.keys()) renderConflict(field);
+      // The line under the title follows: whoever changed a field last is who last changed the entry.
+      let latest = /** @type {{ user: number, at: string } | undefined} */ (undefined);
+      for (const found of conflicts.values()) {
+        if (found.changedBy === null || found.changedBy === undefined || !found.changedAt) continue;
+        if (latest === undefined || found.changedAt > latest.at)
+          latest = { user: found.changedBy, at: found.changedAt };
+      }
+      if (latest !== undefined) {
+        lastChangeLine.textContent = fill(labels.lastChange, {
+          user: userText(latest.user),
+          at: whenText(latest.at),
+        });
+        lastChangeLine.hidden = false;
+      }
+      const named = [...inputs.keys()].filter((field) => conflicts.has(field));
+      if (named.length === 0) return false;
+      formError.classList.remove(`${BLOCK}__form-error--spoken`);
+      formError.textContent = fill(kind === 'save' ? labels.conflictSummary : labels.removeConflict, {
+        fields: fieldNames(named),
+      });
+      formError.hidden = false;
+      const first = named[0];
+      if (first !== undefined) inputs.get(first)?.conflict.focus();
+      return true;
+    }
+
+    /** Forgets the conflicts of `kind` (all without one): what they said no longer stands. @param {'save' | 'remove'} [kind] */
+    function dropConflicts(kind) {
+      for (const [field, found] of conflicts) {
+        if (kind !== undefined && found.kind !== kind) continue;
+        conflicts.delete(field);
+        renderConflict(field);
+      }
     }
 
     /** @param {TreeNode} node */
@@ -1434,16 +1981,39 @@ export function mountAssociationScreen(element, options) {
       save.hidden = !editable;
       saveNext.hidden = !editable;
       cancel.textContent = editable ? labels.cancel : labels.close;
+      conflicts.clear();
+      attempt = undefined;
+      hasRow =
+        (node.data.lastChange ?? null) !== null ||
+        [...inputs.keys()].some((field) => node.data.metrics?.[field]?.source === 'saved');
+      const last = node.data.lastChange ?? null;
+      lastChangeLine.textContent =
+        last !== null
+          ? fill(labels.lastChange, { user: userText(last.user), at: whenText(last.at) })
+          : hasRow
+            ? ''
+            : labels.neverSaved;
+      lastChangeLine.hidden = lastChangeLine.textContent === '';
+      removeButton.hidden = !(editable && hasRow);
+      history.hidden = true;
+      historyButton.setAttribute('aria-expanded', 'false');
+      historyList.replaceChildren();
+      // A read still on its way belongs to the previous opening: it lands nowhere, and says nothing.
+      historyReads++;
+      history.removeAttribute('aria-busy');
+      delete history.dataset.failed;
+      if (confirm.open) confirm.close();
       for (const [field, entry] of inputs) {
         const metric = node.data.metrics?.[field];
-        entry.input.value =
-          metric?.value === null || metric?.value === undefined
-            ? ''
-            : formatValue(metric.value, entry.column, lang);
+        const preset = metric?.value ?? null;
+        presets.set(field, preset);
+        // A default is no stored value: a save of a key without a row starts from nothing.
+        bases.set(field, metric?.source === 'saved' ? preset : null);
+        entry.input.value = preset === null ? '' : formatValue(preset, entry.column, lang);
         entry.input.readOnly = !editable;
-        entry.source.textContent = sourceText(metric?.source);
-        entry.source.dataset.source = metric?.source ?? 'none';
+        showSource(field, metric?.source, preset);
         showFieldError(field, undefined);
+        renderConflict(field);
       }
       session++;
       setBusy(false);
@@ -1453,29 +2023,77 @@ export function mountAssociationScreen(element, options) {
       first instanceof HTMLInputElement && first.select();
     }
 
-    /** @param {boolean} value */
-    function setBusy(value) {
+    /** @param {boolean} value @param {'save' | 'remove'} [what] */
+    function setBusy(value, what = 'save') {
       busy = value;
       form.setAttribute('aria-busy', String(value));
       save.disabled = value;
       saveNext.disabled = value;
       cancel.disabled = value;
-      save.textContent = value ? labels.saving : labels.save;
+      removeButton.disabled = value;
+      save.textContent = value && what === 'save' ? labels.saving : labels.save;
+      removeButton.textContent = value && what === 'remove' ? labels.removing : labels.remove;
+    }
+
+    /**
+     * PUTs one entry. A retry of the same entry after no answer (or a server failure) carries the
+     * same request id, so a save that did get through is answered, not applied twice; anything else
+     * is a new save with a new id.
+     * @param {Record<string, unknown>} entry
+     */
+    async function put(entry) {
+      const key = JSON.stringify(entry);
+      const requestId = attempt?.key === key ? attempt.id : newRequestId();
+      attempt = { key, id: requestId };
+      try {
+        const answer = await call(
+          {},
+          {
+            method: 'PUT',
+            headers: { 'content-type': 'application/json' },
+            body: JSON.stringify({ requestId, source: 'screen', entries: [entry] }),
+          },
+        );
+        attempt = undefined;
+        return answer;
+      } catch (error) {
+        if (!(error instanceof RequestError && (error.status === 0 || error.status >= 500))) {
+          attempt = undefined;
+        }
+        throw error;
+      }
     }
 
     /** @param {boolean} andNext */
     async function submit(andNext) {
       const node = modalNode;
       if (!node || node.data.editable === false || save.disabled) return;
+      // A refused remove's view has done its work once the person saves instead.
+      dropConflicts('remove');
+      const waiting = waitingConflicts();
+      if (waiting.length > 0) {
+        formError.classList.remove(`${BLOCK}__form-error--spoken`);
+        formError.textContent = fill(labels.chooseFirst, { fields: fieldNames(waiting) });
+        formError.hidden = false;
+        inputs.get(/** @type {string} */ (waiting[0]))?.conflict.focus();
+        return;
+      }
       /** @type {Record<string, string | number | null>} */
       const values = {};
+      /** @type {Record<string, string | number | null>} */
+      const base = {};
       /** @type {HTMLInputElement | undefined} */
       let firstBad;
       for (const [field, entry] of inputs) {
         const checked = checkTyped(entry.column, entry.input.value, lang);
         if (checked.ok) {
-          values[field] = checked.value;
           showFieldError(field, undefined);
+          // Only what the person changed is sent, with what it was changed from: a field left alone
+          // never overwrites what someone else saved meanwhile. A key without a row stores every
+          // value the form shows (the defaults the person saw and kept included).
+          if (hasRow && sameValue(entry.column, checked.value, presets.get(field))) continue;
+          values[field] = checked.value;
+          base[field] = bases.get(field) ?? null;
         } else {
           showFieldError(field, fill(labels[checked.problem], checked.params));
           firstBad ??= entry.input;
@@ -1495,36 +2113,51 @@ export function mountAssociationScreen(element, options) {
       }
       formError.classList.remove(`${BLOCK}__form-error--spoken`);
       formError.hidden = true;
+      if (Object.keys(values).length === 0) {
+        // Nothing to send: a request would only write the same values again.
+        const next = andNext ? nextTask(node) : undefined;
+        if (next) {
+          modalNode = next;
+          focusNode(next, { scroll: true });
+          open(next);
+          announce(fill(labels.nothingChangedNext, { label: node.data.label, next: next.data.label }));
+          return;
+        }
+        dialog.close();
+        announce(fill(labels.nothingChanged, { label: node.data.label }));
+        return;
+      }
       setBusy(true);
       const mine = session;
       // Whether the dialog still shows this save's activity when its answer comes (a browser may
       // close a dialog on a second Esc even while its cancel is refused).
       const current = () => session === mine && dialog.open;
+      /** @type {unknown} */
+      let answer;
       try {
-        await call(
-          {},
-          {
-            method: 'PUT',
-            headers: { 'content-type': 'application/json' },
-            body: JSON.stringify({
-              entries: [{ activity: node.data.id, group: node.data.group ?? null, values }],
-            }),
-          },
-        );
+        answer = await put({ activity: node.data.id, group: node.data.group ?? null, values, base });
       } catch (error) {
         if (destroyed) return;
         const failure =
           error instanceof RequestError
             ? error
             : new RequestError(0, labels.networkError, undefined, undefined);
+        const conflicted = failure.code === 'METRIC_CONFLICT' && failure.conflicts.length > 0;
+        // The tree shows what is stored now.
+        if (conflicted) for (const twin of twinsOf(node)) void refreshMetrics(twin);
         if (!current()) {
           // Its dialog is gone: say so aloud rather than on another activity's form.
-          announce(`${node.data.label}: ${fill(labels.saveError, { message: problemOf(failure) })}`);
+          announce(
+            conflicted
+              ? fill(labels.conflictAway, { label: node.data.label })
+              : `${node.data.label}: ${fill(labels.saveError, { message: problemOf(failure) })}`,
+          );
           return;
         }
         setBusy(false);
+        if (conflicted && showConflicts(failure.conflicts, 'save')) return;
         // A field's own problem goes to that field: the path ends in the metric's column.
-        const field = failure.path?.match(/^entries\.\d+\.values\.(.+)$/)?.[1];
+        const field = failure.path?.match(/^entries\.\d+\.(?:values|base)\.(.+)$/)?.[1];
         if (field !== undefined && inputs.has(field)) {
           showFieldError(field, problemOf(failure));
           inputs.get(field)?.input.focus();
@@ -1537,24 +2170,7 @@ export function mountAssociationScreen(element, options) {
       if (destroyed) return;
       const stillOpen = current();
       if (stillOpen) setBusy(false);
-      /** @type {Record<string, { value: string | number | null, source: string }>} */
-      const metrics = {};
-      for (const [field, value] of Object.entries(values)) {
-        const column = inputs.get(field)?.column;
-        metrics[field] =
-          value === null
-            ? { value: null, source: 'none' }
-            : { value: column === undefined ? value : asStored(value, column), source: 'saved' };
-      }
-      // The activity may be shown more than once (its group hangs under two nodes): one metric row,
-      // so every copy shows what was saved, and a later save from another copy starts from it.
-      for (const twin of twinsOf(node)) {
-        twin.data = { ...twin.data, metrics };
-        twin.saves = (twin.saves ?? 0) + 1;
-        const details = twin.item.querySelector(`.${BLOCK}__metrics`);
-        if (details instanceof HTMLElement) renderChips(twin, details);
-        if (Object.values(values).some((value) => value === null)) void refreshMetrics(twin);
-      }
+      applySaved(node, answer);
       const next = stillOpen && andNext ? nextTask(node) : undefined;
       if (next) {
         modalNode = next;
@@ -1568,14 +2184,219 @@ export function mountAssociationScreen(element, options) {
       announce(fill(labels.saved, { label: node.data.label }));
     }
 
+    /** Removes the activity's saved entry (confirmed first): the defaults apply again. */
+    async function removeEntry() {
+      const node = modalNode;
+      if (!node || node.data.editable === false || busy) return;
+      dropConflicts();
+      formError.hidden = true;
+      /** @type {Record<string, string | number | null>} */
+      const base = {};
+      for (const field of inputs.keys()) base[field] = bases.get(field) ?? null;
+      setBusy(true, 'remove');
+      const mine = session;
+      const current = () => session === mine && dialog.open;
+      /** @type {unknown} */
+      let answer;
+      try {
+        answer = await put({ activity: node.data.id, group: node.data.group ?? null, remove: true, base });
+      } catch (error) {
+        if (destroyed) return;
+        const failure =
+          error instanceof RequestError
+            ? error
+            : new RequestError(0, labels.networkError, undefined, undefined);
+        const conflicted = failure.code === 'METRIC_CONFLICT' && failure.conflicts.length > 0;
+        // Removed by someone else already: what the person asked for is so.
+        const gone = failure.code === 'ENTRY_NOT_FOUND';
+        if (gone) {
+          applySaved(node, {
+            entries: [
+              { activity: node.data.id, group: node.data.group ?? null, stored: null, lastChange: null },
+            ],
+          });
+        } else if (conflicted) {
+          for (const twin of twinsOf(node)) void refreshMetrics(twin);
+        }
+        if (!current()) {
+          announce(
+            `${node.data.label}: ${gone ? labels.entryGone : fill(labels.removeError, { message: problemOf(failure) })}`,
+          );
+          return;
+        }
+        setBusy(false);
+        if (gone) {
+          dialog.close();
+          announce(`${node.data.label}: ${labels.entryGone}`);
+          return;
+        }
+        if (conflicted && showConflicts(failure.conflicts, 'remove')) return;
+        formError.textContent = fill(labels.removeError, { message: problemOf(failure) });
+        formError.hidden = false;
+        removeButton.focus();
+        return;
+      }
+      if (destroyed) return;
+      if (current()) {
+        setBusy(false);
+        dialog.close();
+      }
+      applySaved(node, answer);
+      announce(fill(labels.removed, { label: node.data.label }));
+    }
+
+    /** Reads and shows the activity's changes, newest first. */
+    async function showHistory() {
+      const node = modalNode;
+      if (!node) return;
+      history.hidden = false;
+      historyButton.setAttribute('aria-expanded', 'true');
+      historyList.replaceChildren();
+      historyState.hidden = false;
+      historyState.textContent = labels.historyLoading;
+      history.setAttribute('aria-busy', 'true');
+      delete history.dataset.failed;
+      const read = ++historyReads;
+      /** @type {Record<string, string | number>} */
+      const params = { part: 'history', activity: node.data.id };
+      // A one-level tree keys its rows without a group: the server is asked without one.
+      if (node.data.group !== null && node.data.group !== undefined) params.group = node.data.group;
+      try {
+        /** @type {{ changes: MetricChange[] }} */
+        const data = await call(params);
+        if (destroyed || read !== historyReads) return;
+        for (const change of data.changes) historyList.append(changeItem(change));
+        historyState.textContent =
+          data.changes.length === 0
+            ? labels.historyEmpty
+            : data.changes.length >= 100
+              ? fill(labels.historyMore, { count: data.changes.length })
+              : '';
+        historyState.hidden = historyState.textContent === '';
+      } catch (error) {
+        if (destroyed || read !== historyReads) return;
+        historyState.textContent = `${labels.historyError} ${problemOf(error)}`;
+        history.dataset.failed = 'true';
+      } finally {
+        if (read === historyReads) history.removeAttribute('aria-busy');
+      }
+    }
+
+    /** One line of the history: the field, old → new; when, who, what, from where. @param {MetricChange} change */
+    function changeItem(change) {
+      const column = metricColumns.find((found) => found.field === change.field);
+      const item = create('li', `${BLOCK}__change`);
+      const what = create('p', `${BLOCK}__change-what`);
+      /** @param {string | null} value */
+      const value = (value) =>
+        value === null ? labels.empty_value : column === undefined ? value : formatValue(value, column, lang);
+      what.append(
+        create(
+          'span',
+          `${BLOCK}__change-field`,
+          column === undefined ? humanize(change.field) : metricLabel(column),
+        ),
+        ' ',
+        create('span', `${BLOCK}__change-values`, `${value(change.oldValue)} → ${value(change.newValue)}`),
+      );
+      const meta = create('p', `${BLOCK}__change-meta`);
+      const time = /** @type {HTMLTimeElement} */ (create('time', '', whenText(change.at)));
+      time.dateTime = change.at;
+      const action =
+        change.action === 'insert'
+          ? labels.actionInsert
+          : change.action === 'update'
+            ? labels.actionUpdate
+            : change.action === 'clear'
+              ? labels.actionClear
+              : change.action === 'remove'
+                ? labels.actionRemove
+                : String(change.action);
+      const via =
+        change.source === 'screen' ? labels.viaScreen : fill(labels.viaOther, { source: change.source });
+      meta.append(time, ` · ${userText(change.user)} · ${action} · ${via}`);
+      item.append(what, meta);
+      return item;
+    }
+
     return { dialog, status: dialogStatus, setColumns, open };
   }
 
-  /** @param {string | undefined} source */
-  function sourceText(source) {
+  /**
+   * Takes a save's answer into the tree: every copy of the activity shows the row as stored (and
+   * starts its next save from it), with who changed it; an entry without a row any more (removed)
+   * is read again, since only the server knows its defaults.
+   * @param {TreeNode} node
+   * @param {unknown} answer
+   */
+  function applySaved(node, answer) {
+    const entries = /** @type {{ entries?: unknown } | null | undefined} */ (answer)?.entries;
+    /** @type {SavedEntry | undefined} */
+    const saved = Array.isArray(entries)
+      ? entries.find(
+          (/** @type {SavedEntry} */ entry) =>
+            entry.activity === node.data.id && (entry.group ?? null) === (node.data.group ?? null),
+        )
+      : undefined;
+    for (const twin of twinsOf(node)) {
+      twin.saves = (twin.saves ?? 0) + 1;
+      if (saved?.stored) {
+        const stored = saved.stored;
+        /** @type {Record<string, { value: string | number | null, source: string }>} */
+        const metrics = { ...twin.data.metrics };
+        for (const column of metricColumns) {
+          if (column.field in stored)
+            metrics[column.field] = { value: stored[column.field] ?? null, source: 'saved' };
+        }
+        twin.data = { ...twin.data, metrics, lastChange: saved.lastChange ?? null };
+      } else if (saved) {
+        // Until the re-read answers, nothing is shown as saved: a save started meanwhile starts from no row.
+        /** @type {Record<string, { value: string | number | null, source: string }>} */
+        const metrics = {};
+        for (const column of metricColumns) metrics[column.field] = { value: null, source: 'none' };
+        twin.data = { ...twin.data, metrics, lastChange: null };
+      }
+      const details = twin.item.querySelector(`.${BLOCK}__metrics`);
+      if (details instanceof HTMLElement) renderChips(twin, details);
+      if (!saved?.stored) void refreshMetrics(twin);
+    }
+  }
+
+  /** @param {number} id */
+  function userText(id) {
+    return fill(labels.user, { id });
+  }
+
+  /** @type {Intl.DateTimeFormat | undefined} */
+  let dateFormat;
+  /** A server time in the page's language and the browser's time zone. @param {string} iso */
+  function whenText(iso) {
+    const date = new Date(iso);
+    if (Number.isNaN(date.getTime())) return iso;
+    try {
+      dateFormat ??= new Intl.DateTimeFormat(lang || undefined, { dateStyle: 'medium', timeStyle: 'short' });
+    } catch {
+      // A lang the browser cannot format in: its own language.
+      dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+    }
+    return dateFormat.format(date);
+  }
+
+  /** "A, B and C" in the page's language. @param {string[]} items */
+  function listText(items) {
+    try {
+      return new Intl.ListFormat(lang || undefined, { type: 'conjunction' }).format(items);
+    } catch {
+      return items.join(', ');
+    }
+  }
+
+  /** @param {string | undefined} source @param {string | number | null | undefined} [value] */
+  function sourceText(source, value) {
     switch (source) {
       case 'saved':
-        return labels.sourceSaved;
+        // The server says `saved` for every field of a row: an empty one was saved empty, on purpose.
+        return value === null || value === undefined ? labels.sourceSavedEmpty : labels.sourceSaved;
       case 'default:value':
         return labels.sourceValue;
       case 'default:field':

@@ -358,7 +358,7 @@ async function withDeadline<T>(
   progress?: EventEmitter,
 ): Promise<{ timedOut: false; value: T } | { timedOut: true }> {
   let timer: NodeJS.Timeout | undefined;
-  let arm = () => undefined as void;
+  let arm: () => void = () => undefined;
   const deadline = new Promise<{ timedOut: true }>((resolve) => {
     arm = () => {
       clearTimeout(timer);

@@ -118,7 +118,7 @@ async function savedRows(operCode: string) {
   return demo.scratch.db.query(
     `SELECT m.EMPRESA, m.FILIAL, m.LOCAL, m.INS_USUARIO_SEQ_DB, m.UPD_USUARIO_SEQ_DB, m.METRICA1, m.METRICA2, m.HORAS, m.RO
        FROM ${METRICS} m JOIN ${demo.names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB
-      WHERE o.CODIGO = ? AND m.FOLHA_TAREFA_SEQ_DB = ?`,
+      WHERE o.CODIGO = ? AND m.FOLHA_TAREFA_SEQ_DB = ? AND m.DELETED = 0`,
     [operCode, demo.sample.taskSheet],
   );
 }
@@ -207,7 +207,10 @@ describe('the association screen, on the demo', () => {
     const seeding = await openActivity(page, 'A-SEED — Seeding');
     expect(await seeding.getByRole('textbox', { name: 'Quantidade' }).inputValue()).toBe('3.50');
     expect(await description(seeding.getByRole('textbox', { name: 'Quantidade' }))).toBe('Saved value');
-    expect(await description(seeding.getByRole('textbox', { name: 'Horas' }))).toBe('Default: fixed value');
+    // A-SEED's row holds no Horas: saved empty, not the fixed default (#25: a default presets only a
+    // key without a row).
+    expect(await seeding.getByRole('textbox', { name: 'Horas' }).inputValue()).toBe('');
+    expect(await description(seeding.getByRole('textbox', { name: 'Horas' }))).toBe('Saved empty');
   });
 
   it('saves an edit with the host’s scope and user, shows it in the tree and returns focus to the activity', async () => {
@@ -369,7 +372,8 @@ describe('the association screen, on the demo', () => {
     await disc.waitFor();
     expect(await active()).toBe('METRICA1');
     await page.keyboard.type('4.5');
-    for (let i = 0; i < 4; i++) await page.keyboard.press('Tab'); // Pessoas, Horas, Cancel, Save and next
+    // Pessoas, Horas, History, Cancel, Save and next (no Remove entry: A-DISC has no saved entry).
+    for (let i = 0; i < 5; i++) await page.keyboard.press('Tab');
     expect(await active()).toBe('Save and next');
     await page.keyboard.press('Enter');
     const next = page.getByRole('dialog', { name: 'A-SUBSOIL — Subsoiling' });
@@ -433,7 +437,7 @@ describe('the association screen, on the demo', () => {
     const dialog = await openActivity(page, 'A-SEED — Seeding');
     expect(await dialog.getByRole('textbox', { name: 'Quantidade' }).inputValue()).toBe('3,50');
     expect(await description(dialog.getByRole('textbox', { name: 'Quantidade' }))).toBe('Valor salvo');
-    expect(await description(dialog.getByRole('textbox', { name: 'Horas' }))).toBe('Padrão: valor fixo');
+    expect(await description(dialog.getByRole('textbox', { name: 'Horas' }))).toBe('Salvo vazio');
     for (const name of ['Salvar', 'Salvar e próxima', 'Cancelar']) {
       await dialog.getByRole('button', { name, exact: true }).waitFor();
     }
@@ -443,6 +447,15 @@ describe('the association screen, on the demo', () => {
       'Digite um número inteiro. Valor salvo',
     );
     await expectAccessible(page);
+    // A fixed default, said in Portuguese, on an activity without a saved entry (A-SPRAY: the only
+    // saves of it before this test were refused).
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    await expand(page, 'S-SOUTH — South field');
+    await expand(page, 'G-CARE — Crop care');
+    const spraying = await openActivity(page, 'A-SPRAY — Spraying');
+    expect(await description(spraying.getByRole('textbox', { name: 'Horas' }))).toBe('Padrão: valor fixo');
+    expect(await spraying.getByText('Nada salvo ainda.').isVisible()).toBe(true);
   });
 });
 
@@ -873,7 +886,7 @@ describe('what a person types, and what they do while a save is on its way', () 
     await expectAccessible(page);
   });
 
-  it('shows the default again for a value cleared and saved, as a reload would', async () => {
+  it('keeps a value cleared and saved empty, in the tree and after a reload (#25)', async () => {
     const page = await newPage();
     await openScreen(page);
     await expand(page, 'S-SOUTH — South field');
@@ -889,21 +902,18 @@ describe('what a person types, and what they do while a save is on its way', () 
     await dialog.getByRole('button', { name: 'Save', exact: true }).click();
     await dialog.waitFor({ state: 'hidden' });
     expect(await savedRows('A-WEED')).toMatchObject([{ HORAS: null }]);
-    // A saved NULL is no saved value: the fixed default applies, in the tree as after a reload.
-    await page.waitForFunction(
-      () => /Horas8\.0default/.test(document.activeElement?.textContent ?? ''),
-      undefined,
-      { timeout: 10_000 },
-    );
+    // Saved empty is a saved value: the default does not come back, in the tree or after a reload.
+    expect(await rowText(item)).toContain('Horas—saved');
     await openScreen(page);
     await expand(page, 'S-SOUTH — South field');
     await expand(page, 'G-CARE — Crop care');
-    expect(await rowText(page.getByRole('treeitem', { name: 'A-WEED — Weeding' }))).toContain(
-      'Horas8.0default',
-    );
+    expect(await rowText(page.getByRole('treeitem', { name: 'A-WEED — Weeding' }))).toContain('Horas—saved');
+    const again = await openActivity(page, 'A-WEED — Weeding');
+    expect(await again.getByRole('textbox', { name: 'Horas' }).inputValue()).toBe('');
+    expect(await description(again.getByRole('textbox', { name: 'Horas' }))).toBe('Saved empty');
   });
 
-  it('keeps a later save when the re-read after an earlier clearing save answers after it', async () => {
+  it('keeps a later save when the re-read after an earlier remove answers after it', async () => {
     const page = await newPage();
     await openScreen(page);
     await expand(page, 'S-SOUTH — South field');
@@ -916,7 +926,7 @@ describe('what a person types, and what they do while a save is on its way', () 
       await dialog.waitFor({ state: 'hidden' });
     };
     await save('9.5');
-    // The re-read a clearing save asks for is answered by the server at once (the default is back)
+    // The re-read a remove asks for is answered by the server at once (the defaults are back)
     // but handed to the page only once the next save has landed: a slow network's order.
     let release = () => {};
     const released = new Promise<void>((resolve) => {
@@ -933,7 +943,10 @@ describe('what a person types, and what they do while a save is on its way', () 
         await route.fulfill({ response: answer });
       });
     });
-    await save('');
+    const dialog = await openActivity(page, 'A-WEED — Weeding');
+    await dialog.getByRole('button', { name: 'Remove entry' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Remove', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
     const held = await stale;
     await save('7');
     expect(await rowText(item)).toContain('Horas7.0saved');

@@ -1,0 +1,633 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/main.js';
+import { DEMO_TABLES } from '../../src/demo/demo-install.js';
+import { type Demo, startDemo } from '../../src/demo/start-demo.js';
+import { createAssociationHandler } from '../../src/http/association-handler.js';
+import { toNodeListener } from '../../src/http/node-adapter.js';
+import { HISTORY_TABLE_NAME } from '../../src/model/table-names.js';
+import { LABELS_EN, LABELS_PT_BR } from '../../web/association-screen.js';
+import { seriousViolations } from '../support/axe.js';
+import { useBrowser } from '../support/browser.js';
+import { captureIo } from '../support/cli.js';
+import { SERVER_URL } from '../support/database.js';
+
+/**
+ * Two people on one task sheet, each in a browser context of their own (two tabs of two users):
+ * what one saves is never lost or changed behind the other's back (#25). The demo's database and
+ * installation, served by an association handler whose user is the `user` cookie, so the screen
+ * can say who changed what.
+ */
+
+const browser = useBrowser();
+const SHOTS = '/tmp/association-conflicts';
+const METRICS = DEMO_TABLES.metrics;
+/** The people: A saves first, B had the same activity open before A saved. */
+const ALICE = 7;
+const BRUNO = 8;
+/** Who seeds rows through the API, before either person opens the screen. */
+const SEEDER = 9;
+
+let demo: Demo;
+let server: Server;
+let origin: string;
+
+beforeAll(async () => {
+  const io = captureIo();
+  const started = await startDemo({
+    serverUrl: SERVER_URL,
+    port: 0,
+    say: () => {},
+    runInstaller: async (args) => ({ code: await runCli(args, io), stdout: '' }),
+  });
+  if (started === undefined) throw new Error(`the demo did not start:\n${io.err()}`);
+  demo = started;
+  const handler = createAssociationHandler({
+    db: demo.scratch.db,
+    context: async (request) => ({
+      scope: demo.install.scope,
+      user: Number(/(?:^|;\s*)user=(\d+)/.exec(request.headers.get('cookie') ?? '')?.[1] ?? SEEDER),
+    }),
+  });
+  const listener = toNodeListener(handler);
+  server = createServer((req, res) => {
+    if ((req.url ?? '').startsWith('/associationtask')) return listener(req, res);
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  await mkdir(SHOTS, { recursive: true });
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => server?.close(resolve));
+  await demo?.close();
+});
+
+const contexts: BrowserContext[] = [];
+/** Everything a page reported that would be a bug: script errors, and anything its CSP refused. */
+let pageProblems: string[] = [];
+
+afterEach(async () => {
+  for (const context of contexts.splice(0)) await context.close();
+  expect(pageProblems).toEqual([]);
+  pageProblems = [];
+});
+
+/** The activities these tests use, their rows and history wiped before each test. */
+const USED = ['A-SUBSOIL', 'A-DISC', 'A-WEED', 'A-SPRAY'];
+
+beforeEach(async () => {
+  const { db } = demo.scratch;
+  const list = USED.map(() => '?').join(', ');
+  await db.execute(
+    `DELETE m FROM ${METRICS} m JOIN ${demo.names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB WHERE o.CODIGO IN (${list})`,
+    USED,
+  );
+  await db.execute(
+    `DELETE h FROM ${HISTORY_TABLE_NAME} h JOIN ${demo.names.OPER} o ON o.SEQ_DB = h.OPER_SEQ_DB WHERE o.CODIGO IN (${list})`,
+    USED,
+  );
+});
+
+async function seqOf(table: string, code: string): Promise<number> {
+  const [row] = await demo.scratch.db.query<{ SEQ_DB: number }>(
+    `SELECT SEQ_DB FROM ${table} WHERE CODIGO = ?`,
+    [code],
+  );
+  if (row === undefined) throw new Error(`no ${code} in ${table}`);
+  return Number(row.SEQ_DB);
+}
+
+/** Saves a row as a program would (no browser): the state a test starts from. */
+async function seed(activity: string, group: string, values: Record<string, string | number | null>) {
+  const answer = await fetch(`${origin}/associationtask?taskSheet=${demo.sample.taskSheet}`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', accept: 'application/json', cookie: `user=${SEEDER}` },
+    body: JSON.stringify({
+      requestId: randomUUID(),
+      source: 'api',
+      entries: [
+        {
+          activity: await seqOf(demo.names.OPER, activity),
+          group: await seqOf(demo.names.OPER_GRUPO, group),
+          values,
+          base: Object.fromEntries(Object.keys(values).map((field) => [field, null])),
+        },
+      ],
+    }),
+  });
+  expect(answer.status, await answer.clone().text()).toBe(200);
+}
+
+/** The live metric rows of an activity on the task sheet. */
+async function liveRows(code: string) {
+  return demo.scratch.db.query<{ METRICA1: string | null; METRICA2: number | null; HORAS: string | null }>(
+    `SELECT m.METRICA1, m.METRICA2, m.HORAS
+       FROM ${METRICS} m JOIN ${demo.names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB
+      WHERE o.CODIGO = ? AND m.FOLHA_TAREFA_SEQ_DB = ? AND m.DELETED = 0`,
+    [code, demo.sample.taskSheet],
+  );
+}
+
+/** A PUT's body as the screen sends it. */
+interface PutBody {
+  readonly requestId?: string;
+  readonly source?: string;
+  readonly entries: ReadonlyArray<{
+    readonly values?: Record<string, unknown>;
+    readonly base?: Record<string, unknown>;
+    readonly remove?: boolean;
+  }>;
+}
+
+interface Variant {
+  readonly lang: 'en' | 'pt-BR';
+  readonly device: 'desktop' | 'phone';
+}
+
+const VARIANTS: Variant[] = [
+  { lang: 'en', device: 'desktop' },
+  { lang: 'pt-BR', device: 'phone' },
+  { lang: 'en', device: 'phone' },
+  { lang: 'pt-BR', device: 'desktop' },
+];
+
+describe.each(VARIANTS)('two people on one task sheet ($lang, $device)', ({ lang, device }) => {
+  const L = lang === 'en' ? LABELS_EN : LABELS_PT_BR;
+  const fill = (template: string, params: Record<string, string | number>) =>
+    template.replace(/\{(\w+)\}/g, (whole, name: string) => String(params[name] ?? whole));
+  /** A decimal as the page's language writes it. */
+  const num = (text: string) => (lang === 'pt-BR' ? text.replace('.', ',') : text);
+  const chip = { saved: L.chipSaved, default: L.chipDefault };
+
+  /** One person: a context of their own (their cookie, their language, their device), and its page. */
+  async function person(user: number): Promise<{ page: Page; puts: PutBody[] }> {
+    const context = await browser().newContext({
+      locale: lang,
+      timezoneId: 'America/Sao_Paulo',
+      ...(device === 'phone'
+        ? { viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true }
+        : { viewport: { width: 1280, height: 800 } }),
+    });
+    contexts.push(context);
+    await context.addCookies([{ name: 'user', value: String(user), url: origin }]);
+    const page = await context.newPage();
+    page.on('pageerror', (error) => pageProblems.push(`${user}: ${error.message}`));
+    page.on('console', (message) => {
+      if (/Content Security Policy|Refused to/i.test(message.text())) pageProblems.push(message.text());
+    });
+    // Every body this person's page PUT, in order.
+    const puts: PutBody[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'PUT') puts.push(request.postDataJSON() as PutBody);
+    });
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    return { page, puts };
+  }
+
+  async function openScreen(page: Page) {
+    await page.goto(`${origin}/associationtask?taskSheet=${demo.sample.taskSheet}`);
+    await page.getByRole('tree').waitFor();
+  }
+
+  async function expand(page: Page, name: string) {
+    const item = page.getByRole('treeitem', { name }).first();
+    if ((await item.getAttribute('aria-expanded')) === 'true') return;
+    await item.locator(':scope > .ta-screen__row').click();
+    await item.getByRole('group').first().waitFor();
+  }
+
+  /** Opens the screen, the branches down to the activity, and its modal. */
+  async function openActivity(page: Page, path: string[], name: string) {
+    await openScreen(page);
+    for (const branch of path) await expand(page, branch);
+    return reopen(page, name);
+  }
+
+  async function reopen(page: Page, name: string) {
+    await page.getByRole('treeitem', { name }).first().locator(':scope > .ta-screen__row').click();
+    const dialog = page.getByRole('dialog', { name });
+    await dialog.waitFor();
+    return dialog;
+  }
+
+  const rowText = (page: Page, name: string) =>
+    page.getByRole('treeitem', { name }).first().locator(':scope > .ta-screen__row').textContent();
+
+  const field = (dialog: Locator, name: string) => dialog.getByRole('textbox', { name, exact: true });
+
+  async function description(locator: Locator): Promise<string> {
+    return locator.evaluate((node) =>
+      (node.getAttribute('aria-describedby') ?? '')
+        .split(/\s+/)
+        .map((id) => document.getElementById(id)?.textContent ?? '')
+        .join(' ')
+        .trim(),
+    );
+  }
+
+  const focused = (locator: Locator) => locator.evaluate((node) => node === document.activeElement);
+
+  async function save(dialog: Locator) {
+    await dialog.getByRole('button', { name: L.save, exact: true }).click();
+  }
+
+  const SOIL = ['S-NORTH — North field', 'G-SOIL — Soil preparation'];
+  const CARE = ['S-SOUTH — South field', 'G-CARE — Crop care'];
+  const SUBSOIL = 'A-SUBSOIL — Subsoiling';
+
+  it('keeps both people’s values when they change different fields: B sends only what B changed', async () => {
+    await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '20.00', METRICA2: 3, HORAS: '7.0' });
+    const a = await person(ALICE);
+    const b = await person(BRUNO);
+    const aDialog = await openActivity(a.page, SOIL, SUBSOIL);
+    // B opened it before A saved: B's form starts from 20.00.
+    const bDialog = await openActivity(b.page, SOIL, SUBSOIL);
+    expect(await field(bDialog, 'Quantidade').inputValue()).toBe(num('20.00'));
+
+    await field(aDialog, 'Quantidade').fill(num('21'));
+    await save(aDialog);
+    await aDialog.waitFor({ state: 'hidden' });
+    expect(a.puts).toEqual([
+      {
+        requestId: expect.stringMatching(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/),
+        source: 'screen',
+        entries: [
+          {
+            activity: await seqOf(demo.names.OPER, 'A-SUBSOIL'),
+            group: await seqOf(demo.names.OPER_GRUPO, 'G-SOIL'),
+            values: { METRICA1: '21' },
+            base: { METRICA1: '20.00' },
+          },
+        ],
+      },
+    ]);
+
+    await field(bDialog, 'Pessoas').fill('5');
+    await save(bDialog);
+    await bDialog.waitFor({ state: 'hidden' });
+    expect(b.puts).toMatchObject([{ entries: [{ values: { METRICA2: 5 }, base: { METRICA2: 3 } }] }]);
+    expect(await liveRows('A-SUBSOIL')).toEqual([{ METRICA1: '21.00', METRICA2: 5, HORAS: '7.0' }]);
+    // B's tree takes the row as stored, A's value included.
+    expect(await rowText(b.page, SUBSOIL)).toBe(
+      `${SUBSOIL}Quantidade${num('21.00')}${chip.saved}Pessoas5${chip.saved}Horas${num('7.0')}${chip.saved}`,
+    );
+  });
+
+  it.each([
+    ['theirs', '31.00'],
+    ['mine', '32.00'],
+  ] as const)(
+    'shows B the conflict at the field when both change one value; "%s" keeps %s',
+    async (choice, kept) => {
+      await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '20.00', METRICA2: 3, HORAS: '7.0' });
+      const a = await person(ALICE);
+      const b = await person(BRUNO);
+      const aDialog = await openActivity(a.page, SOIL, SUBSOIL);
+      const bDialog = await openActivity(b.page, SOIL, SUBSOIL);
+      await field(aDialog, 'Quantidade').fill('31');
+      await save(aDialog);
+      await aDialog.waitFor({ state: 'hidden' });
+
+      const quantity = field(bDialog, 'Quantidade');
+      await quantity.fill('32');
+      await save(bDialog);
+      // At the field: a group named by the field and by who changed it, focused.
+      const conflict = bDialog.getByRole('group', {
+        name: new RegExp(`^Quantidade .*${L.user.replace('{id}', String(ALICE))}`),
+      });
+      await conflict.waitFor();
+      expect(await focused(conflict)).toBe(true);
+      const title = fill(L.conflictTitle, { user: fill(L.user, { id: ALICE }), at: '' }).replace(/, $/, '');
+      expect(await conflict.textContent()).toContain(title);
+      expect(await conflict.getByRole('definition').allTextContents()).toEqual([num('31.00'), num('32.00')]);
+      expect(await conflict.getByRole('term').allTextContents()).toEqual([L.conflictTheirs, L.conflictYours]);
+      // The time, in the page's language and the browser's zone (São Paulo: UTC-3).
+      expect(await conflict.textContent()).toMatch(
+        lang === 'en' ? /, \w{3} \d{1,2}, \d{4}/ : /, \d{1,2} de \w+\.? de \d{4}/,
+      );
+      expect(await bDialog.getByRole('alert').textContent()).toBe(
+        fill(L.conflictSummary, { fields: 'Quantidade' }),
+      );
+      expect(await quantity.inputValue()).toBe('32');
+      expect(await description(quantity)).toContain(title);
+      // The line under the title was the seeder's; now it is A's, as the conflict says.
+      const lastChange = fill(L.lastChange, { user: fill(L.user, { id: ALICE }), at: '' }).replace(
+        /, \.$/,
+        '',
+      );
+      expect(await bDialog.getByText(lastChange, { exact: false }).isVisible()).toBe(true);
+      expect(await seriousViolations(b.page)).toEqual([]);
+      await b.page.screenshot({ path: `${SHOTS}/conflict-${lang}-${device}.png` });
+      // Nothing of the refused save was written.
+      expect(await liveRows('A-SUBSOIL')).toEqual([{ METRICA1: '31.00', METRICA2: 3, HORAS: '7.0' }]);
+      expect(b.puts).toHaveLength(1);
+
+      if (choice === 'theirs') {
+        await bDialog.getByRole('button', { name: fill(L.useTheirsFor, { field: 'Quantidade' }) }).click();
+        expect(await quantity.inputValue()).toBe(num('31.00'));
+        expect(await conflict.count()).toBe(0);
+        // Every conflict has its choice: Save has the focus, and nothing is left to send.
+        expect(await focused(bDialog.getByRole('button', { name: L.save, exact: true }))).toBe(true);
+        await save(bDialog);
+        await bDialog.waitFor({ state: 'hidden' });
+        expect(b.puts).toHaveLength(1);
+        await b.page
+          .getByRole('status')
+          .getByText(fill(L.nothingChanged, { label: SUBSOIL }))
+          .waitFor();
+      } else {
+        await bDialog.getByRole('button', { name: fill(L.keepMineFor, { field: 'Quantidade' }) }).click();
+        expect(await quantity.inputValue()).toBe('32');
+        expect(await bDialog.getByText(fill(L.keptMine, { theirs: num('31.00') })).isVisible()).toBe(true);
+        await b.page.screenshot({ path: `${SHOTS}/kept-mine-${lang}-${device}.png` });
+        await save(bDialog);
+        await bDialog.waitFor({ state: 'hidden' });
+        // Sent again from what is stored now: the first save's base was 20.00, this one's is A's 31.00.
+        expect(b.puts).toMatchObject([
+          { entries: [{ values: { METRICA1: '32' }, base: { METRICA1: '20.00' } }] },
+          { entries: [{ values: { METRICA1: '32' }, base: { METRICA1: '31.00' } }] },
+        ]);
+        expect(b.puts[0]?.requestId).not.toBe(b.puts[1]?.requestId);
+      }
+      expect(await liveRows('A-SUBSOIL')).toEqual([{ METRICA1: kept, METRICA2: 3, HORAS: '7.0' }]);
+      expect(await rowText(b.page, SUBSOIL)).toContain(`Quantidade${num(kept)}${chip.saved}`);
+    },
+  );
+
+  it('keeps a cleared value cleared after a reload, and a later save of another field does not bring the default back', async () => {
+    const a = await person(ALICE);
+    // A-DISC has no row: Horas shows its fixed default, 8.0.
+    const dialog = await openActivity(a.page, SOIL, 'A-DISC — Disc ploughing');
+    expect(await field(dialog, 'Horas').inputValue()).toBe(num('8.0'));
+    expect(await dialog.getByText(L.neverSaved).isVisible()).toBe(true);
+    await field(dialog, 'Horas').fill('');
+    await save(dialog);
+    await dialog.waitFor({ state: 'hidden' });
+    // A key without a row stores what the form showed: the defaults kept, Horas empty.
+    expect(a.puts).toMatchObject([
+      {
+        entries: [
+          {
+            values: { METRICA1: '1.25', METRICA2: 6, HORAS: null },
+            base: { METRICA1: null, METRICA2: null, HORAS: null },
+          },
+        ],
+      },
+    ]);
+    expect(await liveRows('A-DISC')).toEqual([{ METRICA1: '1.25', METRICA2: 6, HORAS: null }]);
+
+    const again = await openActivity(a.page, SOIL, 'A-DISC — Disc ploughing');
+    expect(await field(again, 'Horas').inputValue()).toBe('');
+    expect(await description(field(again, 'Horas'))).toBe(L.sourceSavedEmpty);
+    expect(await rowText(a.page, 'A-DISC — Disc ploughing')).toContain(`Horas${L.empty_value}${chip.saved}`);
+    // Who saved it last: "Last changed by user 7, <when>."
+    const lastChange = fill(L.lastChange, { user: fill(L.user, { id: ALICE }), at: '' }).replace(/, \.$/, '');
+    expect(await again.getByText(lastChange, { exact: false }).isVisible()).toBe(true);
+    await field(again, 'Quantidade').fill(num('2.5'));
+    await save(again);
+    await again.waitFor({ state: 'hidden' });
+    expect(a.puts[1]).toMatchObject({
+      entries: [{ values: { METRICA1: '2.5' }, base: { METRICA1: '1.25' } }],
+    });
+    expect(Object.keys(a.puts[1]?.entries[0]?.values ?? {})).toEqual(['METRICA1']);
+    expect(await liveRows('A-DISC')).toEqual([{ METRICA1: '2.50', METRICA2: 6, HORAS: null }]);
+    expect(await rowText(a.page, 'A-DISC — Disc ploughing')).toContain(`Horas${L.empty_value}${chip.saved}`);
+  });
+
+  it('removes an entry after a confirmation, and the tree shows the defaults again', async () => {
+    await seed('A-WEED', 'G-CARE', { METRICA1: '5.00', METRICA2: 3, HORAS: '2.0' });
+    const a = await person(ALICE);
+    const weeding = 'A-WEED — Weeding';
+    const dialog = await openActivity(a.page, CARE, weeding);
+    const remove = dialog.getByRole('button', { name: L.remove, exact: true });
+    await remove.click();
+    const confirm = a.page.getByRole('alertdialog', { name: L.removeTitle });
+    await confirm.waitFor();
+    expect(await confirm.textContent()).toContain(fill(L.removeText, { label: weeding }));
+    // The answer that changes nothing has the focus.
+    expect(await focused(confirm.getByRole('button', { name: L.removeCancel }))).toBe(true);
+    expect(await seriousViolations(a.page)).toEqual([]);
+    await a.page.screenshot({ path: `${SHOTS}/remove-confirm-${lang}-${device}.png` });
+    await confirm.getByRole('button', { name: L.removeCancel }).click();
+    await confirm.waitFor({ state: 'hidden' });
+    expect(await focused(remove)).toBe(true);
+    expect(a.puts).toEqual([]);
+    expect(await liveRows('A-WEED')).toHaveLength(1);
+
+    await remove.click();
+    await confirm.getByRole('button', { name: L.removeConfirm, exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(a.puts).toMatchObject([
+      {
+        source: 'screen',
+        entries: [{ remove: true, base: { METRICA1: '5.00', METRICA2: 3, HORAS: '2.0' } }],
+      },
+    ]);
+    expect(await liveRows('A-WEED')).toEqual([]);
+    // Read again: the defaults, from the activity, the task sheet and the fixed value.
+    await a.page.waitForFunction(
+      (text) => [...document.querySelectorAll('.ta-screen__row')].some((row) => row.textContent === text),
+      `${weeding}Quantidade${num('0.40')}${chip.default}Pessoas6${chip.default}Horas${num('8.0')}${chip.default}`,
+    );
+    await a.page
+      .getByRole('status')
+      .getByText(fill(L.removed, { label: weeding }))
+      .waitFor();
+    const again = await reopen(a.page, weeding);
+    expect(await again.getByRole('button', { name: L.remove, exact: true }).count()).toBe(0);
+    expect(await again.getByText(L.neverSaved).isVisible()).toBe(true);
+  });
+
+  it('refuses B’s remove when A changed the entry meanwhile, shows A’s value, and removes on B’s second try', async () => {
+    await seed('A-WEED', 'G-CARE', { METRICA1: '5.00', METRICA2: 3, HORAS: '2.0' });
+    const a = await person(ALICE);
+    const b = await person(BRUNO);
+    const weeding = 'A-WEED — Weeding';
+    const aDialog = await openActivity(a.page, CARE, weeding);
+    const bDialog = await openActivity(b.page, CARE, weeding);
+    await field(aDialog, 'Quantidade').fill('6');
+    await save(aDialog);
+    await aDialog.waitFor({ state: 'hidden' });
+
+    const removeOnce = async () => {
+      await bDialog.getByRole('button', { name: L.remove, exact: true }).click();
+      await b.page
+        .getByRole('alertdialog', { name: L.removeTitle })
+        .getByRole('button', { name: L.removeConfirm, exact: true })
+        .click();
+    };
+    await removeOnce();
+    const conflict = bDialog.getByRole('group', { name: /^Quantidade / });
+    await conflict.waitFor();
+    expect(await focused(conflict)).toBe(true);
+    // What is stored now, and what B asked for; nothing to choose per field: the form shows theirs.
+    expect(await conflict.getByRole('definition').allTextContents()).toEqual([
+      num('6.00'),
+      L.conflictYoursRemove,
+    ]);
+    expect(await conflict.getByRole('button').count()).toBe(0);
+    expect(await field(bDialog, 'Quantidade').inputValue()).toBe(num('6.00'));
+    expect(await bDialog.getByRole('alert').textContent()).toBe(
+      fill(L.removeConflict, { fields: 'Quantidade' }),
+    );
+    expect(await seriousViolations(b.page)).toEqual([]);
+    expect(await liveRows('A-WEED')).toEqual([{ METRICA1: '6.00', METRICA2: 3, HORAS: '2.0' }]);
+
+    // Still meant: removed from what is stored now.
+    await removeOnce();
+    await bDialog.waitFor({ state: 'hidden' });
+    expect(b.puts).toMatchObject([
+      { entries: [{ remove: true, base: { METRICA1: '5.00', METRICA2: 3, HORAS: '2.0' } }] },
+      { entries: [{ remove: true, base: { METRICA1: '6.00', METRICA2: 3, HORAS: '2.0' } }] },
+    ]);
+    expect(await liveRows('A-WEED')).toEqual([]);
+  });
+
+  it('shows who changed what, and when, in the history', async () => {
+    const a = await person(ALICE);
+    const spraying = 'A-SPRAY — Spraying';
+    let dialog = await openActivity(a.page, CARE, spraying);
+    await field(dialog, 'Quantidade').fill(num('1.5'));
+    await save(dialog);
+    await dialog.waitFor({ state: 'hidden' });
+    dialog = await reopen(a.page, spraying);
+    await field(dialog, 'Quantidade').fill('2');
+    await save(dialog);
+    await dialog.waitFor({ state: 'hidden' });
+
+    dialog = await reopen(a.page, spraying);
+    const history = dialog.getByRole('button', { name: L.history, exact: true });
+    expect(await history.getAttribute('aria-expanded')).toBe('false');
+    await history.click();
+    const region = dialog.getByRole('region', { name: L.historyTitle });
+    const changes = region.getByRole('listitem');
+    await changes.first().waitFor();
+    expect(await history.getAttribute('aria-expanded')).toBe('true');
+    const texts = await changes.allTextContents();
+    const who = fill(L.user, { id: ALICE });
+    // Newest first: the update, then the insert's fields.
+    expect(texts[0]).toContain(`Quantidade ${num('1.50')} → ${num('2.00')}`);
+    expect(texts[0]).toContain(`· ${who} · ${L.actionUpdate} · ${L.viaScreen}`);
+    expect(texts.slice(1).join('\n')).toContain(`Quantidade ${L.empty_value} → ${num('1.50')}`);
+    expect(texts.slice(1).every((text) => text.includes(`· ${L.actionInsert} ·`))).toBe(true);
+    expect(await changes.first().locator('time').getAttribute('datetime')).toMatch(/^\d{4}-\d\d-\d\dT/);
+    expect(await seriousViolations(a.page)).toEqual([]);
+    await a.page.screenshot({ path: `${SHOTS}/history-${lang}-${device}.png` });
+  });
+});
+
+describe('a save retried after its answer was lost', () => {
+  it('carries the same request id, so the server answers it once; a new save gets a new id', async () => {
+    const context = await browser().newContext({ viewport: { width: 1280, height: 800 } });
+    contexts.push(context);
+    await context.addCookies([{ name: 'user', value: String(ALICE), url: origin }]);
+    const page = await context.newPage();
+    page.on('pageerror', (error) => pageProblems.push(error.message));
+    const puts: PutBody[] = [];
+    let dropAnswer = true;
+    await page.route(/associationtask\?taskSheet=\d+$/, async (route) => {
+      if (route.request().method() !== 'PUT') return route.continue();
+      puts.push(route.request().postDataJSON() as PutBody);
+      // The first save reaches the server, which writes it; its answer never reaches the page.
+      if (dropAnswer) {
+        dropAnswer = false;
+        await route.fetch();
+        return route.abort('connectionfailed');
+      }
+      return route.continue();
+    });
+    await page.goto(`${origin}/associationtask?taskSheet=${demo.sample.taskSheet}`);
+    for (const name of ['S-SOUTH — South field', 'G-CARE — Crop care']) {
+      const item = page.getByRole('treeitem', { name }).first();
+      await item.locator(':scope > .ta-screen__row').click();
+      await item.getByRole('group').first().waitFor();
+    }
+    await page
+      .getByRole('treeitem', { name: 'A-SPRAY — Spraying' })
+      .locator(':scope > .ta-screen__row')
+      .click();
+    const dialog = page.getByRole('dialog', { name: 'A-SPRAY — Spraying' });
+    await dialog.getByRole('textbox', { name: 'Quantidade' }).fill('4.25');
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+    await dialog.getByRole('alert').getByText('The server could not be reached.', { exact: false }).waitFor();
+    expect(await liveRows('A-SPRAY')).toMatchObject([{ METRICA1: '4.25' }]);
+    // Saved again as it was: the same request, answered from the first.
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(puts).toHaveLength(2);
+    expect(puts[1]).toEqual(puts[0]);
+    expect(await liveRows('A-SPRAY')).toMatchObject([{ METRICA1: '4.25' }]);
+    const [{ writes } = { writes: 0 }] = await demo.scratch.db.query<{ writes: number }>(
+      `SELECT COUNT(*) AS writes FROM ${HISTORY_TABLE_NAME} h JOIN ${demo.names.OPER} o ON o.SEQ_DB = h.OPER_SEQ_DB
+        WHERE o.CODIGO = 'A-SPRAY' AND h.FIELD = 'METRICA1'`,
+    );
+    expect(Number(writes)).toBe(1);
+    // A new save is a new request.
+    await page
+      .getByRole('treeitem', { name: 'A-SPRAY — Spraying' })
+      .locator(':scope > .ta-screen__row')
+      .click();
+    await dialog.getByRole('textbox', { name: 'Quantidade' }).fill('4.5');
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(puts).toHaveLength(3);
+    expect(puts[2]?.requestId).not.toBe(puts[0]?.requestId);
+    expect(puts[2]).toMatchObject({ entries: [{ values: { METRICA1: '4.5' }, base: { METRICA1: '4.25' } }] });
+  });
+});
+
+describe('a conflict, with the keyboard alone', () => {
+  it('goes from the conflict to its choices with Tab, and from the choice to Save', async () => {
+    await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '20.00', METRICA2: 3, HORAS: '7.0' });
+    const open = async (user: number) => {
+      const context = await browser().newContext({ viewport: { width: 1280, height: 800 } });
+      contexts.push(context);
+      await context.addCookies([{ name: 'user', value: String(user), url: origin }]);
+      const page = await context.newPage();
+      page.on('pageerror', (error) => pageProblems.push(error.message));
+      await page.goto(`${origin}/associationtask?taskSheet=${demo.sample.taskSheet}`);
+      for (const name of ['S-NORTH — North field', 'G-SOIL — Soil preparation']) {
+        const item = page.getByRole('treeitem', { name }).first();
+        await item.locator(':scope > .ta-screen__row').click();
+        await item.getByRole('group').first().waitFor();
+      }
+      await page.getByRole('treeitem', { name: 'A-SUBSOIL — Subsoiling' }).focus();
+      await page.keyboard.press('Enter');
+      const dialog = page.getByRole('dialog', { name: 'A-SUBSOIL — Subsoiling' });
+      await dialog.waitFor();
+      return { page, dialog };
+    };
+    const a = await open(ALICE);
+    const b = await open(BRUNO);
+    // The modal opens on Quantidade, its text selected: typing replaces it.
+    await a.page.keyboard.type('31');
+    await a.page.keyboard.press('Enter');
+    await a.dialog.waitFor({ state: 'hidden' });
+    await b.page.keyboard.type('32');
+    await b.page.keyboard.press('Enter');
+    const conflict = b.dialog.getByRole('group', { name: /^Quantidade Changed meanwhile by user 7/ });
+    await conflict.waitFor();
+    const active = () =>
+      b.page.evaluate(
+        () => document.activeElement?.getAttribute('aria-label') ?? document.activeElement?.textContent,
+      );
+    expect(await conflict.evaluate((node) => node === document.activeElement)).toBe(true);
+    await b.page.keyboard.press('Tab');
+    expect(await active()).toBe('Keep mine for Quantidade');
+    await b.page.keyboard.press('Tab');
+    expect(await active()).toBe('Use theirs for Quantidade');
+    await b.page.keyboard.press('Shift+Tab');
+    await b.page.keyboard.press('Enter');
+    expect(await active()).toBe('Save');
+    await b.page.getByRole('status').getByText('Press Save to store your choices.').waitFor();
+    await b.page.keyboard.press('Enter');
+    await b.dialog.waitFor({ state: 'hidden' });
+    expect(await liveRows('A-SUBSOIL')).toEqual([{ METRICA1: '32.00', METRICA2: 3, HORAS: '7.0' }]);
+  });
+});
