@@ -103,7 +103,11 @@ export const lockTable = mysqlTable(
   LOCK_TABLE_NAME,
   {
     SEQ_DB: bigintUnsigned('SEQ_DB').notNull().autoincrement(),
-    /** `save:<sha1 of database, metric table and scope>` or `installer`. */
+    /** The scope a save's row serialises (0/0/0 for the database-wide installer lease). */
+    EMPRESA: int('EMPRESA').notNull(),
+    FILIAL: int('FILIAL').notNull(),
+    LOCAL: int('LOCAL').notNull(),
+    /** `save:<sha1 of database and metric table>` or `installer`. */
     LOCK_NAME: varchar('LOCK_NAME', { length: 100 }).notNull(),
     /** How often it was taken: the write that makes two takers conflict. */
     N: bigintUnsigned('N').notNull().default(0),

@@ -46,7 +46,7 @@ export function scopeLockName(table: Identifier, scope: Scope): Sql {
  * the same node (MariaDB's `SET STATEMENT`), as a save waits for `GET_LOCK`, then is retried.
  */
 export function scopeLockRowStatement(table: Identifier, scope: Scope): Sql {
-  return sql`SET STATEMENT innodb_lock_wait_timeout = 1 FOR INSERT INTO ${LOCKS} (LOCK_NAME, N) VALUES (CONCAT('save:', SHA1(CONCAT(DATABASE(), '.', ${table}, ':', ${`${scope.EMPRESA}/${scope.FILIAL}/${scope.LOCAL}`}))), 1) ON DUPLICATE KEY UPDATE N = N + 1`;
+  return sql`SET STATEMENT innodb_lock_wait_timeout = 1 FOR INSERT INTO ${LOCKS} (EMPRESA, FILIAL, LOCAL, LOCK_NAME, N) VALUES (${scope.EMPRESA}, ${scope.FILIAL}, ${scope.LOCAL}, CONCAT('save:', SHA1(CONCAT(DATABASE(), '.', ${table}))), 1) ON DUPLICATE KEY UPDATE N = N + 1`;
 }
 
 /** The scope's named lock and how long to wait for it. */

@@ -34,11 +34,12 @@ describe('task-association db sync', () => {
     const result = JSON.parse(io.out());
     expect(result.applied).toBe(false);
     // The four tables, then the two every installation of the database shares.
-    expect(result.statements).toHaveLength(6);
+    expect(result.statements).toHaveLength(7);
     expect(result.statements[0]).toMatch(/^CREATE TABLE `MO_OPER` \(/);
     expect(result.statements.slice(4).map((sql: string) => sql.split(' (')[0])).toEqual([
       'CREATE TABLE `task_association_history`',
       'CREATE TABLE `task_association_request`',
+      'CREATE TABLE `task_association_lock`',
     ]);
     expect(await tableCount()).toBe(before);
   });
@@ -52,11 +53,12 @@ describe('task-association db sync', () => {
       'MO_OPER_MO_OPER_GRUPO',
       'task_association_history',
       'task_association_request',
+      'task_association_lock',
     ];
     const before = await snapshotHostTables(db, ours);
     const first = captureIo();
     expect(await runCli(['db', 'sync', '--database-url', url, ...MO, '--json'], first)).toBe(0);
-    expect(JSON.parse(first.out())).toMatchObject({ applied: true, statements: { length: 6 } });
+    expect(JSON.parse(first.out())).toMatchObject({ applied: true, statements: { length: 7 } });
     const second = captureIo();
     expect(await runCli(['db', 'sync', '--database-url', url, ...MO], second)).toBe(0);
     expect(second.out()).toBe('');

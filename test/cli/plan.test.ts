@@ -19,9 +19,9 @@ describe('task-association plan', () => {
     const io = captureIo();
     expect(await runCli(['plan', '--install', INSTALL, '--database-url', url, '--json'], io)).toBe(0);
     const { changes } = JSON.parse(io.out());
-    expect(changes).toHaveLength(20);
-    // The ledger, the four tables and the two shared ones, then the rows.
-    expect(changes.slice(0, 7).map((change: { table: string }) => change.table)).toEqual([
+    expect(changes).toHaveLength(21);
+    // The ledger, the four tables and the three shared ones, then the rows.
+    expect(changes.slice(0, 8).map((change: { table: string }) => change.table)).toEqual([
       'task_association_ledger',
       'MO_OPER',
       'MO_OPER_GRUPO',
@@ -29,8 +29,9 @@ describe('task-association plan', () => {
       'MO_OPER_MO_OPER_GRUPO',
       'task_association_history',
       'task_association_request',
+      'task_association_lock',
     ]);
-    expect(changes[7]).toEqual({
+    expect(changes[8]).toEqual({
       kind: 'insert',
       table: 'sys_core_menu',
       key: 'menu:taskSheetWithMetrics',

@@ -29,12 +29,14 @@ describe('task-association status', () => {
           sharedTables: [
             { table: 'task_association_history', exists: false, rows: 0, rowsByScope: [] },
             { table: 'task_association_request', exists: false, rows: 0, rowsByScope: [] },
+            { table: 'task_association_lock', exists: false, rows: 0, rowsByScope: [] },
           ],
         },
         err: [
           `no installation in ${scratch.name} (no entries in ${LEDGER_TABLE})`,
           'shared table task_association_history: missing (db sync and apply create it; saving metrics needs it)',
           'shared table task_association_request: missing (db sync and apply create it; saving metrics needs it)',
+          'shared table task_association_lock: missing (db sync and apply create it; saving metrics needs it)',
           '',
         ].join('\n'),
       });
@@ -92,6 +94,7 @@ describe('task-association status', () => {
           ],
         },
         { table: 'task_association_request', exists: true, rows: 0, rowsByScope: [] },
+        { table: 'task_association_lock', exists: true, rows: 0, rowsByScope: [] },
       ]);
       expect(err).toContain('shared table task_association_history: 3 row(s) (1/1/1: 1, 2/1/1: 2)\n');
       expect(err).toContain('shared table task_association_request: 0 row(s)\n');
@@ -206,6 +209,7 @@ describe('the shared tables in status, without a database', () => {
       expect((await status(scratch.url)).document.sharedTables).toEqual([
         { table: 'task_association_history', exists: true, rows: 0, rowsByScope: [] },
         { table: 'task_association_request', exists: true, rows: 1, rowsByScope: null },
+        { table: 'task_association_lock', exists: true, rows: 0, rowsByScope: [] },
       ]);
     } finally {
       await scratch.drop();

@@ -41,8 +41,8 @@ describe('task-association uninstall', () => {
     expect(changes.map((change: { kind: string }) => change.kind)).toEqual([
       ...Array(9).fill('delete'),
       ...Array(4).fill('forget'),
-      // The four tables, the two shared ones (no installation is left), the ledger.
-      ...Array(7).fill('drop-table'),
+      // The four tables, the three shared ones (no installation is left), the ledger.
+      ...Array(8).fill('drop-table'),
     ]);
     expect(await databaseState(db)).toEqual(pristine);
 

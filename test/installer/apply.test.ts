@@ -24,6 +24,7 @@ describe('apply', () => {
       'ddl MO_OPER_MO_OPER_GRUPO schema',
       'ddl task_association_history schema',
       'ddl task_association_request schema',
+      'ddl task_association_lock schema',
       'insert sys_core_menu menu:taskSheetWithMetrics',
       'insert sys_core_menu menu:taskSheetReport',
       'insert sys_core_menu menu:activities',

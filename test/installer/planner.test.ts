@@ -46,6 +46,7 @@ describe('planInstaller, apply', () => {
       'CREATE TABLE `MO_OPER_MO_OPER_GRUPO`',
       'CREATE TABLE `task_association_history`',
       'CREATE TABLE `task_association_request`',
+      'CREATE TABLE `task_association_lock`',
     ]);
     expect(planned.tables).toEqual([]);
     expect(planned.dropLedger).toEqual([]);
@@ -56,9 +57,9 @@ describe('planInstaller, apply', () => {
       'INSERT INTO `task_association_ledger`',
     ]);
     // The four entries saying which tables it creates (none for the shared ones: no installation
-    // owns them), then the sync's six statements.
+    // owns them), then the sync's seven statements.
     expect(script.slice(1, 5)).toEqual(Array(4).fill('INSERT INTO `task_association_ledger`'));
-    expect(script.slice(5, start)).toHaveLength(6);
+    expect(script.slice(5, start)).toHaveLength(7);
     expect(script.at(-1)).toBe('COMMIT');
   });
 
@@ -99,6 +100,7 @@ describe('planInstaller, uninstall', () => {
       'MO_OPER_GRUPO',
       'task_association_history',
       'task_association_request',
+      'task_association_lock',
     ]);
     expect(planned.dropLedger.map((change) => change.sql)).toEqual(['DROP TABLE `task_association_ledger`']);
   });

@@ -74,6 +74,7 @@ describe('uninstall', () => {
       'drop-table MO_OPER_GRUPO',
       'drop-table task_association_history',
       'drop-table task_association_request',
+      'drop-table task_association_lock',
       'drop-table task_association_ledger',
     ]);
     expect(await databaseState(db)).toEqual(before);
@@ -125,6 +126,7 @@ describe('uninstall', () => {
       'drop-table MO_OPER',
       'drop-table task_association_history',
       'drop-table task_association_request',
+      'drop-table task_association_lock',
       'drop-table task_association_ledger',
     ]);
     expect(await db.query("SHOW TABLES LIKE 'MO_%'")).toEqual([]);
@@ -271,6 +273,7 @@ describe('uninstall and the shared tables', () => {
       changes.filter((c) => c.kind === 'drop-table' && c.table.startsWith('task_association_'));
     expect(dropsOfOurs(last.changes).map((c) => c.table)).toEqual([
       'task_association_request',
+      'task_association_lock',
       'task_association_ledger',
     ]);
     expect(last.findings).toContainEqual(
@@ -307,6 +310,7 @@ describe('uninstall and the shared tables', () => {
     ).toEqual([
       'drop the shared table task_association_history with its rows (--force): no installation is left',
       'drop the shared table task_association_request with its rows (--force): no installation is left',
+      'drop the shared table task_association_lock (empty): no installation is left',
       "drop the installer's ledger task_association_ledger (no installation left in it)",
     ]);
     expect(await sharedTables(db)).toEqual([]);

@@ -2,7 +2,12 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
-import { HISTORY_TABLE_NAME, REQUEST_TABLE_NAME, tableNames } from '../../src/model/table-names.js';
+import {
+  HISTORY_TABLE_NAME,
+  LOCK_TABLE_NAME,
+  REQUEST_TABLE_NAME,
+  tableNames,
+} from '../../src/model/table-names.js';
 import {
   PUSH_SHARED_TABLES_VARIABLE,
   pushSharedTablesFromEnv,
@@ -42,7 +47,12 @@ describe('tablesFilterFromEnv', () => {
   it('lets drizzle-kit see the four tables and the shared ones, or only the four when told they exist', () => {
     const four = Object.values(tableNames({ OPER: 'MO_OPER' }));
     const env = { TASK_ASSOCIATION_TABLE_OPER: 'MO_OPER' };
-    expect(tablesFilterFromEnv(env)).toEqual([...four, HISTORY_TABLE_NAME, REQUEST_TABLE_NAME]);
+    expect(tablesFilterFromEnv(env)).toEqual([
+      ...four,
+      HISTORY_TABLE_NAME,
+      REQUEST_TABLE_NAME,
+      LOCK_TABLE_NAME,
+    ]);
     expect(tablesFilterFromEnv({ ...env, [PUSH_SHARED_TABLES_VARIABLE]: 'yes' })).toEqual(
       tablesFilterFromEnv(env),
     );
@@ -90,7 +100,7 @@ async function push(env: NodeJS.ProcessEnv) {
   );
 }
 
-const SHARED = [HISTORY_TABLE_NAME, REQUEST_TABLE_NAME];
+const SHARED = [HISTORY_TABLE_NAME, REQUEST_TABLE_NAME, LOCK_TABLE_NAME];
 
 describe('npx drizzle-kit push with the root drizzle.config.ts', () => {
   it('creates the four tables with names from the environment, and the shared ones, and leaves every host table and row untouched', async () => {
@@ -99,7 +109,7 @@ describe('npx drizzle-kit push with the root drizzle.config.ts', () => {
     const before = await snapshotHostTables(db, ours);
     await push(pushEnv(url, MO));
     const tables = await db.query<{ name: string }>(
-      'SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME IN (?, ?, ?, ?, ?, ?) ORDER BY 1',
+      'SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME IN (?, ?, ?, ?, ?, ?, ?) ORDER BY 1',
       ours,
     );
     expect(tables.map((table) => table.name)).toEqual([...ours].sort());

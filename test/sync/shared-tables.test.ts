@@ -1,5 +1,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { HISTORY_TABLE_NAME, REQUEST_TABLE_NAME, tableNames } from '../../src/model/table-names.js';
+import {
+  HISTORY_TABLE_NAME,
+  LOCK_TABLE_NAME,
+  REQUEST_TABLE_NAME,
+  tableNames,
+} from '../../src/model/table-names.js';
 import type { Database, SqlExecutor } from '../../src/store/driver.js';
 import type { ScratchDatabase } from '../../src/store/scratch.js';
 import { planSchemaSync, SHARED_TABLES } from '../../src/sync/plan.js';
@@ -22,7 +27,7 @@ async function host(): Promise<Database> {
   return scratch.db;
 }
 
-const SHARED = [HISTORY_TABLE_NAME, REQUEST_TABLE_NAME];
+const SHARED = [HISTORY_TABLE_NAME, REQUEST_TABLE_NAME, LOCK_TABLE_NAME];
 const UP_TO_DATE = { statements: [], statementTables: [], differences: [] };
 const first = tableNames();
 const second = tableNames({

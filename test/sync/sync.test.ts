@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   HISTORY_TABLE_NAME,
+  LOCK_TABLE_NAME,
   REQUEST_TABLE_NAME,
   type TableNames,
   tableNames,
@@ -31,7 +32,7 @@ async function existing(names: TableNames): Promise<string[]> {
   return rows.map((row) => row.name);
 }
 
-const SHARED = [HISTORY_TABLE_NAME, REQUEST_TABLE_NAME];
+const SHARED = [HISTORY_TABLE_NAME, REQUEST_TABLE_NAME, LOCK_TABLE_NAME];
 
 describe('syncSchema', () => {
   // The cases share one scratch database: the first creates the shared tables, the second finds them.
