@@ -8,7 +8,12 @@ import {
   purgeRequestsStatement,
   requestRecordStatement,
 } from '../../src/store/history.js';
-import { lockKeysStatement, scopeLockName, updateStatements } from '../../src/store/metric-writes.js';
+import {
+  lockKeysStatement,
+  scopeLockName,
+  scopeLockRowStatement,
+  updateStatements,
+} from '../../src/store/metric-writes.js';
 
 const table = parseIdentifier('app_oper_grupo_metrica', 'table');
 const scope = { EMPRESA: 1, FILIAL: 2, LOCAL: 3 };
@@ -175,5 +180,22 @@ describe('the save’s locking read and writes, with bases and sources', () => {
       'SET m.`DELETED` = v.v0, m.UPD_USUARIO_SEQ_DB = ?, m.SOURCE = ?',
     );
     expect(remove?.params.slice(-2)).toEqual([7, 'screen']);
+  });
+});
+
+describe('the save’s lock on a Galera cluster', () => {
+  it('writes the scope’s lock row, waiting a second at most for a writer on the same node', () => {
+    expect(scopeLockRowStatement(table, scope)).toEqual({
+      sql:
+        'SET STATEMENT innodb_lock_wait_timeout = 1 FOR INSERT INTO `task_association_lock` (EMPRESA, FILIAL, LOCAL, LOCK_NAME, N) ' +
+        "VALUES (?, ?, ?, CONCAT('save:', SHA1(CONCAT(DATABASE(), '.', ?))), 1) ON DUPLICATE KEY UPDATE N = N + 1",
+      params: [1, 2, 3, 'app_oper_grupo_metrica'],
+    });
+  });
+
+  it('reads the keys without GET_LOCK, which is one node’s alone', () => {
+    const statement = lockKeysStatement(table, scope, 42, [{ activity: 7, group: 1 }], undefined, undefined);
+    expect(flat(statement.sql)).toContain('FROM (SELECT 1 AS locked LIMIT 1) l JOIN');
+    expect(statement.sql).not.toContain('GET_LOCK');
   });
 });
