@@ -1,10 +1,10 @@
 import type { Finding } from '../model/findings.js';
 import type { Database } from '../store/driver.js';
-import { withInstallerLock } from '../store/lock.js';
 import type { Statement } from '../store/sql.js';
 import type { Change, ChangeResult } from './change.js';
 import { executePlan } from './execute.js';
 import { HOST_ROW_TABLES, type InstallFile, requireInstallFile } from './install-file.js';
+import { withInstallerLock } from './lock.js';
 import { changesOf, type InstallerPlan, refuseOnErrors, scriptOf } from './planner.js';
 import { decide, rowsNow, tablesNow } from './read-and-decide.js';
 import { type Intent, installationTableNames } from './state.js';

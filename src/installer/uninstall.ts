@@ -1,9 +1,9 @@
 import type { Finding } from '../model/findings.js';
 import type { Database } from '../store/driver.js';
-import { withInstallerLock } from '../store/lock.js';
 import type { Change, ChangeResult } from './change.js';
 import { executePlan } from './execute.js';
 import { type InstallFile, requireUninstallFile } from './install-file.js';
+import { withInstallerLock } from './lock.js';
 import { changesOf } from './planner.js';
 import { decide, rowsNow, tablesNow } from './read-and-decide.js';
 import { type Intent, installationTableNames } from './state.js';

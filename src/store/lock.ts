@@ -22,7 +22,10 @@ export interface HeldLock {
  * Once `work` has finished, a lock connection that has gone away is no error of the run: it wrote
  * nothing, and the server released the lock with it.
  */
-export async function withInstallerLock<T>(db: Database, work: (lock: HeldLock) => Promise<T>): Promise<T> {
+export async function withNamedInstallerLock<T>(
+  db: Database,
+  work: (lock: HeldLock) => Promise<T>,
+): Promise<T> {
   const name = installerLockName(db.schemaName);
   let done: { value: T } | undefined;
   try {

@@ -1,0 +1,80 @@
+import { randomBytes } from 'node:crypto';
+import { InstallerError } from '../model/installer-errors.js';
+import type { Database } from './driver.js';
+import { LOCK_TABLE, LOCKS } from './history.js';
+import type { HeldLock } from './lock.js';
+import { execute, type Sql, sql } from './sql.js';
+
+/*
+ * The installer's lock on a Galera cluster: a lease in the lock table, which every node sees, where
+ * `GET_LOCK` is one node's alone (two `apply` through two nodes both took it and raced their DDL).
+ * Taking it is one UPDATE of one row: two takers through two nodes both change it, and the cluster
+ * lets only one commit (the other fails at certification, and is told the installer is locked).
+ */
+
+/** How long a lease lasts without being renewed: a crashed installer blocks the next one this long. */
+export const LEASE_SECONDS = 600;
+
+const NAME = 'installer';
+/** The lease is the database's, not a scope's. */
+const where = sql`EMPRESA = 0 AND FILIAL = 0 AND LOCAL = 0 AND LOCK_NAME = ${NAME}`;
+
+/** The lease's row, made once (a no-op when it exists). */
+export const LEASE_ROW = sql`INSERT IGNORE INTO ${LOCKS} (EMPRESA, FILIAL, LOCAL, LOCK_NAME, N) VALUES (0, 0, 0, ${NAME}, 0)`;
+
+/** Takes the lease for `holder` when nobody holds it, or its holder let it lapse (1 row changed when taken). */
+export function takeLease(holder: string): Sql {
+  return sql`UPDATE ${LOCKS} SET HOLDER = ${holder}, EXPIRES_DH = NOW() + INTERVAL ${LEASE_SECONDS} SECOND, N = N + 1 WHERE ${where} AND (HOLDER IS NULL OR EXPIRES_DH < NOW())`;
+}
+
+/** Renews `holder`'s lease (1 row changed while it is still theirs). */
+export function renewLease(holder: string): Sql {
+  return sql`UPDATE ${LOCKS} SET EXPIRES_DH = NOW() + INTERVAL ${LEASE_SECONDS} SECOND WHERE ${where} AND HOLDER = ${holder}`;
+}
+
+/** Gives `holder`'s lease back. */
+export function returnLease(holder: string): Sql {
+  return sql`UPDATE ${LOCKS} SET HOLDER = NULL, EXPIRES_DH = NULL WHERE ${where} AND HOLDER = ${holder}`;
+}
+
+/**
+ * Runs `work` holding the installer's lease; a second installer, through any node, is refused with
+ * `INSTALLER_LOCKED` at once. `assertHeld` renews the lease, so a run that waited for the operator
+ * goes on only while no other installer took over.
+ */
+export async function withInstallerLease<T>(db: Database, work: (lock: HeldLock) => Promise<T>): Promise<T> {
+  const holder = randomBytes(16).toString('hex');
+  const locked = (cause?: unknown) =>
+    new InstallerError(
+      'INSTALLER_LOCKED',
+      `another installer is working on database "${db.schemaName}" (its lease in ${LOCK_TABLE} is held, and lapses ${LEASE_SECONDS / 60} minutes after its last step): wait for it to finish and run again`,
+      cause === undefined ? {} : { cause },
+    );
+  await execute(db, LEASE_ROW);
+  // A certification conflict (another node took it in the same moment) is the same answer: taken.
+  const taken = await execute(db, takeLease(holder)).catch((error: unknown) => {
+    throw isConflict(error) ? locked(error) : error;
+  });
+  if (taken.affectedRows !== 1) throw locked();
+  const held: HeldLock = {
+    async assertHeld() {
+      const renewed = await execute(db, renewLease(holder));
+      if (renewed.affectedRows !== 1) {
+        throw new InstallerError(
+          'INSTALLER_LOCK_LOST',
+          `the installer's lease on database "${db.schemaName}" lapsed while the run waited, and may have been taken by another installer; nothing more was written: run again`,
+        );
+      }
+    },
+  };
+  try {
+    return await work(held);
+  } finally {
+    await execute(db, returnLease(holder)).catch(() => undefined);
+  }
+}
+
+function isConflict(error: unknown): boolean {
+  const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
+  return code === 'ER_LOCK_DEADLOCK' || code === 'ER_LOCK_WAIT_TIMEOUT';
+}
