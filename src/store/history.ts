@@ -73,7 +73,13 @@ export function historyStatement(
     release === undefined
       ? sql.empty
       : sql`(SELECT RELEASE_LOCK(${release.name}) AS released LIMIT 1) r JOIN `;
-  return sql`INSERT INTO ${HISTORY} (EMPRESA, FILIAL, LOCAL, METRIC_TABLE, ROW_SEQ_DB, FOLHA_TAREFA_SEQ_DB, OPER_SEQ_DB, OPER_GRUPO_SEQ_DB, FIELD, ACTION, OLD_VALUE, NEW_VALUE, USUARIO_SEQ_DB, CHANGED_DH, SOURCE, REQUEST_ID) SELECT ${scope.EMPRESA}, ${scope.FILIAL}, ${scope.LOCAL}, ${write.metricTable}, IFNULL(c.s, m.SEQ_DB), ${write.taskSheet}, c.o, c.g, c.f, c.a, c.ov, c.nv, ${write.user}, ${write.at}, ${write.source}, ${write.requestId ?? null} FROM ${releasing}JSON_TABLE(${rows}, '$[*]' COLUMNS (s BIGINT PATH '$[0]', o BIGINT PATH '$[1]', g BIGINT PATH '$[2]', f VARCHAR(64) PATH '$[3]', a VARCHAR(10) PATH '$[4]', ov LONGTEXT PATH '$[5]', nv LONGTEXT PATH '$[6]')) c LEFT JOIN ${sql.identifier(write.metricTable)} m ON c.s IS NULL AND ${inScope('m', scope)} AND m.FOLHA_TAREFA_SEQ_DB = ${write.taskSheet} AND m.OPER_SEQ_DB = c.o AND m.OPER_GRUPO_SEQ_DB <=> c.g AND IFNULL(m.DELETED, 0) = 0`;
+  // Rows this save inserted are found by their key; a save that inserted none needs no join.
+  const inserted = changes.some((change) => change.row === null);
+  const found = inserted
+    ? sql` LEFT JOIN ${sql.identifier(write.metricTable)} m ON c.s IS NULL AND ${inScope('m', scope)} AND m.FOLHA_TAREFA_SEQ_DB = ${write.taskSheet} AND m.OPER_SEQ_DB = c.o AND m.OPER_GRUPO_SEQ_DB <=> c.g AND IFNULL(m.DELETED, 0) = 0`
+    : sql.empty;
+  const rowSeqDb = inserted ? sql`IFNULL(c.s, m.SEQ_DB)` : sql`c.s`;
+  return sql`INSERT INTO ${HISTORY} (EMPRESA, FILIAL, LOCAL, METRIC_TABLE, ROW_SEQ_DB, FOLHA_TAREFA_SEQ_DB, OPER_SEQ_DB, OPER_GRUPO_SEQ_DB, FIELD, ACTION, OLD_VALUE, NEW_VALUE, USUARIO_SEQ_DB, CHANGED_DH, SOURCE, REQUEST_ID) SELECT ${scope.EMPRESA}, ${scope.FILIAL}, ${scope.LOCAL}, ${write.metricTable}, ${rowSeqDb}, ${write.taskSheet}, c.o, c.g, c.f, c.a, c.ov, c.nv, ${write.user}, ${write.at}, ${write.source}, ${write.requestId ?? null} FROM ${releasing}JSON_TABLE(${rows}, '$[*]' COLUMNS (s BIGINT PATH '$[0]', o BIGINT PATH '$[1]', g BIGINT PATH '$[2]', f VARCHAR(64) PATH '$[3]', a VARCHAR(10) PATH '$[4]', ov LONGTEXT PATH '$[5]', nv LONGTEXT PATH '$[6]')) c${found}`;
 }
 
 /**
