@@ -1,7 +1,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { rmSync } from 'node:fs';
-import { access, mkdir, mkdtemp, readFile, rm } from 'node:fs/promises';
+import { access, mkdir, mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -78,7 +78,7 @@ export interface GaleraOptions {
  * Every server started by this process and not yet known to have exited, and the folders of the
  * clusters not yet stopped: when the process exits without stopping them (a crash, a worker torn
  * down), they are killed and removed then. A process killed outright leaves only its folder: the
- * servers die with it (setpriv's --pdeathsig, below).
+ * servers die with it (setpriv's --pdeathsig, below), and the next start removes the folder.
  */
 const live = new Set<ChildProcess>();
 const folders = new Set<string>();
@@ -98,6 +98,7 @@ export async function startGaleraCluster(options: GaleraOptions = {}): Promise<G
   const size = options.size ?? 3;
   const timeoutMs = options.timeoutMs ?? 90_000;
   await requireInstalled();
+  await removeAbandonedFolders();
   const folder = await mkdtemp(join(tmpdir(), 'ta-galera-'));
   folders.add(folder);
   const account = await serverAccount();
@@ -500,6 +501,29 @@ class Node implements GaleraNode {
     const text = await readFile(this.errorLog, 'utf8').catch(() => '');
     const tail = text.trimEnd().split('\n').slice(-lines).join('\n');
     return tail === '' ? ` (no error log at ${this.errorLog})` : `; the end of ${this.errorLog}:\n${tail}`;
+  }
+}
+
+/**
+ * Removes the folders of clusters whose test process was killed outright (its servers died with it,
+ * the folder stayed): those older than 10 minutes that no running process names on its command
+ * line. A cluster of another test run on this machine, still starting or running, is left alone.
+ */
+async function removeAbandonedFolders(): Promise<void> {
+  const base = tmpdir();
+  const entries = (await readdir(base)).filter((entry) => entry.startsWith('ta-galera-'));
+  if (entries.length === 0) return;
+  const commandLines = await Promise.all(
+    (await readdir('/proc'))
+      .filter((entry) => /^\d+$/.test(entry))
+      .map((pid) => readFile(`/proc/${pid}/cmdline`, 'utf8').catch(() => '')),
+  );
+  for (const entry of entries) {
+    const folder = join(base, entry);
+    const info = await stat(folder).catch(() => undefined);
+    if (info === undefined || !info.isDirectory() || Date.now() - info.mtimeMs < 10 * 60_000) continue;
+    if (commandLines.some((line) => line.includes(`${folder}/`))) continue;
+    await rm(folder, { recursive: true, force: true });
   }
 }
 
