@@ -1,12 +1,38 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
+
+const CLUSTER_TESTS = 'test/cluster/**/*.test.ts';
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    // Each test file works in a scratch database of its own, so files may run in parallel;
-    // two workers match the two cores our machines and CI have.
+    // Two workers match the two cores our machines and CI have.
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'suite',
+          include: ['test/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, CLUSTER_TESTS],
+          // Each test file works in a scratch database of its own, so files may run in parallel.
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        extends: true,
+        test: {
+          // The Galera cluster tests start three mariadbd of their own (test/support/galera.ts): they
+          // run after the rest (groupOrder), one file at a time, so the cluster has both cores and its
+          // timings (a node's failure detection, a rejoin) are not starved by the other files.
+          name: 'cluster',
+          include: [CLUSTER_TESTS],
+          sequence: { groupOrder: 1 },
+          fileParallelism: false,
+          testTimeout: 90_000,
+          hookTimeout: 150_000,
+        },
+      },
+    ],
   },
 });

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Makes sure what the demo and the tests talk to is there and running, installing it from Debian's
 # packages when it is missing (a fresh machine): MariaDB on 127.0.0.1:3306 (root, no password) and,
-# with --tests, Redis on 127.0.0.1:6379 and Chromium at /usr/bin/chromium. Quick when all is there.
+# with --tests, Redis on 127.0.0.1:6379, Chromium at /usr/bin/chromium, and what the Galera cluster
+# tests start their own three servers from (mariadbd, galera-4, rsync; only the packages: the tests
+# start and stop the cluster themselves, see test/support/galera.ts). Quick when all is there.
 # With DATABASE_URL pointing elsewhere, the local MariaDB is left alone.
 set -euo pipefail
 
@@ -59,3 +61,13 @@ fi
 
 # Chromium from Debian for the browser tests (never a downloaded browser build).
 [ -x /usr/bin/chromium ] || apt_install chromium
+
+# The Galera cluster tests (test/cluster/) run three mariadbd of their own with Debian's galera-4, a
+# joining node getting its data by rsync (wsrep_sst_rsync, of mariadb-server, which looks at its
+# ports with ss or lsof). Also when DATABASE_URL points elsewhere: the cluster is always local.
+galera_missing=()
+{ [ -x /usr/sbin/mariadbd ] && [ -x /usr/bin/wsrep_sst_rsync ]; } || galera_missing+=(mariadb-server)
+[ -e /usr/lib/galera/libgalera_smm.so ] || galera_missing+=(galera-4)
+command -v rsync >/dev/null 2>&1 || galera_missing+=(rsync)
+{ command -v ss || command -v lsof; } >/dev/null 2>&1 || galera_missing+=(iproute2)
+[ "${#galera_missing[@]}" = 0 ] || apt_install "${galera_missing[@]}"
