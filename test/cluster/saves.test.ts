@@ -1,0 +1,230 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tableNames } from '../../src/model/table-names.js';
+import { planTree } from '../../src/model/tree-plan.js';
+import { BusyError, MetricConflictError, saveMetrics } from '../../src/resolvers.js';
+import type { Database } from '../../src/store/driver.js';
+import { openDatabase } from '../../src/store/mysql.js';
+import { runSqlFile } from '../../src/store/script.js';
+import { readTopology } from '../../src/store/topology.js';
+import { HOST_SCHEMA_FILE } from '../support/database.js';
+import {
+  type ClusterScratchDatabase,
+  createClusterScratchDatabase,
+  useGaleraCluster,
+} from '../support/galera.js';
+import { insertRow, insertRows, installTables } from '../tree/fixture.js';
+
+// Saves through every node of a real 3-node Galera cluster at once (#26): every save the library
+// acknowledges is committed on the cluster, no key gets two live rows, the per-field conflict rule
+// holds across nodes, and what fails says METRICS_BUSY or METRIC_CONFLICT, never a raw driver error.
+
+const cluster = useGaleraCluster();
+const names = tableNames();
+const plan = planTree(names);
+const SCOPE = { EMPRESA: 1, FILIAL: 1, LOCAL: 1 };
+const live = { ...SCOPE, ATIVO: 1, DELETED: 0 };
+let scratch: ClusterScratchDatabase;
+/** A pool of ours on each node. */
+let dbs: Database[] = [];
+const fixture = { sheet: 0, group: 0, opers: [] as number[] };
+
+beforeAll(async () => {
+  scratch = await createClusterScratchDatabase(cluster(), 'cluster_saves');
+  const [first] = scratch.urls;
+  if (first === undefined) throw new Error('no node');
+  await runSqlFile(first, HOST_SCHEMA_FILE);
+  dbs = await Promise.all(scratch.urls.map((url) => openDatabase(url, { connectionLimit: 8 })));
+  const db = node(0);
+  await installTables(db, names);
+  // One row per statement: Galera steps auto-increment values by the cluster's size, so a multi-row
+  // insert's SEQ_DBs are not consecutive.
+  [fixture.sheet = 0] = await insertRows(db, 'app_folha_tarefa', [{ ...SCOPE, DELETED: 0 }], {
+    withId: false,
+  });
+  fixture.group = await insertRow(db, names.OPER_GRUPO, { ...live, CODIGO: 'G' });
+  for (let index = 0; index < 200; index++) {
+    const oper = await insertRow(db, names.OPER, { ...live, CODIGO: `O${index}` });
+    await insertRow(db, names.OPER_OPER_GRUPO, {
+      ...live,
+      OPER_GRUPO_SEQ_DB: fixture.group,
+      OPER_SEQ_DB: oper,
+    });
+    fixture.opers.push(oper);
+  }
+}, 180_000);
+
+afterAll(async () => {
+  await Promise.all(dbs.map((db) => db.close().catch(() => undefined)));
+  await scratch?.drop();
+});
+
+function node(index: number): Database {
+  const db = dbs[index % dbs.length];
+  if (db === undefined) throw new Error(`no node ${index + 1}`);
+  return db;
+}
+
+type Outcome = { index: number; ok: true; requestId: string } | { index: number; ok: false; code: string };
+
+/** A save through node `index % 3`, with its own request id; failures kept by their code. */
+async function saveVia(
+  index: number,
+  entries: Parameters<typeof saveMetrics>[1]['entries'],
+  user = 100 + index,
+): Promise<Outcome> {
+  const requestId = `race-${index}-${Math.random().toString(36).slice(2)}`;
+  try {
+    await saveMetrics(node(index), {
+      scope: SCOPE,
+      user,
+      taskSheet: fixture.sheet,
+      plan,
+      entries,
+      requestId,
+    });
+    return { index, ok: true, requestId };
+  } catch (error) {
+    if (error instanceof BusyError || error instanceof MetricConflictError) {
+      return { index, ok: false, code: error.code };
+    }
+    throw error;
+  }
+}
+
+/** Reads through node 1 once every node's commits are applied there. */
+async function query<Row extends object>(sql: string, params: unknown[] = []): Promise<Row[]> {
+  return node(0).transaction(async (tx) => {
+    await tx.query('SET SESSION wsrep_sync_wait = 1');
+    return tx.query<Row>(sql, params);
+  });
+}
+
+describe('saves on a Galera cluster, through every node at once', () => {
+  it('knows it runs on Galera', async () => {
+    for (const db of dbs) expect(await readTopology(db)).toEqual({ galera: true });
+  });
+
+  it('commits every acknowledged save of 90 new keys at once: one live row each, no (scope, ID) twice', async () => {
+    const keys = fixture.opers.slice(0, 90);
+    const outcomes = await Promise.all(
+      keys.map((oper, index) =>
+        saveVia(index, [{ activity: oper, group: fixture.group, values: { METRICA2: index } }]),
+      ),
+    );
+    const acknowledged = outcomes.filter((outcome) => outcome.ok);
+    console.log(`90 new keys over 3 nodes: ${acknowledged.length} saved, ${90 - acknowledged.length} busy`);
+    for (const outcome of outcomes) if (!outcome.ok) expect(outcome.code).toBe('METRICS_BUSY');
+    const rows = await query<{ OPER_SEQ_DB: number; METRICA2: number; n: number }>(
+      `SELECT OPER_SEQ_DB, MAX(METRICA2) AS METRICA2, COUNT(*) AS n FROM ${names.OPER_GRUPO_METRICA} WHERE IFNULL(DELETED, 0) = 0 GROUP BY OPER_SEQ_DB`,
+    );
+    const byOper = new Map(rows.map((row) => [Number(row.OPER_SEQ_DB), row]));
+    for (const outcome of acknowledged) {
+      const row = byOper.get(keys[outcome.index] ?? 0);
+      expect(row, `save ${outcome.index}`).toMatchObject({ METRICA2: outcome.index, n: 1 });
+    }
+    // Only acknowledged saves stored anything.
+    expect(rows).toHaveLength(acknowledged.length);
+    const [ids] = await query<{ ids: number; distinct: number }>(
+      `SELECT COUNT(*) AS ids, COUNT(DISTINCT EMPRESA, FILIAL, LOCAL, ID) AS \`distinct\` FROM ${names.OPER_GRUPO_METRICA}`,
+    );
+    expect(Number(ids?.ids)).toBe(Number(ids?.distinct));
+  });
+
+  it('keeps the per-field conflict rule across nodes: 30 writers on one key, each from the base it read', async () => {
+    const oper = fixture.opers[100] ?? 0;
+    const first = await saveVia(0, [{ activity: oper, group: fixture.group, values: { METRICA2: 0 } }]);
+    expect(first.ok).toBe(true);
+    const outcomes = await Promise.all(
+      Array.from({ length: 30 }, async (_, index) => {
+        // Each writer reads through its own node, as a screen served by it would.
+        const [row] = await node(index).transaction(async (tx) => {
+          await tx.query('SET SESSION wsrep_sync_wait = 1');
+          return tx.query<{ METRICA2: number }>(
+            `SELECT METRICA2 FROM ${names.OPER_GRUPO_METRICA} WHERE OPER_SEQ_DB = ? AND IFNULL(DELETED, 0) = 0`,
+            [oper],
+          );
+        });
+        const base = Number(row?.METRICA2);
+        const outcome = await saveVia(index, [
+          { activity: oper, group: fixture.group, values: { METRICA2: index + 1 }, base: { METRICA2: base } },
+        ]);
+        return { ...outcome, base };
+      }),
+    );
+    const applied = outcomes.filter((outcome) => outcome.ok);
+    console.log(
+      `30 writers on one key: ${applied.length} applied, ${outcomes.filter((o) => !o.ok && o.code === 'METRIC_CONFLICT').length} conflicts, ${outcomes.filter((o) => !o.ok && o.code === 'METRICS_BUSY').length} busy`,
+    );
+    expect(applied.length).toBeGreaterThanOrEqual(1);
+    const history = await query<{ OLD_VALUE: string; NEW_VALUE: string; USUARIO_SEQ_DB: number }>(
+      'SELECT OLD_VALUE, NEW_VALUE, USUARIO_SEQ_DB FROM task_association_history WHERE OPER_SEQ_DB = ? AND ACTION = ? ORDER BY SEQ_DB',
+      [oper, 'update'],
+    );
+    // One change per applied save, each from the value the one before it stored: no update lost.
+    expect(history).toHaveLength(applied.length);
+    let current = '0';
+    for (const change of history) {
+      expect(change.OLD_VALUE).toBe(current);
+      const writer = Number(change.NEW_VALUE) - 1;
+      expect(applied.some((outcome) => outcome.index === writer && outcome.base === Number(current))).toBe(
+        true,
+      );
+      current = change.NEW_VALUE;
+    }
+    const [stored] = await query<{ METRICA2: number; n: number }>(
+      `SELECT MAX(METRICA2) AS METRICA2, COUNT(*) AS n FROM ${names.OPER_GRUPO_METRICA} WHERE OPER_SEQ_DB = ? AND IFNULL(DELETED, 0) = 0`,
+      [oper],
+    );
+    expect(stored).toMatchObject({ METRICA2: Number(current), n: 1 });
+  });
+
+  it('gives a new key one row when a writer on each node saves it at the same moment (40 keys)', async () => {
+    const keys = fixture.opers.slice(140, 180);
+    const outcomes = await Promise.all(
+      keys.flatMap((oper, key) =>
+        [0, 1, 2].map((nodeIndex) =>
+          saveVia(key * 3 + nodeIndex, [
+            { activity: oper, group: fixture.group, values: { METRICA2: nodeIndex } },
+          ]),
+        ),
+      ),
+    );
+    console.log(`40 new keys, a writer on each node: ${outcomes.filter((o) => o.ok).length} of 120 saved`);
+    for (const outcome of outcomes) if (!outcome.ok) expect(outcome.code).toBe('METRICS_BUSY');
+    const rows = await query<{ OPER_SEQ_DB: number; n: number }>(
+      `SELECT OPER_SEQ_DB, COUNT(*) AS n FROM ${names.OPER_GRUPO_METRICA} WHERE IFNULL(DELETED, 0) = 0 AND OPER_SEQ_DB IN (${keys.map(() => '?').join(', ')}) GROUP BY OPER_SEQ_DB`,
+      keys,
+    );
+    expect(rows.filter((row) => Number(row.n) !== 1)).toEqual([]);
+    expect(rows).toHaveLength(keys.length);
+  });
+
+  it('commits every acknowledged save of 60 writers on 20 keys without bases, each recorded once', async () => {
+    const keys = fixture.opers.slice(101, 121).filter((oper) => oper !== undefined);
+    const outcomes = await Promise.all(
+      Array.from({ length: 60 }, (_, index) =>
+        saveVia(index, [
+          {
+            activity: keys[index % keys.length] ?? 0,
+            group: fixture.group,
+            values: { METRICA2: 1000 + index },
+          },
+        ]),
+      ),
+    );
+    const acknowledged = outcomes.filter((outcome): outcome is Extract<Outcome, { ok: true }> => outcome.ok);
+    console.log(`60 writers on 20 keys: ${acknowledged.length} saved, ${60 - acknowledged.length} busy`);
+    for (const outcome of outcomes) if (!outcome.ok) expect(outcome.code).toBe('METRICS_BUSY');
+    // Every acknowledged save is on the cluster: its request id recorded once, in its transaction.
+    const recorded = await query<{ REQUEST_ID: string; n: number }>(
+      "SELECT REQUEST_ID, COUNT(*) AS n FROM task_association_request WHERE REQUEST_ID LIKE 'race-%' GROUP BY REQUEST_ID",
+    );
+    const ids = new Map(recorded.map((row) => [row.REQUEST_ID, Number(row.n)]));
+    for (const outcome of acknowledged) expect(ids.get(outcome.requestId), outcome.requestId).toBe(1);
+    const rows = await query<{ n: number }>(
+      `SELECT COUNT(*) AS n FROM ${names.OPER_GRUPO_METRICA} WHERE IFNULL(DELETED, 0) = 0 AND OPER_SEQ_DB IN (${keys.map(() => '?').join(', ')}) GROUP BY OPER_SEQ_DB`,
+      keys,
+    );
+    for (const row of rows) expect(Number(row.n)).toBe(1);
+  });
+});
