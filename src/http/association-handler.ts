@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DatabaseTimeoutError, TaskAssociationError } from '../model/errors.js';
+import { DatabaseConnectionError, DatabaseTimeoutError, TaskAssociationError } from '../model/errors.js';
 import { MetricBatch, parseInput } from '../model/metric-batch.js';
 import { checkOptions, hasMethods, isFunction } from '../model/options.js';
 import {
@@ -16,6 +16,7 @@ import {
 import { checkScope, type Scope } from '../model/scope.js';
 import { SeqDb, SeqDbText } from '../model/seq-db.js';
 import type { Database } from '../store/driver.js';
+import { isConnectionLoss } from '../store/failure.js';
 import { loadTaskTree } from '../tree/load-task-tree.js';
 import { readMetricHistory } from '../tree/metric-history.js';
 import { createPlanMemo } from '../tree/plan-memo.js';
@@ -340,6 +341,13 @@ function checkContext(given: AssociationContext): AssociationContext {
 }
 
 function errorResponse(error: unknown, onError: (error: unknown) => void): Response {
+  // A read whose connection broke under it (a cluster node gone): the client may try again.
+  if (error instanceof Error && !(error instanceof TaskAssociationError) && isConnectionLoss(error)) {
+    onError(error);
+    return errorJson(503, 'DATABASE_CONNECTION_LOST', 'the connection to the database was lost: try again', {
+      headers: { 'Retry-After': '1' },
+    });
+  }
   if (!(error instanceof TaskAssociationError)) {
     // A bug or a lost database: the details belong in the host's log, not in the response.
     onError(error);
@@ -348,7 +356,8 @@ function errorResponse(error: unknown, onError: (error: unknown) => void): Respo
   const status = statusOf(error);
   // The host's operators should hear of a database that stops answering and of an installation that
   // cannot serve (every 500), not only the client.
-  if (error instanceof DatabaseTimeoutError || status === 500) onError(error);
+  if (error instanceof DatabaseTimeoutError || error instanceof DatabaseConnectionError || status === 500)
+    onError(error);
   return errorJson(status, error.code, error.message, {
     ...(error.path === undefined ? {} : { path: error.path }),
     ...(error instanceof MetricConflictError ? { details: { conflicts: error.conflicts } } : {}),
@@ -373,7 +382,12 @@ function statusOf(error: TaskAssociationError): number {
   if (error instanceof InvalidRequestError) return 400;
   if (error instanceof NotFoundError) return 404;
   if (error instanceof ReadOnlyRowError || error instanceof ConflictError) return 409;
-  if (error instanceof BusyError || error instanceof DatabaseTimeoutError) return 503;
+  if (
+    error instanceof BusyError ||
+    error instanceof DatabaseTimeoutError ||
+    error instanceof DatabaseConnectionError
+  )
+    return 503;
   // The rest (ConfigurationError, the config reader's ConfigError, a bad table name in a parameter
   // row) is the installation's to fix, not the request's.
   return 500;

@@ -28,7 +28,7 @@ export function databaseFailure(error: unknown, after: string): TaskAssociationE
 }
 
 /** mysql2's errors for a connection that broke (fatal) or a network that failed under it. */
-function isConnectionLoss(error: Error): boolean {
+export function isConnectionLoss(error: Error): boolean {
   const code = 'code' in error ? String(error.code) : '';
   return (
     ('fatal' in error && error.fatal === true) ||

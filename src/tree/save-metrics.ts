@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import { z } from 'zod';
 import { type ColumnType, checkValue, columnNamed } from '../model/column-values.js';
-import { abbreviated } from '../model/errors.js';
+import { abbreviated, DatabaseConnectionError, TaskAssociationError } from '../model/errors.js';
 import type { Identifier } from '../model/identifier.js';
 import { ConfigurationError } from '../model/issues.js';
 import { MetricBatch, type MetricEntry, RequestId, SaveSource } from '../model/metric-batch.js';
@@ -18,6 +18,7 @@ import { formatScope, Scope } from '../model/scope.js';
 import { SeqDb } from '../model/seq-db.js';
 import { GivenPlan, type TreePlan } from '../model/tree-plan.js';
 import type { Database, SqlExecutor } from '../store/driver.js';
+import { isConnectionLoss } from '../store/failure.js';
 import {
   forgetRequestStatement,
   HISTORY_TABLE,
@@ -198,6 +199,16 @@ async function writeRetrying(db: Database, batch: CheckedBatch): Promise<SaveMet
     try {
       return await db.transaction((tx) => writeBatch(tx, batch));
     } catch (error) {
+      // The server went away under the save (a cluster node killed, a network cut): whether its
+      // COMMIT was applied is not known. The same save sent again with its request id is answered
+      // if it was, applied if it was not.
+      if (error instanceof Error && !(error instanceof TaskAssociationError) && isConnectionLoss(error)) {
+        throw new DatabaseConnectionError(
+          'DATABASE_CONNECTION_LOST',
+          `the connection to the database was lost while saving metrics of task sheet ${batch.taskSheet} (${error.message}): the save may or may not be stored; send it again with the same request id, which is then answered once, not applied twice`,
+          { cause: error },
+        );
+      }
       if (!isRetryable(error)) throw error;
       if (attempt >= MAX_ATTEMPTS) {
         throw new BusyError(

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TaskAssociationError } from '../../src/model/errors.js';
 import { tableNames } from '../../src/model/table-names.js';
 import { planTree } from '../../src/model/tree-plan.js';
 import { BusyError, MetricConflictError, saveMetrics } from '../../src/resolvers.js';
@@ -226,5 +227,86 @@ describe('saves on a Galera cluster, through every node at once', () => {
       keys,
     );
     for (const row of rows) expect(Number(row.n)).toBe(1);
+  });
+
+  it('goes on without a node killed mid-work: its clients get a clean error, nothing acknowledged is lost, and it rejoins', async () => {
+    const third = cluster().nodes[2];
+    if (third === undefined) throw new Error('no node 3');
+    const keys = fixture.opers.slice(180, 186);
+    const acknowledged: string[] = [];
+    const errors = new Map<string, number>();
+    const stopAt = Date.now() + 12_000;
+    // Two writers per node, each saving its own key again and again (a new value, a new request id
+    // each time), and sending a failed save again with the same id through the next node, as a
+    // client behind a load balancer would.
+    const writer = async (index: number) => {
+      const oper = keys[index] ?? 0;
+      for (let round = 1; Date.now() < stopAt; round++) {
+        const requestId = `kill-${index}-${round}`;
+        for (let attempt = 0; ; attempt++) {
+          try {
+            await saveMetrics(node(index + attempt), {
+              scope: SCOPE,
+              user: 7,
+              taskSheet: fixture.sheet,
+              plan,
+              requestId,
+              entries: [{ activity: oper, group: fixture.group, values: { METRICA2: round } }],
+            });
+            acknowledged.push(requestId);
+            break;
+          } catch (error) {
+            // Never a raw driver error: the package's own, with a code and a sentence.
+            expect(error).toBeInstanceOf(TaskAssociationError);
+            const code = (error as TaskAssociationError).code;
+            errors.set(code, (errors.get(code) ?? 0) + 1);
+            if (attempt > 20) throw error;
+            await new Promise((resolve) => setTimeout(resolve, 200));
+          }
+        }
+      }
+    };
+    const writers = keys.map((_, index) => writer(index));
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    await third.kill('SIGKILL');
+    await Promise.all(writers);
+    console.log(
+      `node 3 killed: ${acknowledged.length} saves acknowledged; errors on the way: ${[...errors].map(([code, n]) => `${code} x${n}`).join(', ') || 'none'}`,
+    );
+    expect(acknowledged.length).toBeGreaterThan(keys.length * 3);
+    for (const code of errors.keys()) {
+      expect([
+        'DATABASE_TIMEOUT',
+        'DATABASE_CONNECTION_LOST',
+        'DATABASE_UNREACHABLE',
+        'METRICS_BUSY',
+      ]).toContain(code);
+    }
+    // Every acknowledged save is committed on the cluster, once: its request id was recorded in it.
+    const recorded = await query<{ REQUEST_ID: string; n: number }>(
+      "SELECT REQUEST_ID, COUNT(*) AS n FROM task_association_request WHERE REQUEST_ID LIKE 'kill-%' GROUP BY REQUEST_ID",
+    );
+    const ids = new Map(recorded.map((row) => [row.REQUEST_ID, Number(row.n)]));
+    for (const requestId of acknowledged) expect(ids.get(requestId), requestId).toBe(1);
+    const rows = await query<{ n: number }>(
+      `SELECT COUNT(*) AS n FROM ${names.OPER_GRUPO_METRICA} WHERE IFNULL(DELETED, 0) = 0 AND OPER_SEQ_DB IN (${keys.map(() => '?').join(', ')}) GROUP BY OPER_SEQ_DB`,
+      keys,
+    );
+    expect(rows.map((row) => Number(row.n))).toEqual(keys.map(() => 1));
+    // Back, the node joins the others and serves saves again.
+    await third.restart();
+    const fresh = await openDatabase(scratch.urls[2] ?? '', { connectionLimit: 1 });
+    try {
+      const again = await saveMetrics(fresh, {
+        scope: SCOPE,
+        user: 7,
+        taskSheet: fixture.sheet,
+        plan,
+        entries: [{ activity: keys[0] ?? 0, group: fixture.group, values: { METRICA1: '1.00' } }],
+      });
+      expect(again.entries[0]?.stored).toMatchObject({ METRICA1: '1.00' });
+    } finally {
+      await fresh.close();
+    }
   });
 });
