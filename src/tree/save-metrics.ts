@@ -210,6 +210,13 @@ async function writeRetrying(db: Database, batch: CheckedBatch): Promise<SaveMet
         );
       }
       if (!isRetryable(error)) throw error;
+      if (attempt >= MAX_ATTEMPTS && isNodeNotReady(error)) {
+        throw new BusyError(
+          'DATABASE_NOT_READY',
+          `metrics of task sheet ${batch.taskSheet} could not be saved: the database node is not ready for writes (${error instanceof Error ? error.message : String(error)}: a Galera node cut off from the cluster's majority, or still joining it); nothing was written, send the batch again, through another node if it lasts`,
+          { cause: error },
+        );
+      }
       if (attempt >= MAX_ATTEMPTS) {
         throw new BusyError(
           'METRICS_BUSY',
@@ -687,6 +694,13 @@ const RETRYABLE = new Set([
   'ER_CHECKREAD',
   'ER_UNKNOWN_COM_ERROR',
 ]);
+
+/** A Galera node that is not part of the cluster's primary component (or not yet joined) refuses with 1047. */
+function isNodeNotReady(error: unknown): boolean {
+  return (
+    typeof error === 'object' && error !== null && 'code' in error && error.code === 'ER_UNKNOWN_COM_ERROR'
+  );
+}
 
 function isRetryable(error: unknown): boolean {
   const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;

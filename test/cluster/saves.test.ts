@@ -43,7 +43,7 @@ beforeAll(async () => {
     withId: false,
   });
   fixture.group = await insertRow(db, names.OPER_GRUPO, { ...live, CODIGO: 'G' });
-  for (let index = 0; index < 200; index++) {
+  for (let index = 0; index < 205; index++) {
     const oper = await insertRow(db, names.OPER, { ...live, CODIGO: `O${index}` });
     await insertRow(db, names.OPER_OPER_GRUPO, {
       ...live,
@@ -58,6 +58,13 @@ afterAll(async () => {
   await Promise.all(dbs.map((db) => db.close().catch(() => undefined)));
   await scratch?.drop();
 });
+
+/** An activity no test has saved yet. */
+function keysLeft(): number {
+  const oper = fixture.opers.pop();
+  if (oper === undefined) throw new Error('no activity left');
+  return oper;
+}
 
 function node(index: number): Database {
   const db = dbs[index % dbs.length];
@@ -308,5 +315,37 @@ describe('saves on a Galera cluster, through every node at once', () => {
     } finally {
       await fresh.close();
     }
+  });
+
+  it('answers a save through a node cut off from the majority with DATABASE_NOT_READY, and saves once it is back', async () => {
+    const third = cluster().nodes[2];
+    if (third === undefined) throw new Error('no node 3');
+    const admin = await openDatabase(scratch.urls[2] ?? '', { connectionLimit: 1 });
+    const oper = keysLeft();
+    const entries = [{ activity: oper, group: fixture.group, values: { METRICA2: 1 } }];
+    try {
+      await admin.execute("SET GLOBAL wsrep_provider_options = 'gmcast.isolate=1'");
+      for (const started = Date.now(); ; ) {
+        const status = await third.status();
+        if (status.reachable && !status.ready) break;
+        if (Date.now() - started > 30_000) throw new Error('node 3 stayed in the primary component');
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      await expect(
+        saveMetrics(node(2), { scope: SCOPE, user: 7, taskSheet: fixture.sheet, plan, entries }),
+      ).rejects.toMatchObject({
+        code: 'DATABASE_NOT_READY',
+        message: expect.stringContaining('not ready for writes'),
+      });
+    } finally {
+      await admin.execute("SET GLOBAL wsrep_provider_options = 'gmcast.isolate=0'");
+      await admin.close();
+    }
+    await third.waitSynced();
+    expect(
+      await saveMetrics(node(2), { scope: SCOPE, user: 7, taskSheet: fixture.sheet, plan, entries }),
+    ).toMatchObject({
+      inserted: 1,
+    });
   });
 });
