@@ -673,6 +673,90 @@ describe('under concurrency', () => {
   });
 });
 
+describe('beside a host writer that takes MAX(ID) + 1 without our lock', () => {
+  it('acknowledges each save only once it is stored, and fails none with a raw driver error', async () => {
+    const { db } = scratch();
+    const pool = await openDatabase(scratch().url, { connectionLimit: 8 });
+    const host = await openDatabase(scratch().url, { connectionLimit: 2 });
+    const keys = await insertRows(
+      db,
+      names.OPER,
+      Array.from({ length: 120 }, (_, index) => ({ ...SCOPE, CODIGO: `H${index}`, ...live })),
+    );
+    for (const oper of keys) {
+      await insertRow(db, names.OPER_OPER_GRUPO, {
+        ...SCOPE,
+        OPER_GRUPO_SEQ_DB: fixture.group,
+        OPER_SEQ_DB: oper,
+        ...live,
+      });
+    }
+    let writing = true;
+    const hostErrors = new Set<string>();
+    // The host's own screen: rows of another task sheet with the next ID it reads, no lock taken.
+    const hostWriter = async () => {
+      while (writing) {
+        await host
+          .execute(
+            `INSERT INTO ${names.OPER_GRUPO_METRICA} (EMPRESA, FILIAL, LOCAL, ID, INS_USUARIO_SEQ_DB, FOLHA_TAREFA_SEQ_DB, OPER_SEQ_DB, OPER_GRUPO_SEQ_DB)
+             SELECT ?, ?, ?, IFNULL(MAX(ID), 0) + 1, 1, ?, ?, ? FROM ${names.OPER_GRUPO_METRICA} WHERE EMPRESA = ? AND FILIAL = ? AND LOCAL = ?`,
+            [
+              SCOPE.EMPRESA,
+              SCOPE.FILIAL,
+              SCOPE.LOCAL,
+              fixture.otherSheet,
+              keys[0],
+              fixture.group,
+              SCOPE.EMPRESA,
+              SCOPE.FILIAL,
+              SCOPE.LOCAL,
+            ],
+          )
+          .catch((error: { code?: string }) => hostErrors.add(String(error.code)));
+      }
+    };
+    const hosts = [hostWriter(), hostWriter()];
+    try {
+      const outcomes = await Promise.all(
+        keys.map((oper) =>
+          saveMetrics(pool, {
+            scope: SCOPE,
+            user: 7,
+            taskSheet: fixture.sheet,
+            plan,
+            entries: [{ activity: oper, group: fixture.group, values: { METRICA2: 1 } }],
+          }).then(
+            () => 'saved',
+            (error: unknown) => {
+              // Colliding with the host is retried; past every retry it is the package's METRICS_BUSY.
+              expect(error).toMatchObject({ code: 'METRICS_BUSY' });
+              return 'busy';
+            },
+          ),
+        ),
+      );
+      writing = false;
+      await Promise.all(hosts);
+      const saved = keys.filter((_, index) => outcomes[index] === 'saved');
+      console.log(
+        `beside a host writer: ${saved.length} of ${keys.length} saved; the host's own inserts failed with ${[...hostErrors].join(', ') || 'nothing'}`,
+      );
+      const rows = await db.query<{ OPER_SEQ_DB: number; n: number }>(
+        `SELECT OPER_SEQ_DB, COUNT(*) AS n FROM ${names.OPER_GRUPO_METRICA} WHERE FOLHA_TAREFA_SEQ_DB = ? AND OPER_SEQ_DB IN (${keys.map(() => '?').join(', ')}) GROUP BY OPER_SEQ_DB`,
+        [fixture.sheet, ...keys],
+      );
+      const stored = new Map(rows.map((row) => [Number(row.OPER_SEQ_DB), Number(row.n)]));
+      for (const oper of saved) expect(stored.get(oper), `activity ${oper}`).toBe(1);
+      expect(rows).toHaveLength(saved.length);
+    } finally {
+      writing = false;
+      await Promise.all(hosts);
+      await pool.close();
+      await host.close();
+    }
+  });
+});
+
 describe('a database whose shared tables predate this version', () => {
   it.each(['task_association_history', 'task_association_request'])(
     'says %s is missing and how to create it, writing nothing',
