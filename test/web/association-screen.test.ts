@@ -1054,6 +1054,8 @@ describe('what a person types, and what they do while a save is on its way', () 
     const page = await newPage();
     await openScreen(page);
     await expand(page, 'S-NORTH — North field');
+    // Its children drawn before the page's clock is frozen: a frame still to come would never come.
+    await page.getByRole('treeitem', { name: 'G-SOIL — Soil preparation' }).waitFor();
     const north = page.getByRole('treeitem', { name: 'S-NORTH — North field' });
     await north.focus();
     // The page's clock, moved by hand: 400 ms between keys, within the 600 ms a word may pause.
