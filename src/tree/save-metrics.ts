@@ -24,6 +24,7 @@ import {
   HISTORY_TABLE,
   type HistoryWrite,
   historyStatement,
+  LOCK_TABLE,
   latestChanges,
   purgeRequestsStatement,
   REQUEST_TABLE,
@@ -175,7 +176,7 @@ async function savePlanned(
 }
 
 /**
- * The shared table (history, request ids) a save failed on for want of it, if it did: a database
+ * The shared table (history, request ids, on a cluster the lock rows) a save failed on for want of it, if it did: a database
  * whose tables predate them until `db sync` runs.
  */
 function missingSharedTable(error: unknown): string | undefined {
@@ -188,7 +189,7 @@ function missingSharedTable(error: unknown): string | undefined {
     return undefined;
   }
   const message = error instanceof Error ? error.message : '';
-  return [HISTORY_TABLE, REQUEST_TABLE].find((table) => message.includes(`.${table}'`));
+  return [HISTORY_TABLE, REQUEST_TABLE, LOCK_TABLE].find((table) => message.includes(`.${table}'`));
 }
 
 /** How often a batch is retried when concurrent writers deadlock or take the same new ID. */
