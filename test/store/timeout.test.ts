@@ -88,6 +88,50 @@ describe('a database that stops answering', () => {
     await expect(cut).rejects.toBeInstanceOf(DatabaseTimeoutError);
   });
 
+  it('answers a read and a save whose connection is reset under them with 503 DATABASE_CONNECTION_LOST, never a raw error', async () => {
+    const db = await openProxied({ connectionLimit: 2 });
+    const reported: unknown[] = [];
+    const handle = createAssociationHandler({
+      db,
+      context: async () => ({ scope: SCOPE_A, user: 7 }),
+      onError: (error) => reported.push(error),
+    });
+    const ask = (init: RequestInit = {}) =>
+      handle(
+        new Request(`http://host.test/associationtask?taskSheet=${ids.sheet}`, {
+          ...init,
+          headers: { accept: 'application/json', ...JSON_BODY },
+        }),
+      );
+    // The server "dies" as the tree's level read goes out.
+    proxy.resetWhen((sent) => sent.includes('__ta_parent'));
+    const read = await ask();
+    expect(read.status).toBe(503);
+    expect(read.headers.get('retry-after')).toBe('1');
+    expect(await read.json()).toMatchObject({ error: { code: 'DATABASE_CONNECTION_LOST' } });
+    // And as a save's locking read goes out: its outcome unknown, the client told to send it again.
+    proxy.resetWhen((sent) => sent.includes('GET_LOCK'));
+    const save = await ask({
+      method: 'PUT',
+      body: JSON.stringify({
+        entries: [{ activity: ids.oper, group: ids.group, values: { METRICA1: '1.00' } }],
+      }),
+    });
+    expect(save.status).toBe(503);
+    expect(await save.json()).toMatchObject({
+      error: { code: 'DATABASE_CONNECTION_LOST', message: expect.stringContaining('same request id') },
+    });
+    expect(reported).toHaveLength(2);
+    // The database is back: the same save goes through.
+    const again = await ask({
+      method: 'PUT',
+      body: JSON.stringify({
+        entries: [{ activity: ids.oper, group: ids.group, values: { METRICA1: '1.00' } }],
+      }),
+    });
+    expect(again.status).toBe(200);
+  });
+
   it('cuts a streamed read at the bound too', async () => {
     const db = await openProxied({ connectionLimit: 1 });
     proxy.partition();

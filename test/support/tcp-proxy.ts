@@ -13,6 +13,8 @@ export interface TcpProxy {
   readonly port: number;
   partition(): void;
   partitionWhen(match: (sent: string) => boolean): void;
+  /** Resets every open connection the moment a client sends bytes matching `match` (a server gone). */
+  resetWhen(match: (sent: string) => boolean): void;
   heal(): void;
   close(): Promise<void>;
 }
@@ -20,6 +22,7 @@ export interface TcpProxy {
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   let partitioned = false;
   let trigger: ((sent: string) => boolean) | undefined;
+  let reset: ((sent: string) => boolean) | undefined;
   const sockets = new Set<Socket>();
   const waiting: (() => void)[] = [];
   const server = createServer((client) => {
@@ -37,6 +40,11 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
       client.on('error', () => upstream.destroy());
       upstream.on('error', () => client.destroy());
       client.on('data', (chunk: Buffer) => {
+        if (reset?.(chunk.toString('latin1'))) {
+          reset = undefined;
+          for (const socket of sockets) socket.resetAndDestroy();
+          return;
+        }
         if (trigger?.(chunk.toString('latin1'))) {
           trigger = undefined;
           partitioned = true;
@@ -62,6 +70,9 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     },
     partitionWhen: (match) => {
       trigger = match;
+    },
+    resetWhen: (match) => {
+      reset = match;
     },
     heal: () => {
       partitioned = false;
