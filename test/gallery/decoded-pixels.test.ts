@@ -2,11 +2,11 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createDecodedPixelCache, type DecodedPixels } from '../../src/gallery/decoded-pixels.js';
 import { decodePixels } from '../../src/gallery/image-pipeline.js';
 import { GalleryLimits } from '../../src/gallery/limits.js';
-import { fixtureImage, sampleImage } from './support/images.js';
+import { largePhoto, sampleImage } from './support/images.js';
 
 const limits = GalleryLimits.parse({});
 // Real decodes: the 4096 px photo at 1280 px (4.9 MB of pixels), a 900 px photo at 640 px (0.7 MB).
-const large = () => decodePixels(fixtureImage('pixels-large.jpg'), 1280, limits);
+const large = async () => decodePixels(await largePhoto(), 1280, limits);
 const small = () => decodePixels(sampleImage('joy-preview.jpg'), 640, limits);
 
 afterEach(() => {

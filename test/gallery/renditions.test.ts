@@ -10,7 +10,7 @@ import {
   bombPng,
   cmykJpeg,
   exifRotatedJpeg,
-  fixtureImage,
+  largePhoto,
   png16Bit,
   SAMPLE_DIR,
   sampleImage,
@@ -329,14 +329,14 @@ describe('decodePixels and encodeWidth', () => {
   });
 
   it('keeps the pixels no wider than the widest width asked, nor than the image', async () => {
-    const large = await decodePixels(fixtureImage('pixels-large.jpg'), 1280, limits);
+    const large = await decodePixels(await largePhoto(), 1280, limits);
     expect([large.width, large.height, large.data.byteLength]).toEqual([1280, 1280, 1280 * 1280 * 3]);
     const small = await decodePixels(sampleImage('debian-logo-256.png'), 1280, limits);
     expect([small.width, small.height]).toEqual([256, 256]);
   });
 
   it('encodes every width of the srcset exactly as wide as listed, from one decode', async () => {
-    const bytes = fixtureImage('pixels-large.jpg');
+    const bytes = await largePhoto();
     const widths = srcsetOf(await sharp(bytes).metadata(), limits)
       .filter(({ variant }) => variant !== 'thumb')
       .map(({ width }) => width);

@@ -6,9 +6,19 @@ import sharp from 'sharp';
 export const SAMPLE_DIR = new URL('../../../examples/images/', import.meta.url).pathname;
 export const sampleImage = (name: string) => readFileSync(`${SAMPLE_DIR}${name}`);
 
-/** The shared fixtures beside the checkout: real images too large for the repository (a 4096 px photo). */
-export const FIXTURE_DIR = new URL('../../../../shared/fixtures/images/', import.meta.url).pathname;
-export const fixtureImage = (name: string) => readFileSync(`${FIXTURE_DIR}${name}`);
+let large: Promise<Buffer> | undefined;
+
+/**
+ * A 4096x4096 JPEG photo (a bundled sample photo, enlarged): what the shared fixtures' pixels-large.jpg
+ * stands for, made here so that a clone of the repository alone passes the tests.
+ */
+export const largePhoto = (): Promise<Buffer> => {
+  large ??= sharp(sampleImage('grace_hopper.jpg'))
+    .resize(4096, 4096, { fit: 'fill' })
+    .jpeg({ quality: 85 })
+    .toBuffer();
+  return large;
+};
 
 /** A JPEG cut in half: the header reads fine, decoding fails. */
 export const truncatedJpeg = () => {
