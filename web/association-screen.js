@@ -929,6 +929,16 @@ export function mountAssociationScreen(element, options) {
   }
 
   /**
+   * A failed request as a RequestError: the server's answer, or a network failure.
+   * @param {unknown} error
+   */
+  function failureOf(error) {
+    return error instanceof RequestError
+      ? error
+      : new RequestError(0, labels.networkError, undefined, undefined);
+  }
+
+  /**
    * What to tell a person about a failed request, in the page's language: the known codes by their
    * label, anything else by the server's own sentence.
    * @param {unknown} error
@@ -2138,10 +2148,7 @@ export function mountAssociationScreen(element, options) {
         answer = await put({ activity: node.data.id, group: node.data.group ?? null, values, base });
       } catch (error) {
         if (destroyed) return;
-        const failure =
-          error instanceof RequestError
-            ? error
-            : new RequestError(0, labels.networkError, undefined, undefined);
+        const failure = failureOf(error);
         const conflicted = failure.code === 'METRIC_CONFLICT' && failure.conflicts.length > 0;
         // The tree shows what is stored now.
         if (conflicted) for (const twin of twinsOf(node)) void refreshMetrics(twin);
@@ -2202,10 +2209,7 @@ export function mountAssociationScreen(element, options) {
         answer = await put({ activity: node.data.id, group: node.data.group ?? null, remove: true, base });
       } catch (error) {
         if (destroyed) return;
-        const failure =
-          error instanceof RequestError
-            ? error
-            : new RequestError(0, labels.networkError, undefined, undefined);
+        const failure = failureOf(error);
         const conflicted = failure.code === 'METRIC_CONFLICT' && failure.conflicts.length > 0;
         // Removed by someone else already: what the person asked for is so.
         const gone = failure.code === 'ENTRY_NOT_FOUND';
