@@ -27,7 +27,8 @@ import { readScreenStart } from '../tree/screen/start.js';
 import { explainTableErrors } from '../tree/table-diagnosis.js';
 import { loadTaskSheet } from '../tree/task-sheet.js';
 import { toResponse } from './answer.js';
-import { packageFiles } from './package-files.js';
+import { lastPathSegment, rewriteImports } from './module-imports.js';
+import { type FileVariant, packageFiles } from './package-files.js';
 import { parseQuery } from './query-parameters.js';
 import { readJsonBody } from './request-body.js';
 import { errorAnswer, jsonAnswer, methodNotAllowed, SECURITY_HEADERS } from './responses.js';
@@ -124,6 +125,22 @@ const ASSET_PARAMETER = 'asset';
 const ASSET_QUERY = z.strictObject({ [ASSET_PARAMETER]: z.string() });
 
 const screenFiles = packageFiles(SCREEN_ASSETS);
+const servedFiles: ReadonlySet<string> = new Set(SCREEN_ASSETS);
+
+/**
+ * A module as served at this request's URL: its relative imports name the handler's URL of each
+ * file (`./associationtask?asset=association-screen/tree.js`; see module-imports.ts), one variant
+ * per last path segment. Stylesheets are served as they are.
+ */
+function servedAs(url: URL, name: string): FileVariant | undefined {
+  if (!name.endsWith('.js')) return undefined;
+  const segment = lastPathSegment(url.pathname);
+  return {
+    key: segment,
+    make: (bytes) =>
+      Buffer.from(rewriteImports(Buffer.from(bytes).toString('utf8'), name, servedFiles, segment)),
+  };
+}
 
 /**
  * The association screen's endpoint, for the host to mount at `associationtask` (the link field's
@@ -133,7 +150,7 @@ const screenFiles = packageFiles(SCREEN_ASSETS);
  *   for JSON → 200 with the tree (`loadTaskTree`); answers vary on Accept;
  * - `GET ?taskSheet=42&part=start` → header, metric columns and first level; `&part=children&level=1&node=7`
  *   → that node's children; `&part=search&q=seed` → matching nodes with their paths;
- * - `GET ?asset=association-screen.js|css` → the screen's browser files;
+ * - `GET ?asset=association-screen.js|css` (and `association-screen/<module>.js`) → the screen's browser files;
  * - `GET ?taskSheet=42&part=history&activity=3&group=7` → `{ changes }`, the activity's metric history, newest first;
  * - `PUT ?taskSheet=42` with `{ "entries": [...], "requestId"?, "source"? }` as `application/json` from this
  *   site → 200 with `{ inserted, updated, removed, unchanged, entries, replayed }` (`saveMetrics`); an
@@ -166,7 +183,7 @@ export function createAssociationHandler(
     try {
       const url = new URL(request.url);
       if (url.searchParams.has(ASSET_PARAMETER)) {
-        return await assetResponse(request, parseQuery(ASSET_QUERY, url)[ASSET_PARAMETER]);
+        return await assetResponse(request, url, parseQuery(ASSET_QUERY, url)[ASSET_PARAMETER]);
       }
       if (request.method !== 'GET' && request.method !== 'PUT') {
         return toResponse(methodNotAllowed(request.method, 'GET, HEAD, PUT', VARY));
@@ -311,17 +328,22 @@ function missing(parameter: string, message: string): InvalidRequestError {
   return new InvalidRequestError('INVALID_REQUEST', `query at ${parameter}: ${message}`, { path: parameter });
 }
 
-async function assetResponse(request: Request, name: string): Promise<Response> {
+async function assetResponse(request: Request, url: URL, name: string): Promise<Response> {
   // A HEAD arrives here as its GET (see createAssociationHandler), and loses the body there.
   if (request.method !== 'GET') {
     return toResponse(methodNotAllowed(request.method, 'GET, HEAD', VARY));
   }
   if (!screenFiles.has(name)) {
-    return errorJson(404, 'NOT_FOUND', `no such file of the screen: ${SCREEN_ASSETS.join(' or ')}`, {
-      path: ASSET_PARAMETER,
-    });
+    return errorJson(
+      404,
+      'NOT_FOUND',
+      'no such file of the screen: association-screen.js, association-screen.css or a module of association-screen/',
+      { path: ASSET_PARAMETER },
+    );
   }
-  return toResponse(await screenFiles.answer(name, request.headers.get('if-none-match')));
+  return toResponse(
+    await screenFiles.answer(name, request.headers.get('if-none-match'), servedAs(url, name)),
+  );
 }
 
 /**

@@ -54,6 +54,27 @@ interface LoadedFile {
 }
 
 /**
+ * A file as served to some requests: made from the file's bytes (a module with its imports written
+ * for the URL it is served at, say). `key` names the variant: each is made once per key, and its
+ * ETag is over the bytes served.
+ */
+export interface FileVariant {
+  readonly key: string;
+  readonly make: (bytes: Uint8Array) => Uint8Array;
+}
+
+/** Variants kept per set of files: a host mounted at many paths makes more, never without bound. */
+const MAX_VARIANTS = 64;
+
+function loadedFile(name: string, bytes: Uint8Array): LoadedFile {
+  return {
+    bytes,
+    etag: `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`,
+    type: TYPES[name.slice(name.lastIndexOf('.'))] ?? 'application/octet-stream',
+  };
+}
+
+/**
  * Serves a fixed set of the package's `web/` files (and of its dependencies' browser files), so a
  * host that mounts one handler gets the browser code that goes with it without copying files into
  * its own static folder. Only names in `files` and `dependencies` are ever read (no path from a
@@ -87,14 +108,23 @@ export function packageFiles(files: readonly string[], dependencies: readonly De
             { cause: error },
           );
         })
-        .then((bytes) => ({
-          bytes,
-          etag: `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`,
-          type: TYPES[name.slice(name.lastIndexOf('.'))] ?? 'application/octet-stream',
-        }));
+        .then((bytes) => loadedFile(name, bytes));
       // A failed read is not remembered: the next request tries again.
       file.catch(() => loaded.delete(name));
       loaded.set(name, file);
+    }
+    return file;
+  }
+
+  const variants = new Map<string, Promise<LoadedFile>>();
+  function loadVariant(name: string, variant: FileVariant): Promise<LoadedFile> {
+    const key = `${name}\n${variant.key}`;
+    let file = variants.get(key);
+    if (file === undefined) {
+      if (variants.size >= MAX_VARIANTS) variants.clear();
+      file = load(name).then((original) => loadedFile(name, variant.make(original.bytes)));
+      file.catch(() => variants.delete(key));
+      variants.set(key, file);
     }
     return file;
   }
@@ -105,12 +135,13 @@ export function packageFiles(files: readonly string[], dependencies: readonly De
     /**
      * The file as an answer: 200 with its bytes, or 304 when `ifNoneMatch` names its ETag. The
      * caller has checked `has(name)`; an unknown name is a 404 anyway. A file that cannot be read
-     * throws a {@link PackageFileError}, for the caller to answer in its own error shape.
+     * throws a {@link PackageFileError}, for the caller to answer in its own error shape. With a
+     * `variant`, the variant's bytes are served instead of the file's.
      */
-    async answer(name: string, ifNoneMatch: string | null): Promise<Answer> {
+    async answer(name: string, ifNoneMatch: string | null, variant?: FileVariant): Promise<Answer> {
       const headers = { ...SECURITY_HEADERS, 'Cache-Control': 'no-cache' };
       if (!allowed.has(name)) return { status: 404, headers };
-      const file = await load(name);
+      const file = await (variant === undefined ? load(name) : loadVariant(name, variant));
       // Revalidated on each use (no-cache): after an upgrade a page never runs last release's code,
       // and while nothing changed the answer is a body-less 304.
       if (matchesEtag(ifNoneMatch, file.etag))

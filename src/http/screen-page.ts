@@ -1,5 +1,28 @@
+/**
+ * The modules the screen's entry (`association-screen.js`) imports, one concern each, served at
+ * `?asset=association-screen/<file>` (see module-imports.ts for how their imports reach them). Named
+ * one by one, as every served file is; a test keeps the list equal to the folder's files.
+ */
+export const SCREEN_MODULES = [
+  'association-screen/api.js',
+  'association-screen/conflicts.js',
+  'association-screen/confirm.js',
+  'association-screen/dom.js',
+  'association-screen/fields.js',
+  'association-screen/history.js',
+  'association-screen/labels.js',
+  'association-screen/modal.js',
+  'association-screen/screen.js',
+  'association-screen/search.js',
+  'association-screen/tree-keys.js',
+  'association-screen/tree-metrics.js',
+  'association-screen/tree.js',
+  'association-screen/values.js',
+  'association-screen/wording.js',
+] as const;
+
 /** The screen's browser files, served by the association handler itself at `?asset=<name>`. */
-export const SCREEN_ASSETS = ['association-screen.js', 'association-screen.css'] as const;
+export const SCREEN_ASSETS = ['association-screen.js', 'association-screen.css', ...SCREEN_MODULES] as const;
 
 /**
  * The policy of the screen's page: its own module and stylesheet, requests to its own origin,
@@ -20,7 +43,8 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c] 
 /**
  * The page a browser gets when it navigates to `associationtask?taskSheet=42`: no data, only the
  * screen's element, which loads its module and stylesheet from the same handler (`?asset=`) and
- * its data from the same URL. `endpoint` is the path the host mounted the handler at.
+ * its data from the same URL. `endpoint` is the path the host mounted the handler at. The entry's
+ * modules are preloaded beside it, so they arrive together rather than one import after another.
  */
 export function screenPage(options: { endpoint: string; taskSheet: number; lang: string }): string {
   const endpoint = escapeHtml(options.endpoint);
@@ -34,6 +58,7 @@ export function screenPage(options: { endpoint: string; taskSheet: number; lang:
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="${asset('association-screen.css')}">
 <script type="module" src="${asset('association-screen.js')}"></script>
+${SCREEN_MODULES.map((name) => `<link rel="modulepreload" href="${asset(name)}">`).join('\n')}
 </head>
 <body class="ta-page">
 <main>

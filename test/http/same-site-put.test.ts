@@ -1,5 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { rewriteImports } from '../../src/http/module-imports.js';
+import { SCREEN_ASSETS } from '../../src/http/screen-page.js';
 import { tableNames } from '../../src/model/table-names.js';
 import { createAssociationHandler } from '../../src/resolvers.js';
 import { useScratchDatabase } from '../support/database.js';
@@ -168,7 +170,9 @@ describe('one URL, two audiences', () => {
       expect(answer.headers.get('content-type')).toBe(type);
       expect(answer.headers.get('x-content-type-options')).toBe('nosniff');
       const etag = answer.headers.get('etag') ?? '';
-      expect(await answer.text()).toBe(await readFile(new URL(`../../web/${name}`, import.meta.url), 'utf8'));
+      // The file, its imports written as this handler's URL of the files they name (module-imports.ts).
+      const file = await readFile(new URL(`../../web/${name}`, import.meta.url), 'utf8');
+      expect(await answer.text()).toBe(rewriteImports(file, name, new Set(SCREEN_ASSETS), 'associationtask'));
       expect((await get({ 'if-none-match': etag }, `?asset=${name}`)).status).toBe(304);
     }
     for (const name of ['index.html', '../package.json', 'caroulsel-gallery.js']) {

@@ -1,0 +1,247 @@
+// @ts-check
+/**
+ * The association screen's one way to the server: every request it makes to the association
+ * handler, each bounded by a timeout and aborted with the screen, and the shapes of their answers.
+ *
+ * The answers' types are the server's own (`src/` ships in the package beside `web/`): a field
+ * renamed there fails `tsc` here, not a person at the screen.
+ */
+
+import { fill } from './labels.js';
+
+/** @typedef {import('../../src/tree/screen/nodes.js').ScreenNode} ScreenNode */
+/** @typedef {import('../../src/tree/screen/nodes.js').ScreenMetric} ScreenMetric */
+/** @typedef {import('../../src/tree/screen/start.js').ScreenStart} ScreenStart */
+/** @typedef {import('../../src/tree/screen/start.js').ScreenMetricColumn} MetricColumn */
+/** @typedef {import('../../src/tree/screen/search.js').SearchResult} SearchResult */
+/** @typedef {import('../../src/tree/screen/search.js').PathStep} PathStep */
+/** @typedef {import('../../src/tree/saved-row.js').LastChange} LastChange */
+/** @typedef {import('../../src/tree/metric-history.js').MetricChange} MetricChange */
+/** @typedef {import('../../src/tree/save-decision.js').SavedEntry} SavedEntry */
+/** @typedef {import('../../src/tree/save-metrics.js').SaveMetricsResult} SaveResult */
+/** @typedef {import('../../src/model/request-errors.js').MetricConflict} MetricConflict */
+/** @typedef {import('../../src/model/metric-batch.js').MetricEntry} MetricEntry */
+/** @typedef {import('../../src/model/metrics.js').MetricValue} MetricValue */
+/** @typedef {import('./labels.js').ScreenLabels} ScreenLabels */
+
+/** An error answer of the handler (`{ error: { code, message, path? } }`), or no answer at all (status 0). */
+export class RequestError extends Error {
+  /**
+   * @param {number} status 0 when no answer came
+   * @param {string} message
+   * @param {string | undefined} code
+   * @param {string | undefined} path
+   * @param {MetricConflict[]} [conflicts] a 409 `METRIC_CONFLICT`'s fields
+   */
+  constructor(status, message, code, path, conflicts = []) {
+    super(message);
+    this.status = status;
+    this.code = code;
+    this.path = path;
+    this.conflicts = conflicts;
+  }
+
+  /** A save refused because fields changed since the form read them (409 `METRIC_CONFLICT`). */
+  get conflicted() {
+    return this.code === 'METRIC_CONFLICT' && this.conflicts.length > 0;
+  }
+}
+
+/**
+ * A failed request as a RequestError: the server's answer, or a network failure.
+ * @param {unknown} error
+ * @param {string} networkError the text of a request that never got an answer
+ */
+export function failureOf(error, networkError) {
+  return error instanceof RequestError ? error : new RequestError(0, networkError, undefined, undefined);
+}
+
+/**
+ * What to tell a person about a failed request, in the page's language: the known codes by their
+ * label, anything else by the server's own sentence.
+ * @param {unknown} error
+ * @param {ScreenLabels} labels
+ * @param {number} taskSheet
+ */
+export function problemOf(error, labels, taskSheet) {
+  if (!(error instanceof RequestError)) return String(error);
+  switch (error.code) {
+    case 'INVALID_METRIC_VALUE':
+      return fill(labels.refusedValue, { detail: error.message });
+    case 'METRICS_BUSY':
+      return labels.busy;
+    case 'DATABASE_TIMEOUT':
+      return labels.slowServer;
+    // A 500 says nothing a person can act on beyond trying again (the host's operators hear of it).
+    case 'INTERNAL_ERROR':
+      return labels.serverFailed;
+    case 'READ_ONLY_ROW':
+      return labels.readOnlyRow;
+    case 'INACTIVE_ROW':
+      return labels.inactiveRow;
+    case 'NOT_IN_TREE':
+    case 'NODE_NOT_FOUND':
+      return labels.notInTree;
+    case 'TASK_SHEET_NOT_FOUND':
+      return fill(labels.notFound, { id: taskSheet });
+    case 'ENTRY_NOT_FOUND':
+      return labels.entryGone;
+    default:
+      return error.message;
+  }
+}
+
+/**
+ * A save's request id: the same for a retry of the same save (the server then answers the first
+ * one's outcome instead of applying it twice). `crypto.randomUUID` exists only in secure contexts
+ * (https, localhost); a host serving the screen over plain http on its network gets the same kind
+ * of id from `getRandomValues`, which every context has.
+ */
+function newRequestId() {
+  if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40;
+  bytes[8] = ((bytes[8] ?? 0) & 0x3f) | 0x80;
+  const hex = [...bytes].map((byte) => byte.toString(16).padStart(2, '0')).join('');
+  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
+}
+
+/**
+ * @typedef {object} ApiOptions
+ * @property {string} endpoint the association handler's URL
+ * @property {string} baseURI what a relative endpoint is read against (the page's)
+ * @property {number} taskSheet
+ * @property {number} timeoutMs longest wait for one request
+ * @property {AbortSignal} signal aborts every request (the screen's destroy())
+ * @property {string} networkError the text of a request that never got an answer
+ */
+
+/**
+ * The requests of one screen, to the handler at `endpoint` about one task sheet.
+ * @param {ApiOptions} options
+ */
+export function createApi(options) {
+  const base = new URL(options.endpoint, options.baseURI);
+  /** The last save or remove sent without an answer (or with a server failure): its retry keeps its id. */
+  /** @type {{ key: string, id: string } | undefined} */
+  let attempt;
+
+  /**
+   * One request: bounded by `timeoutMs`, aborted by the screen's signal (and by `init.signal`).
+   * Rejects with a RequestError, or with the abort when it was aborted.
+   * @param {Record<string, string | number>} params
+   * @param {RequestInit & { signal?: AbortSignal }} [init]
+   * @returns {Promise<unknown>}
+   */
+  async function call(params, init = {}) {
+    const url = new URL(base);
+    url.searchParams.set('taskSheet', String(options.taskSheet));
+    for (const [name, value] of Object.entries(params)) url.searchParams.set(name, String(value));
+    const signals = [options.signal, AbortSignal.timeout(options.timeoutMs)];
+    if (init.signal) signals.push(init.signal);
+    /** @type {Response} */
+    let response;
+    try {
+      response = await fetch(url, {
+        ...init,
+        credentials: 'same-origin',
+        headers: { accept: 'application/json', ...(init.headers ?? {}) },
+        signal: AbortSignal.any(signals),
+      });
+    } catch (error) {
+      if (options.signal.aborted || init.signal?.aborted) throw error;
+      throw new RequestError(0, options.networkError, undefined, undefined);
+    }
+    /** @type {any} */
+    let answer = null;
+    try {
+      answer = await response.json();
+    } catch {
+      // A proxy's HTML error page: the status says enough.
+    }
+    if (!response.ok) {
+      const error = answer?.error;
+      throw new RequestError(
+        response.status,
+        typeof error?.message === 'string' ? error.message : `HTTP ${response.status}`,
+        typeof error?.code === 'string' ? error.code : undefined,
+        typeof error?.path === 'string' ? error.path : undefined,
+        Array.isArray(error?.conflicts) ? error.conflicts : [],
+      );
+    }
+    return answer;
+  }
+
+  return {
+    /** Header, metric columns and the first level (`part=start`). */
+    start: () => /** @type {Promise<ScreenStart>} */ (call({ part: 'start' })),
+
+    /**
+     * The children of one node (`part=children`); without a parent, the first level.
+     * @param {{ level: number, id: number } | null} parent
+     */
+    children: (parent) =>
+      /** @type {Promise<{ nodes: ScreenNode[] }>} */ (
+        call(parent ? { part: 'children', level: parent.level, node: parent.id } : { part: 'children' })
+      ),
+
+    /**
+     * The nodes whose labels match `q`, each with its path (`part=search`).
+     * @param {string} q
+     * @param {AbortSignal} signal a newer search aborts this one
+     */
+    search: (q, signal) => /** @type {Promise<SearchResult>} */ (call({ part: 'search', q }, { signal })),
+
+    /**
+     * The changes of one activity's metrics, newest first (`part=history`).
+     * @param {number} activity
+     * @param {number | null | undefined} group null on a one-level tree, whose rows have none
+     */
+    history: (activity, group) =>
+      /** @type {Promise<{ changes: MetricChange[] }>} */ (
+        call(
+          group === null || group === undefined
+            ? { part: 'history', activity }
+            : { part: 'history', activity, group },
+        )
+      ),
+
+    /**
+     * PUTs one entry (a save or a remove). A retry of the same entry after no answer (or a server
+     * failure) carries the same request id, so a save that did get through is answered, not applied
+     * twice; anything else is a new save with a new id.
+     * @param {MetricEntry} entry
+     */
+    async put(entry) {
+      const key = JSON.stringify(entry);
+      const requestId = attempt?.key === key ? attempt.id : newRequestId();
+      attempt = { key, id: requestId };
+      try {
+        const answer = /** @type {SaveResult} */ (
+          await call(
+            {},
+            {
+              method: 'PUT',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ requestId, source: 'screen', entries: [entry] }),
+            },
+          )
+        );
+        attempt = undefined;
+        return answer;
+      } catch (error) {
+        if (!(error instanceof RequestError && (error.status === 0 || error.status >= 500))) {
+          attempt = undefined;
+        }
+        throw error;
+      }
+    },
+
+    /** Forgets the save that got no answer: the next one, even of the same entry, is a new save. */
+    forgetAttempt() {
+      attempt = undefined;
+    },
+  };
+}
+
+/** @typedef {ReturnType<typeof createApi>} ScreenApi */

@@ -1,0 +1,138 @@
+// @ts-check
+/**
+ * The modal's inputs, one per metric column: typed from the column (the phone's number keyboard,
+ * required when NOT NULL), each with where its preset came from, its problem and its conflict, and
+ * what it started from (its preset, and the base a save sends with it).
+ */
+
+import { BLOCK } from './dom.js';
+import { formatValue, isFractional, isWholeNumber, metricLabel } from './values.js';
+
+/** @typedef {import('./api.js').MetricColumn} MetricColumn */
+/** @typedef {import('./api.js').MetricValue} MetricValue */
+
+/**
+ * One metric's input and what is shown around it.
+ * @typedef {object} Field
+ * @property {HTMLInputElement} input
+ * @property {HTMLLabelElement} label
+ * @property {HTMLElement} source where the preset came from
+ * @property {HTMLElement} error the field's problem
+ * @property {HTMLElement} conflict what a refused save says of the field
+ * @property {MetricColumn} column
+ */
+
+/** @param {import('./dom.js').ScreenContext} ctx */
+export function createFields(ctx) {
+  const { create } = ctx;
+  const root = create('div', `${BLOCK}__fields`);
+  /** @type {Map<string, Field>} */
+  const inputs = new Map();
+  /** What each input was preset with (the server's value): a field is changed when its typed value differs. */
+  /** @type {Map<string, MetricValue>} */
+  const presets = new Map();
+  /** What each field's save starts from: the stored value when the key has a row, else null. */
+  /** @type {Map<string, MetricValue>} */
+  const bases = new Map();
+
+  /** @param {readonly MetricColumn[]} columns */
+  function setColumns(columns) {
+    root.replaceChildren();
+    inputs.clear();
+    for (const column of columns) {
+      const field = create('div', `${BLOCK}__field`);
+      const id = `${ctx.uid}-metric-${column.field}`;
+      const label = create('label', `${BLOCK}__field-label`, metricLabel(column));
+      label.htmlFor = id;
+      label.id = `${id}-label`;
+      const input = create('input', `${BLOCK}__input`);
+      input.id = id;
+      input.name = column.field;
+      input.type = 'text';
+      input.autocomplete = 'off';
+      input.inputMode = isWholeNumber(column.dataType)
+        ? 'numeric'
+        : isFractional(column.dataType)
+          ? 'decimal'
+          : 'text';
+      // A NOT NULL column: said before the person tries to save, not only when a save is refused.
+      if (!column.nullable) input.setAttribute('aria-required', 'true');
+      const source = create('p', `${BLOCK}__source`);
+      source.id = `${id}-source`;
+      const error = create('p', `${BLOCK}__field-error`);
+      error.id = `${id}-error`;
+      error.hidden = true;
+      // Where a refused save says, at the field, what is stored now and by whom.
+      const conflict = create('div', `${BLOCK}__conflict`);
+      conflict.id = `${id}-conflict`;
+      conflict.hidden = true;
+      input.setAttribute('aria-describedby', source.id);
+      input.addEventListener('input', () => showError(column.field, undefined));
+      field.append(label, input, source, error, conflict);
+      root.append(field);
+      inputs.set(column.field, { input, label, source, error, conflict, column });
+    }
+  }
+
+  /** The input's description: its problem, what a conflict says of it, where its preset came from. @param {string} field */
+  function describe(field) {
+    const entry = inputs.get(field);
+    if (!entry) return;
+    const ids = [];
+    if (!entry.error.hidden) ids.push(entry.error.id);
+    if (!entry.conflict.hidden) ids.push(`${entry.conflict.id}-title`);
+    ids.push(entry.source.id);
+    entry.input.setAttribute('aria-describedby', ids.join(' '));
+  }
+
+  /** @param {string} field @param {string | undefined} text undefined: no problem */
+  function showError(field, text) {
+    const entry = inputs.get(field);
+    if (!entry) return;
+    entry.error.textContent = text ?? '';
+    entry.error.hidden = text === undefined;
+    entry.input.setAttribute('aria-invalid', String(text !== undefined));
+    describe(field);
+  }
+
+  /** @param {string} field @param {string | undefined} source @param {MetricValue | undefined} value */
+  function showSource(field, source, value) {
+    const entry = inputs.get(field);
+    if (!entry) return;
+    entry.source.textContent = ctx.say.source(source, value);
+    entry.source.dataset.source = source ?? 'none';
+  }
+
+  /**
+   * Presets a field: the input shows `value` as the page's language writes it, the field starts from
+   * it, and says where it came from.
+   * @param {string} field @param {MetricValue} value @param {MetricValue} base @param {string | undefined} source
+   */
+  function preset(field, value, base, source) {
+    const entry = inputs.get(field);
+    if (!entry) return;
+    presets.set(field, value);
+    bases.set(field, base);
+    entry.input.value = value === null ? '' : formatValue(value, entry.column, ctx.lang);
+    showSource(field, source, value);
+    showError(field, undefined);
+  }
+
+  return {
+    root,
+    /** The inputs by metric column, in the form's order. */
+    inputs,
+    presets,
+    bases,
+    setColumns,
+    describe,
+    showError,
+    preset,
+    /** The stored value now: shown in the input, as the field's preset and base. @param {string} field @param {MetricValue} value */
+    takeStored: (field, value) => preset(field, value, value, 'saved'),
+    /** "A, B and C" of the fields' labels. @param {string[]} names */
+    names: (names) => ctx.say.list(names.map((field) => inputs.get(field)?.label.textContent ?? field)),
+  };
+}
+
+/** @typedef {ReturnType<typeof createFields>} Fields */

@@ -1,0 +1,380 @@
+// @ts-check
+/**
+ * The metric modal: the native `<dialog>` opened with `showModal()` (focus kept inside, Esc closes,
+ * focus back on the activity after), one input per metric, Save / Save and next / Cancel, Remove
+ * entry and History. A save sends only what the person changed, each field with the value it started
+ * from; its answer always lands on its own activity (Esc and Cancel wait for it).
+ */
+
+import { failureOf, problemOf } from './api.js';
+import { createConfirm } from './confirm.js';
+import { createConflicts } from './conflicts.js';
+import { BLOCK, button, statusRegion } from './dom.js';
+import { createFields } from './fields.js';
+import { createHistory } from './history.js';
+import { fill } from './labels.js';
+import { checkTyped, sameValue } from './values.js';
+
+/** @typedef {import('./tree.js').TreeNode} TreeNode */
+/** @typedef {import('./api.js').MetricEntry} MetricEntry */
+/** @typedef {import('./api.js').MetricValue} MetricValue */
+
+/**
+ * @param {import('./dom.js').ScreenContext} ctx
+ * @param {import('./tree.js').Tree} tree
+ * @param {import('./tree-metrics.js').TreeMetrics} treeMetrics
+ */
+export function createModal(ctx, tree, treeMetrics) {
+  const { create, labels } = ctx;
+  const dialog = create('dialog', `${BLOCK}__modal`);
+  const form = create('form', `${BLOCK}__form`);
+  form.method = 'dialog';
+  form.noValidate = true;
+  const title = create('h2', `${BLOCK}__modal-title`);
+  title.id = `${ctx.uid}-modal-title`;
+  dialog.setAttribute('aria-labelledby', title.id);
+  const trail = create('p', `${BLOCK}__modal-path`);
+  // Who wrote the entry last, and when: a person about to change it knows whose values these are.
+  const lastChangeLine = create('p', `${BLOCK}__last-change`);
+  const notice = create('p', `${BLOCK}__notice`, labels.readOnlyNotice);
+  notice.hidden = true;
+  const fields = createFields(ctx);
+  const { inputs } = fields;
+  const tools = create('div', `${BLOCK}__tools`);
+  const history = createHistory(ctx, () => current);
+  const removeButton = button(create, `${BLOCK}__button ${BLOCK}__button--danger`, labels.remove);
+  tools.append(history.toggle, removeButton);
+  const formError = create('p', `${BLOCK}__form-error`);
+  formError.setAttribute('role', 'alert');
+  formError.hidden = true;
+  // Visible as well as spoken: after "Save and next" it is the only sign, for a sighted person,
+  // that the previous activity was saved (the tree behind the dialog is dimmed).
+  const dialogStatus = statusRegion(create, `${BLOCK}__dialog-status`);
+  const actions = create('div', `${BLOCK}__actions`);
+  const cancel = button(create, `${BLOCK}__button`, labels.cancel);
+  const saveNext = button(create, `${BLOCK}__button`, labels.saveNext);
+  const save = create('button', `${BLOCK}__button ${BLOCK}__button--primary`, labels.save);
+  save.type = 'submit';
+  actions.append(cancel, saveNext, save);
+  form.append(
+    title,
+    trail,
+    lastChangeLine,
+    notice,
+    fields.root,
+    tools,
+    history.section,
+    formError,
+    actions,
+    dialogStatus,
+  );
+  const confirm = createConfirm(ctx, () => void removeEntry());
+  dialog.append(form, confirm.dialog);
+  const conflicts = createConflicts(ctx, fields, {
+    alert: showAlert,
+    lastChangeLine,
+    save,
+    busy: () => busy,
+    rowSeen: () => {
+      hasRow = true;
+    },
+  });
+
+  /** The activity the modal shows. @type {TreeNode | undefined} */
+  let current;
+  /** Whether the activity's key has a live row: without one, Save stores every value the form shows. */
+  let hasRow = false;
+  /** Counts the dialog's openings: a save's answer belongs to the opening it was sent from. */
+  let session = 0;
+  let busy = false;
+
+  cancel.addEventListener('click', () => dialog.close());
+  // Esc while a save is on its way would leave its answer to land on whatever opens next.
+  dialog.addEventListener('cancel', (event) => {
+    if (busy) event.preventDefault();
+  });
+  saveNext.addEventListener('click', () => void submit(true));
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void submit(false);
+  });
+  dialog.addEventListener('close', () => {
+    confirm.close();
+    const node = current;
+    current = undefined;
+    if (node && !ctx.destroyed() && node.item.isConnected) tree.focusNode(node, { scroll: false });
+  });
+  removeButton.addEventListener('click', () => {
+    if (current && !busy) confirm.ask(current.data.label, removeButton);
+  });
+
+  /**
+   * The form's alert: `text` shown and said, or (undefined) hidden. `spoken`: said only, the
+   * problem being shown at its field already.
+   * @param {string | undefined} text @param {{ spoken?: boolean }} [how]
+   */
+  function showAlert(text, how = {}) {
+    formError.hidden = text === undefined;
+    if (text === undefined) return;
+    formError.classList.toggle(`${BLOCK}__form-error--spoken`, how.spoken === true);
+    formError.textContent = text;
+  }
+
+  /** Shows `node`'s metrics, opening the dialog when it is closed. @param {TreeNode} node */
+  function open(node) {
+    current = node;
+    // What was said of another activity does not stay under this one ("Save and next" says its
+    // part after opening the next).
+    dialogStatus.textContent = '';
+    title.textContent = node.data.label;
+    const ancestors = [];
+    for (let up = node.parent; up; up = up.parent) ancestors.unshift(up.data.label);
+    trail.textContent = ancestors.join(' › ');
+    trail.hidden = ancestors.length === 0;
+    const editable = node.data.editable !== false;
+    notice.hidden = editable;
+    showAlert(undefined);
+    formError.textContent = '';
+    save.hidden = !editable;
+    saveNext.hidden = !editable;
+    cancel.textContent = editable ? labels.cancel : labels.close;
+    conflicts.clear();
+    ctx.api.forgetAttempt();
+    hasRow =
+      (node.data.lastChange ?? null) !== null ||
+      [...inputs.keys()].some((field) => node.data.metrics?.[field]?.source === 'saved');
+    const last = node.data.lastChange ?? null;
+    lastChangeLine.textContent =
+      last !== null
+        ? fill(labels.lastChange, { user: ctx.say.user(last.user), at: ctx.say.when(last.at) })
+        : hasRow
+          ? ''
+          : labels.neverSaved;
+    lastChangeLine.hidden = lastChangeLine.textContent === '';
+    removeButton.hidden = !(editable && hasRow);
+    history.reset();
+    confirm.close();
+    for (const [field, entry] of inputs) {
+      const metric = node.data.metrics?.[field];
+      const preset = metric?.value ?? null;
+      // A default is no stored value: a save of a key without a row starts from nothing.
+      fields.preset(field, preset, metric?.source === 'saved' ? preset : null, metric?.source);
+      entry.input.readOnly = !editable;
+      conflicts.render(field);
+    }
+    session++;
+    setBusy(false);
+    if (!dialog.open) dialog.showModal();
+    const first = editable ? inputs.values().next().value?.input : cancel;
+    first?.focus();
+    first instanceof HTMLInputElement && first.select();
+  }
+
+  /** @param {boolean} value @param {'save' | 'remove'} [what] */
+  function setBusy(value, what = 'save') {
+    busy = value;
+    form.setAttribute('aria-busy', String(value));
+    save.disabled = value;
+    saveNext.disabled = value;
+    cancel.disabled = value;
+    removeButton.disabled = value;
+    save.textContent = value && what === 'save' ? labels.saving : labels.save;
+    removeButton.textContent = value && what === 'remove' ? labels.removing : labels.remove;
+  }
+
+  /**
+   * Sends one entry of `node`, the modal busy meanwhile. Its answer belongs to the opening it was
+   * sent from: `stillOpen` says whether the dialog still shows it (a browser may close a dialog on a
+   * second Esc even while its cancel is refused). A save refused for a conflict has the tree read
+   * the activity again, so it shows what is stored now. Undefined once the screen is destroyed.
+   * @param {TreeNode} node @param {MetricEntry} entry @param {'save' | 'remove'} what
+   */
+  async function send(node, entry, what) {
+    setBusy(true, what);
+    const mine = session;
+    const stillOpen = () => {
+      const open = session === mine && dialog.open;
+      if (open) setBusy(false);
+      return open;
+    };
+    try {
+      const answer = await ctx.api.put(entry);
+      return ctx.destroyed() ? undefined : { answer, stillOpen: stillOpen() };
+    } catch (error) {
+      if (ctx.destroyed()) return undefined;
+      const failure = failureOf(error, labels.networkError);
+      if (failure.conflicted) treeMetrics.refreshTwins(node);
+      return { failure, stillOpen: stillOpen() };
+    }
+  }
+
+  /**
+   * After a save (or a save with nothing to send): "Save and next" shows the next activity, said
+   * inside the dialog with both named; else the dialog closes (if it still shows this save) and the
+   * page says `done`.
+   * @param {TreeNode | undefined} next @param {string} nextText @param {string} done @param {boolean} stillOpen
+   */
+  function moveOn(next, nextText, done, stillOpen) {
+    if (next) {
+      tree.focusNode(next, { scroll: true });
+      open(next);
+      ctx.announce(nextText);
+      return;
+    }
+    if (stillOpen) dialog.close();
+    ctx.announce(done);
+  }
+
+  /** The values a save sends (only the changed ones where the key has a row) and their bases, or the first bad input. */
+  function changes() {
+    /** @type {Record<string, MetricValue>} */
+    const values = {};
+    /** @type {Record<string, MetricValue>} */
+    const base = {};
+    /** @type {HTMLInputElement | undefined} */
+    let firstBad;
+    for (const [field, entry] of inputs) {
+      const checked = checkTyped(entry.column, entry.input.value, ctx.lang);
+      if (checked.ok) {
+        fields.showError(field, undefined);
+        // Only what the person changed is sent, with what it was changed from: a field left alone
+        // never overwrites what someone else saved meanwhile. A key without a row stores every
+        // value the form shows (the defaults the person saw and kept included).
+        if (hasRow && sameValue(entry.column, checked.value, fields.presets.get(field))) continue;
+        values[field] = checked.value;
+        base[field] = fields.bases.get(field) ?? null;
+      } else {
+        fields.showError(field, fill(labels[checked.problem], checked.params));
+        firstBad ??= entry.input;
+      }
+    }
+    return { values, base, firstBad };
+  }
+
+  /** @param {boolean} andNext */
+  async function submit(andNext) {
+    const node = current;
+    if (!node || node.data.editable === false || save.disabled) return;
+    // A refused remove's view has done its work once the person saves instead.
+    conflicts.drop('remove');
+    const waiting = conflicts.waiting();
+    if (waiting.length > 0) {
+      showAlert(fill(labels.chooseFirst, { fields: fields.names(waiting) }));
+      conflicts.focus(waiting[0]);
+      return;
+    }
+    const { values, base, firstBad } = changes();
+    if (firstBad) {
+      firstBad.focus();
+      // Focus that stays on the field (Enter pressed in it) says nothing new: the alert says it.
+      // Shown at the field already: the summary is for screen readers only, not a second box.
+      showAlert(
+        fill(labels.checkField, {
+          field: firstBad.labels?.[0]?.textContent ?? firstBad.name,
+          problem: inputs.get(firstBad.name)?.error.textContent ?? '',
+        }),
+        { spoken: true },
+      );
+      return;
+    }
+    showAlert(undefined);
+    formError.classList.remove(`${BLOCK}__form-error--spoken`);
+    const nextOf = () => (andNext ? tree.nextTask(node) : undefined);
+    if (Object.keys(values).length === 0) {
+      // Nothing to send: a request would only write the same values again.
+      const next = nextOf();
+      moveOn(
+        next,
+        fill(labels.nothingChangedNext, { label: node.data.label, next: next?.data.label ?? '' }),
+        fill(labels.nothingChanged, { label: node.data.label }),
+        true,
+      );
+      return;
+    }
+    const sent = await send(
+      node,
+      { activity: node.data.id, group: node.data.group ?? null, values, base },
+      'save',
+    );
+    if (sent === undefined) return;
+    if ('failure' in sent) {
+      const { failure } = sent;
+      if (!sent.stillOpen) {
+        // Its dialog is gone: say so aloud rather than on another activity's form.
+        ctx.announce(
+          failure.conflicted
+            ? fill(labels.conflictAway, { label: node.data.label })
+            : `${node.data.label}: ${fill(labels.saveError, { message: problem(failure) })}`,
+        );
+        return;
+      }
+      if (failure.conflicted && conflicts.show(failure.conflicts, 'save')) return;
+      // A field's own problem goes to that field: the path ends in the metric's column.
+      const field = failure.path?.match(/^entries\.\d+\.(?:values|base)\.(.+)$/)?.[1];
+      if (field !== undefined && inputs.has(field)) {
+        fields.showError(field, problem(failure));
+        inputs.get(field)?.input.focus();
+      } else showAlert(fill(labels.saveError, { message: problem(failure) }));
+      return;
+    }
+    treeMetrics.applySaved(node, sent.answer);
+    const next = sent.stillOpen ? nextOf() : undefined;
+    moveOn(
+      next,
+      fill(labels.savedNext, { label: node.data.label, next: next?.data.label ?? '' }),
+      fill(labels.saved, { label: node.data.label }),
+      sent.stillOpen,
+    );
+  }
+
+  /** Removes the activity's saved entry (confirmed first): the defaults apply again. */
+  async function removeEntry() {
+    const node = current;
+    if (!node || node.data.editable === false || busy) return;
+    conflicts.drop();
+    showAlert(undefined);
+    /** @type {Record<string, MetricValue>} */
+    const base = {};
+    for (const field of inputs.keys()) base[field] = fields.bases.get(field) ?? null;
+    const group = node.data.group ?? null;
+    const sent = await send(node, { activity: node.data.id, group, remove: true, base }, 'remove');
+    if (sent === undefined) return;
+    if ('failure' in sent) {
+      const { failure } = sent;
+      // Removed by someone else already: what the person asked for is so.
+      const gone = failure.code === 'ENTRY_NOT_FOUND';
+      if (gone)
+        treeMetrics.applySaved(node, {
+          entries: [{ activity: node.data.id, group, stored: null, lastChange: null }],
+        });
+      if (gone || !sent.stillOpen) {
+        if (sent.stillOpen) dialog.close();
+        ctx.announce(
+          `${node.data.label}: ${gone ? labels.entryGone : fill(labels.removeError, { message: problem(failure) })}`,
+        );
+        return;
+      }
+      if (failure.conflicted && conflicts.show(failure.conflicts, 'remove')) return;
+      showAlert(fill(labels.removeError, { message: problem(failure) }));
+      removeButton.focus();
+      return;
+    }
+    if (sent.stillOpen) dialog.close();
+    treeMetrics.applySaved(node, sent.answer);
+    ctx.announce(fill(labels.removed, { label: node.data.label }));
+  }
+
+  /** @param {unknown} error */
+  function problem(error) {
+    return problemOf(error, labels, ctx.taskSheet);
+  }
+
+  return {
+    dialog,
+    /** The modal's own live region: while it is open the rest of the page is inert. */
+    status: dialogStatus,
+    /** @param {readonly import('./api.js').MetricColumn[]} columns */
+    setColumns: (columns) => fields.setColumns(columns),
+    open,
+  };
+}

@@ -1,0 +1,138 @@
+// @ts-check
+/**
+ * The metric values beside each activity in the tree (chips, each with where its value came from),
+ * and keeping them true after a save: every copy of the activity shows the row as stored, and an
+ * activity whose defaults only the server knows is read again.
+ */
+
+import { BLOCK } from './dom.js';
+import { formatValue, metricLabel } from './values.js';
+
+/** @typedef {import('./dom.js').ScreenContext} ScreenContext */
+/** @typedef {import('./tree.js').TreeNode} TreeNode */
+/** @typedef {import('./api.js').ScreenMetric} ScreenMetric */
+/** @typedef {import('./api.js').SavedEntry} SavedEntry */
+
+/**
+ * The metric values beside an activity's label, each with its source.
+ * @param {ScreenContext} ctx @param {TreeNode} node @param {HTMLElement} into
+ */
+export function renderChips(ctx, node, into) {
+  const { create, labels } = ctx;
+  into.replaceChildren();
+  for (const column of ctx.columns) {
+    const metric = node.data.metrics?.[column.field];
+    const chip = create(
+      'span',
+      `${BLOCK}__chip ${BLOCK}__chip--${(metric?.source ?? 'none').replace(':', '-')}`,
+    );
+    const value =
+      metric?.value === null || metric?.value === undefined
+        ? labels.empty_value
+        : formatValue(metric.value, column, ctx.lang);
+    chip.append(
+      create('span', `${BLOCK}__chip-name`, metricLabel(column)),
+      create('span', `${BLOCK}__chip-value`, value),
+    );
+    const source =
+      metric?.source === 'saved'
+        ? labels.chipSaved
+        : metric?.source?.startsWith('default')
+          ? labels.chipDefault
+          : '';
+    if (source) chip.append(create('span', `${BLOCK}__chip-source`, source));
+    into.append(chip);
+  }
+  if (node.data.editable === false) {
+    into.append(create('span', `${BLOCK}__lock`, labels.readOnly));
+    node.item.classList.add(`${BLOCK}__item--read-only`);
+  }
+}
+
+/** Draws an activity's chips again, from its data. @param {ScreenContext} ctx @param {TreeNode} node */
+function redrawChips(ctx, node) {
+  const details = node.item.querySelector(`.${BLOCK}__metrics`);
+  if (details instanceof HTMLElement) renderChips(ctx, node, details);
+}
+
+/**
+ * @param {ScreenContext} ctx
+ * @param {import('./tree.js').Tree} tree
+ */
+export function createTreeMetrics(ctx, tree) {
+  /**
+   * Every node showing the same metric row as `node` (same activity, same parent group), itself
+   * included: the tree shows an activity under each node its group hangs from.
+   * @param {TreeNode} node
+   */
+  function twinsOf(node) {
+    const twins = [...tree.nodes()].filter(
+      (other) =>
+        other.data.kind === 'task' && other.data.id === node.data.id && other.data.group === node.data.group,
+    );
+    return twins.includes(node) ? twins : [node, ...twins];
+  }
+
+  /**
+   * Reads an activity's metrics again: after a remove its defaults apply, which only the server
+   * knows, and after a refused save the tree shows what others stored meanwhile. One request (the
+   * activity's branch); on failure the chips keep what they showed.
+   * @param {TreeNode} node
+   */
+  async function refreshMetrics(node) {
+    const saves = node.saves;
+    try {
+      const data = await ctx.api.children(node.parent?.data ?? null);
+      const fresh = data.nodes.find((child) => child.kind === 'task' && child.id === node.data.id);
+      // A save made meanwhile is newer than this read: its values stay.
+      if (fresh === undefined || ctx.destroyed() || node.saves !== saves) return;
+      node.data = fresh;
+      redrawChips(ctx, node);
+    } catch {
+      // What was saved stays shown; the next load of the screen shows the default.
+    }
+  }
+
+  /** The tree shows what is stored now (after a save refused for a conflict). @param {TreeNode} node */
+  function refreshTwins(node) {
+    for (const twin of twinsOf(node)) void refreshMetrics(twin);
+  }
+
+  /**
+   * Takes a save's answer into the tree: every copy of the activity shows the row as stored (and
+   * starts its next save from it), with who changed it; an entry without a row any more (removed)
+   * is read again, since only the server knows its defaults.
+   * @param {TreeNode} node
+   * @param {{ readonly entries: readonly SavedEntry[] }} answer
+   */
+  function applySaved(node, answer) {
+    const saved = answer.entries.find(
+      (entry) => entry.activity === node.data.id && (entry.group ?? null) === (node.data.group ?? null),
+    );
+    for (const twin of twinsOf(node)) {
+      twin.saves = (twin.saves ?? 0) + 1;
+      if (saved?.stored) {
+        const stored = saved.stored;
+        /** @type {Record<string, ScreenMetric>} */
+        const metrics = { ...twin.data.metrics };
+        for (const column of ctx.columns) {
+          if (column.field in stored)
+            metrics[column.field] = { value: stored[column.field] ?? null, source: 'saved' };
+        }
+        twin.data = { ...twin.data, metrics, lastChange: saved.lastChange ?? null };
+      } else if (saved) {
+        // Until the re-read answers, nothing is shown as saved: a save started meanwhile starts from no row.
+        /** @type {Record<string, ScreenMetric>} */
+        const metrics = {};
+        for (const column of ctx.columns) metrics[column.field] = { value: null, source: 'none' };
+        twin.data = { ...twin.data, metrics, lastChange: null };
+      }
+      redrawChips(ctx, twin);
+      if (!saved?.stored) void refreshMetrics(twin);
+    }
+  }
+
+  return { applySaved, refreshTwins };
+}
+
+/** @typedef {ReturnType<typeof createTreeMetrics>} TreeMetrics */

@@ -1,0 +1,245 @@
+// @ts-check
+/**
+ * Values of metric columns: what a person typed read against the column's database type
+ * (`checkTyped`), and values written as the page's language writes them (`formatValue`,
+ * `headerText`), as the database keeps them (`asStored`), and compared by value (`sameValue`).
+ * Pure functions of their arguments: nothing here touches the page.
+ */
+
+import { isPortuguese } from './labels.js';
+
+/** @typedef {import('./api.js').MetricColumn} MetricColumn */
+/** @typedef {import('./labels.js').ScreenLabels} ScreenLabels */
+
+const INTEGER_BITS = /** @type {Record<string, number>} */ ({
+  tinyint: 8,
+  smallint: 16,
+  mediumint: 24,
+  int: 32,
+  bigint: 64,
+});
+
+/**
+ * Whether a column keeps whole numbers (`int`, `bigint`, ...).
+ * @param {string | null} dataType
+ */
+export function isWholeNumber(dataType) {
+  return dataType !== null && dataType in INTEGER_BITS;
+}
+
+/**
+ * Whether a column keeps numbers with decimals (`decimal`, `float`, `double`).
+ * @param {string | null | undefined} dataType
+ */
+export function isFractional(dataType) {
+  return dataType === 'decimal' || dataType === 'float' || dataType === 'double';
+}
+
+/**
+ * Checks what a person typed against the metric column's database type, as the server does.
+ * Returns the value to send (decimals as exact text, integers as numbers, empty as null) or the
+ * label key and parameters of the problem.
+ *
+ * @param {MetricColumn} column
+ * @param {string} typed
+ * @param {string} lang decides the decimal separator accepted besides "."
+ * @returns {{ ok: true, value: string | number | null } | { ok: false, problem: keyof ScreenLabels, params?: Record<string, string | number> }}
+ */
+export function checkTyped(column, typed, lang) {
+  const text = typed.trim();
+  if (text === '') return column.nullable ? { ok: true, value: null } : { ok: false, problem: 'required' };
+  const bits = column.dataType === null ? undefined : INTEGER_BITS[column.dataType];
+  const pt = isPortuguese(lang);
+  // Thousands may be grouped as the language writes them ("1.500" in pt-BR, "1,500" in English) in
+  // a column of whole numbers, a decimal of scale 0 included: it cannot mean 1.5, so the grouping is
+  // unambiguous there. A first group of 0 ("0.750") is no grouping at all.
+  const grouping = pt ? /^-?[1-9]\d{0,2}(\.\d{3})+$/ : /^-?[1-9]\d{0,2}(,\d{3})+$/;
+  const ungrouped = grouping.test(text) ? text.replace(/[.,]/g, '') : text;
+  if (bits !== undefined) {
+    const whole = ungrouped;
+    if (!/^-?\d+$/.test(whole)) return { ok: false, problem: 'notWhole' };
+    const number = BigInt(whole);
+    const min = column.unsigned ? 0n : -(2n ** BigInt(bits - 1));
+    const max = column.unsigned ? 2n ** BigInt(bits) - 1n : 2n ** BigInt(bits - 1) - 1n;
+    if (number < min || number > max) {
+      return { ok: false, problem: 'outOfRange', params: { min: String(min), max: String(max) } };
+    }
+    return { ok: true, value: Number.isSafeInteger(Number(number)) ? Number(number) : whole };
+  }
+  if (isFractional(column.dataType)) {
+    const precision = column.precision ?? 10;
+    const scale = column.scale ?? 0;
+    const wholeDecimal = column.dataType === 'decimal' && scale === 0 && ungrouped !== text;
+    const read = wholeDecimal ? ungrouped : pt ? brazilianNumber(text) : englishNumber(text);
+    if (typeof read !== 'string') return { ok: false, problem: read.problem };
+    const normal = read;
+    if (column.unsigned && normal.startsWith('-') && /[1-9]/.test(normal)) {
+      if (column.dataType !== 'decimal') return { ok: false, problem: 'notNegative' };
+      const largest = `${'9'.repeat(precision - scale)}${scale > 0 ? `.${'9'.repeat(scale)}` : ''}`;
+      return {
+        ok: false,
+        problem: 'outOfRange',
+        params: { min: 0, max: pt ? largest.replace('.', ',') : largest },
+      };
+    }
+    if (column.dataType !== 'decimal') return { ok: true, value: Number(normal) };
+    const [whole = '', fraction = ''] = normal.replace(/^-/, '').split('.');
+    if (fraction.replace(/0+$/, '').length > scale) {
+      return {
+        ok: false,
+        problem: scale === 0 ? 'notWhole' : scale === 1 ? 'tooManyDecimalsOne' : 'tooManyDecimals',
+        params: { scale },
+      };
+    }
+    if (whole.replace(/^0+/, '').length > precision - scale) {
+      return { ok: false, problem: 'tooManyDigits', params: { digits: precision - scale } };
+    }
+    return { ok: true, value: normal };
+  }
+  if (column.maxLength !== null && [...text].length > column.maxLength) {
+    return { ok: false, problem: 'tooLong', params: { max: column.maxLength } };
+  }
+  return { ok: true, value: text };
+}
+
+/**
+ * A saved value as the page's language writes it, for the tree and the modal's preset: decimals get
+ * pt-BR's comma (12.5 → "12,5"); text is shown as it is saved, since a point in "v1.2" is no decimal
+ * point. What it returns, saved again unchanged, is the same value ({@link checkTyped} reads it back).
+ *
+ * @param {string | number} value
+ * @param {MetricColumn} column
+ * @param {string} lang
+ */
+export function formatValue(value, column, lang) {
+  let text = String(value);
+  // A default copied from a column of another type ("6.00" from a decimal into a whole-number
+  // metric, "1.2500" into two decimals) is written as the metric's own column keeps it, where that
+  // changes no digit: preset as it came, it could not be saved unchanged.
+  if (isWholeNumber(column.dataType)) text = text.replace(/^(-?\d+)\.0+$/, '$1');
+  if (column.dataType === 'decimal' && column.scale !== null) {
+    const scale = column.scale;
+    text = text.replace(/^(-?\d+)\.(\d+)$/, (whole, integer, fraction) => {
+      const kept = fraction.replace(/0+$/, '');
+      if (kept.length > scale || fraction.length <= scale) return whole;
+      return scale === 0 ? integer : `${integer}.${kept.padEnd(scale, '0')}`;
+    });
+  }
+  return isFractional(column.dataType) && isPortuguese(lang) ? text.replace('.', ',') : text;
+}
+
+/**
+ * A header value as the page's language writes it: in pt-BR a decimal with its comma ("12,50") and a
+ * date day first ("20/11/2026"); English keeps the point and the ISO date. Text is shown as it is.
+ *
+ * @param {string} value
+ * @param {string | null | undefined} dataType
+ * @param {string} lang
+ */
+export function headerText(value, dataType, lang) {
+  if (!isPortuguese(lang)) return value;
+  if (isFractional(dataType)) return value.replace('.', ',');
+  const day = dataType === 'date' ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(value) : null;
+  return day === null ? value : `${day[3]}/${day[2]}/${day[1]}`;
+}
+
+/**
+ * A value just saved as the database keeps it, so the tree shows what a reload would: a decimal
+ * with its column's places ("12.5" in decimal(10,2) is "12.50"); anything else as it is.
+ *
+ * @param {string | number} value
+ * @param {MetricColumn} column
+ */
+export function asStored(value, column) {
+  if (typeof value !== 'string' || column.dataType !== 'decimal' || !column.scale) return value;
+  const [whole = '', fraction = ''] = value.split('.');
+  return `${whole}.${fraction.padEnd(column.scale, '0')}`;
+}
+
+/**
+ * Whether two values of a metric column are the same value: what {@link checkTyped} read from the
+ * input against what the form was preset with (as the server sent it). Numbers by value ("20",
+ * "20.00" and 20 are one value in a decimal column; "6.00" and 6 in a whole-number one), text as
+ * typed, trimmed; empty only equals empty.
+ *
+ * @param {MetricColumn} column
+ * @param {string | number | null | undefined} a
+ * @param {string | number | null | undefined} b
+ */
+export function sameValue(column, a, b) {
+  if (a === null || a === undefined || b === null || b === undefined) {
+    return (a ?? null) === (b ?? null);
+  }
+  if (!isWholeNumber(column.dataType) && !isFractional(column.dataType))
+    return String(a).trim() === String(b).trim();
+  const x = plainNumber(String(a));
+  const y = plainNumber(String(b));
+  return x !== undefined && y !== undefined ? x === y : String(a) === String(b);
+}
+
+/**
+ * A number's digits in one spelling ("-012.500" → "-12.5", "-0.0" → "0"), compared as text so no
+ * decimal passes through a float; undefined for anything else (an exponent, say).
+ * @param {string} text
+ */
+function plainNumber(text) {
+  const parts = /^([+-]?)(\d*)(?:\.(\d*))?$/.exec(text.trim());
+  if (parts === null || (parts[2] === '' && (parts[3] ?? '') === '')) return undefined;
+  const whole = (parts[2] ?? '').replace(/^0+/, '') || '0';
+  const fraction = (parts[3] ?? '').replace(/0+$/, '');
+  const digits = fraction === '' ? whole : `${whole}.${fraction}`;
+  return parts[1] === '-' && digits !== '0' ? `-${digits}` : digits;
+}
+
+/**
+ * A decimal as pt-BR writes it, in plain digits with "." as the point: "12,50" and "1.500,25" (points
+ * group thousands, a comma starts the decimals). A point without a comma is refused rather than
+ * guessed: pt-BR reads "1.500" as fifteen hundred, and a person used to the point as the decimal mark
+ * means one and a half; one group or more with a comma ("1.500,00"), or two groups ("1.500.000"), can
+ * only be thousands.
+ * @param {string} text trimmed
+ * @returns {string | { problem: 'notNumber' | 'ambiguousPoint' }}
+ */
+function brazilianNumber(text) {
+  if (/^-?\d+(,\d+)?$/.test(text)) return text.replace(',', '.');
+  const grouped = /^-?[1-9]\d{0,2}((\.\d{3})+)(,\d+)?$/.exec(text);
+  if (grouped !== null && (grouped[3] !== undefined || (grouped[1] ?? '').length > 4)) {
+    return text.replace(/\./g, '').replace(',', '.');
+  }
+  return text.includes('.') && /^[-\d.,]+$/.test(text)
+    ? { problem: 'ambiguousPoint' }
+    : { problem: 'notNumber' };
+}
+
+/**
+ * A decimal as English writes it, in plain digits: "12.50" and "1,500.25" (commas group thousands).
+ * A comma without a point is refused rather than guessed, as pt-BR's lone point is: English reads
+ * "1,500" as fifteen hundred, and a person used to the comma as the decimal mark (our users, often
+ * on English browsers) means one and a half; "0,750" is no English number at all. Two groups
+ * ("1,500,000"), or a group with a point ("1,500.00"), can only be thousands.
+ * @param {string} text trimmed
+ * @returns {string | { problem: 'notNumber' | 'ambiguousComma' }}
+ */
+function englishNumber(text) {
+  if (/^-?\d+(\.\d+)?$/.test(text)) return text;
+  if (/^-?[1-9]\d{0,2}((,\d{3}){2,}|(,\d{3})+\.\d+)$/.test(text)) return text.replace(/,/g, '');
+  return /^-?\d+,\d+$/.test(text) ? { problem: 'ambiguousComma' } : { problem: 'notNumber' };
+}
+
+/**
+ * What a metric is called on screen: its TREE_VIEW label, else (the server then sends the column's
+ * name as its label) the column's name made readable, as headers are.
+ * @param {MetricColumn} column
+ */
+export function metricLabel(column) {
+  return column.label === column.field ? humanize(column.field) : column.label;
+}
+
+/**
+ * A column name as a heading when the installation gives no label: "QTD_PESSOAS" → "Qtd pessoas".
+ * @param {string} name
+ */
+export function humanize(name) {
+  const words = name.replace(/_/g, ' ').trim().toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+}
