@@ -1,5 +1,12 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type ColumnType, checkValue, columnTypeOf } from '../../src/model/column-values.js';
+import {
+  type ColumnType,
+  checkValue,
+  columnTypeOf,
+  sameStored,
+  storedText,
+} from '../../src/model/column-values.js';
 
 const column = (dataType: string, extra: Partial<ColumnType> = {}): ColumnType => ({
   name: 'M',
@@ -91,5 +98,48 @@ describe('checkValue', () => {
     );
     expect(columnTypeOf('M', 'varchar(50)', true)).toEqual(column('varchar', { maxLength: 50 }));
     expect(columnTypeOf('M', 'int', true)).toEqual(column('int'));
+  });
+});
+
+describe('storedText of a decimal column', () => {
+  /** What the server writes for a decimal text at `scale` places, spelt out the long way. */
+  function written(text: string, scale: number): string {
+    const negative = text.startsWith('-');
+    const [whole = '', fraction = ''] = text.replace(/^-/, '').split('.');
+    const digits = whole.replace(/^0+(?=\d)/, '');
+    const places = fraction.padEnd(scale, '0').slice(0, scale);
+    const zero = /^0*$/.test(digits) && /^0*$/.test(places);
+    return `${negative && !zero ? '-' : ''}${digits}${scale > 0 ? `.${places}` : ''}`;
+  }
+
+  it('writes values as the server stores them: scale, leading zeros, the sign of zero', () => {
+    expect(storedText(decimal, '12.5')).toBe('12.50');
+    expect(storedText(decimal, '012.50')).toBe('12.50');
+    expect(storedText(decimal, '-0.00')).toBe('0.00');
+    expect(storedText(decimal, '-0.25')).toBe('-0.25');
+    expect(storedText(decimal, '7')).toBe('7.00');
+    expect(storedText(column('decimal', { precision: 5, scale: 0 }), '-0')).toBe('0');
+    expect(sameStored(decimal, '20', '20.00')).toBe(true);
+    expect(sameStored(decimal, '20.01', '20.00')).toBe(false);
+  });
+
+  it('gives the long way’s answer for any decimal text, at any scale (the stored-form shortcut included)', () => {
+    const text = fc
+      .tuple(
+        fc.boolean(),
+        fc.stringMatching(/^[0-9]{1,6}$/),
+        fc.option(fc.stringMatching(/^[0-9]{0,5}$/), { nil: undefined }),
+      )
+      .map(
+        ([negative, whole, fraction]) =>
+          `${negative ? '-' : ''}${whole}${fraction === undefined ? '' : `.${fraction}`}`,
+      )
+      .filter((candidate) => /^-?\d+(\.\d+)?$/.test(candidate));
+    fc.assert(
+      fc.property(text, fc.integer({ min: 0, max: 4 }), (value, scale) => {
+        expect(storedText(column('decimal', { precision: 12, scale }), value)).toBe(written(value, scale));
+      }),
+      { numRuns: 2000 },
+    );
   });
 });
