@@ -496,6 +496,20 @@ try {
   console.log(
     `ours / guarded floor (goal <= 1.3): ${batchLabels.map((label) => `${label}=${median(guardedRatios.get(label) ?? []).toFixed(2)}`).join(' ')}`,
   );
+  // What the guarantees themselves cost a hand-writer, over the blind floor: the least a save with
+  // them can be against the two goals, whatever ours does.
+  console.log(
+    `hand-written floors / blind floor: ${batchLabels
+      .map((label) => {
+        const entry = times.get(label);
+        const over = (side: 'guarded' | 'checked') =>
+          median(entry?.[side].map((time, round) => time / (entry.floor[round] ?? Number.NaN)) ?? []).toFixed(
+            2,
+          );
+        return `${label}=${over('guarded')}/${over('checked')}`;
+      })
+      .join(' ')} (guarded/checked)`,
+  );
   console.log(
     `ours / checked floor (the guarded floor with our checks, no goal set): ${batchLabels.map((label) => `${label}=${median(checkedRatios.get(label) ?? []).toFixed(2)}`).join(' ')}`,
   );
