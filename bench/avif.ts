@@ -25,7 +25,7 @@ const ENCODERS: [string, Encoder][] = [
 ];
 
 async function main() {
-  requireImages('bench:avif');
+  await requireImages('bench:avif');
   const limits = GalleryLimits.parse({});
   console.log(`start: ${loadLine()}`);
   console.log(

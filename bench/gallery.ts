@@ -272,7 +272,7 @@ async function listing(work: string, images: readonly { file: string; bytes: Buf
 }
 
 async function main() {
-  requireImages('bench:gallery');
+  await requireImages('bench:gallery');
   const work = await mkdtemp(join(tmpdir(), 'bench-gallery-'));
   // nginx's worker drops root's rights: it must be able to walk into the folder it serves.
   await chmod(work, 0o755);

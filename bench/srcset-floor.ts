@@ -27,7 +27,7 @@ const WIDTH_SETS: readonly (readonly number[])[] = [
   [640],
 ];
 
-requireImages('bench:srcset-floor');
+await requireImages('bench:srcset-floor');
 // One thread for libvips, as a cold request gets on a busy server, and no cache between rounds.
 sharp.concurrency(1);
 sharp.cache(false);

@@ -140,9 +140,9 @@ const componentFiles = packageFiles(COMPONENT_OWN_FILES, GALLERY_DEPENDENCY_FILE
 /**
  * The gallery's HTTP handler: `GET /caroulsel/data` lists the items, `GET|HEAD
  * /caroulsel/media/<token>/thumb|w<width>|full` serves renditions from the media cache, and `GET|HEAD
- * /assets/caroulsel-gallery.js|css` the browser component from the package's `web/` folder, with
- * the files it loads from its dependencies (`/assets/photoswipe.esm.min.js`, `photoswipe.css`,
- * `thumbhash.js`).
+ * /assets/caroulsel-gallery.js|css` and `/assets/caroulsel-gallery/<module>.js` the browser component
+ * from the package's `web/` folder (the list is `GALLERY_ASSET_FILES`), with the files it loads from
+ * its dependencies (`/assets/photoswipe.esm.min.js`, `photoswipe.css`, `thumbhash.js`).
  *
  * @example
  * const handler = createGalleryHandler({ source: folderSource('./images'), secrets: [secret] });

@@ -21,6 +21,11 @@ beforeAll(async () => {
   await writeFile(join(web, 'notes.txt'), 'not an asset');
   await writeFile(join(dir, 'secret.js'), 'outside the web root');
   await symlink(join(dir, 'secret.js'), join(web, 'link.js'));
+  // A component's modules sit in a folder of the root; a linked folder leads out of it.
+  await mkdir(join(web, 'parts', 'deeper'), { recursive: true });
+  await writeFile(join(web, 'parts', 'grid.js'), 'export const grid = 1;');
+  await writeFile(join(web, 'parts', 'deeper', 'more.js'), 'export {};');
+  await symlink(dir, join(web, 'outside'));
   server = await startGalleryServer({
     port: 0,
     webRoot: web,
@@ -60,6 +65,12 @@ describe('startGalleryServer', () => {
     ]);
     expect((await get('/assets/gallery.css')).headers.get('content-type')).toBe('text/css; charset=utf-8');
     expect((await get('/assets/gallery.js', { method: 'HEAD' })).headers.get('content-length')).toBe('10');
+    const module = await get('/assets/parts/grid.js');
+    expect([module.status, module.headers.get('content-type'), await module.text()]).toEqual([
+      200,
+      'text/javascript; charset=utf-8',
+      'export const grid = 1;',
+    ]);
   });
 
   it.each([
@@ -70,6 +81,12 @@ describe('startGalleryServer', () => {
     '/assets/.hidden.js',
     '/assets/link.js',
     '/assets/',
+    '/assets/parts/',
+    '/assets/parts/missing.js',
+    '/assets/parts/deeper/more.js',
+    '/assets/outside/secret.js',
+    '/assets/.hidden/grid.js',
+    '/assets/parts/..%2Fgallery.js',
     '/index.html',
   ])('answers %s with 404, naming the path', async (path) => {
     const response = await get(path);

@@ -230,13 +230,16 @@ const WEB_TYPES: Record<string, string> = {
   '.html': 'text/html',
 };
 
+const WEB_NAME = /^(?:[A-Za-z0-9][\w.-]*\/)?[A-Za-z0-9][\w.-]*$/;
+
 /**
  * A file of web/, as the backend serves it under /assets/ (and / for index.html), or one of the
  * dependency files the gallery handler serves next to it (PhotoSwipe, the ThumbHash decoder).
  */
 export async function webFile(name: string): Promise<Reply> {
   const type = Object.entries(WEB_TYPES).find(([suffix]) => name.endsWith(suffix));
-  if (type === undefined || name.includes('/')) return { status: 404, contentType: 'text/plain', body: '' };
+  // A file of web/ or of one folder in it (a component's modules), never a path out of it.
+  if (type === undefined || !WEB_NAME.test(name)) return { status: 404, contentType: 'text/plain', body: '' };
   const dependency = GALLERY_DEPENDENCY_FILES.find((file) => file.name === name);
   const url = dependency === undefined ? new URL(name, WEB_DIR) : dependencyFileUrl(dependency);
   return { contentType: type[1], body: await readFile(url) };

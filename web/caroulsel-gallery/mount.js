@@ -1,0 +1,320 @@
+// @ts-check
+/**
+ * `mountGallery`: the gallery's phases and what wires them. Idle until first visible, then exactly
+ * one list request with a single centred loader, then the grid (or the empty or error state); one
+ * polite live region says each phase. The grid, its paging and the lightbox are parts of their own.
+ */
+
+import { BLOCK, create, focusWithin } from './dom.js';
+import { createGrid } from './grid.js';
+import { hashId } from './history.js';
+import { createLightbox } from './lightbox.js';
+import { fetchPage } from './list.js';
+import { loadMoreAtEnd } from './paging.js';
+import { loadDecoder } from './placeholders.js';
+import { builtInLabels } from './texts.js';
+
+/** @typedef {import('./grid.js').Grid} Grid */
+/** @typedef {import('./list.js').GalleryItem} GalleryItem */
+/** @typedef {import('./paging.js').Pager} Pager */
+/** @typedef {import('./texts.js').GalleryLabels} GalleryLabels */
+
+/**
+ * @typedef {object} GalleryOptions
+ * @property {string} [dataUrl] where the item list comes from; default `/caroulsel/data`
+ * @property {number} [fallbackDelayMs] how long a card waits for its image's load event before its
+ *   skeleton is removed anyway; default {@link DEFAULT_FALLBACK_DELAY_MS}
+ * @property {string} [rootMargin] IntersectionObserver margin deciding when the gallery counts as
+ *   visible; default `0px`
+ * @property {Partial<GalleryLabels>} [labels] texts to replace
+ * @property {boolean} [lightbox] open cards in the lightbox; default true (false: cards are plain
+ *   links to the full image)
+ */
+
+/** @typedef {'idle' | 'loading' | 'grid' | 'empty' | 'error'} GalleryState */
+
+/**
+ * @typedef {object} GalleryController
+ * @property {() => GalleryState} state the current phase
+ * @property {() => void} destroy stops observing, aborts a pending request, clears timers and empties
+ *   the element
+ */
+
+/** Long enough for a slow thumbnail on a poor connection, short enough that a lost load event does not leave a skeleton for good. */
+export const DEFAULT_FALLBACK_DELAY_MS = 8000;
+
+export const DEFAULT_DATA_URL = '/caroulsel/data';
+
+/**
+ * Turns the element into a gallery that loads when it first becomes visible.
+ *
+ * @param {HTMLElement} element the host element; its children are replaced
+ * @param {GalleryOptions} [options]
+ * @returns {GalleryController}
+ */
+export function mountGallery(element, options = {}) {
+  // Host pages are plain JavaScript: a wrong argument gets a clear message here, not a broken page later.
+  if (!(element instanceof HTMLElement)) {
+    throw new TypeError('mountGallery: the first argument must be an HTML element, such as a <div>');
+  }
+  const dataUrl = options.dataUrl ?? DEFAULT_DATA_URL;
+  if (typeof dataUrl !== 'string' || dataUrl === '') {
+    throw new TypeError(
+      `mountGallery: dataUrl must be a non-empty URL string, got ${JSON.stringify(dataUrl)}`,
+    );
+  }
+  // `??`, not `||`: a delay of 0 is a valid (if odd) choice.
+  const fallbackDelayMs = options.fallbackDelayMs ?? DEFAULT_FALLBACK_DELAY_MS;
+  if (typeof fallbackDelayMs !== 'number' || !Number.isFinite(fallbackDelayMs) || fallbackDelayMs < 0) {
+    throw new RangeError(
+      `mountGallery: fallbackDelayMs must be a number of milliseconds >= 0, got ${String(fallbackDelayMs)}`,
+    );
+  }
+  const useLightbox = options.lightbox ?? true;
+  const labels = { ...builtInLabels(element), ...options.labels };
+  // Built before the element is touched: a rootMargin the browser rejects throws with nothing changed.
+  const observer =
+    typeof IntersectionObserver === 'function'
+      ? new IntersectionObserver(
+          (entries) => {
+            if (!entries.some((entry) => entry.isIntersecting)) return;
+            // Disconnect before loading: leaving and re-entering the viewport must never ask again.
+            observer?.disconnect();
+            void load();
+          },
+          { rootMargin: options.rootMargin ?? '0px' },
+        )
+      : undefined;
+  const doc = element.ownerDocument;
+
+  /** @type {GalleryState} */
+  let state = 'idle';
+  /** @type {AbortController | undefined} */
+  let request;
+  /** The grid while it is shown. @type {Grid | undefined} */
+  let grid;
+  /** @type {Pager | undefined} */
+  let pager;
+  let destroyed = false;
+  /** Whether focus follows the content a retry brings (see keepFocus). */
+  let focusFollows = false;
+  const lightbox = useLightbox
+    ? createLightbox({
+        doc,
+        labels,
+        cards: () => grid?.cards ?? [],
+        pager: () => pager,
+        gridShown: () => state === 'grid',
+        alive: () => !destroyed,
+      })
+    : undefined;
+
+  element.classList.add(BLOCK);
+  // One polite live region for the whole life of the gallery: a region that already exists is the
+  // one screen readers reliably announce when its text changes.
+  const announcer = create(doc, 'p', `${BLOCK}__status`);
+  announcer.setAttribute('role', 'status');
+  element.append(announcer);
+  setState('idle');
+
+  /** @param {GalleryState} next */
+  function setState(next) {
+    state = next;
+    element.dataset.state = next;
+    element.setAttribute('aria-busy', String(next === 'loading'));
+  }
+
+  /** Shows `node` as the gallery's content, keeping the live region. @param {HTMLElement} node */
+  function show(node) {
+    for (const child of [...element.children]) if (child !== announcer) child.remove();
+    element.prepend(node);
+  }
+
+  /**
+   * Where keyboard focus goes when the element that had it is replaced (the retry button by the
+   * loader, the loader by the grid): set by a retry, so focus stays in the gallery instead of falling
+   * back to the page's start. Ignored when focus is elsewhere on the page.
+   * @param {HTMLElement} target
+   */
+  function keepFocus(target) {
+    if (focusFollows) focusWithin(element, target);
+  }
+
+  async function load() {
+    request?.abort();
+    const controller = new AbortController();
+    request = controller;
+    showLoader();
+    // Fetched alongside the list, so the placeholders are ready when the grid is drawn.
+    const decoder = loadDecoder();
+    /** @type {GalleryItem[]} */
+    let items;
+    /** @type {string | null} */
+    let next;
+    try {
+      ({ items, next } = await fetchPage(dataUrl, controller.signal, doc.baseURI));
+    } catch (error) {
+      if (controller.signal.aborted) return;
+      // The page's console is where a developer looks; the visitor gets the error state.
+      console.error('caroulsel-gallery:', error);
+      showError();
+      return;
+    }
+    const decode = await decoder;
+    if (controller.signal.aborted) return;
+    request = undefined;
+    if (items.length === 0 && next === null) showEmpty();
+    else showGrid(items, next, decode);
+  }
+
+  function showLoader() {
+    const loader = create(doc, 'div', `${BLOCK}__loader`);
+    loader.setAttribute('role', 'status');
+    const spinner = create(doc, 'span', `${BLOCK}__spinner`);
+    spinner.setAttribute('aria-hidden', 'true');
+    loader.append(spinner, create(doc, 'span', `${BLOCK}__loader-text`, labels.loading));
+    show(loader);
+    setState('loading');
+    // Said by the live region that stays: a status inserted with its text is not always read.
+    announcer.textContent = labels.loading;
+    keepFocus(loader);
+  }
+
+  function showEmpty() {
+    const message = create(doc, 'p', `${BLOCK}__message ${BLOCK}__message--empty`, labels.empty);
+    show(message);
+    setState('empty');
+    announcer.textContent = labels.empty;
+    keepFocus(message);
+    focusFollows = false;
+  }
+
+  /**
+   * An alert saying `text`, with a "Try again" button that calls `onRetry` once (what replaces or
+   * removes the box decides where focus goes next).
+   * @param {string} className @param {string} text @param {() => void} onRetry
+   * @returns {{ box: HTMLElement, button: HTMLButtonElement }}
+   */
+  function retryAlert(className, text, onRetry) {
+    const box = create(doc, 'div', className);
+    box.setAttribute('role', 'alert');
+    const button = create(doc, 'button', `${BLOCK}__retry`, labels.retry);
+    button.type = 'button';
+    button.addEventListener('click', onRetry, { once: true });
+    box.append(create(doc, 'p', `${BLOCK}__error-text`, text), button);
+    return { box, button };
+  }
+
+  function showError() {
+    // The loader replaces the button, so one click is one request; focus follows into the gallery.
+    const { box, button: retry } = retryAlert(
+      `${BLOCK}__message ${BLOCK}__message--error`,
+      labels.error,
+      () => {
+        focusFollows = true;
+        void load();
+      },
+    );
+    show(box);
+    setState('error');
+    announcer.textContent = '';
+    keepFocus(retry);
+    focusFollows = false;
+  }
+
+  /**
+   * @param {GalleryItem[]} items
+   * @param {string | null} next the next page's URL, loaded when the end of the grid comes into view
+   * @param {import('./placeholders.js').PlaceholderDecoder | undefined} decode
+   */
+  function showGrid(items, next, decode) {
+    grid?.destroy();
+    const shown = createGrid({
+      gallery: element,
+      labels,
+      decode,
+      fallbackDelayMs,
+      open: lightbox && ((index) => void lightbox.open(index, 'click')),
+    });
+    grid = shown;
+    lightbox?.warmOn(shown.list);
+    show(shown.list);
+    setState('grid');
+    shown.append(items);
+    announceCount();
+    const firstCard = shown.cards[0]?.card;
+    if (firstCard !== undefined) keepFocus(firstCard);
+    focusFollows = false;
+    // The end of the grid: the next page is asked for when this sentinel comes near the viewport.
+    if (next !== null) {
+      const sentinel = create(doc, 'div', `${BLOCK}__more`);
+      sentinel.setAttribute('aria-hidden', 'true');
+      element.append(sentinel);
+      pager = loadMoreAtEnd(sentinel, next, {
+        // Items without an id are named by their place in the whole list, not in their page.
+        fetchPage: (url, signal, place) => fetchPage(url, signal, doc.baseURI, place),
+        firstCount: items.length,
+        append: (more) => {
+          const first = shown.cards.length;
+          if (shown.append(more) > 0) lightbox?.added(first);
+          announceCount();
+        },
+        restart: dataUrl,
+        failed: (retry) => showMoreError(sentinel, retry),
+        // Pages that all left their items out (bad rows) end as an empty list, not a blank grid.
+        ended: () => {
+          if (shown.cards.length === 0) showEmpty();
+        },
+      });
+    }
+    void lightbox?.openNamedInUrl();
+  }
+
+  /**
+   * A later page failed: what is shown stays, and a retry after the grid asks for that page again.
+   * @param {HTMLElement} sentinel @param {() => void} retry
+   */
+  function showMoreError(sentinel, retry) {
+    const cards = grid?.cards ?? [];
+    if (cards.length === 0) {
+      pager?.stop();
+      showError();
+      return;
+    }
+    const { box } = retryAlert(`${BLOCK}__more-error`, labels.moreError, () => {
+      // The button goes with the box: focus stays in the grid, on its last card.
+      cards.at(-1)?.card.focus();
+      box.remove();
+      retry();
+    });
+    sentinel.before(box);
+  }
+
+  function announceCount() {
+    announcer.textContent = labels.loaded.replace('{count}', String(grid?.cards.length ?? 0));
+  }
+
+  // A link that names an item opens it at once, wherever the gallery is on the page.
+  if (observer && !(lightbox !== undefined && hashId() !== undefined)) observer.observe(element);
+  else void load();
+
+  return {
+    state: () => state,
+    destroy() {
+      destroyed = true;
+      observer?.disconnect();
+      pager?.stop();
+      pager = undefined;
+      lightbox?.destroy();
+      grid?.destroy();
+      grid = undefined;
+      request?.abort();
+      request = undefined;
+      element.replaceChildren();
+      element.classList.remove(BLOCK);
+      if (element.classList.length === 0) element.removeAttribute('class');
+      element.removeAttribute('aria-busy');
+      delete element.dataset.state;
+    },
+  };
+}
