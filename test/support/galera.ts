@@ -214,6 +214,26 @@ export async function createClusterScratchDatabase(
   if (first === undefined) throw new Error('the cluster has no node');
   const scratch = await createScratchDatabase(first, tag);
   await scratch.db.close();
+  // A DDL is applied on the other nodes a moment after it returns on the first (longer on a loaded
+  // machine): a pool opened on them at once could find no such database.
+  for (const node of cluster.nodes) {
+    if (node.pid === undefined) continue;
+    const connection = await connect(node.url);
+    try {
+      for (let waited = 0; ; waited += 50) {
+        const [rows] = (await connection.query(
+          'SELECT 1 FROM information_schema.SCHEMATA WHERE SCHEMA_NAME = ?',
+          [scratch.name],
+        )) as unknown as [unknown[]];
+        if (rows.length > 0) break;
+        if (waited >= 10_000)
+          throw new Error(`database ${scratch.name} did not reach ${node.url} within 10 s`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+    } finally {
+      await connection.end();
+    }
+  }
   return {
     name: scratch.name,
     urls: cluster.urls.map((url) => withDatabase(url, scratch.name)),
