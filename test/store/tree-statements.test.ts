@@ -18,6 +18,7 @@ import {
   levelRows,
   liveIds,
   liveLinks,
+  previousTaskSheet,
   savedMetricRows,
   taskSheetRow,
 } from '../../src/store/tree-reads.js';
@@ -468,6 +469,45 @@ describe("the save's checks", () => {
           3,
         ],
         "sql": "(SELECT 1 FROM \`app_folha_tarefa\` t WHERE t.SEQ_DB = ? LIMIT 1) AS sheet_ok, CASE WHEN k.n = 1 THEN (SELECT STRAIGHT_JOIN JSON_ARRAYAGG(JSON_ARRAY(a.\`OPER_SEQ_DB\`, a.\`OPER_GRUPO_SEQ_DB\`)) FROM \`app_oper_n_oper_grupo\` a JOIN \`app_oper\` t ON t.SEQ_DB = a.\`OPER_SEQ_DB\` WHERE a.EMPRESA = ? AND a.FILIAL = ? AND a.LOCAL = ? AND IFNULL(a.DELETED, 0) = 0 AND IFNULL(a.ATIVO, 1) = 1 AND t.EMPRESA = ? AND t.FILIAL = ? AND t.LOCAL = ? AND IFNULL(t.DELETED, 0) = 0 AND IFNULL(t.ATIVO, 1) = 1 AND a.\`OPER_SEQ_DB\` IN (?)) END AS linked, CASE WHEN k.n = 1 THEN (SELECT JSON_ARRAYAGG(JSON_ARRAY(c, p)) FROM l1) END AS w1, CASE WHEN k.n = 1 THEN (SELECT JSON_ARRAYAGG(g.SEQ_DB) FROM \`app_regiao\` g WHERE g.EMPRESA = ? AND g.FILIAL = ? AND g.LOCAL = ? AND IFNULL(g.DELETED, 0) = 0 AND IFNULL(g.ATIVO, 1) = 1 AND g.SEQ_DB IN (SELECT id FROM s0)) END AS w0",
+      }
+    `);
+  });
+});
+
+describe('the previous task sheet', () => {
+  const scope = { EMPRESA: 1, FILIAL: 2, LOCAL: 3 };
+  const all = { scope: ['EMPRESA', 'FILIAL', 'LOCAL'] as const, deleted: true, ativo: true };
+  it('orders by the date column, then SEQ_DB, undated sheets earliest; every value bound', () => {
+    expect(
+      previousTaskSheet(scope, all, parseIdentifier('DATA', 'd'), { id: 9, date: '2026-11-20' }),
+    ).toMatchInlineSnapshot(`
+      Sql {
+        "params": [
+          1,
+          2,
+          3,
+          "2026-11-20",
+          "2026-11-20",
+          9,
+        ],
+        "sql": "SELECT t.* FROM \`app_folha_tarefa\` t WHERE t.EMPRESA = ? AND t.FILIAL = ? AND t.LOCAL = ? AND IFNULL(t.DELETED, 0) = 0 AND IFNULL(t.ATIVO, 1) = 1 AND (t.\`DATA\` < ? OR (t.\`DATA\` = ? AND t.SEQ_DB < ?) OR t.\`DATA\` IS NULL) ORDER BY t.\`DATA\` DESC, t.SEQ_DB DESC LIMIT 1",
+      }
+    `);
+  });
+
+  it('takes SEQ_DB order without a date column, and filters by the columns the table has', () => {
+    expect(
+      previousTaskSheet(scope, { scope: ['EMPRESA'], deleted: false, ativo: false }, undefined, {
+        id: 9,
+        date: null,
+      }),
+    ).toMatchInlineSnapshot(`
+      Sql {
+        "params": [
+          1,
+          9,
+        ],
+        "sql": "SELECT t.* FROM \`app_folha_tarefa\` t WHERE t.EMPRESA = ? AND t.SEQ_DB < ? ORDER BY t.SEQ_DB DESC LIMIT 1",
       }
     `);
   });
