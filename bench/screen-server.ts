@@ -30,6 +30,7 @@ export async function searchFigures(
   tree: TreeInstallation,
   handler: Handler,
   base: string,
+  nodes: number,
 ): Promise<{ lines: string[]; figures: string }> {
   const { db } = scratch;
   // Activity 4321 as a person types it, description word first, in another case than stored.
@@ -91,7 +92,7 @@ export async function searchFigures(
   }
   return {
     lines: [
-      `search on the ${tree.nodes.toLocaleString('en')}-node tree, ${ROUNDS} alternating rounds: "${words.join(' ')}" (two words, ${labels.length} matches) ${spread(oursTimes)} ms; one word "O4321" (as today's search) ${spread(todayTimes)} ms; hand-written floor (same conditions per level, one path join) ${spread(floorTimes)} ms; ${loadLine()}`,
+      `search on the ${nodes.toLocaleString('en')}-node tree, ${ROUNDS} alternating rounds: "${words.join(' ')}" (two words, ${labels.length} matches) ${spread(oursTimes)} ms; one word "O4321" (as today's search) ${spread(todayTimes)} ms; hand-written floor (same conditions per level, one path join) ${spread(floorTimes)} ms; ${loadLine()}`,
     ],
     figures: `search_ms=${median(oursTimes).toFixed(1)} search_one_word_ms=${median(todayTimes).toFixed(1)} search_floor_ms=${median(floorTimes).toFixed(1)}`,
   };

@@ -70,7 +70,7 @@ try {
   });
   const screenUrl = `${server.url}/associationtask?taskSheet=${tree.sheet}`;
   const base = `${server.url}/associationtask`;
-  const search = await searchFigures(scratch, tree, handler, base);
+  const search = await searchFigures(scratch, tree, handler, base, nodes);
   const sheetScratch = await createScratchDatabase(SERVER_URL, 'bench_screen_sheet');
   const sheet = await sheetFigures(
     sheetScratch,
