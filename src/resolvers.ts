@@ -1,4 +1,5 @@
-// Public API of src/resolvers: re-exports only.
+// Public API of src/resolvers: re-exports only. The root (src/index.ts) names the ones it re-exports:
+// the table view's reads (sheet, progress, previous sheet) live here alone.
 export {
   type AssociationContext,
   type AssociationHandlerOptions,
@@ -6,7 +7,13 @@ export {
 } from './http/association-handler.js';
 export { assertSameSiteJson } from './http/same-site.js';
 export { ConfigurationError } from './model/issues.js';
-export { MetricBatch, MetricEntry, RequestId, SaveSource } from './model/metric-batch.js';
+export {
+  DEVICE_CLOCK_SKEW_SECONDS,
+  MetricBatch,
+  MetricEntry,
+  RequestId,
+  SaveSource,
+} from './model/metric-batch.js';
 export type { MetricValue } from './model/metrics.js';
 export {
   BusyError,
@@ -58,12 +65,30 @@ export { type BranchParent, type ReadBranchOptions, readBranch } from './tree/sc
 export { DEFAULT_LABEL_COLUMNS } from './tree/screen/labels.js';
 export type { ScreenMetric, ScreenMetricSource, ScreenNode } from './tree/screen/nodes.js';
 export {
+  type CopiedEntry,
+  type PreviousSheet,
+  ReadPreviousSheetOptions,
+  readPreviousSheet,
+} from './tree/screen/previous.js';
+export {
   type PathStep,
   type SearchMatch,
   type SearchResult,
   type SearchTreeOptions,
   searchTree,
 } from './tree/screen/search.js';
+export {
+  MAX_SHEET_PAGE_SIZE,
+  type NodeProgress,
+  ReadSheetPageOptions,
+  ReadSheetProgressOptions,
+  readSheetPage,
+  readSheetProgress,
+  SheetFilter,
+  type SheetPage,
+  type SheetProgress,
+  type SheetRow,
+} from './tree/screen/sheet.js';
 export {
   type HeaderColumn,
   type ReadScreenStartOptions,

@@ -194,6 +194,27 @@ describe('the published package', () => {
       expect(main[internal], internal).toBeUndefined();
   });
 
+  // The table view's reads (#29) and the device's clock bound (#28) are on the resolvers subpath
+  // alone: the root's list above does not grow with them.
+  it('task-association/resolvers adds the table view’s reads, which the root does not carry', async () => {
+    const main = (await import('task-association')) as Record<string, unknown>;
+    const resolvers = (await import('task-association/resolvers')) as Record<string, unknown>;
+    const only = Object.keys(resolvers).filter((name) => !(name in main));
+    expect(only.sort()).toEqual(
+      [
+        'DEVICE_CLOCK_SKEW_SECONDS',
+        'MAX_SHEET_PAGE_SIZE',
+        'ReadPreviousSheetOptions',
+        'ReadSheetPageOptions',
+        'ReadSheetProgressOptions',
+        'SheetFilter',
+        'readPreviousSheet',
+        'readSheetPage',
+        'readSheetProgress',
+      ].sort(),
+    );
+  });
+
   it('declares no internal: what is marked @internal is stripped from the declarations', async () => {
     const declarations = (await readdir(new URL('dist/', root), { recursive: true })).filter((file) =>
       file.endsWith('.d.ts'),

@@ -14,6 +14,7 @@ import {
   UnsupportedMediaTypeError,
 } from '../model/request-errors.js';
 import { checkScope, type Scope } from '../model/scope.js';
+import { SearchText } from '../model/search-text.js';
 import { SeqDb, SeqDbText } from '../model/seq-db.js';
 import type { Database } from '../store/driver.js';
 import { isConnectionLoss } from '../store/failure.js';
@@ -22,7 +23,9 @@ import { readMetricHistory } from '../tree/metric-history.js';
 import { createPlanMemo } from '../tree/plan-memo.js';
 import { saveMetrics } from '../tree/save-metrics.js';
 import { readBranch } from '../tree/screen/branch.js';
+import { readPreviousSheet } from '../tree/screen/previous.js';
 import { searchTree } from '../tree/screen/search.js';
+import { MAX_SHEET_PAGE_SIZE, readSheetPage, readSheetProgress, SheetFilter } from '../tree/screen/sheet.js';
 import { readScreenStart } from '../tree/screen/start.js';
 import { explainTableErrors } from '../tree/table-diagnosis.js';
 import { loadTaskSheet } from '../tree/task-sheet.js';
@@ -97,9 +100,12 @@ const QUERY_PARAMETERS = {
     taskSheet: SeqDbText,
     /**
      * `start`: header, metric columns, first level; `children`: one node's children; `search`: matches
-     * with paths; `history`: the changes of one activity's metrics (`activity`, and `group` unless null).
+     * with paths; `history`: the changes of one activity's metrics (`activity`, and `group` unless null);
+     * `sheet`: a page of every activity with its path and values (`page`, `size`, `filter`);
+     * `progress`: how many activities have values, per node and for the sheet; `previous`: the values
+     * saved on the previous sheet (or on `from`), to copy.
      */
-    part: z.enum(['start', 'children', 'search', 'history']).optional(),
+    part: z.enum(['start', 'children', 'search', 'history', 'sheet', 'progress', 'previous']).optional(),
     /** `part=children`: the TREE_VIEW level (1, 2, ...) and the SEQ_DB of the node whose children are asked for. */
     level: z
       .string()
@@ -107,11 +113,28 @@ const QUERY_PARAMETERS = {
       .transform(Number)
       .optional(),
     node: SeqDbText.optional(),
-    /** `part=search`: the text searched for in the label columns of every level. */
-    q: z.string().trim().min(1, { message: 'give the text to search for' }).max(100).optional(),
+    /** `part=search`: the words searched for in the label columns of every level (at most 100 characters, 8 words). */
+    q: SearchText.optional(),
     /** `part=history`: the activity, and the node it hangs under (left out on a one-level tree). */
     activity: SeqDbText.optional(),
     group: SeqDbText.optional(),
+    /** `part=sheet`: the page, from 1; rows per page, 1 to 1000 (default 500); `empty` for the activities without values. */
+    page: z
+      .string()
+      .regex(/^[1-9][0-9]{0,3}$/, { message: 'a page is a whole number from 1 to 9999' })
+      .transform(Number)
+      .optional(),
+    size: z
+      .string()
+      .regex(/^[1-9][0-9]{0,3}$/, { message: 'a page size is a whole number from 1 to 1000' })
+      .transform(Number)
+      .refine((size) => size <= MAX_SHEET_PAGE_SIZE, {
+        message: `a page size is a whole number from 1 to ${MAX_SHEET_PAGE_SIZE}`,
+      })
+      .optional(),
+    filter: SheetFilter.optional(),
+    /** `part=previous`: the task sheet to copy from, when not the previous one. */
+    from: SeqDbText.optional(),
   }),
   PUT: z.strictObject({
     taskSheet: SeqDbText,
@@ -152,6 +175,10 @@ function servedAs(url: URL, name: string): FileVariant | undefined {
  *   → that node's children; `&part=search&q=seed` → matching nodes with their paths;
  * - `GET ?asset=association-screen.js|css` (and `association-screen/<module>.js`) → the screen's browser files;
  * - `GET ?taskSheet=42&part=history&activity=3&group=7` → `{ changes }`, the activity's metric history, newest first;
+ * - `GET ?taskSheet=42&part=sheet&page=1&size=500&filter=empty` → a page of the sheet's activities with
+ *   paths and values (`readSheetPage`); `&part=progress` → counts per node and for the sheet
+ *   (`readSheetProgress`); `&part=previous&from=41` → the values saved on the previous sheet, or on 41,
+ *   to copy (`readPreviousSheet`);
  * - `PUT ?taskSheet=42` with `{ "entries": [...], "requestId"?, "source"? }` as `application/json` from this
  *   site → 200 with `{ inserted, updated, removed, unchanged, entries, replayed }` (`saveMetrics`); an
  *   entry `{ activity, group, remove: true }` removes the key's entry; a field whose stored value
@@ -282,6 +309,25 @@ export function createAssociationHandler(
         });
       }
       if (query.part === 'search') return searchTree(db, { scope, plan, text: query.q ?? '' });
+      if (query.part === 'sheet') {
+        return readSheetPage(db, {
+          scope,
+          taskSheet,
+          plan,
+          ...(query.page === undefined ? {} : { page: query.page }),
+          ...(query.size === undefined ? {} : { size: query.size }),
+          ...(query.filter === undefined ? {} : { filter: query.filter }),
+        });
+      }
+      if (query.part === 'progress') return readSheetProgress(db, { scope, taskSheet, plan });
+      if (query.part === 'previous') {
+        return readPreviousSheet(db, {
+          scope,
+          taskSheet,
+          plan,
+          ...(query.from === undefined ? {} : { from: query.from }),
+        });
+      }
       if (query.part === 'history') {
         const changes = await readMetricHistory(db, {
           scope,
@@ -305,6 +351,9 @@ const PART_READS: Record<NonNullable<Query['part']> | 'tree', readonly string[]>
   children: ['taskSheet', 'part', 'level', 'node'],
   search: ['taskSheet', 'part', 'q'],
   history: ['taskSheet', 'part', 'activity', 'group'],
+  sheet: ['taskSheet', 'part', 'page', 'size', 'filter'],
+  progress: ['taskSheet', 'part'],
+  previous: ['taskSheet', 'part', 'from'],
 };
 
 /**

@@ -86,3 +86,42 @@ export function taskSheetRow(taskSheet: number): Sql {
 export function liveTaskSheets(scope: Scope): Sql {
   return sql`SELECT t.* FROM ${sql.identifier(TASK_SHEET_TABLE)} t WHERE ${liveInScope('t', scope)} ORDER BY t.SEQ_DB`;
 }
+
+/** Which of the columns the package filters task sheets by the host's table has (its layout is the host's). */
+export interface TaskSheetFilters {
+  /** The scope columns it has (a host's table may lack some: a sheet is then in scope by those it has). */
+  readonly scope: readonly ('EMPRESA' | 'FILIAL' | 'LOCAL')[];
+  readonly deleted: boolean;
+  readonly ativo: boolean;
+}
+
+/**
+ * The task sheet of the scope just before sheet `current` (live, the SEQ_DB `id`): by `dateColumn`,
+ * the latest earlier date, then on the same date the highest lower SEQ_DB; sheets without a date
+ * count as earlier than any dated one (where DESC puts NULL, on MariaDB and MySQL alike). Without a
+ * date column, or for a sheet without a date, SEQ_DB order among sheets without one. `current.date`
+ * is bound as read, so the comparison is the column's own.
+ */
+export function previousTaskSheet(
+  scope: Scope,
+  filters: TaskSheetFilters,
+  dateColumn: Identifier | undefined,
+  current: { readonly id: number; readonly date: unknown },
+): Sql {
+  const conditions: Sql[] = [];
+  for (const column of filters.scope) conditions.push(sql`t.${sql.raw(column)} = ${scope[column]}`);
+  if (filters.deleted) conditions.push(sql`IFNULL(t.DELETED, 0) = 0`);
+  if (filters.ativo) conditions.push(sql`IFNULL(t.ATIVO, 1) = 1`);
+  const sheet = sql.identifier(TASK_SHEET_TABLE);
+  if (dateColumn === undefined) {
+    conditions.push(sql`t.SEQ_DB < ${current.id}`);
+    return sql`SELECT t.* FROM ${sheet} t WHERE ${sql.join(conditions, ' AND ')} ORDER BY t.SEQ_DB DESC LIMIT 1`;
+  }
+  const date = sql.identifier(dateColumn);
+  conditions.push(
+    current.date === null || current.date === undefined
+      ? sql`t.${date} IS NULL AND t.SEQ_DB < ${current.id}`
+      : sql`(t.${date} < ${current.date} OR (t.${date} = ${current.date} AND t.SEQ_DB < ${current.id}) OR t.${date} IS NULL)`,
+  );
+  return sql`SELECT t.* FROM ${sheet} t WHERE ${sql.join(conditions, ' AND ')} ORDER BY t.${date} DESC, t.SEQ_DB DESC LIMIT 1`;
+}

@@ -18,6 +18,7 @@ import {
   levelRows,
   liveIds,
   liveLinks,
+  previousTaskSheet,
   savedMetricRows,
   taskSheetRow,
 } from '../../src/store/tree-reads.js';
@@ -342,18 +343,21 @@ describe("the screen's statements", () => {
         "sql": "SELECT 1 FROM \`app_oper_grupo\` LIMIT 0",
       }
     `);
+    // Each word in any label column, the words ANDed: "A01 Roçada" as typed, code and description.
     expect(
-      labelMatches(scope, activities.table, [id('CODIGO'), id('DESCRICAO')], '%seed%', 31),
+      labelMatches(scope, activities.table, [id('CODIGO'), id('DESCRICAO')], ['%A01%', '%Roçada%'], 31),
     ).toMatchInlineSnapshot(`
       Sql {
         "params": [
           1,
           2,
           3,
-          "%seed%",
-          "%seed%",
+          "%A01%",
+          "%A01%",
+          "%Roçada%",
+          "%Roçada%",
         ],
-        "sql": "SELECT c.* FROM \`app_oper\` c WHERE c.EMPRESA = ? AND c.FILIAL = ? AND c.LOCAL = ? AND IFNULL(c.DELETED, 0) = 0 AND IFNULL(c.ATIVO, 1) = 1 AND (CONVERT(c.\`CODIGO\` USING utf8mb4) COLLATE utf8mb4_unicode_ci LIKE ? OR CONVERT(c.\`DESCRICAO\` USING utf8mb4) COLLATE utf8mb4_unicode_ci LIKE ?) LIMIT 31",
+        "sql": "SELECT c.* FROM \`app_oper\` c WHERE c.EMPRESA = ? AND c.FILIAL = ? AND c.LOCAL = ? AND IFNULL(c.DELETED, 0) = 0 AND IFNULL(c.ATIVO, 1) = 1 AND (CONVERT(c.\`CODIGO\` USING utf8mb4) COLLATE utf8mb4_unicode_ci LIKE ? OR CONVERT(c.\`DESCRICAO\` USING utf8mb4) COLLATE utf8mb4_unicode_ci LIKE ?) AND (CONVERT(c.\`CODIGO\` USING utf8mb4) COLLATE utf8mb4_unicode_ci LIKE ? OR CONVERT(c.\`DESCRICAO\` USING utf8mb4) COLLATE utf8mb4_unicode_ci LIKE ?) LIMIT 31",
       }
     `);
     expect(parentGroupOf(groups.table, id('OPER_GRUPO_SEQ_DB'), 5)).toMatchInlineSnapshot(`
@@ -465,6 +469,45 @@ describe("the save's checks", () => {
           3,
         ],
         "sql": "(SELECT 1 FROM \`app_folha_tarefa\` t WHERE t.SEQ_DB = ? LIMIT 1) AS sheet_ok, CASE WHEN k.n = 1 THEN (SELECT STRAIGHT_JOIN JSON_ARRAYAGG(JSON_ARRAY(a.\`OPER_SEQ_DB\`, a.\`OPER_GRUPO_SEQ_DB\`)) FROM \`app_oper_n_oper_grupo\` a JOIN \`app_oper\` t ON t.SEQ_DB = a.\`OPER_SEQ_DB\` WHERE a.EMPRESA = ? AND a.FILIAL = ? AND a.LOCAL = ? AND IFNULL(a.DELETED, 0) = 0 AND IFNULL(a.ATIVO, 1) = 1 AND t.EMPRESA = ? AND t.FILIAL = ? AND t.LOCAL = ? AND IFNULL(t.DELETED, 0) = 0 AND IFNULL(t.ATIVO, 1) = 1 AND a.\`OPER_SEQ_DB\` IN (?)) END AS linked, CASE WHEN k.n = 1 THEN (SELECT JSON_ARRAYAGG(JSON_ARRAY(c, p)) FROM l1) END AS w1, CASE WHEN k.n = 1 THEN (SELECT JSON_ARRAYAGG(g.SEQ_DB) FROM \`app_regiao\` g WHERE g.EMPRESA = ? AND g.FILIAL = ? AND g.LOCAL = ? AND IFNULL(g.DELETED, 0) = 0 AND IFNULL(g.ATIVO, 1) = 1 AND g.SEQ_DB IN (SELECT id FROM s0)) END AS w0",
+      }
+    `);
+  });
+});
+
+describe('the previous task sheet', () => {
+  const scope = { EMPRESA: 1, FILIAL: 2, LOCAL: 3 };
+  const all = { scope: ['EMPRESA', 'FILIAL', 'LOCAL'] as const, deleted: true, ativo: true };
+  it('orders by the date column, then SEQ_DB, undated sheets earliest; every value bound', () => {
+    expect(
+      previousTaskSheet(scope, all, parseIdentifier('DATA', 'd'), { id: 9, date: '2026-11-20' }),
+    ).toMatchInlineSnapshot(`
+      Sql {
+        "params": [
+          1,
+          2,
+          3,
+          "2026-11-20",
+          "2026-11-20",
+          9,
+        ],
+        "sql": "SELECT t.* FROM \`app_folha_tarefa\` t WHERE t.EMPRESA = ? AND t.FILIAL = ? AND t.LOCAL = ? AND IFNULL(t.DELETED, 0) = 0 AND IFNULL(t.ATIVO, 1) = 1 AND (t.\`DATA\` < ? OR (t.\`DATA\` = ? AND t.SEQ_DB < ?) OR t.\`DATA\` IS NULL) ORDER BY t.\`DATA\` DESC, t.SEQ_DB DESC LIMIT 1",
+      }
+    `);
+  });
+
+  it('takes SEQ_DB order without a date column, and filters by the columns the table has', () => {
+    expect(
+      previousTaskSheet(scope, { scope: ['EMPRESA'], deleted: false, ativo: false }, undefined, {
+        id: 9,
+        date: null,
+      }),
+    ).toMatchInlineSnapshot(`
+      Sql {
+        "params": [
+          1,
+          9,
+        ],
+        "sql": "SELECT t.* FROM \`app_folha_tarefa\` t WHERE t.EMPRESA = ? AND t.SEQ_DB < ? ORDER BY t.SEQ_DB DESC LIMIT 1",
       }
     `);
   });
