@@ -14,6 +14,7 @@ import {
   UnsupportedMediaTypeError,
 } from '../model/request-errors.js';
 import { checkScope, type Scope } from '../model/scope.js';
+import { SearchText } from '../model/search-text.js';
 import { SeqDb, SeqDbText } from '../model/seq-db.js';
 import type { Database } from '../store/driver.js';
 import { isConnectionLoss } from '../store/failure.js';
@@ -107,8 +108,8 @@ const QUERY_PARAMETERS = {
       .transform(Number)
       .optional(),
     node: SeqDbText.optional(),
-    /** `part=search`: the text searched for in the label columns of every level. */
-    q: z.string().trim().min(1, { message: 'give the text to search for' }).max(100).optional(),
+    /** `part=search`: the words searched for in the label columns of every level (at most 100 characters, 8 words). */
+    q: SearchText.optional(),
     /** `part=history`: the activity, and the node it hangs under (left out on a one-level tree). */
     activity: SeqDbText.optional(),
     group: SeqDbText.optional(),

@@ -37,6 +37,26 @@ export const MetricEntry = z
     base: fieldRecord('base').optional(),
     /** Soft-deletes the key's live row (DELETED=1); the defaults apply again afterwards. No `values` then. */
     remove: z.literal(true, { error: 'remove is true, or left out' }).optional(),
+    /**
+     * When the person entered it on their device (ISO 8601 with its offset or Z), where that differs
+     * from when it reaches the server (an entry queued offline): the history keeps it as DEVICE_DH
+     * beside the server's CHANGED_DH. At most {@link DEVICE_CLOCK_SKEW_SECONDS} ahead of the server,
+     * and no older than {@link REQUEST_RETENTION_SECONDS} (a replay older than that is no longer
+     * recognised by its request id, so it is refused rather than applied twice).
+     */
+    enteredAt: z
+      .string()
+      .pipe(
+        z.iso.datetime({
+          offset: true,
+          message: 'enteredAt is an ISO 8601 time with its offset or Z, as 2026-11-20T14:05:00-03:00',
+        }),
+      )
+      .superRefine((text, ctx) => {
+        const problem = deviceTimeProblem(Date.parse(text), Date.now());
+        if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
+      })
+      .optional(),
   })
   .superRefine((entry, ctx) => {
     if (entry.remove === true && entry.values !== undefined) {
@@ -65,6 +85,23 @@ export const MetricEntry = z
   });
 export type MetricEntry = z.infer<typeof MetricEntry>;
 
+/** How long a request id is remembered: a retry within it is answered, not applied again (7 days). */
+export const REQUEST_RETENTION_SECONDS = 7 * 24 * 3600;
+
+/** How far ahead of the server's clock a device's time of entry may be: clocks of phones drift. */
+export const DEVICE_CLOCK_SKEW_SECONDS = 300;
+
+/** Why a device's time of entry `at` (ms) is refused at server time `now` (ms), if it is. */
+export function deviceTimeProblem(at: number, now: number): string | undefined {
+  if (at > now + DEVICE_CLOCK_SKEW_SECONDS * 1000) {
+    return `enteredAt is more than ${DEVICE_CLOCK_SKEW_SECONDS / 60} minutes ahead of the server's clock: check the device's clock`;
+  }
+  if (at < now - REQUEST_RETENTION_SECONDS * 1000) {
+    return `enteredAt is more than ${REQUEST_RETENTION_SECONDS / 86400} days old: an entry that old is no longer sent (its request id is forgotten after that)`;
+  }
+  return undefined;
+}
+
 /**
  * A client's id for one save, so that sending it again (a retry after a lost answer) gets the first
  * answer instead of being applied twice: 1 to 64 characters, letters, digits and `._:-` (a UUID fits).
@@ -73,8 +110,13 @@ export const RequestId = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/, 
   message: 'a request id is 1 to 64 letters, digits or ._:- starting with a letter or digit (a UUID fits)',
 });
 
-/** Who sent a save, as the history records it: the association screen, or a program through the API. */
-export const SaveSource = z.enum(['screen', 'api'], { error: 'source is "screen" or "api"' });
+/**
+ * Who sent a save, as the history records it: the association screen, a program through the API, the
+ * screen's outbox sending what was entered offline, or values copied from another task sheet.
+ */
+export const SaveSource = z.enum(['screen', 'api', 'offline', 'copy'], {
+  error: 'source is "screen", "api", "offline" or "copy"',
+});
 export type SaveSource = z.infer<typeof SaveSource>;
 
 /** The batch the association screen PUTs: at most 1000 entries, so one request cannot hold locks for long. */

@@ -32,6 +32,8 @@ export interface HistoryChange {
   /** Values as text, as the history keeps them; null for empty. */
   readonly old: string | null;
   readonly new: string | null;
+  /** The device's time of entry (DEVICE_DH), UTC as `YYYY-MM-DD HH:MM:SS`; null when the client sent none. */
+  readonly deviceAt: string | null;
 }
 
 /** What every history row of one save shares. */
@@ -67,6 +69,7 @@ export function historyStatement(
       change.action,
       change.old,
       change.new,
+      change.deviceAt,
     ]),
   );
   const releasing =
@@ -79,7 +82,7 @@ export function historyStatement(
     ? sql` LEFT JOIN ${sql.identifier(write.metricTable)} m ON c.s IS NULL AND ${inScope('m', scope)} AND m.FOLHA_TAREFA_SEQ_DB = ${write.taskSheet} AND m.OPER_SEQ_DB = c.o AND m.OPER_GRUPO_SEQ_DB <=> c.g AND IFNULL(m.DELETED, 0) = 0`
     : sql.empty;
   const rowSeqDb = inserted ? sql`IFNULL(c.s, m.SEQ_DB)` : sql`c.s`;
-  return sql`INSERT INTO ${HISTORY} (EMPRESA, FILIAL, LOCAL, METRIC_TABLE, ROW_SEQ_DB, FOLHA_TAREFA_SEQ_DB, OPER_SEQ_DB, OPER_GRUPO_SEQ_DB, FIELD, ACTION, OLD_VALUE, NEW_VALUE, USUARIO_SEQ_DB, CHANGED_DH, SOURCE, REQUEST_ID) SELECT ${scope.EMPRESA}, ${scope.FILIAL}, ${scope.LOCAL}, ${write.metricTable}, ${rowSeqDb}, ${write.taskSheet}, c.o, c.g, c.f, c.a, c.ov, c.nv, ${write.user}, ${write.at}, ${write.source}, ${write.requestId ?? null} FROM ${releasing}JSON_TABLE(${rows}, '$[*]' COLUMNS (s BIGINT PATH '$[0]', o BIGINT PATH '$[1]', g BIGINT PATH '$[2]', f VARCHAR(64) PATH '$[3]', a VARCHAR(10) PATH '$[4]', ov LONGTEXT PATH '$[5]', nv LONGTEXT PATH '$[6]')) c${found}`;
+  return sql`INSERT INTO ${HISTORY} (EMPRESA, FILIAL, LOCAL, METRIC_TABLE, ROW_SEQ_DB, FOLHA_TAREFA_SEQ_DB, OPER_SEQ_DB, OPER_GRUPO_SEQ_DB, FIELD, ACTION, OLD_VALUE, NEW_VALUE, USUARIO_SEQ_DB, CHANGED_DH, SOURCE, REQUEST_ID, DEVICE_DH) SELECT ${scope.EMPRESA}, ${scope.FILIAL}, ${scope.LOCAL}, ${write.metricTable}, ${rowSeqDb}, ${write.taskSheet}, c.o, c.g, c.f, c.a, c.ov, c.nv, ${write.user}, ${write.at}, ${write.source}, ${write.requestId ?? null}, c.d FROM ${releasing}JSON_TABLE(${rows}, '$[*]' COLUMNS (s BIGINT PATH '$[0]', o BIGINT PATH '$[1]', g BIGINT PATH '$[2]', f VARCHAR(64) PATH '$[3]', a VARCHAR(10) PATH '$[4]', ov LONGTEXT PATH '$[5]', nv LONGTEXT PATH '$[6]', d DATETIME PATH '$[7]')) c${found}`;
 }
 
 /**

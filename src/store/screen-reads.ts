@@ -145,27 +145,33 @@ export function tableProbe(table: Identifier): Sql {
 }
 
 /**
- * At most `limit` live rows of `table` whose label `columns` contain `pattern` (a LIKE pattern, its
- * wildcards already escaped). Compared as utf8mb4 under one collation named here: a host's latin1 or
- * utf8mb3 label column compared with text it cannot hold (an emoji, a CJK character) is otherwise an
- * error ("Illegal mix of collations"), where the answer is simply no match. utf8mb4_unicode_ci exists
- * on MariaDB and MySQL alike, and ignores case and accents: "cafe" finds "Café".
+ * At most `limit` live rows of `table` whose label `columns` contain each of `patterns` (LIKE
+ * patterns, their wildcards already escaped), each in any of the columns: a condition per word, the
+ * words ANDed, so "A01 Roçada" finds the row whose CODIGO holds one and DESCRICAO the other, in
+ * either order. Compared as utf8mb4 under one collation named here: a host's latin1 or utf8mb3 label
+ * column compared with text it cannot hold (an emoji, a CJK character) is otherwise an error
+ * ("Illegal mix of collations"), where the answer is simply no match. utf8mb4_unicode_ci exists on
+ * MariaDB and MySQL alike (MySQL 8's default utf8mb4_0900_ai_ci does not exist on MariaDB), and
+ * ignores case and accents character by character, in LIKE too: "rocada" finds "Roçada". Every
+ * pattern is a bound parameter; the collation and the columns are the only text of ours.
  */
 export function labelMatches(
   scope: Scope,
   table: Identifier,
   columns: readonly Identifier[],
-  pattern: string,
+  patterns: readonly string[],
   limit: number,
 ): Sql {
-  const matches = sql.join(
-    columns.map(
-      (column) =>
-        sql`CONVERT(c.${sql.identifier(column)} USING utf8mb4) COLLATE utf8mb4_unicode_ci LIKE ${pattern}`,
-    ),
-    ' OR ',
-  );
-  return sql`SELECT c.* FROM ${sql.identifier(table)} c WHERE ${liveInScope('c', scope)} AND (${matches}) LIMIT ${sql.raw(String(Math.trunc(limit)))}`;
+  const word = (pattern: string) =>
+    sql`(${sql.join(
+      columns.map(
+        (column) =>
+          sql`CONVERT(c.${sql.identifier(column)} USING utf8mb4) COLLATE utf8mb4_unicode_ci LIKE ${pattern}`,
+      ),
+      ' OR ',
+    )})`;
+  const matches = sql.join(patterns.map(word), ' AND ');
+  return sql`SELECT c.* FROM ${sql.identifier(table)} c WHERE ${liveInScope('c', scope)} AND ${matches} LIMIT ${sql.raw(String(Math.trunc(limit)))}`;
 }
 
 /** The parent group of group `id` (`p`), whatever its state: nested groups of one level. */

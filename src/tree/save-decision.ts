@@ -20,6 +20,8 @@ export interface CheckedEntry extends MetricWrite {
   /** Per field, the value the client started from; a field without one is written whatever is stored. */
   readonly base: ReadonlyMap<Identifier, MetricValue>;
   readonly remove: boolean;
+  /** The device's time of entry as the history keeps it (UTC, `YYYY-MM-DD HH:MM:SS`); null when not sent. */
+  readonly deviceAt: string | null;
 }
 
 /** A key's live rows as the locking read found them. */
@@ -197,5 +199,14 @@ function change(
   old: string | null,
   now: string | null,
 ): HistoryChange {
-  return { row, activity: entry.activity, group: entry.group, field, action, old, new: now };
+  return {
+    row,
+    activity: entry.activity,
+    group: entry.group,
+    field,
+    action,
+    old,
+    new: now,
+    deviceAt: entry.deviceAt,
+  };
 }

@@ -4,7 +4,13 @@ import { type ColumnType, checkValue, columnNamed } from '../model/column-values
 import { abbreviated, DatabaseConnectionError, TaskAssociationError } from '../model/errors.js';
 import type { Identifier } from '../model/identifier.js';
 import { ConfigurationError } from '../model/issues.js';
-import { MetricBatch, type MetricEntry, RequestId, SaveSource } from '../model/metric-batch.js';
+import {
+  MetricBatch,
+  type MetricEntry,
+  REQUEST_RETENTION_SECONDS,
+  RequestId,
+  SaveSource,
+} from '../model/metric-batch.js';
 import type { MetricValue } from '../model/metrics.js';
 import { isReservedMetricColumn } from '../model/metrics.js';
 import {
@@ -70,7 +76,7 @@ export const SaveMetricsOptions = z.strictObject({
    * is answered with the first answer (`replayed: true`) and not applied again; with another body it is refused.
    */
   requestId: RequestId.optional(),
-  /** What sent the save, as the history records it: `api` (the default) or `screen`. */
+  /** What sent the save, as the history records it: `api` (the default), `screen`, `offline` or `copy`. */
   source: SaveSource.optional(),
   /** As in `loadTaskTree`: made by `planTree` or `resolveTreePlan`; read from the parameter rows when absent. */
   plan: GivenPlan.optional(),
@@ -93,8 +99,7 @@ export interface SaveMetricsResult {
   readonly replayed: boolean;
 }
 
-/** How long a request id is remembered: a retry within it is answered, not applied again (7 days). */
-export const REQUEST_RETENTION_SECONDS = 7 * 24 * 3600;
+export { REQUEST_RETENTION_SECONDS };
 
 /**
  * Saves or removes a batch of metric entries on one task sheet, keyed by (scope, FOLHA_TAREFA_SEQ_DB,
@@ -314,8 +319,17 @@ function checkEntries(
       values: checkedFields(entry.values, 'values'),
       base: checkedFields(entry.base, 'base'),
       remove: entry.remove === true,
+      deviceAt: entry.enteredAt === undefined ? null : utcWallClock(new Date(entry.enteredAt)),
     };
   });
+}
+
+/**
+ * A time as the history's TIMESTAMP takes it from our connections: the UTC wall clock (they read and
+ * write dates in UTC, `timezone: 'Z'`, as CHANGED_DH is written), whole seconds.
+ */
+function utcWallClock(at: Date): string {
+  return at.toISOString().slice(0, 19).replace('T', ' ');
 }
 
 /** The configured metrics the table has, with their types, in the TREE_VIEW's order. */

@@ -342,18 +342,21 @@ describe("the screen's statements", () => {
         "sql": "SELECT 1 FROM \`app_oper_grupo\` LIMIT 0",
       }
     `);
+    // Each word in any label column, the words ANDed: "A01 Roçada" as typed, code and description.
     expect(
-      labelMatches(scope, activities.table, [id('CODIGO'), id('DESCRICAO')], '%seed%', 31),
+      labelMatches(scope, activities.table, [id('CODIGO'), id('DESCRICAO')], ['%A01%', '%Roçada%'], 31),
     ).toMatchInlineSnapshot(`
       Sql {
         "params": [
           1,
           2,
           3,
-          "%seed%",
-          "%seed%",
+          "%A01%",
+          "%A01%",
+          "%Roçada%",
+          "%Roçada%",
         ],
-        "sql": "SELECT c.* FROM \`app_oper\` c WHERE c.EMPRESA = ? AND c.FILIAL = ? AND c.LOCAL = ? AND IFNULL(c.DELETED, 0) = 0 AND IFNULL(c.ATIVO, 1) = 1 AND (CONVERT(c.\`CODIGO\` USING utf8mb4) COLLATE utf8mb4_unicode_ci LIKE ? OR CONVERT(c.\`DESCRICAO\` USING utf8mb4) COLLATE utf8mb4_unicode_ci LIKE ?) LIMIT 31",
+        "sql": "SELECT c.* FROM \`app_oper\` c WHERE c.EMPRESA = ? AND c.FILIAL = ? AND c.LOCAL = ? AND IFNULL(c.DELETED, 0) = 0 AND IFNULL(c.ATIVO, 1) = 1 AND (CONVERT(c.\`CODIGO\` USING utf8mb4) COLLATE utf8mb4_unicode_ci LIKE ? OR CONVERT(c.\`DESCRICAO\` USING utf8mb4) COLLATE utf8mb4_unicode_ci LIKE ?) AND (CONVERT(c.\`CODIGO\` USING utf8mb4) COLLATE utf8mb4_unicode_ci LIKE ? OR CONVERT(c.\`DESCRICAO\` USING utf8mb4) COLLATE utf8mb4_unicode_ci LIKE ?) LIMIT 31",
       }
     `);
     expect(parentGroupOf(groups.table, id('OPER_GRUPO_SEQ_DB'), 5)).toMatchInlineSnapshot(`

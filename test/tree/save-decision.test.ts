@@ -50,6 +50,7 @@ function entry(
     values: new Map(Object.entries(values) as [Identifier, MetricValue][]),
     base: new Map(Object.entries(base) as [Identifier, MetricValue][]),
     remove: options.remove ?? false,
+    deviceAt: null,
   };
 }
 
@@ -79,7 +80,16 @@ describe('decideSave', () => {
     const decision = decideSave([entry({ METRICA1: null })], new Map(), context);
     expect(decision.inserts).toHaveLength(1);
     expect(decision.history).toEqual([
-      { row: null, activity: 1, group: 9, field: 'METRICA1', action: 'insert', old: null, new: null },
+      {
+        row: null,
+        activity: 1,
+        group: 9,
+        field: 'METRICA1',
+        action: 'insert',
+        old: null,
+        new: null,
+        deviceAt: null,
+      },
     ]);
     expect(decision.entries).toEqual([
       {
@@ -100,7 +110,16 @@ describe('decideSave', () => {
     );
     expect(decision.updates).toEqual([{ ids: [5], values: new Map([[M2, 4]]) }]);
     expect(decision.history).toEqual([
-      { row: 50, activity: 1, group: 9, field: 'METRICA2', action: 'update', old: '3', new: '4' },
+      {
+        row: 50,
+        activity: 1,
+        group: 9,
+        field: 'METRICA2',
+        action: 'update',
+        old: '3',
+        new: '4',
+        deviceAt: null,
+      },
     ]);
     expect(decision.entries[0]?.stored).toEqual({ METRICA1: '2.50', METRICA2: 4 });
   });
@@ -160,8 +179,26 @@ describe('decideSave', () => {
     );
     expect(decision.removes).toEqual([{ ids: [5], values: new Map([['DELETED', 1]]) }]);
     expect(decision.history).toEqual([
-      { row: 50, activity: 1, group: 9, field: 'METRICA1', action: 'remove', old: '2.00', new: null },
-      { row: 50, activity: 1, group: 9, field: 'METRICA2', action: 'remove', old: '1', new: null },
+      {
+        row: 50,
+        activity: 1,
+        group: 9,
+        field: 'METRICA1',
+        action: 'remove',
+        old: '2.00',
+        new: null,
+        deviceAt: null,
+      },
+      {
+        row: 50,
+        activity: 1,
+        group: 9,
+        field: 'METRICA2',
+        action: 'remove',
+        old: '1',
+        new: null,
+        deviceAt: null,
+      },
     ]);
     expect(decision.entries[0]).toMatchObject({ stored: null, lastChange: null });
     expect(

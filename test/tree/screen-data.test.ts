@@ -670,6 +670,65 @@ describe('part=search: across every level, with paths', () => {
     }
   });
 
+  it('matches several words in any order, each in the code or the description, accents and case ignored', async () => {
+    const { db } = scratch();
+    const rocada = await insertRow(db, names.OPER, {
+      ...SCOPE_A,
+      CODIGO: 'A01',
+      DESCRICAO: 'Roçada manual',
+      ...live,
+    });
+    // Another activity holding one of the words only: never a match of both.
+    const other = await insertRow(db, names.OPER, {
+      ...SCOPE_A,
+      CODIGO: 'B02',
+      DESCRICAO: 'Capina',
+      ...live,
+    });
+    const links = await insertRows(db, names.OPER_OPER_GRUPO, [
+      { ...SCOPE_A, OPER_GRUPO_SEQ_DB: ids.emptyGroup, OPER_SEQ_DB: rocada, ...live },
+      { ...SCOPE_A, OPER_GRUPO_SEQ_DB: ids.emptyGroup, OPER_SEQ_DB: other, ...live },
+    ]);
+    const expected = [
+      {
+        path: [
+          { level: 1, id: ids.emptyGroup, label: 'G-2 — Nothing yet' },
+          { level: 2, id: rocada, label: 'A01 — Roçada manual' },
+        ],
+      },
+    ];
+    try {
+      for (const q of ['A01 Roçada', 'rocada a01', 'ROÇADA   MANUAL a01', 'A01 — Roçada', 'manual rocada']) {
+        expect(await getJson(`?taskSheet=${ids.sheetA}&part=search&q=${encodeURIComponent(q)}`), q).toEqual({
+          matches: expected,
+          more: false,
+        });
+      }
+      // Each word must be found: one missing is no match; `_` is a character, not a wildcard.
+      for (const q of ['A01 capina', 'A_1 rocada', 'rocada%20%25']) {
+        expect(await getJson(`?taskSheet=${ids.sheetA}&part=search&q=${encodeURIComponent(q)}`), q).toEqual({
+          matches: [],
+          more: false,
+        });
+      }
+    } finally {
+      await db.execute(`DELETE FROM ${names.OPER_OPER_GRUPO} WHERE SEQ_DB IN (?, ?)`, links);
+      await db.execute(`DELETE FROM ${names.OPER} WHERE SEQ_DB IN (?, ?)`, [rocada, other]);
+    }
+  });
+
+  it.each([
+    ['nine words', 'a b c d e f g h i', 'at most 8 words'],
+    ['101 characters', 'x'.repeat(101), 'at most 100 characters'],
+    ['only spaces', '   ', 'give the text to search for'],
+  ])('refuses a search of %s with 400 at q', async (_, q, message) => {
+    const response = await get(`?taskSheet=${ids.sheetA}&part=search&q=${encodeURIComponent(q)}`);
+    expect(response.status).toBe(400);
+    const { error } = await response.json();
+    expect(error).toMatchObject({ code: 'INVALID_REQUEST', path: 'q' });
+    expect(error.message).toContain(message);
+  });
+
   it('does not let matches hidden below a deleted node take the places of shown ones', async () => {
     const { db } = scratch();
     // 40 live groups matching "zz", all below a deleted group: live, but never shown.

@@ -1,4 +1,6 @@
+import { parseInput } from '../../model/metric-batch.js';
 import type { Scope } from '../../model/scope.js';
+import { containsPattern, SearchText, searchWords } from '../../model/search-text.js';
 import type { PlannedLevel, TreePlan } from '../../model/tree-plan.js';
 import { readColumnTypes } from '../../store/column-types.js';
 import type { SqlExecutor } from '../../store/driver.js';
@@ -29,7 +31,10 @@ export interface SearchResult {
 export interface SearchTreeOptions {
   readonly scope: Scope;
   readonly plan: TreePlan;
-  /** What the person typed: matched, case-insensitively by the column's collation, anywhere in a label column. */
+  /**
+   * What the person typed: 1 to 100 characters, at most 8 words. Each word must be found in one of
+   * a node's label columns, in any order, case and accents ignored (see {@link searchWords}).
+   */
   readonly text: string;
   /** Most matches returned (default 30). */
   readonly limit?: number;
@@ -39,7 +44,8 @@ export interface SearchTreeOptions {
 const MAX_DEPTH = 64;
 
 /**
- * Finds nodes of every level whose label columns contain `text`, each with its path from a root,
+ * Finds nodes of every level whose label columns contain every word of `text` (each word in any of
+ * them, in any order, case and accents ignored: "rocada a01" finds `A01 — Roçada ...`), each with its path from a root,
  * so the screen can open the tree down to it. Per level, one query for its label columns and one
  * for its matches (LIMIT: never more rows than asked for); then, per match, one query per step up
  * its parent chain (a few steps on ordinary trees; the matches walked side by side). Only paths the
@@ -54,7 +60,11 @@ const MAX_DEPTH = 64;
 export async function searchTree(db: SqlExecutor, options: SearchTreeOptions): Promise<SearchResult> {
   const { scope, plan } = options;
   const limit = options.limit ?? 30;
-  const pattern = `%${options.text.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const patterns = searchWords(parseInput(SearchText, options.text, 'searchTree', 'text')).map(
+    containsPattern,
+  );
+  // Punctuation alone (a pasted " — ", a lone "%") is no word: nothing to look for.
+  if (patterns.length === 0) return { matches: [], more: false };
   /** The matching nodes the tree shows (each with every path to it), in the order found. */
   const shown: PathStep[][][] = [];
   let more = false;
@@ -70,7 +80,7 @@ export async function searchTree(db: SqlExecutor, options: SearchTreeOptions): P
     const columns = labelColumnsOf(level).filter((column) => present.has(column.toLowerCase()));
     if (columns.length === 0) continue;
     const candidates = (count: number) =>
-      query(db, labelMatches(scope, level.table, columns, pattern, count));
+      query(db, labelMatches(scope, level.table, columns, patterns, count));
     const pathsOf = (row: Row) =>
       pathsUp(db, scope, plan.levels, index, {
         level: level.level,
