@@ -81,9 +81,7 @@ sw.addEventListener('message', (event) => {
   event.waitUntil(
     (async () => {
       const cache = await caches.open(FILES_CACHE);
-      for (const href of data.urls) {
-        const url = new URL(String(href));
-        if (!isHandler(url)) continue;
+      const keepOne = async (/** @type {URL} */ url) => {
         try {
           const page = !url.searchParams.has('asset');
           const response = await fetch(url, page ? { headers: { accept: 'text/html' } } : {});
@@ -91,7 +89,9 @@ sw.addEventListener('message', (event) => {
         } catch {
           // Offline already: the next visit online keeps it.
         }
-      }
+      };
+      const urls = data.urls.map((/** @type {unknown} */ href) => new URL(String(href))).filter(isHandler);
+      await Promise.all(urls.map(keepOne));
     })(),
   );
 });

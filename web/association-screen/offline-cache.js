@@ -69,10 +69,13 @@ export async function registerServiceWorker(win, scriptUrl) {
   const script = new URL(scriptUrl, win.document.baseURI);
   // The scope is the endpoint's path: the page and everything it asks the handler for, nothing else of the host.
   const scope = new URL(script.pathname, script);
+  // Read before registering: the worker claims the page as soon as it runs, and the files this page
+  // loaded before that never went through it.
+  const controlled = container.controller !== null;
   try {
     const registration = await container.register(script.href, { scope: scope.href, type: 'module' });
     const worker = registration.active ?? (await container.ready).active;
-    if (!container.controller && worker) {
+    if (!controlled && worker) {
       const urls = [win.location.href];
       for (const entry of win.performance.getEntriesByType('resource')) {
         const url = new URL(entry.name);

@@ -12,6 +12,7 @@ import { keepSheet, MAX_KEEP_BYTES } from './offline-cache.js';
 import { createOfflineView } from './offline-view.js';
 import { askToPersist, MAX_OUTBOX_ENTRIES, OutboxError, openOutbox } from './outbox.js';
 import { CHANNEL, createSync, RetryLater } from './sync.js';
+import { asStored } from './values.js';
 
 /** @typedef {import('./outbox.js').OutboxRecord} OutboxRecord */
 /** @typedef {import('./outbox.js').Outbox} Outbox */
@@ -263,11 +264,11 @@ export function createOffline(ctx, parts) {
       for (const column of ctx.columns) {
         if (waiting.remove && !(column.field in waiting.values))
           metrics[column.field] = { value: null, source: 'none' };
-        if (column.field in waiting.values)
-          metrics[column.field] = {
-            value: /** @type {any} */ (waiting.values[column.field]),
-            source: 'saved',
-          };
+        if (column.field in waiting.values) {
+          const value = /** @type {import('./api.js').MetricValue} */ (waiting.values[column.field]);
+          // As the column will store it: "21.50" for the "21.5" typed, as the tree shows a saved value.
+          metrics[column.field] = { value: value === null ? null : asStored(value, column), source: 'saved' };
+        }
       }
       return { ...data, metrics, ...(waiting.remove ? { lastChange: null } : {}) };
     },
