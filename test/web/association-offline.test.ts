@@ -154,6 +154,9 @@ async function history(code: string) {
   );
 }
 
+/** `expect.poll` with room for a loaded two-core machine (its default gives up after a second). */
+const later = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 10_000, interval: 100 });
+
 /** Waits until `check` passes (the outbox sends on its own, a moment after the network returns). */
 async function eventually(check: () => Promise<void>, ms = 10_000) {
   const until = Date.now() + ms;
@@ -287,26 +290,26 @@ describe.each([
     await first.page.reload();
     await first.page.getByRole('tree').waitFor();
     // The page says it is offline, and when what it shows was read.
-    await expect
-      .poll(() => region(first.page).getByRole('status').first().textContent())
-      .toMatch(new RegExp(fill(L.offlineNow, { at: '.+' }).replace(/[.?]/g, '\\$&').replace('\\.+', '.+')));
+    await later(() => region(first.page).getByRole('status').first().textContent()).toMatch(
+      new RegExp(fill(L.offlineNow, { at: '.+' }).replace(/[.?]/g, '\\$&').replace('\\.+', '.+')),
+    );
     for (const branch of SOIL) await expand(first.page, branch);
     await enter(first.page, SUBSOIL, { Quantidade: num('21.5') });
     expect(first.puts).toEqual([]);
-    await expect.poll(() => region(first.page).getByText(L.pendingCountOne).count()).toBe(1);
+    await later(() => region(first.page).getByText(L.pendingCountOne).count()).toBe(1);
     expect(await rowText(first.page, SUBSOIL)).toContain(`Quantidade${num('21.50')}${L.pendingChip}`);
     expect(await seriousViolations(first.page)).toEqual([]);
 
     // Reloaded offline, then the browser closed and started again on the same profile.
     await first.page.reload();
     await first.page.getByRole('tree').waitFor();
-    await expect.poll(() => region(first.page).getByText(L.pendingCountOne).count()).toBe(1);
+    await later(() => region(first.page).getByText(L.pendingCountOne).count()).toBe(1);
     await first.context.close();
     const again = await browserOn(dir, ALICE, true);
     await openScreen(again.page);
-    await expect.poll(() => region(again.page).getByText(L.pendingCountOne).count()).toBe(1);
+    await later(() => region(again.page).getByText(L.pendingCountOne).count()).toBe(1);
     await region(again.page).getByRole('button', { name: L.pendingList }).click();
-    await expect.poll(() => region(again.page).getByRole('listitem').count()).toBe(1);
+    await later(() => region(again.page).getByRole('listitem').count()).toBe(1);
     expect(await seriousViolations(again.page)).toEqual([]);
     expect(await liveRows('A-SUBSOIL')).toEqual([]);
 
@@ -331,7 +334,7 @@ describe.each([
       expect(change).toMatchObject({ SOURCE: 'offline', USUARIO_SEQ_DB: ALICE });
       expect(change.DEVICE_DH).not.toBeNull();
     }
-    await expect.poll(() => region(again.page).getByText(L.pendingCountOne).count()).toBe(0);
+    await later(() => region(again.page).getByText(L.pendingCountOne).count()).toBe(0);
   });
 
   it('stops a conflicting entry for the person to decide in the conflict view, and sends the rest', async () => {
@@ -342,13 +345,11 @@ describe.each([
     await alice.context.setOffline(true);
     await enter(alice.page, SUBSOIL, { Quantidade: '32' });
     await enter(alice.page, DISC, { Pessoas: '4' });
-    await expect
-      .poll(() =>
-        region(alice.page)
-          .getByText(fill(L.pendingCount, { count: 2 }))
-          .count(),
-      )
-      .toBe(1);
+    await later(() =>
+      region(alice.page)
+        .getByText(fill(L.pendingCount, { count: 2 }))
+        .count(),
+    ).toBe(1);
     // Meanwhile someone changes what Alice's first entry started from.
     await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '31' }, { METRICA1: '20.00' });
 
@@ -366,7 +367,7 @@ describe.each([
     await dialog.getByRole('button', { name: L.save, exact: true }).click();
     await dialog.waitFor({ state: 'hidden' });
     await eventually(async () => expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '32.00' }]));
-    await expect.poll(() => region(alice.page).getByRole('listitem').count()).toBe(0);
+    await later(() => region(alice.page).getByRole('listitem').count()).toBe(0);
   });
 
   it('never sends one user’s entries as another’s on the same browser profile', async () => {
@@ -381,13 +382,11 @@ describe.each([
     // Bruno signs in on the same phone, online: Alice's entry stays, and he is told of it.
     const bruno = await browserOn(dir, BRUNO);
     await openScreen(bruno.page);
-    await expect
-      .poll(() =>
-        region(bruno.page)
-          .getByText(fill(L.otherOwner, { count: 1 }))
-          .count(),
-      )
-      .toBe(1);
+    await later(() =>
+      region(bruno.page)
+        .getByText(fill(L.otherOwner, { count: 1 }))
+        .count(),
+    ).toBe(1);
     await bruno.page.waitForTimeout(500);
     expect(bruno.puts).toEqual([]);
     expect(await liveRows('A-WEED')).toEqual([]);
@@ -415,7 +414,7 @@ describe.each([
     await enter(alice.page, SUBSOIL, { Quantidade: '12' });
     await eventually(async () => expect(alice.puts.length).toBeGreaterThanOrEqual(2));
     expect(new Set(alice.puts.map((put) => put.requestId)).size).toBe(1);
-    await expect.poll(() => region(alice.page).getByText(L.pendingCountOne).count()).toBe(0);
+    await later(() => region(alice.page).getByText(L.pendingCountOne).count()).toBe(0);
     // Each field once: the replay was answered, not applied again.
     const fields = (await history('A-SUBSOIL')).map((change) => change.FIELD).sort();
     expect(fields).toEqual([...new Set(fields)]);
@@ -439,7 +438,7 @@ describe.each([
     const dialog = await openActivity(alice.page, SUBSOIL);
     await field(dialog, 'Quantidade').fill('5');
     await dialog.getByRole('button', { name: L.save, exact: true }).click();
-    await expect.poll(() => dialog.getByRole('alert').textContent()).toContain(L.outboxQuota);
+    await later(() => dialog.getByRole('alert').textContent()).toContain(L.outboxQuota);
     expect(await field(dialog, 'Quantidade').inputValue()).toBe('5');
     await dialog.getByRole('button', { name: L.cancel }).click();
 
@@ -471,14 +470,14 @@ describe.each([
     await alice.page.reload();
     await alice.page.getByRole('tree').waitFor();
     const warning = region(alice.page).getByRole('alert');
-    await expect.poll(() => warning.textContent()).toBe(fill(L.outboxFull, { max: MAX_OUTBOX_ENTRIES }));
+    await later(() => warning.textContent()).toBe(fill(L.outboxFull, { max: MAX_OUTBOX_ENTRIES }));
     for (const branch of SOIL) await expand(alice.page, branch);
     const refused = await openActivity(alice.page, SUBSOIL);
     await field(refused, 'Quantidade').fill('6');
     await refused.getByRole('button', { name: L.save, exact: true }).click();
-    await expect
-      .poll(() => refused.getByRole('alert').textContent())
-      .toContain(fill(L.outboxFull, { max: MAX_OUTBOX_ENTRIES }));
+    await later(() => refused.getByRole('alert').textContent()).toContain(
+      fill(L.outboxFull, { max: MAX_OUTBOX_ENTRIES }),
+    );
   });
 
   it('lets the person discard a waiting entry, asking first', async () => {
@@ -494,7 +493,7 @@ describe.each([
     const keep = region(alice.page).getByRole('button', { name: L.discardNo });
     expect(await keep.evaluate((node) => node === document.activeElement)).toBe(true);
     await region(alice.page).getByRole('button', { name: L.discardYes }).click();
-    await expect.poll(() => region(alice.page).getByRole('listitem').count()).toBe(0);
+    await later(() => region(alice.page).getByRole('listitem').count()).toBe(0);
     expect(await rowText(alice.page, SUBSOIL)).not.toContain(L.pendingChip);
     await alice.context.setOffline(false);
     await alice.page.waitForTimeout(500);
@@ -532,7 +531,7 @@ describe('a host’s own page, without the service worker', () => {
     await dialog.getByRole('textbox', { name: 'Quantidade', exact: true }).fill('44');
     await dialog.getByRole('button', { name: LABELS_EN.save, exact: true }).click();
     await dialog.waitFor({ state: 'hidden' });
-    await expect.poll(() => page.getByText(LABELS_EN.pendingCountOne).count()).toBe(1);
+    await later(() => page.getByText(LABELS_EN.pendingCountOne).count()).toBe(1);
     await context.setOffline(false);
     await eventually(async () => expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '44.00' }]));
   });
