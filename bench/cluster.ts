@@ -63,6 +63,7 @@ try {
         ...Array.from({ length: 30 }, () => opers[90] ?? 0),
         ...Array.from({ length: 60 }, (_, index) => opers[91 + (index % 20)] ?? 0),
       ];
+      const failures: string[] = [];
       const started = performance.now();
       const outcomes = await Promise.all(
         keys.map(async (oper, index) => {
@@ -77,7 +78,8 @@ try {
               entries: [{ activity: oper, group, values: { METRICA2: index } }],
             });
             return requestId;
-          } catch {
+          } catch (error) {
+            failures.push(String((error as { code?: unknown }).code ?? error));
             return undefined;
           }
         }),
@@ -89,8 +91,26 @@ try {
         return tx.query<{ REQUEST_ID: string }>('SELECT REQUEST_ID FROM task_association_request');
       });
       const stored = new Set(recorded.map((row) => row.REQUEST_ID));
-      const lost = acknowledged.filter((id) => !stored.has(id)).length;
-      return { ms, failed: keys.length - acknowledged.length, lost };
+      const missing = acknowledged.filter((id) => !stored.has(id));
+      // What each node holds of a save acknowledged but not found through node 1, for the record.
+      for (const id of missing) {
+        const seen = await Promise.all(
+          dbs.map((node) =>
+            node.transaction(async (tx) => {
+              await tx.query('SET SESSION wsrep_sync_wait = 1');
+              return (
+                await tx.query<{ n: number }>(
+                  'SELECT COUNT(*) AS n FROM task_association_history WHERE REQUEST_ID = ?',
+                  [id],
+                )
+              )[0]?.n;
+            }),
+          ),
+        );
+        console.log(`lost ${id}: history rows on nodes 1-3: ${seen.join(', ')}`);
+      }
+      if (failures.length > 0) console.log(`${label}: failures ${failures.join(', ')}`);
+      return { ms, failed: keys.length - acknowledged.length, lost: missing.length };
     } finally {
       await Promise.all(dbs.map((db) => db.close()));
       await scratch.drop();
