@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import { TreeView } from '../../src/config.js';
+import { ownerKey } from '../../src/http/owner-key.js';
 import type { Scope } from '../../src/model/scope.js';
 import { tableNames } from '../../src/model/table-names.js';
 import { createAssociationHandler, readBranch, resolveTreePlan } from '../../src/resolvers.js';
@@ -221,6 +222,8 @@ describe('part=start: what the screen paints first', () => {
 
   it('gives the header (SEQ_DB and the date column by default), the metric columns typed by the database, and the roots', async () => {
     expect(await getJson(`?taskSheet=${ids.sheetA}&part=start`)).toEqual({
+      // The key the screen files its offline entries under: this session's user and scope (#28).
+      owner: ownerKey(SCOPE_A, 77),
       taskSheet: {
         id: ids.sheetA,
         columns: [
