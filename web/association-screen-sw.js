@@ -14,7 +14,7 @@
  *   each sheet's entries only for the user and scope the server says this browser's session is.
  */
 
-import { openOutbox } from './association-screen/outbox.js';
+import { OutboxError, openOutbox } from './association-screen/outbox.js';
 import { alone, CHANNEL, RetryLater, replayOutbox, SYNC_TAG } from './association-screen/sync.js';
 
 const sw = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (globalThis));
@@ -102,7 +102,14 @@ sw.addEventListener('sync', (/** @type {any} */ event) => {
 
 /** Sends the outbox of every sheet of this scope; throws (the browser retries) while any waits for the network. */
 async function sendAll() {
-  const outbox = await openOutbox();
+  let outbox;
+  try {
+    outbox = await openOutbox();
+  } catch (error) {
+    // No outbox (the worker does not make one: a page that finds it gone says so) or none to open.
+    if (error instanceof OutboxError) return;
+    throw error;
+  }
   try {
     const sheets = new Map();
     for (const record of await outbox.all()) {

@@ -19,6 +19,9 @@ export const MAX_KEEP_BYTES = 5 * 1024 * 1024;
 /** The header a kept answer carries its reading time in. */
 const READ_AT = 'x-task-association-read-at';
 
+/** The writes of data answers not yet done: "Keep this sheet" says kept once they are. @type {Set<Promise<void>>} */
+const writing = new Set();
+
 /** Whether the browser has Cache Storage here (secure contexts only: https and localhost). */
 const hasCaches = () => typeof caches !== 'undefined';
 
@@ -27,7 +30,14 @@ const hasCaches = () => typeof caches !== 'undefined';
  * missing cache only means that answer is not there offline.
  * @param {URL} url @param {unknown} answer
  */
-export async function rememberData(url, answer) {
+export function rememberData(url, answer) {
+  const write = writeData(url, answer).finally(() => writing.delete(write));
+  writing.add(write);
+  return write;
+}
+
+/** @param {URL} url @param {unknown} answer */
+async function writeData(url, answer) {
   if (!hasCaches()) return;
   try {
     const cache = await caches.open(DATA_CACHE);
@@ -122,8 +132,11 @@ export async function keepSheet(api, roots, how = {}) {
     if (how.signal?.aborted) throw how.signal.reason;
     if (bytes > maxBytes) {
       await Promise.allSettled(running);
+      await Promise.all(writing);
       return { branches, bytes, complete: false };
     }
   }
+  // Kept means in the cache: the reads' writes are not awaited by the reads themselves.
+  await Promise.all(writing);
   return { branches, bytes, complete: true };
 }

@@ -10,7 +10,7 @@ import { newRequestId, RequestError } from './api.js';
 import { fill } from './labels.js';
 import { keepSheet, MAX_KEEP_BYTES } from './offline-cache.js';
 import { createOfflineView } from './offline-view.js';
-import { askToPersist, MAX_OUTBOX_ENTRIES, OutboxError, openOutbox } from './outbox.js';
+import { askToPersist, isPersisted, MAX_OUTBOX_ENTRIES, OutboxError, openOutbox } from './outbox.js';
 import { CHANNEL, createSync, RetryLater } from './sync.js';
 import { asStored } from './values.js';
 
@@ -49,16 +49,25 @@ export function createOffline(ctx, parts) {
   /** When the data shown was read (null: a cached copy of unknown age). @type {string | null} */
   let readAt = new Date().toISOString();
   let fromCache = false;
+  /** `navigator.storage.persist()` asked (once a page, at a save). */
   let persistAsked = false;
+  /** `navigator.storage.persisted()` read (once a page, when entries of an earlier visit wait). */
+  let persistChecked = false;
+  /** Whether the browser keeps this site's storage under pressure; undefined: not known yet. @type {boolean | undefined} */
+  let persisted;
+  /** Why the last save was not kept (quota, a full outbox), until one is. @type {string | undefined} */
+  let refusal;
+  /** Entries in the outbox, of everyone, at the last reading. */
+  let total = 0;
   /** @type {((node: TreeNode, record: OutboxRecord) => Promise<void>) | undefined} */
   let opener;
   const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(CHANNEL) : undefined;
   if (channel) channel.onmessage = () => void refresh();
 
-  const opened = openOutbox({ doc }).then(
+  const opened = openOutbox({ doc, endpoint }).then(
     (box) => {
       outbox = box;
-      if (box.evicted) view.warn(labels.outboxEvicted);
+      showWarning();
       sync = createSync({ outbox: box, endpoint, taskSheet: ctx.taskSheet, win, onSent, onSettled });
       return refresh();
     },
@@ -71,6 +80,25 @@ export function createOffline(ctx, parts) {
   };
   win.addEventListener('online', onLine);
   win.addEventListener('offline', onLine);
+
+  /**
+   * The one warning shown, the weightiest first: the outbox full or nearly, the last save refused,
+   * entries lost to the browser clearing storage, entries waiting where the browser may clear it.
+   */
+  function showWarning() {
+    view.warn(
+      total >= MAX_OUTBOX_ENTRIES
+        ? fill(labels.outboxFull, { max: MAX_OUTBOX_ENTRIES })
+        : total >= NEARLY_FULL
+          ? fill(labels.outboxNearlyFull, { count: total, max: MAX_OUTBOX_ENTRIES })
+          : (refusal ??
+            (outbox?.evicted
+              ? labels.outboxEvicted
+              : persisted === false && mine.some((record) => record.state === 'pending')
+                ? labels.notPersisted
+                : undefined)),
+    );
+  }
 
   function showNotice() {
     view.showOffline(!win.navigator.onLine || fromCache, readAt);
@@ -92,10 +120,16 @@ export function createOffline(ctx, parts) {
       else pending.set(key, { values: { ...merged.values, ...record.entry.values }, remove: merged.remove });
     }
     view.render(mine, owner === undefined ? 0 : sheet.length - mine.length);
-    if (all.length >= MAX_OUTBOX_ENTRIES) view.warn(fill(labels.outboxFull, { max: MAX_OUTBOX_ENTRIES }));
-    else if (all.length >= NEARLY_FULL)
-      view.warn(fill(labels.outboxNearlyFull, { count: all.length, max: MAX_OUTBOX_ENTRIES }));
-    else if (!outbox.evicted) view.warn(undefined);
+    total = all.length;
+    if (persisted === undefined && !persistChecked && pending.size > 0) {
+      // Entries wait from an earlier visit: whether the browser may clear them, asked without a prompt.
+      persistChecked = true;
+      void isPersisted().then((kept) => {
+        persisted ??= kept;
+        if (!ctx.destroyed()) showWarning();
+      });
+    }
+    showWarning();
     const changed = new Set([...before.keys(), ...pending.keys()]);
     for (const node of parts.tree.nodes()) {
       if (node.data.kind === 'task' && changed.has(keyOf({ activity: node.data.id, group: node.data.group })))
@@ -228,14 +262,18 @@ export function createOffline(ctx, parts) {
             : code === 'quota'
               ? labels.outboxQuota
               : labels.outboxUnavailable;
-        view.warn(text);
+        refusal = text;
+        showWarning();
         throw new RequestError(0, text, `OUTBOX_${code.toUpperCase()}`, undefined);
       }
       ctx.api.forgetAttempt();
+      refusal = undefined;
       if (!persistAsked) {
+        // Asked at a save, the person's own act (a browser may ask them); said while entries wait.
         persistAsked = true;
         void askToPersist().then((kept) => {
-          if (!kept && !ctx.destroyed() && mine.length > 0) view.warn(labels.notPersisted);
+          persisted = kept;
+          if (!ctx.destroyed()) showWarning();
         });
       }
       channel?.postMessage({ type: 'changed' });

@@ -48,7 +48,11 @@ export const MAX_OUTBOX_ENTRIES = 500;
 
 const DB_NAME = 'task-association-outbox';
 const STORE = 'entries';
-/** A cookie that outlives storage eviction (cookies are kept apart): entries were waiting. */
+/**
+ * A cookie that outlives storage eviction (cookies are kept apart): entries were waiting. Its path
+ * is the handler's (the page's own on a host's page elsewhere), so it goes with no other request
+ * of the host's site.
+ */
 const MARK = 'ta-outbox';
 
 /** An outbox that cannot take or keep an entry: `full`, `quota` (the browser refused the space), `unavailable`. */
@@ -88,50 +92,88 @@ function finished(tx) {
 /**
  * Opens the outbox. `evicted` is true when the database had to be made anew while the cookie says
  * entries were waiting: the browser cleared this site's storage (eviction), and they are lost.
- * @param {{ indexedDB?: IDBFactory, doc?: Document }} [where] the window's or the worker's
+ * Only a page (`doc`) makes the database: where there is none, a worker's opening is refused
+ * (OutboxError `unavailable`), so that the page, which reads the cookie, is the one that finds it
+ * gone and says so.
+ * @param {{ indexedDB?: IDBFactory, doc?: Document, endpoint?: string }} [where] the window's or
+ *   the worker's; `endpoint` the handler's URL, whose path the page's cookie is scoped to
  */
 export async function openOutbox(where = {}) {
   const factory = where.indexedDB ?? globalThis.indexedDB;
   if (!factory) throw new OutboxError('unavailable', 'this browser has no IndexedDB');
-  let created = false;
-  const opening = factory.open(DB_NAME, 1);
-  opening.onupgradeneeded = (event) => {
-    created = event.oldVersion === 0;
-    if (created) opening.result.createObjectStore(STORE, { keyPath: 'seq', autoIncrement: true });
-  };
-  /** @type {IDBDatabase} */
-  let db;
-  try {
-    db = await done(opening);
-  } catch (error) {
-    throw asOutboxError(error);
-  }
-  // Another tab upgrading later (a new release) must not wait on this one.
-  db.onversionchange = () => db.close();
   const doc = where.doc;
-  const evicted = created && doc !== undefined && readMark(doc) > 0;
-  if (evicted && doc) writeMark(doc, 0);
+  const path = doc ? markPath(doc, where.endpoint) : '/';
+
+  /** Opens the database: made anew (`created`) where there is none, by a page only. */
+  async function connect() {
+    let created = false;
+    const opening = factory.open(DB_NAME, 1);
+    opening.onupgradeneeded = (event) => {
+      created = event.oldVersion === 0;
+      if (created && !doc) opening.transaction?.abort();
+      else if (created) opening.result.createObjectStore(STORE, { keyPath: 'seq', autoIncrement: true });
+    };
+    try {
+      const db = await done(opening);
+      // Another tab upgrading later (a new release) must not wait on this one; the browser
+      // clearing the site's storage closes it too (`close`): the next use opens it again.
+      db.onversionchange = () => {
+        db.close();
+        lost = true;
+      };
+      db.onclose = () => {
+        lost = true;
+      };
+      return { db, evicted: created && doc !== undefined && readMark(doc) > 0 };
+    } catch (error) {
+      throw asOutboxError(error);
+    }
+  }
+
+  let lost = false;
+  const first = await connect();
+  let db = first.db;
+
+  /** The open database; opened again if it was closed under this page, eviction told then. */
+  async function database() {
+    if (!lost) return db;
+    lost = false;
+    const again = await connect();
+    db = again.db;
+    if (again.evicted) outbox.evicted = true;
+    if (doc) writeMark(doc, path, await done(db.transaction(STORE, 'readonly').objectStore(STORE).count()));
+    return db;
+  }
 
   /** @param {IDBTransactionMode} mode */
-  const store = (mode) => {
-    const tx = db.transaction(STORE, mode);
+  const store = async (mode) => {
+    let tx;
+    try {
+      tx = (await database()).transaction(STORE, mode);
+    } catch (error) {
+      // Closed without its `close` event reaching us first: opened again, once.
+      if (!(error instanceof DOMException && error.name === 'InvalidStateError')) throw error;
+      lost = true;
+      tx = (await database()).transaction(STORE, mode);
+    }
     return { tx, entries: tx.objectStore(STORE) };
   };
 
   /** Keeps the cookie's count true (the window only: a worker has no cookies to write). */
   async function mark() {
-    if (doc) writeMark(doc, await outbox.count());
+    if (doc) writeMark(doc, path, await outbox.count());
   }
 
   const outbox = {
-    evicted,
+    /** The browser cleared the outbox while entries waited (at opening, or while this page was open). */
+    evicted: first.evicted,
     /** Every record, in the order entered. @returns {Promise<OutboxRecord[]>} */
     async all() {
-      return /** @type {Promise<OutboxRecord[]>} */ (done(store('readonly').entries.getAll()));
+      return /** @type {Promise<OutboxRecord[]>} */ (done((await store('readonly')).entries.getAll()));
     },
     /** How many records there are, of everyone. */
     async count() {
-      return done(store('readonly').entries.count());
+      return done((await store('readonly')).entries.count());
     },
     /**
      * Adds a save, pending. Refused (OutboxError `full`) when the outbox holds its maximum already,
@@ -141,7 +183,7 @@ export async function openOutbox(where = {}) {
      */
     async add(record) {
       try {
-        const { tx, entries } = store('readwrite');
+        const { tx, entries } = await store('readwrite');
         const count = await done(entries.count());
         if (count >= MAX_OUTBOX_ENTRIES) {
           tx.abort();
@@ -160,7 +202,7 @@ export async function openOutbox(where = {}) {
     /** Writes records back (a batch id set, a conflict said). @param {readonly OutboxRecord[]} records */
     async put(records) {
       try {
-        const { tx, entries } = store('readwrite');
+        const { tx, entries } = await store('readwrite');
         for (const record of records) entries.put(record);
         await finished(tx);
       } catch (error) {
@@ -169,13 +211,18 @@ export async function openOutbox(where = {}) {
     },
     /** Takes records out (sent, or discarded by the person). @param {readonly number[]} seqs */
     async remove(seqs) {
-      const { tx, entries } = store('readwrite');
+      const { tx, entries } = await store('readwrite');
       for (const seq of seqs) entries.delete(seq);
       await finished(tx);
       await mark();
     },
-    close: () => db.close(),
+    close: () => {
+      lost = false;
+      db.close();
+    },
   };
+  // What another page or the worker sent meanwhile, and an eviction just told, leave the count.
+  await mark();
   return outbox;
 }
 
@@ -187,10 +234,39 @@ function readMark(doc) {
   return found ? Number(found[1]) : 0;
 }
 
-/** @param {Document} doc @param {number} count */
-function writeMark(doc, count) {
+/**
+ * The cookie's path: the handler's, where the page is the handler's own (or below it), else the
+ * page's own path (a host's page elsewhere reads only cookies of its path). Cut before a `;`, which
+ * would end the attribute.
+ * @param {Document} doc @param {string | undefined} endpoint
+ */
+export function markPath(doc, endpoint) {
+  const page = doc.location?.pathname ?? '/';
+  const handler = endpoint ? new URL(endpoint, doc.baseURI).pathname : undefined;
+  const within =
+    handler !== undefined &&
+    (page === handler || page.startsWith(handler.endsWith('/') ? handler : `${handler}/`));
+  const path = within ? handler : page;
+  const cut = path.indexOf(';');
+  return cut < 0 ? path : path.slice(0, path.lastIndexOf('/', cut) + 1) || '/';
+}
+
+/** @param {Document} doc @param {string} path @param {number} count */
+function writeMark(doc, path, count) {
   // A year: longer than any entry waits (the server refuses entries older than seven days).
-  doc.cookie = `${MARK}=${count}; path=/; max-age=${count > 0 ? 31_536_000 : 0}; samesite=strict`;
+  doc.cookie = `${MARK}=${count}; path=${path}; max-age=${count > 0 ? 31_536_000 : 0}; samesite=strict`;
+}
+
+/**
+ * Whether the browser keeps this site's storage under pressure (`navigator.storage.persisted()`),
+ * asked without a prompt; where the browser cannot say, false.
+ */
+export async function isPersisted() {
+  try {
+    return (await globalThis.navigator?.storage?.persisted?.()) === true;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -1,0 +1,408 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/main.js';
+import { DEMO_TABLES } from '../../src/demo/demo-install.js';
+import { type Demo, startDemo } from '../../src/demo/start-demo.js';
+import { createAssociationHandler } from '../../src/http/association-handler.js';
+import { toNodeListener } from '../../src/http/node-adapter.js';
+import { HISTORY_TABLE_NAME } from '../../src/model/table-names.js';
+import { LABELS_EN, MAX_KEEP_BYTES } from '../../web/association-screen.js';
+import { seriousViolations } from '../support/axe.js';
+import { CHROMIUM_PATH } from '../support/browser.js';
+import { captureIo } from '../support/cli.js';
+import { SERVER_URL } from '../support/database.js';
+
+/**
+ * More of the association screen offline (#28), in Debian's Chromium on a profile on disk: "Keep
+ * this sheet for offline use" (the whole sheet, then every branch opens offline; a sheet over the
+ * bound said so), storage cleared by the browser told on the next opening, the warning where the
+ * browser may clear storage, the handler at a path ending in `/`, and Background Sync sending the
+ * outbox from the worker with no screen open.
+ *
+ * The handler is mounted three times: at `/associationtask`, at `/nested/associationtask/`, and at
+ * `/big/associationtask`, where each `part=children` answer carries a 1.2 MB `padding` (the screen
+ * reads no such field): the data of a sheet over `MAX_KEEP_BYTES` (about 20,000 activities) in the
+ * few branches of the demo sheet.
+ */
+
+const METRICS = DEMO_TABLES.metrics;
+const ALICE = 7;
+const SYNC_TAG = 'task-association-outbox';
+const PADDING = 'x'.repeat(1_200_000);
+
+let demo: Demo;
+let server: Server;
+let origin: string;
+
+beforeAll(async () => {
+  const io = captureIo();
+  const started = await startDemo({
+    serverUrl: SERVER_URL,
+    port: 0,
+    say: () => {},
+    runInstaller: async (args) => ({ code: await runCli(args, io), stdout: '' }),
+  });
+  if (started === undefined) throw new Error(`the demo did not start:\n${io.err()}`);
+  demo = started;
+  const handler = createAssociationHandler({
+    db: demo.scratch.db,
+    context: async (request) => ({
+      scope: demo.install.scope,
+      user: Number(/(?:^|;\s*)user=(\d+)/.exec(request.headers.get('cookie') ?? '')?.[1] ?? ALICE),
+    }),
+  });
+  const padded = async (request: Request) => {
+    const answer = await handler(request);
+    if (new URL(request.url).searchParams.get('part') !== 'children' || answer.status !== 200) return answer;
+    const body = { ...((await answer.json()) as object), padding: PADDING };
+    const headers = new Headers(answer.headers);
+    for (const name of ['content-length', 'content-encoding', 'etag']) headers.delete(name);
+    return new Response(JSON.stringify(body), { status: 200, headers });
+  };
+  const plain = toNodeListener(handler);
+  const big = toNodeListener(padded);
+  server = createServer((req, res) => {
+    const path = (req.url ?? '').split('?')[0];
+    if (path === '/associationtask' || path === '/nested/associationtask/') return plain(req, res);
+    if (path === '/big/associationtask') return big(req, res);
+    res.writeHead(404, { 'content-type': 'text/html' }).end('<!doctype html><title>elsewhere</title>');
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => server?.close(resolve));
+  await demo?.close();
+});
+
+const USED = ['A-SUBSOIL', 'A-DISC'];
+const contexts: BrowserContext[] = [];
+const profiles: string[] = [];
+let pageProblems: string[] = [];
+
+beforeEach(async () => {
+  const list = USED.map(() => '?').join(', ');
+  for (const table of [METRICS, HISTORY_TABLE_NAME]) {
+    await demo.scratch.db.execute(
+      `DELETE m FROM ${table} m JOIN ${demo.names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB WHERE o.CODIGO IN (${list})`,
+      USED,
+    );
+  }
+});
+
+afterEach(async () => {
+  for (const context of contexts.splice(0)) await context.close().catch(() => undefined);
+  for (const dir of profiles.splice(0)) await rm(dir, { recursive: true, force: true });
+  const problems = pageProblems;
+  pageProblems = [];
+  expect(problems).toEqual([]);
+});
+
+async function liveRows(code: string) {
+  return demo.scratch.db.query<{ METRICA1: string | null }>(
+    `SELECT m.METRICA1 FROM ${METRICS} m JOIN ${demo.names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB
+      WHERE o.CODIGO = ? AND m.FOLHA_TAREFA_SEQ_DB = ? AND m.DELETED = 0`,
+    [code, demo.sample.taskSheet],
+  );
+}
+
+async function sources(code: string) {
+  const rows = await demo.scratch.db.query<{ SOURCE: string }>(
+    `SELECT h.SOURCE FROM ${HISTORY_TABLE_NAME} h JOIN ${demo.names.OPER} o ON o.SEQ_DB = h.OPER_SEQ_DB
+      WHERE o.CODIGO = ?`,
+    [code],
+  );
+  return [...new Set(rows.map((row) => row.SOURCE))];
+}
+
+/** `expect.poll` with room for a loaded two-core machine. */
+const later = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000, interval: 100 });
+
+const L = LABELS_EN;
+const fill = (template: string, params: Record<string, string | number>) =>
+  template.replace(/\{(\w+)\}/g, (whole, name: string) => String(params[name] ?? whole));
+const SOIL = ['S-NORTH — North field', 'G-SOIL — Soil preparation'];
+const SUBSOIL = 'A-SUBSOIL — Subsoiling';
+
+/** A browser on a profile of its own, Alice signed in. `init` runs in each page before its scripts. */
+async function browser(init?: () => void) {
+  const dir = await mkdtemp(join(tmpdir(), 'ta-offline-more-'));
+  profiles.push(dir);
+  const context = await chromium.launchPersistentContext(dir, {
+    executablePath: CHROMIUM_PATH,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+    headless: true,
+    locale: 'en',
+    timezoneId: 'America/Sao_Paulo',
+    reducedMotion: 'reduce',
+    viewport: { width: 1280, height: 800 },
+  });
+  contexts.push(context);
+  await context.addCookies([{ name: 'user', value: String(ALICE), url: origin }]);
+  if (init) await context.addInitScript(init);
+  const watch = (page: Page) => {
+    page.on('pageerror', (error) => pageProblems.push(error.message));
+    page.on('console', (message) => {
+      if (/Content Security Policy|Refused to/i.test(message.text())) pageProblems.push(message.text());
+    });
+  };
+  context.on('page', watch);
+  const page = context.pages()[0] ?? (await context.newPage());
+  watch(page);
+  return { context, page };
+}
+
+const sheetUrl = (path = '/associationtask') => `${origin}${path}?taskSheet=${demo.sample.taskSheet}`;
+
+/** Online, the first visit: the page opens and the service worker keeps the page and its files. */
+async function firstVisit(page: Page, path = '/associationtask') {
+  await page.goto(sheetUrl(path));
+  await page.getByRole('tree').waitFor();
+  return page.evaluate(async () => {
+    const registration = await navigator.serviceWorker.ready;
+    for (let i = 0; i < 300; i++) {
+      const kept = (await (await caches.open('task-association-files-v1')).keys()).length;
+      if (kept > 20 && navigator.serviceWorker.controller) return registration.scope;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error('the service worker did not keep the page and its files');
+  });
+}
+
+async function expand(page: Page, name: string) {
+  const item = page.getByRole('treeitem', { name }).first();
+  if ((await item.getAttribute('aria-expanded')) === 'true') return;
+  await item.locator(':scope > .ta-screen__row').click();
+  await item.getByRole('group').first().waitFor();
+}
+
+/** Opens every branch of the tree, each waited for; how many it opened. */
+async function expandAll(page: Page) {
+  let opened = 0;
+  for (;;) {
+    const closed = page.locator('[role="treeitem"][aria-expanded="false"]');
+    if ((await closed.count()) === 0) return opened;
+    const item = await closed.first().elementHandle();
+    await closed.first().locator(':scope > .ta-screen__row').click();
+    await page.waitForFunction(
+      (node) =>
+        node?.getAttribute('aria-expanded') === 'true' && node.querySelector('[role="group"]') !== null,
+      item,
+    );
+    opened++;
+  }
+}
+
+async function enterOffline(page: Page, values: Record<string, string>) {
+  await page.getByRole('treeitem', { name: SUBSOIL }).first().locator(':scope > .ta-screen__row').click();
+  const dialog = page.getByRole('dialog', { name: SUBSOIL });
+  for (const [name, value] of Object.entries(values))
+    await dialog.getByRole('textbox', { name, exact: true }).fill(value);
+  await dialog.getByRole('button', { name: L.save, exact: true }).click();
+  await dialog.waitFor({ state: 'hidden' });
+}
+
+const region = (page: Page) => page.getByRole('region', { name: L.offlineRegion });
+
+async function outboxCookie(context: BrowserContext) {
+  // Every path's: at the origin's `/` alone, the handler's cookie is not sent.
+  return (await context.cookies()).find((cookie) => cookie.name === 'ta-outbox');
+}
+
+describe('keep this sheet for offline use', () => {
+  it('reads the whole sheet, so that every branch, never opened before, opens offline', async () => {
+    const { context, page } = await browser();
+    await firstVisit(page);
+    const keep = region(page).getByRole('button', { name: L.keepSheet });
+    await keep.click();
+    const status = region(page)
+      .getByRole('status')
+      .filter({ hasText: /kept for offline use/ });
+    await later(() => status.count()).toBe(1);
+    const branches = Number(/\((\d+) branches\)/.exec((await status.textContent()) ?? '')?.[1]);
+    expect(branches).toBeGreaterThan(2);
+    expect(await status.textContent()).toBe(fill(L.kept, { count: branches }));
+    expect(await keep.isEnabled()).toBe(true);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await context.setOffline(true);
+    await page.reload();
+    await page.getByRole('tree').waitFor();
+    expect(await expandAll(page)).toBe(branches);
+    expect(await page.getByRole('treeitem', { name: SUBSOIL }).count()).toBe(1);
+    expect(await page.getByText(L.networkError).count()).toBe(0);
+  });
+
+  it(`says so when the sheet's data is over the bound (${MAX_KEEP_BYTES / 1024 / 1024} MB), and keeps the branches opened`, async () => {
+    const { context, page } = await browser();
+    await firstVisit(page, '/big/associationtask');
+    for (const branch of SOIL) await expand(page, branch);
+    await region(page).getByRole('button', { name: L.keepSheet }).click();
+    const tooLarge = fill(L.keepTooLarge, { max: MAX_KEEP_BYTES / 1024 / 1024 });
+    await later(() => region(page).getByRole('status').filter({ hasText: tooLarge }).count()).toBe(1);
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await context.setOffline(true);
+    await page.reload();
+    await page.getByRole('tree').waitFor();
+    for (const branch of SOIL) await expand(page, branch);
+    expect(await page.getByRole('treeitem', { name: SUBSOIL }).count()).toBe(1);
+  }, 90_000);
+});
+
+describe('storage the browser may clear, or cleared', () => {
+  it('says on the next opening that the browser cleared the entries that waited (the cookie counted them)', async () => {
+    const { context, page } = await browser();
+    await firstVisit(page);
+    for (const branch of SOIL) await expand(page, branch);
+    await context.setOffline(true);
+    await enterOffline(page, { Quantidade: '3' });
+    await later(() => region(page).getByText(L.pendingCountOne).count()).toBe(1);
+    // The cookie goes only to the handler's path, not to every request of the host's site.
+    expect(await outboxCookie(context)).toMatchObject({
+      value: '1',
+      path: '/associationtask',
+      sameSite: 'Strict',
+    });
+
+    // The screen closed, the browser clears the site's IndexedDB (eviction), cookies apart.
+    // Background Sync, fired then, must not make the outbox anew: the page, opened next, would no
+    // longer see that it was gone.
+    await page.goto('about:blank');
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Storage.clearDataForOrigin', { origin, storageTypes: 'indexeddb' });
+    await fireSync(page, '/associationtask');
+    await page.waitForTimeout(1000);
+
+    await page.goto(sheetUrl());
+    await page.getByRole('tree').waitFor();
+    const alert = region(page).getByRole('alert');
+    await later(() => alert.textContent()).toBe(L.outboxEvicted);
+    expect(await region(page).getByText(L.pendingCountOne).count()).toBe(0);
+    expect(await outboxCookie(context)).toBeUndefined();
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('warns, while entries wait, that a browser not keeping the site’s storage may clear them', async () => {
+    const { context, page } = await browser(() => {
+      StorageManager.prototype.persist = async () => false;
+      StorageManager.prototype.persisted = async () => false;
+    });
+    await firstVisit(page);
+    for (const branch of SOIL) await expand(page, branch);
+    await context.setOffline(true);
+    await enterOffline(page, { Quantidade: '4' });
+    const alert = region(page).getByRole('alert');
+    await later(() => alert.textContent()).toBe(L.notPersisted);
+    expect(await seriousViolations(page)).toEqual([]);
+    // Said again on the next opening while the entry waits, and gone once it is sent.
+    await page.reload();
+    await page.getByRole('tree').waitFor();
+    await later(() => alert.textContent()).toBe(L.notPersisted);
+    await context.setOffline(false);
+    await later(async () => (await liveRows('A-SUBSOIL')).map((row) => row.METRICA1)).toEqual(['4.00']);
+    await later(() => alert.isVisible()).toBe(false);
+  });
+
+  it('does not warn where the browser keeps the site’s storage', async () => {
+    const { context, page } = await browser(() => {
+      StorageManager.prototype.persist = async () => true;
+      StorageManager.prototype.persisted = async () => true;
+    });
+    await firstVisit(page);
+    for (const branch of SOIL) await expand(page, branch);
+    await context.setOffline(true);
+    await enterOffline(page, { Quantidade: '4' });
+    await later(() => region(page).getByText(L.pendingCountOne).count()).toBe(1);
+    await page.waitForTimeout(500);
+    expect(await region(page).getByRole('alert').isVisible()).toBe(false);
+  });
+});
+
+describe('the handler at a path ending in /', () => {
+  it('scopes the worker to that path, whose imports resolve, and opens, keeps and sends offline there', async () => {
+    const { context, page } = await browser();
+    expect(await firstVisit(page, '/nested/associationtask/')).toBe(`${origin}/nested/associationtask/`);
+    for (const branch of SOIL) await expand(page, branch);
+    await context.setOffline(true);
+    await page.reload();
+    await page.getByRole('tree').waitFor();
+    for (const branch of SOIL) await expand(page, branch);
+    await enterOffline(page, { Quantidade: '7' });
+    await later(() => region(page).getByText(L.pendingCountOne).count()).toBe(1);
+    expect(await outboxCookie(context)).toMatchObject({ value: '1', path: '/nested/associationtask/' });
+    await context.setOffline(false);
+    await later(async () => (await liveRows('A-SUBSOIL')).map((row) => row.METRICA1)).toEqual(['7.00']);
+    await later(() => region(page).getByText(L.pendingCountOne).count()).toBe(0);
+    await later(async () => (await outboxCookie(context))?.value).toBeUndefined();
+  });
+});
+
+/**
+ * Fires Background Sync's event in the worker registered for `path` on this origin, as DevTools'
+ * "Sync" button does (the browser would fire it itself when it thinks the network is back).
+ */
+async function fireSync(page: Page, path: string) {
+  const cdp = await page.context().newCDPSession(page);
+  const found = new Promise<string>((resolve) => {
+    cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
+      const mine = registrations.find((one) => one.scopeURL === `${origin}${path}` && !one.isDeleted);
+      if (mine) resolve(mine.registrationId);
+    });
+  });
+  await cdp.send('ServiceWorker.enable');
+  const registrationId = await found;
+  await cdp.send('ServiceWorker.dispatchSyncEvent', {
+    origin,
+    registrationId,
+    tag: SYNC_TAG,
+    lastChance: false,
+  });
+  await cdp.detach();
+}
+
+describe('Background Sync', () => {
+  it('has the worker send the outbox when the sync event fires, with no screen open', async () => {
+    const { context, page } = await browser();
+    await firstVisit(page);
+    for (const branch of SOIL) await expand(page, branch);
+    await context.setOffline(true);
+    await enterOffline(page, { Quantidade: '8' });
+    await later(() => region(page).getByText(L.pendingCountOne).count()).toBe(1);
+
+    // The screen closed: a blank page is all that is open.
+    const blank = await context.newPage();
+    await page.close();
+    await context.setOffline(false);
+    await fireSync(blank, '/associationtask');
+    await later(async () => (await liveRows('A-SUBSOIL')).map((row) => row.METRICA1)).toEqual(['8.00']);
+    expect(await sources('A-SUBSOIL')).toEqual(['offline']);
+    await blank.goto(`${origin}/elsewhere`);
+    const left = await blank.evaluate(async () => {
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const open = indexedDB.open('task-association-outbox', 1);
+        open.onsuccess = () => resolve(open.result);
+        open.onerror = () => reject(open.error);
+      });
+      const count = await new Promise<number>((resolve) => {
+        const request = db.transaction('entries').objectStore('entries').count();
+        request.onsuccess = () => resolve(request.result);
+      });
+      db.close();
+      return count;
+    });
+    expect(left).toBe(0);
+
+    // The next opening sets the cookie's count right (the worker has no cookies to write).
+    expect(await outboxCookie(context)).toMatchObject({ value: '1' });
+    await blank.goto(sheetUrl());
+    await blank.getByRole('tree').waitFor();
+    await later(async () => (await outboxCookie(context))?.value).toBeUndefined();
+  });
+});
