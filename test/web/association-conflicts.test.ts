@@ -531,7 +531,7 @@ describe('a save retried after its answer was lost', () => {
     page.on('pageerror', (error) => pageProblems.push(error.message));
     const puts: PutBody[] = [];
     let dropAnswer = true;
-    await page.route(/associationtask\?taskSheet=\d+$/, async (route) => {
+    await page.context().route(/associationtask\?taskSheet=\d+$/, async (route) => {
       if (route.request().method() !== 'PUT') return route.continue();
       puts.push(route.request().postDataJSON() as PutBody);
       // The first save reaches the server, which writes it; its answer never reaches the page.
