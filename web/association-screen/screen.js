@@ -14,6 +14,7 @@ import { createTree } from './tree.js';
 import { attachTreeKeys } from './tree-keys.js';
 import { createTreeMetrics } from './tree-metrics.js';
 import { headerText, humanize } from './values.js';
+import { createViews } from './view-switch.js';
 import { createWording } from './wording.js';
 
 /** @typedef {import('./labels.js').ScreenLabels} ScreenLabels */
@@ -124,10 +125,12 @@ export function mountAssociationScreen(element, options) {
   const status = statusRegion(create, `${BLOCK}__status`);
   const tree = createTree(ctx);
   const treeMetrics = createTreeMetrics(ctx, tree);
-  const modal = createModal(ctx, tree, treeMetrics);
+  // The tree / table switch and the progress: told of the modal's saves through the tree's metrics.
+  const views = createViews(ctx, { body, search: () => search.root, tree, treeMetrics });
+  const modal = createModal(ctx, tree, views.watch(treeMetrics));
   attachTreeKeys(ctx, tree, (node) => modal.open(node));
   const search = createSearch(ctx, tree);
-  element.append(header, search.root, body, status, modal.dialog);
+  element.append(header, views.root, search.root, body, views.tableRoot, status, modal.dialog);
 
   void start();
 
@@ -158,6 +161,7 @@ export function mountAssociationScreen(element, options) {
       body.replaceChildren(tree.list, tree.rootSentinel);
       tree.showRoots();
       setState('ready');
+      views.ready();
     } catch (error) {
       if (destroyed) return;
       // The page keeps its heading (the task sheet) when what failed is its data.
@@ -224,6 +228,7 @@ export function mountAssociationScreen(element, options) {
       search.abort();
       ctx.timers.clear();
       tree.destroy();
+      views.destroy();
       if (modal.dialog.open) modal.dialog.close();
       element.replaceChildren();
       element.classList.remove(BLOCK);
