@@ -987,12 +987,18 @@ describe('what a person types, and what they do while a save is on its way', () 
     await dialog.waitFor({ state: 'hidden' });
     expect(await savedRows('A-SEED')).toMatchObject([{ HORAS: '6.0' }]);
 
-    // In the tree: North's G-SOIL ends with A-SUBSOIL, then South's G-PLANT starts with A-FERT,
-    // read-only: "Save and next" goes on to the next one that is not, South's A-SEED.
+    // In the tree: North's G-SOIL ends with A-SUBSOIL, then South's G-CARE (closed: "Save and next"
+    // opens it, #29), then South's G-PLANT starts with A-FERT, read-only: "Save and next" goes on to
+    // the next one that is not, South's A-SEED.
     await expand(page, 'G-SOIL — Soil preparation');
     const subsoiling = await openActivity(page, 'A-SUBSOIL — Subsoiling');
     await subsoiling.getByRole('textbox', { name: 'Horas' }).fill('1');
     await subsoiling.getByRole('button', { name: 'Save and next' }).click();
+    for (const next of ['A-SPRAY — Spraying', 'A-WEED — Weeding']) {
+      const shown = page.getByRole('dialog', { name: next });
+      await shown.waitFor();
+      await shown.getByRole('button', { name: 'Save and next' }).click();
+    }
     await page.getByRole('dialog', { name: 'A-SEED — Seeding' }).waitFor();
     expect(await page.getByRole('dialog', { name: 'A-FERT — Fertilising' }).count()).toBe(0);
     await expectAccessible(page);
