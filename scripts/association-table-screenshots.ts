@@ -1,5 +1,5 @@
 // Takes the screen guide's table-view screenshots (docs/images/association-table*.png) in Debian's
-// Chromium, on the demo (started on a scratch database of the local MariaDB, dropped after): the
+// Chromium, on the demo (started on a scratch database of $DATABASE_URL's server, dropped after): the
 // table with a typed change and a copied row, on a 1280x800 desktop and a 390x844 phone.
 //
 //   npm run screenshots:table
@@ -8,17 +8,17 @@ import { chromium, type Page } from 'playwright-core';
 import { runCli } from '../src/cli/main.js';
 import { startDemo } from '../src/demo/start-demo.js';
 import { captureIo } from '../test/support/cli.js';
+import { SERVER_URL } from '../test/support/database.js';
 
 const { values } = parseArgs({
   options: {
-    server: { type: 'string', default: process.env.DATABASE_SERVER_URL ?? 'mysql://root@127.0.0.1:3306' },
     out: { type: 'string', default: new URL('../docs/images/', import.meta.url).pathname },
   },
 });
 
 const io = captureIo();
 const demo = await startDemo({
-  serverUrl: values.server,
+  serverUrl: SERVER_URL,
   port: 0,
   say: () => {},
   runInstaller: async (args) => ({ code: await runCli(args, io), stdout: '' }),
