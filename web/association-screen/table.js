@@ -479,8 +479,11 @@ export function createTable(ctx, hooks) {
     if (locked) element.classList.add(`${BLOCK}__table-row--read-only`);
     const header = create('div', `${BLOCK}__table-activity`);
     header.setAttribute('role', 'rowheader');
-    header.append(create('span', `${BLOCK}__table-label`, row.data.label));
+    const label = create('span', `${BLOCK}__table-label`, row.data.label);
     const trail = row.data.path.map((step) => step.label).join(' › ');
+    // Cut short on a phone: the whole label and path show on hover (and are the row header's text).
+    header.title = trail ? `${row.data.label}\n${trail}` : row.data.label;
+    header.append(label);
     if (trail) header.append(create('span', `${BLOCK}__table-path`, trail));
     if (locked) header.append(create('span', `${BLOCK}__lock`, labels.readOnly));
     element.append(header);
