@@ -63,6 +63,7 @@ try {
         ...Array.from({ length: 30 }, () => opers[90] ?? 0),
         ...Array.from({ length: 60 }, (_, index) => opers[91 + (index % 20)] ?? 0),
       ];
+      const failures: string[] = [];
       const started = performance.now();
       const outcomes = await Promise.all(
         keys.map(async (oper, index) => {
@@ -77,20 +78,48 @@ try {
               entries: [{ activity: oper, group, values: { METRICA2: index } }],
             });
             return requestId;
-          } catch {
+          } catch (error) {
+            failures.push(String((error as { code?: unknown }).code ?? error));
             return undefined;
           }
         }),
       );
       const ms = performance.now() - started;
       const acknowledged = outcomes.filter((id): id is string => id !== undefined);
-      const recorded = await db.transaction(async (tx) => {
-        await tx.query('SET SESSION wsrep_sync_wait = 1');
-        return tx.query<{ REQUEST_ID: string }>('SELECT REQUEST_ID FROM task_association_request');
-      });
+      // A causal read (wsrep_sync_wait) on a session of its own, outside a transaction: node 1 applies
+      // every write-set the cluster committed before the read runs.
+      const causal = <T extends object>(node: Database, statement: string, params: unknown[] = []) =>
+        node.connection(async (session) => {
+          await session.query('SET SESSION wsrep_sync_wait = 1');
+          return session.query<T>(statement, params);
+        });
+      const recorded = await causal<{ REQUEST_ID: string }>(
+        db,
+        'SELECT REQUEST_ID FROM task_association_request',
+      );
       const stored = new Set(recorded.map((row) => row.REQUEST_ID));
-      const lost = acknowledged.filter((id) => !stored.has(id)).length;
-      return { ms, failed: keys.length - acknowledged.length, lost };
+      const missing = acknowledged.filter((id) => !stored.has(id));
+      // What each node holds of a save acknowledged but not found through node 1, for the record.
+      for (const id of missing) {
+        const seen = await Promise.all(
+          dbs.map(async (node) => {
+            const [history] = await causal<{ n: number }>(
+              node,
+              'SELECT COUNT(*) AS n FROM task_association_history WHERE REQUEST_ID = ?',
+              [id],
+            );
+            const [request] = await causal<{ n: number }>(
+              node,
+              'SELECT COUNT(*) AS n FROM task_association_request WHERE REQUEST_ID = ?',
+              [id],
+            );
+            return `history ${history?.n}, request ${request?.n}`;
+          }),
+        );
+        console.log(`lost ${id}: read again on nodes 1-3: ${seen.join('; ')}`);
+      }
+      if (failures.length > 0) console.log(`${label}: failures ${failures.join(', ')}`);
+      return { ms, failed: keys.length - acknowledged.length, lost: missing.length };
     } finally {
       await Promise.all(dbs.map((db) => db.close()));
       await scratch.drop();

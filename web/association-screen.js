@@ -28,6 +28,8 @@
 import { mountAssociationScreen } from './association-screen/screen.js';
 
 export { LABELS_EN, LABELS_PT_BR, labelsFor } from './association-screen/labels.js';
+export { MAX_KEEP_BYTES } from './association-screen/offline-cache.js';
+export { MAX_OUTBOX_ENTRIES } from './association-screen/outbox.js';
 export {
   DEFAULT_CHUNK_SIZE,
   DEFAULT_TIMEOUT_MS,
@@ -49,7 +51,8 @@ export { asStored, checkTyped, formatValue, headerText, sameValue } from './asso
 
 /**
  * Registers `<association-screen endpoint="/associationtask" task-sheet="42">`, which mounts the
- * screen when connected and destroys it when removed. Safe to call twice.
+ * screen when connected and destroys it when removed; `service-worker="<url>"` starts the screen's
+ * service worker (the handler's own page names it). Safe to call twice.
  * @param {string} [name]
  */
 export function defineAssociationScreen(name = 'association-screen') {
@@ -68,9 +71,11 @@ export function defineAssociationScreen(name = 'association-screen') {
             `<${name}>: task-sheet must be a task sheet SEQ_DB, got ${JSON.stringify(taskSheet)}`,
           );
         }
+        const serviceWorker = this.getAttribute('service-worker');
         this.#screen = mountAssociationScreen(this, {
           endpoint: this.getAttribute('endpoint') || this.ownerDocument.location.pathname,
           taskSheet: Number(taskSheet),
+          ...(serviceWorker ? { serviceWorker } : {}),
         });
       }
 

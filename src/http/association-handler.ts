@@ -31,6 +31,7 @@ import { explainTableErrors } from '../tree/table-diagnosis.js';
 import { loadTaskSheet } from '../tree/task-sheet.js';
 import { toResponse } from './answer.js';
 import { lastPathSegment, rewriteImports } from './module-imports.js';
+import { ownerKey } from './owner-key.js';
 import { type FileVariant, packageFiles } from './package-files.js';
 import { parseQuery } from './query-parameters.js';
 import { readJsonBody } from './request-body.js';
@@ -41,6 +42,8 @@ import {
   PAGE_CSP,
   pageLanguage,
   SCREEN_ASSETS,
+  SERVICE_WORKER,
+  SERVICE_WORKER_CSP,
   screenPage,
   wantsHtml,
 } from './screen-page.js';
@@ -103,9 +106,12 @@ const QUERY_PARAMETERS = {
      * with paths; `history`: the changes of one activity's metrics (`activity`, and `group` unless null);
      * `sheet`: a page of every activity with its path and values (`page`, `size`, `filter`);
      * `progress`: how many activities have values, per node and for the sheet; `previous`: the values
-     * saved on the previous sheet (or on `from`), to copy.
+     * saved on the previous sheet (or on `from`), to copy; `owner`: the key the screen's offline entries
+     * are filed under (no database read).
      */
-    part: z.enum(['start', 'children', 'search', 'history', 'sheet', 'progress', 'previous']).optional(),
+    part: z
+      .enum(['start', 'children', 'search', 'history', 'sheet', 'progress', 'previous', 'owner'])
+      .optional(),
     /** `part=children`: the TREE_VIEW level (1, 2, ...) and the SEQ_DB of the node whose children are asked for. */
     level: z
       .string()
@@ -240,6 +246,11 @@ export function createAssociationHandler(
         const lang = options.lang ?? pageLanguage(request.headers.get('accept-language'));
         return html(screenPage({ endpoint: url.pathname, taskSheet, lang }));
       }
+      // The outbox asks whose entries it may send before sending any (see web/association-screen/sync.js).
+      if (request.method === 'GET' && query.part === 'owner')
+        return json(200, { owner: ownerKey(scope, user) });
+      if (request.method === 'GET' && query.part === 'start')
+        return json(200, { ...((await screenPart(query, scope)) as object), owner: ownerKey(scope, user) });
       if (request.method === 'GET' && query.part !== undefined)
         return json(200, await screenPart(query, scope));
       // The parameter rows are read on every request, checked and planned once per text of them.
@@ -354,6 +365,7 @@ const PART_READS: Record<NonNullable<Query['part']> | 'tree', readonly string[]>
   sheet: ['taskSheet', 'part', 'page', 'size', 'filter'],
   progress: ['taskSheet', 'part'],
   previous: ['taskSheet', 'part', 'from'],
+  owner: ['taskSheet', 'part'],
 };
 
 /**
@@ -390,9 +402,19 @@ async function assetResponse(request: Request, url: URL, name: string): Promise<
       { path: ASSET_PARAMETER },
     );
   }
-  return toResponse(
-    await screenFiles.answer(name, request.headers.get('if-none-match'), servedAs(url, name)),
-  );
+  const answer = await screenFiles.answer(name, request.headers.get('if-none-match'), servedAs(url, name));
+  if (name !== SERVICE_WORKER) return toResponse(answer);
+  // The service worker runs under its own response's policy, not the page's: it imports the
+  // screen's modules and fetches from this origin. Served at the endpoint's own path, its scope may
+  // be that path without Service-Worker-Allowed; the header says so for whoever reads the answer.
+  return toResponse({
+    ...answer,
+    headers: {
+      ...answer.headers,
+      'Content-Security-Policy': SERVICE_WORKER_CSP,
+      'Service-Worker-Allowed': url.pathname,
+    },
+  });
 }
 
 /**

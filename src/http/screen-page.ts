@@ -13,9 +13,15 @@ export const SCREEN_MODULES = [
   'association-screen/history.js',
   'association-screen/labels.js',
   'association-screen/modal.js',
+  'association-screen/offline-cache.js',
+  'association-screen/offline-labels.js',
+  'association-screen/offline-view.js',
+  'association-screen/offline.js',
+  'association-screen/outbox.js',
   'association-screen/progress.js',
   'association-screen/screen.js',
   'association-screen/search.js',
+  'association-screen/sync.js',
   'association-screen/table-keys.js',
   'association-screen/table-paste.js',
   'association-screen/table-save.js',
@@ -28,15 +34,33 @@ export const SCREEN_MODULES = [
   'association-screen/wording.js',
 ] as const;
 
+/**
+ * The screen's service worker (offline opening, #28): a module served at `?asset=` like the rest,
+ * registered by the screen with the endpoint's path as its scope. Not among SCREEN_MODULES: the
+ * page does not preload it.
+ */
+export const SERVICE_WORKER = 'association-screen-sw.js';
+
 /** The screen's browser files, served by the association handler itself at `?asset=<name>`. */
-export const SCREEN_ASSETS = ['association-screen.js', 'association-screen.css', ...SCREEN_MODULES] as const;
+export const SCREEN_ASSETS = [
+  'association-screen.js',
+  'association-screen.css',
+  SERVICE_WORKER,
+  ...SCREEN_MODULES,
+] as const;
+
+/**
+ * The service worker's own policy (a worker runs under its script's response headers): its imports
+ * (the screen's modules) and its requests (the page, the files, the outbox's saves) to this origin only.
+ */
+export const SERVICE_WORKER_CSP = "default-src 'none'; script-src 'self'; connect-src 'self'";
 
 /**
  * The policy of the screen's page: its own module and stylesheet, requests to its own origin,
  * nothing inline, no framing by other sites.
  */
 export const PAGE_CSP =
-  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'self'";
+  "default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; worker-src 'self'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'self'";
 
 const ESCAPES: Record<string, string> = {
   '&': '&amp;',
@@ -69,7 +93,7 @@ ${SCREEN_MODULES.map((name) => `<link rel="modulepreload" href="${asset(name)}">
 </head>
 <body class="ta-page">
 <main>
-<association-screen endpoint="${endpoint}" task-sheet="${options.taskSheet}"></association-screen>
+<association-screen endpoint="${endpoint}" task-sheet="${options.taskSheet}" service-worker="${asset(SERVICE_WORKER)}"></association-screen>
 </main>
 </body>
 </html>

@@ -146,7 +146,9 @@ describe('one URL, two audiences', () => {
     expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
     const html = await page.text();
     expect(html).toContain('<html lang="pt-BR">');
-    expect(html).toContain(`<association-screen endpoint="/erp/associationtask" task-sheet="${ids.sheet}">`);
+    expect(html).toContain(
+      `<association-screen endpoint="/erp/associationtask" task-sheet="${ids.sheet}" service-worker="/erp/associationtask?asset=association-screen-sw.js">`,
+    );
     expect(html).toContain('src="/erp/associationtask?asset=association-screen.js"');
     expect(html).toContain('href="/erp/associationtask?asset=association-screen.css"');
     expect(html).not.toMatch(/<script>|style=/);

@@ -571,26 +571,75 @@ describe('saveMetrics under concurrency', () => {
     }
   });
 
-  it('50 parallel saves of one key end in exactly one row holding one of the values', async () => {
-    const db = await openDatabase(scratch().url, { connectionLimit: 12 });
+  /**
+   * Five pools, as five processes: the saves of one pool take their turns in the process, so the
+   * database's lock is what keeps the writers of different pools apart.
+   */
+  const openPools = () =>
+    Promise.all(Array.from({ length: 5 }, () => openDatabase(scratch().url, { connectionLimit: 3 })));
+  const closePools = (pools: readonly { close(): Promise<void> }[]) =>
+    Promise.all(pools.map((pool) => pool.close()));
+
+  it('takes the saves of one scope through one pool in turn, one on a connection at a time, each waiting 10 s at most', async () => {
+    const name = scopeLockName(parseIdentifier(names.OPER_GRUPO_METRICA, 'table'), SCOPE_RACE);
+    const db = await openDatabase(scratch().url, { connectionLimit: 4 });
+    const holder = await openDatabase(scratch().url, { connectionLimit: 1 });
+    try {
+      const before = await metricRows(SCOPE_RACE);
+      await holder.transaction(async (tx) => {
+        await tx.query(`SELECT GET_LOCK(${name.sql}, 0) AS got`, name.params);
+        const saving = [2, 3, 4].map((index) =>
+          raceSave(db, fixture.raceOpers[index] ?? 0, index).then(
+            () => 'saved',
+            (error: { code?: string }) => error.code,
+          ),
+        );
+        await new Promise((resolve) => setTimeout(resolve, 1500));
+        // One save waits for the database's lock; the other two wait for their turn without a connection.
+        const waiting = await scratch().db.query<{ n: number }>(
+          "SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST WHERE DB = DATABASE() AND ID <> CONNECTION_ID() AND INFO LIKE '%GET_LOCK(CONCAT(%'",
+        );
+        expect(Number(waiting[0]?.n)).toBe(1);
+        // Held past every bound: the first is refused by the database's lock, the others by their turn.
+        expect(await Promise.all(saving)).toEqual(['METRICS_BUSY', 'METRICS_BUSY', 'METRICS_BUSY']);
+        await tx.query(`SELECT RELEASE_LOCK(${name.sql})`, name.params);
+      });
+      expect(await metricRows(SCOPE_RACE)).toEqual(before);
+      // The turns are free again.
+      expect(await raceSave(db, fixture.raceOpers[2] ?? 0, 2)).toMatchObject({ inserted: 1 });
+      await db.execute(`DELETE FROM ${names.OPER_GRUPO_METRICA} WHERE EMPRESA = ?`, [SCOPE_RACE.EMPRESA]);
+    } finally {
+      await holder.close();
+      await db.close();
+    }
+  }, 30_000);
+
+  it('50 parallel saves of one key through five pools end in exactly one row holding one of the values', async () => {
+    const pools = await openPools();
     try {
       const activity = fixture.raceOpers[0] ?? 0;
       const values = Array.from({ length: 50 }, (_, index) => 100 + index);
-      const results = await Promise.all(values.map((value) => raceSave(db, activity, value)));
+      const results = await Promise.all(
+        values.map((value, index) => raceSave(pools[index % pools.length] ?? scratch().db, activity, value)),
+      );
       expect(results.filter((result) => result.inserted === 1)).toHaveLength(1);
       const rows = (await metricRows(SCOPE_RACE)).filter((row) => row.OPER_SEQ_DB === activity);
       expect(rows).toHaveLength(1);
       expect(values).toContain(rows[0]?.METRICA2);
     } finally {
-      await db.close();
+      await closePools(pools);
     }
   });
 
-  it('50 parallel saves of different keys all land, with distinct IDs', async () => {
-    const db = await openDatabase(scratch().url, { connectionLimit: 12 });
+  it('50 parallel saves of different keys through five pools all land, with distinct IDs', async () => {
+    const pools = await openPools();
     try {
       const activities = fixture.raceOpers.slice(1).concat(fixture.raceOpers.slice(0, 1));
-      await Promise.all(activities.map((activity, index) => raceSave(db, activity, index)));
+      await Promise.all(
+        activities.map((activity, index) =>
+          raceSave(pools[index % pools.length] ?? scratch().db, activity, index),
+        ),
+      );
       const rows = await metricRows(SCOPE_RACE);
       expect(rows).toHaveLength(50);
       expect(new Set(rows.map((row) => row.ID)).size).toBe(50);
@@ -599,7 +648,7 @@ describe('saveMetrics under concurrency', () => {
         expect(rows.find((row) => row.OPER_SEQ_DB === activity)?.METRICA2).toBe(index);
       });
     } finally {
-      await db.close();
+      await closePools(pools);
     }
   });
 });

@@ -8,6 +8,7 @@
  */
 
 import { fill } from './labels.js';
+import { recallData, rememberData } from './offline-cache.js';
 
 /** @typedef {import('../../src/tree/screen/nodes.js').ScreenNode} ScreenNode */
 /** @typedef {import('../../src/tree/screen/nodes.js').ScreenMetric} ScreenMetric */
@@ -97,7 +98,7 @@ export function problemOf(error, labels, taskSheet) {
  * (https, localhost); a host serving the screen over plain http on its network gets the same kind
  * of id from `getRandomValues`, which every context has.
  */
-function newRequestId() {
+export function newRequestId() {
   if (typeof crypto.randomUUID === 'function') return crypto.randomUUID();
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   bytes[6] = ((bytes[6] ?? 0) & 0x0f) | 0x40;
@@ -114,7 +115,12 @@ function newRequestId() {
  * @property {number} timeoutMs longest wait for one request
  * @property {AbortSignal} signal aborts every request (the screen's destroy())
  * @property {string} networkError the text of a request that never got an answer
+ * @property {(readAt: string | null) => void} [onCached] a read got no answer and was answered
+ *   from the browser's cache instead, its data read at `readAt`
  */
+
+/** The reads answered from the cache when the network is gone (offline-cache.js). */
+const KEPT_PARTS = new Set(['start', 'children']);
 
 /**
  * The requests of one screen, to the handler at `endpoint` about one task sheet.
@@ -150,6 +156,11 @@ export function createApi(options) {
       });
     } catch (error) {
       if (options.signal.aborted || init.signal?.aborted) throw error;
+      const kept = keptPart(params) ? await recallData(url) : undefined;
+      if (kept) {
+        options.onCached?.(kept.readAt);
+        return kept.answer;
+      }
       throw new RequestError(0, options.networkError, undefined, undefined);
     }
     /** @type {any} */
@@ -169,12 +180,22 @@ export function createApi(options) {
         Array.isArray(error?.conflicts) ? error.conflicts : [],
       );
     }
+    // Not awaited: the read does not wait on the cache (a failed write only means no offline copy).
+    if (keptPart(params)) void rememberData(url, answer);
     return answer;
   }
 
+  /** @param {Record<string, string | number>} params */
+  function keptPart(params) {
+    return KEPT_PARTS.has(String(params.part));
+  }
+
   return {
-    /** Header, metric columns and the first level (`part=start`). */
-    start: () => /** @type {Promise<ScreenStart>} */ (call({ part: 'start' })),
+    /**
+     * Header, metric columns and the first level (`part=start`), with `owner`: the key of the
+     * acting user and scope that this page's offline entries are filed under.
+     */
+    start: () => /** @type {Promise<ScreenStart & { owner: string }>} */ (call({ part: 'start' })),
 
     /**
      * The children of one node (`part=children`); without a parent, the first level.
@@ -236,6 +257,9 @@ export function createApi(options) {
         throw error;
       }
     },
+
+    /** The request id of the save that got no answer (the outbox sends it again under that id). */
+    attemptId: () => attempt?.id,
 
     /** Forgets the save that got no answer: the next one, even of the same entry, is a new save. */
     forgetAttempt() {

@@ -30,6 +30,7 @@ export const BLOCK = 'ta-screen';
  * @property {(message: string) => void} announce says a message in the live region of what is open
  * @property {() => boolean} destroyed
  * @property {readonly import('./api.js').MetricColumn[]} columns the metric columns, once the start is read
+ * @property {import('./offline.js').Offline | undefined} offline the outbox and offline notices, once made
  */
 
 /** @param {Document} doc @returns {Create} */

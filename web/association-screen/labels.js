@@ -4,9 +4,12 @@
  * of them through `labels` (see `ScreenLabels` for what each says and which `{name}` parts it fills).
  */
 
+import { OFFLINE_LABELS_EN, OFFLINE_LABELS_PT_BR } from './offline-labels.js';
+
 /**
- * Every text the screen shows. `{name}` parts are filled in; everything else is shown as written.
- * @typedef {object} ScreenLabels
+ * Every text the screen shows but the offline parts' (offline-labels.js). `{name}` parts are
+ * filled in; everything else is shown as written.
+ * @typedef {object} CoreLabels
  * @property {string} title the header's title, `{id}` the task sheet's SEQ_DB
  * @property {string} eyebrow small text above the title
  * @property {string} tree accessible name of the tree
@@ -149,8 +152,12 @@
  * @property {string} pastedSkipped after a paste: cells left (read-only or past the table), `{count}`
  */
 
+/** Every text the screen shows. @typedef {CoreLabels & OfflineLabels} ScreenLabels */
+/** @typedef {import('./offline-labels.js').OfflineLabels} OfflineLabels */
+
 /** @type {ScreenLabels} */
 export const LABELS_EN = {
+  ...OFFLINE_LABELS_EN,
   title: 'Task sheet {id}',
   eyebrow: 'Activities and metrics',
   tree: 'Activities',
@@ -299,6 +306,7 @@ export const LABELS_EN = {
 
 /** @type {ScreenLabels} */
 export const LABELS_PT_BR = {
+  ...OFFLINE_LABELS_PT_BR,
   title: 'Folha de tarefa {id}',
   eyebrow: 'Atividades e métricas',
   tree: 'Atividades',

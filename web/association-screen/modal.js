@@ -13,11 +13,12 @@ import { BLOCK, button, statusRegion } from './dom.js';
 import { createFields } from './fields.js';
 import { createHistory } from './history.js';
 import { fill } from './labels.js';
-import { checkTyped, sameValue } from './values.js';
+import { checkTyped, formatValue, sameValue } from './values.js';
 
 /** @typedef {import('./tree.js').TreeNode} TreeNode */
 /** @typedef {import('./api.js').MetricEntry} MetricEntry */
 /** @typedef {import('./api.js').MetricValue} MetricValue */
+/** @typedef {import('./outbox.js').OutboxRecord} OutboxRecord */
 
 /**
  * @param {import('./dom.js').ScreenContext} ctx
@@ -87,6 +88,8 @@ export function createModal(ctx, tree, treeMetrics) {
   /** Counts the dialog's openings: a save's answer belongs to the opening it was sent from. */
   let session = 0;
   let busy = false;
+  /** The outbox entry this opening decides (a conflict met while sending it), if any. @type {OutboxRecord | undefined} */
+  let deciding;
 
   cancel.addEventListener('click', () => dialog.close());
   // Esc while a save is on its way would leave its answer to land on whatever opens next.
@@ -123,6 +126,9 @@ export function createModal(ctx, tree, treeMetrics) {
   /** Shows `node`'s metrics, opening the dialog when it is closed. @param {TreeNode} node */
   function open(node) {
     current = node;
+    deciding = undefined;
+    // What waits in the outbox for it is what its next save starts from.
+    const data = ctx.offline?.overlay(node.data) ?? node.data;
     // What was said of another activity does not stay under this one ("Save and next" says its
     // part after opening the next).
     dialogStatus.textContent = '';
@@ -141,9 +147,9 @@ export function createModal(ctx, tree, treeMetrics) {
     conflicts.clear();
     ctx.api.forgetAttempt();
     hasRow =
-      (node.data.lastChange ?? null) !== null ||
-      [...inputs.keys()].some((field) => node.data.metrics?.[field]?.source === 'saved');
-    const last = node.data.lastChange ?? null;
+      (data.lastChange ?? null) !== null ||
+      [...inputs.keys()].some((field) => data.metrics?.[field]?.source === 'saved');
+    const last = data.lastChange ?? null;
     lastChangeLine.textContent =
       last !== null
         ? fill(labels.lastChange, { user: ctx.say.user(last.user), at: ctx.say.when(last.at) })
@@ -155,7 +161,7 @@ export function createModal(ctx, tree, treeMetrics) {
     history.reset();
     confirm.close();
     for (const [field, entry] of inputs) {
-      const metric = node.data.metrics?.[field];
+      const metric = data.metrics?.[field];
       const preset = metric?.value ?? null;
       // A default is no stored value: a save of a key without a row starts from nothing.
       fields.preset(field, preset, metric?.source === 'saved' ? preset : null, metric?.source);
@@ -197,12 +203,30 @@ export function createModal(ctx, tree, treeMetrics) {
       if (open) setBusy(false);
       return open;
     };
+    const offline = ctx.offline;
+    /** Into the outbox: offline, entries waiting before it, or a save that got no answer. @param {boolean} tried */
+    const queue = async (tried) => {
+      if (!offline) return undefined;
+      try {
+        await offline.queue(node, entry, tried);
+        if (deciding) await offline.resolved(deciding);
+        return ctx.destroyed() ? undefined : { queued: true, stillOpen: stillOpen() };
+      } catch (error) {
+        return ctx.destroyed()
+          ? undefined
+          : { failure: failureOf(error, labels.networkError), stillOpen: stillOpen() };
+      }
+    };
+    if (offline?.shouldQueue()) return queue(false);
     try {
       const answer = await ctx.api.put(entry);
+      if (deciding) await ctx.offline?.resolved(deciding);
       return ctx.destroyed() ? undefined : { answer, stillOpen: stillOpen() };
     } catch (error) {
       if (ctx.destroyed()) return undefined;
       const failure = failureOf(error, labels.networkError);
+      // No answer: kept to be sent again under the same request id (applied once either way).
+      if (failure.status === 0 && offline) return queue(true);
       if (failure.conflicted) treeMetrics.refreshTwins(node);
       return { failure, stillOpen: stillOpen() };
     }
@@ -304,6 +328,16 @@ export function createModal(ctx, tree, treeMetrics) {
       'save',
     );
     if (sent === undefined) return;
+    if ('queued' in sent) {
+      const next = sent.stillOpen ? await nextOf() : undefined;
+      moveOn(
+        next,
+        fill(labels.queuedNext, { label: node.data.label, next: next?.data.label ?? '' }),
+        fill(labels.queued, { label: node.data.label }),
+        sent.stillOpen,
+      );
+      return;
+    }
     if ('failure' in sent) {
       const { failure } = sent;
       if (!sent.stillOpen) {
@@ -346,6 +380,11 @@ export function createModal(ctx, tree, treeMetrics) {
     const group = node.data.group ?? null;
     const sent = await send(node, { activity: node.data.id, group, remove: true, base }, 'remove');
     if (sent === undefined) return;
+    if ('queued' in sent) {
+      if (sent.stillOpen) dialog.close();
+      ctx.announce(fill(labels.queued, { label: node.data.label }));
+      return;
+    }
     if ('failure' in sent) {
       const { failure } = sent;
       // Removed by someone else already: what the person asked for is so.
@@ -376,8 +415,25 @@ export function createModal(ctx, tree, treeMetrics) {
     return problemOf(error, labels, ctx.taskSheet);
   }
 
+  /**
+   * Opens an outbox entry the server refused for a conflict: the activity as stored now, the
+   * person's values in the inputs, and the conflict view at each field that changed meanwhile.
+   * Once saved (or kept again), the entry leaves the outbox.
+   * @param {TreeNode} node @param {OutboxRecord} record
+   */
+  async function decide(node, record) {
+    open(node);
+    deciding = record;
+    for (const [field, value] of Object.entries(record.entry.values ?? {})) {
+      const entry = inputs.get(field);
+      if (entry) entry.input.value = value === null ? '' : formatValue(value, entry.column, ctx.lang);
+    }
+    conflicts.show(record.conflicts ?? [], 'save');
+  }
+
   return {
     dialog,
+    decide,
     /** The modal's own live region: while it is open the rest of the page is inert. */
     status: dialogStatus,
     /** @param {readonly import('./api.js').MetricColumn[]} columns */

@@ -9,6 +9,8 @@ import { createApi, problemOf, RequestError } from './api.js';
 import { BLOCK, button, createTimers, elementFactory, speak, statusRegion } from './dom.js';
 import { fill, labelsFor } from './labels.js';
 import { createModal } from './modal.js';
+import { createOffline } from './offline.js';
+import { registerServiceWorker } from './offline-cache.js';
 import { createSearch } from './search.js';
 import { createTree } from './tree.js';
 import { attachTreeKeys } from './tree-keys.js';
@@ -28,6 +30,10 @@ import { createWording } from './wording.js';
  * @property {string} [lang] `en` or `pt-BR`; default the element's nearest `lang`, else the page's
  * @property {number} [chunkSize] children rendered at a time in a long branch; default 200
  * @property {number} [timeoutMs] longest wait for one request; default 20000
+ * @property {boolean} [offline] keep saves made without network in the browser's outbox and send
+ *   them when it returns, and answer reads from the browser's cache offline; default true
+ * @property {string} [serviceWorker] the URL of the screen's service worker to start (the
+ *   handler's own page gives `?asset=association-screen-sw.js`), so the page opens offline
  */
 
 /** @typedef {'loading' | 'ready' | 'empty' | 'not-found' | 'error'} ScreenState */
@@ -104,6 +110,7 @@ export function mountAssociationScreen(element, options) {
       timeoutMs: options.timeoutMs ?? DEFAULT_TIMEOUT_MS,
       signal: lifetime.signal,
       networkError: labels.networkError,
+      onCached: (readAt) => ctx.offline?.readFromCache(readAt),
     }),
     say: createWording(labels, lang),
     create,
@@ -112,6 +119,7 @@ export function mountAssociationScreen(element, options) {
     announce: (message) => speak(modal.dialog.open ? modal.status : status, message, ctx.timers),
     destroyed: () => destroyed,
     columns: [],
+    offline: undefined,
   };
 
   // destroy() gives the element back as it was: without a class attribute if it had none.
@@ -127,10 +135,27 @@ export function mountAssociationScreen(element, options) {
   const treeMetrics = createTreeMetrics(ctx, tree);
   // The tree / table switch and the progress: told of the modal's saves through the tree's metrics.
   const views = createViews(ctx, { body, search: () => search.root, tree, treeMetrics });
-  const modal = createModal(ctx, tree, views.watch(treeMetrics));
+  const watched = views.watch(treeMetrics);
+  const modal = createModal(ctx, tree, watched);
   attachTreeKeys(ctx, tree, (node) => modal.open(node));
   const search = createSearch(ctx, tree);
-  element.append(header, views.root, search.root, body, views.tableRoot, status, modal.dialog);
+  const offline =
+    options.offline === false
+      ? undefined
+      : createOffline(ctx, { endpoint: options.endpoint, tree, treeMetrics: watched });
+  ctx.offline = offline;
+  offline?.setOpener(modal.decide);
+  element.append(
+    header,
+    ...(offline ? [offline.root] : []),
+    views.root,
+    search.root,
+    body,
+    views.tableRoot,
+    status,
+    modal.dialog,
+  );
+  if (options.serviceWorker && offline) void registerServiceWorker(win, options.serviceWorker);
 
   void start();
 
@@ -151,6 +176,7 @@ export function mountAssociationScreen(element, options) {
       const data = await ctx.api.start();
       if (destroyed) return;
       ctx.columns = data.metrics;
+      offline?.setOwner(data.owner);
       renderHeader(data);
       modal.setColumns(data.metrics);
       if (!tree.setRoots(data.nodes)) {
@@ -226,6 +252,7 @@ export function mountAssociationScreen(element, options) {
       destroyed = true;
       lifetime.abort();
       search.abort();
+      offline?.destroy();
       ctx.timers.clear();
       tree.destroy();
       views.destroy();

@@ -20,11 +20,16 @@ import { formatValue, metricLabel } from './values.js';
 export function renderChips(ctx, node, into) {
   const { create, labels } = ctx;
   into.replaceChildren();
+  // What waits in the outbox is shown over what the server sent, marked as not sent yet.
+  const data = ctx.offline?.overlay(node.data) ?? node.data;
+  const waiting = ctx.offline?.pendingFields(node.data);
+  node.item.classList.toggle(`${BLOCK}__item--pending`, waiting !== undefined);
   for (const column of ctx.columns) {
-    const metric = node.data.metrics?.[column.field];
+    const metric = data.metrics?.[column.field];
+    const unsent = waiting?.has(column.field) === true;
     const chip = create(
       'span',
-      `${BLOCK}__chip ${BLOCK}__chip--${(metric?.source ?? 'none').replace(':', '-')}`,
+      `${BLOCK}__chip ${BLOCK}__chip--${unsent ? 'pending' : (metric?.source ?? 'none').replace(':', '-')}`,
     );
     const value =
       metric?.value === null || metric?.value === undefined
@@ -34,8 +39,9 @@ export function renderChips(ctx, node, into) {
       create('span', `${BLOCK}__chip-name`, metricLabel(column)),
       create('span', `${BLOCK}__chip-value`, value),
     );
-    const source =
-      metric?.source === 'saved'
+    const source = unsent
+      ? labels.pendingChip
+      : metric?.source === 'saved'
         ? labels.chipSaved
         : metric?.source?.startsWith('default')
           ? labels.chipDefault
@@ -95,7 +101,12 @@ export function createTreeMetrics(ctx, tree) {
 
   /** The tree shows what is stored now (after a save refused for a conflict). @param {TreeNode} node */
   function refreshTwins(node) {
-    for (const twin of twinsOf(node)) void refreshMetrics(twin);
+    void refresh(node);
+  }
+
+  /** Reads every copy of an activity again; resolves when they show what is stored. @param {TreeNode} node */
+  async function refresh(node) {
+    await Promise.all(twinsOf(node).map((twin) => refreshMetrics(twin)));
   }
 
   /**
@@ -132,7 +143,13 @@ export function createTreeMetrics(ctx, tree) {
     }
   }
 
-  return { applySaved, refreshTwins };
+  return {
+    applySaved,
+    refreshTwins,
+    refresh,
+    /** Draws every copy of an activity again (the outbox changed). @param {TreeNode} node */
+    redraw: (node) => redrawChips(ctx, node),
+  };
 }
 
 /** @typedef {ReturnType<typeof createTreeMetrics>} TreeMetrics */

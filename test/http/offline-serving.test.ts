@@ -1,0 +1,81 @@
+import { describe, expect, it } from 'vitest';
+import { createAssociationHandler } from '../../src/http/association-handler.js';
+import { ownerKey } from '../../src/http/owner-key.js';
+import { PAGE_CSP, SERVICE_WORKER, SERVICE_WORKER_CSP } from '../../src/http/screen-page.js';
+import type { Database } from '../../src/store/driver.js';
+
+/**
+ * What the screen's offline parts need of the handler (#28): its service worker served from within
+ * the scope it registers (the handler's path) under a policy of its own, and the key the outbox
+ * files entries under (`part=owner`), neither asking the database.
+ */
+
+const ORIGIN = 'http://erp.test';
+const SCOPE_A = { EMPRESA: 1, FILIAL: 1, LOCAL: 1 };
+const SCOPE_B = { EMPRESA: 1, FILIAL: 2, LOCAL: 1 };
+
+const handler = createAssociationHandler({
+  db: {
+    query: () => Promise.reject(new Error('no query expected')),
+    execute: () => Promise.reject(new Error('no query expected')),
+    transaction: () => Promise.reject(new Error('no query expected')),
+  } as unknown as Database,
+  context: async (request) => {
+    const [user, site] = (request.headers.get('x-session') ?? '7:a').split(':');
+    return { scope: site === 'b' ? SCOPE_B : SCOPE_A, user: Number(user) };
+  },
+});
+
+const owner = async (session: string) => {
+  const answer = await handler(
+    new Request(`${ORIGIN}/erp/associationtask?taskSheet=42&part=owner`, {
+      headers: { accept: 'application/json', 'x-session': session },
+    }),
+  );
+  expect(answer.status).toBe(200);
+  expect(answer.headers.get('cache-control')).toBe('no-store');
+  return ((await answer.json()) as { owner: string }).owner;
+};
+
+describe('the offline screen on the server', () => {
+  it('serves the service worker at ?asset= under its own policy, allowed the handler’s path as scope', async () => {
+    const answer = await handler(new Request(`${ORIGIN}/erp/associationtask?asset=${SERVICE_WORKER}`));
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(answer.headers.get('content-security-policy')).toBe(SERVICE_WORKER_CSP);
+    expect(answer.headers.get('service-worker-allowed')).toBe('/erp/associationtask');
+    expect(answer.headers.get('cache-control')).toBe('no-cache');
+    const text = await answer.text();
+    // Its imports name the handler's URL of each module, as every module's do.
+    expect(text).toContain("from './associationtask?asset=association-screen/outbox.js'");
+    expect(text).toContain("from './associationtask?asset=association-screen/sync.js'");
+    const etag = answer.headers.get('etag') ?? '';
+    const again = await handler(
+      new Request(`${ORIGIN}/erp/associationtask?asset=${SERVICE_WORKER}`, {
+        headers: { 'if-none-match': etag },
+      }),
+    );
+    expect(again.status).toBe(304);
+    // The page may start it: worker-src names this origin.
+    expect(PAGE_CSP).toContain("worker-src 'self'");
+  });
+
+  it('answers part=owner with a key per user and scope: the same on every session, another for anyone else', async () => {
+    const alice = await owner('7:a');
+    expect(alice).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(await owner('7:a')).toBe(alice);
+    expect(await owner('8:a')).not.toBe(alice);
+    expect(await owner('7:b')).not.toBe(alice);
+    expect(alice).toBe(ownerKey(SCOPE_A, 7));
+  });
+
+  it('refuses a parameter part=owner does not read', async () => {
+    const answer = await handler(
+      new Request(`${ORIGIN}/erp/associationtask?taskSheet=42&part=owner&node=1`, {
+        headers: { accept: 'application/json' },
+      }),
+    );
+    expect(answer.status).toBe(400);
+    expect(await answer.json()).toMatchObject({ error: { code: 'UNKNOWN_QUERY_PARAMETER', path: 'node' } });
+  });
+});

@@ -1,0 +1,523 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/main.js';
+import { DEMO_TABLES } from '../../src/demo/demo-install.js';
+import { type Demo, startDemo } from '../../src/demo/start-demo.js';
+import { createAssociationHandler } from '../../src/http/association-handler.js';
+import { toNodeListener } from '../../src/http/node-adapter.js';
+import { HISTORY_TABLE_NAME } from '../../src/model/table-names.js';
+import { LABELS_EN, LABELS_PT_BR, MAX_OUTBOX_ENTRIES } from '../../web/association-screen.js';
+import { seriousViolations } from '../support/axe.js';
+import { CHROMIUM_PATH } from '../support/browser.js';
+import { captureIo } from '../support/cli.js';
+import { SERVER_URL } from '../support/database.js';
+
+/**
+ * The association screen without network (#28), in Debian's Chromium with a profile on disk (a
+ * persistent context, so a closed browser's storage is there when it starts again): a sheet opened
+ * once opens offline, saves go to the outbox and survive reloads and restarts, and are sent when the
+ * network returns, only by their owner; conflicts, lost answers, quota and a full outbox.
+ */
+
+const METRICS = DEMO_TABLES.metrics;
+const ALICE = 7;
+const BRUNO = 8;
+const SEEDER = 9;
+
+let demo: Demo;
+let server: Server;
+let origin: string;
+
+beforeAll(async () => {
+  const io = captureIo();
+  const started = await startDemo({
+    serverUrl: SERVER_URL,
+    port: 0,
+    say: () => {},
+    runInstaller: async (args) => ({ code: await runCli(args, io), stdout: '' }),
+  });
+  if (started === undefined) throw new Error(`the demo did not start:\n${io.err()}`);
+  demo = started;
+  const handler = createAssociationHandler({
+    db: demo.scratch.db,
+    context: async (request) => ({
+      scope: demo.install.scope,
+      user: Number(/(?:^|;\s*)user=(\d+)/.exec(request.headers.get('cookie') ?? '')?.[1] ?? SEEDER),
+    }),
+  });
+  const listener = toNodeListener(handler);
+  server = createServer((req, res) => {
+    if ((req.url ?? '').startsWith('/associationtask')) return listener(req, res);
+    if ((req.url ?? '').startsWith('/host')) {
+      // A host's own page: the module imported from the handler, no service worker of ours.
+      res.writeHead(200, { 'content-type': 'text/html' }).end(hostPage());
+      return;
+    }
+    res.writeHead(404).end();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+
+afterAll(async () => {
+  await new Promise((resolve) => server?.close(resolve));
+  await demo?.close();
+});
+
+function hostPage() {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>host</title>
+<link rel="stylesheet" href="/associationtask?asset=association-screen.css"></head>
+<body><main><div id="screen"></div></main><script type="module">
+import { mountAssociationScreen } from '/associationtask?asset=association-screen.js';
+window.screen1 = mountAssociationScreen(document.getElementById('screen'), {
+  endpoint: '/associationtask', taskSheet: ${demo.sample.taskSheet} });
+</script></body></html>`;
+}
+
+const USED = ['A-SUBSOIL', 'A-DISC', 'A-WEED', 'A-SPRAY'];
+let profiles: string[] = [];
+const contexts: BrowserContext[] = [];
+let pageProblems: string[] = [];
+
+beforeEach(async () => {
+  const { db } = demo.scratch;
+  const list = USED.map(() => '?').join(', ');
+  for (const table of [METRICS, HISTORY_TABLE_NAME]) {
+    await db.execute(
+      `DELETE m FROM ${table} m JOIN ${demo.names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB WHERE o.CODIGO IN (${list})`,
+      USED,
+    );
+  }
+});
+
+afterEach(async () => {
+  for (const context of contexts.splice(0)) await context.close().catch(() => undefined);
+  for (const dir of profiles.splice(0)) await rm(dir, { recursive: true, force: true });
+  profiles = [];
+  expect(pageProblems).toEqual([]);
+  pageProblems = [];
+});
+
+async function seqOf(table: string, code: string): Promise<number> {
+  const [row] = await demo.scratch.db.query<{ SEQ_DB: number }>(
+    `SELECT SEQ_DB FROM ${table} WHERE CODIGO = ?`,
+    [code],
+  );
+  if (row === undefined) throw new Error(`no ${code} in ${table}`);
+  return Number(row.SEQ_DB);
+}
+
+async function seed(
+  activity: string,
+  group: string,
+  values: Record<string, string | number | null>,
+  base = {},
+) {
+  const answer = await fetch(`${origin}/associationtask?taskSheet=${demo.sample.taskSheet}`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', accept: 'application/json', cookie: `user=${SEEDER}` },
+    body: JSON.stringify({
+      requestId: randomUUID(),
+      source: 'api',
+      entries: [
+        {
+          activity: await seqOf(demo.names.OPER, activity),
+          group: await seqOf(demo.names.OPER_GRUPO, group),
+          values,
+          base: { ...Object.fromEntries(Object.keys(values).map((field) => [field, null])), ...base },
+        },
+      ],
+    }),
+  });
+  expect(answer.status, await answer.clone().text()).toBe(200);
+}
+
+async function liveRows(code: string) {
+  return demo.scratch.db.query<{ METRICA1: string | null; METRICA2: number | null }>(
+    `SELECT m.METRICA1, m.METRICA2 FROM ${METRICS} m JOIN ${demo.names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB
+      WHERE o.CODIGO = ? AND m.FOLHA_TAREFA_SEQ_DB = ? AND m.DELETED = 0`,
+    [code, demo.sample.taskSheet],
+  );
+}
+
+async function history(code: string) {
+  return demo.scratch.db.query<{ FIELD: string; SOURCE: string; USUARIO_SEQ_DB: number; DEVICE_DH: unknown }>(
+    `SELECT h.FIELD, h.SOURCE, h.USUARIO_SEQ_DB, h.DEVICE_DH FROM ${HISTORY_TABLE_NAME} h
+       JOIN ${demo.names.OPER} o ON o.SEQ_DB = h.OPER_SEQ_DB WHERE o.CODIGO = ? ORDER BY h.SEQ_DB`,
+    [code],
+  );
+}
+
+/** `expect.poll` with room for a loaded two-core machine (its default gives up after a second). */
+const later = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 10_000, interval: 100 });
+
+/** Waits until `check` passes (the outbox sends on its own, a moment after the network returns). */
+async function eventually(check: () => Promise<void>, ms = 10_000) {
+  const until = Date.now() + ms;
+  for (;;) {
+    try {
+      await check();
+      return;
+    } catch (error) {
+      if (Date.now() > until) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+}
+
+interface PutBody {
+  readonly requestId: string;
+  readonly source: string;
+  readonly entries: ReadonlyArray<Record<string, unknown>>;
+}
+
+const SOIL = ['S-NORTH — North field', 'G-SOIL — Soil preparation'];
+const CARE = ['S-SOUTH — South field', 'G-CARE — Crop care'];
+const SUBSOIL = 'A-SUBSOIL — Subsoiling';
+const DISC = 'A-DISC — Disc ploughing';
+
+describe.each([
+  { lang: 'en' as const, device: 'desktop' as const },
+  { lang: 'pt-BR' as const, device: 'phone' as const },
+])('the association screen offline ($lang, $device)', ({ lang, device }) => {
+  const L = lang === 'en' ? LABELS_EN : LABELS_PT_BR;
+  const fill = (template: string, params: Record<string, string | number>) =>
+    template.replace(/\{(\w+)\}/g, (whole, name: string) => String(params[name] ?? whole));
+  const num = (text: string) => (lang === 'pt-BR' ? text.replace('.', ',') : text);
+
+  /** A browser on a profile of its own: started again on the same folder, it finds its storage. */
+  async function browserOn(dir: string, user: number, offline = false) {
+    const context = await chromium.launchPersistentContext(dir, {
+      executablePath: CHROMIUM_PATH,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
+      headless: true,
+      locale: lang,
+      timezoneId: 'America/Sao_Paulo',
+      reducedMotion: 'reduce',
+      ...(device === 'phone'
+        ? { viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true }
+        : { viewport: { width: 1280, height: 800 } }),
+    });
+    contexts.push(context);
+    await context.addCookies([{ name: 'user', value: String(user), url: origin }]);
+    if (offline) await context.setOffline(true);
+    const puts: PutBody[] = [];
+    const watch = (page: Page) => {
+      page.on('pageerror', (error) => pageProblems.push(error.message));
+      page.on('console', (message) => {
+        if (/Content Security Policy|Refused to/i.test(message.text())) pageProblems.push(message.text());
+      });
+      page.on('request', (request) => {
+        if (request.method() === 'PUT') puts.push(request.postDataJSON() as PutBody);
+      });
+    };
+    context.on('page', watch);
+    const page = context.pages()[0] ?? (await context.newPage());
+    watch(page);
+    return { context, page, puts };
+  }
+
+  async function profile() {
+    const dir = await mkdtemp(join(tmpdir(), 'ta-offline-'));
+    profiles.push(dir);
+    return dir;
+  }
+
+  const sheetUrl = () => `${origin}/associationtask?taskSheet=${demo.sample.taskSheet}`;
+
+  async function openScreen(page: Page) {
+    await page.goto(sheetUrl());
+    await page.getByRole('tree').waitFor();
+  }
+
+  /** Online, the first visit: the service worker keeps the page and its files once it is running. */
+  async function firstVisit(page: Page) {
+    await openScreen(page);
+    await page.evaluate(async () => {
+      await navigator.serviceWorker.ready;
+      let kept = 0;
+      for (let i = 0; i < 300; i++) {
+        const cache = await caches.open('task-association-files-v1');
+        kept = (await cache.keys()).length;
+        if (kept > 20) return;
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      throw new Error(
+        `the service worker kept ${kept} files, ${navigator.serviceWorker.controller ? '' : 'not '}controlling the page`,
+      );
+    });
+  }
+
+  async function expand(page: Page, name: string) {
+    const item = page.getByRole('treeitem', { name }).first();
+    if ((await item.getAttribute('aria-expanded')) === 'true') return;
+    await item.locator(':scope > .ta-screen__row').click();
+    await item.getByRole('group').first().waitFor();
+  }
+
+  async function openActivity(page: Page, name: string) {
+    await page.getByRole('treeitem', { name }).first().locator(':scope > .ta-screen__row').click();
+    const dialog = page.getByRole('dialog', { name });
+    await dialog.waitFor();
+    return dialog;
+  }
+
+  const field = (dialog: Locator, name: string) => dialog.getByRole('textbox', { name, exact: true });
+  const region = (page: Page) => page.getByRole('region', { name: L.offlineRegion });
+  const rowText = (page: Page, name: string) =>
+    page.getByRole('treeitem', { name }).first().locator(':scope > .ta-screen__row').textContent();
+
+  async function enter(page: Page, activity: string, values: Record<string, string>) {
+    const dialog = await openActivity(page, activity);
+    for (const [name, value] of Object.entries(values)) await field(dialog, name).fill(value);
+    await dialog.getByRole('button', { name: L.save, exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+  }
+
+  it('opens a sheet seen once without network, keeps saves through reloads and a browser restart, and sends them when the network returns', async () => {
+    const dir = await profile();
+    const first = await browserOn(dir, ALICE);
+    await firstVisit(first.page);
+    for (const branch of SOIL) await expand(first.page, branch);
+
+    await first.context.setOffline(true);
+    await first.page.reload();
+    await first.page.getByRole('tree').waitFor();
+    // The page says it is offline, and when what it shows was read.
+    await later(() => region(first.page).getByRole('status').first().textContent()).toMatch(
+      new RegExp(fill(L.offlineNow, { at: '.+' }).replace(/[.?]/g, '\\$&').replace('\\.+', '.+')),
+    );
+    for (const branch of SOIL) await expand(first.page, branch);
+    await enter(first.page, SUBSOIL, { Quantidade: num('21.5') });
+    expect(first.puts).toEqual([]);
+    await later(() => region(first.page).getByText(L.pendingCountOne).count()).toBe(1);
+    expect(await rowText(first.page, SUBSOIL)).toContain(`Quantidade${num('21.50')}${L.pendingChip}`);
+    expect(await seriousViolations(first.page)).toEqual([]);
+
+    // Reloaded offline, then the browser closed and started again on the same profile.
+    await first.page.reload();
+    await first.page.getByRole('tree').waitFor();
+    await later(() => region(first.page).getByText(L.pendingCountOne).count()).toBe(1);
+    expect(await liveRows('A-SUBSOIL')).toEqual([]);
+    await first.context.close();
+
+    // The browser starts again on the same profile, online: the entry, kept only in its storage, is
+    // sent without anyone doing anything (by the page's online check, or by Background Sync in the
+    // worker as the browser starts: either way once), with the device's time.
+    const again = await browserOn(dir, ALICE);
+    await openScreen(again.page);
+    await eventually(async () => expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '21.50' }]));
+    const changes = await history('A-SUBSOIL');
+    expect(changes.length).toBeGreaterThan(0);
+    for (const change of changes) {
+      expect(change).toMatchObject({ SOURCE: 'offline', USUARIO_SEQ_DB: ALICE });
+      expect(change.DEVICE_DH).not.toBeNull();
+    }
+    await later(() => region(again.page).getByText(L.pendingCountOne).count()).toBe(0);
+  });
+
+  it('stops a conflicting entry for the person to decide in the conflict view, and sends the rest', async () => {
+    await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '20.00' });
+    const alice = await browserOn(await profile(), ALICE);
+    await firstVisit(alice.page);
+    for (const branch of SOIL) await expand(alice.page, branch);
+    await alice.context.setOffline(true);
+    await enter(alice.page, SUBSOIL, { Quantidade: '32' });
+    await enter(alice.page, DISC, { Pessoas: '4' });
+    await later(() =>
+      region(alice.page)
+        .getByText(fill(L.pendingCount, { count: 2 }))
+        .count(),
+    ).toBe(1);
+    // Meanwhile someone changes what Alice's first entry started from.
+    await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '31' }, { METRICA1: '20.00' });
+
+    await alice.context.setOffline(false);
+    await eventually(async () => expect(await liveRows('A-DISC')).toMatchObject([{ METRICA2: 4 }]));
+    expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '31.00' }]);
+    const decide = region(alice.page).getByRole('button', { name: fill(L.decideFor, { label: SUBSOIL }) });
+    await region(alice.page).getByRole('button', { name: L.pendingList }).click();
+    await decide.click();
+    const dialog = alice.page.getByRole('dialog', { name: SUBSOIL });
+    await dialog.waitFor();
+    expect(await field(dialog, 'Quantidade').inputValue()).toBe(num('32'));
+    await dialog.getByRole('button', { name: fill(L.keepMineFor, { field: 'Quantidade' }) }).click();
+    expect(await seriousViolations(alice.page)).toEqual([]);
+    await dialog.getByRole('button', { name: L.save, exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await eventually(async () => expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '32.00' }]));
+    await later(() => region(alice.page).getByRole('listitem').count()).toBe(0);
+  });
+
+  it('never sends one user’s entries as another’s on the same browser profile', async () => {
+    const dir = await profile();
+    const alice = await browserOn(dir, ALICE);
+    await firstVisit(alice.page);
+    for (const branch of CARE) await expand(alice.page, branch);
+    await alice.context.setOffline(true);
+    await enter(alice.page, 'A-WEED — Weeding', { Pessoas: '6' });
+    await alice.context.close();
+
+    // Bruno signs in on the same phone, online: Alice's entry stays, and he is told of it.
+    const bruno = await browserOn(dir, BRUNO);
+    await openScreen(bruno.page);
+    await later(() =>
+      region(bruno.page)
+        .getByText(fill(L.otherOwner, { count: 1 }))
+        .count(),
+    ).toBe(1);
+    await bruno.page.waitForTimeout(500);
+    expect(bruno.puts).toEqual([]);
+    expect(await liveRows('A-WEED')).toEqual([]);
+    await bruno.context.close();
+
+    const back = await browserOn(dir, ALICE);
+    await openScreen(back.page);
+    await eventually(async () => expect(await liveRows('A-WEED')).toMatchObject([{ METRICA2: 6 }]));
+    for (const change of await history('A-WEED'))
+      expect(change).toMatchObject({ USUARIO_SEQ_DB: ALICE, SOURCE: 'offline' });
+  });
+
+  it('sends a save whose answer was lost again under its request id: applied once', async () => {
+    const alice = await browserOn(await profile(), ALICE);
+    await firstVisit(alice.page);
+    for (const branch of SOIL) await expand(alice.page, branch);
+    // The save reaches the server, its answer never reaches the page.
+    let lost = false;
+    await alice.page.route('**/associationtask?taskSheet=*', async (route) => {
+      if (route.request().method() !== 'PUT' || lost) return route.fallback();
+      lost = true;
+      await route.fetch();
+      await route.abort('connectionreset');
+    });
+    await enter(alice.page, SUBSOIL, { Quantidade: '12' });
+    await eventually(async () => expect(alice.puts.length).toBeGreaterThanOrEqual(2));
+    expect(new Set(alice.puts.map((put) => put.requestId)).size).toBe(1);
+    await later(() => region(alice.page).getByText(L.pendingCountOne).count()).toBe(0);
+    // Each field once: the replay was answered, not applied again.
+    const fields = (await history('A-SUBSOIL')).map((change) => change.FIELD).sort();
+    expect(fields).toEqual([...new Set(fields)]);
+    expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '12.00' }]);
+  });
+
+  it('says so when the browser refuses the space, or the outbox is full, keeping what was typed', async () => {
+    const alice = await browserOn(await profile(), ALICE);
+    await firstVisit(alice.page);
+    for (const branch of SOIL) await expand(alice.page, branch);
+    await alice.context.setOffline(true);
+    await alice.page.evaluate(() => {
+      const add = IDBObjectStore.prototype.add;
+      (window as unknown as { restoreAdd: () => void }).restoreAdd = () => {
+        IDBObjectStore.prototype.add = add;
+      };
+      IDBObjectStore.prototype.add = () => {
+        throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+      };
+    });
+    const dialog = await openActivity(alice.page, SUBSOIL);
+    await field(dialog, 'Quantidade').fill('5');
+    await dialog.getByRole('button', { name: L.save, exact: true }).click();
+    await later(() => dialog.getByRole('alert').textContent()).toContain(L.outboxQuota);
+    expect(await field(dialog, 'Quantidade').inputValue()).toBe('5');
+    await dialog.getByRole('button', { name: L.cancel }).click();
+
+    // Full: the outbox holds its maximum (filled directly), and says so before taking more.
+    await alice.page.evaluate(async (max) => {
+      (window as unknown as { restoreAdd: () => void }).restoreAdd();
+      const db = await new Promise<IDBDatabase>((resolve, reject) => {
+        const open = indexedDB.open('task-association-outbox', 1);
+        open.onsuccess = () => resolve(open.result);
+        open.onerror = () => reject(open.error);
+      });
+      const tx = db.transaction('entries', 'readwrite');
+      for (let i = 0; i < max; i++) {
+        tx.objectStore('entries').add({
+          owner: 'someone-else',
+          endpoint: 'http://elsewhere.test/associationtask',
+          taskSheet: 1,
+          requestId: `r-${i}`,
+          enteredAt: new Date().toISOString(),
+          entry: { activity: 1, group: null, values: {}, base: {} },
+          label: 'x',
+          path: [],
+          state: 'pending',
+        });
+      }
+      await new Promise((resolve) => (tx.oncomplete = resolve));
+      db.close();
+    }, MAX_OUTBOX_ENTRIES);
+    await alice.page.reload();
+    await alice.page.getByRole('tree').waitFor();
+    const warning = region(alice.page).getByRole('alert');
+    await later(() => warning.textContent()).toBe(fill(L.outboxFull, { max: MAX_OUTBOX_ENTRIES }));
+    for (const branch of SOIL) await expand(alice.page, branch);
+    const refused = await openActivity(alice.page, SUBSOIL);
+    await field(refused, 'Quantidade').fill('6');
+    await refused.getByRole('button', { name: L.save, exact: true }).click();
+    await later(() => refused.getByRole('alert').textContent()).toContain(
+      fill(L.outboxFull, { max: MAX_OUTBOX_ENTRIES }),
+    );
+  });
+
+  it('lets the person discard a waiting entry, asking first', async () => {
+    const alice = await browserOn(await profile(), ALICE);
+    await firstVisit(alice.page);
+    for (const branch of SOIL) await expand(alice.page, branch);
+    await alice.context.setOffline(true);
+    await enter(alice.page, SUBSOIL, { Quantidade: '9' });
+    await region(alice.page).getByRole('button', { name: L.pendingList }).click();
+    await region(alice.page)
+      .getByRole('button', { name: fill(L.discardFor, { label: SUBSOIL }) })
+      .click();
+    const keep = region(alice.page).getByRole('button', { name: L.discardNo });
+    expect(await keep.evaluate((node) => node === document.activeElement)).toBe(true);
+    await region(alice.page).getByRole('button', { name: L.discardYes }).click();
+    await later(() => region(alice.page).getByRole('listitem').count()).toBe(0);
+    expect(await rowText(alice.page, SUBSOIL)).not.toContain(L.pendingChip);
+    await alice.context.setOffline(false);
+    await alice.page.waitForTimeout(500);
+    expect(alice.puts).toEqual([]);
+  });
+});
+
+describe('a host’s own page, without the service worker', () => {
+  it('still keeps saves made offline and sends them when the network returns', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ta-offline-'));
+    profiles.push(dir);
+    const context = await chromium.launchPersistentContext(dir, {
+      executablePath: CHROMIUM_PATH,
+      args: ['--no-sandbox', '--disable-gpu', '--no-first-run'],
+      headless: true,
+      locale: 'en',
+    });
+    contexts.push(context);
+    await context.addCookies([{ name: 'user', value: String(ALICE), url: origin }]);
+    const page = context.pages()[0] ?? (await context.newPage());
+    page.on('pageerror', (error) => pageProblems.push(error.message));
+    await page.goto(`${origin}/host`);
+    await page.getByRole('tree').waitFor();
+    expect(
+      await page.evaluate(() => navigator.serviceWorker.getRegistrations().then((all) => all.length)),
+    ).toBe(0);
+    for (const name of SOIL) {
+      const item = page.getByRole('treeitem', { name }).first();
+      await item.locator(':scope > .ta-screen__row').click();
+      await item.getByRole('group').first().waitFor();
+    }
+    await context.setOffline(true);
+    await page.getByRole('treeitem', { name: SUBSOIL }).first().locator(':scope > .ta-screen__row').click();
+    const dialog = page.getByRole('dialog', { name: SUBSOIL });
+    await dialog.getByRole('textbox', { name: 'Quantidade', exact: true }).fill('44');
+    await dialog.getByRole('button', { name: LABELS_EN.save, exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await later(() => page.getByText(LABELS_EN.pendingCountOne).count()).toBe(1);
+    await context.setOffline(false);
+    await eventually(async () => expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '44.00' }]));
+  });
+});

@@ -1,0 +1,132 @@
+// @ts-check
+/// <reference lib="webworker" />
+/**
+ * The association screen's service worker (#28): a sheet opened once opens again without network.
+ * Registered by the screen on the handler's own page, with the handler's path as its scope
+ * (`/erp/associationtask`): it sees that page and what the page asks the handler for, nothing else
+ * of the host. Served by the handler at `?asset=association-screen-sw.js`, from within that scope.
+ *
+ * - The page (a navigation): network first, the last copy from the cache when there is no answer.
+ * - The screen's files (`?asset=`): cache first, refreshed in the background for the next visit.
+ * - Data (`part=`) and saves are left to the page: it keeps its data answers itself
+ *   (offline-cache.js), so a host's page without this worker has them too.
+ * - Background Sync (`task-association-outbox`): sends the outbox of every sheet in its scope,
+ *   each sheet's entries only for the user and scope the server says this browser's session is.
+ */
+
+import { openOutbox } from './association-screen/outbox.js';
+import { alone, CHANNEL, RetryLater, replayOutbox, SYNC_TAG } from './association-screen/sync.js';
+
+const sw = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (globalThis));
+/** The page and the screen's files. */
+const FILES_CACHE = 'task-association-files-v1';
+
+/** Whether `url` is the handler's own URL (the worker's scope exactly): the page or its files. @param {URL} url */
+function isHandler(url) {
+  const scope = new URL(sw.registration.scope);
+  return url.origin === scope.origin && url.pathname === scope.pathname;
+}
+
+sw.addEventListener('install', () => {
+  void sw.skipWaiting();
+});
+
+sw.addEventListener('activate', (event) => {
+  event.waitUntil(sw.clients.claim());
+});
+
+sw.addEventListener('fetch', (event) => {
+  const request = event.request;
+  if (request.method !== 'GET') return;
+  const url = new URL(request.url);
+  if (!isHandler(url)) return;
+  if (url.searchParams.has('asset')) event.respondWith(cacheFirst(request, event));
+  else if (request.mode === 'navigate') event.respondWith(networkFirst(request));
+});
+
+/** @param {Request} request @param {FetchEvent} event */
+async function cacheFirst(request, event) {
+  const cache = await caches.open(FILES_CACHE);
+  const kept = await cache.match(request, { ignoreVary: true });
+  const fresh = fetch(request).then(async (response) => {
+    if (response.ok) await cache.put(request, response.clone());
+    return response;
+  });
+  if (kept) {
+    // The next visit gets what the server has now; this one is not kept waiting for it.
+    event.waitUntil(fresh.catch(() => undefined));
+    return kept;
+  }
+  return fresh;
+}
+
+/** @param {Request} request */
+async function networkFirst(request) {
+  const cache = await caches.open(FILES_CACHE);
+  try {
+    const response = await fetch(request);
+    if (response.ok) await cache.put(request.url, response.clone());
+    return response;
+  } catch (error) {
+    const kept = await cache.match(request.url, { ignoreVary: true });
+    if (kept) return kept;
+    throw error;
+  }
+}
+
+/** The page's first visit, before this worker controlled it: it says which URLs it loaded. */
+sw.addEventListener('message', (event) => {
+  const data = event.data;
+  if (data?.type !== 'keep-files' || !Array.isArray(data.urls)) return;
+  event.waitUntil(
+    (async () => {
+      const cache = await caches.open(FILES_CACHE);
+      const keepOne = async (/** @type {URL} */ url) => {
+        try {
+          const page = !url.searchParams.has('asset');
+          const response = await fetch(url, page ? { headers: { accept: 'text/html' } } : {});
+          if (response.ok) await cache.put(url.href, response);
+        } catch {
+          // Offline already: the next visit online keeps it.
+        }
+      };
+      const urls = data.urls.map((/** @type {unknown} */ href) => new URL(String(href))).filter(isHandler);
+      await Promise.all(urls.map(keepOne));
+    })(),
+  );
+});
+
+sw.addEventListener('sync', (/** @type {any} */ event) => {
+  if (event.tag === SYNC_TAG) event.waitUntil(sendAll());
+});
+
+/** Sends the outbox of every sheet of this scope; throws (the browser retries) while any waits for the network. */
+async function sendAll() {
+  const outbox = await openOutbox();
+  try {
+    const sheets = new Map();
+    for (const record of await outbox.all()) {
+      if (record.state === 'pending' && isHandler(new URL(record.endpoint)))
+        sheets.set(`${record.endpoint}\n${record.taskSheet}`, record);
+    }
+    let retry = false;
+    for (const record of sheets.values()) {
+      try {
+        const outcome = await alone(() =>
+          replayOutbox(outbox, { endpoint: record.endpoint, taskSheet: record.taskSheet }),
+        );
+        if (outcome.sent > 0 || outcome.stopped > 0) {
+          const channel = new BroadcastChannel(CHANNEL);
+          channel.postMessage({ type: 'changed' });
+          channel.close();
+        }
+      } catch (error) {
+        if (!(error instanceof RetryLater)) throw error;
+        retry = true;
+      }
+    }
+    if (retry) throw new Error('the outbox waits for the network');
+  } finally {
+    outbox.close();
+  }
+}

@@ -1,0 +1,129 @@
+// @ts-check
+/**
+ * The screen's data in the browser's Cache Storage, network first: each `part=start` and
+ * `part=children` answer read is kept (with when it was read), and a read that gets no answer is
+ * answered from there, saying when its data was read. Done by the page itself, so a host's own
+ * page (no service worker of ours) has it too. The page and the module files are the service
+ * worker's (association-screen-sw.js): `registerServiceWorker` starts it on the handler's own page.
+ *
+ * "Keep this sheet for offline use" (`keepSheet`) reads every branch of the sheet once, so all of it
+ * is in the cache, up to {@link MAX_KEEP_BYTES} of data.
+ */
+
+/** @typedef {import('./api.js').ScreenNode} ScreenNode */
+
+/** The cache of the screen's data answers (the service worker keeps the files in its own). */
+export const DATA_CACHE = 'task-association-data-v1';
+/** The most data "Keep this sheet" reads: 5 MB of JSON, about 20,000 activities with their metrics. */
+export const MAX_KEEP_BYTES = 5 * 1024 * 1024;
+/** The header a kept answer carries its reading time in. */
+const READ_AT = 'x-task-association-read-at';
+
+/** Whether the browser has Cache Storage here (secure contexts only: https and localhost). */
+const hasCaches = () => typeof caches !== 'undefined';
+
+/**
+ * Keeps a data answer, with the time it was read. Never fails the read it follows: a full or
+ * missing cache only means that answer is not there offline.
+ * @param {URL} url @param {unknown} answer
+ */
+export async function rememberData(url, answer) {
+  if (!hasCaches()) return;
+  try {
+    const cache = await caches.open(DATA_CACHE);
+    await cache.put(
+      url.href,
+      new Response(JSON.stringify(answer), {
+        headers: { 'content-type': 'application/json', [READ_AT]: new Date().toISOString() },
+      }),
+    );
+  } catch {
+    // Quota, or the cache was cleared meanwhile: the network answer stands.
+  }
+}
+
+/**
+ * A data answer kept before, with when it was read; undefined when there is none.
+ * @param {URL} url @returns {Promise<{ answer: unknown, readAt: string | null } | undefined>}
+ */
+export async function recallData(url) {
+  if (!hasCaches()) return undefined;
+  try {
+    const found = await caches.match(url.href, { cacheName: DATA_CACHE });
+    if (!found) return undefined;
+    return { answer: await found.json(), readAt: found.headers.get(READ_AT) };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Starts the screen's service worker, scoped to the handler's path, on the handler's own page.
+ * The first time (the page not yet controlled by it), it is told which URLs this page loaded, so
+ * the page and its files are in its cache before the network goes.
+ * @param {Window} win @param {string} scriptUrl the handler's `?asset=association-screen-sw.js`
+ */
+export async function registerServiceWorker(win, scriptUrl) {
+  const container = win.navigator.serviceWorker;
+  if (!container) return undefined;
+  const script = new URL(scriptUrl, win.document.baseURI);
+  // The scope is the endpoint's path: the page and everything it asks the handler for, nothing else of the host.
+  const scope = new URL(script.pathname, script);
+  // Read before registering: the worker claims the page as soon as it runs, and the files this page
+  // loaded before that never went through it.
+  const controlled = container.controller !== null;
+  try {
+    const registration = await container.register(script.href, { scope: scope.href, type: 'module' });
+    const worker = registration.active ?? (await container.ready).active;
+    if (!controlled && worker) {
+      const urls = [win.location.href];
+      for (const entry of win.performance.getEntriesByType('resource')) {
+        const url = new URL(entry.name);
+        if (url.origin === scope.origin && url.pathname === scope.pathname && url.searchParams.has('asset'))
+          urls.push(url.href);
+      }
+      worker.postMessage({ type: 'keep-files', urls });
+    }
+    return registration;
+  } catch {
+    // No service worker (an http page on the network, a browser setting): the outbox still works.
+    return undefined;
+  }
+}
+
+/**
+ * Reads every branch of the sheet below `roots`, breadth first, each answer kept by the api's
+ * reads (`rememberData`). Stops when the data read passes `maxBytes`.
+ * @param {{ children: (parent: { level: number, id: number }) => Promise<{ nodes: ScreenNode[] }> }} api
+ * @param {readonly ScreenNode[]} roots
+ * @param {{ maxBytes?: number, signal?: AbortSignal, progress?: (branches: number) => void }} [how]
+ * @returns {Promise<{ branches: number, bytes: number, complete: boolean }>}
+ */
+export async function keepSheet(api, roots, how = {}) {
+  const maxBytes = how.maxBytes ?? MAX_KEEP_BYTES;
+  const queue = roots.filter((node) => node.kind === 'branch' && node.hasChildren);
+  let bytes = 0;
+  let branches = 0;
+  // Three reads at a time: fast on a good network, gentle with the server.
+  const running = new Set();
+  while (queue.length > 0 || running.size > 0) {
+    while (queue.length > 0 && running.size < 3) {
+      const node = /** @type {ScreenNode} */ (queue.shift());
+      const read = api.children({ level: node.level, id: node.id }).then((data) => {
+        running.delete(read);
+        branches++;
+        bytes += JSON.stringify(data).length;
+        how.progress?.(branches);
+        for (const child of data.nodes) if (child.kind === 'branch' && child.hasChildren) queue.push(child);
+      });
+      running.add(read);
+    }
+    await Promise.race(running);
+    if (how.signal?.aborted) throw how.signal.reason;
+    if (bytes > maxBytes) {
+      await Promise.allSettled(running);
+      return { branches, bytes, complete: false };
+    }
+  }
+  return { branches, bytes, complete: true };
+}

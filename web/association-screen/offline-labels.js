@@ -1,0 +1,146 @@
+// @ts-check
+/**
+ * The texts of the screen's offline parts (#28): the offline notice, the outbox and its entries,
+ * keeping a sheet for offline use. Part of `ScreenLabels` (labels.js spreads them in), replaceable
+ * the same way.
+ */
+
+/**
+ * @typedef {object} OfflineLabels
+ * @property {string} offlineRegion accessible name of the offline and outbox section
+ * @property {string} offlineNow the page is offline, its data from the browser's cache read `{at}`
+ * @property {string} offlineNoTime the page is offline (data read at a time not known)
+ * @property {string} offlineBack the network came back
+ * @property {string} queued a save kept on this device to be sent later, `{label}`
+ * @property {string} queuedNext the same from "Save and next", `{label}` `{next}`
+ * @property {string} pendingCountOne one entry waits to be sent
+ * @property {string} pendingCount entries wait to be sent, `{count}`
+ * @property {string} pendingNone nothing waits to be sent
+ * @property {string} pendingList button showing the waiting entries
+ * @property {string} pendingHide button hiding them
+ * @property {string} pendingChip short mark in the tree: a value entered but not sent
+ * @property {string} entryEntered when an entry was made, `{at}`
+ * @property {string} entryRemove an entry that removes the saved values
+ * @property {string} entryWaiting an entry's state: waiting to be sent
+ * @property {string} entryConflict an entry's state: someone changed it meanwhile, decide
+ * @property {string} entryRefused an entry's state: the server refused it, `{message}`
+ * @property {string} discard button: drop a waiting entry
+ * @property {string} discardFor its accessible name, `{label}`
+ * @property {string} discardConfirm the question before dropping, `{label}`
+ * @property {string} discardYes confirms the drop
+ * @property {string} discardNo keeps the entry
+ * @property {string} discarded announced after a drop, `{label}`
+ * @property {string} decide button: open a conflicting entry to decide
+ * @property {string} decideFor its accessible name, `{label}`
+ * @property {string} sentAll announced when the waiting entries were sent, `{count}`
+ * @property {string} sendFailed the waiting entries could not be sent yet (tried again)
+ * @property {string} outboxFull the outbox is full: no more entries until these are sent, `{max}`
+ * @property {string} outboxNearlyFull the outbox is nearly full, `{count}` `{max}`
+ * @property {string} outboxQuota the browser refused the space for an entry
+ * @property {string} outboxUnavailable the browser cannot keep entries (private mode, storage off)
+ * @property {string} outboxEvicted the browser cleared this site's storage: entries were lost
+ * @property {string} notPersisted the browser may clear entries when space runs low
+ * @property {string} otherOwner entries of another user wait on this device, `{count}`
+ * @property {string} keepSheet button: fetch the whole sheet for offline use
+ * @property {string} keeping while the sheet is fetched, `{count}` branches
+ * @property {string} kept the whole sheet is kept, `{count}` branches
+ * @property {string} keepTooLarge the sheet is over the bound, `{max}` megabytes
+ * @property {string} keepFailed the sheet could not be fetched whole, `{message}`
+ */
+
+/** @type {OfflineLabels} */
+export const OFFLINE_LABELS_EN = {
+  offlineRegion: 'Offline and waiting entries',
+  offlineNow: 'You are offline. This sheet’s data was read {at}.',
+  offlineNoTime: 'You are offline. This sheet’s data is from an earlier visit.',
+  offlineBack: 'Back online.',
+  queued: '{label} saved on this device: it will be sent when the network returns.',
+  queuedNext: '{label} saved on this device, to be sent later. Now showing {next}.',
+  pendingCountOne: '1 entry waits to be sent.',
+  pendingCount: '{count} entries wait to be sent.',
+  pendingNone: 'Nothing waits to be sent.',
+  pendingList: 'Show waiting entries',
+  pendingHide: 'Hide waiting entries',
+  pendingChip: 'not sent',
+  entryEntered: 'entered {at}',
+  entryRemove: 'remove the saved entry',
+  entryWaiting: 'Waiting to be sent.',
+  entryConflict: 'Someone changed it meanwhile: decide before it is sent.',
+  entryRefused: 'Refused by the server: {message}',
+  discard: 'Discard',
+  discardFor: 'Discard the entry of {label}',
+  discardConfirm: 'Discard what you entered for {label}? It will never be sent.',
+  discardYes: 'Discard it',
+  discardNo: 'Keep it',
+  discarded: 'The entry of {label} was discarded.',
+  decide: 'Decide',
+  decideFor: 'Decide the conflict of {label}',
+  sentAll: '{count} waiting entries were sent.',
+  sendFailed: 'The waiting entries could not be sent yet: trying again shortly.',
+  outboxFull:
+    'This device holds {max} entries waiting to be sent, its maximum: connect to send them before entering more.',
+  outboxNearlyFull: '{count} of at most {max} entries wait on this device: connect soon to send them.',
+  outboxQuota: 'The browser refused to store the entry (no space left): it was not kept.',
+  outboxUnavailable: 'This browser cannot keep entries offline (private mode or storage turned off).',
+  outboxEvicted:
+    'The browser cleared this site’s storage: entries that were waiting to be sent were lost. Enter them again.',
+  notPersisted: 'This browser may clear waiting entries if space runs low: connect soon to send them.',
+  otherOwner:
+    '{count} entries of another user wait on this device; they are sent when that user opens the sheet.',
+  keepSheet: 'Keep this sheet for offline use',
+  keeping: 'Keeping the sheet for offline use… {count} branches read.',
+  kept: 'This sheet is kept for offline use ({count} branches).',
+  keepTooLarge:
+    'This sheet is too large to keep whole (over {max} MB): the branches you open stay available offline.',
+  keepFailed: 'The sheet could not be kept whole: {message}',
+};
+
+/** @type {OfflineLabels} */
+export const OFFLINE_LABELS_PT_BR = {
+  offlineRegion: 'Sem conexão e registros a enviar',
+  offlineNow: 'Você está sem conexão. Os dados desta folha foram lidos {at}.',
+  offlineNoTime: 'Você está sem conexão. Os dados desta folha são de uma visita anterior.',
+  offlineBack: 'Conexão restabelecida.',
+  queued: '{label} salva neste aparelho: será enviada quando a rede voltar.',
+  queuedNext: '{label} salva neste aparelho, para enviar depois. Agora mostrando {next}.',
+  pendingCountOne: '1 registro aguarda envio.',
+  pendingCount: '{count} registros aguardam envio.',
+  pendingNone: 'Nada aguarda envio.',
+  pendingList: 'Mostrar registros a enviar',
+  pendingHide: 'Ocultar registros a enviar',
+  pendingChip: 'não enviado',
+  entryEntered: 'registrado {at}',
+  entryRemove: 'remover o registro salvo',
+  entryWaiting: 'Aguardando envio.',
+  entryConflict: 'Alguém alterou enquanto isso: decida antes do envio.',
+  entryRefused: 'Recusado pelo servidor: {message}',
+  discard: 'Descartar',
+  discardFor: 'Descartar o registro de {label}',
+  discardConfirm: 'Descartar o que você registrou em {label}? Isso nunca será enviado.',
+  discardYes: 'Descartar',
+  discardNo: 'Manter',
+  discarded: 'O registro de {label} foi descartado.',
+  decide: 'Decidir',
+  decideFor: 'Decidir o conflito de {label}',
+  sentAll: '{count} registros pendentes foram enviados.',
+  sendFailed: 'Os registros pendentes ainda não puderam ser enviados: nova tentativa em instantes.',
+  outboxFull:
+    'Este aparelho guarda {max} registros a enviar, o máximo: conecte-se para enviá-los antes de registrar mais.',
+  outboxNearlyFull:
+    '{count} de no máximo {max} registros aguardam neste aparelho: conecte-se logo para enviá-los.',
+  outboxQuota: 'O navegador recusou guardar o registro (sem espaço): ele não foi mantido.',
+  outboxUnavailable:
+    'Este navegador não consegue guardar registros sem conexão (modo privado ou armazenamento desligado).',
+  outboxEvicted:
+    'O navegador apagou o armazenamento deste site: registros que aguardavam envio foram perdidos. Registre-os de novo.',
+  notPersisted:
+    'Este navegador pode apagar os registros a enviar se faltar espaço: conecte-se logo para enviá-los.',
+  otherOwner:
+    '{count} registros de outro usuário aguardam neste aparelho; serão enviados quando ele abrir a folha.',
+  keepSheet: 'Guardar esta folha para uso sem conexão',
+  keeping: 'Guardando a folha para uso sem conexão… {count} ramos lidos.',
+  kept: 'Esta folha está guardada para uso sem conexão ({count} ramos).',
+  keepTooLarge:
+    'Esta folha é grande demais para guardar inteira (mais de {max} MB): os ramos que você abrir ficam disponíveis sem conexão.',
+  keepFailed: 'Não foi possível guardar a folha inteira: {message}',
+};

@@ -1,0 +1,186 @@
+// @ts-check
+/**
+ * What the screen shows of being offline (#28): a notice that the page is offline and when its data
+ * was read, the count of entries waiting to be sent, their list (each with its values, when it was
+ * entered, its state, and Discard, or Decide for a conflict), warnings about the outbox's bounds and
+ * the browser's storage, and "Keep this sheet for offline use". Drawing only: offline.js decides.
+ */
+
+import { BLOCK, button, statusRegion } from './dom.js';
+import { fill } from './labels.js';
+import { formatValue, metricLabel } from './values.js';
+
+/** @typedef {import('./outbox.js').OutboxRecord} OutboxRecord */
+
+/**
+ * @typedef {object} OfflineActions
+ * @property {(record: OutboxRecord) => void} discard
+ * @property {(record: OutboxRecord) => void} decide
+ * @property {() => void} keep
+ */
+
+/**
+ * @param {import('./dom.js').ScreenContext} ctx
+ * @param {OfflineActions} actions
+ */
+export function createOfflineView(ctx, actions) {
+  const { create, labels, say } = ctx;
+  const root = create('section', `${BLOCK}__offline`);
+  root.setAttribute('aria-label', labels.offlineRegion);
+  // Said when it appears: a person whose network just went hears it.
+  const notice = statusRegion(create, `${BLOCK}__offline-notice`);
+  const warning = create('p', `${BLOCK}__offline-warning`);
+  warning.setAttribute('role', 'alert');
+  warning.hidden = true;
+  const summary = create('div', `${BLOCK}__outbox`);
+  const count = statusRegion(create, `${BLOCK}__outbox-count`);
+  const toggle = button(create, `${BLOCK}__button ${BLOCK}__button--small`, labels.pendingList);
+  toggle.setAttribute('aria-expanded', 'false');
+  const list = create('ul', `${BLOCK}__outbox-list`);
+  list.id = `${ctx.uid}-outbox`;
+  list.setAttribute('aria-label', labels.pendingList);
+  toggle.setAttribute('aria-controls', list.id);
+  list.hidden = true;
+  summary.append(count, toggle, list);
+  const keepRow = create('div', `${BLOCK}__keep`);
+  const keep = button(create, `${BLOCK}__button ${BLOCK}__button--small`, labels.keepSheet);
+  const keepStatus = statusRegion(create, `${BLOCK}__keep-status`);
+  keepRow.append(keep, keepStatus);
+  root.append(notice, warning, summary, keepRow);
+  keep.addEventListener('click', () => actions.keep());
+  toggle.addEventListener('click', () => {
+    list.hidden = !list.hidden;
+    toggle.setAttribute('aria-expanded', String(!list.hidden));
+    toggle.textContent = list.hidden ? labels.pendingList : labels.pendingHide;
+  });
+
+  /** One waiting entry: its activity, values, when entered, state, and what the person can do. @param {OutboxRecord} record */
+  function item(record) {
+    const row = create('li', `${BLOCK}__outbox-item ${BLOCK}__outbox-item--${record.state}`);
+    const what = create(
+      'p',
+      `${BLOCK}__outbox-label`,
+      record.entry.remove ? `${record.label}: ${labels.entryRemove}` : record.label,
+    );
+    const values = create('p', `${BLOCK}__outbox-values`);
+    values.textContent = Object.entries(record.entry.values ?? {})
+      .map(([field, value]) => {
+        const column = ctx.columns.find((one) => one.field === field);
+        const shown =
+          value === null ? labels.empty_value : column ? formatValue(value, column, ctx.lang) : String(value);
+        return `${column ? metricLabel(column) : field}: ${shown}`;
+      })
+      .join(' · ');
+    const when = create(
+      'p',
+      `${BLOCK}__outbox-when`,
+      fill(labels.entryEntered, { at: say.when(record.enteredAt) }),
+    );
+    const state = create(
+      'p',
+      `${BLOCK}__outbox-state`,
+      record.state === 'conflict'
+        ? labels.entryConflict
+        : record.state === 'refused'
+          ? fill(labels.entryRefused, { message: record.problem ?? '' })
+          : labels.entryWaiting,
+    );
+    const tools = create('div', `${BLOCK}__outbox-tools`);
+    if (record.state === 'conflict') {
+      const decide = button(
+        create,
+        `${BLOCK}__button ${BLOCK}__button--small ${BLOCK}__button--primary`,
+        labels.decide,
+      );
+      decide.setAttribute('aria-label', fill(labels.decideFor, { label: record.label }));
+      decide.addEventListener('click', () => actions.decide(record));
+      tools.append(decide);
+    }
+    const discard = button(create, `${BLOCK}__button ${BLOCK}__button--small`, labels.discard);
+    discard.setAttribute('aria-label', fill(labels.discardFor, { label: record.label }));
+    discard.addEventListener('click', () => ask(record, tools, discard));
+    tools.append(discard);
+    row.append(what, values, when, state, tools);
+    return row;
+  }
+
+  /**
+   * Discarding asks first, in place (never `window.confirm`): the question and its two answers,
+   * "Keep it" focused.
+   * @param {OutboxRecord} record @param {HTMLElement} tools @param {HTMLButtonElement} opener
+   */
+  function ask(record, tools, opener) {
+    const question = create('div', `${BLOCK}__outbox-confirm`);
+    question.setAttribute('role', 'group');
+    const text = create('p', '', fill(labels.discardConfirm, { label: record.label }));
+    text.id = `${ctx.uid}-discard-${record.seq}`;
+    question.setAttribute('aria-labelledby', text.id);
+    const yes = button(
+      create,
+      `${BLOCK}__button ${BLOCK}__button--small ${BLOCK}__button--danger`,
+      labels.discardYes,
+    );
+    const no = button(create, `${BLOCK}__button ${BLOCK}__button--small`, labels.discardNo);
+    yes.addEventListener('click', () => actions.discard(record));
+    no.addEventListener('click', () => {
+      question.remove();
+      opener.hidden = false;
+      opener.focus();
+    });
+    question.append(text, yes, no);
+    opener.hidden = true;
+    tools.append(question);
+    no.focus();
+  }
+
+  return {
+    root,
+    /**
+     * The notice: offline (with when the data shown was read), or nothing.
+     * @param {boolean} offline @param {string | null} readAt
+     */
+    showOffline(offline, readAt) {
+      root.classList.toggle(`${BLOCK}__offline--on`, offline);
+      notice.textContent = offline
+        ? readAt
+          ? fill(labels.offlineNow, { at: say.when(readAt) })
+          : labels.offlineNoTime
+        : '';
+      notice.hidden = !offline;
+    },
+    /**
+     * The waiting entries of this sheet's person, and how many of someone else wait.
+     * @param {readonly OutboxRecord[]} mine @param {number} others
+     */
+    render(mine, others) {
+      count.textContent =
+        mine.length === 0
+          ? others > 0
+            ? fill(labels.otherOwner, { count: others })
+            : ''
+          : mine.length === 1
+            ? labels.pendingCountOne
+            : fill(labels.pendingCount, { count: mine.length });
+      summary.hidden = count.textContent === '';
+      toggle.hidden = mine.length === 0;
+      list.replaceChildren(...mine.map(item));
+      if (mine.length === 0) {
+        list.hidden = true;
+        toggle.setAttribute('aria-expanded', 'false');
+        toggle.textContent = labels.pendingList;
+      }
+    },
+    /** A warning about the outbox or the browser's storage; undefined hides it. @param {string | undefined} text */
+    warn(text) {
+      warning.hidden = text === undefined;
+      warning.textContent = text ?? '';
+    },
+    /** "Keep this sheet": busy while it reads, and what came of it. @param {boolean} busy @param {string} text */
+    keeping(busy, text) {
+      keep.disabled = busy;
+      keepStatus.textContent = text;
+    },
+  };
+}
+
+/** @typedef {ReturnType<typeof createOfflineView>} OfflineView */

@@ -1,0 +1,304 @@
+// @ts-check
+/**
+ * Sending the outbox: its pending entries of one task sheet, in the order entered, in batches of up
+ * to {@link MAX_BATCH} (the handler's limit), each batch under one request id written on its entries
+ * before it is sent, so a batch whose answer was lost goes again as the same request and is applied
+ * once. Only the entries of the user and scope the server says this session is (`part=owner`) are
+ * sent: someone else's stay. A conflict (409 `METRIC_CONFLICT`) or a refusal at one entry stops
+ * that entry (`conflict`, `refused`); the rest go on. No answer, or a server failure: tried again
+ * later, with backoff.
+ *
+ * `replayOutbox` has no DOM: the service worker runs it on Background Sync. `createSync` drives it
+ * in a page: the `online` event, retries with backoff, and Background Sync registered where the
+ * browser has it.
+ */
+
+import { newRequestId } from './api.js';
+
+/** @typedef {import('./outbox.js').Outbox} Outbox */
+/** @typedef {import('./outbox.js').OutboxRecord} OutboxRecord */
+/** @typedef {import('./api.js').MetricEntry} MetricEntry */
+/** @typedef {import('./api.js').SaveResult} SaveResult */
+
+/** The most entries one PUT carries: the handler's batch limit. */
+export const MAX_BATCH = 1000;
+/** The tag of the Background Sync the screen registers, and of the lock senders take turns by. */
+export const SYNC_TAG = 'task-association-outbox';
+/** The channel pages and the service worker say "the outbox changed" on. */
+export const CHANNEL = 'task-association-outbox';
+/** Longest wait between two tries. */
+const MAX_BACKOFF_MS = 60_000;
+const REQUEST_TIMEOUT_MS = 20_000;
+
+/** The server could not be reached or failed: try again later. `status` 0 for no answer. */
+export class RetryLater extends Error {
+  /** @param {number} status @param {string} message */
+  constructor(status, message) {
+    super(message);
+    this.status = status;
+  }
+}
+
+/**
+ * @typedef {object} ReplayTarget
+ * @property {string} endpoint the handler's absolute URL
+ * @property {number} taskSheet
+ * @property {typeof fetch} [fetch]
+ * @property {(records: OutboxRecord[], answer: SaveResult) => void} [onSent] a batch was stored
+ */
+
+/**
+ * One answer of the handler, as JSON (or null) with its status; no answer is a RetryLater.
+ * @param {typeof fetch} send @param {string | URL} url @param {RequestInit} [init]
+ */
+async function ask(send, url, init = {}) {
+  /** @type {Response} */
+  let response;
+  try {
+    response = await send(url, {
+      ...init,
+      credentials: 'same-origin',
+      headers: { accept: 'application/json', ...(init.headers ?? {}) },
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
+  } catch (error) {
+    throw new RetryLater(0, error instanceof Error ? error.message : String(error));
+  }
+  /** @type {any} */
+  let body = null;
+  try {
+    body = await response.json();
+  } catch {
+    // A proxy's page: the status says enough.
+  }
+  return { status: response.status, body };
+}
+
+/**
+ * The next batch: a batch sent before without an answer goes again as it was (same entries, same
+ * id); else up to MAX_BATCH pending entries under a new id, written on them before sending. An entry
+ * tried once from the screen goes alone, as it was tried.
+ * @param {Outbox} outbox @param {OutboxRecord[]} pending in the order entered
+ */
+async function nextBatch(outbox, pending) {
+  const first = /** @type {OutboxRecord} */ (pending[0]);
+  if (first.batch) {
+    const id = first.batch.id;
+    const same = pending.filter((record) => record.batch?.id === id);
+    if (same.length === first.batch.size) return { id, records: same };
+  }
+  /** @type {OutboxRecord[]} */
+  const records = [];
+  if (first.tried) records.push(first);
+  else {
+    for (const record of pending) {
+      if (records.length === MAX_BATCH || record.tried) break;
+      records.push(record);
+    }
+  }
+  const id = records.length === 1 ? first.requestId : newRequestId();
+  for (const record of records) record.batch = { id, size: records.length };
+  await outbox.put(records);
+  return { id, records };
+}
+
+/** What a record sends: its entry with the device's time, or as first tried. @param {OutboxRecord} record */
+function sentEntry(record) {
+  return record.tried ? record.entry : { ...record.entry, enteredAt: record.enteredAt };
+}
+
+/**
+ * Sends the pending entries of one task sheet that belong to this session's user and scope, batch
+ * after batch, until none is left. Throws RetryLater when the server cannot be reached or fails
+ * (the entries stay, their batch id kept).
+ * @param {Outbox} outbox @param {ReplayTarget} target
+ * @returns {Promise<{ owner: string, sent: number, stopped: number }>}
+ */
+export async function replayOutbox(outbox, target) {
+  const send = target.fetch ?? globalThis.fetch.bind(globalThis);
+  const url = new URL(target.endpoint);
+  url.searchParams.set('taskSheet', String(target.taskSheet));
+  const whose = new URL(url);
+  whose.searchParams.set('part', 'owner');
+  const asked = await ask(send, whose);
+  if (asked.status !== 200 || typeof asked.body?.owner !== 'string')
+    throw new RetryLater(asked.status, 'whose entries these are could not be asked');
+  /** @type {string} */
+  const owner = asked.body.owner;
+  let sent = 0;
+  let stopped = 0;
+  // Each round sends one batch or stops at least one entry; the bound only guards against a loop.
+  for (let round = 0; round < 10_000; round++) {
+    const pending = (await outbox.all()).filter(
+      (record) =>
+        record.state === 'pending' &&
+        record.owner === owner &&
+        record.endpoint === target.endpoint &&
+        record.taskSheet === target.taskSheet,
+    );
+    if (pending.length === 0) break;
+    const { id, records } = await nextBatch(outbox, pending);
+    const answer = await ask(send, url, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        requestId: id,
+        source: records[0]?.tried ? 'screen' : 'offline',
+        entries: records.map(sentEntry),
+      }),
+    });
+    if (answer.status === 200) {
+      await outbox.remove(records.map((record) => record.seq));
+      sent += records.length;
+      target.onSent?.(records, answer.body);
+      continue;
+    }
+    if (answer.status === 0 || answer.status >= 500 || answer.status === 429 || answer.status === 401)
+      throw new RetryLater(answer.status, `HTTP ${answer.status}`);
+    stopped += await settleRefusal(outbox, records, answer);
+  }
+  return { owner, sent, stopped };
+}
+
+/**
+ * A batch the server refused. Conflicts and problems at one entry stop that entry (the others are
+ * sent again in a new batch); a refusal of the whole batch stops all of it; a request id the server
+ * knows with another body (an entry discarded since) gets a new one.
+ * @param {Outbox} outbox @param {OutboxRecord[]} records @param {{ status: number, body: any }} answer
+ * @returns {Promise<number>} how many entries were stopped
+ */
+async function settleRefusal(outbox, records, answer) {
+  const error = answer.body?.error ?? {};
+  const message = typeof error.message === 'string' ? error.message : `HTTP ${answer.status}`;
+  for (const record of records) delete record.batch;
+  /** @type {Set<OutboxRecord>} */
+  const stop = new Set();
+  if (error.code === 'REQUEST_ID_REUSED') {
+    for (const record of records) {
+      record.tried = false;
+      record.requestId = newRequestId();
+    }
+  } else if (error.code === 'METRIC_CONFLICT' && Array.isArray(error.conflicts)) {
+    for (const conflict of error.conflicts) {
+      const record = records[conflict.entry];
+      if (record === undefined) continue;
+      record.state = 'conflict';
+      record.conflicts = [...(stop.has(record) ? (record.conflicts ?? []) : []), { ...conflict, entry: 0 }];
+      stop.add(record);
+    }
+  } else {
+    const at = typeof error.path === 'string' ? /^entries\.(\d+)/.exec(error.path) : null;
+    const record = at ? records[Number(at[1])] : undefined;
+    for (const refused of record ? [record] : records) {
+      refused.state = 'refused';
+      refused.problem = message;
+      stop.add(refused);
+    }
+  }
+  // Nothing stopped and nothing to change: the same batch would be refused again.
+  if (stop.size === 0 && error.code !== 'REQUEST_ID_REUSED') {
+    for (const record of records) {
+      record.state = 'refused';
+      record.problem = message;
+      stop.add(record);
+    }
+  }
+  await outbox.put(records);
+  return stop.size;
+}
+
+/**
+ * Runs `work` alone among this browser's senders (tabs, the service worker): two sending the same
+ * batch at once would only make the server answer it twice, but a lock keeps the order simple.
+ * @template T @param {() => Promise<T>} work @returns {Promise<T>}
+ */
+export function alone(work) {
+  const locks = globalThis.navigator?.locks;
+  return locks ? locks.request(SYNC_TAG, work) : work();
+}
+
+/**
+ * Sends the outbox of one screen when it can: now, on the `online` event, and again after a
+ * failure with backoff (1 s, 2 s, 4 s, ... up to a minute). Background Sync is registered too where
+ * the page has a service worker, so the browser sends it even after the page is closed.
+ * @param {{ outbox: Outbox, endpoint: string, taskSheet: number, win: Window,
+ *   onSent: (records: OutboxRecord[], answer: SaveResult) => void,
+ *   onSettled: (outcome: { owner: string, sent: number, stopped: number } | RetryLater) => void }} options
+ */
+export function createSync(options) {
+  const { win } = options;
+  let backoff = 0;
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
+  /** @type {Promise<void> | undefined} */
+  let running;
+  let again = false;
+  let stopped = false;
+
+  async function run() {
+    try {
+      const outcome = await alone(() =>
+        replayOutbox(options.outbox, {
+          endpoint: options.endpoint,
+          taskSheet: options.taskSheet,
+          onSent: options.onSent,
+        }),
+      );
+      backoff = 0;
+      options.onSettled(outcome);
+    } catch (error) {
+      if (!(error instanceof RetryLater)) throw error;
+      options.onSettled(error);
+      if (stopped) return;
+      backoff = Math.min(backoff === 0 ? 1000 : backoff * 2, MAX_BACKOFF_MS);
+      clearTimeout(timer);
+      timer = setTimeout(kick, backoff);
+    }
+  }
+
+  /** Sends now (or right after the send under way). */
+  function kick() {
+    if (stopped) return;
+    if (running) {
+      again = true;
+      return;
+    }
+    clearTimeout(timer);
+    running = run().finally(() => {
+      running = undefined;
+      if (again && !stopped) {
+        again = false;
+        kick();
+      }
+    });
+  }
+
+  const online = () => {
+    backoff = 0;
+    kick();
+  };
+  win.addEventListener('online', online);
+
+  return {
+    kick,
+    /** Asks the browser to send the outbox when it is online again, even with the page closed. */
+    async registerBackground() {
+      try {
+        const registration = await win.navigator.serviceWorker?.getRegistration(options.endpoint);
+        // @ts-expect-error Background Sync is not in TypeScript's DOM types (Chromium only).
+        await registration?.sync?.register(SYNC_TAG);
+      } catch {
+        // No service worker, or no permission: the online event and the retries still send it.
+      }
+    },
+    /** Whether a send is under way (tests and the bench wait for it). */
+    busy: () => running !== undefined,
+    destroy() {
+      stopped = true;
+      clearTimeout(timer);
+      win.removeEventListener('online', online);
+    },
+  };
+}
+
+/** @typedef {ReturnType<typeof createSync>} Sync */
