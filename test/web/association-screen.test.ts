@@ -960,6 +960,8 @@ describe('what a person types, and what they do while a save is on its way', () 
   // Found walking through the demo: A-SEED hangs under G-PLANT, which hangs under both sectors.
   it('shows a save on every copy of the activity, as stored, and "Save and next" passes read-only ones', async () => {
     const page = await newPage();
+    // Shorter than the test's timeout: a wait that fails says which.
+    page.setDefaultTimeout(12_000);
     await openScreen(page);
     await expand(page, 'S-NORTH — North field');
     await expand(page, 'S-SOUTH — South field');
