@@ -8,8 +8,10 @@
 //   query of the same children with their saved metrics, measured alternately in the same run.
 // - the search on the 110k-node tree and the table view's reads on a 5,000-activity sheet
 //   (screen-server.ts).
+// - the table view (screen-table.ts): rendering a 5,000-activity sheet, and entering 30 activities
+//   x 3 metrics through the table against through the modal (key presses, requests).
 // Run with `npm run bench:screen` (`npm run bench:screen -- server` for the server's figures alone,
-// without Chromium); the last line is the figures.
+// without Chromium; `-- table` for the table view's alone); the last line is the figures.
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +25,7 @@ import { SERVER_URL } from '../test/support/database.js';
 import { insertRows, SCOPE_A } from '../test/tree/fixture.js';
 import { loadLine, median, spread, timed } from './report.js';
 import { searchFigures, sheetFigures } from './screen-server.js';
+import { tableFigures } from './screen-table.js';
 import { buildTreeInstallation, live, names } from './tree-installation.js';
 
 const LONG_BRANCH = 1000;
@@ -30,6 +33,14 @@ const ROUNDS = 30;
 const PAGE_ROUNDS = 5;
 /** `-- server`: the server's figures alone, no browser (on a machine where others use Chromium). */
 const SERVER_ONLY = process.argv.slice(2).includes('server');
+
+// `-- table`: the table view's figures alone (screen-table.ts), on a sheet of their own.
+if (process.argv.slice(2).includes('table')) {
+  const table = await tableFigures();
+  for (const line of table.lines) console.log(line);
+  console.log(table.figures);
+  process.exit(0);
+}
 
 const scratch = await createScratchDatabase(SERVER_URL, 'bench_screen');
 const cacheDir = await mkdtemp(join(tmpdir(), 'ta-bench-screen-'));

@@ -5,8 +5,9 @@
  */
 export const SCREEN_MODULES = [
   'association-screen/api.js',
-  'association-screen/conflicts.js',
   'association-screen/confirm.js',
+  'association-screen/conflicts.js',
+  'association-screen/copy-previous.js',
   'association-screen/dom.js',
   'association-screen/fields.js',
   'association-screen/history.js',
@@ -17,13 +18,19 @@ export const SCREEN_MODULES = [
   'association-screen/offline-view.js',
   'association-screen/offline.js',
   'association-screen/outbox.js',
+  'association-screen/progress.js',
   'association-screen/screen.js',
   'association-screen/search.js',
   'association-screen/sync.js',
+  'association-screen/table-keys.js',
+  'association-screen/table-paste.js',
+  'association-screen/table-save.js',
+  'association-screen/table.js',
   'association-screen/tree-keys.js',
   'association-screen/tree-metrics.js',
   'association-screen/tree.js',
   'association-screen/values.js',
+  'association-screen/view-switch.js',
   'association-screen/wording.js',
 ] as const;
 

@@ -966,6 +966,8 @@ describe('what a person types, and what they do while a save is on its way', () 
   // Found walking through the demo: A-SEED hangs under G-PLANT, which hangs under both sectors.
   it('shows a save on every copy of the activity, as stored, and "Save and next" passes read-only ones', async () => {
     const page = await newPage();
+    // Shorter than the test's timeout: a wait that fails says which.
+    page.setDefaultTimeout(12_000);
     await openScreen(page);
     await expand(page, 'S-NORTH — North field');
     await expand(page, 'S-SOUTH — South field');
@@ -991,12 +993,18 @@ describe('what a person types, and what they do while a save is on its way', () 
     await dialog.waitFor({ state: 'hidden' });
     expect(await savedRows('A-SEED')).toMatchObject([{ HORAS: '6.0' }]);
 
-    // In the tree: North's G-SOIL ends with A-SUBSOIL, then South's G-PLANT starts with A-FERT,
-    // read-only: "Save and next" goes on to the next one that is not, South's A-SEED.
+    // In the tree: North's G-SOIL ends with A-SUBSOIL, then South's G-CARE (closed: "Save and next"
+    // opens it, #29), then South's G-PLANT starts with A-FERT, read-only: "Save and next" goes on to
+    // the next one that is not, South's A-SEED.
     await expand(page, 'G-SOIL — Soil preparation');
     const subsoiling = await openActivity(page, 'A-SUBSOIL — Subsoiling');
     await subsoiling.getByRole('textbox', { name: 'Horas' }).fill('1');
     await subsoiling.getByRole('button', { name: 'Save and next' }).click();
+    for (const next of ['A-SPRAY — Spraying', 'A-WEED — Weeding']) {
+      const shown = page.getByRole('dialog', { name: next });
+      await shown.waitFor();
+      await shown.getByRole('button', { name: 'Save and next' }).click();
+    }
     await page.getByRole('dialog', { name: 'A-SEED — Seeding' }).waitFor();
     expect(await page.getByRole('dialog', { name: 'A-FERT — Fertilising' }).count()).toBe(0);
     await expectAccessible(page);

@@ -265,7 +265,82 @@ export function createApi(options) {
     forgetAttempt() {
       attempt = undefined;
     },
+
+    ...tableRequests(call),
   };
 }
 
 /** @typedef {ReturnType<typeof createApi>} ScreenApi */
+
+/** @typedef {import('../../src/tree/screen/sheet.js').SheetRow} SheetRow */
+/** @typedef {import('../../src/tree/screen/sheet.js').SheetPage} SheetPage */
+/** @typedef {import('../../src/tree/screen/sheet.js').SheetProgress} SheetProgress */
+/** @typedef {import('../../src/tree/screen/previous.js').PreviousSheet} PreviousSheet */
+/** @typedef {import('../../src/model/metric-batch.js').SaveSource} SaveSource */
+
+/** Most entries one PUT carries (the server's MetricBatch): a larger table's save is split. */
+export const MAX_BATCH_ENTRIES = 1000;
+
+/**
+ * The table view's requests (#29), over the same `call` as the others: a page of the sheet, its
+ * progress, the previous sheet's values, and a batch of entries in one PUT.
+ * @param {(params: Record<string, string | number>, init?: RequestInit & { signal?: AbortSignal }) => Promise<unknown>} call
+ */
+export function tableRequests(call) {
+  /** The last batch sent without an answer (or with a server failure): its retry keeps its id. */
+  /** @type {{ key: string, id: string } | undefined} */
+  let attempt;
+  return {
+    /**
+     * One page of every activity of the sheet with its path and values (`part=sheet`).
+     * @param {number} page from 1
+     * @param {number} size 1 to 1000
+     * @param {'all' | 'empty'} [filter]
+     */
+    sheet: (page, size, filter = 'all') =>
+      /** @type {Promise<SheetPage>} */ (call({ part: 'sheet', page, size, filter })),
+
+    /** How many activities have values, for the sheet and per node (`part=progress`). */
+    progress: () => /** @type {Promise<SheetProgress>} */ (call({ part: 'progress' })),
+
+    /**
+     * The values saved on the previous sheet (or on `from`), to copy; nothing is written (`part=previous`).
+     * @param {number} [from]
+     */
+    previous: (from) =>
+      /** @type {Promise<PreviousSheet>} */ (
+        call(from === undefined ? { part: 'previous' } : { part: 'previous', from })
+      ),
+
+    /**
+     * PUTs up to {@link MAX_BATCH_ENTRIES} entries as one batch: all written, or none. A retry of the
+     * same batch after no answer (or a server failure) carries the same request id.
+     * @param {MetricEntry[]} entries
+     * @param {SaveSource} source
+     */
+    async putBatch(entries, source) {
+      const key = JSON.stringify([source, entries]);
+      const requestId = attempt?.key === key ? attempt.id : newRequestId();
+      attempt = { key, id: requestId };
+      try {
+        const answer = /** @type {SaveResult} */ (
+          await call(
+            {},
+            {
+              method: 'PUT',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ requestId, source, entries }),
+            },
+          )
+        );
+        attempt = undefined;
+        return answer;
+      } catch (error) {
+        if (!(error instanceof RequestError && (error.status === 0 || error.status >= 500))) {
+          attempt = undefined;
+        }
+        throw error;
+      }
+    },
+  };
+}

@@ -110,6 +110,46 @@ import { OFFLINE_LABELS_EN, OFFLINE_LABELS_PT_BR } from './offline-labels.js';
  * @property {string} actionRemove a history line: the entry was removed
  * @property {string} viaScreen a history line's source: this screen
  * @property {string} viaOther a history line's source, `{source}` as the server names it
+ * @property {string} viewSwitch the control that switches between the tree and the table
+ * @property {string} viewTree the tree view's button
+ * @property {string} viewTable the table view's button
+ * @property {string} table accessible name of the table (grid) of the sheet's activities
+ * @property {string} tableActivity the table's first column header
+ * @property {string} tableLoading while the table's first rows load
+ * @property {string} tableLoadingMore while the rest loads, `{count}` of `{total}`
+ * @property {string} tableError the table could not be loaded
+ * @property {string} tableEmpty the table (or its filter) has no row
+ * @property {string} tableSave the table's save button
+ * @property {string} tableChanged how many cells are changed and not saved, `{count}`
+ * @property {string} tableChangedOne one cell changed and not saved
+ * @property {string} tableNothing Save pressed with nothing changed
+ * @property {string} tableSaved after a table save, `{count}` activities
+ * @property {string} tableSavedOne after a table save of one activity
+ * @property {string} tableCheck a table save stopped by cells the browser refused, `{count}`
+ * @property {string} tableConflicts a table save refused because others changed cells meanwhile, `{count}`
+ * @property {string} tableConflictCell at a cell: who changed it meanwhile, `{user}` `{at}` `{theirs}`
+ * @property {string} tableConflictCellUnknown at a cell: changed meanwhile, `{theirs}`
+ * @property {string} tablePartly a save split in batches stopped after some were written, `{saved}` `{message}`
+ * @property {string} tableFilterEmpty the filter for activities still without values
+ * @property {string} sourceCopied where a cell's value came from: copied from sheet `{id}`, not saved yet
+ * @property {string} sourceEdited a cell changed and not saved yet
+ * @property {string} chipCopied short source in the table: copied
+ * @property {string} chipEdited short source in the table: changed
+ * @property {string} progress how many activities have values, `{filled}` `{total}`
+ * @property {string} progressShort a group's count, `{filled}` `{total}`
+ * @property {string} progressGroups the disclosure of the counts per group
+ * @property {string} copyPrevious the button (and dialog title) that fills the table from another sheet
+ * @property {string} copyFrom the field naming another sheet to copy from
+ * @property {string} copyLeaveEmpty the group of metrics to leave empty
+ * @property {string} copyConfirm the copy dialog's button that copies
+ * @property {string} copyNone there is no earlier sheet to copy from
+ * @property {string} copyDone after a copy, `{count}` activities from sheet `{id}`
+ * @property {string} copyKept after a copy: activities already saved here were left, `{count}`
+ * @property {string} copyNothing the sheet copied from has no values for these activities, `{id}`
+ * @property {string} copyError a copy failed, `{message}`
+ * @property {string} copyBadSheet the sheet to copy from is no number
+ * @property {string} pasted after a paste, `{count}` cells filled
+ * @property {string} pastedSkipped after a paste: cells left (read-only or past the table), `{count}`
  */
 
 /** Every text the screen shows. @typedef {CoreLabels & OfflineLabels} ScreenLabels */
@@ -221,6 +261,47 @@ export const LABELS_EN = {
   actionRemove: 'entry removed',
   viaScreen: 'on this screen',
   viaOther: 'via {source}',
+  viewSwitch: 'View',
+  viewTree: 'Tree',
+  viewTable: 'Table',
+  table: 'Activities and metrics',
+  tableActivity: 'Activity',
+  tableLoading: 'Loading the activities…',
+  tableLoadingMore: 'Loading the activities: {count} of {total}…',
+  tableError: 'The activities could not be loaded.',
+  tableEmpty: 'No activity to show.',
+  tableSave: 'Save changes',
+  tableChanged: '{count} unsaved changes',
+  tableChangedOne: '1 unsaved change',
+  tableNothing: 'Nothing changed: nothing to save.',
+  tableSaved: 'Saved {count} activities.',
+  tableSavedOne: 'Saved 1 activity.',
+  tableCheck: 'Not saved: check the {count} marked cells.',
+  tableConflicts:
+    'Not saved: someone else changed {count} cells meanwhile (marked). Save again to keep yours, or press Escape in a cell to take the stored value.',
+  tableConflictCell: 'Changed meanwhile by {user}, {at}: stored now {theirs}.',
+  tableConflictCellUnknown: 'Changed meanwhile by someone else: stored now {theirs}.',
+  tablePartly: 'Saved {saved} activities; the rest were not saved: {message} Their changes are kept.',
+  tableFilterEmpty: 'Only activities without values',
+  sourceCopied: 'Copied from sheet {id}, not saved yet',
+  sourceEdited: 'Changed, not saved yet',
+  chipCopied: 'copied',
+  chipEdited: 'changed',
+  progress: '{filled} of {total} activities have values',
+  progressShort: '{filled} of {total}',
+  progressGroups: 'Progress by group',
+  copyPrevious: 'Copy from the previous sheet',
+  copyFrom: 'Sheet to copy from (empty: the previous one)',
+  copyLeaveEmpty: 'Leave these empty',
+  copyConfirm: 'Copy',
+  copyNone: 'There is no earlier task sheet to copy from.',
+  copyDone: 'Copied {count} activities from sheet {id}. Check them, then press Save changes.',
+  copyKept: '{count} with values already saved here were left as they are.',
+  copyNothing: 'Sheet {id} has no saved values to copy here.',
+  copyError: 'Could not copy: {message}',
+  copyBadSheet: 'Enter a task sheet number, or leave it empty.',
+  pasted: 'Pasted {count} cells.',
+  pastedSkipped: '{count} cells were left (read-only or past the end).',
 };
 
 /** @type {ScreenLabels} */
@@ -331,6 +412,48 @@ export const LABELS_PT_BR = {
   actionRemove: 'registro removido',
   viaScreen: 'nesta tela',
   viaOther: 'via {source}',
+  viewSwitch: 'Visualização',
+  viewTree: 'Árvore',
+  viewTable: 'Tabela',
+  table: 'Atividades e métricas',
+  tableActivity: 'Atividade',
+  tableLoading: 'Carregando as atividades…',
+  tableLoadingMore: 'Carregando as atividades: {count} de {total}…',
+  tableError: 'Não foi possível carregar as atividades.',
+  tableEmpty: 'Nenhuma atividade para mostrar.',
+  tableSave: 'Salvar alterações',
+  tableChanged: '{count} alterações não salvas',
+  tableChangedOne: '1 alteração não salva',
+  tableNothing: 'Nada mudou: nada a salvar.',
+  tableSaved: '{count} atividades salvas.',
+  tableSavedOne: '1 atividade salva.',
+  tableCheck: 'Não salvo: confira as {count} células marcadas.',
+  tableConflicts:
+    'Não salvo: outra pessoa alterou {count} células enquanto isso (marcadas). Salve de novo para manter os seus valores, ou pressione Esc numa célula para usar o valor salvo.',
+  tableConflictCell: 'Alterado enquanto isso por {user}, {at}: salvo agora {theirs}.',
+  tableConflictCellUnknown: 'Alterado enquanto isso por outra pessoa: salvo agora {theirs}.',
+  tablePartly:
+    '{saved} atividades salvas; as demais não foram salvas: {message} As alterações delas foram mantidas.',
+  tableFilterEmpty: 'Só atividades sem valores',
+  sourceCopied: 'Copiado da folha {id}, ainda não salvo',
+  sourceEdited: 'Alterado, ainda não salvo',
+  chipCopied: 'copiado',
+  chipEdited: 'alterado',
+  progress: '{filled} de {total} atividades com valores',
+  progressShort: '{filled} de {total}',
+  progressGroups: 'Progresso por grupo',
+  copyPrevious: 'Copiar da folha anterior',
+  copyFrom: 'Folha de origem (vazio: a anterior)',
+  copyLeaveEmpty: 'Deixar estas vazias',
+  copyConfirm: 'Copiar',
+  copyNone: 'Não há folha de tarefa anterior para copiar.',
+  copyDone: '{count} atividades copiadas da folha {id}. Confira e pressione Salvar alterações.',
+  copyKept: '{count} com valores já salvos aqui ficaram como estavam.',
+  copyNothing: 'A folha {id} não tem valores salvos para copiar aqui.',
+  copyError: 'Não foi possível copiar: {message}',
+  copyBadSheet: 'Digite o número de uma folha de tarefa, ou deixe vazio.',
+  pasted: '{count} células coladas.',
+  pastedSkipped: '{count} células ficaram de fora (somente leitura ou além do fim).',
 };
 
 /**

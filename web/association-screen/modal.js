@@ -303,10 +303,17 @@ export function createModal(ctx, tree, treeMetrics) {
     }
     showAlert(undefined);
     formError.classList.remove(`${BLOCK}__form-error--spoken`);
-    const nextOf = () => (andNext ? tree.nextTask(node) : undefined);
+    // The next activity of the whole sheet: closed branches are opened on the way. Its answer
+    // counts only while this opening still shows (Esc may close the dialog while a branch loads).
+    const nextOf = async () => {
+      if (!andNext) return undefined;
+      const mine = session;
+      const next = await tree.nextTaskInSheet(node);
+      return session === mine && dialog.open ? next : undefined;
+    };
     if (Object.keys(values).length === 0) {
       // Nothing to send: a request would only write the same values again.
-      const next = nextOf();
+      const next = await nextOf();
       moveOn(
         next,
         fill(labels.nothingChangedNext, { label: node.data.label, next: next?.data.label ?? '' }),
@@ -322,7 +329,7 @@ export function createModal(ctx, tree, treeMetrics) {
     );
     if (sent === undefined) return;
     if ('queued' in sent) {
-      const next = sent.stillOpen ? nextOf() : undefined;
+      const next = sent.stillOpen ? await nextOf() : undefined;
       moveOn(
         next,
         fill(labels.queuedNext, { label: node.data.label, next: next?.data.label ?? '' }),
@@ -352,7 +359,7 @@ export function createModal(ctx, tree, treeMetrics) {
       return;
     }
     treeMetrics.applySaved(node, sent.answer);
-    const next = sent.stillOpen ? nextOf() : undefined;
+    const next = sent.stillOpen ? await nextOf() : undefined;
     moveOn(
       next,
       fill(labels.savedNext, { label: node.data.label, next: next?.data.label ?? '' }),

@@ -16,6 +16,7 @@ import { createTree } from './tree.js';
 import { attachTreeKeys } from './tree-keys.js';
 import { createTreeMetrics } from './tree-metrics.js';
 import { headerText, humanize } from './values.js';
+import { createViews } from './view-switch.js';
 import { createWording } from './wording.js';
 
 /** @typedef {import('./labels.js').ScreenLabels} ScreenLabels */
@@ -132,16 +133,28 @@ export function mountAssociationScreen(element, options) {
   const status = statusRegion(create, `${BLOCK}__status`);
   const tree = createTree(ctx);
   const treeMetrics = createTreeMetrics(ctx, tree);
-  const modal = createModal(ctx, tree, treeMetrics);
+  // The tree / table switch and the progress: told of the modal's saves through the tree's metrics.
+  const views = createViews(ctx, { body, search: () => search.root, tree, treeMetrics });
+  const watched = views.watch(treeMetrics);
+  const modal = createModal(ctx, tree, watched);
   attachTreeKeys(ctx, tree, (node) => modal.open(node));
   const search = createSearch(ctx, tree);
   const offline =
     options.offline === false
       ? undefined
-      : createOffline(ctx, { endpoint: options.endpoint, tree, treeMetrics });
+      : createOffline(ctx, { endpoint: options.endpoint, tree, treeMetrics: watched });
   ctx.offline = offline;
   offline?.setOpener(modal.decide);
-  element.append(header, ...(offline ? [offline.root] : []), search.root, body, status, modal.dialog);
+  element.append(
+    header,
+    ...(offline ? [offline.root] : []),
+    views.root,
+    search.root,
+    body,
+    views.tableRoot,
+    status,
+    modal.dialog,
+  );
   if (options.serviceWorker && offline) void registerServiceWorker(win, options.serviceWorker);
 
   void start();
@@ -174,6 +187,7 @@ export function mountAssociationScreen(element, options) {
       body.replaceChildren(tree.list, tree.rootSentinel);
       tree.showRoots();
       setState('ready');
+      views.ready();
     } catch (error) {
       if (destroyed) return;
       // The page keeps its heading (the task sheet) when what failed is its data.
@@ -241,6 +255,7 @@ export function mountAssociationScreen(element, options) {
       offline?.destroy();
       ctx.timers.clear();
       tree.destroy();
+      views.destroy();
       if (modal.dialog.open) modal.dialog.close();
       element.replaceChildren();
       element.classList.remove(BLOCK);

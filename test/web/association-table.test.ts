@@ -1,0 +1,465 @@
+import type { BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/main.js';
+import { DEMO_TABLES } from '../../src/demo/demo-install.js';
+import { type Demo, startDemo } from '../../src/demo/start-demo.js';
+import { seriousViolations } from '../support/axe.js';
+import { useBrowser } from '../support/browser.js';
+import { captureIo } from '../support/cli.js';
+import { SERVER_URL } from '../support/database.js';
+
+/*
+ * The table view of the sheet (#29), on the demo (6 activities, 3 metrics: Quantidade decimal(10,2),
+ * Pessoas int, Horas decimal(4,1)), in real Chromium, found by role and name. Tests of one file share
+ * the demo's database: each works on its own activities or sheet, in the order written.
+ */
+
+const browser = useBrowser();
+const DESKTOP = { width: 1280, height: 800 };
+const PHONE = { width: 390, height: 844 };
+const METRICS = DEMO_TABLES.metrics;
+
+let demo: Demo;
+let context: BrowserContext | undefined;
+let pageProblems: string[] = [];
+
+beforeAll(async () => {
+  const io = captureIo();
+  const started = await startDemo({
+    serverUrl: SERVER_URL,
+    port: 0,
+    say: () => {},
+    runInstaller: async (args) => ({ code: await runCli(args, io), stdout: '' }),
+  });
+  if (started === undefined) throw new Error(`the demo did not start:\n${io.err()}`);
+  demo = started;
+});
+
+afterAll(async () => {
+  await demo?.close();
+});
+
+afterEach(async () => {
+  await context?.close();
+  context = undefined;
+  expect(pageProblems).toEqual([]);
+});
+
+async function newPage(options: { viewport?: { width: number; height: number }; locale?: string } = {}) {
+  context = await browser().newContext({
+    viewport: options.viewport ?? DESKTOP,
+    ...(options.locale === undefined ? {} : { locale: options.locale }),
+  });
+  const page = await context.newPage();
+  // Shorter than the test's own timeout, so a wait that fails says which.
+  page.setDefaultTimeout(15_000);
+  pageProblems = [];
+  page.on('pageerror', (error) => pageProblems.push(error.message));
+  page.on('console', (message) => {
+    if (/Content Security Policy|Refused to/i.test(message.text())) pageProblems.push(message.text());
+  });
+  return page;
+}
+
+/** The PUT bodies and the number of requests by `part`, to the association endpoint. */
+function watchRequests(page: Page) {
+  const counts = new Map<string, number>();
+  const puts: { requestId: string; source: string; entries: Record<string, unknown>[] }[] = [];
+  page.on('request', (request) => {
+    const url = new URL(request.url());
+    if (url.pathname !== '/associationtask' || url.searchParams.has('asset')) return;
+    const part = request.method() === 'PUT' ? 'put' : (url.searchParams.get('part') ?? 'page');
+    counts.set(part, (counts.get(part) ?? 0) + 1);
+    if (request.method() === 'PUT') puts.push(request.postDataJSON());
+  });
+  return { count: (part: string) => counts.get(part) ?? 0, puts };
+}
+
+async function openTable(page: Page, taskSheet = demo.sample.taskSheet, name = 'Table') {
+  await page.goto(`${demo.url}/associationtask?taskSheet=${taskSheet}`);
+  await page.getByRole('tree').waitFor();
+  await page.getByRole('button', { name, exact: true }).click();
+  const grid = page.getByRole('grid');
+  await grid.waitFor();
+  await page.waitForFunction(() => {
+    const grid = document.querySelector('[role="grid"]');
+    return (
+      grid &&
+      !grid.hasAttribute('aria-busy') &&
+      grid.querySelector('[role="rowgroup"] + [role="rowgroup"] [role="row"]')
+    );
+  });
+  return grid;
+}
+
+const rowOf = (grid: Locator, label: string) =>
+  grid
+    .getByRole('row')
+    .filter({ has: grid.page().getByRole('rowheader', { name: new RegExp(`^${label}`) }) });
+const cell = (grid: Locator, label: string, metric: string) =>
+  rowOf(grid, label).getByRole('textbox', { name: metric, exact: true });
+
+async function description(locator: Locator): Promise<string> {
+  return locator.evaluate((node) =>
+    (node.getAttribute('aria-describedby') ?? '')
+      .split(/\s+/)
+      .map((id) => document.getElementById(id)?.textContent ?? '')
+      .join(' ')
+      .trim(),
+  );
+}
+
+/** What has the focus: the row's activity and the cell's metric. */
+const where = (page: Page) =>
+  page.evaluate(() => {
+    const input = document.activeElement;
+    const row = input?.closest('[role="row"]');
+    return `${row?.querySelector('[role="rowheader"] span')?.textContent ?? '?'} / ${input?.getAttribute('aria-label') ?? input?.textContent}`;
+  });
+
+async function paste(page: Page, text: string) {
+  await page.evaluate((text) => {
+    const data = new DataTransfer();
+    data.setData('text/plain', text);
+    document.activeElement?.dispatchEvent(
+      new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
+    );
+  }, text);
+}
+
+async function savedRow(operCode: string, taskSheet = demo.sample.taskSheet) {
+  return demo.scratch.db.query(
+    `SELECT m.METRICA1, m.METRICA2, m.HORAS
+       FROM ${METRICS} m JOIN ${demo.names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB
+      WHERE o.CODIGO = ? AND m.FOLHA_TAREFA_SEQ_DB = ? AND m.DELETED = 0`,
+    [operCode, taskSheet],
+  );
+}
+
+const ORDER = [
+  'A-FERT — Fertilising',
+  'A-SEED — Seeding',
+  'A-DISC — Disc ploughing',
+  'A-SUBSOIL — Subsoiling',
+  'A-SPRAY — Spraying',
+  'A-WEED — Weeding',
+];
+
+describe('the table view, on the demo', () => {
+  it('shows the progress, per group too, and filters the activities still without values', async () => {
+    const page = await newPage();
+    const grid = await openTable(page);
+    await page.getByText('2 of 6 activities have values').waitFor();
+    expect(
+      await grid.getByRole('rowheader').evaluateAll((cells) => cells.map((c) => c.firstChild?.textContent)),
+    ).toEqual(ORDER);
+    await page.getByText('Progress by group').click();
+    const groups = page.getByRole('listitem').filter({ hasText: /of \d/ });
+    expect(await groups.allTextContents()).toEqual(
+      expect.arrayContaining([
+        'S-NORTH — North field2 of 4',
+        'G-PLANT — Planting2 of 2',
+        'G-SOIL — Soil preparation0 of 2',
+        'S-SOUTH — South field2 of 4',
+        'G-CARE — Crop care0 of 2',
+      ]),
+    );
+    await page.getByRole('checkbox', { name: 'Only activities without values' }).check();
+    expect(
+      await grid.getByRole('rowheader').evaluateAll((cells) => cells.map((c) => c.firstChild?.textContent)),
+    ).toEqual(ORDER.slice(2));
+    expect(await grid.getAttribute('aria-rowcount')).toBe('5');
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('switches between tree and table, presets cells like the modal, keeps changes across switches and asks before leaving', async () => {
+    const page = await newPage();
+    const grid = await openTable(page);
+    expect(await page.getByRole('button', { name: 'Table' }).getAttribute('aria-pressed')).toBe('true');
+    expect(await page.getByRole('tree').isVisible()).toBe(false);
+    expect(await grid.getByRole('columnheader').allTextContents()).toEqual([
+      'Activity',
+      'Quantidade',
+      'Pessoas',
+      'Horas',
+    ]);
+    const disc = cell(grid, 'A-DISC', 'Quantidade');
+    expect(await disc.inputValue()).toBe('1.25');
+    expect(await description(disc)).toBe('Default: from the activity');
+    expect(await description(cell(grid, 'A-DISC', 'Pessoas'))).toBe('Default: from the task sheet');
+    expect(await cell(grid, 'A-SEED', 'Quantidade').inputValue()).toBe('3.50');
+    expect(await description(cell(grid, 'A-SEED', 'Quantidade'))).toBe('Saved value');
+    expect(await description(cell(grid, 'A-SEED', 'Horas'))).toBe('Saved empty');
+    expect(await rowOf(grid, 'A-FERT').getByRole('rowheader').textContent()).toContain('Read-only');
+    expect(await cell(grid, 'A-FERT', 'Quantidade').getAttribute('readonly')).toBe('');
+    expect(await rowOf(grid, 'A-DISC').getByRole('rowheader').textContent()).toContain(
+      'S-NORTH — North field › G-SOIL — Soil preparation',
+    );
+    expect(await seriousViolations(page)).toEqual([]);
+
+    await disc.click();
+    await page.keyboard.type('7');
+    expect(await description(disc)).toBe('Changed, not saved yet');
+    await page.getByText('1 unsaved change').waitFor();
+    await page.getByRole('button', { name: 'Tree', exact: true }).click();
+    await page.getByRole('tree').waitFor();
+    expect(await grid.isVisible()).toBe(false);
+    const leaving = () =>
+      page.evaluate(() => {
+        const event = new Event('beforeunload', { cancelable: true });
+        window.dispatchEvent(event);
+        return event.defaultPrevented;
+      });
+    expect(await leaving()).toBe(true);
+    await page.getByRole('button', { name: 'Table', exact: true }).click();
+    expect(await disc.inputValue()).toBe('7');
+    await disc.focus();
+    await page.keyboard.press('Escape');
+    await page.keyboard.press('Escape');
+    expect(await disc.inputValue()).toBe('1.25');
+    expect(await leaving()).toBe(false);
+  });
+
+  it('moves like a spreadsheet: Tab along a row, Enter and arrows between rows, Escape undoes, typing replaces', async () => {
+    const page = await newPage();
+    const grid = await openTable(page);
+    await cell(grid, 'A-DISC', 'Quantidade').click();
+    await page.keyboard.type('2');
+    expect(await cell(grid, 'A-DISC', 'Quantidade').inputValue()).toBe('2');
+    await page.keyboard.press('Tab');
+    expect(await where(page)).toBe('A-DISC — Disc ploughing / Pessoas');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    expect(await where(page)).toBe('A-SUBSOIL — Subsoiling / Quantidade');
+    await page.keyboard.press('Shift+Tab');
+    expect(await where(page)).toBe('A-DISC — Disc ploughing / Horas');
+    await page.keyboard.press('Enter');
+    expect(await where(page)).toBe('A-SUBSOIL — Subsoiling / Horas');
+    await page.keyboard.press('ArrowDown');
+    expect(await where(page)).toBe('A-SPRAY — Spraying / Horas');
+    await page.keyboard.type('3,5');
+    await page.keyboard.press('Escape');
+    expect(await cell(grid, 'A-SPRAY', 'Horas').inputValue()).toBe('8.0');
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowUp');
+    expect(await where(page)).toBe('A-DISC — Disc ploughing / Horas');
+    await page.keyboard.press('Shift+Enter');
+    expect(await where(page)).toBe('A-SEED — Seeding / Horas');
+    // Checked as the modal checks: the problem at its cell, nothing sent.
+    await page.keyboard.type('1.234');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    const seedHours = cell(grid, 'A-SEED', 'Horas');
+    expect(await seedHours.getAttribute('aria-invalid')).toBe('true');
+    expect(await description(seedHours)).toBe('Use at most 1 decimal place.');
+    await page.getByRole('alert').getByText('Not saved: check the 1 marked cells.').waitFor();
+    expect(await where(page)).toBe('A-SEED — Seeding / Horas');
+  });
+
+  it('pastes a column copied from a spreadsheet and saves every change in one request', async () => {
+    const page = await newPage();
+    const requests = watchRequests(page);
+    const grid = await openTable(page);
+    // The tree has read A-DISC's branch before the table saves it: it must show the saved values.
+    await page.getByRole('button', { name: 'Tree', exact: true }).click();
+    for (const name of ['S-NORTH — North field', 'G-SOIL — Soil preparation']) {
+      await page.getByRole('treeitem', { name }).first().locator(':scope > .ta-screen__row').click();
+      await page
+        .getByRole('treeitem', { name: /^A-DISC/ })
+        .or(page.getByRole('treeitem', { name: /^G-SOIL/ }))
+        .first()
+        .waitFor();
+    }
+    await page.getByRole('treeitem', { name: /^A-DISC/ }).waitFor();
+    await page.getByRole('button', { name: 'Table', exact: true }).click();
+    await cell(grid, 'A-DISC', 'Pessoas').click();
+    await paste(page, '3\r\n4\r\n5\r\n');
+    await page.getByText('Pasted 3 cells.').waitFor();
+    expect(await cell(grid, 'A-DISC', 'Pessoas').inputValue()).toBe('3');
+    expect(await cell(grid, 'A-SUBSOIL', 'Pessoas').inputValue()).toBe('4');
+    expect(await cell(grid, 'A-SPRAY', 'Pessoas').inputValue()).toBe('5');
+    expect(await cell(grid, 'A-WEED', 'Pessoas').inputValue()).toBe('6');
+    // A block: two columns from the focused cell.
+    await cell(grid, 'A-DISC', 'Quantidade').click();
+    await paste(page, '2.5\t7\n0.75\t8\n');
+    expect(await cell(grid, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('0.75');
+    expect(await cell(grid, 'A-SUBSOIL', 'Pessoas').inputValue()).toBe('8');
+    await page.getByText('5 unsaved changes').waitFor();
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('Saved 3 activities.').waitFor();
+    expect(requests.count('put')).toBe(1);
+    const [put] = requests.puts;
+    expect(put?.source).toBe('screen');
+    expect(put?.requestId).toMatch(/^[0-9a-f-]{36}$/);
+    expect(put?.entries).toEqual([
+      {
+        activity: expect.any(Number),
+        group: expect.any(Number),
+        values: { METRICA1: '2.5', METRICA2: 7, HORAS: '8.0' },
+        base: { METRICA1: null, METRICA2: null, HORAS: null },
+      },
+      {
+        activity: expect.any(Number),
+        group: expect.any(Number),
+        values: { METRICA1: '0.75', METRICA2: 8, HORAS: '8.0' },
+        base: { METRICA1: null, METRICA2: null, HORAS: null },
+      },
+      {
+        activity: expect.any(Number),
+        group: expect.any(Number),
+        values: { METRICA1: '0.60', METRICA2: 5, HORAS: '8.0' },
+        base: { METRICA1: null, METRICA2: null, HORAS: null },
+      },
+    ]);
+    expect(await savedRow('A-DISC')).toEqual([{ METRICA1: '2.50', METRICA2: 7, HORAS: '8.0' }]);
+    expect(await savedRow('A-SPRAY')).toEqual([{ METRICA1: '0.60', METRICA2: 5, HORAS: '8.0' }]);
+    expect(await cell(grid, 'A-DISC', 'Quantidade').inputValue()).toBe('2.50');
+    expect(await description(cell(grid, 'A-DISC', 'Quantidade'))).toBe('Saved value');
+    await page.getByText('5 of 6 activities have values').waitFor();
+    // The tree shows what the table saved, without reading the branch again.
+    const children = requests.count('children');
+    await page.getByRole('button', { name: 'Tree', exact: true }).click();
+    expect(
+      await page
+        .getByRole('treeitem', { name: /^A-DISC/ })
+        .locator(':scope > .ta-screen__row')
+        .textContent(),
+    ).toBe('A-DISC — Disc ploughingQuantidade2.50savedPessoas7savedHoras8.0saved');
+    expect(requests.count('children')).toBe(children);
+  });
+
+  it('shows a conflict at its cell and writes nothing of the refused batch', async () => {
+    const page = await newPage();
+    const requests = watchRequests(page);
+    const grid = await openTable(page);
+    // Someone else changes A-SEED's Quantidade after the table read it.
+    await demo.scratch.db.execute(
+      `UPDATE ${METRICS} m JOIN ${demo.names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB SET m.METRICA1 = '9.99'
+        WHERE o.CODIGO = 'A-SEED' AND m.FOLHA_TAREFA_SEQ_DB = ?`,
+      [demo.sample.taskSheet],
+    );
+    await cell(grid, 'A-SEED', 'Quantidade').click();
+    await page.keyboard.type('5');
+    await cell(grid, 'A-WEED', 'Horas').click();
+    await page.keyboard.type('4.5');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    const seed = cell(grid, 'A-SEED', 'Quantidade');
+    await page.waitForFunction(() => document.querySelector('[aria-invalid="true"]') !== null);
+    // The row's last writer, as the server knows it (the demo's user 1), and what is stored now.
+    expect(await description(seed)).toMatch(/^Changed meanwhile by user 1, .+: stored now 9\.99\.$/);
+    expect(await seed.inputValue()).toBe('5');
+    expect(await page.getByRole('alert').textContent()).toMatch(
+      /^Not saved: someone else changed 1 cells meanwhile/,
+    );
+    expect(await savedRow('A-WEED')).toEqual([]);
+    expect(await savedRow('A-SEED')).toMatchObject([{ METRICA1: '9.99' }]);
+    expect(await seriousViolations(page)).toEqual([]);
+    // Saving again keeps mine, over what is stored now.
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('Saved 2 activities.').waitFor();
+    expect(requests.count('put')).toBe(2);
+    expect(requests.puts[1]?.entries[0]).toMatchObject({
+      values: { METRICA1: '5' },
+      base: { METRICA1: '9.99' },
+    });
+    expect(await savedRow('A-SEED')).toMatchObject([{ METRICA1: '5.00' }]);
+    expect(await savedRow('A-WEED')).toEqual([{ METRICA1: '0.40', METRICA2: 6, HORAS: '4.5' }]);
+  });
+
+  it('copies the previous sheet’s values with a metric left empty, marked until saved with source copy', async () => {
+    const second = demo.sample.taskSheets[1] as number;
+    const page = await newPage();
+    const requests = watchRequests(page);
+    const grid = await openTable(page, second);
+    await page.getByRole('button', { name: 'Copy from the previous sheet' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Copy from the previous sheet' });
+    await dialog.getByRole('checkbox', { name: 'Pessoas' }).check();
+    expect(await seriousViolations(page)).toEqual([]);
+    await dialog.getByRole('button', { name: 'Copy', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    const copiedFrom = `Copied from sheet ${demo.sample.taskSheet}, not saved yet`;
+    // Sheet 1 holds A-FERT 1.00 / 5 / 6.0, A-SEED 5.00 / 4 / empty, A-DISC 2.50 / 7 / 8.0 ... (the tests before).
+    expect(await cell(grid, 'A-FERT', 'Quantidade').inputValue()).toBe('1.00');
+    expect(await description(cell(grid, 'A-FERT', 'Quantidade'))).toBe(copiedFrom);
+    expect(await cell(grid, 'A-FERT', 'Pessoas').inputValue()).toBe('');
+    expect(await description(cell(grid, 'A-FERT', 'Pessoas'))).toBe(copiedFrom);
+    expect(await cell(grid, 'A-SEED', 'Quantidade').inputValue()).toBe('5.00');
+    expect(await cell(grid, 'A-SEED', 'Horas').inputValue()).toBe('8.0');
+    expect(await description(cell(grid, 'A-SEED', 'Horas'))).toBe('Default: fixed value');
+    expect(await cell(grid, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('0.75');
+    expect(requests.count('put')).toBe(0);
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText(/^Saved \d activities\.$/).waitFor();
+    expect(requests.count('put')).toBe(1);
+    expect(requests.puts[0]?.source).toBe('copy');
+    expect(await savedRow('A-FERT', second)).toEqual([{ METRICA1: '1.00', METRICA2: null, HORAS: '6.0' }]);
+    expect(await description(cell(grid, 'A-FERT', 'Quantidade'))).toBe('Saved value');
+  });
+
+  it('"Save and next" in the modal walks into closed branches', async () => {
+    const page = await newPage();
+    await page.goto(`${demo.url}/associationtask?taskSheet=${demo.sample.taskSheet}`);
+    await page.getByRole('tree').waitFor();
+    for (const name of ['S-NORTH — North field', 'G-SOIL — Soil preparation']) {
+      const item = page.getByRole('treeitem', { name }).first();
+      await item.locator(':scope > .ta-screen__row').click();
+      await page.waitForFunction(
+        (label) =>
+          [...document.querySelectorAll('[aria-expanded="true"]')].some(
+            (node) =>
+              node.querySelector('.ta-screen__label')?.textContent === label &&
+              !node.hasAttribute('aria-busy'),
+          ),
+        name,
+      );
+    }
+    await page
+      .getByRole('treeitem', { name: /^A-SUBSOIL/ })
+      .locator(':scope > .ta-screen__row')
+      .click();
+    const dialog = page.getByRole('dialog', { name: 'A-SUBSOIL — Subsoiling' });
+    await dialog.waitFor();
+    // S-SOUTH is closed: the next activity is read and shown all the same.
+    expect(
+      await page.getByRole('treeitem', { name: 'S-SOUTH — South field' }).getAttribute('aria-expanded'),
+    ).toBe('false');
+    await dialog.getByRole('button', { name: 'Save and next' }).click();
+    await page.getByRole('dialog', { name: 'A-SPRAY — Spraying' }).waitFor();
+    expect(
+      await page.getByRole('treeitem', { name: 'S-SOUTH — South field' }).getAttribute('aria-expanded'),
+    ).toBe('true');
+    await page.getByRole('dialog').getByRole('button', { name: 'Save and next' }).click();
+    await page.getByRole('dialog', { name: 'A-WEED — Weeding' }).waitFor();
+    // Then G-PLANT under S-SOUTH (closed too): A-FERT is read-only and passed, A-SEED is next.
+    await page.getByRole('dialog').getByRole('button', { name: 'Save and next' }).click();
+    await page.getByRole('dialog', { name: 'A-SEED — Seeding' }).waitFor();
+  });
+
+  it('finds an activity by several words in any order', async () => {
+    const page = await newPage();
+    await page.goto(`${demo.url}/associationtask?taskSheet=${demo.sample.taskSheet}`);
+    await page.getByRole('searchbox', { name: 'Search activities' }).fill('seeding a-seed');
+    const results = page.getByRole('list', { name: 'Search results' });
+    await results
+      .getByRole('button', { name: /^A-SEED — Seeding/ })
+      .first()
+      .waitFor();
+    await page.getByRole('searchbox', { name: 'Search activities' }).fill('WEEDING  a-weed');
+    await results.getByRole('button', { name: /^A-WEED — Weeding/ }).waitFor();
+  });
+
+  it('works on a phone, in Portuguese: "Tabela", the decimal comma, one column in view beside the activity', async () => {
+    const page = await newPage({ viewport: PHONE, locale: 'pt-BR' });
+    const grid = await openTable(page, demo.sample.taskSheet, 'Tabela');
+    expect(await grid.getAttribute('aria-label')).toBe('Atividades e métricas');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    const subsoil = cell(grid, 'A-SUBSOIL', 'Horas');
+    await subsoil.scrollIntoViewIfNeeded();
+    await subsoil.click();
+    await page.keyboard.type('6,5');
+    await page.getByRole('button', { name: 'Salvar alterações' }).click();
+    await page.getByText('1 atividade salva.').waitFor();
+    expect(await savedRow('A-SUBSOIL')).toMatchObject([{ HORAS: '6.5' }]);
+    expect(await subsoil.inputValue()).toBe('6,5');
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+});

@@ -1,0 +1,151 @@
+// @ts-check
+/**
+ * "Copy from the previous sheet": a dialog (native `<dialog>`, `showModal()`) that fills the table
+ * from the values saved on the previous task sheet of the scope (`part=previous`), or on a sheet the
+ * person names, leaving the metrics they tick empty. Nothing is saved: the copied cells are marked
+ * until the person saves them (with `source: "copy"`). Only activities without values saved on this
+ * sheet are filled, and no cell the person changed is copied over.
+ */
+
+import { problemOf } from './api.js';
+import { BLOCK, button } from './dom.js';
+import { fill } from './labels.js';
+import { keyOf } from './table.js';
+import { formatValue, metricLabel } from './values.js';
+
+/**
+ * @param {import('./dom.js').ScreenContext} ctx
+ * @param {import('./table.js').Table} table
+ */
+export function createCopyPrevious(ctx, table) {
+  const { create, labels } = ctx;
+  const open = button(create, `${BLOCK}__button`, labels.copyPrevious);
+  const dialog = create('dialog', `${BLOCK}__modal ${BLOCK}__copy`);
+  const form = create('form', `${BLOCK}__form`);
+  form.method = 'dialog';
+  form.noValidate = true;
+  const title = create('h2', `${BLOCK}__modal-title`, labels.copyPrevious);
+  title.id = `${ctx.uid}-copy-title`;
+  dialog.setAttribute('aria-labelledby', title.id);
+  const fromLabel = create('label', `${BLOCK}__field-label`, labels.copyFrom);
+  const from = create('input', `${BLOCK}__input`);
+  from.id = `${ctx.uid}-copy-from`;
+  from.inputMode = 'numeric';
+  from.autocomplete = 'off';
+  fromLabel.htmlFor = from.id;
+  const fields = create('fieldset', `${BLOCK}__copy-empty`);
+  const error = create('p', `${BLOCK}__form-error`);
+  error.setAttribute('role', 'alert');
+  error.hidden = true;
+  const actions = create('div', `${BLOCK}__actions`);
+  const cancel = button(create, `${BLOCK}__button`, labels.cancel);
+  const confirm = create('button', `${BLOCK}__button ${BLOCK}__button--primary`, labels.copyConfirm);
+  confirm.type = 'submit';
+  actions.append(cancel, confirm);
+  form.append(title, fromLabel, from, fields, error, actions);
+  dialog.append(form);
+  let busy = false;
+
+  open.addEventListener('click', () => {
+    fields.replaceChildren(create('legend', '', labels.copyLeaveEmpty));
+    for (const column of table.columns()) {
+      const label = create('label', `${BLOCK}__copy-choice`);
+      const box = create('input', '');
+      box.type = 'checkbox';
+      box.value = column.field;
+      label.append(box, ` ${metricLabel(column)}`);
+      fields.append(label);
+    }
+    error.hidden = true;
+    dialog.showModal();
+    from.focus();
+  });
+  cancel.addEventListener('click', () => dialog.close());
+  dialog.addEventListener('cancel', (event) => {
+    if (busy) event.preventDefault();
+  });
+  dialog.addEventListener('close', () => open.focus());
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void copy();
+  });
+
+  async function copy() {
+    if (busy) return;
+    const named = from.value.trim();
+    if (named !== '' && !/^[1-9]\d{0,15}$/.test(named)) {
+      say(labels.copyBadSheet);
+      from.focus();
+      return;
+    }
+    /** @type {Set<string>} */
+    const empty = new Set();
+    for (const box of fields.querySelectorAll('input:checked')) {
+      if (box instanceof HTMLInputElement) empty.add(box.value);
+    }
+    busy = true;
+    confirm.disabled = true;
+    try {
+      const previous = await ctx.api.previous(named === '' ? undefined : Number(named));
+      if (ctx.destroyed()) return;
+      if (previous.from === null) {
+        say(labels.copyNone);
+        return;
+      }
+      const { copied, kept } = fillTable(previous.from.id, previous.entries, empty);
+      dialog.close();
+      const done =
+        copied === 0
+          ? fill(labels.copyNothing, { id: previous.from.id })
+          : fill(labels.copyDone, { count: copied, id: previous.from.id });
+      table.announce(kept > 0 ? `${done} ${fill(labels.copyKept, { count: kept })}` : done);
+      table.showAlert(undefined);
+    } catch (error) {
+      if (ctx.destroyed()) return;
+      say(fill(labels.copyError, { message: problemOf(error, labels, ctx.taskSheet) }));
+    } finally {
+      busy = false;
+      confirm.disabled = false;
+    }
+  }
+
+  /** @param {string} text */
+  function say(text) {
+    error.hidden = false;
+    error.textContent = text;
+  }
+
+  /**
+   * Fills the rows without values saved here from the entries copied; `empty` metrics are emptied.
+   * @param {number} sheet
+   * @param {readonly import('../../src/tree/screen/previous.js').CopiedEntry[]} entries
+   * @param {ReadonlySet<string>} empty
+   */
+  function fillTable(sheet, entries, empty) {
+    const byKey = new Map(entries.map((entry) => [keyOf(entry.activity, entry.group), entry]));
+    const rows = table.rows();
+    let copied = 0;
+    let kept = 0;
+    for (const row of rows) {
+      const entry = byKey.get(row.key);
+      if (!entry || row.data.editable === false) continue;
+      if (row.hasRow) {
+        kept++;
+        continue;
+      }
+      row.cells.forEach((cell, col) => {
+        // What the person typed stays theirs.
+        if (cell.copied === undefined && cell.text !== cell.presetText) return;
+        const value = empty.has(cell.field) ? null : entry.values[cell.field];
+        if (value === undefined) return;
+        const text = value === null ? '' : formatValue(value, cell.column, ctx.lang);
+        table.setCell(row, col, text, { copied: sheet });
+      });
+      copied++;
+    }
+    table.render();
+    return { copied, kept };
+  }
+
+  return { open, dialog };
+}

@@ -1,0 +1,171 @@
+// @ts-check
+/**
+ * The table's one save: every changed cell goes in one PUT batch (split in batches of 1000 entries,
+ * the server's most, beyond that), each with its base and the batch with a request id, as the modal's
+ * save does. Values are checked first exactly as the modal checks them (`checkTyped`), the problem at
+ * its cell. A batch the server refuses writes nothing: a conflict (409 `METRIC_CONFLICT`) is shown at
+ * its cells, which keep the person's values and now start from the stored ones, so Save again keeps
+ * them and Escape in a cell takes the stored value. A batch carrying cells copied from another sheet
+ * is sent with `source: "copy"` (typed cells saved in the same batch are recorded as a copy too:
+ * one request, one source), any other with `source: "screen"`.
+ */
+
+import { failureOf, MAX_BATCH_ENTRIES, problemOf } from './api.js';
+import { fill } from './labels.js';
+import { checkTyped } from './values.js';
+
+/** @typedef {import('./api.js').MetricEntry} MetricEntry */
+/** @typedef {import('./api.js').MetricValue} MetricValue */
+/** @typedef {import('./table.js').TableRow} TableRow */
+/** @typedef {import('./table.js').TableCell} TableCell */
+
+/**
+ * @param {import('./dom.js').ScreenContext} ctx
+ * @param {import('./table.js').Table} table
+ * @param {import('./table.js').TableHooks} hooks
+ */
+export function createTableSave(ctx, table, hooks) {
+  const { labels } = ctx;
+
+  /**
+   * The entries to send, one per row with changes, or the cells whose values are refused. A key
+   * with a saved entry sends only its changed cells; one without sends every cell it shows (the
+   * defaults the person saw and kept become saved values), as the modal does.
+   */
+  function entries() {
+    /** @type {{ row: TableRow, entry: MetricEntry, copied: boolean }[]} */
+    const list = [];
+    /** @type {{ row: TableRow, cell: TableCell }[]} */
+    const bad = [];
+    for (const [row, cells] of table.changedCells()) {
+      if (row.data.editable === false) continue;
+      /** @type {Record<string, MetricValue>} */
+      const values = {};
+      /** @type {Record<string, MetricValue>} */
+      const base = {};
+      let copied = false;
+      for (const cell of row.hasRow ? cells : row.cells) {
+        const checked = checkTyped(cell.column, cell.text, ctx.lang);
+        if (!checked.ok) {
+          cell.error = fill(labels[checked.problem], checked.params);
+          bad.push({ row, cell });
+          continue;
+        }
+        values[cell.field] = checked.value;
+        base[cell.field] = cell.base;
+        if (cell.copied !== undefined) copied = true;
+      }
+      if (Object.keys(values).length > 0) {
+        list.push({
+          row,
+          entry: { activity: row.data.activity, group: row.data.group, values, base },
+          copied,
+        });
+      }
+    }
+    return { list, bad };
+  }
+
+  /** Focuses the first of some cells, where the view shows it. @param {{ row: TableRow, cell: TableCell }[]} cells */
+  function focusFirst(cells) {
+    const first = cells[0];
+    if (!first) return;
+    const at = table.placeOfRow(first.row);
+    if (at !== undefined) table.focusCell(at, first.row.cells.indexOf(first.cell));
+  }
+
+  /** @param {TableRow} row */
+  function redraw(row) {
+    const at = table.placeOfRow(row);
+    if (at !== undefined) table.refreshRow(at);
+  }
+
+  async function run() {
+    if (table.isSaving()) return;
+    table.showAlert(undefined);
+    if (table.changedCount() === 0) {
+      table.announce(labels.tableNothing);
+      return;
+    }
+    const { list, bad } = entries();
+    if (bad.length > 0) {
+      for (const { row } of bad) redraw(row);
+      table.showAlert(fill(labels.tableCheck, { count: bad.length }));
+      focusFirst(bad);
+      return;
+    }
+    table.setSaving(true);
+    let saved = 0;
+    try {
+      for (let from = 0; from < list.length; from += MAX_BATCH_ENTRIES) {
+        const batch = list.slice(from, from + MAX_BATCH_ENTRIES);
+        const source = batch.some((item) => item.copied) ? 'copy' : 'screen';
+        try {
+          const answer = await ctx.api.putBatch(
+            batch.map((item) => item.entry),
+            source,
+          );
+          if (ctx.destroyed()) return;
+          for (const entry of answer.entries) table.markSaved(entry);
+          hooks.saved(answer);
+          saved += batch.length;
+        } catch (error) {
+          if (ctx.destroyed()) return;
+          refused(batch, failureOf(error, labels.networkError), saved);
+          return;
+        }
+      }
+      table.announce(saved === 1 ? labels.tableSavedOne : fill(labels.tableSaved, { count: saved }));
+    } finally {
+      if (!ctx.destroyed()) table.setSaving(false);
+    }
+  }
+
+  /**
+   * A refused batch: nothing of it was written. Its conflicts go to their cells, a field's problem
+   * to its cell, anything else to the alert; earlier batches of the same save stay saved.
+   * @param {{ row: TableRow, entry: MetricEntry }[]} batch
+   * @param {import('./api.js').RequestError} failure
+   * @param {number} saved activities saved by earlier batches of this save
+   */
+  function refused(batch, failure, saved) {
+    /** @type {{ row: TableRow, cell: TableCell }[]} */
+    const marked = [];
+    if (failure.conflicted) {
+      for (const conflict of failure.conflicts) {
+        const row = batch[conflict.entry]?.row;
+        const cell = row?.cells.find((found) => found.field === conflict.field);
+        if (!row || !cell) continue;
+        // Keep mine by saving again: the cell keeps the person's value and starts from what is stored.
+        cell.conflict = conflict;
+        cell.preset = conflict.theirs;
+        cell.base = conflict.theirs;
+        if (conflict.theirs !== null) row.hasRow = true;
+        marked.push({ row, cell });
+      }
+    } else {
+      const at = failure.path?.match(/^entries\.(\d+)\.(?:values|base)\.(.+)$/);
+      const row = at ? batch[Number(at[1])]?.row : undefined;
+      const cell = row?.cells.find((found) => found.field === at?.[2]);
+      if (row && cell) {
+        cell.error = problemOf(failure, labels, ctx.taskSheet);
+        marked.push({ row, cell });
+      }
+    }
+    for (const { row } of marked) redraw(row);
+    const message = failure.conflicted
+      ? fill(labels.tableConflicts, { count: marked.length })
+      : marked.length > 0
+        ? fill(labels.tableCheck, { count: marked.length })
+        : fill(labels.saveError, { message: problemOf(failure, labels, ctx.taskSheet) });
+    table.showAlert(
+      saved > 0
+        ? fill(labels.tablePartly, { saved, message: problemOf(failure, labels, ctx.taskSheet) })
+        : message,
+    );
+    table.setSaving(false);
+    focusFirst(marked);
+  }
+
+  return { run };
+}

@@ -1,0 +1,117 @@
+// @ts-check
+/**
+ * The switch between the tree and the table view ("Tree" / "Table", two toggle buttons beside the
+ * tree), the sheet's progress above both, and what ties the two views together: a save in the modal
+ * makes the table read the sheet again when next shown (if it holds no change), a save in the table
+ * shows its values in the tree, and either reads the progress again. Changes made in the table stay
+ * in it while the tree is shown, and the page asks before it is left with them.
+ */
+
+import { createCopyPrevious } from './copy-previous.js';
+import { BLOCK, button } from './dom.js';
+import { createProgress } from './progress.js';
+import { createTable } from './table.js';
+
+/** @typedef {'tree' | 'table'} ScreenView */
+
+/**
+ * @param {import('./dom.js').ScreenContext} ctx
+ * @param {object} parts
+ * @param {HTMLElement} parts.body the tree's part of the screen
+ * @param {() => HTMLElement} parts.search the search field, for the tree
+ * @param {import('./tree.js').Tree} parts.tree
+ * @param {import('./tree-metrics.js').TreeMetrics} parts.treeMetrics
+ */
+export function createViews(ctx, parts) {
+  const { create, labels } = ctx;
+  const root = create('div', `${BLOCK}__views`);
+  root.hidden = true;
+  const switcher = create('div', `${BLOCK}__switch`);
+  switcher.setAttribute('role', 'group');
+  switcher.setAttribute('aria-label', labels.viewSwitch);
+  const treeButton = button(create, `${BLOCK}__button ${BLOCK}__button--switch`, labels.viewTree);
+  const tableButton = button(create, `${BLOCK}__button ${BLOCK}__button--switch`, labels.viewTable);
+  switcher.append(treeButton, tableButton);
+  const progress = createProgress(ctx, function* () {
+    for (const node of parts.tree.nodes()) {
+      if (node.data.kind === 'branch')
+        yield { level: node.data.level, id: node.data.id, label: node.data.label };
+    }
+  });
+  root.append(switcher, progress.root);
+
+  const tableView = createTable(ctx, {
+    saved(answer) {
+      // Every activity the tree has read shows the row as stored (once per key: twins follow).
+      const done = new Set();
+      for (const node of parts.tree.nodes()) {
+        if (node.data.kind !== 'task') continue;
+        const key = `${node.data.id}:${node.data.group ?? ''}`;
+        if (done.has(key)) continue;
+        if (
+          !answer.entries.some(
+            (entry) => entry.activity === node.data.id && entry.group === (node.data.group ?? null),
+          )
+        )
+          continue;
+        done.add(key);
+        parts.treeMetrics.applySaved(node, answer);
+      }
+      progress.later();
+    },
+    learnPath: (path) => progress.learn(path),
+  });
+  const copy = createCopyPrevious(ctx, tableView.table);
+  tableView.root.querySelector(`.${BLOCK}__table-tools`)?.prepend(copy.open);
+  tableView.root.append(copy.dialog);
+
+  /** @type {ScreenView} */
+  let current = 'tree';
+  treeButton.addEventListener('click', () => show('tree'));
+  tableButton.addEventListener('click', () => show('table'));
+  press();
+
+  function press() {
+    treeButton.setAttribute('aria-pressed', String(current === 'tree'));
+    tableButton.setAttribute('aria-pressed', String(current === 'table'));
+  }
+
+  /** @param {ScreenView} view */
+  function show(view) {
+    current = view;
+    press();
+    parts.body.hidden = view !== 'tree';
+    parts.search().hidden = view !== 'tree';
+    if (view === 'table') tableView.show();
+    else tableView.hide();
+  }
+
+  return {
+    /** The switch and the progress; the table's section. */
+    root,
+    tableRoot: tableView.root,
+    view: () => current,
+    /** The screen is ready (its tree shown): the switch shows, the progress is read. */
+    ready() {
+      root.hidden = false;
+      void progress.refresh();
+    },
+    /**
+     * The tree's metrics, told of the modal's saves: the progress is read again, and the table
+     * reads the sheet again when next shown.
+     * @returns {import('./tree-metrics.js').TreeMetrics}
+     */
+    watch: (/** @type {import('./tree-metrics.js').TreeMetrics} */ treeMetrics) => ({
+      ...treeMetrics,
+      applySaved(node, answer) {
+        treeMetrics.applySaved(node, answer);
+        tableView.markStale();
+        progress.later();
+      },
+    }),
+    destroy() {
+      tableView.destroy();
+      if (copy.dialog.open) copy.dialog.close();
+    },
+  };
+}
