@@ -712,7 +712,7 @@ describe('the screen’s states', () => {
         : route.continue(),
     );
     const dialog = await openActivity(page, 'A-WEED — Weeding');
-    await dialog.getByRole('textbox', { name: 'Quantidade' }).fill('5,55');
+    await dialog.getByRole('textbox', { name: 'Quantidade' }).fill('7,77');
     await dialog.getByRole('button', { name: 'Salvar', exact: true }).click();
     const alert = dialog.getByRole('alert');
     await alert.getByText('Algo falhou no servidor', { exact: false }).waitFor();
