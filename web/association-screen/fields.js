@@ -6,7 +6,8 @@
  */
 
 import { BLOCK } from './dom.js';
-import { formatValue, isFractional, isWholeNumber, metricLabel } from './values.js';
+import { fill } from './labels.js';
+import { checkTyped, formatValue, isFractional, isWholeNumber, metricLabel, sameValue } from './values.js';
 
 /** @typedef {import('./api.js').MetricColumn} MetricColumn */
 /** @typedef {import('./api.js').MetricValue} MetricValue */
@@ -118,6 +119,35 @@ export function createFields(ctx) {
     showError(field, undefined);
   }
 
+  /**
+   * The values a save sends and their bases, or the first bad input (each input's problem shown at
+   * it). Only what the person changed is sent, with what it was changed from: a field left alone
+   * never overwrites what someone else saved meanwhile. A key without a row (`hasRow` false) stores
+   * every value the form shows, the defaults the person saw and kept included.
+   * @param {boolean} hasRow
+   */
+  function changes(hasRow) {
+    /** @type {Record<string, MetricValue>} */
+    const values = {};
+    /** @type {Record<string, MetricValue>} */
+    const base = {};
+    /** @type {HTMLInputElement | undefined} */
+    let firstBad;
+    for (const [field, entry] of inputs) {
+      const checked = checkTyped(entry.column, entry.input.value, ctx.lang);
+      if (checked.ok) {
+        showError(field, undefined);
+        if (hasRow && sameValue(entry.column, checked.value, presets.get(field))) continue;
+        values[field] = checked.value;
+        base[field] = bases.get(field) ?? null;
+      } else {
+        showError(field, fill(ctx.labels[checked.problem], checked.params));
+        firstBad ??= entry.input;
+      }
+    }
+    return { values, base, firstBad };
+  }
+
   return {
     root,
     /** The inputs by metric column, in the form's order. */
@@ -125,6 +155,7 @@ export function createFields(ctx) {
     presets,
     bases,
     setColumns,
+    changes,
     describe,
     showError,
     preset,

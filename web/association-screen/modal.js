@@ -13,7 +13,7 @@ import { BLOCK, button, statusRegion } from './dom.js';
 import { createFields } from './fields.js';
 import { createHistory } from './history.js';
 import { fill } from './labels.js';
-import { checkTyped, formatValue, sameValue } from './values.js';
+import { formatValue } from './values.js';
 
 /** @typedef {import('./tree.js').TreeNode} TreeNode */
 /** @typedef {import('./api.js').MetricEntry} MetricEntry */
@@ -249,31 +249,8 @@ export function createModal(ctx, tree, treeMetrics) {
     ctx.announce(done);
   }
 
-  /** The values a save sends (only the changed ones where the key has a row) and their bases, or the first bad input. */
-  function changes() {
-    /** @type {Record<string, MetricValue>} */
-    const values = {};
-    /** @type {Record<string, MetricValue>} */
-    const base = {};
-    /** @type {HTMLInputElement | undefined} */
-    let firstBad;
-    for (const [field, entry] of inputs) {
-      const checked = checkTyped(entry.column, entry.input.value, ctx.lang);
-      if (checked.ok) {
-        fields.showError(field, undefined);
-        // Only what the person changed is sent, with what it was changed from: a field left alone
-        // never overwrites what someone else saved meanwhile. A key without a row stores every
-        // value the form shows (the defaults the person saw and kept included).
-        if (hasRow && sameValue(entry.column, checked.value, fields.presets.get(field))) continue;
-        values[field] = checked.value;
-        base[field] = fields.bases.get(field) ?? null;
-      } else {
-        fields.showError(field, fill(labels[checked.problem], checked.params));
-        firstBad ??= entry.input;
-      }
-    }
-    return { values, base, firstBad };
-  }
+  /** What a save of this opening sends (see `fields.changes`). */
+  const changes = () => fields.changes(hasRow);
 
   /** @param {boolean} andNext */
   async function submit(andNext) {
