@@ -65,9 +65,13 @@ describe('No layout shift while the gallery loads', () => {
   ] as const;
   // Jumped to after the page has loaded, as the header's "Gallery" link does (without the click,
   // which would excuse the shift), and opened at that link's address.
+  // Scrolled to the page's end: the footer is in view while the list loads, and must stay there.
   const arrivals = [
     ['jumped to', '/'],
     ['opened at #gallery-title', '/#gallery-title'],
+    ['scrolled to the page end', '/#end'],
+    // The component's own compensation, for browsers without scroll anchoring (Safari).
+    ['scrolled to the page end, without scroll anchoring', '/#end-unanchored'],
   ] as const;
   for (const [screen, viewport, phone] of screens) {
     for (const [arrival, path] of arrivals) {
@@ -78,11 +82,20 @@ describe('No layout shift while the gallery loads', () => {
         await page.goto(`${ORIGIN}${path}`);
         if (path === '/')
           await page.evaluate(() => document.getElementById('gallery-title')?.scrollIntoView());
+        if (path === '/#end-unanchored')
+          await page.addStyleTag({ content: 'html, body, main, footer { overflow-anchor: none; }' });
+        if (path.startsWith('/#end'))
+          await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
         await gate.arrived;
         await page.waitForSelector('#gallery[data-state="loading"]', { state: 'attached' });
         await nextFrames(page);
+        const footer = () =>
+          page.evaluate(() => Math.round(document.querySelector('footer')?.getBoundingClientRect().top ?? 0));
+        const footerBefore = await footer();
         gate.release();
         await waitForSettledGrid();
+        // At the page's end the footer was in view: it stays exactly where it was.
+        if (path.startsWith('/#end')) expect(await footer()).toBe(footerBefore);
         const shift = await page.evaluate(() => (window as unknown as { layoutShift: number }).layoutShift);
         console.log(`layout shift on ${screen}, gallery ${arrival}: ${shift.toFixed(4)}`);
         expect(shift).toBeLessThanOrEqual(0.02);

@@ -238,9 +238,11 @@ export function mountGallery(element, options = {}) {
     });
     grid = shown;
     lightbox?.warmOn(shown.list);
+    const keep = keepWhatFollows();
     show(shown.list);
     setState('grid');
     shown.append(items);
+    keep();
     announceCount();
     const firstCard = shown.cards[0]?.card;
     if (firstCard !== undefined) keepFocus(firstCard);
@@ -268,6 +270,26 @@ export function mountGallery(element, options = {}) {
       });
     }
     void lightbox?.openNamedInUrl();
+  }
+
+  /**
+   * Keeps what follows the gallery where it is on screen when the loader gives way to a taller grid
+   * while the visitor sees the page below the gallery (scrolled to the page's end on a phone, where
+   * one column of cards is much taller than the screen the loader reserved): the grid then grows
+   * upwards, out of view, instead of pushing the footer away. The browser's scroll anchoring does
+   * this where it has it (the loading gallery is no anchor: see the CSS); this covers one without
+   * it (Safari) or a page that turned it off. Returns what to call once the grid is in place.
+   * @returns {() => void}
+   */
+  function keepWhatFollows() {
+    const view = doc.defaultView;
+    const before = element.getBoundingClientRect().bottom;
+    // Only when something below the gallery is on screen: otherwise growing moves nothing seen.
+    if (view === null || before >= view.innerHeight) return () => {};
+    return () => {
+      const moved = element.getBoundingClientRect().bottom - before;
+      if (moved > 0.5) view.scrollBy(0, moved);
+    };
   }
 
   /**
