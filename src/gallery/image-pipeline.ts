@@ -58,7 +58,9 @@ export function renditionContext(
  * The candidates of an image's `srcset`, narrowest first: the thumbnail with its own width, then
  * every configured width that is not wider than the image (nothing is enlarged), is not the
  * thumbnail's width again (one URL per width), and keeps the rendition within `fullSize` in height
- * (a very tall image must not turn into a huge intermediate or an image WebP cannot hold).
+ * (a very tall image must not turn into a huge intermediate or an image WebP cannot hold). When the
+ * image's own width falls between two configured widths, it is offered too: a 512 px portrait would
+ * otherwise stop at 320 px and be stretched three times on a phone's full-width card at DPR 3.
  */
 export function srcsetOf(
   image: ImageInfo,
@@ -66,10 +68,12 @@ export function srcsetOf(
 ): SrcsetEntry[] {
   const scale = Math.min(1, limits.thumbSize / Math.max(image.width, image.height));
   const thumbWidth = Math.max(1, Math.round(image.width * scale));
-  const widths = limits.srcsetWidths.filter(
-    (width) =>
-      width <= image.width && width !== thumbWidth && (width * image.height) / image.width <= limits.fullSize,
-  );
+  const fits = (width: number) =>
+    width <= image.width && width !== thumbWidth && (width * image.height) / image.width <= limits.fullSize;
+  const widths = limits.srcsetWidths.filter(fits);
+  // The source's own width, when a configured step is left out only for being wider than it.
+  const skipped = limits.srcsetWidths.some((width) => width > image.width);
+  if (skipped && image.width > Math.max(thumbWidth, ...widths) && fits(image.width)) widths.push(image.width);
   return [
     { variant: 'thumb' as const, width: thumbWidth },
     ...widths.map((width) => ({ variant: `w${width}` as const, width })),

@@ -118,7 +118,7 @@ export interface GalleryItem {
 const PREFIX = '/caroulsel/';
 // Part of every list ETag: bumped when an item's shape changes, so a kept page is not revalidated
 // into a body of the old shape.
-const LIST_VERSION = 'l3';
+const LIST_VERSION = 'l4';
 // `w` and a width without leading zeros; whether the width is one we serve is checked after the MAC.
 const MEDIA_PATH = /^\/caroulsel\/media\/([^/]*)\/(thumb|full|w[1-9][0-9]{0,3})$/;
 const READ_ONLY = 'GET, HEAD';
@@ -176,6 +176,7 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
   const decodes = createSingleFlight<DecodedPixels>();
   const decoded = createDecodedPixelCache({ maxBytes: limits.decodedCacheBytes, ttlMs: DECODED_TTL_MS });
   const servedWidths = new Set(limits.srcsetWidths.map((width) => `w${width}`));
+  const widestServed = Math.max(0, ...limits.srcsetWidths);
   const keyOf = (hash: ContentHash, variant: Variant) => `${hash}-${variant}-${context}`;
   const mediaUrl = (token: string, variant: Variant) => `${PREFIX}media/${token}/${variant}`;
   const srcsetAttribute = (token: string, entries: readonly SrcsetEntry[]) =>
@@ -339,7 +340,9 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
         'this media token is not one this gallery issued (altered, cut short, or signed with a secret it no longer holds): take media URLs from /caroulsel/data',
       );
     }
-    if (variant.startsWith('w') && !servedWidths.has(variant)) {
+    // A configured width, or one narrower than the widest (an image's own width between two steps,
+    // checked against the image's srcset once it is looked up): anything else reads nothing.
+    if (variant.startsWith('w') && !servedWidths.has(variant) && !(Number(variant.slice(1)) < widestServed)) {
       return mediaNotFound(
         `${variant} is not a width this gallery serves (${[...servedWidths].join(', ') || 'it serves none'}): take widths from an item's srcset`,
       );

@@ -46,17 +46,44 @@ export function setSources(image, item, gallery) {
 }
 
 /**
- * The img `sizes` for the grid's CSS: a card's width is its ratio times the row height (its flex
- * basis; growing to fill a row adds little), never more than the gallery, which is at most the
- * viewport. The row height is read from the themable custom property, so a taller theme gets
- * sharper images too.
+ * The img `sizes`: `auto` first, so a browser that has it (Chromium) picks the file by the box the
+ * grid really gave the image (lazy images are laid out before they load), whatever the breakpoint,
+ * the row's fill or the theme. After it, for browsers without `auto`, the same layout in media
+ * queries: below the one-column breakpoint (the grid's container query, a gallery narrower than
+ * 30rem) a card is the gallery's whole width; above it, its ratio times the row height (its flex
+ * basis; growing to fill a row adds little), never more than the gallery. The gallery's width is the
+ * viewport's less what the page puts beside it, measured once a batch of cards.
  *
  * @param {GalleryItem} item
  * @param {HTMLElement} gallery
  */
 function sizesOf(item, gallery) {
+  const { rowHeight, aside, oneColumnBelow } = layoutOf(gallery);
   const ratio = item.width !== undefined && item.height !== undefined ? item.width / item.height : 4 / 3;
+  const galleryWidth = `calc(100vw - ${aside}px)`;
+  return `auto, (max-width: ${oneColumnBelow}px) ${galleryWidth}, min(${galleryWidth}, calc(${ratio.toFixed(4)} * ${rowHeight}))`;
+}
+
+/** @type {WeakMap<HTMLElement, { rowHeight: string, aside: number, oneColumnBelow: number }>} */
+const layouts = new WeakMap();
+
+/**
+ * What the sizes of a gallery's cards are written from, read once for all the cards appended in one
+ * task (each read forces a layout, and cards are appended between them).
+ * @param {HTMLElement} gallery
+ */
+function layoutOf(gallery) {
+  const known = layouts.get(gallery);
+  if (known !== undefined) return known;
+  const view = gallery.ownerDocument.defaultView;
   const rowHeight =
     getComputedStyle(gallery).getPropertyValue('--caroulsel-gallery-row-height').trim() || '13rem';
-  return `min(100vw, calc(${ratio.toFixed(4)} * ${rowHeight}))`;
+  const viewport = view?.innerWidth ?? gallery.clientWidth;
+  const aside = Math.max(0, Math.round(viewport - gallery.getBoundingClientRect().width));
+  // The container query's 30rem, in the root's font size, as a viewport width.
+  const rem = Number.parseFloat(getComputedStyle(gallery.ownerDocument.documentElement).fontSize) || 16;
+  const layout = { rowHeight, aside, oneColumnBelow: Math.round(30 * rem + aside) };
+  layouts.set(gallery, layout);
+  queueMicrotask(() => layouts.delete(gallery));
+  return layout;
 }
