@@ -12,6 +12,8 @@ export interface AnswerRequest {
   /** The query string's parameters (the list's page is chosen there). */
   readonly query: URLSearchParams;
   readonly ifNoneMatch: string | null;
+  /** Which content codings the client takes (the component's text files are sent compressed). */
+  readonly acceptEncoding: string | null;
 }
 
 export type Answerer = (request: AnswerRequest) => Promise<Answer>;
@@ -25,6 +27,7 @@ export function toWebHandler(answer: Answerer): (request: Request) => Promise<Re
       pathname: url.pathname,
       query: url.searchParams,
       ifNoneMatch: request.headers.get('if-none-match'),
+      acceptEncoding: request.headers.get('accept-encoding'),
     });
     return toResponse(answered, request.method);
   };

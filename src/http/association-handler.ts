@@ -342,7 +342,12 @@ async function assetResponse(request: Request, url: URL, name: string): Promise<
     );
   }
   return toResponse(
-    await screenFiles.answer(name, request.headers.get('if-none-match'), servedAs(url, name)),
+    await screenFiles.answer(
+      name,
+      request.headers.get('if-none-match'),
+      servedAs(url, name),
+      request.headers.get('accept-encoding'),
+    ),
   );
 }
 

@@ -367,7 +367,12 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
       if (request.method !== 'GET' && request.method !== 'HEAD')
         return methodNotAllowed(request.method, READ_ONLY);
       try {
-        return await componentFiles.answer(pathname.slice(ASSET_PREFIX.length), request.ifNoneMatch);
+        return await componentFiles.answer(
+          pathname.slice(ASSET_PREFIX.length),
+          request.ifNoneMatch,
+          undefined,
+          request.acceptEncoding,
+        );
       } catch (error) {
         // Our own installation is broken: the operators hear of it, the page gets the usual error body.
         logger.warn(`gallery component file failed: ${reasonOf(error)}`, { path: pathname });

@@ -220,13 +220,72 @@ describe('Robust and accessible', () => {
     await page.goto(`${ORIGIN}/#gallery-title`);
     await page.waitForSelector(`${CARD}[data-state="loaded"]`);
     await nextFrames(page);
-    expect(await page.locator(`${CARD} img`).first().getAttribute('loading')).toBe('lazy');
+    // The cards on screen are fetched at once and first; those far below wait, and come after.
+    const first = page.locator(`${CARD} img`).first();
+    expect([await first.getAttribute('loading'), await first.getAttribute('fetchpriority')]).toEqual([
+      'eager',
+      'high',
+    ]);
+    const last = page.locator(`${CARD} img`).last();
+    expect([await last.getAttribute('loading'), await last.getAttribute('fetchpriority')]).toEqual([
+      'lazy',
+      'low',
+    ]);
     expect(requested.has('0')).toBe(true);
     expect(requested.has('59')).toBe(false);
 
     await page.getByRole('link', { name: 'Copy 59', exact: true }).scrollIntoViewIfNeeded();
     await page.waitForSelector(`${CARD}[aria-label="Copy 59"][data-state="loaded"]`);
     expect(requested.has('59')).toBe(true);
+  });
+
+  it('fetches before the first thumbnail only the page, its styles, the modules it imports, the decoder and the list', async () => {
+    await homePage(PHONE, true);
+    const requested: string[] = [];
+    page.on('request', (request) => requested.push(new URL(request.url()).pathname));
+    let firstThumbnail = -1;
+    page.on('requestfinished', (request) => {
+      if (firstThumbnail < 0 && new URL(request.url()).pathname.startsWith('/caroulsel/media/'))
+        firstThumbnail = requested.length;
+    });
+    await page.goto(`${ORIGIN}/#gallery-title`);
+    await waitForSettledGrid();
+    const before = requested.slice(0, firstThumbnail).filter((path) => !path.startsWith('/caroulsel/media/'));
+    expect(new Set(before)).toEqual(
+      new Set([
+        '/',
+        '/assets/caroulsel-gallery.css',
+        '/assets/caroulsel-gallery.js',
+        ...[
+          'cards',
+          'dom',
+          'grid',
+          'lightbox-loader',
+          'list',
+          'mount',
+          'paging',
+          'placeholders',
+          'retry',
+          'sources',
+          'texts',
+        ].map((name) => `/assets/caroulsel-gallery/${name}.js`),
+        '/assets/thumbhash.js',
+        '/caroulsel/data',
+        // The demo page's own list of task sheets (not the gallery's).
+        '/demo/task-sheets',
+      ]),
+    );
+    // The lightbox (its adapter, its history and PhotoSwipe) waits until a card is pointed at.
+    expect(requested.filter((path) => /lightbox\.js|history\.js|photoswipe/.test(path))).toEqual([]);
+    await page.locator(CARD).first().hover();
+    await expect
+      .poll(() => requested.filter((path) => /lightbox\.js|history\.js|photoswipe/.test(path)).sort())
+      .toEqual([
+        '/assets/caroulsel-gallery/history.js',
+        '/assets/caroulsel-gallery/lightbox.js',
+        '/assets/photoswipe.css',
+        '/assets/photoswipe.esm.min.js',
+      ]);
   });
 
   it('announces the loaded grid politely, and an alt text of its own goes to the image', async () => {

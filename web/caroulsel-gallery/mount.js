@@ -5,10 +5,9 @@
  * polite live region says each phase. The grid, its paging and the lightbox are parts of their own.
  */
 
-import { BLOCK, create, focusWithin } from './dom.js';
+import { BLOCK, create, focusWithin, hashId } from './dom.js';
 import { createGrid } from './grid.js';
-import { hashId } from './history.js';
-import { createLightbox } from './lightbox.js';
+import { lazyLightbox } from './lightbox-loader.js';
 import { fetchPage } from './list.js';
 import { loadMoreAtEnd } from './paging.js';
 import { loadDecoder } from './placeholders.js';
@@ -99,7 +98,7 @@ export function mountGallery(element, options = {}) {
   /** Whether focus follows the content a retry brings (see keepFocus). */
   let focusFollows = false;
   const lightbox = useLightbox
-    ? createLightbox({
+    ? lazyLightbox({
         doc,
         labels,
         cards: () => grid?.cards ?? [],
