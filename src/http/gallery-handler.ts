@@ -21,6 +21,7 @@ import { GalleryLimits, type GalleryLimitsInput } from '../gallery/limits.js';
 import { consoleLogger, type GalleryLogger } from '../gallery/logger.js';
 import { createMediaIndex, type MediaEntry } from '../gallery/media-index.js';
 import { createCursorSigner, nextPageUrl, parsePageQuery } from '../gallery/page-query.js';
+import { createSharedGeneration } from '../gallery/shared-generation.js';
 import { createSingleFlight } from '../gallery/single-flight.js';
 import { type GallerySource, SourceColumns } from '../gallery/source.js';
 import { type ContentHash, createTokenSigner } from '../gallery/token.js';
@@ -173,6 +174,12 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
   // One generation per rendition however many requests ask for it; one decode per image however
   // many of its widths are asked for while it runs, or while its pixels are held.
   const generations = createSingleFlight<CachedMedia>();
+  // Across nodes: with a cache that has a lock (Redis), one node makes a rendition, the others wait.
+  const shared = createSharedGeneration({
+    lock: options.cache?.lock,
+    read: (key) => cache.get(key),
+    logger,
+  });
   const decodes = createSingleFlight<DecodedPixels>();
   const decoded = createDecodedPixelCache({ maxBytes: limits.decodedCacheBytes, ttlMs: DECODED_TTL_MS });
   const servedWidths = new Set(limits.srcsetWidths.map((width) => `w${width}`));
@@ -320,7 +327,7 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
     return generations.run(key, async () => {
       // A miss read before an earlier flight stored its result must not start a second generation.
       const stored = await cache.get(key).catch(() => undefined);
-      return stored ?? generate(hash, entry, variant, set);
+      return stored ?? shared.run(key, () => generate(hash, entry, variant, set));
     });
   }
 
