@@ -1,9 +1,9 @@
-import sharp from 'sharp';
 import type { CachedMedia } from './cache/media-cache.js';
 import type { DecodedPixels } from './decoded-pixels.js';
 import { GalleryMediaError, reasonOf } from './gallery-errors.js';
 import { hasImageSignature } from './image-input.js';
 import type { GalleryLimits } from './limits.js';
+import { loadSharp, type Sharp } from './sharp-loader.js';
 
 /**
  * The renditions served: `thumb` for the grid (the item's `previewUrl`), `w<width>` for the grid's
@@ -101,7 +101,8 @@ export async function probeImage(bytes: Uint8Array, limits: GalleryLimits): Prom
   if (bytes.byteLength === 0) throw new GalleryMediaError('MEDIA_EMPTY', 422, 'the image file is empty');
   if (bytes.byteLength > limits.maxInputBytes) throw tooManyBytes(bytes.byteLength, limits);
   if (!hasImageSignature(bytes)) throw unsupported();
-  let metadata: Awaited<ReturnType<ReturnType<typeof sharp>['metadata']>>;
+  const sharp = await loadSharp();
+  let metadata: Awaited<ReturnType<ReturnType<Sharp>['metadata']>>;
   try {
     metadata = await sharp(bytes, { limitInputPixels: false }).metadata();
   } catch (cause) {
@@ -144,8 +145,9 @@ export async function renderImage(
 ): Promise<CachedMedia> {
   if (!hasImageSignature(bytes)) throw unsupported();
   const size = variant === 'full' ? limits.fullSize : limits.thumbSize;
+  const sharp = await loadSharp();
   try {
-    const output = await decoder(bytes, limits)
+    const output = await decoder(sharp, bytes, limits)
       .rotate()
       .resize({ width: size, height: size, fit: 'inside', withoutEnlargement: true })
       .toColourspace('srgb')
@@ -169,8 +171,9 @@ export async function decodePixels(
   limits: GalleryLimits,
 ): Promise<DecodedPixels> {
   if (!hasImageSignature(bytes)) throw unsupported();
+  const sharp = await loadSharp();
   try {
-    const { data, info } = await decoder(bytes, limits)
+    const { data, info } = await decoder(sharp, bytes, limits)
       .rotate()
       .resize({ width, withoutEnlargement: true })
       .toColourspace('srgb')
@@ -189,6 +192,7 @@ export async function encodeWidth(
   limits: GalleryLimits,
 ): Promise<CachedMedia> {
   const { data, ...raw } = pixels;
+  const sharp = await loadSharp();
   try {
     const output = await sharp(data, { raw })
       .resize({ width, withoutEnlargement: true })
@@ -200,7 +204,7 @@ export async function encodeWidth(
   }
 }
 
-function decoder(bytes: Uint8Array, limits: GalleryLimits) {
+function decoder(sharp: Sharp, bytes: Uint8Array, limits: GalleryLimits) {
   return sharp(bytes, { limitInputPixels: limits.maxInputPixels, failOn: 'error', animated: false });
 }
 

@@ -25,7 +25,10 @@ export const SHARED_GENERATION_TIMING: SharedGenerationTiming = {
 /** A promise that rejects after `ms`: a lock call that hangs counts as failed. */
 function bounded<T>(pending: Promise<T>, ms: number): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`the generation lock did not answer within ${ms} ms`)), ms);
+    const timer = setTimeout(
+      () => reject(new Error(`the generation lock did not answer within ${ms} ms`)),
+      ms,
+    );
     timer.unref?.();
     pending.then(
       (value) => {

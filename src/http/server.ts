@@ -9,6 +9,7 @@ import { folderSource } from '../gallery/folder-source.js';
 import { GalleryConfigError } from '../gallery/gallery-errors.js';
 import type { GalleryLimitsInput } from '../gallery/limits.js';
 import type { GalleryLogger } from '../gallery/logger.js';
+import { loadSharp } from '../gallery/sharp-loader.js';
 import { createGalleryHandler } from './gallery-handler.js';
 import { toNodeListener } from './node-adapter.js';
 import { GALLERY_DEPENDENCY_FILES } from './package-files.js';
@@ -113,6 +114,9 @@ export async function startGalleryServer(options: GalleryServerOptions = {}): Pr
       { cause: error },
     );
   }
+  // Listening first, the image library right after: a start pays nothing for it, and it is
+  // loaded by the time the first image is asked for.
+  void loadSharp().catch(() => undefined);
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://${host}:${port}`,

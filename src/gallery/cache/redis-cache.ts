@@ -2,11 +2,18 @@ import { randomBytes } from 'node:crypto';
 import { Redis } from 'ioredis';
 import { z } from 'zod';
 import { parseOption } from '../gallery-errors.js';
-import { checkCacheKey, decodeEntry, encodeEntry, type GenerationLock, type MediaCache } from './media-cache.js';
+import {
+  checkCacheKey,
+  decodeEntry,
+  encodeEntry,
+  type GenerationLock,
+  type MediaCache,
+} from './media-cache.js';
 
 // Deletes the lock only if it still holds this owner's token: a holder whose lock expired (a slow
 // generation) must not free the lock another node has taken since.
-const RELEASE = "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
+const RELEASE =
+  "if redis.call('get', KEYS[1]) == ARGV[1] then return redis.call('del', KEYS[1]) else return 0 end";
 
 export const RedisCacheOptions = z.object({
   /** Prepended to every key, so several galleries (or test runs) can share one Redis. */
