@@ -23,7 +23,7 @@ const handler = createGalleryHandler({
 const PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>srcset test</title>
 <link rel="stylesheet" href="/assets/caroulsel-gallery.css"></head>
-<body style="margin:0"><main><div id="gallery"></div></main>
+<body style="margin:0"><main><div id="above"></div><div id="gallery"></div></main>
 <script type="module">
 import { mountGallery } from '/assets/caroulsel-gallery.js';
 mountGallery(document.getElementById('gallery'));
@@ -47,18 +47,24 @@ interface Picked {
   offered: Record<string, number>;
   /** Device pixels the card's image box covers, over the chosen rendition's pixel width. */
   stretch: number;
+  /** The img's `loading` and `sizes` as the component set them. */
+  loading: string;
+  sizes: string;
 }
 
 /**
  * Opens the gallery at this screen and reports, card by card, which rendition the browser chose.
- * `withoutAuto` plays a browser without `sizes="auto"` (Firefox, Safari): the component's media
- * queries after `auto` decide alone.
+ * `way` says how the images load: `near`, the gallery at the page's top (its images load at once,
+ * `sizes` their laid-out width); `lazy`, the gallery three screens down (loaded as it is scrolled
+ * to, `sizes="auto, …"`); `lazy-without-auto` plays a browser without `sizes="auto"` (Firefox,
+ * Safari): the component's media queries after `auto` decide alone.
  */
 async function picked(
   viewport: { width: number; height: number },
   deviceScaleFactor: number,
-  withoutAuto = false,
+  way: 'near' | 'lazy' | 'lazy-without-auto' = 'near',
 ) {
+  const withoutAuto = way === 'lazy-without-auto';
   const context = await browser().newContext({ viewport, deviceScaleFactor, isMobile: viewport.width < 500 });
   contexts.push(context);
   const page: Page = await context.newPage();
@@ -78,7 +84,15 @@ async function picked(
   await page.route(`${ORIGIN}/**`, async (route) => {
     const request = route.request();
     if (new URL(request.url()).pathname === '/') {
-      return route.fulfill({ contentType: 'text/html', body: PAGE });
+      // Three screens down, listed at once (a wide root margin): its cards wait to be scrolled to.
+      const spaced =
+        way === 'near'
+          ? PAGE
+          : PAGE.replace('<div id="above">', '<div id="above" style="height:300vh">').replace(
+              "mountGallery(document.getElementById('gallery'));",
+              "mountGallery(document.getElementById('gallery'), { rootMargin: '5000px' });",
+            );
+      return route.fulfill({ contentType: 'text/html', body: spaced });
     }
     const answer = await handler(new Request(request.url(), { headers: await request.allHeaders() }));
     return route.fulfill({
@@ -89,7 +103,7 @@ async function picked(
   });
   await page.goto(`${ORIGIN}/`);
   const images = page.getByRole('list', { name: 'Image gallery' }).getByRole('img');
-  await expect.poll(() => images.count()).toBe(IMAGES.length);
+  await expect.poll(() => images.count(), { timeout: 15_000 }).toBe(IMAGES.length);
   const result: Picked[] = [];
   for (const [title] of IMAGES) {
     const image = page.getByRole('img', { name: title });
@@ -109,7 +123,14 @@ async function picked(
         }
         const variant = node.currentSrc.slice(node.currentSrc.lastIndexOf('/') + 1);
         const box = node.getBoundingClientRect().width * window.devicePixelRatio;
-        return { title: name, variant, offered, stretch: box / (offered[variant] ?? Number.NaN) };
+        return {
+          title: name,
+          variant,
+          offered,
+          stretch: box / (offered[variant] ?? Number.NaN),
+          loading: node.loading,
+          sizes: node.getAttribute('sizes') ?? '',
+        };
       }, title),
     );
   }
@@ -124,16 +145,28 @@ describe('responsive thumbnails in Chromium', () => {
     ['a 375x812 phone', { width: 375, height: 812 }],
     ['a 1280x800 desktop', { width: 1280, height: 800 }],
   ] as const;
-  for (const withoutAuto of [false, true]) {
+  for (const way of ['near', 'lazy', 'lazy-without-auto'] as const) {
     for (const [screen, viewport] of screens) {
       for (const dpr of [1, 2, 3]) {
-        const how = withoutAuto ? ', without sizes="auto"' : '';
+        const how = {
+          near: ', on screen',
+          lazy: ', loaded lazily',
+          'lazy-without-auto': ', lazily without sizes="auto"',
+        }[way];
         it(`on ${screen} at DPR ${dpr}${how}, no image is stretched past 1.25x where its source is large enough`, async () => {
-          const cards = await picked(viewport, dpr, withoutAuto);
+          const cards = await picked(viewport, dpr, way);
           console.log(
             `${screen} DPR ${dpr}${how}: ${cards.map((card) => `${card.title} ${card.variant} x${card.stretch.toFixed(2)}`).join(', ')}`,
           );
           for (const card of cards) {
+            // On screen: loaded at once, sized by its laid-out width; further down: lazy, `auto` first.
+            if (way === 'near')
+              expect([card.loading, card.sizes]).toEqual(['eager', expect.stringMatching(/^\d+px$/)]);
+            else
+              expect([card.loading, card.sizes]).toEqual([
+                'lazy',
+                expect.stringMatching(way === 'lazy' ? /^auto, \(max-width: / : /^\(max-width: /),
+              ]);
             // The widest file offered is the source's own limit (or the host's widest step).
             if (card.variant !== widest(card)) expect(card.stretch, card.title).toBeLessThanOrEqual(1.25);
           }

@@ -40,15 +40,18 @@ export function setSources(image, item, gallery) {
   // A card already on screen (or about to be) is fetched at once and first: waiting for the lazy
   // loader's next look at the layout costs a slow phone a frame or more before its first request.
   // The others stay lazy, and low, so what is near the viewport goes first.
-  if (nearViewport(image)) {
+  const box = nearViewportBox(image);
+  if (box !== undefined) {
     image.loading = 'eager';
     image.fetchPriority = 'high';
   } else {
     image.fetchPriority = 'low';
   }
   if (item.srcset !== undefined) {
-    // The browser picks one of them by the card's width and the screen's pixel density.
-    image.sizes = sizesOf(item, gallery);
+    // The browser picks one of them by the card's width and the screen's pixel density: an image
+    // loaded now by the width the grid gave it (`auto` is for lazy images only: an eager one would
+    // read the whole list as 100vw), a lazy one by its box when it loads.
+    image.sizes = box === undefined ? sizesOf(item, gallery) : `${Math.ceil(box.width)}px`;
     image.srcset = item.srcset;
   }
   image.src = item.previewUrl;
@@ -74,15 +77,16 @@ function sizesOf(item, gallery) {
 }
 
 /**
- * Whether the image's box is on screen or within half a screen below it (the card is in the page).
+ * The image's box when it is on screen or within half a screen below it, else `undefined`.
  * @param {HTMLImageElement} image
+ * @returns {DOMRect | undefined}
  */
-function nearViewport(image) {
+function nearViewportBox(image) {
   const view = image.ownerDocument.defaultView;
-  if (view === null) return false;
+  if (view === null) return undefined;
   const box = image.getBoundingClientRect();
-  if (box.width === 0 && box.height === 0) return false;
-  return box.bottom > 0 && box.top < view.innerHeight * 1.5;
+  if (box.width === 0 && box.height === 0) return undefined;
+  return box.bottom > 0 && box.top < view.innerHeight * 1.5 ? box : undefined;
 }
 
 /** @type {WeakMap<HTMLElement, { rowHeight: string, aside: number, oneColumnBelow: number }>} */
