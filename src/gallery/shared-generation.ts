@@ -50,8 +50,14 @@ function bounded<T>(pending: Promise<T>, ms: number): Promise<T> {
  * died and whose lock expires, a wait past `waitMs`) ends in a local generation: an answer never
  * depends on the lock, only the count of generations does.
  *
- * @example const shared = createSharedGeneration({ lock: cache.lock, read: cache.get, logger });
- *          const media = await shared.run(key, () => generate(...)); // generate stores, then returns
+ * @example
+ *   const cache = createRedisCache({ redis: 'redis://127.0.0.1:6379' });
+ *   const shared = createSharedGeneration({ lock: cache.lock, read: (key) => cache.get(key), logger: console });
+ *   const media = await shared.run('a-rendition-key', async () => {
+ *     const made = { bytes: new Uint8Array([1]), contentType: 'image/webp' };
+ *     await cache.set('a-rendition-key', made); // stored before the lock is freed
+ *     return made;
+ *   });
  */
 export function createSharedGeneration(options: {
   readonly lock: GenerationLock | undefined;
