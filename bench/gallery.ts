@@ -6,6 +6,11 @@
 //   cold_vs_ipx    ipx's time over ours to answer the first request of every image's thumbnail over
 //                  HTTP, both with empty caches (ipx keeps none; ours gets a fresh cache each round)
 //   generations    renditions generated for 100 concurrent requests of one cold thumbnail
+//   startup_ms     `serve` (the published bin) from spawn to listening, median of 7 (bench/gallery-startup.ts)
+//   phone_first_thumb_ms, phone_bytes_before  the demo's home page on a slow phone: its first
+//                  thumbnail's arrival and the bytes on the wire before it (bench/gallery-phone.ts)
+//   nodes_generations  generations for 100 concurrent cold requests over three `serve --redis`
+//                  processes (bench/gallery-nodes.ts): goal 1
 //   srcset_vs_thumb  ours, the cold time of every item's whole srcset (all its URLs, one after the
 //                  other) over the cold time of its thumbnail alone as it was made before srcsets
 //                  (a handler with `srcsetWidths: []`): goal at most 1.5
@@ -39,7 +44,11 @@ import { GalleryLimits, type GalleryLimitsInput } from '../src/gallery/limits.js
 import { DEFAULT_PAGE_SIZE } from '../src/gallery/page-query.js';
 import { createGalleryHandler } from '../src/http/gallery-handler.js';
 import { toNodeListener } from '../src/http/node-adapter.js';
+import { startGalleryServer } from '../src/http/server.js';
 import { IMAGE_NAMES, requireImages } from './gallery-images.js';
+import { threeNodeGenerations } from './gallery-nodes.js';
+import { SLOW_PHONE, slowPhoneVisit } from './gallery-phone.js';
+import { startupTimes } from './gallery-startup.js';
 import { loadLine, median, spread, timed } from './report.js';
 
 const SECRET = 'bench-secret-0123456789';
@@ -269,6 +278,21 @@ async function listing(work: string, images: readonly { file: string; bytes: Buf
     ours.close();
   }
   return results;
+}
+
+/** Three visits of the demo's home page on the slow phone, its server's media cache warmed first. */
+async function slowPhoneFigures(): Promise<{ times: number[]; bytes: number }> {
+  const cacheDir = await mkdtemp(join(tmpdir(), 'bench-phone-'));
+  const server = await startGalleryServer({ port: 0, cacheDir, secrets: [SECRET] });
+  try {
+    await slowPhoneVisit(server.url);
+    const visits = [];
+    for (let round = 0; round < 3; round += 1) visits.push(await slowPhoneVisit(server.url));
+    return { times: visits.map((visit) => visit.firstThumbnailMs), bytes: visits[0]?.bytesBefore ?? 0 };
+  } finally {
+    await server.close();
+    await rm(cacheDir, { recursive: true, force: true });
+  }
 }
 
 async function main() {
@@ -517,13 +541,28 @@ async function main() {
           `list${figures.count}_cold=${(median(figures.cold) / median(figures.nginx)).toFixed(1)}`,
       )
       .join(' ');
+    // 6. Start to listening, the slow phone's first thumbnail, and three nodes on one Redis.
+    const { serveMs, bareNodeMs } = await startupTimes();
+    console.log(
+      `startup: serve to listening ${serveMs.toFixed(0)} ms, bare node ${bareNodeMs.toFixed(0)} ms (median of 7)`,
+    );
+    const phone = await slowPhoneFigures();
+    console.log(
+      `slow phone (150 ms RTT, 1.6 Mbit/s, CPU x${SLOW_PHONE.cpuSlowdown}): first thumbnail ${spread(phone.times, 0)} ms, ${phone.bytes} bytes before it`,
+    );
+    const nodeGenerations = await threeNodeGenerations().catch((error: unknown) => {
+      console.error(`three nodes not measured: ${(error as Error).message}`);
+      return Number.NaN;
+    });
+    console.log(`three nodes: ${nodeGenerations} generation(s) for 100 concurrent cold requests over them`);
     // A figure this run did not measure (`--cold-only`) prints as "-", not as NaN.
     const ratioOf = (values: readonly number[]) => (values.length === 0 ? '-' : median(values).toFixed(2));
     console.log(`end: ${loadLine()}`);
     console.log(
       `payload_ratio=${payloadRatio.toFixed(4)} vs_nginx=${ratioOf(versus('nginx'))} vs_sirv=${ratioOf(versus('sirv'))} ` +
         `cold_vs_ipx=${median(coldRatios).toFixed(2)} generations=${coldGenerations} ` +
-        `srcset_vs_thumb=${median(srcsetRatios).toFixed(2)} srcset_vs_ipx=${median(srcsetVsIpx).toFixed(2)} ${listingRatios}`,
+        `srcset_vs_thumb=${median(srcsetRatios).toFixed(2)} srcset_vs_ipx=${median(srcsetVsIpx).toFixed(2)} ${listingRatios} ` +
+        `startup_ms=${serveMs.toFixed(0)} phone_first_thumb_ms=${median(phone.times).toFixed(0)} phone_bytes_before=${phone.bytes} nodes_generations=${nodeGenerations}`,
     );
   } finally {
     nginx?.kill();

@@ -7,7 +7,7 @@ export {
   defaultCacheDir,
   openCacheDir,
 } from './gallery/cache/disk-cache.js';
-export type { CachedMedia, MediaCache } from './gallery/cache/media-cache.js';
+export type { CachedMedia, GenerationLock, HeldLock, MediaCache } from './gallery/cache/media-cache.js';
 export { createMemoryCache, layeredCache, MemoryCacheOptions } from './gallery/cache/memory-cache.js';
 export { createRedisCache, RedisCacheOptions } from './gallery/cache/redis-cache.js';
 export { folderSource } from './gallery/folder-source.js';

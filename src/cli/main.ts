@@ -28,7 +28,7 @@ commands:
   verify     --install <file> [--database-url URL] [--json]
   uninstall  --install <file> [--database-url URL] [--json] [--yes] [--force] [--dry-run]
   status     [--database-url URL] [--json]
-  serve      [--port 3000] [--images DIR] [--cache DIR]
+  serve      [--port 3000] [--images DIR] [--cache DIR | --redis URL [--redis-prefix P]]
   demo       [--port 3000]
 
 task-association <command> --help shows a command's options and an example.

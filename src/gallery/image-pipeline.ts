@@ -1,9 +1,9 @@
-import sharp from 'sharp';
 import type { CachedMedia } from './cache/media-cache.js';
 import type { DecodedPixels } from './decoded-pixels.js';
 import { GalleryMediaError, reasonOf } from './gallery-errors.js';
 import { hasImageSignature } from './image-input.js';
 import type { GalleryLimits } from './limits.js';
+import { loadSharp, type Sharp } from './sharp-loader.js';
 
 /**
  * The renditions served: `thumb` for the grid (the item's `previewUrl`), `w<width>` for the grid's
@@ -58,7 +58,9 @@ export function renditionContext(
  * The candidates of an image's `srcset`, narrowest first: the thumbnail with its own width, then
  * every configured width that is not wider than the image (nothing is enlarged), is not the
  * thumbnail's width again (one URL per width), and keeps the rendition within `fullSize` in height
- * (a very tall image must not turn into a huge intermediate or an image WebP cannot hold).
+ * (a very tall image must not turn into a huge intermediate or an image WebP cannot hold). When the
+ * image's own width falls between two configured widths, it is offered too: a 512 px portrait would
+ * otherwise stop at 320 px and be stretched three times on a phone's full-width card at DPR 3.
  */
 export function srcsetOf(
   image: ImageInfo,
@@ -66,10 +68,12 @@ export function srcsetOf(
 ): SrcsetEntry[] {
   const scale = Math.min(1, limits.thumbSize / Math.max(image.width, image.height));
   const thumbWidth = Math.max(1, Math.round(image.width * scale));
-  const widths = limits.srcsetWidths.filter(
-    (width) =>
-      width <= image.width && width !== thumbWidth && (width * image.height) / image.width <= limits.fullSize,
-  );
+  const fits = (width: number) =>
+    width <= image.width && width !== thumbWidth && (width * image.height) / image.width <= limits.fullSize;
+  const widths = limits.srcsetWidths.filter(fits);
+  // The source's own width, when a configured step is left out only for being wider than it.
+  const skipped = limits.srcsetWidths.some((width) => width > image.width);
+  if (skipped && image.width > Math.max(thumbWidth, ...widths) && fits(image.width)) widths.push(image.width);
   return [
     { variant: 'thumb' as const, width: thumbWidth },
     ...widths.map((width) => ({ variant: `w${width}` as const, width })),
@@ -97,7 +101,8 @@ export async function probeImage(bytes: Uint8Array, limits: GalleryLimits): Prom
   if (bytes.byteLength === 0) throw new GalleryMediaError('MEDIA_EMPTY', 422, 'the image file is empty');
   if (bytes.byteLength > limits.maxInputBytes) throw tooManyBytes(bytes.byteLength, limits);
   if (!hasImageSignature(bytes)) throw unsupported();
-  let metadata: Awaited<ReturnType<ReturnType<typeof sharp>['metadata']>>;
+  const sharp = await loadSharp();
+  let metadata: Awaited<ReturnType<ReturnType<Sharp>['metadata']>>;
   try {
     metadata = await sharp(bytes, { limitInputPixels: false }).metadata();
   } catch (cause) {
@@ -140,8 +145,9 @@ export async function renderImage(
 ): Promise<CachedMedia> {
   if (!hasImageSignature(bytes)) throw unsupported();
   const size = variant === 'full' ? limits.fullSize : limits.thumbSize;
+  const sharp = await loadSharp();
   try {
-    const output = await decoder(bytes, limits)
+    const output = await decoder(sharp, bytes, limits)
       .rotate()
       .resize({ width: size, height: size, fit: 'inside', withoutEnlargement: true })
       .toColourspace('srgb')
@@ -165,8 +171,9 @@ export async function decodePixels(
   limits: GalleryLimits,
 ): Promise<DecodedPixels> {
   if (!hasImageSignature(bytes)) throw unsupported();
+  const sharp = await loadSharp();
   try {
-    const { data, info } = await decoder(bytes, limits)
+    const { data, info } = await decoder(sharp, bytes, limits)
       .rotate()
       .resize({ width, withoutEnlargement: true })
       .toColourspace('srgb')
@@ -185,6 +192,7 @@ export async function encodeWidth(
   limits: GalleryLimits,
 ): Promise<CachedMedia> {
   const { data, ...raw } = pixels;
+  const sharp = await loadSharp();
   try {
     const output = await sharp(data, { raw })
       .resize({ width, withoutEnlargement: true })
@@ -196,7 +204,7 @@ export async function encodeWidth(
   }
 }
 
-function decoder(bytes: Uint8Array, limits: GalleryLimits) {
+function decoder(sharp: Sharp, bytes: Uint8Array, limits: GalleryLimits) {
   return sharp(bytes, { limitInputPixels: limits.maxInputPixels, failOn: 'error', animated: false });
 }
 

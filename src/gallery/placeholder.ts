@@ -1,7 +1,7 @@
-import sharp from 'sharp';
 import { rgbaToThumbHash } from 'thumbhash';
 import { GalleryMediaError, reasonOf } from './gallery-errors.js';
 import type { GalleryLimits } from './limits.js';
+import { loadSharp } from './sharp-loader.js';
 
 /**
  * A ThumbHash of the image (base64, about 30 characters): the browser draws a blurred preview from
@@ -10,6 +10,7 @@ import type { GalleryLimits } from './limits.js';
  * a visitor's card breaks.
  */
 export async function placeholderOf(bytes: Uint8Array, limits: GalleryLimits): Promise<string> {
+  const sharp = await loadSharp();
   try {
     const { data, info } = await sharp(bytes, { limitInputPixels: limits.maxInputPixels, failOn: 'error' })
       .rotate()

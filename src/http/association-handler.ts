@@ -402,7 +402,12 @@ async function assetResponse(request: Request, url: URL, name: string): Promise<
       { path: ASSET_PARAMETER },
     );
   }
-  const answer = await screenFiles.answer(name, request.headers.get('if-none-match'), servedAs(url, name));
+  const answer = await screenFiles.answer(
+    name,
+    request.headers.get('if-none-match'),
+    servedAs(url, name),
+    request.headers.get('accept-encoding'),
+  );
   if (name !== SERVICE_WORKER) return toResponse(answer);
   // The service worker runs under its own response's policy, not the page's: it imports the
   // screen's modules and fetches from this origin. Served at the endpoint's own path, its scope may

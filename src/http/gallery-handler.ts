@@ -21,6 +21,7 @@ import { GalleryLimits, type GalleryLimitsInput } from '../gallery/limits.js';
 import { consoleLogger, type GalleryLogger } from '../gallery/logger.js';
 import { createMediaIndex, type MediaEntry } from '../gallery/media-index.js';
 import { createCursorSigner, nextPageUrl, parsePageQuery } from '../gallery/page-query.js';
+import { createSharedGeneration } from '../gallery/shared-generation.js';
 import { createSingleFlight } from '../gallery/single-flight.js';
 import { type GallerySource, SourceColumns } from '../gallery/source.js';
 import { type ContentHash, createTokenSigner } from '../gallery/token.js';
@@ -118,7 +119,7 @@ export interface GalleryItem {
 const PREFIX = '/caroulsel/';
 // Part of every list ETag: bumped when an item's shape changes, so a kept page is not revalidated
 // into a body of the old shape.
-const LIST_VERSION = 'l3';
+const LIST_VERSION = 'l4';
 // `w` and a width without leading zeros; whether the width is one we serve is checked after the MAC.
 const MEDIA_PATH = /^\/caroulsel\/media\/([^/]*)\/(thumb|full|w[1-9][0-9]{0,3})$/;
 const READ_ONLY = 'GET, HEAD';
@@ -173,9 +174,16 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
   // One generation per rendition however many requests ask for it; one decode per image however
   // many of its widths are asked for while it runs, or while its pixels are held.
   const generations = createSingleFlight<CachedMedia>();
+  // Across nodes: with a cache that has a lock (Redis), one node makes a rendition, the others wait.
+  const shared = createSharedGeneration({
+    lock: options.cache?.lock,
+    read: (key) => cache.get(key),
+    logger,
+  });
   const decodes = createSingleFlight<DecodedPixels>();
   const decoded = createDecodedPixelCache({ maxBytes: limits.decodedCacheBytes, ttlMs: DECODED_TTL_MS });
   const servedWidths = new Set(limits.srcsetWidths.map((width) => `w${width}`));
+  const widestServed = Math.max(0, ...limits.srcsetWidths);
   const keyOf = (hash: ContentHash, variant: Variant) => `${hash}-${variant}-${context}`;
   const mediaUrl = (token: string, variant: Variant) => `${PREFIX}media/${token}/${variant}`;
   const srcsetAttribute = (token: string, entries: readonly SrcsetEntry[]) =>
@@ -319,7 +327,7 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
     return generations.run(key, async () => {
       // A miss read before an earlier flight stored its result must not start a second generation.
       const stored = await cache.get(key).catch(() => undefined);
-      return stored ?? generate(hash, entry, variant, set);
+      return stored ?? shared.run(key, () => generate(hash, entry, variant, set));
     });
   }
 
@@ -339,7 +347,9 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
         'this media token is not one this gallery issued (altered, cut short, or signed with a secret it no longer holds): take media URLs from /caroulsel/data',
       );
     }
-    if (variant.startsWith('w') && !servedWidths.has(variant)) {
+    // A configured width, or one narrower than the widest (an image's own width between two steps,
+    // checked against the image's srcset once it is looked up): anything else reads nothing.
+    if (variant.startsWith('w') && !servedWidths.has(variant) && !(Number(variant.slice(1)) < widestServed)) {
       return mediaNotFound(
         `${variant} is not a width this gallery serves (${[...servedWidths].join(', ') || 'it serves none'}): take widths from an item's srcset`,
       );
@@ -364,7 +374,12 @@ export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHan
       if (request.method !== 'GET' && request.method !== 'HEAD')
         return methodNotAllowed(request.method, READ_ONLY);
       try {
-        return await componentFiles.answer(pathname.slice(ASSET_PREFIX.length), request.ifNoneMatch);
+        return await componentFiles.answer(
+          pathname.slice(ASSET_PREFIX.length),
+          request.ifNoneMatch,
+          undefined,
+          request.acceptEncoding,
+        );
       } catch (error) {
         // Our own installation is broken: the operators hear of it, the page gets the usual error body.
         logger.warn(`gallery component file failed: ${reasonOf(error)}`, { path: pathname });

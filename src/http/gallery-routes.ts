@@ -10,6 +10,7 @@ const COMPONENT_MODULES: readonly string[] = [
   'dom.js',
   'grid.js',
   'history.js',
+  'lightbox-loader.js',
   'lightbox.js',
   'list.js',
   'mount.js',

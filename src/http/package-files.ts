@@ -1,10 +1,10 @@
-import { createHash } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { pathToFileURL } from 'node:url';
 import { TaskAssociationError } from '../model/errors.js';
 import type { Answer } from './answer.js';
-import { matchesEtag, SECURITY_HEADERS } from './responses.js';
+import { createCompressedFiles, etagOf } from './compression.js';
+import { SECURITY_HEADERS } from './responses.js';
 
 /**
  * One of the package's own browser files (or a dependency's) could not be read: the installation is
@@ -69,7 +69,7 @@ const MAX_VARIANTS = 64;
 function loadedFile(name: string, bytes: Uint8Array): LoadedFile {
   return {
     bytes,
-    etag: `"${createHash('sha256').update(bytes).digest('base64url').slice(0, 27)}"`,
+    etag: etagOf(bytes),
     type: TYPES[name.slice(name.lastIndexOf('.'))] ?? 'application/octet-stream',
   };
 }
@@ -116,6 +116,7 @@ export function packageFiles(files: readonly string[], dependencies: readonly De
     return file;
   }
 
+  const compressed = createCompressedFiles();
   const variants = new Map<string, Promise<LoadedFile>>();
   function loadVariant(name: string, variant: FileVariant): Promise<LoadedFile> {
     const key = `${name}\n${variant.key}`;
@@ -136,26 +137,26 @@ export function packageFiles(files: readonly string[], dependencies: readonly De
      * The file as an answer: 200 with its bytes, or 304 when `ifNoneMatch` names its ETag. The
      * caller has checked `has(name)`; an unknown name is a 404 anyway. A file that cannot be read
      * throws a {@link PackageFileError}, for the caller to answer in its own error shape. With a
-     * `variant`, the variant's bytes are served instead of the file's.
+     * `variant`, the variant's bytes are served instead of the file's. With `acceptEncoding`, the
+     * bytes go brotli- or gzip-compressed when the request accepts it (compressed on the first such
+     * request, then kept), each coding with its own ETag.
      */
-    async answer(name: string, ifNoneMatch: string | null, variant?: FileVariant): Promise<Answer> {
+    async answer(
+      name: string,
+      ifNoneMatch: string | null,
+      variant?: FileVariant,
+      acceptEncoding: string | null = null,
+    ): Promise<Answer> {
       const headers = { ...SECURITY_HEADERS, 'Cache-Control': 'no-cache' };
       if (!allowed.has(name)) return { status: 404, headers };
       const file = await (variant === undefined ? load(name) : loadVariant(name, variant));
       // Revalidated on each use (no-cache): after an upgrade a page never runs last release's code,
       // and while nothing changed the answer is a body-less 304.
-      if (matchesEtag(ifNoneMatch, file.etag))
-        return { status: 304, headers: { ...headers, ETag: file.etag } };
-      return {
-        status: 200,
-        headers: {
-          ...headers,
-          'Content-Type': file.type,
-          'Content-Length': String(file.bytes.byteLength),
-          ETag: file.etag,
-        },
-        body: file.bytes,
-      };
+      return compressed.answer(
+        file,
+        { acceptEncoding, ifNoneMatch },
+        { ...headers, 'Content-Type': file.type },
+      );
     },
   };
 }

@@ -9,6 +9,7 @@ import { folderSource } from '../gallery/folder-source.js';
 import { GalleryConfigError } from '../gallery/gallery-errors.js';
 import type { GalleryLimitsInput } from '../gallery/limits.js';
 import type { GalleryLogger } from '../gallery/logger.js';
+import { loadSharp } from '../gallery/sharp-loader.js';
 import { createGalleryHandler } from './gallery-handler.js';
 import { toNodeListener } from './node-adapter.js';
 import { GALLERY_DEPENDENCY_FILES } from './package-files.js';
@@ -31,6 +32,14 @@ export interface GalleryServerOptions {
   readonly cacheDir?: string;
   /** Where index.html and its assets are (default the package's `web/`). */
   readonly webRoot?: string;
+  /**
+   * A Redis shared by several nodes (`redis://127.0.0.1:6379`): renditions are cached there instead
+   * of on disk, one node generates a cold rendition while the others wait for it, and every
+   * generation is counted under `<redisKeyPrefix>generations`. The nodes must share their secrets.
+   */
+  readonly redisUrl?: string;
+  /** Prefix of the Redis keys (default `caroulsel:media:`): one per gallery sharing a Redis. */
+  readonly redisKeyPrefix?: string;
   /** Token secrets; default one random secret per process (URLs change at each restart). */
   readonly secrets?: readonly string[];
   readonly limits?: GalleryLimitsInput;
@@ -57,14 +66,17 @@ export interface GalleryServer {
  * @example const { url, close } = await startGalleryServer({ port: 3000 });
  */
 export async function startGalleryServer(options: GalleryServerOptions = {}): Promise<GalleryServer> {
-  const cacheDir = options.cacheDir ?? DEFAULT_CACHE_DIR;
-  // Checked before listening: a refused folder stops the server with its reason, instead of a
-  // warning on every request of a gallery that would then never cache.
-  await openCacheDir(cacheDir);
+  const shared = options.redisUrl === undefined ? undefined : await sharedCache(options);
+  if (shared === undefined) {
+    // Checked before listening: a refused folder stops the server with its reason, instead of a
+    // warning on every request of a gallery that would then never cache.
+    await openCacheDir(options.cacheDir ?? DEFAULT_CACHE_DIR);
+  }
   const gallery = createGalleryHandler({
     source: folderSource(options.imagesDir ?? DEFAULT_IMAGES_DIR),
     secrets: options.secrets ?? [randomBytes(32).toString('base64url')],
-    cache: createDiskCache({ dir: cacheDir }),
+    cache: shared?.cache ?? createDiskCache({ dir: options.cacheDir ?? DEFAULT_CACHE_DIR }),
+    ...(shared === undefined ? {} : { onGenerate: shared.counted }),
     ...(options.limits === undefined ? {} : { limits: options.limits }),
     ...(options.logger === undefined ? {} : { logger: options.logger }),
   });
@@ -102,12 +114,37 @@ export async function startGalleryServer(options: GalleryServerOptions = {}): Pr
       { cause: error },
     );
   }
+  // Listening first, the image library right after: a start pays nothing for it, and it is
+  // loaded by the time the first image is asked for.
+  void loadSharp().catch(() => undefined);
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://${host}:${port}`,
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await shared?.close();
+    },
+  };
+}
+
+/**
+ * The Redis cache of several nodes, and the count of their generations. Loaded only when asked
+ * for: a node on its own never loads the Redis client.
+ */
+async function sharedCache(options: GalleryServerOptions) {
+  const { createRedisCache, redisClient } = await import('../gallery/cache/redis-cache.js');
+  const redis = redisClient(options.redisUrl as string);
+  const keyPrefix = options.redisKeyPrefix ?? 'caroulsel:media:';
+  const cache = createRedisCache({ redis, keyPrefix });
+  return {
+    cache,
+    /** Every decode of a source, on any node: what one generation per cold rendition is checked by. */
+    counted: () => {
+      redis.incr(`${keyPrefix}generations`).catch(() => undefined);
+    },
+    close: async () => {
+      await redis.quit().catch(() => undefined);
     },
   };
 }

@@ -1,6 +1,7 @@
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { type Answer, toWebHandler } from './answer.js';
+import { type Answer, type AnswerRequest, toWebHandler } from './answer.js';
+import { createCompressedFiles, etagOf } from './compression.js';
 import { bodyAnswer, errorAnswer, methodNotAllowed, notFound } from './responses.js';
 
 // A name, or a folder and a name (a component's modules): each starts with a letter or digit, so
@@ -35,7 +36,9 @@ async function holdsFolder(root: string, name: string): Promise<boolean> {
  * anything but the page's own files.
  */
 export function createWebRootHandler(webRoot: string): (request: Request) => Promise<Response> {
-  async function serve(pathname: string, folder: string | undefined, name: string): Promise<Answer> {
+  const compressed = createCompressedFiles();
+  async function serve(request: AnswerRequest, folder: string | undefined, name: string): Promise<Answer> {
+    const { pathname } = request;
     const type = TYPES[name.slice(name.lastIndexOf('.'))];
     if (type === undefined) return notFound(pathname, SERVED);
     const dir = folder === undefined ? webRoot : join(webRoot, folder);
@@ -47,15 +50,23 @@ export function createWebRootHandler(webRoot: string): (request: Request) => Pro
         : notFound(pathname, SERVED);
     }
     const bytes = await readFile(join(dir, name));
-    // The page's files change with each release of the package: revalidate instead of keeping them.
-    return bodyAnswer(bytes, { 'Content-Type': type, 'Cache-Control': 'no-cache' }, { csp: false });
+    // The page's files change with each release of the package: revalidate instead of keeping them
+    // (read each time, so an edited file is seen at once; compressed once per content).
+    const { headers } = bodyAnswer(
+      bytes,
+      { 'Content-Type': type, 'Cache-Control': 'no-cache' },
+      { csp: false },
+    );
+    const { 'Content-Length': _length, ...rest } = headers;
+    return compressed.answer({ bytes, etag: etagOf(bytes) }, request, rest);
   }
 
-  return toWebHandler(async ({ method, pathname }) => {
+  return toWebHandler(async (request) => {
+    const { method, pathname } = request;
     const match = ASSET_PATH.exec(pathname);
     const name = pathname === '/' ? 'index.html' : match?.[2];
     if (name === undefined) return notFound(pathname, SERVED);
     if (method !== 'GET' && method !== 'HEAD') return methodNotAllowed(method, 'GET, HEAD');
-    return serve(pathname, match?.[1], name);
+    return serve(request, match?.[1], name);
   });
 }

@@ -57,17 +57,20 @@ describe('srcset of the listed items', () => {
         [mediaPath('emerald-16x9.png', 'w960'), 960],
         [mediaPath('emerald-16x9.png', 'w1280'), 1280],
       ],
-      // 900x506: nothing wider than the image.
+      // 900x506: nothing wider than the image; its own width, between 640 and 960, closes the set.
       [
         [mediaPath('joy-preview.jpg', 'thumb'), 320],
         [mediaPath('joy-preview.jpg', 'w640'), 640],
+        [mediaPath('joy-preview.jpg', 'w900'), 900],
       ],
       // 256x256: the thumbnail alone, never enlarged.
       [[mediaPath('debian-logo-256.png', 'thumb'), 256]],
-      // 512x600 (portrait): the thumbnail is 273 wide, w320 is a rendition of its own.
+      // 512x600 (portrait): the thumbnail is 273 wide, w320 is a rendition of its own, and so is
+      // its own 512 px (it stopped at 320 and was stretched 3 times on a phone at DPR 3).
       [
         [mediaPath('grace_hopper.jpg', 'thumb'), 273],
         [mediaPath('grace_hopper.jpg', 'w320'), 320],
+        [mediaPath('grace_hopper.jpg', 'w512'), 512],
       ],
     ]);
     expect(items.map((item) => item.previewUrl)).toEqual(samples.map((name) => mediaPath(name, 'thumb')));
@@ -95,6 +98,18 @@ describe('srcset of the listed items', () => {
       { variant: 'thumb', width: 107 },
       { variant: 'w320', width: 320 },
     ]);
+  });
+
+  it('offers the image’s own width only between two steps, never past the widest step', () => {
+    const widths = (width: number, height: number) =>
+      srcsetOf({ width, height }, limits).map((entry) => entry.width);
+    // Between 640 and 960: the 700 px source is offered whole.
+    expect(widths(700, 400)).toEqual([320, 640, 700]);
+    // Wider than every step: the widest step is the limit the host chose.
+    expect(widths(1600, 900)).toEqual([320, 640, 960, 1280]);
+    // Exactly a step, or no wider than the thumbnail: nothing added.
+    expect(widths(960, 540)).toEqual([320, 640, 960]);
+    expect(widths(300, 200)).toEqual([300]);
   });
 
   it('offers the thumbnail alone with srcsetWidths [], and serves no width then', async () => {
@@ -254,11 +269,14 @@ describe('media paths that are not renditions', () => {
     ['W640', 'emerald-16x9.png', 'NOT_FOUND', /^nothing is served at .*\/W640: /],
     ['640', 'emerald-16x9.png', 'NOT_FOUND', /^nothing is served at .*\/640: /],
     [
-      'w641',
+      'w1281',
       'emerald-16x9.png',
       'MEDIA_NOT_FOUND',
-      /^w641 is not a width this gallery serves \(w320, w640, w960, w1280\)/,
+      /^w1281 is not a width this gallery serves \(w320, w640, w960, w1280\)/,
     ],
+    // Narrower than the widest step, so it could be an image's own width: not this image's.
+    ['w641', 'emerald-16x9.png', 'MEDIA_NOT_FOUND', /^this image \(1920x1080 px\) has no w641 rendition/],
+    ['w512', 'joy-preview.jpg', 'MEDIA_NOT_FOUND', /^this image \(900x\d+ px\) has no w512 rendition/],
     // Listed as the thumbnail, not as a width of its own.
     ['w320', 'emerald-16x9.png', 'MEDIA_NOT_FOUND', /^this image \(\d+x\d+ px\) has no w320 rendition/],
     // Wider than the 900 px image.

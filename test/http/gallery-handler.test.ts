@@ -48,7 +48,7 @@ describe('GET /caroulsel/data', () => {
       height: 600,
       placeholder: expect.stringMatching(/^[A-Za-z0-9+/]{20,60}={0,2}$/),
       // 512 px wide: the thumbnail (273 px) and the one configured width not wider than the image.
-      srcset: `${thumbPath(sampleImage('grace_hopper.jpg'))} 273w, /caroulsel/media/${tokenOf(sampleImage('grace_hopper.jpg'))}/w320 320w`,
+      srcset: `${thumbPath(sampleImage('grace_hopper.jpg'))} 273w, /caroulsel/media/${tokenOf(sampleImage('grace_hopper.jpg'))}/w320 320w, /caroulsel/media/${tokenOf(sampleImage('grace_hopper.jpg'))}/w512 512w`,
     });
     expect(items.map((item) => item.id)).toEqual(samples);
   });

@@ -125,6 +125,43 @@ describe('toNodeListener in a real Node http server', () => {
     expect(response.status).toBe(500);
     broken.close();
   });
+
+  it('answers the same on the direct path of its own handlers as through Request and Response', async () => {
+    // The same handler without its answerer attached: hono's bridge, web Request and Response.
+    const bridged = createServer(toNodeListener((request: Request) => gallery.handler(request)));
+    bridged.listen(0, '127.0.0.1');
+    await once(bridged, 'listening');
+    const other = `http://127.0.0.1:${(bridged.address() as AddressInfo).port}`;
+    try {
+      const items = await listItems((path) => fetch(base + path));
+      const thumb = items[0]?.previewUrl ?? '';
+      const etag = (await fetch(base + thumb)).headers.get('etag') ?? '';
+      const asked: [string, RequestInit][] = [
+        ['/caroulsel/data', {}],
+        [thumb, {}],
+        [thumb, { headers: { 'if-none-match': etag } }],
+        [thumb, { method: 'HEAD' }],
+        ['/caroulsel/media/forged/thumb', {}],
+        ['/assets/caroulsel-gallery/mount.js', { headers: { 'accept-encoding': 'br' } }],
+        ['/assets/caroulsel-gallery/mount.js?x=1', { headers: { 'accept-encoding': 'gzip' } }],
+      ];
+      const seen = async (origin: string, path: string, init: RequestInit) => {
+        const response = await fetch(origin + path, init);
+        const headers = Object.fromEntries([...response.headers].filter(([name]) => name !== 'date'));
+        return {
+          status: response.status,
+          headers,
+          body: Buffer.from(await response.arrayBuffer()).toString('base64'),
+        };
+      };
+      for (const [path, init] of asked) {
+        expect(await seen(base, path, init), path).toEqual(await seen(other, path, init));
+      }
+    } finally {
+      bridged.close();
+      await once(bridged, 'close');
+    }
+  });
 });
 
 /** Sends `requestLine` as it is over a socket (fetch would refuse to send a bad target) and returns the reply. */

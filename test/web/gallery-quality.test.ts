@@ -65,9 +65,13 @@ describe('No layout shift while the gallery loads', () => {
   ] as const;
   // Jumped to after the page has loaded, as the header's "Gallery" link does (without the click,
   // which would excuse the shift), and opened at that link's address.
+  // Scrolled to the page's end: the footer is in view while the list loads, and must stay there.
   const arrivals = [
     ['jumped to', '/'],
     ['opened at #gallery-title', '/#gallery-title'],
+    ['scrolled to the page end', '/#end'],
+    // The component's own compensation, for browsers without scroll anchoring (Safari).
+    ['scrolled to the page end, without scroll anchoring', '/#end-unanchored'],
   ] as const;
   for (const [screen, viewport, phone] of screens) {
     for (const [arrival, path] of arrivals) {
@@ -78,11 +82,20 @@ describe('No layout shift while the gallery loads', () => {
         await page.goto(`${ORIGIN}${path}`);
         if (path === '/')
           await page.evaluate(() => document.getElementById('gallery-title')?.scrollIntoView());
+        if (path === '/#end-unanchored')
+          await page.addStyleTag({ content: 'html, body, main, footer { overflow-anchor: none; }' });
+        if (path.startsWith('/#end'))
+          await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
         await gate.arrived;
         await page.waitForSelector('#gallery[data-state="loading"]', { state: 'attached' });
         await nextFrames(page);
+        const footer = () =>
+          page.evaluate(() => Math.round(document.querySelector('footer')?.getBoundingClientRect().top ?? 0));
+        const footerBefore = await footer();
         gate.release();
         await waitForSettledGrid();
+        // At the page's end the footer was in view: it stays exactly where it was.
+        if (path.startsWith('/#end')) expect(await footer()).toBe(footerBefore);
         const shift = await page.evaluate(() => (window as unknown as { layoutShift: number }).layoutShift);
         console.log(`layout shift on ${screen}, gallery ${arrival}: ${shift.toFixed(4)}`);
         expect(shift).toBeLessThanOrEqual(0.02);
@@ -207,13 +220,72 @@ describe('Robust and accessible', () => {
     await page.goto(`${ORIGIN}/#gallery-title`);
     await page.waitForSelector(`${CARD}[data-state="loaded"]`);
     await nextFrames(page);
-    expect(await page.locator(`${CARD} img`).first().getAttribute('loading')).toBe('lazy');
+    // The cards on screen are fetched at once and first; those far below wait, and come after.
+    const first = page.locator(`${CARD} img`).first();
+    expect([await first.getAttribute('loading'), await first.getAttribute('fetchpriority')]).toEqual([
+      'eager',
+      'high',
+    ]);
+    const last = page.locator(`${CARD} img`).last();
+    expect([await last.getAttribute('loading'), await last.getAttribute('fetchpriority')]).toEqual([
+      'lazy',
+      'low',
+    ]);
     expect(requested.has('0')).toBe(true);
     expect(requested.has('59')).toBe(false);
 
     await page.getByRole('link', { name: 'Copy 59', exact: true }).scrollIntoViewIfNeeded();
     await page.waitForSelector(`${CARD}[aria-label="Copy 59"][data-state="loaded"]`);
     expect(requested.has('59')).toBe(true);
+  });
+
+  it('fetches before the first thumbnail only the page, its styles, the modules it imports, the decoder and the list', async () => {
+    await homePage(PHONE, true);
+    const requested: string[] = [];
+    page.on('request', (request) => requested.push(new URL(request.url()).pathname));
+    let firstThumbnail = -1;
+    page.on('requestfinished', (request) => {
+      if (firstThumbnail < 0 && new URL(request.url()).pathname.startsWith('/caroulsel/media/'))
+        firstThumbnail = requested.length;
+    });
+    await page.goto(`${ORIGIN}/#gallery-title`);
+    await waitForSettledGrid();
+    const before = requested.slice(0, firstThumbnail).filter((path) => !path.startsWith('/caroulsel/media/'));
+    expect(new Set(before)).toEqual(
+      new Set([
+        '/',
+        '/assets/caroulsel-gallery.css',
+        '/assets/caroulsel-gallery.js',
+        ...[
+          'cards',
+          'dom',
+          'grid',
+          'lightbox-loader',
+          'list',
+          'mount',
+          'paging',
+          'placeholders',
+          'retry',
+          'sources',
+          'texts',
+        ].map((name) => `/assets/caroulsel-gallery/${name}.js`),
+        '/assets/thumbhash.js',
+        '/caroulsel/data',
+        // The demo page's own list of task sheets (not the gallery's).
+        '/demo/task-sheets',
+      ]),
+    );
+    // The lightbox (its adapter, its history and PhotoSwipe) waits until a card is pointed at.
+    expect(requested.filter((path) => /lightbox\.js|history\.js|photoswipe/.test(path))).toEqual([]);
+    await page.locator(CARD).first().hover();
+    await expect
+      .poll(() => requested.filter((path) => /lightbox\.js|history\.js|photoswipe/.test(path)).sort())
+      .toEqual([
+        '/assets/caroulsel-gallery/history.js',
+        '/assets/caroulsel-gallery/lightbox.js',
+        '/assets/photoswipe.css',
+        '/assets/photoswipe.esm.min.js',
+      ]);
   });
 
   it('announces the loaded grid politely, and an alt text of its own goes to the image', async () => {

@@ -9,9 +9,9 @@ const browser = useBrowser();
 
 // The real handler over the bundled images: the browser picks among the renditions it really lists.
 const IMAGES = [
-  ['Grace Hopper', 'grace_hopper.jpg'], // 512x600: thumb 273w, w320
+  ['Grace Hopper', 'grace_hopper.jpg'], // 512x600: thumb 273w, w320, w512 (its own width)
   ['Emerald', 'emerald-16x9.png'], // 1920x1080: thumb 320w, w640, w960, w1280
-  ['Joy', 'joy-preview.jpg'], // 900x506: thumb 320w, w640
+  ['Joy', 'joy-preview.jpg'], // 900x506: thumb 320w, w640, w900 (its own width)
   ['Debian logo', 'debian-logo-256.png'], // 256x256: thumb 256w alone
 ] as const;
 const handler = createGalleryHandler({
@@ -21,9 +21,9 @@ const handler = createGalleryHandler({
 });
 
 const PAGE = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>srcset test</title>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>srcset test</title>
 <link rel="stylesheet" href="/assets/caroulsel-gallery.css"></head>
-<body style="margin:0"><main><div id="gallery"></div></main>
+<body style="margin:0"><main><div id="above"></div><div id="gallery"></div></main>
 <script type="module">
 import { mountGallery } from '/assets/caroulsel-gallery.js';
 mountGallery(document.getElementById('gallery'));
@@ -47,17 +47,52 @@ interface Picked {
   offered: Record<string, number>;
   /** Device pixels the card's image box covers, over the chosen rendition's pixel width. */
   stretch: number;
+  /** The img's `loading` and `sizes` as the component set them. */
+  loading: string;
+  sizes: string;
 }
 
-/** Opens the gallery at this screen and reports, card by card, which rendition the browser chose. */
-async function picked(viewport: { width: number; height: number }, deviceScaleFactor: number) {
-  const context = await browser().newContext({ viewport, deviceScaleFactor });
+/**
+ * Opens the gallery at this screen and reports, card by card, which rendition the browser chose.
+ * `way` says how the images load: `near`, the gallery at the page's top (its images load at once,
+ * `sizes` their laid-out width); `lazy`, the gallery three screens down (loaded as it is scrolled
+ * to, `sizes="auto, …"`); `lazy-without-auto` plays a browser without `sizes="auto"` (Firefox,
+ * Safari): the component's media queries after `auto` decide alone.
+ */
+async function picked(
+  viewport: { width: number; height: number },
+  deviceScaleFactor: number,
+  way: 'near' | 'lazy' | 'lazy-without-auto' = 'near',
+) {
+  const withoutAuto = way === 'lazy-without-auto';
+  const context = await browser().newContext({ viewport, deviceScaleFactor, isMobile: viewport.width < 500 });
   contexts.push(context);
   const page: Page = await context.newPage();
+  if (withoutAuto) {
+    await page.addInitScript(() => {
+      const own = Object.getOwnPropertyDescriptor(HTMLImageElement.prototype, 'sizes');
+      Object.defineProperty(HTMLImageElement.prototype, 'sizes', {
+        get() {
+          return own?.get?.call(this);
+        },
+        set(value: string) {
+          own?.set?.call(this, value.replace(/^auto,\s*/, ''));
+        },
+      });
+    });
+  }
   await page.route(`${ORIGIN}/**`, async (route) => {
     const request = route.request();
     if (new URL(request.url()).pathname === '/') {
-      return route.fulfill({ contentType: 'text/html', body: PAGE });
+      // Three screens down, listed at once (a wide root margin): its cards wait to be scrolled to.
+      const spaced =
+        way === 'near'
+          ? PAGE
+          : PAGE.replace('<div id="above">', '<div id="above" style="height:300vh">').replace(
+              "mountGallery(document.getElementById('gallery'));",
+              "mountGallery(document.getElementById('gallery'), { rootMargin: '5000px' });",
+            );
+      return route.fulfill({ contentType: 'text/html', body: spaced });
     }
     const answer = await handler(new Request(request.url(), { headers: await request.allHeaders() }));
     return route.fulfill({
@@ -68,7 +103,7 @@ async function picked(viewport: { width: number; height: number }, deviceScaleFa
   });
   await page.goto(`${ORIGIN}/`);
   const images = page.getByRole('list', { name: 'Image gallery' }).getByRole('img');
-  await expect.poll(() => images.count()).toBe(IMAGES.length);
+  await expect.poll(() => images.count(), { timeout: 15_000 }).toBe(IMAGES.length);
   const result: Picked[] = [];
   for (const [title] of IMAGES) {
     const image = page.getByRole('img', { name: title });
@@ -88,7 +123,14 @@ async function picked(viewport: { width: number; height: number }, deviceScaleFa
         }
         const variant = node.currentSrc.slice(node.currentSrc.lastIndexOf('/') + 1);
         const box = node.getBoundingClientRect().width * window.devicePixelRatio;
-        return { title: name, variant, offered, stretch: box / (offered[variant] ?? Number.NaN) };
+        return {
+          title: name,
+          variant,
+          offered,
+          stretch: box / (offered[variant] ?? Number.NaN),
+          loading: node.loading,
+          sizes: node.getAttribute('sizes') ?? '',
+        };
       }, title),
     );
   }
@@ -99,33 +141,48 @@ async function picked(viewport: { width: number; height: number }, deviceScaleFa
 const widest = (card: Picked) => Object.entries(card.offered).sort((a, b) => b[1] - a[1])[0]?.[0] ?? 'none';
 
 describe('responsive thumbnails in Chromium', () => {
-  it('at DPR 1 on a desktop, picks the small renditions the cards need', async () => {
-    const cards = await picked({ width: 1280, height: 800 }, 1);
-    expect(cards.map((card) => [card.title, card.variant])).toEqual([
-      // 178 px wide card: the 273 px thumbnail is enough.
-      ['Grace Hopper', 'thumb'],
-      // 370 px wide cards: the 320 px thumbnail would be stretched, 640 is the next.
-      ['Emerald', 'w640'],
-      ['Joy', 'w640'],
-      ['Debian logo', 'thumb'],
-    ]);
-  });
-
-  it('at DPR 3 on a phone, picks wide renditions, so no card is stretched much beyond its source', async () => {
-    const cards = await picked({ width: 375, height: 812 }, 3);
-    expect(cards.map((card) => [card.title, card.variant])).toEqual([
-      ['Grace Hopper', 'w320'],
-      // A full-width card of ~360 px is ~1080 device pixels: Chromium takes 960 or 1280 (it rounds
-      // to the nearer density, and 3x falls between them).
-      ['Emerald', expect.stringMatching(/^w(960|1280)$/)],
-      ['Joy', 'w640'],
-      ['Debian logo', 'thumb'],
-    ]);
-    for (const card of cards) {
-      // The one thumbnail for every screen was stretched up to 3.8 times on this phone.
-      if (card.variant !== widest(card)) expect(card.stretch, card.title).toBeLessThanOrEqual(1.25);
+  const screens = [
+    ['a 375x812 phone', { width: 375, height: 812 }],
+    ['a 1280x800 desktop', { width: 1280, height: 800 }],
+  ] as const;
+  for (const way of ['near', 'lazy', 'lazy-without-auto'] as const) {
+    for (const [screen, viewport] of screens) {
+      for (const dpr of [1, 2, 3]) {
+        const how = {
+          near: ', on screen',
+          lazy: ', loaded lazily',
+          'lazy-without-auto': ', lazily without sizes="auto"',
+        }[way];
+        it(`on ${screen} at DPR ${dpr}${how}, no image is stretched past 1.25x where its source is large enough`, async () => {
+          const cards = await picked(viewport, dpr, way);
+          console.log(
+            `${screen} DPR ${dpr}${how}: ${cards.map((card) => `${card.title} ${card.variant} x${card.stretch.toFixed(2)}`).join(', ')}`,
+          );
+          for (const card of cards) {
+            // On screen: loaded at once, sized by its laid-out width; further down: lazy, `auto` first.
+            if (way === 'near')
+              expect([card.loading, card.sizes]).toEqual(['eager', expect.stringMatching(/^\d+px$/)]);
+            else
+              expect([card.loading, card.sizes]).toEqual([
+                'lazy',
+                expect.stringMatching(way === 'lazy' ? /^auto, \(max-width: / : /^\(max-width: /),
+              ]);
+            // The widest file offered is the source's own limit (or the host's widest step).
+            if (card.variant !== widest(card)) expect(card.stretch, card.title).toBeLessThanOrEqual(1.25);
+          }
+          // On a phone at DPR 3, the 512 px portrait is offered whole: it stopped at 320 (x3.07).
+          if (viewport.width < 500 && dpr === 3) {
+            expect(cards.find((card) => card.title === 'Grace Hopper')?.variant).toBe('w512');
+          }
+        });
+      }
     }
-    expect(cards.find((card) => card.title === 'Emerald')?.stretch).toBeLessThanOrEqual(1.25);
+  }
+
+  it('at DPR 1 on a desktop, still picks the small renditions the cards need', async () => {
+    const cards = await picked({ width: 1280, height: 800 }, 1);
+    expect(cards.find((card) => card.title === 'Debian logo')?.variant).toBe('thumb');
+    expect(cards.find((card) => card.title === 'Grace Hopper')?.variant).toMatch(/^(thumb|w320)$/);
   });
 });
 

@@ -1,7 +1,8 @@
 // @ts-check
 /**
  * The helpers every part of the gallery shares: the block's class name, building an element, moving
- * focus, telling a plain click from one with a modifier, and where the dependencies' files are.
+ * focus, telling a plain click from one with a modifier, where the dependencies' files are, and the
+ * item a `#photo=` link names.
  */
 
 /** The BEM block: every class the gallery sets starts with it (the CSS and host themes use them). */
@@ -17,6 +18,23 @@ const entryFolder = new URL('../', here);
 
 /** @param {string} name a dependency file's name, e.g. `thumbhash.js` */
 export const assetUrl = (name) => new URL(name, entryFolder).href;
+
+/** The URL fragment that names the image the lightbox shows, so a shared link opens it. */
+export const HASH_PREFIX = '#photo=';
+
+/**
+ * The item id the URL's fragment names, if any. Here rather than with the rest of the history
+ * (`history.js`): the gallery reads it at mount, before the lightbox's modules are loaded.
+ */
+export function hashId() {
+  const { hash } = window.location;
+  if (!hash.startsWith(HASH_PREFIX)) return undefined;
+  try {
+    return decodeURIComponent(hash.slice(HASH_PREFIX.length));
+  } catch {
+    return undefined;
+  }
+}
 
 /**
  * @template {keyof HTMLElementTagNameMap} K

@@ -4,10 +4,10 @@
  * link opens it), and the entry the opening pushes is marked, so Back leaves it and closes it.
  */
 
+import { HASH_PREFIX } from './dom.js';
 import { isRecord } from './list.js';
 
-/** The URL fragment that names the image the lightbox shows, so a shared link opens it. */
-const HASH_PREFIX = '#photo=';
+export { hashId } from './dom.js';
 
 /** Marks the history entry the lightbox pushed: Back leaves it, which closes the lightbox. */
 const HISTORY_KEY = 'caroulselGalleryLightbox';
@@ -17,17 +17,6 @@ export const LIGHTBOX_STATE = Object.freeze({ [HISTORY_KEY]: true });
 
 /** The URL fragment naming item `id`. @param {string} id */
 export const photoUrl = (id) => HASH_PREFIX + encodeURIComponent(id);
-
-/** The item id the URL's fragment names, if any. */
-export function hashId() {
-  const { hash } = window.location;
-  if (!hash.startsWith(HASH_PREFIX)) return undefined;
-  try {
-    return decodeURIComponent(hash.slice(HASH_PREFIX.length));
-  } catch {
-    return undefined;
-  }
-}
 
 /** Whether `state` is that of an entry the lightbox pushed. @param {unknown} state */
 export function isLightboxEntry(state) {

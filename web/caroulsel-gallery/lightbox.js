@@ -22,6 +22,8 @@ import { hashId, isLightboxEntry, LIGHTBOX_STATE, photoUrl, urlWithoutHash } fro
  * @property {boolean} [fromHistory] closed by Back, so the history needs no step of its own
  */
 
+/** @typedef {ReturnType<typeof createLightbox>} Lightbox */
+
 /** How many pages past those shown a shared link's item is looked for (960 items at the default size). */
 const SEEK_PAGES = 20;
 
@@ -290,6 +292,10 @@ export function createLightbox({ doc, labels, cards, pager, gridShown, alive }) 
       const warm = () => void loadPhotoSwipe(doc).catch(() => {});
       list.addEventListener('pointerover', warm, { once: true });
       list.addEventListener('focusin', warm, { once: true });
+    },
+    /** Fetches PhotoSwipe now (the grid was pointed at or focused before this module loaded). */
+    warm() {
+      void loadPhotoSwipe(doc).catch(() => {});
     },
     /**
      * Cards were added from `first` on: an open lightbox counts them at once, and shows the first

@@ -5,10 +5,9 @@
  * polite live region says each phase. The grid, its paging and the lightbox are parts of their own.
  */
 
-import { BLOCK, create, focusWithin } from './dom.js';
+import { BLOCK, create, focusWithin, hashId } from './dom.js';
 import { createGrid } from './grid.js';
-import { hashId } from './history.js';
-import { createLightbox } from './lightbox.js';
+import { lazyLightbox } from './lightbox-loader.js';
 import { fetchPage } from './list.js';
 import { loadMoreAtEnd } from './paging.js';
 import { loadDecoder } from './placeholders.js';
@@ -99,7 +98,7 @@ export function mountGallery(element, options = {}) {
   /** Whether focus follows the content a retry brings (see keepFocus). */
   let focusFollows = false;
   const lightbox = useLightbox
-    ? createLightbox({
+    ? lazyLightbox({
         doc,
         labels,
         cards: () => grid?.cards ?? [],
@@ -238,9 +237,11 @@ export function mountGallery(element, options = {}) {
     });
     grid = shown;
     lightbox?.warmOn(shown.list);
+    const keep = keepWhatFollows();
     show(shown.list);
     setState('grid');
     shown.append(items);
+    keep();
     announceCount();
     const firstCard = shown.cards[0]?.card;
     if (firstCard !== undefined) keepFocus(firstCard);
@@ -268,6 +269,26 @@ export function mountGallery(element, options = {}) {
       });
     }
     void lightbox?.openNamedInUrl();
+  }
+
+  /**
+   * Keeps what follows the gallery where it is on screen when the loader gives way to a taller grid
+   * while the visitor sees the page below the gallery (scrolled to the page's end on a phone, where
+   * one column of cards is much taller than the screen the loader reserved): the grid then grows
+   * upwards, out of view, instead of pushing the footer away. The browser's scroll anchoring does
+   * this where it has it (the loading gallery is no anchor: see the CSS); this covers one without
+   * it (Safari) or a page that turned it off. Returns what to call once the grid is in place.
+   * @returns {() => void}
+   */
+  function keepWhatFollows() {
+    const view = doc.defaultView;
+    const before = element.getBoundingClientRect().bottom;
+    // Only when something below the gallery is on screen: otherwise growing moves nothing seen.
+    if (view === null || before >= view.innerHeight) return () => {};
+    return () => {
+      const moved = element.getBoundingClientRect().bottom - before;
+      if (moved > 0.5) view.scrollBy(0, moved);
+    };
   }
 
   /**

@@ -37,26 +37,78 @@ export function createThumbnail(doc, item) {
  * @param {HTMLElement} gallery whose row height the card's width follows
  */
 export function setSources(image, item, gallery) {
+  // A card already on screen (or about to be) is fetched at once and first: waiting for the lazy
+  // loader's next look at the layout costs a slow phone a frame or more before its first request.
+  // The others stay lazy, and low, so what is near the viewport goes first.
+  const box = nearViewportBox(image);
+  if (box !== undefined) {
+    image.loading = 'eager';
+    image.fetchPriority = 'high';
+  } else {
+    image.fetchPriority = 'low';
+  }
   if (item.srcset !== undefined) {
-    // The browser picks one of them by the card's width and the screen's pixel density.
-    image.sizes = sizesOf(item, gallery);
+    // The browser picks one of them by the card's width and the screen's pixel density: an image
+    // loaded now by the width the grid gave it (`auto` is for lazy images only: an eager one would
+    // read the whole list as 100vw), a lazy one by its box when it loads.
+    image.sizes = box === undefined ? sizesOf(item, gallery) : `${Math.ceil(box.width)}px`;
     image.srcset = item.srcset;
   }
   image.src = item.previewUrl;
 }
 
 /**
- * The img `sizes` for the grid's CSS: a card's width is its ratio times the row height (its flex
- * basis; growing to fill a row adds little), never more than the gallery, which is at most the
- * viewport. The row height is read from the themable custom property, so a taller theme gets
- * sharper images too.
+ * The img `sizes`: `auto` first, so a browser that has it (Chromium) picks the file by the box the
+ * grid really gave the image (lazy images are laid out before they load), whatever the breakpoint,
+ * the row's fill or the theme. After it, for browsers without `auto`, the same layout in media
+ * queries: below the one-column breakpoint (the grid's container query, a gallery narrower than
+ * 30rem) a card is the gallery's whole width; above it, its ratio times the row height (its flex
+ * basis; growing to fill a row adds little), never more than the gallery. The gallery's width is the
+ * viewport's less what the page puts beside it, measured once a batch of cards.
  *
  * @param {GalleryItem} item
  * @param {HTMLElement} gallery
  */
 function sizesOf(item, gallery) {
+  const { rowHeight, aside, oneColumnBelow } = layoutOf(gallery);
   const ratio = item.width !== undefined && item.height !== undefined ? item.width / item.height : 4 / 3;
+  const galleryWidth = `calc(100vw - ${aside}px)`;
+  return `auto, (max-width: ${oneColumnBelow}px) ${galleryWidth}, min(${galleryWidth}, calc(${ratio.toFixed(4)} * ${rowHeight}))`;
+}
+
+/**
+ * The image's box when it is on screen or within half a screen below it, else `undefined`.
+ * @param {HTMLImageElement} image
+ * @returns {DOMRect | undefined}
+ */
+function nearViewportBox(image) {
+  const view = image.ownerDocument.defaultView;
+  if (view === null) return undefined;
+  const box = image.getBoundingClientRect();
+  if (box.width === 0 && box.height === 0) return undefined;
+  return box.bottom > 0 && box.top < view.innerHeight * 1.5 ? box : undefined;
+}
+
+/** @type {WeakMap<HTMLElement, { rowHeight: string, aside: number, oneColumnBelow: number }>} */
+const layouts = new WeakMap();
+
+/**
+ * What the sizes of a gallery's cards are written from, read once for all the cards appended in one
+ * task (each read forces a layout, and cards are appended between them).
+ * @param {HTMLElement} gallery
+ */
+function layoutOf(gallery) {
+  const known = layouts.get(gallery);
+  if (known !== undefined) return known;
+  const view = gallery.ownerDocument.defaultView;
   const rowHeight =
     getComputedStyle(gallery).getPropertyValue('--caroulsel-gallery-row-height').trim() || '13rem';
-  return `min(100vw, calc(${ratio.toFixed(4)} * ${rowHeight}))`;
+  const viewport = view?.innerWidth ?? gallery.clientWidth;
+  const aside = Math.max(0, Math.round(viewport - gallery.getBoundingClientRect().width));
+  // The container query's 30rem, in the root's font size, as a viewport width.
+  const rem = Number.parseFloat(getComputedStyle(gallery.ownerDocument.documentElement).fontSize) || 16;
+  const layout = { rowHeight, aside, oneColumnBelow: Math.round(30 * rem + aside) };
+  layouts.set(gallery, layout);
+  queueMicrotask(() => layouts.delete(gallery));
+  return layout;
 }

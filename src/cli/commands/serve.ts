@@ -10,6 +10,8 @@ const options = {
   port: { type: 'string', default: '3000' },
   images: { type: 'string' },
   cache: { type: 'string' },
+  redis: { type: 'string' },
+  'redis-prefix': { type: 'string' },
 } as const;
 
 /** `$CAROULSEL_SECRET`, comma-separated for rotation (the first signs); unset: random per process. */
@@ -20,13 +22,18 @@ function secretsFrom(io: CliIo): string[] | undefined {
 }
 
 export const command: Command = {
-  usage: 'serve [--port 3000] [--images DIR] [--cache DIR]',
+  usage: 'serve [--port 3000] [--images DIR] [--cache DIR | --redis URL [--redis-prefix P]]',
   summary:
     'Serves the home gallery and its page on 127.0.0.1 until Ctrl-C. URLs are signed with $CAROULSEL_SECRET (comma-separated to rotate; unset: random per run).',
   options: [
     ['--port PORT', 'the port to serve on (default 3000; 0 picks a free one)'],
     ['--images DIR', 'the folder of images to show (default the bundled examples/images)'],
     ['--cache DIR', "the media cache folder (default the user's cache folder)"],
+    [
+      '--redis URL',
+      'a Redis shared by several nodes (redis://127.0.0.1:6379): renditions cached there, one node generates each, generations counted under <prefix>generations',
+    ],
+    ['--redis-prefix P', 'prefix of the Redis keys (default caroulsel:media:)'],
   ],
   example: 'CAROULSEL_SECRET=change-me-16-chars-or-more task-association serve --port 8080 --images ./photos',
   async run(args, io) {
@@ -44,6 +51,8 @@ export const command: Command = {
       port,
       ...(imagesDir === undefined ? {} : { imagesDir }),
       ...(values.cache === undefined ? {} : { cacheDir: resolve(values.cache) }),
+      ...(values.redis === undefined ? {} : { redisUrl: values.redis }),
+      ...(values['redis-prefix'] === undefined ? {} : { redisKeyPrefix: values['redis-prefix'] }),
       ...(secrets === undefined ? {} : { secrets }),
       logger: { warn: (message) => say(io, message) },
     });
