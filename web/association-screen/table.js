@@ -15,8 +15,9 @@ import { BLOCK, button } from './dom.js';
 import { fill } from './labels.js';
 import { attachTableKeys } from './table-keys.js';
 import { attachTablePaste } from './table-paste.js';
+import { makeRowElement, paintCell, ROW_HEIGHT } from './table-rows.js';
 import { createTableSave } from './table-save.js';
-import { checkTyped, formatValue, isFractional, isWholeNumber, metricLabel, sameValue } from './values.js';
+import { checkTyped, formatValue, metricLabel, sameValue } from './values.js';
 
 /** @typedef {import('./api.js').SheetRow} SheetRow */
 /** @typedef {import('./api.js').MetricColumn} MetricColumn */
@@ -26,8 +27,8 @@ import { checkTyped, formatValue, isFractional, isWholeNumber, metricLabel, same
 
 /** Rows asked per `part=sheet` request: the server's largest page. */
 export const SHEET_PAGE_SIZE = 1000;
-/** Every row's height in pixels: rows are placed by index, so none may grow. */
-export const ROW_HEIGHT = 64;
+export { ROW_HEIGHT };
+
 /** Rows rendered beyond each edge of the view, so a quick scroll or a key press finds them ready. */
 const OVERSCAN = 8;
 
@@ -443,91 +444,15 @@ export function createTable(ctx, hooks) {
     if (at !== undefined) refreshRow(at);
   }
 
-  /** What a cell says of itself, and its kind (for its colour). @param {TableCell} cell */
-  function noteOf(cell) {
-    if (cell.conflict !== undefined) {
-      const { conflict } = cell;
-      const theirs = ctx.say.value(conflict.theirs, cell.column);
-      return {
-        kind: 'conflict',
-        text:
-          conflict.changedBy === null
-            ? fill(labels.tableConflictCellUnknown, { theirs })
-            : fill(labels.tableConflictCell, {
-                user: ctx.say.user(conflict.changedBy),
-                at: conflict.changedAt ? ctx.say.when(conflict.changedAt) : '',
-                theirs,
-              }),
-      };
-    }
-    if (cell.error !== undefined) return { kind: 'error', text: cell.error };
-    if (cell.copied !== undefined)
-      return { kind: 'copied', text: fill(labels.sourceCopied, { id: cell.copied }) };
-    if (isChanged(cell)) return { kind: 'edited', text: labels.sourceEdited };
-    const kind = cell.source === 'saved' ? 'saved' : cell.source?.startsWith('default') ? 'default' : 'none';
-    return { kind, text: ctx.say.source(cell.source, cell.preset) };
-  }
-
   /** The element of one row of `view`. @param {number} viewIndex */
   function rowElement(viewIndex) {
     const row = /** @type {TableRow} */ (rows[/** @type {number} */ (view[viewIndex])]);
-    const element = create('div', `${BLOCK}__table-row`);
-    element.setAttribute('role', 'row');
-    element.setAttribute('aria-rowindex', String(viewIndex + 2));
-    element.style.transform = `translateY(${viewIndex * ROW_HEIGHT}px)`;
-    const locked = row.data.editable === false;
-    if (locked) element.classList.add(`${BLOCK}__table-row--read-only`);
-    const header = create('div', `${BLOCK}__table-activity`);
-    header.setAttribute('role', 'rowheader');
-    const label = create('span', `${BLOCK}__table-label`, row.data.label);
-    const trail = row.data.path.map((step) => step.label).join(' › ');
-    // Cut short on a phone: the whole label and path show on hover (and are the row header's text).
-    header.title = trail ? `${row.data.label}\n${trail}` : row.data.label;
-    header.append(label);
-    if (trail) header.append(create('span', `${BLOCK}__table-path`, trail));
-    if (locked) header.append(create('span', `${BLOCK}__lock`, labels.readOnly));
-    element.append(header);
-    row.cells.forEach((cell, col) => {
-      const box = create('div', `${BLOCK}__table-cell`);
-      box.setAttribute('role', 'gridcell');
-      if (locked) box.setAttribute('aria-readonly', 'true');
-      const input = create('input', `${BLOCK}__table-input`);
-      input.type = 'text';
-      input.autocomplete = 'off';
-      input.spellcheck = false;
-      input.setAttribute('aria-label', metricLabel(cell.column));
-      input.inputMode = isWholeNumber(cell.column.dataType)
-        ? 'numeric'
-        : isFractional(cell.column.dataType)
-          ? 'decimal'
-          : 'text';
-      input.dataset.row = String(viewIndex);
-      input.dataset.col = String(col);
-      input.dataset.locked = String(locked);
-      input.readOnly = locked || saving;
-      input.tabIndex = -1;
-      const said = create('span', `${BLOCK}__table-source`);
-      said.id = `${ctx.uid}-cell-${row.index}-${col}`;
-      input.setAttribute('aria-describedby', said.id);
-      box.append(input, said);
-      element.append(box);
-      drawCell(row, cell, box);
-    });
-    return element;
+    return makeRowElement(ctx, row, viewIndex, { saving, isChanged });
   }
 
   /** @param {TableRow} row @param {TableCell} cell @param {Element} box */
   function drawCell(row, cell, box) {
-    const input = box.querySelector('input');
-    const said = box.querySelector(`.${BLOCK}__table-source`);
-    if (!input || !(said instanceof HTMLElement)) return;
-    if (input.value !== cell.text) input.value = cell.text;
-    const { kind, text } = noteOf(cell);
-    said.textContent = text;
-    said.title = text;
-    box.className = `${BLOCK}__table-cell ${BLOCK}__table-cell--${kind}`;
-    input.setAttribute('aria-invalid', String(kind === 'error' || kind === 'conflict'));
-    if (row.data.editable === false) box.classList.add(`${BLOCK}__table-cell--locked`);
+    paintCell(ctx, row, cell, box, isChanged(cell));
   }
 
   /** @param {number} viewIndex @param {number} col */

@@ -1,0 +1,116 @@
+// @ts-check
+/**
+ * The table view's rows as elements (see table.js): one row's header (label, path, read-only) and
+ * inputs, and each cell's value with what is said of it. Rows are placed by index at a fixed height,
+ * so the table can render only the rows in view.
+ */
+
+import { BLOCK } from './dom.js';
+import { fill } from './labels.js';
+import { isFractional, isWholeNumber, metricLabel } from './values.js';
+
+/** @typedef {import('./dom.js').ScreenContext} ScreenContext */
+/** @typedef {import('./table.js').TableRow} TableRow */
+/** @typedef {import('./table.js').TableCell} TableCell */
+
+/** Every row's height in pixels: rows are placed by index, so none may grow. */
+export const ROW_HEIGHT = 64;
+
+/**
+ * What a cell says of itself, and its kind (for its colour).
+ * @param {ScreenContext} ctx @param {TableCell} cell @param {boolean} edited whether the person changed it
+ */
+function noteOf(ctx, cell, edited) {
+  const { labels } = ctx;
+  if (cell.conflict !== undefined) {
+    const { conflict } = cell;
+    const theirs = ctx.say.value(conflict.theirs, cell.column);
+    return {
+      kind: 'conflict',
+      text:
+        conflict.changedBy === null
+          ? fill(labels.tableConflictCellUnknown, { theirs })
+          : fill(labels.tableConflictCell, {
+              user: ctx.say.user(conflict.changedBy),
+              at: conflict.changedAt ? ctx.say.when(conflict.changedAt) : '',
+              theirs,
+            }),
+    };
+  }
+  if (cell.error !== undefined) return { kind: 'error', text: cell.error };
+  if (cell.copied !== undefined)
+    return { kind: 'copied', text: fill(labels.sourceCopied, { id: cell.copied }) };
+  if (edited) return { kind: 'edited', text: labels.sourceEdited };
+  const kind = cell.source === 'saved' ? 'saved' : cell.source?.startsWith('default') ? 'default' : 'none';
+  return { kind, text: ctx.say.source(cell.source, cell.preset) };
+}
+
+/**
+ * The element of one shown row, placed by its place in the view.
+ * @param {ScreenContext} ctx @param {TableRow} row @param {number} viewIndex
+ * @param {{ saving: boolean, isChanged: (cell: TableCell) => boolean }} state
+ */
+export function makeRowElement(ctx, row, viewIndex, { saving, isChanged }) {
+  const { create, labels } = ctx;
+  const element = create('div', `${BLOCK}__table-row`);
+  element.setAttribute('role', 'row');
+  element.setAttribute('aria-rowindex', String(viewIndex + 2));
+  element.style.transform = `translateY(${viewIndex * ROW_HEIGHT}px)`;
+  const locked = row.data.editable === false;
+  if (locked) element.classList.add(`${BLOCK}__table-row--read-only`);
+  const header = create('div', `${BLOCK}__table-activity`);
+  header.setAttribute('role', 'rowheader');
+  const label = create('span', `${BLOCK}__table-label`, row.data.label);
+  const trail = row.data.path.map((step) => step.label).join(' › ');
+  // Cut short on a phone: the whole label and path show on hover (and are the row header's text).
+  header.title = trail ? `${row.data.label}\n${trail}` : row.data.label;
+  header.append(label);
+  if (trail) header.append(create('span', `${BLOCK}__table-path`, trail));
+  if (locked) header.append(create('span', `${BLOCK}__lock`, labels.readOnly));
+  element.append(header);
+  row.cells.forEach((cell, col) => {
+    const box = create('div', `${BLOCK}__table-cell`);
+    box.setAttribute('role', 'gridcell');
+    if (locked) box.setAttribute('aria-readonly', 'true');
+    const input = create('input', `${BLOCK}__table-input`);
+    input.type = 'text';
+    input.autocomplete = 'off';
+    input.spellcheck = false;
+    input.setAttribute('aria-label', metricLabel(cell.column));
+    input.inputMode = isWholeNumber(cell.column.dataType)
+      ? 'numeric'
+      : isFractional(cell.column.dataType)
+        ? 'decimal'
+        : 'text';
+    input.dataset.row = String(viewIndex);
+    input.dataset.col = String(col);
+    input.dataset.locked = String(locked);
+    input.readOnly = locked || saving;
+    input.tabIndex = -1;
+    const said = create('span', `${BLOCK}__table-source`);
+    said.id = `${ctx.uid}-cell-${row.index}-${col}`;
+    input.setAttribute('aria-describedby', said.id);
+    box.append(input, said);
+    element.append(box);
+    paintCell(ctx, row, cell, box, isChanged(cell));
+  });
+  return element;
+}
+
+/**
+ * Shows a cell's value and what is said of it (its kind as a class, for its colour).
+ * @param {ScreenContext} ctx @param {TableRow} row @param {TableCell} cell @param {Element} box
+ * @param {boolean} edited
+ */
+export function paintCell(ctx, row, cell, box, edited) {
+  const input = box.querySelector('input');
+  const said = box.querySelector(`.${BLOCK}__table-source`);
+  if (!input || !(said instanceof HTMLElement)) return;
+  if (input.value !== cell.text) input.value = cell.text;
+  const { kind, text } = noteOf(ctx, cell, edited);
+  said.textContent = text;
+  said.title = text;
+  box.className = `${BLOCK}__table-cell ${BLOCK}__table-cell--${kind}`;
+  input.setAttribute('aria-invalid', String(kind === 'error' || kind === 'conflict'));
+  if (row.data.editable === false) box.classList.add(`${BLOCK}__table-cell--locked`);
+}
