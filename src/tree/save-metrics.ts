@@ -187,14 +187,7 @@ async function savePlanned(
  * whose tables predate them until `db sync` runs.
  */
 function missingSharedTable(error: unknown): string | undefined {
-  if (
-    typeof error !== 'object' ||
-    error === null ||
-    !('code' in error) ||
-    error.code !== 'ER_NO_SUCH_TABLE'
-  ) {
-    return undefined;
-  }
+  if (codeOf(error) !== 'ER_NO_SUCH_TABLE') return undefined;
   const message = error instanceof Error ? error.message : '';
   return [HISTORY_TABLE, REQUEST_TABLE, LOCK_TABLE].find((table) => message.includes(`.${table}'`));
 }
@@ -770,19 +763,16 @@ const RETRYABLE = new Set([
   'ER_UNKNOWN_COM_ERROR',
 ]);
 
-/** A Galera node that is not part of the cluster's primary component (or not yet joined) refuses with 1047. */
-function isNodeNotReady(error: unknown): boolean {
-  return (
-    typeof error === 'object' && error !== null && 'code' in error && error.code === 'ER_UNKNOWN_COM_ERROR'
-  );
+/** The driver's error code (`ER_...`) of a failed statement, if it has one. */
+function codeOf(error: unknown): string | undefined {
+  const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
+  return typeof code === 'string' ? code : undefined;
 }
+
+/** A Galera node that is not part of the cluster's primary component (or not yet joined) refuses with 1047. */
+const isNodeNotReady = (error: unknown) => codeOf(error) === 'ER_UNKNOWN_COM_ERROR';
 
 /** A deadlock, or on a Galera cluster a transaction that lost at certification (both 1213). */
-function isLostRace(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && 'code' in error && error.code === 'ER_LOCK_DEADLOCK';
-}
+const isLostRace = (error: unknown) => codeOf(error) === 'ER_LOCK_DEADLOCK';
 
-function isRetryable(error: unknown): boolean {
-  const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
-  return typeof code === 'string' && RETRYABLE.has(code);
-}
+const isRetryable = (error: unknown) => RETRYABLE.has(codeOf(error) ?? '');
