@@ -6,13 +6,14 @@
  * from; its answer always lands on its own activity (Esc and Cancel wait for it).
  */
 
-import { failureOf, problemOf } from './api.js';
+import { problemOf } from './api.js';
 import { createConfirm } from './confirm.js';
 import { createConflicts } from './conflicts.js';
 import { BLOCK, button, statusRegion } from './dom.js';
 import { createFields } from './fields.js';
 import { createHistory } from './history.js';
 import { fill } from './labels.js';
+import { sendEntry } from './modal-send.js';
 import { formatValue } from './values.js';
 
 /** @typedef {import('./tree.js').TreeNode} TreeNode */
@@ -198,38 +199,15 @@ export function createModal(ctx, tree, treeMetrics) {
   async function send(node, entry, what) {
     setBusy(true, what);
     const mine = session;
-    const stillOpen = () => {
-      const open = session === mine && dialog.open;
-      if (open) setBusy(false);
-      return open;
-    };
-    const offline = ctx.offline;
-    /** Into the outbox: offline, entries waiting before it, or a save that got no answer. @param {boolean} tried */
-    const queue = async (tried) => {
-      if (!offline) return undefined;
-      try {
-        await offline.queue(node, entry, tried);
-        if (deciding) await offline.resolved(deciding);
-        return ctx.destroyed() ? undefined : { queued: true, stillOpen: stillOpen() };
-      } catch (error) {
-        return ctx.destroyed()
-          ? undefined
-          : { failure: failureOf(error, labels.networkError), stillOpen: stillOpen() };
-      }
-    };
-    if (offline?.shouldQueue()) return queue(false);
-    try {
-      const answer = await ctx.api.put(entry);
-      if (deciding) await ctx.offline?.resolved(deciding);
-      return ctx.destroyed() ? undefined : { answer, stillOpen: stillOpen() };
-    } catch (error) {
-      if (ctx.destroyed()) return undefined;
-      const failure = failureOf(error, labels.networkError);
-      // No answer: kept to be sent again under the same request id (applied once either way).
-      if (failure.status === 0 && offline) return queue(true);
-      if (failure.conflicted) treeMetrics.refreshTwins(node);
-      return { failure, stillOpen: stillOpen() };
-    }
+    return sendEntry(ctx, node, entry, {
+      deciding,
+      stillOpen: () => {
+        const open = session === mine && dialog.open;
+        if (open) setBusy(false);
+        return open;
+      },
+      conflicted: (stale) => treeMetrics.refreshTwins(stale),
+    });
   }
 
   /**

@@ -6,7 +6,7 @@
  * Right move the caret inside the cell; typing replaces the cell (its value is selected on entering).
  */
 
-import { ROW_HEIGHT } from './table.js';
+import { ROW_HEIGHT } from './table-rows.js';
 
 /** @param {import('./table.js').Table} table */
 export function attachTableKeys(table) {

@@ -10,8 +10,8 @@ import { fill } from './labels.js';
 import { isFractional, isWholeNumber, metricLabel } from './values.js';
 
 /** @typedef {import('./dom.js').ScreenContext} ScreenContext */
-/** @typedef {import('./table.js').TableRow} TableRow */
-/** @typedef {import('./table.js').TableCell} TableCell */
+/** @typedef {import('./table-model.js').TableRow} TableRow */
+/** @typedef {import('./table-model.js').TableCell} TableCell */
 
 /** Every row's height in pixels: rows are placed by index, so none may grow. */
 export const ROW_HEIGHT = 64;

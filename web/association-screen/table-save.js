@@ -16,8 +16,8 @@ import { checkTyped } from './values.js';
 
 /** @typedef {import('./api.js').MetricEntry} MetricEntry */
 /** @typedef {import('./api.js').MetricValue} MetricValue */
-/** @typedef {import('./table.js').TableRow} TableRow */
-/** @typedef {import('./table.js').TableCell} TableCell */
+/** @typedef {import('./table-model.js').TableRow} TableRow */
+/** @typedef {import('./table-model.js').TableCell} TableCell */
 
 /**
  * @param {import('./dom.js').ScreenContext} ctx

@@ -1,0 +1,57 @@
+// @ts-check
+/**
+ * How the modal sends one entry: to the server, or into the offline outbox when the page is offline,
+ * when entries wait before it, or when a save got no answer (kept to be sent again under the same
+ * request id, applied once either way). An outbox entry the modal was deciding (a conflict met while
+ * sending it) leaves the outbox once this send is done.
+ */
+
+import { failureOf } from './api.js';
+
+/** @typedef {import('./tree.js').TreeNode} TreeNode */
+/** @typedef {import('./api.js').MetricEntry} MetricEntry */
+
+/**
+ * What a send came to, or undefined once the screen is destroyed. `stillOpen`: whether the dialog
+ * still shows the opening it was sent from.
+ * @typedef {{ answer: import('./api.js').SaveResult, stillOpen: boolean }
+ *   | { queued: true, stillOpen: boolean }
+ *   | { failure: ReturnType<typeof failureOf>, stillOpen: boolean }
+ *   | undefined} Sent
+ */
+
+/**
+ * @param {import('./dom.js').ScreenContext} ctx
+ * @param {TreeNode} node @param {MetricEntry} entry
+ * @param {{ deciding: import('./outbox.js').OutboxRecord | undefined, stillOpen: () => boolean,
+ *   conflicted: (node: TreeNode) => void }} how
+ * @returns {Promise<Sent>}
+ */
+export async function sendEntry(ctx, node, entry, { deciding, stillOpen, conflicted }) {
+  const { labels, offline } = ctx;
+  /** @param {boolean} tried whether the server may have it already */
+  const queue = async (tried) => {
+    if (!offline) return undefined;
+    try {
+      await offline.queue(node, entry, tried);
+      if (deciding) await offline.resolved(deciding);
+      return ctx.destroyed() ? undefined : { queued: /** @type {const} */ (true), stillOpen: stillOpen() };
+    } catch (error) {
+      return ctx.destroyed()
+        ? undefined
+        : { failure: failureOf(error, labels.networkError), stillOpen: stillOpen() };
+    }
+  };
+  if (offline?.shouldQueue()) return queue(false);
+  try {
+    const answer = await ctx.api.put(entry);
+    if (deciding) await offline?.resolved(deciding);
+    return ctx.destroyed() ? undefined : { answer, stillOpen: stillOpen() };
+  } catch (error) {
+    if (ctx.destroyed()) return undefined;
+    const failure = failureOf(error, labels.networkError);
+    if (failure.status === 0 && offline) return queue(true);
+    if (failure.conflicted) conflicted(node);
+    return { failure, stillOpen: stillOpen() };
+  }
+}

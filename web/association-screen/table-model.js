@@ -1,0 +1,247 @@
+// @ts-check
+/**
+ * The table view's model (see table.js): every activity of the sheet as a row of cells, what each
+ * cell was preset with and what the person has made of it, which cells are changed, and the rows the
+ * filter shows. It knows no element: what the person types lives here, so it survives the windowed
+ * rendering dropping a row's elements, a filter hiding it and a switch of views. Whoever draws is told
+ * of each change through `redraw`.
+ */
+
+import { checkTyped, formatValue, sameValue } from './values.js';
+
+/** @typedef {import('./api.js').SheetRow} SheetRow */
+/** @typedef {import('./api.js').MetricColumn} MetricColumn */
+/** @typedef {import('./api.js').MetricValue} MetricValue */
+/** @typedef {import('./api.js').MetricConflict} MetricConflict */
+/** @typedef {import('./api.js').SavedEntry} SavedEntry */
+
+/**
+ * One cell of the table: what the server preset, what the person has now, and what is said of it.
+ * @typedef {object} TableCell
+ * @property {string} field
+ * @property {MetricColumn} column
+ * @property {MetricValue} preset the value the cell was preset with (the server's)
+ * @property {string} presetText the preset as the cell shows it
+ * @property {MetricValue} base what a save of this cell starts from: the stored value, null where no row
+ * @property {string | undefined} source the preset's source, as the server says it
+ * @property {string} text what the cell holds now
+ * @property {string} entered what it held when the person entered it (Escape goes back to it)
+ * @property {number | undefined} copied the sheet its value was copied from, until saved
+ * @property {string | undefined} error the problem found in it
+ * @property {MetricConflict | undefined} conflict what a refused save said of it
+ */
+
+/**
+ * One activity of the sheet, a row of the table.
+ * @typedef {object} TableRow
+ * @property {number} index its place among every row loaded
+ * @property {string} key activity and group: the metric row's key
+ * @property {SheetRow} data
+ * @property {TableCell[]} cells in the columns' order
+ * @property {boolean} hasRow whether the key has a saved entry (then only changed cells are sent)
+ * @property {boolean} filled whether a value is saved on this sheet
+ */
+
+/**
+ * How a cell's text was set: typed into its input (the input already shows it), or copied from a
+ * sheet (marked until saved).
+ * @typedef {{ fromInput?: boolean, copied?: number | undefined }} SetHow
+ */
+
+/**
+ * What the model tells whoever draws it.
+ * @typedef {object} ModelHooks
+ * @property {(row: TableRow, col: number | undefined, fromInput: boolean) => void} redraw a row's cell (or all its cells, `col` undefined) changed
+ * @property {() => void} counted the number of changed cells may have changed
+ */
+
+/** A metric row's key in the table. @param {number} activity @param {number | null} group */
+export const keyOf = (activity, group) => `${activity}:${group ?? ''}`;
+
+/**
+ * @param {Pick<import('./dom.js').ScreenContext, 'columns' | 'lang'>} ctx
+ * @param {ModelHooks} hooks
+ */
+export function createTableModel(ctx, hooks) {
+  /** @type {TableRow[]} */
+  let rows = [];
+  /** Indexes into `rows` of the rows shown, in order (the filter keeps some). */
+  /** @type {number[]} */
+  let view = [];
+  /** Each shown row's place in `view`, by its index in `rows`. */
+  /** @type {Map<number, number>} */
+  const placeInView = new Map();
+  /** Cells changed and not saved, as `rowIndex:field`. */
+  /** @type {Set<string>} */
+  const changed = new Set();
+  let saving = false;
+
+  /** @param {MetricValue} value @param {MetricColumn} column */
+  const formatted = (value, column) => (value === null ? '' : formatValue(value, column, ctx.lang));
+
+  /** @param {SheetRow} data @param {number} index @returns {TableRow} */
+  function makeRow(data, index) {
+    const hasRow =
+      data.lastChange !== null || Object.values(data.metrics).some((metric) => metric.source === 'saved');
+    const cells = ctx.columns.map((column) => {
+      const metric = data.metrics[column.field];
+      const preset = metric?.value ?? null;
+      const presetText = formatted(preset, column);
+      return {
+        field: column.field,
+        column,
+        preset,
+        presetText,
+        base: metric?.source === 'saved' ? preset : null,
+        source: metric?.source,
+        text: presetText,
+        entered: presetText,
+        copied: undefined,
+        error: undefined,
+        conflict: undefined,
+      };
+    });
+    return { index, key: keyOf(data.activity, data.group), data, cells, hasRow, filled: data.filled };
+  }
+
+  /** Whether a cell differs from its preset (a copied cell always counts: it is meant to be saved). @param {TableCell} cell */
+  function isChanged(cell) {
+    if (cell.copied !== undefined || cell.conflict !== undefined) return true;
+    if (cell.text === cell.presetText) return false;
+    const checked = checkTyped(cell.column, cell.text, ctx.lang);
+    return !checked.ok || !sameValue(cell.column, checked.value, cell.preset);
+  }
+
+  /** @param {TableRow} row @param {TableCell} cell */
+  function track(row, cell) {
+    const name = `${row.index}:${cell.field}`;
+    if (isChanged(cell)) changed.add(name);
+    else changed.delete(name);
+    hooks.counted();
+  }
+
+  /** @param {number} viewIndex */
+  const rowAt = (viewIndex) => {
+    const index = view[viewIndex];
+    return index === undefined ? undefined : rows[index];
+  };
+
+  /**
+   * Sets what a cell holds (typed, pasted, copied or undone); refused on a read-only row and while
+   * a save is out.
+   * @param {TableRow} row @param {number} col @param {string} text @param {SetHow} [how]
+   */
+  function setCell(row, col, text, how = {}) {
+    const cell = row.cells[col];
+    if (!cell || row.data.editable === false || saving) return false;
+    cell.text = text;
+    cell.error = undefined;
+    cell.copied = how.copied;
+    track(row, cell);
+    hooks.redraw(row, how.fromInput ? col : undefined, how.fromInput === true);
+    return true;
+  }
+
+  return {
+    rows: () => rows,
+    view: () => view,
+    rowAt,
+    /** @param {number} viewIndex @param {number} col */
+    cellAt: (viewIndex, col) => rowAt(viewIndex)?.cells[col],
+    /** @param {TableRow} row */
+    placeOfRow: (row) => placeInView.get(row.index),
+    isChanged,
+    isSaving: () => saving,
+    /** @param {boolean} value */
+    setSaving: (value) => {
+      saving = value;
+    },
+    changedCount: () => changed.size,
+    /** Forgets every row and change: a new read of the sheet. */
+    clear() {
+      rows = [];
+      changed.clear();
+    },
+    /** Adds a page of the sheet's rows. @param {readonly SheetRow[]} page */
+    add(page) {
+      for (const data of page) rows.push(makeRow(data, rows.length));
+    },
+    /** Shows every row, or only those without a saved value. @param {boolean} onlyEmpty */
+    filter(onlyEmpty) {
+      view = [];
+      placeInView.clear();
+      for (const row of rows) {
+        if (onlyEmpty && row.filled) continue;
+        placeInView.set(row.index, view.length);
+        view.push(row.index);
+      }
+    },
+    setCell,
+    /** The same, for a row of the view. @param {number} viewIndex @param {number} col @param {string} text @param {SetHow} [how] */
+    setText(viewIndex, col, text, how = {}) {
+      const row = rowAt(viewIndex);
+      return row ? setCell(row, col, text, how) : false;
+    },
+    /**
+     * Escape: a conflicted cell takes the stored value; else the cell goes back to what it held when
+     * entered, and, pressed again, to its preset.
+     * @param {number} viewIndex @param {number} col
+     */
+    undo(viewIndex, col) {
+      const row = rowAt(viewIndex);
+      const cell = row?.cells[col];
+      if (!row || !cell) return;
+      if (cell.conflict !== undefined) {
+        const theirs = cell.conflict.theirs;
+        cell.conflict = undefined;
+        setCell(row, col, formatted(theirs, cell.column));
+      } else if (cell.text !== cell.entered) setCell(row, col, cell.entered, { copied: cell.copied });
+      else setCell(row, col, cell.presetText);
+      cell.entered = cell.text;
+    },
+    /** Every changed cell, by row, in the table's order. */
+    changedCells() {
+      /** @type {Map<TableRow, TableCell[]>} */
+      const byRow = new Map();
+      for (const name of changed) {
+        const [index = '', field] = name.split(':');
+        const row = rows[Number(index)];
+        const cell = row?.cells.find((found) => found.field === field);
+        if (!row || !cell) continue;
+        const list = byRow.get(row) ?? [];
+        list.push(cell);
+        byRow.set(row, list);
+      }
+      return [...byRow].sort(([a], [b]) => a.index - b.index);
+    },
+    /**
+     * A saved entry's row as stored: its cells preset from it, nothing of them changed or copied.
+     * @param {SavedEntry} saved
+     */
+    markSaved(saved) {
+      const row = rows.find((found) => found.key === keyOf(saved.activity, saved.group));
+      if (!row) return;
+      const stored = saved.stored;
+      row.hasRow = stored !== null;
+      row.data = { ...row.data, lastChange: saved.lastChange };
+      if (stored !== null) row.filled = Object.values(stored).some((value) => value !== null);
+      for (const cell of row.cells) {
+        if (stored === null || !(cell.field in stored)) continue;
+        const value = stored[cell.field] ?? null;
+        cell.preset = value;
+        cell.presetText = formatted(value, cell.column);
+        cell.base = value;
+        cell.source = 'saved';
+        cell.text = cell.presetText;
+        cell.entered = cell.text;
+        cell.copied = undefined;
+        cell.conflict = undefined;
+        cell.error = undefined;
+        track(row, cell);
+      }
+      hooks.redraw(row, undefined, false);
+    },
+  };
+}
+
+/** @typedef {ReturnType<typeof createTableModel>} TableModel */

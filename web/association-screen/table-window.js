@@ -1,0 +1,171 @@
+// @ts-check
+/**
+ * The table view's windowed rendering (see table.js): only the rows in view, and a few around them,
+ * have elements, so a sheet of 5,000 activities scrolls as quickly as one of 30. It keeps the grid's
+ * single tab stop (the active cell), moves the focus to a cell (rendering its row first), and redraws
+ * cells from the model (table-model.js) when they change.
+ */
+
+import { makeRowElement, paintCell, ROW_HEIGHT } from './table-rows.js';
+
+/** Rows rendered beyond each edge of the view, so a quick scroll or a key press finds them ready. */
+const OVERSCAN = 8;
+
+/**
+ * @param {import('./dom.js').ScreenContext} ctx
+ * @param {{ grid: HTMLElement, head: HTMLElement, body: HTMLElement, isShown: () => boolean }} parts
+ * @param {import('./table-model.js').TableModel} model
+ */
+export function createTableWindow(ctx, { grid, head, body, isShown }, model) {
+  /** The rendered rows' elements by their place in the view. */
+  /** @type {Map<number, HTMLElement>} */
+  const rendered = new Map();
+  /** The cell with the grid's tab stop: a place in the view and a column. */
+  let active = { row: 0, col: 0 };
+  let frame = 0;
+
+  grid.addEventListener('scroll', () => {
+    if (frame !== 0) return;
+    frame = requestAnimationFrame(() => {
+      frame = 0;
+      render();
+    });
+  });
+  grid.addEventListener('focusin', (event) => {
+    const place = placeOf(event.target);
+    if (!place) return;
+    active = place;
+    const cell = model.cellAt(place.row, place.col);
+    if (cell) cell.entered = cell.text;
+    const input = /** @type {HTMLInputElement} */ (event.target);
+    // Typing replaces the cell, as in a spreadsheet: the whole value is selected on entering it.
+    input.select();
+    setTabStop(input);
+  });
+  grid.addEventListener('input', (event) => {
+    const place = placeOf(event.target);
+    if (!place) return;
+    const input = /** @type {HTMLInputElement} */ (event.target);
+    model.setText(place.row, place.col, input.value, { fromInput: true });
+  });
+
+  /** @param {EventTarget | null} target */
+  function placeOf(target) {
+    if (!(target instanceof HTMLInputElement) || !grid.contains(target)) return undefined;
+    const row = Number(target.dataset.row);
+    const col = Number(target.dataset.col);
+    return Number.isInteger(row) && Number.isInteger(col) ? { row, col } : undefined;
+  }
+
+  /** @param {number} viewIndex @param {number} col */
+  function inputAt(viewIndex, col) {
+    const input = rendered.get(viewIndex)?.querySelectorAll('input')[col];
+    return input instanceof HTMLInputElement ? input : undefined;
+  }
+
+  /** @param {number} viewIndex @param {number} col */
+  function redrawCell(viewIndex, col) {
+    const row = model.rowAt(viewIndex);
+    const cell = row?.cells[col];
+    const box = rendered.get(viewIndex)?.querySelectorAll('[role="gridcell"]')[col];
+    if (row && cell && box) paintCell(ctx, row, cell, box, model.isChanged(cell));
+  }
+
+  /** Redraws a rendered row's cells from the model. @param {number} viewIndex */
+  function refreshRow(viewIndex) {
+    const row = model.rowAt(viewIndex);
+    if (!row) return;
+    for (let col = 0; col < row.cells.length; col++) redrawCell(viewIndex, col);
+  }
+
+  /** Renders the rows in view (and a few around), keeps the focused one, drops the rest. */
+  function render() {
+    if (!isShown()) return;
+    const view = model.view();
+    const height = grid.clientHeight || 600;
+    const top = Math.max(0, grid.scrollTop - head.offsetHeight);
+    const first = Math.max(0, Math.floor(top / ROW_HEIGHT) - OVERSCAN);
+    const last = Math.min(view.length - 1, Math.ceil((top + height) / ROW_HEIGHT) + OVERSCAN);
+    const focused = ctx.doc.activeElement;
+    for (const [at, element] of rendered) {
+      if ((at < first || at > last) && !element.contains(focused)) {
+        element.remove();
+        rendered.delete(at);
+      }
+    }
+    const fragment = ctx.doc.createDocumentFragment();
+    const saving = model.isSaving();
+    for (let at = first; at <= last; at++) {
+      const row = model.rowAt(at);
+      if (rendered.has(at) || !row) continue;
+      const element = makeRowElement(ctx, row, at, { saving, isChanged: model.isChanged });
+      rendered.set(at, element);
+      fragment.append(element);
+    }
+    body.append(fragment);
+    // One tab stop in the grid: the active cell, or the first rendered one when it is scrolled away.
+    const stop = inputAt(active.row, active.col) ?? inputAt(first, 0);
+    if (stop) setTabStop(stop);
+  }
+
+  /** @param {HTMLInputElement} input */
+  function setTabStop(input) {
+    for (const other of body.querySelectorAll('input[tabindex="0"]')) {
+      if (other !== input && other instanceof HTMLInputElement) other.tabIndex = -1;
+    }
+    input.tabIndex = 0;
+  }
+
+  return {
+    render,
+    refreshRow,
+    redrawCell,
+    inputAt,
+    active: () => active,
+    /**
+     * The view changed (a page read, a filter): every row element goes, the body takes its new
+     * height; `toTop` (a new filter) also moves the active cell to the first row.
+     * @param {{ toTop?: boolean }} [how]
+     */
+    reset(how = {}) {
+      for (const element of rendered.values()) element.remove();
+      rendered.clear();
+      if (how.toTop) active = { row: 0, col: active.col };
+      body.style.height = `${model.view().length * ROW_HEIGHT}px`;
+    },
+    /** Inputs are read-only while a save is out (and always on read-only rows). @param {boolean} value */
+    setReadOnly(value) {
+      for (const element of rendered.values()) {
+        for (const input of element.querySelectorAll('input'))
+          input.readOnly = value || input.dataset.locked === 'true';
+      }
+    },
+    /**
+     * Moves the focus to a cell, scrolling its row into view first (and rendering it).
+     * @param {number} viewIndex @param {number} col
+     */
+    focusCell(viewIndex, col) {
+      const count = model.view().length;
+      if (count === 0) return;
+      const at = Math.max(0, Math.min(count - 1, viewIndex));
+      const column = Math.max(0, Math.min(ctx.columns.length - 1, col));
+      const rowTop = at * ROW_HEIGHT + head.offsetHeight;
+      const visibleTop = grid.scrollTop + head.offsetHeight;
+      if (rowTop < visibleTop) grid.scrollTop = at * ROW_HEIGHT;
+      else if (rowTop + ROW_HEIGHT > grid.scrollTop + grid.clientHeight) {
+        grid.scrollTop = rowTop + ROW_HEIGHT - grid.clientHeight;
+      }
+      active = { row: at, col: column };
+      render();
+      const input = inputAt(at, column);
+      if (!input) return;
+      setTabStop(input);
+      input.focus({ preventScroll: true });
+      input.select();
+    },
+    destroy() {
+      if (frame !== 0) cancelAnimationFrame(frame);
+      rendered.clear();
+    },
+  };
+}
