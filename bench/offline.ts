@@ -113,16 +113,18 @@ try {
         );
         const outbox = await outboxModule.openOutbox({ doc: document });
         for (const [index, activity] of activities.entries()) {
-          await outbox.add({
-            owner,
-            endpoint: new URL('/associationtask', location.href).href,
-            taskSheet,
-            requestId: crypto.randomUUID(),
-            enteredAt: new Date().toISOString(),
-            entry: { activity, group, values: { METRICA1: `${index}.5` }, base: { METRICA1: null } },
-            label: `Bench ${index}`,
-            path: [],
-          });
+          await outbox.add([
+            {
+              owner,
+              endpoint: new URL('/associationtask', location.href).href,
+              taskSheet,
+              requestId: crypto.randomUUID(),
+              enteredAt: new Date().toISOString(),
+              entry: { activity, group, values: { METRICA1: `${index}.5` }, base: { METRICA1: null } },
+              label: `Bench ${index}`,
+              path: [],
+            },
+          ]);
         }
         outbox.close();
       },

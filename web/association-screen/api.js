@@ -275,6 +275,7 @@ export function createApi(options) {
 /** @typedef {import('../../src/tree/screen/sheet.js').SheetRow} SheetRow */
 /** @typedef {import('../../src/tree/screen/sheet.js').SheetPage} SheetPage */
 /** @typedef {import('../../src/tree/screen/sheet.js').SheetProgress} SheetProgress */
+/** @typedef {import('../../src/tree/screen/sheet.js').NodeProgress} NodeProgress */
 /** @typedef {import('../../src/tree/screen/previous.js').PreviousSheet} PreviousSheet */
 /** @typedef {import('../../src/model/metric-batch.js').SaveSource} SaveSource */
 
@@ -341,6 +342,14 @@ export function tableRequests(call) {
         }
         throw error;
       }
+    },
+
+    /** The request id of the batch that got no answer (the outbox sends it again under that id). */
+    batchAttemptId: () => attempt?.id,
+
+    /** Forgets the batch that got no answer: the outbox has it now. */
+    forgetBatchAttempt() {
+      attempt = undefined;
     },
   };
 }

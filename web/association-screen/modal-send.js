@@ -29,11 +29,20 @@ import { failureOf } from './api.js';
  */
 export async function sendEntry(ctx, node, entry, { deciding, stillOpen, conflicted }) {
   const { labels, offline } = ctx;
-  /** @param {boolean} tried whether the server may have it already */
+  /** @param {boolean} tried whether the server may have it already (sent under the api's attempt id) */
   const queue = async (tried) => {
     if (!offline) return undefined;
+    const requestId = tried ? ctx.api.attemptId() : undefined;
+    /** @type {{ level: number, id: number }[]} */
+    const path = [];
+    for (let up = /** @type {TreeNode | null} */ (node); up; up = up.parent)
+      path.unshift({ level: up.data.level, id: up.data.id });
     try {
-      await offline.queue(node, entry, tried);
+      await offline.queue(
+        [{ entry, label: node.data.label, path }],
+        requestId === undefined ? undefined : { requestId, source: 'screen' },
+      );
+      ctx.api.forgetAttempt();
       if (deciding) await offline.resolved(deciding);
       return ctx.destroyed() ? undefined : { queued: /** @type {const} */ (true), stillOpen: stillOpen() };
     } catch (error) {

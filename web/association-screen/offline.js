@@ -20,6 +20,13 @@ import { asStored } from './values.js';
 /** @typedef {import('./api.js').ScreenNode} ScreenNode */
 /** @typedef {import('./api.js').MetricEntry} MetricEntry */
 /** @typedef {import('./api.js').ScreenMetric} ScreenMetric */
+/** @typedef {import('./api.js').SheetRow} SheetRow */
+
+/**
+ * A save for the outbox: its entry, and the activity's label and path from a root (to list it, and
+ * to open the tree down to it when it meets a conflict).
+ * @typedef {{ entry: MetricEntry, label: string, path: readonly { level: number, id: number }[] }} Queued
+ */
 
 /** From this many waiting entries on, the screen warns that the outbox fills up. */
 const NEARLY_FULL = Math.floor(MAX_OUTBOX_ENTRIES * 0.9);
@@ -61,6 +68,9 @@ export function createOffline(ctx, parts) {
   let total = 0;
   /** @type {((node: TreeNode, record: OutboxRecord) => Promise<void>) | undefined} */
   let opener;
+  /** Told of what the outbox sent and of every change in what waits (the table view). */
+  /** @type {{ sent: (answer: import('./api.js').SaveResult) => void, changed: () => void }[]} */
+  const watchers = [];
   const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(CHANNEL) : undefined;
   if (channel) channel.onmessage = () => void refresh();
 
@@ -130,6 +140,7 @@ export function createOffline(ctx, parts) {
       });
     }
     showWarning();
+    for (const watcher of watchers) watcher.changed();
     const changed = new Set([...before.keys(), ...pending.keys()]);
     for (const node of parts.tree.nodes()) {
       if (node.data.kind === 'task' && changed.has(keyOf({ activity: node.data.id, group: node.data.group })))
@@ -142,6 +153,7 @@ export function createOffline(ctx, parts) {
    * @param {OutboxRecord[]} records @param {import('./api.js').SaveResult} answer
    */
   function onSent(records, answer) {
+    for (const watcher of watchers) watcher.sent(answer);
     const done = new Set();
     for (const record of records) {
       const key = keyOf(record.entry);
@@ -155,6 +167,31 @@ export function createOffline(ctx, parts) {
       }
     }
     channel?.postMessage({ type: 'changed' });
+  }
+
+  /**
+   * What waits in the outbox for one key, laid over its metrics, or undefined when nothing waits.
+   * @param {{ activity: number, group?: number | null | undefined }} key
+   * @param {Readonly<Record<string, ScreenMetric>> | undefined} shown
+   */
+  function overlay(key, shown) {
+    const waiting = pending.get(keyOf(key));
+    if (!waiting) return undefined;
+    /** @type {Record<string, ScreenMetric>} */
+    const metrics = {};
+    if (!waiting.remove) Object.assign(metrics, shown);
+    let filled = false;
+    for (const column of ctx.columns) {
+      if (waiting.remove && !(column.field in waiting.values))
+        metrics[column.field] = { value: null, source: 'none' };
+      if (column.field in waiting.values) {
+        const value = /** @type {import('./api.js').MetricValue} */ (waiting.values[column.field]);
+        // As the column will store it: "21.50" for the "21.5" typed, as the tree shows a saved value.
+        metrics[column.field] = { value: value === null ? null : asStored(value, column), source: 'saved' };
+        filled ||= value !== null;
+      }
+    }
+    return { metrics, filled, removed: waiting.remove, ...(waiting.remove ? { lastChange: null } : {}) };
   }
 
   /** @param {{ owner: string, sent: number, stopped: number } | RetryLater} outcome */
@@ -230,30 +267,34 @@ export function createOffline(ctx, parts) {
       return !win.navigator.onLine || mine.some((record) => record.state === 'pending');
     },
     /**
-     * Keeps a save in the outbox and has it sent when it can. `tried`: it was sent once without an
-     * answer, under the api's request id. Rejects with a RequestError saying why it was not kept.
-     * @param {TreeNode} node @param {MetricEntry} entry @param {boolean} tried
+     * Keeps saves in the outbox, all or none, and has them sent when it can. `tried`: they were sent
+     * once, as one request, without an answer: they keep its id and source and go again as it was.
+     * Rejects with a RequestError saying why they were not kept.
+     * @param {readonly Queued[]} saves in the order entered
+     * @param {{ requestId: string, source: import('./api.js').SaveSource }} [tried]
      */
-    async queue(node, entry, tried) {
+    async queue(saves, tried) {
       await opened;
       if (!outbox || owner === undefined)
         throw new RequestError(0, labels.outboxUnavailable, 'OUTBOX_UNAVAILABLE', undefined);
-      /** @type {{ level: number, id: number }[]} */
-      const path = [];
-      for (let up = /** @type {TreeNode | null} */ (node); up; up = up.parent)
-        path.unshift({ level: up.data.level, id: up.data.id });
+      const enteredAt = new Date().toISOString();
+      const by = owner;
       try {
-        await outbox.add({
-          owner,
-          endpoint,
-          taskSheet: ctx.taskSheet,
-          requestId: (tried ? ctx.api.attemptId() : undefined) ?? newRequestId(),
-          ...(tried ? { tried: true } : {}),
-          enteredAt: new Date().toISOString(),
-          entry,
-          label: node.data.label,
-          path,
-        });
+        await outbox.add(
+          saves.map(({ entry, label, path }) => ({
+            owner: by,
+            endpoint,
+            taskSheet: ctx.taskSheet,
+            requestId: tried?.requestId ?? newRequestId(),
+            ...(tried
+              ? { tried: true, source: tried.source, batch: { id: tried.requestId, size: saves.length } }
+              : {}),
+            enteredAt,
+            entry,
+            label,
+            path,
+          })),
+        );
       } catch (error) {
         const code = error instanceof OutboxError ? error.code : 'unavailable';
         const text =
@@ -266,7 +307,6 @@ export function createOffline(ctx, parts) {
         showWarning();
         throw new RequestError(0, text, `OUTBOX_${code.toUpperCase()}`, undefined);
       }
-      ctx.api.forgetAttempt();
       refusal = undefined;
       if (!persistAsked) {
         // Asked at a save, the person's own act (a browser may ask them); said while entries wait.
@@ -294,29 +334,21 @@ export function createOffline(ctx, parts) {
      * @returns {ScreenNode}
      */
     overlay(data) {
-      const waiting = pending.get(keyOf({ activity: data.id, group: data.group }));
-      if (!waiting) return data;
-      /** @type {Record<string, ScreenMetric>} */
-      const metrics = {};
-      if (!waiting.remove) Object.assign(metrics, data.metrics);
-      for (const column of ctx.columns) {
-        if (waiting.remove && !(column.field in waiting.values))
-          metrics[column.field] = { value: null, source: 'none' };
-        if (column.field in waiting.values) {
-          const value = /** @type {import('./api.js').MetricValue} */ (waiting.values[column.field]);
-          // As the column will store it: "21.50" for the "21.5" typed, as the tree shows a saved value.
-          metrics[column.field] = { value: value === null ? null : asStored(value, column), source: 'saved' };
-        }
-      }
-      return { ...data, metrics, ...(waiting.remove ? { lastChange: null } : {}) };
+      const laid = overlay({ activity: data.id, group: data.group }, data.metrics);
+      return laid ? { ...data, ...laid } : data;
+    },
+    /** The same for a row of the table view. @param {SheetRow} row @returns {SheetRow} */
+    overlayRow(row) {
+      const laid = overlay(row, row.metrics);
+      return laid ? { ...row, ...laid, filled: laid.filled || (row.filled && !laid.removed) } : row;
     },
     /**
      * The fields of an activity whose values wait to be sent (every field for a remove), or
      * undefined when nothing of it waits.
-     * @param {ScreenNode} data @returns {Set<string> | undefined}
+     * @param {{ activity: number, group?: number | null | undefined }} key @returns {Set<string> | undefined}
      */
-    pendingFields(data) {
-      const waiting = pending.get(keyOf({ activity: data.id, group: data.group }));
+    pendingFields(key) {
+      const waiting = pending.get(keyOf(key));
       if (!waiting) return undefined;
       return new Set(
         waiting.remove ? ctx.columns.map((column) => column.field) : Object.keys(waiting.values),
@@ -325,6 +357,13 @@ export function createOffline(ctx, parts) {
     /** The modal's way to open an entry for a decision. @param {(node: TreeNode, record: OutboxRecord) => Promise<void>} open */
     setOpener(open) {
       opener = open;
+    },
+    /**
+     * Tells `watcher` what the outbox sent and when what waits changes.
+     * @param {{ sent: (answer: import('./api.js').SaveResult) => void, changed: () => void }} watcher
+     */
+    watch(watcher) {
+      watchers.push(watcher);
     },
     /** Sends now (tests, the bench). */
     kick: () => sync?.kick(),

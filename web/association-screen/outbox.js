@@ -30,7 +30,10 @@
  * @property {number} taskSheet
  * @property {string} requestId
  * @property {boolean} [tried] sent once from the screen without an answer: sent again alone, as it
- *   was (same id, same body), so a save that did arrive is answered and not applied twice
+ *   was (same id, same body), so a save that did arrive is answered and not applied twice; a table's
+ *   batch tried so carries its `batch` and goes again whole
+ * @property {import('./api.js').SaveSource} [source] the source a tried save was sent with (`screen`
+ *   or `copy`), sent again the same; an entry first sent from the outbox goes as `offline`
  * @property {string} enteredAt
  * @property {MetricEntry} entry
  * @property {string} label the activity's label, to list it
@@ -176,25 +179,32 @@ export async function openOutbox(where = {}) {
       return done((await store('readonly')).entries.count());
     },
     /**
-     * Adds a save, pending. Refused (OutboxError `full`) when the outbox holds its maximum already,
-     * `quota` when the browser refuses the space.
-     * @param {NewRecord} record
-     * @returns {Promise<OutboxRecord>}
+     * Adds saves, pending, in one transaction: all of them or none (a table's save is one act).
+     * Refused (OutboxError `full`) when they would take the outbox past its maximum, `quota` when
+     * the browser refuses the space.
+     * @param {readonly NewRecord[]} records
+     * @returns {Promise<OutboxRecord[]>}
      */
-    async add(record) {
+    async add(records) {
       try {
         const { tx, entries } = await store('readwrite');
         const count = await done(entries.count());
-        if (count >= MAX_OUTBOX_ENTRIES) {
+        if (count + records.length > MAX_OUTBOX_ENTRIES) {
           tx.abort();
-          throw new OutboxError('full', `the outbox holds ${MAX_OUTBOX_ENTRIES} entries already`);
+          throw new OutboxError(
+            'full',
+            `the outbox holds ${count} of ${MAX_OUTBOX_ENTRIES} entries: ${records.length} more do not fit`,
+          );
         }
-        /** @type {Omit<OutboxRecord, 'seq'>} */
-        const pending = { ...record, state: 'pending' };
-        const seq = Number(await done(entries.add(pending)));
+        const added = [];
+        for (const record of records) {
+          /** @type {Omit<OutboxRecord, 'seq'>} */
+          const pending = { ...record, state: 'pending' };
+          added.push({ ...pending, seq: Number(await done(entries.add(pending))) });
+        }
         await finished(tx);
         await mark();
-        return { ...pending, seq };
+        return added;
       } catch (error) {
         throw asOutboxError(error);
       }

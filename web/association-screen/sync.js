@@ -143,7 +143,7 @@ export async function replayOutbox(outbox, target) {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
         requestId: id,
-        source: records[0]?.tried ? 'screen' : 'offline',
+        source: records[0]?.tried ? (records[0].source ?? 'screen') : 'offline',
         entries: records.map(sentEntry),
       }),
     });
@@ -193,6 +193,15 @@ async function settleRefusal(outbox, records, answer) {
       refused.state = 'refused';
       refused.problem = message;
       stop.add(refused);
+    }
+  }
+  // Refused whole, the batch wrote nothing: a tried entry that goes on goes as a new save, not as
+  // the refused request (whose id the server may answer with this refusal again).
+  if (error.code !== 'REQUEST_ID_REUSED') {
+    for (const record of records) {
+      if (stop.has(record) || !record.tried) continue;
+      record.tried = false;
+      record.requestId = newRequestId();
     }
   }
   // Nothing stopped and nothing to change: the same batch would be refused again.

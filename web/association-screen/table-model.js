@@ -7,7 +7,7 @@
  * of each change through `redraw`.
  */
 
-import { checkTyped, formatValue, sameValue } from './values.js';
+import { asStored, checkTyped, formatValue, sameValue } from './values.js';
 
 /** @typedef {import('./api.js').SheetRow} SheetRow */
 /** @typedef {import('./api.js').MetricColumn} MetricColumn */
@@ -142,6 +142,20 @@ export function createTableModel(ctx, hooks) {
     return true;
   }
 
+  /** A cell preset anew with a value stored (or about to be). @param {TableRow} row @param {TableCell} cell @param {MetricValue} value */
+  function preset(row, cell, value) {
+    cell.preset = value;
+    cell.presetText = formatted(value, cell.column);
+    cell.base = value;
+    cell.source = 'saved';
+    cell.text = cell.presetText;
+    cell.entered = cell.text;
+    cell.copied = undefined;
+    cell.conflict = undefined;
+    cell.error = undefined;
+    track(row, cell);
+  }
+
   return {
     rows: () => rows,
     view: () => view,
@@ -216,9 +230,11 @@ export function createTableModel(ctx, hooks) {
     },
     /**
      * A saved entry's row as stored: its cells preset from it, nothing of them changed or copied.
-     * @param {SavedEntry} saved
+     * `keepEdits` (the outbox sent it while the table was open): a cell the person changed since
+     * keeps what they typed.
+     * @param {SavedEntry} saved @param {{ keepEdits?: boolean }} [how]
      */
-    markSaved(saved) {
+    markSaved(saved, how = {}) {
       const row = rows.find((found) => found.key === keyOf(saved.activity, saved.group));
       if (!row) return;
       const stored = saved.stored;
@@ -226,18 +242,23 @@ export function createTableModel(ctx, hooks) {
       row.data = { ...row.data, lastChange: saved.lastChange };
       if (stored !== null) row.filled = Object.values(stored).some((value) => value !== null);
       for (const cell of row.cells) {
-        if (stored === null || !(cell.field in stored)) continue;
-        const value = stored[cell.field] ?? null;
-        cell.preset = value;
-        cell.presetText = formatted(value, cell.column);
-        cell.base = value;
-        cell.source = 'saved';
-        cell.text = cell.presetText;
-        cell.entered = cell.text;
-        cell.copied = undefined;
-        cell.conflict = undefined;
-        cell.error = undefined;
-        track(row, cell);
+        if (stored === null || !(cell.field in stored) || (how.keepEdits && isChanged(cell))) continue;
+        preset(row, cell, stored[cell.field] ?? null);
+      }
+      hooks.redraw(row, undefined, false);
+    },
+    /**
+     * A row's values kept in the outbox: its cells preset from them as the server will store them
+     * (the next save starts from them), nothing of them changed.
+     * @param {TableRow} row @param {Readonly<Record<string, MetricValue>>} values
+     */
+    markQueued(row, values) {
+      row.hasRow = true;
+      for (const cell of row.cells) {
+        if (!(cell.field in values)) continue;
+        const value = values[cell.field] ?? null;
+        preset(row, cell, value === null ? null : asStored(value, cell.column));
+        if (value !== null) row.filled = true;
       }
       hooks.redraw(row, undefined, false);
     },

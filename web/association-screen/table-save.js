@@ -8,6 +8,11 @@
  * them and Escape in a cell takes the stored value. A batch carrying cells copied from another sheet
  * is sent with `source: "copy"` (typed cells saved in the same batch are recorded as a copy too:
  * one request, one source), any other with `source: "screen"`.
+ *
+ * Offline, or with entries of this sheet waiting in the outbox before it, the save goes to the
+ * outbox (offline.js), all of it or none, and is sent from there in the order entered (recorded with
+ * `source: "offline"` and the device's time). A batch sent without an answer goes to the outbox as it
+ * was sent (its request id and source), so it is applied once whether or not it had arrived.
  */
 
 import { failureOf, MAX_BATCH_ENTRIES, problemOf } from './api.js';
@@ -97,6 +102,10 @@ export function createTableSave(ctx, table, hooks) {
     table.setSaving(true);
     let saved = 0;
     try {
+      if (ctx.offline?.shouldQueue()) {
+        await keep(list, undefined, 0);
+        return;
+      }
       for (let from = 0; from < list.length; from += MAX_BATCH_ENTRIES) {
         const batch = list.slice(from, from + MAX_BATCH_ENTRIES);
         const source = batch.some((item) => item.copied) ? 'copy' : 'screen';
@@ -111,7 +120,17 @@ export function createTableSave(ctx, table, hooks) {
           saved += batch.length;
         } catch (error) {
           if (ctx.destroyed()) return;
-          refused(batch, failureOf(error, labels.networkError), saved);
+          const failure = failureOf(error, labels.networkError);
+          const requestId = ctx.api.batchAttemptId();
+          if (failure.status === 0 && ctx.offline && requestId !== undefined) {
+            // No answer: this batch into the outbox as it was sent, the batches after it as new saves.
+            if (await keep(batch, { requestId, source }, saved)) {
+              ctx.api.forgetBatchAttempt();
+              await keep(list.slice(from + MAX_BATCH_ENTRIES), undefined, saved + batch.length);
+            }
+            return;
+          }
+          refused(batch, failure, saved);
           return;
         }
       }
@@ -119,6 +138,42 @@ export function createTableSave(ctx, table, hooks) {
     } finally {
       if (!ctx.destroyed()) table.setSaving(false);
     }
+  }
+
+  /**
+   * Keeps saves in the outbox: their cells then show the values kept, marked as not sent. False
+   * when the outbox refused them (full, no space): said in the alert, the cells keep their changes.
+   * @param {{ row: TableRow, entry: MetricEntry }[]} items
+   * @param {{ requestId: string, source: import('./api.js').SaveSource } | undefined} tried
+   * @param {number} saved activities saved by earlier batches of this save
+   */
+  async function keep(items, tried, saved) {
+    const offline = /** @type {import('./offline.js').Offline} */ (ctx.offline);
+    if (items.length === 0) return true;
+    try {
+      await offline.queue(
+        items.map(({ row, entry }) => ({
+          entry,
+          label: row.data.label,
+          path: [
+            ...row.data.path.map(({ level, id }) => ({ level, id })),
+            { level: row.data.level, id: row.data.activity },
+          ],
+        })),
+        tried,
+      );
+    } catch (error) {
+      if (ctx.destroyed()) return false;
+      const message = problemOf(failureOf(error, labels.networkError), labels, ctx.taskSheet);
+      table.showAlert(
+        saved > 0 ? fill(labels.tablePartly, { saved, message }) : fill(labels.saveError, { message }),
+      );
+      return false;
+    }
+    if (ctx.destroyed()) return false;
+    for (const { row, entry } of items) table.markQueued(row, entry.values ?? {});
+    table.announce(fill(labels.tableQueued, { count: items.length }));
+    return true;
   }
 
   /**

@@ -119,6 +119,10 @@ export function createTableWindow(ctx, { grid, head, body, isShown }, model) {
   return {
     render,
     refreshRow,
+    /** Redraws every rendered row from the model. */
+    refreshAll() {
+      for (const at of rendered.keys()) refreshRow(at);
+    },
     redrawCell,
     inputAt,
     active: () => active,

@@ -114,6 +114,7 @@ export function createTable(ctx, hooks) {
     changedCells: model.changedCells,
     setSaving,
     markSaved: model.markSaved,
+    markQueued: model.markQueued,
     markStale: () => {
       stale = true;
     },
@@ -171,7 +172,8 @@ export function createTable(ctx, hooks) {
         const data = await ctx.api.sheet(page, SHEET_PAGE_SIZE);
         if (ctx.destroyed() || mine !== loads) return;
         pages = data.pages;
-        model.add(data.rows);
+        // What waits in the outbox shows over what the server sent (marked as not sent).
+        model.add(ctx.offline ? data.rows.map(ctx.offline.overlayRow) : data.rows);
         for (const row of data.rows) hooks.learnPath(row.path);
         if (page === 1) state = 'ready';
         showRows();
@@ -224,12 +226,26 @@ export function createTable(ctx, hooks) {
   }
   const win = ctx.doc.defaultView;
   win?.addEventListener('beforeunload', beforeUnload);
+  /** Whether the outbox tells the table what it sends (made after the table: watched at first showing). */
+  let watching = false;
+  function watchOutbox() {
+    if (watching || !ctx.offline) return;
+    watching = true;
+    // What the outbox sends shows as stored; what waits is marked on its cells.
+    ctx.offline.watch({
+      sent: (answer) => {
+        for (const entry of answer.entries) model.markSaved(entry, { keepEdits: true });
+      },
+      changed: () => shown.refreshAll(),
+    });
+  }
 
   return {
     root,
     /** Shows the table, reading the sheet the first time (and again when a save elsewhere made it old). */
     show() {
       root.hidden = false;
+      watchOutbox();
       void load().then(() => shown.render());
       shown.render();
     },

@@ -22,7 +22,7 @@ export function renderChips(ctx, node, into) {
   into.replaceChildren();
   // What waits in the outbox is shown over what the server sent, marked as not sent yet.
   const data = ctx.offline?.overlay(node.data) ?? node.data;
-  const waiting = ctx.offline?.pendingFields(node.data);
+  const waiting = ctx.offline?.pendingFields({ activity: node.data.id, group: node.data.group });
   node.item.classList.toggle(`${BLOCK}__item--pending`, waiting !== undefined);
   for (const column of ctx.columns) {
     const metric = data.metrics?.[column.field];

@@ -54,6 +54,8 @@ export type ReadSheetProgressOptions = z.input<typeof ReadSheetProgressOptions>;
 /** One activity of the sheet, as a row of the table view. */
 export interface SheetRow {
   readonly activity: number;
+  /** The activity's level in the tree: with `path`, where the tree finds it (the outbox opens it there). */
+  readonly level: number;
   /** The node it hangs under (the metric row's OPER_GRUPO_SEQ_DB); null on a one-level tree. */
   readonly group: number | null;
   readonly label: string;
@@ -204,6 +206,7 @@ export function sheetRows(roots: readonly TreeNode[], plan: TreePlan): SheetRow[
       }
       rows.push({
         activity: node.seqDb,
+        level: node.level,
         group: node.group,
         label,
         path,
