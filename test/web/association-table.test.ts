@@ -170,6 +170,12 @@ describe('the table view, on the demo', () => {
     ).toEqual(ORDER.slice(2));
     expect(await grid.getAttribute('aria-rowcount')).toBe('5');
     expect(await seriousViolations(page)).toEqual([]);
+    // The same counts beside the tree's branches, as their descriptions (their names stay the labels).
+    await page.getByRole('button', { name: 'Tree', exact: true }).click();
+    const north = page.getByRole('treeitem', { name: 'S-NORTH — North field', exact: true });
+    expect(await description(north)).toBe('2 of 4');
+    expect(await north.locator('.ta-screen__branch-count').textContent()).toBe('2 of 4');
+    expect(await seriousViolations(page)).toEqual([]);
   });
 
   it('switches between tree and table, presets cells like the modal, keeps changes across switches and asks before leaving', async () => {

@@ -128,6 +128,7 @@ export { LABELS_EN, LABELS_PT_BR };
  * @property {string} tableNothing Save pressed with nothing changed
  * @property {string} tableSaved after a table save, `{count}` activities
  * @property {string} tableSavedOne after a table save of one activity
+ * @property {string} tableQueued a table save kept on this device to be sent later, `{count}` activities
  * @property {string} tableCheck a table save stopped by cells the browser refused, `{count}`
  * @property {string} tableConflicts a table save refused because others changed cells meanwhile, `{count}`
  * @property {string} tableConflictCell at a cell: who changed it meanwhile, `{user}` `{at}` `{theirs}`
@@ -136,6 +137,14 @@ export { LABELS_EN, LABELS_PT_BR };
  * @property {string} tableFilterEmpty the filter for activities still without values
  * @property {string} sourceCopied where a cell's value came from: copied from sheet `{id}`, not saved yet
  * @property {string} sourceEdited a cell changed and not saved yet
+ * @property {string} sourcePending a cell's value kept in the outbox, not sent yet
+ * @property {string} markSaved a cell's source in one word, where the screen is narrow (a phone): saved
+ * @property {string} markDefault the same: a default
+ * @property {string} markCopied the same: copied, not saved
+ * @property {string} markEdited the same: changed, not saved
+ * @property {string} markPending the same: kept on this device, not sent
+ * @property {string} markConflict the same: refused for a conflict
+ * @property {string} markError the same: a value to check
  * @property {string} chipCopied short source in the table: copied
  * @property {string} chipEdited short source in the table: changed
  * @property {string} progress how many activities have values, `{filled}` `{total}`

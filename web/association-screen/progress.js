@@ -15,8 +15,10 @@ const REFRESH_DELAY_MS = 400;
 /**
  * @param {import('./dom.js').ScreenContext} ctx
  * @param {() => Iterable<{ level: number, id: number, label: string }>} known the nodes the tree has read
+ * @param {(countOf: (level: number, id: number) => import('./api.js').NodeProgress | undefined) => void} read
+ *   told each time the progress is read, with each node's count (the tree shows them at its branches)
  */
-export function createProgress(ctx, known) {
+export function createProgress(ctx, known, read) {
   const { create, labels } = ctx;
   const root = create('div', `${BLOCK}__progress`);
   root.hidden = true;
@@ -79,6 +81,8 @@ export function createProgress(ctx, known) {
       const data = await ctx.api.progress();
       if (ctx.destroyed() || mine !== reads) return;
       last = data;
+      const byNode = new Map(data.nodes.map((node) => [`${node.level}:${node.id}`, node]));
+      read((level, id) => byNode.get(`${level}:${id}`));
       draw();
     } catch {
       // The count stays as last read: it is a guide, not the data.

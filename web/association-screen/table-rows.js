@@ -13,14 +13,29 @@ import { isFractional, isWholeNumber, metricLabel } from './values.js';
 /** @typedef {import('./table-model.js').TableRow} TableRow */
 /** @typedef {import('./table-model.js').TableCell} TableCell */
 
+/**
+ * A cell's kind in one word, for narrow screens.
+ * @type {Record<string, keyof import('./labels.js').ScreenLabels>}
+ */
+const MARKS = {
+  saved: 'markSaved',
+  default: 'markDefault',
+  copied: 'markCopied',
+  edited: 'markEdited',
+  pending: 'markPending',
+  conflict: 'markConflict',
+  error: 'markError',
+};
+
 /** Every row's height in pixels: rows are placed by index, so none may grow. */
 export const ROW_HEIGHT = 64;
 
 /**
  * What a cell says of itself, and its kind (for its colour).
  * @param {ScreenContext} ctx @param {TableCell} cell @param {boolean} edited whether the person changed it
+ * @param {boolean} waiting whether its value waits in the outbox
  */
-function noteOf(ctx, cell, edited) {
+function noteOf(ctx, cell, edited, waiting) {
   const { labels } = ctx;
   if (cell.conflict !== undefined) {
     const { conflict } = cell;
@@ -41,6 +56,7 @@ function noteOf(ctx, cell, edited) {
   if (cell.copied !== undefined)
     return { kind: 'copied', text: fill(labels.sourceCopied, { id: cell.copied }) };
   if (edited) return { kind: 'edited', text: labels.sourceEdited };
+  if (waiting) return { kind: 'pending', text: labels.sourcePending };
   const kind = cell.source === 'saved' ? 'saved' : cell.source?.startsWith('default') ? 'default' : 'none';
   return { kind, text: ctx.say.source(cell.source, cell.preset) };
 }
@@ -90,7 +106,11 @@ export function makeRowElement(ctx, row, viewIndex, { saving, isChanged }) {
     const said = create('span', `${BLOCK}__table-source`);
     said.id = `${ctx.uid}-cell-${row.index}-${col}`;
     input.setAttribute('aria-describedby', said.id);
-    box.append(input, said);
+    // Where the screen is narrow the sentence gives way to a word (the sentence stays the input's
+    // description, and its title).
+    const mark = create('span', `${BLOCK}__table-mark`);
+    mark.setAttribute('aria-hidden', 'true');
+    box.append(input, said, mark);
     element.append(box);
     paintCell(ctx, row, cell, box, isChanged(cell));
   });
@@ -105,11 +125,15 @@ export function makeRowElement(ctx, row, viewIndex, { saving, isChanged }) {
 export function paintCell(ctx, row, cell, box, edited) {
   const input = box.querySelector('input');
   const said = box.querySelector(`.${BLOCK}__table-source`);
-  if (!input || !(said instanceof HTMLElement)) return;
+  const mark = box.querySelector(`.${BLOCK}__table-mark`);
+  if (!input || !(said instanceof HTMLElement) || !(mark instanceof HTMLElement)) return;
   if (input.value !== cell.text) input.value = cell.text;
-  const { kind, text } = noteOf(ctx, cell, edited);
+  const waiting = ctx.offline?.pendingFields(row.data)?.has(cell.field) === true;
+  const { kind, text } = noteOf(ctx, cell, edited, waiting);
   said.textContent = text;
   said.title = text;
+  mark.textContent = MARKS[kind] === undefined ? '' : ctx.labels[MARKS[kind]];
+  mark.title = text;
   box.className = `${BLOCK}__table-cell ${BLOCK}__table-cell--${kind}`;
   input.setAttribute('aria-invalid', String(kind === 'error' || kind === 'conflict'));
   if (row.data.editable === false) box.classList.add(`${BLOCK}__table-cell--locked`);

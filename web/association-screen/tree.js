@@ -8,6 +8,7 @@
 
 import { problemOf } from './api.js';
 import { BLOCK } from './dom.js';
+import { fill } from './labels.js';
 import { renderChips } from './tree-metrics.js';
 import { createTreeWalk } from './tree-walk.js';
 
@@ -37,6 +38,9 @@ export function createTree(ctx) {
   /** @type {TreeNode[]} */
   let roots = [];
   let rootsRendered = 0;
+  /** The progress's count of a branch, once read. */
+  /** @type {((level: number, id: number) => { filled: number, activities: number } | undefined) | undefined} */
+  let counts;
   /** @type {Map<HTMLElement, TreeNode>} */
   const nodeOf = new Map();
   /** @type {IntersectionObserver | undefined} */
@@ -95,6 +99,14 @@ export function createTree(ctx) {
     const label = create('span', `${BLOCK}__label`, data.label);
     row.append(twisty, label);
     if (data.kind === 'branch') {
+      // "2 of 4": how many activities below have values, once the progress is read. It describes
+      // the branch rather than naming it (hidden from the name, referenced as its description).
+      const count = create('span', `${BLOCK}__branch-count`);
+      count.id = `${ctx.uid}-count-${key.replaceAll(/[^\w-]/g, '_')}`;
+      count.setAttribute('aria-hidden', 'true');
+      item.setAttribute('aria-describedby', count.id);
+      row.append(count);
+      paintCount(node, count);
       item.classList.add(`${BLOCK}__item--branch`);
       if (data.hasChildren) item.setAttribute('aria-expanded', 'false');
       else item.classList.add(`${BLOCK}__item--leaf`);
@@ -108,6 +120,20 @@ export function createTree(ctx) {
     item.append(row);
     nodeOf.set(item, node);
     return node;
+  }
+
+  /**
+   * A branch's count from the last progress read: "2 of 4", hidden where unknown.
+   * @param {TreeNode} node @param {Element | null} count
+   */
+  function paintCount(node, count) {
+    if (!(count instanceof HTMLElement)) return;
+    const known = counts?.(node.data.level, node.data.id);
+    count.hidden = known === undefined;
+    count.textContent =
+      known === undefined
+        ? ''
+        : fill(ctx.labels.progressShort, { filled: known.filled, total: known.activities });
   }
 
   /** @param {TreeNode} node */
@@ -332,6 +358,18 @@ export function createTree(ctx) {
     nodeOf: (item) => (item instanceof HTMLElement ? nodeOf.get(item) : undefined),
     /** Every node built so far. */
     nodes: () => nodeOf.values(),
+    /**
+     * How many activities below each branch have values (the progress): shown beside each branch,
+     * now and as branches are read.
+     * @param {(level: number, id: number) => { filled: number, activities: number } | undefined} countOf
+     */
+    setCounts(countOf) {
+      counts = countOf;
+      for (const node of nodeOf.values()) {
+        if (node.data.kind === 'branch')
+          paintCount(node, node.item.querySelector(`:scope > .${BLOCK}__row > .${BLOCK}__branch-count`));
+      }
+    },
     expand,
     collapse,
     toggle,

@@ -32,12 +32,16 @@ export function createViews(ctx, parts) {
   const treeButton = button(create, `${BLOCK}__button ${BLOCK}__button--switch`, labels.viewTree);
   const tableButton = button(create, `${BLOCK}__button ${BLOCK}__button--switch`, labels.viewTable);
   switcher.append(treeButton, tableButton);
-  const progress = createProgress(ctx, function* () {
-    for (const node of parts.tree.nodes()) {
-      if (node.data.kind === 'branch')
-        yield { level: node.data.level, id: node.data.id, label: node.data.label };
-    }
-  });
+  const progress = createProgress(
+    ctx,
+    function* () {
+      for (const node of parts.tree.nodes()) {
+        if (node.data.kind === 'branch')
+          yield { level: node.data.level, id: node.data.id, label: node.data.label };
+      }
+    },
+    (countOf) => parts.tree.setCounts(countOf),
+  );
   root.append(switcher, progress.root);
 
   const tableView = createTable(ctx, {
