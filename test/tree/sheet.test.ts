@@ -180,6 +180,7 @@ describe('part=sheet: every activity with its path, a page at a time', () => {
     ]);
     expect(page.rows[2]).toEqual({
       activity: a3,
+      level: 3,
       group: ids.g1,
       label: 'A3',
       path: [north, { level: 2, id: ids.g1, label: 'G1' }],
