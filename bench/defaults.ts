@@ -1,7 +1,7 @@
 // One million metric-default resolutions: ours (compileMetricDefaults) against the switch a user would
 // hand-write over the same metric list. Run with `npm run bench:defaults`; the last line is the ratio.
 import { performance } from 'node:perf_hooks';
-import { Metric } from '../src/config.js';
+import { Metric } from '../src/model.js';
 import { compileMetricDefaults } from '../src/resolvers.js';
 import { loadLine, median, spread } from './report.js';
 

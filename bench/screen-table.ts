@@ -10,7 +10,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type Browser, chromium, type Page } from 'playwright-core';
-import { TreeView } from '../src/config.js';
+import { TreeView } from '../src/model.js';
 import { startGalleryServer } from '../src/http/server.js';
 import { createAssociationHandler } from '../src/resolvers.js';
 import { createScratchDatabase } from '../src/store/scratch.js';

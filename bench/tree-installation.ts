@@ -3,7 +3,7 @@
 // TREE_VIEW, with every tenth activity's metrics saved on one task sheet. 100 groups per sector is
 // the 110,110-node tree.
 import { performance } from 'node:perf_hooks';
-import { TreeView } from '../src/config.js';
+import { TreeView } from '../src/model.js';
 import { tableNames } from '../src/model/table-names.js';
 import type { ScratchDatabase } from '../src/store/scratch.js';
 import { runSqlFile } from '../src/store/script.js';

@@ -1,102 +1,69 @@
-// The public API of `task-association`: an explicit list, so that what a host may import is a choice
-// and not whatever a folder happens to export. Each area also has a subpath of its own
-// (`task-association/config`, `/resolvers`, `/installer`, `/sync`, `/schema`, `/gallery`, `/testing`);
-// the helpers those folders use among themselves are exported from neither. Here, besides the areas:
-// the database (open one, or wrap the host's mysql2 pool), the errors every area throws (each a
-// TaskAssociationError with a stable `code` and, where it has one, a `path`), the values every area
-// shares (scope, SEQ_DB, identifiers, the four tables' names) and the four tables as Drizzle code.
+// The public API of `task-association`: the short list of what a host calls (#31), each name a
+// choice. Everything else stays on the subpath of its area, each pinned by a test as this list is:
+// `task-association/model` (the TREE_VIEW and parameter models, scope, SEQ_DB, identifiers, table
+// names), `/database`, `/resolvers` (the tree, the saves, the screen's reads and its handler),
+// `/installer`, `/sync`, `/schema`, `/gallery`, `/testing`.
+// Here: the database (open one, or wrap the host's mysql2 pool), the values every area shares, the
+// errors a host tells apart (each a TaskAssociationError with a stable `code`), the handler and the
+// reads and saves behind it, the four tables as Drizzle code, and the installer's and sync's verbs.
 
-export * from './config.js';
-export * from './installer.js';
+export {
+  applyInstallation,
+  type InstallationStatus,
+  InstallerError,
+  type InstallerOptions,
+  type InstallPlan,
+  installationStatus,
+  loadInstallFile,
+  parseInstallFile,
+  planInstallation,
+  type UninstallOptions,
+  uninstallInstallation,
+  type VerifyResult,
+  verifyInstallation,
+} from './installer.js';
 export {
   DatabaseConnectionError,
   DatabaseTimeoutError,
-  IdentifierError,
   TaskAssociationError,
 } from './model/errors.js';
-export { IDENTIFIER_PATTERN, Identifier, parseIdentifier, quoteIdentifier } from './model/identifier.js';
 export { checkScope, formatScope, parseScope, Scope } from './model/scope.js';
-export { SeqDb, SeqDbText } from './model/seq-db.js';
+export { SeqDb } from './model/seq-db.js';
+export { TableNames, tableNames } from './model/table-names.js';
 export {
-  DEFAULT_TABLE_NAMES,
-  HOST_TABLES,
-  LOGICAL_TABLES,
-  type LogicalTable,
-  OVERRIDE_PARAMETERS,
-  TableNames,
-  tableNames,
-} from './model/table-names.js';
-// The resolvers the root has always carried, by name: newer ones (the table view's reads) are on
-// `task-association/resolvers` only, so the root's list does not grow with every feature.
+  ConfigError,
+  ConfigurationError,
+  formatIssues,
+  parseTreeView,
+  readParameters,
+  TreeView,
+} from './model.js';
 export {
   type AssociationContext,
   type AssociationHandlerOptions,
   assertSameSiteJson,
-  type BranchNode,
-  type BranchParent,
   BusyError,
-  ConfigurationError,
   ConflictError,
-  CrossSiteError,
-  compileMetricDefaults,
   createAssociationHandler,
-  DEFAULT_LABEL_COLUMNS,
-  type DefaultInputs,
-  defaultSource,
-  type HeaderColumn,
-  type Installation,
   InvalidRequestError,
-  type LastChange,
-  LoadTaskTreeOptions,
+  type LoadTaskTreeOptions,
   loadTaskSheet,
   loadTaskTree,
   MetricBatch,
-  type MetricChange,
   type MetricConflict,
   MetricConflictError,
-  type MetricDefaultsResolver,
   MetricEntry,
-  type MetricSource,
   type MetricValue,
   NotFoundError,
-  type PathStep,
-  PayloadTooLargeError,
-  type PlannedLevel,
-  planTree,
-  REQUEST_RETENTION_SECONDS,
-  type ReadBranchOptions,
-  ReadMetricHistoryOptions,
   ReadOnlyRowError,
-  type ReadScreenStartOptions,
-  RequestId,
-  type ResolvedMetric,
-  type ResolvedMetrics,
   readBranch,
   readMetricHistory,
   readScreenStart,
-  resolveInstallation,
-  resolveMetricDefaults,
-  resolveTableNames,
-  resolveTreePlan,
-  type SavedEntry,
-  SaveMetricsOptions,
+  type SaveMetricsOptions,
   type SaveMetricsResult,
-  SaveSource,
-  type ScreenMetric,
-  type ScreenMetricColumn,
-  type ScreenMetricSource,
-  type ScreenNode,
-  type ScreenStart,
-  type SearchMatch,
-  type SearchResult,
-  type SearchTreeOptions,
   saveMetrics,
   searchTree,
-  type TaskNode,
   type TaskTree,
-  type TreeNode,
-  type TreePlan,
-  UnsupportedMediaTypeError,
 } from './resolvers.js';
 export {
   createTables,
@@ -112,18 +79,10 @@ export {
   operGrupoTable,
   operNOperGrupoTable,
   operTable,
-  TABLE_NAME_VARIABLES,
   type Tables,
   tableNamesFromEnv,
 } from './schema.js';
 export type { Database, ExecuteResult, QueryOptions, SqlExecutor } from './store/driver.js';
 export { type OpenOptions, openDatabase, wrapPool } from './store/mysql.js';
-export { DEFAULT_DATABASE_TIMEOUT_MS } from './store/timeout.js';
-export {
-  type DatabaseLocation,
-  DEFAULT_DATABASE_URL,
-  parseDatabaseUrl,
-  resolveDatabaseTimeout,
-  resolveDatabaseUrl,
-} from './store/url.js';
-export * from './sync.js';
+export { parseDatabaseUrl, resolveDatabaseUrl } from './store/url.js';
+export { planSchemaSync, SchemaSyncError, type SyncOptions, syncSchema } from './sync.js';

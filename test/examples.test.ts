@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/main.js';
-import { parseTreeView } from '../src/config.js';
+import { parseTreeView } from '../src/model.js';
 import { loadInstallFile } from '../src/installer.js';
 import { captureIo } from './support/cli.js';
 

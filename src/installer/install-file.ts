@@ -18,7 +18,7 @@ export const HOST_ROW_TABLES = [MENU_TABLE, FIELD_TABLE, PARAMETERS_TABLE] as co
 /**
  * One installation, as the operator describes it in an install file: where (scope) and as whom, the
  * table-name overrides, where the menus go, the link field's label and the optional TREE_VIEW. Menu
- * placement, the link field and the TREE_VIEW are the config models (src/config), so a value valid here
+ * placement, the link field and the TREE_VIEW are the models of src/model.ts, so a value valid here
  * is valid there. The JSON Schema (schemas/install.schema.json) is generated from this model.
  */
 export const InstallFile = z.strictObject({

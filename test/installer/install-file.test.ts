@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { parseTreeView } from '../../src/config.js';
+import { parseTreeView } from '../../src/model.js';
 import {
   checkInstallFile,
   InstallFile,

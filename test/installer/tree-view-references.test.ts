@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseTreeView } from '../../src/config.js';
+import { parseTreeView } from '../../src/model.js';
 import type { InstallFile } from '../../src/installer/install-file.js';
 import { applyInstallation, planInstallation } from '../../src/installer/installer.js';
 import { installationTableNames } from '../../src/installer/state.js';

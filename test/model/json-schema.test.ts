@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { parseJsonText, parseTreeView } from '../../src/config.js';
+import { parseJsonText, parseTreeView } from '../../src/model.js';
 import {
   type JSON_SCHEMA_LIMITS,
   serializeJsonSchema,

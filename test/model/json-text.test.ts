@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { locateSyntaxError, parseJsonText } from '../../src/config.js';
+import { locateSyntaxError, parseJsonText } from '../../src/model.js';
 
 describe('parseJsonText', () => {
   it('drops a leading byte-order mark', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildLink, ConfigError, LINK_FIELD_OPCOES, linkFieldRow } from '../../src/config.js';
+import { buildLink, ConfigError, LINK_FIELD_OPCOES, linkFieldRow } from '../../src/model.js';
 
 describe('linkFieldRow', () => {
   it("builds the link field's whole row in the customer's column order", () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ConfigError, type MenuRowsInput, menuRows } from '../../src/config.js';
+import { ConfigError, type MenuRowsInput, menuRows } from '../../src/model.js';
 
 const menus = {
   taskSheet: { withMetrics: true, father: 10, order: 5 },

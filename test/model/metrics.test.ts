@@ -6,7 +6,7 @@ import {
   MetricDefault,
   Metrics,
   RESERVED_METRIC_COLUMNS,
-} from '../../src/config.js';
+} from '../../src/model.js';
 
 describe('metrics', () => {
   it('defaults to METRICA1 and METRICA2 without defaults', () => {

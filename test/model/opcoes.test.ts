@@ -7,7 +7,7 @@ import {
   type OpcoesEntry,
   parseOpcoes,
   serializeOpcoes,
-} from '../../src/config.js';
+} from '../../src/model.js';
 import { opcoesParameters } from '../../src/model/opcoes.js';
 
 const key = fc.stringMatching(/^[A-Za-z][A-Za-z0-9_]{0,8}$/).filter((k) => !/^[pv][0-9]+$/.test(k));

@@ -5,7 +5,7 @@ import {
   readParameters,
   TREE_VIEW_PARAMETER,
   treeViewParameterRow,
-} from '../../src/config.js';
+} from '../../src/model.js';
 import type { Scope } from '../../src/model/scope.js';
 import { parseTreeView } from '../../src/model/tree-view.js';
 import { useScratchDatabase } from '../support/database.js';

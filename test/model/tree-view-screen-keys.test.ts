@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatIssues, parseTreeView, treeViewLevels } from '../../src/config.js';
+import { formatIssues, parseTreeView, treeViewLevels } from '../../src/model.js';
 
 const layers = (labelColumns: unknown) => ({
   '1': { table: 'app_oper_grupo', associationTable: 'app_oper_n_oper_grupo', labelColumns },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatIssues, parseTreeView, treeViewLevels } from '../../src/config.js';
+import { formatIssues, parseTreeView, treeViewLevels } from '../../src/model.js';
 import { PRODUCT_EXAMPLE, TREE_VIEW_CASES } from './tree-view-cases.js';
 
 const inputOf = (testCase: (typeof TREE_VIEW_CASES)[number]) =>

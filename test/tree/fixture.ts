@@ -1,4 +1,4 @@
-import { TreeView } from '../../src/config.js';
+import { TreeView } from '../../src/model.js';
 import { parseIdentifier, quoteIdentifier } from '../../src/model/identifier.js';
 import type { Scope } from '../../src/model/scope.js';
 import { OVERRIDE_PARAMETERS, type TableNames, tableNames } from '../../src/model/table-names.js';

@@ -1,6 +1,6 @@
 import { match } from 'ts-pattern';
 import { describe, expect, it } from 'vitest';
-import { Metric, type MetricDefault } from '../../src/config.js';
+import { Metric, type MetricDefault } from '../../src/model.js';
 import { ConfigurationError } from '../../src/model/issues.js';
 import { compileMetricDefaults, defaultSource, resolveMetricDefaults } from '../../src/resolvers.js';
 

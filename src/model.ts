@@ -1,4 +1,14 @@
-// Public API of src/config: re-exports only.
+// `task-association/model`: the models every area checks its input with (the TREE_VIEW, the
+// parameter rows, the link field and menu rows, the install's metrics) and the values they share
+// (scope, SEQ_DB, identifiers, the tables' names), with the errors their checks throw. Re-exports only.
+
+export {
+  DatabaseConnectionError,
+  DatabaseTimeoutError,
+  IdentifierError,
+  TaskAssociationError,
+} from './model/errors.js';
+export { IDENTIFIER_PATTERN, Identifier, parseIdentifier, quoteIdentifier } from './model/identifier.js';
 export {
   CONFIG_ISSUE_CODES,
   ConfigError,
@@ -61,6 +71,17 @@ export {
   TREE_VIEW_TIPO,
   treeViewParameterRow,
 } from './model/parameters.js';
+export { checkScope, formatScope, parseScope, Scope } from './model/scope.js';
+export { SeqDb, SeqDbText } from './model/seq-db.js';
+export {
+  DEFAULT_TABLE_NAMES,
+  HOST_TABLES,
+  LOGICAL_TABLES,
+  type LogicalTable,
+  OVERRIDE_PARAMETERS,
+  TableNames,
+  tableNames,
+} from './model/table-names.js';
 export {
   Layer,
   Layers,
