@@ -138,6 +138,7 @@ export function createTable(ctx, hooks) {
     for (const column of ctx.columns) {
       const header = create('div', `${BLOCK}__table-cell`, metricLabel(column));
       header.setAttribute('role', 'columnheader');
+      header.title = metricLabel(column);
       headRow.append(header);
     }
     grid.setAttribute('aria-colcount', String(ctx.columns.length + 1));
