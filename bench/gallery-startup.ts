@@ -1,6 +1,8 @@
 // Start to listening: `task-association serve --port 0` (the published bin, over dist/) spawned as
 // a process, timed from the spawn to its "serving the home gallery on …" line, median of `runs`.
-// Beside it, bare node starting and exiting (the floor any CLI pays). Build first (npm run build).
+// Beside it, bare node starting and exiting (the floor any CLI pays), and node importing zod and
+// exiting: the floor of a start that checks its options with zod before it listens, as the
+// gallery's handler does (zod's import is most of what serve loads). Build first (npm run build).
 // `node --import tsx bench/gallery-startup.ts` alone, or through `npm run bench:gallery`.
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
@@ -9,6 +11,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const BIN = fileURLToPath(new URL('../bin/task-association.js', import.meta.url));
+// zod resolved from the package, as the bin resolves it.
+const PACKAGE_ROOT = fileURLToPath(new URL('../', import.meta.url));
 
 function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
@@ -23,7 +27,11 @@ function timeUntil(
 ): Promise<number> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
-    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(process.execPath, args, {
+      env,
+      cwd: PACKAGE_ROOT,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     let said = '';
     child.stderr.setEncoding('utf8');
     child.stderr.on('data', (chunk: string) => {
@@ -41,12 +49,15 @@ function timeUntil(
   });
 }
 
-export async function startupTimes(runs = 7): Promise<{ serveMs: number; bareNodeMs: number }> {
+export async function startupTimes(
+  runs = 7,
+): Promise<{ serveMs: number; bareNodeMs: number; zodFloorMs: number }> {
   const cacheDir = await mkdtemp(join(tmpdir(), 'startup-bench-'));
   const env = { ...process.env, CAROULSEL_SECRET: 'startup-bench-secret-0123' };
   try {
     const serve: number[] = [];
     const bare: number[] = [];
+    const zod: number[] = [];
     for (let run = 0; run < runs; run += 1) {
       serve.push(
         await timeUntil(
@@ -56,16 +67,17 @@ export async function startupTimes(runs = 7): Promise<{ serveMs: number; bareNod
         ),
       );
       bare.push(await timeUntil(['-e', ''], undefined, env));
+      zod.push(await timeUntil(['--input-type=module', '-e', "await import('zod')"], undefined, env));
     }
-    return { serveMs: median(serve), bareNodeMs: median(bare) };
+    return { serveMs: median(serve), bareNodeMs: median(bare), zodFloorMs: median(zod) };
   } finally {
     await rm(cacheDir, { recursive: true, force: true });
   }
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const { serveMs, bareNodeMs } = await startupTimes();
+  const { serveMs, bareNodeMs, zodFloorMs } = await startupTimes();
   console.log(
-    `start to listening: serve ${serveMs.toFixed(0)} ms, bare node ${bareNodeMs.toFixed(0)} ms (median of 7)`,
+    `start to listening: serve ${serveMs.toFixed(0)} ms, bare node ${bareNodeMs.toFixed(0)} ms, node importing zod ${zodFloorMs.toFixed(0)} ms (median of 7)`,
   );
 }

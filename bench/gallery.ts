@@ -542,9 +542,9 @@ async function main() {
       )
       .join(' ');
     // 6. Start to listening, the slow phone's first thumbnail, and three nodes on one Redis.
-    const { serveMs, bareNodeMs } = await startupTimes();
+    const { serveMs, bareNodeMs, zodFloorMs } = await startupTimes();
     console.log(
-      `startup: serve to listening ${serveMs.toFixed(0)} ms, bare node ${bareNodeMs.toFixed(0)} ms (median of 7)`,
+      `startup: serve to listening ${serveMs.toFixed(0)} ms, bare node ${bareNodeMs.toFixed(0)} ms, node importing zod ${zodFloorMs.toFixed(0)} ms (median of 7)`,
     );
     const phone = await slowPhoneFigures();
     console.log(

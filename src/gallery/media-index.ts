@@ -94,6 +94,13 @@ const StoredProbe = z.union([
 ]);
 const STORED_HASH = /^[A-Za-z0-9_-]{22}$/;
 
+/**
+ * The stored key naming the item that holds a content hash. A node that has not listed the image's
+ * page (several nodes behind one balancer, one node after a restart) finds the item by that id and
+ * hashes its one image, instead of walking the source and hashing every image before it.
+ */
+const listedKey = (hash: ContentHash) => `${hash}-${INDEX_VERSION}-item`;
+
 export function createMediaIndex(options: {
   source: GallerySource;
   columns: SourceColumns;
@@ -245,8 +252,8 @@ export function createMediaIndex(options: {
     return found;
   }
 
-  /** A page cut out of a source that returns every row. */
-  async function wholeListPage(fetchAll: WholeListSource, cursor: PageCursor | null, limit: number) {
+  /** Every item of a source that returns every row. */
+  async function wholeList(fetchAll: WholeListSource): Promise<readonly SourceItem[]> {
     const rows: unknown = await fetchAll();
     if (!Array.isArray(rows)) {
       throw new GalleryConfigError(
@@ -257,14 +264,16 @@ export function createMediaIndex(options: {
     // Rows that cannot have changed (the same frozen array of frozen rows, as the folder source
     // returns while its folder is unchanged) are not normalised again: a page of a large list then
     // costs the page, not the list.
-    let items: readonly SourceItem[];
-    if (normalised?.rows === rows) {
-      items = normalised.items;
-    } else {
-      items = normaliseRows(rows, columns, rowLogger);
-      normalised =
-        Object.isFrozen(rows) && rows.every((row) => Object.isFrozen(row)) ? { rows, items } : undefined;
-    }
+    if (normalised?.rows === rows) return normalised.items;
+    const items = normaliseRows(rows, columns, rowLogger);
+    normalised =
+      Object.isFrozen(rows) && rows.every((row) => Object.isFrozen(row)) ? { rows, items } : undefined;
+    return items;
+  }
+
+  /** A page cut out of a source that returns every row. */
+  async function wholeListPage(fetchAll: WholeListSource, cursor: PageCursor | null, limit: number) {
+    const items = await wholeList(fetchAll);
     let start = 0;
     if (cursor !== null) {
       if (cursor.k !== 'o') throw badParameter('cursor', 'was given by another kind of gallery source');
@@ -321,25 +330,58 @@ export function createMediaIndex(options: {
       typeof source === 'function'
         ? await wholeListPage(source, query.cursor, query.limit)
         : await hostPage(source, query.cursor, query.limit);
-    const entries = await mapBounded(items, PAGE_CONCURRENCY, async (item) => {
-      try {
-        const entry: MediaEntry = { ...item, hash: await hashOf(item.image) };
-        // An item whose content changed: its old token must stop serving the old bytes it held.
-        const before = hashById.get(item.id);
-        if (before !== undefined && before !== entry.hash && known.get(before)?.id === item.id) {
-          known.delete(before);
-        }
-        hashById.set(item.id, entry.hash);
-        const size = entry.image.kind === 'bytes' ? entry.image.bytes.byteLength : 0;
-        known.set(entry.hash, entry, size + ENTRY_OVERHEAD);
-        return entry;
-      } catch (error) {
-        const message = `gallery item "${item.id}" skipped: ${skipReason(error)}`;
-        warnOnce(`item\0${message}`, message, { id: item.id });
-        return undefined;
-      }
-    });
+    const entries = await mapBounded(items, PAGE_CONCURRENCY, enter);
     return { entries: entries.filter((entry) => entry !== undefined), next };
+  }
+
+  /** Hashes a listed item and makes its hash findable; undefined (with a logged reason) when it cannot be. */
+  async function enter(item: SourceItem): Promise<MediaEntry | undefined> {
+    try {
+      const entry: MediaEntry = { ...item, hash: await hashOf(item.image) };
+      // An item whose content changed: its old token must stop serving the old bytes it held.
+      const before = hashById.get(item.id);
+      if (before !== undefined && before !== entry.hash && known.get(before)?.id === item.id) {
+        known.delete(before);
+      }
+      hashById.set(item.id, entry.hash);
+      const size = entry.image.kind === 'bytes' ? entry.image.bytes.byteLength : 0;
+      known.set(entry.hash, entry, size + ENTRY_OVERHEAD);
+      // Only a source that returns every row can be asked for one item by its id; once per item
+      // and content in this process, so a page seen again writes nothing.
+      if (typeof source === 'function' && before !== entry.hash) await keep(listedKey(entry.hash), item.id);
+      return entry;
+    } catch (error) {
+      const message = `gallery item "${item.id}" skipped: ${skipReason(error)}`;
+      warnOnce(`item\0${message}`, message, { id: item.id });
+      return undefined;
+    }
+  }
+
+  /**
+   * Looks for the wanted hashes in a source that returns every row, read once: first the items the
+   * store names for them (listed by another node sharing it, or by this one before a restart), one
+   * image hashed each; then, for hashes still wanted, the rest in order, hashing as it goes. A
+   * stored id is a hint only: an item whose content no longer has the hash is not taken for it.
+   */
+  async function findInList(fetchAll: WholeListSource): Promise<void> {
+    const hinted = new Map<string, ContentHash>();
+    await mapBounded([...wanted], PAGE_CONCURRENCY, async (hash) => {
+      const text = await stored(listedKey(hash));
+      const id = text === undefined ? undefined : safeJson(text);
+      if (typeof id === 'string') hinted.set(id, hash);
+    });
+    const items = await wholeList(fetchAll);
+    const named = items.filter((item) => hinted.has(item.id));
+    for (const entry of await mapBounded(named, PAGE_CONCURRENCY, enter)) {
+      if (entry !== undefined) wanted.delete(entry.hash);
+    }
+    // In slices of a page, so the walk stops soon after the last wanted hash is seen.
+    for (let start = 0; wanted.size > 0 && start < items.length; start += MAX_PAGE_SIZE) {
+      const slice = items.slice(start, start + MAX_PAGE_SIZE).filter((item) => !hinted.has(item.id));
+      for (const entry of await mapBounded(slice, PAGE_CONCURRENCY, enter)) {
+        if (entry !== undefined) wanted.delete(entry.hash);
+      }
+    }
   }
 
   async function probePage(entries: readonly MediaEntry[]) {
@@ -378,6 +420,7 @@ export function createMediaIndex(options: {
 
   async function scan(): Promise<void> {
     scannedAt = Date.now();
+    if (typeof source === 'function') return findInList(source);
     let cursor: PageCursor | null = null;
     do {
       const found: IndexPage = await page({ cursor, limit: MAX_PAGE_SIZE });

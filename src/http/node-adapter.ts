@@ -1,5 +1,4 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { getRequestListener, RequestError } from '@hono/node-server';
 import { ANSWERER, type Answer, type Answerer, type AnsweringHandler, toResponse } from './answer.js';
 import { errorAnswer } from './responses.js';
 
@@ -21,20 +20,43 @@ type WebHandler = (request: Request) => Promise<Response>;
 export function toNodeListener(
   handler: WebHandler | AnsweringHandler,
 ): (req: IncomingMessage, res: ServerResponse) => void {
-  const listener = getRequestListener(handler, {
-    overrideGlobalObjects: false,
-    // HTTP/1.0 clients may send no Host: the path is what routes.
-    hostname: 'localhost',
-    errorHandler: (error) => (error instanceof RequestError ? badTarget() : internalError()),
-  });
+  let bridged: Promise<NodeListener> | undefined;
   const answer = (handler as AnsweringHandler)[ANSWERER];
   return (req, res) => {
     // Our own handlers' reads (every cached thumbnail) skip the web Request and Response: hono
     // reads a native Response's body through a web stream, which cost the warm path most of its
     // time. Anything unusual (a body to drain, an absolute or odd target, HTTP/2) takes hono's path.
-    if (answer !== undefined && isPlainRead(req)) void answerDirectly(answer, req, res);
-    else void listener(req, res);
+    if (answer !== undefined && isPlainRead(req)) {
+      void answerDirectly(answer, req, res);
+      return;
+    }
+    bridged ??= bridgeListener(handler);
+    bridged.then(
+      (listener) => listener(req, res),
+      () => {
+        // The bridge failed to load (a broken install): the request still gets an answer.
+        if (!res.headersSent) res.writeHead(500, { 'Content-Type': 'text/plain; charset=utf-8' });
+        res.end('the request failed on the server');
+      },
+    );
   };
+}
+
+type NodeListener = (req: IncomingMessage, res: ServerResponse) => unknown;
+
+/**
+ * hono's bridge for `handler`, loaded on the first request that needs it: importing
+ * @hono/node-server (with node:http2 and the web Response it reaches for at once, which loads
+ * Node's undici) is about 40 ms, a seventh of a start, and a gallery's plain reads never need it.
+ */
+async function bridgeListener(handler: WebHandler | AnsweringHandler): Promise<NodeListener> {
+  const { getRequestListener, RequestError } = await import('@hono/node-server');
+  return getRequestListener(handler, {
+    overrideGlobalObjects: false,
+    // HTTP/1.0 clients may send no Host: the path is what routes.
+    hostname: 'localhost',
+    errorHandler: (error) => (error instanceof RequestError ? badTarget() : internalError()),
+  });
 }
 
 // What hono accepts as a Host without question; anything else gets its full check (and its 400).

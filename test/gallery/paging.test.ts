@@ -261,7 +261,8 @@ describe('paging GET /caroulsel/data', () => {
     expect([spy.reads, spy.placeholders]).toEqual([0, 0]);
     // Every index entry damaged in a different way: cut, not an entry at all, the wrong JSON.
     const files = (await readdir(cacheDir)).filter((name) => name.endsWith('.media'));
-    expect(files.length).toBe(60);
+    // Per image: its file's hash, its probe, and the item holding its hash (for other nodes).
+    expect(files.length).toBe(90);
     // Whole entries as the cache frames them, holding JSON that is not what the index wrote.
     const framed = (json: string) =>
       Buffer.concat([
@@ -278,7 +279,7 @@ describe('paging GET /caroulsel/data', () => {
       framed('{"refused":{"code":"MEDIA_UNSUPPORTED","status":200,"message":"x"}}'),
     ];
     for (const [i, name] of files.entries()) {
-      // Hash entries' keys start with "f"; probe entries (keyed by content) get the false refusal.
+      // Hash entries' keys start with "f"; probe and item entries (keyed by content) get the false refusal.
       const damage = (name.startsWith('f') ? damages[i % 3] : damages[3]) as Buffer;
       await writeFile(join(cacheDir, name), damage);
     }
