@@ -1,23 +1,12 @@
 import { z } from 'zod';
-import { DatabaseConnectionError, DatabaseTimeoutError, TaskAssociationError } from '../model/errors.js';
+import { TaskAssociationError } from '../model/errors.js';
 import { MetricBatch, parseInput } from '../model/metric-batch.js';
 import { checkOptions, hasMethods, isFunction } from '../model/options.js';
-import {
-  BusyError,
-  ConflictError,
-  CrossSiteError,
-  InvalidRequestError,
-  MetricConflictError,
-  NotFoundError,
-  PayloadTooLargeError,
-  ReadOnlyRowError,
-  UnsupportedMediaTypeError,
-} from '../model/request-errors.js';
+import { InvalidRequestError } from '../model/request-errors.js';
 import { checkScope, type Scope } from '../model/scope.js';
 import { SearchText } from '../model/search-text.js';
 import { SeqDb, SeqDbText } from '../model/seq-db.js';
 import type { Database } from '../store/driver.js';
-import { isConnectionLoss } from '../store/failure.js';
 import { loadTaskTree } from '../tree/load-task-tree.js';
 import { readMetricHistory } from '../tree/metric-history.js';
 import { createPlanMemo } from '../tree/plan-memo.js';
@@ -30,6 +19,7 @@ import { readScreenStart } from '../tree/screen/start.js';
 import { explainTableErrors } from '../tree/table-diagnosis.js';
 import { loadTaskSheet } from '../tree/task-sheet.js';
 import { toResponse } from './answer.js';
+import { answerError } from './error-answer.js';
 import { lastPathSegment, rewriteImports } from './module-imports.js';
 import { ownerKey } from './owner-key.js';
 import { type FileVariant, packageFiles } from './package-files.js';
@@ -269,7 +259,7 @@ export function createAssociationHandler(
       return json(200, result);
     } catch (error) {
       if (error instanceof Response) return error;
-      return errorResponse(error, onError);
+      return toResponse(answerError(error, { onError, headers: VARY }));
     }
   };
   return (request) => (request.method === 'HEAD' ? answerHead(request) : handle(request));
@@ -438,60 +428,7 @@ function checkContext(given: AssociationContext): AssociationContext {
   return { scope, user: given.user };
 }
 
-function errorResponse(error: unknown, onError: (error: unknown) => void): Response {
-  // A read whose connection broke under it (a cluster node gone): the client may try again.
-  if (error instanceof Error && !(error instanceof TaskAssociationError) && isConnectionLoss(error)) {
-    onError(error);
-    return errorJson(503, 'DATABASE_CONNECTION_LOST', 'the connection to the database was lost: try again', {
-      headers: { 'Retry-After': '1' },
-    });
-  }
-  if (!(error instanceof TaskAssociationError)) {
-    // A bug or a lost database: the details belong in the host's log, not in the response.
-    onError(error);
-    return errorJson(500, 'INTERNAL_ERROR', 'the request failed on the server');
-  }
-  const status = statusOf(error);
-  // The host's operators should hear of a database that stops answering and of an installation that
-  // cannot serve (every 500), not only the client.
-  if (error instanceof DatabaseTimeoutError || error instanceof DatabaseConnectionError || status === 500)
-    onError(error);
-  return errorJson(status, error.code, error.message, {
-    ...(error.path === undefined ? {} : { path: error.path }),
-    ...(error instanceof MetricConflictError ? { details: { conflicts: error.conflicts } } : {}),
-    // The database stopped answering, or other writers kept the scope busy: the client may try
-    // again, not at once.
-    ...(status === 503 ? { headers: { 'Retry-After': String(retryAfterSeconds(error)) } } : {}),
-  });
-}
-
-/**
- * Retry-After of a 503: for a database that did not answer, long enough not to pile onto a struggling
- * one; for writers that kept the scope busy, a moment (each save holds it for milliseconds).
- */
-function retryAfterSeconds(error: TaskAssociationError): number {
-  return error instanceof DatabaseTimeoutError ? 5 : 1;
-}
-
-function statusOf(error: TaskAssociationError): number {
-  if (error instanceof PayloadTooLargeError) return 413;
-  if (error instanceof UnsupportedMediaTypeError) return 415;
-  if (error instanceof CrossSiteError) return 403;
-  if (error instanceof InvalidRequestError) return 400;
-  if (error instanceof NotFoundError) return 404;
-  if (error instanceof ReadOnlyRowError || error instanceof ConflictError) return 409;
-  if (
-    error instanceof BusyError ||
-    error instanceof DatabaseTimeoutError ||
-    error instanceof DatabaseConnectionError
-  )
-    return 503;
-  // The rest (ConfigurationError, the config reader's ConfigError, a bad table name in a parameter
-  // row) is the installation's to fix, not the request's.
-  return 500;
-}
-
-/** The one error answer of both handlers, as a web `Response`. */
+/** An error answer of this handler, as a web `Response`. */
 function errorJson(
   status: number,
   code: string,
