@@ -9,7 +9,7 @@ import { SeqDb, SeqDbText } from '../model/seq-db.js';
 import type { Database } from '../store/driver.js';
 import { loadTaskTree } from '../tree/load-task-tree.js';
 import { readMetricHistory } from '../tree/metric-history.js';
-import { createPlanMemo } from '../tree/plan-memo.js';
+import { plansOf } from '../tree/plan-memo.js';
 import { saveMetrics } from '../tree/save-metrics.js';
 import { readBranch } from '../tree/screen/branch.js';
 import { readPreviousSheet } from '../tree/screen/previous.js';
@@ -192,7 +192,8 @@ export function createAssociationHandler(
   checkOptions(HandlerOptionsShape, options, 'createAssociationHandler');
   const { db } = options;
   const onError = options.onError ?? console.error;
-  const plans = createPlanMemo();
+  // The plans of this pool's scopes, shared with the library calls a host makes on the same pool.
+  const plans = plansOf(db);
   // HEAD is the GET without its body: same status and headers, as HTTP asks of any GET resource. The
   // GET is made from the URL and headers, not from the request itself: a Node bridge's request
   // (@hono/node-server's) cannot be copied by `new Request(request, ...)`.

@@ -56,12 +56,12 @@ import { checkParts } from '../store/save-checks.js';
 import { execute, query, type Sql } from '../store/sql.js';
 import { readTopology } from '../store/topology.js';
 import { metricKey } from './load-task-tree.js';
+import { withPlan } from './plan-memo.js';
 import { type CheckedEntry, decideSave, type LockedKey, type SavedEntry } from './save-decision.js';
 import { isoTime, lastChangeOf } from './saved-row.js';
 import { jsonRows, shownFromWalk } from './shown-from-walk.js';
 import { shownNodes } from './shown-nodes.js';
 import { loadTaskSheet, taskSheetNotFound } from './task-sheet.js';
-import { withPlan } from './with-plan.js';
 
 /** What `saveMetrics` is given, checked with this model before any SQL. */
 export const SaveMetricsOptions = z.strictObject({
