@@ -35,7 +35,7 @@ const INTERNAL = { status: 500, code: 'INTERNAL_ERROR', message: 'the request fa
  * A 503 says when to try again (Retry-After: the error's `retryAfter`, else 1 s). Every 500 and every
  * database failure is reported to `onError`; a refused request (4xx) or busy writers are not.
  *
- * @example catch (error) { return toResponse(answerError(error, { onError })); }
+ * @example const answer = answerError(new Error('boom'), { onError: console.error }); // 500 INTERNAL_ERROR, reported
  */
 export function answerError(error: unknown, options: AnswerErrorOptions): Answer {
   const { onError, headers = {} } = options;
