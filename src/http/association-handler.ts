@@ -1,52 +1,37 @@
 import { z } from 'zod';
-import { DatabaseConnectionError, DatabaseTimeoutError, TaskAssociationError } from '../model/errors.js';
+import { TaskAssociationError } from '../model/errors.js';
 import { MetricBatch, parseInput } from '../model/metric-batch.js';
 import { checkOptions, hasMethods, isFunction } from '../model/options.js';
-import {
-  BusyError,
-  ConflictError,
-  CrossSiteError,
-  InvalidRequestError,
-  MetricConflictError,
-  NotFoundError,
-  PayloadTooLargeError,
-  ReadOnlyRowError,
-  UnsupportedMediaTypeError,
-} from '../model/request-errors.js';
+import { InvalidRequestError } from '../model/request-errors.js';
 import { checkScope, type Scope } from '../model/scope.js';
-import { SearchText } from '../model/search-text.js';
-import { SeqDb, SeqDbText } from '../model/seq-db.js';
+import { SeqDb } from '../model/seq-db.js';
 import type { Database } from '../store/driver.js';
-import { isConnectionLoss } from '../store/failure.js';
-import { loadTaskTree } from '../tree/load-task-tree.js';
-import { readMetricHistory } from '../tree/metric-history.js';
-import { createPlanMemo } from '../tree/plan-memo.js';
-import { saveMetrics } from '../tree/save-metrics.js';
-import { readBranch } from '../tree/screen/branch.js';
-import { readPreviousSheet } from '../tree/screen/previous.js';
-import { searchTree } from '../tree/screen/search.js';
-import { MAX_SHEET_PAGE_SIZE, readSheetPage, readSheetProgress, SheetFilter } from '../tree/screen/sheet.js';
-import { readScreenStart } from '../tree/screen/start.js';
-import { explainTableErrors } from '../tree/table-diagnosis.js';
-import { loadTaskSheet } from '../tree/task-sheet.js';
+import { childrenPart } from '../tree/parts/children.js';
+import type { PartContext } from '../tree/parts/context.js';
+import { historyPart } from '../tree/parts/history.js';
+import { previousPart } from '../tree/parts/previous.js';
+import { savePart } from '../tree/parts/save.js';
+import { searchPart } from '../tree/parts/search.js';
+import { progressPart, sheetPart } from '../tree/parts/sheet.js';
+import { startPart } from '../tree/parts/start.js';
+import { treePart } from '../tree/parts/tree.js';
+import { plansOf } from '../tree/plan-memo.js';
 import { toResponse } from './answer.js';
-import { lastPathSegment, rewriteImports } from './module-imports.js';
+import {
+  ASSET_PARAMETER,
+  ASSET_QUERY,
+  assertPartReads,
+  QUERY_PARAMETERS,
+  type Query,
+} from './association-query.js';
+import { answerError } from './error-answer.js';
 import { ownerKey } from './owner-key.js';
-import { type FileVariant, packageFiles } from './package-files.js';
 import { parseQuery } from './query-parameters.js';
 import { readJsonBody } from './request-body.js';
-import { errorAnswer, jsonAnswer, methodNotAllowed, SECURITY_HEADERS } from './responses.js';
+import { jsonAnswer, methodNotAllowed, SECURITY_HEADERS } from './responses.js';
 import { assertSameSiteJson } from './same-site.js';
-import {
-  invalidLinkPage,
-  PAGE_CSP,
-  pageLanguage,
-  SCREEN_ASSETS,
-  SERVICE_WORKER,
-  SERVICE_WORKER_CSP,
-  screenPage,
-  wantsHtml,
-} from './screen-page.js';
+import { screenAsset } from './screen-assets.js';
+import { invalidLinkPage, PAGE_CSP, pageLanguage, screenPage, wantsHtml } from './screen-page.js';
 
 /** Who is asking, as the host knows it from its own session: never taken from the request. */
 export interface AssociationContext {
@@ -94,82 +79,17 @@ const HandlerOptionsShape = z.strictObject({
 const MAX_BODY_BYTES = 1_000_000;
 
 /**
- * The query parameters each method reads, one line per parameter; anything else, or a parameter
- * given twice, is a 400 naming it (`parseQuery`). Without `part`, a GET answers the whole tree
- * (JSON) or the screen's page (a browser navigation); `part` asks for the screen's light data.
+ * The parts a GET names with `part` that answer their data as it is (tree/parts/); `start` adds the
+ * owner key, `owner` is the key alone, and a GET without `part` is the whole tree (or the page).
  */
-const QUERY_PARAMETERS = {
-  GET: z.strictObject({
-    taskSheet: SeqDbText,
-    /**
-     * `start`: header, metric columns, first level; `children`: one node's children; `search`: matches
-     * with paths; `history`: the changes of one activity's metrics (`activity`, and `group` unless null);
-     * `sheet`: a page of every activity with its path and values (`page`, `size`, `filter`);
-     * `progress`: how many activities have values, per node and for the sheet; `previous`: the values
-     * saved on the previous sheet (or on `from`), to copy; `owner`: the key the screen's offline entries
-     * are filed under (no database read).
-     */
-    part: z
-      .enum(['start', 'children', 'search', 'history', 'sheet', 'progress', 'previous', 'owner'])
-      .optional(),
-    /** `part=children`: the TREE_VIEW level (1, 2, ...) and the SEQ_DB of the node whose children are asked for. */
-    level: z
-      .string()
-      .regex(/^[1-9][0-9]?$/, { message: 'a level is a whole number from 1, as in TREE_VIEW' })
-      .transform(Number)
-      .optional(),
-    node: SeqDbText.optional(),
-    /** `part=search`: the words searched for in the label columns of every level (at most 100 characters, 8 words). */
-    q: SearchText.optional(),
-    /** `part=history`: the activity, and the node it hangs under (left out on a one-level tree). */
-    activity: SeqDbText.optional(),
-    group: SeqDbText.optional(),
-    /** `part=sheet`: the page, from 1; rows per page, 1 to 1000 (default 500); `empty` for the activities without values. */
-    page: z
-      .string()
-      .regex(/^[1-9][0-9]{0,3}$/, { message: 'a page is a whole number from 1 to 9999' })
-      .transform(Number)
-      .optional(),
-    size: z
-      .string()
-      .regex(/^[1-9][0-9]{0,3}$/, { message: 'a page size is a whole number from 1 to 1000' })
-      .transform(Number)
-      .refine((size) => size <= MAX_SHEET_PAGE_SIZE, {
-        message: `a page size is a whole number from 1 to ${MAX_SHEET_PAGE_SIZE}`,
-      })
-      .optional(),
-    filter: SheetFilter.optional(),
-    /** `part=previous`: the task sheet to copy from, when not the previous one. */
-    from: SeqDbText.optional(),
-  }),
-  PUT: z.strictObject({
-    taskSheet: SeqDbText,
-  }),
-} as const;
-type Query = z.output<typeof QUERY_PARAMETERS.GET>;
-
-/** `?asset=<name>`: the screen's module and stylesheet, answered before any session or query check. */
-const ASSET_PARAMETER = 'asset';
-/** An asset request reads `asset` alone, held to the same rule as the other queries. */
-const ASSET_QUERY = z.strictObject({ [ASSET_PARAMETER]: z.string() });
-
-const screenFiles = packageFiles(SCREEN_ASSETS);
-const servedFiles: ReadonlySet<string> = new Set(SCREEN_ASSETS);
-
-/**
- * A module as served at this request's URL: its relative imports name the handler's URL of each
- * file (`./associationtask?asset=association-screen/tree.js`; see module-imports.ts), one variant
- * per last path segment. Stylesheets are served as they are.
- */
-function servedAs(url: URL, name: string): FileVariant | undefined {
-  if (!name.endsWith('.js')) return undefined;
-  const segment = lastPathSegment(url.pathname);
-  return {
-    key: segment,
-    make: (bytes) =>
-      Buffer.from(rewriteImports(Buffer.from(bytes).toString('utf8'), name, servedFiles, segment)),
-  };
-}
+const PARTS = {
+  children: childrenPart,
+  search: searchPart,
+  history: historyPart,
+  sheet: sheetPart,
+  progress: progressPart,
+  previous: previousPart,
+} satisfies Record<string, (context: PartContext, query: Query) => Promise<unknown>>;
 
 /**
  * The association screen's endpoint, for the host to mount at `associationtask` (the link field's
@@ -202,7 +122,8 @@ export function createAssociationHandler(
   checkOptions(HandlerOptionsShape, options, 'createAssociationHandler');
   const { db } = options;
   const onError = options.onError ?? console.error;
-  const plans = createPlanMemo();
+  // The plans of this pool's scopes, shared with the library calls a host makes on the same pool.
+  const plans = plansOf(db);
   // HEAD is the GET without its body: same status and headers, as HTTP asks of any GET resource. The
   // GET is made from the URL and headers, not from the request itself: a Node bridge's request
   // (@hono/node-server's) cannot be copied by `new Request(request, ...)`.
@@ -216,7 +137,7 @@ export function createAssociationHandler(
     try {
       const url = new URL(request.url);
       if (url.searchParams.has(ASSET_PARAMETER)) {
-        return await assetResponse(request, url, parseQuery(ASSET_QUERY, url)[ASSET_PARAMETER]);
+        return await screenAsset(request, url, parseQuery(ASSET_QUERY, url)[ASSET_PARAMETER], VARY);
       }
       if (request.method !== 'GET' && request.method !== 'PUT') {
         return toResponse(methodNotAllowed(request.method, 'GET, HEAD, PUT', VARY));
@@ -240,186 +161,29 @@ export function createAssociationHandler(
         return html(invalidLinkPage({ endpoint: url.pathname, lang, detail: error.message }), 400);
       }
       if (request.method === 'GET') assertPartReads(url, query.part);
-      const { taskSheet } = query;
       const { scope, user } = checkContext(await options.context(request));
-      if (request.method === 'GET' && query.part === undefined && wantsHtml(request.headers.get('accept'))) {
+      const context: PartContext = { db, plans, scope, user };
+      if (request.method === 'PUT') {
+        const batch = async () =>
+          parseInput(MetricBatch, await readJsonBody(request, MAX_BODY_BYTES), 'request body');
+        return json(200, await savePart(context, query, batch));
+      }
+      if (query.part === undefined) {
+        if (!wantsHtml(request.headers.get('accept'))) return json(200, await treePart(context, query));
         const lang = options.lang ?? pageLanguage(request.headers.get('accept-language'));
-        return html(screenPage({ endpoint: url.pathname, taskSheet, lang }));
+        return html(screenPage({ endpoint: url.pathname, taskSheet: query.taskSheet, lang }));
       }
       // The outbox asks whose entries it may send before sending any (see web/association-screen/sync.js).
-      if (request.method === 'GET' && query.part === 'owner')
-        return json(200, { owner: ownerKey(scope, user) });
-      if (request.method === 'GET' && query.part === 'start')
-        return json(200, { ...((await screenPart(query, scope)) as object), owner: ownerKey(scope, user) });
-      if (request.method === 'GET' && query.part !== undefined)
-        return json(200, await screenPart(query, scope));
-      // The parameter rows are read on every request, checked and planned once per text of them.
-      const { plan } = await plans.read(db, scope);
-      if (request.method === 'GET') return json(200, await loadTaskTree(db, { scope, taskSheet, plan }));
-      const batch = parseInput(MetricBatch, await readJsonBody(request, MAX_BODY_BYTES), 'request body');
-      const result = await saveMetrics(db, {
-        scope,
-        user,
-        taskSheet,
-        entries: batch.entries,
-        ...(batch.requestId === undefined ? {} : { requestId: batch.requestId }),
-        ...(batch.source === undefined ? {} : { source: batch.source }),
-        plan,
-      });
-      return json(200, result);
+      if (query.part === 'owner') return json(200, { owner: ownerKey(scope, user) });
+      if (query.part === 'start')
+        return json(200, { ...(await startPart(context, query)), owner: ownerKey(scope, user) });
+      return json(200, await PARTS[query.part](context, query));
     } catch (error) {
       if (error instanceof Response) return error;
-      return errorResponse(error, onError);
+      return toResponse(answerError(error, { onError, headers: VARY }));
     }
   };
   return (request) => (request.method === 'HEAD' ? answerHead(request) : handle(request));
-
-  /**
-   * The screen's light data. The installation and the task sheet are read together (neither needs
-   * the other), then the part's own reads; an expand of a scope seen before sends its own reads
-   * with them, so it costs one round trip of waiting.
-   */
-  async function screenPart(query: Query, scope: AssociationContext['scope']): Promise<unknown> {
-    const { taskSheet } = query;
-    if (query.part === 'search' && query.q === undefined)
-      throw missing('q', 'give the text to search for as &q=');
-    if (query.part === 'history' && query.activity === undefined)
-      throw missing('activity', 'give the activity whose history is asked for as &activity=');
-    if (query.part === 'children' && (query.level === undefined) !== (query.node === undefined)) {
-      throw missing(
-        query.level === undefined ? 'level' : 'node',
-        'give both &level= and &node= (or neither, for the roots)',
-      );
-    }
-    const parent =
-      query.level === undefined || query.node === undefined ? null : { level: query.level, id: query.node };
-    // An unknown task sheet is a 404 for every part, a search included.
-    const sheetRead = loadTaskSheet(db, scope, taskSheet);
-    // An expand does not wait for the parameter rows: its queries start at once with the plan this
-    // scope had last time, and their answer counts only if the rows read meanwhile still give that
-    // plan (else the branch is read again with the new one). A branch costs one round trip, not two.
-    const guess = query.part === 'children' ? plans.last(scope) : undefined;
-    const early =
-      guess === undefined
-        ? undefined
-        : readBranch(db, { scope, plan: guess.plan, parent, taskSheet: sheetRead, taskSheetId: taskSheet });
-    // Marked handled now: a guess that turns out stale may fail, and is then never awaited.
-    early?.catch(() => undefined);
-    // The parameter rows alone, checked and planned once per text of them.
-    const [planned, sheet] = await Promise.all([plans.read(db, scope), sheetRead]);
-    const { treeView, plan } = planned;
-    // A table of the plan that is missing or lacks a column is said as the tree's own reads say it:
-    // which table, and which parameter row or TREE_VIEW key named it.
-    return explainTableErrors(db, scope, plan, async () => {
-      if (query.part === 'start') {
-        return readScreenStart(db, {
-          scope,
-          taskSheet: sheet,
-          plan,
-          headerColumns: treeView?.taskSheetColumns,
-        });
-      }
-      if (query.part === 'search') return searchTree(db, { scope, plan, text: query.q ?? '' });
-      if (query.part === 'sheet') {
-        return readSheetPage(db, {
-          scope,
-          taskSheet,
-          plan,
-          ...(query.page === undefined ? {} : { page: query.page }),
-          ...(query.size === undefined ? {} : { size: query.size }),
-          ...(query.filter === undefined ? {} : { filter: query.filter }),
-        });
-      }
-      if (query.part === 'progress') return readSheetProgress(db, { scope, taskSheet, plan });
-      if (query.part === 'previous') {
-        return readPreviousSheet(db, {
-          scope,
-          taskSheet,
-          plan,
-          ...(query.from === undefined ? {} : { from: query.from }),
-        });
-      }
-      if (query.part === 'history') {
-        const changes = await readMetricHistory(db, {
-          scope,
-          taskSheet,
-          activity: query.activity,
-          group: query.group ?? null,
-          plan,
-        });
-        return { changes };
-      }
-      if (early !== undefined && guess === planned) return { nodes: await early };
-      return { nodes: await readBranch(db, { scope, plan, parent, taskSheet: sheet }) };
-    });
-  }
-}
-
-/** The query parameters each kind of GET reads (no `part`: the whole tree or the page). */
-const PART_READS: Record<NonNullable<Query['part']> | 'tree', readonly string[]> = {
-  tree: ['taskSheet'],
-  start: ['taskSheet', 'part'],
-  children: ['taskSheet', 'part', 'level', 'node'],
-  search: ['taskSheet', 'part', 'q'],
-  history: ['taskSheet', 'part', 'activity', 'group'],
-  sheet: ['taskSheet', 'part', 'page', 'size', 'filter'],
-  progress: ['taskSheet', 'part'],
-  previous: ['taskSheet', 'part', 'from'],
-  owner: ['taskSheet', 'part'],
-};
-
-/**
- * A parameter this GET does not read is refused, as an unknown one is: `?part=start&node=7` would
- * otherwise answer the roots to a client that meant to ask for node 7's children.
- */
-function assertPartReads(url: URL, part: Query['part']): void {
-  const reads = PART_READS[part ?? 'tree'];
-  for (const name of url.searchParams.keys()) {
-    if (!reads.includes(name)) {
-      throw new InvalidRequestError(
-        'UNKNOWN_QUERY_PARAMETER',
-        `query parameter ${name} is not read ${part === undefined ? 'without part' : `by part=${part}`} (it reads ${reads.join(', ')})`,
-        { path: name },
-      );
-    }
-  }
-}
-
-function missing(parameter: string, message: string): InvalidRequestError {
-  return new InvalidRequestError('INVALID_REQUEST', `query at ${parameter}: ${message}`, { path: parameter });
-}
-
-async function assetResponse(request: Request, url: URL, name: string): Promise<Response> {
-  // A HEAD arrives here as its GET (see createAssociationHandler), and loses the body there.
-  if (request.method !== 'GET') {
-    return toResponse(methodNotAllowed(request.method, 'GET, HEAD', VARY));
-  }
-  if (!screenFiles.has(name)) {
-    return errorJson(
-      404,
-      'NOT_FOUND',
-      'no such file of the screen: association-screen.js, association-screen.css or a module of association-screen/',
-      { path: ASSET_PARAMETER },
-    );
-  }
-  const answer = await screenFiles.answer(
-    name,
-    request.headers.get('if-none-match'),
-    servedAs(url, name),
-    request.headers.get('accept-encoding'),
-  );
-  if (name !== SERVICE_WORKER) return toResponse(answer);
-  // The service worker runs under its own response's policy, not the page's: it imports the
-  // screen's modules and fetches from this origin. Served at the endpoint's own path, its scope may
-  // be that path without Service-Worker-Allowed; the header says so for whoever reads the answer.
-  return toResponse({
-    ...answer,
-    headers: {
-      ...answer.headers,
-      'Content-Security-Policy': SERVICE_WORKER_CSP,
-      'Service-Worker-Allowed': url.pathname,
-    },
-  });
 }
 
 /**
@@ -436,75 +200,6 @@ function checkContext(given: AssociationContext): AssociationContext {
     );
   }
   return { scope, user: given.user };
-}
-
-function errorResponse(error: unknown, onError: (error: unknown) => void): Response {
-  // A read whose connection broke under it (a cluster node gone): the client may try again.
-  if (error instanceof Error && !(error instanceof TaskAssociationError) && isConnectionLoss(error)) {
-    onError(error);
-    return errorJson(503, 'DATABASE_CONNECTION_LOST', 'the connection to the database was lost: try again', {
-      headers: { 'Retry-After': '1' },
-    });
-  }
-  if (!(error instanceof TaskAssociationError)) {
-    // A bug or a lost database: the details belong in the host's log, not in the response.
-    onError(error);
-    return errorJson(500, 'INTERNAL_ERROR', 'the request failed on the server');
-  }
-  const status = statusOf(error);
-  // The host's operators should hear of a database that stops answering and of an installation that
-  // cannot serve (every 500), not only the client.
-  if (error instanceof DatabaseTimeoutError || error instanceof DatabaseConnectionError || status === 500)
-    onError(error);
-  return errorJson(status, error.code, error.message, {
-    ...(error.path === undefined ? {} : { path: error.path }),
-    ...(error instanceof MetricConflictError ? { details: { conflicts: error.conflicts } } : {}),
-    // The database stopped answering, or other writers kept the scope busy: the client may try
-    // again, not at once.
-    ...(status === 503 ? { headers: { 'Retry-After': String(retryAfterSeconds(error)) } } : {}),
-  });
-}
-
-/**
- * Retry-After of a 503: for a database that did not answer, long enough not to pile onto a struggling
- * one; for writers that kept the scope busy, a moment (each save holds it for milliseconds).
- */
-function retryAfterSeconds(error: TaskAssociationError): number {
-  return error instanceof DatabaseTimeoutError ? 5 : 1;
-}
-
-function statusOf(error: TaskAssociationError): number {
-  if (error instanceof PayloadTooLargeError) return 413;
-  if (error instanceof UnsupportedMediaTypeError) return 415;
-  if (error instanceof CrossSiteError) return 403;
-  if (error instanceof InvalidRequestError) return 400;
-  if (error instanceof NotFoundError) return 404;
-  if (error instanceof ReadOnlyRowError || error instanceof ConflictError) return 409;
-  if (
-    error instanceof BusyError ||
-    error instanceof DatabaseTimeoutError ||
-    error instanceof DatabaseConnectionError
-  )
-    return 503;
-  // The rest (ConfigurationError, the config reader's ConfigError, a bad table name in a parameter
-  // row) is the installation's to fix, not the request's.
-  return 500;
-}
-
-/** The one error answer of both handlers, as a web `Response`. */
-function errorJson(
-  status: number,
-  code: string,
-  message: string,
-  options: { path?: string; headers?: Record<string, string>; details?: Record<string, unknown> } = {},
-): Response {
-  return toResponse(
-    errorAnswer(status, code, message, {
-      path: options.path,
-      headers: { ...VARY, ...options.headers },
-      ...(options.details === undefined ? {} : { details: options.details }),
-    }),
-  );
 }
 
 // The same URL answers a page or JSON by Accept: caches must keep them apart.

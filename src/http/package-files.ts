@@ -10,7 +10,11 @@ import { SECURITY_HEADERS } from './responses.js';
  * One of the package's own browser files (or a dependency's) could not be read: the installation is
  * broken, not the request. Its message names the file, never the server's path. HTTP 500.
  */
-export class PackageFileError extends TaskAssociationError {}
+export class PackageFileError extends TaskAssociationError {
+  get status(): number | undefined {
+    return 500;
+  }
+}
 
 /** The package's own `web/` folder: two levels up from src/web (tests) and from dist/web (installed). */
 const WEB_DIR = new URL('../../web/', import.meta.url);

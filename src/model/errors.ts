@@ -4,6 +4,12 @@
  * `code` is stable (scripts and tests match on it), `path` says where the problem is (a dot path into
  * a document, a table and column, a row), and `message` is a sentence a person can act on.
  * Each boundary has its own subclass so callers can tell them apart with `instanceof`.
+ *
+ * An error that is an HTTP answer says so where it is made, as hono's `HTTPException` does: its class
+ * has a `status` (a 404, a 409, a 503...), and `undefined` for one that is not an answer to a request
+ * (the installer's, the command line's). The base declares none, so that a subclass made elsewhere may
+ * carry its own per instance (the gallery's `GalleryMediaError`); read it with {@link statusOf}. One
+ * function turns any error into a handler's answer (`src/http/error-answer.ts`).
  */
 export class TaskAssociationError extends Error {
   readonly code: string;
@@ -15,19 +21,50 @@ export class TaskAssociationError extends Error {
     this.code = code;
     this.path = options.path;
   }
+
+  /**
+   * What the error's answer lists beside its code and message (a conflict's fields): none here.
+   * A getter, as `status` is in the subclasses: nothing is added to the error's own properties.
+   */
+  get details(): Readonly<Record<string, unknown>> | undefined {
+    return undefined;
+  }
+}
+
+/** The HTTP status of an error of ours, from its class (or its own, as a gallery media error's); undefined when it has none. */
+export function statusOf(error: TaskAssociationError): number | undefined {
+  return 'status' in error && typeof error.status === 'number' ? error.status : undefined;
 }
 
 /** A name that was meant to be an SQL identifier and is not one. Raised before any SQL is built. */
-export class IdentifierError extends TaskAssociationError {}
+export class IdentifierError extends TaskAssociationError {
+  /** A table name of a parameter row or TREE_VIEW: the installation's to fix, not the request's. */
+  get status(): number | undefined {
+    return 500;
+  }
+}
 
-/** The database could not be reached or refused us: one line, no stack trace, password redacted. */
-export class DatabaseConnectionError extends TaskAssociationError {}
+/** The database could not be reached or refused us: one line, no stack trace, password redacted. HTTP 503. */
+export class DatabaseConnectionError extends TaskAssociationError {
+  get status(): number | undefined {
+    return 503;
+  }
+}
 
 /**
  * The database did not answer in time (a pool connection, a statement): nothing of the call was
  * committed, and the connection it used was destroyed. Worth trying again later; HTTP 503.
  */
-export class DatabaseTimeoutError extends TaskAssociationError {}
+export class DatabaseTimeoutError extends TaskAssociationError {
+  get status(): number | undefined {
+    return 503;
+  }
+
+  /** Seconds a client waits before trying again: long enough not to pile onto a struggling database. */
+  get retryAfter(): number {
+    return 5;
+  }
+}
 
 /** Text a client made up, cut short for messages: an error never echoes kilobytes of input. */
 export function abbreviated(text: string, max = 64): string {

@@ -2,31 +2,66 @@ import { TaskAssociationError } from './errors.js';
 import type { MetricValue } from './metrics.js';
 
 /** A request the caller can fix: a malformed batch, a value its column cannot hold. HTTP 400. */
-export class InvalidRequestError extends TaskAssociationError {}
+export class InvalidRequestError extends TaskAssociationError {
+  get status(): number | undefined {
+    return 400;
+  }
+}
 
 /** A request body above the handler's limit; it was not read to the end. HTTP 413. */
-export class PayloadTooLargeError extends InvalidRequestError {}
+export class PayloadTooLargeError extends InvalidRequestError {
+  override get status(): number | undefined {
+    return 413;
+  }
+}
 
 /** The task sheet (or another row a request names) does not exist in the caller's scope. HTTP 404. */
-export class NotFoundError extends TaskAssociationError {}
+export class NotFoundError extends TaskAssociationError {
+  get status(): number | undefined {
+    return 404;
+  }
+}
 
 /**
  * A row the package may not change would have been: RO=1 (`READ_ONLY_ROW`) or ATIVO=0 (`INACTIVE_ROW`).
  * Nothing of the batch is written. HTTP 409.
  */
-export class ReadOnlyRowError extends TaskAssociationError {}
+export class ReadOnlyRowError extends TaskAssociationError {
+  get status(): number | undefined {
+    return 409;
+  }
+}
 
-/** Concurrent writers kept colliding past every retry; the batch was not written and may be re-sent. */
-export class BusyError extends TaskAssociationError {}
+/**
+ * Concurrent writers kept colliding past every retry; the batch was not written and may be re-sent.
+ * HTTP 503, with Retry-After 1 s: each save holds the scope for milliseconds.
+ */
+export class BusyError extends TaskAssociationError {
+  get status(): number | undefined {
+    return 503;
+  }
+}
 
 /** A write from another site (Origin / Sec-Fetch-Site), which could ride the host's cookies. HTTP 403. */
-export class CrossSiteError extends TaskAssociationError {}
+export class CrossSiteError extends TaskAssociationError {
+  get status(): number | undefined {
+    return 403;
+  }
+}
 
 /** A write whose body is not declared as JSON (a form or `text/plain` post a page can send anywhere). HTTP 415. */
-export class UnsupportedMediaTypeError extends InvalidRequestError {}
+export class UnsupportedMediaTypeError extends InvalidRequestError {
+  override get status(): number | undefined {
+    return 415;
+  }
+}
 
 /** A request that contradicts what is stored, so it was not applied; nothing of it was written. HTTP 409. */
-export class ConflictError extends TaskAssociationError {}
+export class ConflictError extends TaskAssociationError {
+  get status(): number | undefined {
+    return 409;
+  }
+}
 
 /** One field of one entry whose stored value changed since the value the client started from. */
 export interface MetricConflict {
@@ -57,5 +92,10 @@ export class MetricConflictError extends ConflictError {
   constructor(conflicts: readonly MetricConflict[], message: string, options: { path?: string } = {}) {
     super('METRIC_CONFLICT', message, options);
     this.conflicts = conflicts;
+  }
+
+  /** The answer lists each field beside the message, for the client to ask the person. */
+  override get details(): Readonly<Record<string, unknown>> {
+    return { conflicts: this.conflicts };
   }
 }

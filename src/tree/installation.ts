@@ -1,10 +1,11 @@
 import { checkScope, type Scope } from '../model/scope.js';
 import type { TableNames } from '../model/table-names.js';
-import { planTree, type TreePlan } from '../model/tree-plan.js';
+import type { TreePlan } from '../model/tree-plan.js';
 import type { TreeView } from '../model/tree-view.js';
 import { createTables, type Tables } from '../schema/tables.js';
 import type { SqlExecutor } from '../store/driver.js';
 import { readParameters } from '../store/parameters.js';
+import { plansOf } from './plan-memo.js';
 
 /** One installation as one scope sees it: its table names, their Drizzle tables, its TREE_VIEW if any. */
 export interface Installation {
@@ -52,11 +53,11 @@ export async function resolveTableNames(
  * The tree plan of `scope`, from its parameter rows (one query): its table names and TREE_VIEW, the
  * default tree when it has none. A caller that has the names and the TREE_VIEW already makes the plan
  * with `planTree`. A scope that is not three non-negative integers is refused before any SQL: it
- * comes from the host, so that is a host bug.
+ * comes from the host, so that is a host bug. Planned through this executor's memo (plan-memo.ts):
+ * the rows are read every time, checked again only when their text changed.
  *
  * @example const plan = await resolveTreePlan(db, scope); await loadTaskTree(db, { scope, taskSheet: 42, plan });
  */
 export async function resolveTreePlan(db: SqlExecutor, scope: Scope): Promise<TreePlan> {
-  const { names, treeView } = await readInstallation(db, scope);
-  return planTree(names, treeView);
+  return (await plansOf(db).read(db, checkScope(scope))).plan;
 }

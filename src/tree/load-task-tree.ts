@@ -9,8 +9,8 @@ import { RowFeed } from '../store/row-feed.js';
 import { query } from '../store/sql.js';
 import { type Association, firstLevelRows, levelRows, savedMetricRows } from '../store/tree-reads.js';
 import { checkArguments } from './arguments.js';
-import { withGuessedPlan } from './guessed-plan.js';
 import { compileMetricDefaults, type ResolvedMetrics, type Row } from './metric-defaults.js';
+import { withGuessedPlan } from './plan-memo.js';
 import { type LastChange, lastChangeOf, type SavedRow, withSavedRow } from './saved-row.js';
 import { loadTaskSheet } from './task-sheet.js';
 

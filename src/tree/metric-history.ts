@@ -5,9 +5,9 @@ import { GivenPlan, type TreePlan } from '../model/tree-plan.js';
 import type { SqlExecutor } from '../store/driver.js';
 import { historyRows } from '../store/history.js';
 import { query } from '../store/sql.js';
+import { withPlan } from './plan-memo.js';
 import { isoTime } from './saved-row.js';
 import { loadTaskSheet } from './task-sheet.js';
-import { withPlan } from './with-plan.js';
 
 /** What `readMetricHistory` is given, checked with this model before any SQL. */
 export const ReadMetricHistoryOptions = z.strictObject({

@@ -56,12 +56,13 @@ import { checkParts } from '../store/save-checks.js';
 import { execute, query, type Sql } from '../store/sql.js';
 import { readTopology } from '../store/topology.js';
 import { metricKey } from './load-task-tree.js';
+import { withPlan } from './plan-memo.js';
 import { type CheckedEntry, decideSave, type LockedKey, type SavedEntry } from './save-decision.js';
 import { isoTime, lastChangeOf } from './saved-row.js';
 import { jsonRows, shownFromWalk } from './shown-from-walk.js';
 import { shownNodes } from './shown-nodes.js';
+import { explainTableErrors } from './table-diagnosis.js';
 import { loadTaskSheet, taskSheetNotFound } from './task-sheet.js';
-import { withPlan } from './with-plan.js';
 
 /** What `saveMetrics` is given, checked with this model before any SQL. */
 export const SaveMetricsOptions = z.strictObject({
@@ -119,12 +120,24 @@ export async function saveMetrics(db: Database, given: SaveMetricsOptions): Prom
   );
 }
 
-/** The checks and the write of {@link saveMetrics} once its options are checked and its plan is known. */
-async function savePlanned(
+/** A save's options once checked: what {@link SaveMetricsOptions} gives, with the plan made. */
+export type CheckedSave = Omit<z.output<typeof SaveMetricsOptions>, 'plan'>;
+
+/**
+ * {@link saveMetrics} for options already checked with the same models: the association handler's
+ * PUT, whose body was parsed with `MetricBatch` and whose scope and user came checked from the host's
+ * session, so a body is parsed once. Not a public entry: a host's options go through `saveMetrics`.
+ */
+export async function saveCheckedMetrics(
   db: Database,
-  options: z.output<typeof SaveMetricsOptions>,
+  options: CheckedSave,
   plan: TreePlan,
 ): Promise<SaveMetricsResult> {
+  return explainTableErrors(db, options.scope, plan, () => savePlanned(db, options, plan));
+}
+
+/** The checks and the write of {@link saveMetrics} once its options are checked and its plan is known. */
+async function savePlanned(db: Database, options: CheckedSave, plan: TreePlan): Promise<SaveMetricsResult> {
   const { scope, user, taskSheet, entries } = options;
   for (let fresh = false; ; fresh = true) {
     if (fresh) forgetMetricTableShape(db, plan.metricTable);

@@ -14,8 +14,8 @@ import { query } from '../../store/sql.js';
 import { previousTaskSheet, type TaskSheetFilters } from '../../store/tree-reads.js';
 import { loadTaskTree } from '../load-task-tree.js';
 import type { Row } from '../metric-defaults.js';
+import { withPlan } from '../plan-memo.js';
 import { loadTaskSheet } from '../task-sheet.js';
-import { withPlan } from '../with-plan.js';
 import { sheetRows } from './sheet.js';
 
 /** What `readPreviousSheet` is given, checked with this model before any SQL. */
