@@ -3,8 +3,8 @@
 // TREE_VIEW, with every tenth activity's metrics saved on one task sheet. 100 groups per sector is
 // the 110,110-node tree.
 import { performance } from 'node:perf_hooks';
-import { TreeView } from '../src/model.js';
 import { tableNames } from '../src/model/table-names.js';
+import { TreeView } from '../src/model.js';
 import type { ScratchDatabase } from '../src/store/scratch.js';
 import { runSqlFile } from '../src/store/script.js';
 import { HOST_SCHEMA_FILE } from '../test/support/database.js';

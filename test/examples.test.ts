@@ -1,8 +1,8 @@
 import { readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../src/cli/main.js';
-import { parseTreeView } from '../src/model.js';
 import { loadInstallFile } from '../src/installer.js';
+import { parseTreeView } from '../src/model.js';
 import { captureIo } from './support/cli.js';
 
 const example = (name: string) => new URL(`../examples/${name}`, import.meta.url);

@@ -1,7 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { parseTreeView } from '../../src/model.js';
 import {
   checkInstallFile,
   InstallFile,
@@ -11,6 +10,7 @@ import {
 } from '../../src/installer/install-file.js';
 import { installJsonSchema } from '../../src/installer/json-schema.js';
 import { serializeJsonSchema } from '../../src/model/json-schema.js';
+import { parseTreeView } from '../../src/model.js';
 import { EXAMPLE_INSTALL_FILE } from './support.js';
 
 const SCHEMA_FILE = new URL('../../schemas/install.schema.json', import.meta.url);

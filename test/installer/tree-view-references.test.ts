@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { parseTreeView } from '../../src/model.js';
 import type { InstallFile } from '../../src/installer/install-file.js';
 import { applyInstallation, planInstallation } from '../../src/installer/installer.js';
 import { installationTableNames } from '../../src/installer/state.js';
 import { missingReferences, treeViewReferences } from '../../src/installer/verify-tree-view.js';
 import { type TableNames, tableNames } from '../../src/model/table-names.js';
+import { parseTreeView } from '../../src/model.js';
 import { syncSchema } from '../../src/sync/sync.js';
 import { freshDatabase } from '../support/database.js';
 import { databaseState, exampleInstallFile } from './support.js';

@@ -1,12 +1,12 @@
 import { readFile } from 'node:fs/promises';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
-import { parseJsonText, parseTreeView } from '../../src/model.js';
 import {
   type JSON_SCHEMA_LIMITS,
   serializeJsonSchema,
   treeViewJsonSchema,
 } from '../../src/model/json-schema.js';
+import { parseJsonText, parseTreeView } from '../../src/model.js';
 import { TREE_VIEW_CASES } from './tree-view-cases.js';
 
 const SCHEMA_FILE = new URL('../../schemas/tree-view.schema.json', import.meta.url);

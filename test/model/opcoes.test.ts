@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { opcoesParameters } from '../../src/model/opcoes.js';
 import {
   buildLink,
   ConfigError,
@@ -8,7 +9,6 @@ import {
   parseOpcoes,
   serializeOpcoes,
 } from '../../src/model.js';
-import { opcoesParameters } from '../../src/model/opcoes.js';
 
 const key = fc.stringMatching(/^[A-Za-z][A-Za-z0-9_]{0,8}$/).filter((k) => !/^[pv][0-9]+$/.test(k));
 const value = fc.string({ unit: 'binary', maxLength: 20 }).filter((v) => !v.includes(';'));

@@ -1,4 +1,6 @@
 import { beforeEach, describe, expect, it } from 'vitest';
+import type { Scope } from '../../src/model/scope.js';
+import { parseTreeView } from '../../src/model/tree-view.js';
 import {
   ConfigError,
   overrideParameterRows,
@@ -6,8 +8,6 @@ import {
   TREE_VIEW_PARAMETER,
   treeViewParameterRow,
 } from '../../src/model.js';
-import type { Scope } from '../../src/model/scope.js';
-import { parseTreeView } from '../../src/model/tree-view.js';
 import { useScratchDatabase } from '../support/database.js';
 import { PRODUCT_EXAMPLE } from './tree-view-cases.js';
 

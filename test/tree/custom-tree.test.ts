@@ -1,8 +1,8 @@
 import { getTableName } from 'drizzle-orm';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { TreeView } from '../../src/model.js';
 import { tableNames } from '../../src/model/table-names.js';
 import { planTree } from '../../src/model/tree-plan.js';
+import { TreeView } from '../../src/model.js';
 import { loadTaskTree, resolveTableNames, saveMetrics, type TreeNode } from '../../src/resolvers.js';
 import { useScratchDatabase } from '../support/database.js';
 import {

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { TreeView } from '../../src/model.js';
 import type { Scope } from '../../src/model/scope.js';
 import { tableNames } from '../../src/model/table-names.js';
 import { planTree } from '../../src/model/tree-plan.js';
+import { TreeView } from '../../src/model.js';
 import { createAssociationHandler, readMetricHistory, saveMetrics } from '../../src/resolvers.js';
 import { useScratchDatabase } from '../support/database.js';
 import { insertRow, insertRows, installTables } from './fixture.js';

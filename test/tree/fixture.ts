@@ -1,8 +1,8 @@
-import { TreeView } from '../../src/model.js';
 import { parseIdentifier, quoteIdentifier } from '../../src/model/identifier.js';
 import type { Scope } from '../../src/model/scope.js';
 import { OVERRIDE_PARAMETERS, type TableNames, tableNames } from '../../src/model/table-names.js';
 import { planTree } from '../../src/model/tree-plan.js';
+import { TreeView } from '../../src/model.js';
 import type { Database, SqlExecutor } from '../../src/store/driver.js';
 import { syncSchema } from '../../src/sync.js';
 

@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ConfigError } from '../../src/model.js';
 import { tableNames } from '../../src/model/table-names.js';
 import { planTree } from '../../src/model/tree-plan.js';
+import { ConfigError } from '../../src/model.js';
 import {
   loadTaskTree,
   NotFoundError,

@@ -1,7 +1,7 @@
 import { match } from 'ts-pattern';
 import { describe, expect, it } from 'vitest';
-import { Metric, type MetricDefault } from '../../src/model.js';
 import { ConfigurationError } from '../../src/model/issues.js';
+import { Metric, type MetricDefault } from '../../src/model.js';
 import { compileMetricDefaults, defaultSource, resolveMetricDefaults } from '../../src/resolvers.js';
 
 const metrics = Metric.array().parse([

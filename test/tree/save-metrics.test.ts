@@ -1,9 +1,9 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { TreeView } from '../../src/model.js';
 import { parseIdentifier } from '../../src/model/identifier.js';
 import type { Scope } from '../../src/model/scope.js';
 import { tableNames } from '../../src/model/table-names.js';
 import { planTree } from '../../src/model/tree-plan.js';
+import { TreeView } from '../../src/model.js';
 import {
   InvalidRequestError,
   loadTaskTree,

@@ -1,8 +1,8 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { TreeView } from '../../src/model.js';
 import { ownerKey } from '../../src/http/owner-key.js';
 import type { Scope } from '../../src/model/scope.js';
 import { tableNames } from '../../src/model/table-names.js';
+import { TreeView } from '../../src/model.js';
 import { createAssociationHandler, readBranch, resolveTreePlan } from '../../src/resolvers.js';
 import type { Database, SqlExecutor } from '../../src/store/driver.js';
 import { createPlanMemo } from '../../src/tree/plan-memo.js';

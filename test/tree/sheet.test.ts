@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
-import { TreeView } from '../../src/model.js';
 import type { Scope } from '../../src/model/scope.js';
 import { tableNames } from '../../src/model/table-names.js';
+import { TreeView } from '../../src/model.js';
 import {
   createAssociationHandler,
   readPreviousSheet,
