@@ -310,6 +310,11 @@ async function writeDeclarationExamples(): Promise<void> {
   const entries = await Promise.all(
     [
       ['task-association', 'dist/index.js'],
+      ['task-association/model', 'dist/model.js'],
+      ['task-association/database', 'dist/database.js'],
+      ['task-association/resolvers', 'dist/resolvers.js'],
+      ['task-association/installer', 'dist/installer.js'],
+      ['task-association/sync', 'dist/sync.js'],
       ['task-association/schema', 'dist/schema.js'],
       ['task-association/gallery', 'dist/gallery.js'],
       ['task-association/testing', 'dist/model/testing.js'],
