@@ -8,10 +8,10 @@
 import { performance } from 'node:perf_hooks';
 import { tableNames } from '../src/model/table-names.js';
 import { planTree } from '../src/model/tree-plan.js';
-import { saveMetrics } from '../src/resolvers.js';
 import type { Database } from '../src/store/driver.js';
 import { openDatabase } from '../src/store/mysql.js';
 import { runSqlFile } from '../src/store/script.js';
+import { saveMetrics } from '../src/tree.js';
 import { HOST_SCHEMA_FILE } from '../test/support/database.js';
 import { createClusterScratchDatabase, startGaleraCluster } from '../test/support/galera.js';
 import { insertRow, insertRows, installTables } from '../test/tree/fixture.js';

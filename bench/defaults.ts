@@ -2,7 +2,7 @@
 // hand-write over the same metric list. Run with `npm run bench:defaults`; the last line is the ratio.
 import { performance } from 'node:perf_hooks';
 import { Metric } from '../src/model.js';
-import { compileMetricDefaults } from '../src/resolvers.js';
+import { compileMetricDefaults } from '../src/tree.js';
 import { loadLine, median, spread } from './report.js';
 
 const RESOLUTIONS = 1_000_000;

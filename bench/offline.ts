@@ -11,7 +11,7 @@ import { runCli } from '../src/cli/main.js';
 import { DEMO_TABLES } from '../src/demo/demo-install.js';
 import { startDemo } from '../src/demo/start-demo.js';
 import { toNodeListener } from '../src/http/node-adapter.js';
-import { createAssociationHandler } from '../src/resolvers.js';
+import { createAssociationHandler } from '../src/tree.js';
 import { CHROMIUM_PATH } from '../test/support/browser.js';
 import { captureIo } from '../test/support/cli.js';
 import { SERVER_URL } from '../test/support/database.js';

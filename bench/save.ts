@@ -29,7 +29,6 @@ import { performance } from 'node:perf_hooks';
 import { parseIdentifier } from '../src/model/identifier.js';
 import { tableNames } from '../src/model/table-names.js';
 import { planTree } from '../src/model/tree-plan.js';
-import { type MetricEntry, saveMetrics } from '../src/resolvers.js';
 import { metricTableShape } from '../src/store/metric-table.js';
 import {
   insertStatement,
@@ -40,6 +39,7 @@ import {
 } from '../src/store/metric-writes.js';
 import { createScratchDatabase } from '../src/store/scratch.js';
 import { runSqlFile } from '../src/store/script.js';
+import { type MetricEntry, saveMetrics } from '../src/tree.js';
 import { HOST_SCHEMA_FILE, SERVER_URL } from '../test/support/database.js';
 import { insertRow, insertRows, installTables, SCOPE_A } from '../test/tree/fixture.js';
 import { loadLine, median, spread, timed } from './report.js';

@@ -5,10 +5,10 @@
 // Run with `npm run bench:tree` (11k and 110k) or name the sizes: `npm run bench:tree -- 1.1M`; the
 // last line is the ratios of every size.
 
-import { loadTaskTree, type TreeNode } from '../src/resolvers.js';
 import type { Database } from '../src/store/driver.js';
 import { openDatabase } from '../src/store/mysql.js';
 import { createScratchDatabase } from '../src/store/scratch.js';
+import { loadTaskTree, type TreeNode } from '../src/tree.js';
 import { SERVER_URL } from '../test/support/database.js';
 import { countingExecutor, SCOPE_A } from '../test/tree/fixture.js';
 import { loadLine, median, spread, timed } from './report.js';

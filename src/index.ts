@@ -1,7 +1,7 @@
 // The public API of `task-association`: the short list of what a host calls (#31), each name a
 // choice. Everything else stays on the subpath of its area, each pinned by a test as this list is:
 // `task-association/model` (the TREE_VIEW and parameter models, scope, SEQ_DB, identifiers, table
-// names), `/database`, `/resolvers` (the tree, the saves, the screen's reads and its handler),
+// names), `/database`, `/tree` (the tree, the saves, the screen's reads and its handler),
 // `/installer`, `/sync`, `/schema`, `/gallery`, `/testing`.
 // Here: the database (open one, or wrap the host's mysql2 pool), the values every area shares, the
 // errors a host tells apart (each a TaskAssociationError with a stable `code`), the handler and the
@@ -39,6 +39,27 @@ export {
   TreeView,
 } from './model.js';
 export {
+  createTables,
+  type NewOperGrupoMetricaRow,
+  type NewOperGrupoRow,
+  type NewOperOperGrupoRow,
+  type NewOperRow,
+  type OperGrupoMetricaRow,
+  type OperGrupoRow,
+  type OperOperGrupoRow,
+  type OperRow,
+  operGrupoMetricaTable,
+  operGrupoTable,
+  operNOperGrupoTable,
+  operTable,
+  type Tables,
+  tableNamesFromEnv,
+} from './schema.js';
+export type { Database, ExecuteResult, QueryOptions, SqlExecutor } from './store/driver.js';
+export { type OpenOptions, openDatabase, wrapPool } from './store/mysql.js';
+export { parseDatabaseUrl, resolveDatabaseUrl } from './store/url.js';
+export { planSchemaSync, SchemaSyncError, type SyncOptions, syncSchema } from './sync.js';
+export {
   type AssociationContext,
   type AssociationHandlerOptions,
   assertSameSiteJson,
@@ -64,25 +85,4 @@ export {
   saveMetrics,
   searchTree,
   type TaskTree,
-} from './resolvers.js';
-export {
-  createTables,
-  type NewOperGrupoMetricaRow,
-  type NewOperGrupoRow,
-  type NewOperOperGrupoRow,
-  type NewOperRow,
-  type OperGrupoMetricaRow,
-  type OperGrupoRow,
-  type OperOperGrupoRow,
-  type OperRow,
-  operGrupoMetricaTable,
-  operGrupoTable,
-  operNOperGrupoTable,
-  operTable,
-  type Tables,
-  tableNamesFromEnv,
-} from './schema.js';
-export type { Database, ExecuteResult, QueryOptions, SqlExecutor } from './store/driver.js';
-export { type OpenOptions, openDatabase, wrapPool } from './store/mysql.js';
-export { parseDatabaseUrl, resolveDatabaseUrl } from './store/url.js';
-export { planSchemaSync, SchemaSyncError, type SyncOptions, syncSchema } from './sync.js';
+} from './tree.js';

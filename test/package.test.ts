@@ -21,7 +21,7 @@ describe('the published package', () => {
     'task-association/schema',
     'task-association/model',
     'task-association/database',
-    'task-association/resolvers',
+    'task-association/tree',
     'task-association/installer',
     'task-association/sync',
     'task-association/gallery',
@@ -210,7 +210,7 @@ describe('the published package', () => {
       ],
     ],
     [
-      'task-association/resolvers',
+      'task-association/tree',
       [
         'BusyError',
         'ConfigurationError',

@@ -2,11 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TaskAssociationError } from '../../src/model/errors.js';
 import { tableNames } from '../../src/model/table-names.js';
 import { planTree } from '../../src/model/tree-plan.js';
-import { BusyError, MetricConflictError, saveMetrics } from '../../src/resolvers.js';
 import type { Database } from '../../src/store/driver.js';
 import { openDatabase } from '../../src/store/mysql.js';
 import { runSqlFile } from '../../src/store/script.js';
 import { readTopology } from '../../src/store/topology.js';
+import { BusyError, MetricConflictError, saveMetrics } from '../../src/tree.js';
 import { HOST_SCHEMA_FILE } from '../support/database.js';
 import {
   type ClusterScratchDatabase,

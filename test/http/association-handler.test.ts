@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Scope } from '../../src/model/scope.js';
 import { tableNames } from '../../src/model/table-names.js';
-import { BusyError, createAssociationHandler } from '../../src/resolvers.js';
+import { BusyError, createAssociationHandler } from '../../src/tree.js';
 import { spiedGallery } from '../gallery/support/gallery.js';
 import { useScratchDatabase } from '../support/database.js';
 import { countMetricRows, insertRow, insertRows, installTables, SCOPE_A, SCOPE_B } from '../tree/fixture.js';

@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toNodeListener } from '../../src/http/node-adapter.js';
 import { tableNames } from '../../src/model/table-names.js';
-import { createAssociationHandler } from '../../src/resolvers.js';
+import { createAssociationHandler } from '../../src/tree.js';
 import { useScratchDatabase } from '../support/database.js';
 import { insertRow, insertRows, installTables, SCOPE_A } from '../tree/fixture.js';
 

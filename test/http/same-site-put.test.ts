@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { rewriteImports } from '../../src/http/module-imports.js';
 import { SCREEN_ASSETS } from '../../src/http/screen-page.js';
 import { tableNames } from '../../src/model/table-names.js';
-import { createAssociationHandler } from '../../src/resolvers.js';
+import { createAssociationHandler } from '../../src/tree.js';
 import { useScratchDatabase } from '../support/database.js';
 import { countMetricRows, insertRow, insertRows, installTables, SCOPE_A } from '../tree/fixture.js';
 

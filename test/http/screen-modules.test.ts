@@ -3,8 +3,8 @@ import { readdir, readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { lastPathSegment, rewriteImports } from '../../src/http/module-imports.js';
 import { SCREEN_ASSETS, SCREEN_MODULES } from '../../src/http/screen-page.js';
-import { createAssociationHandler } from '../../src/resolvers.js';
 import type { Database } from '../../src/store/driver.js';
+import { createAssociationHandler } from '../../src/tree.js';
 
 const ORIGIN = 'http://erp.test';
 

@@ -312,7 +312,7 @@ async function writeDeclarationExamples(): Promise<void> {
       ['task-association', 'dist/index.js'],
       ['task-association/model', 'dist/model.js'],
       ['task-association/database', 'dist/database.js'],
-      ['task-association/resolvers', 'dist/resolvers.js'],
+      ['task-association/tree', 'dist/tree.js'],
       ['task-association/installer', 'dist/installer.js'],
       ['task-association/sync', 'dist/sync.js'],
       ['task-association/schema', 'dist/schema.js'],

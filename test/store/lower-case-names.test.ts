@@ -9,12 +9,12 @@ import { applyInstallation, planInstallation } from '../../src/installer/install
 import { installationTableNames } from '../../src/installer/state.js';
 import { uninstallInstallation } from '../../src/installer/uninstall.js';
 import { verifyInstallation } from '../../src/installer/verify.js';
-import { loadTaskTree, saveMetrics } from '../../src/resolvers.js';
 import type { Database } from '../../src/store/driver.js';
 import { openDatabase } from '../../src/store/mysql.js';
 import { createScratchDatabase, type ScratchDatabase } from '../../src/store/scratch.js';
 import { runSqlFile } from '../../src/store/script.js';
 import { planSchemaSync } from '../../src/sync/plan.js';
+import { loadTaskTree, saveMetrics } from '../../src/tree.js';
 import { exampleInstallFile } from '../installer/support.js';
 import { HOST_SCHEMA_FILE } from '../support/database.js';
 import { freePort } from '../support/ports.js';

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { tableNames } from '../../src/model/table-names.js';
 import { planTree } from '../../src/model/tree-plan.js';
 import { TreeView } from '../../src/model.js';
-import { loadTaskTree, resolveTableNames, saveMetrics, type TreeNode } from '../../src/resolvers.js';
+import { loadTaskTree, resolveTableNames, saveMetrics, type TreeNode } from '../../src/tree.js';
 import { useScratchDatabase } from '../support/database.js';
 import {
   countingExecutor,

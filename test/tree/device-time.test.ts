@@ -3,7 +3,7 @@ import type { Scope } from '../../src/model/scope.js';
 import { tableNames } from '../../src/model/table-names.js';
 import { planTree } from '../../src/model/tree-plan.js';
 import { TreeView } from '../../src/model.js';
-import { createAssociationHandler, readMetricHistory, saveMetrics } from '../../src/resolvers.js';
+import { createAssociationHandler, readMetricHistory, saveMetrics } from '../../src/tree.js';
 import { useScratchDatabase } from '../support/database.js';
 import { insertRow, insertRows, installTables } from './fixture.js';
 

@@ -3,7 +3,7 @@ import type { Scope } from '../../src/model/scope.js';
 import { tableNames } from '../../src/model/table-names.js';
 import { planTree } from '../../src/model/tree-plan.js';
 import { ConfigError, TreeView } from '../../src/model.js';
-import { createAssociationHandler, loadTaskTree, saveMetrics } from '../../src/resolvers.js';
+import { createAssociationHandler, loadTaskTree, saveMetrics } from '../../src/tree.js';
 import { useScratchDatabase } from '../support/database.js';
 import { insertRow, insertRows, installTables, writeParameters } from './fixture.js';
 

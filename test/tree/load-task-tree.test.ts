@@ -2,14 +2,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { tableNames } from '../../src/model/table-names.js';
 import { planTree } from '../../src/model/tree-plan.js';
 import { ConfigError } from '../../src/model.js';
-import {
-  loadTaskTree,
-  NotFoundError,
-  type TaskNode,
-  type TaskTree,
-  type TreeNode,
-} from '../../src/resolvers.js';
 import type { SqlExecutor } from '../../src/store/driver.js';
+import { loadTaskTree, NotFoundError, type TaskNode, type TaskTree, type TreeNode } from '../../src/tree.js';
 import { useScratchDatabase } from '../support/database.js';
 import {
   countingExecutor,

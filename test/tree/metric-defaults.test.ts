@@ -2,7 +2,7 @@ import { match } from 'ts-pattern';
 import { describe, expect, it } from 'vitest';
 import { ConfigurationError } from '../../src/model/issues.js';
 import { Metric, type MetricDefault } from '../../src/model.js';
-import { compileMetricDefaults, defaultSource, resolveMetricDefaults } from '../../src/resolvers.js';
+import { compileMetricDefaults, defaultSource, resolveMetricDefaults } from '../../src/tree.js';
 
 const metrics = Metric.array().parse([
   { field: 'METRICA1', label: 'Quantity', default: { type: 'field', name: 'INDICE' } },

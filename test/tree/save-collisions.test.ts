@@ -3,9 +3,9 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Scope } from '../../src/model/scope.js';
 import { tableNames } from '../../src/model/table-names.js';
 import { planTree } from '../../src/model/tree-plan.js';
-import { type MetricEntry, saveMetrics } from '../../src/resolvers.js';
 import type { Database } from '../../src/store/driver.js';
 import { openDatabase, wrapPool } from '../../src/store/mysql.js';
+import { type MetricEntry, saveMetrics } from '../../src/tree.js';
 import { useScratchDatabase } from '../support/database.js';
 import { insertRow, insertRows, installTables } from './fixture.js';
 

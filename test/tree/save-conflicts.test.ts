@@ -3,6 +3,7 @@ import type { Scope } from '../../src/model/scope.js';
 import { tableNames } from '../../src/model/table-names.js';
 import { planTree } from '../../src/model/tree-plan.js';
 import { TreeView } from '../../src/model.js';
+import { openDatabase } from '../../src/store/mysql.js';
 import {
   ConflictError,
   InvalidRequestError,
@@ -12,8 +13,7 @@ import {
   readMetricHistory,
   type SaveMetricsOptions,
   saveMetrics,
-} from '../../src/resolvers.js';
-import { openDatabase } from '../../src/store/mysql.js';
+} from '../../src/tree.js';
 import { useScratchDatabase } from '../support/database.js';
 import { insertRow, insertRows, installTables } from './fixture.js';
 

@@ -2,9 +2,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { tableNames } from '../../src/model/table-names.js';
 import { planTree } from '../../src/model/tree-plan.js';
-import { type MetricEntry, saveMetrics } from '../../src/resolvers.js';
 import type { Database, QueryOptions, SqlExecutor } from '../../src/store/driver.js';
 import { openDatabase } from '../../src/store/mysql.js';
+import { type MetricEntry, saveMetrics } from '../../src/tree.js';
 import { useScratchDatabase } from '../support/database.js';
 import { insertRow, insertRows, installTables, SCOPE_A } from './fixture.js';
 

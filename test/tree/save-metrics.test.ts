@@ -4,6 +4,10 @@ import type { Scope } from '../../src/model/scope.js';
 import { tableNames } from '../../src/model/table-names.js';
 import { planTree } from '../../src/model/tree-plan.js';
 import { TreeView } from '../../src/model.js';
+import { scopeLockName } from '../../src/store/metric-writes.js';
+import { openDatabase } from '../../src/store/mysql.js';
+import { readScreenStart } from '../../src/tree/screen/start.js';
+import { loadTaskSheet } from '../../src/tree/task-sheet.js';
 import {
   InvalidRequestError,
   loadTaskTree,
@@ -11,11 +15,7 @@ import {
   ReadOnlyRowError,
   type SaveMetricsOptions,
   saveMetrics,
-} from '../../src/resolvers.js';
-import { scopeLockName } from '../../src/store/metric-writes.js';
-import { openDatabase } from '../../src/store/mysql.js';
-import { readScreenStart } from '../../src/tree/screen/start.js';
-import { loadTaskSheet } from '../../src/tree/task-sheet.js';
+} from '../../src/tree.js';
 import { useScratchDatabase } from '../support/database.js';
 import { insertRow, insertRows, installTables, SCOPE_A, SCOPE_B } from './fixture.js';
 

@@ -3,10 +3,10 @@ import { ownerKey } from '../../src/http/owner-key.js';
 import type { Scope } from '../../src/model/scope.js';
 import { tableNames } from '../../src/model/table-names.js';
 import { TreeView } from '../../src/model.js';
-import { createAssociationHandler, readBranch, resolveTreePlan } from '../../src/resolvers.js';
 import type { Database, SqlExecutor } from '../../src/store/driver.js';
 import { createPlanMemo } from '../../src/tree/plan-memo.js';
 import { loadTaskSheet } from '../../src/tree/task-sheet.js';
+import { createAssociationHandler, readBranch, resolveTreePlan } from '../../src/tree.js';
 import { useScratchDatabase } from '../support/database.js';
 import {
   createHostTable,

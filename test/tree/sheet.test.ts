@@ -8,7 +8,7 @@ import {
   readSheetPage,
   readSheetProgress,
   resolveTreePlan,
-} from '../../src/resolvers.js';
+} from '../../src/tree.js';
 import { useScratchDatabase } from '../support/database.js';
 import { createHostTable, insertRow, insertRows, installTables, writeParameters } from './fixture.js';
 

@@ -1,4 +1,5 @@
-// Public API of src/resolvers: re-exports only. The root (src/index.ts) names the ones it re-exports:
+// `task-association/tree`: the tree, its saves and history, the screen's reads and its handler (src/tree/ and
+// the handler of src/http/). Re-exports only. The root (src/index.ts) names the ones it re-exports:
 // the table view's reads (sheet, progress, previous sheet) live here alone.
 export {
   type AssociationContext,
