@@ -166,7 +166,8 @@ function checkOptionsShape(options: unknown): void {
  * @example
  * const gallery = createGallery({ source: folderSource('./images'), secrets: [secret] });
  * const listing = await gallery.page(new URLSearchParams('limit=12'));
- * const { page } = await listing.load(); // page.items[0].previewUrl: /caroulsel/media/<token>/thumb
+ * const { page } = await listing.load();
+ * console.log(listing.etag, page.items[0]?.previewUrl); // "…" /caroulsel/media/<token>/thumb
  */
 export function createGallery(options: GalleryOptions): Gallery {
   checkOptionsShape(options);
