@@ -369,7 +369,8 @@ export function createGallery(options: GalleryOptions): Gallery {
       // The tag names the content itself: a client holding it holds the bytes, whether or not this
       // rendition is still cached here.
       etag: `"${key}"`,
-      load: async () => (await cached(key)) ?? (await missed(hash, variant)),
+      // One promise for a hit (this is every warm request's path): no async wrapper around it.
+      load: () => cached(key).then((hit) => hit ?? missed(hash, variant)),
     };
   }
 
