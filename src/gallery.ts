@@ -11,6 +11,15 @@ export type { CachedMedia, GenerationLock, HeldLock, MediaCache } from './galler
 export { createMemoryCache, layeredCache, MemoryCacheOptions } from './gallery/cache/memory-cache.js';
 export { createRedisCache, RedisCacheOptions } from './gallery/cache/redis-cache.js';
 export { folderSource } from './gallery/folder-source.js';
+export {
+  createGallery,
+  type Gallery,
+  type GalleryItem,
+  type GalleryListing,
+  type GalleryOptions,
+  type GalleryPage,
+  type GalleryRendition,
+} from './gallery/gallery.js';
 export { GalleryConfigError, GalleryMediaError } from './gallery/gallery-errors.js';
 export type { ImageInput } from './gallery/image-input.js';
 export type { Variant } from './gallery/image-pipeline.js';
@@ -32,8 +41,6 @@ export {
   createGalleryHandler,
   type GalleryHandler,
   type GalleryHandlerOptions,
-  type GalleryItem,
-  type GalleryPage,
 } from './http/gallery-handler.js';
 export { GALLERY_ASSET_FILES, GALLERY_ROUTES, isGalleryPath } from './http/gallery-routes.js';
 export { toNodeListener } from './http/node-adapter.js';

@@ -321,6 +321,7 @@ describe('the published package', () => {
         'SourceColumns',
         'contentHash',
         'createDiskCache',
+        'createGallery',
         'createGalleryHandler',
         'createMemoryCache',
         'createRedisCache',

@@ -1,31 +1,7 @@
-import { createHash } from 'node:crypto';
-import { z } from 'zod';
-import { boundedCache } from '../gallery/cache/bounded-cache.js';
-import { createDiskCache, DEFAULT_CACHE_DIR } from '../gallery/cache/disk-cache.js';
-import type { CachedMedia, MediaCache } from '../gallery/cache/media-cache.js';
-import { createMemoryCache, layeredCache } from '../gallery/cache/memory-cache.js';
-import { createDecodedPixelCache, type DecodedPixels } from '../gallery/decoded-pixels.js';
-import { GalleryConfigError, GalleryMediaError, parseOption, reasonOf } from '../gallery/gallery-errors.js';
-import {
-  decodePixels,
-  encodeWidth,
-  renderImage,
-  renditionContext,
-  type SrcsetEntry,
-  sharedEntries,
-  srcsetOf,
-  type Variant,
-} from '../gallery/image-pipeline.js';
-import { createLimiter } from '../gallery/limiter.js';
-import { GalleryLimits, type GalleryLimitsInput } from '../gallery/limits.js';
+import { createGallery, type Gallery, type GalleryOptions } from '../gallery/gallery.js';
+import { GalleryMediaError, reasonOf } from '../gallery/gallery-errors.js';
+import type { Variant } from '../gallery/image-pipeline.js';
 import { consoleLogger, type GalleryLogger } from '../gallery/logger.js';
-import { createMediaIndex, type MediaEntry } from '../gallery/media-index.js';
-import { createCursorSigner, nextPageUrl, parsePageQuery } from '../gallery/page-query.js';
-import { createSharedGeneration } from '../gallery/shared-generation.js';
-import { createSingleFlight } from '../gallery/single-flight.js';
-import { type GallerySource, SourceColumns } from '../gallery/source.js';
-import { type ContentHash, createTokenSigner } from '../gallery/token.js';
-import { hasMethods, isFunction, optionProblem } from '../model/options.js';
 import { type Answer, type AnswerRequest, toWebHandler } from './answer.js';
 import { COMPONENT_OWN_FILES } from './gallery-routes.js';
 import { GALLERY_DEPENDENCY_FILES, PackageFileError, packageFiles } from './package-files.js';
@@ -35,371 +11,124 @@ import {
   IMMUTABLE,
   matchesEtag,
   mediaErrorAnswer,
-  mediaNotFound,
   methodNotAllowed,
   notFound,
   notModified,
 } from './responses.js';
 
+export type { GalleryItem, GalleryPage } from '../gallery/gallery.js';
+
 /** A web-standard handler: mount it in anything that speaks `Request` and `Response`. */
 export type GalleryHandler = (request: Request) => Promise<Response>;
 
-export interface GalleryHandlerOptions {
-  /** "Data entry point 400": the host's query, returning rows. */
-  readonly source: GallerySource;
-  /** Token secrets: the first signs, all verify (rotation). At least 16 characters each. */
-  readonly secrets: readonly string[];
-  /** Row keys of the id, title and image (defaults `id`, `title`, `image`), and of the alt text (optional). */
-  readonly columns?: Partial<SourceColumns>;
-  readonly limits?: GalleryLimitsInput;
-  /** Default: a disk cache in the user's cache folder (`DEFAULT_CACHE_DIR`). A memory layer sits in front (see limits). */
-  readonly cache?: MediaCache;
-  readonly logger?: GalleryLogger;
-  /**
-   * Called once per decode of a source (not for cache hits, merged requests or widths encoded from
-   * held pixels): `variant` is the rendition asked for, `variants` every rendition the decode's pixels
-   * serve (the widths of the item's srcset, or `variant` alone for `thumb` and `full`).
-   */
-  readonly onGenerate?: (event: { hash: string; variant: Variant; variants: readonly Variant[] }) => void;
-}
-
-/**
- * The shape of the options, checked when the handler is made: a plain-JavaScript host that leaves
- * out the source or misspells an option learns it then, not from a 502 on every request. Each group
- * (`secrets`, `columns`, `limits`) is checked by its own model below.
- */
-const HandlerOptionsShape = z.strictObject({
-  source: z.custom<GallerySource>(
-    (value) => isFunction(value) || hasMethods('page')(value),
-    'must be a function returning the rows, or an object with a page(request) method',
-  ),
-  secrets: z.unknown(),
-  columns: z.unknown().optional(),
-  limits: z.unknown().optional(),
-  cache: z
-    .custom<MediaCache>(hasMethods('get', 'set'), 'must be a media cache, an object with get and set methods')
-    .optional(),
-  logger: z.custom<GalleryLogger>(hasMethods('warn'), 'must be an object with a warn method').optional(),
-  onGenerate: z.custom<unknown>(isFunction, 'must be a function').optional(),
-});
-
-/** The gallery's option errors are its own (GALLERY_CONFIG), found as every factory's are. */
-function checkOptionsShape(options: unknown): void {
-  const problem = optionProblem(HandlerOptionsShape, options, 'gallery');
-  if (problem !== undefined) {
-    throw new GalleryConfigError('GALLERY_CONFIG', problem.message, { path: problem.path });
-  }
-}
-
-/** The body of `GET /caroulsel/data`: one page of items and the URL of the next page (null on the last). */
-export interface GalleryPage {
-  items: GalleryItem[];
-  next: string | null;
-}
-
-/** The one item of `GET /caroulsel/data`. */
-export interface GalleryItem {
-  id: string;
-  title: string;
-  /** The image's text alternative: the source's alt column, or the title. */
-  alt: string;
-  previewUrl: string;
-  fullUrl: string;
-  width: number;
-  height: number;
-  /** ThumbHash (base64) of the image, for a blurred preview while the thumbnail loads. */
-  placeholder: string;
-  /**
-   * The img `srcset`: the thumbnail and the `/w<width>` renditions not wider than the image, each
-   * with its width (`…/thumb 320w, …/w640 640w, …`), so the browser picks by layout width and DPR.
-   */
-  srcset: string;
-}
+/** The handler's options are the gallery's: it makes one with {@link createGallery} and answers with it. */
+export type GalleryHandlerOptions = GalleryOptions;
 
 const PREFIX = '/caroulsel/';
-// Part of every list ETag: bumped when an item's shape changes, so a kept page is not revalidated
-// into a body of the old shape.
-const LIST_VERSION = 'l4';
 // `w` and a width without leading zeros; whether the width is one we serve is checked after the MAC.
 const MEDIA_PATH = /^\/caroulsel\/media\/([^/]*)\/(thumb|full|w[1-9][0-9]{0,3})$/;
 const READ_ONLY = 'GET, HEAD';
-// Long enough for the widths a page, or a browser changing its layout, asks for right after the
-// first; short enough that pixels no request needs any more are not kept (one 1280 px image is
-// megabytes of them).
-const DECODED_TTL_MS = 10_000;
 const ASSET_PREFIX = '/assets/';
 /** What a 404 for a path outside the gallery's says it answers. */
 const GALLERY_PATHS =
   "the gallery answers /caroulsel/data, /caroulsel/media/<token>/<thumb, full or w<width>> and its component's files under /assets/";
-/** A genuine token whose image the source no longer holds (removed, or its content changed). */
-const GONE =
-  "the image of this token is no longer in the gallery's source: take media URLs from /caroulsel/data";
+// The list changes whenever the host's data does: clients keep it but ask again each time.
+const LIST_CACHE_CONTROL = 'no-cache';
 // The browser component that goes with this handler, and the dependencies' files it loads next to
 // itself (lightbox, placeholder decoder), so mounting the handler alone is enough.
 const componentFiles = packageFiles(COMPONENT_OWN_FILES, GALLERY_DEPENDENCY_FILES);
+
+/**
+ * What a failed gallery request answers: the gallery's own refusals as they say (a 4xx, or a 503
+ * when busy), anything else an upstream failure, logged.
+ */
+function failureAnswer(error: unknown, pathname: string, logger: GalleryLogger): Answer {
+  if (error instanceof GalleryMediaError) return mediaErrorAnswer(error);
+  logger.warn(`gallery request failed: ${reasonOf(error)}`, { path: pathname });
+  // The host's source or its files failed: an upstream failure, not a bad request.
+  return errorAnswer(502, 'GALLERY_UPSTREAM', 'the gallery source is unavailable; retry later');
+}
+
+/** `GET /caroulsel/data`: the page's ETag is compared before any of its images is probed. */
+async function data(gallery: Gallery, request: AnswerRequest): Promise<Answer> {
+  const listing = await gallery.page(request.query);
+  const { etag, next } = listing;
+  const link: Record<string, string> = next === null ? {} : { Link: `<${next}>; rel="next"` };
+  if (matchesEtag(request.ifNoneMatch, etag)) {
+    const answer = notModified(etag, LIST_CACHE_CONTROL);
+    return { ...answer, headers: { ...answer.headers, ...link } };
+  }
+  const { page, settled } = await listing.load();
+  return bodyAnswer(Buffer.from(JSON.stringify(page)), {
+    'Content-Type': 'application/json; charset=utf-8',
+    // A page missing an item for a passing reason gets no ETag: a 304 must not keep it short.
+    ...(settled ? { ETag: etag } : {}),
+    'Cache-Control': LIST_CACHE_CONTROL,
+    ...link,
+  });
+}
+
+/** `GET /caroulsel/media/<token>/<variant>`: a tag the client holds is a 304 before any lookup. */
+async function media(
+  gallery: Gallery,
+  request: AnswerRequest,
+  token: string,
+  variant: Variant,
+): Promise<Answer> {
+  const rendition = gallery.rendition(token, variant);
+  const { etag } = rendition;
+  // The tag names the content itself: `*` is answered once the rendition is known to exist.
+  if (matchesEtag(request.ifNoneMatch, etag, { exists: false })) return notModified(etag, IMMUTABLE);
+  const { bytes, contentType } = await rendition.load();
+  if (matchesEtag(request.ifNoneMatch, etag)) return notModified(etag, IMMUTABLE);
+  return bodyAnswer(bytes, { 'Content-Type': contentType, ETag: etag, 'Cache-Control': IMMUTABLE });
+}
+
+/** The component's files under `/assets/`; a broken installation is logged and answered 500. */
+async function componentFile(request: AnswerRequest, logger: GalleryLogger): Promise<Answer> {
+  if (request.method !== 'GET' && request.method !== 'HEAD')
+    return methodNotAllowed(request.method, READ_ONLY);
+  const name = request.pathname.slice(ASSET_PREFIX.length);
+  try {
+    return await componentFiles.answer(name, request.ifNoneMatch, undefined, request.acceptEncoding);
+  } catch (error) {
+    // Our own installation is broken: the operators hear of it, the page gets the usual error body.
+    logger.warn(`gallery component file failed: ${reasonOf(error)}`, { path: request.pathname });
+    return error instanceof PackageFileError
+      ? errorAnswer(500, error.code, error.message)
+      : errorAnswer(500, 'INTERNAL_ERROR', 'the request failed on the server');
+  }
+}
 
 /**
  * The gallery's HTTP handler: `GET /caroulsel/data` lists the items, `GET|HEAD
  * /caroulsel/media/<token>/thumb|w<width>|full` serves renditions from the media cache, and `GET|HEAD
  * /assets/caroulsel-gallery.js|css` and `/assets/caroulsel-gallery/<module>.js` the browser component
  * from the package's `web/` folder (the list is `GALLERY_ASSET_FILES`), with the files it loads from
- * its dependencies (`/assets/photoswipe.esm.min.js`, `photoswipe.css`, `thumbhash.js`).
+ * its dependencies (`/assets/photoswipe.esm.min.js`, `photoswipe.css`, `thumbhash.js`). It routes and
+ * answers only: the work is the gallery's ({@link createGallery}, made from the same options).
  *
  * @example
  * const handler = createGalleryHandler({ source: folderSource('./images'), secrets: [secret] });
  * createServer(toNodeListener(handler)).listen(3000);
  */
 export function createGalleryHandler(options: GalleryHandlerOptions): GalleryHandler {
-  checkOptionsShape(options);
-  const limits = parseOption(GalleryLimits, options.limits ?? {}, 'limits');
-  const context = renditionContext(limits);
-  const signer = createTokenSigner(options.secrets, context);
+  const gallery = createGallery(options);
   const logger = options.logger ?? consoleLogger;
-  // Bounded: a backend that stops answering (a Redis reconnecting) costs each call a second at most.
-  const backend = boundedCache(options.cache ?? createDiskCache({ dir: DEFAULT_CACHE_DIR }));
-  const cache =
-    limits.memoryCacheBytes === 0
-      ? backend
-      : layeredCache(createMemoryCache({ maxBytes: limits.memoryCacheBytes }), backend);
-  const limiter = createLimiter(limits);
-  const index = createMediaIndex({
-    source: options.source,
-    columns: parseOption(SourceColumns, options.columns ?? {}, 'columns'),
-    limits,
-    logger,
-    store: cache,
-    limiter,
-  });
-  const cursors = createCursorSigner(options.secrets);
-  // One generation per rendition however many requests ask for it; one decode per image however
-  // many of its widths are asked for while it runs, or while its pixels are held.
-  const generations = createSingleFlight<CachedMedia>();
-  // Across nodes: with a cache that has a lock (Redis), one node makes a rendition, the others wait.
-  const shared = createSharedGeneration({
-    lock: options.cache?.lock,
-    read: (key) => cache.get(key),
-    logger,
-  });
-  const decodes = createSingleFlight<DecodedPixels>();
-  const decoded = createDecodedPixelCache({ maxBytes: limits.decodedCacheBytes, ttlMs: DECODED_TTL_MS });
-  const servedWidths = new Set(limits.srcsetWidths.map((width) => `w${width}`));
-  const widestServed = Math.max(0, ...limits.srcsetWidths);
-  const keyOf = (hash: ContentHash, variant: Variant) => `${hash}-${variant}-${context}`;
-  const mediaUrl = (token: string, variant: Variant) => `${PREFIX}media/${token}/${variant}`;
-  const srcsetAttribute = (token: string, entries: readonly SrcsetEntry[]) =>
-    entries.map(({ variant, width }) => `${mediaUrl(token, variant)} ${width}w`).join(', ');
-
-  async function data(request: AnswerRequest): Promise<Answer> {
-    const query = parsePageQuery(request.query, cursors);
-    const page = await index.page(query);
-    const next = page.next === null ? null : nextPageUrl(`${PREFIX}data`, query, cursors.encode(page.next));
-    const tokens = page.entries.map((entry) => signer.sign(entry.hash));
-    // The ETag is decided before any image is probed or any item built: it covers what the body is
-    // made of (each item's fields but its image, the token naming the content and the rendering,
-    // the limits every derived field depends on, the next page), so a revalidation costs the
-    // source's page and a digest, nothing more.
-    const described = page.entries.map(({ image: _image, hash: _hash, ...fields }, i) => [fields, tokens[i]]);
-    const etag = `"${createHash('sha256')
-      .update(JSON.stringify([LIST_VERSION, limits, described, next]))
-      .digest('base64url')
-      .slice(0, 27)}"`;
-    // The list changes whenever the host's data does: clients keep it but ask again each time.
-    const cacheControl = 'no-cache';
-    const link: Record<string, string> = next === null ? {} : { Link: `<${next}>; rel="next"` };
-    if (matchesEtag(request.ifNoneMatch, etag)) {
-      const answer = notModified(etag, cacheControl);
-      return { ...answer, headers: { ...answer.headers, ...link } };
-    }
-    const tokenOf = new Map(page.entries.map((entry, i) => [entry, tokens[i] as string]));
-    const items: GalleryItem[] = [];
-    const { shown, settled } = await index.probePage(page.entries);
-    for (const { entry, image } of shown) {
-      const token = tokenOf.get(entry) as string;
-      items.push({
-        id: entry.id,
-        title: entry.title,
-        alt: entry.alt,
-        previewUrl: mediaUrl(token, 'thumb'),
-        fullUrl: mediaUrl(token, 'full'),
-        width: image.width,
-        height: image.height,
-        placeholder: image.placeholder,
-        srcset: srcsetAttribute(token, srcsetOf(image, limits)),
-      });
-    }
-    const body = Buffer.from(JSON.stringify({ items, next }));
-    return bodyAnswer(body, {
-      'Content-Type': 'application/json; charset=utf-8',
-      // A page missing an item for a passing reason gets no ETag: a 304 must not keep it short.
-      ...(settled ? { ETag: etag } : {}),
-      'Cache-Control': cacheControl,
-      ...link,
-    });
-  }
-
-  /**
-   * The source's bytes, or a 404 when the source lost them. Read under the caller's generation slot:
-   * a burst of cold images must not hold every source (up to maxInputBytes each) while it waits.
-   */
-  async function sourceOf(entry: MediaEntry): Promise<Uint8Array> {
-    const source = await index.read(entry);
-    if (source === undefined) throw new GalleryMediaError('MEDIA_NOT_FOUND', 404, GONE);
-    return source;
-  }
-
-  /**
-   * The image's pixels for the widths of its srcset: held from a recent decode, or decoded now, once
-   * for every request that needs them meanwhile. Each decode is one generation.
-   */
-  function pixelsOf(
-    hash: ContentHash,
-    entry: MediaEntry,
-    variant: Variant,
-    shared: readonly SrcsetEntry[],
-  ): Promise<DecodedPixels> {
-    const held = decoded.get(hash);
-    if (held !== undefined) return Promise.resolve(held);
-    return decodes.run(hash, async () => {
-      const source = await sourceOf(entry);
-      options.onGenerate?.({ hash, variant, variants: shared.map((candidate) => candidate.variant) });
-      const pixels = await decodePixels(source, Math.max(...shared.map(({ width }) => width)), limits);
-      // Pixels that serve one width only are done with once it is encoded.
-      if (shared.length > 1) decoded.set(hash, pixels);
-      return pixels;
-    });
-  }
-
-  /**
-   * Makes the one rendition asked for and stores it: `full` and the thumbnail from their own
-   * decode, a width from the pixels the widths of its srcset share. The generation keeps its limiter
-   * slot until the rendition is stored; the other widths are not made until they are asked for, so
-   * no answer waits for the encoding of renditions it did not ask for.
-   */
-  async function generate(
-    hash: ContentHash,
-    entry: MediaEntry,
-    variant: Variant,
-    set: readonly SrcsetEntry[],
-  ): Promise<CachedMedia> {
-    const shared = sharedEntries(set);
-    const own = shared.find((candidate) => candidate.variant === variant);
-    // A decode of this image already under way is waited for before a slot is taken: holding a
-    // slot while it ends would keep another image's generation waiting for nothing. Only its end is
-    // waited for, not its pixels: a request queued for a slot must not hold pixels the byte-bounded
-    // cache may let go meanwhile (up to queueSize images of them); in the slot they are taken from
-    // that cache, or decoded again if they are gone.
-    if (own !== undefined) await decodes.running(hash)?.catch(() => undefined);
-    return limiter.run(async () => {
-      let media: CachedMedia;
-      if (own === undefined) {
-        const source = await sourceOf(entry);
-        options.onGenerate?.({ hash, variant, variants: [variant] });
-        media = await renderImage(source, variant === 'full' ? 'full' : 'thumb', limits);
-      } else {
-        const pixels = await pixelsOf(hash, entry, variant, shared);
-        media = await encodeWidth(pixels, own.width, limits);
-      }
-      // A cache that cannot store (disk full, Redis down) costs a later generation, not this answer.
-      await cache.set(keyOf(hash, variant), media).catch((error: unknown) => {
-        logger.warn(`media cache write failed: ${reasonOf(error)}`);
-      });
-      return media;
-    });
-  }
-
-  /** A rendition the cache does not hold: generated, or joined to the generation already running. */
-  async function missed(hash: ContentHash, variant: Variant): Promise<CachedMedia> {
-    const entry: MediaEntry | undefined = await index.find(hash);
-    if (entry === undefined) throw new GalleryMediaError('MEDIA_NOT_FOUND', 404, GONE);
-    const probe = await index.probe(entry);
-    if (probe instanceof GalleryMediaError) throw probe;
-    const set = srcsetOf(probe, limits);
-    // Checked before anything is generated: a width this image does not list (wider than the image,
-    // or the thumbnail's own) is a 404, not a generation.
-    if (variant !== 'full' && !set.some((candidate) => candidate.variant === variant)) {
-      throw new GalleryMediaError(
-        'MEDIA_NOT_FOUND',
-        404,
-        `this image (${probe.width}x${probe.height} px) has no ${variant} rendition: take widths from its item's srcset`,
-      );
-    }
-    const key = keyOf(hash, variant);
-    return generations.run(key, async () => {
-      // A miss read before an earlier flight stored its result must not start a second generation.
-      const stored = await cache.get(key).catch(() => undefined);
-      return stored ?? shared.run(key, () => generate(hash, entry, variant, set));
-    });
-  }
-
-  async function cached(key: string) {
-    // A cache that cannot be read is a miss: the gallery keeps working on generations alone.
-    return cache.get(key).catch((error: unknown) => {
-      logger.warn(`media cache read failed: ${reasonOf(error)}`);
-      return undefined;
-    });
-  }
-
-  async function media(request: AnswerRequest, token: string, variant: Variant): Promise<Answer> {
-    // The MAC is checked before anything is looked up or read: a forged token costs one HMAC.
-    const hash = signer.verify(token);
-    if (hash === undefined) {
-      return mediaNotFound(
-        'this media token is not one this gallery issued (altered, cut short, or signed with a secret it no longer holds): take media URLs from /caroulsel/data',
-      );
-    }
-    // A configured width, or one narrower than the widest (an image's own width between two steps,
-    // checked against the image's srcset once it is looked up): anything else reads nothing.
-    if (variant.startsWith('w') && !servedWidths.has(variant) && !(Number(variant.slice(1)) < widestServed)) {
-      return mediaNotFound(
-        `${variant} is not a width this gallery serves (${[...servedWidths].join(', ') || 'it serves none'}): take widths from an item's srcset`,
-      );
-    }
-    const key = keyOf(hash, variant);
-    const etag = `"${key}"`;
-    // The tag names the content itself: a client holding it holds the bytes, whether or not this
-    // rendition is still cached here. `*` is answered once the rendition is known to exist.
-    if (matchesEtag(request.ifNoneMatch, etag, { exists: false })) return notModified(etag, IMMUTABLE);
-    const rendition = (await cached(key)) ?? (await missed(hash, variant));
-    if (matchesEtag(request.ifNoneMatch, etag)) return notModified(etag, IMMUTABLE);
-    return bodyAnswer(rendition.bytes, {
-      'Content-Type': rendition.contentType,
-      ETag: etag,
-      'Cache-Control': IMMUTABLE,
-    });
-  }
-
   return toWebHandler(async (request) => {
     const { pathname } = request;
     if (pathname.startsWith(ASSET_PREFIX) && componentFiles.has(pathname.slice(ASSET_PREFIX.length))) {
-      if (request.method !== 'GET' && request.method !== 'HEAD')
-        return methodNotAllowed(request.method, READ_ONLY);
-      try {
-        return await componentFiles.answer(
-          pathname.slice(ASSET_PREFIX.length),
-          request.ifNoneMatch,
-          undefined,
-          request.acceptEncoding,
-        );
-      } catch (error) {
-        // Our own installation is broken: the operators hear of it, the page gets the usual error body.
-        logger.warn(`gallery component file failed: ${reasonOf(error)}`, { path: pathname });
-        return error instanceof PackageFileError
-          ? errorAnswer(500, error.code, error.message)
-          : errorAnswer(500, 'INTERNAL_ERROR', 'the request failed on the server');
-      }
+      return componentFile(request, logger);
     }
     const mediaMatch = MEDIA_PATH.exec(pathname);
     if (pathname !== `${PREFIX}data` && mediaMatch === null) return notFound(pathname, GALLERY_PATHS);
     if (request.method !== 'GET' && request.method !== 'HEAD')
       return methodNotAllowed(request.method, READ_ONLY);
     try {
-      if (mediaMatch === null) return await data(request);
-      return await media(request, mediaMatch[1] ?? '', mediaMatch[2] as Variant);
+      if (mediaMatch === null) return await data(gallery, request);
+      return await media(gallery, request, mediaMatch[1] ?? '', mediaMatch[2] as Variant);
     } catch (error) {
-      if (error instanceof GalleryMediaError) return mediaErrorAnswer(error);
-      logger.warn(`gallery request failed: ${reasonOf(error)}`, { path: pathname });
-      // The host's source or its files failed: an upstream failure, not a bad request.
-      return errorAnswer(502, 'GALLERY_UPSTREAM', 'the gallery source is unavailable; retry later');
+      return failureAnswer(error, pathname, logger);
     }
   });
 }
