@@ -15,9 +15,17 @@ export interface AnswerErrorOptions {
   readonly headers?: Readonly<Record<string, string>>;
   /**
    * What an error that is none of ours answers: by default a 500 INTERNAL_ERROR (a bug, whose details
-   * belong in the host's log, not in the answer). The gallery's is its source failing: a 502.
+   * belong in the host's log, not in the answer), or a 503 for a database connection lost. Given (the
+   * gallery's: its source failing, a 502), it answers every error not ours, a lost connection too:
+   * that connection is the source's, not one of ours.
    */
   readonly unexpected?: { readonly status: number; readonly code: string; readonly message: string };
+  /**
+   * Which of our errors answer with their own status, code and message: by default all of them. The
+   * gallery's: its media refusals only, since its source or cache breaking their contract during a
+   * request is the upstream's failure (`unexpected`, reported), whatever class says so.
+   */
+  readonly answers?: (error: TaskAssociationError) => boolean;
 }
 
 const INTERNAL = { status: 500, code: 'INTERNAL_ERROR', message: 'the request failed on the server' };
@@ -39,9 +47,9 @@ const INTERNAL = { status: 500, code: 'INTERNAL_ERROR', message: 'the request fa
  */
 export function answerError(error: unknown, options: AnswerErrorOptions): Answer {
   const { onError, headers = {} } = options;
-  if (!(error instanceof TaskAssociationError)) {
+  if (!(error instanceof TaskAssociationError) || options.answers?.(error) === false) {
     onError(error);
-    if (error instanceof Error && isConnectionLoss(error)) {
+    if (options.unexpected === undefined && error instanceof Error && isConnectionLoss(error)) {
       return errorAnswer(
         503,
         'DATABASE_CONNECTION_LOST',

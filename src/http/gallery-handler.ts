@@ -3,6 +3,7 @@ import { GalleryMediaError, reasonOf } from '../gallery/gallery-errors.js';
 import type { Variant } from '../gallery/image-pipeline.js';
 import { consoleLogger, type GalleryLogger } from '../gallery/logger.js';
 import { type Answer, type AnswerRequest, toWebHandler } from './answer.js';
+import { answerError } from './error-answer.js';
 import { COMPONENT_OWN_FILES } from './gallery-routes.js';
 import { GALLERY_DEPENDENCY_FILES, PackageFileError, packageFiles } from './package-files.js';
 import {
@@ -10,7 +11,6 @@ import {
   errorAnswer,
   IMMUTABLE,
   matchesEtag,
-  mediaErrorAnswer,
   methodNotAllowed,
   notFound,
   notModified,
@@ -38,15 +38,24 @@ const LIST_CACHE_CONTROL = 'no-cache';
 // itself (lightbox, placeholder decoder), so mounting the handler alone is enough.
 const componentFiles = packageFiles(COMPONENT_OWN_FILES, GALLERY_DEPENDENCY_FILES);
 
+/** The host's source or its files failed: an upstream failure, not a bad request. */
+const UPSTREAM = {
+  status: 502,
+  code: 'GALLERY_UPSTREAM',
+  message: 'the gallery source is unavailable; retry later',
+} as const;
+
 /**
- * What a failed gallery request answers: the gallery's own refusals as they say (a 4xx, or a 503
- * when busy), anything else an upstream failure, logged.
+ * What a failed gallery request answers, through the one mapping both handlers use: the gallery's
+ * own refusals with their status (a 4xx, or a 503 when busy), anything else an upstream failure,
+ * logged.
  */
 function failureAnswer(error: unknown, pathname: string, logger: GalleryLogger): Answer {
-  if (error instanceof GalleryMediaError) return mediaErrorAnswer(error);
-  logger.warn(`gallery request failed: ${reasonOf(error)}`, { path: pathname });
-  // The host's source or its files failed: an upstream failure, not a bad request.
-  return errorAnswer(502, 'GALLERY_UPSTREAM', 'the gallery source is unavailable; retry later');
+  return answerError(error, {
+    onError: (failed) => logger.warn(`gallery request failed: ${reasonOf(failed)}`, { path: pathname }),
+    unexpected: UPSTREAM,
+    answers: (failed) => failed instanceof GalleryMediaError,
+  });
 }
 
 /** `GET /caroulsel/data`: the page's ETag is compared before any of its images is probed. */

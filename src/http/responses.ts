@@ -1,4 +1,3 @@
-import type { GalleryMediaError } from '../gallery/gallery-errors.js';
 import { abbreviated } from '../model/errors.js';
 import type { Answer } from './answer.js';
 
@@ -70,24 +69,12 @@ export function errorAnswer(
   return jsonAnswer(status, { error }, options.headers);
 }
 
-export function mediaErrorAnswer(error: GalleryMediaError): Answer {
-  return errorAnswer(
-    error.status,
-    error.code,
-    error.message,
-    error.status === 503 ? { headers: { 'Retry-After': '1' } } : {},
-  );
-}
-
 /**
  * A path nothing answers: named, with what is served (`served`, a phrase). Cut short past 128
  * characters, which a media path of ours (about 70) never reaches.
  */
 export const notFound = (path: string, served: string) =>
   errorAnswer(404, 'NOT_FOUND', `nothing is served at ${abbreviated(path, 128)}: ${served}`);
-
-/** A media URL that names no image or no rendition of it; `why` says which. */
-export const mediaNotFound = (why: string) => errorAnswer(404, 'MEDIA_NOT_FOUND', why);
 
 /** A method the resource does not answer: which one, and what it answers (also as `Allow`). */
 export const methodNotAllowed = (method: string, allow: string, headers: Record<string, string> = {}) =>

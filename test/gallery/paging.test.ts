@@ -122,6 +122,7 @@ describe('paging GET /caroulsel/data', () => {
       expect(await errorOf(response)).toEqual({
         status: 400,
         code: 'BAD_QUERY',
+        path: 'limit',
         message: expect.stringMatching(
           /^limit: must be a whole number from 1 to 200 in plain digits \(no sign, no leading zero\), got /,
         ),
@@ -136,6 +137,7 @@ describe('paging GET /caroulsel/data', () => {
     expect(await errorOf(await get('/caroulsel/data?limit=+5'))).toEqual({
       status: 400,
       code: 'BAD_QUERY',
+      path: 'limit',
       message:
         'limit: must be a whole number from 1 to 200 in plain digits (no sign, no leading zero), got " 5" (a + in a query string reads as a space)',
     });
@@ -173,6 +175,7 @@ describe('paging GET /caroulsel/data', () => {
       expect(await errorOf(response), cursor).toEqual({
         status: 400,
         code: 'BAD_QUERY',
+        path: 'cursor',
         message: expect.stringMatching(/^cursor: not a cursor this gallery gave/),
       });
     }
@@ -197,6 +200,7 @@ describe('paging GET /caroulsel/data', () => {
     expect(await errorOf(await get(second.next ?? ''))).toEqual({
       status: 400,
       code: 'CURSOR_STALE',
+      path: 'cursor',
       message: expect.stringMatching(/^cursor: the list changed since this cursor was given/),
     });
   });

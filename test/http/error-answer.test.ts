@@ -128,3 +128,31 @@ describe('answerError', () => {
     });
   });
 });
+
+describe('the gallery’s use of the one mapping', () => {
+  const UPSTREAM = { status: 502, code: 'GALLERY_UPSTREAM', message: 'the gallery source is unavailable' };
+  const gallery = (error: unknown) => {
+    const reported: unknown[] = [];
+    const answer = answerError(error, {
+      onError: (e) => reported.push(e),
+      unexpected: UPSTREAM,
+      answers: (e) => e instanceof NotFoundError,
+    });
+    const body = JSON.parse(Buffer.from(answer.body ?? new Uint8Array()).toString('utf8'));
+    return { status: answer.status, code: body.error.code, reported: reported.length };
+  };
+
+  it('answers the errors it names as they say, unreported', () => {
+    expect(gallery(new NotFoundError('MEDIA_NOT_FOUND', 'no such image'))).toEqual({
+      status: 404,
+      code: 'MEDIA_NOT_FOUND',
+      reported: 0,
+    });
+  });
+
+  it('answers any other error, ours or a lost connection of its source, as the upstream failure, reported', () => {
+    const lost = Object.assign(new Error('read ECONNRESET'), { code: 'ECONNRESET' });
+    for (const error of [new TaskAssociationError('GALLERY_SOURCE', 'bad rows'), lost, new Error('boom')])
+      expect(gallery(error)).toEqual({ status: 502, code: 'GALLERY_UPSTREAM', reported: 1 });
+  });
+});
