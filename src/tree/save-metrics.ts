@@ -224,24 +224,27 @@ async function inTurn<T>(db: object, key: string, work: () => Promise<T>): Promi
     waiting = new Map();
     turns.set(db, waiting);
   }
-  const before = waiting.get(key) ?? Promise.resolve();
+  const before = waiting.get(key);
   let done = () => {};
   const mine = new Promise<void>((resolve) => {
     done = resolve;
   });
   // The next save waits for this one and, through it, for every save before.
-  const turn = before.then(() => mine);
+  const turn = before === undefined ? mine : before.then(() => mine);
   waiting.set(key, turn);
   let timer: ReturnType<typeof setTimeout> | undefined;
   try {
-    const late = new Promise<'late'>((resolve) => {
-      timer = setTimeout(() => resolve('late'), LOCK_TIMEOUT_SECONDS * 1000);
-    });
-    if ((await Promise.race([before, late])) === 'late') {
-      throw new BusyError(
-        'METRICS_BUSY',
-        `metrics of this scope are being saved by other requests of this process for more than ${LOCK_TIMEOUT_SECONDS} s: nothing was written, send the batch again`,
-      );
+    // Nothing ahead (the usual case): no wait, and no timer armed for one.
+    if (before !== undefined) {
+      const late = new Promise<'late'>((resolve) => {
+        timer = setTimeout(() => resolve('late'), LOCK_TIMEOUT_SECONDS * 1000);
+      });
+      if ((await Promise.race([before, late])) === 'late') {
+        throw new BusyError(
+          'METRICS_BUSY',
+          `metrics of this scope are being saved by other requests of this process for more than ${LOCK_TIMEOUT_SECONDS} s: nothing was written, send the batch again`,
+        );
+      }
     }
     return await work();
   } finally {
