@@ -50,11 +50,13 @@ export async function withInstallerLease<T>(db: Database, work: (lock: HeldLock)
       `another installer is working on database "${db.schemaName}" (its lease in ${LOCK_TABLE} is held, and lapses ${LEASE_SECONDS / 60} minutes after its last step): wait for it to finish and run again`,
       cause === undefined ? {} : { cause },
     );
-  await execute(db, LEASE_ROW);
-  // A certification conflict (another node took it in the same moment) is the same answer: taken.
-  const taken = await execute(db, takeLease(holder)).catch((error: unknown) => {
+  // A certification conflict (another node made the lease row, or took the lease, in the same
+  // moment) is the same answer as a lease held: another installer is starting right now.
+  const refuseOnConflict = (error: unknown) => {
     throw isConflict(error) ? locked(error) : error;
-  });
+  };
+  await execute(db, LEASE_ROW).catch(refuseOnConflict);
+  const taken = await execute(db, takeLease(holder)).catch(refuseOnConflict);
   if (taken.affectedRows !== 1) throw locked();
   const held: HeldLock = {
     async assertHeld() {
