@@ -59,7 +59,7 @@ beforeAll(async () => {
   }
 });
 afterAll(async () => {
-  await rm(dir, { recursive: true, force: true });
+  await rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
 });
 beforeEach(() => {
   spy.reads = 0;

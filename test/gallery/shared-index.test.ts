@@ -45,7 +45,7 @@ afterAll(async () => {
   const keys = await redis.keys(`${prefix}*`);
   if (keys.length > 0) await redis.del(...keys);
   await redis.quit();
-  await rm(root, { recursive: true, force: true });
+  await rm(root, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
 });
 
 /** A node: a gallery over `folder` whose cache is the shared Redis under `keyPrefix`, on its own connection. */

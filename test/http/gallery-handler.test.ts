@@ -151,7 +151,7 @@ describe('GET /caroulsel/data', () => {
       for (let i = 0; i < 5; i++) expect((await get(before?.previewUrl ?? '')).status).toBe(404);
       expect(counts.sourceCalls - calls).toBeLessThanOrEqual(1);
     } finally {
-      await rm(dir, { recursive: true, force: true });
+      await rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
     }
   });
 

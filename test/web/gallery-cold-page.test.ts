@@ -56,7 +56,9 @@ async function openGallery(page: Page, options: Parameters<typeof galleryPage>[0
 
 afterAll(async () => {
   await server?.close();
-  await rm(dir, { recursive: true, force: true });
+  // The gallery writes its media index into the cache after answering (not awaited by a request):
+  // a write may still land while the folder is removed, so the removal tries again.
+  await rm(dir, { recursive: true, force: true, maxRetries: 5, retryDelay: 100 });
 });
 
 it('shows every thumbnail of a cold page of 100, though the server answers many of them 503 first', async () => {
