@@ -149,6 +149,26 @@ describe('Placeholders', () => {
     expect(skeleton).toBe('rgba(0, 0, 0, 0)');
   });
 
+  it('never holds the grid or its thumbnails back for the ThumbHash decoder', async () => {
+    await homePage(DESKTOP);
+    const held = SAMPLE_ITEMS[1];
+    if (held === undefined) throw new Error('two items');
+    site.serve(held.previewUrl, { never: true });
+    const decoder = site.hold('/assets/thumbhash.js');
+    await page.goto(`${ORIGIN}/#gallery-title`);
+    await decoder.arrived;
+    // The list is in and the thumbnails load while the decoder is still on its way.
+    await page.waitForSelector(`${CARD}[data-state="loaded"]`);
+    expect(await page.locator(`${CARD} canvas`).count()).toBe(0);
+    expect(site.hits(held.previewUrl)).toBe(1);
+
+    // Once it arrives, the card still waiting shows its image's colours under its skeleton.
+    decoder.release();
+    await page.locator(CARD).nth(1).locator('canvas').waitFor();
+    expect((await placeholderColour(1))?.[3]).toBe(255);
+    expect(await page.locator(CARD).nth(1).getAttribute('data-state')).toBe('pending');
+  });
+
   it('keeps the placeholder when the fallback fires, and the card says "fallback", not "loaded"', async () => {
     context = await browser().newContext({ viewport: DESKTOP });
     page = await context.newPage();

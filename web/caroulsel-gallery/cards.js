@@ -27,11 +27,10 @@ import { createThumbnail } from './sources.js';
 /**
  * @param {Document} doc
  * @param {GalleryItem} item
- * @param {PlaceholderDecoder | undefined} decode draws the placeholder (none without it)
  * @param {(() => void) | undefined} open called on a plain click instead of following the link
  * @returns {Card}
  */
-export function createCard(doc, item, decode, open) {
+export function createCard(doc, item, open) {
   const entry = create(doc, 'li', `${BLOCK}__item`);
   const card = create(doc, 'a', `${BLOCK}__card`);
   // A real link: without JavaScript (or with a modifier key) it opens the full image itself.
@@ -45,12 +44,6 @@ export function createCard(doc, item, decode, open) {
     entry.style.setProperty('--caroulsel-gallery-ratio', String(item.width / item.height));
   }
   const media = create(doc, 'span', `${BLOCK}__media`);
-  const placeholder =
-    item.placeholder === undefined ? undefined : drawPlaceholder(doc, decode, item.placeholder);
-  if (placeholder !== undefined) {
-    media.classList.add(`${BLOCK}__media--placeholder`);
-    media.append(placeholder);
-  }
   const image = createThumbnail(doc, item);
   const skeleton = create(doc, 'span', `${BLOCK}__skeleton`);
   skeleton.setAttribute('aria-hidden', 'true');
@@ -65,6 +58,23 @@ export function createCard(doc, item, decode, open) {
     });
   }
   return { item, entry, card, image, skeleton };
+}
+
+/**
+ * Puts the item's placeholder under the card's thumbnail and skeleton. Called once the card's
+ * thumbnail has been asked for: decoding a ThumbHash costs a slow phone's CPU several milliseconds a
+ * card, which must not hold back the first image request.
+ *
+ * @param {Card} card
+ * @param {PlaceholderDecoder | undefined} decode none: the card keeps its plain skeleton
+ */
+export function addPlaceholder({ item, image }, decode) {
+  const media = image.parentElement;
+  if (item.placeholder === undefined || media === null) return;
+  const placeholder = drawPlaceholder(image.ownerDocument, decode, item.placeholder);
+  if (placeholder === undefined) return;
+  media.classList.add(`${BLOCK}__media--placeholder`);
+  media.prepend(placeholder);
 }
 
 /**

@@ -6,7 +6,7 @@
  * asked for before that.
  */
 
-import { createCard, settleCard } from './cards.js';
+import { addPlaceholder, createCard, settleCard } from './cards.js';
 import { BLOCK, create } from './dom.js';
 import { retryWhenBusy } from './retry.js';
 import { setSources } from './sources.js';
@@ -22,12 +22,13 @@ import { setSources } from './sources.js';
  * @param {object} options
  * @param {HTMLElement} options.gallery the gallery's element (its row height sets the images' sizes)
  * @param {GalleryLabels} options.labels
- * @param {PlaceholderDecoder | undefined} options.decode
+ * @param {Promise<PlaceholderDecoder | undefined>} options.decoder draws the placeholders once it
+ *   has loaded (the grid does not wait for it)
  * @param {number} options.fallbackDelayMs
  * @param {((index: number) => void) | undefined} options.open opens the card at `index` on a
  *   plain click; without it cards are plain links
  */
-export function createGrid({ gallery, labels, decode, fallbackDelayMs, open }) {
+export function createGrid({ gallery, labels, decoder, fallbackDelayMs, open }) {
   const doc = gallery.ownerDocument;
   const list = create(doc, 'ul', `${BLOCK}__grid`);
   list.setAttribute('aria-label', labels.gallery);
@@ -106,14 +107,18 @@ export function createGrid({ gallery, labels, decode, fallbackDelayMs, open }) {
       // A host source that pages by offset may repeat an item, and a list started again after a
       // stale cursor repeats every item already shown: each is shown once.
       const fresh = items.filter((item) => !ids.has(item.id) && ids.add(item.id));
-      const added = fresh.map((item, offset) =>
-        createCard(doc, item, decode, open && (() => open(first + offset))),
-      );
+      const added = fresh.map((item, offset) => createCard(doc, item, open && (() => open(first + offset))));
       for (const card of added) {
         cards.push(card);
         list.append(card.entry);
       }
       for (const card of added) watchImage(card);
+      // After the sources: the browser asks for the thumbnails in microtasks queued by setting
+      // them, and this callback runs after those, even when the decoder is already here.
+      void decoder.then((decode) => {
+        if (retries.signal.aborted) return;
+        for (const card of added) addPlaceholder(card, decode);
+      });
       return added.length;
     },
     destroy() {

@@ -144,7 +144,7 @@ export function mountGallery(element, options = {}) {
     const controller = new AbortController();
     request = controller;
     showLoader();
-    // Fetched alongside the list, so the placeholders are ready when the grid is drawn.
+    // Fetched alongside the list; the grid is drawn without waiting for it.
     const decoder = loadDecoder();
     /** @type {GalleryItem[]} */
     let items;
@@ -159,11 +159,10 @@ export function mountGallery(element, options = {}) {
       showError();
       return;
     }
-    const decode = await decoder;
     if (controller.signal.aborted) return;
     request = undefined;
     if (items.length === 0 && next === null) showEmpty();
-    else showGrid(items, next, decode);
+    else showGrid(items, next, decoder);
   }
 
   function showLoader() {
@@ -224,14 +223,14 @@ export function mountGallery(element, options = {}) {
   /**
    * @param {GalleryItem[]} items
    * @param {string | null} next the next page's URL, loaded when the end of the grid comes into view
-   * @param {import('./placeholders.js').PlaceholderDecoder | undefined} decode
+   * @param {Promise<import('./placeholders.js').PlaceholderDecoder | undefined>} decoder
    */
-  function showGrid(items, next, decode) {
+  function showGrid(items, next, decoder) {
     grid?.destroy();
     const shown = createGrid({
       gallery: element,
       labels,
-      decode,
+      decoder,
       fallbackDelayMs,
       open: lightbox && ((index) => void lightbox.open(index, 'click')),
     });
