@@ -102,7 +102,7 @@ describe('the component’s text files, compressed', () => {
   });
 });
 
-describe('the home page preloads the modules the gallery imports, and only those', () => {
+describe('the home page preloads the modules the gallery imports, the list’s first, and only those', () => {
   /** The modules `name` imports statically, and theirs, as relative paths under web/. */
   async function staticImports(name: string, seen = new Set<string>()): Promise<Set<string>> {
     const text = (await webFile(name)).toString('utf8');
@@ -116,15 +116,25 @@ describe('the home page preloads the modules the gallery imports, and only those
     return seen;
   }
 
-  it('lists in web/index.html exactly the entry and the modules it imports', async () => {
+  it('lists in web/index.html the entry and its modules first, then the grid’s, and nothing else', async () => {
     const page = (await webFile('index.html')).toString('utf8');
     const preloaded = [...page.matchAll(/<link rel="modulepreload" href="\/assets\/([^"]+)" \/>/g)].map(
-      (match) => match[1],
+      (match) => match[1] ?? '',
     );
     const imported = await staticImports('caroulsel-gallery.js');
-    expect(preloaded.sort()).toEqual(['caroulsel-gallery.js', ...imported].sort());
+    // The grid's modules are imported when the list is asked for, so that the list's request does
+    // not wait for them; the page still asks for them at once, after those the list waits for.
+    const grid = await staticImports('caroulsel-gallery/grid.js', new Set(['caroulsel-gallery/grid.js']));
+    const gridOnly = [...grid].filter((name) => !imported.has(name));
+    expect(imported.has('caroulsel-gallery/grid.js')).toBe(false);
+    expect(gridOnly.length).toBeGreaterThan(0);
+    const first = preloaded.slice(0, imported.size + 1);
+    expect(first.sort()).toEqual(['caroulsel-gallery.js', ...imported].sort());
+    expect(preloaded.slice(imported.size + 1).sort()).toEqual(gridOnly.sort());
     // The lightbox's own modules are loaded when it is first needed, never with the page.
-    expect(imported.has('caroulsel-gallery/lightbox.js')).toBe(false);
-    expect(imported.has('caroulsel-gallery/history.js')).toBe(false);
+    for (const name of ['caroulsel-gallery/lightbox.js', 'caroulsel-gallery/history.js']) {
+      expect(imported.has(name)).toBe(false);
+      expect(grid.has(name)).toBe(false);
+    }
   });
 });

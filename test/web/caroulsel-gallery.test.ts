@@ -10,6 +10,7 @@ import {
   SAMPLE_ITEMS,
   thumbPath,
   useBrowser,
+  webFile,
 } from '../support/browser.js';
 
 const browser = useBrowser();
@@ -344,6 +345,23 @@ describe('Empty, failed and broken', () => {
       ).toBe(true);
     },
   );
+
+  it('asks for the grid’s modules with the list, and shows the error state with a retry when they fail to load', async () => {
+    const gridModule = '/assets/caroulsel-gallery/grid.js';
+    site.serveInTurn(gridModule, { abort: true }, await webFile('caroulsel-gallery/grid.js'));
+    await open();
+    // Mounted and idle without them: they are not asked for before the gallery starts.
+    expect(site.hits(gridModule)).toBe(0);
+    await scrollToGallery();
+    await waitForState('error');
+    expect(site.hits(DATA)).toBe(1);
+    expect(site.hits(gridModule)).toBe(1);
+
+    await page.getByRole('button', { name: 'Try again' }).click();
+    await waitForState('grid');
+    expect(site.hits(gridModule)).toBe(2);
+    expect(await page.locator(CARD).count()).toBe(SAMPLE_ITEMS.length);
+  });
 
   it('shows a fallback in the card of a thumbnail that fails, skeleton gone, the others loaded', async () => {
     const broken = SAMPLE_ITEMS[1];

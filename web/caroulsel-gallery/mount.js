@@ -6,7 +6,6 @@
  */
 
 import { BLOCK, create, focusWithin, hashId } from './dom.js';
-import { createGrid } from './grid.js';
 import { lazyLightbox } from './lightbox-loader.js';
 import { fetchPage } from './list.js';
 import { loadMoreAtEnd } from './paging.js';
@@ -38,6 +37,22 @@ import { builtInLabels } from './texts.js';
  * @property {() => void} destroy stops observing, aborts a pending request, clears timers and empties
  *   the element
  */
+
+/** @type {Promise<typeof import('./grid.js')> | undefined} */
+let gridLoading;
+
+/**
+ * The grid's modules (grid, cards, sources), imported when the list is asked for and alongside it,
+ * not before the gallery starts: on a phone's network the list's round trip then overlaps their
+ * arrival instead of following it. One that failed to load is imported again by the next try.
+ */
+function loadGridModule() {
+  gridLoading ??= import('./grid.js').catch((error) => {
+    gridLoading = undefined;
+    throw error;
+  });
+  return gridLoading;
+}
 
 /** Long enough for a slow thumbnail on a poor connection, short enough that a lost load event does not leave a skeleton for good. */
 export const DEFAULT_FALLBACK_DELAY_MS = 8000;
@@ -150,10 +165,17 @@ export function mountGallery(element, options = {}) {
     let items;
     /** @type {string | null} */
     let next;
+    /** @type {typeof import('./grid.js')} */
+    let gridParts;
     try {
-      ({ items, next } = await fetchPage(dataUrl, controller.signal, doc.baseURI));
+      [{ items, next }, gridParts] = await Promise.all([
+        fetchPage(dataUrl, controller.signal, doc.baseURI),
+        loadGridModule(),
+      ]);
     } catch (error) {
       if (controller.signal.aborted) return;
+      // The list's request, if it is still on its way, is not needed any more.
+      controller.abort();
       // The page's console is where a developer looks; the visitor gets the error state.
       console.error('caroulsel-gallery:', error);
       showError();
@@ -162,7 +184,7 @@ export function mountGallery(element, options = {}) {
     if (controller.signal.aborted) return;
     request = undefined;
     if (items.length === 0 && next === null) showEmpty();
-    else showGrid(items, next, decoder);
+    else showGrid(gridParts, items, next, decoder);
   }
 
   function showLoader() {
@@ -221,11 +243,12 @@ export function mountGallery(element, options = {}) {
   }
 
   /**
+   * @param {typeof import('./grid.js')} gridParts
    * @param {GalleryItem[]} items
    * @param {string | null} next the next page's URL, loaded when the end of the grid comes into view
    * @param {Promise<import('./placeholders.js').PlaceholderDecoder | undefined>} decoder
    */
-  function showGrid(items, next, decoder) {
+  function showGrid({ createGrid }, items, next, decoder) {
     grid?.destroy();
     const shown = createGrid({
       gallery: element,
