@@ -1,0 +1,336 @@
+import type { Identifier } from '../model/identifier.js';
+import { REQUEST_RETENTION_SECONDS } from '../model/metric-batch.js';
+import {
+  BusyError,
+  ConflictError,
+  InvalidRequestError,
+  type MetricConflict,
+  MetricConflictError,
+} from '../model/request-errors.js';
+import { formatScope } from '../model/scope.js';
+import type { SqlExecutor } from '../store/driver.js';
+import {
+  forgetRequestStatement,
+  type HistoryWrite,
+  historyStatement,
+  latestChanges,
+  requestRecordStatement,
+} from '../store/history.js';
+import {
+  insertStatement,
+  lockKeysStatement,
+  releaseStatement,
+  type ScopeLock,
+  scopeLockName,
+  scopeLockRowStatement,
+  updateStatements,
+} from '../store/metric-writes.js';
+import { checkParts } from '../store/save-checks.js';
+import { execute, query, type Sql } from '../store/sql.js';
+import { metricKey } from './load-task-tree.js';
+import type { CheckedBatch } from './save-batch.js';
+import { decideSave, type LockedKey } from './save-decision.js';
+import type { SaveMetricsResult } from './save-metrics.js';
+import { LOCK_TIMEOUT_SECONDS } from './save-turns.js';
+import { isoTime, lastChangeOf } from './saved-row.js';
+import { jsonRows, shownFromWalk } from './shown-from-walk.js';
+import { shownNodes } from './shown-nodes.js';
+import { taskSheetNotFound } from './task-sheet.js';
+
+/**
+ * Writers of one (database, metric table, scope) are serialised by a named lock, `GET_LOCK`, taken on
+ * the transaction's connection before anything is read. We may not add a unique key to the fixed
+ * tables, and a locking read of the scope's last row is not enough on its own: two writers' range
+ * scans share gap locks and then deadlock on their inserts (measured: most of 50 parallel saves).
+ *
+ * The named lock belongs to the connection, not the transaction, so it is released a moment before
+ * the commit: in the history insert, or the request record when the save has an id (every row of the
+ * save is written and locked by then). The reads are locking reads (FOR UPDATE), so a writer that gets
+ * the named lock in that moment waits on our new or changed rows until we commit, then reads them: two
+ * saves of one key cannot both insert, two inserts cannot take one ID, and a base is always compared
+ * with the value the previous writer committed. A host writer that does not take our lock can still
+ * collide (duplicate ID, deadlock); `saveMetrics` retries those.
+ *
+ * The stored values are read, and the bases compared, in the locking read itself; taking the lock
+ * shares that statement, releasing it shares the history's: a one-entry update is five statements
+ * (begin, lock and read, update, history and release, commit), six with a request id.
+ */
+export async function writeBatch(tx: SqlExecutor, batch: CheckedBatch): Promise<SaveMetricsResult> {
+  const { table, scope, user, taskSheet, entries, request } = batch;
+  // The named lock is waited for one second per statement, so that each statement stays within the
+  // connection's bound on an answer (a few seconds), which one ten-second wait would exceed. On a
+  // Galera cluster it is one node's alone: the scope's lock row is written instead (see below).
+  const lock: ScopeLock | undefined = batch.galera
+    ? undefined
+    : { name: scopeLockName(table, scope), timeoutSeconds: 1 };
+  const read = (statement: Sql) => query(tx, statement);
+  // The locking read is long (it carries the checks) and its text is the same for every batch of
+  // an installation: prepared, the server parses it once per connection.
+  const prepared = (statement: Sql) => query(tx, statement, { prepare: true });
+  // The writes are prepared too: their texts depend on the columns written, not on the batch's size.
+  const writePrepared = (statement: Sql) => execute(tx, statement, { prepare: true });
+  let released = false;
+  try {
+    // Inactive rows are read too: a key whose row is ATIVO=0 is refused below, never inserted a second
+    // time. DELETED=1 rows are history: they are left as they are, and the key gets a new live row.
+    const groups = [...new Set(entries.flatMap((entry) => (entry.group === null ? [] : [entry.group])))];
+    const checks = checkParts(
+      batch.plan,
+      scope,
+      taskSheet,
+      batch.sheetColumns,
+      [...new Set(entries.map((entry) => entry.activity))],
+      groups,
+    );
+    const metrics = [...batch.metricColumns.keys()];
+    const lockedRead = {
+      metrics,
+      replay:
+        request === undefined
+          ? undefined
+          : { requestId: request.id, retentionSeconds: REQUEST_RETENTION_SECONDS },
+    };
+    // On a cluster the lock row is written first: a writer of the scope on this node waits on it,
+    // one on another node makes one of the two fail at commit, and that one is retried from here.
+    if (lock === undefined) await execute(tx, scopeLockRowStatement(table, scope));
+    let existing: Record<string, unknown>[] = [];
+    for (let waited = 0; waited < LOCK_TIMEOUT_SECONDS; waited++) {
+      existing = await prepared(
+        lockKeysStatement(table, scope, taskSheet, entries, batch.keyIndex, lock, checks, lockedRead),
+      );
+      if (Number(existing[0]?.locked) === 1) break;
+    }
+    if (Number(existing[0]?.locked) !== 1) {
+      throw new BusyError(
+        'METRICS_BUSY',
+        `metrics of scope ${formatScope(scope)} are being saved by another request for more than ${LOCK_TIMEOUT_SECONDS} s: nothing was written, send the batch again`,
+      );
+    }
+    // A request id seen before is answered as it was the first time, before any check: the world
+    // may have moved on since (a link removed), and the save it stands for is already done.
+    const earlier = request === undefined ? undefined : replayOf(existing[0]?.replay, request);
+    if (earlier === 'expired' && request !== undefined) {
+      await writePrepared(forgetRequestStatement(scope, request.id));
+    } else if (earlier !== undefined && earlier !== 'expired') {
+      return earlier;
+    }
+    if (Number(existing[0]?.sheet_ok) !== 1) throw taskSheetNotFound(scope, taskSheet);
+    await checkInTree(tx, batch, existing, groups);
+    const now = existing[0]?.server_now;
+    const decision = decideSave(entries, lockedKeys(existing, metrics), {
+      columns: batch.metricColumns,
+      user,
+      now: isoTime(now) ?? new Date().toISOString(),
+    });
+    if (decision.conflicts.length > 0) throw await conflictError(tx, batch, decision.conflicts);
+    const { inserts, updates, removes, history } = decision;
+    const result: SaveMetricsResult = {
+      ...decision.counts,
+      entries: decision.entries,
+      ...(request === undefined ? {} : { requestId: request.id }),
+      replayed: false,
+    };
+    const historyWrite: HistoryWrite = {
+      metricTable: table,
+      scope,
+      taskSheet,
+      user,
+      source: batch.source,
+      requestId: request?.id,
+      at: now instanceof Date ? now : new Date(),
+    };
+    // The writes in order. The scope's named lock is let go in the last of them, the request record
+    // or else the history (every row of the save is written and locked by then, so the next writer
+    // of these keys waits on them until the commit, not on the lock); a save that changes nothing
+    // and records no id lets go of it on its own, below.
+    const releaseIn =
+      lock === undefined
+        ? undefined
+        : request !== undefined
+          ? 'request'
+          : history.length > 0
+            ? 'history'
+            : undefined;
+    // Removes are updates of DELETED: one statement per set of columns written covers both.
+    for (const statement of updateStatements(
+      table,
+      scope,
+      user,
+      [...updates, ...removes],
+      undefined,
+      batch.source,
+    )) {
+      await writePrepared(statement);
+    }
+    if (inserts.length > 0)
+      await writePrepared(insertStatement(table, scope, user, taskSheet, inserts, batch.source));
+    if (history.length > 0) {
+      await writePrepared(
+        historyStatement(historyWrite, history, releaseIn === 'history' ? lock : undefined),
+      );
+      released = releaseIn === 'history';
+    }
+    if (request !== undefined) {
+      await execute(
+        tx,
+        requestRecordStatement(
+          scope,
+          request.id,
+          request.hash,
+          JSON.stringify(result),
+          user,
+          releaseIn === 'request' ? lock : undefined,
+        ),
+        { prepare: true },
+      );
+      released = releaseIn === 'request';
+    }
+    return result;
+  } finally {
+    // If the connection itself failed, the server has already dropped the lock with it, and the
+    // error that matters is the one already on its way out: do not replace it with this one.
+    if (!released && lock !== undefined) await read(releaseStatement(lock)).catch(() => undefined);
+  }
+}
+
+/** The locked rows by key: the row of lowest ID shown, every live row of the key changed alike. */
+function lockedKeys(
+  rows: readonly Record<string, unknown>[],
+  metrics: readonly Identifier[],
+): Map<string, LockedKey> {
+  const keys = new Map<string, LockedKey>();
+  for (const row of rows) {
+    // A key without a row comes back once, with a NULL ID.
+    if (row.ID === null || row.ID === undefined) continue;
+    const key = metricKey(row.OPER_SEQ_DB, row.OPER_GRUPO_SEQ_DB);
+    const found = keys.get(key);
+    const id = Number(row.ID);
+    const readOnly = Number(row.RO ?? 0) === 1;
+    const inactive = Number(row.ATIVO ?? 1) === 0;
+    const shown = found === undefined || id < Math.min(...found.ids);
+    const stored = shown
+      ? new Map(metrics.map((field, index) => [field, row[`v${index}`]] as const))
+      : (found?.stored ?? new Map());
+    keys.set(key, {
+      ids: [...(found?.ids ?? []), id],
+      seqDb: shown ? Number(row.SEQ_DB) : (found?.seqDb ?? Number(row.SEQ_DB)),
+      readOnly: readOnly || (found?.readOnly ?? false),
+      inactive: inactive || (found?.inactive ?? false),
+      stored,
+      lastChange: shown ? lastChangeOf(row) : (found?.lastChange ?? null),
+    });
+  }
+  return keys;
+}
+
+/**
+ * The recorded answer of a request id seen before (the locking read's `replay`: [hash, answer,
+ * young]), `expired` when its row is past the retention, or undefined when it is new. The same id with another body is refused: answering it would tell the
+ * client a save it never made was done.
+ */
+function replayOf(
+  replay: unknown,
+  request: { readonly id: string; readonly hash: string },
+): SaveMetricsResult | 'expired' | undefined {
+  if (replay === null || replay === undefined) return undefined;
+  const [hash, answer, young] = (typeof replay === 'string' ? JSON.parse(replay) : replay) as [
+    string,
+    string,
+    unknown,
+  ];
+  // Past the retention the id is new again (its row is taken out before this save records it anew).
+  if (Number(young) !== 1) return 'expired';
+  if (hash !== request.hash) {
+    throw new ConflictError(
+      'REQUEST_ID_REUSED',
+      `request id ${request.id} was used for another save (other task sheet or entries) in this scope: give each save a new id, and send a retry with its own`,
+      { path: 'requestId' },
+    );
+  }
+  return { ...(JSON.parse(answer) as SaveMetricsResult), replayed: true };
+}
+
+/**
+ * The conflict error of a batch, each field with who changed it last and when: from the history
+ * (per field), else from the row's own audit columns. Read in the save's transaction, under its lock.
+ */
+async function conflictError(
+  tx: SqlExecutor,
+  batch: CheckedBatch,
+  conflicts: readonly MetricConflict[],
+): Promise<MetricConflictError> {
+  const latest = await query(
+    tx,
+    latestChanges(
+      batch.scope,
+      batch.table,
+      batch.taskSheet,
+      conflicts.map((conflict) => [conflict.activity, conflict.group, conflict.field] as const),
+    ),
+  );
+  const detailed = conflicts.map((conflict, index) => {
+    const found = latest[index]?.latest;
+    const [by, at] = (typeof found === 'string' ? JSON.parse(found) : (found ?? [])) as [unknown, unknown];
+    return by === undefined || by === null
+      ? conflict
+      : { ...conflict, changedBy: Number(by), changedAt: isoTime(at) ?? conflict.changedAt };
+  });
+  const [first] = detailed;
+  const entry = batch.entries.find((candidate) => candidate.index === first?.entry);
+  const part = entry?.remove ? 'base' : 'values';
+  return new MetricConflictError(
+    detailed,
+    `${detailed.length === 1 ? 'a field was' : `${detailed.length} fields were`} changed by someone else since this client read ${detailed.length === 1 ? 'it' : 'them'}: ${detailed
+      .slice(0, 5)
+      .map(
+        (conflict) =>
+          `entry ${conflict.entry} ${conflict.field} is ${JSON.stringify(conflict.theirs)} (read as ${JSON.stringify(conflict.base)})`,
+      )
+      .join('; ')}; nothing was saved: show both values and send again with the stored value as the base`,
+    { path: first === undefined ? 'entries' : `entries.${first.entry}.${part}.${first.field}` },
+  );
+}
+
+/**
+ * Every entry must name a live activity linked to a parent node the tree shows: live, and not hidden
+ * under a deleted or inactive node, nor in a cycle of parents (what `loadTaskTree` would show). Read
+ * from the locking read's check columns (see `checkParts`); parent chains longer than its walk are
+ * walked again on `tx`, in the same transaction. `groups` are the batch's parent nodes, each once.
+ */
+async function checkInTree(
+  tx: SqlExecutor,
+  batch: CheckedBatch,
+  rows: readonly Record<string, unknown>[],
+  groups: readonly number[],
+): Promise<void> {
+  const { scope, plan, entries } = batch;
+  if (plan.levels.length === 0) return;
+  const firstRow = rows.find((row) => Number(row.n) === 1);
+  const linked = new Set(
+    (jsonRows(firstRow?.linked) as [unknown, unknown][]).map(([activity, group]) =>
+      metricKey(activity, group),
+    ),
+  );
+  let shown = new Set<number>();
+  if (plan.levels.length >= 2 && groups.length > 0) {
+    shown =
+      (firstRow === undefined ? undefined : shownFromWalk(plan, firstRow)) ??
+      (await shownNodes(tx, scope, plan.levels, plan.levels.length - 2, groups));
+  }
+  entries.forEach((entry, index) => {
+    if (!linked.has(metricKey(entry.activity, entry.group))) {
+      throw new InvalidRequestError(
+        'NOT_IN_TREE',
+        `entry ${index}: activity ${entry.activity} is not linked to node ${entry.group} in scope ${formatScope(scope)} (or the activity or the link is deleted or inactive)`,
+        { path: `entries.${index}` },
+      );
+    }
+    if (entry.group !== null && !shown.has(entry.group)) {
+      throw new InvalidRequestError(
+        'NOT_IN_TREE',
+        `entry ${index}: node ${entry.group} is not in the tree of scope ${formatScope(scope)}: it is deleted or inactive, or hangs below a deleted or inactive node, or in a cycle of parents`,
+        { path: `entries.${index}` },
+      );
+    }
+  });
+}
