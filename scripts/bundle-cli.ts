@@ -3,6 +3,7 @@
 // before listening, 95 of them zod's: one file for them took about 60 ms off its start (#30,
 // docs/benchmarks.md, thirteenth session). esbuild only links here; tsc still compiles and checks.
 import { readFile, rm } from 'node:fs/promises';
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 
 const root = new URL('../', import.meta.url);
@@ -26,9 +27,9 @@ const external = Object.keys({ ...manifest.dependencies, ...manifest.peerDepende
 // Chunk names change with their content: a stale chunk of an earlier build would ship too.
 await rm(outdir, { recursive: true, force: true });
 await build({
-  absWorkingDir: root.pathname,
+  absWorkingDir: fileURLToPath(root),
   entryPoints: { cli: 'dist/cli/main.js' },
-  outdir: outdir.pathname,
+  outdir: fileURLToPath(outdir),
   bundle: true,
   // Each command stays in a chunk of its own, loaded when it runs (src/cli/main.ts).
   splitting: true,
