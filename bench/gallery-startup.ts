@@ -1,8 +1,8 @@
-// Start to listening: `task-association serve --port 0` (the published bin, over dist/) spawned as
-// a process, timed from the spawn to its "serving the home gallery on …" line, median of `runs`.
-// Beside it, bare node starting and exiting (the floor any CLI pays), and node importing zod and
-// exiting: the floor of a start that checks its options with zod before it listens, as the
-// gallery's handler does (zod's import is most of what serve loads). Build first (npm run build).
+// Start to listening: `task-association serve --port 0` (the published bin, over dist/bundle/)
+// spawned as a process, timed from the spawn to its "serving the home gallery on …" line, median of
+// `runs`. Beside it, bare node starting and exiting (the floor any CLI pays), and node importing zod
+// as installed and exiting: its ~95 modules, which serve read before listening until the bin was
+// bundled (it now reads zod from one file, so it can start sooner than this). Build first.
 // `node --import tsx bench/gallery-startup.ts` alone, or through `npm run bench:gallery`.
 import { spawn } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';

@@ -1,6 +1,9 @@
-import { execFile } from 'node:child_process';
-import { readdir, readFile } from 'node:fs/promises';
+import { execFile, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, it } from 'vitest';
 
@@ -395,5 +398,63 @@ describe('the published package', () => {
     const bin = new URL(manifest.bin['task-association'] ?? '', root);
     const { stdout } = await promisify(execFile)(process.execPath, [bin.pathname, '--help']);
     expect(stdout).toContain('usage: task-association <command>');
+  });
+});
+
+// The bin runs the CLI as scripts/bundle-cli.ts bundles it (dist/bundle/): serve from that bundle,
+// as a process of its own, checks its options before it listens and finds its files and sharp.
+describe('the bin serve', () => {
+  const bin = new URL(manifest.bin['task-association'] ?? '', root).pathname;
+
+  it('refuses a weak secret with its reason before it says it is serving', async () => {
+    const cache = await mkdtemp(join(tmpdir(), 'bin-serve-'));
+    try {
+      const refused = await promisify(execFile)(
+        process.execPath,
+        [bin, 'serve', '--port', '0', '--cache', cache],
+        { env: { ...process.env, CAROULSEL_SECRET: 'short' } },
+      ).then(
+        () => undefined,
+        (error: { code?: number; stderr?: string }) => error,
+      );
+      expect(refused?.code).toBe(1);
+      expect(refused?.stderr).toContain('a gallery secret needs at least 16 characters');
+      expect(refused?.stderr).not.toContain('serving');
+    } finally {
+      await rm(cache, { recursive: true, force: true });
+    }
+  });
+
+  it('serves the list and a thumbnail, then stops on SIGTERM', async () => {
+    const cache = await mkdtemp(join(tmpdir(), 'bin-serve-'));
+    const child = spawn(process.execPath, [bin, 'serve', '--port', '0', '--cache', cache], {
+      env: { ...process.env, CAROULSEL_SECRET: 'bin-serve-secret-0123456789' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    let said = '';
+    child.stderr.setEncoding('utf8');
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stderr.on('data', (chunk: string) => {
+          said += chunk;
+          const serving = /serving the home gallery on (\S+)/.exec(said)?.[1];
+          if (serving !== undefined) resolve(serving);
+        });
+        child.once('exit', (code) => reject(new Error(`serve ended with ${code}: ${said}`)));
+      });
+      const { items } = (await (await fetch(`${url}/caroulsel/data`)).json()) as {
+        items: { previewUrl: string }[];
+      };
+      const thumbnail = await fetch(url + (items[0]?.previewUrl ?? ''));
+      expect(thumbnail.status).toBe(200);
+      expect(thumbnail.headers.get('content-type')).toMatch(/^image\//);
+      const exited = once(child, 'exit');
+      child.kill('SIGTERM');
+      expect(await exited).toEqual([0, null]);
+      expect(said).toContain('stopped');
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      await rm(cache, { recursive: true, force: true });
+    }
   });
 });

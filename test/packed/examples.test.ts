@@ -191,6 +191,29 @@ describe('the packed package, installed in a project of its own', () => {
     expect(missing).toEqual([]);
   });
 
+  // The bin runs the CLI bundled at build (dist/bundle/): from the install, it finds the package's
+  // files (the page, the sample images) and the dependencies it leaves out of the bundle (sharp).
+  it('the installed bin serves the home page, the list and a thumbnail', async () => {
+    const server = await startServer(bin('task-association'), '/caroulsel/data', (port) => [
+      'serve',
+      '--port',
+      String(port),
+      '--cache',
+      join(project.dir, 'media-cache'),
+    ]);
+    try {
+      expect((await fetch(`${server.origin}/`)).status, server.output()).toBe(200);
+      const { items } = (await (await fetch(`${server.origin}/caroulsel/data`)).json()) as {
+        items: { previewUrl: string }[];
+      };
+      const thumbnail = await fetch(server.origin + (items[0]?.previewUrl ?? ''));
+      expect(thumbnail.status, server.output()).toBe(200);
+      expect(server.output()).toContain('serving the home gallery on');
+    } finally {
+      await server.stop();
+    }
+  });
+
   it("holds one copy of drizzle-orm, the project's own: the package takes it as a peer", async () => {
     await expect(access(join(project.packageDir, 'node_modules', 'drizzle-orm'))).rejects.toThrow();
     const { stdout } = await inProject('npm', ['ls', 'drizzle-orm', '--all', '--json']);
@@ -416,11 +439,18 @@ interface RunningServer {
   stop(): Promise<void>;
 }
 
-/** Starts a server example and waits (bounded) until `GET path` answers, whatever the status. */
-async function startServer(script: string, path: string): Promise<RunningServer> {
+/**
+ * Starts a server example (or the bin, given its arguments for the port) and waits (bounded) until
+ * `GET path` answers, whatever the status.
+ */
+async function startServer(
+  script: string,
+  path: string,
+  args: (port: number) => readonly string[] = () => [],
+): Promise<RunningServer> {
   const port = await freePort();
   const origin = `http://127.0.0.1:${port}`;
-  const child: ChildProcess = spawn(process.execPath, [script], {
+  const child: ChildProcess = spawn(process.execPath, [script, ...args(port)], {
     cwd: project.dir,
     env: { ...env(), PORT: String(port) },
     stdio: ['ignore', 'pipe', 'pipe'],
