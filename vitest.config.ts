@@ -1,4 +1,5 @@
 import { configDefaults, defineConfig } from 'vitest/config';
+import { BrowserLaneSequencer } from './test/support/sequencer.js';
 
 const CLUSTER_TESTS = 'test/cluster/**/*.test.ts';
 const BROWSER_TESTS = 'test/web/**/*.test.ts';
@@ -9,6 +10,8 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // The browser files spread over the suite's, so that the one running beside them always has one.
+    sequence: { sequencer: BrowserLaneSequencer },
     projects: [
       {
         extends: true,
@@ -25,11 +28,14 @@ export default defineConfig({
         test: {
           // The Chromium files, one at a time beside the rest: two of them at once on two cores
           // starved each other's pages past the waits of their tests (a lightbox not open in 10 s,
-          // seen in a full run; each passes alone).
+          // seen in a full run; each passes alone). Not `fileParallelism: false`: Vitest runs such a
+          // project after every group, the cluster's too (10 of 15.6 minutes alone); each file takes
+          // the lane of this run instead (test/support/browser-lane.ts).
           name: 'browser',
           include: [BROWSER_TESTS],
           sequence: { groupOrder: 0 },
-          fileParallelism: false,
+          setupFiles: ['test/support/browser-lane.ts'],
+          env: { BROWSER_LANE: `task-association-browser-lane-${process.pid}` },
         },
       },
       {

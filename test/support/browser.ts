@@ -1,5 +1,12 @@
 import { readFile } from 'node:fs/promises';
-import { type Browser, chromium, type Page, type Route } from 'playwright-core';
+import {
+  type Browser,
+  type BrowserContext,
+  chromium,
+  type Locator,
+  type Page,
+  type Route,
+} from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { dependencyFileUrl, GALLERY_DEPENDENCY_FILES } from '../../src/http/package-files.js';
 
@@ -28,6 +35,80 @@ export function useBrowser(): () => Browser {
     if (browser === undefined) throw new Error('the browser exists only inside tests and hooks');
     return browser;
   };
+}
+
+/**
+ * Chromium on a profile folder of its own (a persistent context: started again on the same folder,
+ * it finds its storage), with the flags of `useBrowser`. The caller closes it.
+ */
+export function launchOnProfile(
+  dir: string,
+  options: Omit<
+    NonNullable<Parameters<typeof chromium.launchPersistentContext>[1]>,
+    'executablePath' | 'args'
+  >,
+): Promise<BrowserContext> {
+  return chromium.launchPersistentContext(dir, {
+    executablePath: CHROMIUM_PATH,
+    args: CHROMIUM_ARGS,
+    headless: true,
+    ...options,
+  });
+}
+
+/**
+ * Reports what a page says that would be a bug: a script error (`tag` before it, to say whose page),
+ * and anything its Content-Security-Policy refused.
+ */
+export function watchProblems(page: Page, report: (problem: string) => void, tag = ''): void {
+  page.on('pageerror', (error) => report(`${tag}${error.message}`));
+  page.on('console', (message) => {
+    if (/Content Security Policy|Refused to/i.test(message.text())) report(message.text());
+  });
+}
+
+/**
+ * Opens the association screen at `url` and switches it to its table view (the button `name`, by
+ * the page's language); resolves with the grid once it is drawn and no longer busy.
+ */
+export async function openTable(page: Page, url: string, name = 'Table'): Promise<Locator> {
+  await page.goto(url);
+  await page.getByRole('tree').waitFor();
+  await page.getByRole('button', { name, exact: true }).click();
+  const grid = page.getByRole('grid');
+  await grid.waitFor();
+  await page.waitForFunction(() => {
+    const grid = document.querySelector('[role="grid"]');
+    return (
+      grid &&
+      grid.getAttribute('aria-busy') !== 'true' &&
+      grid.querySelector('[role="rowgroup"] + [role="rowgroup"] [role="row"]') &&
+      grid.querySelector('input')
+    );
+  });
+  return grid;
+}
+
+/** Pastes `text` into what has the focus, as a paste from a spreadsheet's copy. */
+export async function paste(page: Page, text: string): Promise<void> {
+  await page.evaluate((text) => {
+    const data = new DataTransfer();
+    data.setData('text/plain', text);
+    document.activeElement?.dispatchEvent(
+      new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
+    );
+  }, text);
+}
+
+/** What an element's `aria-describedby` says, as a screen reader reads it after its name. */
+export async function description(locator: Locator): Promise<string> {
+  return locator.evaluate((node) =>
+    (node.getAttribute('aria-describedby') ?? '')
+      .split(/\s+/)
+      .map((id) => document.getElementById(id)?.textContent ?? '')
+      .join(' ')
+      .trim(),
+  );
 }
 
 /** The made-up origin the fake site answers for; nothing ever leaves the browser. */

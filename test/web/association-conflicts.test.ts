@@ -1,20 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/main.js';
 import { DEMO_TABLES } from '../../src/demo/demo-install.js';
-import { type Demo, startDemo } from '../../src/demo/start-demo.js';
-import { createAssociationHandler } from '../../src/http/association-handler.js';
+import type { Demo } from '../../src/demo/start-demo.js';
 import { toNodeListener } from '../../src/http/node-adapter.js';
 import { HISTORY_TABLE_NAME } from '../../src/model/table-names.js';
 import { LABELS_EN, LABELS_PT_BR } from '../../web/association-screen.js';
 import { seriousViolations } from '../support/axe.js';
-import { useBrowser } from '../support/browser.js';
-import { captureIo } from '../support/cli.js';
-import { SERVER_URL } from '../support/database.js';
+import { description, useBrowser, watchProblems } from '../support/browser.js';
+import { cookieUserHandler, listen, startTestDemo } from '../support/demo.js';
 
 /**
  * Two people on one task sheet, each in a browser context of their own (two tabs of two users):
@@ -33,38 +28,22 @@ const BRUNO = 8;
 const SEEDER = 9;
 
 let demo: Demo;
-let server: Server;
+let server: Awaited<ReturnType<typeof listen>> | undefined;
 let origin: string;
 
 beforeAll(async () => {
-  const io = captureIo();
-  const started = await startDemo({
-    serverUrl: SERVER_URL,
-    port: 0,
-    say: () => {},
-    runInstaller: async (args) => ({ code: await runCli(args, io), stdout: '' }),
-  });
-  if (started === undefined) throw new Error(`the demo did not start:\n${io.err()}`);
-  demo = started;
-  const handler = createAssociationHandler({
-    db: demo.scratch.db,
-    context: async (request) => ({
-      scope: demo.install.scope,
-      user: Number(/(?:^|;\s*)user=(\d+)/.exec(request.headers.get('cookie') ?? '')?.[1] ?? SEEDER),
-    }),
-  });
-  const listener = toNodeListener(handler);
-  server = createServer((req, res) => {
+  demo = await startTestDemo();
+  const listener = toNodeListener(cookieUserHandler(demo, SEEDER));
+  server = await listen((req, res) => {
     if ((req.url ?? '').startsWith('/associationtask')) return listener(req, res);
     res.writeHead(404).end();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  origin = server.origin;
   await mkdir(SHOTS, { recursive: true });
 });
 
 afterAll(async () => {
-  await new Promise((resolve) => server?.close(resolve));
+  await server?.close();
   await demo?.close();
 });
 
@@ -177,10 +156,7 @@ describe.each(VARIANTS)('two people on one task sheet ($lang, $device)', ({ lang
     contexts.push(context);
     await context.addCookies([{ name: 'user', value: String(user), url: origin }]);
     const page = await context.newPage();
-    page.on('pageerror', (error) => pageProblems.push(`${user}: ${error.message}`));
-    page.on('console', (message) => {
-      if (/Content Security Policy|Refused to/i.test(message.text())) pageProblems.push(message.text());
-    });
+    watchProblems(page, (problem) => pageProblems.push(problem), `${user}: `);
     // Every body this person's page PUT, in order.
     const puts: PutBody[] = [];
     page.on('request', (request) => {
@@ -220,16 +196,6 @@ describe.each(VARIANTS)('two people on one task sheet ($lang, $device)', ({ lang
     page.getByRole('treeitem', { name }).first().locator(':scope > .ta-screen__row').textContent();
 
   const field = (dialog: Locator, name: string) => dialog.getByRole('textbox', { name, exact: true });
-
-  async function description(locator: Locator): Promise<string> {
-    return locator.evaluate((node) =>
-      (node.getAttribute('aria-describedby') ?? '')
-        .split(/\s+/)
-        .map((id) => document.getElementById(id)?.textContent ?? '')
-        .join(' ')
-        .trim(),
-    );
-  }
 
   const focused = (locator: Locator) => locator.evaluate((node) => node === document.activeElement);
 

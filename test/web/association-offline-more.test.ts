@@ -1,21 +1,16 @@
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BrowserContext, chromium, type Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/main.js';
 import { DEMO_TABLES } from '../../src/demo/demo-install.js';
-import { type Demo, startDemo } from '../../src/demo/start-demo.js';
-import { createAssociationHandler } from '../../src/http/association-handler.js';
+import type { Demo } from '../../src/demo/start-demo.js';
 import { toNodeListener } from '../../src/http/node-adapter.js';
 import { HISTORY_TABLE_NAME } from '../../src/model/table-names.js';
 import { LABELS_EN, MAX_KEEP_BYTES } from '../../web/association-screen.js';
 import { seriousViolations } from '../support/axe.js';
-import { CHROMIUM_PATH } from '../support/browser.js';
-import { captureIo } from '../support/cli.js';
-import { SERVER_URL } from '../support/database.js';
+import { launchOnProfile, watchProblems } from '../support/browser.js';
+import { cookieUserHandler, listen, startTestDemo } from '../support/demo.js';
 
 /**
  * More of the association screen offline (#28), in Debian's Chromium on a profile on disk: "Keep
@@ -36,26 +31,12 @@ const SYNC_TAG = 'task-association-outbox';
 const PADDING = 'x'.repeat(1_200_000);
 
 let demo: Demo;
-let server: Server;
+let server: Awaited<ReturnType<typeof listen>> | undefined;
 let origin: string;
 
 beforeAll(async () => {
-  const io = captureIo();
-  const started = await startDemo({
-    serverUrl: SERVER_URL,
-    port: 0,
-    say: () => {},
-    runInstaller: async (args) => ({ code: await runCli(args, io), stdout: '' }),
-  });
-  if (started === undefined) throw new Error(`the demo did not start:\n${io.err()}`);
-  demo = started;
-  const handler = createAssociationHandler({
-    db: demo.scratch.db,
-    context: async (request) => ({
-      scope: demo.install.scope,
-      user: Number(/(?:^|;\s*)user=(\d+)/.exec(request.headers.get('cookie') ?? '')?.[1] ?? ALICE),
-    }),
-  });
+  demo = await startTestDemo();
+  const handler = cookieUserHandler(demo, ALICE);
   const padded = async (request: Request) => {
     const answer = await handler(request);
     if (new URL(request.url).searchParams.get('part') !== 'children' || answer.status !== 200) return answer;
@@ -66,18 +47,17 @@ beforeAll(async () => {
   };
   const plain = toNodeListener(handler);
   const big = toNodeListener(padded);
-  server = createServer((req, res) => {
+  server = await listen((req, res) => {
     const path = (req.url ?? '').split('?')[0];
     if (path === '/associationtask' || path === '/nested/associationtask/') return plain(req, res);
     if (path === '/big/associationtask') return big(req, res);
     res.writeHead(404, { 'content-type': 'text/html' }).end('<!doctype html><title>elsewhere</title>');
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  origin = server.origin;
 });
 
 afterAll(async () => {
-  await new Promise((resolve) => server?.close(resolve));
+  await server?.close();
   await demo?.close();
 });
 
@@ -134,10 +114,7 @@ const SUBSOIL = 'A-SUBSOIL — Subsoiling';
 async function browser(init?: () => void) {
   const dir = await mkdtemp(join(tmpdir(), 'ta-offline-more-'));
   profiles.push(dir);
-  const context = await chromium.launchPersistentContext(dir, {
-    executablePath: CHROMIUM_PATH,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-    headless: true,
+  const context = await launchOnProfile(dir, {
     locale: 'en',
     timezoneId: 'America/Sao_Paulo',
     reducedMotion: 'reduce',
@@ -146,12 +123,7 @@ async function browser(init?: () => void) {
   contexts.push(context);
   await context.addCookies([{ name: 'user', value: String(ALICE), url: origin }]);
   if (init) await context.addInitScript(init);
-  const watch = (page: Page) => {
-    page.on('pageerror', (error) => pageProblems.push(error.message));
-    page.on('console', (message) => {
-      if (/Content Security Policy|Refused to/i.test(message.text())) pageProblems.push(message.text());
-    });
-  };
+  const watch = (page: Page) => watchProblems(page, (problem) => pageProblems.push(problem));
   context.on('page', watch);
   const page = context.pages()[0] ?? (await context.newPage());
   watch(page);

@@ -1,22 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/main.js';
 import { DEMO_TABLES } from '../../src/demo/demo-install.js';
-import { type Demo, startDemo } from '../../src/demo/start-demo.js';
-import { createAssociationHandler } from '../../src/http/association-handler.js';
+import type { Demo } from '../../src/demo/start-demo.js';
 import { toNodeListener } from '../../src/http/node-adapter.js';
 import { HISTORY_TABLE_NAME } from '../../src/model/table-names.js';
 import { LABELS_EN, LABELS_PT_BR, MAX_OUTBOX_ENTRIES } from '../../web/association-screen.js';
 import { seriousViolations } from '../support/axe.js';
-import { CHROMIUM_PATH } from '../support/browser.js';
-import { captureIo } from '../support/cli.js';
-import { SERVER_URL } from '../support/database.js';
+import { launchOnProfile, watchProblems } from '../support/browser.js';
+import { cookieUserHandler, listen, startTestDemo } from '../support/demo.js';
 
 /**
  * The association screen without network (#28), in Debian's Chromium with a profile on disk (a
@@ -31,28 +26,13 @@ const BRUNO = 8;
 const SEEDER = 9;
 
 let demo: Demo;
-let server: Server;
+let server: Awaited<ReturnType<typeof listen>> | undefined;
 let origin: string;
 
 beforeAll(async () => {
-  const io = captureIo();
-  const started = await startDemo({
-    serverUrl: SERVER_URL,
-    port: 0,
-    say: () => {},
-    runInstaller: async (args) => ({ code: await runCli(args, io), stdout: '' }),
-  });
-  if (started === undefined) throw new Error(`the demo did not start:\n${io.err()}`);
-  demo = started;
-  const handler = createAssociationHandler({
-    db: demo.scratch.db,
-    context: async (request) => ({
-      scope: demo.install.scope,
-      user: Number(/(?:^|;\s*)user=(\d+)/.exec(request.headers.get('cookie') ?? '')?.[1] ?? SEEDER),
-    }),
-  });
-  const listener = toNodeListener(handler);
-  server = createServer((req, res) => {
+  demo = await startTestDemo();
+  const listener = toNodeListener(cookieUserHandler(demo, SEEDER));
+  server = await listen((req, res) => {
     if ((req.url ?? '').startsWith('/associationtask')) return listener(req, res);
     if ((req.url ?? '').startsWith('/host')) {
       // A host's own page: the module imported from the handler, no service worker of ours.
@@ -61,12 +41,11 @@ beforeAll(async () => {
     }
     res.writeHead(404).end();
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  origin = server.origin;
 });
 
 afterAll(async () => {
-  await new Promise((resolve) => server?.close(resolve));
+  await server?.close();
   await demo?.close();
 });
 
@@ -193,10 +172,7 @@ describe.each([
 
   /** A browser on a profile of its own: started again on the same folder, it finds its storage. */
   async function browserOn(dir: string, user: number, offline = false) {
-    const context = await chromium.launchPersistentContext(dir, {
-      executablePath: CHROMIUM_PATH,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--no-first-run'],
-      headless: true,
+    const context = await launchOnProfile(dir, {
       locale: lang,
       timezoneId: 'America/Sao_Paulo',
       reducedMotion: 'reduce',
@@ -209,10 +185,7 @@ describe.each([
     if (offline) await context.setOffline(true);
     const puts: PutBody[] = [];
     const watch = (page: Page) => {
-      page.on('pageerror', (error) => pageProblems.push(error.message));
-      page.on('console', (message) => {
-        if (/Content Security Policy|Refused to/i.test(message.text())) pageProblems.push(message.text());
-      });
+      watchProblems(page, (problem) => pageProblems.push(problem));
       page.on('request', (request) => {
         if (request.method() === 'PUT') puts.push(request.postDataJSON() as PutBody);
       });
@@ -490,12 +463,7 @@ describe('a host’s own page, without the service worker', () => {
   it('still keeps saves made offline and sends them when the network returns', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'ta-offline-'));
     profiles.push(dir);
-    const context = await chromium.launchPersistentContext(dir, {
-      executablePath: CHROMIUM_PATH,
-      args: ['--no-sandbox', '--disable-gpu', '--no-first-run'],
-      headless: true,
-      locale: 'en',
-    });
+    const context = await launchOnProfile(dir, { locale: 'en' });
     contexts.push(context);
     await context.addCookies([{ name: 'user', value: String(ALICE), url: origin }]);
     const page = context.pages()[0] ?? (await context.newPage());

@@ -1,13 +1,11 @@
 import { mkdir } from 'node:fs/promises';
 import type { BrowserContext, Locator, Page, Request } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../../src/cli/main.js';
 import { DEMO_TABLES } from '../../src/demo/demo-install.js';
-import { type Demo, startDemo } from '../../src/demo/start-demo.js';
+import type { Demo } from '../../src/demo/start-demo.js';
 import { seriousViolations } from '../support/axe.js';
-import { useBrowser } from '../support/browser.js';
-import { captureIo } from '../support/cli.js';
-import { SERVER_URL } from '../support/database.js';
+import { description, useBrowser, watchProblems } from '../support/browser.js';
+import { startTestDemo } from '../support/demo.js';
 
 const browser = useBrowser();
 const OUTPUT_DIR = new URL('../../test-output/', import.meta.url);
@@ -19,15 +17,7 @@ let demo: Demo;
 let context: BrowserContext | undefined;
 
 beforeAll(async () => {
-  const io = captureIo();
-  const started = await startDemo({
-    serverUrl: SERVER_URL,
-    port: 0,
-    say: () => {},
-    runInstaller: async (args) => ({ code: await runCli(args, io), stdout: '' }),
-  });
-  if (started === undefined) throw new Error(`the demo did not start:\n${io.err()}`);
-  demo = started;
+  demo = await startTestDemo();
 });
 
 afterAll(async () => {
@@ -51,10 +41,7 @@ async function newPage(options: { viewport?: { width: number; height: number }; 
   });
   const page = await context.newPage();
   pageProblems = [];
-  page.on('pageerror', (error) => pageProblems.push(error.message));
-  page.on('console', (message) => {
-    if (/Content Security Policy|Refused to/i.test(message.text())) pageProblems.push(message.text());
-  });
+  watchProblems(page, (problem) => pageProblems.push(problem));
   return page;
 }
 
@@ -80,16 +67,6 @@ async function expectAccessible(page: Page) {
 }
 
 const focused = (locator: Locator) => locator.evaluate((node) => node === document.activeElement);
-
-async function description(locator: Locator): Promise<string> {
-  return locator.evaluate((node) =>
-    (node.getAttribute('aria-describedby') ?? '')
-      .split(/\s+/)
-      .map((id) => document.getElementById(id)?.textContent ?? '')
-      .join(' ')
-      .trim(),
-  );
-}
 
 /** The text of a tree item's own row (its label and, for an activity, its values), without its children. */
 const rowText = (item: Locator) => item.locator(':scope > .ta-screen__row').textContent();

@@ -9,7 +9,7 @@ import { type GalleryServer, startGalleryServer } from '../../src/http/server.js
 import { HISTORY_TABLE_NAME } from '../../src/model/table-names.js';
 import { createScratchDatabase, type ScratchDatabase } from '../../src/store/scratch.js';
 import { LABELS_EN, MAX_OUTBOX_ENTRIES } from '../../web/association-screen.js';
-import { useBrowser } from '../support/browser.js';
+import { description, openTable as openGrid, paste, useBrowser } from '../support/browser.js';
 import { SERVER_URL } from '../support/database.js';
 import { SCOPE_A } from '../tree/fixture.js';
 
@@ -79,14 +79,7 @@ function watchPuts(page: Page) {
 }
 
 async function openTable(page: Page) {
-  await page.goto(`${server.url}/associationtask?taskSheet=${tree.sheet}`);
-  await page.getByRole('tree').waitFor();
-  await page.getByRole('button', { name: 'Table', exact: true }).click();
-  const grid = page.getByRole('grid');
-  await page.waitForFunction(() => {
-    const grid = document.querySelector('[role="grid"]');
-    return grid && grid.getAttribute('aria-busy') !== 'true' && grid.querySelector('input');
-  });
+  const grid = await openGrid(page, `${server.url}/associationtask?taskSheet=${tree.sheet}`);
   expect(await grid.getAttribute('aria-rowcount')).toBe(String(tree.activities.length + 1));
   return grid;
 }
@@ -94,22 +87,6 @@ async function openTable(page: Page) {
 /** The METRICA1 cell of the `n`th activity (from 1; the header row is row 1 of the grid). */
 const metricOfRow = (grid: Locator, n: number) =>
   grid.locator(`[role="row"][aria-rowindex="${n + 1}"]`).getByRole('textbox', { name: 'METRICA1' });
-
-async function paste(page: Page, text: string) {
-  await page.evaluate((text) => {
-    const data = new DataTransfer();
-    data.setData('text/plain', text);
-    document.activeElement?.dispatchEvent(
-      new ClipboardEvent('paste', { clipboardData: data, bubbles: true, cancelable: true }),
-    );
-  }, text);
-}
-
-async function description(locator: Locator): Promise<string> {
-  return locator.evaluate(
-    (node) => document.getElementById(node.getAttribute('aria-describedby') ?? '')?.textContent ?? '',
-  );
-}
 
 /** The live METRICA1 values of the sheet's rows whose METRICA1 is in `values`. */
 async function stored(values: readonly string[]) {
