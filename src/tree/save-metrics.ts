@@ -16,9 +16,10 @@ import { execute } from '../store/sql.js';
 import { readTopology } from '../store/topology.js';
 import { withPlan } from './plan-memo.js';
 import { bodyHash, type CheckedBatch, checkEntries, metricColumnsOf } from './save-batch.js';
-import type { CheckedEntry, SavedEntry } from './save-decision.js';
+import type { CheckedEntry } from './save-decision.js';
 import { codeOf, writeRetrying } from './save-retry.js';
 import { inTurn } from './save-turns.js';
+import type { SaveMetricsResult } from './save-write.js';
 import { explainTableErrors } from './table-diagnosis.js';
 import { loadTaskSheet } from './task-sheet.js';
 
@@ -42,21 +43,7 @@ export const SaveMetricsOptions = z.strictObject({
 });
 export type SaveMetricsOptions = z.input<typeof SaveMetricsOptions>;
 
-export interface SaveMetricsResult {
-  /** Keys that got a new row. */
-  readonly inserted: number;
-  /** Rows with at least one field changed. */
-  readonly updated: number;
-  /** Rows soft-deleted (`remove: true`). */
-  readonly removed: number;
-  /** Entries whose row already held every value sent: nothing written, no history. */
-  readonly unchanged: number;
-  /** Each entry as stored now, in the batch's order: its values (every metric) or null (no live row). */
-  readonly entries: readonly SavedEntry[];
-  readonly requestId?: string;
-  /** True when this is the recorded answer of an earlier save with the same request id: nothing was applied now. */
-  readonly replayed: boolean;
-}
+export type { SaveMetricsResult };
 
 export { REQUEST_RETENTION_SECONDS };
 

@@ -3,9 +3,8 @@ import { BusyError } from '../model/request-errors.js';
 import type { Database } from '../store/driver.js';
 import { isConnectionLoss } from '../store/failure.js';
 import type { CheckedBatch } from './save-batch.js';
-import type { SaveMetricsResult } from './save-metrics.js';
 import { LOCK_TIMEOUT_SECONDS } from './save-turns.js';
-import { writeBatch } from './save-write.js';
+import { type SaveMetricsResult, writeBatch } from './save-write.js';
 
 /** How often a batch is retried when concurrent writers deadlock or take the same new ID. */
 const MAX_ATTEMPTS = 10;

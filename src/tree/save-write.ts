@@ -29,13 +29,29 @@ import { checkParts } from '../store/save-checks.js';
 import { execute, query, type Sql } from '../store/sql.js';
 import { metricKey } from './load-task-tree.js';
 import type { CheckedBatch } from './save-batch.js';
-import { decideSave, type LockedKey } from './save-decision.js';
-import type { SaveMetricsResult } from './save-metrics.js';
+import { decideSave, type LockedKey, type SavedEntry } from './save-decision.js';
 import { LOCK_TIMEOUT_SECONDS } from './save-turns.js';
 import { isoTime, lastChangeOf } from './saved-row.js';
 import { jsonRows, shownFromWalk } from './shown-from-walk.js';
 import { shownNodes } from './shown-nodes.js';
 import { taskSheetNotFound } from './task-sheet.js';
+
+/** What a save did, as `saveMetrics` answers it. */
+export interface SaveMetricsResult {
+  /** Keys that got a new row. */
+  readonly inserted: number;
+  /** Rows with at least one field changed. */
+  readonly updated: number;
+  /** Rows soft-deleted (`remove: true`). */
+  readonly removed: number;
+  /** Entries whose row already held every value sent: nothing written, no history. */
+  readonly unchanged: number;
+  /** Each entry as stored now, in the batch's order: its values (every metric) or null (no live row). */
+  readonly entries: readonly SavedEntry[];
+  readonly requestId?: string;
+  /** True when this is the recorded answer of an earlier save with the same request id: nothing was applied now. */
+  readonly replayed: boolean;
+}
 
 /**
  * Writers of one (database, metric table, scope) are serialised by a named lock, `GET_LOCK`, taken on
