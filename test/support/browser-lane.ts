@@ -12,11 +12,23 @@ const name = process.env.BROWSER_LANE;
 if (name === undefined)
   throw new Error('BROWSER_LANE is not set: the browser files run through vitest.config.ts');
 
+/**
+ * Far longer than a browser file takes (the longest, about two minutes), so reaching it means the
+ * file holding the lane is stuck, not slow: then this one fails and says so instead of waiting on.
+ */
+const LANE_WAIT_MS = 15 * 60_000;
+
 const lane = await take(`\0${name}`);
 afterAll(() => new Promise<void>((resolve) => lane.close(() => resolve())));
 
 async function take(path: string): Promise<Server> {
+  const started = Date.now();
   for (;;) {
+    if (Date.now() - started > LANE_WAIT_MS) {
+      throw new Error(
+        `the browser lane ${JSON.stringify(name)} was held by another Chromium test file for more than ${LANE_WAIT_MS / 60_000} minutes: that file is stuck; its own output says where`,
+      );
+    }
     const server = createServer();
     const taken = await new Promise<boolean>((resolve, reject) => {
       server.once('error', (error: NodeJS.ErrnoException) =>
