@@ -226,6 +226,11 @@ export async function openOutbox(where = {}) {
       await finished(tx);
       await mark();
     },
+    /**
+     * Writes the cookie's count again: the worker (Background Sync) and other pages send and take
+     * out entries without writing this page's cookie.
+     */
+    mark,
     close: () => {
       lost = false;
       db.close();
