@@ -119,7 +119,7 @@ export function createOffline(ctx, parts) {
     if (!outbox || ctx.destroyed()) return;
     const all = await outbox.all();
     // What the worker or another page sent meanwhile is gone from the outbox: the cookie says so too.
-    await outbox.mark();
+    await outbox.mark(all.length);
     const sheet = all.filter((record) => record.endpoint === endpoint && record.taskSheet === ctx.taskSheet);
     mine = owner === undefined ? [] : sheet.filter((record) => record.owner === owner);
     const before = pending;

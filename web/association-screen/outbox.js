@@ -162,9 +162,12 @@ export async function openOutbox(where = {}) {
     return { tx, entries: tx.objectStore(STORE) };
   };
 
-  /** Keeps the cookie's count true (the window only: a worker has no cookies to write). */
-  async function mark() {
-    if (doc) writeMark(doc, path, await outbox.count());
+  /**
+   * Keeps the cookie's count true (the window only: a worker has no cookies to write).
+   * @param {number} [known] the outbox's count, when the caller has just read every record
+   */
+  async function mark(known) {
+    if (doc) writeMark(doc, path, known ?? (await outbox.count()));
   }
 
   const outbox = {
