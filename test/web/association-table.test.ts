@@ -2,6 +2,7 @@ import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_TABLES } from '../../src/demo/demo-install.js';
 import type { Demo } from '../../src/demo/start-demo.js';
+import { HISTORY_TABLE_NAME } from '../../src/model/table-names.js';
 import { seriousViolations } from '../support/axe.js';
 import { description, openTable as openGrid, paste, useBrowser, watchProblems } from '../support/browser.js';
 import { startTestDemo } from '../support/demo.js';
@@ -356,6 +357,50 @@ describe('the table view, on the demo', () => {
     expect(requests.puts[0]?.source).toBe('copy');
     expect(await savedRow('A-FERT', second)).toEqual([{ METRICA1: '1.00', METRICA2: null, HORAS: '6.0' }]);
     expect(await description(cell(grid, 'A-FERT', 'Quantidade'))).toBe('Saved value');
+  });
+
+  it('keeps copied cells saved offline in the outbox and sends them, once online, with source copy and the device’s time', async () => {
+    const second = demo.sample.taskSheets[1] as number;
+    // Sheet 2 without live rows (the test before may have saved copies there): every row copies.
+    await demo.scratch.db.query(
+      `UPDATE ${METRICS} SET DELETED = 1 WHERE FOLHA_TAREFA_SEQ_DB = ? AND DELETED = 0`,
+      [second],
+    );
+    const page = await newPage();
+    const requests = watchRequests(page);
+    const grid = await openTable(page, second);
+    await page.getByRole('button', { name: 'Copy from the previous sheet' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Copy from the previous sheet' });
+    await dialog.getByRole('button', { name: 'Copy', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await cell(grid, 'A-FERT', 'Quantidade').inputValue()).toBe('1.00');
+    await context?.setOffline(true);
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText(/^\d+ activities saved on this device/).waitFor();
+    expect(requests.count('put')).toBe(0);
+    expect(await savedRow('A-FERT', second)).toEqual([]);
+
+    await context?.setOffline(false);
+    await expect
+      .poll(() => savedRow('A-FERT', second), { timeout: 20_000, interval: 100 })
+      .toEqual([{ METRICA1: '1.00', METRICA2: 5, HORAS: '6.0' }]);
+    expect(requests.puts.map((put) => put.source)).toEqual(['copy']);
+    // The live row's history: its insert, one row per field given.
+    const changes = await demo.scratch.db.query<{ SOURCE: string; deviceBehind: number | null }>(
+      `SELECT h.SOURCE, TIMESTAMPDIFF(SECOND, h.DEVICE_DH, h.CHANGED_DH) AS deviceBehind
+         FROM ${HISTORY_TABLE_NAME} h
+         JOIN ${METRICS} m ON m.SEQ_DB = h.ROW_SEQ_DB AND h.METRIC_TABLE = ?
+         JOIN ${demo.names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB
+        WHERE o.CODIGO = 'A-FERT' AND m.FOLHA_TAREFA_SEQ_DB = ? AND m.DELETED = 0`,
+      [METRICS, second],
+    );
+    expect(changes.length).toBeGreaterThan(0);
+    for (const change of changes) {
+      expect(change.SOURCE).toBe('copy');
+      // The device's time of entry, kept by the outbox while offline: before the server's, not after.
+      expect(change.deviceBehind).not.toBeNull();
+      expect(Number(change.deviceBehind)).toBeGreaterThanOrEqual(0);
+    }
   });
 
   it('"Save and next" in the modal walks into closed branches', async () => {

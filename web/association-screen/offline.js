@@ -25,7 +25,8 @@ import { asStored } from './values.js';
 /**
  * A save for the outbox: its entry, and the activity's label and path from a root (to list it, and
  * to open the tree down to it when it meets a conflict).
- * @typedef {{ entry: MetricEntry, label: string, path: readonly { level: number, id: number }[] }} Queued
+ * @typedef {{ entry: MetricEntry, label: string, path: readonly { level: number, id: number }[], copied?: boolean }} Queued
+ *   `copied`: the entry holds cells copied from another task sheet, so its history says `copy`
  */
 
 /** From this many waiting entries on, the screen warns that the outbox fills up. */
@@ -283,14 +284,16 @@ export function createOffline(ctx, parts) {
       const by = owner;
       try {
         await outbox.add(
-          saves.map(({ entry, label, path }) => ({
+          saves.map(({ entry, label, path, copied }) => ({
             owner: by,
             endpoint,
             taskSheet: ctx.taskSheet,
             requestId: tried?.requestId ?? newRequestId(),
             ...(tried
               ? { tried: true, source: tried.source, batch: { id: tried.requestId, size: saves.length } }
-              : {}),
+              : copied
+                ? { source: /** @type {const} */ ('copy') }
+                : {}),
             enteredAt,
             entry,
             label,

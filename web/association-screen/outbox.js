@@ -33,7 +33,8 @@
  *   was (same id, same body), so a save that did arrive is answered and not applied twice; a table's
  *   batch tried so carries its `batch` and goes again whole
  * @property {import('./api.js').SaveSource} [source] the source a tried save was sent with (`screen`
- *   or `copy`), sent again the same; an entry first sent from the outbox goes as `offline`
+ *   or `copy`), sent again the same; an entry first sent from the outbox goes as `offline`, or as
+ *   `copy` when it holds cells copied from another task sheet (`source: 'copy'` here)
  * @property {string} enteredAt
  * @property {MetricEntry} entry
  * @property {string} label the activity's label, to list it

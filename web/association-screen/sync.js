@@ -102,6 +102,19 @@ async function nextBatch(outbox, pending) {
   return { id, records };
 }
 
+/**
+ * The source a batch is sent with: a tried save's as it was tried; else `copy` when an entry holds
+ * copied cells (as the table's own save says of a batch with copies), else `offline`. Either way the
+ * history keeps each entry's device time.
+ * @param {readonly OutboxRecord[]} records
+ * @returns {import('./api.js').SaveSource}
+ */
+function batchSource(records) {
+  const first = records[0];
+  if (first?.tried) return first.source ?? 'screen';
+  return records.some((record) => record.source === 'copy') ? 'copy' : 'offline';
+}
+
 /** What a record sends: its entry with the device's time, or as first tried. @param {OutboxRecord} record */
 function sentEntry(record) {
   return record.tried ? record.entry : { ...record.entry, enteredAt: record.enteredAt };
@@ -143,7 +156,7 @@ export async function replayOutbox(outbox, target) {
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify({
         requestId: id,
-        source: records[0]?.tried ? (records[0].source ?? 'screen') : 'offline',
+        source: batchSource(records),
         entries: records.map(sentEntry),
       }),
     });

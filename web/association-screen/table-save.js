@@ -143,7 +143,7 @@ export function createTableSave(ctx, table, hooks) {
   /**
    * Keeps saves in the outbox: their cells then show the values kept, marked as not sent. False
    * when the outbox refused them (full, no space): said in the alert, the cells keep their changes.
-   * @param {{ row: TableRow, entry: MetricEntry }[]} items
+   * @param {{ row: TableRow, entry: MetricEntry, copied: boolean }[]} items
    * @param {{ requestId: string, source: import('./api.js').SaveSource } | undefined} tried
    * @param {number} saved activities saved by earlier batches of this save
    */
@@ -152,8 +152,9 @@ export function createTableSave(ctx, table, hooks) {
     if (items.length === 0) return true;
     try {
       await offline.queue(
-        items.map(({ row, entry }) => ({
+        items.map(({ row, entry, copied }) => ({
           entry,
+          copied,
           label: row.data.label,
           path: [
             ...row.data.path.map(({ level, id }) => ({ level, id })),
