@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { once } from 'node:events';
-import { createServer } from 'node:http';
+import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -52,10 +52,22 @@ export interface GalleryServerOptions {
     readonly path: string;
     readonly handler: (request: Request) => Promise<Response>;
   }>;
+  /**
+   * How long `close()` lets requests in flight finish (default {@link DEFAULT_CLOSE_GRACE_MS}):
+   * a save being written gets its answer, a thumbnail being made reaches the cache.
+   */
+  readonly closeGraceMs?: number;
 }
+
+/** Requests in flight at `close()` get this long to finish before their connections are cut. */
+export const DEFAULT_CLOSE_GRACE_MS = 10_000;
 
 export interface GalleryServer {
   readonly url: string;
+  /**
+   * Stops taking connections, lets the requests in flight finish (for at most `closeGraceMs`, then
+   * cuts their connections), then closes the shared cache's client.
+   */
   close(): Promise<void>;
 }
 
@@ -66,6 +78,14 @@ export interface GalleryServer {
  * @example const { url, close } = await startGalleryServer({ port: 3000 });
  */
 export async function startGalleryServer(options: GalleryServerOptions = {}): Promise<GalleryServer> {
+  const closeGraceMs = options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS;
+  if (!Number.isInteger(closeGraceMs) || closeGraceMs < 0 || closeGraceMs > 600_000) {
+    throw new GalleryConfigError(
+      'GALLERY_CLOSE_GRACE',
+      `closeGraceMs must be a whole number of milliseconds from 0 to 600000, got ${String(closeGraceMs)}`,
+      { path: 'closeGraceMs' },
+    );
+  }
   const shared = options.redisUrl === undefined ? undefined : await sharedCache(options);
   if (shared === undefined) {
     // Checked before listening: a refused folder stops the server with its reason, instead of a
@@ -90,7 +110,13 @@ export async function startGalleryServer(options: GalleryServerOptions = {}): Pr
   // The web root holds the page and the component; the component's dependency files come from the
   // package's dependencies, which only the gallery handler serves.
   const dependencyPaths = new Set(GALLERY_DEPENDENCY_FILES.map((file) => `/assets/${file.name}`));
+  let closing = false;
+  /** The answers not finished yet: close() has their connections end with them. */
+  const answering = new Set<ServerResponse>();
   const server = createServer((req, res) => {
+    if (closing) res.shouldKeepAlive = false;
+    answering.add(res);
+    res.once('close', () => answering.delete(res));
     const pathname = (req.url ?? '/').split('?')[0] ?? '/';
     const listener =
       mounted.find((entry) => entry.path === pathname)?.listener ??
@@ -121,8 +147,24 @@ export async function startGalleryServer(options: GalleryServerOptions = {}): Pr
   return {
     url: `http://${host}:${port}`,
     async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      // No new connections, and idle keep-alive ones closed (server.close does both); a request in
+      // flight finishes, its connection closing after its answer, unless it outlasts the grace.
+      closing = true;
+      // Each connection ends with its answer instead of idling as keep-alive until its timeout,
+      // which server.close would wait for: `Connection: close` where the head is not sent yet, else
+      // closed once idle.
+      for (const res of answering) {
+        if (!res.headersSent) res.shouldKeepAlive = false;
+        else res.once('finish', () => setImmediate(() => server.closeIdleConnections()));
+      }
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      const cut = setTimeout(() => server.closeAllConnections(), closeGraceMs);
+      try {
+        await closed;
+      } finally {
+        clearTimeout(cut);
+      }
+      // After the requests: what they write to the shared cache is written before its client goes.
       await shared?.close();
     },
   };

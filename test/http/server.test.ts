@@ -1,4 +1,5 @@
 import { chown, mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { Agent, get as httpGet } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -199,6 +200,102 @@ describe('startGalleryServer', () => {
       ]);
       expect(await (await get('/')).text()).toContain('stub home');
       expect(mountedSaw).toEqual([]);
+    });
+  });
+
+  describe('close', () => {
+    /** A server whose `/slow` answers once `release` is called, and says when a request is inside. */
+    async function slowServer(closeGraceMs?: number) {
+      let entered: () => void = () => {};
+      const inside = new Promise<void>((resolve) => {
+        entered = resolve;
+      });
+      let release: () => void = () => {};
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const slow = await startGalleryServer({
+        port: 0,
+        webRoot: join(dir, 'web'),
+        cacheDir: join(dir, 'cache'),
+        logger: { warn() {} },
+        ...(closeGraceMs === undefined ? {} : { closeGraceMs }),
+        mount: [
+          {
+            path: '/slow',
+            handler: async () => {
+              entered();
+              await released;
+              return new Response('done');
+            },
+          },
+        ],
+      });
+      return { slow, inside, release };
+    }
+
+    /** A GET on a keep-alive connection: its status, its Connection header and its body, or its error. */
+    function keepAliveGet(url: string, agent: Agent) {
+      return new Promise<{
+        status?: number | undefined;
+        connection?: string | undefined;
+        body?: string;
+        error?: string;
+      }>((resolve) => {
+        httpGet(url, { agent }, (response) => {
+          let body = '';
+          response.setEncoding('utf8');
+          response.on('data', (chunk: string) => {
+            body += chunk;
+          });
+          response.on('end', () =>
+            resolve({ status: response.statusCode, connection: response.headers.connection, body }),
+          );
+          response.on('error', (error) => resolve({ error: error.message }));
+        }).on('error', (error) => resolve({ error: error.message }));
+      });
+    }
+
+    it('lets a request in flight finish, its connection closed with the answer, then resolves', async () => {
+      const { slow, inside, release } = await slowServer();
+      const agent = new Agent({ keepAlive: true });
+      try {
+        // The connection was used before: a keep-alive one, idle between requests.
+        expect((await keepAliveGet(`${slow.url}/caroulsel/data`, agent)).connection).toBe('keep-alive');
+        const answer = keepAliveGet(`${slow.url}/slow`, agent);
+        await inside;
+        const closed = slow.close();
+        release();
+        expect(await answer).toEqual({ status: 200, connection: 'close', body: 'done' });
+        await closed;
+        expect((await keepAliveGet(`${slow.url}/caroulsel/data`, agent)).error).toMatch(/ECONNREFUSED/);
+      } finally {
+        agent.destroy();
+        release();
+      }
+    });
+
+    it('cuts a request that outlasts closeGraceMs, so close() is bounded', async () => {
+      const { slow, inside, release } = await slowServer(50);
+      const agent = new Agent({ keepAlive: true });
+      try {
+        const answer = keepAliveGet(`${slow.url}/slow`, agent);
+        await inside;
+        await slow.close();
+        expect((await answer).error).toMatch(/socket hang up|ECONNRESET/);
+      } finally {
+        agent.destroy();
+        release();
+      }
+    });
+
+    it('refuses a closeGraceMs that is not a whole number of milliseconds up to ten minutes', async () => {
+      for (const closeGraceMs of [-1, 1.5, Number.NaN, 600_001]) {
+        await expect(
+          startGalleryServer({ port: 0, cacheDir: join(dir, 'cache'), closeGraceMs }),
+          String(closeGraceMs),
+        ).rejects.toMatchObject({ code: 'GALLERY_CLOSE_GRACE', path: 'closeGraceMs' });
+      }
     });
   });
 });
