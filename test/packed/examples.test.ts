@@ -212,6 +212,10 @@ describe('the packed package, installed in a project of its own', () => {
     } finally {
       await server.stop();
     }
+    // The command line ships once, as the bundle the bin runs: not also as tsc's modules.
+    for (const folder of ['dist/cli', 'dist/demo', 'src/cli', 'src/demo']) {
+      await expect(access(join(project.packageDir, folder)), folder).rejects.toThrow(/ENOENT/);
+    }
   });
 
   it("holds one copy of drizzle-orm, the project's own: the package takes it as a peer", async () => {
