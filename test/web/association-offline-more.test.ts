@@ -187,6 +187,37 @@ async function outboxCookie(context: BrowserContext) {
   return (await context.cookies()).find((cookie) => cookie.name === 'ta-outbox');
 }
 
+describe('an activity saved twice while offline', () => {
+  it('sends both saves in turn, the second from the first, and stores the later value', async () => {
+    const { context, page } = await browser();
+    await firstVisit(page);
+    for (const branch of SOIL) await expand(page, branch);
+    await context.setOffline(true);
+    await enterOffline(page, { Quantidade: '5' });
+    // Opened again, the modal starts from the waiting value; the second save starts from it.
+    await enterOffline(page, { Quantidade: '6' });
+    await later(() =>
+      region(page)
+        .getByText(fill(L.pendingCount, { count: 2 }))
+        .count(),
+    ).toBe(1);
+
+    await context.setOffline(false);
+    await later(async () => (await liveRows('A-SUBSOIL')).map((row) => row.METRICA1)).toEqual(['6.00']);
+    const changes = await demo.scratch.db.query<{ OLD_VALUE: string | null; NEW_VALUE: string | null }>(
+      `SELECT h.OLD_VALUE, h.NEW_VALUE FROM ${HISTORY_TABLE_NAME} h JOIN ${demo.names.OPER} o ON o.SEQ_DB = h.OPER_SEQ_DB
+        WHERE o.CODIGO = 'A-SUBSOIL' AND h.FIELD = 'METRICA1' ORDER BY h.SEQ_DB`,
+    );
+    expect(changes).toEqual([
+      { OLD_VALUE: null, NEW_VALUE: '5.00' },
+      { OLD_VALUE: '5.00', NEW_VALUE: '6.00' },
+    ]);
+    // Nothing stopped: no entry waits or asks for a decision.
+    await later(() => region(page).getByRole('listitem').count()).toBe(0);
+    await later(() => region(page).getByText(L.pendingCountOne).count()).toBe(0);
+  });
+});
+
 describe('keep this sheet for offline use', () => {
   it('reads the whole sheet, so that every branch, never opened before, opens offline', async () => {
     const { context, page } = await browser();

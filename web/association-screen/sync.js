@@ -91,8 +91,13 @@ async function nextBatch(outbox, pending) {
   const records = [];
   if (first.tried) records.push(first);
   else {
+    // A key saved twice while offline (its second save starting from the first) ends the batch at
+    // its second entry: the server refuses a key twice in one batch, and sent in turn both apply.
+    const keys = new Set();
     for (const record of pending) {
-      if (records.length === MAX_BATCH || record.tried) break;
+      const key = `${record.entry.activity}:${record.entry.group ?? ''}`;
+      if (records.length === MAX_BATCH || record.tried || keys.has(key)) break;
+      keys.add(key);
       records.push(record);
     }
   }
