@@ -328,6 +328,68 @@ describe.each([
     await later(() => region(alice.page).getByRole('listitem').count()).toBe(0);
   });
 
+  it('settles a conflicting entry decided by taking theirs: nothing is sent and it leaves the outbox', async () => {
+    await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '20.00' });
+    const alice = await browserOn(await profile(), ALICE);
+    await firstVisit(alice.page);
+    for (const branch of SOIL) await expand(alice.page, branch);
+    await alice.context.setOffline(true);
+    await enter(alice.page, SUBSOIL, { Quantidade: '32' });
+    await later(() => region(alice.page).getByText(L.pendingCountOne).count()).toBe(1);
+    await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '31' }, { METRICA1: '20.00' });
+
+    await alice.context.setOffline(false);
+    const decide = region(alice.page).getByRole('button', { name: fill(L.decideFor, { label: SUBSOIL }) });
+    await region(alice.page).getByRole('button', { name: L.pendingList }).click();
+    await decide.click();
+    const dialog = alice.page.getByRole('dialog', { name: SUBSOIL });
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: fill(L.useTheirsFor, { field: 'Quantidade' }) }).click();
+    const putsBefore = alice.puts.length;
+    await dialog.getByRole('button', { name: L.save, exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await later(() => region(alice.page).getByRole('listitem').count()).toBe(0);
+    expect(alice.puts.length).toBe(putsBefore);
+    expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '31.00' }]);
+  });
+
+  it('shows a remove kept offline that met a change as a remove, and removes on the person’s second try', async () => {
+    await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '20.00' });
+    const alice = await browserOn(await profile(), ALICE);
+    await firstVisit(alice.page);
+    for (const branch of SOIL) await expand(alice.page, branch);
+    await alice.context.setOffline(true);
+    const removeIn = async (dialog: Locator) => {
+      await dialog.getByRole('button', { name: L.remove, exact: true }).click();
+      await alice.page
+        .getByRole('alertdialog', { name: L.removeTitle })
+        .getByRole('button', { name: L.removeConfirm, exact: true })
+        .click();
+    };
+    await removeIn(await openActivity(alice.page, SUBSOIL));
+    await later(() => region(alice.page).getByText(L.pendingCountOne).count()).toBe(1);
+    await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '31' }, { METRICA1: '20.00' });
+
+    await alice.context.setOffline(false);
+    const decide = region(alice.page).getByRole('button', { name: fill(L.decideFor, { label: SUBSOIL }) });
+    await region(alice.page).getByRole('button', { name: L.pendingList }).click();
+    await decide.click();
+    const dialog = alice.page.getByRole('dialog', { name: SUBSOIL });
+    await dialog.waitFor();
+    // What is stored now, and what the person asked for: the entry removed, not a value of theirs.
+    const conflict = dialog.getByRole('group', { name: /^Quantidade / });
+    await conflict.waitFor();
+    expect(await conflict.getByRole('definition').allTextContents()).toEqual([
+      num('31.00'),
+      L.conflictYoursRemove,
+    ]);
+    expect(await seriousViolations(alice.page)).toEqual([]);
+    await removeIn(dialog);
+    await dialog.waitFor({ state: 'hidden' });
+    await later(() => liveRows('A-SUBSOIL')).toEqual([]);
+    await later(() => region(alice.page).getByRole('listitem').count()).toBe(0);
+  });
+
   it('never sends one user’s entries as another’s on the same browser profile', async () => {
     const dir = await profile();
     const alice = await browserOn(dir, ALICE);

@@ -267,7 +267,9 @@ export function createModal(ctx, tree, treeMetrics) {
       return session === mine && dialog.open ? next : undefined;
     };
     if (Object.keys(values).length === 0) {
-      // Nothing to send: a request would only write the same values again.
+      // Nothing to send: a request would only write the same values again. An outbox entry being
+      // decided is settled so (theirs taken at every field): it leaves the outbox.
+      if (deciding) await ctx.offline?.resolved(deciding);
       const next = await nextOf();
       moveOn(
         next,
@@ -383,7 +385,8 @@ export function createModal(ctx, tree, treeMetrics) {
       const entry = inputs.get(field);
       if (entry) entry.input.value = value === null ? '' : formatValue(value, entry.column, ctx.lang);
     }
-    conflicts.show(record.conflicts ?? [], 'save');
+    // A remove that met a change shows what is stored now, to be removed again (or kept) knowingly.
+    conflicts.show(record.conflicts ?? [], record.entry.remove ? 'remove' : 'save');
   }
 
   return {
