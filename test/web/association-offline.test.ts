@@ -550,4 +550,95 @@ describe('a host’s own page, without the service worker', () => {
     await context.setOffline(false);
     await eventually(async () => expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '44.00' }]));
   });
+
+  /**
+   * Two entries kept offline (Subsoiling's, Disc ploughing's) leave in one batch, held on its way
+   * while the person discards Disc ploughing's; `refused`: someone changed Subsoiling's meanwhile.
+   */
+  async function discardWhileSending(refused: boolean) {
+    await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '20.00' });
+    const dir = await mkdtemp(join(tmpdir(), 'ta-offline-'));
+    profiles.push(dir);
+    const context = await launchOnProfile(dir, { locale: 'en' });
+    contexts.push(context);
+    await context.addCookies([{ name: 'user', value: String(ALICE), url: origin }]);
+    const page = context.pages()[0] ?? (await context.newPage());
+    page.on('pageerror', (error) => pageProblems.push(error.message));
+    const L = LABELS_EN;
+    const fill = (template: string, params: Record<string, string>) =>
+      template.replace(/\{(\w+)\}/g, (whole, name: string) => params[name] ?? whole);
+    await page.goto(`${origin}/host`);
+    await page.getByRole('tree').waitFor();
+    for (const name of SOIL) {
+      const item = page.getByRole('treeitem', { name }).first();
+      await item.locator(':scope > .ta-screen__row').click();
+      await item.getByRole('group').first().waitFor();
+    }
+    await context.setOffline(true);
+    for (const [activity, name, value] of [
+      [SUBSOIL, 'Quantidade', '32'],
+      [DISC, 'Pessoas', '4'],
+    ] as const) {
+      await page
+        .getByRole('treeitem', { name: activity })
+        .first()
+        .locator(':scope > .ta-screen__row')
+        .click();
+      const dialog = page.getByRole('dialog', { name: activity });
+      await dialog.getByRole('textbox', { name, exact: true }).fill(value);
+      await dialog.getByRole('button', { name: L.save, exact: true }).click();
+      await dialog.waitFor({ state: 'hidden' });
+    }
+    await later(() => page.getByText(fill(L.pendingCount, { count: '2' })).count()).toBe(1);
+    if (refused) await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '31' }, { METRICA1: '20.00' });
+
+    // The batch of both entries leaves, and is held on its way while the person discards Disc's.
+    const puts: PutBody[] = [];
+    let entered: () => void = () => {};
+    const sending = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(
+      (url) => url.pathname === '/associationtask',
+      async (route) => {
+        if (route.request().method() !== 'PUT') return route.fallback();
+        puts.push(route.request().postDataJSON() as PutBody);
+        if (puts.length === 1) {
+          entered();
+          await released;
+        }
+        return route.fallback();
+      },
+    );
+    await context.setOffline(false);
+    await sending;
+    expect(puts[0]?.entries).toHaveLength(2);
+    const offline = page.getByRole('region', { name: L.offlineRegion });
+    await offline.getByRole('button', { name: L.pendingList }).click();
+    await offline.getByRole('button', { name: fill(L.discardFor, { label: DISC }) }).click();
+    await offline.getByRole('button', { name: L.discardYes }).click();
+    await later(() => offline.getByRole('listitem').count()).toBe(1);
+    release();
+    return { page, puts, offline, L, fill };
+  }
+
+  it('never sends an entry discarded while its batch was on its way, when that batch is refused', async () => {
+    const { puts, offline, L, fill } = await discardWhileSending(true);
+    // Refused for Subsoiling's conflict: that entry waits for a decision, Disc's is never sent.
+    await offline.getByRole('button', { name: fill(L.decideFor, { label: SUBSOIL }) }).waitFor();
+    expect(await offline.getByRole('listitem').count()).toBe(1);
+    expect(puts).toHaveLength(1);
+    expect(await liveRows('A-DISC')).toEqual([]);
+  });
+
+  it('says an entry discarded while its batch was on its way was saved, when that batch is stored', async () => {
+    const { page, puts, L, fill } = await discardWhileSending(false);
+    await page.getByText(fill(L.sentBeforeDiscard, { label: DISC })).waitFor();
+    expect(await liveRows('A-DISC')).toMatchObject([{ METRICA2: 4 }]);
+    expect(puts).toHaveLength(1);
+  });
 });

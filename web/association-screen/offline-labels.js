@@ -30,6 +30,7 @@
  * @property {string} discardYes confirms the drop
  * @property {string} discardNo keeps the entry
  * @property {string} discarded announced after a drop, `{label}`
+ * @property {string} sentBeforeDiscard announced when the entry to drop had been sent meanwhile, `{label}`
  * @property {string} decide button: open a conflicting entry to decide
  * @property {string} decideFor its accessible name, `{label}`
  * @property {string} sentAll announced when the waiting entries were sent, `{count}`
@@ -73,6 +74,7 @@ export const OFFLINE_LABELS_EN = {
   discardYes: 'Discard it',
   discardNo: 'Keep it',
   discarded: 'The entry of {label} was discarded.',
+  sentBeforeDiscard: 'The entry of {label} was sent before it could be discarded: it is saved.',
   decide: 'Decide',
   decideFor: 'Decide the conflict of {label}',
   sentAll: '{count} waiting entries were sent.',
@@ -120,6 +122,7 @@ export const OFFLINE_LABELS_PT_BR = {
   discardYes: 'Descartar',
   discardNo: 'Manter',
   discarded: 'O registro de {label} foi descartado.',
+  sentBeforeDiscard: 'O registro de {label} foi enviado antes de ser descartado: está salvo.',
   decide: 'Decidir',
   decideFor: 'Decidir o conflito de {label}',
   sentAll: '{count} registros pendentes foram enviados.',

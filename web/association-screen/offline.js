@@ -69,6 +69,10 @@ export function createOffline(ctx, parts) {
   let total = 0;
   /** @type {((node: TreeNode, record: OutboxRecord) => Promise<void>) | undefined} */
   let opener;
+  /** Entries discarded on this page, told apart if a batch already on its way stores them. @type {Set<number>} */
+  const discardedSeqs = new Set();
+  /** What to say of them with the next "sent" announcement. @type {string[]} */
+  const sentDespite = [];
   /** Told of what the outbox sent and of every change in what waits (the table view). */
   /** @type {{ sent: (answer: import('./api.js').SaveResult) => void, changed: () => void }[]} */
   const watchers = [];
@@ -157,6 +161,11 @@ export function createOffline(ctx, parts) {
    */
   function onSent(records, answer) {
     for (const watcher of watchers) watcher.sent(answer);
+    // Discarded while their batch was already on its way, and stored by it: said with the sending.
+    for (const record of records) {
+      if (discardedSeqs.delete(record.seq))
+        sentDespite.push(fill(labels.sentBeforeDiscard, { label: record.label }));
+    }
     const done = new Set();
     for (const record of records) {
       const key = keyOf(record.entry);
@@ -206,16 +215,21 @@ export function createOffline(ctx, parts) {
         ctx.announce(labels.sendFailed);
       return;
     }
-    if (outcome.sent > 0) ctx.announce(fill(labels.sentAll, { count: outcome.sent }));
+    if (outcome.sent > 0)
+      ctx.announce([fill(labels.sentAll, { count: outcome.sent }), ...sentDespite.splice(0)].join(' '));
   }
 
   /** @param {OutboxRecord} record */
   async function discard(record) {
     if (!outbox) return;
-    await outbox.remove([record.seq]);
+    // Out at once: no later batch sends it, and a refused batch's write-back does not bring it back.
+    // One already sent (by another tab or the worker), or in a batch the server takes meanwhile, is
+    // said to be saved (see onSent).
+    const found = await outbox.remove([record.seq]);
+    if (found > 0) discardedSeqs.add(record.seq);
     channel?.postMessage({ type: 'changed' });
     await refresh();
-    ctx.announce(fill(labels.discarded, { label: record.label }));
+    ctx.announce(fill(found > 0 ? labels.discarded : labels.sentBeforeDiscard, { label: record.label }));
   }
 
   /** Opens a conflicting entry's activity (the tree opened down to it), its conflict shown. @param {OutboxRecord} record */

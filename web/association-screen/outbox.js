@@ -213,22 +213,37 @@ export async function openOutbox(where = {}) {
         throw asOutboxError(error);
       }
     },
-    /** Writes records back (a batch id set, a conflict said). @param {readonly OutboxRecord[]} records */
+    /**
+     * Writes records back (a batch id set, a conflict said), each only while it is still there: one
+     * discarded (or sent) meanwhile stays out, never brought back by a write of an older copy.
+     * @param {readonly OutboxRecord[]} records
+     */
     async put(records) {
       try {
         const { tx, entries } = await store('readwrite');
-        for (const record of records) entries.put(record);
+        for (const record of records) {
+          if ((await done(entries.getKey(record.seq))) !== undefined) entries.put(record);
+        }
         await finished(tx);
       } catch (error) {
         throw asOutboxError(error);
       }
     },
-    /** Takes records out (sent, or discarded by the person). @param {readonly number[]} seqs */
+    /**
+     * Takes records out (sent, or discarded by the person); resolves with how many were still there.
+     * @param {readonly number[]} seqs
+     */
     async remove(seqs) {
       const { tx, entries } = await store('readwrite');
-      for (const seq of seqs) entries.delete(seq);
+      let found = 0;
+      for (const seq of seqs) {
+        if ((await done(entries.getKey(seq))) === undefined) continue;
+        found++;
+        entries.delete(seq);
+      }
       await finished(tx);
       await mark();
+      return found;
     },
     /**
      * Writes the cookie's count again: the worker (Background Sync) and other pages send and take
