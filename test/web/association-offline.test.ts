@@ -10,7 +10,7 @@ import { toNodeListener } from '../../src/http/node-adapter.js';
 import { HISTORY_TABLE_NAME } from '../../src/model/table-names.js';
 import { LABELS_EN, LABELS_PT_BR, MAX_OUTBOX_ENTRIES } from '../../web/association-screen.js';
 import { seriousViolations } from '../support/axe.js';
-import { launchOnProfile, watchProblems } from '../support/browser.js';
+import { description, launchOnProfile, watchProblems } from '../support/browser.js';
 import { cookieUserHandler, listen, startTestDemo } from '../support/demo.js';
 
 /**
@@ -388,6 +388,34 @@ describe.each([
     await dialog.waitFor({ state: 'hidden' });
     await later(() => liveRows('A-SUBSOIL')).toEqual([]);
     await later(() => region(alice.page).getByRole('listitem').count()).toBe(0);
+  });
+
+  it('shows a table cell whose entry stopped in the outbox as not sent, not as saved', async () => {
+    await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '20.00' });
+    const alice = await browserOn(await profile(), ALICE);
+    await firstVisit(alice.page);
+    await alice.page.getByRole('button', { name: L.viewTable, exact: true }).click();
+    const grid = alice.page.getByRole('grid');
+    const quantity = grid
+      .getByRole('row')
+      .filter({ has: alice.page.getByRole('rowheader', { name: /^A-SUBSOIL/ }) })
+      .getByRole('textbox', { name: 'Quantidade', exact: true });
+    await quantity.waitFor();
+    await alice.context.setOffline(true);
+    await quantity.fill('32');
+    await alice.page.getByRole('button', { name: L.tableSave, exact: true }).click();
+    await later(() => description(quantity)).toBe(L.sourcePending);
+    await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '31' }, { METRICA1: '20.00' });
+
+    await alice.context.setOffline(false);
+    await region(alice.page).getByRole('button', { name: L.pendingList }).click();
+    await region(alice.page)
+      .getByRole('button', { name: fill(L.decideFor, { label: SUBSOIL }) })
+      .waitFor();
+    // The person's 32 is not stored (31 is): the cell says it waits for a decision.
+    await later(() => description(quantity)).toBe(L.sourceStopped);
+    expect(await quantity.inputValue()).toBe(num('32.00'));
+    expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '31.00' }]);
   });
 
   it('never sends one user’s entries as another’s on the same browser profile', async () => {

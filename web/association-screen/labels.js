@@ -138,11 +138,14 @@ export { LABELS_EN, LABELS_PT_BR };
  * @property {string} sourceCopied where a cell's value came from: copied from sheet `{id}`, not saved yet
  * @property {string} sourceEdited a cell changed and not saved yet
  * @property {string} sourcePending a cell's value kept in the outbox, not sent yet
+ * @property {string} sourceStopped a cell's value kept in the outbox and stopped there (a conflict, a
+ *   refusal): not sent until the person decides in the list of waiting entries
  * @property {string} markSaved a cell's source in one word, where the screen is narrow (a phone): saved
  * @property {string} markDefault the same: a default
  * @property {string} markCopied the same: copied, not saved
  * @property {string} markEdited the same: changed, not saved
  * @property {string} markPending the same: kept on this device, not sent
+ * @property {string} markStopped the same: stopped in the outbox, waiting for a decision
  * @property {string} markConflict the same: refused for a conflict
  * @property {string} markError the same: a value to check
  * @property {string} chipCopied short source in the table: copied

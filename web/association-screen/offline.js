@@ -373,6 +373,25 @@ export function createOffline(ctx, parts) {
         waiting.remove ? ctx.columns.map((column) => column.field) : Object.keys(waiting.values),
       );
     },
+    /**
+     * The fields of an activity whose entry stopped in the outbox (a conflict, a refusal: every
+     * field for a remove), or undefined when none did: the table shows them as not sent.
+     * @param {{ activity: number, group?: number | null | undefined }} key @returns {Set<string> | undefined}
+     */
+    stoppedFields(key) {
+      const wanted = keyOf(key);
+      /** @type {Set<string> | undefined} */
+      let fields;
+      for (const record of mine) {
+        if (record.state === 'pending' || keyOf(record.entry) !== wanted) continue;
+        fields ??= new Set();
+        for (const field of record.entry.remove
+          ? ctx.columns.map((column) => column.field)
+          : Object.keys(record.entry.values ?? {}))
+          fields.add(field);
+      }
+      return fields;
+    },
     /** The modal's way to open an entry for a decision. @param {(node: TreeNode, record: OutboxRecord) => Promise<void>} open */
     setOpener(open) {
       opener = open;

@@ -23,6 +23,7 @@ const MARKS = {
   copied: 'markCopied',
   edited: 'markEdited',
   pending: 'markPending',
+  stopped: 'markStopped',
   conflict: 'markConflict',
   error: 'markError',
 };
@@ -34,8 +35,9 @@ export const ROW_HEIGHT = 64;
  * What a cell says of itself, and its kind (for its colour).
  * @param {ScreenContext} ctx @param {TableCell} cell @param {boolean} edited whether the person changed it
  * @param {boolean} waiting whether its value waits in the outbox
+ * @param {boolean} stopped whether its value stopped in the outbox (a conflict, a refusal)
  */
-function noteOf(ctx, cell, edited, waiting) {
+function noteOf(ctx, cell, edited, waiting, stopped) {
   const { labels } = ctx;
   if (cell.conflict !== undefined) {
     const { conflict } = cell;
@@ -56,6 +58,8 @@ function noteOf(ctx, cell, edited, waiting) {
   if (cell.copied !== undefined)
     return { kind: 'copied', text: fill(labels.sourceCopied, { id: cell.copied }) };
   if (edited) return { kind: 'edited', text: labels.sourceEdited };
+  // Its value is the person's, kept in the outbox and stopped there: not what the server holds.
+  if (stopped) return { kind: 'stopped', text: labels.sourceStopped };
   if (waiting) return { kind: 'pending', text: labels.sourcePending };
   const kind = cell.source === 'saved' ? 'saved' : cell.source?.startsWith('default') ? 'default' : 'none';
   return { kind, text: ctx.say.source(cell.source, cell.preset) };
@@ -129,7 +133,8 @@ export function paintCell(ctx, row, cell, box, edited) {
   if (!input || !(said instanceof HTMLElement) || !(mark instanceof HTMLElement)) return;
   if (input.value !== cell.text) input.value = cell.text;
   const waiting = ctx.offline?.pendingFields(row.data)?.has(cell.field) === true;
-  const { kind, text } = noteOf(ctx, cell, edited, waiting);
+  const stopped = ctx.offline?.stoppedFields(row.data)?.has(cell.field) === true;
+  const { kind, text } = noteOf(ctx, cell, edited, waiting, stopped);
   said.textContent = text;
   said.title = text;
   mark.textContent = MARKS[kind] === undefined ? '' : ctx.labels[MARKS[kind]];
