@@ -280,11 +280,22 @@ describe.each([
     expect(await liveRows('A-SUBSOIL')).toEqual([]);
     await first.context.close();
 
-    // The browser starts again on the same profile, online: the entry, kept only in its storage, is
-    // sent without anyone doing anything (by the page's online check, or by Background Sync in the
-    // worker as the browser starts: either way once), with the device's time.
+    // The browser starts again on the same profile, online. The entry was typed on a page opened
+    // offline, whose owner came from the browser's cache: nothing sends it (not the page, not
+    // Background Sync) until the person signed in says it is theirs; then it is sent, once, with the
+    // device's time.
     const again = await browserOn(dir, ALICE);
     await openScreen(again.page);
+    const claim = region(again.page).getByRole('button', { name: L.claim, exact: true });
+    await claim.waitFor();
+    expect(
+      await region(again.page)
+        .getByText(fill(L.unconfirmedCount, { count: 1 }))
+        .count(),
+    ).toBe(1);
+    expect(await liveRows('A-SUBSOIL')).toEqual([]);
+    expect(await seriousViolations(again.page)).toEqual([]);
+    await claim.click();
     await eventually(async () => expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '21.50' }]));
     const changes = await history('A-SUBSOIL');
     expect(changes.length).toBeGreaterThan(0);
@@ -416,6 +427,58 @@ describe.each([
     await later(() => description(quantity)).toBe(L.sourceStopped);
     expect(await quantity.inputValue()).toBe(num('32.00'));
     expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '31.00' }]);
+  });
+
+  it('sends what a page opened offline kept once the network returns, when the server says the same person is signed in', async () => {
+    const dir = await profile();
+    const alice = await browserOn(dir, ALICE);
+    await firstVisit(alice.page);
+    for (const branch of SOIL) await expand(alice.page, branch);
+    await alice.context.setOffline(true);
+    await alice.page.reload();
+    await alice.page.getByRole('tree').waitFor();
+    for (const branch of SOIL) await expand(alice.page, branch);
+    await enter(alice.page, SUBSOIL, { Quantidade: num('23') });
+    await later(() => region(alice.page).getByText(L.pendingCountOne).count()).toBe(1);
+    await alice.context.setOffline(false);
+    await eventually(async () => expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '23.00' }]));
+    expect(await region(alice.page).getByRole('button', { name: L.claim, exact: true }).isVisible()).toBe(
+      false,
+    );
+    for (const change of await history('A-SUBSOIL')) expect(change.USUARIO_SEQ_DB).toBe(ALICE);
+  });
+
+  it('never files what is typed on a page opened offline under whoever read the sheet last', async () => {
+    const dir = await profile();
+    const alice = await browserOn(dir, ALICE);
+    await firstVisit(alice.page);
+    for (const branch of SOIL) await expand(alice.page, branch);
+    await alice.context.close();
+
+    // Bruno, signed in on the same phone, opens the sheet offline: the page comes from the cache
+    // Alice's visit filled, owner and all.
+    const bruno = await browserOn(dir, BRUNO, true);
+    await openScreen(bruno.page);
+    for (const branch of SOIL) await expand(bruno.page, branch);
+    await enter(bruno.page, DISC, { Pessoas: '4' });
+    await later(() => region(bruno.page).getByText(L.pendingCountOne).count()).toBe(1);
+    await bruno.context.close();
+
+    // Alice opens it online: the entry is offered to claim, not sent as hers.
+    const again = await browserOn(dir, ALICE);
+    await openScreen(again.page);
+    await region(again.page).getByRole('button', { name: L.claim, exact: true }).waitFor();
+    await again.page.waitForTimeout(500);
+    expect(again.puts).toEqual([]);
+    expect(await liveRows('A-DISC')).toEqual([]);
+    await again.context.close();
+
+    // Bruno, online, says it is his: it is sent as his.
+    const brunoAgain = await browserOn(dir, BRUNO);
+    await openScreen(brunoAgain.page);
+    await region(brunoAgain.page).getByRole('button', { name: L.claim, exact: true }).click();
+    await eventually(async () => expect(await liveRows('A-DISC')).toMatchObject([{ METRICA2: 4 }]));
+    for (const change of await history('A-DISC')) expect(change.USUARIO_SEQ_DB).toBe(BRUNO);
   });
 
   it('never sends one user’s entries as another’s on the same browser profile', async () => {

@@ -137,9 +137,10 @@ export function createApi(options) {
    * Rejects with a RequestError, or with the abort when it was aborted.
    * @param {Record<string, string | number>} params
    * @param {RequestInit & { signal?: AbortSignal }} [init]
+   * @param {((readAt: string | null) => void) | undefined} [onCached] told when the browser's cache answered
    * @returns {Promise<unknown>}
    */
-  async function call(params, init = {}) {
+  async function call(params, init = {}, onCached = options.onCached) {
     const url = new URL(base);
     url.searchParams.set('taskSheet', String(options.taskSheet));
     for (const [name, value] of Object.entries(params)) url.searchParams.set(name, String(value));
@@ -158,7 +159,7 @@ export function createApi(options) {
       if (options.signal.aborted || init.signal?.aborted) throw error;
       const kept = keptPart(params) ? await recallData(url) : undefined;
       if (kept) {
-        options.onCached?.(kept.readAt);
+        onCached?.(kept.readAt);
         return kept.answer;
       }
       throw new RequestError(0, options.networkError, undefined, undefined);
@@ -193,9 +194,21 @@ export function createApi(options) {
   return {
     /**
      * Header, metric columns and the first level (`part=start`), with `owner`: the key of the
-     * acting user and scope that this page's offline entries are filed under.
+     * acting user and scope that this page's offline entries are filed under. `fromCache`: the
+     * browser's cache answered (the page is offline), so `owner` is whoever read it last, not
+     * necessarily who is signed in now.
+     * @returns {Promise<ScreenStart & { owner: string, fromCache: boolean }>}
      */
-    start: () => /** @type {Promise<ScreenStart & { owner: string }>} */ (call({ part: 'start' })),
+    start: async () => {
+      let fromCache = false;
+      const answer = /** @type {ScreenStart & { owner: string }} */ (
+        await call({ part: 'start' }, {}, (readAt) => {
+          fromCache = true;
+          options.onCached?.(readAt);
+        })
+      );
+      return { ...answer, fromCache };
+    },
 
     /**
      * The children of one node (`part=children`); without a parent, the first level.

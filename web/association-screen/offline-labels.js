@@ -22,6 +22,11 @@
  * @property {string} entryEntered when an entry was made, `{at}`
  * @property {string} entryRemove an entry that removes the saved values
  * @property {string} entryWaiting an entry's state: waiting to be sent
+ * @property {string} entryUnconfirmed an entry's state: typed on a page opened offline, waiting for
+ *   the person signed in to confirm it is theirs
+ * @property {string} unconfirmedCount entries typed on pages opened offline wait for a confirmation, `{count}`
+ * @property {string} claim the button sending them as the signed-in person's
+ * @property {string} claimed announced once they are, `{count}`
  * @property {string} entryConflict an entry's state: someone changed it meanwhile, decide
  * @property {string} entryRefused an entry's state: the server refused it, `{message}`
  * @property {string} discard button: drop a waiting entry
@@ -66,6 +71,11 @@ export const OFFLINE_LABELS_EN = {
   entryEntered: 'entered {at}',
   entryRemove: 'remove the saved entry',
   entryWaiting: 'Waiting to be sent.',
+  entryUnconfirmed: 'Waits for you to confirm it is yours.',
+  unconfirmedCount:
+    'Entries typed on this device while the sheet was opened offline: {count}. They are sent once you confirm they are yours.',
+  claim: 'Send them as mine',
+  claimed: '{count} entries will be sent as yours.',
   entryConflict: 'Someone changed it meanwhile: decide before it is sent.',
   entryRefused: 'Refused by the server: {message}',
   discard: 'Discard',
@@ -114,6 +124,11 @@ export const OFFLINE_LABELS_PT_BR = {
   entryEntered: 'registrado {at}',
   entryRemove: 'remover o registro salvo',
   entryWaiting: 'Aguardando envio.',
+  entryUnconfirmed: 'Aguarda você confirmar que é seu.',
+  unconfirmedCount:
+    'Registros digitados neste aparelho com a folha aberta sem rede: {count}. São enviados quando você confirmar que são seus.',
+  claim: 'Enviar como meus',
+  claimed: '{count} registros serão enviados como seus.',
   entryConflict: 'Alguém alterou enquanto isso: decida antes do envio.',
   entryRefused: 'Recusado pelo servidor: {message}',
   discard: 'Descartar',

@@ -17,6 +17,7 @@ import { formatValue, metricLabel } from './values.js';
  * @property {(record: OutboxRecord) => void} discard
  * @property {(record: OutboxRecord) => void} decide
  * @property {() => void} keep
+ * @property {() => void} claim
  */
 
 /**
@@ -41,7 +42,18 @@ export function createOfflineView(ctx, actions) {
   list.setAttribute('aria-label', labels.pendingList);
   toggle.setAttribute('aria-controls', list.id);
   list.hidden = true;
-  summary.append(count, toggle, list);
+  // Entries typed on pages opened offline: sent once the person signed in says they are theirs.
+  const claimRow = create('div', `${BLOCK}__claim`);
+  const claimCount = statusRegion(create, `${BLOCK}__claim-count`);
+  const claim = button(
+    create,
+    `${BLOCK}__button ${BLOCK}__button--small ${BLOCK}__button--primary`,
+    labels.claim,
+  );
+  claim.addEventListener('click', () => actions.claim());
+  claimRow.append(claimCount, claim);
+  claimRow.hidden = true;
+  summary.append(count, claimRow, toggle, list);
   const keepRow = create('div', `${BLOCK}__keep`);
   const keep = button(create, `${BLOCK}__button ${BLOCK}__button--small`, labels.keepSheet);
   const keepStatus = statusRegion(create, `${BLOCK}__keep-status`);
@@ -83,7 +95,9 @@ export function createOfflineView(ctx, actions) {
         ? labels.entryConflict
         : record.state === 'refused'
           ? fill(labels.entryRefused, { message: record.problem ?? '' })
-          : labels.entryWaiting,
+          : record.unconfirmed
+            ? labels.entryUnconfirmed
+            : labels.entryWaiting,
     );
     const tools = create('div', `${BLOCK}__outbox-tools`);
     if (record.state === 'conflict') {
@@ -149,10 +163,16 @@ export function createOfflineView(ctx, actions) {
       notice.hidden = !offline;
     },
     /**
-     * The waiting entries of this sheet's person, and how many of someone else wait.
+     * The waiting entries of this sheet's person, how many of someone else wait, and the entries
+     * typed on pages opened offline that the person may claim (listed too).
      * @param {readonly OutboxRecord[]} mine @param {number} others
+     * @param {readonly OutboxRecord[]} [claimable]
      */
-    render(mine, others) {
+    render(mine, others, claimable = []) {
+      claimRow.hidden = claimable.length === 0;
+      claimCount.textContent =
+        claimable.length === 0 ? '' : fill(labels.unconfirmedCount, { count: claimable.length });
+      const shown = [...mine, ...claimable.filter((record) => !mine.includes(record))];
       count.textContent =
         mine.length === 0
           ? others > 0
@@ -161,10 +181,10 @@ export function createOfflineView(ctx, actions) {
           : mine.length === 1
             ? labels.pendingCountOne
             : fill(labels.pendingCount, { count: mine.length });
-      summary.hidden = count.textContent === '';
-      toggle.hidden = mine.length === 0;
-      list.replaceChildren(...mine.map(item));
-      if (mine.length === 0) {
+      summary.hidden = count.textContent === '' && claimable.length === 0;
+      toggle.hidden = shown.length === 0;
+      list.replaceChildren(...shown.map(item));
+      if (shown.length === 0) {
         list.hidden = true;
         toggle.setAttribute('aria-expanded', 'false');
         toggle.textContent = labels.pendingList;

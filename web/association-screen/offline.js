@@ -43,13 +43,22 @@ export function createOffline(ctx, parts) {
   const { labels, doc } = ctx;
   const win = doc.defaultView ?? window;
   const endpoint = new URL(parts.endpoint, doc.baseURI).href;
-  const view = createOfflineView(ctx, { discard, decide, keep });
+  const view = createOfflineView(ctx, { discard, decide, keep, claim });
+  /** This page, on the entries it keeps while its owner is not confirmed. */
+  const pageId = newRequestId();
   /** @type {Outbox | undefined} */
   let outbox;
   /** @type {import('./sync.js').Sync | undefined} */
   let sync;
   /** @type {string | undefined} */
   let owner;
+  /**
+   * Whether the server said `owner` is who is signed in: false while it came from the browser's
+   * cache (a page opened offline), whose entries are then kept unconfirmed.
+   */
+  let ownerConfirmed = false;
+  /** Entries of this sheet typed on pages opened offline, which the confirmed owner may claim. @type {OutboxRecord[]} */
+  let claimable = [];
   /** This person's entries of this sheet, in the order entered. @type {OutboxRecord[]} */
   let mine = [];
   /** The values each activity waits to send, merged in order. @type {Map<string, { values: Record<string, unknown>, remove: boolean }>} */
@@ -127,6 +136,7 @@ export function createOffline(ctx, parts) {
     await outbox.mark(all.length);
     const sheet = all.filter((record) => record.endpoint === endpoint && record.taskSheet === ctx.taskSheet);
     mine = owner === undefined ? [] : sheet.filter((record) => record.owner === owner);
+    claimable = ownerConfirmed ? sheet.filter((record) => record.unconfirmed) : [];
     const before = pending;
     pending = new Map();
     for (const record of mine) {
@@ -136,7 +146,8 @@ export function createOffline(ctx, parts) {
       if (record.entry.remove) pending.set(key, { values: {}, remove: true });
       else pending.set(key, { values: { ...merged.values, ...record.entry.values }, remove: merged.remove });
     }
-    view.render(mine, owner === undefined ? 0 : sheet.length - mine.length);
+    const others = sheet.filter((record) => record.owner !== owner && !claimable.includes(record));
+    view.render(mine, owner === undefined ? 0 : others.length, claimable);
     total = all.length;
     if (persisted === undefined && !persistChecked && pending.size > 0) {
       // Entries wait from an earlier visit: whether the browser may clear them, asked without a prompt.
@@ -209,6 +220,7 @@ export function createOffline(ctx, parts) {
   /** @param {{ owner: string, sent: number, stopped: number } | RetryLater} outcome */
   function onSettled(outcome) {
     if (ctx.destroyed()) return;
+    if (!(outcome instanceof RetryLater) && !ownerConfirmed) void confirmOwner(outcome.owner);
     void refresh();
     if (outcome instanceof RetryLater) {
       if (mine.some((record) => record.state === 'pending') && win.navigator.onLine)
@@ -217,6 +229,55 @@ export function createOffline(ctx, parts) {
     }
     if (outcome.sent > 0)
       ctx.announce([fill(labels.sentAll, { count: outcome.sent }), ...sentDespite.splice(0)].join(' '));
+  }
+
+  /**
+   * The server said who is signed in (the page opened offline, and the network is back): the page
+   * files and sends as them from now on. What this page kept unconfirmed is theirs when they are the
+   * owner it read from the cache (the same person, typing on this page); else it waits to be claimed.
+   * @param {string} signedIn
+   */
+  async function confirmOwner(signedIn) {
+    const same = signedIn === owner;
+    owner = signedIn;
+    ownerConfirmed = true;
+    if (same) await adopt((record) => record.page === pageId);
+    await refresh();
+  }
+
+  /**
+   * Files the unconfirmed entries of this sheet that `take` picks as the confirmed owner's, and has
+   * them sent. @param {(record: OutboxRecord) => boolean} take
+   * @returns {Promise<number>} how many
+   */
+  async function adopt(take) {
+    if (!outbox || owner === undefined) return 0;
+    const by = owner;
+    const all = await outbox.all();
+    const taken = all
+      .filter(
+        (record) =>
+          record.endpoint === endpoint &&
+          record.taskSheet === ctx.taskSheet &&
+          record.unconfirmed &&
+          take(record),
+      )
+      .map((record) => {
+        const { unconfirmed: _unconfirmed, page: _page, ...rest } = record;
+        return { ...rest, owner: by };
+      });
+    if (taken.length === 0) return 0;
+    await outbox.put(taken);
+    channel?.postMessage({ type: 'changed' });
+    sync?.kick();
+    return taken.length;
+  }
+
+  /** The person signed in says the entries typed on pages opened offline are theirs. */
+  async function claim() {
+    const count = await adopt(() => true);
+    await refresh();
+    if (count > 0) ctx.announce(fill(labels.claimed, { count }));
   }
 
   /** @param {OutboxRecord} record */
@@ -264,9 +325,14 @@ export function createOffline(ctx, parts) {
 
   return {
     root: view.root,
-    /** The start was read: whose entries this page files and sends. @param {string | undefined} key */
-    setOwner(key) {
+    /**
+     * The start was read: whose entries this page files and sends. `confirmed`: the server said so
+     * (false when the browser's cache answered: its entries are then kept unconfirmed).
+     * @param {string | undefined} key @param {boolean} [confirmed]
+     */
+    setOwner(key, confirmed = true) {
       owner = key;
+      ownerConfirmed = confirmed;
       showNotice();
       void opened.then(() => {
         void refresh();
@@ -303,6 +369,7 @@ export function createOffline(ctx, parts) {
             endpoint,
             taskSheet: ctx.taskSheet,
             requestId: tried?.requestId ?? newRequestId(),
+            ...(ownerConfirmed ? {} : { unconfirmed: true, page: pageId }),
             ...(tried
               ? { tried: true, source: tried.source, batch: { id: tried.requestId, size: saves.length } }
               : copied

@@ -35,6 +35,11 @@
  * @property {import('./api.js').SaveSource} [source] the source a tried save was sent with (`screen`
  *   or `copy`), sent again the same; an entry first sent from the outbox goes as `offline`, or as
  *   `copy` when it holds cells copied from another task sheet (`source: 'copy'` here)
+ * @property {boolean} [unconfirmed] kept by a page opened offline, whose owner came from the
+ *   browser's cache (whoever read the sheet last, not necessarily who typed): never sent until the
+ *   person signed in confirms it is theirs, or the page that kept it learns from the server that the
+ *   same owner is signed in
+ * @property {string} [page] the page that kept an unconfirmed entry
  * @property {string} enteredAt
  * @property {MetricEntry} entry
  * @property {string} label the activity's label, to list it

@@ -176,7 +176,7 @@ export function mountAssociationScreen(element, options) {
       const data = await ctx.api.start();
       if (destroyed) return;
       ctx.columns = data.metrics;
-      offline?.setOwner(data.owner);
+      offline?.setOwner(data.owner, !data.fromCache);
       renderHeader(data);
       modal.setColumns(data.metrics);
       if (!tree.setRoots(data.nodes)) {

@@ -151,6 +151,7 @@ export async function replayOutbox(outbox, target) {
       (record) =>
         record.state === 'pending' &&
         record.owner === owner &&
+        !record.unconfirmed &&
         record.endpoint === target.endpoint &&
         record.taskSheet === target.taskSheet,
     );
