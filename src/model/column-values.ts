@@ -11,6 +11,13 @@ export interface ColumnType {
   readonly precision: number | null;
   readonly scale: number | null;
   readonly maxLength: number | null;
+  /**
+   * What a new row holds in this column when an insert leaves it out, as information_schema says:
+   * NULL, a default of its own (`default`: the save reads the row back for its answer), or nothing
+   * (`refused`: NOT NULL without a default, which the server refuses). Absent for a column described
+   * by a model rather than read (see {@link columnTypeOf}), which nothing inserts into.
+   */
+  readonly leftOut?: 'null' | 'default' | 'refused';
 }
 
 const INTEGER_BITS: Record<string, number> = { tinyint: 8, smallint: 16, mediumint: 24, int: 32, bigint: 64 };
