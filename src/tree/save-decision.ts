@@ -25,8 +25,8 @@ export interface CheckedEntry extends MetricWrite {
   /** Per field, the value the client started from; a field without one is written whatever is stored. */
   readonly base: ReadonlyMap<Identifier, MetricValue>;
   readonly remove: boolean;
-  /** The device's time of entry as the history keeps it (UTC, `YYYY-MM-DD HH:MM:SS`); null when not sent. */
-  readonly deviceAt: string | null;
+  /** The device's time of entry, whole seconds since the epoch (see `HistoryChange.deviceAt`); null when not sent. */
+  readonly deviceAt: number | null;
 }
 
 /** A key's live rows as the locking read found them. */
