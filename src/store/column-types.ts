@@ -22,6 +22,8 @@ export function columnTypesOf(found: FoundTable | undefined): Map<string, Column
         scale: column.scale,
         maxLength: column.maxLength,
         leftOut: leftOutOf(column),
+        // A collation's name starts with its character set's: `utf8mb4_general_ci`, `latin1_swedish_ci`.
+        ...(column.collation === null ? {} : { charset: column.collation.split('_')[0] ?? column.collation }),
       },
     ]),
   );

@@ -91,6 +91,26 @@ describe('checkValue', () => {
     expect(checkValue(column('varchar', { maxLength: 2 }), 123)).toMatchObject({ ok: false });
   });
 
+  it('refuses text with a character the column’s character set cannot hold, naming it', () => {
+    const text = (charset: string) => column('varchar', { maxLength: 20, charset });
+    expect(checkValue(text('utf8mb3'), 'ok 😀')).toEqual({
+      ok: false,
+      problem: `has "😀" (U+1F600), which the column's character set utf8mb3 cannot hold`,
+    });
+    expect(checkValue(text('utf8mb4'), 'ok 😀')).toEqual({ ok: true, value: 'ok 😀' });
+    expect(checkValue(text('utf8mb3'), 'ação ₢')).toEqual({ ok: true, value: 'ação ₢' });
+    // latin1 is cp1252: € and the curly quotes fit, Polish ł and CJK do not.
+    expect(checkValue(text('latin1'), 'ação “€”')).toEqual({ ok: true, value: 'ação “€”' });
+    expect(checkValue(text('latin1'), 'łódź')).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining('U+0142'),
+    });
+    expect(checkValue(text('latin1'), '中')).toMatchObject({ ok: false });
+    expect(checkValue(text('ascii'), 'é')).toMatchObject({ ok: false });
+    // A set not known here is left to the server.
+    expect(checkValue(text('koi8r'), '中')).toEqual({ ok: true, value: '中' });
+  });
+
   it('reads a column type from its SQL text, as information_schema would describe it', () => {
     expect(columnTypeOf('M', 'decimal(10,2)', true)).toEqual(column('decimal', { precision: 10, scale: 2 }));
     expect(columnTypeOf('M', 'bigint unsigned', false)).toEqual(
@@ -98,6 +118,16 @@ describe('checkValue', () => {
     );
     expect(columnTypeOf('M', 'varchar(50)', true)).toEqual(column('varchar', { maxLength: 50 }));
     expect(columnTypeOf('M', 'int', true)).toEqual(column('int'));
+  });
+});
+
+describe('storedText of a CHAR column', () => {
+  it('drops trailing spaces, as a read of the column does, and keeps leading ones', () => {
+    const char = column('char', { maxLength: 5 });
+    expect(storedText(char, 'ab  ')).toBe('ab');
+    expect(storedText(char, '  ab')).toBe('  ab');
+    expect(sameStored(char, 'ab  ', 'ab')).toBe(true);
+    expect(storedText(column('varchar', { maxLength: 5 }), 'ab  ')).toBe('ab  ');
   });
 });
 

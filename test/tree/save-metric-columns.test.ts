@@ -12,10 +12,11 @@ import {
 import { useScratchDatabase } from '../support/database.js';
 import { insertRow, insertRows, installTables } from './fixture.js';
 
-// A new row takes the defaults of the host's metric columns for the fields its entry leaves out, and
-// the answer says what the row holds (#25): the page takes it as the bases of its next save.
+// Saves into a host's metric columns of their own kinds (#25): defaults, character sets, CHAR. The
+// answer says what the row holds, which the page takes as the bases of its next save; a value a
+// column cannot hold is a 400 at its path, nothing written.
 
-const scratch = useScratchDatabase('metric_defaults', { hostSchema: true });
+const scratch = useScratchDatabase('metric_columns', { hostSchema: true });
 const names = tableNames();
 const live = { ATIVO: 1, DELETED: 0 };
 const SCOPE: Scope = { EMPRESA: 8, FILIAL: 1, LOCAL: 1 };
@@ -27,6 +28,8 @@ const LAYERS = {
 const WITH_DEFAULTS = 'app_metrica_padrao';
 /** METRICA3 NOT NULL without a default. */
 const REQUIRED = 'app_metrica_exigida';
+/** METRICA3 utf8mb3 text, METRICA4 latin1 text, METRICA5 char(5). */
+const TEXTS = 'app_metrica_texto';
 const fixture = { sheet: 0, group: 0, opers: [] as number[] };
 
 function planOf(table: string, fields: readonly string[]) {
@@ -79,6 +82,10 @@ beforeAll(async () => {
   );
   await db.execute(`CREATE TABLE ${REQUIRED} LIKE ${names.OPER_GRUPO_METRICA}`);
   await db.execute(`ALTER TABLE ${REQUIRED} ADD METRICA3 int NOT NULL`);
+  await db.execute(`CREATE TABLE ${TEXTS} LIKE ${names.OPER_GRUPO_METRICA}`);
+  await db.execute(
+    `ALTER TABLE ${TEXTS} ADD METRICA3 varchar(20) CHARACTER SET utf8mb3 NULL, ADD METRICA4 varchar(20) CHARACTER SET latin1 NULL, ADD METRICA5 char(5) NULL`,
+  );
 });
 
 const ALL = ['METRICA1', 'METRICA2', 'METRICA3'];
@@ -162,5 +169,63 @@ describe('a new row’s fields its entry leaves out', () => {
     await expect(
       save(REQUIRED, fields, [{ activity, group: fixture.group, values: { METRICA1: '3.00' } }]),
     ).resolves.toMatchObject({ updated: 1, entries: [{ stored: { METRICA1: '3.00', METRICA3: 2 } }] });
+  });
+});
+
+describe('text metrics', () => {
+  const fields = ['METRICA3', 'METRICA4', 'METRICA5'];
+  const textRows = () =>
+    scratch().db.query(`SELECT OPER_SEQ_DB, METRICA3, METRICA4, METRICA5 FROM ${TEXTS} ORDER BY ID`);
+
+  it.each([
+    ['an emoji for a utf8mb3 column', { METRICA3: 'ok 😀' }, 'METRICA3'],
+    ['Polish for a latin1 column', { METRICA4: 'łódź' }, 'METRICA4'],
+  ])('refuse %s with 400 at its path, writing nothing', async (_, values, field) => {
+    const [activity = 0, other = 0] = fixture.opers;
+    const before = await textRows();
+    const refused = save(TEXTS, fields, [
+      { activity: other, group: fixture.group, values: { METRICA3: 'fine' } },
+      { activity, group: fixture.group, values },
+    ]);
+    await expect(refused).rejects.toBeInstanceOf(InvalidRequestError);
+    await expect(refused).rejects.toMatchObject({
+      code: 'INVALID_METRIC_VALUE',
+      path: `entries.1.values.${field}`,
+      status: 400,
+    });
+    expect(await textRows()).toEqual(before);
+  });
+
+  it('keep what their character set holds: accents in utf8mb3, cp1252’s € and quotes in latin1', async () => {
+    const [activity = 0] = fixture.opers;
+    const result = await save(TEXTS, fields, [
+      { activity, group: fixture.group, values: { METRICA3: 'ação ₢', METRICA4: 'ação “€”' } },
+    ]);
+    expect(result.entries[0]?.stored).toMatchObject({ METRICA3: 'ação ₢', METRICA4: 'ação “€”' });
+    expect(await textRows()).toEqual([
+      { OPER_SEQ_DB: activity, METRICA3: 'ação ₢', METRICA4: 'ação “€”', METRICA5: null },
+    ]);
+  });
+
+  it('answer a CHAR as a read gives it, without trailing spaces, so the next save’s base matches', async () => {
+    const [, , , , activity = 0] = fixture.opers;
+    const key = { activity, group: fixture.group };
+    const first = await save(TEXTS, fields, [{ ...key, values: { METRICA5: 'ab  ' } }]);
+    expect(first.entries[0]?.stored).toMatchObject({ METRICA5: 'ab' });
+    const [row] = await scratch().db.query(`SELECT METRICA5 FROM ${TEXTS} WHERE OPER_SEQ_DB = ?`, [activity]);
+    expect(row?.METRICA5).toBe('ab');
+    await expect(
+      save(TEXTS, fields, [
+        {
+          ...key,
+          values: { METRICA5: 'cd' },
+          base: { METRICA5: first.entries[0]?.stored?.METRICA5 ?? null },
+        },
+      ]),
+    ).resolves.toMatchObject({ updated: 1, entries: [{ stored: { METRICA5: 'cd' } }] });
+    // A base sent with the spaces it was typed with is the same stored value.
+    await expect(
+      save(TEXTS, fields, [{ ...key, values: { METRICA5: 'ef' }, base: { METRICA5: 'cd   ' } }]),
+    ).resolves.toMatchObject({ updated: 1 });
   });
 });
