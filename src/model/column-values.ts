@@ -232,7 +232,7 @@ function plainDecimal(n: number): string {
 /**
  * A value of `column` as comparable text, whether it comes from a client or as the driver read it:
  * decimals at the column's scale ("21.5" and "21.50" are one value), whole numbers without leading
- * zeros, floats at the precision the column keeps (a FLOAT holds single precision), text as it is
+ * zeros, a FLOAT as every reader sees it (see {@link floatText}), a DOUBLE as its number, text as it is
  * (a CHAR without trailing spaces); null for NULL. Two values are the same stored value when their texts are equal.
  */
 export function storedText(column: ColumnType, value: unknown): string | null {
@@ -242,12 +242,23 @@ export function storedText(column: ColumnType, value: unknown): string | null {
     return INTEGER_TEXT.test(text) ? BigInt(text).toString() : text;
   }
   if (column.dataType === 'decimal') return decimalText(text, column.scale ?? 0);
-  if (column.dataType === 'float') return String(Math.fround(Number(text)));
+  if (column.dataType === 'float') return floatText(Number(text));
   if (column.dataType === 'double') return String(Number(text));
   // A CHAR is read back without its trailing spaces (padded to its length, then stripped, unless the
   // host's sql_mode has PAD_CHAR_TO_FULL_LENGTH): "ab  " is stored as what a read gives, "ab".
   if (column.dataType === 'char') return text.replace(/ +$/, '');
   return text;
+}
+
+/**
+ * A FLOAT's value as every reader sees it: the single-precision number it holds, at 6 significant
+ * digits. MariaDB's text protocol (the tree's and the screen's reads) writes a FLOAT with 6 (1234.57),
+ * while the prepared locking read of a save gives its every binary digit (1234.5670166015625):
+ * compared and answered at 6 on both sides, the value a page shows is a base that matches what is
+ * stored. Two values that differ only past the sixth digit are one stored value.
+ */
+function floatText(value: number): string {
+  return String(Number(Math.fround(value).toPrecision(6)));
 }
 
 /** Whether two values are one stored value of `column` (see {@link storedText}). */
@@ -266,7 +277,7 @@ export function storedValue(column: ColumnType, value: unknown): MetricValue {
     const number = Number(text);
     return Number.isSafeInteger(number) ? number : text;
   }
-  if (column.dataType === 'float' || column.dataType === 'double') return Number(value);
+  if (column.dataType === 'float' || column.dataType === 'double') return Number(text);
   return text;
 }
 

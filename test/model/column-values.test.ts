@@ -6,6 +6,7 @@ import {
   columnTypeOf,
   sameStored,
   storedText,
+  storedValue,
 } from '../../src/model/column-values.js';
 
 const column = (dataType: string, extra: Partial<ColumnType> = {}): ColumnType => ({
@@ -118,6 +119,21 @@ describe('checkValue', () => {
     );
     expect(columnTypeOf('M', 'varchar(50)', true)).toEqual(column('varchar', { maxLength: 50 }));
     expect(columnTypeOf('M', 'int', true)).toEqual(column('int'));
+  });
+});
+
+describe('storedValue of a FLOAT column', () => {
+  it('gives a FLOAT at 6 significant digits whether read as text (MariaDB) or in binary, so the two compare equal', () => {
+    const float = column('float');
+    // The prepared locking read's value, and what the text protocol shows of the same FLOAT.
+    const binary = Math.fround(1234.567);
+    expect(storedValue(float, binary)).toBe(1234.57);
+    expect(sameStored(float, binary, 1234.57)).toBe(true);
+    expect(sameStored(float, binary, 1234.58)).toBe(false);
+    expect(storedValue(float, 1234567)).toBe(1234570);
+    expect(storedValue(float, '0.1')).toBe(0.1);
+    // A DOUBLE is kept as its number.
+    expect(storedValue(column('double'), 1234.567)).toBe(1234.567);
   });
 });
 

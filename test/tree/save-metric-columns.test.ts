@@ -5,6 +5,7 @@ import { planTree } from '../../src/model/tree-plan.js';
 import { TreeView } from '../../src/model.js';
 import {
   InvalidRequestError,
+  loadTaskTree,
   readMetricHistory,
   type SaveMetricsOptions,
   saveMetrics,
@@ -30,6 +31,8 @@ const WITH_DEFAULTS = 'app_metrica_padrao';
 const REQUIRED = 'app_metrica_exigida';
 /** METRICA3 utf8mb3 text, METRICA4 latin1 text, METRICA5 char(5). */
 const TEXTS = 'app_metrica_texto';
+/** METRICA3 FLOAT. */
+const FLOATS = 'app_metrica_float';
 const fixture = { sheet: 0, group: 0, opers: [] as number[] };
 
 function planOf(table: string, fields: readonly string[]) {
@@ -82,6 +85,8 @@ beforeAll(async () => {
   );
   await db.execute(`CREATE TABLE ${REQUIRED} LIKE ${names.OPER_GRUPO_METRICA}`);
   await db.execute(`ALTER TABLE ${REQUIRED} ADD METRICA3 int NOT NULL`);
+  await db.execute(`CREATE TABLE ${FLOATS} LIKE ${names.OPER_GRUPO_METRICA}`);
+  await db.execute(`ALTER TABLE ${FLOATS} ADD METRICA3 float NULL`);
   await db.execute(`CREATE TABLE ${TEXTS} LIKE ${names.OPER_GRUPO_METRICA}`);
   await db.execute(
     `ALTER TABLE ${TEXTS} ADD METRICA3 varchar(20) CHARACTER SET utf8mb3 NULL, ADD METRICA4 varchar(20) CHARACTER SET latin1 NULL, ADD METRICA5 char(5) NULL`,
@@ -227,5 +232,34 @@ describe('text metrics', () => {
     await expect(
       save(TEXTS, fields, [{ ...key, values: { METRICA5: 'ef' }, base: { METRICA5: 'cd   ' } }]),
     ).resolves.toMatchObject({ updated: 1 });
+  });
+});
+
+describe('FLOAT metrics', () => {
+  it('are answered as the tree reads them, so editing the shown value is no conflict, and a changed one still is', async () => {
+    const [activity = 0] = fixture.opers;
+    const key = { activity, group: fixture.group };
+    const first = await save(FLOATS, ['METRICA3'], [{ ...key, values: { METRICA3: 1234.567 } }]);
+    const tree = await loadTaskTree(scratch().db, {
+      scope: SCOPE,
+      taskSheet: fixture.sheet,
+      plan: planOf(FLOATS, ['METRICA3']),
+    });
+    const shown = tree.roots
+      .flatMap((root) => (root.kind === 'branch' ? root.children : []))
+      .find((node) => node.kind === 'task' && node.seqDb === activity);
+    const value = shown?.kind === 'task' ? shown.metrics.METRICA3?.value : undefined;
+    expect(first.entries[0]?.stored).toEqual({ METRICA3: value });
+    // The page edits the value it shows, with it as the base.
+    await expect(
+      save(
+        FLOATS,
+        ['METRICA3'],
+        [{ ...key, values: { METRICA3: 1300.5 }, base: { METRICA3: value ?? null } }],
+      ),
+    ).resolves.toMatchObject({ updated: 1, entries: [{ stored: { METRICA3: 1300.5 } }] });
+    await expect(
+      save(FLOATS, ['METRICA3'], [{ ...key, values: { METRICA3: 1 }, base: { METRICA3: value ?? null } }]),
+    ).rejects.toMatchObject({ code: 'METRIC_CONFLICT' });
   });
 });
