@@ -11,6 +11,19 @@ export interface ColumnType {
   readonly precision: number | null;
   readonly scale: number | null;
   readonly maxLength: number | null;
+  /**
+   * What a new row holds in this column when an insert leaves it out, as information_schema says:
+   * NULL, a default of its own (`default`: the save reads the row back for its answer), or nothing
+   * (`refused`: NOT NULL without a default, which the server refuses). Absent for a column described
+   * by a model rather than read (see {@link columnTypeOf}), which nothing inserts into.
+   */
+  readonly leftOut?: 'null' | 'default' | 'refused';
+  /**
+   * A text column's character set (`utf8mb4`, `utf8mb3`, `latin1`, ...: COLLATION_NAME up to its first
+   * `_`), whose characters a value must be made of. Absent for other columns and for a column
+   * described by a model: any character passes, the server judges.
+   */
+  readonly charset?: string;
 }
 
 const INTEGER_BITS: Record<string, number> = { tinyint: 8, smallint: 16, mediumint: 24, int: 32, bigint: 64 };
@@ -63,14 +76,62 @@ export function checkValue(
     // handed out as the number 1, and a client saving what it loaded must not be refused for it.
     const text = typeof value === 'number' && Number.isFinite(value) ? String(value) : value;
     if (typeof text !== 'string') return { ok: false, problem: 'is not text' };
-    return column.maxLength !== null && [...text].length > column.maxLength
-      ? { ok: false, problem: `is longer than the column's ${column.maxLength} characters` }
-      : { ok: true, value: text };
+    if (column.maxLength !== null && [...text].length > column.maxLength) {
+      return { ok: false, problem: `is longer than the column's ${column.maxLength} characters` };
+    }
+    const foreign = column.charset === undefined ? undefined : foreignCharacter(text, column.charset);
+    return foreign === undefined
+      ? { ok: true, value: text }
+      : {
+          ok: false,
+          problem: `has ${JSON.stringify(foreign)} (U+${foreign.codePointAt(0)?.toString(16).toUpperCase().padStart(4, '0')}), which the column's character set ${column.charset} cannot hold`,
+        };
   }
   return {
     ok: false,
     problem: `cannot be checked: the column's type ${column.dataType} is not a metric type`,
   };
+}
+
+/** The characters of cp1252 above 0x7F that are not the Latin-1 code point of their byte. */
+const CP1252_EXTRA = new Set(
+  [
+    0x20ac, 0x201a, 0x0192, 0x201e, 0x2026, 0x2020, 0x2021, 0x02c6, 0x2030, 0x0160, 0x2039, 0x0152, 0x017d,
+    0x2018, 0x2019, 0x201c, 0x201d, 0x2022, 0x2013, 0x2014, 0x02dc, 0x2122, 0x0161, 0x203a, 0x0153, 0x017e,
+    0x0178,
+  ].map((code) => String.fromCodePoint(code)),
+);
+
+/**
+ * Which characters a character set holds, for the sets a metric column is likely to have; a set not
+ * listed is left to the server. MySQL's and MariaDB's `latin1` is cp1252, whose five unused bytes
+ * stand for the C1 controls of the same code; `utf8mb3` (`utf8` before MySQL 8.0.30 and MariaDB 10.6)
+ * and `ucs2` hold the Basic Multilingual Plane only.
+ */
+const CHARSETS: Record<string, (character: string) => boolean> = {
+  ascii: (character) => (character.codePointAt(0) ?? 0) <= 0x7f,
+  latin1: (character) => {
+    const code = character.codePointAt(0) ?? 0;
+    return (
+      code <= 0x7f ||
+      (code >= 0xa0 && code <= 0xff) ||
+      [0x81, 0x8d, 0x8f, 0x90, 0x9d].includes(code) ||
+      CP1252_EXTRA.has(character)
+    );
+  },
+  utf8mb3: (character) => (character.codePointAt(0) ?? 0) <= 0xffff,
+  utf8: (character) => (character.codePointAt(0) ?? 0) <= 0xffff,
+  ucs2: (character) => (character.codePointAt(0) ?? 0) <= 0xffff,
+};
+
+/**
+ * The first character of `text` that `charset` cannot hold, if any. Without this check the server
+ * refuses the write (ER_TRUNCATED_WRONG_VALUE_FOR_FIELD) after the batch's checks, which was a 500.
+ */
+function foreignCharacter(text: string, charset: string): string | undefined {
+  const holds = CHARSETS[charset];
+  if (holds === undefined) return undefined;
+  return [...text].find((character) => !holds(character));
 }
 
 function checkInteger(column: ColumnType, value: string | number, bits: number) {
@@ -171,8 +232,8 @@ function plainDecimal(n: number): string {
 /**
  * A value of `column` as comparable text, whether it comes from a client or as the driver read it:
  * decimals at the column's scale ("21.5" and "21.50" are one value), whole numbers without leading
- * zeros, floats at the precision the column keeps (a FLOAT holds single precision), text as it is;
- * null for NULL. Two values are the same stored value when their texts are equal.
+ * zeros, a FLOAT as every reader sees it (see {@link floatText}), a DOUBLE as its number, text as it is
+ * (a CHAR without trailing spaces); null for NULL. Two values are the same stored value when their texts are equal.
  */
 export function storedText(column: ColumnType, value: unknown): string | null {
   if (value === null || value === undefined) return null;
@@ -181,9 +242,23 @@ export function storedText(column: ColumnType, value: unknown): string | null {
     return INTEGER_TEXT.test(text) ? BigInt(text).toString() : text;
   }
   if (column.dataType === 'decimal') return decimalText(text, column.scale ?? 0);
-  if (column.dataType === 'float') return String(Math.fround(Number(text)));
+  if (column.dataType === 'float') return floatText(Number(text));
   if (column.dataType === 'double') return String(Number(text));
+  // A CHAR is read back without its trailing spaces (padded to its length, then stripped, unless the
+  // host's sql_mode has PAD_CHAR_TO_FULL_LENGTH): "ab  " is stored as what a read gives, "ab".
+  if (column.dataType === 'char') return text.replace(/ +$/, '');
   return text;
+}
+
+/**
+ * A FLOAT's value as every reader sees it: the single-precision number it holds, at 6 significant
+ * digits. MariaDB's text protocol (the tree's and the screen's reads) writes a FLOAT with 6 (1234.57),
+ * while the prepared locking read of a save gives its every binary digit (1234.5670166015625):
+ * compared and answered at 6 on both sides, the value a page shows is a base that matches what is
+ * stored. Two values that differ only past the sixth digit are one stored value.
+ */
+function floatText(value: number): string {
+  return String(Number(Math.fround(value).toPrecision(6)));
 }
 
 /** Whether two values are one stored value of `column` (see {@link storedText}). */
@@ -202,7 +277,7 @@ export function storedValue(column: ColumnType, value: unknown): MetricValue {
     const number = Number(text);
     return Number.isSafeInteger(number) ? number : text;
   }
-  if (column.dataType === 'float' || column.dataType === 'double') return Number(value);
+  if (column.dataType === 'float' || column.dataType === 'double') return Number(text);
   return text;
 }
 

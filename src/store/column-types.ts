@@ -1,7 +1,7 @@
 import type { ColumnType } from '../model/column-values.js';
 import type { Identifier } from '../model/identifier.js';
 import type { SqlExecutor } from './driver.js';
-import { type FoundTable, readTable } from './information-schema.js';
+import { type FoundColumn, type FoundTable, readTable } from './information-schema.js';
 
 /** The columns of `table` in the connection's database, by name, in one query. */
 export async function readColumnTypes(db: SqlExecutor, table: Identifier): Promise<Map<string, ColumnType>> {
@@ -21,7 +21,17 @@ export function columnTypesOf(found: FoundTable | undefined): Map<string, Column
         precision: column.precision,
         scale: column.scale,
         maxLength: column.maxLength,
+        leftOut: leftOutOf(column),
+        // A collation's name starts with its character set's: `utf8mb4_general_ci`, `latin1_swedish_ci`.
+        ...(column.collation === null ? {} : { charset: column.collation.split('_')[0] ?? column.collation }),
       },
     ]),
   );
+}
+
+/** What an insert that leaves `column` out writes there (see `ColumnType.leftOut`). */
+function leftOutOf(column: FoundColumn): NonNullable<ColumnType['leftOut']> {
+  if (!column.nullable && !column.fillsItself) return 'refused';
+  // `default` is null for no default and for DEFAULT NULL alike: a nullable column then gets NULL.
+  return column.nullable && column.default === null ? 'null' : 'default';
 }

@@ -32,8 +32,12 @@ export interface HistoryChange {
   /** Values as text, as the history keeps them; null for empty. */
   readonly old: string | null;
   readonly new: string | null;
-  /** The device's time of entry (DEVICE_DH), UTC as `YYYY-MM-DD HH:MM:SS`; null when the client sent none. */
-  readonly deviceAt: string | null;
+  /**
+   * The device's time of entry (DEVICE_DH) in whole seconds since the epoch; null when the client
+   * sent none. Written with FROM_UNIXTIME, the session's local time of that instant: the frame of
+   * CHANGED_DH (the session's NOW()), so the two read back alike whatever the session's time zone.
+   */
+  readonly deviceAt: number | null;
 }
 
 /** What every history row of one save shares. */
@@ -82,7 +86,7 @@ export function historyStatement(
     ? sql` LEFT JOIN ${sql.identifier(write.metricTable)} m ON c.s IS NULL AND ${inScope('m', scope)} AND m.FOLHA_TAREFA_SEQ_DB = ${write.taskSheet} AND m.OPER_SEQ_DB = c.o AND m.OPER_GRUPO_SEQ_DB <=> c.g AND IFNULL(m.DELETED, 0) = 0`
     : sql.empty;
   const rowSeqDb = inserted ? sql`IFNULL(c.s, m.SEQ_DB)` : sql`c.s`;
-  return sql`INSERT INTO ${HISTORY} (EMPRESA, FILIAL, LOCAL, METRIC_TABLE, ROW_SEQ_DB, FOLHA_TAREFA_SEQ_DB, OPER_SEQ_DB, OPER_GRUPO_SEQ_DB, FIELD, ACTION, OLD_VALUE, NEW_VALUE, USUARIO_SEQ_DB, CHANGED_DH, SOURCE, REQUEST_ID, DEVICE_DH) SELECT ${scope.EMPRESA}, ${scope.FILIAL}, ${scope.LOCAL}, ${write.metricTable}, ${rowSeqDb}, ${write.taskSheet}, c.o, c.g, c.f, c.a, c.ov, c.nv, ${write.user}, ${write.at}, ${write.source}, ${write.requestId ?? null}, c.d FROM ${releasing}JSON_TABLE(${rows}, '$[*]' COLUMNS (s BIGINT PATH '$[0]', o BIGINT PATH '$[1]', g BIGINT PATH '$[2]', f VARCHAR(64) PATH '$[3]', a VARCHAR(10) PATH '$[4]', ov LONGTEXT PATH '$[5]', nv LONGTEXT PATH '$[6]', d DATETIME PATH '$[7]')) c${found}`;
+  return sql`INSERT INTO ${HISTORY} (EMPRESA, FILIAL, LOCAL, METRIC_TABLE, ROW_SEQ_DB, FOLHA_TAREFA_SEQ_DB, OPER_SEQ_DB, OPER_GRUPO_SEQ_DB, FIELD, ACTION, OLD_VALUE, NEW_VALUE, USUARIO_SEQ_DB, CHANGED_DH, SOURCE, REQUEST_ID, DEVICE_DH) SELECT ${scope.EMPRESA}, ${scope.FILIAL}, ${scope.LOCAL}, ${write.metricTable}, ${rowSeqDb}, ${write.taskSheet}, c.o, c.g, c.f, c.a, c.ov, c.nv, ${write.user}, ${write.at}, ${write.source}, ${write.requestId ?? null}, FROM_UNIXTIME(c.d) FROM ${releasing}JSON_TABLE(${rows}, '$[*]' COLUMNS (s BIGINT PATH '$[0]', o BIGINT PATH '$[1]', g BIGINT PATH '$[2]', f VARCHAR(64) PATH '$[3]', a VARCHAR(10) PATH '$[4]', ov LONGTEXT PATH '$[5]', nv LONGTEXT PATH '$[6]', d BIGINT PATH '$[7]')) c${found}`;
 }
 
 /**

@@ -193,11 +193,36 @@ export function updateStatements(
 }
 
 /**
- * One INSERT of the new rows, with consecutive IDs after the scope's highest; a column an entry
- * leaves out is NULL. The highest ID is read in the same statement, backwards through the primary
- * key: an INSERT ... SELECT share-locks the rows it reads, so it reads the latest row (waiting for a
- * writer that has not committed yet, rather than missing its rows), and a host writer cannot take
- * those IDs meanwhile. Our own writers are serialised by the scope's named lock, held across it.
+ * The INSERTs of the new rows, one per set of columns written (as {@link updateStatements} groups
+ * its rows; see {@link insertStatement}). An entry's statement names only the columns it sends, so
+ * every column it leaves out takes the column's own default (NULL where it has none), never a NULL
+ * written for it because another entry of the batch sent that column.
+ */
+export function insertStatements(
+  table: Identifier,
+  scope: Scope,
+  user: number,
+  taskSheet: number,
+  inserts: readonly MetricWrite[],
+  source?: string,
+): Sql[] {
+  const bySet = new Map<string, MetricWrite[]>();
+  for (const entry of inserts) {
+    const set = [...entry.values.keys()].join(',');
+    bySet.set(set, [...(bySet.get(set) ?? []), entry]);
+  }
+  return [...bySet.values()].map((entries) =>
+    insertStatement(table, scope, user, taskSheet, entries, source),
+  );
+}
+
+/**
+ * One INSERT of new rows that all write the same columns, with consecutive IDs after the scope's
+ * highest. The highest ID is read in the same statement, backwards through the primary key: an
+ * INSERT ... SELECT share-locks the rows it reads, so it reads the latest row (a previous statement's
+ * own, or a writer's that has not committed yet, waited for rather than missed), and a host writer
+ * cannot take those IDs meanwhile. Our own writers are serialised by the scope's named lock, held
+ * across it. Entries that write other columns go in statements of their own ({@link insertStatements}).
  */
 export function insertStatement(
   table: Identifier,
@@ -207,7 +232,12 @@ export function insertStatement(
   inserts: readonly MetricWrite[],
   source?: string,
 ): Sql {
-  const metricColumns = [...new Set(inserts.flatMap((entry) => [...entry.values.keys()]))];
+  const metricColumns = [...(inserts[0]?.values.keys() ?? [])];
+  const set = metricColumns.join(',');
+  if (inserts.some((entry) => [...entry.values.keys()].join(',') !== set)) {
+    // A column named for an entry that does not send it would be written NULL over its default.
+    throw new Error('insertStatement: every entry must write the same columns (see insertStatements)');
+  }
   const quoted = sql.identifier(table);
   const columns = sql.join(
     metricColumns.map((column) => sql`, ${sql.identifier(column)}`),
@@ -226,4 +256,23 @@ export function insertStatement(
   const sourceColumn = source === undefined ? sql.empty : sql`, SOURCE`;
   const sourceValue = source === undefined ? sql.empty : sql`, ${source}`;
   return sql`INSERT INTO ${quoted} (EMPRESA, FILIAL, LOCAL, ID, INS_USUARIO_SEQ_DB, FOLHA_TAREFA_SEQ_DB, OPER_SEQ_DB, OPER_GRUPO_SEQ_DB${sourceColumn}${columns}) SELECT ${scope.EMPRESA}, ${scope.FILIAL}, ${scope.LOCAL}, IFNULL(last.ID, 0) + v.n, ${user}, ${taskSheet}, v.o, v.g${sourceValue}${values} FROM ${rows} LEFT JOIN (SELECT ID FROM ${quoted} WHERE EMPRESA = ${scope.EMPRESA} AND FILIAL = ${scope.FILIAL} AND LOCAL = ${scope.LOCAL} ORDER BY ID DESC LIMIT 1) last ON TRUE`;
+}
+
+/**
+ * Reads back `columns` of the live rows of `keys` on one task sheet, in the save's transaction (the
+ * rows it has just inserted, so they are its own): what a column's default put there, which the
+ * answer gives as stored. Each row says which key it is (`n`, from 1), the values as `v0`, `v1`, ...
+ */
+export function readBackStatement(
+  table: Identifier,
+  scope: Scope,
+  taskSheet: number,
+  keys: readonly MetricKey[],
+  columns: readonly Identifier[],
+): Sql {
+  const values = sql.join(
+    columns.map((column, index) => sql`, m.${sql.identifier(column)} AS ${sql.raw(`v${index}`)}`),
+    '',
+  );
+  return sql`SELECT k.n${values} FROM ${keyTable(keys)} JOIN ${sql.identifier(table)} m ON ${inScope('m', scope)} AND m.FOLHA_TAREFA_SEQ_DB = ${taskSheet} AND m.OPER_SEQ_DB = k.o AND m.OPER_GRUPO_SEQ_DB <=> k.g AND IFNULL(m.DELETED, 0) = 0 ORDER BY k.n, m.ID`;
 }

@@ -119,17 +119,10 @@ export function checkEntries(
       values: checkedFields(entry.values, 'values'),
       base: checkedFields(entry.base, 'base'),
       remove: entry.remove === true,
-      deviceAt: entry.enteredAt === undefined ? null : utcWallClock(new Date(entry.enteredAt)),
+      // The instant, not a wall clock: the history writes it in the session's frame, as CHANGED_DH.
+      deviceAt: entry.enteredAt === undefined ? null : Math.floor(Date.parse(entry.enteredAt) / 1000),
     };
   });
-}
-
-/**
- * A time as the history's TIMESTAMP takes it from our connections: the UTC wall clock (they read and
- * write dates in UTC, `timezone: 'Z'`, as CHANGED_DH is written), whole seconds.
- */
-function utcWallClock(at: Date): string {
-  return at.toISOString().slice(0, 19).replace('T', ' ');
 }
 
 /** The configured metrics the table has, with their types, in the TREE_VIEW's order. */

@@ -1,7 +1,12 @@
 import { type ColumnType, sameStored, storedText, storedValue } from '../model/column-values.js';
 import type { Identifier } from '../model/identifier.js';
 import type { MetricValue } from '../model/metrics.js';
-import { type MetricConflict, NotFoundError, ReadOnlyRowError } from '../model/request-errors.js';
+import {
+  InvalidRequestError,
+  type MetricConflict,
+  NotFoundError,
+  ReadOnlyRowError,
+} from '../model/request-errors.js';
 import type { HistoryChange } from '../store/history.js';
 import type { MetricWrite, RowUpdate } from '../store/metric-writes.js';
 import type { LastChange } from './saved-row.js';
@@ -20,8 +25,8 @@ export interface CheckedEntry extends MetricWrite {
   /** Per field, the value the client started from; a field without one is written whatever is stored. */
   readonly base: ReadonlyMap<Identifier, MetricValue>;
   readonly remove: boolean;
-  /** The device's time of entry as the history keeps it (UTC, `YYYY-MM-DD HH:MM:SS`); null when not sent. */
-  readonly deviceAt: string | null;
+  /** The device's time of entry, whole seconds since the epoch (see `HistoryChange.deviceAt`); null when not sent. */
+  readonly deviceAt: number | null;
 }
 
 /** A key's live rows as the locking read found them. */
@@ -53,8 +58,19 @@ export interface SaveDecision {
   /** Rows to soft-delete. */
   readonly removes: readonly RowUpdate[];
   readonly history: readonly HistoryChange[];
+  /** The answer's entries; a new row's fields that took a default of their own are in `readBack`. */
   readonly entries: readonly SavedEntry[];
+  /** New rows whose answer waits for what their columns' defaults put there: read back once inserted. */
+  readonly readBack: readonly ReadBack[];
   readonly counts: { inserted: number; updated: number; removed: number; unchanged: number };
+}
+
+/** A new row to read back: the answer's entry at `entry`, and the `fields` its defaults filled. */
+export interface ReadBack {
+  readonly entry: number;
+  readonly activity: number;
+  readonly group: number | null;
+  readonly fields: readonly Identifier[];
 }
 
 /** What the decision needs besides the entries and their rows. */
@@ -89,6 +105,7 @@ export function decideSave(
   const removes: RowUpdate[] = [];
   const history: HistoryChange[] = [];
   const saved: SavedEntry[] = [];
+  const readBack: ReadBack[] = [];
   const counts = { inserted: 0, updated: 0, removed: 0, unchanged: 0 };
   const mine: LastChange = { user, at: now };
   for (const entry of entries) {
@@ -149,16 +166,30 @@ export function decideSave(
       continue;
     }
     if (row === undefined) {
-      // A new row holds what the entry sends, NULL elsewhere: an entry of nulls is "saved empty".
+      // A new row holds what the entry sends; a field it leaves out is the column's default, which
+      // the history does not record (the entry did not write it) and the answer reads back from the
+      // row, or NULL for a column without one. A NOT NULL column without a default cannot be left out.
       inserts.push(entry);
       const stored: Record<string, MetricValue> = {};
+      const defaulted: Identifier[] = [];
       for (const [field, column] of columns) {
-        const value = entry.values.get(field) ?? null;
-        stored[field] = storedValue(column, value);
         if (entry.values.has(field)) {
+          const value = entry.values.get(field) ?? null;
+          stored[field] = storedValue(column, value);
           history.push(change(null, entry, field, 'insert', null, storedText(column, value)));
+          continue;
         }
+        if (column.leftOut === 'refused') {
+          throw new InvalidRequestError(
+            'METRIC_VALUE_REQUIRED',
+            `entry ${index}: ${where} has no saved entry yet, and a new row needs ${field} (its column is NOT NULL without a default): send a value for it; nothing was saved`,
+            { path: `entries.${index}.values.${field}` },
+          );
+        }
+        stored[field] = null;
+        if (column.leftOut === 'default') defaulted.push(field);
       }
+      if (defaulted.length > 0) readBack.push({ entry: saved.length, activity, group, fields: defaulted });
       counts.inserted++;
       saved.push({ activity, group, stored, lastChange: mine });
       continue;
@@ -188,7 +219,30 @@ export function decideSave(
     counts.updated++;
     saved.push({ activity, group, stored, lastChange: mine });
   }
-  return { conflicts, inserts, updates, removes, history, entries: saved, counts };
+  return { conflicts, inserts, updates, removes, history, entries: saved, readBack, counts };
+}
+
+/**
+ * The answer's entries with the fields of `readBack` as the rows read back hold them: `rows[i]` is
+ * the new row of `readBack[i]`, by column (as read, in any form {@link storedValue} takes).
+ */
+export function withReadBack(
+  entries: readonly SavedEntry[],
+  readBack: readonly ReadBack[],
+  rows: readonly ReadonlyMap<Identifier, unknown>[],
+  columns: ReadonlyMap<Identifier, ColumnType>,
+): SavedEntry[] {
+  const read = new Map(readBack.map((back, index) => [back.entry, { back, row: rows[index] }]));
+  return entries.map((entry, position) => {
+    const found = read.get(position);
+    if (found === undefined || entry.stored === null) return entry;
+    const stored = { ...entry.stored };
+    for (const field of found.back.fields) {
+      const column = columns.get(field);
+      if (column !== undefined) stored[field] = storedValue(column, found.row?.get(field) ?? null);
+    }
+    return { ...entry, stored };
+  });
 }
 
 function change(

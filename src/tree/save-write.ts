@@ -17,8 +17,9 @@ import {
   requestRecordStatement,
 } from '../store/history.js';
 import {
-  insertStatement,
+  insertStatements,
   lockKeysStatement,
+  readBackStatement,
   releaseStatement,
   type ScopeLock,
   scopeLockName,
@@ -29,7 +30,7 @@ import { checkParts } from '../store/save-checks.js';
 import { execute, query, type Sql } from '../store/sql.js';
 import { metricKey } from './load-task-tree.js';
 import type { CheckedBatch } from './save-batch.js';
-import { decideSave, type LockedKey, type SavedEntry } from './save-decision.js';
+import { decideSave, type LockedKey, type SavedEntry, withReadBack } from './save-decision.js';
 import { LOCK_TIMEOUT_SECONDS } from './save-turns.js';
 import { isoTime, lastChangeOf } from './saved-row.js';
 import { jsonRows, shownFromWalk } from './shown-from-walk.js';
@@ -139,13 +140,7 @@ export async function writeBatch(tx: SqlExecutor, batch: CheckedBatch): Promise<
       now: isoTime(now) ?? new Date().toISOString(),
     });
     if (decision.conflicts.length > 0) throw await conflictError(tx, batch, decision.conflicts);
-    const { inserts, updates, removes, history } = decision;
-    const result: SaveMetricsResult = {
-      ...decision.counts,
-      entries: decision.entries,
-      ...(request === undefined ? {} : { requestId: request.id }),
-      replayed: false,
-    };
+    const { inserts, updates, removes, history, readBack } = decision;
     const historyWrite: HistoryWrite = {
       metricTable: table,
       scope,
@@ -178,8 +173,27 @@ export async function writeBatch(tx: SqlExecutor, batch: CheckedBatch): Promise<
     )) {
       await writePrepared(statement);
     }
-    if (inserts.length > 0)
-      await writePrepared(insertStatement(table, scope, user, taskSheet, inserts, batch.source));
+    for (const statement of insertStatements(table, scope, user, taskSheet, inserts, batch.source)) {
+      await writePrepared(statement);
+    }
+    // What the defaults put in the new rows, for the answer: the page takes its values as the bases
+    // of its next save, so they must be what a read of the row gives.
+    let answered = decision.entries;
+    if (readBack.length > 0) {
+      const fields = [...new Set(readBack.flatMap((back) => back.fields))];
+      const rows = await read(readBackStatement(table, scope, taskSheet, readBack, fields));
+      const byKey = new Map(
+        rows.map((row) => [Number(row.n), new Map(fields.map((field, index) => [field, row[`v${index}`]]))]),
+      );
+      const found = readBack.map((_, index) => byKey.get(index + 1) ?? new Map<Identifier, unknown>());
+      answered = withReadBack(answered, readBack, found, batch.metricColumns);
+    }
+    const result: SaveMetricsResult = {
+      ...decision.counts,
+      entries: answered,
+      ...(request === undefined ? {} : { requestId: request.id }),
+      replayed: false,
+    };
     if (history.length > 0) {
       await writePrepared(
         historyStatement(historyWrite, history, releaseIn === 'history' ? lock : undefined),

@@ -6,6 +6,7 @@ import {
   columnTypeOf,
   sameStored,
   storedText,
+  storedValue,
 } from '../../src/model/column-values.js';
 
 const column = (dataType: string, extra: Partial<ColumnType> = {}): ColumnType => ({
@@ -91,6 +92,26 @@ describe('checkValue', () => {
     expect(checkValue(column('varchar', { maxLength: 2 }), 123)).toMatchObject({ ok: false });
   });
 
+  it('refuses text with a character the column’s character set cannot hold, naming it', () => {
+    const text = (charset: string) => column('varchar', { maxLength: 20, charset });
+    expect(checkValue(text('utf8mb3'), 'ok 😀')).toEqual({
+      ok: false,
+      problem: `has "😀" (U+1F600), which the column's character set utf8mb3 cannot hold`,
+    });
+    expect(checkValue(text('utf8mb4'), 'ok 😀')).toEqual({ ok: true, value: 'ok 😀' });
+    expect(checkValue(text('utf8mb3'), 'ação ₢')).toEqual({ ok: true, value: 'ação ₢' });
+    // latin1 is cp1252: € and the curly quotes fit, Polish ł and CJK do not.
+    expect(checkValue(text('latin1'), 'ação “€”')).toEqual({ ok: true, value: 'ação “€”' });
+    expect(checkValue(text('latin1'), 'łódź')).toMatchObject({
+      ok: false,
+      problem: expect.stringContaining('U+0142'),
+    });
+    expect(checkValue(text('latin1'), '中')).toMatchObject({ ok: false });
+    expect(checkValue(text('ascii'), 'é')).toMatchObject({ ok: false });
+    // A set not known here is left to the server.
+    expect(checkValue(text('koi8r'), '中')).toEqual({ ok: true, value: '中' });
+  });
+
   it('reads a column type from its SQL text, as information_schema would describe it', () => {
     expect(columnTypeOf('M', 'decimal(10,2)', true)).toEqual(column('decimal', { precision: 10, scale: 2 }));
     expect(columnTypeOf('M', 'bigint unsigned', false)).toEqual(
@@ -98,6 +119,31 @@ describe('checkValue', () => {
     );
     expect(columnTypeOf('M', 'varchar(50)', true)).toEqual(column('varchar', { maxLength: 50 }));
     expect(columnTypeOf('M', 'int', true)).toEqual(column('int'));
+  });
+});
+
+describe('storedValue of a FLOAT column', () => {
+  it('gives a FLOAT at 6 significant digits whether read as text (MariaDB) or in binary, so the two compare equal', () => {
+    const float = column('float');
+    // The prepared locking read's value, and what the text protocol shows of the same FLOAT.
+    const binary = Math.fround(1234.567);
+    expect(storedValue(float, binary)).toBe(1234.57);
+    expect(sameStored(float, binary, 1234.57)).toBe(true);
+    expect(sameStored(float, binary, 1234.58)).toBe(false);
+    expect(storedValue(float, 1234567)).toBe(1234570);
+    expect(storedValue(float, '0.1')).toBe(0.1);
+    // A DOUBLE is kept as its number.
+    expect(storedValue(column('double'), 1234.567)).toBe(1234.567);
+  });
+});
+
+describe('storedText of a CHAR column', () => {
+  it('drops trailing spaces, as a read of the column does, and keeps leading ones', () => {
+    const char = column('char', { maxLength: 5 });
+    expect(storedText(char, 'ab  ')).toBe('ab');
+    expect(storedText(char, '  ab')).toBe('  ab');
+    expect(sameStored(char, 'ab  ', 'ab')).toBe(true);
+    expect(storedText(column('varchar', { maxLength: 5 }), 'ab  ')).toBe('ab  ');
   });
 });
 

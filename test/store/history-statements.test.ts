@@ -45,16 +45,16 @@ describe('historyStatement', () => {
           action: 'insert',
           old: null,
           new: '5',
-          deviceAt: '2026-11-26 09:30:00',
+          deviceAt: 1_795_685_400,
         },
       ],
       lock,
     );
     expect(flat(statement.sql)).toBe(
       'INSERT INTO `task_association_history` (EMPRESA, FILIAL, LOCAL, METRIC_TABLE, ROW_SEQ_DB, FOLHA_TAREFA_SEQ_DB, OPER_SEQ_DB, OPER_GRUPO_SEQ_DB, FIELD, ACTION, OLD_VALUE, NEW_VALUE, USUARIO_SEQ_DB, CHANGED_DH, SOURCE, REQUEST_ID, DEVICE_DH) ' +
-        'SELECT ?, ?, ?, ?, IFNULL(c.s, m.SEQ_DB), ?, c.o, c.g, c.f, c.a, c.ov, c.nv, ?, ?, ?, ?, c.d ' +
+        'SELECT ?, ?, ?, ?, IFNULL(c.s, m.SEQ_DB), ?, c.o, c.g, c.f, c.a, c.ov, c.nv, ?, ?, ?, ?, FROM_UNIXTIME(c.d) ' +
         `FROM (SELECT RELEASE_LOCK(${lockName}) AS released LIMIT 1) r JOIN ` +
-        "JSON_TABLE(?, '$[*]' COLUMNS (s BIGINT PATH '$[0]', o BIGINT PATH '$[1]', g BIGINT PATH '$[2]', f VARCHAR(64) PATH '$[3]', a VARCHAR(10) PATH '$[4]', ov LONGTEXT PATH '$[5]', nv LONGTEXT PATH '$[6]', d DATETIME PATH '$[7]')) c " +
+        "JSON_TABLE(?, '$[*]' COLUMNS (s BIGINT PATH '$[0]', o BIGINT PATH '$[1]', g BIGINT PATH '$[2]', f VARCHAR(64) PATH '$[3]', a VARCHAR(10) PATH '$[4]', ov LONGTEXT PATH '$[5]', nv LONGTEXT PATH '$[6]', d BIGINT PATH '$[7]')) c " +
         'LEFT JOIN `app_oper_grupo_metrica` m ON c.s IS NULL AND m.EMPRESA = ? AND m.FILIAL = ? AND m.LOCAL = ? AND m.FOLHA_TAREFA_SEQ_DB = ? ' +
         'AND m.OPER_SEQ_DB = c.o AND m.OPER_GRUPO_SEQ_DB <=> c.g AND IFNULL(m.DELETED, 0) = 0',
     );
@@ -70,7 +70,7 @@ describe('historyStatement', () => {
       'r-1',
       'app_oper_grupo_metrica',
       '1/2/3',
-      '[[10,3,1,"METRICA1","update","1.00","2.00",null],[null,4,null,"METRICA2","insert",null,"5","2026-11-26 09:30:00"]]',
+      '[[10,3,1,"METRICA1","update","1.00","2.00",null],[null,4,null,"METRICA2","insert",null,"5",1795685400]]',
       1,
       2,
       3,

@@ -2,7 +2,9 @@ import { describe, expect, it } from 'vitest';
 import { parseIdentifier } from '../../src/model/identifier.js';
 import {
   insertStatement,
+  insertStatements,
   lockKeysStatement,
+  readBackStatement,
   releaseStatement,
   scopeLockName,
   updateStatements,
@@ -110,18 +112,61 @@ describe('updateStatements', () => {
   });
 });
 
-describe('insertStatement', () => {
-  it('inserts numbered rows after the scope’s highest ID, read backwards in the same statement; a column an entry leaves out is NULL', () => {
-    const statement = insertStatement(table, scope, 9, 42, [
+describe('insertStatements', () => {
+  it('inserts numbered rows after the scope’s highest ID, read backwards in the same statement', () => {
+    const [statement, ...more] = insertStatements(table, scope, 9, 42, [
       { activity: 7, group: 1, values: new Map([[column('METRICA1'), '1.00']]) },
-      { activity: 8, group: null, values: new Map([[column('METRICA2'), 3]]) },
+      { activity: 8, group: null, values: new Map([[column('METRICA1'), null]]) },
     ]);
-    expect(flat(statement.sql)).toBe(
-      'INSERT INTO `app_oper_grupo_metrica` (EMPRESA, FILIAL, LOCAL, ID, INS_USUARIO_SEQ_DB, FOLHA_TAREFA_SEQ_DB, OPER_SEQ_DB, OPER_GRUPO_SEQ_DB, `METRICA1`, `METRICA2`) ' +
-        'SELECT ?, ?, ?, IFNULL(last.ID, 0) + v.n, ?, ?, v.o, v.g, v.v0, v.v1 ' +
-        "FROM JSON_TABLE(?, '$[*]' COLUMNS (n FOR ORDINALITY, o BIGINT PATH '$[0]', g BIGINT PATH '$[1]', v0 LONGTEXT PATH '$[2]', v1 LONGTEXT PATH '$[3]')) v " +
+    expect(more).toEqual([]);
+    expect(flat(statement?.sql ?? '')).toBe(
+      'INSERT INTO `app_oper_grupo_metrica` (EMPRESA, FILIAL, LOCAL, ID, INS_USUARIO_SEQ_DB, FOLHA_TAREFA_SEQ_DB, OPER_SEQ_DB, OPER_GRUPO_SEQ_DB, `METRICA1`) ' +
+        'SELECT ?, ?, ?, IFNULL(last.ID, 0) + v.n, ?, ?, v.o, v.g, v.v0 ' +
+        "FROM JSON_TABLE(?, '$[*]' COLUMNS (n FOR ORDINALITY, o BIGINT PATH '$[0]', g BIGINT PATH '$[1]', v0 LONGTEXT PATH '$[2]')) v " +
         'LEFT JOIN (SELECT ID FROM `app_oper_grupo_metrica` WHERE EMPRESA = ? AND FILIAL = ? AND LOCAL = ? ORDER BY ID DESC LIMIT 1) last ON TRUE',
     );
-    expect(statement.params).toEqual([1, 2, 3, 9, 42, '[[7,1,"1.00",null],[8,null,null,3]]', 1, 2, 3]);
+    expect(statement?.params).toEqual([1, 2, 3, 9, 42, '[[7,1,"1.00"],[8,null,null]]', 1, 2, 3]);
+  });
+
+  it('names in each INSERT only the columns its entries send: a column an entry leaves out takes its default, never NULL', () => {
+    const statements = insertStatements(table, scope, 9, 42, [
+      { activity: 7, group: 1, values: new Map([[column('METRICA1'), '1.00']]) },
+      { activity: 8, group: null, values: new Map([[column('METRICA2'), 3]]) },
+      { activity: 9, group: 1, values: new Map([[column('METRICA1'), '2.00']]) },
+    ]);
+    expect(statements.map((statement) => /\(EMPRESA.*?\)/.exec(statement.sql)?.[0])).toEqual([
+      '(EMPRESA, FILIAL, LOCAL, ID, INS_USUARIO_SEQ_DB, FOLHA_TAREFA_SEQ_DB, OPER_SEQ_DB, OPER_GRUPO_SEQ_DB, `METRICA1`)',
+      '(EMPRESA, FILIAL, LOCAL, ID, INS_USUARIO_SEQ_DB, FOLHA_TAREFA_SEQ_DB, OPER_SEQ_DB, OPER_GRUPO_SEQ_DB, `METRICA2`)',
+    ]);
+    expect(statements.map((statement) => statement.params[5])).toEqual([
+      '[[7,1,"1.00"],[9,1,"2.00"]]',
+      '[[8,null,3]]',
+    ]);
+  });
+
+  it('refuses, as a programming error, one INSERT of entries that write different columns', () => {
+    expect(() =>
+      insertStatement(table, scope, 9, 42, [
+        { activity: 7, group: 1, values: new Map([[column('METRICA1'), '1.00']]) },
+        { activity: 8, group: null, values: new Map([[column('METRICA2'), 3]]) },
+      ]),
+    ).toThrow(/same columns/);
+  });
+});
+
+describe('readBackStatement', () => {
+  it('reads the named columns of the keys’ live rows, numbered as the keys', () => {
+    const statement = readBackStatement(
+      table,
+      scope,
+      42,
+      [{ activity: 7, group: null }],
+      [column('METRICA2')],
+    );
+    expect(flat(statement.sql)).toBe(
+      "SELECT k.n, m.`METRICA2` AS v0 FROM JSON_TABLE(?, '$[*]' COLUMNS (n FOR ORDINALITY, o BIGINT PATH '$[0]', g BIGINT PATH '$[1]')) k " +
+        'JOIN `app_oper_grupo_metrica` m ON m.EMPRESA = ? AND m.FILIAL = ? AND m.LOCAL = ? AND m.FOLHA_TAREFA_SEQ_DB = ? AND m.OPER_SEQ_DB = k.o AND m.OPER_GRUPO_SEQ_DB <=> k.g AND IFNULL(m.DELETED, 0) = 0 ORDER BY k.n, m.ID',
+    );
+    expect(statement.params).toEqual(['[[7,null]]', 1, 2, 3, 42]);
   });
 });

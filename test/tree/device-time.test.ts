@@ -1,8 +1,10 @@
+import mysql from 'mysql2/promise';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Scope } from '../../src/model/scope.js';
 import { tableNames } from '../../src/model/table-names.js';
 import { planTree } from '../../src/model/tree-plan.js';
 import { TreeView } from '../../src/model.js';
+import { CONNECTION_OPTIONS, wrapPool } from '../../src/store/mysql.js';
 import { createAssociationHandler, readMetricHistory, saveMetrics } from '../../src/tree.js';
 import { useScratchDatabase } from '../support/database.js';
 import { insertRow, insertRows, installTables } from './fixture.js';
@@ -35,7 +37,7 @@ beforeAll(async () => {
   fixture.opers = await insertRows(
     db,
     names.OPER,
-    Array.from({ length: 4 }, (_, index) => ({ ...SCOPE, CODIGO: `O${index}`, ...live })),
+    Array.from({ length: 5 }, (_, index) => ({ ...SCOPE, CODIGO: `O${index}`, ...live })),
   );
   await insertRows(
     db,
@@ -171,5 +173,56 @@ describe('the device’s time of entry', () => {
       path: 'source',
       message: expect.stringContaining('"offline" or "copy"'),
     });
+  });
+});
+
+describe('the device’s time of entry on a session whose time zone is not UTC', () => {
+  it('is written in the frame of the server’s time (the session’s NOW()), so the two read back one minute apart as entered', async () => {
+    // Our pools leave the session's time zone to the server; a host's may set its own.
+    const pool = mysql.createPool({ ...CONNECTION_OPTIONS, uri: scratch().url, connectionLimit: 1 });
+    pool.on('connection', (connection) => {
+      connection.query("SET time_zone = '-03:00'");
+    });
+    const db = wrapPool(pool, scratch().name);
+    try {
+      const oper = fixture.opers[4] ?? 0;
+      const entered = new Date(Date.now() - 60_000);
+      entered.setMilliseconds(0);
+      await saveMetrics(db, {
+        scope: SCOPE,
+        user: 9,
+        taskSheet: fixture.sheet,
+        source: 'offline',
+        entries: [
+          {
+            activity: oper,
+            group: fixture.group,
+            values: { METRICA1: '3.00' },
+            enteredAt: entered.toISOString(),
+          },
+        ],
+        plan,
+      });
+      const [change] = await readMetricHistory(db, {
+        scope: SCOPE,
+        taskSheet: fixture.sheet,
+        activity: oper,
+        group: fixture.group,
+        plan,
+      });
+      // Both in the session's frame: its wall clock, three hours behind UTC, read as the package reads it.
+      expect(change?.deviceAt).toBe(new Date(entered.getTime() - 3 * 3600_000).toISOString());
+      const apart = Date.parse(change?.at ?? '') - Date.parse(change?.deviceAt ?? '');
+      expect(apart).toBeGreaterThanOrEqual(60_000);
+      expect(apart).toBeLessThan(3600_000);
+      // The instant stored is the one entered.
+      const [row] = await db.query<{ device: number }>(
+        'SELECT UNIX_TIMESTAMP(DEVICE_DH) AS device FROM task_association_history WHERE OPER_SEQ_DB = ?',
+        [oper],
+      );
+      expect(Number(row?.device)).toBe(entered.getTime() / 1000);
+    } finally {
+      await db.close();
+    }
   });
 });

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ColumnType } from '../../src/model/column-values.js';
 import { type Identifier, parseIdentifier } from '../../src/model/identifier.js';
 import type { MetricValue } from '../../src/model/metrics.js';
-import { type CheckedEntry, decideSave, type LockedKey } from '../../src/tree/save-decision.js';
+import { type CheckedEntry, decideSave, type LockedKey, withReadBack } from '../../src/tree/save-decision.js';
 
 // The save's decision over plain data: what its locking read found in, writes and history out.
 
@@ -100,6 +100,42 @@ describe('decideSave', () => {
       },
     ]);
     expect(decision.counts).toEqual({ inserted: 1, updated: 0, removed: 0, unchanged: 0 });
+  });
+
+  it('reads back a new row’s fields left to a default of their own, and refuses one left out of a NOT NULL column without one', () => {
+    const columns = (leftOut: 'null' | 'default' | 'refused') =>
+      new Map<Identifier, ColumnType>([
+        [M1, decimal],
+        [M2, { ...integer, nullable: leftOut === 'null', leftOut }],
+      ]);
+    const defaulted = decideSave([entry({ METRICA1: '1' })], new Map(), {
+      ...context,
+      columns: columns('default'),
+    });
+    expect(defaulted.readBack).toEqual([{ entry: 0, activity: 1, group: 9, fields: [M2] }]);
+    expect(defaulted.history.map((change) => change.field)).toEqual([M1]);
+    expect(
+      withReadBack(defaulted.entries, defaulted.readBack, [new Map([[M2, 9]])], columns('default')),
+    ).toEqual([expect.objectContaining({ stored: { METRICA1: '1.00', METRICA2: 9 } })]);
+    const nulled = decideSave([entry({ METRICA1: '1' })], new Map(), {
+      ...context,
+      columns: columns('null'),
+    });
+    expect(nulled.readBack).toEqual([]);
+    expect(nulled.entries[0]?.stored).toEqual({ METRICA1: '1.00', METRICA2: null });
+    expect(() =>
+      decideSave([entry({ METRICA1: '1' }, {}, { index: 3 })], new Map(), {
+        ...context,
+        columns: columns('refused'),
+      }),
+    ).toThrow(expect.objectContaining({ code: 'METRIC_VALUE_REQUIRED', path: 'entries.3.values.METRICA2' }));
+    // A row that exists keeps what it holds: only a new row needs the field.
+    expect(
+      decideSave([entry({ METRICA1: '1' })], row({ METRICA1: null, METRICA2: 4 }), {
+        ...context,
+        columns: columns('refused'),
+      }).counts.updated,
+    ).toBe(1);
   });
 
   it('updates only the fields whose value changes, comparing values as the column stores them', () => {
