@@ -471,6 +471,12 @@ describe.each([
     await again.page.waitForTimeout(500);
     expect(again.puts).toEqual([]);
     expect(await liveRows('A-DISC')).toEqual([]);
+    // Nor does it hold Alice's own saves back: hers go straight to the server, as hers.
+    for (const branch of SOIL) await expand(again.page, branch);
+    await enter(again.page, SUBSOIL, { Quantidade: num('30') });
+    await eventually(async () => expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '30.00' }]));
+    expect(again.puts.map((put) => put.source)).toEqual(['screen']);
+    expect(await region(again.page).getByText(L.pendingCountOne).count()).toBe(0);
     await again.context.close();
 
     // Bruno, online, says it is his: it is sent as his.
@@ -479,6 +485,58 @@ describe.each([
     await region(brunoAgain.page).getByRole('button', { name: L.claim, exact: true }).click();
     await eventually(async () => expect(await liveRows('A-DISC')).toMatchObject([{ METRICA2: 4 }]));
     for (const change of await history('A-DISC')) expect(change.USUARIO_SEQ_DB).toBe(BRUNO);
+  });
+
+  /** Alice's table, the sheet read online, on Subsoiling's row (stored 20.00): its Quantidade cell. */
+  async function tableCell() {
+    await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '20.00' });
+    const alice = await browserOn(await profile(), ALICE);
+    await firstVisit(alice.page);
+    await alice.page.getByRole('button', { name: L.viewTable, exact: true }).click();
+    const quantity = alice.page
+      .getByRole('grid')
+      .getByRole('row')
+      .filter({ has: alice.page.getByRole('rowheader', { name: /^A-SUBSOIL/ }) })
+      .getByRole('textbox', { name: 'Quantidade', exact: true });
+    await quantity.waitFor();
+    return { alice, quantity };
+  }
+
+  it('shows the stored value again in a table cell whose kept entry is discarded, offline', async () => {
+    const { alice, quantity } = await tableCell();
+    await alice.context.setOffline(true);
+    await quantity.fill('32');
+    await alice.page.getByRole('button', { name: L.tableSave, exact: true }).click();
+    await later(() => description(quantity)).toBe(L.sourcePending);
+    await region(alice.page).getByRole('button', { name: L.pendingList }).click();
+    await region(alice.page)
+      .getByRole('button', { name: fill(L.discardFor, { label: SUBSOIL }) })
+      .click();
+    await region(alice.page).getByRole('button', { name: L.discardYes }).click();
+    await later(() => quantity.inputValue()).toBe(num('20.00'));
+    expect(await description(quantity)).toBe(L.sourceSaved);
+    expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '20.00' }]);
+  });
+
+  it('keeps showing the later of two kept saves of a table cell when only the first is sent', async () => {
+    const { alice, quantity } = await tableCell();
+    await alice.context.setOffline(true);
+    for (const value of ['5', '7']) {
+      await quantity.fill(value);
+      await alice.page.getByRole('button', { name: L.tableSave, exact: true }).click();
+      await later(() => description(quantity)).toBe(L.sourcePending);
+    }
+    // The first save reaches the server; the second does not (its connection drops).
+    let sent = 0;
+    await alice.context.route(
+      (url) => url.pathname === '/associationtask',
+      (route) => (route.request().method() === 'PUT' && ++sent > 1 ? route.abort() : route.fallback()),
+    );
+    await alice.context.setOffline(false);
+    await eventually(async () => expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '5.00' }]));
+    await later(() => sent).toBeGreaterThan(1);
+    expect(await quantity.inputValue()).toBe(num('7.00'));
+    expect(await description(quantity)).toBe(L.sourcePending);
   });
 
   it('never sends one user’s entries as another’s on the same browser profile', async () => {

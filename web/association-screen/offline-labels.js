@@ -36,6 +36,8 @@
  * @property {string} discardNo keeps the entry
  * @property {string} discarded announced after a drop, `{label}`
  * @property {string} sentBeforeDiscard announced when the entry to drop had been sent meanwhile, `{label}`
+ * @property {string} discardedMaybeSent announced after a drop of an entry whose last sending got no
+ *   answer (the server may have stored it), `{label}`
  * @property {string} decide button: open a conflicting entry to decide
  * @property {string} decideFor its accessible name, `{label}`
  * @property {string} sentAll announced when the waiting entries were sent, `{count}`
@@ -85,6 +87,8 @@ export const OFFLINE_LABELS_EN = {
   discardNo: 'Keep it',
   discarded: 'The entry of {label} was discarded.',
   sentBeforeDiscard: 'The entry of {label} was sent before it could be discarded: it is saved.',
+  discardedMaybeSent:
+    'The entry of {label} was discarded here, but it had been sent once without an answer: the server may have saved it. Open the activity to see.',
   decide: 'Decide',
   decideFor: 'Decide the conflict of {label}',
   sentAll: '{count} waiting entries were sent.',
@@ -138,6 +142,8 @@ export const OFFLINE_LABELS_PT_BR = {
   discardNo: 'Manter',
   discarded: 'O registro de {label} foi descartado.',
   sentBeforeDiscard: 'O registro de {label} foi enviado antes de ser descartado: está salvo.',
+  discardedMaybeSent:
+    'O registro de {label} foi descartado aqui, mas já tinha sido enviado uma vez sem resposta: o servidor pode tê-lo salvo. Abra a atividade para ver.',
   decide: 'Decidir',
   decideFor: 'Decidir o conflito de {label}',
   sentAll: '{count} registros pendentes foram enviados.',

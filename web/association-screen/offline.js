@@ -83,7 +83,7 @@ export function createOffline(ctx, parts) {
   /** What to say of them with the next "sent" announcement. @type {string[]} */
   const sentDespite = [];
   /** Told of what the outbox sent and of every change in what waits (the table view). */
-  /** @type {{ sent: (answer: import('./api.js').SaveResult) => void, changed: () => void }[]} */
+  /** @type {{ sent: (answer: import('./api.js').SaveResult) => void, changed: () => void, reread?: () => void }[]} */
   const watchers = [];
   const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(CHANNEL) : undefined;
   if (channel) channel.onmessage = () => void refresh();
@@ -135,7 +135,12 @@ export function createOffline(ctx, parts) {
     // What the worker or another page sent meanwhile is gone from the outbox: the cookie says so too.
     await outbox.mark(all.length);
     const sheet = all.filter((record) => record.endpoint === endpoint && record.taskSheet === ctx.taskSheet);
-    mine = owner === undefined ? [] : sheet.filter((record) => record.owner === owner);
+    // Once the server said who is signed in, an unconfirmed entry is theirs only when claimed: until
+    // then it is neither counted nor shown as waiting, nor does it hold new saves back.
+    mine =
+      owner === undefined
+        ? []
+        : sheet.filter((record) => record.owner === owner && !(ownerConfirmed && record.unconfirmed));
     claimable = ownerConfirmed ? sheet.filter((record) => record.unconfirmed) : [];
     const before = pending;
     pending = new Map();
@@ -171,7 +176,15 @@ export function createOffline(ctx, parts) {
    * @param {OutboxRecord[]} records @param {import('./api.js').SaveResult} answer
    */
   function onSent(records, answer) {
-    for (const watcher of watchers) watcher.sent(answer);
+    // A key with a later entry still waiting keeps showing that one (it is what will be stored).
+    const sentSeqs = new Set(records.map((record) => record.seq));
+    const later = new Set(
+      mine
+        .filter((record) => !sentSeqs.has(record.seq) && record.state === 'pending')
+        .map((record) => keyOf(record.entry)),
+    );
+    const settled = { ...answer, entries: answer.entries.filter((entry) => !later.has(keyOf(entry))) };
+    for (const watcher of watchers) watcher.sent(settled);
     // Discarded while their batch was already on its way, and stored by it: said with the sending.
     for (const record of records) {
       if (discardedSeqs.delete(record.seq))
@@ -243,6 +256,7 @@ export function createOffline(ctx, parts) {
     ownerConfirmed = true;
     if (same) await adopt((record) => record.page === pageId);
     await refresh();
+    if (!same) for (const watcher of watchers) watcher.reread?.();
   }
 
   /**
@@ -269,6 +283,8 @@ export function createOffline(ctx, parts) {
     if (taken.length === 0) return 0;
     await outbox.put(taken);
     channel?.postMessage({ type: 'changed' });
+    // Theirs now: sent by the page, or by the worker if the page closes first.
+    void sync?.registerBackground();
     sync?.kick();
     return taken.length;
   }
@@ -290,7 +306,10 @@ export function createOffline(ctx, parts) {
     if (found > 0) discardedSeqs.add(record.seq);
     channel?.postMessage({ type: 'changed' });
     await refresh();
-    ctx.announce(fill(found > 0 ? labels.discarded : labels.sentBeforeDiscard, { label: record.label }));
+    // A batch it went out in without an answer may have reached the server: said, not hidden.
+    const said =
+      found === 0 ? labels.sentBeforeDiscard : record.batch ? labels.discardedMaybeSent : labels.discarded;
+    ctx.announce(fill(said, { label: record.label }));
   }
 
   /** Opens a conflicting entry's activity (the tree opened down to it), its conflict shown. @param {OutboxRecord} record */
@@ -465,7 +484,7 @@ export function createOffline(ctx, parts) {
     },
     /**
      * Tells `watcher` what the outbox sent and when what waits changes.
-     * @param {{ sent: (answer: import('./api.js').SaveResult) => void, changed: () => void }} watcher
+     * @param {{ sent: (answer: import('./api.js').SaveResult) => void, changed: () => void, reread?: () => void }} watcher
      */
     watch(watcher) {
       watchers.push(watcher);

@@ -40,6 +40,9 @@ import { asStored, checkTyped, formatValue, sameValue } from './values.js';
  * @property {TableCell[]} cells in the columns' order
  * @property {boolean} hasRow whether the key has a saved entry (then only changed cells are sent)
  * @property {boolean} filled whether a value is saved on this sheet
+ * @property {{ hasRow: boolean, filled: boolean, cells: { preset: MetricValue, presetText: string,
+ *   base: MetricValue, source: string | undefined }[] } | undefined} [beforeQueued] what its cells were preset with
+ *   before they showed values kept in the outbox (markQueued): the server's, put back by unqueue
  */
 
 /**
@@ -239,6 +242,7 @@ export function createTableModel(ctx, hooks) {
       if (!row) return;
       const stored = saved.stored;
       row.hasRow = stored !== null;
+      row.beforeQueued = undefined;
       row.data = { ...row.data, lastChange: saved.lastChange };
       if (stored !== null) row.filled = Object.values(stored).some((value) => value !== null);
       for (const cell of row.cells) {
@@ -253,6 +257,16 @@ export function createTableModel(ctx, hooks) {
      * @param {TableRow} row @param {Readonly<Record<string, MetricValue>>} values
      */
     markQueued(row, values) {
+      row.beforeQueued ??= {
+        hasRow: row.hasRow,
+        filled: row.filled,
+        cells: row.cells.map(({ preset, presetText, base, source }) => ({
+          preset,
+          presetText,
+          base,
+          source,
+        })),
+      };
       row.hasRow = true;
       for (const cell of row.cells) {
         if (!(cell.field in values)) continue;
@@ -260,6 +274,33 @@ export function createTableModel(ctx, hooks) {
         preset(row, cell, value === null ? null : asStored(value, cell.column));
         if (value !== null) row.filled = true;
       }
+      hooks.redraw(row, undefined, false);
+    },
+    /**
+     * A row whose kept values no longer wait (discarded, or kept for someone else) and were not
+     * sent: its cells preset as before again, the server's values; a cell typed in since keeps what
+     * was typed. @param {TableRow} row
+     */
+    unqueue(row) {
+      const before = row.beforeQueued;
+      if (!before) return;
+      row.beforeQueued = undefined;
+      row.hasRow = before.hasRow;
+      row.filled = before.filled;
+      row.cells.forEach((cell, index) => {
+        const was = before.cells[index];
+        if (!was) return;
+        const typed = isChanged(cell);
+        cell.preset = was.preset;
+        cell.presetText = was.presetText;
+        cell.base = was.base;
+        cell.source = was.source;
+        if (!typed) {
+          cell.text = was.presetText;
+          cell.entered = cell.text;
+        }
+        track(row, cell);
+      });
       hooks.redraw(row, undefined, false);
     },
   };

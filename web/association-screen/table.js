@@ -237,7 +237,26 @@ export function createTable(ctx, hooks) {
       sent: (answer) => {
         for (const entry of answer.entries) model.markSaved(entry, { keepEdits: true });
       },
-      changed: () => shown.refreshAll(),
+      changed: () => {
+        // Kept values that no longer wait nor were sent (discarded) are not the server's: their
+        // cells show what they were preset with before, offline too.
+        const offline = ctx.offline;
+        for (const row of model.rows()) {
+          if (
+            row.beforeQueued &&
+            offline?.pendingFields(row.data) === undefined &&
+            offline?.stoppedFields(row.data) === undefined
+          )
+            model.unqueue(row);
+        }
+        shown.refreshAll();
+      },
+      // Someone else is signed in than the page read the sheet as (it opened offline): what it
+      // laid over the server's values is not theirs, so the sheet is read again.
+      reread: () => {
+        stale = true;
+        if (!root.hidden) void load().then(() => shown.render());
+      },
     });
   }
 
