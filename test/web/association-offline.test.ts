@@ -790,4 +790,48 @@ describe('a host’s own page, without the service worker', () => {
     expect(await liveRows('A-DISC')).toMatchObject([{ METRICA2: 4 }]);
     expect(puts).toHaveLength(1);
   });
+
+  it('says a discarded entry may be saved when its last sending got no answer', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ta-offline-'));
+    profiles.push(dir);
+    const context = await launchOnProfile(dir, { locale: 'en' });
+    contexts.push(context);
+    await context.addCookies([{ name: 'user', value: String(ALICE), url: origin }]);
+    const page = context.pages()[0] ?? (await context.newPage());
+    page.on('pageerror', (error) => pageProblems.push(error.message));
+    const L = LABELS_EN;
+    await page.goto(`${origin}/host`);
+    await page.getByRole('tree').waitFor();
+    for (const name of SOIL) {
+      const item = page.getByRole('treeitem', { name }).first();
+      await item.locator(':scope > .ta-screen__row').click();
+      await item.getByRole('group').first().waitFor();
+    }
+    await context.setOffline(true);
+    await page.getByRole('treeitem', { name: DISC }).first().locator(':scope > .ta-screen__row').click();
+    const dialog = page.getByRole('dialog', { name: DISC });
+    await dialog.getByRole('textbox', { name: 'Pessoas', exact: true }).fill('5');
+    await dialog.getByRole('button', { name: L.save, exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    // Sent once the network returns: it reaches the server, its answer never reaches the page.
+    let lost = 0;
+    await page.route(
+      (url) => url.pathname === '/associationtask',
+      async (route) => {
+        if (route.request().method() !== 'PUT') return route.fallback();
+        await route.fetch();
+        lost++;
+        return route.abort();
+      },
+    );
+    await context.setOffline(false);
+    await later(() => lost).toBeGreaterThan(0);
+    await context.setOffline(true);
+    const offline = page.getByRole('region', { name: L.offlineRegion });
+    await offline.getByRole('button', { name: L.pendingList }).click();
+    await offline.getByRole('button', { name: L.discardFor.replace('{label}', DISC) }).click();
+    await offline.getByRole('button', { name: L.discardYes }).click();
+    await page.getByText(L.discardedMaybeSent.replace('{label}', DISC)).waitFor();
+    expect(await liveRows('A-DISC')).toMatchObject([{ METRICA2: 5 }]);
+  });
 });
