@@ -339,6 +339,30 @@ describe.each([
     await later(() => region(alice.page).getByRole('listitem').count()).toBe(0);
   });
 
+  it('decides a stopped entry without writing over a field someone changed after it stopped', async () => {
+    await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '20.00', METRICA2: 3 });
+    const alice = await browserOn(await profile(), ALICE);
+    await firstVisit(alice.page);
+    for (const branch of SOIL) await expand(alice.page, branch);
+    await alice.context.setOffline(true);
+    await enter(alice.page, SUBSOIL, { Quantidade: num('32'), Pessoas: '4' });
+    await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '31' }, { METRICA1: '20.00' });
+    await alice.context.setOffline(false);
+    const decide = region(alice.page).getByRole('button', { name: fill(L.decideFor, { label: SUBSOIL }) });
+    await region(alice.page).getByRole('button', { name: L.pendingList }).click();
+    await decide.waitFor();
+    // It stopped at Quantidade only; then someone changes Pessoas too.
+    await seed('A-SUBSOIL', 'G-SOIL', { METRICA2: 9 }, { METRICA2: 3 });
+    await decide.click();
+    const dialog = alice.page.getByRole('dialog', { name: SUBSOIL });
+    await dialog.waitFor();
+    await dialog.getByRole('button', { name: fill(L.keepMineFor, { field: 'Quantidade' }) }).click();
+    await dialog.getByRole('button', { name: L.save, exact: true }).click();
+    // Refused, shown at Pessoas with the value stored now: nothing written over it.
+    await dialog.getByRole('group', { name: /^Pessoas / }).waitFor();
+    expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '31.00', METRICA2: 9 }]);
+  });
+
   it('settles a conflicting entry decided by taking theirs: nothing is sent and it leaves the outbox', async () => {
     await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '20.00' });
     const alice = await browserOn(await profile(), ALICE);

@@ -837,6 +837,69 @@ describe('what a person types, and what they do while a save is on its way', () 
     expect(await rowText(page.getByRole('treeitem', { name: 'A-WEED — Weeding' }))).toContain('7.5');
   });
 
+  it('never sends nor checks a field the person left alone, whatever form it is stored in', async () => {
+    const page = await newPage();
+    // Two more metrics, as a host's table may hold them: a text saved as '' (legacy NOT NULL DEFAULT
+    // ''), a double stored in exponent form. The server's answers gain them; nothing else changes.
+    const extra = [
+      {
+        field: 'OBS',
+        label: 'Obs',
+        dataType: 'varchar',
+        unsigned: false,
+        nullable: false,
+        precision: null,
+        scale: null,
+        maxLength: 40,
+      },
+      {
+        field: 'DUPLA',
+        label: 'Dupla',
+        dataType: 'double',
+        unsigned: false,
+        nullable: true,
+        precision: null,
+        scale: null,
+        maxLength: null,
+      },
+    ];
+    await page.context().route(
+      (url) =>
+        url.pathname === '/associationtask' &&
+        ['start', 'children'].includes(url.searchParams.get('part') ?? ''),
+      async (route) => {
+        const answer = await route.fetch();
+        const body = await answer.json();
+        if (Array.isArray(body.metrics)) body.metrics.push(...extra);
+        for (const node of body.nodes ?? []) {
+          if (node.kind === 'task' && node.metrics)
+            Object.assign(node.metrics, {
+              OBS: { value: '', source: 'saved' },
+              DUPLA: { value: 1.234e-7, source: 'saved' },
+            });
+        }
+        await route.fulfill({ response: answer, json: body });
+      },
+    );
+    const puts: Record<string, unknown>[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'PUT') puts.push(request.postDataJSON());
+    });
+    await openScreen(page);
+    await expand(page, 'S-SOUTH — South field');
+    await expand(page, 'G-CARE — Crop care');
+    const dialog = await openActivity(page, 'A-WEED — Weeding');
+    expect(await dialog.getByRole('textbox', { name: 'Obs', exact: true }).inputValue()).toBe('');
+    await dialog.getByRole('textbox', { name: 'Quantidade' }).fill('6.25');
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(puts).toHaveLength(1);
+    expect(puts[0]).toMatchObject({ entries: [{ values: { METRICA1: '6.25' } }] });
+    const [entry] = (puts[0]?.entries ?? []) as { values: Record<string, unknown> }[];
+    expect(Object.keys(entry?.values ?? {})).toEqual(['METRICA1']);
+    expect(await savedRows('A-WEED')).toMatchObject([{ METRICA1: '6.25' }]);
+  });
+
   it('says in Portuguese what the server refused: a value at its field, an activity that left the tree', async () => {
     const page = await newPage({ locale: 'pt-BR' });
     await openScreen(page);

@@ -40,6 +40,11 @@ export class RequestError extends Error {
     this.code = code;
     this.path = path;
     this.conflicts = conflicts;
+    /**
+     * The request id a save was sent under (set by `put`): one kept after no answer is sent again
+     * under it, whatever saves were made meanwhile. @type {string | undefined}
+     */
+    this.requestId = undefined;
   }
 
   /** A save refused because fields changed since the form read them (409 `METRIC_CONFLICT`). */
@@ -267,16 +272,17 @@ export function createApi(options) {
         if (!(error instanceof RequestError && (error.status === 0 || error.status >= 500))) {
           attempt = undefined;
         }
+        if (error instanceof RequestError) error.requestId = requestId;
         throw error;
       }
     },
 
-    /** The request id of the save that got no answer (the outbox sends it again under that id). */
-    attemptId: () => attempt?.id,
-
-    /** Forgets the save that got no answer: the next one, even of the same entry, is a new save. */
-    forgetAttempt() {
-      attempt = undefined;
+    /**
+     * Forgets the save that got no answer (only the one sent under `id`, when given): the next one,
+     * even of the same entry, is a new save. @param {string} [id]
+     */
+    forgetAttempt(id) {
+      if (id === undefined || attempt?.id === id) attempt = undefined;
     },
 
     ...tableRequests(call),

@@ -134,6 +134,17 @@ export function createFields(ctx) {
     /** @type {HTMLInputElement | undefined} */
     let firstBad;
     for (const [field, entry] of inputs) {
+      const preset = presets.get(field) ?? null;
+      // Untouched (the input still shows its preset as written): never sent, never checked, so a
+      // stored form the inputs do not take back as typed (a text saved as '', a float in exponent
+      // form) neither clears it nor stops the save.
+      if (
+        hasRow &&
+        entry.input.value === (preset === null ? '' : formatValue(preset, entry.column, ctx.lang))
+      ) {
+        showError(field, undefined);
+        continue;
+      }
       const checked = checkTyped(entry.column, entry.input.value, ctx.lang);
       if (checked.ok) {
         showError(field, undefined);

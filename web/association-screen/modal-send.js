@@ -6,7 +6,7 @@
  * sending it) leaves the outbox once this send is done.
  */
 
-import { failureOf } from './api.js';
+import { failureOf, RequestError } from './api.js';
 
 /** @typedef {import('./tree.js').TreeNode} TreeNode */
 /** @typedef {import('./api.js').MetricEntry} MetricEntry */
@@ -29,10 +29,12 @@ import { failureOf } from './api.js';
  */
 export async function sendEntry(ctx, node, entry, { deciding, stillOpen, conflicted }) {
   const { labels, offline } = ctx;
-  /** @param {boolean} tried whether the server may have it already (sent under the api's attempt id) */
-  const queue = async (tried) => {
+  /**
+   * @param {string | undefined} requestId the id it was sent under without an answer (the server
+   *   may have it already): kept, so it is applied once; undefined for a save not sent yet
+   */
+  const queue = async (requestId) => {
     if (!offline) return undefined;
-    const requestId = tried ? ctx.api.attemptId() : undefined;
     /** @type {{ level: number, id: number }[]} */
     const path = [];
     for (let up = /** @type {TreeNode | null} */ (node); up; up = up.parent)
@@ -42,7 +44,7 @@ export async function sendEntry(ctx, node, entry, { deciding, stillOpen, conflic
         [{ entry, label: node.data.label, path }],
         requestId === undefined ? undefined : { requestId, source: 'screen' },
       );
-      ctx.api.forgetAttempt();
+      if (requestId !== undefined) ctx.api.forgetAttempt(requestId);
       if (deciding) await offline.resolved(deciding);
       return ctx.destroyed() ? undefined : { queued: /** @type {const} */ (true), stillOpen: stillOpen() };
     } catch (error) {
@@ -51,7 +53,7 @@ export async function sendEntry(ctx, node, entry, { deciding, stillOpen, conflic
         : { failure: failureOf(error, labels.networkError), stillOpen: stillOpen() };
     }
   };
-  if (offline?.shouldQueue()) return queue(false);
+  if (offline?.shouldQueue()) return queue(undefined);
   try {
     const answer = await ctx.api.put(entry);
     if (deciding) await offline?.resolved(deciding);
@@ -59,7 +61,9 @@ export async function sendEntry(ctx, node, entry, { deciding, stillOpen, conflic
   } catch (error) {
     if (ctx.destroyed()) return undefined;
     const failure = failureOf(error, labels.networkError);
-    if (failure.status === 0 && offline) return queue(true);
+    // Under the id this save was sent with, not whichever save the api tried last.
+    if (failure.status === 0 && offline)
+      return queue(error instanceof RequestError ? error.requestId : undefined);
     if (failure.conflicted) conflicted(node);
     return { failure, stillOpen: stillOpen() };
   }

@@ -234,6 +234,9 @@ export function createModal(ctx, tree, treeMetrics) {
   async function submit(andNext) {
     const node = current;
     if (!node || node.data.editable === false || save.disabled) return;
+    // Whether the dialog still shows this opening: a save's end closes nothing opened since.
+    const opening = session;
+    const stillHere = () => session === opening && dialog.open;
     // A refused remove's view has done its work once the person saves instead.
     conflicts.drop('remove');
     const waiting = conflicts.waiting();
@@ -275,7 +278,7 @@ export function createModal(ctx, tree, treeMetrics) {
         next,
         fill(labels.nothingChangedNext, { label: node.data.label, next: next?.data.label ?? '' }),
         fill(labels.nothingChanged, { label: node.data.label }),
-        true,
+        stillHere(),
       );
       return;
     }
@@ -291,7 +294,7 @@ export function createModal(ctx, tree, treeMetrics) {
         next,
         fill(labels.queuedNext, { label: node.data.label, next: next?.data.label ?? '' }),
         fill(labels.queued, { label: node.data.label }),
-        sent.stillOpen,
+        sent.stillOpen && stillHere(),
       );
       return;
     }
@@ -321,7 +324,7 @@ export function createModal(ctx, tree, treeMetrics) {
       next,
       fill(labels.savedNext, { label: node.data.label, next: next?.data.label ?? '' }),
       fill(labels.saved, { label: node.data.label }),
-      sent.stillOpen,
+      sent.stillOpen && stillHere(),
     );
   }
 
@@ -381,9 +384,16 @@ export function createModal(ctx, tree, treeMetrics) {
   async function decide(node, record) {
     open(node);
     deciding = record;
+    const stopped = new Set((record.conflicts ?? []).map((conflict) => conflict.field));
     for (const [field, value] of Object.entries(record.entry.values ?? {})) {
       const entry = inputs.get(field);
-      if (entry) entry.input.value = value === null ? '' : formatValue(value, entry.column, ctx.lang);
+      if (!entry) continue;
+      entry.input.value = value === null ? '' : formatValue(value, entry.column, ctx.lang);
+      // A field that met no conflict when the entry stopped keeps the base it was entered from:
+      // changed by someone since, the server refuses it and this form shows it, not overwrites it.
+      const base = record.entry.base;
+      if (!stopped.has(field) && base && Object.hasOwn(base, field))
+        fields.bases.set(field, base[field] ?? null);
     }
     // A remove that met a change shows what is stored now, to be removed again (or kept) knowingly.
     conflicts.show(record.conflicts ?? [], record.entry.remove ? 'remove' : 'save');
