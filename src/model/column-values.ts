@@ -64,13 +64,7 @@ export function checkValue(
   const bits = INTEGER_BITS[column.dataType];
   if (bits !== undefined) return checkInteger(column, value, bits);
   if (column.dataType === 'decimal') return checkDecimal(column, value);
-  if (column.dataType === 'float' || column.dataType === 'double') {
-    const number = typeof value === 'number' ? value : DECIMAL_TEXT.test(value) ? Number(value) : Number.NaN;
-    if (!Number.isFinite(number)) return { ok: false, problem: 'is not a number' };
-    return column.unsigned && number < 0
-      ? { ok: false, problem: `is negative, and the column is ${column.dataType} unsigned` }
-      : { ok: true, value: number };
-  }
+  if (column.dataType === 'float' || column.dataType === 'double') return checkFloat(column, value);
   if (TEXT_TYPES.has(column.dataType)) {
     // A number for a text metric is kept as its text: a `value` default of 1 in a text column is
     // handed out as the number 1, and a client saving what it loaded must not be refused for it.
@@ -147,6 +141,43 @@ function checkInteger(column: ColumnType, value: string | number, bits: number) 
   return { ok: true as const, value: Number.isSafeInteger(Number(number)) ? Number(number) : text };
 }
 
+/** The largest FLOAT: a value above it is refused by the server (ER_WARN_DATA_OUT_OF_RANGE), not rounded to it. */
+const FLOAT_MAX = 3.4028234663852886e38;
+
+/**
+ * A FLOAT or DOUBLE: a finite number, within FLOAT's range for a FLOAT, and for a column with M,D
+ * (`float(7,2)`: information_schema's NUMERIC_SCALE is not null) no more digits than it keeps, as a
+ * DECIMAL's are checked: more decimal places would be rounded by the server (the answer would not be
+ * what is stored), more digits before the point are refused by it, which was a 500.
+ */
+function checkFloat(column: ColumnType, value: string | number) {
+  const number = typeof value === 'number' ? value : DECIMAL_TEXT.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isFinite(number)) return { ok: false as const, problem: 'is not a number' };
+  if (column.unsigned && number < 0) {
+    return { ok: false as const, problem: `is negative, and the column is ${column.dataType} unsigned` };
+  }
+  if (column.dataType === 'float' && Math.abs(number) > FLOAT_MAX) {
+    return { ok: false as const, problem: `is outside the range of a float (±${FLOAT_MAX})` };
+  }
+  if (column.scale !== null && column.precision !== null) {
+    const type = `${column.dataType}(${column.precision},${column.scale})`;
+    const [whole = '', fraction = ''] = plainDecimal(number).replace(/^-/, '').split('.');
+    if (fraction.length > column.scale) {
+      return {
+        ok: false as const,
+        problem: `has more than ${column.scale} decimal places (column is ${type})`,
+      };
+    }
+    if (whole.replace(/^0+/, '').length > column.precision - column.scale) {
+      return {
+        ok: false as const,
+        problem: `has more than ${column.precision - column.scale} digits before the point (column is ${type})`,
+      };
+    }
+  }
+  return { ok: true as const, value: number };
+}
+
 function checkDecimal(column: ColumnType, value: string | number) {
   const precision = column.precision ?? 10;
   const scale = column.scale ?? 0;
@@ -205,13 +236,15 @@ export function columnTypeOf(name: string, typeText: string, nullable: boolean):
   const first = match?.[2] === undefined ? null : Number(match[2]);
   const second = match?.[3] === undefined ? null : Number(match[3]);
   const text = TEXT_TYPES.has(dataType);
+  // `float(7,2)` keeps 7 digits, 2 after the point; `float(24)` only picks FLOAT or DOUBLE.
+  const floating = dataType === 'float' || dataType === 'double';
   return {
     name,
     dataType,
     unsigned: match?.[4] !== undefined,
     nullable,
-    precision: dataType === 'decimal' ? (first ?? 10) : null,
-    scale: dataType === 'decimal' ? (second ?? 0) : null,
+    precision: dataType === 'decimal' ? (first ?? 10) : floating && second !== null ? first : null,
+    scale: dataType === 'decimal' ? (second ?? 0) : floating ? second : null,
     maxLength: text ? first : null,
   };
 }
@@ -242,6 +275,11 @@ export function storedText(column: ColumnType, value: unknown): string | null {
     return INTEGER_TEXT.test(text) ? BigInt(text).toString() : text;
   }
   if (column.dataType === 'decimal') return decimalText(text, column.scale ?? 0);
+  if ((column.dataType === 'float' || column.dataType === 'double') && column.scale !== null) {
+    // `float(7,2)`: every reader gives its D places (12345.67, where 6 digits would be 12345.7).
+    const number = column.dataType === 'float' ? Math.fround(Number(text)) : Number(text);
+    return String(Number(number.toFixed(column.scale)));
+  }
   if (column.dataType === 'float') return floatText(Number(text));
   if (column.dataType === 'double') return String(Number(text));
   // A CHAR is read back without its trailing spaces (padded to its length, then stripped, unless the
