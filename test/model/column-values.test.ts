@@ -90,6 +90,21 @@ describe('checkValue', () => {
     expect(columnTypeOf('M', 'float(24)', true)).toEqual(float);
   });
 
+  it('refuses a TEXT value longer than the column’s bytes in its character set', () => {
+    const tiny = (charset: string) => column('tinytext', { maxLength: 255, maxBytes: 255, charset });
+    expect(checkValue(tiny('utf8mb4'), 'é'.repeat(128))).toEqual({
+      ok: false,
+      problem: "is 256 bytes in utf8mb4, longer than the column's 255 (tinytext)",
+    });
+    expect(checkValue(tiny('utf8mb4'), 'é'.repeat(127))).toMatchObject({ ok: true });
+    expect(checkValue(tiny('utf8mb4'), '😀'.repeat(64))).toMatchObject({ ok: false, problem: /256 bytes/ });
+    expect(checkValue(tiny('utf8mb3'), '€'.repeat(86))).toMatchObject({ ok: false, problem: /258 bytes/ });
+    expect(checkValue(tiny('latin1'), 'é'.repeat(255))).toMatchObject({ ok: true });
+    expect(checkValue(tiny('utf32'), 'a'.repeat(64))).toMatchObject({ ok: false, problem: /256 bytes/ });
+    // A set of its own (sjis) is counted as UTF-8: refused early rather than cut.
+    expect(checkValue(tiny('sjis'), '日'.repeat(86))).toMatchObject({ ok: false, problem: /258 bytes/ });
+  });
+
   it('refuses 2.5 and out-of-range values for int, accepts whole numbers', () => {
     const int = column('int');
     expect(checkValue(int, 2.5)).toMatchObject({ ok: false, problem: /whole number/ });

@@ -29,7 +29,7 @@ const LAYERS = {
 const WITH_DEFAULTS = 'app_metrica_padrao';
 /** METRICA3 NOT NULL without a default. */
 const REQUIRED = 'app_metrica_exigida';
-/** METRICA3 utf8mb3 text, METRICA4 latin1 text, METRICA5 char(5). */
+/** METRICA3 utf8mb3 text, METRICA4 latin1 text, METRICA5 char(5), METRICA6 utf8mb4 TINYTEXT, METRICA7 latin1 TINYTEXT. */
 const TEXTS = 'app_metrica_texto';
 /** METRICA3 FLOAT, METRICA4 FLOAT(7,2), METRICA5 DOUBLE(10,2). */
 const FLOATS = 'app_metrica_float';
@@ -91,7 +91,7 @@ beforeAll(async () => {
   );
   await db.execute(`CREATE TABLE ${TEXTS} LIKE ${names.OPER_GRUPO_METRICA}`);
   await db.execute(
-    `ALTER TABLE ${TEXTS} ADD METRICA3 varchar(20) CHARACTER SET utf8mb3 NULL, ADD METRICA4 varchar(20) CHARACTER SET latin1 NULL, ADD METRICA5 char(5) NULL`,
+    `ALTER TABLE ${TEXTS} ADD METRICA3 varchar(20) CHARACTER SET utf8mb3 NULL, ADD METRICA4 varchar(20) CHARACTER SET latin1 NULL, ADD METRICA5 char(5) NULL, ADD METRICA6 tinytext CHARACTER SET utf8mb4 NULL, ADD METRICA7 tinytext CHARACTER SET latin1 NULL`,
   );
 });
 
@@ -234,6 +234,43 @@ describe('text metrics', () => {
     await expect(
       save(TEXTS, fields, [{ ...key, values: { METRICA5: 'ef' }, base: { METRICA5: 'cd   ' } }]),
     ).resolves.toMatchObject({ updated: 1 });
+  });
+});
+
+describe('TEXT metrics', () => {
+  const fields = ['METRICA6', 'METRICA7'];
+  const lengths = () =>
+    scratch().db.query(
+      `SELECT OPER_SEQ_DB, CHAR_LENGTH(METRICA6) AS m6, CHAR_LENGTH(METRICA7) AS m7 FROM ${TEXTS} ORDER BY ID`,
+    );
+
+  it('refuse a value longer than the column’s bytes in its character set, where it was cut behind a 200', async () => {
+    const [, activity = 0, other = 0] = fixture.opers;
+    const before = await lengths();
+    // 200 characters, 400 bytes: MariaDB says a TINYTEXT holds 255 "characters", which are bytes.
+    const refused = save(TEXTS, fields, [
+      { activity: other, group: fixture.group, values: { METRICA6: 'fine' } },
+      { activity, group: fixture.group, values: { METRICA6: 'é'.repeat(200) } },
+    ]);
+    await expect(refused).rejects.toBeInstanceOf(InvalidRequestError);
+    await expect(refused).rejects.toMatchObject({
+      code: 'INVALID_METRIC_VALUE',
+      path: 'entries.1.values.METRICA6',
+      status: 400,
+      message: expect.stringContaining("400 bytes in utf8mb4, longer than the column's 255 (tinytext)"),
+    });
+    expect(await lengths()).toEqual(before);
+  });
+
+  it('keep a value that fits its bytes whole, as answered: 127 é in utf8mb4, 255 in latin1', async () => {
+    const [, , , activity = 0] = fixture.opers;
+    const values = { METRICA6: 'é'.repeat(127), METRICA7: 'é'.repeat(255) };
+    const result = await save(TEXTS, fields, [{ activity, group: fixture.group, values }]);
+    expect(result.entries[0]?.stored).toEqual(values);
+    const [row] = await scratch().db.query(`SELECT METRICA6, METRICA7 FROM ${TEXTS} WHERE OPER_SEQ_DB = ?`, [
+      activity,
+    ]);
+    expect(row).toEqual(values);
   });
 });
 
