@@ -29,7 +29,7 @@ const LAYERS = {
 const WITH_DEFAULTS = 'app_metrica_padrao';
 /** METRICA3 NOT NULL without a default. */
 const REQUIRED = 'app_metrica_exigida';
-/** METRICA3 utf8mb3 text, METRICA4 latin1 text, METRICA5 char(5), METRICA6 utf8mb4 TINYTEXT, METRICA7 latin1 TINYTEXT. */
+/** METRICA3 utf8mb3 text, METRICA4 latin1 text, METRICA5 char(5), METRICA6 utf8mb4 TINYTEXT, METRICA7 latin1 TINYTEXT, METRICA8 MEDIUMTEXT. */
 const TEXTS = 'app_metrica_texto';
 /** METRICA3 FLOAT, METRICA4 FLOAT(7,2), METRICA5 DOUBLE(10,2). */
 const FLOATS = 'app_metrica_float';
@@ -91,7 +91,7 @@ beforeAll(async () => {
   );
   await db.execute(`CREATE TABLE ${TEXTS} LIKE ${names.OPER_GRUPO_METRICA}`);
   await db.execute(
-    `ALTER TABLE ${TEXTS} ADD METRICA3 varchar(20) CHARACTER SET utf8mb3 NULL, ADD METRICA4 varchar(20) CHARACTER SET latin1 NULL, ADD METRICA5 char(5) NULL, ADD METRICA6 tinytext CHARACTER SET utf8mb4 NULL, ADD METRICA7 tinytext CHARACTER SET latin1 NULL`,
+    `ALTER TABLE ${TEXTS} ADD METRICA3 varchar(20) CHARACTER SET utf8mb3 NULL, ADD METRICA4 varchar(20) CHARACTER SET latin1 NULL, ADD METRICA5 char(5) NULL, ADD METRICA6 tinytext CHARACTER SET utf8mb4 NULL, ADD METRICA7 tinytext CHARACTER SET latin1 NULL, ADD METRICA8 mediumtext NULL`,
   );
 });
 
@@ -271,6 +271,32 @@ describe('TEXT metrics', () => {
       activity,
     ]);
     expect(row).toEqual(values);
+  });
+});
+
+describe('a MEDIUMTEXT metric longer than a TEXT', () => {
+  it('is recorded whole in the history, as its new value and then as its old one', async () => {
+    const [, , , , , activity = 0] = fixture.opers;
+    const key = { activity, group: fixture.group };
+    const long = `${'x'.repeat(69_999)}é`;
+    const first = await save(TEXTS, ['METRICA8'], [{ ...key, values: { METRICA8: long } }]);
+    expect(first.entries[0]?.stored).toEqual({ METRICA8: long });
+    await save(TEXTS, ['METRICA8'], [{ ...key, values: { METRICA8: 'short' }, base: { METRICA8: long } }]);
+    const history = await readMetricHistory(scratch().db, {
+      scope: SCOPE,
+      taskSheet: fixture.sheet,
+      ...key,
+      plan: planOf(TEXTS, ['METRICA8']),
+    });
+    expect(
+      history
+        .filter((change) => change.field === 'METRICA8')
+        .map((change) => [change.action, change.oldValue?.length ?? null, change.newValue?.length ?? null]),
+    ).toEqual([
+      ['update', 70_000, 5],
+      ['insert', null, 70_000],
+    ]);
+    expect(history.find((change) => change.action === 'update')?.oldValue).toBe(long);
   });
 });
 
