@@ -24,10 +24,22 @@ export interface ColumnType {
    * described by a model: any character passes, the server judges.
    */
   readonly charset?: string;
+  /**
+   * The most bytes a TINYTEXT, TEXT, MEDIUMTEXT or LONGTEXT holds (information_schema's
+   * CHARACTER_OCTET_LENGTH), whose limit is in bytes of its character set, not in characters. Absent
+   * for other columns and for a column described by a model.
+   */
+  readonly maxBytes?: number;
 }
 
 const INTEGER_BITS: Record<string, number> = { tinyint: 8, smallint: 16, mediumint: 24, int: 32, bigint: 64 };
 const TEXT_TYPES = new Set(['char', 'varchar', 'text', 'tinytext', 'mediumtext', 'longtext']);
+const BYTE_LIMITED = new Set(['tinytext', 'text', 'mediumtext', 'longtext']);
+
+/** Whether a text column's limit is in bytes (the TEXT types), not in characters (CHAR, VARCHAR). */
+export function isByteLimited(dataType: string): boolean {
+  return BYTE_LIMITED.has(dataType);
+}
 
 /**
  * Whether a metric may be kept in a column of this type (information_schema's DATA_TYPE, lower
@@ -64,13 +76,7 @@ export function checkValue(
   const bits = INTEGER_BITS[column.dataType];
   if (bits !== undefined) return checkInteger(column, value, bits);
   if (column.dataType === 'decimal') return checkDecimal(column, value);
-  if (column.dataType === 'float' || column.dataType === 'double') {
-    const number = typeof value === 'number' ? value : DECIMAL_TEXT.test(value) ? Number(value) : Number.NaN;
-    if (!Number.isFinite(number)) return { ok: false, problem: 'is not a number' };
-    return column.unsigned && number < 0
-      ? { ok: false, problem: `is negative, and the column is ${column.dataType} unsigned` }
-      : { ok: true, value: number };
-  }
+  if (column.dataType === 'float' || column.dataType === 'double') return checkFloat(column, value);
   if (TEXT_TYPES.has(column.dataType)) {
     // A number for a text metric is kept as its text: a `value` default of 1 in a text column is
     // handed out as the number 1, and a client saving what it loaded must not be refused for it.
@@ -80,12 +86,21 @@ export function checkValue(
       return { ok: false, problem: `is longer than the column's ${column.maxLength} characters` };
     }
     const foreign = column.charset === undefined ? undefined : foreignCharacter(text, column.charset);
-    return foreign === undefined
-      ? { ok: true, value: text }
-      : {
+    if (foreign !== undefined) {
+      return {
+        ok: false,
+        problem: `has ${JSON.stringify(foreign)} (U+${foreign.codePointAt(0)?.toString(16).toUpperCase().padStart(4, '0')}), which the column's character set ${column.charset} cannot hold`,
+      };
+    }
+    // Past its bytes a TEXT is not refused but cut (MariaDB wraps a longer value from the save's JSON
+    // table: 400 bytes in a TINYTEXT kept 144), so the answer would say what the row does not hold.
+    const bytes = column.maxBytes === undefined ? 0 : encodedLength(text, column.charset);
+    return column.maxBytes !== undefined && bytes > column.maxBytes
+      ? {
           ok: false,
-          problem: `has ${JSON.stringify(foreign)} (U+${foreign.codePointAt(0)?.toString(16).toUpperCase().padStart(4, '0')}), which the column's character set ${column.charset} cannot hold`,
-        };
+          problem: `is ${bytes} bytes in ${column.charset ?? 'utf8mb4'}, longer than the column's ${column.maxBytes} (${column.dataType})`,
+        }
+      : { ok: true, value: text };
   }
   return {
     ok: false,
@@ -124,6 +139,55 @@ const CHARSETS: Record<string, (character: string) => boolean> = {
   ucs2: (character) => (character.codePointAt(0) ?? 0) <= 0xffff,
 };
 
+/** Character sets of one byte a character, the common ones of MySQL and MariaDB. */
+const SINGLE_BYTE = new Set([
+  'ascii',
+  'latin1',
+  'latin2',
+  'latin5',
+  'latin7',
+  'cp1250',
+  'cp1251',
+  'cp1256',
+  'cp1257',
+  'cp850',
+  'cp852',
+  'cp866',
+  'dec8',
+  'hp8',
+  'koi8r',
+  'koi8u',
+  'swe7',
+  'hebrew',
+  'greek',
+  'tis620',
+  'armscii8',
+  'keybcs2',
+  'macce',
+  'macroman',
+  'geostd8',
+  'binary',
+]);
+
+/**
+ * How many bytes `text` takes in `charset`. A set neither of one byte nor of the UTF family is
+ * counted as UTF-8, at least its length for the East Asian sets (2 bytes where UTF-8 takes 3): such a
+ * value may be refused a little early, never cut.
+ */
+function encodedLength(text: string, charset: string | undefined): number {
+  if (charset !== undefined && SINGLE_BYTE.has(charset)) return [...text].length;
+  if (charset === 'ucs2') return text.length * 2;
+  // UTF-16 as JavaScript holds it: 2 bytes a code unit, 4 a pair.
+  if (charset === 'utf16' || charset === 'utf16le') return text.length * 2;
+  if (charset === 'utf32') return [...text].length * 4;
+  let bytes = 0;
+  for (const character of text) {
+    const code = character.codePointAt(0) ?? 0;
+    bytes += code < 0x80 ? 1 : code < 0x800 ? 2 : code < 0x10000 ? 3 : 4;
+  }
+  return bytes;
+}
+
 /**
  * The first character of `text` that `charset` cannot hold, if any. Without this check the server
  * refuses the write (ER_TRUNCATED_WRONG_VALUE_FOR_FIELD) after the batch's checks, which was a 500.
@@ -145,6 +209,43 @@ function checkInteger(column: ColumnType, value: string | number, bits: number) 
     return { ok: false as const, problem: `is outside the column's range ${min}..${max}` };
   }
   return { ok: true as const, value: Number.isSafeInteger(Number(number)) ? Number(number) : text };
+}
+
+/** The largest FLOAT: a value above it is refused by the server (ER_WARN_DATA_OUT_OF_RANGE), not rounded to it. */
+const FLOAT_MAX = 3.4028234663852886e38;
+
+/**
+ * A FLOAT or DOUBLE: a finite number, within FLOAT's range for a FLOAT, and for a column with M,D
+ * (`float(7,2)`: information_schema's NUMERIC_SCALE is not null) no more digits than it keeps, as a
+ * DECIMAL's are checked: more decimal places would be rounded by the server (the answer would not be
+ * what is stored), more digits before the point are refused by it, which was a 500.
+ */
+function checkFloat(column: ColumnType, value: string | number) {
+  const number = typeof value === 'number' ? value : DECIMAL_TEXT.test(value) ? Number(value) : Number.NaN;
+  if (!Number.isFinite(number)) return { ok: false as const, problem: 'is not a number' };
+  if (column.unsigned && number < 0) {
+    return { ok: false as const, problem: `is negative, and the column is ${column.dataType} unsigned` };
+  }
+  if (column.dataType === 'float' && Math.abs(number) > FLOAT_MAX) {
+    return { ok: false as const, problem: `is outside the range of a float (±${FLOAT_MAX})` };
+  }
+  if (column.scale !== null && column.precision !== null) {
+    const type = `${column.dataType}(${column.precision},${column.scale})`;
+    const [whole = '', fraction = ''] = plainDecimal(number).replace(/^-/, '').split('.');
+    if (fraction.length > column.scale) {
+      return {
+        ok: false as const,
+        problem: `has more than ${column.scale} decimal places (column is ${type})`,
+      };
+    }
+    if (whole.replace(/^0+/, '').length > column.precision - column.scale) {
+      return {
+        ok: false as const,
+        problem: `has more than ${column.precision - column.scale} digits before the point (column is ${type})`,
+      };
+    }
+  }
+  return { ok: true as const, value: number };
 }
 
 function checkDecimal(column: ColumnType, value: string | number) {
@@ -205,13 +306,15 @@ export function columnTypeOf(name: string, typeText: string, nullable: boolean):
   const first = match?.[2] === undefined ? null : Number(match[2]);
   const second = match?.[3] === undefined ? null : Number(match[3]);
   const text = TEXT_TYPES.has(dataType);
+  // `float(7,2)` keeps 7 digits, 2 after the point; `float(24)` only picks FLOAT or DOUBLE.
+  const floating = dataType === 'float' || dataType === 'double';
   return {
     name,
     dataType,
     unsigned: match?.[4] !== undefined,
     nullable,
-    precision: dataType === 'decimal' ? (first ?? 10) : null,
-    scale: dataType === 'decimal' ? (second ?? 0) : null,
+    precision: dataType === 'decimal' ? (first ?? 10) : floating && second !== null ? first : null,
+    scale: dataType === 'decimal' ? (second ?? 0) : floating ? second : null,
     maxLength: text ? first : null,
   };
 }
@@ -242,6 +345,11 @@ export function storedText(column: ColumnType, value: unknown): string | null {
     return INTEGER_TEXT.test(text) ? BigInt(text).toString() : text;
   }
   if (column.dataType === 'decimal') return decimalText(text, column.scale ?? 0);
+  if ((column.dataType === 'float' || column.dataType === 'double') && column.scale !== null) {
+    // `float(7,2)`: every reader gives its D places (12345.67, where 6 digits would be 12345.7).
+    const number = column.dataType === 'float' ? Math.fround(Number(text)) : Number(text);
+    return String(Number(number.toFixed(column.scale)));
+  }
   if (column.dataType === 'float') return floatText(Number(text));
   if (column.dataType === 'double') return String(Number(text));
   // A CHAR is read back without its trailing spaces (padded to its length, then stripped, unless the

@@ -1,4 +1,4 @@
-import type { ColumnType } from '../model/column-values.js';
+import { type ColumnType, isByteLimited } from '../model/column-values.js';
 import type { Identifier } from '../model/identifier.js';
 import type { SqlExecutor } from './driver.js';
 import { type FoundColumn, type FoundTable, readTable } from './information-schema.js';
@@ -22,6 +22,10 @@ export function columnTypesOf(found: FoundTable | undefined): Map<string, Column
         scale: column.scale,
         maxLength: column.maxLength,
         leftOut: leftOutOf(column),
+        // A TEXT's limit is in bytes (MariaDB says 255 characters of a utf8mb4 TINYTEXT: its bytes).
+        ...(isByteLimited(column.dataType) && column.octetLength !== null
+          ? { maxBytes: column.octetLength }
+          : {}),
         // A collation's name starts with its character set's: `utf8mb4_general_ci`, `latin1_swedish_ci`.
         ...(column.collation === null ? {} : { charset: column.collation.split('_')[0] ?? column.collation }),
       },

@@ -34,6 +34,8 @@ export interface FoundColumn {
   readonly precision: number | null;
   readonly scale: number | null;
   readonly maxLength: number | null;
+  /** CHARACTER_OCTET_LENGTH: the most bytes a text column holds (a TEXT's limit, which is in bytes). */
+  readonly octetLength: number | null;
   /** The column's own collation (text columns; null for others). A MODIFY restates it. */
   readonly collation: string | null;
   /** The column's comment ('' for none). A MODIFY restates it. */
@@ -86,7 +88,7 @@ export interface TableParts {
 
 /** The statement that reads the columns of `tables`, in order. */
 export function columnsStatement(tables: readonly string[]) {
-  return sql`SELECT TABLE_NAME AS tableName, COLUMN_NAME AS name, COLUMN_TYPE AS columnType, DATA_TYPE AS dataType, IS_NULLABLE AS nullable, COLUMN_DEFAULT AS columnDefault, EXTRA AS extra, NUMERIC_PRECISION AS numericPrecision, NUMERIC_SCALE AS numericScale, CHARACTER_MAXIMUM_LENGTH AS maxLength, COLLATION_NAME AS collation, COLUMN_COMMENT AS comment, @@lower_case_table_names AS foldsNames FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME IN (${sql.list(tables)}) ORDER BY TABLE_NAME, ORDINAL_POSITION`;
+  return sql`SELECT TABLE_NAME AS tableName, COLUMN_NAME AS name, COLUMN_TYPE AS columnType, DATA_TYPE AS dataType, IS_NULLABLE AS nullable, COLUMN_DEFAULT AS columnDefault, EXTRA AS extra, NUMERIC_PRECISION AS numericPrecision, NUMERIC_SCALE AS numericScale, CHARACTER_MAXIMUM_LENGTH AS maxLength, CHARACTER_OCTET_LENGTH AS octetLength, COLLATION_NAME AS collation, COLUMN_COMMENT AS comment, @@lower_case_table_names AS foldsNames FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME IN (${sql.list(tables)}) ORDER BY TABLE_NAME, ORDINAL_POSITION`;
 }
 
 /** The statement that reads the indexes of `tables`, one row per key part, in order. */
@@ -124,6 +126,7 @@ interface ColumnRow {
   numericPrecision: number | string | null;
   numericScale: number | string | null;
   maxLength: number | string | null;
+  octetLength: number | string | null;
   collation: string | null;
   comment: string | null;
   foldsNames: number | string;
@@ -204,6 +207,7 @@ export async function readTables(
       precision: nullableNumber(row.numericPrecision),
       scale: nullableNumber(row.numericScale),
       maxLength: nullableNumber(row.maxLength),
+      octetLength: nullableNumber(row.octetLength),
       collation: row.collation,
       comment: row.comment ?? '',
     });

@@ -131,7 +131,8 @@ export interface RowUpdate {
  * Rows of values as a table `v`: one JSON parameter, whatever the batch's size, so the statement's
  * text depends only on the columns written (and is prepared once per connection). Values travel as
  * text, converted by the column they are written to, as a bound string parameter is; JSON null is
- * NULL.
+ * NULL. LONGTEXT whatever the column: declared as the column's type (TINYTEXT), MariaDB cuts a longer
+ * value silently instead of refusing it, so lengths are checked before (`checkValue`), not here.
  */
 function valueTable(
   keys: readonly ('id' | 'o' | 'g')[],

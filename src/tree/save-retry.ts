@@ -30,11 +30,13 @@ export async function writeRetrying(db: Database, batch: CheckedBatch): Promise<
     } catch (error) {
       // The server went away under the save (a cluster node killed, a network cut): whether its
       // COMMIT was applied is not known. The same save sent again with its request id is answered
-      // if it was, applied if it was not.
+      // if it was, applied if it was not. The driver's words (`connect ECONNREFUSED 10.0.0.5:3306`)
+      // name the database's address: they stay in the cause, for the operators (`onError`), out of
+      // the answer, as a connection lost outside a save is answered.
       if (error instanceof Error && !(error instanceof TaskAssociationError) && isConnectionLoss(error)) {
         throw new DatabaseConnectionError(
           'DATABASE_CONNECTION_LOST',
-          `the connection to the database was lost while saving metrics of task sheet ${batch.taskSheet} (${error.message}): the save may or may not be stored; send it again with the same request id, which is then answered once, not applied twice`,
+          `the connection to the database was lost while saving metrics of task sheet ${batch.taskSheet}: the save may or may not be stored; send it again with the same request id, which is then answered once, not applied twice`,
           { cause: error },
         );
       }

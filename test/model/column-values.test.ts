@@ -66,6 +66,45 @@ describe('checkValue', () => {
     });
   });
 
+  it('refuses a FLOAT beyond the largest float, and a FLOAT(M,D) or DOUBLE(M,D) with more digits than it keeps', () => {
+    const float = column('float');
+    expect(checkValue(float, 3.4028234663852886e38)).toEqual({ ok: true, value: 3.4028234663852886e38 });
+    // Math.fround would round it down to the largest float; the server refuses it.
+    expect(checkValue(float, 3.40282347e38)).toMatchObject({ ok: false, problem: /outside the range/ });
+    expect(checkValue(float, -1e300)).toMatchObject({ ok: false, problem: /outside the range/ });
+    expect(checkValue(column('double'), 1e300)).toEqual({ ok: true, value: 1e300 });
+    const fixed = columnTypeOf('M', 'float(7,2)', true);
+    expect(fixed).toEqual(column('float', { precision: 7, scale: 2 }));
+    expect(checkValue(fixed, 99999.99)).toEqual({ ok: true, value: 99999.99 });
+    expect(checkValue(fixed, '-99999.99')).toEqual({ ok: true, value: -99999.99 });
+    expect(checkValue(fixed, 123456789)).toEqual({
+      ok: false,
+      problem: 'has more than 5 digits before the point (column is float(7,2))',
+    });
+    expect(checkValue(fixed, 1.234)).toEqual({
+      ok: false,
+      problem: 'has more than 2 decimal places (column is float(7,2))',
+    });
+    expect(checkValue(columnTypeOf('M', 'double(10,2)', true), 0.0000001)).toMatchObject({ ok: false });
+    // float(24) only chooses FLOAT: no M,D.
+    expect(columnTypeOf('M', 'float(24)', true)).toEqual(float);
+  });
+
+  it('refuses a TEXT value longer than the column’s bytes in its character set', () => {
+    const tiny = (charset: string) => column('tinytext', { maxLength: 255, maxBytes: 255, charset });
+    expect(checkValue(tiny('utf8mb4'), 'é'.repeat(128))).toEqual({
+      ok: false,
+      problem: "is 256 bytes in utf8mb4, longer than the column's 255 (tinytext)",
+    });
+    expect(checkValue(tiny('utf8mb4'), 'é'.repeat(127))).toMatchObject({ ok: true });
+    expect(checkValue(tiny('utf8mb4'), '😀'.repeat(64))).toMatchObject({ ok: false, problem: /256 bytes/ });
+    expect(checkValue(tiny('utf8mb3'), '€'.repeat(86))).toMatchObject({ ok: false, problem: /258 bytes/ });
+    expect(checkValue(tiny('latin1'), 'é'.repeat(255))).toMatchObject({ ok: true });
+    expect(checkValue(tiny('utf32'), 'a'.repeat(64))).toMatchObject({ ok: false, problem: /256 bytes/ });
+    // A set of its own (sjis) is counted as UTF-8: refused early rather than cut.
+    expect(checkValue(tiny('sjis'), '日'.repeat(86))).toMatchObject({ ok: false, problem: /258 bytes/ });
+  });
+
   it('refuses 2.5 and out-of-range values for int, accepts whole numbers', () => {
     const int = column('int');
     expect(checkValue(int, 2.5)).toMatchObject({ ok: false, problem: /whole number/ });
@@ -134,6 +173,14 @@ describe('storedValue of a FLOAT column', () => {
     expect(storedValue(float, '0.1')).toBe(0.1);
     // A DOUBLE is kept as its number.
     expect(storedValue(column('double'), 1234.567)).toBe(1234.567);
+  });
+
+  it('gives a FLOAT(M,D) or DOUBLE(M,D) at its D places, as reads show it', () => {
+    const fixed = column('float', { precision: 7, scale: 2 });
+    // Stored as 12345.669921875: 6 significant digits would say 12345.7, a read says 12345.67.
+    expect(storedValue(fixed, Math.fround(12345.67))).toBe(12345.67);
+    expect(sameStored(fixed, '12345.67', Math.fround(12345.67))).toBe(true);
+    expect(storedValue(column('double', { precision: 10, scale: 2 }), '-0.00')).toBe(0);
   });
 });
 

@@ -29,9 +29,9 @@ const LAYERS = {
 const WITH_DEFAULTS = 'app_metrica_padrao';
 /** METRICA3 NOT NULL without a default. */
 const REQUIRED = 'app_metrica_exigida';
-/** METRICA3 utf8mb3 text, METRICA4 latin1 text, METRICA5 char(5). */
+/** METRICA3 utf8mb3 text, METRICA4 latin1 text, METRICA5 char(5), METRICA6 utf8mb4 TINYTEXT, METRICA7 latin1 TINYTEXT, METRICA8 MEDIUMTEXT. */
 const TEXTS = 'app_metrica_texto';
-/** METRICA3 FLOAT. */
+/** METRICA3 FLOAT, METRICA4 FLOAT(7,2), METRICA5 DOUBLE(10,2). */
 const FLOATS = 'app_metrica_float';
 const fixture = { sheet: 0, group: 0, opers: [] as number[] };
 
@@ -86,10 +86,12 @@ beforeAll(async () => {
   await db.execute(`CREATE TABLE ${REQUIRED} LIKE ${names.OPER_GRUPO_METRICA}`);
   await db.execute(`ALTER TABLE ${REQUIRED} ADD METRICA3 int NOT NULL`);
   await db.execute(`CREATE TABLE ${FLOATS} LIKE ${names.OPER_GRUPO_METRICA}`);
-  await db.execute(`ALTER TABLE ${FLOATS} ADD METRICA3 float NULL`);
+  await db.execute(
+    `ALTER TABLE ${FLOATS} ADD METRICA3 float NULL, ADD METRICA4 float(7,2) NULL, ADD METRICA5 double(10,2) NULL`,
+  );
   await db.execute(`CREATE TABLE ${TEXTS} LIKE ${names.OPER_GRUPO_METRICA}`);
   await db.execute(
-    `ALTER TABLE ${TEXTS} ADD METRICA3 varchar(20) CHARACTER SET utf8mb3 NULL, ADD METRICA4 varchar(20) CHARACTER SET latin1 NULL, ADD METRICA5 char(5) NULL`,
+    `ALTER TABLE ${TEXTS} ADD METRICA3 varchar(20) CHARACTER SET utf8mb3 NULL, ADD METRICA4 varchar(20) CHARACTER SET latin1 NULL, ADD METRICA5 char(5) NULL, ADD METRICA6 tinytext CHARACTER SET utf8mb4 NULL, ADD METRICA7 tinytext CHARACTER SET latin1 NULL, ADD METRICA8 mediumtext NULL`,
   );
 });
 
@@ -235,6 +237,69 @@ describe('text metrics', () => {
   });
 });
 
+describe('TEXT metrics', () => {
+  const fields = ['METRICA6', 'METRICA7'];
+  const lengths = () =>
+    scratch().db.query(
+      `SELECT OPER_SEQ_DB, CHAR_LENGTH(METRICA6) AS m6, CHAR_LENGTH(METRICA7) AS m7 FROM ${TEXTS} ORDER BY ID`,
+    );
+
+  it('refuse a value longer than the column’s bytes in its character set, where it was cut behind a 200', async () => {
+    const [, activity = 0, other = 0] = fixture.opers;
+    const before = await lengths();
+    // 200 characters, 400 bytes: MariaDB says a TINYTEXT holds 255 "characters", which are bytes.
+    const refused = save(TEXTS, fields, [
+      { activity: other, group: fixture.group, values: { METRICA6: 'fine' } },
+      { activity, group: fixture.group, values: { METRICA6: 'é'.repeat(200) } },
+    ]);
+    await expect(refused).rejects.toBeInstanceOf(InvalidRequestError);
+    await expect(refused).rejects.toMatchObject({
+      code: 'INVALID_METRIC_VALUE',
+      path: 'entries.1.values.METRICA6',
+      status: 400,
+      message: expect.stringContaining("400 bytes in utf8mb4, longer than the column's 255 (tinytext)"),
+    });
+    expect(await lengths()).toEqual(before);
+  });
+
+  it('keep a value that fits its bytes whole, as answered: 127 é in utf8mb4, 255 in latin1', async () => {
+    const [, , , activity = 0] = fixture.opers;
+    const values = { METRICA6: 'é'.repeat(127), METRICA7: 'é'.repeat(255) };
+    const result = await save(TEXTS, fields, [{ activity, group: fixture.group, values }]);
+    expect(result.entries[0]?.stored).toEqual(values);
+    const [row] = await scratch().db.query(`SELECT METRICA6, METRICA7 FROM ${TEXTS} WHERE OPER_SEQ_DB = ?`, [
+      activity,
+    ]);
+    expect(row).toEqual(values);
+  });
+});
+
+describe('a MEDIUMTEXT metric longer than a TEXT', () => {
+  it('is recorded whole in the history, as its new value and then as its old one', async () => {
+    const [, , , , , activity = 0] = fixture.opers;
+    const key = { activity, group: fixture.group };
+    const long = `${'x'.repeat(69_999)}é`;
+    const first = await save(TEXTS, ['METRICA8'], [{ ...key, values: { METRICA8: long } }]);
+    expect(first.entries[0]?.stored).toEqual({ METRICA8: long });
+    await save(TEXTS, ['METRICA8'], [{ ...key, values: { METRICA8: 'short' }, base: { METRICA8: long } }]);
+    const history = await readMetricHistory(scratch().db, {
+      scope: SCOPE,
+      taskSheet: fixture.sheet,
+      ...key,
+      plan: planOf(TEXTS, ['METRICA8']),
+    });
+    expect(
+      history
+        .filter((change) => change.field === 'METRICA8')
+        .map((change) => [change.action, change.oldValue?.length ?? null, change.newValue?.length ?? null]),
+    ).toEqual([
+      ['update', 70_000, 5],
+      ['insert', null, 70_000],
+    ]);
+    expect(history.find((change) => change.action === 'update')?.oldValue).toBe(long);
+  });
+});
+
 describe('FLOAT metrics', () => {
   it('are answered as the tree reads them, so editing the shown value is no conflict, and a changed one still is', async () => {
     const [activity = 0] = fixture.opers;
@@ -261,5 +326,60 @@ describe('FLOAT metrics', () => {
     await expect(
       save(FLOATS, ['METRICA3'], [{ ...key, values: { METRICA3: 1 }, base: { METRICA3: value ?? null } }]),
     ).rejects.toMatchObject({ code: 'METRIC_CONFLICT' });
+  });
+
+  const fields = ['METRICA3', 'METRICA4', 'METRICA5'];
+  const floatRows = () =>
+    scratch().db.query(`SELECT OPER_SEQ_DB, METRICA3, METRICA4, METRICA5 FROM ${FLOATS} ORDER BY ID`);
+
+  it.each([
+    ['1e300 for a FLOAT', { METRICA3: 1e300 }, 'METRICA3', /outside the range of a float/],
+    ['-3.5e38 for a FLOAT', { METRICA3: '-350000000000000000000000000000000000000' }, 'METRICA3', /range/],
+    [
+      '123456789 for a FLOAT(7,2)',
+      { METRICA4: 123456789 },
+      'METRICA4',
+      /more than 5 digits before the point/,
+    ],
+    ['1.234 for a FLOAT(7,2)', { METRICA4: 1.234 }, 'METRICA4', /more than 2 decimal places/],
+    ['123456789.5 for a DOUBLE(10,2)', { METRICA5: '123456789.5' }, 'METRICA5', /8 digits before the point/],
+  ])('refuse %s with 400 at its path, writing nothing', async (_, values, field, problem) => {
+    const [, , activity = 0, other = 0] = fixture.opers;
+    const before = await floatRows();
+    const refused = save(FLOATS, fields, [
+      { activity: other, group: fixture.group, values: { METRICA3: 1 } },
+      { activity, group: fixture.group, values },
+    ]);
+    await expect(refused).rejects.toBeInstanceOf(InvalidRequestError);
+    await expect(refused).rejects.toMatchObject({
+      code: 'INVALID_METRIC_VALUE',
+      path: `entries.1.values.${field}`,
+      status: 400,
+      message: expect.stringMatching(problem),
+    });
+    expect(await floatRows()).toEqual(before);
+  });
+
+  it('keep values at the edges of their ranges, answered as the tree reads them', async () => {
+    const [, , , , , activity = 0] = fixture.opers;
+    const key = { activity, group: fixture.group };
+    const values = { METRICA3: -3.4028234663852886e38, METRICA4: 12345.67, METRICA5: '-99999999.99' };
+    const first = await save(FLOATS, fields, [{ ...key, values }]);
+    const tree = await loadTaskTree(scratch().db, {
+      scope: SCOPE,
+      taskSheet: fixture.sheet,
+      plan: planOf(FLOATS, fields),
+    });
+    const shown = tree.roots
+      .flatMap((root) => (root.kind === 'branch' ? root.children : []))
+      .find((node) => node.kind === 'task' && node.seqDb === activity);
+    const metrics = shown?.kind === 'task' ? shown.metrics : {};
+    const read = Object.fromEntries(fields.map((field) => [field, metrics[field]?.value ?? null]));
+    // 12345.67 as a FLOAT(7,2) is 12345.669921875, read at its 2 places: 6 digits would say 12345.7.
+    expect(read).toEqual({ METRICA3: -3.40282e38, METRICA4: 12345.67, METRICA5: -99999999.99 });
+    expect(first.entries[0]?.stored).toEqual(read);
+    await expect(
+      save(FLOATS, fields, [{ ...key, values: { ...read, METRICA4: 99999.99 }, base: read }]),
+    ).resolves.toMatchObject({ updated: 1, entries: [{ stored: { ...read, METRICA4: 99999.99 } }] });
   });
 });
