@@ -20,6 +20,11 @@ import { alone, CHANNEL, RetryLater, replayOutbox, SYNC_TAG } from './associatio
 const sw = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (globalThis));
 /** The page and the screen's files. */
 const FILES_CACHE = 'task-association-files-v1';
+/**
+ * How long opening the page waits for the network before it opens the kept copy: on a weak signal
+ * the phone counts as online while the server's answer never comes.
+ */
+const NAVIGATION_WAIT_MS = 5000;
 
 /** Whether `url` is the handler's own URL (the worker's scope exactly): the page or its files. @param {URL} url */
 function isHandler(url) {
@@ -41,7 +46,7 @@ sw.addEventListener('fetch', (event) => {
   const url = new URL(request.url);
   if (!isHandler(url)) return;
   if (url.searchParams.has('asset')) event.respondWith(cacheFirst(request, event));
-  else if (request.mode === 'navigate') event.respondWith(networkFirst(request));
+  else if (request.mode === 'navigate') event.respondWith(networkFirst(request, event));
 });
 
 /** @param {Request} request @param {FetchEvent} event */
@@ -60,17 +65,28 @@ async function cacheFirst(request, event) {
   return fresh;
 }
 
-/** @param {Request} request */
-async function networkFirst(request) {
+/** @param {Request} request @param {FetchEvent} event */
+async function networkFirst(request, event) {
   const cache = await caches.open(FILES_CACHE);
-  try {
-    const response = await fetch(request);
+  const fresh = fetch(request).then(async (response) => {
     if (response.ok) await cache.put(request.url, response.clone());
     return response;
-  } catch (error) {
+  });
+  /** @type {ReturnType<typeof setTimeout> | undefined} */
+  let timer;
+  const late = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error('the network did not answer in time')), NAVIGATION_WAIT_MS);
+  });
+  try {
+    return await Promise.race([fresh, late]);
+  } catch {
     const kept = await cache.match(request.url, { ignoreVary: true });
-    if (kept) return kept;
-    throw error;
+    if (!kept) return fresh;
+    // A late answer still refreshes the kept copy for the next opening.
+    event.waitUntil(fresh.catch(() => undefined));
+    return kept;
+  } finally {
+    clearTimeout(timer);
   }
 }
 

@@ -32,6 +32,9 @@ const PADDING = 'x'.repeat(1_200_000);
 
 let demo: Demo;
 let server: Awaited<ReturnType<typeof listen>> | undefined;
+/** Whether the server leaves page requests unanswered, and how to end those it holds. */
+let hangPages = false;
+const hung: (() => void)[] = [];
 let origin: string;
 
 beforeAll(async () => {
@@ -49,6 +52,11 @@ beforeAll(async () => {
   const big = toNodeListener(padded);
   server = await listen((req, res) => {
     const path = (req.url ?? '').split('?')[0];
+    // A weak signal: the page's request is taken and never answered (until the test ends).
+    if (hangPages && path === '/associationtask' && (req.headers.accept ?? '').includes('text/html')) {
+      hung.push(() => res.destroy());
+      return;
+    }
     if (path === '/associationtask' || path === '/nested/associationtask/') return plain(req, res);
     if (path === '/big/associationtask') return big(req, res);
     res.writeHead(404, { 'content-type': 'text/html' }).end('<!doctype html><title>elsewhere</title>');
@@ -77,6 +85,8 @@ beforeEach(async () => {
 });
 
 afterEach(async () => {
+  hangPages = false;
+  for (const end of hung.splice(0)) end();
   for (const context of contexts.splice(0)) await context.close().catch(() => undefined);
   for (const dir of profiles.splice(0)) await rm(dir, { recursive: true, force: true });
   const problems = pageProblems;
@@ -186,6 +196,18 @@ async function outboxCookie(context: BrowserContext) {
   // Every path's: at the origin's `/` alone, the handler's cookie is not sent.
   return (await context.cookies()).find((cookie) => cookie.name === 'ta-outbox');
 }
+
+describe('a weak signal', () => {
+  it('opens the kept page when the server takes the request and never answers', async () => {
+    const { page } = await browser();
+    await firstVisit(page);
+    hangPages = true;
+    // Online as far as the phone knows; the worker waits a bounded time, then opens the kept copy.
+    await page.reload();
+    await page.getByRole('tree').waitFor({ timeout: 20_000 });
+    expect(hung.length).toBeGreaterThan(0);
+  });
+});
 
 describe('an activity saved twice while offline', () => {
   it('sends both saves in turn, the second from the first, and stores the later value', async () => {
