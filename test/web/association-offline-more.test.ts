@@ -209,6 +209,28 @@ describe('a weak signal', () => {
   });
 });
 
+describe('a device whose clock is off', () => {
+  it('sends an entry the server refuses the time of, without it, instead of stopping it for good', async () => {
+    const { context, page } = await browser();
+    await firstVisit(page);
+    for (const branch of SOIL) await expand(page, branch);
+    // Ten minutes ahead of the server's clock: past the five the server takes.
+    await page.clock.setSystemTime(new Date(Date.now() + 10 * 60_000));
+    await context.setOffline(true);
+    await enterOffline(page, { Quantidade: '8' });
+    await later(() => region(page).getByText(L.pendingCountOne).count()).toBe(1);
+    await context.setOffline(false);
+    await later(async () => (await liveRows('A-SUBSOIL')).map((row) => row.METRICA1)).toEqual(['8.00']);
+    const times = await demo.scratch.db.query<{ DEVICE_DH: unknown }>(
+      `SELECT h.DEVICE_DH FROM ${HISTORY_TABLE_NAME} h JOIN ${demo.names.OPER} o ON o.SEQ_DB = h.OPER_SEQ_DB
+        WHERE o.CODIGO = 'A-SUBSOIL'`,
+    );
+    expect(times.length).toBeGreaterThan(0);
+    for (const time of times) expect(time.DEVICE_DH).toBeNull();
+    await later(() => region(page).getByRole('listitem').count()).toBe(0);
+  });
+});
+
 describe('an activity saved twice while offline', () => {
   it('sends both saves in turn, the second from the first, and stores the later value', async () => {
     const { context, page } = await browser();

@@ -41,6 +41,8 @@
  *   same owner is signed in
  * @property {string} [page] the page that kept an unconfirmed entry
  * @property {string} enteredAt
+ * @property {boolean} [withoutDeviceTime] the server refused `enteredAt` (the device's clock is off):
+ *   sent without it, the history then holds the server's time only
  * @property {MetricEntry} entry
  * @property {string} label the activity's label, to list it
  * @property {readonly { level: number, id: number }[]} path

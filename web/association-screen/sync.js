@@ -120,9 +120,14 @@ function batchSource(records) {
   return records.some((record) => record.source === 'copy') ? 'copy' : 'offline';
 }
 
-/** What a record sends: its entry with the device's time, or as first tried. @param {OutboxRecord} record */
+/**
+ * What a record sends: its entry with the device's time, or as first tried (or without the time, when
+ * the server refused the device's clock). @param {OutboxRecord} record
+ */
 function sentEntry(record) {
-  return record.tried ? record.entry : { ...record.entry, enteredAt: record.enteredAt };
+  return record.tried || record.withoutDeviceTime
+    ? record.entry
+    : { ...record.entry, enteredAt: record.enteredAt };
 }
 
 /**
@@ -192,6 +197,8 @@ async function settleRefusal(outbox, records, answer) {
   for (const record of records) delete record.batch;
   /** @type {Set<OutboxRecord>} */
   const stop = new Set();
+  /** Whether a record was changed so that the batch's next sending differs. */
+  let changed = false;
   if (error.code === 'REQUEST_ID_REUSED') {
     for (const record of records) {
       record.tried = false;
@@ -206,12 +213,19 @@ async function settleRefusal(outbox, records, answer) {
       stop.add(record);
     }
   } else {
-    const at = typeof error.path === 'string' ? /^entries\.(\d+)/.exec(error.path) : null;
+    const at = typeof error.path === 'string' ? /^entries\.(\d+)(\.enteredAt)?/.exec(error.path) : null;
     const record = at ? records[Number(at[1])] : undefined;
-    for (const refused of record ? [record] : records) {
-      refused.state = 'refused';
-      refused.problem = message;
-      stop.add(refused);
+    if (record && at?.[2] && !record.withoutDeviceTime) {
+      // The device's clock is off (ahead of the server's, or set back to an old date): the entry
+      // goes again without its time of entry rather than stopping for good over it.
+      record.withoutDeviceTime = true;
+      changed = true;
+    } else {
+      for (const refused of record ? [record] : records) {
+        refused.state = 'refused';
+        refused.problem = message;
+        stop.add(refused);
+      }
     }
   }
   // Refused whole, the batch wrote nothing: a tried entry that goes on goes as a new save, not as
@@ -224,7 +238,7 @@ async function settleRefusal(outbox, records, answer) {
     }
   }
   // Nothing stopped and nothing to change: the same batch would be refused again.
-  if (stop.size === 0 && error.code !== 'REQUEST_ID_REUSED') {
+  if (stop.size === 0 && !changed && error.code !== 'REQUEST_ID_REUSED') {
     for (const record of records) {
       record.state = 'refused';
       record.problem = message;
