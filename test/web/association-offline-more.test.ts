@@ -286,6 +286,22 @@ describe('keep this sheet for offline use', () => {
     expect(await page.getByText(L.networkError).count()).toBe(0);
   });
 
+  it('says the sheet is not kept when the browser refuses the space for it', async () => {
+    // The browser's Cache Storage refuses every write, as it does past its quota.
+    const { page } = await browser(() => {
+      Cache.prototype.put = () =>
+        Promise.reject(new DOMException('the quota is used up', 'QuotaExceededError'));
+    });
+    await firstVisit(page);
+    await region(page).getByRole('button', { name: L.keepSheet }).click();
+    await later(() => region(page).getByRole('status').filter({ hasText: L.keepNoSpace }).count()).toBe(1);
+    expect(
+      await region(page)
+        .getByText(/kept for offline use/)
+        .count(),
+    ).toBe(0);
+  });
+
   it(`says so when the sheet's data is over the bound (${MAX_KEEP_BYTES / 1024 / 1024} MB), and keeps the branches opened`, async () => {
     const { context, page } = await browser();
     await firstVisit(page, '/big/associationtask');

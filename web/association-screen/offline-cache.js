@@ -36,9 +36,15 @@ export function rememberData(url, answer) {
   return write;
 }
 
+/** Data writes that failed (quota, no Cache Storage), counted: "Keep this sheet" says so. */
+let failedWrites = 0;
+
 /** @param {URL} url @param {unknown} answer */
 async function writeData(url, answer) {
-  if (!hasCaches()) return;
+  if (!hasCaches()) {
+    failedWrites++;
+    return;
+  }
   try {
     const cache = await caches.open(DATA_CACHE);
     await cache.put(
@@ -49,6 +55,7 @@ async function writeData(url, answer) {
     );
   } catch {
     // Quota, or the cache was cleared meanwhile: the network answer stands.
+    failedWrites++;
   }
 }
 
@@ -107,10 +114,13 @@ export async function registerServiceWorker(win, scriptUrl) {
  * @param {{ children: (parent: { level: number, id: number }) => Promise<{ nodes: ScreenNode[] }> }} api
  * @param {readonly ScreenNode[]} roots
  * @param {{ maxBytes?: number, signal?: AbortSignal, progress?: (branches: number) => void }} [how]
- * @returns {Promise<{ branches: number, bytes: number, complete: boolean }>}
+ * `stored` is false when a branch's answer could not be written (the browser refused the space, or
+ * keeps no data for this page): then the sheet is not kept, whatever was read.
+ * @returns {Promise<{ branches: number, bytes: number, complete: boolean, stored: boolean }>}
  */
 export async function keepSheet(api, roots, how = {}) {
   const maxBytes = how.maxBytes ?? MAX_KEEP_BYTES;
+  const failedBefore = failedWrites;
   const queue = roots.filter((node) => node.kind === 'branch' && node.hasChildren);
   let bytes = 0;
   let branches = 0;
@@ -133,10 +143,10 @@ export async function keepSheet(api, roots, how = {}) {
     if (bytes > maxBytes) {
       await Promise.allSettled(running);
       await Promise.all(writing);
-      return { branches, bytes, complete: false };
+      return { branches, bytes, complete: false, stored: failedWrites === failedBefore };
     }
   }
   // Kept means in the cache: the reads' writes are not awaited by the reads themselves.
   await Promise.all(writing);
-  return { branches, bytes, complete: true };
+  return { branches, bytes, complete: true, stored: failedWrites === failedBefore };
 }

@@ -54,6 +54,7 @@
  * @property {string} kept the whole sheet is kept, `{count}` branches
  * @property {string} keepTooLarge the sheet is over the bound, `{max}` megabytes
  * @property {string} keepFailed the sheet could not be fetched whole, `{message}`
+ * @property {string} keepNoSpace the sheet was read but the browser did not keep it (space refused)
  */
 
 /** @type {OfflineLabels} */
@@ -109,6 +110,8 @@ export const OFFLINE_LABELS_EN = {
   keepTooLarge:
     'This sheet is too large to keep whole (over {max} MB): the branches you open stay available offline.',
   keepFailed: 'The sheet could not be kept whole: {message}',
+  keepNoSpace:
+    'The sheet could not be kept: the browser refused the space (or keeps no data for this page). Branches not opened will not open offline.',
 };
 
 /** @type {OfflineLabels} */
@@ -167,4 +170,6 @@ export const OFFLINE_LABELS_PT_BR = {
   keepTooLarge:
     'Esta folha é grande demais para guardar inteira (mais de {max} MB): os ramos que você abrir ficam disponíveis sem conexão.',
   keepFailed: 'Não foi possível guardar a folha inteira: {message}',
+  keepNoSpace:
+    'Não foi possível guardar a folha: o navegador recusou o espaço (ou não guarda dados desta página). Ramos não abertos não abrirão sem conexão.',
 };

@@ -330,9 +330,11 @@ export function createOffline(ctx, parts) {
       });
       view.keeping(
         false,
-        result.complete
-          ? fill(labels.kept, { count: result.branches })
-          : fill(labels.keepTooLarge, { max: MAX_KEEP_BYTES / 1024 / 1024 }),
+        !result.stored
+          ? labels.keepNoSpace
+          : result.complete
+            ? fill(labels.kept, { count: result.branches })
+            : fill(labels.keepTooLarge, { max: MAX_KEEP_BYTES / 1024 / 1024 }),
       );
     } catch (error) {
       view.keeping(
