@@ -837,6 +837,49 @@ describe('what a person types, and what they do while a save is on its way', () 
     expect(await rowText(page.getByRole('treeitem', { name: 'A-WEED — Weeding' }))).toContain('7.5');
   });
 
+  it('"Save and next" closes nothing opened after its save, while it reads the next branch', async () => {
+    const page = await newPage();
+    await openScreen(page);
+    await expand(page, 'S-NORTH — North field');
+    await expand(page, 'G-SOIL — Soil preparation');
+    let holding = false;
+    let held: () => void = () => {};
+    const reading = new Promise<void>((resolve) => {
+      held = resolve;
+    });
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.context().route(
+      (url) => url.pathname === '/associationtask' && url.searchParams.get('part') === 'children',
+      async (route) => {
+        if (holding) {
+          held();
+          await released;
+        }
+        await route.continue();
+      },
+    );
+    const subsoil = await openActivity(page, 'A-SUBSOIL — Subsoiling');
+    await subsoil.getByRole('textbox', { name: 'Quantidade' }).fill('3');
+    holding = true;
+    await subsoil.getByRole('button', { name: 'Save and next' }).click();
+    // Saved; the next activity is in a closed branch, whose read is held. The person moves on.
+    await reading;
+    await subsoil.getByRole('button', { name: 'Save and next' }).waitFor();
+    await page.keyboard.press('Escape');
+    await subsoil.waitFor({ state: 'hidden' });
+    const disc = await openActivity(page, 'A-DISC — Disc ploughing');
+    await disc.getByRole('textbox', { name: 'Pessoas' }).fill('7');
+    holding = false;
+    release();
+    // The save's end is said once its walk is over: by then it has closed what it was going to.
+    await page.getByText('Saved A-SUBSOIL — Subsoiling.').waitFor({ state: 'attached' });
+    expect(await disc.isVisible()).toBe(true);
+    expect(await disc.getByRole('textbox', { name: 'Pessoas' }).inputValue()).toBe('7');
+  });
+
   it('never sends nor checks a field the person left alone, whatever form it is stored in', async () => {
     const page = await newPage();
     // Two more metrics, as a host's table may hold them: a text saved as '' (legacy NOT NULL DEFAULT
