@@ -7,7 +7,10 @@
  * of the host. Served by the handler at `?asset=association-screen-sw.js`, from within that scope.
  *
  * - The page (a navigation): network first, the last copy from the cache when there is no answer.
- * - The screen's files (`?asset=`): cache first, refreshed in the background for the next visit.
+ * - The screen's files (`?asset=`): from this worker's release, kept whole when it installs. The
+ *   handler writes the release (a hash over the files) and their names into the MANIFEST line below,
+ *   so a new release of any file is a new worker: it installs only once every file of its release is
+ *   kept, and removes the older releases' files, so a page never runs files of two releases.
  * - Data (`part=`) and saves are left to the page: it keeps its data answers itself
  *   (offline-cache.js), so a host's page without this worker has them too.
  * - Background Sync (`task-association-outbox`): sends the outbox of every sheet in its scope,
@@ -18,8 +21,13 @@ import { OutboxError, openOutbox } from './association-screen/outbox.js';
 import { alone, CHANNEL, RetryLater, replayOutbox, SYNC_TAG } from './association-screen/sync.js';
 
 const sw = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (globalThis));
-/** The page and the screen's files. */
+// Written by the handler as it serves this file (src/http/screen-assets.ts); as here, unserved.
+const MANIFEST = { release: 'unreleased', assets: [] };
+/** The pages kept (one per task sheet opened), whatever release: network first. */
 const FILES_CACHE = 'task-association-files-v1';
+/** The screen's files of this worker's release. */
+const ASSETS_PREFIX = 'task-association-assets-';
+const ASSETS_CACHE = `${ASSETS_PREFIX}${MANIFEST.release}`;
 /**
  * How long opening the page waits for the network before it opens the kept copy: on a weak signal
  * the phone counts as online while the server's answer never comes.
@@ -32,12 +40,35 @@ function isHandler(url) {
   return url.origin === scope.origin && url.pathname === scope.pathname;
 }
 
-sw.addEventListener('install', () => {
-  void sw.skipWaiting();
+/** Where the page asks for one of the screen's files: the handler's URL, `?asset=<name>`. @param {string} name */
+const assetUrl = (name) => `${sw.registration.scope}?asset=${name}`;
+
+sw.addEventListener('install', (event) => {
+  event.waitUntil(
+    (async () => {
+      // All or nothing: a release that cannot be kept whole (the network went) does not install,
+      // and the worker before it goes on serving its own release, whole.
+      const cache = await caches.open(ASSETS_CACHE);
+      await cache.addAll(MANIFEST.assets.map(assetUrl));
+      await sw.skipWaiting();
+    })(),
+  );
 });
 
 sw.addEventListener('activate', (event) => {
-  event.waitUntil(sw.clients.claim());
+  event.waitUntil(
+    (async () => {
+      for (const name of await caches.keys()) {
+        if (name.startsWith(ASSETS_PREFIX) && name !== ASSETS_CACHE) await caches.delete(name);
+      }
+      // Files kept beside the pages by workers before releases were kept apart.
+      const pages = await caches.open(FILES_CACHE);
+      for (const request of await pages.keys()) {
+        if (new URL(request.url).searchParams.has('asset')) await pages.delete(request);
+      }
+      await sw.clients.claim();
+    })(),
+  );
 });
 
 sw.addEventListener('fetch', (event) => {
@@ -45,24 +76,19 @@ sw.addEventListener('fetch', (event) => {
   if (request.method !== 'GET') return;
   const url = new URL(request.url);
   if (!isHandler(url)) return;
-  if (url.searchParams.has('asset')) event.respondWith(cacheFirst(request, event));
+  if (url.searchParams.has('asset')) event.respondWith(cacheFirst(request));
   else if (request.mode === 'navigate') event.respondWith(networkFirst(request, event));
 });
 
-/** @param {Request} request @param {FetchEvent} event */
-async function cacheFirst(request, event) {
-  const cache = await caches.open(FILES_CACHE);
+/** @param {Request} request */
+async function cacheFirst(request) {
+  const cache = await caches.open(ASSETS_CACHE);
   const kept = await cache.match(request, { ignoreVary: true });
-  const fresh = fetch(request).then(async (response) => {
-    if (response.ok) await cache.put(request, response.clone());
-    return response;
-  });
-  if (kept) {
-    // The next visit gets what the server has now; this one is not kept waiting for it.
-    event.waitUntil(fresh.catch(() => undefined));
-    return kept;
-  }
-  return fresh;
+  if (kept) return kept;
+  // Not among the release's files (kept at install): asked of the server, and kept with them.
+  const response = await fetch(request);
+  if (response.ok) await cache.put(request, response.clone());
+  return response;
 }
 
 /** @param {Request} request @param {FetchEvent} event */
@@ -96,12 +122,15 @@ sw.addEventListener('message', (event) => {
   if (data?.type !== 'keep-files' || !Array.isArray(data.urls)) return;
   event.waitUntil(
     (async () => {
-      const cache = await caches.open(FILES_CACHE);
+      const pages = await caches.open(FILES_CACHE);
+      const assets = await caches.open(ASSETS_CACHE);
       const keepOne = async (/** @type {URL} */ url) => {
         try {
           const page = !url.searchParams.has('asset');
+          // The release's files are kept at install: only one not among them is fetched here.
+          if (!page && (await assets.match(url.href, { ignoreVary: true }))) return;
           const response = await fetch(url, page ? { headers: { accept: 'text/html' } } : {});
-          if (response.ok) await cache.put(url.href, response);
+          if (response.ok) await (page ? pages : assets).put(url.href, response);
         } catch {
           // Offline already: the next visit online keeps it.
         }

@@ -17,7 +17,7 @@ export class PackageFileError extends TaskAssociationError {
 }
 
 /** The package's own `web/` folder: two levels up from src/web (tests) and from dist/web (installed). */
-const WEB_DIR = new URL('../../web/', import.meta.url);
+export const WEB_DIR = new URL('../../web/', import.meta.url);
 
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',

@@ -1,7 +1,9 @@
+import { createHash } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
 import { toResponse } from './answer.js';
 import { ASSET_PARAMETER } from './association-query.js';
 import { lastPathSegment, rewriteImports } from './module-imports.js';
-import { type FileVariant, packageFiles } from './package-files.js';
+import { type FileVariant, packageFiles, WEB_DIR } from './package-files.js';
 import { errorAnswer, methodNotAllowed } from './responses.js';
 import { SCREEN_ASSETS, SERVICE_WORKER, SERVICE_WORKER_CSP } from './screen-page.js';
 
@@ -9,17 +11,56 @@ const screenFiles = packageFiles(SCREEN_ASSETS);
 const servedFiles: ReadonlySet<string> = new Set(SCREEN_ASSETS);
 
 /**
+ * The release of the screen's files: a hash over every one of them, so it changes whenever one does.
+ * Written into the service worker (see `workerManifest`), whose bytes then change too: the browser
+ * installs the new worker, which keeps the new release's files whole before it serves any of them.
+ */
+export async function screenRelease(
+  read: (name: string) => Promise<Uint8Array> = (name) => readFile(new URL(name, WEB_DIR)),
+): Promise<string> {
+  const hash = createHash('sha256');
+  for (const name of SCREEN_ASSETS) {
+    const bytes = await read(name);
+    hash.update(`${name}\0${bytes.byteLength}\0`).update(bytes);
+  }
+  return hash.digest('base64url').slice(0, 16);
+}
+
+let release: Promise<string> | undefined;
+/** Read once per process, as the files change only with the package; a failed read is tried again. */
+function currentRelease(): Promise<string> {
+  release ??= screenRelease().catch((error: unknown) => {
+    release = undefined;
+    throw error;
+  });
+  return release;
+}
+
+/** The worker's line naming its release and the files it keeps (the screen's, itself aside). */
+const MANIFEST_LINE = /^const MANIFEST = .*;$/m;
+
+/** The service worker's source with its release and the files it keeps written in. */
+export function workerManifest(source: string, releaseId: string): string {
+  const manifest = { release: releaseId, assets: SCREEN_ASSETS.filter((name) => name !== SERVICE_WORKER) };
+  if (!MANIFEST_LINE.test(source))
+    throw new Error(`${SERVICE_WORKER} has no "const MANIFEST = …;" line to write its release in`);
+  return source.replace(MANIFEST_LINE, `const MANIFEST = ${JSON.stringify(manifest)};`);
+}
+
+/**
  * A module as served at this request's URL: its relative imports name the handler's URL of each
  * file (`./associationtask?asset=association-screen/tree.js`; see module-imports.ts), one variant
  * per last path segment. Stylesheets are served as they are.
  */
-function servedAs(url: URL, name: string): FileVariant | undefined {
+function servedAs(url: URL, name: string, releaseId: string | undefined): FileVariant | undefined {
   if (!name.endsWith('.js')) return undefined;
   const segment = lastPathSegment(url.pathname);
   return {
-    key: segment,
-    make: (bytes) =>
-      Buffer.from(rewriteImports(Buffer.from(bytes).toString('utf8'), name, servedFiles, segment)),
+    key: releaseId === undefined ? segment : `${segment}\n${releaseId}`,
+    make: (bytes) => {
+      const source = rewriteImports(Buffer.from(bytes).toString('utf8'), name, servedFiles, segment);
+      return Buffer.from(releaseId === undefined ? source : workerManifest(source, releaseId));
+    },
   };
 }
 
@@ -50,7 +91,7 @@ export async function screenAsset(
   const answer = await screenFiles.answer(
     name,
     request.headers.get('if-none-match'),
-    servedAs(url, name),
+    servedAs(url, name, name === SERVICE_WORKER ? await currentRelease() : undefined),
     request.headers.get('accept-encoding'),
   );
   if (name !== SERVICE_WORKER) return toResponse(answer);

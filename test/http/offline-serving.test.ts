@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { createAssociationHandler } from '../../src/http/association-handler.js';
 import { ownerKey } from '../../src/http/owner-key.js';
-import { PAGE_CSP, SERVICE_WORKER, SERVICE_WORKER_CSP } from '../../src/http/screen-page.js';
+import { screenRelease, workerManifest } from '../../src/http/screen-assets.js';
+import { PAGE_CSP, SCREEN_ASSETS, SERVICE_WORKER, SERVICE_WORKER_CSP } from '../../src/http/screen-page.js';
 import type { Database } from '../../src/store/driver.js';
 
 /**
@@ -58,6 +59,36 @@ describe('the offline screen on the server', () => {
     expect(again.status).toBe(304);
     // The page may start it: worker-src names this origin.
     expect(PAGE_CSP).toContain("worker-src 'self'");
+  });
+
+  it('writes the release of the screen’s files, and their names, into the worker it serves', async () => {
+    const answer = await handler(new Request(`${ORIGIN}/erp/associationtask?asset=${SERVICE_WORKER}`));
+    const text = await answer.text();
+    const line = /^const MANIFEST = (.*);$/m.exec(text)?.[1] ?? '';
+    const manifest = JSON.parse(line) as { release: string; assets: string[] };
+    expect(manifest.release).toBe(await screenRelease());
+    expect(manifest.assets).toEqual(SCREEN_ASSETS.filter((name) => name !== SERVICE_WORKER));
+    // What the worker keeps is exactly what the handler serves.
+    for (const name of manifest.assets) {
+      const file = await handler(new Request(`${ORIGIN}/erp/associationtask?asset=${name}`));
+      expect(file.status, name).toBe(200);
+    }
+  });
+
+  it('changes the release when any one of the screen’s files changes, by a byte', async () => {
+    const files = new Map<string, Uint8Array>(
+      SCREEN_ASSETS.map((name) => [name, new TextEncoder().encode(`contents of ${name}`)]),
+    );
+    const read = async (name: string) => files.get(name) ?? new Uint8Array();
+    const before = await screenRelease(read);
+    expect(await screenRelease(read)).toBe(before);
+    for (const name of ['association-screen/sync.js', 'association-screen.css']) {
+      const kept = files.get(name) as Uint8Array;
+      files.set(name, new TextEncoder().encode(`contents of ${name}!`));
+      expect(await screenRelease(read), name).not.toBe(before);
+      files.set(name, kept);
+    }
+    expect(() => workerManifest('// no manifest line here', 'x')).toThrow(/no "const MANIFEST/);
   });
 
   it('answers part=owner with a key per user and scope: the same on every session, another for anyone else', async () => {

@@ -2,7 +2,8 @@ import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { describe, expect, it } from 'vitest';
 import { lastPathSegment, rewriteImports } from '../../src/http/module-imports.js';
-import { SCREEN_ASSETS, SCREEN_MODULES } from '../../src/http/screen-page.js';
+import { screenRelease, workerManifest } from '../../src/http/screen-assets.js';
+import { SCREEN_ASSETS, SCREEN_MODULES, SERVICE_WORKER } from '../../src/http/screen-page.js';
 import type { Database } from '../../src/store/driver.js';
 import { createAssociationHandler } from '../../src/tree.js';
 
@@ -72,8 +73,10 @@ describe("the screen's modules", () => {
           expect(`${resolved.origin}${resolved.pathname}`).toBe(`${ORIGIN}${mount}`);
           expect(SCREEN_ASSETS).toContain(resolved.searchParams.get('asset'));
         }
-        // Nothing else of the module changes.
-        expect(withoutSpecifiers(text)).toBe(withoutSpecifiers(await webFile(name)));
+        // Nothing else of the module changes (the worker gets its release written in).
+        const source = await webFile(name);
+        const expected = name === SERVICE_WORKER ? workerManifest(source, await screenRelease()) : source;
+        expect(withoutSpecifiers(text)).toBe(withoutSpecifiers(expected));
       }
     });
   }

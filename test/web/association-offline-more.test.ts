@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { DEMO_TABLES } from '../../src/demo/demo-install.js';
 import type { Demo } from '../../src/demo/start-demo.js';
 import { toNodeListener } from '../../src/http/node-adapter.js';
+import { SCREEN_ASSETS } from '../../src/http/screen-page.js';
 import { HISTORY_TABLE_NAME } from '../../src/model/table-names.js';
 import { LABELS_EN, MAX_KEEP_BYTES } from '../../web/association-screen.js';
 import { seriousViolations } from '../support/axe.js';
@@ -149,8 +150,11 @@ async function firstVisit(page: Page, path = '/associationtask') {
   return page.evaluate(async () => {
     const registration = await navigator.serviceWorker.ready;
     for (let i = 0; i < 300; i++) {
-      const kept = (await (await caches.open('task-association-files-v1')).keys()).length;
-      if (kept > 20 && navigator.serviceWorker.controller) return registration.scope;
+      // The release's files (kept whole at install) and the page.
+      const release = (await caches.keys()).find((name) => name.startsWith('task-association-assets-'));
+      const kept = release ? (await (await caches.open(release)).keys()).length : 0;
+      const pages = (await (await caches.open('task-association-files-v1')).keys()).length;
+      if (kept > 20 && pages > 0 && navigator.serviceWorker.controller) return registration.scope;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     throw new Error('the service worker did not keep the page and its files');
@@ -196,6 +200,40 @@ async function outboxCookie(context: BrowserContext) {
   // Every path's: at the origin's `/` alone, the handler's cookie is not sent.
   return (await context.cookies()).find((cookie) => cookie.name === 'ta-outbox');
 }
+
+describe('releases of the screen’s files', () => {
+  it('keeps its release’s files whole at install, and drops files of releases before it', async () => {
+    const { page } = await browser();
+    await firstVisit(page);
+    // What an earlier worker left: a release of its own, and files kept beside the pages. Then this
+    // worker is installed afresh, as a new release's would be.
+    await page.evaluate(async () => {
+      await (await caches.open('task-association-assets-old')).put('/old', new Response('old'));
+      await (await caches.open('task-association-files-v1')).put(
+        `${location.origin}/associationtask?asset=association-screen/sync.js`,
+        new Response('// old'),
+      );
+      for (const registration of await navigator.serviceWorker.getRegistrations())
+        await registration.unregister();
+    });
+    await firstVisit(page);
+    const kept = await page.evaluate(async () => {
+      const names = await caches.keys();
+      const release = names.find((name) => name.startsWith('task-association-assets-')) ?? '';
+      const files = (await (await caches.open(release)).keys()).map((request) => new URL(request.url).search);
+      const pages = (await (await caches.open('task-association-files-v1')).keys()).map(
+        (request) => new URL(request.url).search,
+      );
+      return { names, release, files, pages };
+    });
+    expect(kept.names.filter((name) => name.startsWith('task-association-assets-'))).toEqual([kept.release]);
+    expect(kept.release).not.toBe('task-association-assets-old');
+    // Every file of the screen but the worker itself, whether the page asked for it yet or not.
+    expect(kept.files.length).toBe(SCREEN_ASSETS.length - 1);
+    expect(kept.pages.filter((search) => search.includes('asset='))).toEqual([]);
+    expect(kept.pages.length).toBeGreaterThan(0);
+  });
+});
 
 describe('a weak signal', () => {
   it('opens the kept page when the server takes the request and never answers', async () => {
