@@ -58,6 +58,9 @@ export function isMetricType(dataType: string): boolean {
 const DECIMAL_TEXT = /^-?\d+(\.\d+)?$/;
 const INTEGER_TEXT = /^-?\d+$/;
 
+/** The most bytes of a value the history keeps (its OLD_VALUE and NEW_VALUE are TEXT). */
+export const HISTORY_VALUE_BYTES = 65_535;
+
 /**
  * Checks `value` against `column` and returns what to bind: decimals as exact text (never rounded:
  * a value with more digits than the column keeps is refused), integers as numbers or digit strings.
@@ -95,10 +98,19 @@ export function checkValue(
     // Past its bytes a TEXT is not refused but cut (MariaDB wraps a longer value from the save's JSON
     // table: 400 bytes in a TINYTEXT kept 144), so the answer would say what the row does not hold.
     const bytes = column.maxBytes === undefined ? 0 : encodedLength(text, column.charset);
-    return column.maxBytes !== undefined && bytes > column.maxBytes
+    if (column.maxBytes !== undefined && bytes > column.maxBytes) {
+      return {
+        ok: false,
+        problem: `is ${bytes} bytes in ${column.charset ?? 'utf8mb4'}, longer than the column's ${column.maxBytes} (${column.dataType})`,
+      };
+    }
+    // The history records every value whole, in TEXT columns (64 KB): a longer value (a MEDIUMTEXT
+    // metric's) would be cut there, so it is refused rather than recorded otherwise than saved.
+    const recorded = encodedLength(text, 'utf8mb4');
+    return recorded > HISTORY_VALUE_BYTES
       ? {
           ok: false,
-          problem: `is ${bytes} bytes in ${column.charset ?? 'utf8mb4'}, longer than the column's ${column.maxBytes} (${column.dataType})`,
+          problem: `is ${recorded} bytes, longer than the ${HISTORY_VALUE_BYTES} the history records of a value`,
         }
       : { ok: true, value: text };
   }

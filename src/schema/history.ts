@@ -2,10 +2,10 @@ import { sql } from 'drizzle-orm';
 import {
   index,
   int,
-  longtext,
   mediumtext,
   mysqlTable,
   primaryKey,
+  text,
   timestamp,
   unique,
   varchar,
@@ -17,8 +17,7 @@ import { bigintUnsigned } from './bigint-unsigned.js';
  * Every change of a metric row, one row per field changed, written by `saveMetrics` in the same
  * transaction as the change (a rolled-back save leaves none). Shared by every installation of a
  * database, as the installer's ledger is: rows say their scope and metric table. Values are kept as
- * text, as the driver reads them (decimals exact, `"12.50"`), NULL for empty, whole whatever their
- * length (LONGTEXT; an installation that had TEXT is widened by `db sync`).
+ * text, as the driver reads them (decimals exact, `"12.50"`), NULL for empty.
  *
  * ACTION is `insert` (a new row; one history row per field it was given), `update` (a field changed),
  * `clear` (a field set to empty) or `remove` (the row soft-deleted; one history row per metric field
@@ -40,9 +39,8 @@ export const historyTable = mysqlTable(
     OPER_GRUPO_SEQ_DB: bigintUnsigned('OPER_GRUPO_SEQ_DB'),
     FIELD: varchar('FIELD', { length: 64 }).notNull(),
     ACTION: varchar('ACTION', { length: 10 }).notNull(),
-    // LONGTEXT, as a metric column may be: a TEXT (64 KB) cut a MEDIUMTEXT's value short.
-    OLD_VALUE: longtext('OLD_VALUE'),
-    NEW_VALUE: longtext('NEW_VALUE'),
+    OLD_VALUE: text('OLD_VALUE'),
+    NEW_VALUE: text('NEW_VALUE'),
     USUARIO_SEQ_DB: bigintUnsigned('USUARIO_SEQ_DB').notNull(),
     CHANGED_DH: timestamp('CHANGED_DH').default(sql`CURRENT_TIMESTAMP`),
     SOURCE: varchar('SOURCE', { length: 20 }).notNull(),

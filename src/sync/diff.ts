@@ -146,31 +146,8 @@ function keptByModify(column: ColumnModel, found: FoundColumn): ColumnModel {
   return column.default === null && found.default !== null ? { ...column, default: found.default } : column;
 }
 
-/** The text types by size: a column found smaller than its model's is widened, keeping every value. */
-const TEXT_SIZES = ['tinytext', 'text', 'mediumtext', 'longtext'];
-
-/** Whether a column of type `found` becomes `expected` by widening alone (`text` to `longtext`). */
-function widens(found: string, expected: string): boolean {
-  const from = TEXT_SIZES.indexOf(found);
-  return from >= 0 && TEXT_SIZES.indexOf(expected) > from;
-}
-
 function compareColumn(table: string, column: ColumnModel, found: FoundColumn): SchemaDifference[] {
   const at = { table, column: column.name };
-  if (found.type !== column.type && widens(found.type, column.type)) {
-    // The history's values were TEXT (64 KB) while a metric may be a MEDIUMTEXT: an installation made
-    // before gets LONGTEXT from db sync (a MODIFY, which copies the table).
-    return [
-      {
-        kind: 'column-type',
-        ...at,
-        found: found.type,
-        expected: column.type,
-        destructive: false,
-        message: `column ${table}.${column.name} is ${found.type}, expected ${column.type}: it will be widened (every value is kept)`,
-      },
-    ];
-  }
   if (found.type !== column.type) {
     return [
       {

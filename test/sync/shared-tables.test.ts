@@ -88,7 +88,7 @@ describe('the shared tables in the schema sync', () => {
     );
     expect(columns.map(mySql8Column)).toEqual([
       expect.objectContaining({ name: 'SEQ_DB', columnType: 'bigint unsigned', columnDefault: null }),
-      expect.objectContaining({ name: 'OLD_VALUE', columnType: 'longtext', columnDefault: null, extra: '' }),
+      expect.objectContaining({ name: 'OLD_VALUE', columnType: 'text', columnDefault: null, extra: '' }),
       expect.objectContaining({
         name: 'CHANGED_DH',
         columnDefault: 'CURRENT_TIMESTAMP',
@@ -130,38 +130,5 @@ describe('the shared tables in the schema sync', () => {
     });
     // Refused before anything ran: the second installation's tables were not created either.
     expect(await db.query("SHOW TABLES LIKE 'MO_%'")).toEqual([]);
-  });
-
-  it('widens the history’s values from TEXT, as installations before had them, to LONGTEXT, keeping its rows', async () => {
-    const db = await host();
-    await syncSchema(db, first);
-    await db.execute(
-      `ALTER TABLE ${HISTORY_TABLE_NAME} MODIFY OLD_VALUE text NULL, MODIFY NEW_VALUE text NULL`,
-    );
-    await db.execute(
-      `INSERT INTO ${HISTORY_TABLE_NAME} (EMPRESA, FILIAL, LOCAL, METRIC_TABLE, ROW_SEQ_DB, FOLHA_TAREFA_SEQ_DB, OPER_SEQ_DB, FIELD, ACTION, OLD_VALUE, NEW_VALUE, USUARIO_SEQ_DB, SOURCE) VALUES (1, 1, 1, 'app_oper_grupo_metrica', 1, 1, 1, 'METRICA1', 'update', 'ação', '12.50', 7, 'screen')`,
-    );
-    const plan = await planSchemaSync(db, first);
-    expect(plan.differences).toEqual(
-      ['OLD_VALUE', 'NEW_VALUE'].map((column) =>
-        expect.objectContaining({
-          kind: 'column-type',
-          table: HISTORY_TABLE_NAME,
-          column,
-          found: 'text',
-          expected: 'longtext',
-          destructive: false,
-        }),
-      ),
-    );
-    expect(plan.statementTables).toEqual([HISTORY_TABLE_NAME]);
-    expect(plan.statements).toEqual([
-      expect.stringMatching(/MODIFY COLUMN `OLD_VALUE` longtext.*MODIFY COLUMN `NEW_VALUE` longtext/s),
-    ]);
-    await syncSchema(db, first);
-    expect(await planSchemaSync(db, first)).toEqual(UP_TO_DATE);
-    expect(await db.query(`SELECT OLD_VALUE, NEW_VALUE FROM ${HISTORY_TABLE_NAME}`)).toEqual([
-      { OLD_VALUE: 'ação', NEW_VALUE: '12.50' },
-    ]);
   });
 });
