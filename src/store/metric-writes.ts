@@ -154,6 +154,24 @@ function jsonValue(value: MetricValue | undefined): unknown {
 }
 
 /**
+ * Writes grouped by the set of columns each writes (its values' columns, in order), the groups in
+ * the order first met: one statement per group, for updates and inserts alike.
+ */
+function byColumnSet<Write extends { readonly values: ReadonlyMap<Identifier, MetricValue> }>(
+  writes: readonly Write[],
+): { columns: Identifier[]; items: Write[] }[] {
+  const groups = new Map<string, { columns: Identifier[]; items: Write[] }>();
+  for (const write of writes) {
+    const columns = [...write.values.keys()];
+    const set = columns.join(',');
+    const group = groups.get(set) ?? { columns, items: [] };
+    groups.set(set, group);
+    group.items.push(write);
+  }
+  return [...groups.values()];
+}
+
+/**
  * Updates rows by primary key, one statement per set of columns written (a batch usually writes one
  * set), the rows' IDs and values joined from a JSON table.
  *
@@ -170,15 +188,12 @@ export function updateStatements(
   release?: ScopeLock,
   source?: string,
 ): Sql[] {
-  const bySet = new Map<string, { columns: Identifier[]; rows: unknown[][] }>();
-  for (const update of updates) {
-    const columns = [...update.values.keys()];
-    const set = columns.join(',');
-    const group = bySet.get(set) ?? { columns, rows: [] };
-    bySet.set(set, group);
-    for (const id of update.ids) group.rows.push([id, ...[...update.values.values()].map(jsonValue)]);
-  }
-  const sets = [...bySet.values()];
+  const sets = byColumnSet(updates).map(({ columns, items }) => ({
+    columns,
+    rows: items.flatMap((update) =>
+      update.ids.map((id) => [id, ...[...update.values.values()].map(jsonValue)]),
+    ),
+  }));
   return sets.map(({ columns, rows }, setIndex) => {
     const releasing =
       release !== undefined && setIndex === sets.length - 1
@@ -207,13 +222,8 @@ export function insertStatements(
   inserts: readonly MetricWrite[],
   source?: string,
 ): Sql[] {
-  const bySet = new Map<string, MetricWrite[]>();
-  for (const entry of inserts) {
-    const set = [...entry.values.keys()].join(',');
-    bySet.set(set, [...(bySet.get(set) ?? []), entry]);
-  }
-  return [...bySet.values()].map((entries) =>
-    insertStatement(table, scope, user, taskSheet, entries, source),
+  return byColumnSet(inserts).map(({ items }) =>
+    insertStatement(table, scope, user, taskSheet, items, source),
   );
 }
 
