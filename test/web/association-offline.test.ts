@@ -697,7 +697,8 @@ describe.each([
 });
 
 describe('a host’s own page, without the service worker', () => {
-  it('still keeps saves made offline and sends them when the network returns', async () => {
+  /** Alice's browser on a profile of its own, on the host's page, Soil preparation open. */
+  async function openHostPage() {
     const dir = await mkdtemp(join(tmpdir(), 'ta-offline-'));
     profiles.push(dir);
     const context = await launchOnProfile(dir, { locale: 'en' });
@@ -707,14 +708,19 @@ describe('a host’s own page, without the service worker', () => {
     page.on('pageerror', (error) => pageProblems.push(error.message));
     await page.goto(`${origin}/host`);
     await page.getByRole('tree').waitFor();
-    expect(
-      await page.evaluate(() => navigator.serviceWorker.getRegistrations().then((all) => all.length)),
-    ).toBe(0);
     for (const name of SOIL) {
       const item = page.getByRole('treeitem', { name }).first();
       await item.locator(':scope > .ta-screen__row').click();
       await item.getByRole('group').first().waitFor();
     }
+    return { context, page };
+  }
+
+  it('still keeps saves made offline and sends them when the network returns', async () => {
+    const { context, page } = await openHostPage();
+    expect(
+      await page.evaluate(() => navigator.serviceWorker.getRegistrations().then((all) => all.length)),
+    ).toBe(0);
     await context.setOffline(true);
     await page.getByRole('treeitem', { name: SUBSOIL }).first().locator(':scope > .ta-screen__row').click();
     const dialog = page.getByRole('dialog', { name: SUBSOIL });
@@ -732,23 +738,10 @@ describe('a host’s own page, without the service worker', () => {
    */
   async function discardWhileSending(refused: boolean) {
     await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '20.00' });
-    const dir = await mkdtemp(join(tmpdir(), 'ta-offline-'));
-    profiles.push(dir);
-    const context = await launchOnProfile(dir, { locale: 'en' });
-    contexts.push(context);
-    await context.addCookies([{ name: 'user', value: String(ALICE), url: origin }]);
-    const page = context.pages()[0] ?? (await context.newPage());
-    page.on('pageerror', (error) => pageProblems.push(error.message));
+    const { context, page } = await openHostPage();
     const L = LABELS_EN;
     const fill = (template: string, params: Record<string, string>) =>
       template.replace(/\{(\w+)\}/g, (whole, name: string) => params[name] ?? whole);
-    await page.goto(`${origin}/host`);
-    await page.getByRole('tree').waitFor();
-    for (const name of SOIL) {
-      const item = page.getByRole('treeitem', { name }).first();
-      await item.locator(':scope > .ta-screen__row').click();
-      await item.getByRole('group').first().waitFor();
-    }
     await context.setOffline(true);
     for (const [activity, name, value] of [
       [SUBSOIL, 'Quantidade', '32'],
@@ -818,21 +811,8 @@ describe('a host’s own page, without the service worker', () => {
   });
 
   it('says a discarded entry may be saved when its last sending got no answer', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'ta-offline-'));
-    profiles.push(dir);
-    const context = await launchOnProfile(dir, { locale: 'en' });
-    contexts.push(context);
-    await context.addCookies([{ name: 'user', value: String(ALICE), url: origin }]);
-    const page = context.pages()[0] ?? (await context.newPage());
-    page.on('pageerror', (error) => pageProblems.push(error.message));
+    const { context, page } = await openHostPage();
     const L = LABELS_EN;
-    await page.goto(`${origin}/host`);
-    await page.getByRole('tree').waitFor();
-    for (const name of SOIL) {
-      const item = page.getByRole('treeitem', { name }).first();
-      await item.locator(':scope > .ta-screen__row').click();
-      await item.getByRole('group').first().waitFor();
-    }
     await context.setOffline(true);
     await page.getByRole('treeitem', { name: DISC }).first().locator(':scope > .ta-screen__row').click();
     const dialog = page.getByRole('dialog', { name: DISC });
