@@ -33,10 +33,15 @@ export interface PlannedChange extends Change {
   readonly statements: readonly Statement[];
 }
 
-/** Runs a planned change's statements, in order, on `tx`. */
+/** Runs a planned change's statements, in order, on `tx`; its DDL as a schema change (bounded lock wait). */
 export async function runChange(tx: SqlExecutor, change: PlannedChange): Promise<void> {
-  for (const statement of change.statements) await tx.execute(statement.sql, statement.params);
+  for (const statement of change.statements) {
+    await tx.execute(statement.sql, statement.params, { schemaChange: SCHEMA_CHANGE.test(statement.sql) });
+  }
 }
+
+/** Our DDL's text: a `ddl` or `drop-table` change also forgets or records a ledger entry (DML). */
+const SCHEMA_CHANGE = /^(?:CREATE|ALTER|DROP) /;
 
 /** What `apply` and `uninstall` report: what was done, what was noticed, whether it ran at all. */
 export interface ChangeResult {

@@ -37,7 +37,7 @@ export async function executePlan(db: Database, plan: InstallerPlan, how: Execut
     await runChange(db, change);
   }
   if (plan.schema.length > 0) {
-    for (const statement of plan.created) await execute(db, statement);
+    for (const statement of plan.created) await execute(db, statement, { schemaChange: true });
     progress('  running the schema sync');
     // The sync runs its own statements: it checks each against what it finds at that moment.
     await syncSchema(db, how.names);

@@ -13,6 +13,6 @@ import { LOCK_TABLE_DDL } from '../sync/lock-table.js';
  */
 export async function withInstallerLock<T>(db: Database, work: (lock: HeldLock) => Promise<T>): Promise<T> {
   if (!(await readTopology(db)).galera) return withNamedInstallerLock(db, work);
-  await execute(db, LOCK_TABLE_DDL);
+  await execute(db, LOCK_TABLE_DDL, { schemaChange: true });
   return withInstallerLease(db, work);
 }

@@ -35,6 +35,15 @@ export interface QueryOptions {
    * executor's bound on an answer, as the rows arrive while it runs. Not combined with `prepare`.
    */
   readonly onRow?: (row: Record<string, unknown>) => void;
+  /**
+   * The statement changes a table's definition (CREATE, ALTER, DROP). It waits at most
+   * `SCHEMA_LOCK_WAIT_SECONDS` (timeout.ts) for the table's metadata lock: while a DDL waits for it, every
+   * later read and write of the table queues behind it, so a host's long transaction on the table
+   * would hold every save up for as long as the DDL waited. Once it has the table, its answer is
+   * awaited up to `SCHEMA_CHANGE_TIMEOUT_MS`: a rebuild sends nothing until it is done, and
+   * cutting it at the usual bound would report it failed while the server goes on running it.
+   */
+  readonly schemaChange?: boolean;
 }
 
 export interface ExecuteResult {

@@ -43,10 +43,13 @@ export function scopeLockName(table: Identifier, scope: Scope): Sql {
  * Takes the scope's lock row on a Galera cluster: a write, so that two saves of one scope through two
  * nodes conflict at certification (the later one fails at commit and is retried), while on one node
  * the row lock makes the next writer wait until the commit. Waits one second at most for a writer on
- * the same node (MariaDB's `SET STATEMENT`), as a save waits for `GET_LOCK`, then is retried.
+ * the same node, as a save waits for `GET_LOCK`, then is retried: MariaDB's `SET STATEMENT`, in an
+ * executable comment (`/*M! *\/`) that MySQL reads as a comment, since MySQL 8 (Percona XtraDB
+ * Cluster) has no such statement and its `SET_VAR` hint does not take InnoDB's variables. There the
+ * wait is the server's `innodb_lock_wait_timeout`.
  */
 export function scopeLockRowStatement(table: Identifier, scope: Scope): Sql {
-  return sql`SET STATEMENT innodb_lock_wait_timeout = 1 FOR INSERT INTO ${LOCKS} (EMPRESA, FILIAL, LOCAL, LOCK_NAME, N) VALUES (${scope.EMPRESA}, ${scope.FILIAL}, ${scope.LOCAL}, CONCAT('save:', SHA1(CONCAT(DATABASE(), '.', ${table}))), 1) ON DUPLICATE KEY UPDATE N = N + 1`;
+  return sql`/*M! SET STATEMENT innodb_lock_wait_timeout = 1 FOR */ INSERT INTO ${LOCKS} (EMPRESA, FILIAL, LOCAL, LOCK_NAME, N) VALUES (${scope.EMPRESA}, ${scope.FILIAL}, ${scope.LOCAL}, CONCAT('save:', SHA1(CONCAT(DATABASE(), '.', ${table}))), 1) ON DUPLICATE KEY UPDATE N = N + 1`;
 }
 
 /** The scope's named lock and how long to wait for it. */

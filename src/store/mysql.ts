@@ -5,7 +5,11 @@ import { z } from 'zod';
 import { DatabaseConnectionError, DatabaseTimeoutError, TaskAssociationError } from '../model/errors.js';
 import { checkOptions } from '../model/options.js';
 import type { Database, ExecuteResult, QueryOptions, SqlExecutor } from './driver.js';
-import { DEFAULT_DATABASE_TIMEOUT_MS } from './timeout.js';
+import {
+  DEFAULT_DATABASE_TIMEOUT_MS,
+  SCHEMA_CHANGE_TIMEOUT_MS,
+  SCHEMA_LOCK_WAIT_SECONDS,
+} from './timeout.js';
 import { parseDatabaseUrl, redactUrl } from './url.js';
 
 /**
@@ -263,6 +267,7 @@ function boundedExecutor(
     sql: string,
     params: readonly unknown[],
     { prepare = false, onRow }: QueryOptions = {},
+    boundMs = timeoutMs,
   ): Promise<unknown> => {
     if (destroyed.has(connection)) {
       throw new DatabaseTimeoutError('DATABASE_TIMEOUT', 'the connection was closed after a timeout');
@@ -278,15 +283,36 @@ function boundedExecutor(
     // The bound is on silence, not on the whole answer: every packet the server sends restarts it,
     // so a large read that keeps streaming (a tree of a million nodes takes seconds) goes on, while
     // a database that stops answering, or a lock wait that sends nothing, is cut after `timeoutMs`.
-    const result = await withDeadline(pending, timeoutMs, socketOf(connection));
+    const result = await withDeadline(pending, boundMs, socketOf(connection));
     if (!result.timedOut) return result.value;
     destroyed.add(connection);
     pending.catch(() => undefined);
     connection.destroy();
     throw new DatabaseTimeoutError(
       'DATABASE_TIMEOUT',
-      `the database did not answer within ${seconds(timeoutMs)}: the connection was closed (the server rolls back its unfinished transaction); try again once the database answers`,
+      `the database did not answer within ${seconds(boundMs)}: the connection was closed (the server rolls back its unfinished transaction); try again once the database answers`,
     );
+  };
+  /**
+   * A schema change (see `QueryOptions.schemaChange`): the session's metadata lock wait is cut to
+   * SCHEMA_LOCK_WAIT_SECONDS for it and given back after, on the same connection.
+   */
+  const schemaChange = async (sql: string, params: readonly unknown[]): Promise<unknown> => {
+    await run(
+      `SET @task_association_lock_wait = @@SESSION.lock_wait_timeout, SESSION lock_wait_timeout = ${SCHEMA_LOCK_WAIT_SECONDS}`,
+      [],
+    );
+    try {
+      return await run(sql, params, {}, Math.max(timeoutMs, SCHEMA_CHANGE_TIMEOUT_MS));
+    } finally {
+      // A connection that could not be given its wait back is not handed on with ours.
+      if (!destroyed.has(connection)) {
+        await run('SET SESSION lock_wait_timeout = @task_association_lock_wait', []).catch(() => {
+          destroyed.add(connection);
+          connection.destroy();
+        });
+      }
+    }
   };
   return {
     async query<Row extends object>(sql: string, params: readonly unknown[] = [], options?: QueryOptions) {
@@ -297,9 +323,11 @@ function boundedExecutor(
       params: readonly unknown[] = [],
       options?: QueryOptions,
     ): Promise<ExecuteResult> {
-      const header = (await run(sql, params, {
-        prepare: options?.prepare ?? false,
-      })) as mysql.ResultSetHeader;
+      const header = (
+        options?.schemaChange === true
+          ? await schemaChange(sql, params)
+          : await run(sql, params, { prepare: options?.prepare ?? false })
+      ) as mysql.ResultSetHeader;
       return { affectedRows: header.affectedRows, insertId: Number(header.insertId) };
     },
   };

@@ -1,5 +1,6 @@
 import type { TableNames } from '../model/table-names.js';
 import type { Database } from '../store/driver.js';
+import { SCHEMA_LOCK_WAIT_SECONDS } from '../store/timeout.js';
 import { planSchemaSync } from './plan.js';
 import { BLOCKING_KINDS, type SchemaDifference } from './schema-difference.js';
 import { SchemaSyncError } from './sync-errors.js';
@@ -47,9 +48,13 @@ export async function syncSchema(
   }
   for (const [done, statement] of plan.statements.entries()) {
     try {
-      await db.execute(statement);
+      await db.execute(statement, [], { schemaChange: true });
     } catch (error) {
-      const reason = error instanceof Error ? error.message : String(error);
+      const reason = lockWaitTimedOut(error)
+        ? `its table was in use by another transaction for more than ${SCHEMA_LOCK_WAIT_SECONDS} s; a schema change waits no longer, since the table's readers and writers queue behind it while it waits`
+        : error instanceof Error
+          ? error.message
+          : String(error);
       throw new SchemaSyncError(
         'STATEMENT_FAILED',
         `statement ${done + 1} of ${plan.statements.length} failed (${reason}); the ${done} before it were applied; run the command again once the cause is fixed (db sync, or apply, which runs the sync): ${statement.split('\n')[0]}`,
@@ -69,4 +74,9 @@ function describe(differences: readonly SchemaDifference[]): string {
         : `${difference.message} (found ${difference.found}; expected ${difference.expected})`,
     )
     .join('; ');
+}
+
+/** The server's ER_LOCK_WAIT_TIMEOUT: here, the metadata lock a DDL waits for. */
+function lockWaitTimedOut(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && 'errno' in error && error.errno === 1205;
 }

@@ -189,7 +189,7 @@ describe('the save’s lock on a Galera cluster', () => {
   it('writes the scope’s lock row, waiting a second at most for a writer on the same node', () => {
     expect(scopeLockRowStatement(table, scope)).toEqual({
       sql:
-        'SET STATEMENT innodb_lock_wait_timeout = 1 FOR INSERT INTO `task_association_lock` (EMPRESA, FILIAL, LOCAL, LOCK_NAME, N) ' +
+        '/*M! SET STATEMENT innodb_lock_wait_timeout = 1 FOR */ INSERT INTO `task_association_lock` (EMPRESA, FILIAL, LOCAL, LOCK_NAME, N) ' +
         "VALUES (?, ?, ?, CONCAT('save:', SHA1(CONCAT(DATABASE(), '.', ?))), 1) ON DUPLICATE KEY UPDATE N = N + 1",
       params: [1, 2, 3, 'app_oper_grupo_metrica'],
     });

@@ -1,9 +1,12 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
 import { DatabaseTimeoutError } from '../../src/model/errors.js';
+import { parseIdentifier } from '../../src/model/identifier.js';
 import { tableNames } from '../../src/model/table-names.js';
 import type { Database } from '../../src/store/driver.js';
+import { scopeLockRowStatement } from '../../src/store/metric-writes.js';
 import { openDatabase } from '../../src/store/mysql.js';
+import { execute } from '../../src/store/sql.js';
 import { parseDatabaseUrl, resolveDatabaseTimeout } from '../../src/store/url.js';
 import { createAssociationHandler } from '../../src/tree.js';
 import { captureIo } from '../support/cli.js';
@@ -254,6 +257,39 @@ describe('a database that stops answering', () => {
       expect(() => resolveDatabaseTimeout({ DATABASE_TIMEOUT: text })).toThrow(
         expect.objectContaining({ code: 'INVALID_DATABASE_TIMEOUT' }),
       );
+    }
+  });
+});
+
+describe("the server's own lock waits", () => {
+  it('waits a second at most for the scope’s lock row (a Galera save) on MariaDB, where the bound is in an executable comment', async () => {
+    const { db } = scratch();
+    const statement = scopeLockRowStatement(
+      parseIdentifier('app_oper_grupo_metrica', 'metric table'),
+      SCOPE_A,
+    );
+    const held = await openDatabase(scratch().url, { connectionLimit: 1 });
+    try {
+      let release = () => {};
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let taken = () => {};
+      const isTaken = new Promise<void>((resolve) => {
+        taken = resolve;
+      });
+      const holding = held.transaction(async (tx) => {
+        await execute(tx, statement);
+        taken();
+        await released;
+      });
+      await isTaken;
+      // The statement bound (5 s) is not what ends the wait: the server's lock wait of 1 s is.
+      await expect(execute(db, statement)).rejects.toMatchObject({ errno: 1205 });
+      release();
+      await holding;
+    } finally {
+      await held.close();
     }
   });
 });

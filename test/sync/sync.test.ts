@@ -7,6 +7,7 @@ import {
   tableNames,
 } from '../../src/model/table-names.js';
 import type { SqlExecutor } from '../../src/store/driver.js';
+import { openDatabase } from '../../src/store/mysql.js';
 import { planSchemaSync } from '../../src/sync/plan.js';
 import { syncSchema } from '../../src/sync/sync.js';
 import { SchemaSyncError } from '../../src/sync/sync-errors.js';
@@ -290,6 +291,60 @@ describe('syncSchema', () => {
         /^statement 1 of 1 failed \(.*foreign key constraint fails.*\); the 0 before it were applied/,
       ),
     });
+  });
+
+  it('waits at most 2 s for a table another transaction holds (its writers never queue longer behind the change), says so, and gives the connection its own wait back', async () => {
+    const { db, url } = scratch();
+    const names = prefixed('BUSY');
+    await syncSchema(db, names);
+    await db.execute('ALTER TABLE BUSY_OPER DROP COLUMN INDICE');
+    // A statement bound shorter than the metadata lock wait: the change is not cut at it.
+    const bounded = await openDatabase(url, { connectionLimit: 1, timeoutMs: 1_000 });
+    const holder = await openDatabase(url, { connectionLimit: 1 });
+    try {
+      let release = () => {};
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let reading = () => {};
+      const read = new Promise<void>((resolve) => {
+        reading = resolve;
+      });
+      // A host's long transaction that has read the table holds its metadata lock until it ends.
+      const holding = holder.transaction(async (tx) => {
+        await tx.query('SELECT COUNT(*) FROM BUSY_OPER');
+        reading();
+        await released;
+      });
+      await read;
+      await expect(syncSchema(bounded, names)).rejects.toMatchObject({
+        code: 'STATEMENT_FAILED',
+        path: 'BUSY_OPER',
+        message: expect.stringContaining(
+          'its table was in use by another transaction for more than 2 s; a schema change waits no longer',
+        ),
+      });
+      // No change is left waiting on the server: a write to the table goes through while the
+      // transaction still holds it (a waiting ALTER would queue it until the transaction ended).
+      await bounded.execute(
+        'INSERT INTO BUSY_OPER (EMPRESA, FILIAL, LOCAL, ID, INS_USUARIO_SEQ_DB) VALUES (1, 1, 1, 1, 1)',
+      );
+      const [session] = await bounded.query<{ wait: number; global: number }>(
+        'SELECT @@SESSION.lock_wait_timeout AS wait, @@GLOBAL.lock_wait_timeout AS global',
+      );
+      expect(session?.wait).toBe(session?.global);
+      release();
+      await holding;
+      expect((await syncSchema(bounded, names)).applied).toBe(true);
+      expect(await planSchemaSync(db, names)).toEqual({
+        statements: [],
+        statementTables: [],
+        differences: [],
+      });
+    } finally {
+      await bounded.close();
+      await holder.close();
+    }
   });
 
   it('restores a changed default and lets a NOT NULL column allow NULL again (widening, never narrowing)', async () => {
