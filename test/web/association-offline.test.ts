@@ -308,6 +308,50 @@ describe.each([
     await later(() => region(again.page).getByText(L.pendingCountOne).count()).toBe(0);
   });
 
+  it('drops data read more than 30 days ago once the server answers, and keeps it while the device has no signal', async () => {
+    const { context, page } = await browserOn(await profile(), ALICE);
+    await firstVisit(page);
+    const day = 24 * 60 * 60 * 1000;
+    const kept = () =>
+      page.evaluate(async () => {
+        const cache = await caches.open('task-association-data-v1');
+        return (await cache.keys()).map((request) => new URL(request.url).searchParams.get('taskSheet'));
+      });
+    // Two sheets read earlier: one 31 days ago, one 29 days ago (as offline-cache.js keeps them).
+    await page.evaluate(
+      async ({ origin, day }) => {
+        const cache = await caches.open('task-association-data-v1');
+        for (const [sheet, age] of [
+          ['9001', 31],
+          ['9002', 29],
+        ] as const) {
+          await cache.put(
+            `${origin}/associationtask?taskSheet=${sheet}&part=start`,
+            new Response('{}', {
+              headers: {
+                'content-type': 'application/json',
+                'x-task-association-read-at': new Date(Date.now() - age * day).toISOString(),
+              },
+            }),
+          );
+        }
+      },
+      { origin, day },
+    );
+    await context.setOffline(true);
+    await page.reload();
+    await page.getByRole('tree').waitFor();
+    await later(() => region(page).getByRole('status').first().textContent()).toContain(
+      fill(L.offlineNow, { at: '' }).slice(0, 12),
+    );
+    expect((await kept()).sort()).toEqual([String(demo.sample.taskSheet), '9001', '9002']);
+
+    await context.setOffline(false);
+    await page.reload();
+    await page.getByRole('tree').waitFor();
+    await later(async () => (await kept()).sort()).toEqual([String(demo.sample.taskSheet), '9002']);
+  });
+
   it('stops a conflicting entry for the person to decide in the conflict view, and sends the rest', async () => {
     await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '20.00' });
     const alice = await browserOn(await profile(), ALICE);

@@ -16,6 +16,12 @@
 export const DATA_CACHE = 'task-association-data-v1';
 /** The most data "Keep this sheet" reads: 5 MB of JSON, about 20,000 activities with their metrics. */
 export const MAX_KEEP_BYTES = 5 * 1024 * 1024;
+/**
+ * How long a kept answer stays: 30 days after it was read. Every sheet and branch read is kept, so
+ * without an end a phone used daily fills its storage with sheets nobody opens again, until the
+ * browser refuses the space and "Keep this sheet" fails.
+ */
+export const MAX_DATA_AGE_MS = 30 * 24 * 60 * 60 * 1000;
 /** The header a kept answer carries its reading time in. */
 const READ_AT = 'x-task-association-read-at';
 
@@ -72,6 +78,30 @@ export async function recallData(url) {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Removes the kept answers read more than {@link MAX_DATA_AGE_MS} before `now` (and any without a
+ * reading time). Called once the server has answered the page (`offline.setOwner` with a confirmed
+ * owner): a device without signal keeps whatever it has, however old, since it may be all there is.
+ * Never fails: an answer it cannot read or remove stays. Resolves with how many were removed.
+ * @param {number} [now]
+ */
+export async function pruneData(now = Date.now()) {
+  if (!hasCaches()) return 0;
+  let removed = 0;
+  try {
+    const cache = await caches.open(DATA_CACHE);
+    for (const request of await cache.keys()) {
+      const kept = await cache.match(request);
+      const readAt = Date.parse(kept?.headers.get(READ_AT) ?? '');
+      if (now - readAt <= MAX_DATA_AGE_MS) continue;
+      if (await cache.delete(request)) removed++;
+    }
+  } catch {
+    // The cache cleared or refused meanwhile: what is left is pruned next time.
+  }
+  return removed;
 }
 
 /**

@@ -8,7 +8,7 @@
 
 import { newRequestId, RequestError } from './api.js';
 import { fill } from './labels.js';
-import { keepSheet, MAX_KEEP_BYTES } from './offline-cache.js';
+import { keepSheet, MAX_KEEP_BYTES, pruneData } from './offline-cache.js';
 import { createOfflineView } from './offline-view.js';
 import { askToPersist, isPersisted, MAX_OUTBOX_ENTRIES, OutboxError, openOutbox } from './outbox.js';
 import { CHANNEL, createSync, RetryLater } from './sync.js';
@@ -355,6 +355,8 @@ export function createOffline(ctx, parts) {
       owner = key;
       ownerConfirmed = confirmed;
       showNotice();
+      // The server answered: kept answers past their age can go (offline, they may be all there is).
+      if (confirmed) void pruneData();
       void opened.then(() => {
         void refresh();
         if (win.navigator.onLine) sync?.kick();
