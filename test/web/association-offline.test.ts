@@ -499,6 +499,36 @@ describe.each([
     expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '31.00' }]);
   });
 
+  it('lists an activity whose only values stopped in the outbox among those without values', async () => {
+    // Saved empty: the row exists and holds nothing.
+    await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: null });
+    const alice = await browserOn(await profile(), ALICE);
+    await firstVisit(alice.page);
+    await alice.page.getByRole('button', { name: L.viewTable, exact: true }).click();
+    const grid = alice.page.getByRole('grid');
+    const subsoil = grid
+      .getByRole('row')
+      .filter({ has: alice.page.getByRole('rowheader', { name: /^A-SUBSOIL/ }) });
+    const quantity = subsoil.getByRole('textbox', { name: 'Quantidade', exact: true });
+    await quantity.waitFor();
+    await alice.context.setOffline(true);
+    await quantity.fill('32');
+    await alice.page.getByRole('button', { name: L.tableSave, exact: true }).click();
+    await later(() => description(quantity)).toBe(L.sourcePending);
+    // The host makes the row read-only meanwhile: the kept entry is refused and waits for Alice.
+    await demo.scratch.db.execute(
+      `UPDATE ${METRICS} m JOIN ${demo.names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB SET m.RO = 1
+        WHERE o.CODIGO = 'A-SUBSOIL' AND m.FOLHA_TAREFA_SEQ_DB = ? AND m.DELETED = 0`,
+      [demo.sample.taskSheet],
+    );
+    await alice.context.setOffline(false);
+    await later(() => description(quantity)).toBe(L.sourceStopped);
+
+    await alice.page.getByRole('checkbox', { name: L.tableFilterEmpty }).check();
+    await later(() => subsoil.count()).toBe(1);
+    expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: null }]);
+  });
+
   it('sends what a page opened offline kept once the network returns, when the server says the same person is signed in', async () => {
     const dir = await profile();
     const alice = await browserOn(dir, ALICE);

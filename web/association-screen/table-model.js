@@ -183,12 +183,18 @@ export function createTableModel(ctx, hooks) {
     add(page) {
       for (const data of page) rows.push(makeRow(data, rows.length));
     },
-    /** Shows every row, or only those without a saved value. @param {boolean} onlyEmpty */
-    filter(onlyEmpty) {
+    /**
+     * Shows every row, or only those without a value saved or on its way. A row whose kept values
+     * stopped in the outbox (`stopped`: a conflict or a refusal waiting for the person) counts as the
+     * server has it: those values are not stored until someone decides.
+     * @param {boolean} onlyEmpty @param {(row: TableRow) => boolean} [stopped]
+     */
+    filter(onlyEmpty, stopped = () => false) {
       view = [];
       placeInView.clear();
       for (const row of rows) {
-        if (onlyEmpty && row.filled) continue;
+        const filled = row.beforeQueued && stopped(row) ? row.beforeQueued.filled : row.filled;
+        if (onlyEmpty && filled) continue;
         placeInView.set(row.index, view.length);
         view.push(row.index);
       }

@@ -146,7 +146,12 @@ export function createTable(ctx, hooks) {
 
   /** The filter's rows, drawn afresh. @param {{ toTop?: boolean }} [how] */
   function showRows(how) {
-    model.filter(filter.checked);
+    model.filter(
+      filter.checked,
+      (row) =>
+        ctx.offline?.pendingFields(row.data) === undefined &&
+        ctx.offline?.stoppedFields(row.data) !== undefined,
+    );
     const count = model.view().length;
     grid.setAttribute('aria-rowcount', String(count + 1));
     shown.reset(how);
