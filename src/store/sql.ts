@@ -50,11 +50,22 @@ export function sql(strings: TemplateStringsArray, ...values: readonly unknown[]
       for (const param of value.params) params.push(param);
     } else {
       text += '?';
-      params.push(value);
+      params.push(value instanceof Date ? utcDateTime(value) : value);
     }
     text += strings[index + 1] as string;
   }
   return Sql.of(text, params);
+}
+
+/**
+ * A date as the text our pools send it (`2026-11-21 00:30:00.000`, its UTC fields): dates are read
+ * in UTC (the server's wall-clock time taken as UTC), so one sent back names the same time. Sent as
+ * a Date, a driver formats it in its own connection's time zone, which a host's pool (mysql2's
+ * default is the process's local time) sets otherwise: a task sheet's date read and sent back moved
+ * by hours, and so to another day.
+ */
+function utcDateTime(date: Date): string {
+  return date.toISOString().slice(0, 23).replace('T', ' ');
 }
 
 /**
@@ -77,7 +88,10 @@ sql.empty = Sql.of('', []);
 sql.list = (values: readonly unknown[]): Sql => {
   // Callers skip the statement instead: `IN ()` is a syntax error on every server.
   if (values.length === 0) throw new RangeError('sql.list: an empty list has no SQL form');
-  return Sql.of(values.length === 1 ? '?' : `?${', ?'.repeat(values.length - 1)}`, values);
+  return Sql.of(
+    values.length === 1 ? '?' : `?${', ?'.repeat(values.length - 1)}`,
+    values.map((value) => (value instanceof Date ? utcDateTime(value) : value)),
+  );
 };
 
 /** The parts in order, separated by `separator`, with their parameters in the same order. */

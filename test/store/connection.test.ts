@@ -7,6 +7,7 @@ import {
   TaskAssociationError,
 } from '../../src/model/errors.js';
 import { openDatabase, wrapPool } from '../../src/store/mysql.js';
+import { query, sql } from '../../src/store/sql.js';
 import { parseDatabaseUrl, redactUrl, resolveDatabaseUrl, withDatabase } from '../../src/store/url.js';
 import { SERVER_URL, useScratchDatabase } from '../support/database.js';
 
@@ -215,6 +216,30 @@ describe('wrapPool and the options of both', () => {
     } finally {
       await hostPool.end();
       await new Promise((resolve) => callbackPool.end(resolve));
+    }
+  });
+
+  // A date read on such a pool and sent back (a task sheet's date, the time of a save) must name
+  // the same day and time: sent as a Date, mysql2 formats it in the pool's own time zone.
+  it('sends dates back as its own pools do on a host pool in another time zone, so a date read names the same row', async () => {
+    const hostPool = mysql.createPool({ ...settings(), timezone: '-03:00' });
+    try {
+      await scratch().db.execute('CREATE TABLE sent (day date, at datetime(3))');
+      await scratch().db.execute("INSERT INTO sent VALUES ('2026-11-21', '2026-11-21 00:30:00.250')");
+      const db = wrapPool(hostPool, settings().database);
+      const [row] = await query<{ day: Date; at: Date }>(db, sql`SELECT day, at FROM sent`);
+      expect(row).toEqual({
+        day: new Date('2026-11-21T00:00:00Z'),
+        at: new Date('2026-11-21T00:30:00.250Z'),
+      });
+      const same = sql`SELECT COUNT(*) AS n FROM sent WHERE day = ${row?.day} AND at = ${row?.at}`;
+      expect(await query(db, same)).toEqual([{ n: 1 }]);
+      expect(await query(db, same, { prepare: true })).toEqual([{ n: 1 }]);
+      expect(
+        await query(db, sql`SELECT COUNT(*) AS n FROM sent WHERE day IN (${sql.list([row?.day])})`),
+      ).toEqual([{ n: 1 }]);
+    } finally {
+      await hostPool.end();
     }
   });
 
