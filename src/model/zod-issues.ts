@@ -15,8 +15,9 @@ import {
  * `allowedKeys` lists the keys an object at a path may have, for the "unknown key" message.
  *
  * Written for the models of this folder: their only regex is the identifier's, their only
- * discriminated union the metric default, their only plain union a `value` default's
- * number | string | null, and their only non-empty array `metrics`.
+ * discriminated union the metric default, their plain unions a `value` default's
+ * number | string | null and a header column's name | { column, label }, and their only non-empty
+ * array `metrics`.
  */
 export function toConfigIssues(
   issues: readonly z.core.$ZodIssue[],
@@ -91,6 +92,22 @@ function convert(
         );
       }
       if (value === undefined) return one('MISSING_KEY', `"${String(issue.path.at(-1))}" is required`);
+      if (issue.path.at(-2) === 'taskSheetColumns') {
+        // A header column: a name, or { column, label }. The option of the value's own kind says
+        // what is wrong inside it (a name that is no identifier, a label left out).
+        const ofItsKind = issue.errors.find((option) =>
+          option.every((inner) => inner.code !== 'invalid_type' || inner.path.length > 0),
+        );
+        if (ofItsKind !== undefined) {
+          return ofItsKind.flatMap((inner) =>
+            convert({ ...inner, path: [...issue.path, ...inner.path] }, input, allowedKeys),
+          );
+        }
+        return one(
+          'WRONG_TYPE',
+          `expected a column name, or { "column": ..., "label": ... }, got ${describeValue(value)}`,
+        );
+      }
       return one('WRONG_TYPE', `expected a number, a string or null, got ${describeValue(value)}`);
     case 'too_small':
       if (issue.origin === 'array')

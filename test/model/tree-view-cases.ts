@@ -310,6 +310,21 @@ export const TREE_VIEW_CASES: readonly TreeViewCase[] = [
     text: '{"layers": {"1": {"table": "app_oper", "isTask": true},}}',
   },
   { name: 'single quotes', valid: false, text: "{'layers': {}}" },
+  {
+    name: 'a header column that is a number',
+    valid: false,
+    document: { layers: { '1': task }, taskSheetColumns: [5] },
+  },
+  {
+    name: 'a header column object without its label',
+    valid: false,
+    document: { layers: { '1': task }, taskSheetColumns: [{ column: 'TALHAO' }] },
+  },
+  {
+    name: 'a header column name carrying SQL',
+    valid: false,
+    document: { layers: { '1': task }, taskSheetColumns: ['DATA; DROP TABLE x'] },
+  },
   { name: 'an empty text', valid: false, text: '' },
   { name: 'a byte-order mark only', valid: false, text: '\uFEFF' },
   {

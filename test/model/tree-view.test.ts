@@ -40,6 +40,9 @@ describe('parseTreeView', () => {
         "a default without type": "✖ "type" is required: one of value, field, taskSheet → at metrics.0.default.type",
         "a field default without a name": "✖ "name" is required → at metrics.0.default.name",
         "a gap in layer numbers": "✖ layer "2" is missing: layers are numbered "1" to "3" without gaps → at layers",
+        "a header column name carrying SQL": "✖ "DATA; DROP TABLE x" is not an SQL identifier: use 1 to 64 ASCII letters, digits and underscores, not starting with a digit → at taskSheetColumns.0",
+        "a header column object without its label": "✖ "label" is required → at taskSheetColumns.0.label",
+        "a header column that is a number": "✖ expected a column name, or { "column": ..., "label": ... }, got a number (5) → at taskSheetColumns.0",
         "a layer key that is not a number": "✖ layer key "two" is not a level number: use "1", "2", ... without leading zeros → at layers.two
       ✖ the last layer (1) is the task level: give it "isTask": true → at layers.1.isTask
       ✖ the task layer (1) has no child level, so "associationTable" has nothing to link: remove it → at layers.1.associationTable",
