@@ -203,7 +203,7 @@ async function walkTree(
     const byParent = new Map<number, Parent>();
     for (const node of frontier) {
       const same = byParent.get(node.seqDb);
-      if (same === undefined) byParent.set(node.seqDb, { nodes: [node], saved: undefined });
+      if (same === undefined) byParent.set(node.seqDb, { nodes: [node], saved: undefined, seen: new Set() });
       else same.nodes.push(node);
     }
     const next: BranchNode[] = [];
@@ -220,9 +220,13 @@ async function walkTree(
       delete row.__ta_parent;
       // Links of parents that are not in the tree (hidden, in a cycle) come too: dropped here.
       if (parent === undefined) return;
+      // Two live links of one parent to one row (nothing in the tables forbids them) are one node.
+      const id = Number(row.SEQ_DB);
+      if (parent.seen.has(id)) return;
+      parent.seen.add(id);
       const { nodes } = parent;
       if (level.isTask) {
-        const savedRow = parent.saved?.get(Number(row.SEQ_DB));
+        const savedRow = parent.saved?.get(id);
         for (let at = 0; at < nodes.length; at++) {
           const node = nodes[at] as BranchNode;
           const metrics = resolve({ activity: row, taskSheet: sheet, saved: savedRow?.row });
@@ -245,6 +249,8 @@ async function walkTree(
 interface Parent {
   readonly nodes: BranchNode[];
   saved: Map<number, SavedRow> | undefined;
+  /** The rows hung from it so far, by SEQ_DB. */
+  readonly seen: Set<number>;
 }
 
 function branchNode(level: PlannedLevel, row: Row): BranchNode {

@@ -1,5 +1,7 @@
+import { parseInput } from '../model/metric-batch.js';
 import { NotFoundError } from '../model/request-errors.js';
-import { formatScope, type Scope } from '../model/scope.js';
+import { checkScope, formatScope, type Scope } from '../model/scope.js';
+import { SeqDb } from '../model/seq-db.js';
 import type { SqlExecutor } from '../store/driver.js';
 import { query } from '../store/sql.js';
 import { taskSheetRow } from '../store/tree-reads.js';
@@ -14,6 +16,8 @@ import type { Row } from './metric-defaults.js';
  * in SQL that would fail on a table without them.
  */
 export async function loadTaskSheet(db: SqlExecutor, scope: Scope, taskSheet: number): Promise<Row> {
+  checkScope(scope);
+  parseInput(SeqDb, taskSheet, 'loadTaskSheet', 'taskSheet');
   const [row] = await query(db, taskSheetRow(taskSheet));
   if (row === undefined || !inScope(row, scope) || !isLive(row)) throw taskSheetNotFound(scope, taskSheet);
   return row;

@@ -6,7 +6,14 @@ import { TreeView } from '../../src/model.js';
 import type { Database, SqlExecutor } from '../../src/store/driver.js';
 import { createPlanMemo } from '../../src/tree/plan-memo.js';
 import { loadTaskSheet } from '../../src/tree/task-sheet.js';
-import { createAssociationHandler, readBranch, resolveTreePlan } from '../../src/tree.js';
+import {
+  createAssociationHandler,
+  loadTaskTree,
+  readBranch,
+  readScreenStart,
+  resolveTreePlan,
+  searchTree,
+} from '../../src/tree.js';
 import { useScratchDatabase } from '../support/database.js';
 import {
   createHostTable,
@@ -772,5 +779,92 @@ describe('part=search: across every level, with paths', () => {
         hidden,
       );
     }
+  });
+});
+
+describe('an activity linked twice to one group', () => {
+  it('is one node: in its branch, in the search and in the whole tree, whichever way the tree is read', async () => {
+    const { db } = scratch();
+    // Nothing in the tables forbids a second live link of the same group and activity.
+    const twice = await insertRow(db, names.OPER_OPER_GRUPO, {
+      ...SCOPE_A,
+      OPER_GRUPO_SEQ_DB: ids.root,
+      OPER_SEQ_DB: ids.plain,
+      ...live,
+    });
+    try {
+      const { nodes } = await getJson(`?taskSheet=${ids.sheetA}&part=children&level=1&node=${ids.root}`);
+      expect(
+        nodes.filter((node: { id: number; kind: string }) => node.kind === 'task' && node.id === ids.plain),
+      ).toHaveLength(1);
+      const { matches } = await getJson(`?taskSheet=${ids.sheetA}&part=search&q=A-DISC`);
+      expect(matches, JSON.stringify(matches)).toHaveLength(1);
+      for (const inListLimit of [999, 0]) {
+        const tree = await loadTaskTree(db, { scope: SCOPE_A, taskSheet: ids.sheetA, inListLimit });
+        const soil = tree.roots.find((node) => node.kind === 'branch' && node.seqDb === ids.root);
+        const under = soil?.kind === 'branch' ? soil.children : [];
+        expect(under.filter((node) => node.kind === 'task' && node.seqDb === ids.plain)).toHaveLength(1);
+      }
+    } finally {
+      await db.execute(`DELETE FROM ${names.OPER_OPER_GRUPO} WHERE SEQ_DB = ?`, [twice]);
+    }
+  });
+});
+
+describe('the screen reads as library functions', () => {
+  it('refuse bad arguments with the option’s path before any SQL: readBranch, searchTree, loadTaskSheet, readScreenStart', async () => {
+    const { db } = scratch();
+    const plan = await resolveTreePlan(db, SCOPE_A);
+    const taskSheet = await loadTaskSheet(db, SCOPE_A, ids.sheetA);
+    // A scope without LOCAL is the host's bug, said as such.
+    const partial = { EMPRESA: 1, FILIAL: 1 } as unknown as Scope;
+    const refusals: [() => Promise<unknown>, string, string][] = [
+      [() => loadTaskSheet(db, SCOPE_A, Number.NaN), 'INVALID_REQUEST', 'taskSheet'],
+      [() => loadTaskSheet(db, partial, ids.sheetA), 'INVALID_SCOPE', 'scope'],
+      [
+        () => readBranch(db, { scope: SCOPE_A, plan, parent: { level: 1, id: Number.NaN }, taskSheet }),
+        'INVALID_REQUEST',
+        'parent.id',
+      ],
+      [
+        () => readBranch(db, { scope: SCOPE_A, plan: {} as typeof plan, parent: null, taskSheet }),
+        'INVALID_REQUEST',
+        'plan',
+      ],
+      [
+        () => readBranch(db, { scope: undefined as unknown as Scope, plan, parent: null, taskSheet }),
+        'INVALID_SCOPE',
+        'scope',
+      ],
+      [
+        () => searchTree(db, { scope: SCOPE_A, plan, text: 'soil', limit: Number.NaN }),
+        'INVALID_REQUEST',
+        'limit',
+      ],
+      [() => searchTree(db, { scope: SCOPE_A, plan, text: 'soil', limit: -1 }), 'INVALID_REQUEST', 'limit'],
+      [() => searchTree(db, { scope: partial, plan, text: 'soil' }), 'INVALID_SCOPE', 'scope'],
+      [
+        () =>
+          readScreenStart(db, { scope: SCOPE_A, taskSheet } as unknown as Parameters<
+            typeof readScreenStart
+          >[1]),
+        'INVALID_REQUEST',
+        'plan',
+      ],
+    ];
+    for (const [call, code, path] of refusals) await expect(call()).rejects.toMatchObject({ code, path });
+  });
+});
+
+describe('part=sheet beside the tree', () => {
+  it('lists the activities in the order the tree shows them: a branch’s nested groups first, then its activities', async () => {
+    // G-1 holds the group G-1.1 (down to A-DEEP) and the activity A-DISC: the tree lists G-1.1 first.
+    const { nodes } = await getJson(`?taskSheet=${ids.sheetA}&part=children&level=1&node=${ids.root}`);
+    expect(nodes.map((node: { kind: string }) => node.kind)).toEqual(['branch', 'task']);
+    const { rows } = await getJson(`?taskSheet=${ids.sheetA}&part=sheet`);
+    expect(rows.map((row: { label: string }) => row.label)).toEqual([
+      'A-DEEP — Subsoiler pass',
+      'A-DISC — Disc harrow',
+    ]);
   });
 });

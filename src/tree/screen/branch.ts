@@ -1,7 +1,9 @@
+import { z } from 'zod';
 import { type Identifier, parseIdentifier } from '../../model/identifier.js';
 import { InvalidRequestError, NotFoundError } from '../../model/request-errors.js';
-import { formatScope, type Scope } from '../../model/scope.js';
-import type { TreePlan } from '../../model/tree-plan.js';
+import { formatScope, Scope } from '../../model/scope.js';
+import { SeqDb } from '../../model/seq-db.js';
+import { GivenPlan, type TreePlan } from '../../model/tree-plan.js';
 import type { SqlExecutor } from '../../store/driver.js';
 import {
   type ChildRead,
@@ -12,29 +14,38 @@ import {
   type TaskLink,
 } from '../../store/screen-reads.js';
 import { query } from '../../store/sql.js';
+import { checkArguments } from '../arguments.js';
 import { compileMetricDefaults, type MetricSource, type Row } from '../metric-defaults.js';
 import { lastChangeOf, type SavedRow, withSavedRow } from '../saved-row.js';
 import { shownNodes } from '../shown-nodes.js';
 import { byLabel, labelColumnsOf, nodeLabel, sortKey } from './labels.js';
 import { type ScreenMetric, type ScreenMetricSource, type ScreenNode, screenSource } from './nodes.js';
 
-/** The node whose children are asked for: its level (1-based, as in TREE_VIEW) and SEQ_DB; null for the roots. */
-export interface BranchParent {
-  readonly level: number;
-  readonly id: number;
-}
+/** The deepest TREE_VIEW level a request may name (the handler's `level` is one or two digits). */
+const MAX_TREE_LEVEL = 99;
 
-export interface ReadBranchOptions {
-  readonly scope: Scope;
-  readonly plan: TreePlan;
-  readonly parent: BranchParent | null;
+/** The node whose children are asked for: its level (1-based, as in TREE_VIEW) and SEQ_DB; null for the roots. */
+export const BranchParent = z.strictObject({ level: z.int().min(1).max(MAX_TREE_LEVEL), id: SeqDb });
+export type BranchParent = z.input<typeof BranchParent>;
+
+/** A row read from the database (or one on its way): what the library is handed back, unchanged. */
+export const GivenRow = z.custom<Row | Promise<Row>>((value) => typeof value === 'object' && value !== null, {
+  message: 'expected the task sheet’s row, as loadTaskSheet reads it',
+});
+
+/** What `readBranch` is given, checked before any SQL as the handler's requests are. */
+export const ReadBranchOptions = z.strictObject({
+  scope: Scope,
+  plan: GivenPlan,
+  parent: BranchParent.nullable(),
   /**
    * The task sheet's row (its columns feed `taskSheet` defaults); read by the caller, once. It may be
    * still on its way, with its SEQ_DB as `taskSheetId`: the branch's queries then do not wait for it.
    */
-  readonly taskSheet: Row | Promise<Row>;
-  readonly taskSheetId?: number;
-}
+  taskSheet: GivenRow,
+  taskSheetId: SeqDb.optional(),
+});
+export type ReadBranchOptions = z.input<typeof ReadBranchOptions>;
 
 /**
  * The children of one node (or the roots), with what the screen shows of each. The cost follows the
@@ -49,7 +60,8 @@ export interface ReadBranchOptions {
  * const nodes = await readBranch(db, { scope, plan, parent: { level: 1, id: 7 }, taskSheet });
  * // [{ id: 12, level: 2, label: 'A-SEED — Seeding', hasChildren: false, kind: 'task', group: 7, metrics: {...}, editable: true }]
  */
-export async function readBranch(db: SqlExecutor, options: ReadBranchOptions): Promise<ScreenNode[]> {
+export async function readBranch(db: SqlExecutor, given: ReadBranchOptions): Promise<ScreenNode[]> {
+  const options = checkArguments(ReadBranchOptions, given, 'readBranch');
   const { scope, plan, parent } = options;
   const parts = childParts(plan, parent, scope);
   // The parent must be a node the tree shows: children of a deleted node, or of a live one hanging
@@ -65,7 +77,9 @@ export async function readBranch(db: SqlExecutor, options: ReadBranchOptions): P
   metricsRead?.catch(() => undefined);
   const nodes: ScreenNode[] = [];
   for (const part of parts) {
-    const rows = await readChildren(db, part);
+    // Two live links of one group to one activity (nothing in the tables forbids them) are one node:
+    // the metric row's key is (activity, group), and the sheet and its progress count it once.
+    const rows = onePerRow(await readChildren(db, part));
     const saved = part.level.isTask && metricsRead !== undefined ? await metricsRead : undefined;
     const resolve = part.level.isTask ? compileMetricDefaults(plan.metrics) : undefined;
     // Each metric's name for each source, made once per branch rather than once per activity.
@@ -155,6 +169,17 @@ async function readChildren(db: SqlExecutor, read: ChildRead): Promise<Row[]> {
     }
   }
   return query(db, read.wide);
+}
+
+/** The rows, each SEQ_DB once (the first of its copies). */
+export function onePerRow(rows: readonly Row[]): Row[] {
+  const seen = new Set<number>();
+  return rows.filter((row) => {
+    const id = Number(row.SEQ_DB);
+    if (seen.has(id)) return false;
+    seen.add(id);
+    return true;
+  });
 }
 
 /** Queries whose narrow form failed: remembered so a host table without a label column costs one try, not one per expand. */

@@ -1,13 +1,15 @@
-import { parseInput } from '../../model/metric-batch.js';
-import type { Scope } from '../../model/scope.js';
+import { z } from 'zod';
+import { Scope } from '../../model/scope.js';
 import { containsPattern, SearchText, searchWords } from '../../model/search-text.js';
-import type { PlannedLevel, TreePlan } from '../../model/tree-plan.js';
+import { GivenPlan, type PlannedLevel } from '../../model/tree-plan.js';
 import { readColumnTypes } from '../../store/column-types.js';
 import type { SqlExecutor } from '../../store/driver.js';
 import { labelMatches, liveParents, liveRow, parentGroupOf, tableProbe } from '../../store/screen-reads.js';
 import { query } from '../../store/sql.js';
+import { checkArguments } from '../arguments.js';
 import type { Row } from '../metric-defaults.js';
 import { shownNodes } from '../shown-nodes.js';
+import { onePerRow } from './branch.js';
 import { byLabel, labelColumnsOf, nodeLabel, sortKey } from './labels.js';
 
 /** One node on a match's path, from the root down to the match itself (the last step). */
@@ -28,17 +30,22 @@ export interface SearchResult {
   readonly more: boolean;
 }
 
-export interface SearchTreeOptions {
-  readonly scope: Scope;
-  readonly plan: TreePlan;
+/** The most matches one search may ask for. */
+export const MAX_SEARCH_LIMIT = 100;
+
+/** What `searchTree` is given, checked before any SQL as the handler's requests are. */
+export const SearchTreeOptions = z.strictObject({
+  scope: Scope,
+  plan: GivenPlan,
   /**
    * What the person typed: 1 to 100 characters, at most 8 words. Each word must be found in one of
    * a node's label columns, in any order, case and accents ignored (see {@link searchWords}).
    */
-  readonly text: string;
-  /** Most matches returned (default 30). */
-  readonly limit?: number;
-}
+  text: SearchText,
+  /** Most matches returned, 1 to {@link MAX_SEARCH_LIMIT} (default 30). */
+  limit: z.int().min(1).max(MAX_SEARCH_LIMIT).optional(),
+});
+export type SearchTreeOptions = z.input<typeof SearchTreeOptions>;
 
 /** Deepest parent chain followed upwards; a longer chain of nested groups is not shown as a path. */
 const MAX_DEPTH = 64;
@@ -57,12 +64,9 @@ const MAX_DEPTH = 64;
  * const { matches, more } = await searchTree(db, { scope, plan, text: 'seed' });
  * // matches: [{ path: [{ level: 1, id: 3, label: 'G-PLANT — Planting' }, { level: 2, id: 9, label: 'A-SEED — Seeding' }] }]
  */
-export async function searchTree(db: SqlExecutor, options: SearchTreeOptions): Promise<SearchResult> {
-  const { scope, plan } = options;
-  const limit = options.limit ?? 30;
-  const patterns = searchWords(parseInput(SearchText, options.text, 'searchTree', 'text')).map(
-    containsPattern,
-  );
+export async function searchTree(db: SqlExecutor, given: SearchTreeOptions): Promise<SearchResult> {
+  const { scope, plan, text, limit = 30 } = checkArguments(SearchTreeOptions, given, 'searchTree');
+  const patterns = searchWords(text).map(containsPattern);
   // Punctuation alone (a pasted " — ", a lone "%") is no word: nothing to look for.
   if (patterns.length === 0) return { matches: [], more: false };
   /** The matching nodes the tree shows (each with every path to it), in the order found. */
@@ -186,7 +190,7 @@ async function parentsOf(
   const above = levels[index - 1] as PlannedLevel;
   const association = above.association;
   if (association === undefined) return [];
-  const rows = await query(db, liveParents(scope, above, association, id));
+  const rows = onePerRow(await query(db, liveParents(scope, above, association, id)));
   return rows.map((row) => ({ index: index - 1, step: stepOf(above, row) }));
 }
 

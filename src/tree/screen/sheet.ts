@@ -189,7 +189,8 @@ export function sheetRows(roots: readonly TreeNode[], plan: TreePlan): SheetRow[
         const label = labelOf(node);
         return { node, label, id: node.seqDb, key: sortKey(label) };
       })
-      .sort(byLabel);
+      // As the tree lists a branch (readBranch): the groups nested in it first, then the next level.
+      .sort((a, b) => a.node.level - b.node.level || byLabel(a, b));
     for (const { node, label } of sorted) {
       if (node.kind === 'branch') {
         walk(node.children, [...path, { level: node.level, id: node.seqDb, label }]);

@@ -1,13 +1,15 @@
+import { z } from 'zod';
 import { type ColumnType, columnNamed } from '../../model/column-values.js';
 import type { Metric } from '../../model/metrics.js';
-import type { Scope } from '../../model/scope.js';
+import { Scope } from '../../model/scope.js';
 import { TASK_SHEET_TABLE } from '../../model/table-names.js';
-import type { TreePlan } from '../../model/tree-plan.js';
-import type { TreeView } from '../../model/tree-view.js';
+import { GivenPlan } from '../../model/tree-plan.js';
+import { TreeView } from '../../model/tree-view.js';
 import { readColumnTypes } from '../../store/column-types.js';
 import type { SqlExecutor } from '../../store/driver.js';
+import { checkArguments } from '../arguments.js';
 import { columnKey, type Row } from '../metric-defaults.js';
-import { readBranch } from './branch.js';
+import { GivenRow, readBranch } from './branch.js';
 import type { ScreenNode } from './nodes.js';
 
 /** One column of the task sheet's header: its name, its configured label if any, its value as text (dates as YYYY-MM-DD). */
@@ -41,14 +43,16 @@ export interface ScreenStart {
   readonly nodes: readonly ScreenNode[];
 }
 
-export interface ReadScreenStartOptions {
-  readonly scope: Scope;
+/** What `readScreenStart` is given, checked before any SQL. */
+export const ReadScreenStartOptions = z.strictObject({
+  scope: Scope,
   /** The task sheet's row, live and in scope (as `loadTaskSheet` reads it). */
-  readonly taskSheet: Row;
-  readonly plan: TreePlan;
+  taskSheet: GivenRow as z.ZodType<Row>,
+  plan: GivenPlan,
   /** The TREE_VIEW's `taskSheetColumns`, if it names them. */
-  readonly headerColumns?: TreeView['taskSheetColumns'];
-}
+  headerColumns: TreeView.shape.taskSheetColumns,
+});
+export type ReadScreenStartOptions = z.input<typeof ReadScreenStartOptions>;
 
 const DATE_TYPES = new Set(['date', 'datetime', 'timestamp']);
 const CODE_COLUMN = /^(CODIGO|COD_.+|.+_CODIGO|NUMERO|DOCUMENTO)$/i;
@@ -61,10 +65,8 @@ const CODE_COLUMN = /^(CODIGO|COD_.+|.+_CODIGO|NUMERO|DOCUMENTO)$/i;
  * const plan = await resolveTreePlan(db, scope);
  * const start = await readScreenStart(db, { scope, plan, taskSheet: await loadTaskSheet(db, scope, 42) });
  */
-export async function readScreenStart(
-  db: SqlExecutor,
-  options: ReadScreenStartOptions,
-): Promise<ScreenStart> {
+export async function readScreenStart(db: SqlExecutor, given: ReadScreenStartOptions): Promise<ScreenStart> {
+  const options = checkArguments(ReadScreenStartOptions, given, 'readScreenStart');
   const { scope, plan, taskSheet } = options;
   const [sheetColumns, metricColumns, nodes] = await Promise.all([
     // Also for configured columns: their types tell the page how its language writes each value.
