@@ -88,7 +88,7 @@ export interface TableParts {
 
 /** The statement that reads the columns of `tables`, in order. */
 export function columnsStatement(tables: readonly string[]) {
-  return sql`SELECT TABLE_NAME AS tableName, COLUMN_NAME AS name, COLUMN_TYPE AS columnType, DATA_TYPE AS dataType, IS_NULLABLE AS nullable, COLUMN_DEFAULT AS columnDefault, EXTRA AS extra, NUMERIC_PRECISION AS numericPrecision, NUMERIC_SCALE AS numericScale, CHARACTER_MAXIMUM_LENGTH AS maxLength, CHARACTER_OCTET_LENGTH AS octetLength, COLLATION_NAME AS collation, COLUMN_COMMENT AS comment, @@lower_case_table_names AS foldsNames FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME IN (${sql.list(tables)}) ORDER BY TABLE_NAME, ORDINAL_POSITION`;
+  return sql`SELECT TABLE_NAME AS tableName, COLUMN_NAME AS name, COLUMN_TYPE AS columnType, DATA_TYPE AS dataType, IS_NULLABLE AS nullable, COLUMN_DEFAULT AS columnDefault, EXTRA AS extra, NUMERIC_PRECISION AS numericPrecision, NUMERIC_SCALE AS numericScale, CHARACTER_MAXIMUM_LENGTH AS maxLength, CHARACTER_OCTET_LENGTH AS octetLength, COLLATION_NAME AS collation, COLUMN_COMMENT AS comment, @@lower_case_table_names AS foldsNames, @@version LIKE '%MariaDB%' AS mariaDb FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME IN (${sql.list(tables)}) ORDER BY TABLE_NAME, ORDINAL_POSITION`;
 }
 
 /** The statement that reads the indexes of `tables`, one row per key part, in order. */
@@ -130,6 +130,7 @@ interface ColumnRow {
   collation: string | null;
   comment: string | null;
   foldsNames: number | string;
+  mariaDb: number | string;
 }
 
 const nullableNumber = (value: number | string | null) => (value === null ? null : Number(value));
@@ -200,7 +201,10 @@ export async function readTables(
       type: normalizeColumnType(row.columnType),
       unsigned: /unsigned/i.test(row.columnType),
       nullable: row.nullable === 'YES',
-      default: normalizeColumnDefault(row.columnDefault, row.dataType),
+      default: normalizeColumnDefault(row.columnDefault, row.dataType, {
+        extra: row.extra,
+        mariaDb: Number(row.mariaDb) === 1,
+      }),
       fillsItself: row.columnDefault !== null || autoIncrement || /generated/i.test(row.extra),
       autoIncrement,
       onUpdateCurrentTimestamp: hasOnUpdateCurrentTimestamp(row.extra),

@@ -25,11 +25,29 @@ export function normalizeColumnType(columnType: string): string {
 const TEXT_TYPES = new Set(['char', 'varchar', 'tinytext', 'text', 'mediumtext', 'longtext', 'enum', 'set']);
 const CURRENT_TIMESTAMP = /^current_timestamp(\(\))?$/i;
 
+/** A number as a default's literal: `1`, `-0.5`, `1e3`. */
+const NUMBER_LITERAL = /^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i;
+
+/** Which server's words information_schema is in: they spell an expression default differently. */
+export interface DefaultSpelling {
+  /** EXTRA of the column: MySQL 8 marks an expression default `DEFAULT_GENERATED`. */
+  readonly extra?: string;
+  /** The server is MariaDB, which quotes a string literal and leaves an expression bare. */
+  readonly mariaDb?: boolean;
+}
+
 /**
- * The canonical default from information_schema.COLUMNS' COLUMN_DEFAULT and DATA_TYPE.
- * Returns null when the column has no default or defaults to NULL.
+ * The canonical default from information_schema.COLUMNS' COLUMN_DEFAULT and DATA_TYPE, as it would be
+ * written in a column definition. Returns null when the column has no default or defaults to NULL.
+ * An expression default (a host's `DEFAULT (uuid())`) comes back in parentheses, the form both
+ * servers take (MariaDB 10.2+, MySQL 8.0.13+): restated bare it would be refused or, on a text
+ * column, become the text of the expression.
  */
-export function normalizeColumnDefault(columnDefault: string | null, dataType: string): string | null {
+export function normalizeColumnDefault(
+  columnDefault: string | null,
+  dataType: string,
+  spelling: DefaultSpelling = {},
+): string | null {
   if (columnDefault === null) return null;
   if (CURRENT_TIMESTAMP.test(columnDefault)) return 'CURRENT_TIMESTAMP';
   const isMariaDbQuoted =
@@ -38,6 +56,9 @@ export function normalizeColumnDefault(columnDefault: string | null, dataType: s
   // MariaDB says NULL for a NULL default. MySQL would say the same for a string default spelt NULL,
   // which no table of ours has.
   if (columnDefault === 'NULL') return null;
+  // MySQL 8 writes an expression's quotes escaped (`concat(_utf8mb4\'a\')`).
+  if (/DEFAULT_GENERATED/i.test(spelling.extra ?? '')) return `(${columnDefault.replaceAll("\\'", "'")})`;
+  if (spelling.mariaDb === true && !NUMBER_LITERAL.test(columnDefault)) return `(${columnDefault})`;
   if (TEXT_TYPES.has(dataType.toLowerCase())) return sqlString(columnDefault);
   return columnDefault;
 }

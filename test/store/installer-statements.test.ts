@@ -51,7 +51,7 @@ describe('the information_schema reader', () => {
           "app_oper",
           "MO_OPER",
         ],
-        "sql": "SELECT TABLE_NAME AS tableName, COLUMN_NAME AS name, COLUMN_TYPE AS columnType, DATA_TYPE AS dataType, IS_NULLABLE AS nullable, COLUMN_DEFAULT AS columnDefault, EXTRA AS extra, NUMERIC_PRECISION AS numericPrecision, NUMERIC_SCALE AS numericScale, CHARACTER_MAXIMUM_LENGTH AS maxLength, CHARACTER_OCTET_LENGTH AS octetLength, COLLATION_NAME AS collation, COLUMN_COMMENT AS comment, @@lower_case_table_names AS foldsNames FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME IN (?, ?) ORDER BY TABLE_NAME, ORDINAL_POSITION",
+        "sql": "SELECT TABLE_NAME AS tableName, COLUMN_NAME AS name, COLUMN_TYPE AS columnType, DATA_TYPE AS dataType, IS_NULLABLE AS nullable, COLUMN_DEFAULT AS columnDefault, EXTRA AS extra, NUMERIC_PRECISION AS numericPrecision, NUMERIC_SCALE AS numericScale, CHARACTER_MAXIMUM_LENGTH AS maxLength, CHARACTER_OCTET_LENGTH AS octetLength, COLLATION_NAME AS collation, COLUMN_COMMENT AS comment, @@lower_case_table_names AS foldsNames, @@version LIKE '%MariaDB%' AS mariaDb FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME IN (?, ?) ORDER BY TABLE_NAME, ORDINAL_POSITION",
       }
     `);
     expect(shape(indexesStatement(['app_oper']))).toMatchInlineSnapshot(`

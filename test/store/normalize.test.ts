@@ -41,6 +41,31 @@ describe('normalizeColumnDefault', () => {
   ] as const)('%s', (_label, found, dataType, canonical) => {
     expect(normalizeColumnDefault(found, dataType)).toBe(canonical);
   });
+
+  // An expression default is restated in parentheses, never as the text of the expression.
+  it.each([
+    ['MariaDB expression on a text column', 'uuid()', 'varchar', { mariaDb: true }, '(uuid())'],
+    ['MariaDB expression on a number', '1 + 1', 'int', { mariaDb: true }, '(1 + 1)'],
+    ['MariaDB number literal', '-0.5', 'decimal', { mariaDb: true }, '-0.5'],
+    ['MariaDB quoted text', "'abc'", 'varchar', { mariaDb: true }, "'abc'"],
+    [
+      'MySQL 8 expression, quotes escaped',
+      "concat(_utf8mb4\\'a\\')",
+      'varchar',
+      { extra: 'DEFAULT_GENERATED', mariaDb: false },
+      "(concat(_utf8mb4'a'))",
+    ],
+    ['MySQL 8 text literal', 'uuid()', 'varchar', { extra: '', mariaDb: false }, "'uuid()'"],
+    [
+      'MySQL 8 CURRENT_TIMESTAMP',
+      'CURRENT_TIMESTAMP',
+      'timestamp',
+      { extra: 'DEFAULT_GENERATED' },
+      'CURRENT_TIMESTAMP',
+    ],
+  ] as const)('%s', (_label, found, dataType, spelling, canonical) => {
+    expect(normalizeColumnDefault(found, dataType, spelling)).toBe(canonical);
+  });
 });
 
 describe('EXTRA and referential rules', () => {

@@ -8,6 +8,8 @@ import type { SqlExecutor } from '../../src/store/driver.js';
  * - integer display widths are gone (`bigint(20) unsigned` → `bigint unsigned`), `tinyint(1)` stays;
  * - COLUMN_DEFAULT: a NULL default is SQL NULL (MariaDB says the text `NULL`), string literals are
  *   unquoted, `current_timestamp()` is `CURRENT_TIMESTAMP` with `DEFAULT_GENERATED` in EXTRA;
+ * - an expression default (MariaDB: unquoted and not a number) has `DEFAULT_GENERATED` in EXTRA and
+ *   its quotes escaped (`concat(\'a\')`); `@@version` names no MariaDB;
  * - EXTRA's `on update current_timestamp()` is `DEFAULT_GENERATED on update CURRENT_TIMESTAMP`;
  * - a foreign key rule left unspecified is `NO ACTION` (MariaDB says `RESTRICT`): every `RESTRICT` is
  *   read as `NO ACTION` here, which the sync takes for the same rule.
@@ -29,10 +31,14 @@ export function mySql8Column(row: Row): Row {
     extra = extra === '' ? 'DEFAULT_GENERATED' : `DEFAULT_GENERATED ${extra}`;
   } else if (columnDefault !== null && /^'.*'$/s.test(columnDefault)) {
     columnDefault = columnDefault.slice(1, -1).replaceAll("''", "'");
+  } else if (columnDefault !== null && !/^[+-]?(\d+\.?\d*|\.\d+)(e[+-]?\d+)?$/i.test(columnDefault)) {
+    // An expression default: marked, its quotes escaped (`concat(\'a\')`).
+    columnDefault = columnDefault.replaceAll("'", "\\'");
+    extra = extra === '' ? 'DEFAULT_GENERATED' : `DEFAULT_GENERATED ${extra}`;
   }
   extra = extra.replace(/on update current_timestamp\(\)/i, 'on update CURRENT_TIMESTAMP');
   if (/on update/i.test(extra) && !extra.includes('DEFAULT_GENERATED')) extra = `DEFAULT_GENERATED ${extra}`;
-  return { ...row, columnType: type, columnDefault, extra };
+  return { ...row, columnType: type, columnDefault, extra, mariaDb: 0 };
 }
 
 /** `db`, its information_schema reads answered as MySQL 8 would answer them. */

@@ -13,6 +13,7 @@ import { syncSchema } from '../../src/sync/sync.js';
 import { SchemaSyncError } from '../../src/sync/sync-errors.js';
 import { freshDatabase, useScratchDatabase } from '../support/database.js';
 import { snapshotHostTables } from './host-snapshot.js';
+import { asMySql8 as inMySql8Words } from './mysql8.js';
 
 const scratch = useScratchDatabase('sync', { hostSchema: true });
 
@@ -402,6 +403,33 @@ describe('syncSchema', () => {
       "SELECT COLUMN_DEFAULT AS d FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'KEEP_OPER' AND COLUMN_NAME = 'EMPRESA'",
     );
     expect(empresa).toEqual({ d: '1' });
+    expect(await planSchemaSync(db, names)).toEqual({ statements: [], statementTables: [], differences: [] });
+  });
+
+  it("keeps a host's expression default as an expression when it restates the column, not as text", async () => {
+    const { db } = scratch();
+    const names = prefixed('EXPR');
+    await syncSchema(db, names);
+    // The host computes SOURCE and a number of its own; the sync must widen SOURCE to NULL.
+    await db.execute(
+      "ALTER TABLE EXPR_OPER MODIFY COLUMN SOURCE varchar(50) NOT NULL DEFAULT (concat('host', '-', 'made')), MODIFY COLUMN INDICE decimal(11,2) NULL DEFAULT (1 + 1)",
+    );
+    const restated = [
+      expect.stringContaining(
+        "MODIFY COLUMN `SOURCE` varchar(50) COLLATE `utf8mb4_general_ci` NULL DEFAULT (concat('host','-','made'))",
+      ),
+    ];
+    expect((await planSchemaSync(db, names)).statements).toEqual(restated);
+    // MySQL 8's words for the same (DEFAULT_GENERATED, the quotes escaped) restate it the same way.
+    expect((await planSchemaSync(inMySql8Words(db), names)).statements).toEqual(restated);
+    await syncSchema(db, names);
+    await db.execute(
+      'INSERT INTO EXPR_OPER (EMPRESA, FILIAL, LOCAL, ID, INS_USUARIO_SEQ_DB) VALUES (1, 1, 1, 1, 1)',
+    );
+    // Computed as the host wrote it, not the text of the expression.
+    expect(await db.query('SELECT SOURCE, INDICE FROM EXPR_OPER')).toEqual([
+      { SOURCE: 'host-made', INDICE: '2.00' },
+    ]);
     expect(await planSchemaSync(db, names)).toEqual({ statements: [], statementTables: [], differences: [] });
   });
 });
