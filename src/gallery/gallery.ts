@@ -103,7 +103,8 @@ export interface GalleryRendition {
 export interface Gallery {
   /**
    * One page of `/caroulsel/data` for the request's query (`limit`, `cursor`). Throws a
-   * {@link GalleryMediaError} `BAD_QUERY` (400) for a wrong parameter; a failing source rejects as it failed.
+   * {@link GalleryMediaError} `BAD_QUERY` (400) for a wrong parameter, `GALLERY_UPSTREAM_TIMEOUT` (504)
+   * for a source that does not answer within `limits.sourceTimeoutMs`; a failing source rejects as it failed.
    */
   page(query: URLSearchParams): Promise<GalleryListing>;
   /**

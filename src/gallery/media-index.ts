@@ -4,6 +4,7 @@ import { match } from 'ts-pattern';
 import { z } from 'zod';
 import { createByteLru } from './cache/byte-lru.js';
 import type { MediaCache } from './cache/media-cache.js';
+import { withDeadline } from './deadline.js';
 import { GalleryConfigError, GalleryMediaError, reasonOf } from './gallery-errors.js';
 import type { ImageInput } from './image-input.js';
 import { type ImageInfo, probeImage, tooManyBytes } from './image-pipeline.js';
@@ -58,7 +59,8 @@ export interface MediaIndex {
   ): Promise<{ shown: { entry: MediaEntry; image: ListedImage }[]; settled: boolean }>;
   /**
    * The entry with this content hash: known from a page, else the item the store names for it,
-   * else found by walking the source (see {@link createSourceWalk}).
+   * else found by walking the source (see {@link createSourceWalk}). Rejects with a 504 when the
+   * source does not answer in time.
    */
   find(hash: ContentHash): Promise<MediaEntry | undefined>;
   /** The entry's bytes, or undefined when its content changed since it was listed (a stale token). */
@@ -147,6 +149,18 @@ export function createMediaIndex(options: {
     warn: (message, details = {}) => warnOnce(`row\0${message}`, message, details),
   };
   const probing = createSingleFlight<ListedImage | GalleryMediaError>();
+
+  /**
+   * `work` (a call of the host's source, or the reading of its images), bounded by
+   * `limits.sourceTimeoutMs`: one that never settles (a query on a dropped connection) must not
+   * hold its request, nor every lookup waiting on the same walk, until a restart.
+   */
+  const inTime = <T>(work: T | PromiseLike<T>, what: string): Promise<T> =>
+    withDeadline(work, limits.sourceTimeoutMs, () => {
+      const message = `the gallery source did not answer within ${limits.sourceTimeoutMs} ms (${what}); retry later`;
+      logger.warn(message);
+      return new GalleryMediaError('GALLERY_UPSTREAM_TIMEOUT', 504, message);
+    });
 
   /** The stored index entry under `key`, if it is there and whole; a broken one is a miss. */
   const stored = async (key: string): Promise<string | undefined> => {
@@ -260,7 +274,7 @@ export function createMediaIndex(options: {
 
   /** Every item of a source that returns every row. */
   async function wholeList(fetchAll: WholeListSource): Promise<readonly SourceItem[]> {
-    const rows: unknown = await fetchAll();
+    const rows: unknown = await inTime(fetchAll(), 'its rows');
     if (!Array.isArray(rows)) {
       throw new GalleryConfigError(
         'GALLERY_SOURCE',
@@ -310,7 +324,9 @@ export function createMediaIndex(options: {
   async function hostPage(paged: PagedGallerySource, cursor: PageCursor | null, limit: number) {
     if (cursor !== null && cursor.k !== 'h')
       throw badParameter('cursor', 'was given by another kind of gallery source');
-    const answer = SourcePage.safeParse(await paged.page({ cursor: cursor?.c ?? null, limit }));
+    const answer = SourcePage.safeParse(
+      await inTime(paged.page({ cursor: cursor?.c ?? null, limit }), 'a page of rows'),
+    );
     if (!answer.success) {
       const issue = answer.error.issues[0];
       throw new GalleryConfigError(
@@ -390,14 +406,18 @@ export function createMediaIndex(options: {
     const id = text === undefined ? undefined : safeJson(text);
     if (typeof id !== 'string') return undefined;
     const item = (await rowsForLookup(fetchAll)).find((candidate) => candidate.id === id);
-    const entry = item === undefined ? undefined : await enter(item);
+    const entry = item === undefined ? undefined : await inTime(enter(item), `the image of item "${id}"`);
     return entry?.hash === hash ? entry : undefined;
   }
 
-  /** The source's items in order, hashed in batches. */
+  /**
+   * The source's items in order, hashed in batches. Each image is bounded in time on its own, not
+   * the walk: a long walk that goes on hashing is never cut, one that hangs on a file fails.
+   */
   async function* hashed(items: readonly SourceItem[]): AsyncGenerator<readonly MediaEntry[]> {
+    const enterInTime = (item: SourceItem) => inTime(enter(item), `the image of item "${item.id}"`);
     for (let start = 0; start < items.length; start += WALK_BATCH) {
-      const entries = await mapBounded(items.slice(start, start + WALK_BATCH), PAGE_CONCURRENCY, enter);
+      const entries = await mapBounded(items.slice(start, start + WALK_BATCH), PAGE_CONCURRENCY, enterInTime);
       yield entries.filter((entry) => entry !== undefined);
     }
   }
