@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { CachedMedia, GenerationLock, HeldLock } from './cache/media-cache.js';
+import { withDeadline } from './deadline.js';
 import { reasonOf } from './gallery-errors.js';
 import type { GalleryLogger } from './logger.js';
 
@@ -25,26 +26,9 @@ export const SHARED_GENERATION_TIMING: SharedGenerationTiming = {
   callMs: 500,
 };
 
-/** A promise that rejects after `ms`: a lock call that hangs counts as failed. */
-function bounded<T>(pending: Promise<T>, ms: number): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`the generation lock did not answer within ${ms} ms`)),
-      ms,
-    );
-    timer.unref?.();
-    pending.then(
-      (value) => {
-        clearTimeout(timer);
-        resolve(value);
-      },
-      (error: unknown) => {
-        clearTimeout(timer);
-        reject(error);
-      },
-    );
-  });
-}
+/** A lock call that hangs counts as failed. */
+const bounded = <T>(pending: Promise<T>, ms: number): Promise<T> =>
+  withDeadline(pending, ms, () => new Error(`the generation lock did not answer within ${ms} ms`));
 
 /** Runs a task in one of this node's generation slots (the gallery's {@link Limiter}). */
 export type Slot = <T>(task: () => Promise<T>) => Promise<T>;
