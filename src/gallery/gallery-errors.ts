@@ -20,7 +20,8 @@ export function parseOption<S extends z.ZodType>(schema: S, value: unknown, name
 
 /**
  * A media item that cannot be served as asked. `status` is the HTTP answer the handler gives, so
- * every refusal is a 4xx (or a 503 when busy) and never a 500.
+ * every refusal is a 4xx (or a 503 when busy, a 504 when the source did not answer in time) and
+ * never a 500.
  */
 export class GalleryMediaError extends TaskAssociationError {
   readonly status: number;

@@ -103,7 +103,8 @@ export interface GalleryRendition {
 export interface Gallery {
   /**
    * One page of `/caroulsel/data` for the request's query (`limit`, `cursor`). Throws a
-   * {@link GalleryMediaError} `BAD_QUERY` (400) for a wrong parameter; a failing source rejects as it failed.
+   * {@link GalleryMediaError} `BAD_QUERY` (400) for a wrong parameter, `GALLERY_UPSTREAM_TIMEOUT` (504)
+   * for a source that does not answer within `limits.sourceTimeoutMs`; a failing source rejects as it failed.
    */
   page(query: URLSearchParams): Promise<GalleryListing>;
   /**
@@ -195,10 +196,12 @@ export function createGallery(options: GalleryOptions): Gallery {
   // many of its widths are asked for while it runs, or while its pixels are held.
   const generations = createSingleFlight<CachedMedia>();
   // Across nodes: with a cache that has a lock (Redis), one node makes a rendition, the others wait.
-  const shared = createSharedGeneration({
+  // The lock is taken in a limiter slot, so a node queued behind its own work holds none.
+  const acrossNodes = createSharedGeneration({
     lock: options.cache?.lock,
     read: (key) => cache.get(key),
     logger,
+    slot: limiter.run,
   });
   const decodes = createSingleFlight<DecodedPixels>();
   const decoded = createDecodedPixelCache({ maxBytes: limits.decodedCacheBytes, ttlMs: DECODED_TTL_MS });
@@ -285,7 +288,8 @@ export function createGallery(options: GalleryOptions): Gallery {
    * Makes the one rendition asked for and stores it: `full` and the thumbnail from their own
    * decode, a width from the pixels the widths of its srcset share. The generation keeps its limiter
    * slot until the rendition is stored; the other widths are not made until they are asked for, so
-   * no answer waits for the encoding of renditions it did not ask for.
+   * no answer waits for the encoding of renditions it did not ask for. With a lock shared by several
+   * nodes, it is made by one of them ({@link createSharedGeneration}, which takes the slot).
    */
   async function generate(
     hash: ContentHash,
@@ -301,7 +305,8 @@ export function createGallery(options: GalleryOptions): Gallery {
     // cache may let go meanwhile (up to queueSize images of them); in the slot they are taken from
     // that cache, or decoded again if they are gone.
     if (own !== undefined) await decodes.running(hash)?.catch(() => undefined);
-    return limiter.run(async () => {
+    const key = keyOf(hash, variant);
+    return acrossNodes.run(key, async () => {
       let media: CachedMedia;
       if (own === undefined) {
         const source = await sourceOf(entry);
@@ -312,7 +317,7 @@ export function createGallery(options: GalleryOptions): Gallery {
         media = await encodeWidth(pixels, own.width, limits);
       }
       // A cache that cannot store (disk full, Redis down) costs a later generation, not this answer.
-      await cache.set(keyOf(hash, variant), media).catch((error: unknown) => {
+      await cache.set(key, media).catch((error: unknown) => {
         logger.warn(`media cache write failed: ${reasonOf(error)}`);
       });
       return media;
@@ -339,7 +344,7 @@ export function createGallery(options: GalleryOptions): Gallery {
     return generations.run(key, async () => {
       // A miss read before an earlier flight stored its result must not start a second generation.
       const stored = await cache.get(key).catch(() => undefined);
-      return stored ?? shared.run(key, () => generate(hash, entry, variant, set));
+      return stored ?? generate(hash, entry, variant, set);
     });
   }
 

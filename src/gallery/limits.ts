@@ -43,6 +43,11 @@ export const GalleryLimits = z.strictObject({
   concurrency: z.number().int().positive().default(2),
   /** Generations waiting for a slot; beyond this the answer is 503 with Retry-After. */
   queueSize: z.number().int().nonnegative().default(64),
+  /**
+   * How long one call of the host's source (its rows, a page of them), or the reading of one of its
+   * images while looking for a token, may take, in milliseconds; beyond it the answer is a 504.
+   */
+  sourceTimeoutMs: z.number().int().min(1).max(600_000).default(10_000),
 });
 export type GalleryLimits = z.infer<typeof GalleryLimits>;
 export type GalleryLimitsInput = z.input<typeof GalleryLimits>;

@@ -4,6 +4,7 @@ import { match } from 'ts-pattern';
 import { z } from 'zod';
 import { createByteLru } from './cache/byte-lru.js';
 import type { MediaCache } from './cache/media-cache.js';
+import { withDeadline } from './deadline.js';
 import { GalleryConfigError, GalleryMediaError, reasonOf } from './gallery-errors.js';
 import type { ImageInput } from './image-input.js';
 import { type ImageInfo, probeImage, tooManyBytes } from './image-pipeline.js';
@@ -23,6 +24,7 @@ import {
   SourcePage,
   type WholeListSource,
 } from './source.js';
+import { createSourceWalk } from './source-walk.js';
 import { type ContentHash, contentHash } from './token.js';
 
 /** What is known of an image that can be listed: its displayed size and a ThumbHash placeholder. */
@@ -55,7 +57,11 @@ export interface MediaIndex {
   probePage(
     entries: readonly MediaEntry[],
   ): Promise<{ shown: { entry: MediaEntry; image: ListedImage }[]; settled: boolean }>;
-  /** The entry with this content hash; walks the source when the hash was not seen on a page yet. */
+  /**
+   * The entry with this content hash: known from a page, else the item the store names for it,
+   * else found by walking the source (see {@link createSourceWalk}). Rejects with a 504 when the
+   * source does not answer in time.
+   */
   find(hash: ContentHash): Promise<MediaEntry | undefined>;
   /** The entry's bytes, or undefined when its content changed since it was listed (a stale token). */
   read(entry: MediaEntry): Promise<Uint8Array | undefined>;
@@ -69,11 +75,14 @@ const MEMO_ENTRIES = 50_000;
 // count their size, so the map is bounded in memory, not only in entries.
 const KNOWN_BYTES = 64 * 1024 * 1024;
 const ENTRY_OVERHEAD = 256;
-// A genuine but unknown token (an old URL replayed) walks the source at most this often, so it
-// cannot turn into one host query per request.
+// Lookups of tokens no page has shown (an old URL replayed, a page another node listed) read the
+// source at most this often, and walk it at most this often, so they cannot turn into one host
+// query per request.
 const REFRESH_INTERVAL_MS = 1000;
 // Images hashed or probed at once for one page: a cold page must not hold every file in memory.
 const PAGE_CONCURRENCY = 4;
+// Images a walk hashes between two looks at what it found.
+const WALK_BATCH = 16;
 // Versions the stored index entries' form: a change of what is stored makes older entries misses.
 const INDEX_VERSION = 'i1';
 
@@ -128,7 +137,6 @@ export function createMediaIndex(options: {
   const known = createByteLru<MediaEntry>(KNOWN_BYTES);
   const hashById = memo<ContentHash>();
   let normalised: { rows: readonly unknown[]; items: readonly SourceItem[] } | undefined;
-  let scannedAt = Number.NEGATIVE_INFINITY;
   // The source lists a bad row or image again on every request: its reason is logged the first
   // time only, once per item and content (a new bad content of the item is logged again).
   const warned = memo<true>();
@@ -141,6 +149,18 @@ export function createMediaIndex(options: {
     warn: (message, details = {}) => warnOnce(`row\0${message}`, message, details),
   };
   const probing = createSingleFlight<ListedImage | GalleryMediaError>();
+
+  /**
+   * `work` (a call of the host's source, or the reading of its images), bounded by
+   * `limits.sourceTimeoutMs`: one that never settles (a query on a dropped connection) must not
+   * hold its request, nor every lookup waiting on the same walk, until a restart.
+   */
+  const inTime = <T>(work: T | PromiseLike<T>, what: string): Promise<T> =>
+    withDeadline(work, limits.sourceTimeoutMs, () => {
+      const message = `the gallery source did not answer within ${limits.sourceTimeoutMs} ms (${what}); retry later`;
+      logger.warn(message);
+      return new GalleryMediaError('GALLERY_UPSTREAM_TIMEOUT', 504, message);
+    });
 
   /** The stored index entry under `key`, if it is there and whole; a broken one is a miss. */
   const stored = async (key: string): Promise<string | undefined> => {
@@ -254,7 +274,7 @@ export function createMediaIndex(options: {
 
   /** Every item of a source that returns every row. */
   async function wholeList(fetchAll: WholeListSource): Promise<readonly SourceItem[]> {
-    const rows: unknown = await fetchAll();
+    const rows: unknown = await inTime(fetchAll(), 'its rows');
     if (!Array.isArray(rows)) {
       throw new GalleryConfigError(
         'GALLERY_SOURCE',
@@ -304,7 +324,9 @@ export function createMediaIndex(options: {
   async function hostPage(paged: PagedGallerySource, cursor: PageCursor | null, limit: number) {
     if (cursor !== null && cursor.k !== 'h')
       throw badParameter('cursor', 'was given by another kind of gallery source');
-    const answer = SourcePage.safeParse(await paged.page({ cursor: cursor?.c ?? null, limit }));
+    const answer = SourcePage.safeParse(
+      await inTime(paged.page({ cursor: cursor?.c ?? null, limit }), 'a page of rows'),
+    );
     if (!answer.success) {
       const issue = answer.error.issues[0];
       throw new GalleryConfigError(
@@ -357,32 +379,70 @@ export function createMediaIndex(options: {
     }
   }
 
-  /**
-   * Looks for the wanted hashes in a source that returns every row, read once: first the items the
-   * store names for them (listed by another node sharing it, or by this one before a restart), one
-   * image hashed each; then, for hashes still wanted, the rest in order, hashing as it goes. A
-   * stored id is a hint only: an item whose content no longer has the hash is not taken for it.
-   */
-  async function findInList(fetchAll: WholeListSource): Promise<void> {
-    const hinted = new Map<string, ContentHash>();
-    await mapBounded([...wanted], PAGE_CONCURRENCY, async (hash) => {
-      const text = await stored(listedKey(hash));
-      const id = text === undefined ? undefined : safeJson(text);
-      if (typeof id === 'string') hinted.set(id, hash);
-    });
-    const items = await wholeList(fetchAll);
-    const named = items.filter((item) => hinted.has(item.id));
-    for (const entry of await mapBounded(named, PAGE_CONCURRENCY, enter)) {
-      if (entry !== undefined) wanted.delete(entry.hash);
+  // The rows lookups of unknown tokens read (by stored id, or walking), kept for
+  // REFRESH_INTERVAL_MS: a page of tokens asked of a node that did not list them, and a walk right
+  // after, cost one read of the source, and replayed tokens one read a second at most.
+  let lookupRows: { readonly at: number; readonly items: Promise<readonly SourceItem[]> } | undefined;
+  function rowsForLookup(fetchAll: WholeListSource): Promise<readonly SourceItem[]> {
+    if (lookupRows === undefined || Date.now() - lookupRows.at >= REFRESH_INTERVAL_MS) {
+      const items = wholeList(fetchAll);
+      lookupRows = { at: Date.now(), items };
+      // A failed read (a timeout included) is not kept: the next lookup asks again.
+      items.catch(() => {
+        if (lookupRows?.items === items) lookupRows = undefined;
+      });
     }
-    // In slices of a page, so the walk stops soon after the last wanted hash is seen.
-    for (let start = 0; wanted.size > 0 && start < items.length; start += MAX_PAGE_SIZE) {
-      const slice = items.slice(start, start + MAX_PAGE_SIZE).filter((item) => !hinted.has(item.id));
-      for (const entry of await mapBounded(slice, PAGE_CONCURRENCY, enter)) {
-        if (entry !== undefined) wanted.delete(entry.hash);
-      }
+    return lookupRows.items;
+  }
+
+  /**
+   * The item the store names for `hash` (listed by another node sharing it, or by this one before a
+   * restart), its one image hashed: no walk, and no wait for one, so every token of a page another
+   * node listed is found at once. The stored id is a hint only: an item whose content here no longer
+   * has the hash is not taken for it.
+   */
+  async function findListed(fetchAll: WholeListSource, hash: ContentHash): Promise<MediaEntry | undefined> {
+    const text = await stored(listedKey(hash));
+    const id = text === undefined ? undefined : safeJson(text);
+    if (typeof id !== 'string') return undefined;
+    const item = (await rowsForLookup(fetchAll)).find((candidate) => candidate.id === id);
+    const entry = item === undefined ? undefined : await inTime(enter(item), `the image of item "${id}"`);
+    return entry?.hash === hash ? entry : undefined;
+  }
+
+  /**
+   * The source's items in order, hashed in batches. Each image is bounded in time on its own, not
+   * the walk: a long walk that goes on hashing is never cut, one that hangs on a file fails.
+   */
+  async function* hashed(items: readonly SourceItem[]): AsyncGenerator<readonly MediaEntry[]> {
+    const enterInTime = (item: SourceItem) => inTime(enter(item), `the image of item "${item.id}"`);
+    for (let start = 0; start < items.length; start += WALK_BATCH) {
+      const entries = await mapBounded(items.slice(start, start + WALK_BATCH), PAGE_CONCURRENCY, enterInTime);
+      yield entries.filter((entry) => entry !== undefined);
     }
   }
+
+  /** One pass of the walk: a whole-list source read once, a paged one page after page. */
+  async function* walkPass(): AsyncGenerator<readonly MediaEntry[]> {
+    if (typeof source === 'function') {
+      yield* hashed(await rowsForLookup(source));
+      return;
+    }
+    let cursor: PageCursor | null = null;
+    do {
+      const found: { items: SourceItem[]; next: PageCursor | null } = await hostPage(
+        source,
+        cursor,
+        MAX_PAGE_SIZE,
+      );
+      yield* hashed(found.items);
+      cursor = found.next;
+    } while (cursor !== null);
+  }
+
+  // Hashes asked for by media requests that no page has shown yet, and no stored id names: one
+  // walk of the source looks for all of them at once and stops as soon as each is seen.
+  const walk = createSourceWalk<MediaEntry>({ pass: walkPass, intervalMs: REFRESH_INTERVAL_MS });
 
   async function probePage(entries: readonly MediaEntry[]) {
     let settled = true;
@@ -413,23 +473,6 @@ export function createMediaIndex(options: {
     return { shown: probed.filter((pair) => pair !== undefined), settled };
   }
 
-  // Hashes asked for by media requests that no page has shown yet; one walk of the source looks
-  // for all of them at once and stops as soon as each is seen.
-  const wanted = new Set<ContentHash>();
-  let scanning: Promise<void> | undefined;
-
-  async function scan(): Promise<void> {
-    scannedAt = Date.now();
-    if (typeof source === 'function') return findInList(source);
-    let cursor: PageCursor | null = null;
-    do {
-      const found: IndexPage = await page({ cursor, limit: MAX_PAGE_SIZE });
-      for (const entry of found.entries) wanted.delete(entry.hash);
-      if (wanted.size === 0) return;
-      cursor = found.next;
-    } while (cursor !== null);
-  }
-
   return {
     page,
     probe,
@@ -438,14 +481,9 @@ export function createMediaIndex(options: {
     async find(hash) {
       const hit = known.get(hash);
       if (hit !== undefined) return hit;
-      if (scanning === undefined && Date.now() - scannedAt < REFRESH_INTERVAL_MS) return undefined;
-      wanted.add(hash);
-      scanning ??= scan().finally(() => {
-        scanning = undefined;
-        wanted.clear();
-      });
-      await scanning;
-      return known.get(hash);
+      // Only a source that returns every row can be asked for one item by its id.
+      const listed = typeof source === 'function' ? await findListed(source, hash) : undefined;
+      return listed ?? walk.find(hash);
     },
   };
 }

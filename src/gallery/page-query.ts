@@ -1,14 +1,26 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { z } from 'zod';
 import { GalleryMediaError } from './gallery-errors.js';
+import { MAX_HOST_CURSOR_CHARS } from './source.js';
 
 /** Items on a page when the request names no `limit`: four rows of a wide grid, a phone's few screens. */
 export const DEFAULT_PAGE_SIZE = 48;
 /** The largest `limit` accepted: a page stays small enough to probe without blocking the answer. */
 export const MAX_PAGE_SIZE = 200;
-// A host's own cursor travels inside ours; beyond this a URL is more likely an attack than a cursor.
-const MAX_CURSOR_CHARS = 2048;
 const MAC_BYTES = 16;
+/** base64url's length for `bytes` bytes, without padding. */
+const base64Chars = (bytes: number) => Math.ceil((bytes * 4) / 3);
+/**
+ * The longest cursor this gallery writes, so every cursor it gives is taken back: a host cursor of
+ * the most characters a source may give, each of which JSON writes as six bytes (`\u0001`, a lone
+ * surrogate; anything else takes at most three in UTF-8), in `{"k":"h","c":"…"}`, base64url, a dot
+ * and the MAC (8,237 characters). A longer text is refused before its MAC is computed. (It was 2,048:
+ * 602 characters of Japanese already made a cursor the gallery refused.)
+ */
+const MAX_CURSOR_CHARS =
+  base64Chars(JSON.stringify({ k: 'h', c: '' }).length + 6 * MAX_HOST_CURSOR_CHARS) +
+  1 +
+  base64Chars(MAC_BYTES);
 // Binds the MAC to cursors, so a media token can never pass for a cursor or the other way round.
 const DOMAIN = 'task-association/caroulsel-cursor/v1:';
 

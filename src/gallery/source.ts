@@ -40,10 +40,13 @@ export interface PagedGallerySource {
   page(request: GalleryPageRequest): Promise<GallerySourcePage>;
 }
 
+/** The longest cursor a paged source may give, in characters (UTF-16 code units, as `length` counts). */
+export const MAX_HOST_CURSOR_CHARS = 1024;
+
 /** The page a paged source must return; anything else is the host's bug, reported as such. */
 export const SourcePage = z.object({
   rows: z.array(z.unknown()),
-  next: z.string().min(1).max(1024).nullable(),
+  next: z.string().min(1).max(MAX_HOST_CURSOR_CHARS).nullable(),
 });
 
 export const SourceColumns = z.strictObject({

@@ -1,5 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { ANSWERER, type Answer, type Answerer, type AnsweringHandler, toResponse } from './answer.js';
+import { requestTarget } from './request-target.js';
 import { errorAnswer } from './responses.js';
 
 type WebHandler = (request: Request) => Promise<Response>;
@@ -76,14 +77,23 @@ function isPlainRead(req: IncomingMessage): boolean {
 }
 
 async function answerDirectly(answer: Answerer, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  let answered: Answer;
+  const answered = await directAnswer(answer, req);
+  if (res.destroyed) return;
+  res.writeHead(answered.status, answered.headers);
+  res.end(req.method === 'HEAD' ? undefined : answered.body);
+}
+
+async function directAnswer(answer: Answerer, req: IncomingMessage): Promise<Answer> {
+  // Read as the bridge reads it (`//a/x` is a path), so a handler answers the same on both paths;
+  // a target that is no URL is the client's mistake, never a 500.
+  const url = requestTarget(req.url as string);
+  if (url === undefined) return BAD_TARGET;
+  const header = (name: string) => {
+    const value = req.headers[name];
+    return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
+  };
   try {
-    const url = new URL(req.url as string, 'http://localhost');
-    const header = (name: string) => {
-      const value = req.headers[name];
-      return value === undefined ? null : Array.isArray(value) ? value.join(', ') : value;
-    };
-    answered = await answer({
+    return await answer({
       method: req.method as string,
       pathname: url.pathname,
       query: url.searchParams,
@@ -91,17 +101,18 @@ async function answerDirectly(answer: Answerer, req: IncomingMessage, res: Serve
       acceptEncoding: header('accept-encoding'),
     });
   } catch {
-    answered = errorAnswer(500, 'INTERNAL_ERROR', 'the request failed on the server');
+    return errorAnswer(500, 'INTERNAL_ERROR', 'the request failed on the server');
   }
-  if (res.destroyed) return;
-  res.writeHead(answered.status, answered.headers);
-  res.end(req.method === 'HEAD' ? undefined : answered.body);
 }
 
+const BAD_TARGET = errorAnswer(
+  400,
+  'BAD_REQUEST_TARGET',
+  'the request target or Host header is not a valid URL',
+);
+
 function badTarget(): Response {
-  return toResponse(
-    errorAnswer(400, 'BAD_REQUEST_TARGET', 'the request target or Host header is not a valid URL'),
-  );
+  return toResponse(BAD_TARGET);
 }
 
 function internalError(): Response {

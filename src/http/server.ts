@@ -13,6 +13,7 @@ import { loadSharp } from '../gallery/sharp-loader.js';
 import { createGalleryHandler } from './gallery-handler.js';
 import { toNodeListener } from './node-adapter.js';
 import { GALLERY_DEPENDENCY_FILES } from './package-files.js';
+import { requestTarget } from './request-target.js';
 import { createWebRootHandler } from './web-root.js';
 
 // The package's own folder: two levels up from src/gallery (tests) and from dist/gallery (installed).
@@ -117,10 +118,13 @@ export async function startGalleryServer(options: GalleryServerOptions = {}): Pr
     if (closing) res.shouldKeepAlive = false;
     answering.add(res);
     res.once('close', () => answering.delete(res));
-    const pathname = (req.url ?? '/').split('?')[0] ?? '/';
+    // Routed on the pathname the handlers will see: an absolute-form target (`http://a/caroulsel/data`)
+    // names the gallery's data as the origin-form one does. A target that is no URL goes to any
+    // listener: each answers it 400 BAD_REQUEST_TARGET.
+    const pathname = requestTarget(req.url ?? '/')?.pathname ?? '';
     const listener =
       mounted.find((entry) => entry.path === pathname)?.listener ??
-      (req.url?.startsWith('/caroulsel/') || dependencyPaths.has(pathname) ? galleryListener : webListener);
+      (pathname.startsWith('/caroulsel/') || dependencyPaths.has(pathname) ? galleryListener : webListener);
     return listener(req, res);
   });
   const host = options.host ?? '127.0.0.1';

@@ -42,14 +42,19 @@ export function createWebRootHandler(webRoot: string): (request: Request) => Pro
     const type = TYPES[name.slice(name.lastIndexOf('.'))];
     if (type === undefined) return notFound(pathname, SERVED);
     const dir = folder === undefined ? webRoot : join(webRoot, folder);
-    const present =
-      (folder === undefined || (await holdsFolder(webRoot, folder))) && (await holdsFile(dir, name));
-    if (!present) {
-      return folder === undefined && name === 'index.html'
+    const missing = () =>
+      folder === undefined && name === 'index.html'
         ? errorAnswer(404, 'NOT_FOUND', `the home page ${join(webRoot, name)} is missing`)
         : notFound(pathname, SERVED);
-    }
-    const bytes = await readFile(join(dir, name));
+    const present =
+      (folder === undefined || (await holdsFolder(webRoot, folder))) && (await holdsFile(dir, name));
+    if (!present) return missing();
+    // A file removed (a release being copied in) between the look and the read is missing, not a 500.
+    const bytes = await readFile(join(dir, name)).catch((error: unknown) => {
+      if ((error as { code?: unknown }).code === 'ENOENT') return undefined;
+      throw error;
+    });
+    if (bytes === undefined) return missing();
     // The page's files change with each release of the package: revalidate instead of keeping them
     // (read each time, so an edited file is seen at once; compressed once per content).
     const { headers } = bodyAnswer(

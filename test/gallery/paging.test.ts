@@ -340,6 +340,31 @@ describe('a paged host source', () => {
     expect(asked).toEqual([{ cursor: null, limit: 1 }]);
   });
 
+  it('takes back every cursor it gives: host cursors of the most characters allowed, whatever they hold', async () => {
+    // Each page's cursor is its number and a filler up to the 1,024 characters a source may give:
+    // characters JSON escapes to six bytes, to two, three bytes of UTF-8, surrogate pairs.
+    const fillers = ['日本語', '\u0001', '\ud800', '"', '😀', 'a'];
+    const cursorOf = (n: number) => `${n}:${(fillers[n - 1] ?? '').repeat(1024)}`.slice(0, 1024);
+    const asked: (string | null)[] = [];
+    const source: PagedGallerySource = {
+      async page({ cursor }) {
+        asked.push(cursor);
+        const n = cursor === null ? 0 : Number(cursor.slice(0, cursor.indexOf(':')));
+        return {
+          rows: [{ id: nameOf(n), image: join(imagesDir, nameOf(n)) }],
+          next: n < fillers.length ? cursorOf(n + 1) : null,
+        };
+      },
+    };
+    const { get } = spiedGallery(() => [], { source });
+    const pages = await walk(get, '/caroulsel/data?limit=1');
+    expect(pages.map((body) => body.items.map((item) => item.id))).toEqual(
+      Array.from({ length: fillers.length + 1 }, (_, n) => [nameOf(n)]),
+    );
+    expect(asked).toEqual([null, ...fillers.map((_, i) => cursorOf(i + 1))]);
+    expect(asked.every((cursor) => cursor === null || cursor.length === 1024)).toBe(true);
+  });
+
   it.each([
     [
       'more rows than asked',

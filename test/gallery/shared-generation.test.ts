@@ -1,11 +1,17 @@
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtemp, open, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Redis } from 'ioredis';
+import sharp from 'sharp';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { CachedMedia, GenerationLock } from '../../src/gallery/cache/media-cache.js';
+import type { CachedMedia, GenerationLock, MediaCache } from '../../src/gallery/cache/media-cache.js';
 import { createMemoryCache } from '../../src/gallery/cache/memory-cache.js';
 import { createRedisCache } from '../../src/gallery/cache/redis-cache.js';
+import { createLimiter } from '../../src/gallery/limiter.js';
 import { createSharedGeneration } from '../../src/gallery/shared-generation.js';
-import { listItems, spiedGallery } from './support/gallery.js';
+import { type ListedItem, listItems, spiedGallery } from './support/gallery.js';
 import { SAMPLE_DIR } from './support/images.js';
 
 const REDIS_URL = process.env.REDIS_URL ?? 'redis://127.0.0.1:6379';
@@ -21,6 +27,46 @@ afterAll(async () => {
 
 const rows = () => [{ id: 'photo', image: `${SAMPLE_DIR}grace_hopper.jpg` }];
 const media: CachedMedia = { bytes: Buffer.from('made'), contentType: 'image/webp' };
+
+/** The start of a thumbnail's cache keys: its content hash (the start of its URL's token) and `-thumb-`. */
+const thumbKeyOf = (mediaUrl: string) => `${(mediaUrl.split('/')[3] ?? '').slice(0, 22)}-thumb-`;
+
+/**
+ * A cache that says when keys starting with a prefix have been read `count` times, and keeps the
+ * lock calls it was asked for (to wait for them).
+ */
+function watchedCache(cache: MediaCache) {
+  const reads: string[] = [];
+  const waiters: { prefix: string; count: number; done: () => void }[] = [];
+  const acquiring: Promise<unknown>[] = [];
+  const lock = cache.lock as GenerationLock;
+  const watched: MediaCache = {
+    async get(key) {
+      const found = await cache.get(key);
+      reads.push(key);
+      for (const { prefix, count, done } of waiters) {
+        if (reads.filter((read) => read.startsWith(prefix)).length >= count) done();
+      }
+      return found;
+    },
+    set: (key, media) => cache.set(key, media),
+    lock: {
+      acquire(key, ttlMs) {
+        const taken = lock.acquire(key, ttlMs);
+        acquiring.push(taken);
+        return taken;
+      },
+    },
+  };
+  return {
+    cache: watched,
+    acquiring,
+    reads: (prefix: string, count: number) =>
+      new Promise<void>((done) => {
+        waiters.push({ prefix, count, done });
+      }),
+  };
+}
 
 /** A generation that counts its calls. */
 function counted() {
@@ -56,6 +102,61 @@ describe('one generation across nodes sharing a Redis', () => {
       expect(await redis.keys(`${keyPrefix}lock:*`)).toEqual([]);
     } finally {
       await Promise.all(clients.map((client) => client.quit()));
+    }
+  });
+
+  it('takes the lock only in a generation slot: a node queued behind its own work holds none, and the idle node makes the rendition once', async () => {
+    const keyPrefix = `${prefix}queued:`;
+    const dir = await mkdtemp(join(tmpdir(), 'gallery-shared-generation-'));
+    const [blockerFile, targetFile] = [join(dir, 'blocker.png'), join(dir, 'target.png')];
+    const png = (background: string) =>
+      sharp({ create: { width: 60, height: 40, channels: 3, background } })
+        .png()
+        .toBuffer();
+    const blockerBytes = await png('#c30');
+    await writeFile(blockerFile, blockerBytes);
+    await writeFile(targetFile, await png('#03c'));
+    const rows = () => [
+      { id: 'blocker', image: blockerFile },
+      { id: 'target', image: targetFile },
+    ];
+    const [clientA, clientB] = [new Redis(REDIS_URL), new Redis(REDIS_URL)];
+    // Node A's cache says when the target's thumbnail is read, and A's lock when it is asked for.
+    const watched = watchedCache(createRedisCache({ redis: clientA, keyPrefix }));
+    // One slot on A: the blocker's generation holds it for as long as the test wants.
+    const a = spiedGallery(rows, { cache: watched.cache, limits: { concurrency: 1 } });
+    const b = spiedGallery(rows, { cache: createRedisCache({ redis: clientB, keyPrefix }) });
+    try {
+      const [blocker, target] = (await listItems(a.get)) as [ListedItem, ListedItem];
+      const targetKey = thumbKeyOf(target.previewUrl);
+      // The blocker's file becomes a pipe: A's read of it, in A's only slot, waits for the test.
+      await rm(blockerFile);
+      execFileSync('mkfifo', [blockerFile]);
+      const aBlocker = a.get(blocker.previewUrl);
+      const pipe = await open(blockerFile, 'w'); // opened once A reads it: A's slot is taken
+      const targetRead = watched.reads(targetKey, 2);
+      const aTarget = a.get(target.previewUrl);
+      // A's request for the target has read the cache twice (its miss, then its flight's): it is
+      // now queued for A's slot, and any lock A asked for on the way is taken.
+      await targetRead;
+      await new Promise((resolve) => setImmediate(resolve));
+      await Promise.all(watched.acquiring);
+      const bTarget = await b.get(target.previewUrl);
+      expect(bTarget.status).toBe(200);
+      const made = Buffer.from(await bTarget.arrayBuffer());
+      // Made by B while A's slot was still held: B did not wait for A.
+      expect([a.counts.generations, b.counts.generations]).toEqual([0, 1]);
+      await pipe.writeFile(blockerBytes);
+      await pipe.close();
+      expect((await aBlocker).status).toBe(200);
+      const aAnswer = await aTarget;
+      expect(aAnswer.status).toBe(200);
+      expect(Buffer.from(await aAnswer.arrayBuffer())).toEqual(made);
+      // A made its blocker only: the target was read from the cache in A's slot, not made again.
+      expect([a.counts.generations, b.counts.generations]).toEqual([1, 1]);
+    } finally {
+      await Promise.all([clientA.quit(), clientB.quit()]);
+      await rm(dir, { recursive: true, force: true });
     }
   });
 
@@ -114,6 +215,25 @@ describe('createSharedGeneration falls back to a local generation', () => {
     expect(await shared.run('dead', make)).toBe(media);
     expect(calls.made).toBe(1);
     expect(logger.warned.at(-1)).toMatch(/waited 60 ms for another node's rendition/);
+  });
+
+  it('waits for the other node’s rendition outside its slot: the slot serves other work meanwhile', async () => {
+    const heldElsewhere: GenerationLock = { acquire: async () => undefined };
+    const limiter = createLimiter({ concurrency: 1, queueSize: 4 });
+    const shared = createSharedGeneration({
+      lock: heldElsewhere,
+      read: cache.get,
+      logger,
+      slot: limiter.run,
+      timing: { pollMs: 5 },
+    });
+    const { calls, make } = counted();
+    const waiting = shared.run('theirs-later', make);
+    // The node's only slot is free while it waits: other work runs in it.
+    expect(await limiter.run(async () => 'other work')).toBe('other work');
+    await cache.set('theirs-later', media);
+    expect((await waiting).bytes).toEqual(media.bytes);
+    expect(calls.made).toBe(0);
   });
 
   it('takes the other node’s rendition from the cache as soon as it is there, making none', async () => {

@@ -92,6 +92,22 @@ describe('the media index shared through the Redis cache', () => {
     expect(b.counts.sourceCalls).toBe(1);
   }, 60_000);
 
+  it('serves every image of a page another node listed, one request after another, by their stored ids', async () => {
+    const keyPrefix = `${prefix}page:`;
+    const a = node(folderA, keyPrefix);
+    const page = (await (await a.get('/caroulsel/data?limit=6')).json()) as { items: ListedItem[] };
+    const b = node(folderB, keyPrefix);
+    // Each thumbnail once the one before is answered, as a browser on a slow link asks them: no
+    // lookup may wait for, or be refused by, the one before it.
+    const statuses: number[] = [];
+    for (const item of page.items) statuses.push((await b.get(item.previewUrl)).status);
+    expect(statuses).toEqual([200, 200, 200, 200, 200, 200]);
+    // A's six hashes and B's own six (its copies have other inodes): B walked nothing.
+    expect(await hashedImages(keyPrefix)).toBe(12);
+    // The six lookups shared one read of B's source.
+    expect(b.counts.sourceCalls).toBe(1);
+  }, 60_000);
+
   it('walks its source, read once, when no node listed the image in that Redis', async () => {
     const listed = (await listAll(node(folderA, `${prefix}walk-a:`).get)).at(-1) as ListedItem;
     const b = node(folderB, `${prefix}walk-b:`);

@@ -1,10 +1,11 @@
 import { once } from 'node:events';
 import { createServer, request as httpRequest } from 'node:http';
-import { type AddressInfo, connect } from 'node:net';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { toNodeListener } from '../../src/http/node-adapter.js';
 import { listItems, spiedGallery } from '../gallery/support/gallery.js';
 import { SAMPLE_DIR } from '../gallery/support/images.js';
+import { rawRequest, replyOf } from '../support/raw-http.js';
 
 const gallery = spiedGallery(() => [{ id: 'photo', title: 'Photo', image: `${SAMPLE_DIR}grace_hopper.jpg` }]);
 const server = createServer(toNodeListener(gallery.handler));
@@ -62,6 +63,25 @@ describe('toNodeListener in a real Node http server', () => {
     const { port } = server.address() as AddressInfo;
     expect(await rawRequest(port, 'GET http://[/caroulsel/data')).toMatch(/^HTTP\/1\.1 400 /);
     expect((await fetch(`${base}/caroulsel/data`)).status).toBe(200);
+  });
+
+  it('reads a target starting with // as a path on the direct path, as the bridge does: a 404, never a 500', async () => {
+    const { port } = server.address() as AddressInfo;
+    // The same handler without its answerer: every request goes through hono's bridge.
+    const bridged = createServer(toNodeListener((request: Request) => gallery.handler(request)));
+    bridged.listen(0, '127.0.0.1');
+    await once(bridged, 'listening');
+    try {
+      for (const target of ['//[/caroulsel/data', '//a:99999/caroulsel/data', '//a/caroulsel/data']) {
+        const direct = replyOf(await rawRequest(port, `GET ${target}`));
+        expect(direct, target).toEqual({ status: 404, code: 'NOT_FOUND' });
+        const viaBridge = replyOf(await rawRequest((bridged.address() as AddressInfo).port, `GET ${target}`));
+        expect(viaBridge, target).toEqual(direct);
+      }
+      expect((await fetch(`${base}/caroulsel/data`)).status).toBe(200);
+    } finally {
+      bridged.close();
+    }
   });
 
   it('answers 400 to a request target that is not a URL for any other web handler too', async () => {
@@ -163,18 +183,3 @@ describe('toNodeListener in a real Node http server', () => {
     }
   });
 });
-
-/** Sends `requestLine` as it is over a socket (fetch would refuse to send a bad target) and returns the reply. */
-function rawRequest(port: number, requestLine: string): Promise<string> {
-  return new Promise<string>((resolve, reject) => {
-    const socket = connect(port, '127.0.0.1', () =>
-      socket.end(`${requestLine} HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\n\r\n`),
-    );
-    let text = '';
-    socket.on('data', (chunk) => {
-      text += chunk.toString();
-    });
-    socket.on('end', () => resolve(text));
-    socket.on('error', reject);
-  });
-}

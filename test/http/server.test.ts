@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type GalleryServer, startGalleryServer } from '../../src/http/server.js';
 import { listItems } from '../gallery/support/gallery.js';
+import { rawRequest, replyOf } from '../support/raw-http.js';
 
 let dir = '';
 let server: GalleryServer;
@@ -110,6 +111,25 @@ describe('startGalleryServer', () => {
       const response = await get(`/assets/${name}?v=1`);
       expect([response.status, response.headers.get('content-type')]).toEqual([200, type]);
       expect((await response.text()).length).toBeGreaterThan(1000);
+    }
+  });
+
+  it('routes an absolute-form request target by its pathname, and never answers an odd target 500', async () => {
+    const port = Number(new URL(server.url).port);
+    const data = await rawRequest(port, 'GET http://a/caroulsel/data?limit=1');
+    expect(replyOf(data).status).toBe(200);
+    expect(data).toContain('"items":[');
+    expect(replyOf(await rawRequest(port, 'GET http://a/assets/gallery.js')).status).toBe(200);
+    expect(replyOf(await rawRequest(port, 'GET http://[/caroulsel/data'))).toEqual({
+      status: 400,
+      code: 'BAD_REQUEST_TARGET',
+    });
+    // A path to RFC 9112 and to the bridge, not a host: nothing is served there.
+    for (const target of ['//[/caroulsel/data', '//a:99999/caroulsel/data']) {
+      expect(replyOf(await rawRequest(port, `GET ${target}`)), target).toEqual({
+        status: 404,
+        code: 'NOT_FOUND',
+      });
     }
   });
 

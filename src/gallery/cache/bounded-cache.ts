@@ -1,3 +1,4 @@
+import { withDeadline } from '../deadline.js';
 import type { MediaCache } from './media-cache.js';
 
 /** How long the gallery waits for its cache backend on any one call before going on without it. */
@@ -11,23 +12,7 @@ export const CACHE_WAIT_MS = 1000;
  */
 export function boundedCache(cache: MediaCache, ms = CACHE_WAIT_MS): MediaCache {
   const bounded = <T>(pending: Promise<T>, what: string) =>
-    new Promise<T>((resolve, reject) => {
-      const timer = setTimeout(
-        () => reject(new Error(`the media cache did not answer a ${what} within ${ms} ms`)),
-        ms,
-      );
-      timer.unref?.();
-      pending.then(
-        (value) => {
-          clearTimeout(timer);
-          resolve(value);
-        },
-        (error: unknown) => {
-          clearTimeout(timer);
-          reject(error);
-        },
-      );
-    });
+    withDeadline(pending, ms, () => new Error(`the media cache did not answer a ${what} within ${ms} ms`));
   return {
     get: (key) => bounded(cache.get(key), 'read'),
     set: (key, media) => bounded(cache.set(key, media), 'write'),

@@ -103,6 +103,19 @@ export function createDiskCache(options: DiskCacheOptions): MediaCache {
     return ready;
   };
 
+  /** Writes a temporary file and renames it into place: a reader sees the whole entry or none. */
+  async function write(file: string, stored: Buffer): Promise<void> {
+    const temp = `${file.slice(0, -ENTRY.length)}.${randomBytes(6).toString('hex')}${TEMP}`;
+    try {
+      await writeFile(temp, stored);
+      await rename(temp, file);
+    } catch (error) {
+      // A write that failed (a full disk) leaves no temp file taking room the byte count never sees.
+      await unlink(temp).catch(() => undefined);
+      throw error;
+    }
+  }
+
   return {
     async get(key) {
       const file = fileOf(key);
@@ -125,14 +138,14 @@ export function createDiskCache(options: DiskCacheOptions): MediaCache {
       const stored = encodeEntry(media);
       // An entry larger than the whole cache would only evict everything else and then itself.
       if (stored.length > maxBytes) return;
-      const temp = join(dir, `${key}.${randomBytes(6).toString('hex')}${TEMP}`);
       try {
-        await writeFile(temp, stored);
-        await rename(temp, file);
+        await write(file, stored);
       } catch (error) {
-        // A write that failed (a full disk) leaves no temp file taking room the byte count never sees.
-        await unlink(temp).catch(() => undefined);
-        throw error;
+        // The folder was removed while the gallery ran (a cache cleaner, an operator): made again,
+        // checked as at the start, else every write failed until a restart.
+        if ((error as { code?: unknown }).code !== 'ENOENT') throw error;
+        await openCacheDir(dir);
+        await write(file, stored);
       }
       await remember(key, stored.length);
     },

@@ -89,6 +89,18 @@ describe('the disk cache', () => {
     expect((await stat(dir)).mode & 0o777).toBe(0o700);
   });
 
+  it('makes its folder again when it is removed while in use, and keeps writing', async () => {
+    const dir = join(await freshDir(), 'cache');
+    const cache = createDiskCache({ dir });
+    await cache.set('before', entry(10));
+    await rm(dir, { recursive: true });
+    expect(await cache.get('before')).toBeUndefined();
+    await cache.set('after', entry(10));
+    expect((await cache.get('after'))?.bytes).toEqual(entry(10).bytes);
+    expect((await stat(dir)).mode & 0o777).toBe(0o700);
+    expect(await readdir(dir)).toEqual(['after.media']);
+  });
+
   it('refuses a folder owned by another user, clearly, and writes nothing there', async () => {
     // As root a fresh folder is given away; otherwise / already belongs to someone else.
     const root = process.getuid?.() === 0;
