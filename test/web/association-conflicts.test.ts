@@ -47,6 +47,9 @@ afterAll(async () => {
   await demo?.close();
 });
 
+/** A condition the page reaches once its requests are answered: asked again until it holds. */
+const later = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000, interval: 100 });
+
 const contexts: BrowserContext[] = [];
 /** Everything a page reported that would be a bug: script errors, and anything its CSP refused. */
 let pageProblems: string[] = [];
@@ -136,7 +139,8 @@ const VARIANTS: Variant[] = [
   { lang: 'pt-BR', device: 'desktop' },
 ];
 
-describe.each(VARIANTS)('two people on one task sheet ($lang, $device)', ({ lang, device }) => {
+/** What a test does as a person of `variant` would: their browser, the screen, its dialogs. */
+function peopleIn({ lang, device }: Variant) {
   const L = lang === 'en' ? LABELS_EN : LABELS_PT_BR;
   const fill = (template: string, params: Record<string, string | number>) =>
     template.replace(/\{(\w+)\}/g, (whole, name: string) => String(params[name] ?? whole));
@@ -206,7 +210,44 @@ describe.each(VARIANTS)('two people on one task sheet ($lang, $device)', ({ lang
   const SOIL = ['S-NORTH — North field', 'G-SOIL — Soil preparation'];
   const CARE = ['S-SOUTH — South field', 'G-CARE — Crop care'];
   const SUBSOIL = 'A-SUBSOIL — Subsoiling';
+  return {
+    L,
+    fill,
+    num,
+    chip,
+    person,
+    openScreen,
+    expand,
+    openActivity,
+    reopen,
+    rowText,
+    field,
+    focused,
+    save,
+    SOIL,
+    CARE,
+    SUBSOIL,
+  };
+}
 
+describe.each(VARIANTS)('two people on one task sheet ($lang, $device)', (variant) => {
+  const {
+    L,
+    fill,
+    num,
+    chip,
+    person,
+    openActivity,
+    reopen,
+    rowText,
+    field,
+    focused,
+    save,
+    SOIL,
+    CARE,
+    SUBSOIL,
+  } = peopleIn(variant);
+  const { lang, device } = variant;
   it('keeps both people’s values when they change different fields: B sends only what B changed', async () => {
     await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '20.00', METRICA2: 3, HORAS: '7.0' });
     const a = await person(ALICE);
@@ -597,3 +638,146 @@ describe('a conflict, with the keyboard alone', () => {
     expect(await liveRows('A-SUBSOIL')).toEqual([{ METRICA1: '32.00', METRICA2: 3, HORAS: '7.0' }]);
   });
 });
+
+describe.each([VARIANTS[0], VARIANTS[1]] as Variant[])(
+  'what the modal shows is what it saves ($lang, $device)',
+  (variant) => {
+    const { L, fill, num, person, openActivity, reopen, rowText, field, focused, save, SOIL, CARE, SUBSOIL } =
+      peopleIn(variant);
+    const WEEDING = 'A-WEED — Weeding';
+
+    it('shows what is stored now in the fields a refused save left alone, and saves what it shows', async () => {
+      const a = await person(ALICE);
+      // No row yet: Horas shows its fixed default, which a first save would store.
+      const dialog = await openActivity(a.page, CARE, WEEDING);
+      expect(await field(dialog, 'Horas').inputValue()).toBe(num('8.0'));
+      // Meanwhile someone makes the row, Horas saved empty.
+      await seed('A-WEED', 'G-CARE', { METRICA1: '5.00', HORAS: null });
+      await field(dialog, 'Quantidade').fill('7');
+      await save(dialog);
+      await dialog.getByRole('button', { name: fill(L.keepMineFor, { field: 'Quantidade' }) }).waitFor();
+      // Horas met no conflict (its base, none, was what is stored): it now shows the row's empty value.
+      expect(await field(dialog, 'Horas').inputValue()).toBe('');
+      expect(await description(field(dialog, 'Horas'))).toBe(L.sourceSavedEmpty);
+      await dialog.getByRole('button', { name: fill(L.keepMineFor, { field: 'Quantidade' }) }).click();
+      await save(dialog);
+      await dialog.waitFor({ state: 'hidden' });
+      expect(a.puts[1]?.entries[0]).toEqual(
+        expect.objectContaining({ values: { METRICA1: '7' }, base: { METRICA1: '5.00' } }),
+      );
+      expect(await liveRows('A-WEED')).toEqual([{ METRICA1: '7.00', METRICA2: null, HORAS: null }]);
+    });
+
+    it('shows the defaults again in the fields a refused save left alone when the entry was removed meanwhile', async () => {
+      await seed('A-WEED', 'G-CARE', { METRICA1: '5.00', METRICA2: 4, HORAS: '2.0' });
+      const a = await person(ALICE);
+      const dialog = await openActivity(a.page, CARE, WEEDING);
+      expect(await description(field(dialog, 'Pessoas'))).toBe(L.sourceSaved);
+      const { db } = demo.scratch;
+      await db.execute(
+        `UPDATE ${METRICS} m JOIN ${demo.names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB SET m.DELETED = 1 WHERE o.CODIGO = 'A-WEED'`,
+      );
+      await field(dialog, 'Quantidade').fill('7');
+      await save(dialog);
+      await dialog.getByRole('button', { name: fill(L.keepMineFor, { field: 'Quantidade' }) }).waitFor();
+      // Pessoas is no longer a saved 4: without a row, it is the task sheet's default again.
+      expect(await field(dialog, 'Pessoas').inputValue()).toBe('6');
+      expect(await description(field(dialog, 'Pessoas'))).toBe(L.sourceTaskSheet);
+      await dialog.getByRole('button', { name: fill(L.keepMineFor, { field: 'Quantidade' }) }).click();
+      await save(dialog);
+      await dialog.waitFor({ state: 'hidden' });
+      // A new row of what the form showed.
+      expect(await liveRows('A-WEED')).toEqual([{ METRICA1: '7.00', METRICA2: 6, HORAS: '8.0' }]);
+    });
+
+    it('says when "Save and next" cannot read the next branch, and keeps the form as it was sent while it reads', async () => {
+      const a = await person(ALICE);
+      const first = await openActivity(a.page, SOIL, SUBSOIL);
+      // The next activity is in the South sector, not read yet. First its branch fails.
+      await a.page.route(/part=children/, (route) =>
+        route.fulfill({ status: 503, body: '{}', contentType: 'application/json' }),
+      );
+      await field(first, 'Quantidade').fill('3');
+      await first.getByRole('button', { name: L.saveNext, exact: true }).click();
+      await first.waitFor({ state: 'hidden' });
+      await later(() =>
+        a.page.getByRole('status').getByText(L.nextUnreadable, { exact: false }).count(),
+      ).toBe(1);
+      expect(await liveRows('A-SUBSOIL')).toEqual([{ METRICA1: '3.00', METRICA2: 6, HORAS: '8.0' }]);
+
+      // Then it answers, but only once released: meanwhile nothing can be typed into the saved form.
+      await a.page.unroute(/part=children/);
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await a.page.route(/part=children/, async (route) => {
+        await held;
+        await route.continue();
+      });
+      const again = await reopen(a.page, SUBSOIL);
+      await field(again, 'Horas').fill('2');
+      await again.getByRole('button', { name: L.saveNext, exact: true }).click();
+      await later(() => liveRows('A-SUBSOIL')).toEqual([{ METRICA1: '3.00', METRICA2: 6, HORAS: '2.0' }]);
+      expect(await field(again, 'Quantidade').isEditable()).toBe(false);
+      expect(await again.getByRole('button', { name: L.save, exact: true }).isDisabled()).toBe(true);
+      release();
+      await a.page.getByRole('dialog', { name: 'A-SPRAY — Spraying' }).waitFor();
+      expect(a.puts).toHaveLength(2);
+    });
+
+    it('gives the focus back to Save after a save the server failed, not to the page', async () => {
+      const a = await person(ALICE);
+      const dialog = await openActivity(a.page, SOIL, SUBSOIL);
+      await a.page.route(/associationtask/, (route) =>
+        route.request().method() === 'PUT'
+          ? route.fulfill({ status: 500, body: '{"error":{"code":"INTERNAL_ERROR","message":"boom"}}' })
+          : route.continue(),
+      );
+      await field(dialog, 'Quantidade').fill('3');
+      const saveButton = dialog.getByRole('button', { name: L.save, exact: true });
+      await saveButton.focus();
+      await a.page.keyboard.press('Enter');
+      await dialog.getByRole('alert').waitFor();
+      await later(() => focused(saveButton)).toBe(true);
+    });
+
+    it('never shows the values of a removed entry again when the read after the remove gets no answer', async () => {
+      await seed('A-WEED', 'G-CARE', { METRICA1: '5.00', METRICA2: 3, HORAS: '2.0' });
+      const a = await person(ALICE);
+      const dialog = await openActivity(a.page, CARE, WEEDING);
+      // The branch's copy kept by the browser still holds the entry: the read after the remove must
+      // not be answered from it.
+      await a.page.route(/part=children/, (route) => route.abort('internetdisconnected'));
+      const failed = a.page.waitForEvent('requestfailed', (request) =>
+        request.url().includes('part=children'),
+      );
+      await dialog.getByRole('button', { name: L.remove, exact: true }).click();
+      await a.page
+        .getByRole('alertdialog', { name: L.removeTitle })
+        .getByRole('button', { name: L.removeConfirm, exact: true })
+        .click();
+      await dialog.waitFor({ state: 'hidden' });
+      await failed;
+      // What the cache would answer takes a moment to come: the tree is looked at after it would have.
+      await a.page.waitForTimeout(1_000);
+      expect(await rowText(a.page, WEEDING)).not.toContain(num('5.00'));
+      const again = await reopen(a.page, WEEDING);
+      expect(await again.getByRole('button', { name: L.remove, exact: true }).count()).toBe(0);
+      expect(await liveRows('A-WEED')).toEqual([]);
+    });
+
+    it('says a value waiting on the device is not sent yet, not that it is saved', async () => {
+      const a = await person(ALICE);
+      const dialog = await openActivity(a.page, SOIL, SUBSOIL);
+      await a.page.context().setOffline(true);
+      await field(dialog, 'Quantidade').fill('3');
+      await save(dialog);
+      await dialog.waitFor({ state: 'hidden' });
+      const again = await reopen(a.page, SUBSOIL);
+      expect(await field(again, 'Quantidade').inputValue()).toBe(num('3.00'));
+      expect(await description(field(again, 'Quantidade'))).toBe(L.sourcePending);
+      await a.page.context().setOffline(false);
+    });
+  },
+);

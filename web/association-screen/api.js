@@ -142,7 +142,8 @@ export function createApi(options) {
    * Rejects with a RequestError, or with the abort when it was aborted.
    * @param {Record<string, string | number>} params
    * @param {RequestInit & { signal?: AbortSignal }} [init]
-   * @param {((readAt: string | null) => void) | undefined} [onCached] told when the browser's cache answered
+   * @param {((readAt: string | null) => void) | null | undefined} [onCached] told when the browser's cache
+   *   answered; null: a read that must be the server's (after a save), never the cache's
    * @returns {Promise<unknown>}
    */
   async function call(params, init = {}, onCached = options.onCached) {
@@ -162,7 +163,7 @@ export function createApi(options) {
       });
     } catch (error) {
       if (options.signal.aborted || init.signal?.aborted) throw error;
-      const kept = keptPart(params) ? await recallData(url) : undefined;
+      const kept = onCached !== null && keptPart(params) ? await recallData(url) : undefined;
       if (kept) {
         onCached?.(kept.readAt);
         return kept.answer;
@@ -216,12 +217,18 @@ export function createApi(options) {
     },
 
     /**
-     * The children of one node (`part=children`); without a parent, the first level.
-     * @param {{ level: number, id: number } | null} parent
+     * The children of one node (`part=children`); without a parent, the first level. `fresh`: the
+     * server's answer or a failure, never the kept copy (what a save or remove left is read again:
+     * the copy still shows what was there before).
+     * @param {{ level: number, id: number } | null} parent @param {{ fresh?: boolean }} [how]
      */
-    children: (parent) =>
+    children: (parent, how = {}) =>
       /** @type {Promise<{ nodes: ScreenNode[] }>} */ (
-        call(parent ? { part: 'children', level: parent.level, node: parent.id } : { part: 'children' })
+        call(
+          parent ? { part: 'children', level: parent.level, node: parent.id } : { part: 'children' },
+          {},
+          how.fresh ? null : undefined,
+        )
       ),
 
     /**

@@ -119,6 +119,14 @@ export function createFields(ctx) {
     showError(field, undefined);
   }
 
+  /** Whether the field's input still shows its preset as written: the person has not typed in it. @param {string} field */
+  function untouched(field) {
+    const entry = inputs.get(field);
+    if (!entry) return false;
+    const preset = presets.get(field) ?? null;
+    return entry.input.value === (preset === null ? '' : formatValue(preset, entry.column, ctx.lang));
+  }
+
   /**
    * The values a save sends and their bases, or the first bad input (each input's problem shown at
    * it). Only what the person changed is sent, with what it was changed from: a field left alone
@@ -134,14 +142,10 @@ export function createFields(ctx) {
     /** @type {HTMLInputElement | undefined} */
     let firstBad;
     for (const [field, entry] of inputs) {
-      const preset = presets.get(field) ?? null;
       // Untouched (the input still shows its preset as written): never sent, never checked, so a
       // stored form the inputs do not take back as typed (a text saved as '', a float in exponent
       // form) neither clears it nor stops the save.
-      if (
-        hasRow &&
-        entry.input.value === (preset === null ? '' : formatValue(preset, entry.column, ctx.lang))
-      ) {
+      if (hasRow && untouched(field)) {
         showError(field, undefined);
         continue;
       }
@@ -167,6 +171,7 @@ export function createFields(ctx) {
     bases,
     setColumns,
     changes,
+    untouched,
     describe,
     showError,
     preset,

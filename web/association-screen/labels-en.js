@@ -37,6 +37,7 @@ export const LABELS_EN = {
   saveError: 'Not saved: {message} Your values are kept.',
   networkError: 'The server could not be reached.',
   checkField: 'Check {field}: {problem}',
+  nextUnreadable: 'The next activity could not be read: open it from the tree to go on.',
   savedNext: 'Saved {label}. Now: {next}.',
   refusedValue: '{detail}',
   busy: 'Someone else is saving metrics here right now. Try again in a moment.',

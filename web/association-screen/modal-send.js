@@ -24,7 +24,7 @@ import { failureOf, RequestError } from './api.js';
  * @param {import('./dom.js').ScreenContext} ctx
  * @param {TreeNode} node @param {MetricEntry} entry
  * @param {{ deciding: import('./outbox.js').OutboxRecord | undefined, stillOpen: () => boolean,
- *   conflicted: (node: TreeNode) => void }} how
+ *   conflicted: (node: TreeNode) => Promise<void> }} how
  * @returns {Promise<Sent>}
  */
 export async function sendEntry(ctx, node, entry, { deciding, stillOpen, conflicted }) {
@@ -64,7 +64,8 @@ export async function sendEntry(ctx, node, entry, { deciding, stillOpen, conflic
     // Under the id this save was sent with, not whichever save the api tried last.
     if (failure.status === 0 && offline)
       return queue(error instanceof RequestError ? error.requestId : undefined);
-    if (failure.conflicted) conflicted(node);
+    // The activity as stored now, before the conflict is shown: the form starts again from it.
+    if (failure.conflicted) await conflicted(node);
     return { failure, stillOpen: stillOpen() };
   }
 }

@@ -9,11 +9,13 @@
 import { problemOf } from './api.js';
 import { createConfirm } from './confirm.js';
 import { createConflicts } from './conflicts.js';
-import { BLOCK, button, statusRegion } from './dom.js';
+import { BLOCK } from './dom.js';
 import { createFields } from './fields.js';
 import { createHistory } from './history.js';
 import { fill } from './labels.js';
+import { createPresets } from './modal-presets.js';
 import { sendEntry } from './modal-send.js';
+import { createModalView } from './modal-view.js';
 import { formatValue } from './values.js';
 
 /** @typedef {import('./tree.js').TreeNode} TreeNode */
@@ -27,51 +29,16 @@ import { formatValue } from './values.js';
  * @param {import('./tree-metrics.js').TreeMetrics} treeMetrics
  */
 export function createModal(ctx, tree, treeMetrics) {
-  const { create, labels } = ctx;
-  const dialog = create('dialog', `${BLOCK}__modal`);
-  const form = create('form', `${BLOCK}__form`);
-  form.method = 'dialog';
-  form.noValidate = true;
-  const title = create('h2', `${BLOCK}__modal-title`);
-  title.id = `${ctx.uid}-modal-title`;
-  dialog.setAttribute('aria-labelledby', title.id);
-  const trail = create('p', `${BLOCK}__modal-path`);
-  // Who wrote the entry last, and when: a person about to change it knows whose values these are.
-  const lastChangeLine = create('p', `${BLOCK}__last-change`);
-  const notice = create('p', `${BLOCK}__notice`, labels.readOnlyNotice);
-  notice.hidden = true;
+  const { labels } = ctx;
   const fields = createFields(ctx);
   const { inputs } = fields;
-  const tools = create('div', `${BLOCK}__tools`);
+  const presets = createPresets(ctx, fields);
   const history = createHistory(ctx, () => current);
-  const removeButton = button(create, `${BLOCK}__button ${BLOCK}__button--danger`, labels.remove);
-  tools.append(history.toggle, removeButton);
-  const formError = create('p', `${BLOCK}__form-error`);
-  formError.setAttribute('role', 'alert');
-  formError.hidden = true;
-  // Visible as well as spoken: after "Save and next" it is the only sign, for a sighted person,
-  // that the previous activity was saved (the tree behind the dialog is dimmed).
-  const dialogStatus = statusRegion(create, `${BLOCK}__dialog-status`);
-  const actions = create('div', `${BLOCK}__actions`);
-  const cancel = button(create, `${BLOCK}__button`, labels.cancel);
-  const saveNext = button(create, `${BLOCK}__button`, labels.saveNext);
-  const save = create('button', `${BLOCK}__button ${BLOCK}__button--primary`, labels.save);
-  save.type = 'submit';
-  actions.append(cancel, saveNext, save);
-  form.append(
-    title,
-    trail,
-    lastChangeLine,
-    notice,
-    fields.root,
-    tools,
-    history.section,
-    formError,
-    actions,
-    dialogStatus,
-  );
+  const view = createModalView(ctx, fields, history);
+  const { dialog, form, title, trail, lastChangeLine, notice, removeButton, formError } = view;
+  const { dialogStatus, cancel, saveNext, save } = view;
   const confirm = createConfirm(ctx, () => void removeEntry());
-  dialog.append(form, confirm.dialog);
+  dialog.append(confirm.dialog);
   const conflicts = createConflicts(ctx, fields, {
     alert: showAlert,
     lastChangeLine,
@@ -129,7 +96,7 @@ export function createModal(ctx, tree, treeMetrics) {
     current = node;
     deciding = undefined;
     // What waits in the outbox for it is what its next save starts from.
-    const data = ctx.offline?.overlay(node.data) ?? node.data;
+    const data = presets.dataOf(node);
     // What was said of another activity does not stay under this one ("Save and next" says its
     // part after opening the next).
     dialogStatus.textContent = '';
@@ -147,9 +114,7 @@ export function createModal(ctx, tree, treeMetrics) {
     cancel.textContent = editable ? labels.cancel : labels.close;
     conflicts.clear();
     ctx.api.forgetAttempt();
-    hasRow =
-      (data.lastChange ?? null) !== null ||
-      [...inputs.keys()].some((field) => data.metrics?.[field]?.source === 'saved');
+    hasRow = presets.rowIn(data);
     const last = data.lastChange ?? null;
     lastChangeLine.textContent =
       last !== null
@@ -161,11 +126,8 @@ export function createModal(ctx, tree, treeMetrics) {
     removeButton.hidden = !(editable && hasRow);
     history.reset();
     confirm.close();
+    presets.fill(node, data, () => true);
     for (const [field, entry] of inputs) {
-      const metric = data.metrics?.[field];
-      const preset = metric?.value ?? null;
-      // A default is no stored value: a save of a key without a row starts from nothing.
-      fields.preset(field, preset, metric?.source === 'saved' ? preset : null, metric?.source);
       entry.input.readOnly = !editable;
       conflicts.render(field);
     }
@@ -177,7 +139,7 @@ export function createModal(ctx, tree, treeMetrics) {
     first instanceof HTMLInputElement && first.select();
   }
 
-  /** @param {boolean} value @param {'save' | 'remove'} [what] */
+  /** @param {boolean} value @param {'save' | 'remove' | 'next'} [what] */
   function setBusy(value, what = 'save') {
     busy = value;
     form.setAttribute('aria-busy', String(value));
@@ -206,7 +168,7 @@ export function createModal(ctx, tree, treeMetrics) {
         if (open) setBusy(false);
         return open;
       },
-      conflicted: (stale) => treeMetrics.refreshTwins(stale),
+      conflicted: (stale) => treeMetrics.refresh(stale),
     });
   }
 
@@ -263,12 +225,29 @@ export function createModal(ctx, tree, treeMetrics) {
     formError.classList.remove(`${BLOCK}__form-error--spoken`);
     // The next activity of the whole sheet: closed branches are opened on the way. Its answer
     // counts only while this opening still shows (Esc may close the dialog while a branch loads).
+    // Meanwhile the form stays as it was sent, read-only: what was typed now would not be saved.
+    let walkFailed = false;
     const nextOf = async () => {
       if (!andNext) return undefined;
       const mine = session;
-      const next = await tree.nextTaskInSheet(node);
-      return session === mine && dialog.open ? next : undefined;
+      setBusy(true, 'next');
+      for (const entry of inputs.values()) entry.input.readOnly = true;
+      try {
+        const next = await tree.nextTaskInSheet(node);
+        return session === mine && dialog.open ? next : undefined;
+      } catch {
+        walkFailed = true;
+        return undefined;
+      } finally {
+        if (session === mine) {
+          setBusy(false);
+          for (const entry of inputs.values()) entry.input.readOnly = false;
+        }
+      }
     };
+    // Where "Save and next" stopped because a branch could not be read, the person hears why.
+    /** @param {string} text */
+    const done = (text) => (walkFailed ? `${text} ${labels.nextUnreadable}` : text);
     if (Object.keys(values).length === 0) {
       // Nothing to send: a request would only write the same values again. An outbox entry being
       // decided is settled so (theirs taken at every field): it leaves the outbox.
@@ -277,7 +256,7 @@ export function createModal(ctx, tree, treeMetrics) {
       moveOn(
         next,
         fill(labels.nothingChangedNext, { label: node.data.label, next: next?.data.label ?? '' }),
-        fill(labels.nothingChanged, { label: node.data.label }),
+        done(fill(labels.nothingChanged, { label: node.data.label })),
         stillHere(),
       );
       return;
@@ -293,7 +272,7 @@ export function createModal(ctx, tree, treeMetrics) {
       moveOn(
         next,
         fill(labels.queuedNext, { label: node.data.label, next: next?.data.label ?? '' }),
-        fill(labels.queued, { label: node.data.label }),
+        done(fill(labels.queued, { label: node.data.label })),
         sent.stillOpen && stillHere(),
       );
       return;
@@ -309,13 +288,20 @@ export function createModal(ctx, tree, treeMetrics) {
         );
         return;
       }
-      if (failure.conflicted && conflicts.show(failure.conflicts, 'save')) return;
+      if (failure.conflicted) {
+        hasRow = presets.afterConflict(node, failure.conflicts);
+        if (conflicts.show(failure.conflicts, 'save')) return;
+      }
       // A field's own problem goes to that field: the path ends in the metric's column.
       const field = failure.path?.match(/^entries\.\d+\.(?:values|base)\.(.+)$/)?.[1];
       if (field !== undefined && inputs.has(field)) {
         fields.showError(field, problem(failure));
         inputs.get(field)?.input.focus();
-      } else showAlert(fill(labels.saveError, { message: problem(failure) }));
+        return;
+      }
+      showAlert(fill(labels.saveError, { message: problem(failure) }));
+      // The button pressed was disabled while the save ran, which dropped the focus to the page.
+      (andNext ? saveNext : save).focus();
       return;
     }
     treeMetrics.applySaved(node, sent.answer);
@@ -323,7 +309,7 @@ export function createModal(ctx, tree, treeMetrics) {
     moveOn(
       next,
       fill(labels.savedNext, { label: node.data.label, next: next?.data.label ?? '' }),
-      fill(labels.saved, { label: node.data.label }),
+      done(fill(labels.saved, { label: node.data.label })),
       sent.stillOpen && stillHere(),
     );
   }

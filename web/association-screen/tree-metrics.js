@@ -88,7 +88,7 @@ export function createTreeMetrics(ctx, tree) {
   async function refreshMetrics(node) {
     const saves = node.saves;
     try {
-      const data = await ctx.api.children(node.parent?.data ?? null);
+      const data = await ctx.api.children(node.parent?.data ?? null, { fresh: true });
       const fresh = data.nodes.find((child) => child.kind === 'task' && child.id === node.data.id);
       // A save made meanwhile is newer than this read: its values stay.
       if (fresh === undefined || ctx.destroyed() || node.saves !== saves) return;
@@ -97,11 +97,6 @@ export function createTreeMetrics(ctx, tree) {
     } catch {
       // What was saved stays shown; the next load of the screen shows the default.
     }
-  }
-
-  /** The tree shows what is stored now (after a save refused for a conflict). @param {TreeNode} node */
-  function refreshTwins(node) {
-    void refresh(node);
   }
 
   /** Reads every copy of an activity again; resolves when they show what is stored. @param {TreeNode} node */
@@ -145,7 +140,6 @@ export function createTreeMetrics(ctx, tree) {
 
   return {
     applySaved,
-    refreshTwins,
     refresh,
     /** Draws every copy of an activity again (the outbox changed). @param {TreeNode} node */
     redraw: (node) => redrawChips(ctx, node),

@@ -20,20 +20,17 @@ export function createTreeWalk({ expand, childrenOf, renderedOf, renderMore, foc
   /**
    * The next editable activity after `node` in the whole tree's order, whether shown or not: closed
    * branches on the way are opened (each read once), and the chunk of a long branch it sits in is
-   * rendered. "Save and next" walks every activity of the sheet this way. Undefined at the end, or
-   * when a branch on the way cannot be read (it says so itself).
+   * rendered. "Save and next" walks every activity of the sheet this way. Undefined at the end;
+   * rejects when a branch on the way cannot be read (the branch shows it; the caller says it, since
+   * the person is looking at the dialog, not at the branch).
    * @param {TreeNode} node
    */
   async function nextTaskInSheet(node) {
-    try {
-      for (let next = await stepAfter(node); next; next = await stepAfter(next)) {
-        if (next.data.kind === 'task' && next.data.editable !== false) {
-          reveal(next);
-          return next;
-        }
+    for (let next = await stepAfter(node); next; next = await stepAfter(next)) {
+      if (next.data.kind === 'task' && next.data.editable !== false) {
+        reveal(next);
+        return next;
       }
-    } catch {
-      // loadChildren said so.
     }
     return undefined;
   }

@@ -58,6 +58,9 @@ export function createWording(labels, lang) {
           return labels.sourceField;
         case 'default:taskSheet':
           return labels.sourceTaskSheet;
+        case 'pending':
+          // Kept in the outbox: what the next save starts from, not yet the server's.
+          return labels.sourcePending;
         default:
           return labels.sourceNone;
       }

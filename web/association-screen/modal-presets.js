@@ -1,0 +1,69 @@
+// @ts-check
+/**
+ * What the modal's fields start from: an activity's values as stored (or its defaults), with what
+ * waits in the outbox laid over and said so, when it opens and again after a save refused for a
+ * conflict (the tree has read the activity again by then).
+ */
+
+/** @typedef {import('./api.js').ScreenNode} ScreenNode */
+/** @typedef {import('./api.js').MetricConflict} MetricConflict */
+/** @typedef {import('./tree.js').TreeNode} TreeNode */
+
+/**
+ * @param {import('./dom.js').ScreenContext} ctx
+ * @param {import('./fields.js').Fields} fields
+ */
+export function createPresets(ctx, fields) {
+  const { inputs } = fields;
+
+  /** The activity as the modal shows it: what waits in the outbox laid over what was read. @param {TreeNode} node */
+  function dataOf(node) {
+    return ctx.offline?.overlay(node.data) ?? node.data;
+  }
+
+  /** Whether `data` says the key has a live row: who changed it last, or a saved field. @param {ScreenNode} data */
+  function rowIn(data) {
+    return (
+      (data.lastChange ?? null) !== null ||
+      [...inputs.keys()].some((field) => data.metrics?.[field]?.source === 'saved')
+    );
+  }
+
+  /**
+   * Presets the fields `which` picks from `data`: the stored value with its source, else the
+   * default; a value kept in the outbox says so (it is what the next save starts from, not yet the
+   * server's).
+   * @param {TreeNode} node @param {ScreenNode} data @param {(field: string) => boolean} which
+   */
+  function fill(node, data, which) {
+    const pending = ctx.offline?.pendingFields({ activity: node.data.id, group: node.data.group ?? null });
+    for (const field of inputs.keys()) {
+      if (!which(field)) continue;
+      const metric = data.metrics?.[field];
+      const preset = metric?.value ?? null;
+      // A default is no stored value: a save of a key without a row starts from nothing.
+      fields.preset(
+        field,
+        preset,
+        metric?.source === 'saved' ? preset : null,
+        pending?.has(field) ? 'pending' : metric?.source,
+      );
+    }
+  }
+
+  /**
+   * After a save refused for a conflict: the fields the person left alone and that met no conflict
+   * show what is stored now. The row may have been made or removed meanwhile: a field still showing
+   * its old preset would neither be what is stored nor, with the row's coming or going, be sent as
+   * shown. Returns whether the key has a row now.
+   * @param {TreeNode} node @param {readonly MetricConflict[]} refused
+   */
+  function afterConflict(node, refused) {
+    const conflicted = new Set(refused.filter((conflict) => conflict.entry === 0).map((c) => c.field));
+    const data = dataOf(node);
+    fill(node, data, (field) => !conflicted.has(field) && fields.untouched(field));
+    return rowIn(data);
+  }
+
+  return { dataOf, rowIn, fill, afterConflict };
+}
