@@ -188,10 +188,9 @@ describe('createSharedGeneration falls back to a local generation', () => {
     const hanging: GenerationLock = { acquire: () => new Promise(() => {}) };
     const shared = createSharedGeneration({ lock: hanging, read: cache.get, logger, timing: { callMs: 30 } });
     const { calls, make } = counted();
-    const started = Date.now();
+    // Without the bound this never resolves (the test's own timeout would end it, failed).
     expect(await shared.run('hang', make)).toBe(media);
     expect(calls.made).toBe(1);
-    expect(Date.now() - started).toBeLessThan(500);
     expect(logger.warned.at(-1)).toMatch(/generation lock unavailable, generating here: .*within 30 ms/);
   });
 
