@@ -184,7 +184,7 @@ describe('the table view, on the demo', () => {
     expect(await leaving()).toBe(false);
   });
 
-  it('moves like a spreadsheet: Tab along a row, Enter and arrows between rows, Escape undoes, typing replaces', async () => {
+  it('moves like a spreadsheet: Tab along a row, Enter and arrows between rows, Page Down / Up to the end, Escape undoes, typing replaces', async () => {
     const page = await newPage();
     const grid = await openTable(page);
     await cell(grid, 'A-DISC', 'Quantidade').click();
@@ -208,6 +208,13 @@ describe('the table view, on the demo', () => {
     await page.keyboard.press('ArrowUp');
     expect(await where(page)).toBe('A-DISC — Disc ploughing / Horas');
     await page.keyboard.press('Shift+Enter');
+    expect(await where(page)).toBe('A-SEED — Seeding / Horas');
+    // Page Down / Page Up within a screenful of the end and the start: to the last and first row.
+    await page.keyboard.press('PageDown');
+    expect(await where(page)).toBe('A-WEED — Weeding / Horas');
+    await page.keyboard.press('PageUp');
+    expect(await where(page)).toBe('A-FERT — Fertilising / Horas');
+    await page.keyboard.press('ArrowDown');
     expect(await where(page)).toBe('A-SEED — Seeding / Horas');
     // Checked as the modal checks: the problem at its cell, nothing sent.
     await page.keyboard.type('1.234');
