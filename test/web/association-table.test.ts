@@ -90,6 +90,44 @@ async function savedRow(operCode: string, taskSheet = demo.sample.taskSheet) {
   );
 }
 
+/** Someone else's save of an activity, through the API, every field given (base null: no row). */
+async function savedElsewhere(operCode: string, groupCode: string, values: Record<string, string | number>) {
+  const seq = async (table: string, code: string) =>
+    Number(
+      (
+        await demo.scratch.db.query<{ SEQ_DB: number }>(`SELECT SEQ_DB FROM ${table} WHERE CODIGO = ?`, [
+          code,
+        ])
+      )[0]?.SEQ_DB,
+    );
+  const answer = await fetch(`${demo.url}/associationtask?taskSheet=${demo.sample.taskSheet}`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({
+      requestId: crypto.randomUUID(),
+      source: 'api',
+      entries: [
+        {
+          activity: await seq(demo.names.OPER, operCode),
+          group: await seq(demo.names.OPER_GRUPO, groupCode),
+          values,
+          base: Object.fromEntries(Object.keys(values).map((field) => [field, null])),
+        },
+      ],
+    }),
+  });
+  expect(answer.status, await answer.clone().text()).toBe(200);
+}
+
+/** An activity's saved entry on a sheet removed (soft-deleted), so that its row shows defaults again. */
+async function forget(operCode: string, taskSheet = demo.sample.taskSheet) {
+  await demo.scratch.db.execute(
+    `UPDATE ${METRICS} m JOIN ${demo.names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB SET m.DELETED = 1
+      WHERE o.CODIGO = ? AND m.FOLHA_TAREFA_SEQ_DB = ? AND m.DELETED = 0`,
+    [operCode, taskSheet],
+  );
+}
+
 const ORDER = [
   'A-FERT — Fertilising',
   'A-SEED — Seeding',
@@ -476,5 +514,32 @@ describe('the table view, on the demo', () => {
     expect(await savedRow('A-SUBSOIL')).toMatchObject([{ HORAS: '6.5' }]);
     expect(await subsoil.inputValue()).toBe('6,5');
     expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('keeps every cell of a conflict on Save again, those kept from a default as well as those typed', async () => {
+    // Without a saved entry, a save sends every value the row shows (Horas typed, the defaults kept).
+    await forget('A-DISC');
+    const page = await newPage();
+    const requests = watchRequests(page);
+    const grid = await openTable(page);
+    await cell(grid, 'A-DISC', 'Horas').click();
+    await page.keyboard.type('5');
+    await savedElsewhere('A-DISC', 'G-SOIL', { METRICA1: '3', METRICA2: 2, HORAS: '2.0' });
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page
+      .getByRole('alert')
+      .getByText(/^Not saved: someone else changed 3 cells meanwhile/)
+      .waitFor();
+    for (const metric of ['Quantidade', 'Pessoas', 'Horas'])
+      expect(await description(cell(grid, 'A-DISC', metric))).toMatch(/^Changed meanwhile by /);
+    // Each is the person's to keep, typed or not: all three wait to be saved again.
+    await page.getByText('3 unsaved changes').waitFor();
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('Saved 1 activity.').waitFor();
+    expect(requests.puts[1]?.entries[0]).toMatchObject({
+      values: { METRICA1: '1.25', METRICA2: 6, HORAS: '5' },
+      base: { METRICA1: '3.00', METRICA2: 2, HORAS: '2.0' },
+    });
+    expect(await savedRow('A-DISC')).toEqual([{ METRICA1: '1.25', METRICA2: 6, HORAS: '5.0' }]);
   });
 });

@@ -238,6 +238,19 @@ export function createTableModel(ctx, hooks) {
       return [...byRow].sort(([a], [b]) => a.index - b.index);
     },
     /**
+     * A cell of a save refused for a conflict: it keeps what it shows (Save again keeps it) and
+     * now starts from what is stored. Changed whether typed or not: a value kept from a default is
+     * the person's as much as a typed one, and Save again sends it (as the modal does).
+     * @param {TableRow} row @param {TableCell} cell @param {MetricConflict} conflict
+     */
+    conflicted(row, cell, conflict) {
+      cell.conflict = conflict;
+      cell.preset = conflict.theirs;
+      cell.base = conflict.theirs;
+      if (conflict.theirs !== null) row.hasRow = true;
+      track(row, cell);
+    },
+    /**
      * A saved entry's row as stored: its cells preset from it, nothing of them changed or copied.
      * `keepEdits` (the outbox sent it while the table was open): a cell the person changed since
      * keeps what they typed.

@@ -115,6 +115,7 @@ export function createTable(ctx, hooks) {
     setSaving,
     markSaved: model.markSaved,
     markQueued: model.markQueued,
+    conflicted: model.conflicted,
     markStale: () => {
       stale = true;
     },
