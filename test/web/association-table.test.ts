@@ -516,7 +516,7 @@ describe('the table view, on the demo', () => {
     expect(await seriousViolations(page)).toEqual([]);
   });
 
-  it('keeps every cell of a conflict on Save again, those kept from a default as well as those typed', async () => {
+  it('keeps every cell of a conflict on Save again, those kept from a default as well as those typed; Escape takes the stored value for good', async () => {
     // Without a saved entry, a save sends every value the row shows (Horas typed, the defaults kept).
     await forget('A-DISC');
     const page = await newPage();
@@ -534,12 +534,21 @@ describe('the table view, on the demo', () => {
       expect(await description(cell(grid, 'A-DISC', metric))).toMatch(/^Changed meanwhile by /);
     // Each is the person's to keep, typed or not: all three wait to be saved again.
     await page.getByText('3 unsaved changes').waitFor();
+    // Escape takes the stored value; pressed again, it stays there (what the cell now starts from).
+    const hours = cell(grid, 'A-DISC', 'Horas');
+    await hours.focus();
+    await page.keyboard.press('Escape');
+    expect(await hours.inputValue()).toBe('2.0');
+    await page.keyboard.press('Escape');
+    expect(await hours.inputValue()).toBe('2.0');
+    expect(await description(hours)).toBe('Saved value');
+    await page.getByText('2 unsaved changes').waitFor();
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByText('Saved 1 activity.').waitFor();
     expect(requests.puts[1]?.entries[0]).toMatchObject({
-      values: { METRICA1: '1.25', METRICA2: 6, HORAS: '5' },
-      base: { METRICA1: '3.00', METRICA2: 2, HORAS: '2.0' },
+      values: { METRICA1: '1.25', METRICA2: 6 },
+      base: { METRICA1: '3.00', METRICA2: 2 },
     });
-    expect(await savedRow('A-DISC')).toEqual([{ METRICA1: '1.25', METRICA2: 6, HORAS: '5.0' }]);
+    expect(await savedRow('A-DISC')).toEqual([{ METRICA1: '1.25', METRICA2: 6, HORAS: '2.0' }]);
   });
 });

@@ -239,13 +239,16 @@ export function createTableModel(ctx, hooks) {
     },
     /**
      * A cell of a save refused for a conflict: it keeps what it shows (Save again keeps it) and
-     * now starts from what is stored. Changed whether typed or not: a value kept from a default is
-     * the person's as much as a typed one, and Save again sends it (as the modal does).
+     * now starts from what is stored, its preset too (Escape, pressed twice, goes back to the stored
+     * value, not to one the server no longer holds). Changed whether typed or not: a value kept from
+     * a default is the person's as much as a typed one, and Save again sends it (as the modal does).
      * @param {TableRow} row @param {TableCell} cell @param {MetricConflict} conflict
      */
     conflicted(row, cell, conflict) {
       cell.conflict = conflict;
       cell.preset = conflict.theirs;
+      cell.presetText = formatted(conflict.theirs, cell.column);
+      cell.source = 'saved';
       cell.base = conflict.theirs;
       if (conflict.theirs !== null) row.hasRow = true;
       track(row, cell);
