@@ -551,4 +551,49 @@ describe('the table view, on the demo', () => {
     });
     expect(await savedRow('A-DISC')).toEqual([{ METRICA1: '1.25', METRICA2: 6, HORAS: '2.0' }]);
   });
+
+  it('copies nothing over typed cells nor while a save is out, and counts only the activities it filled', async () => {
+    const second = demo.sample.taskSheets[1] as number;
+    // A-SEED is the one activity to copy: saved on sheet 1, not on sheet 2 (A-FERT's sheet-1 row
+    // goes; the others have rows on sheet 2 by now, or none on sheet 1 when run alone).
+    await forget('A-SEED', second);
+    await forget('A-FERT');
+    const page = await newPage();
+    // The save's request is held on its way until released.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(
+      (url) => url.pathname === '/associationtask',
+      async (route) => {
+        if (route.request().method() === 'PUT') await held;
+        await route.fallback();
+      },
+    );
+    const grid = await openTable(page, second);
+    // Every cell of A-SEED typed (sheet 1 has its values): the copy leaves them, and fills no row.
+    await cell(grid, 'A-SEED', 'Quantidade').click();
+    for (const value of ['1', '2', '3']) {
+      await page.keyboard.type(value);
+      await page.keyboard.press('Tab');
+    }
+    const copy = page.getByRole('button', { name: 'Copy from the previous sheet' });
+    await copy.click();
+    const dialog = page.getByRole('dialog', { name: 'Copy from the previous sheet' });
+    await dialog.getByRole('button', { name: 'Copy', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page
+      .getByText(new RegExp(`^Sheet ${demo.sample.taskSheet} has no saved values to copy here\\.`))
+      .waitFor();
+    expect(await cell(grid, 'A-SEED', 'Quantidade').inputValue()).toBe('1');
+    expect(await description(cell(grid, 'A-SEED', 'Pessoas'))).toBe('Changed, not saved yet');
+    // While the save is out, there is no copying into the cells it sends.
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect.poll(() => copy.isDisabled()).toBe(true);
+    release();
+    await page.getByText('Saved 1 activity.').waitFor();
+    await expect.poll(() => copy.isDisabled()).toBe(false);
+    expect(await savedRow('A-SEED', second)).toEqual([{ METRICA1: '1.00', METRICA2: 2, HORAS: '3.0' }]);
+  });
 });

@@ -85,6 +85,8 @@ export function createTable(ctx, hooks) {
   let loads = 0;
   /** A save elsewhere (the modal) made the presets old: the next showing reads them again. */
   let stale = false;
+  /** Told when a save starts and ends (Copy from the previous sheet waits for it). @type {((saving: boolean) => void)[]} */
+  const savingWatchers = [];
 
   /** What the keys, paste, save and copy work on. */
   const table = {
@@ -113,6 +115,10 @@ export function createTable(ctx, hooks) {
     changedCount: model.changedCount,
     changedCells: model.changedCells,
     setSaving,
+    /** @param {(saving: boolean) => void} watcher */
+    onSaving: (watcher) => {
+      savingWatchers.push(watcher);
+    },
     markSaved: model.markSaved,
     markQueued: model.markQueued,
     conflicted: model.conflicted,
@@ -223,6 +229,7 @@ export function createTable(ctx, hooks) {
     saveButton.textContent = value ? labels.saving : labels.tableSave;
     grid.setAttribute('aria-busy', String(value));
     shown.setReadOnly(value);
+    for (const watcher of savingWatchers) watcher(value);
   }
 
   /** Stops the page from being left with changes not saved (the browser asks first). @param {BeforeUnloadEvent} event */
