@@ -395,6 +395,14 @@ describe('the table view, on the demo', () => {
     expect(await cell(grid, 'A-SEED', 'Horas').inputValue()).toBe('8.0');
     expect(await description(cell(grid, 'A-SEED', 'Horas'))).toBe('Default: fixed value');
     expect(await cell(grid, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('0.75');
+    // Typed over, then undone: the copied value comes back, still marked as copied (and saved so).
+    const seed = cell(grid, 'A-SEED', 'Quantidade');
+    await seed.click();
+    await page.keyboard.type('6');
+    expect(await description(seed)).toBe('Changed, not saved yet');
+    await page.keyboard.press('Escape');
+    expect(await seed.inputValue()).toBe('5.00');
+    expect(await description(seed)).toBe(copiedFrom);
     expect(requests.count('put')).toBe(0);
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByText(/^Saved \d activities\.$/).waitFor();

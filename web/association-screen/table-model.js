@@ -26,6 +26,7 @@ import { asStored, checkTyped, formatValue, sameValue } from './values.js';
  * @property {string | undefined} source the preset's source, as the server says it
  * @property {string} text what the cell holds now
  * @property {string} entered what it held when the person entered it (Escape goes back to it)
+ * @property {number | undefined} enteredCopied the sheet it was copied from when entered (Escape keeps the mark)
  * @property {number | undefined} copied the sheet its value was copied from, until saved
  * @property {string | undefined} error the problem found in it
  * @property {MetricConflict | undefined} conflict what a refused save said of it
@@ -99,6 +100,7 @@ export function createTableModel(ctx, hooks) {
         source: metric?.source,
         text: presetText,
         entered: presetText,
+        enteredCopied: undefined,
         copied: undefined,
         error: undefined,
         conflict: undefined,
@@ -153,6 +155,7 @@ export function createTableModel(ctx, hooks) {
     cell.source = 'saved';
     cell.text = cell.presetText;
     cell.entered = cell.text;
+    cell.enteredCopied = undefined;
     cell.copied = undefined;
     cell.conflict = undefined;
     cell.error = undefined;
@@ -218,9 +221,10 @@ export function createTableModel(ctx, hooks) {
         const theirs = cell.conflict.theirs;
         cell.conflict = undefined;
         setCell(row, col, formatted(theirs, cell.column));
-      } else if (cell.text !== cell.entered) setCell(row, col, cell.entered, { copied: cell.copied });
+      } else if (cell.text !== cell.entered) setCell(row, col, cell.entered, { copied: cell.enteredCopied });
       else setCell(row, col, cell.presetText);
       cell.entered = cell.text;
+      cell.enteredCopied = cell.copied;
     },
     /** Every changed cell, by row, in the table's order. */
     changedCells() {
@@ -320,6 +324,7 @@ export function createTableModel(ctx, hooks) {
         if (!typed) {
           cell.text = was.presetText;
           cell.entered = cell.text;
+          cell.enteredCopied = undefined;
         }
         track(row, cell);
       });

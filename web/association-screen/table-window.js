@@ -36,7 +36,10 @@ export function createTableWindow(ctx, { grid, head, body, isShown }, model) {
     if (!place) return;
     active = place;
     const cell = model.cellAt(place.row, place.col);
-    if (cell) cell.entered = cell.text;
+    if (cell) {
+      cell.entered = cell.text;
+      cell.enteredCopied = cell.copied;
+    }
     const input = /** @type {HTMLInputElement} */ (event.target);
     // Typing replaces the cell, as in a spreadsheet: the whole value is selected on entering it.
     input.select();
