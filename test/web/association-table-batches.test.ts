@@ -247,4 +247,33 @@ describe('the table view’s saves', () => {
     await context?.setOffline(false);
     expect(await stored(['5.51', '5.52'])).toEqual([]);
   });
+
+  it('keeps the focus and the edit under way in a cell when the sheet’s next page arrives', async () => {
+    const page = await newPage();
+    // The second page of the sheet is held on its way until the person is typing.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(
+      (url) => url.searchParams.get('part') === 'sheet' && url.searchParams.get('page') === '2',
+      async (route) => {
+        await held;
+        await route.fallback();
+      },
+    );
+    await page.goto(`${server.url}/associationtask?taskSheet=${tree.sheet}`);
+    await page.getByRole('tree').waitFor();
+    await page.getByRole('button', { name: 'Table', exact: true }).click();
+    const grid = page.getByRole('grid');
+    const first = metricOfRow(grid, 1);
+    await first.click();
+    await page.keyboard.type('12');
+    release();
+    await later(() => grid.getAttribute('aria-rowcount')).toBe(String(tree.activities.length + 1));
+    await page.keyboard.type('34');
+    expect(await first.inputValue()).toBe('1234');
+    expect(await first.evaluate((input) => input === document.activeElement)).toBe(true);
+    await page.getByText(fill(L.tableChangedOne, {})).waitFor();
+  });
 });

@@ -189,13 +189,16 @@ export function createTableModel(ctx, hooks) {
     /**
      * Shows every row, or only those without a value saved or on its way. A row whose kept values
      * stopped in the outbox (`stopped`: a conflict or a refusal waiting for the person) counts as the
-     * server has it: those values are not stored until someone decides.
-     * @param {boolean} onlyEmpty @param {(row: TableRow) => boolean} [stopped]
+     * server has it: those values are not stored until someone decides. `from`: the rows from that
+     * index on were added (a page read), the view keeps what it shows and takes them after it.
+     * @param {boolean} onlyEmpty @param {(row: TableRow) => boolean} [stopped] @param {number} [from]
      */
-    filter(onlyEmpty, stopped = () => false) {
-      view = [];
-      placeInView.clear();
-      for (const row of rows) {
+    filter(onlyEmpty, stopped = () => false, from = 0) {
+      if (from === 0) {
+        view = [];
+        placeInView.clear();
+      }
+      for (const row of rows.slice(from)) {
         const filled = row.beforeQueued && stopped(row) ? row.beforeQueued.filled : row.filled;
         if (onlyEmpty && filled) continue;
         placeInView.set(row.index, view.length);

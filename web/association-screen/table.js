@@ -151,17 +151,21 @@ export function createTable(ctx, hooks) {
     grid.setAttribute('aria-colcount', String(ctx.columns.length + 1));
   }
 
-  /** The filter's rows, drawn afresh. @param {{ toTop?: boolean }} [how] */
-  function showRows(how) {
-    model.filter(
-      filter.checked,
-      (row) =>
-        ctx.offline?.pendingFields(row.data) === undefined &&
-        ctx.offline?.stoppedFields(row.data) !== undefined,
-    );
+  /** Whether a row's kept values stopped in the outbox (and none of it waits to be sent). @param {import('./table-model.js').TableRow} row */
+  const stopped = (row) =>
+    ctx.offline?.pendingFields(row.data) === undefined && ctx.offline?.stoppedFields(row.data) !== undefined;
+
+  /**
+   * The filter's rows, drawn afresh; `from` (a later page read): the rows from that index on are
+   * added after those shown, whose elements stay (the focus and an edit under way with them).
+   * @param {{ toTop?: boolean, from?: number }} [how]
+   */
+  function showRows(how = {}) {
+    model.filter(filter.checked, stopped, how.from);
     const count = model.view().length;
     grid.setAttribute('aria-rowcount', String(count + 1));
-    shown.reset(how);
+    if (how.from) shown.grow();
+    else shown.reset(how);
     note.hidden = count > 0 || state !== 'ready';
     note.textContent = labels.tableEmpty;
   }
@@ -185,11 +189,12 @@ export function createTable(ctx, hooks) {
         const data = await ctx.api.sheet(page, SHEET_PAGE_SIZE);
         if (ctx.destroyed() || mine !== loads) return;
         pages = data.pages;
+        const from = model.rows().length;
         // What waits in the outbox shows over what the server sent (marked as not sent).
         model.add(ctx.offline ? data.rows.map(ctx.offline.overlayRow) : data.rows);
         for (const row of data.rows) hooks.learnPath(row.path);
         if (page === 1) state = 'ready';
-        showRows();
+        showRows({ from });
         shown.render();
         if (page < pages) {
           showPending(fill(labels.tableLoadingMore, { count: model.rows().length, total: data.total }));
