@@ -69,6 +69,8 @@ export const keyOf = (activity, group) => `${activity}:${group ?? ''}`;
 export function createTableModel(ctx, hooks) {
   /** @type {TableRow[]} */
   let rows = [];
+  /** The keys of `rows`. @type {Set<string>} */
+  const keys = new Set();
   /** Indexes into `rows` of the rows shown, in order (the filter keeps some). */
   /** @type {number[]} */
   let view = [];
@@ -180,11 +182,20 @@ export function createTableModel(ctx, hooks) {
     /** Forgets every row and change: a new read of the sheet. */
     clear() {
       rows = [];
+      keys.clear();
       changed.clear();
     },
-    /** Adds a page of the sheet's rows. @param {readonly SheetRow[]} page */
+    /**
+     * Adds a page of the sheet's rows; a key it holds already is left out (a page read again after
+     * a failure, the sheet's rows moved meanwhile). @param {readonly SheetRow[]} page
+     */
     add(page) {
-      for (const data of page) rows.push(makeRow(data, rows.length));
+      for (const data of page) {
+        const key = keyOf(data.activity, data.group);
+        if (keys.has(key)) continue;
+        keys.add(key);
+        rows.push(makeRow(data, rows.length));
+      }
     },
     /**
      * Shows every row, or only those without a value saved or on its way. A row whose kept values

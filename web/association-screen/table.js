@@ -51,6 +51,8 @@ export function createTable(ctx, hooks) {
   const alert = create('p', `${BLOCK}__form-error ${BLOCK}__table-alert`);
   alert.setAttribute('role', 'alert');
   alert.hidden = true;
+  const retry = button(create, `${BLOCK}__button ${BLOCK}__table-retry`, labels.tableRetry);
+  retry.hidden = true;
   const note = create('p', `${BLOCK}__table-note`);
   note.hidden = true;
 
@@ -66,7 +68,7 @@ export function createTable(ctx, hooks) {
   const body = create('div', `${BLOCK}__grid-body`);
   body.setAttribute('role', 'rowgroup');
   grid.append(head, body);
-  root.append(toolbar, alert, note, grid);
+  root.append(toolbar, alert, retry, note, grid);
 
   const model = createTableModel(ctx, {
     redraw(row, col, fromInput) {
@@ -85,6 +87,8 @@ export function createTable(ctx, hooks) {
   let loads = 0;
   /** A save elsewhere (the modal) made the presets old: the next showing reads them again. */
   let stale = false;
+  /** The page a read stopped at, failing after earlier ones (0: none): read on from it, not afresh. */
+  let resumeAt = 0;
   /** Told when a save starts and ends (Copy from the previous sheet waits for it). @type {((saving: boolean) => void)[]} */
   const savingWatchers = [];
 
@@ -131,6 +135,7 @@ export function createTable(ctx, hooks) {
   attachTableKeys(table);
   attachTablePaste(ctx, table);
   saveButton.addEventListener('click', () => void save.run());
+  retry.addEventListener('click', () => void load().then(() => shown.render()));
   filter.addEventListener('change', () => {
     showRows({ toTop: true });
     grid.scrollTop = 0;
@@ -172,29 +177,46 @@ export function createTable(ctx, hooks) {
 
   /**
    * Reads every page of the sheet (the first is shown as soon as it arrives), unless it is read
-   * already and nothing made it old. Kept changes are never read over.
+   * already and nothing made it old; a read that stopped at a later page goes on from that page.
+   * Kept changes are never read over.
    */
   async function load() {
-    if (state === 'loading' || (state === 'ready' && (!stale || model.changedCount() > 0))) return;
+    if (state === 'loading') return;
+    if (state === 'ready' && resumeAt > 0) return readPages(resumeAt, ++loads);
+    if (state === 'ready' && (!stale || model.changedCount() > 0)) return;
     const mine = ++loads;
     state = 'loading';
     stale = false;
-    grid.setAttribute('aria-busy', 'true');
     renderHead();
     model.clear();
     showRows();
+    await readPages(1, mine);
+  }
+
+  /**
+   * Reads the sheet's pages from `from` on, each added below the rows read before. A page that
+   * fails is said, with Retry; the rows read stay, and the next read goes on from it.
+   * @param {number} from @param {number} mine this read's count (see `loads`)
+   */
+  async function readPages(from, mine) {
+    state = 'loading';
+    resumeAt = 0;
+    retry.hidden = true;
+    grid.setAttribute('aria-busy', 'true');
+    showAlert(undefined);
     showPending(labels.tableLoading);
+    let page = from;
     try {
-      for (let page = 1, pages = 1; page <= pages; page++) {
+      for (let pages = from; page <= pages; page++) {
         const data = await ctx.api.sheet(page, SHEET_PAGE_SIZE);
         if (ctx.destroyed() || mine !== loads) return;
         pages = data.pages;
-        const from = model.rows().length;
+        const added = model.rows().length;
         // What waits in the outbox shows over what the server sent (marked as not sent).
         model.add(ctx.offline ? data.rows.map(ctx.offline.overlayRow) : data.rows);
         for (const row of data.rows) hooks.learnPath(row.path);
-        if (page === 1) state = 'ready';
-        showRows({ from });
+        state = 'ready';
+        showRows({ from: added });
         shown.render();
         if (page < pages) {
           showPending(fill(labels.tableLoadingMore, { count: model.rows().length, total: data.total }));
@@ -208,8 +230,11 @@ export function createTable(ctx, hooks) {
       grid.removeAttribute('aria-busy');
       state = model.rows().length > 0 ? 'ready' : 'error';
       if (state === 'error') stale = true;
+      else resumeAt = page;
       showPending(undefined);
       showAlert(`${labels.tableError} ${problemOf(error, labels, ctx.taskSheet)}`);
+      // Beside the alert, and kept while a save's messages take the alert's place.
+      retry.hidden = false;
     }
   }
 
