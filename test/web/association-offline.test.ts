@@ -587,20 +587,60 @@ describe.each([
     for (const change of await history('A-DISC')) expect(change.USUARIO_SEQ_DB).toBe(BRUNO);
   });
 
+  /** The table's cell of an activity (by its code) and a metric. */
+  const tableCellOf = (page: Page, code: string, metric: string) =>
+    page
+      .getByRole('grid')
+      .getByRole('row')
+      .filter({ has: page.getByRole('rowheader', { name: new RegExp(`^${code}`) }) })
+      .getByRole('textbox', { name: metric, exact: true });
+
   /** Alice's table, the sheet read online, on Subsoiling's row (stored 20.00): its Quantidade cell. */
   async function tableCell() {
     await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '20.00' });
     const alice = await browserOn(await profile(), ALICE);
     await firstVisit(alice.page);
     await alice.page.getByRole('button', { name: L.viewTable, exact: true }).click();
-    const quantity = alice.page
-      .getByRole('grid')
-      .getByRole('row')
-      .filter({ has: alice.page.getByRole('rowheader', { name: /^A-SUBSOIL/ }) })
-      .getByRole('textbox', { name: 'Quantidade', exact: true });
+    const quantity = tableCellOf(alice.page, 'A-SUBSOIL', 'Quantidade');
     await quantity.waitFor();
     return { alice, quantity };
   }
+
+  it('shows in the table what the modal kept, and what still waits once a later entry is discarded', async () => {
+    const alice = await browserOn(await profile(), ALICE);
+    await firstVisit(alice.page);
+    // The table is read first, with Disc ploughing's defaults (1.25, 6, 8.0).
+    await alice.page.getByRole('button', { name: L.viewTable, exact: true }).click();
+    const quantity = tableCellOf(alice.page, 'A-DISC', 'Quantidade');
+    const people = tableCellOf(alice.page, 'A-DISC', 'Pessoas');
+    expect(await quantity.inputValue()).toBe(num('1.25'));
+    await alice.page.getByRole('button', { name: L.viewTree, exact: true }).click();
+    for (const branch of SOIL) await expand(alice.page, branch);
+    await alice.context.setOffline(true);
+    await enter(alice.page, DISC, { Quantidade: num('7') });
+    await alice.page.getByRole('button', { name: L.viewTable, exact: true }).click();
+    await later(() => quantity.inputValue()).toBe(num('7.00'));
+    expect(await description(quantity)).toBe(L.sourcePending);
+    // A table save after it starts from it (only what was typed goes), and is discarded again.
+    await people.fill('9');
+    await alice.page.getByRole('button', { name: L.tableSave, exact: true }).click();
+    await later(() => description(people)).toBe(L.sourcePending);
+    await region(alice.page).getByRole('button', { name: L.pendingList }).click();
+    await region(alice.page)
+      .getByRole('button', { name: fill(L.discardFor, { label: DISC }) })
+      .nth(1)
+      .click();
+    await region(alice.page).getByRole('button', { name: L.discardYes, exact: true }).click();
+    // What the modal kept shows again (its 6 for Pessoas), still waiting; nothing is changed.
+    await later(() => people.inputValue()).toBe('6');
+    expect(await description(people)).toBe(L.sourcePending);
+    expect(await quantity.inputValue()).toBe(num('7.00'));
+    await alice.context.setOffline(false);
+    await eventually(async () =>
+      expect(await liveRows('A-DISC')).toMatchObject([{ METRICA1: '7.00', METRICA2: 6 }]),
+    );
+    await later(() => description(quantity)).toBe(L.sourceSaved);
+  });
 
   it('shows the stored value again in a table cell whose kept entry is discarded, offline', async () => {
     const { alice, quantity } = await tableCell();

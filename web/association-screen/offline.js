@@ -29,6 +29,14 @@ import { asStored } from './values.js';
  *   `copied`: the entry holds cells copied from another task sheet, so its history says `copy`
  */
 
+/**
+ * Told of the outbox (the table view): `sent`, a batch this page sent and the server stored, with
+ * the keys that still wait with a later entry (they go on showing it); `changed`, what waits changed;
+ * `reread`, the sheet's owner changed.
+ * @typedef {{ sent: (answer: import('./api.js').SaveResult, later: ReadonlySet<string>) => void,
+ *   changed: () => void, reread?: () => void }} Watcher
+ */
+
 /** From this many waiting entries on, the screen warns that the outbox fills up. */
 const NEARLY_FULL = Math.floor(MAX_OUTBOX_ENTRIES * 0.9);
 
@@ -82,8 +90,7 @@ export function createOffline(ctx, parts) {
   const discardedSeqs = new Set();
   /** What to say of them with the next "sent" announcement. @type {string[]} */
   const sentDespite = [];
-  /** Told of what the outbox sent and of every change in what waits (the table view). */
-  /** @type {{ sent: (answer: import('./api.js').SaveResult) => void, changed: () => void, reread?: () => void }[]} */
+  /** Told of what the outbox sent and of every change in what waits (the table view). @type {Watcher[]} */
   const watchers = [];
   const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(CHANNEL) : undefined;
   if (channel) channel.onmessage = () => void refresh();
@@ -183,8 +190,7 @@ export function createOffline(ctx, parts) {
         .filter((record) => !sentSeqs.has(record.seq) && record.state === 'pending')
         .map((record) => keyOf(record.entry)),
     );
-    const settled = { ...answer, entries: answer.entries.filter((entry) => !later.has(keyOf(entry))) };
-    for (const watcher of watchers) watcher.sent(settled);
+    for (const watcher of watchers) watcher.sent(answer, later);
     // Discarded while their batch was already on its way, and stored by it: said with the sending.
     for (const record of records) {
       if (discardedSeqs.delete(record.seq))
@@ -486,10 +492,7 @@ export function createOffline(ctx, parts) {
     setOpener(open) {
       opener = open;
     },
-    /**
-     * Tells `watcher` what the outbox sent and when what waits changes.
-     * @param {{ sent: (answer: import('./api.js').SaveResult) => void, changed: () => void, reread?: () => void }} watcher
-     */
+    /** Tells `watcher` what the outbox sent and when what waits changes. @param {Watcher} watcher */
     watch(watcher) {
       watchers.push(watcher);
     },

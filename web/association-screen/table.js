@@ -6,7 +6,7 @@
  * (saved value, else default) and says where its value came from. This file builds the view and reads
  * the sheet; what the cells hold is in table-model.js, the rows in view in table-window.js, the keys
  * in table-keys.js, paste in table-paste.js, the save in table-save.js, the copy from the previous
- * sheet in copy-previous.js.
+ * sheet in copy-previous.js, what the offline outbox holds of the rows in table-outbox.js.
  */
 
 import { problemOf } from './api.js';
@@ -14,6 +14,7 @@ import { BLOCK, button } from './dom.js';
 import { fill } from './labels.js';
 import { attachTableKeys } from './table-keys.js';
 import { createTableModel } from './table-model.js';
+import { laidOver, watchTableOutbox } from './table-outbox.js';
 import { attachTablePaste } from './table-paste.js';
 import { ROW_HEIGHT } from './table-rows.js';
 import { createTableSave } from './table-save.js';
@@ -213,7 +214,7 @@ export function createTable(ctx, hooks) {
         pages = data.pages;
         const added = model.rows().length;
         // What waits in the outbox shows over what the server sent (marked as not sent).
-        model.add(ctx.offline ? data.rows.map(ctx.offline.overlayRow) : data.rows);
+        model.add(data.rows, (served) => laidOver(ctx, served));
         for (const row of data.rows) hooks.learnPath(row.path);
         state = 'ready';
         showRows({ from: added });
@@ -270,30 +271,14 @@ export function createTable(ctx, hooks) {
   }
   const win = ctx.doc.defaultView;
   win?.addEventListener('beforeunload', beforeUnload);
-  /** Whether the outbox tells the table what it sends (made after the table: watched at first showing). */
+  /** Whether the table follows the outbox (made after the table: watched from the first showing). */
   let watching = false;
   function watchOutbox() {
-    if (watching || !ctx.offline) return;
+    if (watching) return;
     watching = true;
-    // What the outbox sends shows as stored; what waits is marked on its cells.
-    ctx.offline.watch({
-      sent: (answer) => {
-        for (const entry of answer.entries) model.markSaved(entry, { keepEdits: true });
-      },
-      changed: () => {
-        // Kept values that no longer wait nor were sent (discarded) are not the server's: their
-        // cells show what they were preset with before, offline too.
-        const offline = ctx.offline;
-        for (const row of model.rows()) {
-          if (
-            row.beforeQueued &&
-            offline?.pendingFields(row.data) === undefined &&
-            offline?.stoppedFields(row.data) === undefined
-          )
-            model.unqueue(row);
-        }
-        shown.refreshAll();
-      },
+    watchTableOutbox(ctx, {
+      model,
+      redraw: () => shown.refreshAll(),
       // Someone else is signed in than the page read the sheet as (it opened offline): what it
       // laid over the server's values is not theirs, so the sheet is read again.
       reread: () => {
