@@ -31,10 +31,10 @@ import { asStored } from './values.js';
 
 /**
  * Told of the outbox (the table view): `sent`, a batch this page sent and the server stored, with
- * the keys that still wait with a later entry (they go on showing it); `changed`, what waits changed;
- * `reread`, the sheet's owner changed.
+ * the keys that still wait with a later entry (they go on showing it); `changed`, what waits changed,
+ * with the keys whose entries were discarded on this page since; `reread`, the sheet's owner changed.
  * @typedef {{ sent: (answer: import('./api.js').SaveResult, later: ReadonlySet<string>) => void,
- *   changed: () => void, reread?: () => void }} Watcher
+ *   changed: (discarded: ReadonlySet<string>) => void, reread?: () => void }} Watcher
  */
 
 /** From this many waiting entries on, the screen warns that the outbox fills up. */
@@ -88,6 +88,8 @@ export function createOffline(ctx, parts) {
   let opener;
   /** Entries discarded on this page, told apart if a batch already on its way stores them. @type {Set<number>} */
   const discardedSeqs = new Set();
+  /** Keys of entries discarded on this page since the watchers were last told of a change. @type {Set<string>} */
+  const discardedKeys = new Set();
   /** What to say of them with the next "sent" announcement. @type {string[]} */
   const sentDespite = [];
   /** Told of what the outbox sent and of every change in what waits (the table view). @type {Watcher[]} */
@@ -170,7 +172,9 @@ export function createOffline(ctx, parts) {
       });
     }
     showWarning();
-    for (const watcher of watchers) watcher.changed();
+    const discarded = new Set(discardedKeys);
+    discardedKeys.clear();
+    for (const watcher of watchers) watcher.changed(discarded);
     const changed = new Set([...before.keys(), ...pending.keys()]);
     for (const node of parts.tree.nodes()) {
       if (node.data.kind === 'task' && changed.has(keyOf({ activity: node.data.id, group: node.data.group })))
@@ -309,7 +313,10 @@ export function createOffline(ctx, parts) {
     // One already sent (by another tab or the worker), or in a batch the server takes meanwhile, is
     // said to be saved (see onSent).
     const found = await outbox.remove([record.seq]);
-    if (found > 0) discardedSeqs.add(record.seq);
+    if (found > 0) {
+      discardedSeqs.add(record.seq);
+      discardedKeys.add(keyOf(record.entry));
+    }
     channel?.postMessage({ type: 'changed' });
     await refresh();
     // A batch it went out in without an answer may have reached the server: said, not hidden.

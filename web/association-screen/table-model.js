@@ -363,6 +363,15 @@ export function createTableModel(ctx, hooks) {
     store,
     represent,
     /**
+     * A row read again from the server: `served`, shown as `laid` says (what the outbox keeps of it
+     * laid over it). @param {TableRow} row @param {SheetRow} served
+     * @param {{ data: SheetRow, queued: boolean }} laid
+     */
+    serve(row, served, laid) {
+      row.served = served;
+      represent(row, laid.data, laid.queued);
+    },
+    /**
      * A row's values kept in the outbox: its cells preset from them as the server will store them
      * (the next save starts from them), nothing of them changed.
      * @param {TableRow} row @param {Readonly<Record<string, MetricValue>>} values

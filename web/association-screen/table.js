@@ -279,6 +279,11 @@ export function createTable(ctx, hooks) {
     watchTableOutbox(ctx, {
       model,
       redraw: () => shown.refreshAll(),
+      pageSize: SHEET_PAGE_SIZE,
+      loads: () => loads,
+      stale: () => {
+        stale = true;
+      },
       // Someone else is signed in than the page read the sheet as (it opened offline): what it
       // laid over the server's values is not theirs, so the sheet is read again.
       reread: () => {
