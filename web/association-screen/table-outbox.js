@@ -99,6 +99,7 @@ export function watchTableOutbox(ctx, parts) {
       const page = Math.floor(row.index / parts.pageSize) + 1;
       pages.set(page, [...(pages.get(page) ?? []), row]);
     }
+    if (pages.size === 0) return;
     for (const [page, list] of pages) {
       try {
         const answer = await ctx.api.sheet(page, parts.pageSize);
