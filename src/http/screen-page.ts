@@ -29,6 +29,7 @@ export const SCREEN_MODULES = [
   'association-screen/sync.js',
   'association-screen/table-keys.js',
   'association-screen/table-model.js',
+  'association-screen/table-outbox.js',
   'association-screen/table-paste.js',
   'association-screen/table-save.js',
   'association-screen/table.js',

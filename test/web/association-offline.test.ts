@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { BrowserContext, Locator, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page, Route } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_TABLES } from '../../src/demo/demo-install.js';
 import type { Demo } from '../../src/demo/start-demo.js';
@@ -471,7 +471,7 @@ describe.each([
     await later(() => region(alice.page).getByRole('listitem').count()).toBe(0);
   });
 
-  it('shows a table cell whose entry stopped in the outbox as not sent, not as saved', async () => {
+  it('shows a table cell whose entry stopped in the outbox as not sent, not as saved, and as stored once decided', async () => {
     await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '20.00' });
     const alice = await browserOn(await profile(), ALICE);
     await firstVisit(alice.page);
@@ -497,6 +497,16 @@ describe.each([
     await later(() => description(quantity)).toBe(L.sourceStopped);
     expect(await quantity.inputValue()).toBe(num('32.00'));
     expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '31.00' }]);
+    // Decided in the modal by taking theirs: the cell shows what is stored, not what it showed before.
+    await region(alice.page)
+      .getByRole('button', { name: fill(L.decideFor, { label: SUBSOIL }) })
+      .click();
+    const dialog = alice.page.getByRole('dialog', { name: SUBSOIL });
+    await dialog.getByRole('button', { name: fill(L.useTheirsFor, { field: 'Quantidade' }) }).click();
+    await dialog.getByRole('button', { name: L.save, exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await later(() => description(quantity)).toBe(L.sourceSaved);
+    expect(await quantity.inputValue()).toBe(num('31.00'));
   });
 
   it('lists an activity whose only values stopped in the outbox among those without values', async () => {
@@ -587,20 +597,90 @@ describe.each([
     for (const change of await history('A-DISC')) expect(change.USUARIO_SEQ_DB).toBe(BRUNO);
   });
 
+  /** The table's cell of an activity (by its code) and a metric. */
+  const tableCellOf = (page: Page, code: string, metric: string) =>
+    page
+      .getByRole('grid')
+      .getByRole('row')
+      .filter({ has: page.getByRole('rowheader', { name: new RegExp(`^${code}`) }) })
+      .getByRole('textbox', { name: metric, exact: true });
+
   /** Alice's table, the sheet read online, on Subsoiling's row (stored 20.00): its Quantidade cell. */
   async function tableCell() {
     await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '20.00' });
     const alice = await browserOn(await profile(), ALICE);
     await firstVisit(alice.page);
     await alice.page.getByRole('button', { name: L.viewTable, exact: true }).click();
-    const quantity = alice.page
-      .getByRole('grid')
-      .getByRole('row')
-      .filter({ has: alice.page.getByRole('rowheader', { name: /^A-SUBSOIL/ }) })
-      .getByRole('textbox', { name: 'Quantidade', exact: true });
+    const quantity = tableCellOf(alice.page, 'A-SUBSOIL', 'Quantidade');
     await quantity.waitFor();
     return { alice, quantity };
   }
+
+  it('shows a table save another tab sent as stored, not as it was before, and saves on from it', async () => {
+    const alice = await browserOn(await profile(), ALICE);
+    await firstVisit(alice.page);
+    await alice.page.getByRole('button', { name: L.viewTable, exact: true }).click();
+    // Disc ploughing has no saved entry: its row shows defaults, and a save stores every value shown.
+    const quantity = tableCellOf(alice.page, 'A-DISC', 'Quantidade');
+    const people = tableCellOf(alice.page, 'A-DISC', 'Pessoas');
+    expect(await description(quantity)).toBe(L.sourceField);
+    await alice.context.setOffline(true);
+    await quantity.fill(num('4'));
+    await alice.page.getByRole('button', { name: L.tableSave, exact: true }).click();
+    await later(() => description(quantity)).toBe(L.sourcePending);
+    // Back online, this page's own sending fails; another tab of Alice's sends the entry.
+    const refuse = (route: Route) => (route.request().method() === 'PUT' ? route.abort() : route.fallback());
+    await alice.page.route('**/associationtask?taskSheet=*', refuse);
+    await alice.context.setOffline(false);
+    const other = await alice.context.newPage();
+    await openScreen(other);
+    await eventually(async () => expect(await liveRows('A-DISC')).toMatchObject([{ METRICA1: '4.00' }]));
+    await later(() => description(quantity)).toBe(L.sourceSaved);
+    expect(await quantity.inputValue()).toBe(num('4.00'));
+    await other.close();
+    await alice.page.unroute('**/associationtask?taskSheet=*', refuse);
+    // The next save starts from what is stored: the person's 4.00 is no conflict of theirs.
+    await people.fill('3');
+    await alice.page.getByRole('button', { name: L.tableSave, exact: true }).click();
+    await alice.page.getByText(L.tableSavedOne).waitFor();
+    expect(await liveRows('A-DISC')).toMatchObject([{ METRICA1: '4.00', METRICA2: 3 }]);
+  });
+
+  it('shows in the table what the modal kept, and what still waits once a later entry is discarded', async () => {
+    const alice = await browserOn(await profile(), ALICE);
+    await firstVisit(alice.page);
+    // The table is read first, with Disc ploughing's defaults (1.25, 6, 8.0).
+    await alice.page.getByRole('button', { name: L.viewTable, exact: true }).click();
+    const quantity = tableCellOf(alice.page, 'A-DISC', 'Quantidade');
+    const people = tableCellOf(alice.page, 'A-DISC', 'Pessoas');
+    expect(await quantity.inputValue()).toBe(num('1.25'));
+    await alice.page.getByRole('button', { name: L.viewTree, exact: true }).click();
+    for (const branch of SOIL) await expand(alice.page, branch);
+    await alice.context.setOffline(true);
+    await enter(alice.page, DISC, { Quantidade: num('7') });
+    await alice.page.getByRole('button', { name: L.viewTable, exact: true }).click();
+    await later(() => quantity.inputValue()).toBe(num('7.00'));
+    expect(await description(quantity)).toBe(L.sourcePending);
+    // A table save after it starts from it (only what was typed goes), and is discarded again.
+    await people.fill('9');
+    await alice.page.getByRole('button', { name: L.tableSave, exact: true }).click();
+    await later(() => description(people)).toBe(L.sourcePending);
+    await region(alice.page).getByRole('button', { name: L.pendingList }).click();
+    await region(alice.page)
+      .getByRole('button', { name: fill(L.discardFor, { label: DISC }) })
+      .nth(1)
+      .click();
+    await region(alice.page).getByRole('button', { name: L.discardYes, exact: true }).click();
+    // What the modal kept shows again (its 6 for Pessoas), still waiting; nothing is changed.
+    await later(() => people.inputValue()).toBe('6');
+    expect(await description(people)).toBe(L.sourcePending);
+    expect(await quantity.inputValue()).toBe(num('7.00'));
+    await alice.context.setOffline(false);
+    await eventually(async () =>
+      expect(await liveRows('A-DISC')).toMatchObject([{ METRICA1: '7.00', METRICA2: 6 }]),
+    );
+    await later(() => description(quantity)).toBe(L.sourceSaved);
+  });
 
   it('shows the stored value again in a table cell whose kept entry is discarded, offline', async () => {
     const { alice, quantity } = await tableCell();

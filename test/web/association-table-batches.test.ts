@@ -9,6 +9,7 @@ import { type GalleryServer, startGalleryServer } from '../../src/http/server.js
 import { HISTORY_TABLE_NAME } from '../../src/model/table-names.js';
 import { createScratchDatabase, type ScratchDatabase } from '../../src/store/scratch.js';
 import { LABELS_EN, MAX_OUTBOX_ENTRIES } from '../../web/association-screen.js';
+import { seriousViolations } from '../support/axe.js';
 import { description, openTable as openGrid, paste, useBrowser } from '../support/browser.js';
 import { SERVER_URL } from '../support/database.js';
 import { SCOPE_A } from '../tree/fixture.js';
@@ -246,5 +247,74 @@ describe('the table view’s saves', () => {
     expect(count).toBe(MAX_OUTBOX_ENTRIES - 1);
     await context?.setOffline(false);
     expect(await stored(['5.51', '5.52'])).toEqual([]);
+  });
+
+  it('keeps the focus and the edit under way in a cell when the sheet’s next page arrives', async () => {
+    const page = await newPage();
+    // The second page of the sheet is held on its way until the person is typing.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(
+      (url) => url.searchParams.get('part') === 'sheet' && url.searchParams.get('page') === '2',
+      async (route) => {
+        await held;
+        await route.fallback();
+      },
+    );
+    await page.goto(`${server.url}/associationtask?taskSheet=${tree.sheet}`);
+    await page.getByRole('tree').waitFor();
+    await page.getByRole('button', { name: 'Table', exact: true }).click();
+    const grid = page.getByRole('grid');
+    const first = metricOfRow(grid, 1);
+    await first.click();
+    await page.keyboard.type('12');
+    release();
+    await later(() => grid.getAttribute('aria-rowcount')).toBe(String(tree.activities.length + 1));
+    await page.keyboard.type('34');
+    expect(await first.inputValue()).toBe('1234');
+    expect(await first.evaluate((input) => input === document.activeElement)).toBe(true);
+    await page.getByText(fill(L.tableChangedOne, {})).waitFor();
+  });
+
+  it('reads on from a page of the sheet that failed, with Retry or when shown again, never afresh', async () => {
+    const page = await newPage();
+    const asked: string[] = [];
+    let failing = true;
+    await page.route(
+      (url) => url.searchParams.get('part') === 'sheet',
+      async (route) => {
+        const at = new URL(route.request().url()).searchParams.get('page') ?? '';
+        asked.push(at);
+        if (failing && at === '2') await route.abort('connectionreset');
+        else await route.fallback();
+      },
+    );
+    await page.goto(`${server.url}/associationtask?taskSheet=${tree.sheet}`);
+    await page.getByRole('tree').waitFor();
+    await page.getByRole('button', { name: L.viewTable, exact: true }).click();
+    const grid = page.getByRole('grid');
+    const retry = page.getByRole('button', { name: L.tableRetry, exact: true });
+    await retry.waitFor();
+    await page.getByRole('alert').filter({ hasText: L.tableError }).waitFor();
+    expect(await grid.getAttribute('aria-rowcount')).toBe('1001');
+    expect(await seriousViolations(page)).toEqual([]);
+    // Retry reads the failed page again (it fails again: said again, the rows read stay).
+    await retry.click();
+    await later(() => asked.filter((at) => at === '2').length).toBe(2);
+    await retry.waitFor();
+    expect(await grid.getAttribute('aria-rowcount')).toBe('1001');
+    // The network is back: showing the table again reads on from the second page.
+    failing = false;
+    await page.getByRole('button', { name: L.viewTree, exact: true }).click();
+    await page.getByRole('button', { name: L.viewTable, exact: true }).click();
+    await later(() => grid.getAttribute('aria-rowcount')).toBe(String(tree.activities.length + 1));
+    expect(await retry.isVisible()).toBe(false);
+    expect(await page.getByRole('alert').filter({ hasText: L.tableError }).count()).toBe(0);
+    expect(asked).toEqual(['1', '2', '2', '2']);
+    await metricOfRow(grid, 1).click();
+    await page.keyboard.press('Control+End');
+    expect(await metricOfRow(grid, tree.activities.length).isVisible()).toBe(true);
   });
 });

@@ -90,6 +90,44 @@ async function savedRow(operCode: string, taskSheet = demo.sample.taskSheet) {
   );
 }
 
+/** Someone else's save of an activity, through the API, every field given (base null: no row). */
+async function savedElsewhere(operCode: string, groupCode: string, values: Record<string, string | number>) {
+  const seq = async (table: string, code: string) =>
+    Number(
+      (
+        await demo.scratch.db.query<{ SEQ_DB: number }>(`SELECT SEQ_DB FROM ${table} WHERE CODIGO = ?`, [
+          code,
+        ])
+      )[0]?.SEQ_DB,
+    );
+  const answer = await fetch(`${demo.url}/associationtask?taskSheet=${demo.sample.taskSheet}`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', accept: 'application/json' },
+    body: JSON.stringify({
+      requestId: crypto.randomUUID(),
+      source: 'api',
+      entries: [
+        {
+          activity: await seq(demo.names.OPER, operCode),
+          group: await seq(demo.names.OPER_GRUPO, groupCode),
+          values,
+          base: Object.fromEntries(Object.keys(values).map((field) => [field, null])),
+        },
+      ],
+    }),
+  });
+  expect(answer.status, await answer.clone().text()).toBe(200);
+}
+
+/** An activity's saved entry on a sheet removed (soft-deleted), so that its row shows defaults again. */
+async function forget(operCode: string, taskSheet = demo.sample.taskSheet) {
+  await demo.scratch.db.execute(
+    `UPDATE ${METRICS} m JOIN ${demo.names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB SET m.DELETED = 1
+      WHERE o.CODIGO = ? AND m.FOLHA_TAREFA_SEQ_DB = ? AND m.DELETED = 0`,
+    [operCode, taskSheet],
+  );
+}
+
 const ORDER = [
   'A-FERT — Fertilising',
   'A-SEED — Seeding',
@@ -184,7 +222,7 @@ describe('the table view, on the demo', () => {
     expect(await leaving()).toBe(false);
   });
 
-  it('moves like a spreadsheet: Tab along a row, Enter and arrows between rows, Escape undoes, typing replaces', async () => {
+  it('moves like a spreadsheet: Tab along a row, Enter and arrows between rows, Page Down / Up to the end, Escape undoes, typing replaces', async () => {
     const page = await newPage();
     const grid = await openTable(page);
     await cell(grid, 'A-DISC', 'Quantidade').click();
@@ -208,6 +246,13 @@ describe('the table view, on the demo', () => {
     await page.keyboard.press('ArrowUp');
     expect(await where(page)).toBe('A-DISC — Disc ploughing / Horas');
     await page.keyboard.press('Shift+Enter');
+    expect(await where(page)).toBe('A-SEED — Seeding / Horas');
+    // Page Down / Page Up within a screenful of the end and the start: to the last and first row.
+    await page.keyboard.press('PageDown');
+    expect(await where(page)).toBe('A-WEED — Weeding / Horas');
+    await page.keyboard.press('PageUp');
+    expect(await where(page)).toBe('A-FERT — Fertilising / Horas');
+    await page.keyboard.press('ArrowDown');
     expect(await where(page)).toBe('A-SEED — Seeding / Horas');
     // Checked as the modal checks: the problem at its cell, nothing sent.
     await page.keyboard.type('1.234');
@@ -350,6 +395,14 @@ describe('the table view, on the demo', () => {
     expect(await cell(grid, 'A-SEED', 'Horas').inputValue()).toBe('8.0');
     expect(await description(cell(grid, 'A-SEED', 'Horas'))).toBe('Default: fixed value');
     expect(await cell(grid, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('0.75');
+    // Typed over, then undone: the copied value comes back, still marked as copied (and saved so).
+    const seed = cell(grid, 'A-SEED', 'Quantidade');
+    await seed.click();
+    await page.keyboard.type('6');
+    expect(await description(seed)).toBe('Changed, not saved yet');
+    await page.keyboard.press('Escape');
+    expect(await seed.inputValue()).toBe('5.00');
+    expect(await description(seed)).toBe(copiedFrom);
     expect(requests.count('put')).toBe(0);
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByText(/^Saved \d activities\.$/).waitFor();
@@ -469,5 +522,86 @@ describe('the table view, on the demo', () => {
     expect(await savedRow('A-SUBSOIL')).toMatchObject([{ HORAS: '6.5' }]);
     expect(await subsoil.inputValue()).toBe('6,5');
     expect(await seriousViolations(page)).toEqual([]);
+  });
+
+  it('keeps every cell of a conflict on Save again, those kept from a default as well as those typed; Escape takes the stored value for good', async () => {
+    // Without a saved entry, a save sends every value the row shows (Horas typed, the defaults kept).
+    await forget('A-DISC');
+    const page = await newPage();
+    const requests = watchRequests(page);
+    const grid = await openTable(page);
+    await cell(grid, 'A-DISC', 'Horas').click();
+    await page.keyboard.type('5');
+    await savedElsewhere('A-DISC', 'G-SOIL', { METRICA1: '3', METRICA2: 2, HORAS: '2.0' });
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page
+      .getByRole('alert')
+      .getByText(/^Not saved: someone else changed 3 cells meanwhile/)
+      .waitFor();
+    for (const metric of ['Quantidade', 'Pessoas', 'Horas'])
+      expect(await description(cell(grid, 'A-DISC', metric))).toMatch(/^Changed meanwhile by /);
+    // Each is the person's to keep, typed or not: all three wait to be saved again.
+    await page.getByText('3 unsaved changes').waitFor();
+    // Escape takes the stored value; pressed again, it stays there (what the cell now starts from).
+    const hours = cell(grid, 'A-DISC', 'Horas');
+    await hours.focus();
+    await page.keyboard.press('Escape');
+    expect(await hours.inputValue()).toBe('2.0');
+    await page.keyboard.press('Escape');
+    expect(await hours.inputValue()).toBe('2.0');
+    expect(await description(hours)).toBe('Saved value');
+    await page.getByText('2 unsaved changes').waitFor();
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText('Saved 1 activity.').waitFor();
+    expect(requests.puts[1]?.entries[0]).toMatchObject({
+      values: { METRICA1: '1.25', METRICA2: 6 },
+      base: { METRICA1: '3.00', METRICA2: 2 },
+    });
+    expect(await savedRow('A-DISC')).toEqual([{ METRICA1: '1.25', METRICA2: 6, HORAS: '2.0' }]);
+  });
+
+  it('copies nothing over typed cells nor while a save is out, and counts only the activities it filled', async () => {
+    const second = demo.sample.taskSheets[1] as number;
+    // A-SEED is the one activity to copy: saved on sheet 1, not on sheet 2 (A-FERT's sheet-1 row
+    // goes; the others have rows on sheet 2 by now, or none on sheet 1 when run alone).
+    await forget('A-SEED', second);
+    await forget('A-FERT');
+    const page = await newPage();
+    // The save's request is held on its way until released.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(
+      (url) => url.pathname === '/associationtask',
+      async (route) => {
+        if (route.request().method() === 'PUT') await held;
+        await route.fallback();
+      },
+    );
+    const grid = await openTable(page, second);
+    // Every cell of A-SEED typed (sheet 1 has its values): the copy leaves them, and fills no row.
+    await cell(grid, 'A-SEED', 'Quantidade').click();
+    for (const value of ['1', '2', '3']) {
+      await page.keyboard.type(value);
+      await page.keyboard.press('Tab');
+    }
+    const copy = page.getByRole('button', { name: 'Copy from the previous sheet' });
+    await copy.click();
+    const dialog = page.getByRole('dialog', { name: 'Copy from the previous sheet' });
+    await dialog.getByRole('button', { name: 'Copy', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await page
+      .getByText(new RegExp(`^Sheet ${demo.sample.taskSheet} has no saved values to copy here\\.`))
+      .waitFor();
+    expect(await cell(grid, 'A-SEED', 'Quantidade').inputValue()).toBe('1');
+    expect(await description(cell(grid, 'A-SEED', 'Pessoas'))).toBe('Changed, not saved yet');
+    // While the save is out, there is no copying into the cells it sends.
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect.poll(() => copy.isDisabled()).toBe(true);
+    release();
+    await page.getByText('Saved 1 activity.').waitFor();
+    await expect.poll(() => copy.isDisabled()).toBe(false);
+    expect(await savedRow('A-SEED', second)).toEqual([{ METRICA1: '1.00', METRICA2: 2, HORAS: '3.0' }]);
   });
 });

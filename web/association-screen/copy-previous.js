@@ -45,6 +45,10 @@ export function createCopyPrevious(ctx, table) {
   form.append(title, fromLabel, from, fields, error, actions);
   dialog.append(form);
   let busy = false;
+  // While a save is out the cells take nothing (what it sends is fixed): copy once it is answered.
+  table.onSaving((saving) => {
+    open.disabled = saving;
+  });
 
   open.addEventListener('click', () => {
     fields.replaceChildren(create('legend', '', labels.copyLeaveEmpty));
@@ -133,15 +137,17 @@ export function createCopyPrevious(ctx, table) {
         kept++;
         continue;
       }
+      let filled = false;
       row.cells.forEach((cell, col) => {
         // What the person typed stays theirs.
         if (cell.copied === undefined && cell.text !== cell.presetText) return;
         const value = empty.has(cell.field) ? null : entry.values[cell.field];
         if (value === undefined) return;
         const text = value === null ? '' : formatValue(value, cell.column, ctx.lang);
-        table.setCell(row, col, text, { copied: sheet });
+        // Counted only where a cell took it (none does while a save is out).
+        if (table.setCell(row, col, text, { copied: sheet })) filled = true;
       });
-      copied++;
+      if (filled) copied++;
     }
     table.render();
     return { copied, kept };

@@ -120,6 +120,7 @@ export const LABELS_EN = {
   tableLoading: 'Loading the activities…',
   tableLoadingMore: 'Loading the activities: {count} of {total}…',
   tableError: 'The activities could not be loaded.',
+  tableRetry: 'Load the activities again',
   tableEmpty: 'No activity to show.',
   tableSave: 'Save changes',
   tableChanged: '{count} unsaved changes',

@@ -122,6 +122,7 @@ export const LABELS_PT_BR = {
   tableLoading: 'Carregando as atividades…',
   tableLoadingMore: 'Carregando as atividades: {count} de {total}…',
   tableError: 'Não foi possível carregar as atividades.',
+  tableRetry: 'Carregar as atividades de novo',
   tableEmpty: 'Nenhuma atividade para mostrar.',
   tableSave: 'Salvar alterações',
   tableChanged: '{count} alterações não salvas',

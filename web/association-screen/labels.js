@@ -122,6 +122,7 @@ export { LABELS_EN, LABELS_PT_BR };
  * @property {string} tableLoading while the table's first rows load
  * @property {string} tableLoadingMore while the rest loads, `{count}` of `{total}`
  * @property {string} tableError the table could not be loaded
+ * @property {string} tableRetry reads the table's rows again, from the page that could not be read
  * @property {string} tableEmpty the table (or its filter) has no row
  * @property {string} tableSave the table's save button
  * @property {string} tableChanged how many cells are changed and not saved, `{count}`

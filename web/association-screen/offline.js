@@ -29,6 +29,14 @@ import { asStored } from './values.js';
  *   `copied`: the entry holds cells copied from another task sheet, so its history says `copy`
  */
 
+/**
+ * Told of the outbox (the table view): `sent`, a batch this page sent and the server stored, with
+ * the keys that still wait with a later entry (they go on showing it); `changed`, what waits changed,
+ * with the keys whose entries were discarded on this page since; `reread`, the sheet's owner changed.
+ * @typedef {{ sent: (answer: import('./api.js').SaveResult, later: ReadonlySet<string>) => void,
+ *   changed: (discarded: ReadonlySet<string>) => void, reread?: () => void }} Watcher
+ */
+
 /** From this many waiting entries on, the screen warns that the outbox fills up. */
 const NEARLY_FULL = Math.floor(MAX_OUTBOX_ENTRIES * 0.9);
 
@@ -80,10 +88,11 @@ export function createOffline(ctx, parts) {
   let opener;
   /** Entries discarded on this page, told apart if a batch already on its way stores them. @type {Set<number>} */
   const discardedSeqs = new Set();
+  /** Keys of entries discarded on this page since the watchers were last told of a change. @type {Set<string>} */
+  const discardedKeys = new Set();
   /** What to say of them with the next "sent" announcement. @type {string[]} */
   const sentDespite = [];
-  /** Told of what the outbox sent and of every change in what waits (the table view). */
-  /** @type {{ sent: (answer: import('./api.js').SaveResult) => void, changed: () => void, reread?: () => void }[]} */
+  /** Told of what the outbox sent and of every change in what waits (the table view). @type {Watcher[]} */
   const watchers = [];
   const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(CHANNEL) : undefined;
   if (channel) channel.onmessage = () => void refresh();
@@ -163,7 +172,9 @@ export function createOffline(ctx, parts) {
       });
     }
     showWarning();
-    for (const watcher of watchers) watcher.changed();
+    const discarded = new Set(discardedKeys);
+    discardedKeys.clear();
+    for (const watcher of watchers) watcher.changed(discarded);
     const changed = new Set([...before.keys(), ...pending.keys()]);
     for (const node of parts.tree.nodes()) {
       if (node.data.kind === 'task' && changed.has(keyOf({ activity: node.data.id, group: node.data.group })))
@@ -183,8 +194,7 @@ export function createOffline(ctx, parts) {
         .filter((record) => !sentSeqs.has(record.seq) && record.state === 'pending')
         .map((record) => keyOf(record.entry)),
     );
-    const settled = { ...answer, entries: answer.entries.filter((entry) => !later.has(keyOf(entry))) };
-    for (const watcher of watchers) watcher.sent(settled);
+    for (const watcher of watchers) watcher.sent(answer, later);
     // Discarded while their batch was already on its way, and stored by it: said with the sending.
     for (const record of records) {
       if (discardedSeqs.delete(record.seq))
@@ -303,7 +313,10 @@ export function createOffline(ctx, parts) {
     // One already sent (by another tab or the worker), or in a batch the server takes meanwhile, is
     // said to be saved (see onSent).
     const found = await outbox.remove([record.seq]);
-    if (found > 0) discardedSeqs.add(record.seq);
+    if (found > 0) {
+      discardedSeqs.add(record.seq);
+      discardedKeys.add(keyOf(record.entry));
+    }
     channel?.postMessage({ type: 'changed' });
     await refresh();
     // A batch it went out in without an answer may have reached the server: said, not hidden.
@@ -486,10 +499,7 @@ export function createOffline(ctx, parts) {
     setOpener(open) {
       opener = open;
     },
-    /**
-     * Tells `watcher` what the outbox sent and when what waits changes.
-     * @param {{ sent: (answer: import('./api.js').SaveResult) => void, changed: () => void, reread?: () => void }} watcher
-     */
+    /** Tells `watcher` what the outbox sent and when what waits changes. @param {Watcher} watcher */
     watch(watcher) {
       watchers.push(watcher);
     },

@@ -38,11 +38,12 @@ export function attachTableKeys(table) {
       case 'ArrowUp':
         to = [row - 1, col];
         break;
+      // Within a screenful of the end (or the start), by what is left: to the last (first) row.
       case 'PageDown':
-        to = [row + page, col];
+        to = [Math.min(last, row + page), col];
         break;
       case 'PageUp':
-        to = [row - page, col];
+        to = [Math.max(0, row - page), col];
         break;
       case 'Home':
       case 'End':

@@ -26,6 +26,7 @@ import { asStored, checkTyped, formatValue, sameValue } from './values.js';
  * @property {string | undefined} source the preset's source, as the server says it
  * @property {string} text what the cell holds now
  * @property {string} entered what it held when the person entered it (Escape goes back to it)
+ * @property {number | undefined} enteredCopied the sheet it was copied from when entered (Escape keeps the mark)
  * @property {number | undefined} copied the sheet its value was copied from, until saved
  * @property {string | undefined} error the problem found in it
  * @property {MetricConflict | undefined} conflict what a refused save said of it
@@ -40,9 +41,9 @@ import { asStored, checkTyped, formatValue, sameValue } from './values.js';
  * @property {TableCell[]} cells in the columns' order
  * @property {boolean} hasRow whether the key has a saved entry (then only changed cells are sent)
  * @property {boolean} filled whether a value is saved on this sheet
- * @property {{ hasRow: boolean, filled: boolean, cells: { preset: MetricValue, presetText: string,
- *   base: MetricValue, source: string | undefined }[] } | undefined} [beforeQueued] what its cells were preset with
- *   before they showed values kept in the outbox (markQueued): the server's, put back by unqueue
+ * @property {SheetRow} served the row as the server has it (as read, or as a save here stored it):
+ *   what the outbox keeps of it is laid over it to preset its cells (see table-outbox.js)
+ * @property {boolean} queued whether its cells show values kept in the outbox (waiting, or stopped)
  */
 
 /**
@@ -68,6 +69,8 @@ export const keyOf = (activity, group) => `${activity}:${group ?? ''}`;
 export function createTableModel(ctx, hooks) {
   /** @type {TableRow[]} */
   let rows = [];
+  /** The keys of `rows`. @type {Set<string>} */
+  const keys = new Set();
   /** Indexes into `rows` of the rows shown, in order (the filter keeps some). */
   /** @type {number[]} */
   let view = [];
@@ -82,10 +85,17 @@ export function createTableModel(ctx, hooks) {
   /** @param {MetricValue} value @param {MetricColumn} column */
   const formatted = (value, column) => (value === null ? '' : formatValue(value, column, ctx.lang));
 
-  /** @param {SheetRow} data @param {number} index @returns {TableRow} */
-  function makeRow(data, index) {
-    const hasRow =
-      data.lastChange !== null || Object.values(data.metrics).some((metric) => metric.source === 'saved');
+  /** Whether the key has a saved entry (a value of it saved, even empty). @param {SheetRow} data */
+  const hasEntry = (data) =>
+    data.lastChange !== null || Object.values(data.metrics).some((metric) => metric.source === 'saved');
+
+  /**
+   * @param {SheetRow} data its values as shown @param {number} index
+   * @param {SheetRow} served as the server has it @param {boolean} queued
+   * @returns {TableRow}
+   */
+  function makeRow(data, index, served, queued) {
+    const hasRow = hasEntry(data);
     const cells = ctx.columns.map((column) => {
       const metric = data.metrics[column.field];
       const preset = metric?.value ?? null;
@@ -99,12 +109,14 @@ export function createTableModel(ctx, hooks) {
         source: metric?.source,
         text: presetText,
         entered: presetText,
+        enteredCopied: undefined,
         copied: undefined,
         error: undefined,
         conflict: undefined,
       };
     });
-    return { index, key: keyOf(data.activity, data.group), data, cells, hasRow, filled: data.filled };
+    const key = keyOf(data.activity, data.group);
+    return { index, key, data, cells, hasRow, filled: data.filled, served, queued };
   }
 
   /** Whether a cell differs from its preset (a copied cell always counts: it is meant to be saved). @param {TableCell} cell */
@@ -145,6 +157,58 @@ export function createTableModel(ctx, hooks) {
     return true;
   }
 
+  /**
+   * A row preset anew from `data`: what the server has of it with what waits in the outbox laid
+   * over it (`queued`: whether anything of it is kept there). A cell whose preset changes shows the
+   * new one, unless the person changed it: it keeps what they made of it, and now starts from the
+   * new preset (the base its next save sends).
+   * @param {TableRow} row @param {SheetRow} data @param {boolean} queued
+   */
+  function represent(row, data, queued) {
+    row.data = data;
+    row.queued = queued;
+    row.hasRow = hasEntry(data);
+    row.filled = data.filled;
+    let moved = false;
+    for (const cell of row.cells) {
+      const metric = data.metrics[cell.field];
+      const value = metric?.value ?? null;
+      const base = metric?.source === 'saved' ? value : null;
+      if (cell.preset === value && cell.base === base && cell.source === metric?.source) continue;
+      const typed = isChanged(cell);
+      cell.preset = value;
+      cell.presetText = formatted(value, cell.column);
+      cell.base = base;
+      cell.source = metric?.source;
+      if (!typed) {
+        cell.text = cell.presetText;
+        cell.entered = cell.text;
+        cell.enteredCopied = undefined;
+      }
+      track(row, cell);
+      moved = true;
+    }
+    if (moved) hooks.redraw(row, undefined, false);
+  }
+
+  /**
+   * What a save stored, as the server's values of its row (the cells are not preset from it here).
+   * @param {SavedEntry} saved @returns {TableRow | undefined} its row
+   */
+  function store(saved) {
+    const row = rows.find((found) => found.key === keyOf(saved.activity, saved.group));
+    if (!row) return undefined;
+    const { stored } = saved;
+    /** @type {Record<string, import('./api.js').ScreenMetric>} */
+    const metrics = { ...row.served.metrics };
+    for (const [field, value] of Object.entries(stored ?? {})) metrics[field] = { value, source: 'saved' };
+    const filled = Object.values(metrics).some(
+      (metric) => metric.source === 'saved' && metric.value !== null,
+    );
+    row.served = { ...row.served, metrics, lastChange: saved.lastChange, filled };
+    return row;
+  }
+
   /** A cell preset anew with a value stored (or about to be). @param {TableRow} row @param {TableCell} cell @param {MetricValue} value */
   function preset(row, cell, value) {
     cell.preset = value;
@@ -153,6 +217,7 @@ export function createTableModel(ctx, hooks) {
     cell.source = 'saved';
     cell.text = cell.presetText;
     cell.entered = cell.text;
+    cell.enteredCopied = undefined;
     cell.copied = undefined;
     cell.conflict = undefined;
     cell.error = undefined;
@@ -177,23 +242,39 @@ export function createTableModel(ctx, hooks) {
     /** Forgets every row and change: a new read of the sheet. */
     clear() {
       rows = [];
+      keys.clear();
       changed.clear();
     },
-    /** Adds a page of the sheet's rows. @param {readonly SheetRow[]} page */
-    add(page) {
-      for (const data of page) rows.push(makeRow(data, rows.length));
+    /**
+     * Adds a page of the sheet's rows as the server sent them, each shown as `laid` says (what the
+     * outbox keeps of it laid over it); a key it holds already is left out (a page read again after
+     * a failure, the sheet's rows moved meanwhile).
+     * @param {readonly SheetRow[]} page
+     * @param {(served: SheetRow) => { data: SheetRow, queued: boolean }} [laid]
+     */
+    add(page, laid = (served) => ({ data: served, queued: false })) {
+      for (const served of page) {
+        const key = keyOf(served.activity, served.group);
+        if (keys.has(key)) continue;
+        keys.add(key);
+        const { data, queued } = laid(served);
+        rows.push(makeRow(data, rows.length, served, queued));
+      }
     },
     /**
      * Shows every row, or only those without a value saved or on its way. A row whose kept values
      * stopped in the outbox (`stopped`: a conflict or a refusal waiting for the person) counts as the
-     * server has it: those values are not stored until someone decides.
-     * @param {boolean} onlyEmpty @param {(row: TableRow) => boolean} [stopped]
+     * server has it: those values are not stored until someone decides. `from`: the rows from that
+     * index on were added (a page read), the view keeps what it shows and takes them after it.
+     * @param {boolean} onlyEmpty @param {(row: TableRow) => boolean} [stopped] @param {number} [from]
      */
-    filter(onlyEmpty, stopped = () => false) {
-      view = [];
-      placeInView.clear();
-      for (const row of rows) {
-        const filled = row.beforeQueued && stopped(row) ? row.beforeQueued.filled : row.filled;
+    filter(onlyEmpty, stopped = () => false, from = 0) {
+      if (from === 0) {
+        view = [];
+        placeInView.clear();
+      }
+      for (const row of rows.slice(from)) {
+        const filled = stopped(row) ? row.served.filled : row.filled;
         if (onlyEmpty && filled) continue;
         placeInView.set(row.index, view.length);
         view.push(row.index);
@@ -218,9 +299,10 @@ export function createTableModel(ctx, hooks) {
         const theirs = cell.conflict.theirs;
         cell.conflict = undefined;
         setCell(row, col, formatted(theirs, cell.column));
-      } else if (cell.text !== cell.entered) setCell(row, col, cell.entered, { copied: cell.copied });
+      } else if (cell.text !== cell.entered) setCell(row, col, cell.entered, { copied: cell.enteredCopied });
       else setCell(row, col, cell.presetText);
       cell.entered = cell.text;
+      cell.enteredCopied = cell.copied;
     },
     /** Every changed cell, by row, in the table's order. */
     changedCells() {
@@ -238,17 +320,38 @@ export function createTableModel(ctx, hooks) {
       return [...byRow].sort(([a], [b]) => a.index - b.index);
     },
     /**
+     * A cell of a save refused for a conflict: it keeps what it shows (Save again keeps it) and
+     * now starts from what is stored, its preset too (Escape, pressed twice, goes back to the stored
+     * value, not to one the server no longer holds). Changed whether typed or not: a value kept from
+     * a default is the person's as much as a typed one, and Save again sends it (as the modal does).
+     * @param {TableRow} row @param {TableCell} cell @param {MetricConflict} conflict
+     */
+    conflicted(row, cell, conflict) {
+      cell.conflict = conflict;
+      cell.preset = conflict.theirs;
+      cell.presetText = formatted(conflict.theirs, cell.column);
+      cell.source = 'saved';
+      cell.base = conflict.theirs;
+      if (conflict.theirs !== null) row.hasRow = true;
+      // What the server holds now: the outbox's changes are laid over it from now on.
+      row.served = {
+        ...row.served,
+        metrics: { ...row.served.metrics, [cell.field]: { value: conflict.theirs, source: 'saved' } },
+      };
+      track(row, cell);
+    },
+    /**
      * A saved entry's row as stored: its cells preset from it, nothing of them changed or copied.
      * `keepEdits` (the outbox sent it while the table was open): a cell the person changed since
      * keeps what they typed.
      * @param {SavedEntry} saved @param {{ keepEdits?: boolean }} [how]
      */
     markSaved(saved, how = {}) {
-      const row = rows.find((found) => found.key === keyOf(saved.activity, saved.group));
+      const row = store(saved);
       if (!row) return;
       const stored = saved.stored;
       row.hasRow = stored !== null;
-      row.beforeQueued = undefined;
+      row.queued = false;
       row.data = { ...row.data, lastChange: saved.lastChange };
       if (stored !== null) row.filled = Object.values(stored).some((value) => value !== null);
       for (const cell of row.cells) {
@@ -257,22 +360,24 @@ export function createTableModel(ctx, hooks) {
       }
       hooks.redraw(row, undefined, false);
     },
+    store,
+    represent,
+    /**
+     * A row read again from the server: `served`, shown as `laid` says (what the outbox keeps of it
+     * laid over it). @param {TableRow} row @param {SheetRow} served
+     * @param {{ data: SheetRow, queued: boolean }} laid
+     */
+    serve(row, served, laid) {
+      row.served = served;
+      represent(row, laid.data, laid.queued);
+    },
     /**
      * A row's values kept in the outbox: its cells preset from them as the server will store them
      * (the next save starts from them), nothing of them changed.
      * @param {TableRow} row @param {Readonly<Record<string, MetricValue>>} values
      */
     markQueued(row, values) {
-      row.beforeQueued ??= {
-        hasRow: row.hasRow,
-        filled: row.filled,
-        cells: row.cells.map(({ preset, presetText, base, source }) => ({
-          preset,
-          presetText,
-          base,
-          source,
-        })),
-      };
+      row.queued = true;
       row.hasRow = true;
       for (const cell of row.cells) {
         if (!(cell.field in values)) continue;
@@ -280,33 +385,6 @@ export function createTableModel(ctx, hooks) {
         preset(row, cell, value === null ? null : asStored(value, cell.column));
         if (value !== null) row.filled = true;
       }
-      hooks.redraw(row, undefined, false);
-    },
-    /**
-     * A row whose kept values no longer wait (discarded, or kept for someone else) and were not
-     * sent: its cells preset as before again, the server's values; a cell typed in since keeps what
-     * was typed. @param {TableRow} row
-     */
-    unqueue(row) {
-      const before = row.beforeQueued;
-      if (!before) return;
-      row.beforeQueued = undefined;
-      row.hasRow = before.hasRow;
-      row.filled = before.filled;
-      row.cells.forEach((cell, index) => {
-        const was = before.cells[index];
-        if (!was) return;
-        const typed = isChanged(cell);
-        cell.preset = was.preset;
-        cell.presetText = was.presetText;
-        cell.base = was.base;
-        cell.source = was.source;
-        if (!typed) {
-          cell.text = was.presetText;
-          cell.entered = cell.text;
-        }
-        track(row, cell);
-      });
       hooks.redraw(row, undefined, false);
     },
   };

@@ -193,10 +193,7 @@ export function createTableSave(ctx, table, hooks) {
         const cell = row?.cells.find((found) => found.field === conflict.field);
         if (!row || !cell) continue;
         // Keep mine by saving again: the cell keeps the person's value and starts from what is stored.
-        cell.conflict = conflict;
-        cell.preset = conflict.theirs;
-        cell.base = conflict.theirs;
-        if (conflict.theirs !== null) row.hasRow = true;
+        table.conflicted(row, cell, conflict);
         marked.push({ row, cell });
       }
     } else {

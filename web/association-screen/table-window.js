@@ -36,7 +36,10 @@ export function createTableWindow(ctx, { grid, head, body, isShown }, model) {
     if (!place) return;
     active = place;
     const cell = model.cellAt(place.row, place.col);
-    if (cell) cell.entered = cell.text;
+    if (cell) {
+      cell.entered = cell.text;
+      cell.enteredCopied = cell.copied;
+    }
     const input = /** @type {HTMLInputElement} */ (event.target);
     // Typing replaces the cell, as in a spreadsheet: the whole value is selected on entering it.
     input.select();
@@ -127,7 +130,7 @@ export function createTableWindow(ctx, { grid, head, body, isShown }, model) {
     inputAt,
     active: () => active,
     /**
-     * The view changed (a page read, a filter): every row element goes, the body takes its new
+     * The view changed (a new read, a filter): every row element goes, the body takes its new
      * height; `toTop` (a new filter) also moves the active cell to the first row.
      * @param {{ toTop?: boolean }} [how]
      */
@@ -135,6 +138,13 @@ export function createTableWindow(ctx, { grid, head, body, isShown }, model) {
       for (const element of rendered.values()) element.remove();
       rendered.clear();
       if (how.toTop) active = { row: 0, col: active.col };
+      body.style.height = `${model.view().length * ROW_HEIGHT}px`;
+    },
+    /**
+     * Rows were added after those the view had (a page read): the body takes its new height, and
+     * the rows drawn stay, the focused one with the edit under way in it.
+     */
+    grow() {
       body.style.height = `${model.view().length * ROW_HEIGHT}px`;
     },
     /** Inputs are read-only while a save is out (and always on read-only rows). @param {boolean} value */

@@ -6,7 +6,7 @@
  * (saved value, else default) and says where its value came from. This file builds the view and reads
  * the sheet; what the cells hold is in table-model.js, the rows in view in table-window.js, the keys
  * in table-keys.js, paste in table-paste.js, the save in table-save.js, the copy from the previous
- * sheet in copy-previous.js.
+ * sheet in copy-previous.js, what the offline outbox holds of the rows in table-outbox.js.
  */
 
 import { problemOf } from './api.js';
@@ -14,6 +14,7 @@ import { BLOCK, button } from './dom.js';
 import { fill } from './labels.js';
 import { attachTableKeys } from './table-keys.js';
 import { createTableModel } from './table-model.js';
+import { laidOver, watchTableOutbox } from './table-outbox.js';
 import { attachTablePaste } from './table-paste.js';
 import { ROW_HEIGHT } from './table-rows.js';
 import { createTableSave } from './table-save.js';
@@ -51,6 +52,8 @@ export function createTable(ctx, hooks) {
   const alert = create('p', `${BLOCK}__form-error ${BLOCK}__table-alert`);
   alert.setAttribute('role', 'alert');
   alert.hidden = true;
+  const retry = button(create, `${BLOCK}__button ${BLOCK}__table-retry`, labels.tableRetry);
+  retry.hidden = true;
   const note = create('p', `${BLOCK}__table-note`);
   note.hidden = true;
 
@@ -66,7 +69,7 @@ export function createTable(ctx, hooks) {
   const body = create('div', `${BLOCK}__grid-body`);
   body.setAttribute('role', 'rowgroup');
   grid.append(head, body);
-  root.append(toolbar, alert, note, grid);
+  root.append(toolbar, alert, retry, note, grid);
 
   const model = createTableModel(ctx, {
     redraw(row, col, fromInput) {
@@ -85,6 +88,10 @@ export function createTable(ctx, hooks) {
   let loads = 0;
   /** A save elsewhere (the modal) made the presets old: the next showing reads them again. */
   let stale = false;
+  /** The page a read stopped at, failing after earlier ones (0: none): read on from it, not afresh. */
+  let resumeAt = 0;
+  /** Told when a save starts and ends (Copy from the previous sheet waits for it). @type {((saving: boolean) => void)[]} */
+  const savingWatchers = [];
 
   /** What the keys, paste, save and copy work on. */
   const table = {
@@ -113,8 +120,13 @@ export function createTable(ctx, hooks) {
     changedCount: model.changedCount,
     changedCells: model.changedCells,
     setSaving,
+    /** @param {(saving: boolean) => void} watcher */
+    onSaving: (watcher) => {
+      savingWatchers.push(watcher);
+    },
     markSaved: model.markSaved,
     markQueued: model.markQueued,
+    conflicted: model.conflicted,
     markStale: () => {
       stale = true;
     },
@@ -124,6 +136,7 @@ export function createTable(ctx, hooks) {
   attachTableKeys(table);
   attachTablePaste(ctx, table);
   saveButton.addEventListener('click', () => void save.run());
+  retry.addEventListener('click', () => void load().then(() => shown.render()));
   filter.addEventListener('change', () => {
     showRows({ toTop: true });
     grid.scrollTop = 0;
@@ -144,45 +157,67 @@ export function createTable(ctx, hooks) {
     grid.setAttribute('aria-colcount', String(ctx.columns.length + 1));
   }
 
-  /** The filter's rows, drawn afresh. @param {{ toTop?: boolean }} [how] */
-  function showRows(how) {
-    model.filter(
-      filter.checked,
-      (row) =>
-        ctx.offline?.pendingFields(row.data) === undefined &&
-        ctx.offline?.stoppedFields(row.data) !== undefined,
-    );
+  /** Whether a row's kept values stopped in the outbox (and none of it waits to be sent). @param {import('./table-model.js').TableRow} row */
+  const stopped = (row) =>
+    ctx.offline?.pendingFields(row.data) === undefined && ctx.offline?.stoppedFields(row.data) !== undefined;
+
+  /**
+   * The filter's rows, drawn afresh; `from` (a later page read): the rows from that index on are
+   * added after those shown, whose elements stay (the focus and an edit under way with them).
+   * @param {{ toTop?: boolean, from?: number }} [how]
+   */
+  function showRows(how = {}) {
+    model.filter(filter.checked, stopped, how.from);
     const count = model.view().length;
     grid.setAttribute('aria-rowcount', String(count + 1));
-    shown.reset(how);
+    if (how.from) shown.grow();
+    else shown.reset(how);
     note.hidden = count > 0 || state !== 'ready';
     note.textContent = labels.tableEmpty;
   }
 
   /**
    * Reads every page of the sheet (the first is shown as soon as it arrives), unless it is read
-   * already and nothing made it old. Kept changes are never read over.
+   * already and nothing made it old; a read that stopped at a later page goes on from that page.
+   * Kept changes are never read over.
    */
   async function load() {
-    if (state === 'loading' || (state === 'ready' && (!stale || model.changedCount() > 0))) return;
+    if (state === 'loading') return;
+    if (state === 'ready' && resumeAt > 0) return readPages(resumeAt, ++loads);
+    if (state === 'ready' && (!stale || model.changedCount() > 0)) return;
     const mine = ++loads;
     state = 'loading';
     stale = false;
-    grid.setAttribute('aria-busy', 'true');
     renderHead();
     model.clear();
     showRows();
+    await readPages(1, mine);
+  }
+
+  /**
+   * Reads the sheet's pages from `from` on, each added below the rows read before. A page that
+   * fails is said, with Retry; the rows read stay, and the next read goes on from it.
+   * @param {number} from @param {number} mine this read's count (see `loads`)
+   */
+  async function readPages(from, mine) {
+    state = 'loading';
+    resumeAt = 0;
+    retry.hidden = true;
+    grid.setAttribute('aria-busy', 'true');
+    showAlert(undefined);
     showPending(labels.tableLoading);
+    let page = from;
     try {
-      for (let page = 1, pages = 1; page <= pages; page++) {
+      for (let pages = from; page <= pages; page++) {
         const data = await ctx.api.sheet(page, SHEET_PAGE_SIZE);
         if (ctx.destroyed() || mine !== loads) return;
         pages = data.pages;
+        const added = model.rows().length;
         // What waits in the outbox shows over what the server sent (marked as not sent).
-        model.add(ctx.offline ? data.rows.map(ctx.offline.overlayRow) : data.rows);
+        model.add(data.rows, (served) => laidOver(ctx, served));
         for (const row of data.rows) hooks.learnPath(row.path);
-        if (page === 1) state = 'ready';
-        showRows();
+        state = 'ready';
+        showRows({ from: added });
         shown.render();
         if (page < pages) {
           showPending(fill(labels.tableLoadingMore, { count: model.rows().length, total: data.total }));
@@ -196,8 +231,11 @@ export function createTable(ctx, hooks) {
       grid.removeAttribute('aria-busy');
       state = model.rows().length > 0 ? 'ready' : 'error';
       if (state === 'error') stale = true;
+      else resumeAt = page;
       showPending(undefined);
       showAlert(`${labels.tableError} ${problemOf(error, labels, ctx.taskSheet)}`);
+      // Beside the alert, and kept while a save's messages take the alert's place.
+      retry.hidden = false;
     }
   }
 
@@ -222,6 +260,7 @@ export function createTable(ctx, hooks) {
     saveButton.textContent = value ? labels.saving : labels.tableSave;
     grid.setAttribute('aria-busy', String(value));
     shown.setReadOnly(value);
+    for (const watcher of savingWatchers) watcher(value);
   }
 
   /** Stops the page from being left with changes not saved (the browser asks first). @param {BeforeUnloadEvent} event */
@@ -232,29 +271,18 @@ export function createTable(ctx, hooks) {
   }
   const win = ctx.doc.defaultView;
   win?.addEventListener('beforeunload', beforeUnload);
-  /** Whether the outbox tells the table what it sends (made after the table: watched at first showing). */
+  /** Whether the table follows the outbox (made after the table: watched from the first showing). */
   let watching = false;
   function watchOutbox() {
-    if (watching || !ctx.offline) return;
+    if (watching) return;
     watching = true;
-    // What the outbox sends shows as stored; what waits is marked on its cells.
-    ctx.offline.watch({
-      sent: (answer) => {
-        for (const entry of answer.entries) model.markSaved(entry, { keepEdits: true });
-      },
-      changed: () => {
-        // Kept values that no longer wait nor were sent (discarded) are not the server's: their
-        // cells show what they were preset with before, offline too.
-        const offline = ctx.offline;
-        for (const row of model.rows()) {
-          if (
-            row.beforeQueued &&
-            offline?.pendingFields(row.data) === undefined &&
-            offline?.stoppedFields(row.data) === undefined
-          )
-            model.unqueue(row);
-        }
-        shown.refreshAll();
+    watchTableOutbox(ctx, {
+      model,
+      redraw: () => shown.refreshAll(),
+      pageSize: SHEET_PAGE_SIZE,
+      loads: () => loads,
+      stale: () => {
+        stale = true;
       },
       // Someone else is signed in than the page read the sheet as (it opened offline): what it
       // laid over the server's values is not theirs, so the sheet is read again.

@@ -1,0 +1,121 @@
+// @ts-check
+/**
+ * The table view and the offline outbox (offline.js). Each row is preset from what the server holds
+ * of it with what waits in the outbox laid over it, and follows what becomes of that: what this page
+ * sends shows as stored; after any change in what waits (a save the modal kept, an entry discarded,
+ * a batch of another tab), each row is preset anew from the server's values and what waits now, a
+ * cell the person changed keeping what they made of it. A row whose kept values left the outbox
+ * other than by this page sending or discarding them (the service worker or another tab sent them,
+ * a decision in the modal settled them), or that had stopped there (the server holds something
+ * else), is read again: only the server knows what it holds now.
+ */
+
+import { keyOf } from './table-model.js';
+
+/** @typedef {import('./table-model.js').TableRow} TableRow */
+/** @typedef {import('./api.js').SheetRow} SheetRow */
+
+/**
+ * A row as the server sent it, shown with what the outbox keeps of it laid over it; `queued`:
+ * whether it keeps anything of it (waiting, or stopped for a decision).
+ * @param {import('./dom.js').ScreenContext} ctx @param {SheetRow} served
+ * @returns {{ data: SheetRow, queued: boolean }}
+ */
+export function laidOver(ctx, served) {
+  const { offline } = ctx;
+  if (!offline) return { data: served, queued: false };
+  return {
+    data: offline.overlayRow(served),
+    queued: offline.pendingFields(served) !== undefined || offline.stoppedFields(served) !== undefined,
+  };
+}
+
+/**
+ * Has the table follow the outbox (nothing without one).
+ * @param {import('./dom.js').ScreenContext} ctx
+ * @param {object} parts
+ * @param {import('./table-model.js').TableModel} parts.model
+ * @param {() => void} parts.redraw redraws the rows shown from the model
+ * @param {number} parts.pageSize the rows of a page of the sheet, as the table reads it
+ * @param {() => number} parts.loads the table's reads so far: a row of an older read lands nowhere
+ * @param {() => void} parts.stale the table is to be read again when next shown
+ * @param {() => void} parts.reread someone else is signed in than the sheet was read as
+ */
+export function watchTableOutbox(ctx, parts) {
+  const { offline } = ctx;
+  if (!offline) return;
+  const { model } = parts;
+  /** Keys whose kept entry had stopped (a conflict, a refusal) at the last change. @type {Set<string>} */
+  const stopped = new Set();
+  /** Keys being read again. @type {Set<string>} */
+  const reading = new Set();
+
+  offline.watch({
+    sent(answer, later) {
+      for (const entry of answer.entries) {
+        // A key with a later entry still waiting goes on showing it: preset anew at the next change.
+        if (later.has(keyOf(entry.activity, entry.group))) model.store(entry);
+        else model.markSaved(entry, { keepEdits: true });
+      }
+      parts.redraw();
+      // A removed entry: the defaults that apply again are the server's to say.
+      const removed = answer.entries.filter((entry) => entry.stored === null);
+      void read(
+        model.rows().filter((row) => removed.some((entry) => keyOf(entry.activity, entry.group) === row.key)),
+      );
+    },
+    changed(discarded) {
+      /** @type {TableRow[]} */
+      const gone = [];
+      for (const row of model.rows()) {
+        // What stopped is the person's to decide: the row shows it until then.
+        if (offline.stoppedFields(row.data) !== undefined) {
+          stopped.add(row.key);
+          continue;
+        }
+        const waits = offline.pendingFields(row.data) !== undefined;
+        const hadStopped = stopped.delete(row.key);
+        if (row.queued && !waits && (hadStopped || !discarded.has(row.key))) gone.push(row);
+        else model.represent(row, offline.overlayRow(row.served), waits);
+      }
+      parts.redraw();
+      void read(gone);
+    },
+    reread: parts.reread,
+  });
+
+  /**
+   * Reads rows again, each from the page of the sheet it was read in. Unread (no network), a row
+   * keeps what it shows and is read at the outbox's next change, or with the table's next reading.
+   * @param {TableRow[]} rows
+   */
+  async function read(rows) {
+    const load = parts.loads();
+    /** @type {Map<number, TableRow[]>} */
+    const pages = new Map();
+    for (const row of rows) {
+      if (reading.has(row.key)) continue;
+      reading.add(row.key);
+      const page = Math.floor(row.index / parts.pageSize) + 1;
+      pages.set(page, [...(pages.get(page) ?? []), row]);
+    }
+    if (pages.size === 0) return;
+    for (const [page, list] of pages) {
+      try {
+        const answer = await ctx.api.sheet(page, parts.pageSize);
+        if (ctx.destroyed() || load !== parts.loads()) return;
+        const byKey = new Map(answer.rows.map((served) => [keyOf(served.activity, served.group), served]));
+        for (const row of list) {
+          const served = byKey.get(row.key);
+          if (served) model.serve(row, served, laidOver(ctx, served));
+          else parts.stale();
+        }
+      } catch {
+        parts.stale();
+      } finally {
+        for (const row of list) reading.delete(row.key);
+      }
+    }
+    parts.redraw();
+  }
+}
