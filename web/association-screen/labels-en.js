@@ -38,6 +38,7 @@ export const LABELS_EN = {
   networkError: 'The server could not be reached.',
   checkField: 'Check {field}: {problem}',
   nextUnreadable: 'The next activity could not be read: open it from the tree to go on.',
+  closeFirst: 'Close the open activity first, then decide {label}.',
   savedNext: 'Saved {label}. Now: {next}.',
   refusedValue: '{detail}',
   busy: 'Someone else is saving metrics here right now. Try again in a moment.',

@@ -40,6 +40,7 @@ export const LABELS_PT_BR = {
   networkError: 'Não foi possível falar com o servidor.',
   checkField: 'Confira {field}: {problem}',
   nextUnreadable: 'Não foi possível ler a próxima atividade: abra-a pela árvore para continuar.',
+  closeFirst: 'Feche primeiro a atividade aberta, depois decida {label}.',
   savedNext: '{label} salva. Agora: {next}.',
   refusedValue: 'O servidor recusou este valor (a coluna pode ter mudado). Confira e tente de novo.',
   busy: 'Outra pessoa está salvando métricas aqui agora. Tente de novo em instantes.',

@@ -43,6 +43,7 @@ export { LABELS_EN, LABELS_PT_BR };
  * @property {string} networkError a request never got an answer
  * @property {string} checkField a typed value the browser refused, said aloud: `{field}` `{problem}`
  * @property {string} nextUnreadable "Save and next" could not read the branch the next activity is in
+ * @property {string} closeFirst Decide of an outbox entry `{label}` reached the modal while another activity was open in it
  * @property {string} savedNext "Save and next" saved `{label}` and now shows `{next}`
  * @property {string} refusedValue the server refused a value the browser let through (the column
  *   changed meanwhile, say); `{detail}` is the server's own sentence, in English

@@ -368,6 +368,11 @@ export function createModal(ctx, tree, treeMetrics) {
    * @param {TreeNode} node @param {OutboxRecord} record
    */
   async function decide(node, record) {
+    // Decide waited for the tree to open: a form the person opened meanwhile is not replaced.
+    if (dialog.open) {
+      ctx.announce(fill(labels.closeFirst, { label: record.label }));
+      return;
+    }
     open(node);
     deciding = record;
     const stopped = new Set((record.conflicts ?? []).map((conflict) => conflict.field));

@@ -327,9 +327,15 @@ export function createOffline(ctx, parts) {
 
   /** Opens a conflicting entry's activity (the tree opened down to it), its conflict shown. @param {OutboxRecord} record */
   async function decide(record) {
-    await parts.tree.openPath(record.path);
-    const node = parts.tree.currentNode();
-    if (!node || node.data.id !== record.entry.activity || !opener) return;
+    // The node the path leads to, never the one that happens to hold the focus: an activity hangs
+    // under each of its groups, and the entry is one group's metric row.
+    const node = await parts.tree.openPath(record.path);
+    if (
+      !node ||
+      !opener ||
+      keyOf({ activity: node.data.id, group: node.data.group ?? null }) !== keyOf(record.entry)
+    )
+      return;
     await parts.treeMetrics.refresh(node);
     await opener(node, record);
   }

@@ -63,7 +63,9 @@ export function createTreeWalk({ expand, childrenOf, renderedOf, renderMore, foc
 
   /**
    * Opens the tree down to a search match (each closed branch on the way loads once) and focuses it.
+   * Resolves with the node at the path's end, or undefined when a step is no longer in the tree.
    * @param {readonly { level: number, id: number }[]} path
+   * @returns {Promise<TreeNode | undefined>}
    */
   async function openPath(path) {
     /** @type {TreeNode | null} */
@@ -77,12 +79,13 @@ export function createTreeWalk({ expand, childrenOf, renderedOf, renderMore, foc
         (node) => node.data.level === step.level && node.data.id === step.id,
       );
       found = siblings[position];
-      if (!found) return;
+      if (!found) return undefined;
       // A match deep in a long branch: render the chunks up to it.
       while (renderedOf(owner) <= position && renderMore(owner)) {}
       if (index < path.length - 1) owner = found;
     }
     if (found) focusNode(found);
+    return found;
   }
 
   return { nextTaskInSheet, openPath };
