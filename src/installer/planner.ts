@@ -172,7 +172,14 @@ function planUninstall(file: UninstallFile, force: boolean, state: InstallerStat
   const rows = mine
     .filter((entry) => !entry.key.startsWith(CREATED_PREFIX))
     .flatMap((entry) => removal(entry, state.rows.existing, state.ledger, scope, true, findings));
-  const tables = planTableDrops(file, mine, state.ledger, state.drops, force, findings);
+  const tables = planTableDrops(
+    file,
+    mine,
+    state.ledger,
+    state.drops,
+    { force, foldsNames: state.foldsNames },
+    findings,
+  );
   const keptEntries = mine.length - rows.length - tables.length;
   const othersLeft = state.ledger.some((entry) => !sameScope(entry.scope, scope));
   // The last installation to leave takes the ledger and the shared tables with it; until then they
