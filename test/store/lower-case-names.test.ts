@@ -13,6 +13,7 @@ import type { Database } from '../../src/store/driver.js';
 import { openDatabase } from '../../src/store/mysql.js';
 import { createScratchDatabase, type ScratchDatabase } from '../../src/store/scratch.js';
 import { runSqlFile } from '../../src/store/script.js';
+import { withDatabase } from '../../src/store/url.js';
 import { planSchemaSync } from '../../src/sync/plan.js';
 import { loadTaskTree, saveMetrics } from '../../src/tree.js';
 import { exampleInstallFile, plainInstallFile } from '../installer/support.js';
@@ -209,5 +210,30 @@ describe('a server with lower_case_table_names=1', () => {
     // Scope 2 now owns them under its own names, and takes them with it.
     await uninstallInstallation(db(), second, { force: true });
     expect(await ours()).toEqual([]);
+  });
+
+  it('holds one installer lock for the database however the URL spells its name', async () => {
+    if (scratch === undefined) throw new Error('the server did not start');
+    const shouting = await openDatabase(withDatabase(scratch.url, scratch.name.toUpperCase()), {
+      connectionLimit: 3,
+    });
+    let answer: (yes: boolean) => void = () => undefined;
+    let asked: () => void = () => undefined;
+    const question = new Promise<void>((resolve) => (asked = resolve));
+    try {
+      // The first installer holds the lock while it waits for the operator's answer.
+      const first = applyInstallation(db(), file, {
+        confirm: () => {
+          asked();
+          return new Promise<boolean>((resolve) => (answer = resolve));
+        },
+      });
+      await question;
+      await expect(applyInstallation(shouting, file, {})).rejects.toMatchObject({ code: 'INSTALLER_LOCKED' });
+      answer(false);
+      expect((await first).applied).toBe(false);
+    } finally {
+      await shouting.close();
+    }
   });
 });
