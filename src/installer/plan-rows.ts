@@ -165,7 +165,7 @@ export function planRowsFrom(
 /**
  * The install file's values for this host's own columns of `table` (`hostColumns`): written when a
  * row is inserted, like the other values administrators may change later. A column the host lacks
- * (a typo) or one the installer writes itself is an error, reported before anything is written.
+ * (a typo), SEQ_DB or one the installer writes itself is an error, reported before anything is written.
  */
 function hostColumnValues(
   file: InstallFile,
@@ -185,6 +185,15 @@ function hostColumnValues(
         code: 'HOST_COLUMN_UNKNOWN',
         path,
         message: `${table.name} has no column ${name}`,
+      });
+    } else if (column.name.toUpperCase() === 'SEQ_DB') {
+      // The server gives it (AUTO_INCREMENT), and the ledger records the row by LAST_INSERT_ID(),
+      // which a SEQ_DB given here would not set: the entry would point at another row.
+      findings.push({
+        level: 'error',
+        code: 'HOST_COLUMN_SEQ_DB',
+        path,
+        message: `${table.name}.${column.name} is the row's identity, given by the server (AUTO_INCREMENT) and recorded in the installer's ledger: leave it out of hostColumns`,
       });
     } else if (ours.has(column.name.toUpperCase())) {
       findings.push({

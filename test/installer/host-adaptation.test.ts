@@ -125,6 +125,33 @@ describe('apply adapts to the host', () => {
     );
   });
 
+  it('refuses SEQ_DB in hostColumns: the ledger records a row by the SEQ_DB the server gives it', async () => {
+    const db = await host();
+    const error = await refused(
+      db,
+      exampleInstallFile({ hostColumns: hostColumns({ sys_core_ds_tabela_campo: { SEQ_DB: 1000 } }) }),
+    );
+    expect(error).toMatchObject({
+      code: 'HOST_COLUMN_SEQ_DB',
+      path: 'hostColumns.sys_core_ds_tabela_campo.SEQ_DB',
+    });
+    expect(error.message).toContain('leave it out of hostColumns');
+  });
+
+  it('refuses a host table whose SEQ_DB is not AUTO_INCREMENT, and does not ask for it in hostColumns', async () => {
+    const db = await host('ALTER TABLE sys_core_ds_tabela_campo MODIFY SEQ_DB bigint unsigned NOT NULL');
+    const error = await refused(db);
+    expect(error).toMatchObject({
+      code: 'HOST_SEQ_DB_NOT_AUTO_INCREMENT',
+      path: 'sys_core_ds_tabela_campo.SEQ_DB',
+    });
+    expect(error.message).toContain("host table sys_core_ds_tabela_campo's SEQ_DB is not AUTO_INCREMENT");
+    expect(error.message).not.toContain('hostColumns');
+    expect((await verifyInstallation(db, file)).problems).toContainEqual(
+      expect.objectContaining({ code: 'HOST_SEQ_DB_NOT_AUTO_INCREMENT' }),
+    );
+  });
+
   it('refuses a menu parent of another scope', async () => {
     const db = await host();
     const other = await db.execute(
