@@ -6,11 +6,13 @@ import { query, type Sql, sql } from './sql.js';
 /** What `work` may ask of the lock it runs under. */
 export interface HeldLock {
   /**
-   * Throws `INSTALLER_LOCK_LOST` unless the lock is still ours. Asked before writing after a wait of
-   * unknown length (the operator's answer): the lock's connection sits idle meanwhile, and an idle
-   * timeout, a proxy or the network may have closed it, and the lock with it.
+   * Throws `INSTALLER_LOCK_LOST` unless the lock is still ours, and keeps it ours for the step about
+   * to run. Asked before every step that writes: after the operator's answer, or a schema change
+   * that ran long, the lock's connection has sat idle, and an idle timeout, a proxy or the network
+   * may have closed it (a GET_LOCK goes with it); a lease is renewed, and before a schema change
+   * (`schemaChange`) for as long as the server may run one (see store/lease.ts).
    */
-  assertHeld(): Promise<void>;
+  assertHeld(next?: { readonly schemaChange?: boolean }): Promise<void>;
 }
 
 /**
