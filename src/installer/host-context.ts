@@ -7,7 +7,8 @@ import { columnOf } from '../store/information-schema.js';
 import type { InstallFile } from './install-file.js';
 import { HOST_ROW_TABLES } from './install-file.js';
 import { findMobileFlagColumn } from './mobile-flag.js';
-import { type InstallerState, SCOPE_COLUMNS, tableIn } from './state.js';
+import { SCOPE_COLUMNS } from './row-identity.js';
+import { type InstallerState, tableIn } from './state.js';
 
 /** What the installer learnt about the host before planning anything. */
 export interface HostContext {

@@ -17,7 +17,7 @@ import { fitRow } from './fit-row.js';
 import type { HostContext } from './host-context.js';
 import type { InstallFile } from './install-file.js';
 import { CREATED_PREFIX, type HostRow, rowId, USES_PREFIX } from './ledger-keys.js';
-import { hasIdentity, ledgerRowIdentity } from './row-identity.js';
+import { hasIdentity, identifiableRows, ledgerRowIdentity } from './row-identity.js';
 import { sameValue } from './same-value.js';
 import type { RowState } from './state.js';
 
@@ -52,7 +52,11 @@ export function planRowsFrom(
     ledger.filter((entry) => sameScope(entry.scope, scope)).map((entry) => [entry.key, entry]),
   );
   const wanted = desiredRows(file, host.mobileFlagColumn);
-  for (const row of wanted) {
+  // First, so that a column a row is recognised by is an error even where another row merely does
+  // without it (the report link needs URL; the menus beside it are written without).
+  const identifiable = identifiableRows(wanted, host.tables);
+  findings.push(...identifiable.findings);
+  for (const row of identifiable.rows) {
     const table = host.tables.get(row.table);
     if (table === undefined) continue;
     const extra = hostColumnValues(file, table, [...Object.keys(row.owned), ...Object.keys(row.initial)]);

@@ -21,7 +21,7 @@ import type { SchemaPlan } from '../sync/schema-difference.js';
 import type { DesiredRow } from './desired-rows.js';
 import { HOST_ROW_TABLES, type InstallFile, type UninstallFile } from './install-file.js';
 import { CREATED_PREFIX, type HostRow, rowId } from './ledger-keys.js';
-import { ledgerRowIdentity } from './row-identity.js';
+import { ledgerRowIdentity, SCOPE_COLUMNS } from './row-identity.js';
 import { treeViewReferences } from './verify-tree-view.js';
 
 /*
@@ -168,9 +168,6 @@ async function readLedgerRows(
   }
   return rows;
 }
-
-/** The scope columns a host menu table may have: a parent must be of the installation's scope. */
-export const SCOPE_COLUMNS = ['EMPRESA', 'FILIAL', 'LOCAL'] as const;
 
 /** The menu rows named as parents; none to read when the menu table is missing or has no SEQ_DB. */
 async function readMenuParents(
