@@ -41,8 +41,9 @@ export const INSTALLER_WRITE_HELP: readonly OptionHelp[] = [
 
 /**
  * What the installer commands share: the install file, the database, `--json`, maybe `--yes`/`--force`,
- * and a command's own boolean flags (`plan --sql`, `uninstall --dry-run`). A dry run writes nothing,
- * so it needs no `--yes`.
+ * and a command's own boolean flags (`plan --sql`, `uninstall --dry-run`), of which `notWithJson`
+ * cannot go with `--json` (both print on stdout). A dry run writes nothing, so it needs no `--yes`.
+ * The command line is checked whole before the file is read or the database opened.
  */
 export async function withInstallation<T>(
   args: readonly string[],
@@ -58,6 +59,7 @@ export async function withInstallation<T>(
     progress: (line: string) => void;
   }) => Promise<T>,
   ownFlags: readonly string[] = [],
+  notWithJson: readonly string[] = [],
 ): Promise<T> {
   const own = Object.fromEntries(
     ownFlags.map((flag) => [flag, { type: 'boolean', default: false } as const]),
@@ -68,6 +70,8 @@ export async function withInstallation<T>(
   const values = parsed as typeof parsed & Record<string, unknown>;
   const flags = new Set(ownFlags.filter((flag) => values[flag] === true));
   if (values.install === undefined) throw new UsageError('--install <file> is required');
+  for (const flag of notWithJson.filter((own) => flags.has(own)))
+    if (values.json === true) throw new UsageError(`give --json or --${flag}, not both`);
   const yes = values.yes ?? false;
   if (writes && !yes && !flags.has('dry-run') && !isTerminal(io)) {
     throw new UsageError(

@@ -21,10 +21,10 @@ export function say(io: CliIo, line: string): void {
   io.stderr.write(`${line}\n`);
 }
 
-/** Reads all of standard input as UTF-8 text (`validate -`). */
-export async function readStdin(io: CliIo): Promise<string> {
+/** Reads all of standard input as bytes (`validate -`), for the caller to decode and check. */
+export async function readStdin(io: CliIo): Promise<Uint8Array> {
   const chunks: Buffer[] = [];
   for await (const chunk of io.stdin)
     chunks.push(typeof chunk === 'string' ? Buffer.from(chunk) : Buffer.from(chunk));
-  return Buffer.concat(chunks).toString('utf8');
+  return Buffer.concat(chunks);
 }

@@ -43,6 +43,11 @@ export async function runChange(tx: SqlExecutor, change: PlannedChange): Promise
 /** Our DDL's text: a `ddl` or `drop-table` change also forgets or records a ledger entry (DML). */
 const SCHEMA_CHANGE = /^(?:CREATE|ALTER|DROP) /;
 
+/** Whether a change runs a schema change (DDL) among its statements. */
+export function changesSchema(change: PlannedChange): boolean {
+  return change.statements.some((statement) => SCHEMA_CHANGE.test(statement.sql));
+}
+
 /** What `apply` and `uninstall` report: what was done, what was noticed, whether it ran at all. */
 export interface ChangeResult {
   /** What was done (empty when nothing was needed, or when the operator declined). */

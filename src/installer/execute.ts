@@ -1,9 +1,10 @@
 import { InstallerError } from '../model/installer-errors.js';
 import type { TableNames } from '../model/table-names.js';
 import type { Database, SqlExecutor } from '../store/driver.js';
+import type { HeldLock } from '../store/lock.js';
 import { execute } from '../store/sql.js';
 import { syncSchema } from '../sync/sync.js';
-import { type PlannedChange, runChange } from './change.js';
+import { changesSchema, type PlannedChange, runChange } from './change.js';
 import type { InstallerPlan } from './planner.js';
 
 /** How a plan is carried out besides its statements. */
@@ -17,6 +18,8 @@ export interface Execution {
   readonly rowsNow: (tx: SqlExecutor) => Promise<readonly PlannedChange[]>;
   /** The table drops decided again over the tables as they are now: one may have got rows meanwhile. */
   readonly tablesNow: () => Promise<readonly PlannedChange[]>;
+  /** The installer's lock, made sure of (a lease renewed) before each step. */
+  readonly lock: HeldLock;
 }
 
 /**
@@ -29,18 +32,24 @@ export interface Execution {
  * just before the first drop), they must come out the same, or what is left is not done
  * (`PLAN_CHANGED`) and the operator plans again. A table that got rows meanwhile is not dropped,
  * unless `--force` asked to drop the tables with their rows.
+ *
+ * Before each step the lock is made sure of: still ours, and on Galera its lease renewed for as long
+ * as the step may take (a schema change up to an hour), so no second installer gets in mid-run.
  */
 export async function executePlan(db: Database, plan: InstallerPlan, how: Execution): Promise<void> {
-  const { progress } = how;
-  for (const change of plan.ledger) {
+  const { progress, lock } = how;
+  const step = async (change: PlannedChange) => {
     progress(`  ${change.message}`);
+    await lock.assertHeld({ schemaChange: changesSchema(change) });
     await runChange(db, change);
-  }
+  };
+  for (const change of plan.ledger) await step(change);
   if (plan.schema.length > 0) {
+    await lock.assertHeld();
     for (const statement of plan.created) await execute(db, statement, { schemaChange: true });
     progress('  running the schema sync');
     // The sync runs its own statements: it checks each against what it finds at that moment.
-    await syncSchema(db, how.names);
+    await syncSchema(db, how.names, { beforeStatement: () => lock.assertHeld({ schemaChange: true }) });
   }
   const tablesChanged =
     'the tables changed since they were planned (one got rows, or a foreign key now points at it)';
@@ -50,6 +59,7 @@ export async function executePlan(db: Database, plan: InstallerPlan, how: Execut
     `${tablesChanged}: nothing was removed; run uninstall again to see what it would do now`,
   );
   progress('changing the rows in one transaction');
+  await lock.assertHeld();
   await db.transaction(async (tx) => {
     unchanged(
       await how.rowsNow(tx),
@@ -70,10 +80,7 @@ export async function executePlan(db: Database, plan: InstallerPlan, how: Execut
   }
   // Each table is dropped, then its entry forgotten (DDL commits by itself). A stop in between
   // leaves an entry for a table that is gone, which the next uninstall simply forgets.
-  for (const change of [...plan.tables, ...plan.dropLedger]) {
-    progress(`  ${change.message}`);
-    await runChange(db, change);
-  }
+  for (const change of [...plan.tables, ...plan.dropLedger]) await step(change);
 }
 
 /** Throws `PLAN_CHANGED` with `message` unless `now` runs what `planned` runs. */

@@ -3,10 +3,12 @@ import { FIELD_TABLE } from '../model/link-field.js';
 import { MENU_TABLE } from '../model/menu.js';
 import { formatScope, sameScope } from '../model/scope.js';
 import { type HostTable, hostTableOf } from '../store/host-table.js';
+import { columnOf } from '../store/information-schema.js';
 import type { InstallFile } from './install-file.js';
 import { HOST_ROW_TABLES } from './install-file.js';
 import { findMobileFlagColumn } from './mobile-flag.js';
-import { type InstallerState, SCOPE_COLUMNS, tableIn } from './state.js';
+import { SCOPE_COLUMNS } from './row-identity.js';
+import { type InstallerState, tableIn } from './state.js';
 
 /** What the installer learnt about the host before planning anything. */
 export interface HostContext {
@@ -17,7 +19,7 @@ export interface HostContext {
 
 /**
  * The three host tables the rows go to, as read, and what must hold before any write: they exist
- * and have SEQ_DB, the mobile flag column is known, and every menu parent is an existing menu row.
+ * and have an AUTO_INCREMENT SEQ_DB, the mobile flag column is known, and every menu parent is an existing menu row.
  */
 export function hostContext(
   file: InstallFile,
@@ -41,6 +43,15 @@ export function hostContext(
         code: 'HOST_TABLE_WITHOUT_SEQ_DB',
         path: `${name}.SEQ_DB`,
         message: `host table ${name} has no SEQ_DB column: the installer identifies rows by it`,
+      });
+    } else if (found !== undefined && columnOf(found, 'SEQ_DB')?.autoIncrement !== true) {
+      // The ledger records an inserted row by LAST_INSERT_ID(), which only an AUTO_INCREMENT sets:
+      // without it the entry would point at some other row, which a later run would update or delete.
+      findings.push({
+        level: 'error',
+        code: 'HOST_SEQ_DB_NOT_AUTO_INCREMENT',
+        path: `${name}.SEQ_DB`,
+        message: `host table ${name}'s SEQ_DB is not AUTO_INCREMENT: the installer records the rows it inserts by the SEQ_DB the server gives them; make it AUTO_INCREMENT as the host's other tables have it, then run again`,
       });
     } else {
       tables.set(name, table);

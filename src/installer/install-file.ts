@@ -11,6 +11,7 @@ import { Scope } from '../model/scope.js';
 import { SeqDb } from '../model/seq-db.js';
 import { DEFAULT_TABLE_NAMES, LOGICAL_TABLES, tableNameProblems } from '../model/table-names.js';
 import { TreeView, treeViewKeys } from '../model/tree-view.js';
+import { decodeUtf8 } from '../model/utf8-text.js';
 
 /** The host tables the installer writes rows to (menu, fields, parameters), and only those. */
 export const HOST_ROW_TABLES = [MENU_TABLE, FIELD_TABLE, PARAMETERS_TABLE] as const;
@@ -141,10 +142,15 @@ export function requireUninstallFile(value: unknown, source = 'install file'): U
   return result.data;
 }
 
+/**
+ * Reads and checks an install file. Its bytes must be UTF-8: a file saved as Latin-1 is refused
+ * (`INSTALL_FILE_INVALID`, saying at which byte) rather than read with replacement characters, which
+ * apply would write into the host's rows. Throws {@link InstallFileError}, or `INSTALL_FILE_UNREADABLE`.
+ */
 export async function loadInstallFile(file: string): Promise<InstallFile> {
-  let text: string;
+  let bytes: Uint8Array;
   try {
-    text = await readFile(file, 'utf8');
+    bytes = await readFile(file);
   } catch (error) {
     const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
     throw new InstallerError(
@@ -154,5 +160,7 @@ export async function loadInstallFile(file: string): Promise<InstallFile> {
         : `cannot read install file ${file} (${code || error})`,
     );
   }
-  return parseInstallFile(text, `install file ${file}`);
+  const text = decodeUtf8(bytes);
+  if (!text.success) throw new InstallFileError(`install file ${file}`, text.issues);
+  return parseInstallFile(text.text, `install file ${file}`);
 }

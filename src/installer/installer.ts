@@ -60,12 +60,11 @@ export async function applyInstallation(
     refuseOnErrors(plan.findings);
     const changes = changesOf(plan);
     if (changes.length === 0) return { changes, findings: plan.findings, applied: true };
-    if (options.confirm !== undefined) {
-      if (!(await options.confirm(shown(plan))))
-        return { changes: [], findings: plan.findings, applied: false };
-      await lock.assertHeld();
-    }
+    if (options.confirm !== undefined && !(await options.confirm(shown(plan))))
+      return { changes: [], findings: plan.findings, applied: false };
+    // executePlan makes sure of the lock before each step: the operator may have taken a while.
     await executePlan(db, plan, {
+      lock,
       names: installationTableNames(intent.file),
       progress,
       rowsNow: (tx) => rowsNow(tx, intent, state),

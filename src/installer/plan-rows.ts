@@ -17,7 +17,7 @@ import { fitRow } from './fit-row.js';
 import type { HostContext } from './host-context.js';
 import type { InstallFile } from './install-file.js';
 import { CREATED_PREFIX, type HostRow, rowId, USES_PREFIX } from './ledger-keys.js';
-import { hasIdentity, ledgerRowIdentity } from './row-identity.js';
+import { hasIdentity, identifiableRows, ledgerRowIdentity } from './row-identity.js';
 import { sameValue } from './same-value.js';
 import type { RowState } from './state.js';
 
@@ -52,7 +52,11 @@ export function planRowsFrom(
     ledger.filter((entry) => sameScope(entry.scope, scope)).map((entry) => [entry.key, entry]),
   );
   const wanted = desiredRows(file, host.mobileFlagColumn);
-  for (const row of wanted) {
+  // First, so that a column a row is recognised by is an error even where another row merely does
+  // without it (the report link needs URL; the menus beside it are written without).
+  const identifiable = identifiableRows(wanted, host.tables);
+  findings.push(...identifiable.findings);
+  for (const row of identifiable.rows) {
     const table = host.tables.get(row.table);
     if (table === undefined) continue;
     const extra = hostColumnValues(file, table, [...Object.keys(row.owned), ...Object.keys(row.initial)]);
@@ -165,7 +169,7 @@ export function planRowsFrom(
 /**
  * The install file's values for this host's own columns of `table` (`hostColumns`): written when a
  * row is inserted, like the other values administrators may change later. A column the host lacks
- * (a typo) or one the installer writes itself is an error, reported before anything is written.
+ * (a typo), SEQ_DB or one the installer writes itself is an error, reported before anything is written.
  */
 function hostColumnValues(
   file: InstallFile,
@@ -185,6 +189,15 @@ function hostColumnValues(
         code: 'HOST_COLUMN_UNKNOWN',
         path,
         message: `${table.name} has no column ${name}`,
+      });
+    } else if (column.name.toUpperCase() === 'SEQ_DB') {
+      // The server gives it (AUTO_INCREMENT), and the ledger records the row by LAST_INSERT_ID(),
+      // which a SEQ_DB given here would not set: the entry would point at another row.
+      findings.push({
+        level: 'error',
+        code: 'HOST_COLUMN_SEQ_DB',
+        path,
+        message: `${table.name}.${column.name} is the row's identity, given by the server (AUTO_INCREMENT) and recorded in the installer's ledger: leave it out of hostColumns`,
       });
     } else if (ours.has(column.name.toUpperCase())) {
       findings.push({

@@ -172,7 +172,14 @@ function planUninstall(file: UninstallFile, force: boolean, state: InstallerStat
   const rows = mine
     .filter((entry) => !entry.key.startsWith(CREATED_PREFIX))
     .flatMap((entry) => removal(entry, state.rows.existing, state.ledger, scope, true, findings));
-  const tables = planTableDrops(file, mine, state.ledger, state.drops, force, findings);
+  const tables = planTableDrops(
+    file,
+    mine,
+    state.ledger,
+    state.drops,
+    { force, foldsNames: state.foldsNames },
+    findings,
+  );
   const keptEntries = mine.length - rows.length - tables.length;
   const othersLeft = state.ledger.some((entry) => !sameScope(entry.scope, scope));
   // The last installation to leave takes the ledger and the shared tables with it; until then they
@@ -203,27 +210,44 @@ function planUninstall(file: UninstallFile, force: boolean, state: InstallerStat
 }
 
 /**
- * A table another installation (another scope) keeps as one logical table, named here as another:
- * the schema sync would reshape it into a hybrid of both layouts (an OPER with metric columns), and
- * each installation would read the other's rows as its own kind. The same table under the same
- * logical name is how scopes share an installation's tables, and is fine.
+ * Table names the ledger rules out. This installation's own tables keep their names: an entry of its
+ * scope (`table:OPER`, `uses:OPER`) naming another table than the file does for that logical name
+ * would be overwritten by the new name, and the tables it created would be lost to its uninstall
+ * (`TABLE_NAME_CHANGED`; the operator uninstalls with the former file first). And a table any
+ * installation keeps as one logical table cannot be named as another (`TABLE_OF_ANOTHER_KIND`): the
+ * schema sync would reshape it into a hybrid of both layouts (an OPER with metric columns), and its
+ * rows would be read as the other kind. The same table under the same logical name is how scopes
+ * share an installation's tables, and is fine. One finding per logical name, renames first.
  */
 function crossedTables(file: InstallFile, names: TableNames, ledger: readonly LedgerEntry[]): Finding[] {
-  const findings: Finding[] = [];
-  for (const entry of ledger) {
-    if (sameScope(entry.scope, file.scope)) continue;
+  const recorded = ledger.flatMap((entry) => {
     const prefix = [USES_PREFIX, CREATED_PREFIX].find((start) => entry.key.startsWith(start));
-    if (prefix === undefined) continue;
-    const theirs = entry.key.slice(prefix.length);
+    return prefix === undefined ? [] : [{ entry, theirs: entry.key.slice(prefix.length) }];
+  });
+  const findings: Finding[] = [];
+  const add = (logical: string, finding: Omit<Finding, 'level' | 'path'>) => {
+    const path = `tableNames.${logical}`;
+    if (!findings.some((found) => found.path === path)) findings.push({ level: 'error', path, ...finding });
+  };
+  for (const { entry, theirs } of recorded) {
+    const logical = LOGICAL_TABLES.find((candidate) => candidate === theirs);
+    // The spelling too: the entries, and uninstall's drops, name a table exactly as it was installed.
+    if (!sameScope(entry.scope, file.scope) || logical === undefined || names[logical] === entry.hostTable)
+      continue;
+    add(logical, {
+      code: 'TABLE_NAME_CHANGED',
+      message: `this installation's ${logical} is table ${entry.hostTable} (ledger entry ${entry.key}), but the install file names ${names[logical]}: an installed table is not renamed; uninstall with the install file it was applied with first (its tables go with it), then apply this one`,
+    });
+  }
+  for (const { entry, theirs } of recorded) {
+    const whose = sameScope(entry.scope, file.scope)
+      ? 'this installation'
+      : `the installation of scope ${formatScope(entry.scope)}`;
     for (const logical of LOGICAL_TABLES) {
       if (logical === theirs || !sameName(names[logical], entry.hostTable)) continue;
-      const path = `tableNames.${logical}`;
-      if (findings.some((finding) => finding.path === path)) continue;
-      findings.push({
-        level: 'error',
+      add(logical, {
         code: 'TABLE_OF_ANOTHER_KIND',
-        path,
-        message: `table ${names[logical]} is ${theirs} of the installation of scope ${formatScope(entry.scope)}; this install file makes it ${logical}, which would reshape it: give ${logical} a table of its own`,
+        message: `table ${names[logical]} is ${theirs} of ${whose}; this install file makes it ${logical}, which would reshape it: give ${logical} a table of its own`,
       });
     }
   }

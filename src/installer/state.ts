@@ -6,6 +6,7 @@ import type { Database, SqlExecutor } from '../store/driver.js';
 import {
   columnOf,
   type FoundTable,
+  foldsTableNames,
   type ReferencingKey,
   readTables,
   referencingKeys,
@@ -20,7 +21,7 @@ import type { SchemaPlan } from '../sync/schema-difference.js';
 import type { DesiredRow } from './desired-rows.js';
 import { HOST_ROW_TABLES, type InstallFile, type UninstallFile } from './install-file.js';
 import { CREATED_PREFIX, type HostRow, rowId } from './ledger-keys.js';
-import { ledgerRowIdentity } from './row-identity.js';
+import { ledgerRowIdentity, SCOPE_COLUMNS } from './row-identity.js';
 import { treeViewReferences } from './verify-tree-view.js';
 
 /*
@@ -66,6 +67,11 @@ export interface InstallerState {
   readonly schema: SchemaPlan | undefined;
   /** The tables this installation recorded creating, and the shared tables, by name (uninstall only). */
   readonly drops: ReadonlyMap<string, TableState>;
+  /**
+   * Whether the server matches table names regardless of case (lower_case_table_names set): then
+   * another installation's `mo_oper` is this one's `MO_OPER`.
+   */
+  readonly foldsNames: boolean;
 }
 
 /** The installation's table names: the defaults with the file's overrides. */
@@ -91,6 +97,7 @@ export async function readInstallerState(db: Database, intent: Intent): Promise<
     ...rows,
     schema: intent.action === 'apply' ? await planSchemaSync(db, names) : undefined,
     drops: intent.action === 'uninstall' ? await readDropStates(db, intent, rows.ledger) : new Map(),
+    foldsNames: await foldsTableNames(db),
   };
 }
 
@@ -161,9 +168,6 @@ async function readLedgerRows(
   }
   return rows;
 }
-
-/** The scope columns a host menu table may have: a parent must be of the installation's scope. */
-export const SCOPE_COLUMNS = ['EMPRESA', 'FILIAL', 'LOCAL'] as const;
 
 /** The menu rows named as parents; none to read when the menu table is missing or has no SEQ_DB. */
 async function readMenuParents(

@@ -8,7 +8,7 @@ import { rowCount, rowsByScope } from '../store/row-statements.js';
 import { query } from '../store/sql.js';
 import { SHARED_TABLE_NAMES } from '../sync/plan.js';
 import { CREATED_PREFIX, USES_PREFIX } from './ledger-keys.js';
-import { SCOPE_COLUMNS } from './state.js';
+import { SCOPE_COLUMNS } from './row-identity.js';
 
 /** One installation as its ledger entries describe it (`task-association status`). */
 export interface InstallationStatus {

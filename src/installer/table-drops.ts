@@ -1,5 +1,5 @@
 import type { Finding } from '../model/findings.js';
-import { sameName } from '../model/identifier.js';
+import { sameTableName } from '../model/identifier.js';
 import { sameScope } from '../model/scope.js';
 import type { LOGICAL_TABLES } from '../model/table-names.js';
 import {
@@ -14,6 +14,14 @@ import type { UninstallFile } from './install-file.js';
 import { CREATED_PREFIX, USES_PREFIX } from './ledger-keys.js';
 import { installationTableNames, type TableState } from './state.js';
 
+/** How the drops are decided besides the ledger and the tables' states. */
+export interface DropOptions {
+  /** Drop a table that holds rows too. */
+  readonly force: boolean;
+  /** Whether the server matches table names regardless of case (see {@link sameTableName}). */
+  readonly foldsNames: boolean;
+}
+
 /**
  * The tables this installation created and may drop, decided over what was read: each only under
  * the installation's own name for it, handed over to another installation that uses it, kept when a
@@ -24,7 +32,7 @@ export function planTableDrops(
   mine: readonly LedgerEntry[],
   ledger: readonly LedgerEntry[],
   states: ReadonlyMap<string, TableState>,
-  force: boolean,
+  { force, foldsNames }: DropOptions,
   findings: Finding[],
 ): PlannedChange[] {
   // Children before parents, so foreign keys never block a drop.
@@ -52,12 +60,13 @@ export function planTableDrops(
     }
     const forget = ledgerDeleteStatement(entry.scope, entry.key);
     // Any entry of another installation naming the table (it uses it, or created it and was killed
-    // before recording its use) keeps the table, even with --force.
+    // before recording its use) keeps the table, even with --force: as the server matches names, so
+    // another scope's `mo_oper` keeps our MO_OPER where the server folds names.
     const user = ledger.find(
       (other) =>
         !sameScope(other.scope, entry.scope) &&
         (other.key.startsWith(USES_PREFIX) || other.key.startsWith(CREATED_PREFIX)) &&
-        other.hostTable === table,
+        sameTableName(other.hostTable, table, foldsNames),
     );
     if (user !== undefined) {
       drops.push(handOver(entry, user, file.actingUser));
@@ -122,7 +131,7 @@ export function keyOfATableThatStays(
   dropped: readonly string[],
 ): TableState['referencedBy'][number] | undefined {
   return state.referencedBy.find((key) => {
-    const same = (name: string) => (key.foldsNames ? sameName(name, key.table) : name === key.table);
+    const same = (name: string) => sameTableName(name, key.table, key.foldsNames);
     return !same(table) && !dropped.some(same);
   });
 }
@@ -130,13 +139,15 @@ export function keyOfATableThatStays(
 /**
  * A table this installation created that another one still uses stays, and the record of its
  * creation passes to that installation: the last one to leave drops it, so it is never orphaned.
+ * The heir's entry names the table as the heir does (`mo_oper` for our MO_OPER where the server
+ * folds names): its uninstall drops a table only under its own name for it.
  */
 function handOver(entry: LedgerEntry, user: LedgerEntry, actingUser: number): PlannedChange {
   const logical = user.key.slice(user.key.indexOf(':') + 1);
   const heir = {
     scope: user.scope,
     key: `${CREATED_PREFIX}${logical}`,
-    hostTable: entry.hostTable,
+    hostTable: user.hostTable,
     rowSeqDb: null,
   };
   const { scope } = user;

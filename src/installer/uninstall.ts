@@ -12,7 +12,7 @@ export interface UninstallOptions {
   /** Also drop our tables when they still hold rows. */
   readonly force?: boolean;
   readonly progress?: (line: string) => void;
-  /** Only plan: return what would be removed and change nothing (`applied` is false). */
+  /** Only plan: return what would be removed, taking no lock and changing nothing (`applied` is false). */
   readonly dryRun?: boolean;
   readonly confirm?: (plan: { changes: readonly Change[]; findings: readonly Finding[] }) => Promise<boolean>;
 }
@@ -34,18 +34,25 @@ export async function uninstallInstallation(
     force: options.force ?? false,
   };
   const progress = options.progress ?? (() => undefined);
-  return withInstallerLock(db, async (lock) => {
+  const read = () => {
     progress('reading the ledger and the tables it records');
-    const { state, plan } = await decide(db, intent);
+    return decide(db, intent);
+  };
+  if (options.dryRun === true) {
+    // Reads only, as `plan` does: no lock, which on Galera is a row written (and maybe its table made).
+    const { plan } = await read();
+    return { changes: changesOf(plan), findings: plan.findings, applied: false };
+  }
+  return withInstallerLock(db, async (lock) => {
+    const { state, plan } = await read();
     const changes = changesOf(plan);
     const { findings } = plan;
-    if (options.dryRun === true) return { changes, findings, applied: false };
     if (changes.length === 0) return { changes, findings, applied: true };
-    if (options.confirm !== undefined) {
-      if (!(await options.confirm({ changes, findings }))) return { changes: [], findings, applied: false };
-      await lock.assertHeld();
-    }
+    if (options.confirm !== undefined && !(await options.confirm({ changes, findings })))
+      return { changes: [], findings, applied: false };
+    // executePlan makes sure of the lock before each step: the operator may have taken a while.
     await executePlan(db, plan, {
+      lock,
       names: installationTableNames(intent.file),
       progress,
       rowsNow: (tx) => rowsNow(tx, intent, state),

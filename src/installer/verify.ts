@@ -12,6 +12,7 @@ import { hostContext } from './host-context.js';
 import { type InstallFile, requireInstallFile } from './install-file.js';
 import { type HostRow, rowId } from './ledger-keys.js';
 import { checkOverrideRows, missingOverrideTables } from './override-rows.js';
+import { identifiableRows } from './row-identity.js';
 import { sameValue } from './same-value.js';
 import { type InstallerState, installationTableNames, readByHand, readInstallerState } from './state.js';
 import { checkStoredTreeView } from './verify-tree-view.js';
@@ -38,7 +39,9 @@ export async function verifyInstallation(db: Database, given: InstallFile): Prom
   problems.push(...errorsOf(host.findings).map(({ code, path, message }) => ({ code, path, message })));
   problems.push(...(state.schema?.differences ?? []).map(differenceIssue));
   if (host.mobileFlagColumn !== undefined) {
-    const wanted = desiredRows(file, host.mobileFlagColumn).filter(
+    const identifiable = identifiableRows(desiredRows(file, host.mobileFlagColumn), host.tables);
+    problems.push(...identifiable.findings.map(({ code, path, message }) => ({ code, path, message })));
+    const wanted = identifiable.rows.filter(
       (row) => host.tables.has(row.table) && row.table !== PARAMETERS_TABLE,
     );
     const recorded = new Map(wanted.map((row) => [row.key, recordedRow(row, file, state)]));

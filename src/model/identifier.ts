@@ -49,3 +49,12 @@ export function quoteIdentifier(name: Identifier): string {
 export function sameName(a: string, b: string): boolean {
   return a.toLowerCase() === b.toLowerCase();
 }
+
+/**
+ * Whether two table names name one table on this server: regardless of case where it folds table
+ * names (lower_case_table_names 1 or 2: `MO_OPER` is the table it keeps as `mo_oper`), exactly where
+ * it keeps them apart (0: `MO_OPER` and `mo_oper` are two tables).
+ */
+export function sameTableName(a: string, b: string, foldsNames: boolean): boolean {
+  return foldsNames ? sameName(a, b) : a === b;
+}

@@ -6,6 +6,8 @@ import { TaskAssociationError } from './errors.js';
  * is never renamed; new ones may be added.
  */
 export const CONFIG_ISSUE_CODES = [
+  // a file's bytes that are not UTF-8 (saved as Latin-1, say).
+  'INVALID_UTF8',
   'INVALID_JSON',
   'DUPLICATE_KEY',
   'WRONG_TYPE',

@@ -110,6 +110,9 @@ export function referencingKeysStatement(table: string) {
   return sql`SELECT DISTINCT TABLE_NAME AS t, CONSTRAINT_NAME AS c, REFERENCED_TABLE_NAME AS r, @@lower_case_table_names AS folds FROM information_schema.KEY_COLUMN_USAGE WHERE REFERENCED_TABLE_SCHEMA = DATABASE() AND REFERENCED_TABLE_NAME = ${table} ORDER BY t, c`;
 }
 
+/** The statement that says whether the server matches table names regardless of case (`folds` not 0). */
+export const FOLDS_NAMES_STATEMENT = sql`SELECT @@lower_case_table_names AS folds`;
+
 /** The statement that says whether `table` exists. */
 export function tableExistsStatement(table: string) {
   return sql`SELECT 1 FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ${table}`;
@@ -267,6 +270,12 @@ export function columnOf(table: FoundTable, name: string): FoundColumn | undefin
 /** Whether `table` exists in the current database (case as the server compares it). */
 export async function tableExists(db: SqlExecutor, table: string): Promise<boolean> {
   return (await query(db, tableExistsStatement(table))).length > 0;
+}
+
+/** Whether the server matches table names regardless of case (lower_case_table_names 1 or 2). */
+export async function foldsTableNames(db: SqlExecutor): Promise<boolean> {
+  const [row] = await query<{ folds: number | string }>(db, FOLDS_NAMES_STATEMENT);
+  return Number(row?.folds ?? 0) !== 0;
 }
 
 /** A foreign key pointing at a table: the table holding it, its name, and how the server matches table names. */

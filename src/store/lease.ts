@@ -4,6 +4,7 @@ import type { Database } from './driver.js';
 import { LOCK_TABLE, LOCKS } from './history.js';
 import type { HeldLock } from './lock.js';
 import { execute, type Sql, sql } from './sql.js';
+import { SCHEMA_CHANGE_TIMEOUT_MS } from './timeout.js';
 
 /*
  * The installer's lock on a Galera cluster: a lease in the lock table, which every node sees, where
@@ -14,6 +15,15 @@ import { execute, type Sql, sql } from './sql.js';
 
 /** How long a lease lasts without being renewed: a crashed installer blocks the next one this long. */
 export const LEASE_SECONDS = 600;
+
+/**
+ * How long a lease is renewed for before a schema change: as long as the statement may be awaited,
+ * and the usual lease after it. A lease lapsing while a long ALTER runs would let a second installer
+ * in beside it; and the server goes on running the statement when the installer dies, so the next
+ * one waits for that too. (A renewal during the statement would not help on Galera: a schema change
+ * runs in total order, and the cluster's commits wait for it.)
+ */
+export const SCHEMA_CHANGE_LEASE_SECONDS = SCHEMA_CHANGE_TIMEOUT_MS / 1000 + LEASE_SECONDS;
 
 const NAME = 'installer';
 /** The lease is the database's, not a scope's. */
@@ -27,9 +37,9 @@ export function takeLease(holder: string): Sql {
   return sql`UPDATE ${LOCKS} SET HOLDER = ${holder}, EXPIRES_DH = NOW() + INTERVAL ${LEASE_SECONDS} SECOND, N = N + 1 WHERE ${where} AND (HOLDER IS NULL OR EXPIRES_DH < NOW())`;
 }
 
-/** Renews `holder`'s lease (1 row changed while it is still theirs). */
-export function renewLease(holder: string): Sql {
-  return sql`UPDATE ${LOCKS} SET EXPIRES_DH = NOW() + INTERVAL ${LEASE_SECONDS} SECOND WHERE ${where} AND HOLDER = ${holder}`;
+/** Renews `holder`'s lease for `seconds` from now (1 row changed while it is still theirs). */
+export function renewLease(holder: string, seconds: number = LEASE_SECONDS): Sql {
+  return sql`UPDATE ${LOCKS} SET EXPIRES_DH = NOW() + INTERVAL ${seconds} SECOND WHERE ${where} AND HOLDER = ${holder}`;
 }
 
 /** Gives `holder`'s lease back. */
@@ -39,15 +49,15 @@ export function returnLease(holder: string): Sql {
 
 /**
  * Runs `work` holding the installer's lease; a second installer, through any node, is refused with
- * `INSTALLER_LOCKED` at once. `assertHeld` renews the lease, so a run that waited for the operator
- * goes on only while no other installer took over.
+ * `INSTALLER_LOCKED` at once. `assertHeld` renews the lease (one UPDATE of one row), so a run goes on
+ * only while no other installer took over: the installer asks it before each step.
  */
 export async function withInstallerLease<T>(db: Database, work: (lock: HeldLock) => Promise<T>): Promise<T> {
   const holder = randomBytes(16).toString('hex');
   const locked = (cause?: unknown) =>
     new InstallerError(
       'INSTALLER_LOCKED',
-      `another installer is working on database "${db.schemaName}" (its lease in ${LOCK_TABLE} is held, and lapses ${LEASE_SECONDS / 60} minutes after its last step): wait for it to finish and run again`,
+      `another installer is working on database "${db.schemaName}" (its lease in ${LOCK_TABLE} is held, and lapses ${LEASE_SECONDS / 60} minutes after its last step, or ${SCHEMA_CHANGE_LEASE_SECONDS / 60} after the start of its last schema change): wait for it to finish and run again`,
       cause === undefined ? {} : { cause },
     );
   // A certification conflict (another node made the lease row, or took the lease, in the same
@@ -59,8 +69,9 @@ export async function withInstallerLease<T>(db: Database, work: (lock: HeldLock)
   const taken = await execute(db, takeLease(holder)).catch(refuseOnConflict);
   if (taken.affectedRows !== 1) throw locked();
   const held: HeldLock = {
-    async assertHeld() {
-      const renewed = await execute(db, renewLease(holder));
+    async assertHeld(next) {
+      const seconds = next?.schemaChange === true ? SCHEMA_CHANGE_LEASE_SECONDS : LEASE_SECONDS;
+      const renewed = await execute(db, renewLease(holder, seconds));
       if (renewed.affectedRows !== 1) {
         throw new InstallerError(
           'INSTALLER_LOCK_LOST',

@@ -6,16 +6,18 @@ import { query, type Sql, sql } from './sql.js';
 /** What `work` may ask of the lock it runs under. */
 export interface HeldLock {
   /**
-   * Throws `INSTALLER_LOCK_LOST` unless the lock is still ours. Asked before writing after a wait of
-   * unknown length (the operator's answer): the lock's connection sits idle meanwhile, and an idle
-   * timeout, a proxy or the network may have closed it, and the lock with it.
+   * Throws `INSTALLER_LOCK_LOST` unless the lock is still ours, and keeps it ours for the step about
+   * to run. Asked before every step that writes: after the operator's answer, or a schema change
+   * that ran long, the lock's connection has sat idle, and an idle timeout, a proxy or the network
+   * may have closed it (a GET_LOCK goes with it); a lease is renewed, and before a schema change
+   * (`schemaChange`) for as long as the server may run one (see store/lease.ts).
    */
-  assertHeld(): Promise<void>;
+  assertHeld(next?: { readonly schemaChange?: boolean }): Promise<void>;
 }
 
 /**
  * Runs `work` while holding the installer lock of this database, so two installers never interleave.
- * GET_LOCK is per server, so the name carries the database; it is held by one connection of its own
+ * GET_LOCK is per server, so the name carries the database (see {@link lockedDatabase}); it is held by one connection of its own
  * (writing nothing) and released by the server itself if the process dies. A second installer gets
  * an error at once instead of waiting.
  *
@@ -26,10 +28,16 @@ export async function withNamedInstallerLock<T>(
   db: Database,
   work: (lock: HeldLock) => Promise<T>,
 ): Promise<T> {
-  const name = installerLockName(db.schemaName);
   let done: { value: T } | undefined;
   try {
     await db.connection(async (connection) => {
+      const [here] = await query<{ name: string | null; folds: number | string }>(
+        connection,
+        CURRENT_DATABASE,
+      );
+      const name = installerLockName(
+        lockedDatabase(String(here?.name ?? db.schemaName), Number(here?.folds ?? 0)),
+      );
       const [row] = await query<{ acquired: number | null }>(connection, takeLock(name));
       if (row?.acquired !== 1) {
         throw new InstallerError(
@@ -65,6 +73,19 @@ export async function withNamedInstallerLock<T>(
   }
   if (done === undefined) throw new Error('unreachable: the installer lock ran no work');
   return done.value;
+}
+
+/** The database this connection is in, as the server names it, and whether it folds names. */
+export const CURRENT_DATABASE = sql`SELECT DATABASE() AS name, @@lower_case_table_names AS folds`;
+
+/**
+ * The database the installer lock is named after: the server's own name for it, not the URL's
+ * spelling, and lower case where the server folds names (`lower_case_table_names` not 0), since
+ * there `/ERP` and `/erp` reach one database while GET_LOCK tells `ERP` from `erp`: two installers
+ * given the two spellings took two locks and interleaved.
+ */
+export function lockedDatabase(name: string, lowerCaseTableNames: number): string {
+  return lowerCaseTableNames !== 0 ? name.toLowerCase() : name;
 }
 
 /** `task_association_installer:<database>`, hashed when that would pass MySQL's 64-character limit. */

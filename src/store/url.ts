@@ -57,7 +57,20 @@ export function parseDatabaseUrl(url: string): DatabaseLocation {
       `database URL ${redactUrl(url)} must start with mysql:// or mariadb://`,
     );
   }
-  const database = decodeURIComponent(parsed.pathname.replace(/^\//, ''));
+  // A `%` not followed by two hex digits (a password `pa%ss` written as is) makes decodeURIComponent
+  // throw a URIError: say which part, never showing the password.
+  const decoded = (part: 'user' | 'password' | 'database', text: string) => {
+    try {
+      return decodeURIComponent(text);
+    } catch {
+      throw new TaskAssociationError(
+        'INVALID_DATABASE_URL',
+        `database URL ${redactUrl(url)}: its ${part === 'password' ? part : `${part} name`} is badly percent-encoded (a % must start %XX, two hex digits; write a % itself as %25)`,
+        { path: part },
+      );
+    }
+  };
+  const database = decoded('database', parsed.pathname.replace(/^\//, ''));
   if (database === '' || database.includes('/')) {
     throw new TaskAssociationError(
       'INVALID_DATABASE_URL',
@@ -67,8 +80,8 @@ export function parseDatabaseUrl(url: string): DatabaseLocation {
   return {
     host: parsed.hostname || '127.0.0.1',
     port: parsed.port === '' ? 3306 : Number(parsed.port),
-    user: decodeURIComponent(parsed.username) || 'root',
-    password: decodeURIComponent(parsed.password),
+    user: decoded('user', parsed.username) || 'root',
+    password: decoded('password', parsed.password),
     database,
   };
 }

@@ -8,6 +8,11 @@ import { SchemaSyncError } from './sync-errors.js';
 export interface SyncOptions {
   /** Plan only: return the statements without running any. */
   readonly dryRun?: boolean;
+  /**
+   * Awaited before each statement runs; a throw stops the sync there. The installer renews its lock
+   * here, for as long as the statement may run.
+   */
+  readonly beforeStatement?: (statement: string) => Promise<void>;
 }
 
 /**
@@ -47,6 +52,7 @@ export async function syncSchema(
     return { statements: plan.statements, applied: false };
   }
   for (const [done, statement] of plan.statements.entries()) {
+    await options.beforeStatement?.(statement);
     try {
       await db.execute(statement, [], { schemaChange: true });
     } catch (error) {

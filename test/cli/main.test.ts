@@ -77,6 +77,21 @@ describe('--json on failure', () => {
     });
   });
 
+  it('names a badly percent-encoded part of the database URL, without its password or a stack trace', async () => {
+    const io = captureIo();
+    const url = 'mysql://root:pa%ss@127.0.0.1:3306/test';
+    expect(await runCli(['status', '--json', '--database-url', url], io)).toBe(1);
+    expect(JSON.parse(io.out())).toEqual({
+      error: {
+        code: 'INVALID_DATABASE_URL',
+        path: 'password',
+        message:
+          'database URL mysql://root:***@127.0.0.1:3306/test: its password is badly percent-encoded (a % must start %XX, two hex digits; write a % itself as %25)',
+      },
+    });
+    expect(io.err()).not.toContain('pa%ss');
+  });
+
   it('prints the usage error as JSON too, with exit code 2', async () => {
     const io = captureIo();
     expect(await runCli(['db', 'sync', '--json', '--bogus'], io)).toBe(2);

@@ -196,12 +196,23 @@ describe('task-association plan', () => {
     }
   });
 
-  it('refuses --sql with --json (exit 2)', async () => {
+  it('refuses --sql with --json (exit 2), before opening the database', async () => {
     const io = captureIo();
     expect(
       await runCli(['plan', '--install', INSTALL, '--database-url', scratch().url, '--sql', '--json'], io),
     ).toBe(2);
     expect(io.err()).toContain('give --json or --sql, not both');
+    // Said before the database is opened: a server that does not answer is never reached.
+    const unreachable = captureIo();
+    expect(
+      await runCli(
+        ['plan', '--install', INSTALL, '--database-url', 'mysql://root@127.0.0.1:1/x', '--sql', '--json'],
+        unreachable,
+      ),
+    ).toBe(2);
+    expect(JSON.parse(unreachable.out())).toMatchObject({
+      error: { code: 'USAGE', message: 'give --json or --sql, not both' },
+    });
   });
 });
 

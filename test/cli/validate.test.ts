@@ -17,6 +17,11 @@ beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), 'ta-validate-'));
   await writeFile(join(dir, 'valid.json'), `\uFEFF${VALID}\n`);
   await writeFile(join(dir, 'invalid.json'), INVALID);
+  // A label saved as Latin-1 (é as the one byte 0xE9).
+  await writeFile(
+    join(dir, 'latin1.json'),
+    Buffer.from(VALID.replace('"isTask":true', '"isTask":true,"label":"Métricas"'), 'latin1'),
+  );
 });
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true });
@@ -58,6 +63,27 @@ describe('validate <file|->', () => {
     const valid = captureIo();
     expect(await runCli(['validate', '--json', join(dir, 'valid.json')], valid)).toBe(0);
     expect(JSON.parse(valid.out())).toStrictEqual({ valid: true, issues: [] });
+  });
+
+  it('refuses a file that is not UTF-8, saying at which byte, also on standard input', async () => {
+    const latin1 = VALID.replace('"isTask":true', '"isTask":true,"label":"Métricas"');
+    const offset = latin1.indexOf('é');
+    const issue = {
+      path: '',
+      code: 'INVALID_UTF8',
+      message: `byte 0xE9 at offset ${offset} (line 1) is not UTF-8: save the file as UTF-8 (an editor's "encoding" setting; Latin-1 or Windows-1252 write é, ç, ã as one byte)`,
+    };
+    const io = captureIo();
+    expect(await runCli(['validate', join(dir, 'latin1.json'), '--json'], io)).toBe(1);
+    expect(JSON.parse(io.out())).toStrictEqual({ valid: false, issues: [issue] });
+    const piped = {
+      ...captureIo(),
+      stdin: (async function* () {
+        yield Buffer.from(latin1, 'latin1');
+      })(),
+    };
+    expect(await runCli(['validate', '-', '--json'], piped)).toBe(1);
+    expect(JSON.parse(piped.out())).toStrictEqual({ valid: false, issues: [issue] });
   });
 
   it('reads standard input for -', async () => {

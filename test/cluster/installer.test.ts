@@ -3,9 +3,10 @@ import { applyInstallation } from '../../src/installer/installer.js';
 import { uninstallInstallation } from '../../src/installer/uninstall.js';
 import { verifyInstallation } from '../../src/installer/verify.js';
 import type { Database } from '../../src/store/driver.js';
+import { SCHEMA_CHANGE_LEASE_SECONDS } from '../../src/store/lease.js';
 import { openDatabase } from '../../src/store/mysql.js';
 import { runSqlFile } from '../../src/store/script.js';
-import { exampleInstallFile } from '../installer/support.js';
+import { exampleInstallFile, recording } from '../installer/support.js';
 import { HOST_SCHEMA_FILE } from '../support/database.js';
 import {
   type ClusterScratchDatabase,
@@ -88,5 +89,36 @@ describe('the installer on a Galera cluster', () => {
     ).toBeGreaterThanOrEqual(1);
     for (const outcome of outcomes) expect(['done', 'INSTALLER_LOCKED']).toContain(outcome);
     expect((await uninstallInstallation(node(2), file, { dryRun: true })).changes).toEqual([]);
+  });
+
+  it('renews its lease before each schema change for as long as one may run; a dry run writes nothing', async () => {
+    const file = exampleInstallFile();
+    const lockTable = () =>
+      node(0).query(
+        "SELECT 1 FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = 'task_association_lock'",
+      );
+    // The last uninstall kept the lock table for its lease row; gone, a dry run does not make it again.
+    await node(0).execute('DROP TABLE task_association_lock');
+    expect((await uninstallInstallation(node(1), file, { dryRun: true })).changes).toEqual([]);
+    expect(await lockTable()).toEqual([]);
+
+    const sent: { sql: string; params: readonly unknown[] }[] = [];
+    await applyInstallation(recording(node(0), sent), file, {});
+    const taken = sent.findIndex(({ sql }) => sql.startsWith('UPDATE `task_association_lock` SET HOLDER'));
+    const schemaChanges = sent.flatMap(({ sql }, index) =>
+      index > taken && /^(CREATE|ALTER|DROP) /.test(sql) ? [index] : [],
+    );
+    expect(schemaChanges.length).toBeGreaterThanOrEqual(5);
+    for (const index of schemaChanges) {
+      const before = sent[index - 1];
+      expect(before?.sql, sent[index]?.sql).toMatch(/^UPDATE `task_association_lock` SET EXPIRES_DH/);
+      expect(before?.params[0]).toBe(SCHEMA_CHANGE_LEASE_SECONDS);
+    }
+
+    const lease = () =>
+      node(0).query("SELECT N, HOLDER, EXPIRES_DH FROM task_association_lock WHERE LOCK_NAME = 'installer'");
+    const before = await lease();
+    expect((await uninstallInstallation(node(1), file, { dryRun: true })).changes.length).toBeGreaterThan(0);
+    expect(await lease()).toEqual(before);
   });
 });

@@ -313,6 +313,52 @@ describe('apply', () => {
     expect((await planInstallation(db, sharing, {})).findings.filter((f) => f.level === 'error')).toEqual([]);
   });
 
+  it('refuses to rename a table of its own, or to make one of them another of its four, writing nothing', async () => {
+    const { db } = scratch();
+    const mine = exampleInstallFile();
+    await applyInstallation(db, mine, {});
+    const names = installationTableNames(mine);
+    const table = (name: string) => parseIdentifier(name, 'table');
+    const errors = async (file: typeof mine) =>
+      (await planInstallation(db, file, {})).findings.filter((finding) => finding.level === 'error');
+    const before = await databaseState(db);
+    // New names would overwrite the entries of the tables it made, and its uninstall would lose them.
+    const { treeView: _tree, ...withoutTree } = mine;
+    const renamed = {
+      ...withoutTree,
+      tableNames: {
+        OPER: table('N_OPER'),
+        OPER_GRUPO: table('N_GRUPO'),
+        OPER_GRUPO_METRICA: table('N_METRICA'),
+        OPER_OPER_GRUPO: table('N_LINK'),
+      },
+    };
+    const found = await errors(renamed);
+    expect(found.map((finding) => `${finding.code} ${finding.path}`)).toEqual(
+      Object.keys(names).map((logical) => `TABLE_NAME_CHANGED tableNames.${logical}`),
+    );
+    expect(found[0]?.message).toBe(
+      `this installation's OPER is table ${names.OPER} (ledger entry table:OPER), but the install file names N_OPER: an installed table is not renamed; uninstall with the install file it was applied with first (its tables go with it), then apply this one`,
+    );
+    await expect(applyInstallation(db, renamed, {})).rejects.toMatchObject({
+      code: 'TABLE_NAME_CHANGED',
+      path: 'tableNames.OPER',
+    });
+    // Its metric table as its OPER: the sync would add the activities' columns to it.
+    const crossed = {
+      ...withoutTree,
+      tableNames: { ...mine.tableNames, OPER: names.OPER_GRUPO_METRICA, OPER_GRUPO_METRICA: table('MO_M') },
+    };
+    expect((await errors(crossed)).map((finding) => `${finding.code} ${finding.path}`)).toEqual(
+      expect.arrayContaining([
+        'TABLE_NAME_CHANGED tableNames.OPER',
+        'TABLE_NAME_CHANGED tableNames.OPER_GRUPO_METRICA',
+      ]),
+    );
+    await expect(applyInstallation(db, crossed, {})).rejects.toMatchObject({ code: 'TABLE_NAME_CHANGED' });
+    expect(await databaseState(db)).toEqual(before);
+  });
+
   it('leaves menu rows made by hand alone, without a second set, and still verifies them', async () => {
     const { db } = scratch();
     const file = plainInstallFile({ EMPRESA: 3, FILIAL: 1, LOCAL: 1 });

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { InstallFile } from '../../src/installer/install-file.js';
-import { applyInstallation } from '../../src/installer/installer.js';
+import { applyInstallation, planInstallation } from '../../src/installer/installer.js';
 import { uninstallInstallation } from '../../src/installer/uninstall.js';
 import { verifyInstallation } from '../../src/installer/verify.js';
 import { InstallerError } from '../../src/model/installer-errors.js';
@@ -72,6 +72,53 @@ describe('apply adapts to the host', () => {
     expect((await verifyInstallation(db, file)).ok).toBe(true);
   });
 
+  it.each([
+    ['LOCAL', ['LOCAL']],
+    ['the scope columns', ['EMPRESA', 'FILIAL', 'LOCAL']],
+  ])(
+    'installs, reconciles and uninstalls menus on a host whose sys_core_menu lacks %s',
+    async (_what, columns) => {
+      const db = await host(
+        `ALTER TABLE sys_core_menu ${columns.map((column) => `DROP COLUMN ${column}`).join(', ')}`,
+      );
+      const pristine = await databaseState(db);
+      const result = await applyInstallation(db, file, {});
+      expect(result.findings).toContainEqual(
+        expect.objectContaining({ level: 'info', code: 'HOST_COLUMN_MISSING', path: 'sys_core_menu.LOCAL' }),
+      );
+      expect(await db.query('SELECT COUNT(*) AS n FROM sys_core_menu')).toEqual([{ n: 3 }]);
+      // The rows are its own still: told apart by TYPE and FILTER (or URL), nothing to do again.
+      expect((await applyInstallation(db, file, {})).changes).toEqual([]);
+      expect((await verifyInstallation(db, file)).problems).toEqual([]);
+      await uninstallInstallation(db, file);
+      expect(await databaseState(db)).toEqual(pristine);
+    },
+  );
+
+  it.each([
+    ['FILTER', 'the task sheet and activities menus differ only by it'],
+    ['URL', "the report link's identity"],
+  ])(
+    'refuses a host whose sys_core_menu lacks %s (%s), naming the column, before any write',
+    async (column) => {
+      const db = await host(`ALTER TABLE sys_core_menu DROP COLUMN ${column}`);
+      const planned = await planInstallation(db, file, {});
+      expect(planned.findings).toContainEqual(
+        expect.objectContaining({
+          level: 'error',
+          code: 'HOST_COLUMN_MISSING',
+          path: `sys_core_menu.${column}`,
+        }),
+      );
+      const error = await refused(db);
+      expect(error).toMatchObject({ code: 'HOST_COLUMN_MISSING', path: `sys_core_menu.${column}` });
+      expect(error.message).toContain(`sys_core_menu has no column ${column}`);
+      expect((await verifyInstallation(db, file)).problems).toContainEqual(
+        expect.objectContaining({ code: 'HOST_COLUMN_MISSING', path: `sys_core_menu.${column}` }),
+      );
+    },
+  );
+
   it('refuses, listing the candidates, when the send-to-mobile flag column is ambiguous', async () => {
     const db = await host(
       'ALTER TABLE sys_core_ds_tabela_campo ADD COLUMN MOBILE_SYNC tinyint(1) NOT NULL DEFAULT 0',
@@ -122,6 +169,33 @@ describe('apply adapts to the host', () => {
     expect(error).toMatchObject({ code: 'HOST_COLUMN_UNKNOWN', path: 'hostColumns.sys_core_menu.NO_SUCH' });
     expect(error.message).toContain(
       'hostColumns.sys_core_menu.DESCRICAO: sys_core_menu.DESCRICAO is written by the installer itself',
+    );
+  });
+
+  it('refuses SEQ_DB in hostColumns: the ledger records a row by the SEQ_DB the server gives it', async () => {
+    const db = await host();
+    const error = await refused(
+      db,
+      exampleInstallFile({ hostColumns: hostColumns({ sys_core_ds_tabela_campo: { SEQ_DB: 1000 } }) }),
+    );
+    expect(error).toMatchObject({
+      code: 'HOST_COLUMN_SEQ_DB',
+      path: 'hostColumns.sys_core_ds_tabela_campo.SEQ_DB',
+    });
+    expect(error.message).toContain('leave it out of hostColumns');
+  });
+
+  it('refuses a host table whose SEQ_DB is not AUTO_INCREMENT, and does not ask for it in hostColumns', async () => {
+    const db = await host('ALTER TABLE sys_core_ds_tabela_campo MODIFY SEQ_DB bigint unsigned NOT NULL');
+    const error = await refused(db);
+    expect(error).toMatchObject({
+      code: 'HOST_SEQ_DB_NOT_AUTO_INCREMENT',
+      path: 'sys_core_ds_tabela_campo.SEQ_DB',
+    });
+    expect(error.message).toContain("host table sys_core_ds_tabela_campo's SEQ_DB is not AUTO_INCREMENT");
+    expect(error.message).not.toContain('hostColumns');
+    expect((await verifyInstallation(db, file)).problems).toContainEqual(
+      expect.objectContaining({ code: 'HOST_SEQ_DB_NOT_AUTO_INCREMENT' }),
     );
   });
 

@@ -1,4 +1,6 @@
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { describe, expect, it } from 'vitest';
 import {
@@ -198,6 +200,29 @@ describe('the install file', () => {
       code: 'INSTALL_FILE_UNREADABLE',
       message: 'install file /nonexistent/install.json does not exist',
     });
+  });
+
+  it('refuses a file that is not UTF-8, saying at which byte, rather than reading replacement characters', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'ta-install-file-'));
+    try {
+      const file = join(dir, 'latin1.json');
+      const text = JSON.stringify({ ...example, linkField: { label: 'Métricas' } }, null, 2);
+      await writeFile(file, Buffer.from(text, 'latin1'));
+      // In Latin-1 each character is one byte: the first one past ASCII is the first bad byte.
+      const offset = [...text].findIndex((character) => character.charCodeAt(0) > 0x7f);
+      const byte = text.charCodeAt(offset).toString(16).toUpperCase();
+      await expect(loadInstallFile(file)).rejects.toMatchObject({
+        code: 'INSTALL_FILE_INVALID',
+        message: expect.stringContaining(
+          `install file ${file} is not a valid install file: byte 0x${byte} at offset ${offset} (line `,
+        ),
+        issues: [expect.objectContaining({ code: 'INVALID_UTF8', path: '' })],
+      });
+      await writeFile(file, text);
+      expect((await loadInstallFile(file)).linkField.label).toBe('Métricas');
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses a key given twice in an embedded TREE_VIEW, with its path and position', () => {

@@ -76,6 +76,28 @@ describe('planInstaller, apply', () => {
     );
   });
 
+  it('refuses, as findings, a new name for a table of its own, and one of its tables named as another of its four', () => {
+    const entry = (key: string, hostTable: string) => ({ scope: file.scope, key, hostTable, rowSeqDb: null });
+    // Recorded under another name (renamed in the file), or only used so far (no table: entry).
+    const renamed = plan(apply, { ...fresh, ledger: [entry('table:OPER', 'OLD_OPER')] });
+    expect(renamed.findings).toEqual([
+      expect.objectContaining({ level: 'error', code: 'TABLE_NAME_CHANGED', path: 'tableNames.OPER' }),
+    ]);
+    // The spelling counts: the ledger and uninstall's drops name a table exactly as it was installed.
+    const respelled = plan(apply, { ...fresh, ledger: [entry('uses:OPER', 'mo_oper')] });
+    expect(respelled.findings).toEqual([expect.objectContaining({ code: 'TABLE_NAME_CHANGED' })]);
+    // An entry of this scope for a name not in the file's four (an edited ledger): the table is
+    // still that kind, so the file may not give it to OPER.
+    const crossed = plan(apply, { ...fresh, ledger: [entry('uses:SOMETHING', 'MO_OPER')] });
+    expect(crossed.findings).toEqual([
+      expect.objectContaining({
+        code: 'TABLE_OF_ANOTHER_KIND',
+        path: 'tableNames.OPER',
+        message: expect.stringContaining('is SOMETHING of this installation'),
+      }),
+    ]);
+  });
+
   it('names the table it was not given rather than guessing it is missing', () => {
     const tables = new Map([...fresh.tables].filter(([name]) => name !== 'sys_core_menu'));
     expect(() => plan(apply, { ...fresh, tables })).toThrow(

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
 import { applyInstallation } from '../../src/installer/installer.js';
+import { uninstallInstallation } from '../../src/installer/uninstall.js';
 import { verifyInstallation } from '../../src/installer/verify.js';
 import type { SqlExecutor } from '../../src/store/driver.js';
 import { installerLockName } from '../../src/store/lock.js';
@@ -11,7 +12,7 @@ import type { ScratchDatabase } from '../../src/store/scratch.js';
 import { LEDGER_DDL } from '../../src/sync/ledger.js';
 import { captureIo } from '../support/cli.js';
 import { freshDatabase, useScratchDatabase } from '../support/database.js';
-import { countRows, databaseState, EXAMPLE_INSTALL_FILE, exampleInstallFile } from './support.js';
+import { countRows, databaseState, EXAMPLE_INSTALL_FILE, exampleInstallFile, recording } from './support.js';
 
 const scratch = useScratchDatabase('installer_safety', { hostSchema: true });
 const file = exampleInstallFile();
@@ -155,6 +156,48 @@ describe('one installer at a time', () => {
 });
 
 // Each test starts a child installer (tsx startup): on a loaded machine that alone takes seconds.
+describe('the lock during a run', () => {
+  it('is made sure of before each schema change of apply and uninstall, and before the rows', async () => {
+    const fresh = await freshDatabase('installer_steps', { hostSchema: true });
+    onTestFinished(() => fresh.drop());
+    const statements: { sql: string; params: readonly unknown[] }[] = [];
+    const db = recording(fresh.db, statements);
+    await applyInstallation(db, file, {});
+    await uninstallInstallation(db, file, { force: true });
+    const sent = statements.map((statement) => statement.sql);
+    const checked = (index: number) => /IS_USED_LOCK/.test(sent[index - 1] ?? '');
+    const schemaChanges = sent.flatMap((sql, index) => (/^(CREATE|ALTER|DROP) /.test(sql) ? [index] : []));
+    // The ledger, seven tables of the sync; then seven tables and the ledger dropped.
+    expect(schemaChanges).toHaveLength(16);
+    for (const index of schemaChanges) expect(checked(index), sent[index]).toBe(true);
+    // Between the last check and the first row written (a menu), only reads: the rows decided again.
+    const firstRow = sent.findIndex((sql) => sql.startsWith('INSERT INTO `sys_core_menu`'));
+    const lastCheck = sent.slice(0, firstRow).findLastIndex((sql) => /IS_USED_LOCK/.test(sql));
+    expect(lastCheck).toBeGreaterThan(schemaChanges[7] ?? Number.POSITIVE_INFINITY);
+    expect(sent.slice(lastCheck + 1, firstRow).filter((sql) => !sql.startsWith('SELECT '))).toEqual([]);
+  });
+
+  it('is not taken by a dry run of uninstall, which reads only', async () => {
+    const { db, url, name } = scratch();
+    await applyInstallation(db, file, {});
+    const holder = await openDatabase(url, { connectionLimit: 1 });
+    try {
+      // Another installer holds the lock: a dry run still answers.
+      expect(await holder.query('SELECT GET_LOCK(?, 0) AS got', [installerLockName(name)])).toEqual([
+        { got: 1 },
+      ]);
+      const before = await databaseState(db);
+      const dry = await uninstallInstallation(db, file, { dryRun: true });
+      expect(dry.applied).toBe(false);
+      expect(dry.changes.length).toBeGreaterThan(0);
+      expect(await databaseState(db)).toEqual(before);
+    } finally {
+      await holder.query('SELECT RELEASE_LOCK(?)', [installerLockName(name)]);
+      await holder.close();
+    }
+  });
+});
+
 describe('an installer killed in the middle', { timeout: 120_000 }, () => {
   it('leaves no row behind, and the next apply completes without duplicates', async () => {
     const fresh = await freshDatabase('installer_kill', { hostSchema: true });

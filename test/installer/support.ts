@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { type InstallFile, parseInstallFile } from '../../src/installer/install-file.js';
-import type { SqlExecutor } from '../../src/store/driver.js';
+import type { Database, QueryOptions, SqlExecutor } from '../../src/store/driver.js';
 
 export const EXAMPLE_INSTALL_FILE = new URL('../../examples/install.json', import.meta.url);
 
@@ -50,4 +50,25 @@ export async function databaseState(db: SqlExecutor): Promise<Record<string, unk
 export async function countRows(db: SqlExecutor, table: string, where = '1 = 1'): Promise<number> {
   const [row] = await db.query<{ n: number }>(`SELECT COUNT(*) AS n FROM \`${table}\` WHERE ${where}`);
   return Number(row?.n ?? 0);
+}
+
+/** `db`, writing down every statement sent through it (text and parameters), on any of its connections. */
+export function recording(db: Database, sent: { sql: string; params: readonly unknown[] }[]): Database {
+  const wrap = (executor: SqlExecutor): SqlExecutor => ({
+    query<Row extends object>(sql: string, params: readonly unknown[] = [], options?: QueryOptions) {
+      sent.push({ sql, params });
+      return executor.query<Row>(sql, params, options);
+    },
+    execute(sql, params = [], options) {
+      sent.push({ sql, params });
+      return executor.execute(sql, params, options);
+    },
+  });
+  return {
+    ...wrap(db),
+    schemaName: db.schemaName,
+    close: () => db.close(),
+    connection: (work) => db.connection((connection) => work(wrap(connection))),
+    transaction: (work) => db.transaction((tx) => work(wrap(tx))),
+  };
 }

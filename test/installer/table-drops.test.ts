@@ -18,6 +18,9 @@ const mine = [
   created('OPER', 'app_oper'),
   created('OPER_GRUPO', 'app_oper_grupo'),
 ];
+/** A server that keeps `MO_OPER` and `mo_oper` apart, without and with --force. */
+const keepsCase = { force: false, foldsNames: false };
+const keepsCaseForced = { force: true, foldsNames: false };
 const state = (changes: Partial<TableState> = {}): TableState => ({
   exists: true,
   referencedBy: [],
@@ -40,7 +43,7 @@ describe('planTableDrops', () => {
       ['app_oper_grupo', state()],
     ]);
     const findings: Finding[] = [];
-    const kept = planTableDrops(file, mine, mine, states, false, findings);
+    const kept = planTableDrops(file, mine, mine, states, keepsCase, findings);
     // The metric table stays for its rows, so app_oper, which it points at, stays too.
     expect(kept.map((change) => `${change.kind} ${change.table}`)).toEqual([
       'forget task_association_ledger',
@@ -50,7 +53,7 @@ describe('planTableDrops', () => {
       'TABLE_NOT_EMPTY app_oper_grupo_metrica',
       'TABLE_REFERENCED app_oper',
     ]);
-    const forced = planTableDrops(file, mine, mine, states, true, []);
+    const forced = planTableDrops(file, mine, mine, states, keepsCaseForced, []);
     expect(forced.filter((change) => change.kind === 'drop-table').map((change) => change.table)).toEqual([
       'app_oper_grupo_metrica',
       'app_oper',
@@ -66,7 +69,7 @@ describe('planTableDrops', () => {
       rowSeqDb: null,
     };
     const states = new Map(mine.map((entry) => [entry.hostTable, state()]));
-    const changes = planTableDrops(file, mine, [...mine, other], states, true, []);
+    const changes = planTableDrops(file, mine, [...mine, other], states, keepsCaseForced, []);
     const oper = changes.filter((change) => change.key === 'table:OPER');
     expect(oper.map((change) => change.kind)).toEqual(['forget']);
     expect(oper[0]?.message).toContain('installation 2/1/1 uses it');
@@ -86,15 +89,55 @@ describe('planTableDrops', () => {
         ]),
       );
     const findings: Finding[] = [];
-    const apart = planTableDrops(file, mine, mine, states(false), false, findings);
+    const apart = planTableDrops(file, mine, mine, states(false), keepsCase, findings);
     expect(
       apart.filter((change) => change.kind === 'drop-table').map((change) => change.table),
     ).not.toContain('app_oper');
     expect(findings).toEqual([expect.objectContaining({ code: 'TABLE_REFERENCED', path: 'app_oper' })]);
     // Where the server folds names, that key is our metric table's own, dropped just before.
-    const folded = planTableDrops(file, mine, mine, states(true), false, []);
+    const folded = planTableDrops(file, mine, mine, states(true), { force: false, foldsNames: true }, []);
     expect(folded.filter((change) => change.kind === 'drop-table').map((change) => change.table)).toContain(
       'app_oper',
     );
+  });
+
+  it('keeps a table another installation names in other case where the server folds names, even when forced, and hands it over under that name', () => {
+    // Scope 2 uses our app_oper as APP_OPER: on a lower_case_table_names server, one table.
+    const other = {
+      scope: { ...scope, EMPRESA: 2 },
+      key: 'uses:OPER',
+      hostTable: 'APP_OPER',
+      rowSeqDb: null,
+    };
+    const states = new Map(mine.map((entry) => [entry.hostTable, state({ hasRows: true })]));
+    const folded = planTableDrops(
+      file,
+      mine,
+      [...mine, other],
+      states,
+      { force: true, foldsNames: true },
+      [],
+    );
+    const oper = folded.filter((change) => change.key === 'table:OPER');
+    expect(oper.map((change) => change.kind)).toEqual(['forget']);
+    // The heir records the table as it names it, so its own uninstall drops it.
+    expect(oper[0]?.statements[0]?.params).toEqual([
+      2,
+      1,
+      1,
+      'table:OPER',
+      'APP_OPER',
+      null,
+      7,
+      expect.any(String),
+    ]);
+    expect(
+      folded.filter((change) => change.kind === 'drop-table').map((change) => change.table),
+    ).not.toContain('app_oper');
+    // Where the server keeps them apart, APP_OPER is another table: ours goes.
+    const apartDrops = planTableDrops(file, mine, [...mine, other], states, keepsCaseForced, []);
+    expect(
+      apartDrops.filter((change) => change.kind === 'drop-table').map((change) => change.table),
+    ).toContain('app_oper');
   });
 });

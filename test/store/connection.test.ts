@@ -42,6 +42,27 @@ describe('database URLs', () => {
     expect(() => parseDatabaseUrl(url)).toThrowError(message);
     expect(() => parseDatabaseUrl(url)).toThrowError(TaskAssociationError);
   });
+
+  it.each([
+    ['mysql://root:pa%ss@127.0.0.1:3306/test', 'password', 'its password is badly percent-encoded'],
+    ['mysql://ro%zzot@127.0.0.1:3306/test', 'user', 'its user name is badly percent-encoded'],
+    ['mysql://root@127.0.0.1:3306/te%zzst', 'database', 'its database name is badly percent-encoded'],
+  ])('names the badly percent-encoded part of %s, never showing the password', (url, path, message) => {
+    const error = (() => {
+      try {
+        return parseDatabaseUrl(url);
+      } catch (thrown) {
+        return thrown;
+      }
+    })();
+    expect(error).toBeInstanceOf(TaskAssociationError);
+    expect(error).toMatchObject({
+      code: 'INVALID_DATABASE_URL',
+      path,
+      message: expect.stringContaining(message),
+    });
+    expect((error as Error).message).not.toContain('pa%ss');
+  });
 });
 
 describe('openDatabase', () => {

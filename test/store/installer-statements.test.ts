@@ -14,7 +14,7 @@ import {
   ledgerStatusStatement,
   ledgerWriteStatement,
 } from '../../src/store/ledger.js';
-import { holdsLock, releaseLock, takeLock } from '../../src/store/lock.js';
+import { holdsLock, installerLockName, lockedDatabase, releaseLock, takeLock } from '../../src/store/lock.js';
 import { parameterRows } from '../../src/store/parameters.js';
 import {
   anyRow,
@@ -252,6 +252,13 @@ describe('the ledger', () => {
 });
 
 describe('locks, parameters and scratch databases', () => {
+  it("names the installer lock after the server's name for the database, in lower case where it folds names", () => {
+    expect(installerLockName(lockedDatabase('ERP', 1))).toBe(installerLockName(lockedDatabase('erp', 1)));
+    expect(installerLockName(lockedDatabase('ERP', 2))).toBe('task_association_installer:erp');
+    // Where the server keeps ERP and erp apart, they are two databases with a lock each.
+    expect(lockedDatabase('ERP', 0)).toBe('ERP');
+  });
+
   it('takes, checks and releases the installer lock by its name as a parameter', () => {
     expect(
       [takeLock('ta_lock'), holdsLock('ta_lock'), releaseLock('ta_lock')].map(shape),

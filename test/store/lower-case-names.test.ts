@@ -13,9 +13,10 @@ import type { Database } from '../../src/store/driver.js';
 import { openDatabase } from '../../src/store/mysql.js';
 import { createScratchDatabase, type ScratchDatabase } from '../../src/store/scratch.js';
 import { runSqlFile } from '../../src/store/script.js';
+import { withDatabase } from '../../src/store/url.js';
 import { planSchemaSync } from '../../src/sync/plan.js';
 import { loadTaskTree, saveMetrics } from '../../src/tree.js';
-import { exampleInstallFile } from '../installer/support.js';
+import { exampleInstallFile, plainInstallFile } from '../installer/support.js';
 import { HOST_SCHEMA_FILE } from '../support/database.js';
 import { freePort } from '../support/ports.js';
 
@@ -185,5 +186,54 @@ describe('a server with lower_case_table_names=1', () => {
       ['mo\\_%'],
     );
     expect(left).toEqual([]);
+  });
+
+  it('keeps, even with --force, the tables another scope uses under lower-case names, and hands them over to it', async () => {
+    const lower = Object.fromEntries(
+      Object.entries(names).map(([logical, name]) => [logical, name.toLowerCase()]),
+    );
+    const second = { ...plainInstallFile({ EMPRESA: 2, FILIAL: 1, LOCAL: 1 }), tableNames: lower };
+    expect((await applyInstallation(db(), file, {})).applied).toBe(true);
+    expect((await applyInstallation(db(), second, {})).applied).toBe(true);
+    await db().execute(
+      "INSERT INTO mo_oper (EMPRESA, FILIAL, LOCAL, ID, INS_USUARIO_SEQ_DB, DESCRICAO) VALUES (2, 1, 1, 1, 1, 'scope 2 activity')",
+    );
+    const ours = () =>
+      db().query<{ name: string }>(
+        'SELECT TABLE_NAME AS name FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME LIKE ? ORDER BY 1',
+        ['mo\\_%'],
+      );
+    const four = Object.values(lower).sort();
+    await uninstallInstallation(db(), file, { force: true });
+    expect((await ours()).map((table) => table.name)).toEqual(four);
+    expect(await db().query('SELECT DESCRICAO FROM mo_oper')).toEqual([{ DESCRICAO: 'scope 2 activity' }]);
+    // Scope 2 now owns them under its own names, and takes them with it.
+    await uninstallInstallation(db(), second, { force: true });
+    expect(await ours()).toEqual([]);
+  });
+
+  it('holds one installer lock for the database however the URL spells its name', async () => {
+    if (scratch === undefined) throw new Error('the server did not start');
+    const shouting = await openDatabase(withDatabase(scratch.url, scratch.name.toUpperCase()), {
+      connectionLimit: 3,
+    });
+    let answer: (yes: boolean) => void = () => undefined;
+    let asked: () => void = () => undefined;
+    const question = new Promise<void>((resolve) => (asked = resolve));
+    try {
+      // The first installer holds the lock while it waits for the operator's answer.
+      const first = applyInstallation(db(), file, {
+        confirm: () => {
+          asked();
+          return new Promise<boolean>((resolve) => (answer = resolve));
+        },
+      });
+      await question;
+      await expect(applyInstallation(shouting, file, {})).rejects.toMatchObject({ code: 'INSTALLER_LOCKED' });
+      answer(false);
+      expect((await first).applied).toBe(false);
+    } finally {
+      await shouting.close();
+    }
   });
 });

@@ -5,7 +5,6 @@ import { formatScope } from '../../model/scope.js';
 import { PACKAGE_VERSION } from '../../model/version.js';
 import { inlineStatement } from '../../store/script.js';
 import type { Statement } from '../../store/sql.js';
-import { UsageError } from '../args.js';
 import type { Command } from '../command.js';
 import {
   INSTALLER_READ_HELP,
@@ -32,7 +31,6 @@ export const command: Command = {
       false,
       async ({ db, file, json, flags, progress }) => {
         const sql = flags.has('sql');
-        if (sql && json) throw new UsageError('give --json or --sql, not both');
         const plan = await planInstallation(db, file, { progress, force: flags.has('force') });
         reportFindings(io, plan.findings);
         const refused = refusalOf(plan.findings);
@@ -48,6 +46,7 @@ export const command: Command = {
         return 0;
       },
       ['sql', 'force'],
+      ['sql'],
     ),
 };
 

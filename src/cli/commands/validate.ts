@@ -5,6 +5,7 @@ import { ConfigError, formatIssues, type Issue } from '../../model/issues.js';
 import { TREE_VIEW_PARAMETER } from '../../model/parameters.js';
 import { formatScope, parseScope, type Scope } from '../../model/scope.js';
 import { parseTreeView } from '../../model/tree-view.js';
+import { decodeUtf8 } from '../../model/utf8-text.js';
 import { openDatabase } from '../../store/mysql.js';
 import { readParameterRows } from '../../store/parameters.js';
 import { resolveDatabaseTimeout, resolveDatabaseUrl } from '../../store/url.js';
@@ -65,12 +66,16 @@ export const command: Command = {
 
 /** Every file read first: one that cannot be read stops the command before any result is printed. */
 async function fromFiles(files: readonly string[], io: CliIo): Promise<Checked[]> {
-  const texts: string[] = [];
-  for (const file of files) texts.push(await readSource(file, io));
-  return files.map((file, index) => ({
-    source: file === '-' ? 'standard input' : file,
-    issues: issuesOf(texts[index] ?? ''),
-  }));
+  const contents: Uint8Array[] = [];
+  for (const file of files) contents.push(await readSource(file, io));
+  return files.map((file, index) => {
+    // Bytes that are not UTF-8 are the file's problem, not replacement characters in its labels.
+    const text = decodeUtf8(contents[index] ?? new Uint8Array());
+    return {
+      source: file === '-' ? 'standard input' : file,
+      issues: text.success ? issuesOf(text.text) : text.issues,
+    };
+  });
 }
 
 interface Checked {
@@ -88,10 +93,10 @@ function scopeOption(text: string): Scope {
   }
 }
 
-async function readSource(file: string, io: CliIo): Promise<string> {
+async function readSource(file: string, io: CliIo): Promise<Uint8Array> {
   if (file === '-') return readStdin(io);
   try {
-    return await readFile(file, 'utf8');
+    return await readFile(file);
   } catch (error) {
     const reason = (error as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : String(error);
     throw new UsageError(`cannot read ${file}: ${reason}`);
