@@ -50,9 +50,9 @@ const ELSEWHERE = Symbol('made by another node');
  *
  * @example
  *   const cache = createRedisCache({ redis: 'redis://127.0.0.1:6379' });
- *   const limiter = createLimiter({ concurrency: 2, queueSize: 64 });
  *   const shared = createSharedGeneration({
- *     lock: cache.lock, read: (key) => cache.get(key), logger: console, slot: limiter.run,
+ *     lock: cache.lock, read: (key) => cache.get(key), logger: console,
+ *     slot: (task) => task(), // the gallery passes its limiter's run: one of its generation slots
  *   });
  *   const media = await shared.run('a-rendition-key', async () => {
  *     const made = { bytes: new Uint8Array([1]), contentType: 'image/webp' };

@@ -33,8 +33,9 @@ interface Asked<E> {
  *   did not answer in time) fails the hashes waiting for it, and the next hash asked starts anew.
  *
  * @example
- *   const walk = createSourceWalk({ pass: () => batchesOfTheSource(), intervalMs: 1000 });
- *   const entry = await walk.find(hash); // undefined: the source has no item with that content
+ *   // One pass over the source, a batch of entries at a time (this source has none).
+ *   const walk = createSourceWalk({ pass: async function* () {}, intervalMs: 1000 });
+ *   // walk.find(hash) answers the entry of that content, or undefined when the source has none.
  */
 export function createSourceWalk<E extends { readonly hash: ContentHash }>(options: {
   /** One pass over the whole source, in order, as batches of entries: each a bounded piece of work. */
