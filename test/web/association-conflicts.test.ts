@@ -711,14 +711,21 @@ describe.each([VARIANTS[0], VARIANTS[1]] as Variant[])(
       const held = new Promise<void>((resolve) => {
         release = resolve;
       });
+      let reading = () => {};
+      const walking = new Promise<void>((resolve) => {
+        reading = resolve;
+      });
       await a.page.route(/part=children/, async (route) => {
+        reading();
         await held;
         await route.continue();
       });
       const again = await reopen(a.page, SUBSOIL);
       await field(again, 'Horas').fill('2');
       await again.getByRole('button', { name: L.saveNext, exact: true }).click();
-      await later(() => liveRows('A-SUBSOIL')).toEqual([{ METRICA1: '3.00', METRICA2: 6, HORAS: '2.0' }]);
+      // The save is answered and the walk asks for the next branch, which waits.
+      await walking;
+      expect(await liveRows('A-SUBSOIL')).toEqual([{ METRICA1: '3.00', METRICA2: 6, HORAS: '2.0' }]);
       expect(await field(again, 'Quantidade').isEditable()).toBe(false);
       expect(await again.getByRole('button', { name: L.save, exact: true }).isDisabled()).toBe(true);
       release();
