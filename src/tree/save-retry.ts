@@ -28,12 +28,12 @@ export async function writeRetrying(db: Database, batch: CheckedBatch): Promise<
     try {
       return await db.transaction((tx) => writeBatch(tx, batch));
     } catch (error) {
-      // The server went away under the save (a cluster node killed, a network cut): whether its
-      // COMMIT was applied is not known. The same save sent again with its request id is answered
+      // The server went away under the save (a cluster node killed, a network cut), or did not
+      // answer its COMMIT in time: whether the COMMIT was applied is not known. The same save sent again with its request id is answered
       // if it was, applied if it was not. The driver's words (`connect ECONNREFUSED 10.0.0.5:3306`)
       // name the database's address: they stay in the cause, for the operators (`onError`), out of
       // the answer, as a connection lost outside a save is answered.
-      if (error instanceof Error && !(error instanceof TaskAssociationError) && isConnectionLoss(error)) {
+      if (isOutcomeUnknown(error)) {
         throw new DatabaseConnectionError(
           'DATABASE_CONNECTION_LOST',
           `the connection to the database was lost while saving metrics of task sheet ${batch.taskSheet}: the save may or may not be stored; send it again with the same request id, which is then answered once, not applied twice`,
@@ -85,6 +85,16 @@ const RETRYABLE = new Set([
 export function codeOf(error: unknown): string | undefined {
   const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
   return typeof code === 'string' ? code : undefined;
+}
+
+/**
+ * The connection broke under the save (a driver's error), or its COMMIT went unanswered (ours, from
+ * the pool's transaction): either way the server may have committed it. A timeout of any earlier
+ * statement is not one of these: the server rolls back the transaction of the connection it loses.
+ */
+function isOutcomeUnknown(error: unknown): error is Error {
+  if (error instanceof DatabaseConnectionError) return error.code === 'DATABASE_CONNECTION_LOST';
+  return error instanceof Error && !(error instanceof TaskAssociationError) && isConnectionLoss(error);
 }
 
 /** A Galera node that is not part of the cluster's primary component (or not yet joined) refuses with 1047. */

@@ -239,6 +239,40 @@ describe('a database that stops answering', () => {
     expect(await count()).toBe(1);
   });
 
+  it('answers a PUT whose COMMIT reached the server but got no answer as "outcome unknown", and its resend with the same request id as the first answer', async () => {
+    const db = await openProxied();
+    const handle = createAssociationHandler({
+      db,
+      context: async () => ({ scope: SCOPE_A, user: 7 }),
+      onError: () => undefined,
+    });
+    const url = `http://host.test/associationtask?taskSheet=${ids.sheet}`;
+    const count = async () => {
+      const [row] = await scratch().db.query<{ n: number }>(
+        `SELECT COUNT(*) AS n FROM ${names.OPER_GRUPO_METRICA} WHERE METRICA1 = '8.25'`,
+      );
+      return Number(row?.n);
+    };
+    const body = JSON.stringify({
+      requestId: 'commit-answer-lost',
+      entries: [{ activity: ids.oper, group: ids.group, values: { METRICA1: '8.25' } }],
+    });
+    // The COMMIT reaches the server, which commits; its answer and everything after are lost.
+    proxy.partitionAfter((sent) => sent.includes('COMMIT'));
+    const cut = await handle(new Request(url, { method: 'PUT', body, headers: JSON_BODY }));
+    expect(cut.status).toBe(503);
+    expect(await cut.json()).toMatchObject({
+      error: { code: 'DATABASE_CONNECTION_LOST', message: expect.stringContaining('same request id') },
+    });
+    proxy.heal();
+    // Stored, though the request timed out: an answer saying "rolled back" would have been false.
+    expect(await count()).toBe(1);
+    const again = await handle(new Request(url, { method: 'PUT', body, headers: JSON_BODY }));
+    expect(again.status).toBe(200);
+    expect(await again.json()).toMatchObject({ replayed: true, requestId: 'commit-answer-lost' });
+    expect(await count()).toBe(1);
+  });
+
   it('gives the CLI the same bound ($DATABASE_TIMEOUT) and one line on stderr', async () => {
     proxy.partition();
     const io = captureIo({ env: { DATABASE_TIMEOUT: '1' } });
