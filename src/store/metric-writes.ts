@@ -1,6 +1,6 @@
 import type { Identifier } from '../model/identifier.js';
 import type { MetricValue } from '../model/metrics.js';
-import type { Scope } from '../model/scope.js';
+import { formatScope, type Scope } from '../model/scope.js';
 import { LOCKS, REQUESTS } from './history.js';
 import type { CheckParts } from './save-checks.js';
 import { inScope, type Sql, sql } from './sql.js';
@@ -36,20 +36,24 @@ function keyTable(keys: readonly MetricKey[]): Sql {
  * expression. It is hashed on the server: MySQL refuses lock names longer than 64 characters.
  */
 export function scopeLockName(table: Identifier, scope: Scope): Sql {
-  return sql`CONCAT('task_association:', SHA1(CONCAT(DATABASE(), '.', ${table}, ':', ${`${scope.EMPRESA}/${scope.FILIAL}/${scope.LOCAL}`})))`;
+  return sql`CONCAT('task_association:', SHA1(CONCAT(DATABASE(), '.', ${table}, ':', ${formatScope(scope)})))`;
 }
 
 /**
  * Takes the scope's lock row on a Galera cluster: a write, so that two saves of one scope through two
  * nodes conflict at certification (the later one fails at commit and is retried), while on one node
- * the row lock makes the next writer wait until the commit. Waits one second at most for a writer on
- * the same node, as a save waits for `GET_LOCK`, then is retried: MariaDB's `SET STATEMENT`, in an
+ * the row lock makes the next writer wait until the commit. The row is found by LOCK_NAME alone (the
+ * table's unique key), so the name carries the scope, hashed with the database and metric table as
+ * the named lock's is: saves of other scopes take other rows and neither wait nor conflict (rows
+ * named before the scope was in the name, one per metric table, are left as they are, unused).
+ * Waits one second at most for a writer on the same node, as a save waits for `GET_LOCK`, then is
+ * retried: MariaDB's `SET STATEMENT`, in an
  * executable comment (`/*M! *\/`) that MySQL reads as a comment, since MySQL 8 (Percona XtraDB
  * Cluster) has no such statement and its `SET_VAR` hint does not take InnoDB's variables. There the
  * wait is the server's `innodb_lock_wait_timeout`.
  */
 export function scopeLockRowStatement(table: Identifier, scope: Scope): Sql {
-  return sql`/*M! SET STATEMENT innodb_lock_wait_timeout = 1 FOR */ INSERT INTO ${LOCKS} (EMPRESA, FILIAL, LOCAL, LOCK_NAME, N) VALUES (${scope.EMPRESA}, ${scope.FILIAL}, ${scope.LOCAL}, CONCAT('save:', SHA1(CONCAT(DATABASE(), '.', ${table}))), 1) ON DUPLICATE KEY UPDATE N = N + 1`;
+  return sql`/*M! SET STATEMENT innodb_lock_wait_timeout = 1 FOR */ INSERT INTO ${LOCKS} (EMPRESA, FILIAL, LOCAL, LOCK_NAME, N) VALUES (${scope.EMPRESA}, ${scope.FILIAL}, ${scope.LOCAL}, CONCAT('save:', SHA1(CONCAT(DATABASE(), '.', ${table}, ':', ${formatScope(scope)}))), 1) ON DUPLICATE KEY UPDATE N = N + 1`;
 }
 
 /** The scope's named lock and how long to wait for it. */

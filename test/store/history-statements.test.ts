@@ -187,12 +187,12 @@ describe('the save’s locking read and writes, with bases and sources', () => {
 });
 
 describe('the save’s lock on a Galera cluster', () => {
-  it('writes the scope’s lock row, waiting a second at most for a writer on the same node', () => {
+  it('writes the scope’s lock row, named by database, metric table and scope, waiting a second at most for a writer on the same node', () => {
     expect(scopeLockRowStatement(table, scope)).toEqual({
       sql:
         '/*M! SET STATEMENT innodb_lock_wait_timeout = 1 FOR */ INSERT INTO `task_association_lock` (EMPRESA, FILIAL, LOCAL, LOCK_NAME, N) ' +
-        "VALUES (?, ?, ?, CONCAT('save:', SHA1(CONCAT(DATABASE(), '.', ?))), 1) ON DUPLICATE KEY UPDATE N = N + 1",
-      params: [1, 2, 3, 'app_oper_grupo_metrica'],
+        "VALUES (?, ?, ?, CONCAT('save:', SHA1(CONCAT(DATABASE(), '.', ?, ':', ?))), 1) ON DUPLICATE KEY UPDATE N = N + 1",
+      params: [1, 2, 3, 'app_oper_grupo_metrica', '1/2/3'],
     });
   });
 

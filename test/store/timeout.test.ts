@@ -12,7 +12,7 @@ import { createAssociationHandler } from '../../src/tree.js';
 import { captureIo } from '../support/cli.js';
 import { useScratchDatabase } from '../support/database.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
-import { insertLinkedActivity, insertRows, installTables, SCOPE_A } from '../tree/fixture.js';
+import { insertLinkedActivity, insertRows, installTables, SCOPE_A, SCOPE_B } from '../tree/fixture.js';
 
 /** Writes are accepted only as JSON; reads ask for JSON (a browser's text/html gets the screen's page). */
 const JSON_BODY = { 'content-type': 'application/json' };
@@ -322,6 +322,43 @@ describe("the server's own lock waits", () => {
       await expect(execute(db, statement)).rejects.toMatchObject({ errno: 1205 });
       release();
       await holding;
+    } finally {
+      await held.close();
+    }
+  });
+
+  it('gives each scope of a metric table a lock row of its own: a save of another scope does not wait', async () => {
+    const { db } = scratch();
+    const table = parseIdentifier('app_oper_grupo_metrica', 'metric table');
+    const held = await openDatabase(scratch().url, { connectionLimit: 1 });
+    try {
+      let release = () => {};
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let taken = () => {};
+      const isTaken = new Promise<void>((resolve) => {
+        taken = resolve;
+      });
+      const holding = held.transaction(async (tx) => {
+        await execute(tx, scopeLockRowStatement(table, SCOPE_A));
+        taken();
+        await released;
+      });
+      await isTaken;
+      // One row for every scope, the unique key being LOCK_NAME alone, made this wait and fail (1205).
+      await expect(execute(db, scopeLockRowStatement(table, SCOPE_B))).resolves.toMatchObject({
+        affectedRows: 1,
+      });
+      release();
+      await holding;
+      const rows = await db.query<{ EMPRESA: number; LOCK_NAME: string }>(
+        "SELECT EMPRESA, LOCK_NAME FROM task_association_lock WHERE LOCK_NAME LIKE 'save:%' AND EMPRESA = ? ORDER BY EMPRESA",
+        [SCOPE_B.EMPRESA],
+      );
+      expect(rows).toEqual([
+        { EMPRESA: SCOPE_B.EMPRESA, LOCK_NAME: expect.stringMatching(/^save:[0-9a-f]{40}$/) },
+      ]);
     } finally {
       await held.close();
     }
