@@ -91,6 +91,7 @@ export function lockKeysStatement(
   read: LockedRead = { metrics: [], replay: undefined },
 ): Sql {
   const hint = keyIndex === undefined ? sql.empty : sql` FORCE INDEX (${sql.identifier(keyIndex)})`;
+  const prefix = checks?.prefix ?? sql.empty;
   const withChecks = checks?.with === undefined ? sql.empty : sql`WITH RECURSIVE ${checks.with} `;
   const checkColumns = checks === undefined ? sql.empty : sql`, ${checks.columns}`;
   // Stored values come under names of ours (v0, v1, ...): a metric column could share a name with
@@ -108,7 +109,7 @@ export function lockKeysStatement(
       ? sql.empty
       : sql`, l.server_now, m.SEQ_DB, m.INS_USUARIO_SEQ_DB, m.INS_DH, m.UPD_USUARIO_SEQ_DB, m.UPD_DH${metricColumns}`;
   const now = read.metrics.length === 0 ? sql.empty : sql`, NOW() AS server_now`;
-  return sql`${withChecks}SELECT STRAIGHT_JOIN l.locked, k.n, m.ID, m.RO, m.ATIVO, k.o AS OPER_SEQ_DB, k.g AS OPER_GRUPO_SEQ_DB${audit}${replay}${checkColumns}
+  return sql`${prefix}${withChecks}SELECT STRAIGHT_JOIN l.locked, k.n, m.ID, m.RO, m.ATIVO, k.o AS OPER_SEQ_DB, k.g AS OPER_GRUPO_SEQ_DB${audit}${replay}${checkColumns}
        FROM (SELECT ${lock === undefined ? sql`1` : sql`GET_LOCK(${lock.name}, ${lock.timeoutSeconds})`} AS locked${now} LIMIT 1) l JOIN ${keyTable(keys)}
        LEFT JOIN ${sql.identifier(table)} m${hint} ON l.locked = 1 AND ${inScope('m', scope)}
         AND m.FOLHA_TAREFA_SEQ_DB = ${taskSheet} AND m.OPER_SEQ_DB = k.o AND m.OPER_GRUPO_SEQ_DB <=> k.g AND IFNULL(m.DELETED, 0) = 0

@@ -91,14 +91,7 @@ export async function writeBatch(tx: SqlExecutor, batch: CheckedBatch): Promise<
     // Inactive rows are read too: a key whose row is ATIVO=0 is refused below, never inserted a second
     // time. DELETED=1 rows are history: they are left as they are, and the key gets a new live row.
     const groups = [...new Set(entries.flatMap((entry) => (entry.group === null ? [] : [entry.group])))];
-    const checks = checkParts(
-      batch.plan,
-      scope,
-      taskSheet,
-      batch.sheetColumns,
-      [...new Set(entries.map((entry) => entry.activity))],
-      groups,
-    );
+    const checks = checkParts(batch.plan, scope, taskSheet, batch.sheetColumns, entries, groups);
     const metrics = [...batch.metricColumns.keys()];
     const lockedRead = {
       metrics,
