@@ -348,7 +348,11 @@ function boundedExecutor(
           ? await schemaChange(sql, params)
           : await run(sql, params, { prepare: options?.prepare ?? false })
       ) as mysql.ResultSetHeader;
-      return { affectedRows: header.affectedRows, insertId: Number(header.insertId) };
+      return {
+        affectedRows: header.affectedRows,
+        insertId: Number(header.insertId),
+        warningStatus: header.warningStatus,
+      };
     },
   };
 }

@@ -1,4 +1,5 @@
 import type { Identifier } from '../model/identifier.js';
+import { ConfigurationError } from '../model/issues.js';
 import { REQUEST_RETENTION_SECONDS } from '../model/metric-batch.js';
 import {
   BusyError,
@@ -11,11 +12,13 @@ import { formatScope } from '../model/scope.js';
 import type { SqlExecutor } from '../store/driver.js';
 import {
   forgetRequestStatement,
+  HISTORY_TABLE,
   type HistoryWrite,
   historyStatement,
   latestChanges,
   requestRecordStatement,
 } from '../store/history.js';
+import { METRIC_WRITE_CHANGED } from '../store/metric-table.js';
 import {
   insertStatements,
   lockKeysStatement,
@@ -86,6 +89,13 @@ export async function writeBatch(tx: SqlExecutor, batch: CheckedBatch): Promise<
   const prepared = (statement: Sql) => query(tx, statement, { prepare: true });
   // The writes are prepared too: their texts depend on the columns written, not on the batch's size.
   const writePrepared = (statement: Sql) => execute(tx, statement, { prepare: true });
+  // The rows' writes and their history: one that left a warning or a note wrote something other than
+  // the answer and the history say (a decimal given fewer places since the shape was read rounds
+  // with a note only). Refused, nothing committed, and the batch checked again (see isShapeError).
+  const writeExact = async (statement: Sql, written: Identifier) => {
+    const result = await writePrepared(statement);
+    if ((result.warningStatus ?? 0) > 0) throw await changedOnWrite(tx, written);
+  };
   let released = false;
   try {
     // Inactive rows are read too: a key whose row is ATIVO=0 is refused below, never inserted a second
@@ -164,10 +174,10 @@ export async function writeBatch(tx: SqlExecutor, batch: CheckedBatch): Promise<
       undefined,
       batch.source,
     )) {
-      await writePrepared(statement);
+      await writeExact(statement, table);
     }
     for (const statement of insertStatements(table, scope, user, taskSheet, inserts, batch.source)) {
-      await writePrepared(statement);
+      await writeExact(statement, table);
     }
     // What the defaults put in the new rows, for the answer: the page takes its values as the bases
     // of its next save, so they must be what a read of the row gives.
@@ -188,8 +198,9 @@ export async function writeBatch(tx: SqlExecutor, batch: CheckedBatch): Promise<
       replayed: false,
     };
     if (history.length > 0) {
-      await writePrepared(
+      await writeExact(
         historyStatement(historyWrite, history, releaseIn === 'history' ? lock : undefined),
+        HISTORY_TABLE,
       );
       released = releaseIn === 'history';
     }
@@ -214,6 +225,21 @@ export async function writeBatch(tx: SqlExecutor, batch: CheckedBatch): Promise<
     // error that matters is the one already on its way out: do not replace it with this one.
     if (!released && lock !== undefined) await read(releaseStatement(lock)).catch(() => undefined);
   }
+}
+
+/**
+ * The error of a write the server changed a value of (it left a warning or a note), with the first
+ * of them as the server words it: a shape error (`METRIC_WRITE_CHANGED`), so the save checks its
+ * batch again against the table as it is now, and answers it if it is still so.
+ */
+async function changedOnWrite(tx: SqlExecutor, table: Identifier): Promise<ConfigurationError> {
+  const [first] = await tx.query<{ Level?: unknown; Code?: unknown; Message?: unknown }>('SHOW WARNINGS');
+  const said = first === undefined ? 'a warning' : `${first.Level} ${first.Code}: ${first.Message}`;
+  return new ConfigurationError(
+    METRIC_WRITE_CHANGED,
+    `the database changed a value as it wrote it to table ${table} (${said}), though the value fits the column as it was read: nothing was saved; check the table's column types, triggers and the session's sql_mode`,
+    { path: table },
+  );
 }
 
 /** The locked rows by key: the row of lowest ID shown, every live row of the key changed alike. */
