@@ -90,9 +90,11 @@ export function historyStatement(
 }
 
 /**
- * Records a save's request id with its answer. A plain INSERT: a second save of the same id that got
- * past the lookup (its read came before this row was committed) fails on the unique key, is retried,
- * and then finds this row and its answer.
+ * Records a save's request id with its answer, while the save still holds the scope's lock (never in
+ * the statement that lets go of it): the next save of the same id, whose locking read of the record
+ * comes after it took the lock, then finds the record and waits for its commit. A plain INSERT: a
+ * second save of the same id that got past the lookup anyway (a host's writer, a lock lost with its
+ * connection) fails on the unique key, is retried, and then finds this row and its answer.
  */
 export function requestRecordStatement(
   scope: Scope,
@@ -100,13 +102,8 @@ export function requestRecordStatement(
   bodyHash: string,
   answer: string,
   user: number,
-  release?: Release,
 ): Sql {
-  const releasing =
-    release === undefined
-      ? sql.empty
-      : sql` FROM (SELECT RELEASE_LOCK(${release.name}) AS released LIMIT 1) r`;
-  return sql`INSERT INTO ${REQUESTS} (EMPRESA, FILIAL, LOCAL, REQUEST_ID, BODY_HASH, ANSWER, USUARIO_SEQ_DB) SELECT ${scope.EMPRESA}, ${scope.FILIAL}, ${scope.LOCAL}, ${requestId}, ${bodyHash}, ${answer}, ${user}${releasing}`;
+  return sql`INSERT INTO ${REQUESTS} (EMPRESA, FILIAL, LOCAL, REQUEST_ID, BODY_HASH, ANSWER, USUARIO_SEQ_DB) VALUES (${scope.EMPRESA}, ${scope.FILIAL}, ${scope.LOCAL}, ${requestId}, ${bodyHash}, ${answer}, ${user})`;
 }
 
 /** Forgets one request id of the scope: its row is past the retention, and the id is being used anew. */

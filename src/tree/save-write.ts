@@ -8,7 +8,7 @@ import {
   type MetricConflict,
   MetricConflictError,
 } from '../model/request-errors.js';
-import { formatScope } from '../model/scope.js';
+import { formatScope, type Scope } from '../model/scope.js';
 import type { SqlExecutor } from '../store/driver.js';
 import {
   forgetRequestStatement,
@@ -27,6 +27,7 @@ import {
   type ScopeLock,
   scopeLockName,
   scopeLockRowStatement,
+  takeLockStatement,
   updateStatements,
 } from '../store/metric-writes.js';
 import { checkParts } from '../store/save-checks.js';
@@ -63,17 +64,23 @@ export interface SaveMetricsResult {
  * tables, and a locking read of the scope's last row is not enough on its own: two writers' range
  * scans share gap locks and then deadlock on their inserts (measured: most of 50 parallel saves).
  *
- * The named lock belongs to the connection, not the transaction, so it is released a moment before
- * the commit: in the history insert, or the request record when the save has an id (every row of the
- * save is written and locked by then). The reads are locking reads (FOR UPDATE), so a writer that gets
- * the named lock in that moment waits on our new or changed rows until we commit, then reads them: two
- * saves of one key cannot both insert, two inserts cannot take one ID, and a base is always compared
- * with the value the previous writer committed. A host writer that does not take our lock can still
- * collide (duplicate ID, deadlock); `saveMetrics` retries those.
+ * The lock is taken in a statement of its own, the transaction's first, which reads no table: the
+ * transaction's snapshot is then taken by the locking read, after the lock is held, and every check
+ * sees what was committed while the save waited (a link removed, a task sheet deleted). Taken inside
+ * the locking read, it was waited for after that statement's subqueries had fixed the snapshot.
  *
- * The stored values are read, and the bases compared, in the locking read itself; taking the lock
- * shares that statement, releasing it shares the history's: a one-entry update is five statements
- * (begin, lock and read, update, history and release, commit), six with a request id.
+ * The named lock belongs to the connection, not the transaction, so it is released a moment before
+ * the commit, in the history insert (every row of the save, and its request record, are written and
+ * locked by then). The reads of what a save decides on are locking reads (FOR UPDATE: the keys' rows
+ * and the request record), so a writer that gets the named lock in that moment waits on our new or
+ * changed rows and our record until we commit, then reads them: two saves of one key cannot both
+ * insert, two inserts cannot take one ID, a base is always compared with the value the previous
+ * writer committed, and a retry of a save finds its record. A host writer that does not take our lock
+ * can still collide (duplicate ID, deadlock); `saveMetrics` retries those.
+ *
+ * The stored values are read, and the bases compared, in the locking read itself; releasing the lock
+ * shares the history's statement: a one-entry update is six statements (begin, lock, read, update,
+ * history and release, commit), seven with a request id.
  */
 export async function writeBatch(tx: SqlExecutor, batch: CheckedBatch): Promise<SaveMetricsResult> {
   const { table, scope, user, taskSheet, entries, request } = batch;
@@ -98,6 +105,11 @@ export async function writeBatch(tx: SqlExecutor, batch: CheckedBatch): Promise<
   };
   let released = false;
   try {
+    // Before any read. On a cluster the lock row is written: a writer of the scope on this node
+    // waits on it until we commit, one on another node makes one of the two fail at commit, and that
+    // one is retried from here.
+    if (lock === undefined) await execute(tx, scopeLockRowStatement(table, scope));
+    else await takeScopeLock(tx, lock, scope);
     // Inactive rows are read too: a key whose row is ATIVO=0 is refused below, never inserted a second
     // time. DELETED=1 rows are history: they are left as they are, and the key gets a new live row.
     const groups = [...new Set(entries.flatMap((entry) => (entry.group === null ? [] : [entry.group])))];
@@ -110,22 +122,9 @@ export async function writeBatch(tx: SqlExecutor, batch: CheckedBatch): Promise<
           ? undefined
           : { requestId: request.id, retentionSeconds: REQUEST_RETENTION_SECONDS },
     };
-    // On a cluster the lock row is written first: a writer of the scope on this node waits on it,
-    // one on another node makes one of the two fail at commit, and that one is retried from here.
-    if (lock === undefined) await execute(tx, scopeLockRowStatement(table, scope));
-    let existing: Record<string, unknown>[] = [];
-    for (let waited = 0; waited < LOCK_TIMEOUT_SECONDS; waited++) {
-      existing = await prepared(
-        lockKeysStatement(table, scope, taskSheet, entries, batch.keyIndex, lock, checks, lockedRead),
-      );
-      if (Number(existing[0]?.locked) === 1) break;
-    }
-    if (Number(existing[0]?.locked) !== 1) {
-      throw new BusyError(
-        'METRICS_BUSY',
-        `metrics of scope ${formatScope(scope)} are being saved by another request for more than ${LOCK_TIMEOUT_SECONDS} s: nothing was written, send the batch again`,
-      );
-    }
+    const existing = await prepared(
+      lockKeysStatement(table, scope, taskSheet, entries, batch.keyIndex, checks, lockedRead),
+    );
     // A request id seen before is answered as it was the first time, before any check: the world
     // may have moved on since (a link removed), and the save it stands for is already done.
     const earlier = request === undefined ? undefined : replayOf(existing[0]?.replay, request);
@@ -153,18 +152,6 @@ export async function writeBatch(tx: SqlExecutor, batch: CheckedBatch): Promise<
       requestId: request?.id,
       at: now instanceof Date ? now : new Date(),
     };
-    // The writes in order. The scope's named lock is let go in the last of them, the request record
-    // or else the history (every row of the save is written and locked by then, so the next writer
-    // of these keys waits on them until the commit, not on the lock); a save that changes nothing
-    // and records no id lets go of it on its own, below.
-    const releaseIn =
-      lock === undefined
-        ? undefined
-        : request !== undefined
-          ? 'request'
-          : history.length > 0
-            ? 'history'
-            : undefined;
     // Removes are updates of DELETED: one statement per set of columns written covers both.
     for (const statement of updateStatements(
       table,
@@ -197,27 +184,19 @@ export async function writeBatch(tx: SqlExecutor, batch: CheckedBatch): Promise<
       ...(request === undefined ? {} : { requestId: request.id }),
       replayed: false,
     };
-    if (history.length > 0) {
-      await writeExact(
-        historyStatement(historyWrite, history, releaseIn === 'history' ? lock : undefined),
-        HISTORY_TABLE,
-      );
-      released = releaseIn === 'history';
-    }
+    // The request record before the lock is let go: the next save of the same id then finds it (and
+    // waits for our commit) rather than miss it.
     if (request !== undefined) {
-      await execute(
-        tx,
-        requestRecordStatement(
-          scope,
-          request.id,
-          request.hash,
-          JSON.stringify(result),
-          user,
-          releaseIn === 'request' ? lock : undefined,
-        ),
-        { prepare: true },
+      await writePrepared(
+        requestRecordStatement(scope, request.id, request.hash, JSON.stringify(result), user),
       );
-      released = releaseIn === 'request';
+    }
+    // The scope's named lock is let go in the last write, the history's (every row of the save is
+    // written and locked by then, so the next writer of these keys waits on them until the commit,
+    // not on the lock); a save that changes nothing lets go of it on its own, below.
+    if (history.length > 0) {
+      await writeExact(historyStatement(historyWrite, history, lock), HISTORY_TABLE);
+      released = lock !== undefined;
     }
     return result;
   } finally {
@@ -225,6 +204,21 @@ export async function writeBatch(tx: SqlExecutor, batch: CheckedBatch): Promise<
     // error that matters is the one already on its way out: do not replace it with this one.
     if (!released && lock !== undefined) await read(releaseStatement(lock)).catch(() => undefined);
   }
+}
+
+/**
+ * Takes the scope's named lock, one second per statement for at most {@link LOCK_TIMEOUT_SECONDS}
+ * (each statement stays within the connection's bound on an answer), else answers busy.
+ */
+async function takeScopeLock(tx: SqlExecutor, lock: ScopeLock, scope: Scope): Promise<void> {
+  for (let waited = 0; waited < LOCK_TIMEOUT_SECONDS; waited++) {
+    const [row] = await query(tx, takeLockStatement(lock), { prepare: true });
+    if (Number(row?.locked) === 1) return;
+  }
+  throw new BusyError(
+    'METRICS_BUSY',
+    `metrics of scope ${formatScope(scope)} are being saved by another request for more than ${LOCK_TIMEOUT_SECONDS} s: nothing was written, send the batch again`,
+  );
 }
 
 /**

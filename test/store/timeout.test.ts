@@ -112,7 +112,7 @@ describe('a database that stops answering', () => {
     expect(read.status).toBe(503);
     expect(read.headers.get('retry-after')).toBe('1');
     expect(await read.json()).toMatchObject({ error: { code: 'DATABASE_CONNECTION_LOST' } });
-    // And as a save's locking read goes out: its outcome unknown, the client told to send it again.
+    // And as a save takes the scope's lock: its outcome unknown, the client told to send it again.
     proxy.resetWhen((sent) => sent.includes('GET_LOCK'));
     const save = await ask({
       method: 'PUT',
