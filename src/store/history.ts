@@ -133,7 +133,11 @@ export function historyRows(
 
 /**
  * The latest change of each of `fields` of the given keys of one task sheet (who and when, for a
- * conflict): `[activity, group, field]` triples as one JSON table.
+ * conflict): `[activity, group, field]` triples as one JSON table. Each is a locking read (`LOCK IN
+ * SHARE MODE`, in MySQL 8 and MariaDB alike), which reads the latest committed row where a plain read
+ * gives the transaction's snapshot: the save that made the conflict may have committed after the
+ * snapshot was taken (it lets go of the scope's lock a moment before its commit), and the conflict
+ * would name the change before it. The share locks last until the refused save rolls back.
  */
 export function latestChanges(
   scope: Scope,
@@ -141,5 +145,5 @@ export function latestChanges(
   taskSheet: number,
   fields: readonly (readonly [number, number | null, string])[],
 ): Sql {
-  return sql`SELECT c.o, c.g, c.f, (SELECT JSON_ARRAY(h.USUARIO_SEQ_DB, h.CHANGED_DH) FROM ${HISTORY} h WHERE ${inScope('h', scope)} AND h.FOLHA_TAREFA_SEQ_DB = ${taskSheet} AND h.OPER_SEQ_DB = c.o AND h.OPER_GRUPO_SEQ_DB <=> c.g AND h.METRIC_TABLE = ${metricTable} AND h.FIELD = c.f ORDER BY h.SEQ_DB DESC LIMIT 1) AS latest FROM JSON_TABLE(${JSON.stringify(fields)}, '$[*]' COLUMNS (o BIGINT PATH '$[0]', g BIGINT PATH '$[1]', f VARCHAR(64) PATH '$[2]')) c`;
+  return sql`SELECT c.o, c.g, c.f, (SELECT JSON_ARRAY(h.USUARIO_SEQ_DB, h.CHANGED_DH) FROM ${HISTORY} h WHERE ${inScope('h', scope)} AND h.FOLHA_TAREFA_SEQ_DB = ${taskSheet} AND h.OPER_SEQ_DB = c.o AND h.OPER_GRUPO_SEQ_DB <=> c.g AND h.METRIC_TABLE = ${metricTable} AND h.FIELD = c.f ORDER BY h.SEQ_DB DESC LIMIT 1 LOCK IN SHARE MODE) AS latest FROM JSON_TABLE(${JSON.stringify(fields)}, '$[*]' COLUMNS (o BIGINT PATH '$[0]', g BIGINT PATH '$[1]', f VARCHAR(64) PATH '$[2]')) c`;
 }

@@ -295,7 +295,8 @@ function replayOf(
 
 /**
  * The conflict error of a batch, each field with who changed it last and when: from the history
- * (per field), else from the row's own audit columns. Read in the save's transaction, under its lock.
+ * (per field), else from the row's own audit columns. Read in the save's transaction, under its lock,
+ * with a locking read: the latest committed history, not the snapshot (see `latestChanges`).
  */
 async function conflictError(
   tx: SqlExecutor,

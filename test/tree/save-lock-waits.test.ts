@@ -33,7 +33,11 @@ const ROUNDS = 10;
 const fixture = { sheet: 0, group: 0, opers: [] as number[] };
 let next = 0;
 /** An activity no other test touched. */
-const activity = () => fixture.opers[next++] ?? 0;
+const activity = () => {
+  const oper = fixture.opers[next++];
+  if (oper === undefined) throw new Error('the fixture has too few activities');
+  return oper;
+};
 let pools: Database[] = [];
 
 beforeAll(async () => {
@@ -46,7 +50,7 @@ beforeAll(async () => {
   fixture.opers = await insertRows(
     db,
     names.OPER,
-    Array.from({ length: 4 * ROUNDS + 10 }, (_, index) => ({ ...SCOPE, CODIGO: `O${index}`, ...live })),
+    Array.from({ length: 5 * ROUNDS + 10 }, (_, index) => ({ ...SCOPE, CODIGO: `O${index}`, ...live })),
   );
   await insertRows(
     db,
@@ -153,6 +157,42 @@ describe('a retry that runs at the same time as the first send (the same request
 });
 
 describe('a save that waited for the scope’s lock', () => {
+  it('refused as stale, names the save that changed the field before it, and when', async () => {
+    for (let round = 0; round < 2 * ROUNDS; round++) {
+      const oper = activity();
+      const key = { activity: oper, group: fixture.group };
+      await saveThrough(scratch().db, { entries: [{ ...key, values: { METRICA2: 1 } }] });
+      // Users 9 and 8 save from the same base at once, through two pools: one applies, one is refused.
+      const sends = await Promise.all(
+        [9, 8].map((user, index) =>
+          saveThrough(pool(index), {
+            user,
+            entries: [{ ...key, values: { METRICA2: user }, base: { METRICA2: 1 } }],
+          }).then(
+            () => undefined,
+            (error: {
+              code?: string;
+              conflicts?: { theirs: unknown; changedBy: unknown; changedAt: unknown }[];
+            }) => error,
+          ),
+        ),
+      );
+      const refused = sends.find((send) => send !== undefined);
+      expect(refused?.code, `round ${round}`).toBe('METRIC_CONFLICT');
+      const [conflict] = refused?.conflicts ?? [];
+      const [latest] = await scratch().db.query<{ USUARIO_SEQ_DB: number; CHANGED_DH: Date }>(
+        'SELECT USUARIO_SEQ_DB, CHANGED_DH FROM task_association_history WHERE OPER_SEQ_DB = ? ORDER BY SEQ_DB DESC LIMIT 1',
+        [oper],
+      );
+      // Not user 7, whose insert the conflict named when it read the history as it stood before.
+      expect(conflict, `round ${round}`).toMatchObject({
+        theirs: latest?.USUARIO_SEQ_DB,
+        changedBy: latest?.USUARIO_SEQ_DB,
+        changedAt: latest?.CHANGED_DH.toISOString(),
+      });
+    }
+  });
+
   it('sees a link the host removed meanwhile: NOT_IN_TREE, nothing written', async () => {
     const { db, url } = scratch();
     const oper = activity();
