@@ -106,6 +106,15 @@ export function requestRecordStatement(
   return sql`INSERT INTO ${REQUESTS} (EMPRESA, FILIAL, LOCAL, REQUEST_ID, BODY_HASH, ANSWER, USUARIO_SEQ_DB) VALUES (${scope.EMPRESA}, ${scope.FILIAL}, ${scope.LOCAL}, ${requestId}, ${bodyHash}, ${answer}, ${user})`;
 }
 
+/**
+ * A request id's record in the scope, read with a lock (FOR UPDATE: the latest committed row, and a
+ * wait for one written but not committed yet), as `replay`: [hash, answer, 1 when younger than
+ * `retentionSeconds`, else 0]; no row when the id is new. Read once the save holds the scope's lock.
+ */
+export function requestLookup(scope: Scope, requestId: string, retentionSeconds: number): Sql {
+  return sql`SELECT JSON_ARRAY(r.BODY_HASH, r.ANSWER, r.INS_DH > NOW() - INTERVAL ${retentionSeconds} SECOND) AS replay FROM ${REQUESTS} r WHERE ${inScope('r', scope)} AND r.REQUEST_ID = ${requestId} LIMIT 1 FOR UPDATE`;
+}
+
 /** Forgets one request id of the scope: its row is past the retention, and the id is being used anew. */
 export function forgetRequestStatement(scope: Scope, requestId: string): Sql {
   return sql`DELETE FROM ${REQUESTS} WHERE EMPRESA = ${scope.EMPRESA} AND FILIAL = ${scope.FILIAL} AND LOCAL = ${scope.LOCAL} AND REQUEST_ID = ${requestId}`;

@@ -1,7 +1,7 @@
 import type { Identifier } from '../model/identifier.js';
 import type { MetricValue } from '../model/metrics.js';
 import { formatScope, type Scope } from '../model/scope.js';
-import { LOCKS, REQUESTS } from './history.js';
+import { LOCKS, requestLookup } from './history.js';
 import type { CheckParts } from './save-checks.js';
 import { inScope, type Sql, sql } from './sql.js';
 
@@ -117,7 +117,7 @@ export function lockKeysStatement(
   const replay =
     read.replay === undefined
       ? sql.empty
-      : sql`, CASE WHEN k.n = 1 THEN (SELECT JSON_ARRAY(r.BODY_HASH, r.ANSWER, r.INS_DH > NOW() - INTERVAL ${read.replay.retentionSeconds} SECOND) FROM ${REQUESTS} r WHERE ${inScope('r', scope)} AND r.REQUEST_ID = ${read.replay.requestId} LIMIT 1 FOR UPDATE) END AS replay`;
+      : sql`, CASE WHEN k.n = 1 THEN (${requestLookup(scope, read.replay.requestId, read.replay.retentionSeconds)}) END AS replay`;
   const audit =
     read.metrics.length === 0
       ? sql.empty

@@ -16,6 +16,7 @@ import {
   type HistoryWrite,
   historyStatement,
   latestChanges,
+  requestLookup,
   requestRecordStatement,
 } from '../store/history.js';
 import { METRIC_WRITE_CHANGED } from '../store/metric-table.js';
@@ -203,6 +204,41 @@ export async function writeBatch(tx: SqlExecutor, batch: CheckedBatch): Promise<
     // If the connection itself failed, the server has already dropped the lock with it, and the
     // error that matters is the one already on its way out: do not replace it with this one.
     if (!released && lock !== undefined) await read(releaseStatement(lock)).catch(() => undefined);
+  }
+}
+
+/** What a request id's look-up before the checks needs: where its save would write, and the id. */
+export interface RecordedRequest {
+  readonly table: Identifier;
+  readonly scope: Scope;
+  readonly galera: boolean;
+  readonly request: { readonly id: string; readonly hash: string };
+}
+
+/**
+ * The recorded answer of a request id, read as the save's transaction reads it (the scope's lock
+ * taken first, the record read with a lock), for a save refused by a check made before its
+ * transaction (a value, a metric the TREE_VIEW no longer has): a retry of a save that was stored is
+ * answered as the first time, whatever changed since. Undefined when the id is new or past the
+ * retention; `REQUEST_ID_REUSED` when it stood for another body. Writes nothing (on a cluster the
+ * lock row, which certifies the look-up against a save of the scope committing through another node).
+ */
+export async function recordedAnswer(
+  tx: SqlExecutor,
+  recorded: RecordedRequest,
+): Promise<SaveMetricsResult | undefined> {
+  const { table, scope, request } = recorded;
+  const lock: ScopeLock | undefined = recorded.galera
+    ? undefined
+    : { name: scopeLockName(table, scope), timeoutSeconds: 1 };
+  try {
+    if (lock === undefined) await execute(tx, scopeLockRowStatement(table, scope));
+    else await takeScopeLock(tx, lock, scope);
+    const [row] = await query(tx, requestLookup(scope, request.id, REQUEST_RETENTION_SECONDS));
+    const earlier = replayOf(row?.replay, request);
+    return earlier === 'expired' ? undefined : earlier;
+  } finally {
+    if (lock !== undefined) await query(tx, releaseStatement(lock)).catch(() => undefined);
   }
 }
 

@@ -146,7 +146,7 @@ describe('the save’s locking read and writes, with bases and sources', () => {
     expect(flat(statement.sql)).toBe(
       'SELECT STRAIGHT_JOIN k.n, m.ID, m.RO, m.ATIVO, k.o AS OPER_SEQ_DB, k.g AS OPER_GRUPO_SEQ_DB, ' +
         'NOW() AS server_now, m.SEQ_DB, m.INS_USUARIO_SEQ_DB, m.INS_DH, m.UPD_USUARIO_SEQ_DB, m.UPD_DH, m.`METRICA1` AS v0, m.`n` AS v1, ' +
-        'CASE WHEN k.n = 1 THEN (SELECT JSON_ARRAY(r.BODY_HASH, r.ANSWER, r.INS_DH > NOW() - INTERVAL ? SECOND) FROM `task_association_request` r WHERE r.EMPRESA = ? AND r.FILIAL = ? AND r.LOCAL = ? AND r.REQUEST_ID = ? LIMIT 1 FOR UPDATE) END AS replay ' +
+        'CASE WHEN k.n = 1 THEN (SELECT JSON_ARRAY(r.BODY_HASH, r.ANSWER, r.INS_DH > NOW() - INTERVAL ? SECOND) AS replay FROM `task_association_request` r WHERE r.EMPRESA = ? AND r.FILIAL = ? AND r.LOCAL = ? AND r.REQUEST_ID = ? LIMIT 1 FOR UPDATE) END AS replay ' +
         "FROM JSON_TABLE(?, '$[*]' COLUMNS (n FOR ORDINALITY, o BIGINT PATH '$[0]', g BIGINT PATH '$[1]')) k " +
         'LEFT JOIN `app_oper_grupo_metrica` m ON m.EMPRESA = ? AND m.FILIAL = ? AND m.LOCAL = ? AND m.FOLHA_TAREFA_SEQ_DB = ? ' +
         'AND m.OPER_SEQ_DB = k.o AND m.OPER_GRUPO_SEQ_DB <=> k.g AND IFNULL(m.DELETED, 0) = 0 FOR UPDATE',
