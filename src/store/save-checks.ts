@@ -101,23 +101,8 @@ export const IN_LIST_CHUNK = 512;
  * for a one-entry save, a million for a batch of 100).
 
  */
-export function isIn(column: Sql, ids: readonly number[]): Sql {
+export function isIn(column: Sql, ids: readonly (number | string)[]): Sql {
   return inLists(ids, (list) => sql`${column} IN (${sql.list(list)})`);
-}
-
-/**
- * `(first, second) IN ((?, ?), ...)` for `pairs`, padded and cut into lists as {@link isIn}'s are: a
- * filter on rows found otherwise (by an index of `first`), not a way to find them.
- */
-export function isPairIn(first: Sql, second: Sql, pairs: readonly (readonly [unknown, unknown])[]): Sql {
-  return inLists(
-    pairs,
-    (list) =>
-      sql`(${first}, ${second}) IN (${sql.join(
-        list.map(([one, two]) => sql`(${one}, ${two})`),
-        ', ',
-      )})`,
-  );
 }
 
 /** `items` as IN lists of at most {@link IN_LIST_CHUNK}, each padded to a power of two with its last item, joined with OR. */
@@ -151,8 +136,12 @@ function linkCheck(plan: TreePlan, scope: Scope, keys: readonly BatchKey[]): Sql
     return sql`CASE WHEN k.n = 1 THEN (SELECT JSON_ARRAYAGG(JSON_ARRAY(t.SEQ_DB, NULL)) FROM ${taskTable} t WHERE ${liveInScope('t', scope)} AND ${isIn(sql.raw('t.SEQ_DB'), activities)}) END AS linked`;
   const child = sql.identifier(association.childColumn);
   const parent = sql.identifier(association.parentColumn);
-  const pairs = keys.map((key) => [key.activity, key.group] as const);
-  return sql`CASE WHEN k.n = 1 THEN (SELECT STRAIGHT_JOIN JSON_ARRAYAGG(JSON_ARRAY(a.${child}, a.${parent})) FROM ${sql.identifier(association.table)} a JOIN ${taskTable} t ON t.SEQ_DB = a.${child} WHERE ${liveInScope('a', scope)} AND ${liveInScope('t', scope)} AND ${isIn(sql`a.${child}`, activities)} AND ${isPairIn(sql`a.${child}`, sql`a.${parent}`, pairs)}) END AS linked`;
+  // The pairs as text (`activity:node`), an IN list of constants: MariaDB searches such a list as
+  // a sorted array, where a list of (activity, node) row constructors was compared row by row (a
+  // 1000-entry save took 270 ms instead of 75). A key without a node matches no link.
+  const pairs = keys.flatMap((key) => (key.group === null ? [] : [`${key.activity}:${key.group}`]));
+  const ofKeys = pairs.length === 0 ? sql`FALSE` : isIn(sql`CONCAT(a.${child}, ':', a.${parent})`, pairs);
+  return sql`CASE WHEN k.n = 1 THEN (SELECT STRAIGHT_JOIN JSON_ARRAYAGG(JSON_ARRAY(a.${child}, a.${parent})) FROM ${sql.identifier(association.table)} a JOIN ${taskTable} t ON t.SEQ_DB = a.${child} WHERE ${liveInScope('a', scope)} AND ${liveInScope('t', scope)} AND ${isIn(sql`a.${child}`, activities)} AND ${ofKeys}) END AS linked`;
 }
 
 /**

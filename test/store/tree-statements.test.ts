@@ -432,10 +432,9 @@ describe("the save's checks", () => {
           2,
           3,
           7,
-          7,
-          1,
+          "7:1",
         ],
-        "sql": "(SELECT 1 FROM \`app_folha_tarefa\` t WHERE t.SEQ_DB = ? AND t.EMPRESA = ? AND IFNULL(t.DELETED, 0) = 0 LIMIT 1) AS sheet_ok, CASE WHEN k.n = 1 THEN (SELECT STRAIGHT_JOIN JSON_ARRAYAGG(JSON_ARRAY(a.\`OPER_SEQ_DB\`, a.\`OPER_GRUPO_SEQ_DB\`)) FROM \`app_oper_n_oper_grupo\` a JOIN \`app_oper\` t ON t.SEQ_DB = a.\`OPER_SEQ_DB\` WHERE a.EMPRESA = ? AND a.FILIAL = ? AND a.LOCAL = ? AND IFNULL(a.DELETED, 0) = 0 AND IFNULL(a.ATIVO, 1) = 1 AND t.EMPRESA = ? AND t.FILIAL = ? AND t.LOCAL = ? AND IFNULL(t.DELETED, 0) = 0 AND IFNULL(t.ATIVO, 1) = 1 AND a.\`OPER_SEQ_DB\` IN (?) AND (a.\`OPER_SEQ_DB\`, a.\`OPER_GRUPO_SEQ_DB\`) IN ((?, ?))) END AS linked, CASE WHEN k.n = 1 THEN (SELECT JSON_ARRAYAGG(JSON_ARRAY(id, parent, step)) FROM (SELECT id, parent, MAX(step) AS step FROM chain GROUP BY id, parent) d) END AS w0",
+        "sql": "(SELECT 1 FROM \`app_folha_tarefa\` t WHERE t.SEQ_DB = ? AND t.EMPRESA = ? AND IFNULL(t.DELETED, 0) = 0 LIMIT 1) AS sheet_ok, CASE WHEN k.n = 1 THEN (SELECT STRAIGHT_JOIN JSON_ARRAYAGG(JSON_ARRAY(a.\`OPER_SEQ_DB\`, a.\`OPER_GRUPO_SEQ_DB\`)) FROM \`app_oper_n_oper_grupo\` a JOIN \`app_oper\` t ON t.SEQ_DB = a.\`OPER_SEQ_DB\` WHERE a.EMPRESA = ? AND a.FILIAL = ? AND a.LOCAL = ? AND IFNULL(a.DELETED, 0) = 0 AND IFNULL(a.ATIVO, 1) = 1 AND t.EMPRESA = ? AND t.FILIAL = ? AND t.LOCAL = ? AND IFNULL(t.DELETED, 0) = 0 AND IFNULL(t.ATIVO, 1) = 1 AND a.\`OPER_SEQ_DB\` IN (?) AND CONCAT(a.\`OPER_SEQ_DB\`, ':', a.\`OPER_GRUPO_SEQ_DB\`) IN (?)) END AS linked, CASE WHEN k.n = 1 THEN (SELECT JSON_ARRAYAGG(JSON_ARRAY(id, parent, step)) FROM (SELECT id, parent, MAX(step) AS step FROM chain GROUP BY id, parent) d) END AS w0",
       }
     `);
   });
@@ -480,13 +479,12 @@ describe("the save's checks", () => {
           2,
           3,
           7,
-          7,
-          1,
+          "7:1",
           1,
           2,
           3,
         ],
-        "sql": "(SELECT 1 FROM \`app_folha_tarefa\` t WHERE t.SEQ_DB = ? LIMIT 1) AS sheet_ok, CASE WHEN k.n = 1 THEN (SELECT STRAIGHT_JOIN JSON_ARRAYAGG(JSON_ARRAY(a.\`OPER_SEQ_DB\`, a.\`OPER_GRUPO_SEQ_DB\`)) FROM \`app_oper_n_oper_grupo\` a JOIN \`app_oper\` t ON t.SEQ_DB = a.\`OPER_SEQ_DB\` WHERE a.EMPRESA = ? AND a.FILIAL = ? AND a.LOCAL = ? AND IFNULL(a.DELETED, 0) = 0 AND IFNULL(a.ATIVO, 1) = 1 AND t.EMPRESA = ? AND t.FILIAL = ? AND t.LOCAL = ? AND IFNULL(t.DELETED, 0) = 0 AND IFNULL(t.ATIVO, 1) = 1 AND a.\`OPER_SEQ_DB\` IN (?) AND (a.\`OPER_SEQ_DB\`, a.\`OPER_GRUPO_SEQ_DB\`) IN ((?, ?))) END AS linked, CASE WHEN k.n = 1 THEN (SELECT JSON_ARRAYAGG(JSON_ARRAY(c, p)) FROM l1) END AS w1, CASE WHEN k.n = 1 THEN (SELECT JSON_ARRAYAGG(g.SEQ_DB) FROM \`app_regiao\` g WHERE g.EMPRESA = ? AND g.FILIAL = ? AND g.LOCAL = ? AND IFNULL(g.DELETED, 0) = 0 AND IFNULL(g.ATIVO, 1) = 1 AND g.SEQ_DB IN (SELECT id FROM s0)) END AS w0",
+        "sql": "(SELECT 1 FROM \`app_folha_tarefa\` t WHERE t.SEQ_DB = ? LIMIT 1) AS sheet_ok, CASE WHEN k.n = 1 THEN (SELECT STRAIGHT_JOIN JSON_ARRAYAGG(JSON_ARRAY(a.\`OPER_SEQ_DB\`, a.\`OPER_GRUPO_SEQ_DB\`)) FROM \`app_oper_n_oper_grupo\` a JOIN \`app_oper\` t ON t.SEQ_DB = a.\`OPER_SEQ_DB\` WHERE a.EMPRESA = ? AND a.FILIAL = ? AND a.LOCAL = ? AND IFNULL(a.DELETED, 0) = 0 AND IFNULL(a.ATIVO, 1) = 1 AND t.EMPRESA = ? AND t.FILIAL = ? AND t.LOCAL = ? AND IFNULL(t.DELETED, 0) = 0 AND IFNULL(t.ATIVO, 1) = 1 AND a.\`OPER_SEQ_DB\` IN (?) AND CONCAT(a.\`OPER_SEQ_DB\`, ':', a.\`OPER_GRUPO_SEQ_DB\`) IN (?)) END AS linked, CASE WHEN k.n = 1 THEN (SELECT JSON_ARRAYAGG(JSON_ARRAY(c, p)) FROM l1) END AS w1, CASE WHEN k.n = 1 THEN (SELECT JSON_ARRAYAGG(g.SEQ_DB) FROM \`app_regiao\` g WHERE g.EMPRESA = ? AND g.FILIAL = ? AND g.LOCAL = ? AND IFNULL(g.DELETED, 0) = 0 AND IFNULL(g.ATIVO, 1) = 1 AND g.SEQ_DB IN (SELECT id FROM s0)) END AS w0",
       }
     `);
   });
