@@ -35,6 +35,7 @@ import {
   lockKeysStatement,
   releaseStatement,
   scopeLockName,
+  takeLockStatement,
   updateStatements,
 } from '../src/store/metric-writes.js';
 import { createScratchDatabase } from '../src/store/scratch.js';
@@ -331,7 +332,10 @@ try {
     if (!inserting) hold(sheet, batch, value);
     return db.transaction(async (tx) => {
       const lock = { name: scopeLockName(table, SCOPE_A), timeoutSeconds: 1 };
-      const read = lockKeysStatement(table, SCOPE_A, sheet, batch, keyIndex, lock);
+      const take = takeLockStatement(lock);
+      const [taken] = await tx.query<{ locked: unknown }>(take.sql, take.params, { prepare: true });
+      if (Number(taken?.locked) !== 1) throw new Error('busy');
+      const read = lockKeysStatement(table, SCOPE_A, sheet, batch, keyIndex);
       const rows = await tx.query<{ ID: unknown; OPER_SEQ_DB: unknown }>(read.sql, read.params, {
         prepare: true,
       });

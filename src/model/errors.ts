@@ -53,7 +53,9 @@ export class DatabaseConnectionError extends TaskAssociationError {
 
 /**
  * The database did not answer in time (a pool connection, a statement): nothing of the call was
- * committed, and the connection it used was destroyed. Worth trying again later; HTTP 503.
+ * committed, and the connection it used was destroyed. Worth trying again later; HTTP 503. A COMMIT
+ * that goes unanswered is not one: its outcome is unknown (`DatabaseConnectionError`,
+ * `DATABASE_CONNECTION_LOST`).
  */
 export class DatabaseTimeoutError extends TaskAssociationError {
   get status(): number | undefined {

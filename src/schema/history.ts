@@ -107,7 +107,7 @@ export const lockTable = mysqlTable(
     EMPRESA: int('EMPRESA').notNull(),
     FILIAL: int('FILIAL').notNull(),
     LOCAL: int('LOCAL').notNull(),
-    /** `save:<sha1 of database and metric table>` or `installer`. */
+    /** `save:<sha1 of database, metric table and scope>` or `installer` (rows named `save:<sha1 of database and metric table>` are from before the scope was in the name, and unused). */
     LOCK_NAME: varchar('LOCK_NAME', { length: 100 }).notNull(),
     /** How often it was taken: the write that makes two takers conflict. */
     N: bigintUnsigned('N').notNull().default(0),

@@ -50,6 +50,12 @@ export interface ExecuteResult {
   readonly affectedRows: number;
   /** The AUTO_INCREMENT value of an INSERT, 0 when none was generated. */
   readonly insertId: number;
+  /**
+   * How many warnings and notes the statement left (the server's count in its answer, mysql2's
+   * `warningStatus`): a save takes any as a value the server changed as it wrote it (a decimal
+   * rounded). An adapter that cannot tell leaves it out.
+   */
+  readonly warningStatus?: number;
 }
 
 export interface Database extends SqlExecutor {

@@ -90,9 +90,11 @@ export function historyStatement(
 }
 
 /**
- * Records a save's request id with its answer. A plain INSERT: a second save of the same id that got
- * past the lookup (its read came before this row was committed) fails on the unique key, is retried,
- * and then finds this row and its answer.
+ * Records a save's request id with its answer, while the save still holds the scope's lock (never in
+ * the statement that lets go of it): the next save of the same id, whose locking read of the record
+ * comes after it took the lock, then finds the record and waits for its commit. A plain INSERT: a
+ * second save of the same id that got past the lookup anyway (a host's writer, a lock lost with its
+ * connection) fails on the unique key, is retried, and then finds this row and its answer.
  */
 export function requestRecordStatement(
   scope: Scope,
@@ -100,13 +102,17 @@ export function requestRecordStatement(
   bodyHash: string,
   answer: string,
   user: number,
-  release?: Release,
 ): Sql {
-  const releasing =
-    release === undefined
-      ? sql.empty
-      : sql` FROM (SELECT RELEASE_LOCK(${release.name}) AS released LIMIT 1) r`;
-  return sql`INSERT INTO ${REQUESTS} (EMPRESA, FILIAL, LOCAL, REQUEST_ID, BODY_HASH, ANSWER, USUARIO_SEQ_DB) SELECT ${scope.EMPRESA}, ${scope.FILIAL}, ${scope.LOCAL}, ${requestId}, ${bodyHash}, ${answer}, ${user}${releasing}`;
+  return sql`INSERT INTO ${REQUESTS} (EMPRESA, FILIAL, LOCAL, REQUEST_ID, BODY_HASH, ANSWER, USUARIO_SEQ_DB) VALUES (${scope.EMPRESA}, ${scope.FILIAL}, ${scope.LOCAL}, ${requestId}, ${bodyHash}, ${answer}, ${user})`;
+}
+
+/**
+ * A request id's record in the scope, read with a lock (FOR UPDATE: the latest committed row, and a
+ * wait for one written but not committed yet), as `replay`: [hash, answer, 1 when younger than
+ * `retentionSeconds`, else 0]; no row when the id is new. Read once the save holds the scope's lock.
+ */
+export function requestLookup(scope: Scope, requestId: string, retentionSeconds: number): Sql {
+  return sql`SELECT JSON_ARRAY(r.BODY_HASH, r.ANSWER, r.INS_DH > NOW() - INTERVAL ${retentionSeconds} SECOND) AS replay FROM ${REQUESTS} r WHERE ${inScope('r', scope)} AND r.REQUEST_ID = ${requestId} LIMIT 1 FOR UPDATE`;
 }
 
 /** Forgets one request id of the scope: its row is past the retention, and the id is being used anew. */
@@ -136,7 +142,11 @@ export function historyRows(
 
 /**
  * The latest change of each of `fields` of the given keys of one task sheet (who and when, for a
- * conflict): `[activity, group, field]` triples as one JSON table.
+ * conflict): `[activity, group, field]` triples as one JSON table. Each is a locking read (`LOCK IN
+ * SHARE MODE`, in MySQL 8 and MariaDB alike), which reads the latest committed row where a plain read
+ * gives the transaction's snapshot: the save that made the conflict may have committed after the
+ * snapshot was taken (it lets go of the scope's lock a moment before its commit), and the conflict
+ * would name the change before it. The share locks last until the refused save rolls back.
  */
 export function latestChanges(
   scope: Scope,
@@ -144,5 +154,5 @@ export function latestChanges(
   taskSheet: number,
   fields: readonly (readonly [number, number | null, string])[],
 ): Sql {
-  return sql`SELECT c.o, c.g, c.f, (SELECT JSON_ARRAY(h.USUARIO_SEQ_DB, h.CHANGED_DH) FROM ${HISTORY} h WHERE ${inScope('h', scope)} AND h.FOLHA_TAREFA_SEQ_DB = ${taskSheet} AND h.OPER_SEQ_DB = c.o AND h.OPER_GRUPO_SEQ_DB <=> c.g AND h.METRIC_TABLE = ${metricTable} AND h.FIELD = c.f ORDER BY h.SEQ_DB DESC LIMIT 1) AS latest FROM JSON_TABLE(${JSON.stringify(fields)}, '$[*]' COLUMNS (o BIGINT PATH '$[0]', g BIGINT PATH '$[1]', f VARCHAR(64) PATH '$[2]')) c`;
+  return sql`SELECT c.o, c.g, c.f, (SELECT JSON_ARRAY(h.USUARIO_SEQ_DB, h.CHANGED_DH) FROM ${HISTORY} h WHERE ${inScope('h', scope)} AND h.FOLHA_TAREFA_SEQ_DB = ${taskSheet} AND h.OPER_SEQ_DB = c.o AND h.OPER_GRUPO_SEQ_DB <=> c.g AND h.METRIC_TABLE = ${metricTable} AND h.FIELD = c.f ORDER BY h.SEQ_DB DESC LIMIT 1 LOCK IN SHARE MODE) AS latest FROM JSON_TABLE(${JSON.stringify(fields)}, '$[*]' COLUMNS (o BIGINT PATH '$[0]', g BIGINT PATH '$[1]', f VARCHAR(64) PATH '$[2]')) c`;
 }

@@ -35,8 +35,9 @@ export const IDENTITY_COLUMNS = [
 /**
  * How long a shape read from information_schema is reused. A metric table's columns change at a
  * deployment, not between two saves, and reading them on every save was two of a one-entry save's
- * statements. The server stays the judge: a write it refuses for a column reason drops the shape at
- * once (see {@link forgetMetricTableShape}), so a stale shape costs one retry, never a wrong write.
+ * statements. The server stays the judge: a write it refuses for a column reason, or lets through
+ * with a warning or a note (a decimal rounded to fewer places), drops the shape at once (see
+ * {@link forgetMetricTableShape}), so a stale shape costs one retry, never a wrong write.
  */
 export const SHAPE_TTL_MS = 60_000;
 
@@ -109,8 +110,18 @@ async function readShape(db: SqlExecutor, table: Identifier): Promise<MetricTabl
 }
 
 /**
+ * The code of a save refused because the server changed a value as it wrote it (its write left a
+ * warning or a note: a decimal rounded, a text cut in a non-strict session). Taken as a shape error:
+ * the batch is checked again against the table as it is now, and refused with its path if a value no
+ * longer fits; if the write warns again, the save is refused with this code.
+ */
+export const METRIC_WRITE_CHANGED = 'METRIC_WRITE_CHANGED';
+
+/**
  * Server errors that say the table is not what the shape says (a column gone, a narrower type, the
- * index dropped): the shape is read again and the batch checked against it before any retry.
+ * index dropped): the shape is read again and the batch checked against it before any retry. The
+ * last is ours: a save's write that left a warning or a note (a decimal given fewer places rounds
+ * with a note only, which no error code says), see {@link METRIC_WRITE_CHANGED}.
  */
 const SHAPE_ERRORS = new Set([
   'ER_BAD_FIELD_ERROR',
@@ -122,6 +133,7 @@ const SHAPE_ERRORS = new Set([
   'ER_TRUNCATED_WRONG_VALUE_FOR_FIELD',
   'ER_BAD_NULL_ERROR',
   'ER_NO_DEFAULT_FOR_FIELD',
+  METRIC_WRITE_CHANGED,
 ]);
 
 export function isShapeError(error: unknown): boolean {

@@ -1,7 +1,7 @@
 import type { Identifier } from '../model/identifier.js';
 import type { MetricValue } from '../model/metrics.js';
-import type { Scope } from '../model/scope.js';
-import { LOCKS, REQUESTS } from './history.js';
+import { formatScope, type Scope } from '../model/scope.js';
+import { LOCKS, requestLookup } from './history.js';
 import type { CheckParts } from './save-checks.js';
 import { inScope, type Sql, sql } from './sql.js';
 
@@ -36,20 +36,24 @@ function keyTable(keys: readonly MetricKey[]): Sql {
  * expression. It is hashed on the server: MySQL refuses lock names longer than 64 characters.
  */
 export function scopeLockName(table: Identifier, scope: Scope): Sql {
-  return sql`CONCAT('task_association:', SHA1(CONCAT(DATABASE(), '.', ${table}, ':', ${`${scope.EMPRESA}/${scope.FILIAL}/${scope.LOCAL}`})))`;
+  return sql`CONCAT('task_association:', SHA1(CONCAT(DATABASE(), '.', ${table}, ':', ${formatScope(scope)})))`;
 }
 
 /**
  * Takes the scope's lock row on a Galera cluster: a write, so that two saves of one scope through two
  * nodes conflict at certification (the later one fails at commit and is retried), while on one node
- * the row lock makes the next writer wait until the commit. Waits one second at most for a writer on
- * the same node, as a save waits for `GET_LOCK`, then is retried: MariaDB's `SET STATEMENT`, in an
+ * the row lock makes the next writer wait until the commit. The row is found by LOCK_NAME alone (the
+ * table's unique key), so the name carries the scope, hashed with the database and metric table as
+ * the named lock's is: saves of other scopes take other rows and neither wait nor conflict (rows
+ * named before the scope was in the name, one per metric table, are left as they are, unused).
+ * Waits one second at most for a writer on the same node, as a save waits for `GET_LOCK`, then is
+ * retried: MariaDB's `SET STATEMENT`, in an
  * executable comment (`/*M! *\/`) that MySQL reads as a comment, since MySQL 8 (Percona XtraDB
  * Cluster) has no such statement and its `SET_VAR` hint does not take InnoDB's variables. There the
  * wait is the server's `innodb_lock_wait_timeout`.
  */
 export function scopeLockRowStatement(table: Identifier, scope: Scope): Sql {
-  return sql`/*M! SET STATEMENT innodb_lock_wait_timeout = 1 FOR */ INSERT INTO ${LOCKS} (EMPRESA, FILIAL, LOCAL, LOCK_NAME, N) VALUES (${scope.EMPRESA}, ${scope.FILIAL}, ${scope.LOCAL}, CONCAT('save:', SHA1(CONCAT(DATABASE(), '.', ${table}))), 1) ON DUPLICATE KEY UPDATE N = N + 1`;
+  return sql`/*M! SET STATEMENT innodb_lock_wait_timeout = 1 FOR */ INSERT INTO ${LOCKS} (EMPRESA, FILIAL, LOCAL, LOCK_NAME, N) VALUES (${scope.EMPRESA}, ${scope.FILIAL}, ${scope.LOCAL}, CONCAT('save:', SHA1(CONCAT(DATABASE(), '.', ${table}, ':', ${formatScope(scope)}))), 1) ON DUPLICATE KEY UPDATE N = N + 1`;
 }
 
 /** The scope's named lock and how long to wait for it. */
@@ -59,22 +63,34 @@ export interface ScopeLock {
 }
 
 /**
- * Takes the scope's named lock, then locks and reads the task sheet's rows of exactly `keys` (DELETED
- * rows excepted: they are history, never the key's row), in one statement, which also carries the
- * save's `checks` (see `checkParts`). Every row says whether the lock was taken (`locked` = 1) and
- * which key it is for (`n`, from 1); a key without a row comes back once with a NULL ID; when the lock
- * was not taken, no metric row is read or locked (the join's condition starts with it).
+ * Takes the scope's named lock, waiting `timeoutSeconds` at most: `locked` is 1 once it is taken. A
+ * statement of its own, the first of the save's transaction: it reads no table, so the transaction's
+ * snapshot is taken by the reads after it, once the lock is held. (Taken inside the locking read, the
+ * lock was waited for after that statement's subqueries had taken the snapshot: a request record, a
+ * task sheet or a link committed during the wait went unseen.)
  *
- * The lock is a one-row derived table read first: a derived table without a base table (and with a
- * LIMIT) is never merged into the outer query, by MySQL or MariaDB, so GET_LOCK runs once, before
- * any metric row is read. One index lookup per key: the keys drive the join and, when the table has
- * it, the metric key index is forced, since the optimizer may otherwise walk an index of one column
- * (the activity's, say) and lock that activity's rows on every task sheet. `<=>` matches a NULL group
- * (a one-level tree) as a value.
+ * @example takeLockStatement({ name: scopeLockName(parseIdentifier('app_oper_grupo_metrica', 'metric table'), scope), timeoutSeconds: 1 }).sql
+ * // SELECT GET_LOCK(CONCAT('task_association:', SHA1(CONCAT(DATABASE(), '.', ?, ':', ?))), ?) AS locked
+ */
+export function takeLockStatement(lock: ScopeLock): Sql {
+  return sql`SELECT GET_LOCK(${lock.name}, ${lock.timeoutSeconds}) AS locked`;
+}
+
+/**
+ * Locks and reads the task sheet's rows of exactly `keys` (DELETED rows excepted: they are history,
+ * never the key's row), in one statement, which also carries the save's `checks` (see `checkParts`)
+ * and its request record. Run once the scope's lock is held (`takeLockStatement`, or the lock row on
+ * a cluster). Every row says which key it is for (`n`, from 1); a key without a row comes back once
+ * with a NULL ID.
  *
- * @example lockKeysStatement(parseIdentifier('app_oper_grupo_metrica', 'metric table'), scope, 42, [{ activity: 3, group: 1 }], parseIdentifier(METRIC_KEY_INDEX, 'index'), { name: scopeLockName(parseIdentifier('app_oper_grupo_metrica', 'metric table'), scope), timeoutSeconds: 10 }).sql
- * // SELECT STRAIGHT_JOIN l.locked, k.n, m.ID, ... FROM (SELECT GET_LOCK(..., ?) AS locked LIMIT 1) l
- * //   JOIN JSON_TABLE(?, ...) k LEFT JOIN `app_oper_grupo_metrica` m FORCE INDEX (`ix_metric_key`) ON l.locked = 1 AND ... FOR UPDATE
+ * One index lookup per key: the keys drive the join and, when the table has it, the metric key index
+ * is forced, since the optimizer may otherwise walk an index of one column (the activity's, say) and
+ * lock that activity's rows on every task sheet. `<=>` matches a NULL group (a one-level tree) as a
+ * value.
+ *
+ * @example lockKeysStatement(parseIdentifier('app_oper_grupo_metrica', 'metric table'), scope, 42, [{ activity: 3, group: 1 }], parseIdentifier(METRIC_KEY_INDEX, 'index')).sql
+ * // SELECT STRAIGHT_JOIN k.n, m.ID, ... FROM JSON_TABLE(?, ...) k
+ * //   LEFT JOIN `app_oper_grupo_metrica` m FORCE INDEX (`ix_metric_key`) ON m.EMPRESA = ? AND ... FOR UPDATE
  */
 export function lockKeysStatement(
   table: Identifier,
@@ -82,11 +98,11 @@ export function lockKeysStatement(
   taskSheet: number,
   keys: readonly MetricKey[],
   keyIndex: Identifier | undefined,
-  lock: ScopeLock | undefined,
   checks?: CheckParts,
   read: LockedRead = { metrics: [], replay: undefined },
 ): Sql {
   const hint = keyIndex === undefined ? sql.empty : sql` FORCE INDEX (${sql.identifier(keyIndex)})`;
+  const prefix = checks?.prefix ?? sql.empty;
   const withChecks = checks?.with === undefined ? sql.empty : sql`WITH RECURSIVE ${checks.with} `;
   const checkColumns = checks === undefined ? sql.empty : sql`, ${checks.columns}`;
   // Stored values come under names of ours (v0, v1, ...): a metric column could share a name with
@@ -95,18 +111,20 @@ export function lockKeysStatement(
     read.metrics.map((column, index) => sql`, m.${sql.identifier(column)} AS ${sql.raw(`v${index}`)}`),
     '',
   );
+  // The request record is read with a lock of its own (a subquery's rows are otherwise read from the
+  // snapshot): a save of the same id that let go of the scope's lock has written its record but may
+  // not have committed it yet, and the read waits for its commit rather than miss it.
   const replay =
     read.replay === undefined
       ? sql.empty
-      : sql`, CASE WHEN k.n = 1 THEN (SELECT JSON_ARRAY(r.BODY_HASH, r.ANSWER, r.INS_DH > NOW() - INTERVAL ${read.replay.retentionSeconds} SECOND) FROM ${REQUESTS} r WHERE ${inScope('r', scope)} AND r.REQUEST_ID = ${read.replay.requestId} LIMIT 1) END AS replay`;
+      : sql`, CASE WHEN k.n = 1 THEN (${requestLookup(scope, read.replay.requestId, read.replay.retentionSeconds)}) END AS replay`;
   const audit =
     read.metrics.length === 0
       ? sql.empty
-      : sql`, l.server_now, m.SEQ_DB, m.INS_USUARIO_SEQ_DB, m.INS_DH, m.UPD_USUARIO_SEQ_DB, m.UPD_DH${metricColumns}`;
-  const now = read.metrics.length === 0 ? sql.empty : sql`, NOW() AS server_now`;
-  return sql`${withChecks}SELECT STRAIGHT_JOIN l.locked, k.n, m.ID, m.RO, m.ATIVO, k.o AS OPER_SEQ_DB, k.g AS OPER_GRUPO_SEQ_DB${audit}${replay}${checkColumns}
-       FROM (SELECT ${lock === undefined ? sql`1` : sql`GET_LOCK(${lock.name}, ${lock.timeoutSeconds})`} AS locked${now} LIMIT 1) l JOIN ${keyTable(keys)}
-       LEFT JOIN ${sql.identifier(table)} m${hint} ON l.locked = 1 AND ${inScope('m', scope)}
+      : sql`, NOW() AS server_now, m.SEQ_DB, m.INS_USUARIO_SEQ_DB, m.INS_DH, m.UPD_USUARIO_SEQ_DB, m.UPD_DH${metricColumns}`;
+  return sql`${prefix}${withChecks}SELECT STRAIGHT_JOIN k.n, m.ID, m.RO, m.ATIVO, k.o AS OPER_SEQ_DB, k.g AS OPER_GRUPO_SEQ_DB${audit}${replay}${checkColumns}
+       FROM ${keyTable(keys)}
+       LEFT JOIN ${sql.identifier(table)} m${hint} ON ${inScope('m', scope)}
         AND m.FOLHA_TAREFA_SEQ_DB = ${taskSheet} AND m.OPER_SEQ_DB = k.o AND m.OPER_GRUPO_SEQ_DB <=> k.g AND IFNULL(m.DELETED, 0) = 0
      FOR UPDATE`;
 }
@@ -115,7 +133,7 @@ export function lockKeysStatement(
 export interface LockedRead {
   /** The metric columns read of each row (as `v0`, `v1`, ...), with the row's SEQ_DB, audit columns and the server's time. */
   readonly metrics: readonly Identifier[];
-  /** The request id whose recorded answer comes back as `replay`: [hash, answer, 1 when younger than the retention, else 0]. */
+  /** The request id whose recorded answer comes back as `replay`, read with a lock: [hash, answer, 1 when younger than the retention, else 0]. */
   readonly replay: { readonly requestId: string; readonly retentionSeconds: number } | undefined;
 }
 

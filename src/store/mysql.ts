@@ -201,7 +201,7 @@ export function wrapPool(
       try {
         await tx.execute('START TRANSACTION');
         const result = await work(tx);
-        await tx.execute('COMMIT');
+        await commit(tx, timeoutMs);
         return result;
       } catch (error) {
         // On a destroyed connection this fails at once, and the server rolls back on its own.
@@ -223,6 +223,26 @@ export function wrapPool(
       await pool.end();
     },
   };
+}
+
+/**
+ * Sends a transaction's COMMIT. Past the bound, unlike any other statement's, its outcome is not
+ * known: the server may have committed before its answer was lost (measured: a COMMIT that reached
+ * the server and whose answer was dropped was stored, and was answered "rolled back"). So it fails
+ * with `DATABASE_CONNECTION_LOST`, as a connection lost under a statement does, never with the
+ * {@link DatabaseTimeoutError} that says nothing was committed.
+ */
+async function commit(tx: SqlExecutor, timeoutMs: number): Promise<void> {
+  try {
+    await tx.execute('COMMIT');
+  } catch (error) {
+    if (!(error instanceof DatabaseTimeoutError)) throw error;
+    throw new DatabaseConnectionError(
+      'DATABASE_CONNECTION_LOST',
+      `the database did not answer the COMMIT within ${seconds(timeoutMs)}: the connection was closed, and whether the transaction was committed is not known`,
+      { cause: error },
+    );
+  }
 }
 
 /** Connections this package destroyed after a timeout: never handed back to the pool. */
@@ -328,7 +348,11 @@ function boundedExecutor(
           ? await schemaChange(sql, params)
           : await run(sql, params, { prepare: options?.prepare ?? false })
       ) as mysql.ResultSetHeader;
-      return { affectedRows: header.affectedRows, insertId: Number(header.insertId) };
+      return {
+        affectedRows: header.affectedRows,
+        insertId: Number(header.insertId),
+        warningStatus: header.warningStatus,
+      };
     },
   };
 }

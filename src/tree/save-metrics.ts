@@ -17,9 +17,9 @@ import { readTopology } from '../store/topology.js';
 import { withPlan } from './plan-memo.js';
 import { bodyHash, type CheckedBatch, checkEntries, metricColumnsOf } from './save-batch.js';
 import type { CheckedEntry } from './save-decision.js';
-import { codeOf, writeRetrying } from './save-retry.js';
+import { codeOf, retrying, writeRetrying } from './save-retry.js';
 import { inTurn } from './save-turns.js';
-import type { SaveMetricsResult } from './save-write.js';
+import { recordedAnswer, type SaveMetricsResult } from './save-write.js';
 import { explainTableErrors } from './table-diagnosis.js';
 import { loadTaskSheet } from './task-sheet.js';
 
@@ -91,10 +91,28 @@ async function savePlanned(db: Database, options: CheckedSave, plan: TreePlan): 
       taskSheetColumns(db),
       readTopology(db),
     ]);
+    const request =
+      options.requestId === undefined
+        ? undefined
+        : { id: options.requestId, hash: bodyHash(taskSheet, entries) };
     let rows: CheckedEntry[];
     try {
       rows = checkEntries(entries, plan, shape.columns);
     } catch (error) {
+      // A request id seen before is answered as the first time, before any check: the TREE_VIEW or
+      // the table may have changed since (a metric dropped), and the save it stands for is done.
+      // Looked up here, on a refusal only, as the transaction looks it up (which it never reaches).
+      if (request !== undefined) {
+        const recorded = { table: plan.metricTable, scope, galera: topology.galera, request };
+        const earlier = await inTurn(db, turnOf(plan, scope), () =>
+          retrying(db, taskSheet, (tx) => recordedAnswer(tx, recorded)),
+        ).catch((lookup: unknown) => {
+          // Without the table of request ids (a database before `db sync`) there is none to answer.
+          if (missingSharedTable(lookup) !== undefined) return undefined;
+          throw lookup;
+        });
+        if (earlier !== undefined) return earlier;
+      }
       // Errors come in a fixed order: the task sheet's first, then the values', then the tree's. The
       // task sheet is otherwise checked in the write's own locking read, which a bad value never reaches.
       await loadTaskSheet(db, scope, taskSheet);
@@ -112,16 +130,11 @@ async function savePlanned(db: Database, options: CheckedSave, plan: TreePlan): 
       metricColumns: metricColumnsOf(plan, shape.columns),
       galera: topology.galera,
       source: options.source ?? 'api',
-      request:
-        options.requestId === undefined
-          ? undefined
-          : { id: options.requestId, hash: bodyHash(taskSheet, entries) },
+      request,
     };
     let result: SaveMetricsResult;
     try {
-      result = await inTurn(db, `${plan.metricTable}\u0000${formatScope(scope)}`, () =>
-        writeRetrying(db, batch),
-      );
+      result = await inTurn(db, turnOf(plan, scope), () => writeRetrying(db, batch));
     } catch (error) {
       const missing = missingSharedTable(error);
       if (missing !== undefined) {
@@ -138,6 +151,11 @@ async function savePlanned(db: Database, options: CheckedSave, plan: TreePlan): 
     if (batch.request !== undefined && !result.replayed) await purgeExpiredRequests(db);
     return result;
   }
+}
+
+/** The saves of one metric table and scope through one pool take turns (see `inTurn`). */
+function turnOf(plan: TreePlan, scope: Scope): string {
+  return `${plan.metricTable}\u0000${formatScope(scope)}`;
 }
 
 /**

@@ -1,6 +1,6 @@
 import { DatabaseConnectionError, TaskAssociationError } from '../model/errors.js';
 import { BusyError } from '../model/request-errors.js';
-import type { Database } from '../store/driver.js';
+import type { Database, SqlExecutor } from '../store/driver.js';
 import { isConnectionLoss } from '../store/failure.js';
 import type { CheckedBatch } from './save-batch.js';
 import { LOCK_TIMEOUT_SECONDS } from './save-turns.js';
@@ -22,21 +22,34 @@ const MAX_LOST_RACE_ATTEMPTS = 50;
  * Writes a checked batch in its own transaction, again after a collision with a concurrent writer
  * (see {@link RETRYABLE}), within the attempts and the time a save may wait.
  */
-export async function writeRetrying(db: Database, batch: CheckedBatch): Promise<SaveMetricsResult> {
+export function writeRetrying(db: Database, batch: CheckedBatch): Promise<SaveMetricsResult> {
+  return retrying(db, batch.taskSheet, (tx) => writeBatch(tx, batch));
+}
+
+/**
+ * Runs `work` (a save's transaction, or its look-up of a request record) in a transaction of its
+ * own, again after a collision with a concurrent writer, as {@link writeRetrying} does. `taskSheet`
+ * is for the messages.
+ */
+export async function retrying<T>(
+  db: Database,
+  taskSheet: number,
+  work: (tx: SqlExecutor) => Promise<T>,
+): Promise<T> {
   const started = Date.now();
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db.transaction((tx) => writeBatch(tx, batch));
+      return await db.transaction(work);
     } catch (error) {
-      // The server went away under the save (a cluster node killed, a network cut): whether its
-      // COMMIT was applied is not known. The same save sent again with its request id is answered
+      // The server went away under the save (a cluster node killed, a network cut), or did not
+      // answer its COMMIT in time: whether the COMMIT was applied is not known. The same save sent again with its request id is answered
       // if it was, applied if it was not. The driver's words (`connect ECONNREFUSED 10.0.0.5:3306`)
       // name the database's address: they stay in the cause, for the operators (`onError`), out of
       // the answer, as a connection lost outside a save is answered.
-      if (error instanceof Error && !(error instanceof TaskAssociationError) && isConnectionLoss(error)) {
+      if (isOutcomeUnknown(error)) {
         throw new DatabaseConnectionError(
           'DATABASE_CONNECTION_LOST',
-          `the connection to the database was lost while saving metrics of task sheet ${batch.taskSheet}: the save may or may not be stored; send it again with the same request id, which is then answered once, not applied twice`,
+          `the connection to the database was lost while saving metrics of task sheet ${taskSheet}: the save may or may not be stored; send it again with the same request id, which is then answered once, not applied twice`,
           { cause: error },
         );
       }
@@ -44,7 +57,7 @@ export async function writeRetrying(db: Database, batch: CheckedBatch): Promise<
       if (attempt >= MAX_ATTEMPTS && isNodeNotReady(error)) {
         throw new BusyError(
           'DATABASE_NOT_READY',
-          `metrics of task sheet ${batch.taskSheet} could not be saved: the database node is not ready for writes (${error instanceof Error ? error.message : String(error)}: a Galera node cut off from the cluster's majority, or still joining it); nothing was written, send the batch again, through another node if it lasts`,
+          `metrics of task sheet ${taskSheet} could not be saved: the database node is not ready for writes (${error instanceof Error ? error.message : String(error)}: a Galera node cut off from the cluster's majority, or still joining it); nothing was written, send the batch again, through another node if it lasts`,
           { cause: error },
         );
       }
@@ -52,7 +65,7 @@ export async function writeRetrying(db: Database, batch: CheckedBatch): Promise<
       if (attempt >= limit || Date.now() - started > LOCK_TIMEOUT_SECONDS * 1000) {
         throw new BusyError(
           'METRICS_BUSY',
-          `metrics of task sheet ${batch.taskSheet} could not be saved: other writers kept colliding (${attempt} attempts); nothing was written, send the batch again`,
+          `metrics of task sheet ${taskSheet} could not be saved: other writers kept colliding (${attempt} attempts); nothing was written, send the batch again`,
           { cause: error },
         );
       }
@@ -85,6 +98,16 @@ const RETRYABLE = new Set([
 export function codeOf(error: unknown): string | undefined {
   const code = typeof error === 'object' && error !== null && 'code' in error ? error.code : undefined;
   return typeof code === 'string' ? code : undefined;
+}
+
+/**
+ * The connection broke under the save (a driver's error), or its COMMIT went unanswered (ours, from
+ * the pool's transaction): either way the server may have committed it. A timeout of any earlier
+ * statement is not one of these: the server rolls back the transaction of the connection it loses.
+ */
+function isOutcomeUnknown(error: unknown): error is Error {
+  if (error instanceof DatabaseConnectionError) return error.code === 'DATABASE_CONNECTION_LOST';
+  return error instanceof Error && !(error instanceof TaskAssociationError) && isConnectionLoss(error);
 }
 
 /** A Galera node that is not part of the cluster's primary component (or not yet joined) refuses with 1047. */

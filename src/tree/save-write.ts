@@ -1,4 +1,5 @@
 import type { Identifier } from '../model/identifier.js';
+import { ConfigurationError } from '../model/issues.js';
 import { REQUEST_RETENTION_SECONDS } from '../model/metric-batch.js';
 import {
   BusyError,
@@ -7,15 +8,18 @@ import {
   type MetricConflict,
   MetricConflictError,
 } from '../model/request-errors.js';
-import { formatScope } from '../model/scope.js';
+import { formatScope, type Scope } from '../model/scope.js';
 import type { SqlExecutor } from '../store/driver.js';
 import {
   forgetRequestStatement,
+  HISTORY_TABLE,
   type HistoryWrite,
   historyStatement,
   latestChanges,
+  requestLookup,
   requestRecordStatement,
 } from '../store/history.js';
+import { METRIC_WRITE_CHANGED } from '../store/metric-table.js';
 import {
   insertStatements,
   lockKeysStatement,
@@ -24,6 +28,7 @@ import {
   type ScopeLock,
   scopeLockName,
   scopeLockRowStatement,
+  takeLockStatement,
   updateStatements,
 } from '../store/metric-writes.js';
 import { checkParts } from '../store/save-checks.js';
@@ -60,17 +65,23 @@ export interface SaveMetricsResult {
  * tables, and a locking read of the scope's last row is not enough on its own: two writers' range
  * scans share gap locks and then deadlock on their inserts (measured: most of 50 parallel saves).
  *
- * The named lock belongs to the connection, not the transaction, so it is released a moment before
- * the commit: in the history insert, or the request record when the save has an id (every row of the
- * save is written and locked by then). The reads are locking reads (FOR UPDATE), so a writer that gets
- * the named lock in that moment waits on our new or changed rows until we commit, then reads them: two
- * saves of one key cannot both insert, two inserts cannot take one ID, and a base is always compared
- * with the value the previous writer committed. A host writer that does not take our lock can still
- * collide (duplicate ID, deadlock); `saveMetrics` retries those.
+ * The lock is taken in a statement of its own, the transaction's first, which reads no table: the
+ * transaction's snapshot is then taken by the locking read, after the lock is held, and every check
+ * sees what was committed while the save waited (a link removed, a task sheet deleted). Taken inside
+ * the locking read, it was waited for after that statement's subqueries had fixed the snapshot.
  *
- * The stored values are read, and the bases compared, in the locking read itself; taking the lock
- * shares that statement, releasing it shares the history's: a one-entry update is five statements
- * (begin, lock and read, update, history and release, commit), six with a request id.
+ * The named lock belongs to the connection, not the transaction, so it is released a moment before
+ * the commit, in the history insert (every row of the save, and its request record, are written and
+ * locked by then). The reads of what a save decides on are locking reads (FOR UPDATE: the keys' rows
+ * and the request record), so a writer that gets the named lock in that moment waits on our new or
+ * changed rows and our record until we commit, then reads them: two saves of one key cannot both
+ * insert, two inserts cannot take one ID, a base is always compared with the value the previous
+ * writer committed, and a retry of a save finds its record. A host writer that does not take our lock
+ * can still collide (duplicate ID, deadlock); `saveMetrics` retries those.
+ *
+ * The stored values are read, and the bases compared, in the locking read itself; releasing the lock
+ * shares the history's statement: a one-entry update is six statements (begin, lock, read, update,
+ * history and release, commit), seven with a request id.
  */
 export async function writeBatch(tx: SqlExecutor, batch: CheckedBatch): Promise<SaveMetricsResult> {
   const { table, scope, user, taskSheet, entries, request } = batch;
@@ -86,19 +97,24 @@ export async function writeBatch(tx: SqlExecutor, batch: CheckedBatch): Promise<
   const prepared = (statement: Sql) => query(tx, statement, { prepare: true });
   // The writes are prepared too: their texts depend on the columns written, not on the batch's size.
   const writePrepared = (statement: Sql) => execute(tx, statement, { prepare: true });
+  // The rows' writes and their history: one that left a warning or a note wrote something other than
+  // the answer and the history say (a decimal given fewer places since the shape was read rounds
+  // with a note only). Refused, nothing committed, and the batch checked again (see isShapeError).
+  const writeExact = async (statement: Sql, written: Identifier) => {
+    const result = await writePrepared(statement);
+    if ((result.warningStatus ?? 0) > 0) throw await changedOnWrite(tx, written);
+  };
   let released = false;
   try {
+    // Before any read. On a cluster the lock row is written: a writer of the scope on this node
+    // waits on it until we commit, one on another node makes one of the two fail at commit, and that
+    // one is retried from here.
+    if (lock === undefined) await execute(tx, scopeLockRowStatement(table, scope));
+    else await takeScopeLock(tx, lock, scope);
     // Inactive rows are read too: a key whose row is ATIVO=0 is refused below, never inserted a second
     // time. DELETED=1 rows are history: they are left as they are, and the key gets a new live row.
     const groups = [...new Set(entries.flatMap((entry) => (entry.group === null ? [] : [entry.group])))];
-    const checks = checkParts(
-      batch.plan,
-      scope,
-      taskSheet,
-      batch.sheetColumns,
-      [...new Set(entries.map((entry) => entry.activity))],
-      groups,
-    );
+    const checks = checkParts(batch.plan, scope, taskSheet, batch.sheetColumns, entries, groups);
     const metrics = [...batch.metricColumns.keys()];
     const lockedRead = {
       metrics,
@@ -107,22 +123,9 @@ export async function writeBatch(tx: SqlExecutor, batch: CheckedBatch): Promise<
           ? undefined
           : { requestId: request.id, retentionSeconds: REQUEST_RETENTION_SECONDS },
     };
-    // On a cluster the lock row is written first: a writer of the scope on this node waits on it,
-    // one on another node makes one of the two fail at commit, and that one is retried from here.
-    if (lock === undefined) await execute(tx, scopeLockRowStatement(table, scope));
-    let existing: Record<string, unknown>[] = [];
-    for (let waited = 0; waited < LOCK_TIMEOUT_SECONDS; waited++) {
-      existing = await prepared(
-        lockKeysStatement(table, scope, taskSheet, entries, batch.keyIndex, lock, checks, lockedRead),
-      );
-      if (Number(existing[0]?.locked) === 1) break;
-    }
-    if (Number(existing[0]?.locked) !== 1) {
-      throw new BusyError(
-        'METRICS_BUSY',
-        `metrics of scope ${formatScope(scope)} are being saved by another request for more than ${LOCK_TIMEOUT_SECONDS} s: nothing was written, send the batch again`,
-      );
-    }
+    const existing = await prepared(
+      lockKeysStatement(table, scope, taskSheet, entries, batch.keyIndex, checks, lockedRead),
+    );
     // A request id seen before is answered as it was the first time, before any check: the world
     // may have moved on since (a link removed), and the save it stands for is already done.
     const earlier = request === undefined ? undefined : replayOf(existing[0]?.replay, request);
@@ -150,18 +153,6 @@ export async function writeBatch(tx: SqlExecutor, batch: CheckedBatch): Promise<
       requestId: request?.id,
       at: now instanceof Date ? now : new Date(),
     };
-    // The writes in order. The scope's named lock is let go in the last of them, the request record
-    // or else the history (every row of the save is written and locked by then, so the next writer
-    // of these keys waits on them until the commit, not on the lock); a save that changes nothing
-    // and records no id lets go of it on its own, below.
-    const releaseIn =
-      lock === undefined
-        ? undefined
-        : request !== undefined
-          ? 'request'
-          : history.length > 0
-            ? 'history'
-            : undefined;
     // Removes are updates of DELETED: one statement per set of columns written covers both.
     for (const statement of updateStatements(
       table,
@@ -171,10 +162,10 @@ export async function writeBatch(tx: SqlExecutor, batch: CheckedBatch): Promise<
       undefined,
       batch.source,
     )) {
-      await writePrepared(statement);
+      await writeExact(statement, table);
     }
     for (const statement of insertStatements(table, scope, user, taskSheet, inserts, batch.source)) {
-      await writePrepared(statement);
+      await writeExact(statement, table);
     }
     // What the defaults put in the new rows, for the answer: the page takes its values as the bases
     // of its next save, so they must be what a read of the row gives.
@@ -194,26 +185,19 @@ export async function writeBatch(tx: SqlExecutor, batch: CheckedBatch): Promise<
       ...(request === undefined ? {} : { requestId: request.id }),
       replayed: false,
     };
-    if (history.length > 0) {
-      await writePrepared(
-        historyStatement(historyWrite, history, releaseIn === 'history' ? lock : undefined),
-      );
-      released = releaseIn === 'history';
-    }
+    // The request record before the lock is let go: the next save of the same id then finds it (and
+    // waits for our commit) rather than miss it.
     if (request !== undefined) {
-      await execute(
-        tx,
-        requestRecordStatement(
-          scope,
-          request.id,
-          request.hash,
-          JSON.stringify(result),
-          user,
-          releaseIn === 'request' ? lock : undefined,
-        ),
-        { prepare: true },
+      await writePrepared(
+        requestRecordStatement(scope, request.id, request.hash, JSON.stringify(result), user),
       );
-      released = releaseIn === 'request';
+    }
+    // The scope's named lock is let go in the last write, the history's (every row of the save is
+    // written and locked by then, so the next writer of these keys waits on them until the commit,
+    // not on the lock); a save that changes nothing lets go of it on its own, below.
+    if (history.length > 0) {
+      await writeExact(historyStatement(historyWrite, history, lock), HISTORY_TABLE);
+      released = lock !== undefined;
     }
     return result;
   } finally {
@@ -221,6 +205,71 @@ export async function writeBatch(tx: SqlExecutor, batch: CheckedBatch): Promise<
     // error that matters is the one already on its way out: do not replace it with this one.
     if (!released && lock !== undefined) await read(releaseStatement(lock)).catch(() => undefined);
   }
+}
+
+/** What a request id's look-up before the checks needs: where its save would write, and the id. */
+export interface RecordedRequest {
+  readonly table: Identifier;
+  readonly scope: Scope;
+  readonly galera: boolean;
+  readonly request: { readonly id: string; readonly hash: string };
+}
+
+/**
+ * The recorded answer of a request id, read as the save's transaction reads it (the scope's lock
+ * taken first, the record read with a lock), for a save refused by a check made before its
+ * transaction (a value, a metric the TREE_VIEW no longer has): a retry of a save that was stored is
+ * answered as the first time, whatever changed since. Undefined when the id is new or past the
+ * retention; `REQUEST_ID_REUSED` when it stood for another body. Writes nothing (on a cluster the
+ * lock row, which certifies the look-up against a save of the scope committing through another node).
+ */
+export async function recordedAnswer(
+  tx: SqlExecutor,
+  recorded: RecordedRequest,
+): Promise<SaveMetricsResult | undefined> {
+  const { table, scope, request } = recorded;
+  const lock: ScopeLock | undefined = recorded.galera
+    ? undefined
+    : { name: scopeLockName(table, scope), timeoutSeconds: 1 };
+  try {
+    if (lock === undefined) await execute(tx, scopeLockRowStatement(table, scope));
+    else await takeScopeLock(tx, lock, scope);
+    const [row] = await query(tx, requestLookup(scope, request.id, REQUEST_RETENTION_SECONDS));
+    const earlier = replayOf(row?.replay, request);
+    return earlier === 'expired' ? undefined : earlier;
+  } finally {
+    if (lock !== undefined) await query(tx, releaseStatement(lock)).catch(() => undefined);
+  }
+}
+
+/**
+ * Takes the scope's named lock, one second per statement for at most {@link LOCK_TIMEOUT_SECONDS}
+ * (each statement stays within the connection's bound on an answer), else answers busy.
+ */
+async function takeScopeLock(tx: SqlExecutor, lock: ScopeLock, scope: Scope): Promise<void> {
+  for (let waited = 0; waited < LOCK_TIMEOUT_SECONDS; waited++) {
+    const [row] = await query(tx, takeLockStatement(lock), { prepare: true });
+    if (Number(row?.locked) === 1) return;
+  }
+  throw new BusyError(
+    'METRICS_BUSY',
+    `metrics of scope ${formatScope(scope)} are being saved by another request for more than ${LOCK_TIMEOUT_SECONDS} s: nothing was written, send the batch again`,
+  );
+}
+
+/**
+ * The error of a write the server changed a value of (it left a warning or a note), with the first
+ * of them as the server words it: a shape error (`METRIC_WRITE_CHANGED`), so the save checks its
+ * batch again against the table as it is now, and answers it if it is still so.
+ */
+async function changedOnWrite(tx: SqlExecutor, table: Identifier): Promise<ConfigurationError> {
+  const [first] = await tx.query<{ Level?: unknown; Code?: unknown; Message?: unknown }>('SHOW WARNINGS');
+  const said = first === undefined ? 'a warning' : `${first.Level} ${first.Code}: ${first.Message}`;
+  return new ConfigurationError(
+    METRIC_WRITE_CHANGED,
+    `the database changed a value as it wrote it to table ${table} (${said}), though the value fits the column as it was read: nothing was saved; check the table's column types, triggers and the session's sql_mode`,
+    { path: table },
+  );
 }
 
 /** The locked rows by key: the row of lowest ID shown, every live row of the key changed alike. */
@@ -282,7 +331,8 @@ function replayOf(
 
 /**
  * The conflict error of a batch, each field with who changed it last and when: from the history
- * (per field), else from the row's own audit columns. Read in the save's transaction, under its lock.
+ * (per field), else from the row's own audit columns. Read in the save's transaction, under its lock,
+ * with a locking read: the latest committed history, not the snapshot (see `latestChanges`).
  */
 async function conflictError(
   tx: SqlExecutor,

@@ -4,14 +4,23 @@ import { shownOf } from './shown.js';
 
 /**
  * Which of the batch's parent nodes the tree shows, from the walk's JSON columns (`w0`, `w1`, ...,
- * read from the first key's row), decided by {@link shownOf}; or `undefined`
- * when a parent chain is longer than the walk went ({@link CHAIN_STEPS} steps): the caller walks
- * those with `shownNodes` instead.
+ * read from the first key's row), decided by {@link shownOf}; or `undefined` when a parent chain is
+ * longer than the walk went ({@link CHAIN_STEPS} steps), or a column is not whole JSON (the server
+ * cut an aggregate at `max_allowed_packet`): the caller walks those with `shownNodes` instead.
  */
 export function shownFromWalk(
   plan: TreePlan,
   row: Readonly<Record<string, unknown>>,
 ): Set<number> | undefined {
+  try {
+    return shownFromColumns(plan, row);
+  } catch (error) {
+    if (error instanceof SyntaxError) return undefined;
+    throw error;
+  }
+}
+
+function shownFromColumns(plan: TreePlan, row: Readonly<Record<string, unknown>>): Set<number> | undefined {
   const start = plan.levels.length - 2;
   const first = plan.levels[0];
   if (start < 0 || first === undefined) return new Set();

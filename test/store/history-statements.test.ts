@@ -90,12 +90,12 @@ describe('historyStatement', () => {
 });
 
 describe('the request record', () => {
-  it('records an id with its hash and answer, a plain INSERT: a racing twin fails on the unique key and is retried', () => {
-    expect(requestRecordStatement(scope, 'r-1', 'ab', '{}', 7, lock)).toEqual({
+  it('records an id with its hash and answer, a plain INSERT that never lets go of the scope lock: a racing twin fails on the unique key and is retried', () => {
+    expect(requestRecordStatement(scope, 'r-1', 'ab', '{}', 7)).toEqual({
       sql:
         'INSERT INTO `task_association_request` (EMPRESA, FILIAL, LOCAL, REQUEST_ID, BODY_HASH, ANSWER, USUARIO_SEQ_DB) ' +
-        `SELECT ?, ?, ?, ?, ?, ?, ? FROM (SELECT RELEASE_LOCK(${lockName}) AS released LIMIT 1) r`,
-      params: [1, 2, 3, 'r-1', 'ab', '{}', 7, 'app_oper_grupo_metrica', '1/2/3'],
+        'VALUES (?, ?, ?, ?, ?, ?, ?)',
+      params: [1, 2, 3, 'r-1', 'ab', '{}', 7],
     });
   });
 
@@ -126,11 +126,11 @@ describe('the readers', () => {
     expect(historyRows(scope, table, 42, undefined, 5).sql).not.toContain('OPER_SEQ_DB = ?');
   });
 
-  it('reads the latest change of each conflicting field', () => {
+  it('reads the latest change of each conflicting field, locked: the latest committed, not the snapshot', () => {
     const statement = latestChanges(scope, table, 42, [[3, 1, 'METRICA1']]);
     expect(flat(statement.sql)).toBe(
       'SELECT c.o, c.g, c.f, (SELECT JSON_ARRAY(h.USUARIO_SEQ_DB, h.CHANGED_DH) FROM `task_association_history` h WHERE h.EMPRESA = ? AND h.FILIAL = ? AND h.LOCAL = ? ' +
-        'AND h.FOLHA_TAREFA_SEQ_DB = ? AND h.OPER_SEQ_DB = c.o AND h.OPER_GRUPO_SEQ_DB <=> c.g AND h.METRIC_TABLE = ? AND h.FIELD = c.f ORDER BY h.SEQ_DB DESC LIMIT 1) AS latest ' +
+        'AND h.FOLHA_TAREFA_SEQ_DB = ? AND h.OPER_SEQ_DB = c.o AND h.OPER_GRUPO_SEQ_DB <=> c.g AND h.METRIC_TABLE = ? AND h.FIELD = c.f ORDER BY h.SEQ_DB DESC LIMIT 1 LOCK IN SHARE MODE) AS latest ' +
         "FROM JSON_TABLE(?, '$[*]' COLUMNS (o BIGINT PATH '$[0]', g BIGINT PATH '$[1]', f VARCHAR(64) PATH '$[2]')) c",
     );
     expect(statement.params).toEqual([1, 2, 3, 42, 'app_oper_grupo_metrica', '[[3,1,"METRICA1"]]']);
@@ -138,27 +138,17 @@ describe('the readers', () => {
 });
 
 describe('the save’s locking read and writes, with bases and sources', () => {
-  it('reads the keys’ metric columns under names of ours, their audit columns, the server’s time and an earlier answer', () => {
-    const statement = lockKeysStatement(
-      table,
-      scope,
-      42,
-      [{ activity: 7, group: 1 }],
-      undefined,
-      lock,
-      undefined,
-      {
-        metrics: [parseIdentifier('METRICA1', 'f'), parseIdentifier('n', 'f')],
-        replay: { requestId: 'r-1', retentionSeconds: 60 },
-      },
-    );
+  it('reads the keys’ metric columns under names of ours, their audit columns, the server’s time and an earlier answer, locked', () => {
+    const statement = lockKeysStatement(table, scope, 42, [{ activity: 7, group: 1 }], undefined, undefined, {
+      metrics: [parseIdentifier('METRICA1', 'f'), parseIdentifier('n', 'f')],
+      replay: { requestId: 'r-1', retentionSeconds: 60 },
+    });
     expect(flat(statement.sql)).toBe(
-      'SELECT STRAIGHT_JOIN l.locked, k.n, m.ID, m.RO, m.ATIVO, k.o AS OPER_SEQ_DB, k.g AS OPER_GRUPO_SEQ_DB, ' +
-        'l.server_now, m.SEQ_DB, m.INS_USUARIO_SEQ_DB, m.INS_DH, m.UPD_USUARIO_SEQ_DB, m.UPD_DH, m.`METRICA1` AS v0, m.`n` AS v1, ' +
-        'CASE WHEN k.n = 1 THEN (SELECT JSON_ARRAY(r.BODY_HASH, r.ANSWER, r.INS_DH > NOW() - INTERVAL ? SECOND) FROM `task_association_request` r WHERE r.EMPRESA = ? AND r.FILIAL = ? AND r.LOCAL = ? AND r.REQUEST_ID = ? LIMIT 1) END AS replay ' +
-        `FROM (SELECT GET_LOCK(${lockName}, ?) AS locked, NOW() AS server_now LIMIT 1) l ` +
-        "JOIN JSON_TABLE(?, '$[*]' COLUMNS (n FOR ORDINALITY, o BIGINT PATH '$[0]', g BIGINT PATH '$[1]')) k " +
-        'LEFT JOIN `app_oper_grupo_metrica` m ON l.locked = 1 AND m.EMPRESA = ? AND m.FILIAL = ? AND m.LOCAL = ? AND m.FOLHA_TAREFA_SEQ_DB = ? ' +
+      'SELECT STRAIGHT_JOIN k.n, m.ID, m.RO, m.ATIVO, k.o AS OPER_SEQ_DB, k.g AS OPER_GRUPO_SEQ_DB, ' +
+        'NOW() AS server_now, m.SEQ_DB, m.INS_USUARIO_SEQ_DB, m.INS_DH, m.UPD_USUARIO_SEQ_DB, m.UPD_DH, m.`METRICA1` AS v0, m.`n` AS v1, ' +
+        'CASE WHEN k.n = 1 THEN (SELECT JSON_ARRAY(r.BODY_HASH, r.ANSWER, r.INS_DH > NOW() - INTERVAL ? SECOND) AS replay FROM `task_association_request` r WHERE r.EMPRESA = ? AND r.FILIAL = ? AND r.LOCAL = ? AND r.REQUEST_ID = ? LIMIT 1 FOR UPDATE) END AS replay ' +
+        "FROM JSON_TABLE(?, '$[*]' COLUMNS (n FOR ORDINALITY, o BIGINT PATH '$[0]', g BIGINT PATH '$[1]')) k " +
+        'LEFT JOIN `app_oper_grupo_metrica` m ON m.EMPRESA = ? AND m.FILIAL = ? AND m.LOCAL = ? AND m.FOLHA_TAREFA_SEQ_DB = ? ' +
         'AND m.OPER_SEQ_DB = k.o AND m.OPER_GRUPO_SEQ_DB <=> k.g AND IFNULL(m.DELETED, 0) = 0 FOR UPDATE',
     );
     expect(statement.params.slice(0, 5)).toEqual([60, 1, 2, 3, 'r-1']);
@@ -187,18 +177,12 @@ describe('the save’s locking read and writes, with bases and sources', () => {
 });
 
 describe('the save’s lock on a Galera cluster', () => {
-  it('writes the scope’s lock row, waiting a second at most for a writer on the same node', () => {
+  it('writes the scope’s lock row, named by database, metric table and scope, waiting a second at most for a writer on the same node', () => {
     expect(scopeLockRowStatement(table, scope)).toEqual({
       sql:
         '/*M! SET STATEMENT innodb_lock_wait_timeout = 1 FOR */ INSERT INTO `task_association_lock` (EMPRESA, FILIAL, LOCAL, LOCK_NAME, N) ' +
-        "VALUES (?, ?, ?, CONCAT('save:', SHA1(CONCAT(DATABASE(), '.', ?))), 1) ON DUPLICATE KEY UPDATE N = N + 1",
-      params: [1, 2, 3, 'app_oper_grupo_metrica'],
+        "VALUES (?, ?, ?, CONCAT('save:', SHA1(CONCAT(DATABASE(), '.', ?, ':', ?))), 1) ON DUPLICATE KEY UPDATE N = N + 1",
+      params: [1, 2, 3, 'app_oper_grupo_metrica', '1/2/3'],
     });
-  });
-
-  it('reads the keys without GET_LOCK, which is one node’s alone', () => {
-    const statement = lockKeysStatement(table, scope, 42, [{ activity: 7, group: 1 }], undefined, undefined);
-    expect(flat(statement.sql)).toContain('FROM (SELECT 1 AS locked LIMIT 1) l JOIN');
-    expect(statement.sql).not.toContain('GET_LOCK');
   });
 });

@@ -7,6 +7,7 @@ import {
   readBackStatement,
   releaseStatement,
   scopeLockName,
+  takeLockStatement,
   updateStatements,
 } from '../../src/store/metric-writes.js';
 
@@ -19,7 +20,7 @@ const lock = { name: scopeLockName(table, scope), timeoutSeconds: 10 };
 const lockName = "CONCAT('task_association:', SHA1(CONCAT(DATABASE(), '.', ?, ':', ?)))";
 
 describe('lockKeysStatement', () => {
-  it('takes the scope lock, then looks up exactly the keys, through the key index when there is one, NULL groups included', () => {
+  it('looks up exactly the keys, through the key index when there is one, NULL groups included', () => {
     const statement = lockKeysStatement(
       table,
       scope,
@@ -29,33 +30,29 @@ describe('lockKeysStatement', () => {
         { activity: 8, group: null },
       ],
       parseIdentifier('ix_metric_key', 'index'),
-      lock,
     );
     expect(flat(statement.sql)).toBe(
-      'SELECT STRAIGHT_JOIN l.locked, k.n, m.ID, m.RO, m.ATIVO, k.o AS OPER_SEQ_DB, k.g AS OPER_GRUPO_SEQ_DB ' +
-        `FROM (SELECT GET_LOCK(${lockName}, ?) AS locked LIMIT 1) l JOIN JSON_TABLE(?, '$[*]' COLUMNS (n FOR ORDINALITY, o BIGINT PATH '$[0]', g BIGINT PATH '$[1]')) k ` +
-        'LEFT JOIN `app_oper_grupo_metrica` m FORCE INDEX (`ix_metric_key`) ON l.locked = 1 AND m.EMPRESA = ? AND m.FILIAL = ? AND m.LOCAL = ? ' +
+      'SELECT STRAIGHT_JOIN k.n, m.ID, m.RO, m.ATIVO, k.o AS OPER_SEQ_DB, k.g AS OPER_GRUPO_SEQ_DB ' +
+        "FROM JSON_TABLE(?, '$[*]' COLUMNS (n FOR ORDINALITY, o BIGINT PATH '$[0]', g BIGINT PATH '$[1]')) k " +
+        'LEFT JOIN `app_oper_grupo_metrica` m FORCE INDEX (`ix_metric_key`) ON m.EMPRESA = ? AND m.FILIAL = ? AND m.LOCAL = ? ' +
         'AND m.FOLHA_TAREFA_SEQ_DB = ? AND m.OPER_SEQ_DB = k.o AND m.OPER_GRUPO_SEQ_DB <=> k.g AND IFNULL(m.DELETED, 0) = 0 FOR UPDATE',
     );
-    expect(statement.params).toEqual([
-      'app_oper_grupo_metrica',
-      '1/2/3',
-      10,
-      '[[7,1],[8,null]]',
-      1,
-      2,
-      3,
-      42,
-    ]);
+    expect(statement.params).toEqual(['[[7,1],[8,null]]', 1, 2, 3, 42]);
+    // The scope's lock is taken before, in a statement of its own (takeLockStatement).
+    expect(statement.sql).not.toContain('GET_LOCK');
   });
 
   it('names no index when the table has none', () => {
-    expect(
-      lockKeysStatement(table, scope, 42, [{ activity: 7, group: 1 }], undefined, lock).sql,
-    ).not.toContain('FORCE');
+    expect(lockKeysStatement(table, scope, 42, [{ activity: 7, group: 1 }], undefined).sql).not.toContain(
+      'FORCE',
+    );
   });
 
-  it('releases the same lock', () => {
+  it('takes the scope lock in a statement that reads no table, and releases the same lock', () => {
+    expect(takeLockStatement(lock)).toEqual({
+      sql: `SELECT GET_LOCK(${lockName}, ?) AS locked`,
+      params: ['app_oper_grupo_metrica', '1/2/3', 10],
+    });
     expect(releaseStatement(lock)).toEqual({
       sql: `SELECT RELEASE_LOCK(${lockName})`,
       params: ['app_oper_grupo_metrica', '1/2/3'],

@@ -12,7 +12,7 @@ import { createAssociationHandler } from '../../src/tree.js';
 import { captureIo } from '../support/cli.js';
 import { useScratchDatabase } from '../support/database.js';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy.js';
-import { insertLinkedActivity, insertRows, installTables, SCOPE_A } from '../tree/fixture.js';
+import { insertLinkedActivity, insertRows, installTables, SCOPE_A, SCOPE_B } from '../tree/fixture.js';
 
 /** Writes are accepted only as JSON; reads ask for JSON (a browser's text/html gets the screen's page). */
 const JSON_BODY = { 'content-type': 'application/json' };
@@ -112,7 +112,7 @@ describe('a database that stops answering', () => {
     expect(read.status).toBe(503);
     expect(read.headers.get('retry-after')).toBe('1');
     expect(await read.json()).toMatchObject({ error: { code: 'DATABASE_CONNECTION_LOST' } });
-    // And as a save's locking read goes out: its outcome unknown, the client told to send it again.
+    // And as a save takes the scope's lock: its outcome unknown, the client told to send it again.
     proxy.resetWhen((sent) => sent.includes('GET_LOCK'));
     const save = await ask({
       method: 'PUT',
@@ -239,6 +239,40 @@ describe('a database that stops answering', () => {
     expect(await count()).toBe(1);
   });
 
+  it('answers a PUT whose COMMIT reached the server but got no answer as "outcome unknown", and its resend with the same request id as the first answer', async () => {
+    const db = await openProxied();
+    const handle = createAssociationHandler({
+      db,
+      context: async () => ({ scope: SCOPE_A, user: 7 }),
+      onError: () => undefined,
+    });
+    const url = `http://host.test/associationtask?taskSheet=${ids.sheet}`;
+    const count = async () => {
+      const [row] = await scratch().db.query<{ n: number }>(
+        `SELECT COUNT(*) AS n FROM ${names.OPER_GRUPO_METRICA} WHERE METRICA1 = '8.25'`,
+      );
+      return Number(row?.n);
+    };
+    const body = JSON.stringify({
+      requestId: 'commit-answer-lost',
+      entries: [{ activity: ids.oper, group: ids.group, values: { METRICA1: '8.25' } }],
+    });
+    // The COMMIT reaches the server, which commits; its answer and everything after are lost.
+    proxy.partitionAfter((sent) => sent.includes('COMMIT'));
+    const cut = await handle(new Request(url, { method: 'PUT', body, headers: JSON_BODY }));
+    expect(cut.status).toBe(503);
+    expect(await cut.json()).toMatchObject({
+      error: { code: 'DATABASE_CONNECTION_LOST', message: expect.stringContaining('same request id') },
+    });
+    proxy.heal();
+    // Stored, though the request timed out: an answer saying "rolled back" would have been false.
+    expect(await count()).toBe(1);
+    const again = await handle(new Request(url, { method: 'PUT', body, headers: JSON_BODY }));
+    expect(again.status).toBe(200);
+    expect(await again.json()).toMatchObject({ replayed: true, requestId: 'commit-answer-lost' });
+    expect(await count()).toBe(1);
+  });
+
   it('gives the CLI the same bound ($DATABASE_TIMEOUT) and one line on stderr', async () => {
     proxy.partition();
     const io = captureIo({ env: { DATABASE_TIMEOUT: '1' } });
@@ -288,6 +322,46 @@ describe("the server's own lock waits", () => {
       await expect(execute(db, statement)).rejects.toMatchObject({ errno: 1205 });
       release();
       await holding;
+    } finally {
+      await held.close();
+    }
+  });
+
+  it('gives each scope of a metric table a lock row of its own: a save of another scope does not wait', async () => {
+    const { db } = scratch();
+    const table = parseIdentifier('app_oper_grupo_metrica', 'metric table');
+    // Both rows exist, as after each scope's first save. (The first save of a scope inserts its row,
+    // which may wait for a save holding the row next to it in the unique index: once per scope.)
+    for (const scope of [SCOPE_A, SCOPE_B]) await execute(db, scopeLockRowStatement(table, scope));
+    const held = await openDatabase(scratch().url, { connectionLimit: 1 });
+    try {
+      let release = () => {};
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let taken = () => {};
+      const isTaken = new Promise<void>((resolve) => {
+        taken = resolve;
+      });
+      const holding = held.transaction(async (tx) => {
+        await execute(tx, scopeLockRowStatement(table, SCOPE_A));
+        taken();
+        await released;
+      });
+      await isTaken;
+      // One row for every scope, the unique key being LOCK_NAME alone, made this wait and fail (1205).
+      await expect(execute(db, scopeLockRowStatement(table, SCOPE_B))).resolves.toMatchObject({
+        affectedRows: 2,
+      });
+      release();
+      await holding;
+      const rows = await db.query<{ EMPRESA: number; LOCK_NAME: string }>(
+        "SELECT EMPRESA, LOCK_NAME FROM task_association_lock WHERE LOCK_NAME LIKE 'save:%' AND EMPRESA = ? ORDER BY EMPRESA",
+        [SCOPE_B.EMPRESA],
+      );
+      expect(rows).toEqual([
+        { EMPRESA: SCOPE_B.EMPRESA, LOCK_NAME: expect.stringMatching(/^save:[0-9a-f]{40}$/) },
+      ]);
     } finally {
       await held.close();
     }

@@ -398,7 +398,14 @@ describe("the screen's statements", () => {
 
 describe("the save's checks", () => {
   it('checks the task sheet, the links and the walk up the default tree', () => {
-    const parts = checkParts(defaultPlan, scope, 42, new Set(['SEQ_DB', 'EMPRESA', 'DELETED']), [7], [1]);
+    const parts = checkParts(
+      defaultPlan,
+      scope,
+      42,
+      new Set(['SEQ_DB', 'EMPRESA', 'DELETED']),
+      [{ activity: 7, group: 1 }],
+      [1],
+    );
     expect(parts.with).toMatchInlineSnapshot(`
       Sql {
         "params": [
@@ -425,14 +432,22 @@ describe("the save's checks", () => {
           2,
           3,
           7,
+          "7:1",
         ],
-        "sql": "(SELECT 1 FROM \`app_folha_tarefa\` t WHERE t.SEQ_DB = ? AND t.EMPRESA = ? AND IFNULL(t.DELETED, 0) = 0 LIMIT 1) AS sheet_ok, CASE WHEN k.n = 1 THEN (SELECT STRAIGHT_JOIN JSON_ARRAYAGG(JSON_ARRAY(a.\`OPER_SEQ_DB\`, a.\`OPER_GRUPO_SEQ_DB\`)) FROM \`app_oper_n_oper_grupo\` a JOIN \`app_oper\` t ON t.SEQ_DB = a.\`OPER_SEQ_DB\` WHERE a.EMPRESA = ? AND a.FILIAL = ? AND a.LOCAL = ? AND IFNULL(a.DELETED, 0) = 0 AND IFNULL(a.ATIVO, 1) = 1 AND t.EMPRESA = ? AND t.FILIAL = ? AND t.LOCAL = ? AND IFNULL(t.DELETED, 0) = 0 AND IFNULL(t.ATIVO, 1) = 1 AND a.\`OPER_SEQ_DB\` IN (?)) END AS linked, CASE WHEN k.n = 1 THEN (SELECT JSON_ARRAYAGG(JSON_ARRAY(id, parent, step)) FROM (SELECT id, parent, MAX(step) AS step FROM chain GROUP BY id, parent) d) END AS w0",
+        "sql": "(SELECT 1 FROM \`app_folha_tarefa\` t WHERE t.SEQ_DB = ? AND t.EMPRESA = ? AND IFNULL(t.DELETED, 0) = 0 LIMIT 1) AS sheet_ok, CASE WHEN k.n = 1 THEN (SELECT STRAIGHT_JOIN JSON_ARRAYAGG(JSON_ARRAY(a.\`OPER_SEQ_DB\`, a.\`OPER_GRUPO_SEQ_DB\`)) FROM \`app_oper_n_oper_grupo\` a JOIN \`app_oper\` t ON t.SEQ_DB = a.\`OPER_SEQ_DB\` WHERE a.EMPRESA = ? AND a.FILIAL = ? AND a.LOCAL = ? AND IFNULL(a.DELETED, 0) = 0 AND IFNULL(a.ATIVO, 1) = 1 AND t.EMPRESA = ? AND t.FILIAL = ? AND t.LOCAL = ? AND IFNULL(t.DELETED, 0) = 0 AND IFNULL(t.ATIVO, 1) = 1 AND a.\`OPER_SEQ_DB\` IN (?) AND CONCAT(a.\`OPER_SEQ_DB\`, ':', a.\`OPER_GRUPO_SEQ_DB\`) IN (?)) END AS linked, CASE WHEN k.n = 1 THEN (SELECT JSON_ARRAYAGG(JSON_ARRAY(id, parent, step)) FROM (SELECT id, parent, MAX(step) AS step FROM chain GROUP BY id, parent) d) END AS w0",
       }
     `);
   });
 
   it('walks a TREE_VIEW level by level', () => {
-    const parts = checkParts(threeLevels, scope, 42, new Set(['SEQ_DB']), [7], [1, 2, 3]);
+    const parts = checkParts(
+      threeLevels,
+      scope,
+      42,
+      new Set(['SEQ_DB']),
+      [{ activity: 7, group: 1 }],
+      [1, 2, 3],
+    );
     expect(sql`${parts.with ?? sql.empty}`).toMatchInlineSnapshot(`
       Sql {
         "params": [
@@ -464,11 +479,12 @@ describe("the save's checks", () => {
           2,
           3,
           7,
+          "7:1",
           1,
           2,
           3,
         ],
-        "sql": "(SELECT 1 FROM \`app_folha_tarefa\` t WHERE t.SEQ_DB = ? LIMIT 1) AS sheet_ok, CASE WHEN k.n = 1 THEN (SELECT STRAIGHT_JOIN JSON_ARRAYAGG(JSON_ARRAY(a.\`OPER_SEQ_DB\`, a.\`OPER_GRUPO_SEQ_DB\`)) FROM \`app_oper_n_oper_grupo\` a JOIN \`app_oper\` t ON t.SEQ_DB = a.\`OPER_SEQ_DB\` WHERE a.EMPRESA = ? AND a.FILIAL = ? AND a.LOCAL = ? AND IFNULL(a.DELETED, 0) = 0 AND IFNULL(a.ATIVO, 1) = 1 AND t.EMPRESA = ? AND t.FILIAL = ? AND t.LOCAL = ? AND IFNULL(t.DELETED, 0) = 0 AND IFNULL(t.ATIVO, 1) = 1 AND a.\`OPER_SEQ_DB\` IN (?)) END AS linked, CASE WHEN k.n = 1 THEN (SELECT JSON_ARRAYAGG(JSON_ARRAY(c, p)) FROM l1) END AS w1, CASE WHEN k.n = 1 THEN (SELECT JSON_ARRAYAGG(g.SEQ_DB) FROM \`app_regiao\` g WHERE g.EMPRESA = ? AND g.FILIAL = ? AND g.LOCAL = ? AND IFNULL(g.DELETED, 0) = 0 AND IFNULL(g.ATIVO, 1) = 1 AND g.SEQ_DB IN (SELECT id FROM s0)) END AS w0",
+        "sql": "(SELECT 1 FROM \`app_folha_tarefa\` t WHERE t.SEQ_DB = ? LIMIT 1) AS sheet_ok, CASE WHEN k.n = 1 THEN (SELECT STRAIGHT_JOIN JSON_ARRAYAGG(JSON_ARRAY(a.\`OPER_SEQ_DB\`, a.\`OPER_GRUPO_SEQ_DB\`)) FROM \`app_oper_n_oper_grupo\` a JOIN \`app_oper\` t ON t.SEQ_DB = a.\`OPER_SEQ_DB\` WHERE a.EMPRESA = ? AND a.FILIAL = ? AND a.LOCAL = ? AND IFNULL(a.DELETED, 0) = 0 AND IFNULL(a.ATIVO, 1) = 1 AND t.EMPRESA = ? AND t.FILIAL = ? AND t.LOCAL = ? AND IFNULL(t.DELETED, 0) = 0 AND IFNULL(t.ATIVO, 1) = 1 AND a.\`OPER_SEQ_DB\` IN (?) AND CONCAT(a.\`OPER_SEQ_DB\`, ':', a.\`OPER_GRUPO_SEQ_DB\`) IN (?)) END AS linked, CASE WHEN k.n = 1 THEN (SELECT JSON_ARRAYAGG(JSON_ARRAY(c, p)) FROM l1) END AS w1, CASE WHEN k.n = 1 THEN (SELECT JSON_ARRAYAGG(g.SEQ_DB) FROM \`app_regiao\` g WHERE g.EMPRESA = ? AND g.FILIAL = ? AND g.LOCAL = ? AND IFNULL(g.DELETED, 0) = 0 AND IFNULL(g.ATIVO, 1) = 1 AND g.SEQ_DB IN (SELECT id FROM s0)) END AS w0",
       }
     `);
   });

@@ -7,12 +7,14 @@ import { createConnection, createServer, type Socket } from 'node:net';
  * closes the server side too, so the server sees it go and rolls back its transaction.
  *
  * `partitionWhen` partitions the moment a client sends bytes matching it (dropped with the rest),
- * to cut a transaction between two of its statements.
+ * to cut a transaction between two of its statements; `partitionAfter` lets those bytes reach the
+ * server and partitions before its answer, to lose the answer of a statement the server ran.
  */
 export interface TcpProxy {
   readonly port: number;
   partition(): void;
   partitionWhen(match: (sent: string) => boolean): void;
+  partitionAfter(match: (sent: string) => boolean): void;
   /** Resets every open connection the moment a client sends bytes matching `match` (a server gone). */
   resetWhen(match: (sent: string) => boolean): void;
   heal(): void;
@@ -22,6 +24,7 @@ export interface TcpProxy {
 export async function startTcpProxy(target: { host: string; port: number }): Promise<TcpProxy> {
   let partitioned = false;
   let trigger: ((sent: string) => boolean) | undefined;
+  let after: ((sent: string) => boolean) | undefined;
   let reset: ((sent: string) => boolean) | undefined;
   const sockets = new Set<Socket>();
   const waiting: (() => void)[] = [];
@@ -49,6 +52,12 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
           trigger = undefined;
           partitioned = true;
         }
+        if (!partitioned && after?.(chunk.toString('latin1'))) {
+          after = undefined;
+          upstream.write(chunk);
+          partitioned = true;
+          return;
+        }
         if (!partitioned) upstream.write(chunk);
       });
       upstream.on('data', (chunk: Buffer) => {
@@ -70,6 +79,9 @@ export async function startTcpProxy(target: { host: string; port: number }): Pro
     },
     partitionWhen: (match) => {
       trigger = match;
+    },
+    partitionAfter: (match) => {
+      after = match;
     },
     resetWhen: (match) => {
       reset = match;

@@ -553,6 +553,36 @@ describe('request ids', () => {
     }
   });
 
+  it('answers a retry with the first answer before any check: after the TREE_VIEW dropped its metric too', async () => {
+    const oper = activity();
+    const entries = [{ activity: oper, group: fixture.group, values: { METRICA2: 4 } }];
+    const first = await save({ requestId: 'before-checks', entries });
+    expect(first).toMatchObject({ inserted: 1, replayed: false });
+    // METRICA2 is no metric any more: the retry's entry would be 400 UNKNOWN_METRIC as a new save.
+    const without = planTree(
+      names,
+      TreeView.parse({ layers: treeView.layers, metrics: [{ field: 'METRICA1' }] }),
+    );
+    const before = await everything();
+    expect(await save({ plan: without, requestId: 'before-checks', entries })).toEqual({
+      ...first,
+      replayed: true,
+    });
+    // The same id with another body is still refused as reused; a new id is checked as ever.
+    await expect(
+      save({
+        plan: without,
+        requestId: 'before-checks',
+        entries: [{ ...entries[0], values: { METRICA2: 5 } }] as typeof entries,
+      }),
+    ).rejects.toMatchObject({ code: 'REQUEST_ID_REUSED', path: 'requestId' });
+    await expect(save({ plan: without, requestId: 'after-checks', entries })).rejects.toMatchObject({
+      code: 'UNKNOWN_METRIC',
+      path: 'entries.0.values.METRICA2',
+    });
+    expect(await everything()).toEqual(before);
+  });
+
   it('records nothing of a refused save, so its id can be sent again once fixed', async () => {
     const oper = activity();
     await save({ entries: [{ activity: oper, group: fixture.group, values: { METRICA2: 1 } }] });

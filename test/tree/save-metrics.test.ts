@@ -4,6 +4,7 @@ import type { Scope } from '../../src/model/scope.js';
 import { tableNames } from '../../src/model/table-names.js';
 import { planTree } from '../../src/model/tree-plan.js';
 import { TreeView } from '../../src/model.js';
+import type { Database, QueryOptions } from '../../src/store/driver.js';
 import { scopeLockName } from '../../src/store/metric-writes.js';
 import { openDatabase } from '../../src/store/mysql.js';
 import { readScreenStart } from '../../src/tree/screen/start.js';
@@ -313,6 +314,97 @@ describe('saveMetrics', () => {
       path: 'entries.0.values.METRICA2',
     });
     expect(await rowsOf()).toEqual(before);
+  });
+
+  it('sees a decimal given fewer places after a save: the server’s rounding note makes the save check again, never a rounded write', async () => {
+    const { db } = scratch();
+    const table = 'app_metrica_arredonda';
+    await db.execute(`CREATE TABLE ${table} LIKE ${names.OPER_GRUPO_METRICA}`);
+    const plan = planTree(
+      names,
+      TreeView.parse({
+        layers: GROUP_LAYERS,
+        metricAssociationTable: table,
+        metrics: [{ field: 'METRICA1' }],
+      }),
+    );
+    const [saved = 0, fresh = 0] = [fixture.opers[2], fixture.opers[3]];
+    const state = () =>
+      Promise.all([
+        db.query(`SELECT OPER_SEQ_DB, METRICA1 FROM ${table} ORDER BY SEQ_DB`),
+        db.query('SELECT SEQ_DB FROM task_association_history WHERE METRIC_TABLE = ? ORDER BY SEQ_DB', [
+          table,
+        ]),
+      ]);
+    // The first save reads the table's shape (decimal(10,2), kept for a minute), then the column
+    // loses a place: MariaDB rounds 1.25 to 1.3 with only a note, which no error code says.
+    await save({ plan, entries: [{ activity: saved, group: fixture.group, values: { METRICA1: '1.00' } }] });
+    await db.execute(`ALTER TABLE ${table} MODIFY METRICA1 decimal(10,1) NULL`);
+    const before = await state();
+    for (const [index, entry] of [
+      { activity: saved, group: fixture.group, values: { METRICA1: '1.25' }, base: { METRICA1: '1.00' } },
+      { activity: fresh, group: fixture.group, values: { METRICA1: '2.25' } },
+    ].entries()) {
+      await expect(save({ plan, entries: [entry] }), `entry ${index}`).rejects.toMatchObject({
+        name: InvalidRequestError.name,
+        code: 'INVALID_METRIC_VALUE',
+        path: 'entries.0.values.METRICA1',
+      });
+    }
+    expect(await state()).toEqual(before);
+    // What the column holds is still saved, as the answer says it is stored.
+    await expect(
+      save({ plan, entries: [{ activity: fresh, group: fixture.group, values: { METRICA1: '2.5' } }] }),
+    ).resolves.toMatchObject({ inserted: 1, entries: [{ stored: { METRICA1: '2.5' } }] });
+    // A write that still warns against the fresh shape (MariaDB's own triggers change values without
+    // a word; here an executor says the UPDATE left a note) is refused with what the server said,
+    // nothing written, once the batch has been checked against the table read again.
+    let transactions = 0;
+    const noting: Database = {
+      ...db,
+      query: (sql, params, options) => db.query(sql, params, options),
+      execute: (sql, params, options) => db.execute(sql, params, options),
+      connection: (work) => db.connection(work),
+      close: () => db.close(),
+      transaction: (work) =>
+        db.transaction((tx) => {
+          transactions++;
+          return work({
+            query: async <Row extends object>(
+              sql: string,
+              params?: readonly unknown[],
+              options?: QueryOptions,
+            ) =>
+              sql === 'SHOW WARNINGS'
+                ? ([
+                    { Level: 'Note', Code: 1265, Message: "Data truncated for column 'METRICA1' at row 1" },
+                  ] as Row[])
+                : tx.query<Row>(sql, params, options),
+            execute: async (sql, params, options) => {
+              const result = await tx.execute(sql, params, options);
+              return sql.startsWith('UPDATE') ? { ...result, warningStatus: 1 } : result;
+            },
+          });
+        }),
+    };
+    const stored = await state();
+    await expect(
+      saveMetrics(noting, {
+        scope: SCOPE_A,
+        user: 7,
+        taskSheet: fixture.sheet,
+        plan,
+        entries: [
+          { activity: fresh, group: fixture.group, values: { METRICA1: '3.5' }, base: { METRICA1: '2.5' } },
+        ],
+      }),
+    ).rejects.toMatchObject({
+      name: 'ConfigurationError',
+      code: 'METRIC_WRITE_CHANGED',
+      message: expect.stringContaining("(Note 1265: Data truncated for column 'METRICA1' at row 1)"),
+    });
+    expect(transactions).toBe(2);
+    expect(await state()).toEqual(stored);
   });
 
   it('saves and reads back a metric the TREE_VIEW names in another case than the column', async () => {

@@ -31,6 +31,11 @@ describe('shownFromWalk', () => {
     expect(shownFromWalk(defaultPlan, { w0: JSON.stringify([[9, 8, CHAIN_STEPS - 1]]) })).toEqual(new Set());
   });
 
+  it('says when a column is not whole JSON (an aggregate the server cut), so that the caller walks again', () => {
+    expect(shownFromWalk(defaultPlan, { w0: '[[1, null, 1], [2, 1' })).toBeUndefined();
+    expect(shownFromWalk(threeLevels, { w0: '[1, 2]', w1: '[[10, 1], [11' })).toBeUndefined();
+  });
+
   it('follows TREE_VIEW levels down from the live first-level rows through live links', () => {
     // Regions 1 and 2 live (3 is not); groups 10 and 11 under region 1, group 12 under region 3.
     const row = { w0: '[1, 2]', w1: '[[10, 1], [11, 1], [12, 3]]' };
