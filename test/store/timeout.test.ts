@@ -59,6 +59,26 @@ afterAll(async () => {
   await proxy.close();
 });
 
+/** The association handler on a pool through the proxy, and the task sheet's URL. */
+async function proxiedHandler() {
+  const db = await openProxied();
+  const handle = createAssociationHandler({
+    db,
+    context: async () => ({ scope: SCOPE_A, user: 7 }),
+    onError: () => undefined,
+  });
+  return { handle, url: `http://host.test/associationtask?taskSheet=${ids.sheet}` };
+}
+
+/** How many metric rows hold `value` in METRICA1, read directly (not through the proxy). */
+async function rowsHolding(value: string): Promise<number> {
+  const [row] = await scratch().db.query<{ n: number }>(
+    `SELECT COUNT(*) AS n FROM ${names.OPER_GRUPO_METRICA} WHERE METRICA1 = ?`,
+    [value],
+  );
+  return Number(row?.n);
+}
+
 describe('a database that stops answering', () => {
   it('cuts a statement at the bound, destroys its connection and works again once the database answers', async () => {
     const db = await openProxied({ connectionLimit: 1 });
@@ -211,19 +231,8 @@ describe('a database that stops answering', () => {
   });
 
   it('writes nothing of a PUT whose COMMIT gets no answer, and saves it whole when sent again', async () => {
-    const db = await openProxied();
-    const handle = createAssociationHandler({
-      db,
-      context: async () => ({ scope: SCOPE_A, user: 7 }),
-      onError: () => undefined,
-    });
-    const url = `http://host.test/associationtask?taskSheet=${ids.sheet}`;
-    const count = async () => {
-      const [row] = await scratch().db.query<{ n: number }>(
-        `SELECT COUNT(*) AS n FROM ${names.OPER_GRUPO_METRICA} WHERE METRICA1 = '7.25'`,
-      );
-      return Number(row?.n);
-    };
+    const { handle, url } = await proxiedHandler();
+    const count = () => rowsHolding('7.25');
     const body = JSON.stringify({
       entries: [{ activity: ids.oper, group: ids.group, values: { METRICA1: '7.25' } }],
     });
@@ -240,19 +249,8 @@ describe('a database that stops answering', () => {
   });
 
   it('answers a PUT whose COMMIT reached the server but got no answer as "outcome unknown", and its resend with the same request id as the first answer', async () => {
-    const db = await openProxied();
-    const handle = createAssociationHandler({
-      db,
-      context: async () => ({ scope: SCOPE_A, user: 7 }),
-      onError: () => undefined,
-    });
-    const url = `http://host.test/associationtask?taskSheet=${ids.sheet}`;
-    const count = async () => {
-      const [row] = await scratch().db.query<{ n: number }>(
-        `SELECT COUNT(*) AS n FROM ${names.OPER_GRUPO_METRICA} WHERE METRICA1 = '8.25'`,
-      );
-      return Number(row?.n);
-    };
+    const { handle, url } = await proxiedHandler();
+    const count = () => rowsHolding('8.25');
     const body = JSON.stringify({
       requestId: 'commit-answer-lost',
       entries: [{ activity: ids.oper, group: ids.group, values: { METRICA1: '8.25' } }],
