@@ -1,3 +1,4 @@
+import { abbreviated } from '../model/errors.js';
 import { CrossSiteError, UnsupportedMediaTypeError } from '../model/request-errors.js';
 
 /** Sec-Fetch-Site values of a request a page of this site made. */
@@ -35,6 +36,16 @@ export function assertSameSiteJson(request: Request): void {
       'UNSUPPORTED_MEDIA_TYPE',
       `send the metrics as UTF-8 JSON (got charset=${charset})`,
       { path: 'content-type' },
+    );
+  }
+  // The body is read as it comes: a gzip body would be "not JSON", and a plain one labelled gzip
+  // would be saved as if nothing were wrong. Neither is what the client meant to say.
+  const encoding = request.headers.get('content-encoding')?.trim().toLowerCase();
+  if (encoding !== undefined && encoding !== '' && encoding !== 'identity') {
+    throw new UnsupportedMediaTypeError(
+      'UNSUPPORTED_MEDIA_TYPE',
+      `send the metrics uncompressed (got Content-Encoding: ${abbreviated(encoding)})`,
+      { path: 'content-encoding' },
     );
   }
   const site = request.headers.get('sec-fetch-site');

@@ -44,7 +44,7 @@ export function createWebRootHandler(webRoot: string): (request: Request) => Pro
     const dir = folder === undefined ? webRoot : join(webRoot, folder);
     const missing = () =>
       folder === undefined && name === 'index.html'
-        ? errorAnswer(404, 'NOT_FOUND', `the home page ${join(webRoot, name)} is missing`)
+        ? errorAnswer(404, 'NOT_FOUND', 'the home page (index.html) is missing')
         : notFound(pathname, SERVED);
     const present =
       (folder === undefined || (await holdsFolder(webRoot, folder))) && (await holdsFile(dir, name));

@@ -1,3 +1,4 @@
+import { abbreviated } from './errors.js';
 import { type ConfigIssue, formatPath } from './issues.js';
 
 const BOM = '\uFEFF';
@@ -29,7 +30,7 @@ export function parseJsonText(
       issues: [{ path: '', code: 'INVALID_JSON', message: syntaxErrorMessage(body) }],
     };
   }
-  const { error, duplicates } = scanJson(body);
+  const { error, duplicates, duplicateCount } = scanJson(body);
   // JSON.parse took it, so the scan's only refusal is a document nested too deep to check.
   if (error !== undefined) {
     return {
@@ -44,14 +45,19 @@ export function parseJsonText(
     };
   }
   if (duplicates.length === 0) return { success: true, value };
-  return {
-    success: false,
-    issues: duplicates.map((duplicate) => ({
-      path: formatPath(duplicate.path),
+  const issues: ConfigIssue[] = duplicates.map((duplicate) => ({
+    path: formatPath(duplicate.path),
+    code: 'DUPLICATE_KEY',
+    message: `the key ${JSON.stringify(abbreviated(String(duplicate.path.at(-1))))} is given twice in one object (again at ${lineColumn(body, duplicate.offset)}): JSON keeps only the last, so remove or rename one`,
+  }));
+  if (duplicateCount > duplicates.length) {
+    issues.push({
+      path: '',
       code: 'DUPLICATE_KEY',
-      message: `the key ${JSON.stringify(duplicate.path.at(-1))} is given twice in one object (again at ${lineColumn(body, duplicate.offset)}): JSON keeps only the last, so remove or rename one`,
-    })),
-  };
+      message: `${duplicateCount - duplicates.length} more keys are given twice in their objects`,
+    });
+  }
+  return { success: false, issues };
 }
 
 /**
@@ -94,16 +100,25 @@ class SyntaxProblem {
 // deeper, rather than scanned at the risk of the stack (or passed on without its duplicate-key check).
 const MAX_DEPTH = 512;
 
+// The duplicates said by place. Each costs a pass over the text before it (its line and column), so
+// a body of a million repeated keys would take minutes of the server's one thread if all were said:
+// the rest are only counted.
+const MAX_DUPLICATES_SAID = 20;
+
 interface ScanResult {
   readonly error?: { offset: number; expected: string };
+  /** The first {@link MAX_DUPLICATES_SAID} keys repeated within one object. */
   readonly duplicates: { path: (string | number)[]; offset: number }[];
+  /** How many repeated keys there are in all. */
+  readonly duplicateCount: number;
 }
 
-/** One pass over the text: the first syntax error, and every key repeated within one object. */
+/** One pass over the text: the first syntax error, and the keys repeated within one object. */
 function scanJson(text: string): ScanResult {
   let i = 0;
   const path: (string | number)[] = [];
   const duplicates: ScanResult['duplicates'] = [];
+  let duplicateCount = 0;
   const fail = (expected: string): never => {
     throw new SyntaxProblem(i, expected);
   };
@@ -171,7 +186,10 @@ function scanJson(text: string): ScanResult {
       const start = i;
       string();
       const key = JSON.parse(text.slice(start, i)) as string;
-      if (keys.has(key)) duplicates.push({ path: [...path, key], offset: start });
+      if (keys.has(key)) {
+        duplicateCount++;
+        if (duplicates.length < MAX_DUPLICATES_SAID) duplicates.push({ path: [...path, key], offset: start });
+      }
       keys.add(key);
       skipWhitespace();
       if (text[i] !== ':') fail('":" after the property name');
@@ -224,9 +242,9 @@ function scanJson(text: string): ScanResult {
     value(0);
     skipWhitespace();
     if (i < text.length) fail('the end of the text after the JSON document');
-    return { duplicates };
+    return { duplicates, duplicateCount };
   } catch (error) {
     if (!(error instanceof SyntaxProblem)) throw error;
-    return { error: { offset: error.offset, expected: error.expected }, duplicates };
+    return { error: { offset: error.offset, expected: error.expected }, duplicates, duplicateCount };
   }
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { abbreviated } from './errors.js';
 import { withOwnKeys } from './own-keys.js';
 import { InvalidRequestError } from './request-errors.js';
 import { SeqDb } from './seq-db.js';
@@ -140,15 +141,17 @@ export function parseInput<Model extends z.ZodType>(
   const issue =
     result.error.issues.find((found) => found.code === 'unrecognized_keys') ?? result.error.issues[0];
   // An unknown key is reported at its object; the path names the key itself.
-  const unknown = issue?.code === 'unrecognized_keys' ? issue.keys.slice(0, 1) : [];
+  const unknown =
+    issue?.code === 'unrecognized_keys' ? issue.keys.slice(0, 1).map((key) => abbreviated(key)) : [];
   const path = [prefix, ...(issue?.path ?? []).map(String), ...unknown]
     .filter((part) => part !== '')
     .join('.');
-  throw new InvalidRequestError(
-    'INVALID_REQUEST',
-    `${what}${path ? ` at ${path}` : ''}: ${issue?.message ?? 'invalid'}`,
-    {
-      path,
-    },
-  );
+  // zod's own message lists every unknown key: a body of 80,000 made-up keys would be echoed whole.
+  const message =
+    issue?.code === 'unrecognized_keys'
+      ? `unknown key ${JSON.stringify(abbreviated(issue.keys[0] ?? ''))}${issue.keys.length > 1 ? ` (and ${issue.keys.length - 1} more)` : ''}`
+      : (issue?.message ?? 'invalid');
+  throw new InvalidRequestError('INVALID_REQUEST', `${what}${path ? ` at ${path}` : ''}: ${message}`, {
+    path,
+  });
 }

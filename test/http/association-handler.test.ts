@@ -367,6 +367,22 @@ describe('the associationtask handler', () => {
     }
   });
 
+  it('names the first of many unknown keys, and says how many more, without echoing them', async () => {
+    const keys = Array.from({ length: 5000 }, (_, index) => `"k${index}":0`).join(',');
+    const entry = JSON.stringify({ activity: ids.oper, group: ids.group, values: { METRICA1: '1.00' } });
+    const answer = await request(`?taskSheet=${ids.sheet}`, {
+      method: 'PUT',
+      body: `{"entries":[${entry}],${keys}}`,
+    });
+    expect(answer.status).toBe(400);
+    const { error } = (await answer.json()) as { error: { code: string; message: string; path: string } };
+    expect(error).toEqual({
+      code: 'INVALID_REQUEST',
+      path: 'k0',
+      message: 'request body at k0: unknown key "k0" (and 4999 more)',
+    });
+  });
+
   it('refuses a query parameter the asked part does not read, naming it', async () => {
     for (const [query, name, part] of [
       ['&part=start&level=1&node=1', 'level', 'by part=start'],

@@ -102,12 +102,31 @@ describe('PUT only as JSON and only from this site', () => {
       415,
       'UNSUPPORTED_MEDIA_TYPE',
     ],
+    [
+      'a gzip body (read as it comes, it would be "not JSON")',
+      { 'content-type': 'application/json', 'content-encoding': 'gzip', origin: ORIGIN },
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    ],
+    [
+      'a plain body labelled br (saved as if nothing were wrong)',
+      { 'content-type': 'application/json', 'content-encoding': 'br', 'sec-fetch-site': 'same-origin' },
+      415,
+      'UNSUPPORTED_MEDIA_TYPE',
+    ],
   ])('refuses %s before asking the session, and writes nothing', async (_, headers, status, code) => {
     const before = { rows: await metricRows(), calls: contextCalls };
     const response = await put(headers);
     expect(response.status).toBe(status);
     // The header the refusal is about is the error's path.
-    const where = status === 415 ? 'content-type' : 'sec-fetch-site' in headers ? 'sec-fetch-site' : 'origin';
+    const where =
+      'content-encoding' in headers
+        ? 'content-encoding'
+        : status === 415
+          ? 'content-type'
+          : 'sec-fetch-site' in headers
+            ? 'sec-fetch-site'
+            : 'origin';
     expect(await response.json()).toMatchObject({ error: { code, path: where } });
     expect(await metricRows()).toBe(before.rows);
     expect(contextCalls).toBe(before.calls);
@@ -123,6 +142,7 @@ describe('PUT only as JSON and only from this site', () => {
       },
       { 'content-type': 'Application/JSON', origin: ORIGIN },
       { 'content-type': 'application/json' },
+      { 'content-type': 'application/json', 'content-encoding': 'identity', origin: ORIGIN },
     ]) {
       const response = await put(headers);
       expect(response.status, JSON.stringify(headers)).toBe(200);

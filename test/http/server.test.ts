@@ -147,7 +147,7 @@ describe('startGalleryServer', () => {
     expect((await readdir(join(dir, 'cache'))).filter((name) => name.includes('-thumb-'))).toHaveLength(1);
   });
 
-  it('says clearly when the home page is missing', async () => {
+  it('says clearly when the home page is missing, without naming the server folders', async () => {
     const bare = await startGalleryServer({
       port: 0,
       webRoot: join(dir, 'nothing'),
@@ -156,8 +156,8 @@ describe('startGalleryServer', () => {
     try {
       const response = await fetch(`${bare.url}/`);
       expect(response.status).toBe(404);
-      expect(await response.json()).toMatchObject({
-        error: { message: expect.stringContaining('index.html is missing') },
+      expect(await response.json()).toEqual({
+        error: { code: 'NOT_FOUND', message: 'the home page (index.html) is missing' },
       });
     } finally {
       await bare.close();
