@@ -51,23 +51,23 @@ esac
 
 [ "$want_tests" = 1 ] || exit 0
 
-# Redis: the shared media cache's contract tests run against a real one.
+# What the tests need from Debian, installed in one apt-get run (one download, one dpkg pass and one
+# run of the packages' triggers, where three runs did each three times): Redis, for the shared media cache's contract tests; Chromium
+# for the browser tests (never a downloaded browser build); and for the Galera cluster tests
+# (test/cluster/), which run three mariadbd of their own with Debian's galera-4, a joining node
+# getting its data by rsync (wsrep_sst_rsync, of mariadb-server, which looks at its ports with ss or
+# lsof). Also when DATABASE_URL points elsewhere: the cluster is always local.
+missing=()
+command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+{ [ -x /usr/sbin/mariadbd ] && [ -x /usr/bin/wsrep_sst_rsync ]; } || missing+=(mariadb-server)
+[ -e /usr/lib/galera/libgalera_smm.so ] || missing+=(galera-4)
+command -v rsync >/dev/null 2>&1 || missing+=(rsync)
+{ command -v ss || command -v lsof; } >/dev/null 2>&1 || missing+=(iproute2)
+[ "${#missing[@]}" = 0 ] || apt_install "${missing[@]}"
+
 if ! port_open 6379; then
-  command -v redis-server >/dev/null 2>&1 || apt_install redis-server
   log "starting Redis"
   redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no >/dev/null
   for _ in $(seq 1 30); do port_open 6379 && break; sleep 1; done
 fi
-
-# Chromium from Debian for the browser tests (never a downloaded browser build).
-[ -x /usr/bin/chromium ] || apt_install chromium
-
-# The Galera cluster tests (test/cluster/) run three mariadbd of their own with Debian's galera-4, a
-# joining node getting its data by rsync (wsrep_sst_rsync, of mariadb-server, which looks at its
-# ports with ss or lsof). Also when DATABASE_URL points elsewhere: the cluster is always local.
-galera_missing=()
-{ [ -x /usr/sbin/mariadbd ] && [ -x /usr/bin/wsrep_sst_rsync ]; } || galera_missing+=(mariadb-server)
-[ -e /usr/lib/galera/libgalera_smm.so ] || galera_missing+=(galera-4)
-command -v rsync >/dev/null 2>&1 || galera_missing+=(rsync)
-{ command -v ss || command -v lsof; } >/dev/null 2>&1 || galera_missing+=(iproute2)
-[ "${#galera_missing[@]}" = 0 ] || apt_install "${galera_missing[@]}"
