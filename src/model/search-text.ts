@@ -7,14 +7,15 @@ export const MAX_SEARCH_WORDS = 8;
 
 /**
  * What a person types in the screen's search box: 1 to {@link MAX_SEARCH_LENGTH} characters, at most
- * {@link MAX_SEARCH_WORDS} words (split on white space).
+ * {@link MAX_SEARCH_WORDS} words, counted as they are searched for ({@link searchWords}): the " — " of
+ * a label pasted back is no word, so an 8-word label with its dash is searched, not refused.
  */
 export const SearchText = z
   .string()
   .trim()
   .min(1, { message: 'give the text to search for' })
   .max(MAX_SEARCH_LENGTH, { message: `a search is at most ${MAX_SEARCH_LENGTH} characters` })
-  .refine((text) => text.split(/\s+/u).length <= MAX_SEARCH_WORDS, {
+  .refine((text) => searchWords(text).length <= MAX_SEARCH_WORDS, {
     message: `a search is at most ${MAX_SEARCH_WORDS} words`,
   });
 

@@ -19,6 +19,9 @@ describe('the words of a search', () => {
     expect(SearchText.safeParse('a b c d e f g h i').error?.issues[0]?.message).toBe(
       'a search is at most 8 words',
     );
+    // Words as they are searched for: a label pasted back, 8 words and its " — ", is no 9th word.
+    expect(SearchText.safeParse('A1 — Roçada manual de área com trator leve').success).toBe(true);
+    expect(SearchText.safeParse('A1 — Roçada manual de área com trator leve x').success).toBe(false);
     expect(SearchText.safeParse('x'.repeat(101)).error?.issues[0]?.message).toBe(
       'a search is at most 100 characters',
     );

@@ -727,8 +727,44 @@ describe('part=search: across every level, with paths', () => {
     }
   });
 
+  // The label of 8 words pasted back with its " — " was refused as a ninth word: the dash is no word
+  // the search looks for, so it is no word its limit counts.
+  it('searches a label pasted back: 8 words and its dash', async () => {
+    const { db } = scratch();
+    const activity = await insertRow(db, names.OPER, {
+      ...SCOPE_A,
+      CODIGO: 'A1',
+      DESCRICAO: 'Roçada manual de área com trator leve',
+      ...live,
+    });
+    const link = await insertRow(db, names.OPER_OPER_GRUPO, {
+      ...SCOPE_A,
+      OPER_GRUPO_SEQ_DB: ids.emptyGroup,
+      OPER_SEQ_DB: activity,
+      ...live,
+    });
+    try {
+      const q = 'A1 — Roçada manual de área com trator leve';
+      expect(await getJson(`?taskSheet=${ids.sheetA}&part=search&q=${encodeURIComponent(q)}`)).toEqual({
+        matches: [
+          {
+            path: [
+              { level: 1, id: ids.emptyGroup, label: 'G-2 — Nothing yet' },
+              { level: 2, id: activity, label: q },
+            ],
+          },
+        ],
+        more: false,
+      });
+    } finally {
+      await db.execute(`DELETE FROM ${names.OPER_OPER_GRUPO} WHERE SEQ_DB = ?`, [link]);
+      await db.execute(`DELETE FROM ${names.OPER} WHERE SEQ_DB = ?`, [activity]);
+    }
+  });
+
   it.each([
     ['nine words', 'a b c d e f g h i', 'at most 8 words'],
+    ['nine words and a dash', 'A1 — b c d e f g h i', 'at most 8 words'],
     ['101 characters', 'x'.repeat(101), 'at most 100 characters'],
     ['only spaces', '   ', 'give the text to search for'],
   ])('refuses a search of %s with 400 at q', async (_, q, message) => {

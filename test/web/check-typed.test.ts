@@ -24,6 +24,7 @@ const COLUMNS = [
   column('smallint', { unsigned: true }),
   column('bigint'),
   column('int', { nullable: false }),
+  column('double', { precision: null, scale: null }),
 ];
 const TYPED = [
   '',
@@ -58,6 +59,9 @@ const TYPED = [
   'abc',
   ' 7 ',
   '0012.30',
+  '1.5E-07',
+  '2e+21',
+  '1e999',
 ];
 
 describe('the modal checks what is typed as the server checks what is saved', () => {
@@ -275,5 +279,43 @@ describe('a default copied from a column of another type', () => {
     expect(formatValue('6.50', metric(column('int')), 'en')).toBe('6.50');
     expect(formatValue('1.2550', metric(column('decimal')), 'en')).toBe('1.2550');
     expect(typed(column('int'), '6.50', 'en')).toEqual({ ok: false, problem: 'notWhole' });
+  });
+});
+
+describe('a double JSON writes with an exponent', () => {
+  const double = column('double', { precision: null, scale: null });
+  const metric = { field: 'M', label: 'M', ...double };
+
+  // A default or a copied 5e-7 was shown "5e-7" and refused as "Enter a number" on save, on a field
+  // the person never touched (a row without an entry checks every field).
+  it.each([['en'], ['pt-BR']])('is shown in plain digits and saved as shown, in %s', (lang) => {
+    for (const value of [5e-7, 1.5e-7, 2e21, -1.234e-7, 0.1, 12]) {
+      const shown = formatValue(value, metric, lang);
+      expect(shown, `${value}`).toMatch(/^-?\d+([.,]\d+)?$/);
+      expect(typed(double, shown, lang), `${value} shown as "${shown}"`).toEqual({ ok: true, value });
+    }
+    expect(formatValue(5e-7, metric, 'en')).toBe('0.0000005');
+    expect(formatValue(1.5e-7, metric, 'pt-BR')).toBe('0,00000015');
+    expect(formatValue(2e21, metric, 'pt-BR')).toBe('2000000000000000000000');
+  });
+
+  it('is read with an exponent as a spreadsheet writes it, the digits as the language writes them', () => {
+    expect(typed(double, '1.5E-07', 'en')).toEqual({ ok: true, value: 1.5e-7 });
+    expect(typed(double, '1,5E-07', 'pt-BR')).toEqual({ ok: true, value: 1.5e-7 });
+    expect(typed(double, '2e+21', 'pt-BR')).toEqual({ ok: true, value: 2e21 });
+    expect(typed(column('float', { precision: null, scale: null }), '-3E2', 'en')).toEqual({
+      ok: true,
+      value: -300,
+    });
+    // The language's own rules still hold for the digits before the exponent.
+    expect(typed(double, '1.5E-07', 'pt-BR')).toEqual({ ok: false, problem: 'ambiguousPoint' });
+    // Past a double's range, either way: not saved as Infinity or 0.
+    expect(typed(double, '1e999', 'en')).toEqual({ ok: false, problem: 'notNumber' });
+    expect(typed(double, '1e-999', 'en')).toEqual({ ok: false, problem: 'notNumber' });
+  });
+
+  it('is still refused in a decimal or a whole-number column, as the server refuses it', () => {
+    expect(typed(column('decimal'), '1e3', 'en')).toEqual({ ok: false, problem: 'notNumber' });
+    expect(typed(column('int'), '1e3', 'en')).toEqual({ ok: false, problem: 'notWhole' });
   });
 });

@@ -27,6 +27,7 @@ export const LABELS_PT_BR = {
   searchCount: '{count} resultados',
   searchCountOne: '1 resultado',
   searchError: 'A busca falhou. Tente novamente.',
+  searchRefused: 'Uma busca tem no máximo 8 palavras e 100 caracteres: encurte-a.',
   readOnly: 'Somente leitura',
   readOnlyNotice:
     'Estas métricas estão bloqueadas (somente leitura ou inativas) e não podem ser alteradas aqui.',

@@ -5,6 +5,7 @@
  * it; arrows move between the field and the matches.
  */
 
+import { problemOf, RequestError } from './api.js';
 import { BLOCK, button } from './dom.js';
 import { fill } from './labels.js';
 
@@ -94,14 +95,28 @@ export function createSearch(ctx, tree) {
               count: data.matches.length,
             }),
       );
-    } catch {
+    } catch (error) {
       if (mine.signal.aborted || ctx.destroyed()) return;
+      const said = problem(error);
       results.replaceChildren();
       results.hidden = true;
       note.hidden = false;
-      note.textContent = labels.searchError;
-      ctx.announce(labels.searchError);
+      note.textContent = said;
+      ctx.announce(said);
     }
+  }
+
+  /**
+   * What a failed search says: "try again" only where that may help (no answer, the server's own
+   * failure). A refused text is refused again however often it is sent: the server's reason, in the
+   * page's language (its own message is English).
+   * @param {unknown} error
+   */
+  function problem(error) {
+    if (!(error instanceof RequestError) || error.status === 0 || error.status >= 500)
+      return labels.searchError;
+    if (error.status === 400 && error.path === 'q') return labels.searchRefused;
+    return problemOf(error, labels, ctx.taskSheet);
   }
 
   /**

@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * Paste into the table: a column or a block copied from a spreadsheet (cells split by tabs, rows by
- * line breaks) fills the cells from the focused one down and to the right, one pasted line a row of
+ * line breaks, a cell holding either in quotes) fills the cells from the focused one down and to the right, one pasted line a row of
  * the table as shown. Read-only rows keep their values, and what falls past the last row or column is
  * left out; both are counted in what is said. A single value without a tab or line break is pasted
  * by the browser into the cell, as in any field.
@@ -11,12 +11,59 @@ import { fill } from './labels.js';
 
 /**
  * A spreadsheet's clipboard text as rows of cells: "a\tb\nc\td\n" → [["a", "b"], ["c", "d"]].
+ * Excel and Google Sheets copy a cell holding a line break (Alt+Enter) or a tab in quotes, its own
+ * quotes doubled: `"Solo úmido\nrefazer"\t5` is one row of two cells, the first with its line break.
+ * A quoted cell is kept as it is inside its quotes; a quote elsewhere is text (`5" cm`, and `"5" cm`,
+ * whose quote closes before the cell does). A line break at the very end closes the last row.
  * @param {string} text
  */
 export function parseClipboard(text) {
-  const lines = text.replace(/\r\n?/g, '\n').split('\n');
-  if (lines.length > 1 && lines.at(-1) === '') lines.pop();
-  return lines.map((line) => line.split('\t').map((cell) => cell.trim()));
+  /** @type {string[][]} */
+  const rows = [];
+  /** @type {string[]} */
+  let row = [];
+  let at = 0;
+  for (;;) {
+    const quoted = text[at] === '"' ? quotedCell(text, at) : undefined;
+    let end = quoted?.end ?? at;
+    if (quoted === undefined) {
+      while (end < text.length && !'\t\r\n'.includes(text.charAt(end))) end++;
+    }
+    row.push(quoted?.value ?? text.slice(at, end).trim());
+    if (text[end] === '\t') {
+      at = end + 1;
+      continue;
+    }
+    rows.push(row);
+    row = [];
+    at = end + (text.startsWith('\r\n', end) ? 2 : 1);
+    if (at >= text.length) break;
+  }
+  return rows;
+}
+
+/**
+ * The quoted cell starting at `start` (its opening quote): its text, its `""` read as `"`, and where
+ * it ends; undefined when it is no quoted cell (no closing quote, or more text after it before the
+ * next tab or line break), then read as it is.
+ * @param {string} text
+ * @param {number} start
+ */
+function quotedCell(text, start) {
+  let value = '';
+  let at = start + 1;
+  for (;;) {
+    const close = text.indexOf('"', at);
+    if (close < 0) return undefined;
+    value += text.slice(at, close);
+    if (text[close + 1] === '"') {
+      value += '"';
+      at = close + 2;
+      continue;
+    }
+    const end = close + 1;
+    return end === text.length || '\t\r\n'.includes(text.charAt(end)) ? { value, end } : undefined;
+  }
 }
 
 /**
@@ -26,7 +73,9 @@ export function parseClipboard(text) {
 export function attachTablePaste(ctx, table) {
   table.grid.addEventListener('paste', (event) => {
     const target = event.target;
-    if (!(target instanceof HTMLInputElement) || table.isSaving()) return;
+    // A cell may be a text area (a value with line breaks): a block pasted into it is a block too.
+    const cellField = target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement;
+    if (!cellField || table.isSaving()) return;
     const text = event.clipboardData?.getData('text/plain') ?? '';
     if (!/[\t\n\r]/.test(text)) return;
     event.preventDefault();

@@ -70,7 +70,12 @@ export function checkTyped(column, typed, lang) {
     const precision = column.precision ?? 10;
     const scale = column.scale ?? 0;
     const wholeDecimal = column.dataType === 'decimal' && scale === 0 && ungrouped !== text;
-    const read = wholeDecimal ? ungrouped : pt ? brazilianNumber(text) : englishNumber(text);
+    // A float or a double may come with an exponent, as a spreadsheet writes a small one (1.5E-07,
+    // "1,5E-07" in pt-BR) and as the screen showed one before: its digits are read as the language
+    // writes them. A decimal keeps only plain digits, as the server does.
+    const exponent = column.dataType === 'decimal' ? null : /^([^eE]+)[eE]([+-]?\d+)$/.exec(text);
+    const digits = exponent?.[1] ?? text;
+    const read = wholeDecimal ? ungrouped : pt ? brazilianNumber(digits) : englishNumber(digits);
     if (typeof read !== 'string') return { ok: false, problem: read.problem };
     const normal = read;
     if (column.unsigned && normal.startsWith('-') && /[1-9]/.test(normal)) {
@@ -82,7 +87,13 @@ export function checkTyped(column, typed, lang) {
         params: { min: 0, max: pt ? largest.replace('.', ',') : largest },
       };
     }
-    if (column.dataType !== 'decimal') return { ok: true, value: Number(normal) };
+    if (column.dataType !== 'decimal') {
+      // Read once, from the text as typed (JS reads "1.5e-7" to the nearest double, as MariaDB
+      // does): too large for a double, or so small that nothing of it would be kept, is refused.
+      const number = Number(exponent === null ? normal : `${normal}e${exponent[2]}`);
+      const lost = !Number.isFinite(number) || (number === 0 && /[1-9]/.test(normal));
+      return lost ? { ok: false, problem: 'notNumber' } : { ok: true, value: number };
+    }
     const [whole = '', fraction = ''] = normal.replace(/^-/, '').split('.');
     if (fraction.replace(/0+$/, '').length > scale) {
       return {
@@ -104,15 +115,18 @@ export function checkTyped(column, typed, lang) {
 
 /**
  * A saved value as the page's language writes it, for the tree and the modal's preset: decimals get
- * pt-BR's comma (12.5 → "12,5"); text is shown as it is saved, since a point in "v1.2" is no decimal
- * point. What it returns, saved again unchanged, is the same value ({@link checkTyped} reads it back).
+ * pt-BR's comma (12.5 → "12,5"), a float or a double plain digits (5e-7 → "0.0000005"); text is shown
+ * as it is saved, since a point in "v1.2" is no decimal point. What it returns, saved again unchanged, is the same value ({@link checkTyped} reads it back).
  *
  * @param {string | number} value
  * @param {MetricColumn} column
  * @param {string} lang
  */
 export function formatValue(value, column, lang) {
-  let text = String(value);
+  // JSON writes a small or a large double with an exponent (5e-7, 2e+21): shown in plain digits, as
+  // a person writes it and as the server's plainDecimal does.
+  let text =
+    column.dataType === 'float' || column.dataType === 'double' ? plainDigits(String(value)) : String(value);
   // A default copied from a column of another type ("6.00" from a decimal into a whole-number
   // metric, "1.2500" into two decimals) is written as the metric's own column keeps it, where that
   // changes no digit: preset as it came, it could not be saved unchanged.
@@ -189,6 +203,30 @@ function plainNumber(text) {
   const fraction = (parts[3] ?? '').replace(/0+$/, '');
   const digits = fraction === '' ? whole : `${whole}.${fraction}`;
   return parts[1] === '-' && digits !== '0' ? `-${digits}` : digits;
+}
+
+/**
+ * A number's text in plain digits, its exponent form written out exactly ("5e-7" → "0.0000005",
+ * "1.5e+21" → "1500000000000000000000"); any other text as it is. An exponent past a double's range
+ * is left as it is rather than written out in hundreds of zeros.
+ * @param {string} text
+ */
+function plainDigits(text) {
+  const parts = /^(-?)(\d+)(?:\.(\d+))?[eE]([+-]?\d+)$/.exec(text);
+  if (parts === null || Math.abs(Number(parts[4])) > 400) return text;
+  const [, sign = '', whole = '', fraction = '', power = '0'] = parts;
+  const digits = `${whole}${fraction}`;
+  const point = whole.length + Number(power);
+  const plain =
+    point <= 0
+      ? `0.${'0'.repeat(-point)}${digits}`
+      : point >= digits.length
+        ? `${digits}${'0'.repeat(point - digits.length)}`
+        : `${digits.slice(0, point)}.${digits.slice(point)}`;
+  // "15e-1" is "1.5", "1.50e2" is "150": no leading zeros, no trailing decimal zeros.
+  const [integer = '', decimals = ''] = plain.split('.');
+  const kept = decimals.replace(/0+$/, '');
+  return `${sign}${integer.replace(/^0+(?=\d)/, '')}${kept === '' ? '' : `.${kept}`}`;
 }
 
 /**

@@ -1,0 +1,33 @@
+import { describe, expect, it } from 'vitest';
+import { parseClipboard } from '../../web/association-screen/table-paste.js';
+
+describe('a block copied from a spreadsheet, as rows of cells', () => {
+  it('splits cells on tabs and rows on line breaks, a line break at the end closing the last row', () => {
+    expect(parseClipboard('a\tb\nc\td\n')).toEqual([
+      ['a', 'b'],
+      ['c', 'd'],
+    ]);
+    expect(parseClipboard('3\r\n4\r\n5\r\n')).toEqual([['3'], ['4'], ['5']]);
+    expect(parseClipboard(' 7 \t\r\n')).toEqual([['7', '']]);
+    expect(parseClipboard('a\n\nb')).toEqual([['a'], [''], ['b']]);
+  });
+
+  // Excel and Google Sheets quote a cell with a line break (Alt+Enter), its quotes doubled: it was
+  // split into rows, and activity 2 got activity 1's Pessoas.
+  it('keeps a quoted cell whole, its line break and tab in it, its doubled quotes read as one', () => {
+    expect(parseClipboard('"Solo úmido\nrefazer"\t5\r\nOK\t6\r\n')).toEqual([
+      ['Solo úmido\nrefazer', '5'],
+      ['OK', '6'],
+    ]);
+    expect(parseClipboard('"a\tb"\t"Disse ""sim"""\n')).toEqual([['a\tb', 'Disse "sim"']]);
+    expect(parseClipboard('" dois\n"\n')).toEqual([[' dois\n']]);
+  });
+
+  it('reads a quote anywhere else as text', () => {
+    expect(parseClipboard('5" cm\t2\n')).toEqual([['5" cm', '2']]);
+    // Its quote closes before the cell does: no quoted cell.
+    expect(parseClipboard('"5" cm\t2\n')).toEqual([['"5" cm', '2']]);
+    // Never closed: text up to the tab.
+    expect(parseClipboard('"abc\tdef\n')).toEqual([['"abc', 'def']]);
+  });
+});
