@@ -3,7 +3,8 @@ import { sameName } from '../model/identifier.js';
 import { InstallerError } from '../model/installer-errors.js';
 import { issuesUnder } from '../model/issues.js';
 import { formatScope, sameScope } from '../model/scope.js';
-import { LOGICAL_TABLES, type TableNames } from '../model/table-names.js';
+import { LOGICAL_TABLES, TASK_SHEET_TABLE, type TableNames } from '../model/table-names.js';
+import { treeViewLevels } from '../model/tree-view.js';
 import { columnTypesOf } from '../store/column-types.js';
 import { LEDGER_TABLE, type LedgerEntry, ledgerWriteStatement } from '../store/ledger.js';
 import { dropTable, TRANSACTION_END, TRANSACTION_START } from '../store/row-statements.js';
@@ -266,9 +267,13 @@ function treeViewFindings(file: InstallFile, names: TableNames, state: Installer
   const found = knownColumnsOf(new Map(references.map(({ table }) => [table, tableIn(state, table)])));
   const known = new Map([...found, ...columnsAfterSync(names, found)]);
   const metricTable = file.treeView.metricAssociationTable ?? names.OPER_GRUPO_METRICA;
+  const task = treeViewLevels(file.treeView).at(-1)?.table;
   const problems = [
     ...missingReferences(references, known, 'treeView'),
-    ...unfitMetrics(columnTypesOf(tableIn(state, metricTable)), file.treeView, names, 'treeView'),
+    ...unfitMetrics(columnTypesOf(tableIn(state, metricTable)), file.treeView, names, 'treeView', {
+      taskSheet: columnTypesOf(tableIn(state, TASK_SHEET_TABLE)),
+      ...(task === undefined ? {} : { activity: columnTypesOf(tableIn(state, task)) }),
+    }),
   ];
   return issuesUnder('treeView', problems).map((problem) => ({ level: 'error', ...problem }));
 }

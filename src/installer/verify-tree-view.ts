@@ -5,6 +5,7 @@ import {
   columnTypeOf,
   isMetricType,
 } from '../model/column-values.js';
+import { dateTextLength } from '../model/date-text.js';
 import { type Identifier, sameName } from '../model/identifier.js';
 import type { Issue } from '../model/issues.js';
 import { DEFAULT_METRICS } from '../model/metrics.js';
@@ -12,7 +13,7 @@ import { TASK_SHEET_TABLE, type TableNames } from '../model/table-names.js';
 import { metricTableMismatch } from '../model/tree-plan.js';
 import { parseTreeView, type TreeView, treeViewLevels } from '../model/tree-view.js';
 import { createTables } from '../schema/tables.js';
-import { readColumnTypes } from '../store/column-types.js';
+import { columnTypesOf, readColumnTypes } from '../store/column-types.js';
 import type { SqlExecutor } from '../store/driver.js';
 import { type FoundTable, readTables, tableOf } from '../store/information-schema.js';
 import { IDENTITY_COLUMNS } from '../store/metric-table.js';
@@ -197,8 +198,31 @@ export async function checkStoredTreeView(
   const metricTable = parsed.data.metricAssociationTable ?? where.names.OPER_GRUPO_METRICA;
   return [
     ...missingReferences(references, await readKnownColumns(db, references), label),
-    ...unfitMetrics(await readColumnTypes(db, metricTable), parsed.data, where.names, label),
+    ...unfitMetrics(
+      await readColumnTypes(db, metricTable),
+      parsed.data,
+      where.names,
+      label,
+      await readCopiedTypes(db, parsed.data),
+    ),
   ];
+}
+
+/** The types of the tables `field` and `taskSheet` defaults copy from: the task layer's and the task sheet's. */
+async function readCopiedTypes(db: SqlExecutor, treeView: TreeView): Promise<CopiedTypes> {
+  const task = treeViewLevels(treeView).at(-1)?.table;
+  const tables = [TASK_SHEET_TABLE, ...(task === undefined ? [] : [task])];
+  const found = await readTables(db, tables);
+  return {
+    taskSheet: columnTypesOf(tableOf(found, TASK_SHEET_TABLE)),
+    ...(task === undefined ? {} : { activity: columnTypesOf(tableOf(found, task)) }),
+  };
+}
+
+/** The columns `field` (activity) and `taskSheet` defaults copy from, by table, as read. */
+export interface CopiedTypes {
+  readonly activity?: ReadonlyMap<string, ColumnType>;
+  readonly taskSheet?: ReadonlyMap<string, ColumnType>;
 }
 
 /**
@@ -214,6 +238,7 @@ export function unfitMetrics(
   treeView: TreeView,
   names: TableNames,
   label: string,
+  copied: CopiedTypes = {},
 ): TreeViewProblem[] {
   const problems: TreeViewProblem[] = [];
   const mismatch = metricTableMismatch(names, treeView);
@@ -247,6 +272,19 @@ export function unfitMetrics(
       });
       return;
     }
+    if (metric.default?.type === 'field' || metric.default?.type === 'taskSheet') {
+      const source = metric.default.type === 'field' ? copied.activity : copied.taskSheet;
+      const from = source === undefined ? undefined : columnNamed(source, metric.default.name);
+      const problem = from === undefined ? undefined : copiedDateProblem(from, column);
+      if (problem !== undefined) {
+        problems.push({
+          code: 'TREE_VIEW_DEFAULT_UNFIT',
+          path: `metrics.${index}.default.name`,
+          message: `${label} metrics.${index}.default.name: column ${from?.name} is ${from?.dataType}, ${problem}, so column ${table}.${column.name} cannot hold what it copies`,
+        });
+      }
+      return;
+    }
     // A null value presets nothing (as no default). A number for a text column is saved as its text.
     if (metric.default?.type !== 'value' || metric.default.value === null) return;
     const preset = metric.default.value;
@@ -260,4 +298,23 @@ export function unfitMetrics(
     }
   });
   return problems;
+}
+
+/**
+ * Why a metric column cannot hold a date copied from `from` (a DATE preset as `2026-11-20`, a
+ * DATETIME or TIMESTAMP as `2026-11-20 07:30:00`), or undefined when it can or `from` is no date: a
+ * number column holds no date, a text column needs its length. Other copies (a decimal into fewer
+ * places, a longer text) depend on the rows, and are left to the save, which refuses a value at its
+ * path.
+ */
+function copiedDateProblem(from: ColumnType, metric: ColumnType): string | undefined {
+  const length = dateTextLength(from.dataType);
+  if (length === undefined) return undefined;
+  if (!['char', 'varchar', 'text', 'tinytext', 'mediumtext', 'longtext'].includes(metric.dataType)) {
+    return `whose values are given as text such as ${length === 10 ? '"2026-11-20"' : '"2026-11-20 07:30:00"'}, which a ${metric.dataType} column cannot keep`;
+  }
+  if (metric.maxLength !== null && metric.maxLength < length) {
+    return `whose values are ${length} characters, longer than the column's ${metric.maxLength}`;
+  }
+  return undefined;
 }

@@ -347,7 +347,7 @@ function plainDecimal(n: number): string {
 /**
  * A value of `column` as comparable text, whether it comes from a client or as the driver read it:
  * decimals at the column's scale ("21.5" and "21.50" are one value), whole numbers without leading
- * zeros, a FLOAT as every reader sees it (see {@link floatText}), a DOUBLE as its number, text as it is
+ * zeros, a FLOAT as the shortest decimal of its single-precision number (see {@link floatText}), a DOUBLE as its number, text as it is
  * (a CHAR without trailing spaces); null for NULL. Two values are the same stored value when their texts are equal.
  */
 export function storedText(column: ColumnType, value: unknown): string | null {
@@ -371,15 +371,35 @@ export function storedText(column: ColumnType, value: unknown): string | null {
 }
 
 /**
- * A FLOAT's value as every reader sees it: the single-precision number it holds, at 6 significant
- * digits. MariaDB's text protocol (the tree's and the screen's reads) writes a FLOAT with 6 (1234.57),
- * while the prepared locking read of a save gives its every binary digit (1234.5670166015625):
- * compared and answered at 6 on both sides, the value a page shows is a base that matches what is
- * stored. Two values that differ only past the sixth digit are one stored value.
+ * A FLOAT's value as every reader of the package gives it: the single-precision number it holds,
+ * written as the shortest decimal that is that number (1234.567 holds 1234.5670166015625 and is
+ * given as 1234.567; 100000.4 as 100000.4, where 6 digits said 100000). Two values are one stored
+ * value exactly when they are one single-precision number: a change in the 7th digit (1000000 to
+ * 1000001, which a FLOAT holds exactly) is written and, made by another, is a conflict. MariaDB's text
+ * protocol writes a FLOAT at 6 digits, so the package reads metric rows with the binary protocol
+ * (prepared), which gives its every bit.
  */
 function floatText(value: number): string {
-  return String(Number(Math.fround(value).toPrecision(6)));
+  return String(floatValue(value));
 }
+
+/**
+ * The shortest decimal whose single-precision number is `value`'s (9 significant digits always are).
+ * The largest FLOAT's shortest decimal, 3.4028235e38, is above it as the server reads a value, and
+ * refused: it is given as 3.4028234e38, the shortest at most that.
+ */
+export function floatValue(value: number): number {
+  const single = Math.fround(value);
+  if (!Number.isFinite(single)) return single;
+  if (Math.abs(single) === FLOAT_MAX) return Math.sign(single) * LARGEST_FLOAT_TEXT;
+  for (let digits = 1; digits < 9; digits++) {
+    const shorter = Number(single.toPrecision(digits));
+    if (Math.fround(shorter) === single) return shorter;
+  }
+  return Number(single.toPrecision(9));
+}
+
+const LARGEST_FLOAT_TEXT = 3.4028234e38;
 
 /** Whether two values are one stored value of `column` (see {@link storedText}). */
 export function sameStored(column: ColumnType, a: unknown, b: unknown): boolean {

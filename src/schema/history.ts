@@ -21,7 +21,8 @@ import { bigintUnsigned } from './bigint-unsigned.js';
  *
  * ACTION is `insert` (a new row; one history row per field it was given), `update` (a field changed),
  * `clear` (a field set to empty) or `remove` (the row soft-deleted; one history row per metric field
- * it held). SOURCE says what sent it (`screen`, `api`, later `offline` and `copy`); DEVICE_DH is the
+ * it held, a field that was NULL has none; a row saved empty, every field NULL, has one row: its first
+ * metric's, NULL to NULL). SOURCE says what sent it (`screen`, `api`, later `offline` and `copy`); DEVICE_DH is the
  * device's own time of entry where the client sent one (offline entries), beside CHANGED_DH, the
  * server's.
  */

@@ -13,6 +13,7 @@ import { compileMetricDefaults, type ResolvedMetrics, type Row } from './metric-
 import { withGuessedPlan } from './plan-memo.js';
 import { type LastChange, lastChangeOf, type SavedRow, withSavedRow } from './saved-row.js';
 import { loadTaskSheet } from './task-sheet.js';
+import { readValueTypes } from './value-types.js';
 
 /** How a level's rows reach the next level's rows. */
 
@@ -161,11 +162,12 @@ async function walkTree(
     if (next.level.isTask) saved = readSaved();
   }
   if (first.isTask) saved = readSaved();
-  const [sheet, firstRows] = await Promise.all([
+  const [sheet, firstRows, types] = await Promise.all([
     loadTaskSheet(db, scope, taskSheet),
     query(db, firstLevelRows(scope, first.table)),
+    readValueTypes(db, plan),
   ]);
-  const resolve = compileMetricDefaults(plan.metrics);
+  const resolve = compileMetricDefaults(plan.metrics, types);
   let roots: TreeNode[];
   let cycles: number[][] = [];
   let frontier: BranchNode[];
@@ -296,7 +298,9 @@ async function readSavedMetrics(
   taskSheet: number,
   metricTable: Identifier,
 ): Promise<Map<number, Map<number, SavedRow>>> {
-  const rows = await query(db, savedMetricRows(scope, metricTable, taskSheet));
+  // Prepared: the binary protocol gives a FLOAT's every bit, where the text protocol's 6 digits
+  // would give another number than the save compares and answers (1000001 read as 1000000).
+  const rows = await query(db, savedMetricRows(scope, metricTable, taskSheet), { prepare: true });
   // By group (0 for none), then activity.
   const saved = new Map<number, Map<number, SavedRow>>();
   for (const row of rows) {

@@ -1,8 +1,11 @@
 import { match } from 'ts-pattern';
 import type { z } from 'zod';
+import { storedValue } from '../model/column-values.js';
+import { dateValueText } from '../model/date-text.js';
 import { sameName } from '../model/identifier.js';
 import { ConfigurationError } from '../model/issues.js';
 import { DEFAULT_METRICS, type MetricDefault, type MetricInput, type MetricValue } from '../model/metrics.js';
+import { typeOf, type ValueTypes } from './value-types.js';
 
 /** Where a metric's value came from: the saved row, the configured default, or neither. */
 export type MetricSource = 'saved' | 'default' | 'none';
@@ -59,6 +62,11 @@ const NO_DEFAULT: DefaultSource = Object.freeze({ from: 'none', value: null, col
  * the server matches them (`metrica1` is METRICA1). A `field` or `taskSheet` default whose column the row lacks
  * throws {@link ConfigurationError} naming the metric and the column, never a silent `undefined`.
  *
+ * With `types` (see `readValueTypes`), values are given as a save answers them: a saved FLOAT as the
+ * shortest decimal of its single-precision number, a date copied by a default as its column keeps it
+ * (a DATE as `2026-11-20`, a DATETIME as `2026-11-20 07:30:00`). Without, a date at midnight is taken
+ * as a day.
+ *
  * Without a list (a TREE_VIEW without `metrics`, or no TREE_VIEW) the metrics are
  * {@link DEFAULT_METRICS}: METRICA1 and METRICA2, no defaults.
  *
@@ -69,24 +77,41 @@ const NO_DEFAULT: DefaultSource = Object.freeze({ from: 'none', value: null, col
  */
 export function compileMetricDefaults(
   metrics: readonly MetricInput[] = DEFAULT_METRICS,
+  types: ValueTypes = {},
 ): MetricDefaultsResolver {
-  const plan = metrics.map((metric, index) => ({
-    field: metric.field,
-    index,
-    source: metric.default === undefined ? NO_DEFAULT : defaultSource(metric.default),
-  }));
+  const plan = metrics.map((metric, index) => {
+    const source = metric.default === undefined ? NO_DEFAULT : defaultSource(metric.default);
+    const copied =
+      source.from === 'activity' ? types.activity : source.from === 'taskSheet' ? types.taskSheet : undefined;
+    const column = typeOf(types.metric, metric.field);
+    return {
+      field: metric.field,
+      index,
+      source,
+      // A floating-point metric is given as a save answers it (a FLOAT as its shortest decimal).
+      stored: column?.dataType === 'float' || column?.dataType === 'double' ? column : undefined,
+      copiedType: source.column === '' ? undefined : typeOf(copied, source.column)?.dataType,
+    };
+  });
   return (inputs) => {
     const result: ResolvedMetrics = {};
     const saved = inputs.saved;
-    for (const { field, index, source } of plan) {
+    for (const { field, index, source, stored: column, copiedType } of plan) {
       if (saved !== undefined) {
         // A key with a live row shows what the row holds, a NULL too: that is "saved empty". A
         // default naming a column the row lacks is still said, whatever rows happen to be saved.
         if (source.from === 'activity' || source.from === 'taskSheet') {
-          readColumn(source.from === 'activity' ? inputs.activity : inputs.taskSheet, source, field, index);
+          readColumn(
+            source.from === 'activity' ? inputs.activity : inputs.taskSheet,
+            source,
+            field,
+            index,
+            copiedType,
+          );
         }
         const stored = saved[field] ?? saved[columnKey(saved, field) ?? field];
-        result[field] = { value: toMetricValue(stored), source: 'saved' };
+        const value = column === undefined ? toMetricValue(stored) : storedValue(column, stored);
+        result[field] = { value, source: 'saved' };
         continue;
       }
       const value =
@@ -99,6 +124,7 @@ export function compileMetricDefaults(
                 source,
                 field,
                 index,
+                copiedType,
               );
       // A default that gives nothing (a NULL column, a null value) presets nothing: it says so.
       result[field] = value === null ? NONE : { value, source: 'default' };
@@ -125,11 +151,17 @@ export function defaultSource(metricDefault: MetricDefault | z.input<typeof Metr
     .exhaustive();
 }
 
-function readColumn(row: Row, source: DefaultSource, field: string, index: number): MetricValue {
+function readColumn(
+  row: Row,
+  source: DefaultSource,
+  field: string,
+  index: number,
+  dataType: string | undefined,
+): MetricValue {
   const column = source.column;
   // One lookup for the usual case (the row has the column, set): this runs for every activity.
   const value = row[column];
-  if (value !== undefined) return toMetricValue(value);
+  if (value !== undefined) return toMetricValue(value, dataType);
   const key = columnKey(row, column);
   if (key === undefined) {
     throw new ConfigurationError(
@@ -138,7 +170,7 @@ function readColumn(row: Row, source: DefaultSource, field: string, index: numbe
       { path: `metrics.${index}.default.name` },
     );
   }
-  return toMetricValue(row[key]);
+  return toMetricValue(row[key], dataType);
 }
 
 /**
@@ -152,11 +184,16 @@ export function columnKey(row: Row, name: string): string | undefined {
   return Object.keys(row).find((key) => sameName(key, name));
 }
 
-/** Values as the driver returns them, made JSON-safe: dates as ISO text, anything else exotic as text. */
-function toMetricValue(value: unknown): MetricValue {
+/**
+ * Values as the driver returns them, made JSON-safe: dates as the text a save keeps of them (a DATE
+ * as its day, a DATETIME or TIMESTAMP as its wall time, by the column's `dataType` where known; an
+ * ISO timestamp did not fit a `varchar(10)` metric and was not what the sheet shows), anything else
+ * exotic as text.
+ */
+function toMetricValue(value: unknown, dataType?: string): MetricValue {
   if (value === null || value === undefined) return null;
   if (typeof value === 'string' || typeof value === 'number') return value;
-  if (value instanceof Date) return value.toISOString();
+  if (value instanceof Date) return dateValueText(value, dataType);
   if (typeof value === 'boolean') return value ? 1 : 0;
   return String(value);
 }

@@ -158,7 +158,12 @@ export function decideSave(
         );
       }
       removes.push({ ids: row.ids, values: new Map([[DELETED, 1]]) });
-      for (const [field, column] of columns) {
+      // Only the fields the row held: a NULL field goes to no entry (the defaults apply again)
+      // from nothing, no change of its own. A row saved empty, every field NULL, still changes: from
+      // "saved empty" to no entry. Its one row is the first metric's, NULL to NULL.
+      const held = [...columns].filter(([field]) => storedOf(field) !== null);
+      const recorded = held.length > 0 ? held : [...columns].slice(0, 1);
+      for (const [field, column] of recorded) {
         history.push(change(row.seqDb, entry, field, 'remove', storedText(column, storedOf(field)), null));
       }
       counts.removed++;

@@ -172,7 +172,8 @@ export async function writeBatch(tx: SqlExecutor, batch: CheckedBatch): Promise<
     let answered = decision.entries;
     if (readBack.length > 0) {
       const fields = [...new Set(readBack.flatMap((back) => back.fields))];
-      const rows = await read(readBackStatement(table, scope, taskSheet, readBack, fields));
+      // Prepared (its text varies with the fields only): a FLOAT default is read with its every bit.
+      const rows = await prepared(readBackStatement(table, scope, taskSheet, readBack, fields));
       const byKey = new Map(
         rows.map((row) => [Number(row.n), new Map(fields.map((field, index) => [field, row[`v${index}`]]))]),
       );

@@ -162,15 +162,22 @@ describe('checkValue', () => {
 });
 
 describe('storedValue of a FLOAT column', () => {
-  it('gives a FLOAT at 6 significant digits whether read as text (MariaDB) or in binary, so the two compare equal', () => {
+  it('gives a FLOAT as the shortest decimal of its single-precision number, one value per number', () => {
     const float = column('float');
-    // The prepared locking read's value, and what the text protocol shows of the same FLOAT.
+    // What the binary protocol reads of a FLOAT that was given 1234.567.
     const binary = Math.fround(1234.567);
-    expect(storedValue(float, binary)).toBe(1234.57);
-    expect(sameStored(float, binary, 1234.57)).toBe(true);
-    expect(sameStored(float, binary, 1234.58)).toBe(false);
-    expect(storedValue(float, 1234567)).toBe(1234570);
+    expect(storedValue(float, binary)).toBe(1234.567);
+    expect(sameStored(float, binary, 1234.567)).toBe(true);
+    // The 6 digits MariaDB's text protocol shows are another number, as is a change in the 7th digit.
+    expect(sameStored(float, binary, 1234.57)).toBe(false);
+    expect(sameStored(float, 1000000, 1000001)).toBe(false);
+    expect(storedValue(float, 1234567)).toBe(1234567);
+    expect(storedValue(float, 100000.4)).toBe(100000.4);
+    expect(storedValue(float, Math.fround(100000.4))).toBe(100000.4);
     expect(storedValue(float, '0.1')).toBe(0.1);
+    expect(storedValue(float, -3.4028234663852886e38)).toBe(-3.4028234e38);
+    // Past 2^24 a FLOAT holds every other integer only: 16777217 is 16777216.
+    expect(sameStored(float, 16777217, 16777216)).toBe(true);
     // A DOUBLE is kept as its number.
     expect(storedValue(column('double'), 1234.567)).toBe(1234.567);
   });

@@ -222,13 +222,13 @@ describe('loadTaskTree, default tree', () => {
     expect(outline(tree)).toEqual([`G_B`, `  O_B via ${ids.G_B} METRICA1=null(none) METRICA2=null(none)`]);
   });
 
-  it('takes one round trip per level: parameters, task sheet, groups, links, metrics', async () => {
+  it('takes one round trip per level: parameters, task sheet, groups, links, metrics, their types', async () => {
     const counting = countingExecutor(scratch().db);
     await loadTaskTree(counting, { scope: SCOPE_A, taskSheet: ids.TS ?? 0 });
-    expect(counting.count()).toBe(5);
+    expect(counting.count()).toBe(6);
     counting.reset();
     await loadTaskTree(counting, { scope: SCOPE_A, taskSheet: ids.TS ?? 0, plan: planTree(names) });
-    expect(counting.count()).toBe(4);
+    expect(counting.count()).toBe(5);
   });
 
   it('reads a level with more parents than inListLimit in one scope-wide query, dropping links outside the tree', async () => {
@@ -246,7 +246,7 @@ describe('loadTaskTree, default tree', () => {
       plan: planTree(names),
       inListLimit: 1,
     });
-    expect(counting.count()).toBe(4);
+    expect(counting.count()).toBe(5);
     expect(outline(wide)).toEqual(outline(byIds));
   });
 
@@ -264,7 +264,8 @@ describe('loadTaskTree, default tree', () => {
       plan: planTree(names),
     });
     expect(empty.roots).toEqual([]);
-    expect(counting.count()).toBe(2);
+    // The task sheet, the first level, and (sent with them) the metric columns' types.
+    expect(counting.count()).toBe(3);
   });
 
   it('answers NotFound for an unknown task sheet, one of another scope, a deleted and an inactive one', async () => {

@@ -399,16 +399,7 @@ describe('history', () => {
         REQUEST_ID: null,
         ROW_SEQ_DB,
       },
-      {
-        FIELD: 'METRICA1',
-        ACTION: 'remove',
-        OLD_VALUE: null,
-        NEW_VALUE: null,
-        USUARIO_SEQ_DB: 7,
-        SOURCE: 'api',
-        REQUEST_ID: null,
-        ROW_SEQ_DB,
-      },
+      // METRICA1 was cleared before: NULL to no entry is no change, and has no row.
       {
         FIELD: 'METRICA2',
         ACTION: 'remove',
@@ -438,7 +429,6 @@ describe('history', () => {
       ]),
     ).toEqual([
       ['METRICA2', 'remove', '4', null, 7, 'api'],
-      ['METRICA1', 'remove', null, null, 7, 'api'],
       ['METRICA1', 'clear', '2.50', null, 7, 'api'],
       ['METRICA2', 'update', null, '4', 8, 'api'],
       ['METRICA1', 'update', '1.50', '2.50', 8, 'api'],

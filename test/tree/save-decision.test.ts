@@ -207,7 +207,7 @@ describe('decideSave', () => {
     ).toMatchObject([{ theirs: 5, yours: 1 }]);
   });
 
-  it('removes a row as DELETED = 1, recording every metric it held, and checks a remove’s bases', () => {
+  it('removes a row as DELETED = 1, recording each metric it held, and checks a remove’s bases', () => {
     const decision = decideSave(
       [entry({}, { METRICA1: '2.00' }, { remove: true })],
       row({ METRICA1: '2.00', METRICA2: 1 }),
@@ -237,6 +237,13 @@ describe('decideSave', () => {
       },
     ]);
     expect(decision.entries[0]).toMatchObject({ stored: null, lastChange: null });
+    // A NULL field is no change of a remove; a row saved empty records one row, the first metric's.
+    expect(
+      decideSave([entry({}, {}, { remove: true })], row({ METRICA1: null, METRICA2: 1 }), context).history,
+    ).toMatchObject([{ field: 'METRICA2', action: 'remove', old: '1', new: null }]);
+    expect(
+      decideSave([entry({}, {}, { remove: true })], row({ METRICA1: null, METRICA2: null }), context).history,
+    ).toMatchObject([{ field: 'METRICA1', action: 'remove', old: null, new: null }]);
     expect(
       decideSave([entry({}, { METRICA1: '1.00' }, { remove: true })], row({ METRICA1: '2.00' }), context)
         .conflicts,

@@ -375,7 +375,7 @@ describe('FLOAT metrics', () => {
     const metrics = shown?.kind === 'task' ? shown.metrics : {};
     const read = Object.fromEntries(fields.map((field) => [field, metrics[field]?.value ?? null]));
     // 12345.67 as a FLOAT(7,2) is 12345.669921875, read at its 2 places: 6 digits would say 12345.7.
-    expect(read).toEqual({ METRICA3: -3.40282e38, METRICA4: 12345.67, METRICA5: -99999999.99 });
+    expect(read).toEqual({ METRICA3: -3.4028234e38, METRICA4: 12345.67, METRICA5: -99999999.99 });
     expect(first.entries[0]?.stored).toEqual(read);
     await expect(
       save(FLOATS, fields, [{ ...key, values: { ...read, METRICA4: 99999.99 }, base: read }]),

@@ -449,10 +449,14 @@ describe('the reads of one expand', () => {
     });
     expect(nodes.map((node) => node.id)).toEqual([ids.locked, ids.seeding]);
     // The activities and their saved metrics, both through the parent's association; then whether the
-    // tree shows the parent: its own links up (found by the parent), then the sector they lead to.
-    expect(statements).toHaveLength(4);
-    const [links, sectors] = statements.filter((statement) => statement.sql.includes(' IN ('));
-    const [children, saved] = statements.filter((statement) => !statement.sql.includes(' IN ('));
+    // tree shows the parent: its own links up (found by the parent), then the sector they lead to;
+    // and the metric columns' types (a FLOAT is given as its shortest decimal).
+    expect(statements).toHaveLength(5);
+    const types = statements.filter((statement) => statement.sql.includes('information_schema'));
+    expect(types).toHaveLength(1);
+    const own = statements.filter((statement) => !types.includes(statement));
+    const [links, sectors] = own.filter((statement) => statement.sql.includes(' IN ('));
+    const [children, saved] = own.filter((statement) => !statement.sql.includes(' IN ('));
     for (const statement of [children, saved]) {
       expect(statement?.sql).toContain('a.`OPER_GRUPO_SEQ_DB` = ?');
       expect(statement?.params).toContain(ids.groupB);
@@ -573,11 +577,13 @@ describe('one handler, many requests', () => {
       query: async <Row extends object>(sql: string, params: readonly unknown[] = []) => {
         const name = sql.includes('sys_core_par_parametros')
           ? 'parameters'
-          : sql.includes('app_folha_tarefa')
-            ? 'sheet'
-            : sql.includes(' IN (')
-              ? 'walk'
-              : 'branch';
+          : sql.includes('information_schema')
+            ? 'types'
+            : sql.includes('app_folha_tarefa')
+              ? 'sheet'
+              : sql.includes(' IN (')
+                ? 'walk'
+                : 'branch';
         events.push(`${name} sent`);
         const rows = await db.query<Row>(sql, params);
         events.push(`${name} answered`);

@@ -18,6 +18,7 @@ import { checkArguments } from '../arguments.js';
 import { compileMetricDefaults, type MetricSource, type Row } from '../metric-defaults.js';
 import { lastChangeOf, type SavedRow, withSavedRow } from '../saved-row.js';
 import { shownNodes } from '../shown-nodes.js';
+import { readValueTypes } from '../value-types.js';
 import { byLabel, labelColumnsOf, nodeLabel, sortKey } from './labels.js';
 import { type ScreenMetric, type ScreenMetricSource, type ScreenNode, screenSource } from './nodes.js';
 
@@ -73,15 +74,17 @@ export async function readBranch(db: SqlExecutor, given: ReadBranchOptions): Pro
   const metricsRead = parts.some((part) => part.level.isTask)
     ? readSavedUnder(db, scope, plan.metricTable, taskSheetId, taskLink(plan, parent))
     : undefined;
+  const typesRead = metricsRead === undefined ? undefined : readValueTypes(db, plan);
   // Marked handled now, in case the children query fails first; awaiting it below still throws.
   metricsRead?.catch(() => undefined);
+  typesRead?.catch(() => undefined);
   const nodes: ScreenNode[] = [];
   for (const part of parts) {
     // Two live links of one group to one activity (nothing in the tables forbids them) are one node:
     // the metric row's key is (activity, group), and the sheet and its progress count it once.
     const rows = onePerRow(await readChildren(db, part));
     const saved = part.level.isTask && metricsRead !== undefined ? await metricsRead : undefined;
-    const resolve = part.level.isTask ? compileMetricDefaults(plan.metrics) : undefined;
+    const resolve = part.level.isTask ? compileMetricDefaults(plan.metrics, await typesRead) : undefined;
     // Each metric's name for each source, made once per branch rather than once per activity.
     const screenSources = plan.metrics.map((metric) => ({
       field: metric.field,
@@ -246,7 +249,8 @@ async function readSavedUnder(
   taskSheet: number,
   link: TaskLink | null,
 ): Promise<Map<number, SavedRow>> {
-  const rows = await query(db, savedUnder(scope, metricTable, taskSheet, link));
+  // Prepared, as `loadTaskTree` reads them: the binary protocol gives a FLOAT's every bit.
+  const rows = await query(db, savedUnder(scope, metricTable, taskSheet, link), { prepare: true });
   const saved = new Map<number, SavedRow>();
   for (const row of rows) {
     const activity = Number(row.OPER_SEQ_DB);

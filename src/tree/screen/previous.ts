@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { ColumnType } from '../../model/column-values.js';
 import { columnNamed } from '../../model/column-values.js';
+import { dayText } from '../../model/date-text.js';
 import { type Identifier, parseIdentifier } from '../../model/identifier.js';
 import type { MetricValue } from '../../model/metrics.js';
 import { InvalidRequestError, NotFoundError } from '../../model/request-errors.js';
@@ -155,7 +156,7 @@ async function namedRow(db: SqlExecutor, scope: Scope, from: number): Promise<Ro
 function dateText(value: unknown, type: ColumnType | undefined): string | null {
   if (value === null || value === undefined) return null;
   if (value instanceof Date) {
-    return type?.dataType === 'date' ? value.toISOString().slice(0, 10) : value.toISOString();
+    return type?.dataType === 'date' ? dayText(value) : value.toISOString();
   }
   return String(value);
 }

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { type ColumnType, columnNamed } from '../../model/column-values.js';
+import { dayText } from '../../model/date-text.js';
 import type { Metric } from '../../model/metrics.js';
 import { Scope } from '../../model/scope.js';
 import { TASK_SHEET_TABLE } from '../../model/table-names.js';
@@ -123,7 +124,7 @@ function headerValue(value: unknown, type: ColumnType | undefined): string | nul
     // its calendar day is the UTC one, whatever the server process's own time zone (local getters
     // gave the day before west of UTC, as on a Brazilian server).
     if (type?.dataType === 'date' || (value.getUTCHours() === 0 && value.getUTCMinutes() === 0)) {
-      return value.toISOString().slice(0, 10);
+      return dayText(value);
     }
     return value.toISOString();
   }
