@@ -30,6 +30,8 @@ import { asStored, checkTyped, formatValue, sameValue } from './values.js';
  * @property {number | undefined} copied the sheet its value was copied from, until saved
  * @property {string | undefined} error the problem found in it
  * @property {MetricConflict | undefined} conflict what a refused save said of it
+ * @property {boolean} kept what it shows is to be saved though it is its preset: its row's entry
+ *   was made by someone else while the person's save of every value the row showed was out
  */
 
 /**
@@ -113,15 +115,19 @@ export function createTableModel(ctx, hooks) {
         copied: undefined,
         error: undefined,
         conflict: undefined,
+        kept: false,
       };
     });
     const key = keyOf(data.activity, data.group);
     return { index, key, data, cells, hasRow, filled: data.filled, served, queued };
   }
 
-  /** Whether a cell differs from its preset (a copied cell always counts: it is meant to be saved). @param {TableCell} cell */
+  /**
+   * Whether a cell differs from its preset (a copied cell always counts: it is meant to be saved, and
+   * so does one kept when its row's entry was made meanwhile, see `entryMade`). @param {TableCell} cell
+   */
   function isChanged(cell) {
-    if (cell.copied !== undefined || cell.conflict !== undefined) return true;
+    if (cell.copied !== undefined || cell.conflict !== undefined || cell.kept) return true;
     if (cell.text === cell.presetText) return false;
     const checked = checkTyped(cell.column, cell.text, ctx.lang);
     return !checked.ok || !sameValue(cell.column, checked.value, cell.preset);
@@ -220,6 +226,7 @@ export function createTableModel(ctx, hooks) {
     cell.enteredCopied = undefined;
     cell.copied = undefined;
     cell.conflict = undefined;
+    cell.kept = false;
     cell.error = undefined;
     track(row, cell);
   }
@@ -339,6 +346,22 @@ export function createTableModel(ctx, hooks) {
         metrics: { ...row.served.metrics, [cell.field]: { value: conflict.theirs, source: 'saved' } },
       };
       track(row, cell);
+    },
+    /**
+     * After a save of a row without an entry was refused for a conflict (the entry was made
+     * meanwhile): the save sent every value the row showed, and each cell the conflict did not name
+     * had its base (empty) still stored, or the same value. So the row's other cells keep what they
+     * show and count as changed, sent with that base by the next Save: a value the person typed,
+     * copied, or saw and kept as a default is not dropped because the row now has an entry (which
+     * sends only changed cells). Save again stores what the row shows.
+     * @param {TableRow} row
+     */
+    entryMade(row) {
+      for (const cell of row.cells) {
+        if (cell.conflict !== undefined) continue;
+        cell.kept = true;
+        track(row, cell);
+      }
     },
     /**
      * A saved entry's row as stored: its cells preset from it, nothing of them changed or copied.

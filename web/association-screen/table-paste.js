@@ -8,6 +8,7 @@
  */
 
 import { fill } from './labels.js';
+import { isCellControl } from './table-rows.js';
 
 /**
  * A spreadsheet's clipboard text as rows of cells: "a\tb\nc\td\n" → [["a", "b"], ["c", "d"]].
@@ -26,7 +27,7 @@ export function parseClipboard(text) {
 export function attachTablePaste(ctx, table) {
   table.grid.addEventListener('paste', (event) => {
     const target = event.target;
-    if (!(target instanceof HTMLInputElement) || table.isSaving()) return;
+    if (!isCellControl(target) || table.isSaving()) return;
     const text = event.clipboardData?.getData('text/plain') ?? '';
     if (!/[\t\n\r]/.test(text)) return;
     event.preventDefault();

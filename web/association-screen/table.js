@@ -127,6 +127,7 @@ export function createTable(ctx, hooks) {
     markSaved: model.markSaved,
     markQueued: model.markQueued,
     conflicted: model.conflicted,
+    entryMade: model.entryMade,
     markStale: () => {
       stale = true;
     },
