@@ -167,10 +167,15 @@ export function createTableModel(ctx, hooks) {
    * A row preset anew from `data`: what the server has of it with what waits in the outbox laid
    * over it (`queued`: whether anything of it is kept there). A cell whose preset changes shows the
    * new one, unless the person changed it: it keeps what they made of it, and now starts from the
-   * new preset (the base its next save sends).
-   * @param {TableRow} row @param {SheetRow} data @param {boolean} queued
+   * new preset (the base its next save sends) where that is what this device keeps for it or what
+   * it started from. `read`: the row as just read from the server. A changed cell whose base would
+   * move to a value read there (someone else stored it; the person never saw it) is not rebased
+   * silently, which would have its next save write over that value unrefused: it is shown as a
+   * conflict at the cell (stored now, by whom), as a refused save shows it, for the person to keep
+   * theirs (Save again) or take the stored value (Escape).
+   * @param {TableRow} row @param {SheetRow} data @param {boolean} queued @param {SheetRow} [read]
    */
-  function represent(row, data, queued) {
+  function represent(row, data, queued, read) {
     row.data = data;
     row.queued = queued;
     row.hasRow = hasEntry(data);
@@ -182,6 +187,23 @@ export function createTableModel(ctx, hooks) {
       const base = metric?.source === 'saved' ? value : null;
       if (cell.preset === value && cell.base === base && cell.source === metric?.source) continue;
       const typed = isChanged(cell);
+      const fresh = read?.metrics[cell.field];
+      // The new base is the server's, as just read (nothing kept on this device lays over it).
+      const fromServer =
+        fresh !== undefined && (fresh.value ?? null) === value && fresh.source === metric?.source;
+      if (typed && fromServer && !sameValue(cell.column, cell.base, base)) {
+        cell.conflict = {
+          entry: 0,
+          activity: row.data.activity,
+          group: row.data.group,
+          field: cell.field,
+          base: cell.base,
+          theirs: base,
+          yours: cell.text,
+          changedBy: data.lastChange?.user ?? null,
+          changedAt: data.lastChange?.at ?? null,
+        };
+      }
       cell.preset = value;
       cell.presetText = formatted(value, cell.column);
       cell.base = base;
@@ -392,7 +414,7 @@ export function createTableModel(ctx, hooks) {
      */
     serve(row, served, laid) {
       row.served = served;
-      represent(row, laid.data, laid.queued);
+      represent(row, laid.data, laid.queued, served);
     },
     /**
      * A row's values kept in the outbox: its cells preset from them as the server will store them
