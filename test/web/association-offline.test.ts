@@ -698,6 +698,35 @@ describe.each([
     expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '20.00' }]);
   });
 
+  it('shows a value stored meanwhile as a conflict at a typed table cell whose stopped entry is discarded', async () => {
+    const { alice, quantity } = await tableCell();
+    await alice.context.setOffline(true);
+    await quantity.fill('5');
+    await alice.page.getByRole('button', { name: L.tableSave, exact: true }).click();
+    await later(() => description(quantity)).toBe(L.sourcePending);
+    // Typed on from the kept 5, not saved; meanwhile someone else stores 9.
+    await quantity.fill('6');
+    await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '9' }, { METRICA1: '20.00' });
+    await alice.context.setOffline(false);
+    await region(alice.page).getByRole('button', { name: L.pendingList }).click();
+    await region(alice.page)
+      .getByRole('button', { name: fill(L.decideFor, { label: SUBSOIL }) })
+      .waitFor();
+    await region(alice.page)
+      .getByRole('button', { name: fill(L.discardFor, { label: SUBSOIL }) })
+      .click();
+    await region(alice.page).getByRole('button', { name: L.discardYes }).click();
+    // The 9 read again is said at the cell, which keeps the person's 6: never its silent new base.
+    await later(() => quantity.getAttribute('aria-invalid')).toBe('true');
+    expect(await description(quantity)).toContain(num('9.00'));
+    expect(await quantity.inputValue()).toBe(num('6'));
+    // Escape takes the stored value; nothing was written over it.
+    await quantity.focus();
+    await alice.page.keyboard.press('Escape');
+    await later(() => quantity.inputValue()).toBe(num('9.00'));
+    expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '9.00' }]);
+  });
+
   it('keeps showing the later of two kept saves of a table cell when only the first is sent', async () => {
     const { alice, quantity } = await tableCell();
     await alice.context.setOffline(true);

@@ -140,10 +140,7 @@ export function createConflicts(ctx, fields, view) {
     if (!found || !inputs.has(field) || view.busy()) return;
     found.choice = choice;
     if (choice === 'theirs') fields.takeStored(field, found.theirs);
-    else {
-      fields.presets.set(field, found.theirs);
-      fields.bases.set(field, found.theirs);
-    }
+    else fields.keepMine(field, found.theirs);
     render(field);
     const next = waiting()[0];
     if (next !== undefined) {

@@ -4,7 +4,10 @@
  * from the values saved on the previous task sheet of the scope (`part=previous`), or on a sheet the
  * person names, leaving the metrics they tick empty. Nothing is saved: the copied cells are marked
  * until the person saves them (with `source: "copy"`). Only activities without values saved on this
- * sheet are filled, and no cell the person changed is copied over.
+ * sheet are filled, and no cell the person changed is copied over. It fills every row of the sheet:
+ * a copy pressed while the table still reads its later pages waits for them, and one of a table
+ * whose page could not be read (after trying it again) copies nothing and says so, never a part of
+ * the sheet said as the whole.
  */
 
 import { problemOf } from './api.js';
@@ -37,12 +40,15 @@ export function createCopyPrevious(ctx, table) {
   const error = create('p', `${BLOCK}__form-error`);
   error.setAttribute('role', 'alert');
   error.hidden = true;
+  // What the copy waits for (the rest of the sheet's rows), said while it waits.
+  const status = create('p', `${BLOCK}__copy-status`);
+  status.setAttribute('role', 'status');
   const actions = create('div', `${BLOCK}__actions`);
   const cancel = button(create, `${BLOCK}__button`, labels.cancel);
   const confirm = create('button', `${BLOCK}__button ${BLOCK}__button--primary`, labels.copyConfirm);
   confirm.type = 'submit';
   actions.append(cancel, confirm);
-  form.append(title, fromLabel, from, fields, error, actions);
+  form.append(title, fromLabel, from, fields, error, status, actions);
   dialog.append(form);
   let busy = false;
   // While a save is out the cells take nothing (what it sends is fixed): copy once it is answered.
@@ -61,6 +67,7 @@ export function createCopyPrevious(ctx, table) {
       fields.append(label);
     }
     error.hidden = true;
+    status.textContent = '';
     dialog.showModal();
     from.focus();
   });
@@ -89,9 +96,21 @@ export function createCopyPrevious(ctx, table) {
     }
     busy = true;
     confirm.disabled = true;
+    error.hidden = true;
     try {
-      const previous = await ctx.api.previous(named === '' ? undefined : Number(named));
+      // Every row of the sheet, read before any is filled: the later pages may still be on their way.
+      if (!table.isWhole()) status.textContent = labels.copyReading;
+      const [read, previous] = await Promise.all([
+        table.whole(),
+        ctx.api.previous(named === '' ? undefined : Number(named)),
+      ]).finally(() => {
+        status.textContent = '';
+      });
       if (ctx.destroyed()) return;
+      if (!read) {
+        say(labels.copyUnread);
+        return;
+      }
       if (previous.from === null) {
         say(labels.copyNone);
         return;

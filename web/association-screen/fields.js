@@ -15,7 +15,8 @@ import { checkTyped, formatValue, isFractional, isWholeNumber, metricLabel, same
 /**
  * One metric's input and what is shown around it.
  * @typedef {object} Field
- * @property {HTMLInputElement} input
+ * @property {HTMLInputElement | HTMLTextAreaElement} input a `<textarea>` while the field holds a
+ *   text with a line break (an `<input>` would drop it), an `<input>` otherwise
  * @property {HTMLLabelElement} label
  * @property {HTMLElement} source where the preset came from
  * @property {HTMLElement} error the field's problem
@@ -35,29 +36,25 @@ export function createFields(ctx) {
   /** What each field's save starts from: the stored value when the key has a row, else null. */
   /** @type {Map<string, MetricValue>} */
   const bases = new Map();
+  /**
+   * The fields the person typed in since they were preset: what they did, not what the input shows
+   * now (an `<input>` shown a text with a line break shows it without, though nobody touched it).
+   * @type {Set<string>}
+   */
+  const edited = new Set();
 
   /** @param {readonly MetricColumn[]} columns */
   function setColumns(columns) {
     root.replaceChildren();
     inputs.clear();
+    edited.clear();
     for (const column of columns) {
       const field = create('div', `${BLOCK}__field`);
       const id = `${ctx.uid}-metric-${column.field}`;
       const label = create('label', `${BLOCK}__field-label`, metricLabel(column));
       label.htmlFor = id;
       label.id = `${id}-label`;
-      const input = create('input', `${BLOCK}__input`);
-      input.id = id;
-      input.name = column.field;
-      input.type = 'text';
-      input.autocomplete = 'off';
-      input.inputMode = isWholeNumber(column.dataType)
-        ? 'numeric'
-        : isFractional(column.dataType)
-          ? 'decimal'
-          : 'text';
-      // A NOT NULL column: said before the person tries to save, not only when a save is refused.
-      if (!column.nullable) input.setAttribute('aria-required', 'true');
+      const input = control(column, id, false);
       const source = create('p', `${BLOCK}__source`);
       source.id = `${id}-source`;
       const error = create('p', `${BLOCK}__field-error`);
@@ -68,11 +65,59 @@ export function createFields(ctx) {
       conflict.id = `${id}-conflict`;
       conflict.hidden = true;
       input.setAttribute('aria-describedby', source.id);
-      input.addEventListener('input', () => showError(column.field, undefined));
       field.append(label, input, source, error, conflict);
       root.append(field);
       inputs.set(column.field, { input, label, source, error, conflict, column });
     }
+  }
+
+  /**
+   * A field's control: a `<textarea>` (`multiline`) or an `<input>`, typed from its column. Typing
+   * in it marks the field as changed by the person.
+   * @param {MetricColumn} column @param {string} id @param {boolean} multiline
+   */
+  function control(column, id, multiline) {
+    const input = multiline
+      ? create('textarea', `${BLOCK}__input ${BLOCK}__input--lines`)
+      : create('input', `${BLOCK}__input`);
+    input.id = id;
+    input.name = column.field;
+    if (input instanceof HTMLInputElement) input.type = 'text';
+    else input.rows = 3;
+    input.autocomplete = 'off';
+    input.inputMode = isWholeNumber(column.dataType)
+      ? 'numeric'
+      : isFractional(column.dataType)
+        ? 'decimal'
+        : 'text';
+    // A NOT NULL column: said before the person tries to save, not only when a save is refused.
+    if (!column.nullable) input.setAttribute('aria-required', 'true');
+    input.addEventListener('input', () => {
+      edited.add(column.field);
+      showError(column.field, undefined);
+    });
+    return input;
+  }
+
+  /**
+   * Shows `text` in a field's control, a `<textarea>` in place of the `<input>` while the text has
+   * a line break (and back once it has none), so what is shown is what is kept and sent.
+   * @param {Field} entry @param {string} text
+   */
+  function showText(entry, text) {
+    const multiline = /[\r\n]/.test(text);
+    if (multiline !== entry.input instanceof HTMLTextAreaElement) {
+      const old = entry.input;
+      const input = control(entry.column, old.id, multiline);
+      for (const name of ['aria-describedby', 'aria-invalid']) {
+        const value = old.getAttribute(name);
+        if (value !== null) input.setAttribute(name, value);
+      }
+      input.readOnly = old.readOnly;
+      old.replaceWith(input);
+      entry.input = input;
+    }
+    entry.input.value = text;
   }
 
   /** The input's description: its problem, what a conflict says of it, where its preset came from. @param {string} field */
@@ -114,18 +159,42 @@ export function createFields(ctx) {
     if (!entry) return;
     presets.set(field, value);
     bases.set(field, base);
-    entry.input.value = value === null ? '' : formatValue(value, entry.column, ctx.lang);
+    edited.delete(field);
+    showText(entry, value === null ? '' : formatValue(value, entry.column, ctx.lang));
     showSource(field, source, value);
     showError(field, undefined);
   }
 
-  /** Whether the field's input still shows its preset as written: the person has not typed in it. @param {string} field */
-  function untouched(field) {
-    const entry = inputs.get(field);
-    if (!entry) return false;
-    const preset = presets.get(field) ?? null;
-    return entry.input.value === (preset === null ? '' : formatValue(preset, entry.column, ctx.lang));
+  /**
+   * A field the person changed starts from another stored value (the entry was made meanwhile): its
+   * input keeps what they typed, and it is changed against what is stored now.
+   * @param {string} field @param {MetricValue} value @param {MetricValue} base @param {string | undefined} source
+   */
+  function rebase(field, value, base, source) {
+    if (!inputs.has(field)) return;
+    presets.set(field, value);
+    bases.set(field, base);
+    showSource(field, source, value);
   }
+
+  /**
+   * Shows a value of the person's in a field (one kept in the outbox, being decided): it counts as
+   * typed. @param {string} field @param {MetricValue} value
+   */
+  function showMine(field, value) {
+    const entry = inputs.get(field);
+    if (!entry) return;
+    showText(entry, value === null ? '' : formatValue(value, entry.column, ctx.lang));
+    edited.add(field);
+  }
+
+  /**
+   * Whether the person has not typed in the field since it was preset. Decided from what they did,
+   * never from what the input shows: an `<input>` drops a text's line breaks, and a stored form the
+   * inputs do not take back as typed (a text saved as '', a float in exponent form) would look typed.
+   * @param {string} field
+   */
+  const untouched = (field) => inputs.has(field) && !edited.has(field);
 
   /**
    * The values a save sends and their bases, or the first bad input (each input's problem shown at
@@ -139,10 +208,10 @@ export function createFields(ctx) {
     const values = {};
     /** @type {Record<string, MetricValue>} */
     const base = {};
-    /** @type {HTMLInputElement | undefined} */
+    /** @type {HTMLInputElement | HTMLTextAreaElement | undefined} */
     let firstBad;
     for (const [field, entry] of inputs) {
-      // Untouched (the input still shows its preset as written): never sent, never checked, so a
+      // Untouched (the person never typed in it): never sent, never checked, so a
       // stored form the inputs do not take back as typed (a text saved as '', a float in exponent
       // form) neither clears it nor stops the save.
       if (hasRow && untouched(field)) {
@@ -175,6 +244,18 @@ export function createFields(ctx) {
     describe,
     showError,
     preset,
+    rebase,
+    showMine,
+    /**
+     * "Keep mine" at a conflict: the input keeps the person's value, which is theirs to send (even a
+     * default they kept untyped), starting from the stored value.
+     * @param {string} field @param {MetricValue} theirs
+     */
+    keepMine(field, theirs) {
+      presets.set(field, theirs);
+      bases.set(field, theirs);
+      edited.add(field);
+    },
     /** The stored value now: shown in the input, as the field's preset and base. @param {string} field @param {MetricValue} value */
     takeStored: (field, value) => preset(field, value, value, 'saved'),
     /** "A, B and C" of the fields' labels. @param {string[]} names */

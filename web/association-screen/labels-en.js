@@ -165,6 +165,9 @@ export const LABELS_EN = {
   copyNothing: 'Sheet {id} has no saved values to copy here.',
   copyError: 'Could not copy: {message}',
   copyBadSheet: 'Enter a task sheet number, or leave it empty.',
+  copyReading: 'Reading the rest of the sheet’s activities first…',
+  copyUnread:
+    'Nothing was copied: not every activity of this sheet could be read. Load the activities again, then copy.',
   pasted: 'Pasted {count} cells.',
   pastedSkipped: '{count} cells were left (read-only or past the end).',
 };

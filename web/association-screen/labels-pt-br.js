@@ -168,6 +168,9 @@ export const LABELS_PT_BR = {
   copyNothing: 'A folha {id} não tem valores salvos para copiar aqui.',
   copyError: 'Não foi possível copiar: {message}',
   copyBadSheet: 'Digite o número de uma folha de tarefa, ou deixe vazio.',
+  copyReading: 'Lendo antes o restante das atividades da folha…',
+  copyUnread:
+    'Nada foi copiado: não foi possível ler todas as atividades desta folha. Carregue as atividades de novo e copie.',
   pasted: '{count} células coladas.',
   pastedSkipped: '{count} células ficaram de fora (somente leitura ou além do fim).',
 };

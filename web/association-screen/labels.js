@@ -167,6 +167,8 @@ export { LABELS_EN, LABELS_PT_BR };
  * @property {string} copyNothing the sheet copied from has no values for these activities, `{id}`
  * @property {string} copyError a copy failed, `{message}`
  * @property {string} copyBadSheet the sheet to copy from is no number
+ * @property {string} copyReading the copy waits for the table to read the rest of the sheet
+ * @property {string} copyUnread a page of the sheet could not be read: nothing was copied
  * @property {string} pasted after a paste, `{count}` cells filled
  * @property {string} pastedSkipped after a paste: cells left (read-only or past the table), `{count}`
  */

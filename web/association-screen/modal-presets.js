@@ -55,13 +55,32 @@ export function createPresets(ctx, fields) {
    * After a save refused for a conflict: the fields the person left alone and that met no conflict
    * show what is stored now. The row may have been made or removed meanwhile: a field still showing
    * its old preset would neither be what is stored nor, with the row's coming or going, be sent as
-   * shown. Returns whether the key has a row now.
+   * shown. A field the person typed in that was sent and met no conflict (the server found its base
+   * still stored) keeps what they typed and now starts from what is stored: the next Save sends it
+   * when it differs, so what the form shows is what is stored (a default the person typed over, on
+   * an activity whose entry someone else made meanwhile, is not dropped). A typed field that was not
+   * sent (its value the same as its preset) is shown as stored now, as if left alone: nobody checked
+   * its base, and what the person typed did not change it. Returns whether the key has a row now.
    * @param {TreeNode} node @param {readonly MetricConflict[]} refused
+   * @param {Readonly<Record<string, unknown>>} sent the values the refused save sent
    */
-  function afterConflict(node, refused) {
+  function afterConflict(node, refused, sent) {
     const conflicted = new Set(refused.filter((conflict) => conflict.entry === 0).map((c) => c.field));
     const data = dataOf(node);
-    fill(node, data, (field) => !conflicted.has(field) && fields.untouched(field));
+    const kept = (/** @type {string} */ field) => !fields.untouched(field) && Object.hasOwn(sent, field);
+    fill(node, data, (field) => !conflicted.has(field) && !kept(field));
+    const pending = ctx.offline?.pendingFields({ activity: node.data.id, group: node.data.group ?? null });
+    for (const field of inputs.keys()) {
+      if (conflicted.has(field) || !kept(field)) continue;
+      const metric = data.metrics?.[field];
+      const value = metric?.value ?? null;
+      fields.rebase(
+        field,
+        value,
+        metric?.source === 'saved' ? value : null,
+        pending?.has(field) ? 'pending' : metric?.source,
+      );
+    }
     return rowIn(data);
   }
 

@@ -16,7 +16,6 @@ import { fill } from './labels.js';
 import { createPresets } from './modal-presets.js';
 import { sendEntry } from './modal-send.js';
 import { createModalView } from './modal-view.js';
-import { formatValue } from './values.js';
 
 /** @typedef {import('./tree.js').TreeNode} TreeNode */
 /** @typedef {import('./api.js').MetricEntry} MetricEntry */
@@ -136,7 +135,7 @@ export function createModal(ctx, tree, treeMetrics) {
     if (!dialog.open) dialog.showModal();
     const first = editable ? inputs.values().next().value?.input : cancel;
     first?.focus();
-    first instanceof HTMLInputElement && first.select();
+    if (first instanceof HTMLInputElement || first instanceof HTMLTextAreaElement) first.select();
   }
 
   /** @param {boolean} value @param {'save' | 'remove' | 'next'} [what] */
@@ -289,7 +288,7 @@ export function createModal(ctx, tree, treeMetrics) {
         return;
       }
       if (failure.conflicted) {
-        hasRow = presets.afterConflict(node, failure.conflicts);
+        hasRow = presets.afterConflict(node, failure.conflicts, values);
         if (conflicts.show(failure.conflicts, 'save')) return;
       }
       // A field's own problem goes to that field: the path ends in the metric's column.
@@ -377,9 +376,8 @@ export function createModal(ctx, tree, treeMetrics) {
     deciding = record;
     const stopped = new Set((record.conflicts ?? []).map((conflict) => conflict.field));
     for (const [field, value] of Object.entries(record.entry.values ?? {})) {
-      const entry = inputs.get(field);
-      if (!entry) continue;
-      entry.input.value = value === null ? '' : formatValue(value, entry.column, ctx.lang);
+      if (!inputs.has(field)) continue;
+      fields.showMine(field, value);
       // A field that met no conflict when the entry stopped keeps the base it was entered from:
       // changed by someone since, the server refuses it and this form shows it, not overwrites it.
       const base = record.entry.base;

@@ -6,13 +6,13 @@
  * Right move the caret inside the cell; typing replaces the cell (its value is selected on entering).
  */
 
-import { ROW_HEIGHT } from './table-rows.js';
+import { isCellControl, ROW_HEIGHT } from './table-rows.js';
 
 /** @param {import('./table.js').Table} table */
 export function attachTableKeys(table) {
   table.grid.addEventListener('keydown', (event) => {
     const target = event.target;
-    if (!(target instanceof HTMLInputElement) || event.altKey || event.metaKey) return;
+    if (!isCellControl(target) || event.altKey || event.metaKey) return;
     const row = Number(target.dataset.row);
     const col = Number(target.dataset.col);
     if (!Number.isInteger(row) || !Number.isInteger(col)) return;

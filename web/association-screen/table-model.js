@@ -30,6 +30,8 @@ import { asStored, checkTyped, formatValue, sameValue } from './values.js';
  * @property {number | undefined} copied the sheet its value was copied from, until saved
  * @property {string | undefined} error the problem found in it
  * @property {MetricConflict | undefined} conflict what a refused save said of it
+ * @property {boolean} kept what it shows is to be saved though it is its preset: its row's entry
+ *   was made by someone else while the person's save of every value the row showed was out
  */
 
 /**
@@ -113,15 +115,19 @@ export function createTableModel(ctx, hooks) {
         copied: undefined,
         error: undefined,
         conflict: undefined,
+        kept: false,
       };
     });
     const key = keyOf(data.activity, data.group);
     return { index, key, data, cells, hasRow, filled: data.filled, served, queued };
   }
 
-  /** Whether a cell differs from its preset (a copied cell always counts: it is meant to be saved). @param {TableCell} cell */
+  /**
+   * Whether a cell differs from its preset (a copied cell always counts: it is meant to be saved, and
+   * so does one kept when its row's entry was made meanwhile, see `entryMade`). @param {TableCell} cell
+   */
   function isChanged(cell) {
-    if (cell.copied !== undefined || cell.conflict !== undefined) return true;
+    if (cell.copied !== undefined || cell.conflict !== undefined || cell.kept) return true;
     if (cell.text === cell.presetText) return false;
     const checked = checkTyped(cell.column, cell.text, ctx.lang);
     return !checked.ok || !sameValue(cell.column, checked.value, cell.preset);
@@ -161,10 +167,15 @@ export function createTableModel(ctx, hooks) {
    * A row preset anew from `data`: what the server has of it with what waits in the outbox laid
    * over it (`queued`: whether anything of it is kept there). A cell whose preset changes shows the
    * new one, unless the person changed it: it keeps what they made of it, and now starts from the
-   * new preset (the base its next save sends).
-   * @param {TableRow} row @param {SheetRow} data @param {boolean} queued
+   * new preset (the base its next save sends) where that is what this device keeps for it or what
+   * it started from. `read`: the row as just read from the server. A changed cell whose base would
+   * move to a value read there (someone else stored it; the person never saw it) is not rebased
+   * silently, which would have its next save write over that value unrefused: it is shown as a
+   * conflict at the cell (stored now, by whom), as a refused save shows it, for the person to keep
+   * theirs (Save again) or take the stored value (Escape).
+   * @param {TableRow} row @param {SheetRow} data @param {boolean} queued @param {SheetRow} [read]
    */
-  function represent(row, data, queued) {
+  function represent(row, data, queued, read) {
     row.data = data;
     row.queued = queued;
     row.hasRow = hasEntry(data);
@@ -176,6 +187,23 @@ export function createTableModel(ctx, hooks) {
       const base = metric?.source === 'saved' ? value : null;
       if (cell.preset === value && cell.base === base && cell.source === metric?.source) continue;
       const typed = isChanged(cell);
+      const fresh = read?.metrics[cell.field];
+      // The new base is the server's, as just read (nothing kept on this device lays over it).
+      const fromServer =
+        fresh !== undefined && (fresh.value ?? null) === value && fresh.source === metric?.source;
+      if (typed && fromServer && !sameValue(cell.column, cell.base, base)) {
+        cell.conflict = {
+          entry: 0,
+          activity: row.data.activity,
+          group: row.data.group,
+          field: cell.field,
+          base: cell.base,
+          theirs: base,
+          yours: cell.text,
+          changedBy: data.lastChange?.user ?? null,
+          changedAt: data.lastChange?.at ?? null,
+        };
+      }
       cell.preset = value;
       cell.presetText = formatted(value, cell.column);
       cell.base = base;
@@ -220,6 +248,7 @@ export function createTableModel(ctx, hooks) {
     cell.enteredCopied = undefined;
     cell.copied = undefined;
     cell.conflict = undefined;
+    cell.kept = false;
     cell.error = undefined;
     track(row, cell);
   }
@@ -341,6 +370,22 @@ export function createTableModel(ctx, hooks) {
       track(row, cell);
     },
     /**
+     * After a save of a row without an entry was refused for a conflict (the entry was made
+     * meanwhile): the save sent every value the row showed, and each cell the conflict did not name
+     * had its base (empty) still stored, or the same value. So the row's other cells keep what they
+     * show and count as changed, sent with that base by the next Save: a value the person typed,
+     * copied, or saw and kept as a default is not dropped because the row now has an entry (which
+     * sends only changed cells). Save again stores what the row shows.
+     * @param {TableRow} row
+     */
+    entryMade(row) {
+      for (const cell of row.cells) {
+        if (cell.conflict !== undefined) continue;
+        cell.kept = true;
+        track(row, cell);
+      }
+    },
+    /**
      * A saved entry's row as stored: its cells preset from it, nothing of them changed or copied.
      * `keepEdits` (the outbox sent it while the table was open): a cell the person changed since
      * keeps what they typed.
@@ -369,7 +414,7 @@ export function createTableModel(ctx, hooks) {
      */
     serve(row, served, laid) {
       row.served = served;
-      represent(row, laid.data, laid.queued);
+      represent(row, laid.data, laid.queued, served);
     },
     /**
      * A row's values kept in the outbox: its cells preset from them as the server will store them

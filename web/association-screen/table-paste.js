@@ -8,6 +8,7 @@
  */
 
 import { fill } from './labels.js';
+import { isCellControl } from './table-rows.js';
 
 /**
  * A spreadsheet's clipboard text as rows of cells: "a\tb\nc\td\n" → [["a", "b"], ["c", "d"]].
@@ -73,9 +74,7 @@ function quotedCell(text, start) {
 export function attachTablePaste(ctx, table) {
   table.grid.addEventListener('paste', (event) => {
     const target = event.target;
-    // A cell may be a text area (a value with line breaks): a block pasted into it is a block too.
-    const cellField = target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement;
-    if (!cellField || table.isSaving()) return;
+    if (!isCellControl(target) || table.isSaving()) return;
     const text = event.clipboardData?.getData('text/plain') ?? '';
     if (!/[\t\n\r]/.test(text)) return;
     event.preventDefault();

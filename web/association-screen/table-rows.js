@@ -65,6 +65,39 @@ function noteOf(ctx, cell, edited, waiting, stopped) {
   return { kind, text: ctx.say.source(cell.source, cell.preset) };
 }
 
+/** A cell's text field, an `<input>` or, for a text with line breaks, a `<textarea>`. */
+export const CELL_CONTROL = `.${BLOCK}__table-input`;
+
+/**
+ * Whether `target` is a cell's text field. @param {EventTarget | null} target
+ * @returns {target is HTMLInputElement | HTMLTextAreaElement}
+ */
+export const isCellControl = (target) =>
+  (target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement) &&
+  target.matches(CELL_CONTROL);
+
+/**
+ * A cell's text field, named by its metric: a `<textarea>` (`multiline`) while its text has a line
+ * break, which an `<input>` would drop from what it shows and from what is typed on from it.
+ * @param {ScreenContext} ctx @param {TableCell} cell @param {boolean} multiline
+ */
+function cellControl(ctx, cell, multiline) {
+  const input = multiline
+    ? ctx.create('textarea', `${BLOCK}__table-input ${BLOCK}__table-input--lines`)
+    : ctx.create('input', `${BLOCK}__table-input`);
+  if (input instanceof HTMLInputElement) input.type = 'text';
+  else input.rows = 1;
+  input.autocomplete = 'off';
+  input.spellcheck = false;
+  input.setAttribute('aria-label', metricLabel(cell.column));
+  input.inputMode = isWholeNumber(cell.column.dataType)
+    ? 'numeric'
+    : isFractional(cell.column.dataType)
+      ? 'decimal'
+      : 'text';
+  return input;
+}
+
 /**
  * The element of one shown row, placed by its place in the view.
  * @param {ScreenContext} ctx @param {TableRow} row @param {number} viewIndex
@@ -92,16 +125,7 @@ export function makeRowElement(ctx, row, viewIndex, { saving, isChanged }) {
     const box = create('div', `${BLOCK}__table-cell`);
     box.setAttribute('role', 'gridcell');
     if (locked) box.setAttribute('aria-readonly', 'true');
-    const input = create('input', `${BLOCK}__table-input`);
-    input.type = 'text';
-    input.autocomplete = 'off';
-    input.spellcheck = false;
-    input.setAttribute('aria-label', metricLabel(cell.column));
-    input.inputMode = isWholeNumber(cell.column.dataType)
-      ? 'numeric'
-      : isFractional(cell.column.dataType)
-        ? 'decimal'
-        : 'text';
+    const input = cellControl(ctx, cell, /[\r\n]/.test(cell.text));
     input.dataset.row = String(viewIndex);
     input.dataset.col = String(col);
     input.dataset.locked = String(locked);
@@ -127,10 +151,26 @@ export function makeRowElement(ctx, row, viewIndex, { saving, isChanged }) {
  * @param {boolean} edited
  */
 export function paintCell(ctx, row, cell, box, edited) {
-  const input = box.querySelector('input');
+  const found = box.querySelector(CELL_CONTROL);
   const said = box.querySelector(`.${BLOCK}__table-source`);
   const mark = box.querySelector(`.${BLOCK}__table-mark`);
-  if (!input || !(said instanceof HTMLElement) || !(mark instanceof HTMLElement)) return;
+  if (!isCellControl(found) || !(said instanceof HTMLElement) || !(mark instanceof HTMLElement)) return;
+  let input = found;
+  // A text with a line break takes a textarea (and one without goes back to an input): never shown,
+  // nor typed on from, without its line breaks.
+  const multiline = /[\r\n]/.test(cell.text);
+  if (multiline !== input instanceof HTMLTextAreaElement) {
+    const other = cellControl(ctx, cell, multiline);
+    Object.assign(other.dataset, input.dataset);
+    other.readOnly = input.readOnly;
+    other.tabIndex = input.tabIndex;
+    const described = input.getAttribute('aria-describedby');
+    if (described !== null) other.setAttribute('aria-describedby', described);
+    const focused = input.ownerDocument.activeElement === input;
+    input.replaceWith(other);
+    input = other;
+    if (focused) other.focus({ preventScroll: true });
+  }
   if (input.value !== cell.text) input.value = cell.text;
   const waiting = ctx.offline?.pendingFields(row.data)?.has(cell.field) === true;
   const stopped = ctx.offline?.stoppedFields(row.data)?.has(cell.field) === true;

@@ -188,6 +188,8 @@ export function createTableSave(ctx, table, hooks) {
     /** @type {{ row: TableRow, cell: TableCell }[]} */
     const marked = [];
     if (failure.conflicted) {
+      // Rows sent without an entry sent every value they showed (see `entries`).
+      const without = new Set(batch.filter(({ row }) => !row.hasRow).map(({ row }) => row));
       for (const conflict of failure.conflicts) {
         const row = batch[conflict.entry]?.row;
         const cell = row?.cells.find((found) => found.field === conflict.field);
@@ -196,6 +198,9 @@ export function createTableSave(ctx, table, hooks) {
         table.conflicted(row, cell, conflict);
         marked.push({ row, cell });
       }
+      // Their entry was made meanwhile: from now on only changed cells are sent, so every value the
+      // row shows counts as changed, or Save again would leave out what it did not name.
+      for (const { row } of marked) if (without.has(row) && row.hasRow) table.entryMade(row);
     } else {
       const at = failure.path?.match(/^entries\.(\d+)\.(?:values|base)\.(.+)$/);
       const row = at ? batch[Number(at[1])]?.row : undefined;

@@ -6,7 +6,7 @@
  * cells from the model (table-model.js) when they change.
  */
 
-import { makeRowElement, paintCell, ROW_HEIGHT } from './table-rows.js';
+import { CELL_CONTROL, isCellControl, makeRowElement, paintCell, ROW_HEIGHT } from './table-rows.js';
 
 /** Rows rendered beyond each edge of the view, so a quick scroll or a key press finds them ready. */
 const OVERSCAN = 8;
@@ -40,7 +40,7 @@ export function createTableWindow(ctx, { grid, head, body, isShown }, model) {
       cell.entered = cell.text;
       cell.enteredCopied = cell.copied;
     }
-    const input = /** @type {HTMLInputElement} */ (event.target);
+    const input = /** @type {HTMLInputElement | HTMLTextAreaElement} */ (event.target);
     // Typing replaces the cell, as in a spreadsheet: the whole value is selected on entering it.
     input.select();
     setTabStop(input);
@@ -48,13 +48,13 @@ export function createTableWindow(ctx, { grid, head, body, isShown }, model) {
   grid.addEventListener('input', (event) => {
     const place = placeOf(event.target);
     if (!place) return;
-    const input = /** @type {HTMLInputElement} */ (event.target);
+    const input = /** @type {HTMLInputElement | HTMLTextAreaElement} */ (event.target);
     model.setText(place.row, place.col, input.value, { fromInput: true });
   });
 
   /** @param {EventTarget | null} target */
   function placeOf(target) {
-    if (!(target instanceof HTMLInputElement) || !grid.contains(target)) return undefined;
+    if (!isCellControl(target) || !grid.contains(target)) return undefined;
     const row = Number(target.dataset.row);
     const col = Number(target.dataset.col);
     return Number.isInteger(row) && Number.isInteger(col) ? { row, col } : undefined;
@@ -62,8 +62,8 @@ export function createTableWindow(ctx, { grid, head, body, isShown }, model) {
 
   /** @param {number} viewIndex @param {number} col */
   function inputAt(viewIndex, col) {
-    const input = rendered.get(viewIndex)?.querySelectorAll('input')[col];
-    return input instanceof HTMLInputElement ? input : undefined;
+    const input = rendered.get(viewIndex)?.querySelectorAll(CELL_CONTROL)[col] ?? null;
+    return isCellControl(input) ? input : undefined;
   }
 
   /** @param {number} viewIndex @param {number} col */
@@ -111,10 +111,10 @@ export function createTableWindow(ctx, { grid, head, body, isShown }, model) {
     if (stop) setTabStop(stop);
   }
 
-  /** @param {HTMLInputElement} input */
+  /** @param {HTMLInputElement | HTMLTextAreaElement} input */
   function setTabStop(input) {
-    for (const other of body.querySelectorAll('input[tabindex="0"]')) {
-      if (other !== input && other instanceof HTMLInputElement) other.tabIndex = -1;
+    for (const other of body.querySelectorAll(`${CELL_CONTROL}[tabindex="0"]`)) {
+      if (other !== input && isCellControl(other)) other.tabIndex = -1;
     }
     input.tabIndex = 0;
   }
@@ -150,8 +150,9 @@ export function createTableWindow(ctx, { grid, head, body, isShown }, model) {
     /** Inputs are read-only while a save is out (and always on read-only rows). @param {boolean} value */
     setReadOnly(value) {
       for (const element of rendered.values()) {
-        for (const input of element.querySelectorAll('input'))
-          input.readOnly = value || input.dataset.locked === 'true';
+        for (const input of element.querySelectorAll(CELL_CONTROL)) {
+          if (isCellControl(input)) input.readOnly = value || input.dataset.locked === 'true';
+        }
       }
     },
     /**

@@ -90,6 +90,10 @@ export function createTable(ctx, hooks) {
   let stale = false;
   /** The page a read stopped at, failing after earlier ones (0: none): read on from it, not afresh. */
   let resumeAt = 0;
+  /** The read of the sheet's pages under way, if any. @type {Promise<void> | undefined} */
+  let reading;
+  /** Whether every page of the sheet is read: none failed, none still on its way. */
+  let complete = false;
   /** Told when a save starts and ends (Copy from the previous sheet waits for it). @type {((saving: boolean) => void)[]} */
   const savingWatchers = [];
 
@@ -120,6 +124,9 @@ export function createTable(ctx, hooks) {
     changedCount: model.changedCount,
     changedCells: model.changedCells,
     setSaving,
+    whole,
+    /** Whether every row of the sheet is read (see `whole`). */
+    isWhole: () => complete,
     /** @param {(saving: boolean) => void} watcher */
     onSaving: (watcher) => {
       savingWatchers.push(watcher);
@@ -127,6 +134,7 @@ export function createTable(ctx, hooks) {
     markSaved: model.markSaved,
     markQueued: model.markQueued,
     conflicted: model.conflicted,
+    entryMade: model.entryMade,
     markStale: () => {
       stale = true;
     },
@@ -177,6 +185,18 @@ export function createTable(ctx, hooks) {
   }
 
   /**
+   * Whether every row of the sheet is read: waits for a read under way, and reads on once from a
+   * page that could not be read (said with Retry as any failed read). What works on the whole sheet
+   * (Copy from the previous sheet) waits for it, and is not done at all when it stays false.
+   */
+  async function whole() {
+    while (reading) await reading;
+    if (!complete) await load();
+    while (reading) await reading;
+    return complete;
+  }
+
+  /**
    * Reads every page of the sheet (the first is shown as soon as it arrives), unless it is read
    * already and nothing made it old; a read that stopped at a later page goes on from that page.
    * Kept changes are never read over.
@@ -200,6 +220,18 @@ export function createTable(ctx, hooks) {
    * @param {number} from @param {number} mine this read's count (see `loads`)
    */
   async function readPages(from, mine) {
+    const run = readFrom(from, mine);
+    reading = run;
+    try {
+      await run;
+    } finally {
+      if (reading === run) reading = undefined;
+    }
+  }
+
+  /** See `readPages`. @param {number} from @param {number} mine */
+  async function readFrom(from, mine) {
+    complete = false;
     state = 'loading';
     resumeAt = 0;
     retry.hidden = true;
@@ -226,6 +258,7 @@ export function createTable(ctx, hooks) {
       grid.removeAttribute('aria-busy');
       showPending(undefined);
       note.hidden = model.view().length > 0;
+      complete = true;
     } catch (error) {
       if (ctx.destroyed() || mine !== loads) return;
       grid.removeAttribute('aria-busy');

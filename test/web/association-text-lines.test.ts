@@ -1,0 +1,137 @@
+import { randomUUID } from 'node:crypto';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
+import { DEMO_TABLES } from '../../src/demo/demo-install.js';
+import type { Demo } from '../../src/demo/start-demo.js';
+import { toNodeListener } from '../../src/http/node-adapter.js';
+import { openTable, useBrowser, watchProblems } from '../support/browser.js';
+import { cookieUserHandler, listen, startTestDemo } from '../support/demo.js';
+
+/**
+ * A text metric holding a line break (written by the API, the host, or copied from another sheet)
+ * is never rewritten by a save of another field, in the modal or in the table: an `<input>` drops
+ * line breaks, so what a field shows is never what decides whether the person changed it.
+ */
+
+const browser = useBrowser();
+const METRICS = DEMO_TABLES.metrics;
+const NOTES = 'linha 1\nlinha 2';
+
+let demo: Demo;
+let server: Awaited<ReturnType<typeof listen>> | undefined;
+let context: BrowserContext | undefined;
+let problems: string[] = [];
+let activity = 0;
+let group = 0;
+
+beforeAll(async () => {
+  demo = await startTestDemo();
+  // The host keeps notes in the third metric: a TEXT column.
+  await demo.scratch.db.execute(`ALTER TABLE ${METRICS} MODIFY HORAS TEXT NULL`);
+  const listener = toNodeListener(cookieUserHandler(demo, 9));
+  server = await listen((req, res) => {
+    if ((req.url ?? '').startsWith('/associationtask')) return listener(req, res);
+    res.writeHead(404).end();
+  });
+  const seq = async (table: string, code: string) =>
+    Number(
+      (
+        await demo.scratch.db.query<{ SEQ_DB: number }>(`SELECT SEQ_DB FROM ${table} WHERE CODIGO = ?`, [
+          code,
+        ])
+      )[0]?.SEQ_DB,
+    );
+  activity = await seq(demo.names.OPER, 'A-SUBSOIL');
+  group = await seq(demo.names.OPER_GRUPO, 'G-SOIL');
+});
+
+afterAll(async () => {
+  await server?.close();
+  await demo?.close();
+});
+
+beforeEach(async () => {
+  await demo.scratch.db.execute(`DELETE FROM ${METRICS} WHERE OPER_SEQ_DB = ?`, [activity]);
+  const seeded = await fetch(`${server?.origin}/associationtask?taskSheet=${demo.sample.taskSheet}`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', accept: 'application/json', cookie: 'user=9' },
+    body: JSON.stringify({
+      requestId: randomUUID(),
+      source: 'api',
+      entries: [{ activity, group, values: { METRICA1: '20.00', METRICA2: 3, HORAS: NOTES } }],
+    }),
+  });
+  expect(seeded.status).toBe(200);
+});
+
+afterEach(async () => {
+  await context?.close();
+  context = undefined;
+  expect(problems).toEqual([]);
+  problems = [];
+});
+
+async function open(): Promise<{ page: Page; puts: Array<{ entries: Array<Record<string, unknown>> }> }> {
+  context = await browser().newContext({ locale: 'en', viewport: { width: 1280, height: 800 } });
+  await context.addCookies([{ name: 'user', value: '7', url: server?.origin ?? '' }]);
+  const page = await context.newPage();
+  watchProblems(page, (problem) => problems.push(problem));
+  const puts: Array<{ entries: Array<Record<string, unknown>> }> = [];
+  page.on('request', (request) => {
+    if (request.method() === 'PUT') puts.push(request.postDataJSON());
+  });
+  return { page, puts };
+}
+
+const stored = async () =>
+  demo.scratch.db.query<{ METRICA2: number | null; HORAS: string | null }>(
+    `SELECT METRICA2, HORAS FROM ${METRICS} WHERE OPER_SEQ_DB = ? AND DELETED = 0`,
+    [activity],
+  );
+
+it('keeps a text with a line break as it is when the modal saves another field, and shows its lines', async () => {
+  const { page, puts } = await open();
+  await page.goto(`${server?.origin}/associationtask?taskSheet=${demo.sample.taskSheet}`);
+  await page.getByRole('tree').waitFor();
+  for (const name of ['S-NORTH — North field', 'G-SOIL — Soil preparation']) {
+    const item = page.getByRole('treeitem', { name }).first();
+    await item.locator(':scope > .ta-screen__row').click();
+    await item.getByRole('group').first().waitFor();
+  }
+  const label = 'A-SUBSOIL — Subsoiling';
+  await page.getByRole('treeitem', { name: label }).first().locator(':scope > .ta-screen__row').click();
+  const dialog = page.getByRole('dialog', { name: label });
+  const notes = dialog.getByRole('textbox', { name: 'Horas', exact: true });
+  // Shown with its lines, in a field that keeps them.
+  await expect.poll(() => notes.inputValue()).toBe(NOTES);
+  await dialog.getByRole('textbox', { name: 'Pessoas', exact: true }).fill('5');
+  await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  expect(puts.map((put) => put.entries[0]?.values)).toEqual([{ METRICA2: 5 }]);
+  expect(await stored()).toEqual([{ METRICA2: 5, HORAS: NOTES }]);
+
+  // Opened again, a line added to the notes is saved with both lines kept.
+  await page.getByRole('treeitem', { name: label }).first().locator(':scope > .ta-screen__row').click();
+  await expect.poll(() => notes.inputValue()).toBe(NOTES);
+  await notes.fill(`${NOTES}\nlinha 3`);
+  await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  expect(await stored()).toEqual([{ METRICA2: 5, HORAS: `${NOTES}\nlinha 3` }]);
+});
+
+it('keeps a text with a line break as it is when the table saves another cell of its row', async () => {
+  const { page, puts } = await open();
+  const grid = await openTable(page, `${server?.origin}/associationtask?taskSheet=${demo.sample.taskSheet}`);
+  const row = grid.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /^A-SUBSOIL/ }) });
+  const notes = row.getByRole('textbox', { name: 'Horas', exact: true });
+  await expect.poll(() => notes.inputValue()).toBe(NOTES);
+  // Walked through (entered and left) without typing, then another cell of the row changed.
+  await notes.focus();
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.type('5');
+  await page.getByRole('button', { name: 'Save changes', exact: true }).click();
+  await expect.poll(() => puts.length).toBe(1);
+  await expect.poll(() => stored()).toEqual([{ METRICA2: 5, HORAS: NOTES }]);
+  expect(puts.map((put) => put.entries[0]?.values)).toEqual([{ METRICA2: 5 }]);
+  await expect.poll(() => notes.inputValue()).toBe(NOTES);
+});
