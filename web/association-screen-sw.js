@@ -14,11 +14,21 @@
  * - Data (`part=`) and saves are left to the page: it keeps its data answers itself
  *   (offline-cache.js), so a host's page without this worker has them too.
  * - Background Sync (`task-association-outbox`): sends the outbox of every sheet in its scope,
- *   each sheet's entries only for the user and scope the server says this browser's session is.
+ *   each sheet's entries only for the user and scope the server says this browser's session is,
+ *   and tells the open pages what each batch came to (the server's answer of one stored), so they
+ *   show what is stored rather than what they read before.
  */
 
 import { OutboxError, openOutbox } from './association-screen/outbox.js';
-import { alone, CHANNEL, RetryLater, replayOutbox, SYNC_TAG } from './association-screen/sync.js';
+import {
+  alone,
+  CHANNEL,
+  RetryLater,
+  replayOutbox,
+  SYNC_TAG,
+  sentMessage,
+  unsentMessage,
+} from './association-screen/sync.js';
 
 const sw = /** @type {ServiceWorkerGlobalScope} */ (/** @type {unknown} */ (globalThis));
 // Written by the handler as it serves this file (src/http/screen-assets.ts); as here, unserved.
@@ -155,6 +165,7 @@ async function sendAll() {
     if (error instanceof OutboxError) return;
     throw error;
   }
+  const channel = new BroadcastChannel(CHANNEL);
   try {
     const sheets = new Map();
     for (const record of await outbox.all()) {
@@ -163,15 +174,16 @@ async function sendAll() {
     }
     let retry = false;
     for (const record of sheets.values()) {
+      const sheet = { endpoint: record.endpoint, taskSheet: record.taskSheet };
       try {
         const outcome = await alone(() =>
-          replayOutbox(outbox, { endpoint: record.endpoint, taskSheet: record.taskSheet }),
+          replayOutbox(outbox, {
+            ...sheet,
+            onSent: (records, answer, gone) => channel.postMessage(sentMessage(sheet, records, answer, gone)),
+            onUnsent: (records, maybe) => channel.postMessage(unsentMessage(sheet, records, maybe)),
+          }),
         );
-        if (outcome.sent > 0 || outcome.stopped > 0) {
-          const channel = new BroadcastChannel(CHANNEL);
-          channel.postMessage({ type: 'changed' });
-          channel.close();
-        }
+        if (outcome.sent > 0 || outcome.stopped > 0) channel.postMessage({ type: 'changed' });
       } catch (error) {
         if (!(error instanceof RetryLater)) throw error;
         retry = true;
@@ -179,6 +191,7 @@ async function sendAll() {
     }
     if (retry) throw new Error('the outbox waits for the network');
   } finally {
+    channel.close();
     outbox.close();
   }
 }

@@ -102,6 +102,8 @@ export const LABELS_EN = {
   removed: 'Removed the entry of {label}: the defaults apply again.',
   removeError: 'Not removed: {message}',
   entryGone: 'This entry had already been removed; the defaults apply.',
+  tooLarge:
+    'Too large to send: with the values it replaces, it is more than the server takes in one request. Shorten the text and enter it again.',
   history: 'History',
   historyTitle: 'Changes',
   historyLoading: 'Loading the changes…',

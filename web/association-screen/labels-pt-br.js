@@ -104,6 +104,8 @@ export const LABELS_PT_BR = {
   removed: 'Registro de {label} removido: os padrões voltam a valer.',
   removeError: 'Não removido: {message}',
   entryGone: 'Este registro já tinha sido removido; valem os padrões.',
+  tooLarge:
+    'Grande demais para enviar: com os valores que substitui, passa do que o servidor aceita em uma requisição. Encurte o texto e registre de novo.',
   history: 'Histórico',
   historyTitle: 'Alterações',
   historyLoading: 'Carregando as alterações…',

@@ -22,9 +22,12 @@
  * @property {string} entryEntered when an entry was made, `{at}`
  * @property {string} entryRemove an entry that removes the saved values
  * @property {string} entryWaiting an entry's state: waiting to be sent
- * @property {string} entryUnconfirmed an entry's state: typed on a page opened offline, waiting for
- *   the person signed in to confirm it is theirs
- * @property {string} unconfirmedCount entries typed on pages opened offline wait for a confirmation, `{count}`
+ * @property {string} entryUnconfirmed an entry's state: typed while the page could not tell who was
+ *   signed in (opened offline, or someone else signed in since), waiting for the person signed in
+ *   to confirm it is theirs
+ * @property {string} unconfirmedCount such entries wait for a confirmation, `{count}`
+ * @property {string} ownerChanged someone else signed in on this browser since the page was opened:
+ *   it now files and sends as them
  * @property {string} claim the button sending them as the signed-in person's
  * @property {string} claimed announced once they are, `{count}`
  * @property {string} entryConflict an entry's state: someone changed it meanwhile, decide
@@ -36,6 +39,9 @@
  * @property {string} discardNo keeps the entry
  * @property {string} discarded announced after a drop, `{label}`
  * @property {string} sentBeforeDiscard announced when the entry to drop had been sent meanwhile, `{label}`
+ * @property {string} discardedOnItsWay announced after a drop of an entry another sender (this page,
+ *   another tab, the service worker) had on its way to the server: the server may still store it,
+ *   and what came of it is said once known, `{label}`
  * @property {string} discardedMaybeSent announced after a drop of an entry whose last sending got no
  *   answer (the server may have stored it), `{label}`
  * @property {string} decide button: open a conflicting entry to decide
@@ -76,7 +82,9 @@ export const OFFLINE_LABELS_EN = {
   entryWaiting: 'Waiting to be sent.',
   entryUnconfirmed: 'Waits for you to confirm it is yours.',
   unconfirmedCount:
-    'Entries typed on this device while the sheet was opened offline: {count}. They are sent once you confirm they are yours.',
+    'Entries typed on this device while it could not tell who was signed in: {count}. They are sent once you confirm they are yours.',
+  ownerChanged:
+    'Someone else has signed in on this browser since this sheet was opened: what you save here is now saved as them. Entries made before stay with whoever made them.',
   claim: 'Send them as mine',
   claimed: '{count} entries will be sent as yours.',
   entryConflict: 'Someone changed it meanwhile: decide before it is sent.',
@@ -88,6 +96,8 @@ export const OFFLINE_LABELS_EN = {
   discardNo: 'Keep it',
   discarded: 'The entry of {label} was discarded.',
   sentBeforeDiscard: 'The entry of {label} was sent before it could be discarded: it is saved.',
+  discardedOnItsWay:
+    'The entry of {label} was already on its way to the server: it will not be sent again, but the server may still save it. This page will say whether it did.',
   discardedMaybeSent:
     'The entry of {label} was discarded here, but it had been sent once without an answer: the server may have saved it. Open the activity to see.',
   decide: 'Decide',
@@ -133,7 +143,9 @@ export const OFFLINE_LABELS_PT_BR = {
   entryWaiting: 'Aguardando envio.',
   entryUnconfirmed: 'Aguarda você confirmar que é seu.',
   unconfirmedCount:
-    'Registros digitados neste aparelho com a folha aberta sem rede: {count}. São enviados quando você confirmar que são seus.',
+    'Registros digitados neste aparelho quando não era possível saber quem estava conectado: {count}. São enviados quando você confirmar que são seus.',
+  ownerChanged:
+    'Outra pessoa entrou neste navegador desde que esta folha foi aberta: o que você salvar aqui agora é salvo como ela. Registros feitos antes continuam com quem os fez.',
   claim: 'Enviar como meus',
   claimed: '{count} registros serão enviados como seus.',
   entryConflict: 'Alguém alterou enquanto isso: decida antes do envio.',
@@ -145,6 +157,8 @@ export const OFFLINE_LABELS_PT_BR = {
   discardNo: 'Manter',
   discarded: 'O registro de {label} foi descartado.',
   sentBeforeDiscard: 'O registro de {label} foi enviado antes de ser descartado: está salvo.',
+  discardedOnItsWay:
+    'O registro de {label} já estava a caminho do servidor: não será enviado de novo, mas o servidor ainda pode salvá-lo. Esta página dirá se salvou.',
   discardedMaybeSent:
     'O registro de {label} foi descartado aqui, mas já tinha sido enviado uma vez sem resposta: o servidor pode tê-lo salvo. Abra a atividade para ver.',
   decide: 'Decidir',

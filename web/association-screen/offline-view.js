@@ -30,6 +30,9 @@ export function createOfflineView(ctx, actions) {
   root.setAttribute('aria-label', labels.offlineRegion);
   // Said when it appears: a person whose network just went hears it.
   const notice = statusRegion(create, `${BLOCK}__offline-notice`);
+  // Someone else signed in on this browser since the page was opened: it files as them now.
+  const owner = statusRegion(create, `${BLOCK}__owner-notice`);
+  owner.hidden = true;
   const warning = create('p', `${BLOCK}__offline-warning`);
   warning.setAttribute('role', 'alert');
   warning.hidden = true;
@@ -58,7 +61,7 @@ export function createOfflineView(ctx, actions) {
   const keep = button(create, `${BLOCK}__button ${BLOCK}__button--small`, labels.keepSheet);
   const keepStatus = statusRegion(create, `${BLOCK}__keep-status`);
   keepRow.append(keep, keepStatus);
-  root.append(notice, warning, summary, keepRow);
+  root.append(notice, owner, warning, summary, keepRow);
   keep.addEventListener('click', () => actions.keep());
   toggle.addEventListener('click', () => {
     list.hidden = !list.hidden;
@@ -94,7 +97,9 @@ export function createOfflineView(ctx, actions) {
       record.state === 'conflict'
         ? labels.entryConflict
         : record.state === 'refused'
-          ? fill(labels.entryRefused, { message: record.problem ?? '' })
+          ? record.problemCode === 'BODY_TOO_LARGE'
+            ? labels.tooLarge
+            : fill(labels.entryRefused, { message: record.problem ?? '' })
           : record.unconfirmed
             ? labels.entryUnconfirmed
             : labels.entryWaiting,
@@ -189,6 +194,11 @@ export function createOfflineView(ctx, actions) {
         toggle.setAttribute('aria-expanded', 'false');
         toggle.textContent = labels.pendingList;
       }
+    },
+    /** That someone else is signed in now than the page was opened as, and it files as them. @param {string} text */
+    ownerChanged(text) {
+      owner.textContent = text;
+      owner.hidden = false;
     },
     /** A warning about the outbox or the browser's storage; undefined hides it. @param {string | undefined} text */
     warn(text) {

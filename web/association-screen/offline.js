@@ -11,7 +11,16 @@ import { fill } from './labels.js';
 import { keepSheet, MAX_KEEP_BYTES, pruneData } from './offline-cache.js';
 import { createOfflineView } from './offline-view.js';
 import { askToPersist, isPersisted, MAX_OUTBOX_ENTRIES, OutboxError, openOutbox } from './outbox.js';
-import { CHANNEL, createSync, RetryLater } from './sync.js';
+import {
+  alone,
+  askOwner,
+  CHANNEL,
+  createSync,
+  RetryLater,
+  SYNC_TAG,
+  sentMessage,
+  unsentMessage,
+} from './sync.js';
 import { asStored } from './values.js';
 
 /** @typedef {import('./outbox.js').OutboxRecord} OutboxRecord */
@@ -39,6 +48,13 @@ import { asStored } from './values.js';
 
 /** From this many waiting entries on, the screen warns that the outbox fills up. */
 const NEARLY_FULL = Math.floor(MAX_OUTBOX_ENTRIES * 0.9);
+/** How long asking who is signed in may take before an entry is filed without it (unchecked). */
+const OWNER_CHECK_MS = 5000;
+/**
+ * After the senders let go of the outbox, how long a page waits for the word of an entry it
+ * discarded on its way (the sender's message may come just after) before saying it may be stored.
+ */
+const LAST_WORD_MS = 1000;
 
 /** @param {{ activity: number, group?: number | null | undefined }} entry */
 const keyOf = (entry) => `${entry.activity}:${entry.group ?? ''}`;
@@ -86,22 +102,43 @@ export function createOffline(ctx, parts) {
   let total = 0;
   /** @type {((node: TreeNode, record: OutboxRecord) => Promise<void>) | undefined} */
   let opener;
-  /** Entries discarded on this page, told apart if a batch already on its way stores them. @type {Set<number>} */
-  const discardedSeqs = new Set();
+  /**
+   * Entries discarded on this page while a sender had them on their way, until the sender says
+   * what came of them (stored, or not). @type {Map<number, { label: string }>}
+   */
+  const onTheirWay = new Map();
   /** Keys of entries discarded on this page since the watchers were last told of a change. @type {Set<string>} */
   const discardedKeys = new Set();
-  /** What to say of them with the next "sent" announcement. @type {string[]} */
-  const sentDespite = [];
+  /**
+   * Keys whose stored values the tree took from a sender's answer (this page's or another's) since
+   * the last reading of the outbox: those leaving what waits need no reading again.
+   * @type {Set<string>}
+   */
+  const answeredKeys = new Set();
+  /** What to say with the next announcement of this page's sending. @type {string[]} */
+  const toSay = [];
+  /** Whether this page filed entries unchecked since it last settled them. */
+  let filedUnchecked = false;
+  /** The asking of who is signed in under way, if any. @type {Promise<boolean> | undefined} */
+  let checking;
   /** Told of what the outbox sent and of every change in what waits (the table view). @type {Watcher[]} */
   const watchers = [];
   const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(CHANNEL) : undefined;
-  if (channel) channel.onmessage = () => void refresh();
+  if (channel) channel.onmessage = (event) => void heard(event.data);
 
   const opened = openOutbox({ doc, endpoint }).then(
     (box) => {
       outbox = box;
       showWarning();
-      sync = createSync({ outbox: box, endpoint, taskSheet: ctx.taskSheet, win, onSent, onSettled });
+      sync = createSync({
+        outbox: box,
+        endpoint,
+        taskSheet: ctx.taskSheet,
+        win,
+        onSent,
+        onUnsent,
+        onSettled,
+      });
       return refresh();
     },
     () => view.warn(labels.outboxUnavailable),
@@ -113,6 +150,11 @@ export function createOffline(ctx, parts) {
   };
   win.addEventListener('online', onLine);
   win.addEventListener('offline', onLine);
+  // Back to this page (from another tab, where someone may have signed in): who is signed in, asked.
+  const onShown = () => {
+    if (doc.visibilityState === 'visible') void checkOwner();
+  };
+  doc.addEventListener('visibilitychange', onShown);
 
   /**
    * The one warning shown, the weightiest first: the outbox full or nearly, the last save refused,
@@ -175,36 +217,71 @@ export function createOffline(ctx, parts) {
     const discarded = new Set(discardedKeys);
     discardedKeys.clear();
     for (const watcher of watchers) watcher.changed(discarded);
+    // What left the outbox other than by a sending this page heard the answer of, or a discard here
+    // (a sender that said nothing, a decision in another tab, another person signed in now): only
+    // the server knows what is stored, so it is read again.
+    const unknown = new Set(
+      [...before.keys()].filter((key) => !pending.has(key) && !answeredKeys.has(key) && !discarded.has(key)),
+    );
+    answeredKeys.clear();
     const changed = new Set([...before.keys(), ...pending.keys()]);
     for (const node of parts.tree.nodes()) {
-      if (node.data.kind === 'task' && changed.has(keyOf({ activity: node.data.id, group: node.data.group })))
-        parts.treeMetrics.redraw(node);
+      if (node.data.kind !== 'task') continue;
+      const key = keyOf({ activity: node.data.id, group: node.data.group });
+      if (!changed.has(key)) continue;
+      parts.treeMetrics.redraw(node);
+      if (unknown.delete(key)) void parts.treeMetrics.refresh(node);
     }
   }
 
   /**
-   * A batch the outbox sent: the tree shows each activity as stored.
-   * @param {OutboxRecord[]} records @param {import('./api.js').SaveResult} answer
+   * A batch this page sent and the server stored: the tree and the table show it as stored, an entry
+   * of it discarded here on its way is said to be saved, and the other pages are told.
+   * @param {OutboxRecord[]} records @param {import('./api.js').SaveResult} answer @param {number[]} gone
    */
-  function onSent(records, answer) {
-    // A key with a later entry still waiting keeps showing that one (it is what will be stored).
-    const sentSeqs = new Set(records.map((record) => record.seq));
+  function onSent(records, answer, gone) {
+    const seqs = records.map((record) => record.seq);
+    toSay.push(...storedDespite(seqs));
+    takeAnswer(seqs, answer);
+    channel?.postMessage(sentMessage({ endpoint, taskSheet: ctx.taskSheet }, records, answer, gone));
+  }
+
+  /**
+   * A batch this page sent that the server did not store (refused, or no answer): an entry of it
+   * discarded here on its way is said to be discarded, or to be maybe stored; the others are told.
+   * @param {OutboxRecord[]} records @param {boolean} maybe
+   */
+  function onUnsent(records, maybe) {
+    toSay.push(
+      ...notStored(
+        records.map((record) => record.seq),
+        maybe,
+      ),
+    );
+    channel?.postMessage(unsentMessage({ endpoint, taskSheet: ctx.taskSheet }, records, maybe));
+  }
+
+  /**
+   * What the server stored of a batch, whoever sent it: every copy of each activity in the tree
+   * shows the row as stored, and the table its rows (a key with a later entry still waiting on this
+   * page goes on showing that one: it is what will be stored).
+   * @param {readonly number[]} seqs @param {import('./api.js').SaveResult} answer
+   */
+  function takeAnswer(seqs, answer) {
+    if (!Array.isArray(answer?.entries)) return;
+    const sent = new Set(seqs);
     const later = new Set(
       mine
-        .filter((record) => !sentSeqs.has(record.seq) && record.state === 'pending')
+        .filter((record) => !sent.has(record.seq) && record.state === 'pending')
         .map((record) => keyOf(record.entry)),
     );
     for (const watcher of watchers) watcher.sent(answer, later);
-    // Discarded while their batch was already on its way, and stored by it: said with the sending.
-    for (const record of records) {
-      if (discardedSeqs.delete(record.seq))
-        sentDespite.push(fill(labels.sentBeforeDiscard, { label: record.label }));
-    }
     const done = new Set();
-    for (const record of records) {
-      const key = keyOf(record.entry);
+    for (const saved of answer.entries) {
+      const key = keyOf(saved);
       if (done.has(key)) continue;
       done.add(key);
+      answeredKeys.add(key);
       for (const node of parts.tree.nodes()) {
         if (node.data.kind === 'task' && keyOf({ activity: node.data.id, group: node.data.group }) === key) {
           parts.treeMetrics.applySaved(node, answer);
@@ -212,7 +289,54 @@ export function createOffline(ctx, parts) {
         }
       }
     }
-    channel?.postMessage({ type: 'changed' });
+  }
+
+  /** What to say of entries discarded here on their way, stored all the same. @param {readonly number[]} seqs */
+  function storedDespite(seqs) {
+    return lastWords(seqs, labels.sentBeforeDiscard);
+  }
+
+  /**
+   * What to say of entries discarded here on their way, not stored: discarded, or maybe stored.
+   * @param {readonly number[]} seqs @param {boolean} maybe
+   */
+  function notStored(seqs, maybe) {
+    return lastWords(seqs, maybe ? labels.discardedMaybeSent : labels.discarded);
+  }
+
+  /** @param {readonly number[]} seqs @param {string} template */
+  function lastWords(seqs, template) {
+    /** @type {string[]} */
+    const said = [];
+    for (const seq of seqs) {
+      const discarded = onTheirWay.get(seq);
+      if (!discarded) continue;
+      onTheirWay.delete(seq);
+      said.push(fill(template, { label: discarded.label }));
+    }
+    return said;
+  }
+
+  /**
+   * A message of another page or the service worker: what one of its batches came to, what waits
+   * changed, or who a page found signed in.
+   * @param {any} message
+   */
+  async function heard(message) {
+    if (ctx.destroyed()) return;
+    const thisSheet = message?.endpoint === endpoint && message?.taskSheet === ctx.taskSheet;
+    /** @type {string[]} */
+    let said = [];
+    if (message?.type === 'sent' && thisSheet && Array.isArray(message.seqs)) {
+      said = storedDespite(message.seqs);
+      takeAnswer(message.seqs, message.answer);
+    } else if (message?.type === 'unsent' && thisSheet && Array.isArray(message.seqs)) {
+      said = notStored(message.seqs, message.maybe === true);
+    } else if (message?.type === 'owner' && message.endpoint === endpoint && message.owner !== owner) {
+      void checkOwner();
+    }
+    if (said.length > 0) ctx.announce(said.join(' '));
+    await refresh();
   }
 
   /**
@@ -243,30 +367,97 @@ export function createOffline(ctx, parts) {
   /** @param {{ owner: string, sent: number, stopped: number } | RetryLater} outcome */
   function onSettled(outcome) {
     if (ctx.destroyed()) return;
-    if (!(outcome instanceof RetryLater) && !ownerConfirmed) void confirmOwner(outcome.owner);
+    if (!(outcome instanceof RetryLater)) ownerSeen(outcome.owner);
     void refresh();
+    const said = toSay.splice(0);
     if (outcome instanceof RetryLater) {
       if (mine.some((record) => record.state === 'pending') && win.navigator.onLine)
-        ctx.announce(labels.sendFailed);
-      return;
-    }
-    if (outcome.sent > 0)
-      ctx.announce([fill(labels.sentAll, { count: outcome.sent }), ...sentDespite.splice(0)].join(' '));
+        said.unshift(labels.sendFailed);
+    } else if (outcome.sent > 0) said.unshift(fill(labels.sentAll, { count: outcome.sent }));
+    if (said.length > 0) ctx.announce(said.join(' '));
   }
 
   /**
-   * The server said who is signed in (the page opened offline, and the network is back): the page
-   * files and sends as them from now on. What this page kept unconfirmed is theirs when they are the
-   * owner it read from the cache (the same person, typing on this page); else it waits to be claimed.
+   * Asks the server who is signed in, when the page is online and has an owner the server gave;
+   * resolves with whether it answered (the page then files as whoever it said).
+   * @returns {Promise<boolean>}
+   */
+  function checkOwner() {
+    if (owner === undefined || !ownerConfirmed || !win.navigator.onLine || ctx.destroyed())
+      return Promise.resolve(false);
+    checking ??= askOwner({ endpoint, taskSheet: ctx.taskSheet, timeoutMs: OWNER_CHECK_MS })
+      .then(
+        (signedIn) => {
+          ownerSeen(signedIn);
+          return true;
+        },
+        () => false,
+      )
+      .finally(() => {
+        checking = undefined;
+      });
+    return checking;
+  }
+
+  /**
+   * The server said who is signed in (`part=owner`: the replay asks it before sending, the page
+   * before filing a save and when it is shown again). The page files and sends as them from now on.
+   *
+   * - The same owner the server gave before: what this page filed unchecked is theirs.
+   * - A page opened offline (its owner from the browser's cache): what it kept unconfirmed is the
+   *   owner's when they are the same person, typing on this page; else it waits to be claimed.
+   * - Someone else than the server said before (they signed in on this browser meanwhile): entries
+   *   filed for the one before stay theirs, never sent as the new one. Those this page filed without
+   *   being able to ask (offline) may have been typed by either, so they wait for whoever is signed
+   *   in to claim them; the page says who it files as now, and what it read is read again.
    * @param {string} signedIn
    */
-  async function confirmOwner(signedIn) {
-    const same = signedIn === owner;
+  function ownerSeen(signedIn) {
+    if (ctx.destroyed()) return;
+    const before = owner;
+    const wasConfirmed = ownerConfirmed;
+    if (signedIn === before && wasConfirmed) {
+      void settleUnchecked((record) => record.owner === signedIn, true);
+      return;
+    }
     owner = signedIn;
     ownerConfirmed = true;
-    if (same) await adopt((record) => record.page === pageId);
+    channel?.postMessage({ type: 'owner', endpoint, owner: signedIn });
+    if (wasConfirmed) {
+      view.ownerChanged(labels.ownerChanged);
+      ctx.announce(labels.ownerChanged);
+    }
+    void (async () => {
+      if (signedIn === before) await adopt((record) => record.page === pageId);
+      else if (wasConfirmed) await settleUnchecked((record) => record.owner === before, false);
+      await refresh();
+      if (signedIn !== before) for (const watcher of watchers) watcher.reread?.();
+    })();
+  }
+
+  /**
+   * This page's entries filed unchecked that `whose` picks: the owner's (`theirs`: the same person
+   * is still signed in), or waiting for whoever is signed in to claim them (someone else is).
+   * @param {(record: OutboxRecord) => boolean} whose @param {boolean} theirs
+   */
+  async function settleUnchecked(whose, theirs) {
+    if (!outbox || !filedUnchecked) return;
+    filedUnchecked = false;
+    const changed = await outbox.update(
+      (record) =>
+        record.unchecked === true &&
+        record.page === pageId &&
+        record.endpoint === endpoint &&
+        record.taskSheet === ctx.taskSheet &&
+        whose(record),
+      (record) => {
+        const { unchecked: _unchecked, page: _page, ...rest } = record;
+        return theirs ? rest : { ...rest, unconfirmed: true, page: pageId };
+      },
+    );
+    if (changed === 0 || ctx.destroyed()) return;
+    channel?.postMessage({ type: 'changed' });
     await refresh();
-    if (!same) for (const watcher of watchers) watcher.reread?.();
   }
 
   /**
@@ -277,52 +468,83 @@ export function createOffline(ctx, parts) {
   async function adopt(take) {
     if (!outbox || owner === undefined) return 0;
     const by = owner;
-    const all = await outbox.all();
-    const taken = all
-      .filter(
-        (record) =>
-          record.endpoint === endpoint &&
-          record.taskSheet === ctx.taskSheet &&
-          record.unconfirmed &&
-          take(record),
-      )
-      .map((record) => {
-        const { unconfirmed: _unconfirmed, page: _page, ...rest } = record;
+    const taken = await outbox.update(
+      (record) =>
+        record.endpoint === endpoint &&
+        record.taskSheet === ctx.taskSheet &&
+        record.unconfirmed === true &&
+        take(record),
+      (record) => {
+        const { unconfirmed: _unconfirmed, page: _page, unchecked: _unchecked, ...rest } = record;
         return { ...rest, owner: by };
-      });
-    if (taken.length === 0) return 0;
-    await outbox.put(taken);
+      },
+    );
+    if (taken === 0) return 0;
     channel?.postMessage({ type: 'changed' });
     // Theirs now: sent by the page, or by the worker if the page closes first.
     void sync?.registerBackground();
     sync?.kick();
-    return taken.length;
+    return taken;
   }
 
-  /** The person signed in says the entries typed on pages opened offline are theirs. */
+  /**
+   * The person signed in says the entries typed where the page could not tell who was signed in
+   * are theirs: filed as whoever the server says is signed in now (asked first, online).
+   */
   async function claim() {
+    await checkOwner();
     const count = await adopt(() => true);
     await refresh();
     if (count > 0) ctx.announce(fill(labels.claimed, { count }));
   }
 
-  /** @param {OutboxRecord} record */
+  /**
+   * Drops an entry, as it is stored now (its copy in the list may be older). One a sender has on
+   * its way is out of the outbox too, so nothing sends it again, but the server may still store it:
+   * the page says so, and says what came of it once the sender tells (see `heard`).
+   * @param {OutboxRecord} record
+   */
   async function discard(record) {
     if (!outbox) return;
-    // Out at once: no later batch sends it, and a refused batch's write-back does not bring it back.
-    // One already sent (by another tab or the worker), or in a batch the server takes meanwhile, is
-    // said to be saved (see onSent).
-    const found = await outbox.remove([record.seq]);
-    if (found > 0) {
-      discardedSeqs.add(record.seq);
-      discardedKeys.add(keyOf(record.entry));
+    const [stored] = await outbox.take([record.seq]);
+    if (stored) discardedKeys.add(keyOf(stored.entry));
+    let said = labels.discarded;
+    if (!stored) said = labels.sentBeforeDiscard;
+    else if (stored.batch && (await sending())) {
+      said = labels.discardedOnItsWay;
+      onTheirWay.set(stored.seq, { label: stored.label });
+      void lastWord(stored.seq);
+    } else if (stored.batch) {
+      // Its batch went out without an answer, and no one sends it now: it may have been stored.
+      said = labels.discardedMaybeSent;
     }
     channel?.postMessage({ type: 'changed' });
     await refresh();
-    // A batch it went out in without an answer may have reached the server: said, not hidden.
-    const said =
-      found === 0 ? labels.sentBeforeDiscard : record.batch ? labels.discardedMaybeSent : labels.discarded;
     ctx.announce(fill(said, { label: record.label }));
+  }
+
+  /** Whether a sender (this page, another, the service worker) has the outbox now. */
+  async function sending() {
+    try {
+      const state = await win.navigator.locks?.query();
+      return state?.held?.some((lock) => lock.name === SYNC_TAG) === true;
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * Once the senders let go of the outbox, an entry discarded on its way whose fate no sender told
+   * (it was not in the batch on its way after all: one sent before without an answer) may have been
+   * stored: said so. @param {number} seq
+   */
+  async function lastWord(seq) {
+    await alone(async () => undefined);
+    await new Promise((resolve) => win.setTimeout(resolve, LAST_WORD_MS));
+    const discarded = onTheirWay.get(seq);
+    if (!discarded || ctx.destroyed()) return;
+    onTheirWay.delete(seq);
+    ctx.announce(fill(labels.discardedMaybeSent, { label: discarded.label }));
   }
 
   /** Opens a conflicting entry's activity (the tree opened down to it), its conflict shown. @param {OutboxRecord} record */
@@ -376,6 +598,8 @@ export function createOffline(ctx, parts) {
       showNotice();
       // The server answered: kept answers past their age can go (offline, they may be all there is).
       if (confirmed) void pruneData();
+      // Other pages of the handler learn who is signed in now (they ask the server for their sheet).
+      if (confirmed && key !== undefined) channel?.postMessage({ type: 'owner', endpoint, owner: key });
       void opened.then(() => {
         void refresh();
         if (win.navigator.onLine) sync?.kick();
@@ -403,7 +627,10 @@ export function createOffline(ctx, parts) {
       if (!outbox || owner === undefined)
         throw new RequestError(0, labels.outboxUnavailable, 'OUTBOX_UNAVAILABLE', undefined);
       const enteredAt = new Date().toISOString();
-      const by = owner;
+      // Filed under whoever is signed in now, asked where the network allows (someone else may have
+      // signed in on this browser since the page was opened); where it does not, filed unchecked.
+      const checked = !tried && ownerConfirmed && (await checkOwner());
+      const by = /** @type {string} */ (owner);
       try {
         await outbox.add(
           saves.map(({ entry, label, path, copied }) => ({
@@ -411,7 +638,11 @@ export function createOffline(ctx, parts) {
             endpoint,
             taskSheet: ctx.taskSheet,
             requestId: tried?.requestId ?? newRequestId(),
-            ...(ownerConfirmed ? {} : { unconfirmed: true, page: pageId }),
+            ...(!ownerConfirmed
+              ? { unconfirmed: true, page: pageId }
+              : checked
+                ? {}
+                : { unchecked: true, page: pageId }),
             ...(tried
               ? { tried: true, source: tried.source, batch: { id: tried.requestId, size: saves.length } }
               : copied
@@ -436,6 +667,7 @@ export function createOffline(ctx, parts) {
         throw new RequestError(0, text, `OUTBOX_${code.toUpperCase()}`, undefined);
       }
       refusal = undefined;
+      if (ownerConfirmed && !checked) filedUnchecked = true;
       if (!persistAsked) {
         // Asked at a save, the person's own act (a browser may ask them); said while entries wait.
         persistAsked = true;
@@ -516,6 +748,7 @@ export function createOffline(ctx, parts) {
       channel?.close();
       win.removeEventListener('online', onLine);
       win.removeEventListener('offline', onLine);
+      doc.removeEventListener('visibilitychange', onShown);
       void opened.then(() => outbox?.close());
     },
   };

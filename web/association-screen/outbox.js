@@ -39,7 +39,11 @@
  *   browser's cache (whoever read the sheet last, not necessarily who typed): never sent until the
  *   person signed in confirms it is theirs, or the page that kept it learns from the server that the
  *   same owner is signed in
- * @property {string} [page] the page that kept an unconfirmed entry
+ * @property {boolean} [unchecked] kept while the page could not ask who is signed in (offline, or
+ *   no answer): filed under the owner the server last confirmed, and sent as theirs while the server
+ *   says they are signed in; the page that kept it makes it `unconfirmed` if the server then says
+ *   someone else is (they may have signed in before it was typed)
+ * @property {string} [page] the page that kept an unconfirmed or unchecked entry
  * @property {string} enteredAt
  * @property {boolean} [withoutDeviceTime] the server refused `enteredAt` (the device's clock is off):
  *   sent without it, the history then holds the server's time only
@@ -50,6 +54,8 @@
  * @property {{ id: string, size: number }} [batch]
  * @property {MetricConflict[]} [conflicts]
  * @property {string} [problem]
+ * @property {string} [problemCode] the server's code of a refusal (`BODY_TOO_LARGE` also for an
+ *   entry the outbox did not send, knowing the server would refuse it), for the screen to word it
  */
 
 /** @typedef {Omit<OutboxRecord, 'seq' | 'state'>} NewRecord */
@@ -223,34 +229,74 @@ export async function openOutbox(where = {}) {
     /**
      * Writes records back (a batch id set, a conflict said), each only while it is still there: one
      * discarded (or sent) meanwhile stays out, never brought back by a write of an older copy.
+     * Resolves with the seqs written (those still there).
      * @param {readonly OutboxRecord[]} records
+     * @returns {Promise<number[]>}
      */
     async put(records) {
       try {
         const { tx, entries } = await store('readwrite');
+        /** @type {number[]} */
+        const written = [];
         for (const record of records) {
-          if ((await done(entries.getKey(record.seq))) !== undefined) entries.put(record);
+          if ((await done(entries.getKey(record.seq))) === undefined) continue;
+          entries.put(record);
+          written.push(record.seq);
         }
         await finished(tx);
+        return written;
       } catch (error) {
         throw asOutboxError(error);
       }
     },
     /**
-     * Takes records out (sent, or discarded by the person); resolves with how many were still there.
-     * @param {readonly number[]} seqs
+     * Changes the records `pick` chooses, as they are stored now, in one transaction: nothing
+     * written meanwhile (a batch id) is lost to an older copy. Resolves with how many changed.
+     * @param {(record: OutboxRecord) => boolean} pick
+     * @param {(record: OutboxRecord) => OutboxRecord} change
      */
-    async remove(seqs) {
+    async update(pick, change) {
+      try {
+        const { tx, entries } = await store('readwrite');
+        const all = /** @type {OutboxRecord[]} */ (await done(entries.getAll()));
+        let changed = 0;
+        for (const record of all) {
+          if (!pick(record)) continue;
+          entries.put(change(record));
+          changed++;
+        }
+        await finished(tx);
+        return changed;
+      } catch (error) {
+        throw asOutboxError(error);
+      }
+    },
+    /**
+     * Takes records out (sent, or discarded by the person); resolves with them as they were stored
+     * (a batch id written by whoever sends them), those no longer there left out.
+     * @param {readonly number[]} seqs
+     * @returns {Promise<OutboxRecord[]>}
+     */
+    async take(seqs) {
       const { tx, entries } = await store('readwrite');
-      let found = 0;
+      /** @type {OutboxRecord[]} */
+      const taken = [];
       for (const seq of seqs) {
-        if ((await done(entries.getKey(seq))) === undefined) continue;
-        found++;
+        const record = /** @type {OutboxRecord | undefined} */ (await done(entries.get(seq)));
+        if (record === undefined) continue;
+        taken.push(record);
         entries.delete(seq);
       }
       await finished(tx);
       await mark();
-      return found;
+      return taken;
+    },
+    /**
+     * Takes records out; resolves with how many were still there.
+     * @param {readonly number[]} seqs
+     */
+    async remove(seqs) {
+      return (await outbox.take(seqs)).length;
     },
     /**
      * Writes the cookie's count again: the worker (Background Sync) and other pages send and take

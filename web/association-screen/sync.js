@@ -1,19 +1,25 @@
 // @ts-check
 /**
  * Sending the outbox: its pending entries of one task sheet, in the order entered, in batches of up
- * to {@link MAX_BATCH} (the handler's limit), each batch under one request id written on its entries
- * before it is sent, so a batch whose answer was lost goes again as the same request and is applied
- * once. Only the entries of the user and scope the server says this session is (`part=owner`) are
- * sent: someone else's stay. A conflict (409 `METRIC_CONFLICT`) or a refusal at one entry stops
- * that entry (`conflict`, `refused`); the rest go on. No answer, or a server failure: tried again
+ * to {@link MAX_BATCH} entries and {@link MAX_BODY_BYTES} bytes (the handler's limits), each batch
+ * under one request id written on its entries before it is sent, so a batch whose answer was lost
+ * goes again as the same request and is applied once. Only the entries of the user and scope the
+ * server says this session is (`part=owner`) are sent: someone else's stay. A conflict (409
+ * `METRIC_CONFLICT`) or a refusal at one entry stops that entry (`conflict`, `refused`); the rest go
+ * on. A body refused as too large (413, a proxy's lower limit) is sent again in halves; an entry too
+ * large alone stops (`refused`, `BODY_TOO_LARGE`). No answer, or a server failure: tried again
  * later, with backoff.
+ *
+ * Whoever sends (a page, the service worker) tells the other pages on {@link CHANNEL} what came of
+ * each batch (see {@link SentMessage}): the pages that did not send it show what was stored, and a
+ * page that discarded an entry while it was on its way says whether it was stored.
  *
  * `replayOutbox` has no DOM: the service worker runs it on Background Sync. `createSync` drives it
  * in a page: the `online` event, retries with backoff, and Background Sync registered where the
  * browser has it.
  */
 
-import { newRequestId } from './api.js';
+import { BODY_ENVELOPE_BYTES, entryBytes, MAX_BODY_BYTES, newRequestId } from './api.js';
 
 /** @typedef {import('./outbox.js').Outbox} Outbox */
 /** @typedef {import('./outbox.js').OutboxRecord} OutboxRecord */
@@ -30,6 +36,45 @@ export const CHANNEL = 'task-association-outbox';
 const MAX_BACKOFF_MS = 60_000;
 const REQUEST_TIMEOUT_MS = 20_000;
 
+/**
+ * What a sender says on {@link CHANNEL} of one batch of a sheet (besides `{ type: 'changed' }`, what
+ * waits changed, and `{ type: 'owner', endpoint, owner }`, a page read who is signed in):
+ * `sent`, stored, with the server's answer and the seqs taken out of the outbox meanwhile
+ * (`gone`: discarded while on its way); `unsent`, not stored: refused, or `maybe` (no answer: it
+ * may have been stored).
+ * @typedef {{ type: 'sent', endpoint: string, taskSheet: number, seqs: number[], gone: number[], answer: SaveResult }
+ *   | { type: 'unsent', endpoint: string, taskSheet: number, seqs: number[], maybe: boolean }} SentMessage
+ */
+
+/**
+ * A sender's report of a batch stored, for {@link CHANNEL}.
+ * @param {{ endpoint: string, taskSheet: number }} sheet @param {readonly OutboxRecord[]} records
+ * @param {SaveResult} answer @param {readonly number[]} gone
+ * @returns {SentMessage}
+ */
+export function sentMessage(sheet, records, answer, gone) {
+  const { endpoint, taskSheet } = sheet;
+  return {
+    type: 'sent',
+    endpoint,
+    taskSheet,
+    seqs: records.map((record) => record.seq),
+    gone: [...gone],
+    answer,
+  };
+}
+
+/**
+ * A sender's report of a batch not stored, for {@link CHANNEL}.
+ * @param {{ endpoint: string, taskSheet: number }} sheet @param {readonly OutboxRecord[]} records
+ * @param {boolean} maybe no answer came: the server may have stored it
+ * @returns {SentMessage}
+ */
+export function unsentMessage(sheet, records, maybe) {
+  const { endpoint, taskSheet } = sheet;
+  return { type: 'unsent', endpoint, taskSheet, seqs: records.map((record) => record.seq), maybe };
+}
+
 /** The server could not be reached or failed: try again later. `status` 0 for no answer. */
 export class RetryLater extends Error {
   /** @param {number} status @param {string} message */
@@ -44,14 +89,18 @@ export class RetryLater extends Error {
  * @property {string} endpoint the handler's absolute URL
  * @property {number} taskSheet
  * @property {typeof fetch} [fetch]
- * @property {(records: OutboxRecord[], answer: SaveResult) => void} [onSent] a batch was stored
+ * @property {(records: OutboxRecord[], answer: SaveResult, gone: number[]) => void} [onSent] a batch
+ *   was stored; `gone`: the seqs of it no longer in the outbox when it was (discarded on its way)
+ * @property {(records: OutboxRecord[], maybe: boolean) => void} [onUnsent] a batch was not stored:
+ *   refused (its entries stopped, or sent again otherwise), or not answered (`maybe` stored)
  */
 
 /**
  * One answer of the handler, as JSON (or null) with its status; no answer is a RetryLater.
  * @param {typeof fetch} send @param {string | URL} url @param {RequestInit} [init]
+ * @param {number} [timeoutMs]
  */
-async function ask(send, url, init = {}) {
+async function ask(send, url, init = {}, timeoutMs = REQUEST_TIMEOUT_MS) {
   /** @type {Response} */
   let response;
   try {
@@ -59,7 +108,7 @@ async function ask(send, url, init = {}) {
       ...init,
       credentials: 'same-origin',
       headers: { accept: 'application/json', ...(init.headers ?? {}) },
-      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+      signal: AbortSignal.timeout(timeoutMs),
     });
   } catch (error) {
     throw new RetryLater(0, error instanceof Error ? error.message : String(error));
@@ -76,35 +125,60 @@ async function ask(send, url, init = {}) {
 
 /**
  * The next batch: a batch sent before without an answer goes again as it was (same entries, same
- * id); else up to MAX_BATCH pending entries under a new id, written on them before sending. An entry
- * tried once from the screen goes alone, as it was tried.
+ * id); else up to `most` pending entries within the handler's body limit, under a new id written on
+ * them before sending. An entry tried once from the screen goes alone, as it was tried. An entry
+ * discarded while the batch is made is left out of it: what is sent is what holds the batch id.
  * @param {Outbox} outbox @param {OutboxRecord[]} pending in the order entered
+ * @param {number} most
+ * @returns {Promise<{ id: string, records: OutboxRecord[] } | undefined>} undefined: none left
  */
-async function nextBatch(outbox, pending) {
-  const first = /** @type {OutboxRecord} */ (pending[0]);
+async function nextBatch(outbox, pending, most) {
+  const first = pending[0];
+  if (first === undefined) return undefined;
   if (first.batch) {
     const id = first.batch.id;
     const same = pending.filter((record) => record.batch?.id === id);
     if (same.length === first.batch.size) return { id, records: same };
   }
-  /** @type {OutboxRecord[]} */
-  const records = [];
-  if (first.tried) records.push(first);
-  else {
-    // A key saved twice while offline (its second save starting from the first) ends the batch at
-    // its second entry: the server refuses a key twice in one batch, and sent in turn both apply.
-    const keys = new Set();
-    for (const record of pending) {
-      const key = `${record.entry.activity}:${record.entry.group ?? ''}`;
-      if (records.length === MAX_BATCH || record.tried || keys.has(key)) break;
-      keys.add(key);
-      records.push(record);
-    }
-  }
+  const records = pack(pending, most);
   const id = records.length === 1 ? first.requestId : newRequestId();
   for (const record of records) record.batch = { id, size: records.length };
-  await outbox.put(records);
-  return { id, records };
+  const written = new Set(await outbox.put(records));
+  if (written.size === records.length) return { id, records };
+  // Discarded meanwhile: never sent. The batch is made again of what is left.
+  const gone = new Set(records.filter((record) => !written.has(record.seq)));
+  for (const record of records) delete record.batch;
+  return nextBatch(
+    outbox,
+    pending.filter((record) => !gone.has(record)),
+    most,
+  );
+}
+
+/**
+ * The pending entries one new batch takes, in order: up to `most`, within the handler's body limit
+ * (one entry at least: one too large alone is refused before it is sent). A key saved twice while
+ * offline (its second save starting from the first) ends the batch at its second entry: the server
+ * refuses a key twice in one batch, and sent in turn both apply.
+ * @param {OutboxRecord[]} pending @param {number} most
+ */
+function pack(pending, most) {
+  const first = /** @type {OutboxRecord} */ (pending[0]);
+  if (first.tried) return [first];
+  /** @type {OutboxRecord[]} */
+  const records = [];
+  const keys = new Set();
+  let bytes = BODY_ENVELOPE_BYTES;
+  for (const record of pending) {
+    const key = `${record.entry.activity}:${record.entry.group ?? ''}`;
+    if (records.length === most || record.tried || keys.has(key)) break;
+    const size = entryBytes(sentEntry(record));
+    if (records.length > 0 && bytes + size > MAX_BODY_BYTES) break;
+    keys.add(key);
+    records.push(record);
+    bytes += size;
+  }
+  return records;
 }
 
 /**
@@ -131,6 +205,23 @@ function sentEntry(record) {
 }
 
 /**
+ * Asks the handler whose entries this session may send (`part=owner`): the key of the user and
+ * scope signed in. Throws RetryLater when it cannot be asked.
+ * @param {{ endpoint: string, taskSheet: number, fetch?: typeof fetch, timeoutMs?: number }} target
+ * @returns {Promise<string>}
+ */
+export async function askOwner(target) {
+  const send = target.fetch ?? globalThis.fetch.bind(globalThis);
+  const whose = new URL(target.endpoint);
+  whose.searchParams.set('taskSheet', String(target.taskSheet));
+  whose.searchParams.set('part', 'owner');
+  const asked = await ask(send, whose, {}, target.timeoutMs);
+  if (asked.status !== 200 || typeof asked.body?.owner !== 'string')
+    throw new RetryLater(asked.status, 'whose entries these are could not be asked');
+  return asked.body.owner;
+}
+
+/**
  * Sends the pending entries of one task sheet that belong to this session's user and scope, batch
  * after batch, until none is left. Throws RetryLater when the server cannot be reached or fails
  * (the entries stay, their batch id kept).
@@ -141,15 +232,11 @@ export async function replayOutbox(outbox, target) {
   const send = target.fetch ?? globalThis.fetch.bind(globalThis);
   const url = new URL(target.endpoint);
   url.searchParams.set('taskSheet', String(target.taskSheet));
-  const whose = new URL(url);
-  whose.searchParams.set('part', 'owner');
-  const asked = await ask(send, whose);
-  if (asked.status !== 200 || typeof asked.body?.owner !== 'string')
-    throw new RetryLater(asked.status, 'whose entries these are could not be asked');
-  /** @type {string} */
-  const owner = asked.body.owner;
+  const owner = await askOwner(target);
   let sent = 0;
   let stopped = 0;
+  /** The most entries of the next batch: halved after a body refused as too large. */
+  let most = MAX_BATCH;
   // Each round sends one batch or stops at least one entry; the bound only guards against a loop.
   for (let round = 0; round < 10_000; round++) {
     const pending = (await outbox.all()).filter(
@@ -160,28 +247,92 @@ export async function replayOutbox(outbox, target) {
         record.endpoint === target.endpoint &&
         record.taskSheet === target.taskSheet,
     );
-    if (pending.length === 0) break;
-    const { id, records } = await nextBatch(outbox, pending);
-    const answer = await ask(send, url, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({
-        requestId: id,
-        source: batchSource(records),
-        entries: records.map(sentEntry),
-      }),
+    const batch = await nextBatch(outbox, pending, most);
+    if (batch === undefined) break;
+    const { id, records } = batch;
+    const body = JSON.stringify({
+      requestId: id,
+      source: batchSource(records),
+      entries: records.map(sentEntry),
     });
-    if (answer.status === 200) {
-      await outbox.remove(records.map((record) => record.seq));
-      sent += records.length;
-      target.onSent?.(records, answer.body);
+    if (records.length === 1 && new TextEncoder().encode(body).length > MAX_BODY_BYTES) {
+      // Alone over the handler's limit: it would be refused whatever is tried, so it is not sent.
+      stopped += await settleTooLarge(outbox, records, `the entry is larger than ${MAX_BODY_BYTES} bytes`);
+      target.onUnsent?.(records, false);
       continue;
     }
-    if (answer.status === 0 || answer.status >= 500 || answer.status === 429 || answer.status === 401)
+    /** @type {{ status: number, body: any }} */
+    let answer;
+    try {
+      answer = await ask(send, url, { method: 'PUT', headers: { 'content-type': 'application/json' }, body });
+    } catch (error) {
+      target.onUnsent?.(records, true);
+      throw error;
+    }
+    if (answer.status === 200) {
+      const taken = new Set(
+        (await outbox.take(records.map((record) => record.seq))).map((record) => record.seq),
+      );
+      sent += records.length;
+      most = Math.min(MAX_BATCH, most * 2);
+      target.onSent?.(
+        records,
+        answer.body,
+        records.filter((record) => !taken.has(record.seq)).map((record) => record.seq),
+      );
+      continue;
+    }
+    if (answer.status === 0 || answer.status >= 500 || answer.status === 429 || answer.status === 401) {
+      target.onUnsent?.(records, answer.status === 0 || answer.status >= 500);
       throw new RetryLater(answer.status, `HTTP ${answer.status}`);
+    }
+    if (answer.status === 413) {
+      // Too large for the handler, or for a proxy before it with a lower limit: nothing was written.
+      // Sent again in halves; one entry too large alone stops, saying so.
+      const message = answer.body?.error?.message;
+      if (records.length > 1) {
+        most = Math.max(1, Math.floor(records.length / 2));
+        await sendAgainAsNew(outbox, records);
+      } else
+        stopped += await settleTooLarge(outbox, records, typeof message === 'string' ? message : 'HTTP 413');
+      target.onUnsent?.(records, false);
+      continue;
+    }
     stopped += await settleRefusal(outbox, records, answer);
+    target.onUnsent?.(records, false);
   }
   return { owner, sent, stopped };
+}
+
+/**
+ * A batch that wrote nothing goes again as new saves: without its batch id, and a tried entry under
+ * a new id of its own (the request it was tried as may be answered with the refusal again).
+ * @param {Outbox} outbox @param {OutboxRecord[]} records
+ */
+async function sendAgainAsNew(outbox, records) {
+  for (const record of records) {
+    delete record.batch;
+    if (!record.tried) continue;
+    record.tried = false;
+    record.requestId = newRequestId();
+  }
+  await outbox.put(records);
+}
+
+/**
+ * Stops an entry too large to send alone (`refused`, `BODY_TOO_LARGE`): shorter values have to be
+ * entered again. @param {Outbox} outbox @param {OutboxRecord[]} records one @param {string} message
+ * @returns {Promise<number>} how many were stopped
+ */
+async function settleTooLarge(outbox, records, message) {
+  for (const record of records) {
+    delete record.batch;
+    record.state = 'refused';
+    record.problem = message;
+    record.problemCode = 'BODY_TOO_LARGE';
+  }
+  await outbox.put(records);
+  return records.length;
 }
 
 /**
@@ -264,7 +415,8 @@ export function alone(work) {
  * failure with backoff (1 s, 2 s, 4 s, ... up to a minute). Background Sync is registered too where
  * the page has a service worker, so the browser sends it even after the page is closed.
  * @param {{ outbox: Outbox, endpoint: string, taskSheet: number, win: Window,
- *   onSent: (records: OutboxRecord[], answer: SaveResult) => void,
+ *   onSent: (records: OutboxRecord[], answer: SaveResult, gone: number[]) => void,
+ *   onUnsent: (records: OutboxRecord[], maybe: boolean) => void,
  *   onSettled: (outcome: { owner: string, sent: number, stopped: number } | RetryLater) => void }} options
  */
 export function createSync(options) {
@@ -284,6 +436,7 @@ export function createSync(options) {
           endpoint: options.endpoint,
           taskSheet: options.taskSheet,
           onSent: options.onSent,
+          onUnsent: options.onUnsent,
         }),
       );
       backoff = 0;

@@ -1,7 +1,8 @@
 // @ts-check
 /**
- * The table's one save: every changed cell goes in one PUT batch (split in batches of 1000 entries,
- * the server's most, beyond that), each with its base and the batch with a request id, as the modal's
+ * The table's one save: every changed cell goes in one PUT batch (split in batches of 1000 entries
+ * and 1 MB, the server's most, beyond that; a batch a proxy before the server refuses as too large
+ * is sent again in halves), each with its base and the batch with a request id, as the modal's
  * save does. Values are checked first exactly as the modal checks them (`checkTyped`), the problem at
  * its cell. A batch the server refuses writes nothing: a conflict (409 `METRIC_CONFLICT`) is shown at
  * its cells, which keep the person's values and now start from the stored ones, so Save again keeps
@@ -15,7 +16,7 @@
  * was sent (its request id and source), so it is applied once whether or not it had arrived.
  */
 
-import { failureOf, MAX_BATCH_ENTRIES, problemOf } from './api.js';
+import { failureOf, inBatches, problemOf } from './api.js';
 import { fill } from './labels.js';
 import { checkTyped } from './values.js';
 
@@ -106,8 +107,8 @@ export function createTableSave(ctx, table, hooks) {
         await keep(list, undefined, 0);
         return;
       }
-      for (let from = 0; from < list.length; from += MAX_BATCH_ENTRIES) {
-        const batch = list.slice(from, from + MAX_BATCH_ENTRIES);
+      const batches = inBatches(list, (item) => item.entry);
+      for (let batch = batches.shift(); batch !== undefined; batch = batches.shift()) {
         const source = batch.some((item) => item.copied) ? 'copy' : 'screen';
         try {
           const answer = await ctx.api.putBatch(
@@ -121,12 +122,19 @@ export function createTableSave(ctx, table, hooks) {
         } catch (error) {
           if (ctx.destroyed()) return;
           const failure = failureOf(error, labels.networkError);
+          if (failure.status === 413 && batch.length > 1) {
+            // Too large for a proxy before the server (its limit lower than the server's): nothing
+            // was written, so the batch goes again in halves.
+            const half = Math.ceil(batch.length / 2);
+            batches.unshift(batch.slice(0, half), batch.slice(half));
+            continue;
+          }
           const requestId = ctx.api.batchAttemptId();
           if (failure.status === 0 && ctx.offline && requestId !== undefined) {
             // No answer: this batch into the outbox as it was sent, the batches after it as new saves.
             if (await keep(batch, { requestId, source }, saved)) {
               ctx.api.forgetBatchAttempt();
-              await keep(list.slice(from + MAX_BATCH_ENTRIES), undefined, saved + batch.length);
+              await keep(batches.flat(), undefined, saved + batch.length);
             }
             return;
           }
@@ -201,6 +209,14 @@ export function createTableSave(ctx, table, hooks) {
       // Their entry was made meanwhile: from now on only changed cells are sent, so every value the
       // row shows counts as changed, or Save again would leave out what it did not name.
       for (const { row } of marked) if (without.has(row) && row.hasRow) table.entryMade(row);
+    } else if (failure.status === 413 && batch.length === 1) {
+      // One activity's values too large for one request alone: said at each of its cells sent.
+      const [{ row, entry }] = /** @type {[{ row: TableRow, entry: MetricEntry }]} */ (batch);
+      for (const cell of row.cells) {
+        if (!(cell.field in (entry.values ?? {}))) continue;
+        cell.error = problemOf(failure, labels, ctx.taskSheet);
+        marked.push({ row, cell });
+      }
     } else {
       const at = failure.path?.match(/^entries\.(\d+)\.(?:values|base)\.(.+)$/);
       const row = at ? batch[Number(at[1])]?.row : undefined;

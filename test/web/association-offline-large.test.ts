@@ -1,0 +1,322 @@
+import { randomUUID } from 'node:crypto';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { BrowserContext, Page, Request } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { DEMO_TABLES } from '../../src/demo/demo-install.js';
+import type { Demo } from '../../src/demo/start-demo.js';
+import { toNodeListener } from '../../src/http/node-adapter.js';
+import { HISTORY_TABLE_NAME, HOST_SYSTEM_TABLES } from '../../src/model/table-names.js';
+import { LABELS_EN } from '../../web/association-screen.js';
+import { launchOnProfile, watchProblems } from '../support/browser.js';
+import { cookieUserHandler, listen, startTestDemo } from '../support/demo.js';
+
+/**
+ * Saves larger than one request may carry (#28, #29), in Debian's Chromium: the demo's metric
+ * table gains two TEXT metrics (notes of up to 65,535 bytes each, as the handler takes them), and
+ * five activities get long notes. Kept offline and sent when the network returns, or saved from the
+ * table, they go in batches under the handler's 1 MB body limit (it refuses a larger body whole,
+ * 413 `BODY_TOO_LARGE`); a proxy before the handler with a lower limit has each refused batch sent
+ * again in halves, and an entry too large alone stops, saying so, the others stored.
+ */
+
+const METRICS = DEMO_TABLES.metrics;
+const ALICE = 7;
+const SEEDER = 9;
+/** Each test opens a browser on a profile of its own and types long notes into five activities. */
+const LONG = 120_000;
+/** A note's length: two of them, and the two they replace, make an entry of about 240 KB. */
+const NOTE = 60_000;
+
+let demo: Demo;
+let server: Awaited<ReturnType<typeof listen>> | undefined;
+let origin: string;
+
+beforeAll(async () => {
+  demo = await startTestDemo();
+  const { db } = demo.scratch;
+  await db.execute(`ALTER TABLE ${METRICS} ADD COLUMN NOTA1 TEXT NULL, ADD COLUMN NOTA2 TEXT NULL`);
+  const [row] = await db.query<{ SEQ_DB: number; CONTEUDO: string }>(
+    `SELECT SEQ_DB, CONTEUDO FROM ${HOST_SYSTEM_TABLES.PARAMETERS} WHERE NOME = 'TREE_VIEW'`,
+  );
+  if (row === undefined) throw new Error('the demo has no TREE_VIEW');
+  const treeView = JSON.parse(row.CONTEUDO) as { metrics: object[] };
+  treeView.metrics.push({ field: 'NOTA1', label: 'Nota 1' }, { field: 'NOTA2', label: 'Nota 2' });
+  await db.execute(`UPDATE ${HOST_SYSTEM_TABLES.PARAMETERS} SET CONTEUDO = ? WHERE SEQ_DB = ?`, [
+    JSON.stringify(treeView),
+    row.SEQ_DB,
+  ]);
+  const listener = toNodeListener(cookieUserHandler(demo, SEEDER));
+  server = await listen((req, res) => {
+    if ((req.url ?? '').startsWith('/associationtask')) return listener(req, res);
+    if ((req.url ?? '').startsWith('/host')) {
+      res.writeHead(200, { 'content-type': 'text/html' }).end(hostPage());
+      return;
+    }
+    res.writeHead(404).end();
+  });
+  origin = server.origin;
+});
+
+afterAll(async () => {
+  await server?.close();
+  await demo?.close();
+});
+
+function hostPage() {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>host</title>
+<link rel="stylesheet" href="/associationtask?asset=association-screen.css"></head>
+<body><main><div id="screen"></div></main><script type="module">
+import { mountAssociationScreen } from '/associationtask?asset=association-screen.js';
+window.screen1 = mountAssociationScreen(document.getElementById('screen'), {
+  endpoint: '/associationtask', taskSheet: ${demo.sample.taskSheet} });
+</script></body></html>`;
+}
+
+/** The five activities that take saves (Fertilising's row is read-only), with their tree paths. */
+const ACTIVITIES = [
+  {
+    code: 'A-DISC',
+    group: 'G-SOIL',
+    label: 'A-DISC — Disc ploughing',
+    path: ['S-NORTH — North field', 'G-SOIL — Soil preparation'],
+  },
+  {
+    code: 'A-SUBSOIL',
+    group: 'G-SOIL',
+    label: 'A-SUBSOIL — Subsoiling',
+    path: ['S-NORTH — North field', 'G-SOIL — Soil preparation'],
+  },
+  {
+    code: 'A-SEED',
+    group: 'G-PLANT',
+    label: 'A-SEED — Seeding',
+    path: ['S-NORTH — North field', 'G-PLANT — Planting'],
+  },
+  {
+    code: 'A-SPRAY',
+    group: 'G-CARE',
+    label: 'A-SPRAY — Spraying',
+    path: ['S-SOUTH — South field', 'G-CARE — Crop care'],
+  },
+  {
+    code: 'A-WEED',
+    group: 'G-CARE',
+    label: 'A-WEED — Weeding',
+    path: ['S-SOUTH — South field', 'G-CARE — Crop care'],
+  },
+] as const;
+
+const contexts: BrowserContext[] = [];
+const profiles: string[] = [];
+let pageProblems: string[] = [];
+
+beforeEach(async () => {
+  const codes = ACTIVITIES.map((activity) => activity.code);
+  const list = codes.map(() => '?').join(', ');
+  await demo.scratch.db.execute(
+    `UPDATE ${METRICS} m JOIN ${demo.names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB SET m.NOTA1 = NULL, m.NOTA2 = NULL WHERE o.CODIGO IN (${list})`,
+    codes,
+  );
+  await demo.scratch.db.execute(
+    `DELETE h FROM ${HISTORY_TABLE_NAME} h JOIN ${demo.names.OPER} o ON o.SEQ_DB = h.OPER_SEQ_DB WHERE o.CODIGO IN (${list}) AND h.FIELD IN ('NOTA1', 'NOTA2')`,
+    codes,
+  );
+});
+
+afterEach(async () => {
+  for (const context of contexts.splice(0)) await context.close().catch(() => undefined);
+  for (const dir of profiles.splice(0)) await rm(dir, { recursive: true, force: true });
+  const problems = pageProblems;
+  pageProblems = [];
+  expect(problems).toEqual([]);
+});
+
+async function seqOf(table: string, code: string): Promise<number> {
+  const [row] = await demo.scratch.db.query<{ SEQ_DB: number }>(
+    `SELECT SEQ_DB FROM ${table} WHERE CODIGO = ?`,
+    [code],
+  );
+  if (row === undefined) throw new Error(`no ${code} in ${table}`);
+  return Number(row.SEQ_DB);
+}
+
+/** Someone else saves notes of `letters` on each activity given (the bases a later save sends). */
+async function seedNotes(activities: readonly (typeof ACTIVITIES)[number][], letters: [string, string]) {
+  for (const activity of activities) {
+    const answer = await fetch(`${origin}/associationtask?taskSheet=${demo.sample.taskSheet}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', accept: 'application/json', cookie: `user=${SEEDER}` },
+      body: JSON.stringify({
+        requestId: randomUUID(),
+        source: 'api',
+        entries: [
+          {
+            activity: await seqOf(demo.names.OPER, activity.code),
+            group: await seqOf(demo.names.OPER_GRUPO, activity.group),
+            values: { NOTA1: letters[0].repeat(NOTE), NOTA2: letters[1].repeat(NOTE) },
+            base: { NOTA1: null, NOTA2: null },
+          },
+        ],
+      }),
+    });
+    expect(answer.status, await answer.clone().text()).toBe(200);
+  }
+}
+
+/** Each activity's notes as stored: their first letter and length. */
+async function storedNotes() {
+  const codes = ACTIVITIES.map((activity) => activity.code);
+  const rows = await demo.scratch.db.query<{ CODIGO: string; NOTA1: string | null; NOTA2: string | null }>(
+    `SELECT o.CODIGO, m.NOTA1, m.NOTA2 FROM ${METRICS} m JOIN ${demo.names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB
+      WHERE o.CODIGO IN (${codes.map(() => '?').join(', ')}) AND m.FOLHA_TAREFA_SEQ_DB = ? AND m.DELETED = 0
+      ORDER BY o.CODIGO`,
+    [...codes, demo.sample.taskSheet],
+  );
+  const short = (note: string | null) => (note === null ? null : `${note[0]}×${note.length}`);
+  return Object.fromEntries(rows.map((row) => [row.CODIGO, [short(row.NOTA1), short(row.NOTA2)]]));
+}
+
+/** `expect.poll` with room for a loaded two-core machine. */
+const later = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 30_000, interval: 200 });
+
+const L = LABELS_EN;
+const fill = (template: string, params: Record<string, string | number>) =>
+  template.replace(/\{(\w+)\}/g, (whole, name: string) => String(params[name] ?? whole));
+const region = (page: Page) => page.getByRole('region', { name: L.offlineRegion });
+
+/** Alice on the host's page, every branch the activities are in open; the PUT bodies' sizes it sends. */
+async function openSheet() {
+  const dir = await mkdtemp(join(tmpdir(), 'ta-offline-large-'));
+  profiles.push(dir);
+  const context = await launchOnProfile(dir, { locale: 'en', viewport: { width: 1280, height: 800 } });
+  contexts.push(context);
+  await context.addCookies([{ name: 'user', value: String(ALICE), url: origin }]);
+  const page = context.pages()[0] ?? (await context.newPage());
+  watchProblems(page, (problem) => pageProblems.push(problem));
+  /** Each PUT's body: its size in bytes and how many entries it carried. */
+  const puts: { bytes: number; entries: number }[] = [];
+  page.on('request', (request: Request) => {
+    if (request.method() !== 'PUT') return;
+    const body = request.postDataBuffer();
+    const parsed = request.postDataJSON() as { entries: unknown[] };
+    puts.push({ bytes: body?.byteLength ?? 0, entries: parsed.entries.length });
+  });
+  await page.goto(`${origin}/host`);
+  await page.getByRole('tree').waitFor();
+  for (const branch of new Set(ACTIVITIES.flatMap((activity) => activity.path))) {
+    const item = page.getByRole('treeitem', { name: branch }).first();
+    if ((await item.getAttribute('aria-expanded')) !== 'true')
+      await item.locator(':scope > .ta-screen__row').click();
+    await item.getByRole('group').first().waitFor();
+  }
+  return { context, page, puts };
+}
+
+/** Types notes of `letters` (the first, or both) into an activity's modal and saves. */
+async function enterNotes(page: Page, label: string, letters: string[]) {
+  await page.getByRole('treeitem', { name: label }).first().locator(':scope > .ta-screen__row').click();
+  const dialog = page.getByRole('dialog', { name: label });
+  for (const [index, letter] of letters.entries())
+    await dialog.getByRole('textbox', { name: `Nota ${index + 1}`, exact: true }).fill(letter.repeat(NOTE));
+  await dialog.getByRole('button', { name: L.save, exact: true }).click();
+  await dialog.waitFor({ state: 'hidden' });
+}
+
+describe('entries kept offline, larger together than one request takes', () => {
+  it(
+    'are sent in batches under the handler’s body limit, every one stored',
+    async () => {
+      // Each entry carries two 60 KB notes and the two it replaces: five of them make 1.2 MB.
+      await seedNotes(ACTIVITIES, ['a', 'b']);
+      const { context, page, puts } = await openSheet();
+      await context.setOffline(true);
+      for (const activity of ACTIVITIES) await enterNotes(page, activity.label, ['c', 'd']);
+      await later(() =>
+        region(page)
+          .getByText(fill(L.pendingCount, { count: 5 }))
+          .count(),
+      ).toBe(1);
+      await context.setOffline(false);
+      const stored = Object.fromEntries(
+        ACTIVITIES.map((activity) => [activity.code, [`c×${NOTE}`, `d×${NOTE}`]]),
+      );
+      await later(storedNotes).toEqual(stored);
+      await later(() =>
+        region(page)
+          .getByText(fill(L.pendingCount, { count: 5 }))
+          .count(),
+      ).toBe(0);
+      expect(puts.length).toBeGreaterThan(1);
+      for (const put of puts) expect(put.bytes).toBeLessThanOrEqual(1_000_000);
+      expect(puts.reduce((sum, put) => sum + put.entries, 0)).toBe(ACTIVITIES.length);
+    },
+    LONG,
+  );
+
+  it(
+    'are sent again in halves behind a proxy with a lower limit; one too large alone stops, saying so',
+    async () => {
+      // Subsoiling's entry carries two notes and the two it replaces (240 KB); the others one note
+      // each, with nothing to replace (60 KB). The proxy takes at most 200 KB.
+      const [big, ...small] = [ACTIVITIES[1], ACTIVITIES[0], ...ACTIVITIES.slice(2)];
+      await seedNotes([big], ['a', 'b']);
+      const { context, page } = await openSheet();
+      await page.route(
+        (url) => url.pathname === '/associationtask',
+        (route) =>
+          route.request().method() === 'PUT' && (route.request().postDataBuffer()?.byteLength ?? 0) > 200_000
+            ? route.fulfill({
+                status: 413,
+                contentType: 'text/html',
+                body: '<h1>413 Request Entity Too Large</h1>',
+              })
+            : route.fallback(),
+      );
+      await context.setOffline(true);
+      await enterNotes(page, big.label, ['c', 'd']);
+      for (const activity of small) await enterNotes(page, activity.label, ['e']);
+      await context.setOffline(false);
+      await later(storedNotes).toEqual({
+        ...Object.fromEntries(small.map((activity) => [activity.code, [`e×${NOTE}`, null]])),
+        [big.code]: [`a×${NOTE}`, `b×${NOTE}`],
+      });
+      await region(page).getByRole('button', { name: L.pendingList }).click();
+      const items = region(page).getByRole('listitem');
+      await later(() => items.count()).toBe(1);
+      expect(await items.first().textContent()).toContain(big.label);
+      expect(await items.first().textContent()).toContain(L.tooLarge);
+    },
+    LONG,
+  );
+});
+
+describe('a table save larger than one request takes', () => {
+  it(
+    'goes in batches under the handler’s body limit, every row saved',
+    async () => {
+      await seedNotes(ACTIVITIES, ['a', 'b']);
+      const { page, puts } = await openSheet();
+      await page.getByRole('button', { name: L.viewTable, exact: true }).click();
+      const grid = page.getByRole('grid');
+      await grid.waitFor();
+      for (const activity of ACTIVITIES) {
+        const row = grid
+          .getByRole('row')
+          .filter({ has: page.getByRole('rowheader', { name: new RegExp(`^${activity.code}`) }) })
+          .first();
+        await row.getByRole('textbox', { name: 'Nota 1', exact: true }).fill('c'.repeat(NOTE));
+        await row.getByRole('textbox', { name: 'Nota 2', exact: true }).fill('d'.repeat(NOTE));
+      }
+      await page.getByRole('button', { name: L.tableSave, exact: true }).click();
+      await page.getByText(fill(L.tableSaved, { count: ACTIVITIES.length })).waitFor();
+      expect(await storedNotes()).toEqual(
+        Object.fromEntries(ACTIVITIES.map((activity) => [activity.code, [`c×${NOTE}`, `d×${NOTE}`]])),
+      );
+      expect(puts.length).toBeGreaterThan(1);
+      for (const put of puts) expect(put.bytes).toBeLessThanOrEqual(1_000_000);
+    },
+    LONG,
+  );
+});
