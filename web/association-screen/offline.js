@@ -9,6 +9,7 @@
 import { newRequestId, RequestError } from './api.js';
 import { fill } from './labels.js';
 import { keepSheet, MAX_KEEP_BYTES, pruneData } from './offline-cache.js';
+import { keyOf, overlay, pendingFields, pendingOf, stoppedFields } from './offline-pending.js';
 import { createOfflineView } from './offline-view.js';
 import { askToPersist, isPersisted, MAX_OUTBOX_ENTRIES, OutboxError, openOutbox } from './outbox.js';
 import {
@@ -21,14 +22,12 @@ import {
   sentMessage,
   unsentMessage,
 } from './sync.js';
-import { asStored } from './values.js';
 
 /** @typedef {import('./outbox.js').OutboxRecord} OutboxRecord */
 /** @typedef {import('./outbox.js').Outbox} Outbox */
 /** @typedef {import('./tree.js').TreeNode} TreeNode */
 /** @typedef {import('./api.js').ScreenNode} ScreenNode */
 /** @typedef {import('./api.js').MetricEntry} MetricEntry */
-/** @typedef {import('./api.js').ScreenMetric} ScreenMetric */
 /** @typedef {import('./api.js').SheetRow} SheetRow */
 
 /**
@@ -56,9 +55,6 @@ const OWNER_CHECK_MS = 5000;
  */
 const LAST_WORD_MS = 1000;
 
-/** @param {{ activity: number, group?: number | null | undefined }} entry */
-const keyOf = (entry) => `${entry.activity}:${entry.group ?? ''}`;
-
 /**
  * @param {import('./dom.js').ScreenContext} ctx
  * @param {{ endpoint: string, tree: import('./tree.js').Tree, treeMetrics: import('./tree-metrics.js').TreeMetrics }} parts
@@ -85,7 +81,7 @@ export function createOffline(ctx, parts) {
   let claimable = [];
   /** This person's entries of this sheet, in the order entered. @type {OutboxRecord[]} */
   let mine = [];
-  /** The values each activity waits to send, merged in order. @type {Map<string, { values: Record<string, unknown>, remove: boolean }>} */
+  /** The values each activity waits to send, merged in order. @type {import('./offline-pending.js').Pending} */
   let pending = new Map();
   /** When the data shown was read (null: a cached copy of unknown age). @type {string | null} */
   let readAt = new Date().toISOString();
@@ -194,14 +190,7 @@ export function createOffline(ctx, parts) {
         : sheet.filter((record) => record.owner === owner && !(ownerConfirmed && record.unconfirmed));
     claimable = ownerConfirmed ? sheet.filter((record) => record.unconfirmed) : [];
     const before = pending;
-    pending = new Map();
-    for (const record of mine) {
-      if (record.state !== 'pending') continue;
-      const key = keyOf(record.entry);
-      const merged = pending.get(key) ?? { values: {}, remove: false };
-      if (record.entry.remove) pending.set(key, { values: {}, remove: true });
-      else pending.set(key, { values: { ...merged.values, ...record.entry.values }, remove: merged.remove });
-    }
+    pending = pendingOf(mine);
     const others = sheet.filter((record) => record.owner !== owner && !claimable.includes(record));
     view.render(mine, owner === undefined ? 0 : others.length, claimable);
     total = all.length;
@@ -337,31 +326,6 @@ export function createOffline(ctx, parts) {
     }
     if (said.length > 0) ctx.announce(said.join(' '));
     await refresh();
-  }
-
-  /**
-   * What waits in the outbox for one key, laid over its metrics, or undefined when nothing waits.
-   * @param {{ activity: number, group?: number | null | undefined }} key
-   * @param {Readonly<Record<string, ScreenMetric>> | undefined} shown
-   */
-  function overlay(key, shown) {
-    const waiting = pending.get(keyOf(key));
-    if (!waiting) return undefined;
-    /** @type {Record<string, ScreenMetric>} */
-    const metrics = {};
-    if (!waiting.remove) Object.assign(metrics, shown);
-    let filled = false;
-    for (const column of ctx.columns) {
-      if (waiting.remove && !(column.field in waiting.values))
-        metrics[column.field] = { value: null, source: 'none' };
-      if (column.field in waiting.values) {
-        const value = /** @type {import('./api.js').MetricValue} */ (waiting.values[column.field]);
-        // As the column will store it: "21.50" for the "21.5" typed, as the tree shows a saved value.
-        metrics[column.field] = { value: value === null ? null : asStored(value, column), source: 'saved' };
-        filled ||= value !== null;
-      }
-    }
-    return { metrics, filled, removed: waiting.remove, ...(waiting.remove ? { lastChange: null } : {}) };
   }
 
   /** @param {{ owner: string, sent: number, stopped: number } | RetryLater} outcome */
@@ -694,12 +658,12 @@ export function createOffline(ctx, parts) {
      * @returns {ScreenNode}
      */
     overlay(data) {
-      const laid = overlay({ activity: data.id, group: data.group }, data.metrics);
+      const laid = overlay(ctx.columns, pending, { activity: data.id, group: data.group }, data.metrics);
       return laid ? { ...data, ...laid } : data;
     },
     /** The same for a row of the table view. @param {SheetRow} row @returns {SheetRow} */
     overlayRow(row) {
-      const laid = overlay(row, row.metrics);
+      const laid = overlay(ctx.columns, pending, row, row.metrics);
       return laid ? { ...row, ...laid, filled: laid.filled || (row.filled && !laid.removed) } : row;
     },
     /**
@@ -708,11 +672,7 @@ export function createOffline(ctx, parts) {
      * @param {{ activity: number, group?: number | null | undefined }} key @returns {Set<string> | undefined}
      */
     pendingFields(key) {
-      const waiting = pending.get(keyOf(key));
-      if (!waiting) return undefined;
-      return new Set(
-        waiting.remove ? ctx.columns.map((column) => column.field) : Object.keys(waiting.values),
-      );
+      return pendingFields(ctx.columns, pending, key);
     },
     /**
      * The fields of an activity whose entry stopped in the outbox (a conflict, a refusal: every
@@ -720,18 +680,7 @@ export function createOffline(ctx, parts) {
      * @param {{ activity: number, group?: number | null | undefined }} key @returns {Set<string> | undefined}
      */
     stoppedFields(key) {
-      const wanted = keyOf(key);
-      /** @type {Set<string> | undefined} */
-      let fields;
-      for (const record of mine) {
-        if (record.state === 'pending' || keyOf(record.entry) !== wanted) continue;
-        fields ??= new Set();
-        for (const field of record.entry.remove
-          ? ctx.columns.map((column) => column.field)
-          : Object.keys(record.entry.values ?? {}))
-          fields.add(field);
-      }
-      return fields;
+      return stoppedFields(ctx.columns, mine, key);
     },
     /** The modal's way to open an entry for a decision. @param {(node: TreeNode, record: OutboxRecord) => Promise<void>} open */
     setOpener(open) {
