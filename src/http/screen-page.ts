@@ -20,6 +20,7 @@ export const SCREEN_MODULES = [
   'association-screen/modal.js',
   'association-screen/offline-cache.js',
   'association-screen/offline-labels.js',
+  'association-screen/offline-owner.js',
   'association-screen/offline-pending.js',
   'association-screen/offline-view.js',
   'association-screen/offline.js',

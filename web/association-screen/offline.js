@@ -9,19 +9,11 @@
 import { newRequestId, RequestError } from './api.js';
 import { fill } from './labels.js';
 import { keepSheet, MAX_KEEP_BYTES, pruneData } from './offline-cache.js';
+import { createOwner } from './offline-owner.js';
 import { keyOf, overlay, pendingFields, pendingOf, stoppedFields } from './offline-pending.js';
 import { createOfflineView } from './offline-view.js';
 import { askToPersist, isPersisted, MAX_OUTBOX_ENTRIES, OutboxError, openOutbox } from './outbox.js';
-import {
-  alone,
-  askOwner,
-  CHANNEL,
-  createSync,
-  RetryLater,
-  SYNC_TAG,
-  sentMessage,
-  unsentMessage,
-} from './sync.js';
+import { alone, CHANNEL, createSync, RetryLater, SYNC_TAG, sentMessage, unsentMessage } from './sync.js';
 
 /** @typedef {import('./outbox.js').OutboxRecord} OutboxRecord */
 /** @typedef {import('./outbox.js').Outbox} Outbox */
@@ -47,8 +39,6 @@ import {
 
 /** From this many waiting entries on, the screen warns that the outbox fills up. */
 const NEARLY_FULL = Math.floor(MAX_OUTBOX_ENTRIES * 0.9);
-/** How long asking who is signed in may take before an entry is filed without it (unchecked). */
-const OWNER_CHECK_MS = 5000;
 /**
  * After the senders let go of the outbox, how long a page waits for the word of an entry it
  * discarded on its way (the sender's message may come just after) before saying it may be stored.
@@ -63,20 +53,11 @@ export function createOffline(ctx, parts) {
   const { labels, doc } = ctx;
   const win = doc.defaultView ?? window;
   const endpoint = new URL(parts.endpoint, doc.baseURI).href;
-  const view = createOfflineView(ctx, { discard, decide, keep, claim });
-  /** This page, on the entries it keeps while its owner is not confirmed. */
-  const pageId = newRequestId();
+  const view = createOfflineView(ctx, { discard, decide, keep, claim: () => who.claim() });
   /** @type {Outbox | undefined} */
   let outbox;
   /** @type {import('./sync.js').Sync | undefined} */
   let sync;
-  /** @type {string | undefined} */
-  let owner;
-  /**
-   * Whether the server said `owner` is who is signed in: false while it came from the browser's
-   * cache (a page opened offline), whose entries are then kept unconfirmed.
-   */
-  let ownerConfirmed = false;
   /** Entries of this sheet typed on pages opened offline, which the confirmed owner may claim. @type {OutboxRecord[]} */
   let claimable = [];
   /** This person's entries of this sheet, in the order entered. @type {OutboxRecord[]} */
@@ -113,14 +94,20 @@ export function createOffline(ctx, parts) {
   const answeredKeys = new Set();
   /** What to say with the next announcement of this page's sending. @type {string[]} */
   const toSay = [];
-  /** Whether this page filed entries unchecked since it last settled them. */
-  let filedUnchecked = false;
-  /** The asking of who is signed in under way, if any. @type {Promise<boolean> | undefined} */
-  let checking;
   /** Told of what the outbox sent and of every change in what waits (the table view). @type {Watcher[]} */
   const watchers = [];
   const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(CHANNEL) : undefined;
   if (channel) channel.onmessage = (event) => void heard(event.data);
+  const who = createOwner(ctx, {
+    endpoint,
+    win,
+    channel,
+    outbox: () => outbox,
+    sync: () => sync,
+    view,
+    watchers,
+    refresh,
+  });
 
   const opened = openOutbox({ doc, endpoint }).then(
     (box) => {
@@ -148,7 +135,7 @@ export function createOffline(ctx, parts) {
   win.addEventListener('offline', onLine);
   // Back to this page (from another tab, where someone may have signed in): who is signed in, asked.
   const onShown = () => {
-    if (doc.visibilityState === 'visible') void checkOwner();
+    if (doc.visibilityState === 'visible') void who.check();
   };
   doc.addEventListener('visibilitychange', onShown);
 
@@ -182,6 +169,8 @@ export function createOffline(ctx, parts) {
     // What the worker or another page sent meanwhile is gone from the outbox: the cookie says so too.
     await outbox.mark(all.length);
     const sheet = all.filter((record) => record.endpoint === endpoint && record.taskSheet === ctx.taskSheet);
+    const owner = who.key();
+    const ownerConfirmed = who.confirmed();
     // Once the server said who is signed in, an unconfirmed entry is theirs only when claimed: until
     // then it is neither counted nor shown as waiting, nor does it hold new saves back.
     mine =
@@ -321,8 +310,8 @@ export function createOffline(ctx, parts) {
       takeAnswer(message.seqs, message.answer);
     } else if (message?.type === 'unsent' && thisSheet && Array.isArray(message.seqs)) {
       said = notStored(message.seqs, message.maybe === true);
-    } else if (message?.type === 'owner' && message.endpoint === endpoint && message.owner !== owner) {
-      void checkOwner();
+    } else if (message?.type === 'owner' && message.endpoint === endpoint && message.owner !== who.key()) {
+      void who.check();
     }
     if (said.length > 0) ctx.announce(said.join(' '));
     await refresh();
@@ -331,7 +320,7 @@ export function createOffline(ctx, parts) {
   /** @param {{ owner: string, sent: number, stopped: number } | RetryLater} outcome */
   function onSettled(outcome) {
     if (ctx.destroyed()) return;
-    if (!(outcome instanceof RetryLater)) ownerSeen(outcome.owner);
+    if (!(outcome instanceof RetryLater)) who.seen(outcome.owner);
     void refresh();
     const said = toSay.splice(0);
     if (outcome instanceof RetryLater) {
@@ -339,127 +328,6 @@ export function createOffline(ctx, parts) {
         said.unshift(labels.sendFailed);
     } else if (outcome.sent > 0) said.unshift(fill(labels.sentAll, { count: outcome.sent }));
     if (said.length > 0) ctx.announce(said.join(' '));
-  }
-
-  /**
-   * Asks the server who is signed in, when the page is online and has an owner the server gave;
-   * resolves with whether it answered (the page then files as whoever it said).
-   * @returns {Promise<boolean>}
-   */
-  function checkOwner() {
-    if (owner === undefined || !ownerConfirmed || !win.navigator.onLine || ctx.destroyed())
-      return Promise.resolve(false);
-    checking ??= askOwner({ endpoint, taskSheet: ctx.taskSheet, timeoutMs: OWNER_CHECK_MS })
-      .then(
-        (signedIn) => {
-          ownerSeen(signedIn);
-          return true;
-        },
-        () => false,
-      )
-      .finally(() => {
-        checking = undefined;
-      });
-    return checking;
-  }
-
-  /**
-   * The server said who is signed in (`part=owner`: the replay asks it before sending, the page
-   * before filing a save and when it is shown again). The page files and sends as them from now on.
-   *
-   * - The same owner the server gave before: what this page filed unchecked is theirs.
-   * - A page opened offline (its owner from the browser's cache): what it kept unconfirmed is the
-   *   owner's when they are the same person, typing on this page; else it waits to be claimed.
-   * - Someone else than the server said before (they signed in on this browser meanwhile): entries
-   *   filed for the one before stay theirs, never sent as the new one. Those this page filed without
-   *   being able to ask (offline) may have been typed by either, so they wait for whoever is signed
-   *   in to claim them; the page says who it files as now, and what it read is read again.
-   * @param {string} signedIn
-   */
-  function ownerSeen(signedIn) {
-    if (ctx.destroyed()) return;
-    const before = owner;
-    const wasConfirmed = ownerConfirmed;
-    if (signedIn === before && wasConfirmed) {
-      void settleUnchecked((record) => record.owner === signedIn, true);
-      return;
-    }
-    owner = signedIn;
-    ownerConfirmed = true;
-    channel?.postMessage({ type: 'owner', endpoint, owner: signedIn });
-    if (wasConfirmed) {
-      view.ownerChanged(labels.ownerChanged);
-      ctx.announce(labels.ownerChanged);
-    }
-    void (async () => {
-      if (signedIn === before) await adopt((record) => record.page === pageId);
-      else if (wasConfirmed) await settleUnchecked((record) => record.owner === before, false);
-      await refresh();
-      if (signedIn !== before) for (const watcher of watchers) watcher.reread?.();
-    })();
-  }
-
-  /**
-   * This page's entries filed unchecked that `whose` picks: the owner's (`theirs`: the same person
-   * is still signed in), or waiting for whoever is signed in to claim them (someone else is).
-   * @param {(record: OutboxRecord) => boolean} whose @param {boolean} theirs
-   */
-  async function settleUnchecked(whose, theirs) {
-    if (!outbox || !filedUnchecked) return;
-    filedUnchecked = false;
-    const changed = await outbox.update(
-      (record) =>
-        record.unchecked === true &&
-        record.page === pageId &&
-        record.endpoint === endpoint &&
-        record.taskSheet === ctx.taskSheet &&
-        whose(record),
-      (record) => {
-        const { unchecked: _unchecked, page: _page, ...rest } = record;
-        return theirs ? rest : { ...rest, unconfirmed: true, page: pageId };
-      },
-    );
-    if (changed === 0 || ctx.destroyed()) return;
-    channel?.postMessage({ type: 'changed' });
-    await refresh();
-  }
-
-  /**
-   * Files the unconfirmed entries of this sheet that `take` picks as the confirmed owner's, and has
-   * them sent. @param {(record: OutboxRecord) => boolean} take
-   * @returns {Promise<number>} how many
-   */
-  async function adopt(take) {
-    if (!outbox || owner === undefined) return 0;
-    const by = owner;
-    const taken = await outbox.update(
-      (record) =>
-        record.endpoint === endpoint &&
-        record.taskSheet === ctx.taskSheet &&
-        record.unconfirmed === true &&
-        take(record),
-      (record) => {
-        const { unconfirmed: _unconfirmed, page: _page, unchecked: _unchecked, ...rest } = record;
-        return { ...rest, owner: by };
-      },
-    );
-    if (taken === 0) return 0;
-    channel?.postMessage({ type: 'changed' });
-    // Theirs now: sent by the page, or by the worker if the page closes first.
-    void sync?.registerBackground();
-    sync?.kick();
-    return taken;
-  }
-
-  /**
-   * The person signed in says the entries typed where the page could not tell who was signed in
-   * are theirs: filed as whoever the server says is signed in now (asked first, online).
-   */
-  async function claim() {
-    await checkOwner();
-    const count = await adopt(() => true);
-    await refresh();
-    if (count > 0) ctx.announce(fill(labels.claimed, { count }));
   }
 
   /**
@@ -557,8 +425,7 @@ export function createOffline(ctx, parts) {
      * @param {string | undefined} key @param {boolean} [confirmed]
      */
     setOwner(key, confirmed = true) {
-      owner = key;
-      ownerConfirmed = confirmed;
+      who.set(key, confirmed);
       showNotice();
       // The server answered: kept answers past their age can go (offline, they may be all there is).
       if (confirmed) void pruneData();
@@ -588,13 +455,13 @@ export function createOffline(ctx, parts) {
      */
     async queue(saves, tried) {
       await opened;
-      if (!outbox || owner === undefined)
+      if (!outbox || who.key() === undefined)
         throw new RequestError(0, labels.outboxUnavailable, 'OUTBOX_UNAVAILABLE', undefined);
       const enteredAt = new Date().toISOString();
       // Filed under whoever is signed in now, asked where the network allows (someone else may have
       // signed in on this browser since the page was opened); where it does not, filed unchecked.
-      const checked = !tried && ownerConfirmed && (await checkOwner());
-      const by = /** @type {string} */ (owner);
+      const checked = !tried && who.confirmed() && (await who.check());
+      const by = /** @type {string} */ (who.key());
       try {
         await outbox.add(
           saves.map(({ entry, label, path, copied }) => ({
@@ -602,11 +469,11 @@ export function createOffline(ctx, parts) {
             endpoint,
             taskSheet: ctx.taskSheet,
             requestId: tried?.requestId ?? newRequestId(),
-            ...(!ownerConfirmed
-              ? { unconfirmed: true, page: pageId }
+            ...(!who.confirmed()
+              ? { unconfirmed: true, page: who.pageId }
               : checked
                 ? {}
-                : { unchecked: true, page: pageId }),
+                : { unchecked: true, page: who.pageId }),
             ...(tried
               ? { tried: true, source: tried.source, batch: { id: tried.requestId, size: saves.length } }
               : copied
@@ -631,7 +498,7 @@ export function createOffline(ctx, parts) {
         throw new RequestError(0, text, `OUTBOX_${code.toUpperCase()}`, undefined);
       }
       refusal = undefined;
-      if (ownerConfirmed && !checked) filedUnchecked = true;
+      if (who.confirmed() && !checked) who.noteUnchecked();
       if (!persistAsked) {
         // Asked at a save, the person's own act (a browser may ask them); said while entries wait.
         persistAsked = true;
