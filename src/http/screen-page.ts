@@ -19,6 +19,7 @@ export const SCREEN_MODULES = [
   'association-screen/modal-view.js',
   'association-screen/modal.js',
   'association-screen/offline-cache.js',
+  'association-screen/offline-discard.js',
   'association-screen/offline-labels.js',
   'association-screen/offline-owner.js',
   'association-screen/offline-pending.js',

@@ -9,11 +9,12 @@
 import { newRequestId, RequestError } from './api.js';
 import { fill } from './labels.js';
 import { keepSheet, MAX_KEEP_BYTES, pruneData } from './offline-cache.js';
+import { createDiscards } from './offline-discard.js';
 import { createOwner } from './offline-owner.js';
 import { keyOf, overlay, pendingFields, pendingOf, stoppedFields } from './offline-pending.js';
 import { createOfflineView } from './offline-view.js';
 import { askToPersist, isPersisted, MAX_OUTBOX_ENTRIES, OutboxError, openOutbox } from './outbox.js';
-import { alone, CHANNEL, createSync, RetryLater, SYNC_TAG, sentMessage, unsentMessage } from './sync.js';
+import { CHANNEL, createSync, RetryLater, sentMessage, unsentMessage } from './sync.js';
 
 /** @typedef {import('./outbox.js').OutboxRecord} OutboxRecord */
 /** @typedef {import('./outbox.js').Outbox} Outbox */
@@ -39,11 +40,6 @@ import { alone, CHANNEL, createSync, RetryLater, SYNC_TAG, sentMessage, unsentMe
 
 /** From this many waiting entries on, the screen warns that the outbox fills up. */
 const NEARLY_FULL = Math.floor(MAX_OUTBOX_ENTRIES * 0.9);
-/**
- * After the senders let go of the outbox, how long a page waits for the word of an entry it
- * discarded on its way (the sender's message may come just after) before saying it may be stored.
- */
-const LAST_WORD_MS = 1000;
 
 /**
  * @param {import('./dom.js').ScreenContext} ctx
@@ -53,7 +49,12 @@ export function createOffline(ctx, parts) {
   const { labels, doc } = ctx;
   const win = doc.defaultView ?? window;
   const endpoint = new URL(parts.endpoint, doc.baseURI).href;
-  const view = createOfflineView(ctx, { discard, decide, keep, claim: () => who.claim() });
+  const view = createOfflineView(ctx, {
+    discard: (record) => discards.discard(record),
+    decide,
+    keep,
+    claim: () => who.claim(),
+  });
   /** @type {Outbox | undefined} */
   let outbox;
   /** @type {import('./sync.js').Sync | undefined} */
@@ -80,13 +81,6 @@ export function createOffline(ctx, parts) {
   /** @type {((node: TreeNode, record: OutboxRecord) => Promise<void>) | undefined} */
   let opener;
   /**
-   * Entries discarded on this page while a sender had them on their way, until the sender says
-   * what came of them (stored, or not). @type {Map<number, { label: string }>}
-   */
-  const onTheirWay = new Map();
-  /** Keys of entries discarded on this page since the watchers were last told of a change. @type {Set<string>} */
-  const discardedKeys = new Set();
-  /**
    * Keys whose stored values the tree took from a sender's answer (this page's or another's) since
    * the last reading of the outbox: those leaving what waits need no reading again.
    * @type {Set<string>}
@@ -108,6 +102,7 @@ export function createOffline(ctx, parts) {
     watchers,
     refresh,
   });
+  const discards = createDiscards(ctx, { win, channel, outbox: () => outbox, refresh });
 
   const opened = openOutbox({ doc, endpoint }).then(
     (box) => {
@@ -192,8 +187,7 @@ export function createOffline(ctx, parts) {
       });
     }
     showWarning();
-    const discarded = new Set(discardedKeys);
-    discardedKeys.clear();
+    const discarded = discards.takeDiscarded();
     for (const watcher of watchers) watcher.changed(discarded);
     // What left the outbox other than by a sending this page heard the answer of, or a discard here
     // (a sender that said nothing, a decision in another tab, another person signed in now): only
@@ -219,7 +213,7 @@ export function createOffline(ctx, parts) {
    */
   function onSent(records, answer, gone) {
     const seqs = records.map((record) => record.seq);
-    toSay.push(...storedDespite(seqs));
+    toSay.push(...discards.storedDespite(seqs));
     takeAnswer(seqs, answer);
     channel?.postMessage(sentMessage({ endpoint, taskSheet: ctx.taskSheet }, records, answer, gone));
   }
@@ -231,7 +225,7 @@ export function createOffline(ctx, parts) {
    */
   function onUnsent(records, maybe) {
     toSay.push(
-      ...notStored(
+      ...discards.notStored(
         records.map((record) => record.seq),
         maybe,
       ),
@@ -269,32 +263,6 @@ export function createOffline(ctx, parts) {
     }
   }
 
-  /** What to say of entries discarded here on their way, stored all the same. @param {readonly number[]} seqs */
-  function storedDespite(seqs) {
-    return lastWords(seqs, labels.sentBeforeDiscard);
-  }
-
-  /**
-   * What to say of entries discarded here on their way, not stored: discarded, or maybe stored.
-   * @param {readonly number[]} seqs @param {boolean} maybe
-   */
-  function notStored(seqs, maybe) {
-    return lastWords(seqs, maybe ? labels.discardedMaybeSent : labels.discarded);
-  }
-
-  /** @param {readonly number[]} seqs @param {string} template */
-  function lastWords(seqs, template) {
-    /** @type {string[]} */
-    const said = [];
-    for (const seq of seqs) {
-      const discarded = onTheirWay.get(seq);
-      if (!discarded) continue;
-      onTheirWay.delete(seq);
-      said.push(fill(template, { label: discarded.label }));
-    }
-    return said;
-  }
-
   /**
    * A message of another page or the service worker: what one of its batches came to, what waits
    * changed, or who a page found signed in.
@@ -306,10 +274,10 @@ export function createOffline(ctx, parts) {
     /** @type {string[]} */
     let said = [];
     if (message?.type === 'sent' && thisSheet && Array.isArray(message.seqs)) {
-      said = storedDespite(message.seqs);
+      said = discards.storedDespite(message.seqs);
       takeAnswer(message.seqs, message.answer);
     } else if (message?.type === 'unsent' && thisSheet && Array.isArray(message.seqs)) {
-      said = notStored(message.seqs, message.maybe === true);
+      said = discards.notStored(message.seqs, message.maybe === true);
     } else if (message?.type === 'owner' && message.endpoint === endpoint && message.owner !== who.key()) {
       void who.check();
     }
@@ -328,55 +296,6 @@ export function createOffline(ctx, parts) {
         said.unshift(labels.sendFailed);
     } else if (outcome.sent > 0) said.unshift(fill(labels.sentAll, { count: outcome.sent }));
     if (said.length > 0) ctx.announce(said.join(' '));
-  }
-
-  /**
-   * Drops an entry, as it is stored now (its copy in the list may be older). One a sender has on
-   * its way is out of the outbox too, so nothing sends it again, but the server may still store it:
-   * the page says so, and says what came of it once the sender tells (see `heard`).
-   * @param {OutboxRecord} record
-   */
-  async function discard(record) {
-    if (!outbox) return;
-    const [stored] = await outbox.take([record.seq]);
-    if (stored) discardedKeys.add(keyOf(stored.entry));
-    let said = labels.discarded;
-    if (!stored) said = labels.sentBeforeDiscard;
-    else if (stored.batch && (await sending())) {
-      said = labels.discardedOnItsWay;
-      onTheirWay.set(stored.seq, { label: stored.label });
-      void lastWord(stored.seq);
-    } else if (stored.batch) {
-      // Its batch went out without an answer, and no one sends it now: it may have been stored.
-      said = labels.discardedMaybeSent;
-    }
-    channel?.postMessage({ type: 'changed' });
-    await refresh();
-    ctx.announce(fill(said, { label: record.label }));
-  }
-
-  /** Whether a sender (this page, another, the service worker) has the outbox now. */
-  async function sending() {
-    try {
-      const state = await win.navigator.locks?.query();
-      return state?.held?.some((lock) => lock.name === SYNC_TAG) === true;
-    } catch {
-      return false;
-    }
-  }
-
-  /**
-   * Once the senders let go of the outbox, an entry discarded on its way whose fate no sender told
-   * (it was not in the batch on its way after all: one sent before without an answer) may have been
-   * stored: said so. @param {number} seq
-   */
-  async function lastWord(seq) {
-    await alone(async () => undefined);
-    await new Promise((resolve) => win.setTimeout(resolve, LAST_WORD_MS));
-    const discarded = onTheirWay.get(seq);
-    if (!discarded || ctx.destroyed()) return;
-    onTheirWay.delete(seq);
-    ctx.announce(fill(labels.discardedMaybeSent, { label: discarded.label }));
   }
 
   /** Opens a conflicting entry's activity (the tree opened down to it), its conflict shown. @param {OutboxRecord} record */
