@@ -23,6 +23,7 @@ export const SCREEN_MODULES = [
   'association-screen/offline-labels.js',
   'association-screen/offline-owner.js',
   'association-screen/offline-pending.js',
+  'association-screen/offline-senders.js',
   'association-screen/offline-view.js',
   'association-screen/offline.js',
   'association-screen/outbox.js',

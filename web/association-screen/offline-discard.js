@@ -41,7 +41,7 @@ export function createDiscards(ctx, parts) {
   /**
    * Drops an entry, as it is stored now (its copy in the list may be older). One a sender has on
    * its way is out of the outbox too, so nothing sends it again, but the server may still store it:
-   * the page says so, and says what came of it once the sender tells (see `heard`).
+   * the page says so, and says what came of it once the sender tells (see `heard` in offline-senders.js).
    * @param {OutboxRecord} record
    */
   async function discard(record) {
@@ -126,3 +126,5 @@ export function createDiscards(ctx, parts) {
     },
   };
 }
+
+/** @typedef {ReturnType<typeof createDiscards>} Discards */

@@ -1,9 +1,12 @@
 // @ts-check
 /**
  * The screen offline (#28), wired together: the outbox (outbox.js) filed under the owner key the
- * server gave with `part=start`, its sending (sync.js), its view (offline-view.js), the values it
- * holds shown in the tree and preset in the modal, and "Keep this sheet for offline use"
- * (offline-cache.js). Works on a host's own page too: nothing here needs the service worker.
+ * server gave with `part=start` (offline-owner.js), its sending (sync.js) and what the senders say
+ * of it (offline-senders.js), discarding (offline-discard.js), its view (offline-view.js), the values
+ * it holds shown in the tree and preset in the modal (offline-pending.js), and "Keep this sheet for
+ * offline use" (offline-cache.js). What stays here is the state the parts share: the outbox read
+ * again and drawn (`refresh`), a save filed, the warnings. Works on a host's own page too: nothing
+ * here needs the service worker.
  */
 
 import { newRequestId, RequestError } from './api.js';
@@ -12,9 +15,10 @@ import { keepSheet, MAX_KEEP_BYTES, pruneData } from './offline-cache.js';
 import { createDiscards } from './offline-discard.js';
 import { createOwner } from './offline-owner.js';
 import { keyOf, overlay, pendingFields, pendingOf, stoppedFields } from './offline-pending.js';
+import { followSenders } from './offline-senders.js';
 import { createOfflineView } from './offline-view.js';
 import { askToPersist, isPersisted, MAX_OUTBOX_ENTRIES, OutboxError, openOutbox } from './outbox.js';
-import { CHANNEL, createSync, RetryLater, sentMessage, unsentMessage } from './sync.js';
+import { CHANNEL, createSync } from './sync.js';
 
 /** @typedef {import('./outbox.js').OutboxRecord} OutboxRecord */
 /** @typedef {import('./outbox.js').Outbox} Outbox */
@@ -80,18 +84,9 @@ export function createOffline(ctx, parts) {
   let total = 0;
   /** @type {((node: TreeNode, record: OutboxRecord) => Promise<void>) | undefined} */
   let opener;
-  /**
-   * Keys whose stored values the tree took from a sender's answer (this page's or another's) since
-   * the last reading of the outbox: those leaving what waits need no reading again.
-   * @type {Set<string>}
-   */
-  const answeredKeys = new Set();
-  /** What to say with the next announcement of this page's sending. @type {string[]} */
-  const toSay = [];
   /** Told of what the outbox sent and of every change in what waits (the table view). @type {Watcher[]} */
   const watchers = [];
   const channel = typeof BroadcastChannel === 'function' ? new BroadcastChannel(CHANNEL) : undefined;
-  if (channel) channel.onmessage = (event) => void heard(event.data);
   const who = createOwner(ctx, {
     endpoint,
     win,
@@ -103,6 +98,19 @@ export function createOffline(ctx, parts) {
     refresh,
   });
   const discards = createDiscards(ctx, { win, channel, outbox: () => outbox, refresh });
+  const senders = followSenders(ctx, {
+    endpoint,
+    win,
+    channel,
+    tree: parts.tree,
+    treeMetrics: parts.treeMetrics,
+    mine: () => mine,
+    watchers,
+    who,
+    discards,
+    refresh,
+  });
+  if (channel) channel.onmessage = (event) => void senders.heard(event.data);
 
   const opened = openOutbox({ doc, endpoint }).then(
     (box) => {
@@ -113,9 +121,9 @@ export function createOffline(ctx, parts) {
         endpoint,
         taskSheet: ctx.taskSheet,
         win,
-        onSent,
-        onUnsent,
-        onSettled,
+        onSent: senders.onSent,
+        onUnsent: senders.onUnsent,
+        onSettled: senders.onSettled,
       });
       return refresh();
     },
@@ -192,10 +200,10 @@ export function createOffline(ctx, parts) {
     // What left the outbox other than by a sending this page heard the answer of, or a discard here
     // (a sender that said nothing, a decision in another tab, another person signed in now): only
     // the server knows what is stored, so it is read again.
+    const answered = senders.takeAnswered();
     const unknown = new Set(
-      [...before.keys()].filter((key) => !pending.has(key) && !answeredKeys.has(key) && !discarded.has(key)),
+      [...before.keys()].filter((key) => !pending.has(key) && !answered.has(key) && !discarded.has(key)),
     );
-    answeredKeys.clear();
     const changed = new Set([...before.keys(), ...pending.keys()]);
     for (const node of parts.tree.nodes()) {
       if (node.data.kind !== 'task') continue;
@@ -204,98 +212,6 @@ export function createOffline(ctx, parts) {
       parts.treeMetrics.redraw(node);
       if (unknown.delete(key)) void parts.treeMetrics.refresh(node);
     }
-  }
-
-  /**
-   * A batch this page sent and the server stored: the tree and the table show it as stored, an entry
-   * of it discarded here on its way is said to be saved, and the other pages are told.
-   * @param {OutboxRecord[]} records @param {import('./api.js').SaveResult} answer @param {number[]} gone
-   */
-  function onSent(records, answer, gone) {
-    const seqs = records.map((record) => record.seq);
-    toSay.push(...discards.storedDespite(seqs));
-    takeAnswer(seqs, answer);
-    channel?.postMessage(sentMessage({ endpoint, taskSheet: ctx.taskSheet }, records, answer, gone));
-  }
-
-  /**
-   * A batch this page sent that the server did not store (refused, or no answer): an entry of it
-   * discarded here on its way is said to be discarded, or to be maybe stored; the others are told.
-   * @param {OutboxRecord[]} records @param {boolean} maybe
-   */
-  function onUnsent(records, maybe) {
-    toSay.push(
-      ...discards.notStored(
-        records.map((record) => record.seq),
-        maybe,
-      ),
-    );
-    channel?.postMessage(unsentMessage({ endpoint, taskSheet: ctx.taskSheet }, records, maybe));
-  }
-
-  /**
-   * What the server stored of a batch, whoever sent it: every copy of each activity in the tree
-   * shows the row as stored, and the table its rows (a key with a later entry still waiting on this
-   * page goes on showing that one: it is what will be stored).
-   * @param {readonly number[]} seqs @param {import('./api.js').SaveResult} answer
-   */
-  function takeAnswer(seqs, answer) {
-    if (!Array.isArray(answer?.entries)) return;
-    const sent = new Set(seqs);
-    const later = new Set(
-      mine
-        .filter((record) => !sent.has(record.seq) && record.state === 'pending')
-        .map((record) => keyOf(record.entry)),
-    );
-    for (const watcher of watchers) watcher.sent(answer, later);
-    const done = new Set();
-    for (const saved of answer.entries) {
-      const key = keyOf(saved);
-      if (done.has(key)) continue;
-      done.add(key);
-      answeredKeys.add(key);
-      for (const node of parts.tree.nodes()) {
-        if (node.data.kind === 'task' && keyOf({ activity: node.data.id, group: node.data.group }) === key) {
-          parts.treeMetrics.applySaved(node, answer);
-          break;
-        }
-      }
-    }
-  }
-
-  /**
-   * A message of another page or the service worker: what one of its batches came to, what waits
-   * changed, or who a page found signed in.
-   * @param {any} message
-   */
-  async function heard(message) {
-    if (ctx.destroyed()) return;
-    const thisSheet = message?.endpoint === endpoint && message?.taskSheet === ctx.taskSheet;
-    /** @type {string[]} */
-    let said = [];
-    if (message?.type === 'sent' && thisSheet && Array.isArray(message.seqs)) {
-      said = discards.storedDespite(message.seqs);
-      takeAnswer(message.seqs, message.answer);
-    } else if (message?.type === 'unsent' && thisSheet && Array.isArray(message.seqs)) {
-      said = discards.notStored(message.seqs, message.maybe === true);
-    } else if (message?.type === 'owner' && message.endpoint === endpoint && message.owner !== who.key()) {
-      void who.check();
-    }
-    if (said.length > 0) ctx.announce(said.join(' '));
-    await refresh();
-  }
-
-  /** @param {{ owner: string, sent: number, stopped: number } | RetryLater} outcome */
-  function onSettled(outcome) {
-    if (ctx.destroyed()) return;
-    if (!(outcome instanceof RetryLater)) who.seen(outcome.owner);
-    void refresh();
-    const said = toSay.splice(0);
-    if (outcome instanceof RetryLater) {
-      if (mine.some((record) => record.state === 'pending') && win.navigator.onLine)
-        said.unshift(labels.sendFailed);
-    } else if (outcome.sent > 0) said.unshift(fill(labels.sentAll, { count: outcome.sent }));
-    if (said.length > 0) ctx.announce(said.join(' '));
   }
 
   /** Opens a conflicting entry's activity (the tree opened down to it), its conflict shown. @param {OutboxRecord} record */

@@ -1,0 +1,151 @@
+// @ts-check
+/**
+ * What the senders say of the outbox (#28), heard and told: a batch this page sent came to (stored,
+ * refused, no answer), told on the channel to the other pages; what another page or the service
+ * worker says of its own batches (the tree and the table show what was stored), that what waits
+ * changed, or that someone found another person signed in; and what the page says once a sending is
+ * settled. Its own module because it is the one place that talks across tabs and the worker.
+ */
+
+import { fill } from './labels.js';
+import { keyOf } from './offline-pending.js';
+import { RetryLater, sentMessage, unsentMessage } from './sync.js';
+
+/** @typedef {import('./outbox.js').OutboxRecord} OutboxRecord */
+
+/**
+ * @param {import('./dom.js').ScreenContext} ctx
+ * @param {object} parts
+ * @param {string} parts.endpoint the handler's absolute URL
+ * @param {Window} parts.win
+ * @param {BroadcastChannel | undefined} parts.channel
+ * @param {import('./tree.js').Tree} parts.tree
+ * @param {import('./tree-metrics.js').TreeMetrics} parts.treeMetrics
+ * @param {() => readonly OutboxRecord[]} parts.mine this person's entries of this sheet, at the last reading
+ * @param {readonly import('./offline.js').Watcher[]} parts.watchers told of what the server stored
+ * @param {import('./offline-owner.js').Owner} parts.who
+ * @param {import('./offline-discard.js').Discards} parts.discards
+ * @param {() => Promise<void>} parts.refresh reads the outbox again and draws what changed
+ */
+export function followSenders(ctx, parts) {
+  const { labels } = ctx;
+  const { endpoint, win, channel, refresh } = parts;
+  /**
+   * Keys whose stored values the tree took from a sender's answer (this page's or another's) since
+   * the last reading of the outbox: those leaving what waits need no reading again.
+   * @type {Set<string>}
+   */
+  const answeredKeys = new Set();
+  /** What to say with the next announcement of this page's sending. @type {string[]} */
+  const toSay = [];
+
+  /**
+   * A batch this page sent and the server stored: the tree and the table show it as stored, an entry
+   * of it discarded here on its way is said to be saved, and the other pages are told.
+   * @param {OutboxRecord[]} records @param {import('./api.js').SaveResult} answer @param {number[]} gone
+   */
+  function onSent(records, answer, gone) {
+    const seqs = records.map((record) => record.seq);
+    toSay.push(...parts.discards.storedDespite(seqs));
+    takeAnswer(seqs, answer);
+    channel?.postMessage(sentMessage({ endpoint, taskSheet: ctx.taskSheet }, records, answer, gone));
+  }
+
+  /**
+   * A batch this page sent that the server did not store (refused, or no answer): an entry of it
+   * discarded here on its way is said to be discarded, or to be maybe stored; the others are told.
+   * @param {OutboxRecord[]} records @param {boolean} maybe
+   */
+  function onUnsent(records, maybe) {
+    toSay.push(
+      ...parts.discards.notStored(
+        records.map((record) => record.seq),
+        maybe,
+      ),
+    );
+    channel?.postMessage(unsentMessage({ endpoint, taskSheet: ctx.taskSheet }, records, maybe));
+  }
+
+  /**
+   * What the server stored of a batch, whoever sent it: every copy of each activity in the tree
+   * shows the row as stored, and the table its rows (a key with a later entry still waiting on this
+   * page goes on showing that one: it is what will be stored).
+   * @param {readonly number[]} seqs @param {import('./api.js').SaveResult} answer
+   */
+  function takeAnswer(seqs, answer) {
+    if (!Array.isArray(answer?.entries)) return;
+    const sent = new Set(seqs);
+    const later = new Set(
+      parts
+        .mine()
+        .filter((record) => !sent.has(record.seq) && record.state === 'pending')
+        .map((record) => keyOf(record.entry)),
+    );
+    for (const watcher of parts.watchers) watcher.sent(answer, later);
+    const done = new Set();
+    for (const saved of answer.entries) {
+      const key = keyOf(saved);
+      if (done.has(key)) continue;
+      done.add(key);
+      answeredKeys.add(key);
+      for (const node of parts.tree.nodes()) {
+        if (node.data.kind === 'task' && keyOf({ activity: node.data.id, group: node.data.group }) === key) {
+          parts.treeMetrics.applySaved(node, answer);
+          break;
+        }
+      }
+    }
+  }
+
+  /**
+   * A message of another page or the service worker: what one of its batches came to, what waits
+   * changed, or who a page found signed in.
+   * @param {any} message
+   */
+  async function heard(message) {
+    if (ctx.destroyed()) return;
+    const thisSheet = message?.endpoint === endpoint && message?.taskSheet === ctx.taskSheet;
+    /** @type {string[]} */
+    let said = [];
+    if (message?.type === 'sent' && thisSheet && Array.isArray(message.seqs)) {
+      said = parts.discards.storedDespite(message.seqs);
+      takeAnswer(message.seqs, message.answer);
+    } else if (message?.type === 'unsent' && thisSheet && Array.isArray(message.seqs)) {
+      said = parts.discards.notStored(message.seqs, message.maybe === true);
+    } else if (
+      message?.type === 'owner' &&
+      message.endpoint === endpoint &&
+      message.owner !== parts.who.key()
+    ) {
+      void parts.who.check();
+    }
+    if (said.length > 0) ctx.announce(said.join(' '));
+    await refresh();
+  }
+
+  /** @param {{ owner: string, sent: number, stopped: number } | RetryLater} outcome */
+  function onSettled(outcome) {
+    if (ctx.destroyed()) return;
+    if (!(outcome instanceof RetryLater)) parts.who.seen(outcome.owner);
+    void refresh();
+    const said = toSay.splice(0);
+    if (outcome instanceof RetryLater) {
+      if (parts.mine().some((record) => record.state === 'pending') && win.navigator.onLine)
+        said.unshift(labels.sendFailed);
+    } else if (outcome.sent > 0) said.unshift(fill(labels.sentAll, { count: outcome.sent }));
+    if (said.length > 0) ctx.announce(said.join(' '));
+  }
+
+  return {
+    onSent,
+    onUnsent,
+    onSettled,
+    heard,
+    /** The keys the tree took a sender's answer for since the last call. */
+    takeAnswered() {
+      const answered = new Set(answeredKeys);
+      answeredKeys.clear();
+      return answered;
+    },
+  };
+}
