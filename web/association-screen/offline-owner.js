@@ -24,7 +24,7 @@ const OWNER_CHECK_MS = 5000;
  * @param {Window} parts.win
  * @param {BroadcastChannel | undefined} parts.channel where the other pages hear of who is signed in
  * @param {() => import('./outbox.js').Outbox | undefined} parts.outbox once opened
- * @param {() => import('./sync.js').Sync | undefined} parts.sync once made
+ * @param {() => import('./sync-driver.js').Sync | undefined} parts.sync once made
  * @param {{ ownerChanged: (text: string) => void }} parts.view
  * @param {readonly import('./offline.js').Watcher[]} parts.watchers told to read again when someone else signed in
  * @param {() => Promise<void>} parts.refresh reads the outbox again and draws what changed

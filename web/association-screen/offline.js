@@ -18,7 +18,8 @@ import { keyOf, overlay, pendingFields, pendingOf, stoppedFields } from './offli
 import { followSenders } from './offline-senders.js';
 import { createOfflineView } from './offline-view.js';
 import { askToPersist, isPersisted, MAX_OUTBOX_ENTRIES, OutboxError, openOutbox } from './outbox.js';
-import { CHANNEL, createSync } from './sync.js';
+import { CHANNEL } from './sync.js';
+import { createSync } from './sync-driver.js';
 
 /** @typedef {import('./outbox.js').OutboxRecord} OutboxRecord */
 /** @typedef {import('./outbox.js').Outbox} Outbox */
@@ -61,7 +62,7 @@ export function createOffline(ctx, parts) {
   });
   /** @type {Outbox | undefined} */
   let outbox;
-  /** @type {import('./sync.js').Sync | undefined} */
+  /** @type {import('./sync-driver.js').Sync | undefined} */
   let sync;
   /** Entries of this sheet typed on pages opened offline, which the confirmed owner may claim. @type {OutboxRecord[]} */
   let claimable = [];

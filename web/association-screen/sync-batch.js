@@ -1,0 +1,94 @@
+// @ts-check
+/**
+ * How the outbox's pending entries are put in batches for sending (#28): a batch sent before
+ * without an answer goes again as it was, under its id; a new one takes entries in the order entered
+ * within the handler's limits (count, body bytes, a key once), its id written on them before it is
+ * sent. Its own module because this is the part that decides what one request carries, apart from
+ * the sending and the answers (sync.js).
+ */
+
+import { BODY_ENVELOPE_BYTES, entryBytes, MAX_BODY_BYTES, newRequestId } from './api.js';
+
+/** @typedef {import('./outbox.js').Outbox} Outbox */
+/** @typedef {import('./outbox.js').OutboxRecord} OutboxRecord */
+
+/**
+ * The next batch: a batch sent before without an answer goes again as it was (same entries, same
+ * id); else up to `most` pending entries within the handler's body limit, under a new id written on
+ * them before sending. An entry tried once from the screen goes alone, as it was tried. An entry
+ * discarded while the batch is made is left out of it: what is sent is what holds the batch id.
+ * @param {Outbox} outbox @param {OutboxRecord[]} pending in the order entered
+ * @param {number} most
+ * @returns {Promise<{ id: string, records: OutboxRecord[] } | undefined>} undefined: none left
+ */
+export async function nextBatch(outbox, pending, most) {
+  const first = pending[0];
+  if (first === undefined) return undefined;
+  if (first.batch) {
+    const id = first.batch.id;
+    const same = pending.filter((record) => record.batch?.id === id);
+    if (same.length === first.batch.size) return { id, records: same };
+  }
+  const records = pack(pending, most);
+  const id = records.length === 1 ? first.requestId : newRequestId();
+  for (const record of records) record.batch = { id, size: records.length };
+  const written = new Set(await outbox.put(records));
+  if (written.size === records.length) return { id, records };
+  // Discarded meanwhile: never sent. The batch is made again of what is left.
+  const gone = new Set(records.filter((record) => !written.has(record.seq)));
+  for (const record of records) delete record.batch;
+  return nextBatch(
+    outbox,
+    pending.filter((record) => !gone.has(record)),
+    most,
+  );
+}
+
+/**
+ * The pending entries one new batch takes, in order: up to `most`, within the handler's body limit
+ * (one entry at least: one too large alone is refused before it is sent). A key saved twice while
+ * offline (its second save starting from the first) ends the batch at its second entry: the server
+ * refuses a key twice in one batch, and sent in turn both apply.
+ * @param {OutboxRecord[]} pending @param {number} most
+ */
+function pack(pending, most) {
+  const first = /** @type {OutboxRecord} */ (pending[0]);
+  if (first.tried) return [first];
+  /** @type {OutboxRecord[]} */
+  const records = [];
+  const keys = new Set();
+  let bytes = BODY_ENVELOPE_BYTES;
+  for (const record of pending) {
+    const key = `${record.entry.activity}:${record.entry.group ?? ''}`;
+    if (records.length === most || record.tried || keys.has(key)) break;
+    const size = entryBytes(sentEntry(record));
+    if (records.length > 0 && bytes + size > MAX_BODY_BYTES) break;
+    keys.add(key);
+    records.push(record);
+    bytes += size;
+  }
+  return records;
+}
+
+/**
+ * The source a batch is sent with: a tried save's as it was tried; else `copy` when an entry holds
+ * copied cells (as the table's own save says of a batch with copies), else `offline`. Either way the
+ * history keeps each entry's device time.
+ * @param {readonly OutboxRecord[]} records
+ * @returns {import('./api.js').SaveSource}
+ */
+export function batchSource(records) {
+  const first = records[0];
+  if (first?.tried) return first.source ?? 'screen';
+  return records.some((record) => record.source === 'copy') ? 'copy' : 'offline';
+}
+
+/**
+ * What a record sends: its entry with the device's time, or as first tried (or without the time, when
+ * the server refused the device's clock). @param {OutboxRecord} record
+ */
+export function sentEntry(record) {
+  return record.tried || record.withoutDeviceTime
+    ? record.entry
+    : { ...record.entry, enteredAt: record.enteredAt };
+}

@@ -1,0 +1,108 @@
+// @ts-check
+/**
+ * What a batch the server did not store does to its entries (#28): a conflict or a problem at one
+ * entry stops that entry and the rest go again; a body too large goes again in halves, or stops
+ * alone; a tried entry that goes on goes as a new save. Its own module because these are the rules
+ * of an outbox entry's state after a refusal, apart from the sending itself (sync.js).
+ */
+
+import { newRequestId } from './api.js';
+
+/** @typedef {import('./outbox.js').Outbox} Outbox */
+/** @typedef {import('./outbox.js').OutboxRecord} OutboxRecord */
+
+/**
+ * A batch that wrote nothing goes again as new saves: without its batch id, and a tried entry under
+ * a new id of its own (the request it was tried as may be answered with the refusal again).
+ * @param {Outbox} outbox @param {OutboxRecord[]} records
+ */
+export async function sendAgainAsNew(outbox, records) {
+  for (const record of records) {
+    delete record.batch;
+    if (!record.tried) continue;
+    record.tried = false;
+    record.requestId = newRequestId();
+  }
+  await outbox.put(records);
+}
+
+/**
+ * Stops an entry too large to send alone (`refused`, `BODY_TOO_LARGE`): shorter values have to be
+ * entered again. @param {Outbox} outbox @param {OutboxRecord[]} records one @param {string} message
+ * @returns {Promise<number>} how many were stopped
+ */
+export async function settleTooLarge(outbox, records, message) {
+  for (const record of records) {
+    delete record.batch;
+    record.state = 'refused';
+    record.problem = message;
+    record.problemCode = 'BODY_TOO_LARGE';
+  }
+  await outbox.put(records);
+  return records.length;
+}
+
+/**
+ * A batch the server refused. Conflicts and problems at one entry stop that entry (the others are
+ * sent again in a new batch); a refusal of the whole batch stops all of it; a request id the server
+ * knows with another body (an entry discarded since) gets a new one.
+ * @param {Outbox} outbox @param {OutboxRecord[]} records @param {{ status: number, body: any }} answer
+ * @returns {Promise<number>} how many entries were stopped
+ */
+export async function settleRefusal(outbox, records, answer) {
+  const error = answer.body?.error ?? {};
+  const message = typeof error.message === 'string' ? error.message : `HTTP ${answer.status}`;
+  for (const record of records) delete record.batch;
+  /** @type {Set<OutboxRecord>} */
+  const stop = new Set();
+  /** Whether a record was changed so that the batch's next sending differs. */
+  let changed = false;
+  if (error.code === 'REQUEST_ID_REUSED') {
+    for (const record of records) {
+      record.tried = false;
+      record.requestId = newRequestId();
+    }
+  } else if (error.code === 'METRIC_CONFLICT' && Array.isArray(error.conflicts)) {
+    for (const conflict of error.conflicts) {
+      const record = records[conflict.entry];
+      if (record === undefined) continue;
+      record.state = 'conflict';
+      record.conflicts = [...(stop.has(record) ? (record.conflicts ?? []) : []), { ...conflict, entry: 0 }];
+      stop.add(record);
+    }
+  } else {
+    const at = typeof error.path === 'string' ? /^entries\.(\d+)(\.enteredAt)?/.exec(error.path) : null;
+    const record = at ? records[Number(at[1])] : undefined;
+    if (record && at?.[2] && !record.withoutDeviceTime) {
+      // The device's clock is off (ahead of the server's, or set back to an old date): the entry
+      // goes again without its time of entry rather than stopping for good over it.
+      record.withoutDeviceTime = true;
+      changed = true;
+    } else {
+      for (const refused of record ? [record] : records) {
+        refused.state = 'refused';
+        refused.problem = message;
+        stop.add(refused);
+      }
+    }
+  }
+  // Refused whole, the batch wrote nothing: a tried entry that goes on goes as a new save, not as
+  // the refused request (whose id the server may answer with this refusal again).
+  if (error.code !== 'REQUEST_ID_REUSED') {
+    for (const record of records) {
+      if (stop.has(record) || !record.tried) continue;
+      record.tried = false;
+      record.requestId = newRequestId();
+    }
+  }
+  // Nothing stopped and nothing to change: the same batch would be refused again.
+  if (stop.size === 0 && !changed && error.code !== 'REQUEST_ID_REUSED') {
+    for (const record of records) {
+      record.state = 'refused';
+      record.problem = message;
+      stop.add(record);
+    }
+  }
+  await outbox.put(records);
+  return stop.size;
+}
