@@ -13,7 +13,7 @@
 import { problemOf } from './api.js';
 import { BLOCK, button } from './dom.js';
 import { fill } from './labels.js';
-import { keyOf } from './table-model.js';
+import { keyOf } from './table-cells.js';
 import { formatValue, metricLabel } from './values.js';
 
 /**

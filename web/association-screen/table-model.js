@@ -1,52 +1,22 @@
 // @ts-check
 /**
- * The table view's model (see table.js): every activity of the sheet as a row of cells, what each
- * cell was preset with and what the person has made of it, which cells are changed, and the rows the
- * filter shows. It knows no element: what the person types lives here, so it survives the windowed
- * rendering dropping a row's elements, a filter hiding it and a switch of views. Whoever draws is told
- * of each change through `redraw`.
+ * The table view's model (see table.js): every activity of the sheet as a row of cells (each row and
+ * cell as data: table-cells.js), what each cell was preset with and what the person has made of it,
+ * which cells are changed, and the rows the filter shows. It knows no element: what the person types
+ * lives here, so it survives the windowed rendering dropping a row's elements, a filter hiding it and
+ * a switch of views. Whoever draws is told of each change through `redraw`.
  */
 
-import { asStored, checkTyped, formatValue, sameValue } from './values.js';
+import { cellChanged, cellText, hasEntry, keyOf, newRow } from './table-cells.js';
+import { asStored, sameValue } from './values.js';
 
 /** @typedef {import('./api.js').SheetRow} SheetRow */
 /** @typedef {import('./api.js').MetricColumn} MetricColumn */
 /** @typedef {import('./api.js').MetricValue} MetricValue */
 /** @typedef {import('./api.js').MetricConflict} MetricConflict */
 /** @typedef {import('./api.js').SavedEntry} SavedEntry */
-
-/**
- * One cell of the table: what the server preset, what the person has now, and what is said of it.
- * @typedef {object} TableCell
- * @property {string} field
- * @property {MetricColumn} column
- * @property {MetricValue} preset the value the cell was preset with (the server's)
- * @property {string} presetText the preset as the cell shows it
- * @property {MetricValue} base what a save of this cell starts from: the stored value, null where no row
- * @property {string | undefined} source the preset's source, as the server says it
- * @property {string} text what the cell holds now
- * @property {string} entered what it held when the person entered it (Escape goes back to it)
- * @property {number | undefined} enteredCopied the sheet it was copied from when entered (Escape keeps the mark)
- * @property {number | undefined} copied the sheet its value was copied from, until saved
- * @property {string | undefined} error the problem found in it
- * @property {MetricConflict | undefined} conflict what a refused save said of it
- * @property {boolean} kept what it shows is to be saved though it is its preset: its row's entry
- *   was made by someone else while the person's save of every value the row showed was out
- */
-
-/**
- * One activity of the sheet, a row of the table.
- * @typedef {object} TableRow
- * @property {number} index its place among every row loaded
- * @property {string} key activity and group: the metric row's key
- * @property {SheetRow} data
- * @property {TableCell[]} cells in the columns' order
- * @property {boolean} hasRow whether the key has a saved entry (then only changed cells are sent)
- * @property {boolean} filled whether a value is saved on this sheet
- * @property {SheetRow} served the row as the server has it (as read, or as a save here stored it):
- *   what the outbox keeps of it is laid over it to preset its cells (see table-outbox.js)
- * @property {boolean} queued whether its cells show values kept in the outbox (waiting, or stopped)
- */
+/** @typedef {import('./table-cells.js').TableCell} TableCell */
+/** @typedef {import('./table-cells.js').TableRow} TableRow */
 
 /**
  * How a cell's text was set: typed into its input (the input already shows it), or copied from a
@@ -60,9 +30,6 @@ import { asStored, checkTyped, formatValue, sameValue } from './values.js';
  * @property {(row: TableRow, col: number | undefined, fromInput: boolean) => void} redraw a row's cell (or all its cells, `col` undefined) changed
  * @property {() => void} counted the number of changed cells may have changed
  */
-
-/** A metric row's key in the table. @param {number} activity @param {number | null} group */
-export const keyOf = (activity, group) => `${activity}:${group ?? ''}`;
 
 /**
  * @param {Pick<import('./dom.js').ScreenContext, 'columns' | 'lang'>} ctx
@@ -85,53 +52,13 @@ export function createTableModel(ctx, hooks) {
   let saving = false;
 
   /** @param {MetricValue} value @param {MetricColumn} column */
-  const formatted = (value, column) => (value === null ? '' : formatValue(value, column, ctx.lang));
-
-  /** Whether the key has a saved entry (a value of it saved, even empty). @param {SheetRow} data */
-  const hasEntry = (data) =>
-    data.lastChange !== null || Object.values(data.metrics).some((metric) => metric.source === 'saved');
-
-  /**
-   * @param {SheetRow} data its values as shown @param {number} index
-   * @param {SheetRow} served as the server has it @param {boolean} queued
-   * @returns {TableRow}
-   */
-  function makeRow(data, index, served, queued) {
-    const hasRow = hasEntry(data);
-    const cells = ctx.columns.map((column) => {
-      const metric = data.metrics[column.field];
-      const preset = metric?.value ?? null;
-      const presetText = formatted(preset, column);
-      return {
-        field: column.field,
-        column,
-        preset,
-        presetText,
-        base: metric?.source === 'saved' ? preset : null,
-        source: metric?.source,
-        text: presetText,
-        entered: presetText,
-        enteredCopied: undefined,
-        copied: undefined,
-        error: undefined,
-        conflict: undefined,
-        kept: false,
-      };
-    });
-    const key = keyOf(data.activity, data.group);
-    return { index, key, data, cells, hasRow, filled: data.filled, served, queued };
-  }
+  const formatted = (value, column) => cellText(value, column, ctx.lang);
 
   /**
    * Whether a cell differs from its preset (a copied cell always counts: it is meant to be saved, and
    * so does one kept when its row's entry was made meanwhile, see `entryMade`). @param {TableCell} cell
    */
-  function isChanged(cell) {
-    if (cell.copied !== undefined || cell.conflict !== undefined || cell.kept) return true;
-    if (cell.text === cell.presetText) return false;
-    const checked = checkTyped(cell.column, cell.text, ctx.lang);
-    return !checked.ok || !sameValue(cell.column, checked.value, cell.preset);
-  }
+  const isChanged = (cell) => cellChanged(cell, ctx.lang);
 
   /** @param {TableRow} row @param {TableCell} cell */
   function track(row, cell) {
@@ -287,7 +214,7 @@ export function createTableModel(ctx, hooks) {
         if (keys.has(key)) continue;
         keys.add(key);
         const { data, queued } = laid(served);
-        rows.push(makeRow(data, rows.length, served, queued));
+        rows.push(newRow(ctx, data, rows.length, served, queued));
       }
     },
     /**

@@ -10,7 +10,7 @@
  * else), is read again: only the server knows what it holds now.
  */
 
-import { keyOf } from './table-model.js';
+import { keyOf } from './table-cells.js';
 
 /** @typedef {import('./table-model.js').TableRow} TableRow */
 /** @typedef {import('./api.js').SheetRow} SheetRow */

@@ -1,0 +1,104 @@
+// @ts-check
+/**
+ * The table's cells as data (see table-model.js): what a row and a cell hold, a row made from a
+ * sheet row as the server sent it, a value as a cell shows it, whether a cell is changed. Pure: no
+ * state and no element, so the model keeps the rows and what the person made of them, and these
+ * only say what one row or cell is.
+ */
+
+import { checkTyped, formatValue, sameValue } from './values.js';
+
+/** @typedef {import('./api.js').SheetRow} SheetRow */
+/** @typedef {import('./api.js').MetricColumn} MetricColumn */
+/** @typedef {import('./api.js').MetricValue} MetricValue */
+/** @typedef {import('./api.js').MetricConflict} MetricConflict */
+
+/**
+ * One cell of the table: what the server preset, what the person has now, and what is said of it.
+ * @typedef {object} TableCell
+ * @property {string} field
+ * @property {MetricColumn} column
+ * @property {MetricValue} preset the value the cell was preset with (the server's)
+ * @property {string} presetText the preset as the cell shows it
+ * @property {MetricValue} base what a save of this cell starts from: the stored value, null where no row
+ * @property {string | undefined} source the preset's source, as the server says it
+ * @property {string} text what the cell holds now
+ * @property {string} entered what it held when the person entered it (Escape goes back to it)
+ * @property {number | undefined} enteredCopied the sheet it was copied from when entered (Escape keeps the mark)
+ * @property {number | undefined} copied the sheet its value was copied from, until saved
+ * @property {string | undefined} error the problem found in it
+ * @property {MetricConflict | undefined} conflict what a refused save said of it
+ * @property {boolean} kept what it shows is to be saved though it is its preset: its row's entry
+ *   was made by someone else while the person's save of every value the row showed was out
+ */
+
+/**
+ * One activity of the sheet, a row of the table.
+ * @typedef {object} TableRow
+ * @property {number} index its place among every row loaded
+ * @property {string} key activity and group: the metric row's key
+ * @property {SheetRow} data
+ * @property {TableCell[]} cells in the columns' order
+ * @property {boolean} hasRow whether the key has a saved entry (then only changed cells are sent)
+ * @property {boolean} filled whether a value is saved on this sheet
+ * @property {SheetRow} served the row as the server has it (as read, or as a save here stored it):
+ *   what the outbox keeps of it is laid over it to preset its cells (see table-outbox.js)
+ * @property {boolean} queued whether its cells show values kept in the outbox (waiting, or stopped)
+ */
+
+/** A metric row's key in the table. @param {number} activity @param {number | null} group */
+export const keyOf = (activity, group) => `${activity}:${group ?? ''}`;
+
+/**
+ * A value as a cell shows it, in the page's language (empty for none).
+ * @param {MetricValue} value @param {MetricColumn} column @param {string} lang
+ */
+export const cellText = (value, column, lang) => (value === null ? '' : formatValue(value, column, lang));
+
+/** Whether the key has a saved entry (a value of it saved, even empty). @param {SheetRow} data */
+export const hasEntry = (data) =>
+  data.lastChange !== null || Object.values(data.metrics).some((metric) => metric.source === 'saved');
+
+/**
+ * @param {Pick<import('./dom.js').ScreenContext, 'columns' | 'lang'>} ctx
+ * @param {SheetRow} data its values as shown @param {number} index
+ * @param {SheetRow} served as the server has it @param {boolean} queued
+ * @returns {TableRow}
+ */
+export function newRow(ctx, data, index, served, queued) {
+  const hasRow = hasEntry(data);
+  const cells = ctx.columns.map((column) => {
+    const metric = data.metrics[column.field];
+    const preset = metric?.value ?? null;
+    const presetText = cellText(preset, column, ctx.lang);
+    return {
+      field: column.field,
+      column,
+      preset,
+      presetText,
+      base: metric?.source === 'saved' ? preset : null,
+      source: metric?.source,
+      text: presetText,
+      entered: presetText,
+      enteredCopied: undefined,
+      copied: undefined,
+      error: undefined,
+      conflict: undefined,
+      kept: false,
+    };
+  });
+  const key = keyOf(data.activity, data.group);
+  return { index, key, data, cells, hasRow, filled: data.filled, served, queued };
+}
+
+/**
+ * Whether a cell differs from its preset (a copied cell always counts: it is meant to be saved, and
+ * so does one kept when its row's entry was made meanwhile, see `entryMade` in table-model.js).
+ * @param {TableCell} cell @param {string} lang
+ */
+export function cellChanged(cell, lang) {
+  if (cell.copied !== undefined || cell.conflict !== undefined || cell.kept) return true;
+  if (cell.text === cell.presetText) return false;
+  const checked = checkTyped(cell.column, cell.text, lang);
+  return !checked.ok || !sameValue(cell.column, checked.value, cell.preset);
+}
