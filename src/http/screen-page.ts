@@ -4,6 +4,7 @@
  * one by one, as every served file is; a test keeps the list equal to the folder's files.
  */
 export const SCREEN_MODULES = [
+  'association-screen/api-batches.js',
   'association-screen/api.js',
   'association-screen/confirm.js',
   'association-screen/conflicts.js',

@@ -308,53 +308,6 @@ export function createApi(options) {
 /** @typedef {import('../../src/tree/screen/previous.js').PreviousSheet} PreviousSheet */
 /** @typedef {import('../../src/model/metric-batch.js').SaveSource} SaveSource */
 
-/** Most entries one PUT carries (the server's MetricBatch): a larger table's save is split. */
-export const MAX_BATCH_ENTRIES = 1000;
-
-/**
- * Most bytes a PUT's body may have: the handler refuses a larger one whole (413 `BODY_TOO_LARGE`,
- * `MAX_BODY_BYTES` in src/http/association-handler.ts). Batches are cut below it by size as well
- * as by count: a few long texts reach it long before 1000 entries do.
- */
-export const MAX_BODY_BYTES = 1_000_000;
-
-/** What a batch's body holds besides its entries (`{"requestId":"…","source":"…","entries":[]}`), with room to spare. */
-export const BODY_ENVELOPE_BYTES = 256;
-
-const utf8 = new TextEncoder();
-
-/** How many bytes an entry adds to a batch's body: its JSON in UTF-8, and the comma after it. @param {unknown} entry */
-export function entryBytes(entry) {
-  return utf8.encode(JSON.stringify(entry)).length + 1;
-}
-
-/**
- * Cuts items into batches, in order, of at most `maxCount` items whose entries' body stays within
- * {@link MAX_BODY_BYTES}. An item too large for any batch goes alone (the server says so).
- * @template T @param {readonly T[]} items @param {(item: T) => unknown} entryOf
- * @param {number} [maxCount]
- * @returns {T[][]}
- */
-export function inBatches(items, entryOf, maxCount = MAX_BATCH_ENTRIES) {
-  /** @type {T[][]} */
-  const batches = [];
-  /** @type {T[]} */
-  let batch = [];
-  let bytes = BODY_ENVELOPE_BYTES;
-  for (const item of items) {
-    const size = entryBytes(entryOf(item));
-    if (batch.length > 0 && (batch.length === maxCount || bytes + size > MAX_BODY_BYTES)) {
-      batches.push(batch);
-      batch = [];
-      bytes = BODY_ENVELOPE_BYTES;
-    }
-    batch.push(item);
-    bytes += size;
-  }
-  if (batch.length > 0) batches.push(batch);
-  return batches;
-}
-
 /**
  * The table view's requests (#29), over the same `call` as the others: a page of the sheet, its
  * progress, the previous sheet's values, and a batch of entries in one PUT.
@@ -387,7 +340,7 @@ export function tableRequests(call) {
       ),
 
     /**
-     * PUTs up to {@link MAX_BATCH_ENTRIES} entries as one batch: all written, or none. A retry of the
+     * PUTs up to `MAX_BATCH_ENTRIES` (api-batches.js) entries as one batch: all written, or none. A retry of the
      * same batch after no answer (or a server failure) carries the same request id.
      * @param {MetricEntry[]} entries
      * @param {SaveSource} source

@@ -7,7 +7,8 @@
  * the sending and the answers (sync.js).
  */
 
-import { BODY_ENVELOPE_BYTES, entryBytes, MAX_BODY_BYTES, newRequestId } from './api.js';
+import { newRequestId } from './api.js';
+import { BODY_ENVELOPE_BYTES, entryBytes, MAX_BODY_BYTES } from './api-batches.js';
 
 /** @typedef {import('./outbox.js').Outbox} Outbox */
 /** @typedef {import('./outbox.js').OutboxRecord} OutboxRecord */

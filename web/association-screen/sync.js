@@ -20,7 +20,7 @@
  * a refusal does to its entries in sync-refusal.js; here, the asking and the answers.
  */
 
-import { MAX_BODY_BYTES } from './api.js';
+import { MAX_BODY_BYTES } from './api-batches.js';
 import { batchSource, nextBatch, sentEntry } from './sync-batch.js';
 import { sendAgainAsNew, settleRefusal, settleTooLarge } from './sync-refusal.js';
 

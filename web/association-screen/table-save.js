@@ -16,7 +16,8 @@
  * was sent (its request id and source), so it is applied once whether or not it had arrived.
  */
 
-import { failureOf, inBatches, problemOf } from './api.js';
+import { failureOf, problemOf } from './api.js';
+import { inBatches } from './api-batches.js';
 import { fill } from './labels.js';
 import { checkTyped } from './values.js';
 
