@@ -6,11 +6,10 @@ import type { BrowserContext, Page, Request } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_TABLES } from '../../src/demo/demo-install.js';
 import type { Demo } from '../../src/demo/start-demo.js';
-import { toNodeListener } from '../../src/http/node-adapter.js';
 import { HISTORY_TABLE_NAME, HOST_SYSTEM_TABLES } from '../../src/model/table-names.js';
 import { LABELS_EN } from '../../web/association-screen.js';
 import { launchOnProfile, watchProblems } from '../support/browser.js';
-import { cookieUserHandler, listen, startTestDemo } from '../support/demo.js';
+import { type listen, serveScreen, startTestDemo } from '../support/demo.js';
 
 /**
  * Saves larger than one request may carry (#28, #29), in Debian's Chromium: the demo's metric
@@ -47,15 +46,7 @@ beforeAll(async () => {
     JSON.stringify(treeView),
     row.SEQ_DB,
   ]);
-  const listener = toNodeListener(cookieUserHandler(demo, SEEDER));
-  server = await listen((req, res) => {
-    if ((req.url ?? '').startsWith('/associationtask')) return listener(req, res);
-    if ((req.url ?? '').startsWith('/host')) {
-      res.writeHead(200, { 'content-type': 'text/html' }).end(hostPage());
-      return;
-    }
-    res.writeHead(404).end();
-  });
+  server = await serveScreen(demo, SEEDER);
   origin = server.origin;
 });
 
@@ -63,16 +54,6 @@ afterAll(async () => {
   await server?.close();
   await demo?.close();
 });
-
-function hostPage() {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>host</title>
-<link rel="stylesheet" href="/associationtask?asset=association-screen.css"></head>
-<body><main><div id="screen"></div></main><script type="module">
-import { mountAssociationScreen } from '/associationtask?asset=association-screen.js';
-window.screen1 = mountAssociationScreen(document.getElementById('screen'), {
-  endpoint: '/associationtask', taskSheet: ${demo.sample.taskSheet} });
-</script></body></html>`;
-}
 
 /** The five activities that take saves (Fertilising's row is read-only), with their tree paths. */
 const ACTIVITIES = [

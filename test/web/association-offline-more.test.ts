@@ -11,7 +11,7 @@ import { HISTORY_TABLE_NAME } from '../../src/model/table-names.js';
 import { LABELS_EN, MAX_KEEP_BYTES } from '../../web/association-screen.js';
 import { seriousViolations } from '../support/axe.js';
 import { launchOnProfile, watchProblems } from '../support/browser.js';
-import { cookieUserHandler, listen, startTestDemo } from '../support/demo.js';
+import { cookieUserHandler, listen, startTestDemo, wipeEntries } from '../support/demo.js';
 
 /**
  * More of the association screen offline (#28), in Debian's Chromium on a profile on disk: "Keep
@@ -76,13 +76,7 @@ const profiles: string[] = [];
 let pageProblems: string[] = [];
 
 beforeEach(async () => {
-  const list = USED.map(() => '?').join(', ');
-  for (const table of [METRICS, HISTORY_TABLE_NAME]) {
-    await demo.scratch.db.execute(
-      `DELETE m FROM ${table} m JOIN ${demo.names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB WHERE o.CODIGO IN (${list})`,
-      USED,
-    );
-  }
+  await wipeEntries(demo, USED);
 });
 
 afterEach(async () => {

@@ -6,11 +6,10 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_TABLES } from '../../src/demo/demo-install.js';
 import type { Demo } from '../../src/demo/start-demo.js';
-import { toNodeListener } from '../../src/http/node-adapter.js';
 import { HISTORY_TABLE_NAME } from '../../src/model/table-names.js';
 import { LABELS_EN } from '../../web/association-screen.js';
 import { launchOnProfile, watchProblems } from '../support/browser.js';
-import { cookieUserHandler, listen, startTestDemo } from '../support/demo.js';
+import { type listen, serveScreen, startTestDemo, wipeEntries } from '../support/demo.js';
 
 /**
  * The association screen offline (#28) when someone else than the page sends its entries, or
@@ -41,16 +40,7 @@ let origin: string;
 
 beforeAll(async () => {
   demo = await startTestDemo();
-  const listener = toNodeListener(cookieUserHandler(demo, SEEDER));
-  server = await listen((req, res) => {
-    if ((req.url ?? '').startsWith('/associationtask')) return listener(req, res);
-    if ((req.url ?? '').startsWith('/host')) {
-      // A host's own page: the module imported from the handler, no service worker of ours.
-      res.writeHead(200, { 'content-type': 'text/html' }).end(hostPage());
-      return;
-    }
-    res.writeHead(404).end();
-  });
+  server = await serveScreen(demo, SEEDER);
   origin = server.origin;
 });
 
@@ -59,29 +49,13 @@ afterAll(async () => {
   await demo?.close();
 });
 
-function hostPage() {
-  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>host</title>
-<link rel="stylesheet" href="/associationtask?asset=association-screen.css"></head>
-<body><main><div id="screen"></div></main><script type="module">
-import { mountAssociationScreen } from '/associationtask?asset=association-screen.js';
-window.screen1 = mountAssociationScreen(document.getElementById('screen'), {
-  endpoint: '/associationtask', taskSheet: ${demo.sample.taskSheet} });
-</script></body></html>`;
-}
-
 const USED = ['A-SUBSOIL', 'A-DISC'];
 const contexts: BrowserContext[] = [];
 const profiles: string[] = [];
 let pageProblems: string[] = [];
 
 beforeEach(async () => {
-  const list = USED.map(() => '?').join(', ');
-  for (const table of [METRICS, HISTORY_TABLE_NAME]) {
-    await demo.scratch.db.execute(
-      `DELETE m FROM ${table} m JOIN ${demo.names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB WHERE o.CODIGO IN (${list})`,
-      USED,
-    );
-  }
+  await wipeEntries(demo, USED);
 });
 
 afterEach(async () => {
