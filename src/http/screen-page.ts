@@ -10,6 +10,7 @@ export const SCREEN_MODULES = [
   'association-screen/conflicts.js',
   'association-screen/copy-previous.js',
   'association-screen/dom.js',
+  'association-screen/entry-key.js',
   'association-screen/fields.js',
   'association-screen/history.js',
   'association-screen/labels.js',

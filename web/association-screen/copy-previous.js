@@ -12,8 +12,8 @@
 
 import { problemOf } from './api.js';
 import { BLOCK, button } from './dom.js';
+import { keyOf } from './entry-key.js';
 import { fill } from './labels.js';
-import { keyOf } from './table-cells.js';
 import { formatValue, metricLabel } from './values.js';
 
 /**
@@ -145,7 +145,7 @@ export function createCopyPrevious(ctx, table) {
    * @param {ReadonlySet<string>} empty
    */
   function fillTable(sheet, entries, empty) {
-    const byKey = new Map(entries.map((entry) => [keyOf(entry.activity, entry.group), entry]));
+    const byKey = new Map(entries.map((entry) => [keyOf(entry), entry]));
     const rows = table.rows();
     let copied = 0;
     let kept = 0;

@@ -7,8 +7,8 @@
  * follow-up (entries on their way, their last word) is state of its own, apart from what waits.
  */
 
+import { keyOf } from './entry-key.js';
 import { fill } from './labels.js';
-import { keyOf } from './offline-pending.js';
 import { alone, SYNC_TAG } from './sync.js';
 
 /** @typedef {import('./outbox.js').OutboxRecord} OutboxRecord */

@@ -6,6 +6,7 @@
  * decide what a row or a node shows.
  */
 
+import { keyOf } from './entry-key.js';
 import { asStored } from './values.js';
 
 /** @typedef {import('./outbox.js').OutboxRecord} OutboxRecord */
@@ -14,16 +15,9 @@ import { asStored } from './values.js';
 
 /**
  * The values each activity waits to send: what its pending entries set, merged in order (a remove
- * clears what came before it). Keyed by {@link keyOf}.
+ * clears what came before it). Keyed by `keyOf` (entry-key.js).
  * @typedef {Map<string, { values: Record<string, unknown>, remove: boolean }>} Pending
  */
-
-/**
- * One activity's row of the sheet, as a key: an activity hangs under each of its groups, and each
- * group's row is an entry of its own.
- * @param {{ activity: number, group?: number | null | undefined }} entry
- */
-export const keyOf = (entry) => `${entry.activity}:${entry.group ?? ''}`;
 
 /** What this person's pending entries wait to send, per key. @param {readonly OutboxRecord[]} mine @returns {Pending} */
 export function pendingOf(mine) {

@@ -7,8 +7,8 @@
  * settled. Its own module because it is the one place that talks across tabs and the worker.
  */
 
+import { keyOf } from './entry-key.js';
 import { fill } from './labels.js';
-import { keyOf } from './offline-pending.js';
 import { RetryLater, sentMessage, unsentMessage } from './sync.js';
 
 /** @typedef {import('./outbox.js').OutboxRecord} OutboxRecord */

@@ -10,11 +10,12 @@
  */
 
 import { newRequestId, RequestError } from './api.js';
+import { keyOf } from './entry-key.js';
 import { fill } from './labels.js';
 import { keepSheet, MAX_KEEP_BYTES, pruneData } from './offline-cache.js';
 import { createDiscards } from './offline-discard.js';
 import { createOwner } from './offline-owner.js';
-import { keyOf, overlay, pendingFields, pendingOf, stoppedFields } from './offline-pending.js';
+import { overlay, pendingFields, pendingOf, stoppedFields } from './offline-pending.js';
 import { followSenders } from './offline-senders.js';
 import { createOfflineView } from './offline-view.js';
 import { askToPersist, isPersisted, MAX_OUTBOX_ENTRIES, OutboxError, openOutbox } from './outbox.js';
@@ -220,11 +221,7 @@ export function createOffline(ctx, parts) {
     // The node the path leads to, never the one that happens to hold the focus: an activity hangs
     // under each of its groups, and the entry is one group's metric row.
     const node = await parts.tree.openPath(record.path);
-    if (
-      !node ||
-      !opener ||
-      keyOf({ activity: node.data.id, group: node.data.group ?? null }) !== keyOf(record.entry)
-    )
+    if (!node || !opener || keyOf({ activity: node.data.id, group: node.data.group }) !== keyOf(record.entry))
       return;
     await parts.treeMetrics.refresh(node);
     await opener(node, record);

@@ -9,6 +9,7 @@
 
 import { newRequestId } from './api.js';
 import { BODY_ENVELOPE_BYTES, entryBytes, MAX_BODY_BYTES } from './api-batches.js';
+import { keyOf } from './entry-key.js';
 
 /** @typedef {import('./outbox.js').Outbox} Outbox */
 /** @typedef {import('./outbox.js').OutboxRecord} OutboxRecord */
@@ -60,7 +61,7 @@ function pack(pending, most) {
   const keys = new Set();
   let bytes = BODY_ENVELOPE_BYTES;
   for (const record of pending) {
-    const key = `${record.entry.activity}:${record.entry.group ?? ''}`;
+    const key = keyOf(record.entry);
     if (records.length === most || record.tried || keys.has(key)) break;
     const size = entryBytes(sentEntry(record));
     if (records.length > 0 && bytes + size > MAX_BODY_BYTES) break;

@@ -6,6 +6,7 @@
  * only say what one row or cell is.
  */
 
+import { keyOf } from './entry-key.js';
 import { checkTyped, formatValue, sameValue } from './values.js';
 
 /** @typedef {import('./api.js').SheetRow} SheetRow */
@@ -46,9 +47,6 @@ import { checkTyped, formatValue, sameValue } from './values.js';
  * @property {boolean} queued whether its cells show values kept in the outbox (waiting, or stopped)
  */
 
-/** A metric row's key in the table. @param {number} activity @param {number | null} group */
-export const keyOf = (activity, group) => `${activity}:${group ?? ''}`;
-
 /**
  * A value as a cell shows it, in the page's language (empty for none).
  * @param {MetricValue} value @param {MetricColumn} column @param {string} lang
@@ -87,7 +85,7 @@ export function newRow(ctx, data, index, served, queued) {
       kept: false,
     };
   });
-  const key = keyOf(data.activity, data.group);
+  const key = keyOf(data);
   return { index, key, data, cells, hasRow, filled: data.filled, served, queued };
 }
 

@@ -7,7 +7,8 @@
  * a switch of views. Whoever draws is told of each change through `redraw`.
  */
 
-import { cellChanged, cellText, hasEntry, keyOf, newRow } from './table-cells.js';
+import { keyOf } from './entry-key.js';
+import { cellChanged, cellText, hasEntry, newRow } from './table-cells.js';
 import { asStored, sameValue } from './values.js';
 
 /** @typedef {import('./api.js').SheetRow} SheetRow */
@@ -151,7 +152,7 @@ export function createTableModel(ctx, hooks) {
    * @param {SavedEntry} saved @returns {TableRow | undefined} its row
    */
   function store(saved) {
-    const row = rows.find((found) => found.key === keyOf(saved.activity, saved.group));
+    const row = rows.find((found) => found.key === keyOf(saved));
     if (!row) return undefined;
     const { stored } = saved;
     /** @type {Record<string, import('./api.js').ScreenMetric>} */
@@ -210,7 +211,7 @@ export function createTableModel(ctx, hooks) {
      */
     add(page, laid = (served) => ({ data: served, queued: false })) {
       for (const served of page) {
-        const key = keyOf(served.activity, served.group);
+        const key = keyOf(served);
         if (keys.has(key)) continue;
         keys.add(key);
         const { data, queued } = laid(served);

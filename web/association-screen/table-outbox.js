@@ -10,7 +10,7 @@
  * else), is read again: only the server knows what it holds now.
  */
 
-import { keyOf } from './table-cells.js';
+import { keyOf } from './entry-key.js';
 
 /** @typedef {import('./table-model.js').TableRow} TableRow */
 /** @typedef {import('./api.js').SheetRow} SheetRow */
@@ -54,15 +54,13 @@ export function watchTableOutbox(ctx, parts) {
     sent(answer, later) {
       for (const entry of answer.entries) {
         // A key with a later entry still waiting goes on showing it: preset anew at the next change.
-        if (later.has(keyOf(entry.activity, entry.group))) model.store(entry);
+        if (later.has(keyOf(entry))) model.store(entry);
         else model.markSaved(entry, { keepEdits: true });
       }
       parts.redraw();
       // A removed entry: the defaults that apply again are the server's to say.
       const removed = answer.entries.filter((entry) => entry.stored === null);
-      void read(
-        model.rows().filter((row) => removed.some((entry) => keyOf(entry.activity, entry.group) === row.key)),
-      );
+      void read(model.rows().filter((row) => removed.some((entry) => keyOf(entry) === row.key)));
     },
     changed(discarded) {
       /** @type {TableRow[]} */
@@ -104,7 +102,7 @@ export function watchTableOutbox(ctx, parts) {
       try {
         const answer = await ctx.api.sheet(page, parts.pageSize);
         if (ctx.destroyed() || load !== parts.loads()) return;
-        const byKey = new Map(answer.rows.map((served) => [keyOf(served.activity, served.group), served]));
+        const byKey = new Map(answer.rows.map((served) => [keyOf(served), served]));
         for (const row of list) {
           const served = byKey.get(row.key);
           if (served) model.serve(row, served, laidOver(ctx, served));

@@ -9,6 +9,7 @@
 
 import { createCopyPrevious } from './copy-previous.js';
 import { BLOCK, button } from './dom.js';
+import { keyOf } from './entry-key.js';
 import { createProgress } from './progress.js';
 import { createTable } from './table.js';
 
@@ -47,17 +48,12 @@ export function createViews(ctx, parts) {
   const tableView = createTable(ctx, {
     saved(answer) {
       // Every activity the tree has read shows the row as stored (once per key: twins follow).
+      const saved = new Set(answer.entries.map((entry) => keyOf(entry)));
       const done = new Set();
       for (const node of parts.tree.nodes()) {
         if (node.data.kind !== 'task') continue;
-        const key = `${node.data.id}:${node.data.group ?? ''}`;
-        if (done.has(key)) continue;
-        if (
-          !answer.entries.some(
-            (entry) => entry.activity === node.data.id && entry.group === (node.data.group ?? null),
-          )
-        )
-          continue;
+        const key = keyOf({ activity: node.data.id, group: node.data.group });
+        if (done.has(key) || !saved.has(key)) continue;
         done.add(key);
         parts.treeMetrics.applySaved(node, answer);
       }
