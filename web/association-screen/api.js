@@ -136,9 +136,6 @@ const KEPT_PARTS = new Set(['start', 'children']);
  */
 export function createApi(options) {
   const base = new URL(options.endpoint, options.baseURI);
-  /** The last save or remove sent without an answer (or with a server failure): its retry keeps its id. */
-  /** @type {{ key: string, id: string } | undefined} */
-  let attempt;
 
   /**
    * One request: bounded by `timeoutMs`, aborted by the screen's signal (and by `init.signal`).
@@ -200,6 +197,9 @@ export function createApi(options) {
     return KEPT_PARTS.has(String(params.part));
   }
 
+  /** The modal's saves and removes (the table's batches have their own, in `tableRequests`). */
+  const saves = retrySafePut(call);
+
   return {
     /**
      * Header, metric columns and the first level (`part=start`), with `owner`: the key of the
@@ -256,44 +256,17 @@ export function createApi(options) {
       ),
 
     /**
-     * PUTs one entry (a save or a remove). A retry of the same entry after no answer (or a server
-     * failure) carries the same request id, so a save that did get through is answered, not applied
-     * twice; anything else is a new save with a new id.
+     * PUTs one entry (a save or a remove), as the modal sends it: a retry of the same entry after
+     * no answer keeps its request id (`retrySafePut`).
      * @param {MetricEntry} entry
      */
-    async put(entry) {
-      const key = JSON.stringify(entry);
-      const requestId = attempt?.key === key ? attempt.id : newRequestId();
-      attempt = { key, id: requestId };
-      try {
-        const answer = /** @type {SaveResult} */ (
-          await call(
-            {},
-            {
-              method: 'PUT',
-              headers: { 'content-type': 'application/json' },
-              body: JSON.stringify({ requestId, source: 'screen', entries: [entry] }),
-            },
-          )
-        );
-        attempt = undefined;
-        return answer;
-      } catch (error) {
-        if (!(error instanceof RequestError && (error.status === 0 || error.status >= 500))) {
-          attempt = undefined;
-        }
-        if (error instanceof RequestError) error.requestId = requestId;
-        throw error;
-      }
-    },
+    put: (entry) => saves.send('screen', [entry]),
 
     /**
      * Forgets the save that got no answer (only the one sent under `id`, when given): the next one,
      * even of the same entry, is a new save. @param {string} [id]
      */
-    forgetAttempt(id) {
-      if (id === undefined || attempt?.id === id) attempt = undefined;
-    },
+    forgetAttempt: (id) => saves.forget(id),
 
     ...tableRequests(call),
   };
@@ -314,9 +287,8 @@ export function createApi(options) {
  * @param {(params: Record<string, string | number>, init?: RequestInit & { signal?: AbortSignal }) => Promise<unknown>} call
  */
 export function tableRequests(call) {
-  /** The last batch sent without an answer (or with a server failure): its retry keeps its id. */
-  /** @type {{ key: string, id: string } | undefined} */
-  let attempt;
+  /** The table's batches: apart from the modal's saves, so that a retry of one never takes the other's id. */
+  const batches = retrySafePut(call);
   return {
     /**
      * One page of every activity of the sheet with its path and values (`part=sheet`).
@@ -345,7 +317,31 @@ export function tableRequests(call) {
      * @param {MetricEntry[]} entries
      * @param {SaveSource} source
      */
-    async putBatch(entries, source) {
+    putBatch: (entries, source) => batches.send(source, entries),
+
+    /** The request id of the batch that got no answer (the outbox sends it again under that id). */
+    batchAttemptId: () => batches.attemptId(),
+
+    /** Forgets the batch that got no answer: the outbox has it now. */
+    forgetBatchAttempt: () => batches.forget(),
+  };
+}
+
+/**
+ * PUTs of saves whose retry is safe: sent again with the same source and entries after no answer
+ * (or a server failure), a save carries the request id it was first sent under, so one that did get
+ * through is answered with its outcome, not applied twice; anything else is a new save with a new
+ * id. The id a failed save was sent under is on its RequestError (`requestId`), for the outbox to
+ * keep it under that id.
+ * @param {(params: Record<string, string | number>, init?: RequestInit & { signal?: AbortSignal }) => Promise<unknown>} call
+ */
+function retrySafePut(call) {
+  /** The last save sent without an answer (or with a server failure). */
+  /** @type {{ key: string, id: string } | undefined} */
+  let attempt;
+  return {
+    /** @param {SaveSource} source @param {MetricEntry[]} entries @returns {Promise<SaveResult>} */
+    async send(source, entries) {
       const key = JSON.stringify([source, entries]);
       const requestId = attempt?.key === key ? attempt.id : newRequestId();
       attempt = { key, id: requestId };
@@ -366,16 +362,15 @@ export function tableRequests(call) {
         if (!(error instanceof RequestError && (error.status === 0 || error.status >= 500))) {
           attempt = undefined;
         }
+        if (error instanceof RequestError) error.requestId = requestId;
         throw error;
       }
     },
-
-    /** The request id of the batch that got no answer (the outbox sends it again under that id). */
-    batchAttemptId: () => attempt?.id,
-
-    /** Forgets the batch that got no answer: the outbox has it now. */
-    forgetBatchAttempt() {
-      attempt = undefined;
+    /** The request id of the save that got no answer, if one did not. */
+    attemptId: () => attempt?.id,
+    /** Forgets the save that got no answer (only the one sent under `id`, when given). @param {string} [id] */
+    forget(id) {
+      if (id === undefined || attempt?.id === id) attempt = undefined;
     },
   };
 }
