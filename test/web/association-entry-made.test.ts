@@ -157,3 +157,33 @@ it('saves every value a table row shows after a conflict on an activity that had
   expect(await stored()).toEqual([{ METRICA1: '32.00', METRICA2: 6, HORAS: '8.0' }]);
   await expect.poll(() => hours.inputValue()).toBe('8,0');
 });
+
+it('Escape on a value a table row kept after that conflict takes what is stored and leaves it out of the next save', async () => {
+  const { page, puts } = await open();
+  const grid = await openTable(
+    page,
+    `${server?.origin}/associationtask?taskSheet=${demo.sample.taskSheet}`,
+    'Tabela',
+  );
+  const row = grid.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /^A-SUBSOIL/ }) });
+  const hours = row.getByRole('textbox', { name: 'Horas', exact: true });
+  await expect.poll(() => hours.inputValue()).toBe('8,0');
+  await row.getByRole('textbox', { name: 'Quantidade', exact: true }).fill('32');
+  await madeMeanwhile();
+  const save = page.getByRole('button', { name: 'Salvar alterações', exact: true });
+  const refused = page.waitForResponse((response) => response.request().method() === 'PUT');
+  await save.click();
+  expect((await refused).status()).toBe(409);
+  // The default hours were kept to be saved; Escape there says "not that": the entry now exists and
+  // holds no hours, so the cell shows that and the next save leaves the hours alone.
+  await hours.focus();
+  await page.keyboard.press('Escape');
+  await expect.poll(() => hours.inputValue()).toBe('');
+  const saved = page.waitForResponse((response) => response.request().method() === 'PUT');
+  await save.click();
+  expect((await saved).status()).toBe(200);
+  expect(puts[1]?.entries[0]?.values).toEqual({ METRICA1: '32', METRICA2: 6 });
+  expect(puts[1]?.entries[0]?.base).toEqual({ METRICA1: '31.00', METRICA2: null });
+  expect(await stored()).toEqual([{ METRICA1: '32.00', METRICA2: 6, HORAS: null }]);
+  await expect.poll(() => hours.inputValue()).toBe('');
+});

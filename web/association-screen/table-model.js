@@ -245,7 +245,9 @@ export function createTableModel(ctx, hooks) {
     },
     /**
      * Escape: a conflicted cell takes the stored value; else the cell goes back to what it held when
-     * entered, and, pressed again, to its preset.
+     * entered, and, pressed again, to its preset. A cell kept after its row's entry was made
+     * elsewhere (`entryMade`) goes to what is stored now instead of its preset: its preset is the
+     * default the row showed before the entry existed, and it would still be sent.
      * @param {number} viewIndex @param {number} col
      */
     undo(viewIndex, col) {
@@ -257,7 +259,10 @@ export function createTableModel(ctx, hooks) {
         cell.conflict = undefined;
         setCell(row, col, formatted(theirs, cell.column));
       } else if (cell.text !== cell.entered) setCell(row, col, cell.entered, { copied: cell.enteredCopied });
-      else setCell(row, col, cell.presetText);
+      else if (cell.kept && !saving && row.data.editable !== false) {
+        preset(row, cell, cell.base);
+        hooks.redraw(row, undefined, false);
+      } else setCell(row, col, cell.presetText);
       cell.entered = cell.text;
       cell.enteredCopied = cell.copied;
     },
