@@ -58,9 +58,21 @@ export interface ExecuteResult {
   readonly warningStatus?: number;
 }
 
+/** How a transaction starts. */
+export interface TransactionOptions {
+  /**
+   * On a Galera cluster node, the transaction starts once the node has applied every write the
+   * cluster had committed when it was asked (a causal wait, `wsrep_sync_wait` on its `START
+   * TRANSACTION`; inside a transaction the server waits for no statement). A node lags a commit made
+   * through another by a moment: without it, a read right after a write acknowledged through another
+   * node may see the value before it. Elsewhere nothing changes.
+   */
+  readonly causal?: boolean;
+}
+
 export interface Database extends SqlExecutor {
   /** Runs `work` in one transaction on one connection: committed when it resolves, rolled back when it throws. */
-  transaction<T>(work: (tx: SqlExecutor) => Promise<T>): Promise<T>;
+  transaction<T>(work: (tx: SqlExecutor) => Promise<T>, options?: TransactionOptions): Promise<T>;
   /**
    * Runs `work` on one connection of its own, outside any transaction (each statement commits by
    * itself), then hands the connection back: for what belongs to a connection, such as a named lock.

@@ -195,11 +195,11 @@ export function wrapPool(
     schemaName,
     query: (sql, params, options) => once((executor) => executor.query(sql, params, options)),
     execute: (sql, params, options) => once((executor) => executor.execute(sql, params, options)),
-    async transaction(work) {
+    async transaction(work, how = {}) {
       const connection = await acquire();
       const tx = boundedExecutor(connection, timeoutMs, statement);
       try {
-        await tx.execute('START TRANSACTION');
+        await tx.execute(how.causal === true ? CAUSAL_START : 'START TRANSACTION');
         const result = await work(tx);
         await commit(tx, timeoutMs);
         return result;
@@ -224,6 +224,16 @@ export function wrapPool(
     },
   };
 }
+
+/**
+ * A transaction's start after a causal wait (`TransactionOptions.causal`): `wsrep_sync_wait` 1 makes
+ * the node apply what the cluster committed before it runs a read or a `START TRANSACTION`, the one
+ * statement of a transaction it waits before. MariaDB's `SET STATEMENT` in an executable comment
+ * (`/*M! *\/`), which MySQL reads as a comment (Percona XtraDB Cluster: set `wsrep_sync_wait` on the
+ * pool's sessions instead). The wait is bounded by the statement's limit and the provider's
+ * `repl.causal_read_timeout`.
+ */
+const CAUSAL_START = '/*M! SET STATEMENT wsrep_sync_wait = 1 FOR */ START TRANSACTION';
 
 /**
  * Sends a transaction's COMMIT. Past the bound, unlike any other statement's, its outcome is not

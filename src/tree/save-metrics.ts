@@ -105,7 +105,7 @@ async function savePlanned(db: Database, options: CheckedSave, plan: TreePlan): 
       if (request !== undefined) {
         const recorded = { table: plan.metricTable, scope, galera: topology.galera, request };
         const earlier = await inTurn(db, turnOf(plan, scope), () =>
-          retrying(db, taskSheet, (tx) => recordedAnswer(tx, recorded)),
+          retrying(db, taskSheet, (tx) => recordedAnswer(tx, recorded), topology.galera),
         ).catch((lookup: unknown) => {
           // Without the table of request ids (a database before `db sync`) there is none to answer.
           if (missingSharedTable(lookup) !== undefined) return undefined;

@@ -23,23 +23,27 @@ const MAX_LOST_RACE_ATTEMPTS = 50;
  * (see {@link RETRYABLE}), within the attempts and the time a save may wait.
  */
 export function writeRetrying(db: Database, batch: CheckedBatch): Promise<SaveMetricsResult> {
-  return retrying(db, batch.taskSheet, (tx) => writeBatch(tx, batch));
+  return retrying(db, batch.taskSheet, (tx) => writeBatch(tx, batch), batch.galera);
 }
 
 /**
  * Runs `work` (a save's transaction, or its look-up of a request record) in a transaction of its
  * own, again after a collision with a concurrent writer, as {@link writeRetrying} does. `taskSheet`
- * is for the messages.
+ * is for the messages. `galera`: each transaction starts after a causal wait
+ * (`TransactionOptions.causal`), so that its locking read sees every save acknowledged through
+ * another node before it: a refusal (a conflict, a missing entry, a key out of the tree) is decided
+ * on that read and never reaches COMMIT, where certification would catch a stale view.
  */
 export async function retrying<T>(
   db: Database,
   taskSheet: number,
   work: (tx: SqlExecutor) => Promise<T>,
+  galera: boolean,
 ): Promise<T> {
   const started = Date.now();
   for (let attempt = 1; ; attempt++) {
     try {
-      return await db.transaction(work);
+      return await db.transaction(work, { causal: galera });
     } catch (error) {
       // The server went away under the save (a cluster node killed, a network cut), or did not
       // answer its COMMIT in time: whether the COMMIT was applied is not known. The same save sent again with its request id is answered
