@@ -831,6 +831,11 @@ describe('what a person types, and what they do while a save is on its way', () 
     await page.keyboard.press('Escape');
     expect(await dialog.isVisible()).toBe(true);
     expect(await dialog.getByRole('button', { name: 'Cancel' }).isDisabled()).toBe(true);
+    // What would be typed now is not in the save on its way: the fields take no typing meanwhile.
+    const hours = dialog.getByRole('textbox', { name: 'Horas', exact: true });
+    expect(await hours.isEditable()).toBe(false);
+    await hours.press('9');
+    expect(await hours.inputValue()).not.toContain('9');
     release();
     await dialog.waitFor({ state: 'hidden' });
     expect(await savedRows('A-WEED')).toMatchObject([{ METRICA1: '7.50' }]);

@@ -55,6 +55,8 @@ export function createModal(ctx, tree, treeMetrics) {
   /** Counts the dialog's openings: a save's answer belongs to the opening it was sent from. */
   let session = 0;
   let busy = false;
+  /** Whether the activity shown may be changed (a read-only row shows its fields read-only). */
+  let editable = true;
   /** The outbox entry this opening decides (a conflict met while sending it), if any. @type {OutboxRecord | undefined} */
   let deciding;
 
@@ -104,7 +106,7 @@ export function createModal(ctx, tree, treeMetrics) {
     for (let up = node.parent; up; up = up.parent) ancestors.unshift(up.data.label);
     trail.textContent = ancestors.join(' › ');
     trail.hidden = ancestors.length === 0;
-    const editable = node.data.editable !== false;
+    editable = node.data.editable !== false;
     notice.hidden = editable;
     showAlert(undefined);
     formError.textContent = '';
@@ -126,10 +128,7 @@ export function createModal(ctx, tree, treeMetrics) {
     history.reset();
     confirm.close();
     presets.fill(node, data, () => true);
-    for (const [field, entry] of inputs) {
-      entry.input.readOnly = !editable;
-      conflicts.render(field);
-    }
+    for (const field of inputs.keys()) conflicts.render(field);
     session++;
     setBusy(false);
     if (!dialog.open) dialog.showModal();
@@ -138,9 +137,15 @@ export function createModal(ctx, tree, treeMetrics) {
     if (first instanceof HTMLInputElement || first instanceof HTMLTextAreaElement) first.select();
   }
 
-  /** @param {boolean} value @param {'save' | 'remove' | 'next'} [what] */
+  /**
+   * While a save, a remove or the walk to the next activity is out, the buttons are disabled and
+   * the fields read-only: what would be typed meanwhile is in no save, and the answer would close
+   * the dialog over it (or a refusal refill the field).
+   * @param {boolean} value @param {'save' | 'remove' | 'next'} [what]
+   */
   function setBusy(value, what = 'save') {
     busy = value;
+    for (const entry of inputs.values()) entry.input.readOnly = value || !editable;
     form.setAttribute('aria-busy', String(value));
     save.disabled = value;
     saveNext.disabled = value;
@@ -230,7 +235,6 @@ export function createModal(ctx, tree, treeMetrics) {
       if (!andNext) return undefined;
       const mine = session;
       setBusy(true, 'next');
-      for (const entry of inputs.values()) entry.input.readOnly = true;
       try {
         const next = await tree.nextTaskInSheet(node);
         return session === mine && dialog.open ? next : undefined;
@@ -238,10 +242,7 @@ export function createModal(ctx, tree, treeMetrics) {
         walkFailed = true;
         return undefined;
       } finally {
-        if (session === mine) {
-          setBusy(false);
-          for (const entry of inputs.values()) entry.input.readOnly = false;
-        }
+        if (session === mine) setBusy(false);
       }
     };
     // Where "Save and next" stopped because a branch could not be read, the person hears why.
