@@ -51,6 +51,10 @@ export async function inTurn<T>(db: object, key: string, work: () => Promise<T>)
   } finally {
     clearTimeout(timer);
     done();
-    if (waiting.get(key) === turn) waiting.delete(key);
+    // Forgotten once every save before it has finished too, not now: a save that gave up waiting
+    // (busy) ends while the one ahead of it still runs, and the next one must still wait for that.
+    void turn.then(() => {
+      if (waiting.get(key) === turn) waiting.delete(key);
+    });
   }
 }
