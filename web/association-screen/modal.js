@@ -288,8 +288,10 @@ export function createModal(ctx, tree, treeMetrics) {
         return;
       }
       if (failure.conflicted) {
-        hasRow = presets.afterConflict(node, failure.conflicts, values);
-        if (conflicts.show(failure.conflicts, 'save')) return;
+        // The read after the refusal may hold values stored since: shown beside the refused ones.
+        const after = presets.afterConflict(node, failure.conflicts, { values, base });
+        hasRow = after.hasRow;
+        if (conflicts.show([...failure.conflicts, ...after.conflicts], 'save')) return;
       }
       // A field's own problem goes to that field: the path ends in the metric's column.
       const field = failure.path?.match(/^entries\.\d+\.(?:values|base)\.(.+)$/)?.[1];
