@@ -85,8 +85,16 @@ async function seqOf(table: string, code: string): Promise<number> {
   return Number(row.SEQ_DB);
 }
 
-/** Saves a row as a program would (no browser): the state a test starts from. */
-async function seed(activity: string, group: string, values: Record<string, string | number | null>) {
+/**
+ * Saves a row as a program would (no browser): the state a test starts from, or someone's change
+ * meanwhile (`base`: what it changes from; null for every field not named).
+ */
+async function seed(
+  activity: string,
+  group: string,
+  values: Record<string, string | number | null>,
+  base: Record<string, string | number | null> = {},
+) {
   const answer = await fetch(`${origin}/associationtask?taskSheet=${demo.sample.taskSheet}`, {
     method: 'PUT',
     headers: { 'content-type': 'application/json', accept: 'application/json', cookie: `user=${SEEDER}` },
@@ -98,7 +106,7 @@ async function seed(activity: string, group: string, values: Record<string, stri
           activity: await seqOf(demo.names.OPER, activity),
           group: await seqOf(demo.names.OPER_GRUPO, group),
           values,
-          base: Object.fromEntries(Object.keys(values).map((field) => [field, null])),
+          base: { ...Object.fromEntries(Object.keys(values).map((field) => [field, null])), ...base },
         },
       ],
     }),
@@ -788,3 +796,63 @@ describe.each([VARIANTS[0], VARIANTS[1]] as Variant[])(
     });
   },
 );
+
+describe('a value stored between a refused save and the read after it', () => {
+  const { L, fill, num, person, openActivity, field, save, SOIL, SUBSOIL } = peopleIn(VARIANTS[0] as Variant);
+
+  it('is shown as a conflict at the typed field it would move, and the next Save writes nothing over it', async () => {
+    await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '20.00', METRICA2: 3, HORAS: '7.0' });
+    const b = await person(BRUNO);
+    const dialog = await openActivity(b.page, SOIL, SUBSOIL);
+    // Someone stores Quantidade 31: Bruno's save of Quantidade is refused, Horas is not.
+    await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '31' }, { METRICA1: '20.00' });
+    await field(dialog, 'Quantidade').fill(num('32'));
+    await field(dialog, 'Horas').fill(num('9'));
+    // The read of the branch after the refusal waits; meanwhile someone stores Horas 5.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let reading = () => {};
+    const read = new Promise<void>((resolve) => {
+      reading = resolve;
+    });
+    await b.page.route(/part=children/, async (route) => {
+      reading();
+      await held;
+      await route.continue();
+    });
+    await save(dialog);
+    await read;
+    await seed('A-SUBSOIL', 'G-SOIL', { HORAS: '5' }, { HORAS: '7.0' });
+    release();
+    const keepQuantity = dialog.getByRole('button', { name: fill(L.keepMineFor, { field: 'Quantidade' }) });
+    await keepQuantity.waitFor();
+    expect(b.puts).toMatchObject([
+      { entries: [{ values: { METRICA1: '32', HORAS: '9' }, base: { METRICA1: '20.00', HORAS: '7.0' } }] },
+    ]);
+    // Horas met no conflict at the refusal, but what is stored now is neither the 7.0 it was sent
+    // from nor the 9 typed: it is shown at Horas, never taken as its base unseen.
+    const hours = dialog.getByRole('group', { name: /^Horas / });
+    expect(await hours.isVisible()).toBe(true);
+    expect(await hours.textContent()).toContain(fill(L.user, { id: SEEDER }));
+    expect(await hours.getByRole('definition').allTextContents()).toEqual([num('5.0'), num('9.0')]);
+    await keepQuantity.click();
+    await save(dialog);
+    // Nothing written while Horas waits for a choice.
+    await dialog
+      .getByRole('alert')
+      .getByText(fill(L.chooseFirst, { fields: 'Horas' }))
+      .waitFor();
+    expect(b.puts).toHaveLength(1);
+    expect(await liveRows('A-SUBSOIL')).toEqual([{ METRICA1: '31.00', METRICA2: 3, HORAS: '5.0' }]);
+    // Kept knowingly, Bruno's 9 replaces the 5.0 the form showed him.
+    await dialog.getByRole('button', { name: fill(L.keepMineFor, { field: 'Horas' }) }).click();
+    await save(dialog);
+    await dialog.waitFor({ state: 'hidden' });
+    expect(b.puts[1]).toMatchObject({
+      entries: [{ values: { METRICA1: '32', HORAS: '9' }, base: { METRICA1: '31.00', HORAS: '5.0' } }],
+    });
+    expect(await liveRows('A-SUBSOIL')).toEqual([{ METRICA1: '32.00', METRICA2: 3, HORAS: '9.0' }]);
+  });
+});

@@ -407,6 +407,85 @@ describe.each([
     expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '31.00' }]);
   });
 
+  it('decides a stopped entry against what is stored when deciding, not when it stopped', async () => {
+    await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '20.00' });
+    const alice = await browserOn(await profile(), ALICE);
+    await firstVisit(alice.page);
+    for (const branch of SOIL) await expand(alice.page, branch);
+    await alice.context.setOffline(true);
+    await enter(alice.page, SUBSOIL, { Quantidade: '32' });
+    await later(() => region(alice.page).getByText(L.pendingCountOne).count()).toBe(1);
+    await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '31' }, { METRICA1: '20.00' });
+    await alice.context.setOffline(false);
+    const decide = region(alice.page).getByRole('button', { name: fill(L.decideFor, { label: SUBSOIL }) });
+    await region(alice.page).getByRole('button', { name: L.pendingList }).click();
+    await decide.waitFor();
+    // It stopped against 31; then someone stores 33.
+    await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '33' }, { METRICA1: '31.00' });
+    const putsBefore = alice.puts.length;
+    await decide.click();
+    const dialog = alice.page.getByRole('dialog', { name: SUBSOIL });
+    const conflict = dialog.getByRole('group', { name: /^Quantidade / });
+    await conflict.waitFor();
+    expect(await conflict.getByRole('definition').allTextContents()).toEqual([num('33.00'), num('32.00')]);
+    await dialog.getByRole('button', { name: fill(L.useTheirsFor, { field: 'Quantidade' }) }).click();
+    expect(await field(dialog, 'Quantidade').inputValue()).toBe(num('33.00'));
+    await dialog.getByRole('button', { name: L.save, exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await later(() => region(alice.page).getByRole('listitem').count()).toBe(0);
+    expect(alice.puts.length).toBe(putsBefore);
+    expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '33.00' }]);
+  });
+
+  it('decides a stopped entry whose stored value became the person’s own without asking, and whose entry was removed as having none', async () => {
+    await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '20.00' });
+    await seed('A-DISC', 'G-SOIL', { METRICA1: '20.00' });
+    const alice = await browserOn(await profile(), ALICE);
+    await firstVisit(alice.page);
+    for (const branch of SOIL) await expand(alice.page, branch);
+    await alice.context.setOffline(true);
+    await enter(alice.page, SUBSOIL, { Quantidade: '32' });
+    await enter(alice.page, DISC, { Quantidade: '32' });
+    await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '31' }, { METRICA1: '20.00' });
+    await seed('A-DISC', 'G-SOIL', { METRICA1: '31' }, { METRICA1: '20.00' });
+    await alice.context.setOffline(false);
+    await region(alice.page).getByRole('button', { name: L.pendingList }).click();
+    const decideFor = (label: string) =>
+      region(alice.page).getByRole('button', { name: fill(L.decideFor, { label }) });
+    await decideFor(SUBSOIL).waitFor();
+    await decideFor(DISC).waitFor();
+    // Meanwhile someone stores Alice's own 32 at Subsoiling, and removes Disc ploughing's entry.
+    await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '32' }, { METRICA1: '31.00' });
+    await demo.scratch.db.execute(
+      `UPDATE ${METRICS} m JOIN ${demo.names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB SET m.DELETED = 1 WHERE o.CODIGO = 'A-DISC'`,
+    );
+    const putsBefore = alice.puts.length;
+    await decideFor(SUBSOIL).click();
+    const subsoil = alice.page.getByRole('dialog', { name: SUBSOIL });
+    await subsoil.waitFor();
+    // Nothing to decide: what is stored is what Alice entered.
+    expect(await subsoil.getByRole('group', { name: /^Quantidade / }).count()).toBe(0);
+    await subsoil.getByRole('button', { name: L.save, exact: true }).click();
+    await subsoil.waitFor({ state: 'hidden' });
+    expect(alice.puts.length).toBe(putsBefore);
+
+    await decideFor(DISC).click();
+    const disc = alice.page.getByRole('dialog', { name: DISC });
+    const conflict = disc.getByRole('group', { name: /^Quantidade / });
+    await conflict.waitFor();
+    expect(await conflict.getByRole('definition').allTextContents()).toEqual([L.conflictEmpty, num('32.00')]);
+    expect(await disc.getByText(L.neverSaved).isVisible()).toBe(true);
+    await disc.getByRole('button', { name: fill(L.keepMineFor, { field: 'Quantidade' }) }).click();
+    await disc.getByRole('button', { name: L.save, exact: true }).click();
+    await disc.waitFor({ state: 'hidden' });
+    // No entry any more: the form's values are stored as a new one, Alice's 32 with them.
+    expect(alice.puts.at(-1)?.entries).toMatchObject([
+      { values: { METRICA1: '32' }, base: { METRICA1: null, METRICA2: null, HORAS: null } },
+    ]);
+    expect(await liveRows('A-DISC')).toMatchObject([{ METRICA1: '32.00' }]);
+    await later(() => region(alice.page).getByRole('listitem').count()).toBe(0);
+  });
+
   it('shows a remove kept offline that met a change as a remove, and removes on the person’s second try', async () => {
     await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '20.00' });
     const alice = await browserOn(await profile(), ALICE);
@@ -442,6 +521,36 @@ describe.each([
     await dialog.waitFor({ state: 'hidden' });
     await later(() => liveRows('A-SUBSOIL')).toEqual([]);
     await later(() => region(alice.page).getByRole('listitem').count()).toBe(0);
+  });
+
+  it('settles a stopped remove whose entry someone else removed since: nothing is sent, no entry is made', async () => {
+    await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '20.00' });
+    const alice = await browserOn(await profile(), ALICE);
+    await firstVisit(alice.page);
+    for (const branch of SOIL) await expand(alice.page, branch);
+    await alice.context.setOffline(true);
+    const dialog = await openActivity(alice.page, SUBSOIL);
+    await dialog.getByRole('button', { name: L.remove, exact: true }).click();
+    await alice.page
+      .getByRole('alertdialog', { name: L.removeTitle })
+      .getByRole('button', { name: L.removeConfirm, exact: true })
+      .click();
+    await later(() => region(alice.page).getByText(L.pendingCountOne).count()).toBe(1);
+    await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '31' }, { METRICA1: '20.00' });
+    await alice.context.setOffline(false);
+    const decide = region(alice.page).getByRole('button', { name: fill(L.decideFor, { label: SUBSOIL }) });
+    await region(alice.page).getByRole('button', { name: L.pendingList }).click();
+    await decide.waitFor();
+    await demo.scratch.db.execute(
+      `UPDATE ${METRICS} m JOIN ${demo.names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB SET m.DELETED = 1 WHERE o.CODIGO = 'A-SUBSOIL'`,
+    );
+    const putsBefore = alice.puts.length;
+    await decide.click();
+    await alice.page.getByRole('status').getByText(`${SUBSOIL}: ${L.entryGone}`).waitFor();
+    await later(() => region(alice.page).getByRole('listitem').count()).toBe(0);
+    expect(await dialog.isVisible()).toBe(false);
+    expect(alice.puts.length).toBe(putsBefore);
+    expect(await liveRows('A-SUBSOIL')).toEqual([]);
   });
 
   it('shows a table cell whose entry stopped in the outbox as not sent, not as saved, and as stored once decided', async () => {

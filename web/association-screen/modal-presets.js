@@ -5,8 +5,11 @@
  * conflict (the tree has read the activity again by then).
  */
 
+import { sameValue } from './values.js';
+
 /** @typedef {import('./api.js').ScreenNode} ScreenNode */
 /** @typedef {import('./api.js').MetricConflict} MetricConflict */
+/** @typedef {import('./api.js').MetricValue} MetricValue */
 /** @typedef {import('./tree.js').TreeNode} TreeNode */
 
 /**
@@ -52,37 +55,72 @@ export function createPresets(ctx, fields) {
   }
 
   /**
+   * A field's conflict as the activity's last read from the server has it: the value stored now
+   * (none without a live row) and who changed the entry last, against `base` and the person's
+   * `yours`, for the conflict view to show as it shows a refused save's.
+   * @param {TreeNode} node @param {string} field @param {MetricValue} base @param {MetricValue} yours
+   * @returns {MetricConflict}
+   */
+  function readConflict(node, field, base, yours) {
+    const metric = node.data.metrics?.[field];
+    const last = node.data.lastChange ?? null;
+    return {
+      entry: 0,
+      activity: node.data.id,
+      group: node.data.group ?? null,
+      field,
+      base,
+      theirs: metric?.source === 'saved' ? (metric.value ?? null) : null,
+      yours,
+      changedBy: last?.user ?? null,
+      changedAt: last?.at ?? null,
+    };
+  }
+
+  /**
    * After a save refused for a conflict: the fields the person left alone and that met no conflict
    * show what is stored now. The row may have been made or removed meanwhile: a field still showing
    * its old preset would neither be what is stored nor, with the row's coming or going, be sent as
-   * shown. A field the person typed in that was sent and met no conflict (the server found its base
-   * still stored) keeps what they typed and now starts from what is stored: the next Save sends it
-   * when it differs, so what the form shows is what is stored (a default the person typed over, on
-   * an activity whose entry someone else made meanwhile, is not dropped). A typed field that was not
-   * sent (its value the same as its preset) is shown as stored now, as if left alone: nobody checked
-   * its base, and what the person typed did not change it. Returns whether the key has a row now.
+   * shown. A field the person typed in that was sent and met no conflict keeps what they typed and
+   * now starts from what is stored, when that is the base it was sent with (the server found it still
+   * stored at the refusal) or the value sent: the next Save sends it when it differs, so what the
+   * form shows is what is stored (a default the person typed over, on an activity whose entry someone
+   * else made meanwhile, is not dropped). Anything else was stored after the refusal, before the read
+   * (nobody checked it against the base, nobody here saw it): taken as the base unseen, the next Save
+   * would write over it unrefused, so it is returned as a conflict at the field, to be shown as the
+   * refused save's are. A typed field that was not sent (its value the same as its preset) is shown
+   * as stored now, as if left alone: nobody checked its base, and what the person typed did not
+   * change it. Returns whether the key has a row now, and those conflicts.
    * @param {TreeNode} node @param {readonly MetricConflict[]} refused
-   * @param {Readonly<Record<string, unknown>>} sent the values the refused save sent
+   * @param {{ values: Readonly<Record<string, MetricValue>>, base: Readonly<Record<string, MetricValue>> }} sent
+   *   the values the refused save sent, and their bases
+   * @returns {{ hasRow: boolean, conflicts: MetricConflict[] }}
    */
   function afterConflict(node, refused, sent) {
     const conflicted = new Set(refused.filter((conflict) => conflict.entry === 0).map((c) => c.field));
     const data = dataOf(node);
-    const kept = (/** @type {string} */ field) => !fields.untouched(field) && Object.hasOwn(sent, field);
+    const kept = (/** @type {string} */ field) =>
+      !fields.untouched(field) && Object.hasOwn(sent.values, field);
     fill(node, data, (field) => !conflicted.has(field) && !kept(field));
     const pending = ctx.offline?.pendingFields({ activity: node.data.id, group: node.data.group ?? null });
-    for (const field of inputs.keys()) {
+    /** @type {MetricConflict[]} */
+    const found = [];
+    for (const [field, { column }] of inputs) {
       if (conflicted.has(field) || !kept(field)) continue;
       const metric = data.metrics?.[field];
       const value = metric?.value ?? null;
-      fields.rebase(
-        field,
-        value,
-        metric?.source === 'saved' ? value : null,
-        pending?.has(field) ? 'pending' : metric?.source,
-      );
+      const base = metric?.source === 'saved' ? value : null;
+      const sentBase = sent.base[field] ?? null;
+      const yours = sent.values[field] ?? null;
+      // A value this device keeps is its own, not the server's: the outbox sends it from its base.
+      if (!pending?.has(field) && !sameValue(column, base, sentBase) && !sameValue(column, base, yours)) {
+        found.push(readConflict(node, field, sentBase, yours));
+        continue;
+      }
+      fields.rebase(field, value, base, pending?.has(field) ? 'pending' : metric?.source);
     }
-    return rowIn(data);
+    return { hasRow: rowIn(data), conflicts: found };
   }
 
-  return { dataOf, rowIn, fill, afterConflict };
+  return { dataOf, rowIn, fill, readConflict, afterConflict };
 }

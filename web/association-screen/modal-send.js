@@ -24,7 +24,7 @@ import { failureOf, RequestError } from './api.js';
  * @param {import('./dom.js').ScreenContext} ctx
  * @param {TreeNode} node @param {MetricEntry} entry
  * @param {{ deciding: import('./outbox.js').OutboxRecord | undefined, stillOpen: () => boolean,
- *   conflicted: (node: TreeNode) => Promise<void> }} how
+ *   conflicted: (node: TreeNode) => Promise<unknown> }} how
  * @returns {Promise<Sent>}
  */
 export async function sendEntry(ctx, node, entry, { deciding, stillOpen, conflicted }) {

@@ -16,9 +16,11 @@ import { fill } from './labels.js';
 import { createPresets } from './modal-presets.js';
 import { sendEntry } from './modal-send.js';
 import { createModalView } from './modal-view.js';
+import { sameValue } from './values.js';
 
 /** @typedef {import('./tree.js').TreeNode} TreeNode */
 /** @typedef {import('./api.js').MetricEntry} MetricEntry */
+/** @typedef {import('./api.js').MetricConflict} MetricConflict */
 /** @typedef {import('./api.js').MetricValue} MetricValue */
 /** @typedef {import('./outbox.js').OutboxRecord} OutboxRecord */
 
@@ -289,8 +291,10 @@ export function createModal(ctx, tree, treeMetrics) {
         return;
       }
       if (failure.conflicted) {
-        hasRow = presets.afterConflict(node, failure.conflicts, values);
-        if (conflicts.show(failure.conflicts, 'save')) return;
+        // The read after the refusal may hold values stored since: shown beside the refused ones.
+        const after = presets.afterConflict(node, failure.conflicts, { values, base });
+        hasRow = after.hasRow;
+        if (conflicts.show([...failure.conflicts, ...after.conflicts], 'save')) return;
       }
       // A field's own problem goes to that field: the path ends in the metric's column.
       const field = failure.path?.match(/^entries\.\d+\.(?:values|base)\.(.+)$/)?.[1];
@@ -366,11 +370,19 @@ export function createModal(ctx, tree, treeMetrics) {
    * person's values in the inputs, and the conflict view at each field that changed meanwhile.
    * Once saved (or kept again), the entry leaves the outbox.
    * @param {TreeNode} node @param {OutboxRecord} record
+   * @param {boolean} read whether the activity was just read again (else it shows an older read)
    */
-  async function decide(node, record) {
+  async function decide(node, record, read) {
     // Decide waited for the tree to open: a form the person opened meanwhile is not replaced.
     if (dialog.open) {
       ctx.announce(fill(labels.closeFirst, { label: record.label }));
+      return;
+    }
+    // A remove whose entry someone else removed since: what the person asked for is so. A form of
+    // a key without a row would store every value it shows, which nobody asked for.
+    if (read && record.entry.remove && !presets.rowIn(node.data)) {
+      await ctx.offline?.resolved(record);
+      ctx.announce(`${record.label}: ${labels.entryGone}`);
       return;
     }
     open(node);
@@ -386,7 +398,34 @@ export function createModal(ctx, tree, treeMetrics) {
         fields.bases.set(field, base[field] ?? null);
     }
     // A remove that met a change shows what is stored now, to be removed again (or kept) knowingly.
-    conflicts.show(record.conflicts ?? [], record.entry.remove ? 'remove' : 'save');
+    conflicts.show(
+      read ? storedNow(node, record) : (record.conflicts ?? []),
+      record.entry.remove ? 'remove' : 'save',
+    );
+  }
+
+  /**
+   * A stopped entry's conflicts as the activity was just read: it stopped against what was stored
+   * then, maybe hours ago, and "Use theirs" would take that. A field stored since as the person's
+   * own value has nothing to decide: it starts from it, and a save leaves it out. A field still
+   * stored as when it stopped keeps who changed it and when, as the server said then (the read
+   * knows only who changed the entry last).
+   * @param {TreeNode} node @param {OutboxRecord} record @returns {MetricConflict[]}
+   */
+  function storedNow(node, record) {
+    /** @type {MetricConflict[]} */
+    const found = [];
+    for (const then of record.conflicts ?? []) {
+      const column = inputs.get(then.field)?.column;
+      if (column === undefined) continue;
+      const now = presets.readConflict(node, then.field, then.base, then.yours);
+      if (!record.entry.remove && sameValue(column, now.theirs, then.yours)) {
+        fields.keepMine(then.field, now.theirs);
+        continue;
+      }
+      found.push(sameValue(column, now.theirs, then.theirs) ? then : now);
+    }
+    return found;
   }
 
   return {

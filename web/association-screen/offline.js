@@ -84,7 +84,7 @@ export function createOffline(ctx, parts) {
   let refusal;
   /** Entries in the outbox, of everyone, at the last reading. */
   let total = 0;
-  /** @type {((node: TreeNode, record: OutboxRecord) => Promise<void>) | undefined} */
+  /** @type {((node: TreeNode, record: OutboxRecord, read: boolean) => Promise<void>) | undefined} */
   let opener;
   /** Told of what the outbox sent and of every change in what waits (the table view). @type {Watcher[]} */
   const watchers = [];
@@ -223,8 +223,9 @@ export function createOffline(ctx, parts) {
     const node = await parts.tree.openPath(record.path);
     if (!node || !opener || keyOf({ activity: node.data.id, group: node.data.group }) !== keyOf(record.entry))
       return;
-    await parts.treeMetrics.refresh(node);
-    await opener(node, record);
+    // Decided against what is stored now, not when it stopped: `read` says whether the server answered.
+    const read = await parts.treeMetrics.refresh(node);
+    await opener(node, record, read);
   }
 
   async function keep() {
@@ -382,7 +383,10 @@ export function createOffline(ctx, parts) {
     stoppedFields(key) {
       return stoppedFields(ctx.columns, mine, key);
     },
-    /** The modal's way to open an entry for a decision. @param {(node: TreeNode, record: OutboxRecord) => Promise<void>} open */
+    /**
+     * The modal's way to open an entry for a decision, `read`: whether its activity was just read again.
+     * @param {(node: TreeNode, record: OutboxRecord, read: boolean) => Promise<void>} open
+     */
     setOpener(open) {
       opener = open;
     },

@@ -82,8 +82,9 @@ export function createTreeMetrics(ctx, tree) {
   /**
    * Reads an activity's metrics again: after a remove its defaults apply, which only the server
    * knows, and after a refused save the tree shows what others stored meanwhile. One request (the
-   * activity's branch); on failure the chips keep what they showed.
-   * @param {TreeNode} node
+   * activity's branch); on failure the chips keep what they showed. Resolves whether the node now
+   * holds what the server has (read now, or a save's answer newer than the read).
+   * @param {TreeNode} node @returns {Promise<boolean>}
    */
   async function refreshMetrics(node) {
     const saves = node.saves;
@@ -91,17 +92,26 @@ export function createTreeMetrics(ctx, tree) {
       const data = await ctx.api.children(node.parent?.data ?? null, { fresh: true });
       const fresh = data.nodes.find((child) => child.kind === 'task' && child.id === node.data.id);
       // A save made meanwhile is newer than this read: its values stay.
-      if (fresh === undefined || ctx.destroyed() || node.saves !== saves) return;
+      if (node.saves !== saves) return true;
+      if (fresh === undefined || ctx.destroyed()) return false;
       node.data = fresh;
       redrawChips(ctx, node);
+      return true;
     } catch {
       // What was saved stays shown; the next load of the screen shows the default.
+      return false;
     }
   }
 
-  /** Reads every copy of an activity again; resolves when they show what is stored. @param {TreeNode} node */
+  /**
+   * Reads every copy of an activity again; resolves when they show what is stored, with whether
+   * `node` was read (without an answer it shows what it showed before).
+   * @param {TreeNode} node @returns {Promise<boolean>}
+   */
   async function refresh(node) {
-    await Promise.all(twinsOf(node).map((twin) => refreshMetrics(twin)));
+    const twins = twinsOf(node);
+    const read = await Promise.all(twins.map((twin) => refreshMetrics(twin)));
+    return read[twins.indexOf(node)] === true;
   }
 
   /**
