@@ -127,6 +127,7 @@ export function createTableModel(ctx, hooks) {
           field: cell.field,
           base: cell.base,
           theirs: base,
+          row: row.hasRow,
           yours: cell.text,
           changedBy: data.lastChange?.user ?? null,
           changedAt: data.lastChange?.at ?? null,
