@@ -23,6 +23,11 @@ function fieldRecord(what: string) {
  * loaded no saved row): a field whose stored value differs from its base, and from the value sent,
  * refuses the whole batch (METRIC_CONFLICT). A field without a base is written whatever is stored
  * (last writer wins, as before bases existed).
+ *
+ * `row` says whether the client read a live row of the key: a base of null alone cannot tell "no
+ * row" (a default was shown) from "a row holding NULL" (saved empty). With `row: false`, a key that
+ * has a live row now conflicts at every sent field it does not already hold as sent; with
+ * `row: true`, a key without a live row now conflicts at every sent field. Left out: bases alone.
  */
 export const MetricEntry = z
   .strictObject({
@@ -36,6 +41,13 @@ export const MetricEntry = z
       .optional(),
     /** Metric column to the value the client started from; for a save only fields in `values`, for a remove any metric. */
     base: fieldRecord('base').optional(),
+    /**
+     * Whether the client read a live row of this key (true) or none, its fields showing defaults
+     * (false): a row made or removed since is a conflict. Left out: the bases alone decide.
+     */
+    row: z
+      .boolean({ error: 'row is true (a live row of this key was read), false (none was), or left out' })
+      .optional(),
     /** Soft-deletes the key's live row (DELETED=1); the defaults apply again afterwards. No `values` then. */
     remove: z.literal(true, { error: 'remove is true, or left out' }).optional(),
     /**
@@ -71,6 +83,14 @@ export const MetricEntry = z
         code: 'custom',
         path: ['values'],
         message: 'give the values to save, or remove: true to remove the entry',
+      });
+    }
+    // Removing needs a row: one read as absent has nothing of the client's to remove.
+    if (entry.remove === true && entry.row === false) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['row'],
+        message: 'a remove removes the row the client read: row is true, or left out',
       });
     }
     if (entry.values === undefined || entry.base === undefined) return;

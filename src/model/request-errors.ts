@@ -72,8 +72,10 @@ export interface MetricConflict {
   readonly field: string;
   /** The value the client started from. */
   readonly base: MetricValue;
-  /** The value stored now (null: empty, or no live row). */
+  /** The value stored now (null: empty, or no live row; `row` tells which). */
   readonly theirs: MetricValue;
+  /** Whether the key has a live row now: the `row` a save sent again after this conflict gives. */
+  readonly row: boolean;
   /** The value the client sent (null for a remove). */
   readonly yours: MetricValue;
   /** Who changed it last, and when (ISO 8601), where known. */

@@ -119,6 +119,7 @@ export function checkEntries(
       values: checkedFields(entry.values, 'values'),
       base: checkedFields(entry.base, 'base'),
       remove: entry.remove === true,
+      row: entry.row,
       // The instant, not a wall clock: the history writes it in the session's frame, as CHANGED_DH.
       deviceAt: entry.enteredAt === undefined ? null : Math.floor(Date.parse(entry.enteredAt) / 1000),
     };

@@ -25,6 +25,8 @@ export interface CheckedEntry extends MetricWrite {
   /** Per field, the value the client started from; a field without one is written whatever is stored. */
   readonly base: ReadonlyMap<Identifier, MetricValue>;
   readonly remove: boolean;
+  /** Whether the client read a live row of the key; undefined when it did not say (bases alone decide). */
+  readonly row: boolean | undefined;
   /** The device's time of entry, whole seconds since the epoch (see `HistoryChange.deviceAt`); null when not sent. */
   readonly deviceAt: number | null;
 }
@@ -90,8 +92,10 @@ const DELETED = 'DELETED' as Identifier;
  * so the caller can find who made each change before refusing.
  *
  * A field conflicts when it has a base, the stored value differs from it, and the stored value is not
- * already what the entry sends (the same change made twice is no conflict). A field whose stored
- * value is what the entry sends is not written and leaves no history.
+ * already what the entry sends (the same change made twice is no conflict). An entry that says it
+ * read no live row (`row: false`) of a key that has one now conflicts instead at every sent field the
+ * row does not hold as sent; one that read a row (`row: true`) of a key without one now, at every
+ * sent field. A field whose stored value is what the entry sends is not written and leaves no history.
  */
 export function decideSave(
   entries: readonly CheckedEntry[],
@@ -129,25 +133,40 @@ export function decideSave(
       );
     }
     const storedOf = (field: Identifier) => row?.stored.get(field) ?? null;
-    // Each sent field's base against what is stored now.
-    for (const [field, base] of entry.base) {
-      const column = columns.get(field);
-      if (column === undefined) continue;
-      const theirs = storedOf(field);
-      const yours = entry.remove ? null : (entry.values.get(field) ?? null);
-      if (sameStored(column, theirs, base)) continue;
-      if (!entry.remove && sameStored(column, theirs, yours)) continue;
+    const conflict = (field: Identifier, column: ColumnType, base: MetricValue, yours: MetricValue) =>
       conflicts.push({
         entry: index,
         activity,
         group,
         field,
         base,
-        theirs: storedValue(column, theirs),
+        theirs: storedValue(column, storedOf(field)),
+        row: row !== undefined,
         yours,
         changedBy: row?.lastChange?.user ?? null,
         changedAt: row?.lastChange?.at ?? null,
       });
+    if (!entry.remove && entry.row !== undefined && entry.row !== (row !== undefined)) {
+      // The key's row was made or removed since the client read it. A base of null cannot say so (no
+      // row, or a row holding NULL), so every sent field conflicts that the key does not now hold as
+      // sent: none does without a row, whose defaults differ from "saved empty" or a value.
+      for (const [field, yours] of entry.values) {
+        const column = columns.get(field);
+        if (column === undefined) continue;
+        if (row !== undefined && sameStored(column, storedOf(field), yours)) continue;
+        conflict(field, column, entry.base.get(field) ?? null, yours);
+      }
+    } else {
+      // Each sent field's base against what is stored now.
+      for (const [field, base] of entry.base) {
+        const column = columns.get(field);
+        if (column === undefined) continue;
+        const theirs = storedOf(field);
+        const yours = entry.remove ? null : (entry.values.get(field) ?? null);
+        if (sameStored(column, theirs, base)) continue;
+        if (!entry.remove && sameStored(column, theirs, yours)) continue;
+        conflict(field, column, base, yours);
+      }
     }
     if (entry.remove) {
       if (row === undefined) {

@@ -332,7 +332,7 @@ function replayOf(
 
 /**
  * The conflict error of a batch, each field with who changed it last and when: from the history
- * (per field), else from the row's own audit columns. Read in the save's transaction, under its lock,
+ * (per field; per key where the key has no live row), else from the row's own audit columns. Read in the save's transaction, under its lock,
  * with a locking read: the latest committed history, not the snapshot (see `latestChanges`).
  */
 async function conflictError(
@@ -346,7 +346,11 @@ async function conflictError(
       batch.scope,
       batch.table,
       batch.taskSheet,
-      conflicts.map((conflict) => [conflict.activity, conflict.group, conflict.field] as const),
+      // A key without a live row was last changed by its remove, which records only the fields the
+      // row held: its latest change of any field names who removed it.
+      conflicts.map(
+        (conflict) => [conflict.activity, conflict.group, conflict.row ? conflict.field : null] as const,
+      ),
     ),
   );
   const detailed = conflicts.map((conflict, index) => {

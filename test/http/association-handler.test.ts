@@ -246,6 +246,23 @@ describe('the associationtask handler', () => {
     });
   });
 
+  it('says what an entry’s row flag may be when given another kind', async () => {
+    const entry = { activity: ids.oper, group: ids.group, values: { METRICA1: '1.00' }, row: 'yes' };
+    const response = await request(`?taskSheet=${ids.sheet}`, {
+      method: 'PUT',
+      body: JSON.stringify({ entries: [entry] }),
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toMatchObject({
+      error: {
+        code: 'INVALID_REQUEST',
+        path: 'entries.0.row',
+        message:
+          'request body at entries.0.row: row is true (a live row of this key was read), false (none was), or left out',
+      },
+    });
+  });
+
   it('answers 404 for an unknown task sheet and for one of another scope', async () => {
     for (const taskSheet of [999_999, ids.sheetB]) {
       const response = await request(`?taskSheet=${taskSheet}`);
@@ -651,6 +668,7 @@ describe('what people enter is never lost: bases, removes, history and request i
             field: 'METRICA1',
             base: null,
             theirs: '31.00',
+            row: true,
             yours: '32.00',
             changedBy: 77,
             changedAt: expect.stringMatching(/Z$/),

@@ -76,6 +76,7 @@ describe('answerError', () => {
       field: 'METRICA1',
       base: '1',
       theirs: '2',
+      row: true,
       yours: '3',
       changedBy: 7,
       changedAt: null,

@@ -208,6 +208,7 @@ describe('per-field changes and conflicts', () => {
         field: 'METRICA1',
         base: '30.00',
         theirs: '31.00',
+        row: true,
         yours: '32.00',
         changedBy: 9,
         changedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT.*Z$/),

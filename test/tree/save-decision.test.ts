@@ -39,7 +39,7 @@ const earlier = { user: 3, at: '2026-11-25T08:00:00.000Z' };
 function entry(
   values: Record<string, MetricValue>,
   base: Record<string, MetricValue> = {},
-  options: { remove?: boolean; activity?: number; index?: number } = {},
+  options: { remove?: boolean; activity?: number; index?: number; row?: boolean | undefined } = {},
 ): CheckedEntry {
   const activity = options.activity ?? 1;
   return {
@@ -50,6 +50,7 @@ function entry(
     values: new Map(Object.entries(values) as [Identifier, MetricValue][]),
     base: new Map(Object.entries(base) as [Identifier, MetricValue][]),
     remove: options.remove ?? false,
+    row: options.row,
     deviceAt: null,
   };
 }
@@ -185,6 +186,7 @@ describe('decideSave', () => {
         field: 'METRICA1',
         base: '1.00',
         theirs: '2.00',
+        row: true,
         yours: '3.00',
         changedBy: 3,
         changedAt: earlier.at,
@@ -205,6 +207,52 @@ describe('decideSave', () => {
     expect(
       decideSave([entry({ METRICA2: 1 }, { METRICA2: null })], row({ METRICA2: 5 }), context).conflicts,
     ).toMatchObject([{ theirs: 5, yours: 1 }]);
+  });
+
+  it('tells a row read as absent from a row holding NULL by the entry’s row flag', () => {
+    // Read without a row (the defaults shown), and a row saved meanwhile holds NULL and 6: a base of
+    // null matches the NULL, but the row says it was made since. Only the field it holds otherwise conflicts.
+    const made = decideSave(
+      [entry({ METRICA1: '8.00', METRICA2: 6 }, { METRICA1: null, METRICA2: null }, { row: false })],
+      row({ METRICA1: null, METRICA2: 6 }),
+      context,
+    );
+    expect(made.conflicts).toEqual([
+      {
+        entry: 0,
+        activity: 1,
+        group: 9,
+        field: 'METRICA1',
+        base: null,
+        theirs: null,
+        row: true,
+        yours: '8.00',
+        changedBy: 3,
+        changedAt: earlier.at,
+      },
+    ]);
+    // Read with a row, which was removed meanwhile: every field sent conflicts, theirs none.
+    const removed = decideSave(
+      [entry({ METRICA2: 4 }, { METRICA2: null }, { row: true })],
+      new Map(),
+      context,
+    );
+    expect(removed.conflicts).toMatchObject([
+      { field: 'METRICA2', base: null, theirs: null, row: false, yours: 4 },
+    ]);
+    // As read: the bases alone decide, as they do without the flag.
+    for (const flag of [true, undefined]) {
+      expect(
+        decideSave(
+          [entry({ METRICA1: '8.00' }, { METRICA1: null }, { row: flag })],
+          row({ METRICA1: null }),
+          context,
+        ).conflicts,
+      ).toEqual([]);
+    }
+    expect(
+      decideSave([entry({ METRICA2: 4 }, { METRICA2: null }, { row: false })], new Map(), context).conflicts,
+    ).toEqual([]);
   });
 
   it('removes a row as DELETED = 1, recording each metric it held, and checks a remove’s bases', () => {

@@ -278,6 +278,8 @@ describe.each(VARIANTS)('two people on one task sheet ($lang, $device)', (varian
             group: await seqOf(demo.names.OPER_GRUPO, 'G-SOIL'),
             values: { METRICA1: '21' },
             base: { METRICA1: '20.00' },
+            // A's form read the saved entry.
+            row: true,
           },
         ],
       },
@@ -664,9 +666,13 @@ describe.each([VARIANTS[0], VARIANTS[1]] as Variant[])(
       await field(dialog, 'Quantidade').fill('7');
       await save(dialog);
       await dialog.getByRole('button', { name: fill(L.keepMineFor, { field: 'Quantidade' }) }).waitFor();
-      // Horas met no conflict (its base, none, was what is stored): it now shows the row's empty value.
-      expect(await field(dialog, 'Horas').inputValue()).toBe('');
-      expect(await description(field(dialog, 'Horas'))).toBe(L.sourceSavedEmpty);
+      // Horas and Pessoas, sent as their defaults from no row, meet the row's empty values: a conflict
+      // each. Taking the row's, the form shows them empty, as the row holds them.
+      for (const name of ['Pessoas', 'Horas']) {
+        await dialog.getByRole('button', { name: fill(L.useTheirsFor, { field: name }) }).click();
+        expect(await field(dialog, name).inputValue()).toBe('');
+        expect(await description(field(dialog, name))).toContain(L.sourceSavedEmpty);
+      }
       await dialog.getByRole('button', { name: fill(L.keepMineFor, { field: 'Quantidade' }) }).click();
       await save(dialog);
       await dialog.waitFor({ state: 'hidden' });
@@ -696,6 +702,83 @@ describe.each([VARIANTS[0], VARIANTS[1]] as Variant[])(
       await dialog.waitFor({ state: 'hidden' });
       // A new row of what the form showed.
       expect(await liveRows('A-WEED')).toEqual([{ METRICA1: '7.00', METRICA2: 6, HORAS: '8.0' }]);
+    });
+
+    const DISC = 'A-DISC — Disc ploughing';
+
+    it('does not store a default over a value cleared and saved since the form showed it: a conflict at the field', async () => {
+      const b = await person(BRUNO);
+      // No row yet: Horas shows its fixed default.
+      const dialog = await openActivity(b.page, SOIL, DISC);
+      expect(await field(dialog, 'Horas').inputValue()).toBe(num('8.0'));
+      // Meanwhile the entry is made from the same defaults, Horas cleared: saved empty.
+      await seed('A-DISC', 'G-SOIL', { METRICA1: '1.25', METRICA2: 6, HORAS: null });
+      // B saves what the form shows, having read no row.
+      await save(dialog);
+      const conflict = dialog.getByRole('group', {
+        name: new RegExp(`^Horas .*${fill(L.user, { id: SEEDER })}`),
+      });
+      await conflict.waitFor();
+      expect(await focused(conflict)).toBe(true);
+      expect(await conflict.getByRole('definition').allTextContents()).toEqual([L.conflictEmpty, num('8.0')]);
+      // Quantidade and Pessoas hold what B sent: no conflict there.
+      expect(await dialog.getByRole('group', { name: /^(Quantidade|Pessoas) / }).count()).toBe(0);
+      expect(await dialog.getByRole('alert').textContent()).toBe(
+        fill(L.conflictSummary, { fields: 'Horas' }),
+      );
+      expect(b.puts[0]?.entries[0]).toEqual(
+        expect.objectContaining({ values: { METRICA1: '1.25', METRICA2: 6, HORAS: '8.0' }, row: false }),
+      );
+      expect(await liveRows('A-DISC')).toEqual([{ METRICA1: '1.25', METRICA2: 6, HORAS: null }]);
+      // Keep mine: sent against the row the conflict said is there.
+      await dialog.getByRole('button', { name: fill(L.keepMineFor, { field: 'Horas' }) }).click();
+      await save(dialog);
+      await dialog.waitFor({ state: 'hidden' });
+      expect(b.puts[1]?.entries[0]).toEqual(
+        expect.objectContaining({ values: { HORAS: '8.0' }, base: { HORAS: null }, row: true }),
+      );
+      expect(await liveRows('A-DISC')).toEqual([{ METRICA1: '1.25', METRICA2: 6, HORAS: '8.0' }]);
+    });
+
+    it('does not make a row of one field when the entry was removed since the form showed it: a conflict at the field', async () => {
+      await seed('A-DISC', 'G-SOIL', { METRICA1: '20.00', METRICA2: 3, HORAS: null });
+      const b = await person(BRUNO);
+      const dialog = await openActivity(b.page, SOIL, DISC);
+      expect(await field(dialog, 'Quantidade').inputValue()).toBe(num('20.00'));
+      // Meanwhile the entry is removed: the defaults apply again.
+      const removed = await fetch(`${origin}/associationtask?taskSheet=${demo.sample.taskSheet}`, {
+        method: 'PUT',
+        headers: { 'content-type': 'application/json', accept: 'application/json', cookie: `user=${SEEDER}` },
+        body: JSON.stringify({
+          requestId: randomUUID(),
+          entries: [
+            {
+              activity: await seqOf(demo.names.OPER, 'A-DISC'),
+              group: await seqOf(demo.names.OPER_GRUPO, 'G-SOIL'),
+              remove: true,
+            },
+          ],
+        }),
+      });
+      expect(removed.status).toBe(200);
+      await field(dialog, 'Horas').fill('4');
+      await save(dialog);
+      const conflict = dialog.getByRole('group', {
+        name: new RegExp(`^Horas .*${fill(L.user, { id: SEEDER })}`),
+      });
+      await conflict.waitFor();
+      expect(await conflict.getByRole('definition').allTextContents()).toEqual([L.conflictEmpty, num('4.0')]);
+      expect(b.puts[0]?.entries[0]).toEqual(expect.objectContaining({ values: { HORAS: '4' }, row: true }));
+      expect(await liveRows('A-DISC')).toEqual([]);
+      // The fields B left alone show the defaults again, as a form without a row does.
+      expect(await field(dialog, 'Pessoas').inputValue()).toBe('6');
+      expect(await field(dialog, 'Quantidade').inputValue()).toBe(num('1.25'));
+      await dialog.getByRole('button', { name: fill(L.keepMineFor, { field: 'Horas' }) }).click();
+      await save(dialog);
+      await dialog.waitFor({ state: 'hidden' });
+      // A new row of what the form showed, as the conflict said there is none.
+      expect(b.puts[1]?.entries[0]).toEqual(expect.objectContaining({ row: false }));
+      expect(await liveRows('A-DISC')).toEqual([{ METRICA1: '1.25', METRICA2: 6, HORAS: '4.0' }]);
     });
 
     it('says when "Save and next" cannot read the next branch, and keeps the form as it was sent while it reads', async () => {

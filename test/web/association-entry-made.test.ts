@@ -25,7 +25,11 @@ let activity = 0;
 let group = 0;
 
 interface PutBody {
-  readonly entries: ReadonlyArray<{ values?: Record<string, unknown>; base?: Record<string, unknown> }>;
+  readonly entries: ReadonlyArray<{
+    values?: Record<string, unknown>;
+    base?: Record<string, unknown>;
+    row?: boolean;
+  }>;
 }
 
 beforeAll(async () => {
@@ -113,7 +117,11 @@ it('saves the hours typed over a default in the modal after a conflict on an act
   await hours.fill('8');
   await madeMeanwhile();
   await dialog.getByRole('button', { name: 'Salvar', exact: true }).click();
+  // Every field the new entry holds otherwise is a conflict, read from no row as the save was: the 32
+  // and the 8 typed, and the default Pessoas against the entry's empty one.
   await dialog.getByRole('button', { name: 'Manter o meu em Quantidade' }).click();
+  await dialog.getByRole('button', { name: 'Manter o meu em Horas' }).click();
+  await dialog.getByRole('button', { name: 'Usar o salvo em Pessoas' }).click();
   // The form shows what the next Save stores: the 8 typed, and Pessoas as stored now (empty).
   expect(await hours.inputValue()).toBe('8');
   expect(await dialog.getByRole('textbox', { name: 'Pessoas', exact: true }).inputValue()).toBe('');
@@ -124,6 +132,7 @@ it('saves the hours typed over a default in the modal after a conflict on an act
     group,
     values: { METRICA1: '32', HORAS: '8' },
     base: { METRICA1: '31.00', HORAS: null },
+    row: true,
   });
   expect(await stored()).toEqual([{ METRICA1: '32.00', METRICA2: null, HORAS: '8.0' }]);
 });
@@ -154,6 +163,8 @@ it('saves every value a table row shows after a conflict on an activity that had
   expect((await saved).status()).toBe(200);
   expect(puts[1]?.entries[0]?.values).toEqual({ METRICA1: '32', METRICA2: 6, HORAS: '8.0' });
   expect(puts[1]?.entries[0]?.base).toEqual({ METRICA1: '31.00', METRICA2: null, HORAS: null });
+  // Read without a row, sent again against the row the conflict said is there.
+  expect([puts[0]?.entries[0]?.row, puts[1]?.entries[0]?.row]).toEqual([false, true]);
   expect(await stored()).toEqual([{ METRICA1: '32.00', METRICA2: 6, HORAS: '8.0' }]);
   await expect.poll(() => hours.inputValue()).toBe('8,0');
 });

@@ -1050,6 +1050,8 @@ describe('a host’s own page, without the service worker', () => {
     await context.setOffline(false);
     await sending;
     expect(puts[0]?.entries).toHaveLength(2);
+    // Each as entered: Subsoiling's from its row, Disc ploughing's from none.
+    expect(puts[0]?.entries.map((entry) => entry.row)).toEqual([true, false]);
     const offline = page.getByRole('region', { name: L.offlineRegion });
     await offline.getByRole('button', { name: L.pendingList }).click();
     await offline.getByRole('button', { name: fill(L.discardFor, { label: DISC }) }).click();
@@ -1073,6 +1075,47 @@ describe('a host’s own page, without the service worker', () => {
     await page.getByText(fill(L.sentBeforeDiscard, { label: DISC })).waitFor();
     expect(await liveRows('A-DISC')).toMatchObject([{ METRICA2: 4 }]);
     expect(puts).toHaveLength(1);
+  });
+
+  it('stops an entry kept from the defaults when the entry is saved empty meanwhile, and shows the conflict', async () => {
+    const { context, page } = await openHostPage();
+    const L = LABELS_EN;
+    await context.setOffline(true);
+    await page.getByRole('treeitem', { name: DISC }).first().locator(':scope > .ta-screen__row').click();
+    const dialog = page.getByRole('dialog', { name: DISC });
+    // No row: Save keeps every value the form shows, Horas's default 8.0 among them.
+    await dialog.getByRole('button', { name: L.save, exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await later(() => page.getByText(L.pendingCountOne).count()).toBe(1);
+    // Meanwhile the entry is made, Horas cleared: saved empty.
+    await seed('A-DISC', 'G-SOIL', { METRICA1: '1.25', METRICA2: 6, HORAS: null });
+    await context.setOffline(false);
+    const offline = page.getByRole('region', { name: L.offlineRegion });
+    const decide = offline.getByRole('button', { name: L.decideFor.replace('{label}', DISC) });
+    await later(async () => (await offline.getByRole('button', { name: L.pendingList }).count()) > 0).toBe(
+      true,
+    );
+    await offline.getByRole('button', { name: L.pendingList }).click();
+    await decide.click();
+    await dialog.waitFor();
+    // The conflict at Horas alone: Quantidade and Pessoas hold what the entry sent.
+    const conflict = dialog.getByRole('group', { name: /^Horas / });
+    await conflict.waitFor();
+    expect(await dialog.getByRole('group', { name: /^(Quantidade|Pessoas) / }).count()).toBe(0);
+    const [hours] = await demo.scratch.db.query<{ HORAS: string | null }>(
+      `SELECT m.HORAS FROM ${METRICS} m JOIN ${demo.names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB WHERE o.CODIGO = 'A-DISC' AND m.DELETED = 0`,
+    );
+    expect(hours).toEqual({ HORAS: null });
+    await dialog.getByRole('button', { name: L.keepMineFor.replace('{field}', 'Horas') }).click();
+    await dialog.getByRole('button', { name: L.save, exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    await eventually(async () =>
+      expect(
+        await demo.scratch.db.query(
+          `SELECT m.HORAS FROM ${METRICS} m JOIN ${demo.names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB WHERE o.CODIGO = 'A-DISC' AND m.DELETED = 0`,
+        ),
+      ).toEqual([{ HORAS: '8.0' }]),
+    );
   });
 
   it('says a discarded entry may be saved when its last sending got no answer', async () => {

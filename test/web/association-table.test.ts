@@ -305,18 +305,21 @@ describe('the table view, on the demo', () => {
         group: expect.any(Number),
         values: { METRICA1: '2.5', METRICA2: 7, HORAS: '8.0' },
         base: { METRICA1: null, METRICA2: null, HORAS: null },
+        row: false,
       },
       {
         activity: expect.any(Number),
         group: expect.any(Number),
         values: { METRICA1: '0.75', METRICA2: 8, HORAS: '8.0' },
         base: { METRICA1: null, METRICA2: null, HORAS: null },
+        row: false,
       },
       {
         activity: expect.any(Number),
         group: expect.any(Number),
         values: { METRICA1: '0.60', METRICA2: 5, HORAS: '8.0' },
         base: { METRICA1: null, METRICA2: null, HORAS: null },
+        row: false,
       },
     ]);
     expect(await savedRow('A-DISC')).toEqual([{ METRICA1: '2.50', METRICA2: 7, HORAS: '8.0' }]);

@@ -24,7 +24,8 @@ import { asStored } from './values.js';
  * @property {HTMLElement} lastChangeLine who last changed the entry
  * @property {HTMLButtonElement} save focused once every conflict has its choice
  * @property {() => boolean} busy a save is on its way: no choice is taken meanwhile
- * @property {() => void} rowSeen someone saved the key meanwhile: it has a row now
+ * @property {(row: boolean) => void} rowIs whether the key has a live row now, as the conflict says
+ *   (made or removed meanwhile): the next save says so
  */
 
 /**
@@ -162,7 +163,8 @@ export function createConflicts(ctx, fields, view) {
     for (const conflict of list) {
       if (!inputs.has(conflict.field) || conflict.entry !== 0) continue;
       conflicts.set(conflict.field, { ...conflict, kind, choice: undefined });
-      if (conflict.theirs !== null) view.rowSeen();
+      // An outbox entry stopped before conflicts said `row` leaves the form as it was read.
+      if (conflict.row !== undefined) view.rowIs(conflict.row);
       // A remove's entry stays as they left it: the form shows it, and a second remove starts from it.
       if (kind === 'remove') fields.takeStored(conflict.field, conflict.theirs);
     }

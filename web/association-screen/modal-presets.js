@@ -71,6 +71,7 @@ export function createPresets(ctx, fields) {
       field,
       base,
       theirs: metric?.source === 'saved' ? (metric.value ?? null) : null,
+      row: rowIn(node.data),
       yours,
       changedBy: last?.user ?? null,
       changedAt: last?.at ?? null,

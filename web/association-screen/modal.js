@@ -45,8 +45,8 @@ export function createModal(ctx, tree, treeMetrics) {
     lastChangeLine,
     save,
     busy: () => busy,
-    rowSeen: () => {
-      hasRow = true;
+    rowIs: (row) => {
+      hasRow = row;
     },
   });
 
@@ -265,7 +265,8 @@ export function createModal(ctx, tree, treeMetrics) {
     }
     const sent = await send(
       node,
-      { activity: node.data.id, group: node.data.group ?? null, values, base },
+      // Whether it read a row: a base of null alone cannot say "no row" from "a row holding NULL".
+      { activity: node.data.id, group: node.data.group ?? null, values, base, row: hasRow },
       'save',
     );
     if (sent === undefined) return;

@@ -127,6 +127,7 @@ export function createTableModel(ctx, hooks) {
           field: cell.field,
           base: cell.base,
           theirs: base,
+          row: row.hasRow,
           yours: cell.text,
           changedBy: data.lastChange?.user ?? null,
           changedAt: data.lastChange?.at ?? null,
@@ -294,7 +295,8 @@ export function createTableModel(ctx, hooks) {
       cell.presetText = formatted(conflict.theirs, cell.column);
       cell.source = 'saved';
       cell.base = conflict.theirs;
-      if (conflict.theirs !== null) row.hasRow = true;
+      // Made or removed meanwhile, as the conflict says: the next save says so.
+      row.hasRow = conflict.row;
       // What the server holds now: the outbox's changes are laid over it from now on.
       row.served = {
         ...row.served,

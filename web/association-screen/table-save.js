@@ -65,7 +65,7 @@ export function createTableSave(ctx, table, hooks) {
       if (Object.keys(values).length > 0) {
         list.push({
           row,
-          entry: { activity: row.data.activity, group: row.data.group, values, base },
+          entry: { activity: row.data.activity, group: row.data.group, values, base, row: row.hasRow },
           copied,
         });
       }
