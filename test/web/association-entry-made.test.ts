@@ -80,14 +80,14 @@ async function open(): Promise<{ page: Page; puts: PutBody[] }> {
 }
 
 /** Another program makes the activity's entry: Quantidade 31, nothing else. */
-async function madeMeanwhile() {
+async function madeMeanwhile(values: Record<string, unknown> = { METRICA1: '31.00' }) {
   const answer = await fetch(`${server?.origin}/associationtask?taskSheet=${demo.sample.taskSheet}`, {
     method: 'PUT',
     headers: { 'content-type': 'application/json', accept: 'application/json', cookie: 'user=9' },
     body: JSON.stringify({
       requestId: randomUUID(),
       source: 'api',
-      entries: [{ activity, group, values: { METRICA1: '31.00' } }],
+      entries: [{ activity, group, values }],
     }),
   });
   expect(answer.status).toBe(200);
@@ -185,8 +185,8 @@ it('Escape on a value a table row kept after that conflict takes what is stored 
   const refused = page.waitForResponse((response) => response.request().method() === 'PUT');
   await save.click();
   expect((await refused).status()).toBe(409);
-  // The default hours were kept to be saved; Escape there says "not that": the entry now exists and
-  // holds no hours, so the cell shows that and the next save leaves the hours alone.
+  // The default hours were refused too (the new entry holds none); Escape there takes what is
+  // stored: the cell shows no hours and the next save leaves them alone.
   await hours.focus();
   await page.keyboard.press('Escape');
   await expect.poll(() => hours.inputValue()).toBe('');
@@ -197,4 +197,34 @@ it('Escape on a value a table row kept after that conflict takes what is stored 
   expect(puts[1]?.entries[0]?.base).toEqual({ METRICA1: '31.00', METRICA2: null });
   expect(await stored()).toEqual([{ METRICA1: '32.00', METRICA2: 6, HORAS: null }]);
   await expect.poll(() => hours.inputValue()).toBe('');
+});
+
+it('shows as stored, not to be sent again, a value the entry made meanwhile holds as the row sent it', async () => {
+  const { page, puts } = await open();
+  const grid = await openTable(
+    page,
+    `${server?.origin}/associationtask?taskSheet=${demo.sample.taskSheet}`,
+    'Tabela',
+  );
+  const row = grid.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /^A-SUBSOIL/ }) });
+  const hours = row.getByRole('textbox', { name: 'Horas', exact: true });
+  await expect.poll(() => hours.inputValue()).toBe('8,0');
+  await row.getByRole('textbox', { name: 'Quantidade', exact: true }).fill('32');
+  // The other program's entry holds the same 8.0 hours the row shows and sends.
+  await madeMeanwhile({ METRICA1: '31.00', HORAS: '8.0' });
+  const save = page.getByRole('button', { name: 'Salvar alterações', exact: true });
+  const refused = page.waitForResponse((response) => response.request().method() === 'PUT');
+  await save.click();
+  expect((await refused).status()).toBe(409);
+  // Escape on the hours stays on the 8,0 stored; typed over, they are sent from that base.
+  await hours.focus();
+  await page.keyboard.press('Escape');
+  await expect.poll(() => hours.inputValue()).toBe('8,0');
+  await hours.fill('9');
+  const saved = page.waitForResponse((response) => response.request().method() === 'PUT');
+  await save.click();
+  expect((await saved).status()).toBe(200);
+  expect(puts[1]?.entries[0]?.values).toEqual({ METRICA1: '32', METRICA2: 6, HORAS: '9' });
+  expect(puts[1]?.entries[0]?.base).toEqual({ METRICA1: '31.00', METRICA2: null, HORAS: '8.0' });
+  expect(await stored()).toEqual([{ METRICA1: '32.00', METRICA2: 6, HORAS: '9.0' }]);
 });

@@ -29,8 +29,6 @@ import { checkTyped, formatValue, sameValue } from './values.js';
  * @property {number | undefined} copied the sheet its value was copied from, until saved
  * @property {string | undefined} error the problem found in it
  * @property {MetricConflict | undefined} conflict what a refused save said of it
- * @property {boolean} kept what it shows is to be saved though it is its preset: its row's entry
- *   was made by someone else while the person's save of every value the row showed was out
  */
 
 /**
@@ -82,7 +80,6 @@ export function newRow(ctx, data, index, served, queued) {
       copied: undefined,
       error: undefined,
       conflict: undefined,
-      kept: false,
     };
   });
   const key = keyOf(data);
@@ -91,11 +88,11 @@ export function newRow(ctx, data, index, served, queued) {
 
 /**
  * Whether a cell differs from its preset (a copied cell always counts: it is meant to be saved, and
- * so does one kept when its row's entry was made meanwhile, see `entryMade` in table-model.js).
+ * so does one refused for a conflict: Save again keeps it).
  * @param {TableCell} cell @param {string} lang
  */
 export function cellChanged(cell, lang) {
-  if (cell.copied !== undefined || cell.conflict !== undefined || cell.kept) return true;
+  if (cell.copied !== undefined || cell.conflict !== undefined) return true;
   if (cell.text === cell.presetText) return false;
   const checked = checkTyped(cell.column, cell.text, lang);
   return !checked.ok || !sameValue(cell.column, checked.value, cell.preset);

@@ -55,10 +55,7 @@ export function createTableModel(ctx, hooks) {
   /** @param {MetricValue} value @param {MetricColumn} column */
   const formatted = (value, column) => cellText(value, column, ctx.lang);
 
-  /**
-   * Whether a cell differs from its preset (a copied cell always counts: it is meant to be saved, and
-   * so does one kept when its row's entry was made meanwhile, see `entryMade`). @param {TableCell} cell
-   */
+  /** Whether a cell differs from its preset (see `cellChanged`). @param {TableCell} cell */
   const isChanged = (cell) => cellChanged(cell, ctx.lang);
 
   /** @param {TableRow} row @param {TableCell} cell */
@@ -177,7 +174,6 @@ export function createTableModel(ctx, hooks) {
     cell.enteredCopied = undefined;
     cell.copied = undefined;
     cell.conflict = undefined;
-    cell.kept = false;
     cell.error = undefined;
     track(row, cell);
   }
@@ -246,9 +242,7 @@ export function createTableModel(ctx, hooks) {
     },
     /**
      * Escape: a conflicted cell takes the stored value; else the cell goes back to what it held when
-     * entered, and, pressed again, to its preset. A cell kept after its row's entry was made
-     * elsewhere (`entryMade`) goes to what is stored now instead of its preset: its preset is the
-     * default the row showed before the entry existed, and it would still be sent.
+     * entered, and, pressed again, to its preset.
      * @param {number} viewIndex @param {number} col
      */
     undo(viewIndex, col) {
@@ -260,10 +254,7 @@ export function createTableModel(ctx, hooks) {
         cell.conflict = undefined;
         setCell(row, col, formatted(theirs, cell.column));
       } else if (cell.text !== cell.entered) setCell(row, col, cell.entered, { copied: cell.enteredCopied });
-      else if (cell.kept && !saving && row.data.editable !== false) {
-        preset(row, cell, cell.base);
-        hooks.redraw(row, undefined, false);
-      } else setCell(row, col, cell.presetText);
+      else setCell(row, col, cell.presetText);
       cell.entered = cell.text;
       cell.enteredCopied = cell.copied;
     },
@@ -305,20 +296,24 @@ export function createTableModel(ctx, hooks) {
       track(row, cell);
     },
     /**
-     * After a save of a row without an entry was refused for a conflict (the entry was made
-     * meanwhile): the save sent every value the row showed, and each cell the conflict did not name
-     * had its base (empty) still stored, or the same value. So the row's other cells keep what they
-     * show and count as changed, sent with that base by the next Save: a value the person typed,
-     * copied, or saw and kept as a default is not dropped because the row now has an entry (which
-     * sends only changed cells). Save again stores what the row shows.
-     * @param {TableRow} row
+     * After a save of a row without an entry (`row: false`) was refused for a conflict because the
+     * entry was made meanwhile: the server refuses every field sent that the new entry holds
+     * otherwise, so each cell `sent` that the conflict did not name is stored as sent. Those cells
+     * show it as stored from now on: not sent again, and Escape stays on it (their preset was the
+     * default the row showed before the entry existed, their base empty).
+     * @param {TableRow} row @param {Readonly<Record<string, MetricValue>>} sent
      */
-    entryMade(row) {
+    entryMade(row, sent) {
       for (const cell of row.cells) {
-        if (cell.conflict !== undefined) continue;
-        cell.kept = true;
-        track(row, cell);
+        if (cell.conflict !== undefined || !(cell.field in sent)) continue;
+        const value = sent[cell.field] ?? null;
+        preset(row, cell, value);
+        row.served = {
+          ...row.served,
+          metrics: { ...row.served.metrics, [cell.field]: { value, source: 'saved' } },
+        };
       }
+      hooks.redraw(row, undefined, false);
     },
     /**
      * A saved entry's row as stored: its cells preset from it, nothing of them changed or copied.

@@ -207,9 +207,10 @@ export function createTableSave(ctx, table, hooks) {
         table.conflicted(row, cell, conflict);
         marked.push({ row, cell });
       }
-      // Their entry was made meanwhile: from now on only changed cells are sent, so every value the
-      // row shows counts as changed, or Save again would leave out what it did not name.
-      for (const { row } of marked) if (without.has(row) && row.hasRow) table.entryMade(row);
+      // Their entry was made meanwhile: what it holds as sent is stored, the rest was named above.
+      for (const { row, entry } of batch) {
+        if (without.has(row) && row.hasRow) table.entryMade(row, entry.values ?? {});
+      }
     } else if (failure.status === 413 && batch.length === 1) {
       // One activity's values too large for one request alone: said at each of its cells sent.
       const [{ row, entry }] = /** @type {[{ row: TableRow, entry: MetricEntry }]} */ (batch);
