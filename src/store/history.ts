@@ -142,8 +142,9 @@ export function historyRows(
 
 /**
  * The latest change of each of `fields` of the given keys of one task sheet (who and when, for a
- * conflict): `[activity, group, field]` triples as one JSON table, a field of null standing for any
- * field of the key (its latest change, a remove's of a key without a live row). Each is a locking read (`LOCK IN
+ * conflict): `[activity, group, field, row]` as one JSON table, a field of null standing for any
+ * field of the key (its latest change, a remove's of a key without a live row), a row (its SEQ_DB)
+ * keeping to the changes of that row. Each is a locking read (`LOCK IN
  * SHARE MODE`, in MySQL 8 and MariaDB alike), which reads the latest committed row where a plain read
  * gives the transaction's snapshot: the save that made the conflict may have committed after the
  * snapshot was taken (it lets go of the scope's lock a moment before its commit), and the conflict
@@ -153,7 +154,7 @@ export function latestChanges(
   scope: Scope,
   metricTable: Identifier,
   taskSheet: number,
-  fields: readonly (readonly [number, number | null, string | null])[],
+  fields: readonly (readonly [number, number | null, string | null, number | null])[],
 ): Sql {
-  return sql`SELECT c.o, c.g, c.f, (SELECT JSON_ARRAY(h.USUARIO_SEQ_DB, h.CHANGED_DH) FROM ${HISTORY} h WHERE ${inScope('h', scope)} AND h.FOLHA_TAREFA_SEQ_DB = ${taskSheet} AND h.OPER_SEQ_DB = c.o AND h.OPER_GRUPO_SEQ_DB <=> c.g AND h.METRIC_TABLE = ${metricTable} AND (c.f IS NULL OR h.FIELD = c.f) ORDER BY h.SEQ_DB DESC LIMIT 1 LOCK IN SHARE MODE) AS latest FROM JSON_TABLE(${JSON.stringify(fields)}, '$[*]' COLUMNS (o BIGINT PATH '$[0]', g BIGINT PATH '$[1]', f VARCHAR(64) PATH '$[2]')) c`;
+  return sql`SELECT c.o, c.g, c.f, (SELECT JSON_ARRAY(h.USUARIO_SEQ_DB, h.CHANGED_DH) FROM ${HISTORY} h WHERE ${inScope('h', scope)} AND h.FOLHA_TAREFA_SEQ_DB = ${taskSheet} AND h.OPER_SEQ_DB = c.o AND h.OPER_GRUPO_SEQ_DB <=> c.g AND h.METRIC_TABLE = ${metricTable} AND (c.f IS NULL OR h.FIELD = c.f) AND (c.r IS NULL OR h.ROW_SEQ_DB = c.r) ORDER BY h.SEQ_DB DESC LIMIT 1 LOCK IN SHARE MODE) AS latest FROM JSON_TABLE(${JSON.stringify(fields)}, '$[*]' COLUMNS (o BIGINT PATH '$[0]', g BIGINT PATH '$[1]', f VARCHAR(64) PATH '$[2]', r BIGINT PATH '$[3]')) c`;
 }

@@ -137,12 +137,13 @@ export async function writeBatch(tx: SqlExecutor, batch: CheckedBatch): Promise<
     if (Number(existing[0]?.sheet_ok) !== 1) throw taskSheetNotFound(scope, taskSheet);
     await checkInTree(tx, batch, existing, groups);
     const now = existing[0]?.server_now;
-    const decision = decideSave(entries, lockedKeys(existing, metrics), {
+    const locked = lockedKeys(existing, metrics);
+    const decision = decideSave(entries, locked, {
       columns: batch.metricColumns,
       user,
       now: isoTime(now) ?? new Date().toISOString(),
     });
-    if (decision.conflicts.length > 0) throw await conflictError(tx, batch, decision.conflicts);
+    if (decision.conflicts.length > 0) throw await conflictError(tx, batch, decision.conflicts, locked);
     const { inserts, updates, removes, history, readBack } = decision;
     const historyWrite: HistoryWrite = {
       metricTable: table,
@@ -332,13 +333,15 @@ function replayOf(
 
 /**
  * The conflict error of a batch, each field with who changed it last and when: from the history
- * (per field; per key where the key has no live row), else from the row's own audit columns. Read in the save's transaction, under its lock,
- * with a locking read: the latest committed history, not the snapshot (see `latestChanges`).
+ * (per field of the live row; per key where the key has no live row), else from the row's own audit
+ * columns. Read in the save's transaction, under its lock, with a locking read: the latest committed
+ * history, not the snapshot (see `latestChanges`).
  */
 async function conflictError(
   tx: SqlExecutor,
   batch: CheckedBatch,
   conflicts: readonly MetricConflict[],
+  locked: ReadonlyMap<string, LockedKey>,
 ): Promise<MetricConflictError> {
   const latest = await query(
     tx,
@@ -347,9 +350,19 @@ async function conflictError(
       batch.table,
       batch.taskSheet,
       // A key without a live row was last changed by its remove, which records only the fields the
-      // row held: its latest change of any field names who removed it.
-      conflicts.map(
-        (conflict) => [conflict.activity, conflict.group, conflict.row ? conflict.field : null] as const,
+      // row held: its latest change of any field names who removed it. A field of a live row, by a
+      // change of that row only: one its insert left empty has none, and an earlier entry's change
+      // of it (since removed) would name someone who did not make what is stored; the row's own
+      // audit columns say who did.
+      conflicts.map((conflict) =>
+        conflict.row
+          ? ([
+              conflict.activity,
+              conflict.group,
+              conflict.field,
+              locked.get(metricKey(conflict.activity, conflict.group))?.seqDb ?? null,
+            ] as const)
+          : ([conflict.activity, conflict.group, null, null] as const),
       ),
     ),
   );

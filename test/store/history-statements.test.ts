@@ -126,14 +126,14 @@ describe('the readers', () => {
     expect(historyRows(scope, table, 42, undefined, 5).sql).not.toContain('OPER_SEQ_DB = ?');
   });
 
-  it('reads the latest change of each conflicting field, locked: the latest committed, not the snapshot', () => {
-    const statement = latestChanges(scope, table, 42, [[3, 1, 'METRICA1']]);
+  it('reads the latest change of each conflicting field (of the live row, when given), locked: the latest committed, not the snapshot', () => {
+    const statement = latestChanges(scope, table, 42, [[3, 1, 'METRICA1', 88]]);
     expect(flat(statement.sql)).toBe(
       'SELECT c.o, c.g, c.f, (SELECT JSON_ARRAY(h.USUARIO_SEQ_DB, h.CHANGED_DH) FROM `task_association_history` h WHERE h.EMPRESA = ? AND h.FILIAL = ? AND h.LOCAL = ? ' +
-        'AND h.FOLHA_TAREFA_SEQ_DB = ? AND h.OPER_SEQ_DB = c.o AND h.OPER_GRUPO_SEQ_DB <=> c.g AND h.METRIC_TABLE = ? AND (c.f IS NULL OR h.FIELD = c.f) ORDER BY h.SEQ_DB DESC LIMIT 1 LOCK IN SHARE MODE) AS latest ' +
-        "FROM JSON_TABLE(?, '$[*]' COLUMNS (o BIGINT PATH '$[0]', g BIGINT PATH '$[1]', f VARCHAR(64) PATH '$[2]')) c",
+        'AND h.FOLHA_TAREFA_SEQ_DB = ? AND h.OPER_SEQ_DB = c.o AND h.OPER_GRUPO_SEQ_DB <=> c.g AND h.METRIC_TABLE = ? AND (c.f IS NULL OR h.FIELD = c.f) AND (c.r IS NULL OR h.ROW_SEQ_DB = c.r) ORDER BY h.SEQ_DB DESC LIMIT 1 LOCK IN SHARE MODE) AS latest ' +
+        "FROM JSON_TABLE(?, '$[*]' COLUMNS (o BIGINT PATH '$[0]', g BIGINT PATH '$[1]', f VARCHAR(64) PATH '$[2]', r BIGINT PATH '$[3]')) c",
     );
-    expect(statement.params).toEqual([1, 2, 3, 42, 'app_oper_grupo_metrica', '[[3,1,"METRICA1"]]']);
+    expect(statement.params).toEqual([1, 2, 3, 42, 'app_oper_grupo_metrica', '[[3,1,"METRICA1",88]]']);
   });
 });
 

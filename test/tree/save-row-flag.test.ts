@@ -149,6 +149,19 @@ describe('an entry read without a row (row: false), whose key has a row now', ()
     expect(await stored(oper)).toEqual([{ METRICA1: '5.00', METRICA2: 3, DELETED: 0 }]);
   });
 
+  it('names who made the row for a field it holds empty, not who changed that field in an entry removed before', async () => {
+    const oper = activity();
+    const entry = (values: Record<string, unknown>) => ({ activity: oper, group: fixture.group, values });
+    await save({ user: CARLA, entries: [entry({ METRICA2: 5 })] });
+    await save({ user: CARLA, entries: [{ activity: oper, group: fixture.group, remove: true }] });
+    // Alice makes a new entry without Pessoas; Bruno read the defaults before.
+    await save({ user: ALICE, entries: [entry({ METRICA1: '5.00' })] });
+    await expectNothingWritten(() => save({ entries: [brunoFromDefaults(oper, false)] }), {
+      code: 'METRIC_CONFLICT',
+      conflicts: [expect.objectContaining({ field: 'METRICA2', theirs: null, row: true, changedBy: ALICE })],
+    });
+  });
+
   it('is no conflict where the row holds every value sent (the same entry made twice)', async () => {
     const oper = activity();
     await save({ user: ALICE, entries: [brunoFromDefaults(oper, false)] });
