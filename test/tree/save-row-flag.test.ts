@@ -151,7 +151,11 @@ describe('an entry read without a row (row: false), whose key has a row now', ()
 
   it('names who made the row for a field it holds empty, not who changed that field in an entry removed before', async () => {
     const oper = activity();
-    const entry = (values: Record<string, unknown>) => ({ activity: oper, group: fixture.group, values });
+    const entry = (values: Record<string, string | number | null>) => ({
+      activity: oper,
+      group: fixture.group,
+      values,
+    });
     await save({ user: CARLA, entries: [entry({ METRICA2: 5 })] });
     await save({ user: CARLA, entries: [{ activity: oper, group: fixture.group, remove: true }] });
     // Alice makes a new entry without Pessoas; Bruno read the defaults before.
