@@ -437,6 +437,41 @@ describe.each([
     expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '33.00' }]);
   });
 
+  it('decides a stopped entry as having no entry when it was removed after it stopped at an emptied field', async () => {
+    await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '20.00', HORAS: '7.0' });
+    const alice = await browserOn(await profile(), ALICE);
+    await firstVisit(alice.page);
+    for (const branch of SOIL) await expand(alice.page, branch);
+    await alice.context.setOffline(true);
+    await enter(alice.page, SUBSOIL, { Horas: '9' });
+    await later(() => region(alice.page).getByText(L.pendingCountOne).count()).toBe(1);
+    // Someone empties the hours: the entry stops there, "stored now: empty" on a live entry.
+    await seed('A-SUBSOIL', 'G-SOIL', { HORAS: null }, { HORAS: '7.0' });
+    await alice.context.setOffline(false);
+    const decide = region(alice.page).getByRole('button', { name: fill(L.decideFor, { label: SUBSOIL }) });
+    await region(alice.page).getByRole('button', { name: L.pendingList }).click();
+    await decide.waitFor();
+    // Then the entry is removed: still "empty" at the hours, but no entry any more.
+    await demo.scratch.db.execute(
+      `UPDATE ${METRICS} m JOIN ${demo.names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB SET m.DELETED = 1 WHERE o.CODIGO = 'A-SUBSOIL'`,
+    );
+    await decide.click();
+    const dialog = alice.page.getByRole('dialog', { name: SUBSOIL });
+    await dialog.getByRole('group', { name: /^Horas / }).waitFor();
+    await dialog.getByRole('button', { name: fill(L.keepMineFor, { field: 'Horas' }) }).click();
+    const putsBefore = alice.puts.length;
+    await dialog.getByRole('button', { name: L.save, exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    // One save, sent as made on no entry, stored: not refused again as if the entry were there.
+    expect(alice.puts.length).toBe(putsBefore + 1);
+    expect(alice.puts.at(-1)?.entries[0]).toMatchObject({ values: { HORAS: '9' }, row: false });
+    const hours = await demo.scratch.db.query<{ HORAS: string | null }>(
+      `SELECT m.HORAS FROM ${METRICS} m JOIN ${demo.names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB WHERE o.CODIGO = 'A-SUBSOIL' AND m.DELETED = 0`,
+    );
+    expect(hours).toEqual([{ HORAS: '9.0' }]);
+    await later(() => region(alice.page).getByRole('listitem').count()).toBe(0);
+  });
+
   it('decides a stopped entry whose stored value became the person’s own without asking, and whose entry was removed as having none', async () => {
     await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '20.00' });
     await seed('A-DISC', 'G-SOIL', { METRICA1: '20.00' });

@@ -424,7 +424,9 @@ export function createModal(ctx, tree, treeMetrics) {
         fields.keepMine(then.field, now.theirs);
         continue;
       }
-      found.push(sameValue(column, now.theirs, then.theirs) ? then : now);
+      // Who changed it and when are the stopped conflict's while the value is the same; whether the
+      // entry exists is the read's (an empty value says nothing of it: the entry may be gone since).
+      found.push(sameValue(column, now.theirs, then.theirs) ? { ...then, row: now.row } : now);
     }
     return found;
   }
