@@ -7,7 +7,8 @@
  * cell the person changed keeping what they made of it. A row whose kept values left the outbox
  * other than by this page sending or discarding them (the service worker or another tab sent them,
  * a decision in the modal settled them), or that had stopped there (the server holds something
- * else), is read again: only the server knows what it holds now.
+ * else), is read again: only the server knows what it holds now. The table's save reads rows
+ * again the same way (`createRowReader`) when a conflict says their entry was removed meanwhile.
  */
 
 import { keyOf } from './entry-key.js';
@@ -31,7 +32,10 @@ export function laidOver(ctx, served) {
 }
 
 /**
- * Has the table follow the outbox (nothing without one).
+ * Reads rows of the table again from the server, each from the page of the sheet it was read in,
+ * and presets them anew from what it holds now (table-model.js `serve`: a cell the person changed
+ * keeps what they made of it). Only the server knows what applies to a row whose entry was removed
+ * (the defaults) or whose kept values left the outbox other than by this page.
  * @param {import('./dom.js').ScreenContext} ctx
  * @param {object} parts
  * @param {import('./table-model.js').TableModel} parts.model
@@ -39,16 +43,63 @@ export function laidOver(ctx, served) {
  * @param {number} parts.pageSize the rows of a page of the sheet, as the table reads it
  * @param {() => number} parts.loads the table's reads so far: a row of an older read lands nowhere
  * @param {() => void} parts.stale the table is to be read again when next shown
+ */
+export function createRowReader(ctx, parts) {
+  const { model } = parts;
+  /** Keys being read again. @type {Set<string>} */
+  const reading = new Set();
+
+  /**
+   * Reads rows again. Unread (no network), a row keeps what it shows and is read with the table's
+   * next reading (or at the outbox's next change).
+   * @param {TableRow[]} rows
+   */
+  return async function read(rows) {
+    const load = parts.loads();
+    /** @type {Map<number, TableRow[]>} */
+    const pages = new Map();
+    for (const row of rows) {
+      if (reading.has(row.key)) continue;
+      reading.add(row.key);
+      const page = Math.floor(row.index / parts.pageSize) + 1;
+      pages.set(page, [...(pages.get(page) ?? []), row]);
+    }
+    if (pages.size === 0) return;
+    for (const [page, list] of pages) {
+      try {
+        const answer = await ctx.api.sheet(page, parts.pageSize);
+        if (ctx.destroyed() || load !== parts.loads()) return;
+        const byKey = new Map(answer.rows.map((served) => [keyOf(served), served]));
+        for (const row of list) {
+          const served = byKey.get(row.key);
+          if (served) model.serve(row, served, laidOver(ctx, served));
+          else parts.stale();
+        }
+      } catch {
+        parts.stale();
+      } finally {
+        for (const row of list) reading.delete(row.key);
+      }
+    }
+    parts.redraw();
+  };
+}
+
+/**
+ * Has the table follow the outbox (nothing without one).
+ * @param {import('./dom.js').ScreenContext} ctx
+ * @param {object} parts
+ * @param {import('./table-model.js').TableModel} parts.model
+ * @param {() => void} parts.redraw redraws the rows shown from the model
+ * @param {(rows: TableRow[]) => Promise<void>} parts.read reads rows again (`createRowReader`)
  * @param {() => void} parts.reread someone else is signed in than the sheet was read as
  */
 export function watchTableOutbox(ctx, parts) {
   const { offline } = ctx;
   if (!offline) return;
-  const { model } = parts;
+  const { model, read } = parts;
   /** Keys whose kept entry had stopped (a conflict, a refusal) at the last change. @type {Set<string>} */
   const stopped = new Set();
-  /** Keys being read again. @type {Set<string>} */
-  const reading = new Set();
 
   offline.watch({
     sent(answer, later) {
@@ -81,39 +132,4 @@ export function watchTableOutbox(ctx, parts) {
     },
     reread: parts.reread,
   });
-
-  /**
-   * Reads rows again, each from the page of the sheet it was read in. Unread (no network), a row
-   * keeps what it shows and is read at the outbox's next change, or with the table's next reading.
-   * @param {TableRow[]} rows
-   */
-  async function read(rows) {
-    const load = parts.loads();
-    /** @type {Map<number, TableRow[]>} */
-    const pages = new Map();
-    for (const row of rows) {
-      if (reading.has(row.key)) continue;
-      reading.add(row.key);
-      const page = Math.floor(row.index / parts.pageSize) + 1;
-      pages.set(page, [...(pages.get(page) ?? []), row]);
-    }
-    if (pages.size === 0) return;
-    for (const [page, list] of pages) {
-      try {
-        const answer = await ctx.api.sheet(page, parts.pageSize);
-        if (ctx.destroyed() || load !== parts.loads()) return;
-        const byKey = new Map(answer.rows.map((served) => [keyOf(served), served]));
-        for (const row of list) {
-          const served = byKey.get(row.key);
-          if (served) model.serve(row, served, laidOver(ctx, served));
-          else parts.stale();
-        }
-      } catch {
-        parts.stale();
-      } finally {
-        for (const row of list) reading.delete(row.key);
-      }
-    }
-    parts.redraw();
-  }
 }

@@ -199,6 +199,7 @@ export function createTableSave(ctx, table, hooks) {
     if (failure.conflicted) {
       // Rows sent without an entry sent every value they showed (see `entries`).
       const without = new Set(batch.filter(({ row }) => !row.hasRow).map(({ row }) => row));
+      const withEntry = batch.filter(({ row }) => row.hasRow).map(({ row }) => row);
       for (const conflict of failure.conflicts) {
         const row = batch[conflict.entry]?.row;
         const cell = row?.cells.find((found) => found.field === conflict.field);
@@ -211,6 +212,10 @@ export function createTableSave(ctx, table, hooks) {
       for (const { row, entry } of batch) {
         if (without.has(row) && row.hasRow) table.entryMade(row, entry.values ?? {});
       }
+      // Their entry was removed meanwhile: the next save sends every cell the row shows, so a cell
+      // that met no conflict is to show what applies now (the defaults, the server's to say), not
+      // the removed entry's values, as the modal reads the activity again.
+      void table.readAgain(withEntry.filter((row) => !row.hasRow));
     } else if (failure.status === 413 && batch.length === 1) {
       // One activity's values too large for one request alone: said at each of its cells sent.
       const [{ row, entry }] = /** @type {[{ row: TableRow, entry: MetricEntry }]} */ (batch);

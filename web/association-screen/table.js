@@ -14,7 +14,7 @@ import { BLOCK, button } from './dom.js';
 import { fill } from './labels.js';
 import { attachTableKeys } from './table-keys.js';
 import { createTableModel } from './table-model.js';
-import { laidOver, watchTableOutbox } from './table-outbox.js';
+import { createRowReader, laidOver, watchTableOutbox } from './table-outbox.js';
 import { attachTablePaste } from './table-paste.js';
 import { ROW_HEIGHT } from './table-rows.js';
 import { createTableSave } from './table-save.js';
@@ -96,6 +96,16 @@ export function createTable(ctx, hooks) {
   let complete = false;
   /** Told when a save starts and ends (Copy from the previous sheet waits for it). @type {((saving: boolean) => void)[]} */
   const savingWatchers = [];
+  /** Reads rows again from the server (a save's conflict said their entry was removed; the outbox). */
+  const readAgain = createRowReader(ctx, {
+    model,
+    redraw: () => shown.refreshAll(),
+    pageSize: SHEET_PAGE_SIZE,
+    loads: () => loads,
+    stale: () => {
+      stale = true;
+    },
+  });
 
   /** What the keys, paste, save and copy work on. */
   const table = {
@@ -135,6 +145,7 @@ export function createTable(ctx, hooks) {
     markQueued: model.markQueued,
     conflicted: model.conflicted,
     entryMade: model.entryMade,
+    readAgain,
     markStale: () => {
       stale = true;
     },
@@ -312,11 +323,7 @@ export function createTable(ctx, hooks) {
     watchTableOutbox(ctx, {
       model,
       redraw: () => shown.refreshAll(),
-      pageSize: SHEET_PAGE_SIZE,
-      loads: () => loads,
-      stale: () => {
-        stale = true;
-      },
+      read: readAgain,
       // Someone else is signed in than the page read the sheet as (it opened offline): what it
       // laid over the server's values is not theirs, so the sheet is read again.
       reread: () => {
