@@ -138,3 +138,32 @@ it('after a conflict says the entry was removed, the row shows the defaults and 
   });
   expect(await stored()).toEqual([{ METRICA1: '32.00', METRICA2: 6, HORAS: '8.0' }]);
 });
+
+it('Escape on the conflicted cell of an entry removed meanwhile takes the default, and nothing waits to be saved', async () => {
+  await meanwhile({ activity, group, values: { METRICA1: '31.00', METRICA2: 5, HORAS: '7.0' } });
+  const { page, puts } = await open();
+  const grid = await openTable(
+    page,
+    `${server?.origin}/associationtask?taskSheet=${demo.sample.taskSheet}`,
+    'Tabela',
+  );
+  const row = grid.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /^A-SUBSOIL/ }) });
+  const quantity = row.getByRole('textbox', { name: 'Quantidade', exact: true });
+  const hours = row.getByRole('textbox', { name: 'Horas', exact: true });
+  await expect.poll(() => hours.inputValue()).toBe('7,0');
+  await quantity.fill('32');
+  await meanwhile({ activity, group, remove: true });
+  const save = page.getByRole('button', { name: 'Salvar alterações', exact: true });
+  const refused = page.waitForResponse((answer) => answer.request().method() === 'PUT');
+  await save.click();
+  expect((await refused).status()).toBe(409);
+  await expect.poll(() => hours.inputValue()).toBe('8,0');
+  // "Take what is stored": there is no entry, so the activity's default, as the other cells show.
+  await quantity.focus();
+  await page.keyboard.press('Escape');
+  await expect.poll(() => quantity.inputValue()).toBe('0,80');
+  expect(await quantity.getAttribute('aria-invalid')).not.toBe('true');
+  expect(await page.getByText(/alteraç(ão|ões) não salva/).count()).toBe(0);
+  expect(puts).toHaveLength(1);
+  expect(await stored()).toEqual([]);
+});

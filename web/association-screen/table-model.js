@@ -241,8 +241,10 @@ export function createTableModel(ctx, hooks) {
       return row ? setCell(row, col, text, how) : false;
     },
     /**
-     * Escape: a conflicted cell takes the stored value; else the cell goes back to what it held when
-     * entered, and, pressed again, to its preset.
+     * Escape: a conflicted cell takes what applies now, its preset: the stored value the conflict
+     * set (`conflicted`), or, once the row was read again, what that read says (the defaults, for an
+     * entry removed meanwhile); else the cell goes back to what it held when entered, and, pressed
+     * again, to its preset.
      * @param {number} viewIndex @param {number} col
      */
     undo(viewIndex, col) {
@@ -250,9 +252,8 @@ export function createTableModel(ctx, hooks) {
       const cell = row?.cells[col];
       if (!row || !cell) return;
       if (cell.conflict !== undefined) {
-        const theirs = cell.conflict.theirs;
         cell.conflict = undefined;
-        setCell(row, col, formatted(theirs, cell.column));
+        setCell(row, col, cell.presetText);
       } else if (cell.text !== cell.entered) setCell(row, col, cell.entered, { copied: cell.enteredCopied });
       else setCell(row, col, cell.presetText);
       cell.entered = cell.text;
