@@ -117,6 +117,9 @@ it('after a conflict says the entry was removed, the row shows the defaults and 
   await save.click();
   expect((await first).status()).toBe(409);
   expect(puts[0]?.entries[0]).toMatchObject({ values: { METRICA1: '32' }, row: true });
+  expect(await page.getByRole('alert').textContent()).toMatch(
+    /^Não salvo: outra pessoa alterou 1 célula enquanto isso \(marcada\)/,
+  );
 
   // The cells that met no conflict show the defaults (the demo's for A-SUBSOIL), read again; the
   // typed value stays, its conflict shown.

@@ -260,7 +260,7 @@ describe('the table view, on the demo', () => {
     const seedHours = cell(grid, 'A-SEED', 'Horas');
     expect(await seedHours.getAttribute('aria-invalid')).toBe('true');
     expect(await description(seedHours)).toBe('Use at most 1 decimal place.');
-    await page.getByRole('alert').getByText('Not saved: check the 1 marked cells.').waitFor();
+    await page.getByRole('alert').getByText('Not saved: check the marked cell.').waitFor();
     expect(await where(page)).toBe('A-SEED — Seeding / Horas');
   });
 
@@ -360,7 +360,7 @@ describe('the table view, on the demo', () => {
     expect(await description(seed)).toMatch(/^Changed meanwhile by user 1, .+: stored now 9\.99\.$/);
     expect(await seed.inputValue()).toBe('5');
     expect(await page.getByRole('alert').textContent()).toMatch(
-      /^Not saved: someone else changed 1 cells meanwhile/,
+      /^Not saved: someone else changed 1 cell meanwhile/,
     );
     expect(await savedRow('A-WEED')).toEqual([]);
     expect(await savedRow('A-SEED')).toMatchObject([{ METRICA1: '9.99' }]);

@@ -134,6 +134,9 @@ export const LABELS_EN = {
   tableSavedOne: 'Saved 1 activity.',
   tableQueued: '{count} activities saved on this device: they will be sent when the network returns.',
   tableCheck: 'Not saved: check the {count} marked cells.',
+  tableCheckOne: 'Not saved: check the marked cell.',
+  tableConflictsOne:
+    'Not saved: someone else changed 1 cell meanwhile (marked). Save again to keep yours, or press Escape in it to take the stored value.',
   tableConflicts:
     'Not saved: someone else changed {count} cells meanwhile (marked). Save again to keep yours, or press Escape in a cell to take the stored value.',
   tableConflictCell: 'Changed meanwhile by {user}, {at}: stored now {theirs}.',

@@ -136,6 +136,9 @@ export const LABELS_PT_BR = {
   tableSavedOne: '1 atividade salva.',
   tableQueued: '{count} atividades salvas neste aparelho: serão enviadas quando a rede voltar.',
   tableCheck: 'Não salvo: confira as {count} células marcadas.',
+  tableCheckOne: 'Não salvo: confira a célula marcada.',
+  tableConflictsOne:
+    'Não salvo: outra pessoa alterou 1 célula enquanto isso (marcada). Salve de novo para manter o seu valor, ou pressione Esc nela para usar o valor salvo.',
   tableConflicts:
     'Não salvo: outra pessoa alterou {count} células enquanto isso (marcadas). Salve de novo para manter os seus valores, ou pressione Esc numa célula para usar o valor salvo.',
   tableConflictCell: 'Alterado enquanto isso por {user}, {at}: salvo agora {theirs}.',

@@ -136,7 +136,9 @@ export { LABELS_EN, LABELS_PT_BR };
  * @property {string} tableSavedOne after a table save of one activity
  * @property {string} tableQueued a table save kept on this device to be sent later, `{count}` activities
  * @property {string} tableCheck a table save stopped by cells the browser refused, `{count}`
+ * @property {string} tableCheckOne the same, for one cell
  * @property {string} tableConflicts a table save refused because others changed cells meanwhile, `{count}`
+ * @property {string} tableConflictsOne the same, for one cell
  * @property {string} tableConflictCell at a cell: who changed it meanwhile, `{user}` `{at}` `{theirs}`
  * @property {string} tableConflictCellUnknown at a cell: changed meanwhile, `{theirs}`
  * @property {string} tablePartly a save split in batches stopped after some were written, `{saved}` `{message}`

@@ -97,7 +97,9 @@ export function createTableSave(ctx, table, hooks) {
     const { list, bad } = entries();
     if (bad.length > 0) {
       for (const { row } of bad) redraw(row);
-      table.showAlert(fill(labels.tableCheck, { count: bad.length }));
+      table.showAlert(
+        bad.length === 1 ? labels.tableCheckOne : fill(labels.tableCheck, { count: bad.length }),
+      );
       focusFirst(bad);
       return;
     }
@@ -234,10 +236,12 @@ export function createTableSave(ctx, table, hooks) {
       }
     }
     for (const { row } of marked) redraw(row);
+    /** @param {string} one @param {string} many */
+    const cells = (one, many) => (marked.length === 1 ? one : fill(many, { count: marked.length }));
     const message = failure.conflicted
-      ? fill(labels.tableConflicts, { count: marked.length })
+      ? cells(labels.tableConflictsOne, labels.tableConflicts)
       : marked.length > 0
-        ? fill(labels.tableCheck, { count: marked.length })
+        ? cells(labels.tableCheckOne, labels.tableCheck)
         : fill(labels.saveError, { message: problemOf(failure, labels, ctx.taskSheet) });
     table.showAlert(
       saved > 0
