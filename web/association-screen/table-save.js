@@ -33,6 +33,8 @@ import { checkTyped } from './values.js';
  */
 export function createTableSave(ctx, table, hooks) {
   const { labels } = ctx;
+  /** What is said of `count` cells: `one`, or `many` with the count. @param {string} one @param {string} many @param {number} count */
+  const ofCells = (one, many, count) => (count === 1 ? one : fill(many, { count }));
 
   /**
    * The entries to send, one per row with changes, or the cells whose values are refused. A key
@@ -97,9 +99,7 @@ export function createTableSave(ctx, table, hooks) {
     const { list, bad } = entries();
     if (bad.length > 0) {
       for (const { row } of bad) redraw(row);
-      table.showAlert(
-        bad.length === 1 ? labels.tableCheckOne : fill(labels.tableCheck, { count: bad.length }),
-      );
+      table.showAlert(ofCells(labels.tableCheckOne, labels.tableCheck, bad.length));
       focusFirst(bad);
       return;
     }
@@ -236,12 +236,10 @@ export function createTableSave(ctx, table, hooks) {
       }
     }
     for (const { row } of marked) redraw(row);
-    /** @param {string} one @param {string} many */
-    const cells = (one, many) => (marked.length === 1 ? one : fill(many, { count: marked.length }));
     const message = failure.conflicted
-      ? cells(labels.tableConflictsOne, labels.tableConflicts)
+      ? ofCells(labels.tableConflictsOne, labels.tableConflicts, marked.length)
       : marked.length > 0
-        ? cells(labels.tableCheckOne, labels.tableCheck)
+        ? ofCells(labels.tableCheckOne, labels.tableCheck, marked.length)
         : fill(labels.saveError, { message: problemOf(failure, labels, ctx.taskSheet) });
     table.showAlert(
       saved > 0
