@@ -82,6 +82,16 @@ export function serveScreen(demo: Demo, fallbackUser: number): ReturnType<typeof
   });
 }
 
+/** The SEQ_DB of the demo's row of `table` whose CODIGO is `code` (an activity, a group). */
+export async function seqOfCode(demo: Demo, table: string, code: string): Promise<number> {
+  const [row] = await demo.scratch.db.query<{ SEQ_DB: number }>(
+    `SELECT SEQ_DB FROM ${table} WHERE CODIGO = ?`,
+    [code],
+  );
+  if (row === undefined) throw new Error(`no ${code} in ${table}`);
+  return Number(row.SEQ_DB);
+}
+
 /** Removes the metric rows and the history of the demo's activities `codes`: each test starts bare. */
 export async function wipeEntries(demo: Demo, codes: readonly string[]): Promise<void> {
   const list = codes.map(() => '?').join(', ');

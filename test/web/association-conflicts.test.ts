@@ -9,7 +9,7 @@ import { HISTORY_TABLE_NAME } from '../../src/model/table-names.js';
 import { LABELS_EN, LABELS_PT_BR } from '../../web/association-screen.js';
 import { seriousViolations } from '../support/axe.js';
 import { description, useBrowser, watchProblems } from '../support/browser.js';
-import { cookieUserHandler, listen, startTestDemo } from '../support/demo.js';
+import { cookieUserHandler, listen, seqOfCode, startTestDemo } from '../support/demo.js';
 
 /**
  * Two people on one task sheet, each in a browser context of their own (two tabs of two users):
@@ -76,15 +76,6 @@ beforeEach(async () => {
   );
 });
 
-async function seqOf(table: string, code: string): Promise<number> {
-  const [row] = await demo.scratch.db.query<{ SEQ_DB: number }>(
-    `SELECT SEQ_DB FROM ${table} WHERE CODIGO = ?`,
-    [code],
-  );
-  if (row === undefined) throw new Error(`no ${code} in ${table}`);
-  return Number(row.SEQ_DB);
-}
-
 /**
  * Saves a row as a program would (no browser): the state a test starts from, or someone's change
  * meanwhile (`base`: what it changes from; null for every field not named).
@@ -103,8 +94,8 @@ async function seed(
       source: 'api',
       entries: [
         {
-          activity: await seqOf(demo.names.OPER, activity),
-          group: await seqOf(demo.names.OPER_GRUPO, group),
+          activity: await seqOfCode(demo, demo.names.OPER, activity),
+          group: await seqOfCode(demo, demo.names.OPER_GRUPO, group),
           values,
           base: { ...Object.fromEntries(Object.keys(values).map((field) => [field, null])), ...base },
         },
@@ -274,8 +265,8 @@ describe.each(VARIANTS)('two people on one task sheet ($lang, $device)', (varian
         source: 'screen',
         entries: [
           {
-            activity: await seqOf(demo.names.OPER, 'A-SUBSOIL'),
-            group: await seqOf(demo.names.OPER_GRUPO, 'G-SOIL'),
+            activity: await seqOfCode(demo, demo.names.OPER, 'A-SUBSOIL'),
+            group: await seqOfCode(demo, demo.names.OPER_GRUPO, 'G-SOIL'),
             values: { METRICA1: '21' },
             base: { METRICA1: '20.00' },
             // A's form read the saved entry.
@@ -753,8 +744,8 @@ describe.each([VARIANTS[0], VARIANTS[1]] as Variant[])(
           requestId: randomUUID(),
           entries: [
             {
-              activity: await seqOf(demo.names.OPER, 'A-DISC'),
-              group: await seqOf(demo.names.OPER_GRUPO, 'G-SOIL'),
+              activity: await seqOfCode(demo, demo.names.OPER, 'A-DISC'),
+              group: await seqOfCode(demo, demo.names.OPER_GRUPO, 'G-SOIL'),
               remove: true,
             },
           ],

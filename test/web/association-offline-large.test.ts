@@ -9,7 +9,7 @@ import type { Demo } from '../../src/demo/start-demo.js';
 import { HISTORY_TABLE_NAME, HOST_SYSTEM_TABLES } from '../../src/model/table-names.js';
 import { LABELS_EN } from '../../web/association-screen.js';
 import { launchOnProfile, watchProblems } from '../support/browser.js';
-import { type listen, serveScreen, startTestDemo } from '../support/demo.js';
+import { type listen, seqOfCode, serveScreen, startTestDemo } from '../support/demo.js';
 
 /**
  * Saves larger than one request may carry (#28, #29), in Debian's Chromium: the demo's metric
@@ -114,15 +114,6 @@ afterEach(async () => {
   expect(problems).toEqual([]);
 });
 
-async function seqOf(table: string, code: string): Promise<number> {
-  const [row] = await demo.scratch.db.query<{ SEQ_DB: number }>(
-    `SELECT SEQ_DB FROM ${table} WHERE CODIGO = ?`,
-    [code],
-  );
-  if (row === undefined) throw new Error(`no ${code} in ${table}`);
-  return Number(row.SEQ_DB);
-}
-
 /** Someone else saves notes of `letters` on each activity given (the bases a later save sends). */
 async function seedNotes(activities: readonly (typeof ACTIVITIES)[number][], letters: [string, string]) {
   for (const activity of activities) {
@@ -134,8 +125,8 @@ async function seedNotes(activities: readonly (typeof ACTIVITIES)[number][], let
         source: 'api',
         entries: [
           {
-            activity: await seqOf(demo.names.OPER, activity.code),
-            group: await seqOf(demo.names.OPER_GRUPO, activity.group),
+            activity: await seqOfCode(demo, demo.names.OPER, activity.code),
+            group: await seqOfCode(demo, demo.names.OPER_GRUPO, activity.group),
             values: { NOTA1: letters[0].repeat(NOTE), NOTA2: letters[1].repeat(NOTE) },
             base: { NOTA1: null, NOTA2: null },
           },

@@ -9,7 +9,7 @@ import type { Demo } from '../../src/demo/start-demo.js';
 import { HISTORY_TABLE_NAME } from '../../src/model/table-names.js';
 import { LABELS_EN } from '../../web/association-screen.js';
 import { launchOnProfile, watchProblems } from '../support/browser.js';
-import { type listen, serveScreen, startTestDemo, wipeEntries } from '../support/demo.js';
+import { type listen, seqOfCode, serveScreen, startTestDemo, wipeEntries } from '../support/demo.js';
 
 /**
  * The association screen offline (#28) when someone else than the page sends its entries, or
@@ -66,15 +66,6 @@ afterEach(async () => {
   expect(problems).toEqual([]);
 });
 
-async function seqOf(table: string, code: string): Promise<number> {
-  const [row] = await demo.scratch.db.query<{ SEQ_DB: number }>(
-    `SELECT SEQ_DB FROM ${table} WHERE CODIGO = ?`,
-    [code],
-  );
-  if (row === undefined) throw new Error(`no ${code} in ${table}`);
-  return Number(row.SEQ_DB);
-}
-
 /** Someone else (the seeder) saves Subsoiling's Quantidade, from `base`. */
 async function seedQuantity(value: string, base: string | null) {
   const answer = await fetch(`${origin}/associationtask?taskSheet=${demo.sample.taskSheet}`, {
@@ -85,8 +76,8 @@ async function seedQuantity(value: string, base: string | null) {
       source: 'api',
       entries: [
         {
-          activity: await seqOf(demo.names.OPER, 'A-SUBSOIL'),
-          group: await seqOf(demo.names.OPER_GRUPO, 'G-SOIL'),
+          activity: await seqOfCode(demo, demo.names.OPER, 'A-SUBSOIL'),
+          group: await seqOfCode(demo, demo.names.OPER_GRUPO, 'G-SOIL'),
           values: { METRICA1: value },
           base: { METRICA1: base },
         },

@@ -10,7 +10,7 @@ import { HISTORY_TABLE_NAME } from '../../src/model/table-names.js';
 import { LABELS_EN, LABELS_PT_BR, MAX_OUTBOX_ENTRIES } from '../../web/association-screen.js';
 import { seriousViolations } from '../support/axe.js';
 import { description, launchOnProfile, watchProblems } from '../support/browser.js';
-import { type listen, serveScreen, startTestDemo, wipeEntries } from '../support/demo.js';
+import { type listen, seqOfCode, serveScreen, startTestDemo, wipeEntries } from '../support/demo.js';
 
 /**
  * The association screen without network (#28), in Debian's Chromium with a profile on disk (a
@@ -56,15 +56,6 @@ afterEach(async () => {
   pageProblems = [];
 });
 
-async function seqOf(table: string, code: string): Promise<number> {
-  const [row] = await demo.scratch.db.query<{ SEQ_DB: number }>(
-    `SELECT SEQ_DB FROM ${table} WHERE CODIGO = ?`,
-    [code],
-  );
-  if (row === undefined) throw new Error(`no ${code} in ${table}`);
-  return Number(row.SEQ_DB);
-}
-
 async function seed(
   activity: string,
   group: string,
@@ -79,8 +70,8 @@ async function seed(
       source: 'api',
       entries: [
         {
-          activity: await seqOf(demo.names.OPER, activity),
-          group: await seqOf(demo.names.OPER_GRUPO, group),
+          activity: await seqOfCode(demo, demo.names.OPER, activity),
+          group: await seqOfCode(demo, demo.names.OPER_GRUPO, group),
           values,
           base: { ...Object.fromEntries(Object.keys(values).map((field) => [field, null])), ...base },
         },

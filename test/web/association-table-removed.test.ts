@@ -3,9 +3,8 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { DEMO_TABLES } from '../../src/demo/demo-install.js';
 import type { Demo } from '../../src/demo/start-demo.js';
-import { toNodeListener } from '../../src/http/node-adapter.js';
 import { openTable, useBrowser, watchProblems } from '../support/browser.js';
-import { cookieUserHandler, listen, startTestDemo } from '../support/demo.js';
+import { type listen, seqOfCode, serveScreen, startTestDemo } from '../support/demo.js';
 
 /**
  * A person changes a cell of a row in the table; meanwhile another program removes the row's entry.
@@ -34,21 +33,9 @@ interface PutBody {
 
 beforeAll(async () => {
   demo = await startTestDemo();
-  const listener = toNodeListener(cookieUserHandler(demo, 9));
-  server = await listen((req, res) => {
-    if ((req.url ?? '').startsWith('/associationtask')) return listener(req, res);
-    res.writeHead(404).end();
-  });
-  const seq = async (table: string, code: string) =>
-    Number(
-      (
-        await demo.scratch.db.query<{ SEQ_DB: number }>(`SELECT SEQ_DB FROM ${table} WHERE CODIGO = ?`, [
-          code,
-        ])
-      )[0]?.SEQ_DB,
-    );
-  activity = await seq(demo.names.OPER, 'A-SUBSOIL');
-  group = await seq(demo.names.OPER_GRUPO, 'G-SOIL');
+  server = await serveScreen(demo, 9);
+  activity = await seqOfCode(demo, demo.names.OPER, 'A-SUBSOIL');
+  group = await seqOfCode(demo, demo.names.OPER_GRUPO, 'G-SOIL');
 });
 
 afterAll(async () => {
