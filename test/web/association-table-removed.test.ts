@@ -157,3 +157,56 @@ it('Escape on the conflicted cell of an entry removed meanwhile takes the defaul
   expect(puts).toHaveLength(1);
   expect(await stored()).toEqual([]);
 });
+
+it('after a conflict says the entry was removed, the table stays busy until the row is read again: no Save sends the removed values meanwhile', async () => {
+  await meanwhile({ activity, group, values: { METRICA1: '31.00', METRICA2: 5, HORAS: '7.0' } });
+  const { page, puts } = await open();
+  const grid = await openTable(
+    page,
+    `${server?.origin}/associationtask?taskSheet=${demo.sample.taskSheet}`,
+    'Tabela',
+  );
+  const row = grid.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /^A-SUBSOIL/ }) });
+  const quantity = row.getByRole('textbox', { name: 'Quantidade', exact: true });
+  const people = row.getByRole('textbox', { name: 'Pessoas', exact: true });
+  await expect.poll(() => people.inputValue()).toBe('5');
+  await quantity.fill('32');
+  await meanwhile({ activity, group, remove: true });
+
+  // The row's reading again is held on its way (a slow network) until the test lets it go.
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let heldReads = 0;
+  await page.route(
+    (url) => url.searchParams.get('part') === 'sheet',
+    async (route) => {
+      heldReads++;
+      await held;
+      await route.continue();
+    },
+  );
+  const save = page.getByRole('button', { name: 'Salvar alterações', exact: true });
+  const refused = page.waitForResponse((answer) => answer.request().method() === 'PUT');
+  await save.click();
+  expect((await refused).status()).toBe(409);
+  await expect.poll(() => heldReads).toBe(1);
+  // Meanwhile the row still shows the removed entry's Pessoas 5: Save cannot send it, nor a cell take a key.
+  const busy = page.getByRole('button', { name: 'Salvando…', exact: true });
+  await expect.poll(() => busy.isDisabled()).toBe(true);
+  expect(await people.inputValue()).toBe('5');
+  expect(await people.getAttribute('readonly')).not.toBeNull();
+  release();
+  await expect.poll(() => people.inputValue()).toBe('6');
+  await expect.poll(() => save.isEnabled()).toBe(true);
+
+  const second = page.waitForResponse((answer) => answer.request().method() === 'PUT');
+  await save.click();
+  expect((await second).status()).toBe(200);
+  expect(puts[1]?.entries[0]).toMatchObject({
+    values: { METRICA1: '32', METRICA2: 6, HORAS: '8.0' },
+    row: false,
+  });
+  expect(await stored()).toEqual([{ METRICA1: '32.00', METRICA2: 6, HORAS: '8.0' }]);
+});

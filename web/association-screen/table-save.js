@@ -141,7 +141,7 @@ export function createTableSave(ctx, table, hooks) {
             }
             return;
           }
-          refused(batch, failure, saved);
+          await refused(batch, failure, saved);
           return;
         }
       }
@@ -195,9 +195,11 @@ export function createTableSave(ctx, table, hooks) {
    * @param {import('./api.js').RequestError} failure
    * @param {number} saved activities saved by earlier batches of this save
    */
-  function refused(batch, failure, saved) {
+  async function refused(batch, failure, saved) {
     /** @type {{ row: TableRow, cell: TableCell }[]} */
     const marked = [];
+    /** @type {Promise<void> | undefined} */
+    let readingAgain;
     if (failure.conflicted) {
       // Rows sent without an entry sent every value they showed (see `entries`).
       const without = new Set(batch.filter(({ row }) => !row.hasRow).map(({ row }) => row));
@@ -216,8 +218,9 @@ export function createTableSave(ctx, table, hooks) {
       }
       // Their entry was removed meanwhile: the next save sends every cell the row shows, so a cell
       // that met no conflict is to show what applies now (the defaults, the server's to say), not
-      // the removed entry's values, as the modal reads the activity again.
-      void table.readAgain(withEntry.filter((row) => !row.hasRow));
+      // the removed entry's values, as the modal reads the activity again. The table stays busy
+      // until they are read: a Save meanwhile would send the removed entry's values as new ones.
+      readingAgain = table.readAgain(withEntry.filter((row) => !row.hasRow));
     } else if (failure.status === 413 && batch.length === 1) {
       // One activity's values too large for one request alone: said at each of its cells sent.
       const [{ row, entry }] = /** @type {[{ row: TableRow, entry: MetricEntry }]} */ (batch);
@@ -246,6 +249,8 @@ export function createTableSave(ctx, table, hooks) {
         ? fill(labels.tablePartly, { saved, message: problemOf(failure, labels, ctx.taskSheet) })
         : message,
     );
+    await readingAgain;
+    if (ctx.destroyed()) return;
     table.setSaving(false);
     focusFirst(marked);
   }
