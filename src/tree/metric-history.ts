@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { InvalidRequestError } from '../model/request-errors.js';
 import { Scope } from '../model/scope.js';
 import { SeqDb } from '../model/seq-db.js';
 import { GivenPlan, type TreePlan } from '../model/tree-plan.js';
@@ -7,21 +8,27 @@ import { historyRows } from '../store/history.js';
 import { query } from '../store/sql.js';
 import { withPlan } from './plan-memo.js';
 import { isoTime } from './saved-row.js';
+import { explainMissingSharedTable } from './shared-tables.js';
 import { loadTaskSheet } from './task-sheet.js';
 
 /** What `readMetricHistory` is given, checked with this model before any SQL. */
-export const ReadMetricHistoryOptions = z.strictObject({
-  scope: Scope,
-  taskSheet: SeqDb,
-  /** One activity's changes; every activity of the task sheet when left out. */
-  activity: SeqDb.optional(),
-  /** With `activity`: the node it hangs under (null on a one-level tree). */
-  group: SeqDb.nullable().optional(),
-  /** At most this many changes, newest first (1 to 1000, default 100). */
-  limit: z.int().min(1).max(1000).optional(),
-  /** As in `loadTaskTree`: made by `planTree` or `resolveTreePlan`; read from the parameter rows when absent. */
-  plan: GivenPlan.optional(),
-});
+export const ReadMetricHistoryOptions = z
+  .strictObject({
+    scope: Scope,
+    taskSheet: SeqDb,
+    /** One activity's changes; every activity of the task sheet when left out. */
+    activity: SeqDb.optional(),
+    /** With `activity`: the node it hangs under (null on a one-level tree). */
+    group: SeqDb.nullable().optional(),
+    /** At most this many changes, newest first (1 to 1000, default 100). */
+    limit: z.int().min(1).max(1000).optional(),
+    /** As in `loadTaskTree`: made by `planTree` or `resolveTreePlan`; read from the parameter rows when absent. */
+    plan: GivenPlan.optional(),
+  })
+  .refine((options) => options.group === undefined || options.activity !== undefined, {
+    path: ['group'],
+    message: 'group names the node an activity hangs under: give it with activity, or leave it out',
+  });
 export type ReadMetricHistoryOptions = z.input<typeof ReadMetricHistoryOptions>;
 
 /** One change of one field of a metric row, as the history recorded it in the save's transaction. */
@@ -66,17 +73,42 @@ export async function readMetricHistory(
   );
 }
 
+/**
+ * The node an activity's history is keyed by: required where activities hang under nodes (a missing
+ * one would match no row, an empty history that is not), refused on a one-level tree (none do).
+ */
+function groupOf(plan: TreePlan, group: number | null | undefined): number | null {
+  const parent = plan.levels.at(-2);
+  if (parent !== undefined && (group ?? null) === null) {
+    throw new InvalidRequestError(
+      'INVALID_REQUEST',
+      `group: on this tree activities hang under nodes of ${parent.table}: give the node the activity hangs under as group`,
+      { path: 'group' },
+    );
+  }
+  if (parent === undefined && group !== undefined && group !== null) {
+    throw new InvalidRequestError(
+      'INVALID_REQUEST',
+      `group: this tree has one level, its activities hang under no node: leave group out`,
+      { path: 'group' },
+    );
+  }
+  return group ?? null;
+}
+
 async function readHistory(
   db: SqlExecutor,
   options: z.output<typeof ReadMetricHistoryOptions>,
   plan: TreePlan,
 ): Promise<MetricChange[]> {
   const { scope, taskSheet, activity } = options;
-  const key = activity === undefined ? undefined : { activity, group: options.group ?? null };
+  const key = activity === undefined ? undefined : { activity, group: groupOf(plan, options.group) };
   const [, rows] = await Promise.all([
     loadTaskSheet(db, scope, taskSheet),
     query(db, historyRows(scope, plan.metricTable, taskSheet, key, options.limit ?? 100)),
-  ]);
+  ]).catch((error: unknown) => {
+    throw explainMissingSharedTable(error, 'there is no history to read until then');
+  });
   return rows.map((row) => ({
     id: Number(row.SEQ_DB),
     row: Number(row.ROW_SEQ_DB),

@@ -1,11 +1,10 @@
 import { z } from 'zod';
-import { ConfigurationError } from '../model/issues.js';
 import { MetricBatch, REQUEST_RETENTION_SECONDS, RequestId, SaveSource } from '../model/metric-batch.js';
 import { formatScope, Scope } from '../model/scope.js';
 import { SeqDb } from '../model/seq-db.js';
 import { GivenPlan, type TreePlan } from '../model/tree-plan.js';
 import type { Database } from '../store/driver.js';
-import { HISTORY_TABLE, LOCK_TABLE, purgeRequestsStatement, REQUEST_TABLE } from '../store/history.js';
+import { purgeRequestsStatement } from '../store/history.js';
 import {
   forgetMetricTableShape,
   isShapeError,
@@ -17,9 +16,10 @@ import { readTopology } from '../store/topology.js';
 import { withPlan } from './plan-memo.js';
 import { bodyHash, type CheckedBatch, checkEntries, metricColumnsOf } from './save-batch.js';
 import type { CheckedEntry } from './save-decision.js';
-import { codeOf, retrying, writeRetrying } from './save-retry.js';
+import { retrying, writeRetrying } from './save-retry.js';
 import { inTurn } from './save-turns.js';
 import { recordedAnswer, type SaveMetricsResult } from './save-write.js';
+import { explainMissingSharedTable, missingSharedTable } from './shared-tables.js';
 import { explainTableErrors } from './table-diagnosis.js';
 import { loadTaskSheet } from './task-sheet.js';
 
@@ -136,14 +136,8 @@ async function savePlanned(db: Database, options: CheckedSave, plan: TreePlan): 
     try {
       result = await inTurn(db, turnOf(plan, scope), () => writeRetrying(db, batch));
     } catch (error) {
-      const missing = missingSharedTable(error);
-      if (missing !== undefined) {
-        throw new ConfigurationError(
-          'HISTORY_TABLE_MISSING',
-          `table ${missing} does not exist in this database: run \`task-association db sync\` (or apply) to create it; nothing was saved`,
-          { path: missing },
-        );
-      }
+      if (missingSharedTable(error) !== undefined)
+        throw explainMissingSharedTable(error, 'nothing was saved');
       // A table changed under a cached shape: read it again and check the batch against it.
       if (fresh || !isShapeError(error)) throw error;
       continue;
@@ -156,16 +150,6 @@ async function savePlanned(db: Database, options: CheckedSave, plan: TreePlan): 
 /** The saves of one metric table and scope through one pool take turns (see `inTurn`). */
 function turnOf(plan: TreePlan, scope: Scope): string {
   return `${plan.metricTable}\u0000${formatScope(scope)}`;
-}
-
-/**
- * The shared table (history, request ids, on a cluster the lock rows) a save failed on for want of it, if it did: a database
- * whose tables predate them until `db sync` runs.
- */
-function missingSharedTable(error: unknown): string | undefined {
-  if (codeOf(error) !== 'ER_NO_SUCH_TABLE') return undefined;
-  const message = error instanceof Error ? error.message : '';
-  return [HISTORY_TABLE, REQUEST_TABLE, LOCK_TABLE].find((table) => message.includes(`.${table}'`));
 }
 
 /** When a save with a request id last purged expired ids, per pool: at most once a minute. */

@@ -750,12 +750,17 @@ describe('what people enter is never lost: bases, removes, history and request i
       requestId: null,
     });
     // Another scope's session sees none of it (its own task sheet has no history).
-    const other = await request(`?taskSheet=${ids.sheetB}&part=history&activity=${oper}`, { session: 'b' });
+    const other = await request(`?taskSheet=${ids.sheetB}&part=history&activity=${oper}&group=${ids.group}`, {
+      session: 'b',
+    });
     expect(await other.json()).toEqual({ changes: [] });
     for (const [query, path] of [
       ['&part=history', 'activity'],
       ['&part=history&activity=x', 'activity'],
       ['&part=history&activity=1&group=0', 'group'],
+      // Activities hang under nodes on this tree: without its node no row would match (an empty
+      // history that is not).
+      ['&part=history&activity=1', 'group'],
       ['&part=history&activity=1&q=a', 'q'],
       ['&part=search&q=a&activity=1', 'activity'],
     ] as const) {

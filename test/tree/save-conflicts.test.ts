@@ -457,6 +457,47 @@ describe('history', () => {
       // @ts-expect-error: a string where a SEQ_DB goes
       readMetricHistory(db, { scope: SCOPE, taskSheet: fixture.sheet, activity: '1 OR 1=1', plan }),
     ).rejects.toMatchObject({ code: 'INVALID_REQUEST', path: 'activity' });
+    // A node without its activity, and an activity without the node it hangs under on this
+    // two-level tree, would match every activity's changes or none: refused at group.
+    await expect(
+      readMetricHistory(db, { scope: SCOPE, taskSheet: fixture.sheet, group: fixture.group, plan }),
+    ).rejects.toMatchObject({
+      code: 'INVALID_REQUEST',
+      path: 'group',
+      message: expect.stringContaining('with activity'),
+    });
+    for (const group of [undefined, null]) {
+      await expect(
+        readMetricHistory(db, {
+          scope: SCOPE,
+          taskSheet: fixture.sheet,
+          activity: fixture.opers[0] ?? 0,
+          group,
+          plan,
+        }),
+      ).rejects.toMatchObject({
+        code: 'INVALID_REQUEST',
+        path: 'group',
+        message: expect.stringContaining('give the node the activity hangs under as group'),
+      });
+    }
+    const oneLevel = planTree(
+      names,
+      TreeView.parse({ layers: { '1': { table: names.OPER, isTask: true } } }),
+    );
+    await expect(
+      readMetricHistory(db, {
+        scope: SCOPE,
+        taskSheet: fixture.sheet,
+        activity: 1,
+        group: 2,
+        plan: oneLevel,
+      }),
+    ).rejects.toMatchObject({
+      code: 'INVALID_REQUEST',
+      path: 'group',
+      message: expect.stringContaining('one level'),
+    });
   });
 });
 
@@ -803,4 +844,26 @@ describe('a database whose shared tables predate this version', () => {
       }
     },
   );
+
+  it('says the history table is missing when the history is read, not a driver error', async () => {
+    const { db } = scratch();
+    await db.execute('RENAME TABLE task_association_history TO task_association_history_away');
+    try {
+      await expect(
+        readMetricHistory(db, {
+          scope: SCOPE,
+          taskSheet: fixture.sheet,
+          activity: fixture.opers[0] ?? 0,
+          group: fixture.group,
+          plan,
+        }),
+      ).rejects.toMatchObject({
+        code: 'HISTORY_TABLE_MISSING',
+        path: 'task_association_history',
+        message: expect.stringMatching(/task-association db sync.*there is no history to read until then/),
+      });
+    } finally {
+      await db.execute('RENAME TABLE task_association_history_away TO task_association_history');
+    }
+  });
 });
