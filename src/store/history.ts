@@ -103,7 +103,16 @@ export function requestRecordStatement(
   answer: string,
   user: number,
 ): Sql {
-  return sql`INSERT INTO ${REQUESTS} (EMPRESA, FILIAL, LOCAL, REQUEST_ID, BODY_HASH, ANSWER, USUARIO_SEQ_DB) VALUES (${scope.EMPRESA}, ${scope.FILIAL}, ${scope.LOCAL}, ${requestId}, ${bodyHash}, ${answer}, ${user})`;
+  return sql`INSERT INTO ${REQUESTS} (EMPRESA, FILIAL, LOCAL, REQUEST_ID, BODY_HASH, ANSWER, USUARIO_SEQ_DB) VALUES (${scope.EMPRESA}, ${scope.FILIAL}, ${scope.LOCAL}, ${requestKey(requestId)}, ${bodyHash}, ${answer}, ${user})`;
+}
+
+/**
+ * A request id as the table keeps it: in lower case. Ids that differ only in case are one id, as
+ * UUIDs are; kept so, they are one whatever the column's collation (the default one of MySQL 8 and
+ * MariaDB ignores case, a database's own may not), and the unique key agrees with every look-up.
+ */
+function requestKey(requestId: string): string {
+  return requestId.toLowerCase();
 }
 
 /**
@@ -112,12 +121,12 @@ export function requestRecordStatement(
  * `retentionSeconds`, else 0]; no row when the id is new. Read once the save holds the scope's lock.
  */
 export function requestLookup(scope: Scope, requestId: string, retentionSeconds: number): Sql {
-  return sql`SELECT JSON_ARRAY(r.BODY_HASH, r.ANSWER, r.INS_DH > NOW() - INTERVAL ${retentionSeconds} SECOND) AS replay FROM ${REQUESTS} r WHERE ${inScope('r', scope)} AND r.REQUEST_ID = ${requestId} LIMIT 1 FOR UPDATE`;
+  return sql`SELECT JSON_ARRAY(r.BODY_HASH, r.ANSWER, r.INS_DH > NOW() - INTERVAL ${retentionSeconds} SECOND) AS replay FROM ${REQUESTS} r WHERE ${inScope('r', scope)} AND r.REQUEST_ID = ${requestKey(requestId)} LIMIT 1 FOR UPDATE`;
 }
 
 /** Forgets one request id of the scope: its row is past the retention, and the id is being used anew. */
 export function forgetRequestStatement(scope: Scope, requestId: string): Sql {
-  return sql`DELETE FROM ${REQUESTS} WHERE EMPRESA = ${scope.EMPRESA} AND FILIAL = ${scope.FILIAL} AND LOCAL = ${scope.LOCAL} AND REQUEST_ID = ${requestId}`;
+  return sql`DELETE FROM ${REQUESTS} WHERE EMPRESA = ${scope.EMPRESA} AND FILIAL = ${scope.FILIAL} AND LOCAL = ${scope.LOCAL} AND REQUEST_ID = ${requestKey(requestId)}`;
 }
 
 /** Removes request ids older than the retention, a bounded number at a time. */

@@ -328,7 +328,8 @@ function replayOf(
       { path: 'requestId' },
     );
   }
-  return { ...(JSON.parse(answer) as SaveMetricsResult), replayed: true };
+  // The id as this request spells it (ids differing only in case are one: see `requestKey`).
+  return { ...(JSON.parse(answer) as SaveMetricsResult), requestId: request.id, replayed: true };
 }
 
 /**

@@ -502,6 +502,38 @@ describe('history', () => {
 });
 
 describe('request ids', () => {
+  it.each(['utf8mb4_general_ci', 'utf8mb4_bin'])(
+    'takes ids that differ only in case as one id, as UUIDs are, whatever the column collation (%s)',
+    async (collation) => {
+      const { db } = scratch();
+      await db.execute(
+        `ALTER TABLE task_association_request MODIFY REQUEST_ID varchar(64) CHARACTER SET utf8mb4 COLLATE ${collation} NOT NULL`,
+      );
+      const oper = activity();
+      const id = `Case-${collation}`;
+      const entries = [
+        { activity: oper, group: fixture.group, values: { METRICA2: 3 }, base: { METRICA2: null } },
+      ];
+      const first = await save({ requestId: id, entries });
+      expect(first).toMatchObject({ inserted: 1, replayed: false, requestId: id });
+      // A retry of the same id spelled in upper case is the same request: answered, applied once,
+      // the answer naming the id as this request spells it.
+      const again = await save({ requestId: id.toUpperCase(), entries });
+      expect(again).toEqual({ ...first, requestId: id.toUpperCase(), replayed: true });
+      expect(await stored(oper)).toHaveLength(1);
+      expect(await historyOf(oper)).toHaveLength(1);
+      // Another body under it in lower case: the same id used for another save, refused.
+      await expectNothingWritten(
+        () =>
+          save({
+            requestId: id.toLowerCase(),
+            entries: [{ ...entries[0], values: { METRICA2: 4 } }] as typeof entries,
+          }),
+        { code: 'REQUEST_ID_REUSED', path: 'requestId' },
+      );
+    },
+  );
+
   it('answers a replayed request id with the first answer and applies it once', async () => {
     const oper = activity();
     const entries = [
