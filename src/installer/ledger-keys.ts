@@ -1,8 +1,3 @@
-/** The ledger key saying the installation created a table (written before the DDL). */
-export const CREATED_PREFIX = 'table:';
-/** The ledger key saying the installation uses a table, whoever created it. */
-export const USES_PREFIX = 'uses:';
-
 /** A host row as read: column name → value. */
 export type HostRow = Record<string, unknown>;
 

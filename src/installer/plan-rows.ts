@@ -4,11 +4,13 @@ import { sameScope } from '../model/scope.js';
 import { LOGICAL_TABLES, tableNames } from '../model/table-names.js';
 import type { HostTable } from '../store/host-table.js';
 import {
+  CREATED_PREFIX,
   LAST_INSERT_ID,
   LEDGER_TABLE,
   type LedgerEntry,
   ledgerDeleteStatement,
   ledgerWriteStatement,
+  USES_PREFIX,
 } from '../store/ledger.js';
 import { deleteStatement, insertStatement, updateStatement } from '../store/row-statements.js';
 import type { PlannedChange } from './change.js';
@@ -16,7 +18,7 @@ import { type DesiredRow, desiredRows } from './desired-rows.js';
 import { fitRow } from './fit-row.js';
 import type { HostContext } from './host-context.js';
 import type { InstallFile } from './install-file.js';
-import { CREATED_PREFIX, type HostRow, rowId, USES_PREFIX } from './ledger-keys.js';
+import { type HostRow, rowId } from './ledger-keys.js';
 import { hasIdentity, identifiableRows, ledgerRowIdentity } from './row-identity.js';
 import { sameValue } from './same-value.js';
 import type { RowState } from './state.js';

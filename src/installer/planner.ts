@@ -1,21 +1,20 @@
 import { errorsOf, type Finding } from '../model/findings.js';
-import { sameName } from '../model/identifier.js';
 import { InstallerError } from '../model/installer-errors.js';
 import { issuesUnder } from '../model/issues.js';
 import { formatScope, sameScope } from '../model/scope.js';
 import { LOGICAL_TABLES, TASK_SHEET_TABLE, type TableNames } from '../model/table-names.js';
 import { treeViewLevels } from '../model/tree-view.js';
 import { columnTypesOf } from '../store/column-types.js';
-import { LEDGER_TABLE, type LedgerEntry, ledgerWriteStatement } from '../store/ledger.js';
+import { CREATED_PREFIX, LEDGER_TABLE, type LedgerEntry, ledgerWriteStatement } from '../store/ledger.js';
 import { dropTable, TRANSACTION_END, TRANSACTION_START } from '../store/row-statements.js';
 import { type Sql, type Statement, sql } from '../store/sql.js';
 import { LEDGER_DDL, ledgerUpgradesOf } from '../sync/ledger.js';
+import { recordedTables, tablesOfAnotherKind } from '../sync/ledger-tables.js';
 import { BLOCKING_KINDS, differenceIssue } from '../sync/schema-difference.js';
 import { type Change, describeChange, type PlannedChange } from './change.js';
 import type { DesiredRow } from './desired-rows.js';
 import { hostContext } from './host-context.js';
 import type { InstallFile, UninstallFile } from './install-file.js';
-import { CREATED_PREFIX, USES_PREFIX } from './ledger-keys.js';
 import { planRowsFrom, removal } from './plan-rows.js';
 import { planSharedDrops } from './shared-drops.js';
 import { type InstallerState, type Intent, installationTableNames, tableIn } from './state.js';
@@ -221,17 +220,13 @@ function planUninstall(file: UninstallFile, force: boolean, state: InstallerStat
  * share an installation's tables, and is fine. One finding per logical name, renames first.
  */
 function crossedTables(file: InstallFile, names: TableNames, ledger: readonly LedgerEntry[]): Finding[] {
-  const recorded = ledger.flatMap((entry) => {
-    const prefix = [USES_PREFIX, CREATED_PREFIX].find((start) => entry.key.startsWith(start));
-    return prefix === undefined ? [] : [{ entry, theirs: entry.key.slice(prefix.length) }];
-  });
   const findings: Finding[] = [];
   const add = (logical: string, finding: Omit<Finding, 'level' | 'path'>) => {
     const path = `tableNames.${logical}`;
     if (!findings.some((found) => found.path === path)) findings.push({ level: 'error', path, ...finding });
   };
-  for (const { entry, theirs } of recorded) {
-    const logical = LOGICAL_TABLES.find((candidate) => candidate === theirs);
+  for (const { entry, recordedAs } of recordedTables(ledger)) {
+    const logical = LOGICAL_TABLES.find((candidate) => candidate === recordedAs);
     // The spelling too: the entries, and uninstall's drops, name a table exactly as it was installed.
     if (!sameScope(entry.scope, file.scope) || logical === undefined || names[logical] === entry.hostTable)
       continue;
@@ -240,17 +235,14 @@ function crossedTables(file: InstallFile, names: TableNames, ledger: readonly Le
       message: `this installation's ${logical} is table ${entry.hostTable} (ledger entry ${entry.key}), but the install file names ${names[logical]}: an installed table is not renamed; uninstall with the install file it was applied with first (its tables go with it), then apply this one`,
     });
   }
-  for (const { entry, theirs } of recorded) {
+  for (const { entry, recordedAs, logical } of tablesOfAnotherKind(names, ledger)) {
     const whose = sameScope(entry.scope, file.scope)
       ? 'this installation'
       : `the installation of scope ${formatScope(entry.scope)}`;
-    for (const logical of LOGICAL_TABLES) {
-      if (logical === theirs || !sameName(names[logical], entry.hostTable)) continue;
-      add(logical, {
-        code: 'TABLE_OF_ANOTHER_KIND',
-        message: `table ${names[logical]} is ${theirs} of ${whose}; this install file makes it ${logical}, which would reshape it: give ${logical} a table of its own`,
-      });
-    }
+    add(logical, {
+      code: 'TABLE_OF_ANOTHER_KIND',
+      message: `table ${names[logical]} is ${recordedAs} of ${whose}; this install file makes it ${logical}, which would reshape it: give ${logical} a table of its own`,
+    });
   }
   return findings;
 }

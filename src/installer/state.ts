@@ -13,14 +13,14 @@ import {
   tableExists,
   tableOf,
 } from '../store/information-schema.js';
-import { LEDGER_TABLE, type LedgerEntry, readLedger } from '../store/ledger.js';
+import { CREATED_PREFIX, LEDGER_TABLE, type LedgerEntry, readLedger } from '../store/ledger.js';
 import { anyRow, menuRowsBySeqDb, selectBySeqDb, selectWhere } from '../store/row-statements.js';
 import { query } from '../store/sql.js';
 import { planSchemaSync, SHARED_TABLE_NAMES } from '../sync/plan.js';
 import type { SchemaPlan } from '../sync/schema-difference.js';
 import type { DesiredRow } from './desired-rows.js';
 import { HOST_ROW_TABLES, type InstallFile, type UninstallFile } from './install-file.js';
-import { CREATED_PREFIX, type HostRow, rowId } from './ledger-keys.js';
+import { type HostRow, rowId } from './ledger-keys.js';
 import { ledgerRowIdentity, SCOPE_COLUMNS } from './row-identity.js';
 import { treeViewReferences } from './verify-tree-view.js';
 

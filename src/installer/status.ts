@@ -3,11 +3,10 @@ import { LOGICAL_TABLES, type LogicalTable } from '../model/table-names.js';
 import type { LedgerRow } from '../schema/ledger.js';
 import type { SqlExecutor } from '../store/driver.js';
 import { columnOf, readTables, tableOf } from '../store/information-schema.js';
-import { ledgerColumns, ledgerStatusStatement } from '../store/ledger.js';
+import { CREATED_PREFIX, ledgerColumns, ledgerStatusStatement, USES_PREFIX } from '../store/ledger.js';
 import { rowCount, rowsByScope } from '../store/row-statements.js';
 import { query } from '../store/sql.js';
 import { SHARED_TABLE_NAMES } from '../sync/plan.js';
-import { CREATED_PREFIX, USES_PREFIX } from './ledger-keys.js';
 import { SCOPE_COLUMNS } from './row-identity.js';
 
 /** One installation as its ledger entries describe it (`task-association status`). */

@@ -3,15 +3,16 @@ import { sameTableName } from '../model/identifier.js';
 import { sameScope } from '../model/scope.js';
 import type { LOGICAL_TABLES } from '../model/table-names.js';
 import {
+  CREATED_PREFIX,
   LEDGER_TABLE,
   type LedgerEntry,
   ledgerDeleteStatement,
   ledgerWriteStatement,
+  USES_PREFIX,
 } from '../store/ledger.js';
 import { dropTable } from '../store/row-statements.js';
 import type { PlannedChange } from './change.js';
 import type { UninstallFile } from './install-file.js';
-import { CREATED_PREFIX, USES_PREFIX } from './ledger-keys.js';
 import { installationTableNames, type TableState } from './state.js';
 
 /** How the drops are decided besides the ledger and the tables' states. */

@@ -38,6 +38,11 @@ type LedgerRow = Pick<
   'EMPRESA' | 'FILIAL' | 'LOCAL' | 'ENTRY_KEY' | 'HOST_TABLE' | 'ROW_SEQ_DB'
 >;
 
+/** The ledger key saying the installation created a table (written before the DDL). */
+export const CREATED_PREFIX = 'table:';
+/** The ledger key saying the installation uses a table, whoever created it. */
+export const USES_PREFIX = 'uses:';
+
 /** Every entry, in the order written. */
 export const LEDGER_ENTRIES = sql`SELECT EMPRESA, FILIAL, LOCAL, ENTRY_KEY, HOST_TABLE, ROW_SEQ_DB FROM ${LEDGER} ORDER BY SEQ_DB`;
 

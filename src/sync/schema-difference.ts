@@ -13,7 +13,9 @@ export type SchemaDifferenceKind =
   | 'conflicting-foreign-key'
   | 'missing-host-table'
   | 'missing-host-column'
-  | 'host-column-type';
+  | 'host-column-type'
+  /** A name given a table the installer's ledger records as another of the four (refused by `syncSchema`). */
+  | 'table-of-another-kind';
 
 /**
  * One difference. `destructive` means fixing it would drop or narrow something (sync refuses it);

@@ -1,6 +1,9 @@
+import { formatScope } from '../model/scope.js';
 import type { TableNames } from '../model/table-names.js';
 import type { Database } from '../store/driver.js';
+import { readLedger } from '../store/ledger.js';
 import { SCHEMA_LOCK_WAIT_SECONDS } from '../store/timeout.js';
+import { tablesOfAnotherKind } from './ledger-tables.js';
 import { planSchemaSync } from './plan.js';
 import { BLOCKING_KINDS, type SchemaDifference } from './schema-difference.js';
 import { SchemaSyncError } from './sync-errors.js';
@@ -18,7 +21,8 @@ export interface SyncOptions {
 /**
  * Brings the four tables of `names` and the shared ones (SHARED_TABLES) up to date: creates missing tables, adds missing columns, keys and
  * foreign keys. Refuses, before running anything, when a difference is destructive (it would have to
- * drop or narrow something) or a host table our foreign keys need is missing. On an up-to-date
+ * drop or narrow something), a host table our foreign keys need is missing, or a name gives a table
+ * the installer's ledger records as one of the four to another of them (`TABLE_OF_ANOTHER_KIND`). On an up-to-date
  * database it runs nothing and returns no statements.
  *
  * DDL commits implicitly in MySQL, so statements run one by one; a failure stops at the failing one
@@ -31,7 +35,30 @@ export async function syncSchema(
   names: TableNames,
   options: SyncOptions = {},
 ): Promise<{ statements: string[]; applied: boolean }> {
+  // The plan first: it checks the names before any SQL.
   const plan = await planSchemaSync(db, names);
+  const ledger = await readLedger(db);
+  const crossed = tablesOfAnotherKind(names, ledger).map(
+    ({ entry, recordedAs, logical }): SchemaDifference => ({
+      kind: 'table-of-another-kind',
+      table: entry.hostTable,
+      found: `${recordedAs} of the installation of scope ${formatScope(entry.scope)} (ledger entry ${entry.key})`,
+      expected: logical,
+      destructive: false,
+      message: `table ${names[logical]} is named for ${logical}, but the installer's ledger records it as ${recordedAs}: syncing would reshape it into both; give ${logical} a table of its own (--table-name ${logical}=...)`,
+    }),
+  );
+  if (crossed.length > 0) {
+    const [first] = crossed as [SchemaDifference];
+    throw new SchemaSyncError(
+      'TABLE_OF_ANOTHER_KIND',
+      `refused, nothing was changed: ${describe(crossed)}`,
+      crossed,
+      {
+        path: `tableNames.${first.expected}`,
+      },
+    );
+  }
   const destructive = plan.differences.filter((difference) => difference.destructive);
   if (destructive.length > 0) {
     throw new SchemaSyncError(

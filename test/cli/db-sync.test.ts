@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
+import { applyInstallation } from '../../src/installer/installer.js';
+import { tableNames } from '../../src/model/table-names.js';
+import { syncSchema } from '../../src/sync/sync.js';
+import { exampleInstallFile } from '../installer/support.js';
 import { captureIo } from '../support/cli.js';
 import { useScratchDatabase } from '../support/database.js';
 import { snapshotHostTables } from '../sync/host-snapshot.js';
@@ -154,5 +158,34 @@ describe('task-association db sync', () => {
     });
     expect(io.err()).toContain('refused, nothing was changed');
     expect(await tableCount()).toBe(before);
+  });
+
+  it('refuses a name that gives a table an installation keeps as another of the four (exit 1), changing nothing', async () => {
+    const { db, url } = scratch();
+    await applyInstallation(db, exampleInstallFile(), {});
+    const metricTable = exampleInstallFile().tableNames?.OPER_GRUPO_METRICA ?? '';
+    const shapeOf = () =>
+      db.query(
+        'SELECT TABLE_NAME, COLUMN_NAME, COLUMN_TYPE FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_NAME, ORDINAL_POSITION',
+      );
+    const before = await shapeOf();
+    const io = captureIo();
+    // A typo, or a stale script: the installation's metric table named as OPER.
+    const crossed = ['--table-name', `OPER=${metricTable}`, '--table-name', 'OPER_GRUPO_METRICA=X_METRICA'];
+    expect(await runCli(['db', 'sync', '--database-url', url, ...crossed, '--json'], io)).toBe(1);
+    expect(JSON.parse(io.out())).toMatchObject({
+      statements: [],
+      applied: false,
+      code: 'TABLE_OF_ANOTHER_KIND',
+      differences: [{ kind: 'table-of-another-kind', table: metricTable, expected: 'OPER' }],
+    });
+    expect(io.err()).toContain(
+      `table ${metricTable} is named for OPER, but the installer's ledger records it as OPER_GRUPO_METRICA`,
+    );
+    await expect(syncSchema(db, tableNames({ OPER: metricTable }))).rejects.toMatchObject({
+      code: 'TABLE_OF_ANOTHER_KIND',
+      path: 'tableNames.OPER',
+    });
+    expect(await shapeOf()).toEqual(before);
   });
 });
