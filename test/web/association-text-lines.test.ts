@@ -122,3 +122,36 @@ it('keeps a text with a line break as it is when the table saves another cell of
   expect(puts.map((put) => put.entries[0]?.values)).toEqual([{ METRICA2: 5 }]);
   await expect.poll(() => notes.inputValue()).toBe(NOTES);
 });
+
+it('takes a new line in a notes field: Enter starts it, and the save keeps both lines', async () => {
+  // A single line stored: the field is still one for notes (a TEXT column), not a one-line input.
+  await demo.scratch.db.execute(`UPDATE ${METRICS} SET HORAS = 'uma linha' WHERE OPER_SEQ_DB = ?`, [
+    activity,
+  ]);
+  const { page, puts } = await open();
+  await page.goto(`${server?.origin}/associationtask?taskSheet=${demo.sample.taskSheet}`);
+  await page.getByRole('tree').waitFor();
+  for (const name of ['S-NORTH — North field', 'G-SOIL — Soil preparation']) {
+    const item = page.getByRole('treeitem', { name }).first();
+    await item.locator(':scope > .ta-screen__row').click();
+    await item.getByRole('group').first().waitFor();
+  }
+  const label = 'A-SUBSOIL — Subsoiling';
+  await page.getByRole('treeitem', { name: label }).first().locator(':scope > .ta-screen__row').click();
+  const dialog = page.getByRole('dialog', { name: label });
+  const notes = dialog.getByRole('textbox', { name: 'Horas', exact: true });
+  await expect.poll(() => notes.inputValue()).toBe('uma linha');
+  await notes.focus();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.type('Solo úmido');
+  await page.keyboard.press('Enter');
+  await page.keyboard.type('refazer amanhã');
+  // Enter started a line: nothing was sent, the dialog is open with both lines.
+  expect(await dialog.isVisible()).toBe(true);
+  expect(puts).toEqual([]);
+  expect(await notes.inputValue()).toBe('Solo úmido\nrefazer amanhã');
+  await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  expect(puts.map((put) => put.entries[0]?.values)).toEqual([{ HORAS: 'Solo úmido\nrefazer amanhã' }]);
+  expect(await stored()).toEqual([{ METRICA2: 3, HORAS: 'Solo úmido\nrefazer amanhã' }]);
+});

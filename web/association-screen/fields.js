@@ -7,7 +7,16 @@
 
 import { BLOCK } from './dom.js';
 import { fill } from './labels.js';
-import { checkTyped, formatValue, isFractional, isWholeNumber, metricLabel, sameValue } from './values.js';
+import {
+  checkTyped,
+  formatValue,
+  holdsNotes,
+  isCharacter,
+  isFractional,
+  isWholeNumber,
+  metricLabel,
+  sameValue,
+} from './values.js';
 
 /** @typedef {import('./api.js').MetricColumn} MetricColumn */
 /** @typedef {import('./api.js').MetricValue} MetricValue */
@@ -54,7 +63,7 @@ export function createFields(ctx) {
       const label = create('label', `${BLOCK}__field-label`, metricLabel(column));
       label.htmlFor = id;
       label.id = `${id}-label`;
-      const input = control(column, id, false);
+      const input = control(column, id, holdsNotes(column.dataType));
       const source = create('p', `${BLOCK}__source`);
       source.id = `${id}-source`;
       const error = create('p', `${BLOCK}__field-error`);
@@ -96,16 +105,42 @@ export function createFields(ctx) {
       edited.add(column.field);
       showError(column.field, undefined);
     });
+    if (input instanceof HTMLInputElement && isCharacter(column.dataType)) {
+      input.addEventListener('paste', (event) => pasteLines(column.field, input, event));
+    }
     return input;
   }
 
   /**
+   * Text of several lines pasted into a one-line field: an `<input>` would join the lines (Chromium
+   * puts a space for each break), changing the text unseen. The field becomes a `<textarea>`
+   * holding it as pasted, the caret after it.
+   * @param {string} field @param {HTMLInputElement} input @param {ClipboardEvent} event
+   */
+  function pasteLines(field, input, event) {
+    const pasted = event.clipboardData?.getData('text/plain') ?? '';
+    const entry = inputs.get(field);
+    if (!/[\r\n]/.test(pasted) || !entry || input.readOnly) return;
+    event.preventDefault();
+    const start = input.selectionStart ?? input.value.length;
+    const end = input.selectionEnd ?? start;
+    const lines = pasted.replace(/\r\n?/g, '\n');
+    showText(entry, input.value.slice(0, start) + lines + input.value.slice(end));
+    edited.add(field);
+    showError(field, undefined);
+    const caret = start + lines.length;
+    entry.input.focus();
+    entry.input.setSelectionRange(caret, caret);
+  }
+
+  /**
    * Shows `text` in a field's control, a `<textarea>` in place of the `<input>` while the text has
-   * a line break (and back once it has none), so what is shown is what is kept and sent.
+   * a line break (and back once it has none), so what is shown is what is kept and sent; a column
+   * of notes keeps its `<textarea>`.
    * @param {Field} entry @param {string} text
    */
   function showText(entry, text) {
-    const multiline = /[\r\n]/.test(text);
+    const multiline = holdsNotes(entry.column.dataType) || /[\r\n]/.test(text);
     if (multiline !== entry.input instanceof HTMLTextAreaElement) {
       const old = entry.input;
       const input = control(entry.column, old.id, multiline);

@@ -27,6 +27,26 @@ export function isWholeNumber(dataType) {
   return dataType !== null && dataType in INTEGER_BITS;
 }
 
+/** Character columns that hold notes: their fields keep line breaks from the start. */
+const NOTE_TYPES = new Set(['tinytext', 'text', 'mediumtext', 'longtext']);
+
+/**
+ * Whether a column holds notes (`text` and its sizes): a field of several lines, where Enter starts
+ * a new line.
+ * @param {string | null | undefined} dataType
+ */
+export function holdsNotes(dataType) {
+  return typeof dataType === 'string' && NOTE_TYPES.has(dataType);
+}
+
+/**
+ * Whether a column keeps text (`char`, `varchar`, `text`, ...), and so the line breaks in it.
+ * @param {string | null | undefined} dataType
+ */
+export function isCharacter(dataType) {
+  return dataType === 'char' || dataType === 'varchar' || holdsNotes(dataType);
+}
+
 /**
  * Whether a column keeps numbers with decimals (`decimal`, `float`, `double`).
  * @param {string | null | undefined} dataType
