@@ -1062,6 +1062,51 @@ describe('what a person types, and what they do while a save is on its way', () 
     expect(await savedRows('A-WEED')).toMatchObject([{ HORAS: '7.0' }]);
   });
 
+  it('after a remove, saves nothing until what applies now is read: no field left alone is stored empty', async () => {
+    const page = await newPage();
+    await openScreen(page);
+    await expand(page, 'S-SOUTH — South field');
+    await expand(page, 'G-CARE — Crop care');
+    let dialog = await openActivity(page, 'A-WEED — Weeding');
+    await dialog.getByRole('textbox', { name: 'Horas' }).fill('9.5');
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    // The signal goes while the entry is removed: the read of what applies now (the defaults) fails.
+    let failing = true;
+    await page
+      .context()
+      .route(/part=children/, (route) => (failing ? route.abort('internetdisconnected') : route.continue()));
+    dialog = await openActivity(page, 'A-WEED — Weeding');
+    await dialog.getByRole('button', { name: 'Remove entry' }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Remove', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    const puts: unknown[] = [];
+    page.on('request', (request) => {
+      if (request.method() === 'PUT') puts.push(request.postDataJSON());
+    });
+    dialog = await openActivity(page, 'A-WEED — Weeding');
+    await expect
+      .poll(() => dialog.getByRole('alert').textContent())
+      .toContain('What applies to this activity now (its entry was removed) could not be read');
+    const quantity = dialog.getByRole('textbox', { name: 'Quantidade' });
+    expect(await quantity.getAttribute('readonly')).not.toBeNull();
+    expect(await dialog.getByRole('button', { name: 'Save', exact: true }).isDisabled()).toBe(true);
+    await quantity.press('Enter');
+    expect(puts).toEqual([]);
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await dialog.waitFor({ state: 'hidden' });
+
+    // With signal again, opening it reads what applies now, then takes a value.
+    failing = false;
+    dialog = await openActivity(page, 'A-WEED — Weeding');
+    await expect.poll(() => dialog.getByRole('textbox', { name: 'Horas' }).inputValue()).toBe('8.0');
+    await quantity.fill('5');
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await savedRows('A-WEED')).toMatchObject([{ METRICA1: '5.00', HORAS: '8.0' }]);
+    expect((await savedRows('A-WEED'))[0]?.METRICA2).not.toBeNull();
+  });
+
   // Found walking through the demo: A-SEED hangs under G-PLANT, which hangs under both sectors.
   it('shows a save on every copy of the activity, as stored, and "Save and next" passes read-only ones', async () => {
     const page = await newPage();

@@ -104,6 +104,9 @@ export const LABELS_PT_BR = {
   removed: 'Registro de {label} removido: os padrões voltam a valer.',
   removeError: 'Não removido: {message}',
   entryGone: 'Este registro já tinha sido removido; valem os padrões.',
+  readingDefaults: 'Lendo o que vale agora para esta atividade…',
+  defaultsUnread:
+    'Não foi possível ler o que vale agora para esta atividade (o registro dela foi removido): feche e abra de novo quando houver sinal. Nada foi salvo.',
   tooLarge:
     'Grande demais para enviar: com os valores que substitui, passa do que o servidor aceita em uma requisição. Encurte o texto e registre de novo.',
   history: 'Histórico',

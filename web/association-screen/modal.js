@@ -137,6 +137,31 @@ export function createModal(ctx, tree, treeMetrics) {
     const first = editable ? inputs.values().next().value?.input : cancel;
     first?.focus();
     if (first instanceof HTMLInputElement || first instanceof HTMLTextAreaElement) first.select();
+    if (editable && treeMetrics.isUnread(node)) awaitDefaults(node);
+  }
+
+  /**
+   * An activity whose entry was just removed shows no values until the server says what applies
+   * now (its defaults): a save meanwhile would store every field left alone empty, for good. Its
+   * fields wait read-only, Save off, until the activity is read again, then show it; unread (no
+   * signal), Save stays off and the dialog says why.
+   * @param {TreeNode} node
+   */
+  function awaitDefaults(node) {
+    const mine = session;
+    for (const entry of inputs.values()) entry.input.readOnly = true;
+    save.disabled = true;
+    saveNext.disabled = true;
+    dialogStatus.textContent = labels.readingDefaults;
+    void treeMetrics.refresh(node).then((read) => {
+      if (mine !== session || current !== node || ctx.destroyed()) return;
+      if (read && !treeMetrics.isUnread(node)) {
+        open(node);
+        return;
+      }
+      dialogStatus.textContent = '';
+      showAlert(labels.defaultsUnread);
+    });
   }
 
   /**

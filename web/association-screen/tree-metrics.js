@@ -67,6 +67,13 @@ function redrawChips(ctx, node) {
  */
 export function createTreeMetrics(ctx, tree) {
   /**
+   * Copies whose entry was removed and that were not read again since: what applies to them now
+   * (their defaults) only the server knows, so they show no values until it says.
+   * @type {WeakSet<TreeNode>}
+   */
+  const unread = new WeakSet();
+
+  /**
    * Every node showing the same metric row as `node` (same activity, same parent group), itself
    * included: the tree shows an activity under each node its group hangs from.
    * @param {TreeNode} node
@@ -95,6 +102,7 @@ export function createTreeMetrics(ctx, tree) {
       if (node.saves !== saves) return true;
       if (fresh === undefined || ctx.destroyed()) return false;
       node.data = fresh;
+      unread.delete(node);
       redrawChips(ctx, node);
       return true;
     } catch {
@@ -136,7 +144,9 @@ export function createTreeMetrics(ctx, tree) {
             metrics[column.field] = { value: stored[column.field] ?? null, source: 'saved' };
         }
         twin.data = { ...twin.data, metrics, lastChange: saved.lastChange ?? null };
+        unread.delete(twin);
       } else if (saved) {
+        unread.add(twin);
         // Until the re-read answers, nothing is shown as saved: a save started meanwhile starts from no row.
         /** @type {Record<string, ScreenMetric>} */
         const metrics = {};
@@ -151,6 +161,8 @@ export function createTreeMetrics(ctx, tree) {
   return {
     applySaved,
     refresh,
+    /** Whether a copy's entry was removed and what applies now is not read yet. @param {TreeNode} node */
+    isUnread: (node) => unread.has(node),
     /** Draws every copy of an activity again (the outbox changed). @param {TreeNode} node */
     redraw: (node) => redrawChips(ctx, node),
   };
