@@ -16,7 +16,10 @@ import { type listen, seqOfCode, serveScreen, startTestDemo, wipeEntries } from 
  *
  * - an answer the server replays (`replayed: true`: the save was sent again under its request id
  *   after its first answer was lost) says what the save stored then: the tree, the modal and the
- *   table show what is stored now, read again, never the replayed values as stored.
+ *   table show what is stored now, read again, never the replayed values as stored;
+ * - the data kept for offline use holds what a save stored: a sheet opened offline after a save
+ *   made online (in the modal, in the table, or sent from the outbox) shows the saved entry, not
+ *   the defaults read before it.
  */
 
 const METRICS = DEMO_TABLES.metrics;
@@ -92,6 +95,9 @@ const later = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15
 const L = LABELS_EN;
 const SOIL = ['S-NORTH — North field', 'G-SOIL — Soil preparation'];
 const SUBSOIL = 'A-SUBSOIL — Subsoiling';
+const DISC = 'A-DISC — Disc ploughing';
+const SYNC_TAG = 'task-association-outbox';
+const DATA_LOCK = 'task-association-data';
 
 /** A browser on a profile of its own, Alice signed in; `puts` counts the saves its pages send. */
 async function browser() {
@@ -247,6 +253,106 @@ describe('a save answered again from the server’s record, after its answer was
       await page.getByRole('button', { name: L.viewTree, exact: true }).click();
       await later(() => row(page, SUBSOIL).textContent()).toContain(`Quantidade99.00${L.chipSaved}`);
       await savesOnFromStoredNow(page);
+    },
+    LONG,
+  );
+});
+
+describe('the data kept for offline use, after a save', () => {
+  /**
+   * The page opened again without network, from what the device keeps, Soil open; once the writes
+   * of kept data asked for before are done (they take turns by a Web Lock, granted in the order asked).
+   */
+  async function reopenOffline(context: BrowserContext, page: Page) {
+    await page.evaluate((name) => navigator.locks.request(name, () => undefined), DATA_LOCK);
+    await context.setOffline(true);
+    await page.reload();
+    await openSoil(page);
+    await region(page)
+      .getByText(L.offlineNow.split('{')[0] ?? '')
+      .waitFor();
+  }
+
+  it(
+    'shows an entry saved online in the modal or the table as saved, not as the defaults read before',
+    async () => {
+      const { context, page } = await browser();
+      await open(page, 'handler');
+      expect(await row(page, SUBSOIL).textContent()).toContain(`Quantidade0.80${L.chipDefault}`);
+      await enter(page, SUBSOIL, { Quantidade: '55' });
+      await later(() => row(page, SUBSOIL).textContent()).toContain(`Quantidade55.00${L.chipSaved}`);
+      await page.getByRole('button', { name: L.viewTable, exact: true }).click();
+      const quantity = quantityOf(page, 'A-DISC');
+      await quantity.fill('4');
+      await page.getByRole('button', { name: L.tableSave, exact: true }).click();
+      await page.getByText(L.tableSavedOne).waitFor();
+      expect(await liveRows('A-DISC')).toMatchObject([{ METRICA1: '4.00' }]);
+      await page.getByRole('button', { name: L.viewTree, exact: true }).click();
+      await reopenOffline(context, page);
+      expect(await row(page, SUBSOIL).textContent()).toContain(`Quantidade55.00${L.chipSaved}`);
+      expect(await row(page, DISC).textContent()).toContain(`Quantidade4.00${L.chipSaved}`);
+      // The next save starts from it: kept, and sent as a change of the saved entry.
+      await enter(page, SUBSOIL, { Horas: '9' });
+      await context.setOffline(false);
+      await later(() => liveRows('A-SUBSOIL')).toEqual([{ METRICA1: '55.00', HORAS: '9.0' }]);
+    },
+    LONG,
+  );
+
+  it(
+    'shows an entry the outbox sent as saved',
+    async () => {
+      const { context, page } = await browser();
+      await open(page, 'handler');
+      await context.setOffline(true);
+      await enter(page, SUBSOIL, { Quantidade: '55' });
+      await later(() => region(page).getByText(L.pendingCountOne).count()).toBe(1);
+      await context.setOffline(false);
+      await later(() => region(page).getByText(L.pendingCountOne).count()).toBe(0);
+      expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '55.00' }]);
+      await reopenOffline(context, page);
+      expect(await row(page, SUBSOIL).textContent()).toContain(`Quantidade55.00${L.chipSaved}`);
+    },
+    LONG,
+  );
+
+  it(
+    'shows an entry the service worker’s Background Sync sent as saved',
+    async () => {
+      const { context, page } = await browser();
+      await open(page, 'handler');
+      // This page cannot ask whose entries these are, so it never sends them itself.
+      const cannotSend = (url: URL) =>
+        url.pathname === '/associationtask' && url.searchParams.get('part') === 'owner';
+      const unavailable = (route: Route) =>
+        route.fulfill({ status: 503, contentType: 'application/json', body: '{}' });
+      await page.route(cannotSend, unavailable);
+      await context.setOffline(true);
+      await enter(page, SUBSOIL, { Quantidade: '55' });
+      await later(() => region(page).getByText(L.pendingCountOne).count()).toBe(1);
+      await context.setOffline(false);
+      const cdp = await context.newCDPSession(page);
+      const found = new Promise<string>((resolve) => {
+        cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
+          const mine = registrations.find(
+            (one) => one.scopeURL === `${origin}/associationtask` && !one.isDeleted,
+          );
+          if (mine) resolve(mine.registrationId);
+        });
+      });
+      await cdp.send('ServiceWorker.enable');
+      await cdp.send('ServiceWorker.dispatchSyncEvent', {
+        origin,
+        registrationId: await found,
+        tag: SYNC_TAG,
+        lastChance: false,
+      });
+      await cdp.detach();
+      await later(() => liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '55.00' }]);
+      await later(() => region(page).getByText(L.pendingCountOne).count()).toBe(0);
+      await page.unroute(cannotSend, unavailable);
+      await reopenOffline(context, page);
+      expect(await row(page, SUBSOIL).textContent()).toContain(`Quantidade55.00${L.chipSaved}`);
     },
     LONG,
   );
