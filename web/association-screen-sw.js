@@ -16,9 +16,12 @@
  * - Background Sync (`task-association-outbox`): sends the outbox of every sheet in its scope,
  *   each sheet's entries only for the user and scope the server says this browser's session is,
  *   and tells the open pages what each batch came to (the server's answer of one stored), so they
- *   show what is stored rather than what they read before.
+ *   show what is stored rather than what they read before; what a batch stored is written into the
+ *   data the pages keep for offline use (offline-cache.js `keepAnswer`), so a sheet opened offline
+ *   later shows it too.
  */
 
+import { keepAnswer } from './association-screen/offline-cache.js';
 import { OutboxError, openOutbox } from './association-screen/outbox.js';
 import {
   alone,
@@ -166,6 +169,8 @@ async function sendAll() {
     throw error;
   }
   const channel = new BroadcastChannel(CHANNEL);
+  /** What it stored, being written into the data kept for offline use: waited for before the worker stops. @type {Promise<void>[]} */
+  const keeping = [];
   try {
     const sheets = new Map();
     for (const record of await outbox.all()) {
@@ -179,7 +184,10 @@ async function sendAll() {
         const outcome = await alone(() =>
           replayOutbox(outbox, {
             ...sheet,
-            onSent: (records, answer, gone) => channel.postMessage(sentMessage(sheet, records, answer, gone)),
+            onSent: (records, answer, gone) => {
+              keeping.push(keepAnswer(sheet, answer));
+              channel.postMessage(sentMessage(sheet, records, answer, gone));
+            },
             onUnsent: (records, maybe) => channel.postMessage(unsentMessage(sheet, records, maybe)),
           }),
         );
@@ -191,6 +199,7 @@ async function sendAll() {
     }
     if (retry) throw new Error('the outbox waits for the network');
   } finally {
+    await Promise.all(keeping);
     channel.close();
     outbox.close();
   }

@@ -30,6 +30,7 @@ export const SCREEN_MODULES = [
   'association-screen/offline.js',
   'association-screen/outbox.js',
   'association-screen/progress.js',
+  'association-screen/saved-answer.js',
   'association-screen/screen.js',
   'association-screen/search.js',
   'association-screen/sync.js',

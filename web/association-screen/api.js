@@ -8,7 +8,7 @@
  */
 
 import { fill } from './labels.js';
-import { recallData, rememberData } from './offline-cache.js';
+import { keepAnswer, recallData, rememberData } from './offline-cache.js';
 
 /** @typedef {import('../../src/tree/screen/nodes.js').ScreenNode} ScreenNode */
 /** @typedef {import('../../src/tree/screen/nodes.js').ScreenMetric} ScreenMetric */
@@ -189,6 +189,12 @@ export function createApi(options) {
     }
     // Not awaited: the read does not wait on the cache (a failed write only means no offline copy).
     if (keptPart(params)) void rememberData(url, answer);
+    // A save's answer: what it stored, written into the branches kept for offline use.
+    else if (init.method === 'PUT')
+      void keepAnswer(
+        { endpoint: base.href, taskSheet: options.taskSheet },
+        /** @type {SaveResult} */ (answer),
+      );
     return answer;
   }
 

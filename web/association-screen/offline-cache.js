@@ -10,6 +10,8 @@
  * is in the cache, up to {@link MAX_KEEP_BYTES} of data.
  */
 
+import { readAgain } from './saved-answer.js';
+
 /** @typedef {import('./api.js').ScreenNode} ScreenNode */
 
 /** The cache of the screen's data answers (the service worker keeps the files in its own). */
@@ -22,6 +24,8 @@ export const MAX_KEEP_BYTES = 5 * 1024 * 1024;
  * browser refuses the space and "Keep this sheet" fails.
  */
 export const MAX_DATA_AGE_MS = 30 * 24 * 60 * 60 * 1000;
+/** The Web Lock the writes of kept answers take turns by (`inTurn`). */
+const DATA_LOCK = 'task-association-data';
 /** The header a kept answer carries its reading time in. */
 const READ_AT = 'x-task-association-read-at';
 
@@ -51,18 +55,32 @@ async function writeData(url, answer) {
     failedWrites++;
     return;
   }
-  try {
-    const cache = await caches.open(DATA_CACHE);
-    await cache.put(
-      url.href,
-      new Response(JSON.stringify(answer), {
-        headers: { 'content-type': 'application/json', [READ_AT]: new Date().toISOString() },
-      }),
-    );
-  } catch {
-    // Quota, or the cache was cleared meanwhile: the network answer stands.
-    failedWrites++;
-  }
+  const readAt = new Date().toISOString();
+  await inTurn(async () => {
+    try {
+      const cache = await caches.open(DATA_CACHE);
+      await cache.put(
+        url.href,
+        new Response(JSON.stringify(answer), {
+          headers: { 'content-type': 'application/json', [READ_AT]: readAt },
+        }),
+      );
+    } catch {
+      // Quota, or the cache was cleared meanwhile: the network answer stands.
+      failedWrites++;
+    }
+  });
+}
+
+/**
+ * Runs a write of kept answers in its turn, in the order asked, across the pages and the service
+ * worker (a Web Lock where there is one): a save's answer written into a branch is never undone by
+ * an older copy of it written after (see `keepAnswer`), and a read answered later stays the later.
+ * @param {() => Promise<void>} write
+ */
+function inTurn(write) {
+  const locks = globalThis.navigator?.locks;
+  return locks ? locks.request(DATA_LOCK, write) : write();
 }
 
 /**
@@ -78,6 +96,73 @@ export async function recallData(url) {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Writes what a save stored into the kept answers that show its activities (`part=children` of the
+ * activity's group, and `part=start` or the first level's `part=children` on a one-level tree),
+ * so a sheet opened without network shows the entry as saved, not as it was read before the save.
+ * Called once per answer, by whoever got it from the server: the api (the modal's and the table's
+ * saves), the page's sender and the service worker's (the outbox). An entry whose answer does not
+ * say what is stored now (saved-answer.js `readAgain`) is left as kept: the page reads its branch
+ * again, which keeps it anew. A kept answer keeps its reading time: the offline notice says when
+ * the branch was read, and what this device saved since is in it. Never fails: a kept answer it
+ * cannot read or write stays as it was.
+ * @param {{ endpoint: string, taskSheet: number }} sheet the handler's absolute URL and the sheet
+ * @param {import('./saved-answer.js').Answer} answer
+ */
+export async function keepAnswer(sheet, answer) {
+  if (!Array.isArray(answer?.entries)) return;
+  const saved = answer.entries.filter((entry) => !readAgain(answer, entry));
+  if (saved.length === 0 || !hasCaches()) return;
+  const write = async () => {
+    try {
+      const cache = await caches.open(DATA_CACHE);
+      const where = new URL(sheet.endpoint);
+      const groups = new Set(saved.map((entry) => String(entry.group ?? '')));
+      for (const request of await cache.keys()) {
+        const url = new URL(request.url);
+        const part = url.searchParams.get('part');
+        if (
+          url.origin !== where.origin ||
+          url.pathname !== where.pathname ||
+          url.searchParams.get('taskSheet') !== String(sheet.taskSheet) ||
+          !((part === 'children' || part === 'start') && groups.has(url.searchParams.get('node') ?? ''))
+        )
+          continue;
+        const kept = await cache.match(request);
+        if (!kept) continue;
+        const data = /** @type {{ nodes?: ScreenNode[] }} */ (await kept.json());
+        if (!Array.isArray(data.nodes)) continue;
+        let changed = false;
+        const nodes = data.nodes.map((node) => {
+          const entry = saved.find(
+            (one) =>
+              node.kind === 'task' &&
+              one.activity === node.id &&
+              (one.group ?? null) === (node.group ?? null),
+          );
+          if (!entry?.stored) return node;
+          changed = true;
+          /** @type {Record<string, import('./api.js').ScreenMetric>} */
+          const metrics = { ...node.metrics };
+          for (const [field, value] of Object.entries(entry.stored))
+            metrics[field] = { value, source: 'saved' };
+          return { ...node, metrics, lastChange: entry.lastChange ?? null };
+        });
+        if (changed)
+          await cache.put(
+            request,
+            new Response(JSON.stringify({ ...data, nodes }), { headers: kept.headers }),
+          );
+      }
+    } catch {
+      // Quota, or the cache cleared meanwhile: the next read of the branch keeps it anew.
+    }
+  };
+  // In turn with the other writes: two answers of one branch written at once would each write it
+  // without the other's entries.
+  await inTurn(write);
 }
 
 /**

@@ -9,6 +9,7 @@
 
 import { keyOf } from './entry-key.js';
 import { fill } from './labels.js';
+import { keepAnswer } from './offline-cache.js';
 import { RetryLater, sentMessage, unsentMessage } from './sync.js';
 
 /** @typedef {import('./outbox.js').OutboxRecord} OutboxRecord */
@@ -40,13 +41,16 @@ export function followSenders(ctx, parts) {
   const toSay = [];
 
   /**
-   * A batch this page sent and the server stored: the tree and the table show it as stored, an entry
-   * of it discarded here on its way is said to be saved, and the other pages are told.
+   * A batch this page sent and the server stored: the tree and the table show it as stored, and so
+   * does the data kept for offline use; an entry of it discarded here on its way is said to be
+   * saved, and the other pages are told.
    * @param {OutboxRecord[]} records @param {import('./api.js').SaveResult} answer @param {number[]} gone
    */
   function onSent(records, answer, gone) {
     const seqs = records.map((record) => record.seq);
     toSay.push(...parts.discards.storedDespite(seqs));
+    // Kept for offline use by the one who had the answer (the other pages only show it).
+    void keepAnswer({ endpoint, taskSheet: ctx.taskSheet }, answer);
     takeAnswer(seqs, answer);
     channel?.postMessage(sentMessage({ endpoint, taskSheet: ctx.taskSheet }, records, answer, gone));
   }

@@ -2,16 +2,19 @@
 /**
  * The table view and the offline outbox (offline.js). Each row is preset from what the server holds
  * of it with what waits in the outbox laid over it, and follows what becomes of that: what this page
- * sends shows as stored; after any change in what waits (a save the modal kept, an entry discarded,
+ * sends shows as stored (and is read again where the answer cannot say what is stored now:
+ * saved-answer.js); after any change in what waits (a save the modal kept, an entry discarded,
  * a batch of another tab), each row is preset anew from the server's values and what waits now, a
  * cell the person changed keeping what they made of it. A row whose kept values left the outbox
  * other than by this page sending or discarding them (the service worker or another tab sent them,
  * a decision in the modal settled them), or that had stopped there (the server holds something
  * else), is read again: only the server knows what it holds now. The table's save reads rows
- * again the same way (`createRowReader`) when a conflict says their entry was removed meanwhile.
+ * again the same way (`createRowReader`) when a conflict says their entry was removed meanwhile,
+ * and when its answer was replayed.
  */
 
 import { keyOf } from './entry-key.js';
+import { keysToReadAgain } from './saved-answer.js';
 
 /** @typedef {import('./table-model.js').TableRow} TableRow */
 /** @typedef {import('./api.js').SheetRow} SheetRow */
@@ -109,9 +112,10 @@ export function watchTableOutbox(ctx, parts) {
         else model.markSaved(entry, { keepEdits: true });
       }
       parts.redraw();
-      // A removed entry: the defaults that apply again are the server's to say.
-      const removed = answer.entries.filter((entry) => entry.stored === null);
-      void read(model.rows().filter((row) => removed.some((entry) => keyOf(entry) === row.key)));
+      // What the answer cannot say is stored now (a removed entry's defaults, a replayed answer's
+      // values of back then) is the server's to say.
+      const again = keysToReadAgain(answer);
+      void read(model.rows().filter((row) => again.has(row.key)));
     },
     changed(discarded) {
       /** @type {TableRow[]} */

@@ -19,6 +19,7 @@
 import { failureOf, problemOf } from './api.js';
 import { inBatches } from './api-batches.js';
 import { fill } from './labels.js';
+import { keysToReadAgain } from './saved-answer.js';
 import { checkTyped } from './values.js';
 
 /** @typedef {import('./api.js').MetricEntry} MetricEntry */
@@ -120,6 +121,10 @@ export function createTableSave(ctx, table, hooks) {
           );
           if (ctx.destroyed()) return;
           for (const entry of answer.entries) table.markSaved(entry);
+          // A replayed answer (this save sent again after its answer was lost) says what was stored
+          // then: the rows are read again for what is stored now.
+          const again = keysToReadAgain(answer);
+          void table.readAgain(table.rows().filter((row) => again.has(row.key)));
           hooks.saved(answer);
           saved += batch.length;
         } catch (error) {

@@ -6,12 +6,12 @@
  */
 
 import { BLOCK } from './dom.js';
+import { readAgain } from './saved-answer.js';
 import { formatValue, metricLabel } from './values.js';
 
 /** @typedef {import('./dom.js').ScreenContext} ScreenContext */
 /** @typedef {import('./tree.js').TreeNode} TreeNode */
 /** @typedef {import('./api.js').ScreenMetric} ScreenMetric */
-/** @typedef {import('./api.js').SavedEntry} SavedEntry */
 
 /**
  * The metric values beside an activity's label, each with its source.
@@ -123,11 +123,13 @@ export function createTreeMetrics(ctx, tree) {
   }
 
   /**
-   * Takes a save's answer into the tree: every copy of the activity shows the row as stored (and
-   * starts its next save from it), with who changed it; an entry without a row any more (removed)
-   * is read again, since only the server knows its defaults.
+   * Takes a save's answer into the tree: every copy of the activity shows the row as the save
+   * stored it (and starts its next save from it), with who changed it. What the answer cannot say
+   * is stored now is read again (saved-answer.js): an entry without a row any more (removed), whose
+   * defaults only the server knows, and a replayed answer's, which says what was stored when the
+   * save was first sent. That read also brings the branch kept for offline use up to date.
    * @param {TreeNode} node
-   * @param {{ readonly entries: readonly SavedEntry[] }} answer
+   * @param {import('./saved-answer.js').Answer} answer
    */
   function applySaved(node, answer) {
     const saved = answer.entries.find(
@@ -154,7 +156,7 @@ export function createTreeMetrics(ctx, tree) {
         twin.data = { ...twin.data, metrics, lastChange: null };
       }
       redrawChips(ctx, twin);
-      if (!saved?.stored) void refreshMetrics(twin);
+      if (saved === undefined || readAgain(answer, saved)) void refreshMetrics(twin);
     }
   }
 
