@@ -149,7 +149,8 @@ export function createTreeMetrics(ctx, tree) {
         unread.delete(twin);
       } else if (saved) {
         unread.add(twin);
-        // Until the re-read answers, nothing is shown as saved: a save started meanwhile starts from no row.
+        // Until the re-read answers, nothing is shown as saved, and the modal saves nothing of it
+        // (see modal.js awaitDefaults): only the server knows the defaults that apply again.
         /** @type {Record<string, ScreenMetric>} */
         const metrics = {};
         for (const column of ctx.columns) metrics[column.field] = { value: null, source: 'none' };
