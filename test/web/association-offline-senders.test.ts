@@ -417,6 +417,68 @@ describe('someone else signing in while the page stays open', () => {
   );
 
   it(
+    'keeps an entry it marked unconfirmed while its batch was on its way so, when the refusal comes back',
+    async () => {
+      const context = await browser(ALICE);
+      const page = await context.newPage();
+      await open(page);
+      await context.setOffline(true);
+      await enter(page, { Quantidade: '55' });
+      await later(() => region(page).getByText(L.pendingCountOne).count()).toBe(1);
+      // Someone changed Quantidade meanwhile: the batch will be refused for the conflict.
+      await seedQuantity('31.00', null);
+      let arrived: () => void = () => {};
+      const sending = new Promise<void>((resolve) => {
+        arrived = resolve;
+      });
+      let release: () => void = () => {};
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await page.route(
+        (url) => url.pathname === '/associationtask',
+        async (route) => {
+          if (route.request().method() !== 'PUT') return route.fallback();
+          // The server answers (409, nothing written); the answer is held on its way back.
+          const response = await route.fetch();
+          arrived();
+          await released;
+          return route.fulfill({ response });
+        },
+      );
+      await context.setOffline(false);
+      await sending;
+
+      // Meanwhile Bruno signs in and opens the sheet in another tab: Alice's page hears who is
+      // signed in now, and the entry it kept offline waits for whoever is signed in to claim it.
+      await context.addCookies([{ name: 'user', value: String(BRUNO), url: origin }]);
+      const bruno = await context.newPage();
+      await open(bruno);
+      await region(page).getByText(L.ownerChanged).waitFor();
+      await region(page)
+        .getByText(fill(L.unconfirmedCount, { count: 1 }))
+        .waitFor();
+      await bruno.close();
+
+      // The refusal comes back: the sender's word (a conflict) does not undo the page's mark.
+      release();
+      await sendingOver(page);
+      expect(await quantitiesBy()).toEqual([['31.00', SEEDER]]);
+      // As the outbox holds it once the sender let go (a script string: vitest would rewrite an
+      // import() written in this file).
+      const kept = await page.evaluate(`(async () => {
+        const { openOutbox } = await import('/associationtask?asset=association-screen/outbox.js');
+        const outbox = await openOutbox();
+        const all = await outbox.all();
+        outbox.close();
+        return all.map((record) => [record.state, record.unconfirmed === true]);
+      })()`);
+      expect(kept).toEqual([['conflict', true]]);
+    },
+    LONG,
+  );
+
+  it(
     'files as the person another tab found signed in, and sends it as theirs',
     async () => {
       const context = await browser(ALICE);
