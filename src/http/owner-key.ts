@@ -26,7 +26,7 @@ export function ownerKey(scope: Scope, user: number): string {
  * written, so nothing of it is stored as the wrong person, not even as the replay of a save once
  * stored. A save without `owner` is the session's, as before.
  *
- * @example assertOwner(batch.owner, scope, user) // throws ConflictError OWNER_CHANGED at `owner`
+ * @example assertOwner(ownerKey(scope, 8), scope, 7) // throws ConflictError OWNER_CHANGED at `owner`
  */
 export function assertOwner(sent: string | undefined, scope: Scope, user: number): void {
   if (sent === undefined || sent === ownerKey(scope, user)) return;
