@@ -192,6 +192,8 @@ async function sendAll() {
           }),
         );
         if (outcome.sent > 0 || outcome.stopped > 0) channel.postMessage({ type: 'changed' });
+        // Who the server said is signed in: an open page filing as someone else asks it itself.
+        channel.postMessage({ type: 'owner', endpoint: sheet.endpoint, owner: outcome.owner });
       } catch (error) {
         if (!(error instanceof RetryLater)) throw error;
         retry = true;

@@ -25,7 +25,7 @@ import {
   type Query,
 } from './association-query.js';
 import { answerError } from './error-answer.js';
-import { ownerKey } from './owner-key.js';
+import { assertOwner, ownerKey } from './owner-key.js';
 import { parseQuery } from './query-parameters.js';
 import { readJsonBody } from './request-body.js';
 import { jsonAnswer, methodNotAllowed, SECURITY_HEADERS } from './responses.js';
@@ -105,10 +105,11 @@ const PARTS = {
  *   paths and values (`readSheetPage`); `&part=progress` → counts per node and for the sheet
  *   (`readSheetProgress`); `&part=previous&from=41` → the values saved on the previous sheet, or on 41,
  *   to copy (`readPreviousSheet`);
- * - `PUT ?taskSheet=42` with `{ "entries": [...], "requestId"?, "source"? }` as `application/json` from this
+ * - `PUT ?taskSheet=42` with `{ "entries": [...], "requestId"?, "source"?, "owner"? }` as `application/json` from this
  *   site → 200 with `{ inserted, updated, removed, unchanged, entries, replayed }` (`saveMetrics`); an
  *   entry `{ activity, group, remove: true }` removes the key's entry; a field whose stored value
- *   changed since its `base` → 409 METRIC_CONFLICT with `conflicts`;
+ *   changed since its `base` → 409 METRIC_CONFLICT with `conflicts`; an `owner` that is not the
+ *   session's owner key → 409 OWNER_CHANGED, nothing written;
  * - bad input → 400, a cross-site write → 403, a body over 1 MB → 413, a body not declared JSON → 415,
  *   unknown task sheet or one of another scope → 404, RO row → 409, other method → 405, writers
  *   colliding or a database that does not answer in time → 503 (the latter with Retry-After),
@@ -164,8 +165,12 @@ export function createAssociationHandler(
       const { scope, user } = checkContext(await options.context(request));
       const context: PartContext = { db, plans, scope, user };
       if (request.method === 'PUT') {
-        const batch = async () =>
-          parseInput(MetricBatch, await readJsonBody(request, MAX_BODY_BYTES), 'request body');
+        const batch = async () => {
+          const parsed = parseInput(MetricBatch, await readJsonBody(request, MAX_BODY_BYTES), 'request body');
+          // Entries made as someone else than the session (they signed in meanwhile): refused whole.
+          assertOwner(parsed.owner, scope, user);
+          return parsed;
+        };
         return json(200, await savePart(context, query, batch));
       }
       if (query.part === undefined) {

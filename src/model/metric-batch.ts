@@ -140,11 +140,26 @@ export const SaveSource = z.enum(['screen', 'api', 'offline', 'copy'], {
 });
 export type SaveSource = z.infer<typeof SaveSource>;
 
-/** The batch the association screen PUTs: at most 1000 entries, so one request cannot hold locks for long. */
+const OWNER_KEY_TEXT = 'owner is the key part=owner answers (22 letters, digits, - or _), or left out';
+
+/**
+ * The owner key a save was made under (`part=owner`, src/http/owner-key.ts): a label of the user
+ * and scope signed in when the entries were typed. The handler refuses a batch whose owner is not the
+ * session's (`OWNER_CHANGED`), so entries kept offline are never stored as whoever signed in after.
+ */
+export const OwnerKey = z
+  .string({ error: OWNER_KEY_TEXT })
+  .regex(/^[A-Za-z0-9_-]{22}$/, { message: OWNER_KEY_TEXT });
+
+/**
+ * The batch the association screen PUTs: at most 1000 entries, so one request cannot hold locks for
+ * long. `owner`, optional, is the owner key the entries were made under (the outbox sends it).
+ */
 export const MetricBatch = z.strictObject({
   entries: z.array(MetricEntry).min(1, { message: 'give at least one entry' }).max(1000),
   requestId: RequestId.optional(),
   source: SaveSource.optional(),
+  owner: OwnerKey.optional(),
 });
 export type MetricBatch = z.infer<typeof MetricBatch>;
 

@@ -1,6 +1,7 @@
 import { beforeAll, describe, expect, it } from 'vitest';
+import { ownerKey } from '../../src/http/owner-key.js';
 import type { Scope } from '../../src/model/scope.js';
-import { tableNames } from '../../src/model/table-names.js';
+import { HISTORY_TABLE_NAME, tableNames } from '../../src/model/table-names.js';
 import { BusyError, createAssociationHandler } from '../../src/tree.js';
 import { spiedGallery } from '../gallery/support/gallery.js';
 import { useScratchDatabase } from '../support/database.js';
@@ -768,6 +769,79 @@ describe('what people enter is never lost: bases, removes, history and request i
       expect(bad.status, query).toBe(400);
       expect(await bad.json(), query).toMatchObject({ error: { path } });
     }
+  });
+
+  it('refuses a save made as another owner than the session’s with 409 OWNER_CHANGED, before its request id, writing nothing', async () => {
+    const oper = await newActivity();
+    const { db } = scratch();
+    const historyRows = async () =>
+      Number((await db.query<{ n: number }>(`SELECT COUNT(*) AS n FROM ${HISTORY_TABLE_NAME}`))[0]?.n ?? 0);
+    const body = {
+      requestId: 'owner-1',
+      source: 'offline',
+      owner: ownerKey(SCOPE_A, 77),
+      entries: [{ activity: oper, group: ids.group, values: { METRICA2: 6 }, base: { METRICA2: null } }],
+    };
+    // The session's own key: saved as before.
+    const first = await put(body);
+    expect(first.status).toBe(200);
+    const rows = await metricRowCount();
+    const changes = await historyRows();
+    // Entries made as user 78 (or in another scope) sent with user 77's session: refused whole,
+    // also under a request id the server knows (it is not answered as that save's replay).
+    for (const owner of [ownerKey(SCOPE_A, 78), ownerKey(SCOPE_B, 77)]) {
+      for (const sent of [
+        body,
+        {
+          ...body,
+          requestId: 'owner-2',
+          entries: [{ ...body.entries[0], base: { METRICA2: 6 }, values: { METRICA2: 7 } }],
+        },
+      ]) {
+        const response = await put({ ...sent, owner });
+        expect(response.status).toBe(409);
+        expect(await response.json()).toEqual({
+          error: {
+            code: 'OWNER_CHANGED',
+            message:
+              'the entries were made as another user or scope than the one signed in now: nothing was saved; ask part=owner who is signed in, and send them only as their owner',
+            path: 'owner',
+          },
+        });
+      }
+    }
+    expect(await metricRowCount()).toBe(rows);
+    expect(await historyRows()).toBe(changes);
+    // Refused, the request id was not recorded: sent again as its owner, it is saved.
+    const again = await put({
+      requestId: 'owner-2',
+      owner: ownerKey(SCOPE_A, 77),
+      entries: [{ activity: oper, group: ids.group, values: { METRICA2: 7 }, base: { METRICA2: 6 } }],
+    });
+    expect(await again.json()).toMatchObject({ updated: 1, replayed: false });
+  });
+
+  it.each([
+    ['a number', 42, 'owner is the key part=owner answers (22 letters, digits, - or _), or left out'],
+    ['null', null, 'owner is the key part=owner answers (22 letters, digits, - or _), or left out'],
+    ['too short', 'abc', 'owner is the key part=owner answers (22 letters, digits, - or _), or left out'],
+    [
+      'a character a key never holds',
+      'abcdefghij/klmnopqrstu',
+      'owner is the key part=owner answers (22 letters, digits, - or _), or left out',
+    ],
+  ])('refuses an owner that is %s with 400 at owner, writing nothing', async (_, owner, message) => {
+    const oper = await newActivity();
+    const before = await metricRowCount();
+    const response = await put({
+      owner,
+      entries: [{ activity: oper, group: ids.group, values: { METRICA2: 1 } }],
+    });
+    expect(response.status).toBe(400);
+    expect(await response.json()).toEqual({
+      error: { code: 'INVALID_REQUEST', message: `request body at owner: ${message}`, path: 'owner' },
+    });
+    expect(await metricRowCount()).toBe(before);
   });
 
   it('refuses a malformed request id, a base of the wrong type and an unknown source, naming where, writing nothing', async () => {

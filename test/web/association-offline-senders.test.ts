@@ -104,6 +104,15 @@ async function users(code: string) {
   return [...new Set(rows.map((row) => Number(row.USUARIO_SEQ_DB)))];
 }
 
+/** Who stored each value of Subsoiling's Quantidade, in the order stored: `[value, user]`. */
+async function quantitiesBy() {
+  const rows = await demo.scratch.db.query<{ NEW_VALUE: string | null; USUARIO_SEQ_DB: number }>(
+    `SELECT h.NEW_VALUE, h.USUARIO_SEQ_DB FROM ${HISTORY_TABLE_NAME} h JOIN ${demo.names.OPER} o ON o.SEQ_DB = h.OPER_SEQ_DB
+      WHERE o.CODIGO = 'A-SUBSOIL' AND h.FIELD = 'METRICA1' ORDER BY h.SEQ_DB`,
+  );
+  return rows.map((row) => [row.NEW_VALUE, Number(row.USUARIO_SEQ_DB)]);
+}
+
 /** `expect.poll` with room for a loaded two-core machine. */
 const later = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000, interval: 100 });
 
@@ -353,6 +362,118 @@ describe('someone else signing in while the page stays open', () => {
       await region(page).getByRole('button', { name: L.claim, exact: true }).click();
       await later(() => liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '77.00' }]);
       expect(await users('A-SUBSOIL')).toEqual([BRUNO]);
+    },
+    LONG,
+  );
+
+  it(
+    'never sends the rest of a sending as someone who signed in while its first batch was answered, and lets them claim it',
+    async () => {
+      const context = await browser(ALICE);
+      const page = await context.newPage();
+      await open(page);
+      // Two saves of one activity while offline: they go out as two batches, the second from the first.
+      await context.setOffline(true);
+      await enter(page, { Quantidade: '55' });
+      await enter(page, { Quantidade: '66' });
+      await later(() =>
+        region(page)
+          .getByText(fill(L.pendingCount, { count: 2 }))
+          .count(),
+      ).toBe(1);
+      let puts = 0;
+      await page.route(
+        (url) => url.pathname === '/associationtask',
+        async (route) => {
+          if (route.request().method() !== 'PUT' || ++puts !== 1) return route.fallback();
+          // The first batch reaches the server as Alice's; while its answer is on its way back (a weak
+          // signal), Bruno signs in on the same browser (another tab of the host).
+          const response = await route.fetch();
+          await context.addCookies([{ name: 'user', value: String(BRUNO), url: origin }]);
+          return route.fulfill({ response });
+        },
+      );
+      await context.setOffline(false);
+
+      // The second is not sent as Bruno: the page learns who is signed in, says so, and keeps it for
+      // whoever is signed in to claim (Alice typed it offline, the page could not tell for whom).
+      await region(page).getByText(L.ownerChanged).waitFor();
+      await region(page)
+        .getByText(fill(L.unconfirmedCount, { count: 1 }))
+        .waitFor();
+      await sendingOver(page);
+      expect(await quantitiesBy()).toEqual([['55.00', ALICE]]);
+      expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '55.00' }]);
+
+      // Bruno says it is his: sent as his, from the value stored.
+      await region(page).getByRole('button', { name: L.claim, exact: true }).click();
+      await later(() => liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '66.00' }]);
+      expect(await quantitiesBy()).toEqual([
+        ['55.00', ALICE],
+        ['66.00', BRUNO],
+      ]);
+    },
+    LONG,
+  );
+
+  it(
+    'keeps an entry it marked unconfirmed while its batch was on its way so, when the refusal comes back',
+    async () => {
+      const context = await browser(ALICE);
+      const page = await context.newPage();
+      await open(page);
+      await context.setOffline(true);
+      await enter(page, { Quantidade: '55' });
+      await later(() => region(page).getByText(L.pendingCountOne).count()).toBe(1);
+      // Someone changed Quantidade meanwhile: the batch will be refused for the conflict.
+      await seedQuantity('31.00', null);
+      let arrived: () => void = () => {};
+      const sending = new Promise<void>((resolve) => {
+        arrived = resolve;
+      });
+      let release: () => void = () => {};
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await page.route(
+        (url) => url.pathname === '/associationtask',
+        async (route) => {
+          if (route.request().method() !== 'PUT') return route.fallback();
+          // The server answers (409, nothing written); the answer is held on its way back.
+          const response = await route.fetch();
+          arrived();
+          await released;
+          return route.fulfill({ response });
+        },
+      );
+      await context.setOffline(false);
+      await sending;
+
+      // Meanwhile Bruno signs in and opens the sheet in another tab: Alice's page hears who is
+      // signed in now, and the entry it kept offline waits for whoever is signed in to claim it.
+      await context.addCookies([{ name: 'user', value: String(BRUNO), url: origin }]);
+      const bruno = await context.newPage();
+      await open(bruno);
+      await region(page).getByText(L.ownerChanged).waitFor();
+      await region(page)
+        .getByText(fill(L.unconfirmedCount, { count: 1 }))
+        .waitFor();
+      await bruno.close();
+
+      // The refusal comes back: the sender's word (a conflict) does not undo the page's mark.
+      release();
+      await sendingOver(page);
+      expect(await quantitiesBy()).toEqual([['31.00', SEEDER]]);
+      // As the outbox holds it once the sender let go (a script string: vitest would rewrite an
+      // import() written in this file).
+      const kept = await page.evaluate(`(async () => {
+        const { openOutbox } = await import('/associationtask?asset=association-screen/outbox.js');
+        const outbox = await openOutbox();
+        const all = await outbox.all();
+        outbox.close();
+        return all.map((record) => [record.state, record.unconfirmed === true]);
+      })()`);
+      expect(kept).toEqual([['conflict', true]]);
     },
     LONG,
   );

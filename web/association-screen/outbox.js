@@ -227,21 +227,42 @@ export async function openOutbox(where = {}) {
       }
     },
     /**
-     * Writes records back (a batch id set, a conflict said), each only while it is still there: one
-     * discarded (or sent) meanwhile stays out, never brought back by a write of an older copy.
-     * Resolves with the seqs written (those still there).
+     * Writes back what a sender says of records (a batch id set, a conflict said), each onto the
+     * record as stored now and only while it is still there: one discarded (or sent) meanwhile stays
+     * out, never brought back by a write of an older copy. Whose a record is (`owner`, `unconfirmed`,
+     * `unchecked`, `page`) is the pages' to say ({@link update}), and stays as stored: a page that
+     * marked an entry unconfirmed while a sender had it on its way (someone else signed in) keeps
+     * the mark, never written over by the copy the sender read before.
+     * Resolves with the records as written (those still there).
      * @param {readonly OutboxRecord[]} records
-     * @returns {Promise<number[]>}
+     * @returns {Promise<OutboxRecord[]>}
      */
     async put(records) {
       try {
         const { tx, entries } = await store('readwrite');
-        /** @type {number[]} */
+        /** @type {OutboxRecord[]} */
         const written = [];
         for (const record of records) {
-          if ((await done(entries.getKey(record.seq))) === undefined) continue;
-          entries.put(record);
-          written.push(record.seq);
+          const stored = /** @type {OutboxRecord | undefined} */ (await done(entries.get(record.seq)));
+          if (stored === undefined) continue;
+          const {
+            owner: _owner,
+            unconfirmed: _unconfirmed,
+            unchecked: _unchecked,
+            page: _page,
+            ...said
+          } = record;
+          const { owner, unconfirmed, unchecked, page } = stored;
+          /** @type {OutboxRecord} */
+          const merged = {
+            ...said,
+            owner,
+            ...(unconfirmed === undefined ? {} : { unconfirmed }),
+            ...(unchecked === undefined ? {} : { unchecked }),
+            ...(page === undefined ? {} : { page }),
+          };
+          entries.put(merged);
+          written.push(merged);
         }
         await finished(tx);
         return written;

@@ -18,7 +18,8 @@ import { keyOf } from './entry-key.js';
  * The next batch: a batch sent before without an answer goes again as it was (same entries, same
  * id); else up to `most` pending entries within the handler's body limit, under a new id written on
  * them before sending. An entry tried once from the screen goes alone, as it was tried. An entry
- * discarded while the batch is made is left out of it: what is sent is what holds the batch id.
+ * discarded while the batch is made, or marked unconfirmed by a page then (someone else signed in),
+ * is left out of it: what is sent is what holds the batch id, as its owner's.
  * @param {Outbox} outbox @param {OutboxRecord[]} pending in the order entered
  * @param {number} most
  * @returns {Promise<{ id: string, records: OutboxRecord[] } | undefined>} undefined: none left
@@ -34,10 +35,16 @@ export async function nextBatch(outbox, pending, most) {
   const records = pack(pending, most);
   const id = records.length === 1 ? first.requestId : newRequestId();
   for (const record of records) record.batch = { id, size: records.length };
-  const written = new Set(await outbox.put(records));
-  if (written.size === records.length) return { id, records };
-  // Discarded meanwhile: never sent. The batch is made again of what is left.
-  const gone = new Set(records.filter((record) => !written.has(record.seq)));
+  const written = new Map((await outbox.put(records)).map((record) => [record.seq, record]));
+  // Discarded meanwhile, or made someone else's to say (a page marked it unconfirmed): not sent. The
+  // batch is made again of what is left.
+  const gone = new Set(
+    records.filter((record) => {
+      const now = written.get(record.seq);
+      return now === undefined || now.owner !== record.owner || now.unconfirmed === true;
+    }),
+  );
+  if (gone.size === 0) return { id, records };
   for (const record of records) delete record.batch;
   return nextBatch(
     outbox,

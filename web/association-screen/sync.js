@@ -4,7 +4,9 @@
  * to {@link MAX_BATCH} entries and {@link MAX_BODY_BYTES} bytes (the handler's limits), each batch
  * under one request id written on its entries before it is sent, so a batch whose answer was lost
  * goes again as the same request and is applied once. Only the entries of the user and scope the
- * server says this session is (`part=owner`) are sent: someone else's stay. A conflict (409
+ * server says this session is (`part=owner`) are sent: someone else's stay. Each batch names that
+ * owner, so a batch that would ride the cookie of someone who signed in after the asking is refused
+ * (409 `OWNER_CHANGED`, nothing written): the owner is asked again, and only theirs go on. A conflict (409
  * `METRIC_CONFLICT`) or a refusal at one entry stops that entry (`conflict`, `refused`); the rest go
  * on. A body refused as too large (413, a proxy's lower limit) is sent again in halves; an entry too
  * large alone stops (`refused`, `BODY_TOO_LARGE`). No answer, or a server failure: tried again
@@ -146,13 +148,14 @@ export async function askOwner(target) {
  * after batch, until none is left. Throws RetryLater when the server cannot be reached or fails
  * (the entries stay, their batch id kept).
  * @param {Outbox} outbox @param {ReplayTarget} target
- * @returns {Promise<{ owner: string, sent: number, stopped: number }>}
+ * @returns {Promise<{ owner: string, sent: number, stopped: number }>} `owner`: who the server said
+ *   was signed in when last asked (asked again when a batch was refused for another owner)
  */
 export async function replayOutbox(outbox, target) {
   const send = target.fetch ?? globalThis.fetch.bind(globalThis);
   const url = new URL(target.endpoint);
   url.searchParams.set('taskSheet', String(target.taskSheet));
-  const owner = await askOwner(target);
+  let owner = await askOwner(target);
   let sent = 0;
   let stopped = 0;
   /** The most entries of the next batch: halved after a body refused as too large. */
@@ -170,9 +173,12 @@ export async function replayOutbox(outbox, target) {
     const batch = await nextBatch(outbox, pending, most);
     if (batch === undefined) break;
     const { id, records } = batch;
+    // The owner goes with the batch: the server refuses it (OWNER_CHANGED) if someone else has
+    // signed in on this browser since it was asked, whose cookie the request would ride.
     const body = JSON.stringify({
       requestId: id,
       source: batchSource(records),
+      owner,
       entries: records.map(sentEntry),
     });
     if (records.length === 1 && new TextEncoder().encode(body).length > MAX_BODY_BYTES) {
@@ -216,6 +222,17 @@ export async function replayOutbox(outbox, target) {
       } else
         stopped += await settleTooLarge(outbox, records, typeof message === 'string' ? message : 'HTTP 413');
       target.onUnsent?.(records, false);
+      continue;
+    }
+    if (answer.status === 409 && answer.body?.error?.code === 'OWNER_CHANGED') {
+      // Someone else signed in meanwhile: nothing was written, and the entries, untouched (their
+      // batch id kept, in case an earlier sending of it was stored), wait for their owner. The
+      // sending goes on with the entries of whoever is signed in now.
+      target.onUnsent?.(records, false);
+      const now = await askOwner(target);
+      // The same person again (signed out and in, or a host's session that flips): tried later.
+      if (now === owner) throw new RetryLater(409, 'the server refused the owner it names itself');
+      owner = now;
       continue;
     }
     stopped += await settleRefusal(outbox, records, answer);
