@@ -39,6 +39,7 @@ export const SCREEN_MODULES = [
   'association-screen/sync-refusal.js',
   'association-screen/table-keys.js',
   'association-screen/table-cells.js',
+  'association-screen/table-meanwhile.js',
   'association-screen/table-model.js',
   'association-screen/table-outbox.js',
   'association-screen/table-paste.js',

@@ -14,6 +14,7 @@ import { problemOf } from './api.js';
 import { BLOCK, button } from './dom.js';
 import { keyOf } from './entry-key.js';
 import { fill } from './labels.js';
+import { isLocked } from './table-cells.js';
 import { formatValue, metricLabel } from './values.js';
 
 /**
@@ -151,7 +152,7 @@ export function createCopyPrevious(ctx, table) {
     let kept = 0;
     for (const row of rows) {
       const entry = byKey.get(row.key);
-      if (!entry || row.data.editable === false) continue;
+      if (!entry || isLocked(row)) continue;
       if (row.hasRow) {
         kept++;
         continue;

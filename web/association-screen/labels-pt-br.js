@@ -146,6 +146,13 @@ export const LABELS_PT_BR = {
     'Não salvo: outra pessoa alterou {count} células enquanto isso (marcadas). Salve de novo para manter os seus valores, ou pressione Esc numa célula para usar o valor salvo.',
   tableConflictCell: 'Alterado enquanto isso por {user}, {at}: salvo agora {theirs}.',
   tableConflictCellUnknown: 'Alterado enquanto isso por outra pessoa: salvo agora {theirs}.',
+  tableRowNotInTree:
+    'Não salvo: esta atividade não está mais na árvore desta folha. Este valor não é enviado.',
+  tableRowReadOnly:
+    'Não salvo: estas métricas passaram a ser somente leitura enquanto isso. Este valor não é enviado.',
+  tableRowInactive: 'Não salvo: estas métricas foram inativadas enquanto isso. Este valor não é enviado.',
+  tableRowRefused: '{label} não pode mais ser alterada aqui: suas células marcadas não são enviadas.',
+  tableRowOthers: 'Pressione Salvar alterações de novo para salvar as outras alterações.',
   tablePartly:
     '{saved} atividades salvas; as demais não foram salvas: {message} As alterações delas foram mantidas.',
   tableFilterEmpty: 'Só atividades sem valores',

@@ -143,6 +143,11 @@ export { LABELS_EN, LABELS_PT_BR };
  * @property {string} tableConflictsOne the same, for one cell
  * @property {string} tableConflictCell at a cell: who changed it meanwhile, `{user}` `{at}` `{theirs}`
  * @property {string} tableConflictCellUnknown at a cell: changed meanwhile, `{theirs}`
+ * @property {string} tableRowNotInTree at each cell of a row a save was refused for: the activity left the sheet's tree (NOT_IN_TREE)
+ * @property {string} tableRowReadOnly the same: its metrics became read-only (READ_ONLY_ROW)
+ * @property {string} tableRowInactive the same: its metrics were made inactive (INACTIVE_ROW)
+ * @property {string} tableRowRefused a table save refused for one row itself, `{label}` (its values are not sent again)
+ * @property {string} tableRowOthers after it, when other changes wait: Save again saves them
  * @property {string} tablePartly a save split in batches stopped after some were written, `{saved}` `{message}`
  * @property {string} tableFilterEmpty the filter for activities still without values
  * @property {string} sourceCopied where a cell's value came from: copied from sheet `{id}`, not saved yet

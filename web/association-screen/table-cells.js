@@ -22,6 +22,9 @@ import { checkTyped, formatValue, sameValue } from './values.js';
  * @property {MetricValue} preset the value the cell was preset with (the server's)
  * @property {string} presetText the preset as the cell shows it
  * @property {MetricValue} base what a save of this cell starts from: the stored value, null where no row
+ * @property {MetricValue} stored the server's value of its field (null where no row) as this cell
+ *   last knew it, not what the outbox lays over it: whether a value read or answered since is new
+ *   (see table-model.js `represent`)
  * @property {string | undefined} source the preset's source, as the server says it
  * @property {string} text what the cell holds now
  * @property {string} entered what it held when the person entered it (Escape goes back to it)
@@ -43,6 +46,9 @@ import { checkTyped, formatValue, sameValue } from './values.js';
  * @property {SheetRow} served the row as the server has it (as read, or as a save here stored it):
  *   what the outbox keeps of it is laid over it to preset its cells (see table-outbox.js)
  * @property {boolean} queued whether its cells show values kept in the outbox (waiting, or stopped)
+ * @property {string | undefined} refused why a save was refused for the row itself (no longer in the
+ *   sheet's tree, read-only or inactive meanwhile): its cells keep what they show, are not counted
+ *   as changed and are never sent, until the table is read again (see table-save.js)
  */
 
 /**
@@ -54,6 +60,15 @@ export const cellText = (value, column, lang) => (value === null ? '' : formatVa
 /** Whether the key has a saved entry (a value of it saved, even empty). @param {SheetRow} data */
 export const hasEntry = (data) =>
   data.lastChange !== null || Object.values(data.metrics).some((metric) => metric.source === 'saved');
+
+/**
+ * Whether a row takes no change and sends none: read-only or inactive, or refused for itself.
+ * @param {TableRow} row
+ */
+export const isLocked = (row) => row.data.editable === false || row.refused !== undefined;
+
+/** A metric's value as the base of a save: the stored value, null where it is no saved one. @param {import('./api.js').ScreenMetric | undefined} metric */
+export const baseOf = (metric) => (metric?.source === 'saved' ? (metric.value ?? null) : null);
 
 /**
  * @param {Pick<import('./dom.js').ScreenContext, 'columns' | 'lang'>} ctx
@@ -72,7 +87,8 @@ export function newRow(ctx, data, index, served, queued) {
       column,
       preset,
       presetText,
-      base: metric?.source === 'saved' ? preset : null,
+      base: baseOf(metric),
+      stored: baseOf(served.metrics[column.field]),
       source: metric?.source,
       text: presetText,
       entered: presetText,
@@ -83,7 +99,7 @@ export function newRow(ctx, data, index, served, queued) {
     };
   });
   const key = keyOf(data);
-  return { index, key, data, cells, hasRow, filled: data.filled, served, queued };
+  return { index, key, data, cells, hasRow, filled: data.filled, served, queued, refused: undefined };
 }
 
 /**

@@ -8,8 +8,8 @@
  */
 
 import { keyOf } from './entry-key.js';
-import { cellChanged, cellText, hasEntry, newRow } from './table-cells.js';
-import { asStored, sameValue } from './values.js';
+import { baseOf, cellChanged, cellText, hasEntry, isLocked, newRow } from './table-cells.js';
+import { asStored, checkTyped, sameValue } from './values.js';
 
 /** @typedef {import('./api.js').SheetRow} SheetRow */
 /** @typedef {import('./api.js').MetricColumn} MetricColumn */
@@ -18,6 +18,13 @@ import { asStored, sameValue } from './values.js';
 /** @typedef {import('./api.js').SavedEntry} SavedEntry */
 /** @typedef {import('./table-cells.js').TableCell} TableCell */
 /** @typedef {import('./table-cells.js').TableRow} TableRow */
+
+/**
+ * A row as the table shows it (table-outbox.js `laidOver`): `data`, what the server has of it with
+ * what the outbox keeps laid over it; `queued`, whether it keeps anything of it (waiting, or
+ * stopped); `kept`, the fields whose values it keeps waiting there (laid over the server's).
+ * @typedef {{ data: SheetRow, queued: boolean, kept?: ReadonlySet<string> | undefined }} Laid
+ */
 
 /**
  * How a cell's text was set: typed into its input (the input already shows it), or copied from a
@@ -30,6 +37,8 @@ import { asStored, sameValue } from './values.js';
  * @typedef {object} ModelHooks
  * @property {(row: TableRow, col: number | undefined, fromInput: boolean) => void} redraw a row's cell (or all its cells, `col` undefined) changed
  * @property {() => void} counted the number of changed cells may have changed
+ * @property {(row: TableRow, cells: TableCell[]) => void} met changed cells of a row met a value
+ *   stored meanwhile (`represent`): each shows it as a conflict, who stored it not known yet
  */
 
 /**
@@ -58,10 +67,13 @@ export function createTableModel(ctx, hooks) {
   /** Whether a cell differs from its preset (see `cellChanged`). @param {TableCell} cell */
   const isChanged = (cell) => cellChanged(cell, ctx.lang);
 
-  /** @param {TableRow} row @param {TableCell} cell */
+  /**
+   * Counts a cell as changed or not; a locked row's cells never count: nothing of it is sent.
+   * @param {TableRow} row @param {TableCell} cell
+   */
   function track(row, cell) {
     const name = `${row.index}:${cell.field}`;
-    if (isChanged(cell)) changed.add(name);
+    if (isChanged(cell) && !isLocked(row)) changed.add(name);
     else changed.delete(name);
     hooks.counted();
   }
@@ -79,7 +91,7 @@ export function createTableModel(ctx, hooks) {
    */
   function setCell(row, col, text, how = {}) {
     const cell = row.cells[col];
-    if (!cell || row.data.editable === false || saving) return false;
+    if (!cell || isLocked(row) || saving) return false;
     cell.text = text;
     cell.error = undefined;
     cell.copied = how.copied;
@@ -89,34 +101,55 @@ export function createTableModel(ctx, hooks) {
   }
 
   /**
-   * A row preset anew from `data`: what the server has of it with what waits in the outbox laid
-   * over it (`queued`: whether anything of it is kept there). A cell whose preset changes shows the
-   * new one, unless the person changed it: it keeps what they made of it, and now starts from the
-   * new preset (the base its next save sends) where that is what this device keeps for it or what
-   * it started from. `read`: the row as just read from the server. A changed cell whose base would
-   * move to a value read there (someone else stored it; the person never saw it) is not rebased
-   * silently, which would have its next save write over that value unrefused: it is shown as a
-   * conflict at the cell (stored now, by whom), as a refused save shows it, for the person to keep
-   * theirs (Save again) or take the stored value (Escape).
-   * @param {TableRow} row @param {SheetRow} data @param {boolean} queued @param {SheetRow} [read]
+   * A row preset anew from `laid` (what the server has of it with what the outbox keeps laid over
+   * it). A cell whose preset changes shows the new one, unless the person changed it: it keeps what
+   * they made of it, and its base (what its next save starts from) moves to the new one silently
+   * only where that hides nothing from them: a value this device keeps for the field (laid over
+   * from the outbox), the base it has already (what this device sent comes back stored as the value
+   * it was kept with), or the server's value of the field as the cell knew it (a kept entry
+   * discarded: the base goes back to it). Anything else is a value stored meanwhile that nobody
+   * here saw, whatever brought it (the answer to an entry of the row that this page, another tab
+   * or the service worker sent, with later entries still waiting or not, or the row read again):
+   * taken as the base, the next save would write over it unrefused. It is shown as a conflict at
+   * the cell instead (stored now; who stored it, `hooks.met`), as a refused save shows one, for
+   * the person to keep theirs (Save again) or take the stored value (Escape). A typed value the
+   * same as the one stored is no conflict: the cell then holds what is stored.
+   * @param {TableRow} row @param {Laid} laid
    */
-  function represent(row, data, queued, read) {
+  function represent(row, laid) {
+    const { data, queued, kept } = laid;
+    const wasLocked = isLocked(row);
     row.data = data;
     row.queued = queued;
     row.hasRow = hasEntry(data);
     row.filled = data.filled;
-    let moved = false;
+    // Locked or unlocked now (read-only, read again): its changed cells count, or no longer do.
+    const relocked = isLocked(row) !== wasLocked;
+    let moved = relocked;
+    /** @type {TableCell[]} */
+    const met = [];
     for (const cell of row.cells) {
       const metric = data.metrics[cell.field];
       const value = metric?.value ?? null;
-      const base = metric?.source === 'saved' ? value : null;
-      if (cell.preset === value && cell.base === base && cell.source === metric?.source) continue;
+      const base = baseOf(metric);
+      const own = kept?.has(cell.field) === true;
+      const known = cell.stored;
+      if (!own) cell.stored = base;
+      if (cell.preset === value && cell.base === base && cell.source === metric?.source) {
+        if (relocked) track(row, cell);
+        continue;
+      }
       const typed = isChanged(cell);
-      const fresh = read?.metrics[cell.field];
-      // The new base is the server's, as just read (nothing kept on this device lays over it).
-      const fromServer =
-        fresh !== undefined && (fresh.value ?? null) === value && fresh.source === metric?.source;
-      if (typed && fromServer && !sameValue(cell.column, cell.base, base)) {
+      const { column } = cell;
+      const typedValue = checkTyped(column, cell.text, ctx.lang);
+      const unseen =
+        typed &&
+        !own &&
+        !isLocked(row) &&
+        !sameValue(column, cell.base, base) &&
+        !sameValue(column, known, base) &&
+        !(typedValue.ok && sameValue(column, typedValue.value, value));
+      if (unseen) {
         cell.conflict = {
           entry: 0,
           activity: row.data.activity,
@@ -126,12 +159,13 @@ export function createTableModel(ctx, hooks) {
           theirs: base,
           row: row.hasRow,
           yours: cell.text,
-          changedBy: data.lastChange?.user ?? null,
-          changedAt: data.lastChange?.at ?? null,
+          changedBy: null,
+          changedAt: null,
         };
+        met.push(cell);
       }
       cell.preset = value;
-      cell.presetText = formatted(value, cell.column);
+      cell.presetText = formatted(value, column);
       cell.base = base;
       cell.source = metric?.source;
       if (!typed) {
@@ -143,6 +177,7 @@ export function createTableModel(ctx, hooks) {
       moved = true;
     }
     if (moved) hooks.redraw(row, undefined, false);
+    if (met.length > 0) hooks.met(row, met);
   }
 
   /**
@@ -250,7 +285,8 @@ export function createTableModel(ctx, hooks) {
     undo(viewIndex, col) {
       const row = rowAt(viewIndex);
       const cell = row?.cells[col];
-      if (!row || !cell) return;
+      // The cell takes nothing while a save is out or on a locked row: its conflict stays too.
+      if (!row || !cell || saving || isLocked(row)) return;
       if (cell.conflict !== undefined) {
         cell.conflict = undefined;
         setCell(row, col, cell.presetText);
@@ -287,6 +323,7 @@ export function createTableModel(ctx, hooks) {
       cell.presetText = formatted(conflict.theirs, cell.column);
       cell.source = 'saved';
       cell.base = conflict.theirs;
+      cell.stored = conflict.theirs;
       // Made or removed meanwhile, as the conflict says: the next save says so.
       row.hasRow = conflict.row;
       // What the server holds now: the outbox's changes are laid over it from now on.
@@ -309,6 +346,7 @@ export function createTableModel(ctx, hooks) {
         if (cell.conflict !== undefined || !(cell.field in sent)) continue;
         const value = sent[cell.field] ?? null;
         preset(row, cell, value);
+        cell.stored = value;
         row.served = {
           ...row.served,
           metrics: { ...row.served.metrics, [cell.field]: { value, source: 'saved' } },
@@ -319,7 +357,8 @@ export function createTableModel(ctx, hooks) {
     /**
      * A saved entry's row as stored: its cells preset from it, nothing of them changed or copied.
      * `keepEdits` (the outbox sent it while the table was open): a cell the person changed since
-     * keeps what they typed.
+     * keeps what they typed, and its base moves only when the row is presented anew (`represent`),
+     * which shows a value stored meanwhile as a conflict.
      * @param {SavedEntry} saved @param {{ keepEdits?: boolean }} [how]
      */
     markSaved(saved, how = {}) {
@@ -333,6 +372,7 @@ export function createTableModel(ctx, hooks) {
       for (const cell of row.cells) {
         if (stored === null || !(cell.field in stored) || (how.keepEdits && isChanged(cell))) continue;
         preset(row, cell, stored[cell.field] ?? null);
+        cell.stored = cell.base;
       }
       hooks.redraw(row, undefined, false);
     },
@@ -340,12 +380,25 @@ export function createTableModel(ctx, hooks) {
     represent,
     /**
      * A row read again from the server: `served`, shown as `laid` says (what the outbox keeps of it
-     * laid over it). @param {TableRow} row @param {SheetRow} served
-     * @param {{ data: SheetRow, queued: boolean }} laid
+     * laid over it). @param {TableRow} row @param {SheetRow} served @param {Laid} laid
      */
     serve(row, served, laid) {
       row.served = served;
-      represent(row, laid.data, laid.queued, served);
+      represent(row, laid);
+    },
+    /**
+     * A save refused for the row itself (no longer in the sheet's tree, read-only or inactive
+     * meanwhile): the row is locked, its cells keep what they show and are not sent any more, and
+     * each cell it sent says `problem`.
+     * @param {TableRow} row @param {string} problem @param {ReadonlySet<string>} sent
+     */
+    refuse(row, problem, sent) {
+      row.refused = problem;
+      for (const cell of row.cells) {
+        if (sent.has(cell.field)) cell.error = problem;
+        track(row, cell);
+      }
+      hooks.redraw(row, undefined, false);
     },
     /**
      * A row's values kept in the outbox: its cells preset from them as the server will store them

@@ -21,16 +21,19 @@ import { keysToReadAgain } from './saved-answer.js';
 
 /**
  * A row as the server sent it, shown with what the outbox keeps of it laid over it; `queued`:
- * whether it keeps anything of it (waiting, or stopped for a decision).
+ * whether it keeps anything of it (waiting, or stopped for a decision); `kept`: the fields whose
+ * values wait there (this device's own, not the server's: see table-model.js `represent`).
  * @param {import('./dom.js').ScreenContext} ctx @param {SheetRow} served
- * @returns {{ data: SheetRow, queued: boolean }}
+ * @returns {import('./table-model.js').Laid}
  */
 export function laidOver(ctx, served) {
   const { offline } = ctx;
   if (!offline) return { data: served, queued: false };
+  const kept = offline.pendingFields(served);
   return {
     data: offline.overlayRow(served),
-    queued: offline.pendingFields(served) !== undefined || offline.stoppedFields(served) !== undefined,
+    queued: kept !== undefined || offline.stoppedFields(served) !== undefined,
+    kept,
   };
 }
 
@@ -126,10 +129,10 @@ export function watchTableOutbox(ctx, parts) {
           stopped.add(row.key);
           continue;
         }
-        const waits = offline.pendingFields(row.data) !== undefined;
+        const laid = laidOver(ctx, row.served);
         const hadStopped = stopped.delete(row.key);
-        if (row.queued && !waits && (hadStopped || !discarded.has(row.key))) gone.push(row);
-        else model.represent(row, offline.overlayRow(row.served), waits);
+        if (row.queued && !laid.queued && (hadStopped || !discarded.has(row.key))) gone.push(row);
+        else model.represent(row, laid);
       }
       parts.redraw();
       void read(gone);

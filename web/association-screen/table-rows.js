@@ -7,6 +7,7 @@
 
 import { BLOCK } from './dom.js';
 import { fill } from './labels.js';
+import { isLocked } from './table-cells.js';
 import { isFractional, isWholeNumber, metricLabel } from './values.js';
 
 /** @typedef {import('./dom.js').ScreenContext} ScreenContext */
@@ -104,13 +105,11 @@ function cellControl(ctx, cell, multiline) {
  * @param {{ saving: boolean, isChanged: (cell: TableCell) => boolean }} state
  */
 export function makeRowElement(ctx, row, viewIndex, { saving, isChanged }) {
-  const { create, labels } = ctx;
+  const { create } = ctx;
   const element = create('div', `${BLOCK}__table-row`);
   element.setAttribute('role', 'row');
   element.setAttribute('aria-rowindex', String(viewIndex + 2));
   element.style.transform = `translateY(${viewIndex * ROW_HEIGHT}px)`;
-  const locked = row.data.editable === false;
-  if (locked) element.classList.add(`${BLOCK}__table-row--read-only`);
   const header = create('div', `${BLOCK}__table-activity`);
   header.setAttribute('role', 'rowheader');
   const label = create('span', `${BLOCK}__table-label`, row.data.label);
@@ -119,17 +118,13 @@ export function makeRowElement(ctx, row, viewIndex, { saving, isChanged }) {
   header.title = trail ? `${row.data.label}\n${trail}` : row.data.label;
   header.append(label);
   if (trail) header.append(create('span', `${BLOCK}__table-path`, trail));
-  if (locked) header.append(create('span', `${BLOCK}__lock`, labels.readOnly));
   element.append(header);
   row.cells.forEach((cell, col) => {
     const box = create('div', `${BLOCK}__table-cell`);
     box.setAttribute('role', 'gridcell');
-    if (locked) box.setAttribute('aria-readonly', 'true');
     const input = cellControl(ctx, cell, /[\r\n]/.test(cell.text));
     input.dataset.row = String(viewIndex);
     input.dataset.col = String(col);
-    input.dataset.locked = String(locked);
-    input.readOnly = locked || saving;
     input.tabIndex = -1;
     const said = create('span', `${BLOCK}__table-source`);
     said.id = `${ctx.uid}-cell-${row.index}-${col}`;
@@ -142,7 +137,31 @@ export function makeRowElement(ctx, row, viewIndex, { saving, isChanged }) {
     element.append(box);
     paintCell(ctx, row, cell, box, isChanged(cell));
   });
+  paintLock(ctx, row, element, saving);
   return element;
+}
+
+/**
+ * Shows whether a row takes changes (see table-cells.js `isLocked`): it may change while the row is
+ * shown (read again read-only, a save refused for the row), so it is painted anew with its cells.
+ * @param {ScreenContext} ctx @param {TableRow} row @param {Element} element
+ * @param {boolean} saving a save is out (every cell read-only meanwhile)
+ */
+export function paintLock(ctx, row, element, saving) {
+  const locked = isLocked(row);
+  element.classList.toggle(`${BLOCK}__table-row--read-only`, locked);
+  const header = element.querySelector('[role="rowheader"]');
+  const lock = header?.querySelector(`.${BLOCK}__lock`);
+  if (locked && !lock) header?.append(ctx.create('span', `${BLOCK}__lock`, ctx.labels.readOnly));
+  if (!locked) lock?.remove();
+  for (const box of element.querySelectorAll('[role="gridcell"]')) {
+    if (locked) box.setAttribute('aria-readonly', 'true');
+    else box.removeAttribute('aria-readonly');
+    const input = box.querySelector(CELL_CONTROL);
+    if (!isCellControl(input)) continue;
+    input.dataset.locked = String(locked);
+    input.readOnly = locked || saving;
+  }
 }
 
 /**
@@ -181,5 +200,5 @@ export function paintCell(ctx, row, cell, box, edited) {
   mark.title = text;
   box.className = `${BLOCK}__table-cell ${BLOCK}__table-cell--${kind}`;
   input.setAttribute('aria-invalid', String(kind === 'error' || kind === 'conflict'));
-  if (row.data.editable === false) box.classList.add(`${BLOCK}__table-cell--locked`);
+  if (isLocked(row)) box.classList.add(`${BLOCK}__table-cell--locked`);
 }

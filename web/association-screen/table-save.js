@@ -6,7 +6,10 @@
  * save does. Values are checked first exactly as the modal checks them (`checkTyped`), the problem at
  * its cell. A batch the server refuses writes nothing: a conflict (409 `METRIC_CONFLICT`) is shown at
  * its cells, which keep the person's values and now start from the stored ones, so Save again keeps
- * them and Escape in a cell takes the stored value. A batch carrying cells copied from another sheet
+ * them and Escape in a cell takes the stored value. A batch refused for one row itself (no longer in
+ * the sheet's tree, read-only or inactive meanwhile: 400 with the path `entries.<n>`) marks that row:
+ * its cells keep what they show and say why, the row is read again and no later save sends it, so
+ * Save again saves the others. A batch carrying cells copied from another sheet
  * is sent with `source: "copy"` (typed cells saved in the same batch are recorded as a copy too:
  * one request, one source), any other with `source: "screen"`.
  *
@@ -20,12 +23,24 @@ import { failureOf, problemOf } from './api.js';
 import { inBatches } from './api-batches.js';
 import { fill } from './labels.js';
 import { keysToReadAgain } from './saved-answer.js';
+import { isLocked } from './table-cells.js';
 import { checkTyped } from './values.js';
 
 /** @typedef {import('./api.js').MetricEntry} MetricEntry */
 /** @typedef {import('./api.js').MetricValue} MetricValue */
 /** @typedef {import('./table-model.js').TableRow} TableRow */
 /** @typedef {import('./table-model.js').TableCell} TableCell */
+
+/**
+ * What is said at the cells of a row a save was refused for, by the refusal's code: the row itself
+ * can no longer be changed (the server names it by its entry, `entries.<n>`).
+ * @type {Readonly<Record<string, 'tableRowNotInTree' | 'tableRowReadOnly' | 'tableRowInactive'>>}
+ */
+const ROW_REFUSALS = {
+  NOT_IN_TREE: 'tableRowNotInTree',
+  READ_ONLY_ROW: 'tableRowReadOnly',
+  INACTIVE_ROW: 'tableRowInactive',
+};
 
 /**
  * @param {import('./dom.js').ScreenContext} ctx
@@ -48,7 +63,7 @@ export function createTableSave(ctx, table, hooks) {
     /** @type {{ row: TableRow, cell: TableCell }[]} */
     const bad = [];
     for (const [row, cells] of table.changedCells()) {
-      if (row.data.editable === false) continue;
+      if (isLocked(row)) continue;
       /** @type {Record<string, MetricValue>} */
       const values = {};
       /** @type {Record<string, MetricValue>} */
@@ -205,6 +220,11 @@ export function createTableSave(ctx, table, hooks) {
     const marked = [];
     /** @type {Promise<void> | undefined} */
     let readingAgain;
+    /** What the alert says of a row refused for itself, instead of the refusal's own words. @type {string | undefined} */
+    let rowProblem;
+    const whole = failure.path?.match(/^entries\.(\d+)$/);
+    const said = failure.code === undefined ? undefined : ROW_REFUSALS[failure.code];
+    const refusedRow = whole && said ? batch[Number(whole[1])] : undefined;
     if (failure.conflicted) {
       // Rows sent without an entry sent every value they showed (see `entries`).
       const without = new Set(batch.filter(({ row }) => !row.hasRow).map(({ row }) => row));
@@ -226,6 +246,18 @@ export function createTableSave(ctx, table, hooks) {
       // the removed entry's values, as the modal reads the activity again. The table stays busy
       // until they are read: a Save meanwhile would send the removed entry's values as new ones.
       readingAgain = table.readAgain(withEntry.filter((row) => !row.hasRow));
+    } else if (refusedRow && said) {
+      // The row itself can no longer be changed: nothing else of the batch was refused. Its cells
+      // keep what the person made of them, marked, and are not sent again, so the next Save saves
+      // the other rows; the row is read again to show what applies now (read-only; a row no longer
+      // in the sheet stays as it is, marked).
+      const { row, entry } = refusedRow;
+      const sent = new Set(Object.keys(entry.values ?? {}));
+      table.refuse(row, labels[said], sent);
+      for (const cell of row.cells) if (sent.has(cell.field)) marked.push({ row, cell });
+      const others = table.changedCount() > 0 ? ` ${labels.tableRowOthers}` : '';
+      rowProblem = `${fill(labels.tableRowRefused, { label: row.data.label })}${others}`;
+      readingAgain = table.readAgain([row]);
     } else if (failure.status === 413 && batch.length === 1) {
       // One activity's values too large for one request alone: said at each of its cells sent.
       const [{ row, entry }] = /** @type {[{ row: TableRow, entry: MetricEntry }]} */ (batch);
@@ -244,16 +276,15 @@ export function createTableSave(ctx, table, hooks) {
       }
     }
     for (const { row } of marked) redraw(row);
+    const problem = rowProblem ?? problemOf(failure, labels, ctx.taskSheet);
     const message = failure.conflicted
       ? ofCells(labels.tableConflictsOne, labels.tableConflicts, marked.length)
-      : marked.length > 0
-        ? ofCells(labels.tableCheckOne, labels.tableCheck, marked.length)
-        : fill(labels.saveError, { message: problemOf(failure, labels, ctx.taskSheet) });
-    table.showAlert(
-      saved > 0
-        ? fill(labels.tablePartly, { saved, message: problemOf(failure, labels, ctx.taskSheet) })
-        : message,
-    );
+      : rowProblem !== undefined
+        ? fill(labels.saveError, { message: rowProblem })
+        : marked.length > 0
+          ? ofCells(labels.tableCheckOne, labels.tableCheck, marked.length)
+          : fill(labels.saveError, { message: problem });
+    table.showAlert(saved > 0 ? fill(labels.tablePartly, { saved, message: problem }) : message);
     await readingAgain;
     if (ctx.destroyed()) return;
     table.setSaving(false);

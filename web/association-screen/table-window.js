@@ -6,7 +6,14 @@
  * cells from the model (table-model.js) when they change.
  */
 
-import { CELL_CONTROL, isCellControl, makeRowElement, paintCell, ROW_HEIGHT } from './table-rows.js';
+import {
+  CELL_CONTROL,
+  isCellControl,
+  makeRowElement,
+  paintCell,
+  paintLock,
+  ROW_HEIGHT,
+} from './table-rows.js';
 
 /** Rows rendered beyond each edge of the view, so a quick scroll or a key press finds them ready. */
 const OVERSCAN = 8;
@@ -78,6 +85,8 @@ export function createTableWindow(ctx, { grid, head, body, isShown }, model) {
   function refreshRow(viewIndex) {
     const row = model.rowAt(viewIndex);
     if (!row) return;
+    const element = rendered.get(viewIndex);
+    if (element) paintLock(ctx, row, element, model.isSaving());
     for (let col = 0; col < row.cells.length; col++) redrawCell(viewIndex, col);
   }
 

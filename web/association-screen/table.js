@@ -13,6 +13,7 @@ import { problemOf } from './api.js';
 import { BLOCK, button } from './dom.js';
 import { fill } from './labels.js';
 import { attachTableKeys } from './table-keys.js';
+import { createMeanwhileNames } from './table-meanwhile.js';
 import { createTableModel } from './table-model.js';
 import { createRowReader, laidOver, watchTableOutbox } from './table-outbox.js';
 import { attachTablePaste } from './table-paste.js';
@@ -79,8 +80,14 @@ export function createTable(ctx, hooks) {
       else shown.refreshRow(at);
     },
     counted: () => showPending(undefined),
+    met: (row, cells) => void nameMeanwhile(row, cells),
   });
   const shown = createTableWindow(ctx, { grid, head, body, isShown: () => !root.hidden }, model);
+  /** Names who stored the values changed cells met meanwhile, from the activity's history. */
+  const nameMeanwhile = createMeanwhileNames(ctx, (row) => {
+    const at = model.placeOfRow(row);
+    if (at !== undefined) shown.refreshRow(at);
+  });
 
   /** @type {'idle' | 'loading' | 'ready' | 'error'} */
   let state = 'idle';
@@ -145,6 +152,7 @@ export function createTable(ctx, hooks) {
     markQueued: model.markQueued,
     conflicted: model.conflicted,
     entryMade: model.entryMade,
+    refuse: model.refuse,
     readAgain,
     markStale: () => {
       stale = true;
