@@ -15,7 +15,14 @@ import {
   saveMetrics,
 } from '../../src/tree.js';
 import { useScratchDatabase } from '../support/database.js';
-import { insertRow, insertRows, installTables } from './fixture.js';
+import {
+  everyWrittenRow,
+  expectRefusedWithoutWrites,
+  insertGroupSheet,
+  insertRow,
+  insertRows,
+  installTables,
+} from './fixture.js';
 
 // What people enter is never lost or changed behind their back: saved-empty, per-field conflicts,
 // removal, history and request ids, against the real server.
@@ -68,44 +75,19 @@ async function historyOf(oper: number) {
 }
 
 /** Every row of the metric, history and request tables: a refused save leaves them as they were. */
-async function everything() {
-  const { db } = scratch();
-  return Promise.all(
-    [names.OPER_GRUPO_METRICA, 'task_association_history', 'task_association_request'].map((table) =>
-      db.query(`SELECT * FROM ${table} ORDER BY SEQ_DB`),
-    ),
-  );
-}
+const everything = () => everyWrittenRow(scratch().db, names);
 
-async function expectNothingWritten(work: () => Promise<unknown>, expected: object) {
-  const before = await everything();
-  await expect(work()).rejects.toMatchObject(expected);
-  expect(await everything()).toEqual(before);
-}
+/** Asserts that `work` fails as `expected` and leaves the installation's rows as they were. */
+const expectNothingWritten = (work: () => Promise<unknown>, expected: object) =>
+  expectRefusedWithoutWrites(scratch().db, names, work, expected);
 
 beforeAll(async () => {
   const { db } = scratch();
   await installTables(db, names);
-  [fixture.sheet = 0, fixture.otherSheet = 0] = await insertRows(
-    db,
-    'app_folha_tarefa',
-    [
-      { ...SCOPE, DELETED: 0 },
-      { ...OTHER, DELETED: 0 },
-    ],
-    { withId: false },
-  );
-  fixture.group = await insertRow(db, names.OPER_GRUPO, { ...SCOPE, CODIGO: 'G', ...live });
-  fixture.opers = await insertRows(
-    db,
-    names.OPER,
-    Array.from({ length: 40 }, (_, index) => ({ ...SCOPE, CODIGO: `O${index}`, INDICE: '5.00', ...live })),
-  );
-  await insertRows(
-    db,
-    names.OPER_OPER_GRUPO,
-    fixture.opers.map((oper) => ({ ...SCOPE, OPER_GRUPO_SEQ_DB: fixture.group, OPER_SEQ_DB: oper, ...live })),
-  );
+  Object.assign(fixture, await insertGroupSheet(db, names, SCOPE, 40, { INDICE: '5.00' }));
+  [fixture.otherSheet = 0] = await insertRows(db, 'app_folha_tarefa', [{ ...OTHER, DELETED: 0 }], {
+    withId: false,
+  });
 });
 
 async function metricsOf(oper: number) {
