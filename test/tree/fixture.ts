@@ -212,6 +212,21 @@ export async function expectRefusedWithoutWrites(
   expect(await everyWrittenRow(db, names)).toEqual(before);
 }
 
+/**
+ * Groups over activities, with the default table names, METRICA1 defaulting to the activity's INDICE
+ * and METRICA2 to 3: the tree of the files that save over defaults a page showed from no row.
+ */
+export const DEFAULTS_TREE_VIEW = TreeView.parse({
+  layers: {
+    '1': { table: tableNames().OPER_GRUPO, associationTable: tableNames().OPER_OPER_GRUPO },
+    '2': { table: tableNames().OPER, isTask: true },
+  },
+  metrics: [
+    { field: 'METRICA1', default: { type: 'field', name: 'INDICE' } },
+    { field: 'METRICA2', default: { type: 'value', value: 3 } },
+  ],
+});
+
 /** The default tree's plan with the default table names. */
 export const DEFAULT_PLAN = planTree(tableNames(), undefined);
 

@@ -16,6 +16,7 @@ import {
 } from '../../src/tree.js';
 import { useScratchDatabase } from '../support/database.js';
 import {
+  DEFAULTS_TREE_VIEW,
   everyWrittenRow,
   expectRefusedWithoutWrites,
   insertGroupSheet,
@@ -33,16 +34,7 @@ const live = { ATIVO: 1, DELETED: 0 };
 const SCOPE: Scope = { EMPRESA: 4, FILIAL: 1, LOCAL: 1 };
 const OTHER: Scope = { EMPRESA: 5, FILIAL: 1, LOCAL: 1 };
 /** METRICA1 defaults to the activity's INDICE, METRICA2 to 3. */
-const treeView = TreeView.parse({
-  layers: {
-    '1': { table: names.OPER_GRUPO, associationTable: names.OPER_OPER_GRUPO },
-    '2': { table: names.OPER, isTask: true },
-  },
-  metrics: [
-    { field: 'METRICA1', default: { type: 'field', name: 'INDICE' } },
-    { field: 'METRICA2', default: { type: 'value', value: 3 } },
-  ],
-});
+const treeView = DEFAULTS_TREE_VIEW;
 const plan = planTree(names, treeView);
 const fixture = { sheet: 0, otherSheet: 0, group: 0, opers: [] as number[] };
 let next = 0;

@@ -2,10 +2,14 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Scope } from '../../src/model/scope.js';
 import { tableNames } from '../../src/model/table-names.js';
 import { planTree } from '../../src/model/tree-plan.js';
-import { TreeView } from '../../src/model.js';
 import { type SaveMetricsOptions, saveMetrics } from '../../src/tree.js';
 import { useScratchDatabase } from '../support/database.js';
-import { expectRefusedWithoutWrites, insertGroupSheet, installTables } from './fixture.js';
+import {
+  DEFAULTS_TREE_VIEW,
+  expectRefusedWithoutWrites,
+  insertGroupSheet,
+  installTables,
+} from './fixture.js';
 
 // An entry's `row` flag, against the real server: a base of null cannot tell "no row was read" (the
 // defaults were shown) from "a row holding NULL was read" (saved empty); the flag can.
@@ -14,17 +18,7 @@ const scratch = useScratchDatabase('save_row_flag', { hostSchema: true });
 const names = tableNames();
 const SCOPE: Scope = { EMPRESA: 4, FILIAL: 1, LOCAL: 1 };
 /** METRICA1 defaults to the activity's INDICE (5.00), METRICA2 to 3. */
-const treeView = TreeView.parse({
-  layers: {
-    '1': { table: names.OPER_GRUPO, associationTable: names.OPER_OPER_GRUPO },
-    '2': { table: names.OPER, isTask: true },
-  },
-  metrics: [
-    { field: 'METRICA1', default: { type: 'field', name: 'INDICE' } },
-    { field: 'METRICA2', default: { type: 'value', value: 3 } },
-  ],
-});
-const plan = planTree(names, treeView);
+const plan = planTree(names, DEFAULTS_TREE_VIEW);
 const fixture = { sheet: 0, group: 0, opers: [] as number[] };
 let next = 0;
 /** A fresh activity: each test works on keys no other test touched. */
