@@ -71,19 +71,23 @@ export function watchProblems(page: Page, report: (problem: string) => void, tag
 
 /** What the calling file's tests open in browsers: see {@link usePageChecks}. */
 export interface PageChecks {
+  /** Closes `context` after the test. */
+  closeAfter(context: BrowserContext): BrowserContext;
   /**
-   * Closes `context` after the test, and reports the problems of each of its pages, those open now
-   * and those it opens later (`tag` before each, to say whose page).
+   * Closes `context` after the test, and reports the problems ({@link watchProblems}) of each of its
+   * pages, those open now and those it opens later (`tag` before each, to say whose page).
    */
   track(context: BrowserContext, tag?: string): BrowserContext;
+  /** Reports a problem a test watched for itself (a page whose console may say more). */
+  report(problem: string): void;
   /** A new profile folder for {@link launchOnProfile} (its name starting `prefix`), removed after the test. */
   profile(prefix: string): Promise<string>;
 }
 
 /**
  * After each test of the calling file, closes the browser contexts it opened and removes their profile
- * folders, then asserts that their pages reported no problem ({@link watchProblems}): no test passes
- * over a script error or a file the page's policy refused.
+ * folders, then asserts that their pages reported no problem: no test passes over a script error or a
+ * file the page's policy refused.
  */
 export function usePageChecks(): PageChecks {
   const contexts: BrowserContext[] = [];
@@ -97,14 +101,22 @@ export function usePageChecks(): PageChecks {
     problems = [];
     expect(reported).toEqual([]);
   });
+  const report = (problem: string) => {
+    problems.push(problem);
+  };
+  const closeAfter = (context: BrowserContext) => {
+    contexts.push(context);
+    return context;
+  };
   return {
+    closeAfter,
     track(context, tag = '') {
-      contexts.push(context);
-      const watch = (page: Page) => watchProblems(page, (problem) => problems.push(problem), tag);
+      const watch = (page: Page) => watchProblems(page, report, tag);
       for (const page of context.pages()) watch(page);
       context.on('page', watch);
-      return context;
+      return closeAfter(context);
     },
+    report,
     async profile(prefix) {
       const dir = await mkdtemp(join(tmpdir(), prefix));
       profiles.push(dir);

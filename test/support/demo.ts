@@ -117,34 +117,50 @@ export interface ServedScreen {
 }
 
 /**
- * Gives the calling test file the demo served by {@link serveScreen} (the person as a cookie,
- * `fallbackUser` without one), started before its tests and closed after them. `prepare` changes the
- * demo's database before the server starts (a column a file's tests need).
+ * Gives the calling test file the demo ({@link startTestDemo}), started before its tests and closed
+ * after them. `prepare` changes the demo's database before the file's other hooks run (a column its
+ * tests need).
  */
-export function useServedScreen(
-  fallbackUser: number,
-  prepare: (demo: Demo) => Promise<unknown> = async () => {},
-): ServedScreen {
+export function useTestDemo(prepare: (demo: Demo) => Promise<unknown> = async () => {}): () => Demo {
   let demo: Demo | undefined;
-  let server: Awaited<ReturnType<typeof listen>> | undefined;
   beforeAll(async () => {
     demo = await startTestDemo();
     await prepare(demo);
-    server = await serveScreen(demo, fallbackUser);
+  });
+  afterAll(async () => {
+    await demo?.close();
+  });
+  return () => {
+    if (demo === undefined) throw new Error('the demo runs only inside tests and hooks');
+    return demo;
+  };
+}
+
+/**
+ * Gives the calling test file the demo ({@link useTestDemo}, with `prepare`) served by
+ * {@link serveScreen} (the person as a cookie, `fallbackUser` without one); the server is closed
+ * after the file's tests, before the demo.
+ */
+export function useServedScreen(
+  fallbackUser: number,
+  prepare?: (demo: Demo) => Promise<unknown>,
+): ServedScreen {
+  const demo = useTestDemo(prepare);
+  let server: Awaited<ReturnType<typeof listen>> | undefined;
+  beforeAll(async () => {
+    server = await serveScreen(demo(), fallbackUser);
   });
   afterAll(async () => {
     await server?.close();
-    await demo?.close();
   });
-  const started = () => {
-    if (demo === undefined || server === undefined)
-      throw new Error('the demo runs only inside tests and hooks');
-    return { demo, server };
+  const origin = () => {
+    if (server === undefined) throw new Error('the server runs only inside tests and hooks');
+    return server.origin;
   };
   return {
-    demo: () => started().demo,
-    origin: () => started().server.origin,
-    sheetUrl: () => `${started().server.origin}/associationtask?taskSheet=${started().demo.sample.taskSheet}`,
+    demo,
+    origin,
+    sheetUrl: () => `${origin()}/associationtask?taskSheet=${demo().sample.taskSheet}`,
   };
 }
 
@@ -214,20 +230,35 @@ export async function saveAsProgram(
 }
 
 /**
- * An entry of {@link saveAsProgram} for the demo's activity and group of codes `activity` and `group`:
- * `values` changed from `base`, null for every field `base` does not name.
+ * {@link saveAsProgram} of one entry as `user`, for the demo's activity of code `activity` in the group
+ * of code `group`: `values` changed from `base`, null for every field `base` does not name.
  */
-export async function entryOfCodes(
-  demo: Demo,
+export async function saveByCodes(
+  served: ServedScreen,
+  user: number,
   activity: string,
   group: string,
   values: Record<string, string | number | null>,
   base: Record<string, string | number | null> = {},
-): Promise<Record<string, unknown>> {
-  return {
-    activity: await seqOfCode(demo, demo.names.OPER, activity),
-    group: await seqOfCode(demo, demo.names.OPER_GRUPO, group),
-    values,
-    base: { ...Object.fromEntries(Object.keys(values).map((field) => [field, null])), ...base },
-  };
+): Promise<void> {
+  const demo = served.demo();
+  await saveAsProgram(demo, served.origin(), user, [
+    {
+      activity: await seqOfCode(demo, demo.names.OPER, activity),
+      group: await seqOfCode(demo, demo.names.OPER_GRUPO, group),
+      values,
+      base: { ...Object.fromEntries(Object.keys(values).map((field) => [field, null])), ...base },
+    },
+  ]);
+}
+
+/** The live metric row of the demo's activity of SEQ_DB `activity` (none, or one), its three metrics. */
+export function liveMetrics(
+  demo: Demo,
+  activity: number,
+): Promise<Array<{ METRICA1: string | null; METRICA2: number | null; HORAS: string | null }>> {
+  return demo.scratch.db.query(
+    `SELECT METRICA1, METRICA2, HORAS FROM ${DEMO_TABLES.metrics} WHERE OPER_SEQ_DB = ? AND DELETED = 0`,
+    [activity],
+  );
 }

@@ -1,7 +1,12 @@
 import { expect, it } from 'vitest';
-import { DEMO_TABLES } from '../../src/demo/demo-install.js';
 import { openActivity, openTable, useBrowser, usePageChecks } from '../support/browser.js';
-import { saveAsProgram, signedInPage, useBareActivity, useServedScreen } from '../support/demo.js';
+import {
+  liveMetrics,
+  saveAsProgram,
+  signedInPage,
+  useBareActivity,
+  useServedScreen,
+} from '../support/demo.js';
 
 /**
  * A person fills an activity that has no entry yet; meanwhile another program makes its entry. The
@@ -13,7 +18,6 @@ import { saveAsProgram, signedInPage, useBareActivity, useServedScreen } from '.
 const browser = useBrowser();
 const pages = usePageChecks();
 const served = useServedScreen(9);
-const METRICS = DEMO_TABLES.metrics;
 
 const subsoil = useBareActivity(served, 'A-SUBSOIL', 'G-SOIL');
 
@@ -47,13 +51,7 @@ async function refusedInTable(values?: Record<string, unknown>) {
   return { page, puts, row, hours, save };
 }
 
-const stored = () =>
-  served
-    .demo()
-    .scratch.db.query<{ METRICA1: string | null; METRICA2: number | null; HORAS: string | null }>(
-      `SELECT METRICA1, METRICA2, HORAS FROM ${METRICS} WHERE OPER_SEQ_DB = ? AND DELETED = 0`,
-      [subsoil().activity],
-    );
+const stored = () => liveMetrics(served.demo(), subsoil().activity);
 
 it('saves the hours typed over a default in the modal after a conflict on an activity that had no entry', async () => {
   const { page, puts } = await open();

@@ -1,7 +1,12 @@
 import { expect, it } from 'vitest';
-import { DEMO_TABLES } from '../../src/demo/demo-install.js';
 import { openTable, useBrowser, usePageChecks } from '../support/browser.js';
-import { saveAsProgram, signedInPage, useBareActivity, useServedScreen } from '../support/demo.js';
+import {
+  liveMetrics,
+  saveAsProgram,
+  signedInPage,
+  useBareActivity,
+  useServedScreen,
+} from '../support/demo.js';
 
 /**
  * A person changes a cell of a row in the table; meanwhile another program removes the row's entry.
@@ -13,7 +18,6 @@ import { saveAsProgram, signedInPage, useBareActivity, useServedScreen } from '.
 const browser = useBrowser();
 const pages = usePageChecks();
 const served = useServedScreen(9);
-const METRICS = DEMO_TABLES.metrics;
 
 const subsoil = useBareActivity(served, 'A-SUBSOIL', 'G-SOIL');
 
@@ -43,13 +47,7 @@ async function tableOfEntry() {
   return { page, puts, row, quantity, hours };
 }
 
-const stored = () =>
-  served
-    .demo()
-    .scratch.db.query<{ METRICA1: string | null; METRICA2: number | null; HORAS: string | null }>(
-      `SELECT METRICA1, METRICA2, HORAS FROM ${METRICS} WHERE OPER_SEQ_DB = ? AND DELETED = 0`,
-      [subsoil().activity],
-    );
+const stored = () => liveMetrics(served.demo(), subsoil().activity);
 
 it('after a conflict says the entry was removed, the row shows the defaults and one Save stores them with the typed value', async () => {
   const { page, puts, row, quantity, hours } = await tableOfEntry();
