@@ -1,4 +1,6 @@
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import {
   type Browser,
   type BrowserContext,
@@ -7,7 +9,7 @@ import {
   type Page,
   type Route,
 } from 'playwright-core';
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { dependencyFileUrl, GALLERY_DEPENDENCY_FILES } from '../../src/http/package-files.js';
 
 /** Debian's Chromium (CI installs the `chromium` package); never a downloaded browser build. */
@@ -65,6 +67,110 @@ export function watchProblems(page: Page, report: (problem: string) => void, tag
   page.on('console', (message) => {
     if (/Content Security Policy|Refused to/i.test(message.text())) report(message.text());
   });
+}
+
+/** What the calling file's tests open in browsers: see {@link usePageChecks}. */
+export interface PageChecks {
+  /** Closes `context` after the test. */
+  closeAfter(context: BrowserContext): BrowserContext;
+  /**
+   * Closes `context` after the test, and reports the problems ({@link watchProblems}) of each of its
+   * pages, those open now and those it opens later (`tag` before each, to say whose page).
+   */
+  track(context: BrowserContext, tag?: string): BrowserContext;
+  /** Reports a problem a test watched for itself (a page whose console may say more). */
+  report(problem: string): void;
+  /** A new profile folder for {@link launchOnProfile} (its name starting `prefix`), removed after the test. */
+  profile(prefix: string): Promise<string>;
+}
+
+/**
+ * After each test of the calling file, closes the browser contexts it opened and removes their profile
+ * folders, then asserts that their pages reported no problem: no test passes over a script error or a
+ * file the page's policy refused.
+ */
+export function usePageChecks(): PageChecks {
+  const contexts: BrowserContext[] = [];
+  const profiles: string[] = [];
+  let problems: string[] = [];
+  afterEach(async () => {
+    // A test may have closed a context itself (a browser restarted on its profile).
+    for (const context of contexts.splice(0)) await context.close().catch(() => undefined);
+    for (const dir of profiles.splice(0)) await rm(dir, { recursive: true, force: true });
+    const reported = problems;
+    problems = [];
+    expect(reported).toEqual([]);
+  });
+  const report = (problem: string) => {
+    problems.push(problem);
+  };
+  const closeAfter = (context: BrowserContext) => {
+    contexts.push(context);
+    return context;
+  };
+  return {
+    closeAfter,
+    track(context, tag = '') {
+      const watch = (page: Page) => watchProblems(page, report, tag);
+      for (const page of context.pages()) watch(page);
+      context.on('page', watch);
+      return closeAfter(context);
+    },
+    report,
+    async profile(prefix) {
+      const dir = await mkdtemp(join(tmpdir(), prefix));
+      profiles.push(dir);
+      return dir;
+    },
+  };
+}
+
+/** An entry of a save as the association screen sends it: the fields the tests read. */
+export interface SentEntry {
+  readonly activity?: number;
+  readonly group?: number;
+  readonly values?: Record<string, unknown>;
+  readonly base?: Record<string, unknown>;
+  readonly row?: boolean;
+  readonly remove?: boolean;
+  readonly [field: string]: unknown;
+}
+
+/** A PUT's body as the association screen sends it. */
+export interface SaveBody {
+  readonly requestId: string;
+  readonly source: string;
+  readonly entries: ReadonlyArray<SentEntry>;
+}
+
+/** The bodies of the PUT requests `page` sends from now on, in order: what each save sent. */
+export function putBodies(page: Page): SaveBody[] {
+  const puts: SaveBody[] = [];
+  page.on('request', (request) => {
+    if (request.method() === 'PUT') puts.push(request.postDataJSON() as SaveBody);
+  });
+  return puts;
+}
+
+/**
+ * Opens the association screen at `url`, expands the branches `path` (by their names) and clicks the
+ * activity `name`: resolves with its dialog's locator (the dialog may still be opening).
+ */
+export async function openActivity(
+  page: Page,
+  url: string,
+  path: readonly string[],
+  name: string,
+): Promise<Locator> {
+  await page.goto(url);
+  await page.getByRole('tree').waitFor();
+  for (const branch of path) {
+    const item = page.getByRole('treeitem', { name: branch }).first();
+    await item.locator(':scope > .ta-screen__row').click();
+    await item.getByRole('group').first().waitFor();
+  }
+  await page.getByRole('treeitem', { name }).first().locator(':scope > .ta-screen__row').click();
+  return page.getByRole('dialog', { name });
 }
 
 /**

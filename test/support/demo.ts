@@ -1,11 +1,15 @@
+import { randomUUID } from 'node:crypto';
 import { createServer, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { BrowserContext, Page } from 'playwright-core';
+import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
 import { DEMO_TABLES } from '../../src/demo/demo-install.js';
 import { type Demo, startDemo } from '../../src/demo/start-demo.js';
 import { createAssociationHandler } from '../../src/http/association-handler.js';
 import { toNodeListener } from '../../src/http/node-adapter.js';
 import { HISTORY_TABLE_NAME } from '../../src/model/table-names.js';
+import { putBodies, type SaveBody } from './browser.js';
 import { captureIo } from './cli.js';
 import { SERVER_URL } from './database.js';
 
@@ -101,4 +105,160 @@ export async function wipeEntries(demo: Demo, codes: readonly string[]): Promise
       codes,
     );
   }
+}
+
+/** The demo served by {@link serveScreen}, as the calling test file sees it from its tests and hooks. */
+export interface ServedScreen {
+  readonly demo: () => Demo;
+  /** Where the server answers, `http://127.0.0.1:<port>`. */
+  readonly origin: () => string;
+  /** The handler's own page of the demo's task sheet. */
+  readonly sheetUrl: () => string;
+}
+
+/**
+ * Gives the calling test file the demo ({@link startTestDemo}), started before its tests and closed
+ * after them. `prepare` changes the demo's database before the file's other hooks run (a column its
+ * tests need).
+ */
+export function useTestDemo(prepare: (demo: Demo) => Promise<unknown> = async () => {}): () => Demo {
+  let demo: Demo | undefined;
+  beforeAll(async () => {
+    demo = await startTestDemo();
+    await prepare(demo);
+  });
+  afterAll(async () => {
+    await demo?.close();
+  });
+  return () => {
+    if (demo === undefined) throw new Error('the demo runs only inside tests and hooks');
+    return demo;
+  };
+}
+
+/**
+ * Gives the calling test file the demo ({@link useTestDemo}, with `prepare`) served by
+ * {@link serveScreen} (the person as a cookie, `fallbackUser` without one); the server is closed
+ * after the file's tests, before the demo.
+ */
+export function useServedScreen(
+  fallbackUser: number,
+  prepare?: (demo: Demo) => Promise<unknown>,
+): ServedScreen {
+  const demo = useTestDemo(prepare);
+  let server: Awaited<ReturnType<typeof listen>> | undefined;
+  beforeAll(async () => {
+    server = await serveScreen(demo(), fallbackUser);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  const origin = () => {
+    if (server === undefined) throw new Error('the server runs only inside tests and hooks');
+    return server.origin;
+  };
+  return {
+    demo,
+    origin,
+    sheetUrl: () => `${origin()}/associationtask?taskSheet=${demo().sample.taskSheet}`,
+  };
+}
+
+/** The SEQ_DB of an activity of the demo and of its group: what an entry names. */
+export interface ActivityIds {
+  readonly activity: number;
+  readonly group: number;
+}
+
+/**
+ * The demo's activity of code `activity` in the group of code `group`, for the calling test file: their
+ * SEQ_DB, read before its tests, and the activity's metric rows deleted before each test, so that each
+ * starts with no entry.
+ */
+export function useBareActivity(served: ServedScreen, activity: string, group: string): () => ActivityIds {
+  let ids: ActivityIds | undefined;
+  beforeAll(async () => {
+    const demo = served.demo();
+    ids = {
+      activity: await seqOfCode(demo, demo.names.OPER, activity),
+      group: await seqOfCode(demo, demo.names.OPER_GRUPO, group),
+    };
+  });
+  beforeEach(async () => {
+    await served
+      .demo()
+      .scratch.db.execute(`DELETE FROM ${DEMO_TABLES.metrics} WHERE OPER_SEQ_DB = ?`, [ids?.activity]);
+  });
+  return () => {
+    if (ids === undefined) throw new Error('the activity is read only inside tests and hooks');
+    return ids;
+  };
+}
+
+/** Signs `user` in on `context` at `origin` as the demo's handler reads the person: the `user` cookie. */
+export async function signIn(context: BrowserContext, origin: string, user: number): Promise<void> {
+  await context.addCookies([{ name: 'user', value: String(user), url: origin }]);
+}
+
+/** A new page of `context` with `user` signed in at `origin`, and the bodies of the saves it sends. */
+export async function signedInPage(
+  context: BrowserContext,
+  origin: string,
+  user: number,
+): Promise<{ page: Page; puts: SaveBody[] }> {
+  await signIn(context, origin, user);
+  const page = await context.newPage();
+  return { page, puts: putBodies(page) };
+}
+
+/**
+ * Saves `entries` of the demo's task sheet as a program would, through the HTTP API as `user`, with
+ * no browser: the state a test starts from, or someone's change meanwhile. The save must be stored.
+ */
+export async function saveAsProgram(
+  demo: Demo,
+  origin: string,
+  user: number,
+  entries: readonly unknown[],
+): Promise<void> {
+  const answer = await fetch(`${origin}/associationtask?taskSheet=${demo.sample.taskSheet}`, {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', accept: 'application/json', cookie: `user=${user}` },
+    body: JSON.stringify({ requestId: randomUUID(), source: 'api', entries }),
+  });
+  expect(answer.status, await answer.clone().text()).toBe(200);
+}
+
+/**
+ * {@link saveAsProgram} of one entry as `user`, for the demo's activity of code `activity` in the group
+ * of code `group`: `values` changed from `base`, null for every field `base` does not name.
+ */
+export async function saveByCodes(
+  served: ServedScreen,
+  user: number,
+  activity: string,
+  group: string,
+  values: Record<string, string | number | null>,
+  base: Record<string, string | number | null> = {},
+): Promise<void> {
+  const demo = served.demo();
+  await saveAsProgram(demo, served.origin(), user, [
+    {
+      activity: await seqOfCode(demo, demo.names.OPER, activity),
+      group: await seqOfCode(demo, demo.names.OPER_GRUPO, group),
+      values,
+      base: { ...Object.fromEntries(Object.keys(values).map((field) => [field, null])), ...base },
+    },
+  ]);
+}
+
+/** The live metric row of the demo's activity of SEQ_DB `activity` (none, or one), its three metrics. */
+export function liveMetrics(
+  demo: Demo,
+  activity: number,
+): Promise<Array<{ METRICA1: string | null; METRICA2: number | null; HORAS: string | null }>> {
+  return demo.scratch.db.query(
+    `SELECT METRICA1, METRICA2, HORAS FROM ${DEMO_TABLES.metrics} WHERE OPER_SEQ_DB = ? AND DELETED = 0`,
+    [activity],
+  );
 }

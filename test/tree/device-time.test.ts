@@ -7,14 +7,13 @@ import { TreeView } from '../../src/model.js';
 import { CONNECTION_OPTIONS, wrapPool } from '../../src/store/mysql.js';
 import { createAssociationHandler, readMetricHistory, saveMetrics } from '../../src/tree.js';
 import { useScratchDatabase } from '../support/database.js';
-import { insertRow, insertRows, installTables } from './fixture.js';
+import { insertGroupSheet, installTables } from './fixture.js';
 
 // The device's time of entry (#28) and the sources a save may name (#29 copy, #28 offline): the
 // history keeps the device's time beside the server's, and both readers give it back.
 
 const scratch = useScratchDatabase('device_time', { hostSchema: true });
 const names = tableNames();
-const live = { ATIVO: 1, DELETED: 0 };
 const SCOPE: Scope = { EMPRESA: 6, FILIAL: 1, LOCAL: 1 };
 const treeView = TreeView.parse({
   layers: {
@@ -30,20 +29,7 @@ const BASE = 'http://host.test/associationtask';
 beforeAll(async () => {
   const { db } = scratch();
   await installTables(db, names);
-  [fixture.sheet = 0] = await insertRows(db, 'app_folha_tarefa', [{ ...SCOPE, DELETED: 0 }], {
-    withId: false,
-  });
-  fixture.group = await insertRow(db, names.OPER_GRUPO, { ...SCOPE, CODIGO: 'G', ...live });
-  fixture.opers = await insertRows(
-    db,
-    names.OPER,
-    Array.from({ length: 5 }, (_, index) => ({ ...SCOPE, CODIGO: `O${index}`, ...live })),
-  );
-  await insertRows(
-    db,
-    names.OPER_OPER_GRUPO,
-    fixture.opers.map((oper) => ({ ...SCOPE, OPER_GRUPO_SEQ_DB: fixture.group, OPER_SEQ_DB: oper, ...live })),
-  );
+  Object.assign(fixture, await insertGroupSheet(db, names, SCOPE, 5));
 });
 
 function handler() {

@@ -1,3 +1,4 @@
+import { expect } from 'vitest';
 import { parseIdentifier, quoteIdentifier } from '../../src/model/identifier.js';
 import type { Scope } from '../../src/model/scope.js';
 import { OVERRIDE_PARAMETERS, type TableNames, tableNames } from '../../src/model/table-names.js';
@@ -154,6 +155,77 @@ export async function insertLinkedActivity(
   });
   return { group, oper };
 }
+
+/** What {@link insertGroupSheet} inserted: the task sheet, the group and its activities, by SEQ_DB. */
+export interface GroupSheet {
+  sheet: number;
+  group: number;
+  opers: number[];
+}
+
+/**
+ * Inserts in `scope` a task sheet, a live group (CODIGO G) and `count` live activities linked under it
+ * (CODIGO O0, O1, …, with the columns `activity` adds): a two-level tree with enough activities that
+ * each test of a file saves on keys no other test touched.
+ */
+export async function insertGroupSheet(
+  db: SqlExecutor,
+  names: TableNames,
+  scope: Scope,
+  count: number,
+  activity: Record<string, unknown> = {},
+): Promise<GroupSheet> {
+  const live = { ATIVO: 1, DELETED: 0 };
+  const [sheet = 0] = await insertRows(db, 'app_folha_tarefa', [{ ...scope, DELETED: 0 }], { withId: false });
+  const group = await insertRow(db, names.OPER_GRUPO, { ...scope, CODIGO: 'G', ...live });
+  const opers = await insertRows(
+    db,
+    names.OPER,
+    Array.from({ length: count }, (_, index) => ({ ...scope, CODIGO: `O${index}`, ...activity, ...live })),
+  );
+  await insertRows(
+    db,
+    names.OPER_OPER_GRUPO,
+    opers.map((oper) => ({ ...scope, OPER_GRUPO_SEQ_DB: group, OPER_SEQ_DB: oper, ...live })),
+  );
+  return { sheet, group, opers };
+}
+
+/** Every row of the metric, history and request tables, in order: what a refused save must leave as it was. */
+export async function everyWrittenRow(db: SqlExecutor, names: TableNames): Promise<unknown[][]> {
+  return Promise.all(
+    [names.OPER_GRUPO_METRICA, 'task_association_history', 'task_association_request'].map((table) =>
+      db.query(`SELECT * FROM ${table} ORDER BY SEQ_DB`),
+    ),
+  );
+}
+
+/** Asserts that `work` fails with an error matching `expected` and writes nothing (see {@link everyWrittenRow}). */
+export async function expectRefusedWithoutWrites(
+  db: SqlExecutor,
+  names: TableNames,
+  work: () => Promise<unknown>,
+  expected: object,
+): Promise<void> {
+  const before = await everyWrittenRow(db, names);
+  await expect(work()).rejects.toMatchObject(expected);
+  expect(await everyWrittenRow(db, names)).toEqual(before);
+}
+
+/**
+ * Groups over activities, with the default table names, METRICA1 defaulting to the activity's INDICE
+ * and METRICA2 to 3: the tree of the files that save over defaults a page showed from no row.
+ */
+export const DEFAULTS_TREE_VIEW = TreeView.parse({
+  layers: {
+    '1': { table: tableNames().OPER_GRUPO, associationTable: tableNames().OPER_OPER_GRUPO },
+    '2': { table: tableNames().OPER, isTask: true },
+  },
+  metrics: [
+    { field: 'METRICA1', default: { type: 'field', name: 'INDICE' } },
+    { field: 'METRICA2', default: { type: 'value', value: 3 } },
+  ],
+});
 
 /** The default tree's plan with the default table names. */
 export const DEFAULT_PLAN = planTree(tableNames(), undefined);

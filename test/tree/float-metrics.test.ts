@@ -5,7 +5,7 @@ import { planTree } from '../../src/model/tree-plan.js';
 import { TreeView } from '../../src/model.js';
 import { loadTaskTree, readBranch, readMetricHistory, saveMetrics } from '../../src/tree.js';
 import { useScratchDatabase } from '../support/database.js';
-import { insertRow, insertRows, installTables } from './fixture.js';
+import { insertGroupSheet, installTables } from './fixture.js';
 
 // A FLOAT metric is one single-precision number: a value that is another one is written (its 7th
 // digit too), another person's such change is a conflict, and what the tree, the screen and the
@@ -13,7 +13,6 @@ import { insertRow, insertRows, installTables } from './fixture.js';
 
 const scratch = useScratchDatabase('float_metrics', { hostSchema: true });
 const names = tableNames();
-const live = { ATIVO: 1, DELETED: 0 };
 const SCOPE: Scope = { EMPRESA: 8, FILIAL: 1, LOCAL: 1 };
 const TABLE = 'app_metrica_float';
 const plan = planTree(
@@ -34,20 +33,7 @@ const key = () => ({ activity: fixture.opers[next++] ?? 0, group: fixture.group 
 beforeAll(async () => {
   const { db } = scratch();
   await installTables(db, names);
-  [fixture.sheet = 0] = await insertRows(db, 'app_folha_tarefa', [{ ...SCOPE, DELETED: 0 }], {
-    withId: false,
-  });
-  fixture.group = await insertRow(db, names.OPER_GRUPO, { ...SCOPE, CODIGO: 'G', ...live });
-  fixture.opers = await insertRows(
-    db,
-    names.OPER,
-    Array.from({ length: 8 }, (_, index) => ({ ...SCOPE, CODIGO: `O${index}`, ...live })),
-  );
-  await insertRows(
-    db,
-    names.OPER_OPER_GRUPO,
-    fixture.opers.map((oper) => ({ ...SCOPE, OPER_GRUPO_SEQ_DB: fixture.group, OPER_SEQ_DB: oper, ...live })),
-  );
+  Object.assign(fixture, await insertGroupSheet(db, names, SCOPE, 8));
   await db.execute(`CREATE TABLE ${TABLE} LIKE ${names.OPER_GRUPO_METRICA}`);
   await db.execute(`ALTER TABLE ${TABLE} ADD METRICA3 float NULL`);
 });

@@ -7,7 +7,7 @@ import type { Database } from '../../src/store/driver.js';
 import { openDatabase, wrapPool } from '../../src/store/mysql.js';
 import { type MetricEntry, saveMetrics } from '../../src/tree.js';
 import { useScratchDatabase } from '../support/database.js';
-import { insertRow, insertRows, installTables } from './fixture.js';
+import { insertGroupSheet, installTables } from './fixture.js';
 
 // Every error a concurrent writer can make a save's transaction fail with (#26) is either retried, and
 // then the save is stored once, or answered with the package's own code, and then nothing is written.
@@ -19,7 +19,6 @@ import { insertRow, insertRows, installTables } from './fixture.js';
 const scratch = useScratchDatabase('save_collisions', { hostSchema: true });
 const names = tableNames();
 const table = names.OPER_GRUPO_METRICA;
-const live = { ATIVO: 1, DELETED: 0 };
 const SCOPE: Scope = { EMPRESA: 6, FILIAL: 1, LOCAL: 1 };
 const plan = planTree(names);
 const fixture = { sheet: 0, group: 0, opers: [] as number[] };
@@ -54,20 +53,7 @@ async function globalStatus(name: string): Promise<number> {
 beforeAll(async () => {
   const { db } = scratch();
   await installTables(db, names);
-  [fixture.sheet = 0] = await insertRows(db, 'app_folha_tarefa', [{ ...SCOPE, DELETED: 0 }], {
-    withId: false,
-  });
-  fixture.group = await insertRow(db, names.OPER_GRUPO, { ...SCOPE, CODIGO: 'G', ...live });
-  fixture.opers = await insertRows(
-    db,
-    names.OPER,
-    Array.from({ length: 80 }, (_, index) => ({ ...SCOPE, CODIGO: `O${index}`, ...live })),
-  );
-  await insertRows(
-    db,
-    names.OPER_OPER_GRUPO,
-    fixture.opers.map((oper) => ({ ...SCOPE, OPER_GRUPO_SEQ_DB: fixture.group, OPER_SEQ_DB: oper, ...live })),
-  );
+  Object.assign(fixture, await insertGroupSheet(db, names, SCOPE, 80));
 });
 
 describe('a host holding a row past the session’s lock wait (ER_LOCK_WAIT_TIMEOUT)', () => {

@@ -15,7 +15,15 @@ import {
   saveMetrics,
 } from '../../src/tree.js';
 import { useScratchDatabase } from '../support/database.js';
-import { insertRow, insertRows, installTables } from './fixture.js';
+import {
+  DEFAULTS_TREE_VIEW,
+  everyWrittenRow,
+  expectRefusedWithoutWrites,
+  insertGroupSheet,
+  insertRow,
+  insertRows,
+  installTables,
+} from './fixture.js';
 
 // What people enter is never lost or changed behind their back: saved-empty, per-field conflicts,
 // removal, history and request ids, against the real server.
@@ -26,16 +34,7 @@ const live = { ATIVO: 1, DELETED: 0 };
 const SCOPE: Scope = { EMPRESA: 4, FILIAL: 1, LOCAL: 1 };
 const OTHER: Scope = { EMPRESA: 5, FILIAL: 1, LOCAL: 1 };
 /** METRICA1 defaults to the activity's INDICE, METRICA2 to 3. */
-const treeView = TreeView.parse({
-  layers: {
-    '1': { table: names.OPER_GRUPO, associationTable: names.OPER_OPER_GRUPO },
-    '2': { table: names.OPER, isTask: true },
-  },
-  metrics: [
-    { field: 'METRICA1', default: { type: 'field', name: 'INDICE' } },
-    { field: 'METRICA2', default: { type: 'value', value: 3 } },
-  ],
-});
+const treeView = DEFAULTS_TREE_VIEW;
 const plan = planTree(names, treeView);
 const fixture = { sheet: 0, otherSheet: 0, group: 0, opers: [] as number[] };
 let next = 0;
@@ -68,44 +67,19 @@ async function historyOf(oper: number) {
 }
 
 /** Every row of the metric, history and request tables: a refused save leaves them as they were. */
-async function everything() {
-  const { db } = scratch();
-  return Promise.all(
-    [names.OPER_GRUPO_METRICA, 'task_association_history', 'task_association_request'].map((table) =>
-      db.query(`SELECT * FROM ${table} ORDER BY SEQ_DB`),
-    ),
-  );
-}
+const everything = () => everyWrittenRow(scratch().db, names);
 
-async function expectNothingWritten(work: () => Promise<unknown>, expected: object) {
-  const before = await everything();
-  await expect(work()).rejects.toMatchObject(expected);
-  expect(await everything()).toEqual(before);
-}
+/** Asserts that `work` fails as `expected` and leaves the installation's rows as they were. */
+const expectNothingWritten = (work: () => Promise<unknown>, expected: object) =>
+  expectRefusedWithoutWrites(scratch().db, names, work, expected);
 
 beforeAll(async () => {
   const { db } = scratch();
   await installTables(db, names);
-  [fixture.sheet = 0, fixture.otherSheet = 0] = await insertRows(
-    db,
-    'app_folha_tarefa',
-    [
-      { ...SCOPE, DELETED: 0 },
-      { ...OTHER, DELETED: 0 },
-    ],
-    { withId: false },
-  );
-  fixture.group = await insertRow(db, names.OPER_GRUPO, { ...SCOPE, CODIGO: 'G', ...live });
-  fixture.opers = await insertRows(
-    db,
-    names.OPER,
-    Array.from({ length: 40 }, (_, index) => ({ ...SCOPE, CODIGO: `O${index}`, INDICE: '5.00', ...live })),
-  );
-  await insertRows(
-    db,
-    names.OPER_OPER_GRUPO,
-    fixture.opers.map((oper) => ({ ...SCOPE, OPER_GRUPO_SEQ_DB: fixture.group, OPER_SEQ_DB: oper, ...live })),
-  );
+  Object.assign(fixture, await insertGroupSheet(db, names, SCOPE, 40, { INDICE: '5.00' }));
+  [fixture.otherSheet = 0] = await insertRows(db, 'app_folha_tarefa', [{ ...OTHER, DELETED: 0 }], {
+    withId: false,
+  });
 });
 
 async function metricsOf(oper: number) {

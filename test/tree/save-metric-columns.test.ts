@@ -11,7 +11,7 @@ import {
   saveMetrics,
 } from '../../src/tree.js';
 import { useScratchDatabase } from '../support/database.js';
-import { insertRow, insertRows, installTables } from './fixture.js';
+import { insertGroupSheet, installTables } from './fixture.js';
 
 // Saves into a host's metric columns of their own kinds (#25): defaults, character sets, CHAR. The
 // answer says what the row holds, which the page takes as the bases of its next save; a value a
@@ -19,7 +19,6 @@ import { insertRow, insertRows, installTables } from './fixture.js';
 
 const scratch = useScratchDatabase('metric_columns', { hostSchema: true });
 const names = tableNames();
-const live = { ATIVO: 1, DELETED: 0 };
 const SCOPE: Scope = { EMPRESA: 8, FILIAL: 1, LOCAL: 1 };
 const LAYERS = {
   '1': { table: names.OPER_GRUPO, associationTable: names.OPER_OPER_GRUPO },
@@ -65,20 +64,7 @@ function rowsOf(table: string) {
 beforeAll(async () => {
   const { db } = scratch();
   await installTables(db, names);
-  [fixture.sheet = 0] = await insertRows(db, 'app_folha_tarefa', [{ ...SCOPE, DELETED: 0 }], {
-    withId: false,
-  });
-  fixture.group = await insertRow(db, names.OPER_GRUPO, { ...SCOPE, CODIGO: 'G', ...live });
-  fixture.opers = await insertRows(
-    db,
-    names.OPER,
-    Array.from({ length: 6 }, (_, index) => ({ ...SCOPE, CODIGO: `O${index}`, ...live })),
-  );
-  await insertRows(
-    db,
-    names.OPER_OPER_GRUPO,
-    fixture.opers.map((oper) => ({ ...SCOPE, OPER_GRUPO_SEQ_DB: fixture.group, OPER_SEQ_DB: oper, ...live })),
-  );
+  Object.assign(fixture, await insertGroupSheet(db, names, SCOPE, 6));
   await db.execute(`CREATE TABLE ${WITH_DEFAULTS} LIKE ${names.OPER_GRUPO_METRICA}`);
   await db.execute(
     `ALTER TABLE ${WITH_DEFAULTS} MODIFY METRICA2 int NOT NULL DEFAULT 9, ADD METRICA3 int NULL DEFAULT 5`,

@@ -2,30 +2,23 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import type { Scope } from '../../src/model/scope.js';
 import { tableNames } from '../../src/model/table-names.js';
 import { planTree } from '../../src/model/tree-plan.js';
-import { TreeView } from '../../src/model.js';
 import { type SaveMetricsOptions, saveMetrics } from '../../src/tree.js';
 import { useScratchDatabase } from '../support/database.js';
-import { insertRow, insertRows, installTables } from './fixture.js';
+import {
+  DEFAULTS_TREE_VIEW,
+  expectRefusedWithoutWrites,
+  insertGroupSheet,
+  installTables,
+} from './fixture.js';
 
 // An entry's `row` flag, against the real server: a base of null cannot tell "no row was read" (the
 // defaults were shown) from "a row holding NULL was read" (saved empty); the flag can.
 
 const scratch = useScratchDatabase('save_row_flag', { hostSchema: true });
 const names = tableNames();
-const live = { ATIVO: 1, DELETED: 0 };
 const SCOPE: Scope = { EMPRESA: 4, FILIAL: 1, LOCAL: 1 };
 /** METRICA1 defaults to the activity's INDICE (5.00), METRICA2 to 3. */
-const treeView = TreeView.parse({
-  layers: {
-    '1': { table: names.OPER_GRUPO, associationTable: names.OPER_OPER_GRUPO },
-    '2': { table: names.OPER, isTask: true },
-  },
-  metrics: [
-    { field: 'METRICA1', default: { type: 'field', name: 'INDICE' } },
-    { field: 'METRICA2', default: { type: 'value', value: 3 } },
-  ],
-});
-const plan = planTree(names, treeView);
+const plan = planTree(names, DEFAULTS_TREE_VIEW);
 const fixture = { sheet: 0, group: 0, opers: [] as number[] };
 let next = 0;
 /** A fresh activity: each test works on keys no other test touched. */
@@ -52,39 +45,14 @@ async function stored(oper: number) {
   );
 }
 
-/** Every row of the metric, history and request tables: a refused save leaves them as they were. */
-async function everything() {
-  const { db } = scratch();
-  return Promise.all(
-    [names.OPER_GRUPO_METRICA, 'task_association_history', 'task_association_request'].map((table) =>
-      db.query(`SELECT * FROM ${table} ORDER BY SEQ_DB`),
-    ),
-  );
-}
-
-async function expectNothingWritten(work: () => Promise<unknown>, expected: object) {
-  const before = await everything();
-  await expect(work()).rejects.toMatchObject(expected);
-  expect(await everything()).toEqual(before);
-}
+/** Asserts that `work` fails as `expected` and leaves the installation's rows as they were. */
+const expectNothingWritten = (work: () => Promise<unknown>, expected: object) =>
+  expectRefusedWithoutWrites(scratch().db, names, work, expected);
 
 beforeAll(async () => {
   const { db } = scratch();
   await installTables(db, names);
-  [fixture.sheet = 0] = await insertRows(db, 'app_folha_tarefa', [{ ...SCOPE, DELETED: 0 }], {
-    withId: false,
-  });
-  fixture.group = await insertRow(db, names.OPER_GRUPO, { ...SCOPE, CODIGO: 'G', ...live });
-  fixture.opers = await insertRows(
-    db,
-    names.OPER,
-    Array.from({ length: 12 }, (_, index) => ({ ...SCOPE, CODIGO: `O${index}`, INDICE: '5.00', ...live })),
-  );
-  await insertRows(
-    db,
-    names.OPER_OPER_GRUPO,
-    fixture.opers.map((oper) => ({ ...SCOPE, OPER_GRUPO_SEQ_DB: fixture.group, OPER_SEQ_DB: oper, ...live })),
-  );
+  Object.assign(fixture, await insertGroupSheet(db, names, SCOPE, 12, { INDICE: '5.00' }));
 });
 
 /** Alice, from the defaults, keeps METRICA1's and clears METRICA2: saved empty. */

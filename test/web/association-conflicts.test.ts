@@ -1,15 +1,20 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
-import type { BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_TABLES } from '../../src/demo/demo-install.js';
-import type { Demo } from '../../src/demo/start-demo.js';
-import { toNodeListener } from '../../src/http/node-adapter.js';
 import { HISTORY_TABLE_NAME } from '../../src/model/table-names.js';
 import { LABELS_EN, LABELS_PT_BR } from '../../web/association-screen.js';
 import { seriousViolations } from '../support/axe.js';
-import { description, useBrowser, watchProblems } from '../support/browser.js';
-import { cookieUserHandler, listen, seqOfCode, startTestDemo } from '../support/demo.js';
+import { description, type SaveBody, useBrowser, usePageChecks } from '../support/browser.js';
+import {
+  saveByCodes,
+  seqOfCode,
+  signedInPage,
+  signIn,
+  useServedScreen,
+  wipeEntries,
+} from '../support/demo.js';
 
 /**
  * Two people on one task sheet, each in a browser context of their own (two tabs of two users):
@@ -27,53 +32,21 @@ const BRUNO = 8;
 /** Who seeds rows through the API, before either person opens the screen. */
 const SEEDER = 9;
 
-let demo: Demo;
-let server: Awaited<ReturnType<typeof listen>> | undefined;
-let origin: string;
+const served = useServedScreen(SEEDER);
+const pages = usePageChecks();
 
 beforeAll(async () => {
-  demo = await startTestDemo();
-  const listener = toNodeListener(cookieUserHandler(demo, SEEDER));
-  server = await listen((req, res) => {
-    if ((req.url ?? '').startsWith('/associationtask')) return listener(req, res);
-    res.writeHead(404).end();
-  });
-  origin = server.origin;
   await mkdir(SHOTS, { recursive: true });
-});
-
-afterAll(async () => {
-  await server?.close();
-  await demo?.close();
 });
 
 /** A condition the page reaches once its requests are answered: asked again until it holds. */
 const later = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000, interval: 100 });
 
-const contexts: BrowserContext[] = [];
-/** Everything a page reported that would be a bug: script errors, and anything its CSP refused. */
-let pageProblems: string[] = [];
-
-afterEach(async () => {
-  for (const context of contexts.splice(0)) await context.close();
-  expect(pageProblems).toEqual([]);
-  pageProblems = [];
-});
-
 /** The activities these tests use, their rows and history wiped before each test. */
 const USED = ['A-SUBSOIL', 'A-DISC', 'A-WEED', 'A-SPRAY'];
 
 beforeEach(async () => {
-  const { db } = demo.scratch;
-  const list = USED.map(() => '?').join(', ');
-  await db.execute(
-    `DELETE m FROM ${METRICS} m JOIN ${demo.names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB WHERE o.CODIGO IN (${list})`,
-    USED,
-  );
-  await db.execute(
-    `DELETE h FROM ${HISTORY_TABLE_NAME} h JOIN ${demo.names.OPER} o ON o.SEQ_DB = h.OPER_SEQ_DB WHERE o.CODIGO IN (${list})`,
-    USED,
-  );
+  await wipeEntries(served.demo(), USED);
 });
 
 /**
@@ -86,44 +59,40 @@ async function seed(
   values: Record<string, string | number | null>,
   base: Record<string, string | number | null> = {},
 ) {
-  const answer = await fetch(`${origin}/associationtask?taskSheet=${demo.sample.taskSheet}`, {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json', accept: 'application/json', cookie: `user=${SEEDER}` },
-    body: JSON.stringify({
-      requestId: randomUUID(),
-      source: 'api',
-      entries: [
-        {
-          activity: await seqOfCode(demo, demo.names.OPER, activity),
-          group: await seqOfCode(demo, demo.names.OPER_GRUPO, group),
-          values,
-          base: { ...Object.fromEntries(Object.keys(values).map((field) => [field, null])), ...base },
-        },
-      ],
-    }),
-  });
-  expect(answer.status, await answer.clone().text()).toBe(200);
+  await saveByCodes(served, SEEDER, activity, group, values, base);
 }
 
 /** The live metric rows of an activity on the task sheet. */
 async function liveRows(code: string) {
-  return demo.scratch.db.query<{ METRICA1: string | null; METRICA2: number | null; HORAS: string | null }>(
-    `SELECT m.METRICA1, m.METRICA2, m.HORAS
-       FROM ${METRICS} m JOIN ${demo.names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB
+  return served
+    .demo()
+    .scratch.db.query<{ METRICA1: string | null; METRICA2: number | null; HORAS: string | null }>(
+      `SELECT m.METRICA1, m.METRICA2, m.HORAS
+       FROM ${METRICS} m JOIN ${served.demo().names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB
       WHERE o.CODIGO = ? AND m.FOLHA_TAREFA_SEQ_DB = ? AND m.DELETED = 0`,
-    [code, demo.sample.taskSheet],
-  );
+      [code, served.demo().sample.taskSheet],
+    );
 }
 
-/** A PUT's body as the screen sends it. */
-interface PutBody {
-  readonly requestId?: string;
-  readonly source?: string;
-  readonly entries: ReadonlyArray<{
-    readonly values?: Record<string, unknown>;
-    readonly base?: Record<string, unknown>;
-    readonly remove?: boolean;
-  }>;
+/**
+ * Holds `page`'s reads of a branch (`part=children`) until `release`: `arrived` resolves once one is
+ * held, so that a test can change the database between a save and the read after it.
+ */
+async function holdBranchReads(page: Page): Promise<{ arrived: Promise<void>; release: () => void }> {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let reading = () => {};
+  const arrived = new Promise<void>((resolve) => {
+    reading = resolve;
+  });
+  await page.route(/part=children/, async (route) => {
+    reading();
+    await held;
+    await route.continue();
+  });
+  return { arrived, release };
 }
 
 interface Variant {
@@ -148,7 +117,7 @@ function peopleIn({ lang, device }: Variant) {
   const chip = { saved: L.chipSaved, default: L.chipDefault };
 
   /** One person: a context of their own (their cookie, their language, their device), and its page. */
-  async function person(user: number): Promise<{ page: Page; puts: PutBody[] }> {
+  async function person(user: number): Promise<{ page: Page; puts: SaveBody[] }> {
     const context = await browser().newContext({
       locale: lang,
       timezoneId: 'America/Sao_Paulo',
@@ -156,21 +125,14 @@ function peopleIn({ lang, device }: Variant) {
         ? { viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true }
         : { viewport: { width: 1280, height: 800 } }),
     });
-    contexts.push(context);
-    await context.addCookies([{ name: 'user', value: String(user), url: origin }]);
-    const page = await context.newPage();
-    watchProblems(page, (problem) => pageProblems.push(problem), `${user}: `);
     // Every body this person's page PUT, in order.
-    const puts: PutBody[] = [];
-    page.on('request', (request) => {
-      if (request.method() === 'PUT') puts.push(request.postDataJSON() as PutBody);
-    });
+    const { page, puts } = await signedInPage(pages.track(context, `${user}: `), served.origin(), user);
     await page.emulateMedia({ reducedMotion: 'reduce' });
     return { page, puts };
   }
 
   async function openScreen(page: Page) {
-    await page.goto(`${origin}/associationtask?taskSheet=${demo.sample.taskSheet}`);
+    await page.goto(served.sheetUrl());
     await page.getByRole('tree').waitFor();
   }
 
@@ -265,8 +227,8 @@ describe.each(VARIANTS)('two people on one task sheet ($lang, $device)', (varian
         source: 'screen',
         entries: [
           {
-            activity: await seqOfCode(demo, demo.names.OPER, 'A-SUBSOIL'),
-            group: await seqOfCode(demo, demo.names.OPER_GRUPO, 'G-SOIL'),
+            activity: await seqOfCode(served.demo(), served.demo().names.OPER, 'A-SUBSOIL'),
+            group: await seqOfCode(served.demo(), served.demo().names.OPER_GRUPO, 'G-SOIL'),
             values: { METRICA1: '21' },
             base: { METRICA1: '20.00' },
             // A's form read the saved entry.
@@ -533,15 +495,15 @@ describe.each(VARIANTS)('two people on one task sheet ($lang, $device)', (varian
 describe('a save retried after its answer was lost', () => {
   it('carries the same request id, so the server answers it once; a new save gets a new id', async () => {
     const context = await browser().newContext({ viewport: { width: 1280, height: 800 } });
-    contexts.push(context);
-    await context.addCookies([{ name: 'user', value: String(ALICE), url: origin }]);
+    pages.closeAfter(context);
+    await signIn(context, served.origin(), ALICE);
     const page = await context.newPage();
-    page.on('pageerror', (error) => pageProblems.push(error.message));
-    const puts: PutBody[] = [];
+    page.on('pageerror', (error) => pages.report(error.message));
+    const puts: SaveBody[] = [];
     let dropAnswer = true;
     await page.context().route(/associationtask\?taskSheet=\d+$/, async (route) => {
       if (route.request().method() !== 'PUT') return route.continue();
-      puts.push(route.request().postDataJSON() as PutBody);
+      puts.push(route.request().postDataJSON() as SaveBody);
       // The first save reaches the server, which writes it; its answer never reaches the page.
       if (dropAnswer) {
         dropAnswer = false;
@@ -550,7 +512,7 @@ describe('a save retried after its answer was lost', () => {
       }
       return route.continue();
     });
-    await page.goto(`${origin}/associationtask?taskSheet=${demo.sample.taskSheet}`);
+    await page.goto(served.sheetUrl());
     for (const name of ['S-SOUTH — South field', 'G-CARE — Crop care']) {
       const item = page.getByRole('treeitem', { name }).first();
       await item.locator(':scope > .ta-screen__row').click();
@@ -571,8 +533,8 @@ describe('a save retried after its answer was lost', () => {
     await page.getByText('1 entry waits to be sent.').waitFor({ state: 'detached' });
     expect(await liveRows('A-SPRAY')).toMatchObject([{ METRICA1: '4.25' }]);
     expect(await liveRows('A-SPRAY')).toMatchObject([{ METRICA1: '4.25' }]);
-    const [{ writes } = { writes: 0 }] = await demo.scratch.db.query<{ writes: number }>(
-      `SELECT COUNT(*) AS writes FROM ${HISTORY_TABLE_NAME} h JOIN ${demo.names.OPER} o ON o.SEQ_DB = h.OPER_SEQ_DB
+    const [{ writes } = { writes: 0 }] = await served.demo().scratch.db.query<{ writes: number }>(
+      `SELECT COUNT(*) AS writes FROM ${HISTORY_TABLE_NAME} h JOIN ${served.demo().names.OPER} o ON o.SEQ_DB = h.OPER_SEQ_DB
         WHERE o.CODIGO = 'A-SPRAY' AND h.FIELD = 'METRICA1'`,
     );
     expect(Number(writes)).toBe(1);
@@ -595,11 +557,11 @@ describe('a conflict, with the keyboard alone', () => {
     await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '20.00', METRICA2: 3, HORAS: '7.0' });
     const open = async (user: number) => {
       const context = await browser().newContext({ viewport: { width: 1280, height: 800 } });
-      contexts.push(context);
-      await context.addCookies([{ name: 'user', value: String(user), url: origin }]);
+      pages.closeAfter(context);
+      await signIn(context, served.origin(), user);
       const page = await context.newPage();
-      page.on('pageerror', (error) => pageProblems.push(error.message));
-      await page.goto(`${origin}/associationtask?taskSheet=${demo.sample.taskSheet}`);
+      page.on('pageerror', (error) => pages.report(error.message));
+      await page.goto(served.sheetUrl());
       for (const name of ['S-NORTH — North field', 'G-SOIL — Soil preparation']) {
         const item = page.getByRole('treeitem', { name }).first();
         await item.locator(':scope > .ta-screen__row').click();
@@ -678,9 +640,9 @@ describe.each([VARIANTS[0], VARIANTS[1]] as Variant[])(
       const a = await person(ALICE);
       const dialog = await openActivity(a.page, CARE, WEEDING);
       expect(await description(field(dialog, 'Pessoas'))).toBe(L.sourceSaved);
-      const { db } = demo.scratch;
+      const { db } = served.demo().scratch;
       await db.execute(
-        `UPDATE ${METRICS} m JOIN ${demo.names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB SET m.DELETED = 1 WHERE o.CODIGO = 'A-WEED'`,
+        `UPDATE ${METRICS} m JOIN ${served.demo().names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB SET m.DELETED = 1 WHERE o.CODIGO = 'A-WEED'`,
       );
       await field(dialog, 'Quantidade').fill('7');
       await save(dialog);
@@ -737,15 +699,15 @@ describe.each([VARIANTS[0], VARIANTS[1]] as Variant[])(
       const dialog = await openActivity(b.page, SOIL, DISC);
       expect(await field(dialog, 'Quantidade').inputValue()).toBe(num('20.00'));
       // Meanwhile the entry is removed: the defaults apply again.
-      const removed = await fetch(`${origin}/associationtask?taskSheet=${demo.sample.taskSheet}`, {
+      const removed = await fetch(served.sheetUrl(), {
         method: 'PUT',
         headers: { 'content-type': 'application/json', accept: 'application/json', cookie: `user=${SEEDER}` },
         body: JSON.stringify({
           requestId: randomUUID(),
           entries: [
             {
-              activity: await seqOfCode(demo, demo.names.OPER, 'A-DISC'),
-              group: await seqOfCode(demo, demo.names.OPER_GRUPO, 'G-SOIL'),
+              activity: await seqOfCode(served.demo(), served.demo().names.OPER, 'A-DISC'),
+              group: await seqOfCode(served.demo(), served.demo().names.OPER_GRUPO, 'G-SOIL'),
               remove: true,
             },
           ],
@@ -789,19 +751,7 @@ describe.each([VARIANTS[0], VARIANTS[1]] as Variant[])(
 
       // Then it answers, but only once released: meanwhile nothing can be typed into the saved form.
       await a.page.unroute(/part=children/);
-      let release = () => {};
-      const held = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      let reading = () => {};
-      const walking = new Promise<void>((resolve) => {
-        reading = resolve;
-      });
-      await a.page.route(/part=children/, async (route) => {
-        reading();
-        await held;
-        await route.continue();
-      });
+      const { arrived: walking, release } = await holdBranchReads(a.page);
       const again = await reopen(a.page, SUBSOIL);
       await field(again, 'Horas').fill('2');
       await again.getByRole('button', { name: L.saveNext, exact: true }).click();
@@ -883,19 +833,7 @@ describe('a value stored between a refused save and the read after it', () => {
     await field(dialog, 'Quantidade').fill(num('32'));
     await field(dialog, 'Horas').fill(num('9'));
     // The read of the branch after the refusal waits; meanwhile someone stores Horas 5.
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let reading = () => {};
-    const read = new Promise<void>((resolve) => {
-      reading = resolve;
-    });
-    await b.page.route(/part=children/, async (route) => {
-      reading();
-      await held;
-      await route.continue();
-    });
+    const { arrived: read, release } = await holdBranchReads(b.page);
     await save(dialog);
     await read;
     await seed('A-SUBSOIL', 'G-SOIL', { HORAS: '5' }, { HORAS: '7.0' });

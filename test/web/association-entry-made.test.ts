@@ -1,10 +1,12 @@
-import { randomUUID } from 'node:crypto';
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
-import { DEMO_TABLES } from '../../src/demo/demo-install.js';
-import type { Demo } from '../../src/demo/start-demo.js';
-import { openTable, useBrowser, watchProblems } from '../support/browser.js';
-import { type listen, seqOfCode, serveScreen, startTestDemo } from '../support/demo.js';
+import { expect, it } from 'vitest';
+import { openActivity, openTable, useBrowser, usePageChecks } from '../support/browser.js';
+import {
+  liveMetrics,
+  saveAsProgram,
+  signedInPage,
+  useBareActivity,
+  useServedScreen,
+} from '../support/demo.js';
 
 /**
  * A person fills an activity that has no entry yet; meanwhile another program makes its entry. The
@@ -14,90 +16,51 @@ import { type listen, seqOfCode, serveScreen, startTestDemo } from '../support/d
  */
 
 const browser = useBrowser();
-const METRICS = DEMO_TABLES.metrics;
+const pages = usePageChecks();
+const served = useServedScreen(9);
 
-let demo: Demo;
-let server: Awaited<ReturnType<typeof listen>> | undefined;
-let context: BrowserContext | undefined;
-let problems: string[] = [];
-let activity = 0;
-let group = 0;
+const subsoil = useBareActivity(served, 'A-SUBSOIL', 'G-SOIL');
 
-interface PutBody {
-  readonly entries: ReadonlyArray<{
-    values?: Record<string, unknown>;
-    base?: Record<string, unknown>;
-    row?: boolean;
-  }>;
-}
-
-beforeAll(async () => {
-  demo = await startTestDemo();
-  server = await serveScreen(demo, 9);
-  activity = await seqOfCode(demo, demo.names.OPER, 'A-SUBSOIL');
-  group = await seqOfCode(demo, demo.names.OPER_GRUPO, 'G-SOIL');
-});
-
-afterAll(async () => {
-  await server?.close();
-  await demo?.close();
-});
-
-beforeEach(async () => {
-  await demo.scratch.db.execute(`DELETE FROM ${METRICS} WHERE OPER_SEQ_DB = ?`, [activity]);
-});
-
-afterEach(async () => {
-  await context?.close();
-  context = undefined;
-  expect(problems).toEqual([]);
-  problems = [];
-});
-
-async function open(): Promise<{ page: Page; puts: PutBody[] }> {
-  context = await browser().newContext({ locale: 'pt-BR', viewport: { width: 1280, height: 800 } });
-  await context.addCookies([{ name: 'user', value: '7', url: server?.origin ?? '' }]);
-  const page = await context.newPage();
-  watchProblems(page, (problem) => problems.push(problem));
-  const puts: PutBody[] = [];
-  page.on('request', (request) => {
-    if (request.method() === 'PUT') puts.push(request.postDataJSON());
-  });
-  return { page, puts };
+/** The screen in pt-BR, in a context of its own where person 7 is signed in. */
+async function open() {
+  const context = await browser().newContext({ locale: 'pt-BR', viewport: { width: 1280, height: 800 } });
+  return signedInPage(pages.track(context), served.origin(), 7);
 }
 
 /** Another program makes the activity's entry: Quantidade 31, nothing else. */
 async function madeMeanwhile(values: Record<string, unknown> = { METRICA1: '31.00' }) {
-  const answer = await fetch(`${server?.origin}/associationtask?taskSheet=${demo.sample.taskSheet}`, {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json', accept: 'application/json', cookie: 'user=9' },
-    body: JSON.stringify({
-      requestId: randomUUID(),
-      source: 'api',
-      entries: [{ activity, group, values }],
-    }),
-  });
-  expect(answer.status).toBe(200);
+  await saveAsProgram(served.demo(), served.origin(), 9, [{ ...subsoil(), values }]);
 }
 
-const stored = () =>
-  demo.scratch.db.query<{ METRICA1: string | null; METRICA2: number | null; HORAS: string | null }>(
-    `SELECT METRICA1, METRICA2, HORAS FROM ${METRICS} WHERE OPER_SEQ_DB = ? AND DELETED = 0`,
-    [activity],
-  );
+/**
+ * The table's row of the activity, its Quantidade typed 32 while another program makes its entry
+ * (`values`): the Save is refused for the conflict.
+ */
+async function refusedInTable(values?: Record<string, unknown>) {
+  const { page, puts } = await open();
+  const grid = await openTable(page, served.sheetUrl(), 'Tabela');
+  const row = grid.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /^A-SUBSOIL/ }) });
+  const hours = row.getByRole('textbox', { name: 'Horas', exact: true });
+  await expect.poll(() => hours.inputValue()).toBe('8,0');
+  await row.getByRole('textbox', { name: 'Quantidade', exact: true }).fill('32');
+  await madeMeanwhile(values);
+  const save = page.getByRole('button', { name: 'Salvar alterações', exact: true });
+  const refused = page.waitForResponse((response) => response.request().method() === 'PUT');
+  await save.click();
+  expect((await refused).status()).toBe(409);
+  return { page, puts, row, hours, save };
+}
+
+const stored = () => liveMetrics(served.demo(), subsoil().activity);
 
 it('saves the hours typed over a default in the modal after a conflict on an activity that had no entry', async () => {
   const { page, puts } = await open();
-  await page.goto(`${server?.origin}/associationtask?taskSheet=${demo.sample.taskSheet}`);
-  await page.getByRole('tree').waitFor();
-  for (const name of ['S-NORTH — North field', 'G-SOIL — Soil preparation']) {
-    const item = page.getByRole('treeitem', { name }).first();
-    await item.locator(':scope > .ta-screen__row').click();
-    await item.getByRole('group').first().waitFor();
-  }
-  const label = 'A-SUBSOIL — Subsoiling';
-  await page.getByRole('treeitem', { name: label }).first().locator(':scope > .ta-screen__row').click();
-  const dialog = page.getByRole('dialog', { name: label });
+  const dialog = await openActivity(
+    page,
+    served.sheetUrl(),
+    ['S-NORTH — North field', 'G-SOIL — Soil preparation'],
+    'A-SUBSOIL — Subsoiling',
+  );
   const hours = dialog.getByRole('textbox', { name: 'Horas', exact: true });
   await expect.poll(() => hours.inputValue()).toBe('8,0');
   await dialog.getByRole('textbox', { name: 'Quantidade', exact: true }).fill('32');
@@ -114,6 +77,7 @@ it('saves the hours typed over a default in the modal after a conflict on an act
   expect(await dialog.getByRole('textbox', { name: 'Pessoas', exact: true }).inputValue()).toBe('');
   await dialog.getByRole('button', { name: 'Salvar', exact: true }).click();
   await dialog.waitFor({ state: 'hidden' });
+  const { activity, group } = subsoil();
   expect(puts[1]?.entries[0]).toEqual({
     activity,
     group,
@@ -125,21 +89,7 @@ it('saves the hours typed over a default in the modal after a conflict on an act
 });
 
 it('saves every value a table row shows after a conflict on an activity that had no entry', async () => {
-  const { page, puts } = await open();
-  const grid = await openTable(
-    page,
-    `${server?.origin}/associationtask?taskSheet=${demo.sample.taskSheet}`,
-    'Tabela',
-  );
-  const row = grid.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /^A-SUBSOIL/ }) });
-  const hours = row.getByRole('textbox', { name: 'Horas', exact: true });
-  await expect.poll(() => hours.inputValue()).toBe('8,0');
-  await row.getByRole('textbox', { name: 'Quantidade', exact: true }).fill('32');
-  await madeMeanwhile();
-  const save = page.getByRole('button', { name: 'Salvar alterações', exact: true });
-  const refused = page.waitForResponse((response) => response.request().method() === 'PUT');
-  await save.click();
-  expect((await refused).status()).toBe(409);
+  const { puts, row, hours, save, page } = await refusedInTable();
   await expect
     .poll(() => row.getByRole('textbox', { name: 'Quantidade', exact: true }).getAttribute('aria-invalid'))
     .toBe('true');
@@ -157,21 +107,7 @@ it('saves every value a table row shows after a conflict on an activity that had
 });
 
 it('Escape on a value a table row kept after that conflict takes what is stored and leaves it out of the next save', async () => {
-  const { page, puts } = await open();
-  const grid = await openTable(
-    page,
-    `${server?.origin}/associationtask?taskSheet=${demo.sample.taskSheet}`,
-    'Tabela',
-  );
-  const row = grid.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /^A-SUBSOIL/ }) });
-  const hours = row.getByRole('textbox', { name: 'Horas', exact: true });
-  await expect.poll(() => hours.inputValue()).toBe('8,0');
-  await row.getByRole('textbox', { name: 'Quantidade', exact: true }).fill('32');
-  await madeMeanwhile();
-  const save = page.getByRole('button', { name: 'Salvar alterações', exact: true });
-  const refused = page.waitForResponse((response) => response.request().method() === 'PUT');
-  await save.click();
-  expect((await refused).status()).toBe(409);
+  const { puts, hours, save, page } = await refusedInTable();
   // The default hours were refused too (the new entry holds none); Escape there takes what is
   // stored: the cell shows no hours and the next save leaves them alone.
   await hours.focus();
@@ -187,22 +123,8 @@ it('Escape on a value a table row kept after that conflict takes what is stored 
 });
 
 it('shows as stored, not to be sent again, a value the entry made meanwhile holds as the row sent it', async () => {
-  const { page, puts } = await open();
-  const grid = await openTable(
-    page,
-    `${server?.origin}/associationtask?taskSheet=${demo.sample.taskSheet}`,
-    'Tabela',
-  );
-  const row = grid.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /^A-SUBSOIL/ }) });
-  const hours = row.getByRole('textbox', { name: 'Horas', exact: true });
-  await expect.poll(() => hours.inputValue()).toBe('8,0');
-  await row.getByRole('textbox', { name: 'Quantidade', exact: true }).fill('32');
   // The other program's entry holds the same 8.0 hours the row shows and sends.
-  await madeMeanwhile({ METRICA1: '31.00', HORAS: '8.0' });
-  const save = page.getByRole('button', { name: 'Salvar alterações', exact: true });
-  const refused = page.waitForResponse((response) => response.request().method() === 'PUT');
-  await save.click();
-  expect((await refused).status()).toBe(409);
+  const { puts, hours, save, page } = await refusedInTable({ METRICA1: '31.00', HORAS: '8.0' });
   // Escape on the hours stays on the 8,0 stored; typed over, they are sent from that base.
   await hours.focus();
   await page.keyboard.press('Escape');

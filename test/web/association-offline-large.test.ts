@@ -1,15 +1,11 @@
-import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { BrowserContext, Page, Request } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Page, Request } from 'playwright-core';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_TABLES } from '../../src/demo/demo-install.js';
 import type { Demo } from '../../src/demo/start-demo.js';
 import { HISTORY_TABLE_NAME, HOST_SYSTEM_TABLES } from '../../src/model/table-names.js';
 import { LABELS_EN } from '../../web/association-screen.js';
-import { launchOnProfile, watchProblems } from '../support/browser.js';
-import { type listen, seqOfCode, serveScreen, startTestDemo } from '../support/demo.js';
+import { launchOnProfile, usePageChecks } from '../support/browser.js';
+import { saveByCodes, signIn, useServedScreen } from '../support/demo.js';
 
 /**
  * Saves larger than one request may carry (#28, #29), in Debian's Chromium: the demo's metric
@@ -28,12 +24,8 @@ const LONG = 120_000;
 /** A note's length: two of them, and the two they replace, make an entry of about 240 KB. */
 const NOTE = 60_000;
 
-let demo: Demo;
-let server: Awaited<ReturnType<typeof listen>> | undefined;
-let origin: string;
-
-beforeAll(async () => {
-  demo = await startTestDemo();
+/** The demo's metric table with two TEXT metrics more, Nota 1 and Nota 2, in its TREE_VIEW. */
+async function addNotes(demo: Demo) {
   const { db } = demo.scratch;
   await db.execute(`ALTER TABLE ${METRICS} ADD COLUMN NOTA1 TEXT NULL, ADD COLUMN NOTA2 TEXT NULL`);
   const [row] = await db.query<{ SEQ_DB: number; CONTEUDO: string }>(
@@ -46,14 +38,10 @@ beforeAll(async () => {
     JSON.stringify(treeView),
     row.SEQ_DB,
   ]);
-  server = await serveScreen(demo, SEEDER);
-  origin = server.origin;
-});
+}
 
-afterAll(async () => {
-  await server?.close();
-  await demo?.close();
-});
+const served = useServedScreen(SEEDER, addNotes);
+const pages = usePageChecks();
 
 /** The five activities that take saves (Fertilising's row is read-only), with their tree paths. */
 const ACTIVITIES = [
@@ -89,63 +77,44 @@ const ACTIVITIES = [
   },
 ] as const;
 
-const contexts: BrowserContext[] = [];
-const profiles: string[] = [];
-let pageProblems: string[] = [];
-
 beforeEach(async () => {
   const codes = ACTIVITIES.map((activity) => activity.code);
   const list = codes.map(() => '?').join(', ');
-  await demo.scratch.db.execute(
-    `UPDATE ${METRICS} m JOIN ${demo.names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB SET m.NOTA1 = NULL, m.NOTA2 = NULL WHERE o.CODIGO IN (${list})`,
-    codes,
-  );
-  await demo.scratch.db.execute(
-    `DELETE h FROM ${HISTORY_TABLE_NAME} h JOIN ${demo.names.OPER} o ON o.SEQ_DB = h.OPER_SEQ_DB WHERE o.CODIGO IN (${list}) AND h.FIELD IN ('NOTA1', 'NOTA2')`,
-    codes,
-  );
-});
-
-afterEach(async () => {
-  for (const context of contexts.splice(0)) await context.close().catch(() => undefined);
-  for (const dir of profiles.splice(0)) await rm(dir, { recursive: true, force: true });
-  const problems = pageProblems;
-  pageProblems = [];
-  expect(problems).toEqual([]);
+  await served
+    .demo()
+    .scratch.db.execute(
+      `UPDATE ${METRICS} m JOIN ${served.demo().names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB SET m.NOTA1 = NULL, m.NOTA2 = NULL WHERE o.CODIGO IN (${list})`,
+      codes,
+    );
+  await served
+    .demo()
+    .scratch.db.execute(
+      `DELETE h FROM ${HISTORY_TABLE_NAME} h JOIN ${served.demo().names.OPER} o ON o.SEQ_DB = h.OPER_SEQ_DB WHERE o.CODIGO IN (${list}) AND h.FIELD IN ('NOTA1', 'NOTA2')`,
+      codes,
+    );
 });
 
 /** Someone else saves notes of `letters` on each activity given (the bases a later save sends). */
 async function seedNotes(activities: readonly (typeof ACTIVITIES)[number][], letters: [string, string]) {
   for (const activity of activities) {
-    const answer = await fetch(`${origin}/associationtask?taskSheet=${demo.sample.taskSheet}`, {
-      method: 'PUT',
-      headers: { 'content-type': 'application/json', accept: 'application/json', cookie: `user=${SEEDER}` },
-      body: JSON.stringify({
-        requestId: randomUUID(),
-        source: 'api',
-        entries: [
-          {
-            activity: await seqOfCode(demo, demo.names.OPER, activity.code),
-            group: await seqOfCode(demo, demo.names.OPER_GRUPO, activity.group),
-            values: { NOTA1: letters[0].repeat(NOTE), NOTA2: letters[1].repeat(NOTE) },
-            base: { NOTA1: null, NOTA2: null },
-          },
-        ],
-      }),
+    await saveByCodes(served, SEEDER, activity.code, activity.group, {
+      NOTA1: letters[0].repeat(NOTE),
+      NOTA2: letters[1].repeat(NOTE),
     });
-    expect(answer.status, await answer.clone().text()).toBe(200);
   }
 }
 
 /** Each activity's notes as stored: their first letter and length. */
 async function storedNotes() {
   const codes = ACTIVITIES.map((activity) => activity.code);
-  const rows = await demo.scratch.db.query<{ CODIGO: string; NOTA1: string | null; NOTA2: string | null }>(
-    `SELECT o.CODIGO, m.NOTA1, m.NOTA2 FROM ${METRICS} m JOIN ${demo.names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB
+  const rows = await served
+    .demo()
+    .scratch.db.query<{ CODIGO: string; NOTA1: string | null; NOTA2: string | null }>(
+      `SELECT o.CODIGO, m.NOTA1, m.NOTA2 FROM ${METRICS} m JOIN ${served.demo().names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB
       WHERE o.CODIGO IN (${codes.map(() => '?').join(', ')}) AND m.FOLHA_TAREFA_SEQ_DB = ? AND m.DELETED = 0
       ORDER BY o.CODIGO`,
-    [...codes, demo.sample.taskSheet],
-  );
+      [...codes, served.demo().sample.taskSheet],
+    );
   const short = (note: string | null) => (note === null ? null : `${note[0]}×${note.length}`);
   return Object.fromEntries(rows.map((row) => [row.CODIGO, [short(row.NOTA1), short(row.NOTA2)]]));
 }
@@ -160,13 +129,12 @@ const region = (page: Page) => page.getByRole('region', { name: L.offlineRegion 
 
 /** Alice on the host's page, every branch the activities are in open; the PUT bodies' sizes it sends. */
 async function openSheet() {
-  const dir = await mkdtemp(join(tmpdir(), 'ta-offline-large-'));
-  profiles.push(dir);
-  const context = await launchOnProfile(dir, { locale: 'en', viewport: { width: 1280, height: 800 } });
-  contexts.push(context);
-  await context.addCookies([{ name: 'user', value: String(ALICE), url: origin }]);
+  const dir = await pages.profile('ta-offline-large-');
+  const context = pages.track(
+    await launchOnProfile(dir, { locale: 'en', viewport: { width: 1280, height: 800 } }),
+  );
+  await signIn(context, served.origin(), ALICE);
   const page = context.pages()[0] ?? (await context.newPage());
-  watchProblems(page, (problem) => pageProblems.push(problem));
   /** Each PUT's body: its size in bytes and how many entries it carried. */
   const puts: { bytes: number; entries: number }[] = [];
   page.on('request', (request: Request) => {
@@ -175,7 +143,7 @@ async function openSheet() {
     const parsed = request.postDataJSON() as { entries: unknown[] };
     puts.push({ bytes: body?.byteLength ?? 0, entries: parsed.entries.length });
   });
-  await page.goto(`${origin}/host`);
+  await page.goto(`${served.origin()}/host`);
   await page.getByRole('tree').waitFor();
   for (const branch of new Set(ACTIVITIES.flatMap((activity) => activity.path))) {
     const item = page.getByRole('treeitem', { name: branch }).first();

@@ -1,6 +1,3 @@
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_TABLES } from '../../src/demo/demo-install.js';
@@ -10,8 +7,8 @@ import { SCREEN_ASSETS } from '../../src/http/screen-page.js';
 import { HISTORY_TABLE_NAME } from '../../src/model/table-names.js';
 import { LABELS_EN, MAX_KEEP_BYTES } from '../../web/association-screen.js';
 import { seriousViolations } from '../support/axe.js';
-import { launchOnProfile, watchProblems } from '../support/browser.js';
-import { cookieUserHandler, listen, startTestDemo, wipeEntries } from '../support/demo.js';
+import { launchOnProfile, usePageChecks } from '../support/browser.js';
+import { cookieUserHandler, listen, signIn, startTestDemo, wipeEntries } from '../support/demo.js';
 
 /**
  * More of the association screen offline (#28), in Debian's Chromium on a profile on disk: "Keep
@@ -71,22 +68,16 @@ afterAll(async () => {
 });
 
 const USED = ['A-SUBSOIL', 'A-DISC'];
-const contexts: BrowserContext[] = [];
-const profiles: string[] = [];
-let pageProblems: string[] = [];
+const pages = usePageChecks();
 
 beforeEach(async () => {
   await wipeEntries(demo, USED);
 });
 
-afterEach(async () => {
+// Runs before usePageChecks' (registered first): the hung requests end before the contexts close.
+afterEach(() => {
   hangPages = false;
   for (const end of hung.splice(0)) end();
-  for (const context of contexts.splice(0)) await context.close().catch(() => undefined);
-  for (const dir of profiles.splice(0)) await rm(dir, { recursive: true, force: true });
-  const problems = pageProblems;
-  pageProblems = [];
-  expect(problems).toEqual([]);
 });
 
 async function liveRows(code: string) {
@@ -117,21 +108,17 @@ const SUBSOIL = 'A-SUBSOIL — Subsoiling';
 
 /** A browser on a profile of its own, Alice signed in. `init` runs in each page before its scripts. */
 async function browser(init?: () => void) {
-  const dir = await mkdtemp(join(tmpdir(), 'ta-offline-more-'));
-  profiles.push(dir);
+  const dir = await pages.profile('ta-offline-more-');
   const context = await launchOnProfile(dir, {
     locale: 'en',
     timezoneId: 'America/Sao_Paulo',
     reducedMotion: 'reduce',
     viewport: { width: 1280, height: 800 },
   });
-  contexts.push(context);
-  await context.addCookies([{ name: 'user', value: String(ALICE), url: origin }]);
+  pages.track(context);
+  await signIn(context, origin, ALICE);
   if (init) await context.addInitScript(init);
-  const watch = (page: Page) => watchProblems(page, (problem) => pageProblems.push(problem));
-  context.on('page', watch);
   const page = context.pages()[0] ?? (await context.newPage());
-  watch(page);
   return { context, page };
 }
 

@@ -1,15 +1,10 @@
-import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_TABLES } from '../../src/demo/demo-install.js';
-import type { Demo } from '../../src/demo/start-demo.js';
 import { HISTORY_TABLE_NAME } from '../../src/model/table-names.js';
 import { LABELS_EN } from '../../web/association-screen.js';
-import { launchOnProfile, watchProblems } from '../support/browser.js';
-import { type listen, seqOfCode, serveScreen, startTestDemo, wipeEntries } from '../support/demo.js';
+import { launchOnProfile, usePageChecks } from '../support/browser.js';
+import { saveByCodes, signIn, useServedScreen, wipeEntries } from '../support/demo.js';
 
 /**
  * The association screen offline (#28) when someone else than the page sends its entries, or
@@ -34,70 +29,31 @@ const SYNC_TAG = 'task-association-outbox';
 /** Each test opens one or two browsers on profiles of their own and waits on the network switch. */
 const LONG = 90_000;
 
-let demo: Demo;
-let server: Awaited<ReturnType<typeof listen>> | undefined;
-let origin: string;
-
-beforeAll(async () => {
-  demo = await startTestDemo();
-  server = await serveScreen(demo, SEEDER);
-  origin = server.origin;
-});
-
-afterAll(async () => {
-  await server?.close();
-  await demo?.close();
-});
+const served = useServedScreen(SEEDER);
+const pages = usePageChecks();
 
 const USED = ['A-SUBSOIL', 'A-DISC'];
-const contexts: BrowserContext[] = [];
-const profiles: string[] = [];
-let pageProblems: string[] = [];
 
 beforeEach(async () => {
-  await wipeEntries(demo, USED);
-});
-
-afterEach(async () => {
-  for (const context of contexts.splice(0)) await context.close().catch(() => undefined);
-  for (const dir of profiles.splice(0)) await rm(dir, { recursive: true, force: true });
-  const problems = pageProblems;
-  pageProblems = [];
-  expect(problems).toEqual([]);
+  await wipeEntries(served.demo(), USED);
 });
 
 /** Someone else (the seeder) saves Subsoiling's Quantidade, from `base`. */
 async function seedQuantity(value: string, base: string | null) {
-  const answer = await fetch(`${origin}/associationtask?taskSheet=${demo.sample.taskSheet}`, {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json', accept: 'application/json', cookie: `user=${SEEDER}` },
-    body: JSON.stringify({
-      requestId: randomUUID(),
-      source: 'api',
-      entries: [
-        {
-          activity: await seqOfCode(demo, demo.names.OPER, 'A-SUBSOIL'),
-          group: await seqOfCode(demo, demo.names.OPER_GRUPO, 'G-SOIL'),
-          values: { METRICA1: value },
-          base: { METRICA1: base },
-        },
-      ],
-    }),
-  });
-  expect(answer.status, await answer.clone().text()).toBe(200);
+  await saveByCodes(served, SEEDER, 'A-SUBSOIL', 'G-SOIL', { METRICA1: value }, { METRICA1: base });
 }
 
 async function liveRows(code: string) {
-  return demo.scratch.db.query<{ METRICA1: string | null; HORAS: string | null }>(
-    `SELECT m.METRICA1, m.HORAS FROM ${METRICS} m JOIN ${demo.names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB
+  return served.demo().scratch.db.query<{ METRICA1: string | null; HORAS: string | null }>(
+    `SELECT m.METRICA1, m.HORAS FROM ${METRICS} m JOIN ${served.demo().names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB
       WHERE o.CODIGO = ? AND m.FOLHA_TAREFA_SEQ_DB = ? AND m.DELETED = 0`,
-    [code, demo.sample.taskSheet],
+    [code, served.demo().sample.taskSheet],
   );
 }
 
 async function users(code: string) {
-  const rows = await demo.scratch.db.query<{ USUARIO_SEQ_DB: number }>(
-    `SELECT h.USUARIO_SEQ_DB FROM ${HISTORY_TABLE_NAME} h JOIN ${demo.names.OPER} o ON o.SEQ_DB = h.OPER_SEQ_DB
+  const rows = await served.demo().scratch.db.query<{ USUARIO_SEQ_DB: number }>(
+    `SELECT h.USUARIO_SEQ_DB FROM ${HISTORY_TABLE_NAME} h JOIN ${served.demo().names.OPER} o ON o.SEQ_DB = h.OPER_SEQ_DB
       WHERE o.CODIGO = ?`,
     [code],
   );
@@ -124,20 +80,17 @@ const SUBSOIL = 'A-SUBSOIL — Subsoiling';
 
 /** A browser on a profile of its own, `user` signed in. */
 async function browser(user: number) {
-  const dir = await mkdtemp(join(tmpdir(), 'ta-offline-senders-'));
-  profiles.push(dir);
-  const context = await launchOnProfile(dir, { locale: 'en', viewport: { width: 1280, height: 800 } });
-  contexts.push(context);
-  await context.addCookies([{ name: 'user', value: String(user), url: origin }]);
-  context.on('page', (page) => watchProblems(page, (problem) => pageProblems.push(problem)));
+  const dir = await pages.profile('ta-offline-senders-');
+  const context = pages.track(
+    await launchOnProfile(dir, { locale: 'en', viewport: { width: 1280, height: 800 } }),
+  );
+  await signIn(context, served.origin(), user);
   return context;
 }
 
 /** The screen on the host's page (`/host`) or the handler's own (with its service worker), Soil preparation open. */
 async function open(page: Page, where: 'host' | 'handler' = 'host') {
-  await page.goto(
-    where === 'host' ? `${origin}/host` : `${origin}/associationtask?taskSheet=${demo.sample.taskSheet}`,
-  );
+  await page.goto(where === 'host' ? `${served.origin()}/host` : served.sheetUrl());
   await page.getByRole('tree').waitFor();
   for (const name of SOIL) {
     const item = page.getByRole('treeitem', { name }).first();
@@ -237,14 +190,14 @@ describe('an entry this page kept, sent by another sender', () => {
       const found = new Promise<string>((resolve) => {
         cdp.on('ServiceWorker.workerRegistrationUpdated', ({ registrations }) => {
           const mine = registrations.find(
-            (one) => one.scopeURL === `${origin}/associationtask` && !one.isDeleted,
+            (one) => one.scopeURL === `${served.origin()}/associationtask` && !one.isDeleted,
           );
           if (mine) resolve(mine.registrationId);
         });
       });
       await cdp.send('ServiceWorker.enable');
       await cdp.send('ServiceWorker.dispatchSyncEvent', {
-        origin,
+        origin: served.origin(),
         registrationId: await found,
         tag: SYNC_TAG,
         lastChance: false,
@@ -330,7 +283,7 @@ describe('someone else signing in while the page stays open', () => {
       const page = await context.newPage();
       await open(page);
       // Bruno signs in on the same browser (another tab of the host); Alice's screen stays open.
-      await context.addCookies([{ name: 'user', value: String(BRUNO), url: origin }]);
+      await signIn(context, served.origin(), BRUNO);
       await context.setOffline(true);
       await enter(page, { Quantidade: '77' });
       await later(() => region(page).getByText(L.pendingCountOne).count()).toBe(1);
@@ -347,7 +300,7 @@ describe('someone else signing in while the page stays open', () => {
       expect(await liveRows('A-SUBSOIL')).toEqual([]);
 
       // Alice, back on the browser, does not get it sent as hers by opening the sheet.
-      await context.addCookies([{ name: 'user', value: String(ALICE), url: origin }]);
+      await signIn(context, served.origin(), ALICE);
       const alice = await context.newPage();
       await open(alice);
       await region(alice)
@@ -358,7 +311,7 @@ describe('someone else signing in while the page stays open', () => {
       await alice.close();
 
       // Bruno says it is his: sent as his.
-      await context.addCookies([{ name: 'user', value: String(BRUNO), url: origin }]);
+      await signIn(context, served.origin(), BRUNO);
       await region(page).getByRole('button', { name: L.claim, exact: true }).click();
       await later(() => liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '77.00' }]);
       expect(await users('A-SUBSOIL')).toEqual([BRUNO]);
@@ -485,7 +438,7 @@ describe('someone else signing in while the page stays open', () => {
       const page = await context.newPage();
       await open(page);
       // Bruno signs in and opens the sheet in another tab: Alice's page hears who is signed in now.
-      await context.addCookies([{ name: 'user', value: String(BRUNO), url: origin }]);
+      await signIn(context, served.origin(), BRUNO);
       const bruno = await context.newPage();
       await open(bruno);
       await region(page).getByText(L.ownerChanged).waitFor();

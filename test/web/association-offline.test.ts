@@ -1,16 +1,11 @@
-import { randomUUID } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import type { BrowserContext, Locator, Page, Route } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { Locator, Page, Route } from 'playwright-core';
+import { beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_TABLES } from '../../src/demo/demo-install.js';
-import type { Demo } from '../../src/demo/start-demo.js';
 import { HISTORY_TABLE_NAME } from '../../src/model/table-names.js';
 import { LABELS_EN, LABELS_PT_BR, MAX_OUTBOX_ENTRIES } from '../../web/association-screen.js';
 import { seriousViolations } from '../support/axe.js';
-import { description, launchOnProfile, watchProblems } from '../support/browser.js';
-import { type listen, seqOfCode, serveScreen, startTestDemo, wipeEntries } from '../support/demo.js';
+import { description, launchOnProfile, usePageChecks } from '../support/browser.js';
+import { saveByCodes, signIn, useServedScreen, wipeEntries } from '../support/demo.js';
 
 /**
  * The association screen without network (#28), in Debian's Chromium with a profile on disk (a
@@ -24,36 +19,13 @@ const ALICE = 7;
 const BRUNO = 8;
 const SEEDER = 9;
 
-let demo: Demo;
-let server: Awaited<ReturnType<typeof listen>> | undefined;
-let origin: string;
-
-beforeAll(async () => {
-  demo = await startTestDemo();
-  server = await serveScreen(demo, SEEDER);
-  origin = server.origin;
-});
-
-afterAll(async () => {
-  await server?.close();
-  await demo?.close();
-});
+const served = useServedScreen(SEEDER);
+const pages = usePageChecks();
 
 const USED = ['A-SUBSOIL', 'A-DISC', 'A-WEED', 'A-SPRAY'];
-let profiles: string[] = [];
-const contexts: BrowserContext[] = [];
-let pageProblems: string[] = [];
 
 beforeEach(async () => {
-  await wipeEntries(demo, USED);
-});
-
-afterEach(async () => {
-  for (const context of contexts.splice(0)) await context.close().catch(() => undefined);
-  for (const dir of profiles.splice(0)) await rm(dir, { recursive: true, force: true });
-  profiles = [];
-  expect(pageProblems).toEqual([]);
-  pageProblems = [];
+  await wipeEntries(served.demo(), USED);
 });
 
 async function seed(
@@ -62,39 +34,25 @@ async function seed(
   values: Record<string, string | number | null>,
   base = {},
 ) {
-  const answer = await fetch(`${origin}/associationtask?taskSheet=${demo.sample.taskSheet}`, {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json', accept: 'application/json', cookie: `user=${SEEDER}` },
-    body: JSON.stringify({
-      requestId: randomUUID(),
-      source: 'api',
-      entries: [
-        {
-          activity: await seqOfCode(demo, demo.names.OPER, activity),
-          group: await seqOfCode(demo, demo.names.OPER_GRUPO, group),
-          values,
-          base: { ...Object.fromEntries(Object.keys(values).map((field) => [field, null])), ...base },
-        },
-      ],
-    }),
-  });
-  expect(answer.status, await answer.clone().text()).toBe(200);
+  await saveByCodes(served, SEEDER, activity, group, values, base);
 }
 
 async function liveRows(code: string) {
-  return demo.scratch.db.query<{ METRICA1: string | null; METRICA2: number | null }>(
-    `SELECT m.METRICA1, m.METRICA2 FROM ${METRICS} m JOIN ${demo.names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB
+  return served.demo().scratch.db.query<{ METRICA1: string | null; METRICA2: number | null }>(
+    `SELECT m.METRICA1, m.METRICA2 FROM ${METRICS} m JOIN ${served.demo().names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB
       WHERE o.CODIGO = ? AND m.FOLHA_TAREFA_SEQ_DB = ? AND m.DELETED = 0`,
-    [code, demo.sample.taskSheet],
+    [code, served.demo().sample.taskSheet],
   );
 }
 
 async function history(code: string) {
-  return demo.scratch.db.query<{ FIELD: string; SOURCE: string; USUARIO_SEQ_DB: number; DEVICE_DH: unknown }>(
-    `SELECT h.FIELD, h.SOURCE, h.USUARIO_SEQ_DB, h.DEVICE_DH FROM ${HISTORY_TABLE_NAME} h
-       JOIN ${demo.names.OPER} o ON o.SEQ_DB = h.OPER_SEQ_DB WHERE o.CODIGO = ? ORDER BY h.SEQ_DB`,
-    [code],
-  );
+  return served
+    .demo()
+    .scratch.db.query<{ FIELD: string; SOURCE: string; USUARIO_SEQ_DB: number; DEVICE_DH: unknown }>(
+      `SELECT h.FIELD, h.SOURCE, h.USUARIO_SEQ_DB, h.DEVICE_DH FROM ${HISTORY_TABLE_NAME} h
+       JOIN ${served.demo().names.OPER} o ON o.SEQ_DB = h.OPER_SEQ_DB WHERE o.CODIGO = ? ORDER BY h.SEQ_DB`,
+      [code],
+    );
 }
 
 /** `expect.poll` with room for a loaded two-core machine (its default gives up after a second). */
@@ -144,12 +102,11 @@ describe.each([
         ? { viewport: { width: 375, height: 812 }, isMobile: true, hasTouch: true }
         : { viewport: { width: 1280, height: 800 } }),
     });
-    contexts.push(context);
-    await context.addCookies([{ name: 'user', value: String(user), url: origin }]);
+    pages.track(context);
+    await signIn(context, served.origin(), user);
     if (offline) await context.setOffline(true);
     const puts: PutBody[] = [];
     const watch = (page: Page) => {
-      watchProblems(page, (problem) => pageProblems.push(problem));
       page.on('request', (request) => {
         if (request.method() === 'PUT') puts.push(request.postDataJSON() as PutBody);
       });
@@ -160,13 +117,9 @@ describe.each([
     return { context, page, puts };
   }
 
-  async function profile() {
-    const dir = await mkdtemp(join(tmpdir(), 'ta-offline-'));
-    profiles.push(dir);
-    return dir;
-  }
+  const profile = () => pages.profile('ta-offline-');
 
-  const sheetUrl = () => `${origin}/associationtask?taskSheet=${demo.sample.taskSheet}`;
+  const sheetUrl = served.sheetUrl;
 
   async function openScreen(page: Page) {
     await page.goto(sheetUrl());
@@ -300,7 +253,7 @@ describe.each([
           );
         }
       },
-      { origin, day },
+      { origin: served.origin(), day },
     );
     await context.setOffline(true);
     await page.reload();
@@ -308,12 +261,12 @@ describe.each([
     await later(() => region(page).getByRole('status').first().textContent()).toContain(
       fill(L.offlineNow, { at: '' }).slice(0, 12),
     );
-    expect((await kept()).sort()).toEqual([String(demo.sample.taskSheet), '9001', '9002']);
+    expect((await kept()).sort()).toEqual([String(served.demo().sample.taskSheet), '9001', '9002']);
 
     await context.setOffline(false);
     await page.reload();
     await page.getByRole('tree').waitFor();
-    await later(async () => (await kept()).sort()).toEqual([String(demo.sample.taskSheet), '9002']);
+    await later(async () => (await kept()).sort()).toEqual([String(served.demo().sample.taskSheet), '9002']);
   });
 
   it('stops a conflicting entry for the person to decide in the conflict view, and sends the rest', async () => {
@@ -443,9 +396,11 @@ describe.each([
     await region(alice.page).getByRole('button', { name: L.pendingList }).click();
     await decide.waitFor();
     // Then the entry is removed: still "empty" at the hours, but no entry any more.
-    await demo.scratch.db.execute(
-      `UPDATE ${METRICS} m JOIN ${demo.names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB SET m.DELETED = 1 WHERE o.CODIGO = 'A-SUBSOIL'`,
-    );
+    await served
+      .demo()
+      .scratch.db.execute(
+        `UPDATE ${METRICS} m JOIN ${served.demo().names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB SET m.DELETED = 1 WHERE o.CODIGO = 'A-SUBSOIL'`,
+      );
     await decide.click();
     const dialog = alice.page.getByRole('dialog', { name: SUBSOIL });
     await dialog.getByRole('group', { name: /^Horas / }).waitFor();
@@ -456,9 +411,11 @@ describe.each([
     // One save, sent as made on no entry, stored: not refused again as if the entry were there.
     expect(alice.puts.length).toBe(putsBefore + 1);
     expect(alice.puts.at(-1)?.entries[0]).toMatchObject({ values: { HORAS: '9' }, row: false });
-    const hours = await demo.scratch.db.query<{ HORAS: string | null }>(
-      `SELECT m.HORAS FROM ${METRICS} m JOIN ${demo.names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB WHERE o.CODIGO = 'A-SUBSOIL' AND m.DELETED = 0`,
-    );
+    const hours = await served
+      .demo()
+      .scratch.db.query<{ HORAS: string | null }>(
+        `SELECT m.HORAS FROM ${METRICS} m JOIN ${served.demo().names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB WHERE o.CODIGO = 'A-SUBSOIL' AND m.DELETED = 0`,
+      );
     expect(hours).toEqual([{ HORAS: '9.0' }]);
     await later(() => region(alice.page).getByRole('listitem').count()).toBe(0);
   });
@@ -482,9 +439,11 @@ describe.each([
     await decideFor(DISC).waitFor();
     // Meanwhile someone stores Alice's own 32 at Subsoiling, and removes Disc ploughing's entry.
     await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '32' }, { METRICA1: '31.00' });
-    await demo.scratch.db.execute(
-      `UPDATE ${METRICS} m JOIN ${demo.names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB SET m.DELETED = 1 WHERE o.CODIGO = 'A-DISC'`,
-    );
+    await served
+      .demo()
+      .scratch.db.execute(
+        `UPDATE ${METRICS} m JOIN ${served.demo().names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB SET m.DELETED = 1 WHERE o.CODIGO = 'A-DISC'`,
+      );
     const putsBefore = alice.puts.length;
     await decideFor(SUBSOIL).click();
     const subsoil = alice.page.getByRole('dialog', { name: SUBSOIL });
@@ -567,9 +526,11 @@ describe.each([
     const decide = region(alice.page).getByRole('button', { name: fill(L.decideFor, { label: SUBSOIL }) });
     await region(alice.page).getByRole('button', { name: L.pendingList }).click();
     await decide.waitFor();
-    await demo.scratch.db.execute(
-      `UPDATE ${METRICS} m JOIN ${demo.names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB SET m.DELETED = 1 WHERE o.CODIGO = 'A-SUBSOIL'`,
-    );
+    await served
+      .demo()
+      .scratch.db.execute(
+        `UPDATE ${METRICS} m JOIN ${served.demo().names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB SET m.DELETED = 1 WHERE o.CODIGO = 'A-SUBSOIL'`,
+      );
     const putsBefore = alice.puts.length;
     await decide.click();
     await alice.page.getByRole('status').getByText(`${SUBSOIL}: ${L.entryGone}`).waitFor();
@@ -634,10 +595,10 @@ describe.each([
     await alice.page.getByRole('button', { name: L.tableSave, exact: true }).click();
     await later(() => description(quantity)).toBe(L.sourcePending);
     // The host makes the row read-only meanwhile: the kept entry is refused and waits for Alice.
-    await demo.scratch.db.execute(
-      `UPDATE ${METRICS} m JOIN ${demo.names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB SET m.RO = 1
+    await served.demo().scratch.db.execute(
+      `UPDATE ${METRICS} m JOIN ${served.demo().names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB SET m.RO = 1
         WHERE o.CODIGO = 'A-SUBSOIL' AND m.FOLHA_TAREFA_SEQ_DB = ? AND m.DELETED = 0`,
-      [demo.sample.taskSheet],
+      [served.demo().sample.taskSheet],
     );
     await alice.context.setOffline(false);
     await later(() => description(quantity)).toBe(L.sourceStopped);
@@ -990,14 +951,13 @@ describe.each([
 describe('a host’s own page, without the service worker', () => {
   /** Alice's browser on a profile of its own, on the host's page, Soil preparation open. */
   async function openHostPage() {
-    const dir = await mkdtemp(join(tmpdir(), 'ta-offline-'));
-    profiles.push(dir);
-    const context = await launchOnProfile(dir, { locale: 'en' });
-    contexts.push(context);
-    await context.addCookies([{ name: 'user', value: String(ALICE), url: origin }]);
+    const context = pages.closeAfter(
+      await launchOnProfile(await pages.profile('ta-offline-'), { locale: 'en' }),
+    );
+    await signIn(context, served.origin(), ALICE);
     const page = context.pages()[0] ?? (await context.newPage());
-    page.on('pageerror', (error) => pageProblems.push(error.message));
-    await page.goto(`${origin}/host`);
+    page.on('pageerror', (error) => pages.report(error.message));
+    await page.goto(`${served.origin()}/host`);
     await page.getByRole('tree').waitFor();
     for (const name of SOIL) {
       const item = page.getByRole('treeitem', { name }).first();
@@ -1128,18 +1088,22 @@ describe('a host’s own page, without the service worker', () => {
     const conflict = dialog.getByRole('group', { name: /^Horas / });
     await conflict.waitFor();
     expect(await dialog.getByRole('group', { name: /^(Quantidade|Pessoas) / }).count()).toBe(0);
-    const [hours] = await demo.scratch.db.query<{ HORAS: string | null }>(
-      `SELECT m.HORAS FROM ${METRICS} m JOIN ${demo.names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB WHERE o.CODIGO = 'A-DISC' AND m.DELETED = 0`,
-    );
+    const [hours] = await served
+      .demo()
+      .scratch.db.query<{ HORAS: string | null }>(
+        `SELECT m.HORAS FROM ${METRICS} m JOIN ${served.demo().names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB WHERE o.CODIGO = 'A-DISC' AND m.DELETED = 0`,
+      );
     expect(hours).toEqual({ HORAS: null });
     await dialog.getByRole('button', { name: L.keepMineFor.replace('{field}', 'Horas') }).click();
     await dialog.getByRole('button', { name: L.save, exact: true }).click();
     await dialog.waitFor({ state: 'hidden' });
     await eventually(async () =>
       expect(
-        await demo.scratch.db.query(
-          `SELECT m.HORAS FROM ${METRICS} m JOIN ${demo.names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB WHERE o.CODIGO = 'A-DISC' AND m.DELETED = 0`,
-        ),
+        await served
+          .demo()
+          .scratch.db.query(
+            `SELECT m.HORAS FROM ${METRICS} m JOIN ${served.demo().names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB WHERE o.CODIGO = 'A-DISC' AND m.DELETED = 0`,
+          ),
       ).toEqual([{ HORAS: '8.0' }]),
     );
   });

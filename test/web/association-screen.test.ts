@@ -1,11 +1,10 @@
 import { mkdir } from 'node:fs/promises';
 import type { BrowserContext, Locator, Page, Request } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_TABLES } from '../../src/demo/demo-install.js';
-import type { Demo } from '../../src/demo/start-demo.js';
 import { seriousViolations } from '../support/axe.js';
 import { description, useBrowser, watchProblems } from '../support/browser.js';
-import { startTestDemo } from '../support/demo.js';
+import { useTestDemo } from '../support/demo.js';
 
 const browser = useBrowser();
 const OUTPUT_DIR = new URL('../../test-output/', import.meta.url);
@@ -13,16 +12,8 @@ const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 const METRICS = DEMO_TABLES.metrics;
 
-let demo: Demo;
+const demo = useTestDemo();
 let context: BrowserContext | undefined;
-
-beforeAll(async () => {
-  demo = await startTestDemo();
-});
-
-afterAll(async () => {
-  await demo?.close();
-});
 
 afterEach(async () => {
   await context?.close();
@@ -57,8 +48,8 @@ function countRequests(page: Page) {
   return (part: string) => counts.get(part) ?? 0;
 }
 
-async function openScreen(page: Page, taskSheet = demo.sample.taskSheet) {
-  await page.goto(`${demo.url}/associationtask?taskSheet=${taskSheet}`);
+async function openScreen(page: Page, taskSheet = demo().sample.taskSheet) {
+  await page.goto(`${demo().url}/associationtask?taskSheet=${taskSheet}`);
   await page.getByRole('tree').waitFor();
 }
 
@@ -92,11 +83,11 @@ async function openActivity(page: Page, name: string) {
 }
 
 async function savedRows(operCode: string) {
-  return demo.scratch.db.query(
+  return demo().scratch.db.query(
     `SELECT m.EMPRESA, m.FILIAL, m.LOCAL, m.INS_USUARIO_SEQ_DB, m.UPD_USUARIO_SEQ_DB, m.METRICA1, m.METRICA2, m.HORAS, m.RO
-       FROM ${METRICS} m JOIN ${demo.names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB
+       FROM ${METRICS} m JOIN ${demo().names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB
       WHERE o.CODIGO = ? AND m.FOLHA_TAREFA_SEQ_DB = ? AND m.DELETED = 0`,
-    [operCode, demo.sample.taskSheet],
+    [operCode, demo().sample.taskSheet],
   );
 }
 
@@ -104,18 +95,18 @@ describe('the association screen, on the demo', () => {
   it('opens through the task sheet link of the home page (built from the installed link field) and passes axe', async () => {
     const page = await newPage();
     const requests = countRequests(page);
-    await page.goto(`${demo.url}/`);
-    const link = page.getByRole('link', { name: new RegExp(`Task sheet ${demo.sample.taskSheet}\\b`) });
+    await page.goto(`${demo().url}/`);
+    const link = page.getByRole('link', { name: new RegExp(`Task sheet ${demo().sample.taskSheet}\\b`) });
     await link.waitFor();
     expect(await page.getByRole('link', { name: /Task sheet \d+/ }).count()).toBe(
-      demo.sample.taskSheets.length,
+      demo().sample.taskSheets.length,
     );
-    expect(await link.getAttribute('href')).toBe(`/associationtask?taskSheet=${demo.sample.taskSheet}`);
+    expect(await link.getAttribute('href')).toBe(`/associationtask?taskSheet=${demo().sample.taskSheet}`);
     await link.click();
     await page.getByRole('tree', { name: 'Activities' }).waitFor();
-    expect(page.url()).toBe(`${demo.url}/associationtask?taskSheet=${demo.sample.taskSheet}`);
+    expect(page.url()).toBe(`${demo().url}/associationtask?taskSheet=${demo().sample.taskSheet}`);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(
-      `Task sheet ${demo.sample.taskSheet}`,
+      `Task sheet ${demo().sample.taskSheet}`,
     );
     expect(await page.getByRole('term').allTextContents()).toEqual([
       'Data',
@@ -214,7 +205,7 @@ describe('the association screen, on the demo', () => {
         EMPRESA: 1,
         FILIAL: 1,
         LOCAL: 1,
-        INS_USUARIO_SEQ_DB: demo.install.actingUser,
+        INS_USUARIO_SEQ_DB: demo().install.actingUser,
         UPD_USUARIO_SEQ_DB: null,
         METRICA1: '2.75',
         METRICA2: 3,
@@ -243,7 +234,7 @@ describe('the association screen, on the demo', () => {
     expect(await savedRows('A-SPRAY')).toEqual([]);
 
     // The column narrows after the screen read its type: only the server knows, and says so at the field.
-    await demo.scratch.db.execute(`ALTER TABLE ${METRICS} MODIFY HORAS decimal(3,1) NULL`);
+    await demo().scratch.db.execute(`ALTER TABLE ${METRICS} MODIFY HORAS decimal(3,1) NULL`);
     try {
       await quantity.fill('1.20');
       await people.fill('2');
@@ -261,7 +252,7 @@ describe('the association screen, on the demo', () => {
       expect(await dialog.isVisible()).toBe(true);
       expect(await savedRows('A-SPRAY')).toEqual([]);
     } finally {
-      await demo.scratch.db.execute(`ALTER TABLE ${METRICS} MODIFY HORAS decimal(4,1) NULL`);
+      await demo().scratch.db.execute(`ALTER TABLE ${METRICS} MODIFY HORAS decimal(4,1) NULL`);
     }
   });
 
@@ -408,7 +399,7 @@ describe('the association screen, on the demo', () => {
     await openScreen(page);
     expect(await page.locator('html').getAttribute('lang')).toBe('pt-BR');
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toBe(
-      `Folha de tarefa ${demo.sample.taskSheet}`,
+      `Folha de tarefa ${demo().sample.taskSheet}`,
     );
     await page.getByRole('tree', { name: 'Atividades' }).waitFor();
     await page.getByRole('searchbox', { name: 'Buscar atividades' }).waitFor();
@@ -444,7 +435,7 @@ describe('embedded in a host page', () => {
     const page = await newPage();
     // The host's own page (faked in the browser); the module, the stylesheet and the data come
     // from the real handler.
-    await page.route(`${demo.url}/host-page`, (route) =>
+    await page.route(`${demo().url}/host-page`, (route) =>
       route.fulfill({
         contentType: 'text/html',
         body: `<!doctype html><html lang="en"><head><title>Host page</title>
@@ -454,13 +445,13 @@ describe('embedded in a host page', () => {
 import { mountAssociationScreen } from '/associationtask?asset=association-screen.js';
 window.screenController = mountAssociationScreen(document.getElementById('screen'), {
   endpoint: '/associationtask',
-  taskSheet: ${demo.sample.taskSheet},
+  taskSheet: ${demo().sample.taskSheet},
   labels: { search: 'Procurar no plano', save: 'Gravar' },
 });
 </script></body></html>`,
       }),
     );
-    await page.goto(`${demo.url}/host-page`);
+    await page.goto(`${demo().url}/host-page`);
     await page.getByRole('tree', { name: 'Atividades' }).waitFor();
     await page.getByRole('searchbox', { name: 'Procurar no plano' }).waitFor();
     expect(
@@ -487,7 +478,7 @@ window.screenController = mountAssociationScreen(document.getElementById('screen
 
   it('refuses a bad mount clearly, changing nothing', async () => {
     const page = await newPage();
-    await page.goto(`${demo.url}/associationtask?taskSheet=${demo.sample.taskSheet}`);
+    await page.goto(`${demo().url}/associationtask?taskSheet=${demo().sample.taskSheet}`);
     await page.getByRole('tree').waitFor();
     // A string, run as written: the test runner would rewrite a dynamic import() in a function.
     const problems = await page.evaluate(`(async () => {
@@ -522,7 +513,7 @@ describe('writes from another site', () => {
   it('a page of another site cannot save metrics with the user’s session: nothing is written', async () => {
     const page = await newPage();
     // Another site: "localhost" and "127.0.0.1" are different sites to the browser.
-    const otherSite = demo.url.replace('127.0.0.1', 'localhost');
+    const otherSite = demo().url.replace('127.0.0.1', 'localhost');
     await page.route(`${otherSite}/evil`, (route) =>
       route.fulfill({
         contentType: 'text/html',
@@ -530,11 +521,11 @@ describe('writes from another site', () => {
       }),
     );
     await page.goto(`${otherSite}/evil`);
-    const [oper] = await demo.scratch.db.query<{ SEQ_DB: number }>(
-      `SELECT SEQ_DB FROM ${demo.names.OPER} WHERE CODIGO = 'A-SPRAY'`,
+    const [oper] = await demo().scratch.db.query<{ SEQ_DB: number }>(
+      `SELECT SEQ_DB FROM ${demo().names.OPER} WHERE CODIGO = 'A-SPRAY'`,
     );
-    const [group] = await demo.scratch.db.query<{ SEQ_DB: number }>(
-      `SELECT SEQ_DB FROM ${demo.names.OPER_GRUPO} WHERE CODIGO = 'G-CARE'`,
+    const [group] = await demo().scratch.db.query<{ SEQ_DB: number }>(
+      `SELECT SEQ_DB FROM ${demo().names.OPER_GRUPO} WHERE CODIGO = 'G-CARE'`,
     );
     const entries = [{ activity: oper?.SEQ_DB, group: group?.SEQ_DB, values: { METRICA1: '9.99' } }];
     const outcomes = await page.evaluate(
@@ -553,7 +544,7 @@ describe('writes from another site', () => {
         ];
       },
       {
-        target: `${demo.url}/associationtask?taskSheet=${demo.sample.taskSheet}`,
+        target: `${demo().url}/associationtask?taskSheet=${demo().sample.taskSheet}`,
         body: JSON.stringify({ entries }),
       },
     );
@@ -576,7 +567,7 @@ describe('the screen’s states', () => {
       await held;
       await route.continue();
     });
-    await page.goto(`${demo.url}/associationtask?taskSheet=999999`);
+    await page.goto(`${demo().url}/associationtask?taskSheet=999999`);
     await page.getByText('Loading the task sheet…').waitFor();
     expect(await page.locator('association-screen').getAttribute('aria-busy')).toBe('true');
     await expectAccessible(page);
@@ -594,7 +585,7 @@ describe('the screen’s states', () => {
     await page
       .context()
       .route(/part=start/, (route) => (failures-- > 0 ? route.abort('connectionfailed') : route.continue()));
-    await page.goto(`${demo.url}/associationtask?taskSheet=${demo.sample.taskSheet}`);
+    await page.goto(`${demo().url}/associationtask?taskSheet=${demo().sample.taskSheet}`);
     const retry = page.getByRole('button', { name: 'Try again' });
     await retry.waitFor();
     expect(await page.getByText('The task sheet could not be loaded.').isVisible()).toBe(true);
@@ -602,7 +593,7 @@ describe('the screen’s states', () => {
     // The page keeps its landmark and its heading when its data fails.
     expect(await page.getByRole('main').count()).toBe(1);
     expect(await page.getByRole('heading', { level: 1 }).textContent()).toContain(
-      String(demo.sample.taskSheet),
+      String(demo().sample.taskSheet),
     );
     await expectAccessible(page);
     await retry.click();
@@ -659,16 +650,16 @@ describe('the screen’s states', () => {
   // Found walking through the demo: a broken link showed the JSON error a program gets.
   it('answers a person who follows a broken link with a page in their language', async () => {
     const pt = await newPage({ locale: 'pt-BR' });
-    const broken = await pt.goto(`${demo.url}/associationtask?taskSheet=abc`);
+    const broken = await pt.goto(`${demo().url}/associationtask?taskSheet=abc`);
     expect(broken?.status()).toBe(400);
     expect(await pt.getByRole('heading', { level: 1 }).textContent()).toBe('Link inválido');
     expect(await pt.getByRole('main').textContent()).toContain('?taskSheet=');
     await expectAccessible(pt);
     const en = await newPage();
-    expect((await en.goto(`${demo.url}/associationtask`))?.status()).toBe(400);
+    expect((await en.goto(`${demo().url}/associationtask`))?.status()).toBe(400);
     expect(await en.getByRole('heading', { level: 1 }).textContent()).toBe('Invalid link');
     // A program still gets the JSON error.
-    const answer = await fetch(`${demo.url}/associationtask?taskSheet=abc`, {
+    const answer = await fetch(`${demo().url}/associationtask?taskSheet=abc`, {
       headers: { accept: 'application/json' },
     });
     expect(answer.status).toBe(400);
@@ -700,11 +691,11 @@ describe('the screen’s states', () => {
   });
 
   it('shows an empty tree as such', async () => {
-    const { db } = demo.scratch;
+    const { db } = demo().scratch;
     await db.execute(`UPDATE ${DEMO_TABLES.sector} SET ATIVO = 0`);
     try {
       const page = await newPage();
-      await page.goto(`${demo.url}/associationtask?taskSheet=${demo.sample.taskSheet}`);
+      await page.goto(`${demo().url}/associationtask?taskSheet=${demo().sample.taskSheet}`);
       await page.getByText('This task sheet has no activities yet.').waitFor();
       expect(await page.getByRole('tree').count()).toBe(0);
       await expectAccessible(page);
@@ -714,11 +705,11 @@ describe('the screen’s states', () => {
   });
 
   it('renders a branch of a thousand activities in chunks, and the keyboard reaches its end', async () => {
-    const { db } = demo.scratch;
+    const { db } = demo().scratch;
     const [care] = await db.query<{ SEQ_DB: number }>(
-      `SELECT SEQ_DB FROM ${demo.names.OPER_GRUPO} WHERE CODIGO = 'G-CARE'`,
+      `SELECT SEQ_DB FROM ${demo().names.OPER_GRUPO} WHERE CODIGO = 'G-CARE'`,
     );
-    const [last] = await db.query<{ id: number }>(`SELECT MAX(ID) AS id FROM ${demo.names.OPER}`);
+    const [last] = await db.query<{ id: number }>(`SELECT MAX(ID) AS id FROM ${demo().names.OPER}`);
     const first = Number(last?.id) + 1;
     const values = Array.from({ length: 1000 }, (_, index) => [
       1,
@@ -731,13 +722,15 @@ describe('the screen’s states', () => {
       '1.00',
     ]);
     await db.execute(
-      `INSERT INTO ${demo.names.OPER} (EMPRESA, FILIAL, LOCAL, ID, INS_USUARIO_SEQ_DB, CODIGO, DESCRICAO, INDICE) VALUES ${values.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+      `INSERT INTO ${demo().names.OPER} (EMPRESA, FILIAL, LOCAL, ID, INS_USUARIO_SEQ_DB, CODIGO, DESCRICAO, INDICE) VALUES ${values.map(() => '(?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
       values.flat(),
     );
-    const [link] = await db.query<{ id: number }>(`SELECT MAX(ID) AS id FROM ${demo.names.OPER_OPER_GRUPO}`);
+    const [link] = await db.query<{ id: number }>(
+      `SELECT MAX(ID) AS id FROM ${demo().names.OPER_OPER_GRUPO}`,
+    );
     await db.execute(
-      `INSERT INTO ${demo.names.OPER_OPER_GRUPO} (EMPRESA, FILIAL, LOCAL, ID, INS_USUARIO_SEQ_DB, OPER_GRUPO_SEQ_DB, OPER_SEQ_DB)
-       SELECT 1, 1, 1, ? + ID - ?, 1, ?, SEQ_DB FROM ${demo.names.OPER} WHERE CODIGO LIKE 'B-%'`,
+      `INSERT INTO ${demo().names.OPER_OPER_GRUPO} (EMPRESA, FILIAL, LOCAL, ID, INS_USUARIO_SEQ_DB, OPER_GRUPO_SEQ_DB, OPER_SEQ_DB)
+       SELECT 1, 1, 1, ? + ID - ?, 1, ?, SEQ_DB FROM ${demo().names.OPER} WHERE CODIGO LIKE 'B-%'`,
       [Number(link?.id) + 1, first, care?.SEQ_DB],
     );
     try {
@@ -780,9 +773,9 @@ describe('the screen’s states', () => {
     } finally {
       // Taken out again: later tests walk G-CARE ("Save and next" enters closed branches since #29).
       await db.execute(
-        `DELETE FROM ${demo.names.OPER_OPER_GRUPO} WHERE OPER_SEQ_DB IN (SELECT SEQ_DB FROM ${demo.names.OPER} WHERE CODIGO LIKE 'B-%')`,
+        `DELETE FROM ${demo().names.OPER_OPER_GRUPO} WHERE OPER_SEQ_DB IN (SELECT SEQ_DB FROM ${demo().names.OPER} WHERE CODIGO LIKE 'B-%')`,
       );
-      await db.execute(`DELETE FROM ${demo.names.OPER} WHERE CODIGO LIKE 'B-%'`);
+      await db.execute(`DELETE FROM ${demo().names.OPER} WHERE CODIGO LIKE 'B-%'`);
     }
     // A thousand rows inserted, then a thousand tree items rendered and named: genuinely heavy work
     // on a machine shared with other test runs.
@@ -957,7 +950,7 @@ describe('what a person types, and what they do while a save is on its way', () 
     const hours = dialog.getByRole('textbox', { name: 'Horas' });
     const save = dialog.getByRole('button', { name: 'Salvar', exact: true });
     // The column narrows after the screen read its type: only the server knows.
-    await demo.scratch.db.execute(`ALTER TABLE ${METRICS} MODIFY HORAS decimal(3,1) NULL`);
+    await demo().scratch.db.execute(`ALTER TABLE ${METRICS} MODIFY HORAS decimal(3,1) NULL`);
     try {
       await hours.fill('123,5');
       await save.click();
@@ -966,12 +959,12 @@ describe('what a person types, and what they do while a save is on its way', () 
       );
       expect(await description(hours)).toMatch(/^O servidor recusou este valor \(a coluna pode ter mudado\)/);
     } finally {
-      await demo.scratch.db.execute(`ALTER TABLE ${METRICS} MODIFY HORAS decimal(4,1) NULL`);
+      await demo().scratch.db.execute(`ALTER TABLE ${METRICS} MODIFY HORAS decimal(4,1) NULL`);
     }
     // The activity's link is deleted after the page read the tree: the save is refused, NOT_IN_TREE.
     const unlink = (deleted: number) =>
-      demo.scratch.db.execute(
-        `UPDATE ${demo.names.OPER_OPER_GRUPO} l JOIN ${demo.names.OPER} o ON o.SEQ_DB = l.OPER_SEQ_DB SET l.DELETED = ? WHERE o.CODIGO = 'A-DISC'`,
+      demo().scratch.db.execute(
+        `UPDATE ${demo().names.OPER_OPER_GRUPO} l JOIN ${demo().names.OPER} o ON o.SEQ_DB = l.OPER_SEQ_DB SET l.DELETED = ? WHERE o.CODIGO = 'A-DISC'`,
         [deleted],
       );
     await unlink(1);

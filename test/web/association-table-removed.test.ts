@@ -1,10 +1,12 @@
-import { randomUUID } from 'node:crypto';
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
-import { DEMO_TABLES } from '../../src/demo/demo-install.js';
-import type { Demo } from '../../src/demo/start-demo.js';
-import { openTable, useBrowser, watchProblems } from '../support/browser.js';
-import { type listen, seqOfCode, serveScreen, startTestDemo } from '../support/demo.js';
+import { expect, it } from 'vitest';
+import { openTable, useBrowser, usePageChecks } from '../support/browser.js';
+import {
+  liveMetrics,
+  saveAsProgram,
+  signedInPage,
+  useBareActivity,
+  useServedScreen,
+} from '../support/demo.js';
 
 /**
  * A person changes a cell of a row in the table; meanwhile another program removes the row's entry.
@@ -14,90 +16,45 @@ import { type listen, seqOfCode, serveScreen, startTestDemo } from '../support/d
  */
 
 const browser = useBrowser();
-const METRICS = DEMO_TABLES.metrics;
+const pages = usePageChecks();
+const served = useServedScreen(9);
 
-let demo: Demo;
-let server: Awaited<ReturnType<typeof listen>> | undefined;
-let context: BrowserContext | undefined;
-let problems: string[] = [];
-let activity = 0;
-let group = 0;
+const subsoil = useBareActivity(served, 'A-SUBSOIL', 'G-SOIL');
 
-interface PutBody {
-  readonly entries: ReadonlyArray<{
-    values?: Record<string, unknown>;
-    base?: Record<string, unknown>;
-    row?: boolean;
-  }>;
-}
-
-beforeAll(async () => {
-  demo = await startTestDemo();
-  server = await serveScreen(demo, 9);
-  activity = await seqOfCode(demo, demo.names.OPER, 'A-SUBSOIL');
-  group = await seqOfCode(demo, demo.names.OPER_GRUPO, 'G-SOIL');
-});
-
-afterAll(async () => {
-  await server?.close();
-  await demo?.close();
-});
-
-beforeEach(async () => {
-  await demo.scratch.db.execute(`DELETE FROM ${METRICS} WHERE OPER_SEQ_DB = ?`, [activity]);
-});
-
-afterEach(async () => {
-  await context?.close();
-  context = undefined;
-  expect(problems).toEqual([]);
-  problems = [];
-});
-
-async function open(): Promise<{ page: Page; puts: PutBody[] }> {
-  context = await browser().newContext({ locale: 'pt-BR', viewport: { width: 1280, height: 800 } });
-  await context.addCookies([{ name: 'user', value: '7', url: server?.origin ?? '' }]);
-  const page = await context.newPage();
-  watchProblems(page, (problem) => problems.push(problem));
-  const puts: PutBody[] = [];
-  page.on('request', (request) => {
-    if (request.method() === 'PUT') puts.push(request.postDataJSON());
-  });
-  return { page, puts };
+/** The screen in pt-BR, in a context of its own where person 7 is signed in. */
+async function open() {
+  const context = await browser().newContext({ locale: 'pt-BR', viewport: { width: 1280, height: 800 } });
+  return signedInPage(pages.track(context), served.origin(), 7);
 }
 
 /** Another program (user 9) saves an entry of the activity through the HTTP API. */
 async function meanwhile(body: unknown) {
-  const answer = await fetch(`${server?.origin}/associationtask?taskSheet=${demo.sample.taskSheet}`, {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json', accept: 'application/json', cookie: 'user=9' },
-    body: JSON.stringify({ requestId: randomUUID(), source: 'api', entries: [body] }),
-  });
-  expect(answer.status).toBe(200);
+  await saveAsProgram(served.demo(), served.origin(), 9, [body]);
 }
 
-const stored = () =>
-  demo.scratch.db.query<{ METRICA1: string | null; METRICA2: number | null; HORAS: string | null }>(
-    `SELECT METRICA1, METRICA2, HORAS FROM ${METRICS} WHERE OPER_SEQ_DB = ? AND DELETED = 0`,
-    [activity],
-  );
-
-it('after a conflict says the entry was removed, the row shows the defaults and one Save stores them with the typed value', async () => {
-  await meanwhile({ activity, group, values: { METRICA1: '31.00', METRICA2: 5, HORAS: '7.0' } });
+/**
+ * The activity's entry saved with Quantidade 31, Pessoas 5 and Horas 7, then the screen's table: its
+ * row of the activity, once it shows the entry.
+ */
+async function tableOfEntry() {
+  await meanwhile({ ...subsoil(), values: { METRICA1: '31.00', METRICA2: 5, HORAS: '7.0' } });
   const { page, puts } = await open();
-  const grid = await openTable(
-    page,
-    `${server?.origin}/associationtask?taskSheet=${demo.sample.taskSheet}`,
-    'Tabela',
-  );
+  const grid = await openTable(page, served.sheetUrl(), 'Tabela');
   const row = grid.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /^A-SUBSOIL/ }) });
   const quantity = row.getByRole('textbox', { name: 'Quantidade', exact: true });
-  const people = row.getByRole('textbox', { name: 'Pessoas', exact: true });
   const hours = row.getByRole('textbox', { name: 'Horas', exact: true });
   await expect.poll(() => hours.inputValue()).toBe('7,0');
+  return { page, puts, row, quantity, hours };
+}
+
+const stored = () => liveMetrics(served.demo(), subsoil().activity);
+
+it('after a conflict says the entry was removed, the row shows the defaults and one Save stores them with the typed value', async () => {
+  const { page, puts, row, quantity, hours } = await tableOfEntry();
+  const people = row.getByRole('textbox', { name: 'Pessoas', exact: true });
   expect(await people.inputValue()).toBe('5');
   await quantity.fill('32');
-  await meanwhile({ activity, group, remove: true });
+  await meanwhile({ ...subsoil(), remove: true });
 
   const save = page.getByRole('button', { name: 'Salvar alterações', exact: true });
   const first = page.waitForResponse((answer) => answer.request().method() === 'PUT');
@@ -130,19 +87,9 @@ it('after a conflict says the entry was removed, the row shows the defaults and 
 });
 
 it('Escape on the conflicted cell of an entry removed meanwhile takes the default, and nothing waits to be saved', async () => {
-  await meanwhile({ activity, group, values: { METRICA1: '31.00', METRICA2: 5, HORAS: '7.0' } });
-  const { page, puts } = await open();
-  const grid = await openTable(
-    page,
-    `${server?.origin}/associationtask?taskSheet=${demo.sample.taskSheet}`,
-    'Tabela',
-  );
-  const row = grid.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /^A-SUBSOIL/ }) });
-  const quantity = row.getByRole('textbox', { name: 'Quantidade', exact: true });
-  const hours = row.getByRole('textbox', { name: 'Horas', exact: true });
-  await expect.poll(() => hours.inputValue()).toBe('7,0');
+  const { page, puts, quantity, hours } = await tableOfEntry();
   await quantity.fill('32');
-  await meanwhile({ activity, group, remove: true });
+  await meanwhile({ ...subsoil(), remove: true });
   const save = page.getByRole('button', { name: 'Salvar alterações', exact: true });
   const refused = page.waitForResponse((answer) => answer.request().method() === 'PUT');
   await save.click();

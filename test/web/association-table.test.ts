@@ -1,11 +1,10 @@
 import type { BrowserContext, Locator, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_TABLES } from '../../src/demo/demo-install.js';
-import type { Demo } from '../../src/demo/start-demo.js';
 import { HISTORY_TABLE_NAME } from '../../src/model/table-names.js';
 import { seriousViolations } from '../support/axe.js';
 import { description, openTable as openGrid, paste, useBrowser, watchProblems } from '../support/browser.js';
-import { startTestDemo } from '../support/demo.js';
+import { useTestDemo } from '../support/demo.js';
 
 /*
  * The table view of the sheet (#29), on the demo (6 activities, 3 metrics: Quantidade decimal(10,2),
@@ -18,17 +17,9 @@ const DESKTOP = { width: 1280, height: 800 };
 const PHONE = { width: 390, height: 844 };
 const METRICS = DEMO_TABLES.metrics;
 
-let demo: Demo;
+const demo = useTestDemo();
 let context: BrowserContext | undefined;
 let pageProblems: string[] = [];
-
-beforeAll(async () => {
-  demo = await startTestDemo();
-});
-
-afterAll(async () => {
-  await demo?.close();
-});
 
 afterEach(async () => {
   await context?.close();
@@ -63,8 +54,8 @@ function watchRequests(page: Page) {
   return { count: (part: string) => counts.get(part) ?? 0, puts };
 }
 
-const openTable = (page: Page, taskSheet = demo.sample.taskSheet, name = 'Table') =>
-  openGrid(page, `${demo.url}/associationtask?taskSheet=${taskSheet}`, name);
+const openTable = (page: Page, taskSheet = demo().sample.taskSheet, name = 'Table') =>
+  openGrid(page, `${demo().url}/associationtask?taskSheet=${taskSheet}`, name);
 
 const rowOf = (grid: Locator, label: string) =>
   grid
@@ -81,10 +72,10 @@ const where = (page: Page) =>
     return `${row?.querySelector('[role="rowheader"] span')?.textContent ?? '?'} / ${input?.getAttribute('aria-label') ?? input?.textContent}`;
   });
 
-async function savedRow(operCode: string, taskSheet = demo.sample.taskSheet) {
-  return demo.scratch.db.query(
+async function savedRow(operCode: string, taskSheet = demo().sample.taskSheet) {
+  return demo().scratch.db.query(
     `SELECT m.METRICA1, m.METRICA2, m.HORAS
-       FROM ${METRICS} m JOIN ${demo.names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB
+       FROM ${METRICS} m JOIN ${demo().names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB
       WHERE o.CODIGO = ? AND m.FOLHA_TAREFA_SEQ_DB = ? AND m.DELETED = 0`,
     [operCode, taskSheet],
   );
@@ -95,12 +86,12 @@ async function savedElsewhere(operCode: string, groupCode: string, values: Recor
   const seq = async (table: string, code: string) =>
     Number(
       (
-        await demo.scratch.db.query<{ SEQ_DB: number }>(`SELECT SEQ_DB FROM ${table} WHERE CODIGO = ?`, [
+        await demo().scratch.db.query<{ SEQ_DB: number }>(`SELECT SEQ_DB FROM ${table} WHERE CODIGO = ?`, [
           code,
         ])
       )[0]?.SEQ_DB,
     );
-  const answer = await fetch(`${demo.url}/associationtask?taskSheet=${demo.sample.taskSheet}`, {
+  const answer = await fetch(`${demo().url}/associationtask?taskSheet=${demo().sample.taskSheet}`, {
     method: 'PUT',
     headers: { 'content-type': 'application/json', accept: 'application/json' },
     body: JSON.stringify({
@@ -108,8 +99,8 @@ async function savedElsewhere(operCode: string, groupCode: string, values: Recor
       source: 'api',
       entries: [
         {
-          activity: await seq(demo.names.OPER, operCode),
-          group: await seq(demo.names.OPER_GRUPO, groupCode),
+          activity: await seq(demo().names.OPER, operCode),
+          group: await seq(demo().names.OPER_GRUPO, groupCode),
           values,
           base: Object.fromEntries(Object.keys(values).map((field) => [field, null])),
         },
@@ -120,9 +111,9 @@ async function savedElsewhere(operCode: string, groupCode: string, values: Recor
 }
 
 /** An activity's saved entry on a sheet removed (soft-deleted), so that its row shows defaults again. */
-async function forget(operCode: string, taskSheet = demo.sample.taskSheet) {
-  await demo.scratch.db.execute(
-    `UPDATE ${METRICS} m JOIN ${demo.names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB SET m.DELETED = 1
+async function forget(operCode: string, taskSheet = demo().sample.taskSheet) {
+  await demo().scratch.db.execute(
+    `UPDATE ${METRICS} m JOIN ${demo().names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB SET m.DELETED = 1
       WHERE o.CODIGO = ? AND m.FOLHA_TAREFA_SEQ_DB = ? AND m.DELETED = 0`,
     [operCode, taskSheet],
   );
@@ -344,10 +335,10 @@ describe('the table view, on the demo', () => {
     const requests = watchRequests(page);
     const grid = await openTable(page);
     // Someone else changes A-SEED's Quantidade after the table read it.
-    await demo.scratch.db.execute(
-      `UPDATE ${METRICS} m JOIN ${demo.names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB SET m.METRICA1 = '9.99'
+    await demo().scratch.db.execute(
+      `UPDATE ${METRICS} m JOIN ${demo().names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB SET m.METRICA1 = '9.99'
         WHERE o.CODIGO = 'A-SEED' AND m.FOLHA_TAREFA_SEQ_DB = ?`,
-      [demo.sample.taskSheet],
+      [demo().sample.taskSheet],
     );
     await cell(grid, 'A-SEED', 'Quantidade').click();
     await page.keyboard.type('5');
@@ -378,7 +369,7 @@ describe('the table view, on the demo', () => {
   });
 
   it('copies the previous sheet’s values with a metric left empty, marked until saved with source copy', async () => {
-    const second = demo.sample.taskSheets[1] as number;
+    const second = demo().sample.taskSheets[1] as number;
     const page = await newPage();
     const requests = watchRequests(page);
     const grid = await openTable(page, second);
@@ -388,7 +379,7 @@ describe('the table view, on the demo', () => {
     expect(await seriousViolations(page)).toEqual([]);
     await dialog.getByRole('button', { name: 'Copy', exact: true }).click();
     await dialog.waitFor({ state: 'hidden' });
-    const copiedFrom = `Copied from sheet ${demo.sample.taskSheet}, not saved yet`;
+    const copiedFrom = `Copied from sheet ${demo().sample.taskSheet}, not saved yet`;
     // Sheet 1 holds A-FERT 1.00 / 5 / 6.0, A-SEED 5.00 / 4 / empty, A-DISC 2.50 / 7 / 8.0 ... (the tests before).
     expect(await cell(grid, 'A-FERT', 'Quantidade').inputValue()).toBe('1.00');
     expect(await description(cell(grid, 'A-FERT', 'Quantidade'))).toBe(copiedFrom);
@@ -416,9 +407,9 @@ describe('the table view, on the demo', () => {
   });
 
   it('keeps copied cells saved offline in the outbox and sends them, once online, with source copy and the device’s time', async () => {
-    const second = demo.sample.taskSheets[1] as number;
+    const second = demo().sample.taskSheets[1] as number;
     // Sheet 2 without live rows (the test before may have saved copies there): every row copies.
-    await demo.scratch.db.query(
+    await demo().scratch.db.query(
       `UPDATE ${METRICS} SET DELETED = 1 WHERE FOLHA_TAREFA_SEQ_DB = ? AND DELETED = 0`,
       [second],
     );
@@ -442,11 +433,11 @@ describe('the table view, on the demo', () => {
       .toEqual([{ METRICA1: '1.00', METRICA2: 5, HORAS: '6.0' }]);
     expect(requests.puts.map((put) => put.source)).toEqual(['copy']);
     // The live row's history: its insert, one row per field given.
-    const changes = await demo.scratch.db.query<{ SOURCE: string; deviceBehind: number | null }>(
+    const changes = await demo().scratch.db.query<{ SOURCE: string; deviceBehind: number | null }>(
       `SELECT h.SOURCE, TIMESTAMPDIFF(SECOND, h.DEVICE_DH, h.CHANGED_DH) AS deviceBehind
          FROM ${HISTORY_TABLE_NAME} h
          JOIN ${METRICS} m ON m.SEQ_DB = h.ROW_SEQ_DB AND h.METRIC_TABLE = ?
-         JOIN ${demo.names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB
+         JOIN ${demo().names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB
         WHERE o.CODIGO = 'A-FERT' AND m.FOLHA_TAREFA_SEQ_DB = ? AND m.DELETED = 0`,
       [METRICS, second],
     );
@@ -461,7 +452,7 @@ describe('the table view, on the demo', () => {
 
   it('"Save and next" in the modal walks into closed branches', async () => {
     const page = await newPage();
-    await page.goto(`${demo.url}/associationtask?taskSheet=${demo.sample.taskSheet}`);
+    await page.goto(`${demo().url}/associationtask?taskSheet=${demo().sample.taskSheet}`);
     await page.getByRole('tree').waitFor();
     for (const name of ['S-NORTH — North field', 'G-SOIL — Soil preparation']) {
       const item = page.getByRole('treeitem', { name }).first();
@@ -500,7 +491,7 @@ describe('the table view, on the demo', () => {
 
   it('finds an activity by several words in any order', async () => {
     const page = await newPage();
-    await page.goto(`${demo.url}/associationtask?taskSheet=${demo.sample.taskSheet}`);
+    await page.goto(`${demo().url}/associationtask?taskSheet=${demo().sample.taskSheet}`);
     await page.getByRole('searchbox', { name: 'Search activities' }).fill('seeding a-seed');
     const results = page.getByRole('list', { name: 'Search results' });
     await results
@@ -513,7 +504,7 @@ describe('the table view, on the demo', () => {
 
   it('works on a phone, in Portuguese: "Tabela", the decimal comma, one column in view beside the activity', async () => {
     const page = await newPage({ viewport: PHONE, locale: 'pt-BR' });
-    const grid = await openTable(page, demo.sample.taskSheet, 'Tabela');
+    const grid = await openTable(page, demo().sample.taskSheet, 'Tabela');
     expect(await grid.getAttribute('aria-label')).toBe('Atividades e métricas');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
     const subsoil = cell(grid, 'A-SUBSOIL', 'Horas');
@@ -564,7 +555,7 @@ describe('the table view, on the demo', () => {
   });
 
   it('copies nothing over typed cells nor while a save is out, and counts only the activities it filled', async () => {
-    const second = demo.sample.taskSheets[1] as number;
+    const second = demo().sample.taskSheets[1] as number;
     // A-SEED is the one activity to copy: saved on sheet 1, not on sheet 2 (A-FERT's sheet-1 row
     // goes; the others have rows on sheet 2 by now, or none on sheet 1 when run alone).
     await forget('A-SEED', second);
@@ -595,7 +586,7 @@ describe('the table view, on the demo', () => {
     await dialog.getByRole('button', { name: 'Copy', exact: true }).click();
     await dialog.waitFor({ state: 'hidden' });
     await page
-      .getByText(new RegExp(`^Sheet ${demo.sample.taskSheet} has no saved values to copy here\\.`))
+      .getByText(new RegExp(`^Sheet ${demo().sample.taskSheet} has no saved values to copy here\\.`))
       .waitFor();
     expect(await cell(grid, 'A-SEED', 'Quantidade').inputValue()).toBe('1');
     expect(await description(cell(grid, 'A-SEED', 'Pessoas'))).toBe('Changed, not saved yet');

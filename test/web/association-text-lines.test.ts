@@ -1,10 +1,7 @@
-import { randomUUID } from 'node:crypto';
-import type { BrowserContext, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
+import { beforeEach, expect, it } from 'vitest';
 import { DEMO_TABLES } from '../../src/demo/demo-install.js';
-import type { Demo } from '../../src/demo/start-demo.js';
-import { openTable, useBrowser, watchProblems } from '../support/browser.js';
-import { type listen, seqOfCode, serveScreen, startTestDemo } from '../support/demo.js';
+import { openActivity, openTable, useBrowser, usePageChecks } from '../support/browser.js';
+import { saveAsProgram, signedInPage, useBareActivity, useServedScreen } from '../support/demo.js';
 
 /**
  * A text metric holding a line break (written by the API, the host, or copied from another sheet)
@@ -16,78 +13,43 @@ const browser = useBrowser();
 const METRICS = DEMO_TABLES.metrics;
 const NOTES = 'linha 1\nlinha 2';
 
-let demo: Demo;
-let server: Awaited<ReturnType<typeof listen>> | undefined;
-let context: BrowserContext | undefined;
-let problems: string[] = [];
-let activity = 0;
-let group = 0;
+const pages = usePageChecks();
+// The host keeps notes in the third metric: a TEXT column.
+const served = useServedScreen(9, (demo) =>
+  demo.scratch.db.execute(`ALTER TABLE ${METRICS} MODIFY HORAS TEXT NULL`),
+);
 
-beforeAll(async () => {
-  demo = await startTestDemo();
-  // The host keeps notes in the third metric: a TEXT column.
-  await demo.scratch.db.execute(`ALTER TABLE ${METRICS} MODIFY HORAS TEXT NULL`);
-  server = await serveScreen(demo, 9);
-  activity = await seqOfCode(demo, demo.names.OPER, 'A-SUBSOIL');
-  group = await seqOfCode(demo, demo.names.OPER_GRUPO, 'G-SOIL');
-});
-
-afterAll(async () => {
-  await server?.close();
-  await demo?.close();
-});
+const subsoil = useBareActivity(served, 'A-SUBSOIL', 'G-SOIL');
 
 beforeEach(async () => {
-  await demo.scratch.db.execute(`DELETE FROM ${METRICS} WHERE OPER_SEQ_DB = ?`, [activity]);
-  const seeded = await fetch(`${server?.origin}/associationtask?taskSheet=${demo.sample.taskSheet}`, {
-    method: 'PUT',
-    headers: { 'content-type': 'application/json', accept: 'application/json', cookie: 'user=9' },
-    body: JSON.stringify({
-      requestId: randomUUID(),
-      source: 'api',
-      entries: [{ activity, group, values: { METRICA1: '20.00', METRICA2: 3, HORAS: NOTES } }],
-    }),
-  });
-  expect(seeded.status).toBe(200);
+  await saveAsProgram(served.demo(), served.origin(), 9, [
+    { ...subsoil(), values: { METRICA1: '20.00', METRICA2: 3, HORAS: NOTES } },
+  ]);
 });
 
-afterEach(async () => {
-  await context?.close();
-  context = undefined;
-  expect(problems).toEqual([]);
-  problems = [];
-});
-
-async function open(): Promise<{ page: Page; puts: Array<{ entries: Array<Record<string, unknown>> }> }> {
-  context = await browser().newContext({ locale: 'en', viewport: { width: 1280, height: 800 } });
-  await context.addCookies([{ name: 'user', value: '7', url: server?.origin ?? '' }]);
-  const page = await context.newPage();
-  watchProblems(page, (problem) => problems.push(problem));
-  const puts: Array<{ entries: Array<Record<string, unknown>> }> = [];
-  page.on('request', (request) => {
-    if (request.method() === 'PUT') puts.push(request.postDataJSON());
-  });
-  return { page, puts };
+/** The screen in English, in a context of its own where person 7 is signed in. */
+async function open() {
+  const context = await browser().newContext({ locale: 'en', viewport: { width: 1280, height: 800 } });
+  return signedInPage(pages.track(context), served.origin(), 7);
 }
 
 const stored = async () =>
-  demo.scratch.db.query<{ METRICA2: number | null; HORAS: string | null }>(
-    `SELECT METRICA2, HORAS FROM ${METRICS} WHERE OPER_SEQ_DB = ? AND DELETED = 0`,
-    [activity],
-  );
+  served
+    .demo()
+    .scratch.db.query<{ METRICA2: number | null; HORAS: string | null }>(
+      `SELECT METRICA2, HORAS FROM ${METRICS} WHERE OPER_SEQ_DB = ? AND DELETED = 0`,
+      [subsoil().activity],
+    );
 
 it('keeps a text with a line break as it is when the modal saves another field, and shows its lines', async () => {
   const { page, puts } = await open();
-  await page.goto(`${server?.origin}/associationtask?taskSheet=${demo.sample.taskSheet}`);
-  await page.getByRole('tree').waitFor();
-  for (const name of ['S-NORTH — North field', 'G-SOIL — Soil preparation']) {
-    const item = page.getByRole('treeitem', { name }).first();
-    await item.locator(':scope > .ta-screen__row').click();
-    await item.getByRole('group').first().waitFor();
-  }
   const label = 'A-SUBSOIL — Subsoiling';
-  await page.getByRole('treeitem', { name: label }).first().locator(':scope > .ta-screen__row').click();
-  const dialog = page.getByRole('dialog', { name: label });
+  const dialog = await openActivity(
+    page,
+    served.sheetUrl(),
+    ['S-NORTH — North field', 'G-SOIL — Soil preparation'],
+    label,
+  );
   const notes = dialog.getByRole('textbox', { name: 'Horas', exact: true });
   // Shown with its lines, in a field that keeps them.
   await expect.poll(() => notes.inputValue()).toBe(NOTES);
@@ -108,7 +70,7 @@ it('keeps a text with a line break as it is when the modal saves another field, 
 
 it('keeps a text with a line break as it is when the table saves another cell of its row', async () => {
   const { page, puts } = await open();
-  const grid = await openTable(page, `${server?.origin}/associationtask?taskSheet=${demo.sample.taskSheet}`);
+  const grid = await openTable(page, served.sheetUrl());
   const row = grid.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /^A-SUBSOIL/ }) });
   const notes = row.getByRole('textbox', { name: 'Horas', exact: true });
   await expect.poll(() => notes.inputValue()).toBe(NOTES);
