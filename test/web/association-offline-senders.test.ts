@@ -62,8 +62,8 @@ async function users(code: string) {
 
 /** Who stored each value of Subsoiling's Quantidade, in the order stored: `[value, user]`. */
 async function quantitiesBy() {
-  const rows = await demo.scratch.db.query<{ NEW_VALUE: string | null; USUARIO_SEQ_DB: number }>(
-    `SELECT h.NEW_VALUE, h.USUARIO_SEQ_DB FROM ${HISTORY_TABLE_NAME} h JOIN ${demo.names.OPER} o ON o.SEQ_DB = h.OPER_SEQ_DB
+  const rows = await served.demo().scratch.db.query<{ NEW_VALUE: string | null; USUARIO_SEQ_DB: number }>(
+    `SELECT h.NEW_VALUE, h.USUARIO_SEQ_DB FROM ${HISTORY_TABLE_NAME} h JOIN ${served.demo().names.OPER} o ON o.SEQ_DB = h.OPER_SEQ_DB
       WHERE o.CODIGO = 'A-SUBSOIL' AND h.FIELD = 'METRICA1' ORDER BY h.SEQ_DB`,
   );
   return rows.map((row) => [row.NEW_VALUE, Number(row.USUARIO_SEQ_DB)]);

@@ -106,19 +106,11 @@ it('Escape on the conflicted cell of an entry removed meanwhile takes the defaul
 });
 
 it('after a conflict says the entry was removed, the table stays busy until the row is read again: no Save sends the removed values meanwhile', async () => {
-  await meanwhile({ activity, group, values: { METRICA1: '31.00', METRICA2: 5, HORAS: '7.0' } });
-  const { page, puts } = await open();
-  const grid = await openTable(
-    page,
-    `${server?.origin}/associationtask?taskSheet=${demo.sample.taskSheet}`,
-    'Tabela',
-  );
-  const row = grid.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /^A-SUBSOIL/ }) });
-  const quantity = row.getByRole('textbox', { name: 'Quantidade', exact: true });
+  const { page, puts, row, quantity } = await tableOfEntry();
   const people = row.getByRole('textbox', { name: 'Pessoas', exact: true });
-  await expect.poll(() => people.inputValue()).toBe('5');
+  expect(await people.inputValue()).toBe('5');
   await quantity.fill('32');
-  await meanwhile({ activity, group, remove: true });
+  await meanwhile({ ...subsoil(), remove: true });
 
   // The row's reading again is held on its way (a slow network) until the test lets it go.
   let release: () => void = () => {};

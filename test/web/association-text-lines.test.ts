@@ -87,20 +87,19 @@ it('keeps a text with a line break as it is when the table saves another cell of
 
 it('takes a new line in a notes field: Enter starts it, and the save keeps both lines', async () => {
   // A single line stored: the field is still one for notes (a TEXT column), not a one-line input.
-  await demo.scratch.db.execute(`UPDATE ${METRICS} SET HORAS = 'uma linha' WHERE OPER_SEQ_DB = ?`, [
-    activity,
-  ]);
+  await served
+    .demo()
+    .scratch.db.execute(`UPDATE ${METRICS} SET HORAS = 'uma linha' WHERE OPER_SEQ_DB = ?`, [
+      subsoil().activity,
+    ]);
   const { page, puts } = await open();
-  await page.goto(`${server?.origin}/associationtask?taskSheet=${demo.sample.taskSheet}`);
-  await page.getByRole('tree').waitFor();
-  for (const name of ['S-NORTH — North field', 'G-SOIL — Soil preparation']) {
-    const item = page.getByRole('treeitem', { name }).first();
-    await item.locator(':scope > .ta-screen__row').click();
-    await item.getByRole('group').first().waitFor();
-  }
   const label = 'A-SUBSOIL — Subsoiling';
-  await page.getByRole('treeitem', { name: label }).first().locator(':scope > .ta-screen__row').click();
-  const dialog = page.getByRole('dialog', { name: label });
+  const dialog = await openActivity(
+    page,
+    served.sheetUrl(),
+    ['S-NORTH — North field', 'G-SOIL — Soil preparation'],
+    label,
+  );
   const notes = dialog.getByRole('textbox', { name: 'Horas', exact: true });
   await expect.poll(() => notes.inputValue()).toBe('uma linha');
   await notes.focus();
