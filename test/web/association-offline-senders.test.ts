@@ -342,7 +342,7 @@ describe('someone else signing in while the page stays open', () => {
           // The first batch reaches the server as Alice's; while its answer is on its way back (a weak
           // signal), Bruno signs in on the same browser (another tab of the host).
           const response = await route.fetch();
-          await context.addCookies([{ name: 'user', value: String(BRUNO), url: origin }]);
+          await signIn(context, served.origin(), BRUNO);
           return route.fulfill({ response });
         },
       );
@@ -404,7 +404,7 @@ describe('someone else signing in while the page stays open', () => {
 
       // Meanwhile Bruno signs in and opens the sheet in another tab: Alice's page hears who is
       // signed in now, and the entry it kept offline waits for whoever is signed in to claim it.
-      await context.addCookies([{ name: 'user', value: String(BRUNO), url: origin }]);
+      await signIn(context, served.origin(), BRUNO);
       const bruno = await context.newPage();
       await open(bruno);
       await region(page).getByText(L.ownerChanged).waitFor();
