@@ -377,11 +377,12 @@ export function createModal(ctx, tree, treeMetrics) {
       const { failure } = sent;
       // Removed by someone else already: what the person asked for is so.
       const gone = failure.code === 'ENTRY_NOT_FOUND';
-      if (gone) draft.settled(node);
-      if (gone)
+      if (gone) {
+        draft.settled(node);
         treeMetrics.applySaved(node, {
           entries: [{ activity: node.data.id, group, stored: null, lastChange: null }],
         });
+      }
       if (gone || !sent.stillOpen) {
         if (sent.stillOpen) dialog.close();
         ctx.announce(
