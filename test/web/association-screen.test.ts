@@ -275,7 +275,7 @@ describe('the association screen, on the demo', () => {
     expect(await focused(item)).toBe(true);
   });
 
-  it('Esc and Cancel change nothing and give focus back to the activity', async () => {
+  it('Esc and Cancel save nothing and give focus back to the activity; Esc keeps what was typed, Cancel discards it', async () => {
     const page = await newPage();
     const requests = countRequests(page);
     await openScreen(page);
@@ -287,6 +287,11 @@ describe('the association screen, on the demo', () => {
     await dialog.getByRole('textbox', { name: 'Quantidade' }).fill('9.99');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
+    expect(await focused(item)).toBe(true);
+    // Esc is no decision: what was typed is a draft, shown when the activity opens again.
+    dialog = await openActivity(page, 'A-WEED — Weeding');
+    expect(await dialog.getByRole('textbox', { name: 'Quantidade' }).inputValue()).toBe('9.99');
+    await dialog.getByRole('button', { name: 'Cancel' }).click();
     expect(await focused(item)).toBe(true);
     dialog = await openActivity(page, 'A-WEED — Weeding');
     expect(await dialog.getByRole('textbox', { name: 'Quantidade' }).inputValue()).toBe('0.40');

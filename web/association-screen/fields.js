@@ -224,6 +224,20 @@ export function createFields(ctx) {
   }
 
   /**
+   * Shows what the person typed earlier and kept on the device (a draft) as they typed it, over the
+   * preset and the base it was typed over: it counts as typed, and a save sends it from that base.
+   * @param {string} field @param {string} text @param {MetricValue} preset @param {MetricValue} base
+   */
+  function restoreTyped(field, text, preset, base) {
+    const entry = inputs.get(field);
+    if (!entry) return;
+    presets.set(field, preset);
+    bases.set(field, base);
+    showText(entry, text);
+    edited.add(field);
+  }
+
+  /**
    * Whether the person has not typed in the field since it was preset. Decided from what they did,
    * never from what the input shows: an `<input>` drops a text's line breaks, and a stored form the
    * inputs do not take back as typed (a text saved as '', a float in exponent form) would look typed.
@@ -281,6 +295,7 @@ export function createFields(ctx) {
     preset,
     rebase,
     showMine,
+    restoreTyped,
     /**
      * "Keep mine" at a conflict: the input keeps the person's value, which is theirs to send (even a
      * default they kept untyped), starting from the stored value.

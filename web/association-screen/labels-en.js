@@ -1,6 +1,7 @@
 // @ts-check
 /** The association screen's texts in English (what each says: `ScreenLabels` in labels.js). */
 
+import { DRAFT_LABELS_EN } from './draft-labels.js';
 import { OFFLINE_LABELS_EN } from './offline-labels.js';
 
 /** @typedef {import('./labels.js').ScreenLabels} ScreenLabels */
@@ -8,6 +9,7 @@ import { OFFLINE_LABELS_EN } from './offline-labels.js';
 /** @type {ScreenLabels} */
 export const LABELS_EN = {
   ...OFFLINE_LABELS_EN,
+  ...DRAFT_LABELS_EN,
   title: 'Task sheet {id}',
   eyebrow: 'Activities and metrics',
   tree: 'Activities',

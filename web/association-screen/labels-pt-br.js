@@ -1,6 +1,7 @@
 // @ts-check
 /** The association screen's texts in Brazilian Portuguese (what each says: `ScreenLabels` in labels.js). */
 
+import { DRAFT_LABELS_PT_BR } from './draft-labels.js';
 import { OFFLINE_LABELS_PT_BR } from './offline-labels.js';
 
 /** @typedef {import('./labels.js').ScreenLabels} ScreenLabels */
@@ -8,6 +9,7 @@ import { OFFLINE_LABELS_PT_BR } from './offline-labels.js';
 /** @type {ScreenLabels} */
 export const LABELS_PT_BR = {
   ...OFFLINE_LABELS_PT_BR,
+  ...DRAFT_LABELS_PT_BR,
   title: 'Folha de tarefa {id}',
   eyebrow: 'Atividades e métricas',
   tree: 'Atividades',

@@ -10,7 +10,7 @@ import { LABELS_PT_BR } from './labels-pt-br.js';
 export { LABELS_EN, LABELS_PT_BR };
 
 /**
- * Every text the screen shows but the offline parts' (offline-labels.js). `{name}` parts are
+ * Every text the screen shows but the offline parts' (offline-labels.js) and the drafts' (draft-labels.js). `{name}` parts are
  * filled in; everything else is shown as written.
  * @typedef {object} CoreLabels
  * @property {string} title the header's title, `{id}` the task sheet's SEQ_DB
@@ -184,8 +184,9 @@ export { LABELS_EN, LABELS_PT_BR };
  * @property {string} pastedSkipped after a paste: cells left (read-only or past the table), `{count}`
  */
 
-/** Every text the screen shows. @typedef {CoreLabels & OfflineLabels} ScreenLabels */
+/** Every text the screen shows. @typedef {CoreLabels & OfflineLabels & DraftLabels} ScreenLabels */
 /** @typedef {import('./offline-labels.js').OfflineLabels} OfflineLabels */
+/** @typedef {import('./draft-labels.js').DraftLabels} DraftLabels */
 
 /**
  * The built-in texts for a language: Brazilian Portuguese for any `pt`, English otherwise.

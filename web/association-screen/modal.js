@@ -13,6 +13,7 @@ import { BLOCK } from './dom.js';
 import { createFields } from './fields.js';
 import { createHistory } from './history.js';
 import { fill } from './labels.js';
+import { createModalDraft } from './modal-draft.js';
 import { createPresets } from './modal-presets.js';
 import { sendEntry } from './modal-send.js';
 import { createModalView } from './modal-view.js';
@@ -61,8 +62,29 @@ export function createModal(ctx, tree, treeMetrics) {
   let editable = true;
   /** The outbox entry this opening decides (a conflict met while sending it), if any. @type {OutboxRecord | undefined} */
   let deciding;
+  const draft = createModalDraft(ctx, {
+    fields,
+    dialog,
+    after: lastChangeLine,
+    current: () => current,
+    hasRow: () => hasRow,
+    fresh: () =>
+      editable &&
+      !busy &&
+      deciding === undefined &&
+      [...inputs.keys()].every((field) => fields.untouched(field)),
+    restored: (row) => {
+      hasRow = row;
+    },
+  });
 
-  cancel.addEventListener('click', () => dialog.close());
+  // Cancel is the person's decision to drop what they typed (its draft goes); Esc, the backdrop and
+  // a phone's Back only close the dialog, and the draft stays for the next opening.
+  cancel.addEventListener('click', () => {
+    if (current && !busy) draft.settled(current);
+    dialog.close();
+  });
+
   // Esc while a save is on its way would leave its answer to land on whatever opens next.
   dialog.addEventListener('cancel', (event) => {
     if (busy) event.preventDefault();
@@ -94,8 +116,12 @@ export function createModal(ctx, tree, treeMetrics) {
     formError.textContent = text;
   }
 
-  /** Shows `node`'s metrics, opening the dialog when it is closed. @param {TreeNode} node */
-  function open(node) {
+  /**
+   * Shows `node`'s metrics, opening the dialog when it is closed, with what the person typed in it
+   * and did not send (its draft), unless `withDraft` is false (an outbox entry being decided).
+   * @param {TreeNode} node @param {boolean} [withDraft]
+   */
+  function open(node, withDraft = true) {
     current = node;
     deciding = undefined;
     // What waits in the outbox for it is what its next save starts from.
@@ -130,6 +156,8 @@ export function createModal(ctx, tree, treeMetrics) {
     history.reset();
     confirm.close();
     presets.fill(node, data, () => true);
+    if (withDraft) draft.restore(node);
+    else draft.reset();
     for (const field of inputs.keys()) conflicts.render(field);
     session++;
     setBusy(false);
@@ -279,6 +307,8 @@ export function createModal(ctx, tree, treeMetrics) {
       // Nothing to send: a request would only write the same values again. An outbox entry being
       // decided is settled so (theirs taken at every field): it leaves the outbox.
       if (deciding) await ctx.offline?.resolved(deciding);
+      // What is typed is what is stored: nothing is left to keep.
+      draft.settled(node);
       const next = await nextOf();
       moveOn(
         next,
@@ -296,6 +326,8 @@ export function createModal(ctx, tree, treeMetrics) {
     );
     if (sent === undefined) return;
     if ('queued' in sent) {
+      // Kept in the outbox, which sends it: the draft is done with.
+      draft.settled(node);
       const next = sent.stillOpen ? await nextOf() : undefined;
       moveOn(
         next,
@@ -320,6 +352,8 @@ export function createModal(ctx, tree, treeMetrics) {
         // The read after the refusal may hold values stored since: shown beside the refused ones.
         const after = presets.afterConflict(node, failure.conflicts, { values, base });
         hasRow = after.hasRow;
+        // The draft follows the fields' bases and the row as the refusal left them.
+        draft.typed();
         if (conflicts.show([...failure.conflicts, ...after.conflicts], 'save')) return;
       }
       // A field's own problem goes to that field: the path ends in the metric's column.
@@ -335,6 +369,7 @@ export function createModal(ctx, tree, treeMetrics) {
       return;
     }
     treeMetrics.applySaved(node, sent.answer);
+    draft.settled(node);
     const next = sent.stillOpen ? await nextOf() : undefined;
     moveOn(
       next,
@@ -357,6 +392,8 @@ export function createModal(ctx, tree, treeMetrics) {
     const sent = await send(node, { activity: node.data.id, group, remove: true, base }, 'remove');
     if (sent === undefined) return;
     if ('queued' in sent) {
+      // The entry goes: nothing typed over it is left to keep.
+      draft.settled(node);
       if (sent.stillOpen) dialog.close();
       ctx.announce(fill(labels.queued, { label: node.data.label }));
       return;
@@ -365,10 +402,12 @@ export function createModal(ctx, tree, treeMetrics) {
       const { failure } = sent;
       // Removed by someone else already: what the person asked for is so.
       const gone = failure.code === 'ENTRY_NOT_FOUND';
-      if (gone)
+      if (gone) {
+        draft.settled(node);
         treeMetrics.applySaved(node, {
           entries: [{ activity: node.data.id, group, stored: null, lastChange: null }],
         });
+      }
       if (gone || !sent.stillOpen) {
         if (sent.stillOpen) dialog.close();
         ctx.announce(
@@ -381,6 +420,7 @@ export function createModal(ctx, tree, treeMetrics) {
       removeButton.focus();
       return;
     }
+    draft.settled(node);
     if (sent.stillOpen) dialog.close();
     treeMetrics.applySaved(node, sent.answer);
     ctx.announce(fill(labels.removed, { label: node.data.label }));
@@ -411,7 +451,7 @@ export function createModal(ctx, tree, treeMetrics) {
       ctx.announce(`${record.label}: ${labels.entryGone}`);
       return;
     }
-    open(node);
+    open(node, false);
     deciding = record;
     const stopped = new Set((record.conflicts ?? []).map((conflict) => conflict.field));
     for (const [field, value] of Object.entries(record.entry.values ?? {})) {
@@ -463,6 +503,12 @@ export function createModal(ctx, tree, treeMetrics) {
     status: dialogStatus,
     /** @param {readonly import('./api.js').MetricColumn[]} columns */
     setColumns: (columns) => fields.setColumns(columns),
-    open,
+    /** @param {TreeNode} node */
+    open: (node) => open(node),
+    /** The drafts were read: an opening that shows nothing typed yet shows its activity's. */
+    draftsLoaded: () => draft.loaded(),
+    /** The device cannot keep drafts: said once. */
+    draftProblem: () => draft.problem(),
+    destroy: () => draft.destroy(),
   };
 }

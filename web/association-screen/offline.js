@@ -394,6 +394,11 @@ export function createOffline(ctx, parts) {
     watch(watcher) {
       watchers.push(watcher);
     },
+    /**
+     * Whose entries the page files, and whether the server said so: the drafts (drafts.js) are kept
+     * under the same owner, so what one person typed is never shown to another.
+     */
+    owner: () => ({ key: who.key(), confirmed: who.confirmed() }),
     /** Sends now (tests, the bench). */
     kick: () => sync?.kick(),
     destroy() {

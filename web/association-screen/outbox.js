@@ -81,8 +81,12 @@ export class OutboxError extends Error {
   }
 }
 
-/** @param {unknown} error */
-function asOutboxError(error) {
+/**
+ * A storage failure as an OutboxError: `quota` when the browser refused the space. Shared with the
+ * drafts' store (drafts-store.js), which lives in the same platform storage.
+ * @param {unknown} error
+ */
+export function asOutboxError(error) {
   if (error instanceof OutboxError) return error;
   const name = error instanceof DOMException || error instanceof Error ? error.name : '';
   if (name === 'QuotaExceededError') return new OutboxError('quota', 'the browser refused the space');
@@ -90,7 +94,7 @@ function asOutboxError(error) {
 }
 
 /** @template T @param {IDBRequest<T>} request @returns {Promise<T>} */
-function done(request) {
+export function done(request) {
   return new Promise((resolve, reject) => {
     request.onsuccess = () => resolve(request.result);
     request.onerror = () => reject(request.error);
@@ -98,7 +102,7 @@ function done(request) {
 }
 
 /** @param {IDBTransaction} tx @returns {Promise<void>} */
-function finished(tx) {
+export function finished(tx) {
   return new Promise((resolve, reject) => {
     tx.oncomplete = () => resolve();
     tx.onerror = () => reject(tx.error);

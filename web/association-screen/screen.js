@@ -7,6 +7,7 @@
 
 import { createApi, problemOf, RequestError } from './api.js';
 import { BLOCK, button, createTimers, elementFactory, speak, statusRegion } from './dom.js';
+import { createDrafts } from './drafts.js';
 import { fill, labelsFor } from './labels.js';
 import { createModal } from './modal.js';
 import { createOffline } from './offline.js';
@@ -120,6 +121,7 @@ export function mountAssociationScreen(element, options) {
     destroyed: () => destroyed,
     columns: [],
     offline: undefined,
+    drafts: undefined,
   };
 
   // destroy() gives the element back as it was: without a class attribute if it had none.
@@ -145,6 +147,27 @@ export function mountAssociationScreen(element, options) {
       : createOffline(ctx, { endpoint: options.endpoint, tree, treeMetrics: watched });
   ctx.offline = offline;
   offline?.setOpener(modal.decide);
+  // What is typed in the modal is kept on the device with the outbox, under its owner.
+  const drafts = offline
+    ? createDrafts(ctx, {
+        endpoint: options.endpoint,
+        owner: () => offline.owner(),
+        redraw: (key) => {
+          for (const node of tree.nodes())
+            if (
+              node.data.kind === 'task' &&
+              node.data.id === key.activity &&
+              (node.data.group ?? null) === (key.group ?? null)
+            )
+              treeMetrics.redraw(node);
+        },
+        loaded: () => modal.draftsLoaded(),
+        onProblem: () => modal.draftProblem(),
+      })
+    : undefined;
+  ctx.drafts = drafts;
+  // Someone else signed in on this browser meanwhile: only their drafts are shown from now on.
+  offline?.watch({ sent: () => {}, changed: () => {}, reread: () => void drafts?.load() });
   element.append(
     header,
     ...(offline ? [offline.root] : []),
@@ -177,6 +200,7 @@ export function mountAssociationScreen(element, options) {
       if (destroyed) return;
       ctx.columns = data.metrics;
       offline?.setOwner(data.owner, !data.fromCache);
+      void drafts?.load();
       renderHeader(data);
       modal.setColumns(data.metrics);
       if (!tree.setRoots(data.nodes)) {
@@ -253,6 +277,8 @@ export function mountAssociationScreen(element, options) {
       lifetime.abort();
       search.abort();
       offline?.destroy();
+      drafts?.destroy();
+      modal.destroy();
       ctx.timers.clear();
       tree.destroy();
       views.destroy();

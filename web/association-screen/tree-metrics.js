@@ -49,6 +49,11 @@ export function renderChips(ctx, node, into) {
     if (source) chip.append(create('span', `${BLOCK}__chip-source`, source));
     into.append(chip);
   }
+  // Typed in the modal and not sent (a draft kept on this device): seen and read with the item's
+  // name, so nothing typed is forgotten in a closed branch.
+  if (ctx.drafts?.has({ activity: node.data.id, group: node.data.group })) {
+    into.append(create('span', `${BLOCK}__draft`, labels.draftChip));
+  }
   if (node.data.editable === false) {
     into.append(create('span', `${BLOCK}__lock`, labels.readOnly));
     node.item.classList.add(`${BLOCK}__item--read-only`);

@@ -1,0 +1,280 @@
+import { randomUUID } from 'node:crypto';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
+import { DEMO_TABLES } from '../../src/demo/demo-install.js';
+import type { Demo } from '../../src/demo/start-demo.js';
+import { seriousViolations } from '../support/axe.js';
+import { useBrowser, watchProblems } from '../support/browser.js';
+import { type listen, seqOfCode, serveScreen, startTestDemo, wipeEntries } from '../support/demo.js';
+
+// What a person types in the metric modal is kept on the device until it is stored or discarded:
+// a reload, a closed page or the dialog closed with Esc does not lose it (pt-BR, on a phone).
+
+const browser = useBrowser();
+let demo: Demo;
+let server: Awaited<ReturnType<typeof listen>> | undefined;
+let context: BrowserContext | undefined;
+let problems: string[] = [];
+const ALICE = 7;
+const BOB = 8;
+const SEEDER = 11;
+const LABEL = 'A-SUBSOIL — Subsoiling';
+const DRAFT_MARK = 'Rascunho, não salvo';
+
+beforeAll(async () => {
+  demo = await startTestDemo();
+  server = await serveScreen(demo, 9);
+});
+afterAll(async () => {
+  await server?.close();
+  await demo?.close();
+});
+beforeEach(async () => {
+  await wipeEntries(demo, ['A-SUBSOIL']);
+});
+afterEach(async () => {
+  await context?.close();
+  context = undefined;
+  expect(problems).toEqual([]);
+  problems = [];
+});
+
+const origin = () => server?.origin ?? '';
+const url = () => `${origin()}/associationtask?taskSheet=${demo.sample.taskSheet}`;
+const later = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 10_000, interval: 100 });
+
+/** A phone's context, signed in as `user`; `init` runs in each page before the screen. */
+async function phone(user: number, init?: () => void): Promise<Page> {
+  context = await browser().newContext({
+    locale: 'pt-BR',
+    viewport: { width: 375, height: 812 },
+    isMobile: true,
+    hasTouch: true,
+  });
+  if (init) await context.addInitScript(init);
+  await signIn(user);
+  return newPage();
+}
+
+async function signIn(user: number) {
+  await context?.addCookies([{ name: 'user', value: String(user), url: origin() }]);
+}
+
+async function newPage(): Promise<Page> {
+  if (!context) throw new Error('no context');
+  const page = await context.newPage();
+  watchProblems(page, (problem) => problems.push(problem));
+  return page;
+}
+
+/** Opens the tree down to A-SUBSOIL (S-NORTH › G-SOIL): its tree item. */
+async function reach(page: Page, load = true): Promise<Locator> {
+  if (load) await page.goto(url());
+  await page.getByRole('tree').waitFor();
+  for (const name of ['S-NORTH — North field', 'G-SOIL — Soil preparation']) {
+    const item = page.getByRole('treeitem', { name }).first();
+    await item.locator(':scope > .ta-screen__row').click();
+    await item.getByRole('group').first().waitFor();
+  }
+  return page.getByRole('treeitem', { name: LABEL }).first();
+}
+
+async function openModal(page: Page, load = true): Promise<Locator> {
+  const item = await reach(page, load);
+  await item.locator(':scope > .ta-screen__row').click();
+  const dialog = page.getByRole('dialog', { name: LABEL });
+  await dialog.waitFor();
+  return dialog;
+}
+
+const quantity = (dialog: Locator) => dialog.getByRole('textbox', { name: 'Quantidade', exact: true });
+
+async function typeQuantity(page: Page, dialog: Locator, text: string) {
+  await quantity(dialog).click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type(text);
+  expect(await quantity(dialog).inputValue()).toBe(text);
+}
+
+/** Whether leaving the page now would ask first (what the page's beforeunload handlers say). */
+function asksBeforeLeaving(page: Page): Promise<boolean> {
+  return page.evaluate(() => {
+    const event = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(event);
+    return event.defaultPrevented;
+  });
+}
+
+/** Waits until what was typed is kept on the device: leaving the page no longer asks. */
+async function kept(page: Page) {
+  await later(() => asksBeforeLeaving(page)).toBe(false);
+}
+
+const draftLine = (dialog: Locator) => dialog.getByText(/^Ainda não salvo: digitado neste aparelho em /);
+
+async function storedRows() {
+  return demo.scratch.db.query<{ METRICA1: string | null; METRICA2: number | null }>(
+    `SELECT m.METRICA1, m.METRICA2 FROM ${DEMO_TABLES.metrics} m JOIN ${demo.names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB
+      WHERE o.CODIGO = 'A-SUBSOIL' AND m.FOLHA_TAREFA_SEQ_DB = ? AND m.DELETED = 0`,
+    [demo.sample.taskSheet],
+  );
+}
+
+/** Someone else stores Quantidade 31 for A-SUBSOIL meanwhile (through the API). */
+async function storedMeanwhile() {
+  const answer = await fetch(url(), {
+    method: 'PUT',
+    headers: { 'content-type': 'application/json', accept: 'application/json', cookie: `user=${SEEDER}` },
+    body: JSON.stringify({
+      requestId: randomUUID(),
+      source: 'api',
+      entries: [
+        {
+          activity: await seqOfCode(demo, demo.names.OPER, 'A-SUBSOIL'),
+          group: await seqOfCode(demo, demo.names.OPER_GRUPO, 'G-SOIL'),
+          values: { METRICA1: '31' },
+          base: { METRICA1: null },
+        },
+      ],
+    }),
+  });
+  expect(answer.status, await answer.clone().text()).toBe(200);
+}
+
+it('keeps what was typed through a reload: the tree marks it, the modal says it is not saved yet, Save stores it and the draft goes', async () => {
+  const page = await phone(ALICE);
+  let dialog = await openModal(page);
+  expect(await quantity(dialog).inputValue()).toBe('0,80');
+  await typeQuantity(page, dialog, '12,5');
+  await kept(page);
+
+  await page.reload();
+  const item = await reach(page, false);
+  // Seen and read in the tree, before the activity is opened.
+  expect(await item.getAttribute('aria-haspopup')).toBe('dialog');
+  await page.getByRole('treeitem', { name: new RegExp(`^${LABEL}.*${DRAFT_MARK}`) }).waitFor();
+  await item.locator(':scope > .ta-screen__row').click();
+  dialog = page.getByRole('dialog', { name: LABEL });
+  await dialog.waitFor();
+  expect(await quantity(dialog).inputValue()).toBe('12,5');
+  await draftLine(dialog).waitFor();
+  expect(await seriousViolations(page)).toEqual([]);
+
+  const put = page.waitForResponse((response) => response.request().method() === 'PUT');
+  await dialog.getByRole('button', { name: 'Salvar', exact: true }).click();
+  expect((await put).status()).toBe(200);
+  await dialog.waitFor({ state: 'hidden' });
+  expect(await storedRows()).toMatchObject([{ METRICA1: '12.50' }]);
+  await later(() => item.textContent()).not.toContain(DRAFT_MARK);
+
+  // Acknowledged, the draft is gone from the device too: a reload opens the stored value.
+  await page.reload();
+  dialog = await openModal(page, false);
+  expect(await quantity(dialog).inputValue()).toBe('12,50');
+  expect(await draftLine(dialog).count()).toBe(0);
+  expect(await page.getByRole('treeitem', { name: LABEL }).first().textContent()).not.toContain(DRAFT_MARK);
+});
+
+it('keeps it when the page is closed, and when the dialog is closed with Esc', async () => {
+  const first = await phone(ALICE);
+  let dialog = await openModal(first);
+  await typeQuantity(first, dialog, '12,5');
+  await kept(first);
+  await first.close({ runBeforeUnload: true });
+
+  const page = await newPage();
+  dialog = await openModal(page);
+  expect(await quantity(dialog).inputValue()).toBe('12,5');
+  await draftLine(dialog).waitFor();
+  // Esc (a phone's Back closes the dialog the same way) is no decision: the draft stays.
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'hidden' });
+  await page.getByRole('treeitem', { name: LABEL }).first().locator(':scope > .ta-screen__row').click();
+  await dialog.waitFor();
+  expect(await quantity(dialog).inputValue()).toBe('12,5');
+  expect(await storedRows()).toEqual([]);
+});
+
+it('sends a draft over the value it was typed over: a value stored meanwhile is a conflict at its field, nothing written', async () => {
+  const page = await phone(ALICE);
+  let dialog = await openModal(page);
+  await typeQuantity(page, dialog, '12,5');
+  await kept(page);
+  await storedMeanwhile();
+
+  await page.reload();
+  dialog = await openModal(page, false);
+  expect(await quantity(dialog).inputValue()).toBe('12,5');
+  const put = page.waitForResponse((response) => response.request().method() === 'PUT');
+  await dialog.getByRole('button', { name: 'Salvar', exact: true }).click();
+  expect((await put).status()).toBe(409);
+  await dialog.getByRole('button', { name: 'Manter o meu em Quantidade' }).waitFor();
+  await dialog.getByRole('button', { name: 'Usar o salvo em Quantidade' }).waitFor();
+  expect(await storedRows()).toMatchObject([{ METRICA1: '31.00' }]);
+  // Still not stored: the draft stays on the device.
+  await kept(page);
+  await page.reload();
+  dialog = await openModal(page, false);
+  expect(await quantity(dialog).inputValue()).toBe('12,5');
+});
+
+it('drops the draft when the person discards it with Cancel', async () => {
+  const page = await phone(ALICE);
+  let dialog = await openModal(page);
+  await typeQuantity(page, dialog, '12,5');
+  await kept(page);
+  await page.reload();
+  dialog = await openModal(page, false);
+  await draftLine(dialog).waitFor();
+  await dialog.getByRole('button', { name: 'Cancelar' }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  const item = page.getByRole('treeitem', { name: LABEL }).first();
+  await later(() => item.textContent()).not.toContain(DRAFT_MARK);
+  await kept(page);
+
+  await page.reload();
+  dialog = await openModal(page, false);
+  expect(await quantity(dialog).inputValue()).toBe('0,80');
+  expect(await draftLine(dialog).count()).toBe(0);
+  expect(await storedRows()).toEqual([]);
+});
+
+it('never shows a draft to another person signed in on the same browser', async () => {
+  const page = await phone(ALICE);
+  let dialog = await openModal(page);
+  await typeQuantity(page, dialog, '12,5');
+  await kept(page);
+
+  await signIn(BOB);
+  await page.reload();
+  dialog = await openModal(page, false);
+  expect(await quantity(dialog).inputValue()).toBe('0,80');
+  expect(await draftLine(dialog).count()).toBe(0);
+  expect(await page.getByRole('treeitem', { name: LABEL }).first().textContent()).not.toContain(DRAFT_MARK);
+  await page.keyboard.press('Escape');
+
+  // Alice's, still on the device for her.
+  await signIn(ALICE);
+  await page.reload();
+  dialog = await openModal(page, false);
+  expect(await quantity(dialog).inputValue()).toBe('12,5');
+});
+
+it('without storage on the device says so, asks before the page is left, and still saves', async () => {
+  const page = await phone(ALICE, () => {
+    // A browser that keeps no IndexedDB for the page (some private modes).
+    Object.defineProperty(window, 'indexedDB', { value: undefined, configurable: true });
+  });
+  const dialog = await openModal(page);
+  await typeQuantity(page, dialog, '12,5');
+  await dialog
+    .getByText('Este aparelho não consegue guardar o que você digita aqui: salve antes de sair da página.')
+    .first()
+    .waitFor();
+  expect(await asksBeforeLeaving(page)).toBe(true);
+  const put = page.waitForResponse((response) => response.request().method() === 'PUT');
+  await dialog.getByRole('button', { name: 'Salvar', exact: true }).click();
+  expect((await put).status()).toBe(200);
+  expect(await storedRows()).toMatchObject([{ METRICA1: '12.50' }]);
+  expect(await asksBeforeLeaving(page)).toBe(false);
+});

@@ -1,0 +1,119 @@
+// @ts-check
+/**
+ * The drafts' store: what a person typed in the metric modal and has not sent yet, kept in IndexedDB
+ * (the platform storage the outbox uses, in a database of its own: the outbox's keeps its version
+ * and the service worker's opening unchanged), so it survives a reload, a closed page and a
+ * restarted browser. No DOM. One record per activity and person:
+ *
+ *   { id, owner, endpoint, taskSheet, activity, group, row, fields, typedAt, unconfirmed? }
+ *
+ * `owner` is the outbox's owner key (offline-owner.js): a draft is only ever shown to, and sent as,
+ * the person it was typed by. `fields` holds each typed field's text as typed (a half-typed `12,`
+ * too) with what it was typed over: its `base` (sent with it) and its `preset` (what the field
+ * showed). `row`: whether the activity had a live entry when the form read it.
+ */
+
+import { asOutboxError, done, finished, OutboxError } from './outbox.js';
+
+/** @typedef {import('./api.js').MetricValue} MetricValue */
+
+/**
+ * @typedef {object} DraftField
+ * @property {string} text what the input shows, as typed
+ * @property {MetricValue} base the value a save sends it over
+ * @property {MetricValue} preset what the field showed before the person typed
+ */
+
+/**
+ * @typedef {object} Draft
+ * @property {string} id owner, handler, sheet and metric row in one key ({@link draftId})
+ * @property {string} owner
+ * @property {string} endpoint the handler's absolute URL
+ * @property {number} taskSheet
+ * @property {number} activity
+ * @property {number | null} group the node the activity hangs under
+ * @property {boolean} row whether the activity had a live entry when the form read it
+ * @property {Record<string, DraftField>} fields
+ * @property {string} typedAt when it was last typed in (the device's time, ISO 8601)
+ * @property {boolean} [unconfirmed] typed on a page opened offline, whose owner came from the
+ *   browser's cache: shown again only on such a page of the same owner, never to a confirmed one
+ */
+
+/**
+ * How long a draft is kept: the outbox's own limit, since an entry typed longer ago is no longer
+ * sent (the server forgets request ids and refuses device times after seven days).
+ */
+export const MAX_DRAFT_AGE_MS = 7 * 24 * 60 * 60 * 1000;
+
+const DB_NAME = 'task-association-drafts';
+const STORE = 'drafts';
+
+/**
+ * One key for a draft, so a person's draft of one metric row is one record.
+ * @param {{ owner: string, endpoint: string, taskSheet: number, activity: number, group: number | null }} of
+ */
+export const draftId = (of) => JSON.stringify([of.owner, of.endpoint, of.taskSheet, of.activity, of.group]);
+
+/**
+ * Opens the drafts' store. Rejects with an OutboxError (`unavailable`) where the browser keeps no
+ * IndexedDB for the page; a write refused for space rejects with `quota`.
+ * @param {{ indexedDB?: IDBFactory }} [where]
+ */
+export async function openDrafts(where = {}) {
+  const factory = where.indexedDB ?? globalThis.indexedDB;
+  if (!factory) throw new OutboxError('unavailable', 'this browser has no IndexedDB');
+  const opening = factory.open(DB_NAME, 1);
+  opening.onupgradeneeded = () => opening.result.createObjectStore(STORE, { keyPath: 'id' });
+  /** @type {IDBDatabase} */
+  let db;
+  try {
+    db = await done(opening);
+  } catch (error) {
+    throw asOutboxError(error);
+  }
+  // A later release upgrading must not wait on this page.
+  db.onversionchange = () => db.close();
+
+  /**
+   * Runs `work` in one transaction of the store, to its end.
+   * @template T @param {IDBTransactionMode} mode @param {(store: IDBObjectStore) => Promise<T>} work
+   */
+  async function within(mode, work) {
+    try {
+      const tx = db.transaction(STORE, mode);
+      const result = await work(tx.objectStore(STORE));
+      await finished(tx);
+      return result;
+    } catch (error) {
+      throw asOutboxError(error);
+    }
+  }
+
+  return {
+    /** Every draft of this browser, everyone's. @returns {Promise<Draft[]>} */
+    all: () => within('readonly', (store) => /** @type {Promise<Draft[]>} */ (done(store.getAll()))),
+    /** Keeps a draft, replacing its earlier state. @param {Draft} draft */
+    put: (draft) => within('readwrite', async (store) => void (await done(store.put(draft)))),
+    /** @param {string} id */
+    remove: (id) => within('readwrite', async (store) => void (await done(store.delete(id)))),
+    /**
+     * Removes the drafts typed more than {@link MAX_DRAFT_AGE_MS} before `now`, everyone's (nobody
+     * could send them any more); resolves with those left.
+     * @param {number} [now]
+     * @returns {Promise<Draft[]>}
+     */
+    prune: (now = Date.now()) =>
+      within('readwrite', async (store) => {
+        const kept = [];
+        for (const draft of /** @type {Draft[]} */ (await done(store.getAll()))) {
+          const at = Date.parse(draft.typedAt);
+          if (Number.isNaN(at) || now - at > MAX_DRAFT_AGE_MS) store.delete(draft.id);
+          else kept.push(draft);
+        }
+        return kept;
+      }),
+    close: () => db.close(),
+  };
+}
+
+/** @typedef {Awaited<ReturnType<typeof openDrafts>>} DraftStore */
