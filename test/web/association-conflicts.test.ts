@@ -817,7 +817,12 @@ describe.each([VARIANTS[0], VARIANTS[1]] as Variant[])(
       const again = await reopen(a.page, SUBSOIL);
       expect(await field(again, 'Quantidade').inputValue()).toBe(num('3.00'));
       expect(await description(field(again, 'Quantidade'))).toBe(L.sourcePending);
+      // Back online, the outbox sends it: waited for here, so that no send of this test lands in the
+      // next one's rows.
       await a.page.context().setOffline(false);
+      await expect
+        .poll(() => liveRows('A-SUBSOIL'), { timeout: 15_000 })
+        .toMatchObject([{ METRICA1: '3.00' }]);
     });
   },
 );
