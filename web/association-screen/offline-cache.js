@@ -10,6 +10,7 @@
  * is in the cache, up to {@link MAX_KEEP_BYTES} of data.
  */
 
+import { keyOf } from './entry-key.js';
 import { readAgain } from './saved-answer.js';
 
 /** @typedef {import('./api.js').ScreenNode} ScreenNode */
@@ -120,6 +121,8 @@ export async function keepAnswer(sheet, answer) {
       const cache = await caches.open(DATA_CACHE);
       const where = new URL(sheet.endpoint);
       const groups = new Set(saved.map((entry) => String(entry.group ?? '')));
+      // By key: a branch of a thousand activities and a table save of a thousand entries.
+      const byKey = new Map(saved.map((entry) => [keyOf(entry), entry]));
       for (const request of await cache.keys()) {
         const url = new URL(request.url);
         const part = url.searchParams.get('part');
@@ -136,12 +139,8 @@ export async function keepAnswer(sheet, answer) {
         if (!Array.isArray(data.nodes)) continue;
         let changed = false;
         const nodes = data.nodes.map((node) => {
-          const entry = saved.find(
-            (one) =>
-              node.kind === 'task' &&
-              one.activity === node.id &&
-              (one.group ?? null) === (node.group ?? null),
-          );
+          const entry =
+            node.kind === 'task' ? byKey.get(keyOf({ activity: node.id, group: node.group })) : undefined;
           if (!entry?.stored) return node;
           changed = true;
           /** @type {Record<string, import('./api.js').ScreenMetric>} */
