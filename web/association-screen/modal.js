@@ -58,6 +58,8 @@ export function createModal(ctx, tree, treeMetrics) {
   /** Counts the dialog's openings: a save's answer belongs to the opening it was sent from. */
   let session = 0;
   let busy = false;
+  /** What keeps the modal busy: a save or a remove holds the dialog open; the walk does not. @type {'save' | 'remove' | 'next'} */
+  let busyWith = 'save';
   /** Whether the activity shown may be changed (a read-only row shows its fields read-only). */
   let editable = true;
   /** The outbox entry this opening decides (a conflict met while sending it), if any. @type {OutboxRecord | undefined} */
@@ -85,9 +87,12 @@ export function createModal(ctx, tree, treeMetrics) {
     dialog.close();
   });
 
-  // Esc while a save is on its way would leave its answer to land on whatever opens next.
+  // Esc while a save or a remove is on its way would leave its answer to land on whatever opens
+  // next. The walk of "Save and next" comes after its save is stored: Esc closes the dialog then
+  // (the walk's answer counts only while its opening shows), or a slow branch would hold the person
+  // in the dialog until the read gave up.
   dialog.addEventListener('cancel', (event) => {
-    if (busy) event.preventDefault();
+    if (busy && busyWith !== 'next') event.preventDefault();
   });
   saveNext.addEventListener('click', () => void submit(true));
   form.addEventListener('submit', (event) => {
@@ -200,11 +205,12 @@ export function createModal(ctx, tree, treeMetrics) {
    */
   function setBusy(value, what = 'save') {
     busy = value;
+    busyWith = what;
     for (const entry of inputs.values()) entry.input.readOnly = value || !editable;
     form.setAttribute('aria-busy', String(value));
     save.disabled = value;
     saveNext.disabled = value;
-    cancel.disabled = value;
+    cancel.disabled = value && what !== 'next';
     removeButton.disabled = value;
     save.textContent = value && what === 'save' ? labels.saving : labels.save;
     removeButton.textContent = value && what === 'remove' ? labels.removing : labels.remove;
