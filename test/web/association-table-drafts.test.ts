@@ -225,6 +225,69 @@ it('keeps a draft whose save was refused for a conflict over the value it was ty
   expect(await liveMetrics(served.demo(), subsoil().activity)).toMatchObject([{ HORAS: '10.0' }]);
 });
 
+/**
+ * Once the origin's `hold-drafts` is set, holds each page's first opening of the drafts' database
+ * until `window.releaseDrafts()` is called (a device slow to open its storage): the table reads its
+ * rows before the drafts are read.
+ */
+function holdDraftsOpening() {
+  const open = IDBFactory.prototype.open;
+  let held = true;
+  try {
+    held = localStorage.getItem('hold-drafts') !== 'yes';
+  } catch {
+    // A document without storage of its own (the new page's blank one): nothing to hold.
+  }
+  IDBFactory.prototype.open = function (this: IDBFactory, name: string, version?: number) {
+    const request = open.call(this, name, version);
+    if (name !== 'task-association-drafts' || held) return request;
+    held = true;
+    let handler: ((event: Event) => void) | null = null;
+    const released = new Promise<void>((resolve) => {
+      (window as unknown as { releaseDrafts: () => void }).releaseDrafts = resolve;
+    });
+    Object.defineProperty(request, 'onsuccess', {
+      get: () => handler,
+      set: (value: ((event: Event) => void) | null) => {
+        handler = value;
+      },
+    });
+    request.addEventListener('success', (event) => {
+      void released.then(() => handler?.call(request, event));
+    });
+    return request;
+  } as typeof IDBFactory.prototype.open;
+}
+
+it('takes drafts read after the rows: an untouched row shows its draft, a row typed in meanwhile keeps what was typed and takes the draft’s other cells', async () => {
+  const { context, page: first } = await alices(holdDraftsOpening);
+  await openTable(first, served.sheetUrl());
+  await typeIn(first, 'A-SUBSOIL', 'Quantidade', '12.5');
+  await typeIn(first, 'A-SPRAY', 'Horas', '3');
+  await kept(first);
+  await first.evaluate(() => localStorage.setItem('hold-drafts', 'yes'));
+  await first.close({ runBeforeUnload: true });
+
+  const { page } = await signedInPage(context, served.origin(), ALICE);
+  await openTable(page, served.sheetUrl());
+  expect(await cell(page, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('0.80');
+  await typeIn(page, 'A-SUBSOIL', 'Pessoas', '4');
+  await page.evaluate(() => (window as unknown as { releaseDrafts: () => void }).releaseDrafts());
+  await later(() => cell(page, 'A-SPRAY', 'Horas').inputValue()).toBe('3');
+  await later(() => cell(page, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('12.5');
+  expect(await cell(page, 'A-SUBSOIL', 'Pessoas').inputValue()).toBe('4');
+  await restoredLine(page).getByText(RESTORED_TWO, { exact: true }).waitFor();
+  await kept(page);
+
+  // Both kept as one draft of the row: a reload shows them together.
+  await page.reload();
+  await showTable(page);
+  await page.evaluate(() => (window as unknown as { releaseDrafts: () => void }).releaseDrafts());
+  await later(() => cell(page, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('12.5');
+  expect(await cell(page, 'A-SUBSOIL', 'Pessoas').inputValue()).toBe('4');
+  expect(await cell(page, 'A-SPRAY', 'Horas').inputValue()).toBe('3');
+});
+
 it('shares one draft per activity with the modal: each shows what the other typed, the tree marks it, Cancel in the modal takes it back in the table', async () => {
   const { page } = await alices();
   await openTable(page, served.sheetUrl());
