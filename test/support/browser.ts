@@ -179,6 +179,14 @@ export async function openActivity(
  */
 export async function openTable(page: Page, url: string, name = 'Table'): Promise<Locator> {
   await page.goto(url);
+  return showTable(page, name);
+}
+
+/**
+ * Switches the association screen open in `page` (loaded, or loading) to its table view, as
+ * {@link openTable} does after opening it: a page reloaded, or shown the tree meanwhile.
+ */
+export async function showTable(page: Page, name = 'Table'): Promise<Locator> {
   await page.getByRole('tree').waitFor();
   await page.getByRole('button', { name, exact: true }).click();
   const grid = page.getByRole('grid');

@@ -31,7 +31,7 @@ export const BLOCK = 'ta-screen';
  * @property {() => boolean} destroyed
  * @property {readonly import('./api.js').MetricColumn[]} columns the metric columns, once the start is read
  * @property {import('./offline.js').Offline | undefined} offline the outbox and offline notices, once made
- * @property {import('./drafts.js').Drafts | undefined} drafts what was typed in the modal and not sent,
+ * @property {import('./drafts.js').Drafts | undefined} drafts what was typed (modal or table) and not sent,
  *   kept on the device (with the outbox: none when `offline` is false)
  */
 

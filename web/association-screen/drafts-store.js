@@ -1,9 +1,9 @@
 // @ts-check
 /**
- * The drafts' store: what a person typed in the metric modal and has not sent yet, kept in IndexedDB
- * (the platform storage the outbox uses, in a database of its own: the outbox's keeps its version
- * and the service worker's opening unchanged), so it survives a reload, a closed page and a
- * restarted browser. No DOM. One record per activity and person:
+ * The drafts' store: what a person typed (in the metric modal or the table) and has not sent yet,
+ * kept in IndexedDB (the platform storage the outbox uses, in a database of its own: the outbox's
+ * keeps its version and the service worker's opening unchanged), so it survives a reload, a closed
+ * page and a restarted browser. No DOM. One record per activity and person:
  *
  *   { id, owner, endpoint, taskSheet, activity, group, row, fields, typedAt, unconfirmed? }
  *
@@ -22,6 +22,8 @@ import { asOutboxError, done, finished, OutboxError } from './outbox.js';
  * @property {string} text what the input shows, as typed
  * @property {MetricValue} base the value a save sends it over
  * @property {MetricValue} preset what the field showed before the person typed
+ * @property {number} [copied] a table cell's value copied from that sheet, not typed (its save says
+ *   so); the modal, where nothing is copied, leaves it out
  */
 
 /**

@@ -1,11 +1,12 @@
 // @ts-check
 /**
- * The screen's drafts: what the person signed in typed in the modal and has not sent, per activity,
- * kept on the device (drafts-store.js) under the outbox's owner key, so a draft is never shown to or
- * sent as someone else. Holds this page's drafts (this person, this sheet) in memory, so the tree
- * marks an activity with a draft and the modal finds it at once; every change is written behind, one
- * write at a time, the latest state of each draft winning. Storage that is unavailable or full is
- * said once (`onProblem`) and never stops typing or saving: the drafts then live as long as the page.
+ * The screen's drafts: what the person signed in typed (in the modal or the table) and has not sent,
+ * one draft per activity whichever view typed it, kept on the device (drafts-store.js) under the
+ * outbox's owner key, so a draft is never shown to or sent as someone else. Holds this page's drafts
+ * (this person, this sheet) in memory, so the tree marks an activity with a draft and the modal and
+ * the table find it at once; every change is written behind, one write at a time, the latest state
+ * of each draft winning. Storage that is unavailable or full is said once (`onProblem`) and never
+ * stops typing or saving: the drafts then live as long as the page.
  */
 
 import { draftId, openDrafts } from './drafts-store.js';
@@ -23,7 +24,7 @@ import { keyOf } from './entry-key.js';
  * @param {() => { key: string | undefined, confirmed: boolean } | undefined} parts.owner whose
  *   entries the page files (the outbox's owner), undefined without an outbox
  * @param {(key: RowKey) => void} parts.redraw draws again the tree's copies of an activity
- * @param {() => void} parts.loaded this person's drafts were read (the modal may show one now)
+ * @param {() => void} parts.loaded this person's drafts were read (the modal and the table may show them now)
  * @param {() => void} parts.onProblem the device could not keep a draft: said once by the caller
  */
 export function createDrafts(ctx, parts) {

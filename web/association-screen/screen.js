@@ -147,7 +147,7 @@ export function mountAssociationScreen(element, options) {
       : createOffline(ctx, { endpoint: options.endpoint, tree, treeMetrics: watched });
   ctx.offline = offline;
   offline?.setOpener(modal.decide);
-  // What is typed in the modal is kept on the device with the outbox, under its owner.
+  // What is typed (modal or table) is kept on the device with the outbox, under its owner.
   const drafts = offline
     ? createDrafts(ctx, {
         endpoint: options.endpoint,
@@ -161,8 +161,15 @@ export function mountAssociationScreen(element, options) {
             )
               treeMetrics.redraw(node);
         },
-        loaded: () => modal.draftsLoaded(),
-        onProblem: () => modal.draftProblem(),
+        loaded: () => {
+          modal.draftsLoaded();
+          views.draftsLoaded();
+        },
+        // Said once: in the table where it is shown (its line is a live region), else aloud.
+        onProblem: () => {
+          views.draftProblem();
+          if (views.view() !== 'table') modal.draftProblem();
+        },
       })
     : undefined;
   ctx.drafts = drafts;

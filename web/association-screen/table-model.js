@@ -18,6 +18,7 @@ import { asStored, checkTyped, sameValue } from './values.js';
 /** @typedef {import('./api.js').SavedEntry} SavedEntry */
 /** @typedef {import('./table-cells.js').TableCell} TableCell */
 /** @typedef {import('./table-cells.js').TableRow} TableRow */
+/** @typedef {import('./drafts-store.js').DraftField} DraftField */
 
 /**
  * A row as the table shows it (table-outbox.js `laidOver`): `data`, what the server has of it with
@@ -39,6 +40,9 @@ import { asStored, checkTyped, sameValue } from './values.js';
  * @property {() => void} counted the number of changed cells may have changed
  * @property {(row: TableRow, cells: TableCell[]) => void} met changed cells of a row met a value
  *   stored meanwhile (`represent`): each shows it as a conflict, who stored it not known yet
+ * @property {(row: TableRow, byPerson: boolean) => void} edited what a row's cells hold may have
+ *   changed: by the person (typed, pasted, copied, undone), or by what came of a save or a read
+ *   (its draft follows: table-drafts.js)
  */
 
 /**
@@ -97,6 +101,7 @@ export function createTableModel(ctx, hooks) {
     cell.copied = how.copied;
     track(row, cell);
     hooks.redraw(row, how.fromInput ? col : undefined, how.fromInput === true);
+    hooks.edited(row, true);
     return true;
   }
 
@@ -176,7 +181,10 @@ export function createTableModel(ctx, hooks) {
       track(row, cell);
       moved = true;
     }
-    if (moved) hooks.redraw(row, undefined, false);
+    if (moved) {
+      hooks.redraw(row, undefined, false);
+      hooks.edited(row, false);
+    }
     if (met.length > 0) hooks.met(row, met);
   }
 
@@ -332,6 +340,7 @@ export function createTableModel(ctx, hooks) {
         metrics: { ...row.served.metrics, [cell.field]: { value: conflict.theirs, source: 'saved' } },
       };
       track(row, cell);
+      hooks.edited(row, false);
     },
     /**
      * After a save of a row without an entry (`row: false`) was refused for a conflict because the
@@ -353,6 +362,7 @@ export function createTableModel(ctx, hooks) {
         };
       }
       hooks.redraw(row, undefined, false);
+      hooks.edited(row, false);
     },
     /**
      * A saved entry's row as stored: its cells preset from it, nothing of them changed or copied.
@@ -375,6 +385,7 @@ export function createTableModel(ctx, hooks) {
         cell.stored = cell.base;
       }
       hooks.redraw(row, undefined, false);
+      hooks.edited(row, false);
     },
     store,
     represent,
@@ -413,6 +424,52 @@ export function createTableModel(ctx, hooks) {
         const value = values[cell.field] ?? null;
         preset(row, cell, value === null ? null : asStored(value, cell.column));
         if (value !== null) row.filled = true;
+      }
+      hooks.redraw(row, undefined, false);
+      hooks.edited(row, false);
+    },
+    /**
+     * What the person typed earlier and kept on the device (a draft: table-drafts.js) shown again in
+     * a row: each cell of `fields` as typed, over the preset and the base it was typed over; then the
+     * row is presented anew from `laid` (`represent`), so a value stored meanwhile over a draft's base
+     * shows as a conflict at its cell, never taken silently as the base.
+     * @param {TableRow} row @param {Readonly<Record<string, DraftField>>} fields @param {Laid} laid
+     */
+    restore(row, fields, laid) {
+      for (const cell of row.cells) {
+        const typed = fields[cell.field];
+        if (typed === undefined) continue;
+        cell.preset = typed.preset;
+        cell.presetText = formatted(typed.preset, cell.column);
+        cell.base = typed.base;
+        // What the server held as the person typed: a value other than it is new to them.
+        cell.stored = typed.base;
+        cell.text = typed.text;
+        cell.entered = typed.text;
+        cell.copied = typed.copied;
+        cell.enteredCopied = typed.copied;
+        cell.error = undefined;
+        cell.conflict = undefined;
+        track(row, cell);
+      }
+      represent(row, laid);
+      hooks.redraw(row, undefined, false);
+    },
+    /**
+     * Every changed cell of a row back to its preset (its draft went elsewhere: stored, queued or
+     * discarded in the modal): nothing of it is changed any more.
+     * @param {TableRow} row
+     */
+    revert(row) {
+      for (const cell of row.cells) {
+        if (!isChanged(cell)) continue;
+        cell.text = cell.presetText;
+        cell.entered = cell.text;
+        cell.enteredCopied = undefined;
+        cell.copied = undefined;
+        cell.conflict = undefined;
+        cell.error = undefined;
+        track(row, cell);
       }
       hooks.redraw(row, undefined, false);
     },

@@ -6,12 +6,14 @@
  * (saved value, else default) and says where its value came from. This file builds the view and reads
  * the sheet; what the cells hold is in table-model.js, the rows in view in table-window.js, the keys
  * in table-keys.js, paste in table-paste.js, the save in table-save.js, the copy from the previous
- * sheet in copy-previous.js, what the offline outbox holds of the rows in table-outbox.js.
+ * sheet in copy-previous.js, what the offline outbox holds of the rows in table-outbox.js, what is
+ * typed kept on the device as drafts in table-drafts.js.
  */
 
 import { problemOf } from './api.js';
 import { BLOCK, button } from './dom.js';
 import { fill } from './labels.js';
+import { createTableDrafts } from './table-drafts.js';
 import { attachTableKeys } from './table-keys.js';
 import { createMeanwhileNames } from './table-meanwhile.js';
 import { createTableModel } from './table-model.js';
@@ -79,9 +81,16 @@ export function createTable(ctx, hooks) {
       if (fromInput && col !== undefined) shown.redrawCell(at, col);
       else shown.refreshRow(at);
     },
-    counted: () => showPending(undefined),
+    counted: () => {
+      showPending(undefined);
+      drafts.counted();
+    },
     met: (row, cells) => void nameMeanwhile(row, cells),
+    edited: (row, byPerson) => drafts.follow(row, byPerson),
   });
+  /** What is typed, kept on the device as the activities' drafts. */
+  const drafts = createTableDrafts(ctx, model);
+  note.after(drafts.line);
   const shown = createTableWindow(ctx, { grid, head, body, isShown: () => !root.hidden }, model);
   /** Names who stored the values changed cells met meanwhile, from the activity's history. */
   const nameMeanwhile = createMeanwhileNames(ctx, (row) => {
@@ -229,6 +238,7 @@ export function createTable(ctx, hooks) {
     stale = false;
     renderHead();
     model.clear();
+    drafts.cleared();
     showRows();
     await readPages(1, mine);
   }
@@ -266,6 +276,8 @@ export function createTable(ctx, hooks) {
         const added = model.rows().length;
         // What waits in the outbox shows over what the server sent (marked as not sent).
         model.add(data.rows, (served) => laidOver(ctx, served));
+        // What the person typed on this device and did not save shows again over them.
+        drafts.read(model.rows().slice(added));
         for (const row of data.rows) hooks.learnPath(row.path);
         state = 'ready';
         showRows({ from: added });
@@ -315,9 +327,14 @@ export function createTable(ctx, hooks) {
     for (const watcher of savingWatchers) watcher(value);
   }
 
-  /** Stops the page from being left with changes not saved (the browser asks first). @param {BeforeUnloadEvent} event */
+  /**
+   * Stops the page from being left with changes kept nowhere else (the browser asks first): those
+   * kept on the device as drafts come back with the page, so leaving asks only while some are not
+   * (being written, refused by the device, or no one known to keep them for).
+   * @param {BeforeUnloadEvent} event
+   */
   function beforeUnload(event) {
-    if (model.changedCount() === 0) return;
+    if (!drafts.unkept()) return;
     event.preventDefault();
     event.returnValue = '';
   }
@@ -347,6 +364,10 @@ export function createTable(ctx, hooks) {
     show() {
       root.hidden = false;
       watchOutbox();
+      // Drafts typed, saved or discarded in the modal meanwhile: the rows follow them. A row whose
+      // draft went may show what the modal stored: read again, unless the whole sheet is.
+      const gone = drafts.shown();
+      if (gone.length > 0 && stale && model.changedCount() > 0) void readAgain(gone);
       void load().then(() => shown.render());
       shown.render();
     },
@@ -357,6 +378,10 @@ export function createTable(ctx, hooks) {
     changedCount: model.changedCount,
     /** A save made elsewhere (the modal): the table reads the sheet again when next shown, if it holds no change. */
     markStale: table.markStale,
+    /** This person's drafts were read: the rows read take theirs. */
+    draftsLoaded: () => drafts.loaded(),
+    /** The device cannot keep drafts: said in the table. */
+    draftProblem: () => drafts.problem(),
     /** Fills rows from another sheet's values (see copy-previous.js). */
     table,
     destroy() {

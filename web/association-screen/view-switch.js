@@ -4,7 +4,8 @@
  * tree), the sheet's progress above both, and what ties the two views together: a save in the modal
  * makes the table read the sheet again when next shown (if it holds no change), a save in the table
  * shows its values in the tree, and either reads the progress again. Changes made in the table stay
- * in it while the tree is shown, and the page asks before it is left with them.
+ * in it while the tree is shown, kept as the activities' drafts, which the modal shows too; a draft
+ * typed, saved or discarded in the modal shows in the table when it is shown again.
  */
 
 import { createCopyPrevious } from './copy-previous.js';
@@ -91,6 +92,10 @@ export function createViews(ctx, parts) {
     root,
     tableRoot: tableView.root,
     view: () => current,
+    /** This person's drafts were read: the table's rows take theirs. */
+    draftsLoaded: tableView.draftsLoaded,
+    /** The device cannot keep drafts: said in the table. */
+    draftProblem: tableView.draftProblem,
     /** The screen is ready (its tree shown): the switch shows, the progress is read. */
     ready() {
       root.hidden = false;

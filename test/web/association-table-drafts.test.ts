@@ -1,0 +1,410 @@
+import type { BrowserContext, Locator, Page } from 'playwright-core';
+import { expect, it } from 'vitest';
+import { seriousViolations } from '../support/axe.js';
+import {
+  description,
+  openTable,
+  type SaveBody,
+  showTable,
+  useBrowser,
+  usePageChecks,
+} from '../support/browser.js';
+import { liveMetrics, saveByCodes, signedInPage, useBareActivity, useServedScreen } from '../support/demo.js';
+
+/*
+ * What a person types in the table view is kept on the device until it is stored or they take it
+ * back: a reload, a closed page, or a phone that drops the page loses none of it. It is the
+ * activity's draft, the same one the metric modal keeps: the modal shows a draft typed in the table
+ * and the table one typed in the modal; the tree marks either. A draft's values go back over what
+ * they were typed over, so a value someone stored meanwhile shows as a conflict at its cell, naming
+ * who. On the demo (Subsoiling: Quantidade 0.80 and Horas 8.0 by default, no entry; Spraying: Horas
+ * 8.0), in English, signed in as user 7.
+ */
+
+const browser = useBrowser();
+const pages = usePageChecks();
+const served = useServedScreen(9);
+const subsoil = useBareActivity(served, 'A-SUBSOIL', 'G-SOIL');
+const spray = useBareActivity(served, 'A-SPRAY', 'G-CARE');
+const ALICE = 7;
+const CARLA = 11;
+const SUBSOIL = 'A-SUBSOIL — Subsoiling';
+const RESTORED_TWO =
+  'Values typed on this device and not saved yet are back in 2 rows. Save stores them; Escape takes a cell back.';
+const RESTORED_ONE =
+  'Values typed on this device and not saved yet are back in 1 row. Save stores them; Escape takes a cell back.';
+
+/** `expect.poll` with room for a loaded two-core machine. */
+const later = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000, interval: 100 });
+
+/**
+ * A browser of Alice's (`init` runs in each page before the screen): its context, a first page and
+ * the saves that page sends.
+ */
+async function alices(init?: () => void): Promise<{ context: BrowserContext; page: Page; puts: SaveBody[] }> {
+  const context = pages.track(
+    await browser().newContext({ locale: 'en', viewport: { width: 1280, height: 800 } }),
+  );
+  if (init) await context.addInitScript(init);
+  return { context, ...(await signedInPage(context, served.origin(), ALICE)) };
+}
+
+const cell = (page: Page, activity: string, metric: string) =>
+  page
+    .getByRole('grid')
+    .getByRole('row')
+    .filter({ has: page.getByRole('rowheader', { name: new RegExp(`^${activity}`) }) })
+    .getByRole('textbox', { name: metric, exact: true });
+
+/** Types `text` over what a cell holds, as a person does (entering the cell selects its value). */
+async function typeIn(page: Page, activity: string, metric: string, text: string) {
+  await cell(page, activity, metric).click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.type(text);
+  expect(await cell(page, activity, metric).inputValue()).toBe(text);
+}
+
+/** Whether leaving the page now would ask first (what the page's beforeunload handlers say). */
+function asksBeforeLeaving(page: Page): Promise<boolean> {
+  return page.evaluate(() => {
+    const event = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(event);
+    return event.defaultPrevented;
+  });
+}
+
+/** How many drafts the device keeps (the screen's IndexedDB store, opened by the page already). */
+function draftsOnDevice(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve, reject) => {
+        const opening = indexedDB.open('task-association-drafts');
+        opening.onerror = () => reject(opening.error);
+        opening.onsuccess = () => {
+          const db = opening.result;
+          const counting = db.transaction('drafts').objectStore('drafts').count();
+          counting.onsuccess = () => {
+            db.close();
+            resolve(counting.result);
+          };
+          counting.onerror = () => reject(counting.error);
+        };
+      }),
+  );
+}
+
+/** Waits until what was typed is kept on the device: leaving the page no longer asks. */
+async function kept(page: Page) {
+  await later(() => asksBeforeLeaving(page)).toBe(false);
+}
+
+const restoredLine = (page: Page) =>
+  page.getByRole('status').filter({ hasText: /^Values typed on this device/ });
+const save = (page: Page) => page.getByRole('button', { name: 'Save changes', exact: true });
+
+async function saved(page: Page) {
+  const answer = page.waitForResponse((response) => response.request().method() === 'PUT');
+  await save(page).click();
+  expect((await answer).status()).toBe(200);
+}
+
+/** Opens the tree down to Subsoiling: its tree item. */
+async function subsoilItem(page: Page): Promise<Locator> {
+  await page.getByRole('button', { name: 'Tree', exact: true }).click();
+  for (const name of ['S-NORTH — North field', 'G-SOIL — Soil preparation']) {
+    const item = page.getByRole('treeitem', { name }).first();
+    if ((await item.getAttribute('aria-expanded')) !== 'true')
+      await item.locator(':scope > .ta-screen__row').click();
+    await item.getByRole('group').first().waitFor();
+  }
+  return page.getByRole('treeitem', { name: new RegExp(`^${SUBSOIL}`) }).first();
+}
+
+it('keeps cells typed in the table through a reload and a closed page, says they are back, and Save stores them', async () => {
+  const { context, page: first } = await alices();
+  await openTable(first, served.sheetUrl());
+  await typeIn(first, 'A-SUBSOIL', 'Quantidade', '12.5');
+  await typeIn(first, 'A-SUBSOIL', 'Horas', '9');
+  await typeIn(first, 'A-SPRAY', 'Pessoas', '3');
+  await kept(first);
+
+  await first.reload();
+  await showTable(first);
+  await later(() => cell(first, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('12.5');
+  expect(await cell(first, 'A-SUBSOIL', 'Horas').inputValue()).toBe('9');
+  expect(await cell(first, 'A-SPRAY', 'Pessoas').inputValue()).toBe('3');
+  expect(await description(cell(first, 'A-SUBSOIL', 'Quantidade'))).toBe('Changed, not saved yet');
+  await restoredLine(first).getByText(RESTORED_TWO, { exact: true }).waitFor();
+  await first.getByText('3 unsaved changes').waitFor();
+  expect(await seriousViolations(first)).toEqual([]);
+  // Shown again, not typed again: nothing to ask before leaving.
+  expect(await asksBeforeLeaving(first)).toBe(false);
+  await first.close({ runBeforeUnload: true });
+
+  const { page } = await signedInPage(context, served.origin(), ALICE);
+  await openTable(page, served.sheetUrl());
+  await later(() => cell(page, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('12.5');
+  expect(await cell(page, 'A-SPRAY', 'Pessoas').inputValue()).toBe('3');
+  await saved(page);
+  expect(await liveMetrics(served.demo(), subsoil().activity)).toEqual([
+    { METRICA1: '12.50', METRICA2: 6, HORAS: '9.0' },
+  ]);
+  expect(await liveMetrics(served.demo(), spray().activity)).toMatchObject([{ METRICA2: 3 }]);
+  await later(() => restoredLine(page).count()).toBe(0);
+  // Stored: the drafts are gone from the device, and a reload shows the stored values.
+  await later(() => draftsOnDevice(page)).toBe(0);
+  await page.reload();
+  await showTable(page);
+  expect(await cell(page, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('12.50');
+  expect(await description(cell(page, 'A-SUBSOIL', 'Quantidade'))).toBe('Saved value');
+  expect(await restoredLine(page).count()).toBe(0);
+});
+
+it('shows a value stored meanwhile over a draft as a conflict at its cell, naming who, and after every reload', async () => {
+  const { context, page: first } = await alices();
+  await openTable(first, served.sheetUrl());
+  await typeIn(first, 'A-SUBSOIL', 'Quantidade', '12.5');
+  await kept(first);
+  await first.close({ runBeforeUnload: true });
+  await saveByCodes(served, CARLA, 'A-SUBSOIL', 'G-SOIL', { METRICA1: '31' });
+
+  const { page, puts } = await signedInPage(context, served.origin(), ALICE);
+  await openTable(page, served.sheetUrl());
+  const quantity = cell(page, 'A-SUBSOIL', 'Quantidade');
+  const met = /^Changed meanwhile by user 11, .+: stored now 31\.00\.$/;
+  await later(() => description(quantity)).toMatch(met);
+  expect(await quantity.inputValue()).toBe('12.5');
+  expect(await quantity.getAttribute('aria-invalid')).toBe('true');
+  await restoredLine(page).getByText(RESTORED_ONE, { exact: true }).waitFor();
+  expect(puts).toEqual([]);
+  expect(await liveMetrics(served.demo(), subsoil().activity)).toMatchObject([{ METRICA1: '31.00' }]);
+
+  // Typed on at the conflict, the draft keeps the value it was typed over, not the one met: seen
+  // again after a reload, never taken silently.
+  await typeIn(page, 'A-SUBSOIL', 'Quantidade', '12.75');
+  await kept(page);
+  await page.reload();
+  await showTable(page);
+  await later(() => description(quantity)).toMatch(met);
+  expect(await quantity.inputValue()).toBe('12.75');
+
+  // Save now keeps the typed value on purpose, over the stored value the person was shown.
+  await saved(page);
+  expect(puts.at(-1)?.entries).toEqual([
+    {
+      activity: subsoil().activity,
+      group: subsoil().group,
+      values: { METRICA1: '12.75' },
+      base: { METRICA1: '31.00' },
+      row: true,
+    },
+  ]);
+  expect(await liveMetrics(served.demo(), subsoil().activity)).toMatchObject([{ METRICA1: '12.75' }]);
+});
+
+it('keeps a draft whose save was refused for a conflict over the value it was typed over: the conflict is met again after a reload', async () => {
+  await saveByCodes(served, CARLA, 'A-SUBSOIL', 'G-SOIL', { HORAS: '7' });
+  const { page, puts } = await alices();
+  await openTable(page, served.sheetUrl());
+  const hours = cell(page, 'A-SUBSOIL', 'Horas');
+  await later(() => hours.inputValue()).toBe('7.0');
+  await typeIn(page, 'A-SUBSOIL', 'Horas', '9');
+  await saveByCodes(served, CARLA, 'A-SUBSOIL', 'G-SOIL', { HORAS: '10' }, { HORAS: '7.0' });
+  const answer = page.waitForResponse((response) => response.request().method() === 'PUT');
+  await save(page).click();
+  expect((await answer).status()).toBe(409);
+  const met = /^Changed meanwhile by user 11, .+: stored now 10\.0\.$/;
+  await later(() => description(hours)).toMatch(met);
+  await kept(page);
+
+  await page.reload();
+  await showTable(page);
+  await later(() => description(hours)).toMatch(met);
+  expect(await hours.inputValue()).toBe('9');
+  expect(puts).toHaveLength(1);
+  expect(await liveMetrics(served.demo(), subsoil().activity)).toMatchObject([{ HORAS: '10.0' }]);
+});
+
+/**
+ * Once the origin's `hold-drafts` is set, holds each page's first opening of the drafts' database
+ * until `window.releaseDrafts()` is called (a device slow to open its storage): the table reads its
+ * rows before the drafts are read.
+ */
+function holdDraftsOpening() {
+  const open = IDBFactory.prototype.open;
+  let held = true;
+  try {
+    held = localStorage.getItem('hold-drafts') !== 'yes';
+  } catch {
+    // A document without storage of its own (the new page's blank one): nothing to hold.
+  }
+  IDBFactory.prototype.open = function (this: IDBFactory, name: string, version?: number) {
+    const request = open.call(this, name, version);
+    if (name !== 'task-association-drafts' || held) return request;
+    held = true;
+    let handler: ((event: Event) => void) | null = null;
+    const released = new Promise<void>((resolve) => {
+      (window as unknown as { releaseDrafts: () => void }).releaseDrafts = resolve;
+    });
+    Object.defineProperty(request, 'onsuccess', {
+      get: () => handler,
+      set: (value: ((event: Event) => void) | null) => {
+        handler = value;
+      },
+    });
+    request.addEventListener('success', (event) => {
+      void released.then(() => handler?.call(request, event));
+    });
+    return request;
+  } as typeof IDBFactory.prototype.open;
+}
+
+it('takes drafts read after the rows: an untouched row shows its draft, a row typed in meanwhile keeps what was typed and takes the draft’s other cells', async () => {
+  const { context, page: first } = await alices(holdDraftsOpening);
+  await openTable(first, served.sheetUrl());
+  await typeIn(first, 'A-SUBSOIL', 'Quantidade', '12.5');
+  await typeIn(first, 'A-SPRAY', 'Horas', '3');
+  await kept(first);
+  await first.evaluate(() => localStorage.setItem('hold-drafts', 'yes'));
+  await first.close({ runBeforeUnload: true });
+
+  const { page } = await signedInPage(context, served.origin(), ALICE);
+  await openTable(page, served.sheetUrl());
+  expect(await cell(page, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('0.80');
+  await typeIn(page, 'A-SUBSOIL', 'Pessoas', '4');
+  await page.evaluate(() => (window as unknown as { releaseDrafts: () => void }).releaseDrafts());
+  await later(() => cell(page, 'A-SPRAY', 'Horas').inputValue()).toBe('3');
+  await later(() => cell(page, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('12.5');
+  expect(await cell(page, 'A-SUBSOIL', 'Pessoas').inputValue()).toBe('4');
+  await restoredLine(page).getByText(RESTORED_TWO, { exact: true }).waitFor();
+  await kept(page);
+
+  // Both kept as one draft of the row: a reload shows them together.
+  await page.reload();
+  await showTable(page);
+  await page.evaluate(() => (window as unknown as { releaseDrafts: () => void }).releaseDrafts());
+  await later(() => cell(page, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('12.5');
+  expect(await cell(page, 'A-SUBSOIL', 'Pessoas').inputValue()).toBe('4');
+  expect(await cell(page, 'A-SPRAY', 'Horas').inputValue()).toBe('3');
+});
+
+it('shares one draft per activity with the modal: each shows what the other typed, the tree marks it, Cancel in the modal takes it back in the table', async () => {
+  const { page } = await alices();
+  await openTable(page, served.sheetUrl());
+  await typeIn(page, 'A-SUBSOIL', 'Quantidade', '12.5');
+  await kept(page);
+
+  const item = await subsoilItem(page);
+  // Seen and read in the tree: the mark is part of the item's name.
+  await page.getByRole('treeitem', { name: new RegExp(`^${SUBSOIL}.*Draft, not saved`) }).waitFor();
+  await item.locator(':scope > .ta-screen__row').click();
+  const dialog = page.getByRole('dialog', { name: SUBSOIL });
+  const field = (name: string) => dialog.getByRole('textbox', { name, exact: true });
+  await later(() => field('Quantidade').inputValue()).toBe('12.5');
+  await dialog.getByText(/^Not saved yet: typed on this device on /).waitFor();
+
+  // Typed on in the modal and closed with Esc (no decision): the table shows both values.
+  await field('Horas').fill('9');
+  await kept(page);
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'hidden' });
+  await showTable(page);
+  await later(() => cell(page, 'A-SUBSOIL', 'Horas').inputValue()).toBe('9');
+  expect(await cell(page, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('12.5');
+  await page.getByText('2 unsaved changes').waitFor();
+
+  // Cancel in the modal discards the draft: the table's cells go back to what they showed.
+  await (await subsoilItem(page)).locator(':scope > .ta-screen__row').click();
+  await later(() => field('Horas').inputValue()).toBe('9');
+  await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  await later(() => item.textContent()).not.toContain('Draft, not saved');
+  await showTable(page);
+  await later(() => cell(page, 'A-SUBSOIL', 'Horas').inputValue()).toBe('8.0');
+  expect(await cell(page, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('0.80');
+  expect(await page.getByText(/unsaved change/).count()).toBe(0);
+  await later(() => draftsOnDevice(page)).toBe(0);
+  expect(await liveMetrics(served.demo(), subsoil().activity)).toEqual([]);
+
+  // Typed in the table again and saved in the modal: the table shows what the modal stored.
+  await typeIn(page, 'A-SUBSOIL', 'Quantidade', '12.5');
+  await kept(page);
+  await (await subsoilItem(page)).locator(':scope > .ta-screen__row').click();
+  await later(() => field('Quantidade').inputValue()).toBe('12.5');
+  await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  await showTable(page);
+  await later(() => description(cell(page, 'A-SUBSOIL', 'Quantidade'))).toBe('Saved value');
+  expect(await cell(page, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('12.50');
+  expect(await page.getByText(/unsaved change/).count()).toBe(0);
+  expect(await liveMetrics(served.demo(), subsoil().activity)).toMatchObject([{ METRICA1: '12.50' }]);
+});
+
+it('keeps nothing once every changed cell of a row is taken back with Escape, or once it is saved', async () => {
+  const { page } = await alices();
+  await openTable(page, served.sheetUrl());
+  for (const metric of ['Quantidade', 'Horas']) {
+    await typeIn(page, 'A-SUBSOIL', metric, '5');
+    await page.keyboard.press('Escape');
+  }
+  expect(await cell(page, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('0.80');
+  expect(await cell(page, 'A-SUBSOIL', 'Horas').inputValue()).toBe('8.0');
+  await later(() => draftsOnDevice(page)).toBe(0);
+  await page.reload();
+  await showTable(page);
+  expect(await cell(page, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('0.80');
+  expect(await page.getByText(/unsaved change/).count()).toBe(0);
+  expect(await restoredLine(page).count()).toBe(0);
+
+  await typeIn(page, 'A-SUBSOIL', 'Horas', '5');
+  await later(() => draftsOnDevice(page)).toBe(1);
+  await saved(page);
+  await later(() => draftsOnDevice(page)).toBe(0);
+  await page.reload();
+  await showTable(page);
+  expect(await cell(page, 'A-SUBSOIL', 'Horas').inputValue()).toBe('5.0');
+  expect(await description(cell(page, 'A-SUBSOIL', 'Horas'))).toBe('Saved value');
+  expect(await page.getByText(/unsaved change/).count()).toBe(0);
+  expect(await liveMetrics(served.demo(), subsoil().activity)).toEqual([
+    { METRICA1: '0.80', METRICA2: 6, HORAS: '5.0' },
+  ]);
+});
+
+it('on a device that cannot keep drafts, says so in the table, asks before the page is left, and still saves', async () => {
+  const { page } = await alices(() => {
+    // A browser that keeps no IndexedDB for the page (some private modes).
+    Object.defineProperty(window, 'indexedDB', { value: undefined, configurable: true });
+  });
+  await openTable(page, served.sheetUrl());
+  await typeIn(page, 'A-SUBSOIL', 'Horas', '5');
+  await page
+    .getByRole('status')
+    .getByText('This device cannot keep what you type here: save it before you leave the page.', {
+      exact: true,
+    })
+    .waitFor();
+  expect(await asksBeforeLeaving(page)).toBe(true);
+  await saved(page);
+  expect(await liveMetrics(served.demo(), subsoil().activity)).toMatchObject([{ HORAS: '5.0' }]);
+  expect(await asksBeforeLeaving(page)).toBe(false);
+});
+
+it('restores a draft in pt-BR, said in Portuguese', async () => {
+  const context = pages.track(
+    await browser().newContext({ locale: 'pt-BR', viewport: { width: 1280, height: 800 } }),
+  );
+  const { page } = await signedInPage(context, served.origin(), ALICE);
+  await openTable(page, served.sheetUrl(), 'Tabela');
+  await typeIn(page, 'A-SUBSOIL', 'Horas', '9,5');
+  await kept(page);
+  await page.reload();
+  await showTable(page, 'Tabela');
+  await later(() => cell(page, 'A-SUBSOIL', 'Horas').inputValue()).toBe('9,5');
+  await page
+    .getByRole('status')
+    .getByText(
+      'Os valores digitados neste aparelho e ainda não salvos voltaram em 1 linha. Salvar alterações grava esses valores; Esc numa célula desfaz.',
+      { exact: true },
+    )
+    .waitFor();
+});

@@ -1,0 +1,229 @@
+// @ts-check
+/**
+ * The table's drafts: what the person types in the table is kept on the device as they type, as
+ * the activity's draft (drafts.js: one draft per activity, the modal's too), so a reload, a closed
+ * page or a phone that drops the page loses none of it. A row's draft is its changed cells, each as
+ * it shows with the base it was typed over (a conflicted cell: the base before the conflict, so the
+ * next save meets the conflict again) and its preset; a row with no changed cell has none.
+ *
+ * Rows read (and drafts read after the rows) take their drafts: each drafted cell shows the typed
+ * text over the draft's preset and base, and the row is presented anew against what the server
+ * has now, so a value stored meanwhile shows as a conflict at its cell. A row remembers which draft
+ * it last wrote or took (by identity): a change that does not come from the person never writes
+ * over, nor drops, a draft the row does not hold (one the modal kept after the table read its rows),
+ * and the rows whose draft changed while the table was hidden take it when the table shows again.
+ * Read-only and refused rows neither take nor change a draft.
+ */
+
+import { BLOCK } from './dom.js';
+import { fill } from './labels.js';
+import { isLocked } from './table-cells.js';
+import { laidOver } from './table-outbox.js';
+
+/** @typedef {import('./table-cells.js').TableRow} TableRow */
+/** @typedef {import('./drafts-store.js').Draft} Draft */
+/** @typedef {import('./drafts-store.js').DraftField} DraftField */
+
+/**
+ * @param {import('./dom.js').ScreenContext} ctx
+ * @param {import('./table-model.js').TableModel} model
+ */
+export function createTableDrafts(ctx, model) {
+  const { labels } = ctx;
+  /** Says that rows were restored from drafts, or that the device cannot keep them. */
+  const line = ctx.create('p', `${BLOCK}__draft-line ${BLOCK}__table-drafts`);
+  line.setAttribute('role', 'status');
+  line.hidden = true;
+  /** The draft each row last wrote or took, while it holds one. @type {WeakMap<TableRow, Draft>} */
+  const held = new WeakMap();
+  /** Rows whose changes the drafts refused (no owner known yet): kept nowhere but this page. @type {Set<TableRow>} */
+  const unheld = new Set();
+  /** Rows restored from drafts since the table was last read. */
+  let restored = 0;
+  /** The device cannot keep drafts: said in the line from then on. */
+  let cannotKeep = false;
+
+  /** @param {TableRow} row */
+  const keyOf = (row) => ({ activity: row.data.activity, group: row.data.group ?? null });
+
+  /** @param {TableRow} row */
+  const hasChanges = (row) => row.cells.some((cell) => model.isChanged(cell));
+
+  /** The row's changed cells, as its draft keeps them. @param {TableRow} row */
+  function typedIn(row) {
+    /** @type {Record<string, DraftField>} */
+    const typed = {};
+    for (const cell of row.cells) {
+      if (!model.isChanged(cell)) continue;
+      typed[cell.field] = {
+        text: cell.text,
+        // Keep mine is the person's decision at the conflict, seen on this page: a page opened
+        // later sends the value over what it was typed over, and meets the conflict again.
+        base: cell.conflict === undefined ? cell.base : cell.conflict.base,
+        preset: cell.preset,
+        ...(cell.copied === undefined ? {} : { copied: cell.copied }),
+      };
+    }
+    return typed;
+  }
+
+  /** @param {Readonly<Record<string, DraftField>>} a @param {Readonly<Record<string, DraftField>>} b */
+  const sameFields = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+  /**
+   * A row's cells changed: its draft follows them, kept, or dropped once nothing is changed. A
+   * change not made by the person (a save's answer, a row read again) touches only the draft the
+   * row holds; one made by the person is the newest thing typed, and is kept whatever the draft.
+   * @param {TableRow} row @param {boolean} byPerson
+   */
+  function follow(row, byPerson) {
+    const drafts = ctx.drafts;
+    if (!drafts || isLocked(row)) return;
+    const key = keyOf(row);
+    const current = drafts.get(key);
+    const holds = current === held.get(row);
+    if (!holds && !byPerson) return;
+    const typed = typedIn(row);
+    if (Object.keys(typed).length === 0) {
+      unheld.delete(row);
+      held.delete(row);
+      if (holds && current) drafts.drop(key);
+      showLine();
+      return;
+    }
+    if (holds && current && current.row === row.hasRow && sameFields(current.fields, typed)) return;
+    if (drafts.keep(key, { row: row.hasRow, fields: typed })) {
+      unheld.delete(row);
+      const kept = drafts.get(key);
+      if (kept) held.set(row, kept);
+    } else unheld.add(row);
+  }
+
+  /**
+   * Shows `draft`'s `fields` in a row (its other cells as they are); `stored`: the draft was read
+   * from the device, and the line counts the row. A row left with nothing changed (everything typed
+   * is stored now) drops it.
+   * @param {TableRow} row @param {Draft} draft @param {Readonly<Record<string, DraftField>>} fields
+   * @param {boolean} stored
+   */
+  function take(row, draft, fields, stored) {
+    // Presented anew against what the server has now: a change that `follow` ignores, not holding it yet.
+    model.restore(row, fields, laidOver(ctx, row.served));
+    if (!hasChanges(row)) {
+      held.delete(row);
+      ctx.drafts?.drop(keyOf(row));
+      return false;
+    }
+    held.set(row, draft);
+    if (stored) restored++;
+    return true;
+  }
+
+  /** The line: rows restored, or the device's trouble; hidden once nothing is changed. */
+  function showLine() {
+    if (cannotKeep) {
+      say(labels.draftUnkept);
+      line.hidden = false;
+      return;
+    }
+    line.hidden = restored === 0 || model.changedCount() === 0;
+    say(
+      restored === 1 ? labels.tableDraftsRestoredOne : fill(labels.tableDraftsRestored, { count: restored }),
+    );
+  }
+
+  /** The line's text, set only when it changes: a live region set again says it again. @param {string} text */
+  function say(text) {
+    if (line.textContent !== text) line.textContent = text;
+  }
+
+  /** A draft this page may show in a row: the row takes changes, and its draft is the person's. @param {TableRow} row */
+  const draftOf = (row) => (isLocked(row) ? undefined : ctx.drafts?.get(keyOf(row)));
+
+  return {
+    line,
+    follow,
+    /**
+     * Rows just read take their drafts (rows read are unchanged). @param {readonly TableRow[]} rows
+     */
+    read(rows) {
+      const before = restored;
+      for (const row of rows) {
+        const draft = draftOf(row);
+        if (draft) take(row, draft, draft.fields, true);
+      }
+      if (restored !== before) showLine();
+    },
+    /**
+     * The drafts were read (after the rows, or read again for someone else signed in): a row takes
+     * its draft. In a row the person changed meanwhile, what they changed stays and the draft's
+     * other cells join it; the whole is kept.
+     */
+    loaded() {
+      for (const row of model.rows()) {
+        const current = draftOf(row);
+        if (isLocked(row) || current === held.get(row)) continue;
+        if (!hasChanges(row)) {
+          if (current) take(row, current, current.fields, true);
+          continue;
+        }
+        // A save out holds the row's cells: the draft waits for the table's next showing.
+        if (model.isSaving()) continue;
+        if (current) {
+          /** @type {Record<string, DraftField>} */
+          const others = {};
+          for (const cell of row.cells) {
+            const typed = current.fields[cell.field];
+            if (typed !== undefined && !model.isChanged(cell)) others[cell.field] = typed;
+          }
+          take(row, current, others, true);
+        }
+        follow(row, true);
+      }
+      showLine();
+    },
+    /**
+     * The table shows again: each row whose draft changed while it was hidden (the modal typed,
+     * saved, queued or discarded it) shows the draft as it is now, or, the draft gone, its presets.
+     * Returns the rows left with no draft: what they show may be old (stored in the modal).
+     */
+    shown() {
+      /** @type {TableRow[]} */
+      const gone = [];
+      if (!ctx.drafts || model.isSaving()) return gone;
+      for (const row of model.rows()) {
+        const current = draftOf(row);
+        if (isLocked(row) || current === held.get(row)) continue;
+        model.revert(row);
+        held.delete(row);
+        unheld.delete(row);
+        // Typed on this page (in the modal): not said as come back.
+        if (!current || !take(row, current, current.fields, false)) gone.push(row);
+      }
+      showLine();
+      return gone;
+    },
+    /** A new read of the sheet: nothing restored yet. */
+    cleared() {
+      restored = 0;
+      unheld.clear();
+      showLine();
+    },
+    /** The number of changed cells may have changed. */
+    counted: showLine,
+    /** Whether something typed in the table is kept nowhere but this page (leaving it asks first). */
+    unkept() {
+      if (model.changedCount() === 0) return false;
+      if (!ctx.drafts || ctx.drafts.unkept()) return true;
+      for (const row of unheld) if (!isLocked(row) && hasChanges(row)) return true;
+      return false;
+    },
+    /** The device cannot keep drafts: said in the table (and once aloud, by the screen). */
+    problem() {
+      cannotKeep = true;
+      showLine();
+    },
+  };
+}
+
+/** @typedef {ReturnType<typeof createTableDrafts>} TableDrafts */
