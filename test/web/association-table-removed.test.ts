@@ -149,3 +149,40 @@ it('after a conflict says the entry was removed, the table stays busy until the 
   });
   expect(await stored()).toEqual([{ METRICA1: '32.00', METRICA2: 6, HORAS: '8.0' }]);
 });
+
+it('after a conflict says the entry was removed and its row cannot be read again, Save sends nothing of the removed entry until the row is read', async () => {
+  const { page, puts, row, quantity } = await tableOfEntry();
+  const people = row.getByRole('textbox', { name: 'Pessoas', exact: true });
+  await quantity.fill('32');
+  await meanwhile({ ...subsoil(), remove: true });
+
+  // No answer to any read of the sheet's rows (the signal gone for reads).
+  const readsOfRows = (url: URL) => url.searchParams.get('part') === 'sheet';
+  await page.route(readsOfRows, (route) => route.abort('internetdisconnected'));
+  const save = page.getByRole('button', { name: 'Salvar alterações', exact: true });
+  const refused = page.waitForResponse((answer) => answer.request().method() === 'PUT');
+  await save.click();
+  expect((await refused).status()).toBe(409);
+  await expect.poll(() => save.isEnabled()).toBe(true);
+  // The row still shows the removed entry's Pessoas 5: Save leaves the row out, and says why.
+  expect(await people.inputValue()).toBe('5');
+  await save.click();
+  await expect
+    .poll(() => page.getByRole('alert').textContent())
+    .toMatch(/^Uma atividade não enviada: seu registro foi removido enquanto isso/);
+  expect(await quantity.getAttribute('aria-invalid')).toBe('true');
+  expect(puts).toHaveLength(1);
+  expect(await stored()).toEqual([]);
+
+  // Read again once connected: the defaults, and one Save stores them with the typed value.
+  await page.unroute(readsOfRows);
+  const second = page.waitForResponse((answer) => answer.request().method() === 'PUT');
+  await save.click();
+  expect((await second).status()).toBe(200);
+  expect(await people.inputValue()).toBe('6');
+  expect(puts[1]?.entries[0]).toMatchObject({
+    values: { METRICA1: '32', METRICA2: 6, HORAS: '8.0' },
+    row: false,
+  });
+  expect(await stored()).toEqual([{ METRICA1: '32.00', METRICA2: 6, HORAS: '8.0' }]);
+});

@@ -150,6 +150,12 @@ export const LABELS_EN = {
   tableRowReadOnly: 'Not saved: these metrics became read-only meanwhile. This value is not sent.',
   tableRowInactive: 'Not saved: these metrics were made inactive meanwhile. This value is not sent.',
   tableRowRefused: '{label} can no longer be changed here: its marked cells are not sent.',
+  tableRowUnread:
+    'Not sent: this activity’s entry was removed meanwhile, and what it holds now could not be read. Save again once connected.',
+  tableRowsUnread:
+    '{count} activities not sent: their entries were removed meanwhile, and what they hold now could not be read (marked). Save again once connected.',
+  tableRowsUnreadOne:
+    'One activity not sent: its entry was removed meanwhile, and what it holds now could not be read (marked). Save again once connected.',
   tableRowOthers: 'Press Save changes again to save the other changes.',
   tablePartly: 'Saved {saved} activities; the rest were not saved: {message} Their changes are kept.',
   tableFilterEmpty: 'Only activities without values',

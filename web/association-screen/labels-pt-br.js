@@ -154,6 +154,12 @@ export const LABELS_PT_BR = {
     'Não salvo: estas métricas passaram a ser somente leitura enquanto isso. Este valor não é enviado.',
   tableRowInactive: 'Não salvo: estas métricas foram inativadas enquanto isso. Este valor não é enviado.',
   tableRowRefused: '{label} não pode mais ser alterada aqui: suas células marcadas não são enviadas.',
+  tableRowUnread:
+    'Não enviado: o registro desta atividade foi removido enquanto isso, e não foi possível ler o que ela tem agora. Salve de novo quando houver conexão.',
+  tableRowsUnread:
+    '{count} atividades não enviadas: seus registros foram removidos enquanto isso, e não foi possível ler o que elas têm agora (marcadas). Salve de novo quando houver conexão.',
+  tableRowsUnreadOne:
+    'Uma atividade não enviada: seu registro foi removido enquanto isso, e não foi possível ler o que ela tem agora (marcada). Salve de novo quando houver conexão.',
   tableRowOthers: 'Pressione Salvar alterações de novo para salvar as outras alterações.',
   tablePartly:
     '{saved} atividades salvas; as demais não foram salvas: {message} As alterações delas foram mantidas.',

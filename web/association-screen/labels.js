@@ -147,6 +147,9 @@ export { LABELS_EN, LABELS_PT_BR };
  * @property {string} tableRowReadOnly the same: its metrics became read-only (READ_ONLY_ROW)
  * @property {string} tableRowInactive the same: its metrics were made inactive (INACTIVE_ROW)
  * @property {string} tableRowRefused a table save refused for one row itself, `{label}` (its values are not sent again)
+ * @property {string} tableRowUnread at each changed cell of a row whose entry was removed meanwhile and whose values now could not be read: not sent
+ * @property {string} tableRowsUnread a table save that left such rows out, `{count}`
+ * @property {string} tableRowsUnreadOne the same, for one row
  * @property {string} tableRowOthers after it, when other changes wait: Save again saves them
  * @property {string} tablePartly a save split in batches stopped after some were written, `{saved}` `{message}`
  * @property {string} tableFilterEmpty the filter for activities still without values

@@ -49,6 +49,9 @@ import { checkTyped, formatValue, sameValue } from './values.js';
  * @property {string | undefined} refused why a save was refused for the row itself (no longer in the
  *   sheet's tree, read-only or inactive meanwhile): its cells keep what they show, are not counted
  *   as changed and are never sent, until the table is read again (see table-save.js)
+ * @property {boolean} unread a save's conflict said its entry was removed meanwhile, and what applies
+ *   now (the defaults) is not read yet: its cells may still show the removed entry's values, which a
+ *   save of a key without an entry would send as new ones, so none of it is sent until it is read
  */
 
 /**
@@ -99,7 +102,18 @@ export function newRow(ctx, data, index, served, queued) {
     };
   });
   const key = keyOf(data);
-  return { index, key, data, cells, hasRow, filled: data.filled, served, queued, refused: undefined };
+  return {
+    index,
+    key,
+    data,
+    cells,
+    hasRow,
+    filled: data.filled,
+    served,
+    queued,
+    refused: undefined,
+    unread: false,
+  };
 }
 
 /**

@@ -395,6 +395,9 @@ export function createTableModel(ctx, hooks) {
      */
     serve(row, served, laid) {
       row.served = served;
+      // Read at last: the cells' "not sent, could not be read" marks (table-save.js) are done with.
+      if (row.unread) for (const cell of row.cells) cell.error = undefined;
+      row.unread = false;
       represent(row, laid);
     },
     /**

@@ -62,8 +62,17 @@ export function createTableSave(ctx, table, hooks) {
     const list = [];
     /** @type {{ row: TableRow, cell: TableCell }[]} */
     const bad = [];
+    /** Rows left out until what applies to them now is read (`unread`). @type {{ row: TableRow, cell: TableCell }[]} */
+    const unread = [];
     for (const [row, cells] of table.changedCells()) {
       if (isLocked(row)) continue;
+      if (row.unread) {
+        for (const cell of cells) {
+          cell.error = labels.tableRowUnread;
+          unread.push({ row, cell });
+        }
+        continue;
+      }
       /** @type {Record<string, MetricValue>} */
       const values = {};
       /** @type {Record<string, MetricValue>} */
@@ -88,7 +97,7 @@ export function createTableSave(ctx, table, hooks) {
         });
       }
     }
-    return { list, bad };
+    return { list, bad, unread };
   }
 
   /** Focuses the first of some cells, where the view shows it. @param {{ row: TableRow, cell: TableCell }[]} cells */
@@ -112,16 +121,38 @@ export function createTableSave(ctx, table, hooks) {
       table.announce(labels.tableNothing);
       return;
     }
-    const { list, bad } = entries();
+    table.setSaving(true);
+    // Rows whose entry a conflict said was removed, and whose read after it failed: read now, or
+    // left out of this save (the removed entry's values would be sent as new ones).
+    const unreadRows = table
+      .changedCells()
+      .map(([row]) => row)
+      .filter((row) => row.unread && !isLocked(row));
+    if (unreadRows.length > 0) await table.readAgain(unreadRows);
+    if (ctx.destroyed()) return;
+    const { list, bad, unread } = entries();
     if (bad.length > 0) {
+      table.setSaving(false);
       for (const { row } of bad) redraw(row);
       table.showAlert(ofCells(labels.tableCheckOne, labels.tableCheck, bad.length));
       focusFirst(bad);
       return;
     }
-    table.setSaving(true);
+    const leftOut = new Set(unread.map(({ row }) => row));
+    for (const row of leftOut) redraw(row);
+    if (leftOut.size > 0) {
+      table.showAlert(
+        leftOut.size === 1
+          ? labels.tableRowsUnreadOne
+          : fill(labels.tableRowsUnread, { count: leftOut.size }),
+      );
+    }
     let saved = 0;
     try {
+      if (list.length === 0) {
+        focusFirst(unread);
+        return;
+      }
       if (ctx.offline?.shouldQueue()) {
         await keep(list, undefined, 0);
         return;
@@ -245,7 +276,9 @@ export function createTableSave(ctx, table, hooks) {
       // that met no conflict is to show what applies now (the defaults, the server's to say), not
       // the removed entry's values, as the modal reads the activity again. The table stays busy
       // until they are read: a Save meanwhile would send the removed entry's values as new ones.
-      readingAgain = table.readAgain(withEntry.filter((row) => !row.hasRow));
+      const removed = withEntry.filter((row) => !row.hasRow);
+      for (const row of removed) row.unread = true;
+      readingAgain = table.readAgain(removed);
     } else if (refusedRow && said) {
       // The row itself can no longer be changed: nothing else of the batch was refused. Its cells
       // keep what the person made of them, marked, and are not sent again, so the next Save saves
