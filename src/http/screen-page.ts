@@ -44,6 +44,7 @@ export const SCREEN_MODULES = [
   'association-screen/table-keys.js',
   'association-screen/table-cells.js',
   'association-screen/table-drafts.js',
+  'association-screen/changed-by.js',
   'association-screen/table-meanwhile.js',
   'association-screen/table-model.js',
   'association-screen/table-outbox.js',

@@ -837,6 +837,8 @@ describe('a value stored between a refused save and the read after it', () => {
     await save(dialog);
     await read;
     await seed('A-SUBSOIL', 'G-SOIL', { HORAS: '5' }, { HORAS: '7.0' });
+    // Then Alice changes Pessoas: the read says she changed the entry last, not who stored Horas.
+    await saveByCodes(served, ALICE, 'A-SUBSOIL', 'G-SOIL', { METRICA2: 4 }, { METRICA2: 3 });
     release();
     const keepQuantity = dialog.getByRole('button', { name: fill(L.keepMineFor, { field: 'Quantidade' }) });
     await keepQuantity.waitFor();
@@ -844,10 +846,14 @@ describe('a value stored between a refused save and the read after it', () => {
       { entries: [{ values: { METRICA1: '32', HORAS: '9' }, base: { METRICA1: '20.00', HORAS: '7.0' } }] },
     ]);
     // Horas met no conflict at the refusal, but what is stored now is neither the 7.0 it was sent
-    // from nor the 9 typed: it is shown at Horas, never taken as its base unseen.
+    // from nor the 9 typed: it is shown at Horas, never taken as its base unseen, naming who stored
+    // it (from the activity's history), not Alice, who changed the entry last.
     const hours = dialog.getByRole('group', { name: /^Horas / });
     expect(await hours.isVisible()).toBe(true);
-    expect(await hours.textContent()).toContain(fill(L.user, { id: SEEDER }));
+    await later(() => hours.getByRole('paragraph').first().textContent()).toContain(
+      fill(L.user, { id: SEEDER }),
+    );
+    expect(await hours.textContent()).not.toContain(fill(L.user, { id: ALICE }));
     expect(await hours.getByRole('definition').allTextContents()).toEqual([num('5.0'), num('9.0')]);
     await keepQuantity.click();
     await save(dialog);
@@ -857,7 +863,7 @@ describe('a value stored between a refused save and the read after it', () => {
       .getByText(fill(L.chooseFirst, { fields: 'Horas' }))
       .waitFor();
     expect(b.puts).toHaveLength(1);
-    expect(await liveRows('A-SUBSOIL')).toEqual([{ METRICA1: '31.00', METRICA2: 3, HORAS: '5.0' }]);
+    expect(await liveRows('A-SUBSOIL')).toEqual([{ METRICA1: '31.00', METRICA2: 4, HORAS: '5.0' }]);
     // Kept knowingly, Bruno's 9 replaces the 5.0 the form showed him.
     await dialog.getByRole('button', { name: fill(L.keepMineFor, { field: 'Horas' }) }).click();
     await save(dialog);
@@ -865,6 +871,6 @@ describe('a value stored between a refused save and the read after it', () => {
     expect(b.puts[1]).toMatchObject({
       entries: [{ values: { METRICA1: '32', HORAS: '9' }, base: { METRICA1: '31.00', HORAS: '5.0' } }],
     });
-    expect(await liveRows('A-SUBSOIL')).toEqual([{ METRICA1: '32.00', METRICA2: 3, HORAS: '9.0' }]);
+    expect(await liveRows('A-SUBSOIL')).toEqual([{ METRICA1: '32.00', METRICA2: 4, HORAS: '9.0' }]);
   });
 });

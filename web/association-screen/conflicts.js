@@ -6,6 +6,7 @@
  * behind the person's back: they decide, then press Save again.
  */
 
+import { lastChangesOf } from './changed-by.js';
 import { BLOCK, button } from './dom.js';
 import { fill } from './labels.js';
 import { asStored } from './values.js';
@@ -39,6 +40,42 @@ export function createConflicts(ctx, fields, view) {
   /** @type {Map<string, FieldConflict>} */
   const conflicts = new Map();
 
+  /** Who changed a field meanwhile, as its conflict's heading says it. @param {FieldConflict} found */
+  function titleOf(found) {
+    return found.changedBy === null
+      ? labels.conflictTitleUnknown
+      : fill(labels.conflictTitle, {
+          user: say.user(found.changedBy),
+          at: found.changedAt ? say.when(found.changedAt) : '',
+        });
+  }
+
+  /**
+   * Conflicts that do not say who stored their value (met in a read of the activity, which says
+   * only who changed its entry last) are named from the activity's history once it answers: each
+   * still shown and waiting for a choice says who in its heading, nothing else redrawn, so the
+   * focus stays where the person has it. Until then, or without an answer, "someone else".
+   */
+  async function nameUnknown() {
+    const unknown = [...conflicts].filter(([, found]) => found.changedBy === null);
+    const first = unknown[0]?.[1];
+    if (first === undefined) return;
+    const changes = await lastChangesOf(
+      ctx,
+      first,
+      unknown.map(([field]) => field),
+    );
+    if (ctx.destroyed()) return;
+    for (const [field, found] of unknown) {
+      const last = changes.get(field);
+      if (!last || conflicts.get(field) !== found || found.choice !== undefined) continue;
+      const named = { ...found, changedBy: last.user, changedAt: last.at };
+      conflicts.set(field, named);
+      const heading = inputs.get(field)?.conflict.querySelector(`.${BLOCK}__conflict-title`);
+      if (heading) heading.textContent = titleOf(named);
+    }
+  }
+
   /** Draws a field's conflict as it stands: waiting for a choice, "Keep mine" chosen, or none. @param {string} field */
   function render(field) {
     const entry = inputs.get(field);
@@ -68,16 +105,7 @@ export function createConflicts(ctx, fields, view) {
       fields.describe(field);
       return;
     }
-    const heading = create(
-      'p',
-      `${BLOCK}__conflict-title`,
-      found.changedBy === null
-        ? labels.conflictTitleUnknown
-        : fill(labels.conflictTitle, {
-            user: say.user(found.changedBy),
-            at: found.changedAt ? say.when(found.changedAt) : '',
-          }),
-    );
+    const heading = create('p', `${BLOCK}__conflict-title`, titleOf(found));
     heading.id = titleId;
     // A group named by the field and what happened to it: a screen reader says both on entering.
     box.setAttribute('role', 'group');
@@ -190,6 +218,7 @@ export function createConflicts(ctx, fields, view) {
       fill(kind === 'save' ? labels.conflictSummary : labels.removeConflict, { fields: fields.names(named) }),
     );
     focus(named[0]);
+    void nameUnknown();
     return true;
   }
 

@@ -56,14 +56,14 @@ export function createPresets(ctx, fields) {
 
   /**
    * A field's conflict as the activity's last read from the server has it: the value stored now
-   * (none without a live row) and who changed the entry last, against `base` and the person's
-   * `yours`, for the conflict view to show as it shows a refused save's.
+   * (none without a live row), against `base` and the person's `yours`, for the conflict view to
+   * show as it shows a refused save's. Who stored it is not the read's to say (it names whoever
+   * changed the entry last, maybe in another field): the conflict view asks the history.
    * @param {TreeNode} node @param {string} field @param {MetricValue} base @param {MetricValue} yours
    * @returns {MetricConflict}
    */
   function readConflict(node, field, base, yours) {
     const metric = node.data.metrics?.[field];
-    const last = node.data.lastChange ?? null;
     return {
       entry: 0,
       activity: node.data.id,
@@ -73,8 +73,8 @@ export function createPresets(ctx, fields) {
       theirs: metric?.source === 'saved' ? (metric.value ?? null) : null,
       row: rowIn(node.data),
       yours,
-      changedBy: last?.user ?? null,
-      changedAt: last?.at ?? null,
+      changedBy: null,
+      changedAt: null,
     };
   }
 

@@ -8,6 +8,8 @@
  * cell says "someone else".
  */
 
+import { lastChangesOf } from './changed-by.js';
+
 /** @typedef {import('./table-cells.js').TableRow} TableRow */
 /** @typedef {import('./table-cells.js').TableCell} TableCell */
 
@@ -20,20 +22,16 @@ export function createMeanwhileNames(ctx, redraw) {
   return async function name(row, cells) {
     // Each cell's conflict as raised: one changed since (saved, Escape, raised again) is left alone.
     const raised = new Map(cells.map((cell) => [cell, cell.conflict]));
-    /** @type {readonly import('./api.js').MetricChange[]} */
-    let changes;
-    try {
-      ({ changes } = await ctx.api.history(row.data.activity, row.data.group));
-    } catch {
-      return;
-    }
+    const changes = await lastChangesOf(
+      ctx,
+      row.data,
+      cells.map((cell) => cell.field),
+    );
     if (ctx.destroyed()) return;
     let named = false;
     for (const [cell, conflict] of raised) {
-      if (conflict === undefined || cell.conflict !== conflict) continue;
-      // Newest first: the field's latest change stored what the cell met.
-      const last = changes.find((change) => change.field === cell.field);
-      if (!last) continue;
+      const last = changes.get(cell.field);
+      if (conflict === undefined || cell.conflict !== conflict || !last) continue;
       cell.conflict = { ...conflict, changedBy: last.user, changedAt: last.at };
       named = true;
     }
