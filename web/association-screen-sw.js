@@ -21,12 +21,12 @@
  *   later shows it too.
  */
 
+import { RetryLater } from './association-screen/ask.js';
 import { keepAnswer } from './association-screen/offline-cache.js';
 import { OutboxError, openOutbox } from './association-screen/outbox.js';
 import {
   alone,
   CHANNEL,
-  RetryLater,
   replayOutbox,
   SYNC_TAG,
   sentMessage,

@@ -6,6 +6,7 @@
 export const SCREEN_MODULES = [
   'association-screen/api-batches.js',
   'association-screen/api.js',
+  'association-screen/ask.js',
   'association-screen/confirm.js',
   'association-screen/conflicts.js',
   'association-screen/copy-previous.js',

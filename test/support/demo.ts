@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { createServer, type RequestListener } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, expect } from 'vitest';
@@ -72,11 +72,21 @@ window.screen1 = mountAssociationScreen(document.getElementById('screen'), {
 
 /**
  * The demo's handler at `/associationtask` (the person as a cookie, see {@link cookieUserHandler})
- * and {@link hostScreenPage} at `/host`, on a free port.
+ * and {@link hostScreenPage} at `/host`, on a free port. A request `drop` says yes to gets no answer
+ * (its connection closed): the signal lost for it alone, whoever asks (a page or a service worker,
+ * whose requests the browser's routing does not see).
  */
-export function serveScreen(demo: Demo, fallbackUser: number): ReturnType<typeof listen> {
+export function serveScreen(
+  demo: Demo,
+  fallbackUser: number,
+  drop: (req: IncomingMessage) => boolean = () => false,
+): ReturnType<typeof listen> {
   const listener = toNodeListener(cookieUserHandler(demo, fallbackUser));
   return listen((req, res) => {
+    if (drop(req)) {
+      res.destroy();
+      return;
+    }
     if ((req.url ?? '').startsWith('/associationtask')) return listener(req, res);
     if ((req.url ?? '').startsWith('/host')) {
       res.writeHead(200, { 'content-type': 'text/html' }).end(hostScreenPage(demo.sample.taskSheet));

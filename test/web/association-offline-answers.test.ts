@@ -31,10 +31,17 @@ const LONG = 90_000;
 let demo: Demo;
 let server: Awaited<ReturnType<typeof listen>> | undefined;
 let origin: string;
+/** The requests the server leaves unanswered (see serveScreen's `drop`), and how many it dropped. */
+let dropping: (url: URL) => boolean = () => false;
+let dropped = 0;
 
 beforeAll(async () => {
   demo = await startTestDemo();
-  server = await serveScreen(demo, SEEDER);
+  server = await serveScreen(demo, SEEDER, (req) => {
+    if (!dropping(new URL(req.url ?? '/', 'http://server'))) return false;
+    dropped++;
+    return true;
+  });
   origin = server.origin;
 });
 
@@ -50,6 +57,8 @@ let pageProblems: string[] = [];
 
 beforeEach(async () => {
   await wipeEntries(demo, USED);
+  dropping = () => false;
+  dropped = 0;
 });
 
 afterEach(async () => {
@@ -310,6 +319,80 @@ describe('the data kept for offline use, after a save', () => {
       await context.setOffline(false);
       await later(() => region(page).getByText(L.pendingCountOne).count()).toBe(0);
       expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '55.00' }]);
+      await reopenOffline(context, page);
+      expect(await row(page, SUBSOIL).textContent()).toContain(`Quantidade55.00${L.chipSaved}`);
+    },
+    LONG,
+  );
+
+  /**
+   * Quantidade 55 entered offline into the outbox, Soil open; the signal returns, the first sending
+   * is stored and its answer lost while the page is opened again (its tree closed). The entry goes
+   * again under the same request id (the page's sender or the service worker's), and the server
+   * answers from its record of the first sending (`replayed`). `meanwhile` runs as the signal
+   * returns. Resolves once the entry left the outbox.
+   */
+  async function replayedWithTreeClosed(context: BrowserContext, page: Page, meanwhile = async () => {}) {
+    await open(page, 'handler');
+    expect(await row(page, SUBSOIL).textContent()).toContain(`Quantidade0.80${L.chipDefault}`);
+    await context.setOffline(true);
+    await enter(page, SUBSOIL, { Quantidade: '55' });
+    await later(() => region(page).getByText(L.pendingCountOne).count()).toBe(1);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let puts = 0;
+    await page.route(
+      (url) => url.pathname === '/associationtask',
+      async (route) => {
+        if (route.request().method() !== 'PUT' || ++puts !== 1) return route.fallback();
+        await route.fetch();
+        await held;
+        return lost(route).catch(() => undefined);
+      },
+    );
+    await meanwhile();
+    await context.setOffline(false);
+    await later(() => liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '55.00' }]);
+    await page.reload();
+    release();
+    await page.getByRole('tree').waitFor();
+    await later(() => region(page).getByText(L.pendingCountOne).count()).toBe(0);
+    // Nothing on the page shows Subsoiling: no tree reads its branch again.
+    expect(await page.getByRole('treeitem', { name: SUBSOIL }).count()).toBe(0);
+  }
+
+  it(
+    'shows an entry as saved when its answer was replayed and no tree shows its activity',
+    async () => {
+      const { context, page } = await browser();
+      await replayedWithTreeClosed(context, page);
+      await reopenOffline(context, page);
+      expect(await row(page, SUBSOIL).textContent()).toContain(`Quantidade55.00${L.chipSaved}`);
+    },
+    LONG,
+  );
+
+  it(
+    'reads such a branch at the next opening online when the signal went before it could be read',
+    async () => {
+      const { context, page } = await browser();
+      const soil = String(await seqOfCode(demo, demo.names.OPER_GRUPO, 'G-SOIL'));
+      // From when the signal returns, Soil's branch gets no answer, whoever asks for it.
+      await replayedWithTreeClosed(context, page, async () => {
+        dropping = (url) =>
+          url.pathname === '/associationtask' &&
+          url.searchParams.get('part') === 'children' &&
+          url.searchParams.get('node') === soil;
+      });
+      // Once the replayed answer was kept (the writes of kept data take turns by a Web Lock).
+      await page.evaluate((name) => navigator.locks.request(name, () => undefined), DATA_LOCK);
+      expect(dropped).toBeGreaterThan(0);
+      // The signal is back; the sheet opened online again, its tree closed.
+      dropping = () => false;
+      await page.reload();
+      await page.getByRole('tree').waitFor();
       await reopenOffline(context, page);
       expect(await row(page, SUBSOIL).textContent()).toContain(`Quantidade55.00${L.chipSaved}`);
     },

@@ -10,8 +10,9 @@
  * is in the cache, up to {@link MAX_KEEP_BYTES} of data.
  */
 
+import { ask } from './ask.js';
 import { keyOf } from './entry-key.js';
-import { readAgain } from './saved-answer.js';
+import { keysToReadAgain, readAgain } from './saved-answer.js';
 
 /** @typedef {import('./api.js').ScreenNode} ScreenNode */
 
@@ -29,6 +30,11 @@ export const MAX_DATA_AGE_MS = 30 * 24 * 60 * 60 * 1000;
 const DATA_LOCK = 'task-association-data';
 /** The header a kept answer carries its reading time in. */
 const READ_AT = 'x-task-association-read-at';
+/**
+ * The header of a kept answer that may no longer show what is stored (see `keepAnswer`): read
+ * again from the server at the next chance, and kept anew without it.
+ */
+const READ_AGAIN = 'x-task-association-read-again';
 
 /** The writes of data answers not yet done: "Keep this sheet" says kept once they are. @type {Set<Promise<void>>} */
 const writing = new Set();
@@ -59,18 +65,25 @@ async function writeData(url, answer) {
   const readAt = new Date().toISOString();
   await inTurn(async () => {
     try {
-      const cache = await caches.open(DATA_CACHE);
-      await cache.put(
-        url.href,
-        new Response(JSON.stringify(answer), {
-          headers: { 'content-type': 'application/json', [READ_AT]: readAt },
-        }),
-      );
+      await putData(await caches.open(DATA_CACHE), url.href, answer, readAt);
     } catch {
       // Quota, or the cache was cleared meanwhile: the network answer stands.
       failedWrites++;
     }
   });
+}
+
+/**
+ * Writes a data answer read at `readAt` (an ISO time), in a turn already taken.
+ * @param {Cache} cache @param {string} href @param {unknown} answer @param {string} readAt
+ */
+function putData(cache, href, answer, readAt) {
+  return cache.put(
+    href,
+    new Response(JSON.stringify(answer), {
+      headers: { 'content-type': 'application/json', [READ_AT]: readAt },
+    }),
+  );
 }
 
 /**
@@ -104,43 +117,44 @@ export async function recallData(url) {
  * activity's group, and `part=start` or the first level's `part=children` on a one-level tree),
  * so a sheet opened without network shows the entry as saved, not as it was read before the save.
  * Called once per answer, by whoever got it from the server: the api (the modal's and the table's
- * saves), the page's sender and the service worker's (the outbox). An entry whose answer does not
- * say what is stored now (saved-answer.js `readAgain`) is left as kept: the page reads its branch
- * again, which keeps it anew. A kept answer keeps its reading time: the offline notice says when
- * the branch was read, and what this device saved since is in it. Never fails: a kept answer it
- * cannot read or write stays as it was.
+ * saves), the page's sender and the service worker's (the outbox). A kept answer keeps its reading
+ * time: the offline notice says when the branch was read, and what this device saved since is in it.
+ *
+ * An entry whose answer does not say what is stored now (saved-answer.js `readAgain`: a replayed
+ * answer, a removed entry) cannot be written in: the kept answers that show its activity are read
+ * again from the server here and kept anew, whether or not a page shows that activity (the page
+ * reads again only what its tree shows, and the service worker shows nothing). Without an answer
+ * (the signal went again), they stay as they were, marked to be read again at the next chance: the
+ * next answer that reads some again, or the next page of the sheet the server answers
+ * (`readKeptAgain`), whichever comes first.
+ * Never fails: a kept answer it cannot read or write stays as it was.
  * @param {{ endpoint: string, taskSheet: number }} sheet the handler's absolute URL and the sheet
  * @param {import('./saved-answer.js').Answer} answer
  */
 export async function keepAnswer(sheet, answer) {
-  if (!Array.isArray(answer?.entries)) return;
-  const saved = answer.entries.filter((entry) => !readAgain(answer, entry));
-  if (saved.length === 0 || !hasCaches()) return;
+  if (!Array.isArray(answer?.entries) || answer.entries.length === 0 || !hasCaches()) return;
+  const groups = new Set(answer.entries.map((entry) => String(entry.group ?? '')));
+  // By key: a branch of a thousand activities and a table save of a thousand entries.
+  const saved = new Map(
+    answer.entries.filter((entry) => !readAgain(answer, entry)).map((entry) => [keyOf(entry), entry]),
+  );
+  const unsure = keysToReadAgain(answer);
   const write = async () => {
     try {
       const cache = await caches.open(DATA_CACHE);
-      const where = new URL(sheet.endpoint);
-      const groups = new Set(saved.map((entry) => String(entry.group ?? '')));
-      // By key: a branch of a thousand activities and a table save of a thousand entries.
-      const byKey = new Map(saved.map((entry) => [keyOf(entry), entry]));
-      for (const request of await cache.keys()) {
-        const url = new URL(request.url);
-        const part = url.searchParams.get('part');
-        if (
-          url.origin !== where.origin ||
-          url.pathname !== where.pathname ||
-          url.searchParams.get('taskSheet') !== String(sheet.taskSheet) ||
-          !((part === 'children' || part === 'start') && groups.has(url.searchParams.get('node') ?? ''))
-        )
-          continue;
+      for (const request of await keptOfSheet(cache, sheet)) {
+        if (!groups.has(new URL(request.url).searchParams.get('node') ?? '')) continue;
         const kept = await cache.match(request);
         if (!kept) continue;
         const data = /** @type {{ nodes?: ScreenNode[] }} */ (await kept.json());
         if (!Array.isArray(data.nodes)) continue;
         let changed = false;
+        let stale = false;
         const nodes = data.nodes.map((node) => {
-          const entry =
-            node.kind === 'task' ? byKey.get(keyOf({ activity: node.id, group: node.group })) : undefined;
+          if (node.kind !== 'task') return node;
+          const key = keyOf({ activity: node.id, group: node.group });
+          if (unsure.has(key)) stale = true;
+          const entry = saved.get(key);
           if (!entry?.stored) return node;
           changed = true;
           /** @type {Record<string, import('./api.js').ScreenMetric>} */
@@ -149,19 +163,79 @@ export async function keepAnswer(sheet, answer) {
             metrics[field] = { value, source: 'saved' };
           return { ...node, metrics, lastChange: entry.lastChange ?? null };
         });
-        if (changed)
-          await cache.put(
-            request,
-            new Response(JSON.stringify({ ...data, nodes }), { headers: kept.headers }),
-          );
+        if (!changed && !stale) continue;
+        const headers = new Headers(kept.headers);
+        if (stale) headers.set(READ_AGAIN, '1');
+        await cache.put(request, new Response(JSON.stringify({ ...data, nodes }), { headers }));
       }
+      // Only after an answer that marked some: each save's answer reading every kept answer of the
+      // sheet (thousands, once kept whole) would cost more than the marks left behind.
+      if (unsure.size > 0) await readMarkedAgain(cache, sheet);
     } catch {
       // Quota, or the cache cleared meanwhile: the next read of the branch keeps it anew.
     }
   };
   // In turn with the other writes: two answers of one branch written at once would each write it
-  // without the other's entries.
+  // without the other's entries; and a branch read again here is the newest read of it, so no
+  // answer read before it is written after it.
   await inTurn(write);
+}
+
+/**
+ * Reads the sheet's kept answers marked to be read again (see `keepAnswer`) from the server, and
+ * keeps them anew. Called by the page once the server has answered it (`offline.setOwner`), so a
+ * mark left without signal does not outlive the next opening online. Never fails.
+ * @param {{ endpoint: string, taskSheet: number }} sheet
+ */
+export async function readKeptAgain(sheet) {
+  if (!hasCaches()) return;
+  await inTurn(async () => {
+    try {
+      await readMarkedAgain(await caches.open(DATA_CACHE), sheet);
+    } catch {
+      // The cache cleared or refused meanwhile: the marks that stay are read at the next chance.
+    }
+  });
+}
+
+/**
+ * The reading again itself, in a turn already taken: each marked answer asked of the server as it
+ * was first (its kept URL, the session's cookie, the requests' bound), one after the other. The
+ * first without an answer ends it: the signal is gone, and each would wait its bound in turn.
+ * @param {Cache} cache @param {{ endpoint: string, taskSheet: number }} sheet
+ */
+async function readMarkedAgain(cache, sheet) {
+  for (const request of await keptOfSheet(cache, sheet)) {
+    const kept = await cache.match(request);
+    if (!kept?.headers.has(READ_AGAIN)) continue;
+    let asked;
+    try {
+      asked = await ask(globalThis.fetch.bind(globalThis), request.url);
+    } catch {
+      return;
+    }
+    // Refused (signed out, the branch gone): it stays marked, and goes with its age (`pruneData`).
+    if (asked.status === 200 && asked.body !== null)
+      await putData(cache, request.url, asked.body, new Date().toISOString());
+  }
+}
+
+/**
+ * The sheet's kept `part=children` and `part=start` answers, by their requests.
+ * @param {Cache} cache @param {{ endpoint: string, taskSheet: number }} sheet
+ */
+async function keptOfSheet(cache, sheet) {
+  const where = new URL(sheet.endpoint);
+  return (await cache.keys()).filter((request) => {
+    const url = new URL(request.url);
+    const part = url.searchParams.get('part');
+    return (
+      url.origin === where.origin &&
+      url.pathname === where.pathname &&
+      url.searchParams.get('taskSheet') === String(sheet.taskSheet) &&
+      (part === 'children' || part === 'start')
+    );
+  });
 }
 
 /**

@@ -7,10 +7,11 @@
  * settled. Its own module because it is the one place that talks across tabs and the worker.
  */
 
+import { RetryLater } from './ask.js';
 import { keyOf } from './entry-key.js';
 import { fill } from './labels.js';
 import { keepAnswer } from './offline-cache.js';
-import { RetryLater, sentMessage, unsentMessage } from './sync.js';
+import { sentMessage, unsentMessage } from './sync.js';
 
 /** @typedef {import('./outbox.js').OutboxRecord} OutboxRecord */
 

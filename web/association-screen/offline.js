@@ -12,7 +12,7 @@
 import { newRequestId, RequestError } from './api.js';
 import { keyOf } from './entry-key.js';
 import { fill } from './labels.js';
-import { keepSheet, MAX_KEEP_BYTES, pruneData } from './offline-cache.js';
+import { keepSheet, MAX_KEEP_BYTES, pruneData, readKeptAgain } from './offline-cache.js';
 import { createDiscards } from './offline-discard.js';
 import { createOwner } from './offline-owner.js';
 import { overlay, pendingFields, pendingOf, stoppedFields } from './offline-pending.js';
@@ -261,8 +261,12 @@ export function createOffline(ctx, parts) {
     setOwner(key, confirmed = true) {
       who.set(key, confirmed);
       showNotice();
-      // The server answered: kept answers past their age can go (offline, they may be all there is).
-      if (confirmed) void pruneData();
+      // The server answered: kept answers past their age can go (offline, they may be all there is),
+      // and those a save's answer left unsure, without the signal to read them again then, are read.
+      if (confirmed) {
+        void pruneData();
+        void readKeptAgain({ endpoint, taskSheet: ctx.taskSheet });
+      }
       // Other pages of the handler learn who is signed in now (they ask the server for their sheet).
       if (confirmed && key !== undefined) channel?.postMessage({ type: 'owner', endpoint, owner: key });
       void opened.then(() => {

@@ -5,7 +5,7 @@
  * another tab or of the service worker). Each entry of an answer holds its row as the save stored
  * it, taken at once by the tree and the table (the save was stored, once); the entries this module
  * names are then read again, since the answer does not say what is stored now, and are not written
- * into the data kept for offline use (offline-cache.js `keepAnswer`).
+ * into the data kept for offline use (offline-cache.js `keepAnswer` reads their branches again).
  */
 
 import { keyOf } from './entry-key.js';

@@ -5,7 +5,8 @@
  * because it needs a window: `replayOutbox` (sync.js) has no DOM, as the service worker runs it.
  */
 
-import { alone, RetryLater, replayOutbox, SYNC_TAG } from './sync.js';
+import { RetryLater } from './ask.js';
+import { alone, replayOutbox, SYNC_TAG } from './sync.js';
 
 /** @typedef {import('./outbox.js').Outbox} Outbox */
 /** @typedef {import('./outbox.js').OutboxRecord} OutboxRecord */

@@ -23,6 +23,7 @@
  */
 
 import { MAX_BODY_BYTES } from './api-batches.js';
+import { ask, RetryLater } from './ask.js';
 import { batchSource, nextBatch, sentEntry } from './sync-batch.js';
 import { sendAgainAsNew, settleRefusal, settleTooLarge } from './sync-refusal.js';
 
@@ -37,7 +38,6 @@ export const MAX_BATCH = 1000;
 export const SYNC_TAG = 'task-association-outbox';
 /** The channel pages and the service worker say "the outbox changed" on. */
 export const CHANNEL = 'task-association-outbox';
-const REQUEST_TIMEOUT_MS = 20_000;
 
 /**
  * What a sender says on {@link CHANNEL} of one batch of a sheet (besides `{ type: 'changed' }`, what
@@ -78,15 +78,6 @@ export function unsentMessage(sheet, records, maybe) {
   return { type: 'unsent', endpoint, taskSheet, seqs: records.map((record) => record.seq), maybe };
 }
 
-/** The server could not be reached or failed: try again later. `status` 0 for no answer. */
-export class RetryLater extends Error {
-  /** @param {number} status @param {string} message */
-  constructor(status, message) {
-    super(message);
-    this.status = status;
-  }
-}
-
 /**
  * @typedef {object} ReplayTarget
  * @property {string} endpoint the handler's absolute URL
@@ -97,34 +88,6 @@ export class RetryLater extends Error {
  * @property {(records: OutboxRecord[], maybe: boolean) => void} [onUnsent] a batch was not stored:
  *   refused (its entries stopped, or sent again otherwise), or not answered (`maybe` stored)
  */
-
-/**
- * One answer of the handler, as JSON (or null) with its status; no answer is a RetryLater.
- * @param {typeof fetch} send @param {string | URL} url @param {RequestInit} [init]
- * @param {number} [timeoutMs]
- */
-async function ask(send, url, init = {}, timeoutMs = REQUEST_TIMEOUT_MS) {
-  /** @type {Response} */
-  let response;
-  try {
-    response = await send(url, {
-      ...init,
-      credentials: 'same-origin',
-      headers: { accept: 'application/json', ...(init.headers ?? {}) },
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-  } catch (error) {
-    throw new RetryLater(0, error instanceof Error ? error.message : String(error));
-  }
-  /** @type {any} */
-  let body = null;
-  try {
-    body = await response.json();
-  } catch {
-    // A proxy's page: the status says enough.
-  }
-  return { status: response.status, body };
-}
 
 /**
  * Asks the handler whose entries this session may send (`part=owner`): the key of the user and
