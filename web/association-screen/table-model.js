@@ -212,6 +212,11 @@ export function createTableModel(ctx, hooks) {
     cell.presetText = formatted(value, cell.column);
     cell.base = value;
     cell.source = 'saved';
+    untyped(row, cell);
+  }
+
+  /** A cell showing its preset again, nothing of the person's or of a save's left on it. @param {TableRow} row @param {TableCell} cell */
+  function untyped(row, cell) {
     cell.text = cell.presetText;
     cell.entered = cell.text;
     cell.enteredCopied = undefined;
@@ -464,16 +469,7 @@ export function createTableModel(ctx, hooks) {
      * @param {TableRow} row
      */
     revert(row) {
-      for (const cell of row.cells) {
-        if (!isChanged(cell)) continue;
-        cell.text = cell.presetText;
-        cell.entered = cell.text;
-        cell.enteredCopied = undefined;
-        cell.copied = undefined;
-        cell.conflict = undefined;
-        cell.error = undefined;
-        track(row, cell);
-      }
+      for (const cell of row.cells) if (isChanged(cell)) untyped(row, cell);
       hooks.redraw(row, undefined, false);
     },
   };
