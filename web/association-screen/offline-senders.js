@@ -93,12 +93,9 @@ export function followSenders(ctx, parts) {
       if (done.has(key)) continue;
       done.add(key);
       answeredKeys.add(key);
-      for (const node of parts.tree.nodes()) {
-        if (node.data.kind === 'task' && keyOf({ activity: node.data.id, group: node.data.group }) === key) {
-          parts.treeMetrics.applySaved(node, answer);
-          break;
-        }
-      }
+      // One node of the key: the tree takes the answer into its twins.
+      const [node] = parts.tree.tasksOf(saved);
+      if (node) parts.treeMetrics.applySaved(node, answer);
     }
   }
 

@@ -30,6 +30,24 @@ export function readAgain(answer, saved) {
   return answer.replayed === true || saved.stored === null;
 }
 
+/** Each answer's entries by key, made once per answer. @type {WeakMap<Answer, Map<string, SavedEntry>>} */
+const byKeys = new WeakMap();
+
+/**
+ * The entry of an answer that saved an activity's key, if any: one look-up, however many entries
+ * (a table save of a thousand rows takes its answer into a thousand activities).
+ * @param {Answer} answer @param {{ activity: number, group?: number | null | undefined }} key
+ * @returns {SavedEntry | undefined}
+ */
+export function entryFor(answer, key) {
+  let byKey = byKeys.get(answer);
+  if (!byKey) {
+    byKey = new Map(answer.entries.map((saved) => [keyOf(saved), saved]));
+    byKeys.set(answer, byKey);
+  }
+  return byKey.get(keyOf(key));
+}
+
 /**
  * The keys of an answer's entries to read again (see {@link readAgain}).
  * @param {Answer} answer @returns {Set<string>}

@@ -153,13 +153,7 @@ export function mountAssociationScreen(element, options) {
         endpoint: options.endpoint,
         owner: () => offline.owner(),
         redraw: (key) => {
-          for (const node of tree.nodes())
-            if (
-              node.data.kind === 'task' &&
-              node.data.id === key.activity &&
-              (node.data.group ?? null) === (key.group ?? null)
-            )
-              treeMetrics.redraw(node);
+          for (const node of tree.tasksOf(key)) treeMetrics.redraw(node);
         },
         loaded: () => {
           modal.draftsLoaded();

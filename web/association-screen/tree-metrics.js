@@ -6,7 +6,7 @@
  */
 
 import { BLOCK } from './dom.js';
-import { readAgain } from './saved-answer.js';
+import { entryFor, readAgain } from './saved-answer.js';
 import { formatValue, metricLabel } from './values.js';
 
 /** @typedef {import('./dom.js').ScreenContext} ScreenContext */
@@ -84,10 +84,7 @@ export function createTreeMetrics(ctx, tree) {
    * @param {TreeNode} node
    */
   function twinsOf(node) {
-    const twins = [...tree.nodes()].filter(
-      (other) =>
-        other.data.kind === 'task' && other.data.id === node.data.id && other.data.group === node.data.group,
-    );
+    const twins = tree.tasksOf({ activity: node.data.id, group: node.data.group });
     return twins.includes(node) ? twins : [node, ...twins];
   }
 
@@ -137,9 +134,7 @@ export function createTreeMetrics(ctx, tree) {
    * @param {import('./saved-answer.js').Answer} answer
    */
   function applySaved(node, answer) {
-    const saved = answer.entries.find(
-      (entry) => entry.activity === node.data.id && (entry.group ?? null) === (node.data.group ?? null),
-    );
+    const saved = entryFor(answer, { activity: node.data.id, group: node.data.group });
     for (const twin of twinsOf(node)) {
       twin.saves = (twin.saves ?? 0) + 1;
       if (saved?.stored) {

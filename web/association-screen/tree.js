@@ -8,6 +8,7 @@
 
 import { problemOf } from './api.js';
 import { BLOCK } from './dom.js';
+import { keyOf } from './entry-key.js';
 import { fill } from './labels.js';
 import { renderChips } from './tree-metrics.js';
 import { createTreeWalk } from './tree-walk.js';
@@ -43,6 +44,13 @@ export function createTree(ctx) {
   let counts;
   /** @type {Map<HTMLElement, TreeNode>} */
   const nodeOf = new Map();
+  /**
+   * The activities built so far by their metric row's key (entry-key.js), each under every node its
+   * group hangs from: a save's answer, a draft or an outbox entry finds its nodes at once, at a cost
+   * that grows with the keys asked, not with the branches read.
+   * @type {Map<string, TreeNode[]>}
+   */
+  const tasks = new Map();
   /** @type {IntersectionObserver | undefined} */
   const moreObserver =
     typeof IntersectionObserver === 'function'
@@ -119,6 +127,10 @@ export function createTree(ctx) {
     }
     item.append(row);
     nodeOf.set(item, node);
+    if (data.kind === 'task') {
+      const key = keyOf({ activity: data.id, group: data.group });
+      tasks.set(key, [...(tasks.get(key) ?? []), node]);
+    }
     return node;
   }
 
@@ -359,6 +371,12 @@ export function createTree(ctx) {
     /** Every node built so far. */
     nodes: () => nodeOf.values(),
     /**
+     * The nodes built so far that show an activity's metric row (one per node its group hangs from).
+     * @param {{ activity: number, group?: number | null | undefined }} key
+     * @returns {readonly TreeNode[]}
+     */
+    tasksOf: (key) => tasks.get(keyOf(key)) ?? [],
+    /**
      * How many activities below each branch have values (the progress): shown beside each branch,
      * now and as branches are read.
      * @param {(level: number, id: number) => { filled: number, activities: number } | undefined} countOf
@@ -384,6 +402,7 @@ export function createTree(ctx) {
     destroy() {
       moreObserver?.disconnect();
       nodeOf.clear();
+      tasks.clear();
     },
   };
 }

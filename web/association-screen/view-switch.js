@@ -49,14 +49,13 @@ export function createViews(ctx, parts) {
   const tableView = createTable(ctx, {
     saved(answer) {
       // Every activity the tree has read shows the row as stored (once per key: twins follow).
-      const saved = new Set(answer.entries.map((entry) => keyOf(entry)));
       const done = new Set();
-      for (const node of parts.tree.nodes()) {
-        if (node.data.kind !== 'task') continue;
-        const key = keyOf({ activity: node.data.id, group: node.data.group });
-        if (done.has(key) || !saved.has(key)) continue;
+      for (const entry of answer.entries) {
+        const key = keyOf(entry);
+        if (done.has(key)) continue;
         done.add(key);
-        parts.treeMetrics.applySaved(node, answer);
+        const [node] = parts.tree.tasksOf(entry);
+        if (node) parts.treeMetrics.applySaved(node, answer);
       }
       progress.later();
     },
