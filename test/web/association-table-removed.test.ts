@@ -1,5 +1,5 @@
 import { expect, it } from 'vitest';
-import { openTable, useBrowser, usePageChecks } from '../support/browser.js';
+import { description, openTable, useBrowser, usePageChecks } from '../support/browser.js';
 import {
   liveMetrics,
   saveAsProgram,
@@ -185,4 +185,37 @@ it('after a conflict says the entry was removed and its row cannot be read again
     row: false,
   });
   expect(await stored()).toEqual([{ METRICA1: '32.00', METRICA2: 6, HORAS: '8.0' }]);
+});
+
+it('a row read at Save that meets a value stored meanwhile is left out of that Save, the value shown, never written over unseen', async () => {
+  const { page, puts, quantity } = await tableOfEntry();
+  await quantity.fill('32');
+  await meanwhile({ ...subsoil(), remove: true });
+  const readsOfRows = (url: URL) => url.searchParams.get('part') === 'sheet';
+  await page.route(readsOfRows, (route) => route.abort('internetdisconnected'));
+  const save = page.getByRole('button', { name: 'Salvar alterações', exact: true });
+  const refused = page.waitForResponse((answer) => answer.request().method() === 'PUT');
+  await save.click();
+  expect((await refused).status()).toBe(409);
+  await expect.poll(() => save.isEnabled()).toBe(true);
+
+  // Someone enters the activity anew (Quantidade 40) while the row could not be read.
+  await meanwhile({ ...subsoil(), values: { METRICA1: '40.00' } });
+  await page.unroute(readsOfRows);
+  await save.click();
+  // The Save read the row first: 40,00 is shown at the cell, and nothing was sent over it.
+  await expect
+    .poll(() => page.getByRole('alert').textContent())
+    .toMatch(/^Não salvo: outra pessoa alterou 1 célula enquanto isso \(marcada\)/);
+  expect(await quantity.inputValue()).toBe('32');
+  expect(await description(quantity)).toContain('40,00');
+  expect(puts).toHaveLength(1);
+  expect(await stored()).toMatchObject([{ METRICA1: '40.00' }]);
+
+  // Kept knowingly: the next Save sends 32 over the 40 it showed.
+  const second = page.waitForResponse((answer) => answer.request().method() === 'PUT');
+  await save.click();
+  expect((await second).status()).toBe(200);
+  expect(puts[1]?.entries[0]).toMatchObject({ values: { METRICA1: '32' }, base: { METRICA1: '40.00' } });
+  expect(await stored()).toMatchObject([{ METRICA1: '32.00' }]);
 });

@@ -57,7 +57,8 @@ export function createTableSave(ctx, table, hooks) {
    * with a saved entry sends only its changed cells; one without sends every cell it shows (the
    * defaults the person saw and kept become saved values), as the modal does.
    */
-  function entries() {
+  /** @param {ReadonlySet<TableRow>} held rows kept out of this save: what they met is to be seen first */
+  function entries(held) {
     /** @type {{ row: TableRow, entry: MetricEntry, copied: boolean }[]} */
     const list = [];
     /** @type {{ row: TableRow, cell: TableCell }[]} */
@@ -65,7 +66,7 @@ export function createTableSave(ctx, table, hooks) {
     /** Rows left out until what applies to them now is read (`unread`). @type {{ row: TableRow, cell: TableCell }[]} */
     const unread = [];
     for (const [row, cells] of table.changedCells()) {
-      if (isLocked(row)) continue;
+      if (isLocked(row) || held.has(row)) continue;
       if (row.unread) {
         for (const cell of cells) {
           cell.error = labels.tableRowUnread;
@@ -123,14 +124,25 @@ export function createTableSave(ctx, table, hooks) {
     }
     table.setSaving(true);
     // Rows whose entry a conflict said was removed, and whose read after it failed: read now, or
-    // left out of this save (the removed entry's values would be sent as new ones).
+    // left out of this save (the removed entry's values would be sent as new ones). A value the read
+    // finds stored meanwhile is shown at its cell as a conflict (table-model.js `represent`), and
+    // the row is left out too: the person's choice was made over what they were shown then, not
+    // over this value, which this save would otherwise write over unseen.
     const unreadRows = table
       .changedCells()
       .map(([row]) => row)
       .filter((row) => row.unread && !isLocked(row));
+    const shown = new Map(unreadRows.map((row) => [row, row.cells.map((cell) => cell.conflict)]));
     if (unreadRows.length > 0) await table.readAgain(unreadRows);
     if (ctx.destroyed()) return;
-    const { list, bad, unread } = entries();
+    /** Cells whose read found a value stored meanwhile. @type {{ row: TableRow, cell: TableCell }[]} */
+    const met = [];
+    for (const [row, before] of shown) {
+      row.cells.forEach((cell, col) => {
+        if (cell.conflict !== undefined && cell.conflict !== before[col]) met.push({ row, cell });
+      });
+    }
+    const { list, bad, unread } = entries(new Set(met.map(({ row }) => row)));
     if (bad.length > 0) {
       table.setSaving(false);
       for (const { row } of bad) redraw(row);
@@ -140,7 +152,8 @@ export function createTableSave(ctx, table, hooks) {
     }
     const leftOut = new Set(unread.map(({ row }) => row));
     for (const row of leftOut) redraw(row);
-    if (leftOut.size > 0) {
+    if (met.length > 0) table.showAlert(ofCells(labels.tableConflictsOne, labels.tableConflicts, met.length));
+    else if (leftOut.size > 0) {
       table.showAlert(
         leftOut.size === 1
           ? labels.tableRowsUnreadOne
@@ -150,7 +163,7 @@ export function createTableSave(ctx, table, hooks) {
     let saved = 0;
     try {
       if (list.length === 0) {
-        focusFirst(unread);
+        focusFirst([...met, ...unread]);
         return;
       }
       if (ctx.offline?.shouldQueue()) {
