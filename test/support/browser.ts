@@ -469,3 +469,37 @@ export async function nextFrames(page: Page): Promise<void> {
     () => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))),
   );
 }
+
+/**
+ * Once the origin's `hold-drafts` is set, holds each page's first opening of the drafts' database
+ * until `window.releaseDrafts()` is called (a device slow to open its storage): the screen shows its
+ * rows and forms before the drafts are read. Passed to `addInitScript`.
+ */
+export function holdDraftsOpening(): void {
+  const open = IDBFactory.prototype.open;
+  let held = true;
+  try {
+    held = localStorage.getItem('hold-drafts') !== 'yes';
+  } catch {
+    // A document without storage of its own (the new page's blank one): nothing to hold.
+  }
+  IDBFactory.prototype.open = function (this: IDBFactory, name: string, version?: number) {
+    const request = open.call(this, name, version);
+    if (name !== 'task-association-drafts' || held) return request;
+    held = true;
+    let handler: ((event: Event) => void) | null = null;
+    const released = new Promise<void>((resolve) => {
+      (window as unknown as { releaseDrafts: () => void }).releaseDrafts = resolve;
+    });
+    Object.defineProperty(request, 'onsuccess', {
+      get: () => handler,
+      set: (value: ((event: Event) => void) | null) => {
+        handler = value;
+      },
+    });
+    request.addEventListener('success', (event) => {
+      void released.then(() => handler?.call(request, event));
+    });
+    return request;
+  } as typeof IDBFactory.prototype.open;
+}

@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { DEMO_TABLES } from '../../src/demo/demo-install.js';
 import type { Demo } from '../../src/demo/start-demo.js';
 import { seriousViolations } from '../support/axe.js';
-import { useBrowser, watchProblems } from '../support/browser.js';
+import { holdDraftsOpening, useBrowser, watchProblems } from '../support/browser.js';
 import { type listen, seqOfCode, serveScreen, startTestDemo, wipeEntries } from '../support/demo.js';
 
 // What a person types in the metric modal is kept on the device until it is stored or discarded:
@@ -237,6 +237,46 @@ it('drops the draft when the person discards it with Cancel', async () => {
   expect(await quantity(dialog).inputValue()).toBe('0,80');
   expect(await draftLine(dialog).count()).toBe(0);
   expect(await storedRows()).toEqual([]);
+});
+
+it('does not bring back a draft discarded with Cancel right before the page is reloaded', async () => {
+  const page = await phone(ALICE);
+  let dialog = await openModal(page);
+  await typeQuantity(page, dialog, '12,5');
+  // Typed on and discarded at once, the page reloaded with no pause: the removal is under way.
+  await page.keyboard.type('5');
+  await dialog.getByRole('button', { name: 'Cancelar' }).click();
+  await page.reload();
+  dialog = await openModal(page, false);
+  expect(await quantity(dialog).inputValue()).toBe('0,80');
+  expect(await page.getByRole('treeitem', { name: LABEL }).first().textContent()).not.toContain(DRAFT_MARK);
+});
+
+it('keeps what is typed in the modal while the drafts are being read, with the stored draft’s other fields', async () => {
+  const page = await phone(ALICE, holdDraftsOpening);
+  let dialog = await openModal(page);
+  await typeQuantity(page, dialog, '12,5');
+  await kept(page);
+  await page.evaluate(() => localStorage.setItem('hold-drafts', 'yes'));
+  await page.reload();
+
+  // The drafts' storage is slow to open: the activity opens with no draft, and Horas is typed.
+  dialog = await openModal(page, false);
+  expect(await quantity(dialog).inputValue()).toBe('0,80');
+  const hours = dialog.getByRole('textbox', { name: 'Horas', exact: true });
+  await hours.fill('9');
+  await page.evaluate(() => (window as unknown as { releaseDrafts: () => void }).releaseDrafts());
+  // Read now: the draft's Quantidade joins what was typed, and both are the activity's draft.
+  await later(() => quantity(dialog).inputValue()).toBe('12,5');
+  expect(await hours.inputValue()).toBe('9');
+  await kept(page);
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'hidden' });
+  const item = page.getByRole('treeitem', { name: LABEL }).first();
+  expect(await item.textContent()).toContain(DRAFT_MARK);
+  await item.locator(':scope > .ta-screen__row').click();
+  expect(await quantity(dialog).inputValue()).toBe('12,5');
+  expect(await hours.inputValue()).toBe('9');
 });
 
 it('never shows a draft to another person signed in on the same browser', async () => {

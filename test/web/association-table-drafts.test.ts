@@ -3,6 +3,7 @@ import { expect, it } from 'vitest';
 import { seriousViolations } from '../support/axe.js';
 import {
   description,
+  holdDraftsOpening,
   openTable,
   type SaveBody,
   showTable,
@@ -225,40 +226,6 @@ it('keeps a draft whose save was refused for a conflict over the value it was ty
   expect(await liveMetrics(served.demo(), subsoil().activity)).toMatchObject([{ HORAS: '10.0' }]);
 });
 
-/**
- * Once the origin's `hold-drafts` is set, holds each page's first opening of the drafts' database
- * until `window.releaseDrafts()` is called (a device slow to open its storage): the table reads its
- * rows before the drafts are read.
- */
-function holdDraftsOpening() {
-  const open = IDBFactory.prototype.open;
-  let held = true;
-  try {
-    held = localStorage.getItem('hold-drafts') !== 'yes';
-  } catch {
-    // A document without storage of its own (the new page's blank one): nothing to hold.
-  }
-  IDBFactory.prototype.open = function (this: IDBFactory, name: string, version?: number) {
-    const request = open.call(this, name, version);
-    if (name !== 'task-association-drafts' || held) return request;
-    held = true;
-    let handler: ((event: Event) => void) | null = null;
-    const released = new Promise<void>((resolve) => {
-      (window as unknown as { releaseDrafts: () => void }).releaseDrafts = resolve;
-    });
-    Object.defineProperty(request, 'onsuccess', {
-      get: () => handler,
-      set: (value: ((event: Event) => void) | null) => {
-        handler = value;
-      },
-    });
-    request.addEventListener('success', (event) => {
-      void released.then(() => handler?.call(request, event));
-    });
-    return request;
-  } as typeof IDBFactory.prototype.open;
-}
-
 it('takes drafts read after the rows: an untouched row shows its draft, a row typed in meanwhile keeps what was typed and takes the draft’s other cells', async () => {
   const { context, page: first } = await alices(holdDraftsOpening);
   await openTable(first, served.sheetUrl());
@@ -368,6 +335,21 @@ it('keeps nothing once every changed cell of a row is taken back with Escape, or
   expect(await liveMetrics(served.demo(), subsoil().activity)).toEqual([
     { METRICA1: '0.80', METRICA2: 6, HORAS: '5.0' },
   ]);
+});
+
+it('does not bring back a cell taken back with Escape right before the page is reloaded', async () => {
+  const { page } = await alices();
+  await openTable(page, served.sheetUrl());
+  await typeIn(page, 'A-SUBSOIL', 'Horas', '5');
+  // Typed on and taken back at once, the page reloaded with no pause: the removal is under way.
+  await page.keyboard.type('5');
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Escape');
+  await page.reload();
+  await showTable(page);
+  expect(await cell(page, 'A-SUBSOIL', 'Horas').inputValue()).toBe('8.0');
+  expect(await page.getByText(/unsaved change/).count()).toBe(0);
+  expect(await restoredLine(page).count()).toBe(0);
 });
 
 it('on a device that cannot keep drafts, says so in the table, asks before the page is left, and still saves', async () => {

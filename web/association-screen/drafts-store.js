@@ -94,10 +94,14 @@ export async function openDrafts(where = {}) {
   return {
     /** Every draft of this browser, everyone's. @returns {Promise<Draft[]>} */
     all: () => within('readonly', (store) => /** @type {Promise<Draft[]>} */ (done(store.getAll()))),
-    /** Keeps a draft, replacing its earlier state. @param {Draft} draft */
-    put: (draft) => within('readwrite', async (store) => void (await done(store.put(draft)))),
-    /** @param {string} id */
-    remove: (id) => within('readwrite', async (store) => void (await done(store.delete(id)))),
+    /**
+     * Keeps a draft, replacing its earlier state. The transaction is made and committed at the call:
+     * a page left at once (a reload right after typing) has its write under way already.
+     * @param {Draft} draft
+     */
+    put: (draft) => within('readwrite', (store) => committed(store, store.put(draft))),
+    /** Removes a draft, at the call as `put` does (a discarded draft does not come back). @param {string} id */
+    remove: (id) => within('readwrite', (store) => committed(store, store.delete(id))),
     /**
      * Removes the drafts typed more than {@link MAX_DRAFT_AGE_MS} before `now`, everyone's (nobody
      * could send them any more); resolves with those left.
@@ -116,6 +120,16 @@ export async function openDrafts(where = {}) {
       }),
     close: () => db.close(),
   };
+}
+
+/**
+ * Asks the store's transaction to commit now, not once its request's answer was handed back to the
+ * page (a round trip a page being left may not see: an uncommitted transaction is then dropped).
+ * @param {IDBObjectStore} store @param {IDBRequest} request
+ */
+async function committed(store, request) {
+  store.transaction.commit?.();
+  await done(request);
 }
 
 /** @typedef {Awaited<ReturnType<typeof openDrafts>>} DraftStore */

@@ -4,7 +4,7 @@
  * one draft per activity whichever view typed it, kept on the device (drafts-store.js) under the
  * outbox's owner key, so a draft is never shown to or sent as someone else. Holds this page's drafts
  * (this person, this sheet) in memory, so the tree marks an activity with a draft and the modal and
- * the table find it at once; every change is written behind, one write at a time, the latest state
+ * the table find it at once; every change is written at once, in the order asked, the latest state
  * of each draft winning. Storage that is unavailable or full is said once (`onProblem`) and never
  * stops typing or saving: the drafts then live as long as the page.
  */
@@ -16,6 +16,18 @@ import { keyOf } from './entry-key.js';
 /** @typedef {import('./drafts-store.js').DraftField} DraftField */
 /** @typedef {import('./tree.js').TreeNode} TreeNode */
 /** @typedef {{ activity: number, group?: number | null | undefined }} RowKey */
+/** @typedef {{ key: string, confirmed: boolean }} Owner */
+
+/**
+ * `newer` (kept while a read was out) with the fields of the `stored` draft it lacks, or `newer`
+ * itself when it lacks none.
+ * @param {Draft} newer @param {Draft} stored
+ */
+function joined(newer, stored) {
+  const lacking = Object.keys(stored.fields).filter((field) => !Object.hasOwn(newer.fields, field));
+  if (lacking.length === 0) return newer;
+  return { ...newer, fields: { ...stored.fields, ...newer.fields } };
+}
 
 /**
  * @param {import('./dom.js').ScreenContext} ctx
@@ -35,17 +47,42 @@ export function createDrafts(ctx, parts) {
   );
   /** This person's drafts of this sheet by metric row. @type {Map<string, Draft>} */
   const mine = new Map();
-  /** Drafts to write (a Draft) or remove (its id), by id, in the order asked: the latest wins. @type {Map<string, Draft | string>} */
-  const writes = new Map();
   /** Drafts asked to be kept whose writing has not succeeded (not kept anywhere but this page). @type {Set<string>} */
   const unkept = new Set();
-  /** @type {Promise<void> | undefined} */
-  let writing;
+  /**
+   * The store once open (null: unavailable). Until then writes wait in `early`, in the order asked;
+   * after, each is made at once: IndexedDB runs a store's read-write transactions in the order they
+   * were made, so the latest state of a draft wins, and a page left right after a change (a reload
+   * after Escape or Cancel) has its write under way already, not waiting behind another.
+   * @type {import('./drafts-store.js').DraftStore | null | undefined}
+   */
+  let store;
+  /** @type {(() => void)[]} */
+  const early = [];
+  /** Writes made and not finished. @type {Set<Promise<void>>} */
+  const out = new Set();
+  /** The latest write asked of each draft, by id (a put succeeded keeps it only if no later one was asked). @type {Map<string, number>} */
+  const latest = new Map();
+  let asked = 0;
+  void opened.then((opening) => {
+    store = opening ?? null;
+    // A load waiting for the store reads first, then makes them: what it reads is older than them.
+    if (!reading) flush();
+  });
+  const flush = () => {
+    for (const run of early.splice(0)) run();
+  };
   let problemSaid = false;
   /** Bumped by every load: an older load's answer is not laid over a newer state. */
   let loads = 0;
+  /** Activities kept or dropped since the running load began: the page's state of them is newer than its read. @type {Set<string>} */
+  const touched = new Set();
+  /** Whether a load's read is out (what is kept or dropped meanwhile is `touched`). */
+  let reading = false;
+  /** Whose drafts `mine` holds (the last load's owner): someone else signed in, none are shown until read. */
+  let readFor = /** @type {string | undefined} */ (undefined);
 
-  /** Whose drafts this page shows and files, or undefined (no outbox, or the start not read). */
+  /** Whose drafts this page shows and files, or undefined (no outbox, or the start not read). @returns {Owner | undefined} */
   function who() {
     const owner = parts.owner();
     return owner?.key === undefined ? undefined : { key: owner.key, confirmed: owner.confirmed };
@@ -57,81 +94,111 @@ export function createDrafts(ctx, parts) {
     parts.onProblem();
   }
 
-  /** Reads this person's drafts of this sheet, dropping everyone's too old to send. */
+  /**
+   * Reads this person's drafts of this sheet, dropping everyone's too old to send. What is kept or
+   * dropped while the read is out is newer than it: it stays as the page holds it, and a stored
+   * draft of the same activity read meanwhile lends it only the fields it lacks (typed on another
+   * page, never discarded). A page whose owner the server confirmed takes that owner's drafts typed
+   * where the page could not tell who was signed in (the same person: the key is theirs), and they
+   * lose that mark; a page that cannot tell shows only those, never a confirmed person's.
+   */
   async function load() {
     const mark = ++loads;
-    const store = await opened;
+    reading = true;
+    const opening = await opened;
     const owner = who();
-    const before = [...mine.keys()];
     /** @type {Draft[]} */
     let all = [];
     try {
-      all = store ? await store.prune() : [];
+      const pruning = opening ? opening.prune() : Promise.resolve([]);
+      flush();
+      all = await pruning;
     } catch {
       problem();
     }
     if (mark !== loads || ctx.destroyed()) return;
+    const before = new Map(mine);
     mine.clear();
     if (owner !== undefined) {
-      for (const draft of all) {
-        if (draft.owner !== owner.key || draft.endpoint !== endpoint || draft.taskSheet !== ctx.taskSheet)
+      for (const stored of all) {
+        if (stored.owner !== owner.key || stored.endpoint !== endpoint || stored.taskSheet !== ctx.taskSheet)
           continue;
-        // Typed where the page could not tell who was signed in: shown only where it still cannot.
-        if ((draft.unconfirmed === true) !== !owner.confirmed) continue;
-        mine.set(keyOf(draft), draft);
+        if (stored.unconfirmed !== true && !owner.confirmed) continue;
+        const key = keyOf(stored);
+        const newer = touched.has(key) ? before.get(key) : undefined;
+        if (touched.has(key) && newer?.owner !== owner.key) continue;
+        const draft = newer ? joined(newer, stored) : stored;
+        if (owner.confirmed && draft.unconfirmed === true) {
+          const { unconfirmed: _unconfirmed, ...adopted } = draft;
+          mine.set(key, adopted);
+        } else mine.set(key, draft);
+      }
+      // Kept meanwhile with nothing stored before it.
+      for (const key of touched) {
+        const newer = before.get(key);
+        if (newer?.owner === owner.key && !mine.has(key)) mine.set(key, newer);
+      }
+      for (const [key, draft] of mine) {
+        if (draft === before.get(key) || all.includes(draft)) continue;
+        unkept.add(draft.id);
+        write(draft.id, draft);
       }
     }
-    for (const key of new Set([...before, ...mine.keys()])) {
+    touched.clear();
+    reading = false;
+    readFor = owner?.key;
+    for (const key of new Set([...before.keys(), ...mine.keys()])) {
       const [activity, group] = key.split(':');
       parts.redraw({ activity: Number(activity), group: group === '' ? null : Number(group) });
     }
     parts.loaded();
   }
 
-  async function drain() {
-    const store = await opened;
-    for (let next = writes.entries().next(); !next.done; next = writes.entries().next()) {
-      const [id, what] = next.value;
-      writes.delete(id);
-      if (!store) {
-        problem();
-        continue;
-      }
-      try {
-        if (typeof what === 'string') await store.remove(id);
-        else {
-          await store.put(what);
-          // A later state asked meanwhile keeps it unkept until that one is written.
-          if (!writes.has(id)) unkept.delete(id);
-        }
-      } catch {
-        problem();
-      }
-    }
+  /** Writes a draft (a Draft) or removes it (its id). @param {string} id @param {Draft | string} what */
+  function write(id, what) {
+    const mark = ++asked;
+    latest.set(id, mark);
+    if (store === undefined) early.push(() => made(id, what, mark));
+    else made(id, what, mark);
   }
 
-  /** @param {string} id @param {Draft | string} what */
-  function write(id, what) {
-    writes.delete(id);
-    writes.set(id, what);
-    writing ??= drain().finally(() => {
-      writing = undefined;
-    });
+  /** @param {string} id @param {Draft | string} what @param {number} mark */
+  function made(id, what, mark) {
+    if (!store) {
+      problem();
+      return;
+    }
+    const run = (typeof what === 'string' ? store.remove(id) : store.put(what))
+      .then(() => {
+        // A later state asked meanwhile keeps it unkept until that one is written.
+        if (typeof what !== 'string' && latest.get(id) === mark) unkept.delete(id);
+      }, problem)
+      .finally(() => {
+        out.delete(run);
+        if (latest.get(id) === mark) latest.delete(id);
+      });
+    out.add(run);
   }
 
   return {
     load,
     /** The person's draft of an activity, if any. @param {RowKey} key */
-    get: (key) => mine.get(keyOf(key)),
+    get: (key) => (readFor === who()?.key ? mine.get(keyOf(key)) : undefined),
     /** Whether an activity has a draft (the tree marks it). @param {RowKey} key */
-    has: (key) => mine.has(keyOf(key)),
+    has: (key) => readFor === who()?.key && mine.has(keyOf(key)),
+    /** Whose drafts the page shows and files now: a form keeps this from its opening (see `keep`). */
+    owner: who,
     /**
-     * Keeps what the person typed in an activity (written behind). Nothing is kept while the page
-     * does not know who is signed in: returns false then.
+     * Keeps what the person typed in an activity (written behind), as `as`: the owner the form was
+     * opened under ({@link owner} then). Someone else signed in since, it is kept as theirs on the
+     * device and not shown on this page, which is the new person's now. Nothing is kept while the
+     * page does not know who is signed in: returns false then.
      * @param {RowKey} key @param {{ row: boolean, fields: Record<string, DraftField> }} typed
+     * @param {Owner | undefined} as
      */
-    keep(key, typed) {
-      const owner = who();
+    keep(key, typed, as) {
+      const now = who();
+      const owner = as !== undefined && as.key !== now?.key ? as : now;
       if (owner === undefined) return false;
       const group = key.group ?? null;
       const id = draftId({
@@ -141,7 +208,6 @@ export function createDrafts(ctx, parts) {
         activity: key.activity,
         group,
       });
-      const had = mine.has(keyOf(key));
       /** @type {Draft} */
       const draft = {
         id,
@@ -155,17 +221,35 @@ export function createDrafts(ctx, parts) {
         typedAt: new Date().toISOString(),
         ...(owner.confirmed ? {} : { unconfirmed: true }),
       };
-      mine.set(keyOf(key), draft);
       unkept.add(id);
       write(id, draft);
+      if (owner !== now) return true;
+      const had = mine.has(keyOf(key));
+      mine.set(keyOf(key), draft);
+      if (reading) touched.add(keyOf(key));
       if (!had) parts.redraw(key);
       return true;
     },
     /**
-     * Forgets an activity's draft: stored, taken into the outbox, its entry removed, or discarded.
-     * @param {RowKey} key
+     * Forgets an activity's draft: stored, taken into the outbox, its entry removed, or discarded;
+     * `as` as for {@link keep} (the previous person's, someone else signed in since).
+     * @param {RowKey} key @param {Owner | undefined} as
      */
-    drop(key) {
+    drop(key, as) {
+      const now = who();
+      if (as !== undefined && as.key !== now?.key) {
+        const id = draftId({
+          owner: as.key,
+          endpoint,
+          taskSheet: ctx.taskSheet,
+          activity: key.activity,
+          group: key.group ?? null,
+        });
+        unkept.delete(id);
+        write(id, id);
+        return;
+      }
+      if (reading) touched.add(keyOf(key));
       const draft = mine.get(keyOf(key));
       if (!draft) return;
       mine.delete(keyOf(key));
@@ -177,13 +261,14 @@ export function createDrafts(ctx, parts) {
     unkept: () => unkept.size > 0,
     /** Resolves once what was asked is written (tests, and a page about to hide). */
     settled: async () => {
-      while (writing) await writing;
+      await opened;
+      while (out.size > 0) await Promise.all(out);
     },
     destroy() {
       loads++;
-      void opened.then(async (store) => {
-        await writing;
-        store?.close();
+      void opened.then(async (opening) => {
+        await Promise.all(out);
+        opening?.close();
       });
     },
   };

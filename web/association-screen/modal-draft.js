@@ -27,6 +27,10 @@ import { formatValue } from './values.js';
  * @param {() => boolean} parts.fresh whether the opening shows what it was opened with: editable,
  *   nothing typed, no save out, nothing being decided (a draft read late may be shown then)
  * @param {(row: boolean) => void} parts.restored a draft was shown: the form's `row` is the draft's
+ * @param {() => boolean} parts.editing whether the form takes typing now: editable, no save out,
+ *   nothing being decided
+ * @param {() => boolean} parts.deciding whether the form decides an outbox entry: it shows the
+ *   entry's values, not the activity's draft, so it neither writes nor drops that draft
  */
 export function createModalDraft(ctx, parts) {
   const { labels } = ctx;
@@ -36,6 +40,12 @@ export function createModalDraft(ctx, parts) {
   parts.after.after(line);
   /** Typed values this page could not hand to the drafts (no outbox, or no owner known yet). */
   let notKept = false;
+  /**
+   * Whose the opening's typing is: the page's owner when it opened. Someone else signing in on this
+   * browser meanwhile does not make it theirs (drafts.js keeps it as the one who typed it).
+   * @type {import('./drafts.js').Owner | undefined}
+   */
+  let typedAs;
 
   /** The fields the person typed in whose text differs from what the field showed. */
   function typedFields() {
@@ -54,17 +64,17 @@ export function createModalDraft(ctx, parts) {
   /** Keeps what the open activity's form holds now (or forgets its draft when it holds nothing typed). */
   function typed() {
     const node = parts.current();
-    if (!node || !dialog.open || node.data.editable === false) return;
+    if (!node || !dialog.open || node.data.editable === false || parts.deciding()) return;
     const typedNow = typedFields();
     const empty = Object.keys(typedNow).length === 0;
     const drafts = ctx.drafts;
     if (empty) {
-      drafts?.drop(key(node));
+      drafts?.drop(key(node), typedAs);
       notKept = false;
       line.hidden = true;
       return;
     }
-    notKept = !drafts?.keep(key(node), { row: parts.hasRow(), fields: typedNow });
+    notKept = !drafts?.keep(key(node), { row: parts.hasRow(), fields: typedNow }, typedAs);
   }
 
   /**
@@ -84,10 +94,11 @@ export function createModalDraft(ctx, parts) {
     return true;
   }
 
-  /** A new opening: nothing of the last one's draft is said. */
+  /** A new opening: nothing of the last one's draft is said; what is typed is the page's owner's. */
   function reset() {
     line.hidden = true;
     notKept = false;
+    typedAs = ctx.drafts?.owner();
   }
 
   /** @param {BeforeUnloadEvent} event */
@@ -121,14 +132,43 @@ export function createModalDraft(ctx, parts) {
      * discarded. @param {TreeNode} node
      */
     settled(node) {
-      ctx.drafts?.drop(key(node));
+      // A decided entry is the outbox's: a draft typed apart from it stays for the next opening.
+      if (parts.deciding()) return;
+      ctx.drafts?.drop(key(node), typedAs);
       notKept = false;
       if (parts.current() === node) line.hidden = true;
     },
-    /** The drafts were read after the dialog opened: the activity's is shown if nothing happened yet. */
+    /**
+     * The drafts were read after the dialog opened: the activity's is shown if nothing happened yet.
+     * Typed in meanwhile, the fields left alone take what the draft holds of them (typed on another
+     * page: drafts.js joined it to what is typed here), and the whole is kept.
+     */
     loaded() {
       const node = parts.current();
-      if (node && dialog.open && parts.fresh()) restore(node);
+      if (!node || !dialog.open) return;
+      if (parts.fresh()) {
+        restore(node);
+        return;
+      }
+      if (!parts.editing() || node.data.editable === false) return;
+      const draft = ctx.drafts?.get(key(node));
+      if (!draft) return;
+      let took = false;
+      for (const [field, typedField] of Object.entries(draft.fields)) {
+        if (!fields.untouched(field)) continue;
+        fields.restoreTyped(field, typedField.text, typedField.preset, typedField.base);
+        took = true;
+      }
+      if (took) typed();
+    },
+    /**
+     * Someone else signed in on this browser: the open form is the previous person's. Kept as theirs,
+     * it closes, so the new person neither sees nor files it.
+     */
+    ownerChanged() {
+      if (!dialog.open) return;
+      typed();
+      dialog.close();
     },
     /** The device cannot keep drafts: said in the open dialog. */
     problem() {

@@ -78,6 +78,8 @@ export function createModal(ctx, tree, treeMetrics) {
     restored: (row) => {
       hasRow = row;
     },
+    editing: () => editable && !busy && deciding === undefined,
+    deciding: () => deciding !== undefined,
   });
 
   // Cancel is the person's decision to drop what they typed (its draft goes); Esc, the backdrop and
@@ -515,6 +517,8 @@ export function createModal(ctx, tree, treeMetrics) {
     draftsLoaded: () => draft.loaded(),
     /** The device cannot keep drafts: said once. */
     draftProblem: () => draft.problem(),
+    /** Someone else signed in on this browser: an open form, the previous person's, closes (kept as theirs). */
+    ownerChanged: () => draft.ownerChanged(),
     destroy: () => draft.destroy(),
   };
 }

@@ -26,7 +26,8 @@ const OWNER_CHECK_MS = 5000;
  * @param {() => import('./outbox.js').Outbox | undefined} parts.outbox once opened
  * @param {() => import('./sync-driver.js').Sync | undefined} parts.sync once made
  * @param {{ ownerChanged: (text: string) => void }} parts.view
- * @param {readonly import('./offline.js').Watcher[]} parts.watchers told to read again when someone else signed in
+ * @param {readonly import('./offline.js').Watcher[]} parts.watchers told to read again when someone else
+ *   signed in, and when the owner of a page opened offline is confirmed
  * @param {() => Promise<void>} parts.refresh reads the outbox again and draws what changed
  */
 export function createOwner(ctx, parts) {
@@ -100,7 +101,9 @@ export function createOwner(ctx, parts) {
       if (signedIn === before) await adopt((record) => record.page === pageId);
       else if (wasConfirmed) await settleUnchecked((record) => record.owner === before, false);
       await parts.refresh();
-      if (signedIn !== before) for (const watcher of parts.watchers) watcher.reread?.();
+      for (const watcher of parts.watchers)
+        if (signedIn !== before) watcher.reread?.();
+        else watcher.confirmed?.();
     })();
   }
 

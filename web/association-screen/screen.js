@@ -167,8 +167,18 @@ export function mountAssociationScreen(element, options) {
       })
     : undefined;
   ctx.drafts = drafts;
-  // Someone else signed in on this browser meanwhile: only their drafts are shown from now on.
-  offline?.watch({ sent: () => {}, changed: () => {}, reread: () => void drafts?.load() });
+  // Someone else signed in on this browser meanwhile: only their drafts are shown from now on, and
+  // the form open, the previous person's, closes. A page opened offline whose owner the server then
+  // confirms takes the drafts it kept unconfirmed as that person's.
+  offline?.watch({
+    sent: () => {},
+    changed: () => {},
+    reread: () => {
+      modal.ownerChanged();
+      void drafts?.load();
+    },
+    confirmed: () => void drafts?.load(),
+  });
   element.append(
     header,
     ...(offline ? [offline.root] : []),

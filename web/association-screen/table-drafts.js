@@ -42,6 +42,17 @@ export function createTableDrafts(ctx, model) {
   let restored = 0;
   /** The device cannot keep drafts: said in the line from then on. */
   let cannotKeep = false;
+  /**
+   * Whose the rows' changes are: the page's owner when the rows took their drafts. Someone else
+   * signing in meanwhile does not make them theirs (drafts.js keeps them as the one who typed them).
+   * @type {import('./drafts.js').Owner | undefined}
+   */
+  let typedAs;
+  /** @returns {import('./drafts.js').Owner | undefined} */
+  const owner = () => {
+    typedAs ??= ctx.drafts?.owner();
+    return typedAs;
+  };
 
   /** @param {TableRow} row */
   const keyOf = (row) => ({ activity: row.data.activity, group: row.data.group ?? null });
@@ -87,12 +98,12 @@ export function createTableDrafts(ctx, model) {
     if (Object.keys(typed).length === 0) {
       unheld.delete(row);
       held.delete(row);
-      if (holds && current) drafts.drop(key);
+      if (holds && current) drafts.drop(key, owner());
       showLine();
       return;
     }
     if (holds && current && current.row === row.hasRow && sameFields(current.fields, typed)) return;
-    if (drafts.keep(key, { row: row.hasRow, fields: typed })) {
+    if (drafts.keep(key, { row: row.hasRow, fields: typed }, owner())) {
       unheld.delete(row);
       const kept = drafts.get(key);
       if (kept) held.set(row, kept);
@@ -111,7 +122,7 @@ export function createTableDrafts(ctx, model) {
     model.restore(row, fields, laidOver(ctx, row.served));
     if (!hasChanges(row)) {
       held.delete(row);
-      ctx.drafts?.drop(keyOf(row));
+      ctx.drafts?.drop(keyOf(row), owner());
       return false;
     }
     held.set(row, draft);
@@ -157,9 +168,23 @@ export function createTableDrafts(ctx, model) {
     /**
      * The drafts were read (after the rows, or read again for someone else signed in): a row takes
      * its draft. In a row the person changed meanwhile, what they changed stays and the draft's
-     * other cells join it; the whole is kept.
+     * other cells join it; the whole is kept. Read for someone else signed in, every row changed
+     * (the previous person's, kept as theirs) first goes back to its presets. Returns whether some did.
      */
     loaded() {
+      const now = ctx.drafts?.owner();
+      let reverted = false;
+      if (typedAs !== undefined && now?.key !== typedAs.key) {
+        for (const row of model.rows()) {
+          if (isLocked(row) || !(hasChanges(row) || held.has(row))) continue;
+          model.revert(row);
+          held.delete(row);
+          reverted = true;
+        }
+        unheld.clear();
+        restored = 0;
+      }
+      typedAs = now;
       for (const row of model.rows()) {
         const current = draftOf(row);
         if (isLocked(row) || current === held.get(row)) continue;
@@ -181,6 +206,7 @@ export function createTableDrafts(ctx, model) {
         follow(row, true);
       }
       showLine();
+      return reverted;
     },
     /**
      * The table shows again: each row whose draft changed while it was hidden (the modal typed,

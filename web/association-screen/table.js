@@ -378,8 +378,13 @@ export function createTable(ctx, hooks) {
     changedCount: model.changedCount,
     /** A save made elsewhere (the modal): the table reads the sheet again when next shown, if it holds no change. */
     markStale: table.markStale,
-    /** This person's drafts were read: the rows read take theirs. */
-    draftsLoaded: () => drafts.loaded(),
+    /**
+     * This person's drafts were read: the rows read take theirs. Read for someone else signed in,
+     * the rows the previous person changed went back to their presets: read again if made old.
+     */
+    draftsLoaded() {
+      if (drafts.loaded() && stale && !root.hidden) void load().then(() => shown.render());
+    },
     /** The device cannot keep drafts: said in the table. */
     draftProblem: () => drafts.problem(),
     /** Fills rows from another sheet's values (see copy-previous.js). */

@@ -1,0 +1,267 @@
+import type { Locator, Page } from 'playwright-core';
+import { expect, it } from 'vitest';
+import { LABELS_EN } from '../../web/association-screen.js';
+import { launchOnProfile, openTable, usePageChecks } from '../support/browser.js';
+import { liveMetrics, saveByCodes, signIn, useBareActivity, useServedScreen } from '../support/demo.js';
+
+/*
+ * Whose a draft is, and drafts beside the outbox: a draft typed on a page opened offline is the
+ * same person's once the page opens online; what one person typed is never filed as, nor shown to,
+ * someone who signed in on the same browser meanwhile; deciding a stopped outbox entry leaves the
+ * activity's draft alone. On the demo (Subsoiling: Quantidade 0.80 and Horas 8.0 by default), in
+ * English on a desktop.
+ */
+
+const ALICE = 7;
+const BRUNO = 8;
+const SEEDER = 9;
+const served = useServedScreen(SEEDER);
+const subsoil = useBareActivity(served, 'A-SUBSOIL', 'G-SOIL');
+const pages = usePageChecks();
+const L = LABELS_EN;
+const SOIL = ['S-NORTH — North field', 'G-SOIL — Soil preparation'];
+const SUBSOIL = 'A-SUBSOIL — Subsoiling';
+
+/** `expect.poll` with room for a loaded two-core machine. */
+const later = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000, interval: 100 });
+
+/** A browser of its own (a profile: the service worker keeps the page for offline), `user` signed in. */
+async function browserOn(user: number) {
+  const context = pages.track(
+    await launchOnProfile(await pages.profile('ta-drafts-owner-'), {
+      locale: 'en',
+      viewport: { width: 1280, height: 800 },
+    }),
+  );
+  await signIn(context, served.origin(), user);
+  const page = context.pages()[0] ?? (await context.newPage());
+  return { context, page };
+}
+
+/** Online, the first visit: the service worker controls the page and keeps its files. */
+async function firstVisit(page: Page) {
+  await page.goto(served.sheetUrl());
+  await page.getByRole('tree').waitFor();
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+    for (let i = 0; i < 300; i++) {
+      const release = (await caches.keys()).find((name) => name.startsWith('task-association-assets-'));
+      const kept = release ? (await (await caches.open(release)).keys()).length : 0;
+      const pagesKept = (await (await caches.open('task-association-files-v1')).keys()).length;
+      if (kept > 20 && pagesKept > 0 && navigator.serviceWorker.controller) return;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    throw new Error('no service worker');
+  });
+}
+
+async function openSoil(page: Page) {
+  await page.getByRole('tree').waitFor();
+  for (const name of SOIL) {
+    const item = page.getByRole('treeitem', { name }).first();
+    if ((await item.getAttribute('aria-expanded')) !== 'true')
+      await item.locator(':scope > .ta-screen__row').click();
+    await item.getByRole('group').first().waitFor();
+  }
+}
+
+const row = (page: Page) =>
+  page.getByRole('treeitem', { name: SUBSOIL }).first().locator(':scope > .ta-screen__row');
+const region = (page: Page) => page.getByRole('region', { name: L.offlineRegion });
+const field = (dialog: Locator, name: string) => dialog.getByRole('textbox', { name, exact: true });
+
+async function openActivity(page: Page) {
+  await row(page).click();
+  const dialog = page.getByRole('dialog', { name: SUBSOIL });
+  await dialog.waitFor();
+  return dialog;
+}
+
+async function typeInto(page: Page, input: Locator, text: string) {
+  await input.click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.type(text);
+}
+
+/** Whether leaving the page now would ask first (what the page's beforeunload handlers say). */
+function asksBeforeLeaving(page: Page): Promise<boolean> {
+  return page.evaluate(() => {
+    const event = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(event);
+    return event.defaultPrevented;
+  });
+}
+
+/** Waits until what was typed is kept on the device: leaving the page no longer asks. */
+async function kept(page: Page) {
+  await later(() => asksBeforeLeaving(page)).toBe(false);
+}
+
+/** Each draft on the device: its owner key, whether unconfirmed, and its fields' texts. */
+function draftsOnDevice(page: Page) {
+  return page.evaluate(
+    () =>
+      new Promise<Array<{ owner: string; unconfirmed?: boolean; texts: Record<string, string> }>>(
+        (resolve, reject) => {
+          const opening = indexedDB.open('task-association-drafts');
+          opening.onerror = () => reject(opening.error);
+          opening.onsuccess = () => {
+            const db = opening.result;
+            const reading = db.transaction('drafts').objectStore('drafts').getAll();
+            reading.onsuccess = () => {
+              db.close();
+              resolve(
+                reading.result.map((draft) => ({
+                  owner: draft.owner,
+                  ...(draft.unconfirmed ? { unconfirmed: true } : {}),
+                  texts: Object.fromEntries(
+                    Object.entries(draft.fields as Record<string, { text: string }>).map(([name, typed]) => [
+                      name,
+                      typed.text,
+                    ]),
+                  ),
+                })),
+              );
+            };
+            reading.onerror = () => reject(reading.error);
+          };
+        },
+      ),
+  );
+}
+
+/** Bruno signs in on the same browser (another tab); Alice's page, shown again, asks who is signed in. */
+async function brunoSignsIn(page: Page) {
+  await signIn(page.context(), served.origin(), BRUNO);
+  await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+  await later(() => page.getByText(L.ownerChanged).count()).toBeGreaterThan(0);
+}
+
+it('shows a draft typed on a page opened offline once the page opens online for the same person, no longer marked unconfirmed', async () => {
+  const { context, page } = await browserOn(ALICE);
+  await firstVisit(page);
+  // Its branches read online: the browser keeps them.
+  await openSoil(page);
+  // The signal goes; the page is opened again from what the device keeps (its owner unconfirmed).
+  await context.setOffline(true);
+  await page.reload();
+  await openSoil(page);
+  const dialog = await openActivity(page);
+  await typeInto(page, field(dialog, 'Quantidade'), '55');
+  await kept(page);
+  await page.keyboard.press('Escape');
+  expect(await draftsOnDevice(page)).toMatchObject([{ unconfirmed: true, texts: { METRICA1: '55' } }]);
+
+  // The signal is back; Alice, still signed in, opens the sheet: her draft, in the tree and the modal.
+  await context.setOffline(false);
+  await page.reload();
+  await openSoil(page);
+  await later(() => row(page).textContent()).toContain(L.draftChip);
+  const again = await openActivity(page);
+  expect(await field(again, 'Quantidade').inputValue()).toBe('55');
+  await again.getByText(/^Not saved yet: typed on this device on /).waitFor();
+  // Hers now: no longer marked as typed where the page could not tell who was signed in.
+  await later(async () => (await draftsOnDevice(page)).map((draft) => draft.unconfirmed)).toEqual([
+    undefined,
+  ]);
+});
+
+it('closes the form Alice has open when Bruno signs in on the same browser: her typing stays hers, never shown to or kept as Bruno', async () => {
+  const { context, page } = await browserOn(ALICE);
+  await page.goto(served.sheetUrl());
+  await openSoil(page);
+  const dialog = await openActivity(page);
+  await typeInto(page, field(dialog, 'Quantidade'), '55');
+  await kept(page);
+  const [alices] = await draftsOnDevice(page);
+
+  await brunoSignsIn(page);
+  await dialog.waitFor({ state: 'hidden' });
+  // The page hidden and left (a phone, a closed tab) files nothing as Bruno.
+  await page.evaluate(() => {
+    window.dispatchEvent(new PageTransitionEvent('pagehide'));
+  });
+  await page.close({ runBeforeUnload: true });
+  const other = await context.newPage();
+  await other.goto(served.sheetUrl());
+  await openSoil(other);
+  expect(await draftsOnDevice(other)).toEqual([alices]);
+  const his = await openActivity(other);
+  expect(await field(his, 'Quantidade').inputValue()).toBe('0.80');
+  expect(await row(other).textContent()).not.toContain(L.draftChip);
+  await other.keyboard.press('Escape');
+
+  // Alice signs in again: hers.
+  await signIn(context, served.origin(), ALICE);
+  await other.reload();
+  await openSoil(other);
+  expect(await field(await openActivity(other), 'Quantidade').inputValue()).toBe('55');
+});
+
+it('puts the table’s rows Alice typed in back to their presets when Bruno signs in on the same browser, her typing kept as hers', async () => {
+  const { context, page } = await browserOn(ALICE);
+  const cell = () =>
+    page
+      .getByRole('grid')
+      .getByRole('row')
+      .filter({ has: page.getByRole('rowheader', { name: /^A-SUBSOIL/ }) })
+      .getByRole('textbox', { name: 'Quantidade', exact: true });
+  await openTable(page, served.sheetUrl());
+  await typeInto(page, cell(), '55');
+  await kept(page);
+  const [alices] = await draftsOnDevice(page);
+
+  await brunoSignsIn(page);
+  await later(() => cell().inputValue()).toBe('0.80');
+  expect(await page.getByText(/unsaved change/).count()).toBe(0);
+  // Typing on as Bruno files as Bruno; Alice's draft stays as it was.
+  await typeInto(page, cell(), '7');
+  await kept(page);
+  const device = await draftsOnDevice(page);
+  expect(device).toHaveLength(2);
+  expect(device).toContainEqual(alices);
+  expect(device.find((draft) => draft.owner !== alices?.owner)?.texts).toEqual({ METRICA1: '7' });
+
+  await signIn(context, served.origin(), ALICE);
+  await page.reload();
+  await page.getByRole('button', { name: 'Table', exact: true }).click();
+  await later(() => cell().inputValue()).toBe('55');
+});
+
+it('leaves the activity’s draft alone while a stopped outbox entry of it is decided and saved', async () => {
+  await saveByCodes(served, SEEDER, 'A-SUBSOIL', 'G-SOIL', { METRICA1: '20.00' });
+  const { context, page } = await browserOn(ALICE);
+  await page.goto(served.sheetUrl());
+  await openSoil(page);
+  await context.setOffline(true);
+  // Offline: Quantidade 32 saved (into the outbox), then Horas 9 typed and not saved (a draft).
+  let dialog = await openActivity(page);
+  await field(dialog, 'Quantidade').fill('32');
+  await dialog.getByRole('button', { name: L.save, exact: true }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  await later(() => region(page).getByText(L.pendingCountOne).count()).toBe(1);
+  dialog = await openActivity(page);
+  await typeInto(page, field(dialog, 'Horas'), '9');
+  await kept(page);
+  await page.keyboard.press('Escape');
+  // Meanwhile someone changes Quantidade: the outbox entry stops for a decision.
+  await saveByCodes(served, SEEDER, 'A-SUBSOIL', 'G-SOIL', { METRICA1: '31' }, { METRICA1: '20.00' });
+  await context.setOffline(false);
+  await region(page).getByRole('button', { name: L.pendingList }).click();
+  await region(page)
+    .getByRole('button', { name: L.decideFor.replace('{label}', SUBSOIL) })
+    .click();
+  dialog = page.getByRole('dialog', { name: SUBSOIL });
+  await dialog.waitFor();
+  // The entry's values, not the draft's.
+  expect(await field(dialog, 'Horas').inputValue()).not.toBe('9');
+  await dialog.getByRole('button', { name: L.keepMineFor.replace('{field}', 'Quantidade') }).click();
+  await dialog.getByRole('button', { name: L.save, exact: true }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  await later(() => liveMetrics(served.demo(), subsoil().activity)).toMatchObject([{ METRICA1: '32.00' }]);
+
+  // The draft typed apart from the entry is still there, in the tree and the modal.
+  expect(await row(page).textContent()).toContain(L.draftChip);
+  expect(await draftsOnDevice(page)).toMatchObject([{ texts: { HORAS: '9' } }]);
+  expect(await field(await openActivity(page), 'Horas').inputValue()).toBe('9');
+});
