@@ -307,6 +307,52 @@ it('shares one draft per activity with the modal: each shows what the other type
   expect(await liveMetrics(served.demo(), subsoil().activity)).toMatchObject([{ METRICA1: '12.50' }]);
 });
 
+it("takes what the modal typed while the table's save was out once that save ends: typing on in the row keeps it", async () => {
+  const { page } = await alices();
+  await openTable(page, served.sheetUrl());
+  await typeIn(page, 'A-SUBSOIL', 'Horas', '9');
+  await kept(page);
+  // A slow network: the table's save is held on its way.
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(
+    () => true,
+    async (route) => {
+      if (route.request().method() === 'PUT') await held;
+      await route.continue();
+    },
+  );
+  const answer = page.waitForResponse((response) => response.request().method() === 'PUT');
+  await save(page).click();
+
+  // Meanwhile, the modal of the same activity: Pessoas typed, closed with Esc (kept as its draft).
+  await (await subsoilItem(page)).locator(':scope > .ta-screen__row').click();
+  const dialog = page.getByRole('dialog', { name: SUBSOIL });
+  await later(() => dialog.getByRole('textbox', { name: 'Horas', exact: true }).inputValue()).toBe('9');
+  await dialog.getByRole('textbox', { name: 'Pessoas', exact: true }).fill('4');
+  await kept(page);
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'hidden' });
+
+  // Back to the table while the save is out; once it is stored, the row shows the modal's Pessoas 4.
+  await page.getByRole('button', { name: 'Table', exact: true }).click();
+  release();
+  expect((await answer).status()).toBe(200);
+  await later(() => cell(page, 'A-SUBSOIL', 'Pessoas').inputValue()).toBe('4');
+  // Horas as the draft holds it, typed: the value stored by the save.
+  expect(await cell(page, 'A-SUBSOIL', 'Horas').inputValue()).toBe('9');
+  // Typing on in the row keeps both, through a reload.
+  await typeIn(page, 'A-SUBSOIL', 'Quantidade', '12.5');
+  await kept(page);
+  await page.reload();
+  await showTable(page);
+  await later(() => cell(page, 'A-SUBSOIL', 'Pessoas').inputValue()).toBe('4');
+  expect(await cell(page, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('12.5');
+  expect(await liveMetrics(served.demo(), subsoil().activity)).toMatchObject([{ HORAS: '9.0' }]);
+});
+
 it('keeps nothing once every changed cell of a row is taken back with Escape, or once it is saved', async () => {
   const { page } = await alices();
   await openTable(page, served.sheetUrl());

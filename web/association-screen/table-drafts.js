@@ -192,7 +192,7 @@ export function createTableDrafts(ctx, model) {
           if (current) take(row, current, current.fields, true);
           continue;
         }
-        // A save out holds the row's cells: the draft waits for the table's next showing.
+        // A save out holds the row's cells: the draft waits for the save's end (table.js setSaving).
         if (model.isSaving()) continue;
         if (current) {
           /** @type {Record<string, DraftField>} */

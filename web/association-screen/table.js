@@ -325,6 +325,18 @@ export function createTable(ctx, hooks) {
     grid.setAttribute('aria-busy', String(value));
     shown.setReadOnly(value);
     for (const watcher of savingWatchers) watcher(value);
+    // What the drafts could not bring into the rows while the save held them (the modal typed in
+    // an activity of the save meanwhile, or the drafts were read) comes in now.
+    if (!value && !root.hidden) followDrafts();
+  }
+
+  /**
+   * Drafts typed, saved or discarded in the modal meanwhile: the rows follow them. A row whose draft
+   * went may show what the modal stored: read again, unless the whole sheet is.
+   */
+  function followDrafts() {
+    const gone = drafts.shown();
+    if (gone.length > 0 && stale && model.changedCount() > 0) void readAgain(gone);
   }
 
   /**
@@ -364,10 +376,7 @@ export function createTable(ctx, hooks) {
     show() {
       root.hidden = false;
       watchOutbox();
-      // Drafts typed, saved or discarded in the modal meanwhile: the rows follow them. A row whose
-      // draft went may show what the modal stored: read again, unless the whole sheet is.
-      const gone = drafts.shown();
-      if (gone.length > 0 && stale && model.changedCount() > 0) void readAgain(gone);
+      followDrafts();
       void load().then(() => shown.render());
       shown.render();
     },
