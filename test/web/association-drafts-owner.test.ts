@@ -166,6 +166,39 @@ it('shows a draft typed on a page opened offline once the page opens online for 
   ]);
 });
 
+it('keeps Alice’s draft typed online when she types in the same activity on a page opened offline, the two joined once online', async () => {
+  const { context, page } = await browserOn(ALICE);
+  await firstVisit(page);
+  await openSoil(page);
+  // Online: Alice types Quantidade 55 and leaves it as a draft.
+  let dialog = await openActivity(page);
+  await typeInto(page, field(dialog, 'Quantidade'), '55');
+  await kept(page);
+  await page.keyboard.press('Escape');
+
+  // No signal: the page opens from the device (who is signed in unconfirmed) and does not show her
+  // draft; she types Horas 9 there and leaves it too.
+  await context.setOffline(true);
+  await page.reload();
+  await openSoil(page);
+  dialog = await openActivity(page);
+  expect(await field(dialog, 'Quantidade').inputValue()).toBe('0.80');
+  await typeInto(page, field(dialog, 'Horas'), '9');
+  await kept(page);
+  await page.keyboard.press('Escape');
+
+  // Online again: both, in one draft of hers.
+  await context.setOffline(false);
+  await page.reload();
+  await openSoil(page);
+  const again = await openActivity(page);
+  expect(await field(again, 'Quantidade').inputValue()).toBe('55');
+  expect(await field(again, 'Horas').inputValue()).toBe('9');
+  await later(() => draftsOnDevice(page)).toEqual([
+    { owner: expect.any(String), texts: { METRICA1: '55', HORAS: '9' } },
+  ]);
+});
+
 it('closes the form Alice has open when Bruno signs in on the same browser: her typing stays hers, never shown to or kept as Bruno', async () => {
   const { context, page } = await browserOn(ALICE);
   await page.goto(served.sheetUrl());

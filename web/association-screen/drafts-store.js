@@ -28,7 +28,8 @@ import { asOutboxError, done, finished, OutboxError } from './outbox.js';
 
 /**
  * @typedef {object} Draft
- * @property {string} id owner, handler, sheet and metric row in one key ({@link draftId})
+ * @property {string} id owner, handler, sheet, metric row and the unconfirmed mark in one key
+ *   ({@link draftId})
  * @property {string} owner
  * @property {string} endpoint the handler's absolute URL
  * @property {number} taskSheet
@@ -51,10 +52,20 @@ const DB_NAME = 'task-association-drafts';
 const STORE = 'drafts';
 
 /**
- * One key for a draft, so a person's draft of one metric row is one record.
- * @param {{ owner: string, endpoint: string, taskSheet: number, activity: number, group: number | null }} of
+ * One key for a draft, so a person's draft of one metric row is one record, and the one typed on a
+ * page opened offline (unconfirmed) another: such a page, which never reads the confirmed one, must
+ * not overwrite or remove it (a confirmed page joins the two, drafts.js).
+ * @param {{ owner: string, endpoint: string, taskSheet: number, activity: number, group: number | null, unconfirmed?: boolean }} of
  */
-export const draftId = (of) => JSON.stringify([of.owner, of.endpoint, of.taskSheet, of.activity, of.group]);
+export const draftId = (of) =>
+  JSON.stringify([
+    of.owner,
+    of.endpoint,
+    of.taskSheet,
+    of.activity,
+    of.group,
+    ...(of.unconfirmed === true ? ['unconfirmed'] : []),
+  ]);
 
 /**
  * Opens the drafts' store. Rejects with an OutboxError (`unavailable`) where the browser keeps no

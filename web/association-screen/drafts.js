@@ -100,7 +100,9 @@ export function createDrafts(ctx, parts) {
    * draft of the same activity read meanwhile lends it only the fields it lacks (typed on another
    * page, never discarded). A page whose owner the server confirmed takes that owner's drafts typed
    * where the page could not tell who was signed in (the same person: the key is theirs), and they
-   * lose that mark; a page that cannot tell shows only those, never a confirmed person's.
+   * lose that mark, each joined into that person's draft of the same activity (its fields winning:
+   * typed later) and its own record removed; a page that cannot tell shows, writes and removes only
+   * those (records of their own), never a confirmed person's.
    */
   async function load() {
     const mark = ++loads;
@@ -119,30 +121,48 @@ export function createDrafts(ctx, parts) {
     if (mark !== loads || ctx.destroyed()) return;
     const before = new Map(mine);
     mine.clear();
+    /** The owner's drafts typed on pages opened offline, a confirmed page joining them. @type {Draft[]} */
+    const offline = [];
     if (owner !== undefined) {
       for (const stored of all) {
         if (stored.owner !== owner.key || stored.endpoint !== endpoint || stored.taskSheet !== ctx.taskSheet)
           continue;
         if (stored.unconfirmed !== true && !owner.confirmed) continue;
+        if (owner.confirmed && stored.unconfirmed === true) {
+          offline.push(stored);
+          continue;
+        }
         const key = keyOf(stored);
         const newer = touched.has(key) ? before.get(key) : undefined;
         if (touched.has(key) && newer?.owner !== owner.key) continue;
-        const draft = newer ? joined(newer, stored) : stored;
-        if (owner.confirmed && draft.unconfirmed === true) {
-          const { unconfirmed: _unconfirmed, ...adopted } = draft;
-          mine.set(key, adopted);
-        } else mine.set(key, draft);
+        mine.set(key, newer ? joined(newer, stored) : stored);
       }
       // Kept meanwhile with nothing stored before it.
       for (const key of touched) {
         const newer = before.get(key);
         if (newer?.owner === owner.key && !mine.has(key)) mine.set(key, newer);
       }
+      // Typed offline before this read, each joins the confirmed draft of its activity as the later
+      // typing (what this page typed during the read is later still), and its own record goes.
+      offline.sort((a, b) => a.typedAt.localeCompare(b.typedAt));
+      for (const stored of offline) {
+        const key = keyOf(stored);
+        const into = mine.get(key);
+        const { unconfirmed: _unconfirmed, ...adopted } = stored;
+        const id = draftId({ ...stored, unconfirmed: false });
+        if (into && touched.has(key)) mine.set(key, joined(into, stored));
+        else if (into) mine.set(key, { ...adopted, id, fields: { ...into.fields, ...stored.fields } });
+        else mine.set(key, { ...adopted, id });
+      }
       for (const [key, draft] of mine) {
         if (draft === before.get(key) || all.includes(draft)) continue;
         unkept.add(draft.id);
         write(draft.id, draft);
       }
+      // After the joined drafts are written (in that order), so a page left between keeps both.
+      // One kept before the mark was part of the id is the joined draft's own record: it stays.
+      for (const stored of offline)
+        if (stored.id !== mine.get(keyOf(stored))?.id) write(stored.id, stored.id);
     }
     touched.clear();
     reading = false;
@@ -207,6 +227,7 @@ export function createDrafts(ctx, parts) {
         taskSheet: ctx.taskSheet,
         activity: key.activity,
         group,
+        unconfirmed: !owner.confirmed,
       });
       /** @type {Draft} */
       const draft = {
@@ -244,6 +265,7 @@ export function createDrafts(ctx, parts) {
           taskSheet: ctx.taskSheet,
           activity: key.activity,
           group: key.group ?? null,
+          unconfirmed: !as.confirmed,
         });
         unkept.delete(id);
         write(id, id);
