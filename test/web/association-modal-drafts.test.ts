@@ -279,6 +279,52 @@ it('keeps what is typed in the modal while the drafts are being read, with the s
   expect(await hours.inputValue()).toBe('9');
 });
 
+it('keeps the stored draft’s fields the form never showed when a save out while the drafts are read succeeds', async () => {
+  const page = await phone(ALICE, holdDraftsOpening);
+  let dialog = await openModal(page);
+  await typeQuantity(page, dialog, '12,5');
+  await kept(page);
+  await page.keyboard.press('Escape');
+  await page.evaluate(() => localStorage.setItem('hold-drafts', 'yes'));
+  await page.reload();
+
+  // The drafts are slow to read: the activity opens without the draft, Horas 9 is typed and saved.
+  dialog = await openModal(page, false);
+  expect(await quantity(dialog).inputValue()).toBe('0,80');
+  await dialog.getByRole('textbox', { name: 'Horas', exact: true }).fill('9');
+  let answerSave = () => {};
+  const answering = new Promise<void>((resolve) => {
+    answerSave = resolve;
+  });
+  let saves = 0;
+  await page.route('**/associationtask**', async (route) => {
+    if (route.request().method() === 'PUT') {
+      saves++;
+      await answering;
+    }
+    await route.continue();
+  });
+  await dialog.getByRole('button', { name: 'Salvar', exact: true }).click();
+  await later(() => saves).toBe(1);
+  // The drafts are read while the save is out; the busy form does not show the draft's Quantidade.
+  await page.evaluate(() => (window as unknown as { releaseDrafts: () => void }).releaseDrafts());
+  const item = page.getByRole('treeitem', { name: LABEL }).first();
+  await later(() => item.textContent()).toContain(DRAFT_MARK);
+  answerSave();
+  await dialog.waitFor({ state: 'hidden' });
+  await later(async () => (await storedRows()).length).toBe(1);
+
+  // Neither shown nor sent, 12,5 stays the draft: marked in the tree, shown at the next opening.
+  await kept(page);
+  expect(await item.textContent()).toContain(DRAFT_MARK);
+  await page.evaluate(() => localStorage.removeItem('hold-drafts'));
+  await page.reload();
+  dialog = await openModal(page, false);
+  await later(() => quantity(dialog).inputValue()).toBe('12,5');
+  // Horas as saved.
+  expect(await dialog.getByRole('textbox', { name: 'Horas', exact: true }).inputValue()).toBe('9,0');
+});
+
 it('never shows a draft to another person signed in on the same browser', async () => {
   const page = await phone(ALICE);
   let dialog = await openModal(page);

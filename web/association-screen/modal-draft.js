@@ -94,6 +94,23 @@ export function createModalDraft(ctx, parts) {
     return true;
   }
 
+  /**
+   * What of `node`'s draft its form never showed (read while the form was busy, a save out): a
+   * settled save neither showed nor sent it, so it stays the draft, for the next opening. Undefined
+   * when the form showed all of it, or is not `node`'s, or the page is someone else's now.
+   * @param {TreeNode} node
+   */
+  function unshown(node) {
+    const drafts = ctx.drafts;
+    if (!drafts || parts.current() !== node || typedAs?.key !== drafts.owner()?.key) return undefined;
+    const draft = drafts.get(key(node));
+    if (!draft) return undefined;
+    const left = Object.entries(draft.fields).filter(
+      ([field]) => !fields.inputs.has(field) || fields.untouched(field),
+    );
+    return left.length === 0 ? undefined : { row: draft.row, fields: Object.fromEntries(left) };
+  }
+
   /** A new opening: nothing of the last one's draft is said; what is typed is the page's owner's. */
   function reset() {
     line.hidden = true;
@@ -134,8 +151,12 @@ export function createModalDraft(ctx, parts) {
     settled(node) {
       // A decided entry is the outbox's: a draft typed apart from it stays for the next opening.
       if (parts.deciding()) return;
-      ctx.drafts?.drop(key(node), typedAs);
-      notKept = false;
+      const left = unshown(node);
+      if (left) notKept = !ctx.drafts?.keep(key(node), left, typedAs);
+      else {
+        ctx.drafts?.drop(key(node), typedAs);
+        notKept = false;
+      }
       if (parts.current() === node) line.hidden = true;
     },
     /**
