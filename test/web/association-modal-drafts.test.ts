@@ -325,6 +325,35 @@ it('keeps the stored draft’s fields the form never showed when a save out whil
   expect(await dialog.getByRole('textbox', { name: 'Horas', exact: true }).inputValue()).toBe('9,0');
 });
 
+it('keeps what another tab of the same person typed in the activity when this tab types in it too', async () => {
+  const first = await phone(ALICE);
+  await reach(first);
+  const second = await newPage();
+  const other = await openModal(second);
+  // Tab 1 types Quantidade 12,5 and closes the dialog: kept as the draft.
+  const item = first.getByRole('treeitem', { name: LABEL }).first();
+  await item.locator(':scope > .ta-screen__row').click();
+  const dialog = first.getByRole('dialog', { name: LABEL });
+  await typeQuantity(first, dialog, '12,5');
+  await kept(first);
+  await first.keyboard.press('Escape');
+  await first.close();
+
+  // Tab 2, its form open since before, types Horas 9,5: tab 1's Quantidade joins it, in its form.
+  const hours = other.getByRole('textbox', { name: 'Horas', exact: true });
+  await hours.click();
+  await second.keyboard.press('Control+A');
+  await second.keyboard.type('9,5');
+  await later(() => quantity(other).inputValue()).toBe('12,5');
+  await kept(second);
+  await second.keyboard.press('Escape');
+
+  await second.reload();
+  const again = await openModal(second, false);
+  expect(await quantity(again).inputValue()).toBe('12,5');
+  expect(await again.getByRole('textbox', { name: 'Horas', exact: true }).inputValue()).toBe('9,5');
+});
+
 it('never shows a draft to another person signed in on the same browser', async () => {
   const page = await phone(ALICE);
   let dialog = await openModal(page);

@@ -68,6 +68,19 @@ export const draftId = (of) =>
   ]);
 
 /**
+ * `newer` with the fields of the `stored` draft it lacks (those in `known` left out: the writer
+ * knew of them, so lacking them is its decision), or `newer` itself when it is lent none.
+ * @param {Draft} newer @param {Draft} stored @param {ReadonlySet<string>} [known]
+ */
+export function joined(newer, stored, known) {
+  const lent = Object.entries(stored.fields).filter(
+    ([field]) => !Object.hasOwn(newer.fields, field) && !known?.has(field),
+  );
+  if (lent.length === 0) return newer;
+  return { ...newer, fields: { ...Object.fromEntries(lent), ...newer.fields } };
+}
+
+/**
  * Opens the drafts' store. Rejects with an OutboxError (`unavailable`) where the browser keeps no
  * IndexedDB for the page; a write refused for space rejects with `quota`.
  * @param {{ indexedDB?: IDBFactory }} [where]
@@ -106,11 +119,21 @@ export async function openDrafts(where = {}) {
     /** Every draft of this browser, everyone's. @returns {Promise<Draft[]>} */
     all: () => within('readonly', (store) => /** @type {Promise<Draft[]>} */ (done(store.getAll()))),
     /**
-     * Keeps a draft, replacing its earlier state. The transaction is made and committed at the call:
-     * a page left at once (a reload right after typing) has its write under way already.
-     * @param {Draft} draft
+     * Keeps a draft over its earlier state, which lends it the fields it lacks that the writer never
+     * knew of (`known`: the fields this page read or wrote of it): another tab of the same person
+     * typed them, and a blind write would lose them. Read and written in one transaction, made at
+     * the call: a page left at once (a reload right after typing) has its write under way already.
+     * Resolves with what was written.
+     * @param {Draft} draft @param {ReadonlySet<string>} known
+     * @returns {Promise<Draft>}
      */
-    put: (draft) => within('readwrite', (store) => committed(store, store.put(draft))),
+    put: (draft, known) =>
+      within('readwrite', async (store) => {
+        const stored = /** @type {Draft | undefined} */ (await done(store.get(draft.id)));
+        const record = stored ? joined(draft, stored, known) : draft;
+        await committed(store, store.put(record));
+        return record;
+      }),
     /** Removes a draft, at the call as `put` does (a discarded draft does not come back). @param {string} id */
     remove: (id) => within('readwrite', (store) => committed(store, store.delete(id))),
     /**

@@ -9,7 +9,7 @@
  * stops typing or saving: the drafts then live as long as the page.
  */
 
-import { draftId, openDrafts } from './drafts-store.js';
+import { draftId, joined, openDrafts } from './drafts-store.js';
 import { keyOf } from './entry-key.js';
 
 /** @typedef {import('./drafts-store.js').Draft} Draft */
@@ -17,17 +17,6 @@ import { keyOf } from './entry-key.js';
 /** @typedef {import('./tree.js').TreeNode} TreeNode */
 /** @typedef {{ activity: number, group?: number | null | undefined }} RowKey */
 /** @typedef {{ key: string, confirmed: boolean }} Owner */
-
-/**
- * `newer` (kept while a read was out) with the fields of the `stored` draft it lacks, or `newer`
- * itself when it lacks none.
- * @param {Draft} newer @param {Draft} stored
- */
-function joined(newer, stored) {
-  const lacking = Object.keys(stored.fields).filter((field) => !Object.hasOwn(newer.fields, field));
-  if (lacking.length === 0) return newer;
-  return { ...newer, fields: { ...stored.fields, ...newer.fields } };
-}
 
 /**
  * @param {import('./dom.js').ScreenContext} ctx
@@ -59,6 +48,18 @@ export function createDrafts(ctx, parts) {
   let store;
   /** @type {(() => void)[]} */
   const early = [];
+  /**
+   * The fields of each draft this page read or wrote (by id): a write lacking one of them drops it
+   * on purpose; a field stored by another tab of the same person, unknown here, is kept (`put`).
+   * @type {Map<string, Set<string>>}
+   */
+  const known = new Map();
+  /** @param {Draft} draft */
+  const learn = (draft) => {
+    const fields = known.get(draft.id) ?? new Set();
+    for (const field of Object.keys(draft.fields)) fields.add(field);
+    known.set(draft.id, fields);
+  };
   /** Writes made and not finished. @type {Set<Promise<void>>} */
   const out = new Set();
   /** The latest write asked of each draft, by id (a put succeeded keeps it only if no later one was asked). @type {Map<string, number>} */
@@ -155,6 +156,7 @@ export function createDrafts(ctx, parts) {
         else mine.set(key, { ...adopted, id });
       }
       for (const [key, draft] of mine) {
+        learn(draft);
         if (draft === before.get(key) || all.includes(draft)) continue;
         unkept.add(draft.id);
         write(draft.id, draft);
@@ -178,26 +180,46 @@ export function createDrafts(ctx, parts) {
   function write(id, what) {
     const mark = ++asked;
     latest.set(id, mark);
-    if (store === undefined) early.push(() => made(id, what, mark));
-    else made(id, what, mark);
+    const knew = new Set(known.get(id));
+    if (typeof what === 'string') known.delete(id);
+    else learn(what);
+    if (store === undefined) early.push(() => made(id, what, mark, knew));
+    else made(id, what, mark, knew);
   }
 
-  /** @param {string} id @param {Draft | string} what @param {number} mark */
-  function made(id, what, mark) {
+  /** @param {string} id @param {Draft | string} what @param {number} mark @param {Set<string>} knew */
+  function made(id, what, mark, knew) {
     if (!store) {
       problem();
       return;
     }
-    const run = (typeof what === 'string' ? store.remove(id) : store.put(what))
-      .then(() => {
+    const run = (typeof what === 'string' ? store.remove(id) : store.put(what, knew))
+      .then((record) => {
+        if (typeof what === 'string' || !record) return;
         // A later state asked meanwhile keeps it unkept until that one is written.
-        if (typeof what !== 'string' && latest.get(id) === mark) unkept.delete(id);
+        if (latest.get(id) === mark) unkept.delete(id);
+        if (record !== what) lent(what, record);
       }, problem)
       .finally(() => {
         out.delete(run);
         if (latest.get(id) === mark) latest.delete(id);
       });
     out.add(run);
+  }
+
+  /**
+   * The device lent a draft written fields typed in another tab: the page holds them too (still
+   * its latest state of the draft), and the modal and the table take them as from a late read.
+   * @param {Draft} asked @param {Draft} record
+   */
+  function lent(asked, record) {
+    const key = keyOf(record);
+    // A later state asked meanwhile is lent them by its own write (they are not known yet).
+    if (mine.get(key) !== asked || ctx.destroyed()) return;
+    learn(record);
+    mine.set(key, record);
+    parts.redraw(record);
+    parts.loaded();
   }
 
   return {
