@@ -261,6 +261,58 @@ it('puts the table’s rows Alice typed in back to their presets when Bruno sign
   await later(() => cell().inputValue()).toBe('55');
 });
 
+it('keeps what Bruno types in the table before his drafts are read as his, Alice’s draft left as it was', async () => {
+  const { page } = await browserOn(ALICE);
+  const cell = () =>
+    page
+      .getByRole('grid')
+      .getByRole('row')
+      .filter({ has: page.getByRole('rowheader', { name: /^A-SUBSOIL/ }) })
+      .getByRole('textbox', { name: 'Quantidade', exact: true });
+  await openTable(page, served.sheetUrl());
+  await typeInto(page, cell(), '55');
+  await kept(page);
+  const [alices] = await draftsOnDevice(page);
+
+  // Another tab of the browser holds the drafts' database: the page's next read of it waits.
+  const holder = await page.context().newPage();
+  await holder.goto(served.sheetUrl());
+  await holder.getByRole('tree').waitFor();
+  await holder.evaluate(
+    () =>
+      new Promise<void>((resolve, reject) => {
+        const opening = indexedDB.open('task-association-drafts');
+        opening.onerror = () => reject(opening.error);
+        opening.onsuccess = () => {
+          const db = opening.result;
+          const store = db.transaction('drafts', 'readwrite').objectStore('drafts');
+          const held = window as unknown as { letGo?: boolean };
+          const hold = () => {
+            if (!held.letGo) store.get('none').onsuccess = hold;
+          };
+          hold();
+          store.transaction.oncomplete = () => db.close();
+          resolve();
+        };
+      }),
+  );
+
+  // Bruno signs in; before his drafts are read he types Quantidade 7 in the table.
+  await brunoSignsIn(page);
+  await typeInto(page, cell(), '7');
+  await holder.evaluate(() => {
+    (window as unknown as { letGo?: boolean }).letGo = true;
+  });
+  await holder.close();
+  await kept(page);
+  // Read now: his 7 stays in the cell, kept as his; Alice's 55 as it was.
+  await later(() => draftsOnDevice(page)).toHaveLength(2);
+  expect(await cell().inputValue()).toBe('7');
+  const device = await draftsOnDevice(page);
+  expect(device).toContainEqual(alices);
+  expect(device.find((draft) => draft.owner !== alices?.owner)?.texts).toEqual({ METRICA1: '7' });
+});
+
 it('leaves the activity’s draft alone while a stopped outbox entry of it is decided and saved', async () => {
   await saveByCodes(served, SEEDER, 'A-SUBSOIL', 'G-SOIL', { METRICA1: '20.00' });
   const { context, page } = await browserOn(ALICE);

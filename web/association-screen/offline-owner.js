@@ -97,6 +97,7 @@ export function createOwner(ctx, parts) {
       parts.view.ownerChanged(labels.ownerChanged);
       ctx.announce(labels.ownerChanged);
     }
+    if (signedIn !== before) for (const watcher of parts.watchers) watcher.owner?.();
     void (async () => {
       if (signedIn === before) await adopt((record) => record.page === pageId);
       else if (wasConfirmed) await settleUnchecked((record) => record.owner === before, false);

@@ -39,11 +39,13 @@ import { createSync } from './sync-driver.js';
 /**
  * Told of the outbox (the table view): `sent`, a batch this page sent and the server stored, with
  * the keys that still wait with a later entry (they go on showing it); `changed`, what waits changed,
- * with the keys whose entries were discarded on this page since; `reread`, the sheet's owner changed;
- * `confirmed`, the server said the page's owner (from the browser's cache: a page opened offline) is
- * who is signed in.
+ * with the keys whose entries were discarded on this page since; `owner`, someone else is signed in
+ * (told at once, before anything else runs: what is typed from then on is theirs); `reread`, the
+ * sheet's owner changed and the outbox was settled for it; `confirmed`, the server said the page's
+ * owner (from the browser's cache: a page opened offline) is who is signed in.
  * @typedef {{ sent: (answer: import('./api.js').SaveResult, later: ReadonlySet<string>) => void,
- *   changed: (discarded: ReadonlySet<string>) => void, reread?: () => void, confirmed?: () => void }} Watcher
+ *   changed: (discarded: ReadonlySet<string>) => void, owner?: () => void, reread?: () => void,
+ *   confirmed?: () => void }} Watcher
  */
 
 /** From this many waiting entries on, the screen warns that the outbox fills up. */

@@ -173,10 +173,12 @@ export function mountAssociationScreen(element, options) {
   offline?.watch({
     sent: () => {},
     changed: () => {},
-    reread: () => {
+    // At once: what is typed from then on (before the new person's drafts are read) is theirs.
+    owner: () => {
       modal.ownerChanged();
-      void drafts?.load();
+      views.ownerChanged();
     },
+    reread: () => void drafts?.load(),
     confirmed: () => void drafts?.load(),
   });
   element.append(

@@ -148,12 +148,36 @@ export function createTableDrafts(ctx, model) {
     if (line.textContent !== text) line.textContent = text;
   }
 
+  /**
+   * Someone else signed in (said by the page, or found as the drafts are read): every row changed
+   * (the previous person's, kept as theirs) goes back to its presets at once, so what is typed from
+   * then on, before the new person's drafts are read, is theirs and kept as theirs. Returns whether
+   * some row did.
+   */
+  function ownerChanged() {
+    const now = ctx.drafts?.owner();
+    let reverted = false;
+    if (typedAs !== undefined && now?.key !== typedAs.key) {
+      for (const row of model.rows()) {
+        if (isLocked(row) || !(hasChanges(row) || held.has(row))) continue;
+        model.revert(row);
+        held.delete(row);
+        reverted = true;
+      }
+      unheld.clear();
+      restored = 0;
+    }
+    typedAs = now;
+    return reverted;
+  }
+
   /** A draft this page may show in a row: the row takes changes, and its draft is the person's. @param {TableRow} row */
   const draftOf = (row) => (isLocked(row) ? undefined : ctx.drafts?.get(keyOf(row)));
 
   return {
     line,
     follow,
+    ownerChanged,
     /**
      * Rows just read take their drafts (rows read are unchanged). @param {readonly TableRow[]} rows
      */
@@ -172,19 +196,7 @@ export function createTableDrafts(ctx, model) {
      * (the previous person's, kept as theirs) first goes back to its presets. Returns whether some did.
      */
     loaded() {
-      const now = ctx.drafts?.owner();
-      let reverted = false;
-      if (typedAs !== undefined && now?.key !== typedAs.key) {
-        for (const row of model.rows()) {
-          if (isLocked(row) || !(hasChanges(row) || held.has(row))) continue;
-          model.revert(row);
-          held.delete(row);
-          reverted = true;
-        }
-        unheld.clear();
-        restored = 0;
-      }
-      typedAs = now;
+      const reverted = ownerChanged();
       for (const row of model.rows()) {
         const current = draftOf(row);
         if (isLocked(row) || current === held.get(row)) continue;

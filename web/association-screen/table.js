@@ -370,6 +370,11 @@ export function createTable(ctx, hooks) {
     });
   }
 
+  /** Rows put back to their presets show what the sheet held when read: read again if made old. @param {boolean} reverted */
+  function readIfReverted(reverted) {
+    if (reverted && stale && !root.hidden) void load().then(() => shown.render());
+  }
+
   return {
     root,
     /** Shows the table, reading the sheet the first time (and again when a save elsewhere made it old). */
@@ -392,7 +397,14 @@ export function createTable(ctx, hooks) {
      * the rows the previous person changed went back to their presets: read again if made old.
      */
     draftsLoaded() {
-      if (drafts.loaded() && stale && !root.hidden) void load().then(() => shown.render());
+      readIfReverted(drafts.loaded());
+    },
+    /**
+     * Someone else signed in: the rows the previous person changed go back to their presets now (what
+     * is typed next is the new person's), read again if made old.
+     */
+    ownerChanged() {
+      readIfReverted(drafts.ownerChanged());
     },
     /** The device cannot keep drafts: said in the table. */
     draftProblem: () => drafts.problem(),

@@ -93,6 +93,8 @@ export function createViews(ctx, parts) {
     view: () => current,
     /** This person's drafts were read: the table's rows take theirs. */
     draftsLoaded: tableView.draftsLoaded,
+    /** Someone else signed in: the table's rows of the previous person's changes go back now. */
+    ownerChanged: tableView.ownerChanged,
     /** The device cannot keep drafts: said in the table. */
     draftProblem: tableView.draftProblem,
     /** The screen is ready (its tree shown): the switch shows, the progress is read. */
