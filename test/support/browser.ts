@@ -503,3 +503,50 @@ export function holdDraftsOpening(): void {
     return request;
   } as typeof IDBFactory.prototype.open;
 }
+
+/** Whether leaving the page now would ask first (what the page's beforeunload handlers say). */
+export function asksBeforeLeaving(page: Page): Promise<boolean> {
+  return page.evaluate(() => {
+    const event = new Event('beforeunload', { cancelable: true });
+    window.dispatchEvent(event);
+    return event.defaultPrevented;
+  });
+}
+
+/** Waits until what was typed is kept on the device (the screen's drafts): leaving the page no longer asks. */
+export async function keptOnDevice(page: Page): Promise<void> {
+  await expect.poll(() => asksBeforeLeaving(page), { timeout: 15_000, interval: 100 }).toBe(false);
+}
+
+/** Each draft on the device: its owner key, whether unconfirmed, and its fields' texts. */
+export function draftsOnDevice(page: Page) {
+  return page.evaluate(
+    () =>
+      new Promise<Array<{ owner: string; unconfirmed?: boolean; texts: Record<string, string> }>>(
+        (resolve, reject) => {
+          const opening = indexedDB.open('task-association-drafts');
+          opening.onerror = () => reject(opening.error);
+          opening.onsuccess = () => {
+            const db = opening.result;
+            const reading = db.transaction('drafts').objectStore('drafts').getAll();
+            reading.onsuccess = () => {
+              db.close();
+              resolve(
+                reading.result.map((draft) => ({
+                  owner: draft.owner,
+                  ...(draft.unconfirmed ? { unconfirmed: true } : {}),
+                  texts: Object.fromEntries(
+                    Object.entries(draft.fields as Record<string, { text: string }>).map(([name, typed]) => [
+                      name,
+                      typed.text,
+                    ]),
+                  ),
+                })),
+              );
+            };
+            reading.onerror = () => reject(reading.error);
+          };
+        },
+      ),
+  );
+}

@@ -1,7 +1,13 @@
 import type { Locator, Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { LABELS_EN } from '../../web/association-screen.js';
-import { launchOnProfile, openTable, usePageChecks } from '../support/browser.js';
+import {
+  draftsOnDevice,
+  keptOnDevice,
+  launchOnProfile,
+  openTable,
+  usePageChecks,
+} from '../support/browser.js';
 import { liveMetrics, saveByCodes, signIn, useBareActivity, useServedScreen } from '../support/demo.js';
 
 /*
@@ -83,53 +89,6 @@ async function typeInto(page: Page, input: Locator, text: string) {
   await page.keyboard.type(text);
 }
 
-/** Whether leaving the page now would ask first (what the page's beforeunload handlers say). */
-function asksBeforeLeaving(page: Page): Promise<boolean> {
-  return page.evaluate(() => {
-    const event = new Event('beforeunload', { cancelable: true });
-    window.dispatchEvent(event);
-    return event.defaultPrevented;
-  });
-}
-
-/** Waits until what was typed is kept on the device: leaving the page no longer asks. */
-async function kept(page: Page) {
-  await later(() => asksBeforeLeaving(page)).toBe(false);
-}
-
-/** Each draft on the device: its owner key, whether unconfirmed, and its fields' texts. */
-function draftsOnDevice(page: Page) {
-  return page.evaluate(
-    () =>
-      new Promise<Array<{ owner: string; unconfirmed?: boolean; texts: Record<string, string> }>>(
-        (resolve, reject) => {
-          const opening = indexedDB.open('task-association-drafts');
-          opening.onerror = () => reject(opening.error);
-          opening.onsuccess = () => {
-            const db = opening.result;
-            const reading = db.transaction('drafts').objectStore('drafts').getAll();
-            reading.onsuccess = () => {
-              db.close();
-              resolve(
-                reading.result.map((draft) => ({
-                  owner: draft.owner,
-                  ...(draft.unconfirmed ? { unconfirmed: true } : {}),
-                  texts: Object.fromEntries(
-                    Object.entries(draft.fields as Record<string, { text: string }>).map(([name, typed]) => [
-                      name,
-                      typed.text,
-                    ]),
-                  ),
-                })),
-              );
-            };
-            reading.onerror = () => reject(reading.error);
-          };
-        },
-      ),
-  );
-}
-
 /** Bruno signs in on the same browser (another tab); Alice's page, shown again, asks who is signed in. */
 async function brunoSignsIn(page: Page) {
   await signIn(page.context(), served.origin(), BRUNO);
@@ -148,7 +107,7 @@ it('shows a draft typed on a page opened offline once the page opens online for 
   await openSoil(page);
   const dialog = await openActivity(page);
   await typeInto(page, field(dialog, 'Quantidade'), '55');
-  await kept(page);
+  await keptOnDevice(page);
   await page.keyboard.press('Escape');
   expect(await draftsOnDevice(page)).toMatchObject([{ unconfirmed: true, texts: { METRICA1: '55' } }]);
 
@@ -173,7 +132,7 @@ it('keeps Alice’s draft typed online when she types in the same activity on a 
   // Online: Alice types Quantidade 55 and leaves it as a draft.
   let dialog = await openActivity(page);
   await typeInto(page, field(dialog, 'Quantidade'), '55');
-  await kept(page);
+  await keptOnDevice(page);
   await page.keyboard.press('Escape');
 
   // No signal: the page opens from the device (who is signed in unconfirmed) and does not show her
@@ -184,7 +143,7 @@ it('keeps Alice’s draft typed online when she types in the same activity on a 
   dialog = await openActivity(page);
   expect(await field(dialog, 'Quantidade').inputValue()).toBe('0.80');
   await typeInto(page, field(dialog, 'Horas'), '9');
-  await kept(page);
+  await keptOnDevice(page);
   await page.keyboard.press('Escape');
 
   // Online again: both, in one draft of hers.
@@ -205,7 +164,7 @@ it('closes the form Alice has open when Bruno signs in on the same browser: her 
   await openSoil(page);
   const dialog = await openActivity(page);
   await typeInto(page, field(dialog, 'Quantidade'), '55');
-  await kept(page);
+  await keptOnDevice(page);
   const [alices] = await draftsOnDevice(page);
 
   await brunoSignsIn(page);
@@ -241,7 +200,7 @@ it('puts the table’s rows Alice typed in back to their presets when Bruno sign
       .getByRole('textbox', { name: 'Quantidade', exact: true });
   await openTable(page, served.sheetUrl());
   await typeInto(page, cell(), '55');
-  await kept(page);
+  await keptOnDevice(page);
   const [alices] = await draftsOnDevice(page);
 
   await brunoSignsIn(page);
@@ -249,7 +208,7 @@ it('puts the table’s rows Alice typed in back to their presets when Bruno sign
   expect(await page.getByText(/unsaved change/).count()).toBe(0);
   // Typing on as Bruno files as Bruno; Alice's draft stays as it was.
   await typeInto(page, cell(), '7');
-  await kept(page);
+  await keptOnDevice(page);
   const device = await draftsOnDevice(page);
   expect(device).toHaveLength(2);
   expect(device).toContainEqual(alices);
@@ -271,7 +230,7 @@ it('keeps what Bruno types in the table before his drafts are read as his, Alice
       .getByRole('textbox', { name: 'Quantidade', exact: true });
   await openTable(page, served.sheetUrl());
   await typeInto(page, cell(), '55');
-  await kept(page);
+  await keptOnDevice(page);
   const [alices] = await draftsOnDevice(page);
 
   // Another tab of the browser holds the drafts' database: the page's next read of it waits.
@@ -304,7 +263,7 @@ it('keeps what Bruno types in the table before his drafts are read as his, Alice
     (window as unknown as { letGo?: boolean }).letGo = true;
   });
   await holder.close();
-  await kept(page);
+  await keptOnDevice(page);
   // Read now: his 7 stays in the cell, kept as his; Alice's 55 as it was.
   await later(() => draftsOnDevice(page)).toHaveLength(2);
   expect(await cell().inputValue()).toBe('7');
@@ -327,7 +286,7 @@ it('leaves the activity’s draft alone while a stopped outbox entry of it is de
   await later(() => region(page).getByText(L.pendingCountOne).count()).toBe(1);
   dialog = await openActivity(page);
   await typeInto(page, field(dialog, 'Horas'), '9');
-  await kept(page);
+  await keptOnDevice(page);
   await page.keyboard.press('Escape');
   // Meanwhile someone changes Quantidade: the outbox entry stops for a decision.
   await saveByCodes(served, SEEDER, 'A-SUBSOIL', 'G-SOIL', { METRICA1: '31' }, { METRICA1: '20.00' });

@@ -4,7 +4,13 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { DEMO_TABLES } from '../../src/demo/demo-install.js';
 import type { Demo } from '../../src/demo/start-demo.js';
 import { seriousViolations } from '../support/axe.js';
-import { holdDraftsOpening, useBrowser, watchProblems } from '../support/browser.js';
+import {
+  asksBeforeLeaving,
+  holdDraftsOpening,
+  keptOnDevice,
+  useBrowser,
+  watchProblems,
+} from '../support/browser.js';
 import { type listen, seqOfCode, serveScreen, startTestDemo, wipeEntries } from '../support/demo.js';
 
 // What a person types in the metric modal is kept on the device until it is stored or discarded:
@@ -96,20 +102,6 @@ async function typeQuantity(page: Page, dialog: Locator, text: string) {
   expect(await quantity(dialog).inputValue()).toBe(text);
 }
 
-/** Whether leaving the page now would ask first (what the page's beforeunload handlers say). */
-function asksBeforeLeaving(page: Page): Promise<boolean> {
-  return page.evaluate(() => {
-    const event = new Event('beforeunload', { cancelable: true });
-    window.dispatchEvent(event);
-    return event.defaultPrevented;
-  });
-}
-
-/** Waits until what was typed is kept on the device: leaving the page no longer asks. */
-async function kept(page: Page) {
-  await later(() => asksBeforeLeaving(page)).toBe(false);
-}
-
 const draftLine = (dialog: Locator) => dialog.getByText(/^Ainda não salvo: digitado neste aparelho em /);
 
 async function storedRows() {
@@ -146,7 +138,7 @@ it('keeps what was typed through a reload: the tree marks it, the modal says it 
   let dialog = await openModal(page);
   expect(await quantity(dialog).inputValue()).toBe('0,80');
   await typeQuantity(page, dialog, '12,5');
-  await kept(page);
+  await keptOnDevice(page);
 
   await page.reload();
   const item = await reach(page, false);
@@ -179,7 +171,7 @@ it('keeps it when the page is closed, and when the dialog is closed with Esc', a
   const first = await phone(ALICE);
   let dialog = await openModal(first);
   await typeQuantity(first, dialog, '12,5');
-  await kept(first);
+  await keptOnDevice(first);
   await first.close({ runBeforeUnload: true });
 
   const page = await newPage();
@@ -199,7 +191,7 @@ it('sends a draft over the value it was typed over: a value stored meanwhile is 
   const page = await phone(ALICE);
   let dialog = await openModal(page);
   await typeQuantity(page, dialog, '12,5');
-  await kept(page);
+  await keptOnDevice(page);
   await storedMeanwhile();
 
   await page.reload();
@@ -212,7 +204,7 @@ it('sends a draft over the value it was typed over: a value stored meanwhile is 
   await dialog.getByRole('button', { name: 'Usar o salvo em Quantidade' }).waitFor();
   expect(await storedRows()).toMatchObject([{ METRICA1: '31.00' }]);
   // Still not stored: the draft stays on the device.
-  await kept(page);
+  await keptOnDevice(page);
   await page.reload();
   dialog = await openModal(page, false);
   expect(await quantity(dialog).inputValue()).toBe('12,5');
@@ -222,7 +214,7 @@ it('drops the draft when the person discards it with Cancel', async () => {
   const page = await phone(ALICE);
   let dialog = await openModal(page);
   await typeQuantity(page, dialog, '12,5');
-  await kept(page);
+  await keptOnDevice(page);
   await page.reload();
   dialog = await openModal(page, false);
   await draftLine(dialog).waitFor();
@@ -230,7 +222,7 @@ it('drops the draft when the person discards it with Cancel', async () => {
   await dialog.waitFor({ state: 'hidden' });
   const item = page.getByRole('treeitem', { name: LABEL }).first();
   await later(() => item.textContent()).not.toContain(DRAFT_MARK);
-  await kept(page);
+  await keptOnDevice(page);
 
   await page.reload();
   dialog = await openModal(page, false);
@@ -256,7 +248,7 @@ it('keeps what is typed in the modal while the drafts are being read, with the s
   const page = await phone(ALICE, holdDraftsOpening);
   let dialog = await openModal(page);
   await typeQuantity(page, dialog, '12,5');
-  await kept(page);
+  await keptOnDevice(page);
   await page.evaluate(() => localStorage.setItem('hold-drafts', 'yes'));
   await page.reload();
 
@@ -269,7 +261,7 @@ it('keeps what is typed in the modal while the drafts are being read, with the s
   // Read now: the draft's Quantidade joins what was typed, and both are the activity's draft.
   await later(() => quantity(dialog).inputValue()).toBe('12,5');
   expect(await hours.inputValue()).toBe('9');
-  await kept(page);
+  await keptOnDevice(page);
   await page.keyboard.press('Escape');
   await dialog.waitFor({ state: 'hidden' });
   const item = page.getByRole('treeitem', { name: LABEL }).first();
@@ -283,7 +275,7 @@ it('keeps the stored draft’s fields the form never showed when a save out whil
   const page = await phone(ALICE, holdDraftsOpening);
   let dialog = await openModal(page);
   await typeQuantity(page, dialog, '12,5');
-  await kept(page);
+  await keptOnDevice(page);
   await page.keyboard.press('Escape');
   await page.evaluate(() => localStorage.setItem('hold-drafts', 'yes'));
   await page.reload();
@@ -315,7 +307,7 @@ it('keeps the stored draft’s fields the form never showed when a save out whil
   await later(async () => (await storedRows()).length).toBe(1);
 
   // Neither shown nor sent, 12,5 stays the draft: marked in the tree, shown at the next opening.
-  await kept(page);
+  await keptOnDevice(page);
   expect(await item.textContent()).toContain(DRAFT_MARK);
   await page.evaluate(() => localStorage.removeItem('hold-drafts'));
   await page.reload();
@@ -335,7 +327,7 @@ it('keeps what another tab of the same person typed in the activity when this ta
   await item.locator(':scope > .ta-screen__row').click();
   const dialog = first.getByRole('dialog', { name: LABEL });
   await typeQuantity(first, dialog, '12,5');
-  await kept(first);
+  await keptOnDevice(first);
   await first.keyboard.press('Escape');
   await first.close();
 
@@ -345,7 +337,7 @@ it('keeps what another tab of the same person typed in the activity when this ta
   await second.keyboard.press('Control+A');
   await second.keyboard.type('9,5');
   await later(() => quantity(other).inputValue()).toBe('12,5');
-  await kept(second);
+  await keptOnDevice(second);
   await second.keyboard.press('Escape');
 
   await second.reload();
@@ -358,7 +350,7 @@ it('never shows a draft to another person signed in on the same browser', async 
   const page = await phone(ALICE);
   let dialog = await openModal(page);
   await typeQuantity(page, dialog, '12,5');
-  await kept(page);
+  await keptOnDevice(page);
 
   await signIn(BOB);
   await page.reload();

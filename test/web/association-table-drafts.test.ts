@@ -2,8 +2,11 @@ import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { seriousViolations } from '../support/axe.js';
 import {
+  asksBeforeLeaving,
   description,
+  draftsOnDevice,
   holdDraftsOpening,
+  keptOnDevice,
   openTable,
   type SaveBody,
   showTable,
@@ -65,40 +68,6 @@ async function typeIn(page: Page, activity: string, metric: string, text: string
   expect(await cell(page, activity, metric).inputValue()).toBe(text);
 }
 
-/** Whether leaving the page now would ask first (what the page's beforeunload handlers say). */
-function asksBeforeLeaving(page: Page): Promise<boolean> {
-  return page.evaluate(() => {
-    const event = new Event('beforeunload', { cancelable: true });
-    window.dispatchEvent(event);
-    return event.defaultPrevented;
-  });
-}
-
-/** How many drafts the device keeps (the screen's IndexedDB store, opened by the page already). */
-function draftsOnDevice(page: Page): Promise<number> {
-  return page.evaluate(
-    () =>
-      new Promise<number>((resolve, reject) => {
-        const opening = indexedDB.open('task-association-drafts');
-        opening.onerror = () => reject(opening.error);
-        opening.onsuccess = () => {
-          const db = opening.result;
-          const counting = db.transaction('drafts').objectStore('drafts').count();
-          counting.onsuccess = () => {
-            db.close();
-            resolve(counting.result);
-          };
-          counting.onerror = () => reject(counting.error);
-        };
-      }),
-  );
-}
-
-/** Waits until what was typed is kept on the device: leaving the page no longer asks. */
-async function kept(page: Page) {
-  await later(() => asksBeforeLeaving(page)).toBe(false);
-}
-
 const restoredLine = (page: Page) =>
   page.getByRole('status').filter({ hasText: /^Values typed on this device/ });
 const save = (page: Page) => page.getByRole('button', { name: 'Save changes', exact: true });
@@ -127,7 +96,7 @@ it('keeps cells typed in the table through a reload and a closed page, says they
   await typeIn(first, 'A-SUBSOIL', 'Quantidade', '12.5');
   await typeIn(first, 'A-SUBSOIL', 'Horas', '9');
   await typeIn(first, 'A-SPRAY', 'Pessoas', '3');
-  await kept(first);
+  await keptOnDevice(first);
 
   await first.reload();
   await showTable(first);
@@ -153,7 +122,7 @@ it('keeps cells typed in the table through a reload and a closed page, says they
   expect(await liveMetrics(served.demo(), spray().activity)).toMatchObject([{ METRICA2: 3 }]);
   await later(() => restoredLine(page).count()).toBe(0);
   // Stored: the drafts are gone from the device, and a reload shows the stored values.
-  await later(() => draftsOnDevice(page)).toBe(0);
+  await later(async () => (await draftsOnDevice(page)).length).toBe(0);
   await page.reload();
   await showTable(page);
   expect(await cell(page, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('12.50');
@@ -165,7 +134,7 @@ it('shows a value stored meanwhile over a draft as a conflict at its cell, namin
   const { context, page: first } = await alices();
   await openTable(first, served.sheetUrl());
   await typeIn(first, 'A-SUBSOIL', 'Quantidade', '12.5');
-  await kept(first);
+  await keptOnDevice(first);
   await first.close({ runBeforeUnload: true });
   await saveByCodes(served, CARLA, 'A-SUBSOIL', 'G-SOIL', { METRICA1: '31' });
 
@@ -183,7 +152,7 @@ it('shows a value stored meanwhile over a draft as a conflict at its cell, namin
   // Typed on at the conflict, the draft keeps the value it was typed over, not the one met: seen
   // again after a reload, never taken silently.
   await typeIn(page, 'A-SUBSOIL', 'Quantidade', '12.75');
-  await kept(page);
+  await keptOnDevice(page);
   await page.reload();
   await showTable(page);
   await later(() => description(quantity)).toMatch(met);
@@ -216,7 +185,7 @@ it('keeps a draft whose save was refused for a conflict over the value it was ty
   expect((await answer).status()).toBe(409);
   const met = /^Changed meanwhile by user 11, .+: stored now 10\.0\.$/;
   await later(() => description(hours)).toMatch(met);
-  await kept(page);
+  await keptOnDevice(page);
 
   await page.reload();
   await showTable(page);
@@ -231,7 +200,7 @@ it('takes drafts read after the rows: an untouched row shows its draft, a row ty
   await openTable(first, served.sheetUrl());
   await typeIn(first, 'A-SUBSOIL', 'Quantidade', '12.5');
   await typeIn(first, 'A-SPRAY', 'Horas', '3');
-  await kept(first);
+  await keptOnDevice(first);
   await first.evaluate(() => localStorage.setItem('hold-drafts', 'yes'));
   await first.close({ runBeforeUnload: true });
 
@@ -244,7 +213,7 @@ it('takes drafts read after the rows: an untouched row shows its draft, a row ty
   await later(() => cell(page, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('12.5');
   expect(await cell(page, 'A-SUBSOIL', 'Pessoas').inputValue()).toBe('4');
   await restoredLine(page).getByText(RESTORED_TWO, { exact: true }).waitFor();
-  await kept(page);
+  await keptOnDevice(page);
 
   // Both kept as one draft of the row: a reload shows them together.
   await page.reload();
@@ -259,7 +228,7 @@ it('shares one draft per activity with the modal: each shows what the other type
   const { page } = await alices();
   await openTable(page, served.sheetUrl());
   await typeIn(page, 'A-SUBSOIL', 'Quantidade', '12.5');
-  await kept(page);
+  await keptOnDevice(page);
 
   const item = await subsoilItem(page);
   // Seen and read in the tree: the mark is part of the item's name.
@@ -272,7 +241,7 @@ it('shares one draft per activity with the modal: each shows what the other type
 
   // Typed on in the modal and closed with Esc (no decision): the table shows both values.
   await field('Horas').fill('9');
-  await kept(page);
+  await keptOnDevice(page);
   await page.keyboard.press('Escape');
   await dialog.waitFor({ state: 'hidden' });
   await showTable(page);
@@ -290,12 +259,12 @@ it('shares one draft per activity with the modal: each shows what the other type
   await later(() => cell(page, 'A-SUBSOIL', 'Horas').inputValue()).toBe('8.0');
   expect(await cell(page, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('0.80');
   expect(await page.getByText(/unsaved change/).count()).toBe(0);
-  await later(() => draftsOnDevice(page)).toBe(0);
+  await later(async () => (await draftsOnDevice(page)).length).toBe(0);
   expect(await liveMetrics(served.demo(), subsoil().activity)).toEqual([]);
 
   // Typed in the table again and saved in the modal: the table shows what the modal stored.
   await typeIn(page, 'A-SUBSOIL', 'Quantidade', '12.5');
-  await kept(page);
+  await keptOnDevice(page);
   await (await subsoilItem(page)).locator(':scope > .ta-screen__row').click();
   await later(() => field('Quantidade').inputValue()).toBe('12.5');
   await dialog.getByRole('button', { name: 'Save', exact: true }).click();
@@ -311,7 +280,7 @@ it("takes what the modal typed while the table's save was out once that save end
   const { page } = await alices();
   await openTable(page, served.sheetUrl());
   await typeIn(page, 'A-SUBSOIL', 'Horas', '9');
-  await kept(page);
+  await keptOnDevice(page);
   // A slow network: the table's save is held on its way.
   let release: () => void = () => {};
   const held = new Promise<void>((resolve) => {
@@ -332,7 +301,7 @@ it("takes what the modal typed while the table's save was out once that save end
   const dialog = page.getByRole('dialog', { name: SUBSOIL });
   await later(() => dialog.getByRole('textbox', { name: 'Horas', exact: true }).inputValue()).toBe('9');
   await dialog.getByRole('textbox', { name: 'Pessoas', exact: true }).fill('4');
-  await kept(page);
+  await keptOnDevice(page);
   await page.keyboard.press('Escape');
   await dialog.waitFor({ state: 'hidden' });
 
@@ -345,7 +314,7 @@ it("takes what the modal typed while the table's save was out once that save end
   expect(await cell(page, 'A-SUBSOIL', 'Horas').inputValue()).toBe('9');
   // Typing on in the row keeps both, through a reload.
   await typeIn(page, 'A-SUBSOIL', 'Quantidade', '12.5');
-  await kept(page);
+  await keptOnDevice(page);
   await page.reload();
   await showTable(page);
   await later(() => cell(page, 'A-SUBSOIL', 'Pessoas').inputValue()).toBe('4');
@@ -362,7 +331,7 @@ it('keeps nothing once every changed cell of a row is taken back with Escape, or
   }
   expect(await cell(page, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('0.80');
   expect(await cell(page, 'A-SUBSOIL', 'Horas').inputValue()).toBe('8.0');
-  await later(() => draftsOnDevice(page)).toBe(0);
+  await later(async () => (await draftsOnDevice(page)).length).toBe(0);
   await page.reload();
   await showTable(page);
   expect(await cell(page, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('0.80');
@@ -370,9 +339,9 @@ it('keeps nothing once every changed cell of a row is taken back with Escape, or
   expect(await restoredLine(page).count()).toBe(0);
 
   await typeIn(page, 'A-SUBSOIL', 'Horas', '5');
-  await later(() => draftsOnDevice(page)).toBe(1);
+  await later(async () => (await draftsOnDevice(page)).length).toBe(1);
   await saved(page);
-  await later(() => draftsOnDevice(page)).toBe(0);
+  await later(async () => (await draftsOnDevice(page)).length).toBe(0);
   await page.reload();
   await showTable(page);
   expect(await cell(page, 'A-SUBSOIL', 'Horas').inputValue()).toBe('5.0');
@@ -424,7 +393,7 @@ it('restores a draft in pt-BR, said in Portuguese', async () => {
   const { page } = await signedInPage(context, served.origin(), ALICE);
   await openTable(page, served.sheetUrl(), 'Tabela');
   await typeIn(page, 'A-SUBSOIL', 'Horas', '9,5');
-  await kept(page);
+  await keptOnDevice(page);
   await page.reload();
   await showTable(page, 'Tabela');
   await later(() => cell(page, 'A-SUBSOIL', 'Horas').inputValue()).toBe('9,5');

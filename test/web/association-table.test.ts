@@ -3,7 +3,15 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_TABLES } from '../../src/demo/demo-install.js';
 import { HISTORY_TABLE_NAME } from '../../src/model/table-names.js';
 import { seriousViolations } from '../support/axe.js';
-import { description, openTable as openGrid, paste, useBrowser, watchProblems } from '../support/browser.js';
+import {
+  asksBeforeLeaving,
+  description,
+  keptOnDevice,
+  openTable as openGrid,
+  paste,
+  useBrowser,
+  watchProblems,
+} from '../support/browser.js';
 import { useTestDemo } from '../support/demo.js';
 
 /*
@@ -197,22 +205,16 @@ describe('the table view, on the demo', () => {
     await page.getByRole('button', { name: 'Tree', exact: true }).click();
     await page.getByRole('tree').waitFor();
     expect(await grid.isVisible()).toBe(false);
-    const leaving = () =>
-      page.evaluate(() => {
-        const event = new Event('beforeunload', { cancelable: true });
-        window.dispatchEvent(event);
-        return event.defaultPrevented;
-      });
     // Kept on the device as the activity's draft, which comes back with the page: leaving asks
     // only while something typed is kept nowhere (see association-table-drafts.test.ts).
-    await expect.poll(leaving, { timeout: 10_000 }).toBe(false);
+    await keptOnDevice(page);
     await page.getByRole('button', { name: 'Table', exact: true }).click();
     expect(await disc.inputValue()).toBe('7');
     await disc.focus();
     await page.keyboard.press('Escape');
     await page.keyboard.press('Escape');
     expect(await disc.inputValue()).toBe('1.25');
-    expect(await leaving()).toBe(false);
+    expect(await asksBeforeLeaving(page)).toBe(false);
   });
 
   it('moves like a spreadsheet: Tab along a row, Enter and arrows between rows, Page Down / Up to the end, Escape undoes, typing replaces', async () => {

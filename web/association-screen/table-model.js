@@ -182,8 +182,7 @@ export function createTableModel(ctx, hooks) {
       moved = true;
     }
     if (moved) {
-      hooks.redraw(row, undefined, false);
-      hooks.edited(row, false);
+      changedUnasked(row);
     }
     if (met.length > 0) hooks.met(row, met);
   }
@@ -204,6 +203,16 @@ export function createTableModel(ctx, hooks) {
     );
     row.served = { ...row.served, metrics, lastChange: saved.lastChange, filled };
     return row;
+  }
+
+  /**
+   * A row changed by what came of a save or a read, not by the person: drawn again, and its draft
+   * follows (table-drafts.js touches only a draft the row holds).
+   * @param {TableRow} row
+   */
+  function changedUnasked(row) {
+    hooks.redraw(row, undefined, false);
+    hooks.edited(row, false);
   }
 
   /** A cell preset anew with a value stored (or about to be). @param {TableRow} row @param {TableCell} cell @param {MetricValue} value */
@@ -366,8 +375,7 @@ export function createTableModel(ctx, hooks) {
           metrics: { ...row.served.metrics, [cell.field]: { value, source: 'saved' } },
         };
       }
-      hooks.redraw(row, undefined, false);
-      hooks.edited(row, false);
+      changedUnasked(row);
     },
     /**
      * A saved entry's row as stored: its cells preset from it, nothing of them changed or copied.
@@ -389,8 +397,7 @@ export function createTableModel(ctx, hooks) {
         preset(row, cell, stored[cell.field] ?? null);
         cell.stored = cell.base;
       }
-      hooks.redraw(row, undefined, false);
-      hooks.edited(row, false);
+      changedUnasked(row);
     },
     store,
     represent,
@@ -433,8 +440,7 @@ export function createTableModel(ctx, hooks) {
         preset(row, cell, value === null ? null : asStored(value, cell.column));
         if (value !== null) row.filled = true;
       }
-      hooks.redraw(row, undefined, false);
-      hooks.edited(row, false);
+      changedUnasked(row);
     },
     /**
      * What the person typed earlier and kept on the device (a draft: table-drafts.js) shown again in
