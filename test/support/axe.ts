@@ -20,6 +20,16 @@ export interface AxeViolation {
  */
 export async function seriousViolations(page: Page): Promise<AxeViolation[]> {
   source ??= readFile(require.resolve('axe-core/axe.min.js'), 'utf8');
+  // Measured on the page at rest: a dialog still fading in (its opening animation) has text of
+  // too little contrast for the moment it takes. Endless animations (a spinner) are not waited for.
+  await page.evaluate(() =>
+    Promise.all(
+      document
+        .getAnimations()
+        .filter((animation) => animation.effect?.getTiming().iterations !== Number.POSITIVE_INFINITY)
+        .map((animation) => animation.finished.catch(() => undefined)),
+    ),
+  );
   const loaded = await page.evaluate(() => 'axe' in window);
   // Evaluated through the debugging protocol, not added as a <script>: the page's own
   // Content-Security-Policy stays in force for everything else.
