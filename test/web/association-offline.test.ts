@@ -236,49 +236,55 @@ describe.each([
     await later(() => region(again.page).getByText(L.pendingCountOne).count()).toBe(0);
   });
 
-  it('drops data read more than 30 days ago once the server answers, and keeps it while the device has no signal', async () => {
-    const { context, page } = await browserOn(await profile(), ALICE);
-    await firstVisit(page);
-    const day = 24 * 60 * 60 * 1000;
-    const kept = () =>
-      page.evaluate(async () => {
-        const cache = await caches.open('task-association-data-v1');
-        return (await cache.keys()).map((request) => new URL(request.url).searchParams.get('taskSheet'));
-      });
-    // Two sheets read earlier: one 31 days ago, one 29 days ago (as offline-cache.js keeps them).
-    await page.evaluate(
-      async ({ origin, day }) => {
-        const cache = await caches.open('task-association-data-v1');
-        for (const [sheet, age] of [
-          ['9001', 31],
-          ['9002', 29],
-        ] as const) {
-          await cache.put(
-            `${origin}/associationtask?taskSheet=${sheet}&part=start`,
-            new Response('{}', {
-              headers: {
-                'content-type': 'application/json',
-                'x-task-association-read-at': new Date(Date.now() - age * day).toISOString(),
-              },
-            }),
-          );
-        }
-      },
-      { origin: served.origin(), day },
-    );
-    await context.setOffline(true);
-    await page.reload();
-    await page.getByRole('tree').waitFor();
-    await later(() => region(page).getByRole('status').first().textContent()).toContain(
-      fill(L.offlineNow, { at: '' }).slice(0, 12),
-    );
-    expect((await kept()).sort()).toEqual([String(served.demo().sample.taskSheet), '9001', '9002']);
+  once(
+    'drops data read more than 30 days ago once the server answers, and keeps it while the device has no signal',
+    async () => {
+      const { context, page } = await browserOn(await profile(), ALICE);
+      await firstVisit(page);
+      const day = 24 * 60 * 60 * 1000;
+      const kept = () =>
+        page.evaluate(async () => {
+          const cache = await caches.open('task-association-data-v1');
+          return (await cache.keys()).map((request) => new URL(request.url).searchParams.get('taskSheet'));
+        });
+      // Two sheets read earlier: one 31 days ago, one 29 days ago (as offline-cache.js keeps them).
+      await page.evaluate(
+        async ({ origin, day }) => {
+          const cache = await caches.open('task-association-data-v1');
+          for (const [sheet, age] of [
+            ['9001', 31],
+            ['9002', 29],
+          ] as const) {
+            await cache.put(
+              `${origin}/associationtask?taskSheet=${sheet}&part=start`,
+              new Response('{}', {
+                headers: {
+                  'content-type': 'application/json',
+                  'x-task-association-read-at': new Date(Date.now() - age * day).toISOString(),
+                },
+              }),
+            );
+          }
+        },
+        { origin: served.origin(), day },
+      );
+      await context.setOffline(true);
+      await page.reload();
+      await page.getByRole('tree').waitFor();
+      await later(() => region(page).getByRole('status').first().textContent()).toContain(
+        fill(L.offlineNow, { at: '' }).slice(0, 12),
+      );
+      expect((await kept()).sort()).toEqual([String(served.demo().sample.taskSheet), '9001', '9002']);
 
-    await context.setOffline(false);
-    await page.reload();
-    await page.getByRole('tree').waitFor();
-    await later(async () => (await kept()).sort()).toEqual([String(served.demo().sample.taskSheet), '9002']);
-  });
+      await context.setOffline(false);
+      await page.reload();
+      await page.getByRole('tree').waitFor();
+      await later(async () => (await kept()).sort()).toEqual([
+        String(served.demo().sample.taskSheet),
+        '9002',
+      ]);
+    },
+  );
 
   it('stops a conflicting entry for the person to decide in the conflict view, and sends the rest', async () => {
     await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '20.00' });
@@ -634,24 +640,29 @@ describe.each([
     expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: null }]);
   });
 
-  it('sends what a page opened offline kept once the network returns, when the server says the same person is signed in', async () => {
-    const dir = await profile();
-    const alice = await browserOn(dir, ALICE);
-    await firstVisit(alice.page);
-    for (const branch of SOIL) await expand(alice.page, branch);
-    await alice.context.setOffline(true);
-    await alice.page.reload();
-    await alice.page.getByRole('tree').waitFor();
-    for (const branch of SOIL) await expand(alice.page, branch);
-    await enter(alice.page, SUBSOIL, { Quantidade: num('23') });
-    await later(() => region(alice.page).getByText(L.pendingCountOne).count()).toBe(1);
-    await alice.context.setOffline(false);
-    await eventually(async () => expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '23.00' }]));
-    expect(await region(alice.page).getByRole('button', { name: L.claim, exact: true }).isVisible()).toBe(
-      false,
-    );
-    for (const change of await history('A-SUBSOIL')) expect(change.USUARIO_SEQ_DB).toBe(ALICE);
-  });
+  once(
+    'sends what a page opened offline kept once the network returns, when the server says the same person is signed in',
+    async () => {
+      const dir = await profile();
+      const alice = await browserOn(dir, ALICE);
+      await firstVisit(alice.page);
+      for (const branch of SOIL) await expand(alice.page, branch);
+      await alice.context.setOffline(true);
+      await alice.page.reload();
+      await alice.page.getByRole('tree').waitFor();
+      for (const branch of SOIL) await expand(alice.page, branch);
+      await enter(alice.page, SUBSOIL, { Quantidade: num('23') });
+      await later(() => region(alice.page).getByText(L.pendingCountOne).count()).toBe(1);
+      await alice.context.setOffline(false);
+      await eventually(async () =>
+        expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '23.00' }]),
+      );
+      expect(await region(alice.page).getByRole('button', { name: L.claim, exact: true }).isVisible()).toBe(
+        false,
+      );
+      for (const change of await history('A-SUBSOIL')) expect(change.USUARIO_SEQ_DB).toBe(ALICE);
+    },
+  );
 
   once('never files what is typed on a page opened offline under whoever read the sheet last', async () => {
     const dir = await profile();
