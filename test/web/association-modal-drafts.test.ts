@@ -346,6 +346,72 @@ it('keeps what another tab of the same person typed in the activity when this ta
   expect(await again.getByRole('textbox', { name: 'Horas', exact: true }).inputValue()).toBe('9,5');
 });
 
+it('keeps what another tab typed in the activity when this tab saves it: the save stores and drops only its own fields', async () => {
+  const first = await phone(ALICE);
+  const dialog = await openModal(first);
+  await typeQuantity(first, dialog, '12,5');
+  await keptOnDevice(first);
+
+  // Tab 2 opens after it (it reads tab 1's draft), types Horas 9,5 and closes the dialog with Esc.
+  const second = await newPage();
+  const other = await openModal(second);
+  expect(await quantity(other).inputValue()).toBe('12,5');
+  await other.getByRole('textbox', { name: 'Horas', exact: true }).click();
+  await second.keyboard.press('Control+A');
+  await second.keyboard.type('9,5');
+  await keptOnDevice(second);
+  await second.keyboard.press('Escape');
+  await other.waitFor({ state: 'hidden' });
+
+  // Tab 1 saves what its form shows: Quantidade 12,5 (Horas was never typed there).
+  const put = first.waitForResponse((response) => response.request().method() === 'PUT');
+  await dialog.getByRole('button', { name: 'Salvar', exact: true }).click();
+  expect((await put).status()).toBe(200);
+  await dialog.waitFor({ state: 'hidden' });
+  expect(await storedRows()).toMatchObject([{ METRICA1: '12.50' }]);
+  await keptOnDevice(first);
+
+  // Horas 9,5, typed in tab 2 and saved nowhere, is still the activity's draft after a reload.
+  await second.reload();
+  const again = await openModal(second, false);
+  expect(await again.getByRole('textbox', { name: 'Horas', exact: true }).inputValue()).toBe('9,5');
+  expect(await quantity(again).inputValue()).toBe('12,50');
+  await draftLine(again).waitFor();
+});
+
+it('keeps a field another tab typed again after this tab took it back, when this tab types another', async () => {
+  const first = await phone(ALICE);
+  const dialog = await openModal(first);
+  await typeQuantity(first, dialog, '12,5');
+  const hours = (of: Locator) => of.getByRole('textbox', { name: 'Horas', exact: true });
+  await hours(dialog).click();
+  await first.keyboard.press('Control+A');
+  await first.keyboard.type('9,5');
+  await keptOnDevice(first);
+  // Tab 1 takes Quantidade back to what it showed: its draft holds Horas alone.
+  await typeQuantity(first, dialog, '0,80');
+  await keptOnDevice(first);
+
+  // Tab 2, opened before that, still shows 12,5 there and types 20 over it.
+  const second = await newPage();
+  const other = await openModal(second);
+  await typeQuantity(second, other, '20');
+  await keptOnDevice(second);
+  await second.keyboard.press('Escape');
+
+  // Tab 1 types Pessoas: its write keeps the Quantidade tab 2 typed after tab 1 took its own back.
+  await dialog.getByRole('textbox', { name: 'Pessoas', exact: true }).click();
+  await first.keyboard.press('Control+A');
+  await first.keyboard.type('4');
+  await keptOnDevice(first);
+
+  await second.reload();
+  const again = await openModal(second, false);
+  expect(await quantity(again).inputValue()).toBe('20');
+  expect(await hours(again).inputValue()).toBe('9,5');
+  expect(await again.getByRole('textbox', { name: 'Pessoas', exact: true }).inputValue()).toBe('4');
+});
+
 it('never shows a draft to another person signed in on the same browser', async () => {
   const page = await phone(ALICE);
   let dialog = await openModal(page);

@@ -68,14 +68,36 @@ export const draftId = (of) =>
   ]);
 
 /**
- * `newer` with the fields of the `stored` draft it lacks (those in `known` left out: the writer
- * knew of them, so lacking them is its decision), or `newer` itself when it is lent none.
- * @param {Draft} newer @param {Draft} stored @param {ReadonlySet<string>} [known]
+ * Whether a stored field is the state the page last knew of it (`knew`: what it read or wrote),
+ * not typed since in another tab.
+ * @param {DraftField | undefined} knew @param {DraftField} stored
+ */
+const unchanged = (knew, stored) =>
+  knew !== undefined &&
+  knew.text === stored.text &&
+  knew.base === stored.base &&
+  knew.preset === stored.preset &&
+  knew.copied === stored.copied;
+
+/**
+ * The fields of the `stored` draft that `newer` lacks and the writer did not drop on purpose: those
+ * it never knew of, and those another tab typed since (`known`: the state of each field the writer
+ * last read or wrote; a field it knew as stored and lacks now, it dropped).
+ * @param {Draft} stored @param {Record<string, DraftField>} newer
+ * @param {ReadonlyMap<string, DraftField>} [known]
+ */
+const lentBy = (stored, newer, known) =>
+  Object.entries(stored.fields).filter(
+    ([field, value]) => !Object.hasOwn(newer, field) && !unchanged(known?.get(field), value),
+  );
+
+/**
+ * `newer` with the fields of the `stored` draft it lacks ({@link lentBy}), or `newer` itself when
+ * it is lent none.
+ * @param {Draft} newer @param {Draft} stored @param {ReadonlyMap<string, DraftField>} [known]
  */
 export function joined(newer, stored, known) {
-  const lent = Object.entries(stored.fields).filter(
-    ([field]) => !Object.hasOwn(newer.fields, field) && !known?.has(field),
-  );
+  const lent = lentBy(stored, newer.fields, known);
   if (lent.length === 0) return newer;
   return { ...newer, fields: { ...Object.fromEntries(lent), ...newer.fields } };
 }
@@ -119,12 +141,12 @@ export async function openDrafts(where = {}) {
     /** Every draft of this browser, everyone's. @returns {Promise<Draft[]>} */
     all: () => within('readonly', (store) => /** @type {Promise<Draft[]>} */ (done(store.getAll()))),
     /**
-     * Keeps a draft over its earlier state, which lends it the fields it lacks that the writer never
-     * knew of (`known`: the fields this page read or wrote of it): another tab of the same person
-     * typed them, and a blind write would lose them. Read and written in one transaction, made at
-     * the call: a page left at once (a reload right after typing) has its write under way already.
+     * Keeps a draft over its earlier state, which lends it the fields it lacks that another tab of
+     * the same person typed ({@link lentBy}; `known`: the state of each field this page read or
+     * wrote of it): a blind write would lose them. Read and written in one transaction, made at the
+     * call: a page left at once (a reload right after typing) has its write under way already.
      * Resolves with what was written.
-     * @param {Draft} draft @param {ReadonlySet<string>} known
+     * @param {Draft} draft @param {ReadonlyMap<string, DraftField>} known
      * @returns {Promise<Draft>}
      */
     put: (draft, known) =>
@@ -134,8 +156,25 @@ export async function openDrafts(where = {}) {
         await committed(store, store.put(record));
         return record;
       }),
-    /** Removes a draft, at the call as `put` does (a discarded draft does not come back). @param {string} id */
-    remove: (id) => within('readwrite', (store) => committed(store, store.delete(id))),
+    /**
+     * Removes a draft, at the call as `put` does (a discarded draft does not come back), but for the
+     * fields another tab typed that this page did not know as stored ({@link lentBy}): those stay,
+     * the draft's record holding them alone. Resolves with that record, or undefined once removed.
+     * @param {string} id @param {ReadonlyMap<string, DraftField>} known
+     * @returns {Promise<Draft | undefined>}
+     */
+    remove: (id, known) =>
+      within('readwrite', async (store) => {
+        const stored = /** @type {Draft | undefined} */ (await done(store.get(id)));
+        const left = stored ? lentBy(stored, {}, known) : [];
+        if (!stored || left.length === 0) {
+          await committed(store, store.delete(id));
+          return undefined;
+        }
+        const record = { ...stored, fields: Object.fromEntries(left) };
+        await committed(store, store.put(record));
+        return record;
+      }),
     /**
      * Removes the drafts typed more than {@link MAX_DRAFT_AGE_MS} before `now`, everyone's (nobody
      * could send them any more); resolves with those left.

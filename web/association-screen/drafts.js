@@ -49,15 +49,16 @@ export function createDrafts(ctx, parts) {
   /** @type {(() => void)[]} */
   const early = [];
   /**
-   * The fields of each draft this page read or wrote (by id): a write lacking one of them drops it
-   * on purpose; a field stored by another tab of the same person, unknown here, is kept (`put`).
-   * @type {Map<string, Set<string>>}
+   * The fields of each draft this page read or wrote (by id), as it last knew them: a write or a
+   * removal lacking one still stored so drops it on purpose; a field stored by another tab of the
+   * same person, unknown here or typed there since, is kept (drafts-store.js).
+   * @type {Map<string, Map<string, DraftField>>}
    */
   const known = new Map();
   /** @param {Draft} draft */
   const learn = (draft) => {
-    const fields = known.get(draft.id) ?? new Set();
-    for (const field of Object.keys(draft.fields)) fields.add(field);
+    const fields = known.get(draft.id) ?? new Map();
+    for (const [field, value] of Object.entries(draft.fields)) fields.set(field, value);
     known.set(draft.id, fields);
   };
   /** Writes made and not finished. @type {Set<Promise<void>>} */
@@ -163,8 +164,11 @@ export function createDrafts(ctx, parts) {
       }
       // After the joined drafts are written (in that order), so a page left between keeps both.
       // One kept before the mark was part of the id is the joined draft's own record: it stays.
-      for (const stored of offline)
-        if (stored.id !== mine.get(keyOf(stored))?.id) write(stored.id, stored.id);
+      for (const stored of offline) {
+        if (stored.id === mine.get(keyOf(stored))?.id) continue;
+        learn(stored);
+        write(stored.id, stored.id);
+      }
     }
     touched.clear();
     reading = false;
@@ -180,25 +184,29 @@ export function createDrafts(ctx, parts) {
   function write(id, what) {
     const mark = ++asked;
     latest.set(id, mark);
-    const knew = new Set(known.get(id));
+    const knew = new Map(known.get(id));
     if (typeof what === 'string') known.delete(id);
     else learn(what);
     if (store === undefined) early.push(() => made(id, what, mark, knew));
     else made(id, what, mark, knew);
   }
 
-  /** @param {string} id @param {Draft | string} what @param {number} mark @param {Set<string>} knew */
+  /** @param {string} id @param {Draft | string} what @param {number} mark @param {Map<string, DraftField>} knew */
   function made(id, what, mark, knew) {
     if (!store) {
       problem();
       return;
     }
-    const run = (typeof what === 'string' ? store.remove(id) : store.put(what, knew))
+    const run = (typeof what === 'string' ? store.remove(id, knew) : store.put(what, knew))
       .then((record) => {
-        if (typeof what === 'string' || !record) return;
+        if (typeof what === 'string') {
+          // Fields another tab typed outlived the removal: the page holds them as the draft now.
+          if (record && latest.get(id) === mark) lent(undefined, record);
+          return;
+        }
         // A later state asked meanwhile keeps it unkept until that one is written.
         if (latest.get(id) === mark) unkept.delete(id);
-        if (record !== what) lent(what, record);
+        if (record && record !== what) lent(what, record);
       }, problem)
       .finally(() => {
         out.delete(run);
@@ -208,14 +216,17 @@ export function createDrafts(ctx, parts) {
   }
 
   /**
-   * The device lent a draft written fields typed in another tab: the page holds them too (still
-   * its latest state of the draft), and the modal and the table take them as from a late read.
-   * @param {Draft} asked @param {Draft} record
+   * The device lent a draft written (`asked`), or removed (undefined), fields typed in another tab:
+   * the page holds them too (still its latest state of the draft), and the modal and the table
+   * take them as from a late read.
+   * @param {Draft | undefined} asked @param {Draft} record
    */
   function lent(asked, record) {
     const key = keyOf(record);
-    // A later state asked meanwhile is lent them by its own write (they are not known yet).
-    if (mine.get(key) !== asked || ctx.destroyed()) return;
+    // A later state asked meanwhile is lent them by its own write (they are not known yet); a draft
+    // of someone else (a form filed under the previous person) is not this page's to show.
+    if (mine.get(key) !== asked || (asked === undefined && record.owner !== who()?.key) || ctx.destroyed())
+      return;
     learn(record);
     mine.set(key, record);
     parts.redraw(record);
