@@ -190,13 +190,23 @@ export function createTableDrafts(ctx, model) {
       if (restored !== before) showLine();
     },
     /**
-     * The drafts were read (after the rows, or read again for someone else signed in): a row takes
-     * its draft. In a row the person changed meanwhile, what they changed stays and the draft's
-     * other cells join it; the whole is kept. Read for someone else signed in, every row changed
-     * (the previous person's, kept as theirs) first goes back to its presets. Returns whether some did.
+     * The drafts were read (after the rows, or read again for someone else signed in, or a write
+     * lent a draft fields another tab typed): a row takes its draft. In a row the person changed
+     * meanwhile, what they changed stays and the draft's other cells join it; the whole is kept.
+     * Read for someone else signed in, every row changed (the previous person's, kept as theirs)
+     * first goes back to its presets. Returns whether some did. The table hidden (`showing`
+     * false), the rows wait for {@link shown}: the modal may have typed, saved or discarded a
+     * draft since a row took it, and a row's cells, older, must not be kept over it; only rows whose
+     * changes no draft holds yet (typed before anyone was known to keep them for) are kept.
+     * @param {boolean} showing
      */
-    loaded() {
+    loaded(showing) {
       const reverted = ownerChanged();
+      if (!showing) {
+        for (const row of [...unheld]) if (draftOf(row) === held.get(row)) follow(row, true);
+        showLine();
+        return reverted;
+      }
       for (const row of model.rows()) {
         const current = draftOf(row);
         if (isLocked(row) || current === held.get(row)) continue;

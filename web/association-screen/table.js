@@ -397,7 +397,7 @@ export function createTable(ctx, hooks) {
      * the rows the previous person changed went back to their presets: read again if made old.
      */
     draftsLoaded() {
-      readIfReverted(drafts.loaded());
+      readIfReverted(drafts.loaded(!root.hidden));
     },
     /**
      * Someone else signed in: the rows the previous person changed go back to their presets now (what

@@ -1,0 +1,182 @@
+import type { Page } from 'playwright-core';
+import { expect, it } from 'vitest';
+import {
+  asksBeforeLeaving,
+  description,
+  draftsOnDevice,
+  keptOnDevice,
+  openTable,
+  showTable,
+  useBrowser,
+  usePageChecks,
+} from '../support/browser.js';
+import { liveMetrics, signedInPage, useBareActivity, useServedScreen } from '../support/demo.js';
+
+/*
+ * Two tabs of one person (Alice) on one sheet, in real Chromium, in English on a desktop: what one
+ * tab typed in an activity's draft is never dropped, nor written over with older cells, by what the
+ * other does (the table's Escape, the modal's Cancel, the modal's typing while the table is hidden).
+ */
+
+const browser = useBrowser();
+const pages = usePageChecks();
+const served = useServedScreen(9);
+const subsoil = useBareActivity(served, 'A-SUBSOIL', 'G-SOIL');
+useBareActivity(served, 'A-SPRAY', 'G-CARE');
+const ALICE = 7;
+const later = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000, interval: 100 });
+const SOIL_PATH = ['S-NORTH — North field', 'G-SOIL — Soil preparation'];
+const SPRAY_PATH = ['S-SOUTH — South field', 'G-CARE — Crop care'];
+
+const cell = (page: Page, activity: string, metric: string) =>
+  page
+    .getByRole('grid')
+    .getByRole('row')
+    .filter({ has: page.getByRole('rowheader', { name: new RegExp(`^${activity}`) }) })
+    .getByRole('textbox', { name: metric, exact: true });
+
+async function typeIn(page: Page, activity: string, metric: string, text: string) {
+  await cell(page, activity, metric).click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.type(text);
+  expect(await cell(page, activity, metric).inputValue()).toBe(text);
+}
+
+/** Two tabs of Alice's in one browser (one device: one drafts' store). */
+async function twoTabs() {
+  const context = pages.track(
+    await browser().newContext({ locale: 'en', viewport: { width: 1280, height: 800 } }),
+  );
+  const { page: a } = await signedInPage(context, served.origin(), ALICE);
+  const { page: b } = await signedInPage(context, served.origin(), ALICE);
+  return { a, b };
+}
+
+/** Opens the tree (leaving the table) down to an activity and clicks it: its dialog. */
+async function openModal(page: Page, path: readonly string[], label: string) {
+  const tree = page.getByRole('button', { name: 'Tree', exact: true });
+  if ((await tree.getAttribute('aria-pressed')) !== 'true') await tree.click();
+  for (const name of path) {
+    const item = page.getByRole('treeitem', { name }).first();
+    if ((await item.getAttribute('aria-expanded')) !== 'true')
+      await item.locator(':scope > .ta-screen__row').click();
+    await item.getByRole('group').first().waitFor();
+  }
+  await page
+    .getByRole('treeitem', { name: new RegExp(`^${label}`) })
+    .first()
+    .locator(':scope > .ta-screen__row')
+    .click();
+  const dialog = page.getByRole('dialog', { name: label });
+  await dialog.waitFor();
+  return dialog;
+}
+
+it('keeps what tab B typed in a row when tab A takes its own cell of the row back with Escape', async () => {
+  const { a, b } = await twoTabs();
+  await openTable(a, served.sheetUrl());
+  await openTable(b, served.sheetUrl());
+  await typeIn(a, 'A-SUBSOIL', 'Quantidade', '12.5');
+  await keptOnDevice(a);
+  await typeIn(b, 'A-SUBSOIL', 'Horas', '9');
+  await keptOnDevice(b);
+  // B's write joined A's Quantidade: the device holds both.
+  await later(async () => (await draftsOnDevice(b))[0]?.texts).toEqual({ METRICA1: '12.5', HORAS: '9' });
+
+  await a.bringToFront();
+  await cell(a, 'A-SUBSOIL', 'Quantidade').click();
+  await a.keyboard.press('Escape');
+  await a.keyboard.press('Escape');
+  expect(await cell(a, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('0.80');
+  await keptOnDevice(a);
+
+  // Tab B says its Horas 9 is kept (no question before leaving): it is, and comes back after a reload.
+  await b.bringToFront();
+  expect(await description(cell(b, 'A-SUBSOIL', 'Horas'))).toBe('Changed, not saved yet');
+  expect(await asksBeforeLeaving(b)).toBe(false);
+  await later(async () => (await draftsOnDevice(b)).map((draft) => draft.texts)).toEqual([{ HORAS: '9' }]);
+  await b.reload();
+  await showTable(b);
+  await later(() => cell(b, 'A-SUBSOIL', 'Horas').inputValue()).toBe('9');
+  expect(await cell(b, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('0.80');
+});
+
+it('keeps a draft discarded with Cancel discarded when the modal’s next write takes in what tab B typed elsewhere', async () => {
+  const { a, b } = await twoTabs();
+  await openTable(a, served.sheetUrl());
+  await b.goto(served.sheetUrl());
+  await b.getByRole('tree').waitFor();
+  await typeIn(a, 'A-SUBSOIL', 'Quantidade', '12.5');
+  await keptOnDevice(a);
+
+  // Tab B types Pessoas 3 in Spraying's modal and closes it with Esc: kept as its draft.
+  await b.bringToFront();
+  const other = await openModal(b, SPRAY_PATH, 'A-SPRAY — Spraying');
+  await other.getByRole('textbox', { name: 'Pessoas', exact: true }).fill('3');
+  await keptOnDevice(b);
+  await b.keyboard.press('Escape');
+  await other.waitFor({ state: 'hidden' });
+
+  // Tab A: Subsoiling's modal shows the table's 12.5; Cancel discards it.
+  await a.bringToFront();
+  const soil = await openModal(a, SOIL_PATH, 'A-SUBSOIL — Subsoiling');
+  await later(() => soil.getByRole('textbox', { name: 'Quantidade', exact: true }).inputValue()).toBe('12.5');
+  await soil.getByRole('button', { name: 'Cancel', exact: true }).click();
+  await soil.waitFor({ state: 'hidden' });
+
+  // Tab A types Horas 9 in Spraying's modal: its write takes in tab B's Pessoas 3.
+  const spray = await openModal(a, SPRAY_PATH, 'A-SPRAY — Spraying');
+  await spray.getByRole('textbox', { name: 'Horas', exact: true }).fill('9');
+  await later(() => spray.getByRole('textbox', { name: 'Pessoas', exact: true }).inputValue()).toBe('3');
+  await keptOnDevice(a);
+  await a.keyboard.press('Escape');
+  await spray.waitFor({ state: 'hidden' });
+  await keptOnDevice(a);
+
+  // What was discarded stays discarded: in the tree, on the device, in the table, and in a Save.
+  const soilItem = a.getByRole('treeitem', { name: /^A-SUBSOIL — Subsoiling/ }).first();
+  expect(await soilItem.textContent()).not.toContain('Draft, not saved');
+  expect((await draftsOnDevice(a)).map((draft) => draft.texts)).toEqual([{ METRICA2: '3', HORAS: '9' }]);
+  await showTable(a);
+  expect(await cell(a, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('0.80');
+  const answer = a.waitForResponse((response) => response.request().method() === 'PUT');
+  await a.getByRole('button', { name: 'Save changes', exact: true }).click();
+  expect((await answer).status()).toBe(200);
+  expect(await liveMetrics(served.demo(), subsoil().activity)).toEqual([]);
+});
+
+it('keeps what was typed last in the modal when its write takes in what tab B typed: the hidden table does not write its older cell over it', async () => {
+  const { a, b } = await twoTabs();
+  await openTable(a, served.sheetUrl());
+  await openTable(b, served.sheetUrl());
+  await typeIn(a, 'A-SUBSOIL', 'Quantidade', '12.5');
+  await keptOnDevice(a);
+  await b.bringToFront();
+  await typeIn(b, 'A-SUBSOIL', 'Horas', '9');
+  await keptOnDevice(b);
+
+  // Tab A's modal of the activity: Quantidade 12.5 replaced with 5; tab B's Horas 9 joins the form.
+  await a.bringToFront();
+  const dialog = await openModal(a, SOIL_PATH, 'A-SUBSOIL — Subsoiling');
+  const quantity = dialog.getByRole('textbox', { name: 'Quantidade', exact: true });
+  await later(() => quantity.inputValue()).toBe('12.5');
+  await quantity.click();
+  await a.keyboard.press('ControlOrMeta+A');
+  await a.keyboard.type('5');
+  await later(() => dialog.getByRole('textbox', { name: 'Horas', exact: true }).inputValue()).toBe('9');
+  await keptOnDevice(a);
+  expect(await quantity.inputValue()).toBe('5');
+  await a.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'hidden' });
+  await keptOnDevice(a);
+
+  // The draft is what was typed last: on the device, in the modal opened again, in the table.
+  expect((await draftsOnDevice(a)).map((draft) => draft.texts)).toEqual([{ METRICA1: '5', HORAS: '9' }]);
+  const again = await openModal(a, SOIL_PATH, 'A-SUBSOIL — Subsoiling');
+  expect(await again.getByRole('textbox', { name: 'Quantidade', exact: true }).inputValue()).toBe('5');
+  await a.keyboard.press('Escape');
+  await again.waitFor({ state: 'hidden' });
+  await showTable(a);
+  await later(() => cell(a, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('5');
+  expect(await cell(a, 'A-SUBSOIL', 'Horas').inputValue()).toBe('9');
+});
