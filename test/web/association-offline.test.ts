@@ -598,6 +598,12 @@ describe.each([
     await later(() => description(quantity)).toBe(L.sourceStopped);
     expect(await quantity.inputValue()).toBe(num('32.00'));
     expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '31.00' }]);
+    // And so after a reload: the cell shows the person's 32 (the stored 31 is not "not sent").
+    await alice.page.reload();
+    await alice.page.getByRole('button', { name: L.viewTable, exact: true }).click();
+    await later(() => description(quantity)).toBe(L.sourceStopped);
+    expect(await quantity.inputValue()).toBe(num('32.00'));
+    await region(alice.page).getByRole('button', { name: L.pendingList }).click();
     // Decided in the modal by taking theirs: the cell shows what is stored, not what it showed before.
     await region(alice.page)
       .getByRole('button', { name: fill(L.decideFor, { label: SUBSOIL }) })

@@ -20,15 +20,25 @@ import { asStored } from './values.js';
  */
 
 /** What this person's pending entries wait to send, per key. @param {readonly OutboxRecord[]} mine @returns {Pending} */
-export function pendingOf(mine) {
+export const pendingOf = (mine) => merged(mine.filter((record) => record.state === 'pending'));
+
+/**
+ * What this person's entries keep, per key: those waiting and those stopped for a decision (a
+ * conflict, a refusal). The table shows a stopped entry's values as the person's, marked not sent:
+ * the server holds something else, and a reload must not put that in their place.
+ * @param {readonly OutboxRecord[]} mine @returns {Pending}
+ */
+export const keptOf = (mine) => merged(mine);
+
+/** `records`' values merged per key, in order (a remove clears what came before it). @param {readonly OutboxRecord[]} records @returns {Pending} */
+function merged(records) {
   /** @type {Pending} */
   const pending = new Map();
-  for (const record of mine) {
-    if (record.state !== 'pending') continue;
+  for (const record of records) {
     const key = keyOf(record.entry);
-    const merged = pending.get(key) ?? { values: {}, remove: false };
+    const before = pending.get(key) ?? { values: {}, remove: false };
     if (record.entry.remove) pending.set(key, { values: {}, remove: true });
-    else pending.set(key, { values: { ...merged.values, ...record.entry.values }, remove: merged.remove });
+    else pending.set(key, { values: { ...before.values, ...record.entry.values }, remove: before.remove });
   }
   return pending;
 }

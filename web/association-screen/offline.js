@@ -15,7 +15,7 @@ import { fill } from './labels.js';
 import { keepSheet, MAX_KEEP_BYTES, pruneData, readKeptAgain } from './offline-cache.js';
 import { createDiscards } from './offline-discard.js';
 import { createOwner } from './offline-owner.js';
-import { overlay, pendingFields, pendingOf, stoppedFields } from './offline-pending.js';
+import { keptOf, overlay, pendingFields, pendingOf, stoppedFields } from './offline-pending.js';
 import { followSenders } from './offline-senders.js';
 import { createOfflineView } from './offline-view.js';
 import { askToPersist, isPersisted, MAX_OUTBOX_ENTRIES, OutboxError, openOutbox } from './outbox.js';
@@ -75,6 +75,8 @@ export function createOffline(ctx, parts) {
   let mine = [];
   /** The values each activity waits to send, merged in order. @type {import('./offline-pending.js').Pending} */
   let pending = new Map();
+  /** The same with the entries stopped for a decision: what the table shows as the person's. @type {import('./offline-pending.js').Pending} */
+  let kept = new Map();
   /** When the data shown was read (null: a cached copy of unknown age). @type {string | null} */
   let readAt = new Date().toISOString();
   let fromCache = false;
@@ -189,6 +191,7 @@ export function createOffline(ctx, parts) {
     claimable = ownerConfirmed ? sheet.filter((record) => record.unconfirmed) : [];
     const before = pending;
     pending = pendingOf(mine);
+    kept = keptOf(mine);
     const others = sheet.filter((record) => record.owner !== owner && !claimable.includes(record));
     view.render(mine, owner === undefined ? 0 : others.length, claimable);
     total = all.length;
@@ -370,9 +373,13 @@ export function createOffline(ctx, parts) {
       const laid = overlay(ctx.columns, pending, { activity: data.id, group: data.group }, data.metrics);
       return laid ? { ...data, ...laid } : data;
     },
-    /** The same for a row of the table view. @param {SheetRow} row @returns {SheetRow} */
+    /**
+     * The same for a row of the table view, with the values of its entries stopped for a decision
+     * too: a cell shows the person's value, marked not sent, rather than what the server holds.
+     * @param {SheetRow} row @returns {SheetRow}
+     */
     overlayRow(row) {
-      const laid = overlay(ctx.columns, pending, row, row.metrics);
+      const laid = overlay(ctx.columns, kept, row, row.metrics);
       return laid ? { ...row, ...laid, filled: laid.filled || (row.filled && !laid.removed) } : row;
     },
     /**
@@ -382,6 +389,14 @@ export function createOffline(ctx, parts) {
      */
     pendingFields(key) {
       return pendingFields(ctx.columns, pending, key);
+    },
+    /**
+     * The fields of an activity whose values the outbox keeps, waiting or stopped: those
+     * {@link overlayRow} lays over the server's. @param {{ activity: number, group?: number | null | undefined }} key
+     * @returns {Set<string> | undefined}
+     */
+    keptFields(key) {
+      return pendingFields(ctx.columns, kept, key);
     },
     /**
      * The fields of an activity whose entry stopped in the outbox (a conflict, a refusal: every

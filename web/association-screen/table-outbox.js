@@ -20,21 +20,18 @@ import { keysToReadAgain } from './saved-answer.js';
 /** @typedef {import('./api.js').SheetRow} SheetRow */
 
 /**
- * A row as the server sent it, shown with what the outbox keeps of it laid over it; `queued`:
- * whether it keeps anything of it (waiting, or stopped for a decision); `kept`: the fields whose
- * values wait there (this device's own, not the server's: see table-model.js `represent`).
+ * A row as the server sent it, shown with what the outbox keeps of it laid over it (waiting, or
+ * stopped for a decision: the person's value, marked not sent); `queued`: whether it keeps
+ * anything of it; `kept`: the fields whose values it keeps (this device's own, not the server's:
+ * see table-model.js `represent`).
  * @param {import('./dom.js').ScreenContext} ctx @param {SheetRow} served
  * @returns {import('./table-model.js').Laid}
  */
 export function laidOver(ctx, served) {
   const { offline } = ctx;
   if (!offline) return { data: served, queued: false };
-  const kept = offline.pendingFields(served);
-  return {
-    data: offline.overlayRow(served),
-    queued: kept !== undefined || offline.stoppedFields(served) !== undefined,
-    kept,
-  };
+  const kept = offline.keptFields(served);
+  return { data: offline.overlayRow(served), queued: kept !== undefined, kept };
 }
 
 /**
