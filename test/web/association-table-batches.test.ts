@@ -197,6 +197,64 @@ describe('the table view’s saves', () => {
     ]);
   });
 
+  it('says a 600-row batch whose answer was lost, too large for the outbox, may be stored, and sends it again under its request id', async () => {
+    const page = await newPage();
+    const puts = watchPuts(page);
+    let dropped = 0;
+    // The first PUT reaches the server and is stored; its answer never reaches the page. Its 600
+    // entries are more than the outbox holds (500), so it cannot wait there to go again.
+    await context?.route(
+      (url) => url.pathname === '/associationtask',
+      async (route) => {
+        if (route.request().method() !== 'PUT' || dropped > 0) return route.fallback();
+        dropped++;
+        await route.fetch();
+        await route.abort('connectionreset');
+      },
+    );
+    const grid = await openTable(page);
+    const values = Array.from({ length: 600 }, (_, index) => `${index + 1}.03`);
+    await metricOfRow(grid, 1).click();
+    await paste(page, values.join('\n'));
+    await page.getByText(fill(L.tableChanged, { count: 600 })).waitFor();
+    const save = page.getByRole('button', { name: 'Save changes' });
+    await save.click();
+    await later(() => dropped).toBe(1);
+    await later(() => save.isEnabled()).toBe(true);
+    // The server stored every row; the page says they may be stored, never "not saved" nor that
+    // the device holds its maximum of entries (it holds none).
+    expect(await stored(values)).toEqual([...values].sort());
+    const full = fill(L.outboxFull, { max: MAX_OUTBOX_ENTRIES });
+    const alerts = (await page.getByRole('alert').allTextContents()).join(' | ');
+    expect(alerts).not.toContain(full);
+    expect(alerts).not.toContain('Not saved');
+    expect(alerts).toContain(L.tableAnswerLost);
+    const count = await page.evaluate(`(async () => {
+      const { openOutbox } = await import('/associationtask?asset=association-screen/outbox.js');
+      const outbox = await openOutbox({ doc: document });
+      const all = await outbox.all();
+      outbox.close();
+      return all.length;
+    })()`);
+    expect(count).toBe(0);
+    // The values stay in their cells, changed, for Save changes to send again.
+    expect(await metricOfRow(grid, 1).inputValue()).toBe('1.03');
+    expect(await description(metricOfRow(grid, 1))).toBe('Changed, not saved yet');
+    await page.getByText(fill(L.tableChanged, { count: 600 })).waitFor();
+
+    await save.click();
+    await page.getByText(fill(L.tableSaved, { count: 600 })).waitFor();
+    await later(() => description(metricOfRow(grid, 1))).toBe('Saved value');
+    // The same request id: answered from the server's record, applied once.
+    expect(puts).toHaveLength(2);
+    expect(puts[1]).toEqual(puts[0]);
+    expect(puts[0]?.entries).toHaveLength(600);
+    expect(await history(values)).toHaveLength(600);
+    const after = (await page.getByRole('alert').allTextContents()).join(' | ');
+    expect(after).not.toContain(full);
+    expect(after).not.toContain(L.tableAnswerLost);
+  });
+
   it('refuses a save the outbox cannot hold whole, says so, and keeps every change', async () => {
     const page = await newPage();
     const grid = await openTable(page);
@@ -248,6 +306,42 @@ describe('the table view’s saves', () => {
     expect(count).toBe(MAX_OUTBOX_ENTRIES - 1);
     await context?.setOffline(false);
     expect(await stored(['5.51', '5.52'])).toEqual([]);
+  });
+
+  it('no longer says the outbox refused a save once a save is stored directly', async () => {
+    const page = await newPage();
+    const grid = await openTable(page);
+    // 400 entries of someone else wait on this device: room for 100 more, not for 101.
+    await page.evaluate(`(async () => {
+      const { openOutbox } = await import('/associationtask?asset=association-screen/outbox.js');
+      const outbox = await openOutbox({ doc: document });
+      await outbox.add(Array.from({ length: 400 }, (_, index) => ({
+        owner: 'someone-else',
+        endpoint: new URL('/associationtask', location.href).href,
+        taskSheet: 1,
+        requestId: crypto.randomUUID(),
+        enteredAt: new Date().toISOString(),
+        entry: { activity: index + 1, group: null, values: { METRICA1: '1' }, base: { METRICA1: null } },
+        label: 'Someone else ' + index,
+        path: [],
+      })));
+      outbox.close();
+    })()`);
+    const values = Array.from({ length: 101 }, (_, index) => `${index + 1}.05`);
+    await metricOfRow(grid, 1).click();
+    await paste(page, values.join('\n'));
+    await page.getByText(fill(L.tableChanged, { count: 101 })).waitFor();
+    await context?.setOffline(true);
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    const full = fill(L.outboxFull, { max: MAX_OUTBOX_ENTRIES });
+    const warning = page.getByRole('region', { name: L.offlineRegion }).getByRole('alert');
+    await later(() => warning.textContent()).toBe(full);
+    await context?.setOffline(false);
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText(fill(L.tableSaved, { count: 101 })).waitFor();
+    expect(await stored(values)).toEqual([...values].sort());
+    await later(() => warning.isHidden()).toBe(true);
+    expect(await page.locator('body').textContent()).not.toContain(full);
   });
 
   it('keeps the focus and the edit under way in a cell when the sheet’s next page arrives', async () => {

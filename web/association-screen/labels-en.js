@@ -158,6 +158,8 @@ export const LABELS_EN = {
     'One activity not sent: its entry was removed meanwhile, and what it holds now could not be read (marked). Save again once connected.',
   tableRowOthers: 'Press Save changes again to save the other changes.',
   tablePartly: 'Saved {saved} activities; the rest were not saved: {message} Their changes are kept.',
+  tableAnswerLost:
+    'The answer to this save did not arrive: your values may have been stored. They are kept here: press Save changes to send them again (what arrived is not stored twice).',
   tableFilterEmpty: 'Only activities without values',
   sourceCopied: 'Copied from sheet {id}, not saved yet',
   sourceEdited: 'Changed, not saved yet',

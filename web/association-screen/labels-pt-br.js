@@ -163,6 +163,8 @@ export const LABELS_PT_BR = {
   tableRowOthers: 'Pressione Salvar alterações de novo para salvar as outras alterações.',
   tablePartly:
     '{saved} atividades salvas; as demais não foram salvas: {message} As alterações delas foram mantidas.',
+  tableAnswerLost:
+    'A resposta a este salvamento não chegou: seus valores podem ter sido salvos. Eles continuam aqui: pressione Salvar alterações para enviá-los de novo (o que chegou não é salvo duas vezes).',
   tableFilterEmpty: 'Só atividades sem valores',
   sourceCopied: 'Copiado da folha {id}, ainda não salvo',
   sourceEdited: 'Alterado, ainda não salvo',

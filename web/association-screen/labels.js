@@ -152,6 +152,8 @@ export { LABELS_EN, LABELS_PT_BR };
  * @property {string} tableRowsUnreadOne the same, for one row
  * @property {string} tableRowOthers after it, when other changes wait: Save again saves them
  * @property {string} tablePartly a save split in batches stopped after some were written, `{saved}` `{message}`
+ * @property {string} tableAnswerLost a save's batch got no answer and is too large for the room left in
+ *   the outbox: it may have been stored, its changes are kept, and Save changes sends it again (applied once)
  * @property {string} tableFilterEmpty the filter for activities still without values
  * @property {string} sourceCopied where a cell's value came from: copied from sheet `{id}`, not saved yet
  * @property {string} sourceEdited a cell changed and not saved yet

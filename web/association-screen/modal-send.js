@@ -56,6 +56,7 @@ export async function sendEntry(ctx, node, entry, { deciding, stillOpen, conflic
   if (offline?.shouldQueue()) return queue(undefined);
   try {
     const answer = await ctx.api.put(entry);
+    offline?.stored();
     if (deciding) await offline?.resolved(deciding);
     return ctx.destroyed() ? undefined : { answer, stillOpen: stillOpen() };
   } catch (error) {

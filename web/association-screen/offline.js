@@ -86,7 +86,7 @@ export function createOffline(ctx, parts) {
   let persistChecked = false;
   /** Whether the browser keeps this site's storage under pressure; undefined: not known yet. @type {boolean | undefined} */
   let persisted;
-  /** Why the last save was not kept (quota, a full outbox), until one is. @type {string | undefined} */
+  /** Why the last save was not kept (quota, a full outbox), until one is kept or stored. @type {string | undefined} */
   let refusal;
   /** Entries in the outbox, of everyone, at the last reading. */
   let total = 0;
@@ -118,7 +118,11 @@ export function createOffline(ctx, parts) {
     discards,
     refresh,
   });
-  if (channel) channel.onmessage = (event) => void senders.heard(event.data);
+  if (channel)
+    channel.onmessage = (event) => {
+      if (event.data?.type === 'sent') cleared();
+      void senders.heard(event.data);
+    };
 
   const opened = openOutbox({ doc, endpoint }).then(
     (box) => {
@@ -129,7 +133,11 @@ export function createOffline(ctx, parts) {
         endpoint,
         taskSheet: ctx.taskSheet,
         win,
-        onSent: senders.onSent,
+        onSent: (records, answer, gone) => {
+          // A save stored from the outbox: why an earlier one was not kept is no longer what is so.
+          cleared();
+          senders.onSent(records, answer, gone);
+        },
         onUnsent: senders.onUnsent,
         onSettled: senders.onSettled,
       });
@@ -167,6 +175,13 @@ export function createOffline(ctx, parts) {
                 ? labels.notPersisted
                 : undefined)),
     );
+  }
+
+  /** A save was stored or kept: the refusal of an earlier one is no longer said. */
+  function cleared() {
+    if (refusal === undefined) return;
+    refusal = undefined;
+    showWarning();
   }
 
   function showNotice() {
@@ -338,7 +353,10 @@ export function createOffline(ctx, parts) {
             : code === 'quota'
               ? labels.outboxQuota
               : labels.outboxUnavailable;
-        refusal = text;
+        // A save sent once without an answer and too large for the room left is no refusal of a
+        // new save: it may be stored already, and its sender says so (table-save.js). The outbox
+        // full is still said, from its count (`showWarning`), when it is.
+        if (!(tried && code === 'full')) refusal = text;
         showWarning();
         throw new RequestError(0, text, `OUTBOX_${code.toUpperCase()}`, undefined);
       }
@@ -356,6 +374,10 @@ export function createOffline(ctx, parts) {
       await refresh();
       void sync?.registerBackground();
       if (win.navigator.onLine) sync?.kick();
+    },
+    /** A save was stored, sent directly: the refusal of an earlier one is no longer said. */
+    stored() {
+      cleared();
     },
     /** An entry decided in the modal was saved (or queued again): it leaves the outbox. @param {OutboxRecord} record */
     async resolved(record) {

@@ -16,7 +16,9 @@
  * Offline, or with entries of this sheet waiting in the outbox before it, the save goes to the
  * outbox (offline.js), all of it or none, and is sent from there in the order entered (recorded with
  * `source: "offline"` and the device's time). A batch sent without an answer goes to the outbox as it
- * was sent (its request id and source), so it is applied once whether or not it had arrived.
+ * was sent (its request id and source), so it is applied once whether or not it had arrived; one too
+ * large for the room left there stays in its changed cells, said to be perhaps stored, and Save
+ * changes sends it again under the same request id.
  */
 
 import { failureOf, problemOf } from './api.js';
@@ -179,6 +181,7 @@ export function createTableSave(ctx, table, hooks) {
             source,
           );
           if (ctx.destroyed()) return;
+          ctx.offline?.stored();
           for (const entry of answer.entries) table.markSaved(entry);
           // A replayed answer (this save sent again after its answer was lost) says what was stored
           // then: the rows are read again for what is stored now.
@@ -240,7 +243,17 @@ export function createTableSave(ctx, table, hooks) {
       );
     } catch (error) {
       if (ctx.destroyed()) return false;
-      const message = problemOf(failureOf(error, labels.networkError), labels, ctx.taskSheet);
+      const failure = failureOf(error, labels.networkError);
+      if (tried && failure.code === 'OUTBOX_FULL') {
+        // Sent without an answer, and too large for the room left in the outbox (one request id is
+        // never split: the server would answer a part with the first part's answer unapplied). It
+        // may be stored: never said "not saved". Its cells stay changed, and Save changes sends it
+        // again under the same request id (the api keeps it), applied once.
+        const before = saved === 0 ? '' : `${ofCells(labels.tableSavedOne, labels.tableSaved, saved)} `;
+        table.showAlert(`${before}${labels.tableAnswerLost}`);
+        return false;
+      }
+      const message = problemOf(failure, labels, ctx.taskSheet);
       table.showAlert(
         saved > 0 ? fill(labels.tablePartly, { saved, message }) : fill(labels.saveError, { message }),
       );
