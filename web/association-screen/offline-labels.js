@@ -49,6 +49,7 @@
  * @property {string} sentAll announced when the waiting entries were sent, `{count}`
  * @property {string} sendFailed the waiting entries could not be sent yet (tried again)
  * @property {string} outboxFull the outbox is full: no more entries until these are sent, `{max}`
+ * @property {string} outboxNoRoom a save of `{count}` entries is more than the outbox has room for (`{free}`)
  * @property {string} outboxNearlyFull the outbox is nearly full, `{count}` `{max}`
  * @property {string} outboxQuota the browser refused the space for an entry
  * @property {string} outboxUnavailable the browser cannot keep entries (private mode, storage off)
@@ -106,6 +107,8 @@ export const OFFLINE_LABELS_EN = {
   sendFailed: 'The waiting entries could not be sent yet: trying again shortly.',
   outboxFull:
     'This device holds {max} entries waiting to be sent, its maximum: connect to send them before entering more.',
+  outboxNoRoom:
+    'This save has {count} entries and this device has room for {free} more waiting to be sent: connect to save it, or save fewer at a time.',
   outboxNearlyFull: '{count} of at most {max} entries wait on this device: connect soon to send them.',
   outboxQuota: 'The browser refused to store the entry (no space left): it was not kept.',
   outboxUnavailable: 'This browser cannot keep entries offline (private mode or storage turned off).',
@@ -167,6 +170,8 @@ export const OFFLINE_LABELS_PT_BR = {
   sendFailed: 'Os registros pendentes ainda não puderam ser enviados: nova tentativa em instantes.',
   outboxFull:
     'Este aparelho guarda {max} registros a enviar, o máximo: conecte-se para enviá-los antes de registrar mais.',
+  outboxNoRoom:
+    'Este salvamento tem {count} registros e este aparelho tem espaço para mais {free} a enviar: conecte-se para salvá-lo, ou salve menos de cada vez.',
   outboxNearlyFull:
     '{count} de no máximo {max} registros aguardam neste aparelho: conecte-se logo para enviá-los.',
   outboxQuota: 'O navegador recusou guardar o registro (sem espaço): ele não foi mantido.',

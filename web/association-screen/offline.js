@@ -347,9 +347,13 @@ export function createOffline(ctx, parts) {
         );
       } catch (error) {
         const code = error instanceof OutboxError ? error.code : 'unavailable';
+        const held = error instanceof OutboxError ? (error.held ?? MAX_OUTBOX_ENTRIES) : 0;
+        // Full is said as it is: the outbox at its maximum, or this save larger than the room left.
         const text =
           code === 'full'
-            ? fill(labels.outboxFull, { max: MAX_OUTBOX_ENTRIES })
+            ? held >= MAX_OUTBOX_ENTRIES
+              ? fill(labels.outboxFull, { max: MAX_OUTBOX_ENTRIES })
+              : fill(labels.outboxNoRoom, { count: saves.length, free: MAX_OUTBOX_ENTRIES - held })
             : code === 'quota'
               ? labels.outboxQuota
               : labels.outboxUnavailable;

@@ -74,10 +74,15 @@ const MARK = 'ta-outbox';
 
 /** An outbox that cannot take or keep an entry: `full`, `quota` (the browser refused the space), `unavailable`. */
 export class OutboxError extends Error {
-  /** @param {'full' | 'quota' | 'unavailable'} code @param {string} message */
-  constructor(code, message) {
+  /**
+   * @param {'full' | 'quota' | 'unavailable'} code @param {string} message
+   * @param {number} [held] `full`: the entries the outbox held when it refused (the room left is
+   *   what the refused entries did not fit)
+   */
+  constructor(code, message, held) {
     super(message);
     this.code = code;
+    this.held = held;
   }
 }
 
@@ -215,6 +220,7 @@ export async function openOutbox(where = {}) {
           throw new OutboxError(
             'full',
             `the outbox holds ${count} of ${MAX_OUTBOX_ENTRIES} entries: ${records.length} more do not fit`,
+            count,
           );
         }
         const added = [];
