@@ -598,10 +598,22 @@ describe.each([
     await later(() => description(quantity)).toBe(L.sourceStopped);
     expect(await quantity.inputValue()).toBe(num('32.00'));
     expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '31.00' }]);
-    // And so after a reload: the cell shows the person's 32 (the stored 31 is not "not sent").
+    // And so after a reload: the cell shows the person's 32 (the stored 31 is not "not sent"),
+    // and after a table save of another cell of the row (its answer holds the stored 31).
     await alice.page.reload();
     await alice.page.getByRole('button', { name: L.viewTable, exact: true }).click();
     await later(() => description(quantity)).toBe(L.sourceStopped);
+    expect(await quantity.inputValue()).toBe(num('32.00'));
+    const people = grid
+      .getByRole('row')
+      .filter({ has: alice.page.getByRole('rowheader', { name: /^A-SUBSOIL/ }) })
+      .getByRole('textbox', { name: 'Pessoas', exact: true });
+    await people.fill('4');
+    await alice.page.getByRole('button', { name: L.tableSave, exact: true }).click();
+    await later(async () => (await liveRows('A-SUBSOIL'))[0]?.METRICA2).toBe(4);
+    expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '31.00' }]);
+    await later(() => description(people)).toBe(L.sourceSaved);
+    expect(await description(quantity)).toBe(L.sourceStopped);
     expect(await quantity.inputValue()).toBe(num('32.00'));
     await region(alice.page).getByRole('button', { name: L.pendingList }).click();
     // Decided in the modal by taking theirs: the cell shows what is stored, not what it showed before.

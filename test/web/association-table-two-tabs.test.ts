@@ -180,3 +180,37 @@ it('keeps what was typed last in the modal when its write takes in what tab B ty
   await later(() => cell(a, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('5');
   expect(await cell(a, 'A-SUBSOIL', 'Horas').inputValue()).toBe('9');
 });
+
+it('shows what the modal stored in a row left with what tab B typed as its draft, and Save changes stores the rest', async () => {
+  const { a, b } = await twoTabs();
+  // Tab A read the table once (nothing typed in it), then types Quantidade 12.5 in the modal.
+  await openTable(a, served.sheetUrl());
+  expect(await cell(a, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('0.80');
+  const dialog = await openModal(a, SOIL_PATH, 'A-SUBSOIL — Subsoiling');
+  await dialog.getByRole('textbox', { name: 'Quantidade', exact: true }).fill('12.5');
+  await keptOnDevice(a);
+  // Tab B types Horas 9 in the activity's row (its write takes in A's Quantidade).
+  await openTable(b, served.sheetUrl());
+  await typeIn(b, 'A-SUBSOIL', 'Horas', '9');
+  await keptOnDevice(b);
+
+  // Tab A saves its form: Quantidade 12.50 stored; Horas 9, typed in tab B, stays the draft.
+  await a.bringToFront();
+  const put = a.waitForResponse((response) => response.request().method() === 'PUT');
+  await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+  expect((await put).status()).toBe(200);
+  await dialog.waitFor({ state: 'hidden' });
+  await keptOnDevice(a);
+
+  // The table shown again reads the row: what the modal stored, and Horas 9 as typed.
+  await showTable(a);
+  await later(() => cell(a, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('12.50');
+  expect(await description(cell(a, 'A-SUBSOIL', 'Quantidade'))).toBe('Saved value');
+  expect(await cell(a, 'A-SUBSOIL', 'Horas').inputValue()).toBe('9');
+  const saved = a.waitForResponse((response) => response.request().method() === 'PUT');
+  await a.getByRole('button', { name: 'Save changes', exact: true }).click();
+  expect((await saved).status()).toBe(200);
+  expect(await liveMetrics(served.demo(), subsoil().activity)).toMatchObject([
+    { METRICA1: '12.50', HORAS: '9.0' },
+  ]);
+});

@@ -233,7 +233,8 @@ export function createTableDrafts(ctx, model) {
     /**
      * The table shows again: each row whose draft changed while it was hidden (the modal typed,
      * saved, queued or discarded it) shows the draft as it is now, or, the draft gone, its presets.
-     * Returns the rows left with no draft: what they show may be old (stored in the modal).
+     * Returns those rows: what they show may be old (the modal stored some of it; what another tab
+     * typed may be all that is left of the draft).
      */
     shown() {
       /** @type {TableRow[]} */
@@ -246,7 +247,8 @@ export function createTableDrafts(ctx, model) {
         held.delete(row);
         unheld.delete(row);
         // Typed on this page (in the modal): not said as come back.
-        if (!current || !take(row, current, current.fields, false)) gone.push(row);
+        if (current) take(row, current, current.fields, false);
+        gone.push(row);
       }
       showLine();
       return gone;

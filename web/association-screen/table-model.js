@@ -382,11 +382,13 @@ export function createTableModel(ctx, hooks) {
      * `keepEdits` (the outbox sent it while the table was open): a cell the person changed since
      * keeps what they typed, and its base moves only when the row is presented anew (`represent`),
      * which shows a value stored meanwhile as a conflict.
+     * Returns the row (undefined: not in the table).
      * @param {SavedEntry} saved @param {{ keepEdits?: boolean }} [how]
+     * @returns {TableRow | undefined}
      */
     markSaved(saved, how = {}) {
       const row = store(saved);
-      if (!row) return;
+      if (!row) return undefined;
       const stored = saved.stored;
       row.hasRow = stored !== null;
       row.queued = false;
@@ -398,6 +400,7 @@ export function createTableModel(ctx, hooks) {
         cell.stored = cell.base;
       }
       changedUnasked(row);
+      return row;
     },
     store,
     represent,

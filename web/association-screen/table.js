@@ -157,7 +157,16 @@ export function createTable(ctx, hooks) {
     onSaving: (watcher) => {
       savingWatchers.push(watcher);
     },
-    markSaved: model.markSaved,
+    /**
+     * A saved entry's row as stored, with what the outbox still keeps of it laid over it: a field
+     * whose entry stopped there shows the person's value, marked not sent, not the stored one.
+     * @param {import('./api.js').SavedEntry} saved
+     */
+    markSaved(saved) {
+      const row = model.markSaved(saved);
+      if (row && ctx.offline?.keptFields(row.data) !== undefined)
+        model.represent(row, laidOver(ctx, row.served));
+    },
     markQueued: model.markQueued,
     conflicted: model.conflicted,
     entryMade: model.entryMade,
@@ -332,11 +341,12 @@ export function createTable(ctx, hooks) {
 
   /**
    * Drafts typed, saved or discarded in the modal meanwhile: the rows follow them. A row whose draft
-   * went may show what the modal stored: read again, unless the whole sheet is.
+   * changed may show less than the modal stored (its draft gone, or left with what another tab
+   * typed): read again, unless the whole sheet is.
    */
   function followDrafts() {
-    const gone = drafts.shown();
-    if (gone.length > 0 && stale && model.changedCount() > 0) void readAgain(gone);
+    const followed = drafts.shown();
+    if (followed.length > 0 && stale && model.changedCount() > 0) void readAgain(followed);
   }
 
   /**
