@@ -255,6 +255,43 @@ describe('the table view’s saves', () => {
     expect(after).not.toContain(L.tableAnswerLost);
   });
 
+  it('says a batch whose answer was lost and the browser refused to keep may be stored, and sends it again under its request id', async () => {
+    const page = await newPage();
+    const puts = watchPuts(page);
+    let dropped = 0;
+    await context?.route(
+      (url) => url.pathname === '/associationtask',
+      async (route) => {
+        if (route.request().method() !== 'PUT' || dropped > 0) return route.fallback();
+        dropped++;
+        await route.fetch();
+        await route.abort('connectionreset');
+      },
+    );
+    const grid = await openTable(page);
+    const values = ['7.71', '7.72'];
+    await metricOfRow(grid, 1).click();
+    await paste(page, values.join('\n'));
+    await page.getByText(fill(L.tableChanged, { count: 2 })).waitFor();
+    // The browser refuses the space: the outbox cannot keep the batch to send it again.
+    await page.evaluate(`(() => {
+      IDBObjectStore.prototype.add = () => {
+        throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+      };
+    })()`);
+    const save = page.getByRole('button', { name: 'Save changes' });
+    await save.click();
+    await later(() => dropped).toBe(1);
+    await later(() => page.getByRole('alert').filter({ hasText: L.tableAnswerLost }).count()).toBe(1);
+    expect((await page.getByRole('alert').allTextContents()).join(' | ')).not.toContain('Not saved');
+    expect(await stored(values)).toEqual(values);
+    expect(await description(metricOfRow(grid, 1))).toBe('Changed, not saved yet');
+    await save.click();
+    await page.getByText(fill(L.tableSaved, { count: 2 })).waitFor();
+    expect(puts[1]).toEqual(puts[0]);
+    expect(await history(values)).toHaveLength(2);
+  });
+
   it('refuses a save the outbox cannot hold whole, says so, and keeps every change', async () => {
     const page = await newPage();
     const grid = await openTable(page);

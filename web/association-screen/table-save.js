@@ -244,11 +244,12 @@ export function createTableSave(ctx, table, hooks) {
     } catch (error) {
       if (ctx.destroyed()) return false;
       const failure = failureOf(error, labels.networkError);
-      if (tried && failure.code === 'OUTBOX_FULL') {
-        // Sent without an answer, and too large for the room left in the outbox (one request id is
-        // never split: the server would answer a part with the first part's answer unapplied). It
-        // may be stored: never said "not saved". Its cells stay changed, and Save changes sends it
-        // again under the same request id (the api keeps it), applied once.
+      if (tried && failure.code?.startsWith('OUTBOX_')) {
+        // Sent without an answer, and not kept in the outbox: too large for the room left (one
+        // request id is never split: the server would answer a part with the first part's answer
+        // unapplied), or the browser refused the space. It may be stored: never said "not saved".
+        // Its cells stay changed, and Save changes sends it again under the same request id (the
+        // api keeps it), applied once.
         const before = saved === 0 ? '' : `${ofCells(labels.tableSavedOne, labels.tableSaved, saved)} `;
         table.showAlert(`${before}${labels.tableAnswerLost}`);
         return false;
