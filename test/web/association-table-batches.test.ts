@@ -70,6 +70,24 @@ async function newPage() {
 }
 
 /** The PUT bodies sent to the association endpoint, in order. */
+/**
+ * The first PUT of the context reaches the server and is stored; its answer never reaches the page
+ * (the connection reset). `count`: the answers lost so far.
+ */
+async function loseFirstAnswer(): Promise<{ count: number }> {
+  const lost = { count: 0 };
+  await context?.route(
+    (url) => url.pathname === '/associationtask',
+    async (route) => {
+      if (route.request().method() !== 'PUT' || lost.count > 0) return route.fallback();
+      lost.count++;
+      await route.fetch();
+      await route.abort('connectionreset');
+    },
+  );
+  return lost;
+}
+
 function watchPuts(page: Page) {
   const puts: { requestId: string; source: string; entries: { activity: number }[] }[] = [];
   page.on('request', (request) => {
@@ -161,17 +179,8 @@ describe('the table view’s saves', () => {
   it('sends a batch whose answer was lost again from the outbox, under its request id, applied once', async () => {
     const page = await newPage();
     const puts = watchPuts(page);
-    let dropped = 0;
     // The first PUT reaches the server and is stored; its answer never reaches the page.
-    await context?.route(
-      (url) => url.pathname === '/associationtask',
-      async (route) => {
-        if (route.request().method() !== 'PUT' || dropped > 0) return route.fallback();
-        dropped++;
-        await route.fetch();
-        await route.abort('connectionreset');
-      },
-    );
+    const lost = await loseFirstAnswer();
     const grid = await openTable(page);
     await grid.getByRole('textbox', { name: 'METRICA1' }).first().click();
     await page.keyboard.press('Control+End');
@@ -184,7 +193,7 @@ describe('the table view’s saves', () => {
     const last = tree.activities.length;
     await later(() => description(metricOfRow(grid, last - 3))).toBe('Saved value');
     expect(await description(metricOfRow(grid, last - 2))).toBe('Saved value');
-    expect(dropped).toBe(1);
+    expect(lost.count).toBe(1);
     expect(puts).toHaveLength(2);
     // The same save, now from the outbox, which names whose entries it sends (`owner`).
     expect(puts[1]).toEqual({ ...puts[0], owner: expect.stringMatching(/^[\w-]{22}$/) });
@@ -200,18 +209,9 @@ describe('the table view’s saves', () => {
   it('says a 600-row batch whose answer was lost, too large for the outbox, may be stored, and sends it again under its request id', async () => {
     const page = await newPage();
     const puts = watchPuts(page);
-    let dropped = 0;
     // The first PUT reaches the server and is stored; its answer never reaches the page. Its 600
     // entries are more than the outbox holds (500), so it cannot wait there to go again.
-    await context?.route(
-      (url) => url.pathname === '/associationtask',
-      async (route) => {
-        if (route.request().method() !== 'PUT' || dropped > 0) return route.fallback();
-        dropped++;
-        await route.fetch();
-        await route.abort('connectionreset');
-      },
-    );
+    const lost = await loseFirstAnswer();
     const grid = await openTable(page);
     const values = Array.from({ length: 600 }, (_, index) => `${index + 1}.03`);
     await metricOfRow(grid, 1).click();
@@ -219,7 +219,7 @@ describe('the table view’s saves', () => {
     await page.getByText(fill(L.tableChanged, { count: 600 })).waitFor();
     const save = page.getByRole('button', { name: 'Save changes' });
     await save.click();
-    await later(() => dropped).toBe(1);
+    await later(() => lost.count).toBe(1);
     await later(() => save.isEnabled()).toBe(true);
     // The server stored every row; the page says they may be stored, never "not saved" nor that
     // the device holds its maximum of entries (it holds none).
@@ -258,16 +258,7 @@ describe('the table view’s saves', () => {
   it('says a batch whose answer was lost and the browser refused to keep may be stored, and sends it again under its request id', async () => {
     const page = await newPage();
     const puts = watchPuts(page);
-    let dropped = 0;
-    await context?.route(
-      (url) => url.pathname === '/associationtask',
-      async (route) => {
-        if (route.request().method() !== 'PUT' || dropped > 0) return route.fallback();
-        dropped++;
-        await route.fetch();
-        await route.abort('connectionreset');
-      },
-    );
+    const lost = await loseFirstAnswer();
     const grid = await openTable(page);
     const values = ['7.71', '7.72'];
     await metricOfRow(grid, 1).click();
@@ -281,7 +272,7 @@ describe('the table view’s saves', () => {
     })()`);
     const save = page.getByRole('button', { name: 'Save changes' });
     await save.click();
-    await later(() => dropped).toBe(1);
+    await later(() => lost.count).toBe(1);
     await later(() => page.getByRole('alert').filter({ hasText: L.tableAnswerLost }).count()).toBe(1);
     expect((await page.getByRole('alert').allTextContents()).join(' | ')).not.toContain('Not saved');
     expect(await stored(values)).toEqual(values);
