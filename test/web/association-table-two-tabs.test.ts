@@ -15,7 +15,8 @@ import { liveMetrics, signedInPage, useBareActivity, useServedScreen } from '../
 /*
  * Two tabs of one person (Alice) on one sheet, in real Chromium, in English on a desktop: what one
  * tab typed in an activity's draft is never dropped, nor written over with older cells, by what the
- * other does (the table's Escape, the modal's Cancel, the modal's typing while the table is hidden).
+ * other does (the table's Escape, the modal's Cancel, the modal's typing while the table is hidden);
+ * nor, in one tab, by a read of the table's rows answered after a save of them.
  */
 
 const browser = useBrowser();
@@ -213,4 +214,76 @@ it('shows what the modal stored in a row left with what tab B typed as its draft
   expect(await liveMetrics(served.demo(), subsoil().activity)).toMatchObject([
     { METRICA1: '12.50', HORAS: '9.0' },
   ]);
+});
+
+it('keeps a row as Save changes stored it when the read again started as the table showed answers after the save', async () => {
+  // No service worker: the page's own requests, which the test holds, are what it reads with.
+  const context = pages.track(
+    await browser().newContext({
+      locale: 'en',
+      viewport: { width: 1280, height: 800 },
+      serviceWorkers: 'block',
+    }),
+  );
+  const { page: a } = await signedInPage(context, served.origin(), ALICE);
+  await openTable(a, served.sheetUrl());
+  expect(await cell(a, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('0.80');
+  await typeIn(a, 'A-SUBSOIL', 'Quantidade', '12.5');
+  await keptOnDevice(a);
+
+  // The modal changes Subsoiling's draft (12.5 -> 5), closed with Esc: kept as the draft.
+  const soil = await openModal(a, SOIL_PATH, 'A-SUBSOIL — Subsoiling');
+  const quantity = soil.getByRole('textbox', { name: 'Quantidade', exact: true });
+  await later(() => quantity.inputValue()).toBe('12.5');
+  await quantity.click();
+  await a.keyboard.press('ControlOrMeta+A');
+  await a.keyboard.type('5');
+  await keptOnDevice(a);
+  await a.keyboard.press('Escape');
+  await soil.waitFor({ state: 'hidden' });
+  await keptOnDevice(a);
+
+  // The modal stores something in another activity: the table's sheet is stale.
+  const spray = await openModal(a, SPRAY_PATH, 'A-SPRAY — Spraying');
+  await spray.getByRole('textbox', { name: 'Horas', exact: true }).fill('9');
+  const put = a.waitForResponse((response) => response.request().method() === 'PUT');
+  await spray.getByRole('button', { name: 'Save', exact: true }).click();
+  expect((await put).status()).toBe(200);
+  await spray.waitFor({ state: 'hidden' });
+
+  // A slow network: the read of the sheet is answered by the server at once, delivered late.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let arrived = () => {};
+  const reading = new Promise<void>((resolve) => {
+    arrived = resolve;
+  });
+  await a.route(/part=sheet/, async (route) => {
+    const response = await route.fetch();
+    arrived();
+    await held;
+    await route.fulfill({ response });
+  });
+
+  await showTable(a);
+  await later(() => cell(a, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('5');
+  await reading; // the row's read again is out (answered with what is stored before the save)
+
+  // The person saves at once: Quantidade 5 stored.
+  const saved = a.waitForResponse((response) => response.request().method() === 'PUT');
+  await a.getByRole('button', { name: 'Save changes', exact: true }).click();
+  expect((await saved).status()).toBe(200);
+  await later(() => description(cell(a, 'A-SUBSOIL', 'Quantidade'))).toBe('Saved value');
+  expect(await cell(a, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('5.00');
+  expect(await liveMetrics(served.demo(), subsoil().activity)).toMatchObject([{ METRICA1: '5.00' }]);
+
+  // The late answer of the read arrives: the row must still show what is stored.
+  const late = a.waitForResponse((response) => /part=sheet/.test(response.url()));
+  release();
+  await late;
+  await a.waitForTimeout(500);
+  expect(await cell(a, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('5.00');
+  expect(await description(cell(a, 'A-SUBSOIL', 'Quantidade'))).toBe('Saved value');
 });

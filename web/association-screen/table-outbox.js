@@ -51,29 +51,38 @@ export function createRowReader(ctx, parts) {
   const { model } = parts;
   /** Keys being read again. @type {Set<string>} */
   const reading = new Set();
+  /** Rows asked for while being read: read once more after, what made them old came after that read. @type {Map<string, TableRow>} */
+  const again = new Map();
 
   /**
    * Reads rows again. Unread (no network), a row keeps what it shows and is read with the table's
-   * next reading (or at the outbox's next change).
+   * next reading (or at the outbox's next change). An answer lands only on a row that took nothing
+   * newer from the server meanwhile (a save's answer: `row.served` replaced), which it would put
+   * back to what was stored before.
    * @param {TableRow[]} rows
    */
-  return async function read(rows) {
+  async function read(rows) {
     const load = parts.loads();
     /** @type {Map<number, TableRow[]>} */
     const pages = new Map();
     for (const row of rows) {
-      if (reading.has(row.key)) continue;
+      if (reading.has(row.key)) {
+        again.set(row.key, row);
+        continue;
+      }
       reading.add(row.key);
       const page = Math.floor(row.index / parts.pageSize) + 1;
       pages.set(page, [...(pages.get(page) ?? []), row]);
     }
     if (pages.size === 0) return;
     for (const [page, list] of pages) {
+      const asked = new Map(list.map((row) => [row, row.served]));
       try {
         const answer = await ctx.api.sheet(page, parts.pageSize);
         if (ctx.destroyed() || load !== parts.loads()) return;
         const byKey = new Map(answer.rows.map((served) => [keyOf(served), served]));
         for (const row of list) {
+          if (row.served !== asked.get(row)) continue;
           const served = byKey.get(row.key);
           if (served) model.serve(row, served, laidOver(ctx, served));
           else parts.stale();
@@ -85,7 +94,11 @@ export function createRowReader(ctx, parts) {
       }
     }
     parts.redraw();
-  };
+    const next = [...again.values()].filter((row) => !reading.has(row.key));
+    for (const row of next) again.delete(row.key);
+    if (next.length > 0 && !ctx.destroyed() && load === parts.loads()) await read(next);
+  }
+  return read;
 }
 
 /**
