@@ -10,7 +10,13 @@ import {
   useBrowser,
   usePageChecks,
 } from '../support/browser.js';
-import { liveMetrics, signedInPage, useBareActivity, useServedScreen } from '../support/demo.js';
+import {
+  liveMetrics,
+  saveAsProgram,
+  signedInPage,
+  useBareActivity,
+  useServedScreen,
+} from '../support/demo.js';
 
 /*
  * Two tabs of one person (Alice) on one sheet, in real Chromium, in English on a desktop: what one
@@ -286,4 +292,79 @@ it('keeps a row as Save changes stored it when the read again started as the tab
   await a.waitForTimeout(500);
   expect(await cell(a, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('5.00');
   expect(await description(cell(a, 'A-SUBSOIL', 'Quantidade'))).toBe('Saved value');
+});
+
+/** Someone else's save through the API (as a program), `body` one entry. */
+async function meanwhile(body: unknown) {
+  await saveAsProgram(served.demo(), served.origin(), 9, [body]);
+}
+
+it('shows what a row’s read again found when the read answers after a Save of the row was refused for a conflict', async () => {
+  await meanwhile({ ...subsoil(), values: { METRICA1: '31.00', METRICA2: 5, HORAS: '7.0' } });
+  const context = pages.track(
+    await browser().newContext({
+      locale: 'pt-BR',
+      viewport: { width: 1280, height: 800 },
+      serviceWorkers: 'block',
+    }),
+  );
+  const { page, puts } = await signedInPage(context, served.origin(), 7);
+  const grid = await openTable(page, served.sheetUrl(), 'Tabela');
+  const row = grid.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /^A-SUBSOIL/ }) });
+  const quantity = row.getByRole('textbox', { name: 'Quantidade', exact: true });
+  const hours = row.getByRole('textbox', { name: 'Horas', exact: true });
+  await later(() => hours.inputValue()).toBe('7,0');
+
+  // The first PUT is stored, then someone changes Horas to 9, then the PUT's answer is lost.
+  let lost = 0;
+  await context.route(
+    (url) => url.pathname === '/associationtask',
+    async (route) => {
+      if (route.request().method() !== 'PUT' || lost > 0) return route.fallback();
+      lost++;
+      await route.fetch();
+      await meanwhile({ ...subsoil(), values: { HORAS: '9.0' }, base: { HORAS: '7.0' }, row: true });
+      await route.abort('connectionreset');
+    },
+  );
+  // Reads of rows: answered by the server at once, delivered when the test says.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let reads = 0;
+  await page.route(/part=sheet/, async (route) => {
+    const response = await route.fetch();
+    reads++;
+    await held;
+    await route.fulfill({ response });
+  });
+
+  await quantity.fill('32');
+  const save = page.getByRole('button', { name: 'Salvar alterações', exact: true });
+  await save.click();
+  // Sent again from the outbox: the replayed answer (Horas 7,0 of back then); the row is read again.
+  await later(() => puts.length).toBe(2);
+  await later(() => reads).toBe(1);
+  expect(await liveMetrics(served.demo(), subsoil().activity)).toMatchObject([
+    { METRICA1: '32.00', HORAS: '9.0' },
+  ]);
+  await later(() => save.isEnabled()).toBe(true);
+  // The replayed answer's Horas of back then shows until the read lands.
+  expect(await hours.inputValue()).toBe('7,0');
+
+  // Someone changes Quantidade; the person types in it and saves: refused for the conflict.
+  await meanwhile({ ...subsoil(), values: { METRICA1: '40.00' }, base: { METRICA1: '32.00' }, row: true });
+  await quantity.fill('33');
+  const refused = page.waitForResponse((answer) => answer.request().method() === 'PUT');
+  await save.click();
+  expect((await refused).status()).toBe(409);
+  await later(() => save.isEnabled()).toBe(true);
+
+  // The read's answer arrives (Horas 9,0, what is stored): the row must show it.
+  const late = page.waitForResponse((answer) => /part=sheet/.test(answer.url()));
+  release();
+  await late;
+  expect(await liveMetrics(served.demo(), subsoil().activity)).toMatchObject([{ HORAS: '9.0' }]);
+  await later(() => hours.inputValue()).toBe('9,0');
 });

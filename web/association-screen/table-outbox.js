@@ -51,14 +51,18 @@ export function createRowReader(ctx, parts) {
   const { model } = parts;
   /** Keys being read again. @type {Set<string>} */
   const reading = new Set();
-  /** Rows asked for while being read: read once more after, what made them old came after that read. @type {Map<string, TableRow>} */
+  /**
+   * Rows to read once more when their read is done, with the table's read they belong to: asked for
+   * while being read, or reached meanwhile by something newer than the read's answer.
+   * @type {Map<string, { row: TableRow, load: number }>}
+   */
   const again = new Map();
 
   /**
    * Reads rows again. Unread (no network), a row keeps what it shows and is read with the table's
-   * next reading (or at the outbox's next change). An answer lands only on a row that took nothing
-   * newer from the server meanwhile (a save's answer: `row.served` replaced), which it would put
-   * back to what was stored before.
+   * next reading (or at the outbox's next change). An answer lands only on a row that nothing from
+   * the server reached meanwhile (a save's answer, a conflict: `row.served` replaced), which it
+   * could put back to what was stored before: such a row is read once more instead.
    * @param {TableRow[]} rows
    */
   async function read(rows) {
@@ -67,7 +71,7 @@ export function createRowReader(ctx, parts) {
     const pages = new Map();
     for (const row of rows) {
       if (reading.has(row.key)) {
-        again.set(row.key, row);
+        again.set(row.key, { row, load });
         continue;
       }
       reading.add(row.key);
@@ -75,16 +79,19 @@ export function createRowReader(ctx, parts) {
       pages.set(page, [...(pages.get(page) ?? []), row]);
     }
     if (pages.size === 0) return;
+    // The table read anew (or gone) meanwhile: its rows are others, nothing lands.
+    const old = () => ctx.destroyed() || load !== parts.loads();
     for (const [page, list] of pages) {
       const asked = new Map(list.map((row) => [row, row.served]));
       try {
+        if (old()) continue;
         const answer = await ctx.api.sheet(page, parts.pageSize);
-        if (ctx.destroyed() || load !== parts.loads()) return;
+        if (old()) continue;
         const byKey = new Map(answer.rows.map((served) => [keyOf(served), served]));
         for (const row of list) {
-          if (row.served !== asked.get(row)) continue;
           const served = byKey.get(row.key);
-          if (served) model.serve(row, served, laidOver(ctx, served));
+          if (row.served !== asked.get(row)) again.set(row.key, { row, load });
+          else if (served) model.serve(row, served, laidOver(ctx, served));
           else parts.stale();
         }
       } catch {
@@ -93,10 +100,16 @@ export function createRowReader(ctx, parts) {
         for (const row of list) reading.delete(row.key);
       }
     }
+    if (old()) return;
     parts.redraw();
-    const next = [...again.values()].filter((row) => !reading.has(row.key));
-    for (const row of next) again.delete(row.key);
-    if (next.length > 0 && !ctx.destroyed() && load === parts.loads()) await read(next);
+    /** @type {TableRow[]} */
+    const next = [];
+    for (const [key, wanted] of again) {
+      if (reading.has(key)) continue;
+      again.delete(key);
+      if (wanted.load === load) next.push(wanted.row);
+    }
+    if (next.length > 0) await read(next);
   }
   return read;
 }
