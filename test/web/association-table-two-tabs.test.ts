@@ -29,7 +29,7 @@ const browser = useBrowser();
 const pages = usePageChecks();
 const served = useServedScreen(9);
 const subsoil = useBareActivity(served, 'A-SUBSOIL', 'G-SOIL');
-useBareActivity(served, 'A-SPRAY', 'G-CARE');
+const spray = useBareActivity(served, 'A-SPRAY', 'G-CARE');
 const ALICE = 7;
 const later = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000, interval: 100 });
 const SOIL_PATH = ['S-NORTH — North field', 'G-SOIL — Soil preparation'];
@@ -367,4 +367,93 @@ it('shows what a row’s read again found when the read answers after a Save of 
   await late;
   expect(await liveMetrics(served.demo(), subsoil().activity)).toMatchObject([{ HORAS: '9.0' }]);
   await later(() => hours.inputValue()).toBe('9,0');
+});
+
+it('reads a row asked for under a new read of the table while an older read of it is out', async () => {
+  await meanwhile({ ...subsoil(), values: { METRICA1: '31.00', METRICA2: 5, HORAS: '7.0' } });
+  const context = pages.track(
+    await browser().newContext({
+      locale: 'en',
+      viewport: { width: 1280, height: 800 },
+      serviceWorkers: 'block',
+    }),
+  );
+  const { page, puts } = await signedInPage(context, served.origin(), 7);
+  const grid = await openTable(page, served.sheetUrl());
+  const row = grid.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /^A-SUBSOIL/ }) });
+  const quantity = row.getByRole('textbox', { name: 'Quantidade', exact: true });
+  const hours = row.getByRole('textbox', { name: 'Horas', exact: true });
+  await later(() => hours.inputValue()).toBe('7.0');
+
+  // A PUT asked to be lost is stored (then `after` runs), and its answer never reaches the page.
+  let lose: (() => Promise<void>) | undefined;
+  await context.route(
+    (url) => url.pathname === '/associationtask',
+    async (route) => {
+      const after = lose;
+      if (route.request().method() !== 'PUT' || after === undefined) return route.fallback();
+      lose = undefined;
+      await route.fetch();
+      await after();
+      await route.abort('connectionreset');
+    },
+  );
+  // The first read of a row is answered by the server at once and delivered when the test says.
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let reads = 0;
+  await page.route(/part=sheet/, async (route) => {
+    const first = reads++ === 0;
+    const response = await route.fetch();
+    if (first) await held;
+    await route.fulfill({ response });
+  });
+
+  // Quantidade 32, its answer lost: sent again from the outbox, the replayed answer, the row read (held).
+  lose = async () => {};
+  await quantity.fill('32');
+  const save = page.getByRole('button', { name: 'Save changes', exact: true });
+  await save.click();
+  await later(() => puts.length).toBe(2);
+  await later(() => reads).toBe(1);
+  await later(() => save.isEnabled()).toBe(true);
+
+  // The modal stores Horas of another activity: the table, with nothing changed, is read anew when shown.
+  await page.getByRole('button', { name: 'Tree', exact: true }).click();
+  for (const name of ['S-SOUTH — South field', 'G-CARE — Crop care']) {
+    const item = page.getByRole('treeitem', { name }).first();
+    if ((await item.getAttribute('aria-expanded')) !== 'true')
+      await item.locator(':scope > .ta-screen__row').click();
+    await item.getByRole('group').first().waitFor();
+  }
+  await page
+    .getByRole('treeitem', { name: /^A-SPRAY/ })
+    .first()
+    .locator(':scope > .ta-screen__row')
+    .click();
+  const dialog = page.getByRole('dialog', { name: 'A-SPRAY — Spraying' });
+  await dialog.getByRole('textbox', { name: 'Horas', exact: true }).fill('4');
+  await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  expect(await liveMetrics(served.demo(), spray().activity)).toMatchObject([{ HORAS: '4.0' }]);
+  await page.getByRole('button', { name: 'Table', exact: true }).click();
+  await later(() => reads).toBe(2);
+  await later(() => quantity.inputValue()).toBe('32.00');
+
+  // Quantidade 33, its answer lost; stored, then someone changes Horas to 9: the replayed answer
+  // says Horas 7.0 of back then, and the row is to be read again (its first read still out).
+  lose = () => meanwhile({ ...subsoil(), values: { HORAS: '9.0' }, base: { HORAS: '7.0' }, row: true });
+  await quantity.fill('33');
+  await save.click();
+  await later(() => puts.length).toBe(5);
+  await later(() => save.isEnabled()).toBe(true);
+  expect(await liveMetrics(served.demo(), subsoil().activity)).toMatchObject([
+    { METRICA1: '33.00', HORAS: '9.0' },
+  ]);
+
+  // The first read's answer arrives (of the older table): the row is read for the newer, Horas 9.0.
+  release();
+  await later(() => hours.inputValue()).toBe('9.0');
 });

@@ -100,14 +100,17 @@ export function createRowReader(ctx, parts) {
         for (const row of list) reading.delete(row.key);
       }
     }
-    if (old()) return;
-    parts.redraw();
+    if (ctx.destroyed()) return;
+    if (!old()) parts.redraw();
+    // Rows asked for while these were out are read now, for the table as it is now (this read may
+    // be of an older one: a row of the new table asked for meanwhile waited for it all the same).
+    const now = parts.loads();
     /** @type {TableRow[]} */
     const next = [];
     for (const [key, wanted] of again) {
       if (reading.has(key)) continue;
       again.delete(key);
-      if (wanted.load === load) next.push(wanted.row);
+      if (wanted.load === now) next.push(wanted.row);
     }
     if (next.length > 0) await read(next);
   }
