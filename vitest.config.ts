@@ -4,7 +4,7 @@ const CLUSTER_TESTS = 'test/cluster/**/*.test.ts';
 const BROWSER_TESTS = 'test/web/**/*.test.ts';
 
 // Three phases, one after the other (sequence.groupOrder): the suite on both cores, then the
-// Chromium files one at a time, then the Galera files two at a time. Run side by side, the
+// Chromium files one at a time, then the Galera files one at a time. Run side by side, the
 // Chromium files and the suite starved each other: the browser files took 1,230 s beside the
 // suite against 445 s alone, and the suite 423 s against 107 s alone (measured on CI's two cores),
 // so the whole run took longer than the three phases in a row do.
@@ -39,14 +39,15 @@ export default defineConfig({
       {
         extends: true,
         test: {
-          // The Galera cluster tests start three mariadbd of their own (test/support/galera.ts, on
-          // free ports and folders of their own): with the machine to themselves, away from the suite
-          // and the browsers, so the cluster's timings (a node's failure detection, a rejoin) are not
-          // starved. Two files side by side: the clusters mostly wait (for a state transfer, a
-          // timeout), so the phase took 34 s against 77 s one file at a time, and passed the same.
+          // The Galera cluster tests start three mariadbd of their own (test/support/galera.ts): one
+          // file at a time with the machine to themselves, so the cluster's timings (a node's failure
+          // detection, a rejoin) are not starved by other files. Two at a time raced for ports: each
+          // takes free ports (test/support/ports.ts) that the other file's servers may bind first
+          // (a node then failed "Address already in use" in a CI run).
           name: 'cluster',
           include: [CLUSTER_TESTS],
           sequence: { groupOrder: 2 },
+          fileParallelism: false,
           testTimeout: 90_000,
           hookTimeout: 150_000,
         },
