@@ -550,3 +550,84 @@ export function draftsOnDevice(page: Page) {
       ),
   );
 }
+
+/** Saves whose answer is lost: see {@link loseSaveAnswers}. */
+export interface LostAnswers {
+  /** How many saves' answers were lost so far. */
+  readonly count: number;
+  /** The next save reaches the server and is stored; `meanwhile` runs on the server's side; then its answer is lost. */
+  lose(meanwhile?: () => Promise<void>): void;
+}
+
+/**
+ * A network that loses saves' answers: a `PUT /associationtask` through `target`, once armed with
+ * `lose()`, is stored by the server and its connection then reset, so the page never learns it was
+ * stored (the retry under the same request id is what the tests then watch). Armed for the first
+ * save unless `armed` is false.
+ */
+export async function loseSaveAnswers(target: BrowserContext | Page, armed = true): Promise<LostAnswers> {
+  let next: (() => Promise<void>) | undefined = armed ? async () => {} : undefined;
+  let count = 0;
+  await target.route(
+    (url) => url.pathname === '/associationtask',
+    async (route) => {
+      const meanwhile = next;
+      if (route.request().method() !== 'PUT' || meanwhile === undefined) return route.fallback();
+      next = undefined;
+      count++;
+      await route.fetch();
+      await meanwhile();
+      await route.abort('connectionreset');
+    },
+  );
+  return {
+    get count() {
+      return count;
+    },
+    lose(meanwhile = async () => {}) {
+      next = meanwhile;
+    },
+  };
+}
+
+/** Reads of a sheet's rows held on their way back: see {@link holdSheetReads}. */
+export interface HeldReads {
+  /** How many reads the server has answered (held or not). */
+  readonly count: number;
+  /** Settles once the server has answered the first read. */
+  readonly answered: Promise<void>;
+  /** Delivers the held reads to the page. */
+  release(): void;
+}
+
+/**
+ * A slow network for the reads of a sheet's rows (`part=sheet`): the server answers each at once,
+ * and the first `first` of them (every one, unless given) reach the page only at `release()`.
+ */
+export async function holdSheetReads(page: Page, first = Number.POSITIVE_INFINITY): Promise<HeldReads> {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let arrived = () => {};
+  const answered = new Promise<void>((resolve) => {
+    arrived = resolve;
+  });
+  let asked = 0;
+  let count = 0;
+  await page.route(/part=sheet/, async (route) => {
+    const holds = asked++ < first;
+    const response = await route.fetch();
+    count++;
+    arrived();
+    if (holds) await held;
+    await route.fulfill({ response });
+  });
+  return {
+    get count() {
+      return count;
+    },
+    answered,
+    release: () => release(),
+  };
+}

@@ -4,7 +4,7 @@ import { DEMO_TABLES } from '../../src/demo/demo-install.js';
 import { HISTORY_TABLE_NAME } from '../../src/model/table-names.js';
 import { LABELS_EN, LABELS_PT_BR, MAX_OUTBOX_ENTRIES } from '../../web/association-screen.js';
 import { seriousViolations } from '../support/axe.js';
-import { description, launchOnProfile, usePageChecks } from '../support/browser.js';
+import { description, launchOnProfile, loseSaveAnswers, usePageChecks } from '../support/browser.js';
 import { saveByCodes, signIn, useServedScreen, wipeEntries } from '../support/demo.js';
 
 /**
@@ -916,13 +916,7 @@ describe.each([
     await firstVisit(alice.page);
     for (const branch of SOIL) await expand(alice.page, branch);
     // The save reaches the server, its answer never reaches the page.
-    let lost = false;
-    await alice.page.route('**/associationtask?taskSheet=*', async (route) => {
-      if (route.request().method() !== 'PUT' || lost) return route.fallback();
-      lost = true;
-      await route.fetch();
-      await route.abort('connectionreset');
-    });
+    await loseSaveAnswers(alice.page);
     await enter(alice.page, SUBSOIL, { Quantidade: '12' });
     await eventually(async () => expect(alice.puts.length).toBeGreaterThanOrEqual(2));
     expect(new Set(alice.puts.map((put) => put.requestId)).size).toBe(1);

@@ -10,7 +10,13 @@ import { HISTORY_TABLE_NAME } from '../../src/model/table-names.js';
 import { createScratchDatabase, type ScratchDatabase } from '../../src/store/scratch.js';
 import { LABELS_EN, MAX_OUTBOX_ENTRIES } from '../../web/association-screen.js';
 import { seriousViolations } from '../support/axe.js';
-import { description, openTable as openGrid, paste, useBrowser } from '../support/browser.js';
+import {
+  description,
+  loseSaveAnswers,
+  openTable as openGrid,
+  paste,
+  useBrowser,
+} from '../support/browser.js';
 import { SERVER_URL } from '../support/database.js';
 import { SCOPE_A } from '../tree/fixture.js';
 
@@ -70,24 +76,6 @@ async function newPage() {
 }
 
 /** The PUT bodies sent to the association endpoint, in order. */
-/**
- * The first PUT of the context reaches the server and is stored; its answer never reaches the page
- * (the connection reset). `count`: the answers lost so far.
- */
-async function loseFirstAnswer(): Promise<{ count: number }> {
-  const lost = { count: 0 };
-  await context?.route(
-    (url) => url.pathname === '/associationtask',
-    async (route) => {
-      if (route.request().method() !== 'PUT' || lost.count > 0) return route.fallback();
-      lost.count++;
-      await route.fetch();
-      await route.abort('connectionreset');
-    },
-  );
-  return lost;
-}
-
 function watchPuts(page: Page) {
   const puts: { requestId: string; source: string; entries: { activity: number }[] }[] = [];
   page.on('request', (request) => {
@@ -180,7 +168,7 @@ describe('the table view’s saves', () => {
     const page = await newPage();
     const puts = watchPuts(page);
     // The first PUT reaches the server and is stored; its answer never reaches the page.
-    const lost = await loseFirstAnswer();
+    const lost = await loseSaveAnswers(page.context());
     const grid = await openTable(page);
     await grid.getByRole('textbox', { name: 'METRICA1' }).first().click();
     await page.keyboard.press('Control+End');
@@ -211,7 +199,7 @@ describe('the table view’s saves', () => {
     const puts = watchPuts(page);
     // The first PUT reaches the server and is stored; its answer never reaches the page. Its 600
     // entries are more than the outbox holds (500), so it cannot wait there to go again.
-    const lost = await loseFirstAnswer();
+    const lost = await loseSaveAnswers(page.context());
     const grid = await openTable(page);
     const values = Array.from({ length: 600 }, (_, index) => `${index + 1}.03`);
     await metricOfRow(grid, 1).click();
@@ -258,7 +246,7 @@ describe('the table view’s saves', () => {
   it('says a batch whose answer was lost and the browser refused to keep may be stored, and sends it again under its request id', async () => {
     const page = await newPage();
     const puts = watchPuts(page);
-    const lost = await loseFirstAnswer();
+    const lost = await loseSaveAnswers(page.context());
     const grid = await openTable(page);
     const values = ['7.71', '7.72'];
     await metricOfRow(grid, 1).click();

@@ -4,7 +4,9 @@ import {
   asksBeforeLeaving,
   description,
   draftsOnDevice,
+  holdSheetReads,
   keptOnDevice,
+  loseSaveAnswers,
   openTable,
   showTable,
   useBrowser,
@@ -258,24 +260,11 @@ it('keeps a row as Save changes stored it when the read again started as the tab
   await spray.waitFor({ state: 'hidden' });
 
   // A slow network: the read of the sheet is answered by the server at once, delivered late.
-  let release = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  let arrived = () => {};
-  const reading = new Promise<void>((resolve) => {
-    arrived = resolve;
-  });
-  await a.route(/part=sheet/, async (route) => {
-    const response = await route.fetch();
-    arrived();
-    await held;
-    await route.fulfill({ response });
-  });
+  const reads = await holdSheetReads(a);
 
   await showTable(a);
   await later(() => cell(a, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('5');
-  await reading; // the row's read again is out (answered with what is stored before the save)
+  await reads.answered; // the row's read again is out (answered with what is stored before the save)
 
   // The person saves at once: Quantidade 5 stored.
   const saved = a.waitForResponse((response) => response.request().method() === 'PUT');
@@ -287,7 +276,7 @@ it('keeps a row as Save changes stored it when the read again started as the tab
 
   // The late answer of the read arrives: the row must still show what is stored.
   const late = a.waitForResponse((response) => /part=sheet/.test(response.url()));
-  release();
+  reads.release();
   await late;
   await a.waitForTimeout(500);
   expect(await cell(a, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('5.00');
@@ -316,36 +305,17 @@ it('shows what a row’s read again found when the read answers after a Save of 
   await later(() => hours.inputValue()).toBe('7,0');
 
   // The first PUT is stored, then someone changes Horas to 9, then the PUT's answer is lost.
-  let lost = 0;
-  await context.route(
-    (url) => url.pathname === '/associationtask',
-    async (route) => {
-      if (route.request().method() !== 'PUT' || lost > 0) return route.fallback();
-      lost++;
-      await route.fetch();
-      await meanwhile({ ...subsoil(), values: { HORAS: '9.0' }, base: { HORAS: '7.0' }, row: true });
-      await route.abort('connectionreset');
-    },
-  );
+  const lost = await loseSaveAnswers(context, false);
+  lost.lose(() => meanwhile({ ...subsoil(), values: { HORAS: '9.0' }, base: { HORAS: '7.0' }, row: true }));
   // Reads of rows: answered by the server at once, delivered when the test says.
-  let release = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  let reads = 0;
-  await page.route(/part=sheet/, async (route) => {
-    const response = await route.fetch();
-    reads++;
-    await held;
-    await route.fulfill({ response });
-  });
+  const reads = await holdSheetReads(page);
 
   await quantity.fill('32');
   const save = page.getByRole('button', { name: 'Salvar alterações', exact: true });
   await save.click();
   // Sent again from the outbox: the replayed answer (Horas 7,0 of back then); the row is read again.
   await later(() => puts.length).toBe(2);
-  await later(() => reads).toBe(1);
+  await later(() => reads.count).toBe(1);
   expect(await liveMetrics(served.demo(), subsoil().activity)).toMatchObject([
     { METRICA1: '32.00', HORAS: '9.0' },
   ]);
@@ -363,7 +333,7 @@ it('shows what a row’s read again found when the read answers after a Save of 
 
   // The read's answer arrives (Horas 9,0, what is stored): the row must show it.
   const late = page.waitForResponse((answer) => /part=sheet/.test(answer.url()));
-  release();
+  reads.release();
   await late;
   expect(await liveMetrics(served.demo(), subsoil().activity)).toMatchObject([{ HORAS: '9.0' }]);
   await later(() => hours.inputValue()).toBe('9,0');
@@ -385,39 +355,18 @@ it('reads a row asked for under a new read of the table while an older read of i
   const hours = row.getByRole('textbox', { name: 'Horas', exact: true });
   await later(() => hours.inputValue()).toBe('7.0');
 
-  // A PUT asked to be lost is stored (then `after` runs), and its answer never reaches the page.
-  let lose: (() => Promise<void>) | undefined;
-  await context.route(
-    (url) => url.pathname === '/associationtask',
-    async (route) => {
-      const after = lose;
-      if (route.request().method() !== 'PUT' || after === undefined) return route.fallback();
-      lose = undefined;
-      await route.fetch();
-      await after();
-      await route.abort('connectionreset');
-    },
-  );
+  // A PUT asked to be lost is stored, and its answer never reaches the page.
+  const lost = await loseSaveAnswers(context, false);
   // The first read of a row is answered by the server at once and delivered when the test says.
-  let release = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  let reads = 0;
-  await page.route(/part=sheet/, async (route) => {
-    const first = reads++ === 0;
-    const response = await route.fetch();
-    if (first) await held;
-    await route.fulfill({ response });
-  });
+  const reads = await holdSheetReads(page, 1);
 
   // Quantidade 32, its answer lost: sent again from the outbox, the replayed answer, the row read (held).
-  lose = async () => {};
+  lost.lose();
   await quantity.fill('32');
   const save = page.getByRole('button', { name: 'Save changes', exact: true });
   await save.click();
   await later(() => puts.length).toBe(2);
-  await later(() => reads).toBe(1);
+  await later(() => reads.count).toBe(1);
   await later(() => save.isEnabled()).toBe(true);
 
   // The modal stores Horas of another activity: the table, with nothing changed, is read anew when shown.
@@ -439,12 +388,12 @@ it('reads a row asked for under a new read of the table while an older read of i
   await dialog.waitFor({ state: 'hidden' });
   expect(await liveMetrics(served.demo(), spray().activity)).toMatchObject([{ HORAS: '4.0' }]);
   await page.getByRole('button', { name: 'Table', exact: true }).click();
-  await later(() => reads).toBe(2);
+  await later(() => reads.count).toBe(2);
   await later(() => quantity.inputValue()).toBe('32.00');
 
   // Quantidade 33, its answer lost; stored, then someone changes Horas to 9: the replayed answer
   // says Horas 7.0 of back then, and the row is to be read again (its first read still out).
-  lose = () => meanwhile({ ...subsoil(), values: { HORAS: '9.0' }, base: { HORAS: '7.0' }, row: true });
+  lost.lose(() => meanwhile({ ...subsoil(), values: { HORAS: '9.0' }, base: { HORAS: '7.0' }, row: true }));
   await quantity.fill('33');
   await save.click();
   await later(() => puts.length).toBe(5);
@@ -454,6 +403,6 @@ it('reads a row asked for under a new read of the table while an older read of i
   ]);
 
   // The first read's answer arrives (of the older table): the row is read for the newer, Horas 9.0.
-  release();
+  reads.release();
   await later(() => hours.inputValue()).toBe('9.0');
 });
