@@ -68,16 +68,32 @@ export const draftId = (of) =>
   ]);
 
 /**
+ * Whether two states of a draft's field are the same: what was typed, over which base and preset,
+ * copied or not. @param {DraftField} a @param {DraftField} b
+ */
+const sameField = (a, b) =>
+  a.text === b.text && a.base === b.base && a.preset === b.preset && a.copied === b.copied;
+
+/**
+ * Whether two drafts' fields are the same, field by field.
+ * @param {Readonly<Record<string, DraftField>>} a @param {Readonly<Record<string, DraftField>>} b
+ */
+export function sameFields(a, b) {
+  const names = Object.keys(a);
+  if (names.length !== Object.keys(b).length) return false;
+  return names.every((name) => {
+    const other = b[name];
+    const field = a[name];
+    return other !== undefined && field !== undefined && sameField(field, other);
+  });
+}
+
+/**
  * Whether a stored field is the state the page last knew of it (`knew`: what it read or wrote),
  * not typed since in another tab.
  * @param {DraftField | undefined} knew @param {DraftField} stored
  */
-const unchanged = (knew, stored) =>
-  knew !== undefined &&
-  knew.text === stored.text &&
-  knew.base === stored.base &&
-  knew.preset === stored.preset &&
-  knew.copied === stored.copied;
+const unchanged = (knew, stored) => knew !== undefined && sameField(knew, stored);
 
 /**
  * The fields of the `stored` draft that `newer` lacks and the writer did not drop on purpose: those

@@ -16,6 +16,7 @@
  */
 
 import { BLOCK } from './dom.js';
+import { sameFields } from './drafts-store.js';
 import { fill } from './labels.js';
 import { isLocked } from './table-cells.js';
 import { laidOver } from './table-outbox.js';
@@ -77,9 +78,6 @@ export function createTableDrafts(ctx, model) {
     }
     return typed;
   }
-
-  /** @param {Readonly<Record<string, DraftField>>} a @param {Readonly<Record<string, DraftField>>} b */
-  const sameFields = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
   /**
    * A row's cells changed: its draft follows them, kept, or dropped once nothing is changed. A
