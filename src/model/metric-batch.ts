@@ -54,8 +54,10 @@ export const MetricEntry = z
      * When the person entered it on their device (ISO 8601 with its offset or Z), where that differs
      * from when it reaches the server (an entry queued offline): the history keeps it as DEVICE_DH
      * beside the server's CHANGED_DH. At most {@link DEVICE_CLOCK_SKEW_SECONDS} ahead of the server,
-     * and no older than {@link REQUEST_RETENTION_SECONDS} (a replay older than that is no longer
-     * recognised by its request id, so it is refused rather than applied twice).
+     * and no older than {@link REQUEST_RETENTION_SECONDS} (a replay older than that may no longer be
+     * recognised by its request id, so it is refused rather than applied twice): checked by the save
+     * after its request id is looked up (`deviceTimeProblem`), since a retry of a save stored while
+     * its entry was younger is answered, not refused.
      */
     enteredAt: z
       .string()
@@ -65,10 +67,6 @@ export const MetricEntry = z
           message: 'enteredAt is an ISO 8601 time with its offset or Z, as 2026-11-20T14:05:00-03:00',
         }),
       )
-      .superRefine((text, ctx) => {
-        const problem = deviceTimeProblem(Date.parse(text), Date.now());
-        if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem });
-      })
       .optional(),
   })
   .superRefine((entry, ctx) => {

@@ -3,7 +3,7 @@ import { type ColumnType, checkValue, columnNamed } from '../model/column-values
 import { abbreviated } from '../model/errors.js';
 import type { Identifier } from '../model/identifier.js';
 import { ConfigurationError } from '../model/issues.js';
-import type { MetricEntry, SaveSource } from '../model/metric-batch.js';
+import { deviceTimeProblem, type MetricEntry, type SaveSource } from '../model/metric-batch.js';
 import { isReservedMetricColumn, type MetricValue } from '../model/metrics.js';
 import { InvalidRequestError } from '../model/request-errors.js';
 import type { Scope } from '../model/scope.js';
@@ -111,6 +111,15 @@ export function checkEntries(
       }
       return checked;
     };
+    // Checked here, not by the body's model: a request id seen before is answered before this
+    // (save-metrics.ts), so a retry of a save stored while its entry was younger is not refused.
+    const deviceAt = entry.enteredAt === undefined ? undefined : Date.parse(entry.enteredAt);
+    const deviceProblem = deviceAt === undefined ? undefined : deviceTimeProblem(deviceAt, Date.now());
+    if (deviceProblem !== undefined) {
+      throw new InvalidRequestError('INVALID_REQUEST', `entry ${index}: ${deviceProblem}`, {
+        path: `entries.${index}.enteredAt`,
+      });
+    }
     return {
       index,
       activity: entry.activity,
@@ -121,7 +130,7 @@ export function checkEntries(
       remove: entry.remove === true,
       row: entry.row,
       // The instant, not a wall clock: the history writes it in the session's frame, as CHANGED_DH.
-      deviceAt: entry.enteredAt === undefined ? null : Math.floor(Date.parse(entry.enteredAt) / 1000),
+      deviceAt: deviceAt === undefined ? null : Math.floor(deviceAt / 1000),
     };
   });
 }

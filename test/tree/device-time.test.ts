@@ -1,5 +1,5 @@
 import mysql from 'mysql2/promise';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Scope } from '../../src/model/scope.js';
 import { tableNames } from '../../src/model/table-names.js';
 import { planTree } from '../../src/model/tree-plan.js';
@@ -29,7 +29,7 @@ const BASE = 'http://host.test/associationtask';
 beforeAll(async () => {
   const { db } = scratch();
   await installTables(db, names);
-  Object.assign(fixture, await insertGroupSheet(db, names, SCOPE, 5));
+  Object.assign(fixture, await insertGroupSheet(db, names, SCOPE, 6));
 });
 
 function handler() {
@@ -147,6 +147,44 @@ describe('the device’s time of entry', () => {
       oper,
     ]);
     expect(rows).toEqual([]);
+  });
+
+  it('answers a retry of a save stored while its entry was younger than the request ids are kept, however old the entry is now', async () => {
+    const oper = fixture.opers[5] ?? 0;
+    // Entered offline almost 7 days ago and stored now; the answer is lost.
+    const body = {
+      source: 'offline',
+      requestId: 'aged-retry',
+      entries: [
+        {
+          activity: oper,
+          group: fixture.group,
+          values: { METRICA1: '3.00' },
+          enteredAt: new Date(Date.now() - 6.9 * 86400_000).toISOString(),
+        },
+      ],
+    };
+    const first = await put(body);
+    expect(first.status).toBe(200);
+    expect(await first.json()).toMatchObject({ inserted: 1, replayed: false });
+    // Sent again three hours later: the entry is now more than 7 days old, its request id is not.
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 3 * 3600_000 });
+    try {
+      const again = await put(body);
+      expect(again.status).toBe(200);
+      expect(await again.json()).toMatchObject({ inserted: 1, replayed: true });
+      // The same entry under a new id is refused: nothing tells that it was not stored already.
+      const fresh = await put({ ...body, requestId: 'aged-fresh' });
+      expect(fresh.status).toBe(400);
+      expect((await fresh.json()).error).toMatchObject({ path: 'entries.0.enteredAt' });
+    } finally {
+      vi.useRealTimers();
+    }
+    const rows = await scratch().db.query(
+      `SELECT METRICA1 FROM ${names.OPER_GRUPO_METRICA} WHERE OPER_SEQ_DB = ? AND DELETED = 0`,
+      [oper],
+    );
+    expect(rows).toEqual([{ METRICA1: '3.00' }]);
   });
 
   it('refuses a source it does not know', async () => {
