@@ -27,7 +27,7 @@ export interface CheckedBatch {
   readonly metricColumns: ReadonlyMap<Identifier, ColumnType>;
   readonly source: SaveSource;
   /** The request id and what it stands for, when the save has one. */
-  readonly request: { readonly id: string; readonly hash: string } | undefined;
+  readonly request: SaveRequest | undefined;
   /** The server is a Galera cluster node: the scope's lock row, not `GET_LOCK` (see `readTopology`). */
   readonly galera: boolean;
 }
@@ -148,12 +148,34 @@ export function metricColumnsOf(
   return found;
 }
 
-/**
- * What a request id stands for: the task sheet and the entries as given. The same id with another
- * body is refused (REQUEST_ID_REUSED) rather than answered with an answer to another question.
- */
-export function bodyHash(taskSheet: number, entries: readonly MetricEntry[]): string {
-  return createHash('sha256')
-    .update(JSON.stringify([taskSheet, entries]))
-    .digest('hex');
+/** What a request id stands for, as {@link requestOf} makes it. */
+export interface SaveRequest {
+  readonly id: string;
+  /** The hash of the task sheet and the entries, each entry's fields in the order of their names. */
+  readonly hash: string;
+  /**
+   * The hash of the same, the fields in the order they were sent: what the records of a server
+   * before the fields were ordered hold (a retry across the upgrade; a record is kept 7 days).
+   */
+  readonly sentHash: string;
 }
+
+/**
+ * What a request id stands for: the task sheet and the entries as given, each entry's `values` and
+ * `base` in the order of their field names (a client that builds the body anew may list them in
+ * another order: the same save). The same id with another body is refused (REQUEST_ID_REUSED)
+ * rather than answered with an answer to another question.
+ */
+export function requestOf(id: string, taskSheet: number, entries: readonly MetricEntry[]): SaveRequest {
+  const ordered = entries.map((entry) => ({
+    ...entry,
+    ...(entry.values === undefined ? {} : { values: byName(entry.values) }),
+    ...(entry.base === undefined ? {} : { base: byName(entry.base) }),
+  }));
+  return { id, hash: hashOf([taskSheet, ordered]), sentHash: hashOf([taskSheet, entries]) };
+}
+
+const byName = (fields: Record<string, MetricValue>) =>
+  Object.fromEntries(Object.entries(fields).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+
+const hashOf = (body: unknown) => createHash('sha256').update(JSON.stringify(body)).digest('hex');

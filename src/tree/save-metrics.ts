@@ -14,7 +14,7 @@ import {
 import { execute } from '../store/sql.js';
 import { readTopology } from '../store/topology.js';
 import { withPlan } from './plan-memo.js';
-import { bodyHash, type CheckedBatch, checkEntries, metricColumnsOf } from './save-batch.js';
+import { type CheckedBatch, checkEntries, metricColumnsOf, requestOf } from './save-batch.js';
 import type { CheckedEntry } from './save-decision.js';
 import { retrying, writeRetrying } from './save-retry.js';
 import { inTurn } from './save-turns.js';
@@ -92,9 +92,7 @@ async function savePlanned(db: Database, options: CheckedSave, plan: TreePlan): 
       readTopology(db),
     ]);
     const request =
-      options.requestId === undefined
-        ? undefined
-        : { id: options.requestId, hash: bodyHash(taskSheet, entries) };
+      options.requestId === undefined ? undefined : requestOf(options.requestId, taskSheet, entries);
     let rows: CheckedEntry[];
     try {
       rows = checkEntries(entries, plan, shape.columns);

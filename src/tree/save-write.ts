@@ -34,7 +34,7 @@ import {
 import { checkParts } from '../store/save-checks.js';
 import { execute, query, type Sql } from '../store/sql.js';
 import { metricKey } from './load-task-tree.js';
-import type { CheckedBatch } from './save-batch.js';
+import type { CheckedBatch, SaveRequest } from './save-batch.js';
 import { decideSave, type LockedKey, type SavedEntry, withReadBack } from './save-decision.js';
 import { LOCK_TIMEOUT_SECONDS } from './save-turns.js';
 import { isoTime, lastChangeOf } from './saved-row.js';
@@ -214,7 +214,7 @@ export interface RecordedRequest {
   readonly table: Identifier;
   readonly scope: Scope;
   readonly galera: boolean;
-  readonly request: { readonly id: string; readonly hash: string };
+  readonly request: SaveRequest;
 }
 
 /**
@@ -309,10 +309,7 @@ function lockedKeys(
  * young]), `expired` when its row is past the retention, or undefined when it is new. The same id with another body is refused: answering it would tell the
  * client a save it never made was done.
  */
-function replayOf(
-  replay: unknown,
-  request: { readonly id: string; readonly hash: string },
-): SaveMetricsResult | 'expired' | undefined {
+function replayOf(replay: unknown, request: SaveRequest): SaveMetricsResult | 'expired' | undefined {
   if (replay === null || replay === undefined) return undefined;
   const [hash, answer, young] = (typeof replay === 'string' ? JSON.parse(replay) : replay) as [
     string,
@@ -321,7 +318,7 @@ function replayOf(
   ];
   // Past the retention the id is new again (its row is taken out before this save records it anew).
   if (Number(young) !== 1) return 'expired';
-  if (hash !== request.hash) {
+  if (hash !== request.hash && hash !== request.sentHash) {
     throw new ConflictError(
       'REQUEST_ID_REUSED',
       `request id ${request.id} was used for another save (other task sheet or entries) in this scope: give each save a new id, and send a retry with its own`,

@@ -4,6 +4,7 @@ import { tableNames } from '../../src/model/table-names.js';
 import { planTree } from '../../src/model/tree-plan.js';
 import { TreeView } from '../../src/model.js';
 import { openDatabase } from '../../src/store/mysql.js';
+import { requestOf } from '../../src/tree/save-batch.js';
 import {
   ConflictError,
   InvalidRequestError,
@@ -507,6 +508,33 @@ describe('request ids', () => {
       );
     },
   );
+
+  it('answers a retry that lists the same fields in another order, or is matched by a record of the body as sent', async () => {
+    const oper = activity();
+    const entries = [
+      {
+        activity: oper,
+        group: fixture.group,
+        values: { METRICA1: '1.00', METRICA2: 2 },
+        base: { METRICA1: null, METRICA2: null },
+      },
+    ];
+    const first = await save({ requestId: 'order-1', entries });
+    expect(first).toMatchObject({ inserted: 1, replayed: false });
+    // A client that builds the body anew (from a map, say) may list the fields in another order.
+    const reordered = [
+      { ...entries[0], values: { METRICA2: 2, METRICA1: '1.00' }, base: { METRICA2: null, METRICA1: null } },
+    ] as typeof entries;
+    expect(await save({ requestId: 'order-1', entries: reordered })).toEqual({ ...first, replayed: true });
+    // A record a server before the fields were ordered wrote holds the hash of the body as sent.
+    const { db } = scratch();
+    await db.execute("UPDATE task_association_request SET BODY_HASH = ? WHERE REQUEST_ID = 'order-1'", [
+      requestOf('order-1', fixture.sheet, reordered).sentHash,
+    ]);
+    expect(await save({ requestId: 'order-1', entries: reordered })).toEqual({ ...first, replayed: true });
+    expect(await stored(oper)).toHaveLength(1);
+    expect(await historyOf(oper)).toHaveLength(2);
+  });
 
   it('answers a replayed request id with the first answer and applies it once', async () => {
     const oper = activity();
