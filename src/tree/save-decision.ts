@@ -37,6 +37,11 @@ export interface LockedKey {
   readonly ids: readonly number[];
   /** The SEQ_DB of the row of lowest ID, the one the screen shows. */
   readonly seqDb: number;
+  /**
+   * The key's other live rows (stored twice by a writer outside the package), each with its metric
+   * values as read: changed alike with the shown row, and each change of theirs in the history too.
+   */
+  readonly twins: readonly { readonly seqDb: number; readonly stored: ReadonlyMap<Identifier, unknown> }[];
   readonly readOnly: boolean;
   readonly inactive: boolean;
   /** The shown row's metric values by column, as read. */
@@ -180,10 +185,14 @@ export function decideSave(
       // Only the fields the row held: a NULL field goes to no entry (the defaults apply again)
       // from nothing, no change of its own. A row saved empty, every field NULL, still changes: from
       // "saved empty" to no entry. Its one row is the first metric's, NULL to NULL.
-      const held = [...columns].filter(([field]) => storedOf(field) !== null);
-      const recorded = held.length > 0 ? held : [...columns].slice(0, 1);
-      for (const [field, column] of recorded) {
-        history.push(change(row.seqDb, entry, field, 'remove', storedText(column, storedOf(field)), null));
+      for (const { seqDb, stored } of [row, ...row.twins]) {
+        const held = [...columns].filter(([field]) => (stored.get(field) ?? null) !== null);
+        const recorded = held.length > 0 ? held : [...columns].slice(0, 1);
+        for (const [field, column] of recorded) {
+          history.push(
+            change(seqDb, entry, field, 'remove', storedText(column, stored.get(field) ?? null), null),
+          );
+        }
       }
       counts.removed++;
       saved.push({ activity, group, stored: null, lastChange: null });
@@ -233,6 +242,14 @@ export function decideSave(
       history.push(
         change(row.seqDb, entry, field, action, storedText(column, before), storedText(column, value)),
       );
+      // The key's twin rows take the value too: each one that held another is a change of its own.
+      for (const twin of row.twins) {
+        const held = twin.stored.get(field) ?? null;
+        if (sameStored(column, held, value)) continue;
+        history.push(
+          change(twin.seqDb, entry, field, action, storedText(column, held), storedText(column, value)),
+        );
+      }
     }
     if (changed.size === 0) {
       counts.unchanged++;

@@ -279,26 +279,29 @@ function lockedKeys(
   rows: readonly Record<string, unknown>[],
   metrics: readonly Identifier[],
 ): Map<string, LockedKey> {
-  const keys = new Map<string, LockedKey>();
+  const byKey = new Map<string, Record<string, unknown>[]>();
   for (const row of rows) {
     // A key without a row comes back once, with a NULL ID.
     if (row.ID === null || row.ID === undefined) continue;
     const key = metricKey(row.OPER_SEQ_DB, row.OPER_GRUPO_SEQ_DB);
-    const found = keys.get(key);
-    const id = Number(row.ID);
-    const readOnly = Number(row.RO ?? 0) === 1;
-    const inactive = Number(row.ATIVO ?? 1) === 0;
-    const shown = found === undefined || id < Math.min(...found.ids);
-    const stored = shown
-      ? new Map(metrics.map((field, index) => [field, row[`v${index}`]] as const))
-      : (found?.stored ?? new Map());
+    const found = byKey.get(key);
+    if (found === undefined) byKey.set(key, [row]);
+    else found.push(row);
+  }
+  const storedOf = (row: Record<string, unknown>) =>
+    new Map(metrics.map((field, index) => [field, row[`v${index}`]] as const));
+  const keys = new Map<string, LockedKey>();
+  for (const [key, found] of byKey) {
+    const [shown, ...twins] = found.sort((a, b) => Number(a.ID) - Number(b.ID));
+    if (shown === undefined) continue;
     keys.set(key, {
-      ids: [...(found?.ids ?? []), id],
-      seqDb: shown ? Number(row.SEQ_DB) : (found?.seqDb ?? Number(row.SEQ_DB)),
-      readOnly: readOnly || (found?.readOnly ?? false),
-      inactive: inactive || (found?.inactive ?? false),
-      stored,
-      lastChange: shown ? lastChangeOf(row) : (found?.lastChange ?? null),
+      ids: found.map((row) => Number(row.ID)),
+      seqDb: Number(shown.SEQ_DB),
+      twins: twins.map((twin) => ({ seqDb: Number(twin.SEQ_DB), stored: storedOf(twin) })),
+      readOnly: found.some((row) => Number(row.RO ?? 0) === 1),
+      inactive: found.some((row) => Number(row.ATIVO ?? 1) === 0),
+      stored: storedOf(shown),
+      lastChange: lastChangeOf(shown),
     });
   }
   return keys;

@@ -476,6 +476,47 @@ describe('history', () => {
   });
 });
 
+describe('a key stored twice (by a writer outside the package)', () => {
+  it('changes both rows alike, its bases compared with the row of lowest ID, and records each row’s change', async () => {
+    const oper = activity();
+    const { db } = scratch();
+    await save({ entries: [{ activity: oper, group: fixture.group, values: { METRICA1: '1.00' } }] });
+    await db.execute(
+      `INSERT INTO ${names.OPER_GRUPO_METRICA} (EMPRESA, FILIAL, LOCAL, ID, INS_USUARIO_SEQ_DB, FOLHA_TAREFA_SEQ_DB, OPER_SEQ_DB, OPER_GRUPO_SEQ_DB, METRICA1) VALUES (?, ?, ?, 900, 3, ?, ?, ?, '9.00')`,
+      [SCOPE.EMPRESA, SCOPE.FILIAL, SCOPE.LOCAL, fixture.sheet, oper, fixture.group],
+    );
+    const [{ SEQ_DB: shown } = { SEQ_DB: 0 }, { SEQ_DB: twin } = { SEQ_DB: 0 }] = await db.query<{
+      SEQ_DB: number;
+    }>(`SELECT SEQ_DB FROM ${names.OPER_GRUPO_METRICA} WHERE OPER_SEQ_DB = ? ORDER BY ID`, [oper]);
+    // What the screen shows is the row of lowest ID: 1.00, the base of the change.
+    const result = await save({
+      entries: [
+        { activity: oper, group: fixture.group, values: { METRICA1: '2.00' }, base: { METRICA1: '1.00' } },
+      ],
+    });
+    expect(result).toMatchObject({ updated: 1, entries: [{ stored: { METRICA1: '2.00' } }] });
+    expect(await stored(oper)).toMatchObject([{ METRICA1: '2.00' }, { METRICA1: '2.00' }]);
+    await save({
+      entries: [{ activity: oper, group: fixture.group, remove: true, base: { METRICA1: '2.00' } }],
+    });
+    expect(await stored(oper)).toMatchObject([{ DELETED: 1 }, { DELETED: 1 }]);
+    const changes = (await historyOf(oper)).map((row) => ({
+      row: Number(row.ROW_SEQ_DB),
+      action: row.ACTION,
+      field: row.FIELD,
+      old: row.OLD_VALUE,
+      now: row.NEW_VALUE,
+    }));
+    expect(changes).toEqual([
+      { row: Number(shown), action: 'insert', field: 'METRICA1', old: null, now: '1.00' },
+      { row: Number(shown), action: 'update', field: 'METRICA1', old: '1.00', now: '2.00' },
+      { row: Number(twin), action: 'update', field: 'METRICA1', old: '9.00', now: '2.00' },
+      { row: Number(shown), action: 'remove', field: 'METRICA1', old: '2.00', now: null },
+      { row: Number(twin), action: 'remove', field: 'METRICA1', old: '2.00', now: null },
+    ]);
+  });
+});
+
 describe('request ids', () => {
   it.each(['utf8mb4_general_ci', 'utf8mb4_bin'])(
     'takes ids that differ only in case as one id, as UUIDs are, whatever the column collation (%s)',

@@ -66,6 +66,7 @@ function row(
       {
         ids: [5],
         seqDb: 50,
+        twins: [],
         readOnly: false,
         inactive: false,
         stored: new Map(Object.entries(stored) as [Identifier, unknown][]),
