@@ -1,6 +1,6 @@
 import { beforeEach, expect, it } from 'vitest';
 import { DEMO_TABLES } from '../../src/demo/demo-install.js';
-import { openActivity, openTable, useBrowser, usePageChecks } from '../support/browser.js';
+import { openActivity, openTable, paste, useBrowser, usePageChecks } from '../support/browser.js';
 import { saveAsProgram, signedInPage, useBareActivity, useServedScreen } from '../support/demo.js';
 
 /**
@@ -115,4 +115,35 @@ it('takes a new line in a notes field: Enter starts it, and the save keeps both 
   await dialog.waitFor({ state: 'hidden' });
   expect(puts.map((put) => put.entries[0]?.values)).toEqual([{ HORAS: 'Solo úmido\nrefazer amanhã' }]);
   expect(await stored()).toEqual([{ METRICA2: 3, HORAS: 'Solo úmido\nrefazer amanhã' }]);
+});
+
+it('takes a notes cell of the table back with one Escape after typing or pasting changed its lines', async () => {
+  const { page, puts } = await open();
+  const grid = await openTable(page, served.sheetUrl());
+  const row = grid.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /^A-SUBSOIL/ }) });
+  const notes = row.getByRole('textbox', { name: 'Horas', exact: true });
+  const unsaved = page.getByRole('status').filter({ hasText: /unsaved change/ });
+  await expect.poll(() => notes.inputValue()).toBe(NOTES);
+  // Tabbed into (its lines selected) and typed over: one line now, the field a one-line input.
+  await row.getByRole('textbox', { name: 'Pessoas', exact: true }).focus();
+  await page.keyboard.press('Tab');
+  await page.keyboard.type('OK hoje');
+  expect(await notes.inputValue()).toBe('OK hoje');
+  // Thought better of: one Escape takes the cell back to what it held when entered.
+  await page.keyboard.press('Escape');
+  expect(await notes.inputValue()).toBe(NOTES);
+  expect(await unsaved.count()).toBe(0);
+
+  // One line typed and left, then entered again and lines pasted over it: Escape gives the one line.
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.type('uma linha');
+  await page.keyboard.press('Shift+Tab');
+  await page.keyboard.press('Tab');
+  await paste(page, '"a\nb"');
+  await expect.poll(() => notes.inputValue()).toBe('a\nb');
+  await page.keyboard.press('Escape');
+  expect(await notes.inputValue()).toBe('uma linha');
+  await page.getByRole('button', { name: 'Save changes', exact: true }).click();
+  await expect.poll(() => stored()).toEqual([{ METRICA2: 3, HORAS: 'uma linha' }]);
+  expect(puts.map((put) => put.entries[0]?.values)).toEqual([{ HORAS: 'uma linha' }]);
 });

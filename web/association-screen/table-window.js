@@ -38,19 +38,28 @@ export function createTableWindow(ctx, { grid, head, body, isShown }, model) {
       render();
     });
   });
+  /** The cell control that last took the focus. @type {Element | undefined} */
+  let focused;
   grid.addEventListener('focusin', (event) => {
     const place = placeOf(event.target);
     if (!place) return;
+    const input = /** @type {HTMLInputElement | HTMLTextAreaElement} */ (event.target);
+    // The control of the cell being typed in, replaced (a line break typed or pasted makes it a
+    // textarea, and back: table-rows.js `paintCell`) and focused again: the person is still in the
+    // cell, and what Escape goes back to is still what it held when they entered it.
+    const still =
+      place.row === active.row && place.col === active.col && focused !== undefined && !focused.isConnected;
     active = place;
+    focused = input;
+    setTabStop(input);
+    if (still) return;
     const cell = model.cellAt(place.row, place.col);
     if (cell) {
       cell.entered = cell.text;
       cell.enteredCopied = cell.copied;
     }
-    const input = /** @type {HTMLInputElement | HTMLTextAreaElement} */ (event.target);
     // Typing replaces the cell, as in a spreadsheet: the whole value is selected on entering it.
     input.select();
-    setTabStop(input);
   });
   grid.addEventListener('input', (event) => {
     const place = placeOf(event.target);
