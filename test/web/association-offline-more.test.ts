@@ -7,7 +7,7 @@ import { SCREEN_ASSETS } from '../../src/http/screen-page.js';
 import { HISTORY_TABLE_NAME } from '../../src/model/table-names.js';
 import { LABELS_EN, MAX_KEEP_BYTES } from '../../web/association-screen.js';
 import { seriousViolations } from '../support/axe.js';
-import { launchOnProfile, usePageChecks } from '../support/browser.js';
+import { launchOnProfile, showTable, usePageChecks } from '../support/browser.js';
 import { cookieUserHandler, listen, signIn, startTestDemo, wipeEntries } from '../support/demo.js';
 
 /**
@@ -278,6 +278,32 @@ describe('an activity saved twice while offline', () => {
     // Nothing stopped: no entry waits or asks for a decision.
     await later(() => region(page).getByRole('listitem').count()).toBe(0);
     await later(() => region(page).getByText(L.pendingCountOne).count()).toBe(0);
+  });
+});
+
+describe('the table offline', () => {
+  it('reads the progress again once a save kept on the device is sent and stored, its branch never opened', async () => {
+    const { context, page } = await browser();
+    await firstVisit(page);
+    const grid = await showTable(page);
+    await page.getByText('2 of 6 activities have values').waitFor();
+    // The signal is lost: Pessoas typed for A-DISC (no values yet) and saved, kept on the device.
+    await context.setOffline(true);
+    const row = grid.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /^A-DISC/ }) });
+    await row.getByRole('textbox', { name: 'Pessoas', exact: true }).click();
+    await page.keyboard.type('7');
+    await page.getByRole('button', { name: 'Save changes', exact: true }).click();
+    await later(() => region(page).getByText(L.pendingCountOne).count()).toBe(1);
+    // The signal is back: the outbox sends it, the server stores it, and the progress says so.
+    await context.setOffline(false);
+    await later(() =>
+      demo.scratch.db.query(
+        `SELECT m.METRICA2 FROM ${METRICS} m JOIN ${demo.names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB
+        WHERE o.CODIGO = 'A-DISC' AND m.FOLHA_TAREFA_SEQ_DB = ? AND m.DELETED = 0`,
+        [demo.sample.taskSheet],
+      ),
+    ).toEqual([{ METRICA2: 7 }]);
+    await later(() => page.getByText('3 of 6 activities have values').count()).toBe(1);
   });
 });
 

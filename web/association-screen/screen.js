@@ -167,11 +167,12 @@ export function mountAssociationScreen(element, options) {
       })
     : undefined;
   ctx.drafts = drafts;
-  // Someone else signed in on this browser meanwhile: only their drafts are shown from now on, and
-  // the form open, the previous person's, closes. A page opened offline whose owner the server then
-  // confirms takes the drafts it kept unconfirmed as that person's.
+  // A batch of the outbox stored: the progress is read again. Someone else signed in on this browser
+  // meanwhile: only their drafts are shown from now on, and the form open, the previous person's,
+  // closes. A page opened offline whose owner the server then confirms takes the drafts it kept
+  // unconfirmed as that person's.
   offline?.watch({
-    sent: () => {},
+    sent: () => views.outboxStored(),
     changed: () => {},
     // At once: what is typed from then on (before the new person's drafts are read) is theirs.
     owner: () => {

@@ -97,6 +97,11 @@ export function createViews(ctx, parts) {
     ownerChanged: tableView.ownerChanged,
     /** The device cannot keep drafts: said in the table. */
     draftProblem: tableView.draftProblem,
+    /**
+     * A batch of the outbox stored (sent by this page, another or the service worker): the progress
+     * is read again, also where the tree never read the activities (entered in the table).
+     */
+    outboxStored: () => progress.later(),
     /** The screen is ready (its tree shown): the switch shows, the progress is read. */
     ready() {
       root.hidden = false;
