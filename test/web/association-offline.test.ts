@@ -927,6 +927,38 @@ describe.each([
     expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '12.00' }]);
   });
 
+  once(
+    'says a save whose answer was lost may be stored when the browser refuses to keep it, and sends it again once',
+    async () => {
+      const alice = await browserOn(await profile(), ALICE);
+      await firstVisit(alice.page);
+      for (const branch of SOIL) await expand(alice.page, branch);
+      // The save reaches the server, its answer never reaches the page, and the outbox has no room.
+      await loseSaveAnswers(alice.page);
+      await alice.page.evaluate(() => {
+        const add = IDBObjectStore.prototype.add;
+        (window as unknown as { restoreAdd: () => void }).restoreAdd = () => {
+          IDBObjectStore.prototype.add = add;
+        };
+        IDBObjectStore.prototype.add = () => {
+          throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+        };
+      });
+      const dialog = await openActivity(alice.page, SUBSOIL);
+      await field(dialog, 'Quantidade').fill(num('32'));
+      await dialog.getByRole('button', { name: L.save, exact: true }).click();
+      await later(() => dialog.getByRole('alert').textContent()).toBe(L.answerLost);
+      expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '32.00' }]);
+      expect(await field(dialog, 'Quantidade').inputValue()).toBe(num('32'));
+      // Save again: the same request, answered with the first answer, applied once.
+      await alice.page.evaluate(() => (window as unknown as { restoreAdd: () => void }).restoreAdd());
+      await dialog.getByRole('button', { name: L.save, exact: true }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      expect(new Set(alice.puts.map((put) => put.requestId)).size).toBe(1);
+      expect((await history('A-SUBSOIL')).filter((change) => change.FIELD === 'METRICA1')).toHaveLength(1);
+    },
+  );
+
   it('says so when the browser refuses the space, or the outbox is full, keeping what was typed', async () => {
     const alice = await browserOn(await profile(), ALICE);
     await firstVisit(alice.page);

@@ -37,6 +37,8 @@ export const LABELS_EN = {
   close: 'Close',
   saving: 'Saving…',
   saved: 'Saved {label}.',
+  answerLost:
+    'The answer to this save did not arrive: your values may have been stored. They are kept here: press Save to send them again (what arrived is not stored twice).',
   saveError: 'Not saved: {message} Your values are kept.',
   networkError: 'The server could not be reached.',
   checkField: 'Check {field}: {problem}',

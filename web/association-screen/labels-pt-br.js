@@ -39,6 +39,8 @@ export const LABELS_PT_BR = {
   close: 'Fechar',
   saving: 'Salvando…',
   saved: '{label} salva.',
+  answerLost:
+    'A resposta a este salvamento não chegou: seus valores podem ter sido salvos. Eles continuam aqui: pressione Salvar para enviá-los de novo (o que chegou não é salvo duas vezes).',
   saveError: 'Não salvo: {message} Seus valores foram mantidos.',
   networkError: 'Não foi possível falar com o servidor.',
   checkField: 'Confira {field}: {problem}',

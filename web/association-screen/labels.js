@@ -40,6 +40,8 @@ export { LABELS_EN, LABELS_PT_BR };
  * @property {string} close the read-only modal's close button
  * @property {string} saving while a save is under way
  * @property {string} saved announced after a save, `{label}`
+ * @property {string} answerLost the modal's save was sent and got no answer (and could not be kept in
+ *   the outbox to be sent again): it may be stored, the values stay, and Save sends it again
  * @property {string} saveError a save failed; the typed values are kept, `{message}`
  * @property {string} networkError a request never got an answer
  * @property {string} checkField a typed value the browser refused, said aloud: `{field}` `{problem}`

@@ -13,10 +13,12 @@ import { failureOf, RequestError } from './api.js';
 
 /**
  * What a send came to, or undefined once the screen is destroyed. `stillOpen`: whether the dialog
- * still shows the opening it was sent from.
+ * still shows the opening it was sent from. `maybeStored`: the failure came after the save was sent
+ * without an answer (and could not be kept in the outbox, or there is none): it may be stored, and
+ * Save sends it again under the same request id (the api keeps it), applied once.
  * @typedef {{ answer: import('./api.js').SaveResult, stillOpen: boolean }
  *   | { queued: true, stillOpen: boolean }
- *   | { failure: ReturnType<typeof failureOf>, stillOpen: boolean }
+ *   | { failure: ReturnType<typeof failureOf>, stillOpen: boolean, maybeStored?: true }
  *   | undefined} Sent
  */
 
@@ -48,9 +50,11 @@ export async function sendEntry(ctx, node, entry, { deciding, stillOpen, conflic
       if (deciding) await offline.resolved(deciding);
       return ctx.destroyed() ? undefined : { queued: /** @type {const} */ (true), stillOpen: stillOpen() };
     } catch (error) {
-      return ctx.destroyed()
-        ? undefined
-        : { failure: failureOf(error, labels.networkError), stillOpen: stillOpen() };
+      if (ctx.destroyed()) return undefined;
+      const failure = failureOf(error, labels.networkError);
+      return requestId === undefined
+        ? { failure, stillOpen: stillOpen() }
+        : { failure, stillOpen: stillOpen(), maybeStored: /** @type {const} */ (true) };
     }
   };
   if (offline?.shouldQueue()) return queue(undefined);
@@ -65,6 +69,7 @@ export async function sendEntry(ctx, node, entry, { deciding, stillOpen, conflic
     // Under the id this save was sent with, not whichever save the api tried last.
     if (failure.status === 0 && offline)
       return queue(error instanceof RequestError ? error.requestId : undefined);
+    if (failure.status === 0) return { failure, stillOpen: stillOpen(), maybeStored: true };
     // The activity as stored now, before the conflict is shown: the form starts again from it.
     if (failure.conflicted) await conflicted(node);
     return { failure, stillOpen: stillOpen() };

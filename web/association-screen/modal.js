@@ -347,6 +347,15 @@ export function createModal(ctx, tree, treeMetrics) {
     }
     if ('failure' in sent) {
       const { failure } = sent;
+      if (sent.maybeStored) {
+        // Sent without an answer, and not kept to be sent again: never said "not saved".
+        if (!sent.stillOpen) ctx.announce(`${node.data.label}: ${labels.answerLost}`);
+        else {
+          showAlert(labels.answerLost);
+          (andNext ? saveNext : save).focus();
+        }
+        return;
+      }
       if (!sent.stillOpen) {
         // Its dialog is gone: say so aloud rather than on another activity's form.
         ctx.announce(
