@@ -204,8 +204,12 @@ export function wrapPool(
         await commit(tx, timeoutMs);
         return result;
       } catch (error) {
-        // On a destroyed connection this fails at once, and the server rolls back on its own.
-        await tx.execute('ROLLBACK').catch(() => undefined);
+        // On a destroyed connection this fails at once, and the server rolls back on its own. A
+        // ROLLBACK the server refuses (a Galera node cut off from the cluster's majority refuses
+        // every statement, 1047) leaves the transaction open with its writes and locks: given back
+        // to the pool, the connection's next START TRANSACTION would commit it. It is closed
+        // instead, which rolls it back.
+        await tx.execute('ROLLBACK').catch(() => discard(connection));
         throw error;
       } finally {
         releaseUnlessDestroyed(connection);
@@ -255,8 +259,15 @@ async function commit(tx: SqlExecutor, timeoutMs: number): Promise<void> {
   }
 }
 
-/** Connections this package destroyed after a timeout: never handed back to the pool. */
+/** Connections this package destroyed (a timeout, a refused ROLLBACK): never handed back to the pool. */
 const destroyed = new WeakSet<mysql.PoolConnection>();
+
+/** Closes a connection whose state is not known (its transaction may be open): never reused. */
+function discard(connection: mysql.PoolConnection): void {
+  if (destroyed.has(connection)) return;
+  destroyed.add(connection);
+  connection.destroy();
+}
 
 function releaseUnlessDestroyed(connection: mysql.PoolConnection): void {
   if (!destroyed.has(connection)) connection.release();
@@ -315,9 +326,8 @@ function boundedExecutor(
     // a database that stops answering, or a lock wait that sends nothing, is cut after `timeoutMs`.
     const result = await withDeadline(pending, boundMs, socketOf(connection));
     if (!result.timedOut) return result.value;
-    destroyed.add(connection);
     pending.catch(() => undefined);
-    connection.destroy();
+    discard(connection);
     throw new DatabaseTimeoutError(
       'DATABASE_TIMEOUT',
       `the database did not answer within ${seconds(boundMs)}: the connection was closed (the server rolls back its unfinished transaction); try again once the database answers`,
@@ -337,10 +347,9 @@ function boundedExecutor(
     } finally {
       // A connection that could not be given its wait back is not handed on with ours.
       if (!destroyed.has(connection)) {
-        await run('SET SESSION lock_wait_timeout = @task_association_lock_wait', []).catch(() => {
-          destroyed.add(connection);
-          connection.destroy();
-        });
+        await run('SET SESSION lock_wait_timeout = @task_association_lock_wait', []).catch(() =>
+          discard(connection),
+        );
       }
     }
   };

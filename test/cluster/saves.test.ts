@@ -384,6 +384,46 @@ describe('saves on a Galera cluster, through every node at once', () => {
     }
   });
 
+  it('leaves nothing of a transaction whose ROLLBACK a node cut off from the majority refused: its connection is closed, not reused', async () => {
+    const third = cluster().nodes[2];
+    if (third === undefined) throw new Error('no node 3');
+    await node(0).execute('CREATE TABLE rollback_probe (id INT PRIMARY KEY) ENGINE=InnoDB');
+    // One connection: what the pool gives back is what its next transaction gets.
+    const lone = await openDatabase(scratch.urls[2] ?? '', { connectionLimit: 1 });
+    const admin = await openDatabase(scratch.urls[2] ?? '', { connectionLimit: 1 });
+    try {
+      // A transaction writes, then its node leaves the majority: its next statement and its
+      // ROLLBACK are refused (1047), and the server keeps it open.
+      const refused = lone.transaction(
+        async (tx) => {
+          await tx.execute('INSERT INTO rollback_probe VALUES (1)');
+          await admin.execute("SET GLOBAL wsrep_provider_options = 'gmcast.isolate=1'");
+          for (const started = Date.now(); ; ) {
+            const status = await third.status();
+            if (status.reachable && !status.ready) break;
+            if (Date.now() - started > 30_000) throw new Error('node 3 stayed in the primary component');
+            await new Promise((resolve) => setTimeout(resolve, 200));
+          }
+          await tx.execute('INSERT INTO rollback_probe VALUES (2)');
+        },
+        { causal: true },
+      );
+      await expect(refused).rejects.toMatchObject({ message: expect.stringContaining('WSREP') });
+    } finally {
+      await admin.execute("SET GLOBAL wsrep_provider_options = 'gmcast.isolate=0'");
+      await admin.close();
+    }
+    await third.waitSynced();
+    try {
+      // The pool's next transaction: on the connection given back, its START TRANSACTION would
+      // commit the open one.
+      await lone.transaction(async (tx) => tx.query('SELECT 1'), { causal: true });
+    } finally {
+      await lone.close();
+    }
+    expect(await query('SELECT id FROM rollback_probe')).toEqual([]);
+  });
+
   it('answers a save through a node cut off from the majority with DATABASE_NOT_READY, and saves once it is back', async () => {
     const third = cluster().nodes[2];
     if (third === undefined) throw new Error('no node 3');
