@@ -10,6 +10,8 @@ import { saveByCodes, seqOfCode, signIn, useServedScreen, wipeEntries } from '..
  * What the outbox's sending makes of the answers a weak signal brings (#28), in Debian's Chromium
  * on a profile on disk, the network switched off and on with the browser's own switch:
  *
+ * - a 200 that is not the handler's answer (a sign-in or captive portal's page, a proxy's rewrite):
+ *   the entries stay on the device, go again under their request id, and are applied once;
  * - a batch whose answer was lost goes again whole, under its id, even when entries claimed since
  *   come before it in the order entered: applied once, never met as a conflict of the person's own.
  */
@@ -100,6 +102,53 @@ const waiting = (page: Page, count: number) =>
 async function sendingOver(page: Page) {
   await page.evaluate((tag) => navigator.locks.request(tag, () => undefined), 'task-association-outbox');
 }
+
+describe('a 200 that is not the handler’s answer', () => {
+  it(
+    'keeps the entry on the device and sends it again under its id until the server answers: stored once',
+    async () => {
+      const { context, page, puts } = await opened(ALICE);
+      await context.setOffline(true);
+      await enter(page, SUBSOIL, { Quantidade: '55' });
+      await later(() => waiting(page, 1)).toBe(1);
+      let answered = 0;
+      await page.route(
+        (url) => url.pathname === '/associationtask',
+        async (route: Route) => {
+          if (route.request().method() !== 'PUT') return route.fallback();
+          answered++;
+          // A captive portal's sign-in page: the save never reached the server.
+          if (answered === 1)
+            return route.fulfill({
+              status: 200,
+              contentType: 'text/html',
+              body: '<!doctype html><title>Sign in to the network</title><form></form>',
+            });
+          // A proxy that reached the server (the batch is stored) and answered with a body of its own.
+          if (answered === 2) {
+            await route.fetch();
+            return route.fulfill({ status: 200, contentType: 'application/json', body: '{"ok":true}' });
+          }
+          return route.fallback();
+        },
+      );
+      await context.setOffline(false);
+      await later(() => answered).toBeGreaterThanOrEqual(2);
+      // Still on the device after both: neither answer said the entry was stored.
+      expect(await waiting(page, 1)).toBe(1);
+      await later(() => answered).toBe(3);
+      await later(() => waiting(page, 1)).toBe(0);
+      expect(await liveRows('A-SUBSOIL')).toEqual([{ METRICA1: '55.00' }]);
+      expect(await quantitiesBy('A-SUBSOIL')).toEqual([['55.00', ALICE]]);
+      // The same request each time: the server answered the third with what the second stored.
+      expect(puts).toHaveLength(3);
+      expect(new Set(puts.map((put) => put.requestId)).size).toBe(1);
+      await later(() => row(page, SUBSOIL).textContent()).toContain(`Quantidade55.00${L.chipSaved}`);
+      expect(await region(page).getByRole('listitem').count()).toBe(0);
+    },
+    LONG,
+  );
+});
 
 describe('a batch whose answer was lost, behind entries claimed since', () => {
   it(

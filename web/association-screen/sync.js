@@ -8,9 +8,9 @@
  * owner, so a batch that would ride the cookie of someone who signed in after the asking is refused
  * (409 `OWNER_CHANGED`, nothing written): the owner is asked again, and only theirs go on. A conflict (409
  * `METRIC_CONFLICT`) or a refusal at one entry stops that entry (`conflict`, `refused`); the rest go
- * on. A body refused as too large (413, a proxy's lower limit) is sent again in halves; an entry too
- * large alone stops (`refused`, `BODY_TOO_LARGE`). No answer, or a server failure: tried again
- * later, with backoff.
+ * on. A body refused as too large (413, a proxy's lower limit) is sent again in halves; an entry
+ * too large alone stops (`refused`, `BODY_TOO_LARGE`). No answer, a server failure, or a 200 that is
+ * not the handler's answer (a sign-in or captive portal's page): tried again later, with backoff.
  *
  * Whoever sends (a page, the service worker) tells the other pages on {@link CHANNEL} what came of
  * each batch (see {@link SentMessage}): the pages that did not send it show what was stored, and a
@@ -158,6 +158,13 @@ export async function replayOutbox(outbox, target) {
       target.onUnsent?.(records, true);
       throw error;
     }
+    if (answer.status === 200 && !isSaveAnswer(answer.body, records.length)) {
+      // A 200 that is not the handler's answer (a sign-in page, a captive portal's or a proxy's
+      // page, reached through a redirect): whether the batch reached the server is not known, so
+      // its entries stay and go again later under its id, as after no answer.
+      target.onUnsent?.(records, true);
+      throw new RetryLater(200, 'HTTP 200 with no save answer in its body');
+    }
     if (answer.status === 200) {
       const taken = new Set(
         (await outbox.take(records.map((record) => record.seq))).map((record) => record.seq),
@@ -202,6 +209,15 @@ export async function replayOutbox(outbox, target) {
     target.onUnsent?.(records, false);
   }
   return { owner, sent, stopped };
+}
+
+/**
+ * Whether a 200's body is the handler's answer to a batch of `count` entries: each entry as stored
+ * now, one per entry sent (`SaveResult.entries`, in the batch's order).
+ * @param {any} body @param {number} count
+ */
+function isSaveAnswer(body, count) {
+  return Array.isArray(body?.entries) && body.entries.length === count;
 }
 
 /**
