@@ -4,7 +4,14 @@ import { DEMO_TABLES } from '../../src/demo/demo-install.js';
 import { HISTORY_TABLE_NAME } from '../../src/model/table-names.js';
 import { LABELS_EN } from '../../web/association-screen.js';
 import { launchOnProfile, putBodies, usePageChecks } from '../support/browser.js';
-import { saveByCodes, seqOfCode, signIn, useServedScreen, wipeEntries } from '../support/demo.js';
+import {
+  saveAsProgram,
+  saveByCodes,
+  seqOfCode,
+  signIn,
+  useServedScreen,
+  wipeEntries,
+} from '../support/demo.js';
 
 /**
  * What the outbox's sending makes of the answers a weak signal brings (#28), in Debian's Chromium
@@ -12,6 +19,8 @@ import { saveByCodes, seqOfCode, signIn, useServedScreen, wipeEntries } from '..
  *
  * - a 200 that is not the handler's answer (a sign-in or captive portal's page, a proxy's rewrite):
  *   the entries stay on the device, go again under their request id, and are applied once;
+ * - a remove the server finds already done (someone else removed the entry meanwhile): done, in
+ *   the modal's words, not "refused"; the rest of its batch is sent again and stored;
  * - a batch whose answer was lost goes again whole, under its id, even when entries claimed since
  *   come before it in the order entered: applied once, never met as a conflict of the person's own.
  */
@@ -83,6 +92,7 @@ async function opened(user: number) {
 const row = (page: Page, name: string) =>
   page.getByRole('treeitem', { name }).first().locator(':scope > .ta-screen__row');
 const region = (page: Page) => page.getByRole('region', { name: L.offlineRegion });
+const status = (page: Page) => page.locator('.ta-screen__status');
 
 async function enter(page: Page, name: string, values: Record<string, string>) {
   await row(page, name).click();
@@ -90,6 +100,17 @@ async function enter(page: Page, name: string, values: Record<string, string>) {
   for (const [field, value] of Object.entries(values))
     await dialog.getByRole('textbox', { name: field, exact: true }).fill(value);
   await dialog.getByRole('button', { name: L.save, exact: true }).click();
+  await dialog.waitFor({ state: 'hidden' });
+}
+
+async function remove(page: Page, name: string) {
+  await row(page, name).click();
+  const dialog = page.getByRole('dialog', { name });
+  await dialog.getByRole('button', { name: L.remove, exact: true }).click();
+  await page
+    .getByRole('alertdialog', { name: L.removeTitle })
+    .getByRole('button', { name: L.removeConfirm, exact: true })
+    .click();
   await dialog.waitFor({ state: 'hidden' });
 }
 
@@ -145,6 +166,47 @@ describe('a 200 that is not the handler’s answer', () => {
       expect(new Set(puts.map((put) => put.requestId)).size).toBe(1);
       await later(() => row(page, SUBSOIL).textContent()).toContain(`Quantidade55.00${L.chipSaved}`);
       expect(await region(page).getByRole('listitem').count()).toBe(0);
+    },
+    LONG,
+  );
+});
+
+describe('a remove the server finds already done', () => {
+  it(
+    'takes it out as done, in the modal’s words, sends the rest of its batch again, and shows the defaults',
+    async () => {
+      await saveByCodes(served, SEEDER, 'A-SUBSOIL', 'G-SOIL', { METRICA1: '31.00' });
+      const { context, page, puts } = await opened(ALICE);
+      await later(() => row(page, SUBSOIL).textContent()).toContain(`Quantidade31.00${L.chipSaved}`);
+      await context.setOffline(true);
+      await remove(page, SUBSOIL);
+      await enter(page, DISC, { Quantidade: '5' });
+      await later(() => waiting(page, 2)).toBe(1);
+      // Someone else removes the entry meanwhile.
+      const demo = served.demo();
+      await saveAsProgram(demo, served.origin(), SEEDER, [
+        {
+          activity: await seqOfCode(demo, demo.names.OPER, 'A-SUBSOIL'),
+          group: await seqOfCode(demo, demo.names.OPER_GRUPO, 'G-SOIL'),
+          remove: true,
+          base: { METRICA1: '31.00' },
+        },
+      ]);
+
+      await context.setOffline(false);
+      await later(() => liveRows('A-DISC')).toEqual([{ METRICA1: '5.00' }]);
+      await later(() => waiting(page, 1)).toBe(0);
+      await later(() => status(page).textContent()).toContain(`${SUBSOIL}: ${L.entryGone}`);
+      // Nothing stopped: no entry waits for the person to discard it.
+      expect(await region(page).getByRole('listitem').count()).toBe(0);
+      expect(await liveRows('A-SUBSOIL')).toEqual([]);
+      // The defaults, as read from the server after a removal.
+      await later(() => row(page, SUBSOIL).textContent()).not.toContain('31.00');
+      expect(await row(page, SUBSOIL).textContent()).toContain(L.chipDefault);
+      expect(await row(page, SUBSOIL).textContent()).not.toContain(L.pendingChip);
+      // The batch was refused whole: the rest went again as a new request.
+      expect(puts.map((put) => put.entries.length)).toEqual([2, 1]);
+      expect(puts[1]?.requestId).not.toBe(puts[0]?.requestId);
     },
     LONG,
   );
