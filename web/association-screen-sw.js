@@ -27,6 +27,7 @@ import { OutboxError, openOutbox } from './association-screen/outbox.js';
 import {
   alone,
   CHANNEL,
+  doneMessage,
   replayOutbox,
   SYNC_TAG,
   sentMessage,
@@ -189,6 +190,7 @@ async function sendAll() {
               channel.postMessage(sentMessage(sheet, records, answer, gone));
             },
             onUnsent: (records, maybe) => channel.postMessage(unsentMessage(sheet, records, maybe)),
+            onDone: (records) => channel.postMessage(doneMessage(sheet, records)),
           }),
         );
         if (outcome.sent > 0 || outcome.stopped > 0) channel.postMessage({ type: 'changed' });

@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * What the senders say of the outbox (#28), heard and told: a batch this page sent came to (stored,
- * refused, no answer), told on the channel to the other pages; what another page or the service
+ * refused, no answer, a remove found already done), told on the channel to the other pages; what another page or the service
  * worker says of its own batches (the tree and the table show what was stored), that what waits
  * changed, or that someone found another person signed in; and what the page says once a sending is
  * settled. Its own module because it is the one place that talks across tabs and the worker.
@@ -11,7 +11,7 @@ import { RetryLater } from './ask.js';
 import { keyOf } from './entry-key.js';
 import { fill } from './labels.js';
 import { keepAnswer } from './offline-cache.js';
-import { sentMessage, unsentMessage } from './sync.js';
+import { doneMessage, sentMessage, unsentMessage } from './sync.js';
 
 /** @typedef {import('./outbox.js').OutboxRecord} OutboxRecord */
 
@@ -72,6 +72,29 @@ export function followSenders(ctx, parts) {
   }
 
   /**
+   * Removes this page sent that the server found already done (no entry left to remove): the
+   * person hears it in the modal's words, and the other pages are told. The activity's stored
+   * values are read again (offline.js `refresh`: they left the outbox with no answer to show).
+   * @param {OutboxRecord[]} records
+   */
+  function onDone(records) {
+    toSay.push(...alreadyDone(records.map((record) => record.seq)));
+    channel?.postMessage(doneMessage({ endpoint, taskSheet: ctx.taskSheet }, records));
+  }
+
+  /**
+   * What is said of this person's entries found already done, by their seqs.
+   * @param {readonly number[]} seqs
+   */
+  function alreadyDone(seqs) {
+    const done = new Set(seqs);
+    return parts
+      .mine()
+      .filter((record) => done.has(record.seq))
+      .map((record) => `${record.label}: ${labels.entryGone}`);
+  }
+
+  /**
    * What the server stored of a batch, whoever sent it: every copy of each activity in the tree
    * shows the row as stored, and the table its rows (a key with a later entry still waiting on this
    * page goes on showing that one: it is what will be stored).
@@ -114,6 +137,8 @@ export function followSenders(ctx, parts) {
       takeAnswer(message.seqs, message.answer);
     } else if (message?.type === 'unsent' && thisSheet && Array.isArray(message.seqs)) {
       said = parts.discards.notStored(message.seqs, message.maybe === true);
+    } else if (message?.type === 'done' && thisSheet && Array.isArray(message.seqs)) {
+      said = alreadyDone(message.seqs);
     } else if (
       message?.type === 'owner' &&
       message.endpoint === endpoint &&
@@ -141,6 +166,7 @@ export function followSenders(ctx, parts) {
   return {
     onSent,
     onUnsent,
+    onDone,
     onSettled,
     heard,
     /** The keys the tree took a sender's answer for since the last call. */

@@ -139,6 +139,7 @@ export function createOffline(ctx, parts) {
           senders.onSent(records, answer, gone);
         },
         onUnsent: senders.onUnsent,
+        onDone: senders.onDone,
         onSettled: senders.onSettled,
       });
       return refresh();

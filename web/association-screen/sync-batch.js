@@ -1,7 +1,8 @@
 // @ts-check
 /**
  * How the outbox's pending entries are put in batches for sending (#28): a batch sent before
- * without an answer goes again as it was, under its id; a new one takes entries in the order entered
+ * without an answer goes again as it was, under its id, before anything else (entries claimed since
+ * may come before its own in the order entered); a new one takes entries in the order entered
  * within the handler's limits (count, body bytes, a key once), its id written on them before it is
  * sent. Its own module because this is the part that decides what one request carries, apart from
  * the sending and the answers (sync.js).
@@ -16,10 +17,11 @@ import { keyOf } from './entry-key.js';
 
 /**
  * The next batch: a batch sent before without an answer goes again as it was (same entries, same
- * id); else up to `most` pending entries within the handler's body limit, under a new id written on
- * them before sending. An entry tried once from the screen goes alone, as it was tried. An entry
- * discarded while the batch is made, or marked unconfirmed by a page then (someone else signed in),
- * is left out of it: what is sent is what holds the batch id, as its owner's.
+ * id), first, wherever its entries sit among the pending ones; else up to `most` pending entries
+ * within the handler's body limit, under a new id written on them before sending. An entry tried
+ * once from the screen goes alone, as it was tried. An entry discarded while the batch is made, or
+ * marked unconfirmed by a page then (someone else signed in), is left out of it: what is sent is
+ * what holds the batch id, as its owner's.
  * @param {Outbox} outbox @param {OutboxRecord[]} pending in the order entered
  * @param {number} most
  * @returns {Promise<{ id: string, records: OutboxRecord[] } | undefined>} undefined: none left
@@ -27,11 +29,8 @@ import { keyOf } from './entry-key.js';
 export async function nextBatch(outbox, pending, most) {
   const first = pending[0];
   if (first === undefined) return undefined;
-  if (first.batch) {
-    const id = first.batch.id;
-    const same = pending.filter((record) => record.batch?.id === id);
-    if (same.length === first.batch.size) return { id, records: same };
-  }
+  const unanswered = unansweredBatch(pending);
+  if (unanswered) return unanswered;
   const records = pack(pending, most);
   const id = records.length === 1 ? first.requestId : newRequestId();
   for (const record of records) record.batch = { id, size: records.length };
@@ -51,6 +50,26 @@ export async function nextBatch(outbox, pending, most) {
     pending.filter((record) => !gone.has(record)),
     most,
   );
+}
+
+/**
+ * The first batch sent before without an answer whose entries all wait (the id stays on them until
+ * the server answers): it may have been stored, so it goes again whole under its id, and the
+ * server answers it with what it stored rather than applying it twice. Before any other entry:
+ * entries that come earlier in the order entered (claimed with "Send them as mine" since, or
+ * waiting for their owner when it was sent) would otherwise be packed with some of its entries
+ * under a new id. One whose entries do not all wait (one discarded, or left to someone else to
+ * claim) can no longer go as it was sent: its entries go in new batches.
+ * @param {OutboxRecord[]} pending in the order entered
+ */
+function unansweredBatch(pending) {
+  for (const record of pending) {
+    if (!record.batch) continue;
+    const { id, size } = record.batch;
+    const same = pending.filter((one) => one.batch?.id === id);
+    if (same.length === size) return { id, records: same };
+  }
+  return undefined;
 }
 
 /**

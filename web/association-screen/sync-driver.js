@@ -22,6 +22,7 @@ const MAX_BACKOFF_MS = 60_000;
  * @param {{ outbox: Outbox, endpoint: string, taskSheet: number, win: Window,
  *   onSent: (records: OutboxRecord[], answer: SaveResult, gone: number[]) => void,
  *   onUnsent: (records: OutboxRecord[], maybe: boolean) => void,
+ *   onDone: (records: OutboxRecord[]) => void,
  *   onSettled: (outcome: { owner: string, sent: number, stopped: number } | RetryLater) => void }} options
  */
 export function createSync(options) {
@@ -42,6 +43,7 @@ export function createSync(options) {
           taskSheet: options.taskSheet,
           onSent: options.onSent,
           onUnsent: options.onUnsent,
+          onDone: options.onDone,
         }),
       );
       backoff = 0;

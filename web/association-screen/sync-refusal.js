@@ -1,8 +1,8 @@
 // @ts-check
 /**
  * What a batch the server did not store does to its entries (#28): a conflict or a problem at one
- * entry stops that entry and the rest go again; a body too large goes again in halves, or stops
- * alone; a tried entry that goes on goes as a new save. Its own module because these are the rules
+ * entry stops that entry and the rest go again (a remove of an entry no longer there is done); a
+ * body too large goes again in halves, or stops alone; a tried entry that goes on goes as a new save. Its own module because these are the rules
  * of an outbox entry's state after a refusal, apart from the sending itself (sync.js).
  */
 
@@ -45,9 +45,14 @@ export async function settleTooLarge(outbox, records, message) {
 /**
  * A batch the server refused. Conflicts and problems at one entry stop that entry (the others are
  * sent again in a new batch); a refusal of the whole batch stops all of it; a request id the server
- * knows with another body (an entry discarded since) gets a new one.
+ * knows with another body (an entry discarded since) gets a new one. A remove of an entry with no
+ * live row (404 `ENTRY_NOT_FOUND` at it) is done, not refused: someone else removed the entry
+ * meanwhile, or this remove was stored in a batch whose answer was lost and was then sent again
+ * under another id. What the person asked for is so: it leaves the outbox (`done`), as the modal
+ * treats the same answer, and the others go again in a new batch (the refused one wrote nothing).
  * @param {Outbox} outbox @param {OutboxRecord[]} records @param {{ status: number, body: any }} answer
- * @returns {Promise<number>} how many entries were stopped
+ * @returns {Promise<{ stopped: number, done: OutboxRecord[] }>} how many entries were stopped, and
+ *   the entries taken out as done (those still in the outbox)
  */
 export async function settleRefusal(outbox, records, answer) {
   const error = answer.body?.error ?? {};
@@ -55,6 +60,8 @@ export async function settleRefusal(outbox, records, answer) {
   for (const record of records) delete record.batch;
   /** @type {Set<OutboxRecord>} */
   const stop = new Set();
+  /** Removes whose entry was not there to remove: done. @type {Set<OutboxRecord>} */
+  const done = new Set();
   /** Whether a record was changed so that the batch's next sending differs. */
   let changed = false;
   if (error.code === 'REQUEST_ID_REUSED') {
@@ -73,7 +80,9 @@ export async function settleRefusal(outbox, records, answer) {
   } else {
     const at = typeof error.path === 'string' ? /^entries\.(\d+)(\.enteredAt)?/.exec(error.path) : null;
     const record = at ? records[Number(at[1])] : undefined;
-    if (record && at?.[2] && !record.withoutDeviceTime) {
+    if (record && !at?.[2] && error.code === 'ENTRY_NOT_FOUND' && record.entry.remove) {
+      done.add(record);
+    } else if (record && at?.[2] && !record.withoutDeviceTime) {
       // The device's clock is off (ahead of the server's, or set back to an old date): the entry
       // goes again without its time of entry rather than stopping for good over it.
       record.withoutDeviceTime = true;
@@ -96,13 +105,14 @@ export async function settleRefusal(outbox, records, answer) {
     }
   }
   // Nothing stopped and nothing to change: the same batch would be refused again.
-  if (stop.size === 0 && !changed && error.code !== 'REQUEST_ID_REUSED') {
+  if (stop.size === 0 && done.size === 0 && !changed && error.code !== 'REQUEST_ID_REUSED') {
     for (const record of records) {
       record.state = 'refused';
       record.problem = message;
       stop.add(record);
     }
   }
-  await outbox.put(records);
-  return stop.size;
+  await outbox.put(records.filter((record) => !done.has(record)));
+  const taken = done.size === 0 ? [] : await outbox.take([...done].map((record) => record.seq));
+  return { stopped: stop.size, done: taken };
 }

@@ -8,9 +8,10 @@
  * owner, so a batch that would ride the cookie of someone who signed in after the asking is refused
  * (409 `OWNER_CHANGED`, nothing written): the owner is asked again, and only theirs go on. A conflict (409
  * `METRIC_CONFLICT`) or a refusal at one entry stops that entry (`conflict`, `refused`); the rest go
- * on. A body refused as too large (413, a proxy's lower limit) is sent again in halves; an entry too
- * large alone stops (`refused`, `BODY_TOO_LARGE`). No answer, or a server failure: tried again
- * later, with backoff.
+ * on. A remove refused for an entry no longer there (404 `ENTRY_NOT_FOUND`) is done: it leaves the
+ * outbox. A body refused as too large (413, a proxy's lower limit) is sent again in halves; an entry
+ * too large alone stops (`refused`, `BODY_TOO_LARGE`). No answer, a server failure, or a 200 that is
+ * not the handler's answer (a sign-in or captive portal's page): tried again later, with backoff.
  *
  * Whoever sends (a page, the service worker) tells the other pages on {@link CHANNEL} what came of
  * each batch (see {@link SentMessage}): the pages that did not send it show what was stored, and a
@@ -44,9 +45,11 @@ export const CHANNEL = 'task-association-outbox';
  * waits changed, and `{ type: 'owner', endpoint, owner }`, a page read who is signed in):
  * `sent`, stored, with the server's answer and the seqs taken out of the outbox meanwhile
  * (`gone`: discarded while on its way); `unsent`, not stored: refused, or `maybe` (no answer: it
- * may have been stored).
+ * may have been stored); `done`, entries of a refused batch that were already so (a remove of an
+ * entry no longer there), taken out of the outbox.
  * @typedef {{ type: 'sent', endpoint: string, taskSheet: number, seqs: number[], gone: number[], answer: SaveResult }
- *   | { type: 'unsent', endpoint: string, taskSheet: number, seqs: number[], maybe: boolean }} SentMessage
+ *   | { type: 'unsent', endpoint: string, taskSheet: number, seqs: number[], maybe: boolean }
+ *   | { type: 'done', endpoint: string, taskSheet: number, seqs: number[] }} SentMessage
  */
 
 /**
@@ -79,6 +82,17 @@ export function unsentMessage(sheet, records, maybe) {
 }
 
 /**
+ * A sender's report of entries already so (a remove of an entry no longer there), taken out of the
+ * outbox, for {@link CHANNEL}.
+ * @param {{ endpoint: string, taskSheet: number }} sheet @param {readonly OutboxRecord[]} records
+ * @returns {SentMessage}
+ */
+export function doneMessage(sheet, records) {
+  const { endpoint, taskSheet } = sheet;
+  return { type: 'done', endpoint, taskSheet, seqs: records.map((record) => record.seq) };
+}
+
+/**
  * @typedef {object} ReplayTarget
  * @property {string} endpoint the handler's absolute URL
  * @property {number} taskSheet
@@ -87,6 +101,9 @@ export function unsentMessage(sheet, records, maybe) {
  *   was stored; `gone`: the seqs of it no longer in the outbox when it was (discarded on its way)
  * @property {(records: OutboxRecord[], maybe: boolean) => void} [onUnsent] a batch was not stored:
  *   refused (its entries stopped, or sent again otherwise), or not answered (`maybe` stored)
+ * @property {(records: OutboxRecord[]) => void} [onDone] entries of a refused batch that were
+ *   already so, taken out of the outbox: removes of an entry with no live row (`ENTRY_NOT_FOUND`);
+ *   told after `onUnsent` of their batch
  */
 
 /**
@@ -158,6 +175,13 @@ export async function replayOutbox(outbox, target) {
       target.onUnsent?.(records, true);
       throw error;
     }
+    if (answer.status === 200 && !isSaveAnswer(answer.body, records.length)) {
+      // A 200 that is not the handler's answer (a sign-in page, a captive portal's or a proxy's
+      // page, reached through a redirect): whether the batch reached the server is not known, so
+      // its entries stay and go again later under its id, as after no answer.
+      target.onUnsent?.(records, true);
+      throw new RetryLater(200, 'HTTP 200 with no save answer in its body');
+    }
     if (answer.status === 200) {
       const taken = new Set(
         (await outbox.take(records.map((record) => record.seq))).map((record) => record.seq),
@@ -198,10 +222,21 @@ export async function replayOutbox(outbox, target) {
       owner = now;
       continue;
     }
-    stopped += await settleRefusal(outbox, records, answer);
+    const settled = await settleRefusal(outbox, records, answer);
+    stopped += settled.stopped;
     target.onUnsent?.(records, false);
+    if (settled.done.length > 0) target.onDone?.(settled.done);
   }
   return { owner, sent, stopped };
+}
+
+/**
+ * Whether a 200's body is the handler's answer to a batch of `count` entries: each entry as stored
+ * now, one per entry sent (`SaveResult.entries`, in the batch's order).
+ * @param {any} body @param {number} count
+ */
+function isSaveAnswer(body, count) {
+  return Array.isArray(body?.entries) && body.entries.length === count;
 }
 
 /**

@@ -1,0 +1,282 @@
+import type { Page, Route } from 'playwright-core';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { DEMO_TABLES } from '../../src/demo/demo-install.js';
+import { HISTORY_TABLE_NAME } from '../../src/model/table-names.js';
+import { LABELS_EN } from '../../web/association-screen.js';
+import { launchOnProfile, putBodies, usePageChecks } from '../support/browser.js';
+import {
+  saveAsProgram,
+  saveByCodes,
+  seqOfCode,
+  signIn,
+  useServedScreen,
+  wipeEntries,
+} from '../support/demo.js';
+
+/**
+ * What the outbox's sending makes of the answers a weak signal brings (#28), in Debian's Chromium
+ * on a profile on disk, the network switched off and on with the browser's own switch:
+ *
+ * - a 200 that is not the handler's answer (a sign-in or captive portal's page, a proxy's rewrite):
+ *   the entries stay on the device, go again under their request id, and are applied once;
+ * - a remove the server finds already done (someone else removed the entry meanwhile): done, in
+ *   the modal's words, not "refused"; the rest of its batch is sent again and stored;
+ * - a batch whose answer was lost goes again whole, under its id, even when entries claimed since
+ *   come before it in the order entered: applied once, never met as a conflict of the person's own.
+ */
+
+const METRICS = DEMO_TABLES.metrics;
+const ALICE = 7;
+const BRUNO = 8;
+const SEEDER = 9;
+/** Each test opens a browser on a profile of its own and waits on the network switch. */
+const LONG = 90_000;
+
+const served = useServedScreen(SEEDER);
+const pages = usePageChecks();
+
+const USED = ['A-SUBSOIL', 'A-DISC'];
+
+beforeEach(async () => {
+  await wipeEntries(served.demo(), USED);
+});
+
+async function liveRows(code: string) {
+  return served.demo().scratch.db.query<{ METRICA1: string | null }>(
+    `SELECT m.METRICA1 FROM ${METRICS} m JOIN ${served.demo().names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB
+      WHERE o.CODIGO = ? AND m.FOLHA_TAREFA_SEQ_DB = ? AND m.DELETED = 0`,
+    [code, served.demo().sample.taskSheet],
+  );
+}
+
+/** Who stored each value of an activity's Quantidade, in the order stored: `[value, user]`. */
+async function quantitiesBy(code: string) {
+  const rows = await served.demo().scratch.db.query<{ NEW_VALUE: string | null; USUARIO_SEQ_DB: number }>(
+    `SELECT h.NEW_VALUE, h.USUARIO_SEQ_DB FROM ${HISTORY_TABLE_NAME} h JOIN ${served.demo().names.OPER} o ON o.SEQ_DB = h.OPER_SEQ_DB
+      WHERE o.CODIGO = ? AND h.FIELD = 'METRICA1' ORDER BY h.SEQ_DB`,
+    [code],
+  );
+  return rows.map((row) => [row.NEW_VALUE, Number(row.USUARIO_SEQ_DB)]);
+}
+
+/** `expect.poll` with room for a loaded two-core machine. */
+const later = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 20_000, interval: 100 });
+
+const L = LABELS_EN;
+const fill = (template: string, params: Record<string, string | number>) =>
+  template.replace(/\{(\w+)\}/g, (whole, name: string) => String(params[name] ?? whole));
+const SOIL = ['S-NORTH — North field', 'G-SOIL — Soil preparation'];
+const SUBSOIL = 'A-SUBSOIL — Subsoiling';
+const DISC = 'A-DISC — Disc ploughing';
+
+/** A page of a browser on a profile of its own, `user` signed in, on the host's page, Soil preparation open. */
+async function opened(user: number) {
+  const dir = await pages.profile('ta-offline-sending-');
+  const context = pages.track(
+    await launchOnProfile(dir, { locale: 'en', viewport: { width: 1280, height: 800 } }),
+  );
+  await signIn(context, served.origin(), user);
+  const page = await context.newPage();
+  const puts = putBodies(page);
+  await page.goto(`${served.origin()}/host`);
+  await page.getByRole('tree').waitFor();
+  for (const name of SOIL) {
+    const item = page.getByRole('treeitem', { name }).first();
+    if ((await item.getAttribute('aria-expanded')) !== 'true')
+      await item.locator(':scope > .ta-screen__row').click();
+    await item.getByRole('group').first().waitFor();
+  }
+  return { context, page, puts };
+}
+
+const row = (page: Page, name: string) =>
+  page.getByRole('treeitem', { name }).first().locator(':scope > .ta-screen__row');
+const region = (page: Page) => page.getByRole('region', { name: L.offlineRegion });
+const status = (page: Page) => page.locator('.ta-screen__status');
+
+async function enter(page: Page, name: string, values: Record<string, string>) {
+  await row(page, name).click();
+  const dialog = page.getByRole('dialog', { name });
+  for (const [field, value] of Object.entries(values))
+    await dialog.getByRole('textbox', { name: field, exact: true }).fill(value);
+  await dialog.getByRole('button', { name: L.save, exact: true }).click();
+  await dialog.waitFor({ state: 'hidden' });
+}
+
+async function remove(page: Page, name: string) {
+  await row(page, name).click();
+  const dialog = page.getByRole('dialog', { name });
+  await dialog.getByRole('button', { name: L.remove, exact: true }).click();
+  await page
+    .getByRole('alertdialog', { name: L.removeTitle })
+    .getByRole('button', { name: L.removeConfirm, exact: true })
+    .click();
+  await dialog.waitFor({ state: 'hidden' });
+}
+
+const waiting = (page: Page, count: number) =>
+  region(page)
+    .getByText(count === 1 ? L.pendingCountOne : fill(L.pendingCount, { count }))
+    .count();
+
+/** Resolves once the sending under way (if any) is over: senders take turns by a lock. */
+async function sendingOver(page: Page) {
+  await page.evaluate((tag) => navigator.locks.request(tag, () => undefined), 'task-association-outbox');
+}
+
+describe('a 200 that is not the handler’s answer', () => {
+  it(
+    'keeps the entry on the device and sends it again under its id until the server answers: stored once',
+    async () => {
+      const { context, page, puts } = await opened(ALICE);
+      await context.setOffline(true);
+      await enter(page, SUBSOIL, { Quantidade: '55' });
+      await later(() => waiting(page, 1)).toBe(1);
+      let answered = 0;
+      await page.route(
+        (url) => url.pathname === '/associationtask',
+        async (route: Route) => {
+          if (route.request().method() !== 'PUT') return route.fallback();
+          answered++;
+          // A captive portal's sign-in page: the save never reached the server.
+          if (answered === 1)
+            return route.fulfill({
+              status: 200,
+              contentType: 'text/html',
+              body: '<!doctype html><title>Sign in to the network</title><form></form>',
+            });
+          // A proxy that reached the server (the batch is stored) and answered with a body of its own.
+          if (answered === 2) {
+            await route.fetch();
+            return route.fulfill({ status: 200, contentType: 'application/json', body: '{"ok":true}' });
+          }
+          return route.fallback();
+        },
+      );
+      await context.setOffline(false);
+      await later(() => answered).toBeGreaterThanOrEqual(2);
+      // Still on the device after both: neither answer said the entry was stored.
+      expect(await waiting(page, 1)).toBe(1);
+      await later(() => answered).toBe(3);
+      await later(() => waiting(page, 1)).toBe(0);
+      expect(await liveRows('A-SUBSOIL')).toEqual([{ METRICA1: '55.00' }]);
+      expect(await quantitiesBy('A-SUBSOIL')).toEqual([['55.00', ALICE]]);
+      // The same request each time: the server answered the third with what the second stored.
+      expect(puts).toHaveLength(3);
+      expect(new Set(puts.map((put) => put.requestId)).size).toBe(1);
+      await later(() => row(page, SUBSOIL).textContent()).toContain(`Quantidade55.00${L.chipSaved}`);
+      expect(await region(page).getByRole('listitem').count()).toBe(0);
+    },
+    LONG,
+  );
+});
+
+describe('a remove the server finds already done', () => {
+  it(
+    'takes it out as done, in the modal’s words, sends the rest of its batch again, and shows the defaults',
+    async () => {
+      await saveByCodes(served, SEEDER, 'A-SUBSOIL', 'G-SOIL', { METRICA1: '31.00' });
+      const { context, page, puts } = await opened(ALICE);
+      await later(() => row(page, SUBSOIL).textContent()).toContain(`Quantidade31.00${L.chipSaved}`);
+      await context.setOffline(true);
+      await remove(page, SUBSOIL);
+      await enter(page, DISC, { Quantidade: '5' });
+      await later(() => waiting(page, 2)).toBe(1);
+      // Someone else removes the entry meanwhile.
+      const demo = served.demo();
+      await saveAsProgram(demo, served.origin(), SEEDER, [
+        {
+          activity: await seqOfCode(demo, demo.names.OPER, 'A-SUBSOIL'),
+          group: await seqOfCode(demo, demo.names.OPER_GRUPO, 'G-SOIL'),
+          remove: true,
+          base: { METRICA1: '31.00' },
+        },
+      ]);
+
+      await context.setOffline(false);
+      await later(() => liveRows('A-DISC')).toEqual([{ METRICA1: '5.00' }]);
+      await later(() => waiting(page, 1)).toBe(0);
+      await later(() => status(page).textContent()).toContain(`${SUBSOIL}: ${L.entryGone}`);
+      // Nothing stopped: no entry waits for the person to discard it.
+      expect(await region(page).getByRole('listitem').count()).toBe(0);
+      expect(await liveRows('A-SUBSOIL')).toEqual([]);
+      // The defaults, as read from the server after a removal.
+      await later(() => row(page, SUBSOIL).textContent()).not.toContain('31.00');
+      expect(await row(page, SUBSOIL).textContent()).toContain(L.chipDefault);
+      expect(await row(page, SUBSOIL).textContent()).not.toContain(L.pendingChip);
+      // The batch was refused whole: the rest went again as a new request.
+      expect(puts.map((put) => put.entries.length)).toEqual([2, 1]);
+      expect(puts[1]?.requestId).not.toBe(puts[0]?.requestId);
+    },
+    LONG,
+  );
+});
+
+describe('a batch whose answer was lost, behind entries claimed since', () => {
+  it(
+    'goes again whole under its id before them: applied once, never met as a conflict of the person’s own',
+    async () => {
+      const { context, page, puts } = await opened(ALICE);
+      // Bruno signs in on the same browser while Alice's screen stays open; what is typed offline
+      // then waits for whoever is signed in to claim it.
+      await signIn(context, served.origin(), BRUNO);
+      await context.setOffline(true);
+      await enter(page, SUBSOIL, { Quantidade: '77' });
+      await later(() => waiting(page, 1)).toBe(1);
+      await context.setOffline(false);
+      await region(page).getByText(L.ownerChanged).waitFor();
+      await region(page)
+        .getByText(fill(L.unconfirmedCount, { count: 1 }))
+        .waitFor();
+      await sendingOver(page);
+
+      // Bruno's own entry, typed offline after it (a later place in the order entered).
+      await context.setOffline(true);
+      await enter(page, DISC, { Quantidade: '5' });
+      await later(() => waiting(page, 1)).toBe(1);
+      // Its batch reaches the server and is stored; someone else then changes the value; the answer
+      // is lost, and so is every sending after it until the claim is made.
+      let sent = 0;
+      let holding = true;
+      await page.route(
+        (url) => url.pathname === '/associationtask',
+        async (route: Route) => {
+          if (route.request().method() !== 'PUT') return route.fallback();
+          if (++sent === 1) {
+            await route.fetch();
+            await saveByCodes(served, SEEDER, 'A-DISC', 'G-SOIL', { METRICA1: '6.00' }, { METRICA1: '5.00' });
+            return route.abort('connectionreset');
+          }
+          if (holding) return route.abort('connectionreset');
+          return route.fallback();
+        },
+      );
+      await context.setOffline(false);
+      await later(() => quantitiesBy('A-DISC')).toEqual([
+        ['5.00', BRUNO],
+        ['6.00', SEEDER],
+      ]);
+      const lost = puts[0]?.requestId;
+
+      // Bruno says the entry typed before his is his: it comes first in the order entered.
+      await region(page).getByRole('button', { name: L.claim, exact: true }).click();
+      await later(() => sent).toBeGreaterThanOrEqual(2);
+      holding = false;
+      await later(() => liveRows('A-SUBSOIL')).toEqual([{ METRICA1: '77.00' }]);
+      await later(() => waiting(page, 1)).toBe(0);
+      // The batch went again as it was: the server answered it with what it stored then.
+      const disc = await seqOfCode(served.demo(), served.demo().names.OPER, 'A-DISC');
+      for (const put of puts.filter((body) => body.entries.some((entry) => entry.activity === disc)))
+        expect({ id: put.requestId, entries: put.entries.length }).toEqual({ id: lost, entries: 1 });
+      expect(await quantitiesBy('A-DISC')).toEqual([
+        ['5.00', BRUNO],
+        ['6.00', SEEDER],
+      ]);
+      expect(await liveRows('A-DISC')).toEqual([{ METRICA1: '6.00' }]);
+      // Nothing stopped for a decision: the person's own stored save is no conflict.
+      expect(await region(page).getByRole('listitem').count()).toBe(0);
+      expect(await quantitiesBy('A-SUBSOIL')).toEqual([['77.00', BRUNO]]);
+    },
+    LONG,
+  );
+});
