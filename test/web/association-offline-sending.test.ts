@@ -171,6 +171,41 @@ describe('a 200 that is not the handler’s answer', () => {
   );
 });
 
+describe('a 200 that is not the handler’s answer, to a save sent online', () => {
+  it(
+    'keeps the modal’s save on the device under its request id instead of taking the page as its answer: stored once',
+    async () => {
+      const { page, puts } = await opened(ALICE);
+      let answered = 0;
+      await page.route(
+        (url) => url.pathname === '/associationtask',
+        async (route: Route) => {
+          if (route.request().method() !== 'PUT') return route.fallback();
+          answered++;
+          // The session ended: the host redirected the save to its sign-in page.
+          if (answered === 1)
+            return route.fulfill({
+              status: 200,
+              contentType: 'text/html',
+              body: '<!doctype html><title>Sign in</title><form></form>',
+            });
+          return route.fallback();
+        },
+      );
+      await enter(page, SUBSOIL, { Quantidade: '56' });
+      await later(() => status(page).textContent()).toContain(fill(L.queued, { label: SUBSOIL }));
+      // The outbox sends it again under the same request id: stored, once.
+      await later(() => liveRows('A-SUBSOIL')).toEqual([{ METRICA1: '56.00' }]);
+      await later(() => waiting(page, 1)).toBe(0);
+      expect(await quantitiesBy('A-SUBSOIL')).toEqual([['56.00', ALICE]]);
+      expect(puts).toHaveLength(2);
+      expect(new Set(puts.map((put) => put.requestId)).size).toBe(1);
+      await later(() => row(page, SUBSOIL).textContent()).toContain(`Quantidade56.00${L.chipSaved}`);
+    },
+    LONG,
+  );
+});
+
 describe('a remove the server finds already done', () => {
   it(
     'takes it out as done, in the modal’s words, sends the rest of its batch again, and shows the defaults',

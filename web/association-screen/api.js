@@ -163,12 +163,7 @@ export function createApi(options) {
       });
     } catch (error) {
       if (options.signal.aborted || init.signal?.aborted) throw error;
-      const kept = onCached !== null && keptPart(params) ? await recallData(url) : undefined;
-      if (kept) {
-        onCached?.(kept.readAt);
-        return kept.answer;
-      }
-      throw new RequestError(0, options.networkError, undefined, undefined);
+      return unanswered(url, params, onCached);
     }
     /** @type {any} */
     let answer = null;
@@ -177,6 +172,12 @@ export function createApi(options) {
     } catch {
       // A proxy's HTML error page: the status says enough.
     }
+    // A success that is not the handler's answer (a sign-in or captive portal's page reached through
+    // a redirect, a proxy's page) is no answer: taken as the save's, it would count a save as stored
+    // that the handler may never have seen. As the network failing: a save goes to the outbox under
+    // its request id (applied once), a read takes the kept copy.
+    if (response.ok && (answer === null || typeof answer !== 'object'))
+      return unanswered(url, params, onCached);
     if (!response.ok) {
       const error = answer?.error;
       throw new RequestError(
@@ -196,6 +197,21 @@ export function createApi(options) {
         /** @type {SaveResult} */ (answer),
       );
     return answer;
+  }
+
+  /**
+   * What a request that got no answer from the handler comes to: a read the kept copy answers, else
+   * a RequestError of status 0 (no answer: a save may have been stored).
+   * @param {URL} url @param {Record<string, string | number>} params
+   * @param {((readAt: string | null) => void) | null | undefined} onCached
+   */
+  async function unanswered(url, params, onCached) {
+    const kept = onCached !== null && keptPart(params) ? await recallData(url) : undefined;
+    if (kept) {
+      onCached?.(kept.readAt);
+      return kept.answer;
+    }
+    throw new RequestError(0, options.networkError, undefined, undefined);
   }
 
   /** @param {Record<string, string | number>} params */
