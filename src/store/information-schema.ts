@@ -110,6 +110,15 @@ export function referencingKeysStatement(table: string) {
   return sql`SELECT DISTINCT TABLE_NAME AS t, CONSTRAINT_NAME AS c, REFERENCED_TABLE_NAME AS r, @@lower_case_table_names AS folds FROM information_schema.KEY_COLUMN_USAGE WHERE REFERENCED_TABLE_SCHEMA = DATABASE() AND REFERENCED_TABLE_NAME = ${table} ORDER BY t, c`;
 }
 
+/**
+ * The statement that reads, column by column, the foreign keys of tables of this database that point
+ * at `table` (`t` the table holding one, `c` its name, `col` its column, `rc` the column of `table`
+ * it points at, `r` the table as stored, `folds` as above).
+ */
+export function referencingColumnsStatement(table: string) {
+  return sql`SELECT TABLE_NAME AS t, CONSTRAINT_NAME AS c, COLUMN_NAME AS col, REFERENCED_COLUMN_NAME AS rc, REFERENCED_TABLE_NAME AS r, @@lower_case_table_names AS folds FROM information_schema.KEY_COLUMN_USAGE WHERE TABLE_SCHEMA = DATABASE() AND REFERENCED_TABLE_SCHEMA = DATABASE() AND REFERENCED_TABLE_NAME = ${table} ORDER BY t, c, ORDINAL_POSITION`;
+}
+
 /** The statement that says whether the server matches table names regardless of case (`folds` not 0). */
 export const FOLDS_NAMES_STATEMENT = sql`SELECT @@lower_case_table_names AS folds`;
 
@@ -299,4 +308,48 @@ export async function referencingKeys(db: SqlExecutor, table: string): Promise<R
   return rows
     .filter((row) => Number(row.folds) !== 0 || String(row.r) === table)
     .map((row) => ({ table: String(row.t), constraint: String(row.c), foldsNames: Number(row.folds) !== 0 }));
+}
+
+/** A foreign key pointing at a table, with its columns: which rows of `table` refer to which row. */
+export interface ReferencingForeignKey extends ReferencingKey {
+  /** The key's columns in `table`, in order. */
+  readonly columns: readonly string[];
+  /** The columns of the referenced table they point at, in the same order. */
+  readonly referencedColumns: readonly string[];
+}
+
+/**
+ * The foreign keys of this database's tables that reference `table` (its own too), with their
+ * columns; a key to another table that differs only in case is left out, as {@link referencingKeys}
+ * leaves it.
+ */
+export async function referencingForeignKeys(
+  db: SqlExecutor,
+  table: string,
+): Promise<ReferencingForeignKey[]> {
+  const rows = await query<{
+    t: string;
+    c: string;
+    col: string;
+    rc: string;
+    r: string;
+    folds: number | string;
+  }>(db, referencingColumnsStatement(table));
+  const keys: (ReferencingForeignKey & { columns: string[]; referencedColumns: string[] })[] = [];
+  for (const row of rows.filter((found) => Number(found.folds) !== 0 || String(found.r) === table)) {
+    const last = keys.at(-1);
+    if (last?.table === String(row.t) && last.constraint === String(row.c)) {
+      last.columns.push(String(row.col));
+      last.referencedColumns.push(String(row.rc));
+    } else {
+      keys.push({
+        table: String(row.t),
+        constraint: String(row.c),
+        foldsNames: Number(row.folds) !== 0,
+        columns: [String(row.col)],
+        referencedColumns: [String(row.rc)],
+      });
+    }
+  }
+  return keys;
 }
