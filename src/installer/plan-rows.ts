@@ -17,6 +17,7 @@ import { deleteStatement, insertStatement, updateStatement } from '../store/row-
 import type { PlannedChange } from './change.js';
 import { type DesiredRow, desiredRows } from './desired-rows.js';
 import { fitRow } from './fit-row.js';
+import { unfitValues } from './fit-values.js';
 import type { HostContext } from './host-context.js';
 import type { InstallFile } from './install-file.js';
 import { type HostRow, rowId } from './ledger-keys.js';
@@ -74,6 +75,8 @@ export function planRowsFrom(
       AUDIT_COLUMN,
     ]);
     findings.push(...extra.findings, ...owned.findings, ...initial.findings);
+    // Where each value written comes from in the install file, for a value its column cannot hold.
+    const sources = { ...row.sources, ...extra.sources, [AUDIT_COLUMN]: 'actingUser' };
     const entry = mine.get(row.key);
     const current =
       entry?.rowSeqDb == null || entry.hostTable !== row.table
@@ -87,6 +90,7 @@ export function planRowsFrom(
     if (current !== undefined && entry?.rowSeqDb != null) {
       const update = differing(current, { ...owned.values, ...(options.force ? initial.values : {}) });
       if (Object.keys(update).length > 0) {
+        findings.push(...unfitValues(table, update, sources));
         const statement = updateStatement(row.table, entry.rowSeqDb, update);
         changes.push({
           kind: 'update',
@@ -139,6 +143,7 @@ export function planRowsFrom(
     // A host that audits its rows gets the acting user, as our own tables do (only when the column exists).
     const audit = table.column(AUDIT_COLUMN);
     const values = { ...owned.values, ...initial.values, ...(audit ? { [audit.name]: actingUser } : {}) };
+    findings.push(...unfitValues(table, values, sources));
     const statement = insertStatement(row.table, values);
     changes.push({
       kind: 'insert',
@@ -181,10 +186,11 @@ function hostColumnValues(
   file: InstallFile,
   table: HostTable,
   writtenByInstaller: readonly string[],
-): { values: Record<string, unknown>; findings: Finding[] } {
+): { values: Record<string, unknown>; sources: Record<string, string>; findings: Finding[] } {
   const given = file.hostColumns?.[table.name] ?? {};
   const ours = new Set([...writtenByInstaller, AUDIT_COLUMN].map((name) => name.toUpperCase()));
   const values: Record<string, unknown> = {};
+  const sources: Record<string, string> = {};
   const findings: Finding[] = [];
   for (const [name, value] of Object.entries(given)) {
     const path = `hostColumns.${table.name}.${name}`;
@@ -214,9 +220,10 @@ function hostColumnValues(
       });
     } else {
       values[column.name] = value;
+      sources[column.name] = path;
     }
   }
-  return { values, findings };
+  return { values, sources, findings };
 }
 
 const usesKey = (logical: string) => `${USES_PREFIX}${logical}`;
