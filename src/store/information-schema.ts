@@ -74,6 +74,11 @@ export interface FoundTable {
   /** Read only when asked for. */
   readonly foreignKeys: readonly FoundForeignKey[];
   /**
+   * Its storage engine as the server names it (`InnoDB`, `MyISAM`; null for a view), read only when
+   * asked for: a foreign key can point only at an InnoDB table.
+   */
+  readonly engine?: string | null;
+  /**
    * Whether the server matches table names regardless of case (lower_case_table_names 1 or 2): then
    * `MO_OPER` names the table it stores as `mo_oper`; with 0, `mo_oper` is another table.
    */
@@ -84,6 +89,7 @@ export interface FoundTable {
 export interface TableParts {
   readonly indexes?: boolean;
   readonly foreignKeys?: boolean;
+  readonly engines?: boolean;
 }
 
 /** The statement that reads the columns of `tables`, in order. */
@@ -99,6 +105,11 @@ export function indexesStatement(tables: readonly string[]) {
 /** The statement that reads the foreign keys of `tables`, one row per column, in order. */
 export function foreignKeysStatement(tables: readonly string[]) {
   return sql`SELECT k.TABLE_NAME AS tableName, k.CONSTRAINT_NAME AS name, k.COLUMN_NAME AS \`column\`, k.REFERENCED_TABLE_NAME AS referencedTable, k.REFERENCED_COLUMN_NAME AS referencedColumn, r.DELETE_RULE AS onDelete, r.UPDATE_RULE AS onUpdate FROM information_schema.KEY_COLUMN_USAGE k JOIN information_schema.REFERENTIAL_CONSTRAINTS r ON r.CONSTRAINT_SCHEMA = k.CONSTRAINT_SCHEMA AND r.CONSTRAINT_NAME = k.CONSTRAINT_NAME AND r.TABLE_NAME = k.TABLE_NAME WHERE k.TABLE_SCHEMA = DATABASE() AND k.TABLE_NAME IN (${sql.list(tables)}) AND k.REFERENCED_TABLE_NAME IS NOT NULL ORDER BY k.TABLE_NAME, k.CONSTRAINT_NAME, k.ORDINAL_POSITION`;
+}
+
+/** The statement that reads the storage engine of `tables` (ENGINE is NULL for a view). */
+export function enginesStatement(tables: readonly string[]) {
+  return sql`SELECT TABLE_NAME AS tableName, ENGINE AS engine FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME IN (${sql.list(tables)})`;
 }
 
 /**
@@ -167,6 +178,7 @@ export async function readTables(
     indexes: { name: string; unique: boolean; columns: string[] }[];
     foreignKeys: (FoundForeignKey & { columns: string[]; referencedColumns: string[] })[];
     foldsNames: boolean;
+    engine?: string | null;
   };
   const found = new Map<string, Building>();
   if (tables.length === 0) return found;
@@ -189,6 +201,9 @@ export async function readTables(
         onDelete: string;
         onUpdate: string;
       }>(db, foreignKeysStatement(tables))
+    : [];
+  const engines = parts.engines
+    ? await query<{ tableName: string; engine: string | null }>(db, enginesStatement(tables))
     : [];
   // information_schema compares an IN list of names regardless of case even where the server keeps
   // `MO_OPER` and `mo_oper` apart (MariaDB with lower_case_table_names=0 does, for two names or
@@ -234,6 +249,9 @@ export async function readTables(
     const column = row.column ?? EXPRESSION_PART;
     if (last?.name === row.name) last.columns.push(column);
     else list.push({ name: row.name, unique: Number(row.nonUnique) === 0, columns: [column] });
+  }
+  for (const row of engines.filter((table) => found.has(table.tableName))) {
+    table(row.tableName).engine = row.engine === null ? null : String(row.engine);
   }
   for (const row of foreignKeys.filter((key) => found.has(key.tableName))) {
     const list = table(row.tableName).foreignKeys;
