@@ -7,6 +7,7 @@ import {
   PARAMETERS_TABLE,
   treeViewParameterRow,
 } from '../model/parameters.js';
+import { LOGICAL_TABLES, OVERRIDE_PARAMETERS } from '../model/table-names.js';
 import type { RowValues } from './fit-row.js';
 import type { InstallFile } from './install-file.js';
 
@@ -28,7 +29,15 @@ export interface DesiredRow {
   readonly shared: boolean;
   /** For messages: `menu "Activities"`. */
   readonly what: string;
+  /**
+   * Where in the install file each value comes from, by column (`DESCRICAO`: `menus.activities.label`):
+   * a value that does not fit its column is refused there. A column not listed holds the package's own.
+   */
+  readonly sources: Readonly<Record<string, string>>;
 }
+
+/** The install file's scope, where the scope columns' values come from. */
+const SCOPE_SOURCES = { EMPRESA: 'scope.EMPRESA', FILIAL: 'scope.FILIAL', LOCAL: 'scope.LOCAL' };
 
 /**
  * Every host row the install file asks for (menu, link field, parameters), in the order they are
@@ -38,8 +47,10 @@ export interface DesiredRow {
  */
 export function desiredRows(file: InstallFile, mobileFlagColumn: string): DesiredRow[] {
   const { scope, menus } = file;
-  const menu = menuRows({ scope, menus }).map(
-    ({ key, row }): DesiredRow => ({
+  const menu = menuRows({ scope, menus }).map(({ key, row }): DesiredRow => {
+    // Both task sheet entries are placed by `menus.taskSheet`.
+    const at = `menus.${key === 'taskSheetReport' || key === 'activities' ? key : 'taskSheet'}`;
+    return {
       key: `menu:${key}`,
       table: MENU_TABLE,
       owned: row,
@@ -47,8 +58,15 @@ export function desiredRows(file: InstallFile, mobileFlagColumn: string): Desire
       naturalKey: menuRowIdentity(row),
       shared: false,
       what: `menu "${row.DESCRICAO}"`,
-    }),
-  );
+      sources: {
+        ...SCOPE_SOURCES,
+        DESCRICAO: `${at}.label`,
+        ICON: `${at}.icon`,
+        FATHER: `${at}.father`,
+        MENUORDER: `${at}.order`,
+      },
+    };
+  });
   const { DESCRICAO, DESCRICAO_RESUMIDA, ...field } = linkFieldRow({
     label: file.linkField.label,
     mobileFlagColumn,
@@ -61,6 +79,7 @@ export function desiredRows(file: InstallFile, mobileFlagColumn: string): Desire
     naturalKey: { TABELA_NOME: field.TABELA_NOME, NOME: field.NOME },
     shared: true,
     what: `the link field ${field.TABELA_NOME}.${field.NOME}`,
+    sources: { DESCRICAO: 'linkField.label', DESCRICAO_RESUMIDA: 'linkField.label' },
   };
   const parameter = ({ TIPO, CONTEUDO, ...key }: NewParameterRow): DesiredRow => ({
     key: `parameter:${key.NOME}`,
@@ -70,10 +89,17 @@ export function desiredRows(file: InstallFile, mobileFlagColumn: string): Desire
     naturalKey: key,
     shared: false,
     what: `parameter ${key.NOME}`,
+    sources: { ...SCOPE_SOURCES, CONTEUDO: contentSource(key.NOME) },
   });
   const parameters = [
     ...overrideParameterRows(scope, file.tableNames ?? {}),
     ...(file.treeView === undefined ? [] : [treeViewParameterRow(scope, file.treeView)]),
   ].map(parameter);
   return [...menu, linkField, ...parameters];
+}
+
+/** Where a parameter's CONTEUDO comes from: `tableNames.OPER` for its override, `treeView` for the TREE_VIEW. */
+function contentSource(nome: string): string {
+  const logical = LOGICAL_TABLES.find((candidate) => OVERRIDE_PARAMETERS[candidate] === nome);
+  return logical === undefined ? 'treeView' : `tableNames.${logical}`;
 }

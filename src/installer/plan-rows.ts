@@ -1,4 +1,5 @@
 import type { Finding } from '../model/findings.js';
+import { MENU_TABLE } from '../model/menu.js';
 import type { Scope } from '../model/scope.js';
 import { sameScope } from '../model/scope.js';
 import { LOGICAL_TABLES, tableNames } from '../model/table-names.js';
@@ -16,10 +17,12 @@ import { deleteStatement, insertStatement, updateStatement } from '../store/row-
 import type { PlannedChange } from './change.js';
 import { type DesiredRow, desiredRows } from './desired-rows.js';
 import { fitRow } from './fit-row.js';
+import { unfitValues } from './fit-values.js';
 import type { HostContext } from './host-context.js';
 import type { InstallFile } from './install-file.js';
 import { type HostRow, rowId } from './ledger-keys.js';
 import { hasIdentity, identifiableRows, ledgerRowIdentity } from './row-identity.js';
+import { childrenFirst, keptForReferences, type RowReference, type RowReferences } from './row-references.js';
 import { sameValue } from './same-value.js';
 import type { RowState } from './state.js';
 
@@ -72,6 +75,8 @@ export function planRowsFrom(
       AUDIT_COLUMN,
     ]);
     findings.push(...extra.findings, ...owned.findings, ...initial.findings);
+    // Where each value written comes from in the install file, for a value its column cannot hold.
+    const sources = { ...row.sources, ...extra.sources, [AUDIT_COLUMN]: 'actingUser' };
     const entry = mine.get(row.key);
     const current =
       entry?.rowSeqDb == null || entry.hostTable !== row.table
@@ -85,6 +90,7 @@ export function planRowsFrom(
     if (current !== undefined && entry?.rowSeqDb != null) {
       const update = differing(current, { ...owned.values, ...(options.force ? initial.values : {}) });
       if (Object.keys(update).length > 0) {
+        findings.push(...unfitValues(table, update, sources));
         const statement = updateStatement(row.table, entry.rowSeqDb, update);
         changes.push({
           kind: 'update',
@@ -137,6 +143,7 @@ export function planRowsFrom(
     // A host that audits its rows gets the acting user, as our own tables do (only when the column exists).
     const audit = table.column(AUDIT_COLUMN);
     const values = { ...owned.values, ...initial.values, ...(audit ? { [audit.name]: actingUser } : {}) };
+    findings.push(...unfitValues(table, values, sources));
     const statement = insertStatement(row.table, values);
     changes.push({
       kind: 'insert',
@@ -161,10 +168,12 @@ export function planRowsFrom(
   changes.push(...tableUses(file, mine));
 
   const wantedKeys = new Set([...wanted.map((row) => row.key), ...LOGICAL_TABLES.map(usesKey)]);
-  for (const entry of mine.values()) {
-    if (wantedKeys.has(entry.key) || entry.key.startsWith(CREATED_PREFIX)) continue;
-    changes.push(...removal(entry, existing, ledger, scope, options.force, findings));
-  }
+  const unwanted = [...mine.values()].filter(
+    (entry) => !wantedKeys.has(entry.key) && !entry.key.startsWith(CREATED_PREFIX),
+  );
+  changes.push(
+    ...removals(unwanted, state, ledger, scope, options.force, findings, placedUnder(identifiable.rows)),
+  );
   return { changes, findings: dedupe(findings) };
 }
 
@@ -177,10 +186,11 @@ function hostColumnValues(
   file: InstallFile,
   table: HostTable,
   writtenByInstaller: readonly string[],
-): { values: Record<string, unknown>; findings: Finding[] } {
+): { values: Record<string, unknown>; sources: Record<string, string>; findings: Finding[] } {
   const given = file.hostColumns?.[table.name] ?? {};
   const ours = new Set([...writtenByInstaller, AUDIT_COLUMN].map((name) => name.toUpperCase()));
   const values: Record<string, unknown> = {};
+  const sources: Record<string, string> = {};
   const findings: Finding[] = [];
   for (const [name, value] of Object.entries(given)) {
     const path = `hostColumns.${table.name}.${name}`;
@@ -210,9 +220,10 @@ function hostColumnValues(
       });
     } else {
       values[column.name] = value;
+      sources[column.name] = path;
     }
   }
-  return { values, findings };
+  return { values, sources, findings };
 }
 
 const usesKey = (logical: string) => `${USES_PREFIX}${logical}`;
@@ -238,6 +249,80 @@ function tableUses(file: InstallFile, mine: ReadonlyMap<string, LedgerEntry>): P
       },
     ];
   });
+}
+
+/**
+ * The menu rows the wanted rows are placed under (FATHER), as references: a row the install file puts
+ * a menu under stays, though this plan may be about to write that menu's FATHER.
+ */
+function placedUnder(wanted: readonly DesiredRow[]): RowReferences {
+  const references = new Map<string, RowReference[]>();
+  for (const row of wanted) {
+    const father = row.owned.FATHER;
+    if (row.table !== MENU_TABLE || typeof father !== 'number') continue;
+    const id = rowId(MENU_TABLE, father);
+    const reference = {
+      table: MENU_TABLE,
+      via: `FATHER of ${row.what}, as the install file places it`,
+      rows: 1,
+    };
+    references.set(id, [...(references.get(id) ?? []), reference]);
+  }
+  return references;
+}
+
+/**
+ * The changes that remove the ledger entries `entries` of this installation ({@link removal}), but
+ * for rows that other rows still refer to (`state.references`, and `planned`: those this plan itself
+ * makes): deleting one would delete the host's rows with it (ON DELETE CASCADE), change them (SET
+ * NULL) or leave them pointing at nothing. Such a row stays with its entry, so a later run tries
+ * again, and is reported (`ROW_REFERENCED`), even with `--force`, which never reaches the host's rows.
+ * The deletes left run children first: a row before the row of ours it refers to.
+ */
+export function removals(
+  entries: readonly LedgerEntry[],
+  state: RowState,
+  ledger: readonly LedgerEntry[],
+  scope: Scope,
+  removeAdminRows: boolean,
+  findings: Finding[],
+  planned: RowReferences = new Map(),
+): PlannedChange[] {
+  const candidates = entries.map((entry) => {
+    const changes = removal(entry, state.existing, ledger, scope, removeAdminRows, findings);
+    const deletes = changes.some((change) => change.kind === 'delete');
+    const id = deletes && entry.rowSeqDb !== null ? rowId(entry.hostTable, entry.rowSeqDb) : undefined;
+    return { entry, changes, id };
+  });
+  const references = new Map(state.references);
+  for (const [id, more] of planned) references.set(id, [...(references.get(id) ?? []), ...more]);
+  const deleting = candidates.flatMap(({ id }) => (id === undefined ? [] : [id]));
+  const kept = keptForReferences(deleting, references);
+  // The deletes keep their places among the other changes, in the order that deletes children first.
+  const order = childrenFirst(
+    deleting.filter((id) => !kept.has(id)),
+    references,
+  );
+  const deleteOf = new Map(candidates.map(({ id, changes }) => [id, changes]));
+  return candidates.flatMap(({ entry, changes, id }) => {
+    if (id === undefined) return changes;
+    const blocker = kept.get(id);
+    if (blocker !== undefined) {
+      findings.push(referenced(entry, blocker));
+      return [];
+    }
+    const next = order.shift();
+    return next === undefined ? [] : (deleteOf.get(next) ?? []);
+  });
+}
+
+function referenced(entry: LedgerEntry, by: RowReference): Finding {
+  return {
+    level: 'info',
+    code: 'ROW_REFERENCED',
+    path: `${entry.hostTable}.SEQ_DB=${entry.rowSeqDb}`,
+    message: `${entry.key} (${entry.hostTable} SEQ_DB ${entry.rowSeqDb}) is no longer needed, but ${by.rows} row(s) of ${by.table} refer to it (${by.via}) and stay: kept, with its ledger entry, since deleting it would delete, change or orphan them; point them elsewhere or remove them, then run again to remove it`,
+  };
 }
 
 /**

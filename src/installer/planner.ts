@@ -15,7 +15,7 @@ import { type Change, describeChange, type PlannedChange } from './change.js';
 import type { DesiredRow } from './desired-rows.js';
 import { hostContext } from './host-context.js';
 import type { InstallFile, UninstallFile } from './install-file.js';
-import { planRowsFrom, removal } from './plan-rows.js';
+import { planRowsFrom, removals } from './plan-rows.js';
 import { planSharedDrops } from './shared-drops.js';
 import { type InstallerState, type Intent, installationTableNames, tableIn } from './state.js';
 import { planTableDrops } from './table-drops.js';
@@ -169,9 +169,14 @@ function planUninstall(file: UninstallFile, force: boolean, state: InstallerStat
   }
   const findings: Finding[] = [];
   // Parameter rows go too: uninstall removes everything the installation made.
-  const rows = mine
-    .filter((entry) => !entry.key.startsWith(CREATED_PREFIX))
-    .flatMap((entry) => removal(entry, state.rows.existing, state.ledger, scope, true, findings));
+  const rows = removals(
+    mine.filter((entry) => !entry.key.startsWith(CREATED_PREFIX)),
+    state.rows,
+    state.ledger,
+    scope,
+    true,
+    findings,
+  );
   const tables = planTableDrops(
     file,
     mine,

@@ -1,6 +1,6 @@
 import { InstallerError } from '../model/installer-errors.js';
 import { MENU_TABLE } from '../model/menu.js';
-import { sameScope } from '../model/scope.js';
+import { type Scope, sameScope } from '../model/scope.js';
 import { type TableNames, tableNames } from '../model/table-names.js';
 import type { Database, SqlExecutor } from '../store/driver.js';
 import {
@@ -22,6 +22,7 @@ import type { DesiredRow } from './desired-rows.js';
 import { HOST_ROW_TABLES, type InstallFile, type UninstallFile } from './install-file.js';
 import { type HostRow, rowId } from './ledger-keys.js';
 import { ledgerRowIdentity, SCOPE_COLUMNS } from './row-identity.js';
+import { type OwnRow, type RowReferences, readRowReferences } from './row-references.js';
 import { treeViewReferences } from './verify-tree-view.js';
 
 /*
@@ -53,6 +54,12 @@ export interface RowState {
    * say), by that row's ledger key; a key not here was not looked up.
    */
   readonly byHand: ReadonlyMap<string, readonly HostRow[]>;
+  /**
+   * The rows referring to this installation's rows of `existing` (a host menu placed under one of
+   * ours, a row whose foreign key points at one), keyed by {@link rowId}: such a row of ours is never
+   * deleted while they are there.
+   */
+  readonly references: RowReferences;
 }
 
 export interface InstallerState {
@@ -123,8 +130,25 @@ export async function readRowState(
   // Apply (and verify) say a host table that is gone is missing; uninstall refuses to forget rows it
   // cannot see (the table may be back tomorrow, with our rows in it).
   const existing = await readLedgerRows(db, ledger, intent.action === 'apply' ? tables : undefined);
+  const references = await readRowReferences(db, ownRows(ledger, existing, intent.file.scope));
   const menuParents = intent.action === 'apply' ? await readMenuParents(db, intent.file, tables) : [];
-  return { ledger, rows: { existing, byHand: new Map() }, menuParents };
+  return { ledger, rows: { existing, byHand: new Map(), references }, menuParents };
+}
+
+/** The rows of `existing` this installation's entries point at: the only ones it may delete. */
+function ownRows(
+  ledger: readonly LedgerEntry[],
+  existing: ReadonlyMap<string, HostRow>,
+  scope: Scope,
+): OwnRow[] {
+  const own = new Map<string, OwnRow>();
+  for (const entry of ledger) {
+    if (!sameScope(entry.scope, scope) || entry.rowSeqDb === null) continue;
+    const id = rowId(entry.hostTable, entry.rowSeqDb);
+    const row = existing.get(id);
+    if (row !== undefined) own.set(id, { table: entry.hostTable, seqDb: entry.rowSeqDb, row });
+  }
+  return [...own.values()];
 }
 
 /** The hand-made rows the planner asked to see: those with the natural key of each row, by its key. */

@@ -13,24 +13,42 @@ export function columnTypesOf(found: FoundTable | undefined): Map<string, Column
   return new Map(
     [...(found?.columns.values() ?? [])].map((column) => [
       column.name,
-      {
-        name: column.name,
-        dataType: column.dataType,
-        unsigned: column.unsigned,
-        nullable: column.nullable,
-        precision: column.precision,
-        scale: column.scale,
-        maxLength: column.maxLength,
-        leftOut: leftOutOf(column),
-        // A TEXT's limit is in bytes (MariaDB says 255 characters of a utf8mb4 TINYTEXT: its bytes).
-        ...(isByteLimited(column.dataType) && column.octetLength !== null
-          ? { maxBytes: column.octetLength }
-          : {}),
-        // A collation's name starts with its character set's: `utf8mb4_general_ci`, `latin1_swedish_ci`.
-        ...(column.collation === null ? {} : { charset: column.collation.split('_')[0] ?? column.collation }),
-      },
+      { ...valueTypeOf(column), leftOut: leftOutOf(column) },
     ]),
   );
+}
+
+/** What a value must be to fit a column as read: the parts of a {@link FoundColumn} that judge a value. */
+export type ValueColumn = Pick<
+  FoundColumn,
+  | 'name'
+  | 'dataType'
+  | 'unsigned'
+  | 'nullable'
+  | 'precision'
+  | 'scale'
+  | 'maxLength'
+  | 'octetLength'
+  | 'collation'
+>;
+
+/** The type of one column as read, to check a value against (`checkValue`), without what an insert leaving it out gets. */
+export function valueTypeOf(column: ValueColumn): ColumnType {
+  return {
+    name: column.name,
+    dataType: column.dataType,
+    unsigned: column.unsigned,
+    nullable: column.nullable,
+    precision: column.precision,
+    scale: column.scale,
+    maxLength: column.maxLength,
+    // A TEXT's limit is in bytes (MariaDB says 255 characters of a utf8mb4 TINYTEXT: its bytes).
+    ...(isByteLimited(column.dataType) && column.octetLength !== null
+      ? { maxBytes: column.octetLength }
+      : {}),
+    // A collation's name starts with its character set's: `utf8mb4_general_ci`, `latin1_swedish_ci`.
+    ...(column.collation === null ? {} : { charset: column.collation.split('_')[0] ?? column.collation }),
+  };
 }
 
 /** What an insert that leaves `column` out writes there (see `ColumnType.leftOut`). */

@@ -1,9 +1,13 @@
 import type { Identifier } from '../model/identifier.js';
+import type { ValueColumn } from './column-types.js';
 import type { SqlExecutor } from './driver.js';
 import { columnOf, type FoundColumn, type FoundTable, readTable } from './information-schema.js';
 
-/** What the installer needs to know of a host table's column to write a row into it. */
-export type HostColumn = Pick<FoundColumn, 'name' | 'columnType' | 'nullable' | 'fillsItself'>;
+/**
+ * What the installer needs to know of a host table's column to write a row into it: whether it must
+ * be given a value, and what a value must be to fit it.
+ */
+export type HostColumn = Pick<FoundColumn, 'columnType' | 'fillsItself'> & ValueColumn;
 
 /** A host table's columns, looked up by name case-insensitively (as MySQL does). */
 export interface HostTable {

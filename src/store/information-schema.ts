@@ -74,6 +74,11 @@ export interface FoundTable {
   /** Read only when asked for. */
   readonly foreignKeys: readonly FoundForeignKey[];
   /**
+   * Its storage engine as the server names it (`InnoDB`, `MyISAM`; null for a view), read only when
+   * asked for: a foreign key can point only at an InnoDB table.
+   */
+  readonly engine?: string | null;
+  /**
    * Whether the server matches table names regardless of case (lower_case_table_names 1 or 2): then
    * `MO_OPER` names the table it stores as `mo_oper`; with 0, `mo_oper` is another table.
    */
@@ -84,6 +89,7 @@ export interface FoundTable {
 export interface TableParts {
   readonly indexes?: boolean;
   readonly foreignKeys?: boolean;
+  readonly engines?: boolean;
 }
 
 /** The statement that reads the columns of `tables`, in order. */
@@ -101,6 +107,11 @@ export function foreignKeysStatement(tables: readonly string[]) {
   return sql`SELECT k.TABLE_NAME AS tableName, k.CONSTRAINT_NAME AS name, k.COLUMN_NAME AS \`column\`, k.REFERENCED_TABLE_NAME AS referencedTable, k.REFERENCED_COLUMN_NAME AS referencedColumn, r.DELETE_RULE AS onDelete, r.UPDATE_RULE AS onUpdate FROM information_schema.KEY_COLUMN_USAGE k JOIN information_schema.REFERENTIAL_CONSTRAINTS r ON r.CONSTRAINT_SCHEMA = k.CONSTRAINT_SCHEMA AND r.CONSTRAINT_NAME = k.CONSTRAINT_NAME AND r.TABLE_NAME = k.TABLE_NAME WHERE k.TABLE_SCHEMA = DATABASE() AND k.TABLE_NAME IN (${sql.list(tables)}) AND k.REFERENCED_TABLE_NAME IS NOT NULL ORDER BY k.TABLE_NAME, k.CONSTRAINT_NAME, k.ORDINAL_POSITION`;
 }
 
+/** The statement that reads the storage engine of `tables` (ENGINE is NULL for a view). */
+export function enginesStatement(tables: readonly string[]) {
+  return sql`SELECT TABLE_NAME AS tableName, ENGINE AS engine FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME IN (${sql.list(tables)})`;
+}
+
 /**
  * The statement that finds the foreign keys of this database pointing at `table` (`t` the table
  * holding one, `c` its name, `r` the table it points at as stored, `folds` whether the server
@@ -108,6 +119,15 @@ export function foreignKeysStatement(tables: readonly string[]) {
  */
 export function referencingKeysStatement(table: string) {
   return sql`SELECT DISTINCT TABLE_NAME AS t, CONSTRAINT_NAME AS c, REFERENCED_TABLE_NAME AS r, @@lower_case_table_names AS folds FROM information_schema.KEY_COLUMN_USAGE WHERE REFERENCED_TABLE_SCHEMA = DATABASE() AND REFERENCED_TABLE_NAME = ${table} ORDER BY t, c`;
+}
+
+/**
+ * The statement that reads, column by column, the foreign keys of tables of this database that point
+ * at `table` (`t` the table holding one, `c` its name, `col` its column, `rc` the column of `table`
+ * it points at, `r` the table as stored, `folds` as above).
+ */
+export function referencingColumnsStatement(table: string) {
+  return sql`SELECT TABLE_NAME AS t, CONSTRAINT_NAME AS c, COLUMN_NAME AS col, REFERENCED_COLUMN_NAME AS rc, REFERENCED_TABLE_NAME AS r, @@lower_case_table_names AS folds FROM information_schema.KEY_COLUMN_USAGE WHERE TABLE_SCHEMA = DATABASE() AND REFERENCED_TABLE_SCHEMA = DATABASE() AND REFERENCED_TABLE_NAME = ${table} ORDER BY t, c, ORDINAL_POSITION`;
 }
 
 /** The statement that says whether the server matches table names regardless of case (`folds` not 0). */
@@ -158,6 +178,7 @@ export async function readTables(
     indexes: { name: string; unique: boolean; columns: string[] }[];
     foreignKeys: (FoundForeignKey & { columns: string[]; referencedColumns: string[] })[];
     foldsNames: boolean;
+    engine?: string | null;
   };
   const found = new Map<string, Building>();
   if (tables.length === 0) return found;
@@ -180,6 +201,9 @@ export async function readTables(
         onDelete: string;
         onUpdate: string;
       }>(db, foreignKeysStatement(tables))
+    : [];
+  const engines = parts.engines
+    ? await query<{ tableName: string; engine: string | null }>(db, enginesStatement(tables))
     : [];
   // information_schema compares an IN list of names regardless of case even where the server keeps
   // `MO_OPER` and `mo_oper` apart (MariaDB with lower_case_table_names=0 does, for two names or
@@ -225,6 +249,9 @@ export async function readTables(
     const column = row.column ?? EXPRESSION_PART;
     if (last?.name === row.name) last.columns.push(column);
     else list.push({ name: row.name, unique: Number(row.nonUnique) === 0, columns: [column] });
+  }
+  for (const row of engines.filter((table) => found.has(table.tableName))) {
+    table(row.tableName).engine = row.engine === null ? null : String(row.engine);
   }
   for (const row of foreignKeys.filter((key) => found.has(key.tableName))) {
     const list = table(row.tableName).foreignKeys;
@@ -299,4 +326,48 @@ export async function referencingKeys(db: SqlExecutor, table: string): Promise<R
   return rows
     .filter((row) => Number(row.folds) !== 0 || String(row.r) === table)
     .map((row) => ({ table: String(row.t), constraint: String(row.c), foldsNames: Number(row.folds) !== 0 }));
+}
+
+/** A foreign key pointing at a table, with its columns: which rows of `table` refer to which row. */
+export interface ReferencingForeignKey extends ReferencingKey {
+  /** The key's columns in `table`, in order. */
+  readonly columns: readonly string[];
+  /** The columns of the referenced table they point at, in the same order. */
+  readonly referencedColumns: readonly string[];
+}
+
+/**
+ * The foreign keys of this database's tables that reference `table` (its own too), with their
+ * columns; a key to another table that differs only in case is left out, as {@link referencingKeys}
+ * leaves it.
+ */
+export async function referencingForeignKeys(
+  db: SqlExecutor,
+  table: string,
+): Promise<ReferencingForeignKey[]> {
+  const rows = await query<{
+    t: string;
+    c: string;
+    col: string;
+    rc: string;
+    r: string;
+    folds: number | string;
+  }>(db, referencingColumnsStatement(table));
+  const keys: (ReferencingForeignKey & { columns: string[]; referencedColumns: string[] })[] = [];
+  for (const row of rows.filter((found) => Number(found.folds) !== 0 || String(found.r) === table)) {
+    const last = keys.at(-1);
+    if (last?.table === String(row.t) && last.constraint === String(row.c)) {
+      last.columns.push(String(row.col));
+      last.referencedColumns.push(String(row.rc));
+    } else {
+      keys.push({
+        table: String(row.t),
+        constraint: String(row.c),
+        foldsNames: Number(row.folds) !== 0,
+        columns: [String(row.col)],
+        referencedColumns: [String(row.rc)],
+      });
+    }
+  }
+  return keys;
 }

@@ -45,6 +45,24 @@ export function selectWhere(table: string, values: Readonly<Record<string, unkno
   return sql`SELECT * FROM ${name(table)} WHERE ${conditions} ORDER BY SEQ_DB`;
 }
 
+/**
+ * The rows of `table` whose columns equal `values` (rows referring to another row): their SEQ_DB
+ * when `withSeqDb` (a host table of the installer's rows, some of which it may be removing itself),
+ * else only how many there are (`n`).
+ */
+export function referringRows(
+  table: string,
+  values: Readonly<Record<string, unknown>>,
+  withSeqDb: boolean,
+): Sql {
+  const conditions = sql.join(
+    Object.entries(values).map(([column, value]) => sql`${name(column)} = ${value}`),
+    ' AND ',
+  );
+  const what = sql.raw(withSeqDb ? 'SEQ_DB' : 'COUNT(*) AS n');
+  return sql`SELECT ${what} FROM ${name(table)} WHERE ${conditions}`;
+}
+
 /** How many rows `table` holds per scope, in scope order (`status` on a shared table). */
 export function rowsByScope(table: string): Sql {
   return sql`SELECT EMPRESA, FILIAL, LOCAL, COUNT(*) AS n FROM ${name(table)} GROUP BY EMPRESA, FILIAL, LOCAL ORDER BY EMPRESA, FILIAL, LOCAL`;

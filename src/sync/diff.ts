@@ -73,6 +73,7 @@ export function diffSchema(
         message: `host table ${host} has SEQ_DB ${seqDb.type}: our foreign keys need bigint unsigned`,
       });
     }
+    differences.push(...unfitForForeignKeys(host, table));
   }
 
   for (const table of expected) {
@@ -107,6 +108,40 @@ export function diffSchema(
     statementTables: [...tables, ...foreignKeyTables],
     differences,
   };
+}
+
+/**
+ * What keeps a host table from being pointed at by a foreign key, SEQ_DB aside: an engine other than
+ * InnoDB (MyISAM, common in older ERP databases, or a view), and no index whose first column is
+ * SEQ_DB. MariaDB and MySQL 8 both refuse the foreign key then ("errno: 150"), naming our table; said
+ * here, before anything is created, naming the host's. An engine not read (a caller that did not ask
+ * for it) is not judged.
+ */
+function unfitForForeignKeys(host: string, table: FoundTable): SchemaDifference[] {
+  const differences: SchemaDifference[] = [];
+  if (table.engine !== undefined && table.engine?.toLowerCase() !== 'innodb') {
+    const engine = table.engine ?? 'none (a view)';
+    differences.push({
+      kind: 'host-table-engine',
+      table: host,
+      found: engine,
+      expected: 'InnoDB',
+      destructive: false,
+      message: `host table ${host} is ${engine}, which cannot be the target of a foreign key: our foreign keys point at its SEQ_DB; convert it to InnoDB (ALTER TABLE ${host} ENGINE=InnoDB) first (sync never alters host tables)`,
+    });
+  }
+  const seqDb = columnOf(table, 'SEQ_DB');
+  if (seqDb !== undefined && !table.indexes.some((index) => sameName(index.columns[0] ?? '', seqDb.name))) {
+    differences.push({
+      kind: 'host-column-unindexed',
+      table: host,
+      column: seqDb.name,
+      expected: 'a key starting with SEQ_DB (its primary key)',
+      destructive: false,
+      message: `host table ${host} has no index starting with ${seqDb.name}: our foreign keys point at it, which needs one; add its key (the host's primary key is SEQ_DB) first (sync never alters host tables)`,
+    });
+  }
+  return differences;
 }
 
 function hostTablesReferenced(expected: readonly TableModel[]): string[] {

@@ -35,6 +35,7 @@ export async function planSchemaSync(db: SqlExecutor, given: TableNames): Promis
     {
       indexes: true,
       foreignKeys: true,
+      engines: true,
     },
   );
   return diffSchema(expected, found);

@@ -14,6 +14,10 @@ export type SchemaDifferenceKind =
   | 'missing-host-table'
   | 'missing-host-column'
   | 'host-column-type'
+  /** A host table our foreign keys point at whose engine cannot hold a foreign key (MyISAM): InnoDB is needed. */
+  | 'host-table-engine'
+  /** A host table our foreign keys point at without an index starting with SEQ_DB, which a foreign key needs. */
+  | 'host-column-unindexed'
   /** A name given a table the installer's ledger records as another of the four (refused by `syncSchema`). */
   | 'table-of-another-kind';
 
@@ -44,6 +48,8 @@ export const BLOCKING_KINDS: readonly SchemaDifferenceKind[] = [
   'missing-host-table',
   'missing-host-column',
   'host-column-type',
+  'host-table-engine',
+  'host-column-unindexed',
 ];
 
 /**

@@ -14,6 +14,13 @@ function table(columns: HostColumn[]): HostTable {
 const column = (name: string, nullable: boolean, fillsItself: boolean): HostColumn => ({
   name,
   columnType: 'int(11)',
+  dataType: 'int',
+  unsigned: false,
+  precision: 10,
+  scale: 0,
+  maxLength: null,
+  octetLength: null,
+  collation: null,
   nullable,
   fillsItself,
 });

@@ -3,10 +3,21 @@ import { findMobileFlagColumn } from '../../src/installer/mobile-flag.js';
 import { parseIdentifier } from '../../src/model/identifier.js';
 import type { HostTable } from '../../src/store/host-table.js';
 
+const TINYINT = {
+  dataType: 'tinyint',
+  unsigned: false,
+  precision: 3,
+  scale: 0,
+  maxLength: null,
+  octetLength: null,
+  collation: null,
+};
+
 function fieldTable(...names: string[]): HostTable {
   const columns = names.map((name) => ({
     name,
     columnType: 'tinyint(1)',
+    ...TINYINT,
     nullable: false,
     fillsItself: true,
   }));

@@ -19,7 +19,13 @@ beforeAll(async () => {
 
 describe('planRowsFrom', () => {
   it('asks first for the hand-made rows of every row it would insert, and decides nothing before', () => {
-    const first = planRowsFrom(file, host, [], { existing: new Map(), byHand: new Map() }, { force: false });
+    const first = planRowsFrom(
+      file,
+      host,
+      [],
+      { existing: new Map(), byHand: new Map(), references: new Map() },
+      { force: false },
+    );
     expect('lookups' in first && first.lookups.map((row) => row.key)).toEqual([
       'menu:taskSheetWithMetrics',
       'menu:taskSheetReport',
@@ -34,11 +40,23 @@ describe('planRowsFrom', () => {
   });
 
   it('inserts what nobody made, and leaves alone a row of the same meaning made by hand', () => {
-    const first = planRowsFrom(file, host, [], { existing: new Map(), byHand: new Map() }, { force: false });
+    const first = planRowsFrom(
+      file,
+      host,
+      [],
+      { existing: new Map(), byHand: new Map(), references: new Map() },
+      { force: false },
+    );
     if (!('lookups' in first)) throw new Error('expected lookups');
     const byHand = new Map(first.lookups.map((row) => [row.key, [] as Record<string, unknown>[]]));
     byHand.set('menu:activities', [{ SEQ_DB: 77 }]);
-    const plan = planRowsFrom(file, host, [], { existing: new Map(), byHand }, { force: false });
+    const plan = planRowsFrom(
+      file,
+      host,
+      [],
+      { existing: new Map(), byHand, references: new Map() },
+      { force: false },
+    );
     if ('lookups' in plan) throw new Error('expected a plan');
     const inserted = plan.changes.filter((change) => change.kind === 'insert').map((change) => change.key);
     expect(inserted).toHaveLength(first.lookups.length - 1);

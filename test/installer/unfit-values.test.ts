@@ -1,0 +1,130 @@
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../../src/cli/main.js';
+import { InstallFile } from '../../src/installer/install-file.js';
+import { applyInstallation, planInstallation } from '../../src/installer/installer.js';
+import type { ScratchDatabase } from '../../src/store/scratch.js';
+import { captureIo } from '../support/cli.js';
+import { freshDatabase } from '../support/database.js';
+import { databaseState, exampleInstallFile } from './support.js';
+
+/*
+ * A value of the install file (or of the package) that its host column cannot hold is refused by
+ * `plan` and `apply` at the install file's key, before anything is written: the server refused the
+ * row in the middle of apply, after the tables were made, with no path.
+ */
+
+let scratch: ScratchDatabase | undefined;
+afterEach(async () => {
+  await scratch?.drop();
+  scratch = undefined;
+});
+
+async function host(...alter: string[]) {
+  scratch = await freshDatabase('scr_inst_unfit', { hostSchema: true });
+  for (const statement of alter) await scratch.db.execute(statement);
+  return scratch;
+}
+
+const hostColumns = (value: unknown) => InstallFile.shape.hostColumns.parse(value);
+const tooLong = exampleInstallFile({
+  hostColumns: hostColumns({ sys_core_menu: { MODULO: 'TAREFAS_E_ATIVIDADES' } }),
+});
+
+async function withInstallFile<T>(content: unknown, work: (path: string) => Promise<T>): Promise<T> {
+  const directory = await mkdtemp(join(tmpdir(), 'unfit-'));
+  try {
+    const path = join(directory, 'install.json');
+    await writeFile(path, JSON.stringify(content));
+    return await work(path);
+  } finally {
+    await rm(directory, { recursive: true, force: true });
+  }
+}
+
+describe('a value its host column cannot hold', () => {
+  it('hostColumns too long: plan --json says refused at its key, apply --yes --json refuses and writes nothing', async () => {
+    const { db, url } = await host('ALTER TABLE sys_core_menu ADD COLUMN MODULO varchar(8) NOT NULL');
+    const before = await databaseState(db);
+    await withInstallFile(tooLong, async (file) => {
+      const planned = captureIo();
+      expect(await runCli(['plan', '--install', file, '--database-url', url, '--json'], planned)).toBe(1);
+      const message =
+        'sys_core_menu.MODULO (varchar(8)) cannot hold "TAREFAS_E_ATIVIDADES", given at hostColumns.sys_core_menu.MODULO: the value is longer than the column\'s 8 characters; give a value that fits (or widen the column), then run again';
+      expect(JSON.parse(planned.out()).refused).toEqual({
+        code: 'HOST_VALUE_UNFIT',
+        path: 'hostColumns.sys_core_menu.MODULO',
+        message: `nothing was written: hostColumns.sys_core_menu.MODULO: ${message}`,
+      });
+
+      const applied = captureIo();
+      expect(
+        await runCli(['apply', '--install', file, '--database-url', url, '--yes', '--json'], applied),
+      ).toBe(1);
+      expect(JSON.parse(applied.out()).error).toMatchObject({
+        code: 'HOST_VALUE_UNFIT',
+        path: 'hostColumns.sys_core_menu.MODULO',
+      });
+    });
+    expect(await databaseState(db)).toEqual(before);
+  });
+
+  it('a menu label or icon longer than the host column: refused at menus.<key>.label / .icon', async () => {
+    const { db } = await host(
+      'ALTER TABLE sys_core_menu MODIFY DESCRICAO varchar(12) NOT NULL, MODIFY ICON varchar(10) NULL',
+    );
+    const before = await databaseState(db);
+    const { findings } = await planInstallation(db, exampleInstallFile(), {});
+    // "Folha de tarefa" (15), "Parte diária" (12: fits), "Atividades" (10); icons "fa fa-list-alt" (14) ...
+    expect(
+      findings.filter((finding) => finding.code === 'HOST_VALUE_UNFIT').map((finding) => finding.path),
+    ).toEqual([
+      'menus.taskSheet.label',
+      'menus.taskSheet.icon',
+      'menus.taskSheetReport.icon',
+      'menus.activities.icon',
+    ]);
+    await expect(applyInstallation(db, exampleInstallFile(), {})).rejects.toMatchObject({
+      code: 'HOST_VALUE_UNFIT',
+      path: 'menus.taskSheet.label',
+    });
+    expect(await databaseState(db)).toEqual(before);
+  });
+
+  it('a value of the package its column cannot hold is refused at the column', async () => {
+    const { db } = await host('ALTER TABLE sys_core_menu MODIFY FILTER varchar(20) NULL');
+    const { findings } = await planInstallation(db, exampleInstallFile(), {});
+    expect(findings).toContainEqual({
+      level: 'error',
+      code: 'HOST_VALUE_UNFIT',
+      path: 'sys_core_menu.FILTER',
+      message: expect.stringMatching(
+        /^sys_core_menu\.FILTER \(varchar\(20\)\) cannot hold "\{.*, which the installer writes there: the value is longer than the column's 20 characters; widen the column/,
+      ),
+    });
+  });
+
+  it('a hostColumns text for a number column, and a value that fits, on an existing installation too', async () => {
+    const { db } = await host('ALTER TABLE sys_core_menu ADD COLUMN PESO smallint NOT NULL');
+    const text = exampleInstallFile({ hostColumns: hostColumns({ sys_core_menu: { PESO: 'pesado' } }) });
+    expect((await planInstallation(db, text, {})).findings).toContainEqual(
+      expect.objectContaining({ code: 'HOST_VALUE_UNFIT', path: 'hostColumns.sys_core_menu.PESO' }),
+    );
+    const fits = exampleInstallFile({ hostColumns: hostColumns({ sys_core_menu: { PESO: 3 } }) });
+    await applyInstallation(db, fits, {});
+    // An update is checked too: a label grown past the column after the install.
+    await db.execute('ALTER TABLE sys_core_menu MODIFY DESCRICAO varchar(15) NOT NULL');
+    const longer = exampleInstallFile({
+      hostColumns: hostColumns({ sys_core_menu: { PESO: 3 } }),
+      menus: { ...fits.menus, activities: { ...fits.menus.activities, label: 'Atividades e etapas' } },
+    });
+    const before = await databaseState(db);
+    await expect(applyInstallation(db, longer, {})).rejects.toMatchObject({
+      code: 'HOST_VALUE_UNFIT',
+      path: 'menus.activities.label',
+    });
+    expect(await databaseState(db)).toEqual(before);
+  });
+});
