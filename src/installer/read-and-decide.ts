@@ -28,7 +28,10 @@ export async function rowsNow(
   intent: Intent,
   state: InstallerState,
 ): Promise<readonly PlannedChange[]> {
-  const plan = await decideOver(tx, intent, { ...state, ...(await readRowState(tx, intent, state.tables)) });
+  const plan = await decideOver(tx, intent, {
+    ...state,
+    ...(await readRowState(tx, intent, state.tables, true)),
+  });
   refuseOnErrors(plan.findings);
   return plan.rows;
 }

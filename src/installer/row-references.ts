@@ -2,6 +2,7 @@ import { sameName, sameTableName } from '../model/identifier.js';
 import { InstallerError } from '../model/installer-errors.js';
 import { MENU_TABLE } from '../model/menu.js';
 import type { SqlExecutor } from '../store/driver.js';
+import { isNotTheTables } from '../store/failure.js';
 import { type ReferencingForeignKey, referencingForeignKeys } from '../store/information-schema.js';
 import { referringRows } from '../store/row-statements.js';
 import { query } from '../store/sql.js';
@@ -51,16 +52,22 @@ interface Link {
 /**
  * Reads the rows referring to each of `rows`: through every foreign key of this database pointing at
  * its table, and, for menu rows, through FATHER whether a key says so or not. A failed read throws:
- * nothing is planned.
+ * nothing is planned. `lock`: in the transaction that writes, with `rows` locked already: locking
+ * reads, which see a host row committed since the transaction's snapshot (one inserted under a
+ * foreign key waited for the lock on our row, and would be deleted with it by a cascade).
  */
-export async function readRowReferences(db: SqlExecutor, rows: readonly OwnRow[]): Promise<RowReferences> {
+export async function readRowReferences(
+  db: SqlExecutor,
+  rows: readonly OwnRow[],
+  lock = false,
+): Promise<RowReferences> {
   const references = new Map<string, RowReference[]>();
   for (const table of new Set(rows.map((own) => own.table))) {
     const ofTable = rows.filter((own) => own.table === table);
     const links = linksTo(table, await readKeys(db, table), ofTable);
     for (const own of ofTable) {
       for (const link of links) {
-        const found = await referring(db, table, own, link);
+        const found = await referring(db, table, own, link, lock);
         if (found !== undefined && found.rows > 0) {
           const id = rowId(own.table, own.seqDb);
           references.set(id, [...(references.get(id) ?? []), found]);
@@ -102,6 +109,7 @@ async function referring(
   table: string,
   own: OwnRow,
   link: Link,
+  lock: boolean,
 ): Promise<RowReference | undefined> {
   const values: Record<string, unknown> = {};
   for (const [index, column] of link.columns.entries()) {
@@ -112,7 +120,7 @@ async function referring(
   }
   // Under the installer's name for the table, so its SEQ_DBs match the rows it keys by that name.
   const hostTable = HOST_ROW_TABLES.find((name) => sameTableName(name, link.table, link.foldsNames));
-  const statement = referringRows(link.table, values, hostTable !== undefined);
+  const statement = referringRows(link.table, values, hostTable !== undefined, lock);
   const found = await query<{ SEQ_DB?: unknown; n?: unknown }>(db, statement).catch((error: unknown) => {
     throw unreadable(link.table, table, error);
   });
@@ -121,7 +129,8 @@ async function referring(
   return { table: hostTable, via: link.via, rows: seqDbs.length, seqDbs };
 }
 
-function unreadable(table: string, referenced: string, error: unknown): InstallerError {
+function unreadable(table: string, referenced: string, error: unknown): unknown {
+  if (isNotTheTables(error)) return error;
   return new InstallerError(
     'REFERRING_ROWS_UNREADABLE',
     `cannot read the rows of ${table} that refer to the installer's rows in ${referenced} (${error instanceof Error ? error.message : String(error)}): nothing was changed`,

@@ -3,6 +3,7 @@ import { MENU_TABLE } from '../model/menu.js';
 import { type Scope, sameScope } from '../model/scope.js';
 import { type TableNames, tableNames } from '../model/table-names.js';
 import type { Database, SqlExecutor } from '../store/driver.js';
+import { isNotTheTables } from '../store/failure.js';
 import {
   columnOf,
   type FoundTable,
@@ -119,18 +120,21 @@ function hostTablesOf(intent: Intent): string[] {
 
 /**
  * The rows part of the state: the ledger, the host rows it points at, the menu parents. Read again
- * inside the row transaction, where the rows are decided once more before they are written.
+ * inside the row transaction, where the rows are decided once more before they are written: there
+ * (`lock`) the rows the ledger points at are locked first, then the rows referring to them read
+ * with locking reads, so a host row put under one of ours meanwhile is seen, never deleted with it.
  */
 export async function readRowState(
   db: SqlExecutor,
   intent: Intent,
   tables: InstallerState['tables'],
+  lock = false,
 ): Promise<Pick<InstallerState, 'ledger' | 'rows' | 'menuParents'>> {
   const ledger = await readLedger(db);
   // Apply (and verify) say a host table that is gone is missing; uninstall refuses to forget rows it
   // cannot see (the table may be back tomorrow, with our rows in it).
-  const existing = await readLedgerRows(db, ledger, intent.action === 'apply' ? tables : undefined);
-  const references = await readRowReferences(db, ownRows(ledger, existing, intent.file.scope));
+  const existing = await readLedgerRows(db, ledger, intent.action === 'apply' ? tables : undefined, lock);
+  const references = await readRowReferences(db, ownRows(ledger, existing, intent.file.scope), lock);
   const menuParents = intent.action === 'apply' ? await readMenuParents(db, intent.file, tables) : [];
   return { ledger, rows: { existing, byHand: new Map(), references }, menuParents };
 }
@@ -170,6 +174,7 @@ async function readLedgerRows(
   db: SqlExecutor,
   ledger: readonly LedgerEntry[],
   tables: InstallerState['tables'] | undefined,
+  lock: boolean,
 ): Promise<Map<string, HostRow>> {
   const byTable = new Map<string, number[]>();
   for (const entry of ledger) {
@@ -180,8 +185,9 @@ async function readLedgerRows(
   }
   const rows = new Map<string, HostRow>();
   for (const [table, seqDbs] of byTable) {
-    const statement = selectBySeqDb(table, [...new Set(seqDbs)]);
+    const statement = selectBySeqDb(table, [...new Set(seqDbs)], lock);
     const found = await db.query<HostRow>(statement.sql, statement.params).catch((error: unknown) => {
+      if (isNotTheTables(error)) throw error;
       throw new InstallerError(
         'LEDGER_ROWS_UNREADABLE',
         `cannot read the rows the ledger records in ${table} (${error instanceof Error ? error.message : String(error)}): nothing was changed`,

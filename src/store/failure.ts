@@ -37,3 +37,12 @@ export function isConnectionLoss(error: Error): boolean {
     /connection is in closed state/.test(error.message)
   );
 }
+
+/**
+ * Whether a failed read says nothing of what it read: the connection broke or timed out (the
+ * package's own errors say so already). A caller that words a table's refusal as its own error
+ * lets these through, to be said as what they are.
+ */
+export function isNotTheTables(error: unknown): boolean {
+  return error instanceof TaskAssociationError || (error instanceof Error && isConnectionLoss(error));
+}

@@ -31,9 +31,12 @@ export function deleteStatement(table: string, seqDb: number): Sql {
   return sql`DELETE FROM ${name(table)} WHERE SEQ_DB = ${seqDb}`;
 }
 
-/** Rows of `table` by SEQ_DB (`SELECT *`: comparing needs every column the host has). */
-export function selectBySeqDb(table: string, seqDbs: readonly number[]): Sql {
-  return sql`SELECT * FROM ${name(table)} WHERE SEQ_DB IN (${sql.list(seqDbs)})`;
+/**
+ * Rows of `table` by SEQ_DB (`SELECT *`: comparing needs every column the host has); `lock`: locked
+ * for the transaction's writes (`FOR UPDATE`), as the rows it is about to change or delete.
+ */
+export function selectBySeqDb(table: string, seqDbs: readonly number[], lock = false): Sql {
+  return sql`SELECT * FROM ${name(table)} WHERE SEQ_DB IN (${sql.list(seqDbs)})${sql.raw(lock ? ' FOR UPDATE' : '')}`;
 }
 
 /** Rows whose columns equal `values` (a hand-made row of the same meaning). */
@@ -48,19 +51,21 @@ export function selectWhere(table: string, values: Readonly<Record<string, unkno
 /**
  * The rows of `table` whose columns equal `values` (rows referring to another row): their SEQ_DB
  * when `withSeqDb` (a host table of the installer's rows, some of which it may be removing itself),
- * else only how many there are (`n`).
+ * else only how many there are (`n`). `lock`: a locking read (`LOCK IN SHARE MODE`, which MariaDB
+ * and MySQL 8 both take), so it sees every row committed until now, not the transaction's snapshot.
  */
 export function referringRows(
   table: string,
   values: Readonly<Record<string, unknown>>,
   withSeqDb: boolean,
+  lock = false,
 ): Sql {
   const conditions = sql.join(
     Object.entries(values).map(([column, value]) => sql`${name(column)} = ${value}`),
     ' AND ',
   );
   const what = sql.raw(withSeqDb ? 'SEQ_DB' : 'COUNT(*) AS n');
-  return sql`SELECT ${what} FROM ${name(table)} WHERE ${conditions}`;
+  return sql`SELECT ${what} FROM ${name(table)} WHERE ${conditions}${sql.raw(lock ? ' LOCK IN SHARE MODE' : '')}`;
 }
 
 /** How many rows `table` holds per scope, in scope order (`status` on a shared table). */

@@ -1,3 +1,4 @@
+import mysql from 'mysql2/promise';
 import { afterEach, describe, expect, it } from 'vitest';
 import { applyInstallation } from '../../src/installer/installer.js';
 import { uninstallInstallation } from '../../src/installer/uninstall.js';
@@ -122,6 +123,52 @@ describe('uninstall keeps a row of ours that a host row refers to', () => {
     const deletes = result.changes.filter((change) => change.kind === 'delete').map((change) => change.key);
     expect(deletes.indexOf('menu:activities')).toBeLessThan(deletes.indexOf('menu:taskSheetWithMetrics'));
     expect(await countRows(db, 'sys_core_menu')).toBe(0);
+  });
+});
+
+describe('a host menu put under one of ours while the uninstall runs', () => {
+  it('is seen by the uninstall, which waits for it: ours is kept, the host’s never deleted by the cascade', async () => {
+    const db = await host('ON DELETE CASCADE');
+    await applyInstallation(db, file, {});
+    const parent = await menuSeqDb(db, 'activities');
+    const before = await countRows(db, 'sys_core_menu');
+    // The host's own transaction puts a menu under ours and has not committed yet: its foreign key
+    // holds a lock on our row.
+    const other = await mysql.createConnection(scratch?.url ?? '');
+    try {
+      await other.query('START TRANSACTION');
+      await other.query(
+        "INSERT INTO sys_core_menu (EMPRESA, FILIAL, LOCAL, DESCRICAO, TYPE, FATHER, URL) VALUES (1, 1, 1, 'Host report', 'url', ?, '/host/report')",
+        [parent],
+      );
+      const uninstall = uninstallInstallation(db, file, {});
+      await expect
+        .poll(
+          async () => {
+            const [row] = await db.query<{ n: number }>(
+              `SELECT COUNT(*) AS n FROM information_schema.INNODB_TRX t
+                 JOIN information_schema.PROCESSLIST p ON p.ID = t.trx_mysql_thread_id
+                WHERE t.trx_state = 'LOCK WAIT' AND p.DB = DATABASE()`,
+            );
+            return Number(row?.n);
+          },
+          { timeout: 15_000, interval: 50 },
+        )
+        .toBe(1);
+      await other.query('COMMIT');
+      // Planned without it, the rows read again in the writing transaction have it: nothing written.
+      await expect(uninstall).rejects.toMatchObject({ code: 'PLAN_CHANGED' });
+    } finally {
+      await other.end();
+    }
+    expect(await hostMenu(db)).toEqual([{ DESCRICAO: 'Host report', FATHER: parent }]);
+    expect(await countRows(db, 'sys_core_menu')).toBe(before + 1);
+    // Run again: ours under the host's is kept, the others go.
+    const again = await uninstallInstallation(db, file, {});
+    expect(again.findings).toContainEqual(
+      expect.objectContaining({ code: 'ROW_REFERENCED', path: `sys_core_menu.SEQ_DB=${parent}` }),
+    );
+    expect(await hostMenu(db)).toEqual([{ DESCRICAO: 'Host report', FATHER: parent }]);
   });
 });
 
