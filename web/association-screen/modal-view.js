@@ -1,8 +1,9 @@
 // @ts-check
 /**
  * The metric modal's elements: the native `<dialog>` and its form (title, the activity's path, who
- * changed it last, the read-only notice, the fields, History and Remove entry, the form's alert, the
- * actions and the dialog's own live region). What they do is modal.js's.
+ * changed it last, the read-only notice, that an entry of it waits in the outbox for a decision, the
+ * fields, History and Remove entry, the form's alert, the actions and the dialog's own live region).
+ * What they do is modal.js's.
  */
 
 import { BLOCK, button, statusRegion } from './dom.js';
@@ -26,6 +27,9 @@ export function createModalView(ctx, fields, history) {
   const lastChangeLine = create('p', `${BLOCK}__last-change`);
   const notice = create('p', `${BLOCK}__notice`, labels.readOnlyNotice);
   notice.hidden = true;
+  // An entry of this activity stopped in the outbox (a conflict, a refusal) waits for a decision.
+  const stoppedNotice = create('p', `${BLOCK}__notice ${BLOCK}__notice--stopped`, labels.stoppedNotice);
+  stoppedNotice.hidden = true;
   const tools = create('div', `${BLOCK}__tools`);
   const removeButton = button(create, `${BLOCK}__button ${BLOCK}__button--danger`, labels.remove);
   tools.append(history.toggle, removeButton);
@@ -46,6 +50,7 @@ export function createModalView(ctx, fields, history) {
     trail,
     lastChangeLine,
     notice,
+    stoppedNotice,
     fields.root,
     tools,
     history.section,
@@ -61,6 +66,7 @@ export function createModalView(ctx, fields, history) {
     trail,
     lastChangeLine,
     notice,
+    stoppedNotice,
     removeButton,
     formError,
     dialogStatus,

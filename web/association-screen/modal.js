@@ -37,7 +37,7 @@ export function createModal(ctx, tree, treeMetrics) {
   const presets = createPresets(ctx, fields);
   const history = createHistory(ctx, () => current);
   const view = createModalView(ctx, fields, history);
-  const { dialog, form, title, trail, lastChangeLine, notice, removeButton, formError } = view;
+  const { dialog, form, title, trail, lastChangeLine, notice, stoppedNotice, removeButton, formError } = view;
   const { dialogStatus, cancel, saveNext, save } = view;
   const confirm = createConfirm(ctx, () => void removeEntry());
   dialog.append(confirm.dialog);
@@ -143,6 +143,11 @@ export function createModal(ctx, tree, treeMetrics) {
     trail.hidden = ancestors.length === 0;
     editable = node.data.editable !== false;
     notice.hidden = editable;
+    // Opened from the tree while an entry of it waits in the outbox for a decision: said, as the
+    // list of waiting entries (where it is decided) is hidden until asked for. Opened with Decide,
+    // the form is that decision.
+    stoppedNotice.hidden =
+      !withDraft || ctx.offline?.isStopped({ activity: node.data.id, group: node.data.group }) !== true;
     showAlert(undefined);
     formError.textContent = '';
     save.hidden = !editable;

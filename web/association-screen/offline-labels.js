@@ -15,6 +15,15 @@
  * @property {string} queuedNext the same from "Save and next", `{label}` `{next}`
  * @property {string} pendingCountOne one entry waits to be sent
  * @property {string} pendingCount entries wait to be sent, `{count}`
+ * @property {string} stoppedCountOne one entry was not sent (a conflict, a refusal) and waits for the
+ *   person's decision, in the list of waiting entries: said on the count's line, apart from those
+ *   waiting to be sent
+ * @property {string} stoppedCount the same, `{count}` entries
+ * @property {string} notSentOne announced when a sending settled with one entry stopped (a conflict,
+ *   a refusal): it was not sent and needs the person's decision
+ * @property {string} notSent the same, `{count}` entries
+ * @property {string} stoppedChip short mark in the tree: the activity has an entry stopped for a decision
+ * @property {string} stoppedNotice in the modal of an activity with an entry stopped for a decision
  * @property {string} pendingNone nothing waits to be sent
  * @property {string} pendingList button showing the waiting entries
  * @property {string} pendingHide button hiding them
@@ -46,6 +55,7 @@
  *   answer (the server may have stored it), `{label}`
  * @property {string} decide button: open a conflicting entry to decide
  * @property {string} decideFor its accessible name, `{label}`
+ * @property {string} sentOne announced when the one waiting entry was sent
  * @property {string} sentAll announced when the waiting entries were sent, `{count}`
  * @property {string} sendFailed the waiting entries could not be sent yet (tried again)
  * @property {string} outboxFull the outbox is full: no more entries until these are sent, `{max}`
@@ -74,6 +84,13 @@ export const OFFLINE_LABELS_EN = {
   queuedNext: '{label} saved on this device, to be sent later. Now showing {next}.',
   pendingCountOne: '1 entry waits to be sent.',
   pendingCount: '{count} entries wait to be sent.',
+  stoppedCountOne: '1 entry was not sent: it needs your decision, in the list of waiting entries.',
+  stoppedCount: '{count} entries were not sent: they need your decision, in the list of waiting entries.',
+  notSentOne: '1 entry was not sent: it needs your decision.',
+  notSent: '{count} entries were not sent: they need your decision.',
+  stoppedChip: 'not sent: decide',
+  stoppedNotice:
+    'Your entry for this activity was not sent: it needs your decision, in the list of waiting entries.',
   pendingNone: 'Nothing waits to be sent.',
   pendingList: 'Show waiting entries',
   pendingHide: 'Hide waiting entries',
@@ -103,6 +120,7 @@ export const OFFLINE_LABELS_EN = {
     'The entry of {label} was discarded here, but it had been sent once without an answer: the server may have saved it. Open the activity to see.',
   decide: 'Decide',
   decideFor: 'Decide the conflict of {label}',
+  sentOne: '1 waiting entry was sent.',
   sentAll: '{count} waiting entries were sent.',
   sendFailed: 'The waiting entries could not be sent yet: trying again shortly.',
   outboxFull:
@@ -137,6 +155,14 @@ export const OFFLINE_LABELS_PT_BR = {
   queuedNext: '{label} salva neste aparelho, para enviar depois. Agora mostrando {next}.',
   pendingCountOne: '1 registro aguarda envio.',
   pendingCount: '{count} registros aguardam envio.',
+  stoppedCountOne: '1 registro não foi enviado: precisa da sua decisão, na lista de registros a enviar.',
+  stoppedCount:
+    '{count} registros não foram enviados: precisam da sua decisão, na lista de registros a enviar.',
+  notSentOne: '1 registro não foi enviado: precisa da sua decisão.',
+  notSent: '{count} registros não foram enviados: precisam da sua decisão.',
+  stoppedChip: 'não enviado: decidir',
+  stoppedNotice:
+    'Seu registro desta atividade não foi enviado: precisa da sua decisão, na lista de registros a enviar.',
   pendingNone: 'Nada aguarda envio.',
   pendingList: 'Mostrar registros a enviar',
   pendingHide: 'Ocultar registros a enviar',
@@ -166,6 +192,7 @@ export const OFFLINE_LABELS_PT_BR = {
     'O registro de {label} foi descartado aqui, mas já tinha sido enviado uma vez sem resposta: o servidor pode tê-lo salvo. Abra a atividade para ver.',
   decide: 'Decidir',
   decideFor: 'Decidir o conflito de {label}',
+  sentOne: '1 registro pendente foi enviado.',
   sentAll: '{count} registros pendentes foram enviados.',
   sendFailed: 'Os registros pendentes ainda não puderam ser enviados: nova tentativa em instantes.',
   outboxFull:

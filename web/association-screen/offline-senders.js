@@ -124,19 +124,31 @@ export function followSenders(ctx, parts) {
 
   /**
    * A message of another page or the service worker: what one of its batches came to, what waits
-   * changed, or who a page found signed in.
+   * changed, or who a page found signed in. A batch of this person's entries it could not send
+   * because they stopped (a conflict, a refusal) is said as this page's own sending says it: they
+   * wait for the person's decision now, not for the network.
    * @param {any} message
    */
   async function heard(message) {
     if (ctx.destroyed()) return;
     const thisSheet = message?.endpoint === endpoint && message?.taskSheet === ctx.taskSheet;
+    if (message?.type === 'unsent' && thisSheet && Array.isArray(message.seqs)) {
+      const said = parts.discards.notStored(message.seqs, message.maybe === true);
+      await refresh();
+      if (ctx.destroyed()) return;
+      const seqs = new Set(message.seqs);
+      const stopped = parts
+        .mine()
+        .filter((record) => seqs.has(record.seq) && record.state !== 'pending').length;
+      if (stopped > 0) said.push(notSent(stopped));
+      if (said.length > 0) ctx.announce(said.join(' '));
+      return;
+    }
     /** @type {string[]} */
     let said = [];
     if (message?.type === 'sent' && thisSheet && Array.isArray(message.seqs)) {
       said = parts.discards.storedDespite(message.seqs);
       takeAnswer(message.seqs, message.answer);
-    } else if (message?.type === 'unsent' && thisSheet && Array.isArray(message.seqs)) {
-      said = parts.discards.notStored(message.seqs, message.maybe === true);
     } else if (message?.type === 'done' && thisSheet && Array.isArray(message.seqs)) {
       said = alreadyDone(message.seqs);
     } else if (
@@ -150,7 +162,14 @@ export function followSenders(ctx, parts) {
     await refresh();
   }
 
-  /** @param {{ owner: string, sent: number, stopped: number } | RetryLater} outcome */
+  /** That `count` entries stopped (a conflict, a refusal): not sent, they need the person's decision. @param {number} count */
+  const notSent = (count) => (count === 1 ? labels.notSentOne : fill(labels.notSent, { count }));
+
+  /**
+   * A sending of this page settled: what it sent is said, and what it stopped (a conflict, a
+   * refusal), which waits for the person's decision now, not for the network.
+   * @param {{ owner: string, sent: number, stopped: number } | RetryLater} outcome
+   */
   function onSettled(outcome) {
     if (ctx.destroyed()) return;
     if (!(outcome instanceof RetryLater)) parts.who.seen(outcome.owner);
@@ -159,7 +178,11 @@ export function followSenders(ctx, parts) {
     if (outcome instanceof RetryLater) {
       if (parts.mine().some((record) => record.state === 'pending') && win.navigator.onLine)
         said.unshift(labels.sendFailed);
-    } else if (outcome.sent > 0) said.unshift(fill(labels.sentAll, { count: outcome.sent }));
+    } else {
+      if (outcome.stopped > 0) said.unshift(notSent(outcome.stopped));
+      if (outcome.sent > 0)
+        said.unshift(outcome.sent === 1 ? labels.sentOne : fill(labels.sentAll, { count: outcome.sent }));
+    }
     if (said.length > 0) ctx.announce(said.join(' '));
   }
 

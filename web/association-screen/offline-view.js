@@ -1,9 +1,10 @@
 // @ts-check
 /**
  * What the screen shows of being offline (#28): a notice that the page is offline and when its data
- * was read, the count of entries waiting to be sent, their list (each with its values, when it was
- * entered, its state, and Discard, or Decide for a conflict), warnings about the outbox's bounds and
- * the browser's storage, and "Keep this sheet for offline use". Drawing only: offline.js decides.
+ * was read, the count of entries waiting to be sent and, apart, of those stopped for the person's
+ * decision, their list (hidden until asked for; each with its values, when it was entered, its
+ * state, and Discard, or Decide for a conflict), warnings about the outbox's bounds and the
+ * browser's storage, and "Keep this sheet for offline use". Drawing only: offline.js decides.
  */
 
 import { BLOCK, button, statusRegion } from './dom.js';
@@ -168,8 +169,10 @@ export function createOfflineView(ctx, actions) {
       notice.hidden = !offline;
     },
     /**
-     * The waiting entries of this sheet's person, how many of someone else wait, and the entries
-     * typed on pages opened offline that the person may claim (listed too).
+     * The entries of this sheet's person, how many of someone else wait, and the entries typed on
+     * pages opened offline that the person may claim (listed too). Those stopped for a decision (a
+     * conflict, a refusal) are counted apart from those waiting to be sent, and listed first: they
+     * wait for the person, not for the network, and the list is hidden until asked for.
      * @param {readonly OutboxRecord[]} mine @param {number} others
      * @param {readonly OutboxRecord[]} [claimable]
      */
@@ -177,16 +180,32 @@ export function createOfflineView(ctx, actions) {
       claimRow.hidden = claimable.length === 0;
       claimCount.textContent =
         claimable.length === 0 ? '' : fill(labels.unconfirmedCount, { count: claimable.length });
-      const shown = [...mine, ...claimable.filter((record) => !mine.includes(record))];
-      count.textContent =
-        mine.length === 0
-          ? others > 0
-            ? fill(labels.otherOwner, { count: others })
-            : ''
-          : mine.length === 1
+      const stopped = mine.filter((record) => record.state !== 'pending');
+      const waiting = mine.filter((record) => record.state === 'pending');
+      const shown = [...stopped, ...waiting, ...claimable.filter((record) => !mine.includes(record))];
+      const stoppedText =
+        stopped.length === 0
+          ? ''
+          : stopped.length === 1
+            ? labels.stoppedCountOne
+            : fill(labels.stoppedCount, { count: stopped.length });
+      const waitingText =
+        waiting.length > 0
+          ? waiting.length === 1
             ? labels.pendingCountOne
-            : fill(labels.pendingCount, { count: mine.length });
-      summary.hidden = count.textContent === '' && claimable.length === 0;
+            : fill(labels.pendingCount, { count: waiting.length })
+          : mine.length === 0 && others > 0
+            ? fill(labels.otherOwner, { count: others })
+            : '';
+      const text = [stoppedText, waitingText].filter((part) => part !== '').join(' ');
+      // Drawn only when it changes: the line is a live region, and the same words are no news.
+      if (count.textContent !== text) {
+        count.replaceChildren();
+        if (stoppedText) count.append(create('span', `${BLOCK}__outbox-stopped`, stoppedText));
+        if (stoppedText && waitingText) count.append(' ');
+        if (waitingText) count.append(waitingText);
+      }
+      summary.hidden = text === '' && claimable.length === 0;
       toggle.hidden = shown.length === 0;
       list.replaceChildren(...shown.map(item));
       if (shown.length === 0) {

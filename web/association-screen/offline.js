@@ -77,6 +77,8 @@ export function createOffline(ctx, parts) {
   let pending = new Map();
   /** The same with the entries stopped for a decision: what the table shows as the person's. @type {import('./offline-pending.js').Pending} */
   let kept = new Map();
+  /** The keys with an entry stopped for a decision (a conflict, a refusal): marked in the tree and the modal. @type {Set<string>} */
+  let stoppedKeys = new Set();
   /** When the data shown was read (null: a cached copy of unknown age). @type {string | null} */
   let readAt = new Date().toISOString();
   let fromCache = false;
@@ -206,8 +208,12 @@ export function createOffline(ctx, parts) {
         : sheet.filter((record) => record.owner === owner && !(ownerConfirmed && record.unconfirmed));
     claimable = ownerConfirmed ? sheet.filter((record) => record.unconfirmed) : [];
     const before = pending;
+    const stoppedBefore = stoppedKeys;
     pending = pendingOf(mine);
     kept = keptOf(mine);
+    stoppedKeys = new Set(
+      mine.filter((record) => record.state !== 'pending').map((record) => keyOf(record.entry)),
+    );
     const others = sheet.filter((record) => record.owner !== owner && !claimable.includes(record));
     view.render(mine, owner === undefined ? 0 : others.length, claimable);
     total = all.length;
@@ -229,7 +235,13 @@ export function createOffline(ctx, parts) {
     const unknown = new Set(
       [...before.keys()].filter((key) => !pending.has(key) && !answered.has(key) && !discarded.has(key)),
     );
-    const changed = new Set([...before.keys(), ...pending.keys()]);
+    const changed = new Set([
+      ...before.keys(),
+      ...pending.keys(),
+      // An entry that stopped, or was decided: its activity's mark in the tree comes or goes.
+      ...[...stoppedBefore].filter((key) => !stoppedKeys.has(key)),
+      ...[...stoppedKeys].filter((key) => !stoppedBefore.has(key)),
+    ]);
     for (const node of parts.tree.nodes()) {
       if (node.data.kind !== 'task') continue;
       const key = keyOf({ activity: node.data.id, group: node.data.group });
@@ -432,6 +444,14 @@ export function createOffline(ctx, parts) {
      */
     stoppedFields(key) {
       return stoppedFields(ctx.columns, mine, key);
+    },
+    /**
+     * Whether an entry of this activity stopped in the outbox for a decision (a conflict, a
+     * refusal): the tree and the modal say so, the list being hidden until asked for.
+     * @param {{ activity: number, group?: number | null | undefined }} key
+     */
+    isStopped(key) {
+      return stoppedKeys.has(keyOf(key));
     },
     /**
      * The modal's way to open an entry for a decision, `read`: whether its activity was just read again.

@@ -49,6 +49,10 @@ export function renderChips(ctx, node, into) {
     if (source) chip.append(create('span', `${BLOCK}__chip-source`, source));
     into.append(chip);
   }
+  // An entry of it stopped in the outbox (a conflict, a refusal): it waits for the person's decision,
+  // in the list of waiting entries, which is hidden until asked for. Read with the item's name.
+  if (ctx.offline?.isStopped({ activity: node.data.id, group: node.data.group }))
+    into.append(create('span', `${BLOCK}__stopped`, labels.stoppedChip));
   // Typed in the modal and not sent (a draft kept on this device): seen and read with the item's
   // name, so nothing typed is forgotten in a closed branch.
   if (ctx.drafts?.has({ activity: node.data.id, group: node.data.group })) {
