@@ -147,3 +147,28 @@ it('takes a notes cell of the table back with one Escape after typing or pasting
   await expect.poll(() => stored()).toEqual([{ METRICA2: 3, HORAS: 'uma linha' }]);
   expect(puts.map((put) => put.entries[0]?.values)).toEqual([{ HORAS: 'uma linha' }]);
 });
+
+it('counts going back into a cell of the table after its rows were drawn anew as entering it: Escape keeps what it held', async () => {
+  // Every row writable: the first (A-FERT, read-only in the demo) is the cell the table's tab stop
+  // goes back to when its rows are drawn anew.
+  await served.demo().scratch.db.execute(`UPDATE ${METRICS} SET RO = 0`);
+  const { page } = await open();
+  const grid = await openTable(page, served.sheetUrl());
+  const people = grid.getByRole('row').nth(1).getByRole('textbox', { name: 'Pessoas', exact: true });
+  const before = await people.inputValue();
+  await people.focus();
+  await page.keyboard.type('7');
+  // Out of the grid: the filter on and off draws the rows anew, the typed 7 kept.
+  const filter = page.getByRole('checkbox', { name: 'Only activities without values' });
+  await filter.check();
+  await filter.uncheck();
+  await expect.poll(() => people.inputValue()).toBe('7');
+  // Back into the cell: entered holding 7; typed over, then Escape gives 7 back, not what it held
+  // before it was first entered.
+  await people.focus();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.type('8');
+  await page.keyboard.press('Escape');
+  expect(await people.inputValue()).toBe('7');
+  expect(before).not.toBe('7');
+});

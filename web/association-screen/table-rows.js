@@ -165,6 +165,19 @@ export function paintLock(ctx, row, element, saving) {
 }
 
 /**
+ * Cell controls put in place of the focused one of the same cell (a line break typed or pasted makes
+ * the field a textarea, and back): focused as the same entry of the cell, not a new one.
+ * @type {WeakSet<Element>}
+ */
+const takeovers = new WeakSet();
+
+/**
+ * Whether a control took the focus over from its cell's previous control (see `paintCell`): the
+ * person is still in the cell. Told once. @param {Element} control
+ */
+export const tookOver = (control) => takeovers.delete(control);
+
+/**
  * Shows a cell's value and what is said of it (its kind as a class, for its colour).
  * @param {ScreenContext} ctx @param {TableRow} row @param {TableCell} cell @param {Element} box
  * @param {boolean} edited
@@ -188,7 +201,10 @@ export function paintCell(ctx, row, cell, box, edited) {
     const focused = input.ownerDocument.activeElement === input;
     input.replaceWith(other);
     input = other;
-    if (focused) other.focus({ preventScroll: true });
+    if (focused) {
+      takeovers.add(other);
+      other.focus({ preventScroll: true });
+    }
   }
   if (input.value !== cell.text) input.value = cell.text;
   const waiting = ctx.offline?.pendingFields(row.data)?.has(cell.field) === true;

@@ -13,6 +13,7 @@ import {
   paintCell,
   paintLock,
   ROW_HEIGHT,
+  tookOver,
 } from './table-rows.js';
 
 /** Rows rendered beyond each edge of the view, so a quick scroll or a key press finds them ready. */
@@ -38,21 +39,16 @@ export function createTableWindow(ctx, { grid, head, body, isShown }, model) {
       render();
     });
   });
-  /** The cell control that last took the focus. @type {Element | undefined} */
-  let focused;
   grid.addEventListener('focusin', (event) => {
     const place = placeOf(event.target);
     if (!place) return;
     const input = /** @type {HTMLInputElement | HTMLTextAreaElement} */ (event.target);
-    // The control of the cell being typed in, replaced (a line break typed or pasted makes it a
-    // textarea, and back: table-rows.js `paintCell`) and focused again: the person is still in the
-    // cell, and what Escape goes back to is still what it held when they entered it.
-    const still =
-      place.row === active.row && place.col === active.col && focused !== undefined && !focused.isConnected;
     active = place;
-    focused = input;
     setTabStop(input);
-    if (still) return;
+    // The control of the cell being typed in, replaced (a line break typed or pasted makes it a
+    // textarea, and back) and focused again: the person is still in the cell, and what Escape goes
+    // back to is still what it held when they entered it.
+    if (tookOver(input)) return;
     const cell = model.cellAt(place.row, place.col);
     if (cell) {
       cell.entered = cell.text;
