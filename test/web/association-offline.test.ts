@@ -959,6 +959,45 @@ describe.each([
     },
   );
 
+  once(
+    'says a remove whose answer was lost may be done when the browser refuses to keep it, and sends it again once',
+    async () => {
+      await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '20.00' });
+      const alice = await browserOn(await profile(), ALICE);
+      await firstVisit(alice.page);
+      for (const branch of SOIL) await expand(alice.page, branch);
+      await loseSaveAnswers(alice.page);
+      await alice.page.evaluate(() => {
+        const add = IDBObjectStore.prototype.add;
+        (window as unknown as { restoreAdd: () => void }).restoreAdd = () => {
+          IDBObjectStore.prototype.add = add;
+        };
+        IDBObjectStore.prototype.add = () => {
+          throw new DOMException('The quota has been exceeded.', 'QuotaExceededError');
+        };
+      });
+      const dialog = await openActivity(alice.page, SUBSOIL);
+      const removeIt = async () => {
+        await dialog.getByRole('button', { name: L.remove, exact: true }).click();
+        await alice.page
+          .getByRole('alertdialog', { name: L.removeTitle })
+          .getByRole('button', { name: L.removeConfirm, exact: true })
+          .click();
+      };
+      await removeIt();
+      await later(() => dialog.getByRole('alert').textContent()).toBe(L.removeAnswerLost);
+      expect(await liveRows('A-SUBSOIL')).toEqual([]);
+      // Remove again: the same request, answered with the first answer, applied once.
+      await alice.page.evaluate(() => (window as unknown as { restoreAdd: () => void }).restoreAdd());
+      await removeIt();
+      await dialog.waitFor({ state: 'hidden' });
+      expect(new Set(alice.puts.map((put) => put.requestId)).size).toBe(1);
+      expect((await history('A-SUBSOIL')).filter((change) => change.USUARIO_SEQ_DB === ALICE)).toHaveLength(
+        1,
+      );
+    },
+  );
+
   it('says so when the browser refuses the space, or the outbox is full, keeping what was typed', async () => {
     const alice = await browserOn(await profile(), ALICE);
     await firstVisit(alice.page);

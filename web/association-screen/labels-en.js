@@ -104,6 +104,8 @@ export const LABELS_EN = {
   removeCancel: 'Keep it',
   removing: 'Removing…',
   removed: 'Removed the entry of {label}: the defaults apply again.',
+  removeAnswerLost:
+    'The answer to this remove did not arrive: the entry may have been removed. Press Remove entry to send it again (what arrived is not applied twice).',
   removeError: 'Not removed: {message}',
   entryGone: 'This entry had already been removed; the defaults apply.',
   readingDefaults: 'Reading what applies to this activity now…',

@@ -106,6 +106,8 @@ export const LABELS_PT_BR = {
   removeCancel: 'Manter',
   removing: 'Removendo…',
   removed: 'Registro de {label} removido: os padrões voltam a valer.',
+  removeAnswerLost:
+    'A resposta a esta remoção não chegou: o registro pode ter sido removido. Pressione Remover registro para enviá-la de novo (o que chegou não é aplicado duas vezes).',
   removeError: 'Não removido: {message}',
   entryGone: 'Este registro já tinha sido removido; valem os padrões.',
   readingDefaults: 'Lendo o que vale agora para esta atividade…',

@@ -104,6 +104,8 @@ export { LABELS_EN, LABELS_PT_BR };
  * @property {string} removeCancel the confirmation's button that keeps the entry
  * @property {string} removing while a remove is under way
  * @property {string} removed announced after a remove, `{label}`
+ * @property {string} removeAnswerLost the modal's remove was sent and got no answer (and could not be
+ *   kept in the outbox to be sent again): the entry may be removed, and Remove entry sends it again
  * @property {string} removeError a remove failed, `{message}`
  * @property {string} entryGone the entry was removed meanwhile (ENTRY_NOT_FOUND)
  * @property {string} readingDefaults an activity whose entry was removed is read again before it can be saved

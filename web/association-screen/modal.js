@@ -422,6 +422,15 @@ export function createModal(ctx, tree, treeMetrics) {
     }
     if ('failure' in sent) {
       const { failure } = sent;
+      if (sent.maybeStored) {
+        // Sent without an answer, and not kept to be sent again: never said "not removed".
+        if (!sent.stillOpen) ctx.announce(`${node.data.label}: ${labels.removeAnswerLost}`);
+        else {
+          showAlert(labels.removeAnswerLost);
+          removeButton.focus();
+        }
+        return;
+      }
       // Removed by someone else already: what the person asked for is so.
       const gone = failure.code === 'ENTRY_NOT_FOUND';
       if (gone) {
