@@ -239,3 +239,76 @@ describe.each([
     LONG,
   );
 });
+
+describe('an entry discarded on its way, then refused for a conflict', () => {
+  it(
+    'is not said to need a decision by the page that sent it',
+    async () => {
+      const L = LABELS_EN;
+      const fill = (template: string, params: Record<string, string | number>) =>
+        template.replace(/\{(\w+)\}/g, (whole, name: string) => String(params[name] ?? whole));
+      await seed({ METRICA1: '20.00' });
+      const context = pages.track(
+        await launchOnProfile(await pages.profile('ta-offline-stopped-'), {
+          serviceWorkers: 'block',
+          locale: 'en',
+          viewport: { width: 1280, height: 800 },
+        }),
+      );
+      await signIn(context, served.origin(), ALICE);
+      const page = await context.newPage();
+      await page.goto(served.sheetUrl());
+      await page.getByRole('tree').waitFor();
+      for (const name of SOIL) {
+        const item = page.getByRole('treeitem', { name }).first();
+        if ((await item.getAttribute('aria-expanded')) !== 'true')
+          await item.locator(':scope > .ta-screen__row').click();
+        await item.getByRole('group').first().waitFor();
+      }
+      await recordSaid(page);
+      // The page's PUT is held on its way until the test lets it go.
+      let onItsWay: () => void = () => {};
+      const sending = new Promise<void>((resolve) => {
+        onItsWay = resolve;
+      });
+      let release: () => void = () => {};
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await page.route(
+        (url) => url.pathname === '/associationtask',
+        async (route) => {
+          if (route.request().method() !== 'PUT') return route.fallback();
+          onItsWay();
+          await released;
+          return route.fallback();
+        },
+      );
+      const region = page.getByRole('region', { name: L.offlineRegion });
+      const row = page.getByRole('treeitem', { name: SUBSOIL }).first().locator(':scope > .ta-screen__row');
+      await context.setOffline(true);
+      await row.click();
+      const dialog = page.getByRole('dialog', { name: SUBSOIL });
+      await dialog.getByRole('textbox', { name: 'Quantidade', exact: true }).fill('32');
+      await dialog.getByRole('button', { name: L.save, exact: true }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      // Someone else changes Quantidade meanwhile: the batch will be refused for a conflict.
+      await seed({ METRICA1: '31' }, { METRICA1: '20.00' });
+      await context.setOffline(false);
+      await sending;
+      // The person discards the entry while it is on its way.
+      await region.getByRole('button', { name: L.pendingList }).click();
+      await region.getByRole('button', { name: fill(L.discardFor, { label: SUBSOIL }) }).click();
+      await region.getByRole('button', { name: L.discardYes }).click();
+      await later(() => region.getByRole('listitem').count()).toBe(0);
+      release();
+      await later(async () => (await said(page)).join(' | ')).toContain(
+        fill(L.discarded, { label: SUBSOIL }),
+      );
+      expect(await row.textContent()).not.toContain(L.stoppedChip);
+      expect((await said(page)).join(' | ')).not.toContain(L.notSentOne);
+      expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '31.00' }]);
+    },
+    LONG,
+  );
+});

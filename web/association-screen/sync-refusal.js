@@ -38,8 +38,8 @@ export async function settleTooLarge(outbox, records, message) {
     record.problem = message;
     record.problemCode = 'BODY_TOO_LARGE';
   }
-  await outbox.put(records);
-  return records.length;
+  // Only what is still stored counts: an entry discarded on its way is not waiting for anyone.
+  return (await outbox.put(records)).length;
 }
 
 /**
@@ -112,7 +112,9 @@ export async function settleRefusal(outbox, records, answer) {
       stop.add(record);
     }
   }
-  await outbox.put(records.filter((record) => !done.has(record)));
+  const written = await outbox.put(records.filter((record) => !done.has(record)));
   const taken = done.size === 0 ? [] : await outbox.take([...done].map((record) => record.seq));
-  return { stopped: stop.size, done: taken };
+  // Only what is still stored counts as stopped: an entry discarded on its way waits for no decision.
+  const kept = new Set(written.map((record) => record.seq));
+  return { stopped: [...stop].filter((record) => kept.has(record.seq)).length, done: taken };
 }
