@@ -312,3 +312,66 @@ describe('an entry discarded on its way, then refused for a conflict', () => {
     LONG,
   );
 });
+
+describe('the open form of an activity whose stopped entry another tab decides', () => {
+  it(
+    'stops saying its entry waits for a decision once the entry is gone',
+    async () => {
+      const L = LABELS_EN;
+      const fill = (template: string, params: Record<string, string | number>) =>
+        template.replace(/\{(\w+)\}/g, (whole, name: string) => String(params[name] ?? whole));
+      await seed({ METRICA1: '20.00' });
+      const context = pages.track(
+        await launchOnProfile(await pages.profile('ta-offline-stopped-'), {
+          serviceWorkers: 'block',
+          locale: 'en',
+          viewport: { width: 1280, height: 800 },
+        }),
+      );
+      await signIn(context, served.origin(), ALICE);
+      const tab = async () => {
+        const page = await context.newPage();
+        await page.goto(served.sheetUrl());
+        await page.getByRole('tree').waitFor();
+        for (const name of SOIL) {
+          const item = page.getByRole('treeitem', { name }).first();
+          if ((await item.getAttribute('aria-expanded')) !== 'true')
+            await item.locator(':scope > .ta-screen__row').click();
+          await item.getByRole('group').first().waitFor();
+        }
+        return page;
+      };
+      const first = await tab();
+      const second = await tab();
+      const row = (page: Page) =>
+        page.getByRole('treeitem', { name: SUBSOIL }).first().locator(':scope > .ta-screen__row');
+      const count = (page: Page) =>
+        page.getByRole('region', { name: L.offlineRegion }).locator('.ta-screen__outbox-count');
+      await context.setOffline(true);
+      await row(first).click();
+      const entering = first.getByRole('dialog', { name: SUBSOIL });
+      await entering.getByRole('textbox', { name: 'Quantidade', exact: true }).fill('32');
+      await entering.getByRole('button', { name: L.save, exact: true }).click();
+      await entering.waitFor({ state: 'hidden' });
+      // Someone else changes Quantidade meanwhile: the entry stops when the signal is back.
+      await seed({ METRICA1: '31' }, { METRICA1: '20.00' });
+      await context.setOffline(false);
+      for (const page of [first, second])
+        await later(() => count(page).textContent()).toBe(L.stoppedCountOne);
+      // The second tab opens the activity: its form says the entry waits for a decision.
+      await later(() => row(second).textContent()).toContain(L.stoppedChip);
+      await row(second).click();
+      const dialog = second.getByRole('dialog', { name: SUBSOIL });
+      await dialog.waitFor();
+      expect(await dialog.getByText(L.stoppedNotice).isVisible()).toBe(true);
+      // The first tab discards it: the second's open form no longer says so.
+      const region = first.getByRole('region', { name: L.offlineRegion });
+      await region.getByRole('button', { name: L.pendingList }).click();
+      await region.getByRole('button', { name: fill(L.discardFor, { label: SUBSOIL }) }).click();
+      await region.getByRole('button', { name: L.discardYes }).click();
+      await later(() => count(second).textContent()).toBe('');
+      await later(() => dialog.getByText(L.stoppedNotice).isVisible()).toBe(false);
+    },
+    LONG,
+  );
+});

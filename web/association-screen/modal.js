@@ -53,6 +53,8 @@ export function createModal(ctx, tree, treeMetrics) {
 
   /** The activity the modal shows. @type {TreeNode | undefined} */
   let current;
+  /** Whether it was opened from the tree, not by Decide (which is the decision itself). */
+  let fromTree = true;
   /** Whether the activity's key has a live row: without one, Save stores every value the form shows. */
   let hasRow = false;
   /** Counts the dialog's openings: a save's answer belongs to the opening it was sent from. */
@@ -146,8 +148,8 @@ export function createModal(ctx, tree, treeMetrics) {
     // Opened from the tree while an entry of it waits in the outbox for a decision: said, as the
     // list of waiting entries (where it is decided) is hidden until asked for. Opened with Decide,
     // the form is that decision.
-    stoppedNotice.hidden =
-      !withDraft || ctx.offline?.isStopped({ activity: node.data.id, group: node.data.group }) !== true;
+    fromTree = withDraft;
+    showStopped(node);
     showAlert(undefined);
     formError.textContent = '';
     save.hidden = !editable;
@@ -457,6 +459,16 @@ export function createModal(ctx, tree, treeMetrics) {
     ctx.announce(fill(labels.removed, { label: node.data.label }));
   }
 
+  /**
+   * Whether the notice that the activity's entry waits for a decision shows: opened from the tree,
+   * while the outbox holds such an entry (told again whenever what waits changes).
+   * @param {TreeNode} node
+   */
+  function showStopped(node) {
+    stoppedNotice.hidden =
+      !fromTree || ctx.offline?.isStopped({ activity: node.data.id, group: node.data.group }) !== true;
+  }
+
   /** @param {unknown} error */
   function problem(error) {
     return problemOf(error, labels, ctx.taskSheet);
@@ -542,6 +554,10 @@ export function createModal(ctx, tree, treeMetrics) {
     draftProblem: () => draft.problem(),
     /** Someone else signed in on this browser: an open form, the previous person's, closes (kept as theirs). */
     ownerChanged: () => draft.ownerChanged(),
+    /** What waits in the outbox changed (here, in another tab): the open form's notice follows. */
+    outboxChanged() {
+      if (dialog.open && current) showStopped(current);
+    },
     destroy: () => draft.destroy(),
   };
 }

@@ -173,7 +173,7 @@ export function mountAssociationScreen(element, options) {
   // unconfirmed as that person's.
   offline?.watch({
     sent: () => views.outboxStored(),
-    changed: () => {},
+    changed: () => modal.outboxChanged(),
     // At once: what is typed from then on (before the new person's drafts are read) is theirs.
     owner: () => {
       modal.ownerChanged();
