@@ -135,6 +135,8 @@ describe('a host menu put under one of ours while the uninstall runs', () => {
     // The host's own transaction puts a menu under ours and has not committed yet: its foreign key
     // holds a lock on our row.
     const other = await mysql.createConnection(scratch?.url ?? '');
+    // Its own connection: the uninstall may hold every connection of the pool while it waits.
+    const watcher = await mysql.createConnection(scratch?.url ?? '');
     try {
       await other.query('START TRANSACTION');
       await other.query(
@@ -142,15 +144,17 @@ describe('a host menu put under one of ours while the uninstall runs', () => {
         [parent],
       );
       const uninstall = uninstallInstallation(db, file, {});
+      // The uninstall waits for the host's transaction: its statement on the menu table that needs
+      // the lock (the locking read of our rows; a DELETE, had it planned one without reading them).
       await expect
         .poll(
           async () => {
-            const [row] = await db.query<{ n: number }>(
-              `SELECT COUNT(*) AS n FROM information_schema.INNODB_TRX t
-                 JOIN information_schema.PROCESSLIST p ON p.ID = t.trx_mysql_thread_id
-                WHERE t.trx_state = 'LOCK WAIT' AND p.DB = DATABASE()`,
+            const [rows] = await watcher.query(
+              `SELECT COUNT(*) AS n FROM information_schema.PROCESSLIST
+                WHERE DB = DATABASE() AND COMMAND = 'Query' AND ID <> CONNECTION_ID()
+                  AND (INFO LIKE 'SELECT * FROM \`sys_core_menu\`%FOR UPDATE' OR INFO LIKE 'DELETE FROM \`sys_core_menu\`%')`,
             );
-            return Number(row?.n);
+            return Number((rows as { n: number }[])[0]?.n);
           },
           { timeout: 15_000, interval: 50 },
         )
@@ -160,6 +164,7 @@ describe('a host menu put under one of ours while the uninstall runs', () => {
       await expect(uninstall).rejects.toMatchObject({ code: 'PLAN_CHANGED' });
     } finally {
       await other.end();
+      await watcher.end();
     }
     expect(await hostMenu(db)).toEqual([{ DESCRICAO: 'Host report', FATHER: parent }]);
     expect(await countRows(db, 'sys_core_menu')).toBe(before + 1);
