@@ -92,7 +92,25 @@ async function opened(user: number) {
 const row = (page: Page, name: string) =>
   page.getByRole('treeitem', { name }).first().locator(':scope > .ta-screen__row');
 const region = (page: Page) => page.getByRole('region', { name: L.offlineRegion });
-const status = (page: Page) => page.locator('.ta-screen__status');
+/**
+ * Every text the screen's live region takes from now on: a later announcement (the outbox's
+ * "sent", a moment after) replaces an earlier one in the element.
+ */
+async function recordSaid(page: Page) {
+  await page.evaluate(() => {
+    const said: string[] = [];
+    Object.assign(window, { said });
+    const region = document.querySelector('.ta-screen__status');
+    if (!region) throw new Error('no live region');
+    new MutationObserver(() => {
+      const text = region.textContent ?? '';
+      if (text !== '') said.push(text);
+    }).observe(region, { childList: true, characterData: true, subtree: true });
+  });
+}
+
+const said = async (page: Page) =>
+  (await page.evaluate(() => (window as unknown as { said: string[] }).said)).join(' | ');
 
 async function enter(page: Page, name: string, values: Record<string, string>) {
   await row(page, name).click();
@@ -192,8 +210,9 @@ describe('a 200 that is not the handler’s answer, to a save sent online', () =
           return route.fallback();
         },
       );
+      await recordSaid(page);
       await enter(page, SUBSOIL, { Quantidade: '56' });
-      await later(() => status(page).textContent()).toContain(fill(L.queued, { label: SUBSOIL }));
+      await later(() => said(page)).toContain(fill(L.queued, { label: SUBSOIL }));
       // The outbox sends it again under the same request id: stored, once.
       await later(() => liveRows('A-SUBSOIL')).toEqual([{ METRICA1: '56.00' }]);
       await later(() => waiting(page, 1)).toBe(0);
@@ -228,10 +247,11 @@ describe('a remove the server finds already done', () => {
         },
       ]);
 
+      await recordSaid(page);
       await context.setOffline(false);
       await later(() => liveRows('A-DISC')).toEqual([{ METRICA1: '5.00' }]);
       await later(() => waiting(page, 1)).toBe(0);
-      await later(() => status(page).textContent()).toContain(`${SUBSOIL}: ${L.entryGone}`);
+      await later(() => said(page)).toContain(`${SUBSOIL}: ${L.entryGone}`);
       // Nothing stopped: no entry waits for the person to discard it.
       expect(await region(page).getByRole('listitem').count()).toBe(0);
       expect(await liveRows('A-SUBSOIL')).toEqual([]);
