@@ -631,3 +631,25 @@ export async function holdSheetReads(page: Page, first = Number.POSITIVE_INFINIT
     release: () => release(),
   };
 }
+
+/**
+ * Records every text the screen's live region takes from now on (a later announcement replaces an
+ * earlier one in the element); read them with {@link saidSoFar}.
+ */
+export async function recordSaid(page: Page): Promise<void> {
+  await page.evaluate(() => {
+    const said: string[] = [];
+    Object.assign(window, { said });
+    const region = document.querySelector('.ta-screen__status');
+    if (!region) throw new Error('no live region');
+    new MutationObserver(() => {
+      const text = region.textContent ?? '';
+      if (text !== '') said.push(text);
+    }).observe(region, { childList: true, characterData: true, subtree: true });
+  });
+}
+
+/** What the live region said since {@link recordSaid}, in order. */
+export function saidSoFar(page: Page): Promise<string[]> {
+  return page.evaluate(() => (window as unknown as { said: string[] }).said);
+}

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_TABLES } from '../../src/demo/demo-install.js';
 import { HISTORY_TABLE_NAME } from '../../src/model/table-names.js';
 import { LABELS_EN } from '../../web/association-screen.js';
-import { launchOnProfile, putBodies, usePageChecks } from '../support/browser.js';
+import { launchOnProfile, putBodies, recordSaid, saidSoFar, usePageChecks } from '../support/browser.js';
 import {
   saveAsProgram,
   saveByCodes,
@@ -92,25 +92,7 @@ async function opened(user: number) {
 const row = (page: Page, name: string) =>
   page.getByRole('treeitem', { name }).first().locator(':scope > .ta-screen__row');
 const region = (page: Page) => page.getByRole('region', { name: L.offlineRegion });
-/**
- * Every text the screen's live region takes from now on: a later announcement (the outbox's
- * "sent", a moment after) replaces an earlier one in the element.
- */
-async function recordSaid(page: Page) {
-  await page.evaluate(() => {
-    const said: string[] = [];
-    Object.assign(window, { said });
-    const region = document.querySelector('.ta-screen__status');
-    if (!region) throw new Error('no live region');
-    new MutationObserver(() => {
-      const text = region.textContent ?? '';
-      if (text !== '') said.push(text);
-    }).observe(region, { childList: true, characterData: true, subtree: true });
-  });
-}
-
-const said = async (page: Page) =>
-  (await page.evaluate(() => (window as unknown as { said: string[] }).said)).join(' | ');
+const said = async (page: Page) => (await saidSoFar(page)).join(' | ');
 
 async function enter(page: Page, name: string, values: Record<string, string>) {
   await row(page, name).click();

@@ -2,7 +2,7 @@ import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_TABLES } from '../../src/demo/demo-install.js';
 import { LABELS_EN, LABELS_PT_BR } from '../../web/association-screen.js';
-import { launchOnProfile, usePageChecks } from '../support/browser.js';
+import { launchOnProfile, recordSaid, saidSoFar, usePageChecks } from '../support/browser.js';
 import { saveByCodes, signIn, useServedScreen, wipeEntries } from '../support/demo.js';
 
 /**
@@ -52,24 +52,7 @@ const SOIL = ['S-NORTH — North field', 'G-SOIL — Soil preparation'];
 const SUBSOIL = 'A-SUBSOIL — Subsoiling';
 const DISC = 'A-DISC — Disc ploughing';
 
-/**
- * What the screen says in its live region, every text it took since the page loaded (a later
- * announcement replaces an earlier one in the element).
- */
-async function recordSaid(page: Page) {
-  await page.evaluate(() => {
-    const said: string[] = [];
-    Object.assign(window, { said });
-    const status = document.querySelector('.ta-screen__status');
-    if (!status) throw new Error('no live region');
-    new MutationObserver(() => {
-      const text = status.textContent ?? '';
-      if (text !== '') said.push(text);
-    }).observe(status, { childList: true, characterData: true, subtree: true });
-  });
-}
-
-const said = (page: Page) => page.evaluate(() => (window as unknown as { said: string[] }).said);
+const said = saidSoFar;
 
 /** The elements of the screen with the `hidden` attribute that are laid out all the same. */
 const hiddenButShown = (page: Page) =>
