@@ -69,6 +69,41 @@ export function watchProblems(page: Page, report: (problem: string) => void, tag
   });
 }
 
+/**
+ * A new page of `context`, in a window of its own. Headless Chromium draws the front tab of a window
+ * sixty times a second and a tab behind it once a second, and each click of Playwright waits for two
+ * frames of the element: every click on a page opened as a tab behind another took two seconds. Two
+ * windows of one context still share what two tabs share (cookies, storage, the service worker).
+ */
+export async function openPage(context: BrowserContext): Promise<Page> {
+  // Any open page of the context can ask for the window; one being closed (a close that runs its
+  // beforeunload returns before the page is gone) cannot, so the next is asked.
+  for (const anchor of context.pages()) {
+    const session = await context.newCDPSession(anchor).catch(() => undefined);
+    if (session === undefined) continue;
+    try {
+      const { targetInfo } = await session.send('Target.getTargetInfo');
+      const [page] = await Promise.all([
+        context.waitForEvent('page'),
+        session.send('Target.createTarget', {
+          url: 'about:blank',
+          newWindow: true,
+          ...(targetInfo.browserContextId === undefined
+            ? {}
+            : { browserContextId: targetInfo.browserContextId }),
+        }),
+      ]);
+      return page;
+    } catch (error) {
+      if (!anchor.isClosed() && !/closed|No target/i.test(String(error))) throw error;
+    } finally {
+      await session.detach().catch(() => undefined);
+    }
+  }
+  // No page yet: the context's first page has a window of its own.
+  return context.newPage();
+}
+
 /** What the calling file's tests open in browsers: see {@link usePageChecks}. */
 export interface PageChecks {
   /** Closes `context` after the test. */

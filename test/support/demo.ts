@@ -9,7 +9,7 @@ import { type Demo, startDemo } from '../../src/demo/start-demo.js';
 import { createAssociationHandler } from '../../src/http/association-handler.js';
 import { toNodeListener } from '../../src/http/node-adapter.js';
 import { HISTORY_TABLE_NAME } from '../../src/model/table-names.js';
-import { putBodies, type SaveBody } from './browser.js';
+import { openPage, putBodies, type SaveBody } from './browser.js';
 import { captureIo } from './cli.js';
 import { SERVER_URL } from './database.js';
 
@@ -217,7 +217,7 @@ export async function signedInPage(
   user: number,
 ): Promise<{ page: Page; puts: SaveBody[] }> {
   await signIn(context, origin, user);
-  const page = await context.newPage();
+  const page = await openPage(context);
   return { page, puts: putBodies(page) };
 }
 

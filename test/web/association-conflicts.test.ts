@@ -6,7 +6,7 @@ import { DEMO_TABLES } from '../../src/demo/demo-install.js';
 import { HISTORY_TABLE_NAME } from '../../src/model/table-names.js';
 import { LABELS_EN, LABELS_PT_BR } from '../../web/association-screen.js';
 import { seriousViolations } from '../support/axe.js';
-import { description, type SaveBody, useBrowser, usePageChecks } from '../support/browser.js';
+import { description, openPage, type SaveBody, useBrowser, usePageChecks } from '../support/browser.js';
 import {
   saveByCodes,
   seqOfCode,
@@ -530,7 +530,7 @@ describe('a save retried after its answer was lost', () => {
     const context = await browser().newContext({ viewport: { width: 1280, height: 800 } });
     pages.closeAfter(context);
     await signIn(context, served.origin(), ALICE);
-    const page = await context.newPage();
+    const page = await openPage(context);
     page.on('pageerror', (error) => pages.report(error.message));
     const puts: SaveBody[] = [];
     let dropAnswer = true;
@@ -593,7 +593,7 @@ describe('a conflict, with the keyboard alone', () => {
       const context = await browser().newContext({ viewport: { width: 1280, height: 800 } });
       pages.closeAfter(context);
       await signIn(context, served.origin(), user);
-      const page = await context.newPage();
+      const page = await openPage(context);
       page.on('pageerror', (error) => pages.report(error.message));
       await page.goto(served.sheetUrl());
       for (const name of ['S-NORTH — North field', 'G-SOIL — Soil preparation']) {

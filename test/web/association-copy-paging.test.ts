@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { DEMO_TABLES } from '../../src/demo/demo-install.js';
 import type { Demo } from '../../src/demo/start-demo.js';
 import { LABELS_EN } from '../../web/association-screen.js';
-import { description, useBrowser, watchProblems } from '../support/browser.js';
+import { description, openPage, useBrowser, watchProblems } from '../support/browser.js';
 import { startTestDemo } from '../support/demo.js';
 
 /**
@@ -66,7 +66,7 @@ afterEach(async () => {
 /** The second sheet's table, its second page held (or failed) by `second`. */
 async function openSecondSheet(second: (route: Route) => Promise<void>): Promise<Page> {
   context = await browser().newContext({ locale: 'en', viewport: { width: 1280, height: 800 } });
-  const page = await context.newPage();
+  const page = await openPage(context);
   watchProblems(page, (problem) => problems.push(problem));
   await page.route(SECOND_PAGE, second);
   await page.goto(`${demo.url}/associationtask?taskSheet=${demo.sample.taskSheets[1]}`);

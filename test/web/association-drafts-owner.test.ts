@@ -5,6 +5,7 @@ import {
   draftsOnDevice,
   keptOnDevice,
   launchOnProfile,
+  openPage,
   openTable,
   usePageChecks,
 } from '../support/browser.js';
@@ -40,7 +41,7 @@ async function browserOn(user: number) {
     }),
   );
   await signIn(context, served.origin(), user);
-  const page = context.pages()[0] ?? (await context.newPage());
+  const page = context.pages()[0] ?? (await openPage(context));
   return { context, page };
 }
 
@@ -174,7 +175,7 @@ it('closes the form Alice has open when Bruno signs in on the same browser: her 
     window.dispatchEvent(new PageTransitionEvent('pagehide'));
   });
   await page.close({ runBeforeUnload: true });
-  const other = await context.newPage();
+  const other = await openPage(context);
   await other.goto(served.sheetUrl());
   await openSoil(other);
   expect(await draftsOnDevice(other)).toEqual([alices]);
@@ -234,7 +235,7 @@ it('keeps what Bruno types in the table before his drafts are read as his, Alice
   const [alices] = await draftsOnDevice(page);
 
   // Another tab of the browser holds the drafts' database: the page's next read of it waits.
-  const holder = await page.context().newPage();
+  const holder = await openPage(page.context());
   await holder.goto(served.sheetUrl());
   await holder.getByRole('tree').waitFor();
   await holder.evaluate(

@@ -4,7 +4,7 @@ import { DEMO_TABLES } from '../../src/demo/demo-install.js';
 import type { Demo } from '../../src/demo/start-demo.js';
 import { PARAMETERS_TABLE } from '../../src/model/parameters.js';
 import { TreeView } from '../../src/model.js';
-import { description, openTable, paste, useBrowser, watchProblems } from '../support/browser.js';
+import { description, openPage, openTable, paste, useBrowser, watchProblems } from '../support/browser.js';
 import { startTestDemo } from '../support/demo.js';
 
 /*
@@ -59,7 +59,7 @@ async function newPage(locale?: string) {
     viewport: { width: 1280, height: 800 },
     ...(locale === undefined ? {} : { locale }),
   });
-  const page = await context.newPage();
+  const page = await openPage(context);
   page.setDefaultTimeout(15_000);
   pageProblems = [];
   watchProblems(page, (problem) => pageProblems.push(problem));

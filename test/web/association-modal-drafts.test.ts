@@ -8,6 +8,7 @@ import {
   asksBeforeLeaving,
   holdDraftsOpening,
   keptOnDevice,
+  openPage,
   useBrowser,
   watchProblems,
 } from '../support/browser.js';
@@ -68,7 +69,7 @@ async function signIn(user: number) {
 
 async function newPage(): Promise<Page> {
   if (!context) throw new Error('no context');
-  const page = await context.newPage();
+  const page = await openPage(context);
   watchProblems(page, (problem) => problems.push(problem));
   return page;
 }

@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { DEMO_TABLES } from '../../src/demo/demo-install.js';
 import type { Demo } from '../../src/demo/start-demo.js';
 import { LABELS_EN } from '../../web/association-screen.js';
-import { description, launchOnProfile, watchProblems } from '../support/browser.js';
+import { description, launchOnProfile, openPage, watchProblems } from '../support/browser.js';
 import { type listen, seqOfCode, serveScreen, startTestDemo, wipeEntries } from '../support/demo.js';
 
 /**
@@ -116,7 +116,7 @@ async function browser() {
   contexts.push(context);
   await context.addCookies([{ name: 'user', value: String(ALICE), url: origin }]);
   context.on('page', (page) => watchProblems(page, (problem) => pageProblems.push(problem)));
-  const page = await context.newPage();
+  const page = await openPage(context);
   return { context, page };
 }
 

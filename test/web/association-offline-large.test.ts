@@ -4,7 +4,7 @@ import { DEMO_TABLES } from '../../src/demo/demo-install.js';
 import type { Demo } from '../../src/demo/start-demo.js';
 import { HISTORY_TABLE_NAME, HOST_SYSTEM_TABLES } from '../../src/model/table-names.js';
 import { LABELS_EN } from '../../web/association-screen.js';
-import { launchOnProfile, usePageChecks } from '../support/browser.js';
+import { launchOnProfile, openPage, usePageChecks } from '../support/browser.js';
 import { saveByCodes, signIn, useServedScreen } from '../support/demo.js';
 
 /**
@@ -134,7 +134,7 @@ async function openSheet() {
     await launchOnProfile(dir, { locale: 'en', viewport: { width: 1280, height: 800 } }),
   );
   await signIn(context, served.origin(), ALICE);
-  const page = context.pages()[0] ?? (await context.newPage());
+  const page = context.pages()[0] ?? (await openPage(context));
   /** Each PUT's body: its size in bytes and how many entries it carried. */
   const puts: { bytes: number; entries: number }[] = [];
   page.on('request', (request: Request) => {

@@ -7,7 +7,7 @@ import { SCREEN_ASSETS } from '../../src/http/screen-page.js';
 import { HISTORY_TABLE_NAME } from '../../src/model/table-names.js';
 import { LABELS_EN, MAX_KEEP_BYTES } from '../../web/association-screen.js';
 import { seriousViolations } from '../support/axe.js';
-import { launchOnProfile, showTable, usePageChecks } from '../support/browser.js';
+import { launchOnProfile, openPage, showTable, usePageChecks } from '../support/browser.js';
 import { cookieUserHandler, listen, signIn, startTestDemo, wipeEntries } from '../support/demo.js';
 
 /**
@@ -118,7 +118,7 @@ async function browser(init?: () => void) {
   pages.track(context);
   await signIn(context, origin, ALICE);
   if (init) await context.addInitScript(init);
-  const page = context.pages()[0] ?? (await context.newPage());
+  const page = context.pages()[0] ?? (await openPage(context));
   return { context, page };
 }
 
@@ -485,7 +485,7 @@ describe('Background Sync', () => {
     await later(() => region(page).getByText(L.pendingCountOne).count()).toBe(1);
 
     // The screen closed: a blank page is all that is open.
-    const blank = await context.newPage();
+    const blank = await openPage(context);
     await page.close();
     await context.setOffline(false);
     await fireSync(blank, '/associationtask');

@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_TABLES } from '../../src/demo/demo-install.js';
 import { HISTORY_TABLE_NAME } from '../../src/model/table-names.js';
 import { LABELS_EN } from '../../web/association-screen.js';
-import { launchOnProfile, usePageChecks } from '../support/browser.js';
+import { launchOnProfile, openPage, usePageChecks } from '../support/browser.js';
 import { saveByCodes, signIn, useServedScreen, wipeEntries } from '../support/demo.js';
 
 /**
@@ -143,7 +143,7 @@ const unavailable = (route: import('playwright-core').Route) =>
  */
 async function keptOffline(where: 'host' | 'handler' = 'host') {
   const context = await browser(ALICE);
-  const page = await context.newPage();
+  const page = await openPage(context);
   await open(page, where);
   if (where === 'handler') await workerReady(page);
   await page.route(cannotSend, unavailable);
@@ -174,7 +174,7 @@ describe('an entry this page kept, sent by another sender', () => {
     'shows what another tab stored, and saves on from it without a conflict of the person’s own',
     async () => {
       const { context, page } = await keptOffline();
-      const other = await context.newPage();
+      const other = await openPage(context);
       await open(other);
       await later(() => liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '55.00' }]);
       await showsStored(page);
@@ -218,7 +218,7 @@ describe('an entry discarded while another tab has it on its way', () => {
   async function discardOnItsWay(meanwhile?: () => Promise<void>) {
     const { context, page } = await keptOffline();
     await meanwhile?.();
-    const other = await context.newPage();
+    const other = await openPage(context);
     let entered: () => void = () => {};
     const sending = new Promise<void>((resolve) => {
       entered = resolve;
@@ -280,7 +280,7 @@ describe('someone else signing in while the page stays open', () => {
     'never sends what was typed meanwhile as the person the page was opened as, and lets the one signed in claim it',
     async () => {
       const context = await browser(ALICE);
-      const page = await context.newPage();
+      const page = await openPage(context);
       await open(page);
       // Bruno signs in on the same browser (another tab of the host); Alice's screen stays open.
       await signIn(context, served.origin(), BRUNO);
@@ -301,7 +301,7 @@ describe('someone else signing in while the page stays open', () => {
 
       // Alice, back on the browser, does not get it sent as hers by opening the sheet.
       await signIn(context, served.origin(), ALICE);
-      const alice = await context.newPage();
+      const alice = await openPage(context);
       await open(alice);
       await region(alice)
         .getByText(fill(L.unconfirmedCount, { count: 1 }))
@@ -323,7 +323,7 @@ describe('someone else signing in while the page stays open', () => {
     'never sends the rest of a sending as someone who signed in while its first batch was answered, and lets them claim it',
     async () => {
       const context = await browser(ALICE);
-      const page = await context.newPage();
+      const page = await openPage(context);
       await open(page);
       // Two saves of one activity while offline: they go out as two batches, the second from the first.
       await context.setOffline(true);
@@ -373,7 +373,7 @@ describe('someone else signing in while the page stays open', () => {
     'keeps an entry it marked unconfirmed while its batch was on its way so, when the refusal comes back',
     async () => {
       const context = await browser(ALICE);
-      const page = await context.newPage();
+      const page = await openPage(context);
       await open(page);
       await context.setOffline(true);
       await enter(page, { Quantidade: '55' });
@@ -405,7 +405,7 @@ describe('someone else signing in while the page stays open', () => {
       // Meanwhile Bruno signs in and opens the sheet in another tab: Alice's page hears who is
       // signed in now, and the entry it kept offline waits for whoever is signed in to claim it.
       await signIn(context, served.origin(), BRUNO);
-      const bruno = await context.newPage();
+      const bruno = await openPage(context);
       await open(bruno);
       await region(page).getByText(L.ownerChanged).waitFor();
       await region(page)
@@ -435,11 +435,11 @@ describe('someone else signing in while the page stays open', () => {
     'files as the person another tab found signed in, and sends it as theirs',
     async () => {
       const context = await browser(ALICE);
-      const page = await context.newPage();
+      const page = await openPage(context);
       await open(page);
       // Bruno signs in and opens the sheet in another tab: Alice's page hears who is signed in now.
       await signIn(context, served.origin(), BRUNO);
-      const bruno = await context.newPage();
+      const bruno = await openPage(context);
       await open(bruno);
       await region(page).getByText(L.ownerChanged).waitFor();
       await bruno.close();

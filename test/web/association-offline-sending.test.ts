@@ -3,7 +3,14 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_TABLES } from '../../src/demo/demo-install.js';
 import { HISTORY_TABLE_NAME } from '../../src/model/table-names.js';
 import { LABELS_EN } from '../../web/association-screen.js';
-import { launchOnProfile, putBodies, recordSaid, saidSoFar, usePageChecks } from '../support/browser.js';
+import {
+  launchOnProfile,
+  openPage,
+  putBodies,
+  recordSaid,
+  saidSoFar,
+  usePageChecks,
+} from '../support/browser.js';
 import {
   saveAsProgram,
   saveByCodes,
@@ -76,7 +83,7 @@ async function opened(user: number) {
     await launchOnProfile(dir, { locale: 'en', viewport: { width: 1280, height: 800 } }),
   );
   await signIn(context, served.origin(), user);
-  const page = await context.newPage();
+  const page = await openPage(context);
   const puts = putBodies(page);
   await page.goto(`${served.origin()}/host`);
   await page.getByRole('tree').waitFor();

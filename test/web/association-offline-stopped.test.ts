@@ -2,7 +2,7 @@ import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_TABLES } from '../../src/demo/demo-install.js';
 import { LABELS_EN, LABELS_PT_BR } from '../../web/association-screen.js';
-import { launchOnProfile, recordSaid, saidSoFar, usePageChecks } from '../support/browser.js';
+import { launchOnProfile, openPage, recordSaid, saidSoFar, usePageChecks } from '../support/browser.js';
 import { saveByCodes, signIn, useServedScreen, wipeEntries } from '../support/demo.js';
 
 /**
@@ -84,13 +84,13 @@ describe.each([
     });
     pages.track(context);
     await signIn(context, served.origin(), user);
-    const page = context.pages()[0] ?? (await context.newPage());
+    const page = context.pages()[0] ?? (await openPage(context));
     return { context, page };
   }
 
   /** The sheet opened online, its Soil preparation branch open, what it says recorded. */
   async function openSheet(context: BrowserContext, page?: Page) {
-    const opened = page ?? (await context.newPage());
+    const opened = page ?? (await openPage(context));
     await opened.goto(served.sheetUrl());
     await opened.getByRole('tree').waitFor();
     for (const branch of SOIL) await expand(opened, branch);
@@ -239,7 +239,7 @@ describe('an entry discarded on its way, then refused for a conflict', () => {
         }),
       );
       await signIn(context, served.origin(), ALICE);
-      const page = await context.newPage();
+      const page = await openPage(context);
       await page.goto(served.sheetUrl());
       await page.getByRole('tree').waitFor();
       for (const name of SOIL) {
@@ -313,7 +313,7 @@ describe('the open form of an activity whose stopped entry another tab decides',
       );
       await signIn(context, served.origin(), ALICE);
       const tab = async () => {
-        const page = await context.newPage();
+        const page = await openPage(context);
         await page.goto(served.sheetUrl());
         await page.getByRole('tree').waitFor();
         for (const name of SOIL) {

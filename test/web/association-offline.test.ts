@@ -4,7 +4,13 @@ import { DEMO_TABLES } from '../../src/demo/demo-install.js';
 import { HISTORY_TABLE_NAME } from '../../src/model/table-names.js';
 import { LABELS_EN, LABELS_PT_BR, MAX_OUTBOX_ENTRIES } from '../../web/association-screen.js';
 import { seriousViolations } from '../support/axe.js';
-import { description, launchOnProfile, loseSaveAnswers, usePageChecks } from '../support/browser.js';
+import {
+  description,
+  launchOnProfile,
+  loseSaveAnswers,
+  openPage,
+  usePageChecks,
+} from '../support/browser.js';
 import { saveByCodes, signIn, useServedScreen, wipeEntries } from '../support/demo.js';
 
 /**
@@ -123,7 +129,7 @@ describe.each([
       });
     };
     context.on('page', watch);
-    const page = context.pages()[0] ?? (await context.newPage());
+    const page = context.pages()[0] ?? (await openPage(context));
     watch(page);
     return { context, page, puts };
   }
@@ -759,7 +765,7 @@ describe.each([
         route.request().method() === 'PUT' ? route.abort() : route.fallback();
       await alice.page.route('**/associationtask?taskSheet=*', refuse);
       await alice.context.setOffline(false);
-      const other = await alice.context.newPage();
+      const other = await openPage(alice.context);
       await openScreen(other);
       await eventually(async () => expect(await liveRows('A-DISC')).toMatchObject([{ METRICA1: '4.00' }]));
       await later(() => description(quantity)).toBe(L.sourceSaved);
@@ -1085,7 +1091,7 @@ describe('a host’s own page, without the service worker', () => {
       await launchOnProfile(await pages.profile('ta-offline-'), { locale: 'en' }),
     );
     await signIn(context, served.origin(), ALICE);
-    const page = context.pages()[0] ?? (await context.newPage());
+    const page = context.pages()[0] ?? (await openPage(context));
     page.on('pageerror', (error) => pages.report(error.message));
     await page.goto(`${served.origin()}/host`);
     await page.getByRole('tree').waitFor();

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { DEMO_TABLES } from '../../src/demo/demo-install.js';
-import { openActivity, useBrowser, usePageChecks } from '../support/browser.js';
+import { openActivity, openPage, useBrowser, usePageChecks } from '../support/browser.js';
 import { liveMetrics, signIn, useBareActivity, useServedScreen } from '../support/demo.js';
 
 /**
@@ -25,7 +25,7 @@ it('keeps the lines of a text pasted into a one-line field, and saves them as pa
     }),
   );
   await signIn(context, served.origin(), 7);
-  const page = await context.newPage();
+  const page = await openPage(context);
   const dialog = await openActivity(
     page,
     served.sheetUrl(),

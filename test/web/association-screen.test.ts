@@ -3,7 +3,7 @@ import type { BrowserContext, Locator, Page, Request } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_TABLES } from '../../src/demo/demo-install.js';
 import { seriousViolations } from '../support/axe.js';
-import { description, useBrowser, watchProblems } from '../support/browser.js';
+import { description, openPage, useBrowser, watchProblems } from '../support/browser.js';
 import { useTestDemo } from '../support/demo.js';
 
 const browser = useBrowser();
@@ -30,7 +30,7 @@ async function newPage(options: { viewport?: { width: number; height: number }; 
     viewport: options.viewport ?? DESKTOP,
     ...(options.locale === undefined ? {} : { locale: options.locale }),
   });
-  const page = await context.newPage();
+  const page = await openPage(context);
   pageProblems = [];
   watchProblems(page, (problem) => pageProblems.push(problem));
   return page;

@@ -14,6 +14,7 @@ import {
   description,
   loseSaveAnswers,
   openTable as openGrid,
+  openPage,
   paste,
   useBrowser,
 } from '../support/browser.js';
@@ -68,7 +69,7 @@ afterEach(async () => {
 
 async function newPage() {
   context = await browser().newContext({ viewport: { width: 1280, height: 800 }, locale: 'en' });
-  const page = await context.newPage();
+  const page = await openPage(context);
   page.setDefaultTimeout(20_000);
   pageProblems = [];
   page.on('pageerror', (error) => pageProblems.push(error.message));

@@ -3,7 +3,7 @@ import type { BrowserContext } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { DEMO_TABLES } from '../../src/demo/demo-install.js';
 import type { Demo } from '../../src/demo/start-demo.js';
-import { description, openTable, useBrowser, watchProblems } from '../support/browser.js';
+import { description, openPage, openTable, useBrowser, watchProblems } from '../support/browser.js';
 import { type listen, seqOfCode, serveScreen, startTestDemo, wipeEntries } from '../support/demo.js';
 
 /**
@@ -140,7 +140,7 @@ it.each(CASES)(
     const en = kind.locale === 'en';
     context = await browser().newContext({ locale: kind.locale, viewport: { width: 1280, height: 800 } });
     await context.addCookies([{ name: 'user', value: '7', url: server?.origin ?? '' }]);
-    const page = await context.newPage();
+    const page = await openPage(context);
     watchProblems(page, (problem) => problems.push(problem));
     const puts: PutBody[] = [];
     page.on('request', (request) => {

@@ -3,7 +3,7 @@ import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { DEMO_TABLES } from '../../src/demo/demo-install.js';
 import type { Demo } from '../../src/demo/start-demo.js';
-import { description, openTable, useBrowser, watchProblems } from '../support/browser.js';
+import { description, openPage, openTable, useBrowser, watchProblems } from '../support/browser.js';
 import { type listen, seqOfCode, serveScreen, startTestDemo, wipeEntries } from '../support/demo.js';
 
 /**
@@ -97,7 +97,7 @@ interface Opened {
 async function open(): Promise<Opened> {
   context = await browser().newContext({ locale: 'en', viewport: { width: 1280, height: 800 } });
   await context.addCookies([{ name: 'user', value: '7', url: server?.origin ?? '' }]);
-  const page = await context.newPage();
+  const page = await openPage(context);
   watchProblems(page, (problem) => problems.push(problem));
   const puts: PutBody[] = [];
   page.on('request', (request) => {
@@ -163,7 +163,7 @@ it('shows it too when another tab sends the row’s entry, and Save then keeps t
     route.fulfill({ status: 503, contentType: 'application/json', body: '{}' }),
   );
   await keptThenTyped(at);
-  const other = await (context as BrowserContext).newPage();
+  const other = await openPage(context as BrowserContext);
   watchProblems(other, (problem) => problems.push(problem), 'other tab: ');
   await other.goto(`${server?.origin}/host`);
   await later(async () => (await stored())[0]?.METRICA2).toBe(4);

@@ -8,6 +8,7 @@ import {
   description,
   keptOnDevice,
   openTable as openGrid,
+  openPage,
   paste,
   useBrowser,
   watchProblems,
@@ -40,7 +41,7 @@ async function newPage(options: { viewport?: { width: number; height: number }; 
     viewport: options.viewport ?? DESKTOP,
     ...(options.locale === undefined ? {} : { locale: options.locale }),
   });
-  const page = await context.newPage();
+  const page = await openPage(context);
   // Shorter than the test's own timeout, so a wait that fails says which.
   page.setDefaultTimeout(15_000);
   pageProblems = [];

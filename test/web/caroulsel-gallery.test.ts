@@ -6,6 +6,7 @@ import {
   json,
   nextFrames,
   ORIGIN,
+  openPage,
   SAMPLE_IMAGES,
   SAMPLE_ITEMS,
   thumbPath,
@@ -31,7 +32,7 @@ beforeEach(async () => {
   context = await browser().newContext({ viewport: { width: 1024, height: 720 } });
   // Shorter than the test's own timeout, so a wait that fails says what it waited for.
   context.setDefaultTimeout(10_000);
-  page = await context.newPage();
+  page = await openPage(context);
   site = new FakeSite();
   await site.attach(page);
 });

@@ -5,7 +5,7 @@ import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type GalleryServer, startGalleryServer } from '../../src/http/server.js';
-import { galleryPage, useBrowser } from '../support/browser.js';
+import { galleryPage, openPage, useBrowser } from '../support/browser.js';
 
 const browser = useBrowser();
 const COUNT = 100;
@@ -66,7 +66,7 @@ it('shows every thumbnail of a cold page of 100, though the server answers many 
   const context = await browser().newContext({ viewport: { width: 1280, height: 16_000 } });
   context.setDefaultTimeout(120_000);
   try {
-    const page = await context.newPage();
+    const page = await openPage(context);
     const statuses: number[] = [];
     page.on('response', (response) => {
       if (response.url().includes('/thumb')) statuses.push(response.status());
@@ -93,7 +93,7 @@ it('pages through the real handler as the end of the grid is reached, one reques
   const context = await browser().newContext({ viewport: { width: 1024, height: 720 } });
   context.setDefaultTimeout(60_000);
   try {
-    const page = await context.newPage();
+    const page = await openPage(context);
     const lists: string[] = [];
     page.on('request', (request) => {
       if (request.url().includes('/caroulsel/data')) lists.push(new URL(request.url()).search);

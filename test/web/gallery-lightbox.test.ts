@@ -7,6 +7,7 @@ import {
   nextFrames,
   numberedItems,
   ORIGIN,
+  openPage,
   SAMPLE_ITEMS,
   useBrowser,
 } from '../support/browser.js';
@@ -35,7 +36,7 @@ async function start(
     reducedMotion: options.motion ? 'no-preference' : 'reduce',
   });
   context.setDefaultTimeout(10_000);
-  page = await context.newPage();
+  page = await openPage(context);
   site = new FakeSite();
   site.serve('/', galleryPage(options.mount ?? {}));
   await site.attach(page);

@@ -9,6 +9,7 @@ import {
   nextFrames,
   numberedItems,
   ORIGIN,
+  openPage,
   SAMPLE_IMAGES,
   thumbPath,
   useBrowser,
@@ -25,7 +26,7 @@ let site: FakeSite;
 beforeEach(async () => {
   context = await browser().newContext({ viewport: { width: 1024, height: 720 } });
   context.setDefaultTimeout(15_000);
-  page = await context.newPage();
+  page = await openPage(context);
   site = new FakeSite();
   await site.attach(page);
 });

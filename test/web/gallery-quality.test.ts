@@ -6,6 +6,7 @@ import {
   FakeSite,
   nextFrames,
   ORIGIN,
+  openPage,
   SAMPLE_IMAGES,
   SAMPLE_ITEMS,
   useBrowser,
@@ -30,7 +31,7 @@ const PHONE = { width: 375, height: 812 };
 async function homePage(viewport: { width: number; height: number }, phone = false): Promise<void> {
   context = await browser().newContext({ viewport, hasTouch: phone, isMobile: phone });
   context.setDefaultTimeout(10_000);
-  page = await context.newPage();
+  page = await openPage(context);
   site = new FakeSite();
   site.serve('/', () => webFile('index.html'));
   await site.attach(page);
@@ -171,7 +172,7 @@ describe('Placeholders', () => {
 
   it('keeps the placeholder when the fallback fires, and the card says "fallback", not "loaded"', async () => {
     context = await browser().newContext({ viewport: DESKTOP });
-    page = await context.newPage();
+    page = await openPage(context);
     site = new FakeSite();
     const held = SAMPLE_ITEMS[0];
     if (held === undefined) throw new Error('one item');

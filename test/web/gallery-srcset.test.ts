@@ -3,7 +3,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { createMemoryCache } from '../../src/gallery/cache/memory-cache.js';
 import { createGalleryHandler } from '../../src/http/gallery-handler.js';
 import { SAMPLE_DIR } from '../gallery/support/images.js';
-import { ORIGIN, useBrowser } from '../support/browser.js';
+import { ORIGIN, openPage, useBrowser } from '../support/browser.js';
 
 const browser = useBrowser();
 
@@ -67,7 +67,7 @@ async function picked(
   const withoutAuto = way === 'lazy-without-auto';
   const context = await browser().newContext({ viewport, deviceScaleFactor, isMobile: viewport.width < 500 });
   contexts.push(context);
-  const page: Page = await context.newPage();
+  const page: Page = await openPage(context);
   if (withoutAuto) {
     await page.addInitScript(() => {
       const own = Object.getOwnPropertyDescriptor(HTMLImageElement.prototype, 'sizes');
@@ -190,7 +190,7 @@ describe('the srcset of the list, as the component reads it', () => {
   it('makes its URLs absolute and refuses one that is not http(s) or has no width', async () => {
     const context = await browser().newContext();
     contexts.push(context);
-    const page = await context.newPage();
+    const page = await openPage(context);
     await page.route(`${ORIGIN}/**`, async (route) => {
       const path = new URL(route.request().url()).pathname;
       if (path === '/') {

@@ -1,6 +1,14 @@
 import { mkdir, stat } from 'node:fs/promises';
 import { expect, it } from 'vitest';
-import { FakeSite, nextFrames, ORIGIN, SAMPLE_ITEMS, useBrowser, webFile } from '../support/browser.js';
+import {
+  FakeSite,
+  nextFrames,
+  ORIGIN,
+  openPage,
+  SAMPLE_ITEMS,
+  useBrowser,
+  webFile,
+} from '../support/browser.js';
 
 const browser = useBrowser();
 const OUTPUT_DIR = new URL('../../test-output/', import.meta.url);
@@ -8,7 +16,7 @@ const OUTPUT_DIR = new URL('../../test-output/', import.meta.url);
 it('the home page starts with the gallery below the fold, loads it on scroll, and looks right', async () => {
   const context = await browser().newContext({ viewport: { width: 1280, height: 800 } });
   try {
-    const page = await context.newPage();
+    const page = await openPage(context);
     const site = new FakeSite();
     site.serve('/', await webFile('index.html'));
     await site.attach(page);
