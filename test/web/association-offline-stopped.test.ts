@@ -2,7 +2,14 @@ import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_TABLES } from '../../src/demo/demo-install.js';
 import { LABELS_EN, LABELS_PT_BR } from '../../web/association-screen.js';
-import { launchOnProfile, openPage, recordSaid, saidSoFar, usePageChecks } from '../support/browser.js';
+import {
+  description,
+  launchOnProfile,
+  openPage,
+  recordSaid,
+  saidSoFar,
+  usePageChecks,
+} from '../support/browser.js';
 import { saveByCodes, signIn, useServedScreen, wipeEntries } from '../support/demo.js';
 
 /**
@@ -184,6 +191,9 @@ describe.each([
       await dialog.waitFor();
       expect(await dialog.getByText(L.stoppedNotice).isVisible()).toBe(false);
       expect(await field(dialog, 'Quantidade').inputValue()).toBe(num('32'));
+      // The person's 32 is not said to be saved: 31 is.
+      expect(await description(field(dialog, 'Quantidade'))).toContain(L.sourceEdited);
+      expect(await description(field(dialog, 'Quantidade'))).not.toContain(L.sourceSaved);
       await dialog.getByRole('button', { name: fill(L.keepMineFor, { field: 'Quantidade' }) }).click();
       await dialog.getByRole('button', { name: L.save, exact: true }).click();
       await dialog.waitFor({ state: 'hidden' });

@@ -182,6 +182,15 @@ describe('the association screen, on the demo', () => {
     // key without a row).
     expect(await seeding.getByRole('textbox', { name: 'Horas' }).inputValue()).toBe('');
     expect(await description(seeding.getByRole('textbox', { name: 'Horas' }))).toBe('Saved empty');
+    // Typed over, a field no longer says its value is saved, as a table cell does; typed back to
+    // what it was preset with, it says so again.
+    const quantity = seeding.getByRole('textbox', { name: 'Quantidade' });
+    await quantity.fill('4');
+    expect(await description(quantity)).toBe('Changed, not saved yet');
+    await quantity.fill('3.5');
+    expect(await description(quantity)).toBe('Saved value');
+    await seeding.getByRole('textbox', { name: 'Horas' }).fill('2');
+    expect(await description(seeding.getByRole('textbox', { name: 'Horas' }))).toBe('Changed, not saved yet');
   });
 
   it('saves an edit with the host’s scope and user, shows it in the tree and returns focus to the activity', async () => {

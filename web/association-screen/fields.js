@@ -51,11 +51,15 @@ export function createFields(ctx) {
    * @type {Set<string>}
    */
   const edited = new Set();
+  /** Where each field's preset came from, and the preset: what its line says while it is not changed. */
+  /** @type {Map<string, { source: string | undefined, value: MetricValue | undefined }>} */
+  const sources = new Map();
 
   /** @param {readonly MetricColumn[]} columns */
   function setColumns(columns) {
     root.replaceChildren();
     inputs.clear();
+    sources.clear();
     edited.clear();
     for (const column of columns) {
       const field = create('div', `${BLOCK}__field`);
@@ -104,6 +108,7 @@ export function createFields(ctx) {
     input.addEventListener('input', () => {
       edited.add(column.field);
       showError(column.field, undefined);
+      sayWhere(column.field);
     });
     if (input instanceof HTMLInputElement && isCharacter(column.dataType)) {
       input.addEventListener('paste', (event) => pasteLines(column.field, input, event));
@@ -128,6 +133,7 @@ export function createFields(ctx) {
     showText(entry, input.value.slice(0, start) + lines + input.value.slice(end));
     edited.add(field);
     showError(field, undefined);
+    sayWhere(field);
     const caret = start + lines.length;
     entry.input.focus();
     entry.input.setSelectionRange(caret, caret);
@@ -178,10 +184,29 @@ export function createFields(ctx) {
 
   /** @param {string} field @param {string | undefined} source @param {MetricValue | undefined} value */
   function showSource(field, source, value) {
+    sources.set(field, { source, value });
+    sayWhere(field);
+  }
+
+  /**
+   * The field's line: where its preset came from, or, once the person changed what it holds, that
+   * it is changed and not saved (as the table's cell says): a value typed over a saved one, or the
+   * person's own value being decided, is never said to be saved.
+   * @param {string} field
+   */
+  function sayWhere(field) {
     const entry = inputs.get(field);
     if (!entry) return;
-    entry.source.textContent = ctx.say.source(source, value);
-    entry.source.dataset.source = source ?? 'none';
+    const { source, value } = sources.get(field) ?? { source: undefined, value: undefined };
+    const changed = edited.has(field) && differs(entry, field);
+    entry.source.textContent = changed ? ctx.labels.sourceEdited : ctx.say.source(source, value);
+    entry.source.dataset.source = changed ? 'edited' : (source ?? 'none');
+  }
+
+  /** Whether the input holds other than its preset (or what cannot be read as a value). @param {Field} entry @param {string} field */
+  function differs(entry, field) {
+    const checked = checkTyped(entry.column, entry.input.value, ctx.lang);
+    return !checked.ok || !sameValue(entry.column, checked.value, presets.get(field) ?? null);
   }
 
   /**
@@ -221,6 +246,7 @@ export function createFields(ctx) {
     if (!entry) return;
     showText(entry, value === null ? '' : formatValue(value, entry.column, ctx.lang));
     edited.add(field);
+    sayWhere(field);
   }
 
   /**
@@ -235,6 +261,7 @@ export function createFields(ctx) {
     bases.set(field, base);
     showText(entry, text);
     edited.add(field);
+    sayWhere(field);
   }
 
   /**
@@ -305,6 +332,7 @@ export function createFields(ctx) {
       presets.set(field, theirs);
       bases.set(field, theirs);
       edited.add(field);
+      sayWhere(field);
     },
     /** The stored value now: shown in the input, as the field's preset and base. @param {string} field @param {MetricValue} value */
     takeStored: (field, value) => preset(field, value, value, 'saved'),
