@@ -76,6 +76,13 @@ export function checkValue(
       ? { ok: true, value }
       : { ok: false, problem: 'is null, and the column is NOT NULL' };
   }
+  // A FLOAT or a DOUBLE keeps a number as JSON read it (checkFloat judges a FLOAT's rounding); any
+  // other column would keep digits JSON may already have dropped.
+  const lost =
+    typeof value === 'number' && column.dataType !== 'float' && column.dataType !== 'double'
+      ? lostJsonDigits(value)
+      : undefined;
+  if (lost !== undefined) return { ok: false, problem: lost };
   const bits = INTEGER_BITS[column.dataType];
   if (bits !== undefined) return checkInteger(column, value, bits);
   if (column.dataType === 'decimal') return checkDecimal(column, value);
@@ -118,6 +125,32 @@ export function checkValue(
     ok: false,
     problem: `cannot be checked: the column's type ${column.dataType} is not a metric type`,
   };
+}
+
+/** The most significant digits every decimal keeps through a double, and so through a JSON number. */
+const JSON_DIGITS = 15;
+
+/**
+ * Why a JSON number may not be the number its sender wrote, if it may not: JSON.parse has already
+ * rounded 9007199254740993 to ...992 and 1234567890123456.78 to ...56.8 before any check sees them.
+ * A whole number up to 2^53 - 1, and any number of at most 15 significant digits (1e21 too), reads
+ * back exactly.
+ */
+function lostJsonDigits(value: number): string | undefined {
+  const where = 'where a JSON number loses digits (it may already have been rounded): send it as a string';
+  if (Number.isSafeInteger(value) || significantDigits(String(value)).length <= JSON_DIGITS) return undefined;
+  return Number.isInteger(value)
+    ? `is past 2^53 - 1, ${where}, such as "12345678901234567890"`
+    : `has more than ${JSON_DIGITS} significant digits, ${where}, such as "1234567890123456.78"`;
+}
+
+/** A number's significant digits, without sign, point, exponent or the zeros around them: "-0.01250e3" → "125". */
+function significantDigits(text: string): string {
+  return text
+    .replace(/[eE].*$/, '')
+    .replace(/[^\d]/g, '')
+    .replace(/^0+/, '')
+    .replace(/0+$/, '');
 }
 
 /** The characters of cp1252 above 0x7F that are not the Latin-1 code point of their byte. */
@@ -230,7 +263,8 @@ const FLOAT_MAX = 3.4028234663852886e38;
  * A FLOAT or DOUBLE: a finite number, within FLOAT's range for a FLOAT, and for a column with M,D
  * (`float(7,2)`: information_schema's NUMERIC_SCALE is not null) no more digits than it keeps, as a
  * DECIMAL's are checked: more decimal places would be rounded by the server (the answer would not be
- * what is stored), more digits before the point are refused by it, which was a 500.
+ * what is stored), more digits before the point are refused by it, which was a 500. Nor a
+ * value the column would keep as another number ({@link roundedFloat}).
  */
 function checkFloat(column: ColumnType, value: string | number) {
   const number = typeof value === 'number' ? value : DECIMAL_TEXT.test(value) ? Number(value) : Number.NaN;
@@ -257,7 +291,29 @@ function checkFloat(column: ColumnType, value: string | number) {
       };
     }
   }
+  // After M,D's places and digits, which say better what to change.
+  const rounded = roundedFloat(column, value, number);
+  if (rounded !== undefined) return { ok: false as const, problem: rounded };
   return { ok: true as const, value: number };
+}
+
+/**
+ * Why `number` (read from `value`) would be stored as another number, if it would: a FLOAT keeps the
+ * single-precision number nearest it (16777217 is 16777216, 1234.5678 is 1234.5677), a DOUBLE a
+ * text's first 15 to 17 digits. A value the column holds as given, written as its shortest decimal
+ * (0.1, 1234.5) or in full (1234.5670166015625), is kept; a DOUBLE given as a number is one already.
+ */
+function roundedFloat(column: ColumnType, value: string | number, number: number): string | undefined {
+  if (column.dataType === 'float') {
+    const kept = floatValue(number);
+    return kept === number || Math.fround(number) === number
+      ? undefined
+      : `would be stored as ${plainDecimal(kept)}: a FLOAT keeps about 7 significant digits`;
+  }
+  if (typeof value !== 'string' || significantDigits(value) === significantDigits(String(number))) {
+    return undefined;
+  }
+  return `has more significant digits than a DOUBLE keeps (about ${JSON_DIGITS}): it would be stored as ${plainDecimal(number)}`;
 }
 
 function checkDecimal(column: ColumnType, value: string | number) {

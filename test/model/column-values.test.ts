@@ -90,6 +90,67 @@ describe('checkValue', () => {
     expect(columnTypeOf('M', 'float(24)', true)).toEqual(float);
   });
 
+  // A FLOAT keeps 24 bits: 16777217 was stored as 16777216 and 1234.5678 as 1234.5677, answered 200
+  // and shown as saved. Found by review.
+  it('refuses a FLOAT value its single-precision number would round, and a DOUBLE text with more digits than it keeps', () => {
+    const float = column('float');
+    expect(checkValue(float, 16777217)).toEqual({
+      ok: false,
+      problem: 'would be stored as 16777216: a FLOAT keeps about 7 significant digits',
+    });
+    expect(checkValue(float, '1234.5678')).toMatchObject({
+      ok: false,
+      problem: /stored as 1234.5677: a FLOAT/,
+    });
+    expect(checkValue(float, 0.30000000000000004)).toMatchObject({ ok: false, problem: /stored as 0.3:/ });
+    // What the FLOAT holds, written as its shortest decimal or in full, is kept as it is.
+    for (const kept of [0.1, 1234.5, 1234.567, Math.fround(1234.567), 16777216, 1e-7, -3.4028234e38]) {
+      expect(checkValue(float, kept), `${kept}`).toEqual({ ok: true, value: kept });
+    }
+    expect(checkValue(column('float', { precision: 10, scale: 2 }), 12345678.91)).toMatchObject({
+      ok: false,
+      problem: /stored as 12345679:/,
+    });
+    const double = column('double');
+    expect(checkValue(double, '9007199254740993')).toEqual({
+      ok: false,
+      problem:
+        'has more significant digits than a DOUBLE keeps (about 15): it would be stored as 9007199254740992',
+    });
+    expect(checkValue(double, '0.1000000000000000055511151231257827')).toMatchObject({ ok: false });
+    expect(checkValue(double, '12.500')).toEqual({ ok: true, value: 12.5 });
+    expect(checkValue(double, '0.30000000000000004')).toEqual({ ok: true, value: 0.30000000000000004 });
+    // A number is a double already: what JSON gave is what the column keeps.
+    expect(checkValue(double, 0.30000000000000004)).toEqual({ ok: true, value: 0.30000000000000004 });
+  });
+
+  // JSON.parse rounds before any check: 9007199254740993 reads as ...992 and 1234567890123456.78 as
+  // ...56.8, which a BIGINT and a DECIMAL(18,2) then stored and the save answered 200. Found by review.
+  it('refuses a JSON number that may have lost digits in a whole-number, decimal or text column', () => {
+    // As a body's JSON.parse gives them.
+    const counter: number = JSON.parse('9007199254740993');
+    const amountNumber: number = JSON.parse('1234567890123456.78');
+    expect(checkValue(column('bigint'), counter)).toEqual({
+      ok: false,
+      problem:
+        'is past 2^53 - 1, where a JSON number loses digits (it may already have been rounded): send it as a string, such as "12345678901234567890"',
+    });
+    expect(checkValue(column('bigint'), '9007199254740993')).toEqual({ ok: true, value: '9007199254740993' });
+    expect(checkValue(column('bigint'), 9007199254740991)).toEqual({ ok: true, value: 9007199254740991 });
+    const amount = column('decimal', { precision: 18, scale: 2 });
+    expect(checkValue(amount, amountNumber)).toEqual({
+      ok: false,
+      problem:
+        'has more than 15 significant digits, where a JSON number loses digits (it may already have been rounded): send it as a string, such as "1234567890123456.78"',
+    });
+    expect(checkValue(amount, '1234567890123456.78')).toEqual({ ok: true, value: '1234567890123456.78' });
+    expect(checkValue(amount, 1234567890123.45)).toEqual({ ok: true, value: '1234567890123.45' });
+    expect(checkValue(column('varchar', { maxLength: 30 }), amountNumber)).toMatchObject({
+      ok: false,
+      problem: /send it as a string/,
+    });
+  });
+
   it('refuses a TEXT value longer than the column’s bytes in its character set', () => {
     const tiny = (charset: string) => column('tinytext', { maxLength: 255, maxBytes: 255, charset });
     expect(checkValue(tiny('utf8mb4'), 'é'.repeat(128))).toEqual({
