@@ -10,7 +10,8 @@ import { startTestDemo } from '../support/demo.js';
 /*
  * What a person types, pastes or searches for, in real Chromium, found by role and name. The demo
  * with two more metrics, as a host's table may hold them: Obs, a text (first, so a block pasted into
- * it runs on into Quantidade), and Dupla, a double whose default JSON writes with an exponent (5e-7).
+ * it runs on into Quantidade), Dupla, a double whose default JSON writes with an exponent (5e-7), and
+ * Peso, a FLOAT, and Medida, a FLOAT(7,2), as a host's legacy table holds them.
  * A-WEED's label is made 8 words long, besides its " — ", as a label pasted back into the search is.
  */
 
@@ -25,7 +26,9 @@ let pageProblems: string[] = [];
 beforeAll(async () => {
   demo = await startTestDemo();
   const { db } = demo.scratch;
-  await db.execute(`ALTER TABLE ${METRICS} ADD OBS varchar(200) NULL, ADD DUPLA double NULL`);
+  await db.execute(
+    `ALTER TABLE ${METRICS} ADD OBS varchar(200) NULL, ADD DUPLA double NULL, ADD PESO float NULL, ADD MEDIDA float(7,2) NULL`,
+  );
   const treeView = demo.install.treeView;
   if (treeView === undefined) throw new Error('the demo has no TREE_VIEW');
   const widened = TreeView.parse({
@@ -34,6 +37,8 @@ beforeAll(async () => {
       { field: 'OBS', label: 'Obs' },
       ...(treeView.metrics ?? []),
       { field: 'DUPLA', label: 'Dupla', default: { type: 'value', value: 5e-7 } },
+      { field: 'PESO', label: 'Peso' },
+      { field: 'MEDIDA', label: 'Medida' },
     ],
   });
   await db.execute(`UPDATE ${PARAMETERS_TABLE} SET CONTEUDO = ? WHERE NOME = 'TREE_VIEW'`, [
@@ -54,9 +59,10 @@ afterEach(async () => {
   expect(pageProblems).toEqual([]);
 });
 
-async function newPage(locale?: string) {
+async function newPage(locale?: string, phone = false) {
   context = await browser().newContext({
-    viewport: { width: 1280, height: 800 },
+    viewport: phone ? { width: 390, height: 844 } : { width: 1280, height: 800 },
+    ...(phone ? { isMobile: true, hasTouch: true } : {}),
     ...(locale === undefined ? {} : { locale }),
   });
   const page = await openPage(context);
@@ -156,5 +162,102 @@ describe('what a person pastes and types, as the screen reads it', () => {
     await refused.waitFor();
     expect(await results.isHidden()).toBe(true);
     expect(await page.getByText('Tente novamente').count()).toBe(0);
+  });
+});
+
+describe('a value as the person meant it, or refused at its field before it is sent', () => {
+  /** What the row holds of Peso and Medida, every bit of a FLOAT (`+ 0` reads it as a DOUBLE). */
+  async function floats(operCode: string) {
+    return demo.scratch.db.query(
+      `SELECT m.METRICA1, m.PESO + 0 AS PESO, m.MEDIDA + 0 AS MEDIDA
+         FROM ${METRICS} m JOIN ${demo.names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB
+        WHERE o.CODIGO = ? AND m.FOLHA_TAREFA_SEQ_DB = ? AND m.DELETED = 0`,
+      [operCode, demo.sample.taskSheet],
+    );
+  }
+
+  /** How many entries the page's outbox keeps on the device to send once the signal is back. */
+  function outboxEntries(page: Page) {
+    return page.evaluate(
+      () =>
+        new Promise<number>((resolve, reject) => {
+          const opening = indexedDB.open('task-association-outbox');
+          opening.onerror = () => reject(opening.error);
+          opening.onsuccess = () => {
+            const db = opening.result;
+            if (!db.objectStoreNames.contains('entries')) {
+              db.close();
+              resolve(0);
+              return;
+            }
+            const counting = db.transaction('entries').objectStore('entries').count();
+            counting.onsuccess = () => {
+              db.close();
+              resolve(counting.result);
+            };
+            counting.onerror = () => reject(counting.error);
+          };
+        }),
+    );
+  }
+
+  // A pt-BR spreadsheet's column pasted on an English page: "1.234" was refused, "12.500" beside it
+  // stored as 12.50, a thousandth of what it said. Found by review.
+  it('refuses pt-BR thousands pasted on an English page at their cells, sending nothing', async () => {
+    const page = await newPage('en');
+    const puts = watchSaves(page);
+    const before = { disc: await floats('A-DISC'), subsoil: await floats('A-SUBSOIL') };
+    const grid = await openTable(page, sheetUrl());
+    await cell(grid, 'A-DISC', 'Quantidade').click();
+    await paste(page, '12.500\r\n1.234\r\n');
+    await page.getByText('Pasted 2 cells.').waitFor();
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    const disc = cell(grid, 'A-DISC', 'Quantidade');
+    const subsoil = cell(grid, 'A-SUBSOIL', 'Quantidade');
+    await expect.poll(() => disc.getAttribute('aria-invalid')).toBe('true');
+    await expect.poll(() => subsoil.getAttribute('aria-invalid')).toBe('true');
+    expect(await description(disc)).toContain(
+      'Thousands or decimals? Write thousands without a point (1500), decimals without trailing zeros (1.5).',
+    );
+    expect({ puts, disc: await floats('A-DISC'), subsoil: await floats('A-SUBSOIL') }).toEqual({
+      puts: [],
+      ...before,
+    });
+  });
+
+  // 16777217 was stored 16777216 and 1234.5678 as 1234.5677, then shown as saved. Found by review.
+  it('refuses what a FLOAT would round at its field, and saves what it keeps exactly', async () => {
+    const page = await newPage('en');
+    const puts = watchSaves(page);
+    const grid = await openTable(page, sheetUrl());
+    const peso = cell(grid, 'A-WEED', 'Peso');
+    await peso.fill('16777217');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect.poll(() => peso.getAttribute('aria-invalid')).toBe('true');
+    expect(await description(peso)).toContain(
+      'This field keeps about 7 significant digits: enter fewer digits.',
+    );
+    expect(puts).toEqual([]);
+    await peso.fill('1234.567');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect.poll(() => description(peso)).toBe('Saved value');
+    // Quantidade's default (the activity's 0.40) is saved with the row, as for any first save.
+    expect(await floats('A-WEED')).toEqual([{ METRICA1: '0.40', PESO: Math.fround(1234.567), MEDIDA: null }]);
+  });
+
+  // A FLOAT(7,2)'s "2,345" was taken as kept on the device and refused when the signal came back,
+  // in English: "Recusado pelo servidor: entry 0: MEDIDA value 2.345 has more than 2 decimal places
+  // (column is float(7,2))". Found by review.
+  it('refuses too many decimals for a FLOAT(7,2) at the field, in Portuguese, before keeping it offline (phone)', async () => {
+    const page = await newPage('pt-BR', true);
+    const puts = watchSaves(page);
+    const grid = await openTable(page, sheetUrl(), 'Tabela');
+    await context?.setOffline(true);
+    const medida = cell(grid, 'A-SPRAY', 'Medida');
+    await medida.fill('2,345');
+    await page.getByRole('button', { name: 'Salvar alterações' }).click();
+    await expect.poll(() => medida.getAttribute('aria-invalid')).toBe('true');
+    expect(await description(medida)).toContain('Use no máximo 2 casas decimais.');
+    expect({ puts, outbox: await outboxEntries(page) }).toEqual({ puts: [], outbox: 0 });
   });
 });

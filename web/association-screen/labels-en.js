@@ -65,6 +65,10 @@ export const LABELS_EN = {
     'Use a comma for decimals (1,5); write thousands without a point (1500) or with a comma after them (1.500,00).',
   ambiguousComma:
     'Use a point for decimals (1.5); write thousands without a comma (1500) or with a point after them (1,500.00).',
+  ambiguousThousands:
+    'Thousands or decimals? Write thousands without a point (1500), decimals without trailing zeros (1.5).',
+  floatDigits: 'This field keeps about 7 significant digits: enter fewer digits.',
+  doubleDigits: 'This field keeps about 15 significant digits: enter fewer digits.',
   notNegative: 'Enter zero or more.',
   tooManyDecimals: 'Use at most {scale} decimal places.',
   tooManyDecimalsOne: 'Use at most 1 decimal place.',

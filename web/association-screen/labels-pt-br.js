@@ -67,6 +67,10 @@ export const LABELS_PT_BR = {
     'Use vírgula nos decimais (1,5); escreva milhares sem ponto (1500) ou com a vírgula depois (1.500,00).',
   ambiguousComma:
     'Use ponto nos decimais (1.5); escreva milhares sem vírgula (1500) ou com o ponto depois (1,500.00).',
+  ambiguousThousands:
+    'Milhares ou decimais? Escreva milhares sem vírgula (1500) e decimais sem zeros à direita (1,5).',
+  floatDigits: 'Este campo guarda cerca de 7 algarismos significativos: digite menos algarismos.',
+  doubleDigits: 'Este campo guarda cerca de 15 algarismos significativos: digite menos algarismos.',
   notNegative: 'Digite zero ou mais.',
   tooManyDecimals: 'Use no máximo {scale} casas decimais.',
   tooManyDecimalsOne: 'Use no máximo 1 casa decimal.',

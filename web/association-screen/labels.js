@@ -67,6 +67,9 @@ export { LABELS_EN, LABELS_PT_BR };
  * @property {string} notWhole value is no whole number
  * @property {string} ambiguousPoint pt-BR: a point without a decimal comma ("1.5", "1.500"), read two ways
  * @property {string} ambiguousComma English: a comma without a decimal point ("1,5", "1,500"), read two ways
+ * @property {string} ambiguousThousands a group of three ending in zero after the other language's thousands mark ("12.500" in English, "1,000" in pt-BR), which reads as decimals only by dropping its zeros
+ * @property {string} floatDigits a FLOAT would round what is typed to its single-precision number
+ * @property {string} doubleDigits more significant digits than a DOUBLE keeps
  * @property {string} notNegative a negative number in a column that keeps none (unsigned floating point)
  * @property {string} tooManyDecimals more decimals than the column keeps, `{scale}`
  * @property {string} tooManyDecimalsOne more decimals than a column of one decimal place keeps

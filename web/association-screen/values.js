@@ -107,30 +107,118 @@ export function checkTyped(column, typed, lang) {
         params: { min: 0, max: pt ? largest.replace('.', ',') : largest },
       };
     }
-    if (column.dataType !== 'decimal') {
-      // Read once, from the text as typed (JS reads "1.5e-7" to the nearest double, as MariaDB
-      // does): too large for a double, or so small that nothing of it would be kept, is refused.
-      const number = Number(exponent === null ? normal : `${normal}e${exponent[2]}`);
-      const lost = !Number.isFinite(number) || (number === 0 && /[1-9]/.test(normal));
-      return lost ? { ok: false, problem: 'notNumber' } : { ok: true, value: number };
+    // "12.500" pasted from a pt-BR sheet on an English page (or "1,000" from an English one on a
+    // Portuguese page) reads as a number only by dropping its zeros: 12.5, a thousandth of what it
+    // may mean. Refused as "1,500" is there, rather than stored smaller.
+    if (exponent === null && readsAsThousands(text, column, pt))
+      return { ok: false, problem: 'ambiguousThousands' };
+    if (column.dataType === 'decimal') {
+      const places = placesProblem(normal, precision, scale);
+      return places ?? { ok: true, value: normal };
     }
-    const [whole = '', fraction = ''] = normal.replace(/^-/, '').split('.');
-    if (fraction.replace(/0+$/, '').length > scale) {
-      return {
-        ok: false,
-        problem: scale === 0 ? 'notWhole' : scale === 1 ? 'tooManyDecimalsOne' : 'tooManyDecimals',
-        params: { scale },
-      };
+    // Read once, from the text as typed (JS reads "1.5e-7" to the nearest double, as MariaDB
+    // does): too large for a double, or so small that nothing of it would be kept, is refused.
+    const number = Number(exponent === null ? normal : `${normal}e${exponent[2]}`);
+    if (!Number.isFinite(number) || (number === 0 && /[1-9]/.test(normal)))
+      return { ok: false, problem: 'notNumber' };
+    if (column.dataType === 'float' && Math.abs(number) > FLOAT_MAX) {
+      const largest = pt ? '3,4028234E38' : '3.4028234E38';
+      return { ok: false, problem: 'outOfRange', params: { min: `-${largest}`, max: largest } };
     }
-    if (whole.replace(/^0+/, '').length > precision - scale) {
-      return { ok: false, problem: 'tooManyDigits', params: { digits: precision - scale } };
-    }
-    return { ok: true, value: normal };
+    // A FLOAT(7,2) keeps its places and digits as a decimal(7,2) does: the server refuses more.
+    const places =
+      column.scale === null ? undefined : placesProblem(plainDigits(String(number)), precision, scale);
+    if (places !== undefined) return places;
+    const rounded = roundedProblem(column.dataType, normal, number);
+    return rounded === undefined ? { ok: true, value: number } : { ok: false, problem: rounded };
   }
   if (column.maxLength !== null && [...text].length > column.maxLength) {
     return { ok: false, problem: 'tooLong', params: { max: column.maxLength } };
   }
   return { ok: true, value: text };
+}
+
+/**
+ * Whether a number's places or digits are more than a column of `precision` and `scale` keeps (a
+ * decimal, or a FLOAT(M,D)): the label of the problem, else undefined.
+ * @param {string} normal plain digits with "." as the point
+ * @param {number} precision
+ * @param {number} scale
+ * @returns {{ ok: false, problem: keyof ScreenLabels, params: Record<string, number> } | undefined}
+ */
+function placesProblem(normal, precision, scale) {
+  const [whole = '', fraction = ''] = normal.replace(/^-/, '').split('.');
+  if (fraction.replace(/0+$/, '').length > scale) {
+    return {
+      ok: false,
+      problem: scale === 0 ? 'notWhole' : scale === 1 ? 'tooManyDecimalsOne' : 'tooManyDecimals',
+      params: { scale },
+    };
+  }
+  if (whole.replace(/^0+/, '').length > precision - scale) {
+    return { ok: false, problem: 'tooManyDigits', params: { digits: precision - scale } };
+  }
+  return undefined;
+}
+
+/**
+ * Whether `text` is a number of one group of three after the other language's thousands mark
+ * ("12.500" on an English page, "1,000" on a Portuguese one) that fits the column only without its
+ * trailing zeros: read as decimals it would lose a factor of a thousand unseen. A column keeping
+ * three places or more keeps those zeros, so the text is a decimal there; a FLOAT or a DOUBLE without
+ * places is shown by the page without trailing zeros, so a saved value never reads so.
+ * @param {string} text trimmed
+ * @param {MetricColumn} column
+ * @param {boolean} pt
+ */
+function readsAsThousands(text, column, pt) {
+  const group = pt ? /^-?[1-9]\d{0,2},\d{2}0$/ : /^-?[1-9]\d{0,2}\.\d{2}0$/;
+  return group.test(text) && (column.scale === null || column.scale < 3);
+}
+
+/** The largest FLOAT; the server refuses a value past it. */
+const FLOAT_MAX = 3.4028234663852886e38;
+
+/**
+ * Why a FLOAT or a DOUBLE would keep another number than the one typed, as the server refuses it: a
+ * FLOAT keeps the single-precision number nearest it (16777217 is 16777216), a DOUBLE 15 to 17
+ * significant digits of the text. A value the column holds as typed (0.1, 1234.5) passes.
+ * @param {string | null} dataType
+ * @param {string} normal the digits as typed, "." as the point, without an exponent
+ * @param {number} number what they read as
+ * @returns {'floatDigits' | 'doubleDigits' | undefined}
+ */
+function roundedProblem(dataType, normal, number) {
+  if (dataType === 'float')
+    return Math.fround(number) === number || singleValue(number) === number ? undefined : 'floatDigits';
+  return significantDigits(normal) === significantDigits(String(number)) ? undefined : 'doubleDigits';
+}
+
+/**
+ * The shortest decimal whose single-precision number is `value`'s, as the server gives a FLOAT (its
+ * `floatValue`): the largest FLOAT's is given as 3.4028234e38, which the server takes.
+ * @param {number} value
+ */
+function singleValue(value) {
+  const single = Math.fround(value);
+  if (Math.abs(single) === FLOAT_MAX) return Math.sign(single) * 3.4028234e38;
+  for (let digits = 1; digits < 9; digits++) {
+    const shorter = Number(single.toPrecision(digits));
+    if (Math.fround(shorter) === single) return shorter;
+  }
+  return Number(single.toPrecision(9));
+}
+
+/**
+ * A number's significant digits, without sign, point, exponent or the zeros around them.
+ * @param {string} text
+ */
+function significantDigits(text) {
+  return text
+    .replace(/[eE].*$/, '')
+    .replace(/\D/g, '')
+    .replace(/^0+/, '')
+    .replace(/0+$/, '');
 }
 
 /**
