@@ -92,6 +92,8 @@ export function problemOf(error, labels, taskSheet) {
       return fill(labels.notFound, { id: taskSheet });
     case 'ENTRY_NOT_FOUND':
       return labels.entryGone;
+    case 'OWNER_CHANGED':
+      return labels.ownerChanged;
     case 'BODY_TOO_LARGE':
       return labels.tooLarge;
     default:
@@ -125,6 +127,8 @@ export function newRequestId() {
  * @property {string} networkError the text of a request that never got an answer
  * @property {(readAt: string | null) => void} [onCached] a read got no answer and was answered
  *   from the browser's cache instead, its data read at `readAt`
+ * @property {() => string | undefined} [owner] the owner key the server confirmed this page files
+ *   under (offline-owner.js), undefined while it has not: each save names it
  */
 
 /** The reads answered from the cache when the network is gone (offline-cache.js). */
@@ -219,8 +223,9 @@ export function createApi(options) {
     return KEPT_PARTS.has(String(params.part));
   }
 
+  const owner = options.owner ?? (() => undefined);
   /** The modal's saves and removes (the table's batches have their own, in `tableRequests`). */
-  const saves = retrySafePut(call);
+  const saves = retrySafePut(call, owner);
 
   return {
     /**
@@ -290,7 +295,7 @@ export function createApi(options) {
      */
     forgetAttempt: (id) => saves.forget(id),
 
-    ...tableRequests(call),
+    ...tableRequests(call, owner),
   };
 }
 
@@ -307,10 +312,11 @@ export function createApi(options) {
  * The table view's requests (#29), over the same `call` as the others: a page of the sheet, its
  * progress, the previous sheet's values, and a batch of entries in one PUT.
  * @param {(params: Record<string, string | number>, init?: RequestInit & { signal?: AbortSignal }) => Promise<unknown>} call
+ * @param {() => string | undefined} owner see {@link ApiOptions}
  */
-export function tableRequests(call) {
+export function tableRequests(call, owner) {
   /** The table's batches: apart from the modal's saves, so that a retry of one never takes the other's id. */
-  const batches = retrySafePut(call);
+  const batches = retrySafePut(call, owner);
   return {
     /**
      * One page of every activity of the sheet with its path and values (`part=sheet`).
@@ -355,16 +361,23 @@ export function tableRequests(call) {
  * through is answered with its outcome, not applied twice; anything else is a new save with a new
  * id. The id a failed save was sent under is on its RequestError (`requestId`), for the outbox to
  * keep it under that id.
+ *
+ * Each save names the owner the page files under, once the server confirmed it: someone who signed
+ * in on this browser since (in another window, this page still in view) has the save refused
+ * (409 `OWNER_CHANGED`, nothing written) rather than stored as theirs.
  * @param {(params: Record<string, string | number>, init?: RequestInit & { signal?: AbortSignal }) => Promise<unknown>} call
+ * @param {() => string | undefined} owner
  */
-function retrySafePut(call) {
+function retrySafePut(call, owner) {
   /** The last save sent without an answer (or with a server failure). */
   /** @type {{ key: string, id: string } | undefined} */
   let attempt;
   return {
     /** @param {SaveSource} source @param {MetricEntry[]} entries @returns {Promise<SaveResult>} */
     async send(source, entries) {
-      const key = JSON.stringify([source, entries]);
+      const by = owner();
+      // A retry under another owner is someone else's save: a new one, never the first one's id.
+      const key = JSON.stringify([source, by, entries]);
       const requestId = attempt?.key === key ? attempt.id : newRequestId();
       attempt = { key, id: requestId };
       try {
@@ -374,7 +387,12 @@ function retrySafePut(call) {
             {
               method: 'PUT',
               headers: { 'content-type': 'application/json' },
-              body: JSON.stringify({ requestId, source, entries }),
+              body: JSON.stringify({
+                requestId,
+                source,
+                ...(by === undefined ? {} : { owner: by }),
+                entries,
+              }),
             },
           )
         );

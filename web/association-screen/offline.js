@@ -469,6 +469,13 @@ export function createOffline(ctx, parts) {
      * under the same owner, so what one person typed is never shown to another.
      */
     owner: () => ({ key: who.key(), confirmed: who.confirmed() }),
+    /**
+     * The server refused a save sent straight from the page for its owner (409 `OWNER_CHANGED`):
+     * someone else signed in on this browser, in a window that never told this page. Learnt as
+     * when the page is shown again: asked who, and the page files as them (the open form closes,
+     * its typing kept as the person's who typed it). Resolves once asked.
+     */
+    signedInElsewhere: () => who.check(),
     /** Sends now (tests, the bench). */
     kick: () => sync?.kick(),
     destroy() {
