@@ -63,6 +63,47 @@ export function failureOf(error, networkError) {
 }
 
 /**
+ * The codes the handler refuses a save with (src/: `TaskAssociationError`s of status 4xx that a PUT
+ * can meet). A 4xx with none of them, and with no path at one of its entries, is not the handler's
+ * refusal of what was sent but a host's or a proxy's answer before it (a session ended, a node
+ * being deployed): what was sent is not wrong and may go again.
+ */
+const HANDLER_REFUSALS = new Set([
+  'BODY_TOO_LARGE',
+  'CROSS_SITE_REQUEST',
+  'DUPLICATE_ENTRY',
+  'ENTRY_NOT_FOUND',
+  'INACTIVE_ROW',
+  'INVALID_BASE',
+  'INVALID_JSON',
+  'INVALID_METRIC_VALUE',
+  'INVALID_REQUEST',
+  'METRIC_CONFLICT',
+  'METRIC_VALUE_REQUIRED',
+  'NODE_NOT_FOUND',
+  'NOT_IN_TREE',
+  'OWNER_CHANGED',
+  'READ_ONLY_ROW',
+  'REPEATED_QUERY_PARAMETER',
+  'REQUEST_ID_REUSED',
+  'TASK_SHEET_NOT_FOUND',
+  'UNKNOWN_METRIC',
+  'UNKNOWN_QUERY_PARAMETER',
+  'UNSUPPORTED_MEDIA_TYPE',
+]);
+
+/**
+ * Whether an error answer is the handler's own refusal of what was sent: one of its codes, or a
+ * path at one of the entries sent. @param {{ code?: unknown, path?: unknown } | undefined} error
+ */
+export function isHandlerRefusal(error) {
+  return (
+    (typeof error?.code === 'string' && HANDLER_REFUSALS.has(error.code)) ||
+    (typeof error?.path === 'string' && /^entries\.\d+/.test(error.path))
+  );
+}
+
+/**
  * What to tell a person about a failed request, in the page's language: the known codes by their
  * label, anything else by the server's own sentence.
  * @param {unknown} error
@@ -98,7 +139,10 @@ export function problemOf(error, labels, taskSheet) {
       return labels.tooLarge;
     default:
       // A proxy before the handler may refuse a large body with a page of its own.
-      return error.status === 413 ? labels.tooLarge : error.message;
+      if (error.status === 413) return labels.tooLarge;
+      // The host's session ended (its own 401 or 403, in words of its own or none).
+      if ((error.status === 401 || error.status === 403) && !isHandlerRefusal(error)) return labels.signedOut;
+      return error.message;
   }
 }
 
