@@ -6,7 +6,8 @@
  * (`/erp/associationtask`): it sees that page and what the page asks the handler for, nothing else
  * of the host. Served by the handler at `?asset=association-screen-sw.js`, from within that scope.
  *
- * - The page (a navigation): network first, the last copy from the cache when there is no answer.
+ * - The page (a navigation): network first, the last copy from the cache when there is no answer;
+ *   only the handler's page is kept (`PAGE_MARK`), never a host's sign-in form at the same URL.
  * - The screen's files (`?asset=`): from this worker's release, kept whole when it installs. The
  *   handler writes the release (a hash over the files) and their names into the MANIFEST line below,
  *   so a new release of any file is a new worker: it installs only once every file of its release is
@@ -42,6 +43,14 @@ const FILES_CACHE = 'task-association-files-v1';
 /** The screen's files of this worker's release. */
 const ASSETS_PREFIX = 'task-association-assets-';
 const ASSETS_CACHE = `${ASSETS_PREFIX}${MANIFEST.release}`;
+/**
+ * The header the handler marks the screen's page with (src/http/screen-page.ts `PAGE_MARK`): only a
+ * page carrying it is kept, so a host's sign-in form answered at the sheet's URL with a 200 (a
+ * session ended) never replaces the kept sheet, which then would not open offline.
+ */
+const PAGE_MARK = 'X-Task-Association-Page';
+/** Whether an answer is the screen's page, to keep for offline use. @param {Response} response */
+const isScreenPage = (response) => response.ok && response.headers.has(PAGE_MARK);
 /**
  * How long opening the page waits for the network before it opens the kept copy: on a weak signal
  * the phone counts as online while the server's answer never comes.
@@ -109,7 +118,7 @@ async function cacheFirst(request) {
 async function networkFirst(request, event) {
   const cache = await caches.open(FILES_CACHE);
   const fresh = fetch(request).then(async (response) => {
-    if (response.ok) await cache.put(request.url, response.clone());
+    if (isScreenPage(response)) await cache.put(request.url, response.clone());
     return response;
   });
   /** @type {ReturnType<typeof setTimeout> | undefined} */
@@ -144,7 +153,8 @@ sw.addEventListener('message', (event) => {
           // The release's files are kept at install: only one not among them is fetched here.
           if (!page && (await assets.match(url.href, { ignoreVary: true }))) return;
           const response = await fetch(url, page ? { headers: { accept: 'text/html' } } : {});
-          if (response.ok) await (page ? pages : assets).put(url.href, response);
+          if (page ? isScreenPage(response) : response.ok)
+            await (page ? pages : assets).put(url.href, response);
         } catch {
           // Offline already: the next visit online keeps it.
         }

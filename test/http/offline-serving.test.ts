@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { createAssociationHandler } from '../../src/http/association-handler.js';
 import { ownerKey } from '../../src/http/owner-key.js';
 import { screenRelease, workerManifest } from '../../src/http/screen-assets.js';
-import { PAGE_CSP, SCREEN_ASSETS, SERVICE_WORKER, SERVICE_WORKER_CSP } from '../../src/http/screen-page.js';
+import {
+  PAGE_CSP,
+  PAGE_MARK,
+  SCREEN_ASSETS,
+  SERVICE_WORKER,
+  SERVICE_WORKER_CSP,
+} from '../../src/http/screen-page.js';
 import type { Database } from '../../src/store/driver.js';
 
 /**
@@ -89,6 +95,23 @@ describe('the offline screen on the server', () => {
       files.set(name, kept);
     }
     expect(() => workerManifest('// no manifest line here', 'x')).toThrow(/no "const MANIFEST/);
+  });
+
+  it('marks the screen’s page, and only it, by the header the worker keeps a page by', async () => {
+    const page = await handler(
+      new Request(`${ORIGIN}/erp/associationtask?taskSheet=42`, { headers: { accept: 'text/html' } }),
+    );
+    expect(page.status).toBe(200);
+    expect(page.headers.get(PAGE_MARK)).toBe('screen');
+    const invalid = await handler(
+      new Request(`${ORIGIN}/erp/associationtask?taskSheet=x`, { headers: { accept: 'text/html' } }),
+    );
+    expect(invalid.status).toBe(400);
+    expect(invalid.headers.get(PAGE_MARK)).toBeNull();
+    const worker = await (
+      await handler(new Request(`${ORIGIN}/erp/associationtask?asset=${SERVICE_WORKER}`))
+    ).text();
+    expect(worker).toContain(`const PAGE_MARK = '${PAGE_MARK}';`);
   });
 
   it('answers part=owner with a key per user and scope: the same on every session, another for anyone else', async () => {

@@ -32,6 +32,8 @@ let demo: Demo;
 let server: Awaited<ReturnType<typeof listen>> | undefined;
 /** Whether the server leaves page requests unanswered, and how to end those it holds. */
 let hangPages = false;
+/** Whether the host answers the sheet's page with its sign-in form (200, the same URL): a session ended. */
+let signInPages = false;
 const hung: (() => void)[] = [];
 let origin: string;
 
@@ -53,6 +55,12 @@ beforeAll(async () => {
     // A weak signal: the page's request is taken and never answered (until the test ends).
     if (hangPages && path === '/associationtask' && (req.headers.accept ?? '').includes('text/html')) {
       hung.push(() => res.destroy());
+      return;
+    }
+    if (signInPages && path === '/associationtask' && (req.headers.accept ?? '').includes('text/html')) {
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end('<!doctype html><title>Sign in</title><form>Sign in</form>');
       return;
     }
     if (path === '/associationtask' || path === '/nested/associationtask/') return plain(req, res);
@@ -77,6 +85,7 @@ beforeEach(async () => {
 // Runs before usePageChecks' (registered first): the hung requests end before the contexts close.
 afterEach(() => {
   hangPages = false;
+  signInPages = false;
   for (const end of hung.splice(0)) end();
 });
 
@@ -225,6 +234,21 @@ describe('a weak signal', () => {
     await page.reload();
     await page.getByRole('tree').waitFor({ timeout: 20_000 });
     expect(hung.length).toBeGreaterThan(0);
+  });
+});
+
+describe('a host’s sign-in page at the sheet’s URL', () => {
+  it('still opens the sheet offline after the host answered its link with its sign-in form (200)', async () => {
+    const { context, page } = await browser();
+    await firstVisit(page);
+    // Her session ended: the link opened once more shows the host's sign-in form, with a 200.
+    signInPages = true;
+    await page.reload();
+    await page.getByText('Sign in').first().waitFor();
+    // In the field, no signal: the sheet opens from the device, not the sign-in form.
+    await context.setOffline(true);
+    await page.goto(sheetUrl());
+    await page.getByRole('tree').waitFor({ timeout: 15_000 });
   });
 });
 
