@@ -65,14 +65,38 @@ function isHandler(url) {
 
 /** Where the page asks for one of the screen's files: the handler's URL, `?asset=<name>`. @param {string} name */
 const assetUrl = (name) => `${sw.registration.scope}?asset=${name}`;
+/**
+ * The same file as of this worker's release: a node serving another release refuses it (409), so
+ * files of an old node are never kept under a new release's name during a rolling deploy.
+ * @param {string} name
+ */
+const releasedUrl = (name) => `${assetUrl(name)}&release=${encodeURIComponent(MANIFEST.release)}`;
+
+/**
+ * Fetches every file of this worker's release, all or none: throws if any is not this release's
+ * (another node's, mid-deploy) or cannot be had. @returns {Promise<[string, Response][]>}
+ */
+async function fetchRelease() {
+  return Promise.all(
+    MANIFEST.assets.map(async (name) => {
+      const response = await fetch(releasedUrl(name), { cache: 'no-cache' });
+      if (!response.ok)
+        throw new Error(`${name}: HTTP ${response.status}, not of release ${MANIFEST.release}`);
+      return /** @type {[string, Response]} */ ([assetUrl(name), response]);
+    }),
+  );
+}
 
 sw.addEventListener('install', (event) => {
   event.waitUntil(
     (async () => {
-      // All or nothing: a release that cannot be kept whole (the network went) does not install,
-      // and the worker before it goes on serving its own release, whole.
+      // All or nothing: a release that cannot be kept whole (the network went, or a node of
+      // another release answered) does not install, and the worker before it goes on serving its
+      // own release, whole; the browser tries the install again at the next visit. Each file is
+      // kept under its plain URL, the one the page asks for.
+      const files = await fetchRelease();
       const cache = await caches.open(ASSETS_CACHE);
-      await cache.addAll(MANIFEST.assets.map(assetUrl));
+      await Promise.all(files.map(([url, response]) => cache.put(url, response)));
       await sw.skipWaiting();
     })(),
   );

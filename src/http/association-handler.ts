@@ -138,7 +138,8 @@ export function createAssociationHandler(
     try {
       const url = new URL(request.url);
       if (url.searchParams.has(ASSET_PARAMETER)) {
-        return await screenAsset(request, url, parseQuery(ASSET_QUERY, url)[ASSET_PARAMETER], VARY);
+        const asked = parseQuery(ASSET_QUERY, url);
+        return await screenAsset(request, url, asked[ASSET_PARAMETER], VARY, asked.release);
       }
       if (request.method !== 'GET' && request.method !== 'PUT') {
         return toResponse(methodNotAllowed(request.method, 'GET, HEAD, PUT', VARY));

@@ -81,6 +81,32 @@ describe('the offline screen on the server', () => {
     }
   });
 
+  it('answers a file asked for as of a release only when that is the release it serves: else 409, never cached', async () => {
+    const current = await screenRelease();
+    const name = 'association-screen/sync.js';
+    const same = await handler(new Request(`${ORIGIN}/erp/associationtask?asset=${name}&release=${current}`));
+    expect(same.status).toBe(200);
+    const plain = await handler(new Request(`${ORIGIN}/erp/associationtask?asset=${name}`));
+    expect(await same.text()).toBe(await plain.text());
+    const other = await handler(
+      new Request(`${ORIGIN}/erp/associationtask?asset=${name}&release=older0000000000`),
+    );
+    expect(other.status).toBe(409);
+    expect(other.headers.get('cache-control')).toBe('no-store');
+    expect(await other.json()).toMatchObject({ error: { code: 'RELEASE_CHANGED', path: 'release' } });
+    const twice = await handler(
+      new Request(`${ORIGIN}/erp/associationtask?asset=${name}&release=${current}&release=${current}`),
+    );
+    expect(await twice.json()).toMatchObject({
+      error: { code: 'REPEATED_QUERY_PARAMETER', path: 'release' },
+    });
+    const long = await handler(
+      new Request(`${ORIGIN}/erp/associationtask?asset=${name}&release=${'x'.repeat(65)}`),
+    );
+    expect(long.status).toBe(400);
+    expect(await long.json()).toMatchObject({ error: { path: 'release' } });
+  });
+
   it('changes the release when any one of the screen’s files changes, by a byte', async () => {
     const files = new Map<string, Uint8Array>(
       SCREEN_ASSETS.map((name) => [name, new TextEncoder().encode(`contents of ${name}`)]),

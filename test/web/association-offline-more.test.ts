@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_TABLES } from '../../src/demo/demo-install.js';
@@ -223,6 +224,107 @@ describe('releases of the screen’s files', () => {
     expect(kept.pages.filter((search) => search.includes('asset='))).toEqual([]);
     expect(kept.pages.length).toBeGreaterThan(0);
   });
+});
+
+describe('a rolling deploy', () => {
+  /**
+   * Two nodes behind a load balancer, as one server: node 2 runs a new release, one label reworded
+   * (its files and its worker's release differ), node 1 the release before. `nodeFor` says which
+   * node answers a request.
+   */
+  let nodeFor: (url: string) => 1 | 2 = () => 1;
+  let proxy: Awaited<ReturnType<typeof listen>>;
+  const OLD_LABEL = L.keepSheet;
+  const NEW_LABEL = 'Keep this sheet on this device';
+  const NEW = '-new';
+
+  /** What node 2 answers: the new release's label, and its worker naming the new release. */
+  function asNewRelease(url: string, body: string) {
+    if (url.includes('asset=association-screen/offline-labels.js')) return body.replace(OLD_LABEL, NEW_LABEL);
+    if (url.includes('asset=association-screen-sw.js'))
+      return body.replace(/"release":"([^"]+)"/, (_whole, id: string) => `"release":"${id}${NEW}"`);
+    return body;
+  }
+
+  async function forward(req: IncomingMessage, res: ServerResponse) {
+    const node = nodeFor(req.url ?? '/');
+    // Node 2 serves the new release: a file asked for as of it is its own (the server under it
+    // knows the release by the old name).
+    const url = node === 2 ? (req.url ?? '/').replace(/(release=[\w-]+?)-new\b/, '$1') : (req.url ?? '/');
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(req.headers))
+      if (
+        typeof value === 'string' &&
+        !['host', 'if-none-match', 'accept-encoding', 'connection'].includes(name)
+      )
+        headers[name] = value;
+    const answer = await fetch(`${origin}${url}`, {
+      method: req.method ?? 'GET',
+      headers,
+      redirect: 'manual',
+      ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}),
+    });
+    const out: Record<string, string> = {};
+    answer.headers.forEach((value, name) => {
+      if (!['content-encoding', 'content-length', 'etag', 'transfer-encoding', 'connection'].includes(name))
+        out[name] = value;
+    });
+    const text = await answer.text();
+    res.writeHead(answer.status, out).end(node === 2 ? asNewRelease(url, text) : text);
+  }
+
+  beforeAll(async () => {
+    proxy = await listen((req, res) => {
+      forward(req, res).catch((error: unknown) => res.writeHead(502).end(String(error)));
+    });
+  });
+  afterAll(async () => {
+    await proxy?.close();
+  });
+
+  it('runs the new release once the deploy is over, whatever node answered the worker’s first install', async () => {
+    // How the worker's first install ended: said by the page that registers it.
+    const { context, page } = await browser(() => {
+      const container = navigator.serviceWorker;
+      const register = container.register.bind(container);
+      container.register = async (...args) => {
+        const registration = await register(...args);
+        const worker = registration.installing;
+        const said = window as unknown as { installed?: string };
+        worker?.addEventListener('statechange', () => {
+          if (worker.state === 'activated' || worker.state === 'redundant') said.installed = worker.state;
+        });
+        return registration;
+      };
+    });
+    await signIn(context, proxy.origin, ALICE);
+    const sheet = `${proxy.origin}/associationtask?taskSheet=${demo.sample.taskSheet}`;
+    // During the deploy: the worker's script from the new node, every other file from the old one.
+    nodeFor = (url) => (url.includes('asset=association-screen-sw.js') ? 2 : 1);
+    await page.goto(sheet);
+    await page.getByRole('tree').waitFor();
+    await later(() =>
+      page.evaluate(() => (window as unknown as { installed?: string }).installed ?? 'installing'),
+    ).not.toBe('installing');
+    // The deploy is over: every node runs the new release. Alice opens the sheet again, online.
+    nodeFor = () => 2;
+    const kept = async () => {
+      await page.reload();
+      await page.getByRole('tree').waitFor();
+      return page.evaluate(async (label) => {
+        const release = (await caches.keys()).find((name) => name.startsWith('task-association-assets-'));
+        if (!release?.endsWith('-new')) return `release ${release}`;
+        const cache = await caches.open(release);
+        const file = (await cache.keys()).find((request) => request.url.endsWith('offline-labels.js'));
+        return file ? (await (await cache.match(file))?.text())?.includes(label) : 'no file';
+      }, NEW_LABEL);
+    };
+    await expect.poll(kept, { timeout: 30_000, interval: 500 }).toBe(true);
+    await later(() => page.getByRole('button', { name: NEW_LABEL }).count()).toBe(1);
+    expect(await page.getByRole('button', { name: OLD_LABEL }).count()).toBe(0);
+  }, 60_000);
 });
 
 describe('a weak signal', () => {
