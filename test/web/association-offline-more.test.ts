@@ -8,7 +8,7 @@ import { SCREEN_ASSETS } from '../../src/http/screen-page.js';
 import { HISTORY_TABLE_NAME } from '../../src/model/table-names.js';
 import { LABELS_EN, MAX_KEEP_BYTES } from '../../web/association-screen.js';
 import { seriousViolations } from '../support/axe.js';
-import { launchOnProfile, openPage, showTable, usePageChecks } from '../support/browser.js';
+import { draftsOnDevice, launchOnProfile, openPage, showTable, usePageChecks } from '../support/browser.js';
 import { cookieUserHandler, listen, signIn, startTestDemo, wipeEntries } from '../support/demo.js';
 
 /**
@@ -325,6 +325,45 @@ describe('a rolling deploy', () => {
     await later(() => page.getByRole('button', { name: NEW_LABEL }).count()).toBe(1);
     expect(await page.getByRole('button', { name: OLD_LABEL }).count()).toBe(0);
   }, 60_000);
+});
+
+describe('a new release opening the device’s databases at a newer version', () => {
+  it('keeps what a page of the old release, still open, types and saves after the upgrade', async () => {
+    const { context, page } = await browser();
+    await firstVisit(page);
+    for (const name of SOIL) await expand(page, name);
+    // The new release, in another tab, opens both databases at version 2 (an index added).
+    const other = await openPage(context);
+    await other.goto(`${origin}/associationtask?asset=association-screen.css`);
+    await other.evaluate(async () => {
+      const upgrade = (name: string, store: string) =>
+        new Promise<void>((resolve, reject) => {
+          const opening = indexedDB.open(name, 2);
+          opening.onupgradeneeded = () =>
+            opening.transaction?.objectStore(store).createIndex('owner', 'owner');
+          opening.onsuccess = () => {
+            opening.result.close();
+            resolve();
+          };
+          opening.onerror = () => reject(opening.error);
+        });
+      await upgrade('task-association-drafts', 'drafts');
+      await upgrade('task-association-outbox', 'entries');
+    });
+    // Back in the old page: Quantidade 55 typed and left (a draft), then Horas 9 saved offline.
+    await page.getByRole('treeitem', { name: SUBSOIL }).first().locator(':scope > .ta-screen__row').click();
+    const dialog = page.getByRole('dialog', { name: SUBSOIL });
+    await dialog.getByRole('textbox', { name: 'Quantidade', exact: true }).fill('55');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    await later(async () => (await draftsOnDevice(other)).map((draft) => draft.texts)).toEqual([
+      { METRICA1: '55' },
+    ]);
+    await context.setOffline(true);
+    await enterOffline(page, { Horas: '9' });
+    await later(() => region(page).getByText(L.pendingCountOne).count()).toBe(1);
+    expect(await page.getByText(L.outboxUnavailable).count()).toBe(0);
+  });
 });
 
 describe('a weak signal', () => {
