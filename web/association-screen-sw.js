@@ -6,7 +6,8 @@
  * (`/erp/associationtask`): it sees that page and what the page asks the handler for, nothing else
  * of the host. Served by the handler at `?asset=association-screen-sw.js`, from within that scope.
  *
- * - The page (a navigation): network first, the last copy from the cache when there is no answer.
+ * - The page (a navigation): network first, the last copy from the cache when there is no answer;
+ *   only the handler's page is kept (`PAGE_MARK`), never a host's sign-in form at the same URL.
  * - The screen's files (`?asset=`): from this worker's release, kept whole when it installs. The
  *   handler writes the release (a hash over the files) and their names into the MANIFEST line below,
  *   so a new release of any file is a new worker: it installs only once every file of its release is
@@ -43,6 +44,14 @@ const FILES_CACHE = 'task-association-files-v1';
 const ASSETS_PREFIX = 'task-association-assets-';
 const ASSETS_CACHE = `${ASSETS_PREFIX}${MANIFEST.release}`;
 /**
+ * The header the handler marks the screen's page with (src/http/screen-page.ts `PAGE_MARK`): only a
+ * page carrying it is kept, so a host's sign-in form answered at the sheet's URL with a 200 (a
+ * session ended) never replaces the kept sheet, which then would not open offline.
+ */
+const PAGE_MARK = 'X-Task-Association-Page';
+/** Whether an answer is the screen's page, to keep for offline use. @param {Response} response */
+const isScreenPage = (response) => response.ok && response.headers.has(PAGE_MARK);
+/**
  * How long opening the page waits for the network before it opens the kept copy: on a weak signal
  * the phone counts as online while the server's answer never comes.
  */
@@ -56,14 +65,38 @@ function isHandler(url) {
 
 /** Where the page asks for one of the screen's files: the handler's URL, `?asset=<name>`. @param {string} name */
 const assetUrl = (name) => `${sw.registration.scope}?asset=${name}`;
+/**
+ * The same file as of this worker's release: a node serving another release refuses it (409), so
+ * files of an old node are never kept under a new release's name during a rolling deploy.
+ * @param {string} name
+ */
+const releasedUrl = (name) => `${assetUrl(name)}&release=${encodeURIComponent(MANIFEST.release)}`;
+
+/**
+ * Fetches every file of this worker's release, all or none: throws if any is not this release's
+ * (another node's, mid-deploy) or cannot be had. @returns {Promise<[string, Response][]>}
+ */
+async function fetchRelease() {
+  return Promise.all(
+    MANIFEST.assets.map(async (name) => {
+      const response = await fetch(releasedUrl(name), { cache: 'no-cache' });
+      if (!response.ok)
+        throw new Error(`${name}: HTTP ${response.status}, not of release ${MANIFEST.release}`);
+      return /** @type {[string, Response]} */ ([assetUrl(name), response]);
+    }),
+  );
+}
 
 sw.addEventListener('install', (event) => {
   event.waitUntil(
     (async () => {
-      // All or nothing: a release that cannot be kept whole (the network went) does not install,
-      // and the worker before it goes on serving its own release, whole.
+      // All or nothing: a release that cannot be kept whole (the network went, or a node of
+      // another release answered) does not install, and the worker before it goes on serving its
+      // own release, whole; the browser tries the install again at the next visit. Each file is
+      // kept under its plain URL, the one the page asks for.
+      const files = await fetchRelease();
       const cache = await caches.open(ASSETS_CACHE);
-      await cache.addAll(MANIFEST.assets.map(assetUrl));
+      await Promise.all(files.map(([url, response]) => cache.put(url, response)));
       await sw.skipWaiting();
     })(),
   );
@@ -109,7 +142,7 @@ async function cacheFirst(request) {
 async function networkFirst(request, event) {
   const cache = await caches.open(FILES_CACHE);
   const fresh = fetch(request).then(async (response) => {
-    if (response.ok) await cache.put(request.url, response.clone());
+    if (isScreenPage(response)) await cache.put(request.url, response.clone());
     return response;
   });
   /** @type {ReturnType<typeof setTimeout> | undefined} */
@@ -144,7 +177,8 @@ sw.addEventListener('message', (event) => {
           // The release's files are kept at install: only one not among them is fetched here.
           if (!page && (await assets.match(url.href, { ignoreVary: true }))) return;
           const response = await fetch(url, page ? { headers: { accept: 'text/html' } } : {});
-          if (response.ok) await (page ? pages : assets).put(url.href, response);
+          if (page ? isScreenPage(response) : response.ok)
+            await (page ? pages : assets).put(url.href, response);
         } catch {
           // Offline already: the next visit online keeps it.
         }

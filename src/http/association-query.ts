@@ -63,8 +63,15 @@ export type Query = z.output<typeof QUERY_PARAMETERS.GET>;
 
 /** `?asset=<name>`: the screen's module and stylesheet, answered before any session or query check. */
 export const ASSET_PARAMETER = 'asset';
-/** An asset request reads `asset` alone, held to the same rule as the other queries. */
-export const ASSET_QUERY = z.strictObject({ [ASSET_PARAMETER]: z.string() });
+/**
+ * An asset request reads `asset`, and `release` where the service worker keeps its release's files
+ * (the release it was written with: answered only by a node serving that release), held to the
+ * same rule as the other queries.
+ */
+export const ASSET_QUERY = z.strictObject({
+  [ASSET_PARAMETER]: z.string(),
+  release: z.string().max(64).optional(),
+});
 
 /** The query parameters each kind of GET reads (no `part`: the whole tree or the page). */
 const PART_READS: Record<NonNullable<Query['part']> | 'tree', readonly string[]> = {

@@ -67,12 +67,18 @@ function servedAs(url: URL, name: string, releaseId: string | undefined): FileVa
 /**
  * `?asset=<name>`: one of the screen's browser files, with its ETag (a 304 when If-None-Match names
  * it) and compressed as the client accepts. `vary` are the headers every answer of the handler carries.
+ * `release` (`&release=<id>`, the service worker's install): the file only as of that release, else
+ * 409 `RELEASE_CHANGED`, never cached. During a rolling deploy a phone may get the worker from a
+ * node of the new release and its files from one of the old: kept under the new release's name,
+ * the old files would run until the release after, the worker being byte-identical meanwhile. The
+ * refusal fails the install, tried again at the next visit.
  */
 export async function screenAsset(
   request: Request,
   url: URL,
   name: string,
   vary: Record<string, string>,
+  release?: string,
 ): Promise<Response> {
   // A HEAD arrives here as its GET (see createAssociationHandler), and loses the body there.
   if (request.method !== 'GET') {
@@ -85,6 +91,16 @@ export async function screenAsset(
         'NOT_FOUND',
         'no such file of the screen: association-screen.js, association-screen.css or a module of association-screen/',
         { path: ASSET_PARAMETER, headers: vary },
+      ),
+    );
+  }
+  if (release !== undefined && release !== (await currentRelease())) {
+    return toResponse(
+      errorAnswer(
+        409,
+        'RELEASE_CHANGED',
+        `this server runs another release of the screen's files than ${release}: a deploy is under way or done; install again`,
+        { path: 'release', headers: vary },
       ),
     );
   }

@@ -101,6 +101,13 @@ const ESCAPES: Record<string, string> = {
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
 
 /**
+ * The header that marks an answer as the screen's page, the handler's own: the service worker keeps
+ * a page for offline use only with it, so a host's sign-in form answered at the same URL with a 200
+ * (a session ended) never replaces the kept sheet. A proxy before the handler must pass it.
+ */
+export const PAGE_MARK = 'X-Task-Association-Page';
+
+/**
  * The page a browser gets when it navigates to `associationtask?taskSheet=42`: no data, only the
  * screen's element, which loads its module and stylesheet from the same handler (`?asset=`) and
  * its data from the same URL. `endpoint` is the path the host mounted the handler at. The entry's

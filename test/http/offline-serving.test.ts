@@ -2,7 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { createAssociationHandler } from '../../src/http/association-handler.js';
 import { ownerKey } from '../../src/http/owner-key.js';
 import { screenRelease, workerManifest } from '../../src/http/screen-assets.js';
-import { PAGE_CSP, SCREEN_ASSETS, SERVICE_WORKER, SERVICE_WORKER_CSP } from '../../src/http/screen-page.js';
+import {
+  PAGE_CSP,
+  PAGE_MARK,
+  SCREEN_ASSETS,
+  SERVICE_WORKER,
+  SERVICE_WORKER_CSP,
+} from '../../src/http/screen-page.js';
 import type { Database } from '../../src/store/driver.js';
 
 /**
@@ -75,6 +81,32 @@ describe('the offline screen on the server', () => {
     }
   });
 
+  it('answers a file asked for as of a release only when that is the release it serves: else 409, never cached', async () => {
+    const current = await screenRelease();
+    const name = 'association-screen/sync.js';
+    const same = await handler(new Request(`${ORIGIN}/erp/associationtask?asset=${name}&release=${current}`));
+    expect(same.status).toBe(200);
+    const plain = await handler(new Request(`${ORIGIN}/erp/associationtask?asset=${name}`));
+    expect(await same.text()).toBe(await plain.text());
+    const other = await handler(
+      new Request(`${ORIGIN}/erp/associationtask?asset=${name}&release=older0000000000`),
+    );
+    expect(other.status).toBe(409);
+    expect(other.headers.get('cache-control')).toBe('no-store');
+    expect(await other.json()).toMatchObject({ error: { code: 'RELEASE_CHANGED', path: 'release' } });
+    const twice = await handler(
+      new Request(`${ORIGIN}/erp/associationtask?asset=${name}&release=${current}&release=${current}`),
+    );
+    expect(await twice.json()).toMatchObject({
+      error: { code: 'REPEATED_QUERY_PARAMETER', path: 'release' },
+    });
+    const long = await handler(
+      new Request(`${ORIGIN}/erp/associationtask?asset=${name}&release=${'x'.repeat(65)}`),
+    );
+    expect(long.status).toBe(400);
+    expect(await long.json()).toMatchObject({ error: { path: 'release' } });
+  });
+
   it('changes the release when any one of the screen’s files changes, by a byte', async () => {
     const files = new Map<string, Uint8Array>(
       SCREEN_ASSETS.map((name) => [name, new TextEncoder().encode(`contents of ${name}`)]),
@@ -89,6 +121,23 @@ describe('the offline screen on the server', () => {
       files.set(name, kept);
     }
     expect(() => workerManifest('// no manifest line here', 'x')).toThrow(/no "const MANIFEST/);
+  });
+
+  it('marks the screen’s page, and only it, by the header the worker keeps a page by', async () => {
+    const page = await handler(
+      new Request(`${ORIGIN}/erp/associationtask?taskSheet=42`, { headers: { accept: 'text/html' } }),
+    );
+    expect(page.status).toBe(200);
+    expect(page.headers.get(PAGE_MARK)).toBe('screen');
+    const invalid = await handler(
+      new Request(`${ORIGIN}/erp/associationtask?taskSheet=x`, { headers: { accept: 'text/html' } }),
+    );
+    expect(invalid.status).toBe(400);
+    expect(invalid.headers.get(PAGE_MARK)).toBeNull();
+    const worker = await (
+      await handler(new Request(`${ORIGIN}/erp/associationtask?asset=${SERVICE_WORKER}`))
+    ).text();
+    expect(worker).toContain(`const PAGE_MARK = '${PAGE_MARK}';`);
   });
 
   it('answers part=owner with a key per user and scope: the same on every session, another for anyone else', async () => {

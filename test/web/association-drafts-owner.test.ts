@@ -273,6 +273,46 @@ it('keeps what Bruno types in the table before his drafts are read as his, Alice
   expect(device.find((draft) => draft.owner !== alices?.owner)?.texts).toEqual({ METRICA1: '7' });
 });
 
+it('never stores what Alice saves in the modal as Bruno, who signed in elsewhere while her page stayed in view: the form closes, her typing kept as hers', async () => {
+  const { page } = await browserOn(ALICE);
+  await page.goto(served.sheetUrl());
+  await openSoil(page);
+  const dialog = await openActivity(page);
+  await typeInto(page, field(dialog, 'Quantidade'), '55');
+  await keptOnDevice(page);
+  const [alices] = await draftsOnDevice(page);
+
+  // Bruno signs in through the host's own page, in another window: Alice's stays in view, so
+  // nothing tells her page; she presses Save.
+  await signIn(page.context(), served.origin(), BRUNO);
+  await dialog.getByRole('button', { name: L.save, exact: true }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  await later(() => page.getByText(L.ownerChanged).count()).toBeGreaterThan(0);
+  expect(await liveMetrics(served.demo(), subsoil().activity)).toEqual([]);
+  expect(await draftsOnDevice(page)).toEqual([alices]);
+});
+
+it('never stores what Alice saves in the table as Bruno, who signed in elsewhere while her page stayed in view: her rows go back, her typing kept as hers', async () => {
+  const { page } = await browserOn(ALICE);
+  const cell = () =>
+    page
+      .getByRole('grid')
+      .getByRole('row')
+      .filter({ has: page.getByRole('rowheader', { name: /^A-SUBSOIL/ }) })
+      .getByRole('textbox', { name: 'Quantidade', exact: true });
+  await openTable(page, served.sheetUrl());
+  await typeInto(page, cell(), '55');
+  await keptOnDevice(page);
+  const [alices] = await draftsOnDevice(page);
+
+  await signIn(page.context(), served.origin(), BRUNO);
+  await page.getByRole('button', { name: L.tableSave, exact: true }).click();
+  await later(() => page.getByText(L.ownerChanged).count()).toBeGreaterThan(0);
+  await later(() => cell().inputValue()).toBe('0.80');
+  expect(await liveMetrics(served.demo(), subsoil().activity)).toEqual([]);
+  expect(await draftsOnDevice(page)).toEqual([alices]);
+});
+
 it('leaves the activity’s draft alone while a stopped outbox entry of it is decided and saved', async () => {
   await saveByCodes(served, SEEDER, 'A-SUBSOIL', 'G-SOIL', { METRICA1: '20.00' });
   const { context, page } = await browserOn(ALICE);

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_TABLES } from '../../src/demo/demo-install.js';
@@ -7,7 +8,7 @@ import { SCREEN_ASSETS } from '../../src/http/screen-page.js';
 import { HISTORY_TABLE_NAME } from '../../src/model/table-names.js';
 import { LABELS_EN, MAX_KEEP_BYTES } from '../../web/association-screen.js';
 import { seriousViolations } from '../support/axe.js';
-import { launchOnProfile, openPage, showTable, usePageChecks } from '../support/browser.js';
+import { draftsOnDevice, launchOnProfile, openPage, showTable, usePageChecks } from '../support/browser.js';
 import { cookieUserHandler, listen, signIn, startTestDemo, wipeEntries } from '../support/demo.js';
 
 /**
@@ -32,6 +33,8 @@ let demo: Demo;
 let server: Awaited<ReturnType<typeof listen>> | undefined;
 /** Whether the server leaves page requests unanswered, and how to end those it holds. */
 let hangPages = false;
+/** Whether the host answers the sheet's page with its sign-in form (200, the same URL): a session ended. */
+let signInPages = false;
 const hung: (() => void)[] = [];
 let origin: string;
 
@@ -53,6 +56,12 @@ beforeAll(async () => {
     // A weak signal: the page's request is taken and never answered (until the test ends).
     if (hangPages && path === '/associationtask' && (req.headers.accept ?? '').includes('text/html')) {
       hung.push(() => res.destroy());
+      return;
+    }
+    if (signInPages && path === '/associationtask' && (req.headers.accept ?? '').includes('text/html')) {
+      res
+        .writeHead(200, { 'content-type': 'text/html' })
+        .end('<!doctype html><title>Sign in</title><form>Sign in</form>');
       return;
     }
     if (path === '/associationtask' || path === '/nested/associationtask/') return plain(req, res);
@@ -77,6 +86,7 @@ beforeEach(async () => {
 // Runs before usePageChecks' (registered first): the hung requests end before the contexts close.
 afterEach(() => {
   hangPages = false;
+  signInPages = false;
   for (const end of hung.splice(0)) end();
 });
 
@@ -216,6 +226,146 @@ describe('releases of the screen’s files', () => {
   });
 });
 
+describe('a rolling deploy', () => {
+  /**
+   * Two nodes behind a load balancer, as one server: node 2 runs a new release, one label reworded
+   * (its files and its worker's release differ), node 1 the release before. `nodeFor` says which
+   * node answers a request.
+   */
+  let nodeFor: (url: string) => 1 | 2 = () => 1;
+  let proxy: Awaited<ReturnType<typeof listen>>;
+  const OLD_LABEL = L.keepSheet;
+  const NEW_LABEL = 'Keep this sheet on this device';
+  const NEW = '-new';
+
+  /** What node 2 answers: the new release's label, and its worker naming the new release. */
+  function asNewRelease(url: string, body: string) {
+    if (url.includes('asset=association-screen/offline-labels.js')) return body.replace(OLD_LABEL, NEW_LABEL);
+    if (url.includes('asset=association-screen-sw.js'))
+      return body.replace(/"release":"([^"]+)"/, (_whole, id: string) => `"release":"${id}${NEW}"`);
+    return body;
+  }
+
+  async function forward(req: IncomingMessage, res: ServerResponse) {
+    const node = nodeFor(req.url ?? '/');
+    // Node 2 serves the new release: a file asked for as of it is its own (the server under it
+    // knows the release by the old name).
+    const url = node === 2 ? (req.url ?? '/').replace(/(release=[\w-]+?)-new\b/, '$1') : (req.url ?? '/');
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const headers: Record<string, string> = {};
+    for (const [name, value] of Object.entries(req.headers))
+      if (
+        typeof value === 'string' &&
+        !['host', 'if-none-match', 'accept-encoding', 'connection'].includes(name)
+      )
+        headers[name] = value;
+    const answer = await fetch(`${origin}${url}`, {
+      method: req.method ?? 'GET',
+      headers,
+      redirect: 'manual',
+      ...(chunks.length > 0 ? { body: Buffer.concat(chunks) } : {}),
+    });
+    const out: Record<string, string> = {};
+    answer.headers.forEach((value, name) => {
+      if (!['content-encoding', 'content-length', 'etag', 'transfer-encoding', 'connection'].includes(name))
+        out[name] = value;
+    });
+    const text = await answer.text();
+    res.writeHead(answer.status, out).end(node === 2 ? asNewRelease(url, text) : text);
+  }
+
+  beforeAll(async () => {
+    proxy = await listen((req, res) => {
+      forward(req, res).catch((error: unknown) => res.writeHead(502).end(String(error)));
+    });
+  });
+  afterAll(async () => {
+    await proxy?.close();
+  });
+
+  it('runs the new release once the deploy is over, whatever node answered the worker’s first install', async () => {
+    // How the worker's first install ended: said by the page that registers it.
+    const { context, page } = await browser(() => {
+      const container = navigator.serviceWorker;
+      const register = container.register.bind(container);
+      container.register = async (...args) => {
+        const registration = await register(...args);
+        const worker = registration.installing;
+        const said = window as unknown as { installed?: string };
+        worker?.addEventListener('statechange', () => {
+          if (worker.state === 'activated' || worker.state === 'redundant') said.installed = worker.state;
+        });
+        return registration;
+      };
+    });
+    await signIn(context, proxy.origin, ALICE);
+    const sheet = `${proxy.origin}/associationtask?taskSheet=${demo.sample.taskSheet}`;
+    // During the deploy: the worker's script from the new node, every other file from the old one.
+    nodeFor = (url) => (url.includes('asset=association-screen-sw.js') ? 2 : 1);
+    await page.goto(sheet);
+    await page.getByRole('tree').waitFor();
+    await later(() =>
+      page.evaluate(() => (window as unknown as { installed?: string }).installed ?? 'installing'),
+    ).not.toBe('installing');
+    // The deploy is over: every node runs the new release. Alice opens the sheet again, online.
+    nodeFor = () => 2;
+    const kept = async () => {
+      await page.reload();
+      await page.getByRole('tree').waitFor();
+      return page.evaluate(async (label) => {
+        const release = (await caches.keys()).find((name) => name.startsWith('task-association-assets-'));
+        if (!release?.endsWith('-new')) return `release ${release}`;
+        const cache = await caches.open(release);
+        const file = (await cache.keys()).find((request) => request.url.endsWith('offline-labels.js'));
+        return file ? (await (await cache.match(file))?.text())?.includes(label) : 'no file';
+      }, NEW_LABEL);
+    };
+    await expect.poll(kept, { timeout: 30_000, interval: 500 }).toBe(true);
+    await later(() => page.getByRole('button', { name: NEW_LABEL }).count()).toBe(1);
+    expect(await page.getByRole('button', { name: OLD_LABEL }).count()).toBe(0);
+  }, 60_000);
+});
+
+describe('a new release opening the device’s databases at a newer version', () => {
+  it('keeps what a page of the old release, still open, types and saves after the upgrade', async () => {
+    const { context, page } = await browser();
+    await firstVisit(page);
+    for (const name of SOIL) await expand(page, name);
+    // The new release, in another tab, opens both databases at version 2 (an index added).
+    const other = await openPage(context);
+    await other.goto(`${origin}/associationtask?asset=association-screen.css`);
+    await other.evaluate(async () => {
+      const upgrade = (name: string, store: string) =>
+        new Promise<void>((resolve, reject) => {
+          const opening = indexedDB.open(name, 2);
+          opening.onupgradeneeded = () =>
+            opening.transaction?.objectStore(store).createIndex('owner', 'owner');
+          opening.onsuccess = () => {
+            opening.result.close();
+            resolve();
+          };
+          opening.onerror = () => reject(opening.error);
+        });
+      await upgrade('task-association-drafts', 'drafts');
+      await upgrade('task-association-outbox', 'entries');
+    });
+    // Back in the old page: Quantidade 55 typed and left (a draft), then Horas 9 saved offline.
+    await page.getByRole('treeitem', { name: SUBSOIL }).first().locator(':scope > .ta-screen__row').click();
+    const dialog = page.getByRole('dialog', { name: SUBSOIL });
+    await dialog.getByRole('textbox', { name: 'Quantidade', exact: true }).fill('55');
+    await page.keyboard.press('Escape');
+    await dialog.waitFor({ state: 'hidden' });
+    await later(async () => (await draftsOnDevice(other)).map((draft) => draft.texts)).toEqual([
+      { METRICA1: '55' },
+    ]);
+    await context.setOffline(true);
+    await enterOffline(page, { Horas: '9' });
+    await later(() => region(page).getByText(L.pendingCountOne).count()).toBe(1);
+    expect(await page.getByText(L.outboxUnavailable).count()).toBe(0);
+  });
+});
+
 describe('a weak signal', () => {
   it('opens the kept page when the server takes the request and never answers', async () => {
     const { page } = await browser();
@@ -225,6 +375,21 @@ describe('a weak signal', () => {
     await page.reload();
     await page.getByRole('tree').waitFor({ timeout: 20_000 });
     expect(hung.length).toBeGreaterThan(0);
+  });
+});
+
+describe('a host’s sign-in page at the sheet’s URL', () => {
+  it('still opens the sheet offline after the host answered its link with its sign-in form (200)', async () => {
+    const { context, page } = await browser();
+    await firstVisit(page);
+    // Her session ended: the link opened once more shows the host's sign-in form, with a 200.
+    signInPages = true;
+    await page.reload();
+    await page.getByText('Sign in').first().waitFor();
+    // In the field, no signal: the sheet opens from the device, not the sign-in form.
+    await context.setOffline(true);
+    await page.goto(sheetUrl());
+    await page.getByRole('tree').waitFor({ timeout: 15_000 });
   });
 });
 

@@ -324,3 +324,92 @@ describe('a batch whose answer was lost, behind entries claimed since', () => {
     LONG,
   );
 });
+
+/** A host whose session ended: its own refusal, not the handler's (`context` threw it). */
+const SESSION_ENDED = {
+  status: 403,
+  contentType: 'application/json',
+  body: JSON.stringify({
+    error: { code: 'SESSION_EXPIRED', message: 'Your session has ended: sign in again.' },
+  }),
+};
+
+describe('a session that ended, or a page not the handler’s, refusing a batch', () => {
+  it(
+    'keeps the entry waiting, never refused, and sends it once the person signed in again: stored once',
+    async () => {
+      const { context, page } = await opened(ALICE);
+      await context.setOffline(true);
+      await enter(page, SUBSOIL, { Quantidade: '55' });
+      await later(() => waiting(page, 1)).toBe(1);
+      // Her session ends between the outbox asking who is signed in and its PUT (403), then a
+      // node being deployed answers with a page of its own (404): neither is the handler's refusal.
+      let answered = 0;
+      let ended = true;
+      await page.route(
+        (url) => url.pathname === '/associationtask',
+        async (route: Route) => {
+          if (route.request().method() !== 'PUT' || !ended) return route.fallback();
+          answered++;
+          if (answered === 1) return route.fulfill(SESSION_ENDED);
+          return route.fulfill({ status: 404, contentType: 'text/html', body: '<h1>Not Found</h1>' });
+        },
+      );
+      await context.setOffline(false);
+      await later(() => answered).toBeGreaterThanOrEqual(2);
+      await sendingOver(page);
+      expect(await waiting(page, 1)).toBe(1);
+      expect(await region(page).getByText(L.stoppedCountOne).count()).toBe(0);
+
+      // She signs in again and opens the sheet again: what she entered is sent, once.
+      ended = false;
+      await page.reload();
+      await page.getByRole('tree').waitFor();
+      await later(() => liveRows('A-SUBSOIL')).toEqual([{ METRICA1: '55.00' }]);
+      await later(() => waiting(page, 1)).toBe(0);
+      expect(await quantitiesBy('A-SUBSOIL')).toEqual([['55.00', ALICE]]);
+    },
+    LONG,
+  );
+
+  it(
+    'keeps what was typed in the modal and the table when their save meets an ended session, saying the sign-in ended',
+    async () => {
+      const { page } = await opened(ALICE);
+      await page.route(
+        (url) => url.pathname === '/associationtask',
+        (route: Route) =>
+          route.request().method() === 'PUT' ? route.fulfill(SESSION_ENDED) : route.fallback(),
+      );
+      await row(page, SUBSOIL).click();
+      const dialog = page.getByRole('dialog', { name: SUBSOIL });
+      const quantidade = dialog.getByRole('textbox', { name: 'Quantidade', exact: true });
+      await quantidade.fill('56');
+      await dialog.getByRole('button', { name: L.save, exact: true }).click();
+      await dialog
+        .getByRole('alert')
+        .getByText(fill(L.saveError, { message: L.signedOut }))
+        .waitFor();
+      expect(await quantidade.inputValue()).toBe('56');
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'hidden' });
+
+      await page.getByRole('button', { name: 'Table', exact: true }).click();
+      const cell = page
+        .getByRole('grid')
+        .getByRole('row')
+        .filter({ has: page.getByRole('rowheader', { name: /^A-DISC/ }) })
+        .getByRole('textbox', { name: 'Quantidade', exact: true });
+      await cell.fill('57');
+      await page.getByRole('button', { name: L.tableSave, exact: true }).click();
+      await page
+        .getByRole('alert')
+        .getByText(fill(L.saveError, { message: L.signedOut }))
+        .waitFor();
+      expect(await cell.inputValue()).toBe('57');
+      expect(await liveRows('A-SUBSOIL')).toEqual([]);
+      expect(await liveRows('A-DISC')).toEqual([]);
+    },
+    LONG,
+  );
+});

@@ -63,6 +63,47 @@ export function failureOf(error, networkError) {
 }
 
 /**
+ * The codes the handler refuses a save with (src/: `TaskAssociationError`s of status 4xx that a PUT
+ * can meet). A 4xx with none of them, and with no path at one of its entries, is not the handler's
+ * refusal of what was sent but a host's or a proxy's answer before it (a session ended, a node
+ * being deployed): what was sent is not wrong and may go again.
+ */
+const HANDLER_REFUSALS = new Set([
+  'BODY_TOO_LARGE',
+  'CROSS_SITE_REQUEST',
+  'DUPLICATE_ENTRY',
+  'ENTRY_NOT_FOUND',
+  'INACTIVE_ROW',
+  'INVALID_BASE',
+  'INVALID_JSON',
+  'INVALID_METRIC_VALUE',
+  'INVALID_REQUEST',
+  'METRIC_CONFLICT',
+  'METRIC_VALUE_REQUIRED',
+  'NODE_NOT_FOUND',
+  'NOT_IN_TREE',
+  'OWNER_CHANGED',
+  'READ_ONLY_ROW',
+  'REPEATED_QUERY_PARAMETER',
+  'REQUEST_ID_REUSED',
+  'TASK_SHEET_NOT_FOUND',
+  'UNKNOWN_METRIC',
+  'UNKNOWN_QUERY_PARAMETER',
+  'UNSUPPORTED_MEDIA_TYPE',
+]);
+
+/**
+ * Whether an error answer is the handler's own refusal of what was sent: one of its codes, or a
+ * path at one of the entries sent. @param {{ code?: unknown, path?: unknown } | undefined} error
+ */
+export function isHandlerRefusal(error) {
+  return (
+    (typeof error?.code === 'string' && HANDLER_REFUSALS.has(error.code)) ||
+    (typeof error?.path === 'string' && /^entries\.\d+/.test(error.path))
+  );
+}
+
+/**
  * What to tell a person about a failed request, in the page's language: the known codes by their
  * label, anything else by the server's own sentence.
  * @param {unknown} error
@@ -92,11 +133,16 @@ export function problemOf(error, labels, taskSheet) {
       return fill(labels.notFound, { id: taskSheet });
     case 'ENTRY_NOT_FOUND':
       return labels.entryGone;
+    case 'OWNER_CHANGED':
+      return labels.ownerChanged;
     case 'BODY_TOO_LARGE':
       return labels.tooLarge;
     default:
       // A proxy before the handler may refuse a large body with a page of its own.
-      return error.status === 413 ? labels.tooLarge : error.message;
+      if (error.status === 413) return labels.tooLarge;
+      // The host's session ended (its own 401 or 403, in words of its own or none).
+      if ((error.status === 401 || error.status === 403) && !isHandlerRefusal(error)) return labels.signedOut;
+      return error.message;
   }
 }
 
@@ -125,6 +171,8 @@ export function newRequestId() {
  * @property {string} networkError the text of a request that never got an answer
  * @property {(readAt: string | null) => void} [onCached] a read got no answer and was answered
  *   from the browser's cache instead, its data read at `readAt`
+ * @property {() => string | undefined} [owner] the owner key the server confirmed this page files
+ *   under (offline-owner.js), undefined while it has not: each save names it
  */
 
 /** The reads answered from the cache when the network is gone (offline-cache.js). */
@@ -219,8 +267,9 @@ export function createApi(options) {
     return KEPT_PARTS.has(String(params.part));
   }
 
+  const owner = options.owner ?? (() => undefined);
   /** The modal's saves and removes (the table's batches have their own, in `tableRequests`). */
-  const saves = retrySafePut(call);
+  const saves = retrySafePut(call, owner);
 
   return {
     /**
@@ -290,7 +339,7 @@ export function createApi(options) {
      */
     forgetAttempt: (id) => saves.forget(id),
 
-    ...tableRequests(call),
+    ...tableRequests(call, owner),
   };
 }
 
@@ -307,10 +356,11 @@ export function createApi(options) {
  * The table view's requests (#29), over the same `call` as the others: a page of the sheet, its
  * progress, the previous sheet's values, and a batch of entries in one PUT.
  * @param {(params: Record<string, string | number>, init?: RequestInit & { signal?: AbortSignal }) => Promise<unknown>} call
+ * @param {() => string | undefined} owner see {@link ApiOptions}
  */
-export function tableRequests(call) {
+export function tableRequests(call, owner) {
   /** The table's batches: apart from the modal's saves, so that a retry of one never takes the other's id. */
-  const batches = retrySafePut(call);
+  const batches = retrySafePut(call, owner);
   return {
     /**
      * One page of every activity of the sheet with its path and values (`part=sheet`).
@@ -355,16 +405,23 @@ export function tableRequests(call) {
  * through is answered with its outcome, not applied twice; anything else is a new save with a new
  * id. The id a failed save was sent under is on its RequestError (`requestId`), for the outbox to
  * keep it under that id.
+ *
+ * Each save names the owner the page files under, once the server confirmed it: someone who signed
+ * in on this browser since (in another window, this page still in view) has the save refused
+ * (409 `OWNER_CHANGED`, nothing written) rather than stored as theirs.
  * @param {(params: Record<string, string | number>, init?: RequestInit & { signal?: AbortSignal }) => Promise<unknown>} call
+ * @param {() => string | undefined} owner
  */
-function retrySafePut(call) {
+function retrySafePut(call, owner) {
   /** The last save sent without an answer (or with a server failure). */
   /** @type {{ key: string, id: string } | undefined} */
   let attempt;
   return {
     /** @param {SaveSource} source @param {MetricEntry[]} entries @returns {Promise<SaveResult>} */
     async send(source, entries) {
-      const key = JSON.stringify([source, entries]);
+      const by = owner();
+      // A retry under another owner is someone else's save: a new one, never the first one's id.
+      const key = JSON.stringify([source, by, entries]);
       const requestId = attempt?.key === key ? attempt.id : newRequestId();
       attempt = { key, id: requestId };
       try {
@@ -374,7 +431,12 @@ function retrySafePut(call) {
             {
               method: 'PUT',
               headers: { 'content-type': 'application/json' },
-              body: JSON.stringify({ requestId, source, entries }),
+              body: JSON.stringify({
+                requestId,
+                source,
+                ...(by === undefined ? {} : { owner: by }),
+                entries,
+              }),
             },
           )
         );

@@ -13,7 +13,7 @@
  * showed). `row`: whether the activity had a live entry when the form read it.
  */
 
-import { asOutboxError, done, finished, OutboxError } from './outbox.js';
+import { asOutboxError, done, finished, OutboxError, openCurrent } from './outbox.js';
 
 /** @typedef {import('./api.js').MetricValue} MetricValue */
 
@@ -126,17 +126,38 @@ export function joined(newer, stored, known) {
 export async function openDrafts(where = {}) {
   const factory = where.indexedDB ?? globalThis.indexedDB;
   if (!factory) throw new OutboxError('unavailable', 'this browser has no IndexedDB');
-  const opening = factory.open(DB_NAME, 1);
-  opening.onupgradeneeded = () => opening.result.createObjectStore(STORE, { keyPath: 'id' });
-  /** @type {IDBDatabase} */
-  let db;
-  try {
-    db = await done(opening);
-  } catch (error) {
-    throw asOutboxError(error);
+  /** Whether the database was closed under this page: opened again at its next use. */
+  let lost = false;
+
+  /** Opens the database at its current version (a newer release's too), its store made where new. */
+  async function connect() {
+    try {
+      const opened = await openCurrent(factory, DB_NAME, STORE, (opening) =>
+        opening.result.createObjectStore(STORE, { keyPath: 'id' }),
+      );
+      // A later release upgrading must not wait on this page, which opens it again at its next use.
+      opened.onversionchange = () => {
+        opened.close();
+        lost = true;
+      };
+      opened.onclose = () => {
+        lost = true;
+      };
+      return opened;
+    } catch (error) {
+      throw asOutboxError(error);
+    }
   }
-  // A later release upgrading must not wait on this page.
-  db.onversionchange = () => db.close();
+
+  let db = await connect();
+
+  /** The open database; opened again if it was closed under this page. */
+  async function database() {
+    if (!lost) return db;
+    lost = false;
+    db = await connect();
+    return db;
+  }
 
   /**
    * Runs `work` in one transaction of the store, to its end.
@@ -144,7 +165,7 @@ export async function openDrafts(where = {}) {
    */
   async function within(mode, work) {
     try {
-      const tx = db.transaction(STORE, mode);
+      const tx = (await database()).transaction(STORE, mode);
       const result = await work(tx.objectStore(STORE));
       await finished(tx);
       return result;

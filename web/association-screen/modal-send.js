@@ -70,6 +70,12 @@ export async function sendEntry(ctx, node, entry, { deciding, stillOpen, conflic
     if (failure.status === 0 && offline)
       return queue(error instanceof RequestError ? error.requestId : undefined);
     if (failure.status === 0) return { failure, stillOpen: stillOpen(), maybeStored: true };
+    // Someone else signed in elsewhere on this browser: nothing written; the page learns who, and
+    // the form, closed, keeps what was typed as the person's who typed it.
+    if (failure.code === 'OWNER_CHANGED' && offline) {
+      await offline.signedInElsewhere();
+      if (ctx.destroyed()) return undefined;
+    }
     // The activity as stored now, before the conflict is shown: the form starts again from it.
     if (failure.conflicted) await conflicted(node);
     return { failure, stillOpen: stillOpen() };

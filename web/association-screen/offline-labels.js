@@ -63,6 +63,8 @@
  * @property {string} outboxNearlyFull the outbox is nearly full, `{count}` `{max}`
  * @property {string} outboxQuota the browser refused the space for an entry
  * @property {string} outboxUnavailable the browser cannot keep entries (private mode, storage off)
+ * @property {string} outboxNewer a newer release of the screen, opened on this device since, keeps
+ *   entries its own way: this page of the old one must be reloaded to keep any
  * @property {string} outboxEvicted the browser cleared this site's storage: entries were lost
  * @property {string} notPersisted the browser may clear entries when space runs low
  * @property {string} otherOwner entries of another user wait on this device, `{count}`
@@ -130,6 +132,7 @@ export const OFFLINE_LABELS_EN = {
   outboxNearlyFull: '{count} of at most {max} entries wait on this device: connect soon to send them.',
   outboxQuota: 'The browser refused to store the entry (no space left): it was not kept.',
   outboxUnavailable: 'This browser cannot keep entries offline (private mode or storage turned off).',
+  outboxNewer: 'A newer version of this screen is installed on this device: reload the page to keep entries.',
   outboxEvicted:
     'The browser cleared this site’s storage: entries that were waiting to be sent were lost. Enter them again.',
   notPersisted: 'This browser may clear waiting entries if space runs low: connect soon to send them.',
@@ -204,6 +207,8 @@ export const OFFLINE_LABELS_PT_BR = {
   outboxQuota: 'O navegador recusou guardar o registro (sem espaço): ele não foi mantido.',
   outboxUnavailable:
     'Este navegador não consegue guardar registros sem conexão (modo privado ou armazenamento desligado).',
+  outboxNewer:
+    'Uma versão mais nova desta tela está instalada neste aparelho: recarregue a página para guardar registros.',
   outboxEvicted:
     'O navegador apagou o armazenamento deste site: registros que aguardavam envio foram perdidos. Registre-os de novo.',
   notPersisted:

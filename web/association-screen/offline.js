@@ -126,6 +126,8 @@ export function createOffline(ctx, parts) {
       void senders.heard(event.data);
     };
 
+  /** Why the outbox could not be opened, where that is not the browser keeping nothing. @type {string | undefined} */
+  let openRefused;
   const opened = openOutbox({ doc, endpoint }).then(
     (box) => {
       outbox = box;
@@ -146,7 +148,10 @@ export function createOffline(ctx, parts) {
       });
       return refresh();
     },
-    () => view.warn(labels.outboxUnavailable),
+    (error) => {
+      openRefused = error instanceof OutboxError && error.code === 'newer' ? labels.outboxNewer : undefined;
+      view.warn(openRefused ?? labels.outboxUnavailable);
+    },
   );
 
   const onLine = () => {
@@ -329,7 +334,7 @@ export function createOffline(ctx, parts) {
     async queue(saves, tried) {
       await opened;
       if (!outbox || who.key() === undefined)
-        throw new RequestError(0, labels.outboxUnavailable, 'OUTBOX_UNAVAILABLE', undefined);
+        throw new RequestError(0, openRefused ?? labels.outboxUnavailable, 'OUTBOX_UNAVAILABLE', undefined);
       const enteredAt = new Date().toISOString();
       // Filed under whoever is signed in now, asked where the network allows (someone else may have
       // signed in on this browser since the page was opened); where it does not, filed unchecked.
@@ -369,7 +374,9 @@ export function createOffline(ctx, parts) {
               : fill(labels.outboxNoRoom, { count: saves.length, free: MAX_OUTBOX_ENTRIES - held })
             : code === 'quota'
               ? labels.outboxQuota
-              : labels.outboxUnavailable;
+              : code === 'newer'
+                ? labels.outboxNewer
+                : labels.outboxUnavailable;
         // A save sent once without an answer and too large for the room left is no refusal of a
         // new save: it may be stored already, and its sender says so (table-save.js). The outbox
         // full is still said, from its count (`showWarning`), when it is.
@@ -469,6 +476,13 @@ export function createOffline(ctx, parts) {
      * under the same owner, so what one person typed is never shown to another.
      */
     owner: () => ({ key: who.key(), confirmed: who.confirmed() }),
+    /**
+     * The server refused a save sent straight from the page for its owner (409 `OWNER_CHANGED`):
+     * someone else signed in on this browser, in a window that never told this page. Learnt as
+     * when the page is shown again: asked who, and the page files as them (the open form closes,
+     * its typing kept as the person's who typed it). Resolves once asked.
+     */
+    signedInElsewhere: () => who.check(),
     /** Sends now (tests, the bench). */
     kick: () => sync?.kick(),
     destroy() {

@@ -75,7 +75,7 @@ const MARK = 'ta-outbox';
 /** An outbox that cannot take or keep an entry: `full`, `quota` (the browser refused the space), `unavailable`. */
 export class OutboxError extends Error {
   /**
-   * @param {'full' | 'quota' | 'unavailable'} code @param {string} message
+   * @param {'full' | 'quota' | 'unavailable' | 'newer'} code @param {string} message
    * @param {number} [held] `full`: the entries the outbox held when it refused (the room left is
    *   what the refused entries did not fit)
    */
@@ -96,6 +96,24 @@ export function asOutboxError(error) {
   const name = error instanceof DOMException || error instanceof Error ? error.name : '';
   if (name === 'QuotaExceededError') return new OutboxError('quota', 'the browser refused the space');
   return new OutboxError('unavailable', error instanceof Error ? error.message : String(error));
+}
+
+/**
+ * Opens a database at whatever version it is (made at version 1 where there is none, `upgrade`
+ * then making its store): a newer release may have opened it at a later version since, which an
+ * open at version 1 would refuse (VersionError), and this page's records are the same. Refused
+ * (OutboxError `newer`) if the store is gone: the newer release has the data its own way.
+ * @param {IDBFactory} factory @param {string} name @param {string} store
+ * @param {(opening: IDBOpenDBRequest, event: IDBVersionChangeEvent) => void} upgrade
+ * @returns {Promise<IDBDatabase>}
+ */
+export async function openCurrent(factory, name, store, upgrade) {
+  const opening = factory.open(name);
+  opening.onupgradeneeded = (event) => upgrade(opening, event);
+  const db = await done(opening);
+  if (db.objectStoreNames.contains(store)) return db;
+  db.close();
+  throw new OutboxError('newer', `a newer version keeps ${name} without ${store}: reload the page`);
 }
 
 /** @template T @param {IDBRequest<T>} request @returns {Promise<T>} */
@@ -133,14 +151,12 @@ export async function openOutbox(where = {}) {
   /** Opens the database: made anew (`created`) where there is none, by a page only. */
   async function connect() {
     let created = false;
-    const opening = factory.open(DB_NAME, 1);
-    opening.onupgradeneeded = (event) => {
-      created = event.oldVersion === 0;
-      if (created && !doc) opening.transaction?.abort();
-      else if (created) opening.result.createObjectStore(STORE, { keyPath: 'seq', autoIncrement: true });
-    };
     try {
-      const db = await done(opening);
+      const db = await openCurrent(factory, DB_NAME, STORE, (opening, event) => {
+        created = event.oldVersion === 0;
+        if (created && !doc) opening.transaction?.abort();
+        else if (created) opening.result.createObjectStore(STORE, { keyPath: 'seq', autoIncrement: true });
+      });
       // Another tab upgrading later (a new release) must not wait on this one; the browser
       // clearing the site's storage closes it too (`close`): the next use opens it again.
       db.onversionchange = () => {

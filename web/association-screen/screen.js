@@ -112,6 +112,10 @@ export function mountAssociationScreen(element, options) {
       signal: lifetime.signal,
       networkError: labels.networkError,
       onCached: (readAt) => ctx.offline?.readFromCache(readAt),
+      owner: () => {
+        const who = ctx.offline?.owner();
+        return who?.confirmed ? who.key : undefined;
+      },
     }),
     say: createWording(labels, lang),
     create,

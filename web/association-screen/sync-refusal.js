@@ -43,7 +43,8 @@ export async function settleTooLarge(outbox, records, message) {
 }
 
 /**
- * A batch the server refused. Conflicts and problems at one entry stop that entry (the others are
+ * A batch the handler refused, by a refusal of its own (`isHandlerRefusal`: anything else, a
+ * session ended say, waits in sync.js and never comes here). Conflicts and problems at one entry stop that entry (the others are
  * sent again in a new batch); a refusal of the whole batch stops all of it; a request id the server
  * knows with another body (an entry discarded since) gets a new one. A remove of an entry with no
  * live row (404 `ENTRY_NOT_FOUND` at it) is done, not refused: someone else removed the entry

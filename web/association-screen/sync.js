@@ -10,8 +10,10 @@
  * `METRIC_CONFLICT`) or a refusal at one entry stops that entry (`conflict`, `refused`); the rest go
  * on. A remove refused for an entry no longer there (404 `ENTRY_NOT_FOUND`) is done: it leaves the
  * outbox. A body refused as too large (413, a proxy's lower limit) is sent again in halves; an entry
- * too large alone stops (`refused`, `BODY_TOO_LARGE`). No answer, a server failure, or a 200 that is
- * not the handler's answer (a sign-in or captive portal's page): tried again later, with backoff.
+ * too large alone stops (`refused`, `BODY_TOO_LARGE`). No answer, a server failure, a 200 that is
+ * not the handler's answer (a sign-in or captive portal's page), or a refusal that is not the
+ * handler's own (a session ended: 401 or 403; a host's or a proxy's page): tried again later, with
+ * backoff.
  *
  * Whoever sends (a page, the service worker) tells the other pages on {@link CHANNEL} what came of
  * each batch (see {@link SentMessage}): the pages that did not send it show what was stored, and a
@@ -23,6 +25,7 @@
  * a refusal does to its entries in sync-refusal.js; here, the asking and the answers.
  */
 
+import { isHandlerRefusal } from './api.js';
 import { MAX_BODY_BYTES } from './api-batches.js';
 import { ask, RetryLater } from './ask.js';
 import { batchSource, nextBatch, sentEntry } from './sync-batch.js';
@@ -195,7 +198,17 @@ export async function replayOutbox(outbox, target) {
       );
       continue;
     }
-    if (answer.status === 0 || answer.status >= 500 || answer.status === 429 || answer.status === 401) {
+    // No answer, a failure, too many requests, or a refusal that is not the handler's own (a
+    // session ended: 401, or 403 as many hosts answer it; a node being deployed): nothing was
+    // wrong with the entries, which wait, their batch id kept, and go once the server takes them.
+    if (
+      answer.status === 0 ||
+      answer.status >= 500 ||
+      answer.status === 429 ||
+      answer.status === 401 ||
+      answer.status === 403 ||
+      (answer.status !== 413 && !isHandlerRefusal(answer.body?.error))
+    ) {
       target.onUnsent?.(records, answer.status === 0 || answer.status >= 500);
       throw new RetryLater(answer.status, `HTTP ${answer.status}`);
     }

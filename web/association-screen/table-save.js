@@ -208,6 +208,13 @@ export function createTableSave(ctx, table, hooks) {
             }
             return;
           }
+          // Someone else signed in elsewhere on this browser: nothing of it written. The page
+          // learns who, and the rows typed go back to their presets, their typing kept as the
+          // person's who typed it.
+          if (failure.code === 'OWNER_CHANGED' && ctx.offline) {
+            await ctx.offline.signedInElsewhere();
+            if (ctx.destroyed()) return;
+          }
           await refused(batch, failure, saved);
           return;
         }
