@@ -24,7 +24,10 @@ import {
  * Two tabs of one person (Alice) on one sheet, in real Chromium, in English on a desktop: what one
  * tab typed in an activity's draft is never dropped, nor written over with older cells, by what the
  * other does (the table's Escape, the modal's Cancel, the modal's typing while the table is hidden);
- * nor, in one tab, by a read of the table's rows answered after a save of them.
+ * nor, in one tab, by a read of the table's rows answered after a save of them. And in one tab, the
+ * three views of an entry (the tree's line, the table's row, the modal) agree with what is stored
+ * after the other view saved, removed or met a conflict: none shows a value nobody holds as saved,
+ * and none starts a save from it.
  */
 
 const browser = useBrowser();
@@ -61,9 +64,9 @@ async function twoTabs() {
   return { a, b };
 }
 
-/** Opens the tree (leaving the table) down to an activity and clicks it: its dialog. */
-async function openModal(page: Page, path: readonly string[], label: string) {
-  const tree = page.getByRole('button', { name: 'Tree', exact: true });
+/** Shows the tree (the switch's button `treeName`, by the page's language) open down to `path`. */
+async function expand(page: Page, path: readonly string[], treeName = 'Tree') {
+  const tree = page.getByRole('button', { name: treeName, exact: true });
   if ((await tree.getAttribute('aria-pressed')) !== 'true') await tree.click();
   for (const name of path) {
     const item = page.getByRole('treeitem', { name }).first();
@@ -71,6 +74,11 @@ async function openModal(page: Page, path: readonly string[], label: string) {
       await item.locator(':scope > .ta-screen__row').click();
     await item.getByRole('group').first().waitFor();
   }
+}
+
+/** Opens the tree (leaving the table) down to an activity and clicks it: its dialog. */
+async function openModal(page: Page, path: readonly string[], label: string, treeName = 'Tree') {
+  await expand(page, path, treeName);
   await page
     .getByRole('treeitem', { name: new RegExp(`^${label}`) })
     .first()
@@ -405,4 +413,272 @@ it('reads a row asked for under a new read of the table while an older read of i
   // The first read's answer arrives (of the older table): the row is read for the newer, Horas 9.0.
   reads.release();
   await later(() => hours.inputValue()).toBe('9.0');
+});
+
+/** One page of Alice's: English on a desktop, or Portuguese on a phone. */
+async function onePage(how: 'desktop' | 'phone' = 'desktop') {
+  const context = pages.track(
+    await browser().newContext(
+      how === 'phone'
+        ? { locale: 'pt-BR', viewport: { width: 390, height: 844 } }
+        : { locale: 'en', viewport: { width: 1280, height: 800 } },
+    ),
+  );
+  return signedInPage(context, served.origin(), ALICE);
+}
+
+/** A slow uplink: the page's saves reach the server only once the returned function lets them go. */
+async function holdSaves(page: Page): Promise<() => void> {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(
+    (url) => url.pathname === '/associationtask',
+    async (route) => {
+      if (route.request().method() !== 'PUT') return route.fallback();
+      await held;
+      return route.continue();
+    },
+  );
+  return release;
+}
+
+/** The answer of the next save `page` sends. */
+const nextSave = (page: Page) => page.waitForResponse((response) => response.request().method() === 'PUT');
+
+/** The line of an activity in the tree, as read with its name (its chips, its marks). */
+const treeLine = (page: Page, activity: string) =>
+  page.getByRole('treeitem', { name: new RegExp(`^${activity}`) }).first();
+
+it('shows in the table what applies after the modal removed an entry while the table holds a change in another row', async () => {
+  await meanwhile({ ...subsoil(), values: { METRICA1: '31.00', METRICA2: 5, HORAS: '7.0' } });
+  const { page, puts } = await onePage();
+  await openTable(page, served.sheetUrl());
+  expect(await cell(page, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('31.00');
+  await typeIn(page, 'A-SPRAY', 'Horas', '9');
+
+  // Subsoiling's entry removed in the modal (nothing typed in it: no draft says it changed).
+  const dialog = await openModal(page, SOIL_PATH, 'A-SUBSOIL — Subsoiling');
+  await dialog.getByRole('button', { name: 'Remove entry', exact: true }).click();
+  const removed = nextSave(page);
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Remove', exact: true }).click();
+  expect((await removed).status()).toBe(200);
+  await dialog.waitFor({ state: 'hidden' });
+  expect(await liveMetrics(served.demo(), subsoil().activity)).toEqual([]);
+
+  // The table shows the defaults that apply now, and keeps the change of the other row.
+  await showTable(page);
+  const quantity = cell(page, 'A-SUBSOIL', 'Quantidade');
+  await later(() => quantity.inputValue()).toBe('0.80');
+  expect(await description(quantity)).toBe('Default: from the activity');
+  expect(await cell(page, 'A-SPRAY', 'Horas').inputValue()).toBe('9');
+
+  // Typed in, the row is saved as the new entry it is (no conflict with the entry removed).
+  await typeIn(page, 'A-SUBSOIL', 'Pessoas', '4');
+  const saved = nextSave(page);
+  await page.getByRole('button', { name: 'Save changes', exact: true }).click();
+  expect((await saved).status()).toBe(200);
+  expect(puts.at(-1)?.entries.find((entry) => entry.activity === subsoil().activity)).toMatchObject({
+    row: false,
+    values: { METRICA2: 4 },
+  });
+  expect(await liveMetrics(served.demo(), subsoil().activity)).toEqual([
+    { METRICA1: '0.80', METRICA2: 4, HORAS: '8.0' },
+  ]);
+  expect(await liveMetrics(served.demo(), spray().activity)).toMatchObject([{ HORAS: '9.0' }]);
+});
+
+it('shows in the table the entry the modal stored of an activity’s defaults while the table holds a change in another row', async () => {
+  const { page, puts } = await onePage();
+  await openTable(page, served.sheetUrl());
+  await typeIn(page, 'A-SPRAY', 'Horas', '9');
+
+  // Subsoiling has no entry: Save in its modal, nothing typed, stores the defaults it shows.
+  const dialog = await openModal(page, SOIL_PATH, 'A-SUBSOIL — Subsoiling');
+  const stored = nextSave(page);
+  await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+  expect((await stored).status()).toBe(200);
+  await dialog.waitFor({ state: 'hidden' });
+  expect(await liveMetrics(served.demo(), subsoil().activity)).toEqual([
+    { METRICA1: '0.80', METRICA2: 6, HORAS: '8.0' },
+  ]);
+
+  await showTable(page);
+  const people = cell(page, 'A-SUBSOIL', 'Pessoas');
+  await later(() => description(people)).toBe('Saved value');
+  expect(await cell(page, 'A-SPRAY', 'Horas').inputValue()).toBe('9');
+  // A change of the row is a change of the entry stored, from what it holds.
+  await typeIn(page, 'A-SUBSOIL', 'Pessoas', '4');
+  const saved = nextSave(page);
+  await page.getByRole('button', { name: 'Save changes', exact: true }).click();
+  expect((await saved).status()).toBe(200);
+  expect(puts.at(-1)?.entries.find((entry) => entry.activity === subsoil().activity)).toEqual({
+    ...subsoil(),
+    values: { METRICA2: 4 },
+    base: { METRICA2: 6 },
+    row: true,
+  });
+  expect(await liveMetrics(served.demo(), subsoil().activity)).toEqual([
+    { METRICA1: '0.80', METRICA2: 4, HORAS: '8.0' },
+  ]);
+});
+
+it('shows in the tree and the modal the value a conflict of the table met, once taken, and a modal save starts from it (Portuguese, phone)', async () => {
+  await meanwhile({ ...subsoil(), values: { METRICA1: '31.00', METRICA2: 5, HORAS: '7.0' } });
+  const { page, puts } = await onePage('phone');
+  await page.goto(served.sheetUrl());
+  await page.getByRole('tree').waitFor();
+  await expand(page, SOIL_PATH, 'Árvore');
+  const line = treeLine(page, 'A-SUBSOIL');
+  expect(await line.textContent()).toContain('Quantidade31,00salvo');
+
+  // Quantidade 32 in the table; meanwhile someone else stores 40. Save is refused; Escape takes 40.
+  await showTable(page, 'Tabela');
+  await typeIn(page, 'A-SUBSOIL', 'Quantidade', '32');
+  await meanwhile({ ...subsoil(), values: { METRICA1: '40.00' }, base: { METRICA1: '31.00' }, row: true });
+  const refused = nextSave(page);
+  await page.getByRole('button', { name: 'Salvar alterações', exact: true }).click();
+  expect((await refused).status()).toBe(409);
+  const quantity = cell(page, 'A-SUBSOIL', 'Quantidade');
+  await later(() => description(quantity)).toContain('40,00');
+  await quantity.focus();
+  await page.keyboard.press('Escape');
+  await later(() => quantity.inputValue()).toBe('40,00');
+
+  // The tree's line and the modal show what is stored, never the 31,00 nobody holds any more.
+  await page.getByRole('button', { name: 'Árvore', exact: true }).click();
+  await later(() => line.textContent()).toContain('Quantidade40,00salvo');
+  const dialog = await openModal(page, SOIL_PATH, 'A-SUBSOIL — Subsoiling', 'Árvore');
+  const field = dialog.getByRole('textbox', { name: 'Quantidade', exact: true });
+  expect(await field.inputValue()).toBe('40,00');
+  expect(await description(field)).toBe('Valor salvo');
+  // A change there starts from 40: stored, with no conflict met again.
+  await field.fill('41');
+  const saved = nextSave(page);
+  await dialog.getByRole('button', { name: 'Salvar', exact: true }).click();
+  expect((await saved).status()).toBe(200);
+  expect(puts.at(-1)?.entries[0]).toMatchObject({ base: { METRICA1: '40.00' }, row: true });
+  expect(await liveMetrics(served.demo(), subsoil().activity)).toEqual([
+    { METRICA1: '41.00', METRICA2: 5, HORAS: '7.0' },
+  ]);
+});
+
+/**
+ * Spraying's Horas 9 typed in the table and Save changes pressed on a slow uplink; its modal opened
+ * from the tree while that save is out (it shows the table's Horas 9, not saved yet).
+ */
+async function modalWhileTableSaves(page: Page) {
+  await openTable(page, served.sheetUrl());
+  await typeIn(page, 'A-SPRAY', 'Horas', '9');
+  await keptOnDevice(page);
+  const release = await holdSaves(page);
+  const tableSave = nextSave(page);
+  await page.getByRole('button', { name: 'Save changes', exact: true }).click();
+  const dialog = await openModal(page, SPRAY_PATH, 'A-SPRAY — Spraying');
+  const hours = dialog.getByRole('textbox', { name: 'Horas', exact: true });
+  expect(await hours.inputValue()).toBe('9');
+  expect(await description(hours)).toBe('Changed, not saved yet');
+  return {
+    dialog,
+    hours,
+    people: dialog.getByRole('textbox', { name: 'Pessoas', exact: true }),
+    release,
+    tableSave,
+  };
+}
+
+it('has the modal opened while the table saves its activity start from what that save stored, and save only what is typed after', async () => {
+  const { page, puts } = await onePage();
+  const { dialog, hours, people, release, tableSave } = await modalWhileTableSaves(page);
+  release();
+  expect((await tableSave).status()).toBe(200);
+  expect(await liveMetrics(served.demo(), spray().activity)).toEqual([
+    { METRICA1: '0.60', METRICA2: 6, HORAS: '9.0' },
+  ]);
+
+  // The form says what is stored, as an opening now would; its draft is gone.
+  await later(() => description(hours)).toBe('Saved value');
+  expect(await hours.inputValue()).toBe('9.0');
+  expect(await description(people)).toBe('Saved value');
+  expect(await dialog.getByRole('button', { name: 'Remove entry', exact: true }).isVisible()).toBe(true);
+  await later(() => draftsOnDevice(page)).toEqual([]);
+
+  // Pessoas 4, saved: only it is sent, from the value stored; nothing is refused.
+  await people.fill('4');
+  const saved = nextSave(page);
+  await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+  expect((await saved).status()).toBe(200);
+  await dialog.waitFor({ state: 'hidden' });
+  expect(puts.at(-1)?.entries).toEqual([
+    { ...spray(), values: { METRICA2: 4 }, base: { METRICA2: 6 }, row: true },
+  ]);
+  expect(await liveMetrics(served.demo(), spray().activity)).toEqual([
+    { METRICA1: '0.60', METRICA2: 4, HORAS: '9.0' },
+  ]);
+  await later(() => treeLine(page, 'A-SPRAY').textContent()).toContain('Pessoas4saved');
+  expect(await treeLine(page, 'A-SPRAY').textContent()).not.toContain('Draft, not saved');
+  await later(() => draftsOnDevice(page)).toEqual([]);
+});
+
+it('keeps what is typed in the modal while the table saves its activity, and saves it from what that save stored', async () => {
+  const { page, puts } = await onePage();
+  const { dialog, hours, people, release, tableSave } = await modalWhileTableSaves(page);
+  await people.fill('4');
+  await keptOnDevice(page);
+  release();
+  expect((await tableSave).status()).toBe(200);
+
+  // Pessoas stays as typed, over the default the table's save stored as the person saw it.
+  await later(() => description(hours)).toBe('Saved value');
+  expect(await people.inputValue()).toBe('4');
+  expect(await description(people)).toBe('Changed, not saved yet');
+  await later(async () => (await draftsOnDevice(page)).map((draft) => draft.texts)).toEqual([
+    { METRICA2: '4' },
+  ]);
+
+  const saved = nextSave(page);
+  await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+  expect((await saved).status()).toBe(200);
+  expect(puts.at(-1)?.entries).toEqual([
+    { ...spray(), values: { METRICA2: 4 }, base: { METRICA2: 6 }, row: true },
+  ]);
+  expect(await liveMetrics(served.demo(), spray().activity)).toEqual([
+    { METRICA1: '0.60', METRICA2: 4, HORAS: '9.0' },
+  ]);
+  await later(() => draftsOnDevice(page)).toEqual([]);
+});
+
+it('meets as a conflict, in the modal opened while the table saves another field, what someone else stored meanwhile in the field typed', async () => {
+  await meanwhile({ ...subsoil(), values: { METRICA1: '31.00', METRICA2: 5, HORAS: '7.0' } });
+  const { page } = await onePage();
+  await openTable(page, served.sheetUrl());
+  await typeIn(page, 'A-SUBSOIL', 'Horas', '9');
+  await keptOnDevice(page);
+  const release = await holdSaves(page);
+  const tableSave = nextSave(page);
+  await page.getByRole('button', { name: 'Save changes', exact: true }).click();
+  const dialog = await openModal(page, SOIL_PATH, 'A-SUBSOIL — Subsoiling');
+  const people = dialog.getByRole('textbox', { name: 'Pessoas', exact: true });
+  await people.fill('4');
+  // Someone else changes Pessoas; the table's save (Horas only) then stores and answers 6.
+  await meanwhile({ ...subsoil(), values: { METRICA2: 6 }, base: { METRICA2: 5 }, row: true });
+  release();
+  expect((await tableSave).status()).toBe(200);
+  await later(() => description(dialog.getByRole('textbox', { name: 'Horas', exact: true }))).toBe(
+    'Saved value',
+  );
+  expect(await people.inputValue()).toBe('4');
+
+  // Never taken as the base unseen: the save is refused, and the field shows who stored what.
+  const refused = nextSave(page);
+  await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+  expect((await refused).status()).toBe(409);
+  await later(() => dialog.getByRole('alert').textContent()).toContain(
+    'someone else changed Pessoas meanwhile',
+  );
+  await later(() => description(people)).toMatch(/^Changed meanwhile by user 9, /);
+  expect(await liveMetrics(served.demo(), subsoil().activity)).toEqual([
+    { METRICA1: '31.00', METRICA2: 6, HORAS: '9.0' },
+  ]);
 });

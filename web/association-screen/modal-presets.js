@@ -1,11 +1,11 @@
 // @ts-check
 /**
  * What the modal's fields start from: an activity's values as stored (or its defaults), with what
- * waits in the outbox laid over and said so, when it opens and again after a save refused for a
- * conflict (the tree has read the activity again by then).
+ * waits in the outbox laid over and said so, when it opens, again after a save refused for a
+ * conflict (the tree has read the activity again by then), and after the table's save stored it.
  */
 
-import { sameValue } from './values.js';
+import { checkTyped, sameValue } from './values.js';
 
 /** @typedef {import('./api.js').ScreenNode} ScreenNode */
 /** @typedef {import('./api.js').MetricConflict} MetricConflict */
@@ -123,5 +123,40 @@ export function createPresets(ctx, fields) {
     return { hasRow: rowIn(data), conflicts: found };
   }
 
-  return { dataOf, rowIn, fill, readConflict, afterConflict };
+  /**
+   * After a save made elsewhere on this page (the table's) stored the activity the open form shows,
+   * the tree having taken its answer: the form starts from what is stored, as if opened now, and
+   * what the person typed in it stays typed. A field left alone shows what is stored. A typed field
+   * holding the value stored has nothing left to save: it shows it as stored (and leaves the draft).
+   * Any other typed field keeps what was typed, and starts from what is stored when that is what the
+   * person typed over (its preset: a default the table's save stored as they saw it) or its base
+   * already; a value that is neither (stored by someone else in a field the table's save did not
+   * send) is not taken as its base unseen: the field keeps the base it had, and a save meets that
+   * value as a conflict, shown at the field. Returns whether the key has a row now.
+   * @param {TreeNode} node
+   */
+  function afterStored(node) {
+    const data = dataOf(node);
+    const pending = ctx.offline?.pendingFields({ activity: node.data.id, group: node.data.group ?? null });
+    fill(node, data, (field) => fields.untouched(field));
+    for (const [field, { column, input }] of inputs) {
+      if (fields.untouched(field)) continue;
+      const metric = data.metrics?.[field];
+      const value = metric?.value ?? null;
+      const base = metric?.source === 'saved' ? value : null;
+      const source = pending?.has(field) ? 'pending' : metric?.source;
+      const typed = checkTyped(column, input.value, ctx.lang);
+      if (metric?.source === 'saved' && typed.ok && sameValue(column, typed.value, value)) {
+        fields.preset(field, value, base, source);
+      } else if (
+        sameValue(column, base, fields.bases.get(field) ?? null) ||
+        sameValue(column, base, fields.presets.get(field) ?? null)
+      ) {
+        fields.rebase(field, value, base, source);
+      }
+    }
+    return rowIn(data);
+  }
+
+  return { dataOf, rowIn, fill, readConflict, afterConflict, afterStored };
 }

@@ -17,6 +17,7 @@ import { createModalDraft } from './modal-draft.js';
 import { createPresets } from './modal-presets.js';
 import { sendEntry } from './modal-send.js';
 import { createModalView } from './modal-view.js';
+import { entryFor } from './saved-answer.js';
 import { sameValue } from './values.js';
 
 /** @typedef {import('./tree.js').TreeNode} TreeNode */
@@ -158,15 +159,7 @@ export function createModal(ctx, tree, treeMetrics) {
     conflicts.clear();
     ctx.api.forgetAttempt();
     hasRow = presets.rowIn(data);
-    const last = data.lastChange ?? null;
-    lastChangeLine.textContent =
-      last !== null
-        ? fill(labels.lastChange, { user: ctx.say.user(last.user), at: ctx.say.when(last.at) })
-        : hasRow
-          ? ''
-          : labels.neverSaved;
-    lastChangeLine.hidden = lastChangeLine.textContent === '';
-    removeButton.hidden = !(editable && hasRow);
+    showEntry(data);
     history.reset();
     confirm.close();
     presets.fill(node, data, () => true);
@@ -180,6 +173,50 @@ export function createModal(ctx, tree, treeMetrics) {
     first?.focus();
     if (first instanceof HTMLInputElement || first instanceof HTMLTextAreaElement) first.select();
     if (editable && treeMetrics.isUnread(node)) awaitDefaults(node);
+  }
+
+  /**
+   * Who changed the entry last (or that it was never saved), and Remove entry while it has one.
+   * @param {import('./api.js').ScreenNode} data
+   */
+  function showEntry(data) {
+    const last = data.lastChange ?? null;
+    lastChangeLine.textContent =
+      last !== null
+        ? fill(labels.lastChange, { user: ctx.say.user(last.user), at: ctx.say.when(last.at) })
+        : hasRow
+          ? ''
+          : labels.neverSaved;
+    lastChangeLine.hidden = lastChangeLine.textContent === '';
+    removeButton.hidden = !(editable && hasRow);
+  }
+
+  /**
+   * The table's save stored activities (the tree has taken its answer): a form open on one of them
+   * starts from what it stored, as an opening now would, what the person typed in it kept as typed
+   * (modal-presets.js `afterStored`), and its draft keeps only what is still not stored. Without
+   * this, the form opened while that save was out would go on from what it read before: its next
+   * save sent as if the activity had no entry, refused as a change by "someone else" (the person's
+   * own save), and the values stored would come back as a draft. A form that is busy (its own save
+   * out), decides an outbox entry or waits for a choice at a conflict keeps what it shows: the
+   * server checks its next save against the bases it holds, and shows what differs as a conflict.
+   * So does a replayed answer, which says what was stored back then (the tree reads the activity
+   * again).
+   * @param {import('./saved-answer.js').Answer} answer
+   */
+  function storedElsewhere(answer) {
+    const node = current;
+    if (!node || !dialog.open || !editable || busy || deciding !== undefined) return;
+    const saved = entryFor(answer, { activity: node.data.id, group: node.data.group });
+    if (!saved?.stored || answer.replayed === true || conflicts.waiting().length > 0) return;
+    // Waiting, read-only, for what applies after a remove: nothing typed; it opens again as stored.
+    if (save.disabled) {
+      open(node);
+      return;
+    }
+    hasRow = presets.afterStored(node);
+    showEntry(presets.dataOf(node));
+    draft.typed();
   }
 
   /**
@@ -554,6 +591,8 @@ export function createModal(ctx, tree, treeMetrics) {
     draftProblem: () => draft.problem(),
     /** Someone else signed in on this browser: an open form, the previous person's, closes (kept as theirs). */
     ownerChanged: () => draft.ownerChanged(),
+    /** The table's save stored activities: an open form of one of them starts from it. */
+    storedElsewhere,
     /** What waits in the outbox changed (here, in another tab): the open form's notice follows. */
     outboxChanged() {
       if (dialog.open && current) showStopped(current);

@@ -139,8 +139,15 @@ export function mountAssociationScreen(element, options) {
   const status = statusRegion(create, `${BLOCK}__status`);
   const tree = createTree(ctx);
   const treeMetrics = createTreeMetrics(ctx, tree);
-  // The tree / table switch and the progress: told of the modal's saves through the tree's metrics.
-  const views = createViews(ctx, { body, search: () => search.root, tree, treeMetrics });
+  // The tree / table switch and the progress: told of the modal's saves through the tree's metrics,
+  // and telling the modal of the table's (called once both exist).
+  const views = createViews(ctx, {
+    body,
+    search: () => search.root,
+    tree,
+    treeMetrics,
+    storedElsewhere: (answer) => modal.storedElsewhere(answer),
+  });
   const watched = views.watch(treeMetrics);
   const modal = createModal(ctx, tree, watched);
   attachTreeKeys(ctx, tree, (node) => modal.open(node));

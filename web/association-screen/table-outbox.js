@@ -45,7 +45,8 @@ export function laidOver(ctx, served) {
  * @param {() => void} parts.redraw redraws the rows shown from the model
  * @param {number} parts.pageSize the rows of a page of the sheet, as the table reads it
  * @param {() => number} parts.loads the table's reads so far: a row of an older read lands nowhere
- * @param {() => void} parts.stale the table is to be read again when next shown
+ * @param {(rows: readonly TableRow[]) => void} parts.stale the table is to be read again when next
+ *   shown: `rows`, which could not be read, at least
  */
 export function createRowReader(ctx, parts) {
   const { model } = parts;
@@ -92,10 +93,10 @@ export function createRowReader(ctx, parts) {
           const served = byKey.get(row.key);
           if (row.served !== asked.get(row)) again.set(row.key, { row, load });
           else if (served) model.serve(row, served, laidOver(ctx, served));
-          else parts.stale();
+          else parts.stale([]);
         }
       } catch {
-        parts.stale();
+        parts.stale(list);
       } finally {
         for (const row of list) reading.delete(row.key);
       }

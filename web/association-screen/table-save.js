@@ -313,6 +313,8 @@ export function createTableSave(ctx, table, hooks) {
       const removed = withEntry.filter((row) => !row.hasRow);
       for (const row of removed) row.unread = true;
       readingAgain = table.readAgain(removed);
+      // The tree (and the modal, which starts from it) read these before what the conflicts met.
+      hooks.conflicted([...new Set(marked.map(({ row }) => row))].map((row) => row.data));
     } else if (refusedRow && said) {
       // The row itself can no longer be changed: nothing else of the batch was refused. Its cells
       // keep what the person made of them, marked, and are not sent again, so the next Save saves

@@ -30,7 +30,10 @@ export { ROW_HEIGHT };
 
 /**
  * @typedef {object} TableHooks
- * @property {(answer: { readonly entries: readonly import('./api.js').SavedEntry[] }) => void} saved a save's answer, for the tree and the progress
+ * @property {(answer: import('./saved-answer.js').Answer) => void} saved a save's answer, for the
+ *   tree, the modal and the progress
+ * @property {(entries: readonly { activity: number, group?: number | null | undefined }[]) => void} conflicted
+ *   a save was refused for conflicts at these activities: what the tree read of them is old
  * @property {(path: readonly import('./api.js').PathStep[]) => void} learnPath the labels of the nodes above an activity
  */
 
@@ -104,6 +107,12 @@ export function createTable(ctx, hooks) {
   let loads = 0;
   /** A save elsewhere (the modal) made the presets old: the next showing reads them again. */
   let stale = false;
+  /**
+   * The keys of rows made old since the sheet was last read whole (saved or removed in the modal, a
+   * read of them that failed): while the table holds changes, it is not read whole, and these rows
+   * are read again when it shows. @type {Set<string>}
+   */
+  const staleKeys = new Set();
   /** The page a read stopped at, failing after earlier ones (0: none): read on from it, not afresh. */
   let resumeAt = 0;
   /** The read of the sheet's pages under way, if any. @type {Promise<void> | undefined} */
@@ -118,8 +127,9 @@ export function createTable(ctx, hooks) {
     redraw: () => shown.refreshAll(),
     pageSize: SHEET_PAGE_SIZE,
     loads: () => loads,
-    stale: () => {
+    stale: (rows) => {
       stale = true;
+      for (const row of rows) staleKeys.add(row.key);
     },
   });
 
@@ -172,8 +182,10 @@ export function createTable(ctx, hooks) {
     entryMade: model.entryMade,
     refuse: model.refuse,
     readAgain,
-    markStale: () => {
+    /** @param {readonly string[]} [keys] rows saved elsewhere (see `staleKeys`) */
+    markStale: (keys = []) => {
       stale = true;
+      for (const key of keys) staleKeys.add(key);
     },
     announce: (/** @type {string} */ text) => ctx.announce(text),
   };
@@ -245,6 +257,7 @@ export function createTable(ctx, hooks) {
     const mine = ++loads;
     state = 'loading';
     stale = false;
+    staleKeys.clear();
     renderHead();
     model.clear();
     drafts.cleared();
@@ -342,11 +355,19 @@ export function createTable(ctx, hooks) {
   /**
    * Drafts typed, saved or discarded in the modal meanwhile: the rows follow them. A row whose draft
    * changed may show less than the modal stored (its draft gone, or left with what another tab
-   * typed): read again, unless the whole sheet is.
+   * typed), and a row the modal saved or removed with nothing typed has no draft to say so: both
+   * are read again, unless the whole sheet is (it holds no change: `load`). A save out holds the
+   * rows: they are read when it ends.
    */
   function followDrafts() {
     const followed = drafts.shown();
-    if (followed.length > 0 && stale && model.changedCount() > 0) void readAgain(followed);
+    if (!stale || model.changedCount() === 0 || model.isSaving()) return;
+    const rows = new Set(followed);
+    if (staleKeys.size > 0) {
+      for (const row of model.rows()) if (staleKeys.has(row.key)) rows.add(row);
+      staleKeys.clear();
+    }
+    if (rows.size > 0) void readAgain([...rows]);
   }
 
   /**
@@ -400,7 +421,10 @@ export function createTable(ctx, hooks) {
     },
     /** How many cells are changed and not saved. */
     changedCount: model.changedCount,
-    /** A save made elsewhere (the modal): the table reads the sheet again when next shown, if it holds no change. */
+    /**
+     * A save made elsewhere (the modal) of the rows of `keys`: the table reads the sheet again when
+     * next shown, or those rows if it holds changes.
+     */
     markStale: table.markStale,
     /**
      * This person's drafts were read: the rows read take theirs. Read for someone else signed in,

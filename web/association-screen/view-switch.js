@@ -2,10 +2,12 @@
 /**
  * The switch between the tree and the table view ("Tree" / "Table", two toggle buttons beside the
  * tree), the sheet's progress above both, and what ties the two views together: a save in the modal
- * makes the table read the sheet again when next shown (if it holds no change), a save in the table
- * shows its values in the tree, and either reads the progress again. Changes made in the table stay
- * in it while the tree is shown, kept as the activities' drafts, which the modal shows too; a draft
- * typed, saved or discarded in the modal shows in the table when it is shown again.
+ * makes the table read again, when next shown, the sheet (if it holds no change) or the rows saved; a
+ * save in the table shows its values in the tree and in the modal open on one of its activities,
+ * a conflict it meets has the tree read those activities again, and either view's save reads the
+ * progress again. Changes made in the table stay in it while the tree is shown, kept as the
+ * activities' drafts, which the modal shows too; a draft typed, saved or discarded in the modal
+ * shows in the table when it is shown again.
  */
 
 import { createCopyPrevious } from './copy-previous.js';
@@ -23,6 +25,8 @@ import { createTable } from './table.js';
  * @param {() => HTMLElement} parts.search the search field, for the tree
  * @param {import('./tree.js').Tree} parts.tree
  * @param {import('./tree-metrics.js').TreeMetrics} parts.treeMetrics
+ * @param {(answer: import('./saved-answer.js').Answer) => void} parts.storedElsewhere the table's
+ *   save stored activities: the modal open on one of them starts from it
  */
 export function createViews(ctx, parts) {
   const { create, labels } = ctx;
@@ -57,7 +61,17 @@ export function createViews(ctx, parts) {
         const [node] = parts.tree.tasksOf(entry);
         if (node) parts.treeMetrics.applySaved(node, answer);
       }
+      parts.storedElsewhere(answer);
       progress.later();
+    },
+    conflicted(entries) {
+      // What the tree read of them is older than what the conflict met: read again (every copy), as
+      // the modal's own conflict has it, so the tree and the modal show what is stored now and the
+      // modal's next save starts from it, not from a value nobody holds any more.
+      for (const entry of entries) {
+        const [node] = parts.tree.tasksOf(entry);
+        if (node) void parts.treeMetrics.refresh(node);
+      }
     },
     learnPath: (path) => progress.learn(path),
   });
@@ -108,15 +122,16 @@ export function createViews(ctx, parts) {
       void progress.refresh();
     },
     /**
-     * The tree's metrics, told of the modal's saves: the progress is read again, and the table
-     * reads the sheet again when next shown.
+     * The tree's metrics, told of the modal's saves (and of the outbox's): the progress is read
+     * again, and the table reads again, when next shown, the sheet or, holding changes, the row
+     * saved (a remove with nothing typed leaves no draft to say it changed).
      * @returns {import('./tree-metrics.js').TreeMetrics}
      */
     watch: (/** @type {import('./tree-metrics.js').TreeMetrics} */ treeMetrics) => ({
       ...treeMetrics,
       applySaved(node, answer) {
         treeMetrics.applySaved(node, answer);
-        tableView.markStale();
+        tableView.markStale([keyOf({ activity: node.data.id, group: node.data.group })]);
         progress.later();
       },
     }),
