@@ -236,8 +236,8 @@ describe('the association screen, on the demo', () => {
     await people.fill('2.5');
     await dialog.getByRole('button', { name: 'Save', exact: true }).click();
     expect(await quantity.getAttribute('aria-invalid')).toBe('true');
-    expect(await description(quantity)).toBe('Use at most 2 decimal places. Default: from the activity');
-    expect(await description(people)).toBe('Enter a whole number. Default: from the task sheet');
+    expect(await description(quantity)).toBe('Use at most 2 decimal places. Changed, not saved yet');
+    expect(await description(people)).toBe('Enter a whole number. Changed, not saved yet');
     expect(await focused(quantity)).toBe(true);
     await expectAccessible(page);
     expect(await savedRows('A-SPRAY')).toEqual([]);
@@ -429,7 +429,7 @@ describe('the association screen, on the demo', () => {
     await dialog.getByRole('textbox', { name: 'Pessoas' }).fill('x');
     await dialog.getByRole('button', { name: 'Salvar', exact: true }).click();
     expect(await description(dialog.getByRole('textbox', { name: 'Pessoas' }))).toBe(
-      'Digite um número inteiro. Valor salvo',
+      'Digite um número inteiro. Alterado, ainda não salvo',
     );
     await expectAccessible(page);
     // A fixed default, said in Portuguese, on an activity without a saved entry (A-SPRAY: the only
