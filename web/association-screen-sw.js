@@ -44,13 +44,15 @@ const FILES_CACHE = 'task-association-files-v1';
 const ASSETS_PREFIX = 'task-association-assets-';
 const ASSETS_CACHE = `${ASSETS_PREFIX}${MANIFEST.release}`;
 /**
- * The header the handler marks the screen's page with (src/http/screen-page.ts `PAGE_MARK`): only a
+ * The `<meta>` the handler marks the screen's page with (src/http/screen-page.ts `PAGE_MARK`): only a
  * page carrying it is kept, so a host's sign-in form answered at the sheet's URL with a 200 (a
- * session ended) never replaces the kept sheet, which then would not open offline.
+ * session ended) never replaces the kept sheet, which then would not open offline. Read from the
+ * page, which any proxy passes, where a header may be dropped.
  */
-const PAGE_MARK = 'X-Task-Association-Page';
+const PAGE_MARK = 'task-association-page';
+const PAGE_MARKED = new RegExp(`<meta\\s+name=["']?${PAGE_MARK}["'\\s>]`, 'i');
 /** Whether an answer is the screen's page, to keep for offline use. @param {Response} response */
-const isScreenPage = (response) => response.ok && response.headers.has(PAGE_MARK);
+const isScreenPage = async (response) => response.ok && PAGE_MARKED.test(await response.clone().text());
 /**
  * How long opening the page waits for the network before it opens the kept copy: on a weak signal
  * the phone counts as online while the server's answer never comes.
@@ -142,7 +144,7 @@ async function cacheFirst(request) {
 async function networkFirst(request, event) {
   const cache = await caches.open(FILES_CACHE);
   const fresh = fetch(request).then(async (response) => {
-    if (isScreenPage(response)) await cache.put(request.url, response.clone());
+    if (await isScreenPage(response)) await cache.put(request.url, response.clone());
     return response;
   });
   /** @type {ReturnType<typeof setTimeout> | undefined} */
@@ -177,7 +179,7 @@ sw.addEventListener('message', (event) => {
           // The release's files are kept at install: only one not among them is fetched here.
           if (!page && (await assets.match(url.href, { ignoreVary: true }))) return;
           const response = await fetch(url, page ? { headers: { accept: 'text/html' } } : {});
-          if (page ? isScreenPage(response) : response.ok)
+          if (page ? await isScreenPage(response) : response.ok)
             await (page ? pages : assets).put(url.href, response);
         } catch {
           // Offline already: the next visit online keeps it.

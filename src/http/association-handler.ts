@@ -31,7 +31,7 @@ import { readJsonBody } from './request-body.js';
 import { jsonAnswer, methodNotAllowed, SECURITY_HEADERS } from './responses.js';
 import { assertSameSiteJson } from './same-site.js';
 import { screenAsset } from './screen-assets.js';
-import { invalidLinkPage, PAGE_CSP, PAGE_MARK, pageLanguage, screenPage, wantsHtml } from './screen-page.js';
+import { invalidLinkPage, PAGE_CSP, pageLanguage, screenPage, wantsHtml } from './screen-page.js';
 
 /** Who is asking, as the host knows it from its own session: never taken from the request. */
 export interface AssociationContext {
@@ -177,9 +177,7 @@ export function createAssociationHandler(
       if (query.part === undefined) {
         if (!wantsHtml(request.headers.get('accept'))) return json(200, await treePart(context, query));
         const lang = options.lang ?? pageLanguage(request.headers.get('accept-language'));
-        return html(screenPage({ endpoint: url.pathname, taskSheet: query.taskSheet, lang }), 200, {
-          [PAGE_MARK]: 'screen',
-        });
+        return html(screenPage({ endpoint: url.pathname, taskSheet: query.taskSheet, lang }));
       }
       // The outbox asks whose entries it may send before sending any (see web/association-screen/sync.js).
       if (query.part === 'owner') return json(200, { owner: ownerKey(scope, user) });
@@ -217,7 +215,7 @@ function json(status: number, body: unknown): Response {
   return toResponse(jsonAnswer(status, body, VARY));
 }
 
-function html(page: string, status = 200, marks: Readonly<Record<string, string>> = {}): Response {
+function html(page: string, status = 200): Response {
   const bytes = Buffer.from(page);
   return toResponse({
     status,
@@ -230,7 +228,6 @@ function html(page: string, status = 200, marks: Readonly<Record<string, string>
       'Content-Security-Policy': PAGE_CSP,
       'Referrer-Policy': 'same-origin',
       ...VARY,
-      ...marks,
     },
     body: bytes,
   });

@@ -101,11 +101,12 @@ const ESCAPES: Record<string, string> = {
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
 
 /**
- * The header that marks an answer as the screen's page, the handler's own: the service worker keeps
- * a page for offline use only with it, so a host's sign-in form answered at the same URL with a 200
- * (a session ended) never replaces the kept sheet. A proxy before the handler must pass it.
+ * The name of the `<meta>` that marks a page as the screen's, the handler's own: the service worker
+ * keeps a page for offline use only with it, so a host's sign-in form answered at the same URL with
+ * a 200 (a session ended) never replaces the kept sheet. In the page itself, not in a header: a
+ * proxy that passes only the headers it knows would have kept every page from being kept.
  */
-export const PAGE_MARK = 'X-Task-Association-Page';
+export const PAGE_MARK = 'task-association-page';
 
 /**
  * The page a browser gets when it navigates to `associationtask?taskSheet=42`: no data, only the
@@ -121,6 +122,7 @@ export function screenPage(options: { endpoint: string; taskSheet: number; lang:
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="${PAGE_MARK}" content="screen">
 <title>${options.lang.startsWith('pt') ? 'Folha de tarefa' : 'Task sheet'} ${options.taskSheet}</title>
 <link rel="icon" href="data:,">
 <link rel="stylesheet" href="${asset('association-screen.css')}">

@@ -123,17 +123,17 @@ describe('the offline screen on the server', () => {
     expect(() => workerManifest('// no manifest line here', 'x')).toThrow(/no "const MANIFEST/);
   });
 
-  it('marks the screen’s page, and only it, by the header the worker keeps a page by', async () => {
+  it('marks the screen’s page, and only it, in the page itself, as the worker keeps a page by', async () => {
     const page = await handler(
       new Request(`${ORIGIN}/erp/associationtask?taskSheet=42`, { headers: { accept: 'text/html' } }),
     );
     expect(page.status).toBe(200);
-    expect(page.headers.get(PAGE_MARK)).toBe('screen');
+    expect(await page.text()).toContain(`<meta name="${PAGE_MARK}" content="screen">`);
     const invalid = await handler(
       new Request(`${ORIGIN}/erp/associationtask?taskSheet=x`, { headers: { accept: 'text/html' } }),
     );
     expect(invalid.status).toBe(400);
-    expect(invalid.headers.get(PAGE_MARK)).toBeNull();
+    expect(await invalid.text()).not.toContain(PAGE_MARK);
     const worker = await (
       await handler(new Request(`${ORIGIN}/erp/associationtask?asset=${SERVICE_WORKER}`))
     ).text();
