@@ -127,7 +127,10 @@ export function compileMetricDefaults(
                 copiedType,
               );
       // A default that gives nothing (a NULL column, a null value) presets nothing: it says so.
-      result[field] = value === null ? NONE : { value, source: 'default' };
+      result[field] =
+        value === null
+          ? NONE
+          : { value: column === undefined ? value : keptByFloat(column, value), source: 'default' };
     }
     return result;
   };
@@ -149,6 +152,18 @@ export function defaultSource(metricDefault: MetricDefault | z.input<typeof Metr
     .with({ type: 'field' }, ({ name }) => ({ from: 'activity', value: null, column: name }))
     .with({ type: 'taskSheet' }, ({ name }) => ({ from: 'taskSheet', value: null, column: name }))
     .exhaustive();
+}
+
+/**
+ * A floating-point metric's default as the column would keep it (1234.5678 copied from a DECIMAL into
+ * a FLOAT is 1234.5677): what the form shows is what a save of it stores, and a first save, which
+ * stores the defaults nobody typed over, is not refused as a value the column would round. A value
+ * that is not a number is left as it is, for the save to refuse at its field.
+ */
+function keptByFloat(column: NonNullable<ReturnType<typeof typeOf>>, value: string | number): MetricValue {
+  return typeof value === 'number' || (value.trim() !== '' && Number.isFinite(Number(value)))
+    ? storedValue(column, value)
+    : value;
 }
 
 function readColumn(

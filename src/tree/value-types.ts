@@ -17,7 +17,10 @@ export interface ValueTypes {
   readonly taskSheet?: ReadonlyMap<string, ColumnType>;
 }
 
-/** Per pool (the executor a caller hands us), per set of tables: the types and until when they hold. */
+/**
+ * Per pool (the executor a caller hands us), per set of tables and the metrics read from them: the
+ * types and until when they hold.
+ */
 const cache = new WeakMap<object, Map<string, { types: Promise<ValueTypes>; until: number }>>();
 
 /**
@@ -32,7 +35,13 @@ export function readValueTypes(db: SqlExecutor, plan: TreePlan): Promise<ValueTy
   const task = plan.levels.find((level) => level.isTask)?.table;
   const activity = task !== undefined && copies('field') ? task : undefined;
   const taskSheet = copies('taskSheet') ? TASK_SHEET_TABLE : undefined;
-  const key = [plan.metricTable, activity ?? '', taskSheet ?? ''].join('\u0000');
+  // The metrics and what their defaults copy are in the key: a host adds a metric column, then names
+  // it in TREE_VIEW; the new list reads the types anew, where the tables' key alone kept the old ones
+  // (without the new column) until they expired, and gave its values and defaults unconverted.
+  const metrics = plan.metrics.map(
+    (metric) => `${metric.field}:${metric.default?.type === 'value' ? '' : (metric.default?.name ?? '')}`,
+  );
+  const key = [plan.metricTable, activity ?? '', taskSheet ?? '', ...metrics].join('\u0000');
   const entries = cache.get(db) ?? new Map<string, { types: Promise<ValueTypes>; until: number }>();
   cache.set(db, entries);
   const cached = entries.get(key);
