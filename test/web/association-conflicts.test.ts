@@ -244,6 +244,8 @@ describe.each(VARIANTS)('two people on one task sheet ($lang, $device)', (varian
         {
           requestId: expect.stringMatching(/^[A-Za-z0-9][A-Za-z0-9._:-]{0,63}$/),
           source: 'screen',
+          // Whose save it is (the page's confirmed owner): refused if someone else signed in since.
+          owner: expect.stringMatching(/^[A-Za-z0-9_-]{22}$/),
           entries: [
             {
               activity: await seqOfCode(served.demo(), served.demo().names.OPER, 'A-SUBSOIL'),
