@@ -132,18 +132,15 @@ export async function openDrafts(where = {}) {
   /** Opens the database at its current version (a newer release's too), its store made where new. */
   async function connect() {
     try {
-      const opened = await openCurrent(factory, DB_NAME, STORE, (opening) =>
-        opening.result.createObjectStore(STORE, { keyPath: 'id' }),
+      return await openCurrent(
+        factory,
+        DB_NAME,
+        STORE,
+        (opening) => opening.result.createObjectStore(STORE, { keyPath: 'id' }),
+        () => {
+          lost = true;
+        },
       );
-      // A later release upgrading must not wait on this page, which opens it again at its next use.
-      opened.onversionchange = () => {
-        opened.close();
-        lost = true;
-      };
-      opened.onclose = () => {
-        lost = true;
-      };
-      return opened;
     } catch (error) {
       throw asOutboxError(error);
     }

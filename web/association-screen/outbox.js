@@ -102,18 +102,28 @@ export function asOutboxError(error) {
  * Opens a database at whatever version it is (made at version 1 where there is none, `upgrade`
  * then making its store): a newer release may have opened it at a later version since, which an
  * open at version 1 would refuse (VersionError), and this page's records are the same. Refused
- * (OutboxError `newer`) if the store is gone: the newer release has the data its own way.
+ * (OutboxError `newer`) if the store is gone: the newer release has the data its own way. Another
+ * tab upgrading later (a new release) must not wait on this one, and the browser clearing the
+ * site's storage closes it too: either way `lost` is called, for the next use to open it again.
  * @param {IDBFactory} factory @param {string} name @param {string} store
  * @param {(opening: IDBOpenDBRequest, event: IDBVersionChangeEvent) => void} upgrade
+ * @param {() => void} lost
  * @returns {Promise<IDBDatabase>}
  */
-export async function openCurrent(factory, name, store, upgrade) {
+export async function openCurrent(factory, name, store, upgrade, lost) {
   const opening = factory.open(name);
   opening.onupgradeneeded = (event) => upgrade(opening, event);
   const db = await done(opening);
-  if (db.objectStoreNames.contains(store)) return db;
-  db.close();
-  throw new OutboxError('newer', `a newer version keeps ${name} without ${store}: reload the page`);
+  if (!db.objectStoreNames.contains(store)) {
+    db.close();
+    throw new OutboxError('newer', `a newer version keeps ${name} without ${store}: reload the page`);
+  }
+  db.onversionchange = () => {
+    db.close();
+    lost();
+  };
+  db.onclose = lost;
+  return db;
 }
 
 /** @template T @param {IDBRequest<T>} request @returns {Promise<T>} */
@@ -152,20 +162,19 @@ export async function openOutbox(where = {}) {
   async function connect() {
     let created = false;
     try {
-      const db = await openCurrent(factory, DB_NAME, STORE, (opening, event) => {
-        created = event.oldVersion === 0;
-        if (created && !doc) opening.transaction?.abort();
-        else if (created) opening.result.createObjectStore(STORE, { keyPath: 'seq', autoIncrement: true });
-      });
-      // Another tab upgrading later (a new release) must not wait on this one; the browser
-      // clearing the site's storage closes it too (`close`): the next use opens it again.
-      db.onversionchange = () => {
-        db.close();
-        lost = true;
-      };
-      db.onclose = () => {
-        lost = true;
-      };
+      const db = await openCurrent(
+        factory,
+        DB_NAME,
+        STORE,
+        (opening, event) => {
+          created = event.oldVersion === 0;
+          if (created && !doc) opening.transaction?.abort();
+          else if (created) opening.result.createObjectStore(STORE, { keyPath: 'seq', autoIncrement: true });
+        },
+        () => {
+          lost = true;
+        },
+      );
       return { db, evicted: created && doc !== undefined && readMark(doc) > 0 };
     } catch (error) {
       throw asOutboxError(error);
