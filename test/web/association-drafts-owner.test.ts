@@ -97,6 +97,13 @@ async function brunoSignsIn(page: Page) {
   await later(() => page.getByText(L.ownerChanged).count()).toBeGreaterThan(0);
 }
 
+/** A-SUBSOIL's Quantidade in the table. */
+const subsoilQuantity = (page: Page) =>
+  page
+    .getByRole('grid')
+    .getByRole('row')
+    .filter({ has: page.getByRole('rowheader', { name: /^A-SUBSOIL/ }) })
+    .getByRole('textbox', { name: 'Quantidade', exact: true });
 it('shows a draft typed on a page opened offline once the page opens online for the same person, no longer marked unconfirmed', async () => {
   const { context, page } = await browserOn(ALICE);
   await firstVisit(page);
@@ -193,12 +200,7 @@ it('closes the form Alice has open when Bruno signs in on the same browser: her 
 
 it('puts the table’s rows Alice typed in back to their presets when Bruno signs in on the same browser, her typing kept as hers', async () => {
   const { context, page } = await browserOn(ALICE);
-  const cell = () =>
-    page
-      .getByRole('grid')
-      .getByRole('row')
-      .filter({ has: page.getByRole('rowheader', { name: /^A-SUBSOIL/ }) })
-      .getByRole('textbox', { name: 'Quantidade', exact: true });
+  const cell = () => subsoilQuantity(page);
   await openTable(page, served.sheetUrl());
   await typeInto(page, cell(), '55');
   await keptOnDevice(page);
@@ -223,12 +225,7 @@ it('puts the table’s rows Alice typed in back to their presets when Bruno sign
 
 it('keeps what Bruno types in the table before his drafts are read as his, Alice’s draft left as it was', async () => {
   const { page } = await browserOn(ALICE);
-  const cell = () =>
-    page
-      .getByRole('grid')
-      .getByRole('row')
-      .filter({ has: page.getByRole('rowheader', { name: /^A-SUBSOIL/ }) })
-      .getByRole('textbox', { name: 'Quantidade', exact: true });
+  const cell = () => subsoilQuantity(page);
   await openTable(page, served.sheetUrl());
   await typeInto(page, cell(), '55');
   await keptOnDevice(page);
@@ -294,12 +291,7 @@ it('never stores what Alice saves in the modal as Bruno, who signed in elsewhere
 
 it('never stores what Alice saves in the table as Bruno, who signed in elsewhere while her page stayed in view: her rows go back, her typing kept as hers', async () => {
   const { page } = await browserOn(ALICE);
-  const cell = () =>
-    page
-      .getByRole('grid')
-      .getByRole('row')
-      .filter({ has: page.getByRole('rowheader', { name: /^A-SUBSOIL/ }) })
-      .getByRole('textbox', { name: 'Quantidade', exact: true });
+  const cell = () => subsoilQuantity(page);
   await openTable(page, served.sheetUrl());
   await typeInto(page, cell(), '55');
   await keptOnDevice(page);
