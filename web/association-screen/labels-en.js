@@ -49,7 +49,7 @@ export const LABELS_EN = {
   busy: 'Someone else is saving metrics here right now. Try again in a moment.',
   slowServer: 'The server took too long to answer. Try again in a moment.',
   serverFailed: 'Something failed on the server; it has been reported. Try again in a moment.',
-  signedOut: 'Your sign-in has ended. Sign in again, then save: what you typed is kept.',
+  signedOut: 'Your sign-in has ended: sign in again.',
   readOnlyRow: 'These metrics have become read-only.',
   inactiveRow: 'These metrics have been made inactive; they can be changed once reactivated.',
   notInTree: 'This is no longer in the tree. Reload the page.',

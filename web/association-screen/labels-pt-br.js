@@ -51,7 +51,7 @@ export const LABELS_PT_BR = {
   busy: 'Outra pessoa está salvando métricas aqui agora. Tente de novo em instantes.',
   slowServer: 'O servidor demorou demais para responder. Tente de novo em instantes.',
   serverFailed: 'Algo falhou no servidor; a falha foi registrada. Tente de novo em instantes.',
-  signedOut: 'Sua sessão terminou. Entre de novo e salve: o que você digitou continua guardado.',
+  signedOut: 'Sua sessão terminou: entre de novo.',
   readOnlyRow: 'Estas métricas passaram a ser somente leitura.',
   inactiveRow: 'Estas métricas foram inativadas; só podem ser alteradas depois de reativadas.',
   notInTree: 'Isto não está mais na árvore. Recarregue a página.',

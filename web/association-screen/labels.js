@@ -53,8 +53,8 @@ export { LABELS_EN, LABELS_PT_BR };
  * @property {string} busy another save of this task sheet's scope held the server too long (METRICS_BUSY)
  * @property {string} slowServer the database did not answer in time (DATABASE_TIMEOUT)
  * @property {string} serverFailed the server failed (a 500): its operators were told
- * @property {string} signedOut the host refused a save as from no one signed in (a 401 or 403 not the
- *   handler's own): the person's session ended; what was typed is kept
+ * @property {string} signedOut the host refused a request as from no one signed in (a 401 or 403 not
+ *   the handler's own): the person's session ended (a save's words add that the values are kept)
  * @property {string} readOnlyRow the saved row became read-only (READ_ONLY_ROW)
  * @property {string} inactiveRow the saved row was made inactive (INACTIVE_ROW)
  * @property {string} notInTree the activity or node left the tree since the page read it
