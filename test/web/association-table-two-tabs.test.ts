@@ -524,6 +524,39 @@ it('shows in the table the entry the modal stored of an activity’s defaults wh
   ]);
 });
 
+it('shows in the table what a conflict of the modal met while the table holds a change in another row', async () => {
+  await meanwhile({ ...subsoil(), values: { METRICA1: '31.00', METRICA2: 5, HORAS: '7.0' } });
+  const { page } = await onePage();
+  await openTable(page, served.sheetUrl());
+  expect(await cell(page, 'A-SUBSOIL', 'Pessoas').inputValue()).toBe('5');
+  await typeIn(page, 'A-SPRAY', 'Horas', '9');
+
+  // Quantidade 32 in the modal; meanwhile someone else stores Quantidade 40 and Pessoas 8.
+  const dialog = await openModal(page, SOIL_PATH, 'A-SUBSOIL — Subsoiling');
+  const field = dialog.getByRole('textbox', { name: 'Quantidade', exact: true });
+  expect(await field.inputValue()).toBe('31.00');
+  await meanwhile({ ...subsoil(), values: { METRICA1: '40.00', METRICA2: 8 }, row: true });
+  await field.fill('32');
+  const refused = nextSave(page);
+  await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+  expect((await refused).status()).toBe(409);
+  await dialog.getByRole('button', { name: 'Use theirs for Quantidade', exact: true }).click();
+  await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
+  await dialog.waitFor({ state: 'hidden' });
+
+  // The table shows what is stored now, never the 31.00 and 5 nobody holds any more as saved, and
+  // keeps the change of the other row.
+  await showTable(page);
+  const quantity = cell(page, 'A-SUBSOIL', 'Quantidade');
+  await later(() => quantity.inputValue()).toBe('40.00');
+  expect(await description(quantity)).toBe('Saved value');
+  expect(await cell(page, 'A-SUBSOIL', 'Pessoas').inputValue()).toBe('8');
+  expect(await cell(page, 'A-SPRAY', 'Horas').inputValue()).toBe('9');
+  expect(await liveMetrics(served.demo(), subsoil().activity)).toEqual([
+    { METRICA1: '40.00', METRICA2: 8, HORAS: '7.0' },
+  ]);
+});
+
 it('shows in the tree and the modal the value a conflict of the table met, once taken, and a modal save starts from it (Portuguese, phone)', async () => {
   await meanwhile({ ...subsoil(), values: { METRICA1: '31.00', METRICA2: 5, HORAS: '7.0' } });
   const { page, puts } = await onePage('phone');

@@ -124,7 +124,7 @@ export function createViews(ctx, parts) {
     /**
      * The tree's metrics, told of the modal's saves (and of the outbox's): the progress is read
      * again, and the table reads again, when next shown, the sheet or, holding changes, the row
-     * saved (a remove with nothing typed leaves no draft to say it changed).
+     * saved (a remove with nothing typed leaves no draft to say it changed) or read again.
      * @returns {import('./tree-metrics.js').TreeMetrics}
      */
     watch: (/** @type {import('./tree-metrics.js').TreeMetrics} */ treeMetrics) => ({
@@ -133,6 +133,12 @@ export function createViews(ctx, parts) {
         treeMetrics.applySaved(node, answer);
         tableView.markStale([keyOf({ activity: node.data.id, group: node.data.group })]);
         progress.later();
+      },
+      // Read again after the modal met a conflict (or an entry removed meanwhile): what the table
+      // read of that row is as old as what the modal held, so it reads the row again too.
+      refresh(node) {
+        tableView.markStale([keyOf({ activity: node.data.id, group: node.data.group })]);
+        return treeMetrics.refresh(node);
       },
     }),
     destroy() {
