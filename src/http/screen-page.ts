@@ -54,6 +54,7 @@ export const SCREEN_MODULES = [
   'association-screen/table.js',
   'association-screen/table-rows.js',
   'association-screen/table-window.js',
+  'association-screen/text-values.js',
   'association-screen/tree-keys.js',
   'association-screen/tree-metrics.js',
   'association-screen/tree-walk.js',

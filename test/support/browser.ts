@@ -553,6 +553,31 @@ export async function keptOnDevice(page: Page): Promise<void> {
   await expect.poll(() => asksBeforeLeaving(page), { timeout: 15_000, interval: 100 }).toBe(false);
 }
 
+/** How many entries the page's outbox keeps on the device to send once the signal is back. */
+export function outboxEntries(page: Page): Promise<number> {
+  return page.evaluate(
+    () =>
+      new Promise<number>((resolve, reject) => {
+        const opening = indexedDB.open('task-association-outbox');
+        opening.onerror = () => reject(opening.error);
+        opening.onsuccess = () => {
+          const db = opening.result;
+          if (!db.objectStoreNames.contains('entries')) {
+            db.close();
+            resolve(0);
+            return;
+          }
+          const counting = db.transaction('entries').objectStore('entries').count();
+          counting.onsuccess = () => {
+            db.close();
+            resolve(counting.result);
+          };
+          counting.onerror = () => reject(counting.error);
+        };
+      }),
+  );
+}
+
 /** Each draft on the device: its owner key, whether unconfirmed, and its fields' texts. */
 export function draftsOnDevice(page: Page) {
   return page.evaluate(

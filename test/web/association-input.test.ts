@@ -4,7 +4,15 @@ import { DEMO_TABLES } from '../../src/demo/demo-install.js';
 import type { Demo } from '../../src/demo/start-demo.js';
 import { PARAMETERS_TABLE } from '../../src/model/parameters.js';
 import { TreeView } from '../../src/model.js';
-import { description, openPage, openTable, paste, useBrowser, watchProblems } from '../support/browser.js';
+import {
+  description,
+  openPage,
+  openTable,
+  outboxEntries,
+  paste,
+  useBrowser,
+  watchProblems,
+} from '../support/browser.js';
 import { startTestDemo, wipeEntries } from '../support/demo.js';
 
 /*
@@ -176,31 +184,6 @@ describe('a value as the person meant it, or refused at its field before it is s
          FROM ${METRICS} m JOIN ${demo.names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB
         WHERE o.CODIGO = ? AND m.FOLHA_TAREFA_SEQ_DB = ? AND m.DELETED = 0`,
       [operCode, demo.sample.taskSheet],
-    );
-  }
-
-  /** How many entries the page's outbox keeps on the device to send once the signal is back. */
-  function outboxEntries(page: Page) {
-    return page.evaluate(
-      () =>
-        new Promise<number>((resolve, reject) => {
-          const opening = indexedDB.open('task-association-outbox');
-          opening.onerror = () => reject(opening.error);
-          opening.onsuccess = () => {
-            const db = opening.result;
-            if (!db.objectStoreNames.contains('entries')) {
-              db.close();
-              resolve(0);
-              return;
-            }
-            const counting = db.transaction('entries').objectStore('entries').count();
-            counting.onsuccess = () => {
-              db.close();
-              resolve(counting.result);
-            };
-            counting.onerror = () => reject(counting.error);
-          };
-        }),
     );
   }
 

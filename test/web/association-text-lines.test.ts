@@ -1,6 +1,14 @@
 import { beforeEach, expect, it } from 'vitest';
 import { DEMO_TABLES } from '../../src/demo/demo-install.js';
-import { openActivity, openTable, paste, useBrowser, usePageChecks } from '../support/browser.js';
+import {
+  description,
+  openActivity,
+  openTable,
+  outboxEntries,
+  paste,
+  useBrowser,
+  usePageChecks,
+} from '../support/browser.js';
 import { saveAsProgram, signedInPage, useBareActivity, useServedScreen } from '../support/demo.js';
 
 /**
@@ -14,9 +22,10 @@ const METRICS = DEMO_TABLES.metrics;
 const NOTES = 'linha 1\nlinha 2';
 
 const pages = usePageChecks();
-// The host keeps notes in the third metric: a TEXT column.
+// The host keeps notes in the third metric: a TEXT column, in utf8mb3 (MySQL 5.7's and older
+// MariaDB's `utf8`, still common in hosts' databases), which holds no emoji.
 const served = useServedScreen(9, (demo) =>
-  demo.scratch.db.execute(`ALTER TABLE ${METRICS} MODIFY HORAS TEXT NULL`),
+  demo.scratch.db.execute(`ALTER TABLE ${METRICS} MODIFY HORAS TEXT CHARACTER SET utf8mb3 NULL`),
 );
 
 const subsoil = useBareActivity(served, 'A-SUBSOIL', 'G-SOIL');
@@ -171,4 +180,28 @@ it('counts going back into a cell of the table after its rows were drawn anew as
   await page.keyboard.press('Escape');
   expect(await people.inputValue()).toBe('7');
   expect(before).not.toBe('7');
+});
+
+// An emoji typed on a phone in a utf8mb3 notes column was refused only by the server, in English
+// ("has \"🌧\" (U+1F327), which the column's character set utf8mb3 cannot hold"), and offline only
+// hours later, when the entry kept on the device was sent.
+it('refuses at its cell, in Portuguese, a character the notes column cannot hold, and keeps nothing offline (phone)', async () => {
+  const context = pages.track(
+    await browser().newContext({ locale: 'pt-BR', viewport: { width: 390, height: 844 }, isMobile: true }),
+  );
+  const { page, puts } = await signedInPage(context, served.origin(), 7);
+  const grid = await openTable(page, served.sheetUrl(), 'Tabela');
+  const row = grid.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /^A-SUBSOIL/ }) });
+  const notes = row.getByRole('textbox', { name: 'Horas', exact: true });
+  await expect.poll(() => notes.inputValue()).toBe(NOTES);
+  await context.setOffline(true);
+  await notes.fill('chuva 🌧 à tarde');
+  await page.getByRole('button', { name: 'Salvar alterações', exact: true }).click();
+  await expect.poll(() => notes.getAttribute('aria-invalid')).toBe('true');
+  expect(await description(notes)).toContain('Este campo não aceita 🌧: remova-o.');
+  expect({ puts, outbox: await outboxEntries(page) }).toEqual({ puts: [], outbox: 0 });
+  // What was typed stays in the cell, to be mended.
+  expect(await notes.inputValue()).toBe('chuva 🌧 à tarde');
+  await context.setOffline(false);
+  expect(await stored()).toEqual([{ METRICA2: 3, HORAS: NOTES }]);
 });

@@ -97,6 +97,65 @@ describe('the modal checks what is typed as the server checks what is saved', ()
     expect(disagreements).toEqual([]);
   });
 
+  it('accepts and refuses the same texts for every text column: its length, its character set, its bytes', () => {
+    const texts = [
+      column('varchar', { maxLength: 20, charset: 'utf8mb3' }),
+      column('varchar', { maxLength: 20, charset: 'utf8mb4' }),
+      column('varchar', { maxLength: 20, charset: 'latin1' }),
+      column('char', { maxLength: 5, charset: 'ascii' }),
+      column('tinytext', { maxLength: 255, maxBytes: 255, charset: 'utf8mb4' }),
+      column('tinytext', { maxLength: 255, maxBytes: 255, charset: 'latin1' }),
+      column('text', { maxLength: 65_535, maxBytes: 65_535, charset: 'utf8mb3' }),
+      column('mediumtext', { maxLength: 16_777_215, maxBytes: 16_777_215, charset: 'utf8mb4' }),
+      column('varchar', { maxLength: 20 }),
+    ];
+    const written = [
+      'Solo úmido',
+      'ação € 10',
+      'chuva 🌧 à tarde',
+      'Ā',
+      'naïve',
+      'x'.repeat(21),
+      'é'.repeat(128),
+      'é'.repeat(200),
+      '🌧'.repeat(64),
+      'x'.repeat(65_535),
+      'ç'.repeat(40_000),
+    ];
+    const disagreements: string[] = [];
+    for (const type of texts) {
+      for (const text of written) {
+        const browser = checkTyped({ field: 'M', label: 'M', ...type }, text, 'pt-BR');
+        const server = checkValue(type, text);
+        if (browser.ok !== server.ok) {
+          disagreements.push(
+            `${type.dataType}(${type.maxLength}) ${type.charset ?? 'no charset'} "${text.slice(0, 20)}" (${text.length}): browser ${browser.ok}, server ${server.ok}`,
+          );
+        }
+      }
+    }
+    expect(disagreements).toEqual([]);
+  });
+
+  it('says which character a column cannot hold, and a TEXT’s bytes, in the page’s language', () => {
+    const notes = column('text', { maxLength: 65_535, maxBytes: 65_535, charset: 'utf8mb3' });
+    expect(typed(notes, 'chuva 🌧 à tarde', 'pt-BR')).toEqual({
+      ok: false,
+      problem: 'foreignCharacter',
+      params: { character: '🌧' },
+    });
+    const tiny = column('tinytext', { maxLength: 255, maxBytes: 255, charset: 'utf8mb4' });
+    expect(typed(tiny, 'é'.repeat(200), 'en')).toEqual({
+      ok: false,
+      problem: 'tooManyBytes',
+      params: { bytes: 400, max: 255 },
+    });
+    expect(typed(tiny, 'é'.repeat(127), 'en')).toEqual({ ok: true, value: 'é'.repeat(127) });
+    const labels = labelsFor('pt-BR');
+    expect(labels.foreignCharacter).toContain('{character}');
+    expect(labels.tooManyBytes).toContain('{max}');
+  });
+
   it('sends decimals as exact text, integers as numbers, empty as null; pt-BR takes a decimal comma', () => {
     expect(checkTyped({ field: 'M', label: 'M', ...column('decimal') }, '12.50', 'en')).toEqual({
       ok: true,

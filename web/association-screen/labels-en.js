@@ -77,6 +77,8 @@ export const LABELS_EN = {
   outOfRange: 'Enter a number from {min} to {max}.',
   required: 'A value is required.',
   tooLong: 'Use at most {max} characters.',
+  foreignCharacter: 'This field cannot hold {character}: remove it.',
+  tooManyBytes: 'Too long for this field: shorten it ({bytes} bytes, at most {max}).',
   empty_value: '—',
   sourceSavedEmpty: 'Saved empty',
   nothingChanged: 'Nothing changed in {label}: nothing to save.',

@@ -79,6 +79,8 @@ export const LABELS_PT_BR = {
   outOfRange: 'Digite um número de {min} a {max}.',
   required: 'Informe um valor.',
   tooLong: 'Use no máximo {max} caracteres.',
+  foreignCharacter: 'Este campo não aceita {character}: remova-o.',
+  tooManyBytes: 'Longo demais para este campo: encurte-o ({bytes} bytes, no máximo {max}).',
   empty_value: '—',
   sourceSavedEmpty: 'Salvo vazio',
   nothingChanged: 'Nada mudou em {label}: nada a salvar.',

@@ -79,6 +79,9 @@ export { LABELS_EN, LABELS_PT_BR };
  * @property {string} outOfRange outside the column's range, `{min}` `{max}`
  * @property {string} required the column is NOT NULL
  * @property {string} tooLong longer than the column, `{max}`
+ * @property {string} foreignCharacter a character the column's character set cannot hold (an emoji in a
+ *   utf8mb3 column), `{character}`
+ * @property {string} tooManyBytes longer than a TEXT column's bytes (or the history's 64 KB), `{bytes}`, `{max}`
  * @property {string} empty_value what the tree shows for a metric without value
  * @property {string} sourceSavedEmpty where a preset came from: a value saved empty (cleared)
  * @property {string} nothingChanged Save pressed with nothing changed: nothing is sent, `{label}`

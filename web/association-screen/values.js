@@ -7,6 +7,7 @@
  */
 
 import { isPortuguese } from './labels.js';
+import { textProblem } from './text-values.js';
 
 /** @typedef {import('./api.js').MetricColumn} MetricColumn */
 /** @typedef {import('./labels.js').ScreenLabels} ScreenLabels */
@@ -135,7 +136,8 @@ export function checkTyped(column, typed, lang) {
   if (column.maxLength !== null && [...text].length > column.maxLength) {
     return { ok: false, problem: 'tooLong', params: { max: column.maxLength } };
   }
-  return { ok: true, value: text };
+  const beyond = textProblem(column, text);
+  return beyond === undefined ? { ok: true, value: text } : { ok: false, ...beyond };
 }
 
 /**

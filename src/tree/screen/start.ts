@@ -34,6 +34,14 @@ export interface ScreenMetricColumn {
   readonly precision: number | null;
   readonly scale: number | null;
   readonly maxLength: number | null;
+  /**
+   * A text column's character set (`utf8mb3`, `latin1`, ...), so the page refuses at the field a
+   * character the column cannot hold (an emoji in a utf8mb3 column) as the server would, also
+   * offline, in the page's language. Absent for other columns.
+   */
+  readonly charset?: string;
+  /** The most bytes a TEXT type holds in its character set; absent for other columns. */
+  readonly maxBytes?: number;
 }
 
 /** The first answer of the screen: header, metric columns and the first level, in one request. */
@@ -141,5 +149,7 @@ function metricColumn(metric: Metric, column: ColumnType | undefined): ScreenMet
     precision: column?.precision ?? null,
     scale: column?.scale ?? null,
     maxLength: column?.maxLength ?? null,
+    ...(column?.charset === undefined ? {} : { charset: column.charset }),
+    ...(column?.maxBytes === undefined ? {} : { maxBytes: column.maxBytes }),
   };
 }
