@@ -505,6 +505,8 @@ describe.each(VARIANTS)('two people on one task sheet ($lang, $device)', (varian
     await field(dialog, 'Quantidade').fill('2');
     await save(dialog);
     await dialog.waitFor({ state: 'hidden' });
+    // Then a program (user 9, through the HTTP API) changes it.
+    await saveByCodes(served, 9, 'A-SPRAY', 'G-CARE', { METRICA1: '2.50' }, { METRICA1: '2.00' });
 
     dialog = await reopen(a.page, spraying);
     const history = dialog.getByRole('button', { name: L.history, exact: true });
@@ -516,11 +518,14 @@ describe.each(VARIANTS)('two people on one task sheet ($lang, $device)', (varian
     expect(await history.getAttribute('aria-expanded')).toBe('true');
     const texts = await changes.allTextContents();
     const who = fill(L.user, { id: ALICE });
-    // Newest first: the update, then the insert's fields.
-    expect(texts[0]).toContain(`Quantidade ${num('1.50')} → ${num('2.00')}`);
-    expect(texts[0]).toContain(`· ${who} · ${L.actionUpdate} · ${L.viaScreen}`);
-    expect(texts.slice(1).join('\n')).toContain(`Quantidade ${L.empty_value} → ${num('1.50')}`);
-    expect(texts.slice(1).every((text) => text.includes(`· ${L.actionInsert} ·`))).toBe(true);
+    // Newest first: the program's update, Alice's, then the insert's fields; each source in the
+    // page's language (a program's was "via api" on a Portuguese page).
+    expect(texts[0]).toContain(`Quantidade ${num('2.00')} → ${num('2.50')}`);
+    expect(texts[0]).toContain(`· ${fill(L.user, { id: 9 })} · ${L.actionUpdate} · ${L.viaApi}`);
+    expect(texts[1]).toContain(`Quantidade ${num('1.50')} → ${num('2.00')}`);
+    expect(texts[1]).toContain(`· ${who} · ${L.actionUpdate} · ${L.viaScreen}`);
+    expect(texts.slice(2).join('\n')).toContain(`Quantidade ${L.empty_value} → ${num('1.50')}`);
+    expect(texts.slice(2).every((text) => text.includes(`· ${L.actionInsert} ·`))).toBe(true);
     expect(await changes.first().locator('time').getAttribute('datetime')).toMatch(/^\d{4}-\d\d-\d\dT/);
     expect(await seriousViolations(a.page)).toEqual([]);
     await a.page.screenshot({ path: `${SHOTS}/history-${lang}-${device}.png` });

@@ -108,8 +108,15 @@ export function createHistory(ctx, activity) {
       clear: labels.actionClear,
       remove: labels.actionRemove,
     }[change.action];
+    // The sources a save names (the server's SaveSource), in the page's language; a row another
+    // program wrote into the history with a word of its own keeps that word.
     const via =
-      change.source === 'screen' ? labels.viaScreen : fill(labels.viaOther, { source: change.source });
+      {
+        screen: labels.viaScreen,
+        api: labels.viaApi,
+        offline: labels.viaOffline,
+        copy: labels.viaCopy,
+      }[change.source] ?? fill(labels.viaOther, { source: change.source });
     meta.append(time, ` · ${ctx.say.user(change.user)} · ${action ?? String(change.action)} · ${via}`);
     item.append(what, meta);
     return item;

@@ -131,7 +131,10 @@ export { LABELS_EN, LABELS_PT_BR };
  * @property {string} actionClear a history line: the value was cleared
  * @property {string} actionRemove a history line: the entry was removed
  * @property {string} viaScreen a history line's source: this screen
- * @property {string} viaOther a history line's source, `{source}` as the server names it
+ * @property {string} viaApi a history line's source: a program, through the HTTP API or the library
+ * @property {string} viaOffline a history line's source: kept on the device without signal, sent later
+ * @property {string} viaCopy a history line's source: values copied from a previous task sheet
+ * @property {string} viaOther a history line's source the page has no words for, `{source}` as written
  * @property {string} viewSwitch the control that switches between the tree and the table
  * @property {string} viewTree the tree view's button
  * @property {string} viewTable the table view's button
