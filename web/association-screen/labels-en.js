@@ -198,7 +198,7 @@ export const LABELS_EN = {
   copyConfirm: 'Copy',
   copyNone: 'There is no earlier task sheet to copy from.',
   copyDone: 'Copied {count} activities from sheet {id}. Check them, then press Save changes.',
-  copyKept: '{count} with values already saved here were left as they are.',
+  copyKept: '{count} with an entry already saved here (with values or saved empty) were left as they are.',
   copyNothing: 'Sheet {id} has no saved values to copy here.',
   copyError: 'Could not copy: {message}',
   copyBadSheet: 'Enter a task sheet number, or leave it empty.',

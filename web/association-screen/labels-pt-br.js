@@ -203,7 +203,7 @@ export const LABELS_PT_BR = {
   copyConfirm: 'Copiar',
   copyNone: 'Não há folha de tarefa anterior para copiar.',
   copyDone: '{count} atividades copiadas da folha {id}. Confira e pressione Salvar alterações.',
-  copyKept: '{count} com valores já salvos aqui ficaram como estavam.',
+  copyKept: '{count} com registro já salvo aqui (com valores ou salvo vazio) ficaram como estavam.',
   copyNothing: 'A folha {id} não tem valores salvos para copiar aqui.',
   copyError: 'Não foi possível copiar: {message}',
   copyBadSheet: 'Digite o número de uma folha de tarefa, ou deixe vazio.',
