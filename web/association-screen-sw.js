@@ -153,7 +153,12 @@ async function networkFirst(request, event) {
     timer = setTimeout(() => reject(new Error('the network did not answer in time')), NAVIGATION_WAIT_MS);
   });
   try {
-    return await Promise.race([fresh, late]);
+    const response = await Promise.race([fresh, late]);
+    // A host or its proxy that answers but cannot serve the sheet (502, 503, 504; a 500 with the
+    // database down): the kept sheet, with the person's drafts and waiting entries, serves them
+    // better than an error page, and its own requests then say what is wrong.
+    if (response.status < 500) return response;
+    return (await cache.match(request.url, { ignoreVary: true })) ?? response;
   } catch {
     const kept = await cache.match(request.url, { ignoreVary: true });
     if (!kept) return fresh;

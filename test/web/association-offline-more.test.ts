@@ -35,6 +35,8 @@ let server: Awaited<ReturnType<typeof listen>> | undefined;
 let hangPages = false;
 /** Whether the host answers the sheet's page with its sign-in form (200, the same URL): a session ended. */
 let signInPages = false;
+/** Whether the host's proxy answers the sheet's page 502 Bad Gateway: the application behind it is down. */
+let downPages = false;
 const hung: (() => void)[] = [];
 let origin: string;
 
@@ -56,6 +58,12 @@ beforeAll(async () => {
     // A weak signal: the page's request is taken and never answered (until the test ends).
     if (hangPages && path === '/associationtask' && (req.headers.accept ?? '').includes('text/html')) {
       hung.push(() => res.destroy());
+      return;
+    }
+    if (downPages && path === '/associationtask' && (req.headers.accept ?? '').includes('text/html')) {
+      res
+        .writeHead(502, { 'content-type': 'text/html' })
+        .end('<!doctype html><title>502 Bad Gateway</title><h1>Bad Gateway</h1>');
       return;
     }
     if (signInPages && path === '/associationtask' && (req.headers.accept ?? '').includes('text/html')) {
@@ -375,6 +383,23 @@ describe('a weak signal', () => {
     await page.reload();
     await page.getByRole('tree').waitFor({ timeout: 20_000 });
     expect(hung.length).toBeGreaterThan(0);
+  });
+});
+
+describe('a host that answers but cannot serve the sheet', () => {
+  it('opens the kept sheet, not the proxy’s error page, when the page is answered 502', async () => {
+    const { page } = await browser();
+    await firstVisit(page);
+    downPages = true;
+    try {
+      // The signal is there, the host's proxy too, but the application behind it is down: the
+      // sheet the device keeps (with what waits to be sent) opens, not "Bad Gateway".
+      await page.reload();
+      await page.getByRole('tree').waitFor({ timeout: 15_000 });
+      expect(await page.getByText('Bad Gateway').count()).toBe(0);
+    } finally {
+      downPages = false;
+    }
   });
 });
 
