@@ -111,11 +111,20 @@ async function getJson(path: string, session = 'a') {
 beforeAll(async () => {
   const { db } = scratch();
   await installTables(db, names);
+  // A time of day the sheet started at, as hosts keep one beside the day.
+  await db.execute('ALTER TABLE app_folha_tarefa ADD INICIO DATETIME NULL');
   [ids.sheetA, ids.sheetB] = (await insertRows(
     db,
     'app_folha_tarefa',
     [
-      { ...SCOPE_A, DATA: '2026-11-20', TALHAO: 'T-07', QTD_PESSOAS: 6, DELETED: 0 },
+      {
+        ...SCOPE_A,
+        DATA: '2026-11-20',
+        INICIO: '2026-11-20 07:30:00',
+        TALHAO: 'T-07',
+        QTD_PESSOAS: 6,
+        DELETED: 0,
+      },
       { ...SCOPE_B, DATA: '2026-11-21', TALHAO: 'T-09', QTD_PESSOAS: 4, DELETED: 0 },
     ],
     { withId: false },
@@ -236,6 +245,9 @@ describe('part=start: what the screen paints first', () => {
         columns: [
           { name: 'SEQ_DB', value: String(ids.sheetA), dataType: 'bigint' },
           { name: 'DATA', value: '2026-11-20', dataType: 'date' },
+          // Its wall time, as the database keeps it and as defaults copy it: it was sent as an ISO
+          // instant in UTC ("2026-11-20T07:30:00.000Z"), shown as such.
+          { name: 'INICIO', value: '2026-11-20 07:30:00', dataType: 'datetime' },
         ],
       },
       metrics: [

@@ -271,10 +271,13 @@ describe('a header value, as the page language writes it', () => {
   it('gives pt-BR its decimal comma and its day-first date, and leaves text and English alone', () => {
     expect(headerText('12.50', 'decimal', 'pt-BR')).toBe('12,50');
     expect(headerText('2026-11-20', 'date', 'pt-BR')).toBe('20/11/2026');
+    // A DATETIME's wall time, to the minute (it was shown as "2026-11-20T07:30:00.000Z").
+    expect(headerText('2026-11-20 07:30:00', 'datetime', 'pt-BR')).toBe('20/11/2026 07:30');
+    expect(headerText('2026-11-20 07:30:00', 'datetime', 'en')).toBe('2026-11-20 07:30');
+    expect(headerText('2026-11-20 07:30:15.250', 'timestamp', 'pt-BR')).toBe('20/11/2026 07:30:15');
     expect(headerText('T-1.2', 'varchar', 'pt-BR')).toBe('T-1.2');
     expect(headerText('12.50', 'decimal', 'en')).toBe('12.50');
     expect(headerText('2026-11-20', 'date', 'en')).toBe('2026-11-20');
-    expect(headerText('2026-11-20 10:00:00', 'datetime', 'pt-BR')).toBe('2026-11-20 10:00:00');
   });
 });
 

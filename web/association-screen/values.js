@@ -254,14 +254,24 @@ export function formatValue(value, column, lang) {
 
 /**
  * A header value as the page's language writes it: in pt-BR a decimal with its comma ("12,50") and a
- * date day first ("20/11/2026"); English keeps the point and the ISO date. Text is shown as it is.
+ * date day first ("20/11/2026"); English keeps the point and the ISO date. A DATETIME or TIMESTAMP,
+ * sent as its wall time ("2026-11-20 07:30:00"), is its day so written and its time to the minute
+ * (seconds only where they are not 0). Text is shown as it is.
  *
  * @param {string} value
  * @param {string | null | undefined} dataType
  * @param {string} lang
  */
 export function headerText(value, dataType, lang) {
-  if (!isPortuguese(lang)) return value;
+  const pt = isPortuguese(lang);
+  if (dataType === 'datetime' || dataType === 'timestamp') {
+    const at = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})(?:\.\d+)?$/.exec(value);
+    if (at === null) return value;
+    const [, year, month, day, hours, minutes, seconds] = at;
+    const time = `${hours}:${minutes}${seconds === '00' ? '' : `:${seconds}`}`;
+    return pt ? `${day}/${month}/${year} ${time}` : `${year}-${month}-${day} ${time}`;
+  }
+  if (!pt) return value;
   if (isFractional(dataType)) return value.replace('.', ',');
   const day = dataType === 'date' ? /^(\d{4})-(\d{2})-(\d{2})$/.exec(value) : null;
   return day === null ? value : `${day[3]}/${day[2]}/${day[1]}`;

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { ColumnType } from '../../model/column-values.js';
 import { columnNamed } from '../../model/column-values.js';
-import { dayText } from '../../model/date-text.js';
+import { dateValueText } from '../../model/date-text.js';
 import { type Identifier, parseIdentifier } from '../../model/identifier.js';
 import type { MetricValue } from '../../model/metrics.js';
 import { InvalidRequestError, NotFoundError } from '../../model/request-errors.js';
@@ -152,11 +152,9 @@ async function namedRow(db: SqlExecutor, scope: Scope, from: number): Promise<Ro
   }
 }
 
-/** A date as the screen's header writes it: a DATE as its day, a time as ISO 8601. */
+/** A date as the screen's header writes it: a DATE as its day, a DATETIME or TIMESTAMP as its wall time. */
 function dateText(value: unknown, type: ColumnType | undefined): string | null {
   if (value === null || value === undefined) return null;
-  if (value instanceof Date) {
-    return type?.dataType === 'date' ? dayText(value) : value.toISOString();
-  }
+  if (value instanceof Date) return dateValueText(value, type?.dataType);
   return String(value);
 }

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { type ColumnType, columnNamed } from '../../model/column-values.js';
-import { dayText } from '../../model/date-text.js';
+import { dateValueText } from '../../model/date-text.js';
 import type { Metric } from '../../model/metrics.js';
 import { Scope } from '../../model/scope.js';
 import { TASK_SHEET_TABLE } from '../../model/table-names.js';
@@ -127,15 +127,11 @@ function headerColumns(
 
 function headerValue(value: unknown, type: ColumnType | undefined): string | null {
   if (value === null || value === undefined) return null;
-  if (value instanceof Date) {
-    // Our connections read dates in UTC (CONNECTION_OPTIONS): a DATE is its day's UTC midnight, so
-    // its calendar day is the UTC one, whatever the server process's own time zone (local getters
-    // gave the day before west of UTC, as on a Brazilian server).
-    if (type?.dataType === 'date' || (value.getUTCHours() === 0 && value.getUTCMinutes() === 0)) {
-      return dayText(value);
-    }
-    return value.toISOString();
-  }
+  // A DATE as its day, a DATETIME or TIMESTAMP as its wall time (`2026-11-20 07:30:00`), as the
+  // database keeps them and defaults copy them: an ISO instant in UTC was shown to a person in
+  // Brazil as "2026-11-20T07:30:00.000Z". Our connections read dates in UTC (CONNECTION_OPTIONS),
+  // so the text never depends on the server process's own time zone.
+  if (value instanceof Date) return dateValueText(value, type?.dataType);
   return String(value);
 }
 
