@@ -105,6 +105,8 @@ export function createOfflineView(ctx, actions) {
             ? labels.entryUnconfirmed
             : labels.entryWaiting,
     );
+    // Why a waiting entry still waits, where its last try got something: kept with the entry.
+    const tried = record.state === 'pending' ? lastTryText(record.lastTry) : undefined;
     const tools = create('div', `${BLOCK}__outbox-tools`);
     if (record.state === 'conflict') {
       const decide = button(
@@ -120,8 +122,20 @@ export function createOfflineView(ctx, actions) {
     discard.setAttribute('aria-label', fill(labels.discardFor, { label: record.label }));
     discard.addEventListener('click', () => ask(record, tools, discard));
     tools.append(discard);
-    row.append(what, values, when, state, tools);
+    row.append(what, values, when, state);
+    if (tried) row.append(create('p', `${BLOCK}__outbox-try`, tried));
+    row.append(tools);
     return row;
+  }
+
+  /** What a waiting entry's last try got, in the page's words. @param {OutboxRecord['lastTry']} got */
+  function lastTryText(got) {
+    if (got === undefined) return undefined;
+    if (got.status === 0) return labels.lastTryNoAnswer;
+    if (got.status === 200) return labels.lastTryNotHandler;
+    return got.reason
+      ? fill(labels.lastTry, { status: got.status, reason: got.reason })
+      : fill(labels.lastTryStatus, { status: got.status });
   }
 
   /**

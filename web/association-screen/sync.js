@@ -29,7 +29,7 @@ import { isHandlerRefusal } from './api.js';
 import { MAX_BODY_BYTES } from './api-batches.js';
 import { ask, RetryLater } from './ask.js';
 import { batchSource, nextBatch, sentEntry } from './sync-batch.js';
-import { sendAgainAsNew, settleRefusal, settleTooLarge } from './sync-refusal.js';
+import { noteLastTry, sendAgainAsNew, settleRefusal, settleTooLarge } from './sync-refusal.js';
 
 /** @typedef {import('./outbox.js').Outbox} Outbox */
 /** @typedef {import('./outbox.js').OutboxRecord} OutboxRecord */
@@ -170,11 +170,12 @@ export async function replayOutbox(outbox, target) {
       target.onUnsent?.(records, false);
       continue;
     }
-    /** @type {{ status: number, body: any }} */
+    /** @type {{ status: number, reason: string, body: any }} */
     let answer;
     try {
       answer = await ask(send, url, { method: 'PUT', headers: { 'content-type': 'application/json' }, body });
     } catch (error) {
+      await noteLastTry(outbox, records, { status: 0 });
       target.onUnsent?.(records, true);
       throw error;
     }
@@ -182,6 +183,7 @@ export async function replayOutbox(outbox, target) {
       // A 200 that is not the handler's answer (a sign-in page, a captive portal's or a proxy's
       // page, reached through a redirect): whether the batch reached the server is not known, so
       // its entries stay and go again later under its id, as after no answer.
+      await noteLastTry(outbox, records, { status: 200 });
       target.onUnsent?.(records, true);
       throw new RetryLater(200, 'HTTP 200 with no save answer in its body');
     }
@@ -201,6 +203,7 @@ export async function replayOutbox(outbox, target) {
     // No answer, a failure, too many requests, or a refusal that is not the handler's own (a
     // session ended: 401, or 403 as many hosts answer it; a node being deployed): nothing was
     // wrong with the entries, which wait, their batch id kept, and go once the server takes them.
+    // Each says what its last try got: a page that stays in the way (a firewall's) is then seen.
     if (
       answer.status === 0 ||
       answer.status >= 500 ||
@@ -209,6 +212,7 @@ export async function replayOutbox(outbox, target) {
       answer.status === 403 ||
       (answer.status !== 413 && !isHandlerRefusal(answer.body?.error))
     ) {
+      await noteLastTry(outbox, records, answer);
       target.onUnsent?.(records, answer.status === 0 || answer.status >= 500);
       throw new RetryLater(answer.status, `HTTP ${answer.status}`);
     }
