@@ -430,6 +430,52 @@ describe('a session that ended, or a page not the handler’s, refusing a batch'
   );
 
   it(
+    'stops an entry the handler refuses as from another site (a host set up wrong), saying so, never tried again',
+    async () => {
+      const { context, page, puts } = await opened(ALICE);
+      await context.setOffline(true);
+      await enter(page, SUBSOIL, { Quantidade: '59' });
+      await later(() => waiting(page, 1)).toBe(1);
+      // A proxy before the server rewrites the origin it sees: the handler refuses every save as
+      // from another site, whoever sends it, however often.
+      await page.route(
+        (url) => url.pathname === '/associationtask',
+        (route: Route) =>
+          route.request().method() === 'PUT'
+            ? route.fulfill({
+                status: 403,
+                contentType: 'application/json',
+                body: JSON.stringify({
+                  error: {
+                    code: 'CROSS_SITE_REQUEST',
+                    message: 'metrics are saved only from pages of this site (Origin: http://elsewhere.test)',
+                    path: 'origin',
+                  },
+                }),
+              })
+            : route.fallback(),
+      );
+      await context.setOffline(false);
+      await later(() => region(page).getByText(L.stoppedCountOne).count()).toBe(1);
+      await sendingOver(page);
+      expect(await waiting(page, 1)).toBe(0);
+      await region(page).getByRole('button', { name: L.pendingList, exact: true }).click();
+      const item = region(page).getByRole('listitem').filter({ hasText: SUBSOIL });
+      await item.getByText(L.crossSite, { exact: true }).waitFor();
+      // Kept with its value until the person discards it.
+      expect(await item.textContent()).toContain('Quantidade: 59');
+      // Not tried again, even when the page sends what waits (as when the network comes back):
+      // nothing a later try would change.
+      expect(puts).toHaveLength(1);
+      await page.evaluate(() => window.dispatchEvent(new Event('online')));
+      await sendingOver(page);
+      expect(puts).toHaveLength(1);
+      expect(await liveRows('A-SUBSOIL')).toEqual([]);
+    },
+    LONG,
+  );
+
+  it(
     'keeps what was typed in the modal and the table when their save meets an ended session, saying the sign-in ended',
     async () => {
       const { page } = await opened(ALICE);

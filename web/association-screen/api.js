@@ -142,6 +142,8 @@ export function problemOf(error, labels, taskSheet) {
       return labels.ownerChanged;
     case 'BODY_TOO_LARGE':
       return labels.tooLarge;
+    case 'CROSS_SITE_REQUEST':
+      return labels.crossSite;
     default:
       // A proxy before the handler may refuse a large body with a page of its own.
       if (error.status === 413) return labels.tooLarge;

@@ -98,9 +98,7 @@ export function createOfflineView(ctx, actions) {
       record.state === 'conflict'
         ? labels.entryConflict
         : record.state === 'refused'
-          ? record.problemCode === 'BODY_TOO_LARGE'
-            ? labels.tooLarge
-            : fill(labels.entryRefused, { message: record.problem ?? '' })
+          ? refusedText(record)
           : record.unconfirmed
             ? labels.entryUnconfirmed
             : labels.entryWaiting,
@@ -126,6 +124,13 @@ export function createOfflineView(ctx, actions) {
     if (tried) row.append(create('p', `${BLOCK}__outbox-try`, tried));
     row.append(tools);
     return row;
+  }
+
+  /** Why an entry was refused: the refusals the page words itself, else the server's sentence. @param {OutboxRecord} record */
+  function refusedText(record) {
+    if (record.problemCode === 'BODY_TOO_LARGE') return labels.tooLarge;
+    if (record.problemCode === 'CROSS_SITE_REQUEST') return labels.crossSite;
+    return fill(labels.entryRefused, { message: record.problem ?? '' });
   }
 
   /** What a waiting entry's last try got, in the page's words. @param {OutboxRecord['lastTry']} got */

@@ -124,6 +124,7 @@ export async function settleRefusal(outbox, records, answer) {
       for (const refused of record ? [record] : records) {
         refused.state = 'refused';
         refused.problem = message;
+        if (typeof error.code === 'string') refused.problemCode = error.code;
         stop.add(refused);
       }
     }
@@ -142,6 +143,7 @@ export async function settleRefusal(outbox, records, answer) {
     for (const record of records) {
       record.state = 'refused';
       record.problem = message;
+      if (typeof error.code === 'string') record.problemCode = error.code;
       stop.add(record);
     }
   }

@@ -13,7 +13,8 @@
  * too large alone stops (`refused`, `BODY_TOO_LARGE`). No answer, a server failure, a 200 that is
  * not the handler's answer (a sign-in or captive portal's page), or a refusal that is not the
  * handler's own (a session ended: 401 or 403; a host's or a proxy's page): tried again later, with
- * backoff.
+ * backoff, what the last try got noted on the entries. The handler's own 403 (a save taken for
+ * another site's) stops them as any refusal of the whole batch does.
  *
  * Whoever sends (a page, the service worker) tells the other pages on {@link CHANNEL} what came of
  * each batch (see {@link SentMessage}): the pages that did not send it show what was stored, and a
@@ -204,12 +205,12 @@ export async function replayOutbox(outbox, target) {
     // session ended: 401, or 403 as many hosts answer it; a node being deployed): nothing was
     // wrong with the entries, which wait, their batch id kept, and go once the server takes them.
     // Each says what its last try got: a page that stays in the way (a firewall's) is then seen.
+    // The handler's own 403 (`CROSS_SITE_REQUEST`: a host set up so that its pages' saves look
+    // cross-site) is its refusal like any other: no later try changes it, so its entries stop.
     if (
       answer.status === 0 ||
       answer.status >= 500 ||
       answer.status === 429 ||
-      answer.status === 401 ||
-      answer.status === 403 ||
       (answer.status !== 413 && !isHandlerRefusal(answer.body?.error))
     ) {
       await noteLastTry(outbox, records, answer);
