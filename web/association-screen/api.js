@@ -139,7 +139,7 @@ export function problemOf(error, labels, taskSheet) {
     case 'ENTRY_NOT_FOUND':
       return labels.entryGone;
     case 'OWNER_CHANGED':
-      return labels.ownerChanged;
+      return labels.signedInElsewhere;
     case 'BODY_TOO_LARGE':
       return labels.tooLarge;
     case 'CROSS_SITE_REQUEST':

@@ -31,8 +31,10 @@ export function createOfflineView(ctx, actions) {
   root.setAttribute('aria-label', labels.offlineRegion);
   // Said when it appears: a person whose network just went hears it.
   const notice = statusRegion(create, `${BLOCK}__offline-notice`);
-  // Someone else signed in on this browser since the page was opened: it files as them now.
-  const owner = statusRegion(create, `${BLOCK}__owner-notice`);
+  // Someone else signed in on this browser since the page was opened: it files as them now. Not a
+  // live region: it is said where it is learnt (offline-owner.js), or by the save it refused in
+  // that save's words, and stays here to be read.
+  const owner = create('p', `${BLOCK}__owner-notice`);
   owner.hidden = true;
   const warning = create('p', `${BLOCK}__offline-warning`);
   warning.setAttribute('role', 'alert');
