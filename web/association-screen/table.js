@@ -441,7 +441,8 @@ export function createTable(ctx, hooks) {
       readIfReverted(drafts.ownerChanged());
     },
     /** The device cannot keep drafts: said in the table. */
-    draftProblem: () => drafts.problem(),
+    /** @param {string} text */
+    draftProblem: (text) => drafts.problem(text),
     /** Fills rows from another sheet's values (see copy-previous.js). */
     table,
     destroy() {
