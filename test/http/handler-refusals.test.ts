@@ -1,10 +1,11 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { statusOf, TaskAssociationError } from '../../src/model/errors.js';
 import * as requestErrors from '../../src/model/request-errors.js';
 import { HANDLER_REFUSALS } from '../../web/association-screen/api.js';
+import { sourceFiles, withoutComments } from '../support/source-files.js';
 
 /*
  * The screen tells the handler's own refusal of a save (stop the entry: sending it again changes
@@ -16,22 +17,10 @@ import { HANDLER_REFUSALS } from '../../web/association-screen/api.js';
 
 const SRC = fileURLToPath(new URL('../../src/', import.meta.url));
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory()
-      ? sourceFiles(join(dir, entry.name))
-      : entry.name.endsWith('.ts')
-        ? [join(dir, entry.name)]
-        : [],
-  );
-}
-
 /** Each source file's text, comments left out (a doc comment may show a `new` as an example). */
 const SOURCES = sourceFiles(SRC).map((file) => ({
   file: relative(SRC, file),
-  text: readFileSync(file, 'utf8')
-    .replace(/\/\*[\s\S]*?\*\//g, '')
-    .replace(/^\s*\/\/.*$/gm, ''),
+  text: withoutComments(readFileSync(file, 'utf8')),
 }));
 
 /**

@@ -363,38 +363,3 @@ it('leaves the activity’s draft alone while a stopped outbox entry of it is de
   expect(await draftsOnDevice(page)).toMatchObject([{ texts: { HORAS: '9' } }]);
   expect(await field(await openActivity(page), 'Horas').inputValue()).toBe('9');
 });
-
-it('says in the open form that a newer version of the screen keeps what is typed, once a newer release upgraded the device’s storage under the page', async () => {
-  const { page } = await browserOn(ALICE);
-  await page.goto(served.sheetUrl());
-  await openSoil(page);
-  // A newer release, opened in another tab, keeps the outbox and the drafts its own way: it
-  // upgrades both databases, which closes this page's connections to them.
-  await page.evaluate(async () => {
-    const upgrade = (name: string, store: string) =>
-      new Promise<void>((resolve, reject) => {
-        const opening = indexedDB.open(name, 2);
-        opening.onupgradeneeded = () => {
-          opening.result.deleteObjectStore(store);
-          opening.result.createObjectStore(`${store}-v2`, { keyPath: 'id' });
-        };
-        opening.onsuccess = () => {
-          opening.result.close();
-          resolve();
-        };
-        opening.onerror = () => reject(opening.error);
-      });
-    await upgrade('task-association-outbox', 'entries');
-    await upgrade('task-association-drafts', 'drafts');
-  });
-  const dialog = await openActivity(page);
-  await typeInto(page, field(dialog, 'Quantidade'), '55');
-  // What stays in the form: the same words the outbox says, not that the device keeps nothing.
-  await dialog.getByText(L.outboxNewer, { exact: true }).waitFor();
-  expect(await dialog.getByText(L.draftUnkept, { exact: true }).count()).toBe(0);
-  // Its save: not kept on the device either, said the same way (the outbox's refusal).
-  await page.context().setOffline(true);
-  await dialog.getByRole('button', { name: L.save, exact: true }).click();
-  await region(page).getByText(L.outboxNewer, { exact: true }).waitFor();
-  expect(await field(dialog, 'Quantidade').inputValue()).toBe('55');
-});
