@@ -1,7 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { dirname, join, normalize, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { sourceFiles, withoutComments } from './support/source-files.js';
 
 // The source is layered, each folder importing only from the folders below it, so that a reader can
 // learn the package bottom up and a change low down never has to know who sits above it.
@@ -21,22 +22,10 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   cli: ['model', 'schema', 'store', 'sync', 'tree', 'gallery', 'installer', 'http', 'demo'],
 };
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
-    entry.isDirectory()
-      ? sourceFiles(join(dir, entry.name))
-      : entry.name.endsWith('.ts')
-        ? [join(dir, entry.name)]
-        : [],
-  );
-}
-
 /** Every relative import of a file (static, type-only and dynamic), as paths relative to src/. */
 function importsOf(file: string): string[] {
   // Comments left out: a doc comment may show an import as an example (module-imports.ts does).
-  const text = readFileSync(file, 'utf8')
-    .replace(/\/\*[\s\S]*?\*\//g, '')
-    .replace(/^\s*\/\/.*$/gm, '');
+  const text = withoutComments(readFileSync(file, 'utf8'));
   return [...text.matchAll(/(?:from|import)\s*\(?\s*'(\.{1,2}\/[^']+)'/g)].map((match) =>
     relative(SRC, normalize(join(dirname(file), (match[1] as string).replace(/\.js$/, '.ts')))),
   );

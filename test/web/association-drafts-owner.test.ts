@@ -270,7 +270,23 @@ it('keeps what Bruno types in the table before his drafts are read as his, Alice
   expect(device.find((draft) => draft.owner !== alices?.owner)?.texts).toEqual({ METRICA1: '7' });
 });
 
-it('never stores what Alice saves in the modal as Bruno, who signed in elsewhere while her page stayed in view: the form closes, her typing kept as hers', async () => {
+/** Records what every live region of the page (the page's and the dialog's) says from now on, in order. */
+async function recordEverySaid(page: Page) {
+  await page.evaluate(() => {
+    const said: string[] = [];
+    Object.assign(window, { everySaid: said });
+    for (const region of document.querySelectorAll('[aria-live]'))
+      new MutationObserver(() => {
+        const text = region.textContent ?? '';
+        if (text !== '') said.push(text);
+      }).observe(region, { childList: true, characterData: true, subtree: true });
+  });
+}
+
+const everySaid = (page: Page) =>
+  page.evaluate(() => (window as unknown as { everySaid: string[] }).everySaid);
+
+it('never stores what Alice saves in the modal as Bruno, who signed in elsewhere while her page stayed in view: the form closes, her typing kept as hers, said once', async () => {
   const { page } = await browserOn(ALICE);
   await page.goto(served.sheetUrl());
   await openSoil(page);
@@ -282,9 +298,14 @@ it('never stores what Alice saves in the modal as Bruno, who signed in elsewhere
   // Bruno signs in through the host's own page, in another window: Alice's stays in view, so
   // nothing tells her page; she presses Save.
   await signIn(page.context(), served.origin(), BRUNO);
+  await recordEverySaid(page);
   await dialog.getByRole('button', { name: L.save, exact: true }).click();
   await dialog.waitFor({ state: 'hidden' });
-  await later(() => page.getByText(L.ownerChanged).count()).toBeGreaterThan(0);
+  // The notice stays on the page; what she hears is the save's outcome, once, with its reason.
+  await later(() => region(page).getByText(L.ownerChanged, { exact: true }).isVisible()).toBe(true);
+  const notSaved = `${SUBSOIL}: ${L.saveError.replace('{message}', L.signedInElsewhere)}`;
+  await later(() => everySaid(page)).toContain(notSaved);
+  expect(await everySaid(page)).toEqual([notSaved]);
   expect(await liveMetrics(served.demo(), subsoil().activity)).toEqual([]);
   expect(await draftsOnDevice(page)).toEqual([alices]);
 });

@@ -335,29 +335,44 @@ describe('a rolling deploy', () => {
   }, 60_000);
 });
 
+/**
+ * A new release, in another tab, opens both databases at version 2: `index` adds an index to each
+ * store (its records kept where they were), `ownWay` keeps them in a store of its own, the old one
+ * gone. Resolves with that tab.
+ */
+async function newRelease(context: BrowserContext, how: 'index' | 'ownWay') {
+  const other = await openPage(context);
+  await other.goto(`${origin}/associationtask?asset=association-screen.css`);
+  await other.evaluate(async (how) => {
+    const upgrade = (name: string, store: string) =>
+      new Promise<void>((resolve, reject) => {
+        const opening = indexedDB.open(name, 2);
+        opening.onupgradeneeded = () => {
+          if (how === 'index') {
+            opening.transaction?.objectStore(store).createIndex('owner', 'owner');
+            return;
+          }
+          opening.result.deleteObjectStore(store);
+          opening.result.createObjectStore(`${store}-v2`, { keyPath: 'id' });
+        };
+        opening.onsuccess = () => {
+          opening.result.close();
+          resolve();
+        };
+        opening.onerror = () => reject(opening.error);
+      });
+    await upgrade('task-association-drafts', 'drafts');
+    await upgrade('task-association-outbox', 'entries');
+  }, how);
+  return other;
+}
+
 describe('a new release opening the device’s databases at a newer version', () => {
   it('keeps what a page of the old release, still open, types and saves after the upgrade', async () => {
     const { context, page } = await browser();
     await firstVisit(page);
     for (const name of SOIL) await expand(page, name);
-    // The new release, in another tab, opens both databases at version 2 (an index added).
-    const other = await openPage(context);
-    await other.goto(`${origin}/associationtask?asset=association-screen.css`);
-    await other.evaluate(async () => {
-      const upgrade = (name: string, store: string) =>
-        new Promise<void>((resolve, reject) => {
-          const opening = indexedDB.open(name, 2);
-          opening.onupgradeneeded = () =>
-            opening.transaction?.objectStore(store).createIndex('owner', 'owner');
-          opening.onsuccess = () => {
-            opening.result.close();
-            resolve();
-          };
-          opening.onerror = () => reject(opening.error);
-        });
-      await upgrade('task-association-drafts', 'drafts');
-      await upgrade('task-association-outbox', 'entries');
-    });
+    const other = await newRelease(context, 'index');
     // Back in the old page: Quantidade 55 typed and left (a draft), then Horas 9 saved offline.
     await page.getByRole('treeitem', { name: SUBSOIL }).first().locator(':scope > .ta-screen__row').click();
     const dialog = page.getByRole('dialog', { name: SUBSOIL });
@@ -370,6 +385,27 @@ describe('a new release opening the device’s databases at a newer version', ()
     await context.setOffline(true);
     await enterOffline(page, { Horas: '9' });
     await later(() => region(page).getByText(L.pendingCountOne).count()).toBe(1);
+    expect(await page.getByText(L.outboxUnavailable).count()).toBe(0);
+  });
+
+  it('says to reload, of what a page of the old release types and saves, once the new one keeps them its own way', async () => {
+    const { context, page } = await browser();
+    await firstVisit(page);
+    for (const name of SOIL) await expand(page, name);
+    await newRelease(context, 'ownWay');
+    await page.getByRole('treeitem', { name: SUBSOIL }).first().locator(':scope > .ta-screen__row').click();
+    const dialog = page.getByRole('dialog', { name: SUBSOIL });
+    const quantidade = dialog.getByRole('textbox', { name: 'Quantidade', exact: true });
+    await quantidade.fill('55');
+    // What stays in the form: the words the outbox says of the same cause, not that the device
+    // keeps nothing.
+    await dialog.getByText(L.outboxNewer, { exact: true }).waitFor();
+    expect(await dialog.getByText(L.draftUnkept, { exact: true }).count()).toBe(0);
+    // Its save, offline: not kept on the device either, said so, the value left in the form.
+    await context.setOffline(true);
+    await dialog.getByRole('button', { name: L.save, exact: true }).click();
+    await region(page).getByText(L.outboxNewer, { exact: true }).waitFor();
+    expect(await quantidade.inputValue()).toBe('55');
     expect(await page.getByText(L.outboxUnavailable).count()).toBe(0);
   });
 });

@@ -373,6 +373,109 @@ describe('a session that ended, or a page not the handler’s, refusing a batch'
   );
 
   it(
+    'says on the waiting entry what its last try got from a firewall’s page, across a reload, until it is stored',
+    async () => {
+      const { context, page, puts } = await opened(ALICE);
+      await context.setOffline(true);
+      await enter(page, SUBSOIL, { Quantidade: '58' });
+      await later(() => waiting(page, 1)).toBe(1);
+      // The session is alive (the outbox's question of who is signed in is answered), but a
+      // firewall before the server refuses the save with a page of its own.
+      let blocked = 0;
+      let release: (() => void) | undefined;
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let holding = false;
+      await page.route(
+        (url) => url.pathname === '/associationtask',
+        async (route: Route) => {
+          if (route.request().method() !== 'PUT') return route.fallback();
+          if (holding) {
+            await held;
+            return route.fallback();
+          }
+          blocked++;
+          return route.fulfill({ status: 400, contentType: 'text/html', body: '<h1>Request blocked</h1>' });
+        },
+      );
+      await context.setOffline(false);
+      await later(() => blocked).toBeGreaterThanOrEqual(1);
+      await sendingOver(page);
+      const list = region(page);
+      await list.getByRole('button', { name: L.pendingList, exact: true }).click();
+      const item = list.getByRole('listitem').filter({ hasText: SUBSOIL });
+      const lastTry = fill(L.lastTry, { status: 400, reason: 'Bad Request' });
+      await later(() => item.getByText(lastTry, { exact: true }).count()).toBe(1);
+      expect(await item.getByText(L.entryWaiting, { exact: true }).count()).toBe(1);
+      expect(await list.getByText(L.stoppedCountOne).count()).toBe(0);
+
+      // Opened again, its next try under way: what the last one got is still said with the entry.
+      holding = true;
+      await page.reload();
+      await page.getByRole('tree').waitFor();
+      await later(() => waiting(page, 1)).toBe(1);
+      await region(page).getByRole('button', { name: L.pendingList, exact: true }).click();
+      await later(() => item.getByText(lastTry, { exact: true }).count()).toBe(1);
+
+      // The firewall lets it through: stored once, and nothing is left to say of it.
+      release?.();
+      await later(() => liveRows('A-SUBSOIL')).toEqual([{ METRICA1: '58.00' }]);
+      await later(() => waiting(page, 1)).toBe(0);
+      expect(await region(page).getByRole('listitem').count()).toBe(0);
+      expect(await quantitiesBy('A-SUBSOIL')).toEqual([['58.00', ALICE]]);
+      expect(new Set(puts.map((put) => put.requestId)).size).toBe(1);
+    },
+    LONG,
+  );
+
+  it(
+    'stops an entry the handler refuses as from another site (a host set up wrong), saying so, never tried again',
+    async () => {
+      const { context, page, puts } = await opened(ALICE);
+      await context.setOffline(true);
+      await enter(page, SUBSOIL, { Quantidade: '59' });
+      await later(() => waiting(page, 1)).toBe(1);
+      // A proxy before the server rewrites the origin it sees: the handler refuses every save as
+      // from another site, whoever sends it, however often.
+      await page.route(
+        (url) => url.pathname === '/associationtask',
+        (route: Route) =>
+          route.request().method() === 'PUT'
+            ? route.fulfill({
+                status: 403,
+                contentType: 'application/json',
+                body: JSON.stringify({
+                  error: {
+                    code: 'CROSS_SITE_REQUEST',
+                    message: 'metrics are saved only from pages of this site (Origin: http://elsewhere.test)',
+                    path: 'origin',
+                  },
+                }),
+              })
+            : route.fallback(),
+      );
+      await context.setOffline(false);
+      await later(() => region(page).getByText(L.stoppedCountOne).count()).toBe(1);
+      await sendingOver(page);
+      expect(await waiting(page, 1)).toBe(0);
+      await region(page).getByRole('button', { name: L.pendingList, exact: true }).click();
+      const item = region(page).getByRole('listitem').filter({ hasText: SUBSOIL });
+      await item.getByText(L.crossSite, { exact: true }).waitFor();
+      // Kept with its value until the person discards it.
+      expect(await item.textContent()).toContain('Quantidade: 59');
+      // Not tried again, even when the page sends what waits (as when the network comes back):
+      // nothing a later try would change.
+      expect(puts).toHaveLength(1);
+      await page.evaluate(() => window.dispatchEvent(new Event('online')));
+      await sendingOver(page);
+      expect(puts).toHaveLength(1);
+      expect(await liveRows('A-SUBSOIL')).toEqual([]);
+    },
+    LONG,
+  );
+
+  it(
     'keeps what was typed in the modal and the table when their save meets an ended session, saying the sign-in ended',
     async () => {
       const { page } = await opened(ALICE);

@@ -207,6 +207,42 @@ describe.each([
   );
 
   it(
+    'does not stop an entry a node being deployed answers with its own 404: it waits, saying what its last try got',
+    async () => {
+      const alice = await browserOn(await pages.profile('ta-stopped-'), ALICE, false);
+      const page = await openSheet(alice.context, alice.page);
+      await alice.context.setOffline(true);
+      await enter(page, SUBSOIL, { Quantidade: '33' });
+      await later(() => countLine(page).textContent()).toBe(L.pendingCountOne);
+      let deploying = true;
+      let answered = 0;
+      await page.route(
+        (url) => url.pathname === '/associationtask',
+        (route) => {
+          if (route.request().method() !== 'PUT' || !deploying) return route.fallback();
+          answered++;
+          return route.fulfill({ status: 404, contentType: 'text/html', body: '<h1>Not Found</h1>' });
+        },
+      );
+      await alice.context.setOffline(false);
+      await later(() => answered).toBeGreaterThanOrEqual(1);
+      await toggle(page).click();
+      const item = region(page).getByRole('listitem').filter({ hasText: SUBSOIL });
+      await item.getByText(fill(L.lastTry, { status: 404, reason: 'Not Found' }), { exact: true }).waitFor();
+      expect(await item.getByText(L.entryWaiting, { exact: true }).count()).toBe(1);
+      expect(await countLine(page).textContent()).toBe(L.pendingCountOne);
+      expect(await hiddenButShown(page)).toEqual([]);
+
+      // The node is up: the entry is stored and leaves the list.
+      deploying = false;
+      await later(async () => await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '33.00' }]);
+      await later(() => countLine(page).textContent()).toBe('');
+      expect(await region(page).getByRole('listitem').count()).toBe(0);
+    },
+    LONG,
+  );
+
+  it(
     'says the only entry stopped needs a decision, never that it waits to be sent, in every tab whoever sent it',
     async () => {
       await seed({ METRICA1: '20.00' });

@@ -63,15 +63,20 @@ export function failureOf(error, networkError) {
 }
 
 /**
- * The codes the handler refuses a save with (src/: `TaskAssociationError`s of status 4xx that a PUT
- * can meet). A 4xx with none of them, and with no path at one of its entries, is not the handler's
- * refusal of what was sent but a host's or a proxy's answer before it (a session ended, a node
- * being deployed): what was sent is not wrong and may go again.
+ * The codes the handler refuses a request with (src/: the request errors of status 4xx,
+ * src/model/request-errors.ts, as thrown; test/http/handler-refusals.test.ts reads them there and
+ * holds this list to them). A 4xx with none of them, and with no path at one of its entries, is not
+ * the handler's refusal of what was sent but a host's or a proxy's answer before it (a session
+ * ended, a node being deployed): what was sent is not wrong and may go again. The package's other
+ * routes' codes (`NOT_FOUND`, `METHOD_NOT_ALLOWED`) are not here: they never answer a save, but a
+ * node whose handler is not mounted yet may answer one with them.
+ * @type {ReadonlySet<string>}
  */
-const HANDLER_REFUSALS = new Set([
+export const HANDLER_REFUSALS = new Set([
   'BODY_TOO_LARGE',
   'CROSS_SITE_REQUEST',
   'DUPLICATE_ENTRY',
+  'DUPLICATE_KEY',
   'ENTRY_NOT_FOUND',
   'INACTIVE_ROW',
   'INVALID_BASE',
@@ -134,9 +139,11 @@ export function problemOf(error, labels, taskSheet) {
     case 'ENTRY_NOT_FOUND':
       return labels.entryGone;
     case 'OWNER_CHANGED':
-      return labels.ownerChanged;
+      return labels.signedInElsewhere;
     case 'BODY_TOO_LARGE':
       return labels.tooLarge;
+    case 'CROSS_SITE_REQUEST':
+      return labels.crossSite;
     default:
       // A proxy before the handler may refuse a large body with a page of its own.
       if (error.status === 413) return labels.tooLarge;

@@ -20,10 +20,11 @@ export class RetryLater extends Error {
 }
 
 /**
- * One answer of the handler, as JSON (or null) with its status; no answer is a RetryLater.
+ * One answer of the handler, as JSON (or null) with its status and reason phrase (`statusText`:
+ * empty over HTTP/2, which has none); no answer is a RetryLater.
  * @param {typeof fetch} send @param {string | URL} url @param {RequestInit} [init]
  * @param {number} [timeoutMs]
- * @returns {Promise<{ status: number, body: any }>}
+ * @returns {Promise<{ status: number, reason: string, body: any }>}
  */
 export async function ask(send, url, init = {}, timeoutMs = REQUEST_TIMEOUT_MS) {
   /** @type {Response} */
@@ -45,5 +46,5 @@ export async function ask(send, url, init = {}, timeoutMs = REQUEST_TIMEOUT_MS) 
   } catch {
     // A proxy's page: the status says enough.
   }
-  return { status: response.status, body };
+  return { status: response.status, reason: response.statusText, body };
 }

@@ -6,11 +6,13 @@
  * (this person, this sheet) in memory, so the tree marks an activity with a draft and the modal and
  * the table find it at once; every change is written at once, in the order asked, the latest state
  * of each draft winning. Storage that is unavailable or full is said once (`onProblem`) and never
- * stops typing or saving: the drafts then live as long as the page.
+ * stops typing or saving: the drafts then live as long as the page. Storage a newer release of the
+ * screen keeps its own way is said as the outbox says it: the page must be reloaded.
  */
 
 import { draftId, joined, openDrafts } from './drafts-store.js';
 import { keyOf } from './entry-key.js';
+import { OutboxError } from './outbox.js';
 
 /** @typedef {import('./drafts-store.js').Draft} Draft */
 /** @typedef {import('./drafts-store.js').DraftField} DraftField */
@@ -26,13 +28,19 @@ import { keyOf } from './entry-key.js';
  *   entries the page files (the outbox's owner), undefined without an outbox
  * @param {(key: RowKey) => void} parts.redraw draws again the tree's copies of an activity
  * @param {() => void} parts.loaded this person's drafts were read (the modal and the table may show them now)
- * @param {() => void} parts.onProblem the device could not keep a draft: said once by the caller
+ * @param {(text: string) => void} parts.onProblem the device could not keep a draft: said once by
+ *   the caller, in `text`'s words
  */
 export function createDrafts(ctx, parts) {
   const endpoint = new URL(parts.endpoint, ctx.doc.baseURI).href;
+  /** Why the store could not be opened. @type {unknown} */
+  let refused;
   const opened = openDrafts().then(
     (store) => store,
-    () => undefined,
+    (error) => {
+      refused = error;
+      return undefined;
+    },
   );
   /** This person's drafts of this sheet by metric row. @type {Map<string, Draft>} */
   const mine = new Map();
@@ -90,10 +98,16 @@ export function createDrafts(ctx, parts) {
     return owner?.key === undefined ? undefined : { key: owner.key, confirmed: owner.confirmed };
   }
 
-  function problem() {
+  /**
+   * The device could not keep a draft: said once, as the outbox says the same cause (a newer release
+   * of the screen keeping the storage its own way: reload), else that the device cannot keep it.
+   * @param {unknown} [error]
+   */
+  function problem(error) {
     if (problemSaid || ctx.destroyed()) return;
     problemSaid = true;
-    parts.onProblem();
+    const newer = error instanceof OutboxError && error.code === 'newer';
+    parts.onProblem(newer ? ctx.labels.outboxNewer : ctx.labels.draftUnkept);
   }
 
   /**
@@ -117,8 +131,8 @@ export function createDrafts(ctx, parts) {
       const pruning = opening ? opening.prune() : Promise.resolve([]);
       flush();
       all = await pruning;
-    } catch {
-      problem();
+    } catch (error) {
+      problem(error);
     }
     if (mark !== loads || ctx.destroyed()) return;
     const before = new Map(mine);
@@ -194,7 +208,7 @@ export function createDrafts(ctx, parts) {
   /** @param {string} id @param {Draft | string} what @param {number} mark @param {Map<string, DraftField>} knew */
   function made(id, what, mark, knew) {
     if (!store) {
-      problem();
+      problem(refused);
       return;
     }
     const run = (typeof what === 'string' ? store.remove(id, knew) : store.put(what, knew))

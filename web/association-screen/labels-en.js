@@ -50,6 +50,10 @@ export const LABELS_EN = {
   slowServer: 'The server took too long to answer. Try again in a moment.',
   serverFailed: 'Something failed on the server; it has been reported. Try again in a moment.',
   signedOut: 'Your sign-in has ended: sign in again.',
+  signedInElsewhere:
+    'Someone else has signed in on this browser since this sheet was opened: what you save here from now on is saved as them.',
+  crossSite:
+    'The server refuses saves from this page, taking them for another site’s: its setup is at fault, not your entry. Tell your system administrator.',
   readOnlyRow: 'These metrics have become read-only.',
   inactiveRow: 'These metrics have been made inactive; they can be changed once reactivated.',
   notInTree: 'This is no longer in the tree. Reload the page.',

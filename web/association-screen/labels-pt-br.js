@@ -52,6 +52,10 @@ export const LABELS_PT_BR = {
   slowServer: 'O servidor demorou demais para responder. Tente de novo em instantes.',
   serverFailed: 'Algo falhou no servidor; a falha foi registrada. Tente de novo em instantes.',
   signedOut: 'Sua sessão terminou: entre de novo.',
+  signedInElsewhere:
+    'Outra pessoa entrou neste navegador desde que esta folha foi aberta: o que você salvar aqui de agora em diante é salvo como ela.',
+  crossSite:
+    'O servidor recusa salvamentos desta página, tomando-os como de outro site: o erro é da configuração dele, não do seu registro. Avise o administrador do sistema.',
   readOnlyRow: 'Estas métricas passaram a ser somente leitura.',
   inactiveRow: 'Estas métricas foram inativadas; só podem ser alteradas depois de reativadas.',
   notInTree: 'Isto não está mais na árvore. Recarregue a página.',

@@ -55,6 +55,11 @@ export { LABELS_EN, LABELS_PT_BR };
  * @property {string} serverFailed the server failed (a 500): its operators were told
  * @property {string} signedOut the host refused a request as from no one signed in (a 401 or 403 not
  *   the handler's own): the person's session ended (a save's words add that the values are kept)
+ * @property {string} signedInElsewhere why a save was refused for its owner (OWNER_CHANGED): someone
+ *   else signed in on this browser since the page was opened (the page's notice says it too)
+ * @property {string} crossSite the handler refused a save as from another site (CROSS_SITE_REQUEST):
+ *   the host is set up so that its own pages' saves look cross-site; no try of the person's changes
+ *   it, their administrator must
  * @property {string} readOnlyRow the saved row became read-only (READ_ONLY_ROW)
  * @property {string} inactiveRow the saved row was made inactive (INACTIVE_ROW)
  * @property {string} notInTree the activity or node left the tree since the page read it

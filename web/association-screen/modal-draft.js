@@ -191,11 +191,11 @@ export function createModalDraft(ctx, parts) {
       typed();
       dialog.close();
     },
-    /** The device cannot keep drafts: said in the open dialog. */
-    problem() {
-      ctx.announce(labels.draftUnkept);
+    /** The device cannot keep drafts: said, and shown in the open dialog, in `text`'s words. @param {string} text */
+    problem(text) {
+      ctx.announce(text);
       if (!dialog.open) return;
-      line.textContent = labels.draftUnkept;
+      line.textContent = text;
       line.hidden = false;
     },
     destroy() {

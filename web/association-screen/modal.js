@@ -587,8 +587,8 @@ export function createModal(ctx, tree, treeMetrics) {
     open: (node) => open(node),
     /** The drafts were read: an opening that shows nothing typed yet shows its activity's. */
     draftsLoaded: () => draft.loaded(),
-    /** The device cannot keep drafts: said once. */
-    draftProblem: () => draft.problem(),
+    /** The device cannot keep drafts: said once, in `text`'s words. @param {string} text */
+    draftProblem: (text) => draft.problem(text),
     /** Someone else signed in on this browser: an open form, the previous person's, closes (kept as theirs). */
     ownerChanged: () => draft.ownerChanged(),
     /** The table's save stored activities: an open form of one of them starts from it. */

@@ -31,6 +31,12 @@
  * @property {string} entryEntered when an entry was made, `{at}`
  * @property {string} entryRemove an entry that removes the saved values
  * @property {string} entryWaiting an entry's state: waiting to be sent
+ * @property {string} lastTry what the last try of a waiting entry got: an answer that left it waiting
+ *   (a host's or a proxy's page, a failure), `{status}` `{reason}` (the answer's reason phrase)
+ * @property {string} lastTryStatus the same for an answer without a reason phrase (HTTP/2), `{status}`
+ * @property {string} lastTryNoAnswer the last try of a waiting entry got no answer
+ * @property {string} lastTryNotHandler the last try got a success that was not the server's answer to
+ *   a save (a sign-in or captive portal's page)
  * @property {string} entryUnconfirmed an entry's state: typed while the page could not tell who was
  *   signed in (opened offline, or someone else signed in since), waiting for the person signed in
  *   to confirm it is theirs
@@ -100,6 +106,10 @@ export const OFFLINE_LABELS_EN = {
   entryEntered: 'entered {at}',
   entryRemove: 'remove the saved entry',
   entryWaiting: 'Waiting to be sent.',
+  lastTry: 'Last try: the server answered {status} ({reason}).',
+  lastTryStatus: 'Last try: the server answered {status}.',
+  lastTryNoAnswer: 'Last try: no answer from the server.',
+  lastTryNotHandler: 'Last try: the answer was not the server’s (a sign-in or network page, say).',
   entryUnconfirmed: 'Waits for you to confirm it is yours.',
   unconfirmedCount:
     'Entries typed on this device while it could not tell who was signed in: {count}. They are sent once you confirm they are yours.',
@@ -173,6 +183,11 @@ export const OFFLINE_LABELS_PT_BR = {
   entryEntered: 'registrado {at}',
   entryRemove: 'remover o registro salvo',
   entryWaiting: 'Aguardando envio.',
+  lastTry: 'Última tentativa: o servidor respondeu {status} ({reason}).',
+  lastTryStatus: 'Última tentativa: o servidor respondeu {status}.',
+  lastTryNoAnswer: 'Última tentativa: sem resposta do servidor.',
+  lastTryNotHandler:
+    'Última tentativa: a resposta não veio do servidor (uma página de login ou da rede, por exemplo).',
   entryUnconfirmed: 'Aguarda você confirmar que é seu.',
   unconfirmedCount:
     'Registros digitados neste aparelho quando não era possível saber quem estava conectado: {count}. São enviados quando você confirmar que são seus.',

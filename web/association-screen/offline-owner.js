@@ -46,15 +46,23 @@ export function createOwner(ctx, parts) {
   let filedUnchecked = false;
   /** The asking of who is signed in under way, if any. @type {Promise<boolean> | undefined} */
   let checking;
+  /**
+   * Whether someone else found signed in by the asking under way is said by whoever asked (a save
+   * refused for it, in its own words), not here: the person hears it once.
+   */
+  let saidByAsker = false;
 
   /**
    * Asks the server who is signed in, when the page is online and has an owner the server gave;
-   * resolves with whether it answered (the page then files as whoever it said).
+   * resolves with whether it answered (the page then files as whoever it said). `quiet`: someone
+   * else signed in is shown, not said (the caller says it).
+   * @param {{ quiet?: boolean }} [how]
    * @returns {Promise<boolean>}
    */
-  function check() {
+  function check(how = {}) {
     if (owner === undefined || !confirmed || !win.navigator.onLine || ctx.destroyed())
       return Promise.resolve(false);
+    if (how.quiet) saidByAsker = true;
     checking ??= askOwner({ endpoint, taskSheet: ctx.taskSheet, timeoutMs: OWNER_CHECK_MS })
       .then(
         (signedIn) => {
@@ -65,6 +73,7 @@ export function createOwner(ctx, parts) {
       )
       .finally(() => {
         checking = undefined;
+        saidByAsker = false;
       });
     return checking;
   }
@@ -95,7 +104,7 @@ export function createOwner(ctx, parts) {
     channel?.postMessage({ type: 'owner', endpoint, owner: signedIn });
     if (wasConfirmed) {
       parts.view.ownerChanged(labels.ownerChanged);
-      ctx.announce(labels.ownerChanged);
+      if (!saidByAsker) ctx.announce(labels.ownerChanged);
     }
     if (signedIn !== before) for (const watcher of parts.watchers) watcher.owner?.();
     void (async () => {

@@ -31,8 +31,10 @@ export function createOfflineView(ctx, actions) {
   root.setAttribute('aria-label', labels.offlineRegion);
   // Said when it appears: a person whose network just went hears it.
   const notice = statusRegion(create, `${BLOCK}__offline-notice`);
-  // Someone else signed in on this browser since the page was opened: it files as them now.
-  const owner = statusRegion(create, `${BLOCK}__owner-notice`);
+  // Someone else signed in on this browser since the page was opened: it files as them now. Not a
+  // live region: it is said where it is learnt (offline-owner.js), or by the save it refused in
+  // that save's words, and stays here to be read.
+  const owner = create('p', `${BLOCK}__owner-notice`);
   owner.hidden = true;
   const warning = create('p', `${BLOCK}__offline-warning`);
   warning.setAttribute('role', 'alert');
@@ -98,13 +100,13 @@ export function createOfflineView(ctx, actions) {
       record.state === 'conflict'
         ? labels.entryConflict
         : record.state === 'refused'
-          ? record.problemCode === 'BODY_TOO_LARGE'
-            ? labels.tooLarge
-            : fill(labels.entryRefused, { message: record.problem ?? '' })
+          ? refusedText(record)
           : record.unconfirmed
             ? labels.entryUnconfirmed
             : labels.entryWaiting,
     );
+    // Why a waiting entry still waits, where its last try got something: kept with the entry.
+    const tried = record.state === 'pending' ? lastTryText(record.lastTry) : undefined;
     const tools = create('div', `${BLOCK}__outbox-tools`);
     if (record.state === 'conflict') {
       const decide = button(
@@ -120,8 +122,27 @@ export function createOfflineView(ctx, actions) {
     discard.setAttribute('aria-label', fill(labels.discardFor, { label: record.label }));
     discard.addEventListener('click', () => ask(record, tools, discard));
     tools.append(discard);
-    row.append(what, values, when, state, tools);
+    row.append(what, values, when, state);
+    if (tried) row.append(create('p', `${BLOCK}__outbox-try`, tried));
+    row.append(tools);
     return row;
+  }
+
+  /** Why an entry was refused: the refusals the page words itself, else the server's sentence. @param {OutboxRecord} record */
+  function refusedText(record) {
+    if (record.problemCode === 'BODY_TOO_LARGE') return labels.tooLarge;
+    if (record.problemCode === 'CROSS_SITE_REQUEST') return labels.crossSite;
+    return fill(labels.entryRefused, { message: record.problem ?? '' });
+  }
+
+  /** What a waiting entry's last try got, in the page's words. @param {OutboxRecord['lastTry']} got */
+  function lastTryText(got) {
+    if (got === undefined) return undefined;
+    if (got.status === 0) return labels.lastTryNoAnswer;
+    if (got.status === 200) return labels.lastTryNotHandler;
+    return got.reason
+      ? fill(labels.lastTry, { status: got.status, reason: got.reason })
+      : fill(labels.lastTryStatus, { status: got.status });
   }
 
   /**

@@ -480,9 +480,10 @@ export function createOffline(ctx, parts) {
      * The server refused a save sent straight from the page for its owner (409 `OWNER_CHANGED`):
      * someone else signed in on this browser, in a window that never told this page. Learnt as
      * when the page is shown again: asked who, and the page files as them (the open form closes,
-     * its typing kept as the person's who typed it). Resolves once asked.
+     * its typing kept as the person's who typed it), the notice shown but not said: the save's
+     * refusal says it, once. Resolves once asked.
      */
-    signedInElsewhere: () => who.check(),
+    signedInElsewhere: () => who.check({ quiet: true }),
     /** Sends now (tests, the bench). */
     kick: () => sync?.kick(),
     destroy() {

@@ -56,6 +56,16 @@
  * @property {string} [problem]
  * @property {string} [problemCode] the server's code of a refusal (`BODY_TOO_LARGE` also for an
  *   entry the outbox did not send, knowing the server would refuse it), for the screen to word it
+ * @property {LastTry} [lastTry] what the last try of a waiting entry got, when it left the entry
+ *   waiting (no answer, a failure, a host's or a proxy's page): said with the entry until a try
+ *   gets the handler's own answer
+ */
+
+/**
+ * What a try that left an entry waiting got: `status` 0 for no answer, 200 for a success that was
+ * not the handler's answer (a sign-in or captive portal's page), else the status and its reason
+ * phrase where the answer had one (HTTP/2 has none).
+ * @typedef {{ status: number, reason?: string }} LastTry
  */
 
 /** @typedef {Omit<OutboxRecord, 'seq' | 'state'>} NewRecord */

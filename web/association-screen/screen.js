@@ -171,9 +171,9 @@ export function mountAssociationScreen(element, options) {
           views.draftsLoaded();
         },
         // Said once: in the table where it is shown (its line is a live region), else aloud.
-        onProblem: () => {
-          views.draftProblem();
-          if (views.view() !== 'table') modal.draftProblem();
+        onProblem: (text) => {
+          views.draftProblem(text);
+          if (views.view() !== 'table') modal.draftProblem(text);
         },
       })
     : undefined;

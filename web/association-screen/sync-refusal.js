@@ -2,7 +2,8 @@
 /**
  * What a batch the server did not store does to its entries (#28): a conflict or a problem at one
  * entry stops that entry and the rest go again (a remove of an entry no longer there is done); a
- * body too large goes again in halves, or stops alone; a tried entry that goes on goes as a new save. Its own module because these are the rules
+ * body too large goes again in halves, or stops alone; a tried entry that goes on goes as a new save;
+ * a try that leaves them waiting is noted on them (`lastTry`). Its own module because these are the rules
  * of an outbox entry's state after a refusal, apart from the sending itself (sync.js).
  */
 
@@ -10,6 +11,31 @@ import { newRequestId } from './api.js';
 
 /** @typedef {import('./outbox.js').Outbox} Outbox */
 /** @typedef {import('./outbox.js').OutboxRecord} OutboxRecord */
+
+/** The longest reason phrase kept: a host's own phrase is its text, not ours to keep whole. */
+const MAX_REASON = 64;
+
+/**
+ * Keeps on waiting entries what their last try got (`lastTry`), when it left them waiting: the
+ * screen says it with each, across reloads, until a try gets the handler's own answer. Only said:
+ * a device that cannot write it now goes on sending all the same.
+ * @param {Outbox} outbox @param {readonly OutboxRecord[]} records
+ * @param {{ status: number, reason?: string }} got
+ */
+export async function noteLastTry(outbox, records, got) {
+  const seqs = new Set(records.map((record) => record.seq));
+  const reason = got.reason?.trim().slice(0, MAX_REASON);
+  /** @type {import('./outbox.js').LastTry} */
+  const lastTry = reason ? { status: got.status, reason } : { status: got.status };
+  try {
+    await outbox.update(
+      (record) => seqs.has(record.seq),
+      (record) => ({ ...record, lastTry }),
+    );
+  } catch {
+    // The entries wait as they did; only the words about their last try are missing.
+  }
+}
 
 /**
  * A batch that wrote nothing goes again as new saves: without its batch id, and a tried entry under
@@ -19,6 +45,7 @@ import { newRequestId } from './api.js';
 export async function sendAgainAsNew(outbox, records) {
   for (const record of records) {
     delete record.batch;
+    delete record.lastTry;
     if (!record.tried) continue;
     record.tried = false;
     record.requestId = newRequestId();
@@ -34,6 +61,7 @@ export async function sendAgainAsNew(outbox, records) {
 export async function settleTooLarge(outbox, records, message) {
   for (const record of records) {
     delete record.batch;
+    delete record.lastTry;
     record.state = 'refused';
     record.problem = message;
     record.problemCode = 'BODY_TOO_LARGE';
@@ -58,7 +86,11 @@ export async function settleTooLarge(outbox, records, message) {
 export async function settleRefusal(outbox, records, answer) {
   const error = answer.body?.error ?? {};
   const message = typeof error.message === 'string' ? error.message : `HTTP ${answer.status}`;
-  for (const record of records) delete record.batch;
+  // The handler answered: what an earlier try got is no longer the last.
+  for (const record of records) {
+    delete record.batch;
+    delete record.lastTry;
+  }
   /** @type {Set<OutboxRecord>} */
   const stop = new Set();
   /** Removes whose entry was not there to remove: done. @type {Set<OutboxRecord>} */
@@ -92,6 +124,7 @@ export async function settleRefusal(outbox, records, answer) {
       for (const refused of record ? [record] : records) {
         refused.state = 'refused';
         refused.problem = message;
+        if (typeof error.code === 'string') refused.problemCode = error.code;
         stop.add(refused);
       }
     }
@@ -110,6 +143,7 @@ export async function settleRefusal(outbox, records, answer) {
     for (const record of records) {
       record.state = 'refused';
       record.problem = message;
+      if (typeof error.code === 'string') record.problemCode = error.code;
       stop.add(record);
     }
   }

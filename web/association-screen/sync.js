@@ -13,7 +13,8 @@
  * too large alone stops (`refused`, `BODY_TOO_LARGE`). No answer, a server failure, a 200 that is
  * not the handler's answer (a sign-in or captive portal's page), or a refusal that is not the
  * handler's own (a session ended: 401 or 403; a host's or a proxy's page): tried again later, with
- * backoff.
+ * backoff, what the last try got noted on the entries. The handler's own 403 (a save taken for
+ * another site's) stops them as any refusal of the whole batch does.
  *
  * Whoever sends (a page, the service worker) tells the other pages on {@link CHANNEL} what came of
  * each batch (see {@link SentMessage}): the pages that did not send it show what was stored, and a
@@ -29,7 +30,7 @@ import { isHandlerRefusal } from './api.js';
 import { MAX_BODY_BYTES } from './api-batches.js';
 import { ask, RetryLater } from './ask.js';
 import { batchSource, nextBatch, sentEntry } from './sync-batch.js';
-import { sendAgainAsNew, settleRefusal, settleTooLarge } from './sync-refusal.js';
+import { noteLastTry, sendAgainAsNew, settleRefusal, settleTooLarge } from './sync-refusal.js';
 
 /** @typedef {import('./outbox.js').Outbox} Outbox */
 /** @typedef {import('./outbox.js').OutboxRecord} OutboxRecord */
@@ -170,11 +171,12 @@ export async function replayOutbox(outbox, target) {
       target.onUnsent?.(records, false);
       continue;
     }
-    /** @type {{ status: number, body: any }} */
+    /** @type {{ status: number, reason: string, body: any }} */
     let answer;
     try {
       answer = await ask(send, url, { method: 'PUT', headers: { 'content-type': 'application/json' }, body });
     } catch (error) {
+      await noteLastTry(outbox, records, { status: 0 });
       target.onUnsent?.(records, true);
       throw error;
     }
@@ -182,6 +184,7 @@ export async function replayOutbox(outbox, target) {
       // A 200 that is not the handler's answer (a sign-in page, a captive portal's or a proxy's
       // page, reached through a redirect): whether the batch reached the server is not known, so
       // its entries stay and go again later under its id, as after no answer.
+      await noteLastTry(outbox, records, { status: 200 });
       target.onUnsent?.(records, true);
       throw new RetryLater(200, 'HTTP 200 with no save answer in its body');
     }
@@ -201,14 +204,16 @@ export async function replayOutbox(outbox, target) {
     // No answer, a failure, too many requests, or a refusal that is not the handler's own (a
     // session ended: 401, or 403 as many hosts answer it; a node being deployed): nothing was
     // wrong with the entries, which wait, their batch id kept, and go once the server takes them.
+    // Each says what its last try got: a page that stays in the way (a firewall's) is then seen.
+    // The handler's own 403 (`CROSS_SITE_REQUEST`: a host set up so that its pages' saves look
+    // cross-site) is its refusal like any other: no later try changes it, so its entries stop.
     if (
       answer.status === 0 ||
       answer.status >= 500 ||
       answer.status === 429 ||
-      answer.status === 401 ||
-      answer.status === 403 ||
       (answer.status !== 413 && !isHandlerRefusal(answer.body?.error))
     ) {
+      await noteLastTry(outbox, records, answer);
       target.onUnsent?.(records, answer.status === 0 || answer.status >= 500);
       throw new RetryLater(answer.status, `HTTP ${answer.status}`);
     }

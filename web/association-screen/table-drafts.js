@@ -41,8 +41,8 @@ export function createTableDrafts(ctx, model) {
   const unheld = new Set();
   /** Rows restored from drafts since the table was last read. */
   let restored = 0;
-  /** The device cannot keep drafts: said in the line from then on. */
-  let cannotKeep = false;
+  /** Why the device cannot keep drafts, once it is known it cannot: said in the line from then on. @type {string | undefined} */
+  let cannotKeep;
   /**
    * Whose the rows' changes are: the page's owner when the rows took their drafts. Someone else
    * signing in meanwhile does not make them theirs (drafts.js keeps them as the one who typed them).
@@ -130,8 +130,8 @@ export function createTableDrafts(ctx, model) {
 
   /** The line: rows restored, or the device's trouble; hidden once nothing is changed. */
   function showLine() {
-    if (cannotKeep) {
-      say(labels.draftUnkept);
+    if (cannotKeep !== undefined) {
+      say(cannotKeep);
       line.hidden = false;
       return;
     }
@@ -266,9 +266,9 @@ export function createTableDrafts(ctx, model) {
       for (const row of unheld) if (!isLocked(row) && hasChanges(row)) return true;
       return false;
     },
-    /** The device cannot keep drafts: said in the table (and once aloud, by the screen). */
-    problem() {
-      cannotKeep = true;
+    /** The device cannot keep drafts: said in the table in `text`'s words (and once aloud, by the screen). @param {string} text */
+    problem(text) {
+      cannotKeep = text;
       showLine();
     },
   };

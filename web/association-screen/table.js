@@ -440,8 +440,8 @@ export function createTable(ctx, hooks) {
     ownerChanged() {
       readIfReverted(drafts.ownerChanged());
     },
-    /** The device cannot keep drafts: said in the table. */
-    draftProblem: () => drafts.problem(),
+    /** The device cannot keep drafts: said in the table, in `text`'s words. @param {string} text */
+    draftProblem: (text) => drafts.problem(text),
     /** Fills rows from another sheet's values (see copy-previous.js). */
     table,
     destroy() {
