@@ -603,4 +603,41 @@ describe('the table view, on the demo', () => {
     await expect.poll(() => copy.isDisabled()).toBe(false);
     expect(await savedRow('A-SEED', second)).toEqual([{ METRICA1: '1.00', METRICA2: 2, HORAS: '3.0' }]);
   });
+
+  it('scrolls the cell Tab, Shift+Tab or a refused save moves to fully into view across, clear of the activity column (landscape phone)', async () => {
+    const page = await newPage({ viewport: { width: 640, height: 360 } });
+    const grid = await openTable(page);
+    /** Whether a field's whole box is within the grid's visible box, right of the sticky activity column. */
+    const seen = (field: Locator) =>
+      field.evaluate((input) => {
+        const view = input.closest('[role="grid"]') as HTMLElement;
+        const activity = input.closest('[role="row"]')?.querySelector('[role="rowheader"]') as HTMLElement;
+        const box = input.getBoundingClientRect();
+        const left = activity.getBoundingClientRect().right;
+        return (
+          input === document.activeElement &&
+          box.left >= left &&
+          box.right <= view.getBoundingClientRect().left + view.clientWidth
+        );
+      });
+    await cell(grid, 'A-DISC', 'Quantidade').click();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    const hours = cell(grid, 'A-DISC', 'Horas');
+    expect(await seen(hours)).toBe(true);
+    // Right-aligned: the value typed is where the person sees it.
+    await page.keyboard.type('1,2');
+    // Back along the row after the grid was scrolled to its far right (as a finger does).
+    await grid.evaluate((node) => {
+      node.scrollLeft = node.scrollWidth;
+    });
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Shift+Tab');
+    expect(await seen(cell(grid, 'A-DISC', 'Quantidade'))).toBe(true);
+    // A refused value's cell, focused by the save, is scrolled to as well.
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('alert').getByText('Not saved: check the marked cell.').waitFor();
+    expect(await hours.getAttribute('aria-invalid')).toBe('true');
+    expect(await seen(hours)).toBe(true);
+  });
 });

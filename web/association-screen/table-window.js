@@ -125,6 +125,24 @@ export function createTableWindow(ctx, { grid, head, body, isShown }, model) {
     if (stop) setTabStop(stop);
   }
 
+  /**
+   * Scrolls the grid sideways so that a cell's whole box shows, clear of the activity column, which
+   * stays at the left over the cells scrolled under it: on a phone held sideways or a narrow window
+   * the last metrics are off to the right, and a cell's value is right-aligned, so a cell focused
+   * there would take what is typed out of sight.
+   * @param {HTMLInputElement | HTMLTextAreaElement} input
+   */
+  function scrollAcross(input) {
+    const box = input.closest('[role="gridcell"]');
+    const header = input.closest('[role="row"]')?.querySelector('[role="rowheader"]');
+    if (!(box instanceof HTMLElement) || !(header instanceof HTMLElement)) return;
+    // Rows start at the grid's left edge: a cell's offset in its row is its offset in the grid.
+    const left = box.offsetLeft;
+    const right = left + box.offsetWidth;
+    if (left < grid.scrollLeft + header.offsetWidth) grid.scrollLeft = left - header.offsetWidth;
+    else if (right > grid.scrollLeft + grid.clientWidth) grid.scrollLeft = right - grid.clientWidth;
+  }
+
   /** @param {HTMLInputElement | HTMLTextAreaElement} input */
   function setTabStop(input) {
     for (const other of body.querySelectorAll(`${CELL_CONTROL}[tabindex="0"]`)) {
@@ -188,6 +206,7 @@ export function createTableWindow(ctx, { grid, head, body, isShown }, model) {
       render();
       const input = inputAt(at, column);
       if (!input) return;
+      scrollAcross(input);
       setTabStop(input);
       input.focus({ preventScroll: true });
       input.select();
