@@ -402,6 +402,12 @@ describe('the table view, on the demo', () => {
     await page.keyboard.press('Escape');
     expect(await seed.inputValue()).toBe('5.00');
     expect(await description(seed)).toBe(copiedFrom);
+    // Left and entered again, nothing typed since: one Escape has no edit to undo, the copy stays.
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Escape');
+    expect(await seed.inputValue()).toBe('5.00');
+    expect(await description(seed)).toBe(copiedFrom);
     expect(requests.count('put')).toBe(0);
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByText(/^Saved \d activities\.$/).waitFor();
@@ -602,6 +608,29 @@ describe('the table view, on the demo', () => {
     await page.getByText('Saved 1 activity.').waitFor();
     await expect.poll(() => copy.isDisabled()).toBe(false);
     expect(await savedRow('A-SEED', second)).toEqual([{ METRICA1: '1.00', METRICA2: 2, HORAS: '3.0' }]);
+  });
+
+  it('keeps what was typed in a cell left and entered again on one Escape, and takes its preset on a second', async () => {
+    await forget('A-DISC');
+    const page = await newPage();
+    const grid = await openTable(page);
+    const disc = cell(grid, 'A-DISC', 'Quantidade');
+    await disc.click();
+    await page.keyboard.type('7');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Shift+Tab');
+    // Back in the cell, nothing edited in it since: the first Escape has no edit to undo.
+    await page.keyboard.press('Escape');
+    expect(await disc.inputValue()).toBe('7');
+    expect(await description(disc)).toBe('Changed, not saved yet');
+    await page.getByText('1 unsaved change').waitFor();
+    // An edit since entering is undone first (back to the 7), then the preset.
+    await page.keyboard.type('8');
+    await page.keyboard.press('Escape');
+    expect(await disc.inputValue()).toBe('7');
+    await page.keyboard.press('Escape');
+    expect(await disc.inputValue()).toBe('1.25');
+    expect(await description(disc)).toBe('Default: from the activity');
   });
 
   it('scrolls the cell Tab, Shift+Tab or a refused save moves to fully into view across, clear of the activity column (landscape phone)', async () => {

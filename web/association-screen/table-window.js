@@ -49,11 +49,7 @@ export function createTableWindow(ctx, { grid, head, body, isShown }, model) {
     // textarea, and back) and focused again: the person is still in the cell, and what Escape goes
     // back to is still what it held when they entered it.
     if (tookOver(input)) return;
-    const cell = model.cellAt(place.row, place.col);
-    if (cell) {
-      cell.entered = cell.text;
-      cell.enteredCopied = cell.copied;
-    }
+    model.enter(place.row, place.col);
     // Typing replaces the cell, as in a spreadsheet: the whole value is selected on entering it.
     input.select();
   });
