@@ -669,4 +669,61 @@ describe('the table view, on the demo', () => {
     expect(await hours.getAttribute('aria-invalid')).toBe('true');
     expect(await seen(hours)).toBe(true);
   });
+
+  it('shows all activities again for a refused value in one "Only activities without values" hides, and focuses its cell', async () => {
+    await forget('A-DISC');
+    const page = await newPage();
+    const requests = watchRequests(page);
+    const grid = await openTable(page);
+    // A-SEED has values saved: a typo in it, then the filter to go on with the empty ones.
+    await cell(grid, 'A-SEED', 'Quantidade').click();
+    await page.keyboard.type('3,5x');
+    const filter = page.getByRole('checkbox', { name: 'Only activities without values' });
+    await filter.check();
+    expect(await rowOf(grid, 'A-SEED').count()).toBe(0);
+    await cell(grid, 'A-DISC', 'Pessoas').click();
+    await page.keyboard.type('3');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page
+      .getByRole('alert')
+      .getByText(
+        'Not saved: check the marked cell. “Only activities without values” is off now: it hid what is marked.',
+      )
+      .waitFor();
+    expect(await filter.isChecked()).toBe(false);
+    expect(await where(page)).toBe('A-SEED — Seeding / Quantidade');
+    expect(await cell(grid, 'A-SEED', 'Quantidade').getAttribute('aria-invalid')).toBe('true');
+    // Nothing is sent while a value is refused; both changes wait.
+    expect(requests.count('put')).toBe(0);
+    expect(await cell(grid, 'A-DISC', 'Pessoas').inputValue()).toBe('3');
+  });
+
+  it('shows all activities again for a conflict in one "Only activities without values" hides, and focuses its cell', async () => {
+    await forget('A-DISC');
+    const page = await newPage();
+    const grid = await openTable(page);
+    await cell(grid, 'A-SEED', 'Quantidade').click();
+    await page.keyboard.type('4');
+    const filter = page.getByRole('checkbox', { name: 'Only activities without values' });
+    await filter.check();
+    await cell(grid, 'A-DISC', 'Pessoas').click();
+    await page.keyboard.type('3');
+    // Someone else changes A-SEED's Quantidade meanwhile.
+    await demo().scratch.db.execute(
+      `UPDATE ${METRICS} m JOIN ${demo().names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB SET m.METRICA1 = '8.88'
+        WHERE o.CODIGO = 'A-SEED' AND m.FOLHA_TAREFA_SEQ_DB = ? AND m.DELETED = 0`,
+      [demo().sample.taskSheet],
+    );
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page
+      .getByRole('alert')
+      .getByText(
+        /^Not saved: someone else changed 1 cell meanwhile.* “Only activities without values” is off now: it hid what is marked\.$/,
+      )
+      .waitFor();
+    expect(await filter.isChecked()).toBe(false);
+    expect(await where(page)).toBe('A-SEED — Seeding / Quantidade');
+    expect(await description(cell(grid, 'A-SEED', 'Quantidade'))).toMatch(/: stored now 8\.88\.$/);
+    expect(await savedRow('A-DISC')).toEqual([]);
+  });
 });

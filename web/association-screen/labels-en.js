@@ -175,6 +175,7 @@ export const LABELS_EN = {
   tableAnswerLost:
     'The answer to this save did not arrive: your values may have been stored. They are kept here: press Save changes to send them again (what arrived is not stored twice).',
   tableFilterEmpty: 'Only activities without values',
+  tableFilterOff: '“Only activities without values” is off now: it hid what is marked.',
   sourceCopied: 'Copied from sheet {id}, not saved yet',
   sourceEdited: 'Changed, not saved yet',
   sourcePending: 'Kept on this device, not sent yet',

@@ -180,6 +180,7 @@ export const LABELS_PT_BR = {
   tableAnswerLost:
     'A resposta a este salvamento não chegou: seus valores podem ter sido salvos. Eles continuam aqui: pressione Salvar alterações para enviá-los de novo (o que chegou não é salvo duas vezes).',
   tableFilterEmpty: 'Só atividades sem valores',
+  tableFilterOff: '“Só atividades sem valores” está desligado agora: escondia o que está marcado.',
   sourceCopied: 'Copiado da folha {id}, ainda não salvo',
   sourceEdited: 'Alterado, ainda não salvo',
   sourcePending: 'Guardado neste aparelho, ainda não enviado',

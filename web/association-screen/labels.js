@@ -170,6 +170,8 @@ export { LABELS_EN, LABELS_PT_BR };
  * @property {string} tableAnswerLost a save's batch got no answer and is too large for the room left in
  *   the outbox: it may have been stored, its changes are kept, and Save changes sends it again (applied once)
  * @property {string} tableFilterEmpty the filter for activities still without values
+ * @property {string} tableFilterOff said after a save's alert when the filter was turned off to show
+ *   the cell it marked, in a row the filter hid
  * @property {string} sourceCopied where a cell's value came from: copied from sheet `{id}`, not saved yet
  * @property {string} sourceEdited a cell changed and not saved yet
  * @property {string} sourcePending a cell's value kept in the outbox, not sent yet

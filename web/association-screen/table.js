@@ -149,6 +149,19 @@ export function createTable(ctx, hooks) {
     setText: model.setText,
     setCell: model.setCell,
     placeOfRow: model.placeOfRow,
+    /**
+     * A row's place in the view, the filter turned off first when it hides the row (a save's
+     * marked cell is to be seen, whatever the filter), which is said after the alert.
+     * @param {import('./table-model.js').TableRow} row
+     */
+    reveal(row) {
+      if (model.placeOfRow(row) === undefined && filter.checked) {
+        filter.checked = false;
+        showRows();
+        showAlert(alert.hidden ? labels.tableFilterOff : `${alert.textContent} ${labels.tableFilterOff}`);
+      }
+      return model.placeOfRow(row);
+    },
     /** @param {number} viewIndex @param {number} col */
     undo(viewIndex, col) {
       model.undo(viewIndex, col);
