@@ -394,6 +394,23 @@ describe('the table view’s saves', () => {
     await page.getByText(fill(L.tableChangedOne, {})).waitFor();
   });
 
+  it('keeps the rows drawn in the order of their aria-rowindex after scrolling back up, as a screen reader reads them', async () => {
+    const page = await newPage();
+    const grid = await openTable(page);
+    // Down to row 500 with the wheel, then back up by twenty rows, as a person scrolls.
+    await grid.hover();
+    await page.mouse.wheel(0, 64 * 500);
+    await later(() => grid.locator('[role="row"][aria-rowindex="500"]').count()).toBe(1);
+    await page.mouse.wheel(0, -64 * 20);
+    await later(() => grid.locator('[role="row"][aria-rowindex="480"]').count()).toBe(1);
+    const order = await grid.evaluate((node) =>
+      [...node.querySelectorAll('[role="row"]')].map((row) => Number(row.getAttribute('aria-rowindex'))),
+    );
+    // Each row's aria-rowindex greater than that of every row before it (ARIA's grid pattern).
+    expect(order.length).toBeGreaterThan(20);
+    expect(order).toEqual([...order].sort((a, b) => a - b));
+  });
+
   it('reads on from a page of the sheet that failed, with Retry or when shown again, never afresh', async () => {
     const page = await newPage();
     const asked: string[] = [];

@@ -106,16 +106,32 @@ export function createTableWindow(ctx, { grid, head, body, isShown }, model) {
         rendered.delete(at);
       }
     }
-    const fragment = ctx.doc.createDocumentFragment();
     const saving = model.isSaving();
-    for (let at = first; at <= last; at++) {
+    // Each new row goes before the nearest drawn one below it: the body's rows stay in the order of
+    // their aria-rowindex, the order a screen reader reads them and moves between them in (rows
+    // drawn above those kept, scrolling up, would otherwise follow them).
+    /** @type {HTMLElement | null} */
+    let next = null;
+    let nextAt = Number.POSITIVE_INFINITY;
+    for (const [at, element] of rendered) {
+      if (at > last && at < nextAt) {
+        next = element;
+        nextAt = at;
+      }
+    }
+    for (let at = last; at >= first; at--) {
+      const drawn = rendered.get(at);
+      if (drawn) {
+        next = drawn;
+        continue;
+      }
       const row = model.rowAt(at);
-      if (rendered.has(at) || !row) continue;
+      if (!row) continue;
       const element = makeRowElement(ctx, row, at, { saving, isChanged: model.isChanged });
       rendered.set(at, element);
-      fragment.append(element);
+      body.insertBefore(element, next);
+      next = element;
     }
-    body.append(fragment);
     // One tab stop in the grid: the active cell, or the first rendered one when it is scrolled away.
     const stop = inputAt(active.row, active.col) ?? inputAt(first, 0);
     if (stop) setTabStop(stop);
