@@ -394,6 +394,47 @@ describe('the table view’s saves', () => {
     await page.getByText(fill(L.tableChangedOne, {})).waitFor();
   });
 
+  it('says the sheet is still loading beside the changes, and fills a paste past the rows read once they are', async () => {
+    const page = await newPage();
+    // The second page of the sheet (rows 1,001 to 2,000) is held on its way.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(
+      (url) => url.searchParams.get('part') === 'sheet' && url.searchParams.get('page') === '2',
+      async (route) => {
+        await held;
+        await route.fallback();
+      },
+    );
+    await page.goto(`${server.url}/associationtask?taskSheet=${tree.sheet}`);
+    await page.getByRole('tree').waitFor();
+    await page.getByRole('button', { name: 'Table', exact: true }).click();
+    const grid = page.getByRole('grid');
+    const status = page.locator('.ta-screen__table-pending');
+    const loading = fill(L.tableLoadingMore, { count: 1000, total: tree.activities.length });
+    await later(() => status.textContent()).toBe(loading);
+    // A change while the rest is read: counted beside the loading, not in its place.
+    await metricOfRow(grid, 1).click();
+    await page.keyboard.type('12');
+    expect(await status.textContent()).toBe(`${loading} ${L.tableChangedOne}`);
+    // Rows 998 to 1,003 of 2,000: six values copied from a spreadsheet, three past the rows read.
+    await page.keyboard.press('Control+End');
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowUp');
+    await paste(page, '1.11\n2.22\n3.33\n4.44\n5.55\n6.66\n');
+    expect(await status.textContent()).toBe(`${loading} ${L.tableChangedOne}`);
+    release();
+    await later(() => grid.getAttribute('aria-rowcount')).toBe(String(tree.activities.length + 1));
+    // Every value in its row, none left as "past the end"; the focus back on the cell pasted into.
+    await later(() => status.textContent()).toBe(fill(L.tableChanged, { count: 7 }));
+    const values = ['1.11', '2.22', '3.33', '4.44', '5.55', '6.66'];
+    for (const [i, value] of values.entries())
+      expect(await metricOfRow(grid, 998 + i).inputValue()).toBe(value);
+    expect(await metricOfRow(grid, 998).evaluate((input) => input === document.activeElement)).toBe(true);
+  });
+
   it('keeps the rows drawn in the order of their aria-rowindex after scrolling back up, as a screen reader reads them', async () => {
     const page = await newPage();
     const grid = await openTable(page);

@@ -208,4 +208,6 @@ export const LABELS_EN = {
     'Nothing was copied: not every activity of this sheet could be read. Load the activities again, then copy.',
   pasted: 'Pasted {count} cells.',
   pastedSkipped: '{count} cells were left (read-only or past the end).',
+  pastedUnread:
+    '{count} cells were left: their activities could not be read yet (Load the activities again).',
 };

@@ -213,4 +213,6 @@ export const LABELS_PT_BR = {
     'Nada foi copiado: não foi possível ler todas as atividades desta folha. Carregue as atividades de novo e copie.',
   pasted: '{count} células coladas.',
   pastedSkipped: '{count} células ficaram de fora (somente leitura ou além do fim).',
+  pastedUnread:
+    '{count} células ficaram de fora: suas atividades ainda não puderam ser lidas (Carregar as atividades de novo).',
 };

@@ -200,10 +200,13 @@ export { LABELS_EN, LABELS_PT_BR };
  * @property {string} copyNothing the sheet copied from has no values for these activities, `{id}`
  * @property {string} copyError a copy failed, `{message}`
  * @property {string} copyBadSheet the sheet to copy from is no number
- * @property {string} copyReading the copy waits for the table to read the rest of the sheet
+ * @property {string} copyReading the copy (or a paste reaching past the rows read) waits for the table to
+ *   read the rest of the sheet
  * @property {string} copyUnread a page of the sheet could not be read: nothing was copied
  * @property {string} pasted after a paste, `{count}` cells filled
  * @property {string} pastedSkipped after a paste: cells left (read-only or past the table), `{count}`
+ * @property {string} pastedUnread after a paste: cells left in rows the sheet's later pages hold,
+ *   which could not be read, `{count}`
  */
 
 /** Every text the screen shows. @typedef {CoreLabels & OfflineLabels & DraftLabels} ScreenLabels */

@@ -3,12 +3,16 @@
  * Paste into the table: a column or a block copied from a spreadsheet (cells split by tabs, rows by
  * line breaks, a cell holding either in quotes) fills the cells from the focused one down and to the right, one pasted line a row of
  * the table as shown. Read-only rows keep their values, and what falls past the last row or column is
- * left out; both are counted in what is said. A single value without a tab or line break is pasted
- * by the browser into the cell, as in any field.
+ * left out; both are counted in what is said. A paste reaching past the rows read while the sheet's
+ * later pages are on their way waits for them (as Copy from the previous sheet does), and says the
+ * cells of rows that could not be read so, never "past the end". A single value without a tab or
+ * line break is pasted by the browser into the cell, as in any field.
  */
 
 import { fill } from './labels.js';
 import { isCellControl } from './table-rows.js';
+
+/** @typedef {import('./table.js').Table} Table */
 
 /**
  * A spreadsheet's clipboard text as rows of cells: "a\tb\nc\td\n" → [["a", "b"], ["c", "d"]].
@@ -78,23 +82,48 @@ export function attachTablePaste(ctx, table) {
     const text = event.clipboardData?.getData('text/plain') ?? '';
     if (!/[\t\n\r]/.test(text)) return;
     event.preventDefault();
-    const startRow = Number(target.dataset.row);
-    const startCol = Number(target.dataset.col);
-    const block = parseClipboard(text);
+    void pasteBlock(Number(target.dataset.row), Number(target.dataset.col), parseClipboard(text));
+  });
+
+  /**
+   * Fills the cells from (`startRow`, `startCol`) with `block`, once the rows it reaches are read.
+   * @param {number} startRow @param {number} startCol @param {string[][]} block
+   */
+  async function pasteBlock(startRow, startCol, block) {
+    const first = table.rows()[table.view()[startRow] ?? -1];
+    const waits = startRow + block.length > table.view().length && !table.isWhole();
+    let read = true;
+    let at = startRow;
+    if (waits) {
+      table.announce(ctx.labels.copyReading);
+      read = await table.whole();
+      if (ctx.destroyed() || !first) return;
+      // The view may have changed meanwhile (the filter set): the paste starts where its row is now.
+      const now = table.placeOfRow(first);
+      if (now === undefined) return;
+      at = now;
+    }
     const rows = table.view().length;
     const columns = table.columns().length;
     let pasted = 0;
     let left = 0;
+    let unread = 0;
     block.forEach((line, down) => {
       line.forEach((value, across) => {
-        const row = startRow + down;
+        const row = at + down;
         const col = startCol + across;
-        if (row >= rows || col >= columns || !table.setText(row, col, value)) left++;
+        if (row >= rows && !read) unread++;
+        else if (row >= rows || col >= columns || !table.setText(row, col, value)) left++;
         else pasted++;
       });
     });
-    table.focusCell(startRow, startCol);
-    const said = fill(ctx.labels.pasted, { count: pasted });
-    table.announce(left > 0 ? `${said} ${fill(ctx.labels.pastedSkipped, { count: left })}` : said);
-  });
+    // Waited for: the focus goes back to the cell pasted into only if the person is still there.
+    const focused = ctx.doc.activeElement;
+    if (!waits || (isCellControl(focused) && Number(focused.dataset.row) === at))
+      table.focusCell(at, startCol);
+    const said = [fill(ctx.labels.pasted, { count: pasted })];
+    if (left > 0) said.push(fill(ctx.labels.pastedSkipped, { count: left }));
+    if (unread > 0) said.push(fill(ctx.labels.pastedUnread, { count: unread }));
+    table.announce(said.join(' '));
+  }
 }
