@@ -207,7 +207,10 @@ export const LABELS_EN = {
   copyUnread:
     'Nothing was copied: not every activity of this sheet could be read. Load the activities again, then copy.',
   pasted: 'Pasted {count} cells.',
+  pastedOne: 'Pasted 1 cell.',
   pastedSkipped: '{count} cells were left (read-only or past the end).',
+  pastedSkippedOne: '1 cell was left (read-only or past the end).',
   pastedUnread:
     '{count} cells were left: their activities could not be read yet (Load the activities again).',
+  pastedUnreadOne: '1 cell was left: its activity could not be read yet (Load the activities again).',
 };

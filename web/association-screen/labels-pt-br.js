@@ -212,7 +212,11 @@ export const LABELS_PT_BR = {
   copyUnread:
     'Nada foi copiado: não foi possível ler todas as atividades desta folha. Carregue as atividades de novo e copie.',
   pasted: '{count} células coladas.',
+  pastedOne: '1 célula colada.',
   pastedSkipped: '{count} células ficaram de fora (somente leitura ou além do fim).',
+  pastedSkippedOne: '1 célula ficou de fora (somente leitura ou além do fim).',
   pastedUnread:
     '{count} células ficaram de fora: suas atividades ainda não puderam ser lidas (Carregar as atividades de novo).',
+  pastedUnreadOne:
+    '1 célula ficou de fora: sua atividade ainda não pôde ser lida (Carregar as atividades de novo).',
 };

@@ -204,9 +204,12 @@ export { LABELS_EN, LABELS_PT_BR };
  *   read the rest of the sheet
  * @property {string} copyUnread a page of the sheet could not be read: nothing was copied
  * @property {string} pasted after a paste, `{count}` cells filled
+ * @property {string} pastedOne after a paste, one cell filled
  * @property {string} pastedSkipped after a paste: cells left (read-only or past the table), `{count}`
+ * @property {string} pastedSkippedOne the same, one cell
  * @property {string} pastedUnread after a paste: cells left in rows the sheet's later pages hold,
  *   which could not be read, `{count}`
+ * @property {string} pastedUnreadOne the same, one cell
  */
 
 /** Every text the screen shows. @typedef {CoreLabels & OfflineLabels & DraftLabels} ScreenLabels */

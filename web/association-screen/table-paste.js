@@ -72,6 +72,21 @@ function quotedCell(text, start) {
 }
 
 /**
+ * What a paste says: how many cells it filled, and how many it left (read-only or past the end; in
+ * rows that could not be read), one cell said as one.
+ * @param {import('./labels.js').ScreenLabels} labels
+ * @param {{ pasted: number, left: number, unread: number }} counts
+ */
+export function pasteSaid(labels, { pasted, left, unread }) {
+  /** @param {string} one @param {string} many @param {number} count */
+  const of = (one, many, count) => (count === 1 ? one : fill(many, { count }));
+  const said = [of(labels.pastedOne, labels.pasted, pasted)];
+  if (left > 0) said.push(of(labels.pastedSkippedOne, labels.pastedSkipped, left));
+  if (unread > 0) said.push(of(labels.pastedUnreadOne, labels.pastedUnread, unread));
+  return said.join(' ');
+}
+
+/**
  * @param {import('./dom.js').ScreenContext} ctx
  * @param {import('./table.js').Table} table
  */
@@ -121,9 +136,6 @@ export function attachTablePaste(ctx, table) {
     const focused = ctx.doc.activeElement;
     if (!waits || (isCellControl(focused) && Number(focused.dataset.row) === at))
       table.focusCell(at, startCol);
-    const said = [fill(ctx.labels.pasted, { count: pasted })];
-    if (left > 0) said.push(fill(ctx.labels.pastedSkipped, { count: left }));
-    if (unread > 0) said.push(fill(ctx.labels.pastedUnread, { count: unread }));
-    table.announce(said.join(' '));
+    table.announce(pasteSaid(ctx.labels, { pasted, left, unread }));
   }
 }
