@@ -435,6 +435,38 @@ describe('the table view’s saves', () => {
     expect(await metricOfRow(grid, 998).evaluate((input) => input === document.activeElement)).toBe(true);
   });
 
+  it('fills a paste past the rows read as far as the sheet could be read, when its next page cannot be', async () => {
+    const page = await newPage();
+    const asked: string[] = [];
+    await page.route(
+      (url) => url.searchParams.get('part') === 'sheet',
+      async (route) => {
+        const at = new URL(route.request().url()).searchParams.get('page') ?? '';
+        asked.push(at);
+        if (at === '2') await route.abort('connectionreset');
+        else await route.fallback();
+      },
+    );
+    await page.goto(`${server.url}/associationtask?taskSheet=${tree.sheet}`);
+    await page.getByRole('tree').waitFor();
+    await page.getByRole('button', { name: L.viewTable, exact: true }).click();
+    const grid = page.getByRole('grid');
+    await page.getByRole('button', { name: L.tableRetry, exact: true }).waitFor();
+    await metricOfRow(grid, 1).click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowUp');
+    await paste(page, '7.11\n7.22\n7.33\n7.44\n');
+    // The paste read on once from the failed page (as Copy from the previous sheet does), then
+    // filled the rows there are.
+    await later(() => metricOfRow(grid, 1000).inputValue()).toBe('7.33');
+    expect(asked.filter((at) => at === '2')).toHaveLength(2);
+    expect(await metricOfRow(grid, 998).inputValue()).toBe('7.11');
+    expect(await metricOfRow(grid, 999).inputValue()).toBe('7.22');
+    expect(await grid.getAttribute('aria-rowcount')).toBe('1001');
+    await page.getByText(fill(L.tableChanged, { count: 3 })).waitFor();
+  });
+
   it('keeps the rows drawn in the order of their aria-rowindex after scrolling back up, as a screen reader reads them', async () => {
     const page = await newPage();
     const grid = await openTable(page);
