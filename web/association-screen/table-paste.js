@@ -12,8 +12,6 @@
 import { fill } from './labels.js';
 import { isCellControl } from './table-rows.js';
 
-/** @typedef {import('./table.js').Table} Table */
-
 /**
  * A spreadsheet's clipboard text as rows of cells: "a\tb\nc\td\n" → [["a", "b"], ["c", "d"]].
  * Excel and Google Sheets copy a cell holding a line break (Alt+Enter) or a tab in quotes, its own
@@ -113,9 +111,14 @@ export function attachTablePaste(ctx, table) {
       table.announce(ctx.labels.copyReading);
       read = await table.whole();
       if (ctx.destroyed() || !first) return;
-      // The view may have changed meanwhile (the filter set): the paste starts where its row is now.
+      // The view may have changed meanwhile (the filter set): the paste starts where its row is now,
+      // and leaves every cell, said so, when the filter hides that row.
       const now = table.placeOfRow(first);
-      if (now === undefined) return;
+      if (now === undefined) {
+        const left = block.reduce((count, line) => count + line.length, 0);
+        table.announce(pasteSaid(ctx.labels, { pasted: 0, left, unread: 0 }));
+        return;
+      }
       at = now;
     }
     const rows = table.view().length;
