@@ -115,6 +115,26 @@ async function history(values: readonly string[]) {
   );
 }
 
+/** The sheet's table in a new page, its second page held on its way until `release`. */
+async function openSecondPageHeld() {
+  const page = await newPage();
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(
+    (url) => url.searchParams.get('part') === 'sheet' && url.searchParams.get('page') === '2',
+    async (route) => {
+      await held;
+      await route.fallback();
+    },
+  );
+  await page.goto(`${server.url}/associationtask?taskSheet=${tree.sheet}`);
+  await page.getByRole('tree').waitFor();
+  await page.getByRole('button', { name: 'Table', exact: true }).click();
+  return { page, grid: page.getByRole('grid'), release };
+}
+
 describe('the table view’s saves', () => {
   it('sends a save of 1,001 changed rows as two batches, 1,000 and 1, all of it stored', async () => {
     const page = await newPage();
@@ -366,23 +386,8 @@ describe('the table view’s saves', () => {
   });
 
   it('keeps the focus and the edit under way in a cell when the sheet’s next page arrives', async () => {
-    const page = await newPage();
     // The second page of the sheet is held on its way until the person is typing.
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.route(
-      (url) => url.searchParams.get('part') === 'sheet' && url.searchParams.get('page') === '2',
-      async (route) => {
-        await held;
-        await route.fallback();
-      },
-    );
-    await page.goto(`${server.url}/associationtask?taskSheet=${tree.sheet}`);
-    await page.getByRole('tree').waitFor();
-    await page.getByRole('button', { name: 'Table', exact: true }).click();
-    const grid = page.getByRole('grid');
+    const { page, grid, release } = await openSecondPageHeld();
     const first = metricOfRow(grid, 1);
     await first.click();
     await page.keyboard.type('12');
@@ -395,23 +400,8 @@ describe('the table view’s saves', () => {
   });
 
   it('says the sheet is still loading beside the changes, and fills a paste past the rows read once they are', async () => {
-    const page = await newPage();
     // The second page of the sheet (rows 1,001 to 2,000) is held on its way.
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.route(
-      (url) => url.searchParams.get('part') === 'sheet' && url.searchParams.get('page') === '2',
-      async (route) => {
-        await held;
-        await route.fallback();
-      },
-    );
-    await page.goto(`${server.url}/associationtask?taskSheet=${tree.sheet}`);
-    await page.getByRole('tree').waitFor();
-    await page.getByRole('button', { name: 'Table', exact: true }).click();
-    const grid = page.getByRole('grid');
+    const { page, grid, release } = await openSecondPageHeld();
     const status = page.locator('.ta-screen__table-pending');
     const loading = fill(L.tableLoadingMore, { count: 1000, total: tree.activities.length });
     await later(() => status.textContent()).toBe(loading);
