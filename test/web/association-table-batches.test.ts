@@ -115,6 +115,26 @@ async function history(values: readonly string[]) {
   );
 }
 
+/** The sheet's table in a new page, its second page held on its way until `release`. */
+async function openSecondPageHeld() {
+  const page = await newPage();
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(
+    (url) => url.searchParams.get('part') === 'sheet' && url.searchParams.get('page') === '2',
+    async (route) => {
+      await held;
+      await route.fallback();
+    },
+  );
+  await page.goto(`${server.url}/associationtask?taskSheet=${tree.sheet}`);
+  await page.getByRole('tree').waitFor();
+  await page.getByRole('button', { name: 'Table', exact: true }).click();
+  return { page, grid: page.getByRole('grid'), release };
+}
+
 describe('the table view’s saves', () => {
   it('sends a save of 1,001 changed rows as two batches, 1,000 and 1, all of it stored', async () => {
     const page = await newPage();
@@ -366,23 +386,8 @@ describe('the table view’s saves', () => {
   });
 
   it('keeps the focus and the edit under way in a cell when the sheet’s next page arrives', async () => {
-    const page = await newPage();
     // The second page of the sheet is held on its way until the person is typing.
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.route(
-      (url) => url.searchParams.get('part') === 'sheet' && url.searchParams.get('page') === '2',
-      async (route) => {
-        await held;
-        await route.fallback();
-      },
-    );
-    await page.goto(`${server.url}/associationtask?taskSheet=${tree.sheet}`);
-    await page.getByRole('tree').waitFor();
-    await page.getByRole('button', { name: 'Table', exact: true }).click();
-    const grid = page.getByRole('grid');
+    const { page, grid, release } = await openSecondPageHeld();
     const first = metricOfRow(grid, 1);
     await first.click();
     await page.keyboard.type('12');
@@ -392,6 +397,81 @@ describe('the table view’s saves', () => {
     expect(await first.inputValue()).toBe('1234');
     expect(await first.evaluate((input) => input === document.activeElement)).toBe(true);
     await page.getByText(fill(L.tableChangedOne, {})).waitFor();
+  });
+
+  it('says the sheet is still loading beside the changes, and fills a paste past the rows read once they are', async () => {
+    // The second page of the sheet (rows 1,001 to 2,000) is held on its way.
+    const { page, grid, release } = await openSecondPageHeld();
+    const status = page.locator('.ta-screen__table-pending');
+    const loading = fill(L.tableLoadingMore, { count: 1000, total: tree.activities.length });
+    await later(() => status.textContent()).toBe(loading);
+    // A change while the rest is read: counted beside the loading, not in its place.
+    await metricOfRow(grid, 1).click();
+    await page.keyboard.type('12');
+    expect(await status.textContent()).toBe(`${loading} ${L.tableChangedOne}`);
+    // Rows 998 to 1,003 of 2,000: six values copied from a spreadsheet, three past the rows read.
+    await page.keyboard.press('Control+End');
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowUp');
+    await paste(page, '1.11\n2.22\n3.33\n4.44\n5.55\n6.66\n');
+    expect(await status.textContent()).toBe(`${loading} ${L.tableChangedOne}`);
+    release();
+    await later(() => grid.getAttribute('aria-rowcount')).toBe(String(tree.activities.length + 1));
+    // Every value in its row, none left as "past the end"; the focus back on the cell pasted into.
+    await later(() => status.textContent()).toBe(fill(L.tableChanged, { count: 7 }));
+    const values = ['1.11', '2.22', '3.33', '4.44', '5.55', '6.66'];
+    for (const [i, value] of values.entries())
+      expect(await metricOfRow(grid, 998 + i).inputValue()).toBe(value);
+    expect(await metricOfRow(grid, 998).evaluate((input) => input === document.activeElement)).toBe(true);
+  });
+
+  it('fills a paste past the rows read as far as the sheet could be read, when its next page cannot be', async () => {
+    const page = await newPage();
+    const asked: string[] = [];
+    await page.route(
+      (url) => url.searchParams.get('part') === 'sheet',
+      async (route) => {
+        const at = new URL(route.request().url()).searchParams.get('page') ?? '';
+        asked.push(at);
+        if (at === '2') await route.abort('connectionreset');
+        else await route.fallback();
+      },
+    );
+    await page.goto(`${server.url}/associationtask?taskSheet=${tree.sheet}`);
+    await page.getByRole('tree').waitFor();
+    await page.getByRole('button', { name: L.viewTable, exact: true }).click();
+    const grid = page.getByRole('grid');
+    await page.getByRole('button', { name: L.tableRetry, exact: true }).waitFor();
+    await metricOfRow(grid, 1).click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowUp');
+    await paste(page, '7.11\n7.22\n7.33\n7.44\n');
+    // The paste read on once from the failed page (as Copy from the previous sheet does), then
+    // filled the rows there are.
+    await later(() => metricOfRow(grid, 1000).inputValue()).toBe('7.33');
+    expect(asked.filter((at) => at === '2')).toHaveLength(2);
+    expect(await metricOfRow(grid, 998).inputValue()).toBe('7.11');
+    expect(await metricOfRow(grid, 999).inputValue()).toBe('7.22');
+    expect(await grid.getAttribute('aria-rowcount')).toBe('1001');
+    await page.getByText(fill(L.tableChanged, { count: 3 })).waitFor();
+  });
+
+  it('keeps the rows drawn in the order of their aria-rowindex after scrolling back up, as a screen reader reads them', async () => {
+    const page = await newPage();
+    const grid = await openTable(page);
+    // Down to row 500 with the wheel, then back up by twenty rows, as a person scrolls.
+    await grid.hover();
+    await page.mouse.wheel(0, 64 * 500);
+    await later(() => grid.locator('[role="row"][aria-rowindex="500"]').count()).toBe(1);
+    await page.mouse.wheel(0, -64 * 20);
+    await later(() => grid.locator('[role="row"][aria-rowindex="480"]').count()).toBe(1);
+    const order = await grid.evaluate((node) =>
+      [...node.querySelectorAll('[role="row"]')].map((row) => Number(row.getAttribute('aria-rowindex'))),
+    );
+    // Each row's aria-rowindex greater than that of every row before it (ARIA's grid pattern).
+    expect(order.length).toBeGreaterThan(20);
+    expect(order).toEqual([...order].sort((a, b) => a - b));
   });
 
   it('reads on from a page of the sheet that failed, with Retry or when shown again, never afresh', async () => {

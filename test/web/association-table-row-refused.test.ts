@@ -199,3 +199,34 @@ it.each(CASES)(
   },
   60_000,
 );
+
+it('shows all activities again for a row refused while "Only activities without values" hides it, and focuses its cell', async () => {
+  await discSaved();
+  context = await browser().newContext({ locale: 'en', viewport: { width: 1280, height: 800 } });
+  await context.addCookies([{ name: 'user', value: '7', url: server?.origin ?? '' }]);
+  const page = await openPage(context);
+  watchProblems(page, (problem) => problems.push(problem));
+  const grid = await openTable(page, `${server?.origin}/host`);
+  const row = (code: string) =>
+    grid.getByRole('row').filter({ has: page.getByRole('rowheader', { name: new RegExp(`^${code}`) }) });
+  const cell = (code: string) => row(code).getByRole('textbox', { name: 'Pessoas', exact: true });
+  // A-DISC has values saved: typed in, then hidden by the filter, to go on with the empty ones.
+  await cell('A-DISC').fill('2');
+  const filter = page.getByRole('checkbox', { name: 'Only activities without values' });
+  await filter.check();
+  expect(await row('A-DISC').count()).toBe(0);
+  await cell('A-SUBSOIL').fill('4');
+  await flagDisc('RO', 1);
+  try {
+    await page.getByRole('button', { name: 'Save changes', exact: true }).click();
+    await later(() => page.getByRole('alert').textContent()).toBe(
+      `Not saved: ${DISC_EN} can no longer be changed here: its marked cells are not sent. Press Save changes again to save the other changes. Your values are kept. “Only activities without values” is off now: it hid what is marked.`,
+    );
+    expect(await filter.isChecked()).toBe(false);
+    const disc = cell('A-DISC');
+    await later(() => disc.evaluate((input) => input === document.activeElement)).toBe(true);
+    expect(await disc.getAttribute('aria-invalid')).toBe('true');
+  } finally {
+    await flagDisc('RO', 0);
+  }
+}, 60_000);

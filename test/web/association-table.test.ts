@@ -402,6 +402,12 @@ describe('the table view, on the demo', () => {
     await page.keyboard.press('Escape');
     expect(await seed.inputValue()).toBe('5.00');
     expect(await description(seed)).toBe(copiedFrom);
+    // Left and entered again, nothing typed since: one Escape has no edit to undo, the copy stays.
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Escape');
+    expect(await seed.inputValue()).toBe('5.00');
+    expect(await description(seed)).toBe(copiedFrom);
     expect(requests.count('put')).toBe(0);
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page.getByText(/^Saved \d activities\.$/).waitFor();
@@ -602,5 +608,122 @@ describe('the table view, on the demo', () => {
     await page.getByText('Saved 1 activity.').waitFor();
     await expect.poll(() => copy.isDisabled()).toBe(false);
     expect(await savedRow('A-SEED', second)).toEqual([{ METRICA1: '1.00', METRICA2: 2, HORAS: '3.0' }]);
+  });
+
+  it('keeps what was typed in a cell left and entered again on one Escape, and takes its preset on a second', async () => {
+    await forget('A-DISC');
+    const page = await newPage();
+    const grid = await openTable(page);
+    const disc = cell(grid, 'A-DISC', 'Quantidade');
+    await disc.click();
+    await page.keyboard.type('7');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Shift+Tab');
+    // Back in the cell, nothing edited in it since: the first Escape has no edit to undo.
+    await page.keyboard.press('Escape');
+    expect(await disc.inputValue()).toBe('7');
+    expect(await description(disc)).toBe('Changed, not saved yet');
+    await page.getByText('1 unsaved change').waitFor();
+    // An edit since entering is undone first (back to the 7), then the preset.
+    await page.keyboard.type('8');
+    await page.keyboard.press('Escape');
+    expect(await disc.inputValue()).toBe('7');
+    await page.keyboard.press('Escape');
+    expect(await disc.inputValue()).toBe('1.25');
+    expect(await description(disc)).toBe('Default: from the activity');
+  });
+
+  it('scrolls the cell Tab, Shift+Tab or a refused save moves to fully into view across, clear of the activity column (landscape phone)', async () => {
+    const page = await newPage({ viewport: { width: 640, height: 360 } });
+    const grid = await openTable(page);
+    /** Whether a field's whole box is within the grid's visible box, right of the sticky activity column. */
+    const seen = (field: Locator) =>
+      field.evaluate((input) => {
+        const view = input.closest('[role="grid"]') as HTMLElement;
+        const activity = input.closest('[role="row"]')?.querySelector('[role="rowheader"]') as HTMLElement;
+        const box = input.getBoundingClientRect();
+        const left = activity.getBoundingClientRect().right;
+        return (
+          input === document.activeElement &&
+          box.left >= left &&
+          box.right <= view.getBoundingClientRect().left + view.clientWidth
+        );
+      });
+    await cell(grid, 'A-DISC', 'Quantidade').click();
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Tab');
+    const hours = cell(grid, 'A-DISC', 'Horas');
+    expect(await seen(hours)).toBe(true);
+    // Right-aligned: the value typed is where the person sees it.
+    await page.keyboard.type('1,2');
+    // Back along the row after the grid was scrolled to its far right (as a finger does).
+    await grid.evaluate((node) => {
+      node.scrollLeft = node.scrollWidth;
+    });
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Shift+Tab');
+    expect(await seen(cell(grid, 'A-DISC', 'Quantidade'))).toBe(true);
+    // A refused value's cell, focused by the save, is scrolled to as well.
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByRole('alert').getByText('Not saved: check the marked cell.').waitFor();
+    expect(await hours.getAttribute('aria-invalid')).toBe('true');
+    expect(await seen(hours)).toBe(true);
+  });
+
+  it('shows all activities again for a refused value in one "Only activities without values" hides, and focuses its cell', async () => {
+    await forget('A-DISC');
+    const page = await newPage();
+    const requests = watchRequests(page);
+    const grid = await openTable(page);
+    // A-SEED has values saved: a typo in it, then the filter to go on with the empty ones.
+    await cell(grid, 'A-SEED', 'Quantidade').click();
+    await page.keyboard.type('3,5x');
+    const filter = page.getByRole('checkbox', { name: 'Only activities without values' });
+    await filter.check();
+    expect(await rowOf(grid, 'A-SEED').count()).toBe(0);
+    await cell(grid, 'A-DISC', 'Pessoas').click();
+    await page.keyboard.type('3');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page
+      .getByRole('alert')
+      .getByText(
+        'Not saved: check the marked cell. “Only activities without values” is off now: it hid what is marked.',
+      )
+      .waitFor();
+    expect(await filter.isChecked()).toBe(false);
+    expect(await where(page)).toBe('A-SEED — Seeding / Quantidade');
+    expect(await cell(grid, 'A-SEED', 'Quantidade').getAttribute('aria-invalid')).toBe('true');
+    // Nothing is sent while a value is refused; both changes wait.
+    expect(requests.count('put')).toBe(0);
+    expect(await cell(grid, 'A-DISC', 'Pessoas').inputValue()).toBe('3');
+  });
+
+  it('shows all activities again for a conflict in one "Only activities without values" hides, and focuses its cell', async () => {
+    await forget('A-DISC');
+    const page = await newPage();
+    const grid = await openTable(page);
+    await cell(grid, 'A-SEED', 'Quantidade').click();
+    await page.keyboard.type('4');
+    const filter = page.getByRole('checkbox', { name: 'Only activities without values' });
+    await filter.check();
+    await cell(grid, 'A-DISC', 'Pessoas').click();
+    await page.keyboard.type('3');
+    // Someone else changes A-SEED's Quantidade meanwhile.
+    await demo().scratch.db.execute(
+      `UPDATE ${METRICS} m JOIN ${demo().names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB SET m.METRICA1 = '8.88'
+        WHERE o.CODIGO = 'A-SEED' AND m.FOLHA_TAREFA_SEQ_DB = ? AND m.DELETED = 0`,
+      [demo().sample.taskSheet],
+    );
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page
+      .getByRole('alert')
+      .getByText(
+        /^Not saved: someone else changed 1 cell meanwhile.* “Only activities without values” is off now: it hid what is marked\.$/,
+      )
+      .waitFor();
+    expect(await filter.isChecked()).toBe(false);
+    expect(await where(page)).toBe('A-SEED — Seeding / Quantidade');
+    expect(await description(cell(grid, 'A-SEED', 'Quantidade'))).toMatch(/: stored now 8\.88\.$/);
+    expect(await savedRow('A-DISC')).toEqual([]);
   });
 });

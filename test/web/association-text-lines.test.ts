@@ -157,6 +157,23 @@ it('takes a notes cell of the table back with one Escape after typing or pasting
   expect(puts.map((put) => put.entries[0]?.values)).toEqual([{ HORAS: 'uma linha' }]);
 });
 
+it('keeps the caret where the person types when joining the lines of a note in the table turns its field into one line', async () => {
+  const { page } = await open();
+  const grid = await openTable(page, served.sheetUrl());
+  const notes = grid
+    .getByRole('row')
+    .filter({ has: page.getByRole('rowheader', { name: /^A-SUBSOIL/ }) })
+    .getByRole('textbox', { name: 'Horas', exact: true });
+  await expect.poll(() => notes.inputValue()).toBe(NOTES);
+  await notes.click();
+  // The caret at the start of the second line ("linha 2"), as a click there puts it.
+  await notes.evaluate((field: HTMLTextAreaElement) => field.setSelectionRange(8, 8));
+  // Backspace joins the two lines (the field becomes a one-line input); a space separates them again.
+  await page.keyboard.press('Backspace');
+  await page.keyboard.type(' ');
+  expect(await notes.inputValue()).toBe('linha 1 linha 2');
+});
+
 it('counts going back into a cell of the table after its rows were drawn anew as entering it: Escape keeps what it held', async () => {
   // Every row writable: the first (A-FERT, read-only in the demo) is the cell the table's tab stop
   // goes back to when its rows are drawn anew.

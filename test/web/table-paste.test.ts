@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { parseClipboard } from '../../web/association-screen/table-paste.js';
+import { LABELS_EN, LABELS_PT_BR } from '../../web/association-screen/labels.js';
+import { parseClipboard, pasteSaid } from '../../web/association-screen/table-paste.js';
 
 describe('a block copied from a spreadsheet, as rows of cells', () => {
   it('splits cells on tabs and rows on line breaks, a line break at the end closing the last row', () => {
@@ -29,5 +30,26 @@ describe('a block copied from a spreadsheet, as rows of cells', () => {
     expect(parseClipboard('"5" cm\t2\n')).toEqual([['"5" cm', '2']]);
     // Never closed: text up to the tab.
     expect(parseClipboard('"abc\tdef\n')).toEqual([['"abc', 'def']]);
+  });
+});
+
+// It said "Pasted 1 cells." and "1 cells were left".
+describe('what a paste says', () => {
+  it('says one cell as one, and many by their count, in both languages', () => {
+    expect(pasteSaid(LABELS_EN, { pasted: 1, left: 1, unread: 1 })).toBe(
+      'Pasted 1 cell. 1 cell was left (read-only or past the end). 1 cell was left: its activity could not be read yet (Load the activities again).',
+    );
+    expect(pasteSaid(LABELS_EN, { pasted: 4, left: 2, unread: 0 })).toBe(
+      'Pasted 4 cells. 2 cells were left (read-only or past the end).',
+    );
+    expect(pasteSaid(LABELS_EN, { pasted: 0, left: 0, unread: 3 })).toBe(
+      'Pasted 0 cells. 3 cells were left: their activities could not be read yet (Load the activities again).',
+    );
+    expect(pasteSaid(LABELS_PT_BR, { pasted: 1, left: 1, unread: 0 })).toBe(
+      '1 célula colada. 1 célula ficou de fora (somente leitura ou além do fim).',
+    );
+    expect(pasteSaid(LABELS_PT_BR, { pasted: 6, left: 0, unread: 2 })).toBe(
+      '6 células coladas. 2 células ficaram de fora: suas atividades ainda não puderam ser lidas (Carregar as atividades de novo).',
+    );
   });
 });

@@ -179,6 +179,7 @@ export const LABELS_EN = {
   tableAnswerLost:
     'The answer to this save did not arrive: your values may have been stored. They are kept here: press Save changes to send them again (what arrived is not stored twice).',
   tableFilterEmpty: 'Only activities without values',
+  tableFilterOff: '“Only activities without values” is off now: it hid what is marked.',
   sourceCopied: 'Copied from sheet {id}, not saved yet',
   sourceEdited: 'Changed, not saved yet',
   sourcePending: 'Kept on this device, not sent yet',
@@ -210,5 +211,10 @@ export const LABELS_EN = {
   copyUnread:
     'Nothing was copied: not every activity of this sheet could be read. Load the activities again, then copy.',
   pasted: 'Pasted {count} cells.',
+  pastedOne: 'Pasted 1 cell.',
   pastedSkipped: '{count} cells were left (read-only or past the end).',
+  pastedSkippedOne: '1 cell was left (read-only or past the end).',
+  pastedUnread:
+    '{count} cells were left: their activities could not be read yet (Load the activities again).',
+  pastedUnreadOne: '1 cell was left: its activity could not be read yet (Load the activities again).',
 };

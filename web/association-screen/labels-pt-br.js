@@ -184,6 +184,7 @@ export const LABELS_PT_BR = {
   tableAnswerLost:
     'A resposta a este salvamento não chegou: seus valores podem ter sido salvos. Eles continuam aqui: pressione Salvar alterações para enviá-los de novo (o que chegou não é salvo duas vezes).',
   tableFilterEmpty: 'Só atividades sem valores',
+  tableFilterOff: '“Só atividades sem valores” está desligado agora: escondia o que está marcado.',
   sourceCopied: 'Copiado da folha {id}, ainda não salvo',
   sourceEdited: 'Alterado, ainda não salvo',
   sourcePending: 'Guardado neste aparelho, ainda não enviado',
@@ -215,5 +216,11 @@ export const LABELS_PT_BR = {
   copyUnread:
     'Nada foi copiado: não foi possível ler todas as atividades desta folha. Carregue as atividades de novo e copie.',
   pasted: '{count} células coladas.',
+  pastedOne: '1 célula colada.',
   pastedSkipped: '{count} células ficaram de fora (somente leitura ou além do fim).',
+  pastedSkippedOne: '1 célula ficou de fora (somente leitura ou além do fim).',
+  pastedUnread:
+    '{count} células ficaram de fora: suas atividades ainda não puderam ser lidas (Carregar as atividades de novo).',
+  pastedUnreadOne:
+    '1 célula ficou de fora: sua atividade ainda não pôde ser lida (Carregar as atividades de novo).',
 };

@@ -175,6 +175,8 @@ export { LABELS_EN, LABELS_PT_BR };
  * @property {string} tableAnswerLost a save's batch got no answer and is too large for the room left in
  *   the outbox: it may have been stored, its changes are kept, and Save changes sends it again (applied once)
  * @property {string} tableFilterEmpty the filter for activities still without values
+ * @property {string} tableFilterOff said after a save's alert when the filter was turned off to show
+ *   the cell it marked, in a row the filter hid
  * @property {string} sourceCopied where a cell's value came from: copied from sheet `{id}`, not saved yet
  * @property {string} sourceEdited a cell changed and not saved yet
  * @property {string} sourcePending a cell's value kept in the outbox, not sent yet
@@ -203,10 +205,16 @@ export { LABELS_EN, LABELS_PT_BR };
  * @property {string} copyNothing the sheet copied from has no values for these activities, `{id}`
  * @property {string} copyError a copy failed, `{message}`
  * @property {string} copyBadSheet the sheet to copy from is no number
- * @property {string} copyReading the copy waits for the table to read the rest of the sheet
+ * @property {string} copyReading the copy (or a paste reaching past the rows read) waits for the table to
+ *   read the rest of the sheet
  * @property {string} copyUnread a page of the sheet could not be read: nothing was copied
  * @property {string} pasted after a paste, `{count}` cells filled
+ * @property {string} pastedOne after a paste, one cell filled
  * @property {string} pastedSkipped after a paste: cells left (read-only or past the table), `{count}`
+ * @property {string} pastedSkippedOne the same, one cell
+ * @property {string} pastedUnread after a paste: cells left in rows the sheet's later pages hold,
+ *   which could not be read, `{count}`
+ * @property {string} pastedUnreadOne the same, one cell
  */
 
 /** Every text the screen shows. @typedef {CoreLabels & OfflineLabels & DraftLabels} ScreenLabels */

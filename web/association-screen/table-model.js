@@ -64,6 +64,8 @@ export function createTableModel(ctx, hooks) {
   /** @type {Set<string>} */
   const changed = new Set();
   let saving = false;
+  /** The cell Escape was last pressed in, nothing typed since: a further Escape takes its preset. @type {TableCell | undefined} */
+  let escaped;
 
   /** @param {MetricValue} value @param {MetricColumn} column */
   const formatted = (value, column) => cellText(value, column, ctx.lang);
@@ -99,6 +101,7 @@ export function createTableModel(ctx, hooks) {
     cell.text = text;
     cell.error = undefined;
     cell.copied = how.copied;
+    if (how.fromInput) escaped = undefined;
     track(row, cell);
     hooks.redraw(row, how.fromInput ? col : undefined, how.fromInput === true);
     hooks.edited(row, true);
@@ -300,8 +303,8 @@ export function createTableModel(ctx, hooks) {
     /**
      * Escape: a conflicted cell takes what applies now, its preset: the stored value the conflict
      * set (`conflicted`), or, once the row was read again, what that read says (the defaults, for an
-     * entry removed meanwhile); else the cell goes back to what it held when entered, and, pressed
-     * again, to its preset.
+     * entry removed meanwhile); else the cell goes back to what it held when entered (nothing, when
+     * nothing was edited since), and, pressed again, to its preset.
      * @param {number} viewIndex @param {number} col
      */
     undo(viewIndex, col) {
@@ -313,9 +316,23 @@ export function createTableModel(ctx, hooks) {
         cell.conflict = undefined;
         setCell(row, col, cell.presetText);
       } else if (cell.text !== cell.entered) setCell(row, col, cell.entered, { copied: cell.enteredCopied });
-      else setCell(row, col, cell.presetText);
+      else if (escaped === cell) setCell(row, col, cell.presetText);
+      // Else nothing was edited since the cell was entered: this Escape has nothing to undo, and what
+      // the person typed before (or copied) stays; the next one takes the preset.
+      escaped = cell;
       cell.entered = cell.text;
       cell.enteredCopied = cell.copied;
+    },
+    /**
+     * The person entered a cell (not its control replaced while they type in it): Escape goes back
+     * to what it holds now. @param {number} viewIndex @param {number} col
+     */
+    enter(viewIndex, col) {
+      const cell = rowAt(viewIndex)?.cells[col];
+      if (!cell) return;
+      cell.entered = cell.text;
+      cell.enteredCopied = cell.copied;
+      escaped = undefined;
     },
     /** Every changed cell, by row, in the table's order. */
     changedCells() {

@@ -3,8 +3,10 @@
  * Paste into the table: a column or a block copied from a spreadsheet (cells split by tabs, rows by
  * line breaks, a cell holding either in quotes) fills the cells from the focused one down and to the right, one pasted line a row of
  * the table as shown. Read-only rows keep their values, and what falls past the last row or column is
- * left out; both are counted in what is said. A single value without a tab or line break is pasted
- * by the browser into the cell, as in any field.
+ * left out; both are counted in what is said. A paste reaching past the rows read while the sheet's
+ * later pages are on their way waits for them (as Copy from the previous sheet does), and says the
+ * cells of rows that could not be read so, never "past the end". A single value without a tab or
+ * line break is pasted by the browser into the cell, as in any field.
  */
 
 import { fill } from './labels.js';
@@ -68,6 +70,21 @@ function quotedCell(text, start) {
 }
 
 /**
+ * What a paste says: how many cells it filled, and how many it left (read-only or past the end; in
+ * rows that could not be read), one cell said as one.
+ * @param {import('./labels.js').ScreenLabels} labels
+ * @param {{ pasted: number, left: number, unread: number }} counts
+ */
+export function pasteSaid(labels, { pasted, left, unread }) {
+  /** @param {string} one @param {string} many @param {number} count */
+  const of = (one, many, count) => (count === 1 ? one : fill(many, { count }));
+  const said = [of(labels.pastedOne, labels.pasted, pasted)];
+  if (left > 0) said.push(of(labels.pastedSkippedOne, labels.pastedSkipped, left));
+  if (unread > 0) said.push(of(labels.pastedUnreadOne, labels.pastedUnread, unread));
+  return said.join(' ');
+}
+
+/**
  * @param {import('./dom.js').ScreenContext} ctx
  * @param {import('./table.js').Table} table
  */
@@ -78,23 +95,50 @@ export function attachTablePaste(ctx, table) {
     const text = event.clipboardData?.getData('text/plain') ?? '';
     if (!/[\t\n\r]/.test(text)) return;
     event.preventDefault();
-    const startRow = Number(target.dataset.row);
-    const startCol = Number(target.dataset.col);
-    const block = parseClipboard(text);
+    void pasteBlock(Number(target.dataset.row), Number(target.dataset.col), parseClipboard(text));
+  });
+
+  /**
+   * Fills the cells from (`startRow`, `startCol`) with `block`, once the rows it reaches are read.
+   * @param {number} startRow @param {number} startCol @param {string[][]} block
+   */
+  async function pasteBlock(startRow, startCol, block) {
+    const first = table.rows()[table.view()[startRow] ?? -1];
+    const waits = startRow + block.length > table.view().length && !table.isWhole();
+    let read = true;
+    let at = startRow;
+    if (waits) {
+      table.announce(ctx.labels.copyReading);
+      read = await table.whole();
+      if (ctx.destroyed() || !first) return;
+      // The view may have changed meanwhile (the filter set): the paste starts where its row is now,
+      // and leaves every cell, said so, when the filter hides that row.
+      const now = table.placeOfRow(first);
+      if (now === undefined) {
+        const left = block.reduce((count, line) => count + line.length, 0);
+        table.announce(pasteSaid(ctx.labels, { pasted: 0, left, unread: 0 }));
+        return;
+      }
+      at = now;
+    }
     const rows = table.view().length;
     const columns = table.columns().length;
     let pasted = 0;
     let left = 0;
+    let unread = 0;
     block.forEach((line, down) => {
       line.forEach((value, across) => {
-        const row = startRow + down;
+        const row = at + down;
         const col = startCol + across;
-        if (row >= rows || col >= columns || !table.setText(row, col, value)) left++;
+        if (row >= rows && !read) unread++;
+        else if (row >= rows || col >= columns || !table.setText(row, col, value)) left++;
         else pasted++;
       });
     });
-    table.focusCell(startRow, startCol);
-    const said = fill(ctx.labels.pasted, { count: pasted });
-    table.announce(left > 0 ? `${said} ${fill(ctx.labels.pastedSkipped, { count: left })}` : said);
-  });
+    // Waited for: the focus goes back to the cell pasted into only if the person is still there.
+    const focused = ctx.doc.activeElement;
+    if (!waits || (isCellControl(focused) && Number(focused.dataset.row) === at))
+      table.focusCell(at, startCol);
+    table.announce(pasteSaid(ctx.labels, { pasted, left, unread }));
+  }
 }

@@ -200,11 +200,18 @@ export function paintCell(ctx, row, cell, box, edited) {
     if (described !== null) other.setAttribute('aria-describedby', described);
     const focused = input.ownerDocument.activeElement === input;
     input.replaceWith(other);
-    input = other;
     if (focused) {
+      // The new field takes the old one's text and caret (or selection) before it is focused: set
+      // after, the value would put the caret at the end, and the next key land there (Backspace
+      // joining a note's lines, then a space typed, "Solo úmidorefazer ").
+      other.value = cell.text;
+      const { selectionStart, selectionEnd, selectionDirection } = input;
+      if (selectionStart !== null && selectionEnd !== null)
+        other.setSelectionRange(selectionStart, selectionEnd, selectionDirection ?? undefined);
       takeovers.add(other);
       other.focus({ preventScroll: true });
     }
+    input = other;
   }
   if (input.value !== cell.text) input.value = cell.text;
   const waiting = ctx.offline?.pendingFields(row.data)?.has(cell.field) === true;

@@ -103,11 +103,15 @@ export function createTableSave(ctx, table, hooks) {
     return { list, bad, unread };
   }
 
-  /** Focuses the first of some cells, where the view shows it. @param {{ row: TableRow, cell: TableCell }[]} cells */
+  /**
+   * Focuses the first of some cells (marked: refused, in conflict, not sent), its row shown first
+   * when the filter hid it: what the alert asks the person to look at is never out of reach.
+   * @param {{ row: TableRow, cell: TableCell }[]} cells
+   */
   function focusFirst(cells) {
     const first = cells[0];
     if (!first) return;
-    const at = table.placeOfRow(first.row);
+    const at = table.reveal(first.row);
     if (at !== undefined) table.focusCell(at, first.row.cells.indexOf(first.cell));
   }
 

@@ -49,11 +49,7 @@ export function createTableWindow(ctx, { grid, head, body, isShown }, model) {
     // textarea, and back) and focused again: the person is still in the cell, and what Escape goes
     // back to is still what it held when they entered it.
     if (tookOver(input)) return;
-    const cell = model.cellAt(place.row, place.col);
-    if (cell) {
-      cell.entered = cell.text;
-      cell.enteredCopied = cell.copied;
-    }
+    model.enter(place.row, place.col);
     // Typing replaces the cell, as in a spreadsheet: the whole value is selected on entering it.
     input.select();
   });
@@ -110,19 +106,53 @@ export function createTableWindow(ctx, { grid, head, body, isShown }, model) {
         rendered.delete(at);
       }
     }
-    const fragment = ctx.doc.createDocumentFragment();
     const saving = model.isSaving();
-    for (let at = first; at <= last; at++) {
+    // Each new row goes before the nearest drawn one below it: the body's rows stay in the order of
+    // their aria-rowindex, the order a screen reader reads them and moves between them in (rows
+    // drawn above those kept, scrolling up, would otherwise follow them).
+    /** @type {HTMLElement | null} */
+    let next = null;
+    let nextAt = Number.POSITIVE_INFINITY;
+    for (const [at, element] of rendered) {
+      if (at > last && at < nextAt) {
+        next = element;
+        nextAt = at;
+      }
+    }
+    for (let at = last; at >= first; at--) {
+      const drawn = rendered.get(at);
+      if (drawn) {
+        next = drawn;
+        continue;
+      }
       const row = model.rowAt(at);
-      if (rendered.has(at) || !row) continue;
+      if (!row) continue;
       const element = makeRowElement(ctx, row, at, { saving, isChanged: model.isChanged });
       rendered.set(at, element);
-      fragment.append(element);
+      body.insertBefore(element, next);
+      next = element;
     }
-    body.append(fragment);
     // One tab stop in the grid: the active cell, or the first rendered one when it is scrolled away.
     const stop = inputAt(active.row, active.col) ?? inputAt(first, 0);
     if (stop) setTabStop(stop);
+  }
+
+  /**
+   * Scrolls the grid sideways so that a cell's whole box shows, clear of the activity column, which
+   * stays at the left over the cells scrolled under it: on a phone held sideways or a narrow window
+   * the last metrics are off to the right, and a cell's value is right-aligned, so a cell focused
+   * there would take what is typed out of sight.
+   * @param {HTMLInputElement | HTMLTextAreaElement} input
+   */
+  function scrollAcross(input) {
+    const box = input.closest('[role="gridcell"]');
+    const header = input.closest('[role="row"]')?.querySelector('[role="rowheader"]');
+    if (!(box instanceof HTMLElement) || !(header instanceof HTMLElement)) return;
+    // Rows start at the grid's left edge: a cell's offset in its row is its offset in the grid.
+    const left = box.offsetLeft;
+    const right = left + box.offsetWidth;
+    if (left < grid.scrollLeft + header.offsetWidth) grid.scrollLeft = left - header.offsetWidth;
+    else if (right > grid.scrollLeft + grid.clientWidth) grid.scrollLeft = right - grid.clientWidth;
   }
 
   /** @param {HTMLInputElement | HTMLTextAreaElement} input */
@@ -188,6 +218,7 @@ export function createTableWindow(ctx, { grid, head, body, isShown }, model) {
       render();
       const input = inputAt(at, column);
       if (!input) return;
+      scrollAcross(input);
       setTabStop(input);
       input.focus({ preventScroll: true });
       input.select();

@@ -85,7 +85,7 @@ export function createTable(ctx, hooks) {
       else shown.refreshRow(at);
     },
     counted: () => {
-      showPending(undefined);
+      showPending();
       drafts.counted();
     },
     met: (row, cells) => void nameMeanwhile(row, cells),
@@ -149,6 +149,19 @@ export function createTable(ctx, hooks) {
     setText: model.setText,
     setCell: model.setCell,
     placeOfRow: model.placeOfRow,
+    /**
+     * A row's place in the view, the filter turned off first when it hides the row (a save's
+     * marked cell is to be seen, whatever the filter), which is said after the alert.
+     * @param {import('./table-model.js').TableRow} row
+     */
+    reveal(row) {
+      if (model.placeOfRow(row) === undefined && filter.checked) {
+        filter.checked = false;
+        showRows();
+        showAlert(alert.hidden ? labels.tableFilterOff : `${alert.textContent} ${labels.tableFilterOff}`);
+      }
+      return model.placeOfRow(row);
+    },
     /** @param {number} viewIndex @param {number} col */
     undo(viewIndex, col) {
       model.undo(viewIndex, col);
@@ -288,7 +301,7 @@ export function createTable(ctx, hooks) {
     retry.hidden = true;
     grid.setAttribute('aria-busy', 'true');
     showAlert(undefined);
-    showPending(labels.tableLoading);
+    showLoading(labels.tableLoading);
     let page = from;
     try {
       for (let pages = from; page <= pages; page++) {
@@ -305,11 +318,11 @@ export function createTable(ctx, hooks) {
         showRows({ from: added });
         shown.render();
         if (page < pages) {
-          showPending(fill(labels.tableLoadingMore, { count: model.rows().length, total: data.total }));
+          showLoading(fill(labels.tableLoadingMore, { count: model.rows().length, total: data.total }));
         }
       }
       grid.removeAttribute('aria-busy');
-      showPending(undefined);
+      showLoading(undefined);
       note.hidden = model.view().length > 0;
       complete = true;
     } catch (error) {
@@ -318,19 +331,32 @@ export function createTable(ctx, hooks) {
       state = model.rows().length > 0 ? 'ready' : 'error';
       if (state === 'error') stale = true;
       else resumeAt = page;
-      showPending(undefined);
+      showLoading(undefined);
       showAlert(`${labels.tableError} ${problemOf(error, labels, ctx.taskSheet)}`);
       // Beside the alert, and kept while a save's messages take the alert's place.
       retry.hidden = false;
     }
   }
 
-  /** The status beside Save: loading, or how many changes wait. @param {string | undefined} loading */
-  function showPending(loading) {
+  /**
+   * What the status says of the sheet's read under way (undefined: none): it stays until the read
+   * ends, a change counted meanwhile said beside it, not in its place.
+   * @type {string | undefined}
+   */
+  let loadingSaid;
+
+  /** @param {string | undefined} text what to say of the read under way (see `loadingSaid`) */
+  function showLoading(text) {
+    loadingSaid = text;
+    showPending();
+  }
+
+  /** The status beside Save: the read under way, if any, and how many changes wait. */
+  function showPending() {
     const count = model.changedCount();
-    pending.textContent =
-      loading ??
-      (count === 0 ? '' : count === 1 ? labels.tableChangedOne : fill(labels.tableChanged, { count }));
+    const changes =
+      count === 0 ? '' : count === 1 ? labels.tableChangedOne : fill(labels.tableChanged, { count });
+    pending.textContent = loadingSaid === undefined ? changes : `${loadingSaid} ${changes}`.trim();
   }
 
   /** @param {string | undefined} text */
