@@ -73,6 +73,8 @@ export function createModal(ctx, tree, treeMetrics) {
     after: lastChangeLine,
     current: () => current,
     hasRow: () => hasRow,
+    stored: (field) => presets.stored(field),
+    storedRow: () => presets.storedRow(),
     fresh: () =>
       editable &&
       !busy &&
