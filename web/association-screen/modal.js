@@ -50,6 +50,15 @@ export function createModal(ctx, tree, treeMetrics) {
     rowIs: (row) => {
       hasRow = row;
     },
+    applies: (field) => {
+      const node = current;
+      if (!node || treeMetrics.isUnread(node)) return undefined;
+      // Read again without an entry: each field shows its default (else the read did not answer).
+      const data = presets.dataOf(node);
+      if (presets.rowIn(data)) return undefined;
+      const metric = data.metrics?.[field];
+      return { value: metric?.value ?? null, source: metric?.source };
+    },
   });
 
   /** The activity the modal shows. @type {TreeNode | undefined} */
