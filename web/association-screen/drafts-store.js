@@ -22,8 +22,8 @@ import { asOutboxError, done, finished, OutboxError, openCurrent } from './outbo
  * @property {string} text what the input shows, as typed
  * @property {MetricValue} base the value a save sends it over
  * @property {MetricValue} preset what the field showed before the person typed
- * @property {number} [copied] a table cell's value copied from that sheet, not typed (its save says
- *   so); the modal, where nothing is copied, leaves it out
+ * @property {number} [copied] a value the table copied from that sheet, not typed over since (its
+ *   save, from the table or the modal, says so)
  * @property {MetricValue} [stored] the server's value of the field when `base` is a value the
  *   outbox keeps (sent first): once no entry keeps it (discarded), the base goes back to it
  */

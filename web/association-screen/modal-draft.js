@@ -63,10 +63,13 @@ export function createModalDraft(ctx, parts) {
       const shown = preset === null ? '' : formatValue(preset, entry.column, ctx.lang);
       if (entry.input.value === shown) continue;
       const stored = parts.stored(field);
+      const from = fields.copiedFrom(field);
       typed[field] = {
         text: entry.input.value,
         base: fields.bases.get(field) ?? null,
         preset,
+        // Copied in the table and not typed over since: still a copy, said and saved as one.
+        ...(from === undefined ? {} : { copied: from }),
         ...(stored === undefined ? {} : { stored: stored.value }),
       };
     }
@@ -134,9 +137,18 @@ export function createModalDraft(ctx, parts) {
     if (!draft) return false;
     const pending = pendingOf(node);
     for (const [field, typedField] of Object.entries(draft.fields))
-      fields.restoreTyped(field, typedField.text, typedField.preset, baseNow(field, typedField, pending));
+      fields.restoreTyped(
+        field,
+        typedField.text,
+        typedField.preset,
+        baseNow(field, typedField, pending),
+        typedField.copied,
+      );
     parts.restored(rowNow(draft, pending));
-    line.textContent = fill(labels.draftRestored, { at: ctx.say.when(draft.typedAt) });
+    const at = ctx.say.when(draft.typedAt);
+    const from = Object.values(draft.fields).find((typedField) => typedField.copied !== undefined)?.copied;
+    line.textContent =
+      from === undefined ? fill(labels.draftRestored, { at }) : fill(labels.draftCopied, { id: from, at });
     line.hidden = false;
     return true;
   }
@@ -233,7 +245,13 @@ export function createModalDraft(ctx, parts) {
       const pending = pendingOf(node);
       for (const [field, typedField] of Object.entries(draft.fields)) {
         if (!fields.untouched(field)) continue;
-        fields.restoreTyped(field, typedField.text, typedField.preset, baseNow(field, typedField, pending));
+        fields.restoreTyped(
+          field,
+          typedField.text,
+          typedField.preset,
+          baseNow(field, typedField, pending),
+          typedField.copied,
+        );
         took = true;
       }
       if (took) typed();

@@ -278,13 +278,16 @@ export function createModal(ctx, tree, treeMetrics) {
    * sent from: `stillOpen` says whether the dialog still shows it (a browser may close a dialog on a
    * second Esc even while its cancel is refused). A save refused for a conflict has the tree read
    * the activity again, so it shows what is stored now. Undefined once the screen is destroyed.
+   * A save carrying a value copied from another sheet (`copied`) is sent as a copy.
    * @param {TreeNode} node @param {MetricEntry} entry @param {'save' | 'remove'} what
+   * @param {boolean} [copied]
    */
-  async function send(node, entry, what) {
+  async function send(node, entry, what, copied = false) {
     setBusy(true, what);
     const mine = session;
     return sendEntry(ctx, node, entry, {
       deciding,
+      copied,
       stillOpen: () => {
         const open = session === mine && dialog.open;
         if (open) setBusy(false);
@@ -329,7 +332,7 @@ export function createModal(ctx, tree, treeMetrics) {
       conflicts.focus(waiting[0]);
       return;
     }
-    const { values, base, firstBad } = changes();
+    const { values, base, firstBad, copied } = changes();
     if (firstBad) {
       firstBad.focus();
       // Focus that stays on the field (Enter pressed in it) says nothing new: the alert says it.
@@ -386,6 +389,7 @@ export function createModal(ctx, tree, treeMetrics) {
       // Whether it read a row: a base of null alone cannot say "no row" from "a row holding NULL".
       { activity: node.data.id, group: node.data.group ?? null, values, base, row: hasRow },
       'save',
+      copied,
     );
     if (sent === undefined) return;
     if ('queued' in sent) {
