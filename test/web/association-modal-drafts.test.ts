@@ -232,6 +232,25 @@ it('drops the draft when the person discards it with Cancel', async () => {
   expect(await storedRows()).toEqual([]);
 });
 
+it('leaves no draft when a value is typed back to what the field showed, in another form (0,8 over 0,80)', async () => {
+  const page = await phone(ALICE);
+  let dialog = await openModal(page);
+  expect(await quantity(dialog).inputValue()).toBe('0,80');
+  await typeQuantity(page, dialog, '12,5');
+  await typeQuantity(page, dialog, '0,8');
+  await keptOnDevice(page);
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'hidden' });
+  // The field says where its value comes from, as before: nothing changed, so nothing is a draft.
+  const item = page.getByRole('treeitem', { name: LABEL }).first();
+  expect(await item.textContent()).not.toContain(DRAFT_MARK);
+  await page.reload();
+  dialog = await openModal(page, false);
+  expect(await quantity(dialog).inputValue()).toBe('0,80');
+  expect(await draftLine(dialog).count()).toBe(0);
+  expect(await page.getByRole('treeitem', { name: LABEL }).first().textContent()).not.toContain(DRAFT_MARK);
+});
+
 it('does not bring back a draft discarded with Cancel right before the page is reloaded', async () => {
   const page = await phone(ALICE);
   let dialog = await openModal(page);

@@ -346,6 +346,14 @@ export function createFields(ctx) {
     rebase,
     showMine,
     restoreTyped,
+    /**
+     * Whether a field holds other than what it showed, as a value (0.8 over 0.80 is the same; what
+     * cannot be read as a value differs). @param {string} field
+     */
+    differs: (field) => {
+      const entry = inputs.get(field);
+      return entry !== undefined && differs(entry, field);
+    },
     /** The sheet a field's value was copied from, while it holds that value. @param {string} field */
     copiedFrom: (field) => copied.get(field),
     /**

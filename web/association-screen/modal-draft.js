@@ -11,7 +11,7 @@
 
 import { BLOCK } from './dom.js';
 import { fill } from './labels.js';
-import { formatValue, sameValue } from './values.js';
+import { sameValue } from './values.js';
 
 /** @typedef {import('./tree.js').TreeNode} TreeNode */
 /** @typedef {import('./drafts-store.js').DraftField} DraftField */
@@ -53,15 +53,16 @@ export function createModalDraft(ctx, parts) {
    */
   let typedAs;
 
-  /** The fields the person typed in whose text differs from what the field showed. */
+  /**
+   * The fields the person typed in whose value differs from what the field showed: as values, as
+   * the field's line says it, so 0.8 typed back over 0.80 (or 12,5 over 12,50) is no draft.
+   */
   function typedFields() {
     /** @type {Record<string, DraftField>} */
     const typed = {};
     for (const [field, entry] of fields.inputs) {
-      if (fields.untouched(field)) continue;
+      if (fields.untouched(field) || !fields.differs(field)) continue;
       const preset = fields.presets.get(field) ?? null;
-      const shown = preset === null ? '' : formatValue(preset, entry.column, ctx.lang);
-      if (entry.input.value === shown) continue;
       const stored = parts.stored(field);
       const from = fields.copiedFrom(field);
       typed[field] = {
