@@ -393,3 +393,41 @@ it('stores a draft typed over a waiting entry once that entry is discarded, with
   ]);
   expect(await draftsOnDevice(page)).toEqual([]);
 });
+
+it('stores what Alice types in a form open over a waiting entry that her other tab discards meanwhile, with no conflict with herself', async () => {
+  const { context, page } = await browserOn(ALICE);
+  await page.goto(served.sheetUrl());
+  await openSoil(page);
+  const other = await openPage(context);
+  await other.goto(served.sheetUrl());
+  await other.getByRole('tree').waitFor();
+  // No signal: Quantidade 12.5 saved in the first tab, kept on the device.
+  await context.setOffline(true);
+  let dialog = await openActivity(page);
+  await typeInto(page, field(dialog, 'Quantidade'), '12.5');
+  await dialog.getByRole('button', { name: L.save, exact: true }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  // Opened again, she types Pessoas 4 over the 6 it shows, the form left open.
+  dialog = await openActivity(page);
+  await typeInto(page, field(dialog, 'Pessoas'), '4');
+  await keptOnDevice(page);
+  // In her other tab she discards the waiting 12.5.
+  await region(other).getByRole('button', { name: L.pendingList }).click();
+  await region(other)
+    .getByRole('button', { name: L.discardFor.replace('{label}', SUBSOIL) })
+    .click();
+  await region(other).getByRole('button', { name: L.discardYes }).click();
+  await later(() => region(other).getByRole('listitem').count()).toBe(0);
+  // The open form follows: Quantidade is no longer the kept 12.50, and her 4 stays typed.
+  await later(() => field(dialog, 'Quantidade').inputValue()).toBe('0.80');
+  expect(await field(dialog, 'Pessoas').inputValue()).toBe('4');
+
+  await context.setOffline(false);
+  const put = page.waitForResponse((response) => response.request().method() === 'PUT');
+  await dialog.getByRole('button', { name: L.save, exact: true }).click();
+  expect((await put).status()).toBe(200);
+  await dialog.waitFor({ state: 'hidden' });
+  expect(await liveMetrics(served.demo(), subsoil().activity)).toEqual([
+    { METRICA1: '0.80', METRICA2: 4, HORAS: '8.0' },
+  ]);
+});

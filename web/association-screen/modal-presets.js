@@ -155,14 +155,17 @@ export function createPresets(ctx, fields) {
 
   /**
    * After a save made elsewhere on this page (the table's) stored the activity the open form shows,
-   * the tree having taken its answer: the form starts from what is stored, as if opened now, and
+   * the tree having taken its answer, or what waits in the outbox changed (an entry sent, or
+   * discarded, here or in another tab): the form starts from what is stored, as if opened now, and
    * what the person typed in it stays typed. A field left alone shows what is stored. A typed field
    * holding the value stored has nothing left to save: it shows it as stored (and leaves the draft).
    * Any other typed field keeps what was typed, and starts from what is stored when that is what the
    * person typed over (its preset: a default the table's save stored as they saw it) or its base
-   * already; a value that is neither (stored by someone else in a field the table's save did not
-   * send) is not taken as its base unseen: the field keeps the base it had, and a save meets that
-   * value as a conflict, shown at the field. Returns whether the key has a row now.
+   * already, or a value the outbox keeps for it now (sent first), or what the server held under the
+   * outbox's value it was typed over (that entry discarded: the base goes back to it, as a table
+   * cell's does); a value that is none of these (stored by someone else in a field the table's save
+   * did not send) is not taken as its base unseen: the field keeps the base it had, and a save meets
+   * that value as a conflict, shown at the field. Returns whether the key has a row now.
    * @param {TreeNode} node
    */
   function afterStored(node) {
@@ -171,6 +174,8 @@ export function createPresets(ctx, fields) {
     fill(node, data, (field) => fields.untouched(field));
     for (const [field, { column, input }] of inputs) {
       if (fields.untouched(field)) continue;
+      // What the server held under a value the outbox kept for the field, before it is learnt anew.
+      const known = stored.has(field) ? { value: stored.get(field) ?? null } : undefined;
       const metric = data.metrics?.[field];
       const value = metric?.value ?? null;
       const base = metric?.source === 'saved' ? value : null;
@@ -181,7 +186,9 @@ export function createPresets(ctx, fields) {
         fields.preset(field, value, base, source);
       } else if (
         sameValue(column, base, fields.bases.get(field) ?? null) ||
-        sameValue(column, base, fields.presets.get(field) ?? null)
+        sameValue(column, base, fields.presets.get(field) ?? null) ||
+        pending?.has(field) === true ||
+        (known !== undefined && sameValue(column, base, known.value))
       ) {
         learn(node, field, pending?.has(field) === true);
         fields.rebase(field, value, base, source);

@@ -76,6 +76,8 @@ export function createModal(ctx, tree, treeMetrics) {
   let editable = true;
   /** The outbox entry this opening decides (a conflict met while sending it), if any. @type {OutboxRecord | undefined} */
   let deciding;
+  /** What waited in the outbox for the activity when the form last started from it ({@link waitingOf}). */
+  let waitingSeen = '';
   const draft = createModalDraft(ctx, {
     fields,
     dialog,
@@ -170,6 +172,7 @@ export function createModal(ctx, tree, treeMetrics) {
     conflicts.clear();
     ctx.api.forgetAttempt();
     hasRow = presets.rowIn(data);
+    waitingSeen = waitingOf(node);
     showEntry(data);
     history.reset();
     confirm.close();
@@ -225,6 +228,15 @@ export function createModal(ctx, tree, treeMetrics) {
       open(node);
       return;
     }
+    startFromNow(node);
+  }
+
+  /**
+   * The open form starts from what applies now (`presets.afterStored`), what the person typed kept
+   * typed, and its draft follows. @param {TreeNode} node
+   */
+  function startFromNow(node) {
+    waitingSeen = waitingOf(node);
     hasRow = presets.afterStored(node);
     showEntry(presets.dataOf(node));
     draft.typed();
@@ -521,6 +533,18 @@ export function createModal(ctx, tree, treeMetrics) {
       !fromTree || ctx.offline?.isStopped({ activity: node.data.id, group: node.data.group }) !== true;
   }
 
+  /**
+   * What waits in the outbox for an activity, laid over what was read, as one string (empty when
+   * nothing waits): the form follows the outbox only when this changed. @param {TreeNode} node
+   */
+  function waitingOf(node) {
+    const offline = ctx.offline;
+    const waits = offline?.pendingFields({ activity: node.data.id, group: node.data.group ?? null });
+    return offline === undefined || waits === undefined
+      ? ''
+      : JSON.stringify(offline.overlay(node.data).metrics);
+  }
+
   /** @param {unknown} error */
   function problem(error) {
     return problemOf(error, labels, ctx.taskSheet);
@@ -608,9 +632,22 @@ export function createModal(ctx, tree, treeMetrics) {
     ownerChanged: () => draft.ownerChanged(),
     /** The table's save stored activities: an open form of one of them starts from it. */
     storedElsewhere,
-    /** What waits in the outbox changed (here, in another tab): the open form's notice follows. */
+    /**
+     * What waits in the outbox changed (here, in another tab): the open form's notice follows, and
+     * so does what it starts from. A value kept for the activity, discarded in another tab, is no
+     * longer the base of what the person types over it: kept, their next save would be refused as
+     * "someone else changed" the field. A form that is busy, decides an outbox entry, waits for a
+     * choice at a conflict or for the defaults after a remove keeps what it shows (as after the
+     * table's save, `storedElsewhere`).
+     */
     outboxChanged() {
-      if (dialog.open && current) showStopped(current);
+      const node = current;
+      if (!dialog.open || !node) return;
+      showStopped(node);
+      if (!editable || busy || deciding !== undefined || save.disabled || conflicts.waiting().length > 0)
+        return;
+      // Only what changed for this activity: an outbox change of another one rewrites nothing here.
+      if (waitingOf(node) !== waitingSeen) startFromNow(node);
     },
     destroy: () => draft.destroy(),
   };
