@@ -347,29 +347,51 @@ it('leaves the activity’s draft alone while a stopped outbox entry of it is de
   expect(await field(await openActivity(page), 'Horas').inputValue()).toBe('9');
 });
 
-it('stores a draft typed over a waiting entry once that entry is discarded, with no conflict of Alice with herself', async () => {
-  const { context, page } = await browserOn(ALICE);
-  await page.goto(served.sheetUrl());
-  await openSoil(page);
-  // No signal: Quantidade 12.5 saved, kept on the device.
-  await context.setOffline(true);
-  let dialog = await openActivity(page);
-  await typeInto(page, field(dialog, 'Quantidade'), '12.5');
-  await dialog.getByRole('button', { name: L.save, exact: true }).click();
-  await dialog.waitFor({ state: 'hidden' });
-  // Opened again, she types Pessoas 4 over the 6 it shows and leaves it as a draft.
-  dialog = await openActivity(page);
+/**
+ * No signal: Quantidade 12.5 saved (kept on the device), then the activity opened again and Pessoas
+ * 4 typed over the 6 it shows, kept as a draft; resolves with the open dialog.
+ */
+async function typedOverKept(page: Page) {
+  await page.context().setOffline(true);
+  const kept = await openActivity(page);
+  await typeInto(page, field(kept, 'Quantidade'), '12.5');
+  await kept.getByRole('button', { name: L.save, exact: true }).click();
+  await kept.waitFor({ state: 'hidden' });
+  const dialog = await openActivity(page);
   await typeInto(page, field(dialog, 'Pessoas'), '4');
   await keptOnDevice(page);
-  await page.keyboard.press('Escape');
-  await dialog.waitFor({ state: 'hidden' });
-  // The 12.5 was wrong: she discards the waiting entry.
+  return dialog;
+}
+
+/** Discards A-SUBSOIL's waiting entry in the list of waiting entries of `page`. */
+async function discardWaiting(page: Page) {
   await region(page).getByRole('button', { name: L.pendingList }).click();
   await region(page)
     .getByRole('button', { name: L.discardFor.replace('{label}', SUBSOIL) })
     .click();
   await region(page).getByRole('button', { name: L.discardYes }).click();
   await later(() => region(page).getByRole('listitem').count()).toBe(0);
+}
+
+/** Saves the open dialog: stored, not refused as a change by "someone else", the values those given. */
+async function savedAs(page: Page, dialog: Locator, values: Awaited<ReturnType<typeof liveMetrics>>) {
+  const put = page.waitForResponse((response) => response.request().method() === 'PUT');
+  await dialog.getByRole('button', { name: L.save, exact: true }).click();
+  expect((await put).status()).toBe(200);
+  await dialog.waitFor({ state: 'hidden' });
+  expect(await liveMetrics(served.demo(), subsoil().activity)).toEqual(values);
+}
+
+it('stores a draft typed over a waiting entry once that entry is discarded, with no conflict of Alice with herself', async () => {
+  const { context, page } = await browserOn(ALICE);
+  await page.goto(served.sheetUrl());
+  await openSoil(page);
+  // Pessoas 4 typed over an entry kept offline, and left as a draft.
+  let dialog = await typedOverKept(page);
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'hidden' });
+  // The 12.5 was wrong: she discards the waiting entry.
+  await discardWaiting(page);
 
   // The signal is back. The table shows her Pessoas 4 as changed, not as met by someone's change.
   await context.setOffline(false);
@@ -383,14 +405,7 @@ it('stores a draft typed over a waiting entry once that entry is discarded, with
   dialog = await openActivity(page);
   expect(await field(dialog, 'Pessoas').inputValue()).toBe('4');
   expect(await field(dialog, 'Quantidade').inputValue()).toBe('0.80');
-  const put = page.waitForResponse((response) => response.request().method() === 'PUT');
-  await dialog.getByRole('button', { name: L.save, exact: true }).click();
-  // Nobody else changed anything: not refused as "someone else changed Pessoas".
-  expect((await put).status()).toBe(200);
-  await dialog.waitFor({ state: 'hidden' });
-  expect(await liveMetrics(served.demo(), subsoil().activity)).toEqual([
-    { METRICA1: '0.80', METRICA2: 4, HORAS: '8.0' },
-  ]);
+  await savedAs(page, dialog, [{ METRICA1: '0.80', METRICA2: 4, HORAS: '8.0' }]);
   expect(await draftsOnDevice(page)).toEqual([]);
 });
 
@@ -401,33 +416,14 @@ it('stores what Alice types in a form open over a waiting entry that her other t
   const other = await openPage(context);
   await other.goto(served.sheetUrl());
   await other.getByRole('tree').waitFor();
-  // No signal: Quantidade 12.5 saved in the first tab, kept on the device.
-  await context.setOffline(true);
-  let dialog = await openActivity(page);
-  await typeInto(page, field(dialog, 'Quantidade'), '12.5');
-  await dialog.getByRole('button', { name: L.save, exact: true }).click();
-  await dialog.waitFor({ state: 'hidden' });
-  // Opened again, she types Pessoas 4 over the 6 it shows, the form left open.
-  dialog = await openActivity(page);
-  await typeInto(page, field(dialog, 'Pessoas'), '4');
-  await keptOnDevice(page);
+  // Pessoas 4 typed in the first tab over an entry kept offline, the form left open.
+  const dialog = await typedOverKept(page);
   // In her other tab she discards the waiting 12.5.
-  await region(other).getByRole('button', { name: L.pendingList }).click();
-  await region(other)
-    .getByRole('button', { name: L.discardFor.replace('{label}', SUBSOIL) })
-    .click();
-  await region(other).getByRole('button', { name: L.discardYes }).click();
-  await later(() => region(other).getByRole('listitem').count()).toBe(0);
+  await discardWaiting(other);
   // The open form follows: Quantidade is no longer the kept 12.50, and her 4 stays typed.
   await later(() => field(dialog, 'Quantidade').inputValue()).toBe('0.80');
   expect(await field(dialog, 'Pessoas').inputValue()).toBe('4');
 
   await context.setOffline(false);
-  const put = page.waitForResponse((response) => response.request().method() === 'PUT');
-  await dialog.getByRole('button', { name: L.save, exact: true }).click();
-  expect((await put).status()).toBe(200);
-  await dialog.waitFor({ state: 'hidden' });
-  expect(await liveMetrics(served.demo(), subsoil().activity)).toEqual([
-    { METRICA1: '0.80', METRICA2: 4, HORAS: '8.0' },
-  ]);
+  await savedAs(page, dialog, [{ METRICA1: '0.80', METRICA2: 4, HORAS: '8.0' }]);
 });

@@ -128,6 +128,26 @@ async function forget(operCode: string, taskSheet = demo().sample.taskSheet) {
   );
 }
 
+/**
+ * The demo's second sheet without live rows (tests before may have saved copies there), opened in
+ * the table and filled with Copy from the previous sheet: every row copies.
+ */
+async function copiedIntoSecond() {
+  const second = demo().sample.taskSheets[1] as number;
+  await demo().scratch.db.query(
+    `UPDATE ${METRICS} SET DELETED = 1 WHERE FOLHA_TAREFA_SEQ_DB = ? AND DELETED = 0`,
+    [second],
+  );
+  const page = await newPage();
+  const requests = watchRequests(page);
+  const grid = await openTable(page, second);
+  await page.getByRole('button', { name: 'Copy from the previous sheet' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Copy from the previous sheet' });
+  await dialog.getByRole('button', { name: 'Copy', exact: true }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  return { second, page, requests, grid };
+}
+
 const ORDER = [
   'A-FERT — Fertilising',
   'A-SEED — Seeding',
@@ -412,19 +432,7 @@ describe('the table view, on the demo', () => {
   });
 
   it('says in the modal that values copied in the table were copied, and saves them from there with source copy', async () => {
-    const second = demo().sample.taskSheets[1] as number;
-    // Sheet 2 without live rows (the tests before saved copies there): every row copies.
-    await demo().scratch.db.query(
-      `UPDATE ${METRICS} SET DELETED = 1 WHERE FOLHA_TAREFA_SEQ_DB = ? AND DELETED = 0`,
-      [second],
-    );
-    const page = await newPage();
-    const requests = watchRequests(page);
-    const grid = await openTable(page, second);
-    await page.getByRole('button', { name: 'Copy from the previous sheet' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Copy from the previous sheet' });
-    await dialog.getByRole('button', { name: 'Copy', exact: true }).click();
-    await dialog.waitFor({ state: 'hidden' });
+    const { second, page, requests, grid } = await copiedIntoSecond();
     const copied = await cell(grid, 'A-SEED', 'Quantidade').inputValue();
     const copiedFrom = `Copied from sheet ${demo().sample.taskSheet}, not saved yet`;
     // Back to the tree: Seeding checked in its modal, and saved there.
@@ -466,19 +474,7 @@ describe('the table view, on the demo', () => {
   });
 
   it('keeps copied cells saved offline in the outbox and sends them, once online, with source copy and the device’s time', async () => {
-    const second = demo().sample.taskSheets[1] as number;
-    // Sheet 2 without live rows (the test before may have saved copies there): every row copies.
-    await demo().scratch.db.query(
-      `UPDATE ${METRICS} SET DELETED = 1 WHERE FOLHA_TAREFA_SEQ_DB = ? AND DELETED = 0`,
-      [second],
-    );
-    const page = await newPage();
-    const requests = watchRequests(page);
-    const grid = await openTable(page, second);
-    await page.getByRole('button', { name: 'Copy from the previous sheet' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Copy from the previous sheet' });
-    await dialog.getByRole('button', { name: 'Copy', exact: true }).click();
-    await dialog.waitFor({ state: 'hidden' });
+    const { second, page, requests, grid } = await copiedIntoSecond();
     expect(await cell(grid, 'A-FERT', 'Quantidade').inputValue()).toBe('1.00');
     await context?.setOffline(true);
     await page.getByRole('button', { name: 'Save changes' }).click();

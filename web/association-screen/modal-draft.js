@@ -102,6 +102,16 @@ export function createModalDraft(ctx, parts) {
   }
 
   /**
+   * Shows a draft's field as typed (copied, where the table copied it), over its preset and the
+   * base it is sent over now. @param {string} field @param {DraftField} typedField
+   * @param {Set<string> | undefined} pending
+   */
+  function show(field, typedField, pending) {
+    const base = baseNow(field, typedField, pending);
+    fields.restoreTyped(field, typedField.text, typedField.preset, base, typedField.copied);
+  }
+
+  /**
    * Whether a draft is sent as over a live entry now: as typed, but where the form reads what the
    * server had when the outbox laid an entry over (discarded since), or the outbox keeps one now.
    * @param {Draft} draft @param {Set<string> | undefined} pending
@@ -137,14 +147,7 @@ export function createModalDraft(ctx, parts) {
     const draft = node.data.editable === false ? undefined : ctx.drafts?.get(key(node));
     if (!draft) return false;
     const pending = pendingOf(node);
-    for (const [field, typedField] of Object.entries(draft.fields))
-      fields.restoreTyped(
-        field,
-        typedField.text,
-        typedField.preset,
-        baseNow(field, typedField, pending),
-        typedField.copied,
-      );
+    for (const [field, typedField] of Object.entries(draft.fields)) show(field, typedField, pending);
     parts.restored(rowNow(draft, pending));
     const at = ctx.say.when(draft.typedAt);
     const from = Object.values(draft.fields).find((typedField) => typedField.copied !== undefined)?.copied;
@@ -246,13 +249,7 @@ export function createModalDraft(ctx, parts) {
       const pending = pendingOf(node);
       for (const [field, typedField] of Object.entries(draft.fields)) {
         if (!fields.untouched(field)) continue;
-        fields.restoreTyped(
-          field,
-          typedField.text,
-          typedField.preset,
-          baseNow(field, typedField, pending),
-          typedField.copied,
-        );
+        show(field, typedField, pending);
         took = true;
       }
       if (took) typed();
