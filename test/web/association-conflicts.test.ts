@@ -8,6 +8,7 @@ import { LABELS_EN, LABELS_PT_BR } from '../../web/association-screen.js';
 import { seriousViolations } from '../support/axe.js';
 import { description, openPage, type SaveBody, useBrowser, usePageChecks } from '../support/browser.js';
 import {
+  saveAsProgram,
   saveByCodes,
   seqOfCode,
   signedInPage,
@@ -772,7 +773,11 @@ describe.each(VARIANTS)('what the modal shows is what it saves ($lang, $device)'
         name: new RegExp(`^Horas .*${fill(L.user, { id: SEEDER })}`),
       });
       await conflict.waitFor();
-      expect(await conflict.getByRole('definition').allTextContents()).toEqual([L.conflictEmpty, num('4.0')]);
+      // The entry is gone: what applies is Horas' default.
+      expect(await conflict.getByRole('definition').allTextContents()).toEqual([
+        fill(L.conflictRemoved, { value: num('8.0') }),
+        num('4.0'),
+      ]);
       expect(b.puts[0]?.entries[0]).toEqual(expect.objectContaining({ values: { HORAS: '4' }, row: true }));
       expect(await liveRows('A-DISC')).toEqual([]);
       // The fields B left alone show the defaults again, as a form without a row does.
@@ -784,6 +789,42 @@ describe.each(VARIANTS)('what the modal shows is what it saves ($lang, $device)'
       // A new row of what the form showed, as the conflict said there is none.
       expect(b.puts[1]?.entries[0]).toEqual(expect.objectContaining({ row: false }));
       expect(await liveRows('A-DISC')).toEqual([{ METRICA1: '1.25', METRICA2: 6, HORAS: '4.0' }]);
+    },
+  );
+
+  inEnglish(
+    'takes the default with "Use theirs" at a field of an entry removed since the form showed it, and stores it',
+    async () => {
+      await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '5.00', METRICA2: 3, HORAS: '7.0' });
+      const a = await person(ALICE);
+      const dialog = await openActivity(a.page, SOIL, SUBSOIL);
+      expect(await field(dialog, 'Pessoas').inputValue()).toBe('3');
+      // Meanwhile the entry is removed: the defaults apply again (Pessoas: the task sheet's 6).
+      const demo = served.demo();
+      await saveAsProgram(demo, served.origin(), SEEDER, [
+        {
+          activity: await seqOfCode(demo, demo.names.OPER, 'A-SUBSOIL'),
+          group: await seqOfCode(demo, demo.names.OPER_GRUPO, 'G-SOIL'),
+          remove: true,
+        },
+      ]);
+      await field(dialog, 'Pessoas').fill('4');
+      await save(dialog);
+      const conflict = dialog.getByRole('group', { name: /^Pessoas / });
+      await conflict.waitFor();
+      // What applies now is said: the default, the entry being gone; not an empty value.
+      expect(await conflict.getByRole('definition').allTextContents()).toEqual([
+        fill(L.conflictRemoved, { value: '6' }),
+        '4',
+      ]);
+      await dialog.getByRole('button', { name: fill(L.useTheirsFor, { field: 'Pessoas' }) }).click();
+      expect(await field(dialog, 'Pessoas').inputValue()).toBe('6');
+      expect(await description(field(dialog, 'Pessoas'))).toBe(L.sourceTaskSheet);
+      await save(dialog);
+      await dialog.waitFor({ state: 'hidden' });
+      // A new entry of what the form showed: the defaults, none of them empty.
+      expect(a.puts[1]?.entries[0]).toEqual(expect.objectContaining({ row: false }));
+      expect(await liveRows('A-SUBSOIL')).toEqual([{ METRICA1: '0.80', METRICA2: 6, HORAS: '8.0' }]);
     },
   );
 

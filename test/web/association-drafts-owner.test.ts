@@ -2,11 +2,13 @@ import type { Locator, Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import { LABELS_EN } from '../../web/association-screen.js';
 import {
+  description,
   draftsOnDevice,
   keptOnDevice,
   launchOnProfile,
   openPage,
   openTable,
+  showTable,
   usePageChecks,
 } from '../support/browser.js';
 import { liveMetrics, saveByCodes, signIn, useBareActivity, useServedScreen } from '../support/demo.js';
@@ -97,13 +99,15 @@ async function brunoSignsIn(page: Page) {
   await later(() => page.getByText(L.ownerChanged).count()).toBeGreaterThan(0);
 }
 
-/** A-SUBSOIL's Quantidade in the table. */
-const subsoilQuantity = (page: Page) =>
+/** A-SUBSOIL's `metric` in the table. */
+const subsoilCell = (page: Page, metric: string) =>
   page
     .getByRole('grid')
     .getByRole('row')
     .filter({ has: page.getByRole('rowheader', { name: /^A-SUBSOIL/ }) })
-    .getByRole('textbox', { name: 'Quantidade', exact: true });
+    .getByRole('textbox', { name: metric, exact: true });
+/** A-SUBSOIL's Quantidade in the table. */
+const subsoilQuantity = (page: Page) => subsoilCell(page, 'Quantidade');
 it('shows a draft typed on a page opened offline once the page opens online for the same person, no longer marked unconfirmed', async () => {
   const { context, page } = await browserOn(ALICE);
   await firstVisit(page);
@@ -362,4 +366,85 @@ it('leaves the activity’s draft alone while a stopped outbox entry of it is de
   expect(await row(page).textContent()).toContain(L.draftChip);
   expect(await draftsOnDevice(page)).toMatchObject([{ texts: { HORAS: '9' } }]);
   expect(await field(await openActivity(page), 'Horas').inputValue()).toBe('9');
+});
+
+/**
+ * No signal: Quantidade 12.5 saved (kept on the device), then the activity opened again and Pessoas
+ * 4 typed over the 6 it shows, kept as a draft; resolves with the open dialog.
+ */
+async function typedOverKept(page: Page) {
+  await page.context().setOffline(true);
+  const kept = await openActivity(page);
+  await typeInto(page, field(kept, 'Quantidade'), '12.5');
+  await kept.getByRole('button', { name: L.save, exact: true }).click();
+  await kept.waitFor({ state: 'hidden' });
+  const dialog = await openActivity(page);
+  await typeInto(page, field(dialog, 'Pessoas'), '4');
+  await keptOnDevice(page);
+  return dialog;
+}
+
+/** Discards A-SUBSOIL's waiting entry in the list of waiting entries of `page`. */
+async function discardWaiting(page: Page) {
+  await region(page).getByRole('button', { name: L.pendingList }).click();
+  await region(page)
+    .getByRole('button', { name: L.discardFor.replace('{label}', SUBSOIL) })
+    .click();
+  await region(page).getByRole('button', { name: L.discardYes }).click();
+  await later(() => region(page).getByRole('listitem').count()).toBe(0);
+}
+
+/** Saves the open dialog: stored, not refused as a change by "someone else", the values those given. */
+async function savedAs(page: Page, dialog: Locator, values: Awaited<ReturnType<typeof liveMetrics>>) {
+  const put = page.waitForResponse((response) => response.request().method() === 'PUT');
+  await dialog.getByRole('button', { name: L.save, exact: true }).click();
+  expect((await put).status()).toBe(200);
+  await dialog.waitFor({ state: 'hidden' });
+  expect(await liveMetrics(served.demo(), subsoil().activity)).toEqual(values);
+}
+
+it('stores a draft typed over a waiting entry once that entry is discarded, with no conflict of Alice with herself', async () => {
+  const { context, page } = await browserOn(ALICE);
+  await page.goto(served.sheetUrl());
+  await openSoil(page);
+  // Pessoas 4 typed over an entry kept offline, and left as a draft.
+  let dialog = await typedOverKept(page);
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'hidden' });
+  // The 12.5 was wrong: she discards the waiting entry.
+  await discardWaiting(page);
+
+  // The signal is back. The table shows her Pessoas 4 as changed, not as met by someone's change.
+  await context.setOffline(false);
+  await showTable(page);
+  const people = subsoilCell(page, 'Pessoas');
+  await later(() => people.inputValue()).toBe('4');
+  expect(await description(people)).toBe(L.sourceEdited);
+  // In the modal too, over the defaults, and Save stores it with them.
+  await page.getByRole('button', { name: 'Tree', exact: true }).click();
+  await openSoil(page);
+  dialog = await openActivity(page);
+  expect(await field(dialog, 'Pessoas').inputValue()).toBe('4');
+  expect(await field(dialog, 'Quantidade').inputValue()).toBe('0.80');
+  await savedAs(page, dialog, [{ METRICA1: '0.80', METRICA2: 4, HORAS: '8.0' }]);
+  expect(await draftsOnDevice(page)).toEqual([]);
+});
+
+it('stores what Alice types in a form open over a waiting entry that her other tab discards meanwhile, with no conflict with herself', async () => {
+  const { context, page } = await browserOn(ALICE);
+  await page.goto(served.sheetUrl());
+  await openSoil(page);
+  const other = await openPage(context);
+  await other.goto(served.sheetUrl());
+  await other.getByRole('tree').waitFor();
+  // Pessoas 4 typed in the first tab over an entry kept offline, the form left open.
+  const dialog = await typedOverKept(page);
+  // In her other tab she discards the waiting 12.5.
+  await discardWaiting(other);
+  // The open form follows: Quantidade is no longer the kept 12.50, and her 4 stays typed.
+  await later(() => field(dialog, 'Quantidade').inputValue()).toBe('0.80');
+  expect(await field(dialog, 'Pessoas').inputValue()).toBe('4');
+
+  await context.setOffline(false);
+  await savedAs(page, dialog, [{ METRICA1: '0.80', METRICA2: 4, HORAS: '8.0' }]);
 });

@@ -232,6 +232,52 @@ it('drops the draft when the person discards it with Cancel', async () => {
   expect(await storedRows()).toEqual([]);
 });
 
+it('leaves no draft when a value is typed back to what the field showed, in another form (0,8 over 0,80)', async () => {
+  const page = await phone(ALICE);
+  let dialog = await openModal(page);
+  expect(await quantity(dialog).inputValue()).toBe('0,80');
+  await typeQuantity(page, dialog, '12,5');
+  await typeQuantity(page, dialog, '0,8');
+  await keptOnDevice(page);
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'hidden' });
+  // The field says where its value comes from, as before: nothing changed, so nothing is a draft.
+  const item = page.getByRole('treeitem', { name: LABEL }).first();
+  expect(await item.textContent()).not.toContain(DRAFT_MARK);
+  await page.reload();
+  dialog = await openModal(page, false);
+  expect(await quantity(dialog).inputValue()).toBe('0,80');
+  expect(await draftLine(dialog).count()).toBe(0);
+  expect(await page.getByRole('treeitem', { name: LABEL }).first().textContent()).not.toContain(DRAFT_MARK);
+});
+
+it('shows no draft mark on an activity made read-only since, whose draft nobody can see or discard there', async () => {
+  await storedMeanwhile();
+  const page = await phone(ALICE);
+  let dialog = await openModal(page);
+  expect(await quantity(dialog).inputValue()).toBe('31,00');
+  await typeQuantity(page, dialog, '12,5');
+  await keptOnDevice(page);
+  await page.keyboard.press('Escape');
+  await dialog.waitFor({ state: 'hidden' });
+  // An operator makes the activity's entry read-only.
+  await demo.scratch.db.execute(
+    `UPDATE ${DEMO_TABLES.metrics} m JOIN ${demo.names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB SET m.RO = 1
+      WHERE o.CODIGO = 'A-SUBSOIL' AND m.DELETED = 0`,
+  );
+  await page.reload();
+  const item = await reach(page, false);
+  await later(() => item.textContent()).toContain('Somente leitura');
+  expect(await item.textContent()).not.toContain(DRAFT_MARK);
+  // The modal shows what is stored, with nothing to discard (Close only).
+  await item.locator(':scope > .ta-screen__row').click();
+  dialog = page.getByRole('dialog', { name: LABEL });
+  await dialog.waitFor();
+  expect(await quantity(dialog).inputValue()).toBe('31,00');
+  expect(await draftLine(dialog).count()).toBe(0);
+  expect(await dialog.getByRole('button', { name: 'Cancelar' }).count()).toBe(0);
+});
+
 it('does not bring back a draft discarded with Cancel right before the page is reloaded', async () => {
   const page = await phone(ALICE);
   let dialog = await openModal(page);

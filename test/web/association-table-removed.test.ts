@@ -1,4 +1,5 @@
 import { expect, it } from 'vitest';
+import { LABELS_PT_BR } from '../../web/association-screen.js';
 import { description, openTable, useBrowser, usePageChecks } from '../support/browser.js';
 import {
   liveMetrics,
@@ -71,6 +72,10 @@ it('after a conflict says the entry was removed, the row shows the defaults and 
   await expect.poll(() => hours.inputValue()).toBe('8,0');
   expect(await quantity.inputValue()).toBe('32');
   expect(await quantity.getAttribute('aria-invalid')).toBe('true');
+  // Its conflict says what applies now, the entry gone: the default, as the modal's says it.
+  await expect
+    .poll(() => description(quantity))
+    .toContain(LABELS_PT_BR.conflictRemoved.replace('{value}', '0,80'));
   expect(await people.getAttribute('aria-invalid')).not.toBe('true');
   expect(await hours.getAttribute('aria-invalid')).not.toBe('true');
 

@@ -128,6 +128,26 @@ async function forget(operCode: string, taskSheet = demo().sample.taskSheet) {
   );
 }
 
+/**
+ * The demo's second sheet without live rows (tests before may have saved copies there), opened in
+ * the table and filled with Copy from the previous sheet: every row copies.
+ */
+async function copiedIntoSecond() {
+  const second = demo().sample.taskSheets[1] as number;
+  await demo().scratch.db.query(
+    `UPDATE ${METRICS} SET DELETED = 1 WHERE FOLHA_TAREFA_SEQ_DB = ? AND DELETED = 0`,
+    [second],
+  );
+  const page = await newPage();
+  const requests = watchRequests(page);
+  const grid = await openTable(page, second);
+  await page.getByRole('button', { name: 'Copy from the previous sheet' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Copy from the previous sheet' });
+  await dialog.getByRole('button', { name: 'Copy', exact: true }).click();
+  await dialog.waitFor({ state: 'hidden' });
+  return { second, page, requests, grid };
+}
+
 const ORDER = [
   'A-FERT — Fertilising',
   'A-SEED — Seeding',
@@ -417,20 +437,50 @@ describe('the table view, on the demo', () => {
     expect(await description(cell(grid, 'A-FERT', 'Quantidade'))).toBe('Saved value');
   });
 
-  it('keeps copied cells saved offline in the outbox and sends them, once online, with source copy and the device’s time', async () => {
-    const second = demo().sample.taskSheets[1] as number;
-    // Sheet 2 without live rows (the test before may have saved copies there): every row copies.
-    await demo().scratch.db.query(
-      `UPDATE ${METRICS} SET DELETED = 1 WHERE FOLHA_TAREFA_SEQ_DB = ? AND DELETED = 0`,
-      [second],
+  it('says in the modal that values copied in the table were copied, and saves them from there with source copy', async () => {
+    const { second, page, requests, grid } = await copiedIntoSecond();
+    const copied = await cell(grid, 'A-SEED', 'Quantidade').inputValue();
+    const copiedFrom = `Copied from sheet ${demo().sample.taskSheet}, not saved yet`;
+    // Back to the tree: Seeding checked in its modal, and saved there.
+    await page.getByRole('button', { name: 'Tree', exact: true }).click();
+    for (const name of ['S-NORTH — North field', 'G-PLANT — Planting']) {
+      const item = page.getByRole('treeitem', { name }).first();
+      await item.locator(':scope > .ta-screen__row').click();
+      await item.getByRole('group').first().waitFor();
+    }
+    await page
+      .getByRole('treeitem', { name: /^A-SEED/ })
+      .first()
+      .locator(':scope > .ta-screen__row')
+      .click();
+    const modal = page.getByRole('dialog', { name: 'A-SEED — Seeding' });
+    await modal.waitFor();
+    const quantity = modal.getByRole('textbox', { name: 'Quantidade', exact: true });
+    expect(await quantity.inputValue()).toBe(copied);
+    // Where the values came from, as the table's cells said it.
+    expect(await description(quantity)).toBe(copiedFrom);
+    await modal
+      .getByText(
+        new RegExp(`^Not saved yet: copied from sheet ${demo().sample.taskSheet} on this device on `),
+      )
+      .waitFor();
+    await modal.getByRole('button', { name: 'Save', exact: true }).click();
+    await modal.waitFor({ state: 'hidden' });
+    expect(requests.puts.map((put) => put.source)).toEqual(['copy']);
+    // The history says the values came from another sheet, not from this screen.
+    const sources = await demo().scratch.db.query<{ SOURCE: string }>(
+      `SELECT h.SOURCE FROM ${HISTORY_TABLE_NAME} h
+         JOIN ${METRICS} m ON m.SEQ_DB = h.ROW_SEQ_DB AND h.METRIC_TABLE = ?
+         JOIN ${demo().names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB
+        WHERE o.CODIGO = 'A-SEED' AND m.FOLHA_TAREFA_SEQ_DB = ? AND m.DELETED = 0`,
+      [METRICS, second],
     );
-    const page = await newPage();
-    const requests = watchRequests(page);
-    const grid = await openTable(page, second);
-    await page.getByRole('button', { name: 'Copy from the previous sheet' }).click();
-    const dialog = page.getByRole('dialog', { name: 'Copy from the previous sheet' });
-    await dialog.getByRole('button', { name: 'Copy', exact: true }).click();
-    await dialog.waitFor({ state: 'hidden' });
+    expect(sources.length).toBeGreaterThan(0);
+    expect(new Set(sources.map((row) => row.SOURCE))).toEqual(new Set(['copy']));
+  });
+
+  it('keeps copied cells saved offline in the outbox and sends them, once online, with source copy and the device’s time', async () => {
+    const { second, page, requests, grid } = await copiedIntoSecond();
     expect(await cell(grid, 'A-FERT', 'Quantidade').inputValue()).toBe('1.00');
     await context?.setOffline(true);
     await page.getByRole('button', { name: 'Save changes' }).click();

@@ -335,10 +335,11 @@ export function createApi(options) {
 
     /**
      * PUTs one entry (a save or a remove), as the modal sends it: a retry of the same entry after
-     * no answer keeps its request id (`retrySafePut`).
-     * @param {MetricEntry} entry
+     * no answer keeps its request id (`retrySafePut`). `source`: `copy` for values copied from
+     * another sheet.
+     * @param {MetricEntry} entry @param {SaveSource} [source]
      */
-    put: (entry) => saves.send('screen', [entry]),
+    put: (entry, source = 'screen') => saves.send(source, [entry]),
 
     /**
      * Forgets the save that got no answer (only the one sent under `id`, when given): the next one,

@@ -27,6 +27,9 @@ import { asStored } from './values.js';
  * @property {() => boolean} busy a save is on its way: no choice is taken meanwhile
  * @property {(row: boolean) => void} rowIs whether the key has a live row now, as the conflict says
  *   (made or removed meanwhile): the next save says so
+ * @property {(field: string) => { value: import('./api.js').MetricValue, source: string | undefined } | undefined} applies
+ *   what a field shows without an entry (its default, and where it comes from) as the activity was
+ *   read again after its entry was removed; undefined until it was
  */
 
 /**
@@ -76,6 +79,19 @@ export function createConflicts(ctx, fields, view) {
     }
   }
 
+  /**
+   * What is stored now at a conflict's field, as said: the value, or, the entry removed meanwhile,
+   * the default that applies (as the table's cell says it).
+   * @param {FieldConflict} found @param {import('./api.js').MetricColumn} column
+   */
+  function theirsText(found, column) {
+    if (found.row !== false) return say.value(found.theirs, column);
+    const applies = view.applies(found.field);
+    return applies === undefined
+      ? labels.conflictRemovedUnread
+      : fill(labels.conflictRemoved, { value: say.value(applies.value, column) });
+  }
+
   /** Draws a field's conflict as it stands: waiting for a choice, "Keep mine" chosen, or none. @param {string} field */
   function render(field) {
     const entry = inputs.get(field);
@@ -98,7 +114,7 @@ export function createConflicts(ctx, fields, view) {
       const note = create(
         'p',
         `${BLOCK}__conflict-note`,
-        fill(labels.keptMine, { theirs: say.value(found.theirs, entry.column) }),
+        fill(labels.keptMine, { theirs: theirsText(found, entry.column) }),
       );
       note.id = titleId;
       box.append(note);
@@ -119,7 +135,7 @@ export function createConflicts(ctx, fields, view) {
       return row;
     };
     values.append(
-      pair(labels.conflictTheirs, say.value(found.theirs, entry.column), 'theirs'),
+      pair(labels.conflictTheirs, theirsText(found, entry.column), 'theirs'),
       pair(
         labels.conflictYours,
         found.kind === 'remove'
@@ -160,15 +176,18 @@ export function createConflicts(ctx, fields, view) {
 
   /**
    * "Keep mine": the input keeps the person's value, to replace theirs. "Use theirs": the input
-   * takes the stored value. Either way the field now starts from what is stored (its base), so the
-   * next Save, which the person presses, is checked against it.
+   * takes the stored value, or, the entry removed meanwhile, what applies without one (its default,
+   * read again: a new entry stores it, not an empty value). Either way the field now starts from
+   * what is stored (its base), so the next Save, which the person presses, is checked against it.
    * @param {string} field @param {'mine' | 'theirs'} choice
    */
   function choose(field, choice) {
     const found = conflicts.get(field);
     if (!found || !inputs.has(field) || view.busy()) return;
     found.choice = choice;
-    if (choice === 'theirs') fields.takeStored(field, found.theirs);
+    const applies = found.row === false ? view.applies(field) : undefined;
+    if (choice === 'theirs' && applies) fields.preset(field, applies.value, null, applies.source);
+    else if (choice === 'theirs') fields.takeStored(field, found.theirs);
     else fields.keepMine(field, found.theirs);
     render(field);
     const next = waiting()[0];

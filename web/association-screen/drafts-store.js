@@ -5,7 +5,7 @@
  * keeps its version and the service worker's opening unchanged), so it survives a reload, a closed
  * page and a restarted browser. No DOM. One record per activity and person:
  *
- *   { id, owner, endpoint, taskSheet, activity, group, row, fields, typedAt, unconfirmed? }
+ *   { id, owner, endpoint, taskSheet, activity, group, row, storedRow?, fields, typedAt, unconfirmed? }
  *
  * `owner` is the outbox's owner key (offline-owner.js): a draft is only ever shown to, and sent as,
  * the person it was typed by. `fields` holds each typed field's text as typed (a half-typed `12,`
@@ -22,8 +22,10 @@ import { asOutboxError, done, finished, OutboxError, openCurrent } from './outbo
  * @property {string} text what the input shows, as typed
  * @property {MetricValue} base the value a save sends it over
  * @property {MetricValue} preset what the field showed before the person typed
- * @property {number} [copied] a table cell's value copied from that sheet, not typed (its save says
- *   so); the modal, where nothing is copied, leaves it out
+ * @property {number} [copied] a value the table copied from that sheet, not typed over since (its
+ *   save, from the table or the modal, says so)
+ * @property {MetricValue} [stored] the server's value of the field when `base` is a value the
+ *   outbox keeps (sent first): once no entry keeps it (discarded), the base goes back to it
  */
 
 /**
@@ -36,6 +38,8 @@ import { asOutboxError, done, finished, OutboxError, openCurrent } from './outbo
  * @property {number} activity
  * @property {number | null} group the node the activity hangs under
  * @property {boolean} row whether the activity had a live entry when the form read it
+ * @property {boolean} [storedRow] whether the server had one, where the outbox laid an entry over
+ *   (`row` says what the form showed): once no entry keeps it, `row` goes back to it
  * @property {Record<string, DraftField>} fields
  * @property {string} typedAt when it was last typed in (the device's time, ISO 8601)
  * @property {boolean} [unconfirmed] typed on a page opened offline, whose owner came from the

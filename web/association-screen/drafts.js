@@ -260,7 +260,7 @@ export function createDrafts(ctx, parts) {
      * opened under ({@link owner} then). Someone else signed in since, it is kept as theirs on the
      * device and not shown on this page, which is the new person's now. Nothing is kept while the
      * page does not know who is signed in: returns false then.
-     * @param {RowKey} key @param {{ row: boolean, fields: Record<string, DraftField> }} typed
+     * @param {RowKey} key @param {{ row: boolean, storedRow?: boolean, fields: Record<string, DraftField> }} typed
      * @param {Owner | undefined} as
      */
     keep(key, typed, as) {
@@ -285,6 +285,7 @@ export function createDrafts(ctx, parts) {
         activity: key.activity,
         group,
         row: typed.row,
+        ...(typed.storedRow === undefined ? {} : { storedRow: typed.storedRow }),
         fields: typed.fields,
         typedAt: new Date().toISOString(),
         ...(owner.confirmed ? {} : { unconfirmed: true }),

@@ -51,6 +51,12 @@ export function createFields(ctx) {
    * @type {Set<string>}
    */
   const edited = new Set();
+  /**
+   * The fields holding a value the table copied from another sheet (by that sheet's SEQ_DB), not
+   * typed: said so, and saved as a copy, until the person types in the field.
+   * @type {Map<string, number>}
+   */
+  const copied = new Map();
   /** Where each field's preset came from, and the preset: what its line says while it is not changed. */
   /** @type {Map<string, { source: string | undefined, value: MetricValue | undefined }>} */
   const sources = new Map();
@@ -61,6 +67,7 @@ export function createFields(ctx) {
     inputs.clear();
     sources.clear();
     edited.clear();
+    copied.clear();
     for (const column of columns) {
       const field = create('div', `${BLOCK}__field`);
       const id = `${ctx.uid}-metric-${column.field}`;
@@ -107,6 +114,7 @@ export function createFields(ctx) {
     if (!column.nullable) input.setAttribute('aria-required', 'true');
     input.addEventListener('input', () => {
       edited.add(column.field);
+      copied.delete(column.field);
       showError(column.field, undefined);
       sayWhere(column.field);
     });
@@ -132,6 +140,7 @@ export function createFields(ctx) {
     const lines = pasted.replace(/\r\n?/g, '\n');
     showText(entry, input.value.slice(0, start) + lines + input.value.slice(end));
     edited.add(field);
+    copied.delete(field);
     showError(field, undefined);
     sayWhere(field);
     const caret = start + lines.length;
@@ -199,8 +208,13 @@ export function createFields(ctx) {
     if (!entry) return;
     const { source, value } = sources.get(field) ?? { source: undefined, value: undefined };
     const changed = edited.has(field) && differs(entry, field);
-    entry.source.textContent = changed ? ctx.labels.sourceEdited : ctx.say.source(source, value);
-    entry.source.dataset.source = changed ? 'edited' : (source ?? 'none');
+    const from = copied.get(field);
+    entry.source.textContent = !changed
+      ? ctx.say.source(source, value)
+      : from === undefined
+        ? ctx.labels.sourceEdited
+        : fill(ctx.labels.sourceCopied, { id: from });
+    entry.source.dataset.source = !changed ? (source ?? 'none') : from === undefined ? 'edited' : 'copied';
   }
 
   /** Whether the input holds other than its preset (or what cannot be read as a value). @param {Field} entry @param {string} field */
@@ -220,6 +234,7 @@ export function createFields(ctx) {
     presets.set(field, value);
     bases.set(field, base);
     edited.delete(field);
+    copied.delete(field);
     showText(entry, value === null ? '' : formatValue(value, entry.column, ctx.lang));
     showSource(field, source, value);
     showError(field, undefined);
@@ -246,21 +261,26 @@ export function createFields(ctx) {
     if (!entry) return;
     showText(entry, value === null ? '' : formatValue(value, entry.column, ctx.lang));
     edited.add(field);
+    copied.delete(field);
     sayWhere(field);
   }
 
   /**
    * Shows what the person typed earlier and kept on the device (a draft) as they typed it, over the
    * preset and the base it was typed over: it counts as typed, and a save sends it from that base.
+   * A value the table copied from sheet `from` stays said and saved as copied.
    * @param {string} field @param {string} text @param {MetricValue} preset @param {MetricValue} base
+   * @param {number} [from]
    */
-  function restoreTyped(field, text, preset, base) {
+  function restoreTyped(field, text, preset, base, from) {
     const entry = inputs.get(field);
     if (!entry) return;
     presets.set(field, preset);
     bases.set(field, base);
     showText(entry, text);
     edited.add(field);
+    if (from === undefined) copied.delete(field);
+    else copied.set(field, from);
     sayWhere(field);
   }
 
@@ -276,7 +296,8 @@ export function createFields(ctx) {
    * The values a save sends and their bases, or the first bad input (each input's problem shown at
    * it). Only what the person changed is sent, with what it was changed from: a field left alone
    * never overwrites what someone else saved meanwhile. A key without a row (`hasRow` false) stores
-   * every value the form shows, the defaults the person saw and kept included.
+   * every value the form shows, the defaults the person saw and kept included. `copied`: whether a
+   * value sent was copied from another sheet (the save is then a copy, as the table's is).
    * @param {boolean} hasRow
    */
   function changes(hasRow) {
@@ -286,6 +307,7 @@ export function createFields(ctx) {
     const base = {};
     /** @type {HTMLInputElement | HTMLTextAreaElement | undefined} */
     let firstBad;
+    let anyCopied = false;
     for (const [field, entry] of inputs) {
       // Untouched (the person never typed in it): never sent, never checked, so a
       // stored form the inputs do not take back as typed (a text saved as '', a float in exponent
@@ -300,12 +322,13 @@ export function createFields(ctx) {
         if (hasRow && sameValue(entry.column, checked.value, presets.get(field))) continue;
         values[field] = checked.value;
         base[field] = bases.get(field) ?? null;
+        anyCopied ||= copied.has(field);
       } else {
         showError(field, fill(ctx.labels[checked.problem], checked.params));
         firstBad ??= entry.input;
       }
     }
-    return { values, base, firstBad };
+    return { values, base, firstBad, copied: anyCopied };
   }
 
   return {
@@ -323,6 +346,16 @@ export function createFields(ctx) {
     rebase,
     showMine,
     restoreTyped,
+    /**
+     * Whether a field holds other than what it showed, as a value (0.8 over 0.80 is the same; what
+     * cannot be read as a value differs). @param {string} field
+     */
+    differs: (field) => {
+      const entry = inputs.get(field);
+      return entry !== undefined && differs(entry, field);
+    },
+    /** The sheet a field's value was copied from, while it holds that value. @param {string} field */
+    copiedFrom: (field) => copied.get(field),
     /**
      * "Keep mine" at a conflict: the input keeps the person's value, which is theirs to send (even a
      * default they kept untyped), starting from the stored value.

@@ -97,6 +97,8 @@ export const LABELS_EN = {
   conflictTheirs: 'Stored now',
   conflictYours: 'Yours',
   conflictEmpty: 'empty',
+  conflictRemoved: 'the default {value} (the entry was removed)',
+  conflictRemovedUnread: 'nothing (the entry was removed)',
   conflictYoursRemove: 'remove the entry',
   keepMine: 'Keep mine',
   keepMineFor: 'Keep mine for {field}',

@@ -99,6 +99,8 @@ export const LABELS_PT_BR = {
   conflictTheirs: 'Salvo agora',
   conflictYours: 'O seu',
   conflictEmpty: 'vazio',
+  conflictRemoved: 'o padrão {value} (o registro foi removido)',
+  conflictRemovedUnread: 'nada (o registro foi removido)',
   conflictYoursRemove: 'remover o registro',
   keepMine: 'Manter o meu',
   keepMineFor: 'Manter o meu em {field}',

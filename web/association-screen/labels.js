@@ -99,7 +99,11 @@ export { LABELS_EN, LABELS_PT_BR };
  * @property {string} conflictTitleUnknown at a field: changed meanwhile, by someone the server did not say
  * @property {string} conflictTheirs the value stored now
  * @property {string} conflictYours the value this save asked for
- * @property {string} conflictEmpty a value that is empty (cleared, or the entry removed)
+ * @property {string} conflictEmpty a value that is empty (cleared)
+ * @property {string} conflictRemoved what applies now at a field whose entry was removed meanwhile:
+ *   its default, `{value}`
+ * @property {string} conflictRemovedUnread the same, before the activity is read again (its
+ *   default not known yet)
  * @property {string} conflictYoursRemove what a refused remove asked for
  * @property {string} keepMine button: keep the typed value over the stored one
  * @property {string} keepMineFor its accessible name, `{field}`

@@ -11,10 +11,12 @@
 
 import { BLOCK } from './dom.js';
 import { fill } from './labels.js';
-import { formatValue } from './values.js';
+import { sameValue } from './values.js';
 
 /** @typedef {import('./tree.js').TreeNode} TreeNode */
 /** @typedef {import('./drafts-store.js').DraftField} DraftField */
+/** @typedef {import('./drafts-store.js').Draft} Draft */
+/** @typedef {import('./api.js').MetricValue} MetricValue */
 
 /**
  * @param {import('./dom.js').ScreenContext} ctx
@@ -24,6 +26,10 @@ import { formatValue } from './values.js';
  * @param {HTMLElement} parts.after the element the draft's line follows
  * @param {() => TreeNode | undefined} parts.current the activity the dialog shows
  * @param {() => boolean} parts.hasRow whether the form read a live entry (the draft's `row`)
+ * @param {(field: string) => { value: MetricValue } | undefined} parts.stored the server's value of
+ *   a field whose base is a value the outbox keeps, as the form read it (modal-presets.js)
+ * @param {() => boolean | undefined} parts.storedRow whether the server had a live entry, while the
+ *   outbox keeps one
  * @param {() => boolean} parts.fresh whether the opening shows what it was opened with: editable,
  *   nothing typed, no save out, nothing being decided (a draft read late may be shown then)
  * @param {(row: boolean) => void} parts.restored a draft was shown: the form's `row` is the draft's
@@ -47,26 +53,80 @@ export function createModalDraft(ctx, parts) {
    */
   let typedAs;
 
-  /** The fields the person typed in whose text differs from what the field showed. */
+  /**
+   * The fields the person typed in whose value differs from what the field showed: as values, as
+   * the field's line says it, so 0.8 typed back over 0.80 (or 12,5 over 12,50) is no draft.
+   */
   function typedFields() {
     /** @type {Record<string, DraftField>} */
     const typed = {};
     for (const [field, entry] of fields.inputs) {
-      if (fields.untouched(field)) continue;
+      if (fields.untouched(field) || !fields.differs(field)) continue;
       const preset = fields.presets.get(field) ?? null;
-      const shown = preset === null ? '' : formatValue(preset, entry.column, ctx.lang);
-      if (entry.input.value === shown) continue;
-      typed[field] = { text: entry.input.value, base: fields.bases.get(field) ?? null, preset };
+      const stored = parts.stored(field);
+      const from = fields.copiedFrom(field);
+      typed[field] = {
+        text: entry.input.value,
+        base: fields.bases.get(field) ?? null,
+        preset,
+        // Copied in the table and not typed over since: still a copy, said and saved as one.
+        ...(from === undefined ? {} : { copied: from }),
+        ...(stored === undefined ? {} : { stored: stored.value }),
+      };
     }
     return typed;
+  }
+
+  /** The draft's record of the form: its fields, and whether the form and the server had an entry. */
+  function typedNow() {
+    const storedRow = parts.storedRow();
+    return { row: parts.hasRow(), ...(storedRow === undefined ? {} : { storedRow }), fields: typedFields() };
+  }
+
+  /**
+   * What a draft's field is sent over now: the base it was typed over, but where the form starts
+   * from that value now, or the draft's base was a value the outbox kept and the form starts from
+   * the server's value it was kept over (the entry discarded: the base goes back to it, as the
+   * table's cell's does), or the outbox keeps a value of the field now (sent first). Anything else
+   * was stored meanwhile, unseen: the save meets it as a conflict at the field.
+   * @param {string} field @param {DraftField} typedField @param {Set<string> | undefined} pending
+   */
+  function baseNow(field, typedField, pending) {
+    const column = fields.inputs.get(field)?.column;
+    const now = fields.bases.get(field) ?? null;
+    if (!column) return typedField.base;
+    const back = typedField.stored !== undefined && sameValue(column, now, typedField.stored);
+    return back || pending?.has(field) === true || sameValue(column, now, typedField.base)
+      ? now
+      : typedField.base;
+  }
+
+  /**
+   * Shows a draft's field as typed (copied, where the table copied it), over its preset and the
+   * base it is sent over now. @param {string} field @param {DraftField} typedField
+   * @param {Set<string> | undefined} pending
+   */
+  function show(field, typedField, pending) {
+    const base = baseNow(field, typedField, pending);
+    fields.restoreTyped(field, typedField.text, typedField.preset, base, typedField.copied);
+  }
+
+  /**
+   * Whether a draft is sent as over a live entry now: as typed, but where the form reads what the
+   * server had when the outbox laid an entry over (discarded since), or the outbox keeps one now.
+   * @param {Draft} draft @param {Set<string> | undefined} pending
+   */
+  function rowNow(draft, pending) {
+    const now = parts.hasRow();
+    return pending !== undefined || draft.storedRow === now ? now : draft.row;
   }
 
   /** Keeps what the open activity's form holds now (or forgets its draft when it holds nothing typed). */
   function typed() {
     const node = parts.current();
     if (!node || !dialog.open || node.data.editable === false || parts.deciding()) return;
-    const typedNow = typedFields();
-    const empty = Object.keys(typedNow).length === 0;
+    const now = typedNow();
+    const empty = Object.keys(now.fields).length === 0;
     const drafts = ctx.drafts;
     if (empty) {
       drafts?.drop(key(node), typedAs);
@@ -74,7 +134,7 @@ export function createModalDraft(ctx, parts) {
       line.hidden = true;
       return;
     }
-    notKept = !drafts?.keep(key(node), { row: parts.hasRow(), fields: typedNow }, typedAs);
+    notKept = !drafts?.keep(key(node), now, typedAs);
   }
 
   /**
@@ -86,10 +146,13 @@ export function createModalDraft(ctx, parts) {
     reset();
     const draft = node.data.editable === false ? undefined : ctx.drafts?.get(key(node));
     if (!draft) return false;
-    for (const [field, typedField] of Object.entries(draft.fields))
-      fields.restoreTyped(field, typedField.text, typedField.preset, typedField.base);
-    parts.restored(draft.row);
-    line.textContent = fill(labels.draftRestored, { at: ctx.say.when(draft.typedAt) });
+    const pending = pendingOf(node);
+    for (const [field, typedField] of Object.entries(draft.fields)) show(field, typedField, pending);
+    parts.restored(rowNow(draft, pending));
+    const at = ctx.say.when(draft.typedAt);
+    const from = Object.values(draft.fields).find((typedField) => typedField.copied !== undefined)?.copied;
+    line.textContent =
+      from === undefined ? fill(labels.draftRestored, { at }) : fill(labels.draftCopied, { id: from, at });
     line.hidden = false;
     return true;
   }
@@ -108,8 +171,16 @@ export function createModalDraft(ctx, parts) {
     const left = Object.entries(draft.fields).filter(
       ([field]) => !fields.inputs.has(field) || fields.untouched(field),
     );
-    return left.length === 0 ? undefined : { row: draft.row, fields: Object.fromEntries(left) };
+    if (left.length === 0) return undefined;
+    return {
+      row: draft.row,
+      ...(draft.storedRow === undefined ? {} : { storedRow: draft.storedRow }),
+      fields: Object.fromEntries(left),
+    };
   }
+
+  /** The fields of `node` whose values wait in the outbox. @param {TreeNode} node */
+  const pendingOf = (node) => ctx.offline?.pendingFields(key(node));
 
   /** A new opening: nothing of the last one's draft is said; what is typed is the page's owner's. */
   function reset() {
@@ -175,9 +246,10 @@ export function createModalDraft(ctx, parts) {
       const draft = ctx.drafts?.get(key(node));
       if (!draft) return;
       let took = false;
+      const pending = pendingOf(node);
       for (const [field, typedField] of Object.entries(draft.fields)) {
         if (!fields.untouched(field)) continue;
-        fields.restoreTyped(field, typedField.text, typedField.preset, typedField.base);
+        show(field, typedField, pending);
         took = true;
       }
       if (took) typed();

@@ -18,6 +18,33 @@ import { checkTyped, sameValue } from './values.js';
  */
 export function createPresets(ctx, fields) {
   const { inputs } = fields;
+  /**
+   * The server's value of each field as the form last read it, where the form starts from a value
+   * the outbox keeps (sent first, so the next save's base): a draft typed over it goes back to the
+   * server's once no entry keeps it (a discarded entry), as the table's cell does (`stored`).
+   * @type {Map<string, MetricValue>}
+   */
+  const stored = new Map();
+  /** Whether the server had a live entry as the form last read it, while the outbox laid one over. @type {boolean | undefined} */
+  let storedRow;
+
+  /**
+   * Learns what the server holds of a field under what the outbox keeps for it (`kept`).
+   * @param {TreeNode} node @param {string} field @param {boolean} kept
+   */
+  function learn(node, field, kept) {
+    if (!kept) {
+      stored.delete(field);
+      return;
+    }
+    const metric = node.data.metrics?.[field];
+    stored.set(field, metric?.source === 'saved' ? (metric.value ?? null) : null);
+  }
+
+  /** Learns whether the server has a live entry, where the outbox keeps one (`pending`). @param {TreeNode} node @param {Set<string> | undefined} pending */
+  function learnRow(node, pending) {
+    storedRow = pending === undefined ? undefined : rowIn(node.data);
+  }
 
   /** The activity as the modal shows it: what waits in the outbox laid over what was read. @param {TreeNode} node */
   function dataOf(node) {
@@ -40,8 +67,10 @@ export function createPresets(ctx, fields) {
    */
   function fill(node, data, which) {
     const pending = ctx.offline?.pendingFields({ activity: node.data.id, group: node.data.group ?? null });
+    learnRow(node, pending);
     for (const field of inputs.keys()) {
       if (!which(field)) continue;
+      learn(node, field, pending?.has(field) === true);
       const metric = data.metrics?.[field];
       const preset = metric?.value ?? null;
       // A default is no stored value: a save of a key without a row starts from nothing.
@@ -118,6 +147,7 @@ export function createPresets(ctx, fields) {
         found.push(readConflict(node, field, sentBase, yours));
         continue;
       }
+      learn(node, field, pending?.has(field) === true);
       fields.rebase(field, value, base, pending?.has(field) ? 'pending' : metric?.source);
     }
     return { hasRow: rowIn(data), conflicts: found };
@@ -125,14 +155,17 @@ export function createPresets(ctx, fields) {
 
   /**
    * After a save made elsewhere on this page (the table's) stored the activity the open form shows,
-   * the tree having taken its answer: the form starts from what is stored, as if opened now, and
+   * the tree having taken its answer, or what waits in the outbox changed (an entry sent, or
+   * discarded, here or in another tab): the form starts from what is stored, as if opened now, and
    * what the person typed in it stays typed. A field left alone shows what is stored. A typed field
    * holding the value stored has nothing left to save: it shows it as stored (and leaves the draft).
    * Any other typed field keeps what was typed, and starts from what is stored when that is what the
    * person typed over (its preset: a default the table's save stored as they saw it) or its base
-   * already; a value that is neither (stored by someone else in a field the table's save did not
-   * send) is not taken as its base unseen: the field keeps the base it had, and a save meets that
-   * value as a conflict, shown at the field. Returns whether the key has a row now.
+   * already, or a value the outbox keeps for it now (sent first), or what the server held under the
+   * outbox's value it was typed over (that entry discarded: the base goes back to it, as a table
+   * cell's does); a value that is none of these (stored by someone else in a field the table's save
+   * did not send) is not taken as its base unseen: the field keeps the base it had, and a save meets
+   * that value as a conflict, shown at the field. Returns whether the key has a row now.
    * @param {TreeNode} node
    */
   function afterStored(node) {
@@ -141,22 +174,42 @@ export function createPresets(ctx, fields) {
     fill(node, data, (field) => fields.untouched(field));
     for (const [field, { column, input }] of inputs) {
       if (fields.untouched(field)) continue;
+      // What the server held under a value the outbox kept for the field, before it is learnt anew.
+      const known = stored.has(field) ? { value: stored.get(field) ?? null } : undefined;
       const metric = data.metrics?.[field];
       const value = metric?.value ?? null;
       const base = metric?.source === 'saved' ? value : null;
       const source = pending?.has(field) ? 'pending' : metric?.source;
       const typed = checkTyped(column, input.value, ctx.lang);
       if (metric?.source === 'saved' && typed.ok && sameValue(column, typed.value, value)) {
+        learn(node, field, pending?.has(field) === true);
         fields.preset(field, value, base, source);
       } else if (
         sameValue(column, base, fields.bases.get(field) ?? null) ||
-        sameValue(column, base, fields.presets.get(field) ?? null)
+        sameValue(column, base, fields.presets.get(field) ?? null) ||
+        pending?.has(field) === true ||
+        (known !== undefined && sameValue(column, base, known.value))
       ) {
+        learn(node, field, pending?.has(field) === true);
         fields.rebase(field, value, base, source);
       }
     }
     return rowIn(data);
   }
 
-  return { dataOf, rowIn, fill, readConflict, afterConflict, afterStored };
+  return {
+    dataOf,
+    rowIn,
+    fill,
+    readConflict,
+    afterConflict,
+    afterStored,
+    /**
+     * What the server holds under what the outbox keeps, as the form last read it: each such
+     * field's value, and whether it had a live entry (undefined where nothing of it is kept).
+     * @param {string} field
+     */
+    stored: (field) => (stored.has(field) ? { value: stored.get(field) ?? null } : undefined),
+    storedRow: () => storedRow,
+  };
 }

@@ -26,11 +26,13 @@ import { failureOf, RequestError } from './api.js';
  * @param {import('./dom.js').ScreenContext} ctx
  * @param {TreeNode} node @param {MetricEntry} entry
  * @param {{ deciding: import('./outbox.js').OutboxRecord | undefined, stillOpen: () => boolean,
- *   conflicted: (node: TreeNode) => Promise<unknown> }} how
+ *   conflicted: (node: TreeNode) => Promise<unknown>, copied?: boolean }} how `copied`: the entry
+ *   carries a value copied from another sheet, sent (and kept) as a copy, as the table's are
  * @returns {Promise<Sent>}
  */
-export async function sendEntry(ctx, node, entry, { deciding, stillOpen, conflicted }) {
+export async function sendEntry(ctx, node, entry, { deciding, stillOpen, conflicted, copied = false }) {
   const { labels, offline } = ctx;
+  const source = copied ? 'copy' : 'screen';
   /**
    * @param {string | undefined} requestId the id it was sent under without an answer (the server
    *   may have it already): kept, so it is applied once; undefined for a save not sent yet
@@ -43,8 +45,8 @@ export async function sendEntry(ctx, node, entry, { deciding, stillOpen, conflic
       path.unshift({ level: up.data.level, id: up.data.id });
     try {
       await offline.queue(
-        [{ entry, label: node.data.label, path }],
-        requestId === undefined ? undefined : { requestId, source: 'screen' },
+        [{ entry, label: node.data.label, path, copied }],
+        requestId === undefined ? undefined : { requestId, source },
       );
       if (requestId !== undefined) ctx.api.forgetAttempt(requestId);
       if (deciding) await offline.resolved(deciding);
@@ -59,7 +61,7 @@ export async function sendEntry(ctx, node, entry, { deciding, stillOpen, conflic
   };
   if (offline?.shouldQueue()) return queue(undefined);
   try {
-    const answer = await ctx.api.put(entry);
+    const answer = await ctx.api.put(entry, source);
     offline?.stored();
     if (deciding) await offline?.resolved(deciding);
     return ctx.destroyed() ? undefined : { answer, stillOpen: stillOpen() };

@@ -50,6 +50,15 @@ export function createModal(ctx, tree, treeMetrics) {
     rowIs: (row) => {
       hasRow = row;
     },
+    applies: (field) => {
+      const node = current;
+      if (!node || treeMetrics.isUnread(node)) return undefined;
+      // Read again without an entry: each field shows its default (else the read did not answer).
+      const data = presets.dataOf(node);
+      if (presets.rowIn(data)) return undefined;
+      const metric = data.metrics?.[field];
+      return { value: metric?.value ?? null, source: metric?.source };
+    },
   });
 
   /** The activity the modal shows. @type {TreeNode | undefined} */
@@ -67,12 +76,16 @@ export function createModal(ctx, tree, treeMetrics) {
   let editable = true;
   /** The outbox entry this opening decides (a conflict met while sending it), if any. @type {OutboxRecord | undefined} */
   let deciding;
+  /** What waited in the outbox for the activity when the form last started from it ({@link waitingOf}). */
+  let waitingSeen = '';
   const draft = createModalDraft(ctx, {
     fields,
     dialog,
     after: lastChangeLine,
     current: () => current,
     hasRow: () => hasRow,
+    stored: (field) => presets.stored(field),
+    storedRow: () => presets.storedRow(),
     fresh: () =>
       editable &&
       !busy &&
@@ -159,6 +172,7 @@ export function createModal(ctx, tree, treeMetrics) {
     conflicts.clear();
     ctx.api.forgetAttempt();
     hasRow = presets.rowIn(data);
+    waitingSeen = waitingOf(node);
     showEntry(data);
     history.reset();
     confirm.close();
@@ -214,6 +228,15 @@ export function createModal(ctx, tree, treeMetrics) {
       open(node);
       return;
     }
+    startFromNow(node);
+  }
+
+  /**
+   * The open form starts from what applies now (`presets.afterStored`), what the person typed kept
+   * typed, and its draft follows. @param {TreeNode} node
+   */
+  function startFromNow(node) {
+    waitingSeen = waitingOf(node);
     hasRow = presets.afterStored(node);
     showEntry(presets.dataOf(node));
     draft.typed();
@@ -267,13 +290,16 @@ export function createModal(ctx, tree, treeMetrics) {
    * sent from: `stillOpen` says whether the dialog still shows it (a browser may close a dialog on a
    * second Esc even while its cancel is refused). A save refused for a conflict has the tree read
    * the activity again, so it shows what is stored now. Undefined once the screen is destroyed.
+   * A save carrying a value copied from another sheet (`copied`) is sent as a copy.
    * @param {TreeNode} node @param {MetricEntry} entry @param {'save' | 'remove'} what
+   * @param {boolean} [copied]
    */
-  async function send(node, entry, what) {
+  async function send(node, entry, what, copied = false) {
     setBusy(true, what);
     const mine = session;
     return sendEntry(ctx, node, entry, {
       deciding,
+      copied,
       stillOpen: () => {
         const open = session === mine && dialog.open;
         if (open) setBusy(false);
@@ -318,7 +344,7 @@ export function createModal(ctx, tree, treeMetrics) {
       conflicts.focus(waiting[0]);
       return;
     }
-    const { values, base, firstBad } = changes();
+    const { values, base, firstBad, copied } = changes();
     if (firstBad) {
       firstBad.focus();
       // Focus that stays on the field (Enter pressed in it) says nothing new: the alert says it.
@@ -375,6 +401,7 @@ export function createModal(ctx, tree, treeMetrics) {
       // Whether it read a row: a base of null alone cannot say "no row" from "a row holding NULL".
       { activity: node.data.id, group: node.data.group ?? null, values, base, row: hasRow },
       'save',
+      copied,
     );
     if (sent === undefined) return;
     if ('queued' in sent) {
@@ -506,6 +533,18 @@ export function createModal(ctx, tree, treeMetrics) {
       !fromTree || ctx.offline?.isStopped({ activity: node.data.id, group: node.data.group }) !== true;
   }
 
+  /**
+   * What waits in the outbox for an activity, laid over what was read, as one string (empty when
+   * nothing waits): the form follows the outbox only when this changed. @param {TreeNode} node
+   */
+  function waitingOf(node) {
+    const offline = ctx.offline;
+    const waits = offline?.pendingFields({ activity: node.data.id, group: node.data.group ?? null });
+    return offline === undefined || waits === undefined
+      ? ''
+      : JSON.stringify(offline.overlay(node.data).metrics);
+  }
+
   /** @param {unknown} error */
   function problem(error) {
     return problemOf(error, labels, ctx.taskSheet);
@@ -593,9 +632,22 @@ export function createModal(ctx, tree, treeMetrics) {
     ownerChanged: () => draft.ownerChanged(),
     /** The table's save stored activities: an open form of one of them starts from it. */
     storedElsewhere,
-    /** What waits in the outbox changed (here, in another tab): the open form's notice follows. */
+    /**
+     * What waits in the outbox changed (here, in another tab): the open form's notice follows, and
+     * so does what it starts from. A value kept for the activity, discarded in another tab, is no
+     * longer the base of what the person types over it: kept, their next save would be refused as
+     * "someone else changed" the field. A form that is busy, decides an outbox entry, waits for a
+     * choice at a conflict or for the defaults after a remove keeps what it shows (as after the
+     * table's save, `storedElsewhere`).
+     */
     outboxChanged() {
-      if (dialog.open && current) showStopped(current);
+      const node = current;
+      if (!dialog.open || !node) return;
+      showStopped(node);
+      if (!editable || busy || deciding !== undefined || save.disabled || conflicts.waiting().length > 0)
+        return;
+      // Only what changed for this activity: an outbox change of another one rewrites nothing here.
+      if (waitingOf(node) !== waitingSeen) startFromNow(node);
     },
     destroy: () => draft.destroy(),
   };

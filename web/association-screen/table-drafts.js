@@ -20,6 +20,7 @@ import { sameFields } from './drafts-store.js';
 import { fill } from './labels.js';
 import { isLocked } from './table-cells.js';
 import { laidOver } from './table-outbox.js';
+import { sameValue } from './values.js';
 
 /** @typedef {import('./table-cells.js').TableRow} TableRow */
 /** @typedef {import('./drafts-store.js').Draft} Draft */
@@ -74,6 +75,11 @@ export function createTableDrafts(ctx, model) {
         base: cell.conflict === undefined ? cell.base : cell.conflict.base,
         preset: cell.preset,
         ...(cell.copied === undefined ? {} : { copied: cell.copied }),
+        // Typed over a value the outbox keeps: the server's, for the base to go back to once no
+        // entry keeps it (discarded while this page was closed).
+        ...(cell.conflict === undefined && !sameValue(cell.column, cell.stored, cell.base)
+          ? { stored: cell.stored }
+          : {}),
       };
     }
     return typed;

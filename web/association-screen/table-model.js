@@ -476,8 +476,9 @@ export function createTableModel(ctx, hooks) {
         cell.preset = typed.preset;
         cell.presetText = formatted(typed.preset, cell.column);
         cell.base = typed.base;
-        // What the server held as the person typed: a value other than it is new to them.
-        cell.stored = typed.base;
+        // What the server held as the person typed (under a value the outbox kept, its `stored`):
+        // a value other than it is new to them.
+        cell.stored = typed.stored === undefined ? typed.base : typed.stored;
         cell.text = typed.text;
         cell.entered = typed.text;
         cell.copied = typed.copied;

@@ -42,7 +42,14 @@ function noteOf(ctx, cell, edited, waiting, stopped) {
   const { labels } = ctx;
   if (cell.conflict !== undefined) {
     const { conflict } = cell;
-    const theirs = ctx.say.value(conflict.theirs, cell.column);
+    // The entry removed meanwhile: what applies is the default, once the row is read again (its
+    // preset then), as the modal's conflict says it.
+    const theirs =
+      conflict.row !== false
+        ? ctx.say.value(conflict.theirs, cell.column)
+        : cell.source === 'saved'
+          ? labels.conflictRemovedUnread
+          : fill(labels.conflictRemoved, { value: ctx.say.value(cell.preset, cell.column) });
     return {
       kind: 'conflict',
       text:

@@ -54,8 +54,10 @@ export function renderChips(ctx, node, into) {
   if (ctx.offline?.isStopped({ activity: node.data.id, group: node.data.group }))
     into.append(create('span', `${BLOCK}__stopped`, labels.stoppedChip));
   // Typed in the modal and not sent (a draft kept on this device): seen and read with the item's
-  // name, so nothing typed is forgotten in a closed branch.
-  if (ctx.drafts?.has({ activity: node.data.id, group: node.data.group })) {
+  // name, so nothing typed is forgotten in a closed branch. A read-only activity shows no draft (its
+  // modal shows what is stored, nothing to discard): marked, it would be one nobody can see or
+  // discard; it stays on the device, shown again if the activity may be changed again.
+  if (node.data.editable !== false && ctx.drafts?.has({ activity: node.data.id, group: node.data.group })) {
     into.append(create('span', `${BLOCK}__draft`, labels.draftChip));
   }
   if (node.data.editable === false) {
