@@ -425,6 +425,35 @@ describe('the table view’s saves', () => {
     expect(await metricOfRow(grid, 998).evaluate((input) => input === document.activeElement)).toBe(true);
   });
 
+  // The paste waited for the sheet's next page, then filled its whole block over the 9.99 the
+  // person typed after it in row 999, said only "Pasted 6 cells.". Found by review.
+  it('keeps what the person typed, after a paste that waits for the rest of the sheet, in a cell of its block', async () => {
+    const { page, grid, release } = await openSecondPageHeld();
+    const status = page.locator('.ta-screen__table-pending');
+    await later(() => status.textContent()).toBe(
+      fill(L.tableLoadingMore, { count: 1000, total: tree.activities.length }),
+    );
+    await metricOfRow(grid, 1).click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowUp');
+    // Rows 998 to 1,003: three past the rows read, so the paste waits for them.
+    await paste(page, '1.11\n2.22\n3.33\n4.44\n5.55\n6.66\n');
+    // Nothing pasted yet; the person goes on: row 999 gets 9.99, typed after the paste.
+    await metricOfRow(grid, 999).click();
+    await page.keyboard.type('9.99');
+    await page.keyboard.press('Tab');
+    release();
+    await later(() => grid.getAttribute('aria-rowcount')).toBe(String(tree.activities.length + 1));
+    await later(() => metricOfRow(grid, 998).inputValue()).toBe('1.11');
+    // What was typed last stays; the rest of the block is pasted.
+    expect(await metricOfRow(grid, 999).inputValue()).toBe('9.99');
+    const values = ['3.33', '4.44', '5.55', '6.66'];
+    for (const [i, value] of values.entries())
+      expect(await metricOfRow(grid, 1000 + i).inputValue()).toBe(value);
+    await later(() => status.textContent()).toBe(fill(L.tableChanged, { count: 6 }));
+  });
+
   it('fills a paste past the rows read as far as the sheet could be read, when its next page cannot be', async () => {
     const page = await newPage();
     const asked: string[] = [];

@@ -42,6 +42,9 @@ describe('what a paste says', () => {
     expect(pasteSaid(LABELS_EN, { pasted: 4, left: 2, unread: 0 })).toBe(
       'Pasted 4 cells. 2 cells were left (read-only or past the end).',
     );
+    expect(pasteSaid(LABELS_EN, { pasted: 5, left: 0, unread: 0, kept: 1 })).toBe(
+      'Pasted 5 cells. 1 cell typed in while the paste waited keeps what was typed.',
+    );
     expect(pasteSaid(LABELS_EN, { pasted: 0, left: 0, unread: 3 })).toBe(
       'Pasted 0 cells. 3 cells were left: their activities could not be read yet (Load the activities again).',
     );

@@ -218,5 +218,7 @@ export const LABELS_EN = {
   pastedSkippedOne: '1 cell was left (read-only or past the end).',
   pastedUnread:
     '{count} cells were left: their activities could not be read yet (Load the activities again).',
+  pastedKept: '{count} cells typed in while the paste waited keep what was typed.',
+  pastedKeptOne: '1 cell typed in while the paste waited keeps what was typed.',
   pastedUnreadOne: '1 cell was left: its activity could not be read yet (Load the activities again).',
 };

@@ -223,6 +223,8 @@ export const LABELS_PT_BR = {
   pastedSkippedOne: '1 célula ficou de fora (somente leitura ou além do fim).',
   pastedUnread:
     '{count} células ficaram de fora: suas atividades ainda não puderam ser lidas (Carregar as atividades de novo).',
+  pastedKept: '{count} células digitadas enquanto a colagem esperava ficam com o que foi digitado.',
+  pastedKeptOne: '1 célula digitada enquanto a colagem esperava fica com o que foi digitado.',
   pastedUnreadOne:
     '1 célula ficou de fora: sua atividade ainda não pôde ser lida (Carregar as atividades de novo).',
 };

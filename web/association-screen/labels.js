@@ -219,6 +219,9 @@ export { LABELS_EN, LABELS_PT_BR };
  * @property {string} pastedUnread after a paste: cells left in rows the sheet's later pages hold,
  *   which could not be read, `{count}`
  * @property {string} pastedUnreadOne the same, one cell
+ * @property {string} pastedKept after a paste that waited for the sheet's later pages: cells typed in
+ *   meanwhile, which keep what was typed, `{count}`
+ * @property {string} pastedKeptOne the same, one cell
  */
 
 /** Every text the screen shows. @typedef {CoreLabels & OfflineLabels & DraftLabels} ScreenLabels */

@@ -71,16 +71,17 @@ function quotedCell(text, start) {
 
 /**
  * What a paste says: how many cells it filled, and how many it left (read-only or past the end; in
- * rows that could not be read), one cell said as one.
+ * rows that could not be read; typed in while the paste waited for them), one cell said as one.
  * @param {import('./labels.js').ScreenLabels} labels
- * @param {{ pasted: number, left: number, unread: number }} counts
+ * @param {{ pasted: number, left: number, unread: number, kept?: number }} counts
  */
-export function pasteSaid(labels, { pasted, left, unread }) {
+export function pasteSaid(labels, { pasted, left, unread, kept = 0 }) {
   /** @param {string} one @param {string} many @param {number} count */
   const of = (one, many, count) => (count === 1 ? one : fill(many, { count }));
   const said = [of(labels.pastedOne, labels.pasted, pasted)];
   if (left > 0) said.push(of(labels.pastedSkippedOne, labels.pastedSkipped, left));
   if (unread > 0) said.push(of(labels.pastedUnreadOne, labels.pastedUnread, unread));
+  if (kept > 0) said.push(of(labels.pastedKeptOne, labels.pastedKept, kept));
   return said.join(' ');
 }
 
@@ -105,6 +106,30 @@ export function attachTablePaste(ctx, table) {
   async function pasteBlock(startRow, startCol, block) {
     const first = table.rows()[table.view()[startRow] ?? -1];
     const waits = startRow + block.length > table.view().length && !table.isWhole();
+    /** @param {number} row @param {number} col */
+    const cellAt = (row, col) => table.rows()[table.view()[row] ?? -1]?.cells[col];
+    // What each cell of the block already read holds as the paste begins: one the person changes
+    // while the paste waits for the rows it reaches (typed in, a draft taken from the modal) keeps
+    // what they typed last, as Copy from the previous sheet keeps typed cells.
+    /** @type {Map<object, string>} */
+    const before = new Map();
+    if (waits) {
+      for (const [down, line] of block.entries()) {
+        for (const across of line.keys()) {
+          const cell = cellAt(startRow + down, startCol + across);
+          if (cell) before.set(cell, cell.text);
+        }
+      }
+    }
+    /** Whether a cell was changed while the paste waited: a row read meanwhile, by its preset. */
+    const changedMeanwhile = (/** @type {number} */ row, /** @type {number} */ col) => {
+      const cell = cellAt(row, col);
+      if (!waits || cell === undefined) return false;
+      const was = before.get(cell);
+      return was === undefined
+        ? cell.copied === undefined && cell.text !== cell.presetText
+        : cell.text !== was;
+    };
     let read = true;
     let at = startRow;
     if (waits) {
@@ -126,11 +151,13 @@ export function attachTablePaste(ctx, table) {
     let pasted = 0;
     let left = 0;
     let unread = 0;
+    let kept = 0;
     block.forEach((line, down) => {
       line.forEach((value, across) => {
         const row = at + down;
         const col = startCol + across;
         if (row >= rows && !read) unread++;
+        else if (row < rows && col < columns && changedMeanwhile(row, col)) kept++;
         else if (row >= rows || col >= columns || !table.setText(row, col, value)) left++;
         else pasted++;
       });
@@ -139,6 +166,6 @@ export function attachTablePaste(ctx, table) {
     const focused = ctx.doc.activeElement;
     if (!waits || (isCellControl(focused) && Number(focused.dataset.row) === at))
       table.focusCell(at, startCol);
-    table.announce(pasteSaid(ctx.labels, { pasted, left, unread }));
+    table.announce(pasteSaid(ctx.labels, { pasted, left, unread, kept }));
   }
 }
