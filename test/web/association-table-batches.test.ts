@@ -454,6 +454,46 @@ describe('the table view’s saves', () => {
     await later(() => status.textContent()).toBe(fill(L.tableChanged, { count: 6 }));
   });
 
+  // The cells take nothing while a save is out: a paste that waited for the sheet's next page,
+  // which came during a save, left its whole block, said "(read-only or past the end)".
+  it('fills a paste that waited for the rest of the sheet once a save sent meanwhile is over', async () => {
+    const { page, grid, release } = await openSecondPageHeld();
+    const status = page.locator('.ta-screen__table-pending');
+    await later(() => status.textContent()).toBe(
+      fill(L.tableLoadingMore, { count: 1000, total: tree.activities.length }),
+    );
+    await metricOfRow(grid, 1).click();
+    await page.keyboard.press('Control+End');
+    await page.keyboard.press('ArrowUp');
+    await page.keyboard.press('ArrowUp');
+    await paste(page, '1.11\n2.22\n3.33\n4.44\n5.55\n6.66\n');
+    // Meanwhile a change in row 995 is saved; its answer is held until the sheet's page is in.
+    await metricOfRow(grid, 995).click();
+    await page.keyboard.type('12');
+    let answer = () => {};
+    const answered = new Promise<void>((resolve) => {
+      answer = resolve;
+    });
+    await page.route(
+      (url) => url.pathname === '/associationtask',
+      async (route) => {
+        if (route.request().method() !== 'PUT') return route.fallback();
+        await answered;
+        await route.fallback();
+      },
+    );
+    const saved = page.waitForResponse((response) => response.request().method() === 'PUT');
+    await page.getByRole('button', { name: 'Save changes', exact: true }).click();
+    release();
+    await later(() => grid.getAttribute('aria-rowcount')).toBe(String(tree.activities.length + 1));
+    answer();
+    expect((await saved).status()).toBe(200);
+    const values = ['1.11', '2.22', '3.33', '4.44', '5.55', '6.66'];
+    for (const [i, value] of values.entries())
+      await later(() => metricOfRow(grid, 998 + i).inputValue()).toBe(value);
+    await later(() => status.textContent()).toBe(fill(L.tableChanged, { count: 6 }));
+  });
+
   it('fills a paste past the rows read as far as the sheet could be read, when its next page cannot be', async () => {
     const page = await newPage();
     const asked: string[] = [];

@@ -90,6 +90,19 @@ export function pasteSaid(labels, { pasted, left, unread, kept = 0 }) {
  * @param {import('./table.js').Table} table
  */
 export function attachTablePaste(ctx, table) {
+  // A paste that waited for the sheet's later pages while a save went out waits for its end too:
+  // the cells take nothing while a save is out (see table-model.js `setCell`).
+  /** @type {(() => void)[]} */
+  let afterSave = [];
+  table.onSaving((saving) => {
+    if (saving) return;
+    const waiting = afterSave;
+    afterSave = [];
+    for (const go of waiting) go();
+  });
+  const saveEnded = () =>
+    table.isSaving() ? new Promise((resolve) => afterSave.push(() => resolve(undefined))) : Promise.resolve();
+
   table.grid.addEventListener('paste', (event) => {
     const target = event.target;
     if (!isCellControl(target) || table.isSaving()) return;
@@ -135,6 +148,7 @@ export function attachTablePaste(ctx, table) {
     if (waits) {
       table.announce(ctx.labels.copyReading);
       read = await table.whole();
+      await saveEnded();
       if (ctx.destroyed() || !first) return;
       // The view may have changed meanwhile (the filter set): the paste starts where its row is now,
       // and leaves every cell, said so, when the filter hides that row.
