@@ -42,6 +42,7 @@ export const SCREEN_MODULES = [
   'association-screen/sync-batch.js',
   'association-screen/sync-driver.js',
   'association-screen/sync-refusal.js',
+  'association-screen/table-focus-note.js',
   'association-screen/table-keys.js',
   'association-screen/table-cells.js',
   'association-screen/table-drafts.js',

@@ -216,6 +216,11 @@ it('refuses at its cell, in Portuguese, a character the notes column cannot hold
   await page.getByRole('button', { name: 'Salvar alterações', exact: true }).click();
   await expect.poll(() => notes.getAttribute('aria-invalid')).toBe('true');
   expect(await description(notes)).toContain('Este campo não aceita 🌧: remova-o.');
+  // Under the cell a phone shows one word ("verificar"): the whole sentence shows above the grid
+  // while the person is in the cell.
+  const said = page.locator('.ta-screen__table-focus-note');
+  expect(await said.isVisible()).toBe(true);
+  expect(await said.textContent()).toBe('Horas: Este campo não aceita 🌧: remova-o.');
   expect({ puts, outbox: await outboxEntries(page) }).toEqual({ puts: [], outbox: 0 });
   // What was typed stays in the cell, to be mended.
   expect(await notes.inputValue()).toBe('chuva 🌧 à tarde');

@@ -14,6 +14,7 @@ import { problemOf } from './api.js';
 import { BLOCK, button } from './dom.js';
 import { fill } from './labels.js';
 import { createTableDrafts } from './table-drafts.js';
+import { attachFocusNote } from './table-focus-note.js';
 import { attachTableKeys } from './table-keys.js';
 import { createMeanwhileNames } from './table-meanwhile.js';
 import { createTableModel } from './table-model.js';
@@ -205,6 +206,7 @@ export function createTable(ctx, hooks) {
   const save = createTableSave(ctx, table, hooks);
   attachTableKeys(table);
   attachTablePaste(ctx, table);
+  grid.before(attachFocusNote(ctx, grid));
   saveButton.addEventListener('click', () => void save.run());
   retry.addEventListener('click', () => void load().then(() => shown.render()));
   filter.addEventListener('change', () => {
