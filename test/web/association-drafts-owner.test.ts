@@ -396,6 +396,9 @@ async function discardWaiting(page: Page) {
 
 /** Saves the open dialog: stored, not refused as a change by "someone else", the values those given. */
 async function savedAs(page: Page, dialog: Locator, values: Awaited<ReturnType<typeof liveMetrics>>) {
+  // Pressed once the page knows the signal is back: before, the save is kept in the outbox, which
+  // may send it from the service worker, out of the page's sight (the test then waited 30 s in a CI run).
+  await later(() => page.evaluate(() => navigator.onLine)).toBe(true);
   const put = page.waitForResponse((response) => response.request().method() === 'PUT');
   await dialog.getByRole('button', { name: L.save, exact: true }).click();
   expect((await put).status()).toBe(200);
