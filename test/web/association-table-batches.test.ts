@@ -115,6 +115,23 @@ async function history(values: readonly string[]) {
   );
 }
 
+/**
+ * With the sheet's second page held, pastes six values from row 998 (rows 998 to 1,003: three past
+ * the rows read, so the paste waits for them). Returns the table's status line.
+ */
+async function pastePastRowsRead(page: Page, grid: Locator) {
+  const status = page.locator('.ta-screen__table-pending');
+  await later(() => status.textContent()).toBe(
+    fill(L.tableLoadingMore, { count: 1000, total: tree.activities.length }),
+  );
+  await metricOfRow(grid, 1).click();
+  await page.keyboard.press('Control+End');
+  await page.keyboard.press('ArrowUp');
+  await page.keyboard.press('ArrowUp');
+  await paste(page, '1.11\n2.22\n3.33\n4.44\n5.55\n6.66\n');
+  return status;
+}
+
 /** The sheet's table in a new page, its second page held on its way until `release`. */
 async function openSecondPageHeld() {
   const page = await newPage();
@@ -429,16 +446,7 @@ describe('the table view’s saves', () => {
   // person typed after it in row 999, said only "Pasted 6 cells.". Found by review.
   it('keeps what the person typed, after a paste that waits for the rest of the sheet, in a cell of its block', async () => {
     const { page, grid, release } = await openSecondPageHeld();
-    const status = page.locator('.ta-screen__table-pending');
-    await later(() => status.textContent()).toBe(
-      fill(L.tableLoadingMore, { count: 1000, total: tree.activities.length }),
-    );
-    await metricOfRow(grid, 1).click();
-    await page.keyboard.press('Control+End');
-    await page.keyboard.press('ArrowUp');
-    await page.keyboard.press('ArrowUp');
-    // Rows 998 to 1,003: three past the rows read, so the paste waits for them.
-    await paste(page, '1.11\n2.22\n3.33\n4.44\n5.55\n6.66\n');
+    const status = await pastePastRowsRead(page, grid);
     // Nothing pasted yet; the person goes on: row 999 gets 9.99, typed after the paste.
     await metricOfRow(grid, 999).click();
     await page.keyboard.type('9.99');
@@ -458,15 +466,7 @@ describe('the table view’s saves', () => {
   // which came during a save, left its whole block, said "(read-only or past the end)".
   it('fills a paste that waited for the rest of the sheet once a save sent meanwhile is over', async () => {
     const { page, grid, release } = await openSecondPageHeld();
-    const status = page.locator('.ta-screen__table-pending');
-    await later(() => status.textContent()).toBe(
-      fill(L.tableLoadingMore, { count: 1000, total: tree.activities.length }),
-    );
-    await metricOfRow(grid, 1).click();
-    await page.keyboard.press('Control+End');
-    await page.keyboard.press('ArrowUp');
-    await page.keyboard.press('ArrowUp');
-    await paste(page, '1.11\n2.22\n3.33\n4.44\n5.55\n6.66\n');
+    const status = await pastePastRowsRead(page, grid);
     // Meanwhile a change in row 995 is saved; its answer is held until the sheet's page is in.
     await metricOfRow(grid, 995).click();
     await page.keyboard.type('12');
