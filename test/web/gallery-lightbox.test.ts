@@ -236,6 +236,11 @@ describe('The lightbox', () => {
     // A first page long enough that its end is far below the screen; the second page is held, so
     // the lightbox is at the last loaded image while that page is on its way.
     const gate = site.hold(data);
+    // The card is brought into view first, and the click waits for the page that brings near to be
+    // asked for: in one CI run the click raced that request's start and no lightbox opened.
+    await card('Item 78').scrollIntoViewIfNeeded();
+    await gate.arrived;
+    await nextFrames(page);
     await card('Item 78').click();
     await waitForSlide('Item 78', '79/80');
     await page.keyboard.press('ArrowRight');
