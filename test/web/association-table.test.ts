@@ -776,4 +776,44 @@ describe('the table view, on the demo', () => {
     expect(await description(cell(grid, 'A-SEED', 'Quantidade'))).toMatch(/: stored now 8\.88\.$/);
     expect(await savedRow('A-DISC')).toEqual([]);
   });
+
+  it('keeps values copied whole as they equal the defaults across a look in the modal, and stores them', async () => {
+    // Weeding's entry on sheet 1 holds exactly what sheet 2 would show by default: its INDICE, the
+    // sheet's Pessoas and the fixed Horas.
+    await forget('A-WEED');
+    await savedElsewhere('A-WEED', 'G-CARE', { METRICA1: '0.40', METRICA2: 4, HORAS: '8.0' });
+    const { second, page, requests, grid } = await copiedIntoSecond();
+    const copiedFrom = `Copied from sheet ${demo().sample.taskSheet}, not saved yet`;
+    expect(await description(cell(grid, 'A-WEED', 'Horas'))).toBe(copiedFrom);
+    // A look at the row in the modal, closed with Esc: the copy stays the person's to save.
+    await page.getByRole('button', { name: 'Tree', exact: true }).click();
+    for (const name of ['S-SOUTH — South field', 'G-CARE — Crop care']) {
+      const item = page.getByRole('treeitem', { name }).first();
+      await item.locator(':scope > .ta-screen__row').click();
+      await item.getByRole('group').first().waitFor();
+    }
+    await page
+      .getByRole('treeitem', { name: /^A-WEED/ })
+      .first()
+      .locator(':scope > .ta-screen__row')
+      .click();
+    const modal = page.getByRole('dialog', { name: 'A-WEED — Weeding' });
+    await modal.waitFor();
+    for (const metric of ['Quantidade', 'Pessoas', 'Horas']) {
+      expect(await description(modal.getByRole('textbox', { name: metric, exact: true }))).toBe(copiedFrom);
+    }
+    // One value typed over there, then Esc, which only closes the dialog (Cancel would discard).
+    await modal.getByRole('textbox', { name: 'Pessoas', exact: true }).fill('5');
+    await page.keyboard.press('Escape');
+    await modal.waitFor({ state: 'hidden' });
+    await page.getByRole('button', { name: 'Table', exact: true }).click();
+    for (const metric of ['Quantidade', 'Horas']) {
+      expect(await description(cell(grid, 'A-WEED', metric))).toBe(copiedFrom);
+    }
+    expect(await description(cell(grid, 'A-WEED', 'Pessoas'))).toBe('Changed, not saved yet');
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page.getByText(/^Saved \d activities\.$/).waitFor();
+    expect(await savedRow('A-WEED', second)).toEqual([{ METRICA1: '0.40', METRICA2: 5, HORAS: '8.0' }]);
+    expect(requests.puts.map((put) => put.source)).toEqual(['copy']);
+  });
 });

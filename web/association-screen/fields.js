@@ -207,7 +207,7 @@ export function createFields(ctx) {
     const entry = inputs.get(field);
     if (!entry) return;
     const { source, value } = sources.get(field) ?? { source: undefined, value: undefined };
-    const changed = edited.has(field) && differs(entry, field);
+    const changed = holdsChange(entry, field);
     const from = copied.get(field);
     entry.source.textContent = !changed
       ? ctx.say.source(source, value)
@@ -221,6 +221,15 @@ export function createFields(ctx) {
   function differs(entry, field) {
     const checked = checkTyped(entry.column, entry.input.value, ctx.lang);
     return !checked.ok || !sameValue(entry.column, checked.value, presets.get(field) ?? null);
+  }
+
+  /**
+   * Whether the field holds a change of the person's: typed and other than its preset, or copied
+   * from another sheet, which counts even when it equals the preset (it is meant to be saved, as a
+   * copied cell of the table is). @param {Field} entry @param {string} field
+   */
+  function holdsChange(entry, field) {
+    return edited.has(field) && (copied.has(field) || differs(entry, field));
   }
 
   /**
@@ -347,12 +356,13 @@ export function createFields(ctx) {
     showMine,
     restoreTyped,
     /**
-     * Whether a field holds other than what it showed, as a value (0.8 over 0.80 is the same; what
-     * cannot be read as a value differs). @param {string} field
+     * Whether a field holds a change of the person's: other than what it showed, as a value (0.8
+     * over 0.80 is the same; what cannot be read as a value differs), or copied from another sheet.
+     * @param {string} field
      */
-    differs: (field) => {
+    changed: (field) => {
       const entry = inputs.get(field);
-      return entry !== undefined && differs(entry, field);
+      return entry !== undefined && holdsChange(entry, field);
     },
     /** The sheet a field's value was copied from, while it holds that value. @param {string} field */
     copiedFrom: (field) => copied.get(field),

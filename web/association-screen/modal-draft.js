@@ -55,13 +55,14 @@ export function createModalDraft(ctx, parts) {
 
   /**
    * The fields the person typed in whose value differs from what the field showed: as values, as
-   * the field's line says it, so 0.8 typed back over 0.80 (or 12,5 over 12,50) is no draft.
+   * the field's line says it, so 0.8 typed back over 0.80 (or 12,5 over 12,50) is no draft. A value
+   * the table copied counts though it equals the preset: the copy is the person's to save.
    */
   function typedFields() {
     /** @type {Record<string, DraftField>} */
     const typed = {};
     for (const [field, entry] of fields.inputs) {
-      if (fields.untouched(field) || !fields.differs(field)) continue;
+      if (fields.untouched(field) || !fields.changed(field)) continue;
       const preset = fields.presets.get(field) ?? null;
       const stored = parts.stored(field);
       const from = fields.copiedFrom(field);
