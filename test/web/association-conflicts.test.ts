@@ -828,6 +828,81 @@ describe.each(VARIANTS)('what the modal shows is what it saves ($lang, $device)'
     },
   );
 
+  /** Removes A-SUBSOIL's entry as another program would, while a form shows it. */
+  async function removedMeanwhile() {
+    const demo = served.demo();
+    await saveAsProgram(demo, served.origin(), SEEDER, [
+      {
+        activity: await seqOfCode(demo, demo.names.OPER, 'A-SUBSOIL'),
+        group: await seqOfCode(demo, demo.names.OPER_GRUPO, 'G-SOIL'),
+        remove: true,
+      },
+    ]);
+  }
+  /** No answer to any read of a branch (the signal gone for reads only). */
+  const branchReads = (url: URL) => url.searchParams.get('part') === 'children';
+
+  inEnglish(
+    'sends nothing of an entry removed since the form showed it while what applies cannot be read, and stores the defaults once read',
+    async () => {
+      await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '5.00', METRICA2: 3, HORAS: '7.0' });
+      const a = await person(ALICE);
+      const dialog = await openActivity(a.page, SOIL, SUBSOIL);
+      await removedMeanwhile();
+      await a.page.route(branchReads, (route) => route.abort('internetdisconnected'));
+      await field(dialog, 'Pessoas').fill('4');
+      await save(dialog);
+      const conflict = dialog.getByRole('group', { name: /^Pessoas / });
+      await conflict.waitFor();
+      expect(await conflict.getByRole('definition').allTextContents()).toEqual([
+        L.conflictRemovedUnread,
+        '4',
+      ]);
+      await dialog.getByRole('button', { name: fill(L.keepMineFor, { field: 'Pessoas' }) }).click();
+      // The fields left alone still show the removed entry's values: a Save now would store them
+      // again as a new entry. It sends nothing, and says why.
+      await save(dialog);
+      await dialog.getByRole('alert').getByText(L.conflictDefaultsUnread).waitFor();
+      expect(a.puts).toHaveLength(1);
+      expect(await liveRows('A-SUBSOIL')).toEqual([]);
+      // Once the activity can be read, Save reads what applies and stores it with the value kept.
+      await a.page.unroute(branchReads);
+      await save(dialog);
+      await dialog.waitFor({ state: 'hidden' });
+      expect(a.puts[1]?.entries[0]).toEqual(expect.objectContaining({ row: false }));
+      expect(await liveRows('A-SUBSOIL')).toEqual([{ METRICA1: '0.80', METRICA2: 4, HORAS: '8.0' }]);
+    },
+  );
+
+  inEnglish(
+    'takes the default with "Use theirs" at an entry removed meanwhile only once what applies is read',
+    async () => {
+      await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '5.00', METRICA2: 3, HORAS: '7.0' });
+      const a = await person(ALICE);
+      const dialog = await openActivity(a.page, SOIL, SUBSOIL);
+      await removedMeanwhile();
+      await a.page.route(branchReads, (route) => route.abort('internetdisconnected'));
+      await field(dialog, 'Pessoas').fill('4');
+      await save(dialog);
+      const useTheirs = dialog.getByRole('button', { name: fill(L.useTheirsFor, { field: 'Pessoas' }) });
+      await useTheirs.click();
+      // What "theirs" is (the default) is not known: the field keeps the person's value, still to decide.
+      await dialog.getByRole('alert').getByText(L.conflictDefaultsUnread).waitFor();
+      expect(await field(dialog, 'Pessoas').inputValue()).toBe('4');
+      expect(await useTheirs.isVisible()).toBe(true);
+      await a.page.unroute(branchReads);
+      await useTheirs.click();
+      await later(() => field(dialog, 'Pessoas').inputValue()).toBe('6');
+      expect(await description(field(dialog, 'Pessoas'))).toBe(L.sourceTaskSheet);
+      // The fields left alone show the defaults too.
+      expect(await field(dialog, 'Quantidade').inputValue()).toBe('0.80');
+      await save(dialog);
+      await dialog.waitFor({ state: 'hidden' });
+      expect(await liveRows('A-SUBSOIL')).toEqual([{ METRICA1: '0.80', METRICA2: 6, HORAS: '8.0' }]);
+      expect(a.puts).toHaveLength(2);
+    },
+  );
+
   inEnglish(
     'says when "Save and next" cannot read the next branch, and keeps the form as it was sent while it reads',
     async () => {

@@ -30,6 +30,8 @@ import { asStored } from './values.js';
  * @property {(field: string) => { value: import('./api.js').MetricValue, source: string | undefined } | undefined} applies
  *   what a field shows without an entry (its default, and where it comes from) as the activity was
  *   read again after its entry was removed; undefined until it was
+ * @property {() => Promise<boolean>} readApplies reads the activity again for `applies` (the read
+ *   after the refusal did not answer); resolves whether it was read, the alert saying it if not
  */
 
 /**
@@ -184,8 +186,15 @@ export function createConflicts(ctx, fields, view) {
   function choose(field, choice) {
     const found = conflicts.get(field);
     if (!found || !inputs.has(field) || view.busy()) return;
-    found.choice = choice;
     const applies = found.row === false ? view.applies(field) : undefined;
+    if (choice === 'theirs' && found.row === false && applies === undefined) {
+      // Theirs is a default only the server knows, not an empty value: read first, then take it.
+      void view.readApplies().then((read) => {
+        if (read && conflicts.get(field) === found && found.choice === undefined) choose(field, 'theirs');
+      });
+      return;
+    }
+    found.choice = choice;
     if (choice === 'theirs' && applies) fields.preset(field, applies.value, null, applies.source);
     else if (choice === 'theirs') fields.takeStored(field, found.theirs);
     else fields.keepMine(field, found.theirs);
@@ -256,6 +265,15 @@ export function createConflicts(ctx, fields, view) {
     waiting,
     focus,
     render,
+    /**
+     * Draws every conflict again (what applies after a remove was read, so "theirs" can be said),
+     * but the one holding the focus, which a redraw would drop.
+     */
+    redraw() {
+      for (const [field, { conflict }] of inputs) {
+        if (!conflict.contains(ctx.doc.activeElement)) render(field);
+      }
+    },
     /** Forgets them all without drawing (a new opening draws every field). */
     clear: () => conflicts.clear(),
   };

@@ -124,6 +124,8 @@ export const LABELS_EN = {
   readingDefaults: 'Reading what applies to this activity now…',
   defaultsUnread:
     'What applies to this activity now (its entry was removed) could not be read: close it and open it again once there is signal. Nothing was saved.',
+  conflictDefaultsUnread:
+    'What applies to this activity now (its entry was removed meanwhile) could not be read: try again once there is signal. Nothing was saved.',
   tooLarge:
     'Too large to send: with the values it replaces, it is more than the server takes in one request. Shorten the text and enter it again.',
   history: 'History',

@@ -126,6 +126,8 @@ export const LABELS_PT_BR = {
   readingDefaults: 'Lendo o que vale agora para esta atividade…',
   defaultsUnread:
     'Não foi possível ler o que vale agora para esta atividade (o registro dela foi removido): feche e abra de novo quando houver sinal. Nada foi salvo.',
+  conflictDefaultsUnread:
+    'Não foi possível ler o que vale agora para esta atividade (o registro dela foi removido enquanto isso): tente de novo quando houver sinal. Nada foi salvo.',
   tooLarge:
     'Grande demais para enviar: com os valores que substitui, passa do que o servidor aceita em uma requisição. Encurte o texto e registre de novo.',
   history: 'Histórico',

@@ -59,6 +59,7 @@ export function createModal(ctx, tree, treeMetrics) {
       const metric = data.metrics?.[field];
       return { value: metric?.value ?? null, source: metric?.source };
     },
+    readApplies: () => (current ? readWhatApplies(current) : Promise.resolve(false)),
   });
 
   /** The activity the modal shows. @type {TreeNode | undefined} */
@@ -70,7 +71,10 @@ export function createModal(ctx, tree, treeMetrics) {
   /** Counts the dialog's openings: a save's answer belongs to the opening it was sent from. */
   let session = 0;
   let busy = false;
-  /** What keeps the modal busy: a save or a remove holds the dialog open; the walk does not. @type {'save' | 'remove' | 'next'} */
+  /**
+   * What keeps the modal busy: a save or a remove holds the dialog open; the walk and a read of
+   * what applies do not. @type {'save' | 'remove' | 'next' | 'read'}
+   */
   let busyWith = 'save';
   /** Whether the activity shown may be changed (a read-only row shows its fields read-only). */
   let editable = true;
@@ -110,7 +114,7 @@ export function createModal(ctx, tree, treeMetrics) {
   // (the walk's answer counts only while its opening shows), or a slow branch would hold the person
   // in the dialog until the read gave up.
   dialog.addEventListener('cancel', (event) => {
-    if (busy && busyWith !== 'next') event.preventDefault();
+    if (busy && busyWith !== 'next' && busyWith !== 'read') event.preventDefault();
   });
   saveNext.addEventListener('click', () => void submit(true));
   form.addEventListener('submit', (event) => {
@@ -267,10 +271,43 @@ export function createModal(ctx, tree, treeMetrics) {
   }
 
   /**
+   * Whether a conflict said the activity's entry was removed meanwhile while the form still reads
+   * it with one: the read after the refusal did not answer. The fields left alone then show the
+   * removed entry's values, which a Save would send as a new entry, and "Use theirs" would take an
+   * empty value where a default applies, which only the server knows.
+   * @param {TreeNode} node
+   */
+  const removedUnread = (node) => !hasRow && presets.rowIn(presets.dataOf(node));
+
+  /**
+   * Reads the activity again after a conflict said its entry was removed (see `removedUnread`).
+   * Read, the fields left alone show what applies now, the defaults, and the conflicts say it;
+   * what the person typed and chose stays. Unread, the alert says so. Resolves whether it was read
+   * while this opening still shows. @param {TreeNode} node
+   */
+  async function readWhatApplies(node) {
+    const mine = session;
+    setBusy(true, 'read');
+    dialogStatus.textContent = labels.readingDefaults;
+    const read = await treeMetrics.refresh(node);
+    if (mine !== session || current !== node || ctx.destroyed()) return false;
+    setBusy(false);
+    dialogStatus.textContent = '';
+    if (!read) {
+      showAlert(labels.conflictDefaultsUnread);
+      return false;
+    }
+    presets.fill(node, presets.dataOf(node), (field) => fields.untouched(field));
+    conflicts.redraw();
+    draft.typed();
+    return true;
+  }
+
+  /**
    * While a save, a remove or the walk to the next activity is out, the buttons are disabled and
    * the fields read-only: what would be typed meanwhile is in no save, and the answer would close
    * the dialog over it (or a refusal refill the field).
-   * @param {boolean} value @param {'save' | 'remove' | 'next'} [what]
+   * @param {boolean} value @param {'save' | 'remove' | 'next' | 'read'} [what]
    */
   function setBusy(value, what = 'save') {
     busy = value;
@@ -279,7 +316,7 @@ export function createModal(ctx, tree, treeMetrics) {
     form.setAttribute('aria-busy', String(value));
     save.disabled = value;
     saveNext.disabled = value;
-    cancel.disabled = value && what !== 'next';
+    cancel.disabled = value && what !== 'next' && what !== 'read';
     removeButton.disabled = value;
     save.textContent = value && what === 'save' ? labels.saving : labels.save;
     removeButton.textContent = value && what === 'remove' ? labels.removing : labels.remove;
@@ -344,6 +381,7 @@ export function createModal(ctx, tree, treeMetrics) {
       conflicts.focus(waiting[0]);
       return;
     }
+    if (removedUnread(node) && !(await readWhatApplies(node))) return;
     const { values, base, firstBad, copied } = changes();
     if (firstBad) {
       firstBad.focus();
