@@ -11,7 +11,7 @@
 
 import { BLOCK } from './dom.js';
 import { fill } from './labels.js';
-import { sameValue } from './values.js';
+import { startsFromNow } from './values.js';
 
 /** @typedef {import('./tree.js').TreeNode} TreeNode */
 /** @typedef {import('./drafts-store.js').DraftField} DraftField */
@@ -85,21 +85,17 @@ export function createModalDraft(ctx, parts) {
   }
 
   /**
-   * What a draft's field is sent over now: the base it was typed over, but where the form starts
-   * from that value now, or the draft's base was a value the outbox kept and the form starts from
-   * the server's value it was kept over (the entry discarded: the base goes back to it, as the
-   * table's cell's does), or the outbox keeps a value of the field now (sent first). Anything else
-   * was stored meanwhile, unseen: the save meets it as a conflict at the field.
+   * What a draft's field is sent over now: what the form starts from now where the draft may start
+   * from it (values.js `startsFromNow`, the table's cells' rule); else the base it was typed over,
+   * so the save meets what was stored meanwhile as a conflict at the field.
    * @param {string} field @param {DraftField} typedField @param {Set<string> | undefined} pending
    */
   function baseNow(field, typedField, pending) {
     const column = fields.inputs.get(field)?.column;
     const now = fields.bases.get(field) ?? null;
     if (!column) return typedField.base;
-    const back = typedField.stored !== undefined && sameValue(column, now, typedField.stored);
-    return back || pending?.has(field) === true || sameValue(column, now, typedField.base)
-      ? now
-      : typedField.base;
+    const change = { base: typedField.base, under: typedField.stored, kept: pending?.has(field) === true };
+    return startsFromNow(column, now, change) ? now : typedField.base;
   }
 
   /**

@@ -9,7 +9,7 @@
 
 import { keyOf } from './entry-key.js';
 import { baseOf, cellChanged, cellText, hasEntry, isLocked, newRow } from './table-cells.js';
-import { asStored, checkTyped, sameValue } from './values.js';
+import { asStored, checkTyped, sameValue, startsFromNow } from './values.js';
 
 /** @typedef {import('./api.js').SheetRow} SheetRow */
 /** @typedef {import('./api.js').MetricColumn} MetricColumn */
@@ -115,7 +115,8 @@ export function createTableModel(ctx, hooks) {
    * only where that hides nothing from them: a value this device keeps for the field (laid over
    * from the outbox), the base it has already (what this device sent comes back stored as the value
    * it was kept with), or the server's value of the field as the cell knew it (a kept entry
-   * discarded: the base goes back to it). Anything else is a value stored meanwhile that nobody
+   * discarded: the base goes back to it), as values.js `startsFromNow` says for the modal's drafts
+   * too. Anything else is a value stored meanwhile that nobody
    * here saw, whatever brought it (the answer to an entry of the row that this page, another tab
    * or the service worker sent, with later entries still waiting or not, or the row read again):
    * taken as the base, the next save would write over it unrefused. It is shown as a conflict at
@@ -152,10 +153,8 @@ export function createTableModel(ctx, hooks) {
       const typedValue = checkTyped(column, cell.text, ctx.lang);
       const unseen =
         typed &&
-        !own &&
         !isLocked(row) &&
-        !sameValue(column, cell.base, base) &&
-        !sameValue(column, known, base) &&
+        !startsFromNow(column, base, { base: cell.base, under: known, kept: own }) &&
         !(typedValue.ok && sameValue(column, typedValue.value, value));
       if (unseen) {
         cell.conflict = {

@@ -2,8 +2,8 @@
 /**
  * Values of metric columns: what a person typed read against the column's database type
  * (`checkTyped`), and values written as the page's language writes them (`formatValue`,
- * `headerText`), as the database keeps them (`asStored`), and compared by value (`sameValue`).
- * Pure functions of their arguments: nothing here touches the page.
+ * `headerText`), as the database keeps them (`asStored`), and compared by value (`sameValue`,
+ * `startsFromNow`). Pure functions of their arguments: nothing here touches the page.
  */
 
 import { isPortuguese } from './labels.js';
@@ -288,6 +288,23 @@ export function asStored(value, column) {
   if (typeof value !== 'string' || column.dataType !== 'decimal' || !column.scale) return value;
   const [whole = '', fraction = ''] = value.split('.');
   return `${whole}.${fraction.padEnd(column.scale, '0')}`;
+}
+
+/**
+ * Whether a change typed over `base` may start from `now`, the server's value as read again, with
+ * nobody told: `now` is still its base, or it is what the server held under a value this device's
+ * outbox kept (`under`: that entry discarded or sent, the base goes back to it), or the outbox
+ * keeps a value of the field now (`kept`: this device's own, sent first). Anything else was stored
+ * meanwhile, unseen: taken as the base, the next save would write over it unrefused, so it is met
+ * as a conflict. The one rule of the modal's drafts (modal-draft.js) and the table's cells
+ * (table-model.js `represent`).
+ *
+ * @param {MetricColumn} column
+ * @param {string | number | null} now
+ * @param {{ base: string | number | null, under?: string | number | null | undefined, kept: boolean }} change
+ */
+export function startsFromNow(column, now, { base, under, kept }) {
+  return kept || sameValue(column, now, base) || (under !== undefined && sameValue(column, now, under));
 }
 
 /**
