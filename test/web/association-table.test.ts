@@ -718,6 +718,24 @@ describe('the table view, on the demo', () => {
     await page.getByRole('alert').getByText('Not saved: check the marked cell.').waitFor();
     expect(await hours.getAttribute('aria-invalid')).toBe('true');
     expect(await seen(hours)).toBe(true);
+    // Tab from outside the grid, its cell scrolled under the activity column and the header row
+    // meanwhile (as a finger does): the browser's own scrolling left it there, typed in out of sight.
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Shift+Tab');
+    await page.getByRole('button', { name: 'Save changes' }).focus();
+    await grid.evaluate((node) => {
+      node.scrollLeft = node.scrollWidth;
+      node.scrollTop = node.scrollHeight;
+    });
+    await page.keyboard.press('Tab');
+    const quantity = cell(grid, 'A-DISC', 'Quantidade');
+    expect(await seen(quantity)).toBe(true);
+    expect(
+      await quantity.evaluate((input) => {
+        const head = input.closest('[role="grid"]')?.querySelector('[role="row"]') as HTMLElement;
+        return input.getBoundingClientRect().top >= head.getBoundingClientRect().bottom;
+      }),
+    ).toBe(true);
   });
 
   it('shows all activities again for a refused value in one "Only activities without values" hides, and focuses its cell', async () => {

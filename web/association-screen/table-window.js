@@ -49,6 +49,10 @@ export function createTableWindow(ctx, { grid, head, body, isShown }, model) {
     // textarea, and back) and focused again: the person is still in the cell, and what Escape goes
     // back to is still what it held when they entered it.
     if (tookOver(input)) return;
+    // Focus from outside the grid (Tab, a screen reader) is scrolled by the browser, which does not
+    // know of the header row and the activity column stuck over the cells: the cell may sit under
+    // them, typed in out of sight.
+    scrollToCell(place.row, input);
     model.enter(place.row, place.col);
     // Typing replaces the cell, as in a spreadsheet: the whole value is selected on entering it.
     input.select();
@@ -137,6 +141,25 @@ export function createTableWindow(ctx, { grid, head, body, isShown }, model) {
     if (stop) setTabStop(stop);
   }
 
+  /** Scrolls the grid up or down so that the view's row `at` shows whole, below the header row. @param {number} at */
+  function scrollToRow(at) {
+    const rowTop = at * ROW_HEIGHT + head.offsetHeight;
+    const visibleTop = grid.scrollTop + head.offsetHeight;
+    if (rowTop < visibleTop) grid.scrollTop = at * ROW_HEIGHT;
+    else if (rowTop + ROW_HEIGHT > grid.scrollTop + grid.clientHeight) {
+      grid.scrollTop = rowTop + ROW_HEIGHT - grid.clientHeight;
+    }
+  }
+
+  /**
+   * Scrolls the grid so that the cell of `input`, in the view's row `at`, shows whole.
+   * @param {number} at @param {HTMLInputElement | HTMLTextAreaElement} input
+   */
+  function scrollToCell(at, input) {
+    scrollToRow(at);
+    scrollAcross(input);
+  }
+
   /**
    * Scrolls the grid sideways so that a cell's whole box shows, clear of the activity column, which
    * stays at the left over the cells scrolled under it: on a phone held sideways or a narrow window
@@ -208,12 +231,7 @@ export function createTableWindow(ctx, { grid, head, body, isShown }, model) {
       if (count === 0) return;
       const at = Math.max(0, Math.min(count - 1, viewIndex));
       const column = Math.max(0, Math.min(ctx.columns.length - 1, col));
-      const rowTop = at * ROW_HEIGHT + head.offsetHeight;
-      const visibleTop = grid.scrollTop + head.offsetHeight;
-      if (rowTop < visibleTop) grid.scrollTop = at * ROW_HEIGHT;
-      else if (rowTop + ROW_HEIGHT > grid.scrollTop + grid.clientHeight) {
-        grid.scrollTop = rowTop + ROW_HEIGHT - grid.clientHeight;
-      }
+      scrollToRow(at);
       active = { row: at, col: column };
       render();
       const input = inputAt(at, column);
