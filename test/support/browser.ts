@@ -11,6 +11,7 @@ import {
 } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import { dependencyFileUrl, GALLERY_DEPENDENCY_FILES } from '../../src/http/package-files.js';
+import { LABELS_EN, LABELS_PT_BR } from '../../web/association-screen.js';
 
 /** Debian's Chromium (CI installs the `chromium` package); never a downloaded browser build. */
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -210,7 +211,7 @@ export async function openActivity(
 
 /**
  * Opens the association screen at `url` and switches it to its table view (the button `name`, by
- * the page's language); resolves with the grid once it is drawn and no longer busy.
+ * the page's language); resolves with the grid once it is drawn and the whole sheet is read.
  */
 export async function openTable(page: Page, url: string, name = 'Table'): Promise<Locator> {
   await page.goto(url);
@@ -226,17 +227,23 @@ export async function showTable(page: Page, name = 'Table'): Promise<Locator> {
   await page.getByRole('button', { name, exact: true }).click();
   const grid = page.getByRole('grid');
   await grid.waitFor();
-  await page.waitForFunction(() => {
+  // The grid is busy until its first rows show; the status beside Save says the rest is read.
+  await page.waitForFunction((reading) => {
     const grid = document.querySelector('[role="grid"]');
+    const status = document.querySelector('.ta-screen__table-pending')?.textContent ?? '';
     return (
       grid &&
       grid.getAttribute('aria-busy') !== 'true' &&
+      !reading.some((words) => status.startsWith(words)) &&
       grid.querySelector('[role="rowgroup"] + [role="rowgroup"] [role="row"]') &&
       grid.querySelector('input')
     );
-  });
+  }, SHEET_READING);
   return grid;
 }
+
+/** How the table's status starts while the sheet is read, in each language ("Loading the activities"). */
+const SHEET_READING = [LABELS_EN, LABELS_PT_BR].map((labels) => labels.tableLoading.replace(/…$/, ''));
 
 /** Pastes `text` into what has the focus, as a paste from a spreadsheet's copy. */
 export async function paste(page: Page, text: string): Promise<void> {

@@ -408,6 +408,12 @@ describe('the table view’s saves', () => {
     const first = metricOfRow(grid, 1);
     await first.click();
     await page.keyboard.type('12');
+    // Its first 1,000 rows are there to be read and typed in: the grid is not said busy while the
+    // rest is read (a screen reader may wait out a busy grid), the status beside Save says it.
+    expect(await grid.getAttribute('aria-busy')).toBeNull();
+    expect(await page.locator('.ta-screen__table-pending').textContent()).toContain(
+      fill(L.tableLoadingMore, { count: 1000, total: tree.activities.length }),
+    );
     release();
     await later(() => grid.getAttribute('aria-rowcount')).toBe(String(tree.activities.length + 1));
     await page.keyboard.type('34');

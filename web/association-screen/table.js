@@ -301,7 +301,9 @@ export function createTable(ctx, hooks) {
     state = 'loading';
     resumeAt = 0;
     retry.hidden = true;
-    grid.setAttribute('aria-busy', 'true');
+    // Busy only until rows show: from then on they can be read and typed in while the rest is read
+    // (the status beside Save says it), and a save out says busy itself (`setSaving`).
+    if (model.rows().length === 0) grid.setAttribute('aria-busy', 'true');
     showAlert(undefined);
     showLoading(labels.tableLoading);
     let page = from;
@@ -319,17 +321,17 @@ export function createTable(ctx, hooks) {
         state = 'ready';
         showRows({ from: added });
         shown.render();
+        if (added === 0) grid.removeAttribute('aria-busy');
         if (page < pages) {
           showLoading(fill(labels.tableLoadingMore, { count: model.rows().length, total: data.total }));
         }
       }
-      grid.removeAttribute('aria-busy');
       showLoading(undefined);
       note.hidden = model.view().length > 0;
       complete = true;
     } catch (error) {
       if (ctx.destroyed() || mine !== loads) return;
-      grid.removeAttribute('aria-busy');
+      if (model.rows().length === 0) grid.removeAttribute('aria-busy');
       state = model.rows().length > 0 ? 'ready' : 'error';
       if (state === 'error') stale = true;
       else resumeAt = page;
