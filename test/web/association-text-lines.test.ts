@@ -221,6 +221,17 @@ it('refuses at its cell, in Portuguese, a character the notes column cannot hold
   const said = page.locator('.ta-screen__table-focus-note');
   expect(await said.isVisible()).toBe(true);
   expect(await said.textContent()).toBe('Horas: Este campo não aceita 🌧: remova-o.');
+  // In the cell beside it, without a problem, the line says nothing but keeps its room: the grid
+  // does not jump a line up and back down as the person moves through the cells.
+  const top = () => grid.evaluate((node) => node.getBoundingClientRect().top);
+  const before = await top();
+  await page.keyboard.press('Shift+Tab');
+  expect(await page.evaluate(() => document.activeElement?.getAttribute('aria-label'))).toBe('Pessoas');
+  expect(await said.textContent()).toBe('');
+  expect(await top()).toBe(before);
+  await page.keyboard.press('Tab');
+  expect(await said.textContent()).toBe('Horas: Este campo não aceita 🌧: remova-o.');
+  expect(await top()).toBe(before);
   expect({ puts, outbox: await outboxEntries(page) }).toEqual({ puts: [], outbox: 0 });
   // What was typed stays in the cell, to be mended.
   expect(await notes.inputValue()).toBe('chuva 🌧 à tarde');
