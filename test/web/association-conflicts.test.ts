@@ -792,6 +792,37 @@ describe.each(VARIANTS)('what the modal shows is what it saves ($lang, $device)'
     },
   );
 
+  /** Removes A-SUBSOIL's entry as another program would, while a form shows it. */
+  async function removedMeanwhile() {
+    const demo = served.demo();
+    await saveAsProgram(demo, served.origin(), SEEDER, [
+      {
+        activity: await seqOfCode(demo, demo.names.OPER, 'A-SUBSOIL'),
+        group: await seqOfCode(demo, demo.names.OPER_GRUPO, 'G-SOIL'),
+        remove: true,
+      },
+    ]);
+  }
+  /** No answer to any read of a branch (the signal gone for reads only). */
+  const branchReads = (url: URL) => url.searchParams.get('part') === 'children';
+
+  /**
+   * Alice's save of Pessoas 4 on A-SUBSOIL (5.00 / 3 / 7.0), whose entry was removed meanwhile,
+   * met as a conflict at Pessoas while no read of a branch gets an answer. Returns her page and the
+   * dialog, the routes still failing those reads.
+   */
+  async function removedConflictUnread() {
+    await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '5.00', METRICA2: 3, HORAS: '7.0' });
+    const a = await person(ALICE);
+    const dialog = await openActivity(a.page, SOIL, SUBSOIL);
+    await removedMeanwhile();
+    await a.page.route(branchReads, (route) => route.abort('internetdisconnected'));
+    await field(dialog, 'Pessoas').fill('4');
+    await save(dialog);
+    await dialog.getByRole('group', { name: /^Pessoas / }).waitFor();
+    return { a, dialog };
+  }
+
   inEnglish(
     'takes the default with "Use theirs" at a field of an entry removed since the form showed it, and stores it',
     async () => {
@@ -800,14 +831,7 @@ describe.each(VARIANTS)('what the modal shows is what it saves ($lang, $device)'
       const dialog = await openActivity(a.page, SOIL, SUBSOIL);
       expect(await field(dialog, 'Pessoas').inputValue()).toBe('3');
       // Meanwhile the entry is removed: the defaults apply again (Pessoas: the task sheet's 6).
-      const demo = served.demo();
-      await saveAsProgram(demo, served.origin(), SEEDER, [
-        {
-          activity: await seqOfCode(demo, demo.names.OPER, 'A-SUBSOIL'),
-          group: await seqOfCode(demo, demo.names.OPER_GRUPO, 'G-SOIL'),
-          remove: true,
-        },
-      ]);
+      await removedMeanwhile();
       await field(dialog, 'Pessoas').fill('4');
       await save(dialog);
       const conflict = dialog.getByRole('group', { name: /^Pessoas / });
@@ -828,32 +852,11 @@ describe.each(VARIANTS)('what the modal shows is what it saves ($lang, $device)'
     },
   );
 
-  /** Removes A-SUBSOIL's entry as another program would, while a form shows it. */
-  async function removedMeanwhile() {
-    const demo = served.demo();
-    await saveAsProgram(demo, served.origin(), SEEDER, [
-      {
-        activity: await seqOfCode(demo, demo.names.OPER, 'A-SUBSOIL'),
-        group: await seqOfCode(demo, demo.names.OPER_GRUPO, 'G-SOIL'),
-        remove: true,
-      },
-    ]);
-  }
-  /** No answer to any read of a branch (the signal gone for reads only). */
-  const branchReads = (url: URL) => url.searchParams.get('part') === 'children';
-
   inEnglish(
     'sends nothing of an entry removed since the form showed it while what applies cannot be read, and stores the defaults once read',
     async () => {
-      await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '5.00', METRICA2: 3, HORAS: '7.0' });
-      const a = await person(ALICE);
-      const dialog = await openActivity(a.page, SOIL, SUBSOIL);
-      await removedMeanwhile();
-      await a.page.route(branchReads, (route) => route.abort('internetdisconnected'));
-      await field(dialog, 'Pessoas').fill('4');
-      await save(dialog);
+      const { a, dialog } = await removedConflictUnread();
       const conflict = dialog.getByRole('group', { name: /^Pessoas / });
-      await conflict.waitFor();
       expect(await conflict.getByRole('definition').allTextContents()).toEqual([
         L.conflictRemovedUnread,
         '4',
@@ -877,13 +880,7 @@ describe.each(VARIANTS)('what the modal shows is what it saves ($lang, $device)'
   inEnglish(
     'takes the default with "Use theirs" at an entry removed meanwhile only once what applies is read',
     async () => {
-      await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '5.00', METRICA2: 3, HORAS: '7.0' });
-      const a = await person(ALICE);
-      const dialog = await openActivity(a.page, SOIL, SUBSOIL);
-      await removedMeanwhile();
-      await a.page.route(branchReads, (route) => route.abort('internetdisconnected'));
-      await field(dialog, 'Pessoas').fill('4');
-      await save(dialog);
+      const { a, dialog } = await removedConflictUnread();
       const useTheirs = dialog.getByRole('button', { name: fill(L.useTheirsFor, { field: 'Pessoas' }) });
       await useTheirs.click();
       // What "theirs" is (the default) is not known: the field keeps the person's value, still to decide.
