@@ -51,6 +51,15 @@ async function liveRows(code: string) {
   );
 }
 
+/** An activity's live entry on the sample sheet, every metric. */
+async function storedRow(code: string) {
+  return served.demo().scratch.db.query(
+    `SELECT m.METRICA1, m.METRICA2, m.HORAS FROM ${METRICS} m JOIN ${served.demo().names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB
+      WHERE o.CODIGO = ? AND m.FOLHA_TAREFA_SEQ_DB = ? AND m.DELETED = 0`,
+    [code, served.demo().sample.taskSheet],
+  );
+}
+
 async function history(code: string) {
   return served
     .demo()
@@ -1086,6 +1095,91 @@ describe.each([
     await alice.page.waitForTimeout(500);
     expect(alice.puts).toEqual([]);
   });
+
+  // Found by review: a remove kept offline showed the activity as having no values, and a save
+  // typed over it stored every field left alone empty, for good, where the defaults apply.
+  once(
+    'opens an activity whose remove waits in the outbox as one whose defaults are unread: nothing left alone is stored empty',
+    async () => {
+      await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '20.00', METRICA2: 3, HORAS: '7.0' });
+      const alice = await browserOn(await profile(), ALICE);
+      await firstVisit(alice.page);
+      for (const branch of SOIL) await expand(alice.page, branch);
+      await alice.context.setOffline(true);
+      const removing = await openActivity(alice.page, SUBSOIL);
+      await removing.getByRole('button', { name: L.remove, exact: true }).click();
+      await alice.page
+        .getByRole('alertdialog', { name: L.removeTitle })
+        .getByRole('button', { name: L.removeConfirm, exact: true })
+        .click();
+      await removing.waitFor({ state: 'hidden' });
+      await later(() => region(alice.page).getByText(L.pendingCountOne).count()).toBe(1);
+
+      // Still offline, opened again: only the server knows the defaults that apply without the
+      // entry. A Save from here would store Pessoas and Horas empty, for good: it stays off, and
+      // the dialog says why, as after an online remove whose read failed.
+      const dialog = await openActivity(alice.page, SUBSOIL);
+      await later(() => dialog.getByRole('alert').getByText(L.defaultsUnread).count()).toBe(1);
+      expect(await dialog.getByRole('button', { name: L.save, exact: true }).isDisabled()).toBe(true);
+      await dialog.getByRole('button', { name: L.cancel, exact: true }).click();
+      await dialog.waitFor({ state: 'hidden' });
+
+      // Online: the remove is sent, the defaults read, and one Save stores them with the typed value.
+      await alice.context.setOffline(false);
+      await later(() => liveRows('A-SUBSOIL')).toEqual([]);
+      await later(() => rowText(alice.page, SUBSOIL)).toContain(`Pessoas6${L.chipDefault}`);
+      const again = await openActivity(alice.page, SUBSOIL);
+      await later(() => field(again, 'Horas').inputValue()).toBe(num('8.0'));
+      await field(again, 'Quantidade').fill(num('9.5'));
+      await again.getByRole('button', { name: L.save, exact: true }).click();
+      await again.waitFor({ state: 'hidden' });
+      expect(await storedRow('A-SUBSOIL')).toEqual([{ METRICA1: '9.50', METRICA2: 6, HORAS: '8.0' }]);
+    },
+  );
+
+  once(
+    'leaves out of the table’s save a row whose remove waits in the outbox: no field left alone is stored empty',
+    async () => {
+      await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '20.00', METRICA2: 3, HORAS: '7.0' });
+      const alice = await browserOn(await profile(), ALICE);
+      await firstVisit(alice.page);
+      await alice.page.getByRole('button', { name: L.viewTable, exact: true }).click();
+      const row = alice.page
+        .getByRole('grid')
+        .getByRole('row')
+        .filter({ has: alice.page.getByRole('rowheader', { name: /^A-SUBSOIL/ }) });
+      const cell = (name: string) => row.getByRole('textbox', { name, exact: true });
+      await later(() => cell('Horas').inputValue()).toBe(num('7.0'));
+      await alice.page.getByRole('button', { name: L.viewTree, exact: true }).click();
+      for (const branch of SOIL) await expand(alice.page, branch);
+
+      // Offline, the entry is removed in the modal: kept in the outbox.
+      await alice.context.setOffline(true);
+      const removing = await openActivity(alice.page, SUBSOIL);
+      await removing.getByRole('button', { name: L.remove, exact: true }).click();
+      await alice.page
+        .getByRole('alertdialog', { name: L.removeTitle })
+        .getByRole('button', { name: L.removeConfirm, exact: true })
+        .click();
+      await removing.waitFor({ state: 'hidden' });
+      await later(() => region(alice.page).getByText(L.pendingCountOne).count()).toBe(1);
+
+      // In the table, Quantidade is entered on the row and saved, still offline: left out, said.
+      await alice.page.getByRole('button', { name: L.viewTable, exact: true }).click();
+      await cell('Quantidade').fill(num('9.5'));
+      await alice.page.getByRole('button', { name: L.tableSave, exact: true }).click();
+      await later(() => cell('Quantidade').getAttribute('aria-invalid')).toBe('true');
+      await alice.context.setOffline(false);
+      // Once the remove is sent, Save changes sends what the row holds, over the defaults read.
+      await later(() => region(alice.page).getByRole('button', { name: L.pendingList }).count()).toBe(0);
+      await later(() => liveRows('A-SUBSOIL')).toEqual([]);
+      await later(() => cell('Horas').inputValue()).toBe(num('8.0'));
+      await alice.page.getByRole('button', { name: L.tableSave, exact: true }).click();
+      // Pessoas and Horas were never entered empty: they hold the defaults that apply without an
+      // entry (6, 8.0), not NULL.
+      await later(() => storedRow('A-SUBSOIL')).toEqual([{ METRICA1: '9.50', METRICA2: 6, HORAS: '8.0' }]);
+    },
+  );
 });
 
 describe('a host’s own page, without the service worker', () => {

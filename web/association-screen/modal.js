@@ -78,6 +78,8 @@ export function createModal(ctx, tree, treeMetrics) {
   let busyWith = 'save';
   /** Whether the activity shown may be changed (a read-only row shows its fields read-only). */
   let editable = true;
+  /** Whether the form waits for its entry's remove to leave the outbox (`holdForRemove`). */
+  let heldForRemove = false;
   /** The outbox entry this opening decides (a conflict met while sending it), if any. @type {OutboxRecord | undefined} */
   let deciding;
   /** What waited in the outbox for the activity when the form last started from it ({@link waitingOf}). */
@@ -151,6 +153,7 @@ export function createModal(ctx, tree, treeMetrics) {
   function open(node, withDraft = true) {
     current = node;
     deciding = undefined;
+    heldForRemove = false;
     // What waits in the outbox for it is what its next save starts from.
     const data = presets.dataOf(node);
     // What was said of another activity does not stay under this one ("Save and next" says its
@@ -191,6 +194,29 @@ export function createModal(ctx, tree, treeMetrics) {
     first?.focus();
     if (first instanceof HTMLInputElement || first instanceof HTMLTextAreaElement) first.select();
     if (editable && treeMetrics.isUnread(node)) awaitDefaults(node);
+    else if (editable && removeWaits(node)) holdForRemove();
+  }
+
+  /**
+   * Whether a remove of the activity's entry waits in the outbox (kept offline): the form shows no
+   * values, and what applies without the entry, its defaults, only the server knows.
+   * @param {TreeNode} node
+   */
+  const removeWaits = (node) =>
+    ctx.offline?.removeKept({ activity: node.data.id, group: node.data.group }) === true;
+
+  /**
+   * A form whose entry's remove waits in the outbox: a save from it would store every field left
+   * alone empty, for good, where the defaults apply once the remove is sent. Its fields wait
+   * read-only, Save off, saying why, until the remove leaves the outbox (`outboxChanged` opens it
+   * again then, as stored or as read).
+   */
+  function holdForRemove() {
+    heldForRemove = true;
+    for (const entry of inputs.values()) entry.input.readOnly = true;
+    save.disabled = true;
+    saveNext.disabled = true;
+    showAlert(labels.defaultsUnread);
   }
 
   /**
@@ -682,6 +708,11 @@ export function createModal(ctx, tree, treeMetrics) {
       const node = current;
       if (!dialog.open || !node) return;
       showStopped(node);
+      // The remove it waited for was sent (or discarded): it opens again from what applies now.
+      if (heldForRemove && !busy && !removeWaits(node)) {
+        open(node);
+        return;
+      }
       if (!editable || busy || deciding !== undefined || save.disabled || conflicts.waiting().length > 0)
         return;
       // Only what changed for this activity: an outbox change of another one rewrites nothing here.

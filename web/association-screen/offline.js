@@ -429,6 +429,16 @@ export function createOffline(ctx, parts) {
       return laid ? { ...row, ...laid, filled: laid.filled || (row.filled && !laid.removed) } : row;
     },
     /**
+     * Whether what the outbox keeps of an activity ends with a remove of its entry (waiting; with
+     * `stopped`, stopped for a decision too): the views show no values for it, and what applies
+     * without the entry, its defaults, only the server knows.
+     * @param {{ activity: number, group?: number | null | undefined }} key
+     * @param {{ stopped?: boolean }} [how]
+     */
+    removeKept(key, { stopped = false } = {}) {
+      return (stopped ? kept : pending).get(keyOf(key))?.remove === true;
+    },
+    /**
      * The fields of an activity whose values wait to be sent (every field for a remove), or
      * undefined when nothing of it waits.
      * @param {{ activity: number, group?: number | null | undefined }} key @returns {Set<string> | undefined}

@@ -69,7 +69,9 @@ export function createTableSave(ctx, table, hooks) {
     const unread = [];
     for (const [row, cells] of table.changedCells()) {
       if (isLocked(row) || held.has(row)) continue;
-      if (row.unread) {
+      // Its entry removed meanwhile (`unread`), or its remove waiting in the outbox: what applies
+      // without the entry is not known here, and the cells left alone would be stored empty.
+      if (row.unread || ctx.offline?.removeKept(row.data, { stopped: true }) === true) {
         for (const cell of cells) {
           cell.error = labels.tableRowUnread;
           unread.push({ row, cell });
