@@ -1180,6 +1180,49 @@ describe.each([
       await later(() => storedRow('A-SUBSOIL')).toEqual([{ METRICA1: '9.50', METRICA2: 6, HORAS: '8.0' }]);
     },
   );
+
+  // Found by review: its entry removed since, the default was taken for the person's empty value,
+  // the conflict dropped, and Save made a new entry behind the removal unseen.
+  once(
+    'decides a stopped entry that cleared a field, its entry removed since, at that field: the default is not taken for the empty value',
+    async () => {
+      await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '20.00', METRICA2: 3, HORAS: '7.0' });
+      const alice = await browserOn(await profile(), ALICE);
+      await firstVisit(alice.page);
+      for (const branch of SOIL) await expand(alice.page, branch);
+      await alice.context.setOffline(true);
+      // Alice clears Horas, offline: kept.
+      await enter(alice.page, SUBSOIL, { Horas: '' });
+      await later(() => region(alice.page).getByText(L.pendingCountOne).count()).toBe(1);
+      // Someone changes Horas meanwhile: Alice's entry stops there.
+      await seed('A-SUBSOIL', 'G-SOIL', { HORAS: '9.0' }, { HORAS: '7.0' });
+      await alice.context.setOffline(false);
+      const decide = region(alice.page).getByRole('button', { name: fill(L.decideFor, { label: SUBSOIL }) });
+      await region(alice.page).getByRole('button', { name: L.pendingList }).click();
+      await decide.waitFor();
+      // Then someone removes the entry.
+      await served
+        .demo()
+        .scratch.db.execute(
+          `UPDATE ${METRICS} m JOIN ${served.demo().names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB SET m.DELETED = 1 WHERE o.CODIGO = 'A-SUBSOIL'`,
+        );
+      const putsBefore = alice.puts.length;
+      await decide.click();
+      const dialog = alice.page.getByRole('dialog', { name: SUBSOIL });
+      await dialog.waitFor();
+      // Decided against what is stored now: no entry, so Horas's default 8.0 applies. Alice's empty
+      // Horas is not "stored meanwhile as her own value": an empty value is no default. The
+      // conflict is shown, and nothing makes a new entry behind the removal unseen.
+      const conflict = dialog.getByRole('group', { name: /^Horas / });
+      await later(() => conflict.count()).toBe(1);
+      expect((await conflict.getByRole('definition').allTextContents())[0]).toBe(
+        fill(L.conflictRemoved, { value: num('8.0') }),
+      );
+      await dialog.getByRole('button', { name: L.save, exact: true }).click();
+      expect(alice.puts.length).toBe(putsBefore);
+      expect(await liveRows('A-SUBSOIL')).toEqual([]);
+    },
+  );
 });
 
 describe('a host’s own page, without the service worker', () => {

@@ -668,7 +668,9 @@ export function createModal(ctx, tree, treeMetrics) {
       const column = inputs.get(then.field)?.column;
       if (column === undefined) continue;
       const now = presets.readConflict(node, then.field, then.base, then.yours);
-      if (!record.entry.remove && sameValue(column, now.theirs, then.yours)) {
+      // Stored since as the person's own value: nothing left to decide. Not so without an entry
+      // now: no value there means its default applies, not the empty value the person sent.
+      if (!record.entry.remove && now.row !== false && sameValue(column, now.theirs, then.yours)) {
         fields.keepMine(then.field, now.theirs);
         continue;
       }
