@@ -1181,6 +1181,51 @@ describe.each([
     },
   );
 
+  once(
+    'holds a form open in one tab once another tab keeps a remove of its entry offline, what was typed kept, and stores it with the defaults once sent',
+    async () => {
+      await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '20.00', METRICA2: 3, HORAS: '7.0' });
+      const alice = await browserOn(await profile(), ALICE);
+      await firstVisit(alice.page);
+      for (const branch of SOIL) await expand(alice.page, branch);
+      const tab = await openPage(alice.context);
+      await openScreen(tab);
+      for (const branch of SOIL) await expand(tab, branch);
+      await alice.context.setOffline(true);
+      // Alice types in one tab, then removes the entry in the other: kept in the outbox.
+      const dialog = await openActivity(alice.page, SUBSOIL);
+      await field(dialog, 'Quantidade').fill(num('9.5'));
+      const removing = await openActivity(tab, SUBSOIL);
+      await removing.getByRole('button', { name: L.remove, exact: true }).click();
+      await tab
+        .getByRole('alertdialog', { name: L.removeTitle })
+        .getByRole('button', { name: L.removeConfirm, exact: true })
+        .click();
+      await removing.waitFor({ state: 'hidden' });
+      // The first tab's form would store Pessoas and Horas empty: it waits, saying why, what was
+      // typed kept.
+      await later(() => dialog.getByRole('alert').getByText(L.defaultsUnread).count()).toBe(1);
+      expect(await dialog.getByRole('button', { name: L.save, exact: true }).isDisabled()).toBe(true);
+      expect(await field(dialog, 'Quantidade').inputValue()).toBe(num('9.5'));
+      // Online: the remove is sent and the form opens again over the defaults. Quantidade was typed
+      // over the entry's 20.00, which the remove took away: met as a conflict, kept, then stored
+      // with the defaults of the fields left alone.
+      await alice.context.setOffline(false);
+      await later(() => field(dialog, 'Horas').inputValue()).toBe(num('8.0'));
+      expect(await field(dialog, 'Quantidade').inputValue()).toBe(num('9.5'));
+      await dialog.getByRole('button', { name: L.save, exact: true }).click();
+      const conflict = dialog.getByRole('group', { name: /^Quantidade / });
+      await conflict.waitFor();
+      expect((await conflict.getByRole('definition').allTextContents())[0]).toBe(
+        fill(L.conflictRemoved, { value: num('0.80') }),
+      );
+      await dialog.getByRole('button', { name: fill(L.keepMineFor, { field: 'Quantidade' }) }).click();
+      await dialog.getByRole('button', { name: L.save, exact: true }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      expect(await storedRow('A-SUBSOIL')).toEqual([{ METRICA1: '9.50', METRICA2: 6, HORAS: '8.0' }]);
+    },
+  );
+
   // Found by review: its entry removed since, the default was taken for the person's empty value,
   // the conflict dropped, and Save made a new entry behind the removal unseen.
   once(

@@ -717,6 +717,11 @@ export function createModal(ctx, tree, treeMetrics) {
       }
       if (!editable || busy || deciding !== undefined || save.disabled || conflicts.waiting().length > 0)
         return;
+      // A remove of its entry kept meanwhile (in another tab): it waits for it, as an opening would.
+      if (removeWaits(node)) {
+        open(node);
+        return;
+      }
       // Only what changed for this activity: an outbox change of another one rewrites nothing here.
       if (waitingOf(node) !== waitingSeen) startFromNow(node);
     },
