@@ -900,6 +900,56 @@ describe.each(VARIANTS)('what the modal shows is what it saves ($lang, $device)'
     },
   );
 
+  // Found by review: the read found the entry made again, and "Use theirs" read it again and again
+  // (717 reads in 15 s), the form switching between read-only and editable.
+  inEnglish(
+    'shows the conflict again against the entry made again meanwhile when "Use theirs" reads what applies, with one read',
+    async () => {
+      const { a, dialog } = await removedConflictUnread();
+      // Someone makes the entry again before Alice can read the activity.
+      await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '2.00', METRICA2: 9, HORAS: '5.0' });
+      let reads = 0;
+      a.page.on('request', (request) => {
+        if (branchReads(new URL(request.url()))) reads++;
+      });
+      await a.page.unroute(branchReads);
+      const useTheirs = dialog.getByRole('button', { name: fill(L.useTheirsFor, { field: 'Pessoas' }) });
+      await useTheirs.click();
+      // What is stored now is 9: the choice made over the removal is asked again, against it.
+      const conflict = dialog.getByRole('group', { name: /^Pessoas / });
+      await later(async () => (await conflict.getByRole('definition').allTextContents())[0]).toBe('9');
+      expect(await field(dialog, 'Pessoas').inputValue()).toBe('4');
+      expect(await field(dialog, 'Pessoas').isEditable()).toBe(true);
+      await useTheirs.click();
+      expect(await field(dialog, 'Pessoas').inputValue()).toBe('9');
+      // The fields left alone show what is stored now, too.
+      expect(await field(dialog, 'Quantidade').inputValue()).toBe('2.00');
+      expect(reads).toBe(1);
+      expect(a.puts).toHaveLength(1);
+    },
+  );
+
+  // Found by review: Cancel, enabled while Save read what applies, kept the draft.
+  inEnglish(
+    'drops what was typed when Cancel is pressed while Save reads what applies after a removed entry',
+    async () => {
+      const { a, dialog } = await removedConflictUnread();
+      await dialog.getByRole('button', { name: fill(L.keepMineFor, { field: 'Pessoas' }) }).click();
+      await a.page.unroute(branchReads);
+      const held = await holdBranchReads(a.page);
+      await save(dialog);
+      await held.arrived;
+      // Cancel is enabled while the activity is read: the person discards what they typed.
+      await dialog.getByRole('button', { name: L.cancel, exact: true }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      held.release();
+      const again = await reopen(a.page, SUBSOIL);
+      await later(() => field(again, 'Pessoas').inputValue()).toBe('6');
+      expect(await again.getByText(/^Not saved yet/).count()).toBe(0);
+      expect(a.puts).toHaveLength(1);
+    },
+  );
+
   inEnglish(
     'says when "Save and next" cannot read the next branch, and keeps the form as it was sent while it reads',
     async () => {

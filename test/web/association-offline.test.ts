@@ -1117,9 +1117,9 @@ describe.each([
 
       // Still offline, opened again: only the server knows the defaults that apply without the
       // entry. A Save from here would store Pessoas and Horas empty, for good: it stays off, and
-      // the dialog says why, as after an online remove whose read failed.
+      // the dialog says why.
       const dialog = await openActivity(alice.page, SUBSOIL);
-      await later(() => dialog.getByRole('alert').getByText(L.defaultsUnread).count()).toBe(1);
+      await later(() => dialog.getByRole('alert').getByText(L.removeWaits).count()).toBe(1);
       expect(await dialog.getByRole('button', { name: L.save, exact: true }).isDisabled()).toBe(true);
       await dialog.getByRole('button', { name: L.cancel, exact: true }).click();
       await dialog.waitFor({ state: 'hidden' });
@@ -1204,7 +1204,7 @@ describe.each([
       await removing.waitFor({ state: 'hidden' });
       // The first tab's form would store Pessoas and Horas empty: it waits, saying why, what was
       // typed kept.
-      await later(() => dialog.getByRole('alert').getByText(L.defaultsUnread).count()).toBe(1);
+      await later(() => dialog.getByRole('alert').getByText(L.removeWaits).count()).toBe(1);
       expect(await dialog.getByRole('button', { name: L.save, exact: true }).isDisabled()).toBe(true);
       expect(await field(dialog, 'Quantidade').inputValue()).toBe(num('9.5'));
       // Online: the remove is sent and the form opens again over the defaults. Quantidade was typed

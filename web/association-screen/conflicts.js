@@ -274,6 +274,8 @@ export function createConflicts(ctx, fields, view) {
         if (!conflict.contains(ctx.doc.activeElement)) render(field);
       }
     },
+    /** The conflicts shown, decided or not, in the form's order. */
+    all: () => [...inputs.keys()].flatMap((field) => conflicts.get(field) ?? []),
     /** Forgets them all without drawing (a new opening draws every field). */
     clear: () => conflicts.clear(),
   };

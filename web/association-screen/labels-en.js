@@ -124,6 +124,8 @@ export const LABELS_EN = {
   readingDefaults: 'Reading what applies to this activity now…',
   defaultsUnread:
     'What applies to this activity now (its entry was removed) could not be read: close it and open it again once there is signal. Nothing was saved.',
+  removeWaits:
+    'The removal of this entry is kept on this device, not sent yet: what applies without it is read once it is sent, and this form then opens again by itself. Nothing can be saved here until then.',
   conflictDefaultsUnread:
     'What applies to this activity now (its entry was removed meanwhile) could not be read: try again once there is signal. Nothing was saved.',
   tooLarge:

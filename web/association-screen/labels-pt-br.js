@@ -126,6 +126,8 @@ export const LABELS_PT_BR = {
   readingDefaults: 'Lendo o que vale agora para esta atividade…',
   defaultsUnread:
     'Não foi possível ler o que vale agora para esta atividade (o registro dela foi removido): feche e abra de novo quando houver sinal. Nada foi salvo.',
+  removeWaits:
+    'A remoção deste registro está guardada neste aparelho, ainda não enviada: o que vale sem ele é lido quando ela for enviada, e este formulário então se abre de novo sozinho. Nada pode ser salvo aqui até lá.',
   conflictDefaultsUnread:
     'Não foi possível ler o que vale agora para esta atividade (o registro dela foi removido enquanto isso): tente de novo quando houver sinal. Nada foi salvo.',
   tooLarge:

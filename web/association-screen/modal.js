@@ -107,7 +107,8 @@ export function createModal(ctx, tree, treeMetrics) {
   // Cancel is the person's decision to drop what they typed (its draft goes); Esc, the backdrop and
   // a phone's Back only close the dialog, and the draft stays for the next opening.
   cancel.addEventListener('click', () => {
-    if (current && !busy) draft.settled(current);
+    // A read of what applies is no save: Cancel during it still drops what was typed.
+    if (current && (!busy || busyWith === 'read')) draft.settled(current);
     dialog.close();
   });
 
@@ -216,7 +217,7 @@ export function createModal(ctx, tree, treeMetrics) {
     for (const entry of inputs.values()) entry.input.readOnly = true;
     save.disabled = true;
     saveNext.disabled = true;
-    showAlert(labels.defaultsUnread);
+    showAlert(labels.removeWaits);
   }
 
   /**
@@ -323,7 +324,18 @@ export function createModal(ctx, tree, treeMetrics) {
       showAlert(labels.conflictDefaultsUnread);
       return false;
     }
-    presets.fill(node, presets.dataOf(node), (field) => fields.untouched(field));
+    const data = presets.dataOf(node);
+    presets.fill(node, data, (field) => fields.untouched(field));
+    if (presets.rowIn(data)) {
+      // Made again meanwhile: what was chosen over its removal no longer holds. Each conflict is
+      // shown again against what is stored now, to be decided afresh; nothing is sent meanwhile.
+      const again = conflicts
+        .all()
+        .map((found) => presets.readConflict(node, found.field, found.base, found.yours));
+      conflicts.show(again, 'save');
+      draft.typed();
+      return false;
+    }
     conflicts.redraw();
     draft.typed();
     return true;
