@@ -1121,6 +1121,14 @@ describe.each([
       const dialog = await openActivity(alice.page, SUBSOIL);
       await later(() => dialog.getByRole('alert').getByText(L.removeWaits).count()).toBe(1);
       expect(await dialog.getByRole('button', { name: L.save, exact: true }).isDisabled()).toBe(true);
+      // Where the person sees it on the phone: in view, not under the dialog's buttons.
+      expect(
+        await dialog.getByRole('alert').evaluate((alert) => {
+          const box = alert.getBoundingClientRect();
+          const seen = document.elementFromPoint(box.left + box.width / 2, box.top + box.height / 2);
+          return seen !== null && alert.contains(seen);
+        }),
+      ).toBe(true);
       await dialog.getByRole('button', { name: L.cancel, exact: true }).click();
       await dialog.waitFor({ state: 'hidden' });
 

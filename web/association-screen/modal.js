@@ -218,6 +218,8 @@ export function createModal(ctx, tree, treeMetrics) {
     save.disabled = true;
     saveNext.disabled = true;
     showAlert(labels.removeWaits);
+    // Below the fields, which take nothing now: on a phone it would sit under the buttons, unseen.
+    formError.scrollIntoView({ block: 'center' });
   }
 
   /**
