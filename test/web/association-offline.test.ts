@@ -1,4 +1,4 @@
-import type { Locator, Page, Route } from 'playwright-core';
+import type { BrowserContext, Locator, Page, Route } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_TABLES } from '../../src/demo/demo-install.js';
 import { HISTORY_TABLE_NAME } from '../../src/model/table-names.js';
@@ -191,6 +191,32 @@ describe.each([
   const rowText = (page: Page, name: string) =>
     page.getByRole('treeitem', { name }).first().locator(':scope > .ta-screen__row').textContent();
 
+  /** Remove entry pressed in `dialog`, and confirmed. */
+  async function confirmRemove(page: Page, dialog: Locator) {
+    await dialog.getByRole('button', { name: L.remove, exact: true }).click();
+    await page
+      .getByRole('alertdialog', { name: L.removeTitle })
+      .getByRole('button', { name: L.removeConfirm, exact: true })
+      .click();
+  }
+
+  /** Back online with an entry of A-SUBSOIL stopped: the list of what waits open, its Decide there. */
+  async function onlineToDecide(alice: { context: BrowserContext; page: Page }) {
+    await alice.context.setOffline(false);
+    const decide = region(alice.page).getByRole('button', { name: fill(L.decideFor, { label: SUBSOIL }) });
+    await region(alice.page).getByRole('button', { name: L.pendingList }).click();
+    await decide.waitFor();
+    return decide;
+  }
+
+  /** Someone removes A-SUBSOIL's entry, as another program would. */
+  const removedBySomeone = () =>
+    served
+      .demo()
+      .scratch.db.execute(
+        `UPDATE ${METRICS} m JOIN ${served.demo().names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB SET m.DELETED = 1 WHERE o.CODIGO = 'A-SUBSOIL'`,
+      );
+
   async function enter(page: Page, activity: string, values: Record<string, string>) {
     const dialog = await openActivity(page, activity);
     for (const [name, value] of Object.entries(values)) await field(dialog, name).fill(value);
@@ -342,10 +368,7 @@ describe.each([
     await alice.context.setOffline(true);
     await enter(alice.page, SUBSOIL, { Quantidade: num('32'), Pessoas: '4' });
     await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '31' }, { METRICA1: '20.00' });
-    await alice.context.setOffline(false);
-    const decide = region(alice.page).getByRole('button', { name: fill(L.decideFor, { label: SUBSOIL }) });
-    await region(alice.page).getByRole('button', { name: L.pendingList }).click();
-    await decide.waitFor();
+    const decide = await onlineToDecide(alice);
     // It stopped at Quantidade only; then someone changes Pessoas too.
     await seed('A-SUBSOIL', 'G-SOIL', { METRICA2: 9 }, { METRICA2: 3 });
     await decide.click();
@@ -395,10 +418,7 @@ describe.each([
     await enter(alice.page, SUBSOIL, { Quantidade: '32' });
     await later(() => region(alice.page).getByText(L.pendingCountOne).count()).toBe(1);
     await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '31' }, { METRICA1: '20.00' });
-    await alice.context.setOffline(false);
-    const decide = region(alice.page).getByRole('button', { name: fill(L.decideFor, { label: SUBSOIL }) });
-    await region(alice.page).getByRole('button', { name: L.pendingList }).click();
-    await decide.waitFor();
+    const decide = await onlineToDecide(alice);
     // It stopped against 31; then someone stores 33.
     await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '33' }, { METRICA1: '31.00' });
     const putsBefore = alice.puts.length;
@@ -428,16 +448,9 @@ describe.each([
       await later(() => region(alice.page).getByText(L.pendingCountOne).count()).toBe(1);
       // Someone empties the hours: the entry stops there, "stored now: empty" on a live entry.
       await seed('A-SUBSOIL', 'G-SOIL', { HORAS: null }, { HORAS: '7.0' });
-      await alice.context.setOffline(false);
-      const decide = region(alice.page).getByRole('button', { name: fill(L.decideFor, { label: SUBSOIL }) });
-      await region(alice.page).getByRole('button', { name: L.pendingList }).click();
-      await decide.waitFor();
+      const decide = await onlineToDecide(alice);
       // Then the entry is removed: still "empty" at the hours, but no entry any more.
-      await served
-        .demo()
-        .scratch.db.execute(
-          `UPDATE ${METRICS} m JOIN ${served.demo().names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB SET m.DELETED = 1 WHERE o.CODIGO = 'A-SUBSOIL'`,
-        );
+      await removedBySomeone();
       await decide.click();
       const dialog = alice.page.getByRole('dialog', { name: SUBSOIL });
       await dialog.getByRole('group', { name: /^Horas / }).waitFor();
@@ -569,15 +582,8 @@ describe.each([
         .click();
       await later(() => region(alice.page).getByText(L.pendingCountOne).count()).toBe(1);
       await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '31' }, { METRICA1: '20.00' });
-      await alice.context.setOffline(false);
-      const decide = region(alice.page).getByRole('button', { name: fill(L.decideFor, { label: SUBSOIL }) });
-      await region(alice.page).getByRole('button', { name: L.pendingList }).click();
-      await decide.waitFor();
-      await served
-        .demo()
-        .scratch.db.execute(
-          `UPDATE ${METRICS} m JOIN ${served.demo().names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB SET m.DELETED = 1 WHERE o.CODIGO = 'A-SUBSOIL'`,
-        );
+      const decide = await onlineToDecide(alice);
+      await removedBySomeone();
       const putsBefore = alice.puts.length;
       await decide.click();
       await alice.page.getByRole('status').getByText(`${SUBSOIL}: ${L.entryGone}`).waitFor();
@@ -1107,11 +1113,7 @@ describe.each([
       for (const branch of SOIL) await expand(alice.page, branch);
       await alice.context.setOffline(true);
       const removing = await openActivity(alice.page, SUBSOIL);
-      await removing.getByRole('button', { name: L.remove, exact: true }).click();
-      await alice.page
-        .getByRole('alertdialog', { name: L.removeTitle })
-        .getByRole('button', { name: L.removeConfirm, exact: true })
-        .click();
+      await confirmRemove(alice.page, removing);
       await removing.waitFor({ state: 'hidden' });
       await later(() => region(alice.page).getByText(L.pendingCountOne).count()).toBe(1);
 
@@ -1164,11 +1166,7 @@ describe.each([
       // Offline, the entry is removed in the modal: kept in the outbox.
       await alice.context.setOffline(true);
       const removing = await openActivity(alice.page, SUBSOIL);
-      await removing.getByRole('button', { name: L.remove, exact: true }).click();
-      await alice.page
-        .getByRole('alertdialog', { name: L.removeTitle })
-        .getByRole('button', { name: L.removeConfirm, exact: true })
-        .click();
+      await confirmRemove(alice.page, removing);
       await removing.waitFor({ state: 'hidden' });
       await later(() => region(alice.page).getByText(L.pendingCountOne).count()).toBe(1);
 
@@ -1204,11 +1202,7 @@ describe.each([
       const dialog = await openActivity(alice.page, SUBSOIL);
       await field(dialog, 'Quantidade').fill(num('9.5'));
       const removing = await openActivity(tab, SUBSOIL);
-      await removing.getByRole('button', { name: L.remove, exact: true }).click();
-      await tab
-        .getByRole('alertdialog', { name: L.removeTitle })
-        .getByRole('button', { name: L.removeConfirm, exact: true })
-        .click();
+      await confirmRemove(tab, removing);
       await removing.waitFor({ state: 'hidden' });
       // The first tab's form would store Pessoas and Horas empty: it waits, saying why, what was
       // typed kept.
@@ -1249,16 +1243,9 @@ describe.each([
       await later(() => region(alice.page).getByText(L.pendingCountOne).count()).toBe(1);
       // Someone changes Horas meanwhile: Alice's entry stops there.
       await seed('A-SUBSOIL', 'G-SOIL', { HORAS: '9.0' }, { HORAS: '7.0' });
-      await alice.context.setOffline(false);
-      const decide = region(alice.page).getByRole('button', { name: fill(L.decideFor, { label: SUBSOIL }) });
-      await region(alice.page).getByRole('button', { name: L.pendingList }).click();
-      await decide.waitFor();
+      const decide = await onlineToDecide(alice);
       // Then someone removes the entry.
-      await served
-        .demo()
-        .scratch.db.execute(
-          `UPDATE ${METRICS} m JOIN ${served.demo().names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB SET m.DELETED = 1 WHERE o.CODIGO = 'A-SUBSOIL'`,
-        );
+      await removedBySomeone();
       const putsBefore = alice.puts.length;
       await decide.click();
       const dialog = alice.page.getByRole('dialog', { name: SUBSOIL });
