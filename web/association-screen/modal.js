@@ -80,6 +80,14 @@ export function createModal(ctx, tree, treeMetrics) {
   let editable = true;
   /** Whether the form waits for its entry's remove to leave the outbox (`holdForRemove`). */
   let heldForRemove = false;
+  /**
+   * Whether a conflict said the activity's entry was removed meanwhile while the form still read it
+   * with one: the read after the refusal did not answer. The fields left alone then show the
+   * removed entry's values, which a Save would send as a new entry, and "Use theirs" would take an
+   * empty value where a default applies, which only the server knows. (A form without a row over
+   * an entry made meanwhile is no such case: its save meets that entry as a conflict.)
+   */
+  let removedUnread = false;
   /** The outbox entry this opening decides (a conflict met while sending it), if any. @type {OutboxRecord | undefined} */
   let deciding;
   /** What waited in the outbox for the activity when the form last started from it ({@link waitingOf}). */
@@ -155,6 +163,7 @@ export function createModal(ctx, tree, treeMetrics) {
     current = node;
     deciding = undefined;
     heldForRemove = false;
+    removedUnread = false;
     // What waits in the outbox for it is what its next save starts from.
     const data = presets.dataOf(node);
     // What was said of another activity does not stay under this one ("Save and next" says its
@@ -300,15 +309,6 @@ export function createModal(ctx, tree, treeMetrics) {
   }
 
   /**
-   * Whether a conflict said the activity's entry was removed meanwhile while the form still reads
-   * it with one: the read after the refusal did not answer. The fields left alone then show the
-   * removed entry's values, which a Save would send as a new entry, and "Use theirs" would take an
-   * empty value where a default applies, which only the server knows.
-   * @param {TreeNode} node
-   */
-  const removedUnread = (node) => !hasRow && presets.rowIn(presets.dataOf(node));
-
-  /**
    * Reads the activity again after a conflict said its entry was removed (see `removedUnread`).
    * Read, the fields left alone show what applies now, the defaults, and the conflicts say it;
    * what the person typed and chose stays. Unread, the alert says so. Resolves whether it was read
@@ -326,6 +326,7 @@ export function createModal(ctx, tree, treeMetrics) {
       showAlert(labels.conflictDefaultsUnread);
       return false;
     }
+    removedUnread = false;
     const data = presets.dataOf(node);
     presets.fill(node, data, (field) => fields.untouched(field));
     if (presets.rowIn(data)) {
@@ -421,7 +422,7 @@ export function createModal(ctx, tree, treeMetrics) {
       conflicts.focus(waiting[0]);
       return;
     }
-    if (removedUnread(node) && !(await readWhatApplies(node))) return;
+    if (removedUnread && !(await readWhatApplies(node))) return;
     const { values, base, firstBad, copied } = changes();
     if (firstBad) {
       firstBad.focus();
@@ -520,7 +521,9 @@ export function createModal(ctx, tree, treeMetrics) {
         hasRow = after.hasRow;
         // The draft follows the fields' bases and the row as the refusal left them.
         draft.typed();
-        if (conflicts.show([...failure.conflicts, ...after.conflicts], 'save')) return;
+        const shown = [...failure.conflicts, ...after.conflicts];
+        removedUnread = shown.some((found) => found.row === false) && presets.rowIn(presets.dataOf(node));
+        if (conflicts.show(shown, 'save')) return;
       }
       // A field's own problem goes to that field: the path ends in the metric's column.
       const field = failure.path?.match(/^entries\.\d+\.(?:values|base)\.(.+)$/)?.[1];
