@@ -555,6 +555,41 @@ export function asksBeforeLeaving(page: Page): Promise<boolean> {
   });
 }
 
+/**
+ * Holds every write of the page's drafts behind a read-write transaction of the test's own on their
+ * store (IndexedDB runs a store's read-write transactions in order), kept alive until the returned
+ * function is called: a device slow to write.
+ */
+export async function holdDraftWrites(page: Page): Promise<() => Promise<void>> {
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve, reject) => {
+        const opening = indexedDB.open('task-association-drafts');
+        opening.onerror = () => reject(opening.error);
+        opening.onsuccess = () => {
+          const db = opening.result;
+          const store = db.transaction('drafts', 'readwrite').objectStore('drafts');
+          let held = true;
+          (window as unknown as { releaseDraftWrites: () => void }).releaseDraftWrites = () => {
+            held = false;
+          };
+          // A transaction lives while it has requests: one asked after another until released.
+          const again = () => {
+            const request = store.count();
+            request.onsuccess = () => {
+              if (held) again();
+              else db.close();
+            };
+          };
+          again();
+          resolve();
+        };
+      }),
+  );
+  return () =>
+    page.evaluate(() => (window as unknown as { releaseDraftWrites: () => void }).releaseDraftWrites());
+}
+
 /** Waits until what was typed is kept on the device (the screen's drafts): leaving the page no longer asks. */
 export async function keptOnDevice(page: Page): Promise<void> {
   await expect.poll(() => asksBeforeLeaving(page), { timeout: 15_000, interval: 100 }).toBe(false);
