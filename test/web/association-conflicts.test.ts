@@ -861,9 +861,15 @@ describe.each(VARIANTS)('what the modal shows is what it saves ($lang, $device)'
         L.conflictRemovedUnread,
         '4',
       ]);
+      // The fields left alone show no value, not the removed entry's 5.00 and 7.0 "saved": what
+      // applies now is not read. Nothing is left to remove.
+      for (const name of ['Quantidade', 'Horas']) {
+        expect(await field(dialog, name).inputValue()).toBe('');
+        expect(await description(field(dialog, name))).toBe(L.sourceUnread);
+      }
+      expect(await dialog.getByRole('button', { name: L.remove, exact: true }).isVisible()).toBe(false);
       await dialog.getByRole('button', { name: fill(L.keepMineFor, { field: 'Pessoas' }) }).click();
-      // The fields left alone still show the removed entry's values: a Save now would store them
-      // again as a new entry. It sends nothing, and says why.
+      // A Save now would store them empty as a new entry's. It sends nothing, and says why.
       await save(dialog);
       await dialog.getByRole('alert').getByText(L.conflictDefaultsUnread).waitFor();
       expect(a.puts).toHaveLength(1);
@@ -926,6 +932,34 @@ describe.each(VARIANTS)('what the modal shows is what it saves ($lang, $device)'
       expect(await field(dialog, 'Quantidade').inputValue()).toBe('2.00');
       expect(reads).toBe(1);
       expect(a.puts).toHaveLength(1);
+    },
+  );
+
+  inEnglish(
+    'shows a conflict of an entry removed, then made again before the read after the refusal, against what is stored now',
+    async () => {
+      await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '5.00', METRICA2: 3, HORAS: '7.0' });
+      const a = await person(ALICE);
+      const dialog = await openActivity(a.page, SOIL, SUBSOIL);
+      await removedMeanwhile();
+      const held = await holdBranchReads(a.page);
+      await field(dialog, 'Pessoas').fill('4');
+      await save(dialog);
+      // Refused (no entry), and before the read after the refusal someone makes the entry again.
+      await held.arrived;
+      await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '2.00', METRICA2: 9, HORAS: '5.0' });
+      held.release();
+      // Shown against the 9 stored now, not as an entry removed (which it no longer is).
+      const conflict = dialog.getByRole('group', { name: /^Pessoas / });
+      await conflict.waitFor();
+      expect(await conflict.getByRole('definition').allTextContents()).toEqual(['9', '4']);
+      expect(await field(dialog, 'Quantidade').inputValue()).toBe('2.00');
+      expect(await description(field(dialog, 'Quantidade'))).toBe(L.sourceSaved);
+      await dialog.getByRole('button', { name: fill(L.keepMineFor, { field: 'Pessoas' }) }).click();
+      await save(dialog);
+      await dialog.waitFor({ state: 'hidden' });
+      expect(await liveRows('A-SUBSOIL')).toEqual([{ METRICA1: '2.00', METRICA2: 4, HORAS: '5.0' }]);
+      expect(a.puts).toHaveLength(2);
     },
   );
 

@@ -1147,6 +1147,39 @@ describe.each([
     },
   );
 
+  // Found by review: a remove found already done (someone else removed the entry) left the outbox
+  // before the tree read the activity again, and the form held for it opened again from the
+  // removed entry's values, shown as saved.
+  once(
+    'opens a form held for its remove again from what applies once the remove is found already done, not from the removed entry',
+    async () => {
+      await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '20.00', METRICA2: 3, HORAS: '7.0' });
+      const alice = await browserOn(await profile(), ALICE);
+      await firstVisit(alice.page);
+      for (const branch of SOIL) await expand(alice.page, branch);
+      await alice.context.setOffline(true);
+      const removing = await openActivity(alice.page, SUBSOIL);
+      await confirmRemove(alice.page, removing);
+      await removing.waitFor({ state: 'hidden' });
+      await later(() => region(alice.page).getByText(L.pendingCountOne).count()).toBe(1);
+      const dialog = await openActivity(alice.page, SUBSOIL);
+      await later(() => dialog.getByRole('alert').getByText(L.removeWaits).count()).toBe(1);
+      // Meanwhile someone else removes the entry: Alice's remove, sent, finds it done already.
+      await removedBySomeone();
+      await alice.context.setOffline(false);
+      await later(() => region(alice.page).getByRole('button', { name: L.pendingList }).count()).toBe(0);
+      // The form opens again over the defaults that apply, not over 20.00 / 3 / 7.0 said "saved".
+      await later(() => field(dialog, 'Horas').inputValue()).toBe(num('8.0'));
+      expect(await field(dialog, 'Pessoas').inputValue()).toBe('6');
+      expect(await description(field(dialog, 'Pessoas'))).toBe(L.sourceTaskSheet);
+      expect(await dialog.getByRole('button', { name: L.remove, exact: true }).isVisible()).toBe(false);
+      await field(dialog, 'Quantidade').fill(num('9.5'));
+      await dialog.getByRole('button', { name: L.save, exact: true }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      expect(await storedRow('A-SUBSOIL')).toEqual([{ METRICA1: '9.50', METRICA2: 6, HORAS: '8.0' }]);
+    },
+  );
+
   once(
     'leaves out of the table’s save a row whose remove waits in the outbox: no field left alone is stored empty',
     async () => {

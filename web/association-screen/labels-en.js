@@ -61,6 +61,7 @@ export const LABELS_EN = {
   sourceValue: 'Default: fixed value',
   sourceField: 'Default: from the activity',
   sourceTaskSheet: 'Default: from the task sheet',
+  sourceUnread: 'Not read yet: the entry was removed',
   sourceNone: 'No saved value and no default',
   chipSaved: 'saved',
   chipDefault: 'default',

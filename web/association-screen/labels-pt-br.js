@@ -63,6 +63,7 @@ export const LABELS_PT_BR = {
   sourceValue: 'Padrão: valor fixo',
   sourceField: 'Padrão: da atividade',
   sourceTaskSheet: 'Padrão: da folha de tarefa',
+  sourceUnread: 'Ainda não lido: o registro foi removido',
   sourceNone: 'Sem valor salvo e sem padrão',
   chipSaved: 'salvo',
   chipDefault: 'padrão',

@@ -67,6 +67,7 @@ export { LABELS_EN, LABELS_PT_BR };
  * @property {string} sourceValue a fixed default
  * @property {string} sourceField a default from the activity's column
  * @property {string} sourceTaskSheet a default from the task sheet's column
+ * @property {string} sourceUnread its entry was removed, and what applies now is not read yet
  * @property {string} sourceNone no preset
  * @property {string} chipSaved short source in the tree: saved
  * @property {string} chipDefault short source in the tree: default

@@ -15,8 +15,10 @@ import { checkTyped, sameValue } from './values.js';
 /**
  * @param {import('./dom.js').ScreenContext} ctx
  * @param {import('./fields.js').Fields} fields
+ * @param {(node: TreeNode) => boolean} unread whether the activity's entry was removed and what
+ *   applies now is not read yet (tree-metrics.js `isUnread`)
  */
-export function createPresets(ctx, fields) {
+export function createPresets(ctx, fields, unread) {
   const { inputs } = fields;
   /**
    * The server's value of each field as the form last read it, where the form starts from a value
@@ -45,6 +47,13 @@ export function createPresets(ctx, fields) {
   function learnRow(node, pending) {
     storedRow = pending === undefined ? undefined : rowIn(node.data);
   }
+
+  /**
+   * Where a field's preset comes from, as said under it: a value the outbox keeps (`kept`), nothing
+   * read since the entry was removed, else what the read says.
+   * @param {TreeNode} node @param {import('./api.js').ScreenMetric | undefined} metric @param {boolean} kept
+   */
+  const sourceOf = (node, metric, kept) => (kept ? 'pending' : unread(node) ? 'unread' : metric?.source);
 
   /** The activity as the modal shows it: what waits in the outbox laid over what was read. @param {TreeNode} node */
   function dataOf(node) {
@@ -78,7 +87,7 @@ export function createPresets(ctx, fields) {
         field,
         preset,
         metric?.source === 'saved' ? preset : null,
-        pending?.has(field) ? 'pending' : metric?.source,
+        sourceOf(node, metric, pending?.has(field) === true),
       );
     }
   }
@@ -148,7 +157,7 @@ export function createPresets(ctx, fields) {
         continue;
       }
       learn(node, field, pending?.has(field) === true);
-      fields.rebase(field, value, base, pending?.has(field) ? 'pending' : metric?.source);
+      fields.rebase(field, value, base, sourceOf(node, metric, pending?.has(field) === true));
     }
     return { hasRow: rowIn(data), conflicts: found };
   }
@@ -179,7 +188,7 @@ export function createPresets(ctx, fields) {
       const metric = data.metrics?.[field];
       const value = metric?.value ?? null;
       const base = metric?.source === 'saved' ? value : null;
-      const source = pending?.has(field) ? 'pending' : metric?.source;
+      const source = sourceOf(node, metric, pending?.has(field) === true);
       const typed = checkTyped(column, input.value, ctx.lang);
       if (metric?.source === 'saved' && typed.ok && sameValue(column, typed.value, value)) {
         learn(node, field, pending?.has(field) === true);

@@ -13,12 +13,13 @@ import { failureOf, RequestError } from './api.js';
 
 /**
  * What a send came to, or undefined once the screen is destroyed. `stillOpen`: whether the dialog
- * still shows the opening it was sent from. `maybeStored`: the failure came after the save was sent
+ * still shows the opening it was sent from. `read`: after a conflict, whether the activity was read
+ * again (`conflicted`) before the refusal is shown. `maybeStored`: the failure came after the save was sent
  * without an answer (and could not be kept in the outbox, or there is none): it may be stored, and
  * Save sends it again under the same request id (the api keeps it), applied once.
  * @typedef {{ answer: import('./api.js').SaveResult, stillOpen: boolean }
  *   | { queued: true, stillOpen: boolean }
- *   | { failure: ReturnType<typeof failureOf>, stillOpen: boolean, maybeStored?: true }
+ *   | { failure: ReturnType<typeof failureOf>, stillOpen: boolean, maybeStored?: true, read?: boolean }
  *   | undefined} Sent
  */
 
@@ -26,7 +27,7 @@ import { failureOf, RequestError } from './api.js';
  * @param {import('./dom.js').ScreenContext} ctx
  * @param {TreeNode} node @param {MetricEntry} entry
  * @param {{ deciding: import('./outbox.js').OutboxRecord | undefined, stillOpen: () => boolean,
- *   conflicted: (node: TreeNode) => Promise<unknown>, copied?: boolean }} how `copied`: the entry
+ *   conflicted: (node: TreeNode) => Promise<boolean>, copied?: boolean }} how `copied`: the entry
  *   carries a value copied from another sheet, sent (and kept) as a copy, as the table's are
  * @returns {Promise<Sent>}
  */
@@ -79,7 +80,8 @@ export async function sendEntry(ctx, node, entry, { deciding, stillOpen, conflic
       if (ctx.destroyed()) return undefined;
     }
     // The activity as stored now, before the conflict is shown: the form starts again from it.
-    if (failure.conflicted) await conflicted(node);
-    return { failure, stillOpen: stillOpen() };
+    if (!failure.conflicted) return { failure, stillOpen: stillOpen() };
+    const read = await conflicted(node);
+    return ctx.destroyed() ? undefined : { failure, stillOpen: stillOpen(), read };
   }
 }

@@ -35,7 +35,7 @@ export function createModal(ctx, tree, treeMetrics) {
   const { labels } = ctx;
   const fields = createFields(ctx);
   const { inputs } = fields;
-  const presets = createPresets(ctx, fields);
+  const presets = createPresets(ctx, fields, (node) => treeMetrics.isUnread(node));
   const history = createHistory(ctx, () => current);
   const view = createModalView(ctx, fields, history);
   const { dialog, form, title, trail, lastChangeLine, notice, stoppedNotice, removeButton, formError } = view;
@@ -80,14 +80,6 @@ export function createModal(ctx, tree, treeMetrics) {
   let editable = true;
   /** Whether the form waits for its entry's remove to leave the outbox (`holdForRemove`). */
   let heldForRemove = false;
-  /**
-   * Whether a conflict said the activity's entry was removed meanwhile while the form still read it
-   * with one: the read after the refusal did not answer. The fields left alone then show the
-   * removed entry's values, which a Save would send as a new entry, and "Use theirs" would take an
-   * empty value where a default applies, which only the server knows. (A form without a row over
-   * an entry made meanwhile is no such case: its save meets that entry as a conflict.)
-   */
-  let removedUnread = false;
   /** The outbox entry this opening decides (a conflict met while sending it), if any. @type {OutboxRecord | undefined} */
   let deciding;
   /** What waited in the outbox for the activity when the form last started from it ({@link waitingOf}). */
@@ -163,7 +155,6 @@ export function createModal(ctx, tree, treeMetrics) {
     current = node;
     deciding = undefined;
     heldForRemove = false;
-    removedUnread = false;
     // What waits in the outbox for it is what its next save starts from.
     const data = presets.dataOf(node);
     // What was said of another activity does not stay under this one ("Save and next" says its
@@ -223,12 +214,17 @@ export function createModal(ctx, tree, treeMetrics) {
    */
   function holdForRemove() {
     heldForRemove = true;
-    for (const entry of inputs.values()) entry.input.readOnly = true;
-    save.disabled = true;
-    saveNext.disabled = true;
+    holdFields();
     showAlert(labels.removeWaits);
     // Below the fields, which take nothing now: on a phone it would sit under the buttons, unseen.
     formError.scrollIntoView({ block: 'center' });
+  }
+
+  /** The form takes nothing while it waits for what applies: fields read-only, Save off. */
+  function holdFields() {
+    for (const entry of inputs.values()) entry.input.readOnly = true;
+    save.disabled = true;
+    saveNext.disabled = true;
   }
 
   /**
@@ -293,9 +289,7 @@ export function createModal(ctx, tree, treeMetrics) {
    */
   function awaitDefaults(node) {
     const mine = session;
-    for (const entry of inputs.values()) entry.input.readOnly = true;
-    save.disabled = true;
-    saveNext.disabled = true;
+    holdFields();
     dialogStatus.textContent = labels.readingDefaults;
     void treeMetrics.refresh(node).then((read) => {
       if (mine !== session || current !== node || ctx.destroyed()) return;
@@ -309,10 +303,13 @@ export function createModal(ctx, tree, treeMetrics) {
   }
 
   /**
-   * Reads the activity again after a conflict said its entry was removed (see `removedUnread`).
-   * Read, the fields left alone show what applies now, the defaults, and the conflicts say it;
-   * what the person typed and chose stays. Unread, the alert says so. Resolves whether it was read
-   * while this opening still shows. @param {TreeNode} node
+   * Reads the activity again after a conflict said its entry was removed and the read after the
+   * refusal got no answer (`treeMetrics.removedUnread`): until then the fields left alone show no
+   * value, a Save would send them as a new entry's, and "Use theirs" would take an empty value
+   * where a default applies, which only the server knows. Read, the fields left alone show what
+   * applies now, the defaults, and the conflicts say it; what the person typed and chose stays.
+   * Unread, the alert says so. Resolves whether it was read while this opening still shows.
+   * @param {TreeNode} node
    */
   async function readWhatApplies(node) {
     const mine = session;
@@ -326,10 +323,11 @@ export function createModal(ctx, tree, treeMetrics) {
       showAlert(labels.conflictDefaultsUnread);
       return false;
     }
-    removedUnread = false;
     const data = presets.dataOf(node);
     presets.fill(node, data, (field) => fields.untouched(field));
-    if (presets.rowIn(data)) {
+    hasRow = presets.rowIn(data);
+    showEntry(data);
+    if (hasRow) {
       // Made again meanwhile: what was chosen over its removal no longer holds. Each conflict is
       // shown again against what is stored now, to be decided afresh; nothing is sent meanwhile.
       const again = conflicts
@@ -422,7 +420,7 @@ export function createModal(ctx, tree, treeMetrics) {
       conflicts.focus(waiting[0]);
       return;
     }
-    if (removedUnread && !(await readWhatApplies(node))) return;
+    if (treeMetrics.isUnread(node) && !(await readWhatApplies(node))) return;
     const { values, base, firstBad, copied } = changes();
     if (firstBad) {
       firstBad.focus();
@@ -516,13 +514,23 @@ export function createModal(ctx, tree, treeMetrics) {
         return;
       }
       if (failure.conflicted) {
+        const removed = failure.conflicts.some((found) => found.entry === 0 && found.row === false);
+        // Its entry removed meanwhile and the activity not read since: shown as after a remove.
+        if (removed && sent.read === false && presets.rowIn(node.data)) treeMetrics.removedUnread(node);
         // The read after the refusal may hold values stored since: shown beside the refused ones.
         const after = presets.afterConflict(node, failure.conflicts, { values, base });
         hasRow = after.hasRow;
+        showEntry(presets.dataOf(node));
         // The draft follows the fields' bases and the row as the refusal left them.
         draft.typed();
-        const shown = [...failure.conflicts, ...after.conflicts];
-        removedUnread = shown.some((found) => found.row === false) && presets.rowIn(presets.dataOf(node));
+        // Read, with its entry made again since the refusal: each conflict is shown against what is
+        // stored now (the removal it was refused for is over).
+        const again = removed && presets.rowIn(presets.dataOf(node));
+        const shown = [...failure.conflicts, ...after.conflicts].map((found) =>
+          again && found.row === false
+            ? presets.readConflict(node, found.field, found.base, found.yours)
+            : found,
+        );
         if (conflicts.show(shown, 'save')) return;
       }
       // A field's own problem goes to that field: the path ends in the metric's column.
@@ -727,9 +735,14 @@ export function createModal(ctx, tree, treeMetrics) {
       const node = current;
       if (!dialog.open || !node) return;
       showStopped(node);
-      // The remove it waited for was sent (or discarded): it opens again from what applies now.
+      // The remove it waited for was sent (or found done already, or discarded): it opens again
+      // from what applies now, read first. The tree may not have read it yet: a remove found done
+      // already, or sent by another tab or the service worker, leaves the outbox before that read,
+      // and the form would show the removed entry's values as saved.
       if (heldForRemove && !busy && !removeWaits(node)) {
-        open(node);
+        heldForRemove = false;
+        showAlert(undefined);
+        awaitDefaults(node);
         return;
       }
       if (!editable || busy || deciding !== undefined || save.disabled || conflicts.waiting().length > 0)

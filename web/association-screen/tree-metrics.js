@@ -95,6 +95,20 @@ export function createTreeMetrics(ctx, tree) {
   }
 
   /**
+   * Marks a copy whose entry was removed as not read since. Until a read answers, nothing of it is
+   * shown as saved, and the modal saves nothing of it without reading it first (modal.js
+   * `awaitDefaults`, `readWhatApplies`): only the server knows the defaults that apply again.
+   * @param {TreeNode} twin
+   */
+  function markUnread(twin) {
+    unread.add(twin);
+    /** @type {Record<string, ScreenMetric>} */
+    const metrics = {};
+    for (const column of ctx.columns) metrics[column.field] = { value: null, source: 'none' };
+    twin.data = { ...twin.data, metrics, lastChange: null };
+  }
+
+  /**
    * Reads an activity's metrics again: after a remove its defaults apply, which only the server
    * knows, and after a refused save the tree shows what others stored meanwhile. One request (the
    * activity's branch); on failure the chips keep what they showed. Resolves whether the node now
@@ -153,15 +167,7 @@ export function createTreeMetrics(ctx, tree) {
         }
         twin.data = { ...twin.data, metrics, lastChange: saved.lastChange ?? null };
         unread.delete(twin);
-      } else if (saved) {
-        unread.add(twin);
-        // Until the re-read answers, nothing is shown as saved, and the modal saves nothing of it
-        // (see modal.js awaitDefaults): only the server knows the defaults that apply again.
-        /** @type {Record<string, ScreenMetric>} */
-        const metrics = {};
-        for (const column of ctx.columns) metrics[column.field] = { value: null, source: 'none' };
-        twin.data = { ...twin.data, metrics, lastChange: null };
-      }
+      } else if (saved) markUnread(twin);
       redrawChips(ctx, twin);
       if (saved === undefined || readAgain(answer, saved)) void refreshMetrics(twin);
     }
@@ -170,6 +176,18 @@ export function createTreeMetrics(ctx, tree) {
   return {
     applySaved,
     refresh,
+    /**
+     * A save of `node` was refused because its entry was removed meanwhile, and the read after the
+     * refusal got no answer: every copy shows as after a remove of one's own, its values not read
+     * (the removed entry's values, still shown, would be taken for what is stored, and sent as
+     * such). @param {TreeNode} node
+     */
+    removedUnread(node) {
+      for (const twin of twinsOf(node)) {
+        markUnread(twin);
+        redrawChips(ctx, twin);
+      }
+    },
     /** Whether a copy's entry was removed and what applies now is not read yet. @param {TreeNode} node */
     isUnread: (node) => unread.has(node),
     /** Draws every copy of an activity again (the outbox changed). @param {TreeNode} node */

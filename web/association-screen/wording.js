@@ -58,6 +58,9 @@ export function createWording(labels, lang) {
           return labels.sourceField;
         case 'default:taskSheet':
           return labels.sourceTaskSheet;
+        case 'unread':
+          // Its entry was removed, and what applies now (its defaults) is not read yet.
+          return labels.sourceUnread;
         case 'pending':
           // Kept in the outbox: what the next save starts from, not yet the server's.
           return labels.sourcePending;
