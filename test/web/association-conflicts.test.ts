@@ -935,6 +935,40 @@ describe.each(VARIANTS)('what the modal shows is what it saves ($lang, $device)'
     },
   );
 
+  // Found by review: closed before the refusal came back, the activity went on showing the removed
+  // entry's values as saved in the tree, and at its next opening.
+  inEnglish(
+    'shows an entry removed meanwhile without its values once the refusal comes back after its dialog was closed, the read after it unanswered',
+    async () => {
+      await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '5.00', METRICA2: 3, HORAS: '7.0' });
+      const a = await person(ALICE);
+      const dialog = await openActivity(a.page, SOIL, SUBSOIL);
+      await removedMeanwhile();
+      await a.page.route(branchReads, (route) => route.abort('internetdisconnected'));
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      await a.page.route(/associationtask/, async (route) => {
+        if (route.request().method() === 'PUT') await held;
+        await route.fallback();
+      });
+      await field(dialog, 'Pessoas').fill('4');
+      const answered = a.page.waitForResponse((response) => response.request().method() === 'PUT');
+      await save(dialog);
+      // The browser closes the dialog while the save is out (as on a second Escape).
+      await dialog.evaluate((element) => (element as HTMLDialogElement).close());
+      release();
+      expect((await answered).status()).toBe(409);
+      const row = a.page.getByRole('treeitem', { name: SUBSOIL }).first();
+      await later(() => row.textContent()).toContain(`Horas${L.empty_value}`);
+      const again = await reopen(a.page, SUBSOIL);
+      // Opened again, it reads what applies first: unread, nothing shown as saved.
+      expect(await field(again, 'Horas').inputValue()).toBe('');
+      expect(await again.getByRole('button', { name: L.save, exact: true }).isDisabled()).toBe(true);
+    },
+  );
+
   inEnglish(
     'shows a conflict of an entry removed, then made again before the read after the refusal, against what is stored now',
     async () => {

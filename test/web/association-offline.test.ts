@@ -1180,6 +1180,88 @@ describe.each([
     },
   );
 
+  /**
+   * Alice's form of A-SUBSOIL (20.00 / 3 / 7.0) saves Pessoas 4 after someone removed the entry, and
+   * the read after the refusal gets no answer (her branch reads fail until `reads` is unrouted); a
+   * second tab of hers on the same sheet. Returns both pages and her dialog.
+   */
+  async function removedUnreadBesideTab() {
+    await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '20.00', METRICA2: 3, HORAS: '7.0' });
+    const alice = await browserOn(await profile(), ALICE);
+    await firstVisit(alice.page);
+    for (const branch of SOIL) await expand(alice.page, branch);
+    const tab = await openPage(alice.context);
+    await openScreen(tab);
+    for (const branch of SOIL) await expand(tab, branch);
+    const dialog = await openActivity(alice.page, SUBSOIL);
+    await removedBySomeone();
+    await alice.page.route(branchReads, (route) => route.abort('internetdisconnected'));
+    await field(dialog, 'Pessoas').fill('4');
+    await dialog.getByRole('button', { name: L.save, exact: true }).click();
+    await dialog.getByRole('group', { name: /^Pessoas / }).waitFor();
+    expect(await description(field(dialog, 'Horas'))).toBe(L.sourceUnread);
+    return { alice, tab, dialog };
+  }
+  const branchReads = (url: URL) => url.searchParams.get('part') === 'children';
+
+  /** In `tab`, offline, Horas 9 kept for A-SUBSOIL; online again, sent, it stops (the entry is gone). */
+  async function stoppedInTab(context: BrowserContext, tab: Page) {
+    await context.setOffline(true);
+    await enter(tab, SUBSOIL, { Horas: num('9') });
+    await context.setOffline(false);
+    await region(tab).getByRole('button', { name: L.pendingList }).click();
+    await region(tab)
+      .getByRole('button', { name: fill(L.decideFor, { label: SUBSOIL }) })
+      .waitFor();
+  }
+
+  // Found by review: a read of the activity made elsewhere on the page (an entry of it leaving the
+  // outbox unanswered) cleared the tree's "unread" mark while the form went on showing nothing
+  // read, and its Save then stored every field left alone empty.
+  once(
+    'reads what applies before a Save over an entry removed meanwhile even after the page read the activity elsewhere',
+    async () => {
+      const { alice, tab, dialog } = await removedUnreadBesideTab();
+      await alice.page.unroute(branchReads);
+      // The other tab's entry stops: it left what waits to be sent without an answer, and Alice's
+      // page reads the activity for that. No entry: her tree shows the defaults.
+      await stoppedInTab(alice.context, tab);
+      await later(() => rowText(alice.page, SUBSOIL)).toContain(`Pessoas6${L.chipDefault}`);
+      await dialog.getByRole('button', { name: fill(L.keepMineFor, { field: 'Pessoas' }) }).click();
+      await dialog.getByRole('button', { name: L.save, exact: true }).click();
+      await dialog.waitFor({ state: 'hidden' });
+      // The fields left alone hold the defaults that apply, not NULL.
+      expect(await storedRow('A-SUBSOIL')).toEqual([{ METRICA1: '0.80', METRICA2: 4, HORAS: '8.0' }]);
+    },
+  );
+
+  // Found by review: Decide opened its form over nothing read, and could not be decided offline.
+  once(
+    'says an entry cannot be decided while what applies to its activity, its entry removed, cannot be read, and opens nothing',
+    async () => {
+      const { alice, tab, dialog } = await removedUnreadBesideTab();
+      await stoppedInTab(alice.context, tab);
+      await alice.page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'hidden' });
+      await region(alice.page).getByRole('button', { name: L.pendingList }).click();
+      await region(alice.page)
+        .getByRole('button', { name: fill(L.decideFor, { label: SUBSOIL }) })
+        .click();
+      await alice.page.getByText(fill(L.decideUnread, { label: SUBSOIL })).waitFor();
+      expect(await dialog.isVisible()).toBe(false);
+      // Once it can be read, Decide opens the entry (Horas 9, and the Pessoas 4 of Alice's draft,
+      // which the other tab's form showed) over the default of the field it left alone.
+      await alice.page.unroute(branchReads);
+      await region(alice.page)
+        .getByRole('button', { name: fill(L.decideFor, { label: SUBSOIL }) })
+        .click();
+      await dialog.waitFor();
+      await later(() => field(dialog, 'Quantidade').inputValue()).toBe(num('0.80'));
+      expect(await description(field(dialog, 'Quantidade'))).toBe(L.sourceField);
+      expect(await field(dialog, 'Horas').inputValue()).toBe(num('9'));
+    },
+  );
+
   once(
     'leaves out of the table’s save a row whose remove waits in the outbox: no field left alone is stored empty',
     async () => {
@@ -1217,6 +1299,38 @@ describe.each([
       // Pessoas and Horas were never entered empty: they hold the defaults that apply without an
       // entry (6, 8.0), not NULL.
       await later(() => storedRow('A-SUBSOIL')).toEqual([{ METRICA1: '9.50', METRICA2: 6, HORAS: '8.0' }]);
+    },
+  );
+
+  // Found by review of the read before a held form opens again: offline, that read could not answer,
+  // and a remove discarded in another tab left the form held, saying the entry was removed.
+  once(
+    'opens a form held for a remove again at once when the remove is discarded in another tab offline',
+    async () => {
+      await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '20.00', METRICA2: 3, HORAS: '7.0' });
+      const alice = await browserOn(await profile(), ALICE);
+      await firstVisit(alice.page);
+      for (const branch of SOIL) await expand(alice.page, branch);
+      const tab = await openPage(alice.context);
+      await openScreen(tab);
+      for (const branch of SOIL) await expand(tab, branch);
+      await alice.context.setOffline(true);
+      const dialog = await openActivity(alice.page, SUBSOIL);
+      const removing = await openActivity(tab, SUBSOIL);
+      await confirmRemove(tab, removing);
+      await removing.waitFor({ state: 'hidden' });
+      await later(() => dialog.getByRole('alert').getByText(L.removeWaits).count()).toBe(1);
+      // The other tab discards the remove, still offline: the entry stays, and so does the form.
+      await region(tab).getByRole('button', { name: L.pendingList }).click();
+      await region(tab)
+        .getByRole('button', { name: fill(L.discardFor, { label: SUBSOIL }) })
+        .click();
+      await region(tab).getByRole('button', { name: L.discardYes }).click();
+      const save = dialog.getByRole('button', { name: L.save, exact: true });
+      await later(() => save.isEnabled()).toBe(true);
+      expect(await field(dialog, 'Horas').inputValue()).toBe(num('7.0'));
+      expect(await description(field(dialog, 'Horas'))).toBe(L.sourceSaved);
+      expect(await dialog.getByRole('alert').isVisible()).toBe(false);
     },
   );
 

@@ -367,6 +367,11 @@ export function createFields(ctx) {
     /** The sheet a field's value was copied from, while it holds that value. @param {string} field */
     copiedFrom: (field) => copied.get(field),
     /**
+     * Whether the field was preset from nothing read: its entry removed, what applies now (its
+     * default) not read yet. @param {string} field
+     */
+    startsUnread: (field) => sources.get(field)?.source === 'unread',
+    /**
      * "Keep mine" at a conflict: the input keeps the person's value, which is theirs to send (even a
      * default they kept untyped), starting from the stored value.
      * @param {string} field @param {MetricValue} theirs

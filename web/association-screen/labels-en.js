@@ -127,6 +127,8 @@ export const LABELS_EN = {
     'What applies to this activity now (its entry was removed) could not be read: close it and open it again once there is signal. Nothing was saved.',
   removeWaits:
     'The removal of this entry is kept on this device, not sent yet: what applies without it is read once it is sent, and this form then opens again by itself. Nothing can be saved here until then.',
+  decideUnread:
+    '{label}: what applies to this activity now (its entry was removed) could not be read. Decide it once there is signal: nothing was saved.',
   conflictDefaultsUnread:
     'What applies to this activity now (its entry was removed meanwhile) could not be read: try again once there is signal. Nothing was saved.',
   tooLarge:

@@ -129,6 +129,8 @@ export const LABELS_PT_BR = {
     'Não foi possível ler o que vale agora para esta atividade (o registro dela foi removido): feche e abra de novo quando houver sinal. Nada foi salvo.',
   removeWaits:
     'A remoção deste registro está guardada neste aparelho, ainda não enviada: o que vale sem ele é lido quando ela for enviada, e este formulário então se abre de novo sozinho. Nada pode ser salvo aqui até lá.',
+  decideUnread:
+    '{label}: não foi possível ler o que vale agora para esta atividade (o registro dela foi removido). Decida quando houver sinal: nada foi salvo.',
   conflictDefaultsUnread:
     'Não foi possível ler o que vale agora para esta atividade (o registro dela foi removido enquanto isso): tente de novo quando houver sinal. Nada foi salvo.',
   tooLarge:

@@ -130,6 +130,7 @@ export { LABELS_EN, LABELS_PT_BR };
  * @property {string} defaultsUnread that read failed: Save stays off
  * @property {string} removeWaits a form whose entry's remove waits in the outbox: nothing can be saved
  *   until it is sent, when the form opens again by itself
+ * @property {string} decideUnread Decide on an activity whose entry was removed and what applies is unread ({label})
  * @property {string} conflictDefaultsUnread a conflict said the entry was removed meanwhile and what
  *   applies now could not be read: nothing is sent, and "Use theirs" takes nothing, until it is
  * @property {string} tooLarge an entry too large for one request (413 BODY_TOO_LARGE, or a proxy's

@@ -319,7 +319,8 @@ export function createModal(ctx, tree, treeMetrics) {
     if (mine !== session || current !== node || ctx.destroyed()) return false;
     setBusy(false);
     dialogStatus.textContent = '';
-    if (!read) {
+    // Still unread after it: a remove's answer came meanwhile, newer than the read.
+    if (!read || treeMetrics.isUnread(node)) {
       showAlert(labels.conflictDefaultsUnread);
       return false;
     }
@@ -420,7 +421,13 @@ export function createModal(ctx, tree, treeMetrics) {
       conflicts.focus(waiting[0]);
       return;
     }
-    if (treeMetrics.isUnread(node) && !(await readWhatApplies(node))) return;
+    // A field left alone showing nothing read would be sent empty, for good: what applies is read
+    // first. The tree's mark alone is not enough: a read made elsewhere clears it, and the form
+    // goes on showing what it filled.
+    const unread =
+      treeMetrics.isUnread(node) ||
+      [...inputs.keys()].some((field) => fields.untouched(field) && fields.startsUnread(field));
+    if (unread && !(await readWhatApplies(node))) return;
     const { values, base, firstBad, copied } = changes();
     if (firstBad) {
       firstBad.focus();
@@ -504,6 +511,11 @@ export function createModal(ctx, tree, treeMetrics) {
         }
         return;
       }
+      const removed =
+        failure.conflicted && failure.conflicts.some((found) => found.entry === 0 && found.row === false);
+      // Its entry removed meanwhile and the activity not read since: shown as after a remove (in the
+      // tree too, the dialog closed meanwhile or not).
+      if (removed && sent.read === false && presets.rowIn(node.data)) treeMetrics.removedUnread(node);
       if (!sent.stillOpen) {
         // Its dialog is gone: say so aloud rather than on another activity's form.
         ctx.announce(
@@ -514,9 +526,6 @@ export function createModal(ctx, tree, treeMetrics) {
         return;
       }
       if (failure.conflicted) {
-        const removed = failure.conflicts.some((found) => found.entry === 0 && found.row === false);
-        // Its entry removed meanwhile and the activity not read since: shown as after a remove.
-        if (removed && sent.read === false && presets.rowIn(node.data)) treeMetrics.removedUnread(node);
         // The read after the refusal may hold values stored since: shown beside the refused ones.
         const after = presets.afterConflict(node, failure.conflicts, { values, base });
         hasRow = after.hasRow;
@@ -652,6 +661,12 @@ export function createModal(ctx, tree, treeMetrics) {
       ctx.announce(fill(labels.closeFirst, { label: record.label }));
       return;
     }
+    // Its entry removed and what applies unread (the read before Decide got no answer): the fields
+    // the entry leaves alone would be saved empty, for good, where the defaults apply.
+    if (treeMetrics.isUnread(node)) {
+      ctx.announce(fill(labels.decideUnread, { label: record.label }));
+      return;
+    }
     // A remove whose entry someone else removed since: what the person asked for is so. A form of
     // a key without a row would store every value it shows, which nobody asked for.
     if (read && record.entry.remove && !presets.rowIn(node.data)) {
@@ -742,7 +757,10 @@ export function createModal(ctx, tree, treeMetrics) {
       if (heldForRemove && !busy && !removeWaits(node)) {
         heldForRemove = false;
         showAlert(undefined);
-        awaitDefaults(node);
+        // Offline, nothing was sent: the remove was discarded (in another tab), and the entry it
+        // would have removed is what the tree read.
+        if (ctx.doc.defaultView?.navigator.onLine === false) open(node);
+        else awaitDefaults(node);
         return;
       }
       if (!editable || busy || deciding !== undefined || save.disabled || conflicts.waiting().length > 0)
