@@ -556,9 +556,9 @@ export function asksBeforeLeaving(page: Page): Promise<boolean> {
 }
 
 /**
- * Holds every write of the page's drafts behind a read-write transaction of the test's own on their
- * store (IndexedDB runs a store's read-write transactions in order), kept alive until the returned
- * function is called: a device slow to write.
+ * Holds every write and read of the drafts behind a read-write transaction of the test's own on
+ * their store (IndexedDB runs a store's transactions in order), kept alive from `page` (this page,
+ * or another tab of the browser) until the returned function is called: a device slow to write.
  */
 export async function holdDraftWrites(page: Page): Promise<() => Promise<void>> {
   await page.evaluate(

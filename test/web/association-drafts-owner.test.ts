@@ -4,6 +4,7 @@ import { LABELS_EN } from '../../web/association-screen.js';
 import {
   description,
   draftsOnDevice,
+  holdDraftWrites,
   keptOnDevice,
   launchOnProfile,
   openPage,
@@ -239,31 +240,12 @@ it('keeps what Bruno types in the table before his drafts are read as his, Alice
   const holder = await openPage(page.context());
   await holder.goto(served.sheetUrl());
   await holder.getByRole('tree').waitFor();
-  await holder.evaluate(
-    () =>
-      new Promise<void>((resolve, reject) => {
-        const opening = indexedDB.open('task-association-drafts');
-        opening.onerror = () => reject(opening.error);
-        opening.onsuccess = () => {
-          const db = opening.result;
-          const store = db.transaction('drafts', 'readwrite').objectStore('drafts');
-          const held = window as unknown as { letGo?: boolean };
-          const hold = () => {
-            if (!held.letGo) store.get('none').onsuccess = hold;
-          };
-          hold();
-          store.transaction.oncomplete = () => db.close();
-          resolve();
-        };
-      }),
-  );
+  const letGo = await holdDraftWrites(holder);
 
   // Bruno signs in; before his drafts are read he types Quantidade 7 in the table.
   await brunoSignsIn(page);
   await typeInto(page, cell(), '7');
-  await holder.evaluate(() => {
-    (window as unknown as { letGo?: boolean }).letGo = true;
-  });
+  await letGo();
   await holder.close();
   await keptOnDevice(page);
   // Read now: his 7 stays in the cell, kept as his; Alice's 55 as it was.

@@ -1102,26 +1102,34 @@ describe.each([
     expect(alice.puts).toEqual([]);
   });
 
+  /**
+   * A-SUBSOIL (20.00 / 3 / 7.0) removed on Alice's page offline, kept in the outbox, and opened
+   * again: its form waits for the remove to be sent, saying so. Returns her browser and the dialog.
+   */
+  async function removeKeptOffline() {
+    await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '20.00', METRICA2: 3, HORAS: '7.0' });
+    const alice = await browserOn(await profile(), ALICE);
+    await firstVisit(alice.page);
+    for (const branch of SOIL) await expand(alice.page, branch);
+    await alice.context.setOffline(true);
+    const removing = await openActivity(alice.page, SUBSOIL);
+    await confirmRemove(alice.page, removing);
+    await removing.waitFor({ state: 'hidden' });
+    await later(() => region(alice.page).getByText(L.pendingCountOne).count()).toBe(1);
+    const dialog = await openActivity(alice.page, SUBSOIL);
+    await later(() => dialog.getByRole('alert').getByText(L.removeWaits).count()).toBe(1);
+    return { alice, dialog };
+  }
+
   // Found by review: a remove kept offline showed the activity as having no values, and a save
   // typed over it stored every field left alone empty, for good, where the defaults apply.
   once(
     'opens an activity whose remove waits in the outbox as one whose defaults are unread: nothing left alone is stored empty',
     async () => {
-      await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '20.00', METRICA2: 3, HORAS: '7.0' });
-      const alice = await browserOn(await profile(), ALICE);
-      await firstVisit(alice.page);
-      for (const branch of SOIL) await expand(alice.page, branch);
-      await alice.context.setOffline(true);
-      const removing = await openActivity(alice.page, SUBSOIL);
-      await confirmRemove(alice.page, removing);
-      await removing.waitFor({ state: 'hidden' });
-      await later(() => region(alice.page).getByText(L.pendingCountOne).count()).toBe(1);
-
       // Still offline, opened again: only the server knows the defaults that apply without the
       // entry. A Save from here would store Pessoas and Horas empty, for good: it stays off, and
       // the dialog says why.
-      const dialog = await openActivity(alice.page, SUBSOIL);
-      await later(() => dialog.getByRole('alert').getByText(L.removeWaits).count()).toBe(1);
+      const { alice, dialog } = await removeKeptOffline();
       expect(await dialog.getByRole('button', { name: L.save, exact: true }).isDisabled()).toBe(true);
       // Where the person sees it on the phone: in view, not under the dialog's buttons.
       expect(
@@ -1153,17 +1161,7 @@ describe.each([
   once(
     'opens a form held for its remove again from what applies once the remove is found already done, not from the removed entry',
     async () => {
-      await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '20.00', METRICA2: 3, HORAS: '7.0' });
-      const alice = await browserOn(await profile(), ALICE);
-      await firstVisit(alice.page);
-      for (const branch of SOIL) await expand(alice.page, branch);
-      await alice.context.setOffline(true);
-      const removing = await openActivity(alice.page, SUBSOIL);
-      await confirmRemove(alice.page, removing);
-      await removing.waitFor({ state: 'hidden' });
-      await later(() => region(alice.page).getByText(L.pendingCountOne).count()).toBe(1);
-      const dialog = await openActivity(alice.page, SUBSOIL);
-      await later(() => dialog.getByRole('alert').getByText(L.removeWaits).count()).toBe(1);
+      const { alice, dialog } = await removeKeptOffline();
       // Meanwhile someone else removes the entry: Alice's remove, sent, finds it done already.
       await removedBySomeone();
       await alice.context.setOffline(false);
