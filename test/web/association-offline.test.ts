@@ -9,6 +9,7 @@ import {
   launchOnProfile,
   loseSaveAnswers,
   openPage,
+  outboxEntries,
   usePageChecks,
 } from '../support/browser.js';
 import { saveByCodes, signIn, useServedScreen, wipeEntries } from '../support/demo.js';
@@ -1568,6 +1569,62 @@ describe('a host’s own page, without the service worker', () => {
           ),
       ).toEqual([{ HORAS: '8.0' }]),
     );
+  });
+
+  // Found by review: what was left of such a batch went as a new save, applied a second time over
+  // what was stored since (here someone's removal of the entry the batch made).
+  it('sends what is left of a batch whose answer was lost under its id, and takes it as saved when the server stored the batch', async () => {
+    const { context, page } = await openHostPage();
+    const L = LABELS_EN;
+    const offline = page.getByRole('region', { name: L.offlineRegion });
+    await context.setOffline(true);
+    for (const [name, people] of [
+      [DISC, '5'],
+      [SUBSOIL, '4'],
+    ] as const) {
+      await page.getByRole('treeitem', { name }).first().locator(':scope > .ta-screen__row').click();
+      const dialog = page.getByRole('dialog', { name });
+      await dialog.getByRole('textbox', { name: 'Pessoas', exact: true }).fill(people);
+      await dialog.getByRole('button', { name: L.save, exact: true }).click();
+      await dialog.waitFor({ state: 'hidden' });
+    }
+    await later(() => offline.getByText(L.pendingCount.replace('{count}', '2')).count()).toBe(1);
+    // Sent once the network returns, both in one batch: stored, its answer never reaches the page.
+    const ids: string[] = [];
+    let lose = true;
+    await page.route(
+      (url) => url.pathname === '/associationtask',
+      async (route) => {
+        if (route.request().method() !== 'PUT') return route.fallback();
+        ids.push(JSON.parse(route.request().postData() ?? '{}').requestId);
+        if (!lose) return route.fallback();
+        await route.fetch();
+        return route.abort();
+      },
+    );
+    await context.setOffline(false);
+    await later(() => ids.length).toBeGreaterThan(0);
+    await context.setOffline(true);
+    expect(await liveRows('A-DISC')).toMatchObject([{ METRICA2: 5 }]);
+    // Alice discards Subsoiling's; someone removes the entry the batch made for Disc ploughing.
+    await offline.getByRole('button', { name: L.pendingList }).click();
+    await offline.getByRole('button', { name: L.discardFor.replace('{label}', SUBSOIL) }).click();
+    await offline.getByRole('button', { name: L.discardYes }).click();
+    await page.getByText(L.discardedMaybeSent.replace('{label}', SUBSOIL)).waitFor();
+    await served
+      .demo()
+      .scratch.db.execute(
+        `UPDATE ${METRICS} m JOIN ${served.demo().names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB SET m.DELETED = 1 WHERE o.CODIGO = 'A-DISC'`,
+      );
+    // Disc ploughing's entry goes again under the batch's id: the server knows it, so it was stored
+    // then, and is not applied a second time over that removal.
+    lose = false;
+    await context.setOffline(false);
+    await later(() => ids.length).toBeGreaterThan(1);
+    await later(() => outboxEntries(page)).toBe(0);
+    expect(await liveRows('A-DISC')).toEqual([]);
+    expect(new Set(ids).size).toBe(1);
+    await page.getByText(`${DISC}: ${L.savedEarlier}`).waitFor();
   });
 
   it('says a discarded entry may be saved when its last sending got no answer', async () => {

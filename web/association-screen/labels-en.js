@@ -121,6 +121,7 @@ export const LABELS_EN = {
   removeAnswerLost:
     'The answer to this remove did not arrive: the entry may have been removed. Press Remove entry to send it again (what arrived is not applied twice).',
   removeError: 'Not removed: {message}',
+  savedEarlier: 'It had been saved by an earlier sending, whose answer was lost: not saved again.',
   entryGone: 'This entry had already been removed; the defaults apply.',
   readingDefaults: 'Reading what applies to this activity now…',
   defaultsUnread:

@@ -123,6 +123,7 @@ export const LABELS_PT_BR = {
   removeAnswerLost:
     'A resposta a esta remoção não chegou: o registro pode ter sido removido. Pressione Remover registro para enviá-la de novo (o que chegou não é aplicado duas vezes).',
   removeError: 'Não removido: {message}',
+  savedEarlier: 'Já tinha sido salvo por um envio anterior, cuja resposta se perdeu: não foi salvo de novo.',
   entryGone: 'Este registro já tinha sido removido; valem os padrões.',
   readingDefaults: 'Lendo o que vale agora para esta atividade…',
   defaultsUnread:

@@ -125,6 +125,7 @@ export { LABELS_EN, LABELS_PT_BR };
  * @property {string} removeAnswerLost the modal's remove was sent and got no answer (and could not be
  *   kept in the outbox to be sent again): the entry may be removed, and Remove entry sends it again
  * @property {string} removeError a remove failed, `{message}`
+ * @property {string} savedEarlier an outbox entry an earlier sending of its batch stored (its answer lost)
  * @property {string} entryGone the entry was removed meanwhile (ENTRY_NOT_FOUND)
  * @property {string} readingDefaults an activity whose entry was removed is read again before it can be saved
  * @property {string} defaultsUnread that read failed: Save stays off

@@ -72,8 +72,9 @@ export function followSenders(ctx, parts) {
   }
 
   /**
-   * Removes this page sent that the server found already done (no entry left to remove): the
-   * person hears it in the modal's words, and the other pages are told. The activity's stored
+   * Entries this page sent that the server found already done (a remove with no entry left to
+   * remove; a save an earlier sending of its batch stored): the person hears it (a remove in the
+   * modal's words), and the other pages are told. The activity's stored
    * values are read again (offline.js `refresh`: they left the outbox with no answer to show).
    * @param {OutboxRecord[]} records
    */
@@ -83,7 +84,8 @@ export function followSenders(ctx, parts) {
   }
 
   /**
-   * What is said of this person's entries found already done, by their seqs.
+   * What is said of this person's entries found already done, by their seqs: a remove whose entry
+   * was gone, or a save an earlier sending of its batch stored (its answer lost).
    * @param {readonly number[]} seqs
    */
   function alreadyDone(seqs) {
@@ -91,7 +93,7 @@ export function followSenders(ctx, parts) {
     return parts
       .mine()
       .filter((record) => done.has(record.seq))
-      .map((record) => `${record.label}: ${labels.entryGone}`);
+      .map((record) => `${record.label}: ${record.entry.remove ? labels.entryGone : labels.savedEarlier}`);
   }
 
   /**

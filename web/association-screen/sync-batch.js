@@ -53,23 +53,23 @@ export async function nextBatch(outbox, pending, most) {
 }
 
 /**
- * The first batch sent before without an answer whose entries all wait (the id stays on them until
- * the server answers): it may have been stored, so it goes again whole under its id, and the
- * server answers it with what it stored rather than applying it twice. Before any other entry:
- * entries that come earlier in the order entered (claimed with "Send them as mine" since, or
- * waiting for their owner when it was sent) would otherwise be packed with some of its entries
- * under a new id. One whose entries do not all wait (one discarded, or left to someone else to
- * claim) can no longer go as it was sent: its entries go in new batches.
+ * The first batch sent before without an answer (the id stays on its entries until the server
+ * answers): it may have been stored, so it goes again under its id, and the server answers it with
+ * what it stored rather than applying it twice. Before any other entry: entries that come earlier
+ * in the order entered (claimed with "Send them as mine" since, or waiting for their owner when it
+ * was sent) would otherwise be packed with some of its entries under a new id. One whose entries do
+ * not all wait any more (one discarded, or left to someone else to claim) goes as what is left of
+ * it, still under its id: never stored, that is stored; stored, the server knows the id with the
+ * whole body and refuses it (`REQUEST_ID_REUSED`), which says those entries were stored by the
+ * earlier sending (sync-refusal.js). Under a new id they would be applied a second time, over
+ * whatever was stored since with the values they were typed over (someone's undoing of them).
  * @param {OutboxRecord[]} pending in the order entered
  */
 function unansweredBatch(pending) {
-  for (const record of pending) {
-    if (!record.batch) continue;
-    const { id, size } = record.batch;
-    const same = pending.filter((one) => one.batch?.id === id);
-    if (same.length === size) return { id, records: same };
-  }
-  return undefined;
+  const first = pending.find((record) => record.batch !== undefined);
+  if (first?.batch === undefined) return undefined;
+  const { id } = first.batch;
+  return { id, records: pending.filter((one) => one.batch?.id === id) };
 }
 
 /**

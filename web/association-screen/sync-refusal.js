@@ -73,8 +73,10 @@ export async function settleTooLarge(outbox, records, message) {
 /**
  * A batch the handler refused, by a refusal of its own (`isHandlerRefusal`: anything else, a
  * session ended say, waits in sync.js and never comes here). Conflicts and problems at one entry stop that entry (the others are
- * sent again in a new batch); a refusal of the whole batch stops all of it; a request id the server
- * knows with another body (an entry discarded since) gets a new one. A remove of an entry with no
+ * sent again in a new batch); a refusal of the whole batch stops all of it. A request id the server
+ * knows with another body is one an earlier sending of the batch was stored under, whole (sent
+ * again as what is left of it: an entry discarded since, sync-batch.js `unansweredBatch`; a refused
+ * save records no id): its entries were stored then, and are done, as below. A remove of an entry with no
  * live row (404 `ENTRY_NOT_FOUND` at it) is done, not refused: someone else removed the entry
  * meanwhile, or this remove was stored in a batch whose answer was lost and was then sent again
  * under another id. What the person asked for is so: it leaves the outbox (`done`), as the modal
@@ -98,10 +100,7 @@ export async function settleRefusal(outbox, records, answer) {
   /** Whether a record was changed so that the batch's next sending differs. */
   let changed = false;
   if (error.code === 'REQUEST_ID_REUSED') {
-    for (const record of records) {
-      record.tried = false;
-      record.requestId = newRequestId();
-    }
+    for (const record of records) done.add(record);
   } else if (error.code === 'METRIC_CONFLICT' && Array.isArray(error.conflicts)) {
     for (const conflict of error.conflicts) {
       const record = records[conflict.entry];
@@ -131,15 +130,13 @@ export async function settleRefusal(outbox, records, answer) {
   }
   // Refused whole, the batch wrote nothing: a tried entry that goes on goes as a new save, not as
   // the refused request (whose id the server may answer with this refusal again).
-  if (error.code !== 'REQUEST_ID_REUSED') {
-    for (const record of records) {
-      if (stop.has(record) || !record.tried) continue;
-      record.tried = false;
-      record.requestId = newRequestId();
-    }
+  for (const record of records) {
+    if (stop.has(record) || done.has(record) || !record.tried) continue;
+    record.tried = false;
+    record.requestId = newRequestId();
   }
   // Nothing stopped and nothing to change: the same batch would be refused again.
-  if (stop.size === 0 && done.size === 0 && !changed && error.code !== 'REQUEST_ID_REUSED') {
+  if (stop.size === 0 && done.size === 0 && !changed) {
     for (const record of records) {
       record.state = 'refused';
       record.problem = message;
