@@ -1627,6 +1627,49 @@ describe('a host’s own page, without the service worker', () => {
     await page.getByText(`${DISC}: ${L.savedEarlier}`).waitFor();
   });
 
+  // Found by review: a batch sent again after a lost answer, refused before the server looked its id
+  // up (429 here), said the entry discarded on its way was "discarded", as if certainly not saved.
+  it('says an entry discarded on its way may be saved when its batch, sent again after a lost answer, is refused before the server looks it up', async () => {
+    const { context, page } = await openHostPage();
+    const L = LABELS_EN;
+    await context.setOffline(true);
+    await page.getByRole('treeitem', { name: DISC }).first().locator(':scope > .ta-screen__row').click();
+    const dialog = page.getByRole('dialog', { name: DISC });
+    await dialog.getByRole('textbox', { name: 'Pessoas', exact: true }).fill('5');
+    await dialog.getByRole('button', { name: L.save, exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    // The first sending is stored and its answer lost; the next one is held, then refused with 429.
+    let puts = 0;
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(
+      (url) => url.pathname === '/associationtask',
+      async (route) => {
+        if (route.request().method() !== 'PUT') return route.fallback();
+        puts++;
+        if (puts === 1) {
+          await route.fetch();
+          return route.abort();
+        }
+        await held;
+        return route.fulfill({ status: 429, body: 'Too Many Requests' });
+      },
+    );
+    await context.setOffline(false);
+    await later(() => puts).toBe(2);
+    const offline = page.getByRole('region', { name: L.offlineRegion });
+    await offline.getByRole('button', { name: L.pendingList }).click();
+    await offline.getByRole('button', { name: L.discardFor.replace('{label}', DISC) }).click();
+    await offline.getByRole('button', { name: L.discardYes }).click();
+    await page.getByText(L.discardedOnItsWay.replace('{label}', DISC)).waitFor();
+    release();
+    await page.getByText(L.discardedMaybeSent.replace('{label}', DISC)).waitFor();
+    expect(await page.getByText(L.discarded.replace('{label}', DISC)).count()).toBe(0);
+    expect(await liveRows('A-DISC')).toMatchObject([{ METRICA2: 5 }]);
+  });
+
   it('says a discarded entry may be saved when its last sending got no answer', async () => {
     const { context, page } = await openHostPage();
     const L = LABELS_EN;

@@ -24,7 +24,8 @@ import { keyOf } from './entry-key.js';
  * what holds the batch id, as its owner's.
  * @param {Outbox} outbox @param {OutboxRecord[]} pending in the order entered
  * @param {number} most
- * @returns {Promise<{ id: string, records: OutboxRecord[] } | undefined>} undefined: none left
+ * @returns {Promise<{ id: string, records: OutboxRecord[], again?: true } | undefined>} undefined:
+ *   none left; `again`: a batch sent before without an answer, which may have been stored
  */
 export async function nextBatch(outbox, pending, most) {
   const first = pending[0];
@@ -69,7 +70,7 @@ function unansweredBatch(pending) {
   const first = pending.find((record) => record.batch !== undefined);
   if (first?.batch === undefined) return undefined;
   const { id } = first.batch;
-  return { id, records: pending.filter((one) => one.batch?.id === id) };
+  return { id, records: pending.filter((one) => one.batch?.id === id), again: /** @type {const} */ (true) };
 }
 
 /**

@@ -103,10 +103,12 @@ export function doneMessage(sheet, records) {
  * @property {typeof fetch} [fetch]
  * @property {(records: OutboxRecord[], answer: SaveResult, gone: number[]) => void} [onSent] a batch
  *   was stored; `gone`: the seqs of it no longer in the outbox when it was (discarded on its way)
- * @property {(records: OutboxRecord[], maybe: boolean) => void} [onUnsent] a batch was not stored:
- *   refused (its entries stopped, or sent again otherwise), or not answered (`maybe` stored)
+ * @property {(records: OutboxRecord[], maybe: boolean) => void} [onUnsent] a batch was not stored
+ *   now: refused (its entries stopped, or sent again otherwise), or not answered (`maybe` stored;
+ *   so too a batch sent before without an answer, refused before its id was looked up)
  * @property {(records: OutboxRecord[]) => void} [onDone] entries of a refused batch that were
- *   already so, taken out of the outbox: removes of an entry with no live row (`ENTRY_NOT_FOUND`);
+ *   already so, taken out of the outbox: removes of an entry with no live row (`ENTRY_NOT_FOUND`),
+ *   saves an earlier sending of their batch stored (`REQUEST_ID_REUSED`);
  *   told after `onUnsent` of their batch
  */
 
@@ -157,6 +159,9 @@ export async function replayOutbox(outbox, target) {
     const batch = await nextBatch(outbox, pending, most);
     if (batch === undefined) break;
     const { id, records } = batch;
+    // Sent before without an answer: a refusal that comes before the server looks its id up (a
+    // host's or a proxy's, a limit, someone else signed in) leaves it as it was, maybe stored.
+    const maybe = batch.again === true;
     // The owner goes with the batch: the server refuses it (OWNER_CHANGED) if someone else has
     // signed in on this browser since it was asked, whose cookie the request would ride.
     const body = JSON.stringify({
@@ -214,7 +219,7 @@ export async function replayOutbox(outbox, target) {
       (answer.status !== 413 && !isHandlerRefusal(answer.body?.error))
     ) {
       await noteLastTry(outbox, records, answer);
-      target.onUnsent?.(records, answer.status === 0 || answer.status >= 500);
+      target.onUnsent?.(records, maybe || answer.status === 0 || answer.status >= 500);
       throw new RetryLater(answer.status, `HTTP ${answer.status}`);
     }
     if (answer.status === 413) {
@@ -226,14 +231,14 @@ export async function replayOutbox(outbox, target) {
         await sendAgainAsNew(outbox, records);
       } else
         stopped += await settleTooLarge(outbox, records, typeof message === 'string' ? message : 'HTTP 413');
-      target.onUnsent?.(records, false);
+      target.onUnsent?.(records, maybe);
       continue;
     }
     if (answer.status === 409 && answer.body?.error?.code === 'OWNER_CHANGED') {
       // Someone else signed in meanwhile: nothing was written, and the entries, untouched (their
       // batch id kept, in case an earlier sending of it was stored), wait for their owner. The
       // sending goes on with the entries of whoever is signed in now.
-      target.onUnsent?.(records, false);
+      target.onUnsent?.(records, maybe);
       const now = await askOwner(target);
       // The same person again (signed out and in, or a host's session that flips): tried later.
       if (now === owner) throw new RetryLater(409, 'the server refused the owner it names itself');
