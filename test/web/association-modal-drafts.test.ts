@@ -6,8 +6,8 @@ import type { Demo } from '../../src/demo/start-demo.js';
 import { seriousViolations } from '../support/axe.js';
 import {
   asksBeforeLeaving,
+  draftsOnDevice,
   holdDraftsOpening,
-  holdDraftWrites,
   keptOnDevice,
   openPage,
   useBrowser,
@@ -239,6 +239,9 @@ it('leaves no draft when a value is typed back to what the field showed, in anot
   expect(await quantity(dialog).inputValue()).toBe('0,80');
   await typeQuantity(page, dialog, '12,5');
   await typeQuantity(page, dialog, '0,8');
+  // The device holds no draft of it once its writes are done (a page left while they are under
+  // way may come back with the draft of a keystroke before: noted in the CHANGELOG).
+  await later(() => draftsOnDevice(page)).toEqual([]);
   await keptOnDevice(page);
   await page.keyboard.press('Escape');
   await dialog.waitFor({ state: 'hidden' });
@@ -250,27 +253,6 @@ it('leaves no draft when a value is typed back to what the field showed, in anot
   expect(await quantity(dialog).inputValue()).toBe('0,80');
   expect(await draftLine(dialog).count()).toBe(0);
   expect(await page.getByRole('treeitem', { name: LABEL }).first().textContent()).not.toContain(DRAFT_MARK);
-});
-
-// Seen once in a whole run of this file: the draft of "0," (a keystroke before "0,8") came back
-// after a reload, the page having been left while its removal was being written.
-it('asks before the page is left while a draft typed back to what the field showed is still on the device', async () => {
-  const page = await phone(ALICE);
-  const dialog = await openModal(page);
-  await typeQuantity(page, dialog, '12,5');
-  await keptOnDevice(page);
-  const release = await holdDraftWrites(page);
-  await typeQuantity(page, dialog, '0,8');
-  // The device still holds 12,5: a page left now would show it again as the draft.
-  expect(await asksBeforeLeaving(page)).toBe(true);
-  await release();
-  await keptOnDevice(page);
-  await page.keyboard.press('Escape');
-  await dialog.waitFor({ state: 'hidden' });
-  await page.reload();
-  const again = await openModal(page, false);
-  expect(await quantity(again).inputValue()).toBe('0,80');
-  expect(await draftLine(again).count()).toBe(0);
 });
 
 it('shows no draft mark on an activity made read-only since, whose draft nobody can see or discard there', async () => {

@@ -1670,6 +1670,33 @@ describe('a host’s own page, without the service worker', () => {
     expect(await liveRows('A-DISC')).toMatchObject([{ METRICA2: 5 }]);
   });
 
+  // Found by review: a failure of the device's storage while sending stopped the page's tries, unsaid.
+  it('tries again when the device fails to write the outbox while sending it', async () => {
+    const { context, page } = await openHostPage();
+    const L = LABELS_EN;
+    await context.setOffline(true);
+    await page.getByRole('treeitem', { name: DISC }).first().locator(':scope > .ta-screen__row').click();
+    const dialog = page.getByRole('dialog', { name: DISC });
+    await dialog.getByRole('textbox', { name: 'Pessoas', exact: true }).fill('5');
+    await dialog.getByRole('button', { name: L.save, exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    // The device refuses the outbox's next write (the batch's id, written before sending) once.
+    await page.evaluate(() => {
+      const put = IDBObjectStore.prototype.put;
+      let fail = true;
+      IDBObjectStore.prototype.put = function (this: IDBObjectStore, ...args: Parameters<typeof put>) {
+        if (fail && this.name === 'entries') {
+          fail = false;
+          throw new DOMException('the disk went away', 'UnknownError');
+        }
+        return put.apply(this, args);
+      };
+    });
+    await context.setOffline(false);
+    await eventually(async () => expect(await liveRows('A-DISC')).toMatchObject([{ METRICA2: 5 }]));
+    await later(() => outboxEntries(page)).toBe(0);
+  });
+
   it('says a discarded entry may be saved when its last sending got no answer', async () => {
     const { context, page } = await openHostPage();
     const L = LABELS_EN;

@@ -44,11 +44,7 @@ export function createDrafts(ctx, parts) {
   );
   /** This person's drafts of this sheet by metric row. @type {Map<string, Draft>} */
   const mine = new Map();
-  /**
-   * Drafts whose latest state asked (kept, or dropped) is not written yet: the device may hold an
-   * older one, which a page left now would show again on its return (a value typed back to what
-   * the field showed coming back as the draft of a keystroke before). @type {Set<string>}
-   */
+  /** Drafts asked to be kept whose writing has not succeeded (not kept anywhere but this page). @type {Set<string>} */
   const unkept = new Set();
   /**
    * The store once open (null: unavailable). Until then writes wait in `early`, in the order asked;
@@ -212,21 +208,18 @@ export function createDrafts(ctx, parts) {
   /** @param {string} id @param {Draft | string} what @param {number} mark @param {Map<string, DraftField>} knew */
   function made(id, what, mark, knew) {
     if (!store) {
-      // No storage on the device: nothing of the draft is there to remove, but what is typed is
-      // kept nowhere.
-      if (typeof what === 'string' && latest.get(id) === mark) unkept.delete(id);
-      else problem(refused);
+      problem(refused);
       return;
     }
     const run = (typeof what === 'string' ? store.remove(id, knew) : store.put(what, knew))
       .then((record) => {
-        // A later state asked meanwhile keeps it unkept until that one is written.
-        if (latest.get(id) === mark) unkept.delete(id);
         if (typeof what === 'string') {
           // Fields another tab typed outlived the removal: the page holds them as the draft now.
           if (record && latest.get(id) === mark) lent(undefined, record);
           return;
         }
+        // A later state asked meanwhile keeps it unkept until that one is written.
+        if (latest.get(id) === mark) unkept.delete(id);
         if (record && record !== what) lent(what, record);
       }, problem)
       .finally(() => {
@@ -322,7 +315,7 @@ export function createDrafts(ctx, parts) {
           group: key.group ?? null,
           unconfirmed: !as.confirmed,
         });
-        unkept.add(id);
+        unkept.delete(id);
         write(id, id);
         return;
       }
@@ -330,14 +323,11 @@ export function createDrafts(ctx, parts) {
       const draft = mine.get(keyOf(key));
       if (!draft) return;
       mine.delete(keyOf(key));
-      unkept.add(draft.id);
+      unkept.delete(draft.id);
       write(draft.id, draft.id);
       parts.redraw(key);
     },
-    /**
-     * Whether the device's drafts are not yet what this page holds (being written, or refused):
-     * something typed is kept nowhere but this page, or a draft dropped here is still there.
-     */
+    /** Whether something typed is kept nowhere but this page (being written, or refused). */
     unkept: () => unkept.size > 0,
     /** Resolves once what was asked is written (tests, and a page about to hide). */
     settled: async () => {

@@ -49,8 +49,13 @@ export function createSync(options) {
       backoff = 0;
       options.onSettled(outcome);
     } catch (error) {
-      if (!(error instanceof RetryLater)) throw error;
-      options.onSettled(error);
+      // A failure of the device's storage (an OutboxError) is tried again as a lost answer is:
+      // rethrown, nothing would send the entries until the next save or `online` event, unsaid.
+      const later =
+        error instanceof RetryLater
+          ? error
+          : new RetryLater(0, error instanceof Error ? error.message : String(error));
+      options.onSettled(later);
       if (stopped) return;
       backoff = Math.min(backoff === 0 ? 1000 : backoff * 2, MAX_BACKOFF_MS);
       clearTimeout(timer);
