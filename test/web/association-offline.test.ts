@@ -1,7 +1,7 @@
 import type { BrowserContext, Locator, Page, Route } from 'playwright-core';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_TABLES } from '../../src/demo/demo-install.js';
-import { HISTORY_TABLE_NAME } from '../../src/model/table-names.js';
+import { HISTORY_TABLE_NAME, REQUEST_TABLE_NAME } from '../../src/model/table-names.js';
 import { LABELS_EN, LABELS_PT_BR, MAX_OUTBOX_ENTRIES } from '../../web/association-screen.js';
 import { seriousViolations } from '../support/axe.js';
 import {
@@ -1695,6 +1695,85 @@ describe('a host’s own page, without the service worker', () => {
     await context.setOffline(false);
     await eventually(async () => expect(await liveRows('A-DISC')).toMatchObject([{ METRICA2: 5 }]));
     await later(() => outboxEntries(page)).toBe(0);
+  });
+
+  // Found by review: a batch sent again after its id's 7-day retention was refused for its time of
+  // entry, taken for a wrong clock, and sent without it under a new id: applied a second time.
+  it('stops a batch whose answer was lost, for the person to see to, when the server has forgotten its id: never applied again', async () => {
+    const { context, page } = await openHostPage();
+    const L = LABELS_EN;
+    await context.setOffline(true);
+    await page.getByRole('treeitem', { name: DISC }).first().locator(':scope > .ta-screen__row').click();
+    const dialog = page.getByRole('dialog', { name: DISC });
+    await dialog.getByRole('textbox', { name: 'Pessoas', exact: true }).fill('5');
+    await dialog.getByRole('button', { name: L.save, exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    // Sent once the network returns: stored, its answer never reaches the page.
+    let lose = true;
+    let puts = 0;
+    await page.route(
+      (url) => url.pathname === '/associationtask',
+      async (route) => {
+        if (route.request().method() !== 'PUT') return route.fallback();
+        puts++;
+        if (!lose) return route.fallback();
+        await route.fetch();
+        return route.abort();
+      },
+    );
+    await context.setOffline(false);
+    await later(() => puts).toBeGreaterThan(0);
+    await context.setOffline(true);
+    expect(await liveRows('A-DISC')).toMatchObject([{ METRICA2: 5 }]);
+    // Eight days on: the server has forgotten the batch's id, and the entry's time is past 7 days.
+    await served
+      .demo()
+      .scratch.db.execute(`UPDATE ${REQUEST_TABLE_NAME} SET INS_DH = NOW() - INTERVAL 8 DAY`);
+    await page.evaluate(
+      () =>
+        new Promise<void>((resolve, reject) => {
+          const opening = indexedDB.open('task-association-outbox');
+          opening.onerror = () => reject(opening.error);
+          opening.onsuccess = () => {
+            const db = opening.result;
+            const tx = db.transaction('entries', 'readwrite');
+            tx.objectStore('entries').openCursor().onsuccess = (event) => {
+              const cursor = (event.target as IDBRequest<IDBCursorWithValue | null>).result;
+              if (!cursor) return;
+              cursor.update({
+                ...cursor.value,
+                enteredAt: new Date(Date.now() - 8 * 86_400_000).toISOString(),
+              });
+              cursor.continue();
+            };
+            tx.oncomplete = () => {
+              db.close();
+              resolve();
+            };
+            tx.onerror = () => reject(tx.error);
+          };
+        }),
+    );
+    // Meanwhile someone removes the entry the batch made.
+    await served
+      .demo()
+      .scratch.db.execute(
+        `UPDATE ${METRICS} m JOIN ${served.demo().names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB SET m.DELETED = 1 WHERE o.CODIGO = 'A-DISC'`,
+      );
+    lose = false;
+    const sent = puts;
+    await context.setOffline(false);
+    // Refused for its time, the entry may be stored already: it stops, said, for Alice to see to,
+    // and the removal stands.
+    const offline = page.getByRole('region', { name: L.offlineRegion });
+    await offline.getByRole('button', { name: L.pendingList }).click();
+    await offline.getByText(/enteredAt is more than 7 days old/).waitFor();
+    expect(await offline.getByRole('button', { name: L.discardFor.replace('{label}', DISC) }).count()).toBe(
+      1,
+    );
+    expect(puts).toBe(sent + 1);
+    expect(await liveRows('A-DISC')).toEqual([]);
+    expect(await outboxEntries(page)).toBe(1);
   });
 
   it('says a discarded entry may be saved when its last sending got no answer', async () => {

@@ -81,11 +81,16 @@ export async function settleTooLarge(outbox, records, message) {
  * meanwhile, or this remove was stored in a batch whose answer was lost and was then sent again
  * under another id. What the person asked for is so: it leaves the outbox (`done`), as the modal
  * treats the same answer, and the others go again in a new batch (the refused one wrote nothing).
+ * A time of entry refused in a batch sent before without an answer (`again`) is no wrong clock: the
+ * server has forgotten the batch's id (past its 7-day retention), so the earlier sending may have
+ * stored it; sent again without its time under a new id, it would be applied a second time over
+ * whatever was stored since. Every entry of the batch stops for the person's decision instead.
  * @param {Outbox} outbox @param {OutboxRecord[]} records @param {{ status: number, body: any }} answer
+ * @param {boolean} [again] the batch was sent before without an answer
  * @returns {Promise<{ stopped: number, done: OutboxRecord[] }>} how many entries were stopped, and
  *   the entries taken out as done (those still in the outbox)
  */
-export async function settleRefusal(outbox, records, answer) {
+export async function settleRefusal(outbox, records, answer, again = false) {
   const error = answer.body?.error ?? {};
   const message = typeof error.message === 'string' ? error.message : `HTTP ${answer.status}`;
   // The handler answered: what an earlier try got is no longer the last.
@@ -114,6 +119,14 @@ export async function settleRefusal(outbox, records, answer) {
     const record = at ? records[Number(at[1])] : undefined;
     if (record && !at?.[2] && error.code === 'ENTRY_NOT_FOUND' && record.entry.remove) {
       done.add(record);
+    } else if (record && at?.[2] && again) {
+      // The batch's id forgotten: every entry of it may have been stored by the earlier sending.
+      for (const refused of records) {
+        refused.state = 'refused';
+        refused.problem = message;
+        if (typeof error.code === 'string') refused.problemCode = error.code;
+        stop.add(refused);
+      }
     } else if (record && at?.[2] && !record.withoutDeviceTime) {
       // The device's clock is off (ahead of the server's, or set back to an old date): the entry
       // goes again without its time of entry rather than stopping for good over it.

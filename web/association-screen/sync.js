@@ -245,7 +245,7 @@ export async function replayOutbox(outbox, target) {
       owner = now;
       continue;
     }
-    const settled = await settleRefusal(outbox, records, answer);
+    const settled = await settleRefusal(outbox, records, answer, maybe);
     stopped += settled.stopped;
     target.onUnsent?.(records, false);
     if (settled.done.length > 0) target.onDone?.(settled.done);
