@@ -84,7 +84,8 @@ export async function settleTooLarge(outbox, records, message) {
  * A time of entry refused in a batch sent before without an answer (`again`) is no wrong clock: the
  * server has forgotten the batch's id (past its 7-day retention), so the earlier sending may have
  * stored it; sent again without its time under a new id, it would be applied a second time over
- * whatever was stored since. Every entry of the batch stops for the person's decision instead.
+ * whatever was stored since. Every entry of the batch stops as refused instead, for the person to
+ * discard or enter again.
  * @param {Outbox} outbox @param {OutboxRecord[]} records @param {{ status: number, body: any }} answer
  * @param {boolean} [again] the batch was sent before without an answer
  * @returns {Promise<{ stopped: number, done: OutboxRecord[] }>} how many entries were stopped, and
@@ -104,6 +105,15 @@ export async function settleRefusal(outbox, records, answer, again = false) {
   const done = new Set();
   /** Whether a record was changed so that the batch's next sending differs. */
   let changed = false;
+  /** Stops entries for the person (Discard, or open the activity), with the server's words. @param {OutboxRecord[]} some */
+  const refuse = (some) => {
+    for (const record of some) {
+      record.state = 'refused';
+      record.problem = message;
+      if (typeof error.code === 'string') record.problemCode = error.code;
+      stop.add(record);
+    }
+  };
   if (error.code === 'REQUEST_ID_REUSED') {
     for (const record of records) done.add(record);
   } else if (error.code === 'METRIC_CONFLICT' && Array.isArray(error.conflicts)) {
@@ -121,24 +131,14 @@ export async function settleRefusal(outbox, records, answer, again = false) {
       done.add(record);
     } else if (record && at?.[2] && again) {
       // The batch's id forgotten: every entry of it may have been stored by the earlier sending.
-      for (const refused of records) {
-        refused.state = 'refused';
-        refused.problem = message;
-        if (typeof error.code === 'string') refused.problemCode = error.code;
-        stop.add(refused);
-      }
+      refuse(records);
     } else if (record && at?.[2] && !record.withoutDeviceTime) {
       // The device's clock is off (ahead of the server's, or set back to an old date): the entry
       // goes again without its time of entry rather than stopping for good over it.
       record.withoutDeviceTime = true;
       changed = true;
     } else {
-      for (const refused of record ? [record] : records) {
-        refused.state = 'refused';
-        refused.problem = message;
-        if (typeof error.code === 'string') refused.problemCode = error.code;
-        stop.add(refused);
-      }
+      refuse(record ? [record] : records);
     }
   }
   // Refused whole, the batch wrote nothing: a tried entry that goes on goes as a new save, not as
@@ -149,14 +149,7 @@ export async function settleRefusal(outbox, records, answer, again = false) {
     record.requestId = newRequestId();
   }
   // Nothing stopped and nothing to change: the same batch would be refused again.
-  if (stop.size === 0 && done.size === 0 && !changed) {
-    for (const record of records) {
-      record.state = 'refused';
-      record.problem = message;
-      if (typeof error.code === 'string') record.problemCode = error.code;
-      stop.add(record);
-    }
-  }
+  if (stop.size === 0 && done.size === 0 && !changed) refuse(records);
   const written = await outbox.put(records.filter((record) => !done.has(record)));
   const taken = done.size === 0 ? [] : await outbox.take([...done].map((record) => record.seq));
   // Only what is still stored counts as stopped: an entry discarded on its way waits for no decision.

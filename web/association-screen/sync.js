@@ -159,9 +159,9 @@ export async function replayOutbox(outbox, target) {
     const batch = await nextBatch(outbox, pending, most);
     if (batch === undefined) break;
     const { id, records } = batch;
-    // Sent before without an answer: a refusal that comes before the server looks its id up (a
-    // host's or a proxy's, a limit, someone else signed in) leaves it as it was, maybe stored.
-    const maybe = batch.again === true;
+    // Sent before without an answer (`again`): a refusal that comes before the server looks its id
+    // up (a host's or a proxy's, a limit, someone else signed in) leaves it as it was, maybe stored.
+    const again = batch.again === true;
     // The owner goes with the batch: the server refuses it (OWNER_CHANGED) if someone else has
     // signed in on this browser since it was asked, whose cookie the request would ride.
     const body = JSON.stringify({
@@ -219,7 +219,7 @@ export async function replayOutbox(outbox, target) {
       (answer.status !== 413 && !isHandlerRefusal(answer.body?.error))
     ) {
       await noteLastTry(outbox, records, answer);
-      target.onUnsent?.(records, maybe || answer.status === 0 || answer.status >= 500);
+      target.onUnsent?.(records, again || answer.status === 0 || answer.status >= 500);
       throw new RetryLater(answer.status, `HTTP ${answer.status}`);
     }
     if (answer.status === 413) {
@@ -231,21 +231,21 @@ export async function replayOutbox(outbox, target) {
         await sendAgainAsNew(outbox, records);
       } else
         stopped += await settleTooLarge(outbox, records, typeof message === 'string' ? message : 'HTTP 413');
-      target.onUnsent?.(records, maybe);
+      target.onUnsent?.(records, again);
       continue;
     }
     if (answer.status === 409 && answer.body?.error?.code === 'OWNER_CHANGED') {
       // Someone else signed in meanwhile: nothing was written, and the entries, untouched (their
       // batch id kept, in case an earlier sending of it was stored), wait for their owner. The
       // sending goes on with the entries of whoever is signed in now.
-      target.onUnsent?.(records, maybe);
+      target.onUnsent?.(records, again);
       const now = await askOwner(target);
       // The same person again (signed out and in, or a host's session that flips): tried later.
       if (now === owner) throw new RetryLater(409, 'the server refused the owner it names itself');
       owner = now;
       continue;
     }
-    const settled = await settleRefusal(outbox, records, answer, maybe);
+    const settled = await settleRefusal(outbox, records, answer, again);
     stopped += settled.stopped;
     target.onUnsent?.(records, false);
     if (settled.done.length > 0) target.onDone?.(settled.done);
