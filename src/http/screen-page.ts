@@ -12,6 +12,7 @@ export const SCREEN_MODULES = [
   'association-screen/copy-previous.js',
   'association-screen/dom.js',
   'association-screen/draft-labels.js',
+  'association-screen/drafts-dropped.js',
   'association-screen/drafts-store.js',
   'association-screen/drafts.js',
   'association-screen/entry-key.js',

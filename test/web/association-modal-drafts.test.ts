@@ -8,6 +8,7 @@ import {
   asksBeforeLeaving,
   draftsOnDevice,
   holdDraftsOpening,
+  holdDraftWrites,
   keptOnDevice,
   openPage,
   useBrowser,
@@ -233,26 +234,35 @@ it('drops the draft when the person discards it with Cancel', async () => {
   expect(await storedRows()).toEqual([]);
 });
 
-it('leaves no draft when a value is typed back to what the field showed, in another form (0,8 over 0,80)', async () => {
+it('leaves no draft when a value is typed back to what the field showed, in another form (0,8 over 0,80), the page reloaded before the device removed it', async () => {
   const page = await phone(ALICE);
   let dialog = await openModal(page);
   expect(await quantity(dialog).inputValue()).toBe('0,80');
   await typeQuantity(page, dialog, '12,5');
-  await typeQuantity(page, dialog, '0,8');
-  // The device holds no draft of it once its writes are done (a page left while they are under
-  // way may come back with the draft of a keystroke before: noted in the CHANGELOG).
-  await later(() => draftsOnDevice(page)).toEqual([]);
   await keptOnDevice(page);
+  // Another tab holds the drafts' database: what the page writes of the draft from now on ("0",
+  // "0,", then its removal at "0,8") waits behind it, and the reload drops it with the page, as a
+  // reload within milliseconds sometimes did (the browser does not always finish a page's IndexedDB
+  // writes when it reloads it). The device still holds "12,5".
+  const holder = await openPage(page.context());
+  await holder.goto(url());
+  await holder.getByRole('tree').waitFor();
+  const letGo = await holdDraftWrites(holder);
+  await typeQuantity(page, dialog, '0,8');
+  expect(await asksBeforeLeaving(page)).toBe(false);
   await page.keyboard.press('Escape');
   await dialog.waitFor({ state: 'hidden' });
   // The field says where its value comes from, as before: nothing changed, so nothing is a draft.
   const item = page.getByRole('treeitem', { name: LABEL }).first();
   expect(await item.textContent()).not.toContain(DRAFT_MARK);
   await page.reload();
+  await letGo();
+  await holder.close();
   dialog = await openModal(page, false);
   expect(await quantity(dialog).inputValue()).toBe('0,80');
   expect(await draftLine(dialog).count()).toBe(0);
   expect(await page.getByRole('treeitem', { name: LABEL }).first().textContent()).not.toContain(DRAFT_MARK);
+  await later(() => draftsOnDevice(page)).toEqual([]);
 });
 
 it('shows no draft mark on an activity made read-only since, whose draft nobody can see or discard there', async () => {

@@ -13,6 +13,7 @@
  * showed). `row`: whether the activity had a live entry when the form read it.
  */
 
+import { clearDropped, dropMarks } from './drafts-dropped.js';
 import { asOutboxError, done, finished, OutboxError, openCurrent } from './outbox.js';
 
 /** @typedef {import('./api.js').MetricValue} MetricValue */
@@ -112,6 +113,15 @@ const lentBy = (stored, newer, known) =>
   );
 
 /**
+ * The fields of a stored draft a drop's mark (drafts-dropped.js) does not drop: those in none of the
+ * states it knew. @param {Draft} stored @param {import('./drafts-dropped.js').DropMark} mark
+ */
+const undropped = (stored, mark) =>
+  Object.entries(stored.fields).filter(
+    ([field, value]) => !mark.known[field]?.some((state) => sameField(state, value)),
+  );
+
+/**
  * `newer` with the fields of the `stored` draft it lacks ({@link lentBy}), or `newer` itself when
  * it is lent none.
  * @param {Draft} newer @param {Draft} stored @param {ReadonlyMap<string, DraftField>} [known]
@@ -176,8 +186,6 @@ export async function openDrafts(where = {}) {
   }
 
   return {
-    /** Every draft of this browser, everyone's. @returns {Promise<Draft[]>} */
-    all: () => within('readonly', (store) => /** @type {Promise<Draft[]>} */ (done(store.getAll()))),
     /**
      * Keeps a draft over its earlier state, which lends it the fields it lacks that another tab of
      * the same person typed ({@link lentBy}; `known`: the state of each field this page read or
@@ -215,20 +223,34 @@ export async function openDrafts(where = {}) {
       }),
     /**
      * Removes the drafts typed more than {@link MAX_DRAFT_AGE_MS} before `now`, everyone's (nobody
-     * could send them any more); resolves with those left.
+     * could send them any more), and what the marks of drafts dropped (drafts-dropped.js) drop, as
+     * their removals would have: a page left before its removal committed. Resolves with those left.
      * @param {number} [now]
      * @returns {Promise<Draft[]>}
      */
-    prune: (now = Date.now()) =>
-      within('readwrite', async (store) => {
-        const kept = [];
+    prune: async (now = Date.now()) => {
+      const marks = dropMarks();
+      const kept = await within('readwrite', async (store) => {
+        const left = [];
         for (const draft of /** @type {Draft[]} */ (await done(store.getAll()))) {
           const at = Date.parse(draft.typedAt);
-          if (Number.isNaN(at) || now - at > MAX_DRAFT_AGE_MS) store.delete(draft.id);
-          else kept.push(draft);
+          const mark = marks[draft.id];
+          const fields = mark ? undropped(draft, mark) : undefined;
+          if (Number.isNaN(at) || now - at > MAX_DRAFT_AGE_MS || fields?.length === 0) store.delete(draft.id);
+          else if (fields === undefined || fields.length === Object.keys(draft.fields).length)
+            left.push(draft);
+          else {
+            const record = { ...draft, fields: Object.fromEntries(fields) };
+            store.put(record);
+            left.push(record);
+          }
         }
-        return kept;
-      }),
+        return left;
+      });
+      // Written: the marks read are done (a draft no longer stored had its removal committed).
+      clearDropped(Object.entries(marks).map(([id, mark]) => [id, mark.n]));
+      return kept;
+    },
     close: () => db.close(),
   };
 }

@@ -10,6 +10,7 @@
  * screen keeps its own way is said as the outbox says it: the page must be reloaded.
  */
 
+import { clearDropped, markDropped, writtenAfterDrop } from './drafts-dropped.js';
 import { draftId, joined, openDrafts } from './drafts-store.js';
 import { keyOf } from './entry-key.js';
 import { OutboxError } from './outbox.js';
@@ -73,6 +74,12 @@ export function createDrafts(ctx, parts) {
   const out = new Set();
   /** The latest write asked of each draft, by id (a put succeeded keeps it only if no later one was asked). @type {Map<string, number>} */
   const latest = new Map();
+  /**
+   * While writes of a draft are under way, every state of each field the device may hold from this
+   * page (a page left now loses the writes not committed): what a removal's mark drops.
+   * @type {Map<string, Map<string, DraftField[]>>}
+   */
+  const mayHold = new Map();
   let asked = 0;
   void opened.then((opening) => {
     store = opening ?? null;
@@ -194,25 +201,48 @@ export function createDrafts(ctx, parts) {
     parts.loaded();
   }
 
-  /** Writes a draft (a Draft) or removes it (its id). @param {string} id @param {Draft | string} what */
+  /**
+   * Writes a draft (a Draft) or removes it (its id). A removal is marked dropped first, at the call
+   * (drafts-dropped.js): a page left before its transaction commits does not bring the draft back.
+   * @param {string} id @param {Draft | string} what
+   */
   function write(id, what) {
     const mark = ++asked;
+    // The states the device may hold of the draft's fields: as known before the writes under way,
+    // and what each of them writes.
+    if (!latest.has(id))
+      mayHold.set(id, new Map([...(known.get(id) ?? [])].map(([field, value]) => [field, [value]])));
     latest.set(id, mark);
     const knew = new Map(known.get(id));
-    if (typeof what === 'string') known.delete(id);
-    else learn(what);
-    if (store === undefined) early.push(() => made(id, what, mark, knew));
-    else made(id, what, mark, knew);
+    const held = mayHold.get(id) ?? new Map();
+    /** The drop's mark, cleared once the removal committed. @type {string | undefined} */
+    let dropped;
+    if (typeof what === 'string') {
+      known.delete(id);
+      if (held.size > 0) dropped = markDropped(id, held);
+      mayHold.set(id, new Map());
+    } else {
+      learn(what);
+      writtenAfterDrop(id, what.fields);
+      for (const [field, value] of Object.entries(what.fields))
+        held.set(field, [...(held.get(field) ?? []), value]);
+    }
+    if (store === undefined) early.push(() => made(id, what, mark, knew, dropped));
+    else made(id, what, mark, knew, dropped);
   }
 
-  /** @param {string} id @param {Draft | string} what @param {number} mark @param {Map<string, DraftField>} knew */
-  function made(id, what, mark, knew) {
+  /**
+   * @param {string} id @param {Draft | string} what @param {number} mark @param {Map<string, DraftField>} knew
+   * @param {string} [dropped] the removal's drop mark
+   */
+  function made(id, what, mark, knew, dropped) {
     if (!store) {
       problem(refused);
       return;
     }
     const run = (typeof what === 'string' ? store.remove(id, knew) : store.put(what, knew))
       .then((record) => {
+        if (dropped !== undefined) clearDropped([[id, dropped]]);
         if (typeof what === 'string') {
           // Fields another tab typed outlived the removal: the page holds them as the draft now.
           if (record && latest.get(id) === mark) lent(undefined, record);
@@ -224,7 +254,9 @@ export function createDrafts(ctx, parts) {
       }, problem)
       .finally(() => {
         out.delete(run);
-        if (latest.get(id) === mark) latest.delete(id);
+        if (latest.get(id) !== mark) return;
+        latest.delete(id);
+        mayHold.delete(id);
       });
     out.add(run);
   }
