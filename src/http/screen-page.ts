@@ -13,6 +13,7 @@ export const SCREEN_MODULES = [
   'association-screen/dom.js',
   'association-screen/draft-labels.js',
   'association-screen/drafts-dropped.js',
+  'association-screen/drafts-fields.js',
   'association-screen/drafts-store.js',
   'association-screen/drafts.js',
   'association-screen/entry-key.js',

@@ -380,12 +380,18 @@ it('does not bring back a cell taken back with Escape, the page reloaded before 
   expect(await cell(page, 'A-SUBSOIL', 'Horas').inputValue()).toBe('8.0');
   expect(await page.getByText(/unsaved change/).count()).toBe(0);
   expect(await restoredLine(page).count()).toBe(0);
-  // Its mark of the drop (kept where the page can write it at once) is gone with the draft.
-  expect(await page.evaluate(() => localStorage.getItem('task-association-drafts-dropped'))).toBeNull();
   await page.reload();
   await showTable(page);
   expect(await cell(page, 'A-SUBSOIL', 'Horas').inputValue()).toBe('8.0');
   expect(await restoredLine(page).count()).toBe(0);
+
+  // The same "55" typed again is the person's again: kept, and back after a reload.
+  await typeIn(page, 'A-SUBSOIL', 'Horas', '55');
+  await keptOnDevice(page);
+  await page.reload();
+  await showTable(page);
+  await later(() => cell(page, 'A-SUBSOIL', 'Horas').inputValue()).toBe('55');
+  expect(await description(cell(page, 'A-SUBSOIL', 'Horas'))).toBe('Changed, not saved yet');
 });
 
 it('on a device that cannot keep drafts, says so in the table, asks before the page is left, and still saves', async () => {

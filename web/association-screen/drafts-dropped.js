@@ -1,27 +1,31 @@
 // @ts-check
 /**
- * Drafts dropped and not yet removed from IndexedDB: a mark per draft in `localStorage`, written at
- * the drop. A draft's removal is a read-write transaction that first reads the draft (to keep the
- * fields another tab typed, drafts-store.js), and a page left at once (a reload right after Escape,
- * or after the save that stored the draft) may be unloaded before it commits: the draft then came
- * back with the page. `localStorage` is written before the call returns, so the mark outlives the
- * page; the store lays the marks over what it reads, and a mark goes once its removal committed.
- * No DOM. Where the page keeps no `localStorage` (or refuses a write) nothing is marked, and a
- * removal is only as safe as IndexedDB's.
+ * Drafts dropped and maybe not yet removed from IndexedDB: a mark per draft in `localStorage`,
+ * written at the drop. A draft's removal is a read-write transaction that first reads the draft (to
+ * keep the fields another tab typed, drafts-store.js), and a page left at once (a reload right after
+ * Escape, or after the save that stored the draft; or while another tab's transaction holds the
+ * database) may be unloaded before it commits: the draft then came back with the page.
+ * `localStorage` is written before the call returns, so the mark outlives the page; the store lays
+ * the marks over what it reads, and a mark goes once its own removal committed. No DOM. Where the
+ * page keeps no `localStorage` (or refuses a write) nothing is marked, and a removal is only as safe
+ * as IndexedDB's.
  *
- *   { [draft id]: { n, known: { [field]: DraftField[] } } }
+ *   `task-association-drafts-dropped:<draft id>` → { n, at, states: { [field]: DraftField[] } }
  *
- * `known`: each field in every state the device may hold of it from the dropping page (as the page
- * last read it, and each state it wrote since whose write had not committed: a page left drops
- * those writes too). Those the mark drops; a field typed in another tab since differs, and stays, as
- * the removal itself would keep it. `n` tells a mark from a later one of the same draft, which the
- * first removal's commit must not clear.
+ * One key per draft, so two tabs marking different drafts at once do not write over each other.
+ * `states`: each field in every state the device may hold of it from the dropping page (as the page
+ * last read it, and each state it wrote since whose write had not committed: a page left loses
+ * those writes too). Those the mark drops; a state written after the drop is taken out of it. `n`
+ * tells a mark from a later one of the same draft, which the first removal's commit must not clear;
+ * `at` bounds a mark whose removal was never seen to commit (the page left at that moment).
  */
 
-/** @typedef {import('./drafts-store.js').DraftField} DraftField */
-/** @typedef {{ n: string, known: Record<string, DraftField[]> }} DropMark */
+import { MAX_DRAFT_AGE_MS, sameField } from './drafts-fields.js';
 
-const KEY = 'task-association-drafts-dropped';
+/** @typedef {import('./drafts-fields.js').DraftField} DraftField */
+/** @typedef {{ n: string, at: number, states: Record<string, DraftField[]> }} DropMark */
+
+const PREFIX = 'task-association-drafts-dropped:';
 
 /** The page's `localStorage`, or undefined where it has none or refuses it (a sandboxed frame). */
 function storage() {
@@ -32,72 +36,122 @@ function storage() {
   }
 }
 
-/** Every mark kept. @returns {Record<string, DropMark>} */
-export function dropMarks() {
+/** Whether a value read back is a field's state as drafts keep it. @param {unknown} state */
+const isState = (state) =>
+  state !== null && typeof state === 'object' && typeof (/** @type {DraftField} */ (state).text) === 'string';
+
+/**
+ * A draft's mark, or undefined: none, or not in the shape this module writes (another script's
+ * key, or an older release's), which is then left alone.
+ * @param {string} id @returns {DropMark | undefined}
+ */
+function read(id) {
   try {
-    const kept = JSON.parse(storage()?.getItem(KEY) ?? '{}');
-    return kept !== null && typeof kept === 'object' && !Array.isArray(kept) ? kept : {};
+    const mark = JSON.parse(storage()?.getItem(PREFIX + id) ?? 'null');
+    if (
+      mark === null ||
+      typeof mark !== 'object' ||
+      typeof mark.n !== 'string' ||
+      typeof mark.at !== 'number'
+    )
+      return undefined;
+    if (mark.states === null || typeof mark.states !== 'object') return undefined;
+    const fine = Object.values(mark.states).every((states) => Array.isArray(states) && states.every(isState));
+    return fine ? mark : undefined;
   } catch {
-    return {};
+    return undefined;
   }
 }
 
-/** @param {Record<string, DropMark>} marks */
-function keep(marks) {
+/** @param {string} id @param {DropMark | undefined} mark */
+function write(id, mark) {
   try {
-    if (Object.keys(marks).length === 0) storage()?.removeItem(KEY);
-    else storage()?.setItem(KEY, JSON.stringify(marks));
+    if (mark === undefined || Object.keys(mark.states).length === 0) storage()?.removeItem(PREFIX + id);
+    else storage()?.setItem(PREFIX + id, JSON.stringify(mark));
   } catch {
     // Not kept: the removal is only as safe as IndexedDB's, as without a mark.
   }
 }
 
-let made = 0;
+/**
+ * Every mark kept, by draft id; marks older than a draft can be (whose drafts the store prunes
+ * anyway) are removed.
+ * @param {number} [now] @returns {Map<string, DropMark>}
+ */
+export function dropMarks(now = Date.now()) {
+  /** @type {Map<string, DropMark>} */
+  const marks = new Map();
+  const kept = storage();
+  if (kept === undefined) return marks;
+  /** @type {string[]} */
+  const ids = [];
+  try {
+    for (let i = 0; i < kept.length; i++) {
+      const key = kept.key(i);
+      if (key?.startsWith(PREFIX)) ids.push(key.slice(PREFIX.length));
+    }
+  } catch {
+    return marks;
+  }
+  for (const id of ids) {
+    const mark = read(id);
+    if (mark !== undefined && now - mark.at > MAX_DRAFT_AGE_MS) write(id, undefined);
+    else if (mark !== undefined) marks.set(id, mark);
+  }
+  return marks;
+}
+
+let marksMade = 0;
 
 /**
- * Marks a draft dropped, with the states of its fields the device may hold from this page; returns
- * the mark's `n`, for {@link clearDropped} once the removal committed.
- * @param {string} id @param {ReadonlyMap<string, DraftField[]>} known
+ * Marks a draft dropped, with the states of its fields the device may hold from this page (joined
+ * to an earlier mark of it still there); returns the mark's `n`, for {@link clearDropped} once the
+ * removal committed.
+ * @param {string} id @param {ReadonlyMap<string, readonly DraftField[]>} states
  */
-export function markDropped(id, known) {
-  const n = `${Date.now()}-${Math.random().toString(36).slice(2)}-${++made}`;
-  const marks = dropMarks();
-  // A mark of an earlier drop still there (its removal not committed) joins this one.
-  const states = { ...marks[id]?.known };
-  for (const [field, values] of known) states[field] = [...(states[field] ?? []), ...values];
-  keep({ ...marks, [id]: { n, known: states } });
+export function markDropped(id, states) {
+  const n = `${Date.now()}-${Math.random().toString(36).slice(2)}-${++marksMade}`;
+  const joined = { ...read(id)?.states };
+  for (const [field, more] of states) {
+    const known = [...(joined[field] ?? [])];
+    for (const state of more) if (!known.some((one) => sameField(one, state))) known.push(state);
+    joined[field] = known;
+  }
+  write(id, { n, at: Date.now(), states: joined });
   return n;
 }
 
 /**
- * A draft written after its drop: the fields it writes are newer than the drop, which no longer
- * drops them (IndexedDB runs the two in the order they were made, the write last).
+ * A draft written after its drop: the state it writes of each field is newer than the drop, which
+ * no longer drops that state (the older ones it still drops: the write may be lost with the page).
  * @param {string} id @param {Readonly<Record<string, DraftField>>} fields
  */
 export function writtenAfterDrop(id, fields) {
-  const marks = dropMarks();
-  const mark = marks[id];
+  const mark = read(id);
   if (mark === undefined) return;
-  const known = Object.fromEntries(
-    Object.entries(mark.known).filter(([field]) => !Object.hasOwn(fields, field)),
-  );
-  if (Object.keys(known).length === 0) delete marks[id];
-  else marks[id] = { ...mark, known };
-  keep(marks);
+  /** @type {Record<string, DraftField[]>} */
+  const states = {};
+  for (const [field, known] of Object.entries(mark.states)) {
+    const written = fields[field];
+    const left = written === undefined ? known : known.filter((state) => !sameField(state, written));
+    if (left.length > 0) states[field] = left;
+  }
+  write(id, { ...mark, states });
 }
 
 /**
- * Clears marks whose work is done, each only if it is still the mark `n` (a later drop of the same
- * draft marks it again): a removal committed, or the store wrote what a mark it read drops.
- * @param {Iterable<[string, string]>} done ids and their marks' `n`
+ * Clears a draft's mark once its removal committed, if it is still the mark `n` (a later drop of
+ * the same draft marks it again). @param {string} id @param {string} n
  */
-export function clearDropped(done) {
-  const marks = dropMarks();
-  let changed = false;
-  for (const [id, n] of done) {
-    if (marks[id]?.n !== n) continue;
-    delete marks[id];
-    changed = true;
-  }
-  if (changed) keep(marks);
+export function clearDropped(id, n) {
+  if (read(id)?.n === n) write(id, undefined);
 }
+
+/**
+ * The fields of a stored draft a mark does not drop: those in none of the states it holds.
+ * @param {Readonly<Record<string, DraftField>>} fields @param {DropMark} mark
+ */
+export const undropped = (fields, mark) =>
+  Object.entries(fields).filter(
+    ([field, value]) => !mark.states[field]?.some((state) => sameField(state, value)),
+  );

@@ -13,7 +13,8 @@
  * showed). `row`: whether the activity had a live entry when the form read it.
  */
 
-import { clearDropped, dropMarks } from './drafts-dropped.js';
+import { dropMarks, undropped } from './drafts-dropped.js';
+import { MAX_DRAFT_AGE_MS, sameField } from './drafts-fields.js';
 import { asOutboxError, done, finished, OutboxError, openCurrent } from './outbox.js';
 
 /** @typedef {import('./api.js').MetricValue} MetricValue */
@@ -47,12 +48,6 @@ import { asOutboxError, done, finished, OutboxError, openCurrent } from './outbo
  *   browser's cache: shown again only on such a page of the same owner, never to a confirmed one
  */
 
-/**
- * How long a draft is kept: the outbox's own limit, since an entry typed longer ago is no longer
- * sent (the server forgets request ids and refuses device times after seven days).
- */
-export const MAX_DRAFT_AGE_MS = 7 * 24 * 60 * 60 * 1000;
-
 const DB_NAME = 'task-association-drafts';
 const STORE = 'drafts';
 
@@ -71,13 +66,6 @@ export const draftId = (of) =>
     of.group,
     ...(of.unconfirmed === true ? ['unconfirmed'] : []),
   ]);
-
-/**
- * Whether two states of a draft's field are the same: what was typed, over which base and preset,
- * copied or not. @param {DraftField} a @param {DraftField} b
- */
-const sameField = (a, b) =>
-  a.text === b.text && a.base === b.base && a.preset === b.preset && a.copied === b.copied;
 
 /**
  * Whether two drafts' fields are the same, field by field.
@@ -110,15 +98,6 @@ const unchanged = (knew, stored) => knew !== undefined && sameField(knew, stored
 const lentBy = (stored, newer, known) =>
   Object.entries(stored.fields).filter(
     ([field, value]) => !Object.hasOwn(newer, field) && !unchanged(known?.get(field), value),
-  );
-
-/**
- * The fields of a stored draft a drop's mark (drafts-dropped.js) does not drop: those in none of the
- * states it knew. @param {Draft} stored @param {import('./drafts-dropped.js').DropMark} mark
- */
-const undropped = (stored, mark) =>
-  Object.entries(stored.fields).filter(
-    ([field, value]) => !mark.known[field]?.some((state) => sameField(state, value)),
   );
 
 /**
@@ -160,13 +139,19 @@ export async function openDrafts(where = {}) {
     }
   }
 
-  let db = await connect();
+  /** The database, or its opening again: every caller meanwhile waits for the same one. */
+  let db = connect();
+  await db;
 
   /** The open database; opened again if it was closed under this page. */
-  async function database() {
+  function database() {
     if (!lost) return db;
     lost = false;
-    db = await connect();
+    db = connect();
+    // Not opened: the next use tries again.
+    db.catch(() => {
+      lost = true;
+    });
     return db;
   }
 
@@ -224,18 +209,20 @@ export async function openDrafts(where = {}) {
     /**
      * Removes the drafts typed more than {@link MAX_DRAFT_AGE_MS} before `now`, everyone's (nobody
      * could send them any more), and what the marks of drafts dropped (drafts-dropped.js) drop, as
-     * their removals would have: a page left before its removal committed. Resolves with those left.
+     * their removals would have: a page left before its removal committed. The marks stay until
+     * their own removals clear them: a removal may still be on its way (this page's, waiting for
+     * the store to open, or another tab's). Resolves with those left.
      * @param {number} [now]
      * @returns {Promise<Draft[]>}
      */
-    prune: async (now = Date.now()) => {
-      const marks = dropMarks();
-      const kept = await within('readwrite', async (store) => {
+    prune: (now = Date.now()) =>
+      within('readwrite', async (store) => {
+        const marks = dropMarks(now);
         const left = [];
         for (const draft of /** @type {Draft[]} */ (await done(store.getAll()))) {
           const at = Date.parse(draft.typedAt);
-          const mark = marks[draft.id];
-          const fields = mark ? undropped(draft, mark) : undefined;
+          const mark = marks.get(draft.id);
+          const fields = mark ? undropped(draft.fields, mark) : undefined;
           if (Number.isNaN(at) || now - at > MAX_DRAFT_AGE_MS || fields?.length === 0) store.delete(draft.id);
           else if (fields === undefined || fields.length === Object.keys(draft.fields).length)
             left.push(draft);
@@ -246,12 +233,13 @@ export async function openDrafts(where = {}) {
           }
         }
         return left;
-      });
-      // Written: the marks read are done (a draft no longer stored had its removal committed).
-      clearDropped(Object.entries(marks).map(([id, mark]) => [id, mark.n]));
-      return kept;
+      }),
+    close: () => {
+      db.then(
+        (open) => open.close(),
+        () => undefined,
+      );
     },
-    close: () => db.close(),
   };
 }
 

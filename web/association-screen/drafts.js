@@ -188,7 +188,9 @@ export function createDrafts(ctx, parts) {
       for (const stored of offline) {
         if (stored.id === mine.get(keyOf(stored))?.id) continue;
         learn(stored);
-        write(stored.id, stored.id);
+        // Not marked dropped: its fields live on in the joined draft, whose write may be lost with
+        // the page as this removal may; the next read then joins the two again.
+        write(stored.id, stored.id, false);
       }
     }
     touched.clear();
@@ -204,57 +206,57 @@ export function createDrafts(ctx, parts) {
   /**
    * Writes a draft (a Draft) or removes it (its id). A removal is marked dropped first, at the call
    * (drafts-dropped.js): a page left before its transaction commits does not bring the draft back.
-   * @param {string} id @param {Draft | string} what
+   * @param {string} id @param {Draft | string} what @param {boolean} [marked] whether a removal is marked
    */
-  function write(id, what) {
-    const mark = ++asked;
-    // The states the device may hold of the draft's fields: as known before the writes under way,
-    // and what each of them writes.
+  function write(id, what, marked = true) {
+    const turn = ++asked;
+    // The states the device may hold of the draft's fields from this page: as known before its
+    // writes under way, and what each of them writes (kept until they are all done: a page left
+    // now loses those not committed, a removal's too).
     if (!latest.has(id))
       mayHold.set(id, new Map([...(known.get(id) ?? [])].map(([field, value]) => [field, [value]])));
-    latest.set(id, mark);
+    latest.set(id, turn);
     const knew = new Map(known.get(id));
     const held = mayHold.get(id) ?? new Map();
     /** The drop's mark, cleared once the removal committed. @type {string | undefined} */
     let dropped;
     if (typeof what === 'string') {
       known.delete(id);
-      if (held.size > 0) dropped = markDropped(id, held);
-      mayHold.set(id, new Map());
+      if (marked && held.size > 0) dropped = markDropped(id, held);
     } else {
       learn(what);
       writtenAfterDrop(id, what.fields);
       for (const [field, value] of Object.entries(what.fields))
         held.set(field, [...(held.get(field) ?? []), value]);
     }
-    if (store === undefined) early.push(() => made(id, what, mark, knew, dropped));
-    else made(id, what, mark, knew, dropped);
+    if (store === undefined) early.push(() => made(id, what, turn, knew, dropped));
+    else made(id, what, turn, knew, dropped);
   }
 
   /**
-   * @param {string} id @param {Draft | string} what @param {number} mark @param {Map<string, DraftField>} knew
-   * @param {string} [dropped] the removal's drop mark
+   * @param {string} id @param {Draft | string} what @param {number} turn the write's place in the
+   *   order asked @param {Map<string, DraftField>} knew @param {string} [dropped] the removal's drop mark
    */
-  function made(id, what, mark, knew, dropped) {
+  function made(id, what, turn, knew, dropped) {
     if (!store) {
       problem(refused);
       return;
     }
     const run = (typeof what === 'string' ? store.remove(id, knew) : store.put(what, knew))
       .then((record) => {
-        if (dropped !== undefined) clearDropped([[id, dropped]]);
+        if (dropped !== undefined) clearDropped(id, dropped);
         if (typeof what === 'string') {
           // Fields another tab typed outlived the removal: the page holds them as the draft now.
-          if (record && latest.get(id) === mark) lent(undefined, record);
+          if (record && latest.get(id) === turn) lent(undefined, record);
           return;
         }
         // A later state asked meanwhile keeps it unkept until that one is written.
-        if (latest.get(id) === mark) unkept.delete(id);
+        if (latest.get(id) === turn) unkept.delete(id);
         if (record && record !== what) lent(what, record);
       }, problem)
       .finally(() => {
         out.delete(run);
-        if (latest.get(id) !== mark) return;
+        if (latest.get(id) !== turn) return;
         latest.delete(id);
         mayHold.delete(id);
       });
