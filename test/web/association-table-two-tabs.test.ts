@@ -4,6 +4,7 @@ import {
   asksBeforeLeaving,
   description,
   draftsOnDevice,
+  holdDraftWrites,
   holdSheetReads,
   keptOnDevice,
   loseSaveAnswers,
@@ -116,6 +117,41 @@ it('keeps what tab B typed in a row when tab A takes its own cell of the row bac
   await showTable(b);
   await later(() => cell(b, 'A-SUBSOIL', 'Horas').inputValue()).toBe('9');
   expect(await cell(b, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('0.80');
+});
+
+it('does not bring back in tab B a cell tab A took back with Escape, tab A closed before the device removed it', async () => {
+  const { a, b } = await twoTabs();
+  await openTable(a, served.sheetUrl());
+  await openTable(b, served.sheetUrl());
+  await typeIn(a, 'A-SUBSOIL', 'Horas', '55');
+  await keptOnDevice(a);
+
+  // Another tab holds the drafts' database: the removal tab A's Escape asks for waits behind it,
+  // and is lost when tab A is closed. The device still holds Horas 55.
+  const { page: holder } = await signedInPage(a.context(), served.origin(), ALICE);
+  await openTable(holder, served.sheetUrl());
+  const letGo = await holdDraftWrites(holder);
+  await a.bringToFront();
+  await cell(a, 'A-SUBSOIL', 'Horas').click();
+  await a.keyboard.press('Escape');
+  await a.keyboard.press('Escape');
+  expect(await cell(a, 'A-SUBSOIL', 'Horas').inputValue()).toBe('8.0');
+  expect(await asksBeforeLeaving(a)).toBe(false);
+  await a.close();
+  await letGo();
+  await holder.close();
+
+  // Tab B, which never read the 55, types in the same row: its write does not take the dropped 55
+  // from the device's record.
+  await b.bringToFront();
+  await typeIn(b, 'A-SUBSOIL', 'Quantidade', '3');
+  await keptOnDevice(b);
+  await later(async () => (await draftsOnDevice(b)).map((draft) => draft.texts)).toEqual([{ METRICA1: '3' }]);
+  expect(await cell(b, 'A-SUBSOIL', 'Horas').inputValue()).toBe('8.0');
+  await b.reload();
+  await showTable(b);
+  await later(() => cell(b, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('3');
+  expect(await cell(b, 'A-SUBSOIL', 'Horas').inputValue()).toBe('8.0');
 });
 
 it('keeps a draft discarded with Cancel discarded when the modal’s next write takes in what tab B typed elsewhere', async () => {

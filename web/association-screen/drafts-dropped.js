@@ -45,7 +45,7 @@ const isState = (state) =>
  * key, or an older release's), which is then left alone.
  * @param {string} id @returns {DropMark | undefined}
  */
-function read(id) {
+export function dropMarkOf(id) {
   try {
     const mark = JSON.parse(storage()?.getItem(PREFIX + id) ?? 'null');
     if (
@@ -94,7 +94,7 @@ export function dropMarks(now = Date.now()) {
     return marks;
   }
   for (const id of ids) {
-    const mark = read(id);
+    const mark = dropMarkOf(id);
     if (mark !== undefined && now - mark.at > MAX_DRAFT_AGE_MS) write(id, undefined);
     else if (mark !== undefined) marks.set(id, mark);
   }
@@ -111,7 +111,7 @@ let marksMade = 0;
  */
 export function markDropped(id, states) {
   const n = `${Date.now()}-${Math.random().toString(36).slice(2)}-${++marksMade}`;
-  const joined = { ...read(id)?.states };
+  const joined = { ...dropMarkOf(id)?.states };
   for (const [field, more] of states) {
     const known = [...(joined[field] ?? [])];
     for (const state of more) if (!known.some((one) => sameField(one, state))) known.push(state);
@@ -127,7 +127,7 @@ export function markDropped(id, states) {
  * @param {string} id @param {Readonly<Record<string, DraftField>>} fields
  */
 export function writtenAfterDrop(id, fields) {
-  const mark = read(id);
+  const mark = dropMarkOf(id);
   if (mark === undefined) return;
   /** @type {Record<string, DraftField[]>} */
   const states = {};
@@ -144,7 +144,7 @@ export function writtenAfterDrop(id, fields) {
  * the same draft marks it again). @param {string} id @param {string} n
  */
 export function clearDropped(id, n) {
-  if (read(id)?.n === n) write(id, undefined);
+  if (dropMarkOf(id)?.n === n) write(id, undefined);
 }
 
 /**

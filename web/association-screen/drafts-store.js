@@ -13,7 +13,7 @@
  * showed). `row`: whether the activity had a live entry when the form read it.
  */
 
-import { dropMarks, undropped } from './drafts-dropped.js';
+import { dropMarkOf, dropMarks, undropped } from './drafts-dropped.js';
 import { MAX_DRAFT_AGE_MS, sameField } from './drafts-fields.js';
 import { asOutboxError, done, finished, OutboxError, openCurrent } from './outbox.js';
 
@@ -101,6 +101,16 @@ const lentBy = (stored, newer, known) =>
   );
 
 /**
+ * A stored draft as what it lends may show it: without the states a drop's mark drops (dropped in a
+ * tab left before its removal was written), which are not to come back through another tab's write.
+ * @param {Draft | undefined} stored
+ */
+function visible(stored) {
+  const mark = stored && dropMarkOf(stored.id);
+  return mark ? { ...stored, fields: Object.fromEntries(undropped(stored.fields, mark)) } : stored;
+}
+
+/**
  * `newer` with the fields of the `stored` draft it lacks ({@link lentBy}), or `newer` itself when
  * it is lent none.
  * @param {Draft} newer @param {Draft} stored @param {ReadonlyMap<string, DraftField>} [known]
@@ -182,7 +192,7 @@ export async function openDrafts(where = {}) {
      */
     put: (draft, known) =>
       within('readwrite', async (store) => {
-        const stored = /** @type {Draft | undefined} */ (await done(store.get(draft.id)));
+        const stored = visible(/** @type {Draft | undefined} */ (await done(store.get(draft.id))));
         const record = stored ? joined(draft, stored, known) : draft;
         await committed(store, store.put(record));
         return record;
@@ -196,7 +206,7 @@ export async function openDrafts(where = {}) {
      */
     remove: (id, known) =>
       within('readwrite', async (store) => {
-        const stored = /** @type {Draft | undefined} */ (await done(store.get(id)));
+        const stored = visible(/** @type {Draft | undefined} */ (await done(store.get(id))));
         const left = stored ? lentBy(stored, {}, known) : [];
         if (!stored || left.length === 0) {
           await committed(store, store.delete(id));

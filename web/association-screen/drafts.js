@@ -11,6 +11,7 @@
  */
 
 import { clearDropped, markDropped, writtenAfterDrop } from './drafts-dropped.js';
+import { sameField } from './drafts-fields.js';
 import { draftId, joined, openDrafts } from './drafts-store.js';
 import { keyOf } from './entry-key.js';
 import { OutboxError } from './outbox.js';
@@ -80,6 +81,12 @@ export function createDrafts(ctx, parts) {
    * @type {Map<string, Map<string, DraftField[]>>}
    */
   const mayHold = new Map();
+  /**
+   * Drafts typed on a page opened offline that the last read joined into the person's draft, by
+   * id, while their removal is not written: dropping the joined draft drops them too.
+   * @type {Map<string, { into: string, stored: Draft }>}
+   */
+  const joins = new Map();
   let asked = 0;
   void opened.then((opening) => {
     store = opening ?? null;
@@ -186,11 +193,18 @@ export function createDrafts(ctx, parts) {
       // After the joined drafts are written (in that order), so a page left between keeps both.
       // One kept before the mark was part of the id is the joined draft's own record: it stays.
       for (const stored of offline) {
-        if (stored.id === mine.get(keyOf(stored))?.id) continue;
+        const into = mine.get(keyOf(stored));
+        if (into === undefined || stored.id === into.id) continue;
         learn(stored);
-        // Not marked dropped: its fields live on in the joined draft, whose write may be lost with
-        // the page as this removal may; the next read then joins the two again.
-        write(stored.id, stored.id, false);
+        // Marked dropped only in the states the joined draft does not hold (typed over on this page
+        // during the read): the others live on in it, whose write may be lost with the page as this
+        // removal may, and the next read then joins the two again. Until the removal is written, a
+        // drop of the joined draft drops them too.
+        const superseded = Object.entries(stored.fields).filter(
+          ([field, value]) => !(into.fields[field] && sameField(into.fields[field], value)),
+        );
+        joins.set(stored.id, { into: into.id, stored });
+        write(stored.id, stored.id, new Map(superseded.map(([field, value]) => [field, [value]])));
       }
     }
     touched.clear();
@@ -206,9 +220,11 @@ export function createDrafts(ctx, parts) {
   /**
    * Writes a draft (a Draft) or removes it (its id). A removal is marked dropped first, at the call
    * (drafts-dropped.js): a page left before its transaction commits does not bring the draft back.
-   * @param {string} id @param {Draft | string} what @param {boolean} [marked] whether a removal is marked
+   * @param {string} id @param {Draft | string} what
+   * @param {ReadonlyMap<string, readonly DraftField[]>} [drops] the states a removal marks dropped
+   *   (all the device may hold from this page, by default)
    */
-  function write(id, what, marked = true) {
+  function write(id, what, drops) {
     const turn = ++asked;
     // The states the device may hold of the draft's fields from this page: as known before its
     // writes under way, and what each of them writes (kept until they are all done: a page left
@@ -222,7 +238,11 @@ export function createDrafts(ctx, parts) {
     let dropped;
     if (typeof what === 'string') {
       known.delete(id);
-      if (marked && held.size > 0) dropped = markDropped(id, held);
+      const states = drops ?? held;
+      if (states.size > 0) dropped = markDropped(id, states);
+      // The states written from here on are the next drop's: those before it are marked (a mark
+      // another tab took a state out of since must not get it back from this page).
+      mayHold.set(id, new Map());
     } else {
       learn(what);
       writtenAfterDrop(id, what.fields);
@@ -246,6 +266,7 @@ export function createDrafts(ctx, parts) {
       .then((record) => {
         if (dropped !== undefined) clearDropped(id, dropped);
         if (typeof what === 'string') {
+          joins.delete(id);
           // Fields another tab typed outlived the removal: the page holds them as the draft now.
           if (record && latest.get(id) === turn) lent(undefined, record);
           return;
@@ -358,6 +379,13 @@ export function createDrafts(ctx, parts) {
       if (!draft) return;
       mine.delete(keyOf(key));
       unkept.delete(draft.id);
+      for (const [id, join] of joins) {
+        if (join.into !== draft.id) continue;
+        markDropped(
+          id,
+          new Map(Object.entries(join.stored.fields).map(([field, value]) => [field, [value]])),
+        );
+      }
       write(draft.id, draft.id);
       parts.redraw(key);
     },
