@@ -181,8 +181,9 @@ export function createAssociationHandler(
       }
       // The outbox asks whose entries it may send before sending any (see web/association-screen/sync.js).
       if (query.part === 'owner') return json(200, { owner: ownerKey(scope, user) });
+      // The user too: the screen names its own user's changes "you" (another tab's, say).
       if (query.part === 'start')
-        return json(200, { ...(await startPart(context, query)), owner: ownerKey(scope, user) });
+        return json(200, { ...(await startPart(context, query)), owner: ownerKey(scope, user), user });
       return json(200, await PARTS[query.part](context, query));
     } catch (error) {
       if (error instanceof Response) return error;

@@ -446,6 +446,13 @@ describe('the associationtask handler', () => {
     expect(await metricRowCount()).toBe(before);
   });
 
+  it('answers part=start with the session’s owner key and user id (the screen names that user "you")', async () => {
+    const answer = await request(`?taskSheet=${ids.sheet}&part=start`);
+    expect(answer.status).toBe(200);
+    const { owner, user } = (await answer.json()) as { owner: string; user: number };
+    expect({ owner, user }).toEqual({ owner: ownerKey(SCOPE_A, 77), user: 77 });
+  });
+
   it('answers HEAD as the GET of the same URL, without a body', async () => {
     for (const query of [
       `?taskSheet=${ids.sheet}`,

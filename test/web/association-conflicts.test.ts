@@ -123,11 +123,13 @@ function onlyIn(variant: Variant, lang: Variant['lang']) {
   };
 }
 
+/** A label with its `{name}` parts filled in. */
+const fill = (template: string, params: Record<string, string | number>) =>
+  template.replace(/\{(\w+)\}/g, (whole, name: string) => String(params[name] ?? whole));
+
 /** What a test does as a person of `variant` would: their browser, the screen, its dialogs. */
 function peopleIn({ lang, device }: Variant) {
   const L = lang === 'en' ? LABELS_EN : LABELS_PT_BR;
-  const fill = (template: string, params: Record<string, string | number>) =>
-    template.replace(/\{(\w+)\}/g, (whole, name: string) => String(params[name] ?? whole));
   /** A decimal as the page's language writes it. */
   const num = (text: string) => (lang === 'pt-BR' ? text.replace('.', ',') : text);
   const chip = { saved: L.chipSaved, default: L.chipDefault };
@@ -383,11 +385,8 @@ describe.each(VARIANTS)('two people on one task sheet ($lang, $device)', (varian
       expect(await rowText(a.page, 'A-DISC — Disc ploughing')).toContain(
         `Horas${L.empty_value}${chip.saved}`,
       );
-      // Who saved it last: "Last changed by user 7, <when>."
-      const lastChange = fill(L.lastChange, { user: fill(L.user, { id: ALICE }), at: '' }).replace(
-        /, \.$/,
-        '',
-      );
+      // Who saved it last, Alice herself: "Last changed by you, <when>."
+      const lastChange = fill(L.lastChange, { user: L.userYou, at: '' }).replace(/, \.$/, '');
       expect(await again.getByText(lastChange, { exact: false }).isVisible()).toBe(true);
       await field(again, 'Quantidade').fill(num('2.5'));
       await save(again);
@@ -518,7 +517,8 @@ describe.each(VARIANTS)('two people on one task sheet ($lang, $device)', (varian
     await changes.first().waitFor();
     expect(await history.getAttribute('aria-expanded')).toBe('true');
     const texts = await changes.allTextContents();
-    const who = fill(L.user, { id: ALICE });
+    // Alice's own changes, on her page: "you".
+    const who = L.userYou;
     // Newest first: the program's update, Alice's, then the insert's fields; each source in the
     // page's language (a program's was "via api" on a Portuguese page).
     expect(texts[0]).toContain(`Quantidade ${num('2.00')} → ${num('2.50')}`);
@@ -641,6 +641,61 @@ describe('a conflict, with the keyboard alone', () => {
     await b.page.keyboard.press('Enter');
     await b.dialog.waitFor({ state: 'hidden' });
     expect(await liveRows('A-SUBSOIL')).toEqual([{ METRICA1: '32.00', METRICA2: 3, HORAS: '7.0' }]);
+  });
+});
+
+describe('a conflict with the person’s own change', () => {
+  it('names the person’s own change in another tab as theirs, not someone else’s, in English and in Portuguese', async () => {
+    await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '20.00', METRICA2: 3, HORAS: '7.0' });
+    for (const [locale, L] of [
+      ['en', LABELS_EN],
+      ['pt-BR', LABELS_PT_BR],
+    ] as const) {
+      const context = await browser().newContext({ locale, viewport: { width: 1280, height: 800 } });
+      pages.closeAfter(context);
+      await signIn(context, served.origin(), ALICE);
+      const open = async () => {
+        const page = await openPage(context);
+        page.on('pageerror', (error) => pages.report(error.message));
+        await page.goto(served.sheetUrl());
+        for (const name of ['S-NORTH — North field', 'G-SOIL — Soil preparation']) {
+          const item = page.getByRole('treeitem', { name }).first();
+          await item.locator(':scope > .ta-screen__row').click();
+          await item.getByRole('group').first().waitFor();
+        }
+        await page.getByRole('treeitem', { name: 'A-SUBSOIL — Subsoiling' }).focus();
+        await page.keyboard.press('Enter');
+        const dialog = page.getByRole('dialog', { name: 'A-SUBSOIL — Subsoiling' });
+        await dialog.waitFor();
+        return { page, dialog };
+      };
+      // Alice's two tabs open the activity; the first saves Quantidade, the second then too.
+      const a = await open();
+      const b = await open();
+      await a.page.bringToFront();
+      await a.page.keyboard.type('31');
+      await a.page.keyboard.press('Enter');
+      await a.dialog.waitFor({ state: 'hidden' });
+      await b.page.bringToFront();
+      await b.page.keyboard.type('32');
+      await b.page.keyboard.press('Enter');
+      const title = fill(L.conflictTitle, { user: L.userYouElsewhere, at: '' }).replace(/, $/, '');
+      const conflict = b.dialog.getByRole('group', { name: new RegExp(`^Quantidade ${title}, `) });
+      await conflict.waitFor();
+      // The alert names no one; the line under the title says who last changed the entry: "you".
+      expect(await b.dialog.getByRole('alert').textContent()).toBe(
+        fill(L.conflictSummary, { fields: 'Quantidade' }),
+      );
+      const last = fill(L.lastChange, { user: L.userYou, at: '' }).replace(/, \.$/, '');
+      expect(await b.dialog.getByText(last, { exact: false }).isVisible()).toBe(true);
+      expect(await seriousViolations(b.page)).toEqual([]);
+      await b.dialog.getByRole('button', { name: fill(L.keepMineFor, { field: 'Quantidade' }) }).click();
+      await b.dialog.getByRole('button', { name: L.save, exact: true }).click();
+      await b.dialog.waitFor({ state: 'hidden' });
+      expect(await liveRows('A-SUBSOIL')).toEqual([{ METRICA1: '32.00', METRICA2: 3, HORAS: '7.0' }]);
+      await context.close();
+      await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '20.00' }, { METRICA1: '32.00' });
+    }
   });
 });
 

@@ -63,7 +63,7 @@ it('after a conflict says the entry was removed, the row shows the defaults and 
   expect((await first).status()).toBe(409);
   expect(puts[0]?.entries[0]).toMatchObject({ values: { METRICA1: '32' }, row: true });
   expect(await page.getByRole('alert').textContent()).toMatch(
-    /^Não salvo: outra pessoa alterou 1 célula enquanto isso \(marcada\)/,
+    /^Não salvo: 1 célula foi alterada enquanto isso \(marcada\)/,
   );
 
   // The cells that met no conflict show the defaults (the demo's for A-SUBSOIL), read again; the
@@ -211,7 +211,7 @@ it('a row read at Save that meets a value stored meanwhile is left out of that S
   // The Save read the row first: 40,00 is shown at the cell, and nothing was sent over it.
   await expect
     .poll(() => page.getByRole('alert').textContent())
-    .toMatch(/^Não salvo: outra pessoa alterou 1 célula enquanto isso \(marcada\)/);
+    .toMatch(/^Não salvo: 1 célula foi alterada enquanto isso \(marcada\)/);
   expect(await quantity.inputValue()).toBe('32');
   expect(await description(quantity)).toContain('40,00');
   expect(puts).toHaveLength(1);

@@ -154,6 +154,27 @@ it('does not bring back in tab B a cell tab A took back with Escape, tab A close
   expect(await cell(b, 'A-SUBSOIL', 'Horas').inputValue()).toBe('8.0');
 });
 
+it('names the person’s own save in another tab as theirs at a cell it met as a conflict', async () => {
+  const { a, b } = await twoTabs();
+  await openTable(a, served.sheetUrl());
+  await openTable(b, served.sheetUrl());
+  await typeIn(a, 'A-SUBSOIL', 'Quantidade', '12.5');
+  await a.getByRole('button', { name: 'Save changes', exact: true }).click();
+  await later(() => description(cell(a, 'A-SUBSOIL', 'Quantidade'))).toBe('Saved value');
+
+  await b.bringToFront();
+  await typeIn(b, 'A-SUBSOIL', 'Quantidade', '13');
+  await b.getByRole('button', { name: 'Save changes', exact: true }).click();
+  await later(() => description(cell(b, 'A-SUBSOIL', 'Quantidade'))).toMatch(
+    /^Changed meanwhile by you, in another tab or on another device, .+: stored now 12\.50\.$/,
+  );
+  await b
+    .getByRole('alert')
+    .getByText(/^Not saved: 1 cell changed meanwhile \(marked\)/)
+    .waitFor();
+  expect(await liveMetrics(served.demo(), subsoil().activity)).toMatchObject([{ METRICA1: '12.50' }]);
+});
+
 it('keeps a draft discarded with Cancel discarded when the modal’s next write takes in what tab B typed elsewhere', async () => {
   const { a, b } = await twoTabs();
   await openTable(a, served.sheetUrl());
@@ -743,9 +764,7 @@ it('meets as a conflict, in the modal opened while the table saves another field
   const refused = nextSave(page);
   await dialog.getByRole('button', { name: 'Save', exact: true }).click();
   expect((await refused).status()).toBe(409);
-  await later(() => dialog.getByRole('alert').textContent()).toContain(
-    'someone else changed Pessoas meanwhile',
-  );
+  await later(() => dialog.getByRole('alert').textContent()).toContain('Pessoas changed meanwhile');
   await later(() => description(people)).toMatch(/^Changed meanwhile by user 9, /);
   expect(await liveMetrics(served.demo(), subsoil().activity)).toEqual([
     { METRICA1: '31.00', METRICA2: 6, HORAS: '9.0' },

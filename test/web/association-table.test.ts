@@ -372,12 +372,13 @@ describe('the table view, on the demo', () => {
     await page.getByRole('button', { name: 'Save changes' }).click();
     const seed = cell(grid, 'A-SEED', 'Quantidade');
     await page.waitForFunction(() => document.querySelector('[aria-invalid="true"]') !== null);
-    // The row's last writer, as the server knows it (the demo's user 1), and what is stored now.
-    expect(await description(seed)).toMatch(/^Changed meanwhile by user 1, .+: stored now 9\.99\.$/);
-    expect(await seed.inputValue()).toBe('5');
-    expect(await page.getByRole('alert').textContent()).toMatch(
-      /^Not saved: someone else changed 1 cell meanwhile/,
+    // The row's last writer, as the server knows it (the demo's user 1, the page's own user: "you"),
+    // and what is stored now.
+    expect(await description(seed)).toMatch(
+      /^Changed meanwhile by you, in another tab or on another device, .+: stored now 9\.99\.$/,
     );
+    expect(await seed.inputValue()).toBe('5');
+    expect(await page.getByRole('alert').textContent()).toMatch(/^Not saved: 1 cell changed meanwhile/);
     expect(await savedRow('A-WEED')).toEqual([]);
     expect(await savedRow('A-SEED')).toMatchObject([{ METRICA1: '9.99' }]);
     expect(await seriousViolations(page)).toEqual([]);
@@ -591,7 +592,7 @@ describe('the table view, on the demo', () => {
     await page.getByRole('button', { name: 'Save changes' }).click();
     await page
       .getByRole('alert')
-      .getByText(/^Not saved: someone else changed 3 cells meanwhile/)
+      .getByText(/^Not saved: 3 cells changed meanwhile/)
       .waitFor();
     for (const metric of ['Quantidade', 'Pessoas', 'Horas'])
       expect(await description(cell(grid, 'A-DISC', metric))).toMatch(/^Changed meanwhile by /);
@@ -786,7 +787,7 @@ describe('the table view, on the demo', () => {
     await page
       .getByRole('alert')
       .getByText(
-        /^Not saved: someone else changed 1 cell meanwhile.* “Only activities without values” is off now: it hid what is marked\.$/,
+        /^Not saved: 1 cell changed meanwhile.* “Only activities without values” is off now: it hid what is marked\.$/,
       )
       .waitFor();
     expect(await filter.isChecked()).toBe(false);

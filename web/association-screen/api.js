@@ -281,14 +281,14 @@ export function createApi(options) {
   return {
     /**
      * Header, metric columns and the first level (`part=start`), with `owner`: the key of the
-     * acting user and scope that this page's offline entries are filed under. `fromCache`: the
-     * browser's cache answered (the page is offline), so `owner` is whoever read it last, not
-     * necessarily who is signed in now.
-     * @returns {Promise<ScreenStart & { owner: string, fromCache: boolean }>}
+     * acting user and scope that this page's offline entries are filed under, and `user`: that
+     * user's id. `fromCache`: the browser's cache answered (the page is offline), so `owner` and
+     * `user` are whoever read it last, not necessarily who is signed in now.
+     * @returns {Promise<ScreenStart & { owner: string, user: number, fromCache: boolean }>}
      */
     start: async () => {
       let fromCache = false;
-      const answer = /** @type {ScreenStart & { owner: string }} */ (
+      const answer = /** @type {ScreenStart & { owner: string, user: number }} */ (
         await call({ part: 'start' }, {}, (readAt) => {
           fromCache = true;
           options.onCached?.(readAt);

@@ -50,7 +50,7 @@ export function createConflicts(ctx, fields, view) {
     return found.changedBy === null
       ? labels.conflictTitleUnknown
       : fill(labels.conflictTitle, {
-          user: say.user(found.changedBy),
+          user: say.changer(found.changedBy),
           at: found.changedAt ? say.when(found.changedAt) : '',
         });
   }
@@ -59,7 +59,7 @@ export function createConflicts(ctx, fields, view) {
    * Conflicts that do not say who stored their value (met in a read of the activity, which says
    * only who changed its entry last) are named from the activity's history once it answers: each
    * still shown and waiting for a choice says who in its heading, nothing else redrawn, so the
-   * focus stays where the person has it. Until then, or without an answer, "someone else".
+   * focus stays where the person has it. Until then, or without an answer, "changed meanwhile" alone.
    */
   async function nameUnknown() {
     const unknown = [...conflicts].filter(([, found]) => found.changedBy === null);

@@ -93,10 +93,12 @@ export const LABELS_PT_BR = {
   lastChange: 'Última alteração: {user}, {at}.',
   neverSaved: 'Nada salvo ainda.',
   user: 'usuário {id}',
+  userYou: 'você',
+  userYouElsewhere: 'você, em outra aba ou outro aparelho',
   conflictSummary:
-    'Não salvo: outra pessoa alterou {fields} enquanto isso. Em cada campo, mantenha o seu valor ou use o salvo, e salve de novo.',
+    'Não salvo: houve alterações em {fields} enquanto isso. Em cada campo, mantenha o seu valor ou use o salvo, e salve de novo.',
   conflictTitle: 'Alterado enquanto isso por {user}, {at}',
-  conflictTitleUnknown: 'Alterado enquanto isso por outra pessoa',
+  conflictTitleUnknown: 'Alterado enquanto isso',
   conflictTheirs: 'Salvo agora',
   conflictYours: 'O seu',
   conflictEmpty: 'vazio',
@@ -111,8 +113,8 @@ export const LABELS_PT_BR = {
   conflictsResolved: 'Pressione Salvar para gravar suas escolhas.',
   chooseFirst: 'Escolha antes em {fields}: manter o seu ou usar o salvo.',
   removeConflict:
-    'Não removido: outra pessoa alterou {fields} enquanto isso. O formulário mostra o que está salvo agora; remova de novo se ainda quiser.',
-  conflictAway: '{label} não foi salva: outra pessoa a alterou enquanto isso. Abra de novo para ver.',
+    'Não removido: houve alterações em {fields} enquanto isso. O formulário mostra o que está salvo agora; remova de novo se ainda quiser.',
+  conflictAway: '{label} não foi salva: foi alterada enquanto isso. Abra de novo para ver.',
   remove: 'Remover registro',
   removeTitle: 'Remover o registro?',
   removeText: 'Os valores salvos de {label} serão removidos; os padrões voltam a valer.',
@@ -171,11 +173,11 @@ export const LABELS_PT_BR = {
   tableCheck: 'Não salvo: confira as {count} células marcadas.',
   tableCheckOne: 'Não salvo: confira a célula marcada.',
   tableConflictsOne:
-    'Não salvo: outra pessoa alterou 1 célula enquanto isso (marcada). Salve de novo para manter o seu valor, ou pressione Esc nela para usar o valor salvo.',
+    'Não salvo: 1 célula foi alterada enquanto isso (marcada). Salve de novo para manter o seu valor, ou pressione Esc nela para usar o valor salvo.',
   tableConflicts:
-    'Não salvo: outra pessoa alterou {count} células enquanto isso (marcadas). Salve de novo para manter os seus valores, ou pressione Esc numa célula para usar o valor salvo.',
+    'Não salvo: {count} células foram alteradas enquanto isso (marcadas). Salve de novo para manter os seus valores, ou pressione Esc numa célula para usar o valor salvo.',
   tableConflictCell: 'Alterado enquanto isso por {user}, {at}: salvo agora {theirs}.',
-  tableConflictCellUnknown: 'Alterado enquanto isso por outra pessoa: salvo agora {theirs}.',
+  tableConflictCellUnknown: 'Alterado enquanto isso: salvo agora {theirs}.',
   tableRowNotInTree:
     'Não salvo: esta atividade não está mais na árvore desta folha. Este valor não é enviado.',
   tableRowReadOnly:

@@ -95,9 +95,12 @@ export { LABELS_EN, LABELS_PT_BR };
  * @property {string} lastChange who last changed the activity's metrics, `{user}` `{at}`
  * @property {string} neverSaved the activity has no saved entry (what the form shows are defaults)
  * @property {string} user a user, `{id}` the user's SEQ_DB
- * @property {string} conflictSummary a save refused because others changed fields meanwhile, `{fields}`
+ * @property {string} userYou the page's own user, where a user is named (last change, history)
+ * @property {string} userYouElsewhere the page's own user, where a conflict names who changed a value
+ *   meanwhile (another of their tabs or devices)
+ * @property {string} conflictSummary a save refused because fields changed meanwhile (by anyone: who is said at each), `{fields}`
  * @property {string} conflictTitle at a field: who changed it meanwhile and when, `{user}` `{at}`
- * @property {string} conflictTitleUnknown at a field: changed meanwhile, by someone the server did not say
+ * @property {string} conflictTitleUnknown at a field: changed meanwhile, by whom not known (yet)
  * @property {string} conflictTheirs the value stored now
  * @property {string} conflictYours the value this save asked for
  * @property {string} conflictEmpty a value that is empty (cleared)
@@ -113,7 +116,7 @@ export { LABELS_EN, LABELS_PT_BR };
  * @property {string} keptMine at a field after "Keep mine", `{theirs}` the value it will replace
  * @property {string} conflictsResolved every conflict has its choice: save again
  * @property {string} chooseFirst Save pressed while conflicts wait for a choice, `{fields}`
- * @property {string} removeConflict a remove refused because others changed fields meanwhile, `{fields}`
+ * @property {string} removeConflict a remove refused because fields changed meanwhile, `{fields}`
  * @property {string} conflictAway a save refused for a conflict after its dialog moved on, `{label}`
  * @property {string} remove the button that removes the activity's saved entry
  * @property {string} removeTitle the confirmation's title
@@ -170,7 +173,7 @@ export { LABELS_EN, LABELS_PT_BR };
  * @property {string} tableQueued a table save kept on this device to be sent later, `{count}` activities
  * @property {string} tableCheck a table save stopped by cells the browser refused, `{count}`
  * @property {string} tableCheckOne the same, for one cell
- * @property {string} tableConflicts a table save refused because others changed cells meanwhile, `{count}`
+ * @property {string} tableConflicts a table save refused because cells changed meanwhile, `{count}`
  * @property {string} tableConflictsOne the same, for one cell
  * @property {string} tableConflictCell at a cell: who changed it meanwhile, `{user}` `{at}` `{theirs}`
  * @property {string} tableConflictCellUnknown at a cell: changed meanwhile, `{theirs}`

@@ -187,6 +187,8 @@ export function mountAssociationScreen(element, options) {
     changed: () => modal.outboxChanged(),
     // At once: what is typed from then on (before the new person's drafts are read) is theirs.
     owner: () => {
+      // Someone else: their own changes are not "you" to this page, which does not know their id.
+      ctx.say.setMe(undefined);
       modal.ownerChanged();
       views.ownerChanged();
     },
@@ -225,6 +227,7 @@ export function mountAssociationScreen(element, options) {
       if (destroyed) return;
       ctx.columns = data.metrics;
       offline?.setOwner(data.owner, !data.fromCache);
+      ctx.say.setMe(data.fromCache ? undefined : data.user);
       void drafts?.load();
       renderHeader(data);
       modal.setColumns(data.metrics);

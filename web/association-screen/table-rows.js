@@ -56,7 +56,7 @@ function noteOf(ctx, cell, edited, waiting, stopped) {
         conflict.changedBy === null
           ? fill(labels.tableConflictCellUnknown, { theirs })
           : fill(labels.tableConflictCell, {
-              user: ctx.say.user(conflict.changedBy),
+              user: ctx.say.changer(conflict.changedBy),
               at: conflict.changedAt ? ctx.say.when(conflict.changedAt) : '',
               theirs,
             }),

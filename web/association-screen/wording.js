@@ -14,9 +14,23 @@ import { formatValue } from './values.js';
 export function createWording(labels, lang) {
   /** @type {Intl.DateTimeFormat | undefined} */
   let dateFormat;
+  /** The user signed in on this page, as the server said it (not a cached answer's). @type {number | undefined} */
+  let me;
   return {
-    /** @param {number} id a user's SEQ_DB */
-    user: (id) => fill(labels.user, { id }),
+    /**
+     * Who the page's own user is (`part=start`'s `user`), or undefined while not known: a start
+     * from the browser's cache, or someone else signed in since. @param {number | undefined} id
+     */
+    setMe: (id) => {
+      me = id;
+    },
+    /** A user as the page names them: "you" for its own. @param {number} id a user's SEQ_DB */
+    user: (id) => (id === me ? labels.userYou : fill(labels.user, { id })),
+    /**
+     * Who changed a value meanwhile, as a conflict names them: the page's own user did it
+     * elsewhere (another tab or device). @param {number} id a user's SEQ_DB
+     */
+    changer: (id) => (id === me ? labels.userYouElsewhere : fill(labels.user, { id })),
 
     /** A server time in the page's language and the browser's time zone. @param {string} iso */
     when(iso) {
