@@ -6,9 +6,10 @@ import type { Scope } from '../model/scope.js';
  * The key the screen files its offline entries under: one per acting user and scope, so entries
  * queued on a phone are sent only by the person (and company, branch, site) who entered them, never
  * by whoever signs in next on the same browser. It is a label, not a secret or a credential: each
- * save is still authorised by the session that sends it. A hash, so the page holds no user number or
- * scope of its own to show or tamper with, and the same person in the same scope always gets the
- * same key (entries survive a new session).
+ * save is still authorised by the session that sends it. A hash, so the key carries no scope to
+ * tamper with, and the same person in the same scope always gets the same key (entries survive a new
+ * session). The user's id itself is not hidden from their own page: `part=start` answers it too, so
+ * the screen can name that user's changes "you".
  *
  * @example ownerKey({ EMPRESA: 1, FILIAL: 1, LOCAL: 1 }, 7) // 'k3Jt...' (22 characters)
  */

@@ -240,6 +240,8 @@ describe('part=start: what the screen paints first', () => {
     expect(await getJson(`?taskSheet=${ids.sheetA}&part=start`)).toEqual({
       // The key the screen files its offline entries under: this session's user and scope (#28).
       owner: ownerKey(SCOPE_A, 77),
+      // The session's user: the screen names that user's changes "you".
+      user: 77,
       taskSheet: {
         id: ids.sheetA,
         columns: [

@@ -680,7 +680,9 @@ describe('a conflict with the person’s own change', () => {
       await b.page.keyboard.type('32');
       await b.page.keyboard.press('Enter');
       const title = fill(L.conflictTitle, { user: L.userYouElsewhere, at: '' }).replace(/, $/, '');
-      const conflict = b.dialog.getByRole('group', { name: new RegExp(`^Quantidade ${title}, `) });
+      const conflict = b.dialog.getByRole('group', {
+        name: new RegExp(`^Quantidade ${title.replace(/[()]/g, '\\$&')}, `),
+      });
       await conflict.waitFor();
       // The alert names no one; the line under the title says who last changed the entry: "you".
       expect(await b.dialog.getByRole('alert').textContent()).toBe(

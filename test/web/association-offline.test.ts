@@ -1156,6 +1156,35 @@ describe.each([
     },
   );
 
+  once(
+    'says at the table’s cells of an activity whose remove waits in the outbox that the remove waits, not that its entry was removed meanwhile',
+    async () => {
+      await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '20.00', METRICA2: 3, HORAS: '7.0' });
+      const alice = await browserOn(await profile(), ALICE);
+      await firstVisit(alice.page);
+      // The tree and the table read online (the table's rows are not kept for offline use), then
+      // the entry removed in the modal offline: the remove waits in the outbox.
+      for (const branch of SOIL) await expand(alice.page, branch);
+      await alice.page.getByRole('button', { name: L.viewTable, exact: true }).click();
+      const quantity = tableCellOf(alice.page, 'A-SUBSOIL', 'Quantidade');
+      await quantity.waitFor();
+      await alice.context.setOffline(true);
+      await alice.page.getByRole('button', { name: L.viewTree, exact: true }).click();
+      const removing = await openActivity(alice.page, SUBSOIL);
+      await confirmRemove(alice.page, removing);
+      await removing.waitFor({ state: 'hidden' });
+      await later(() => region(alice.page).getByText(L.pendingCountOne).count()).toBe(1);
+      await alice.page.getByRole('button', { name: L.viewTable, exact: true }).click();
+      await quantity.fill(num('9.5'));
+      await alice.page.getByRole('button', { name: L.tableSave, exact: true }).click();
+      // Not sent (the cells left alone would be stored empty where the defaults apply), saying why.
+      await later(() => description(quantity)).toBe(L.tableRowRemoveWaits);
+      await alice.page.getByRole('alert').getByText(L.tableRowsUnreadOne, { exact: true }).waitFor();
+      expect(await quantity.inputValue()).toBe(num('9.5'));
+      expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '20.00' }]);
+    },
+  );
+
   // Found by review: a remove found already done (someone else removed the entry) left the outbox
   // before the tree read the activity again, and the form held for it opened again from the
   // removed entry's values, shown as saved.

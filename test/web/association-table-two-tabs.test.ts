@@ -166,7 +166,7 @@ it('names the person’s own save in another tab as theirs at a cell it met as a
   await typeIn(b, 'A-SUBSOIL', 'Quantidade', '13');
   await b.getByRole('button', { name: 'Save changes', exact: true }).click();
   await later(() => description(cell(b, 'A-SUBSOIL', 'Quantidade'))).toMatch(
-    /^Changed meanwhile by you, in another tab or on another device, .+: stored now 12\.50\.$/,
+    /^Changed meanwhile by you \(in another tab, on another device or through a program\), .+: stored now 12\.50\.$/,
   );
   await b
     .getByRole('alert')

@@ -359,9 +359,11 @@ describe('the table view, on the demo', () => {
     const page = await newPage();
     const requests = watchRequests(page);
     const grid = await openTable(page);
-    // Someone else changes A-SEED's Quantidade after the table read it.
+    // Someone else (user 12, as the row's audit columns say) changes A-SEED's Quantidade after the
+    // table read it.
     await demo().scratch.db.execute(
-      `UPDATE ${METRICS} m JOIN ${demo().names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB SET m.METRICA1 = '9.99'
+      `UPDATE ${METRICS} m JOIN ${demo().names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB
+        SET m.METRICA1 = '9.99', m.UPD_USUARIO_SEQ_DB = 12
         WHERE o.CODIGO = 'A-SEED' AND m.FOLHA_TAREFA_SEQ_DB = ?`,
       [demo().sample.taskSheet],
     );
@@ -372,11 +374,8 @@ describe('the table view, on the demo', () => {
     await page.getByRole('button', { name: 'Save changes' }).click();
     const seed = cell(grid, 'A-SEED', 'Quantidade');
     await page.waitForFunction(() => document.querySelector('[aria-invalid="true"]') !== null);
-    // The row's last writer, as the server knows it (the demo's user 1, the page's own user: "you"),
-    // and what is stored now.
-    expect(await description(seed)).toMatch(
-      /^Changed meanwhile by you, in another tab or on another device, .+: stored now 9\.99\.$/,
-    );
+    // The row's last writer, as the server knows it, and what is stored now.
+    expect(await description(seed)).toMatch(/^Changed meanwhile by user 12, .+: stored now 9\.99\.$/);
     expect(await seed.inputValue()).toBe('5');
     expect(await page.getByRole('alert').textContent()).toMatch(/^Not saved: 1 cell changed meanwhile/);
     expect(await savedRow('A-WEED')).toEqual([]);

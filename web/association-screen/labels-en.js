@@ -46,7 +46,7 @@ export const LABELS_EN = {
   closeFirst: 'Close the open activity first, then decide {label}.',
   savedNext: 'Saved {label}. Now: {next}.',
   refusedValue: '{detail}',
-  busy: 'Someone else is saving metrics here right now. Try again in a moment.',
+  busy: 'These metrics are being saved right now (by another tab, device or person). Try again in a moment.',
   slowServer: 'The server took too long to answer. Try again in a moment.',
   serverFailed: 'Something failed on the server; it has been reported. Try again in a moment.',
   signedOut: 'Your sign-in has ended: sign in again.',
@@ -92,7 +92,7 @@ export const LABELS_EN = {
   neverSaved: 'Nothing saved yet.',
   user: 'user {id}',
   userYou: 'you',
-  userYouElsewhere: 'you, in another tab or on another device',
+  userYouElsewhere: 'you (in another tab, on another device or through a program)',
   conflictSummary:
     'Not saved: {fields} changed meanwhile. At each, keep yours or use theirs, then save again.',
   conflictTitle: 'Changed meanwhile by {user}, {at}',
@@ -182,10 +182,12 @@ export const LABELS_EN = {
   tableRowRefused: '{label} can no longer be changed here: its marked cells are not sent.',
   tableRowUnread:
     'Not sent: this activity’s entry was removed meanwhile, and what it holds now could not be read. Save again once connected.',
+  tableRowRemoveWaits:
+    'Not sent: the removal of this activity’s entry waits on this device to be sent, and what applies after it is not known yet. Save again once it is sent.',
   tableRowsUnread:
-    '{count} activities not sent: their entries were removed meanwhile, and what they hold now could not be read (marked). Save again once connected.',
+    '{count} activities not sent: what applies to them now is not known yet (marked: each cell says why).',
   tableRowsUnreadOne:
-    'One activity not sent: its entry was removed meanwhile, and what it holds now could not be read (marked). Save again once connected.',
+    'One activity not sent: what applies to it now is not known yet (marked: its cells say why).',
   tableRowOthers: 'Press Save changes again to save the other changes.',
   tablePartly: 'Saved {saved} activities; the rest were not saved: {message} Their changes are kept.',
   tableAnswerLost:

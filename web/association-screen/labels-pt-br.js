@@ -48,7 +48,7 @@ export const LABELS_PT_BR = {
   closeFirst: 'Feche primeiro a atividade aberta, depois decida {label}.',
   savedNext: '{label} salva. Agora: {next}.',
   refusedValue: 'O servidor recusou este valor (a coluna pode ter mudado). Confira e tente de novo.',
-  busy: 'Outra pessoa está salvando métricas aqui agora. Tente de novo em instantes.',
+  busy: 'Estas métricas estão sendo salvas agora (por outra aba, outro aparelho ou outra pessoa). Tente de novo em instantes.',
   slowServer: 'O servidor demorou demais para responder. Tente de novo em instantes.',
   serverFailed: 'Algo falhou no servidor; a falha foi registrada. Tente de novo em instantes.',
   signedOut: 'Sua sessão terminou: entre de novo.',
@@ -94,7 +94,7 @@ export const LABELS_PT_BR = {
   neverSaved: 'Nada salvo ainda.',
   user: 'usuário {id}',
   userYou: 'você',
-  userYouElsewhere: 'você, em outra aba ou outro aparelho',
+  userYouElsewhere: 'você (em outra aba, em outro aparelho ou por um programa)',
   conflictSummary:
     'Não salvo: houve alterações em {fields} enquanto isso. Em cada campo, mantenha o seu valor ou use o salvo, e salve de novo.',
   conflictTitle: 'Alterado enquanto isso por {user}, {at}',
@@ -186,10 +186,12 @@ export const LABELS_PT_BR = {
   tableRowRefused: '{label} não pode mais ser alterada aqui: suas células marcadas não são enviadas.',
   tableRowUnread:
     'Não enviado: o registro desta atividade foi removido enquanto isso, e não foi possível ler o que ela tem agora. Salve de novo quando houver conexão.',
+  tableRowRemoveWaits:
+    'Não enviado: a remoção do registro desta atividade espera neste aparelho para ser enviada, e o que vale depois dela ainda não é conhecido. Salve de novo quando ela for enviada.',
   tableRowsUnread:
-    '{count} atividades não enviadas: seus registros foram removidos enquanto isso, e não foi possível ler o que elas têm agora (marcadas). Salve de novo quando houver conexão.',
+    '{count} atividades não enviadas: o que vale para elas agora ainda não é conhecido (marcadas: cada célula diz por quê).',
   tableRowsUnreadOne:
-    'Uma atividade não enviada: seu registro foi removido enquanto isso, e não foi possível ler o que ela tem agora (marcada). Salve de novo quando houver conexão.',
+    'Uma atividade não enviada: o que vale para ela agora ainda não é conhecido (marcada: as células dizem por quê).',
   tableRowOthers: 'Pressione Salvar alterações de novo para salvar as outras alterações.',
   tablePartly:
     '{saved} atividades salvas; as demais não foram salvas: {message} As alterações delas foram mantidas.',

@@ -182,7 +182,8 @@ export { LABELS_EN, LABELS_PT_BR };
  * @property {string} tableRowInactive the same: its metrics were made inactive (INACTIVE_ROW)
  * @property {string} tableRowRefused a table save refused for one row itself, `{label}` (its values are not sent again)
  * @property {string} tableRowUnread at each changed cell of a row whose entry was removed meanwhile and whose values now could not be read: not sent
- * @property {string} tableRowsUnread a table save that left such rows out, `{count}`
+ * @property {string} tableRowRemoveWaits the same at a row whose own remove waits in the outbox (this device's): not sent
+ * @property {string} tableRowsUnread a table save that left such rows out (either kind), `{count}`
  * @property {string} tableRowsUnreadOne the same, for one row
  * @property {string} tableRowOthers after it, when other changes wait: Save again saves them
  * @property {string} tablePartly a save split in batches stopped after some were written, `{saved}` `{message}`

@@ -742,7 +742,7 @@ export function createModal(ctx, tree, treeMetrics) {
      * What waits in the outbox changed (here, in another tab): the open form's notice follows, and
      * so does what it starts from. A value kept for the activity, discarded in another tab, is no
      * longer the base of what the person types over it: kept, their next save would be refused as
-     * "someone else changed" the field. A form that is busy, decides an outbox entry, waits for a
+     * a change of the field meanwhile. A form that is busy, decides an outbox entry, waits for a
      * choice at a conflict or for the defaults after a remove keeps what it shows (as after the
      * table's save, `storedElsewhere`).
      */

@@ -45,7 +45,7 @@
  *   it now files and sends as them
  * @property {string} claim the button sending them as the signed-in person's
  * @property {string} claimed announced once they are, `{count}`
- * @property {string} entryConflict an entry's state: someone changed it meanwhile, decide
+ * @property {string} entryConflict an entry's state: what it changes changed meanwhile (anyone, the person elsewhere too), decide
  * @property {string} entryRefused an entry's state: the server refused it, `{message}`
  * @property {string} discard button: drop a waiting entry
  * @property {string} discardFor its accessible name, `{label}`
@@ -117,7 +117,7 @@ export const OFFLINE_LABELS_EN = {
     'Someone else has signed in on this browser since this sheet was opened: what you save here is now saved as them. Entries made before stay with whoever made them.',
   claim: 'Send them as mine',
   claimed: '{count} entries will be sent as yours.',
-  entryConflict: 'Someone changed it meanwhile: decide before it is sent.',
+  entryConflict: 'Changed meanwhile: decide before it is sent.',
   entryRefused: 'Refused by the server: {message}',
   discard: 'Discard',
   discardFor: 'Discard the entry of {label}',
@@ -195,7 +195,7 @@ export const OFFLINE_LABELS_PT_BR = {
     'Outra pessoa entrou neste navegador desde que esta folha foi aberta: o que você salvar aqui agora é salvo como ela. Registros feitos antes continuam com quem os fez.',
   claim: 'Enviar como meus',
   claimed: '{count} registros serão enviados como seus.',
-  entryConflict: 'Alguém alterou enquanto isso: decida antes do envio.',
+  entryConflict: 'Alterado enquanto isso: decida antes do envio.',
   entryRefused: 'Recusado pelo servidor: {message}',
   discard: 'Descartar',
   discardFor: 'Descartar o registro de {label}',

@@ -227,7 +227,9 @@ export function mountAssociationScreen(element, options) {
       if (destroyed) return;
       ctx.columns = data.metrics;
       offline?.setOwner(data.owner, !data.fromCache);
-      ctx.say.setMe(data.fromCache ? undefined : data.user);
+      // Only where the page follows who is signed in (the offline part asks again: page shown
+      // again, before sending) and not from the browser's cache: else "you" could be someone else.
+      ctx.say.setMe(offline !== undefined && !data.fromCache ? data.user : undefined);
       void drafts?.load();
       renderHeader(data);
       modal.setColumns(data.metrics);

@@ -5,7 +5,7 @@
  * as a conflict at the cell). The answer or the read says only who changed the row last, which is
  * often this device's own sending of another of its fields, so the activity's history
  * (`part=history`) is asked who changed that field last. Until it answers, or when it cannot, the
- * cell says "someone else".
+ * cell says "Changed meanwhile" alone.
  */
 
 import { lastChangesOf } from './changed-by.js';

@@ -71,9 +71,10 @@ export function createTableSave(ctx, table, hooks) {
       if (isLocked(row) || held.has(row)) continue;
       // Its entry removed meanwhile (`unread`), or its remove waiting in the outbox: what applies
       // without the entry is not known here, and the cells left alone would be stored empty.
-      if (row.unread || ctx.offline?.removeKept(row.data, { stopped: true }) === true) {
+      const removeWaits = ctx.offline?.removeKept(row.data, { stopped: true }) === true;
+      if (removeWaits || row.unread) {
         for (const cell of cells) {
-          cell.error = labels.tableRowUnread;
+          cell.error = removeWaits ? labels.tableRowRemoveWaits : labels.tableRowUnread;
           unread.push({ row, cell });
         }
         continue;
