@@ -558,9 +558,15 @@ export function asksBeforeLeaving(page: Page): Promise<boolean> {
 /**
  * Holds every write and read of the drafts behind a read-write transaction of the test's own on
  * their store (IndexedDB runs a store's transactions in order), kept alive from `page` (this page,
- * or another tab of the browser) until the returned function is called: a device slow to write.
+ * or another tab of the browser) until `release` is called: a device slow to write. `held` reads the
+ * drafts inside that transaction (what the device holds while everyone else waits), as
+ * {@link draftsOnDevice} shows them.
  */
-export async function holdDraftWrites(page: Page): Promise<() => Promise<void>> {
+export async function holdDraftWrites(
+  page: Page,
+): Promise<{ release: () => Promise<void>; held: () => Promise<Array<{ texts: Record<string, string> }>> }> {
+  type Held = Array<{ texts: Record<string, string> }>;
+  type HoldWindow = { releaseDraftWrites: () => void; readHeldDrafts: () => Promise<Held> };
   await page.evaluate(
     () =>
       new Promise<void>((resolve, reject) => {
@@ -570,13 +576,33 @@ export async function holdDraftWrites(page: Page): Promise<() => Promise<void>> 
           const db = opening.result;
           const store = db.transaction('drafts', 'readwrite').objectStore('drafts');
           let held = true;
-          (window as unknown as { releaseDraftWrites: () => void }).releaseDraftWrites = () => {
+          /** A read asked from outside: made at the transaction's next turn (only then is it active). */
+          let wanted: ((drafts: Held) => void) | undefined;
+          const hold = window as unknown as HoldWindow;
+          hold.releaseDraftWrites = () => {
             held = false;
           };
+          hold.readHeldDrafts = () =>
+            new Promise<Held>((done) => {
+              wanted = done;
+            });
           // A transaction lives while it has requests: one asked after another until released.
           const again = () => {
             const request = store.count();
             request.onsuccess = () => {
+              const reader = wanted;
+              wanted = undefined;
+              if (reader) {
+                const all = store.getAll();
+                all.onsuccess = () =>
+                  reader(
+                    all.result.map((draft: { fields: Record<string, { text: string }> }) => ({
+                      texts: Object.fromEntries(
+                        Object.entries(draft.fields).map(([name, typed]) => [name, typed.text]),
+                      ),
+                    })),
+                  );
+              }
               if (held) again();
               else db.close();
             };
@@ -586,8 +612,10 @@ export async function holdDraftWrites(page: Page): Promise<() => Promise<void>> 
         };
       }),
   );
-  return () =>
-    page.evaluate(() => (window as unknown as { releaseDraftWrites: () => void }).releaseDraftWrites());
+  return {
+    release: () => page.evaluate(() => (window as unknown as HoldWindow).releaseDraftWrites()),
+    held: () => page.evaluate(() => (window as unknown as HoldWindow).readHeldDrafts()),
+  };
 }
 
 /** Waits until what was typed is kept on the device (the screen's drafts): leaving the page no longer asks. */

@@ -240,7 +240,7 @@ it('keeps what Bruno types in the table before his drafts are read as his, Alice
   const holder = await openPage(page.context());
   await holder.goto(served.sheetUrl());
   await holder.getByRole('tree').waitFor();
-  const letGo = await holdDraftWrites(holder);
+  const { release: letGo } = await holdDraftWrites(holder);
 
   // Bruno signs in; before his drafts are read he types Quantidade 7 in the table.
   await brunoSignsIn(page);

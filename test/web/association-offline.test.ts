@@ -1182,6 +1182,18 @@ describe.each([
       await alice.page.getByRole('alert').getByText(L.tableRowsUnreadOne, { exact: true }).waitFor();
       expect(await quantity.inputValue()).toBe(num('9.5'));
       expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '20.00' }]);
+
+      // Someone changes the entry meanwhile: sent, the remove stops in the outbox for a decision,
+      // and the cells say that, not that it waits to be sent.
+      await seed('A-SUBSOIL', 'G-SOIL', { HORAS: '9' }, { HORAS: '7.0' });
+      await alice.context.setOffline(false);
+      await region(alice.page).getByRole('button', { name: L.pendingList }).click();
+      await region(alice.page)
+        .getByRole('button', { name: fill(L.decideFor, { label: SUBSOIL }) })
+        .waitFor();
+      await alice.page.getByRole('button', { name: L.tableSave, exact: true }).click();
+      await later(() => description(quantity)).toBe(L.tableRowRemoveStopped);
+      expect(await storedRow('A-SUBSOIL')).toEqual([{ METRICA1: '20.00', METRICA2: 3, HORAS: '9.0' }]);
     },
   );
 

@@ -366,12 +366,14 @@ it('does not bring back a cell taken back with Escape, the page reloaded before 
   const holder = await openPage(context);
   await holder.goto(served.sheetUrl());
   await holder.getByRole('tree').waitFor();
-  const letGo = await holdDraftWrites(holder);
+  const { release: letGo, held } = await holdDraftWrites(holder);
   await page.keyboard.press('Escape');
   await page.keyboard.press('Escape');
   expect(await cell(page, 'A-SUBSOIL', 'Horas').inputValue()).toBe('8.0');
   expect(await asksBeforeLeaving(page)).toBe(false);
   await page.reload();
+  // The removal was lost with the page: the device still holds the draft.
+  expect(await held()).toEqual([{ texts: { HORAS: '55' } }]);
   await letGo();
   await holder.close();
   await showTable(page);
@@ -392,6 +394,37 @@ it('does not bring back a cell taken back with Escape, the page reloaded before 
   await showTable(page);
   await later(() => cell(page, 'A-SUBSOIL', 'Horas').inputValue()).toBe('55');
   expect(await description(cell(page, 'A-SUBSOIL', 'Horas'))).toBe('Changed, not saved yet');
+});
+
+it('does not bring back one cell taken back with Escape in a row whose other cell stays typed, the page closed before the device wrote it', async () => {
+  const { context, page } = await alices();
+  await openTable(page, served.sheetUrl());
+  await typeIn(page, 'A-SUBSOIL', 'Quantidade', '12.5');
+  await typeIn(page, 'A-SUBSOIL', 'Horas', '55');
+  await keptOnDevice(page);
+  // Another tab holds the drafts' database; Horas is taken back (the draft written without it),
+  // and the page is closed before that write (a phone dropping the page): it is lost with it.
+  const { page: holder } = await signedInPage(context, served.origin(), ALICE);
+  await openTable(holder, served.sheetUrl());
+  const { release: letGo, held } = await holdDraftWrites(holder);
+  await cell(page, 'A-SUBSOIL', 'Horas').click();
+  await page.keyboard.press('Escape');
+  await page.keyboard.press('Escape');
+  expect(await cell(page, 'A-SUBSOIL', 'Horas').inputValue()).toBe('8.0');
+  await page.close();
+  expect(await held()).toEqual([{ texts: { METRICA1: '12.5', HORAS: '55' } }]);
+  await letGo();
+  await holder.close();
+
+  // Opened again: Quantidade's 12.5 is back as typed, Horas shows what applies.
+  const { page: again } = await signedInPage(context, served.origin(), ALICE);
+  await openTable(again, served.sheetUrl());
+  await later(() => cell(again, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('12.5');
+  expect(await cell(again, 'A-SUBSOIL', 'Horas').inputValue()).toBe('8.0');
+  await again.getByText('1 unsaved change').waitFor();
+  await later(async () => (await draftsOnDevice(again)).map((draft) => draft.texts)).toEqual([
+    { METRICA1: '12.5' },
+  ]);
 });
 
 it('on a device that cannot keep drafts, says so in the table, asks before the page is left, and still saves', async () => {

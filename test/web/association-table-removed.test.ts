@@ -174,7 +174,7 @@ it('after a conflict says the entry was removed and its row cannot be read again
   await save.click();
   await expect
     .poll(() => page.getByRole('alert').textContent())
-    .toMatch(/^Uma atividade não enviada: seu registro foi removido enquanto isso/);
+    .toMatch(/^Uma atividade não enviada: o que vale para ela agora ainda não é conhecido/);
   expect(await quantity.getAttribute('aria-invalid')).toBe('true');
   expect(puts).toHaveLength(1);
   expect(await stored()).toEqual([]);

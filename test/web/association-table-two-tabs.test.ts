@@ -130,7 +130,7 @@ it('does not bring back in tab B a cell tab A took back with Escape, tab A close
   // and is lost when tab A is closed. The device still holds Horas 55.
   const { page: holder } = await signedInPage(a.context(), served.origin(), ALICE);
   await openTable(holder, served.sheetUrl());
-  const letGo = await holdDraftWrites(holder);
+  const { release: letGo, held } = await holdDraftWrites(holder);
   await a.bringToFront();
   await cell(a, 'A-SUBSOIL', 'Horas').click();
   await a.keyboard.press('Escape');
@@ -138,6 +138,8 @@ it('does not bring back in tab B a cell tab A took back with Escape, tab A close
   expect(await cell(a, 'A-SUBSOIL', 'Horas').inputValue()).toBe('8.0');
   expect(await asksBeforeLeaving(a)).toBe(false);
   await a.close();
+  // The removal was lost with tab A: the device still holds the 55.
+  expect(await held()).toEqual([{ texts: { HORAS: '55' } }]);
   await letGo();
   await holder.close();
 

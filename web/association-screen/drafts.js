@@ -23,6 +23,12 @@ import { OutboxError } from './outbox.js';
 /** @typedef {{ key: string, confirmed: boolean }} Owner */
 
 /**
+ * Each field with the states of it a drop mark names (drafts-dropped.js), from one state each.
+ * @param {Iterable<[string, DraftField]>} fields @returns {Map<string, DraftField[]>}
+ */
+const statesOf = (fields) => new Map([...fields].map(([field, value]) => [field, [value]]));
+
+/**
  * @param {import('./dom.js').ScreenContext} ctx
  * @param {object} parts
  * @param {string} parts.endpoint the handler's URL
@@ -84,7 +90,8 @@ export function createDrafts(ctx, parts) {
   /**
    * Drafts typed on a page opened offline that the last read joined into the person's draft, by
    * id, while their removal is not written: dropping the joined draft drops them too.
-   * @type {Map<string, { into: string, stored: Draft }>}
+   * (`dropped`: that mark's `n`).
+   * @type {Map<string, { into: string, stored: Draft, dropped?: string }>}
    */
   const joins = new Map();
   let asked = 0;
@@ -204,7 +211,7 @@ export function createDrafts(ctx, parts) {
           ([field, value]) => !(into.fields[field] && sameField(into.fields[field], value)),
         );
         joins.set(stored.id, { into: into.id, stored });
-        write(stored.id, stored.id, new Map(superseded.map(([field, value]) => [field, [value]])));
+        write(stored.id, stored.id, statesOf(superseded));
       }
     }
     touched.clear();
@@ -229,26 +236,30 @@ export function createDrafts(ctx, parts) {
     // The states the device may hold of the draft's fields from this page: as known before its
     // writes under way, and what each of them writes (kept until they are all done: a page left
     // now loses those not committed, a removal's too).
-    if (!latest.has(id))
-      mayHold.set(id, new Map([...(known.get(id) ?? [])].map(([field, value]) => [field, [value]])));
+    if (!latest.has(id)) mayHold.set(id, statesOf(known.get(id) ?? []));
     latest.set(id, turn);
     const knew = new Map(known.get(id));
     const held = mayHold.get(id) ?? new Map();
-    /** The drop's mark, cleared once the removal committed. @type {string | undefined} */
-    let dropped;
+    // What this write drops: the whole draft (a removal), or the fields a put leaves out (one cell
+    // taken back in a row with others typed). Marked at once (not where the device keeps no
+    // drafts), and the states written from here on are the next drop's: those before it are
+    // marked (a mark another tab took a state out of since must not get it back from this page).
+    /** @type {Map<string, DraftField[]>} */
+    let states;
     if (typeof what === 'string') {
       known.delete(id);
-      const states = drops ?? held;
-      if (states.size > 0) dropped = markDropped(id, states);
-      // The states written from here on are the next drop's: those before it are marked (a mark
-      // another tab took a state out of since must not get it back from this page).
+      states = new Map(drops ?? held);
       mayHold.set(id, new Map());
     } else {
       learn(what);
       writtenAfterDrop(id, what.fields);
+      states = new Map([...held].filter(([field]) => !Object.hasOwn(what.fields, field)));
+      for (const field of states.keys()) held.delete(field);
       for (const [field, value] of Object.entries(what.fields))
         held.set(field, [...(held.get(field) ?? []), value]);
     }
+    /** The drop's mark, cleared once the write committed. @type {string | undefined} */
+    const dropped = states.size > 0 && store !== null ? markDropped(id, states) : undefined;
     if (store === undefined) early.push(() => made(id, what, turn, knew, dropped));
     else made(id, what, turn, knew, dropped);
   }
@@ -266,6 +277,9 @@ export function createDrafts(ctx, parts) {
       .then((record) => {
         if (dropped !== undefined) clearDropped(id, dropped);
         if (typeof what === 'string') {
+          // Its removal written: a mark a drop of the draft it was joined into made goes too.
+          const join = joins.get(id);
+          if (join?.dropped !== undefined) clearDropped(id, join.dropped);
           joins.delete(id);
           // Fields another tab typed outlived the removal: the page holds them as the draft now.
           if (record && latest.get(id) === turn) lent(undefined, record);
@@ -380,11 +394,8 @@ export function createDrafts(ctx, parts) {
       mine.delete(keyOf(key));
       unkept.delete(draft.id);
       for (const [id, join] of joins) {
-        if (join.into !== draft.id) continue;
-        markDropped(
-          id,
-          new Map(Object.entries(join.stored.fields).map(([field, value]) => [field, [value]])),
-        );
+        if (join.into === draft.id)
+          join.dropped = markDropped(id, statesOf(Object.entries(join.stored.fields)));
       }
       write(draft.id, draft.id);
       parts.redraw(key);

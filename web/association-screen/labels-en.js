@@ -184,6 +184,8 @@ export const LABELS_EN = {
     'Not sent: this activity’s entry was removed meanwhile, and what it holds now could not be read. Save again once connected.',
   tableRowRemoveWaits:
     'Not sent: the removal of this activity’s entry waits on this device to be sent, and what applies after it is not known yet. Save again once it is sent.',
+  tableRowRemoveStopped:
+    'Not sent: the removal of this activity’s entry stopped on this device: decide it or discard it under “Show waiting entries”, then save again.',
   tableRowsUnread:
     '{count} activities not sent: what applies to them now is not known yet (marked: each cell says why).',
   tableRowsUnreadOne:

@@ -187,7 +187,9 @@ export const LABELS_PT_BR = {
   tableRowUnread:
     'Não enviado: o registro desta atividade foi removido enquanto isso, e não foi possível ler o que ela tem agora. Salve de novo quando houver conexão.',
   tableRowRemoveWaits:
-    'Não enviado: a remoção do registro desta atividade espera neste aparelho para ser enviada, e o que vale depois dela ainda não é conhecido. Salve de novo quando ela for enviada.',
+    'Não enviado: a remoção do registro desta atividade aguarda envio neste aparelho, e o que vale depois dela ainda não é conhecido. Salve de novo quando ela for enviada.',
+  tableRowRemoveStopped:
+    'Não enviado: a remoção do registro desta atividade parou neste aparelho: decida-a ou descarte-a em “Mostrar registros a enviar”, e salve de novo.',
   tableRowsUnread:
     '{count} atividades não enviadas: o que vale para elas agora ainda não é conhecido (marcadas: cada célula diz por quê).',
   tableRowsUnreadOne:

@@ -183,6 +183,7 @@ export { LABELS_EN, LABELS_PT_BR };
  * @property {string} tableRowRefused a table save refused for one row itself, `{label}` (its values are not sent again)
  * @property {string} tableRowUnread at each changed cell of a row whose entry was removed meanwhile and whose values now could not be read: not sent
  * @property {string} tableRowRemoveWaits the same at a row whose own remove waits in the outbox (this device's): not sent
+ * @property {string} tableRowRemoveStopped the same at a row whose own remove stopped in the outbox (a decision waits): not sent
  * @property {string} tableRowsUnread a table save that left such rows out (either kind), `{count}`
  * @property {string} tableRowsUnreadOne the same, for one row
  * @property {string} tableRowOthers after it, when other changes wait: Save again saves them

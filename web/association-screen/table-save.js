@@ -65,16 +65,23 @@ export function createTableSave(ctx, table, hooks) {
     const list = [];
     /** @type {{ row: TableRow, cell: TableCell }[]} */
     const bad = [];
-    /** Rows left out until what applies to them now is read (`unread`). @type {{ row: TableRow, cell: TableCell }[]} */
+    /** Rows left out until what applies to them now is known (read, or after their own remove). @type {{ row: TableRow, cell: TableCell }[]} */
     const unread = [];
     for (const [row, cells] of table.changedCells()) {
       if (isLocked(row) || held.has(row)) continue;
       // Its entry removed meanwhile (`unread`), or its remove waiting in the outbox: what applies
       // without the entry is not known here, and the cells left alone would be stored empty.
-      const removeWaits = ctx.offline?.removeKept(row.data, { stopped: true }) === true;
-      if (removeWaits || row.unread) {
+      // Its own remove kept in the outbox: waiting to be sent, or stopped there for a decision.
+      const removeWaits = ctx.offline?.removeKept(row.data) === true;
+      const removeStopped = !removeWaits && ctx.offline?.removeKept(row.data, { stopped: true }) === true;
+      if (removeWaits || removeStopped || row.unread) {
+        const why = removeWaits
+          ? labels.tableRowRemoveWaits
+          : removeStopped
+            ? labels.tableRowRemoveStopped
+            : labels.tableRowUnread;
         for (const cell of cells) {
-          cell.error = removeWaits ? labels.tableRowRemoveWaits : labels.tableRowUnread;
+          cell.error = why;
           unread.push({ row, cell });
         }
         continue;
