@@ -1,12 +1,13 @@
 // @ts-check
 /**
- * Drafts dropped and maybe not yet removed from IndexedDB: a mark per draft in `localStorage`,
- * written at the drop. A draft's removal is a read-write transaction that first reads the draft (to
- * keep the fields another tab typed, drafts-store.js), and a page left at once (a reload right after
- * Escape, or after the save that stored the draft; or while another tab's transaction holds the
- * database) may be unloaded before it commits: the draft then came back with the page.
- * `localStorage` is written before the call returns, so the mark outlives the page; the store lays
- * the marks over what it reads, and a mark goes once its own removal committed. No DOM. Where the
+ * Drafts (or fields of drafts) dropped and maybe not yet removed from IndexedDB: a mark per draft
+ * in `localStorage`, written at the drop. A draft's removal (or its write without a field taken
+ * back) is a read-write transaction that first reads the draft (to keep the fields another tab
+ * typed, drafts-store.js), and a page left at once (a reload right after Escape, or after the save
+ * that stored the draft; or while another tab's transaction holds the database) may be unloaded
+ * before it commits: what was dropped then came back with the page. `localStorage` is written
+ * before the call returns, so the mark outlives the page; the store lays the marks over what it
+ * reads, and a mark goes once the write that dropped it committed. No DOM. Where the
  * page keeps no `localStorage` (or refuses a write) nothing is marked, and a removal is only as safe
  * as IndexedDB's.
  *
@@ -16,8 +17,8 @@
  * `states`: each field in every state the device may hold of it from the dropping page (as the page
  * last read it, and each state it wrote since whose write had not committed: a page left loses
  * those writes too). Those the mark drops; a state written after the drop is taken out of it. `n`
- * tells a mark from a later one of the same draft, which the first removal's commit must not clear;
- * `at` bounds a mark whose removal was never seen to commit (the page left at that moment).
+ * tells a mark from a later one of the same draft, which the first write's commit must not clear;
+ * `at` bounds a mark whose write was never seen to commit (the page left at that moment).
  */
 
 import { MAX_DRAFT_AGE_MS, sameField } from './drafts-fields.js';
@@ -104,9 +105,9 @@ export function dropMarks(now = Date.now()) {
 let marksMade = 0;
 
 /**
- * Marks a draft dropped, with the states of its fields the device may hold from this page (joined
- * to an earlier mark of it still there); returns the mark's `n`, for {@link clearDropped} once the
- * removal committed.
+ * Marks a draft (or some of its fields) dropped, with the states of those fields the device may
+ * hold from this page (joined to an earlier mark of it still there); returns the mark's `n`, for
+ * {@link clearDropped} once the write that drops them committed.
  * @param {string} id @param {ReadonlyMap<string, readonly DraftField[]>} states
  */
 export function markDropped(id, states) {
@@ -140,7 +141,7 @@ export function writtenAfterDrop(id, fields) {
 }
 
 /**
- * Clears a draft's mark once its removal committed, if it is still the mark `n` (a later drop of
+ * Clears a draft's mark once the write that dropped it committed, if it is still the mark `n` (a later drop of
  * the same draft marks it again). @param {string} id @param {string} n
  */
 export function clearDropped(id, n) {

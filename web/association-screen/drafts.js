@@ -225,8 +225,9 @@ export function createDrafts(ctx, parts) {
   }
 
   /**
-   * Writes a draft (a Draft) or removes it (its id). A removal is marked dropped first, at the call
-   * (drafts-dropped.js): a page left before its transaction commits does not bring the draft back.
+   * Writes a draft (a Draft) or removes it (its id). What the write drops (the draft, or the fields
+   * a put leaves out) is marked dropped first, at the call (drafts-dropped.js): a page left before
+   * its transaction commits does not bring it back.
    * @param {string} id @param {Draft | string} what
    * @param {ReadonlyMap<string, readonly DraftField[]>} [drops] the states a removal marks dropped
    *   (all the device may hold from this page, by default)
