@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir } from 'node:fs/promises';
-import type { Locator, Page } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_TABLES } from '../../src/demo/demo-install.js';
 import { HISTORY_TABLE_NAME } from '../../src/model/table-names.js';
@@ -594,6 +594,26 @@ describe('a save retried after its answer was lost', () => {
   });
 });
 
+/**
+ * A new page of `context` (signed in already) on the sheet, Soil preparation opened and Subsoiling's
+ * dialog opened from the keyboard: the page and the dialog.
+ */
+async function subsoilFromKeyboard(context: BrowserContext) {
+  const page = await openPage(context);
+  page.on('pageerror', (error) => pages.report(error.message));
+  await page.goto(served.sheetUrl());
+  for (const name of ['S-NORTH — North field', 'G-SOIL — Soil preparation']) {
+    const item = page.getByRole('treeitem', { name }).first();
+    await item.locator(':scope > .ta-screen__row').click();
+    await item.getByRole('group').first().waitFor();
+  }
+  await page.getByRole('treeitem', { name: 'A-SUBSOIL — Subsoiling' }).focus();
+  await page.keyboard.press('Enter');
+  const dialog = page.getByRole('dialog', { name: 'A-SUBSOIL — Subsoiling' });
+  await dialog.waitFor();
+  return { page, dialog };
+}
+
 describe('a conflict, with the keyboard alone', () => {
   it('goes from the conflict to its choices with Tab, and from the choice to Save', async () => {
     await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '20.00', METRICA2: 3, HORAS: '7.0' });
@@ -601,19 +621,7 @@ describe('a conflict, with the keyboard alone', () => {
       const context = await browser().newContext({ viewport: { width: 1280, height: 800 } });
       pages.closeAfter(context);
       await signIn(context, served.origin(), user);
-      const page = await openPage(context);
-      page.on('pageerror', (error) => pages.report(error.message));
-      await page.goto(served.sheetUrl());
-      for (const name of ['S-NORTH — North field', 'G-SOIL — Soil preparation']) {
-        const item = page.getByRole('treeitem', { name }).first();
-        await item.locator(':scope > .ta-screen__row').click();
-        await item.getByRole('group').first().waitFor();
-      }
-      await page.getByRole('treeitem', { name: 'A-SUBSOIL — Subsoiling' }).focus();
-      await page.keyboard.press('Enter');
-      const dialog = page.getByRole('dialog', { name: 'A-SUBSOIL — Subsoiling' });
-      await dialog.waitFor();
-      return { page, dialog };
+      return subsoilFromKeyboard(context);
     };
     const a = await open(ALICE);
     const b = await open(BRUNO);
@@ -654,21 +662,7 @@ describe('a conflict with the person’s own change', () => {
       const context = await browser().newContext({ locale, viewport: { width: 1280, height: 800 } });
       pages.closeAfter(context);
       await signIn(context, served.origin(), ALICE);
-      const open = async () => {
-        const page = await openPage(context);
-        page.on('pageerror', (error) => pages.report(error.message));
-        await page.goto(served.sheetUrl());
-        for (const name of ['S-NORTH — North field', 'G-SOIL — Soil preparation']) {
-          const item = page.getByRole('treeitem', { name }).first();
-          await item.locator(':scope > .ta-screen__row').click();
-          await item.getByRole('group').first().waitFor();
-        }
-        await page.getByRole('treeitem', { name: 'A-SUBSOIL — Subsoiling' }).focus();
-        await page.keyboard.press('Enter');
-        const dialog = page.getByRole('dialog', { name: 'A-SUBSOIL — Subsoiling' });
-        await dialog.waitFor();
-        return { page, dialog };
-      };
+      const open = () => subsoilFromKeyboard(context);
       // Alice's two tabs open the activity; the first saves Quantidade, the second then too.
       const a = await open();
       const b = await open();

@@ -1471,6 +1471,18 @@ describe('a host’s own page, without the service worker', () => {
     return { context, page };
   }
 
+  /** {@link openHostPage}, with Disc ploughing's Pessoas 5 saved offline: kept in the outbox, the network still off. */
+  async function discKeptOffline() {
+    const { context, page } = await openHostPage();
+    await context.setOffline(true);
+    await page.getByRole('treeitem', { name: DISC }).first().locator(':scope > .ta-screen__row').click();
+    const dialog = page.getByRole('dialog', { name: DISC });
+    await dialog.getByRole('textbox', { name: 'Pessoas', exact: true }).fill('5');
+    await dialog.getByRole('button', { name: LABELS_EN.save, exact: true }).click();
+    await dialog.waitFor({ state: 'hidden' });
+    return { context, page };
+  }
+
   it('still keeps saves made offline and sends them when the network returns', async () => {
     const { context, page } = await openHostPage();
     expect(
@@ -1671,14 +1683,8 @@ describe('a host’s own page, without the service worker', () => {
   // Found by review: a batch sent again after a lost answer, refused before the server looked its id
   // up (429 here), said the entry discarded on its way was "discarded", as if certainly not saved.
   it('says an entry discarded on its way may be saved when its batch, sent again after a lost answer, is refused before the server looks it up', async () => {
-    const { context, page } = await openHostPage();
+    const { context, page } = await discKeptOffline();
     const L = LABELS_EN;
-    await context.setOffline(true);
-    await page.getByRole('treeitem', { name: DISC }).first().locator(':scope > .ta-screen__row').click();
-    const dialog = page.getByRole('dialog', { name: DISC });
-    await dialog.getByRole('textbox', { name: 'Pessoas', exact: true }).fill('5');
-    await dialog.getByRole('button', { name: L.save, exact: true }).click();
-    await dialog.waitFor({ state: 'hidden' });
     // The first sending is stored and its answer lost; the next one is held, then refused with 429.
     let puts = 0;
     let release = () => {};
@@ -1713,14 +1719,7 @@ describe('a host’s own page, without the service worker', () => {
 
   // Found by review: a failure of the device's storage while sending stopped the page's tries, unsaid.
   it('tries again when the device fails to write the outbox while sending it', async () => {
-    const { context, page } = await openHostPage();
-    const L = LABELS_EN;
-    await context.setOffline(true);
-    await page.getByRole('treeitem', { name: DISC }).first().locator(':scope > .ta-screen__row').click();
-    const dialog = page.getByRole('dialog', { name: DISC });
-    await dialog.getByRole('textbox', { name: 'Pessoas', exact: true }).fill('5');
-    await dialog.getByRole('button', { name: L.save, exact: true }).click();
-    await dialog.waitFor({ state: 'hidden' });
+    const { context, page } = await discKeptOffline();
     // The device refuses the outbox's next write (the batch's id, written before sending) once.
     await page.evaluate(() => {
       const put = IDBObjectStore.prototype.put;
@@ -1741,14 +1740,8 @@ describe('a host’s own page, without the service worker', () => {
   // Found by review: a batch sent again after its id's 7-day retention was refused for its time of
   // entry, taken for a wrong clock, and sent without it under a new id: applied a second time.
   it('stops a batch whose answer was lost, for the person to see to, when the server has forgotten its id: never applied again', async () => {
-    const { context, page } = await openHostPage();
+    const { context, page } = await discKeptOffline();
     const L = LABELS_EN;
-    await context.setOffline(true);
-    await page.getByRole('treeitem', { name: DISC }).first().locator(':scope > .ta-screen__row').click();
-    const dialog = page.getByRole('dialog', { name: DISC });
-    await dialog.getByRole('textbox', { name: 'Pessoas', exact: true }).fill('5');
-    await dialog.getByRole('button', { name: L.save, exact: true }).click();
-    await dialog.waitFor({ state: 'hidden' });
     // Sent once the network returns: stored, its answer never reaches the page.
     let lose = true;
     let puts = 0;
@@ -1818,14 +1811,8 @@ describe('a host’s own page, without the service worker', () => {
   });
 
   it('says a discarded entry may be saved when its last sending got no answer', async () => {
-    const { context, page } = await openHostPage();
+    const { context, page } = await discKeptOffline();
     const L = LABELS_EN;
-    await context.setOffline(true);
-    await page.getByRole('treeitem', { name: DISC }).first().locator(':scope > .ta-screen__row').click();
-    const dialog = page.getByRole('dialog', { name: DISC });
-    await dialog.getByRole('textbox', { name: 'Pessoas', exact: true }).fill('5');
-    await dialog.getByRole('button', { name: L.save, exact: true }).click();
-    await dialog.waitFor({ state: 'hidden' });
     // Sent once the network returns: it reaches the server, its answer never reaches the page.
     let lost = 0;
     await page.route(

@@ -14,6 +14,8 @@ import { formatValue } from './values.js';
 export function createWording(labels, lang) {
   /** @type {Intl.DateTimeFormat | undefined} */
   let dateFormat;
+  /** A user by their id ("user 7"). @param {number} id */
+  const byId = (id) => fill(labels.user, { id });
   /** The user signed in on this page, as the server said it (not a cached answer's). @type {number | undefined} */
   let me;
   return {
@@ -25,12 +27,12 @@ export function createWording(labels, lang) {
       me = id;
     },
     /** A user as the page names them: "you" for its own. @param {number} id a user's SEQ_DB */
-    user: (id) => (id === me ? labels.userYou : fill(labels.user, { id })),
+    user: (id) => (id === me ? labels.userYou : byId(id)),
     /**
      * Who changed a value meanwhile, as a conflict names them: the page's own user did it
      * elsewhere (another tab or device). @param {number} id a user's SEQ_DB
      */
-    changer: (id) => (id === me ? labels.userYouElsewhere : fill(labels.user, { id })),
+    changer: (id) => (id === me ? labels.userYouElsewhere : byId(id)),
 
     /** A server time in the page's language and the browser's time zone. @param {string} iso */
     when(iso) {
