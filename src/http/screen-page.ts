@@ -15,6 +15,7 @@ export const SCREEN_MODULES = [
   'association-screen/drafts-dropped.js',
   'association-screen/drafts-fields.js',
   'association-screen/drafts-store.js',
+  'association-screen/drafts-typed.js',
   'association-screen/drafts.js',
   'association-screen/entry-key.js',
   'association-screen/fields.js',

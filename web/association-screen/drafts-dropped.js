@@ -21,25 +21,12 @@
  * `at` bounds a mark whose write was never seen to commit (the page left at that moment).
  */
 
-import { MAX_DRAFT_AGE_MS, sameField } from './drafts-fields.js';
+import { isState, keysUnder, localStore, MAX_DRAFT_AGE_MS, sameField } from './drafts-fields.js';
 
 /** @typedef {import('./drafts-fields.js').DraftField} DraftField */
 /** @typedef {{ n: string, at: number, states: Record<string, DraftField[]> }} DropMark */
 
 const PREFIX = 'task-association-drafts-dropped:';
-
-/** The page's `localStorage`, or undefined where it has none or refuses it (a sandboxed frame). */
-function storage() {
-  try {
-    return globalThis.localStorage ?? undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-/** Whether a value read back is a field's state as drafts keep it. @param {unknown} state */
-const isState = (state) =>
-  state !== null && typeof state === 'object' && typeof (/** @type {DraftField} */ (state).text) === 'string';
 
 /**
  * A draft's mark, or undefined: none, or not in the shape this module writes (another script's
@@ -48,7 +35,7 @@ const isState = (state) =>
  */
 export function dropMarkOf(id) {
   try {
-    const mark = JSON.parse(storage()?.getItem(PREFIX + id) ?? 'null');
+    const mark = JSON.parse(localStore()?.getItem(PREFIX + id) ?? 'null');
     if (
       mark === null ||
       typeof mark !== 'object' ||
@@ -67,8 +54,8 @@ export function dropMarkOf(id) {
 /** @param {string} id @param {DropMark | undefined} mark */
 function write(id, mark) {
   try {
-    if (mark === undefined || Object.keys(mark.states).length === 0) storage()?.removeItem(PREFIX + id);
-    else storage()?.setItem(PREFIX + id, JSON.stringify(mark));
+    if (mark === undefined || Object.keys(mark.states).length === 0) localStore()?.removeItem(PREFIX + id);
+    else localStore()?.setItem(PREFIX + id, JSON.stringify(mark));
   } catch {
     // Not kept: the removal is only as safe as IndexedDB's, as without a mark.
   }
@@ -82,19 +69,7 @@ function write(id, mark) {
 export function dropMarks(now = Date.now()) {
   /** @type {Map<string, DropMark>} */
   const marks = new Map();
-  const kept = storage();
-  if (kept === undefined) return marks;
-  /** @type {string[]} */
-  const ids = [];
-  try {
-    for (let i = 0; i < kept.length; i++) {
-      const key = kept.key(i);
-      if (key?.startsWith(PREFIX)) ids.push(key.slice(PREFIX.length));
-    }
-  } catch {
-    return marks;
-  }
-  for (const id of ids) {
+  for (const id of keysUnder(PREFIX)) {
     const mark = dropMarkOf(id);
     if (mark !== undefined && now - mark.at > MAX_DRAFT_AGE_MS) write(id, undefined);
     else if (mark !== undefined) marks.set(id, mark);

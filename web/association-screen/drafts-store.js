@@ -15,6 +15,7 @@
 
 import { dropMarkOf, dropMarks, undropped } from './drafts-dropped.js';
 import { MAX_DRAFT_AGE_MS, sameField } from './drafts-fields.js';
+import { clearTypedRecord, typedDrafts } from './drafts-typed.js';
 import { asOutboxError, done, finished, OutboxError, openCurrent } from './outbox.js';
 
 /** @typedef {import('./api.js').MetricValue} MetricValue */
@@ -122,6 +123,21 @@ export function joined(newer, stored, known) {
 }
 
 /**
+ * A draft's record with a write kept in `localStorage` laid over it (drafts-typed.js): as if that
+ * write had committed now, where the record is not newer (a write of the same page, or older than
+ * it: the write's fields win, and the record lends it those the writing page did not know); a record
+ * typed since in another tab keeps its fields and is lent only those it lacks (that tab could not
+ * have known a write never committed).
+ * @param {Draft | undefined} stored @param {import('./drafts-typed.js').TypedRecord} typed
+ */
+function laidOver(stored, typed) {
+  if (!stored) return typed.draft;
+  if (stored.typedAt <= typed.draft.typedAt)
+    return joined(typed.draft, stored, new Map(Object.entries(typed.known)));
+  return joined(stored, typed.draft);
+}
+
+/**
  * Opens the drafts' store. Rejects with an OutboxError (`unavailable`) where the browser keeps no
  * IndexedDB for the page; a write refused for space rejects with `quota`.
  * @param {{ indexedDB?: IDBFactory }} [where]
@@ -217,6 +233,8 @@ export async function openDrafts(where = {}) {
         return record;
       }),
     /**
+     * Reads every draft, first laying over them the writes kept in `localStorage` (drafts-typed.js:
+     * a page left before they committed; {@link laidOver}), which it writes as they would have been.
      * Removes the drafts typed more than {@link MAX_DRAFT_AGE_MS} before `now`, everyone's (nobody
      * could send them any more), and what the marks of drafts dropped (drafts-dropped.js) drop, as
      * their removals would have: a page left before its removal committed. The marks stay until
@@ -225,25 +243,45 @@ export async function openDrafts(where = {}) {
      * @param {number} [now]
      * @returns {Promise<Draft[]>}
      */
-    prune: (now = Date.now()) =>
-      within('readwrite', async (store) => {
+    prune: async (now = Date.now()) => {
+      /** The writes kept in `localStorage` this read lays over the store's. @type {TypedRecords} */
+      let typed = [];
+      const left = await within('readwrite', async (store) => {
+        // Read as the transaction is made: a write whose transaction was made before it is in the
+        // store by its turn (or lost with its page, and laid over here); one made after writes its
+        // draft again over what this read lays.
+        typed = typedDrafts(now);
         const marks = dropMarks(now);
+        const drafts = new Map(
+          /** @type {Draft[]} */ (await done(store.getAll())).map((draft) => [draft.id, draft]),
+        );
+        /** Drafts a kept write was laid over: written again, as that write would have. */
+        const laid = new Set();
+        for (const record of [...typed].sort((a, b) => a.draft.typedAt.localeCompare(b.draft.typedAt))) {
+          drafts.set(record.draft.id, laidOver(drafts.get(record.draft.id), record));
+          laid.add(record.draft.id);
+        }
         const left = [];
-        for (const draft of /** @type {Draft[]} */ (await done(store.getAll()))) {
+        for (const draft of drafts.values()) {
           const at = Date.parse(draft.typedAt);
           const mark = marks.get(draft.id);
           const fields = mark ? undropped(draft.fields, mark) : undefined;
           if (Number.isNaN(at) || now - at > MAX_DRAFT_AGE_MS || fields?.length === 0) store.delete(draft.id);
-          else if (fields === undefined || fields.length === Object.keys(draft.fields).length)
+          else if (fields === undefined || fields.length === Object.keys(draft.fields).length) {
+            if (laid.has(draft.id)) store.put(draft);
             left.push(draft);
-          else {
+          } else {
             const record = { ...draft, fields: Object.fromEntries(fields) };
             store.put(record);
             left.push(record);
           }
         }
         return left;
-      }),
+      });
+      // Written: the device's drafts hold them now.
+      for (const record of typed) clearTypedRecord(record.key, record.n);
+      return left;
+    },
     close: () => {
       db.then(
         (open) => open.close(),
@@ -264,3 +302,4 @@ async function committed(store, request) {
 }
 
 /** @typedef {Awaited<ReturnType<typeof openDrafts>>} DraftStore */
+/** @typedef {ReturnType<typeof typedDrafts>} TypedRecords */

@@ -13,6 +13,7 @@
 import { clearDropped, markDropped, writtenAfterDrop } from './drafts-dropped.js';
 import { sameField } from './drafts-fields.js';
 import { draftId, joined, openDrafts } from './drafts-store.js';
+import { clearTyped, droppedFromTyped, keepTyped } from './drafts-typed.js';
 import { keyOf } from './entry-key.js';
 import { OutboxError } from './outbox.js';
 
@@ -27,6 +28,17 @@ import { OutboxError } from './outbox.js';
  * @param {Iterable<[string, DraftField]>} fields @returns {Map<string, DraftField[]>}
  */
 const statesOf = (fields) => new Map([...fields].map(([field, value]) => [field, [value]]));
+
+/**
+ * Marks states of a draft dropped (drafts-dropped.js), and takes them out of the writes of it kept
+ * in `localStorage` (drafts-typed.js): a page left before its write committed does not bring them
+ * back once the mark went. Returns the mark's `n`.
+ * @param {string} id @param {ReadonlyMap<string, readonly DraftField[]>} states
+ */
+function dropStates(id, states) {
+  droppedFromTyped(id, states);
+  return markDropped(id, states);
+}
 
 /**
  * @param {import('./dom.js').ScreenContext} ctx
@@ -260,23 +272,35 @@ export function createDrafts(ctx, parts) {
         held.set(field, [...(held.get(field) ?? []), value]);
     }
     /** The drop's mark, cleared once the write committed. @type {string | undefined} */
-    const dropped = states.size > 0 && store !== null ? markDropped(id, states) : undefined;
-    if (store === undefined) early.push(() => made(id, what, turn, knew, dropped));
-    else made(id, what, turn, knew, dropped);
+    const dropped = states.size > 0 && store !== null ? dropStates(id, states) : undefined;
+    // A put is kept in `localStorage` too until it committed (a page left before does not lose
+    // it); a removal's mark says what the device may hold, this page's earlier puts included.
+    /** @type {string | undefined} */
+    let typed;
+    if (store !== null) {
+      if (typeof what === 'string') clearTyped(id);
+      else typed = keepTyped(what, knew);
+    }
+    if (store === undefined) early.push(() => made(id, what, turn, knew, dropped, typed));
+    else made(id, what, turn, knew, dropped, typed);
   }
 
   /**
    * @param {string} id @param {Draft | string} what @param {number} turn the write's place in the
-   *   order asked @param {Map<string, DraftField>} knew @param {string} [dropped] the removal's drop mark
+   *   order asked @param {Map<string, DraftField>} knew @param {string} [dropped] the removal's drop
+   *   mark @param {string} [typed] the put's record in `localStorage`
    */
-  function made(id, what, turn, knew, dropped) {
+  function made(id, what, turn, knew, dropped, typed) {
     if (!store) {
+      // No drafts' store to lay it over.
+      if (typed !== undefined) clearTyped(id, typed);
       problem(refused);
       return;
     }
     const run = (typeof what === 'string' ? store.remove(id, knew) : store.put(what, knew))
       .then((record) => {
         if (dropped !== undefined) clearDropped(id, dropped);
+        if (typed !== undefined) clearTyped(id, typed);
         if (typeof what === 'string') {
           // Its removal written: a mark a drop of the draft it was joined into made goes too.
           const join = joins.get(id);
@@ -396,7 +420,7 @@ export function createDrafts(ctx, parts) {
       unkept.delete(draft.id);
       for (const [id, join] of joins) {
         if (join.into === draft.id)
-          join.dropped = markDropped(id, statesOf(Object.entries(join.stored.fields)));
+          join.dropped = dropStates(id, statesOf(Object.entries(join.stored.fields)));
       }
       write(draft.id, draft.id);
       parts.redraw(key);
