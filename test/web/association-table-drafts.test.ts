@@ -480,12 +480,15 @@ it('keeps what a page closed before the device wrote it typed, without the cell 
   expect(await held()).toEqual([{ texts: { HORAS: '5' } }]);
   await letGo();
   await holder.close();
-  // The other tab takes Horas' 5 back: its draft is removed.
+  // The other tab takes Horas' 5 back: the device no longer holds it (a write of the closed tab's
+  // that the browser still finished, a first keystroke of 12.5, may stay: its last one is later).
   await cell(other, 'A-SUBSOIL', 'Horas').click();
   await other.keyboard.press('Escape');
   await other.keyboard.press('Escape');
   expect(await cell(other, 'A-SUBSOIL', 'Horas').inputValue()).toBe('8.0');
-  await later(() => draftsOnDevice(other)).toEqual([]);
+  await later(async () => (await draftsOnDevice(other)).filter((draft) => 'HORAS' in draft.texts)).toEqual(
+    [],
+  );
   await other.close();
 
   // Opened again: the 12.5 typed in the closed tab is back; the 5 taken back is not.

@@ -15,7 +15,7 @@
 
 import { dropMarkOf, dropMarks, undropped } from './drafts-dropped.js';
 import { MAX_DRAFT_AGE_MS, sameField } from './drafts-fields.js';
-import { clearTypedRecord, typedDrafts } from './drafts-typed.js';
+import { clearTyped, typedDrafts } from './drafts-typed.js';
 import { asOutboxError, done, finished, OutboxError, openCurrent } from './outbox.js';
 
 /** @typedef {import('./api.js').MetricValue} MetricValue */
@@ -279,7 +279,7 @@ export async function openDrafts(where = {}) {
         return left;
       });
       // Written: the device's drafts hold them now.
-      for (const record of typed) clearTypedRecord(record.key, record.n);
+      for (const record of typed) clearTyped(record.draft.id, record.n, record.page);
       return left;
     },
     close: () => {

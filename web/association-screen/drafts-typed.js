@@ -6,17 +6,19 @@
  * phone closing it right after a keystroke: phones do not ask before leaving) may be unloaded before
  * it commits: the last keystrokes were lost with the page, the draft's older state coming back.
  * `localStorage` is written before the call returns, so the record outlives the page; the next read
- * of the drafts (drafts-store.js) lays it over what IndexedDB holds, as if its write had committed
- * then, and it goes once its own write committed. No DOM. Where the page keeps no `localStorage`
- * (or refuses a write) nothing is kept here, and a write is only as safe as IndexedDB's.
+ * of the drafts (drafts-store.js) lays it over what IndexedDB holds, and it goes once its own write
+ * committed (or that read's). No DOM. Where the page keeps no `localStorage` (or refuses a write)
+ * nothing is kept here, and a write is only as safe as IndexedDB's.
  *
- *   `task-association-drafts-typed:<page>:<draft id>` → { n, draft, known }
+ *   `task-association-drafts-typed:<draft id>` → { [page]: { n, draft, known } }
  *
- * One key per page and draft, so two tabs typing in the same activity do not write over each
- * other's record. `draft`: the record the write asked for; `known`: the state of each of its fields
- * the page last read or wrote (what that write drops when it lacks one, drafts-store.js). `n` tells
- * a record from a later one of the same page and draft, which the first write's commit must not
- * clear.
+ * One key per draft, holding each page's latest write of it (two tabs typing in the same activity
+ * each keep theirs), so that a drop finds the writes of its draft in one read. `draft`: the record
+ * the write asked for; `known`: the state of each of its fields the page last read or wrote (what
+ * that write drops when it lacks one, drafts-store.js). `n` tells a record from a later one of the
+ * same page and draft, which the first write's commit must not clear. Two tabs changing the same
+ * draft's key at the same moment (each reads, changes and writes it) can lose one of the two
+ * changes, as with the marks of drafts dropped.
  */
 
 import { isState, keysUnder, localStore, MAX_DRAFT_AGE_MS, sameField } from './drafts-fields.js';
@@ -27,13 +29,10 @@ import { isState, keysUnder, localStore, MAX_DRAFT_AGE_MS, sameField } from './d
 
 const PREFIX = 'task-association-drafts-typed:';
 
-/** This page's part of its keys: a page left leaves its records to the next read. */
+/** This page, among the pages whose writes a draft's key holds. */
 const PAGE = `${Date.now().toString(36)}${Math.random().toString(36).slice(2)}`;
 
 let made = 0;
-
-/** The draft id of a key (after the prefix): what follows its page's part. @param {string} key */
-const idOf = (key) => key.slice(key.indexOf(':') + 1);
 
 /** @param {unknown} value @param {(value: unknown) => boolean} each */
 const recordOf = (value, each) =>
@@ -60,29 +59,62 @@ function isDraft(value) {
 }
 
 /**
- * The record under a key (after the prefix), or undefined: none, or not in the shape this module
- * writes (another script's key, or another release's), which is then left alone.
- * @param {string} key @returns {TypedRecord | undefined}
+ * Whether a page's entry under a draft's key is a record as this module writes it, of that draft.
+ * @param {unknown} value @param {string} id @returns {value is TypedRecord}
  */
-function recordAt(key) {
+function isRecord(value, id) {
+  if (value === null || typeof value !== 'object') return false;
+  const record = /** @type {Record<string, unknown>} */ (value);
+  return (
+    typeof record.n === 'string' &&
+    isDraft(record.draft) &&
+    record.draft.id === id &&
+    recordOf(record.known, isState)
+  );
+}
+
+/**
+ * A draft's key as kept: each page's entry, as read (those not in this module's shape, another
+ * script's or release's, are left as they are); undefined when the key is not an object.
+ * @param {string} id @returns {Record<string, unknown> | undefined}
+ */
+function entriesOf(id) {
   try {
-    const record = JSON.parse(localStore()?.getItem(PREFIX + key) ?? 'null');
-    if (record === null || typeof record !== 'object' || typeof record.n !== 'string') return undefined;
-    if (!isDraft(record.draft) || !recordOf(record.known, isState)) return undefined;
-    return idOf(key) === record.draft.id ? record : undefined;
+    const entries = JSON.parse(localStore()?.getItem(PREFIX + id) ?? '{}');
+    return entries !== null && typeof entries === 'object' && !Array.isArray(entries) ? entries : undefined;
   } catch {
     return undefined;
   }
 }
 
-/** @param {string} key @param {TypedRecord} [record] */
-function write(key, record) {
+/** @param {string} id @param {Record<string, unknown>} entries */
+function write(id, entries) {
   try {
-    if (record === undefined) localStore()?.removeItem(PREFIX + key);
-    else localStore()?.setItem(PREFIX + key, JSON.stringify(record));
+    if (Object.keys(entries).length === 0) localStore()?.removeItem(PREFIX + id);
+    else localStore()?.setItem(PREFIX + id, JSON.stringify(entries));
   } catch {
     // Not kept: the write is only as safe as IndexedDB's, as without a record.
   }
+}
+
+/**
+ * Changes a draft's key: `change` is handed each page's record of it (in this module's shape) and
+ * answers what it becomes (undefined: gone), or the record itself to leave it.
+ * @param {string} id @param {(record: TypedRecord, page: string) => TypedRecord | undefined} change
+ */
+function update(id, change) {
+  const entries = entriesOf(id);
+  if (entries === undefined) return;
+  let changed = false;
+  for (const [page, entry] of Object.entries(entries)) {
+    if (!isRecord(entry, id)) continue;
+    const next = change(entry, page);
+    if (next === entry) continue;
+    changed = true;
+    if (next === undefined) delete entries[page];
+    else entries[page] = next;
+  }
+  if (changed) write(id, entries);
 }
 
 /**
@@ -92,46 +124,40 @@ function write(key, record) {
  */
 export function keepTyped(draft, known) {
   const n = `${PAGE}-${++made}`;
-  write(`${PAGE}:${draft.id}`, { n, draft, known: Object.fromEntries(known) });
+  const entries = entriesOf(draft.id);
+  if (entries !== undefined)
+    write(draft.id, { ...entries, [PAGE]: { n, draft, known: Object.fromEntries(known) } });
   return n;
 }
 
 /**
- * Clears this page's record of a draft: its write committed (`n`: only if it is still that write's
- * record; a later write of the same draft keeps its own), or the page dropped the draft (no `n`: the
- * drop's mark, drafts-dropped.js, now says what the device may hold of it).
- * @param {string} id @param {string} [n]
+ * Clears a page's record of a draft (this page's by default): its write committed, or a read laid
+ * it over the device's drafts and wrote it (`n`: only if it is still that record; a later write of
+ * the same draft keeps its own), or the page dropped the draft (no `n`: the drop's mark,
+ * drafts-dropped.js, now says what the device may hold of it).
+ * @param {string} id @param {string} [n] @param {string} [page]
  */
-export function clearTyped(id, n) {
-  const key = `${PAGE}:${id}`;
-  if (n === undefined || recordAt(key)?.n === n) write(key, undefined);
+export function clearTyped(id, n, page = PAGE) {
+  update(id, (record, at) => (at === page && (n === undefined || record.n === n) ? undefined : record));
 }
 
 /**
- * Every page's records (this page's too: its writes under way), with their keys; those of drafts
+ * Every page's records (this page's too: its writes under way), with their pages; those of drafts
  * older than a draft can be (which the store prunes anyway) are removed.
- * @param {number} [now] @returns {Array<TypedRecord & { key: string }>}
+ * @param {number} [now] @returns {Array<TypedRecord & { page: string }>}
  */
 export function typedDrafts(now = Date.now()) {
-  /** @type {Array<TypedRecord & { key: string }>} */
+  /** @type {Array<TypedRecord & { page: string }>} */
   const records = [];
-  for (const key of keysUnder(PREFIX)) {
-    const record = recordAt(key);
-    if (record === undefined) continue;
-    const at = Date.parse(record.draft.typedAt);
-    if (Number.isNaN(at) || now - at > MAX_DRAFT_AGE_MS) write(key, undefined);
-    else records.push({ ...record, key });
+  for (const id of keysUnder(PREFIX)) {
+    update(id, (record, page) => {
+      const at = Date.parse(record.draft.typedAt);
+      if (Number.isNaN(at) || now - at > MAX_DRAFT_AGE_MS) return undefined;
+      records.push({ ...record, page });
+      return record;
+    });
   }
   return records;
-}
-
-/**
- * Clears a record a read laid over the drafts, once that read's writing committed: the device's
- * drafts hold it now. Not if the page wrote a later one under the same key since.
- * @param {string} key @param {string} n
- */
-export function clearTypedRecord(key, n) {
-  if (recordAt(key)?.n === n) write(key, undefined);
 }
 
 /**
@@ -142,19 +168,12 @@ export function clearTypedRecord(key, n) {
  * @param {string} id @param {ReadonlyMap<string, readonly DraftField[]>} states
  */
 export function droppedFromTyped(id, states) {
-  for (const key of keysUnder(PREFIX)) {
-    if (idOf(key) !== id) continue;
-    const record = recordAt(key);
-    if (record === undefined) continue;
+  update(id, (record) => {
     const fields = Object.entries(record.draft.fields).filter(
       ([field, value]) => !states.get(field)?.some((state) => sameField(state, value)),
     );
-    if (fields.length === Object.keys(record.draft.fields).length) continue;
-    write(
-      key,
-      fields.length === 0
-        ? undefined
-        : { ...record, draft: { ...record.draft, fields: Object.fromEntries(fields) } },
-    );
-  }
+    if (fields.length === Object.keys(record.draft.fields).length) return record;
+    if (fields.length === 0) return undefined;
+    return { ...record, draft: { ...record.draft, fields: Object.fromEntries(fields) } };
+  });
 }
