@@ -246,41 +246,53 @@ export async function openDrafts(where = {}) {
     prune: async (now = Date.now()) => {
       /** The writes kept in `localStorage` this read lays over the store's. @type {TypedRecords} */
       let typed = [];
-      const left = await within('readwrite', async (store) => {
-        // Read as the transaction is made: a write whose transaction was made before it is in the
-        // store by its turn (or lost with its page, and laid over here); one made after writes its
-        // draft again over what this read lays.
-        typed = typedDrafts(now);
-        const marks = dropMarks(now);
-        const drafts = new Map(
-          /** @type {Draft[]} */ (await done(store.getAll())).map((draft) => [draft.id, draft]),
-        );
-        /** Drafts a kept write was laid over: written again, as that write would have. */
-        const laid = new Set();
-        for (const record of [...typed].sort((a, b) => a.draft.typedAt.localeCompare(b.draft.typedAt))) {
-          drafts.set(record.draft.id, laidOver(drafts.get(record.draft.id), record));
-          laid.add(record.draft.id);
-        }
-        const left = [];
-        for (const draft of drafts.values()) {
-          const at = Date.parse(draft.typedAt);
-          const mark = marks.get(draft.id);
-          const fields = mark ? undropped(draft.fields, mark) : undefined;
-          if (Number.isNaN(at) || now - at > MAX_DRAFT_AGE_MS || fields?.length === 0) store.delete(draft.id);
-          else if (fields === undefined || fields.length === Object.keys(draft.fields).length) {
-            if (laid.has(draft.id)) store.put(draft);
-            left.push(draft);
-          } else {
-            const record = { ...draft, fields: Object.fromEntries(fields) };
-            store.put(record);
-            left.push(record);
+      /** @param {boolean} write whether the drafts laid are written (not where the device refuses the space) */
+      const read = (write) =>
+        within('readwrite', async (store) => {
+          // Read as the transaction is made: a write whose transaction was made before it is in the
+          // store by its turn (or lost with its page, and laid over here); one made after writes its
+          // draft again over what this read lays.
+          typed = typedDrafts(now);
+          const marks = dropMarks(now);
+          const drafts = new Map(
+            /** @type {Draft[]} */ (await done(store.getAll())).map((draft) => [draft.id, draft]),
+          );
+          /** Drafts a kept write was laid over: written again, as that write would have. */
+          const laid = new Set();
+          for (const record of [...typed].sort((a, b) => a.draft.typedAt.localeCompare(b.draft.typedAt))) {
+            drafts.set(record.draft.id, laidOver(drafts.get(record.draft.id), record));
+            laid.add(record.draft.id);
           }
-        }
+          const left = [];
+          for (const draft of drafts.values()) {
+            const at = Date.parse(draft.typedAt);
+            const mark = marks.get(draft.id);
+            const fields = mark ? undropped(draft.fields, mark) : undefined;
+            if (Number.isNaN(at) || now - at > MAX_DRAFT_AGE_MS || fields?.length === 0)
+              store.delete(draft.id);
+            else if (fields === undefined || fields.length === Object.keys(draft.fields).length) {
+              if (laid.has(draft.id) && write) store.put(draft);
+              left.push(draft);
+            } else {
+              const record = { ...draft, fields: Object.fromEntries(fields) };
+              if (write || !laid.has(draft.id)) store.put(record);
+              left.push(record);
+            }
+          }
+          return left;
+        });
+      try {
+        const left = await read(true);
+        // Written: the device's drafts hold them now.
+        for (const record of typed) clearTyped(record.draft.id, record.n, record.page);
         return left;
-      });
-      // Written: the device's drafts hold them now.
-      for (const record of typed) clearTyped(record.draft.id, record.n, record.page);
-      return left;
+      } catch (error) {
+        if (!(error instanceof OutboxError && error.code === 'quota')) throw error;
+        // The space refused (one write refused would abort the whole read, and no page would show
+        // any draft): read again, the kept writes laid over what is shown only; they stay until a
+        // read can write them.
+        return await read(false);
+      }
     },
     close: () => {
       db.then(

@@ -107,6 +107,13 @@ export function createDrafts(ctx, parts) {
    */
   const joins = new Map();
   let asked = 0;
+  /**
+   * Drafts written while the store was opening (kept in `localStorage` meanwhile, drafts-typed.js):
+   * another tab's read may have laid them on the device, so their drops are marked even where this
+   * page's store then failed to open.
+   * @type {Set<string>}
+   */
+  const keptOpening = new Set();
   void opened.then((opening) => {
     store = opening ?? null;
     // A load waiting for the store reads first, then makes them: what it reads is older than them.
@@ -184,7 +191,8 @@ export function createDrafts(ctx, parts) {
         const key = keyOf(stored);
         const newer = touched.has(key) ? before.get(key) : undefined;
         if (touched.has(key) && newer?.owner !== owner.key) continue;
-        mine.set(key, newer ? joined(newer, stored) : stored);
+        // What the page dropped of it (known as stored, and lacking now) is not lent back.
+        mine.set(key, newer ? joined(newer, stored, known.get(stored.id)) : stored);
       }
       // Kept meanwhile with nothing stored before it.
       for (const key of touched) {
@@ -199,7 +207,7 @@ export function createDrafts(ctx, parts) {
         const into = mine.get(key);
         const { unconfirmed: _unconfirmed, ...adopted } = stored;
         const id = draftId({ ...stored, unconfirmed: false });
-        if (into && touched.has(key)) mine.set(key, joined(into, stored));
+        if (into && touched.has(key)) mine.set(key, joined(into, stored, known.get(stored.id)));
         else if (into) mine.set(key, { ...adopted, id, fields: { ...into.fields, ...stored.fields } });
         else mine.set(key, { ...adopted, id });
       }
@@ -271,8 +279,9 @@ export function createDrafts(ctx, parts) {
       for (const [field, value] of Object.entries(what.fields))
         held.set(field, [...(held.get(field) ?? []), value]);
     }
+    const marking = store !== null || keptOpening.has(id);
     /** The drop's mark, cleared once the write committed. @type {string | undefined} */
-    const dropped = states.size > 0 && store !== null ? dropStates(id, states) : undefined;
+    const dropped = states.size > 0 && marking ? dropStates(id, states) : undefined;
     // A put is kept in `localStorage` too until it committed (a page left before does not lose
     // it); a removal's mark says what the device may hold, this page's earlier puts included.
     /** @type {string | undefined} */
@@ -280,6 +289,7 @@ export function createDrafts(ctx, parts) {
     if (store !== null) {
       if (typeof what === 'string') clearTyped(id);
       else typed = keepTyped(what, knew);
+      if (store === undefined) keptOpening.add(id);
     }
     if (store === undefined) early.push(() => made(id, what, turn, knew, dropped, typed));
     else made(id, what, turn, knew, dropped, typed);
