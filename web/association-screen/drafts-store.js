@@ -275,7 +275,7 @@ export async function openDrafts(where = {}) {
               left.push(draft);
             } else {
               const record = { ...draft, fields: Object.fromEntries(fields) };
-              if (write || !laid.has(draft.id)) store.put(record);
+              if (write) store.put(record);
               left.push(record);
             }
           }
