@@ -594,6 +594,68 @@ it('does not lend back a cell taken back while the drafts are read again, on a p
   ).toEqual([{ M: '2' }]);
 });
 
+it('joins a draft typed on a page opened offline field by field, the later typing winning, when that page writes it again after a join', async () => {
+  // The drafts' module itself, as two pages of one person: O opened offline (its owner from the
+  // browser's cache, unconfirmed), C online. O keeps H 9; C joins it, then the person types H 7 in
+  // C; O, still open, then keeps M 55 (its draft's H 9 typed before C's 7). A page opened now joins
+  // O's record again: H is C's 7, M is O's 55.
+  const { page } = await alices();
+  await openTable(page, served.sheetUrl());
+  type Field = { text: string; base: string; preset: string };
+  type Drafts = {
+    load: () => Promise<void>;
+    keep: (key: object, typed: object, as: object) => boolean;
+    get: (key: object) => { fields: Record<string, Field> } | undefined;
+    settled: () => Promise<void>;
+  };
+  const module = new URL('?asset=association-screen/drafts.js', page.url()).href;
+  await page.evaluate(
+    `import(${JSON.stringify(module)}).then((m) => { window.createDrafts = m.createDrafts; })`,
+  );
+  const texts = await page.evaluate(async () => {
+    const { createDrafts } = window as unknown as { createDrafts: (ctx: object, parts: object) => Drafts };
+    const key = { activity: 1, group: null };
+    const ctx = { doc: document, taskSheet: 1, labels: {}, destroyed: () => false };
+    const pageAs = (confirmed: boolean) => {
+      const owner = { key: 'later-typed', confirmed };
+      const parts = {
+        endpoint: '/later-typed',
+        owner: () => owner,
+        redraw() {},
+        loaded() {},
+        onProblem() {},
+      };
+      return { drafts: createDrafts(ctx, parts), owner };
+    };
+    const typed = (text: string) => ({ text, base: '8.0', preset: '8.0' });
+    // Each typing a few milliseconds after the one before: the device's clock tells them apart.
+    const tick = () => new Promise((resolve) => setTimeout(resolve, 20));
+    const offline = pageAs(false);
+    await offline.drafts.load();
+    offline.drafts.keep(key, { row: false, fields: { H: typed('9') } }, offline.owner);
+    await offline.drafts.settled();
+    const online = pageAs(true);
+    await online.drafts.load();
+    await online.drafts.settled();
+    const joinedFirst = online.drafts.get(key)?.fields.H?.text;
+    await tick();
+    online.drafts.keep(key, { row: false, fields: { H: typed('7') } }, online.owner);
+    await online.drafts.settled();
+    await tick();
+    offline.drafts.keep(key, { row: false, fields: { H: typed('9'), M: typed('55') } }, offline.owner);
+    await offline.drafts.settled();
+    const opened = pageAs(true);
+    await opened.drafts.load();
+    await opened.drafts.settled();
+    const fields = opened.drafts.get(key)?.fields ?? {};
+    return { joinedFirst, H: fields.H?.text, M: fields.M?.text };
+  });
+  expect(texts).toEqual({ joinedFirst: '9', H: '7', M: '55' });
+  await later(async () =>
+    (await draftsOnDevice(page)).filter((draft) => draft.owner === 'later-typed').map((draft) => draft.texts),
+  ).toEqual([{ H: '7', M: '55' }]);
+});
+
 it('on a device that cannot keep drafts, says so in the table, asks before the page is left, and still saves', async () => {
   const { page } = await alices(() => {
     // A browser that keeps no IndexedDB for the page (some private modes).

@@ -20,6 +20,51 @@ export const MAX_DRAFT_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 export const sameField = (a, b) =>
   a.text === b.text && a.base === b.base && a.preset === b.preset && a.copied === b.copied;
 
+/**
+ * When a draft's field was typed: its own time, or the draft's where it has none (kept by a release
+ * before fields had one). @param {DraftField} field @param {{ typedAt: string }} draft
+ */
+export const typedAtOf = (field, draft) => field.at ?? draft.typedAt;
+
+/**
+ * A row's fields as typed `now` (ISO 8601), each in the state `before` (the draft kept of the row
+ * until now) held keeping the time it was typed then: typing in one field of a row does not make
+ * the row's other fields later, so two drafts of the row join field by field, the later typing
+ * winning (drafts.js).
+ * @param {Readonly<Record<string, DraftField>>} fields
+ * @param {{ fields: Readonly<Record<string, DraftField>>, typedAt: string } | undefined} before
+ * @param {string} now @returns {Record<string, DraftField>}
+ */
+export function stamped(fields, before, now) {
+  return Object.fromEntries(
+    Object.entries(fields).map(([name, field]) => {
+      const was = before?.fields[name];
+      const at = before && was && sameField(was, field) ? typedAtOf(was, before) : now;
+      return [name, { ...field, at }];
+    }),
+  );
+}
+
+/**
+ * Two drafts of one row joined field by field: each field both hold in the state typed later (`b`'s
+ * where both were typed at the same time), the others as the one holding them has them; each with
+ * its time, and the join's `typedAt` the later of the two.
+ * @param {{ fields: Readonly<Record<string, DraftField>>, typedAt: string }} a
+ * @param {{ fields: Readonly<Record<string, DraftField>>, typedAt: string }} b
+ * @returns {{ fields: Record<string, DraftField>, typedAt: string }}
+ */
+export function laterTyped(a, b) {
+  /** @type {Record<string, DraftField>} */
+  const fields = {};
+  for (const [name, field] of Object.entries(a.fields)) fields[name] = { ...field, at: typedAtOf(field, a) };
+  for (const [name, field] of Object.entries(b.fields)) {
+    const at = typedAtOf(field, b);
+    const other = fields[name];
+    if (other === undefined || at >= (other.at ?? '')) fields[name] = { ...field, at };
+  }
+  return { fields, typedAt: a.typedAt > b.typedAt ? a.typedAt : b.typedAt };
+}
+
 /** Whether a value read back is a field's state as drafts keep it. @param {unknown} state */
 export const isState = (state) =>
   state !== null && typeof state === 'object' && typeof (/** @type {DraftField} */ (state).text) === 'string';

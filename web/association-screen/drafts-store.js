@@ -29,6 +29,8 @@ import { asOutboxError, done, finished, OutboxError, openCurrent } from './outbo
  *   save, from the table or the modal, says so)
  * @property {MetricValue} [stored] the server's value of the field when `base` is a value the
  *   outbox keeps (sent first): once no entry keeps it (discarded), the base goes back to it
+ * @property {string} [at] when this state was typed (the device's time, ISO 8601; drafts-fields.js
+ *   `stamped`): the draft's `typedAt` where a release before kept none
  */
 
 /**

@@ -11,7 +11,7 @@
  */
 
 import { clearDropped, markDropped, writtenAfterDrop } from './drafts-dropped.js';
-import { sameField } from './drafts-fields.js';
+import { laterTyped, sameField, stamped } from './drafts-fields.js';
 import { draftId, joined, openDrafts } from './drafts-store.js';
 import { clearTyped, droppedFromTyped, keepTyped } from './drafts-typed.js';
 import { keyOf } from './entry-key.js';
@@ -116,6 +116,8 @@ export function createDrafts(ctx, parts) {
   const keptOpening = new Set();
   void opened.then((opening) => {
     store = opening ?? null;
+    // Open: every drop is marked from here on (the set matters only where the store failed to open).
+    if (store !== null) keptOpening.clear();
     // A load waiting for the store reads first, then makes them: what it reads is older than them.
     if (!reading) flush();
   });
@@ -156,8 +158,8 @@ export function createDrafts(ctx, parts) {
    * draft of the same activity read meanwhile lends it only the fields it lacks (typed on another
    * page, never discarded). A page whose owner the server confirmed takes that owner's drafts typed
    * where the page could not tell who was signed in (the same person: the key is theirs), and they
-   * lose that mark, each joined into that person's draft of the same activity (its fields winning:
-   * typed later) and its own record removed; a page that cannot tell shows, writes and removes only
+   * lose that mark, each joined into that person's draft of the same activity (field by field, the
+   * later typing winning) and its own record removed; a page that cannot tell shows, writes and removes only
    * those (records of their own), never a confirmed person's.
    */
   async function load() {
@@ -199,8 +201,10 @@ export function createDrafts(ctx, parts) {
         const newer = before.get(key);
         if (newer?.owner === owner.key && !mine.has(key)) mine.set(key, newer);
       }
-      // Typed offline before this read, each joins the confirmed draft of its activity as the later
-      // typing (what this page typed during the read is later still), and its own record goes.
+      // Typed offline before this read, each joins the confirmed draft of its activity field by
+      // field, the later typing winning (a page opened offline and still open may write its record
+      // again after a join, with fields typed before the confirmed draft's), and its own record
+      // goes; what this page typed during the read is later still.
       offline.sort((a, b) => a.typedAt.localeCompare(b.typedAt));
       for (const stored of offline) {
         const key = keyOf(stored);
@@ -208,7 +212,7 @@ export function createDrafts(ctx, parts) {
         const { unconfirmed: _unconfirmed, ...adopted } = stored;
         const id = draftId({ ...stored, unconfirmed: false });
         if (into && touched.has(key)) mine.set(key, joined(into, stored, known.get(stored.id)));
-        else if (into) mine.set(key, { ...adopted, id, fields: { ...into.fields, ...stored.fields } });
+        else if (into) mine.set(key, { ...adopted, id, ...laterTyped(into, stored) });
         else mine.set(key, { ...adopted, id });
       }
       for (const [key, draft] of mine) {
@@ -372,6 +376,7 @@ export function createDrafts(ctx, parts) {
       const owner = as !== undefined && as.key !== now?.key ? as : now;
       if (owner === undefined) return false;
       const group = key.group ?? null;
+      const typedAt = new Date().toISOString();
       const id = draftId({
         owner: owner.key,
         endpoint,
@@ -390,8 +395,9 @@ export function createDrafts(ctx, parts) {
         group,
         row: typed.row,
         ...(typed.storedRow === undefined ? {} : { storedRow: typed.storedRow }),
-        fields: typed.fields,
-        typedAt: new Date().toISOString(),
+        // The row's draft until now (this page's of this person) keeps each field's time unchanged.
+        fields: stamped(typed.fields, owner === now ? mine.get(keyOf(key)) : undefined, typedAt),
+        typedAt,
         ...(owner.confirmed ? {} : { unconfirmed: true }),
       };
       unkept.add(id);
