@@ -648,6 +648,29 @@ export function outboxEntries(page: Page): Promise<number> {
   );
 }
 
+/**
+ * The writes of drafts kept in `localStorage` until IndexedDB has them (drafts-typed.js): each
+ * page's latest write of each draft, as its fields' texts.
+ */
+export function typedKept(page: Page): Promise<Array<Record<string, string>>> {
+  return page.evaluate(() => {
+    const writes: Array<Record<string, string>> = [];
+    for (let i = 0; i < localStorage.length; i++) {
+      const key = localStorage.key(i) ?? '';
+      if (!key.startsWith('task-association-drafts-typed:')) continue;
+      const pages = JSON.parse(localStorage.getItem(key) ?? '{}') as Record<
+        string,
+        { draft: { fields: Record<string, { text: string }> } }
+      >;
+      for (const record of Object.values(pages))
+        writes.push(
+          Object.fromEntries(Object.entries(record.draft.fields).map(([name, typed]) => [name, typed.text])),
+        );
+    }
+    return writes;
+  });
+}
+
 /** Each draft on the device: its owner key, whether unconfirmed, and its fields' texts. */
 export function draftsOnDevice(page: Page) {
   return page.evaluate(

@@ -12,6 +12,7 @@ import {
   openTable,
   type SaveBody,
   showTable,
+  typedKept,
   useBrowser,
   usePageChecks,
 } from '../support/browser.js';
@@ -442,6 +443,9 @@ it('keeps the last keystroke typed in a cell, the page closed before the device 
   expect(await cell(page, 'A-SUBSOIL', 'Horas').inputValue()).toBe('55');
   await page.close();
   expect(await held()).toEqual([{ texts: { HORAS: '5' } }]);
+  // What the closed page's write would have written is kept, whether or not the browser still
+  // finishes that write once the database is let go.
+  expect(await typedKept(holder)).toEqual([{ HORAS: '55' }]);
   await letGo();
   await holder.close();
 
@@ -478,6 +482,7 @@ it('keeps what a page closed before the device wrote it typed, without the cell 
   await typeIn(page, 'A-SUBSOIL', 'Quantidade', '12.5');
   await page.close();
   expect(await held()).toEqual([{ texts: { HORAS: '5' } }]);
+  expect(await typedKept(holder)).toEqual([{ HORAS: '5', METRICA1: '12.5' }]);
   await letGo();
   await holder.close();
   // The other tab takes Horas' 5 back: the device no longer holds it (a write of the closed tab's
