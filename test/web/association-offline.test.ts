@@ -319,6 +319,11 @@ describe.each([
       expect((await kept()).sort()).toEqual([String(served.demo().sample.taskSheet), '9001', '9002']);
 
       await context.setOffline(false);
+      // Online again: no longer said offline (it stayed on screen until a reload), but what the page
+      // shows was read offline.
+      await later(() => region(page).getByRole('status').first().textContent()).toMatch(
+        new RegExp(`^${fill(L.offlineStale, { at: 'AT' }).replace(/[.?]/g, '\\$&').replace('AT', '.+')}$`),
+      );
       await page.reload();
       await page.getByRole('tree').waitFor();
       await later(async () => (await kept()).sort()).toEqual([

@@ -568,6 +568,31 @@ describe('the table view, on the demo', () => {
     const grid = await openTable(page, demo().sample.taskSheet, 'Tabela');
     expect(await grid.getAttribute('aria-label')).toBe('Atividades e métricas');
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width);
+    // What a narrow column cuts says so with "…": a value wider than its cell (cut without a sign,
+    // 12345678,99 read "123456") and a label wider than its header ("Quantidad").
+    const quantity = cell(grid, 'A-SPRAY', 'Quantidade');
+    await quantity.fill('12345678,99');
+    expect(await quantity.evaluate((input) => input.scrollWidth > input.clientWidth)).toBe(true);
+    expect(await quantity.evaluate((input) => getComputedStyle(input).textOverflow)).toBe('ellipsis');
+    await quantity.press('Escape');
+    const header = grid.getByRole('columnheader', { name: 'Quantidade' });
+    expect(await header.evaluate((e) => e.scrollWidth > e.clientWidth)).toBe(true);
+    expect(
+      await header.evaluate((e) => [getComputedStyle(e).display, getComputedStyle(e).textOverflow]),
+    ).toEqual(['block', 'ellipsis']);
+    // A read-only row's label and lock fit the row's height: its label was cut at the top, its path
+    // hidden under the lock's wrapped words.
+    const fert = rowOf(grid, 'A-FERT');
+    const rowBox = await fert.boundingBox();
+    for (const part of [
+      fert.getByRole('rowheader').locator('.ta-screen__table-label'),
+      fert.getByText('Somente leitura', { exact: true }),
+    ]) {
+      const box = await part.boundingBox();
+      expect(box && rowBox && box.y >= rowBox.y && box.y + box.height <= rowBox.y + rowBox.height).toBe(true);
+    }
+    // Out of sight, the path is still part of the row header's name.
+    expect(await fert.getByRole('rowheader', { name: /S-NORTH/ }).count()).toBe(1);
     const subsoil = cell(grid, 'A-SUBSOIL', 'Horas');
     await subsoil.scrollIntoViewIfNeeded();
     await subsoil.click();
@@ -833,5 +858,66 @@ describe('the table view, on the demo', () => {
     await page.getByText(/^Saved \d activities\.$/).waitFor();
     expect(await savedRow('A-WEED', second)).toEqual([{ METRICA1: '0.40', METRICA2: 5, HORAS: '8.0' }]);
     expect(requests.puts.map((put) => put.source)).toEqual(['copy']);
+  });
+
+  it('says one activity as one: one copied, one kept on this device for later, one left as saved (English and pt-BR)', async () => {
+    // Sheet 1's one entry is Disc ploughing's; sheet 2 has none.
+    const second = demo().sample.taskSheets[1] as number;
+    await demo().scratch.db.execute(
+      `UPDATE ${METRICS} SET DELETED = 1 WHERE FOLHA_TAREFA_SEQ_DB IN (?, ?) AND DELETED = 0`,
+      [demo().sample.taskSheet, second],
+    );
+    await savedElsewhere('A-DISC', 'G-SOIL', { METRICA1: '3', METRICA2: 2, HORAS: '2.0' });
+    const page = await newPage();
+    const grid = await openTable(page, second);
+    await page.getByRole('button', { name: 'Copy from the previous sheet' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Copy from the previous sheet' });
+    await dialog.getByRole('button', { name: 'Copy', exact: true }).click();
+    await page
+      .getByText(
+        `Copied 1 activity from sheet ${demo().sample.taskSheet}. Check it, then press Save changes.`,
+        {
+          exact: true,
+        },
+      )
+      .waitFor();
+    expect(await cell(grid, 'A-DISC', 'Quantidade').inputValue()).toBe('3.00');
+    // No signal: the one row goes to the outbox, said as one; sent once the signal is back.
+    await context?.setOffline(true);
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await page
+      .getByText('1 activity saved on this device: it will be sent when the network returns.', {
+        exact: true,
+      })
+      .waitFor();
+    await context?.setOffline(false);
+    await expect
+      .poll(() => savedRow('A-DISC', second), { timeout: 20_000, interval: 100 })
+      .toEqual([{ METRICA1: '3.00', METRICA2: 2, HORAS: '2.0' }]);
+    await context?.close();
+
+    // In Portuguese: the copy leaves the one activity saved here as it is; one change kept for later.
+    const pt = await newPage({ locale: 'pt-BR' });
+    const tabela = await openTable(pt, second, 'Tabela');
+    await pt.getByRole('button', { name: 'Copiar da folha anterior' }).click();
+    const copiar = pt.getByRole('dialog', { name: 'Copiar da folha anterior' });
+    await copiar.getByRole('button', { name: 'Copiar', exact: true }).click();
+    await pt
+      .getByText(
+        `A folha ${demo().sample.taskSheet} não tem valores salvos para copiar aqui. 1 com registro já salvo aqui (com valores ou salvo vazio) ficou como estava.`,
+        { exact: true },
+      )
+      .waitFor();
+    await context?.setOffline(true);
+    await cell(tabela, 'A-DISC', 'Horas').click();
+    await pt.keyboard.type('2,5');
+    await pt.getByRole('button', { name: 'Salvar alterações' }).click();
+    await pt
+      .getByText('1 atividade salva neste aparelho: será enviada quando a rede voltar.', { exact: true })
+      .waitFor();
+    await context?.setOffline(false);
+    await expect
+      .poll(() => savedRow('A-DISC', second), { timeout: 20_000, interval: 100 })
+      .toEqual([{ METRICA1: '3.00', METRICA2: 2, HORAS: '2.5' }]);
   });
 });

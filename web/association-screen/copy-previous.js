@@ -121,8 +121,12 @@ export function createCopyPrevious(ctx, table) {
       const done =
         copied === 0
           ? fill(labels.copyNothing, { id: previous.from.id })
-          : fill(labels.copyDone, { count: copied, id: previous.from.id });
-      table.announce(kept > 0 ? `${done} ${fill(labels.copyKept, { count: kept })}` : done);
+          : fill(copied === 1 ? labels.copyDoneOne : labels.copyDone, {
+              count: copied,
+              id: previous.from.id,
+            });
+      const left = kept === 1 ? labels.copyKeptOne : fill(labels.copyKept, { count: kept });
+      table.announce(kept > 0 ? `${done} ${left}` : done);
       table.showAlert(undefined);
     } catch (error) {
       if (ctx.destroyed()) return;

@@ -168,6 +168,7 @@ export const LABELS_EN = {
   tableSaved: 'Saved {count} activities.',
   tableSavedOne: 'Saved 1 activity.',
   tableQueued: '{count} activities saved on this device: they will be sent when the network returns.',
+  tableQueuedOne: '1 activity saved on this device: it will be sent when the network returns.',
   tableCheck: 'Not saved: check the {count} marked cells.',
   tableCheckOne: 'Not saved: check the marked cell.',
   tableConflictsOne:
@@ -219,7 +220,9 @@ export const LABELS_EN = {
   copyConfirm: 'Copy',
   copyNone: 'There is no earlier task sheet to copy from.',
   copyDone: 'Copied {count} activities from sheet {id}. Check them, then press Save changes.',
+  copyDoneOne: 'Copied 1 activity from sheet {id}. Check it, then press Save changes.',
   copyKept: '{count} with an entry already saved here (with values or saved empty) were left as they are.',
+  copyKeptOne: '1 with an entry already saved here (with values or saved empty) was left as it is.',
   copyNothing: 'Sheet {id} has no saved values to copy here.',
   copyError: 'Could not copy: {message}',
   copyBadSheet: 'Enter a task sheet number, or leave it empty.',

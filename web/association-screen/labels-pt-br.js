@@ -170,6 +170,7 @@ export const LABELS_PT_BR = {
   tableSaved: '{count} atividades salvas.',
   tableSavedOne: '1 atividade salva.',
   tableQueued: '{count} atividades salvas neste aparelho: serão enviadas quando a rede voltar.',
+  tableQueuedOne: '1 atividade salva neste aparelho: será enviada quando a rede voltar.',
   tableCheck: 'Não salvo: confira as {count} células marcadas.',
   tableCheckOne: 'Não salvo: confira a célula marcada.',
   tableConflictsOne:
@@ -224,7 +225,9 @@ export const LABELS_PT_BR = {
   copyConfirm: 'Copiar',
   copyNone: 'Não há folha de tarefa anterior para copiar.',
   copyDone: '{count} atividades copiadas da folha {id}. Confira e pressione Salvar alterações.',
+  copyDoneOne: '1 atividade copiada da folha {id}. Confira e pressione Salvar alterações.',
   copyKept: '{count} com registro já salvo aqui (com valores ou salvo vazio) ficaram como estavam.',
+  copyKeptOne: '1 com registro já salvo aqui (com valores ou salvo vazio) ficou como estava.',
   copyNothing: 'A folha {id} não tem valores salvos para copiar aqui.',
   copyError: 'Não foi possível copiar: {message}',
   copyBadSheet: 'Digite o número de uma folha de tarefa, ou deixe vazio.',

@@ -171,6 +171,7 @@ export { LABELS_EN, LABELS_PT_BR };
  * @property {string} tableSaved after a table save, `{count}` activities
  * @property {string} tableSavedOne after a table save of one activity
  * @property {string} tableQueued a table save kept on this device to be sent later, `{count}` activities
+ * @property {string} tableQueuedOne the same, for one activity
  * @property {string} tableCheck a table save stopped by cells the browser refused, `{count}`
  * @property {string} tableCheckOne the same, for one cell
  * @property {string} tableConflicts a table save refused because cells changed meanwhile, `{count}`
@@ -217,7 +218,9 @@ export { LABELS_EN, LABELS_PT_BR };
  * @property {string} copyConfirm the copy dialog's button that copies
  * @property {string} copyNone there is no earlier sheet to copy from
  * @property {string} copyDone after a copy, `{count}` activities from sheet `{id}`
+ * @property {string} copyDoneOne the same, for one activity, from sheet `{id}`
  * @property {string} copyKept after a copy: activities already saved here were left, `{count}`
+ * @property {string} copyKeptOne the same, for one activity
  * @property {string} copyNothing the sheet copied from has no values for these activities, `{id}`
  * @property {string} copyError a copy failed, `{message}`
  * @property {string} copyBadSheet the sheet to copy from is no number

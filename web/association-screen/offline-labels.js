@@ -11,6 +11,9 @@
  * @property {string} offlineNow the page is offline, its data from the browser's cache read `{at}`
  * @property {string} offlineNoTime the page is offline (data read at a time not known)
  * @property {string} offlineBack the network came back
+ * @property {string} offlineStale online, some of the data shown from the browser's cache (read
+ *   offline, or when the server could not be reached), read `{at}`: a reload reads it anew
+ * @property {string} offlineStaleNoTime the same, read at a time not known
  * @property {string} queued a save kept on this device to be sent later, `{label}`
  * @property {string} queuedNext the same from "Save and next", `{label}` `{next}`
  * @property {string} pendingCountOne one entry waits to be sent
@@ -88,6 +91,10 @@ export const OFFLINE_LABELS_EN = {
   offlineNow: 'You are offline. This sheet’s data was read {at}.',
   offlineNoTime: 'You are offline. This sheet’s data is from an earlier visit.',
   offlineBack: 'Back online.',
+  offlineStale:
+    'Some of this sheet’s data was read {at} and kept on this device: reload the page for the latest.',
+  offlineStaleNoTime:
+    'Some of this sheet’s data is from an earlier visit, kept on this device: reload the page for the latest.',
   queued: '{label} saved on this device: it will be sent when the network returns.',
   queuedNext: '{label} saved on this device, to be sent later. Now showing {next}.',
   pendingCountOne: '1 entry waits to be sent.',
@@ -164,6 +171,10 @@ export const OFFLINE_LABELS_PT_BR = {
   offlineNow: 'Você está sem conexão. Os dados desta folha foram lidos {at}.',
   offlineNoTime: 'Você está sem conexão. Os dados desta folha são de uma visita anterior.',
   offlineBack: 'Conexão restabelecida.',
+  offlineStale:
+    'Parte dos dados desta folha foi lida {at} e guardada neste aparelho: recarregue a página para ver os mais recentes.',
+  offlineStaleNoTime:
+    'Parte dos dados desta folha é de uma visita anterior, guardada neste aparelho: recarregue a página para ver os mais recentes.',
   queued: '{label} salva neste aparelho: será enviada quando a rede voltar.',
   queuedNext: '{label} salva neste aparelho, para enviar depois. Agora mostrando {next}.',
   pendingCountOne: '1 registro aguarda envio.',

@@ -177,17 +177,23 @@ export function createOfflineView(ctx, actions) {
   return {
     root,
     /**
-     * The notice: offline (with when the data shown was read), or nothing.
-     * @param {boolean} offline @param {string | null} readAt
+     * The notice: offline, or online again with data shown still from the browser's cache (`stale`),
+     * each with when that data was read; or nothing.
+     * @param {boolean} offline @param {boolean} stale @param {string | null} readAt
      */
-    showOffline(offline, readAt) {
+    showOffline(offline, stale, readAt) {
       root.classList.toggle(`${BLOCK}__offline--on`, offline);
+      const at = readAt ? say.when(readAt) : undefined;
       notice.textContent = offline
-        ? readAt
-          ? fill(labels.offlineNow, { at: say.when(readAt) })
+        ? at
+          ? fill(labels.offlineNow, { at })
           : labels.offlineNoTime
-        : '';
-      notice.hidden = !offline;
+        : stale
+          ? at
+            ? fill(labels.offlineStale, { at })
+            : labels.offlineStaleNoTime
+          : '';
+      notice.hidden = notice.textContent === '';
     },
     /**
      * The entries of this sheet's person, how many of someone else wait, and the entries typed on

@@ -192,8 +192,13 @@ export function createOffline(ctx, parts) {
     showWarning();
   }
 
+  /**
+   * Offline, the notice says so; online, that some of what is shown was read from the browser's
+   * cache (offline, or when the server could not be reached: the branches read then stay as read
+   * until the page is loaded again). "You are offline" stayed on screen once the network was back.
+   */
   function showNotice() {
-    view.showOffline(!win.navigator.onLine || fromCache, readAt);
+    view.showOffline(!win.navigator.onLine, fromCache, readAt);
   }
 
   /** Reads the outbox again, and draws what changed: the list, the count, the tree's chips. */

@@ -283,7 +283,7 @@ export function createTableSave(ctx, table, hooks) {
     }
     if (ctx.destroyed()) return false;
     for (const { row, entry } of items) table.markQueued(row, entry.values ?? {});
-    table.announce(fill(labels.tableQueued, { count: items.length }));
+    table.announce(ofCells(labels.tableQueuedOne, labels.tableQueued, items.length));
     return true;
   }
 
