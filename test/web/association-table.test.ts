@@ -860,6 +860,24 @@ describe('the table view, on the demo', () => {
     expect(requests.puts.map((put) => put.source)).toEqual(['copy']);
   });
 
+  it('reads the activities again once the network is back, after a read that failed without it', async () => {
+    const page = await newPage();
+    await page.goto(`${demo().url}/associationtask?taskSheet=${demo().sample.taskSheet}`);
+    await page.getByRole('tree').waitFor();
+    await context?.setOffline(true);
+    await page.getByRole('button', { name: 'Table', exact: true }).click();
+    const again = page.getByRole('button', { name: 'Load the activities again' });
+    await again.waitFor();
+    await page.getByText(/^The activities could not be loaded\./).waitFor();
+    // The person had to press it; the network back, the rows come by themselves.
+    await context?.setOffline(false);
+    await page
+      .getByRole('grid')
+      .getByRole('rowheader', { name: /^A-SEED/ })
+      .waitFor();
+    await again.waitFor({ state: 'hidden' });
+  });
+
   it('says one activity as one: one copied, one kept on this device for later, one left as saved (English and pt-BR)', async () => {
     // Sheet 1's one entry is Disc ploughing's; sheet 2 has none.
     const second = demo().sample.taskSheets[1] as number;

@@ -413,6 +413,12 @@ export function createTable(ctx, hooks) {
   }
   const win = ctx.doc.defaultView;
   win?.addEventListener('beforeunload', beforeUnload);
+  // A read that failed while the device had no network (the sheet's rows are not kept for offline
+  // use) is made again once it has, as Load the activities again would: the person had to press it.
+  const onOnline = () => {
+    if (!retry.hidden) void load().then(() => shown.render());
+  };
+  win?.addEventListener('online', onOnline);
   /** Whether the table follows the outbox (made after the table: watched from the first showing). */
   let watching = false;
   function watchOutbox() {
@@ -478,6 +484,7 @@ export function createTable(ctx, hooks) {
       loads++;
       shown.destroy();
       win?.removeEventListener('beforeunload', beforeUnload);
+      win?.removeEventListener('online', onOnline);
     },
   };
 }
