@@ -171,6 +171,38 @@ it('keeps Alice’s draft typed online when she types in the same activity on a 
   ]);
 });
 
+it('keeps Alice’s later typing of a field when a form open on a page opened offline is joined into her draft once online', async () => {
+  const { context, page } = await browserOn(ALICE);
+  await firstVisit(page);
+  await openSoil(page);
+  // No signal: another window opens the sheet from the device (who is signed in unconfirmed), and
+  // Alice types Horas 9 there, its form left open.
+  await context.setOffline(true);
+  const offline = await openPage(context);
+  await offline.goto(served.sheetUrl());
+  await openSoil(offline);
+  const form = await openActivity(offline);
+  await typeInto(offline, field(form, 'Horas'), '9');
+  await keptOnDevice(offline);
+  // Later, on the page opened online (hers, confirmed), she types Horas 7 and leaves it as a draft.
+  const online = await openActivity(page);
+  await typeInto(page, field(online, 'Horas'), '7');
+  await keptOnDevice(page);
+  await page.keyboard.press('Escape');
+
+  // The signal is back; the offline window, shown again, learns she is signed in and joins its draft
+  // into hers: her later 7 wins, and its open form shows it.
+  await context.setOffline(false);
+  await offline.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+  await later(() => field(form, 'Horas').inputValue()).toBe('7');
+  // What she types there next is kept with her 7, not the 9 typed before it.
+  await typeInto(offline, field(form, 'Quantidade'), '55');
+  await keptOnDevice(offline);
+  await later(async () => (await draftsOnDevice(page)).map((draft) => draft.texts)).toEqual([
+    { HORAS: '7', METRICA1: '55' },
+  ]);
+});
+
 it('closes the form Alice has open when Bruno signs in on the same browser: her typing stays hers, never shown to or kept as Bruno', async () => {
   const { context, page } = await browserOn(ALICE);
   await page.goto(served.sheetUrl());

@@ -27,10 +27,10 @@ export const sameField = (a, b) =>
 export const typedAtOf = (field, draft) => field.at ?? draft.typedAt;
 
 /**
- * A row's fields as typed `now` (ISO 8601), each in the state `before` (the draft kept of the row
- * until now) held keeping the time it was typed then: typing in one field of a row does not make
- * the row's other fields later, so two drafts of the row join field by field, the later typing
- * winning (drafts.js).
+ * A row's fields as typed `now` (ISO 8601), each holding the text (and copy) `before` (the draft
+ * kept of the row until now) held keeping the time it was typed then: typing in one field of a row
+ * does not make the row's other fields later, so two drafts of the row join field by field, the
+ * later typing winning (drafts.js).
  * @param {Readonly<Record<string, DraftField>>} fields
  * @param {{ fields: Readonly<Record<string, DraftField>>, typedAt: string } | undefined} before
  * @param {string} now @returns {Record<string, DraftField>}
@@ -39,7 +39,10 @@ export function stamped(fields, before, now) {
   return Object.fromEntries(
     Object.entries(fields).map(([name, field]) => {
       const was = before?.fields[name];
-      const at = before && was && sameField(was, field) ? typedAtOf(was, before) : now;
+      // What the person typed, not what it is sent over: a base or preset moved by a read (a value
+      // stored meanwhile) is no typing.
+      const same = was !== undefined && was.text === field.text && was.copied === field.copied;
+      const at = before && was && same ? typedAtOf(was, before) : now;
       return [name, { ...field, at }];
     }),
   );

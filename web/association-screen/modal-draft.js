@@ -10,6 +10,7 @@
  */
 
 import { BLOCK } from './dom.js';
+import { sameField } from './drafts-fields.js';
 import { fill } from './labels.js';
 import { startsFromNow } from './values.js';
 
@@ -46,6 +47,12 @@ export function createModalDraft(ctx, parts) {
   parts.after.after(line);
   /** Typed values this page could not hand to the drafts (no outbox, or no owner known yet). */
   let notKept = false;
+  /**
+   * The fields of the activity's draft as the form last kept or showed them: one still in that state
+   * when the drafts are read again was not typed in since, and takes the draft's state then.
+   * @type {Readonly<Record<string, DraftField>>}
+   */
+  let kept = {};
   /**
    * Whose the opening's typing is: the page's owner when it opened. Someone else signing in on this
    * browser meanwhile does not make it theirs (drafts.js keeps it as the one who typed it).
@@ -132,6 +139,7 @@ export function createModalDraft(ctx, parts) {
       return;
     }
     notKept = !drafts?.keep(key(node), now, typedAs);
+    kept = now.fields;
   }
 
   /**
@@ -145,6 +153,7 @@ export function createModalDraft(ctx, parts) {
     if (!draft) return false;
     const pending = pendingOf(node);
     for (const [field, typedField] of Object.entries(draft.fields)) show(field, typedField, pending);
+    kept = draft.fields;
     parts.restored(rowNow(draft, pending));
     const at = ctx.say.when(draft.typedAt);
     const from = Object.values(draft.fields).find((typedField) => typedField.copied !== undefined)?.copied;
@@ -183,6 +192,7 @@ export function createModalDraft(ctx, parts) {
   function reset() {
     line.hidden = true;
     notKept = false;
+    kept = {};
     typedAs = ctx.drafts?.owner();
   }
 
@@ -244,8 +254,15 @@ export function createModalDraft(ctx, parts) {
       if (!draft) return;
       let took = false;
       const pending = pendingOf(node);
+      const now = typedFields();
       for (const [field, typedField] of Object.entries(draft.fields)) {
-        if (!fields.untouched(field)) continue;
+        // Typed in since the form last kept or showed it: the person's, and it stays. As kept, it
+        // takes the draft's state now (a join may hold a later typing of it: drafts.js).
+        const mine = now[field];
+        const wrote = kept[field];
+        const asKept = mine !== undefined && wrote !== undefined && sameField(wrote, mine);
+        if (!fields.untouched(field) && !asKept) continue;
+        if (asKept && sameField(mine, typedField)) continue;
         show(field, typedField, pending);
         took = true;
       }

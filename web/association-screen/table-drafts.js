@@ -16,6 +16,7 @@
  */
 
 import { BLOCK } from './dom.js';
+import { sameField } from './drafts-fields.js';
 import { sameFields } from './drafts-store.js';
 import { fill } from './labels.js';
 import { isLocked } from './table-cells.js';
@@ -221,11 +222,19 @@ export function createTableDrafts(ctx, model) {
         // A save out holds the row's cells: the draft waits for the save's end (table.js setSaving).
         if (model.isSaving()) continue;
         if (current) {
+          // A cell changed since the row last wrote or took its draft is the person's, and stays;
+          // one as the row wrote it takes the draft's state now (a draft typed on a page opened
+          // offline, joined field by field, may hold a later typing of it: drafts.js).
+          const was = held.get(row)?.fields;
+          const now = typedIn(row);
           /** @type {Record<string, DraftField>} */
           const others = {};
           for (const cell of row.cells) {
             const typed = current.fields[cell.field];
-            if (typed !== undefined && !model.isChanged(cell)) others[cell.field] = typed;
+            const mine = now[cell.field];
+            const wrote = was?.[cell.field];
+            if (typed !== undefined && (!mine || (wrote && sameField(wrote, mine))))
+              others[cell.field] = typed;
           }
           take(row, current, others, true);
         }
