@@ -268,6 +268,7 @@ describe.each([
     expect(await liveRows('A-SUBSOIL')).toEqual([]);
     expect(await seriousViolations(again.page)).toEqual([]);
     await claim.click();
+    await again.page.getByText(L.claimedOne, { exact: true }).waitFor();
     await eventually(async () => expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '21.50' }]));
     const changes = await history('A-SUBSOIL');
     expect(changes.length).toBeGreaterThan(0);
@@ -925,11 +926,7 @@ describe.each([
     // Bruno signs in on the same phone, online: Alice's entry stays, and he is told of it.
     const bruno = await browserOn(dir, BRUNO);
     await openScreen(bruno.page);
-    await later(() =>
-      region(bruno.page)
-        .getByText(fill(L.otherOwner, { count: 1 }))
-        .count(),
-    ).toBe(1);
+    await later(() => region(bruno.page).getByText(L.otherOwnerOne, { exact: true }).count()).toBe(1);
     await bruno.page.waitForTimeout(500);
     expect(bruno.puts).toEqual([]);
     expect(await liveRows('A-WEED')).toEqual([]);

@@ -48,6 +48,7 @@
  *   it now files and sends as them
  * @property {string} claim the button sending them as the signed-in person's
  * @property {string} claimed announced once they are, `{count}`
+ * @property {string} claimedOne the same, for one entry
  * @property {string} entryConflict an entry's state: what it changes changed meanwhile (anyone, the person elsewhere too), decide
  * @property {string} entryRefused an entry's state: the server refused it, `{message}`
  * @property {string} discard button: drop a waiting entry
@@ -77,6 +78,7 @@
  * @property {string} outboxEvicted the browser cleared this site's storage: entries were lost
  * @property {string} notPersisted the browser may clear entries when space runs low
  * @property {string} otherOwner entries of another user wait on this device, `{count}`
+ * @property {string} otherOwnerOne the same, for one entry
  * @property {string} keepSheet button: fetch the whole sheet for offline use
  * @property {string} keeping while the sheet is fetched, `{count}` branches
  * @property {string} kept the whole sheet is kept, `{count}` branches
@@ -124,6 +126,7 @@ export const OFFLINE_LABELS_EN = {
     'Someone else has signed in on this browser since this sheet was opened: what you save here is now saved as them. Entries made before stay with whoever made them.',
   claim: 'Send them as mine',
   claimed: '{count} entries will be sent as yours.',
+  claimedOne: '1 entry will be sent as yours.',
   entryConflict: 'Changed meanwhile: decide before it is sent.',
   entryRefused: 'Refused by the server: {message}',
   discard: 'Discard',
@@ -155,6 +158,7 @@ export const OFFLINE_LABELS_EN = {
   notPersisted: 'This browser may clear waiting entries if space runs low: connect soon to send them.',
   otherOwner:
     '{count} entries of another user wait on this device; they are sent when that user opens the sheet.',
+  otherOwnerOne: '1 entry of another user waits on this device; it is sent when that user opens the sheet.',
   keepSheet: 'Keep this sheet for offline use',
   keeping: 'Keeping the sheet for offline use… {count} branches read.',
   kept: 'This sheet is kept for offline use ({count} branches).',
@@ -206,6 +210,7 @@ export const OFFLINE_LABELS_PT_BR = {
     'Outra pessoa entrou neste navegador desde que esta folha foi aberta: o que você salvar aqui agora é salvo como ela. Registros feitos antes continuam com quem os fez.',
   claim: 'Enviar como meus',
   claimed: '{count} registros serão enviados como seus.',
+  claimedOne: '1 registro será enviado como seu.',
   entryConflict: 'Alterado enquanto isso: decida antes do envio.',
   entryRefused: 'Recusado pelo servidor: {message}',
   discard: 'Descartar',
@@ -241,6 +246,7 @@ export const OFFLINE_LABELS_PT_BR = {
     'Este navegador pode apagar os registros a enviar se faltar espaço: conecte-se logo para enviá-los.',
   otherOwner:
     '{count} registros de outro usuário aguardam neste aparelho; serão enviados quando ele abrir a folha.',
+  otherOwnerOne: '1 registro de outro usuário aguarda neste aparelho; será enviado quando ele abrir a folha.',
   keepSheet: 'Guardar esta folha para uso sem conexão',
   keeping: 'Guardando a folha para uso sem conexão… {count} ramos lidos.',
   kept: 'Esta folha está guardada para uso sem conexão ({count} ramos).',

@@ -180,7 +180,7 @@ export function createOwner(ctx, parts) {
     await check();
     const count = await adopt(() => true);
     await parts.refresh();
-    if (count > 0) ctx.announce(fill(labels.claimed, { count }));
+    if (count > 0) ctx.announce(count === 1 ? labels.claimedOne : fill(labels.claimed, { count }));
   }
 
   return {

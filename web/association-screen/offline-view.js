@@ -222,7 +222,9 @@ export function createOfflineView(ctx, actions) {
             ? labels.pendingCountOne
             : fill(labels.pendingCount, { count: waiting.length })
           : mine.length === 0 && others > 0
-            ? fill(labels.otherOwner, { count: others })
+            ? others === 1
+              ? labels.otherOwnerOne
+              : fill(labels.otherOwner, { count: others })
             : '';
       const text = [stoppedText, waitingText].filter((part) => part !== '').join(' ');
       // Drawn only when it changes: the line is a live region, and the same words are no news.
