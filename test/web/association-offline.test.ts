@@ -267,8 +267,20 @@ describe.each([
     ).toBe(1);
     expect(await liveRows('A-SUBSOIL')).toEqual([]);
     expect(await seriousViolations(again.page)).toEqual([]);
+    // What the page says as it claims: its status is soon said over (the entry sent), so each
+    // thing said is recorded as it is said.
+    await again.page.evaluate(() => {
+      const said: string[] = [];
+      Object.assign(window, { said });
+      new MutationObserver(() => {
+        for (const status of document.querySelectorAll('[role="status"]'))
+          said.push(status.textContent ?? '');
+      }).observe(document.body, { subtree: true, childList: true, characterData: true });
+    });
     await claim.click();
-    await again.page.getByText(L.claimedOne, { exact: true }).waitFor();
+    await later(() => again.page.evaluate(() => (window as unknown as { said: string[] }).said)).toContain(
+      L.claimedOne,
+    );
     await eventually(async () => expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '21.50' }]));
     const changes = await history('A-SUBSOIL');
     expect(changes.length).toBeGreaterThan(0);
