@@ -475,6 +475,39 @@ it('keeps a field another tab typed again after this tab took it back, when this
   expect(await again.getByRole('textbox', { name: 'Pessoas', exact: true }).inputValue()).toBe('4');
 });
 
+it('keeps what another tab typed later in a field when this tab, which showed the field’s older draft, types in another', async () => {
+  const first = await phone(ALICE);
+  const dialog = await openModal(first);
+  await typeQuantity(first, dialog, '12,5');
+  await keptOnDevice(first);
+
+  // Tab 2 opens after it: its form shows tab 1's draft, Quantidade 12,5.
+  const second = await newPage();
+  const other = await openModal(second);
+  expect(await quantity(other).inputValue()).toBe('12,5');
+
+  // Tab 1 types Quantidade 20 over it, later, and is closed.
+  await typeQuantity(first, dialog, '20');
+  await keptOnDevice(first);
+  await first.close();
+
+  // Tab 2 types Horas 9,5: its write does not put its older Quantidade over the 20 typed later,
+  // and its form shows the 20.
+  const hours = (of: Locator) => of.getByRole('textbox', { name: 'Horas', exact: true });
+  await hours(other).click();
+  await second.keyboard.press('Control+A');
+  await second.keyboard.type('9,5');
+  await keptOnDevice(second);
+  await later(() => quantity(other).inputValue()).toBe('20');
+  await keptOnDevice(second);
+  await second.keyboard.press('Escape');
+
+  await second.reload();
+  const again = await openModal(second, false);
+  expect(await quantity(again).inputValue()).toBe('20');
+  expect(await hours(again).inputValue()).toBe('9,5');
+});
+
 it('never shows a draft to another person signed in on the same browser', async () => {
   const page = await phone(ALICE);
   let dialog = await openModal(page);

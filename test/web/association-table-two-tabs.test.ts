@@ -119,6 +119,36 @@ it('keeps what tab B typed in a row when tab A takes its own cell of the row bac
   expect(await cell(b, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('0.80');
 });
 
+it('keeps what tab A typed later in a cell when tab B, whose row showed the cell’s older draft, types in another cell of the row', async () => {
+  const { a, b } = await twoTabs();
+  await openTable(a, served.sheetUrl());
+  await typeIn(a, 'A-SUBSOIL', 'Quantidade', '12.5');
+  await keptOnDevice(a);
+  // Tab B reads the table after it: its row shows A's draft, Quantidade 12.5.
+  await openTable(b, served.sheetUrl());
+  await later(() => cell(b, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('12.5');
+
+  // A types 20 over it, later, and is closed.
+  await a.bringToFront();
+  await typeIn(a, 'A-SUBSOIL', 'Quantidade', '20');
+  await keptOnDevice(a);
+  await a.close();
+
+  // B types Horas 9 in the row: its write does not put its older Quantidade over A's 20, and its
+  // row shows the 20.
+  await b.bringToFront();
+  await typeIn(b, 'A-SUBSOIL', 'Horas', '9');
+  await keptOnDevice(b);
+  await later(() => cell(b, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('20');
+  await later(async () => (await draftsOnDevice(b)).map((draft) => draft.texts)).toEqual([
+    { METRICA1: '20', HORAS: '9' },
+  ]);
+  await b.reload();
+  await showTable(b);
+  await later(() => cell(b, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('20');
+  expect(await cell(b, 'A-SUBSOIL', 'Horas').inputValue()).toBe('9');
+});
+
 it('does not bring back in tab B a cell tab A took back with Escape, tab A closed before the device removed it', async () => {
   const { a, b } = await twoTabs();
   await openTable(a, served.sheetUrl());

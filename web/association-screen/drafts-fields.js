@@ -21,6 +21,14 @@ export const sameField = (a, b) =>
   a.text === b.text && a.base === b.base && a.preset === b.preset && a.copied === b.copied;
 
 /**
+ * Whether a form's state of a field (`now`) is still the state the form last kept or took of it
+ * (`kept`): not typed in since, it takes the state a join of the draft holds (drafts-store.js
+ * `joined`: another tab's later typing of it), where what was typed since stays the person's.
+ * @param {DraftField | undefined} now @param {DraftField | undefined} kept
+ */
+export const asKept = (now, kept) => now !== undefined && kept !== undefined && sameField(kept, now);
+
+/**
  * When a draft's field was typed: its own time, or the draft's where it has none (kept by a release
  * before fields had one). @param {DraftField} field @param {{ typedAt: string }} draft
  */

@@ -14,7 +14,7 @@
  */
 
 import { dropMarkOf, dropMarks, undropped } from './drafts-dropped.js';
-import { MAX_DRAFT_AGE_MS, sameField } from './drafts-fields.js';
+import { MAX_DRAFT_AGE_MS, sameField, typedAtOf } from './drafts-fields.js';
 import { clearTyped, typedDrafts } from './drafts-typed.js';
 import { asOutboxError, done, finished, OutboxError, openCurrent } from './outbox.js';
 
@@ -114,22 +114,45 @@ function visible(stored) {
 }
 
 /**
- * `newer` with the fields of the `stored` draft it lacks ({@link lentBy}), or `newer` itself when
- * it is lent none.
+ * The fields of the `stored` draft typed in another tab after the state `newer` holds of them (not
+ * as the writer last knew them, `known`, and typed later by the device's clock): the person's
+ * latest typing of each, which `newer` must not put back to its older state.
+ * @param {Draft} stored @param {Draft} newer @param {ReadonlyMap<string, DraftField>} [known]
+ */
+const typedLaterIn = (stored, newer, known) =>
+  Object.entries(stored.fields).flatMap(([field, value]) => {
+    const mine = newer.fields[field];
+    const at = typedAtOf(value, stored);
+    return mine !== undefined && !unchanged(known?.get(field), value) && at > typedAtOf(mine, newer)
+      ? [[field, { ...value, at }]]
+      : [];
+  });
+
+/**
+ * `newer` joined with the `stored` draft field by field: lent the fields it lacks ({@link lentBy}),
+ * and holding those typed later in another tab ({@link typedLaterIn}) in that later state; `newer`
+ * itself when neither changes it. Its `typedAt` is the later of the two.
  * @param {Draft} newer @param {Draft} stored @param {ReadonlyMap<string, DraftField>} [known]
+ * @returns {Draft}
  */
 export function joined(newer, stored, known) {
   const lent = lentBy(stored, newer.fields, known);
-  if (lent.length === 0) return newer;
-  return { ...newer, fields: { ...Object.fromEntries(lent), ...newer.fields } };
+  const later = typedLaterIn(stored, newer, known);
+  if (lent.length === 0 && later.length === 0) return newer;
+  return {
+    ...newer,
+    fields: { ...Object.fromEntries(lent), ...newer.fields, ...Object.fromEntries(later) },
+    typedAt: newer.typedAt > stored.typedAt ? newer.typedAt : stored.typedAt,
+  };
 }
 
 /**
  * A draft's record with a write kept in `localStorage` laid over it (drafts-typed.js): as if that
  * write had committed now, where the record is not newer (a write of the same page, or older than
- * it: the write's fields win, and the record lends it those the writing page did not know); a record
- * typed since in another tab keeps its fields and is lent only those it lacks (that tab could not
- * have known a write never committed).
+ * it: the write's fields win but for those another tab typed later, and the record lends it those
+ * the writing page did not know); a record typed since in another tab keeps its fields but for
+ * those the write typed later, and is lent those it lacks (that tab could not have known a write
+ * never committed). Field by field ({@link joined}): the person's latest typing of each wins.
  * @param {Draft | undefined} stored @param {import('./drafts-typed.js').TypedRecord} typed
  */
 function laidOver(stored, typed) {
@@ -200,9 +223,10 @@ export async function openDrafts(where = {}) {
 
   return {
     /**
-     * Keeps a draft over its earlier state, which lends it the fields it lacks that another tab of
-     * the same person typed ({@link lentBy}; `known`: the state of each field this page read or
-     * wrote of it): a blind write would lose them. Read and written in one transaction, made at the
+     * Keeps a draft over its earlier state, joined field by field ({@link joined}; `known`: the
+     * state of each field this page read or wrote of it): another tab of the same person may have
+     * typed fields it lacks, or typed one it holds later than the state it holds (a tab showing a
+     * field's older draft, typing in another), and a blind write would lose them. Read and written in one transaction, made at the
      * call: a page left at once (a reload right after typing) has its write under way already.
      * Resolves with what was written.
      * @param {Draft} draft @param {ReadonlyMap<string, DraftField>} known

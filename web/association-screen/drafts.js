@@ -215,12 +215,7 @@ export function createDrafts(ctx, parts) {
           // Typed in during the read: the page's fields typed then are the latest; its older ones
           // join the offline draft's field by field too. What the page dropped of that draft on
           // purpose (known as stored, lacking now) is not lent back.
-          const knew = known.get(stored.id);
-          const lending = Object.entries(stored.fields).filter(([field, value]) => {
-            const was = knew?.get(field);
-            return Object.hasOwn(into.fields, field) || !(was && sameField(was, value));
-          });
-          mine.set(key, { ...into, ...laterTyped(into, { ...stored, fields: Object.fromEntries(lending) }) });
+          mine.set(key, joined(into, stored, known.get(stored.id)));
         } else if (into) mine.set(key, { ...adopted, id, ...laterTyped(into, stored) });
         else mine.set(key, { ...adopted, id });
       }

@@ -10,7 +10,7 @@
  */
 
 import { BLOCK } from './dom.js';
-import { sameField } from './drafts-fields.js';
+import { asKept, sameField } from './drafts-fields.js';
 import { fill } from './labels.js';
 import { startsFromNow } from './values.js';
 
@@ -257,12 +257,12 @@ export function createModalDraft(ctx, parts) {
       const now = typedFields();
       for (const [field, typedField] of Object.entries(draft.fields)) {
         // Typed in since the form last kept or showed it: the person's, and it stays. As kept, it
-        // takes the draft's state now (a join may hold a later typing of it: drafts.js).
+        // takes the draft's state now (a join may hold a later typing of it in another tab or on
+        // a page opened offline: drafts-store.js).
         const mine = now[field];
-        const wrote = kept[field];
-        const asKept = mine !== undefined && wrote !== undefined && sameField(wrote, mine);
-        if (!fields.untouched(field) && !asKept) continue;
-        if (asKept && sameField(mine, typedField)) continue;
+        const untyped = asKept(mine, kept[field]);
+        if (!fields.untouched(field) && !untyped) continue;
+        if (untyped && mine && sameField(mine, typedField)) continue;
         show(field, typedField, pending);
         took = true;
       }

@@ -16,7 +16,7 @@
  */
 
 import { BLOCK } from './dom.js';
-import { sameField } from './drafts-fields.js';
+import { asKept } from './drafts-fields.js';
 import { sameFields } from './drafts-store.js';
 import { fill } from './labels.js';
 import { isLocked } from './table-cells.js';
@@ -223,8 +223,8 @@ export function createTableDrafts(ctx, model) {
         if (model.isSaving()) continue;
         if (current) {
           // A cell changed since the row last wrote or took its draft is the person's, and stays;
-          // one as the row wrote it takes the draft's state now (a draft typed on a page opened
-          // offline, joined field by field, may hold a later typing of it: drafts.js).
+          // one as the row wrote it takes the draft's state now (a join, field by field, may hold
+          // a later typing of it in another tab or on a page opened offline: drafts-store.js).
           const was = held.get(row)?.fields;
           const now = typedIn(row);
           /** @type {Record<string, DraftField>} */
@@ -232,9 +232,7 @@ export function createTableDrafts(ctx, model) {
           for (const cell of row.cells) {
             const typed = current.fields[cell.field];
             const mine = now[cell.field];
-            const wrote = was?.[cell.field];
-            if (typed !== undefined && (!mine || (wrote && sameField(wrote, mine))))
-              others[cell.field] = typed;
+            if (typed !== undefined && (!mine || asKept(mine, was?.[cell.field]))) others[cell.field] = typed;
           }
           take(row, current, others, true);
         }
