@@ -90,11 +90,11 @@
 /** @type {OfflineLabels} */
 export const OFFLINE_LABELS_EN = {
   offlineRegion: 'Offline and waiting entries',
-  offlineNow: 'You are offline. This sheet’s data was read {at}.',
+  offlineNow: 'You are offline. This sheet’s data was read on {at}.',
   offlineNoTime: 'You are offline. This sheet’s data is from an earlier visit.',
   offlineBack: 'Back online.',
   offlineStale:
-    'Some of this sheet’s data was read {at} and kept on this device: reload the page for the latest.',
+    'Some of this sheet’s data was read on {at} and kept on this device: reload the page for the latest.',
   offlineStaleNoTime:
     'Some of this sheet’s data is from an earlier visit, kept on this device: reload the page for the latest.',
   queued: '{label} saved on this device: it will be sent when the network returns.',
@@ -112,7 +112,7 @@ export const OFFLINE_LABELS_EN = {
   pendingList: 'Show waiting entries',
   pendingHide: 'Hide waiting entries',
   pendingChip: 'not sent',
-  entryEntered: 'entered {at}',
+  entryEntered: 'entered on {at}',
   entryRemove: 'remove the saved entry',
   entryWaiting: 'Waiting to be sent.',
   lastTry: 'Last try: the server answered {status} ({reason}).',
@@ -172,11 +172,11 @@ export const OFFLINE_LABELS_EN = {
 /** @type {OfflineLabels} */
 export const OFFLINE_LABELS_PT_BR = {
   offlineRegion: 'Sem conexão e registros a enviar',
-  offlineNow: 'Você está sem conexão. Os dados desta folha foram lidos {at}.',
+  offlineNow: 'Você está sem conexão. Os dados desta folha foram lidos em {at}.',
   offlineNoTime: 'Você está sem conexão. Os dados desta folha são de uma visita anterior.',
   offlineBack: 'Conexão restabelecida.',
   offlineStale:
-    'Parte dos dados desta folha foi lida {at} e guardada neste aparelho: recarregue a página para ver os mais recentes.',
+    'Parte dos dados desta folha foi lida em {at} e guardada neste aparelho: recarregue a página para ver os mais recentes.',
   offlineStaleNoTime:
     'Parte dos dados desta folha é de uma visita anterior, guardada neste aparelho: recarregue a página para ver os mais recentes.',
   queued: '{label} salva neste aparelho: será enviada quando a rede voltar.',
@@ -195,7 +195,7 @@ export const OFFLINE_LABELS_PT_BR = {
   pendingList: 'Mostrar registros a enviar',
   pendingHide: 'Ocultar registros a enviar',
   pendingChip: 'não enviado',
-  entryEntered: 'registrado {at}',
+  entryEntered: 'registrado em {at}',
   entryRemove: 'remover o registro salvo',
   entryWaiting: 'Aguardando envio.',
   lastTry: 'Última tentativa: o servidor respondeu {status} ({reason}).',
