@@ -540,26 +540,34 @@ it('shows every draft on a device that refuses the space, the one whose write it
   await again.getByText('2 unsaved changes').waitFor();
 });
 
+/** The drafts' module's API (drafts.js) as the in-page tests below call it. */
+type Drafts = {
+  load: () => Promise<void>;
+  keep: (key: object, typed: object, as: object) => boolean;
+  get: (
+    key: object,
+  ) => { fields: Record<string, { text: string; base: string; preset: string }> } | undefined;
+  settled: () => Promise<void>;
+};
+
+/** Puts the drafts' module's `createDrafts` on `page`'s window, from the screen's own origin. */
+async function importDrafts(page: Page) {
+  const module = new URL('?asset=association-screen/drafts.js', page.url()).href;
+  // Imported from an expression given as text: vitest rewrites an import written in the test.
+  await page.evaluate(
+    `import(${JSON.stringify(module)}).then((m) => { window.createDrafts = m.createDrafts; })`,
+  );
+}
+
 it('does not lend back a cell taken back while the drafts are read again, on a page opened offline whose owner is then confirmed', async () => {
   // The drafts' module itself, in a page of the screen's origin (its IndexedDB and localStorage),
   // under an owner of its own: a page opened offline keeps H and M unconfirmed; the server then
   // confirms the same person, and while that read is out the person takes H back.
   const { page } = await alices();
   await openTable(page, served.sheetUrl());
-  type Field = { text: string; base: string; preset: string };
-  type Drafts = {
-    load: () => Promise<void>;
-    keep: (key: object, typed: object, as: object) => boolean;
-    get: (key: object) => { fields: Record<string, Field> } | undefined;
-    settled: () => Promise<void>;
-  };
   type TestWindow = { drafts: Drafts; confirm: () => void; loading: Promise<void> };
   const key = { activity: 1, group: null };
-  // Imported from an expression given as text: vitest rewrites an import written in the test.
-  const module = new URL('?asset=association-screen/drafts.js', page.url()).href;
-  await page.evaluate(
-    `import(${JSON.stringify(module)}).then((m) => { window.createDrafts = m.createDrafts; })`,
-  );
+  await importDrafts(page);
   await page.evaluate(async (key) => {
     const { createDrafts } = window as unknown as { createDrafts: (ctx: object, parts: object) => Drafts };
     let owner = { key: 'read-again', confirmed: false };
@@ -606,17 +614,7 @@ it('joins a draft typed on a page opened offline field by field, the later typin
   // O's record again: H is C's 7, M is O's 55.
   const { page } = await alices();
   await openTable(page, served.sheetUrl());
-  type Field = { text: string; base: string; preset: string };
-  type Drafts = {
-    load: () => Promise<void>;
-    keep: (key: object, typed: object, as: object) => boolean;
-    get: (key: object) => { fields: Record<string, Field> } | undefined;
-    settled: () => Promise<void>;
-  };
-  const module = new URL('?asset=association-screen/drafts.js', page.url()).href;
-  await page.evaluate(
-    `import(${JSON.stringify(module)}).then((m) => { window.createDrafts = m.createDrafts; })`,
-  );
+  await importDrafts(page);
   const texts = await page.evaluate(async () => {
     const { createDrafts } = window as unknown as { createDrafts: (ctx: object, parts: object) => Drafts };
     const key = { activity: 1, group: null };
