@@ -98,11 +98,31 @@ async function openModal(page: Page, load = true): Promise<Locator> {
 
 const quantity = (dialog: Locator) => dialog.getByRole('textbox', { name: 'Quantidade', exact: true });
 
-async function typeQuantity(page: Page, dialog: Locator, text: string) {
-  await quantity(dialog).click();
+/** Types `text` over what the dialog's field `name` holds. */
+async function typeField(page: Page, dialog: Locator, name: string, text: string) {
+  const field = dialog.getByRole('textbox', { name, exact: true });
+  await field.click();
   await page.keyboard.press('Control+A');
   await page.keyboard.type(text);
-  expect(await quantity(dialog).inputValue()).toBe(text);
+  expect(await field.inputValue()).toBe(text);
+}
+
+const typeQuantity = (page: Page, dialog: Locator, text: string) =>
+  typeField(page, dialog, 'Quantidade', text);
+
+/**
+ * Two tabs of Alice's on A-SUBSOIL's form: the first types Quantidade 12,5 (kept on the device),
+ * the second opens after it and shows that draft.
+ */
+async function secondTabOnDraft() {
+  const first = await phone(ALICE);
+  const dialog = await openModal(first);
+  await typeQuantity(first, dialog, '12,5');
+  await keptOnDevice(first);
+  const second = await newPage();
+  const other = await openModal(second);
+  expect(await quantity(other).inputValue()).toBe('12,5');
+  return { first, dialog, second, other };
 }
 
 const draftLine = (dialog: Locator) => dialog.getByText(/^Ainda não salvo: digitado neste aparelho em /);
@@ -410,18 +430,10 @@ it('keeps what another tab of the same person typed in the activity when this ta
 });
 
 it('keeps what another tab typed in the activity when this tab saves it: the save stores and drops only its own fields', async () => {
-  const first = await phone(ALICE);
-  const dialog = await openModal(first);
-  await typeQuantity(first, dialog, '12,5');
-  await keptOnDevice(first);
-
-  // Tab 2 opens after it (it reads tab 1's draft), types Horas 9,5 and closes the dialog with Esc.
-  const second = await newPage();
-  const other = await openModal(second);
-  expect(await quantity(other).inputValue()).toBe('12,5');
-  await other.getByRole('textbox', { name: 'Horas', exact: true }).click();
-  await second.keyboard.press('Control+A');
-  await second.keyboard.type('9,5');
+  // Tab 2 opens after tab 1 typed (it reads tab 1's draft), types Horas 9,5 and closes the dialog
+  // with Esc.
+  const { first, dialog, second, other } = await secondTabOnDraft();
+  await typeField(second, other, 'Horas', '9,5');
   await keptOnDevice(second);
   await second.keyboard.press('Escape');
   await other.waitFor({ state: 'hidden' });
@@ -476,15 +488,8 @@ it('keeps a field another tab typed again after this tab took it back, when this
 });
 
 it('keeps what another tab typed later in a field when this tab, which showed the field’s older draft, types in another', async () => {
-  const first = await phone(ALICE);
-  const dialog = await openModal(first);
-  await typeQuantity(first, dialog, '12,5');
-  await keptOnDevice(first);
-
-  // Tab 2 opens after it: its form shows tab 1's draft, Quantidade 12,5.
-  const second = await newPage();
-  const other = await openModal(second);
-  expect(await quantity(other).inputValue()).toBe('12,5');
+  // Tab 2 opens after tab 1 typed: its form shows tab 1's draft, Quantidade 12,5.
+  const { first, dialog, second, other } = await secondTabOnDraft();
 
   // Tab 1 types Quantidade 20 over it, later, and is closed.
   await typeQuantity(first, dialog, '20');
@@ -493,10 +498,7 @@ it('keeps what another tab typed later in a field when this tab, which showed th
 
   // Tab 2 types Horas 9,5: its write does not put its older Quantidade over the 20 typed later,
   // and its form shows the 20.
-  const hours = (of: Locator) => of.getByRole('textbox', { name: 'Horas', exact: true });
-  await hours(other).click();
-  await second.keyboard.press('Control+A');
-  await second.keyboard.type('9,5');
+  await typeField(second, other, 'Horas', '9,5');
   await keptOnDevice(second);
   await later(() => quantity(other).inputValue()).toBe('20');
   await keptOnDevice(second);
@@ -505,7 +507,7 @@ it('keeps what another tab typed later in a field when this tab, which showed th
   await second.reload();
   const again = await openModal(second, false);
   expect(await quantity(again).inputValue()).toBe('20');
-  expect(await hours(again).inputValue()).toBe('9,5');
+  expect(await again.getByRole('textbox', { name: 'Horas', exact: true }).inputValue()).toBe('9,5');
 });
 
 it('never shows a draft to another person signed in on the same browser', async () => {
