@@ -607,6 +607,56 @@ it('does not lend back a cell taken back while the drafts are read again, on a p
   ).toEqual([{ M: '2' }]);
 });
 
+it('does not lend back a cell typed over and taken back while the drafts are read again', async () => {
+  // The drafts' module itself, in a page of the screen's origin, under an owner of its own: H 5 and
+  // M 2 are kept; while a read of the drafts is out, the person types H 9 and takes it back
+  // (Escape). The read, made before, found H 5: it is not lent back to what the page holds.
+  const { page } = await alices();
+  await openTable(page, served.sheetUrl());
+  type TestWindow = { drafts: Drafts; loading: Promise<void> };
+  const key = { activity: 1, group: null };
+  const owner = { key: 'taken-back', confirmed: true };
+  await importDrafts(page);
+  await page.evaluate(
+    async ({ key, owner }) => {
+      const { createDrafts } = window as unknown as { createDrafts: (ctx: object, parts: object) => Drafts };
+      const parts = { endpoint: '/taken-back', owner: () => owner, redraw() {}, loaded() {}, onProblem() {} };
+      const ctx = { doc: document, taskSheet: 1, labels: {}, destroyed: () => false };
+      const drafts: Drafts = createDrafts(ctx, parts);
+      await drafts.load();
+      const typed = (text: string) => ({ text, base: '8.0', preset: '8.0' });
+      drafts.keep(key, { row: false, fields: { H: typed('5'), M: typed('2') } }, owner);
+      await drafts.settled();
+      Object.assign(window, { drafts });
+    },
+    { key, owner },
+  );
+  const { release: letGo } = await holdDraftWrites(page);
+  await page.evaluate(
+    async ({ key, owner }) => {
+      const test = window as unknown as TestWindow;
+      test.loading = test.drafts.load();
+      // The read's transaction made (behind the held one), the typing's after it.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      const typed = (text: string) => ({ text, base: '8.0', preset: '8.0' });
+      test.drafts.keep(key, { row: false, fields: { H: typed('9'), M: typed('2') } }, owner);
+      test.drafts.keep(key, { row: false, fields: { M: typed('2') } }, owner);
+    },
+    { key, owner },
+  );
+  await letGo();
+  const fields = await page.evaluate(async (key) => {
+    const test = window as unknown as TestWindow;
+    await test.loading;
+    await test.drafts.settled();
+    return Object.keys(test.drafts.get(key)?.fields ?? {});
+  }, key);
+  expect(fields).toEqual(['M']);
+  await later(async () =>
+    (await draftsOnDevice(page)).filter((draft) => draft.owner === 'taken-back').map((draft) => draft.texts),
+  ).toEqual([{ M: '2' }]);
+});
+
 it('joins a draft typed on a page opened offline field by field, the later typing winning, when that page writes it again after a join', async () => {
   // The drafts' module itself, as two pages of one person: O opened offline (its owner from the
   // browser's cache, unconfirmed), C online. O keeps H 9; C joins it, then the person types H 7 in

@@ -131,6 +131,31 @@ export function createDrafts(ctx, parts) {
   const touched = new Set();
   /** Whether a load's read is out (what is kept or dropped meanwhile is `touched`). */
   let reading = false;
+  /**
+   * The states of each draft's fields this page dropped while the read was out (by id): the read,
+   * made before, may have found one of them (a cell typed over and taken back meanwhile, its older
+   * state), which is not lent back to what the page holds.
+   * @type {Map<string, Map<string, DraftField[]>>}
+   */
+  const droppedReading = new Map();
+  /**
+   * A stored draft read by a load without the states this page dropped while that read was out,
+   * as draft `ids` (its own, and the one it joins). @param {Draft} stored @param {string[]} ids
+   */
+  const undroppedReading = (stored, ...ids) => {
+    const gone = ids.flatMap((id) => {
+      const states = droppedReading.get(id);
+      return states ? [states] : [];
+    });
+    if (gone.length === 0) return stored;
+    /** @param {[string, DraftField]} field */
+    const dropped = ([name, value]) =>
+      gone.some((states) => states.get(name)?.some((s) => sameField(s, value)));
+    return {
+      ...stored,
+      fields: Object.fromEntries(Object.entries(stored.fields).filter((f) => !dropped(f))),
+    };
+  };
   /** Whose drafts `mine` holds (the last load's owner): someone else signed in, none are shown until read. */
   let readFor = /** @type {string | undefined} */ (undefined);
 
@@ -193,8 +218,12 @@ export function createDrafts(ctx, parts) {
         const key = keyOf(stored);
         const newer = touched.has(key) ? before.get(key) : undefined;
         if (touched.has(key) && newer?.owner !== owner.key) continue;
-        // What the page dropped of it (known as stored, and lacking now) is not lent back.
-        mine.set(key, newer ? joined(newer, stored, known.get(stored.id)) : stored);
+        // What the page dropped of it (known as stored, and lacking now, or dropped during the
+        // read) is not lent back.
+        mine.set(
+          key,
+          newer ? joined(newer, undroppedReading(stored, stored.id), known.get(stored.id)) : stored,
+        );
       }
       // Kept meanwhile with nothing stored before it.
       for (const key of touched) {
@@ -215,7 +244,7 @@ export function createDrafts(ctx, parts) {
           // Typed in during the read: the page's fields typed then are the latest; its older ones
           // join the offline draft's field by field too. What the page dropped of that draft on
           // purpose (known as stored, lacking now) is not lent back.
-          mine.set(key, joined(into, stored, known.get(stored.id)));
+          mine.set(key, joined(into, undroppedReading(stored, stored.id, into.id), known.get(stored.id)));
         } else if (into) mine.set(key, { ...adopted, id, ...laterTyped(into, stored) });
         else mine.set(key, { ...adopted, id });
       }
@@ -243,6 +272,7 @@ export function createDrafts(ctx, parts) {
       }
     }
     touched.clear();
+    droppedReading.clear();
     reading = false;
     readFor = owner?.key;
     for (const key of new Set([...before.keys(), ...mine.keys()])) {
@@ -286,6 +316,11 @@ export function createDrafts(ctx, parts) {
       for (const field of states.keys()) held.delete(field);
       for (const [field, value] of Object.entries(what.fields))
         held.set(field, [...(held.get(field) ?? []), value]);
+    }
+    if (reading && states.size > 0) {
+      const dropped = droppedReading.get(id) ?? new Map();
+      for (const [field, values] of states) dropped.set(field, [...(dropped.get(field) ?? []), ...values]);
+      droppedReading.set(id, dropped);
     }
     const marking = store !== null || keptOpening.has(id);
     /** The drop's mark, cleared once the write committed. @type {string | undefined} */
