@@ -559,102 +559,102 @@ async function importDrafts(page: Page) {
   );
 }
 
-it('does not lend back a cell taken back while the drafts are read again, on a page opened offline whose owner is then confirmed', async () => {
-  // The drafts' module itself, in a page of the screen's origin (its IndexedDB and localStorage),
-  // under an owner of its own: a page opened offline keeps H and M unconfirmed; the server then
-  // confirms the same person, and while that read is out the person takes H back.
-  const { page } = await alices();
-  await openTable(page, served.sheetUrl());
-  type TestWindow = { drafts: Drafts; confirm: () => void; loading: Promise<void> };
-  const key = { activity: 1, group: null };
-  await importDrafts(page);
-  await page.evaluate(async (key) => {
-    const { createDrafts } = window as unknown as { createDrafts: (ctx: object, parts: object) => Drafts };
-    let owner = { key: 'read-again', confirmed: false };
-    const parts = { endpoint: '/read-again', owner: () => owner, redraw() {}, loaded() {}, onProblem() {} };
-    const ctx = { doc: document, taskSheet: 1, labels: {}, destroyed: () => false };
-    const drafts: Drafts = createDrafts(ctx, parts);
-    await drafts.load();
-    const typed = (text: string) => ({ text, base: '8.0', preset: '8.0' });
-    drafts.keep(key, { row: false, fields: { H: typed('5'), M: typed('2') } }, owner);
-    await drafts.settled();
-    Object.assign(window, {
-      drafts,
-      confirm: () => {
-        owner = { key: 'read-again', confirmed: true };
-      },
-    });
-  }, key);
-  const { release: letGo } = await holdDraftWrites(page);
-  await page.evaluate((key) => {
-    const test = window as unknown as TestWindow;
-    test.confirm();
-    test.loading = test.drafts.load();
-    // H taken back (Escape) while the read waits behind the held store.
-    const typed = (text: string) => ({ text, base: '8.0', preset: '8.0' });
-    test.drafts.keep(key, { row: false, fields: { M: typed('2') } }, { key: 'read-again', confirmed: false });
-  }, key);
-  await letGo();
-  const fields = await page.evaluate(async (key) => {
-    const test = window as unknown as TestWindow;
-    await test.loading;
-    await test.drafts.settled();
-    return Object.keys(test.drafts.get(key)?.fields ?? {});
-  }, key);
-  expect(fields).toEqual(['M']);
-  await later(async () =>
-    (await draftsOnDevice(page)).filter((draft) => draft.owner === 'read-again').map((draft) => draft.texts),
-  ).toEqual([{ M: '2' }]);
-});
+/** The drafts' module in a page as the read-again tests drive it (window.drafts, window.confirm). */
+type ReadAgainWindow = { drafts: Drafts; confirm: () => void; loading: Promise<void> };
 
-it('does not lend back a cell typed over and taken back while the drafts are read again', async () => {
-  // The drafts' module itself, in a page of the screen's origin, under an owner of its own: H 5 and
-  // M 2 are kept; while a read of the drafts is out, the person types H 9 and takes it back
-  // (Escape). The read, made before, found H 5: it is not lent back to what the page holds.
-  const { page } = await alices();
-  await openTable(page, served.sheetUrl());
-  type TestWindow = { drafts: Drafts; loading: Promise<void> };
-  const key = { activity: 1, group: null };
-  const owner = { key: 'taken-back', confirmed: true };
+/**
+ * The drafts' module in a page of the screen's origin (its IndexedDB and localStorage), under an
+ * owner of its own (`name`; not confirmed where `confirmed` is false, as on a page opened offline,
+ * until window.confirm()), holding H 5 and M 2 of activity 1, kept on the device.
+ */
+async function draftsKeptInPage(page: Page, name: string, confirmed: boolean) {
   await importDrafts(page);
   await page.evaluate(
-    async ({ key, owner }) => {
+    async ({ name, confirmed }) => {
       const { createDrafts } = window as unknown as { createDrafts: (ctx: object, parts: object) => Drafts };
-      const parts = { endpoint: '/taken-back', owner: () => owner, redraw() {}, loaded() {}, onProblem() {} };
+      let owner = { key: name, confirmed };
+      const parts = { endpoint: `/${name}`, owner: () => owner, redraw() {}, loaded() {}, onProblem() {} };
       const ctx = { doc: document, taskSheet: 1, labels: {}, destroyed: () => false };
       const drafts: Drafts = createDrafts(ctx, parts);
       await drafts.load();
       const typed = (text: string) => ({ text, base: '8.0', preset: '8.0' });
-      drafts.keep(key, { row: false, fields: { H: typed('5'), M: typed('2') } }, owner);
+      drafts.keep(
+        { activity: 1, group: null },
+        { row: false, fields: { H: typed('5'), M: typed('2') } },
+        owner,
+      );
       await drafts.settled();
-      Object.assign(window, { drafts });
+      Object.assign(window, {
+        drafts,
+        confirm: () => {
+          owner = { key: name, confirmed: true };
+        },
+      });
     },
-    { key, owner },
+    { name, confirmed },
   );
-  const { release: letGo } = await holdDraftWrites(page);
-  await page.evaluate(
-    async ({ key, owner }) => {
-      const test = window as unknown as TestWindow;
-      test.loading = test.drafts.load();
-      // The read's transaction made (behind the held one), the typing's after it.
-      await new Promise((resolve) => setTimeout(resolve, 0));
-      const typed = (text: string) => ({ text, base: '8.0', preset: '8.0' });
-      test.drafts.keep(key, { row: false, fields: { H: typed('9'), M: typed('2') } }, owner);
-      test.drafts.keep(key, { row: false, fields: { M: typed('2') } }, owner);
-    },
-    { key, owner },
-  );
-  await letGo();
-  const fields = await page.evaluate(async (key) => {
-    const test = window as unknown as TestWindow;
+}
+
+/**
+ * Once the page's read of the drafts (window.loading) ended and its writes are done: the fields its
+ * drafts hold of activity 1, and the texts the device holds of `name`'s drafts.
+ */
+async function afterReadAgain(page: Page, name: string) {
+  const fields = await page.evaluate(async () => {
+    const test = window as unknown as ReadAgainWindow;
     await test.loading;
     await test.drafts.settled();
-    return Object.keys(test.drafts.get(key)?.fields ?? {});
-  }, key);
+    return Object.keys(test.drafts.get({ activity: 1, group: null })?.fields ?? {});
+  });
+  const device = async () =>
+    (await draftsOnDevice(page)).filter((draft) => draft.owner === name).map((draft) => draft.texts);
+  return { fields, device };
+}
+
+it('does not lend back a cell taken back while the drafts are read again, on a page opened offline whose owner is then confirmed', async () => {
+  // A page opened offline keeps H and M unconfirmed; the server then confirms the same person, and
+  // while that read is out the person takes H back.
+  const { page } = await alices();
+  await openTable(page, served.sheetUrl());
+  await draftsKeptInPage(page, 'read-again', false);
+  const { release: letGo } = await holdDraftWrites(page);
+  await page.evaluate(() => {
+    const test = window as unknown as ReadAgainWindow;
+    test.confirm();
+    test.loading = test.drafts.load();
+    // H taken back (Escape) while the read waits behind the held store.
+    const typed = (text: string) => ({ text, base: '8.0', preset: '8.0' });
+    const as = { key: 'read-again', confirmed: false };
+    test.drafts.keep({ activity: 1, group: null }, { row: false, fields: { M: typed('2') } }, as);
+  });
+  await letGo();
+  const { fields, device } = await afterReadAgain(page, 'read-again');
   expect(fields).toEqual(['M']);
-  await later(async () =>
-    (await draftsOnDevice(page)).filter((draft) => draft.owner === 'taken-back').map((draft) => draft.texts),
-  ).toEqual([{ M: '2' }]);
+  await later(device).toEqual([{ M: '2' }]);
+});
+
+it('does not lend back a cell typed over and taken back while the drafts are read again', async () => {
+  // H 5 and M 2 are kept; while a read of the drafts is out, the person types H 9 and takes it back
+  // (Escape). The read, made before, found H 5: it is not lent back to what the page holds.
+  const { page } = await alices();
+  await openTable(page, served.sheetUrl());
+  await draftsKeptInPage(page, 'taken-back', true);
+  const { release: letGo } = await holdDraftWrites(page);
+  await page.evaluate(async () => {
+    const test = window as unknown as ReadAgainWindow;
+    test.loading = test.drafts.load();
+    // The read's transaction made (behind the held one), the typing's after it.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const typed = (text: string) => ({ text, base: '8.0', preset: '8.0' });
+    const key = { activity: 1, group: null };
+    const as = { key: 'taken-back', confirmed: true };
+    test.drafts.keep(key, { row: false, fields: { H: typed('9'), M: typed('2') } }, as);
+    test.drafts.keep(key, { row: false, fields: { M: typed('2') } }, as);
+  });
+  await letGo();
+  const { fields, device } = await afterReadAgain(page, 'taken-back');
+  expect(fields).toEqual(['M']);
+  await later(device).toEqual([{ M: '2' }]);
 });
 
 it('joins a draft typed on a page opened offline field by field, the later typing winning, when that page writes it again after a join', async () => {
