@@ -1,4 +1,4 @@
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { expect, it } from 'vitest';
 import {
   asksBeforeLeaving,
@@ -147,6 +147,165 @@ it('keeps what tab A typed later in a cell when tab B, whose row showed the cell
   await showTable(b);
   await later(() => cell(b, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('20');
   expect(await cell(b, 'A-SUBSOIL', 'Horas').inputValue()).toBe('9');
+});
+
+/** Types `text` over what a dialog's field `name` holds. */
+async function typeField(page: Page, dialog: Locator, name: string, text: string) {
+  await page.bringToFront();
+  await dialog.getByRole('textbox', { name, exact: true }).click();
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.type(text);
+}
+
+it('keeps what tab A typed later in a field when tab B’s form, saving as the device joined it, keeps its older state after the save failed', async () => {
+  const { a, b } = await twoTabs();
+  const soil = async (page: Page) => {
+    await page.goto(served.sheetUrl());
+    return openModal(page, SOIL_PATH, 'A-SUBSOIL — Subsoiling');
+  };
+  const quantity = (dialog: Locator) => dialog.getByRole('textbox', { name: 'Quantidade', exact: true });
+  const first = await soil(a);
+  await typeField(a, first, 'Quantidade', '12.5');
+  await keptOnDevice(a);
+  const second = await soil(b);
+  expect(await quantity(second).inputValue()).toBe('12.5');
+  await typeField(a, first, 'Quantidade', '20');
+  await keptOnDevice(a);
+
+  // B types Horas 9 and saves; the device is slow to write, so B's draft is joined with A's later
+  // 20 while the save is out (the busy form does not take it), and the save fails (the server's
+  // own failure).
+  let answer = () => {};
+  const answered = new Promise<void>((resolve) => {
+    answer = resolve;
+  });
+  await b.route(
+    (url) => url.pathname === '/associationtask',
+    async (route) => {
+      if (route.request().method() !== 'PUT') return route.fallback();
+      await answered;
+      await route.fulfill({
+        status: 500,
+        contentType: 'application/json',
+        body: '{"error":{"code":"INTERNAL_ERROR","message":"boom"}}',
+      });
+    },
+  );
+  const { release } = await holdDraftWrites(a);
+  await typeField(b, second, 'Horas', '9');
+  const put = b.waitForRequest((request) => request.method() === 'PUT');
+  await second.getByRole('button', { name: 'Save', exact: true }).click();
+  await put;
+  await release();
+  await later(async () => (await draftsOnDevice(b)).map((draft) => draft.texts)).toEqual([
+    { METRICA1: '20', HORAS: '9' },
+  ]);
+  answer();
+  await second
+    .getByRole('alert')
+    .filter({ hasText: /^Not saved/ })
+    .waitFor();
+
+  // B's form still shows its 12.5 (typed before A's 20) and keeps what it holds as B is hidden:
+  // the 20 stays on the device, and B's form takes it.
+  await a.bringToFront();
+  await b.evaluate(() => {
+    Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
+    document.dispatchEvent(new Event('visibilitychange'));
+  });
+  await keptOnDevice(b);
+  await later(() => quantity(second).inputValue()).toBe('20');
+  await typeField(a, first, 'Pessoas', '3');
+  await keptOnDevice(a);
+  expect(await quantity(first).inputValue()).toBe('20');
+  await later(async () => (await draftsOnDevice(a)).map((draft) => draft.texts)).toEqual([
+    { METRICA1: '20', HORAS: '9', METRICA2: '3' },
+  ]);
+});
+
+it('keeps what tab B typed last in a cell when the device’s clock was set back between the two tabs’ typing', async () => {
+  const { a, b } = await twoTabs();
+  // The device's clock as both tabs read it, moved by the test (a clock running fast, then set
+  // right by network time).
+  const clock = `(() => {
+    const Real = Date;
+    const skew = () => Number(localStorage.getItem('test-clock-skew') ?? '0');
+    class Skewed extends Real {
+      constructor(...args) { if (args.length === 0) super(Real.now() + skew()); else super(...args); }
+      static now() { return Real.now() + skew(); }
+    }
+    window.Date = Skewed;
+  })();`;
+  await a.context().addInitScript(clock);
+  const skew = (ms: number) => a.evaluate((ms) => localStorage.setItem('test-clock-skew', String(ms)), ms);
+  await openTable(a, served.sheetUrl());
+  await skew(10 * 60_000);
+  await typeIn(a, 'A-SUBSOIL', 'Quantidade', '12.5');
+  await keptOnDevice(a);
+  await openTable(b, served.sheetUrl());
+  await later(() => cell(b, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('12.5');
+  await skew(0);
+
+  // B types 20 over it (after A's 12.5, though stamped ten minutes before it); A, still showing
+  // 12.5, types Horas 9; B types Pessoas 3. B's 20 is the cell's draft throughout.
+  await b.bringToFront();
+  await typeIn(b, 'A-SUBSOIL', 'Quantidade', '20');
+  await keptOnDevice(b);
+  await a.bringToFront();
+  await typeIn(a, 'A-SUBSOIL', 'Horas', '9');
+  await keptOnDevice(a);
+  await later(() => cell(a, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('20');
+  await b.bringToFront();
+  await typeIn(b, 'A-SUBSOIL', 'Pessoas', '3');
+  await keptOnDevice(b);
+  expect(await cell(b, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('20');
+  await later(async () => (await draftsOnDevice(b)).map((draft) => draft.texts)).toEqual([
+    { METRICA1: '20', HORAS: '9', METRICA2: '3' },
+  ]);
+});
+
+it('keeps what a tab typed last in a cell over an older state of it written by a tab of an earlier release, which kept no times of fields', async () => {
+  const { a } = await twoTabs();
+  await openTable(a, served.sheetUrl());
+  await typeIn(a, 'A-SUBSOIL', 'Quantidade', '12.5');
+  await keptOnDevice(a);
+  await typeIn(a, 'A-SUBSOIL', 'Quantidade', '20');
+  await keptOnDevice(a);
+  // A tab of the earlier release, whose row still showed 12.5, types Horas 9: its write, as that
+  // release made it, holds no field times, and its fields win whole.
+  await a.evaluate(
+    () =>
+      new Promise<void>((resolve, reject) => {
+        const opening = indexedDB.open('task-association-drafts');
+        opening.onerror = () => reject(opening.error);
+        opening.onsuccess = () => {
+          const db = opening.result;
+          const tx = db.transaction('drafts', 'readwrite');
+          const store = tx.objectStore('drafts');
+          const all = store.getAll();
+          all.onsuccess = () => {
+            const draft = all.result[0];
+            const { at: _at, ...older } = { ...draft.fields.METRICA1, text: '12.5' };
+            store.put({
+              ...draft,
+              typedAt: new Date().toISOString(),
+              fields: { METRICA1: older, HORAS: { text: '9', base: null, preset: null } },
+            });
+          };
+          tx.oncomplete = () => {
+            db.close();
+            resolve();
+          };
+          tx.onerror = () => reject(tx.error);
+        };
+      }),
+  );
+  await typeIn(a, 'A-SUBSOIL', 'Pessoas', '3');
+  await keptOnDevice(a);
+  expect(await cell(a, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('20');
+  await later(async () => (await draftsOnDevice(a)).map((draft) => draft.texts)).toEqual([
+    { METRICA1: '20', HORAS: '9', METRICA2: '3' },
+  ]);
 });
 
 it('does not bring back in tab B a cell tab A took back with Escape, tab A closed before the device removed it', async () => {

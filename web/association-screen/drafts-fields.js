@@ -35,23 +35,30 @@ export const asKept = (now, kept) => now !== undefined && kept !== undefined && 
 export const typedAtOf = (field, draft) => field.at ?? draft.typedAt;
 
 /**
- * A row's fields as typed `now` (ISO 8601), each holding the text (and copy) `before` (the draft
- * kept of the row until now) held keeping the time it was typed then: typing in one field of a row
- * does not make the row's other fields later, so two drafts of the row join field by field, the
- * later typing winning (drafts.js).
+ * Whether two states of a field hold the same typing: what the person typed (and whether it was
+ * copied), not what it is sent over (a base or preset moved by a read is no typing).
+ * @param {DraftField | undefined} a @param {DraftField | undefined} b
+ */
+export const sameTyping = (a, b) =>
+  a !== undefined && b !== undefined && a.text === b.text && a.copied === b.copied;
+
+/**
+ * A row's fields as typed `now` (ISO 8601), each holding the typing one of the drafts `before`
+ * holds keeping the time it was typed then: the row's draft as the page holds it, and the one the
+ * page last wrote of it (a form that did not take what another tab lent the page, busy saving,
+ * still shows its own older typing, which is not typed anew). Typing in one field of a row does not
+ * make the row's other fields later, so two drafts of the row join field by field, the later typing
+ * winning (drafts-store.js).
  * @param {Readonly<Record<string, DraftField>>} fields
- * @param {{ fields: Readonly<Record<string, DraftField>>, typedAt: string } | undefined} before
+ * @param {ReadonlyArray<{ fields: Readonly<Record<string, DraftField>>, typedAt: string } | undefined>} before
  * @param {string} now @returns {Record<string, DraftField>}
  */
 export function stamped(fields, before, now) {
   return Object.fromEntries(
     Object.entries(fields).map(([name, field]) => {
-      const was = before?.fields[name];
-      // What the person typed, not what it is sent over: a base or preset moved by a read (a value
-      // stored meanwhile) is no typing.
-      const same = was !== undefined && was.text === field.text && was.copied === field.copied;
-      const at = before && was && same ? typedAtOf(was, before) : now;
-      return [name, { ...field, at }];
+      const was = before.find((draft) => sameTyping(draft?.fields[name], field));
+      const kept = was?.fields[name];
+      return [name, { ...field, at: was && kept ? typedAtOf(kept, was) : now }];
     }),
   );
 }

@@ -14,7 +14,7 @@
  */
 
 import { dropMarkOf, dropMarks, undropped } from './drafts-dropped.js';
-import { MAX_DRAFT_AGE_MS, sameField, typedAtOf } from './drafts-fields.js';
+import { MAX_DRAFT_AGE_MS, sameField, sameTyping } from './drafts-fields.js';
 import { clearTyped, typedDrafts } from './drafts-typed.js';
 import { asOutboxError, done, finished, OutboxError, openCurrent } from './outbox.js';
 
@@ -114,18 +114,22 @@ function visible(stored) {
 }
 
 /**
- * The fields of the `stored` draft typed in another tab after the state `newer` holds of them (not
- * as the writer last knew them, `known`, and typed later by the device's clock): the person's
- * latest typing of each, which `newer` must not put back to its older state.
+ * The fields of the `stored` draft typed in another tab after the state `newer` holds of them. A
+ * field typed in `newer`'s own write (its time is the write's) is the person's latest typing of it
+ * and is never one. Of the others (states the writer holds from before: a form that did not take
+ * what another tab typed, busy saving), the stored state is later where another tab typed it since
+ * the writer knew the field (`known`) and the writer did not type it since, whatever the clocks say
+ * (a device's clock may be set back), or else where it was typed later by the device's clock. A
+ * field kept by a release before fields had a time is never later than one that has.
  * @param {Draft} stored @param {Draft} newer @param {ReadonlyMap<string, DraftField>} [known]
  */
 const typedLaterIn = (stored, newer, known) =>
-  Object.entries(stored.fields).flatMap(([field, value]) => {
+  Object.entries(stored.fields).filter(([field, value]) => {
     const mine = newer.fields[field];
-    const at = typedAtOf(value, stored);
-    return mine !== undefined && !unchanged(known?.get(field), value) && at > typedAtOf(mine, newer)
-      ? [[field, { ...value, at }]]
-      : [];
+    if (mine?.at === undefined || mine.at === newer.typedAt || value.at === undefined) return false;
+    if (sameTyping(mine, value)) return false;
+    const knew = known?.get(field);
+    return (!unchanged(knew, value) && sameTyping(knew, mine)) || value.at > mine.at;
   });
 
 /**

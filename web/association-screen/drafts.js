@@ -89,6 +89,8 @@ export function createDrafts(ctx, parts) {
     for (const [field, value] of Object.entries(draft.fields)) fields.set(field, value);
     known.set(draft.id, fields);
   };
+  /** The draft this page last asked to write, by id, until it drops it. @type {Map<string, Draft>} */
+  const written = new Map();
   /** Writes made and not finished. @type {Set<Promise<void>>} */
   const out = new Set();
   /** The latest write asked of each draft, by id (a put succeeded keeps it only if no later one was asked). @type {Map<string, number>} */
@@ -307,6 +309,7 @@ export function createDrafts(ctx, parts) {
     let states;
     if (typeof what === 'string') {
       known.delete(id);
+      written.delete(id);
       states = new Map(drops ?? held);
       mayHold.set(id, new Map());
     } else {
@@ -434,12 +437,18 @@ export function createDrafts(ctx, parts) {
         group,
         row: typed.row,
         ...(typed.storedRow === undefined ? {} : { storedRow: typed.storedRow }),
-        // The row's draft until now (this page's of this person) keeps each field's time unchanged.
-        fields: stamped(typed.fields, owner === now ? mine.get(keyOf(key)) : undefined, typedAt),
+        // The row's draft until now (this page's of this person), and the page's last write of it,
+        // keep each field's time unchanged.
+        fields: stamped(
+          typed.fields,
+          [owner === now ? mine.get(keyOf(key)) : undefined, written.get(id)],
+          typedAt,
+        ),
         typedAt,
         ...(owner.confirmed ? {} : { unconfirmed: true }),
       };
       unkept.add(id);
+      written.set(id, draft);
       write(id, draft);
       if (owner !== now) return true;
       const had = mine.has(keyOf(key));
