@@ -543,7 +543,7 @@ it('shows every draft on a device that refuses the space, the one whose write it
 /** The drafts' module's API (drafts.js) as the in-page tests below call it. */
 type Drafts = {
   load: () => Promise<void>;
-  keep: (key: object, typed: object, as: object) => boolean;
+  keep: (key: object, typed: object, as: object) => object | undefined;
   get: (
     key: object,
   ) => { fields: Record<string, { text: string; base: string; preset: string }> } | undefined;

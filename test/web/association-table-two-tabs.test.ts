@@ -223,6 +223,34 @@ it('keeps what tab A typed later in a field when tab B’s form, saving as the d
   ]);
 });
 
+it('keeps a value typed back in one keystroke in a cell that had taken what another tab typed later', async () => {
+  const { a, b } = await twoTabs();
+  await openTable(a, served.sheetUrl());
+  await typeIn(a, 'A-SUBSOIL', 'Quantidade', '5');
+  await keptOnDevice(a);
+  await openTable(b, served.sheetUrl());
+  await later(() => cell(b, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('5');
+  await b.bringToFront();
+  await typeIn(b, 'A-SUBSOIL', 'Quantidade', '7');
+  await keptOnDevice(b);
+  // A types Horas 9: its row takes B's later 7.
+  await a.bringToFront();
+  await typeIn(a, 'A-SUBSOIL', 'Horas', '9');
+  await keptOnDevice(a);
+  await later(() => cell(a, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('7');
+
+  // The person in A types 5 again, in one keystroke: the latest typing, kept as shown.
+  await typeIn(a, 'A-SUBSOIL', 'Quantidade', '5');
+  await keptOnDevice(a);
+  await later(async () => (await draftsOnDevice(a)).map((draft) => draft.texts)).toEqual([
+    { METRICA1: '5', HORAS: '9' },
+  ]);
+  expect(await cell(a, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('5');
+  await a.reload();
+  await showTable(a);
+  await later(() => cell(a, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('5');
+});
+
 it('keeps what tab B typed last in a cell when the device’s clock was set back between the two tabs’ typing', async () => {
   const { a, b } = await twoTabs();
   // The device's clock as both tabs read it, moved by the test (a clock running fast, then set

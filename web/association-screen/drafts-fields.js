@@ -45,7 +45,7 @@ export const sameTyping = (a, b) =>
 /**
  * A row's fields as typed `now` (ISO 8601), each holding the typing one of the drafts `before`
  * holds keeping the time it was typed then: the row's draft as the page holds it, and the one the
- * page last wrote of it (a form that did not take what another tab lent the page, busy saving,
+ * form last kept or showed (a form that did not take what another tab lent the page, busy saving,
  * still shows its own older typing, which is not typed anew). Typing in one field of a row does not
  * make the row's other fields later, so two drafts of the row join field by field, the later typing
  * winning (drafts-store.js).

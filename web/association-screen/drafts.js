@@ -89,8 +89,6 @@ export function createDrafts(ctx, parts) {
     for (const [field, value] of Object.entries(draft.fields)) fields.set(field, value);
     known.set(draft.id, fields);
   };
-  /** The draft this page last asked to write, by id, until it drops it. @type {Map<string, Draft>} */
-  const written = new Map();
   /** Writes made and not finished. @type {Set<Promise<void>>} */
   const out = new Set();
   /** The latest write asked of each draft, by id (a put succeeded keeps it only if no later one was asked). @type {Map<string, number>} */
@@ -309,7 +307,6 @@ export function createDrafts(ctx, parts) {
     let states;
     if (typeof what === 'string') {
       known.delete(id);
-      written.delete(id);
       states = new Map(drops ?? held);
       mayHold.set(id, new Map());
     } else {
@@ -408,15 +405,20 @@ export function createDrafts(ctx, parts) {
     /**
      * Keeps what the person typed in an activity (written behind), as `as`: the owner the form was
      * opened under ({@link owner} then). Someone else signed in since, it is kept as theirs on the
-     * device and not shown on this page, which is the new person's now. Nothing is kept while the
-     * page does not know who is signed in: returns false then.
+     * device and not shown on this page, which is the new person's now. `shown`: the draft the
+     * form or row last kept or showed, whose typing it still holds keeps its time (a form that did
+     * not take another tab's later typing lent to the page, busy saving, holds its own older state:
+     * not typed anew). Returns the draft kept; nothing is kept while the page does not know who is
+     * signed in: returns undefined then.
      * @param {RowKey} key @param {{ row: boolean, storedRow?: boolean, fields: Record<string, DraftField> }} typed
      * @param {Owner | undefined} as
+     * @param {{ fields: Readonly<Record<string, DraftField>>, typedAt: string }} [shown]
+     * @returns {Draft | undefined}
      */
-    keep(key, typed, as) {
+    keep(key, typed, as, shown) {
       const now = who();
       const owner = as !== undefined && as.key !== now?.key ? as : now;
-      if (owner === undefined) return false;
+      if (owner === undefined) return undefined;
       const group = key.group ?? null;
       const typedAt = new Date().toISOString();
       const id = draftId({
@@ -437,25 +439,20 @@ export function createDrafts(ctx, parts) {
         group,
         row: typed.row,
         ...(typed.storedRow === undefined ? {} : { storedRow: typed.storedRow }),
-        // The row's draft until now (this page's of this person), and the page's last write of it,
+        // The row's draft until now (this page's of this person), and what the form showed of it,
         // keep each field's time unchanged.
-        fields: stamped(
-          typed.fields,
-          [owner === now ? mine.get(keyOf(key)) : undefined, written.get(id)],
-          typedAt,
-        ),
+        fields: stamped(typed.fields, [owner === now ? mine.get(keyOf(key)) : undefined, shown], typedAt),
         typedAt,
         ...(owner.confirmed ? {} : { unconfirmed: true }),
       };
       unkept.add(id);
-      written.set(id, draft);
       write(id, draft);
-      if (owner !== now) return true;
+      if (owner !== now) return draft;
       const had = mine.has(keyOf(key));
       mine.set(keyOf(key), draft);
       if (reading) touched.add(keyOf(key));
       if (!had) parts.redraw(key);
-      return true;
+      return draft;
     },
     /**
      * Forgets an activity's draft: stored, taken into the outbox, its entry removed, or discarded;

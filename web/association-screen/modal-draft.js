@@ -53,6 +53,8 @@ export function createModalDraft(ctx, parts) {
    * @type {Readonly<Record<string, DraftField>>}
    */
   let kept = {};
+  /** When the form's `kept` draft was typed (its fields' time where they have none). */
+  let keptAt = '';
   /**
    * Whose the opening's typing is: the page's owner when it opened. Someone else signing in on this
    * browser meanwhile does not make it theirs (drafts.js keeps it as the one who typed it).
@@ -138,8 +140,10 @@ export function createModalDraft(ctx, parts) {
       line.hidden = true;
       return;
     }
-    notKept = !drafts?.keep(key(node), now, typedAs);
-    kept = now.fields;
+    const draft = drafts?.keep(key(node), now, typedAs, { fields: kept, typedAt: keptAt });
+    notKept = !draft;
+    kept = draft?.fields ?? now.fields;
+    keptAt = draft?.typedAt ?? '';
   }
 
   /**
@@ -154,6 +158,7 @@ export function createModalDraft(ctx, parts) {
     const pending = pendingOf(node);
     for (const [field, typedField] of Object.entries(draft.fields)) show(field, typedField, pending);
     kept = draft.fields;
+    keptAt = draft.typedAt;
     parts.restored(rowNow(draft, pending));
     const at = ctx.say.when(draft.typedAt);
     const from = Object.values(draft.fields).find((typedField) => typedField.copied !== undefined)?.copied;
@@ -193,6 +198,7 @@ export function createModalDraft(ctx, parts) {
     line.hidden = true;
     notKept = false;
     kept = {};
+    keptAt = '';
     typedAs = ctx.drafts?.owner();
   }
 
@@ -230,7 +236,7 @@ export function createModalDraft(ctx, parts) {
       // A decided entry is the outbox's: a draft typed apart from it stays for the next opening.
       if (parts.deciding()) return;
       const left = unshown(node);
-      if (left) notKept = !ctx.drafts?.keep(key(node), left, typedAs);
+      if (left) notKept = !ctx.drafts?.keep(key(node), left, typedAs, { fields: kept, typedAt: keptAt });
       else {
         ctx.drafts?.drop(key(node), typedAs);
         notKept = false;

@@ -108,7 +108,7 @@ export function createTableDrafts(ctx, model) {
       return;
     }
     if (holds && current && current.row === row.hasRow && sameFields(current.fields, typed)) return;
-    if (drafts.keep(key, { row: row.hasRow, fields: typed }, owner())) {
+    if (drafts.keep(key, { row: row.hasRow, fields: typed }, owner(), held.get(row))) {
       unheld.delete(row);
       const kept = drafts.get(key);
       if (kept) held.set(row, kept);
