@@ -251,6 +251,27 @@ it('keeps a value typed back in one keystroke in a cell that had taken what anot
   await later(() => cell(a, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('5');
 });
 
+it('keeps a value typed again in the modal after it was typed back to what the field showed, over what another tab typed meanwhile', async () => {
+  const { a, b } = await twoTabs();
+  await a.goto(served.sheetUrl());
+  const dialog = await openModal(a, SOIL_PATH, 'A-SUBSOIL — Subsoiling');
+  const quantity = dialog.getByRole('textbox', { name: 'Quantidade', exact: true });
+  await typeField(a, dialog, 'Quantidade', '5');
+  await keptOnDevice(a);
+  // Put back to what it showed in one input (pasted): nothing typed is left, and the draft goes.
+  await quantity.fill('0.80');
+  await later(async () => (await draftsOnDevice(a)).length).toBe(0);
+  await openTable(b, served.sheetUrl());
+  await typeIn(b, 'A-SUBSOIL', 'Quantidade', '7');
+  await keptOnDevice(b);
+
+  // The person types 5 again in A's form, in one keystroke, after B's 7: the latest typing.
+  await typeField(a, dialog, 'Quantidade', '5');
+  await keptOnDevice(a);
+  await later(async () => (await draftsOnDevice(a)).map((draft) => draft.texts)).toEqual([{ METRICA1: '5' }]);
+  expect(await quantity.inputValue()).toBe('5');
+});
+
 it('keeps what tab B typed last in a cell when the device’s clock was set back between the two tabs’ typing', async () => {
   const { a, b } = await twoTabs();
   // The device's clock as both tabs read it, moved by the test (a clock running fast, then set

@@ -136,6 +136,8 @@ export function createModalDraft(ctx, parts) {
     const drafts = ctx.drafts;
     if (empty) {
       drafts?.drop(key(node), typedAs);
+      // Dropped: what the form kept is no typing of it any more (the same text typed again is new).
+      unkeep();
       notKept = false;
       line.hidden = true;
       return;
@@ -193,12 +195,17 @@ export function createModalDraft(ctx, parts) {
   /** The fields of `node` whose values wait in the outbox. @param {TreeNode} node */
   const pendingOf = (node) => ctx.offline?.pendingFields(key(node));
 
+  /** The form holds no kept typing (a new opening, its draft dropped or settled). */
+  function unkeep() {
+    kept = {};
+    keptAt = '';
+  }
+
   /** A new opening: nothing of the last one's draft is said; what is typed is the page's owner's. */
   function reset() {
     line.hidden = true;
     notKept = false;
-    kept = {};
-    keptAt = '';
+    unkeep();
     typedAs = ctx.drafts?.owner();
   }
 
@@ -236,7 +243,9 @@ export function createModalDraft(ctx, parts) {
       // A decided entry is the outbox's: a draft typed apart from it stays for the next opening.
       if (parts.deciding()) return;
       const left = unshown(node);
-      if (left) notKept = !ctx.drafts?.keep(key(node), left, typedAs, { fields: kept, typedAt: keptAt });
+      // Stored or discarded: the form holds none of its typing any more.
+      unkeep();
+      if (left) notKept = !ctx.drafts?.keep(key(node), left, typedAs);
       else {
         ctx.drafts?.drop(key(node), typedAs);
         notKept = false;
