@@ -510,6 +510,50 @@ it('keeps what another tab typed later in a field when this tab, which showed th
   expect(await again.getByRole('textbox', { name: 'Horas', exact: true }).inputValue()).toBe('9,5');
 });
 
+it('keeps no draft of what “Salvar e próxima” stored when the page is hidden while it reads the next branch', async () => {
+  const page = await phone(ALICE);
+  // The next activity's branch (S-SOUTH's) is read on the way: its read held until released.
+  let holding = false;
+  let reached = () => {};
+  const reading = new Promise<void>((resolve) => {
+    reached = resolve;
+  });
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(
+    (url) => url.pathname === '/associationtask' && url.searchParams.get('part') === 'children',
+    async (route) => {
+      if (holding) {
+        reached();
+        await released;
+      }
+      await route.continue();
+    },
+  );
+  const dialog = await openModal(page);
+  await typeQuantity(page, dialog, '12,5');
+  await keptOnDevice(page);
+  holding = true;
+  const put = page.waitForResponse((response) => response.request().method() === 'PUT');
+  await dialog.getByRole('button', { name: 'Salvar e próxima', exact: true }).click();
+  expect((await put).status()).toBe(200);
+  await reading;
+
+  // The person switches to another app meanwhile: the form still shows 12,5 over its old preset.
+  await page.evaluate(() => {
+    Object.defineProperty(document, 'visibilityState', { value: 'hidden', configurable: true });
+    document.dispatchEvent(new Event('visibilitychange'));
+  });
+  holding = false;
+  release();
+  await page.getByText(/^A-SUBSOIL — Subsoiling salva\. Agora: /).waitFor({ state: 'attached' });
+  await keptOnDevice(page);
+  expect(await storedRows()).toMatchObject([{ METRICA1: '12.50' }]);
+  expect(await draftsOnDevice(page)).toEqual([]);
+});
+
 it('never shows a draft to another person signed in on the same browser', async () => {
   const page = await phone(ALICE);
   let dialog = await openModal(page);

@@ -657,6 +657,39 @@ it('does not lend back a cell typed over and taken back while the drafts are rea
   await later(device).toEqual([{ M: '2' }]);
 });
 
+it('keeps what the page typed over a field while the drafts are read again, not the read’s older state of it', async () => {
+  // H 5 and M 2 are kept; while a read of the drafts is out, the person types H 8, then M 3. The
+  // read, made before, found H 5: the page's H 8 (typed after it) stays, in the page and on the device.
+  const { page } = await alices();
+  await openTable(page, served.sheetUrl());
+  await draftsKeptInPage(page, 'typed-over', true);
+  const { release: letGo } = await holdDraftWrites(page);
+  await page.evaluate(async () => {
+    const test = window as unknown as ReadAgainWindow;
+    test.loading = test.drafts.load();
+    // The read's transaction made (behind the held one), the typing's after it.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    const typed = (text: string) => ({ text, base: '8.0', preset: '8.0' });
+    const key = { activity: 1, group: null };
+    const as = { key: 'typed-over', confirmed: true };
+    test.drafts.keep(key, { row: false, fields: { H: typed('8'), M: typed('2') } }, as);
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    test.drafts.keep(key, { row: false, fields: { H: typed('8'), M: typed('3') } }, as);
+  });
+  await letGo();
+  const texts = await page.evaluate(async () => {
+    const test = window as unknown as ReadAgainWindow;
+    await test.loading;
+    const fields = test.drafts.get({ activity: 1, group: null })?.fields ?? {};
+    return Object.fromEntries(Object.entries(fields).map(([name, field]) => [name, field.text]));
+  });
+  expect(texts).toEqual({ H: '8', M: '3' });
+  await page.evaluate(() => (window as unknown as ReadAgainWindow).drafts.settled());
+  await later(async () =>
+    (await draftsOnDevice(page)).filter((draft) => draft.owner === 'typed-over').map((draft) => draft.texts),
+  ).toEqual([{ H: '8', M: '3' }]);
+});
+
 it('joins a draft typed on a page opened offline field by field, the later typing winning, when that page writes it again after a join', async () => {
   // The drafts' module itself, as two pages of one person: O opened offline (its owner from the
   // browser's cache, unconfirmed), C online. O keeps H 9; C joins it, then the person types H 7 in

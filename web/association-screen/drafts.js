@@ -190,6 +190,10 @@ export function createDrafts(ctx, parts) {
   async function load() {
     const mark = ++loads;
     reading = true;
+    // What the page knew of each draft as the read began: what it writes from here on comes after
+    // the read's transaction, which cannot have seen it, so the read's older state of a field the
+    // page typed meanwhile is not "typed in another tab since the page knew it".
+    const knewAtRead = new Map([...known].map(([id, fields]) => [id, new Map(fields)]));
     const opening = await opened;
     const owner = who();
     /** @type {Draft[]} */
@@ -222,7 +226,7 @@ export function createDrafts(ctx, parts) {
         // read) is not lent back.
         mine.set(
           key,
-          newer ? joined(newer, undroppedReading(stored, stored.id), known.get(stored.id)) : stored,
+          newer ? joined(newer, undroppedReading(stored, stored.id), knewAtRead.get(stored.id)) : stored,
         );
       }
       // Kept meanwhile with nothing stored before it.
@@ -244,7 +248,10 @@ export function createDrafts(ctx, parts) {
           // Typed in during the read: the page's fields typed then are the latest; its older ones
           // join the offline draft's field by field too. What the page dropped of that draft on
           // purpose (known as stored, lacking now) is not lent back.
-          mine.set(key, joined(into, undroppedReading(stored, stored.id, into.id), known.get(stored.id)));
+          mine.set(
+            key,
+            joined(into, undroppedReading(stored, stored.id, into.id), knewAtRead.get(stored.id)),
+          );
         } else if (into) mine.set(key, { ...adopted, id, ...laterTyped(into, stored) });
         else mine.set(key, { ...adopted, id });
       }

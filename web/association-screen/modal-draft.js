@@ -56,6 +56,12 @@ export function createModalDraft(ctx, parts) {
   /** When the form's `kept` draft was typed (its fields' time where they have none). */
   let keptAt = '';
   /**
+   * Whether the opening's draft was settled (stored, queued, discarded): the form keeps nothing
+   * more until the next opening. A "Save and next" walk shows the values just saved over their old
+   * presets meanwhile; the page hidden then would keep them as typed again.
+   */
+  let settledHere = false;
+  /**
    * Whose the opening's typing is: the page's owner when it opened. Someone else signing in on this
    * browser meanwhile does not make it theirs (drafts.js keeps it as the one who typed it).
    * @type {import('./drafts.js').Owner | undefined}
@@ -130,7 +136,7 @@ export function createModalDraft(ctx, parts) {
   /** Keeps what the open activity's form holds now (or forgets its draft when it holds nothing typed). */
   function typed() {
     const node = parts.current();
-    if (!node || !dialog.open || node.data.editable === false || parts.deciding()) return;
+    if (!node || !dialog.open || node.data.editable === false || parts.deciding() || settledHere) return;
     const now = typedNow();
     const empty = Object.keys(now.fields).length === 0;
     const drafts = ctx.drafts;
@@ -206,6 +212,7 @@ export function createModalDraft(ctx, parts) {
     line.hidden = true;
     notKept = false;
     unkeep();
+    settledHere = false;
     typedAs = ctx.drafts?.owner();
   }
 
@@ -243,8 +250,12 @@ export function createModalDraft(ctx, parts) {
       // A decided entry is the outbox's: a draft typed apart from it stays for the next opening.
       if (parts.deciding()) return;
       const left = unshown(node);
-      // Stored or discarded: the form holds none of its typing any more.
-      unkeep();
+      // Stored or discarded: the form, where it still shows this opening, holds none of its
+      // typing any more.
+      if (parts.current() === node) {
+        unkeep();
+        settledHere = true;
+      }
       if (left) notKept = !ctx.drafts?.keep(key(node), left, typedAs);
       else {
         ctx.drafts?.drop(key(node), typedAs);
