@@ -203,6 +203,42 @@ it('keeps Alice’s later typing of a field when a form open on a page opened of
   ]);
 });
 
+it('keeps what Alice typed last on a page opened offline when it is joined into her older draft once online', async () => {
+  const { context, page } = await browserOn(ALICE);
+  await firstVisit(page);
+  await openSoil(page);
+  // No signal: another window opens the sheet from the device, its form open. On the page opened
+  // online (hers, confirmed), she types Horas 7 first and leaves it as a draft.
+  await context.setOffline(true);
+  const offline = await openPage(context);
+  await offline.goto(served.sheetUrl());
+  await openSoil(offline);
+  const form = await openActivity(offline);
+  const online = await openActivity(page);
+  await typeInto(page, field(online, 'Horas'), '7');
+  await keptOnDevice(page);
+  await page.keyboard.press('Escape');
+  // Later, in the offline window, she types Horas 9, then Quantidade 55.
+  await typeInto(offline, field(form, 'Horas'), '9');
+  await keptOnDevice(offline);
+  await typeInto(offline, field(form, 'Quantidade'), '55');
+  await keptOnDevice(offline);
+
+  // The signal is back; the offline window, shown again, joins its draft into hers: its later 9
+  // wins over her older 7, in its form and on the device.
+  await context.setOffline(false);
+  await offline.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+  await later(async () => (await draftsOnDevice(page)).map((draft) => draft.texts)).toEqual([
+    { HORAS: '9', METRICA1: '55' },
+  ]);
+  expect(await field(form, 'Horas').inputValue()).toBe('9');
+  await typeInto(offline, field(form, 'Pessoas'), '4');
+  await keptOnDevice(offline);
+  await later(async () => (await draftsOnDevice(page)).map((draft) => draft.texts)).toEqual([
+    { HORAS: '9', METRICA1: '55', METRICA2: '4' },
+  ]);
+});
+
 it('closes the form Alice has open when Bruno signs in on the same browser: her typing stays hers, never shown to or kept as Bruno', async () => {
   const { context, page } = await browserOn(ALICE);
   await page.goto(served.sheetUrl());

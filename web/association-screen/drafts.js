@@ -256,8 +256,16 @@ export function createDrafts(ctx, parts) {
         else mine.set(key, { ...adopted, id });
       }
       for (const [key, draft] of mine) {
-        learn(draft);
-        if (draft === before.get(key) || all.includes(draft)) continue;
+        if (draft === before.get(key) || all.includes(draft)) {
+          learn(draft);
+          continue;
+        }
+        // A join to write: what the page knew of the device's draft is that draft as this read
+        // found it (the join ruled on it: an older typing there lost to a later one joined in), and
+        // the write learns the join. Learnt first, the join's own states would make the device's
+        // older ones look typed since, and win the write.
+        const read = all.find((stored) => stored.id === draft.id);
+        if (read) learn(read);
         unkept.add(draft.id);
         write(draft.id, draft);
       }
