@@ -611,6 +611,33 @@ async function afterReadAgain(page: Page, name: string) {
   return { fields, device };
 }
 
+/**
+ * While a read of the drafts (window.loading) waits behind a held write, the person keeps each of
+ * `rows` (texts by field) in turn, a few milliseconds apart, as `name` (confirmed); then the store
+ * is let go.
+ */
+async function keptDuringRead(page: Page, name: string, rows: Array<Record<string, string>>) {
+  const { release } = await holdDraftWrites(page);
+  await page.evaluate(
+    async ({ name, rows }) => {
+      const test = window as unknown as ReadAgainWindow;
+      test.loading = test.drafts.load();
+      // The read's transaction made (behind the held one), the typing's after it.
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      const as = { key: name, confirmed: true };
+      for (const texts of rows) {
+        const fields = Object.fromEntries(
+          Object.entries(texts).map(([field, text]) => [field, { text, base: '8.0', preset: '8.0' }]),
+        );
+        test.drafts.keep({ activity: 1, group: null }, { row: false, fields }, as);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+    },
+    { name, rows },
+  );
+  await release();
+}
+
 it('does not lend back a cell taken back while the drafts are read again, on a page opened offline whose owner is then confirmed', async () => {
   // A page opened offline keeps H and M unconfirmed; the server then confirms the same person, and
   // while that read is out the person takes H back.
@@ -639,19 +666,7 @@ it('does not lend back a cell typed over and taken back while the drafts are rea
   const { page } = await alices();
   await openTable(page, served.sheetUrl());
   await draftsKeptInPage(page, 'taken-back', true);
-  const { release: letGo } = await holdDraftWrites(page);
-  await page.evaluate(async () => {
-    const test = window as unknown as ReadAgainWindow;
-    test.loading = test.drafts.load();
-    // The read's transaction made (behind the held one), the typing's after it.
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    const typed = (text: string) => ({ text, base: '8.0', preset: '8.0' });
-    const key = { activity: 1, group: null };
-    const as = { key: 'taken-back', confirmed: true };
-    test.drafts.keep(key, { row: false, fields: { H: typed('9'), M: typed('2') } }, as);
-    test.drafts.keep(key, { row: false, fields: { M: typed('2') } }, as);
-  });
-  await letGo();
+  await keptDuringRead(page, 'taken-back', [{ H: '9', M: '2' }, { M: '2' }]);
   const { fields, device } = await afterReadAgain(page, 'taken-back');
   expect(fields).toEqual(['M']);
   await later(device).toEqual([{ M: '2' }]);
@@ -663,20 +678,10 @@ it('keeps what the page typed over a field while the drafts are read again, not 
   const { page } = await alices();
   await openTable(page, served.sheetUrl());
   await draftsKeptInPage(page, 'typed-over', true);
-  const { release: letGo } = await holdDraftWrites(page);
-  await page.evaluate(async () => {
-    const test = window as unknown as ReadAgainWindow;
-    test.loading = test.drafts.load();
-    // The read's transaction made (behind the held one), the typing's after it.
-    await new Promise((resolve) => setTimeout(resolve, 0));
-    const typed = (text: string) => ({ text, base: '8.0', preset: '8.0' });
-    const key = { activity: 1, group: null };
-    const as = { key: 'typed-over', confirmed: true };
-    test.drafts.keep(key, { row: false, fields: { H: typed('8'), M: typed('2') } }, as);
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    test.drafts.keep(key, { row: false, fields: { H: typed('8'), M: typed('3') } }, as);
-  });
-  await letGo();
+  await keptDuringRead(page, 'typed-over', [
+    { H: '8', M: '2' },
+    { H: '8', M: '3' },
+  ]);
   const texts = await page.evaluate(async () => {
     const test = window as unknown as ReadAgainWindow;
     await test.loading;
