@@ -176,8 +176,9 @@ export function createGallery(options: GalleryOptions): Gallery {
   const context = renditionContext(limits);
   const signer = createTokenSigner(options.secrets, context);
   const logger = options.logger ?? consoleLogger;
-  // Bounded: a backend that stops answering (a Redis reconnecting) costs each call a second at most.
-  const backend = boundedCache(options.cache ?? createDiskCache({ dir: DEFAULT_CACHE_DIR }));
+  // Bounded: a backend that stops answering (a Redis reconnecting) costs a call a second at most,
+  // and is then skipped for a few seconds.
+  const backend = boundedCache(options.cache ?? createDiskCache({ dir: DEFAULT_CACHE_DIR }), logger);
   const cache =
     limits.memoryCacheBytes === 0
       ? backend
@@ -198,7 +199,7 @@ export function createGallery(options: GalleryOptions): Gallery {
   // Across nodes: with a cache that has a lock (Redis), one node makes a rendition, the others wait.
   // The lock is taken in a limiter slot, so a node queued behind its own work holds none.
   const acrossNodes = createSharedGeneration({
-    lock: options.cache?.lock,
+    lock: backend.lock,
     read: (key) => cache.get(key),
     logger,
     slot: limiter.run,

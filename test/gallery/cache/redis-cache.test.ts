@@ -1,7 +1,10 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { readdirSync } from 'node:fs';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { boundedCache } from '../../../src/gallery/cache/bounded-cache.js';
+import type { GenerationLock, MediaCache } from '../../../src/gallery/cache/media-cache.js';
 import { createRedisCache } from '../../../src/gallery/cache/redis-cache.js';
 import { freePort } from '../../support/ports.js';
 import { listItems, spiedGallery } from '../support/gallery.js';
@@ -67,26 +70,136 @@ describe('the Redis cache', () => {
   // A Redis that stops answering (frozen, swapped out, behind a dead link): a real redis-server of
   // this test's own, stopped with SIGSTOP, so the shared one is never paused under other tests.
   it('gives up on a command after a second when the Redis it connected to stops answering', async () => {
-    const port = await freePort();
-    const server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', ''], {
-      stdio: 'ignore',
-    });
-    try {
-      const cache = createRedisCache({ redis: `redis://127.0.0.1:${port}`, keyPrefix: `${prefix}frozen:` });
+    await withOwnRedis(async (server) => {
+      const cache = createRedisCache({ redis: server.url, keyPrefix: `${prefix}frozen:` });
       await waitForAnswer(cache);
-      server.kill('SIGSTOP');
+      server.stop();
       // Without a bound the get would wait for as long as the server stays stopped: past this test.
       await expect(cache.get('k')).rejects.toThrow(/timed out/i);
-      server.kill('SIGCONT');
+      server.resume();
       await cache.close?.();
-    } finally {
-      server.kill('SIGKILL');
-    }
+    });
   });
 });
 
+describe('a gallery whose Redis stops answering', () => {
+  it('skips the cache for a while after a call that did not answer, then asks it again', async () => {
+    await withOwnRedis(async (server) => {
+      const watched = watchedCache(createRedisCache({ redis: server.url, keyPrefix: `${prefix}rest:` }));
+      const warned: string[] = [];
+      const cache = boundedCache(
+        watched.cache,
+        { warn: (message) => void warned.push(message) },
+        {
+          waitMs: 200,
+          restMs: 300,
+        },
+      );
+      await waitForAnswer(watched.cache);
+      server.stop();
+      await expect(cache.get('k')).rejects.toThrow('the media cache did not answer a read within 200 ms');
+      const asked = watched.calls();
+      // Skipped: a miss, a write not made, no lock; none of them reaches the stopped server.
+      for (let i = 0; i < 20; i++) expect(await cache.get('k')).toBeUndefined();
+      await cache.set('k', { bytes: Buffer.from('lost'), contentType: 'image/webp' });
+      await expect(cache.lock?.acquire('k', 1000)).rejects.toThrow(/skipped for 300 ms/);
+      expect(watched.calls()).toBe(asked);
+      expect(warned).toEqual([
+        'the media cache kept a read waiting 200 ms or more: going on without it for 300 ms',
+      ]);
+      server.resume();
+      // Once the rest is over, the server is asked again and its entry read.
+      let read = await cache.get('k');
+      for (let attempt = 0; read === undefined; attempt++) {
+        if (attempt >= 100) throw new Error('the cache was never asked again');
+        await new Promise((resolve) => setTimeout(resolve, 20));
+        read = await cache.get('k');
+      }
+      expect(Buffer.from(read.bytes).toString()).toBe('z');
+      expect(watched.calls()).toBeGreaterThan(asked);
+      await cache.close?.();
+    });
+  });
+
+  // Before, every index read and write of a page (about five per image: its file's hash, its probe,
+  // the listed mark) waited out its second: a page of 48 images took a minute.
+  it('lists a page and makes a thumbnail without asking it again once one call did not answer', async () => {
+    await withOwnRedis(async (server) => {
+      const watched = watchedCache(createRedisCache({ redis: server.url, keyPrefix: `${prefix}page:` }));
+      await waitForAnswer(watched.cache);
+      const rows = () => SAMPLE_IMAGES.map((name) => ({ id: name, image: `${SAMPLE_DIR}${name}` }));
+      const gallery = spiedGallery(rows, { cache: watched.cache });
+      server.stop();
+      const asked = watched.calls();
+      const items = await listItems(gallery.get);
+      expect(items.map((item) => item.id)).toEqual(SAMPLE_IMAGES);
+      // At most the calls under way when the first of them waited out its second: one per image.
+      const listing = watched.calls() - asked;
+      expect(listing).toBeGreaterThan(0);
+      expect(listing).toBeLessThanOrEqual(SAMPLE_IMAGES.length);
+      const thumb = await gallery.get(items[0]?.previewUrl ?? '');
+      expect(thumb.status).toBe(200);
+      expect(thumb.headers.get('content-type')).toBe('image/webp');
+      expect(watched.calls() - asked).toBe(listing);
+      expect(gallery.counts.generations).toBe(1);
+      server.resume();
+      await watched.cache.close?.();
+    });
+  });
+});
+
+const SAMPLE_IMAGES = readdirSync(SAMPLE_DIR)
+  .filter((name) => /\.(jpg|png)$/.test(name))
+  .sort();
+
+/** A cache that counts the calls reaching it (reads, writes, lock requests). */
+function watchedCache(cache: MediaCache) {
+  let calls = 0;
+  const lock = cache.lock as GenerationLock;
+  const watched: MediaCache = {
+    get: (key) => {
+      calls += 1;
+      return cache.get(key);
+    },
+    set: (key, media) => {
+      calls += 1;
+      return cache.set(key, media);
+    },
+    lock: {
+      acquire: (key, ttlMs) => {
+        calls += 1;
+        return lock.acquire(key, ttlMs);
+      },
+    },
+    close: () => cache.close?.() ?? Promise.resolve(),
+  };
+  return { cache: watched, calls: () => calls };
+}
+
+/**
+ * Runs `use` with a redis-server of its own on a free port, which `stop` freezes (SIGSTOP: it holds
+ * its connections and answers nothing) and `resume` thaws; killed at the end.
+ */
+async function withOwnRedis(
+  use: (server: { url: string; stop: () => void; resume: () => void }) => Promise<void>,
+): Promise<void> {
+  const port = await freePort();
+  const server = spawn('redis-server', ['--port', String(port), '--bind', '127.0.0.1', '--save', ''], {
+    stdio: 'ignore',
+  });
+  try {
+    await use({
+      url: `redis://127.0.0.1:${port}`,
+      stop: () => server.kill('SIGSTOP'),
+      resume: () => server.kill('SIGCONT'),
+    });
+  } finally {
+    server.kill('SIGKILL');
+  }
+}
+
 /** Until the new server answers (it starts in a few milliseconds; each try is bounded by the client). */
-async function waitForAnswer(cache: ReturnType<typeof createRedisCache>): Promise<void> {
+async function waitForAnswer(cache: MediaCache): Promise<void> {
   for (let attempt = 0; ; attempt++) {
     try {
       await cache.set('k', { bytes: Buffer.from('z'), contentType: 'image/webp' });
