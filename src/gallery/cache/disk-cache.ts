@@ -32,8 +32,9 @@ export function defaultCacheDir(env: NodeJS.ProcessEnv = process.env): string {
 export const DEFAULT_CACHE_DIR = defaultCacheDir();
 
 /**
- * Creates the cache folder for this user only (mode 0700) and refuses one owned by another user:
- * whoever can write there chooses the bytes and Content-Type the gallery serves.
+ * Creates the cache folder for this user only (mode 0700) and refuses one owned by another user or
+ * that other users may write in (`/tmp`, a group's folder): whoever can write there chooses the
+ * bytes and Content-Type the gallery serves.
  */
 export async function openCacheDir(dir: string): Promise<void> {
   const path = 'diskCache.dir';
@@ -59,10 +60,22 @@ export async function openCacheDir(dir: string): Promise<void> {
       { path },
     );
   }
+  // Group or others may add files (a sticky bit stops them removing ours, not adding their own).
+  // POSIX only, as the owner's check: elsewhere the mode's bits mean nothing.
+  if (uid !== undefined && (info.mode & 0o022) !== 0) {
+    throw new GalleryConfigError(
+      'GALLERY_CACHE_DIR',
+      `the media cache folder ${dir} can be written by other users (mode ${(info.mode & 0o7777).toString(8)}): ` +
+        `its entries could be planted; use a folder only you can write (chmod 700 ${dir})`,
+      { path },
+    );
+  }
 }
 
 const ENTRY = '.media';
 const TEMP = '.tmp';
+/** A temporary file of ours ({@link createDiskCache}'s `write`): a key, six random bytes in hex. */
+const OUR_TEMP = /^[A-Za-z0-9_-]{1,200}\.[0-9a-f]{12}\.tmp$/;
 
 /**
  * The default media cache: one file per entry in `dir`, bounded in bytes with least-recently-used
@@ -87,7 +100,8 @@ export function createDiskCache(options: DiskCacheOptions): MediaCache {
     await openCacheDir(dir);
     const found: { key: string; size: number; mtimeMs: number }[] = [];
     for (const name of await readdir(dir)) {
-      if (name.endsWith(TEMP)) {
+      // Only a temporary file a write of ours left (a crash): another program's are not ours to remove.
+      if (OUR_TEMP.test(name)) {
         await unlink(join(dir, name)).catch(() => undefined);
       } else if (name.endsWith(ENTRY)) {
         const info = await stat(join(dir, name)).catch(() => undefined);

@@ -1,4 +1,4 @@
-import { chown, mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
+import { chmod, chown, mkdir, mkdtemp, readdir, rm, stat, writeFile } from 'node:fs/promises';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -53,13 +53,22 @@ describe('the disk cache', () => {
     const dir = await freshDir();
     const whole = encodeEntry(entry(1000));
     // A crash during a write leaves the temporary file only; a damaged entry has the wrong length.
-    await writeFile(join(dir, 'k.1234.tmp'), whole.subarray(0, 500));
+    await writeFile(join(dir, 'k.0123456789ab.tmp'), whole.subarray(0, 500));
     await writeFile(join(dir, 'cut.media'), whole.subarray(0, 700));
     const cache = createDiskCache({ dir });
     expect(await cache.get('k')).toBeUndefined();
     expect(await cache.get('cut')).toBeUndefined();
     // Neither is left behind: the damaged entry would otherwise take room nothing counts.
     expect(await readdir(dir)).toEqual([]);
+  });
+
+  it("removes at start only the temporary files its own writes leave, not another program's", async () => {
+    const dir = await freshDir();
+    for (const name of ['notes.tmp', 'k.tmp', 'k.0123456789AB.tmp', 'a.b.tmp'])
+      await writeFile(join(dir, name), 'kept');
+    await writeFile(join(dir, 'k.0123456789ab.tmp'), 'a write of ours, cut');
+    await createDiskCache({ dir }).get('k');
+    expect((await readdir(dir)).sort()).toEqual(['a.b.tmp', 'k.0123456789AB.tmp', 'k.tmp', 'notes.tmp']);
   });
 
   it('leaves no temp file behind when a write fails', async () => {
@@ -112,6 +121,23 @@ describe('the disk cache', () => {
     await expect(cache.set('k', entry(10))).rejects.toMatchObject(refusal);
     await expect(cache.get('k')).rejects.toThrow(/belongs to another user .*use a folder of your own/);
     expect(await readdir(dir)).toEqual(before);
+  });
+
+  // As /tmp is (1777): another user could put an entry there under a key the gallery will read.
+  it('refuses a folder other users may write in, clearly, and writes nothing there', async () => {
+    for (const mode of [0o1777, 0o770, 0o702]) {
+      const dir = await freshDir();
+      await chmod(dir, mode);
+      await writeFile(join(dir, 'notes.tmp'), 'kept');
+      const cache = createDiskCache({ dir });
+      const refusal = { code: 'GALLERY_CACHE_DIR', path: 'diskCache.dir' };
+      await expect(cache.set('k', entry(10))).rejects.toMatchObject(refusal);
+      await expect(cache.get('k')).rejects.toThrow(
+        `the media cache folder ${dir} can be written by other users (mode ${mode.toString(8)}): ` +
+          `its entries could be planted; use a folder only you can write (chmod 700 ${dir})`,
+      );
+      expect(await readdir(dir)).toEqual(['notes.tmp']);
+    }
   });
 
   it("defaults to the user's own cache folder, never the shared temporary directory", () => {
