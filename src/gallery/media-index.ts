@@ -132,7 +132,13 @@ export function createMediaIndex(options: {
     };
   };
   // A file is hashed again only when its name, size, modification time or inode changes.
-  const fileHashes = memo<{ size: number; mtimeMs: number; ino: number; hash: ContentHash }>();
+  const fileHashes = memo<{
+    size: number;
+    mtimeMs: number;
+    ctimeMs: number;
+    ino: number;
+    hash: ContentHash;
+  }>();
   const probes = memo<ListedImage | GalleryMediaError>();
   const known = createByteLru<MediaEntry>(KNOWN_BYTES);
   const hashById = memo<ContentHash>();
@@ -192,17 +198,20 @@ export function createMediaIndex(options: {
     const info = await stat(path);
     if (!info.isFile()) throw new GalleryMediaError('MEDIA_NOT_FOUND', 404, `${path} is not a file`);
     if (info.size > limits.maxInputBytes) throw tooManyBytes(info.size, limits);
-    const same = { size: info.size, mtimeMs: info.mtimeMs, ino: info.ino };
+    // The change time too: a file written over in place keeping its size and modification time (an
+    // editor, `cp -p`, `touch -r`) keeps its inode, but nothing sets its change time back.
+    const same = { size: info.size, mtimeMs: info.mtimeMs, ctimeMs: info.ctimeMs, ino: info.ino };
     const memoised = fileHashes.get(path);
     if (
       memoised !== undefined &&
       memoised.size === same.size &&
       memoised.mtimeMs === same.mtimeMs &&
+      memoised.ctimeMs === same.ctimeMs &&
       memoised.ino === same.ino
     ) {
       return memoised.hash;
     }
-    const key = `f${digest(JSON.stringify([INDEX_VERSION, path, same.size, same.mtimeMs, same.ino]))}`;
+    const key = `f${digest(JSON.stringify([INDEX_VERSION, path, same.size, same.mtimeMs, same.ctimeMs, same.ino]))}`;
     const text = await stored(key);
     const parsed = text === undefined ? undefined : safeJson(text);
     let hash: ContentHash;

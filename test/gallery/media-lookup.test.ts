@@ -1,7 +1,10 @@
+import { mkdtemp, rm, stat, utimes, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import sharp from 'sharp';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { PagedGallerySource } from '../../src/gallery/source.js';
-import { type ListedItem, listItems, spiedGallery } from './support/gallery.js';
+import { countingCache, type ListedItem, listItems, spiedGallery } from './support/gallery.js';
 
 // Looking up a token no page has shown on this node: an old URL, or a page another node listed.
 
@@ -79,5 +82,47 @@ describe('a token no page has shown on this node', () => {
       status: 504,
       code: 'GALLERY_UPSTREAM_TIMEOUT',
     });
+  });
+});
+
+describe('an image file written over in place', () => {
+  // An editor saving over a file, or a copy that keeps times (`cp -p`, rsync, `touch -r`): the size,
+  // the modification time and the inode stay, only the change time moves.
+  it('is listed and served with its new content, also after a restart on the same cache', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'gallery-in-place-'));
+    try {
+      const [before, after] = await Promise.all(
+        ['#c00', '#00c'].map((colour) =>
+          sharp({ create: { width: 40, height: 30, channels: 3, background: colour } })
+            .tiff({ compression: 'none' })
+            .toBuffer(),
+        ),
+      );
+      // The same size, or the file's size alone would tell them apart.
+      expect(after?.length).toBe(before?.length);
+      const file = join(dir, 'photo.tiff');
+      const when = 1_700_000_000;
+      await writeFile(file, before as Buffer);
+      await utimes(file, when, when);
+      const cache = countingCache().cache;
+      const rows = () => [{ id: 'photo', image: file }];
+      const first = spiedGallery(rows, { cache });
+      const [old] = await listItems(first.get);
+      expect((await first.get(old?.previewUrl ?? '')).status).toBe(200);
+      const inode = (await stat(file)).ino;
+      await writeFile(file, after as Buffer);
+      await utimes(file, when, when);
+      expect((await stat(file)).ino).toBe(inode);
+      for (const gallery of [first, spiedGallery(rows, { cache })]) {
+        const [now] = await listItems(gallery.get);
+        expect(now?.previewUrl).not.toBe(old?.previewUrl);
+        const thumb = await gallery.get(now?.previewUrl ?? '');
+        expect(thumb.status).toBe(200);
+        const { dominant } = await sharp(Buffer.from(await thumb.arrayBuffer())).stats();
+        expect(dominant.b).toBeGreaterThan(dominant.r);
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
