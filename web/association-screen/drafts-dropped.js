@@ -116,18 +116,18 @@ export function writtenAfterDrop(id, fields) {
 }
 
 /**
- * Clears a draft's mark once the write that dropped it committed, if it is still the mark `n` (a later drop of
- * the same draft marks it again). @param {string} id @param {string} n
+ * Clears a draft's mark once the write that dropped it committed, if it is still the mark `n` (a
+ * later drop of the same draft marks it again). @param {string} id @param {string} n
  */
 export function clearDropped(id, n) {
   if (dropMarkOf(id)?.n === n) write(id, undefined);
 }
 
 /**
- * The fields of a stored draft a mark does not drop: those in none of the states it holds.
- * @param {Readonly<Record<string, DraftField>>} fields @param {DropMark} mark
+ * The fields of a stored draft that dropped `states` (a mark's, or those a page dropped while it read
+ * the drafts, drafts.js) do not drop: those in none of the states held of them.
+ * @param {Readonly<Record<string, DraftField>>} fields
+ * @param {Readonly<Record<string, readonly DraftField[]>>} states
  */
-export const undropped = (fields, mark) =>
-  Object.entries(fields).filter(
-    ([field, value]) => !mark.states[field]?.some((state) => sameField(state, value)),
-  );
+export const undropped = (fields, states) =>
+  Object.entries(fields).filter(([field, value]) => !states[field]?.some((state) => sameField(state, value)));

@@ -110,7 +110,7 @@ const lentBy = (stored, newer, known) =>
  */
 function visible(stored) {
   const mark = stored && dropMarkOf(stored.id);
-  return mark ? { ...stored, fields: Object.fromEntries(undropped(stored.fields, mark)) } : stored;
+  return mark ? { ...stored, fields: Object.fromEntries(undropped(stored.fields, mark.states)) } : stored;
 }
 
 /**
@@ -230,9 +230,9 @@ export async function openDrafts(where = {}) {
      * Keeps a draft over its earlier state, joined field by field ({@link joined}; `known`: the
      * state of each field this page read or wrote of it): another tab of the same person may have
      * typed fields it lacks, or typed one it holds later than the state it holds (a tab showing a
-     * field's older draft, typing in another), and a blind write would lose them. Read and written in one transaction, made at the
-     * call: a page left at once (a reload right after typing) has its write under way already.
-     * Resolves with what was written.
+     * field's older draft, typing in another), and a blind write would lose them. Read and written
+     * in one transaction, made at the call: a page left at once (a reload right after typing) has
+     * its write under way already. Resolves with what was written.
      * @param {Draft} draft @param {ReadonlyMap<string, DraftField>} known
      * @returns {Promise<Draft>}
      */
@@ -276,7 +276,10 @@ export async function openDrafts(where = {}) {
     prune: async (now = Date.now()) => {
       /** The writes kept in `localStorage` this read lays over the store's. @type {TypedRecords} */
       let typed = [];
-      /** @param {boolean} write whether the drafts laid are written (not where the device refuses the space) */
+      /**
+       * @param {boolean} write whether the drafts laid are written (not where the device refuses
+       *   the space)
+       */
       const read = (write) =>
         within('readwrite', async (store) => {
           // Read as the transaction is made: a write whose transaction was made before it is in the
@@ -297,7 +300,7 @@ export async function openDrafts(where = {}) {
           for (const draft of drafts.values()) {
             const at = Date.parse(draft.typedAt);
             const mark = marks.get(draft.id);
-            const fields = mark ? undropped(draft.fields, mark) : undefined;
+            const fields = mark ? undropped(draft.fields, mark.states) : undefined;
             if (Number.isNaN(at) || now - at > MAX_DRAFT_AGE_MS || fields?.length === 0)
               store.delete(draft.id);
             else if (fields === undefined || fields.length === Object.keys(draft.fields).length) {

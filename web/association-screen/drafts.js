@@ -10,7 +10,7 @@
  * screen keeps its own way is said as the outbox says it: the page must be reloaded.
  */
 
-import { clearDropped, markDropped, writtenAfterDrop } from './drafts-dropped.js';
+import { clearDropped, markDropped, undropped, writtenAfterDrop } from './drafts-dropped.js';
 import { laterTyped, sameField, stamped } from './drafts-fields.js';
 import { draftId, joined, openDrafts } from './drafts-store.js';
 import { clearTyped, droppedFromTyped, keepTyped } from './drafts-typed.js';
@@ -64,7 +64,10 @@ export function createDrafts(ctx, parts) {
   );
   /** This person's drafts of this sheet by metric row. @type {Map<string, Draft>} */
   const mine = new Map();
-  /** Drafts asked to be kept whose writing has not succeeded (not kept anywhere but this page). @type {Set<string>} */
+  /**
+   * Drafts asked to be kept whose writing has not succeeded (not kept anywhere but this page).
+   * @type {Set<string>}
+   */
   const unkept = new Set();
   /**
    * The store once open (null: unavailable). Until then writes wait in `early`, in the order asked;
@@ -91,7 +94,10 @@ export function createDrafts(ctx, parts) {
   };
   /** Writes made and not finished. @type {Set<Promise<void>>} */
   const out = new Set();
-  /** The latest write asked of each draft, by id (a put succeeded keeps it only if no later one was asked). @type {Map<string, number>} */
+  /**
+   * The latest write asked of each draft, by id (a put succeeded keeps it only if no later one was
+   * asked). @type {Map<string, number>}
+   */
   const latest = new Map();
   /**
    * While writes of a draft are under way, every state of each field the device may hold from this
@@ -127,7 +133,10 @@ export function createDrafts(ctx, parts) {
   let problemSaid = false;
   /** Bumped by every load: an older load's answer is not laid over a newer state. */
   let loads = 0;
-  /** Activities kept or dropped since the running load began: the page's state of them is newer than its read. @type {Set<string>} */
+  /**
+   * Activities kept or dropped since the running load began: the page's state of them is newer
+   * than its read. @type {Set<string>}
+   */
   const touched = new Set();
   /** Whether a load's read is out (what is kept or dropped meanwhile is `touched`). */
   let reading = false;
@@ -143,23 +152,21 @@ export function createDrafts(ctx, parts) {
    * as draft `ids` (its own, and the one it joins). @param {Draft} stored @param {string[]} ids
    */
   const undroppedReading = (stored, ...ids) => {
-    const gone = ids.flatMap((id) => {
-      const states = droppedReading.get(id);
-      return states ? [states] : [];
-    });
-    if (gone.length === 0) return stored;
-    /** @param {[string, DraftField]} field */
-    const dropped = ([name, value]) =>
-      gone.some((states) => states.get(name)?.some((s) => sameField(s, value)));
-    return {
-      ...stored,
-      fields: Object.fromEntries(Object.entries(stored.fields).filter((f) => !dropped(f))),
-    };
+    /** @type {Record<string, DraftField[]>} */
+    const gone = {};
+    for (const id of ids)
+      for (const [field, states] of droppedReading.get(id) ?? [])
+        gone[field] = [...(gone[field] ?? []), ...states];
+    if (Object.keys(gone).length === 0) return stored;
+    return { ...stored, fields: Object.fromEntries(undropped(stored.fields, gone)) };
   };
   /** Whose drafts `mine` holds (the last load's owner): someone else signed in, none are shown until read. */
   let readFor = /** @type {string | undefined} */ (undefined);
 
-  /** Whose drafts this page shows and files, or undefined (no outbox, or the start not read). @returns {Owner | undefined} */
+  /**
+   * Whose drafts this page shows and files, or undefined (no outbox, or the start not read).
+   * @returns {Owner | undefined}
+   */
   function who() {
     const owner = parts.owner();
     return owner?.key === undefined ? undefined : { key: owner.key, confirmed: owner.confirmed };
