@@ -55,6 +55,10 @@ describe('task-association serve', () => {
     [['--port', '70000'], '--port must be a number'],
     [['--colour', 'red'], 'unknown option --colour'],
     [['extra'], 'unexpected argument "extra"'],
+    [
+      ['--cache', '/tmp/c', '--redis', 'redis://127.0.0.1:6379'],
+      '--cache and --redis both name where renditions are kept: give one (--redis for several nodes)',
+    ],
   ])('refuses %j with exit code 2', async (args, message) => {
     const io = captureIo();
     expect(await runCli(['serve', ...args], io)).toBe(2);
@@ -65,8 +69,17 @@ describe('task-association serve', () => {
     const missing = captureIo();
     expect(await runCli(['serve', '--port', '0', '--images', '/nonexistent/images'], missing)).toBe(1);
     expect(missing.err()).toContain('the images folder /nonexistent/images does not exist');
-    const weak = captureIo({ env: { CAROULSEL_SECRET: 'short' } });
-    expect(await runCli(['serve', '--port', '0', '--cache', join(dir, 'cache')], weak)).toBe(1);
-    expect(weak.err()).toContain('at least 16 characters');
+    for (const [secret, message] of [
+      ['short', '$CAROULSEL_SECRET: a gallery secret needs at least 16 characters'],
+      // A trailing comma: an empty second secret.
+      [
+        'one-secret-0123456789,',
+        '$CAROULSEL_SECRET (secret 2 of 2, comma-separated): a gallery secret needs at least 16 characters',
+      ],
+    ]) {
+      const weak = captureIo({ env: { CAROULSEL_SECRET: secret } });
+      expect(await runCli(['serve', '--port', '0', '--cache', join(dir, 'cache')], weak)).toBe(1);
+      expect(weak.err()).toContain(message);
+    }
   });
 });

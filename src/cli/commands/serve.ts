@@ -1,8 +1,9 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { Secrets } from '../../gallery/token.js';
 import { startGalleryServer } from '../../http/server.js';
 import { TaskAssociationError } from '../../model/errors.js';
-import { parseCommandLine, parsePort } from '../args.js';
+import { parseCommandLine, parsePort, UsageError } from '../args.js';
 import type { Command } from '../command.js';
 import { type CliIo, say } from '../io.js';
 
@@ -14,11 +15,32 @@ const options = {
   'redis-prefix': { type: 'string' },
 } as const;
 
-/** `$CAROULSEL_SECRET`, comma-separated for rotation (the first signs); unset: random per process. */
+/**
+ * `$CAROULSEL_SECRET`, comma-separated for rotation (the first signs); unset: random per process.
+ * Checked by the gallery's own rule here, so that its error names the variable (and which of its
+ * secrets), not an option the operator never wrote.
+ */
 function secretsFrom(io: CliIo): string[] | undefined {
   const value = io.env.CAROULSEL_SECRET;
   if (value === undefined || value.trim() === '') return undefined;
-  return value.split(',').map((secret) => secret.trim());
+  const secrets = value.split(',').map((secret) => secret.trim());
+  const parsed = Secrets.safeParse(secrets);
+  if (!parsed.success) {
+    const [issue] = parsed.error.issues;
+    const at = issue?.path[0];
+    const which =
+      typeof at === 'number' && secrets.length > 1
+        ? ` (secret ${at + 1} of ${secrets.length}, comma-separated)`
+        : '';
+    throw new TaskAssociationError(
+      'SERVE_SECRET',
+      `$CAROULSEL_SECRET${which}: ${issue?.message ?? 'invalid'}`,
+      {
+        path: 'CAROULSEL_SECRET',
+      },
+    );
+  }
+  return parsed.data;
 }
 
 export const command: Command = {
@@ -38,6 +60,11 @@ export const command: Command = {
   example: 'CAROULSEL_SECRET=change-me-16-chars-or-more task-association serve --port 8080 --images ./photos',
   async run(args, io) {
     const { values } = parseCommandLine(args, options);
+    // Two places for the renditions: one would be dropped without a word.
+    if (values.cache !== undefined && values.redis !== undefined)
+      throw new UsageError(
+        '--cache and --redis both name where renditions are kept: give one (--redis for several nodes)',
+      );
     const port = parsePort(values.port ?? '3000');
     const imagesDir = values.images === undefined ? undefined : resolve(values.images);
     if (imagesDir !== undefined && !(await stat(imagesDir).catch(() => undefined))?.isDirectory()) {
