@@ -45,6 +45,7 @@ export {
 export { GALLERY_ASSET_FILES, GALLERY_ROUTES, isGalleryPath } from './http/gallery-routes.js';
 export { toNodeListener } from './http/node-adapter.js';
 export {
+  DEFAULT_CLOSE_GRACE_MS,
   DEFAULT_IMAGES_DIR,
   DEFAULT_WEB_ROOT,
   type GalleryServer,

@@ -309,6 +309,7 @@ describe('the published package', () => {
       'task-association/gallery',
       [
         'DEFAULT_CACHE_DIR',
+        'DEFAULT_CLOSE_GRACE_MS',
         'DEFAULT_IMAGES_DIR',
         'DEFAULT_PAGE_SIZE',
         'DEFAULT_WEB_ROOT',

@@ -16,6 +16,7 @@ interface FolderRow {
 /**
  * The embedded default source: every image file directly in `dir`, sorted by name (a stable order),
  * with the file name as id and its stem as title. Rows use the default columns id/title/image.
+ * Regular files only: a symbolic link could name a file anywhere the process can read.
  *
  * The folder is read again only when its modification time changes (a name added, removed or
  * renamed); otherwise the same frozen rows are returned, so the gallery can keep what it made of
