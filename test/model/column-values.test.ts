@@ -175,6 +175,22 @@ describe('checkValue', () => {
     expect(checkValue(column('int', { unsigned: true }), -3)).toMatchObject({ ok: false });
   });
 
+  it('refuses half of a UTF-16 surrogate pair, saying where, and keeps a whole pair', () => {
+    const text = column('varchar', { maxLength: 20 });
+    for (const [value, unit, at] of [
+      ['\ud83d', 'D83D', 1],
+      ['ab\udc00', 'DC00', 3],
+      ['\ude00\ud83d', 'DE00', 1],
+      ['😀\ud83d', 'D83D', 2],
+    ] as const) {
+      expect(checkValue(text, value)).toEqual({
+        ok: false,
+        problem: `has half of a UTF-16 surrogate pair (U+${unit}) at character ${at}, which is no character`,
+      });
+    }
+    expect(checkValue(text, 'ok 😀😀')).toEqual({ ok: true, value: 'ok 😀😀' });
+  });
+
   it('refuses null for a NOT NULL column, text for a number, and types no metric has', () => {
     expect(checkValue(column('int', { nullable: false }), null)).toMatchObject({
       ok: false,
