@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { columnNamed } from '../model/column-values.js';
 import { MetricBatch, REQUEST_RETENTION_SECONDS, RequestId, SaveSource } from '../model/metric-batch.js';
 import { formatScope, Scope } from '../model/scope.js';
 import { SeqDb } from '../model/seq-db.js';
@@ -91,6 +92,11 @@ async function savePlanned(db: Database, options: CheckedSave, plan: TreePlan): 
       taskSheetColumns(db),
       readTopology(db),
     ]);
+    // A metric the kept shape lacks may be a column added since it was read (at a deployment, with
+    // the TREE_VIEW naming it): read it again before refusing its values or answering without it (a
+    // metric configured with no column at all costs each save that read, as an incomplete table does).
+    if (!fresh && plan.metrics.some((metric) => columnNamed(shape.columns, metric.field) === undefined))
+      continue;
     const request =
       options.requestId === undefined ? undefined : requestOf(options.requestId, taskSheet, entries);
     let rows: CheckedEntry[];

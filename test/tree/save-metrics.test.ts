@@ -316,6 +316,44 @@ describe('saveMetrics', () => {
     expect(await rowsOf()).toEqual(before);
   });
 
+  it('sees a metric column added after a save: its values are saved at once, and every answer lists it', async () => {
+    // Before, the shape kept from the first save (for a minute) lacked the column: each save of it
+    // was a 500 METRIC_COLUMN_MISSING, and a save of another field answered what was stored without it.
+    const { db } = scratch();
+    const table = 'app_metrica_cresce';
+    await db.execute(`CREATE TABLE ${table} LIKE ${names.OPER_GRUPO_METRICA}`);
+    const planOf = (metrics: string[]) =>
+      planTree(
+        names,
+        TreeView.parse({
+          layers: GROUP_LAYERS,
+          metricAssociationTable: table,
+          metrics: metrics.map((field) => ({ field })),
+        }),
+      );
+    const entry = (values: Record<string, string | number>) => ({
+      activity: fixture.opers[2] ?? 0,
+      group: fixture.group,
+      values,
+    });
+    await expect(
+      save({ plan: planOf(['METRICA1']), entries: [entry({ METRICA1: '1.25' })] }),
+    ).resolves.toMatchObject({ inserted: 1 });
+    await db.execute(`ALTER TABLE ${table} ADD METRICA9 int NULL`);
+    const grown = planOf(['METRICA1', 'METRICA9']);
+    await expect(save({ plan: grown, entries: [entry({ METRICA1: '2.50' })] })).resolves.toMatchObject({
+      updated: 1,
+      entries: [{ stored: { METRICA1: '2.50', METRICA9: null } }],
+    });
+    await expect(save({ plan: grown, entries: [entry({ METRICA9: 5 })] })).resolves.toMatchObject({
+      updated: 1,
+      entries: [{ stored: { METRICA1: '2.50', METRICA9: 5 } }],
+    });
+    expect(await db.query(`SELECT METRICA1, METRICA9 FROM ${table}`)).toEqual([
+      { METRICA1: '2.50', METRICA9: 5 },
+    ]);
+  });
+
   it('sees a decimal given fewer places after a save: the server’s rounding note makes the save check again, never a rounded write', async () => {
     const { db } = scratch();
     const table = 'app_metrica_arredonda';
