@@ -5,6 +5,7 @@ import type { TreeView } from '../model/tree-view.js';
 import { createTables, type Tables } from '../schema/tables.js';
 import type { SqlExecutor } from '../store/driver.js';
 import { readParameters } from '../store/parameters.js';
+import { checkDatabase } from './arguments.js';
 import { plansOf } from './plan-memo.js';
 
 /** One installation as one scope sees it: its table names, their Drizzle tables, its TREE_VIEW if any. */
@@ -59,5 +60,6 @@ export async function resolveTableNames(
  * @example const plan = await resolveTreePlan(db, scope); await loadTaskTree(db, { scope, taskSheet: 42, plan });
  */
 export async function resolveTreePlan(db: SqlExecutor, scope: Scope): Promise<TreePlan> {
+  checkDatabase(db, 'resolveTreePlan');
   return (await plansOf(db).read(db, checkScope(scope))).plan;
 }

@@ -103,7 +103,7 @@ export type LoadTaskTreeOptions = z.input<typeof LoadTaskTreeOptions>;
  * @example const tree = await loadTaskTree(db, { scope: { EMPRESA: 1, FILIAL: 1, LOCAL: 1 }, taskSheet: 42 });
  */
 export async function loadTaskTree(db: SqlExecutor, given: LoadTaskTreeOptions): Promise<TaskTree> {
-  const options = checkArguments(LoadTaskTreeOptions, given, 'loadTaskTree');
+  const options = checkArguments(db, LoadTaskTreeOptions, given, 'loadTaskTree');
   return withGuessedPlan(db, options.scope, options, (plan) => walkTree(db, options, plan));
 }
 

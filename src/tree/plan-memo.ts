@@ -106,7 +106,7 @@ export async function withPlan<Model extends z.ZodType<TreeCallOptions>, T>(
   what: string,
   work: (options: z.output<Model>, plan: TreePlan) => Promise<T>,
 ): Promise<T> {
-  const options = checkArguments(model, given, what);
+  const options = checkArguments(db, model, given, what);
   const plan = options.plan ?? (await plansOf(db).read(db, options.scope)).plan;
   return explainTableErrors(db, options.scope, plan, () => work(options, plan));
 }

@@ -5,6 +5,7 @@ import { SeqDb } from '../model/seq-db.js';
 import type { SqlExecutor } from '../store/driver.js';
 import { query } from '../store/sql.js';
 import { taskSheetRow } from '../store/tree-reads.js';
+import { checkDatabase } from './arguments.js';
 import type { Row } from './metric-defaults.js';
 
 /**
@@ -16,6 +17,7 @@ import type { Row } from './metric-defaults.js';
  * in SQL that would fail on a table without them.
  */
 export async function loadTaskSheet(db: SqlExecutor, scope: Scope, taskSheet: number): Promise<Row> {
+  checkDatabase(db, 'loadTaskSheet');
   checkScope(scope);
   parseInput(SeqDb, taskSheet, 'loadTaskSheet', 'taskSheet');
   const [row] = await query(db, taskSheetRow(taskSheet));

@@ -10,8 +10,13 @@ import {
   createAssociationHandler,
   loadTaskTree,
   readBranch,
+  readMetricHistory,
+  readPreviousSheet,
   readScreenStart,
+  readSheetPage,
+  readSheetProgress,
   resolveTreePlan,
+  saveMetrics,
   searchTree,
 } from '../../src/tree.js';
 import { useScratchDatabase } from '../support/database.js';
@@ -909,6 +914,43 @@ describe('the screen reads as library functions', () => {
       ],
     ];
     for (const [call, code, path] of refusals) await expect(call()).rejects.toMatchObject({ code, path });
+  });
+
+  // A plain-JavaScript caller's null, or a pool of another kind: a TypeError from deep inside before
+  // ("Invalid value used as weak map key", "db.query is not a function").
+  it('refuse a database that is none, naming it, before anything else', async () => {
+    const plan = await resolveTreePlan(scratch().db, SCOPE_A);
+    const taskSheet = ids.sheetA;
+    const options = { scope: SCOPE_A, taskSheet, plan };
+    const calls: [string, (db: never) => Promise<unknown>][] = [
+      ['loadTaskTree', (db) => loadTaskTree(db, options)],
+      [
+        'readBranch',
+        (db) => readBranch(db, { scope: SCOPE_A, plan, parent: null, taskSheet: { id: taskSheet } } as never),
+      ],
+      ['searchTree', (db) => searchTree(db, { scope: SCOPE_A, plan, text: 'soil' })],
+      ['readScreenStart', (db) => readScreenStart(db, options as never)],
+      ['saveMetrics', (db) => saveMetrics(db, { ...options, user: 7, entries: [] })],
+      ['readMetricHistory', (db) => readMetricHistory(db, { ...options, activity: 1, group: 1 } as never)],
+      ['readSheetPage', (db) => readSheetPage(db, options as never)],
+      ['readSheetProgress', (db) => readSheetProgress(db, options as never)],
+      ['readPreviousSheet', (db) => readPreviousSheet(db, options as never)],
+      ['loadTaskSheet', (db) => loadTaskSheet(db, SCOPE_A, taskSheet)],
+      ['resolveTreePlan', (db) => resolveTreePlan(db, SCOPE_A)],
+    ];
+    for (const [name, call] of calls) {
+      for (const [db, said] of [
+        [null, 'null'],
+        [{}, 'an object without query() and execute()'],
+        ['mysql://root@127.0.0.1/x', 'string'],
+      ] as const) {
+        await expect(call(db as never)).rejects.toMatchObject({
+          code: 'INVALID_OPTION',
+          path: 'db',
+          message: `${name}: its first argument must be a Database (openDatabase or wrapPool), not ${said}`,
+        });
+      }
+    }
   });
 });
 

@@ -62,7 +62,7 @@ export type ReadBranchOptions = z.input<typeof ReadBranchOptions>;
  * // [{ id: 12, level: 2, label: 'A-SEED — Seeding', hasChildren: false, kind: 'task', group: 7, metrics: {...}, editable: true }]
  */
 export async function readBranch(db: SqlExecutor, given: ReadBranchOptions): Promise<ScreenNode[]> {
-  const options = checkArguments(ReadBranchOptions, given, 'readBranch');
+  const options = checkArguments(db, ReadBranchOptions, given, 'readBranch');
   const { scope, plan, parent } = options;
   const parts = childParts(plan, parent, scope);
   // The parent must be a node the tree shows: children of a deleted node, or of a live one hanging

@@ -65,7 +65,7 @@ const MAX_DEPTH = 64;
  * // matches: [{ path: [{ level: 1, id: 3, label: 'G-PLANT — Planting' }, { level: 2, id: 9, label: 'A-SEED — Seeding' }] }]
  */
 export async function searchTree(db: SqlExecutor, given: SearchTreeOptions): Promise<SearchResult> {
-  const { scope, plan, text, limit = 30 } = checkArguments(SearchTreeOptions, given, 'searchTree');
+  const { scope, plan, text, limit = 30 } = checkArguments(db, SearchTreeOptions, given, 'searchTree');
   const patterns = searchWords(text).map(containsPattern);
   // Punctuation alone (a pasted " — ", a lone "%") is no word: nothing to look for.
   if (patterns.length === 0) return { matches: [], more: false };

@@ -75,7 +75,7 @@ const CODE_COLUMN = /^(CODIGO|COD_.+|.+_CODIGO|NUMERO|DOCUMENTO)$/i;
  * const start = await readScreenStart(db, { scope, plan, taskSheet: await loadTaskSheet(db, scope, 42) });
  */
 export async function readScreenStart(db: SqlExecutor, given: ReadScreenStartOptions): Promise<ScreenStart> {
-  const options = checkArguments(ReadScreenStartOptions, given, 'readScreenStart');
+  const options = checkArguments(db, ReadScreenStartOptions, given, 'readScreenStart');
   const { scope, plan, taskSheet } = options;
   const [sheetColumns, metricColumns, nodes] = await Promise.all([
     // Also for configured columns: their types tell the page how its language writes each value.
