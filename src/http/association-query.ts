@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { InvalidRequestError } from '../model/request-errors.js';
 import { SearchText } from '../model/search-text.js';
 import { SeqDbText } from '../model/seq-db.js';
-import { MAX_SHEET_PAGE_SIZE, SheetFilter } from '../tree/screen/sheet.js';
+import { MAX_SHEET_PAGE, MAX_SHEET_PAGE_SIZE, SheetFilter } from '../tree/screen/sheet.js';
 
 // What the association handler reads from a request's query string, and nothing else.
 
@@ -40,7 +40,7 @@ export const QUERY_PARAMETERS = {
     /** `part=sheet`: the page, from 1; rows per page, 1 to 1000 (default 500); `empty` for the activities without values. */
     page: z
       .string()
-      .regex(/^[1-9][0-9]{0,3}$/, { message: 'a page is a whole number from 1 to 9999' })
+      .regex(/^[1-9][0-9]{0,3}$/, { message: `a page is a whole number from 1 to ${MAX_SHEET_PAGE}` })
       .transform(Number)
       .optional(),
     size: z

@@ -215,6 +215,7 @@ describe('part=sheet: every activity with its path, a page at a time', () => {
     ['size=ten', 'size'],
     ['page=0', 'page'],
     ['page=-1', 'page'],
+    ['page=10000', 'page'],
     ['filter=full', 'filter'],
     ['from=3', 'from'],
   ])('refuses %s with 400 at its parameter', async (parameter, path) => {
@@ -228,6 +229,13 @@ describe('part=sheet: every activity with its path, a page at a time', () => {
     await expect(
       readSheetPage(scratch().db, { scope: SCOPE, taskSheet: ids.current, plan, size: 5000 }),
     ).rejects.toMatchObject({ code: 'INVALID_REQUEST', path: 'size' });
+    // The same pages as the query's four digits: 10000 was the library's alone.
+    await expect(
+      readSheetPage(scratch().db, { scope: SCOPE, taskSheet: ids.current, plan, page: 10_000 }),
+    ).rejects.toMatchObject({ code: 'INVALID_REQUEST', path: 'page' });
+    await expect(
+      readSheetPage(scratch().db, { scope: SCOPE, taskSheet: ids.current, plan, page: 9_999 }),
+    ).resolves.toMatchObject({ rows: [] });
     await expect(
       readSheetPage(scratch().db, { scope: OTHER, taskSheet: ids.current, plan }),
     ).rejects.toMatchObject({ code: 'TASK_SHEET_NOT_FOUND' });

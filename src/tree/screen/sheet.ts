@@ -21,8 +21,11 @@ import type { PathStep } from './search.js';
 export const MAX_SHEET_PAGE_SIZE = 1000;
 /** The rows of a page when the caller names no size. */
 export const DEFAULT_SHEET_PAGE_SIZE = 500;
-/** Most pages a caller may ask for: past the last page the answer is simply empty. */
-const MAX_SHEET_PAGE = 10_000;
+/**
+ * Most pages a caller may ask for (the HTTP query's four digits, and the library's the same): past
+ * the last page the answer is simply empty.
+ */
+export const MAX_SHEET_PAGE = 9_999;
 
 /** Which activities a page lists: every one, or those still without values. */
 export const SheetFilter = z.enum(['all', 'empty'], { error: 'filter is "all" or "empty"' });
