@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { type ColumnType, checkValue, columnNamed } from '../model/column-values.js';
+import { type ColumnType, checkValue, columnNamed, isMetricType } from '../model/column-values.js';
 import { abbreviated } from '../model/errors.js';
 import type { Identifier } from '../model/identifier.js';
 import { ConfigurationError } from '../model/issues.js';
@@ -94,6 +94,14 @@ export function checkEntries(
           throw new ConfigurationError(
             'METRIC_COLUMN_MISSING',
             `metric ${field} is configured, but table ${plan.metricTable} has no column ${field}: add the column or remove the metric`,
+            { path },
+          );
+        }
+        // A column no metric can be (a DATE, a BLOB) is the installation's mistake, not the value's.
+        if (!isMetricType(column.dataType)) {
+          throw new ConfigurationError(
+            'METRIC_COLUMN_TYPE',
+            `metric ${field} is configured, but column ${field} of table ${plan.metricTable} is a ${column.dataType}, which no metric can be (numbers and text): change the column or remove the metric`,
             { path },
           );
         }

@@ -354,6 +354,34 @@ describe('saveMetrics', () => {
     ]);
   });
 
+  it('refuses a metric on a column no metric can be (a DATE) as the installation’s mistake, writing nothing', async () => {
+    // Before, a 400 INVALID_METRIC_VALUE: the person's value blamed for the configuration.
+    const { db } = scratch();
+    const table = 'app_metrica_data';
+    await db.execute(`CREATE TABLE ${table} LIKE ${names.OPER_GRUPO_METRICA}`);
+    await db.execute(`ALTER TABLE ${table} ADD METRICA9 date NULL`);
+    const plan = planTree(
+      names,
+      TreeView.parse({
+        layers: GROUP_LAYERS,
+        metricAssociationTable: table,
+        metrics: [{ field: 'METRICA1' }, { field: 'METRICA9' }],
+      }),
+    );
+    const entry = {
+      activity: fixture.opers[2] ?? 0,
+      group: fixture.group,
+      values: { METRICA9: '2026-11-29' },
+    };
+    await expect(save({ plan, entries: [entry] })).rejects.toMatchObject({
+      name: 'ConfigurationError',
+      code: 'METRIC_COLUMN_TYPE',
+      path: 'entries.0.values.METRICA9',
+      message: `metric METRICA9 is configured, but column METRICA9 of table ${table} is a date, which no metric can be (numbers and text): change the column or remove the metric`,
+    });
+    expect(await db.query(`SELECT * FROM ${table}`)).toEqual([]);
+  });
+
   it('sees a decimal given fewer places after a save: the server’s rounding note makes the save check again, never a rounded write', async () => {
     const { db } = scratch();
     const table = 'app_metrica_arredonda';
