@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { z } from 'zod';
+import { HostText } from '../model/host-text.js';
 import { Identifier } from '../model/identifier.js';
 import { InstallerError } from '../model/installer-errors.js';
 import { type ConfigIssue, type ConfigResult, formatIssuesInline } from '../model/issues.js';
@@ -54,7 +55,7 @@ export const InstallFile = z.strictObject({
     .partialRecord(
       // Plain names (not branded identifiers): the keys a person writes in the file.
       z.enum(HOST_ROW_TABLES.map(String) as [string, ...string[]]),
-      z.record(Identifier, z.union([z.string(), z.number(), z.null()])),
+      z.record(Identifier, z.union([HostText, z.number(), z.null()])),
     )
     .optional()
     .describe(

@@ -15,6 +15,8 @@ export const CONFIG_ISSUE_CODES = [
   'UNKNOWN_KEY',
   'INVALID_IDENTIFIER',
   'INVALID_VALUE',
+  // a text written to the host that UTF-8 cannot hold (a lone UTF-16 surrogate).
+  'INVALID_TEXT',
   'INVALID_LAYER_KEY',
   'NO_LAYERS',
   'LAYER_GAP',

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HostText } from './host-text.js';
 import { Identifier, parseIdentifier } from './identifier.js';
 import { parseOrThrow } from './parse-or-throw.js';
 import { HOST_SYSTEM_TABLES } from './table-names.js';
@@ -38,7 +39,7 @@ export const LINK_FIELD_COLUMNS = {
 
 /** What varies per installation: the label shown, and the name of its send-to-mobile flag column. */
 export const LinkFieldInput = z.strictObject({
-  label: z.string().trim().min(1).max(100),
+  label: HostText.trim().min(1).max(100),
   mobileFlagColumn: Identifier.refine(
     (name) =>
       !['DESCRICAO', 'DESCRICAO_RESUMIDA', ...Object.keys(LINK_FIELD_COLUMNS)].includes(name.toUpperCase()),

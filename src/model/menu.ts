@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HostText } from './host-text.js';
 import { parseIdentifier } from './identifier.js';
 import { parseOrThrow } from './parse-or-throw.js';
 import { Scope } from './scope.js';
@@ -51,8 +52,8 @@ export type MenuEntryKey = keyof typeof MENU_ENTRIES;
 export const MenuEntryInput = z.strictObject({
   father: SeqDb.nullable(),
   order: z.int().min(0).max(2_147_483_647),
-  label: z.string().trim().min(1).max(100).optional(),
-  icon: z.string().trim().min(1).max(100).optional(),
+  label: HostText.trim().min(1).max(100).optional(),
+  icon: HostText.trim().min(1).max(100).optional(),
 });
 export type MenuEntryInput = z.input<typeof MenuEntryInput>;
 

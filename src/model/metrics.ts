@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { HostText } from './host-text.js';
 import { Identifier } from './identifier.js';
 
 /**
@@ -22,7 +23,7 @@ const exactNumber = z.number().refine((value) => !Number.isInteger(value) || Num
 export const MetricDefault = z.discriminatedUnion('type', [
   z.strictObject({
     type: z.literal('value').describe('a fixed value'),
-    value: z.union([exactNumber, z.string(), z.null()]).describe('the preset value'),
+    value: z.union([exactNumber, HostText, z.null()]).describe('the preset value'),
   }),
   z.strictObject({
     type: z.literal('field').describe('copied from a column of the activity (task-level row)'),
@@ -94,7 +95,7 @@ const MetricField = Identifier.superRefine((field, ctx) => {
 /** One metric column of the metric table, with the label the modal shows and an optional default. */
 export const Metric = z.strictObject({
   field: MetricField,
-  label: z.string().trim().min(1).optional().describe('label shown in the metric-entry modal'),
+  label: HostText.trim().min(1).optional().describe('label shown in the metric-entry modal'),
   default: MetricDefault.optional(),
 });
 export type Metric = z.infer<typeof Metric>;

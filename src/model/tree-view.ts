@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { TaskAssociationError } from './errors.js';
+import { HostText } from './host-text.js';
 import { Identifier, parseIdentifier } from './identifier.js';
 import type { ConfigResult } from './issues.js';
 import { conventionalColumn, isRecord, layerRuleIssues } from './layer-rules.js';
@@ -21,7 +22,7 @@ const HeaderColumn = z.union([
   Identifier,
   z.strictObject({
     column: Identifier,
-    label: z.string().trim().min(1).max(60).describe('shown above the value instead of the column name'),
+    label: HostText.trim().min(1).max(60).describe('shown above the value instead of the column name'),
   }),
 ]);
 

@@ -225,6 +225,46 @@ describe('the install file', () => {
     }
   });
 
+  // Found by a review: a lone surrogate ("\ud800" in JSON) was written to the host as U+FFFD, and
+  // verify and every apply then found the row changed, forever.
+  it('refuses a lone UTF-16 surrogate in every text it writes to the host, at its path', () => {
+    const lone = 'A\ud800B';
+    const error = refusal({
+      ...example,
+      menus: {
+        ...example.menus,
+        taskSheet: { ...example.menus.taskSheet, label: lone },
+        activities: { ...example.menus.activities, icon: '\udc00' },
+      },
+      linkField: { label: lone },
+      hostColumns: { sys_core_menu: { MODULO: lone, PESO: 1 } },
+      treeView: {
+        ...example.treeView,
+        metrics: [{ field: 'METRICA1', label: lone, default: { type: 'value', value: lone } }],
+        taskSheetColumns: [{ column: 'SEQ_DB', label: lone }],
+      },
+    }) as InstallFileError;
+    expect(error).toMatchObject({ code: 'INSTALL_FILE_INVALID', path: 'menus.taskSheet.label' });
+    expect(error.issues.map(({ path, code }) => `${path} ${code}`)).toEqual([
+      'menus.taskSheet.label INVALID_TEXT',
+      'menus.activities.icon INVALID_TEXT',
+      'linkField.label INVALID_TEXT',
+      'treeView.metrics.0.label INVALID_TEXT',
+      'treeView.metrics.0.default.value INVALID_TEXT',
+      'treeView.taskSheetColumns.0.label INVALID_TEXT',
+      'hostColumns.sys_core_menu.MODULO INVALID_TEXT',
+    ]);
+    expect(error.issues[0]?.message).toBe(
+      'the text holds half of a UTF-16 surrogate pair alone (U+D800 at character 2, "\\ud800" in JSON), which UTF-8 cannot hold: the host would keep U+FFFD instead; write the character itself, or both halves of its pair',
+    );
+    expect(error.issues[1]?.message).toContain('(U+DC00 at character 1, "\\udc00" in JSON)');
+    // A whole pair is one character, which UTF-8 holds: taken, as JSON escapes or as written.
+    const pair = parseInstallFile(
+      JSON.stringify({ ...example, linkField: { label: 'Métricas \ud83d\ude00' } }),
+    );
+    expect(pair.linkField.label).toBe('Métricas 😀');
+  });
+
   it('refuses a key given twice in an embedded TREE_VIEW, with its path and position', () => {
     const text = JSON.stringify(example, null, 2).replace(
       '"2": {',

@@ -71,6 +71,33 @@ describe('a value its host column cannot hold', () => {
     expect(await databaseState(db)).toEqual(before);
   });
 
+  // Found by a review: the host kept U+FFFD for it, and verify and every apply disagreed forever.
+  it('a lone UTF-16 surrogate in a label: plan and apply refuse it at its path, writing nothing', async () => {
+    const { db, url } = await host();
+    const example = exampleInstallFile();
+    const lone = {
+      ...example,
+      menus: { ...example.menus, taskSheet: { ...example.menus.taskSheet, label: 'A\ud800B' } },
+    };
+    const before = await databaseState(db);
+    await withInstallFile(lone, async (file) => {
+      for (const command of [['plan'], ['apply', '--yes']]) {
+        const io = captureIo();
+        expect(await runCli([...command, '--install', file, '--database-url', url, '--json'], io)).toBe(1);
+        expect(JSON.parse(io.out()).error).toMatchObject({
+          code: 'INSTALL_FILE_INVALID',
+          path: 'menus.taskSheet.label',
+          issues: [expect.objectContaining({ code: 'INVALID_TEXT', path: 'menus.taskSheet.label' })],
+        });
+      }
+    });
+    await expect(applyInstallation(db, lone, {})).rejects.toMatchObject({
+      code: 'INSTALL_FILE_INVALID',
+      path: 'menus.taskSheet.label',
+    });
+    expect(await databaseState(db)).toEqual(before);
+  });
+
   it('a menu label or icon longer than the host column: refused at menus.<key>.label / .icon', async () => {
     const { db } = await host(
       'ALTER TABLE sys_core_menu MODIFY DESCRICAO varchar(12) NOT NULL, MODIFY ICON varchar(10) NULL',
