@@ -2,6 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import mysql from 'mysql2/promise';
 import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
 import { runSqlFile } from '../../src/store/script.js';
@@ -196,6 +197,37 @@ describe('task-association plan', () => {
     }
   });
 
+  // Found by a review: the script did not set the connection's character set, so a client whose
+  // default is latin1 stored "Parte diÃ¡ria", and one on utf8mb3 stopped at an emoji after the DDL.
+  it('--sql sets the character set itself: run by a latin1 or utf8mb3 client, it stores the texts as written', async () => {
+    const example = JSON.parse(await readFile(INSTALL, 'utf8'));
+    const withEmoji = { ...example, linkField: { ...example.linkField, label: 'Atividades e métricas 📋' } };
+    for (const [charset, document] of [
+      ['latin1', example],
+      ['utf8mb3', withEmoji],
+    ] as const) {
+      const fresh = await freshDatabase('cli_plan_sql_charset', { hostSchema: true });
+      try {
+        await withInstallFile(document, async (file) => {
+          const io = captureIo();
+          const install = ['--install', file, '--database-url', fresh.url];
+          expect(await runCli(['plan', ...install, '--sql'], io)).toBe(0);
+          await runAsClient(fresh.url, Buffer.from(io.out(), 'utf8'), charset);
+          const again = captureIo();
+          expect(await runCli(['apply', ...install, '--yes', '--json'], again)).toBe(0);
+          expect(JSON.parse(again.out())).toEqual({ changes: [] });
+          expect(await runCli(['verify', ...install], captureIo())).toBe(0);
+        });
+        const texts = await fresh.db.query<{ DESCRICAO: string }>(
+          "SELECT DESCRICAO FROM sys_core_menu WHERE DESCRICAO LIKE 'Parte%' UNION ALL SELECT DESCRICAO FROM sys_core_ds_tabela_campo WHERE NOME = 'LINK_ATIVIDADE_METRICAS'",
+        );
+        expect(texts.map((row) => row.DESCRICAO)).toEqual(['Parte diária', document.linkField.label]);
+      } finally {
+        await fresh.drop();
+      }
+    }
+  });
+
   it('refuses --sql with --json (exit 2), before opening the database', async () => {
     const io = captureIo();
     expect(
@@ -258,3 +290,29 @@ describe('plan --force', () => {
     expect(JSON.parse(applied.out()).changes).toEqual(planned);
   });
 });
+
+/**
+ * Runs a script's bytes as the mysql command-line client does with `--default-character-set`
+ * latin1 or utf8mb3: the file's bytes sent as they are (UTF-8), the server told they are in that
+ * character set, every statement of the script over one connection.
+ */
+async function runAsClient(url: string, bytes: Buffer, charset: 'latin1' | 'utf8mb3') {
+  // mysql2 writes a latin1 connection's text one byte per character, so the bytes read so go as they
+  // are. It writes a utf8mb3 connection's text as CESU-8 (an emoji as two 3-byte halves), which no
+  // client does: that one is opened on utf8mb4 and told utf8mb3 after, unknown to mysql2 (which
+  // follows the server's reports of SET NAMES, turned off here).
+  const connection = await mysql.createConnection({
+    uri: url,
+    charset: charset === 'latin1' ? 'LATIN1_SWEDISH_CI' : 'UTF8MB4_GENERAL_CI',
+    multipleStatements: true,
+  });
+  try {
+    if (charset === 'utf8mb3') {
+      await connection.query("SET SESSION session_track_system_variables = ''");
+      await connection.query('SET NAMES utf8mb3');
+    }
+    await connection.query(bytes.toString(charset === 'latin1' ? 'latin1' : 'utf8'));
+  } finally {
+    await connection.end();
+  }
+}

@@ -50,7 +50,10 @@ export const command: Command = {
     ),
 };
 
-/** The plan as a script: a header saying what it is, then each statement with its values written in. */
+/**
+ * The plan as a script: a header saying what it is, the connection's character set, then each
+ * statement with its values written in.
+ */
 function sqlScript(statements: readonly Statement[], database: string, file: InstallFile): string {
   const header = [
     `-- task-association ${PACKAGE_VERSION}: what apply would run on database ${database} for scope ${formatScope(file.scope)}.`,
@@ -58,5 +61,8 @@ function sqlScript(statements: readonly Statement[], database: string, file: Ins
     '-- DDL commits on its own in MySQL; the rows and their ledger entries are one transaction.',
   ];
   if (statements.length === 0) header.push('-- Nothing to do: the installation is up to date.');
-  return `${[...header, ...statements.map(({ sql, params }) => inlineStatement(sql, params))].join('\n')}\n`;
+  // The script is UTF-8 and its texts hold any character (an accent, an emoji): a client whose
+  // default is latin1 would store them as mojibake, one on utf8mb3 would stop at an emoji after the DDL.
+  const charset = statements.length === 0 ? [] : ['SET NAMES utf8mb4;'];
+  return `${[...header, ...charset, ...statements.map(({ sql, params }) => inlineStatement(sql, params))].join('\n')}\n`;
 }
