@@ -57,12 +57,39 @@ export const InstallFile = z.strictObject({
       z.enum(HOST_ROW_TABLES.map(String) as [string, ...string[]]),
       z.record(Identifier, z.union([HostText, z.number(), z.null()])),
     )
+    .superRefine(sameColumnTwice)
     .optional()
     .describe(
       'values for this host\'s own extra columns of the rows the installer inserts, per host table: e.g. a NOT NULL column without a default, {"sys_core_menu": {"MODULO": "TAREFAS"}}',
     ),
 });
 export type InstallFile = z.infer<typeof InstallFile>;
+
+/**
+ * A column given twice in one table's hostColumns, in another case (`MODULO` and `modulo`): MySQL
+ * matches column names in any case, so both name one column and one value would be dropped unseen.
+ */
+function sameColumnTwice(
+  tables: Partial<Record<string, Record<string, unknown>>>,
+  ctx: z.core.$RefinementCtx,
+): void {
+  for (const [table, columns] of Object.entries(tables)) {
+    const first = new Map<string, string>();
+    for (const name of Object.keys(columns ?? {})) {
+      const earlier = first.get(name.toUpperCase());
+      if (earlier === undefined) {
+        first.set(name.toUpperCase(), name);
+        continue;
+      }
+      ctx.addIssue({
+        code: 'custom',
+        path: [table, name],
+        message: `"${earlier}" and "${name}" name the same column (MySQL matches column names in any case), so one value would be dropped: keep one of them`,
+        params: { code: 'DUPLICATE_KEY' },
+      });
+    }
+  }
+}
 
 /**
  * Checks an install file, given as JSON text or as a parsed value, the way `validate` checks a

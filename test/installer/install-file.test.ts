@@ -192,6 +192,33 @@ describe('the install file', () => {
     expect(refusal({ ...example, menus })).toMatchObject({ path: 'menus.taskSheetReport.father' });
   });
 
+  // Found by a review: both were taken, and one value was dropped without a word.
+  it('refuses a hostColumns column given twice in another case, naming both keys', () => {
+    const error = refusal({
+      ...example,
+      hostColumns: { sys_core_menu: { MODULO: 'TAREFAS', PESO: 1, modulo: 'OUTRO', Peso: 2 } },
+    }) as InstallFileError;
+    expect(error).toMatchObject({ code: 'INSTALL_FILE_INVALID', path: 'hostColumns.sys_core_menu.modulo' });
+    expect(error.issues).toEqual([
+      {
+        path: 'hostColumns.sys_core_menu.modulo',
+        code: 'DUPLICATE_KEY',
+        message:
+          '"MODULO" and "modulo" name the same column (MySQL matches column names in any case), so one value would be dropped: keep one of them',
+      },
+      {
+        path: 'hostColumns.sys_core_menu.Peso',
+        code: 'DUPLICATE_KEY',
+        message: expect.stringMatching(/^"PESO" and "Peso" name the same column/),
+      },
+    ]);
+    // One column per table: the same name in two tables is two columns.
+    const twoTables = { sys_core_menu: { MODULO: 'A' }, sys_core_par_parametros: { modulo: 'B' } };
+    expect(parseInstallFile(JSON.stringify({ ...example, hostColumns: twoTables })).hostColumns).toEqual(
+      twoTables,
+    );
+  });
+
   it('says where JSON breaks, and when the file is missing', async () => {
     expect(() => parseInstallFile('{\n  "scope": ', 'install file x.json')).toThrow(
       /install file x.json is not JSON: not valid JSON at line 2, column 12 \(offset 13\)/,

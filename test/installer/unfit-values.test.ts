@@ -133,6 +133,28 @@ describe('a value its host column cannot hold', () => {
     });
   });
 
+  // Found by a review: both keys were taken, and one value was dropped without a word.
+  it('hostColumns naming one column twice in two cases: plan and apply refuse it, nothing written', async () => {
+    const { db, url } = await host('ALTER TABLE sys_core_menu ADD COLUMN MODULO varchar(20) NOT NULL');
+    const twice = {
+      ...exampleInstallFile(),
+      hostColumns: { sys_core_menu: { MODULO: 'TAREFAS', modulo: 'OUTRO' } },
+    };
+    const before = await databaseState(db);
+    await withInstallFile(twice, async (file) => {
+      for (const command of [['plan'], ['apply', '--yes']]) {
+        const io = captureIo();
+        expect(await runCli([...command, '--install', file, '--database-url', url, '--json'], io)).toBe(1);
+        expect(JSON.parse(io.out()).error).toMatchObject({
+          code: 'INSTALL_FILE_INVALID',
+          path: 'hostColumns.sys_core_menu.modulo',
+          message: expect.stringContaining('"MODULO" and "modulo" name the same column'),
+        });
+      }
+    });
+    expect(await databaseState(db)).toEqual(before);
+  });
+
   it('a hostColumns text for a number column, and a value that fits, on an existing installation too', async () => {
     const { db } = await host('ALTER TABLE sys_core_menu ADD COLUMN PESO smallint NOT NULL');
     const text = exampleInstallFile({ hostColumns: hostColumns({ sys_core_menu: { PESO: 'pesado' } }) });
