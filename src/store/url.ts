@@ -43,7 +43,12 @@ export function resolveDatabaseTimeout(env: Record<string, string | undefined>):
   return Math.ceil(seconds * 1000);
 }
 
-/** Parses `mysql://user:password@host:port/database`; a URL without a database is refused. */
+/**
+ * Parses `mysql://user:password@host:port/database`; a URL without a database is refused, and so is
+ * one with query parameters (`?ssl=true`): none is honoured, and connecting without what one asks
+ * for (TLS, say) must not happen silently. An IPv6 host is written in brackets (`[::1]`) and given
+ * without them.
+ */
 export function parseDatabaseUrl(url: string): DatabaseLocation {
   let parsed: URL;
   try {
@@ -70,6 +75,15 @@ export function parseDatabaseUrl(url: string): DatabaseLocation {
       );
     }
   };
+  if (parsed.search !== '') {
+    // Their names only: a value may be a secret (`?password=...`).
+    const names = [...new Set(parsed.searchParams.keys())].join(', ') || parsed.search;
+    throw new TaskAssociationError(
+      'INVALID_DATABASE_URL',
+      `database URL ${redactUrl(url.slice(0, url.indexOf('?')))} has query parameters (${names}), which the package does not honour: it would connect without them. Remove them; TLS is not offered through the URL (reach the server over a network you trust or an SSH tunnel, or, from code, give wrapPool a mysql2 pool of your own with its ssl option)`,
+      { path: 'query' },
+    );
+  }
   const database = decoded('database', parsed.pathname.replace(/^\//, ''));
   if (database === '' || database.includes('/')) {
     throw new TaskAssociationError(
@@ -78,7 +92,8 @@ export function parseDatabaseUrl(url: string): DatabaseLocation {
     );
   }
   return {
-    host: parsed.hostname || '127.0.0.1',
+    // The WHATWG URL keeps an IPv6 host's brackets, which no resolver takes.
+    host: parsed.hostname.replace(/^\[(.*)\]$/, '$1') || '127.0.0.1',
     port: parsed.port === '' ? 3306 : Number(parsed.port),
     user: decoded('user', parsed.username) || 'root',
     password: decoded('password', parsed.password),

@@ -1,3 +1,4 @@
+import { type AddressInfo, createConnection, createServer } from 'node:net';
 import { createPool as createCallbackPool } from 'mysql2';
 import mysql from 'mysql2/promise';
 import { describe, expect, it } from 'vitest';
@@ -62,6 +63,32 @@ describe('database URLs', () => {
       message: expect.stringContaining(message),
     });
     expect((error as Error).message).not.toContain('pa%ss');
+  });
+  // Found by a review: `?ssl=true` was ignored without a word (plain text where TLS was asked for).
+  it('refuses query parameters, which it does not honour, naming them and never their values', () => {
+    const refusal = (url: string) => {
+      try {
+        return parseDatabaseUrl(url);
+      } catch (thrown) {
+        return thrown;
+      }
+    };
+    expect(refusal('mysql://app:secret@db.local:3306/erp?ssl=true')).toMatchObject({
+      code: 'INVALID_DATABASE_URL',
+      path: 'query',
+      message:
+        'database URL mysql://app:***@db.local:3306/erp has query parameters (ssl), which the package does not honour: it would connect without them. Remove them; TLS is not offered through the URL (reach the server over a network you trust or an SSH tunnel, or, from code, give wrapPool a mysql2 pool of your own with its ssl option)',
+    });
+    const two = refusal('mysql://root@h/erp?sslmode=REQUIRED&password=hunter2&ssl=1');
+    expect(two).toBeInstanceOf(TaskAssociationError);
+    expect((two as Error).message).toContain('has query parameters (sslmode, password, ssl)');
+    expect((two as Error).message).not.toContain('hunter2');
+  });
+
+  // Found by a review: the host kept its brackets, which no resolver takes.
+  it('gives an IPv6 host without its brackets', () => {
+    expect(parseDatabaseUrl('mysql://root@[::1]:3306/x')).toMatchObject({ host: '::1', port: 3306 });
+    expect(parseDatabaseUrl('mysql://root@[fd00::2]/x').host).toBe('fd00::2');
   });
 });
 
@@ -181,6 +208,34 @@ describe('openDatabase', () => {
     } finally {
       await db.close();
       await killer.close();
+    }
+  });
+
+  it('connects to an IPv6 host given in brackets, and never connects with a query parameter', async () => {
+    // The server listens on IPv4 here: a forwarder on ::1 stands for a server reached over IPv6.
+    const server = parseDatabaseUrl(SERVER_URL);
+    const forwarder = createServer((client) => {
+      const upstream = createConnection({ host: server.host, port: server.port });
+      client.pipe(upstream).pipe(client);
+      client.on('error', () => upstream.destroy());
+      upstream.on('error', () => client.destroy());
+    });
+    await new Promise<void>((resolve) => forwarder.listen(0, '::1', resolve));
+    try {
+      const url = new URL(scratch().url);
+      url.host = `[::1]:${(forwarder.address() as AddressInfo).port}`;
+      const db = await openDatabase(url.toString());
+      try {
+        expect(await db.query('SELECT DATABASE() AS name')).toEqual([{ name: scratch().name }]);
+      } finally {
+        await db.close();
+      }
+      await expect(openDatabase(`${scratch().url}?ssl=true`)).rejects.toMatchObject({
+        code: 'INVALID_DATABASE_URL',
+        path: 'query',
+      });
+    } finally {
+      await new Promise((resolve) => forwarder.close(resolve));
     }
   });
 
