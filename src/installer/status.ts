@@ -90,7 +90,20 @@ export function formatInstallation(status: InstallationStatus): string {
       ? []
       : [`${logical}=${name}${status.createdTables.includes(name) ? ' (created)' : ''}`];
   });
-  return `scope ${formatScope(status.scope)}: ${tables.join(', ') || 'no tables recorded'}; ${status.rows} host row(s); installed ${status.installedAt ?? 'at an unknown time'}, last changed ${status.changedAt ?? 'unknown'}${status.version === null ? '' : ` by version ${status.version}`}`;
+  // A table this installation created and no longer uses (uninstall kept it: a foreign key of the
+  // host points at it) is still recorded, so that the next uninstall drops it.
+  const used = new Set(Object.values(status.tables));
+  const kept = status.createdTables.filter((name) => !used.has(name));
+  const them = kept.length === 1 ? 'it' : 'them';
+  const recorded = [
+    tables.length > 0 ? tables.join(', ') : kept.length > 0 ? 'no table in use' : 'no tables recorded',
+    ...(kept.length === 0
+      ? []
+      : [
+          `still recorded: ${kept.join(', ')} (created; uninstall drops ${them} once nothing refers to ${them})`,
+        ]),
+  ].join('; ');
+  return `scope ${formatScope(status.scope)}: ${recorded}; ${status.rows} host row(s); installed ${status.installedAt ?? 'at an unknown time'}, last changed ${status.changedAt ?? 'unknown'}${status.version === null ? '' : ` by version ${status.version}`}`;
 }
 
 function isoTime(value: Date | string | null | undefined): string | null {

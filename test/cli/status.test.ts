@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli } from '../../src/cli/main.js';
 import { applyInstallation, planInstallation } from '../../src/installer/installer.js';
 import { formatSharedTable, sharedTableStatusOf, summarizeLedger } from '../../src/installer/status.js';
+import { uninstallInstallation } from '../../src/installer/uninstall.js';
 import { PACKAGE_VERSION } from '../../src/model/version.js';
 import { LEDGER_TABLE } from '../../src/store/ledger.js';
 import { EXAMPLE_INSTALL_FILE, plainInstallFile } from '../installer/support.js';
@@ -131,6 +132,30 @@ describe('task-association status', () => {
         PACKAGE_VERSION,
         null,
       ]);
+    } finally {
+      await scratch.drop();
+    }
+  });
+
+  // Found by a review: it said "no tables recorded" while the ledger still recorded the table kept.
+  it('lists the tables the ledger still records after an uninstall kept one (a host foreign key points at it)', async () => {
+    const scratch = await freshDatabase('cli_status_kept', { hostSchema: true });
+    try {
+      const file = plainInstallFile({ EMPRESA: 1, FILIAL: 1, LOCAL: 1 });
+      await applyInstallation(scratch.db, file, {});
+      await scratch.db.execute(
+        'CREATE TABLE host_task_note (ID int PRIMARY KEY, OPER_SEQ_DB bigint unsigned, CONSTRAINT fk_note_oper FOREIGN KEY (OPER_SEQ_DB) REFERENCES app_oper (SEQ_DB))',
+      );
+      await uninstallInstallation(scratch.db, file, {});
+      const { code, document, err } = await status(scratch.url);
+      expect(code).toBe(0);
+      expect(document.installations).toMatchObject([
+        { scope: { EMPRESA: 1, FILIAL: 1, LOCAL: 1 }, tables: {}, createdTables: ['app_oper'], rows: 0 },
+      ]);
+      expect(err).toContain(
+        'scope 1/1/1: no table in use; still recorded: app_oper (created; uninstall drops it once nothing refers to it); 0 host row(s);',
+      );
+      expect(err).not.toContain('no tables recorded');
     } finally {
       await scratch.drop();
     }
