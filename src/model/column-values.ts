@@ -1,3 +1,4 @@
+import { loneSurrogate } from './host-text.js';
 import { sameName } from './identifier.js';
 import type { MetricValue } from './metrics.js';
 
@@ -61,9 +62,6 @@ const INTEGER_TEXT = /^-?\d+$/;
 /** The most bytes of a value the history keeps (its OLD_VALUE and NEW_VALUE are TEXT). */
 export const HISTORY_VALUE_BYTES = 65_535;
 
-/** A high surrogate not followed by a low one, or a low one not after a high one. */
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
 /**
  * Checks `value` against `column` and returns what to bind: decimals as exact text (never rounded:
  * a value with more digits than the column keeps is refused), integers as numbers or digit strings.
@@ -97,11 +95,11 @@ export function checkValue(
     if (typeof text !== 'string') return { ok: false, problem: 'is not text' };
     // Half of a UTF-16 pair (JSON's "\ud800") is no character: no character set can hold it, and
     // MariaDB refused the save's whole JSON (a 500) instead of this value.
-    const lone = LONE_SURROGATE.exec(text);
-    if (lone !== null) {
+    const lone = loneSurrogate(text);
+    if (lone !== undefined) {
       return {
         ok: false,
-        problem: `has half of a UTF-16 surrogate pair (U+${lone[0].charCodeAt(0).toString(16).toUpperCase()}) at character ${[...text.slice(0, lone.index)].length + 1}, which is no character`,
+        problem: `has half of a UTF-16 surrogate pair (U+${lone.unit}) at character ${lone.character}, which is no character`,
       };
     }
     if (column.maxLength !== null && [...text].length > column.maxLength) {
