@@ -325,14 +325,13 @@ describe('GET /caroulsel/media/<token>/thumb and /full', () => {
   it('keeps answering when the cache backend stops answering (a Redis reconnecting), and logs it', async () => {
     const silent = { get: () => new Promise<never>(() => {}), set: () => new Promise<never>(() => {}) };
     const { get, logged } = spiedGallery(sampleRows, { cache: silent, limits: { memoryCacheBytes: 0 } });
-    // Each wait on the backend is bounded (a second): the answers come, from generations alone.
+    // A wait on the backend is bounded (a second), and the backend is then skipped for a while: the
+    // answers come, from generations alone, the first one paying the second once.
     const [item] = await listItems(get);
     expect((await get(item?.previewUrl ?? '')).status).toBe(200);
     expect(logged).toEqual([
+      'the media cache kept a read waiting 1000 ms or more: going on without it for 5000 ms',
       'gallery index read failed: the media cache did not answer a read within 1000 ms',
-      'gallery index write failed: the media cache did not answer a write within 1000 ms',
-      'media cache read failed: the media cache did not answer a read within 1000 ms',
-      'media cache write failed: the media cache did not answer a write within 1000 ms',
     ]);
   }, 20_000);
 
