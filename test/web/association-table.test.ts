@@ -938,4 +938,81 @@ describe('the table view, on the demo', () => {
       .poll(() => savedRow('A-DISC', second), { timeout: 20_000, interval: 100 })
       .toEqual([{ METRICA1: '3.00', METRICA2: 2, HORAS: '2.5' }]);
   });
+
+  // Found by review: the browser focuses the cell again when its window comes back, which the grid
+  // took for entering the cell afresh: all of it selected, the next key replaced what was typed,
+  // and Escape went back to that typing, not to what the cell held before.
+  it('keeps what was typed in a cell when the window is left for another and comes back', async () => {
+    await forget('A-DISC');
+    const page = await newPage();
+    const grid = await openTable(page);
+    const disc = cell(grid, 'A-DISC', 'Quantidade');
+    await disc.click();
+    await page.keyboard.type('12');
+    // Another tab brought up and this one back, for real: Playwright keeps every page focused
+    // unless told not to.
+    const session = await page.context().newCDPSession(page);
+    await session.send('Emulation.setFocusEmulationEnabled', { enabled: false });
+    const other = await page.context().newPage();
+    await other.bringToFront();
+    await expect.poll(() => page.evaluate(() => document.hasFocus())).toBe(false);
+    await page.bringToFront();
+    await expect.poll(() => page.evaluate(() => document.hasFocus())).toBe(true);
+    expect(await where(page)).toBe('A-DISC — Disc ploughing / Quantidade');
+    await page.keyboard.type('5');
+    expect(await disc.inputValue()).toBe('125');
+    await page.keyboard.press('Escape');
+    expect(await disc.inputValue()).toBe('1.25');
+    expect(await description(disc)).toBe('Default: from the activity');
+  });
+
+  // Found by review: Enter moved the focus to a cell below the screen's edge without scrolling the
+  // page to it (the grid only scrolls itself), so the person typed out of sight.
+  it('brings the cell the keys move to into the screen, not only into the grid (small phone)', async () => {
+    const page = await newPage({ viewport: { width: 360, height: 640 } });
+    const grid = await openTable(page);
+    await cell(grid, 'A-DISC', 'Pessoas').click();
+    // The page scrolled so that the cell sits at the screen's bottom edge, as where the grid starts
+    // below the fold: the next row down is out of sight.
+    await page.evaluate(() => {
+      const box = document.activeElement?.closest('[role="gridcell"]')?.getBoundingClientRect();
+      if (box) window.scrollBy(0, box.bottom - window.innerHeight + 1);
+    });
+    const inView = () =>
+      page.evaluate(() => {
+        const box = document.activeElement?.closest('[role="gridcell"]')?.getBoundingClientRect();
+        // Within a pixel: the page scrolls by whole pixels, the rows sit at fractions of one.
+        return box !== undefined && box.top >= -1 && box.bottom <= window.innerHeight + 1;
+      });
+    for (const label of ['A-SUBSOIL', 'A-SPRAY', 'A-WEED']) {
+      await page.keyboard.press('Enter');
+      expect(await where(page)).toMatch(new RegExp(`^${label} .* / Pessoas$`));
+      expect(await inView()).toBe(true);
+    }
+    await page.keyboard.press('PageUp');
+    expect(await inView()).toBe(true);
+  });
+
+  // Found by review: what a paste left out (and what a copy or a save came to) went only to the
+  // screen reader's hidden status: a sighted person saw just "1 unsaved change".
+  it('shows, not only says, how many cells a paste left out, until the person types on', async () => {
+    const page = await newPage();
+    const grid = await openTable(page);
+    await cell(grid, 'A-WEED', 'Pessoas').click();
+    await paste(page, '3\n4\n5\n');
+    const said = page.getByText('Pasted 1 cell. 2 cells were left (read-only or past the end).', {
+      exact: true,
+    });
+    await said.waitFor();
+    const box = await said.boundingBox();
+    expect(box?.width).toBeGreaterThan(100);
+    expect(box?.height).toBeGreaterThan(10);
+    expect(await page.getByRole('status').filter({ has: said }).getByText('1 unsaved change').count()).toBe(
+      1,
+    );
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('9');
+    await expect.poll(() => said.count()).toBe(0);
+    await page.getByText('2 unsaved changes').waitFor();
+  });
 });

@@ -39,12 +39,29 @@ export function createTableWindow(ctx, { grid, head, body, isShown }, model) {
       render();
     });
   });
+  /**
+   * The cell that had the focus when the window lost it (another window or tab was brought up): the
+   * browser focuses it again when the window comes back, which is no new entry into the cell.
+   * @type {Element | null}
+   */
+  let leftWindowFrom = null;
+  const win = ctx.doc.defaultView;
+  const onWindowBlur = () => {
+    leftWindowFrom = ctx.doc.activeElement;
+  };
+  win?.addEventListener('blur', onWindowBlur);
   grid.addEventListener('focusin', (event) => {
+    const back = event.target === leftWindowFrom;
+    leftWindowFrom = null;
     const place = placeOf(event.target);
     if (!place) return;
     const input = /** @type {HTMLInputElement | HTMLTextAreaElement} */ (event.target);
     active = place;
     setTabStop(input);
+    // Back from another window: what was typed stays, the caret where it was, and Escape still
+    // goes back to what the cell held before (entering it afresh selected it all, and the next key
+    // replaced what had been typed).
+    if (back) return;
     // The control of the cell being typed in, replaced (a line break typed or pasted makes it a
     // textarea, and back) and focused again: the person is still in the cell, and what Escape goes
     // back to is still what it held when they entered it.
@@ -239,9 +256,14 @@ export function createTableWindow(ctx, { grid, head, body, isShown }, model) {
       scrollAcross(input);
       setTabStop(input);
       input.focus({ preventScroll: true });
+      // The grid shows the cell; the page must too: the grid may run below the screen's edge (on a
+      // phone one row down, under the keyboard), and a cell typed in out of sight is typed blind.
+      // Shown whole in the grid already, it moves the grid no further.
+      input.closest('[role="gridcell"]')?.scrollIntoView({ block: 'nearest', inline: 'nearest' });
       input.select();
     },
     destroy() {
+      win?.removeEventListener('blur', onWindowBlur);
       if (frame !== 0) cancelAnimationFrame(frame);
       rendered.clear();
     },

@@ -54,6 +54,10 @@ export function createTable(ctx, hooks) {
   filterLabel.append(filter, ` ${labels.tableFilterEmpty}`);
   const pending = create('p', `${BLOCK}__table-pending`);
   pending.setAttribute('role', 'status');
+  // What the last paste, copy or save came to, then the read under way and the changes waiting.
+  const outcomeSaid = create('span', '');
+  const countSaid = create('span', '');
+  pending.append(outcomeSaid, ' ', countSaid);
   const saveButton = button(create, `${BLOCK}__button ${BLOCK}__button--primary`, labels.tableSave);
   toolbar.append(filterLabel, pending, saveButton);
   const alert = create('p', `${BLOCK}__form-error ${BLOCK}__table-alert`);
@@ -78,6 +82,12 @@ export function createTable(ctx, hooks) {
   grid.append(head, body);
   root.append(toolbar, alert, retry, note, grid);
 
+  /**
+   * What the table's last paste, copy or save came to, beside Save until the person types again or
+   * the next save starts. @type {string | undefined}
+   */
+  let outcome;
+
   const model = createTableModel(ctx, {
     redraw(row, col, fromInput) {
       const at = model.placeOfRow(row);
@@ -90,7 +100,14 @@ export function createTable(ctx, hooks) {
       drafts.counted();
     },
     met: (row, cells) => void nameMeanwhile(row, cells),
-    edited: (row, byPerson) => drafts.follow(row, byPerson),
+    edited: (row, byPerson) => {
+      // The person goes on typing: what the last paste, copy or save came to is behind them.
+      if (byPerson && outcome !== undefined) {
+        outcome = undefined;
+        showPending();
+      }
+      drafts.follow(row, byPerson);
+    },
   });
   /** What is typed, kept on the device as the activities' drafts. */
   const drafts = createTableDrafts(ctx, model);
@@ -201,7 +218,13 @@ export function createTable(ctx, hooks) {
       stale = true;
       for (const key of keys) staleKeys.add(key);
     },
-    announce: (/** @type {string} */ text) => ctx.announce(text),
+    // Shown beside Save (a live region), not only said: a sighted person sees how many cells a
+    // paste left out, what a copy took, that a save stored; said aloud if the table is out of sight.
+    announce: (/** @type {string} */ text) => {
+      outcome = text;
+      showPending();
+      if (root.hidden) ctx.announce(text);
+    },
   };
   const save = createTableSave(ctx, table, hooks);
   attachTableKeys(table);
@@ -360,7 +383,8 @@ export function createTable(ctx, hooks) {
     const count = model.changedCount();
     const changes =
       count === 0 ? '' : count === 1 ? labels.tableChangedOne : fill(labels.tableChanged, { count });
-    pending.textContent = loadingSaid === undefined ? changes : `${loadingSaid} ${changes}`.trim();
+    outcomeSaid.textContent = outcome ?? '';
+    countSaid.textContent = loadingSaid === undefined ? changes : `${loadingSaid} ${changes}`.trim();
   }
 
   /** @param {string | undefined} text */
@@ -371,6 +395,7 @@ export function createTable(ctx, hooks) {
 
   /** @param {boolean} value */
   function setSaving(value) {
+    if (value) outcome = undefined;
     model.setSaving(value);
     saveButton.disabled = value;
     saveButton.textContent = value ? labels.saving : labels.tableSave;
