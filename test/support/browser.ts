@@ -230,7 +230,7 @@ export async function showTable(page: Page, name = 'Table'): Promise<Locator> {
   // The grid is busy until its first rows show; the status beside Save says the rest is read.
   await page.waitForFunction((reading) => {
     const grid = document.querySelector('[role="grid"]');
-    const status = document.querySelector('.ta-screen__table-pending')?.textContent ?? '';
+    const status = document.querySelector('.ta-screen__table-count')?.textContent ?? '';
     return (
       grid &&
       grid.getAttribute('aria-busy') !== 'true' &&

@@ -120,7 +120,7 @@ async function history(values: readonly string[]) {
  * the rows read, so the paste waits for them). Returns the table's status line.
  */
 async function pastePastRowsRead(page: Page, grid: Locator) {
-  const status = page.locator('.ta-screen__table-pending');
+  const status = page.locator('.ta-screen__table-count');
   await later(() => status.textContent()).toBe(
     fill(L.tableLoadingMore, { count: 1000, total: tree.activities.length }),
   );
@@ -411,7 +411,7 @@ describe('the table view’s saves', () => {
     // Its first 1,000 rows are there to be read and typed in: the grid is not said busy while the
     // rest is read (a screen reader may wait out a busy grid), the status beside Save says it.
     expect(await grid.getAttribute('aria-busy')).toBeNull();
-    expect(await page.locator('.ta-screen__table-pending').textContent()).toContain(
+    expect(await page.locator('.ta-screen__table-count').textContent()).toContain(
       fill(L.tableLoadingMore, { count: 1000, total: tree.activities.length }),
     );
     release();
@@ -425,7 +425,7 @@ describe('the table view’s saves', () => {
   it('says the sheet is still loading beside the changes, and fills a paste past the rows read once they are', async () => {
     // The second page of the sheet (rows 1,001 to 2,000) is held on its way.
     const { page, grid, release } = await openSecondPageHeld();
-    const status = page.locator('.ta-screen__table-pending');
+    const status = page.locator('.ta-screen__table-count');
     const loading = fill(L.tableLoadingMore, { count: 1000, total: tree.activities.length });
     await later(() => status.textContent()).toBe(loading);
     // A change while the rest is read: counted beside the loading, not in its place.

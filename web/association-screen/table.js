@@ -55,9 +55,9 @@ export function createTable(ctx, hooks) {
   const pending = create('p', `${BLOCK}__table-pending`);
   pending.setAttribute('role', 'status');
   // What the last paste, copy or save came to, then the read under way and the changes waiting.
-  const outcomeSaid = create('span', '');
-  const countSaid = create('span', '');
-  pending.append(outcomeSaid, ' ', countSaid);
+  const outcomeSaid = create('span', `${BLOCK}__table-outcome`);
+  const countSaid = create('span', `${BLOCK}__table-count`);
+  pending.append(countSaid);
   const saveButton = button(create, `${BLOCK}__button ${BLOCK}__button--primary`, labels.tableSave);
   toolbar.append(filterLabel, pending, saveButton);
   const alert = create('p', `${BLOCK}__form-error ${BLOCK}__table-alert`);
@@ -384,6 +384,7 @@ export function createTable(ctx, hooks) {
     const changes =
       count === 0 ? '' : count === 1 ? labels.tableChangedOne : fill(labels.tableChanged, { count });
     outcomeSaid.textContent = outcome ?? '';
+    pending.replaceChildren(...(outcome === undefined ? [] : [outcomeSaid, ' ']), countSaid);
     countSaid.textContent = loadingSaid === undefined ? changes : `${loadingSaid} ${changes}`.trim();
   }
 
