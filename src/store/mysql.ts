@@ -10,7 +10,7 @@ import {
   SCHEMA_CHANGE_TIMEOUT_MS,
   SCHEMA_LOCK_WAIT_SECONDS,
 } from './timeout.js';
-import { parseDatabaseUrl, redactUrl } from './url.js';
+import { hostAndPort, parseDatabaseUrl, redactUrl } from './url.js';
 
 /**
  * How values come back, for every connection this package opens:
@@ -160,7 +160,7 @@ export async function openDatabase(
     if (!(error instanceof DatabaseTimeoutError)) throw connectionError(error, url);
     throw new DatabaseTimeoutError(
       'DATABASE_TIMEOUT',
-      `the database at ${location.host}:${location.port} did not answer within ${seconds(timeoutMs)} (${redactUrl(url)})`,
+      `the database at ${hostAndPort(location)} did not answer within ${seconds(timeoutMs)} (${redactUrl(url)})`,
       { cause: error },
     );
   }
@@ -461,23 +461,25 @@ export function connectionError(error: unknown, url: string): DatabaseConnection
   const where = redactUrl(url);
   const code = typeof error === 'object' && error !== null && 'code' in error ? String(error.code) : '';
   const text = error instanceof Error ? error.message : String(error);
-  const { host, port, user, database } = parseDatabaseUrl(url);
+  const location = parseDatabaseUrl(url);
+  const { host, user, database } = location;
+  const at = hostAndPort(location);
   const message = (() => {
     switch (code) {
       case 'ECONNREFUSED':
-        return `cannot reach the database at ${host}:${port} (connection refused): is the server running? (${where})`;
+        return `cannot reach the database at ${at} (connection refused): is the server running? (${where})`;
       case 'ENOTFOUND':
       case 'EAI_AGAIN':
         return `cannot reach the database: host "${host}" is not known (${where})`;
       case 'ETIMEDOUT':
-        return `cannot reach the database at ${host}:${port}: the connection timed out (${where})`;
+        return `cannot reach the database at ${at}: the connection timed out (${where})`;
       case 'ER_ACCESS_DENIED_ERROR':
       case 'ER_ACCESS_DENIED_NO_PASSWORD_ERROR':
-        return `the database at ${host}:${port} refused user "${user}": wrong user or password (${where})`;
+        return `the database at ${at} refused user "${user}": wrong user or password (${where})`;
       case 'ER_BAD_DB_ERROR':
-        return `database "${database}" does not exist on ${host}:${port} (${where})`;
+        return `database "${database}" does not exist on ${at} (${where})`;
       case 'ER_DBACCESS_DENIED_ERROR':
-        return `user "${user}" may not use database "${database}" on ${host}:${port} (${where})`;
+        return `user "${user}" may not use database "${database}" on ${at} (${where})`;
       default:
         return `cannot connect to the database (${where}): ${text.split('\n')[0]}`;
     }

@@ -112,3 +112,14 @@ export function withDatabase(url: string, database: string): string {
   parsed.pathname = `/${encodeURIComponent(database)}`;
   return parsed.toString();
 }
+
+/**
+ * A host and port as a person writes them: an IPv6 address in brackets (`[::1]:3306`), so the port
+ * does not read as one more group of the address.
+ * @example hostAndPort({ host: '::1', port: 3306 }) // '[::1]:3306'
+ */
+export function hostAndPort(location: Pick<DatabaseLocation, 'host' | 'port'>): string {
+  return location.host.includes(':')
+    ? `[${location.host}]:${location.port}`
+    : `${location.host}:${location.port}`;
+}

@@ -247,6 +247,18 @@ describe('openDatabase', () => {
     );
   });
 
+  it('writes an IPv6 host in brackets in that line, so its port does not read as part of it', async () => {
+    // A port on ::1 that nothing listens on (a server's own, closed at once).
+    const closed = createServer();
+    await new Promise<void>((resolve) => closed.listen(0, '::1', resolve));
+    const { port } = closed.address() as AddressInfo;
+    await new Promise((resolve) => closed.close(resolve));
+    const error = await openDatabase(`mysql://root@[::1]:${port}/test`).catch((e: unknown) => e);
+    expect((error as Error).message).toBe(
+      `cannot reach the database at [::1]:${port} (connection refused): is the server running? (mysql://root@[::1]:${port}/test)`,
+    );
+  });
+
   it('gives one clear line for wrong credentials, without the password', async () => {
     const url = new URL(SERVER_URL);
     url.username = 'no_such_user_ta';
