@@ -330,7 +330,7 @@ describe('GET /caroulsel/media/<token>/thumb and /full', () => {
     const [item] = await listItems(get);
     expect((await get(item?.previewUrl ?? '')).status).toBe(200);
     expect(logged).toEqual([
-      'the media cache kept a read waiting 1000 ms or more: going on without it for 5000 ms',
+      'the media cache kept a read waiting 1000 ms or more: going on without it, asking again every 5000 ms',
       'gallery index read failed: the media cache did not answer a read within 1000 ms',
     ]);
   }, 20_000);
