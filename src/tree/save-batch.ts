@@ -100,8 +100,9 @@ export function checkEntries(
         // A column no metric can be (a DATE, a BLOB) is the installation's mistake, not the value's.
         if (!isMetricType(column.dataType)) {
           throw new ConfigurationError(
-            'METRIC_COLUMN_TYPE',
-            `metric ${field} is configured, but column ${field} of table ${plan.metricTable} is a ${column.dataType}, which no metric can be (numbers and text): change the column or remove the metric`,
+            // The code `verify` and `validate --scope` give the same mistake.
+            'TREE_VIEW_METRIC_TYPE',
+            `metric ${field}: column ${plan.metricTable}.${column.name} is ${column.dataType}, which no metric can be: use a number or text column, or remove the metric`,
             { path },
           );
         }

@@ -375,9 +375,9 @@ describe('saveMetrics', () => {
     };
     await expect(save({ plan, entries: [entry] })).rejects.toMatchObject({
       name: 'ConfigurationError',
-      code: 'METRIC_COLUMN_TYPE',
+      code: 'TREE_VIEW_METRIC_TYPE',
       path: 'entries.0.values.METRICA9',
-      message: `metric METRICA9 is configured, but column METRICA9 of table ${table} is a date, which no metric can be (numbers and text): change the column or remove the metric`,
+      message: `metric METRICA9: column ${table}.METRICA9 is date, which no metric can be: use a number or text column, or remove the metric`,
     });
     expect(await db.query(`SELECT * FROM ${table}`)).toEqual([]);
   });
