@@ -5,6 +5,9 @@ import { hasMethods } from '../model/options.js';
 import { checkScope } from '../model/scope.js';
 
 const isExecutor = hasMethods('query', 'execute');
+const isDatabase = hasMethods('query', 'execute', 'transaction');
+/** mysql2's own pool and connection (`getConnection`, `beginTransaction`), which our Database has not. */
+const isDriver = (db: object) => 'getConnection' in db || 'beginTransaction' in db;
 
 /**
  * Checks a public function's options with its zod model before any SQL: the models are the ones the
@@ -29,15 +32,21 @@ export function checkArguments<Model extends z.ZodType>(
 
 /**
  * Refuses what is not a database as a public function's first argument: `INVALID_OPTION` at `db`.
+ * A mysql2 pool or connection handed in as it is (not through `wrapPool`) has `query` and `execute`
+ * too, but its `query` answers `[rows, fields]`: said as such. `writes`: the function runs its own
+ * transaction (`saveMetrics`), so a transaction's executor will not do.
  * @example checkDatabase(db, 'loadTaskSheet');
  */
-export function checkDatabase(db: unknown, what: string): void {
-  if (isExecutor(db)) return;
-  const said =
-    db === null ? 'null' : typeof db === 'object' ? 'an object without query() and execute()' : typeof db;
-  throw new TaskAssociationError(
-    'INVALID_OPTION',
-    `${what}: its first argument must be a Database (openDatabase or wrapPool), not ${said}`,
-    { path: 'db' },
-  );
+export function checkDatabase(db: unknown, what: string, needs: 'reads' | 'writes' = 'reads'): void {
+  const problem = !isExecutor(db)
+    ? `must be a Database (openDatabase or wrapPool), not ${db === null ? 'null' : typeof db === 'object' ? 'an object without query() and execute()' : typeof db}`
+    : isDriver(db as object)
+      ? 'must be a Database, not a mysql2 pool or connection as it is: wrap it (wrapPool(pool))'
+      : needs === 'writes' && !isDatabase(db)
+        ? 'must be the Database itself (openDatabase or wrapPool), not the executor of a transaction: it runs a transaction of its own'
+        : undefined;
+  if (problem !== undefined)
+    throw new TaskAssociationError('INVALID_OPTION', `${what}: its first argument ${problem}`, {
+      path: 'db',
+    });
 }

@@ -14,6 +14,7 @@ import {
 } from '../store/metric-table.js';
 import { execute } from '../store/sql.js';
 import { readTopology } from '../store/topology.js';
+import { checkDatabase } from './arguments.js';
 import { withPlan } from './plan-memo.js';
 import { type CheckedBatch, checkEntries, metricColumnsOf, requestOf } from './save-batch.js';
 import type { CheckedEntry } from './save-decision.js';
@@ -61,6 +62,7 @@ export { REQUEST_RETENTION_SECONDS };
  * @example await saveMetrics(db, { scope, user: 7, taskSheet: 42, entries: [{ activity: 3, group: 1, values: { METRICA1: '2.50' } }] });
  */
 export async function saveMetrics(db: Database, given: SaveMetricsOptions): Promise<SaveMetricsResult> {
+  checkDatabase(db, 'saveMetrics', 'writes');
   return withPlan(db, SaveMetricsOptions, given, 'saveMetrics', (options, plan) =>
     savePlanned(db, options, plan),
   );

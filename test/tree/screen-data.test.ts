@@ -1,3 +1,4 @@
+import mysql from 'mysql2/promise';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ownerKey } from '../../src/http/owner-key.js';
 import type { Scope } from '../../src/model/scope.js';
@@ -938,6 +939,28 @@ describe('the screen reads as library functions', () => {
       ['loadTaskSheet', (db) => loadTaskSheet(db, SCOPE_A, taskSheet)],
       ['resolveTreePlan', (db) => resolveTreePlan(db, SCOPE_A)],
     ];
+    // mysql2's own pool, handed in without wrapPool: its query answers [rows, fields].
+    const raw = mysql.createPool(scratch().url);
+    try {
+      for (const [name, call] of calls) {
+        await expect(call(raw as never)).rejects.toMatchObject({
+          code: 'INVALID_OPTION',
+          path: 'db',
+          message: `${name}: its first argument must be a Database, not a mysql2 pool or connection as it is: wrap it (wrapPool(pool))`,
+        });
+      }
+    } finally {
+      await raw.end();
+    }
+    // A transaction's executor reads, but saveMetrics runs a transaction of its own.
+    await scratch().db.transaction(async (tx) => {
+      await expect(saveMetrics(tx as never, { ...options, user: 7, entries: [] })).rejects.toMatchObject({
+        code: 'INVALID_OPTION',
+        path: 'db',
+        message:
+          'saveMetrics: its first argument must be the Database itself (openDatabase or wrapPool), not the executor of a transaction: it runs a transaction of its own',
+      });
+    });
     for (const [name, call] of calls) {
       for (const [db, said] of [
         [null, 'null'],
