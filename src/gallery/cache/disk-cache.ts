@@ -113,7 +113,12 @@ export function createDiskCache(options: DiskCacheOptions): MediaCache {
   }
 
   const start = () => {
-    ready ??= load();
+    // A folder refused (or not made) is checked again at the next call: put right (`chmod 700`),
+    // it is used without a restart.
+    ready ??= load().catch((error: unknown) => {
+      ready = undefined;
+      throw error;
+    });
     return ready;
   };
 

@@ -137,6 +137,10 @@ describe('the disk cache', () => {
           `its entries could be planted; use a folder only you can write (chmod 700 ${dir})`,
       );
       expect(await readdir(dir)).toEqual(['notes.tmp']);
+      // Put right as the message says, the same cache uses it at its next call, without a restart.
+      await chmod(dir, 0o700);
+      await cache.set('k', entry(10));
+      expect((await cache.get('k'))?.bytes).toEqual(entry(10).bytes);
     }
   });
 
