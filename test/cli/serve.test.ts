@@ -59,6 +59,10 @@ describe('task-association serve', () => {
       ['--cache', '/tmp/c', '--redis', 'redis://127.0.0.1:6379'],
       '--cache and --redis both name where renditions are kept: give one (--redis for several nodes)',
     ],
+    [
+      ['--redis-prefix', 'p:'],
+      '--redis-prefix names the prefix of the keys in a Redis: give --redis URL with it',
+    ],
   ])('refuses %j with exit code 2', async (args, message) => {
     const io = captureIo();
     expect(await runCli(['serve', ...args], io)).toBe(2);

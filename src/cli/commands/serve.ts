@@ -65,6 +65,10 @@ export const command: Command = {
       throw new UsageError(
         '--cache and --redis both name where renditions are kept: give one (--redis for several nodes)',
       );
+    if (values['redis-prefix'] !== undefined && values.redis === undefined)
+      throw new UsageError(
+        '--redis-prefix names the prefix of the keys in a Redis: give --redis URL with it',
+      );
     const port = parsePort(values.port ?? '3000');
     const imagesDir = values.images === undefined ? undefined : resolve(values.images);
     if (imagesDir !== undefined && !(await stat(imagesDir).catch(() => undefined))?.isDirectory()) {
