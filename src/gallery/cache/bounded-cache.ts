@@ -91,7 +91,7 @@ export function boundedCache(
   function answered(probe: boolean): void {
     if (!probe || !skipped) return;
     skipped = false;
-    logger.warn('the media cache answers again');
+    logger.warn('the media cache answers in time again');
   }
 
   const { lock } = cache;

@@ -132,7 +132,7 @@ describe('a gallery whose Redis stops answering', () => {
       expect(Buffer.from(read.bytes).toString()).toBe('lost');
       expect(warned).toEqual([
         'the media cache kept a read waiting 200 ms or more: going on without it, asking again every 300 ms',
-        'the media cache answers again',
+        'the media cache answers in time again',
       ]);
       await cache.close?.();
     });
