@@ -1015,4 +1015,77 @@ describe('the table view, on the demo', () => {
     await expect.poll(() => said.count()).toBe(0);
     await page.getByText('2 unsaved changes').waitFor();
   });
+
+  // Found by review: Enter that ends an input method's composition (choosing the word typed with a
+  // Japanese or Chinese keyboard, or a phone's) moved the focus a row down, mid-word. An input
+  // method cannot be driven here: the browser's own keydown of such an Enter is sent as it is.
+  it('leaves Enter to an input method composing a word in the cell', async () => {
+    const page = await newPage();
+    const grid = await openTable(page);
+    await cell(grid, 'A-DISC', 'Pessoas').click();
+    await page.evaluate(() =>
+      document.activeElement?.dispatchEvent(
+        new KeyboardEvent('keydown', { key: 'Enter', isComposing: true, bubbles: true, cancelable: true }),
+      ),
+    );
+    expect(await where(page)).toBe('A-DISC — Disc ploughing / Pessoas');
+    await page.keyboard.press('Enter');
+    expect(await where(page)).toBe('A-SUBSOIL — Subsoiling / Pessoas');
+  });
+
+  // Found by a review of the shown outcome: the same words twice (Save pressed again with nothing to
+  // save) were no change to the live region, so a screen reader said them once.
+  it('says the same outcome again when it comes again, and clears it when a save starts', async () => {
+    const page = await newPage();
+    const grid = await openTable(page);
+    const outcome = page.locator('.ta-screen__table-outcome');
+    await page.evaluate(() => {
+      const said: string[] = [];
+      (window as unknown as { said: string[] }).said = said;
+      const region = document.querySelector('.ta-screen__table-outcome');
+      if (region)
+        new MutationObserver(() => said.push(region.textContent ?? '')).observe(region, {
+          childList: true,
+          characterData: true,
+          subtree: true,
+        });
+    });
+    const save = page.getByRole('button', { name: 'Save changes' });
+    await save.click();
+    await expect.poll(() => outcome.textContent()).toBe('Nothing changed: nothing to save.');
+    await save.click();
+    await expect
+      .poll(() =>
+        page.evaluate(() =>
+          (window as unknown as { said: string[] }).said.filter(
+            (text) => text === 'Nothing changed: nothing to save.',
+          ),
+        ),
+      )
+      .toHaveLength(2);
+    // Typing clears it; a paste's outcome goes as the save starts (the save held on its way), and
+    // the save's own comes after.
+    await cell(grid, 'A-SPRAY', 'Pessoas').click();
+    await page.keyboard.type('5');
+    expect(await outcome.isVisible()).toBe(false);
+    await cell(grid, 'A-SPRAY', 'Horas').click();
+    await paste(page, '7.5\n');
+    await expect.poll(() => outcome.textContent()).toBe('Pasted 1 cell.');
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route(
+      (url) => url.pathname === '/associationtask',
+      async (route) => {
+        if (route.request().method() === 'PUT') await held;
+        await route.continue();
+      },
+    );
+    await save.click();
+    await expect.poll(() => outcome.isVisible()).toBe(false);
+    release();
+    await expect.poll(() => outcome.textContent()).toBe('Saved 1 activity.');
+    expect(await savedRow('A-SPRAY')).toEqual([expect.objectContaining({ METRICA2: 5, HORAS: '7.5' })]);
+  });
 });

@@ -13,6 +13,9 @@ export function attachTableKeys(table) {
   table.grid.addEventListener('keydown', (event) => {
     const target = event.target;
     if (!isCellControl(target) || event.altKey || event.metaKey) return;
+    // A key that ends an input method's composition (Enter choosing the word typed with a Japanese,
+    // Chinese or Korean keyboard, or a phone's) belongs to the composition, not to the grid.
+    if (event.isComposing) return;
     const row = Number(target.dataset.row);
     const col = Number(target.dataset.col);
     if (!Number.isInteger(row) || !Number.isInteger(col)) return;

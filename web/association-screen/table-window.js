@@ -49,7 +49,16 @@ export function createTableWindow(ctx, { grid, head, body, isShown }, model) {
   const onWindowBlur = () => {
     leftWindowFrom = ctx.doc.activeElement;
   };
+  // The window's focus comes just before the browser focuses that cell again, in the same task:
+  // forgotten after it, so a later click into the cell (the window back with the focus elsewhere:
+  // the table hidden meanwhile) is an entry again.
+  const onWindowFocus = () => {
+    ctx.timers.later(() => {
+      leftWindowFrom = null;
+    }, 0);
+  };
   win?.addEventListener('blur', onWindowBlur);
+  win?.addEventListener('focus', onWindowFocus);
   grid.addEventListener('focusin', (event) => {
     const back = event.target === leftWindowFrom;
     leftWindowFrom = null;
@@ -264,6 +273,7 @@ export function createTableWindow(ctx, { grid, head, body, isShown }, model) {
     },
     destroy() {
       win?.removeEventListener('blur', onWindowBlur);
+      win?.removeEventListener('focus', onWindowFocus);
       if (frame !== 0) cancelAnimationFrame(frame);
       rendered.clear();
     },

@@ -56,8 +56,11 @@ export function createTable(ctx, hooks) {
   pending.setAttribute('role', 'status');
   // What the last paste, copy or save came to, then the read under way and the changes waiting.
   const outcomeSaid = create('span', `${BLOCK}__table-outcome`);
+  outcomeSaid.hidden = true;
   const countSaid = create('span', `${BLOCK}__table-count`);
-  pending.append(countSaid);
+  pending.append(outcomeSaid, countSaid);
+  // A change of the count is said alone, not with the last outcome again (a status is atomic).
+  pending.setAttribute('aria-atomic', 'false');
   const saveButton = button(create, `${BLOCK}__button ${BLOCK}__button--primary`, labels.tableSave);
   toolbar.append(filterLabel, pending, saveButton);
   const alert = create('p', `${BLOCK}__form-error ${BLOCK}__table-alert`);
@@ -82,11 +85,23 @@ export function createTable(ctx, hooks) {
   grid.append(head, body);
   root.append(toolbar, alert, retry, note, grid);
 
+  /** Bumped by every outcome shown or cleared: an outcome's text is put in after a moment. */
+  let outcomes = 0;
   /**
    * What the table's last paste, copy or save came to, beside Save until the person types again or
-   * the next save starts. @type {string | undefined}
+   * the next save starts (`undefined`: none). Emptied first and put in a moment later, as `speak`
+   * does, so the same words said twice (Save pressed again with nothing to save) are said again.
+   * @param {string | undefined} text
    */
-  let outcome;
+  function showOutcome(text) {
+    const turn = ++outcomes;
+    outcomeSaid.textContent = '';
+    outcomeSaid.hidden = text === undefined;
+    if (text !== undefined)
+      ctx.timers.later(() => {
+        if (turn === outcomes) outcomeSaid.textContent = text;
+      }, 30);
+  }
 
   const model = createTableModel(ctx, {
     redraw(row, col, fromInput) {
@@ -100,14 +115,7 @@ export function createTable(ctx, hooks) {
       drafts.counted();
     },
     met: (row, cells) => void nameMeanwhile(row, cells),
-    edited: (row, byPerson) => {
-      // The person goes on typing: what the last paste, copy or save came to is behind them.
-      if (byPerson && outcome !== undefined) {
-        outcome = undefined;
-        showPending();
-      }
-      drafts.follow(row, byPerson);
-    },
+    edited: (row, byPerson) => drafts.follow(row, byPerson),
   });
   /** What is typed, kept on the device as the activities' drafts. */
   const drafts = createTableDrafts(ctx, model);
@@ -221,11 +229,14 @@ export function createTable(ctx, hooks) {
     // Shown beside Save (a live region), not only said: a sighted person sees how many cells a
     // paste left out, what a copy took, that a save stored; said aloud if the table is out of sight.
     announce: (/** @type {string} */ text) => {
-      outcome = text;
-      showPending();
+      showOutcome(text);
       if (root.hidden) ctx.announce(text);
     },
   };
+  // The person goes on typing: what the last paste, copy or save came to is behind them.
+  grid.addEventListener('input', () => {
+    if (!outcomeSaid.hidden) showOutcome(undefined);
+  });
   const save = createTableSave(ctx, table, hooks);
   attachTableKeys(table);
   attachTablePaste(ctx, table);
@@ -383,8 +394,6 @@ export function createTable(ctx, hooks) {
     const count = model.changedCount();
     const changes =
       count === 0 ? '' : count === 1 ? labels.tableChangedOne : fill(labels.tableChanged, { count });
-    outcomeSaid.textContent = outcome ?? '';
-    pending.replaceChildren(...(outcome === undefined ? [] : [outcomeSaid, ' ']), countSaid);
     countSaid.textContent = loadingSaid === undefined ? changes : `${loadingSaid} ${changes}`.trim();
   }
 
@@ -396,7 +405,7 @@ export function createTable(ctx, hooks) {
 
   /** @param {boolean} value */
   function setSaving(value) {
-    if (value) outcome = undefined;
+    if (value) showOutcome(undefined);
     model.setSaving(value);
     saveButton.disabled = value;
     saveButton.textContent = value ? labels.saving : labels.tableSave;
