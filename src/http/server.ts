@@ -79,6 +79,21 @@ export interface GalleryServer {
  * @example const { url, close } = await startGalleryServer({ port: 3000 });
  */
 export async function startGalleryServer(options: GalleryServerOptions = {}): Promise<GalleryServer> {
+  // Two places for the renditions, or a prefix of no Redis: one would be dropped without a word.
+  if (options.cacheDir !== undefined && options.redisUrl !== undefined) {
+    throw new GalleryConfigError(
+      'GALLERY_CONFIG',
+      'startGalleryServer: cacheDir and redisUrl both name where renditions are kept: give one (redisUrl for several nodes)',
+      { path: 'cacheDir' },
+    );
+  }
+  if (options.redisKeyPrefix !== undefined && options.redisUrl === undefined) {
+    throw new GalleryConfigError(
+      'GALLERY_CONFIG',
+      'startGalleryServer: redisKeyPrefix names the prefix of the keys in a Redis: give redisUrl with it',
+      { path: 'redisKeyPrefix' },
+    );
+  }
   const closeGraceMs = options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS;
   if (!Number.isInteger(closeGraceMs) || closeGraceMs < 0 || closeGraceMs > 600_000) {
     throw new GalleryConfigError(

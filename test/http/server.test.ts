@@ -317,5 +317,20 @@ describe('startGalleryServer', () => {
         ).rejects.toMatchObject({ code: 'GALLERY_CLOSE_GRACE', path: 'closeGraceMs' });
       }
     });
+
+    // As serve's flags: an option that would be dropped without a word is refused.
+    it('refuses a cache folder beside a Redis, and a Redis key prefix without a Redis', async () => {
+      await expect(
+        startGalleryServer({ port: 0, cacheDir: join(dir, 'cache'), redisUrl: 'redis://127.0.0.1:6379' }),
+      ).rejects.toMatchObject({
+        code: 'GALLERY_CONFIG',
+        path: 'cacheDir',
+        message:
+          'startGalleryServer: cacheDir and redisUrl both name where renditions are kept: give one (redisUrl for several nodes)',
+      });
+      await expect(
+        startGalleryServer({ port: 0, cacheDir: join(dir, 'cache'), redisKeyPrefix: 'p:' }),
+      ).rejects.toMatchObject({ code: 'GALLERY_CONFIG', path: 'redisKeyPrefix' });
+    });
   });
 });
