@@ -174,6 +174,31 @@ it('keeps the caret where the person types when joining the lines of a note in t
   expect(await notes.inputValue()).toBe('linha 1 linha 2');
 });
 
+// Found by review: Up and Down in a note of several lines went to the row above or below at once,
+// so the person could not reach its other line by the keys.
+it('moves between the lines of a note with Up and Down before moving to the next row', async () => {
+  const { page } = await open();
+  const grid = await openTable(page, served.sheetUrl());
+  const row = grid.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /^A-SUBSOIL/ }) });
+  const notes = row.getByRole('textbox', { name: 'Horas', exact: true });
+  await expect.poll(() => notes.inputValue()).toBe(NOTES);
+  await notes.click();
+  const place = () =>
+    page.evaluate(() => {
+      const field = document.activeElement as HTMLTextAreaElement;
+      const label = field.closest('[role="row"]')?.querySelector('[role="rowheader"] span')?.textContent;
+      return `${label?.split(' ')[0]} ${field.getAttribute('aria-label')} ${field.selectionStart}`;
+    });
+  // On the first line: Down goes to the second line, then on to the next row.
+  await notes.evaluate((field: HTMLTextAreaElement) => field.setSelectionRange(2, 2));
+  await page.keyboard.press('ArrowDown');
+  expect(await place()).toMatch(/^A-SUBSOIL Horas (9|10|11|12|13|14|15)$/);
+  await page.keyboard.press('ArrowUp');
+  expect(await place()).toMatch(/^A-SUBSOIL Horas [0-7]$/);
+  await page.keyboard.press('ArrowUp');
+  expect(await place()).not.toMatch(/^A-SUBSOIL/);
+});
+
 it('counts going back into a cell of the table after its rows were drawn anew as entering it: Escape keeps what it held', async () => {
   // Every row writable: the first (A-FERT, read-only in the demo) is the cell the table's tab stop
   // goes back to when its rows are drawn anew.

@@ -35,10 +35,14 @@ export function attachTableKeys(table) {
       case 'Enter':
         to = [event.shiftKey ? row - 1 : row + 1, col];
         break;
+      // In a note of several lines, Up and Down move between its lines first, as in any text box;
+      // from its first (last) line, to the row above (below).
       case 'ArrowDown':
+        if (lineAfter(target)) return;
         to = [row + 1, col];
         break;
       case 'ArrowUp':
+        if (lineBefore(target)) return;
         to = [row - 1, col];
         break;
       // Within a screenful of the end (or the start), by what is left: to the last (first) row.
@@ -66,3 +70,17 @@ export function attachTableKeys(table) {
     table.focusCell(toRow, toCol);
   });
 }
+
+/**
+ * Whether a line of the cell's text lies above the caret (a note's field, a textarea).
+ * @param {HTMLInputElement | HTMLTextAreaElement} field
+ */
+const lineBefore = (field) =>
+  field instanceof HTMLTextAreaElement && field.value.slice(0, field.selectionStart).includes('\n');
+
+/**
+ * Whether a line of the cell's text lies below the caret (a note's field, a textarea).
+ * @param {HTMLInputElement | HTMLTextAreaElement} field
+ */
+const lineAfter = (field) =>
+  field instanceof HTMLTextAreaElement && field.value.slice(field.selectionEnd).includes('\n');
