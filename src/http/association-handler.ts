@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { TaskAssociationError } from '../model/errors.js';
 import { MetricBatch, parseInput } from '../model/metric-batch.js';
-import { checkOptions, hasMethods, isFunction } from '../model/options.js';
+import { checkOptions, isFunction } from '../model/options.js';
 import { InvalidRequestError } from '../model/request-errors.js';
 import { checkScope, type Scope } from '../model/scope.js';
 import { SeqDb } from '../model/seq-db.js';
 import type { Database } from '../store/driver.js';
+import { databaseProblem } from '../tree/arguments.js';
 import { childrenPart } from '../tree/parts/children.js';
 import type { PartContext } from '../tree/parts/context.js';
 import { historyPart } from '../tree/parts/history.js';
@@ -63,10 +64,10 @@ export interface AssociationHandlerOptions {
  * with a 500.
  */
 const HandlerOptionsShape = z.strictObject({
-  db: z.custom<Database>(
-    hasMethods('query', 'execute', 'transaction'),
-    'must be a Database (openDatabase or wrapPool)',
-  ),
+  // Said as the library's functions say it (a mysql2 pool as it is, a transaction's executor).
+  db: z.custom<Database>((db) => databaseProblem(db, 'writes') === undefined, {
+    error: (issue) => databaseProblem(issue.input, 'writes'),
+  }),
   context: z.custom<AssociationHandlerOptions['context']>(
     isFunction,
     'must be a function of the request returning { scope, user }',

@@ -38,15 +38,23 @@ export function checkArguments<Model extends z.ZodType>(
  * @example checkDatabase(db, 'loadTaskSheet');
  */
 export function checkDatabase(db: unknown, what: string, needs: 'reads' | 'writes' = 'reads'): void {
-  const problem = !isExecutor(db)
+  const problem = databaseProblem(db, needs);
+  if (problem !== undefined)
+    throw new TaskAssociationError('INVALID_OPTION', `${what}: its first argument ${problem}`, {
+      path: 'db',
+    });
+}
+
+/**
+ * What is wrong with `db` as a Database (see {@link checkDatabase}), said from "must be": also what
+ * an options model says of its `db` (the association handler's). Undefined: nothing.
+ */
+export function databaseProblem(db: unknown, needs: 'reads' | 'writes'): string | undefined {
+  return !isExecutor(db)
     ? `must be a Database (openDatabase or wrapPool), not ${db === null ? 'null' : typeof db === 'object' ? 'an object without query() and execute()' : typeof db}`
     : isDriver(db as object)
       ? 'must be a Database, not a mysql2 pool or connection as it is: wrap it (wrapPool(pool))'
       : needs === 'writes' && !isDatabase(db)
         ? 'must be the Database itself (openDatabase or wrapPool), not the executor of a transaction: it runs a transaction of its own'
         : undefined;
-  if (problem !== undefined)
-    throw new TaskAssociationError('INVALID_OPTION', `${what}: its first argument ${problem}`, {
-      path: 'db',
-    });
 }

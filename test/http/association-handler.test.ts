@@ -1,3 +1,4 @@
+import mysql from 'mysql2/promise';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ownerKey } from '../../src/http/owner-key.js';
 import type { Scope } from '../../src/model/scope.js';
@@ -68,7 +69,7 @@ beforeAll(async () => {
 describe('the associationtask handler', () => {
   // context is where each request's scope and user come from: a misspelt one used to be accepted,
   // then every request answered 500 with "options.context is not a function".
-  it('refuses options it cannot work with when it is made, naming the option', () => {
+  it('refuses options it cannot work with when it is made, naming the option', async () => {
     const context = async () => ({ scope: SCOPE_A, user: 1 });
     const attempt = (options: unknown) => {
       try {
@@ -93,6 +94,26 @@ describe('the associationtask handler', () => {
     expect(attempt({ db: {}, context })).toMatchObject({
       path: 'db',
       message: expect.stringContaining('must be a Database (openDatabase or wrapPool)'),
+    });
+    // Said as the library's functions say it: mysql2's own pool as it is (its query answers
+    // [rows, fields], so every request answered 500), a transaction's executor (no transaction).
+    const raw = mysql.createPool(scratch().url);
+    try {
+      expect(attempt({ db: raw, context })).toMatchObject({
+        path: 'db',
+        message:
+          'createAssociationHandler option db: must be a Database, not a mysql2 pool or connection as it is: wrap it (wrapPool(pool))',
+      });
+    } finally {
+      await raw.end();
+    }
+    await scratch().db.transaction(async (tx) => {
+      expect(attempt({ db: tx, context })).toMatchObject({
+        path: 'db',
+        message: expect.stringContaining(
+          'not the executor of a transaction: it runs a transaction of its own',
+        ),
+      });
     });
     expect(attempt({ db: scratch().db, context, onError: 'log' })).toMatchObject({ path: 'onError' });
     expect(attempt({ db: scratch().db, context, lang: 'pt-BR' })).toBeUndefined();
