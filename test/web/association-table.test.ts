@@ -10,6 +10,7 @@ import {
   openTable as openGrid,
   openPage,
   paste,
+  showTable,
   useBrowser,
   watchProblems,
 } from '../support/browser.js';
@@ -1087,5 +1088,79 @@ describe('the table view, on the demo', () => {
     release();
     await expect.poll(() => outcome.textContent()).toBe('Saved 1 activity.');
     expect(await savedRow('A-SPRAY')).toEqual([expect.objectContaining({ METRICA2: 5, HORAS: '7.5' })]);
+  });
+
+  it('records an activity without an entry whose values typed or pasted are its defaults, kept across a reload until saved', async () => {
+    await forget('A-DISC');
+    await forget('A-SUBSOIL');
+    const page = await newPage();
+    const requests = watchRequests(page);
+    let grid = await openTable(page);
+    // Typed over the default as its cell shows it, and as the same value written otherwise.
+    const discHours = cell(grid, 'A-DISC', 'Horas');
+    await discHours.click();
+    await page.keyboard.type('8.0');
+    expect(await description(discHours)).toBe('Entered, not saved yet');
+    await page.getByText('1 unsaved change').waitFor();
+    // Escape takes the entry back (the cell shows its default again), and typing makes it again.
+    await page.keyboard.press('Escape');
+    expect(await description(discHours)).toBe('Default: fixed value');
+    await expect.poll(() => page.locator('.ta-screen__table-count').textContent()).toBe('');
+    await page.keyboard.press('Control+A');
+    await page.keyboard.type('8');
+    expect(await description(discHours)).toBe('Entered, not saved yet');
+    await cell(grid, 'A-SUBSOIL', 'Quantidade').click();
+    const preset = await cell(grid, 'A-SUBSOIL', 'Quantidade').inputValue();
+    await paste(page, `${preset}\n`);
+    expect(await description(cell(grid, 'A-SUBSOIL', 'Quantidade'))).toBe('Entered, not saved yet');
+    await page.getByText('2 unsaved changes').waitFor();
+    // Kept on the device as typed: a reload shows both as entered, still to save.
+    await keptOnDevice(page);
+    await page.reload();
+    grid = await showTable(page);
+    expect(await description(cell(grid, 'A-DISC', 'Horas'))).toBe('Entered, not saved yet');
+    expect(await description(cell(grid, 'A-SUBSOIL', 'Quantidade'))).toBe('Entered, not saved yet');
+    await page.getByText('2 unsaved changes').waitFor();
+    // A look at the row in the modal, closed with Esc: the entry stays the person's to save.
+    await page.getByRole('button', { name: 'Tree', exact: true }).click();
+    for (const name of ['S-NORTH — North field', 'G-SOIL — Soil preparation']) {
+      const item = page.getByRole('treeitem', { name }).first();
+      await item.locator(':scope > .ta-screen__row').click();
+      await item.getByRole('group').first().waitFor();
+    }
+    await page
+      .getByRole('treeitem', { name: /^A-DISC/ })
+      .first()
+      .locator(':scope > .ta-screen__row')
+      .click();
+    const modal = page.getByRole('dialog', { name: 'A-DISC — Disc ploughing' });
+    await modal.waitFor();
+    expect(await description(modal.getByRole('textbox', { name: 'Horas', exact: true }))).toBe(
+      'Entered, not saved yet',
+    );
+    await page.keyboard.press('Escape');
+    await modal.waitFor({ state: 'hidden' });
+    await page.getByRole('button', { name: 'Table', exact: true }).click();
+    expect(await description(cell(grid, 'A-DISC', 'Horas'))).toBe('Entered, not saved yet');
+    await page.getByText('2 unsaved changes').waitFor();
+    await page.getByRole('button', { name: 'Save changes' }).click();
+    await expect
+      .poll(() => page.locator('.ta-screen__table-outcome').textContent())
+      .toBe('Saved 2 activities.');
+    // Each made its entry of every value its row showed (base null: no entry was read).
+    const sent = requests.puts.at(-1)?.entries ?? [];
+    expect(sent).toHaveLength(2);
+    for (const entry of sent) expect(entry).toMatchObject({ row: false });
+    expect(await savedRow('A-DISC')).toEqual([
+      { METRICA1: '1.25', METRICA2: expect.any(Number), HORAS: '8.0' },
+    ]);
+    expect(await savedRow('A-SUBSOIL')).toEqual([
+      expect.objectContaining({ METRICA1: Number(preset).toFixed(2), HORAS: '8.0' }),
+    ]);
+    expect(await description(cell(grid, 'A-DISC', 'Horas'))).toBe('Saved value');
+    // An activity with an entry: its stored value typed again is no change.
+    await cell(grid, 'A-DISC', 'Horas').click();
+    await page.keyboard.type('8.0');
+    await expect.poll(() => page.locator('.ta-screen__table-count').textContent()).toBe('');
   });
 });

@@ -14,7 +14,7 @@ import { problemOf } from './api.js';
 import { BLOCK, button } from './dom.js';
 import { keyOf } from './entry-key.js';
 import { fill } from './labels.js';
-import { isLocked } from './table-cells.js';
+import { isLocked, typedInto } from './table-cells.js';
 import { formatValue, metricLabel } from './values.js';
 
 /**
@@ -164,7 +164,7 @@ export function createCopyPrevious(ctx, table) {
       let filled = false;
       row.cells.forEach((cell, col) => {
         // What the person typed stays theirs.
-        if (cell.copied === undefined && cell.text !== cell.presetText) return;
+        if (typedInto(cell)) return;
         const value = empty.has(cell.field) ? null : entry.values[cell.field];
         if (value === undefined) return;
         const text = value === null ? '' : formatValue(value, cell.column, ctx.lang);

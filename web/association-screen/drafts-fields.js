@@ -15,10 +15,9 @@ export const MAX_DRAFT_AGE_MS = 7 * 24 * 60 * 60 * 1000;
 
 /**
  * Whether two states of a draft's field are the same: what was typed, over which base and preset,
- * copied or not. @param {DraftField} a @param {DraftField} b
+ * copied or not, confirmed or not. @param {DraftField} a @param {DraftField} b
  */
-export const sameField = (a, b) =>
-  a.text === b.text && a.base === b.base && a.preset === b.preset && a.copied === b.copied;
+export const sameField = (a, b) => sameTyping(a, b) && a.base === b.base && a.preset === b.preset;
 
 /**
  * Whether a form's state of a field (`now`) is still the state the form last kept or took of it
@@ -36,11 +35,18 @@ export const typedAtOf = (field, draft) => field.at ?? draft.typedAt;
 
 /**
  * Whether two states of a field hold the same typing: what the person typed (and whether it was
- * copied), not what it is sent over (a base or preset moved by a read is no typing).
+ * copied or confirmed), not what it is sent over (a base or preset moved by a read is no typing).
  * @param {DraftField | undefined} a @param {DraftField | undefined} b
  */
-export const sameTyping = (a, b) =>
-  a !== undefined && b !== undefined && a.text === b.text && a.copied === b.copied;
+export function sameTyping(a, b) {
+  return (
+    a !== undefined &&
+    b !== undefined &&
+    a.text === b.text &&
+    a.copied === b.copied &&
+    a.confirmed === b.confirmed
+  );
+}
 
 /**
  * A row's fields as typed `now` (ISO 8601), each holding the typing one of the drafts `before`

@@ -27,6 +27,8 @@ import { asOutboxError, done, finished, OutboxError, openCurrent } from './outbo
  * @property {MetricValue} preset what the field showed before the person typed
  * @property {number} [copied] a value the table copied from that sheet, not typed over since (its
  *   save, from the table or the modal, says so)
+ * @property {true} [confirmed] typed into the table's row of an activity without an entry: sent
+ *   though it reads as its preset (table-cells.js `confirmed`)
  * @property {MetricValue} [stored] the server's value of the field when `base` is a value the
  *   outbox keeps (sent first): once no entry keeps it (discarded), the base goes back to it
  * @property {string} [at] when this state was typed (the device's time, ISO 8601; drafts-fields.js

@@ -57,6 +57,12 @@ export function createFields(ctx) {
    * @type {Map<string, number>}
    */
   const copied = new Map();
+  /**
+   * The fields a draft of the table's row holds confirmed (table-cells.js `confirmed`): the default
+   * typed again to record it, counted as the person's change until they type in the field.
+   * @type {Set<string>}
+   */
+  const confirmed = new Set();
   /** Where each field's preset came from, and the preset: what its line says while it is not changed. */
   /** @type {Map<string, { source: string | undefined, value: MetricValue | undefined }>} */
   const sources = new Map();
@@ -68,6 +74,7 @@ export function createFields(ctx) {
     sources.clear();
     edited.clear();
     copied.clear();
+    confirmed.clear();
     for (const column of columns) {
       const field = create('div', `${BLOCK}__field`);
       const id = `${ctx.uid}-metric-${column.field}`;
@@ -115,6 +122,7 @@ export function createFields(ctx) {
     input.addEventListener('input', () => {
       edited.add(column.field);
       copied.delete(column.field);
+      confirmed.delete(column.field);
       showError(column.field, undefined);
       sayWhere(column.field);
     });
@@ -141,6 +149,7 @@ export function createFields(ctx) {
     showText(entry, input.value.slice(0, start) + lines + input.value.slice(end));
     edited.add(field);
     copied.delete(field);
+    confirmed.delete(field);
     showError(field, undefined);
     sayWhere(field);
     const caret = start + lines.length;
@@ -211,9 +220,11 @@ export function createFields(ctx) {
     const from = copied.get(field);
     entry.source.textContent = !changed
       ? ctx.say.source(source, value)
-      : from === undefined
-        ? ctx.labels.sourceEdited
-        : fill(ctx.labels.sourceCopied, { id: from });
+      : from !== undefined
+        ? fill(ctx.labels.sourceCopied, { id: from })
+        : confirmed.has(field) && !differs(entry, field)
+          ? ctx.labels.sourceConfirmed
+          : ctx.labels.sourceEdited;
     entry.source.dataset.source = !changed ? (source ?? 'none') : from === undefined ? 'edited' : 'copied';
   }
 
@@ -225,11 +236,11 @@ export function createFields(ctx) {
 
   /**
    * Whether the field holds a change of the person's: typed and other than its preset, or copied
-   * from another sheet, which counts even when it equals the preset (it is meant to be saved, as a
-   * copied cell of the table is). @param {Field} entry @param {string} field
+   * from another sheet or confirmed in the table, which count even when they equal the preset (they
+   * are meant to be saved, as the table's cells are). @param {Field} entry @param {string} field
    */
   function holdsChange(entry, field) {
-    return edited.has(field) && (copied.has(field) || differs(entry, field));
+    return edited.has(field) && (copied.has(field) || confirmed.has(field) || differs(entry, field));
   }
 
   /**
@@ -244,6 +255,7 @@ export function createFields(ctx) {
     bases.set(field, base);
     edited.delete(field);
     copied.delete(field);
+    confirmed.delete(field);
     showText(entry, value === null ? '' : formatValue(value, entry.column, ctx.lang));
     showSource(field, source, value);
     showError(field, undefined);
@@ -271,17 +283,19 @@ export function createFields(ctx) {
     showText(entry, value === null ? '' : formatValue(value, entry.column, ctx.lang));
     edited.add(field);
     copied.delete(field);
+    confirmed.delete(field);
     sayWhere(field);
   }
 
   /**
    * Shows what the person typed earlier and kept on the device (a draft) as they typed it, over the
    * preset and the base it was typed over: it counts as typed, and a save sends it from that base.
-   * A value the table copied from sheet `from` stays said and saved as copied.
+   * A value the table copied from sheet `from` stays said and saved as copied, and one it confirmed
+   * (`kept`) stays confirmed.
    * @param {string} field @param {string} text @param {MetricValue} preset @param {MetricValue} base
-   * @param {number} [from]
+   * @param {number} [from] @param {boolean} [kept]
    */
-  function restoreTyped(field, text, preset, base, from) {
+  function restoreTyped(field, text, preset, base, from, kept = false) {
     const entry = inputs.get(field);
     if (!entry) return;
     presets.set(field, preset);
@@ -290,6 +304,8 @@ export function createFields(ctx) {
     edited.add(field);
     if (from === undefined) copied.delete(field);
     else copied.set(field, from);
+    if (kept) confirmed.add(field);
+    else confirmed.delete(field);
     sayWhere(field);
   }
 
@@ -366,6 +382,8 @@ export function createFields(ctx) {
     },
     /** The sheet a field's value was copied from, while it holds that value. @param {string} field */
     copiedFrom: (field) => copied.get(field),
+    /** Whether a field holds what the table confirmed, not typed in since. @param {string} field */
+    isConfirmed: (field) => confirmed.has(field),
     /**
      * Whether the field was preset from nothing read: its entry removed, what applies now (its
      * default) not read yet. @param {string} field

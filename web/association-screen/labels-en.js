@@ -198,6 +198,7 @@ export const LABELS_EN = {
   tableFilterEmpty: 'Only activities without values',
   tableFilterOff: '“Only activities without values” is off now: it hid what is marked.',
   sourceCopied: 'Copied from sheet {id}, not saved yet',
+  sourceConfirmed: 'Entered, not saved yet',
   sourceEdited: 'Changed, not saved yet',
   sourcePending: 'Kept on this device, not sent yet',
   sourceStopped: 'Not sent: decide under "Show waiting entries"',

@@ -203,6 +203,7 @@ export const LABELS_PT_BR = {
   tableFilterEmpty: 'Só atividades sem valores',
   tableFilterOff: '“Só atividades sem valores” está desligado agora: escondia o que está marcado.',
   sourceCopied: 'Copiado da folha {id}, ainda não salvo',
+  sourceConfirmed: 'Informado, ainda não salvo',
   sourceEdited: 'Alterado, ainda não salvo',
   sourcePending: 'Guardado neste aparelho, ainda não enviado',
   sourceStopped: 'Não enviado: decida em "Mostrar registros a enviar"',

@@ -195,6 +195,8 @@ export { LABELS_EN, LABELS_PT_BR };
  * @property {string} tableFilterOff said after a save's alert when the filter was turned off to show
  *   the cell it marked, in a row the filter hid
  * @property {string} sourceCopied where a cell's value came from: copied from sheet `{id}`, not saved yet
+ * @property {string} sourceConfirmed a cell of an activity without an entry the person typed its
+ *   preset into, to record it, not saved yet
  * @property {string} sourceEdited a cell changed and not saved yet
  * @property {string} sourcePending a cell's value kept in the outbox, not sent yet
  * @property {string} sourceStopped a cell's value kept in the outbox and stopped there (a conflict, a

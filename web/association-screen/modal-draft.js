@@ -71,7 +71,7 @@ export function createModalDraft(ctx, parts) {
   /**
    * The fields the person typed in whose value differs from what the field showed: as values, as
    * the field's line says it, so 0.8 typed back over 0.80 (or 12,5 over 12,50) is no draft. A value
-   * the table copied counts though it equals the preset: the copy is the person's to save.
+   * the table copied or confirmed counts though it equals the preset: it is the person's to save.
    */
   function typedFields() {
     /** @type {Record<string, DraftField>} */
@@ -87,6 +87,7 @@ export function createModalDraft(ctx, parts) {
         preset,
         // Copied in the table and not typed over since: still a copy, said and saved as one.
         ...(from === undefined ? {} : { copied: from }),
+        ...(fields.isConfirmed(field) ? { confirmed: true } : {}),
         ...(stored === undefined ? {} : { stored: stored.value }),
       };
     }
@@ -120,7 +121,8 @@ export function createModalDraft(ctx, parts) {
    */
   function show(field, typedField, pending) {
     const base = baseNow(field, typedField, pending);
-    fields.restoreTyped(field, typedField.text, typedField.preset, base, typedField.copied);
+    const { text, preset, copied, confirmed } = typedField;
+    fields.restoreTyped(field, text, preset, base, copied, confirmed === true);
   }
 
   /**

@@ -29,7 +29,12 @@ import { checkTyped, formatValue, sameValue } from './values.js';
  * @property {string} text what the cell holds now
  * @property {string} entered what it held when the person entered it (Escape goes back to it)
  * @property {number | undefined} enteredCopied the sheet it was copied from when entered (Escape keeps the mark)
+ * @property {boolean} enteredConfirmed whether it was `confirmed` when entered (Escape keeps that too)
  * @property {number | undefined} copied the sheet its value was copied from, until saved
+ * @property {boolean} confirmed typed (or pasted) into a row without an entry by the person: sent
+ *   though it reads as its preset, the default the person means to record (a value other than the
+ *   preset is sent anyway). Without it, a supervisor typing a day's 8 over a default of 8 recorded
+ *   nothing: the activity kept no entry, and the host's reports, reading the table, showed it empty.
  * @property {string | undefined} error the problem found in it
  * @property {MetricConflict | undefined} conflict what a refused save said of it
  */
@@ -96,7 +101,9 @@ export function newRow(ctx, data, index, served, queued) {
       text: presetText,
       entered: presetText,
       enteredCopied: undefined,
+      enteredConfirmed: false,
       copied: undefined,
+      confirmed: false,
       error: undefined,
       conflict: undefined,
     };
@@ -117,13 +124,27 @@ export function newRow(ctx, data, index, served, queued) {
 }
 
 /**
- * Whether a cell differs from its preset (a copied cell always counts: it is meant to be saved, and
- * so does one refused for a conflict: Save again keeps it).
+ * Whether a cell differs from its preset (a copied or confirmed cell always counts: it is meant to
+ * be saved, and so does one refused for a conflict: Save again keeps it).
  * @param {TableCell} cell @param {string} lang
  */
-export function cellChanged(cell, lang) {
-  if (cell.copied !== undefined || cell.conflict !== undefined) return true;
+export const cellChanged = (cell, lang) =>
+  cell.copied !== undefined || cell.confirmed || cell.conflict !== undefined || differs(cell, lang);
+
+/**
+ * Whether what a cell holds reads as other than its preset, by value (`8` is `8.0` in a decimal
+ * column); what cannot be read as a value differs. @param {TableCell} cell @param {string} lang
+ */
+export function differs(cell, lang) {
   if (cell.text === cell.presetText) return false;
   const checked = checkTyped(cell.column, cell.text, lang);
   return !checked.ok || !sameValue(cell.column, checked.value, cell.preset);
 }
+
+/**
+ * Whether what a cell holds is the person's typing (or pasting), which Copy from the previous sheet
+ * and a paste waiting for rows leave as it is: other than its preset, or confirmed; not copied.
+ * @param {TableCell} cell
+ */
+export const typedInto = (cell) =>
+  cell.copied === undefined && (cell.confirmed || cell.text !== cell.presetText);

@@ -76,6 +76,7 @@ export function createTableDrafts(ctx, model) {
         base: cell.conflict === undefined ? cell.base : cell.conflict.base,
         preset: cell.preset,
         ...(cell.copied === undefined ? {} : { copied: cell.copied }),
+        ...(cell.confirmed ? { confirmed: true } : {}),
         // Typed over a value the outbox keeps: the server's, for the base to go back to once no
         // entry keeps it (discarded while this page was closed).
         ...(cell.conflict === undefined && !sameValue(cell.column, cell.stored, cell.base)

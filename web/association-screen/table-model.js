@@ -28,9 +28,10 @@ import { asStored, checkTyped, sameValue, startsFromNow } from './values.js';
  */
 
 /**
- * How a cell's text was set: typed into its input (the input already shows it), or copied from a
- * sheet (marked until saved).
- * @typedef {{ fromInput?: boolean, copied?: number | undefined }} SetHow
+ * How a cell's text was set: typed into its input (the input already shows it), pasted, or copied
+ * from a sheet (marked until saved); `confirmed`, Escape putting back what the cell held (see
+ * table-cells.js `confirmed`), where typing and pasting say it from the row.
+ * @typedef {{ fromInput?: boolean, pasted?: boolean, copied?: number | undefined, confirmed?: boolean }} SetHow
  */
 
 /**
@@ -101,6 +102,8 @@ export function createTableModel(ctx, hooks) {
     cell.text = text;
     cell.error = undefined;
     cell.copied = how.copied;
+    const byPerson = how.fromInput === true || how.pasted === true;
+    cell.confirmed = how.confirmed ?? (byPerson && !row.hasRow && text.trim() !== '');
     if (how.fromInput) escaped = undefined;
     track(row, cell);
     hooks.redraw(row, how.fromInput ? col : undefined, how.fromInput === true);
@@ -175,10 +178,13 @@ export function createTableModel(ctx, hooks) {
       cell.presetText = formatted(value, column);
       cell.base = base;
       cell.source = metric?.source;
+      // An entry made meanwhile holding what the person confirmed: nothing of theirs is left to send.
+      if (row.hasRow && !unseen) cell.confirmed = false;
       if (!typed) {
         cell.text = cell.presetText;
         cell.entered = cell.text;
         cell.enteredCopied = undefined;
+        cell.enteredConfirmed = false;
       }
       track(row, cell);
       moved = true;
@@ -231,7 +237,9 @@ export function createTableModel(ctx, hooks) {
     cell.text = cell.presetText;
     cell.entered = cell.text;
     cell.enteredCopied = undefined;
+    cell.enteredConfirmed = false;
     cell.copied = undefined;
+    cell.confirmed = false;
     cell.conflict = undefined;
     cell.error = undefined;
     track(row, cell);
@@ -314,13 +322,15 @@ export function createTableModel(ctx, hooks) {
       if (cell.conflict !== undefined) {
         cell.conflict = undefined;
         setCell(row, col, cell.presetText);
-      } else if (cell.text !== cell.entered) setCell(row, col, cell.entered, { copied: cell.enteredCopied });
-      else if (escaped === cell) setCell(row, col, cell.presetText);
+      } else if (cell.text !== cell.entered || cell.confirmed !== cell.enteredConfirmed) {
+        setCell(row, col, cell.entered, { copied: cell.enteredCopied, confirmed: cell.enteredConfirmed });
+      } else if (escaped === cell) setCell(row, col, cell.presetText);
       // Else nothing was edited since the cell was entered: this Escape has nothing to undo, and what
       // the person typed before (or copied) stays; the next one takes the preset.
       escaped = cell;
       cell.entered = cell.text;
       cell.enteredCopied = cell.copied;
+      cell.enteredConfirmed = cell.confirmed;
     },
     /**
      * The person entered a cell (not its control replaced while they type in it): Escape goes back
@@ -331,6 +341,7 @@ export function createTableModel(ctx, hooks) {
       if (!cell) return;
       cell.entered = cell.text;
       cell.enteredCopied = cell.copied;
+      cell.enteredConfirmed = cell.confirmed;
       escaped = undefined;
     },
     /** Every changed cell, by row, in the table's order. */
@@ -482,6 +493,8 @@ export function createTableModel(ctx, hooks) {
         cell.entered = typed.text;
         cell.copied = typed.copied;
         cell.enteredCopied = typed.copied;
+        cell.confirmed = typed.confirmed === true;
+        cell.enteredConfirmed = cell.confirmed;
         cell.error = undefined;
         cell.conflict = undefined;
         track(row, cell);

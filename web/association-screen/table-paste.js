@@ -10,6 +10,7 @@
  */
 
 import { fill } from './labels.js';
+import { typedInto } from './table-cells.js';
 import { isCellControl } from './table-rows.js';
 
 /**
@@ -139,9 +140,7 @@ export function attachTablePaste(ctx, table) {
       const cell = cellAt(row, col);
       if (!waits || cell === undefined) return false;
       const was = before.get(cell);
-      return was === undefined
-        ? cell.copied === undefined && cell.text !== cell.presetText
-        : cell.text !== was;
+      return was === undefined ? typedInto(cell) : cell.text !== was;
     };
     let read = true;
     let at = startRow;
@@ -172,7 +171,7 @@ export function attachTablePaste(ctx, table) {
         const col = startCol + across;
         if (row >= rows && !read) unread++;
         else if (row < rows && col < columns && changedMeanwhile(row, col)) kept++;
-        else if (row >= rows || col >= columns || !table.setText(row, col, value)) left++;
+        else if (row >= rows || col >= columns || !table.setText(row, col, value, { pasted: true })) left++;
         else pasted++;
       });
     });

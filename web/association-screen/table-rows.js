@@ -7,7 +7,7 @@
 
 import { BLOCK } from './dom.js';
 import { fill } from './labels.js';
-import { isLocked } from './table-cells.js';
+import { differs, isLocked } from './table-cells.js';
 import { isFractional, isWholeNumber, metricLabel } from './values.js';
 
 /** @typedef {import('./dom.js').ScreenContext} ScreenContext */
@@ -65,7 +65,11 @@ function noteOf(ctx, cell, edited, waiting, stopped) {
   if (cell.error !== undefined) return { kind: 'error', text: cell.error };
   if (cell.copied !== undefined)
     return { kind: 'copied', text: fill(labels.sourceCopied, { id: cell.copied }) };
-  if (edited) return { kind: 'edited', text: labels.sourceEdited };
+  if (edited) {
+    // The default the person typed again to record it: not "changed", which it is not.
+    const text = cell.confirmed && !differs(cell, ctx.lang) ? labels.sourceConfirmed : labels.sourceEdited;
+    return { kind: 'edited', text };
+  }
   // Its value is the person's, kept in the outbox and stopped there: not what the server holds.
   if (stopped) return { kind: 'stopped', text: labels.sourceStopped };
   if (waiting) return { kind: 'pending', text: labels.sourcePending };
