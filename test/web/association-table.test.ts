@@ -1017,6 +1017,24 @@ describe('the table view, on the demo', () => {
     await page.getByText('2 unsaved changes').waitFor();
   });
 
+  it('keeps the grid where it is on a phone as the outcome beside Save goes at the next key', async () => {
+    const page = await newPage({ viewport: PHONE });
+    const grid = await openTable(page);
+    const weedPeople = cell(grid, 'A-WEED', 'Pessoas');
+    await weedPeople.click();
+    await paste(page, '3\n4\n5\n');
+    const said = page.getByText('Pasted 1 cell. 2 cells were left (read-only or past the end).', {
+      exact: true,
+    });
+    await said.waitFor();
+    const top = async () => (await grid.boundingBox())?.y;
+    const before = await top();
+    await page.keyboard.type('6');
+    await expect.poll(() => said.count()).toBe(0);
+    expect(await top()).toBe(before);
+    expect(await weedPeople.inputValue()).toBe('6');
+  });
+
   // Found by review: Enter that ends an input method's composition (choosing the word typed with a
   // Japanese or Chinese keyboard, or a phone's) moved the focus a row down, mid-word. An input
   // method cannot be driven here: the browser's own keydown of such an Enter is sent as it is.

@@ -95,11 +95,16 @@ export function createTable(ctx, hooks) {
    */
   function showOutcome(text) {
     const turn = ++outcomes;
+    // The status keeps the room the outcome took as it goes (on a phone, a line of its own): the
+    // outcome goes at the person's first key, and the grid under their finger must not move up.
+    pending.style.minHeight = `${pending.getBoundingClientRect().height}px`;
     outcomeSaid.textContent = '';
     outcomeSaid.hidden = text === undefined;
     if (text !== undefined)
       ctx.timers.later(() => {
-        if (turn === outcomes) outcomeSaid.textContent = text;
+        if (turn !== outcomes) return;
+        pending.style.minHeight = '';
+        outcomeSaid.textContent = text;
       }, 30);
   }
 
