@@ -121,6 +121,10 @@ describe('the modal checks what is typed as the server checks what is saved', ()
       '🌧'.repeat(64),
       'x'.repeat(65_535),
       'ç'.repeat(40_000),
+      // Half of a UTF-16 pair alone, either half, and a whole pair beside one.
+      'chuva \ud83c à tarde',
+      '\udf27',
+      '🌧\ud800',
     ];
     const disagreements: string[] = [];
     for (const type of texts) {
@@ -151,9 +155,15 @@ describe('the modal checks what is typed as the server checks what is saved', ()
       params: { bytes: 400, max: 255 },
     });
     expect(typed(tiny, 'é'.repeat(127), 'en')).toEqual({ ok: true, value: 'é'.repeat(127) });
+    expect(typed(tiny, '🌧 a\udc00', 'en')).toEqual({
+      ok: false,
+      problem: 'brokenCharacter',
+      params: { at: 4 },
+    });
     const labels = labelsFor('pt-BR');
     expect(labels.foreignCharacter).toContain('{character}');
     expect(labels.tooManyBytes).toContain('{max}');
+    expect(labels.brokenCharacter).toContain('{at}');
   });
 
   it('sends decimals as exact text, integers as numbers, empty as null; pt-BR takes a decimal comma', () => {

@@ -82,6 +82,7 @@ export const LABELS_EN = {
   outOfRange: 'Enter a number from {min} to {max}.',
   required: 'A value is required.',
   tooLong: 'Use at most {max} characters.',
+  brokenCharacter: 'This field holds a broken character at character {at}: remove it.',
   foreignCharacter: 'This field cannot hold {character}: remove it.',
   tooManyBytes: 'Too long for this field: shorten it ({bytes} bytes, at most {max}).',
   empty_value: '—',

@@ -84,6 +84,7 @@ export const LABELS_PT_BR = {
   outOfRange: 'Digite um número de {min} a {max}.',
   required: 'Informe um valor.',
   tooLong: 'Use no máximo {max} caracteres.',
+  brokenCharacter: 'Este campo tem um caractere corrompido na posição {at}: remova-o.',
   foreignCharacter: 'Este campo não aceita {character}: remova-o.',
   tooManyBytes: 'Longo demais para este campo: encurte-o ({bytes} bytes, no máximo {max}).',
   empty_value: '—',

@@ -85,6 +85,8 @@ export { LABELS_EN, LABELS_PT_BR };
  * @property {string} outOfRange outside the column's range, `{min}` `{max}`
  * @property {string} required the column is NOT NULL
  * @property {string} tooLong longer than the column, `{max}`
+ * @property {string} brokenCharacter half of a UTF-16 pair alone (a broken paste), which no column holds,
+ *   `{at}` its place in characters
  * @property {string} foreignCharacter a character the column's character set cannot hold (an emoji in a
  *   utf8mb3 column), `{character}`
  * @property {string} tooManyBytes longer than a TEXT column's bytes (or the history's 64 KB), `{bytes}`, `{max}`
