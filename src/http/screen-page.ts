@@ -10,6 +10,7 @@ export const SCREEN_MODULES = [
   'association-screen/confirm.js',
   'association-screen/conflicts.js',
   'association-screen/copy-previous.js',
+  'association-screen/copy-value.js',
   'association-screen/dom.js',
   'association-screen/draft-labels.js',
   'association-screen/drafts-dropped.js',

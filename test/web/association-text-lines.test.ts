@@ -199,6 +199,48 @@ it('moves between the lines of a note with Up and Down before moving to the next
   expect(await place()).not.toMatch(/^A-SUBSOIL/);
 });
 
+// Found by review: a note of two lines copied from one cell and pasted into another was read as a
+// spreadsheet's column of two cells, its second line going into the next row's cell over its value.
+it('pastes a note copied from a cell of the table into one cell, its lines kept, the next row left alone', async () => {
+  const { page } = await open();
+  const grid = await openTable(page, served.sheetUrl());
+  const notesOf = (code: string) =>
+    grid
+      .getByRole('row')
+      .filter({ has: page.getByRole('rowheader', { name: new RegExp(`^${code}`) }) })
+      .getByRole('textbox', { name: 'Horas', exact: true });
+  await expect.poll(() => notesOf('A-SUBSOIL').inputValue()).toBe(NOTES);
+  // A-DISC's row is just above A-SUBSOIL's.
+  await notesOf('A-SUBSOIL').click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Control+C');
+  await notesOf('A-DISC').click();
+  await page.evaluate(() =>
+    document.addEventListener(
+      'paste',
+      (event) => {
+        (window as unknown as { plain: string }).plain = event.clipboardData?.getData('text/plain') ?? '';
+      },
+      true,
+    ),
+  );
+  await page.keyboard.press('Control+V');
+  await page.getByText('Pasted 1 cell.', { exact: true }).waitFor();
+  await expect.poll(() => notesOf('A-DISC').inputValue()).toBe(NOTES);
+  expect(await notesOf('A-SUBSOIL').inputValue()).toBe(NOTES);
+  expect(await description(notesOf('A-SUBSOIL'))).toBe('Saved value');
+  // What goes to other programs is the text as it is, without a spreadsheet's quotes.
+  expect(await page.evaluate(() => (window as unknown as { plain: string }).plain)).toBe(NOTES);
+  // Cut: the cell is emptied as the person typed it away, and the note goes back whole.
+  await notesOf('A-DISC').click();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Control+X');
+  await expect.poll(() => notesOf('A-DISC').inputValue()).toBe('');
+  expect(await description(notesOf('A-DISC'))).toBe('Changed, not saved yet');
+  await page.keyboard.press('Control+V');
+  await expect.poll(() => notesOf('A-DISC').inputValue()).toBe(NOTES);
+});
+
 it('counts going back into a cell of the table after its rows were drawn anew as entering it: Escape keeps what it held', async () => {
   // Every row writable: the first (A-FERT, read-only in the demo) is the cell the table's tab stop
   // goes back to when its rows are drawn anew.

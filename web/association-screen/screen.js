@@ -6,6 +6,7 @@
  */
 
 import { createApi, problemOf, RequestError } from './api.js';
+import { markCopiedValues } from './copy-value.js';
 import { BLOCK, button, createTimers, elementFactory, speak, statusRegion } from './dom.js';
 import { createDrafts } from './drafts.js';
 import { fill, labelsFor } from './labels.js';
@@ -205,6 +206,7 @@ export function mountAssociationScreen(element, options) {
     status,
     modal.dialog,
   );
+  markCopiedValues(element);
   if (options.serviceWorker && offline) void registerServiceWorker(win, options.serviceWorker);
 
   void start();

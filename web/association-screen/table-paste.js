@@ -6,9 +6,11 @@
  * left out; both are counted in what is said. A paste reaching past the rows read while the sheet's
  * later pages are on their way waits for them (as Copy from the previous sheet does), and says the
  * cells of rows that could not be read so, never "past the end". A single value without a tab or
- * line break is pasted by the browser into the cell, as in any field.
+ * line break is pasted by the browser into the cell, as in any field; one copied whole from a field
+ * of the screen (copy-value.js) fills the one cell, its line breaks kept.
  */
 
+import { ONE_VALUE } from './copy-value.js';
 import { fill } from './labels.js';
 import { typedInto } from './table-cells.js';
 import { isCellControl } from './table-rows.js';
@@ -110,7 +112,11 @@ export function attachTablePaste(ctx, table) {
     const text = event.clipboardData?.getData('text/plain') ?? '';
     if (!/[\t\n\r]/.test(text)) return;
     event.preventDefault();
-    void pasteBlock(Number(target.dataset.row), Number(target.dataset.col), parseClipboard(text));
+    // One value copied whole from a field of the screen (copy-value.js): one cell, its line breaks
+    // kept, as a spreadsheet's quoted cell is.
+    const one = event.clipboardData?.getData(ONE_VALUE) ?? '';
+    const block = one === '' ? parseClipboard(text) : [[one]];
+    void pasteBlock(Number(target.dataset.row), Number(target.dataset.col), block);
   });
 
   /**
