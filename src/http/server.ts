@@ -4,12 +4,14 @@ import { createServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { z } from 'zod';
 import { createDiskCache, DEFAULT_CACHE_DIR, openCacheDir } from '../gallery/cache/disk-cache.js';
 import { folderSource } from '../gallery/folder-source.js';
 import { GalleryConfigError } from '../gallery/gallery-errors.js';
 import type { GalleryLimitsInput } from '../gallery/limits.js';
 import type { GalleryLogger } from '../gallery/logger.js';
 import { loadSharp } from '../gallery/sharp-loader.js';
+import { hasMethods, isFunction, optionProblem } from '../model/options.js';
 import { createGalleryHandler } from './gallery-handler.js';
 import { toNodeListener } from './node-adapter.js';
 import { GALLERY_DEPENDENCY_FILES } from './package-files.js';
@@ -72,6 +74,66 @@ export interface GalleryServer {
   close(): Promise<void>;
 }
 
+const folder = z.string().min(1, "must be a folder's path, not empty");
+
+/**
+ * The options' shape, checked before anything starts: a plain-JavaScript caller's misspelt option
+ * (`cachedir`) was dropped without a word, the renditions then kept in the default folder. `secrets`
+ * and `limits` are the gallery's own options, checked by its models (gallery.ts).
+ */
+const ServerOptionsShape = z.strictObject({
+  port: z.number().int().min(0).max(65_535, 'must be a port from 0 to 65535').optional(),
+  host: z.string().min(1).optional(),
+  imagesDir: folder.optional(),
+  cacheDir: folder.optional(),
+  webRoot: folder.optional(),
+  redisUrl: z.string().min(1).optional(),
+  redisKeyPrefix: z.string().min(1).optional(),
+  secrets: z.unknown().optional(),
+  limits: z.unknown().optional(),
+  logger: z.custom<GalleryLogger>(hasMethods('warn'), 'must be an object with a warn method').optional(),
+  mount: z
+    .array(
+      z.strictObject({
+        path: z.string().startsWith('/', 'must be a path starting with /'),
+        handler: z.custom<(request: Request) => Promise<Response>>(isFunction, 'must be a function'),
+      }),
+    )
+    .optional(),
+  closeGraceMs: z
+    .number()
+    .int('must be a whole number of milliseconds')
+    .min(0, 'must be from 0 to 600000 milliseconds')
+    .max(600_000, 'must be from 0 to 600000 milliseconds')
+    .optional(),
+});
+
+/**
+ * Refuses options that cannot work (GALLERY_CONFIG at the option), and two that one would drop
+ * without a word: two places for the renditions, or a prefix of no Redis.
+ */
+function checkServerOptions(options: unknown): asserts options is GalleryServerOptions {
+  const problem = optionProblem(ServerOptionsShape, options, 'startGalleryServer');
+  if (problem !== undefined) {
+    throw new GalleryConfigError('GALLERY_CONFIG', problem.message, { path: problem.path });
+  }
+  const { cacheDir, redisUrl, redisKeyPrefix } = options as GalleryServerOptions;
+  if (cacheDir !== undefined && redisUrl !== undefined) {
+    throw new GalleryConfigError(
+      'GALLERY_CONFIG',
+      'startGalleryServer: cacheDir and redisUrl both name where renditions are kept: give one (redisUrl for several nodes)',
+      { path: 'cacheDir' },
+    );
+  }
+  if (redisKeyPrefix !== undefined && redisUrl === undefined) {
+    throw new GalleryConfigError(
+      'GALLERY_CONFIG',
+      'startGalleryServer: redisKeyPrefix names the prefix of the keys in a Redis: give redisUrl with it',
+      { path: 'redisKeyPrefix' },
+    );
+  }
+}
+
 /**
  * Runs the home page and the gallery on one Node http server: `/` and `/assets/*` from the web
  * root, `/caroulsel/*` from {@link createGalleryHandler} over a folder of images and a disk cache.
@@ -79,29 +141,8 @@ export interface GalleryServer {
  * @example const { url, close } = await startGalleryServer({ port: 3000 });
  */
 export async function startGalleryServer(options: GalleryServerOptions = {}): Promise<GalleryServer> {
-  // Two places for the renditions, or a prefix of no Redis: one would be dropped without a word.
-  if (options.cacheDir !== undefined && options.redisUrl !== undefined) {
-    throw new GalleryConfigError(
-      'GALLERY_CONFIG',
-      'startGalleryServer: cacheDir and redisUrl both name where renditions are kept: give one (redisUrl for several nodes)',
-      { path: 'cacheDir' },
-    );
-  }
-  if (options.redisKeyPrefix !== undefined && options.redisUrl === undefined) {
-    throw new GalleryConfigError(
-      'GALLERY_CONFIG',
-      'startGalleryServer: redisKeyPrefix names the prefix of the keys in a Redis: give redisUrl with it',
-      { path: 'redisKeyPrefix' },
-    );
-  }
+  checkServerOptions(options);
   const closeGraceMs = options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS;
-  if (!Number.isInteger(closeGraceMs) || closeGraceMs < 0 || closeGraceMs > 600_000) {
-    throw new GalleryConfigError(
-      'GALLERY_CLOSE_GRACE',
-      `closeGraceMs must be a whole number of milliseconds from 0 to 600000, got ${String(closeGraceMs)}`,
-      { path: 'closeGraceMs' },
-    );
-  }
   const shared = options.redisUrl === undefined ? undefined : await sharedCache(options);
   if (shared === undefined) {
     // Checked before listening: a refused folder stops the server with its reason, instead of a

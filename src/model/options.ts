@@ -38,7 +38,7 @@ export function optionProblem(
   const problem =
     unknown !== undefined
       ? `is not an option (its options: ${known})`
-      : !(path in options)
+      : !holds(options, issue?.path ?? [])
         ? 'is required'
         : (issue?.message ?? 'invalid');
   return { path, message: `${what} option ${path}: ${problem}` };
@@ -54,4 +54,14 @@ export function checkOptions(model: z.ZodObject, options: unknown, what: string)
   const problem = optionProblem(model, options, what);
   if (problem !== undefined)
     throw new TaskAssociationError('INVALID_OPTION', problem.message, { path: problem.path });
+}
+
+/** Whether `value` holds something at `path` (an option, or a part of one: `mount.0.path`). */
+function holds(value: unknown, path: readonly PropertyKey[]): boolean {
+  let at = value;
+  for (const key of path) {
+    if (typeof at !== 'object' || at === null || !(key in at)) return false;
+    at = (at as Record<PropertyKey, unknown>)[key];
+  }
+  return true;
 }

@@ -1,4 +1,4 @@
-import { chown, mkdir, mkdtemp, readdir, rm, symlink, writeFile } from 'node:fs/promises';
+import { chown, mkdir, mkdtemp, readdir, rm, stat, symlink, writeFile } from 'node:fs/promises';
 import { Agent, get as httpGet } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -314,8 +314,59 @@ describe('startGalleryServer', () => {
         await expect(
           startGalleryServer({ port: 0, cacheDir: join(dir, 'cache'), closeGraceMs }),
           String(closeGraceMs),
-        ).rejects.toMatchObject({ code: 'GALLERY_CLOSE_GRACE', path: 'closeGraceMs' });
+        ).rejects.toMatchObject({ code: 'GALLERY_CONFIG', path: 'closeGraceMs' });
       }
+    });
+
+    // A plain-JavaScript caller's misspelt option was dropped without a word: `cachedir` left the
+    // renditions in the default folder, a port of '8080' listened on a random one.
+    it('refuses options it cannot work with before starting, naming the option', async () => {
+      const cacheDir = join(dir, 'never-made');
+      const refused = async (options: unknown) => {
+        try {
+          const started = await startGalleryServer(options as Parameters<typeof startGalleryServer>[0]);
+          await started.close();
+          return undefined;
+        } catch (error) {
+          return error;
+        }
+      };
+      expect(await refused({ port: 0, cachedir: cacheDir })).toMatchObject({
+        code: 'GALLERY_CONFIG',
+        path: 'cachedir',
+        message: expect.stringMatching(
+          /^startGalleryServer option cachedir: is not an option \(its options: port, /,
+        ),
+      });
+      expect(await refused({ port: '8080', cacheDir })).toMatchObject({
+        code: 'GALLERY_CONFIG',
+        path: 'port',
+      });
+      expect(await refused({ port: 70_000, cacheDir })).toMatchObject({
+        path: 'port',
+        message: 'startGalleryServer option port: must be a port from 0 to 65535',
+      });
+      expect(await refused({ port: 0, imagesDir: '', cacheDir })).toMatchObject({
+        path: 'imagesDir',
+        message: "startGalleryServer option imagesDir: must be a folder's path, not empty",
+      });
+      expect(await refused({ port: 0, cacheDir, logger: console.warn })).toMatchObject({ path: 'logger' });
+      expect(
+        await refused({
+          port: 0,
+          cacheDir,
+          mount: [{ path: 'associationtask', handler: async () => new Response() }],
+        }),
+      ).toMatchObject({
+        path: 'mount.0.path',
+        message: 'startGalleryServer option mount.0.path: must be a path starting with /',
+      });
+      expect(await refused({ port: 0, cacheDir, mount: [{ path: '/a' }] })).toMatchObject({
+        path: 'mount.0.handler',
+      });
+      expect(await refused(null)).toMatchObject({ code: 'GALLERY_CONFIG', path: '' });
+      // Nothing was made of them: the cache folder a refused start named does not exist.
+      await expect(stat(cacheDir)).rejects.toMatchObject({ code: 'ENOENT' });
     });
 
     // As serve's flags: an option that would be dropped without a word is refused.
