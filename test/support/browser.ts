@@ -2,11 +2,13 @@ import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
+  type APIResponse,
   type Browser,
   type BrowserContext,
   chromium,
   type Locator,
   type Page,
+  type Request,
   type Route,
 } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
@@ -743,46 +745,91 @@ export async function loseSaveAnswers(target: BrowserContext | Page, armed = tru
   };
 }
 
-/** Reads of a sheet's rows held on their way back: see {@link holdSheetReads}. */
-export interface HeldReads {
-  /** How many reads the server has answered (held or not). */
+/** Requests held on their way: see {@link holdRequests}. */
+export interface HeldRequests {
+  /** Settles, with the request, once the first request taken is held (with `answers`, its answer). */
+  readonly arrived: Promise<Request>;
+  /** How many requests were taken so far, held or not (with `answers`, once the server answered each). */
   readonly count: number;
-  /** Settles once the server has answered the first read. */
-  readonly answered: Promise<void>;
-  /** Delivers the held reads to the page. */
+  /** Lets the held requests go on; those taken later go on at once. */
   release(): void;
+}
+
+/** Which requests {@link holdRequests} holds, and how they go on. */
+export interface HoldOptions {
+  /** Which of the requests the URL matches are taken (every one, unless given); the others pass on. */
+  readonly which?: (request: Request) => boolean;
+  /** How many of the requests taken are held, the first ones (every one, unless given): the rest go on at once. */
+  readonly first?: number;
+  /**
+   * Holds the server's answer on its way back instead of the request: the server answers at once,
+   * the page learns it only at release (a slow network, not a slow server).
+   */
+  readonly answers?: boolean;
+  /**
+   * How requests go on to the server: those not taken, and those taken once released.
+   * `'continue'` (the default) goes straight to the network; `'fallback'` to the routes registered
+   * before this one first (a test's other routes on the same requests still see them).
+   */
+  readonly pass?: 'continue' | 'fallback';
+  /** Answers a request taken once it is released, instead of `pass` (given the server's answer, with `answers`). */
+  readonly reply?: (route: Route, response: APIResponse | undefined) => Promise<void>;
+}
+
+/**
+ * A slow network: the requests through `target` whose URL `url` matches (as `route` takes it) and
+ * that `which` takes are held on their way until `release()`, so that a test can act, or change the
+ * database, while they are out. Routed on the context, it holds the requests of a service worker too.
+ */
+export async function holdRequests(
+  target: BrowserContext | Page,
+  url: Parameters<Page['route']>[0],
+  {
+    which = () => true,
+    first = Number.POSITIVE_INFINITY,
+    answers = false,
+    pass = 'continue',
+    reply,
+  }: HoldOptions = {},
+): Promise<HeldRequests> {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let arrive: (request: Request) => void = () => {};
+  const arrived = new Promise<Request>((resolve) => {
+    arrive = resolve;
+  });
+  const onward = (route: Route) => (pass === 'continue' ? route.continue() : route.fallback());
+  // Counted as asked, so that `first` holds the first requests sent, not the first answered.
+  let taken = 0;
+  let count = 0;
+  await target.route(url, async (route) => {
+    if (!which(route.request())) return onward(route);
+    const holds = taken++ < first;
+    const response = answers ? await route.fetch() : undefined;
+    count++;
+    arrive(route.request());
+    if (holds) await held;
+    if (reply !== undefined) return reply(route, response);
+    return response === undefined ? onward(route) : route.fulfill({ response });
+  });
+  return {
+    arrived,
+    get count() {
+      return count;
+    },
+    release: () => release(),
+  };
 }
 
 /**
  * A slow network for the reads of a sheet's rows (`part=sheet`): the server answers each at once,
  * and the first `first` of them (every one, unless given) reach the page only at `release()`.
+ * `arrived` settles once the server has answered the first read.
  */
-export async function holdSheetReads(page: Page, first = Number.POSITIVE_INFINITY): Promise<HeldReads> {
-  let release = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  let arrived = () => {};
-  const answered = new Promise<void>((resolve) => {
-    arrived = resolve;
-  });
-  let asked = 0;
-  let count = 0;
-  await page.route(/part=sheet/, async (route) => {
-    const holds = asked++ < first;
-    const response = await route.fetch();
-    count++;
-    arrived();
-    if (holds) await held;
-    await route.fulfill({ response });
-  });
-  return {
-    get count() {
-      return count;
-    },
-    answered,
-    release: () => release(),
-  };
+export function holdSheetReads(page: Page, first = Number.POSITIVE_INFINITY): Promise<HeldRequests> {
+  return holdRequests(page, /part=sheet/, { answers: true, first });
 }
 
 /**

@@ -6,7 +6,14 @@ import { DEMO_TABLES } from '../../src/demo/demo-install.js';
 import { HISTORY_TABLE_NAME } from '../../src/model/table-names.js';
 import { LABELS_EN, LABELS_PT_BR } from '../../web/association-screen.js';
 import { seriousViolations } from '../support/axe.js';
-import { description, openPage, type SaveBody, useBrowser, usePageChecks } from '../support/browser.js';
+import {
+  description,
+  holdRequests,
+  openPage,
+  type SaveBody,
+  useBrowser,
+  usePageChecks,
+} from '../support/browser.js';
 import {
   saveAsProgram,
   saveByCodes,
@@ -79,22 +86,7 @@ async function liveRows(code: string) {
  * Holds `page`'s reads of a branch (`part=children`) until `release`: `arrived` resolves once one is
  * held, so that a test can change the database between a save and the read after it.
  */
-async function holdBranchReads(page: Page): Promise<{ arrived: Promise<void>; release: () => void }> {
-  let release = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  let reading = () => {};
-  const arrived = new Promise<void>((resolve) => {
-    reading = resolve;
-  });
-  await page.route(/part=children/, async (route) => {
-    reading();
-    await held;
-    await route.continue();
-  });
-  return { arrived, release };
-}
+const holdBranchReads = (page: Page) => holdRequests(page, /part=children/);
 
 interface Variant {
   readonly lang: 'en' | 'pt-BR';
@@ -996,13 +988,9 @@ describe.each(VARIANTS)('what the modal shows is what it saves ($lang, $device)'
       const dialog = await openActivity(a.page, SOIL, SUBSOIL);
       await removedMeanwhile();
       await a.page.route(branchReads, (route) => route.abort('internetdisconnected'));
-      let release = () => {};
-      const held = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      await a.page.route(/associationtask/, async (route) => {
-        if (route.request().method() === 'PUT') await held;
-        await route.fallback();
+      const { release } = await holdRequests(a.page, /associationtask/, {
+        which: (request) => request.method() === 'PUT',
+        pass: 'fallback',
       });
       await field(dialog, 'Pessoas').fill('4');
       const answered = a.page.waitForResponse((response) => response.request().method() === 'PUT');

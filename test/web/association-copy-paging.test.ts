@@ -1,9 +1,9 @@
-import type { BrowserContext, Page, Route } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { DEMO_TABLES } from '../../src/demo/demo-install.js';
 import type { Demo } from '../../src/demo/start-demo.js';
 import { LABELS_EN } from '../../web/association-screen.js';
-import { description, openPage, useBrowser, watchProblems } from '../support/browser.js';
+import { description, holdRequests, openPage, useBrowser, watchProblems } from '../support/browser.js';
 import { startTestDemo } from '../support/demo.js';
 
 /**
@@ -63,17 +63,20 @@ afterEach(async () => {
   problems = [];
 });
 
-/** The second sheet's table, its second page held (or failed) by `second`. */
-async function openSecondSheet(second: (route: Route) => Promise<void>): Promise<Page> {
+/**
+ * The second sheet's table, its second page held (or failed) by what `second` routes on the page
+ * before the table asks for it; with what `second` resolved with.
+ */
+async function openSecondSheet<T>(second: (page: Page) => Promise<T>): Promise<{ page: Page; routed: T }> {
   context = await browser().newContext({ locale: 'en', viewport: { width: 1280, height: 800 } });
   const page = await openPage(context);
   watchProblems(page, (problem) => problems.push(problem));
-  await page.route(SECOND_PAGE, second);
+  const routed = await second(page);
   await page.goto(`${demo.url}/associationtask?taskSheet=${demo.sample.taskSheets[1]}`);
   await page.getByRole('tree').waitFor();
   await page.getByRole('button', { name: L.viewTable, exact: true }).click();
   await page.getByRole('grid').getByRole('textbox').first().waitFor();
-  return page;
+  return { page, routed };
 }
 
 const cellOf = (page: Page, code: string, metric: string) =>
@@ -84,27 +87,15 @@ const cellOf = (page: Page, code: string, metric: string) =>
     .getByRole('textbox', { name: metric, exact: true });
 
 it('copies into every activity of the sheet, waiting for the pages the table still reads', async () => {
-  let release = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  let arrived = () => {};
-  const asked = new Promise<void>((resolve) => {
-    arrived = resolve;
-  });
-  const page = await openSecondSheet(async (route) => {
-    arrived();
-    await held;
-    await route.continue();
-  });
-  await asked;
+  const { page, routed: held } = await openSecondSheet((page) => holdRequests(page, SECOND_PAGE));
+  await held.arrived;
   await page.getByRole('button', { name: L.copyPrevious }).click();
   const dialog = page.getByRole('dialog', { name: L.copyPrevious });
   await dialog.getByRole('button', { name: L.copyConfirm, exact: true }).click();
   // It waits for the second page, and says so: nothing is filled, nothing said done.
   await dialog.getByRole('status').getByText(L.copyReading).waitFor();
   expect(await description(cellOf(page, 'A-SEED', 'Quantidade'))).not.toContain('Copied');
-  release();
+  held.release();
   await dialog.waitFor({ state: 'hidden' });
   const grid = page.getByRole('grid');
   await grid.evaluate((node) => {
@@ -117,10 +108,12 @@ it('copies into every activity of the sheet, waiting for the pages the table sti
 
 it('copies nothing, and says why, when a page of the sheet cannot be read', async () => {
   let reads = 0;
-  const page = await openSecondSheet(async (route) => {
-    reads++;
-    await route.abort('connectionfailed');
-  });
+  const { page } = await openSecondSheet((page) =>
+    page.route(SECOND_PAGE, async (route) => {
+      reads++;
+      await route.abort('connectionfailed');
+    }),
+  );
   await page.getByRole('button', { name: L.tableRetry }).waitFor();
   await page.getByRole('button', { name: L.copyPrevious }).click();
   const dialog = page.getByRole('dialog', { name: L.copyPrevious });

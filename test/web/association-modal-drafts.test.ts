@@ -9,6 +9,7 @@ import {
   draftsOnDevice,
   holdDraftsOpening,
   holdDraftWrites,
+  holdRequests,
   keptOnDevice,
   openPage,
   useBrowser,
@@ -367,25 +368,16 @@ it('keeps the stored draft’s fields the form never showed when a save out whil
   dialog = await openModal(page, false);
   expect(await quantity(dialog).inputValue()).toBe('0,80');
   await dialog.getByRole('textbox', { name: 'Horas', exact: true }).fill('9');
-  let answerSave = () => {};
-  const answering = new Promise<void>((resolve) => {
-    answerSave = resolve;
-  });
-  let saves = 0;
-  await page.route('**/associationtask**', async (route) => {
-    if (route.request().method() === 'PUT') {
-      saves++;
-      await answering;
-    }
-    await route.continue();
+  const saves = await holdRequests(page, '**/associationtask**', {
+    which: (request) => request.method() === 'PUT',
   });
   await dialog.getByRole('button', { name: 'Salvar', exact: true }).click();
-  await later(() => saves).toBe(1);
+  await later(() => saves.count).toBe(1);
   // The drafts are read while the save is out; the busy form does not show the draft's Quantidade.
   await page.evaluate(() => (window as unknown as { releaseDrafts: () => void }).releaseDrafts());
   const item = page.getByRole('treeitem', { name: LABEL }).first();
   await later(() => item.textContent()).toContain(DRAFT_MARK);
-  answerSave();
+  saves.release();
   await dialog.waitFor({ state: 'hidden' });
   await later(async () => (await storedRows()).length).toBe(1);
 
@@ -514,23 +506,10 @@ it('keeps no draft of what “Salvar e próxima” stored when the page is hidde
   const page = await phone(ALICE);
   // The next activity's branch (S-SOUTH's) is read on the way: its read held until released.
   let holding = false;
-  let reached = () => {};
-  const reading = new Promise<void>((resolve) => {
-    reached = resolve;
-  });
-  let release = () => {};
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await page.route(
+  const { arrived: reading, release } = await holdRequests(
+    page,
     (url) => url.pathname === '/associationtask' && url.searchParams.get('part') === 'children',
-    async (route) => {
-      if (holding) {
-        reached();
-        await released;
-      }
-      await route.continue();
-    },
+    { which: () => holding },
   );
   const dialog = await openModal(page);
   await typeQuantity(page, dialog, '12,5');

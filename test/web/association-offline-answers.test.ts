@@ -7,7 +7,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { DEMO_TABLES } from '../../src/demo/demo-install.js';
 import type { Demo } from '../../src/demo/start-demo.js';
 import { LABELS_EN } from '../../web/association-screen.js';
-import { description, launchOnProfile, openPage, watchProblems } from '../support/browser.js';
+import { description, holdRequests, launchOnProfile, openPage, watchProblems } from '../support/browser.js';
 import { type listen, seqOfCode, serveScreen, startTestDemo, wipeEntries } from '../support/demo.js';
 
 /**
@@ -338,20 +338,14 @@ describe('the data kept for offline use, after a save', () => {
     await context.setOffline(true);
     await enter(page, SUBSOIL, { Quantidade: '55' });
     await later(() => region(page).getByText(L.pendingCountOne).count()).toBe(1);
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
     let puts = 0;
-    await page.route(
-      (url) => url.pathname === '/associationtask',
-      async (route) => {
-        if (route.request().method() !== 'PUT' || ++puts !== 1) return route.fallback();
-        await route.fetch();
-        await held;
-        return lost(route).catch(() => undefined);
-      },
-    );
+    const { release } = await holdRequests(page, (url) => url.pathname === '/associationtask', {
+      // The first PUT only: stored, its answer held, then lost.
+      which: (request) => request.method() === 'PUT' && ++puts === 1,
+      answers: true,
+      pass: 'fallback',
+      reply: (route) => lost(route).catch(() => undefined),
+    });
     await meanwhile();
     await context.setOffline(false);
     await later(() => liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '55.00' }]);

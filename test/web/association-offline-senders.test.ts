@@ -3,7 +3,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { DEMO_TABLES } from '../../src/demo/demo-install.js';
 import { HISTORY_TABLE_NAME } from '../../src/model/table-names.js';
 import { LABELS_EN } from '../../web/association-screen.js';
-import { launchOnProfile, openPage, usePageChecks } from '../support/browser.js';
+import { holdRequests, launchOnProfile, openPage, usePageChecks } from '../support/browser.js';
 import { saveByCodes, signIn, useServedScreen, wipeEntries } from '../support/demo.js';
 
 /**
@@ -219,22 +219,10 @@ describe('an entry discarded while another tab has it on its way', () => {
     const { context, page } = await keptOffline();
     await meanwhile?.();
     const other = await openPage(context);
-    let entered: () => void = () => {};
-    const sending = new Promise<void>((resolve) => {
-      entered = resolve;
-    });
-    let release: () => void = () => {};
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await other.route(
+    const { arrived: sending, release } = await holdRequests(
+      other,
       (url) => url.pathname === '/associationtask',
-      async (route) => {
-        if (route.request().method() !== 'PUT') return route.fallback();
-        entered();
-        await released;
-        return route.fallback();
-      },
+      { which: (request) => request.method() === 'PUT', pass: 'fallback' },
     );
     await open(other);
     await sending;
@@ -380,24 +368,11 @@ describe('someone else signing in while the page stays open', () => {
       await later(() => region(page).getByText(L.pendingCountOne).count()).toBe(1);
       // Someone changed Quantidade meanwhile: the batch will be refused for the conflict.
       await seedQuantity('31.00', null);
-      let arrived: () => void = () => {};
-      const sending = new Promise<void>((resolve) => {
-        arrived = resolve;
-      });
-      let release: () => void = () => {};
-      const released = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      await page.route(
+      // The server answers (409, nothing written); the answer is held on its way back.
+      const { arrived: sending, release } = await holdRequests(
+        page,
         (url) => url.pathname === '/associationtask',
-        async (route) => {
-          if (route.request().method() !== 'PUT') return route.fallback();
-          // The server answers (409, nothing written); the answer is held on its way back.
-          const response = await route.fetch();
-          arrived();
-          await released;
-          return route.fulfill({ response });
-        },
+        { which: (request) => request.method() === 'PUT', answers: true, pass: 'fallback' },
       );
       await context.setOffline(false);
       await sending;

@@ -4,6 +4,7 @@ import { DEMO_TABLES } from '../../src/demo/demo-install.js';
 import { HISTORY_TABLE_NAME } from '../../src/model/table-names.js';
 import { LABELS_EN } from '../../web/association-screen.js';
 import {
+  holdRequests,
   launchOnProfile,
   openPage,
   putBodies,
@@ -382,23 +383,20 @@ describe('a session that ended, or a page not the handler’s, refusing a batch'
       // The session is alive (the outbox's question of who is signed in is answered), but a
       // firewall before the server refuses the save with a page of its own.
       let blocked = 0;
-      let release: (() => void) | undefined;
-      const held = new Promise<void>((resolve) => {
-        release = resolve;
-      });
       let holding = false;
       await page.route(
         (url) => url.pathname === '/associationtask',
         async (route: Route) => {
-          if (route.request().method() !== 'PUT') return route.fallback();
-          if (holding) {
-            await held;
-            return route.fallback();
-          }
+          if (route.request().method() !== 'PUT' || holding) return route.fallback();
           blocked++;
           return route.fulfill({ status: 400, contentType: 'text/html', body: '<h1>Request blocked</h1>' });
         },
       );
+      // Once `holding`, the tries are held on their way instead, then let by the route above.
+      const { release } = await holdRequests(page, (url) => url.pathname === '/associationtask', {
+        which: (request) => request.method() === 'PUT' && holding,
+        pass: 'fallback',
+      });
       await context.setOffline(false);
       await later(() => blocked).toBeGreaterThanOrEqual(1);
       await sendingOver(page);
@@ -419,7 +417,7 @@ describe('a session that ended, or a page not the handler’s, refusing a batch'
       await later(() => item.getByText(lastTry, { exact: true }).count()).toBe(1);
 
       // The firewall lets it through: stored once, and nothing is left to say of it.
-      release?.();
+      release();
       await later(() => liveRows('A-SUBSOIL')).toEqual([{ METRICA1: '58.00' }]);
       await later(() => waiting(page, 1)).toBe(0);
       expect(await region(page).getByRole('listitem').count()).toBe(0);

@@ -4,6 +4,7 @@ import { DEMO_TABLES } from '../../src/demo/demo-install.js';
 import { LABELS_EN, LABELS_PT_BR } from '../../web/association-screen.js';
 import {
   description,
+  holdRequests,
   launchOnProfile,
   openPage,
   recordSaid,
@@ -296,22 +297,10 @@ describe('an entry discarded on its way, then refused for a conflict', () => {
       }
       await recordSaid(page);
       // The page's PUT is held on its way until the test lets it go.
-      let onItsWay: () => void = () => {};
-      const sending = new Promise<void>((resolve) => {
-        onItsWay = resolve;
-      });
-      let release: () => void = () => {};
-      const released = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      await page.route(
+      const { arrived: sending, release } = await holdRequests(
+        page,
         (url) => url.pathname === '/associationtask',
-        async (route) => {
-          if (route.request().method() !== 'PUT') return route.fallback();
-          onItsWay();
-          await released;
-          return route.fallback();
-        },
+        { which: (request) => request.method() === 'PUT', pass: 'fallback' },
       );
       const region = page.getByRole('region', { name: L.offlineRegion });
       const row = page.getByRole('treeitem', { name: SUBSOIL }).first().locator(':scope > .ta-screen__row');

@@ -6,6 +6,7 @@ import { LABELS_EN, LABELS_PT_BR, MAX_OUTBOX_ENTRIES } from '../../web/associati
 import { seriousViolations } from '../support/axe.js';
 import {
   description,
+  holdRequests,
   launchOnProfile,
   loseSaveAnswers,
   openPage,
@@ -1543,24 +1544,18 @@ describe('a host’s own page, without the service worker', () => {
 
     // The batch of both entries leaves, and is held on its way while the person discards Disc's.
     const puts: PutBody[] = [];
-    let entered: () => void = () => {};
-    const sending = new Promise<void>((resolve) => {
-      entered = resolve;
-    });
-    let release: () => void = () => {};
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.route(
+    const { arrived: sending, release } = await holdRequests(
+      page,
       (url) => url.pathname === '/associationtask',
-      async (route) => {
-        if (route.request().method() !== 'PUT') return route.fallback();
-        puts.push(route.request().postDataJSON() as PutBody);
-        if (puts.length === 1) {
-          entered();
-          await released;
-        }
-        return route.fallback();
+      {
+        // Every PUT's body kept; the first PUT held.
+        which: (request) => {
+          if (request.method() !== 'PUT') return false;
+          puts.push(request.postDataJSON() as PutBody);
+          return true;
+        },
+        first: 1,
+        pass: 'fallback',
       },
     );
     await context.setOffline(false);

@@ -1,9 +1,9 @@
 import { mkdir } from 'node:fs/promises';
-import type { BrowserContext, Locator, Page, Request } from 'playwright-core';
+import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_TABLES } from '../../src/demo/demo-install.js';
 import { seriousViolations } from '../support/axe.js';
-import { description, openPage, useBrowser, watchProblems } from '../support/browser.js';
+import { description, holdRequests, openPage, useBrowser, watchProblems } from '../support/browser.js';
 import { useTestDemo } from '../support/demo.js';
 
 const browser = useBrowser();
@@ -575,12 +575,7 @@ describe('writes from another site', () => {
 describe('the screen’s states', () => {
   it('shows loading, then a 404 for an unknown task sheet, each accessible', async () => {
     const page = await newPage();
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
-    await page.context().route(/part=start/, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const { release } = await holdRequests(page.context(), /part=start/);
     await page.goto(`${demo().url}/associationtask?taskSheet=999999`);
     await page.getByText('Loading the task sheet…').waitFor();
     expect(await page.locator('association-screen').getAttribute('aria-busy')).toBe('true');
@@ -823,13 +818,8 @@ describe('what a person types, and what they do while a save is on its way', () 
     await openScreen(page);
     await expand(page, 'S-SOUTH — South field');
     await expand(page, 'G-CARE — Crop care');
-    let release: () => void = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.context().route(/associationtask\?taskSheet=\d+$/, async (route) => {
-      if (route.request().method() === 'PUT') await held;
-      await route.continue();
+    const { release } = await holdRequests(page.context(), /associationtask\?taskSheet=\d+$/, {
+      which: (request) => request.method() === 'PUT',
     });
     const dialog = await openActivity(page, 'A-WEED — Weeding');
     await dialog.getByRole('textbox', { name: 'Quantidade' }).fill('7.5');
@@ -855,23 +845,10 @@ describe('what a person types, and what they do while a save is on its way', () 
     await expand(page, 'S-NORTH — North field');
     await expand(page, 'G-SOIL — Soil preparation');
     let holding = false;
-    let held: () => void = () => {};
-    const reading = new Promise<void>((resolve) => {
-      held = resolve;
-    });
-    let release: () => void = () => {};
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.context().route(
+    const { arrived: reading, release } = await holdRequests(
+      page.context(),
       (url) => url.pathname === '/associationtask' && url.searchParams.get('part') === 'children',
-      async (route) => {
-        if (holding) {
-          held();
-          await released;
-        }
-        await route.continue();
-      },
+      { which: () => holding },
     );
     // A read the page gave up on (its bound) fails: the dialog must close without that.
     const givenUp: string[] = [];
@@ -1045,30 +1022,20 @@ describe('what a person types, and what they do while a save is on its way', () 
     await save('9.5');
     // The re-read a remove asks for is answered by the server at once (the defaults are back)
     // but handed to the page only once the next save has landed: a slow network's order.
-    let release = () => {};
-    const released = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    let holding = true;
-    const stale = new Promise<Request>((resolve) => {
-      void page.context().route(/part=children/, async (route) => {
-        if (!holding) return route.continue();
-        holding = false;
-        const answer = await route.fetch();
-        resolve(route.request());
-        await released;
-        await route.fulfill({ response: answer });
-      });
+    let reads = 0;
+    const stale = await holdRequests(page.context(), /part=children/, {
+      which: () => reads++ === 0, // the first read only: the later ones go on at once
+      answers: true,
     });
     const dialog = await openActivity(page, 'A-WEED — Weeding');
     await dialog.getByRole('button', { name: 'Remove entry' }).click();
     await page.getByRole('alertdialog').getByRole('button', { name: 'Remove', exact: true }).click();
     await dialog.waitFor({ state: 'hidden' });
-    const held = await stale;
+    const held = await stale.arrived;
     await save('7');
     expect(await rowText(item)).toContain('Horas7.0saved');
     const finished = page.waitForEvent('requestfinished', (request) => request === held);
-    release();
+    stale.release();
     await finished;
     // The page handles the answer in a few tasks after it arrives: let them run.
     await page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 200)));

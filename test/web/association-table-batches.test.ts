@@ -12,6 +12,7 @@ import { LABELS_EN, MAX_OUTBOX_ENTRIES } from '../../web/association-screen.js';
 import { seriousViolations } from '../support/axe.js';
 import {
   description,
+  holdRequests,
   loseSaveAnswers,
   openTable as openGrid,
   openPage,
@@ -135,16 +136,10 @@ async function pastePastRowsRead(page: Page, grid: Locator) {
 /** The sheet's table in a new page, its second page held on its way until `release`. */
 async function openSecondPageHeld() {
   const page = await newPage();
-  let release = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  await page.route(
+  const { release } = await holdRequests(
+    page,
     (url) => url.searchParams.get('part') === 'sheet' && url.searchParams.get('page') === '2',
-    async (route) => {
-      await held;
-      await route.fallback();
-    },
+    { pass: 'fallback' },
   );
   await page.goto(`${server.url}/associationtask?taskSheet=${tree.sheet}`);
   await page.getByRole('tree').waitFor();
@@ -476,23 +471,15 @@ describe('the table view’s saves', () => {
     // Meanwhile a change in row 995 is saved; its answer is held until the sheet's page is in.
     await metricOfRow(grid, 995).click();
     await page.keyboard.type('12');
-    let answer = () => {};
-    const answered = new Promise<void>((resolve) => {
-      answer = resolve;
+    const save = await holdRequests(page, (url) => url.pathname === '/associationtask', {
+      which: (request) => request.method() === 'PUT',
+      pass: 'fallback',
     });
-    await page.route(
-      (url) => url.pathname === '/associationtask',
-      async (route) => {
-        if (route.request().method() !== 'PUT') return route.fallback();
-        await answered;
-        await route.fallback();
-      },
-    );
     const saved = page.waitForResponse((response) => response.request().method() === 'PUT');
     await page.getByRole('button', { name: 'Save changes', exact: true }).click();
     release();
     await later(() => grid.getAttribute('aria-rowcount')).toBe(String(tree.activities.length + 1));
-    answer();
+    save.release();
     expect((await saved).status()).toBe(200);
     const values = ['1.11', '2.22', '3.33', '4.44', '5.55', '6.66'];
     for (const [i, value] of values.entries())

@@ -7,6 +7,7 @@ import {
   draftsOnDevice,
   holdDraftsOpening,
   holdDraftWrites,
+  holdRequests,
   keptOnDevice,
   openPage,
   openTable,
@@ -285,17 +286,9 @@ it("takes what the modal typed while the table's save was out once that save end
   await typeIn(page, 'A-SUBSOIL', 'Horas', '9');
   await keptOnDevice(page);
   // A slow network: the table's save is held on its way.
-  let release: () => void = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
+  const { release } = await holdRequests(page, () => true, {
+    which: (request) => request.method() === 'PUT',
   });
-  await page.route(
-    () => true,
-    async (route) => {
-      if (route.request().method() === 'PUT') await held;
-      await route.continue();
-    },
-  );
   const answer = page.waitForResponse((response) => response.request().method() === 'PUT');
   await save(page).click();
 

@@ -1,6 +1,6 @@
 import { expect, it } from 'vitest';
 import { LABELS_PT_BR } from '../../web/association-screen.js';
-import { description, openTable, useBrowser, usePageChecks } from '../support/browser.js';
+import { description, holdRequests, openTable, useBrowser, usePageChecks } from '../support/browser.js';
 import {
   liveMetrics,
   saveAsProgram,
@@ -118,30 +118,18 @@ it('after a conflict says the entry was removed, the table stays busy until the 
   await meanwhile({ ...subsoil(), remove: true });
 
   // The row's reading again is held on its way (a slow network) until the test lets it go.
-  let release: () => void = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  let heldReads = 0;
-  await page.route(
-    (url) => url.searchParams.get('part') === 'sheet',
-    async (route) => {
-      heldReads++;
-      await held;
-      await route.continue();
-    },
-  );
+  const reads = await holdRequests(page, (url) => url.searchParams.get('part') === 'sheet');
   const save = page.getByRole('button', { name: 'Salvar alterações', exact: true });
   const refused = page.waitForResponse((answer) => answer.request().method() === 'PUT');
   await save.click();
   expect((await refused).status()).toBe(409);
-  await expect.poll(() => heldReads).toBe(1);
+  await expect.poll(() => reads.count).toBe(1);
   // Meanwhile the row still shows the removed entry's Pessoas 5: Save cannot send it, nor a cell take a key.
   const busy = page.getByRole('button', { name: 'Salvando…', exact: true });
   await expect.poll(() => busy.isDisabled()).toBe(true);
   expect(await people.inputValue()).toBe('5');
   expect(await people.getAttribute('readonly')).not.toBeNull();
-  release();
+  reads.release();
   await expect.poll(() => people.inputValue()).toBe('6');
   await expect.poll(() => save.isEnabled()).toBe(true);
 

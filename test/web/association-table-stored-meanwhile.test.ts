@@ -3,7 +3,14 @@ import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { DEMO_TABLES } from '../../src/demo/demo-install.js';
 import type { Demo } from '../../src/demo/start-demo.js';
-import { description, openPage, openTable, useBrowser, watchProblems } from '../support/browser.js';
+import {
+  description,
+  holdRequests,
+  openPage,
+  openTable,
+  useBrowser,
+  watchProblems,
+} from '../support/browser.js';
 import { type listen, seqOfCode, serveScreen, startTestDemo, wipeEntries } from '../support/demo.js';
 
 /**
@@ -231,18 +238,11 @@ it('keeps a conflict’s mark and value on Escape while a save is on its way', a
   await keptThenTyped(at);
   await showsMet(at);
   // The next save is held on its way (a slow network) until the test lets it go, and then fails.
-  let release: () => void = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
+  const { release } = await holdRequests(at.page, (url) => url.pathname === '/associationtask', {
+    which: (request) => request.method() === 'PUT',
+    pass: 'fallback',
+    reply: (route) => route.fulfill({ status: 503, contentType: 'application/json', body: '{}' }),
   });
-  await at.page.route(
-    (url) => url.pathname === '/associationtask',
-    async (route) => {
-      if (route.request().method() !== 'PUT') return route.fallback();
-      await held;
-      return route.fulfill({ status: 503, contentType: 'application/json', body: '{}' });
-    },
-  );
   await at.quantity.fill('32');
   await at.save.click();
   await at.page.getByRole('button', { name: 'Saving…', exact: true }).waitFor();

@@ -5,6 +5,7 @@ import {
   description,
   draftsOnDevice,
   holdDraftWrites,
+  holdRequests,
   holdSheetReads,
   keptOnDevice,
   loseSaveAnswers,
@@ -175,22 +176,16 @@ it('keeps what tab A typed later in a field when tab B’s form, saving as the d
   // B types Horas 9 and saves; the device is slow to write, so B's draft is joined with A's later
   // 20 while the save is out (the busy form does not take it), and the save fails (the server's
   // own failure).
-  let answer = () => {};
-  const answered = new Promise<void>((resolve) => {
-    answer = resolve;
-  });
-  await b.route(
-    (url) => url.pathname === '/associationtask',
-    async (route) => {
-      if (route.request().method() !== 'PUT') return route.fallback();
-      await answered;
-      await route.fulfill({
+  const failing = await holdRequests(b, (url) => url.pathname === '/associationtask', {
+    which: (request) => request.method() === 'PUT',
+    pass: 'fallback',
+    reply: (route) =>
+      route.fulfill({
         status: 500,
         contentType: 'application/json',
         body: '{"error":{"code":"INTERNAL_ERROR","message":"boom"}}',
-      });
-    },
-  );
+      }),
+  });
   const { release } = await holdDraftWrites(a);
   await typeField(b, second, 'Horas', '9');
   const put = b.waitForRequest((request) => request.method() === 'PUT');
@@ -200,7 +195,7 @@ it('keeps what tab A typed later in a field when tab B’s form, saving as the d
   await later(async () => (await draftsOnDevice(b)).map((draft) => draft.texts)).toEqual([
     { METRICA1: '20', HORAS: '9' },
   ]);
-  answer();
+  failing.release();
   await second
     .getByRole('alert')
     .filter({ hasText: /^Not saved/ })
@@ -569,7 +564,7 @@ it('keeps a row as Save changes stored it when the read again started as the tab
 
   await showTable(a);
   await later(() => cell(a, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('5');
-  await reads.answered; // the row's read again is out (answered with what is stored before the save)
+  await reads.arrived; // the row's read again is out (answered with what is stored before the save)
 
   // The person saves at once: Quantidade 5 stored.
   const saved = a.waitForResponse((response) => response.request().method() === 'PUT');
@@ -726,18 +721,12 @@ async function onePage(how: 'desktop' | 'phone' = 'desktop') {
 
 /** A slow uplink: the page's saves reach the server only once the returned function lets them go. */
 async function holdSaves(page: Page): Promise<() => void> {
-  let release = () => {};
-  const held = new Promise<void>((resolve) => {
-    release = resolve;
+  const { release } = await holdRequests(page, (url) => url.pathname === '/associationtask', {
+    which: (request) => request.method() === 'PUT',
+    pass: 'fallback',
+    // Once released, a save goes straight to the server, past the page's other routes.
+    reply: (route) => route.continue(),
   });
-  await page.route(
-    (url) => url.pathname === '/associationtask',
-    async (route) => {
-      if (route.request().method() !== 'PUT') return route.fallback();
-      await held;
-      return route.continue();
-    },
-  );
   return release;
 }
 

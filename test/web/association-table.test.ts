@@ -6,6 +6,7 @@ import { seriousViolations } from '../support/axe.js';
 import {
   asksBeforeLeaving,
   description,
+  holdRequests,
   keptOnDevice,
   openTable as openGrid,
   openPage,
@@ -649,17 +650,10 @@ describe('the table view, on the demo', () => {
     await forget('A-FERT');
     const page = await newPage();
     // The save's request is held on its way until released.
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
+    const { release } = await holdRequests(page, (url) => url.pathname === '/associationtask', {
+      which: (request) => request.method() === 'PUT',
+      pass: 'fallback',
     });
-    await page.route(
-      (url) => url.pathname === '/associationtask',
-      async (route) => {
-        if (route.request().method() === 'PUT') await held;
-        await route.fallback();
-      },
-    );
     const grid = await openTable(page, second);
     // Every cell of A-SEED typed (sheet 1 has its values): the copy leaves them, and fills no row.
     await cell(grid, 'A-SEED', 'Quantidade').click();
@@ -1090,17 +1084,9 @@ describe('the table view, on the demo', () => {
     await cell(grid, 'A-SPRAY', 'Horas').click();
     await paste(page, '7.5\n');
     await expect.poll(() => outcome.textContent()).toBe('Pasted 1 cell.');
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
+    const { release } = await holdRequests(page, (url) => url.pathname === '/associationtask', {
+      which: (request) => request.method() === 'PUT',
     });
-    await page.route(
-      (url) => url.pathname === '/associationtask',
-      async (route) => {
-        if (route.request().method() === 'PUT') await held;
-        await route.continue();
-      },
-    );
     await save.click();
     await expect.poll(() => outcome.isVisible()).toBe(false);
     release();
