@@ -27,6 +27,7 @@ export const SCREEN_MODULES = [
   'association-screen/modal-draft.js',
   'association-screen/modal-presets.js',
   'association-screen/modal-send.js',
+  'association-screen/modal-sight.js',
   'association-screen/modal-view.js',
   'association-screen/modal.js',
   'association-screen/offline-cache.js',

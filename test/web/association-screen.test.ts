@@ -1174,6 +1174,72 @@ describe('what a person types, and what they do while a save is on its way', () 
     expect(await sector.locator(':scope > .ta-screen__row > .ta-screen__branch-error').count()).toBe(0);
   });
 
+  // Found by review: "The search failed. Try again." with no signal, where trying again cannot help.
+  it('says a search needs a connection when the device is offline', async () => {
+    const page = await newPage({ locale: 'pt-BR' });
+    await openScreen(page);
+    await page.context().setOffline(true);
+    await page.getByRole('searchbox', { name: 'Buscar atividades' }).fill('capina');
+    await page.getByText('A busca precisa de conexão: tente de novo quando houver sinal.').first().waitFor();
+    await page.context().setOffline(false);
+  });
+
+  // Found by review: the Save button pressed was disabled with the focus on it, which fell to the
+  // page for the whole save: a screen reader left the dialog.
+  it('keeps the focus in the dialog, on its title, while a save pressed by its button is on its way', async () => {
+    const page = await newPage();
+    await openScreen(page);
+    await expand(page, 'S-SOUTH — South field');
+    await expand(page, 'G-CARE — Crop care');
+    const dialog = await openActivity(page, 'A-SPRAY — Spraying');
+    await dialog.getByRole('textbox', { name: 'Pessoas' }).fill('2');
+    const saves = await holdRequests(page, /associationtask/, {
+      which: (request) => request.method() === 'PUT',
+    });
+    await dialog.getByRole('button', { name: 'Save', exact: true }).click();
+    await saves.arrived;
+    expect(await focused(dialog.getByRole('heading', { name: 'A-SPRAY — Spraying' }))).toBe(true);
+    saves.release();
+    await dialog.waitFor({ state: 'hidden' });
+    expect(await focused(page.getByRole('treeitem', { name: 'A-SPRAY — Spraying' }).first())).toBe(true);
+  });
+
+  // Found by review: on a short phone the bar of Save, Save and next and Cancel (sticky at the
+  // dialog's bottom) covered the field Tab moved to, and History's changes opened under it.
+  it('keeps the focused field and the history clear of the dialog’s buttons on a short phone', async () => {
+    const page = await newPage({ viewport: { width: 360, height: 640 }, locale: 'pt-BR' });
+    await openScreen(page);
+    await expand(page, 'S-NORTH — North field');
+    await expand(page, 'G-SOIL — Soil preparation');
+    const dialog = await openActivity(page, 'A-SUBSOIL — Subsoiling');
+    const bar = dialog.locator('.ta-screen__actions');
+    const clear = async (what: Locator) => {
+      const [box, under] = [await what.boundingBox(), await bar.boundingBox()];
+      return (box?.y ?? 0) + (box?.height ?? 0) <= (under?.y ?? 0);
+    };
+    await dialog.getByRole('textbox', { name: 'Pessoas', exact: true }).focus();
+    await page.keyboard.press('Tab');
+    const hours = dialog
+      .locator('.ta-screen__field')
+      .filter({ has: page.getByRole('textbox', { name: 'Horas' }) });
+    await expect.poll(() => clear(hours)).toBe(true);
+    await dialog.getByRole('button', { name: 'Histórico' }).click();
+    const changes = dialog.getByRole('region', { name: 'Alterações' });
+    await changes.waitFor();
+    await expect.poll(() => clear(changes.getByRole('heading'))).toBe(true);
+  });
+
+  // Found by review: on a 360 px phone the offline button's label, kept on one line, made the page
+  // wider than the screen (WCAG's reflow: nothing to pan sideways at 320 CSS pixels).
+  it('fits a 320 px wide screen in Portuguese without scrolling sideways', async () => {
+    const page = await newPage({ viewport: { width: 320, height: 640 }, locale: 'pt-BR' });
+    await openScreen(page);
+    await page.getByRole('button', { name: 'Guardar esta folha para uso sem conexão' }).waitFor();
+    await expand(page, 'S-NORTH — North field');
+    await expand(page, 'G-SOIL — Soil preparation');
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(320);
+  });
+
   it('draws a visible focus outline in forced-colors mode', async () => {
     const page = await newPage();
     await page.emulateMedia({ forcedColors: 'active' });

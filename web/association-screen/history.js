@@ -18,8 +18,10 @@ const HISTORY_PAGE = 100;
 /**
  * @param {import('./dom.js').ScreenContext} ctx
  * @param {() => import('./tree.js').TreeNode | undefined} activity the activity the modal shows
+ * @param {(section: HTMLElement) => void} shown the section was opened, or its changes drawn (the
+ *   modal brings it into sight)
  */
-export function createHistory(ctx, activity) {
+export function createHistory(ctx, activity, shown) {
   const { create, labels } = ctx;
   const toggle = button(create, `${BLOCK}__button ${BLOCK}__button--quiet`, labels.history);
   const section = create('section', `${BLOCK}__history`);
@@ -51,6 +53,7 @@ export function createHistory(ctx, activity) {
     if (!node) return;
     section.hidden = false;
     toggle.setAttribute('aria-expanded', 'true');
+    shown(section);
     list.replaceChildren();
     state.hidden = false;
     state.textContent = labels.historyLoading;
@@ -69,6 +72,7 @@ export function createHistory(ctx, activity) {
             ? fill(labels.historyMore, { count: data.changes.length })
             : '';
       state.hidden = state.textContent === '';
+      shown(section);
     } catch (error) {
       if (ctx.destroyed() || read !== reads) return;
       state.textContent = `${labels.historyError} ${problemOf(error, labels, ctx.taskSheet)}`;

@@ -28,6 +28,7 @@ export const LABELS_EN = {
   searchCount: '{count} matches',
   searchCountOne: '1 match',
   searchError: 'The search failed. Try again.',
+  searchOffline: 'Searching needs a connection: try again once there is signal.',
   searchRefused: 'A search is at most 8 words and 100 characters: shorten it.',
   readOnly: 'Read-only',
   readOnlyNotice: 'These metrics are locked (read-only or inactive) and cannot be changed here.',

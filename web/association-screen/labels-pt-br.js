@@ -29,6 +29,7 @@ export const LABELS_PT_BR = {
   searchCount: '{count} resultados',
   searchCountOne: '1 resultado',
   searchError: 'A busca falhou. Tente novamente.',
+  searchOffline: 'A busca precisa de conexão: tente de novo quando houver sinal.',
   searchRefused: 'Uma busca tem no máximo 8 palavras e 100 caracteres: encurte-a.',
   readOnly: 'Somente leitura',
   readOnlyNotice:

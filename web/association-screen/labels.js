@@ -31,6 +31,7 @@ export { LABELS_EN, LABELS_PT_BR };
  * @property {string} searchCount announced result count, `{count}` (two or more)
  * @property {string} searchCountOne announced when there is one result
  * @property {string} searchError the search failed (no answer, or the server's failure): worth trying again
+ * @property {string} searchOffline the search got no answer and the device says it is offline
  * @property {string} searchRefused the server refused the text searched for (too many words or characters)
  * @property {string} readOnly a read-only activity, in the tree and in the modal
  * @property {string} readOnlyNotice the modal's explanation of a read-only row

@@ -21,6 +21,8 @@ export function createModalView(ctx, fields, history) {
   form.noValidate = true;
   const title = create('h2', `${BLOCK}__modal-title`);
   title.id = `${ctx.uid}-modal-title`;
+  // Where the focus waits while a save or a remove is out (modal.js `setBusy`).
+  title.tabIndex = -1;
   dialog.setAttribute('aria-labelledby', title.id);
   const trail = create('p', `${BLOCK}__modal-path`);
   // Who wrote the entry last, and when: a person about to change it knows whose values these are.
@@ -70,6 +72,7 @@ export function createModalView(ctx, fields, history) {
     removeButton,
     formError,
     dialogStatus,
+    actions,
     cancel,
     saveNext,
     save,

@@ -16,6 +16,7 @@ import { fill } from './labels.js';
 import { createModalDraft } from './modal-draft.js';
 import { createPresets } from './modal-presets.js';
 import { sendEntry } from './modal-send.js';
+import { createModalSight } from './modal-sight.js';
 import { createModalView } from './modal-view.js';
 import { entryFor } from './saved-answer.js';
 import { sameValue } from './values.js';
@@ -36,8 +37,13 @@ export function createModal(ctx, tree, treeMetrics) {
   const fields = createFields(ctx);
   const { inputs } = fields;
   const presets = createPresets(ctx, fields, (node) => treeMetrics.isUnread(node));
-  const history = createHistory(ctx, () => current);
+  const history = createHistory(
+    ctx,
+    () => current,
+    (section) => sight.reveal(section),
+  );
   const view = createModalView(ctx, fields, history);
+  const sight = createModalSight(view.dialog, view.actions, ctx.timers);
   const { dialog, form, title, trail, lastChangeLine, notice, stoppedNotice, removeButton, formError } = view;
   const { dialogStatus, cancel, saveNext, save } = view;
   const confirm = createConfirm(ctx, () => void removeEntry());
@@ -352,11 +358,17 @@ export function createModal(ctx, tree, treeMetrics) {
   function setBusy(value, what = 'save') {
     busy = value;
     busyWith = what;
+    // A button disabled with the focus on it (Save pressed, or Remove entry, which the confirmation
+    // gives the focus back to) drops it to the page: a screen reader leaves the dialog. It waits on
+    // the dialog's title, which says whose entry is on its way.
+    const cancelOff = value && what !== 'next' && what !== 'read';
+    const disabled = value ? [save, saveNext, removeButton, ...(cancelOff ? [cancel] : [])] : [];
+    if (disabled.some((button) => button === ctx.doc.activeElement)) title.focus();
     for (const entry of inputs.values()) entry.input.readOnly = value || !editable;
     form.setAttribute('aria-busy', String(value));
     save.disabled = value;
     saveNext.disabled = value;
-    cancel.disabled = value && what !== 'next' && what !== 'read';
+    cancel.disabled = cancelOff;
     removeButton.disabled = value;
     save.textContent = value && what === 'save' ? labels.saving : labels.save;
     removeButton.textContent = value && what === 'remove' ? labels.removing : labels.remove;

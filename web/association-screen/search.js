@@ -113,8 +113,13 @@ export function createSearch(ctx, tree) {
    * @param {unknown} error
    */
   function problem(error) {
-    if (!(error instanceof RequestError) || error.status === 0 || error.status >= 500)
-      return labels.searchError;
+    if (!(error instanceof RequestError) || error.status === 0 || error.status >= 500) {
+      // No answer with the device offline: trying again cannot help until the signal is back.
+      const offline = ctx.doc.defaultView?.navigator.onLine === false;
+      return offline && !(error instanceof RequestError && error.status >= 500)
+        ? labels.searchOffline
+        : labels.searchError;
+    }
     if (error.status === 400 && error.path === 'q') return labels.searchRefused;
     return problemOf(error, labels, ctx.taskSheet);
   }
