@@ -724,6 +724,10 @@ describe.each([
         false,
       );
       for (const change of await history('A-SUBSOIL')) expect(change.USUARIO_SEQ_DB).toBe(ALICE);
+      // The server said who is signed in: their own save is theirs, "you", not "user 7".
+      const dialog = await openActivity(alice.page, SUBSOIL);
+      const byYou = fill(L.lastChange, { user: L.userYou, at: '' }).replace(/, \.$/, '');
+      await later(() => dialog.locator('.ta-screen__last-change').textContent()).toContain(byYou);
     },
   );
 

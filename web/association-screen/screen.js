@@ -91,6 +91,9 @@ export function mountAssociationScreen(element, options) {
 
   /** @type {ScreenState} */
   let state = 'loading';
+  /** Who the start read from the browser's cache says is signed in, until the server confirms it. */
+  /** @type {number | undefined} */
+  let cachedUser;
   let destroyed = false;
   /** Aborted by destroy(): every request listens to it. */
   const lifetime = new AbortController();
@@ -194,7 +197,12 @@ export function mountAssociationScreen(element, options) {
       views.ownerChanged();
     },
     reread: () => void drafts?.load(),
-    confirmed: () => void drafts?.load(),
+    // The person the browser's cache said is signed in, said so by the server: "you" again (their
+    // own save sent once the signal came back was said to be "user 7").
+    confirmed: () => {
+      if (cachedUser !== undefined) ctx.say.setMe(cachedUser);
+      void drafts?.load();
+    },
   });
   element.append(
     header,
@@ -232,6 +240,7 @@ export function mountAssociationScreen(element, options) {
       // Only where the page follows who is signed in (the offline part asks again: page shown
       // again, before sending) and not from the browser's cache: else "you" could be someone else.
       ctx.say.setMe(offline !== undefined && !data.fromCache ? data.user : undefined);
+      cachedUser = data.fromCache ? data.user : undefined;
       void drafts?.load();
       renderHeader(data);
       modal.setColumns(data.metrics);
