@@ -150,6 +150,20 @@ async function copiedIntoSecond() {
   return { second, page, requests, grid };
 }
 
+/** Back to the tree view, an activity's modal opened down its `path` (its sector and group). */
+async function modalFromTree(page: Page, path: readonly string[], activity: string) {
+  await page.getByRole('button', { name: 'Tree', exact: true }).click();
+  for (const name of path) {
+    const item = page.getByRole('treeitem', { name }).first();
+    await item.locator(':scope > .ta-screen__row').click();
+    await item.getByRole('group').first().waitFor();
+  }
+  await page.getByRole('treeitem', { name: activity }).first().locator(':scope > .ta-screen__row').click();
+  const modal = page.getByRole('dialog', { name: activity });
+  await modal.waitFor();
+  return modal;
+}
+
 const ORDER = [
   'A-FERT — Fertilising',
   'A-SEED — Seeding',
@@ -444,19 +458,11 @@ describe('the table view, on the demo', () => {
     const copied = await cell(grid, 'A-SEED', 'Quantidade').inputValue();
     const copiedFrom = `Copied from sheet ${demo().sample.taskSheet}, not saved yet`;
     // Back to the tree: Seeding checked in its modal, and saved there.
-    await page.getByRole('button', { name: 'Tree', exact: true }).click();
-    for (const name of ['S-NORTH — North field', 'G-PLANT — Planting']) {
-      const item = page.getByRole('treeitem', { name }).first();
-      await item.locator(':scope > .ta-screen__row').click();
-      await item.getByRole('group').first().waitFor();
-    }
-    await page
-      .getByRole('treeitem', { name: /^A-SEED/ })
-      .first()
-      .locator(':scope > .ta-screen__row')
-      .click();
-    const modal = page.getByRole('dialog', { name: 'A-SEED — Seeding' });
-    await modal.waitFor();
+    const modal = await modalFromTree(
+      page,
+      ['S-NORTH — North field', 'G-PLANT — Planting'],
+      'A-SEED — Seeding',
+    );
     const quantity = modal.getByRole('textbox', { name: 'Quantidade', exact: true });
     expect(await quantity.inputValue()).toBe(copied);
     // Where the values came from, as the table's cells said it.
@@ -824,19 +830,11 @@ describe('the table view, on the demo', () => {
     const copiedFrom = `Copied from sheet ${demo().sample.taskSheet}, not saved yet`;
     expect(await description(cell(grid, 'A-WEED', 'Horas'))).toBe(copiedFrom);
     // A look at the row in the modal, closed with Esc: the copy stays the person's to save.
-    await page.getByRole('button', { name: 'Tree', exact: true }).click();
-    for (const name of ['S-SOUTH — South field', 'G-CARE — Crop care']) {
-      const item = page.getByRole('treeitem', { name }).first();
-      await item.locator(':scope > .ta-screen__row').click();
-      await item.getByRole('group').first().waitFor();
-    }
-    await page
-      .getByRole('treeitem', { name: /^A-WEED/ })
-      .first()
-      .locator(':scope > .ta-screen__row')
-      .click();
-    const modal = page.getByRole('dialog', { name: 'A-WEED — Weeding' });
-    await modal.waitFor();
+    const modal = await modalFromTree(
+      page,
+      ['S-SOUTH — South field', 'G-CARE — Crop care'],
+      'A-WEED — Weeding',
+    );
     for (const metric of ['Quantidade', 'Pessoas', 'Horas']) {
       expect(await description(modal.getByRole('textbox', { name: metric, exact: true }))).toBe(copiedFrom);
     }
@@ -1126,19 +1124,11 @@ describe('the table view, on the demo', () => {
     expect(await description(cell(grid, 'A-SUBSOIL', 'Quantidade'))).toBe('Entered, not saved yet');
     await page.getByText('2 unsaved changes').waitFor();
     // A look at the row in the modal, closed with Esc: the entry stays the person's to save.
-    await page.getByRole('button', { name: 'Tree', exact: true }).click();
-    for (const name of ['S-NORTH — North field', 'G-SOIL — Soil preparation']) {
-      const item = page.getByRole('treeitem', { name }).first();
-      await item.locator(':scope > .ta-screen__row').click();
-      await item.getByRole('group').first().waitFor();
-    }
-    await page
-      .getByRole('treeitem', { name: /^A-DISC/ })
-      .first()
-      .locator(':scope > .ta-screen__row')
-      .click();
-    const modal = page.getByRole('dialog', { name: 'A-DISC — Disc ploughing' });
-    await modal.waitFor();
+    const modal = await modalFromTree(
+      page,
+      ['S-NORTH — North field', 'G-SOIL — Soil preparation'],
+      'A-DISC — Disc ploughing',
+    );
     expect(await description(modal.getByRole('textbox', { name: 'Horas', exact: true }))).toBe(
       'Entered, not saved yet',
     );
