@@ -10,7 +10,10 @@ const TOKEN = /^[A-Za-z0-9_-]{44}$/;
 const DOMAIN = 'task-association/caroulsel-media/v1:';
 
 export const Secrets = z
-  .array(z.string().min(16, 'a gallery secret needs at least 16 characters'))
+  .array(
+    z.string('a gallery secret is a string').min(16, 'a gallery secret needs at least 16 characters'),
+    'must be a list of secrets, each a string of 16 characters or more',
+  )
   .min(1, 'the gallery needs at least one secret');
 
 /** The content hash a token names (base64url, 22 characters): also the media's cache identity. */
@@ -43,8 +46,11 @@ export interface TokenSigner {
 export function createTokenSigner(secrets: readonly string[], context = ''): TokenSigner {
   const parsed = Secrets.safeParse(secrets);
   if (!parsed.success) {
-    throw new GalleryConfigError('GALLERY_SECRET', parsed.error.issues[0]?.message ?? 'bad gallery secrets', {
-      path: 'secrets',
+    // Said where it is, as the gallery's other options are (`secrets.1` for the second).
+    const issue = parsed.error.issues[0];
+    const path = ['secrets', ...(issue?.path ?? [])].join('.');
+    throw new GalleryConfigError('GALLERY_SECRET', `gallery option ${path}: ${issue?.message ?? 'invalid'}`, {
+      path,
     });
   }
   const keys = parsed.data.map((secret) => Buffer.from(secret, 'utf8'));

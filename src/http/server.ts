@@ -144,19 +144,27 @@ export async function startGalleryServer(options: GalleryServerOptions = {}): Pr
   checkServerOptions(options);
   const closeGraceMs = options.closeGraceMs ?? DEFAULT_CLOSE_GRACE_MS;
   const shared = options.redisUrl === undefined ? undefined : await sharedCache(options);
+  let gallery: ReturnType<typeof createGalleryHandler>;
+  try {
+    // The gallery's own options (secrets, limits) are checked here, before a cache folder is made;
+    // refused, the shared cache's client goes, or it would keep the process alive.
+    gallery = createGalleryHandler({
+      source: folderSource(options.imagesDir ?? DEFAULT_IMAGES_DIR),
+      secrets: options.secrets ?? [randomBytes(32).toString('base64url')],
+      cache: shared?.cache ?? createDiskCache({ dir: options.cacheDir ?? DEFAULT_CACHE_DIR }),
+      ...(shared === undefined ? {} : { onGenerate: shared.counted }),
+      ...(options.limits === undefined ? {} : { limits: options.limits }),
+      ...(options.logger === undefined ? {} : { logger: options.logger }),
+    });
+  } catch (error) {
+    await shared?.close();
+    throw error;
+  }
   if (shared === undefined) {
     // Checked before listening: a refused folder stops the server with its reason, instead of a
     // warning on every request of a gallery that would then never cache.
     await openCacheDir(options.cacheDir ?? DEFAULT_CACHE_DIR);
   }
-  const gallery = createGalleryHandler({
-    source: folderSource(options.imagesDir ?? DEFAULT_IMAGES_DIR),
-    secrets: options.secrets ?? [randomBytes(32).toString('base64url')],
-    cache: shared?.cache ?? createDiskCache({ dir: options.cacheDir ?? DEFAULT_CACHE_DIR }),
-    ...(shared === undefined ? {} : { onGenerate: shared.counted }),
-    ...(options.limits === undefined ? {} : { limits: options.limits }),
-    ...(options.logger === undefined ? {} : { logger: options.logger }),
-  });
   const web = createWebRootHandler(options.webRoot ?? DEFAULT_WEB_ROOT);
   const galleryListener = toNodeListener(gallery);
   const webListener = toNodeListener(web);
@@ -191,6 +199,7 @@ export async function startGalleryServer(options: GalleryServerOptions = {}): Pr
       once(server, 'error').then(([error]) => Promise.reject(error)),
     ]);
   } catch (error) {
+    await shared?.close();
     const code = (error as { code?: string }).code;
     throw new GalleryConfigError(
       'GALLERY_LISTEN',

@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import { ZodArray, ZodObject, ZodOptional, type z } from 'zod';
 import { TaskAssociationError } from './errors.js';
 
 /** Whether `value` is a function: for option models (`z.custom(isFunction, ...)`). */
@@ -34,11 +34,13 @@ export function optionProblem(
   const issues = parsed.error.issues;
   const issue = issues.find((found) => found.code === 'unrecognized_keys') ?? issues[0];
   const unknown = issue?.code === 'unrecognized_keys' ? issue.keys[0] : undefined;
-  const path = unknown ?? issue?.path.join('.') ?? '';
+  const at = issue?.path ?? [];
+  // An unknown key inside an option (a mount's `hanlder`) is said there, with the keys it has.
+  const path = [...at, ...(unknown === undefined ? [] : [unknown])].join('.');
   const problem =
     unknown !== undefined
-      ? `is not an option (its options: ${known})`
-      : !holds(options, issue?.path ?? [])
+      ? `is not an option (its options: ${at.length === 0 ? known : Object.keys(shapeAt(model, at)).join(', ')})`
+      : !holds(options, at)
         ? 'is required'
         : (issue?.message ?? 'invalid');
   return { path, message: `${what} option ${path}: ${problem}` };
@@ -64,4 +66,20 @@ function holds(value: unknown, path: readonly PropertyKey[]): boolean {
     at = (at as Record<PropertyKey, unknown>)[key];
   }
   return true;
+}
+
+/**
+ * The keys of the object a model takes at `path` (through optional values and arrays): where an
+ * unknown key was found. Empty where the path leads to no object.
+ */
+function shapeAt(model: z.ZodType, path: readonly PropertyKey[]): Record<string, unknown> {
+  let at: z.ZodType | undefined = model;
+  for (const key of path) {
+    while (at instanceof ZodOptional) at = at.unwrap() as z.ZodType;
+    if (at instanceof ZodArray) at = at.element as z.ZodType;
+    else if (at instanceof ZodObject) at = at.shape[String(key)] as z.ZodType | undefined;
+    else return {};
+  }
+  while (at instanceof ZodOptional) at = at.unwrap() as z.ZodType;
+  return at instanceof ZodObject ? at.shape : {};
 }

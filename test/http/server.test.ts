@@ -364,7 +364,24 @@ describe('startGalleryServer', () => {
       expect(await refused({ port: 0, cacheDir, mount: [{ path: '/a' }] })).toMatchObject({
         path: 'mount.0.handler',
       });
+      const handler = async () => new Response();
+      expect(
+        await refused({ port: 0, cacheDir, mount: [{ path: '/a', handler, hanlder: handler }] }),
+      ).toMatchObject({
+        path: 'mount.0.hanlder',
+        message: 'startGalleryServer option mount.0.hanlder: is not an option (its options: path, handler)',
+      });
       expect(await refused(null)).toMatchObject({ code: 'GALLERY_CONFIG', path: '' });
+      // The gallery's own options, refused before the cache folder is made.
+      expect(await refused({ port: 0, cacheDir, secrets: 'short' })).toMatchObject({
+        code: 'GALLERY_SECRET',
+        path: 'secrets',
+        message: 'gallery option secrets: must be a list of secrets, each a string of 16 characters or more',
+      });
+      expect(await refused({ port: 0, cacheDir, secrets: ['s'.repeat(16), 'short'] })).toMatchObject({
+        path: 'secrets.1',
+        message: 'gallery option secrets.1: a gallery secret needs at least 16 characters',
+      });
       // Nothing was made of them: the cache folder a refused start named does not exist.
       await expect(stat(cacheDir)).rejects.toMatchObject({ code: 'ENOENT' });
     });

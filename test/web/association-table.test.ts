@@ -1129,13 +1129,23 @@ describe('the table view, on the demo', () => {
       ['S-NORTH — North field', 'G-SOIL — Soil preparation'],
       'A-DISC — Disc ploughing',
     );
-    expect(await description(modal.getByRole('textbox', { name: 'Horas', exact: true }))).toBe(
-      'Entered, not saved yet',
-    );
+    const modalHours = modal.getByRole('textbox', { name: 'Horas', exact: true });
+    expect(await description(modalHours)).toBe('Entered, not saved yet');
+    // Typed again there, the same default: still the person's entry, as in the table.
+    await modalHours.fill('8.0');
+    expect(await description(modalHours)).toBe('Entered, not saved yet');
     await page.keyboard.press('Escape');
     await modal.waitFor({ state: 'hidden' });
     await page.getByRole('button', { name: 'Table', exact: true }).click();
     expect(await description(cell(grid, 'A-DISC', 'Horas'))).toBe('Entered, not saved yet');
+    // Under a phone's cell, its one word.
+    expect(
+      await rowOf(grid, 'A-DISC')
+        .locator('.ta-screen__table-cell')
+        .filter({ has: page.getByRole('textbox', { name: 'Horas', exact: true }) })
+        .locator('.ta-screen__table-mark')
+        .textContent(),
+    ).toBe('entered');
     await page.getByText('2 unsaved changes').waitFor();
     await page.getByRole('button', { name: 'Save changes' }).click();
     await expect

@@ -241,6 +241,28 @@ it('pastes a note copied from a cell of the table into one cell, its lines kept,
   await expect.poll(() => notesOf('A-DISC').inputValue()).toBe(NOTES);
 });
 
+// Found by review: the cut of a marked value emptied the field by hand, out of the browser's undo:
+// in the modal, where Esc closes the dialog, Ctrl+Z did not bring the note back.
+it('undoes the cut of a note in the modal with Ctrl+Z', async () => {
+  const { page } = await open();
+  const dialog = await openActivity(
+    page,
+    served.sheetUrl(),
+    ['S-NORTH — North field', 'G-SOIL — Soil preparation'],
+    'A-SUBSOIL — Subsoiling',
+  );
+  const notes = dialog.getByRole('textbox', { name: 'Horas', exact: true });
+  await expect.poll(() => notes.inputValue()).toBe(NOTES);
+  await notes.focus();
+  await page.keyboard.press('Control+A');
+  await page.keyboard.press('Control+X');
+  await expect.poll(() => notes.inputValue()).toBe('');
+  expect(await description(notes)).toBe('Changed, not saved yet');
+  await page.keyboard.press('Control+Z');
+  await expect.poll(() => notes.inputValue()).toBe(NOTES);
+  expect(await description(notes)).toBe('Saved value');
+});
+
 it('counts going back into a cell of the table after its rows were drawn anew as entering it: Escape keeps what it held', async () => {
   // Every row writable: the first (A-FERT, read-only in the demo) is the cell the table's tab stop
   // goes back to when its rows are drawn anew.

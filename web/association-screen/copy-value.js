@@ -25,7 +25,9 @@ export function markCopiedValues(root) {
       event.preventDefault();
       event.clipboardData.setData('text/plain', text);
       event.clipboardData.setData(ONE_VALUE, text);
-      if (kind === 'cut' && !target.readOnly) {
+      // Deleted as an edit of the person's (undone by Ctrl+Z, with the browser's own input event);
+      // by hand only where the browser has no such command.
+      if (kind === 'cut' && !target.readOnly && !target.ownerDocument.execCommand('delete')) {
         target.setRangeText('', start, end, 'end');
         target.dispatchEvent(new Event('input', { bubbles: true }));
       }

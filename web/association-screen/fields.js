@@ -6,7 +6,7 @@
  */
 
 import { BLOCK } from './dom.js';
-import { fill } from './labels.js';
+import { changedNote, fill } from './labels.js';
 import {
   checkTyped,
   formatValue,
@@ -33,8 +33,12 @@ import {
  * @property {MetricColumn} column
  */
 
-/** @param {import('./dom.js').ScreenContext} ctx */
-export function createFields(ctx) {
+/**
+ * @param {import('./dom.js').ScreenContext} ctx
+ * @param {() => boolean} confirms whether what is typed is confirmed though it reads as its preset
+ *   (the form shows an activity without an entry: table-cells.js `confirmed`)
+ */
+export function createFields(ctx, confirms) {
   const { create } = ctx;
   const root = create('div', `${BLOCK}__fields`);
   /** @type {Map<string, Field>} */
@@ -58,8 +62,8 @@ export function createFields(ctx) {
    */
   const copied = new Map();
   /**
-   * The fields a draft of the table's row holds confirmed (table-cells.js `confirmed`): the default
-   * typed again to record it, counted as the person's change until they type in the field.
+   * The fields confirmed (table-cells.js `confirmed`): a value typed, pasted or taken from a draft
+   * in an activity without an entry, counted as the person's change though it reads as its preset.
    * @type {Set<string>}
    */
   const confirmed = new Set();
@@ -122,7 +126,7 @@ export function createFields(ctx) {
     input.addEventListener('input', () => {
       edited.add(column.field);
       copied.delete(column.field);
-      confirmed.delete(column.field);
+      typedNow(column.field, input.value);
       showError(column.field, undefined);
       sayWhere(column.field);
     });
@@ -149,12 +153,18 @@ export function createFields(ctx) {
     showText(entry, input.value.slice(0, start) + lines + input.value.slice(end));
     edited.add(field);
     copied.delete(field);
-    confirmed.delete(field);
+    typedNow(field, entry.input.value);
     showError(field, undefined);
     sayWhere(field);
     const caret = start + lines.length;
     entry.input.focus();
     entry.input.setSelectionRange(caret, caret);
+  }
+
+  /** A field typed in (or pasted into) now holds `text`: confirmed as the table's cell would be. @param {string} field @param {string} text */
+  function typedNow(field, text) {
+    if (confirms() && text.trim() !== '') confirmed.add(field);
+    else confirmed.delete(field);
   }
 
   /**
@@ -216,16 +226,14 @@ export function createFields(ctx) {
     const entry = inputs.get(field);
     if (!entry) return;
     const { source, value } = sources.get(field) ?? { source: undefined, value: undefined };
-    const changed = holdsChange(entry, field);
-    const from = copied.get(field);
-    entry.source.textContent = !changed
-      ? ctx.say.source(source, value)
-      : from !== undefined
-        ? fill(ctx.labels.sourceCopied, { id: from })
-        : confirmed.has(field) && !differs(entry, field)
-          ? ctx.labels.sourceConfirmed
-          : ctx.labels.sourceEdited;
-    entry.source.dataset.source = !changed ? (source ?? 'none') : from === undefined ? 'edited' : 'copied';
+    const note = holdsChange(entry, field)
+      ? changedNote(ctx.labels, {
+          copied: copied.get(field),
+          entered: confirmed.has(field) && !differs(entry, field),
+        })
+      : undefined;
+    entry.source.textContent = note?.text ?? ctx.say.source(source, value);
+    entry.source.dataset.source = note?.kind ?? source ?? 'none';
   }
 
   /** Whether the input holds other than its preset (or what cannot be read as a value). @param {Field} entry @param {string} field */

@@ -72,7 +72,9 @@ export function createHistory(ctx, activity, shown) {
             ? fill(labels.historyMore, { count: data.changes.length })
             : '';
       state.hidden = state.textContent === '';
-      shown(section);
+      // Brought into sight only while the person is still at it, not from a field they went back to.
+      const at = ctx.doc.activeElement;
+      if (at === toggle || section.contains(at)) shown(section);
     } catch (error) {
       if (ctx.destroyed() || read !== reads) return;
       state.textContent = `${labels.historyError} ${problemOf(error, labels, ctx.taskSheet)}`;

@@ -208,6 +208,7 @@ export const LABELS_EN = {
   markDefault: 'default',
   markCopied: 'copied',
   markEdited: 'changed',
+  markEntered: 'entered',
   markPending: 'not sent',
   markStopped: 'decide',
   markConflict: 'conflict',

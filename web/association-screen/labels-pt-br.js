@@ -213,6 +213,7 @@ export const LABELS_PT_BR = {
   markDefault: 'padrão',
   markCopied: 'copiado',
   markEdited: 'alterado',
+  markEntered: 'informado',
   markPending: 'não enviado',
   markStopped: 'decidir',
   markConflict: 'conflito',

@@ -208,6 +208,7 @@ export { LABELS_EN, LABELS_PT_BR };
  * @property {string} markDefault the same: a default
  * @property {string} markCopied the same: copied, not saved
  * @property {string} markEdited the same: changed, not saved
+ * @property {string} markEntered the same: a default typed again to record it, not saved
  * @property {string} markPending the same: kept on this device, not sent
  * @property {string} markStopped the same: stopped in the outbox, waiting for a decision
  * @property {string} markConflict the same: refused for a conflict
@@ -272,4 +273,20 @@ export function isPortuguese(lang) {
  */
 export function fill(template, params = {}) {
   return template.replace(/\{(\w+)\}/g, (whole, name) => (name in params ? String(params[name]) : whole));
+}
+
+/**
+ * What a value the person changed says of itself, with its kind (the table cell's colour and word,
+ * the modal field's `data-source`): copied from a sheet, entered (a default typed again in an
+ * activity without an entry, to record it: table-cells.js `confirmed`), or changed. The table and
+ * the modal say it alike.
+ * @param {ScreenLabels} labels
+ * @param {{ copied: number | undefined, entered: boolean }} how
+ * @returns {{ kind: 'copied' | 'entered' | 'edited', text: string }}
+ */
+export function changedNote(labels, { copied, entered }) {
+  if (copied !== undefined) return { kind: 'copied', text: fill(labels.sourceCopied, { id: copied }) };
+  return entered
+    ? { kind: 'entered', text: labels.sourceConfirmed }
+    : { kind: 'edited', text: labels.sourceEdited };
 }

@@ -34,7 +34,9 @@ import { sameValue } from './values.js';
  */
 export function createModal(ctx, tree, treeMetrics) {
   const { labels } = ctx;
-  const fields = createFields(ctx);
+  // Typing a default again confirms it where the form shows an activity without an entry, as in the
+  // table: a look in the modal keeps what the table's row holds so (hasRow is the form's, below).
+  const fields = createFields(ctx, () => !hasRow);
   const { inputs } = fields;
   const presets = createPresets(ctx, fields, (node) => treeMetrics.isUnread(node));
   const history = createHistory(
@@ -363,7 +365,8 @@ export function createModal(ctx, tree, treeMetrics) {
     // the dialog's title, which says whose entry is on its way.
     const cancelOff = value && what !== 'next' && what !== 'read';
     const disabled = value ? [save, saveNext, removeButton, ...(cancelOff ? [cancel] : [])] : [];
-    if (disabled.some((button) => button === ctx.doc.activeElement)) title.focus();
+    // Without scrolling: on a phone the form would jump to its top for the whole save.
+    if (disabled.some((button) => button === ctx.doc.activeElement)) title.focus({ preventScroll: true });
     for (const entry of inputs.values()) entry.input.readOnly = value || !editable;
     form.setAttribute('aria-busy', String(value));
     save.disabled = value;

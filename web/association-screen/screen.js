@@ -193,6 +193,7 @@ export function mountAssociationScreen(element, options) {
     owner: () => {
       // Someone else: their own changes are not "you" to this page, which does not know their id.
       ctx.say.setMe(undefined);
+      cachedUser = undefined;
       modal.ownerChanged();
       views.ownerChanged();
     },

@@ -6,7 +6,7 @@
  */
 
 import { BLOCK } from './dom.js';
-import { fill } from './labels.js';
+import { changedNote, fill } from './labels.js';
 import { differs, isLocked } from './table-cells.js';
 import { isFractional, isWholeNumber, metricLabel } from './values.js';
 
@@ -23,6 +23,7 @@ const MARKS = {
   default: 'markDefault',
   copied: 'markCopied',
   edited: 'markEdited',
+  entered: 'markEntered',
   pending: 'markPending',
   stopped: 'markStopped',
   conflict: 'markConflict',
@@ -63,12 +64,8 @@ function noteOf(ctx, cell, edited, waiting, stopped) {
     };
   }
   if (cell.error !== undefined) return { kind: 'error', text: cell.error };
-  if (cell.copied !== undefined)
-    return { kind: 'copied', text: fill(labels.sourceCopied, { id: cell.copied }) };
-  if (edited) {
-    // The default the person typed again to record it: not "changed", which it is not.
-    const text = cell.confirmed && !differs(cell, ctx.lang) ? labels.sourceConfirmed : labels.sourceEdited;
-    return { kind: 'edited', text };
+  if (cell.copied !== undefined || edited) {
+    return changedNote(labels, { copied: cell.copied, entered: cell.confirmed && !differs(cell, ctx.lang) });
   }
   // Its value is the person's, kept in the outbox and stopped there: not what the server holds.
   if (stopped) return { kind: 'stopped', text: labels.sourceStopped };

@@ -108,6 +108,11 @@ export function createTable(ctx, hooks) {
       }, 30);
   }
 
+  /** The room an outcome took is kept for its own layout only: a rotation or a resize lays it out anew. */
+  const forgetRoom = () => {
+    pending.style.minHeight = '';
+  };
+
   const model = createTableModel(ctx, {
     redraw(row, col, fromInput) {
       const at = model.placeOfRow(row);
@@ -459,6 +464,7 @@ export function createTable(ctx, hooks) {
     if (!retry.hidden) void load().then(() => shown.render());
   };
   win?.addEventListener('online', onOnline);
+  win?.addEventListener('resize', forgetRoom);
   /** Whether the table follows the outbox (made after the table: watched from the first showing). */
   let watching = false;
   function watchOutbox() {
@@ -525,6 +531,7 @@ export function createTable(ctx, hooks) {
       shown.destroy();
       win?.removeEventListener('beforeunload', beforeUnload);
       win?.removeEventListener('online', onOnline);
+      win?.removeEventListener('resize', forgetRoom);
     },
   };
 }

@@ -66,20 +66,28 @@ function encodedLength(text, charset) {
 }
 
 /**
+ * Half of a UTF-16 pair alone in a text (a broken paste), which no character set holds: checked
+ * first, as the server checks it (src/model/host-text.ts `loneSurrogate`), whose refusal stopped the
+ * whole save. With the `u` flag a whole pair is one code point, so only a lone half matches.
+ * @param {string} text
+ * @returns {{ problem: 'brokenCharacter', params: { at: number } } | undefined}
+ */
+export function brokenCharacter(text) {
+  const lone = /[\uD800-\uDFFF]/u.exec(text);
+  return lone === null
+    ? undefined
+    : { problem: 'brokenCharacter', params: { at: [...text.slice(0, lone.index)].length + 1 } };
+}
+
+/**
  * The problem of a text for a text column beyond its length in characters (checked before), as a
  * label key and its parameters, else undefined.
  *
  * @param {{ charset?: string | undefined, maxBytes?: number | undefined }} column
  * @param {string} text
- * @returns {{ problem: 'brokenCharacter' | 'foreignCharacter' | 'tooManyBytes', params: Record<string, string | number> } | undefined}
+ * @returns {{ problem: 'foreignCharacter' | 'tooManyBytes', params: Record<string, string | number> } | undefined}
  */
 export function textProblem(column, text) {
-  // Half of a UTF-16 pair alone (a broken paste) is no character: no character set holds it, and
-  // the server refuses the whole save for it (src/model/host-text.ts `loneSurrogate`). With the `u`
-  // flag a whole pair is one code point, so only a lone half matches.
-  const lone = /[\uD800-\uDFFF]/u.exec(text);
-  if (lone !== null)
-    return { problem: 'brokenCharacter', params: { at: [...text.slice(0, lone.index)].length + 1 } };
   const holds = column.charset === undefined ? undefined : CHARSETS[column.charset];
   const foreign = holds === undefined ? undefined : [...text].find((character) => !holds(character));
   if (foreign !== undefined) return { problem: 'foreignCharacter', params: { character: foreign } };

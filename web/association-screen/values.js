@@ -7,7 +7,7 @@
  */
 
 import { isPortuguese } from './labels.js';
-import { textProblem } from './text-values.js';
+import { brokenCharacter, textProblem } from './text-values.js';
 
 /** @typedef {import('./api.js').MetricColumn} MetricColumn */
 /** @typedef {import('./labels.js').ScreenLabels} ScreenLabels */
@@ -133,6 +133,8 @@ export function checkTyped(column, typed, lang) {
     const rounded = roundedProblem(column.dataType, normal, number);
     return rounded === undefined ? { ok: true, value: number } : { ok: false, problem: rounded };
   }
+  const broken = brokenCharacter(text);
+  if (broken !== undefined) return { ok: false, ...broken };
   if (column.maxLength !== null && [...text].length > column.maxLength) {
     return { ok: false, problem: 'tooLong', params: { max: column.maxLength } };
   }
