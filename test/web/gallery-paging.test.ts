@@ -13,6 +13,7 @@ import {
   SAMPLE_IMAGES,
   thumbPath,
   useBrowser,
+  webFile,
 } from '../support/browser.js';
 
 const browser = useBrowser();
@@ -412,4 +413,102 @@ describe('a list on another origin', () => {
     expect(listed).toContain(`${DATA}?cursor=second`);
     expect(site.requests.filter((request) => request.includes('/caroulsel/'))).toEqual([]);
   });
+});
+
+describe('a visitor who reached the end while the list loaded', () => {
+  const screens = [
+    ['a 1280x800 desktop', { width: 1280, height: 800 }, false],
+    ['a 375x812 phone', { width: 375, height: 812 }, true],
+  ] as const;
+
+  /** The demo's home page on `viewport`, its list 400 items in pages of 48, the first held by `gate`. */
+  async function homePage(viewport: { width: number; height: number }, phone: boolean) {
+    await context.close();
+    context = await browser().newContext({ viewport, hasTouch: phone, isMobile: phone });
+    context.setDefaultTimeout(15_000);
+    page = await openPage(context);
+    site = new FakeSite();
+    site.serve('/', () => webFile('index.html'));
+    let asked = 0;
+    site.serve(DATA, () => {
+      const index = asked++;
+      return json({
+        items: numberedItems(48, index * 48),
+        next: index < 8 ? `${DATA}?cursor=${index + 1}` : null,
+      });
+    });
+    await site.attach(page);
+    const gate = site.hold(DATA);
+    await page.goto(`${ORIGIN}/`);
+    return gate;
+  }
+
+  const place = () =>
+    page.evaluate(() => ({
+      gallery: Math.round(document.getElementById('gallery')?.getBoundingClientRect().top ?? 0),
+      footer: Math.round(document.querySelector('footer')?.getBoundingClientRect().top ?? 0),
+      cards: document.querySelectorAll('.caroulsel-gallery__card').length,
+    }));
+
+  /** Waits long enough for a page asked by itself to have been asked (the list answers at once). */
+  const aWhile = () => page.waitForTimeout(1500);
+
+  for (const [screen, viewport, phone] of screens) {
+    it(`asks for no later page until the visitor scrolls, the footer kept in view, on ${screen}`, async () => {
+      const gate = await homePage(viewport, phone);
+      await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+      await gate.arrived;
+      await page.waitForSelector('#gallery[data-state="loading"]', { state: 'attached' });
+      await nextFrames(page);
+      const before = await place();
+      gate.release();
+      await page.getByRole('link', { name: 'Item 47' }).waitFor({ state: 'attached' });
+      await aWhile();
+      // The footer the visitor was looking at stays, and the grid's end in view asks for nothing.
+      expect(Math.abs((await place()).footer - before.footer)).toBeLessThanOrEqual(1);
+      expect(dataRequests()).toEqual([`GET ${DATA}`]);
+
+      // The visitor goes on down: a wheel at the page's end, where nothing scrolls any more, or a
+      // scroll up a little and back to the end. One page each time, nothing by itself in between.
+      const goOnDown = async () => {
+        if (phone) {
+          await page.evaluate(() => window.scrollBy(0, -300));
+          await nextFrames(page);
+          await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+        } else {
+          await page.mouse.move(viewport.width / 2, viewport.height / 2);
+          await page.mouse.wheel(0, 200);
+        }
+      };
+      await goOnDown();
+      await page.getByRole('link', { name: 'Item 95' }).waitFor({ state: 'attached' });
+      await aWhile();
+      expect(dataRequests()).toEqual([`GET ${DATA}`, `GET ${DATA}?cursor=1`]);
+      await goOnDown();
+      await page.getByRole('link', { name: 'Item 143' }).waitFor({ state: 'attached' });
+      await aWhile();
+      expect(dataRequests()).toHaveLength(3);
+    });
+
+    it(`keeps the gallery's top where it was when the grid arrives, asking for nothing more, on ${screen}`, async () => {
+      const gate = await homePage(viewport, phone);
+      await page.evaluate(() =>
+        window.scrollTo(
+          0,
+          (document.getElementById('gallery')?.getBoundingClientRect().top ?? 0) + window.scrollY,
+        ),
+      );
+      await gate.arrived;
+      await page.waitForSelector('#gallery[data-state="loading"]', { state: 'attached' });
+      await nextFrames(page);
+      expect((await place()).gallery).toBe(0);
+      gate.release();
+      await page.getByRole('link', { name: 'Item 47' }).waitFor({ state: 'attached' });
+      await aWhile();
+      // The first cards are where the loader was: the visitor sees the grid's start, not its end.
+      expect((await place()).gallery).toBe(0);
+      expect(await page.getByRole('link', { name: 'Item 0' }).isVisible()).toBe(true);
+      expect(dataRequests()).toEqual([`GET ${DATA}`]);
+    });
+  }
 });

@@ -259,11 +259,11 @@ export function mountGallery(element, options = {}) {
     });
     grid = shown;
     lightbox?.warmOn(shown.list);
-    const keep = keepWhatFollows();
+    const keep = keepWhatIsSeen();
     show(shown.list);
     setState('grid');
     shown.append(items);
-    keep();
+    const held = keep();
     announceCount();
     const firstCard = shown.cards[0]?.card;
     if (firstCard !== undefined) keepFocus(firstCard);
@@ -277,6 +277,9 @@ export function mountGallery(element, options = {}) {
         // Items without an id are named by their place in the whole list, not in their page.
         fetchPage: (url, signal, place) => fetchPage(url, signal, doc.baseURI, place),
         firstCount: items.length,
+        // The grid grew above a view kept on what follows: its end is on screen though the visitor
+        // did not scroll there, so the next page waits until they do.
+        held,
         append: (more) => {
           const first = shown.cards.length;
           if (shown.append(more) > 0) lightbox?.added(first);
@@ -294,22 +297,29 @@ export function mountGallery(element, options = {}) {
   }
 
   /**
-   * Keeps what follows the gallery where it is on screen when the loader gives way to a taller grid
-   * while the visitor sees the page below the gallery (scrolled to the page's end on a phone, where
-   * one column of cards is much taller than the screen the loader reserved): the grid then grows
-   * upwards, out of view, instead of pushing the footer away. The browser's scroll anchoring does
-   * this where it has it (the loading gallery is no anchor: see the CSS); this covers one without
-   * it (Safari) or a page that turned it off. Returns what to call once the grid is in place.
-   * @returns {() => void}
+   * Keeps what the visitor looks at where it is on screen when the loader gives way to a taller
+   * grid. Seeing the page below the gallery (scrolled to the page's end on a phone, where one column
+   * of cards is much taller than the screen the loader reserved), what follows stays put and the
+   * grid grows upwards, out of view, instead of pushing the footer away. Otherwise the gallery's top
+   * stays put and the grid grows downwards: the browser's scroll anchoring, with the loading gallery
+   * no anchor (see the CSS), may pick something below it and pull the grid's first rows up out of
+   * view, which a visitor at the gallery's top sees as a jump. The browser's anchoring does the first
+   * where it has it; this covers one without it (Safari) or a page that turned it off, and undoes
+   * the second. Returns what to call once the grid is in place; it says whether the grid grew under
+   * a view held on what follows (the visitor then sees the grid's end without having scrolled to it).
+   * @returns {() => boolean}
    */
-  function keepWhatFollows() {
+  function keepWhatIsSeen() {
     const view = doc.defaultView;
-    const before = element.getBoundingClientRect().bottom;
-    // Only when something below the gallery is on screen: otherwise growing moves nothing seen.
-    if (view === null || before >= view.innerHeight) return () => {};
+    if (view === null) return () => false;
+    const before = element.getBoundingClientRect();
+    // Something below the gallery is on screen: its bottom edge is what the visitor sees move.
+    const follows = before.bottom < view.innerHeight;
     return () => {
-      const moved = element.getBoundingClientRect().bottom - before;
-      if (moved > 0.5) view.scrollBy(0, moved);
+      const after = element.getBoundingClientRect();
+      const moved = follows ? after.bottom - before.bottom : after.top - before.top;
+      if (Math.abs(moved) > 0.5) view.scrollBy(0, moved);
+      return follows && after.height - before.height > 0.5;
     };
   }
 
