@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
@@ -376,6 +377,41 @@ describe('Empty, failed and broken', () => {
     const fallback = page.locator(CARD).nth(1).locator('.caroulsel-gallery__image-error');
     expect(await fallback.isVisible()).toBe(true);
     expect(await fallback.textContent()).toBe('Image unavailable');
+  });
+
+  it('loads again a thumbnail that failed while the network was down, once the connection returns', async () => {
+    const lost = SAMPLE_ITEMS[1];
+    const missing = SAMPLE_ITEMS[2];
+    if (lost === undefined || missing === undefined) throw new Error('the sample list has three items');
+    // The connection drops under one thumbnail (its GET and the HEAD asking why get no answer);
+    // another is missing for good.
+    site.serve(lost.previewUrl, { abort: true });
+    site.serve(missing.previewUrl, { status: 404, contentType: 'text/plain', body: 'not found' });
+    await open();
+    await scrollToGallery();
+    await waitForNoSkeleton();
+    const card = page.getByRole('link', { name: lost.title });
+    expect(await card.getAttribute('data-state')).toBe('failed');
+    await card.getByText('Image unavailable').waitFor();
+
+    // The network is back: the thumbnail comes, its error text goes; the missing one stays failed.
+    const bytes = await readFile(new URL(`../../examples/images/${SAMPLE_IMAGES[1].file}`, import.meta.url));
+    site.serve(lost.previewUrl, { contentType: 'image/png', body: bytes });
+    await context.setOffline(true);
+    await context.setOffline(false);
+    await page.waitForFunction(
+      (name) => document.querySelector(`a[aria-label="${name}"]`)?.getAttribute('data-state') === 'loaded',
+      lost.title,
+    );
+    expect(await card.getByText('Image unavailable').count()).toBe(0);
+    expect(await card.locator('img').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBeGreaterThan(
+      0,
+    );
+    expect(await page.getByRole('link', { name: missing.title }).getAttribute('data-state')).toBe('failed');
+    expect(site.requests.filter((request) => request.endsWith(missing.previewUrl))).toEqual([
+      `GET ${missing.previewUrl}`,
+      `HEAD ${missing.previewUrl}`,
+    ]);
   });
 
   it('shows titles as text, never as markup', async () => {

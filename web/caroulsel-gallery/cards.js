@@ -79,7 +79,8 @@ export function addPlaceholder({ item, image }, decode) {
 
 /**
  * The card's thumbnail has an outcome: its skeleton goes, and the card's state says which. A late
- * error after the fallback still deserves the error text; a late load counts as loaded.
+ * error after the fallback still deserves the error text; a late load counts as loaded, also after
+ * a failure (a thumbnail loaded again once the network came back), its error text then gone.
  *
  * @param {Card} card
  * @param {Outcome} outcome
@@ -91,8 +92,9 @@ export function settleCard({ card, image, skeleton }, outcome, errorText) {
   if (outcome === 'failed' && current !== 'failed') {
     card.dataset.state = 'failed';
     image.after(create(card.ownerDocument, 'span', `${BLOCK}__image-error`, errorText));
-  } else if (outcome === 'loaded' && (current === 'pending' || current === 'fallback')) {
+  } else if (outcome === 'loaded' && current !== 'loaded') {
     card.dataset.state = 'loaded';
+    card.querySelector(`.${BLOCK}__image-error`)?.remove();
   } else if (outcome === 'fallback' && current === 'pending') {
     card.dataset.state = 'fallback';
   }

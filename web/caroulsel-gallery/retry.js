@@ -8,13 +8,20 @@
 export const BUSY_RETRIES = 20;
 /** The longest Retry-After honoured, so a wrong header cannot park a card for good. */
 const MAX_RETRY_AFTER_MS = 30_000;
+/**
+ * How often a thumbnail that failed for the network (offline, the connection dropped) is loaded again
+ * when the browser says it is back online: a flaky connection gets a few, not endless, tries.
+ */
+export const NETWORK_RETRIES = 3;
 
 /**
- * Loads a thumbnail again when the server was only busy. An `<img>` error does not say why, so the
- * server is asked (HEAD): a 503 (a bounded queue of cold thumbnails) is waited out for its
- * Retry-After, plus a little jitter so a page of busy cards does not come back all at once, then
- * the image is loaded again; a 2xx gets one more load (the queue drained meanwhile); anything else,
- * a second 2xx or too many 503s calls `fail`.
+ * Loads a thumbnail again when the server was only busy, or the network gone. An `<img>` error does
+ * not say why, so the server is asked (HEAD): a 503 (a bounded queue of cold thumbnails) is waited
+ * out for its Retry-After, plus a little jitter so a page of busy cards does not come back all at
+ * once, then the image is loaded again; a 2xx gets one more load (the queue drained meanwhile). A
+ * HEAD that gets no answer at all (offline) calls `fail` now, so the card says so, and loads the
+ * image again when the browser is back online, {@link NETWORK_RETRIES} times at most. Anything else
+ * (a 404, a 403), a second 2xx or too many 503s calls `fail`.
  *
  * @param {HTMLImageElement} image
  * @param {string} src set again to load again (which also chooses from a srcset again)
@@ -24,6 +31,7 @@ const MAX_RETRY_AFTER_MS = 30_000;
 export function retryWhenBusy(image, src, signal, fail) {
   let busyTries = 0;
   let retriedOk = false;
+  let networkTries = 0;
   image.addEventListener('error', async () => {
     /** @type {Response | undefined} */
     let response;
@@ -34,7 +42,20 @@ export function retryWhenBusy(image, src, signal, fail) {
       response = undefined;
     }
     if (signal.aborted) return;
-    if (response?.status === 503 && busyTries < BUSY_RETRIES) {
+    const view = image.ownerDocument.defaultView;
+    if (response === undefined && networkTries < NETWORK_RETRIES && view !== null) {
+      // No answer: the network, not the image. Said at once; tried again once the browser is back
+      // online (the event, not a timer: while offline, each try would fail the same way).
+      networkTries += 1;
+      fail();
+      view.addEventListener(
+        'online',
+        () => {
+          if (!signal.aborted) image.src = src;
+        },
+        { once: true, signal },
+      );
+    } else if (response?.status === 503 && busyTries < BUSY_RETRIES) {
       busyTries += 1;
       await waitRetryAfter(response, signal);
       if (!signal.aborted) image.src = src;
