@@ -348,6 +348,40 @@ describe('Empty, failed and broken', () => {
     },
   );
 
+  it('says the list failed, with Try again, when it gets no answer in 15 s or the server stays busy for 45 s', async () => {
+    await page.clock.install();
+    site.serve(DATA, { never: true });
+    await open();
+    await scrollToGallery();
+    await waitForState('loading');
+    await page.clock.fastForward(14_000);
+    expect(await page.locator('#gallery').getAttribute('data-state')).toBe('loading');
+    // No answer in 15 s: the error and its Try again, where the loader stayed for good.
+    await page.clock.fastForward(2_000);
+    const retry = page.getByRole('alert').getByRole('button', { name: 'Try again' });
+    await retry.waitFor();
+
+    // A server busy for good, asking for 30 s each time: three tries, and the error within 45 s,
+    // where it took twenty tries and ten minutes.
+    site.serve(DATA, {
+      status: 503,
+      contentType: 'application/json',
+      body: '{"error":{"code":"GALLERY_BUSY","message":"retry shortly"}}',
+      headers: { 'Retry-After': '30' },
+    });
+    await retry.click();
+    await page.waitForFunction(() => document.querySelector('.caroulsel-gallery__loader') !== null);
+    await expect.poll(() => site.hits(DATA)).toBe(2);
+    await page.clock.fastForward(31_000);
+    await expect.poll(() => site.hits(DATA)).toBe(3);
+    await page.clock.fastForward(15_000);
+    await expect.poll(() => site.hits(DATA)).toBe(4);
+    await retry.waitFor();
+    expect(await page.locator('#gallery').getAttribute('data-state')).toBe('error');
+    await page.clock.fastForward(60_000);
+    expect(site.hits(DATA)).toBe(4);
+  });
+
   it('asks for the grid’s modules with the list, and shows the error state with a retry when they fail to load', async () => {
     const gridModule = '/assets/caroulsel-gallery/grid.js';
     site.serveInTurn(gridModule, { abort: true }, await webFile('caroulsel-gallery/grid.js'));

@@ -8,6 +8,17 @@
 import { BUSY_RETRIES, waitRetryAfter } from './retry.js';
 
 /**
+ * How long one request for a page may take, its body included: a server or a network that never
+ * answers must end in the error and its "Try again", not in a loader for good.
+ */
+export const LIST_REQUEST_TIMEOUT_MS = 15_000;
+/**
+ * How long a page may take in all, its busy answers (503) waited out included: a server busy for
+ * longer than this is said to the visitor, who may try again, instead of twenty waits of up to 30 s.
+ */
+export const LIST_DEADLINE_MS = 45_000;
+
+/**
  * The body of `GET /caroulsel/data` as the server's code declares it: the fields below are read
  * through these types, so a field renamed on the server fails the type check of this file.
  * @typedef {import('../../src/gallery.js').GalleryPage} DataPage
@@ -64,25 +75,69 @@ export function isStaleCursor(error) {
  * @returns {Promise<{ items: GalleryItem[], next: string | null }>}
  */
 export async function fetchPage(url, signal, baseUrl, first = 0) {
-  let response = await fetch(url, { headers: { accept: 'application/json' }, signal });
-  // A server preparing too many cold images answers a page 503 too: wait as it asks, then again.
-  for (let tries = 0; response.status === 503 && tries < BUSY_RETRIES; tries++) {
-    await waitRetryAfter(response, signal);
-    response = await fetch(url, { headers: { accept: 'application/json' }, signal });
+  const deadline = Date.now() + LIST_DEADLINE_MS;
+  /** A request of its own bound: the caller's signal, the request's timeout and the deadline. */
+  const ask = () => fetchBounded(url, signal, Math.min(LIST_REQUEST_TIMEOUT_MS, deadline - Date.now()));
+  let { response, done } = await ask();
+  try {
+    // A server preparing too many cold images answers a page 503 too: wait as it asks, then again,
+    // as long as the deadline leaves time for the wait and a request after it.
+    for (let tries = 0; response.status === 503 && tries < BUSY_RETRIES; tries++) {
+      const left = deadline - Date.now();
+      if (left <= 1000) break;
+      done();
+      await waitRetryAfter(response, signal, left - 1000);
+      if (signal.aborted) throw signal.reason;
+      ({ response, done } = await ask());
+    }
+    if (!response.ok) {
+      const refusal = await response.json().catch(() => undefined);
+      const code =
+        isRecord(refusal) && isRecord(refusal.error) && typeof refusal.error.code === 'string'
+          ? refusal.error.code
+          : undefined;
+      throw new PageError(url, response.status, code);
+    }
+    const body = await response.json();
+    // Relative URLs in the list are the list's own: resolved against where it came from (a dataUrl on
+    // another origin serves its media there too), and its next page must come from there as well.
+    const listUrl = response.url || new URL(url, baseUrl).href;
+    return { items: parseItems(body, listUrl, undefined, first), next: parseNext(body, listUrl) };
+  } finally {
+    done();
   }
-  if (!response.ok) {
-    const refusal = await response.json().catch(() => undefined);
-    const code =
-      isRecord(refusal) && isRecord(refusal.error) && typeof refusal.error.code === 'string'
-        ? refusal.error.code
-        : undefined;
-    throw new PageError(url, response.status, code);
+}
+
+/**
+ * `fetch` of a page that gives up after `ms` (its body included, until `done` is called), or when
+ * `signal` aborts. A timer of its own rather than `AbortSignal.timeout`: the page's clock, which a
+ * test can move on, decides it.
+ *
+ * @param {string} url
+ * @param {AbortSignal} signal
+ * @param {number} ms
+ * @returns {Promise<{ response: Response, done: () => void }>}
+ */
+async function fetchBounded(url, signal, ms) {
+  const controller = new AbortController();
+  const abort = () => controller.abort(signal.reason);
+  if (signal.aborted) abort();
+  signal.addEventListener('abort', abort, { once: true });
+  const timer = setTimeout(
+    () => controller.abort(new Error(`${url} gave no answer in ${Math.round(ms / 1000)} s`)),
+    Math.max(ms, 0),
+  );
+  const done = () => {
+    clearTimeout(timer);
+    signal.removeEventListener('abort', abort);
+  };
+  try {
+    const response = await fetch(url, { headers: { accept: 'application/json' }, signal: controller.signal });
+    return { response, done };
+  } catch (error) {
+    done();
+    throw controller.signal.aborted ? controller.signal.reason : error;
   }
-  const body = await response.json();
-  // Relative URLs in the list are the list's own: resolved against where it came from (a dataUrl on
-  // another origin serves its media there too), and its next page must come from there as well.
-  const listUrl = response.url || new URL(url, baseUrl).href;
-  return { items: parseItems(body, listUrl, undefined, first), next: parseNext(body, listUrl) };
 }
 
 /**

@@ -75,10 +75,11 @@ export function retryWhenBusy(image, src, signal, fail) {
  *
  * @param {Response} response
  * @param {AbortSignal} signal
+ * @param {number} [maxMs] the longest wait the caller has time for
  * @returns {Promise<void>}
  */
-export function waitRetryAfter(response, signal) {
-  const ms = retryAfterMs(response.headers.get('retry-after')) + Math.random() * 250;
+export function waitRetryAfter(response, signal, maxMs = Number.POSITIVE_INFINITY) {
+  const ms = Math.min(retryAfterMs(response.headers.get('retry-after')) + Math.random() * 250, maxMs);
   return new Promise((resolve) => {
     const done = () => {
       clearTimeout(timer);
