@@ -513,6 +513,30 @@ describe('Accessibility', () => {
   });
 });
 
+describe('What the live region says', () => {
+  const cases = [
+    ['en', SAMPLE_ITEMS, '5 images found'],
+    ['en', SAMPLE_ITEMS.slice(0, 1), '1 image found'],
+    ['pt-BR', SAMPLE_ITEMS, '5 imagens encontradas'],
+    ['pt-BR', SAMPLE_ITEMS.slice(0, 1), '1 imagem encontrada'],
+  ] as const;
+  it.each(cases)(
+    'says on a %s page how many images the list gave, before any has loaded: %#',
+    async (lang, items, said) => {
+      // No thumbnail ever comes: the images are found, none is loaded.
+      for (const item of SAMPLE_ITEMS) site.serve(item.previewUrl, { never: true });
+      site.serve(DATA, json(items));
+      site.serve('/', galleryPage({}, lang));
+      await page.goto(`${ORIGIN}/`);
+      await page.waitForSelector('#gallery[data-state="idle"]', { state: 'attached' });
+      await scrollToGallery();
+      await waitForState('grid');
+      expect(await page.locator(`${CARD}[data-state="loaded"]`).count()).toBe(0);
+      expect(await page.locator('#gallery').getByRole('status').textContent()).toBe(said);
+    },
+  );
+});
+
 describe('Bad mount arguments', () => {
   const cases = [
     ['no element', null, {}, 'TypeError', 'the first argument must be an HTML element'],

@@ -321,7 +321,7 @@ describe('Robust and accessible', () => {
     await page.goto(`${ORIGIN}/#gallery-title`);
     await waitForSettledGrid();
     const status = page.locator('#gallery').getByRole('status');
-    expect(await status.textContent()).toBe(`${SAMPLE_ITEMS.length} images loaded`);
+    expect(await status.textContent()).toBe(`${SAMPLE_ITEMS.length} images found`);
     expect(await status.getAttribute('role')).toBe('status');
     expect(await page.getByRole('img', { name: 'A woman in uniform, smiling' }).count()).toBe(1);
     // The link says both: what the image shows, then its title.

@@ -343,8 +343,10 @@ export function mountGallery(element, options = {}) {
     sentinel.before(box);
   }
 
+  /** Says how many images the list gave: found, not loaded (their thumbnails are still to come). */
   function announceCount() {
-    announcer.textContent = labels.loaded.replace('{count}', String(grid?.cards.length ?? 0));
+    const count = grid?.cards.length ?? 0;
+    announcer.textContent = count === 1 ? labels.foundOne : labels.found.replace('{count}', String(count));
   }
 
   // A link that names an item opens it at once, wherever the gallery is on the page.

@@ -14,7 +14,9 @@
  * @property {string} moreError shown after the grid when a later page fails (with the retry button)
  * @property {string} retry the retry button's text
  * @property {string} thumbnailError shown in a card whose thumbnail fails to load
- * @property {string} loaded announced once the grid is drawn; `{count}` is the number of images
+ * @property {string} found announced once the grid is drawn, and after each page: `{count}` is the
+ *   number of images the list gave so far (found, not loaded: the thumbnails come later, or fail)
+ * @property {string} foundOne the same for a list of one image
  * @property {string} lightbox accessible name of the lightbox dialog
  * @property {string} close the lightbox's close button
  * @property {string} previous the lightbox's previous-image button
@@ -32,7 +34,8 @@ export const DEFAULT_LABELS = {
   moreError: 'More images could not be loaded.',
   retry: 'Try again',
   thumbnailError: 'Image unavailable',
-  loaded: '{count} images loaded',
+  found: '{count} images found',
+  foundOne: '1 image found',
   lightbox: 'Image viewer',
   close: 'Close',
   previous: 'Previous image',
@@ -53,7 +56,8 @@ export const PT_BR_LABELS = {
   moreError: 'Não foi possível carregar mais imagens.',
   retry: 'Tentar de novo',
   thumbnailError: 'Imagem indisponível',
-  loaded: '{count} imagens carregadas',
+  found: '{count} imagens encontradas',
+  foundOne: '1 imagem encontrada',
   lightbox: 'Visualizador de imagens',
   close: 'Fechar',
   previous: 'Imagem anterior',
