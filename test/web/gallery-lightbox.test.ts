@@ -259,6 +259,41 @@ describe('The lightbox', () => {
     ]);
   });
 
+  it('says inside the lightbox when a later page fails, with a Try again that brings it', async () => {
+    await start();
+    const data = '/caroulsel/data';
+    site.serveInTurn(
+      data,
+      json({ items: numberedItems(80, 0), next: `${data}?cursor=second` }),
+      json({ error: { code: 'GALLERY_UPSTREAM' } }, 502),
+      json({ items: numberedItems(3, 80), next: null }),
+    );
+    await openGrid();
+    // The second page is asked for as the end of the grid comes near, and fails once the lightbox
+    // is open at the last image loaded.
+    const gate = site.hold(data);
+    await card('Item 79').scrollIntoViewIfNeeded();
+    await gate.arrived;
+    await nextFrames(page);
+    await card('Item 79').click();
+    await waitForSlide('Item 79', '80/80');
+    gate.release();
+    // Said where the visitor is, not in the grid's alert behind the modal: 80 / 80 is not the end.
+    const alert = dialog().getByRole('alert');
+    await alert.getByText('More images could not be loaded.').waitFor();
+    await alert.getByRole('button', { name: 'Try again' }).click();
+    await waitForSlide('Item 79', '80/83');
+    expect(await dialog().getByRole('alert').count()).toBe(0);
+    expect(await page.locator('.caroulsel-gallery__more-error').count()).toBe(0);
+    await page.keyboard.press('ArrowRight');
+    await waitForSlide('Item 80', '81/83');
+    expect(site.requests.filter((request) => request.startsWith(`GET ${data}`))).toEqual([
+      `GET ${data}`,
+      `GET ${data}?cursor=second`,
+      `GET ${data}?cursor=second`,
+    ]);
+  });
+
   it('does not open when Back comes while its code is still loading', async () => {
     await start();
     const gate = site.hold('/assets/photoswipe.esm.min.js');

@@ -79,6 +79,10 @@ export function lazyLightbox(gallery) {
     added(first) {
       loaded?.added(first);
     },
+    moreFailed() {
+      // Not loaded: not open either, and an opening reads the failure itself.
+      loaded?.moreFailed();
+    },
     warm() {
       void load().then(
         (lightbox) => lightbox.warm(),

@@ -63,12 +63,16 @@ function loadPhotoSwipe(doc) {
  * @param {GalleryLabels} gallery.labels
  * @param {() => Card[]} gallery.cards the grid's cards, in order (none before the grid)
  * @param {() => Pager | undefined} gallery.pager the paging, while pages remain
+ * @param {() => (() => void) | undefined} gallery.retryMore asks again for a later page that
+ *   failed; undefined while none has
  * @param {() => boolean} gallery.gridShown whether the grid is the gallery's content
  * @param {() => boolean} gallery.alive false once the gallery is destroyed
  */
-export function createLightbox({ doc, labels, cards, pager, gridShown, alive }) {
+export function createLightbox({ doc, labels, cards, pager, retryMore, gridShown, alive }) {
   /** @type {OpenLightbox | undefined} */
   let lightbox;
+  /** Shows or hides the open lightbox's word about a later page that failed. */
+  let showMoreError = () => {};
 
   /**
    * Opens the item the URL names (a shared link, or Forward after Back). An item of a later page is
@@ -160,6 +164,49 @@ export function createLightbox({ doc, labels, cards, pager, gridShown, alive }) 
             caption.textContent = cards()[pswp.currIndex]?.item.title ?? '';
           };
           pswp.on('change', update);
+          update();
+        },
+      });
+    });
+    pswp.on('uiRegister', () => {
+      // A later page that failed while the lightbox is open: said here, with its Try again, where
+      // the visitor is (the grid's alert is behind the modal), near the last image loaded, whose
+      // counter and disabled Next would otherwise look like the list's end.
+      pswp.ui?.registerElement({
+        name: 'caroulsel-more-error',
+        order: 10,
+        isButton: false,
+        appendTo: 'root',
+        onInit: (box) => {
+          box.hidden = true;
+          const text = doc.createElement('p');
+          text.textContent = labels.moreError;
+          const button = doc.createElement('button');
+          button.type = 'button';
+          button.className = 'pswp__caroulsel-retry';
+          button.textContent = labels.retry;
+          button.addEventListener('click', () => {
+            const next = pswp.element?.querySelector('.pswp__button--arrow--next');
+            retryMore()?.();
+            update();
+            // The button goes with the box: focus stays in the dialog, on Next.
+            if (next instanceof HTMLElement) next.focus();
+            else pswp.element?.focus();
+          });
+          box.append(text, button);
+          const update = () => {
+            const show = retryMore() !== undefined && pswp.currIndex >= cards().length - 2;
+            if (show === !box.hidden) return;
+            box.hidden = !show;
+            // An alert inserted with its text is read out: the box's content is put in as it shows.
+            if (show) box.setAttribute('role', 'alert');
+            else box.removeAttribute('role');
+          };
+          pswp.on('change', update);
+          showMoreError = update;
+          pswp.on('destroy', () => {
+            if (showMoreError === update) showMoreError = () => {};
+          });
           update();
         },
       });
@@ -305,6 +352,10 @@ export function createLightbox({ doc, labels, cards, pager, gridShown, alive }) 
     added(first) {
       const pswp = lightbox?.closing === false ? lightbox.pswp : undefined;
       pswp?.refreshSlideContent(first);
+    },
+    /** A later page failed: an open lightbox says so near its last image. */
+    moreFailed() {
+      showMoreError();
     },
     destroy() {
       window.removeEventListener('popstate', onPopState);

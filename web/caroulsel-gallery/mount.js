@@ -109,6 +109,8 @@ export function mountGallery(element, options = {}) {
   let grid;
   /** @type {Pager | undefined} */
   let pager;
+  /** Asks again for the later page that failed, while it has not been asked again. @type {(() => void) | undefined} */
+  let retryMore;
   let destroyed = false;
   /** Whether focus follows the content a retry brings (see keepFocus). */
   let focusFollows = false;
@@ -118,6 +120,7 @@ export function mountGallery(element, options = {}) {
         labels,
         cards: () => grid?.cards ?? [],
         pager: () => pager,
+        retryMore: () => retryMore,
         gridShown: () => state === 'grid',
         alive: () => !destroyed,
       })
@@ -334,13 +337,21 @@ export function mountGallery(element, options = {}) {
       showError();
       return;
     }
+    // Once, from the grid's alert or from the lightbox's (the lightbox, a modal, hides the grid's).
+    const again = () => {
+      if (retryMore !== again) return;
+      retryMore = undefined;
+      box.remove();
+      retry();
+    };
     const { box } = retryAlert(`${BLOCK}__more-error`, labels.moreError, () => {
       // The button goes with the box: focus stays in the grid, on its last card.
       cards.at(-1)?.card.focus();
-      box.remove();
-      retry();
+      again();
     });
+    retryMore = again;
     sentinel.before(box);
+    lightbox?.moreFailed();
   }
 
   /** Says how many images the list gave: found, not loaded (their thumbnails are still to come). */
@@ -360,6 +371,7 @@ export function mountGallery(element, options = {}) {
       observer?.disconnect();
       pager?.stop();
       pager = undefined;
+      retryMore = undefined;
       lightbox?.destroy();
       grid?.destroy();
       grid = undefined;
