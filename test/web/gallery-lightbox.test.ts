@@ -294,6 +294,27 @@ describe('The lightbox', () => {
     ]);
   });
 
+  it('describes its parts to a screen reader in the page’s language', async () => {
+    for (const [lang, name, described] of [
+      ['en', 'Image viewer', ['carousel', 'slide', 'slide', 'slide']],
+      ['pt-BR', 'Visualizador de imagens', ['carrossel', 'imagem', 'imagem', 'imagem']],
+    ] as const) {
+      await start();
+      site.serve('/', galleryPage({}, lang));
+      await openGrid();
+      await card('Emerald').click();
+      const viewer = page.getByRole('dialog', { name });
+      await viewer.waitFor();
+      const roles = await viewer.evaluate((root) =>
+        [...root.querySelectorAll('[aria-roledescription]')].map((part) =>
+          part.getAttribute('aria-roledescription'),
+        ),
+      );
+      expect(roles).toEqual(described);
+      await context.close();
+    }
+  });
+
   it('does not open when Back comes while its code is still loading', async () => {
     await start();
     const gate = site.hold('/assets/photoswipe.esm.min.js');

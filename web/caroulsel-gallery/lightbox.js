@@ -274,6 +274,10 @@ export function createLightbox({ doc, labels, cards, pager, retryMore, gridShown
       root.setAttribute('aria-modal', 'true');
       root.setAttribute('aria-label', labels.lightbox);
     }
+    // PhotoSwipe describes its parts in English, and has no option for it: in the page's language.
+    pswp.scrollWrap?.setAttribute('aria-roledescription', labels.carousel);
+    for (const holder of pswp.mainScroll.itemHolders)
+      holder.el.setAttribute('aria-roledescription', labels.slide);
     const url = photoUrl(opened.item.id);
     if (cause === 'click') {
       history.pushState(LIGHTBOX_STATE, '', url);

@@ -23,6 +23,9 @@
  * @property {string} next the lightbox's next-image button
  * @property {string} zoom the lightbox's zoom button
  * @property {string} imageError shown in the lightbox when a full image fails to load
+ * @property {string} carousel what the lightbox's strip of images is, said by a screen reader
+ *   (`aria-roledescription`; PhotoSwipe's own is English)
+ * @property {string} slide what each image of the lightbox is, said the same way
  */
 
 /** @type {GalleryLabels} */
@@ -42,6 +45,8 @@ export const DEFAULT_LABELS = {
   next: 'Next image',
   zoom: 'Zoom',
   imageError: 'The image cannot be loaded',
+  carousel: 'carousel',
+  slide: 'slide',
 };
 
 /**
@@ -64,6 +69,10 @@ export const PT_BR_LABELS = {
   next: 'Próxima imagem',
   zoom: 'Ampliar',
   imageError: 'Não foi possível carregar a imagem',
+  // "carrossel" is the word Brazilian interfaces use; "imagem" rather than the English loanword
+  // "slide", as each is one image here and the rest of the lightbox says "imagem".
+  carousel: 'carrossel',
+  slide: 'imagem',
 };
 
 /**
