@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises';
 import type { BrowserContext, Page } from 'playwright-core';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import {
+  description,
   FakeSite,
   galleryPage,
   json,
@@ -446,6 +447,19 @@ describe('Empty, failed and broken', () => {
       `GET ${missing.previewUrl}`,
       `HEAD ${missing.previewUrl}`,
     ]);
+  });
+
+  it('says to a screen reader that a failed card’s image is unavailable', async () => {
+    const broken = SAMPLE_ITEMS[1];
+    if (broken === undefined) throw new Error('the sample list has at least two items');
+    site.serve(broken.previewUrl, { status: 404, contentType: 'text/plain', body: 'not found' });
+    await open();
+    await scrollToGallery();
+    await waitForNoSkeleton();
+    const failed = page.getByRole('link', { name: broken.title, exact: true });
+    expect(await failed.getAttribute('data-state')).toBe('failed');
+    expect(await description(failed)).toBe('Image unavailable');
+    expect(await description(page.getByRole('link', { name: SAMPLE_IMAGES[0].title, exact: true }))).toBe('');
   });
 
   it('shows titles as text, never as markup', async () => {

@@ -24,6 +24,9 @@ import { createThumbnail } from './sources.js';
 
 /** @typedef {'loaded' | 'failed' | 'fallback'} Outcome */
 
+/** Numbers the error texts of failed cards, each referred to by its card's description. */
+let errorIds = 0;
+
 /**
  * @param {Document} doc
  * @param {GalleryItem} item
@@ -91,10 +94,18 @@ export function settleCard({ card, image, skeleton }, outcome, errorText) {
   const current = card.dataset.state;
   if (outcome === 'failed' && current !== 'failed') {
     card.dataset.state = 'failed';
-    image.after(create(card.ownerDocument, 'span', `${BLOCK}__image-error`, errorText));
+    const error = create(card.ownerDocument, 'span', `${BLOCK}__image-error`, errorText);
+    image.after(error);
+    // A card named by its aria-label (its title) is not named by what it holds, so the error text
+    // would never be read: it becomes the card's description. Without one, the text is in its name.
+    if (card.hasAttribute('aria-label')) {
+      error.id = `${BLOCK}-image-error-${++errorIds}`;
+      card.setAttribute('aria-describedby', error.id);
+    }
   } else if (outcome === 'loaded' && current !== 'loaded') {
     card.dataset.state = 'loaded';
     card.querySelector(`.${BLOCK}__image-error`)?.remove();
+    card.removeAttribute('aria-describedby');
   } else if (outcome === 'fallback' && current === 'pending') {
     card.dataset.state = 'fallback';
   }
