@@ -559,6 +559,15 @@ describe('Bad mount arguments', () => {
     ['a NaN delay', 'div', { fallbackDelayMs: Number.NaN }, 'RangeError', 'got NaN'],
     ['an empty dataUrl', 'div', { dataUrl: '' }, 'TypeError', 'dataUrl must be a non-empty URL string'],
     ['a rootMargin the browser rejects', 'div', { rootMargin: 'ten pixels' }, 'SyntaxError', 'rootMargin'],
+    // A host's text under a name the gallery has not (or no longer: `loaded` is `found`) was dropped.
+    ['a label it has not', 'div', { labels: { loaded: 'x' } }, 'TypeError', 'labels.loaded is not a label'],
+    [
+      'a label that is no text',
+      'div',
+      { labels: { empty: 5 } },
+      'TypeError',
+      'labels.empty must be a string',
+    ],
   ] as const;
 
   it.each(cases)(

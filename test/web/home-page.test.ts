@@ -45,3 +45,21 @@ it('the home page starts with the gallery below the fold, loads it on scroll, an
     await context.close();
   }
 });
+
+// Found by review: with large text on a phone the page was 560 px wide (the header's links and the
+// sections' 16rem columns), so the lightbox's Close and its caption were off the screen.
+it('the home page fits a phone with text at 200%, nothing to scroll sideways', async () => {
+  const context = await browser().newContext({ viewport: { width: 375, height: 812 }, isMobile: true });
+  try {
+    const page = await openPage(context);
+    const site = new FakeSite();
+    site.serve('/', await webFile('index.html'));
+    await site.attach(page);
+    await page.goto(`${ORIGIN}/`);
+    await page.addStyleTag({ content: 'html { font-size: 200% !important; }' });
+    await nextFrames(page);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+  } finally {
+    await context.close();
+  }
+});

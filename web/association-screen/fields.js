@@ -33,12 +33,8 @@ import {
  * @property {MetricColumn} column
  */
 
-/**
- * @param {import('./dom.js').ScreenContext} ctx
- * @param {() => boolean} confirms whether what is typed is confirmed though it reads as its preset
- *   (the form shows an activity without an entry: table-cells.js `confirmed`)
- */
-export function createFields(ctx, confirms) {
+/** @param {import('./dom.js').ScreenContext} ctx */
+export function createFields(ctx) {
   const { create } = ctx;
   const root = create('div', `${BLOCK}__fields`);
   /** @type {Map<string, Field>} */
@@ -62,8 +58,11 @@ export function createFields(ctx, confirms) {
    */
   const copied = new Map();
   /**
-   * The fields confirmed (table-cells.js `confirmed`): a value typed, pasted or taken from a draft
-   * in an activity without an entry, counted as the person's change though it reads as its preset.
+   * The fields a draft of the table's row holds confirmed (table-cells.js `confirmed`): a default
+   * typed again there to record it, counted as the person's change though it reads as its preset,
+   * until the field is emptied. The modal's own typing confirms nothing: its Save of an activity
+   * without an entry stores every value it shows anyway, and a value typed back to what the field
+   * showed is no draft of its own.
    * @type {Set<string>}
    */
   const confirmed = new Set();
@@ -161,10 +160,13 @@ export function createFields(ctx, confirms) {
     entry.input.setSelectionRange(caret, caret);
   }
 
-  /** A field typed in (or pasted into) now holds `text`: confirmed as the table's cell would be. @param {string} field @param {string} text */
+  /**
+   * A field typed in (or pasted into) now holds `text`: a confirmation taken from the table stays
+   * (the same default typed again keeps it), an emptied field's goes.
+   * @param {string} field @param {string} text
+   */
   function typedNow(field, text) {
-    if (confirms() && text.trim() !== '') confirmed.add(field);
-    else confirmed.delete(field);
+    if (text.trim() === '') confirmed.delete(field);
   }
 
   /**

@@ -34,9 +34,7 @@ import { sameValue } from './values.js';
  */
 export function createModal(ctx, tree, treeMetrics) {
   const { labels } = ctx;
-  // Typing a default again confirms it where the form shows an activity without an entry, as in the
-  // table: a look in the modal keeps what the table's row holds so (hasRow is the form's, below).
-  const fields = createFields(ctx, () => !hasRow);
+  const fields = createFields(ctx);
   const { inputs } = fields;
   const presets = createPresets(ctx, fields, (node) => treeMetrics.isUnread(node));
   const history = createHistory(

@@ -10,7 +10,7 @@ import { lazyLightbox } from './lightbox-loader.js';
 import { fetchPage } from './list.js';
 import { loadMoreAtEnd } from './paging.js';
 import { loadDecoder } from './placeholders.js';
-import { builtInLabels } from './texts.js';
+import { builtInLabels, DEFAULT_LABELS } from './texts.js';
 
 /** @typedef {import('./grid.js').Grid} Grid */
 /** @typedef {import('./list.js').GalleryItem} GalleryItem */
@@ -85,7 +85,7 @@ export function mountGallery(element, options = {}) {
     );
   }
   const useLightbox = options.lightbox ?? true;
-  const labels = { ...builtInLabels(element), ...options.labels };
+  const labels = { ...builtInLabels(element), ...checkedLabels(options.labels) };
   // Built before the element is touched: a rootMargin the browser rejects throws with nothing changed.
   const observer =
     typeof IntersectionObserver === 'function'
@@ -384,4 +384,24 @@ export function mountGallery(element, options = {}) {
       delete element.dataset.state;
     },
   };
+}
+
+/**
+ * A host's texts, each a label the gallery has and a string: a misspelt one (or one renamed since,
+ * `loaded` before `found`) was dropped without a word, the built-in text shown in its place.
+ * @param {unknown} given @returns {Partial<GalleryLabels>}
+ */
+function checkedLabels(given) {
+  if (given === undefined) return {};
+  if (given === null || typeof given !== 'object' || Array.isArray(given)) {
+    throw new TypeError('mountGallery: labels must be an object of texts, such as { empty: "…" }');
+  }
+  const known = Object.keys(DEFAULT_LABELS);
+  for (const [name, text] of Object.entries(given)) {
+    if (!known.includes(name)) {
+      throw new TypeError(`mountGallery: labels.${name} is not a label (its labels: ${known.join(', ')})`);
+    }
+    if (typeof text !== 'string') throw new TypeError(`mountGallery: labels.${name} must be a string`);
+  }
+  return /** @type {Partial<GalleryLabels>} */ (given);
 }
