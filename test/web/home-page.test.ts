@@ -1,4 +1,5 @@
 import { mkdir, stat } from 'node:fs/promises';
+import type { BrowserContext } from 'playwright-core';
 import { expect, it } from 'vitest';
 import {
   FakeSite,
@@ -13,15 +14,20 @@ import {
 const browser = useBrowser();
 const OUTPUT_DIR = new URL('../../test-output/', import.meta.url);
 
+/** The home page (`web/index.html`) opened in `context`, on a fake site serving the gallery. */
+async function homePage(context: BrowserContext) {
+  const page = await openPage(context);
+  const site = new FakeSite();
+  site.serve('/', await webFile('index.html'));
+  await site.attach(page);
+  await page.goto(`${ORIGIN}/`);
+  return { page, site };
+}
+
 it('the home page starts with the gallery below the fold, loads it on scroll, and looks right', async () => {
   const context = await browser().newContext({ viewport: { width: 1280, height: 800 } });
   try {
-    const page = await openPage(context);
-    const site = new FakeSite();
-    site.serve('/', await webFile('index.html'));
-    await site.attach(page);
-
-    await page.goto(`${ORIGIN}/`);
+    const { page, site } = await homePage(context);
     await page.waitForSelector('#gallery[data-state="idle"]', { state: 'attached' });
     await nextFrames(page);
     const belowTheFold = await page
@@ -51,11 +57,7 @@ it('the home page starts with the gallery below the fold, loads it on scroll, an
 it('the home page fits a phone with text at 200%, nothing to scroll sideways', async () => {
   const context = await browser().newContext({ viewport: { width: 375, height: 812 }, isMobile: true });
   try {
-    const page = await openPage(context);
-    const site = new FakeSite();
-    site.serve('/', await webFile('index.html'));
-    await site.attach(page);
-    await page.goto(`${ORIGIN}/`);
+    const { page } = await homePage(context);
     await page.addStyleTag({ content: 'html { font-size: 200% !important; }' });
     await nextFrames(page);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
