@@ -14,6 +14,9 @@ export default defineConfig({
     maxWorkers: 2,
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    // Room for a loaded two-core machine: vitest's 1 s let a poll give up on a page still working
+    // (a CI run failed so), where Playwright's own waits in these tests have 10 s.
+    expect: { poll: { timeout: 15_000, interval: 100 } },
     projects: [
       {
         extends: true,

@@ -32,9 +32,6 @@ const L = LABELS_EN;
 const SOIL = ['S-NORTH — North field', 'G-SOIL — Soil preparation'];
 const SUBSOIL = 'A-SUBSOIL — Subsoiling';
 
-/** `expect.poll` with room for a loaded two-core machine. */
-const later = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000, interval: 100 });
-
 /** A browser of its own (a profile: the service worker keeps the page for offline), `user` signed in. */
 async function browserOn(user: number) {
   const context = pages.track(
@@ -97,7 +94,7 @@ async function typeInto(page: Page, input: Locator, text: string) {
 async function brunoSignsIn(page: Page) {
   await signIn(page.context(), served.origin(), BRUNO);
   await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
-  await later(() => page.getByText(L.ownerChanged).count()).toBeGreaterThan(0);
+  await expect.poll(() => page.getByText(L.ownerChanged).count()).toBeGreaterThan(0);
 }
 
 /** A-SUBSOIL's `metric` in the table. */
@@ -128,14 +125,14 @@ it('shows a draft typed on a page opened offline once the page opens online for 
   await context.setOffline(false);
   await page.reload();
   await openSoil(page);
-  await later(() => row(page).textContent()).toContain(L.draftChip);
+  await expect.poll(() => row(page).textContent()).toContain(L.draftChip);
   const again = await openActivity(page);
   expect(await field(again, 'Quantidade').inputValue()).toBe('55');
   await again.getByText(/^Not saved yet: typed on this device on /).waitFor();
   // Hers now: no longer marked as typed where the page could not tell who was signed in.
-  await later(async () => (await draftsOnDevice(page)).map((draft) => draft.unconfirmed)).toEqual([
-    undefined,
-  ]);
+  await expect
+    .poll(async () => (await draftsOnDevice(page)).map((draft) => draft.unconfirmed))
+    .toEqual([undefined]);
 });
 
 it('keeps Alice’s draft typed online when she types in the same activity on a page opened offline, the two joined once online', async () => {
@@ -166,9 +163,9 @@ it('keeps Alice’s draft typed online when she types in the same activity on a 
   const again = await openActivity(page);
   expect(await field(again, 'Quantidade').inputValue()).toBe('55');
   expect(await field(again, 'Horas').inputValue()).toBe('9');
-  await later(() => draftsOnDevice(page)).toEqual([
-    { owner: expect.any(String), texts: { METRICA1: '55', HORAS: '9' } },
-  ]);
+  await expect
+    .poll(() => draftsOnDevice(page))
+    .toEqual([{ owner: expect.any(String), texts: { METRICA1: '55', HORAS: '9' } }]);
 });
 
 it('keeps Alice’s later typing of a field when a form open on a page opened offline is joined into her draft once online', async () => {
@@ -194,13 +191,13 @@ it('keeps Alice’s later typing of a field when a form open on a page opened of
   // into hers: her later 7 wins, and its open form shows it.
   await context.setOffline(false);
   await offline.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
-  await later(() => field(form, 'Horas').inputValue()).toBe('7');
+  await expect.poll(() => field(form, 'Horas').inputValue()).toBe('7');
   // What she types there next is kept with her 7, not the 9 typed before it.
   await typeInto(offline, field(form, 'Quantidade'), '55');
   await keptOnDevice(offline);
-  await later(async () => (await draftsOnDevice(page)).map((draft) => draft.texts)).toEqual([
-    { HORAS: '7', METRICA1: '55' },
-  ]);
+  await expect
+    .poll(async () => (await draftsOnDevice(page)).map((draft) => draft.texts))
+    .toEqual([{ HORAS: '7', METRICA1: '55' }]);
 });
 
 it('keeps what Alice typed last on a page opened offline when it is joined into her older draft once online', async () => {
@@ -228,15 +225,15 @@ it('keeps what Alice typed last on a page opened offline when it is joined into 
   // wins over her older 7, in its form and on the device.
   await context.setOffline(false);
   await offline.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
-  await later(async () => (await draftsOnDevice(page)).map((draft) => draft.texts)).toEqual([
-    { HORAS: '9', METRICA1: '55' },
-  ]);
+  await expect
+    .poll(async () => (await draftsOnDevice(page)).map((draft) => draft.texts))
+    .toEqual([{ HORAS: '9', METRICA1: '55' }]);
   expect(await field(form, 'Horas').inputValue()).toBe('9');
   await typeInto(offline, field(form, 'Pessoas'), '4');
   await keptOnDevice(offline);
-  await later(async () => (await draftsOnDevice(page)).map((draft) => draft.texts)).toEqual([
-    { HORAS: '9', METRICA1: '55', METRICA2: '4' },
-  ]);
+  await expect
+    .poll(async () => (await draftsOnDevice(page)).map((draft) => draft.texts))
+    .toEqual([{ HORAS: '9', METRICA1: '55', METRICA2: '4' }]);
 });
 
 it('closes the form Alice has open when Bruno signs in on the same browser: her typing stays hers, never shown to or kept as Bruno', async () => {
@@ -280,7 +277,7 @@ it('puts the table’s rows Alice typed in back to their presets when Bruno sign
   const [alices] = await draftsOnDevice(page);
 
   await brunoSignsIn(page);
-  await later(() => cell().inputValue()).toBe('0.80');
+  await expect.poll(() => cell().inputValue()).toBe('0.80');
   expect(await page.getByText(/unsaved change/).count()).toBe(0);
   // Typing on as Bruno files as Bruno; Alice's draft stays as it was.
   await typeInto(page, cell(), '7');
@@ -293,7 +290,7 @@ it('puts the table’s rows Alice typed in back to their presets when Bruno sign
   await signIn(context, served.origin(), ALICE);
   await page.reload();
   await page.getByRole('button', { name: 'Table', exact: true }).click();
-  await later(() => cell().inputValue()).toBe('55');
+  await expect.poll(() => cell().inputValue()).toBe('55');
 });
 
 it('keeps what Bruno types in the table before his drafts are read as his, Alice’s draft left as it was', async () => {
@@ -317,7 +314,7 @@ it('keeps what Bruno types in the table before his drafts are read as his, Alice
   await holder.close();
   await keptOnDevice(page);
   // Read now: his 7 stays in the cell, kept as his; Alice's 55 as it was.
-  await later(() => draftsOnDevice(page)).toHaveLength(2);
+  await expect.poll(() => draftsOnDevice(page)).toHaveLength(2);
   expect(await cell().inputValue()).toBe('7');
   const device = await draftsOnDevice(page);
   expect(device).toContainEqual(alices);
@@ -356,9 +353,9 @@ it('never stores what Alice saves in the modal as Bruno, who signed in elsewhere
   await dialog.getByRole('button', { name: L.save, exact: true }).click();
   await dialog.waitFor({ state: 'hidden' });
   // The notice stays on the page; what she hears is the save's outcome, once, with its reason.
-  await later(() => region(page).getByText(L.ownerChanged, { exact: true }).isVisible()).toBe(true);
+  await expect.poll(() => region(page).getByText(L.ownerChanged, { exact: true }).isVisible()).toBe(true);
   const notSaved = `${SUBSOIL}: ${L.saveError.replace('{message}', L.signedInElsewhere)}`;
-  await later(() => everySaid(page)).toContain(notSaved);
+  await expect.poll(() => everySaid(page)).toContain(notSaved);
   expect(await everySaid(page)).toEqual([notSaved]);
   expect(await liveMetrics(served.demo(), subsoil().activity)).toEqual([]);
   expect(await draftsOnDevice(page)).toEqual([alices]);
@@ -374,8 +371,8 @@ it('never stores what Alice saves in the table as Bruno, who signed in elsewhere
 
   await signIn(page.context(), served.origin(), BRUNO);
   await page.getByRole('button', { name: L.tableSave, exact: true }).click();
-  await later(() => page.getByText(L.ownerChanged).count()).toBeGreaterThan(0);
-  await later(() => cell().inputValue()).toBe('0.80');
+  await expect.poll(() => page.getByText(L.ownerChanged).count()).toBeGreaterThan(0);
+  await expect.poll(() => cell().inputValue()).toBe('0.80');
   expect(await liveMetrics(served.demo(), subsoil().activity)).toEqual([]);
   expect(await draftsOnDevice(page)).toEqual([alices]);
 });
@@ -391,7 +388,7 @@ it('leaves the activity’s draft alone while a stopped outbox entry of it is de
   await field(dialog, 'Quantidade').fill('32');
   await dialog.getByRole('button', { name: L.save, exact: true }).click();
   await dialog.waitFor({ state: 'hidden' });
-  await later(() => region(page).getByText(L.pendingCountOne).count()).toBe(1);
+  await expect.poll(() => region(page).getByText(L.pendingCountOne).count()).toBe(1);
   dialog = await openActivity(page);
   await typeInto(page, field(dialog, 'Horas'), '9');
   await keptOnDevice(page);
@@ -410,7 +407,9 @@ it('leaves the activity’s draft alone while a stopped outbox entry of it is de
   await dialog.getByRole('button', { name: L.keepMineFor.replace('{field}', 'Quantidade') }).click();
   await dialog.getByRole('button', { name: L.save, exact: true }).click();
   await dialog.waitFor({ state: 'hidden' });
-  await later(() => liveMetrics(served.demo(), subsoil().activity)).toMatchObject([{ METRICA1: '32.00' }]);
+  await expect
+    .poll(() => liveMetrics(served.demo(), subsoil().activity))
+    .toMatchObject([{ METRICA1: '32.00' }]);
 
   // The draft typed apart from the entry is still there, in the tree and the modal.
   expect(await row(page).textContent()).toContain(L.draftChip);
@@ -441,14 +440,14 @@ async function discardWaiting(page: Page) {
     .getByRole('button', { name: L.discardFor.replace('{label}', SUBSOIL) })
     .click();
   await region(page).getByRole('button', { name: L.discardYes }).click();
-  await later(() => region(page).getByRole('listitem').count()).toBe(0);
+  await expect.poll(() => region(page).getByRole('listitem').count()).toBe(0);
 }
 
 /** Saves the open dialog: stored, not refused as a change by "someone else", the values those given. */
 async function savedAs(page: Page, dialog: Locator, values: Awaited<ReturnType<typeof liveMetrics>>) {
   // Pressed once the page knows the signal is back: before, the save is kept in the outbox, which
   // may send it from the service worker, out of the page's sight (the test then waited 30 s in a CI run).
-  await later(() => page.evaluate(() => navigator.onLine)).toBe(true);
+  await expect.poll(() => page.evaluate(() => navigator.onLine)).toBe(true);
   const put = page.waitForResponse((response) => response.request().method() === 'PUT');
   await dialog.getByRole('button', { name: L.save, exact: true }).click();
   expect((await put).status()).toBe(200);
@@ -471,7 +470,7 @@ it('stores a draft typed over a waiting entry once that entry is discarded, with
   await context.setOffline(false);
   await showTable(page);
   const people = subsoilCell(page, 'Pessoas');
-  await later(() => people.inputValue()).toBe('4');
+  await expect.poll(() => people.inputValue()).toBe('4');
   expect(await description(people)).toBe(L.sourceEdited);
   // In the modal too, over the defaults, and Save stores it with them.
   await page.getByRole('button', { name: 'Tree', exact: true }).click();
@@ -495,7 +494,7 @@ it('stores what Alice types in a form open over a waiting entry that her other t
   // In her other tab she discards the waiting 12.5.
   await discardWaiting(other);
   // The open form follows: Quantidade is no longer the kept 12.50, and her 4 stays typed.
-  await later(() => field(dialog, 'Quantidade').inputValue()).toBe('0.80');
+  await expect.poll(() => field(dialog, 'Quantidade').inputValue()).toBe('0.80');
   expect(await field(dialog, 'Pessoas').inputValue()).toBe('4');
 
   await context.setOffline(false);

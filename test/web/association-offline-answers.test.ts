@@ -98,9 +98,6 @@ async function liveRows(code: string) {
   );
 }
 
-/** `expect.poll` with room for a loaded two-core machine. */
-const later = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000, interval: 100 });
-
 const L = LABELS_EN;
 const SOIL = ['S-NORTH — North field', 'G-SOIL — Soil preparation'];
 const SUBSOIL = 'A-SUBSOIL — Subsoiling';
@@ -198,7 +195,7 @@ async function savesOnFromStoredNow(page: Page) {
   await dialog.getByRole('textbox', { name: 'Horas', exact: true }).fill('9');
   await dialog.getByRole('button', { name: L.save, exact: true }).click();
   await dialog.waitFor({ state: 'hidden' });
-  await later(() => liveRows('A-SUBSOIL')).toEqual([{ METRICA1: '99.00', HORAS: '9.0' }]);
+  await expect.poll(() => liveRows('A-SUBSOIL')).toEqual([{ METRICA1: '99.00', HORAS: '9.0' }]);
 }
 
 describe('a save answered again from the server’s record, after its answer was lost', () => {
@@ -210,10 +207,10 @@ describe('a save answered again from the server’s record, after its answer was
       const puts = await storedThenChanged(page, lost);
       // No answer: the modal keeps the save in the outbox under its id, which sends it again.
       await enter(page, SUBSOIL, { Quantidade: '55' });
-      await later(puts).toBe(2);
-      await later(() => region(page).getByText(L.pendingCountOne).count()).toBe(0);
+      await expect.poll(puts).toBe(2);
+      await expect.poll(() => region(page).getByText(L.pendingCountOne).count()).toBe(0);
       expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '99.00' }]);
-      await later(() => row(page, SUBSOIL).textContent()).toContain(`Quantidade99.00${L.chipSaved}`);
+      await expect.poll(() => row(page, SUBSOIL).textContent()).toContain(`Quantidade99.00${L.chipSaved}`);
       await savesOnFromStoredNow(page);
     },
     LONG,
@@ -237,7 +234,7 @@ describe('a save answered again from the server’s record, after its answer was
       await dialog.getByRole('button', { name: L.save, exact: true }).click();
       await dialog.waitFor({ state: 'hidden' });
       expect(puts()).toBe(2);
-      await later(() => row(page, SUBSOIL).textContent()).toContain(`Quantidade99.00${L.chipSaved}`);
+      await expect.poll(() => row(page, SUBSOIL).textContent()).toContain(`Quantidade99.00${L.chipSaved}`);
       await savesOnFromStoredNow(page);
     },
     LONG,
@@ -255,12 +252,12 @@ describe('a save answered again from the server’s record, after its answer was
       // No answer: the table keeps its batch in the outbox under its id, which sends it again.
       await quantity.fill('55');
       await page.getByRole('button', { name: L.tableSave, exact: true }).click();
-      await later(puts).toBe(2);
-      await later(() => region(page).getByText(L.pendingCountOne).count()).toBe(0);
-      await later(() => quantity.inputValue()).toBe('99.00');
+      await expect.poll(puts).toBe(2);
+      await expect.poll(() => region(page).getByText(L.pendingCountOne).count()).toBe(0);
+      await expect.poll(() => quantity.inputValue()).toBe('99.00');
       expect(await description(quantity)).toBe(L.sourceSaved);
       await page.getByRole('button', { name: L.viewTree, exact: true }).click();
-      await later(() => row(page, SUBSOIL).textContent()).toContain(`Quantidade99.00${L.chipSaved}`);
+      await expect.poll(() => row(page, SUBSOIL).textContent()).toContain(`Quantidade99.00${L.chipSaved}`);
       await savesOnFromStoredNow(page);
     },
     LONG,
@@ -289,7 +286,7 @@ describe('the data kept for offline use, after a save', () => {
       await open(page, 'handler');
       expect(await row(page, SUBSOIL).textContent()).toContain(`Quantidade0.80${L.chipDefault}`);
       await enter(page, SUBSOIL, { Quantidade: '55' });
-      await later(() => row(page, SUBSOIL).textContent()).toContain(`Quantidade55.00${L.chipSaved}`);
+      await expect.poll(() => row(page, SUBSOIL).textContent()).toContain(`Quantidade55.00${L.chipSaved}`);
       await page.getByRole('button', { name: L.viewTable, exact: true }).click();
       const quantity = quantityOf(page, 'A-DISC');
       await quantity.fill('4');
@@ -303,7 +300,7 @@ describe('the data kept for offline use, after a save', () => {
       // The next save starts from it: kept, and sent as a change of the saved entry.
       await enter(page, SUBSOIL, { Horas: '9' });
       await context.setOffline(false);
-      await later(() => liveRows('A-SUBSOIL')).toEqual([{ METRICA1: '55.00', HORAS: '9.0' }]);
+      await expect.poll(() => liveRows('A-SUBSOIL')).toEqual([{ METRICA1: '55.00', HORAS: '9.0' }]);
     },
     LONG,
   );
@@ -315,9 +312,9 @@ describe('the data kept for offline use, after a save', () => {
       await open(page, 'handler');
       await context.setOffline(true);
       await enter(page, SUBSOIL, { Quantidade: '55' });
-      await later(() => region(page).getByText(L.pendingCountOne).count()).toBe(1);
+      await expect.poll(() => region(page).getByText(L.pendingCountOne).count()).toBe(1);
       await context.setOffline(false);
-      await later(() => region(page).getByText(L.pendingCountOne).count()).toBe(0);
+      await expect.poll(() => region(page).getByText(L.pendingCountOne).count()).toBe(0);
       expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '55.00' }]);
       await reopenOffline(context, page);
       expect(await row(page, SUBSOIL).textContent()).toContain(`Quantidade55.00${L.chipSaved}`);
@@ -337,7 +334,7 @@ describe('the data kept for offline use, after a save', () => {
     expect(await row(page, SUBSOIL).textContent()).toContain(`Quantidade0.80${L.chipDefault}`);
     await context.setOffline(true);
     await enter(page, SUBSOIL, { Quantidade: '55' });
-    await later(() => region(page).getByText(L.pendingCountOne).count()).toBe(1);
+    await expect.poll(() => region(page).getByText(L.pendingCountOne).count()).toBe(1);
     let puts = 0;
     const { release } = await holdRequests(page, (url) => url.pathname === '/associationtask', {
       // The first PUT only: stored, its answer held, then lost.
@@ -348,11 +345,11 @@ describe('the data kept for offline use, after a save', () => {
     });
     await meanwhile();
     await context.setOffline(false);
-    await later(() => liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '55.00' }]);
+    await expect.poll(() => liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '55.00' }]);
     await page.reload();
     release();
     await page.getByRole('tree').waitFor();
-    await later(() => region(page).getByText(L.pendingCountOne).count()).toBe(0);
+    await expect.poll(() => region(page).getByText(L.pendingCountOne).count()).toBe(0);
     // Nothing on the page shows Subsoiling: no tree reads its branch again.
     expect(await page.getByRole('treeitem', { name: SUBSOIL }).count()).toBe(0);
   }
@@ -406,7 +403,7 @@ describe('the data kept for offline use, after a save', () => {
       await page.route(cannotSend, unavailable);
       await context.setOffline(true);
       await enter(page, SUBSOIL, { Quantidade: '55' });
-      await later(() => region(page).getByText(L.pendingCountOne).count()).toBe(1);
+      await expect.poll(() => region(page).getByText(L.pendingCountOne).count()).toBe(1);
       await context.setOffline(false);
       const cdp = await context.newCDPSession(page);
       const found = new Promise<string>((resolve) => {
@@ -425,8 +422,8 @@ describe('the data kept for offline use, after a save', () => {
         lastChance: false,
       });
       await cdp.detach();
-      await later(() => liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '55.00' }]);
-      await later(() => region(page).getByText(L.pendingCountOne).count()).toBe(0);
+      await expect.poll(() => liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '55.00' }]);
+      await expect.poll(() => region(page).getByText(L.pendingCountOne).count()).toBe(0);
       await page.unroute(cannotSend, unavailable);
       await reopenOffline(context, page);
       expect(await row(page, SUBSOIL).textContent()).toContain(`Quantidade55.00${L.chipSaved}`);

@@ -122,9 +122,6 @@ async function sources(code: string) {
   return [...new Set(rows.map((row) => row.SOURCE))];
 }
 
-/** `expect.poll` with room for a loaded two-core machine. */
-const later = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000, interval: 100 });
-
 const L = LABELS_EN;
 const fill = (template: string, params: Record<string, string | number>) =>
   template.replace(/\{(\w+)\}/g, (whole, name: string) => String(params[name] ?? whole));
@@ -320,9 +317,11 @@ describe('a rolling deploy', () => {
     nodeFor = (url) => (url.includes('asset=association-screen-sw.js') ? 2 : 1);
     await page.goto(sheet);
     await page.getByRole('tree').waitFor();
-    await later(() =>
-      page.evaluate(() => (window as unknown as { installed?: string }).installed ?? 'installing'),
-    ).not.toBe('installing');
+    await expect
+      .poll(() =>
+        page.evaluate(() => (window as unknown as { installed?: string }).installed ?? 'installing'),
+      )
+      .not.toBe('installing');
     // The deploy is over: every node runs the new release. Alice opens the sheet again, online.
     nodeFor = () => 2;
     const kept = async () => {
@@ -337,7 +336,7 @@ describe('a rolling deploy', () => {
       }, NEW_LABEL);
     };
     await expect.poll(kept, { timeout: 30_000, interval: 500 }).toBe(true);
-    await later(() => page.getByRole('button', { name: NEW_LABEL }).count()).toBe(1);
+    await expect.poll(() => page.getByRole('button', { name: NEW_LABEL }).count()).toBe(1);
     expect(await page.getByRole('button', { name: OLD_LABEL }).count()).toBe(0);
   }, 60_000);
 });
@@ -386,12 +385,12 @@ describe('a new release opening the device’s databases at a newer version', ()
     await dialog.getByRole('textbox', { name: 'Quantidade', exact: true }).fill('55');
     await page.keyboard.press('Escape');
     await dialog.waitFor({ state: 'hidden' });
-    await later(async () => (await draftsOnDevice(other)).map((draft) => draft.texts)).toEqual([
-      { METRICA1: '55' },
-    ]);
+    await expect
+      .poll(async () => (await draftsOnDevice(other)).map((draft) => draft.texts))
+      .toEqual([{ METRICA1: '55' }]);
     await context.setOffline(true);
     await enterOffline(page, { Horas: '9' });
-    await later(() => region(page).getByText(L.pendingCountOne).count()).toBe(1);
+    await expect.poll(() => region(page).getByText(L.pendingCountOne).count()).toBe(1);
     expect(await page.getByText(L.outboxUnavailable).count()).toBe(0);
   });
 
@@ -470,16 +469,16 @@ describe('a device whose clock is off', () => {
     await page.clock.setSystemTime(new Date(Date.now() + 10 * 60_000));
     await context.setOffline(true);
     await enterOffline(page, { Quantidade: '8' });
-    await later(() => region(page).getByText(L.pendingCountOne).count()).toBe(1);
+    await expect.poll(() => region(page).getByText(L.pendingCountOne).count()).toBe(1);
     await context.setOffline(false);
-    await later(async () => (await liveRows('A-SUBSOIL')).map((row) => row.METRICA1)).toEqual(['8.00']);
+    await expect.poll(async () => (await liveRows('A-SUBSOIL')).map((row) => row.METRICA1)).toEqual(['8.00']);
     const times = await demo.scratch.db.query<{ DEVICE_DH: unknown }>(
       `SELECT h.DEVICE_DH FROM ${HISTORY_TABLE_NAME} h JOIN ${demo.names.OPER} o ON o.SEQ_DB = h.OPER_SEQ_DB
         WHERE o.CODIGO = 'A-SUBSOIL'`,
     );
     expect(times.length).toBeGreaterThan(0);
     for (const time of times) expect(time.DEVICE_DH).toBeNull();
-    await later(() => region(page).getByRole('listitem').count()).toBe(0);
+    await expect.poll(() => region(page).getByRole('listitem').count()).toBe(0);
   });
 });
 
@@ -492,14 +491,16 @@ describe('an activity saved twice while offline', () => {
     await enterOffline(page, { Quantidade: '5' });
     // Opened again, the modal starts from the waiting value; the second save starts from it.
     await enterOffline(page, { Quantidade: '6' });
-    await later(() =>
-      region(page)
-        .getByText(fill(L.pendingCount, { count: 2 }))
-        .count(),
-    ).toBe(1);
+    await expect
+      .poll(() =>
+        region(page)
+          .getByText(fill(L.pendingCount, { count: 2 }))
+          .count(),
+      )
+      .toBe(1);
 
     await context.setOffline(false);
-    await later(async () => (await liveRows('A-SUBSOIL')).map((row) => row.METRICA1)).toEqual(['6.00']);
+    await expect.poll(async () => (await liveRows('A-SUBSOIL')).map((row) => row.METRICA1)).toEqual(['6.00']);
     const changes = await demo.scratch.db.query<{ OLD_VALUE: string | null; NEW_VALUE: string | null }>(
       `SELECT h.OLD_VALUE, h.NEW_VALUE FROM ${HISTORY_TABLE_NAME} h JOIN ${demo.names.OPER} o ON o.SEQ_DB = h.OPER_SEQ_DB
         WHERE o.CODIGO = 'A-SUBSOIL' AND h.FIELD = 'METRICA1' ORDER BY h.SEQ_DB`,
@@ -509,8 +510,8 @@ describe('an activity saved twice while offline', () => {
       { OLD_VALUE: '5.00', NEW_VALUE: '6.00' },
     ]);
     // Nothing stopped: no entry waits or asks for a decision.
-    await later(() => region(page).getByRole('listitem').count()).toBe(0);
-    await later(() => region(page).getByText(L.pendingCountOne).count()).toBe(0);
+    await expect.poll(() => region(page).getByRole('listitem').count()).toBe(0);
+    await expect.poll(() => region(page).getByText(L.pendingCountOne).count()).toBe(0);
   });
 });
 
@@ -526,17 +527,19 @@ describe('the table offline', () => {
     await row.getByRole('textbox', { name: 'Pessoas', exact: true }).click();
     await page.keyboard.type('7');
     await page.getByRole('button', { name: 'Save changes', exact: true }).click();
-    await later(() => region(page).getByText(L.pendingCountOne).count()).toBe(1);
+    await expect.poll(() => region(page).getByText(L.pendingCountOne).count()).toBe(1);
     // The signal is back: the outbox sends it, the server stores it, and the progress says so.
     await context.setOffline(false);
-    await later(() =>
-      demo.scratch.db.query(
-        `SELECT m.METRICA2 FROM ${METRICS} m JOIN ${demo.names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB
+    await expect
+      .poll(() =>
+        demo.scratch.db.query(
+          `SELECT m.METRICA2 FROM ${METRICS} m JOIN ${demo.names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB
         WHERE o.CODIGO = 'A-DISC' AND m.FOLHA_TAREFA_SEQ_DB = ? AND m.DELETED = 0`,
-        [demo.sample.taskSheet],
-      ),
-    ).toEqual([{ METRICA2: 7 }]);
-    await later(() => page.getByText('3 of 6 activities have values').count()).toBe(1);
+          [demo.sample.taskSheet],
+        ),
+      )
+      .toEqual([{ METRICA2: 7 }]);
+    await expect.poll(() => page.getByText('3 of 6 activities have values').count()).toBe(1);
   });
 });
 
@@ -549,7 +552,7 @@ describe('keep this sheet for offline use', () => {
     const status = region(page)
       .getByRole('status')
       .filter({ hasText: /kept for offline use/ });
-    await later(() => status.count()).toBe(1);
+    await expect.poll(() => status.count()).toBe(1);
     const branches = Number(/\((\d+) branches\)/.exec((await status.textContent()) ?? '')?.[1]);
     expect(branches).toBeGreaterThan(2);
     expect(await status.textContent()).toBe(fill(L.kept, { count: branches }));
@@ -572,7 +575,9 @@ describe('keep this sheet for offline use', () => {
     });
     await firstVisit(page);
     await region(page).getByRole('button', { name: L.keepSheet }).click();
-    await later(() => region(page).getByRole('status').filter({ hasText: L.keepNoSpace }).count()).toBe(1);
+    await expect
+      .poll(() => region(page).getByRole('status').filter({ hasText: L.keepNoSpace }).count())
+      .toBe(1);
     expect(
       await region(page)
         .getByText(/kept for offline use/)
@@ -586,7 +591,7 @@ describe('keep this sheet for offline use', () => {
     for (const branch of SOIL) await expand(page, branch);
     await region(page).getByRole('button', { name: L.keepSheet }).click();
     const tooLarge = fill(L.keepTooLarge, { max: MAX_KEEP_BYTES / 1024 / 1024 });
-    await later(() => region(page).getByRole('status').filter({ hasText: tooLarge }).count()).toBe(1);
+    await expect.poll(() => region(page).getByRole('status').filter({ hasText: tooLarge }).count()).toBe(1);
     expect(await seriousViolations(page)).toEqual([]);
 
     await context.setOffline(true);
@@ -604,7 +609,7 @@ describe('storage the browser may clear, or cleared', () => {
     for (const branch of SOIL) await expand(page, branch);
     await context.setOffline(true);
     await enterOffline(page, { Quantidade: '3' });
-    await later(() => region(page).getByText(L.pendingCountOne).count()).toBe(1);
+    await expect.poll(() => region(page).getByText(L.pendingCountOne).count()).toBe(1);
     // The cookie goes only to the handler's path, not to every request of the host's site.
     expect(await outboxCookie(context)).toMatchObject({
       value: '1',
@@ -624,7 +629,7 @@ describe('storage the browser may clear, or cleared', () => {
     await page.goto(sheetUrl());
     await page.getByRole('tree').waitFor();
     const alert = region(page).getByRole('alert');
-    await later(() => alert.textContent()).toBe(L.outboxEvicted);
+    await expect.poll(() => alert.textContent()).toBe(L.outboxEvicted);
     expect(await region(page).getByText(L.pendingCountOne).count()).toBe(0);
     expect(await outboxCookie(context)).toBeUndefined();
     expect(await seriousViolations(page)).toEqual([]);
@@ -640,15 +645,15 @@ describe('storage the browser may clear, or cleared', () => {
     await context.setOffline(true);
     await enterOffline(page, { Quantidade: '4' });
     const alert = region(page).getByRole('alert');
-    await later(() => alert.textContent()).toBe(L.notPersisted);
+    await expect.poll(() => alert.textContent()).toBe(L.notPersisted);
     expect(await seriousViolations(page)).toEqual([]);
     // Said again on the next opening while the entry waits, and gone once it is sent.
     await page.reload();
     await page.getByRole('tree').waitFor();
-    await later(() => alert.textContent()).toBe(L.notPersisted);
+    await expect.poll(() => alert.textContent()).toBe(L.notPersisted);
     await context.setOffline(false);
-    await later(async () => (await liveRows('A-SUBSOIL')).map((row) => row.METRICA1)).toEqual(['4.00']);
-    await later(() => alert.isVisible()).toBe(false);
+    await expect.poll(async () => (await liveRows('A-SUBSOIL')).map((row) => row.METRICA1)).toEqual(['4.00']);
+    await expect.poll(() => alert.isVisible()).toBe(false);
   });
 
   it('does not warn where the browser keeps the site’s storage', async () => {
@@ -660,7 +665,7 @@ describe('storage the browser may clear, or cleared', () => {
     for (const branch of SOIL) await expand(page, branch);
     await context.setOffline(true);
     await enterOffline(page, { Quantidade: '4' });
-    await later(() => region(page).getByText(L.pendingCountOne).count()).toBe(1);
+    await expect.poll(() => region(page).getByText(L.pendingCountOne).count()).toBe(1);
     await page.waitForTimeout(500);
     expect(await region(page).getByRole('alert').isVisible()).toBe(false);
   });
@@ -676,12 +681,12 @@ describe('the handler at a path ending in /', () => {
     await page.getByRole('tree').waitFor();
     for (const branch of SOIL) await expand(page, branch);
     await enterOffline(page, { Quantidade: '7' });
-    await later(() => region(page).getByText(L.pendingCountOne).count()).toBe(1);
+    await expect.poll(() => region(page).getByText(L.pendingCountOne).count()).toBe(1);
     expect(await outboxCookie(context)).toMatchObject({ value: '1', path: '/nested/associationtask/' });
     await context.setOffline(false);
-    await later(async () => (await liveRows('A-SUBSOIL')).map((row) => row.METRICA1)).toEqual(['7.00']);
-    await later(() => region(page).getByText(L.pendingCountOne).count()).toBe(0);
-    await later(async () => (await outboxCookie(context))?.value).toBeUndefined();
+    await expect.poll(async () => (await liveRows('A-SUBSOIL')).map((row) => row.METRICA1)).toEqual(['7.00']);
+    await expect.poll(() => region(page).getByText(L.pendingCountOne).count()).toBe(0);
+    await expect.poll(async () => (await outboxCookie(context))?.value).toBeUndefined();
   });
 });
 
@@ -715,23 +720,23 @@ describe('Background Sync', () => {
     for (const branch of SOIL) await expand(page, branch);
     await context.setOffline(true);
     await enterOffline(page, { Quantidade: '8' });
-    await later(() => region(page).getByText(L.pendingCountOne).count()).toBe(1);
+    await expect.poll(() => region(page).getByText(L.pendingCountOne).count()).toBe(1);
 
     // The screen closed: a blank page is all that is open.
     const blank = await openPage(context);
     await page.close();
     await context.setOffline(false);
     await fireSync(blank, '/associationtask');
-    await later(async () => (await liveRows('A-SUBSOIL')).map((row) => row.METRICA1)).toEqual(['8.00']);
+    await expect.poll(async () => (await liveRows('A-SUBSOIL')).map((row) => row.METRICA1)).toEqual(['8.00']);
     expect(await sources('A-SUBSOIL')).toEqual(['offline']);
     await blank.goto(`${origin}/elsewhere`);
     // The worker takes the entry out once the answer is in, a moment after the row is stored.
-    await later(() => outboxEntries(blank)).toBe(0);
+    await expect.poll(() => outboxEntries(blank)).toBe(0);
 
     // The next opening sets the cookie's count right (the worker has no cookies to write).
     expect(await outboxCookie(context)).toMatchObject({ value: '1' });
     await blank.goto(sheetUrl());
     await blank.getByRole('tree').waitFor();
-    await later(async () => (await outboxCookie(context))?.value).toBeUndefined();
+    await expect.poll(async () => (await outboxCookie(context))?.value).toBeUndefined();
   });
 });

@@ -69,9 +69,6 @@ async function quantitiesBy() {
   return rows.map((row) => [row.NEW_VALUE, Number(row.USUARIO_SEQ_DB)]);
 }
 
-/** `expect.poll` with room for a loaded two-core machine. */
-const later = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000, interval: 100 });
-
 const L = LABELS_EN;
 const fill = (template: string, params: Record<string, string | number>) =>
   template.replace(/\{(\w+)\}/g, (whole, name: string) => String(params[name] ?? whole));
@@ -149,7 +146,7 @@ async function keptOffline(where: 'host' | 'handler' = 'host') {
   await page.route(cannotSend, unavailable);
   await context.setOffline(true);
   await enter(page, { Quantidade: '55' });
-  await later(() => region(page).getByText(L.pendingCountOne).count()).toBe(1);
+  await expect.poll(() => region(page).getByText(L.pendingCountOne).count()).toBe(1);
   expect(await row(page).textContent()).toContain(`Quantidade55.00${L.pendingChip}`);
   await context.setOffline(false);
   return { context, page };
@@ -157,8 +154,8 @@ async function keptOffline(where: 'host' | 'handler' = 'host') {
 
 /** The row shows Quantidade as stored (55.00, saved), its next save starts from it. */
 async function showsStored(page: Page) {
-  await later(() => region(page).getByText(L.pendingCountOne).count()).toBe(0);
-  await later(() => row(page).textContent()).toContain(`Quantidade55.00${L.chipSaved}`);
+  await expect.poll(() => region(page).getByText(L.pendingCountOne).count()).toBe(0);
+  await expect.poll(() => row(page).textContent()).toContain(`Quantidade55.00${L.chipSaved}`);
   await page.unroute(cannotSend, unavailable);
   await row(page).click();
   const dialog = page.getByRole('dialog', { name: SUBSOIL });
@@ -166,7 +163,7 @@ async function showsStored(page: Page) {
   await dialog.getByRole('textbox', { name: 'Horas', exact: true }).fill('9');
   await dialog.getByRole('button', { name: L.save, exact: true }).click();
   await dialog.waitFor({ state: 'hidden' });
-  await later(() => liveRows('A-SUBSOIL')).toEqual([{ METRICA1: '55.00', HORAS: '9.0' }]);
+  await expect.poll(() => liveRows('A-SUBSOIL')).toEqual([{ METRICA1: '55.00', HORAS: '9.0' }]);
 }
 
 describe('an entry this page kept, sent by another sender', () => {
@@ -176,7 +173,7 @@ describe('an entry this page kept, sent by another sender', () => {
       const { context, page } = await keptOffline();
       const other = await openPage(context);
       await open(other);
-      await later(() => liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '55.00' }]);
+      await expect.poll(() => liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '55.00' }]);
       await showsStored(page);
     },
     LONG,
@@ -203,7 +200,7 @@ describe('an entry this page kept, sent by another sender', () => {
         lastChance: false,
       });
       await cdp.detach();
-      await later(() => liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '55.00' }]);
+      await expect.poll(() => liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '55.00' }]);
       await showsStored(page);
     },
     LONG,
@@ -231,9 +228,9 @@ describe('an entry discarded while another tab has it on its way', () => {
       .getByRole('button', { name: fill(L.discardFor, { label: SUBSOIL }) })
       .click();
     await region(page).getByRole('button', { name: L.discardYes }).click();
-    await later(() => region(page).getByRole('listitem').count()).toBe(0);
+    await expect.poll(() => region(page).getByRole('listitem').count()).toBe(0);
     // Not "discarded": the server may yet store it.
-    await later(() => status(page).textContent()).toBe(fill(L.discardedOnItsWay, { label: SUBSOIL }));
+    await expect.poll(() => status(page).textContent()).toBe(fill(L.discardedOnItsWay, { label: SUBSOIL }));
     return { page, release };
   }
 
@@ -242,8 +239,8 @@ describe('an entry discarded while another tab has it on its way', () => {
     async () => {
       const { page, release } = await discardOnItsWay();
       release();
-      await later(() => liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '55.00' }]);
-      await later(() => status(page).textContent()).toBe(fill(L.sentBeforeDiscard, { label: SUBSOIL }));
+      await expect.poll(() => liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '55.00' }]);
+      await expect.poll(() => status(page).textContent()).toBe(fill(L.sentBeforeDiscard, { label: SUBSOIL }));
       await showsStored(page);
     },
     LONG,
@@ -255,7 +252,7 @@ describe('an entry discarded while another tab has it on its way', () => {
       // Someone changed Quantidade meanwhile: tab 2's batch is refused for the conflict.
       const { page, release } = await discardOnItsWay(() => seedQuantity('31.00', null));
       release();
-      await later(() => status(page).textContent()).toBe(fill(L.discarded, { label: SUBSOIL }));
+      await expect.poll(() => status(page).textContent()).toBe(fill(L.discarded, { label: SUBSOIL }));
       expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '31.00' }]);
       expect(await region(page).getByRole('listitem').count()).toBe(0);
     },
@@ -274,7 +271,7 @@ describe('someone else signing in while the page stays open', () => {
       await signIn(context, served.origin(), BRUNO);
       await context.setOffline(true);
       await enter(page, { Quantidade: '77' });
-      await later(() => region(page).getByText(L.pendingCountOne).count()).toBe(1);
+      await expect.poll(() => region(page).getByText(L.pendingCountOne).count()).toBe(1);
       await context.setOffline(false);
 
       // The page learns who is signed in now, says so, and keeps the entry for them to claim.
@@ -301,7 +298,7 @@ describe('someone else signing in while the page stays open', () => {
       // Bruno says it is his: sent as his.
       await signIn(context, served.origin(), BRUNO);
       await region(page).getByRole('button', { name: L.claim, exact: true }).click();
-      await later(() => liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '77.00' }]);
+      await expect.poll(() => liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '77.00' }]);
       expect(await users('A-SUBSOIL')).toEqual([BRUNO]);
     },
     LONG,
@@ -317,11 +314,13 @@ describe('someone else signing in while the page stays open', () => {
       await context.setOffline(true);
       await enter(page, { Quantidade: '55' });
       await enter(page, { Quantidade: '66' });
-      await later(() =>
-        region(page)
-          .getByText(fill(L.pendingCount, { count: 2 }))
-          .count(),
-      ).toBe(1);
+      await expect
+        .poll(() =>
+          region(page)
+            .getByText(fill(L.pendingCount, { count: 2 }))
+            .count(),
+        )
+        .toBe(1);
       let puts = 0;
       await page.route(
         (url) => url.pathname === '/associationtask',
@@ -348,7 +347,7 @@ describe('someone else signing in while the page stays open', () => {
 
       // Bruno says it is his: sent as his, from the value stored.
       await region(page).getByRole('button', { name: L.claim, exact: true }).click();
-      await later(() => liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '66.00' }]);
+      await expect.poll(() => liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '66.00' }]);
       expect(await quantitiesBy()).toEqual([
         ['55.00', ALICE],
         ['66.00', BRUNO],
@@ -365,7 +364,7 @@ describe('someone else signing in while the page stays open', () => {
       await open(page);
       await context.setOffline(true);
       await enter(page, { Quantidade: '55' });
-      await later(() => region(page).getByText(L.pendingCountOne).count()).toBe(1);
+      await expect.poll(() => region(page).getByText(L.pendingCountOne).count()).toBe(1);
       // Someone changed Quantidade meanwhile: the batch will be refused for the conflict.
       await seedQuantity('31.00', null);
       // The server answers (409, nothing written); the answer is held on its way back.
@@ -421,11 +420,11 @@ describe('someone else signing in while the page stays open', () => {
 
       await context.setOffline(true);
       await enter(page, { Quantidade: '78' });
-      await later(() => region(page).getByText(L.pendingCountOne).count()).toBe(1);
+      await expect.poll(() => region(page).getByText(L.pendingCountOne).count()).toBe(1);
       await context.setOffline(false);
-      await later(() => liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '78.00' }]);
+      await expect.poll(() => liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '78.00' }]);
       expect(await users('A-SUBSOIL')).toEqual([BRUNO]);
-      await later(() => region(page).getByText(L.pendingCountOne).count()).toBe(0);
+      await expect.poll(() => region(page).getByText(L.pendingCountOne).count()).toBe(0);
     },
     LONG,
   );

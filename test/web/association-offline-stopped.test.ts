@@ -53,9 +53,6 @@ async function liveRows(code: string) {
   );
 }
 
-/** `expect.poll` with room for a loaded two-core machine. */
-const later = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000, interval: 100 });
-
 const SOIL = ['S-NORTH — North field', 'G-SOIL — Soil preparation'];
 const SUBSOIL = 'A-SUBSOIL — Subsoiling';
 const DISC = 'A-DISC — Disc ploughing';
@@ -149,7 +146,7 @@ describe.each([
       await alice.context.setOffline(true);
       await enter(page, SUBSOIL, { Quantidade: '32' });
       await enter(page, DISC, { Pessoas: '4' });
-      await later(() => countLine(page).textContent()).toBe(fill(L.pendingCount, { count: 2 }));
+      await expect.poll(() => countLine(page).textContent()).toBe(fill(L.pendingCount, { count: 2 }));
       // The list is hidden until asked for, and its button says so: nothing laid out, however long.
       expect(await toggle(page).textContent()).toBe(L.pendingList);
       expect(await toggle(page).getAttribute('aria-expanded')).toBe('false');
@@ -157,7 +154,7 @@ describe.each([
       expect(await hiddenButShown(page)).toEqual([]);
       await toggle(page).click();
       expect(await toggle(page).getAttribute('aria-expanded')).toBe('true');
-      await later(() => region(page).getByRole('listitem').count()).toBe(2);
+      await expect.poll(() => region(page).getByRole('listitem').count()).toBe(2);
       await region(page).getByRole('button', { name: L.pendingHide }).click();
       expect(await toggle(page).getAttribute('aria-expanded')).toBe('false');
       expect(await list(page).isVisible()).toBe(false);
@@ -166,13 +163,13 @@ describe.each([
       // Meanwhile someone changes what the first entry started from.
       await seed({ METRICA1: '31' }, { METRICA1: '20.00' });
       await alice.context.setOffline(false);
-      await later(async () => await liveRows('A-DISC')).toMatchObject([{ METRICA2: 4 }]);
+      await expect.poll(async () => await liveRows('A-DISC')).toMatchObject([{ METRICA2: 4 }]);
       // The line says what stopped and where it is decided, and nothing waits for the network.
-      await later(() => countLine(page).textContent()).toBe(L.stoppedCountOne);
-      await later(() => said(page)).toContain(`${L.sentOne} ${L.notSentOne}`);
+      await expect.poll(() => countLine(page).textContent()).toBe(L.stoppedCountOne);
+      await expect.poll(() => said(page)).toContain(`${L.sentOne} ${L.notSentOne}`);
       expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '31.00' }]);
       // The activity's row says it too; the one sent does not.
-      await later(() => rowText(page, SUBSOIL)).toContain(L.stoppedChip);
+      await expect.poll(() => rowText(page, SUBSOIL)).toContain(L.stoppedChip);
       expect(await rowText(page, DISC)).not.toContain(L.stoppedChip);
       // The list stays as the person left it (hidden): its button is beside the line.
       expect(await list(page).isVisible()).toBe(false);
@@ -198,9 +195,9 @@ describe.each([
       await dialog.getByRole('button', { name: fill(L.keepMineFor, { field: 'Quantidade' }) }).click();
       await dialog.getByRole('button', { name: L.save, exact: true }).click();
       await dialog.waitFor({ state: 'hidden' });
-      await later(async () => await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '32.00' }]);
-      await later(() => countLine(page).textContent()).toBe('');
-      await later(() => rowText(page, SUBSOIL)).not.toContain(L.stoppedChip);
+      await expect.poll(async () => await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '32.00' }]);
+      await expect.poll(() => countLine(page).textContent()).toBe('');
+      await expect.poll(() => rowText(page, SUBSOIL)).not.toContain(L.stoppedChip);
       expect(await region(page).getByRole('listitem').count()).toBe(0);
       expect(await hiddenButShown(page)).toEqual([]);
     },
@@ -214,7 +211,7 @@ describe.each([
       const page = await openSheet(alice.context, alice.page);
       await alice.context.setOffline(true);
       await enter(page, SUBSOIL, { Quantidade: '33' });
-      await later(() => countLine(page).textContent()).toBe(L.pendingCountOne);
+      await expect.poll(() => countLine(page).textContent()).toBe(L.pendingCountOne);
       let deploying = true;
       let answered = 0;
       await page.route(
@@ -226,7 +223,7 @@ describe.each([
         },
       );
       await alice.context.setOffline(false);
-      await later(() => answered).toBeGreaterThanOrEqual(1);
+      await expect.poll(() => answered).toBeGreaterThanOrEqual(1);
       await toggle(page).click();
       const item = region(page).getByRole('listitem').filter({ hasText: SUBSOIL });
       await item.getByText(fill(L.lastTry, { status: 404, reason: 'Not Found' }), { exact: true }).waitFor();
@@ -236,8 +233,8 @@ describe.each([
 
       // The node is up: the entry is stored and leaves the list.
       deploying = false;
-      await later(async () => await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '33.00' }]);
-      await later(() => countLine(page).textContent()).toBe('');
+      await expect.poll(async () => await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '33.00' }]);
+      await expect.poll(() => countLine(page).textContent()).toBe('');
       expect(await region(page).getByRole('listitem').count()).toBe(0);
     },
     LONG,
@@ -253,16 +250,16 @@ describe.each([
       await alice.context.setOffline(true);
       await enter(first, SUBSOIL, { Quantidade: '32' });
       for (const page of [first, second])
-        await later(() => countLine(page).textContent()).toBe(L.pendingCountOne);
+        await expect.poll(() => countLine(page).textContent()).toBe(L.pendingCountOne);
       await seed({ METRICA1: '31' }, { METRICA1: '20.00' });
       await alice.context.setOffline(false);
       // One of the two tabs (or the service worker) sends it; both say it stopped, neither that it
       // was sent, and neither goes on counting it as waiting to be sent.
       for (const page of [first, second]) {
-        await later(() => countLine(page).textContent()).toBe(L.stoppedCountOne);
-        await later(() => said(page)).toContain(L.notSentOne);
+        await expect.poll(() => countLine(page).textContent()).toBe(L.stoppedCountOne);
+        await expect.poll(() => said(page)).toContain(L.notSentOne);
         expect((await said(page)).join(' ')).not.toContain(L.sentOne);
-        await later(() => rowText(page, SUBSOIL)).toContain(L.stoppedChip);
+        await expect.poll(() => rowText(page, SUBSOIL)).toContain(L.stoppedChip);
       }
       expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '31.00' }]);
     },
@@ -318,11 +315,11 @@ describe('an entry discarded on its way, then refused for a conflict', () => {
       await region.getByRole('button', { name: L.pendingList }).click();
       await region.getByRole('button', { name: fill(L.discardFor, { label: SUBSOIL }) }).click();
       await region.getByRole('button', { name: L.discardYes }).click();
-      await later(() => region.getByRole('listitem').count()).toBe(0);
+      await expect.poll(() => region.getByRole('listitem').count()).toBe(0);
       release();
-      await later(async () => (await said(page)).join(' | ')).toContain(
-        fill(L.discarded, { label: SUBSOIL }),
-      );
+      await expect
+        .poll(async () => (await said(page)).join(' | '))
+        .toContain(fill(L.discarded, { label: SUBSOIL }));
       expect(await row.textContent()).not.toContain(L.stoppedChip);
       expect((await said(page)).join(' | ')).not.toContain(L.notSentOne);
       expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '31.00' }]);
@@ -375,9 +372,9 @@ describe('the open form of an activity whose stopped entry another tab decides',
       await seed({ METRICA1: '31' }, { METRICA1: '20.00' });
       await context.setOffline(false);
       for (const page of [first, second])
-        await later(() => count(page).textContent()).toBe(L.stoppedCountOne);
+        await expect.poll(() => count(page).textContent()).toBe(L.stoppedCountOne);
       // The second tab opens the activity: its form says the entry waits for a decision.
-      await later(() => row(second).textContent()).toContain(L.stoppedChip);
+      await expect.poll(() => row(second).textContent()).toContain(L.stoppedChip);
       await row(second).click();
       const dialog = second.getByRole('dialog', { name: SUBSOIL });
       await dialog.waitFor();
@@ -387,8 +384,8 @@ describe('the open form of an activity whose stopped entry another tab decides',
       await region.getByRole('button', { name: L.pendingList }).click();
       await region.getByRole('button', { name: fill(L.discardFor, { label: SUBSOIL }) }).click();
       await region.getByRole('button', { name: L.discardYes }).click();
-      await later(() => count(second).textContent()).toBe('');
-      await later(() => dialog.getByText(L.stoppedNotice).isVisible()).toBe(false);
+      await expect.poll(() => count(second).textContent()).toBe('');
+      await expect.poll(() => dialog.getByText(L.stoppedNotice).isVisible()).toBe(false);
     },
     LONG,
   );

@@ -72,9 +72,6 @@ async function history(code: string) {
     );
 }
 
-/** `expect.poll` with room for a loaded two-core machine (its default gives up after a second). */
-const later = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 10_000, interval: 100 });
-
 /** Waits until `check` passes (the outbox sends on its own, a moment after the network returns). */
 async function eventually(check: () => Promise<void>, ms = 10_000) {
   const until = Date.now() + ms;
@@ -236,20 +233,20 @@ describe.each([
     await first.page.reload();
     await first.page.getByRole('tree').waitFor();
     // The page says it is offline, and when what it shows was read.
-    await later(() => region(first.page).getByRole('status').first().textContent()).toMatch(
-      new RegExp(fill(L.offlineNow, { at: '.+' }).replace(/[.?]/g, '\\$&').replace('\\.+', '.+')),
-    );
+    await expect
+      .poll(() => region(first.page).getByRole('status').first().textContent())
+      .toMatch(new RegExp(fill(L.offlineNow, { at: '.+' }).replace(/[.?]/g, '\\$&').replace('\\.+', '.+')));
     for (const branch of SOIL) await expand(first.page, branch);
     await enter(first.page, SUBSOIL, { Quantidade: num('21.5') });
     expect(first.puts).toEqual([]);
-    await later(() => region(first.page).getByText(L.pendingCountOne).count()).toBe(1);
+    await expect.poll(() => region(first.page).getByText(L.pendingCountOne).count()).toBe(1);
     expect(await rowText(first.page, SUBSOIL)).toContain(`Quantidade${num('21.50')}${L.pendingChip}`);
     expect(await seriousViolations(first.page)).toEqual([]);
 
     // Reloaded offline, then the browser closed and started again on the same profile.
     await first.page.reload();
     await first.page.getByRole('tree').waitFor();
-    await later(() => region(first.page).getByText(L.pendingCountOne).count()).toBe(1);
+    await expect.poll(() => region(first.page).getByText(L.pendingCountOne).count()).toBe(1);
     expect(await liveRows('A-SUBSOIL')).toEqual([]);
     await first.context.close();
 
@@ -279,9 +276,9 @@ describe.each([
       }).observe(document.body, { subtree: true, childList: true, characterData: true });
     });
     await claim.click();
-    await later(() => again.page.evaluate(() => (window as unknown as { said: string[] }).said)).toContain(
-      L.claimedOne,
-    );
+    await expect
+      .poll(() => again.page.evaluate(() => (window as unknown as { said: string[] }).said))
+      .toContain(L.claimedOne);
     await eventually(async () => expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '21.50' }]));
     const changes = await history('A-SUBSOIL');
     expect(changes.length).toBeGreaterThan(0);
@@ -289,7 +286,7 @@ describe.each([
       expect(change).toMatchObject({ SOURCE: 'offline', USUARIO_SEQ_DB: ALICE });
       expect(change.DEVICE_DH).not.toBeNull();
     }
-    await later(() => region(again.page).getByText(L.pendingCountOne).count()).toBe(0);
+    await expect.poll(() => region(again.page).getByText(L.pendingCountOne).count()).toBe(0);
   });
 
   once(
@@ -327,23 +324,24 @@ describe.each([
       await context.setOffline(true);
       await page.reload();
       await page.getByRole('tree').waitFor();
-      await later(() => region(page).getByRole('status').first().textContent()).toContain(
-        fill(L.offlineNow, { at: '' }).slice(0, 12),
-      );
+      await expect
+        .poll(() => region(page).getByRole('status').first().textContent())
+        .toContain(fill(L.offlineNow, { at: '' }).slice(0, 12));
       expect((await kept()).sort()).toEqual([String(served.demo().sample.taskSheet), '9001', '9002']);
 
       await context.setOffline(false);
       // Online again: no longer said offline (it stayed on screen until a reload), but what the page
       // shows was read offline.
-      await later(() => region(page).getByRole('status').first().textContent()).toMatch(
-        new RegExp(`^${fill(L.offlineStale, { at: 'AT' }).replace(/[.?]/g, '\\$&').replace('AT', '.+')}$`),
-      );
+      await expect
+        .poll(() => region(page).getByRole('status').first().textContent())
+        .toMatch(
+          new RegExp(`^${fill(L.offlineStale, { at: 'AT' }).replace(/[.?]/g, '\\$&').replace('AT', '.+')}$`),
+        );
       await page.reload();
       await page.getByRole('tree').waitFor();
-      await later(async () => (await kept()).sort()).toEqual([
-        String(served.demo().sample.taskSheet),
-        '9002',
-      ]);
+      await expect
+        .poll(async () => (await kept()).sort())
+        .toEqual([String(served.demo().sample.taskSheet), '9002']);
     },
   );
 
@@ -355,11 +353,13 @@ describe.each([
     await alice.context.setOffline(true);
     await enter(alice.page, SUBSOIL, { Quantidade: '32' });
     await enter(alice.page, DISC, { Pessoas: '4' });
-    await later(() =>
-      region(alice.page)
-        .getByText(fill(L.pendingCount, { count: 2 }))
-        .count(),
-    ).toBe(1);
+    await expect
+      .poll(() =>
+        region(alice.page)
+          .getByText(fill(L.pendingCount, { count: 2 }))
+          .count(),
+      )
+      .toBe(1);
     // Meanwhile someone changes what Alice's first entry started from.
     await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '31' }, { METRICA1: '20.00' });
 
@@ -377,7 +377,7 @@ describe.each([
     await dialog.getByRole('button', { name: L.save, exact: true }).click();
     await dialog.waitFor({ state: 'hidden' });
     await eventually(async () => expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '32.00' }]));
-    await later(() => region(alice.page).getByRole('listitem').count()).toBe(0);
+    await expect.poll(() => region(alice.page).getByRole('listitem').count()).toBe(0);
   });
 
   once('decides a stopped entry without writing over a field someone changed after it stopped', async () => {
@@ -410,7 +410,7 @@ describe.each([
       for (const branch of SOIL) await expand(alice.page, branch);
       await alice.context.setOffline(true);
       await enter(alice.page, SUBSOIL, { Quantidade: '32' });
-      await later(() => region(alice.page).getByText(L.pendingCountOne).count()).toBe(1);
+      await expect.poll(() => region(alice.page).getByText(L.pendingCountOne).count()).toBe(1);
       await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '31' }, { METRICA1: '20.00' });
 
       await alice.context.setOffline(false);
@@ -423,7 +423,7 @@ describe.each([
       const putsBefore = alice.puts.length;
       await dialog.getByRole('button', { name: L.save, exact: true }).click();
       await dialog.waitFor({ state: 'hidden' });
-      await later(() => region(alice.page).getByRole('listitem').count()).toBe(0);
+      await expect.poll(() => region(alice.page).getByRole('listitem').count()).toBe(0);
       expect(alice.puts.length).toBe(putsBefore);
       expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '31.00' }]);
     },
@@ -436,7 +436,7 @@ describe.each([
     for (const branch of SOIL) await expand(alice.page, branch);
     await alice.context.setOffline(true);
     await enter(alice.page, SUBSOIL, { Quantidade: '32' });
-    await later(() => region(alice.page).getByText(L.pendingCountOne).count()).toBe(1);
+    await expect.poll(() => region(alice.page).getByText(L.pendingCountOne).count()).toBe(1);
     await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '31' }, { METRICA1: '20.00' });
     const decide = await onlineToDecide(alice);
     // It stopped against 31; then someone stores 33.
@@ -451,7 +451,7 @@ describe.each([
     expect(await field(dialog, 'Quantidade').inputValue()).toBe(num('33.00'));
     await dialog.getByRole('button', { name: L.save, exact: true }).click();
     await dialog.waitFor({ state: 'hidden' });
-    await later(() => region(alice.page).getByRole('listitem').count()).toBe(0);
+    await expect.poll(() => region(alice.page).getByRole('listitem').count()).toBe(0);
     expect(alice.puts.length).toBe(putsBefore);
     expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '33.00' }]);
   });
@@ -465,7 +465,7 @@ describe.each([
       for (const branch of SOIL) await expand(alice.page, branch);
       await alice.context.setOffline(true);
       await enter(alice.page, SUBSOIL, { Horas: '9' });
-      await later(() => region(alice.page).getByText(L.pendingCountOne).count()).toBe(1);
+      await expect.poll(() => region(alice.page).getByText(L.pendingCountOne).count()).toBe(1);
       // Someone empties the hours: the entry stops there, "stored now: empty" on a live entry.
       await seed('A-SUBSOIL', 'G-SOIL', { HORAS: null }, { HORAS: '7.0' });
       const decide = await onlineToDecide(alice);
@@ -487,7 +487,7 @@ describe.each([
           `SELECT m.HORAS FROM ${METRICS} m JOIN ${served.demo().names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB WHERE o.CODIGO = 'A-SUBSOIL' AND m.DELETED = 0`,
         );
       expect(hours).toEqual([{ HORAS: '9.0' }]);
-      await later(() => region(alice.page).getByRole('listitem').count()).toBe(0);
+      await expect.poll(() => region(alice.page).getByRole('listitem').count()).toBe(0);
     },
   );
 
@@ -545,7 +545,7 @@ describe.each([
         { values: { METRICA1: '32' }, base: { METRICA1: null, METRICA2: null, HORAS: null } },
       ]);
       expect(await liveRows('A-DISC')).toMatchObject([{ METRICA1: '32.00' }]);
-      await later(() => region(alice.page).getByRole('listitem').count()).toBe(0);
+      await expect.poll(() => region(alice.page).getByRole('listitem').count()).toBe(0);
     },
   );
 
@@ -563,7 +563,7 @@ describe.each([
         .click();
     };
     await removeIn(await openActivity(alice.page, SUBSOIL));
-    await later(() => region(alice.page).getByText(L.pendingCountOne).count()).toBe(1);
+    await expect.poll(() => region(alice.page).getByText(L.pendingCountOne).count()).toBe(1);
     await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '31' }, { METRICA1: '20.00' });
 
     await alice.context.setOffline(false);
@@ -582,8 +582,8 @@ describe.each([
     expect(await seriousViolations(alice.page)).toEqual([]);
     await removeIn(dialog);
     await dialog.waitFor({ state: 'hidden' });
-    await later(() => liveRows('A-SUBSOIL')).toEqual([]);
-    await later(() => region(alice.page).getByRole('listitem').count()).toBe(0);
+    await expect.poll(() => liveRows('A-SUBSOIL')).toEqual([]);
+    await expect.poll(() => region(alice.page).getByRole('listitem').count()).toBe(0);
   });
 
   once(
@@ -600,14 +600,14 @@ describe.each([
         .getByRole('alertdialog', { name: L.removeTitle })
         .getByRole('button', { name: L.removeConfirm, exact: true })
         .click();
-      await later(() => region(alice.page).getByText(L.pendingCountOne).count()).toBe(1);
+      await expect.poll(() => region(alice.page).getByText(L.pendingCountOne).count()).toBe(1);
       await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '31' }, { METRICA1: '20.00' });
       const decide = await onlineToDecide(alice);
       await removedBySomeone();
       const putsBefore = alice.puts.length;
       await decide.click();
       await alice.page.getByRole('status').getByText(`${SUBSOIL}: ${L.entryGone}`).waitFor();
-      await later(() => region(alice.page).getByRole('listitem').count()).toBe(0);
+      await expect.poll(() => region(alice.page).getByRole('listitem').count()).toBe(0);
       expect(await dialog.isVisible()).toBe(false);
       expect(alice.puts.length).toBe(putsBefore);
       expect(await liveRows('A-SUBSOIL')).toEqual([]);
@@ -628,7 +628,7 @@ describe.each([
     await alice.context.setOffline(true);
     await quantity.fill('32');
     await alice.page.getByRole('button', { name: L.tableSave, exact: true }).click();
-    await later(() => description(quantity)).toBe(L.sourcePending);
+    await expect.poll(() => description(quantity)).toBe(L.sourcePending);
     await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '31' }, { METRICA1: '20.00' });
 
     await alice.context.setOffline(false);
@@ -637,14 +637,14 @@ describe.each([
       .getByRole('button', { name: fill(L.decideFor, { label: SUBSOIL }) })
       .waitFor();
     // The person's 32 is not stored (31 is): the cell says it waits for a decision.
-    await later(() => description(quantity)).toBe(L.sourceStopped);
+    await expect.poll(() => description(quantity)).toBe(L.sourceStopped);
     expect(await quantity.inputValue()).toBe(num('32.00'));
     expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '31.00' }]);
     // And so after a reload: the cell shows the person's 32 (the stored 31 is not "not sent"),
     // and after a table save of another cell of the row (its answer holds the stored 31).
     await alice.page.reload();
     await alice.page.getByRole('button', { name: L.viewTable, exact: true }).click();
-    await later(() => description(quantity)).toBe(L.sourceStopped);
+    await expect.poll(() => description(quantity)).toBe(L.sourceStopped);
     expect(await quantity.inputValue()).toBe(num('32.00'));
     const people = grid
       .getByRole('row')
@@ -652,9 +652,9 @@ describe.each([
       .getByRole('textbox', { name: 'Pessoas', exact: true });
     await people.fill('4');
     await alice.page.getByRole('button', { name: L.tableSave, exact: true }).click();
-    await later(async () => (await liveRows('A-SUBSOIL'))[0]?.METRICA2).toBe(4);
+    await expect.poll(async () => (await liveRows('A-SUBSOIL'))[0]?.METRICA2).toBe(4);
     expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '31.00' }]);
-    await later(() => description(people)).toBe(L.sourceSaved);
+    await expect.poll(() => description(people)).toBe(L.sourceSaved);
     expect(await description(quantity)).toBe(L.sourceStopped);
     expect(await quantity.inputValue()).toBe(num('32.00'));
     await region(alice.page).getByRole('button', { name: L.pendingList }).click();
@@ -667,10 +667,9 @@ describe.each([
     await dialog.getByRole('button', { name: L.save, exact: true }).click();
     await dialog.waitFor({ state: 'hidden' });
     // Until the row's read again answers, the cell may show the person's 32 a moment longer.
-    await later(async () => [await quantity.inputValue(), await description(quantity)]).toEqual([
-      num('31.00'),
-      L.sourceSaved,
-    ]);
+    await expect
+      .poll(async () => [await quantity.inputValue(), await description(quantity)])
+      .toEqual([num('31.00'), L.sourceSaved]);
   });
 
   once('lists an activity whose only values stopped in the outbox among those without values', async () => {
@@ -688,7 +687,7 @@ describe.each([
     await alice.context.setOffline(true);
     await quantity.fill('32');
     await alice.page.getByRole('button', { name: L.tableSave, exact: true }).click();
-    await later(() => description(quantity)).toBe(L.sourcePending);
+    await expect.poll(() => description(quantity)).toBe(L.sourcePending);
     // The host makes the row read-only meanwhile: the kept entry is refused and waits for Alice.
     await served.demo().scratch.db.execute(
       `UPDATE ${METRICS} m JOIN ${served.demo().names.OPER} o ON o.SEQ_DB = m.OPER_SEQ_DB SET m.RO = 1
@@ -696,10 +695,10 @@ describe.each([
       [served.demo().sample.taskSheet],
     );
     await alice.context.setOffline(false);
-    await later(() => description(quantity)).toBe(L.sourceStopped);
+    await expect.poll(() => description(quantity)).toBe(L.sourceStopped);
 
     await alice.page.getByRole('checkbox', { name: L.tableFilterEmpty }).check();
-    await later(() => subsoil.count()).toBe(1);
+    await expect.poll(() => subsoil.count()).toBe(1);
     expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: null }]);
   });
 
@@ -715,7 +714,7 @@ describe.each([
       await alice.page.getByRole('tree').waitFor();
       for (const branch of SOIL) await expand(alice.page, branch);
       await enter(alice.page, SUBSOIL, { Quantidade: num('23') });
-      await later(() => region(alice.page).getByText(L.pendingCountOne).count()).toBe(1);
+      await expect.poll(() => region(alice.page).getByText(L.pendingCountOne).count()).toBe(1);
       await alice.context.setOffline(false);
       await eventually(async () =>
         expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '23.00' }]),
@@ -727,7 +726,7 @@ describe.each([
       // The server said who is signed in: their own save is theirs, "you", not "user 7".
       const dialog = await openActivity(alice.page, SUBSOIL);
       const byYou = fill(L.lastChange, { user: L.userYou, at: '' }).replace(/, \.$/, '');
-      await later(() => dialog.locator('.ta-screen__last-change').textContent()).toContain(byYou);
+      await expect.poll(() => dialog.locator('.ta-screen__last-change').textContent()).toContain(byYou);
     },
   );
 
@@ -744,7 +743,7 @@ describe.each([
     await openScreen(bruno.page);
     for (const branch of SOIL) await expand(bruno.page, branch);
     await enter(bruno.page, DISC, { Pessoas: '4' });
-    await later(() => region(bruno.page).getByText(L.pendingCountOne).count()).toBe(1);
+    await expect.poll(() => region(bruno.page).getByText(L.pendingCountOne).count()).toBe(1);
     await bruno.context.close();
 
     // Alice opens it online: the entry is offered to claim, not sent as hers.
@@ -802,7 +801,7 @@ describe.each([
       await alice.context.setOffline(true);
       await quantity.fill(num('4'));
       await alice.page.getByRole('button', { name: L.tableSave, exact: true }).click();
-      await later(() => description(quantity)).toBe(L.sourcePending);
+      await expect.poll(() => description(quantity)).toBe(L.sourcePending);
       // Back online, this page's own sending fails; another tab of Alice's sends the entry.
       const refuse = (route: Route) =>
         route.request().method() === 'PUT' ? route.abort() : route.fallback();
@@ -811,7 +810,7 @@ describe.each([
       const other = await openPage(alice.context);
       await openScreen(other);
       await eventually(async () => expect(await liveRows('A-DISC')).toMatchObject([{ METRICA1: '4.00' }]));
-      await later(() => description(quantity)).toBe(L.sourceSaved);
+      await expect.poll(() => description(quantity)).toBe(L.sourceSaved);
       expect(await quantity.inputValue()).toBe(num('4.00'));
       await other.close();
       await alice.page.unroute('**/associationtask?taskSheet=*', refuse);
@@ -838,12 +837,12 @@ describe.each([
       await alice.context.setOffline(true);
       await enter(alice.page, DISC, { Quantidade: num('7') });
       await alice.page.getByRole('button', { name: L.viewTable, exact: true }).click();
-      await later(() => quantity.inputValue()).toBe(num('7.00'));
+      await expect.poll(() => quantity.inputValue()).toBe(num('7.00'));
       expect(await description(quantity)).toBe(L.sourcePending);
       // A table save after it starts from it (only what was typed goes), and is discarded again.
       await people.fill('9');
       await alice.page.getByRole('button', { name: L.tableSave, exact: true }).click();
-      await later(() => description(people)).toBe(L.sourcePending);
+      await expect.poll(() => description(people)).toBe(L.sourcePending);
       await region(alice.page).getByRole('button', { name: L.pendingList }).click();
       await region(alice.page)
         .getByRole('button', { name: fill(L.discardFor, { label: DISC }) })
@@ -851,14 +850,14 @@ describe.each([
         .click();
       await region(alice.page).getByRole('button', { name: L.discardYes, exact: true }).click();
       // What the modal kept shows again (its 6 for Pessoas), still waiting; nothing is changed.
-      await later(() => people.inputValue()).toBe('6');
+      await expect.poll(() => people.inputValue()).toBe('6');
       expect(await description(people)).toBe(L.sourcePending);
       expect(await quantity.inputValue()).toBe(num('7.00'));
       await alice.context.setOffline(false);
       await eventually(async () =>
         expect(await liveRows('A-DISC')).toMatchObject([{ METRICA1: '7.00', METRICA2: 6 }]),
       );
-      await later(() => description(quantity)).toBe(L.sourceSaved);
+      await expect.poll(() => description(quantity)).toBe(L.sourceSaved);
     },
   );
 
@@ -867,13 +866,13 @@ describe.each([
     await alice.context.setOffline(true);
     await quantity.fill('32');
     await alice.page.getByRole('button', { name: L.tableSave, exact: true }).click();
-    await later(() => description(quantity)).toBe(L.sourcePending);
+    await expect.poll(() => description(quantity)).toBe(L.sourcePending);
     await region(alice.page).getByRole('button', { name: L.pendingList }).click();
     await region(alice.page)
       .getByRole('button', { name: fill(L.discardFor, { label: SUBSOIL }) })
       .click();
     await region(alice.page).getByRole('button', { name: L.discardYes }).click();
-    await later(() => quantity.inputValue()).toBe(num('20.00'));
+    await expect.poll(() => quantity.inputValue()).toBe(num('20.00'));
     expect(await description(quantity)).toBe(L.sourceSaved);
     expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '20.00' }]);
   });
@@ -885,7 +884,7 @@ describe.each([
       await alice.context.setOffline(true);
       await quantity.fill('5');
       await alice.page.getByRole('button', { name: L.tableSave, exact: true }).click();
-      await later(() => description(quantity)).toBe(L.sourcePending);
+      await expect.poll(() => description(quantity)).toBe(L.sourcePending);
       // Typed on from the kept 5, not saved; meanwhile someone else stores 9.
       await quantity.fill('6');
       await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '9' }, { METRICA1: '20.00' });
@@ -899,13 +898,13 @@ describe.each([
         .click();
       await region(alice.page).getByRole('button', { name: L.discardYes }).click();
       // The 9 read again is said at the cell, which keeps the person's 6: never its silent new base.
-      await later(() => quantity.getAttribute('aria-invalid')).toBe('true');
+      await expect.poll(() => quantity.getAttribute('aria-invalid')).toBe('true');
       expect(await description(quantity)).toContain(num('9.00'));
       expect(await quantity.inputValue()).toBe(num('6'));
       // Escape takes the stored value; nothing was written over it.
       await quantity.focus();
       await alice.page.keyboard.press('Escape');
-      await later(() => quantity.inputValue()).toBe(num('9.00'));
+      await expect.poll(() => quantity.inputValue()).toBe(num('9.00'));
       expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '9.00' }]);
     },
   );
@@ -916,7 +915,7 @@ describe.each([
     for (const value of ['5', '7']) {
       await quantity.fill(value);
       await alice.page.getByRole('button', { name: L.tableSave, exact: true }).click();
-      await later(() => description(quantity)).toBe(L.sourcePending);
+      await expect.poll(() => description(quantity)).toBe(L.sourcePending);
     }
     // The first save reaches the server; the second does not (its connection drops).
     let sent = 0;
@@ -926,7 +925,7 @@ describe.each([
     );
     await alice.context.setOffline(false);
     await eventually(async () => expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '5.00' }]));
-    await later(() => sent).toBeGreaterThan(1);
+    await expect.poll(() => sent).toBeGreaterThan(1);
     expect(await quantity.inputValue()).toBe(num('7.00'));
     expect(await description(quantity)).toBe(L.sourcePending);
   });
@@ -943,7 +942,7 @@ describe.each([
     // Bruno signs in on the same phone, online: Alice's entry stays, and he is told of it.
     const bruno = await browserOn(dir, BRUNO);
     await openScreen(bruno.page);
-    await later(() => region(bruno.page).getByText(L.otherOwnerOne, { exact: true }).count()).toBe(1);
+    await expect.poll(() => region(bruno.page).getByText(L.otherOwnerOne, { exact: true }).count()).toBe(1);
     await bruno.page.waitForTimeout(500);
     expect(bruno.puts).toEqual([]);
     expect(await liveRows('A-WEED')).toEqual([]);
@@ -965,7 +964,7 @@ describe.each([
     await enter(alice.page, SUBSOIL, { Quantidade: '12' });
     await eventually(async () => expect(alice.puts.length).toBeGreaterThanOrEqual(2));
     expect(new Set(alice.puts.map((put) => put.requestId)).size).toBe(1);
-    await later(() => region(alice.page).getByText(L.pendingCountOne).count()).toBe(0);
+    await expect.poll(() => region(alice.page).getByText(L.pendingCountOne).count()).toBe(0);
     // Each field once: the replay was answered, not applied again.
     const fields = (await history('A-SUBSOIL')).map((change) => change.FIELD).sort();
     expect(fields).toEqual([...new Set(fields)]);
@@ -992,7 +991,7 @@ describe.each([
       const dialog = await openActivity(alice.page, SUBSOIL);
       await field(dialog, 'Quantidade').fill(num('32'));
       await dialog.getByRole('button', { name: L.save, exact: true }).click();
-      await later(() => dialog.getByRole('alert').textContent()).toBe(L.answerLost);
+      await expect.poll(() => dialog.getByRole('alert').textContent()).toBe(L.answerLost);
       expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '32.00' }]);
       expect(await field(dialog, 'Quantidade').inputValue()).toBe(num('32'));
       // Save again: the same request, answered with the first answer, applied once.
@@ -1030,7 +1029,7 @@ describe.each([
           .click();
       };
       await removeIt();
-      await later(() => dialog.getByRole('alert').textContent()).toBe(L.removeAnswerLost);
+      await expect.poll(() => dialog.getByRole('alert').textContent()).toBe(L.removeAnswerLost);
       expect(await liveRows('A-SUBSOIL')).toEqual([]);
       // Remove again: the same request, answered with the first answer, applied once.
       await alice.page.evaluate(() => (window as unknown as { restoreAdd: () => void }).restoreAdd());
@@ -1060,7 +1059,7 @@ describe.each([
     const dialog = await openActivity(alice.page, SUBSOIL);
     await field(dialog, 'Quantidade').fill('5');
     await dialog.getByRole('button', { name: L.save, exact: true }).click();
-    await later(() => dialog.getByRole('alert').textContent()).toContain(L.outboxQuota);
+    await expect.poll(() => dialog.getByRole('alert').textContent()).toContain(L.outboxQuota);
     expect(await field(dialog, 'Quantidade').inputValue()).toBe('5');
     await dialog.getByRole('button', { name: L.cancel }).click();
 
@@ -1092,14 +1091,14 @@ describe.each([
     await alice.page.reload();
     await alice.page.getByRole('tree').waitFor();
     const warning = region(alice.page).getByRole('alert');
-    await later(() => warning.textContent()).toBe(fill(L.outboxFull, { max: MAX_OUTBOX_ENTRIES }));
+    await expect.poll(() => warning.textContent()).toBe(fill(L.outboxFull, { max: MAX_OUTBOX_ENTRIES }));
     for (const branch of SOIL) await expand(alice.page, branch);
     const refused = await openActivity(alice.page, SUBSOIL);
     await field(refused, 'Quantidade').fill('6');
     await refused.getByRole('button', { name: L.save, exact: true }).click();
-    await later(() => refused.getByRole('alert').textContent()).toContain(
-      fill(L.outboxFull, { max: MAX_OUTBOX_ENTRIES }),
-    );
+    await expect
+      .poll(() => refused.getByRole('alert').textContent())
+      .toContain(fill(L.outboxFull, { max: MAX_OUTBOX_ENTRIES }));
   });
 
   it('lets the person discard a waiting entry, asking first', async () => {
@@ -1115,7 +1114,7 @@ describe.each([
     const keep = region(alice.page).getByRole('button', { name: L.discardNo });
     expect(await keep.evaluate((node) => node === document.activeElement)).toBe(true);
     await region(alice.page).getByRole('button', { name: L.discardYes }).click();
-    await later(() => region(alice.page).getByRole('listitem').count()).toBe(0);
+    await expect.poll(() => region(alice.page).getByRole('listitem').count()).toBe(0);
     expect(await rowText(alice.page, SUBSOIL)).not.toContain(L.pendingChip);
     await alice.context.setOffline(false);
     await alice.page.waitForTimeout(500);
@@ -1135,9 +1134,9 @@ describe.each([
     const removing = await openActivity(alice.page, SUBSOIL);
     await confirmRemove(alice.page, removing);
     await removing.waitFor({ state: 'hidden' });
-    await later(() => region(alice.page).getByText(L.pendingCountOne).count()).toBe(1);
+    await expect.poll(() => region(alice.page).getByText(L.pendingCountOne).count()).toBe(1);
     const dialog = await openActivity(alice.page, SUBSOIL);
-    await later(() => dialog.getByRole('alert').getByText(L.removeWaits).count()).toBe(1);
+    await expect.poll(() => dialog.getByRole('alert').getByText(L.removeWaits).count()).toBe(1);
     return { alice, dialog };
   }
 
@@ -1164,10 +1163,10 @@ describe.each([
 
       // Online: the remove is sent, the defaults read, and one Save stores them with the typed value.
       await alice.context.setOffline(false);
-      await later(() => liveRows('A-SUBSOIL')).toEqual([]);
-      await later(() => rowText(alice.page, SUBSOIL)).toContain(`Pessoas6${L.chipDefault}`);
+      await expect.poll(() => liveRows('A-SUBSOIL')).toEqual([]);
+      await expect.poll(() => rowText(alice.page, SUBSOIL)).toContain(`Pessoas6${L.chipDefault}`);
       const again = await openActivity(alice.page, SUBSOIL);
-      await later(() => field(again, 'Horas').inputValue()).toBe(num('8.0'));
+      await expect.poll(() => field(again, 'Horas').inputValue()).toBe(num('8.0'));
       await field(again, 'Quantidade').fill(num('9.5'));
       await again.getByRole('button', { name: L.save, exact: true }).click();
       await again.waitFor({ state: 'hidden' });
@@ -1192,12 +1191,12 @@ describe.each([
       const removing = await openActivity(alice.page, SUBSOIL);
       await confirmRemove(alice.page, removing);
       await removing.waitFor({ state: 'hidden' });
-      await later(() => region(alice.page).getByText(L.pendingCountOne).count()).toBe(1);
+      await expect.poll(() => region(alice.page).getByText(L.pendingCountOne).count()).toBe(1);
       await alice.page.getByRole('button', { name: L.viewTable, exact: true }).click();
       await quantity.fill(num('9.5'));
       await alice.page.getByRole('button', { name: L.tableSave, exact: true }).click();
       // Not sent (the cells left alone would be stored empty where the defaults apply), saying why.
-      await later(() => description(quantity)).toBe(L.tableRowRemoveWaits);
+      await expect.poll(() => description(quantity)).toBe(L.tableRowRemoveWaits);
       await alice.page.getByRole('alert').getByText(L.tableRowsUnreadOne, { exact: true }).waitFor();
       expect(await quantity.inputValue()).toBe(num('9.5'));
       expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '20.00' }]);
@@ -1211,7 +1210,7 @@ describe.each([
         .getByRole('button', { name: fill(L.decideFor, { label: SUBSOIL }) })
         .waitFor();
       await alice.page.getByRole('button', { name: L.tableSave, exact: true }).click();
-      await later(() => description(quantity)).toBe(L.tableRowRemoveStopped);
+      await expect.poll(() => description(quantity)).toBe(L.tableRowRemoveStopped);
       expect(await storedRow('A-SUBSOIL')).toEqual([{ METRICA1: '20.00', METRICA2: 3, HORAS: '9.0' }]);
     },
   );
@@ -1226,9 +1225,11 @@ describe.each([
       // Meanwhile someone else removes the entry: Alice's remove, sent, finds it done already.
       await removedBySomeone();
       await alice.context.setOffline(false);
-      await later(() => region(alice.page).getByRole('button', { name: L.pendingList }).count()).toBe(0);
+      await expect
+        .poll(() => region(alice.page).getByRole('button', { name: L.pendingList }).count())
+        .toBe(0);
       // The form opens again over the defaults that apply, not over 20.00 / 3 / 7.0 said "saved".
-      await later(() => field(dialog, 'Horas').inputValue()).toBe(num('8.0'));
+      await expect.poll(() => field(dialog, 'Horas').inputValue()).toBe(num('8.0'));
       expect(await field(dialog, 'Pessoas').inputValue()).toBe('6');
       expect(await description(field(dialog, 'Pessoas'))).toBe(L.sourceTaskSheet);
       expect(await dialog.getByRole('button', { name: L.remove, exact: true }).isVisible()).toBe(false);
@@ -1285,7 +1286,7 @@ describe.each([
       // The other tab's entry stops: it left what waits to be sent without an answer, and Alice's
       // page reads the activity for that. No entry: her tree shows the defaults.
       await stoppedInTab(alice.context, tab);
-      await later(() => rowText(alice.page, SUBSOIL)).toContain(`Pessoas6${L.chipDefault}`);
+      await expect.poll(() => rowText(alice.page, SUBSOIL)).toContain(`Pessoas6${L.chipDefault}`);
       await dialog.getByRole('button', { name: fill(L.keepMineFor, { field: 'Pessoas' }) }).click();
       await dialog.getByRole('button', { name: L.save, exact: true }).click();
       await dialog.waitFor({ state: 'hidden' });
@@ -1315,7 +1316,7 @@ describe.each([
         .getByRole('button', { name: fill(L.decideFor, { label: SUBSOIL }) })
         .click();
       await dialog.waitFor();
-      await later(() => field(dialog, 'Quantidade').inputValue()).toBe(num('0.80'));
+      await expect.poll(() => field(dialog, 'Quantidade').inputValue()).toBe(num('0.80'));
       expect(await description(field(dialog, 'Quantidade'))).toBe(L.sourceField);
       expect(await field(dialog, 'Horas').inputValue()).toBe(num('9'));
     },
@@ -1333,7 +1334,7 @@ describe.each([
         .getByRole('row')
         .filter({ has: alice.page.getByRole('rowheader', { name: /^A-SUBSOIL/ }) });
       const cell = (name: string) => row.getByRole('textbox', { name, exact: true });
-      await later(() => cell('Horas').inputValue()).toBe(num('7.0'));
+      await expect.poll(() => cell('Horas').inputValue()).toBe(num('7.0'));
       await alice.page.getByRole('button', { name: L.viewTree, exact: true }).click();
       for (const branch of SOIL) await expand(alice.page, branch);
 
@@ -1342,22 +1343,26 @@ describe.each([
       const removing = await openActivity(alice.page, SUBSOIL);
       await confirmRemove(alice.page, removing);
       await removing.waitFor({ state: 'hidden' });
-      await later(() => region(alice.page).getByText(L.pendingCountOne).count()).toBe(1);
+      await expect.poll(() => region(alice.page).getByText(L.pendingCountOne).count()).toBe(1);
 
       // In the table, Quantidade is entered on the row and saved, still offline: left out, said.
       await alice.page.getByRole('button', { name: L.viewTable, exact: true }).click();
       await cell('Quantidade').fill(num('9.5'));
       await alice.page.getByRole('button', { name: L.tableSave, exact: true }).click();
-      await later(() => cell('Quantidade').getAttribute('aria-invalid')).toBe('true');
+      await expect.poll(() => cell('Quantidade').getAttribute('aria-invalid')).toBe('true');
       await alice.context.setOffline(false);
       // Once the remove is sent, Save changes sends what the row holds, over the defaults read.
-      await later(() => region(alice.page).getByRole('button', { name: L.pendingList }).count()).toBe(0);
-      await later(() => liveRows('A-SUBSOIL')).toEqual([]);
-      await later(() => cell('Horas').inputValue()).toBe(num('8.0'));
+      await expect
+        .poll(() => region(alice.page).getByRole('button', { name: L.pendingList }).count())
+        .toBe(0);
+      await expect.poll(() => liveRows('A-SUBSOIL')).toEqual([]);
+      await expect.poll(() => cell('Horas').inputValue()).toBe(num('8.0'));
       await alice.page.getByRole('button', { name: L.tableSave, exact: true }).click();
       // Pessoas and Horas were never entered empty: they hold the defaults that apply without an
       // entry (6, 8.0), not NULL.
-      await later(() => storedRow('A-SUBSOIL')).toEqual([{ METRICA1: '9.50', METRICA2: 6, HORAS: '8.0' }]);
+      await expect
+        .poll(() => storedRow('A-SUBSOIL'))
+        .toEqual([{ METRICA1: '9.50', METRICA2: 6, HORAS: '8.0' }]);
     },
   );
 
@@ -1378,7 +1383,7 @@ describe.each([
       const removing = await openActivity(tab, SUBSOIL);
       await confirmRemove(tab, removing);
       await removing.waitFor({ state: 'hidden' });
-      await later(() => dialog.getByRole('alert').getByText(L.removeWaits).count()).toBe(1);
+      await expect.poll(() => dialog.getByRole('alert').getByText(L.removeWaits).count()).toBe(1);
       // The other tab discards the remove, still offline: the entry stays, and so does the form.
       await region(tab).getByRole('button', { name: L.pendingList }).click();
       await region(tab)
@@ -1386,7 +1391,7 @@ describe.each([
         .click();
       await region(tab).getByRole('button', { name: L.discardYes }).click();
       const save = dialog.getByRole('button', { name: L.save, exact: true });
-      await later(() => save.isEnabled()).toBe(true);
+      await expect.poll(() => save.isEnabled()).toBe(true);
       expect(await field(dialog, 'Horas').inputValue()).toBe(num('7.0'));
       expect(await description(field(dialog, 'Horas'))).toBe(L.sourceSaved);
       expect(await dialog.getByRole('alert').isVisible()).toBe(false);
@@ -1412,14 +1417,14 @@ describe.each([
       await removing.waitFor({ state: 'hidden' });
       // The first tab's form would store Pessoas and Horas empty: it waits, saying why, what was
       // typed kept.
-      await later(() => dialog.getByRole('alert').getByText(L.removeWaits).count()).toBe(1);
+      await expect.poll(() => dialog.getByRole('alert').getByText(L.removeWaits).count()).toBe(1);
       expect(await dialog.getByRole('button', { name: L.save, exact: true }).isDisabled()).toBe(true);
       expect(await field(dialog, 'Quantidade').inputValue()).toBe(num('9.5'));
       // Online: the remove is sent and the form opens again over the defaults. Quantidade was typed
       // over the entry's 20.00, which the remove took away: met as a conflict, kept, then stored
       // with the defaults of the fields left alone.
       await alice.context.setOffline(false);
-      await later(() => field(dialog, 'Horas').inputValue()).toBe(num('8.0'));
+      await expect.poll(() => field(dialog, 'Horas').inputValue()).toBe(num('8.0'));
       expect(await field(dialog, 'Quantidade').inputValue()).toBe(num('9.5'));
       await dialog.getByRole('button', { name: L.save, exact: true }).click();
       const conflict = dialog.getByRole('group', { name: /^Quantidade / });
@@ -1446,7 +1451,7 @@ describe.each([
       await alice.context.setOffline(true);
       // Alice clears Horas, offline: kept.
       await enter(alice.page, SUBSOIL, { Horas: '' });
-      await later(() => region(alice.page).getByText(L.pendingCountOne).count()).toBe(1);
+      await expect.poll(() => region(alice.page).getByText(L.pendingCountOne).count()).toBe(1);
       // Someone changes Horas meanwhile: Alice's entry stops there.
       await seed('A-SUBSOIL', 'G-SOIL', { HORAS: '9.0' }, { HORAS: '7.0' });
       const decide = await onlineToDecide(alice);
@@ -1460,7 +1465,7 @@ describe.each([
       // Horas is not "stored meanwhile as her own value": an empty value is no default. The
       // conflict is shown, and nothing makes a new entry behind the removal unseen.
       const conflict = dialog.getByRole('group', { name: /^Horas / });
-      await later(() => conflict.count()).toBe(1);
+      await expect.poll(() => conflict.count()).toBe(1);
       expect((await conflict.getByRole('definition').allTextContents())[0]).toBe(
         fill(L.conflictRemoved, { value: num('8.0') }),
       );
@@ -1513,7 +1518,7 @@ describe('a host’s own page, without the service worker', () => {
     await dialog.getByRole('textbox', { name: 'Quantidade', exact: true }).fill('44');
     await dialog.getByRole('button', { name: LABELS_EN.save, exact: true }).click();
     await dialog.waitFor({ state: 'hidden' });
-    await later(() => page.getByText(LABELS_EN.pendingCountOne).count()).toBe(1);
+    await expect.poll(() => page.getByText(LABELS_EN.pendingCountOne).count()).toBe(1);
     await context.setOffline(false);
     await eventually(async () => expect(await liveRows('A-SUBSOIL')).toMatchObject([{ METRICA1: '44.00' }]));
   });
@@ -1543,7 +1548,7 @@ describe('a host’s own page, without the service worker', () => {
       await dialog.getByRole('button', { name: L.save, exact: true }).click();
       await dialog.waitFor({ state: 'hidden' });
     }
-    await later(() => page.getByText(fill(L.pendingCount, { count: '2' })).count()).toBe(1);
+    await expect.poll(() => page.getByText(fill(L.pendingCount, { count: '2' })).count()).toBe(1);
     if (refused) await seed('A-SUBSOIL', 'G-SOIL', { METRICA1: '31' }, { METRICA1: '20.00' });
 
     // The batch of both entries leaves, and is held on its way while the person discards Disc's.
@@ -1571,7 +1576,7 @@ describe('a host’s own page, without the service worker', () => {
     await offline.getByRole('button', { name: L.pendingList }).click();
     await offline.getByRole('button', { name: fill(L.discardFor, { label: DISC }) }).click();
     await offline.getByRole('button', { name: L.discardYes }).click();
-    await later(() => offline.getByRole('listitem').count()).toBe(1);
+    await expect.poll(() => offline.getByRole('listitem').count()).toBe(1);
     release();
     return { page, puts, offline, L, fill };
   }
@@ -1601,15 +1606,15 @@ describe('a host’s own page, without the service worker', () => {
     // No row: Save keeps every value the form shows, Horas's default 8.0 among them.
     await dialog.getByRole('button', { name: L.save, exact: true }).click();
     await dialog.waitFor({ state: 'hidden' });
-    await later(() => page.getByText(L.pendingCountOne).count()).toBe(1);
+    await expect.poll(() => page.getByText(L.pendingCountOne).count()).toBe(1);
     // Meanwhile the entry is made, Horas cleared: saved empty.
     await seed('A-DISC', 'G-SOIL', { METRICA1: '1.25', METRICA2: 6, HORAS: null });
     await context.setOffline(false);
     const offline = page.getByRole('region', { name: L.offlineRegion });
     const decide = offline.getByRole('button', { name: L.decideFor.replace('{label}', DISC) });
-    await later(async () => (await offline.getByRole('button', { name: L.pendingList }).count()) > 0).toBe(
-      true,
-    );
+    await expect
+      .poll(async () => (await offline.getByRole('button', { name: L.pendingList }).count()) > 0)
+      .toBe(true);
     await offline.getByRole('button', { name: L.pendingList }).click();
     await decide.click();
     await dialog.waitFor();
@@ -1654,7 +1659,7 @@ describe('a host’s own page, without the service worker', () => {
       await dialog.getByRole('button', { name: L.save, exact: true }).click();
       await dialog.waitFor({ state: 'hidden' });
     }
-    await later(() => offline.getByText(L.pendingCount.replace('{count}', '2')).count()).toBe(1);
+    await expect.poll(() => offline.getByText(L.pendingCount.replace('{count}', '2')).count()).toBe(1);
     // Sent once the network returns, both in one batch: stored, its answer never reaches the page.
     const ids: string[] = [];
     let lose = true;
@@ -1669,7 +1674,7 @@ describe('a host’s own page, without the service worker', () => {
       },
     );
     await context.setOffline(false);
-    await later(() => ids.length).toBeGreaterThan(0);
+    await expect.poll(() => ids.length).toBeGreaterThan(0);
     await context.setOffline(true);
     expect(await liveRows('A-DISC')).toMatchObject([{ METRICA2: 5 }]);
     // Alice discards Subsoiling's; someone removes the entry the batch made for Disc ploughing.
@@ -1686,8 +1691,8 @@ describe('a host’s own page, without the service worker', () => {
     // then, and is not applied a second time over that removal.
     lose = false;
     await context.setOffline(false);
-    await later(() => ids.length).toBeGreaterThan(1);
-    await later(() => outboxEntries(page)).toBe(0);
+    await expect.poll(() => ids.length).toBeGreaterThan(1);
+    await expect.poll(() => outboxEntries(page)).toBe(0);
     expect(await liveRows('A-DISC')).toEqual([]);
     expect(new Set(ids).size).toBe(1);
     await page.getByText(`${DISC}: ${L.savedEarlier}`).waitFor();
@@ -1718,7 +1723,7 @@ describe('a host’s own page, without the service worker', () => {
       },
     );
     await context.setOffline(false);
-    await later(() => puts).toBe(2);
+    await expect.poll(() => puts).toBe(2);
     const offline = page.getByRole('region', { name: L.offlineRegion });
     await offline.getByRole('button', { name: L.pendingList }).click();
     await offline.getByRole('button', { name: L.discardFor.replace('{label}', DISC) }).click();
@@ -1747,7 +1752,7 @@ describe('a host’s own page, without the service worker', () => {
     });
     await context.setOffline(false);
     await eventually(async () => expect(await liveRows('A-DISC')).toMatchObject([{ METRICA2: 5 }]));
-    await later(() => outboxEntries(page)).toBe(0);
+    await expect.poll(() => outboxEntries(page)).toBe(0);
   });
 
   // Found by review: a batch sent again after its id's 7-day retention was refused for its time of
@@ -1769,7 +1774,7 @@ describe('a host’s own page, without the service worker', () => {
       },
     );
     await context.setOffline(false);
-    await later(() => puts).toBeGreaterThan(0);
+    await expect.poll(() => puts).toBeGreaterThan(0);
     await context.setOffline(true);
     expect(await liveRows('A-DISC')).toMatchObject([{ METRICA2: 5 }]);
     // Eight days on: the server has forgotten the batch's id, and the entry's time is past 7 days.
@@ -1838,7 +1843,7 @@ describe('a host’s own page, without the service worker', () => {
       },
     );
     await context.setOffline(false);
-    await later(() => lost).toBeGreaterThan(0);
+    await expect.poll(() => lost).toBeGreaterThan(0);
     await context.setOffline(true);
     const offline = page.getByRole('region', { name: L.offlineRegion });
     await offline.getByRole('button', { name: L.pendingList }).click();

@@ -628,7 +628,7 @@ describe('the screen’s states', () => {
     await dialog.waitFor({ state: 'hidden' });
     await expectAccessible(page);
     // Sent again by the outbox (the page's retry or the worker's Background Sync), once.
-    await expect.poll(async () => (await savedRows('A-WEED')).length, { timeout: 10_000 }).toBe(1);
+    await expect.poll(async () => (await savedRows('A-WEED')).length).toBe(1);
     expect(unanswered).toBe(0);
   });
 

@@ -42,9 +42,6 @@ const RESTORED_TWO =
 const RESTORED_ONE =
   'Values typed on this device and not saved yet are back in 1 row. Save stores them; Escape takes a cell back.';
 
-/** `expect.poll` with room for a loaded two-core machine. */
-const later = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000, interval: 100 });
-
 /**
  * A browser of Alice's (`init` runs in each page before the screen): its context, a first page and
  * the saves that page sends.
@@ -104,7 +101,7 @@ it('keeps cells typed in the table through a reload and a closed page, says they
 
   await first.reload();
   await showTable(first);
-  await later(() => cell(first, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('12.5');
+  await expect.poll(() => cell(first, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('12.5');
   expect(await cell(first, 'A-SUBSOIL', 'Horas').inputValue()).toBe('9');
   expect(await cell(first, 'A-SPRAY', 'Pessoas').inputValue()).toBe('3');
   expect(await description(cell(first, 'A-SUBSOIL', 'Quantidade'))).toBe('Changed, not saved yet');
@@ -117,16 +114,16 @@ it('keeps cells typed in the table through a reload and a closed page, says they
 
   const { page } = await signedInPage(context, served.origin(), ALICE);
   await openTable(page, served.sheetUrl());
-  await later(() => cell(page, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('12.5');
+  await expect.poll(() => cell(page, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('12.5');
   expect(await cell(page, 'A-SPRAY', 'Pessoas').inputValue()).toBe('3');
   await saved(page);
   expect(await liveMetrics(served.demo(), subsoil().activity)).toEqual([
     { METRICA1: '12.50', METRICA2: 6, HORAS: '9.0' },
   ]);
   expect(await liveMetrics(served.demo(), spray().activity)).toMatchObject([{ METRICA2: 3 }]);
-  await later(() => restoredLine(page).count()).toBe(0);
+  await expect.poll(() => restoredLine(page).count()).toBe(0);
   // Stored: the drafts are gone from the device, and a reload shows the stored values.
-  await later(async () => (await draftsOnDevice(page)).length).toBe(0);
+  await expect.poll(async () => (await draftsOnDevice(page)).length).toBe(0);
   await page.reload();
   await showTable(page);
   expect(await cell(page, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('12.50');
@@ -146,7 +143,7 @@ it('shows a value stored meanwhile over a draft as a conflict at its cell, namin
   await openTable(page, served.sheetUrl());
   const quantity = cell(page, 'A-SUBSOIL', 'Quantidade');
   const met = /^Changed meanwhile by user 11, .+: stored now 31\.00\.$/;
-  await later(() => description(quantity)).toMatch(met);
+  await expect.poll(() => description(quantity)).toMatch(met);
   expect(await quantity.inputValue()).toBe('12.5');
   expect(await quantity.getAttribute('aria-invalid')).toBe('true');
   await restoredLine(page).getByText(RESTORED_ONE, { exact: true }).waitFor();
@@ -159,7 +156,7 @@ it('shows a value stored meanwhile over a draft as a conflict at its cell, namin
   await keptOnDevice(page);
   await page.reload();
   await showTable(page);
-  await later(() => description(quantity)).toMatch(met);
+  await expect.poll(() => description(quantity)).toMatch(met);
   expect(await quantity.inputValue()).toBe('12.75');
 
   // Save now keeps the typed value on purpose, over the stored value the person was shown.
@@ -181,19 +178,19 @@ it('keeps a draft whose save was refused for a conflict over the value it was ty
   const { page, puts } = await alices();
   await openTable(page, served.sheetUrl());
   const hours = cell(page, 'A-SUBSOIL', 'Horas');
-  await later(() => hours.inputValue()).toBe('7.0');
+  await expect.poll(() => hours.inputValue()).toBe('7.0');
   await typeIn(page, 'A-SUBSOIL', 'Horas', '9');
   await saveByCodes(served, CARLA, 'A-SUBSOIL', 'G-SOIL', { HORAS: '10' }, { HORAS: '7.0' });
   const answer = page.waitForResponse((response) => response.request().method() === 'PUT');
   await save(page).click();
   expect((await answer).status()).toBe(409);
   const met = /^Changed meanwhile by user 11, .+: stored now 10\.0\.$/;
-  await later(() => description(hours)).toMatch(met);
+  await expect.poll(() => description(hours)).toMatch(met);
   await keptOnDevice(page);
 
   await page.reload();
   await showTable(page);
-  await later(() => description(hours)).toMatch(met);
+  await expect.poll(() => description(hours)).toMatch(met);
   expect(await hours.inputValue()).toBe('9');
   expect(puts).toHaveLength(1);
   expect(await liveMetrics(served.demo(), subsoil().activity)).toMatchObject([{ HORAS: '10.0' }]);
@@ -213,8 +210,8 @@ it('takes drafts read after the rows: an untouched row shows its draft, a row ty
   expect(await cell(page, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('0.80');
   await typeIn(page, 'A-SUBSOIL', 'Pessoas', '4');
   await page.evaluate(() => (window as unknown as { releaseDrafts: () => void }).releaseDrafts());
-  await later(() => cell(page, 'A-SPRAY', 'Horas').inputValue()).toBe('3');
-  await later(() => cell(page, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('12.5');
+  await expect.poll(() => cell(page, 'A-SPRAY', 'Horas').inputValue()).toBe('3');
+  await expect.poll(() => cell(page, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('12.5');
   expect(await cell(page, 'A-SUBSOIL', 'Pessoas').inputValue()).toBe('4');
   await restoredLine(page).getByText(RESTORED_TWO, { exact: true }).waitFor();
   await keptOnDevice(page);
@@ -223,7 +220,7 @@ it('takes drafts read after the rows: an untouched row shows its draft, a row ty
   await page.reload();
   await showTable(page);
   await page.evaluate(() => (window as unknown as { releaseDrafts: () => void }).releaseDrafts());
-  await later(() => cell(page, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('12.5');
+  await expect.poll(() => cell(page, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('12.5');
   expect(await cell(page, 'A-SUBSOIL', 'Pessoas').inputValue()).toBe('4');
   expect(await cell(page, 'A-SPRAY', 'Horas').inputValue()).toBe('3');
 });
@@ -240,7 +237,7 @@ it('shares one draft per activity with the modal: each shows what the other type
   await item.locator(':scope > .ta-screen__row').click();
   const dialog = page.getByRole('dialog', { name: SUBSOIL });
   const field = (name: string) => dialog.getByRole('textbox', { name, exact: true });
-  await later(() => field('Quantidade').inputValue()).toBe('12.5');
+  await expect.poll(() => field('Quantidade').inputValue()).toBe('12.5');
   await dialog.getByText(/^Not saved yet: typed on this device on /).waitFor();
 
   // Typed on in the modal and closed with Esc (no decision): the table shows both values.
@@ -249,32 +246,32 @@ it('shares one draft per activity with the modal: each shows what the other type
   await page.keyboard.press('Escape');
   await dialog.waitFor({ state: 'hidden' });
   await showTable(page);
-  await later(() => cell(page, 'A-SUBSOIL', 'Horas').inputValue()).toBe('9');
+  await expect.poll(() => cell(page, 'A-SUBSOIL', 'Horas').inputValue()).toBe('9');
   expect(await cell(page, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('12.5');
   await page.getByText('2 unsaved changes').waitFor();
 
   // Cancel in the modal discards the draft: the table's cells go back to what they showed.
   await (await subsoilItem(page)).locator(':scope > .ta-screen__row').click();
-  await later(() => field('Horas').inputValue()).toBe('9');
+  await expect.poll(() => field('Horas').inputValue()).toBe('9');
   await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
   await dialog.waitFor({ state: 'hidden' });
-  await later(() => item.textContent()).not.toContain('Draft, not saved');
+  await expect.poll(() => item.textContent()).not.toContain('Draft, not saved');
   await showTable(page);
-  await later(() => cell(page, 'A-SUBSOIL', 'Horas').inputValue()).toBe('8.0');
+  await expect.poll(() => cell(page, 'A-SUBSOIL', 'Horas').inputValue()).toBe('8.0');
   expect(await cell(page, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('0.80');
   expect(await page.getByText(/unsaved change/).count()).toBe(0);
-  await later(async () => (await draftsOnDevice(page)).length).toBe(0);
+  await expect.poll(async () => (await draftsOnDevice(page)).length).toBe(0);
   expect(await liveMetrics(served.demo(), subsoil().activity)).toEqual([]);
 
   // Typed in the table again and saved in the modal: the table shows what the modal stored.
   await typeIn(page, 'A-SUBSOIL', 'Quantidade', '12.5');
   await keptOnDevice(page);
   await (await subsoilItem(page)).locator(':scope > .ta-screen__row').click();
-  await later(() => field('Quantidade').inputValue()).toBe('12.5');
+  await expect.poll(() => field('Quantidade').inputValue()).toBe('12.5');
   await dialog.getByRole('button', { name: 'Save', exact: true }).click();
   await dialog.waitFor({ state: 'hidden' });
   await showTable(page);
-  await later(() => description(cell(page, 'A-SUBSOIL', 'Quantidade'))).toBe('Saved value');
+  await expect.poll(() => description(cell(page, 'A-SUBSOIL', 'Quantidade'))).toBe('Saved value');
   expect(await cell(page, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('12.50');
   expect(await page.getByText(/unsaved change/).count()).toBe(0);
   expect(await liveMetrics(served.demo(), subsoil().activity)).toMatchObject([{ METRICA1: '12.50' }]);
@@ -295,7 +292,7 @@ it("takes what the modal typed while the table's save was out once that save end
   // Meanwhile, the modal of the same activity: Pessoas typed, closed with Esc (kept as its draft).
   await (await subsoilItem(page)).locator(':scope > .ta-screen__row').click();
   const dialog = page.getByRole('dialog', { name: SUBSOIL });
-  await later(() => dialog.getByRole('textbox', { name: 'Horas', exact: true }).inputValue()).toBe('9');
+  await expect.poll(() => dialog.getByRole('textbox', { name: 'Horas', exact: true }).inputValue()).toBe('9');
   await dialog.getByRole('textbox', { name: 'Pessoas', exact: true }).fill('4');
   await keptOnDevice(page);
   await page.keyboard.press('Escape');
@@ -305,7 +302,7 @@ it("takes what the modal typed while the table's save was out once that save end
   await page.getByRole('button', { name: 'Table', exact: true }).click();
   release();
   expect((await answer).status()).toBe(200);
-  await later(() => cell(page, 'A-SUBSOIL', 'Pessoas').inputValue()).toBe('4');
+  await expect.poll(() => cell(page, 'A-SUBSOIL', 'Pessoas').inputValue()).toBe('4');
   // Horas as the draft holds it, typed: the value stored by the save.
   expect(await cell(page, 'A-SUBSOIL', 'Horas').inputValue()).toBe('9');
   // Typing on in the row keeps both, through a reload.
@@ -313,7 +310,7 @@ it("takes what the modal typed while the table's save was out once that save end
   await keptOnDevice(page);
   await page.reload();
   await showTable(page);
-  await later(() => cell(page, 'A-SUBSOIL', 'Pessoas').inputValue()).toBe('4');
+  await expect.poll(() => cell(page, 'A-SUBSOIL', 'Pessoas').inputValue()).toBe('4');
   expect(await cell(page, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('12.5');
   expect(await liveMetrics(served.demo(), subsoil().activity)).toMatchObject([{ HORAS: '9.0' }]);
 });
@@ -327,7 +324,7 @@ it('keeps nothing once every changed cell of a row is taken back with Escape, or
   }
   expect(await cell(page, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('0.80');
   expect(await cell(page, 'A-SUBSOIL', 'Horas').inputValue()).toBe('8.0');
-  await later(async () => (await draftsOnDevice(page)).length).toBe(0);
+  await expect.poll(async () => (await draftsOnDevice(page)).length).toBe(0);
   await page.reload();
   await showTable(page);
   expect(await cell(page, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('0.80');
@@ -335,9 +332,9 @@ it('keeps nothing once every changed cell of a row is taken back with Escape, or
   expect(await restoredLine(page).count()).toBe(0);
 
   await typeIn(page, 'A-SUBSOIL', 'Horas', '5');
-  await later(async () => (await draftsOnDevice(page)).length).toBe(1);
+  await expect.poll(async () => (await draftsOnDevice(page)).length).toBe(1);
   await saved(page);
-  await later(async () => (await draftsOnDevice(page)).length).toBe(0);
+  await expect.poll(async () => (await draftsOnDevice(page)).length).toBe(0);
   await page.reload();
   await showTable(page);
   expect(await cell(page, 'A-SUBSOIL', 'Horas').inputValue()).toBe('5.0');
@@ -372,7 +369,7 @@ it('does not bring back a cell taken back with Escape, the page reloaded before 
   await holder.close();
   await showTable(page);
   // The draft "55" is still on the device; the page reads it as dropped, and removes it.
-  await later(() => draftsOnDevice(page)).toEqual([]);
+  await expect.poll(() => draftsOnDevice(page)).toEqual([]);
   expect(await cell(page, 'A-SUBSOIL', 'Horas').inputValue()).toBe('8.0');
   expect(await page.getByText(/unsaved change/).count()).toBe(0);
   expect(await restoredLine(page).count()).toBe(0);
@@ -386,7 +383,7 @@ it('does not bring back a cell taken back with Escape, the page reloaded before 
   await keptOnDevice(page);
   await page.reload();
   await showTable(page);
-  await later(() => cell(page, 'A-SUBSOIL', 'Horas').inputValue()).toBe('55');
+  await expect.poll(() => cell(page, 'A-SUBSOIL', 'Horas').inputValue()).toBe('55');
   expect(await description(cell(page, 'A-SUBSOIL', 'Horas'))).toBe('Changed, not saved yet');
 });
 
@@ -413,12 +410,12 @@ it('does not bring back one cell taken back with Escape in a row whose other cel
   // Opened again: Quantidade's 12.5 is back as typed, Horas shows what applies.
   const { page: again } = await signedInPage(context, served.origin(), ALICE);
   await openTable(again, served.sheetUrl());
-  await later(() => cell(again, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('12.5');
+  await expect.poll(() => cell(again, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('12.5');
   expect(await cell(again, 'A-SUBSOIL', 'Horas').inputValue()).toBe('8.0');
   await again.getByText('1 unsaved change').waitFor();
-  await later(async () => (await draftsOnDevice(again)).map((draft) => draft.texts)).toEqual([
-    { METRICA1: '12.5' },
-  ]);
+  await expect
+    .poll(async () => (await draftsOnDevice(again)).map((draft) => draft.texts))
+    .toEqual([{ METRICA1: '12.5' }]);
 });
 
 it('keeps the last keystroke typed in a cell, the page closed before the device wrote it', async () => {
@@ -445,12 +442,12 @@ it('keeps the last keystroke typed in a cell, the page closed before the device 
   // Opened again: "55" as typed, and the device holds it now.
   const { page: again } = await signedInPage(context, served.origin(), ALICE);
   await openTable(again, served.sheetUrl());
-  await later(() => cell(again, 'A-SUBSOIL', 'Horas').inputValue()).toBe('55');
+  await expect.poll(() => cell(again, 'A-SUBSOIL', 'Horas').inputValue()).toBe('55');
   expect(await description(cell(again, 'A-SUBSOIL', 'Horas'))).toBe('Changed, not saved yet');
   await again.getByText('1 unsaved change').waitFor();
-  await later(async () => (await draftsOnDevice(again)).map((draft) => draft.texts)).toEqual([
-    { HORAS: '55' },
-  ]);
+  await expect
+    .poll(async () => (await draftsOnDevice(again)).map((draft) => draft.texts))
+    .toEqual([{ HORAS: '55' }]);
   await saved(again);
   expect(await liveMetrics(served.demo(), subsoil().activity)).toMatchObject([{ HORAS: '55.0' }]);
   await again.reload();
@@ -466,7 +463,7 @@ it('keeps what a page closed before the device wrote it typed, without the cell 
   await keptOnDevice(page);
   const { page: other } = await signedInPage(context, served.origin(), ALICE);
   await openTable(other, served.sheetUrl());
-  await later(() => cell(other, 'A-SUBSOIL', 'Horas').inputValue()).toBe('5');
+  await expect.poll(() => cell(other, 'A-SUBSOIL', 'Horas').inputValue()).toBe('5');
   // The first tab types Quantidade behind a third tab's transaction, and is closed before that
   // write: lost with it, as far as IndexedDB goes.
   const { page: holder } = await signedInPage(context, served.origin(), ALICE);
@@ -484,19 +481,19 @@ it('keeps what a page closed before the device wrote it typed, without the cell 
   await other.keyboard.press('Escape');
   await other.keyboard.press('Escape');
   expect(await cell(other, 'A-SUBSOIL', 'Horas').inputValue()).toBe('8.0');
-  await later(async () => (await draftsOnDevice(other)).filter((draft) => 'HORAS' in draft.texts)).toEqual(
-    [],
-  );
+  await expect
+    .poll(async () => (await draftsOnDevice(other)).filter((draft) => 'HORAS' in draft.texts))
+    .toEqual([]);
   await other.close();
 
   // Opened again: the 12.5 typed in the closed tab is back; the 5 taken back is not.
   const { page: again } = await signedInPage(context, served.origin(), ALICE);
   await openTable(again, served.sheetUrl());
-  await later(() => cell(again, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('12.5');
+  await expect.poll(() => cell(again, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('12.5');
   expect(await cell(again, 'A-SUBSOIL', 'Horas').inputValue()).toBe('8.0');
-  await later(async () => (await draftsOnDevice(again)).map((draft) => draft.texts)).toEqual([
-    { METRICA1: '12.5' },
-  ]);
+  await expect
+    .poll(async () => (await draftsOnDevice(again)).map((draft) => draft.texts))
+    .toEqual([{ METRICA1: '12.5' }]);
 });
 
 it('shows every draft on a device that refuses the space, the one whose write it refused too', async () => {
@@ -528,8 +525,8 @@ it('shows every draft on a device that refuses the space, the one whose write it
   // typed last (kept in localStorage, not written: the device still refuses it).
   const { page: again } = await signedInPage(context, served.origin(), ALICE);
   await openTable(again, served.sheetUrl());
-  await later(() => cell(again, 'A-SUBSOIL', 'Horas').inputValue()).toBe('5');
-  await later(() => cell(again, 'A-SPRAY', 'Horas').inputValue()).toBe('7');
+  await expect.poll(() => cell(again, 'A-SUBSOIL', 'Horas').inputValue()).toBe('5');
+  await expect.poll(() => cell(again, 'A-SPRAY', 'Horas').inputValue()).toBe('7');
   await again.getByText('2 unsaved changes').waitFor();
 });
 
@@ -650,7 +647,7 @@ it('does not lend back a cell taken back while the drafts are read again, on a p
   await letGo();
   const { fields, device } = await afterReadAgain(page, 'read-again');
   expect(fields).toEqual(['M']);
-  await later(device).toEqual([{ M: '2' }]);
+  await expect.poll(device).toEqual([{ M: '2' }]);
 });
 
 it('does not lend back a cell typed over and taken back while the drafts are read again', async () => {
@@ -662,7 +659,7 @@ it('does not lend back a cell typed over and taken back while the drafts are rea
   await keptDuringRead(page, 'taken-back', [{ H: '9', M: '2' }, { M: '2' }]);
   const { fields, device } = await afterReadAgain(page, 'taken-back');
   expect(fields).toEqual(['M']);
-  await later(device).toEqual([{ M: '2' }]);
+  await expect.poll(device).toEqual([{ M: '2' }]);
 });
 
 it('keeps what the page typed over a field while the drafts are read again, not the read’s older state of it', async () => {
@@ -683,9 +680,13 @@ it('keeps what the page typed over a field while the drafts are read again, not 
   });
   expect(texts).toEqual({ H: '8', M: '3' });
   await page.evaluate(() => (window as unknown as ReadAgainWindow).drafts.settled());
-  await later(async () =>
-    (await draftsOnDevice(page)).filter((draft) => draft.owner === 'typed-over').map((draft) => draft.texts),
-  ).toEqual([{ H: '8', M: '3' }]);
+  await expect
+    .poll(async () =>
+      (await draftsOnDevice(page))
+        .filter((draft) => draft.owner === 'typed-over')
+        .map((draft) => draft.texts),
+    )
+    .toEqual([{ H: '8', M: '3' }]);
 });
 
 it('joins a draft typed on a page opened offline field by field, the later typing winning, when that page writes it again after a join', async () => {
@@ -735,9 +736,13 @@ it('joins a draft typed on a page opened offline field by field, the later typin
     return { joinedFirst, H: fields.H?.text, M: fields.M?.text };
   });
   expect(texts).toEqual({ joinedFirst: '9', H: '7', M: '55' });
-  await later(async () =>
-    (await draftsOnDevice(page)).filter((draft) => draft.owner === 'later-typed').map((draft) => draft.texts),
-  ).toEqual([{ H: '7', M: '55' }]);
+  await expect
+    .poll(async () =>
+      (await draftsOnDevice(page))
+        .filter((draft) => draft.owner === 'later-typed')
+        .map((draft) => draft.texts),
+    )
+    .toEqual([{ H: '7', M: '55' }]);
 });
 
 it('on a device that cannot keep drafts, says so in the table, asks before the page is left, and still saves', async () => {
@@ -758,7 +763,7 @@ it('on a device that cannot keep drafts, says so in the table, asks before the p
   expect(await liveMetrics(served.demo(), subsoil().activity)).toMatchObject([{ HORAS: '5.0' }]);
   // Once the save's answer is taken in, leaving no longer asks (read at once, it asked still once
   // in a CI run).
-  await expect.poll(() => asksBeforeLeaving(page), { timeout: 15_000, interval: 100 }).toBe(false);
+  await expect.poll(() => asksBeforeLeaving(page)).toBe(false);
 });
 
 it('restores a draft in pt-BR, said in Portuguese', async () => {
@@ -771,7 +776,7 @@ it('restores a draft in pt-BR, said in Portuguese', async () => {
   await keptOnDevice(page);
   await page.reload();
   await showTable(page, 'Tabela');
-  await later(() => cell(page, 'A-SUBSOIL', 'Horas').inputValue()).toBe('9,5');
+  await expect.poll(() => cell(page, 'A-SUBSOIL', 'Horas').inputValue()).toBe('9,5');
   await page
     .getByRole('status')
     .getByText(

@@ -96,8 +96,6 @@ async function people() {
   return Object.fromEntries(rows.map((row) => [row.CODIGO, row.METRICA2]));
 }
 
-const later = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000, interval: 100 });
-
 const DISC_EN = 'A-DISC — Disc ploughing';
 const CASES = [
   {
@@ -169,14 +167,15 @@ it.each(CASES)(
       });
 
       // The row is named, its cell marked in words, the focus on it; nothing says "reload".
-      await later(() => page.getByRole('alert').textContent()).toBe(kind.alert);
+      await expect.poll(() => page.getByRole('alert').textContent()).toBe(kind.alert);
       const disc = cell('A-DISC');
-      await later(() => disc.getAttribute('aria-invalid')).toBe('true');
+      await expect.poll(() => disc.getAttribute('aria-invalid')).toBe('true');
       expect(await description(disc)).toBe(kind.cellSays);
-      await later(() => disc.evaluate((input) => input === document.activeElement)).toBe(true);
+      await expect.poll(() => disc.evaluate((input) => input === document.activeElement)).toBe(true);
       // Read again: read-only now (or, unlinked, still shown as it was), the typed 2 kept, not editable.
-      await later(() => save.isEnabled()).toBe(true);
-      if (kind.lock) await later(() => row('A-DISC').getByText(kind.lock, { exact: true }).count()).toBe(1);
+      await expect.poll(() => save.isEnabled()).toBe(true);
+      if (kind.lock)
+        await expect.poll(() => row('A-DISC').getByText(kind.lock, { exact: true }).count()).toBe(1);
       expect(await disc.inputValue()).toBe('2');
       expect(await disc.getAttribute('readonly')).not.toBeNull();
       await page.getByText(en ? '2 unsaved changes' : '2 alterações não salvas').waitFor();
@@ -188,7 +187,7 @@ it.each(CASES)(
       expect(puts).toHaveLength(2);
       expect(puts[1]?.entries.map((entry) => entry.values?.METRICA2)).toEqual([4, 3]);
       expect(await people()).toEqual({ 'A-DISC': 1, 'A-SUBSOIL': 4, 'A-WEED': 3 });
-      await later(() => page.getByRole('alert').isHidden()).toBe(true);
+      await expect.poll(() => page.getByRole('alert').isHidden()).toBe(true);
       // What was typed on the refused row is still shown there, marked, and never sent.
       expect(await disc.inputValue()).toBe('2');
       expect(await description(disc)).toBe(kind.cellSays);
@@ -219,12 +218,14 @@ it('shows all activities again for a row refused while "Only activities without 
   await flagDisc('RO', 1);
   try {
     await page.getByRole('button', { name: 'Save changes', exact: true }).click();
-    await later(() => page.getByRole('alert').textContent()).toBe(
-      `Not saved: ${DISC_EN} can no longer be changed here: its marked cells are not sent. Press Save changes again to save the other changes. Your values are kept. “Only activities without values” is off now: it hid what is marked.`,
-    );
+    await expect
+      .poll(() => page.getByRole('alert').textContent())
+      .toBe(
+        `Not saved: ${DISC_EN} can no longer be changed here: its marked cells are not sent. Press Save changes again to save the other changes. Your values are kept. “Only activities without values” is off now: it hid what is marked.`,
+      );
     expect(await filter.isChecked()).toBe(false);
     const disc = cell('A-DISC');
-    await later(() => disc.evaluate((input) => input === document.activeElement)).toBe(true);
+    await expect.poll(() => disc.evaluate((input) => input === document.activeElement)).toBe(true);
     expect(await disc.getAttribute('aria-invalid')).toBe('true');
   } finally {
     await flagDisc('RO', 0);

@@ -81,9 +81,6 @@ const stored = () =>
     [activity],
   );
 
-/** `expect.poll` with room for a loaded two-core machine. */
-const later = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000, interval: 100 });
-
 const KEPT = 'Kept on this device, not sent yet';
 const HORAS_MET = /^Changed meanwhile by user 9, .+: stored now 9\.0\.$/;
 
@@ -121,7 +118,7 @@ async function open(): Promise<Opened> {
     hours: cell('Horas'),
     quantity: cell('Quantidade'),
   };
-  await later(() => opened.hours.inputValue()).toBe('7.0');
+  await expect.poll(() => opened.hours.inputValue()).toBe('7.0');
   return opened;
 }
 
@@ -133,7 +130,7 @@ async function keptThenTyped(at: Opened) {
   await context?.setOffline(true);
   await at.people.fill('4');
   await at.save.click();
-  await later(() => description(at.people)).toBe(KEPT);
+  await expect.poll(() => description(at.people)).toBe(KEPT);
   await at.hours.fill('8');
   await meanwhile({ activity, group, values: { HORAS: '9.0' }, base: { HORAS: '7.0' } });
   await context?.setOffline(false);
@@ -141,22 +138,22 @@ async function keptThenTyped(at: Opened) {
 
 /** The typed Horas shows user 9's 9.0 as a conflict, keeping the 8 typed. */
 async function showsMet(at: Opened) {
-  await later(() => at.hours.getAttribute('aria-invalid')).toBe('true');
-  await later(() => description(at.hours)).toMatch(HORAS_MET);
+  await expect.poll(() => at.hours.getAttribute('aria-invalid')).toBe('true');
+  await expect.poll(() => description(at.hours)).toMatch(HORAS_MET);
   expect(await at.hours.inputValue()).toBe('8');
 }
 
 it('shows the value stored meanwhile as a conflict at a typed cell when this page’s outbox sends its row; Escape takes it', async () => {
   const at = await open();
   await keptThenTyped(at);
-  await later(async () => (await stored())[0]?.METRICA2).toBe(4);
-  await later(() => description(at.people)).toBe('Saved value');
+  await expect.poll(async () => (await stored())[0]?.METRICA2).toBe(4);
+  await expect.poll(() => description(at.people)).toBe('Saved value');
   await showsMet(at);
 
   // Escape takes what is stored: nothing is left to save, and user 9's 9.0 stays.
   await at.hours.focus();
   await at.page.keyboard.press('Escape');
-  await later(() => at.hours.inputValue()).toBe('9.0');
+  await expect.poll(() => at.hours.inputValue()).toBe('9.0');
   expect(await at.hours.getAttribute('aria-invalid')).toBe('false');
   await at.save.click();
   await at.page.getByText('Nothing changed: nothing to save.').waitFor();
@@ -173,7 +170,7 @@ it('shows it too when another tab sends the row’s entry, and Save then keeps t
   const other = await openPage(context as BrowserContext);
   watchProblems(other, (problem) => problems.push(problem), 'other tab: ');
   await other.goto(`${server?.origin}/host`);
-  await later(async () => (await stored())[0]?.METRICA2).toBe(4);
+  await expect.poll(async () => (await stored())[0]?.METRICA2).toBe(4);
   await showsMet(at);
   await at.page.unroute(cannotSend);
 
@@ -193,7 +190,7 @@ it('shows it too while a later entry of the row still waits to be sent', async (
   for (const value of ['4', '3']) {
     await at.people.fill(value);
     await at.save.click();
-    await later(() => description(at.people)).toBe(KEPT);
+    await expect.poll(() => description(at.people)).toBe(KEPT);
   }
   await at.hours.fill('8');
   await meanwhile({ activity, group, values: { HORAS: '9.0' }, base: { HORAS: '7.0' } });
@@ -204,8 +201,8 @@ it('shows it too while a later entry of the row still waits to be sent', async (
     (route) => (route.request().method() === 'PUT' && ++sent > 1 ? route.abort() : route.fallback()),
   );
   await context?.setOffline(false);
-  await later(async () => (await stored())[0]?.METRICA2).toBe(4);
-  await later(() => sent).toBeGreaterThan(1);
+  await expect.poll(async () => (await stored())[0]?.METRICA2).toBe(4);
+  await expect.poll(() => sent).toBeGreaterThan(1);
   await showsMet(at);
   expect(await at.people.inputValue()).toBe('3');
   expect(await description(at.people)).toBe(KEPT);
@@ -216,13 +213,13 @@ it('takes silently, as stored, the value this device kept and sent under a cell 
   await context?.setOffline(true);
   await at.hours.fill('8');
   await at.save.click();
-  await later(() => description(at.hours)).toBe(KEPT);
+  await expect.poll(() => description(at.hours)).toBe(KEPT);
   await at.hours.fill('10');
   await context?.setOffline(false);
-  await later(async () => (await stored())[0]?.HORAS).toBe('8.0');
+  await expect.poll(async () => (await stored())[0]?.HORAS).toBe('8.0');
   // Nothing waits any more: the row was shown anew from what the outbox's send stored.
   const region = at.page.getByRole('region', { name: 'Offline and waiting entries' });
-  await later(() => region.getByText('1 entry waits to be sent.').count()).toBe(0);
+  await expect.poll(() => region.getByText('1 entry waits to be sent.').count()).toBe(0);
   expect(await description(at.hours)).toBe('Changed, not saved yet');
   expect(await at.hours.getAttribute('aria-invalid')).toBe('false');
 
@@ -259,12 +256,12 @@ it('keeps a conflict’s mark and value on Escape while a save is on its way', a
   const filter = at.page.getByRole('checkbox', { name: 'Only activities without values' });
   await filter.check();
   await filter.uncheck();
-  await later(() => at.hours.inputValue()).toBe('8');
+  await expect.poll(() => at.hours.inputValue()).toBe('8');
   expect(await at.hours.getAttribute('aria-invalid')).toBe('true');
   expect(await description(at.hours)).toMatch(HORAS_MET);
   // Escape now takes the stored value.
   await at.hours.focus();
   await at.page.keyboard.press('Escape');
-  await later(() => at.hours.inputValue()).toBe('9.0');
+  await expect.poll(() => at.hours.inputValue()).toBe('9.0');
   expect(await at.hours.getAttribute('aria-invalid')).toBe('false');
 });

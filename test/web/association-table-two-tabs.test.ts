@@ -38,7 +38,6 @@ const served = useServedScreen(9);
 const subsoil = useBareActivity(served, 'A-SUBSOIL', 'G-SOIL');
 const spray = useBareActivity(served, 'A-SPRAY', 'G-CARE');
 const ALICE = 7;
-const later = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 15_000, interval: 100 });
 const SOIL_PATH = ['S-NORTH — North field', 'G-SOIL — Soil preparation'];
 const SPRAY_PATH = ['S-SOUTH — South field', 'G-CARE — Crop care'];
 
@@ -100,7 +99,9 @@ it('keeps what tab B typed in a row when tab A takes its own cell of the row bac
   await typeIn(b, 'A-SUBSOIL', 'Horas', '9');
   await keptOnDevice(b);
   // B's write joined A's Quantidade: the device holds both.
-  await later(async () => (await draftsOnDevice(b))[0]?.texts).toEqual({ METRICA1: '12.5', HORAS: '9' });
+  await expect
+    .poll(async () => (await draftsOnDevice(b))[0]?.texts)
+    .toEqual({ METRICA1: '12.5', HORAS: '9' });
 
   await a.bringToFront();
   await cell(a, 'A-SUBSOIL', 'Quantidade').click();
@@ -113,10 +114,12 @@ it('keeps what tab B typed in a row when tab A takes its own cell of the row bac
   await b.bringToFront();
   expect(await description(cell(b, 'A-SUBSOIL', 'Horas'))).toBe('Changed, not saved yet');
   expect(await asksBeforeLeaving(b)).toBe(false);
-  await later(async () => (await draftsOnDevice(b)).map((draft) => draft.texts)).toEqual([{ HORAS: '9' }]);
+  await expect
+    .poll(async () => (await draftsOnDevice(b)).map((draft) => draft.texts))
+    .toEqual([{ HORAS: '9' }]);
   await b.reload();
   await showTable(b);
-  await later(() => cell(b, 'A-SUBSOIL', 'Horas').inputValue()).toBe('9');
+  await expect.poll(() => cell(b, 'A-SUBSOIL', 'Horas').inputValue()).toBe('9');
   expect(await cell(b, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('0.80');
 });
 
@@ -127,7 +130,7 @@ it('keeps what tab A typed later in a cell when tab B, whose row showed the cell
   await keptOnDevice(a);
   // Tab B reads the table after it: its row shows A's draft, Quantidade 12.5.
   await openTable(b, served.sheetUrl());
-  await later(() => cell(b, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('12.5');
+  await expect.poll(() => cell(b, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('12.5');
 
   // A types 20 over it, later, and is closed.
   await a.bringToFront();
@@ -140,13 +143,13 @@ it('keeps what tab A typed later in a cell when tab B, whose row showed the cell
   await b.bringToFront();
   await typeIn(b, 'A-SUBSOIL', 'Horas', '9');
   await keptOnDevice(b);
-  await later(() => cell(b, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('20');
-  await later(async () => (await draftsOnDevice(b)).map((draft) => draft.texts)).toEqual([
-    { METRICA1: '20', HORAS: '9' },
-  ]);
+  await expect.poll(() => cell(b, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('20');
+  await expect
+    .poll(async () => (await draftsOnDevice(b)).map((draft) => draft.texts))
+    .toEqual([{ METRICA1: '20', HORAS: '9' }]);
   await b.reload();
   await showTable(b);
-  await later(() => cell(b, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('20');
+  await expect.poll(() => cell(b, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('20');
   expect(await cell(b, 'A-SUBSOIL', 'Horas').inputValue()).toBe('9');
 });
 
@@ -192,9 +195,9 @@ it('keeps what tab A typed later in a field when tab B’s form, saving as the d
   await second.getByRole('button', { name: 'Save', exact: true }).click();
   await put;
   await release();
-  await later(async () => (await draftsOnDevice(b)).map((draft) => draft.texts)).toEqual([
-    { METRICA1: '20', HORAS: '9' },
-  ]);
+  await expect
+    .poll(async () => (await draftsOnDevice(b)).map((draft) => draft.texts))
+    .toEqual([{ METRICA1: '20', HORAS: '9' }]);
   failing.release();
   await second
     .getByRole('alert')
@@ -209,13 +212,13 @@ it('keeps what tab A typed later in a field when tab B’s form, saving as the d
     document.dispatchEvent(new Event('visibilitychange'));
   });
   await keptOnDevice(b);
-  await later(() => quantity(second).inputValue()).toBe('20');
+  await expect.poll(() => quantity(second).inputValue()).toBe('20');
   await typeField(a, first, 'Pessoas', '3');
   await keptOnDevice(a);
   expect(await quantity(first).inputValue()).toBe('20');
-  await later(async () => (await draftsOnDevice(a)).map((draft) => draft.texts)).toEqual([
-    { METRICA1: '20', HORAS: '9', METRICA2: '3' },
-  ]);
+  await expect
+    .poll(async () => (await draftsOnDevice(a)).map((draft) => draft.texts))
+    .toEqual([{ METRICA1: '20', HORAS: '9', METRICA2: '3' }]);
 });
 
 it('keeps a value typed back in one keystroke in a cell that had taken what another tab typed later', async () => {
@@ -224,7 +227,7 @@ it('keeps a value typed back in one keystroke in a cell that had taken what anot
   await typeIn(a, 'A-SUBSOIL', 'Quantidade', '5');
   await keptOnDevice(a);
   await openTable(b, served.sheetUrl());
-  await later(() => cell(b, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('5');
+  await expect.poll(() => cell(b, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('5');
   await b.bringToFront();
   await typeIn(b, 'A-SUBSOIL', 'Quantidade', '7');
   await keptOnDevice(b);
@@ -232,18 +235,18 @@ it('keeps a value typed back in one keystroke in a cell that had taken what anot
   await a.bringToFront();
   await typeIn(a, 'A-SUBSOIL', 'Horas', '9');
   await keptOnDevice(a);
-  await later(() => cell(a, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('7');
+  await expect.poll(() => cell(a, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('7');
 
   // The person in A types 5 again, in one keystroke: the latest typing, kept as shown.
   await typeIn(a, 'A-SUBSOIL', 'Quantidade', '5');
   await keptOnDevice(a);
-  await later(async () => (await draftsOnDevice(a)).map((draft) => draft.texts)).toEqual([
-    { METRICA1: '5', HORAS: '9' },
-  ]);
+  await expect
+    .poll(async () => (await draftsOnDevice(a)).map((draft) => draft.texts))
+    .toEqual([{ METRICA1: '5', HORAS: '9' }]);
   expect(await cell(a, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('5');
   await a.reload();
   await showTable(a);
-  await later(() => cell(a, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('5');
+  await expect.poll(() => cell(a, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('5');
 });
 
 it('keeps a value typed again in the modal after it was typed back to what the field showed, over what another tab typed meanwhile', async () => {
@@ -255,7 +258,7 @@ it('keeps a value typed again in the modal after it was typed back to what the f
   await keptOnDevice(a);
   // Put back to what it showed in one input (pasted): nothing typed is left, and the draft goes.
   await quantity.fill('0.80');
-  await later(async () => (await draftsOnDevice(a)).length).toBe(0);
+  await expect.poll(async () => (await draftsOnDevice(a)).length).toBe(0);
   await openTable(b, served.sheetUrl());
   await typeIn(b, 'A-SUBSOIL', 'Quantidade', '7');
   await keptOnDevice(b);
@@ -263,7 +266,9 @@ it('keeps a value typed again in the modal after it was typed back to what the f
   // The person types 5 again in A's form, in one keystroke, after B's 7: the latest typing.
   await typeField(a, dialog, 'Quantidade', '5');
   await keptOnDevice(a);
-  await later(async () => (await draftsOnDevice(a)).map((draft) => draft.texts)).toEqual([{ METRICA1: '5' }]);
+  await expect
+    .poll(async () => (await draftsOnDevice(a)).map((draft) => draft.texts))
+    .toEqual([{ METRICA1: '5' }]);
   expect(await quantity.inputValue()).toBe('5');
 });
 
@@ -287,7 +292,7 @@ it('keeps what tab B typed last in a cell when the device’s clock was set back
   await typeIn(a, 'A-SUBSOIL', 'Quantidade', '12.5');
   await keptOnDevice(a);
   await openTable(b, served.sheetUrl());
-  await later(() => cell(b, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('12.5');
+  await expect.poll(() => cell(b, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('12.5');
   await skew(0);
 
   // B types 20 over it (after A's 12.5, though stamped ten minutes before it); A, still showing
@@ -298,14 +303,14 @@ it('keeps what tab B typed last in a cell when the device’s clock was set back
   await a.bringToFront();
   await typeIn(a, 'A-SUBSOIL', 'Horas', '9');
   await keptOnDevice(a);
-  await later(() => cell(a, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('20');
+  await expect.poll(() => cell(a, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('20');
   await b.bringToFront();
   await typeIn(b, 'A-SUBSOIL', 'Pessoas', '3');
   await keptOnDevice(b);
   expect(await cell(b, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('20');
-  await later(async () => (await draftsOnDevice(b)).map((draft) => draft.texts)).toEqual([
-    { METRICA1: '20', HORAS: '9', METRICA2: '3' },
-  ]);
+  await expect
+    .poll(async () => (await draftsOnDevice(b)).map((draft) => draft.texts))
+    .toEqual([{ METRICA1: '20', HORAS: '9', METRICA2: '3' }]);
 });
 
 it('keeps what a tab typed last in a cell over an older state of it written by a tab of an earlier release, which kept no times of fields', async () => {
@@ -347,9 +352,9 @@ it('keeps what a tab typed last in a cell over an older state of it written by a
   await typeIn(a, 'A-SUBSOIL', 'Pessoas', '3');
   await keptOnDevice(a);
   expect(await cell(a, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('20');
-  await later(async () => (await draftsOnDevice(a)).map((draft) => draft.texts)).toEqual([
-    { METRICA1: '20', HORAS: '9', METRICA2: '3' },
-  ]);
+  await expect
+    .poll(async () => (await draftsOnDevice(a)).map((draft) => draft.texts))
+    .toEqual([{ METRICA1: '20', HORAS: '9', METRICA2: '3' }]);
 });
 
 it('does not bring back in tab B a cell tab A took back with Escape, tab A closed before the device removed it', async () => {
@@ -381,11 +386,13 @@ it('does not bring back in tab B a cell tab A took back with Escape, tab A close
   await b.bringToFront();
   await typeIn(b, 'A-SUBSOIL', 'Quantidade', '3');
   await keptOnDevice(b);
-  await later(async () => (await draftsOnDevice(b)).map((draft) => draft.texts)).toEqual([{ METRICA1: '3' }]);
+  await expect
+    .poll(async () => (await draftsOnDevice(b)).map((draft) => draft.texts))
+    .toEqual([{ METRICA1: '3' }]);
   expect(await cell(b, 'A-SUBSOIL', 'Horas').inputValue()).toBe('8.0');
   await b.reload();
   await showTable(b);
-  await later(() => cell(b, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('3');
+  await expect.poll(() => cell(b, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('3');
   expect(await cell(b, 'A-SUBSOIL', 'Horas').inputValue()).toBe('8.0');
 });
 
@@ -395,14 +402,16 @@ it('names the person’s own save in another tab as theirs at a cell it met as a
   await openTable(b, served.sheetUrl());
   await typeIn(a, 'A-SUBSOIL', 'Quantidade', '12.5');
   await a.getByRole('button', { name: 'Save changes', exact: true }).click();
-  await later(() => description(cell(a, 'A-SUBSOIL', 'Quantidade'))).toBe('Saved value');
+  await expect.poll(() => description(cell(a, 'A-SUBSOIL', 'Quantidade'))).toBe('Saved value');
 
   await b.bringToFront();
   await typeIn(b, 'A-SUBSOIL', 'Quantidade', '13');
   await b.getByRole('button', { name: 'Save changes', exact: true }).click();
-  await later(() => description(cell(b, 'A-SUBSOIL', 'Quantidade'))).toMatch(
-    /^Changed meanwhile by you \(in another tab, on another device or through a program\), .+: stored now 12\.50\.$/,
-  );
+  await expect
+    .poll(() => description(cell(b, 'A-SUBSOIL', 'Quantidade')))
+    .toMatch(
+      /^Changed meanwhile by you \(in another tab, on another device or through a program\), .+: stored now 12\.50\.$/,
+    );
   await b
     .getByRole('alert')
     .getByText(/^Not saved: 1 cell changed meanwhile \(marked\)/)
@@ -429,14 +438,18 @@ it('keeps a draft discarded with Cancel discarded when the modal’s next write 
   // Tab A: Subsoiling's modal shows the table's 12.5; Cancel discards it.
   await a.bringToFront();
   const soil = await openModal(a, SOIL_PATH, 'A-SUBSOIL — Subsoiling');
-  await later(() => soil.getByRole('textbox', { name: 'Quantidade', exact: true }).inputValue()).toBe('12.5');
+  await expect
+    .poll(() => soil.getByRole('textbox', { name: 'Quantidade', exact: true }).inputValue())
+    .toBe('12.5');
   await soil.getByRole('button', { name: 'Cancel', exact: true }).click();
   await soil.waitFor({ state: 'hidden' });
 
   // Tab A types Horas 9 in Spraying's modal: its write takes in tab B's Pessoas 3.
   const spray = await openModal(a, SPRAY_PATH, 'A-SPRAY — Spraying');
   await spray.getByRole('textbox', { name: 'Horas', exact: true }).fill('9');
-  await later(() => spray.getByRole('textbox', { name: 'Pessoas', exact: true }).inputValue()).toBe('3');
+  await expect
+    .poll(() => spray.getByRole('textbox', { name: 'Pessoas', exact: true }).inputValue())
+    .toBe('3');
   await keptOnDevice(a);
   await a.keyboard.press('Escape');
   await spray.waitFor({ state: 'hidden' });
@@ -468,11 +481,11 @@ it('keeps what was typed last in the modal when its write takes in what tab B ty
   await a.bringToFront();
   const dialog = await openModal(a, SOIL_PATH, 'A-SUBSOIL — Subsoiling');
   const quantity = dialog.getByRole('textbox', { name: 'Quantidade', exact: true });
-  await later(() => quantity.inputValue()).toBe('12.5');
+  await expect.poll(() => quantity.inputValue()).toBe('12.5');
   await quantity.click();
   await a.keyboard.press('ControlOrMeta+A');
   await a.keyboard.type('5');
-  await later(() => dialog.getByRole('textbox', { name: 'Horas', exact: true }).inputValue()).toBe('9');
+  await expect.poll(() => dialog.getByRole('textbox', { name: 'Horas', exact: true }).inputValue()).toBe('9');
   await keptOnDevice(a);
   expect(await quantity.inputValue()).toBe('5');
   await a.keyboard.press('Escape');
@@ -486,7 +499,7 @@ it('keeps what was typed last in the modal when its write takes in what tab B ty
   await a.keyboard.press('Escape');
   await again.waitFor({ state: 'hidden' });
   await showTable(a);
-  await later(() => cell(a, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('5');
+  await expect.poll(() => cell(a, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('5');
   expect(await cell(a, 'A-SUBSOIL', 'Horas').inputValue()).toBe('9');
 });
 
@@ -513,7 +526,7 @@ it('shows what the modal stored in a row left with what tab B typed as its draft
 
   // The table shown again reads the row: what the modal stored, and Horas 9 as typed.
   await showTable(a);
-  await later(() => cell(a, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('12.50');
+  await expect.poll(() => cell(a, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('12.50');
   expect(await description(cell(a, 'A-SUBSOIL', 'Quantidade'))).toBe('Saved value');
   expect(await cell(a, 'A-SUBSOIL', 'Horas').inputValue()).toBe('9');
   const saved = a.waitForResponse((response) => response.request().method() === 'PUT');
@@ -542,7 +555,7 @@ it('keeps a row as Save changes stored it when the read again started as the tab
   // The modal changes Subsoiling's draft (12.5 -> 5), closed with Esc: kept as the draft.
   const soil = await openModal(a, SOIL_PATH, 'A-SUBSOIL — Subsoiling');
   const quantity = soil.getByRole('textbox', { name: 'Quantidade', exact: true });
-  await later(() => quantity.inputValue()).toBe('12.5');
+  await expect.poll(() => quantity.inputValue()).toBe('12.5');
   await quantity.click();
   await a.keyboard.press('ControlOrMeta+A');
   await a.keyboard.type('5');
@@ -563,14 +576,14 @@ it('keeps a row as Save changes stored it when the read again started as the tab
   const reads = await holdSheetReads(a);
 
   await showTable(a);
-  await later(() => cell(a, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('5');
+  await expect.poll(() => cell(a, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('5');
   await reads.arrived; // the row's read again is out (answered with what is stored before the save)
 
   // The person saves at once: Quantidade 5 stored.
   const saved = a.waitForResponse((response) => response.request().method() === 'PUT');
   await a.getByRole('button', { name: 'Save changes', exact: true }).click();
   expect((await saved).status()).toBe(200);
-  await later(() => description(cell(a, 'A-SUBSOIL', 'Quantidade'))).toBe('Saved value');
+  await expect.poll(() => description(cell(a, 'A-SUBSOIL', 'Quantidade'))).toBe('Saved value');
   expect(await cell(a, 'A-SUBSOIL', 'Quantidade').inputValue()).toBe('5.00');
   expect(await liveMetrics(served.demo(), subsoil().activity)).toMatchObject([{ METRICA1: '5.00' }]);
 
@@ -602,7 +615,7 @@ it('shows what a row’s read again found when the read answers after a Save of 
   const row = grid.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /^A-SUBSOIL/ }) });
   const quantity = row.getByRole('textbox', { name: 'Quantidade', exact: true });
   const hours = row.getByRole('textbox', { name: 'Horas', exact: true });
-  await later(() => hours.inputValue()).toBe('7,0');
+  await expect.poll(() => hours.inputValue()).toBe('7,0');
 
   // The first PUT is stored, then someone changes Horas to 9, then the PUT's answer is lost.
   const lost = await loseSaveAnswers(context, false);
@@ -614,12 +627,12 @@ it('shows what a row’s read again found when the read answers after a Save of 
   const save = page.getByRole('button', { name: 'Salvar alterações', exact: true });
   await save.click();
   // Sent again from the outbox: the replayed answer (Horas 7,0 of back then); the row is read again.
-  await later(() => puts.length).toBe(2);
-  await later(() => reads.count).toBe(1);
+  await expect.poll(() => puts.length).toBe(2);
+  await expect.poll(() => reads.count).toBe(1);
   expect(await liveMetrics(served.demo(), subsoil().activity)).toMatchObject([
     { METRICA1: '32.00', HORAS: '9.0' },
   ]);
-  await later(() => save.isEnabled()).toBe(true);
+  await expect.poll(() => save.isEnabled()).toBe(true);
   // The replayed answer's Horas of back then shows until the read lands.
   expect(await hours.inputValue()).toBe('7,0');
 
@@ -629,14 +642,14 @@ it('shows what a row’s read again found when the read answers after a Save of 
   const refused = page.waitForResponse((answer) => answer.request().method() === 'PUT');
   await save.click();
   expect((await refused).status()).toBe(409);
-  await later(() => save.isEnabled()).toBe(true);
+  await expect.poll(() => save.isEnabled()).toBe(true);
 
   // The read's answer arrives (Horas 9,0, what is stored): the row must show it.
   const late = page.waitForResponse((answer) => /part=sheet/.test(answer.url()));
   reads.release();
   await late;
   expect(await liveMetrics(served.demo(), subsoil().activity)).toMatchObject([{ HORAS: '9.0' }]);
-  await later(() => hours.inputValue()).toBe('9,0');
+  await expect.poll(() => hours.inputValue()).toBe('9,0');
 });
 
 it('reads a row asked for under a new read of the table while an older read of it is out', async () => {
@@ -653,7 +666,7 @@ it('reads a row asked for under a new read of the table while an older read of i
   const row = grid.getByRole('row').filter({ has: page.getByRole('rowheader', { name: /^A-SUBSOIL/ }) });
   const quantity = row.getByRole('textbox', { name: 'Quantidade', exact: true });
   const hours = row.getByRole('textbox', { name: 'Horas', exact: true });
-  await later(() => hours.inputValue()).toBe('7.0');
+  await expect.poll(() => hours.inputValue()).toBe('7.0');
 
   // A PUT asked to be lost is stored, and its answer never reaches the page.
   const lost = await loseSaveAnswers(context, false);
@@ -665,9 +678,9 @@ it('reads a row asked for under a new read of the table while an older read of i
   await quantity.fill('32');
   const save = page.getByRole('button', { name: 'Save changes', exact: true });
   await save.click();
-  await later(() => puts.length).toBe(2);
-  await later(() => reads.count).toBe(1);
-  await later(() => save.isEnabled()).toBe(true);
+  await expect.poll(() => puts.length).toBe(2);
+  await expect.poll(() => reads.count).toBe(1);
+  await expect.poll(() => save.isEnabled()).toBe(true);
 
   // The modal stores Horas of another activity: the table, with nothing changed, is read anew when shown.
   await page.getByRole('button', { name: 'Tree', exact: true }).click();
@@ -688,23 +701,23 @@ it('reads a row asked for under a new read of the table while an older read of i
   await dialog.waitFor({ state: 'hidden' });
   expect(await liveMetrics(served.demo(), spray().activity)).toMatchObject([{ HORAS: '4.0' }]);
   await page.getByRole('button', { name: 'Table', exact: true }).click();
-  await later(() => reads.count).toBe(2);
-  await later(() => quantity.inputValue()).toBe('32.00');
+  await expect.poll(() => reads.count).toBe(2);
+  await expect.poll(() => quantity.inputValue()).toBe('32.00');
 
   // Quantidade 33, its answer lost; stored, then someone changes Horas to 9: the replayed answer
   // says Horas 7.0 of back then, and the row is to be read again (its first read still out).
   lost.lose(() => meanwhile({ ...subsoil(), values: { HORAS: '9.0' }, base: { HORAS: '7.0' }, row: true }));
   await quantity.fill('33');
   await save.click();
-  await later(() => puts.length).toBe(5);
-  await later(() => save.isEnabled()).toBe(true);
+  await expect.poll(() => puts.length).toBe(5);
+  await expect.poll(() => save.isEnabled()).toBe(true);
   expect(await liveMetrics(served.demo(), subsoil().activity)).toMatchObject([
     { METRICA1: '33.00', HORAS: '9.0' },
   ]);
 
   // The first read's answer arrives (of the older table): the row is read for the newer, Horas 9.0.
   reads.release();
-  await later(() => hours.inputValue()).toBe('9.0');
+  await expect.poll(() => hours.inputValue()).toBe('9.0');
 });
 
 /** One page of Alice's: English on a desktop, or Portuguese on a phone. */
@@ -756,7 +769,7 @@ it('shows in the table what applies after the modal removed an entry while the t
   // The table shows the defaults that apply now, and keeps the change of the other row.
   await showTable(page);
   const quantity = cell(page, 'A-SUBSOIL', 'Quantidade');
-  await later(() => quantity.inputValue()).toBe('0.80');
+  await expect.poll(() => quantity.inputValue()).toBe('0.80');
   expect(await description(quantity)).toBe('Default: from the activity');
   expect(await cell(page, 'A-SPRAY', 'Horas').inputValue()).toBe('9');
 
@@ -792,7 +805,7 @@ it('shows in the table the entry the modal stored of an activity’s defaults wh
 
   await showTable(page);
   const people = cell(page, 'A-SUBSOIL', 'Pessoas');
-  await later(() => description(people)).toBe('Saved value');
+  await expect.poll(() => description(people)).toBe('Saved value');
   expect(await cell(page, 'A-SPRAY', 'Horas').inputValue()).toBe('9');
   // A change of the row is a change of the entry stored, from what it holds.
   await typeIn(page, 'A-SUBSOIL', 'Pessoas', '4');
@@ -834,7 +847,7 @@ it('shows in the table what a conflict of the modal met while the table holds a 
   // keeps the change of the other row.
   await showTable(page);
   const quantity = cell(page, 'A-SUBSOIL', 'Quantidade');
-  await later(() => quantity.inputValue()).toBe('40.00');
+  await expect.poll(() => quantity.inputValue()).toBe('40.00');
   expect(await description(quantity)).toBe('Saved value');
   expect(await cell(page, 'A-SUBSOIL', 'Pessoas').inputValue()).toBe('8');
   expect(await cell(page, 'A-SPRAY', 'Horas').inputValue()).toBe('9');
@@ -860,14 +873,14 @@ it('shows in the tree and the modal the value a conflict of the table met, once 
   await page.getByRole('button', { name: 'Salvar alterações', exact: true }).click();
   expect((await refused).status()).toBe(409);
   const quantity = cell(page, 'A-SUBSOIL', 'Quantidade');
-  await later(() => description(quantity)).toContain('40,00');
+  await expect.poll(() => description(quantity)).toContain('40,00');
   await quantity.focus();
   await page.keyboard.press('Escape');
-  await later(() => quantity.inputValue()).toBe('40,00');
+  await expect.poll(() => quantity.inputValue()).toBe('40,00');
 
   // The tree's line and the modal show what is stored, never the 31,00 nobody holds any more.
   await page.getByRole('button', { name: 'Árvore', exact: true }).click();
-  await later(() => line.textContent()).toContain('Quantidade40,00salvo');
+  await expect.poll(() => line.textContent()).toContain('Quantidade40,00salvo');
   const dialog = await openModal(page, SOIL_PATH, 'A-SUBSOIL — Subsoiling', 'Árvore');
   const field = dialog.getByRole('textbox', { name: 'Quantidade', exact: true });
   expect(await field.inputValue()).toBe('40,00');
@@ -917,11 +930,11 @@ it('has the modal opened while the table saves its activity start from what that
   ]);
 
   // The form says what is stored, as an opening now would; its draft is gone.
-  await later(() => description(hours)).toBe('Saved value');
+  await expect.poll(() => description(hours)).toBe('Saved value');
   expect(await hours.inputValue()).toBe('9.0');
   expect(await description(people)).toBe('Saved value');
   expect(await dialog.getByRole('button', { name: 'Remove entry', exact: true }).isVisible()).toBe(true);
-  await later(() => draftsOnDevice(page)).toEqual([]);
+  await expect.poll(() => draftsOnDevice(page)).toEqual([]);
 
   // Pessoas 4, saved: only it is sent, from the value stored; nothing is refused.
   await people.fill('4');
@@ -935,9 +948,9 @@ it('has the modal opened while the table saves its activity start from what that
   expect(await liveMetrics(served.demo(), spray().activity)).toEqual([
     { METRICA1: '0.60', METRICA2: 4, HORAS: '9.0' },
   ]);
-  await later(() => treeLine(page, 'A-SPRAY').textContent()).toContain('Pessoas4saved');
+  await expect.poll(() => treeLine(page, 'A-SPRAY').textContent()).toContain('Pessoas4saved');
   expect(await treeLine(page, 'A-SPRAY').textContent()).not.toContain('Draft, not saved');
-  await later(() => draftsOnDevice(page)).toEqual([]);
+  await expect.poll(() => draftsOnDevice(page)).toEqual([]);
 });
 
 it('keeps what is typed in the modal while the table saves its activity, and saves it from what that save stored', async () => {
@@ -949,12 +962,12 @@ it('keeps what is typed in the modal while the table saves its activity, and sav
   expect((await tableSave).status()).toBe(200);
 
   // Pessoas stays as typed, over the default the table's save stored as the person saw it.
-  await later(() => description(hours)).toBe('Saved value');
+  await expect.poll(() => description(hours)).toBe('Saved value');
   expect(await people.inputValue()).toBe('4');
   expect(await description(people)).toBe('Changed, not saved yet');
-  await later(async () => (await draftsOnDevice(page)).map((draft) => draft.texts)).toEqual([
-    { METRICA2: '4' },
-  ]);
+  await expect
+    .poll(async () => (await draftsOnDevice(page)).map((draft) => draft.texts))
+    .toEqual([{ METRICA2: '4' }]);
 
   const saved = nextSave(page);
   await dialog.getByRole('button', { name: 'Save', exact: true }).click();
@@ -965,7 +978,7 @@ it('keeps what is typed in the modal while the table saves its activity, and sav
   expect(await liveMetrics(served.demo(), spray().activity)).toEqual([
     { METRICA1: '0.60', METRICA2: 4, HORAS: '9.0' },
   ]);
-  await later(() => draftsOnDevice(page)).toEqual([]);
+  await expect.poll(() => draftsOnDevice(page)).toEqual([]);
 });
 
 it('meets as a conflict, in the modal opened while the table saves another field, what someone else stored meanwhile in the field typed', async () => {
@@ -984,17 +997,17 @@ it('meets as a conflict, in the modal opened while the table saves another field
   await meanwhile({ ...subsoil(), values: { METRICA2: 6 }, base: { METRICA2: 5 }, row: true });
   release();
   expect((await tableSave).status()).toBe(200);
-  await later(() => description(dialog.getByRole('textbox', { name: 'Horas', exact: true }))).toBe(
-    'Saved value',
-  );
+  await expect
+    .poll(() => description(dialog.getByRole('textbox', { name: 'Horas', exact: true })))
+    .toBe('Saved value');
   expect(await people.inputValue()).toBe('4');
 
   // Never taken as the base unseen: the save is refused, and the field shows who stored what.
   const refused = nextSave(page);
   await dialog.getByRole('button', { name: 'Save', exact: true }).click();
   expect((await refused).status()).toBe(409);
-  await later(() => dialog.getByRole('alert').textContent()).toContain('Pessoas changed meanwhile');
-  await later(() => description(people)).toMatch(/^Changed meanwhile by user 9, /);
+  await expect.poll(() => dialog.getByRole('alert').textContent()).toContain('Pessoas changed meanwhile');
+  await expect.poll(() => description(people)).toMatch(/^Changed meanwhile by user 9, /);
   expect(await liveMetrics(served.demo(), subsoil().activity)).toEqual([
     { METRICA1: '31.00', METRICA2: 6, HORAS: '9.0' },
   ]);

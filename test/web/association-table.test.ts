@@ -186,7 +186,7 @@ describe('the table view, on the demo', () => {
     // The list is drawn again on the disclosure's toggle event, a moment after the click, with every
     // node the table has read by then: read at once, it can still be the sheet's first drawing.
     await expect
-      .poll(() => groups.allTextContents(), { timeout: 10_000 })
+      .poll(() => groups.allTextContents())
       .toEqual(
         expect.arrayContaining([
           'S-NORTH — North field2 of 4',

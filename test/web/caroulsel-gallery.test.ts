@@ -351,10 +351,27 @@ describe('Empty, failed and broken', () => {
 
   it('says the list failed, with Try again, when it gets no answer in 15 s or the server stays busy for 45 s', async () => {
     await page.clock.install();
+    // The list's answers the page has taken, counted as its fetch hands them on: the server counts a
+    // request before the page has read the answer and set its wait, and the clock may only be moved
+    // on after that (moved before, the wait is measured from past the deadline: no more tries).
+    await page.addInitScript((list) => {
+      const fetchFromNetwork = window.fetch;
+      let taken = 0;
+      Object.defineProperty(window, 'listAnswersTaken', { get: () => taken });
+      window.fetch = (...request) =>
+        fetchFromNetwork(...request).then((response) => {
+          if (new URL(response.url).pathname === list) taken++;
+          return response;
+        });
+    }, DATA);
+    const answersTaken = () =>
+      page.evaluate(() => (window as unknown as { listAnswersTaken: number }).listAnswersTaken);
     site.serve(DATA, { never: true });
     await open();
     await scrollToGallery();
     await waitForState('loading');
+    // Asked for: its 15 s timer is set (before the request goes).
+    await expect.poll(() => site.hits(DATA)).toBe(1);
     await page.clock.fastForward(14_000);
     expect(await page.locator('#gallery').getAttribute('data-state')).toBe('loading');
     // No answer in 15 s: the error and its Try again, where the loader stayed for good.
@@ -372,10 +389,13 @@ describe('Empty, failed and broken', () => {
     });
     await retry.click();
     await page.waitForFunction(() => document.querySelector('.caroulsel-gallery__loader') !== null);
-    await expect.poll(() => site.hits(DATA)).toBe(2);
+    await expect.poll(answersTaken).toBe(1);
+    expect(site.hits(DATA)).toBe(2);
     await page.clock.fastForward(31_000);
-    await expect.poll(() => site.hits(DATA)).toBe(3);
+    await expect.poll(answersTaken).toBe(2);
+    expect(site.hits(DATA)).toBe(3);
     await page.clock.fastForward(15_000);
+    // The last try has what is left of the deadline (a second) for its answer: taken or timed out.
     await expect.poll(() => site.hits(DATA)).toBe(4);
     await retry.waitFor();
     expect(await page.locator('#gallery').getAttribute('data-state')).toBe('error');

@@ -103,7 +103,7 @@ async function picked(
   });
   await page.goto(`${ORIGIN}/`);
   const images = page.getByRole('list', { name: 'Image gallery' }).getByRole('img');
-  await expect.poll(() => images.count(), { timeout: 15_000 }).toBe(IMAGES.length);
+  await expect.poll(() => images.count()).toBe(IMAGES.length);
   const result: Picked[] = [];
   for (const [title] of IMAGES) {
     const image = page.getByRole('img', { name: title });
