@@ -55,6 +55,80 @@ function loadPhotoSwipe(doc) {
   return photoSwipeModule;
 }
 
+/** @typedef {import('photoswipe').default} PhotoSwipe */
+/** @typedef {Parameters<NonNullable<PhotoSwipe['ui']>['registerElement']>[0]} UIElement */
+
+/**
+ * The caption: the current image's title, under it, said when the image changes.
+ * @param {PhotoSwipe} pswp @param {() => Card[]} cards
+ * @returns {UIElement}
+ */
+function captionElement(pswp, cards) {
+  return {
+    name: 'caroulsel-caption',
+    order: 9,
+    isButton: false,
+    appendTo: 'root',
+    onInit: (caption) => {
+      caption.setAttribute('aria-live', 'polite');
+      const update = () => {
+        caption.textContent = cards()[pswp.currIndex]?.item.title ?? '';
+      };
+      pswp.on('change', update);
+      update();
+    },
+  };
+}
+
+/**
+ * A later page that failed while the lightbox is open: said here, with its Try again, where the
+ * visitor is (the grid's alert is behind the modal), near the last image loaded, whose counter and
+ * disabled Next would otherwise look like the list's end.
+ * @param {PhotoSwipe} pswp
+ * @param {object} gallery
+ * @param {Document} gallery.doc @param {GalleryLabels} gallery.labels
+ * @param {() => Card[]} gallery.cards @param {() => (() => void) | undefined} gallery.retryMore
+ * @param {(update: () => void) => void} gallery.shown gets the function that shows or hides it
+ * @returns {UIElement}
+ */
+function moreErrorElement(pswp, { doc, labels, cards, retryMore, shown }) {
+  return {
+    name: 'caroulsel-more-error',
+    order: 10,
+    isButton: false,
+    appendTo: 'root',
+    onInit: (box) => {
+      box.hidden = true;
+      const text = doc.createElement('p');
+      text.textContent = labels.moreError;
+      const button = doc.createElement('button');
+      button.type = 'button';
+      button.className = 'pswp__caroulsel-retry';
+      button.textContent = labels.retry;
+      button.addEventListener('click', () => {
+        const next = pswp.element?.querySelector('.pswp__button--arrow--next');
+        retryMore()?.();
+        update();
+        // The button goes with the box: focus stays in the dialog, on Next.
+        if (next instanceof HTMLElement) next.focus();
+        else pswp.element?.focus();
+      });
+      box.append(text, button);
+      const update = () => {
+        const show = retryMore() !== undefined && pswp.currIndex >= cards().length - 2;
+        if (show === !box.hidden) return;
+        box.hidden = !show;
+        // An alert inserted with its text is read out: the box's content is put in as it shows.
+        if (show) box.setAttribute('role', 'alert');
+        else box.removeAttribute('role');
+      };
+      pswp.on('change', update);
+      shown(update);
+      update();
+    },
+  };
+}
+
 /**
  * The gallery's lightbox; listens to Back and Forward from the start (a link to an item opens it).
  *
@@ -153,63 +227,21 @@ export function createLightbox({ doc, labels, cards, pager, retryMore, gridShown
       return slideCard === undefined ? data : slideOf(slideCard);
     });
     pswp.on('uiRegister', () => {
-      pswp.ui?.registerElement({
-        name: 'caroulsel-caption',
-        order: 9,
-        isButton: false,
-        appendTo: 'root',
-        onInit: (caption) => {
-          caption.setAttribute('aria-live', 'polite');
-          const update = () => {
-            caption.textContent = cards()[pswp.currIndex]?.item.title ?? '';
-          };
-          pswp.on('change', update);
-          update();
-        },
-      });
-    });
-    pswp.on('uiRegister', () => {
-      // A later page that failed while the lightbox is open: said here, with its Try again, where
-      // the visitor is (the grid's alert is behind the modal), near the last image loaded, whose
-      // counter and disabled Next would otherwise look like the list's end.
-      pswp.ui?.registerElement({
-        name: 'caroulsel-more-error',
-        order: 10,
-        isButton: false,
-        appendTo: 'root',
-        onInit: (box) => {
-          box.hidden = true;
-          const text = doc.createElement('p');
-          text.textContent = labels.moreError;
-          const button = doc.createElement('button');
-          button.type = 'button';
-          button.className = 'pswp__caroulsel-retry';
-          button.textContent = labels.retry;
-          button.addEventListener('click', () => {
-            const next = pswp.element?.querySelector('.pswp__button--arrow--next');
-            retryMore()?.();
-            update();
-            // The button goes with the box: focus stays in the dialog, on Next.
-            if (next instanceof HTMLElement) next.focus();
-            else pswp.element?.focus();
-          });
-          box.append(text, button);
-          const update = () => {
-            const show = retryMore() !== undefined && pswp.currIndex >= cards().length - 2;
-            if (show === !box.hidden) return;
-            box.hidden = !show;
-            // An alert inserted with its text is read out: the box's content is put in as it shows.
-            if (show) box.setAttribute('role', 'alert');
-            else box.removeAttribute('role');
-          };
-          pswp.on('change', update);
-          showMoreError = update;
-          pswp.on('destroy', () => {
-            if (showMoreError === update) showMoreError = () => {};
-          });
-          update();
-        },
-      });
+      pswp.ui?.registerElement(captionElement(pswp, cards));
+      pswp.ui?.registerElement(
+        moreErrorElement(pswp, {
+          doc,
+          labels,
+          cards,
+          retryMore,
+          shown: (update) => {
+            showMoreError = update;
+            pswp.on('destroy', () => {
+              if (showMoreError === update) showMoreError = () => {};
+            });
+          },
+        }),
+      );
     });
     // PhotoSwipe listens to keys only once its opening animation has ended: Esc pressed during it
     // would be lost, so it is heard here, and acted on as soon as the animation ends.
