@@ -258,6 +258,19 @@ export async function paste(page: Page, text: string): Promise<void> {
   }, text);
 }
 
+/** Cancel in the metric modal with typing in it asks first: answers "Discard", in `labels`' words. */
+export async function discardTyped(page: Page, labels: typeof LABELS_EN = LABELS_EN): Promise<void> {
+  await page
+    .getByRole('alertdialog', { name: labels.cancelTitle })
+    .getByRole('button', { name: labels.cancelDiscard, exact: true })
+    .click();
+}
+
+/** Whether the element has the page's focus. */
+export function focused(locator: Locator): Promise<boolean> {
+  return locator.evaluate((node) => node === document.activeElement);
+}
+
 /** What an element's `aria-describedby` says, as a screen reader reads it after its name. */
 export async function description(locator: Locator): Promise<string> {
   return locator.evaluate((node) =>

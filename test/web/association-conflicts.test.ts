@@ -8,6 +8,8 @@ import { LABELS_EN, LABELS_PT_BR } from '../../web/association-screen.js';
 import { seriousViolations } from '../support/axe.js';
 import {
   description,
+  discardTyped,
+  focused,
   holdRequests,
   openPage,
   type SaveBody,
@@ -171,8 +173,6 @@ function peopleIn({ lang, device }: Variant) {
     page.getByRole('treeitem', { name }).first().locator(':scope > .ta-screen__row').textContent();
 
   const field = (dialog: Locator, name: string) => dialog.getByRole('textbox', { name, exact: true });
-
-  const focused = (locator: Locator) => locator.evaluate((node) => node === document.activeElement);
 
   async function save(dialog: Locator) {
     await dialog.getByRole('button', { name: L.save, exact: true }).click();
@@ -1048,6 +1048,7 @@ describe.each(VARIANTS)('what the modal shows is what it saves ($lang, $device)'
       await held.arrived;
       // Cancel is enabled while the activity is read: the person discards what they typed.
       await dialog.getByRole('button', { name: L.cancel, exact: true }).click();
+      await discardTyped(a.page);
       await dialog.waitFor({ state: 'hidden' });
       held.release();
       const again = await reopen(a.page, SUBSOIL);

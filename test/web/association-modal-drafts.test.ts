@@ -6,7 +6,9 @@ import type { Demo } from '../../src/demo/start-demo.js';
 import { seriousViolations } from '../support/axe.js';
 import {
   asksBeforeLeaving,
+  description,
   draftsOnDevice,
+  focused,
   holdDraftsOpening,
   holdDraftWrites,
   holdRequests,
@@ -51,7 +53,6 @@ afterEach(async () => {
 
 const origin = () => server?.origin ?? '';
 const url = () => `${origin()}/associationtask?taskSheet=${demo.sample.taskSheet}`;
-const later = <T>(read: () => Promise<T> | T) => expect.poll(read, { timeout: 10_000, interval: 100 });
 
 /** A phone's context, signed in as `user`; `init` runs in each page before the screen. */
 async function phone(user: number, init?: () => void): Promise<Page> {
@@ -181,7 +182,7 @@ it('keeps what was typed through a reload: the tree marks it, the modal says it 
   expect((await put).status()).toBe(200);
   await dialog.waitFor({ state: 'hidden' });
   expect(await storedRows()).toMatchObject([{ METRICA1: '12.50' }]);
-  await later(() => item.textContent()).not.toContain(DRAFT_MARK);
+  await expect.poll(() => item.textContent()).not.toContain(DRAFT_MARK);
 
   // Acknowledged, the draft is gone from the device too: a reload opens the stored value.
   await page.reload();
@@ -234,7 +235,7 @@ it('sends a draft over the value it was typed over: a value stored meanwhile is 
   expect(await quantity(dialog).inputValue()).toBe('12,5');
 });
 
-it('drops the draft when the person discards it with Cancel', async () => {
+it('drops the draft when the person discards it with Cancel, asked first', async () => {
   const page = await phone(ALICE);
   let dialog = await openModal(page);
   await typeQuantity(page, dialog, '12,5');
@@ -242,10 +243,34 @@ it('drops the draft when the person discards it with Cancel', async () => {
   await page.reload();
   dialog = await openModal(page, false);
   await draftLine(dialog).waitFor();
-  await dialog.getByRole('button', { name: 'Cancelar' }).click();
+  const cancel = dialog.getByRole('button', { name: 'Cancelar' });
+  await cancel.click();
+  // A tap on Cancel meant as "close" would lose the typing for good: the person is asked, and the
+  // answer that keeps it has the focus (Enter at once keeps editing).
+  const question = page.getByRole('alertdialog', { name: 'Descartar o que você digitou?' });
+  await question.waitFor();
+  expect(await description(question)).toBe(
+    `O que você digitou em ${LABEL} não foi salvo: descartado, não volta.`,
+  );
+  expect(await focused(question.getByRole('button', { name: 'Continuar editando' }))).toBe(true);
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.keyboard.press('Enter');
+  await question.waitFor({ state: 'hidden' });
+  expect(await quantity(dialog).inputValue()).toBe('12,5');
+  expect(await focused(cancel)).toBe(true);
+  // Esc in the question is a no as well.
+  await cancel.click();
+  await question.waitFor();
+  await page.keyboard.press('Escape');
+  await question.waitFor({ state: 'hidden' });
+  expect(await dialog.isVisible()).toBe(true);
+  expect(await quantity(dialog).inputValue()).toBe('12,5');
+
+  await cancel.click();
+  await question.getByRole('button', { name: 'Descartar', exact: true }).click();
   await dialog.waitFor({ state: 'hidden' });
   const item = page.getByRole('treeitem', { name: LABEL }).first();
-  await later(() => item.textContent()).not.toContain(DRAFT_MARK);
+  await expect.poll(() => item.textContent()).not.toContain(DRAFT_MARK);
   await keptOnDevice(page);
 
   await page.reload();
@@ -285,7 +310,7 @@ it('leaves no draft when a value is typed back to what the field showed, in anot
   expect(await quantity(dialog).inputValue()).toBe('0,80');
   expect(await draftLine(dialog).count()).toBe(0);
   expect(await page.getByRole('treeitem', { name: LABEL }).first().textContent()).not.toContain(DRAFT_MARK);
-  await later(() => draftsOnDevice(page)).toEqual([]);
+  await expect.poll(() => draftsOnDevice(page)).toEqual([]);
 });
 
 it('shows no draft mark on an activity made read-only since, whose draft nobody can see or discard there', async () => {
@@ -304,7 +329,7 @@ it('shows no draft mark on an activity made read-only since, whose draft nobody 
   );
   await page.reload();
   const item = await reach(page, false);
-  await later(() => item.textContent()).toContain('Somente leitura');
+  await expect.poll(() => item.textContent()).toContain('Somente leitura');
   expect(await item.textContent()).not.toContain(DRAFT_MARK);
   // The modal shows what is stored, with nothing to discard (Close only).
   await item.locator(':scope > .ta-screen__row').click();
@@ -322,6 +347,10 @@ it('does not bring back a draft discarded with Cancel right before the page is r
   // Typed on and discarded at once, the page reloaded with no pause: the removal is under way.
   await page.keyboard.type('5');
   await dialog.getByRole('button', { name: 'Cancelar' }).click();
+  await page
+    .getByRole('alertdialog', { name: 'Descartar o que você digitou?' })
+    .getByRole('button', { name: 'Descartar', exact: true })
+    .click();
   await page.reload();
   dialog = await openModal(page, false);
   expect(await quantity(dialog).inputValue()).toBe('0,80');
@@ -343,7 +372,7 @@ it('keeps what is typed in the modal while the drafts are being read, with the s
   await hours.fill('9');
   await page.evaluate(() => (window as unknown as { releaseDrafts: () => void }).releaseDrafts());
   // Read now: the draft's Quantidade joins what was typed, and both are the activity's draft.
-  await later(() => quantity(dialog).inputValue()).toBe('12,5');
+  await expect.poll(() => quantity(dialog).inputValue()).toBe('12,5');
   expect(await hours.inputValue()).toBe('9');
   await keptOnDevice(page);
   await page.keyboard.press('Escape');
@@ -372,14 +401,14 @@ it('keeps the stored draft’s fields the form never showed when a save out whil
     which: (request) => request.method() === 'PUT',
   });
   await dialog.getByRole('button', { name: 'Salvar', exact: true }).click();
-  await later(() => saves.count).toBe(1);
+  await expect.poll(() => saves.count).toBe(1);
   // The drafts are read while the save is out; the busy form does not show the draft's Quantidade.
   await page.evaluate(() => (window as unknown as { releaseDrafts: () => void }).releaseDrafts());
   const item = page.getByRole('treeitem', { name: LABEL }).first();
-  await later(() => item.textContent()).toContain(DRAFT_MARK);
+  await expect.poll(() => item.textContent()).toContain(DRAFT_MARK);
   saves.release();
   await dialog.waitFor({ state: 'hidden' });
-  await later(async () => (await storedRows()).length).toBe(1);
+  await expect.poll(async () => (await storedRows()).length).toBe(1);
 
   // Neither shown nor sent, 12,5 stays the draft: marked in the tree, shown at the next opening.
   await keptOnDevice(page);
@@ -387,7 +416,7 @@ it('keeps the stored draft’s fields the form never showed when a save out whil
   await page.evaluate(() => localStorage.removeItem('hold-drafts'));
   await page.reload();
   dialog = await openModal(page, false);
-  await later(() => quantity(dialog).inputValue()).toBe('12,5');
+  await expect.poll(() => quantity(dialog).inputValue()).toBe('12,5');
   // Horas as saved.
   expect(await dialog.getByRole('textbox', { name: 'Horas', exact: true }).inputValue()).toBe('9,0');
 });
@@ -411,7 +440,7 @@ it('keeps what another tab of the same person typed in the activity when this ta
   await hours.click();
   await second.keyboard.press('Control+A');
   await second.keyboard.type('9,5');
-  await later(() => quantity(other).inputValue()).toBe('12,5');
+  await expect.poll(() => quantity(other).inputValue()).toBe('12,5');
   await keptOnDevice(second);
   await second.keyboard.press('Escape');
 
@@ -492,7 +521,7 @@ it('keeps what another tab typed later in a field when this tab, which showed th
   // and its form shows the 20.
   await typeField(second, other, 'Horas', '9,5');
   await keptOnDevice(second);
-  await later(() => quantity(other).inputValue()).toBe('20');
+  await expect.poll(() => quantity(other).inputValue()).toBe('20');
   await keptOnDevice(second);
   await second.keyboard.press('Escape');
 

@@ -6,6 +6,7 @@ import { LABELS_EN, LABELS_PT_BR, MAX_OUTBOX_ENTRIES } from '../../web/associati
 import { seriousViolations } from '../support/axe.js';
 import {
   description,
+  discardTyped,
   holdRequests,
   launchOnProfile,
   loseSaveAnswers,
@@ -1062,6 +1063,7 @@ describe.each([
     await expect.poll(() => dialog.getByRole('alert').textContent()).toContain(L.outboxQuota);
     expect(await field(dialog, 'Quantidade').inputValue()).toBe('5');
     await dialog.getByRole('button', { name: L.cancel }).click();
+    await discardTyped(alice.page, L);
 
     // Full: the outbox holds its maximum (filled directly), and says so before taking more.
     await alice.page.evaluate(async (max) => {

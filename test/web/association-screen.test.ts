@@ -3,7 +3,15 @@ import type { BrowserContext, Locator, Page } from 'playwright-core';
 import { afterEach, describe, expect, it } from 'vitest';
 import { DEMO_TABLES } from '../../src/demo/demo-install.js';
 import { seriousViolations } from '../support/axe.js';
-import { description, holdRequests, openPage, useBrowser, watchProblems } from '../support/browser.js';
+import {
+  description,
+  discardTyped,
+  focused,
+  holdRequests,
+  openPage,
+  useBrowser,
+  watchProblems,
+} from '../support/browser.js';
 import { useTestDemo } from '../support/demo.js';
 
 const browser = useBrowser();
@@ -56,8 +64,6 @@ async function openScreen(page: Page, taskSheet = demo().sample.taskSheet) {
 async function expectAccessible(page: Page) {
   expect(await seriousViolations(page)).toEqual([]);
 }
-
-const focused = (locator: Locator) => locator.evaluate((node) => node === document.activeElement);
 
 /** The text of a tree item's own row (its label and, for an activity, its values), without its children. */
 const rowText = (item: Locator) => item.locator(':scope > .ta-screen__row').textContent();
@@ -301,6 +307,7 @@ describe('the association screen, on the demo', () => {
     dialog = await openActivity(page, 'A-WEED — Weeding');
     expect(await dialog.getByRole('textbox', { name: 'Quantidade' }).inputValue()).toBe('9.99');
     await dialog.getByRole('button', { name: 'Cancel' }).click();
+    await discardTyped(page);
     expect(await focused(item)).toBe(true);
     dialog = await openActivity(page, 'A-WEED — Weeding');
     expect(await dialog.getByRole('textbox', { name: 'Quantidade' }).inputValue()).toBe('0.40');

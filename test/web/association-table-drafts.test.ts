@@ -4,6 +4,7 @@ import { seriousViolations } from '../support/axe.js';
 import {
   asksBeforeLeaving,
   description,
+  discardTyped,
   draftsOnDevice,
   holdDraftsOpening,
   holdDraftWrites,
@@ -254,6 +255,7 @@ it('shares one draft per activity with the modal: each shows what the other type
   await (await subsoilItem(page)).locator(':scope > .ta-screen__row').click();
   await expect.poll(() => field('Horas').inputValue()).toBe('9');
   await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
+  await discardTyped(page);
   await dialog.waitFor({ state: 'hidden' });
   await expect.poll(() => item.textContent()).not.toContain('Draft, not saved');
   await showTable(page);

@@ -3,6 +3,7 @@ import { expect, it } from 'vitest';
 import {
   asksBeforeLeaving,
   description,
+  discardTyped,
   draftsOnDevice,
   holdDraftWrites,
   holdRequests,
@@ -442,6 +443,7 @@ it('keeps a draft discarded with Cancel discarded when the modal’s next write 
     .poll(() => soil.getByRole('textbox', { name: 'Quantidade', exact: true }).inputValue())
     .toBe('12.5');
   await soil.getByRole('button', { name: 'Cancel', exact: true }).click();
+  await discardTyped(a);
   await soil.waitFor({ state: 'hidden' });
 
   // Tab A types Horas 9 in Spraying's modal: its write takes in tab B's Pessoas 3.

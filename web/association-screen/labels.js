@@ -122,6 +122,10 @@ export { LABELS_EN, LABELS_PT_BR };
  * @property {string} removeConflict a remove refused because fields changed meanwhile, `{fields}`
  * @property {string} conflictAway a save refused for a conflict after its dialog moved on, `{label}`
  * @property {string} remove the button that removes the activity's saved entry
+ * @property {string} cancelTitle the question's title when Cancel would drop what was typed
+ * @property {string} cancelText its text, `{label}`
+ * @property {string} cancelKeep its answer that keeps the typing (and the dialog) open
+ * @property {string} cancelDiscard its answer that drops the typing and closes
  * @property {string} removeTitle the confirmation's title
  * @property {string} removeText the confirmation's text, `{label}`
  * @property {string} removeConfirm the confirmation's button that removes

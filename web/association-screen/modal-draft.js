@@ -245,6 +245,15 @@ export function createModalDraft(ctx, parts) {
     reset,
     typed,
     /**
+     * Whether the open activity's form holds typing its Cancel would drop (not a decided entry's
+     * values, which are the outbox's, nor an opening already settled).
+     */
+    hasTyping() {
+      const node = parts.current();
+      if (!node || node.data.editable === false || parts.deciding() || settledHere) return false;
+      return Object.keys(typedFields()).length > 0;
+    },
+    /**
      * The activity's draft is done with: stored, taken into the outbox, its entry removed, or
      * discarded. @param {TreeNode} node
      */

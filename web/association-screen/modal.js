@@ -46,7 +46,7 @@ export function createModal(ctx, tree, treeMetrics) {
   const sight = createModalSight(view.dialog, view.actions, ctx.timers);
   const { dialog, form, title, trail, lastChangeLine, notice, stoppedNotice, removeButton, formError } = view;
   const { dialogStatus, cancel, saveNext, save } = view;
-  const confirm = createConfirm(ctx, () => void removeEntry());
+  const confirm = createConfirm(ctx);
   dialog.append(confirm.dialog);
   const conflicts = createConflicts(ctx, fields, {
     alert: showAlert,
@@ -110,12 +110,27 @@ export function createModal(ctx, tree, treeMetrics) {
     deciding: () => deciding !== undefined,
   });
 
-  // Cancel is the person's decision to drop what they typed (its draft goes); Esc, the backdrop and
+  // Cancel is the person's decision to drop what they typed (its draft goes), asked first when
+  // there is typing to lose (a tap meant as "close" would lose it for good); Esc, the backdrop and
   // a phone's Back only close the dialog, and the draft stays for the next opening.
   cancel.addEventListener('click', () => {
     // A read of what applies is no save: Cancel during it still drops what was typed.
-    if (current && (!busy || busyWith === 'read')) draft.settled(current);
-    dialog.close();
+    const node = current && (!busy || busyWith === 'read') ? current : undefined;
+    const discard = () => {
+      if (node && current === node) draft.settled(node);
+      dialog.close();
+    };
+    if (node === undefined || !draft.hasTyping()) {
+      discard();
+      return;
+    }
+    const question = {
+      title: labels.cancelTitle,
+      text: fill(labels.cancelText, { label: node.data.label }),
+      keep: labels.cancelKeep,
+      yes: labels.cancelDiscard,
+    };
+    confirm.ask(question, cancel, discard);
   });
 
   // Esc while a save or a remove is on its way would leave its answer to land on whatever opens
@@ -137,7 +152,14 @@ export function createModal(ctx, tree, treeMetrics) {
     if (node && !ctx.destroyed() && node.item.isConnected) tree.focusNode(node, { scroll: false });
   });
   removeButton.addEventListener('click', () => {
-    if (current && !busy) confirm.ask(current.data.label, removeButton);
+    if (!current || busy) return;
+    const question = {
+      title: labels.removeTitle,
+      text: fill(labels.removeText, { label: current.data.label }),
+      keep: labels.removeCancel,
+      yes: labels.removeConfirm,
+    };
+    confirm.ask(question, removeButton, () => void removeEntry());
   });
 
   /**
