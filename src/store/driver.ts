@@ -80,5 +80,9 @@ export interface Database extends SqlExecutor {
   connection<T>(work: (connection: SqlExecutor) => Promise<T>): Promise<T>;
   /** The database (schema) this connection works in. */
   readonly schemaName: string;
+  /**
+   * Ends the pool's connections; a second call resolves as the first did. A call made after it fails
+   * with `DatabaseConnectionError` (`DATABASE_CLOSED`).
+   */
   close(): Promise<void>;
 }

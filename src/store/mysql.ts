@@ -181,6 +181,7 @@ export function wrapPool(
   const { pool, statement } = promisePool(given);
   const timeoutMs = options.timeoutMs ?? DEFAULT_DATABASE_TIMEOUT_MS;
   const acquire = () => acquireConnection(pool, timeoutMs);
+  let closing: Promise<void> | undefined;
   /** One statement on a connection of its own, returned to the pool unless it had to be destroyed. */
   const once = async <T>(run: (executor: SqlExecutor) => Promise<T>): Promise<T> => {
     const connection = await acquire();
@@ -223,8 +224,11 @@ export function wrapPool(
         releaseUnlessDestroyed(connection);
       }
     },
-    async close() {
-      await pool.end();
+    // Once is enough: mysql2's end() on an ended pool throws ("Can't add new command when connection
+    // is in closed state"). A pool its host ended itself is closed already.
+    close() {
+      closing ??= isClosed(pool) ? Promise.resolve() : pool.end();
+      return closing;
     },
   };
 }
@@ -259,6 +263,11 @@ async function commit(tx: SqlExecutor, timeoutMs: number): Promise<void> {
   }
 }
 
+/** Whether the pool was ended (mysql2's own flag, which its `Symbol.asyncDispose` reads too). */
+function isClosed(pool: mysql.Pool): boolean {
+  return (pool as unknown as { pool?: { _closed?: unknown } }).pool?._closed === true;
+}
+
 /** Connections this package destroyed (a timeout, a refused ROLLBACK): never handed back to the pool. */
 const destroyed = new WeakSet<mysql.PoolConnection>();
 
@@ -279,7 +288,15 @@ function releaseUnlessDestroyed(connection: mysql.PoolConnection): void {
  * the pool.
  */
 async function acquireConnection(pool: mysql.Pool, timeoutMs: number): Promise<mysql.PoolConnection> {
-  const pending = pool.getConnection();
+  const pending = pool.getConnection().catch((error: unknown) => {
+    // mysql2 says only "Pool is closed." (a plain Error, no code): a host's bug or its shutdown.
+    if (!isClosed(pool)) throw error;
+    throw new DatabaseConnectionError(
+      'DATABASE_CLOSED',
+      'the database handle was closed: close() (or end() on the pool given to wrapPool) was called before this call, which read and wrote nothing',
+      { cause: error },
+    );
+  });
   const result = await withDeadline(pending, timeoutMs);
   if (result.timedOut) {
     pending.then(

@@ -10,6 +10,7 @@ import {
 import { openDatabase, wrapPool } from '../../src/store/mysql.js';
 import { query, sql } from '../../src/store/sql.js';
 import { parseDatabaseUrl, redactUrl, resolveDatabaseUrl, withDatabase } from '../../src/store/url.js';
+import { loadTaskTree, saveMetrics } from '../../src/tree.js';
 import { SERVER_URL, useScratchDatabase } from '../support/database.js';
 
 describe('database URLs', () => {
@@ -374,6 +375,44 @@ describe('wrapPool and the options of both', () => {
       await Promise.all(pools.map((pool) => pool.end()));
     }
     expect(() => wrapPool({} as mysql.Pool, 'x')).toThrowError(/needs a mysql2 pool/);
+  });
+
+  // Found by a review: after close() the calls failed with mysql2's plain "Pool is closed." (a 500
+  // in the handler), and a second close() threw "Can't add new command when connection is in closed state".
+  it("says the handle was closed to every call after close() or the pool's end(), and closes twice quietly", async () => {
+    const closed = {
+      code: 'DATABASE_CLOSED',
+      message: expect.stringMatching(/^the database handle was closed: /),
+    };
+    const scope = { EMPRESA: 1, FILIAL: 1, LOCAL: 1 };
+    const opened = await openDatabase(url());
+    await opened.close();
+    await expect(opened.close()).resolves.toBeUndefined();
+    const hostPool = mysql.createPool(settings());
+    const wrapped = wrapPool(hostPool, settings().database);
+    await wrapped.query('SELECT 1');
+    await hostPool.end();
+    await expect(wrapped.close()).resolves.toBeUndefined();
+    for (const db of [opened, wrapped]) {
+      for (const call of [
+        db.query('SELECT 1'),
+        db.transaction(async () => undefined),
+        loadTaskTree(db, { scope, taskSheet: 1 }),
+        saveMetrics(db, {
+          scope,
+          user: 1,
+          taskSheet: 1,
+          entries: [{ activity: 1, group: 1, values: { METRICA1: 1 } }],
+        }),
+      ]) {
+        const error = await call.then(
+          () => undefined,
+          (thrown: unknown) => thrown,
+        );
+        expect(error).toBeInstanceOf(DatabaseConnectionError);
+        expect(error).toMatchObject(closed);
+      }
+    }
   });
 
   it('refuses a misspelt or impossible option, naming it', async () => {
