@@ -1,10 +1,17 @@
 import { match } from 'ts-pattern';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { storedValue } from '../model/column-values.js';
 import { dateValueText } from '../model/date-text.js';
 import { sameName } from '../model/identifier.js';
 import { ConfigurationError } from '../model/issues.js';
-import { DEFAULT_METRICS, type MetricDefault, type MetricInput, type MetricValue } from '../model/metrics.js';
+import { parseInput } from '../model/metric-batch.js';
+import {
+  DEFAULT_METRICS,
+  type MetricDefault,
+  type MetricInput,
+  Metrics,
+  type MetricValue,
+} from '../model/metrics.js';
 import { typeOf, type ValueTypes } from './value-types.js';
 
 /** Where a metric's value came from: the saved row, the configured default, or neither. */
@@ -45,6 +52,9 @@ export interface DefaultSource {
   readonly column: string;
 }
 
+/** The arguments of {@link compileMetricDefaults}, checked as every public function's are. */
+const CompileArguments = z.strictObject({ metrics: Metrics.optional() });
+
 const NONE: ResolvedMetric = Object.freeze({ value: null, source: 'none' });
 // Every DefaultSource has the same three properties, so the hot loop's property reads stay monomorphic.
 const NO_DEFAULT: DefaultSource = Object.freeze({ from: 'none', value: null, column: '' });
@@ -68,7 +78,9 @@ const NO_DEFAULT: DefaultSource = Object.freeze({ from: 'none', value: null, col
  * as a day.
  *
  * Without a list (a TREE_VIEW without `metrics`, or no TREE_VIEW) the metrics are
- * {@link DEFAULT_METRICS}: METRICA1 and METRICA2, no defaults.
+ * {@link DEFAULT_METRICS}: METRICA1 and METRICA2, no defaults. A list the TREE_VIEW's model would
+ * refuse (a default of an unknown kind, a string for the list) is `INVALID_REQUEST` at its path
+ * (`metrics.0.default.type`), as `planTree`'s arguments are.
  *
  * @example
  * const resolve = compileMetricDefaults([{ field: 'METRICA1', default: { type: 'field', name: 'INDICE' } }]);
@@ -76,10 +88,13 @@ const NO_DEFAULT: DefaultSource = Object.freeze({ from: 'none', value: null, col
  * compileMetricDefaults(undefined)({ activity: {}, taskSheet: {} }); // METRICA1 and METRICA2, source 'none'
  */
 export function compileMetricDefaults(
-  metrics: readonly MetricInput[] = DEFAULT_METRICS,
+  metrics?: readonly MetricInput[],
   types: ValueTypes = {},
 ): MetricDefaultsResolver {
-  const plan = metrics.map((metric, index) => {
+  // A plain-JavaScript caller's list is checked here, not found wrong by ts-pattern mid-match.
+  const checked =
+    parseInput(CompileArguments, { metrics }, 'compileMetricDefaults arguments').metrics ?? DEFAULT_METRICS;
+  const plan = checked.map((metric, index) => {
     const source = metric.default === undefined ? NO_DEFAULT : defaultSource(metric.default);
     const copied =
       source.from === 'activity' ? types.activity : source.from === 'taskSheet' ? types.taskSheet : undefined;

@@ -2,7 +2,12 @@ import { match } from 'ts-pattern';
 import { describe, expect, it } from 'vitest';
 import { ConfigurationError } from '../../src/model/issues.js';
 import { Metric, type MetricDefault } from '../../src/model.js';
-import { compileMetricDefaults, defaultSource, resolveMetricDefaults } from '../../src/tree.js';
+import {
+  compileMetricDefaults,
+  defaultSource,
+  InvalidRequestError,
+  resolveMetricDefaults,
+} from '../../src/tree.js';
 
 const metrics = Metric.array().parse([
   { field: 'METRICA1', label: 'Quantity', default: { type: 'field', name: 'INDICE' } },
@@ -94,6 +99,37 @@ describe('metric defaults', () => {
   it('refuses a taskSheet default naming a column the task sheet lacks', () => {
     expect(() => resolveMetricDefaults(metrics, { activity, taskSheet: { SEQ_DB: 42 } })).toThrow(
       /metric METRICA2: .*column "QTD_PESSOAS" of the task sheet/,
+    );
+  });
+
+  // Found by a review: ts-pattern's "Pattern matching error" (no code) and "metrics.map is not a function".
+  it('refuses a metric list the TREE_VIEW would refuse as planTree refuses its arguments, with the path', () => {
+    const refusal = (list: unknown) => {
+      try {
+        compileMetricDefaults(list as never);
+      } catch (error) {
+        expect(error).toBeInstanceOf(InvalidRequestError);
+        return error;
+      }
+      throw new Error('not refused');
+    };
+    expect(refusal([{ field: 'METRICA1', default: { type: 'bogus' } }])).toMatchObject({
+      code: 'INVALID_REQUEST',
+      path: 'metrics.0.default.type',
+      message:
+        "compileMetricDefaults arguments at metrics.0.default.type: Invalid discriminator value. Expected 'value' | 'field' | 'taskSheet'",
+    });
+    expect(refusal([{ field: 'METRICA1', default: null }])).toMatchObject({
+      code: 'INVALID_REQUEST',
+      path: 'metrics.0.default',
+    });
+    expect(refusal('METRICA1')).toMatchObject({
+      code: 'INVALID_REQUEST',
+      path: 'metrics',
+      message: 'compileMetricDefaults arguments at metrics: Invalid input: expected array, received string',
+    });
+    expect(() => resolveMetricDefaults('METRICA1' as never, { activity, taskSheet })).toThrow(
+      InvalidRequestError,
     );
   });
 
