@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TaskAssociationError } from '../model/errors.js';
+import { abbreviated, TaskAssociationError } from '../model/errors.js';
 import { MetricBatch, parseInput } from '../model/metric-batch.js';
 import { checkOptions, isFunction } from '../model/options.js';
 import { InvalidRequestError } from '../model/request-errors.js';
@@ -50,7 +50,7 @@ export interface AssociationHandlerOptions {
   readonly context: (request: Request) => Promise<AssociationContext>;
   /**
    * Where errors the host's operators should hear of are reported: every 500 (a bug, a misconfigured
-   * installation, a bad scope or user from `context`) and a database that did not answer in time
+   * installation, a bad scope or user from `context`, or no `{ scope, user }` at all) and a database that did not answer in time
    * (503). Default `console.error`.
    */
   readonly onError?: (error: unknown) => void;
@@ -199,6 +199,18 @@ export function createAssociationHandler(
  * hear of through onError), never the client's 400.
  */
 function checkContext(given: AssociationContext): AssociationContext {
+  // A plain-JavaScript host's context may forget its return (undefined) or return its 401 instead of
+  // throwing it: said as such, not as a TypeError reading `scope` of it.
+  if (typeof given !== 'object' || given === null || Array.isArray(given) || given instanceof Response) {
+    const [returned, fix] =
+      given instanceof Response
+        ? [`a Response (${given.status})`, 'throw it to answer the request with it']
+        : [abbreviated(JSON.stringify(given) ?? String(given)), "check the host's context"];
+    throw new TaskAssociationError(
+      'INVALID_CONTEXT',
+      `the host's context returned ${returned}, not { scope, user }: ${fix}`,
+    );
+  }
   const scope = checkScope(given.scope);
   if (!SeqDb.safeParse(given.user).success) {
     throw new TaskAssociationError(

@@ -550,6 +550,30 @@ describe('the associationtask handler', () => {
     }
   });
 
+  // Found by a review: a context returning undefined gave onError "Cannot read properties of undefined (reading 'scope')".
+  it('answers a context that returns no { scope, user } with a logged 500 naming what it returned', async () => {
+    for (const [returned, message] of [
+      [undefined, "the host's context returned undefined, not { scope, user }: check the host's context"],
+      [null, "the host's context returned null, not { scope, user }: check the host's context"],
+      [42, "the host's context returned 42, not { scope, user }: check the host's context"],
+      [
+        new Response(null, { status: 401 }),
+        "the host's context returned a Response (401), not { scope, user }: throw it to answer the request with it",
+      ],
+    ] as const) {
+      const reported: unknown[] = [];
+      const handle = createAssociationHandler({
+        db: scratch().db,
+        context: async () => returned as never,
+        onError: (error) => reported.push(error),
+      });
+      const response = await handle(new Request(`${BASE}?taskSheet=${ids.sheet}`));
+      expect(response.status).toBe(500);
+      expect(await response.json()).toEqual({ error: { code: 'INVALID_CONTEXT', message } });
+      expect(reported).toEqual([expect.objectContaining({ code: 'INVALID_CONTEXT', message })]);
+    }
+  });
+
   it('answers writers that kept the scope busy with 503 and a short Retry-After, not logged', async () => {
     const reported: unknown[] = [];
     const busy = createAssociationHandler({
