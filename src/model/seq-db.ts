@@ -23,7 +23,10 @@ export type SeqDb = z.infer<typeof SeqDb>;
  */
 export const SeqDbText = z
   .string()
-  .regex(/^[1-9][0-9]{0,15}$/, { message: 'a SEQ_DB is a positive whole number written in digits only' })
+  // Says the leading zero: `042` is all digits, and "digits only" alone read as a contradiction.
+  .regex(/^[1-9][0-9]{0,15}$/, {
+    message: 'a SEQ_DB is a positive whole number written in digits only, without a leading zero',
+  })
   // 16 digits at most, so Number() is exact up to 2^53 - 1 and every larger value lands above it.
   .transform(Number)
   .pipe(SeqDb);

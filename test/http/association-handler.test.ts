@@ -303,6 +303,20 @@ describe('the associationtask handler', () => {
     expect(put.status).toBe(404);
   });
 
+  // Found by a review: 042 was refused as not "written in digits only", which it is.
+  it('refuses a task sheet written with a leading zero, saying so', async () => {
+    const answer = await request('?taskSheet=042');
+    expect(answer.status).toBe(400);
+    expect(await answer.json()).toEqual({
+      error: {
+        code: 'INVALID_REQUEST',
+        message:
+          'query parameter taskSheet: a SEQ_DB is a positive whole number written in digits only, without a leading zero',
+        path: 'taskSheet',
+      },
+    });
+  });
+
   it('gives every error answer one shape and the same headers, with the path where there is one', async () => {
     const answers = await Promise.all([
       request('?taskSheet=x'),
@@ -326,7 +340,8 @@ describe('the associationtask handler', () => {
         body: {
           error: {
             code: 'INVALID_REQUEST',
-            message: 'query parameter taskSheet: a SEQ_DB is a positive whole number written in digits only',
+            message:
+              'query parameter taskSheet: a SEQ_DB is a positive whole number written in digits only, without a leading zero',
             path: 'taskSheet',
           },
         },
