@@ -1,5 +1,6 @@
 import { parseJsonText } from '../model/json-text.js';
 import { InvalidRequestError, PayloadTooLargeError } from '../model/request-errors.js';
+import { decodeUtf8 } from '../model/utf8-text.js';
 
 /**
  * Reads a request body as JSON, holding at most `maxBytes` in memory; a body that is not UTF-8 JSON,
@@ -31,16 +32,17 @@ export async function readJsonBody(request: Request, maxBytes: number): Promise<
   }
   const notJson = () =>
     new InvalidRequestError('INVALID_JSON', 'the request body is not JSON: send {"entries": [...]}');
-  let text: string;
-  try {
-    // fatal: bytes that are not UTF-8 are refused, not turned into U+FFFD and parsed.
-    text = new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks, size));
-  } catch {
-    throw notJson();
+  // Bytes that are not UTF-8 are refused where they are, not turned into U+FFFD and parsed.
+  const decoded = decodeUtf8(Buffer.concat(chunks, size), 'send the body encoded as UTF-8');
+  if (!decoded.success) {
+    throw new InvalidRequestError(
+      'INVALID_JSON',
+      `the request body is not JSON (${decoded.issues[0]?.message ?? 'not UTF-8'})`,
+    );
   }
   // The configuration files' parser: a key given twice in one object is refused (JSON.parse would keep
   // the last without a word, so a body naming an entry's activity twice would save under one of them).
-  const parsed = parseJsonText(text);
+  const parsed = parseJsonText(decoded.text, 'request body');
   if (parsed.success) return parsed.value;
   const [issue] = parsed.issues;
   if (issue === undefined) throw notJson();

@@ -13,12 +13,15 @@ const BOM = '\uFEFF';
  * - A syntax error is reported with its line, column and character offset (counted after the BOM).
  * - A key given twice in one object is refused: `JSON.parse` would silently keep the last one, so a
  *   copied layer "2" left unrenumbered would vanish without a word.
+ * - A document nested deeper than {@link MAX_DEPTH} levels is refused where it goes deeper, its
+ *   message naming `subject` (what the text is: a configuration document, a request body).
  * - No key is special: `JSON.parse` makes `__proto__`, `constructor` and `prototype` ordinary own
  *   keys, and the models refuse them like any other unknown key (strict objects report them, records
  *   go through `withOwnKeys`, since zod's records skip a `__proto__` key without a word).
  */
 export function parseJsonText(
   text: string,
+  subject = 'configuration document',
 ): { success: true; value: unknown } | { success: false; issues: ConfigIssue[] } {
   const body = text.startsWith(BOM) ? text.slice(BOM.length) : text;
   let value: unknown;
@@ -30,7 +33,7 @@ export function parseJsonText(
       issues: [{ path: '', code: 'INVALID_JSON', message: syntaxErrorMessage(body) }],
     };
   }
-  const { error, duplicates, duplicateCount } = scanJson(body);
+  const { error, duplicates, duplicateCount } = scanJson(body, subject);
   // JSON.parse took it, so the scan's only refusal is a document nested too deep to check.
   if (error !== undefined) {
     return {
@@ -114,7 +117,7 @@ interface ScanResult {
 }
 
 /** One pass over the text: the first syntax error, and the keys repeated within one object. */
-function scanJson(text: string): ScanResult {
+function scanJson(text: string, subject = 'configuration document'): ScanResult {
   let i = 0;
   const path: (string | number)[] = [];
   const duplicates: ScanResult['duplicates'] = [];
@@ -225,8 +228,7 @@ function scanJson(text: string): ScanResult {
     }
   };
   const value = (depth: number) => {
-    if (depth > MAX_DEPTH)
-      fail(`at most ${MAX_DEPTH} levels of nesting (no configuration document nests deeper)`);
+    if (depth > MAX_DEPTH) fail(`at most ${MAX_DEPTH} levels of nesting (no ${subject} nests deeper)`);
     skipWhitespace();
     const char = text[i];
     if (char === '{') return object(depth);

@@ -1,15 +1,20 @@
 import type { ConfigIssue } from './issues.js';
 
+/** What a file's author does about bytes that are not UTF-8: the default advice of {@link decodeUtf8}. */
+const SAVE_AS_UTF8 = `save the file as UTF-8 (an editor's "encoding" setting; Latin-1 or Windows-1252 write é, ç, ã as one byte)`;
+
 /**
  * A configuration file's bytes as text, refusing what is not UTF-8. Node's `readFile(file, 'utf8')`
  * turns each bad byte into U+FFFD without a word, and a file saved as Latin-1 (`Descrição` as one
  * byte 0xE7) would put those replacement characters into the host's rows on every apply.
- * A byte-order mark is kept: the JSON reader drops it and counts its positions after it.
+ * A byte-order mark is kept: the JSON reader drops it and counts its positions after it. `advice`
+ * ends the message: what the sender of other bytes than a file's (a request body) should do.
  *
  * @example decodeUtf8(new Uint8Array([0x7b, 0xe7, 0x7d])) // { success: false, issues: [{ code: 'INVALID_UTF8', message: 'byte 0xE7 at offset 1 (line 1) ...' }] }
  */
 export function decodeUtf8(
   bytes: Uint8Array,
+  advice = SAVE_AS_UTF8,
 ): { success: true; text: string } | { success: false; issues: ConfigIssue[] } {
   try {
     return { success: true, text: new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }).decode(bytes) };
@@ -24,7 +29,7 @@ export function decodeUtf8(
         {
           path: '',
           code: 'INVALID_UTF8',
-          message: `byte 0x${byte} at offset ${offset} (line ${line}) is not UTF-8: save the file as UTF-8 (an editor's "encoding" setting; Latin-1 or Windows-1252 write é, ç, ã as one byte)`,
+          message: `byte 0x${byte} at offset ${offset} (line ${line}) is not UTF-8: ${advice}`,
         },
       ],
     };

@@ -453,6 +453,48 @@ describe('the associationtask handler', () => {
     }
   });
 
+  // Found by a review: q=%FF was read as U+FFFD and answered 200 with no matches; a raw 0xFF in a
+  // body was INVALID_JSON without reason or place; a body nested too deep spoke of a configuration document.
+  it('says which bytes of a query or body are not UTF-8, and what nests too deep in a body', async () => {
+    const query = await request(`?taskSheet=${ids.sheet}&part=search&q=%FF`);
+    expect(query.status).toBe(400);
+    expect(await query.json()).toEqual({
+      error: {
+        code: 'INVALID_REQUEST',
+        path: 'q',
+        message:
+          'query parameter q: "%FF" has %-escapes that are not UTF-8: escape the text\'s UTF-8 bytes (encodeURIComponent)',
+      },
+    });
+    const before = await metricRowCount();
+    const prefix = new TextEncoder().encode(
+      `{"entries": [{"activity": ${ids.oper}, "group": ${ids.group}, "values": {"METRICA1": "a`,
+    );
+    const bytes = new Uint8Array([...prefix, 0xff, ...new TextEncoder().encode('"}}]}')]);
+    const body = await request(`?taskSheet=${ids.sheet}`, { method: 'PUT', body: bytes });
+    expect(body.status).toBe(400);
+    expect(await body.json()).toEqual({
+      error: {
+        code: 'INVALID_JSON',
+        message: `the request body is not JSON (byte 0xFF at offset ${prefix.length} (line 1) is not UTF-8: send the body encoded as UTF-8)`,
+      },
+    });
+    const deep = await request(`?taskSheet=${ids.sheet}`, {
+      method: 'PUT',
+      body: `{"entries": ${'['.repeat(600)}${']'.repeat(600)}}`,
+    });
+    expect(deep.status).toBe(400);
+    expect(await deep.json()).toMatchObject({
+      error: {
+        code: 'INVALID_JSON',
+        message: expect.stringContaining(
+          'expected at most 512 levels of nesting (no request body nests deeper)',
+        ),
+      },
+    });
+    expect(await metricRowCount()).toBe(before);
+  });
+
   it('echoes no more than a short piece of a made-up name or value in its errors', async () => {
     const long = 'x'.repeat(10_000);
     const query = await request(`?taskSheet=${ids.sheet}&${long}=1`);
