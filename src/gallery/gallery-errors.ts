@@ -24,7 +24,8 @@ export function parseOption<S extends z.ZodType>(schema: S, value: unknown, name
  * never a 500.
  */
 export class GalleryMediaError extends TaskAssociationError {
-  readonly status: number;
+  // Behind the base's getter, as every class's status is: not an own property of the error.
+  readonly #status: number;
 
   constructor(
     code: string,
@@ -33,7 +34,11 @@ export class GalleryMediaError extends TaskAssociationError {
     options: { path?: string; cause?: unknown } = {},
   ) {
     super(code, message, options);
-    this.status = status;
+    this.#status = status;
+  }
+
+  override get status(): number {
+    return this.#status;
   }
 }
 

@@ -1,9 +1,4 @@
-import {
-  DatabaseConnectionError,
-  DatabaseTimeoutError,
-  statusOf,
-  TaskAssociationError,
-} from '../model/errors.js';
+import { DatabaseConnectionError, DatabaseTimeoutError, TaskAssociationError } from '../model/errors.js';
 import { isConnectionLoss } from '../store/failure.js';
 import type { Answer } from './answer.js';
 import { errorAnswer } from './responses.js';
@@ -62,7 +57,7 @@ export function answerError(error: unknown, options: AnswerErrorOptions): Answer
     const { status, code, message } = options.unexpected ?? INTERNAL;
     return errorAnswer(status, code, message, { headers });
   }
-  const status = statusOf(error) ?? 500;
+  const status = error.status ?? 500;
   // The operators should hear of a database that stops answering and of an installation that cannot
   // serve (every 500), not only the client.
   if (status === 500 || error instanceof DatabaseTimeoutError || error instanceof DatabaseConnectionError)

@@ -11,7 +11,7 @@ import { SECURITY_HEADERS } from './responses.js';
  * broken, not the request. Its message names the file, never the server's path. HTTP 500.
  */
 export class PackageFileError extends TaskAssociationError {
-  get status(): number | undefined {
+  override get status(): number | undefined {
     return 500;
   }
 }

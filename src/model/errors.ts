@@ -7,8 +7,8 @@
  *
  * An error that is an HTTP answer says so where it is made, as hono's `HTTPException` does: its class
  * has a `status` (a 404, a 409, a 503...), and `undefined` for one that is not an answer to a request
- * (the installer's, the command line's). The base declares none, so that a subclass made elsewhere may
- * carry its own per instance (the gallery's `GalleryMediaError`); read it with {@link statusOf}. One
+ * (the installer's, the command line's, and this base class's). A subclass whose status varies per
+ * error (the gallery's `GalleryMediaError`) keeps it in a field of its own behind the same getter. One
  * function turns any error into a handler's answer (`src/http/error-answer.ts`).
  */
 export class TaskAssociationError extends Error {
@@ -23,6 +23,14 @@ export class TaskAssociationError extends Error {
   }
 
   /**
+   * The HTTP status the error answers with: none here (`undefined`: not an answer to a request, or
+   * the installation's to fix, 500). A getter, so spreading or serialising an error shows no more.
+   */
+  get status(): number | undefined {
+    return undefined;
+  }
+
+  /**
    * What the error's answer lists beside its code and message (a conflict's fields): none here.
    * A getter, as `status` is in the subclasses: nothing is added to the error's own properties.
    */
@@ -31,22 +39,17 @@ export class TaskAssociationError extends Error {
   }
 }
 
-/** The HTTP status of an error of ours, from its class (or its own, as a gallery media error's); undefined when it has none. */
-export function statusOf(error: TaskAssociationError): number | undefined {
-  return 'status' in error && typeof error.status === 'number' ? error.status : undefined;
-}
-
 /** A name that was meant to be an SQL identifier and is not one. Raised before any SQL is built. */
 export class IdentifierError extends TaskAssociationError {
   /** A table name of a parameter row or TREE_VIEW: the installation's to fix, not the request's. */
-  get status(): number | undefined {
+  override get status(): number | undefined {
     return 500;
   }
 }
 
 /** The database could not be reached or refused us: one line, no stack trace, password redacted. HTTP 503. */
 export class DatabaseConnectionError extends TaskAssociationError {
-  get status(): number | undefined {
+  override get status(): number | undefined {
     return 503;
   }
 }
@@ -58,7 +61,7 @@ export class DatabaseConnectionError extends TaskAssociationError {
  * `DATABASE_CONNECTION_LOST`).
  */
 export class DatabaseTimeoutError extends TaskAssociationError {
-  get status(): number | undefined {
+  override get status(): number | undefined {
     return 503;
   }
 

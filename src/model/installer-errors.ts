@@ -6,7 +6,7 @@ import { TaskAssociationError } from './errors.js';
  */
 export class InstallerError extends TaskAssociationError {
   /** Not an answer to a request: the command line reports it with its own exit code. */
-  get status(): number | undefined {
+  override get status(): number | undefined {
     return undefined;
   }
 }

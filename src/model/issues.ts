@@ -111,7 +111,7 @@ export class ConfigError extends TaskAssociationError {
    * Met by a request, a configuration is the installation's to fix (a parameter row, a TREE_VIEW that
    * does not fit its tables), not the request's: a 500 the host's operators hear of.
    */
-  get status(): number | undefined {
+  override get status(): number | undefined {
     return 500;
   }
 }

@@ -3,7 +3,7 @@ import type { MetricValue } from './metrics.js';
 
 /** A request the caller can fix: a malformed batch, a value its column cannot hold. HTTP 400. */
 export class InvalidRequestError extends TaskAssociationError {
-  get status(): number | undefined {
+  override get status(): number | undefined {
     return 400;
   }
 }
@@ -17,7 +17,7 @@ export class PayloadTooLargeError extends InvalidRequestError {
 
 /** The task sheet (or another row a request names) does not exist in the caller's scope. HTTP 404. */
 export class NotFoundError extends TaskAssociationError {
-  get status(): number | undefined {
+  override get status(): number | undefined {
     return 404;
   }
 }
@@ -27,7 +27,7 @@ export class NotFoundError extends TaskAssociationError {
  * Nothing of the batch is written. HTTP 409.
  */
 export class ReadOnlyRowError extends TaskAssociationError {
-  get status(): number | undefined {
+  override get status(): number | undefined {
     return 409;
   }
 }
@@ -37,14 +37,14 @@ export class ReadOnlyRowError extends TaskAssociationError {
  * HTTP 503, with Retry-After 1 s: each save holds the scope for milliseconds.
  */
 export class BusyError extends TaskAssociationError {
-  get status(): number | undefined {
+  override get status(): number | undefined {
     return 503;
   }
 }
 
 /** A write from another site (Origin / Sec-Fetch-Site), which could ride the host's cookies. HTTP 403. */
 export class CrossSiteError extends TaskAssociationError {
-  get status(): number | undefined {
+  override get status(): number | undefined {
     return 403;
   }
 }
@@ -58,7 +58,7 @@ export class UnsupportedMediaTypeError extends InvalidRequestError {
 
 /** A request that contradicts what is stored, so it was not applied; nothing of it was written. HTTP 409. */
 export class ConflictError extends TaskAssociationError {
-  get status(): number | undefined {
+  override get status(): number | undefined {
     return 409;
   }
 }

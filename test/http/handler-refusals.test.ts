@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { statusOf, TaskAssociationError } from '../../src/model/errors.js';
+import { TaskAssociationError } from '../../src/model/errors.js';
 import * as requestErrors from '../../src/model/request-errors.js';
 import { HANDLER_REFUSALS } from '../../web/association-screen/api.js';
 import { sourceFiles, withoutComments } from '../support/source-files.js';
@@ -46,7 +46,7 @@ const REFUSING = Object.entries(requestErrors).flatMap(([name, value]) => {
   if (typeof value !== 'function' || !(value.prototype instanceof TaskAssociationError)) return [];
   const Made = value as unknown as new (code: string, message: string) => TaskAssociationError;
   const made = new Made('X', 'x');
-  const status = statusOf(made) ?? 0;
+  const status = made.status ?? 0;
   if (status < 400 || status > 499) return [];
   // A class that names its own code (MetricConflictError) takes none from whoever throws it.
   return [{ name, fixed: made.code === 'X' ? undefined : made.code }];
