@@ -35,6 +35,12 @@ export function commonColumns() {
   };
 }
 
+/**
+ * The common columns' names, in their order: a table lacking any of them is not one of ours (the
+ * customer's layout is fixed, and no release of ours ever made the four without them).
+ */
+export const COMMON_COLUMN_NAMES: readonly string[] = Object.keys(commonColumns());
+
 /** The customer's fixed keys: primary key (EMPRESA, FILIAL, LOCAL, ID) and a unique key on SEQ_DB. */
 export function commonConstraints(t: {
   SEQ_DB: AnyMySqlColumn;

@@ -1,5 +1,6 @@
 import { sameName } from '../model/identifier.js';
 import { HOST_TABLES } from '../model/table-names.js';
+import { COMMON_COLUMN_NAMES } from '../schema/common-columns.js';
 import { columnOf, type FoundColumn, type FoundTable, tableOf } from '../store/information-schema.js';
 import { normalizeReferentialRule } from '../store/normalize.js';
 import {
@@ -89,6 +90,12 @@ export function diffSchema(
       tables.push(table.name);
       continue;
     }
+    const notOurs = notOurTable(table, existing);
+    if (notOurs !== undefined) {
+      // Nothing else is compared: its key and columns are the host's, not ours to judge or change.
+      differences.push(notOurs);
+      continue;
+    }
     const clauses = [
       ...columnClauses(table, existing, differences),
       ...keyClauses(table, existing, differences),
@@ -142,6 +149,25 @@ function unfitForForeignKeys(host: string, table: FoundTable): SchemaDifference[
     });
   }
   return differences;
+}
+
+/**
+ * A table named as one of the four that lacks a common column is the host's own (`app_pedido`
+ * named by mistake), not ours from an older release: every release made the four with them. Adding
+ * our columns, keys and foreign keys to it would reshape the host's table for good, its rows given
+ * values no one chose, and uninstall would never take them back.
+ */
+function notOurTable(table: TableModel, existing: FoundTable): SchemaDifference | undefined {
+  if (table.logical === undefined) return undefined;
+  const missing = COMMON_COLUMN_NAMES.filter((name) => columnOf(existing, name) === undefined);
+  if (missing.length === 0) return undefined;
+  return {
+    kind: 'not-our-table',
+    table: table.name,
+    expected: `the columns every task-association table has: ${COMMON_COLUMN_NAMES.join(', ')}`,
+    destructive: false,
+    message: `${table.name} exists and is not a task-association table (it has no ${missing.join(', ')}): name another table for ${table.logical} (sync never reshapes a host's table into one of ours)`,
+  };
 }
 
 function hostTablesReferenced(expected: readonly TableModel[]): string[] {

@@ -19,7 +19,9 @@ export type SchemaDifferenceKind =
   /** A host table our foreign keys point at without an index starting with SEQ_DB, which a foreign key needs. */
   | 'host-column-unindexed'
   /** A name given a table the installer's ledger records as another of the four (refused by `syncSchema`). */
-  | 'table-of-another-kind';
+  | 'table-of-another-kind'
+  /** A name given an existing table without the common columns: a host table, never reshaped into ours. */
+  | 'not-our-table';
 
 /**
  * One difference. `destructive` means fixing it would drop or narrow something (sync refuses it);
@@ -50,6 +52,7 @@ export const BLOCKING_KINDS: readonly SchemaDifferenceKind[] = [
   'host-column-type',
   'host-table-engine',
   'host-column-unindexed',
+  'not-our-table',
 ];
 
 /**

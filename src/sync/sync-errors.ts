@@ -6,6 +6,7 @@ import { differenceIssue, type SchemaDifference } from './schema-difference.js';
  * Sync refused, or the server refused one of its statements. `code` is DESTRUCTIVE_DIFFERENCE (fixing it would drop or narrow
  * something), MISSING_HOST_TABLE (a host table our foreign keys need is absent or unusable),
  * TABLE_OF_ANOTHER_KIND (a name given a table the installer's ledger records as another of the four),
+ * NOT_OUR_TABLE (a name given an existing table without the common columns: the host's own),
  * all raised before anything runs, or STATEMENT_FAILED (the server refused a statement, e.g. a foreign key that
  * existing rows violate). `differences` lists each problem with what was found and what was expected.
  */

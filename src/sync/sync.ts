@@ -1,5 +1,6 @@
+import { sameName } from '../model/identifier.js';
 import { formatScope } from '../model/scope.js';
-import type { TableNames } from '../model/table-names.js';
+import { LOGICAL_TABLES, type TableNames } from '../model/table-names.js';
 import type { Database } from '../store/driver.js';
 import { readLedger } from '../store/ledger.js';
 import { SCHEMA_LOCK_WAIT_SECONDS } from '../store/timeout.js';
@@ -57,6 +58,18 @@ export async function syncSchema(
       {
         path: `tableNames.${first.expected}`,
       },
+    );
+  }
+  // Before the destructive differences: a host's table is named by mistake, whatever it holds.
+  const notOurs = plan.differences.filter((difference) => difference.kind === 'not-our-table');
+  const [firstNotOurs] = notOurs;
+  if (firstNotOurs !== undefined) {
+    const logical = LOGICAL_TABLES.find((candidate) => sameName(names[candidate], firstNotOurs.table));
+    throw new SchemaSyncError(
+      'NOT_OUR_TABLE',
+      `refused, nothing was changed: ${describe(notOurs)}`,
+      notOurs,
+      logical === undefined ? {} : { path: `tableNames.${logical}` },
     );
   }
   const destructive = plan.differences.filter((difference) => difference.destructive);

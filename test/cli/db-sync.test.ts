@@ -6,6 +6,7 @@ import { syncSchema } from '../../src/sync/sync.js';
 import { exampleInstallFile } from '../installer/support.js';
 import { captureIo } from '../support/cli.js';
 import { useScratchDatabase } from '../support/database.js';
+import { COMMON_COLUMNS_SQL } from '../sync/common-columns-sql.js';
 import { snapshotHostTables } from '../sync/host-snapshot.js';
 
 const scratch = useScratchDatabase('cli-db-sync', { hostSchema: true });
@@ -143,9 +144,7 @@ describe('task-association db sync', () => {
 
   it('a destructive difference is refused (exit 1); --json lists it with found and expected', async () => {
     const { db, url } = scratch();
-    await db.execute(
-      'CREATE TABLE BAD_OPER (SEQ_DB bigint unsigned NOT NULL AUTO_INCREMENT UNIQUE, CODIGO int)',
-    );
+    await db.execute(`CREATE TABLE BAD_OPER (${COMMON_COLUMNS_SQL}, CODIGO int)`);
     const before = await tableCount();
     const io = captureIo();
     expect(
@@ -158,6 +157,40 @@ describe('task-association db sync', () => {
     });
     expect(io.err()).toContain('refused, nothing was changed');
     expect(await tableCount()).toBe(before);
+  });
+
+  it("refuses a host's table named as one of ours, whatever its key (exit 1), and changes nothing", async () => {
+    const { db, url } = scratch();
+    // A host table with the scope columns and a key like ours, but none of the audit and flag columns.
+    await db.execute(
+      'CREATE TABLE app_pedido (EMPRESA int NOT NULL, FILIAL int NOT NULL, LOCAL int NOT NULL, ID int unsigned NOT NULL, SEQ_DB bigint unsigned NOT NULL AUTO_INCREMENT UNIQUE, NUMERO varchar(20), PRIMARY KEY (EMPRESA, FILIAL, LOCAL, ID))',
+    );
+    await db.execute(
+      "INSERT INTO app_pedido (EMPRESA, FILIAL, LOCAL, ID, NUMERO) VALUES (1, 1, 1, 1, 'P-1')",
+    );
+    const before = await snapshotHostTables(db, []);
+    const io = captureIo();
+    expect(
+      await runCli(['db', 'sync', '--database-url', url, '--table-name', 'OPER=app_pedido', '--json'], io),
+    ).toBe(1);
+    expect(JSON.parse(io.out())).toMatchObject({
+      statements: [],
+      applied: false,
+      code: 'NOT_OUR_TABLE',
+      differences: [{ kind: 'not-our-table', table: 'app_pedido' }],
+    });
+    expect(io.err()).toContain(
+      'app_pedido exists and is not a task-association table (it has no INS_DH, INS_USUARIO_SEQ_DB, UPD_DH, UPD_USUARIO_SEQ_DB, SOURCE, ATIVO, DELETED, RO): name another table for OPER',
+    );
+    // app_cliente's key is (SEQ_DB): the refusal is the same, not "change its key yourself".
+    const cliente = captureIo();
+    expect(
+      await runCli(['db', 'sync', '--database-url', url, '--table-name', 'OPER=app_cliente'], cliente),
+    ).toBe(1);
+    expect(cliente.err()).toContain('app_cliente exists and is not a task-association table');
+    expect(cliente.err()).not.toContain('key');
+    expect(await snapshotHostTables(db, [])).toEqual(before);
+    await db.execute('DROP TABLE app_pedido');
   });
 
   it('refuses a name that gives a table an installation keeps as another of the four (exit 1), changing nothing', async () => {

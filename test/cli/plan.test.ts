@@ -131,6 +131,40 @@ describe('task-association plan', () => {
     });
   });
 
+  it("refuses a host's table named as one of ours, in plan and apply alike, and writes nothing", async () => {
+    const fresh = await freshDatabase('cli_plan_not_ours', { hostSchema: true });
+    try {
+      await fresh.db.execute(
+        'CREATE TABLE app_pedido (EMPRESA int NOT NULL, FILIAL int NOT NULL, LOCAL int NOT NULL, ID int unsigned NOT NULL, NUMERO varchar(20), PRIMARY KEY (EMPRESA, FILIAL, LOCAL, ID))',
+      );
+      await fresh.db.execute("INSERT INTO app_pedido VALUES (1, 1, 1, 1, 'P-1')");
+      const before = await databaseState(fresh.db);
+      const example = JSON.parse(await readFile(INSTALL, 'utf8'));
+      const tableNames = { ...example.tableNames, OPER: 'app_pedido' };
+      await withInstallFile({ ...example, tableNames }, async (file) => {
+        const install = ['--install', file, '--database-url', fresh.url, '--json'];
+        const plan = captureIo();
+        expect(await runCli(['plan', ...install], plan)).toBe(1);
+        const document = JSON.parse(plan.out());
+        expect(document.refused).toMatchObject({
+          code: 'SCHEMA_NOT_OUR_TABLE',
+          path: 'app_pedido',
+          message: expect.stringContaining(
+            'app_pedido exists and is not a task-association table (it has no SEQ_DB, INS_DH,',
+          ),
+        });
+        // No ALTER of the host's table is offered for review either.
+        expect(JSON.stringify(document.changes)).not.toContain('ALTER TABLE `app_pedido`');
+        const apply = captureIo();
+        expect(await runCli(['apply', ...install, '--yes'], apply)).toBe(1);
+        expect(JSON.parse(apply.out()).error).toMatchObject({ code: 'SCHEMA_NOT_OUR_TABLE' });
+      });
+      expect(await databaseState(fresh.db)).toEqual(before);
+    } finally {
+      await fresh.drop();
+    }
+  });
+
   it('--json on an invalid install file lists every problem as validate does', async () => {
     const { url } = scratch();
     const example = JSON.parse(await readFile(INSTALL, 'utf8'));

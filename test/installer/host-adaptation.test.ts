@@ -6,6 +6,7 @@ import { verifyInstallation } from '../../src/installer/verify.js';
 import { InstallerError } from '../../src/model/installer-errors.js';
 import type { ScratchDatabase } from '../../src/store/scratch.js';
 import { freshDatabase } from '../support/database.js';
+import { COMMON_COLUMNS_SQL } from '../sync/common-columns-sql.js';
 import { databaseState, exampleInstallFile } from './support.js';
 
 let scratch: ScratchDatabase | undefined;
@@ -267,9 +268,7 @@ describe('rows the installer did not make', () => {
 
 describe('tables in the way', () => {
   it('refuses before writing anything when the schema sync would refuse (a table of that name with another column type)', async () => {
-    const db = await host(
-      'CREATE TABLE MO_OPER (SEQ_DB bigint unsigned NOT NULL AUTO_INCREMENT UNIQUE, EMPRESA int NOT NULL, CODIGO int)',
-    );
+    const db = await host(`CREATE TABLE MO_OPER (${COMMON_COLUMNS_SQL}, CODIGO int)`);
     const error = await refused(db);
     expect(error.code).toMatch(/^SCHEMA_/);
     expect(error.message).toContain('MO_OPER');

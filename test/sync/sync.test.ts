@@ -12,6 +12,7 @@ import { planSchemaSync } from '../../src/sync/plan.js';
 import { syncSchema } from '../../src/sync/sync.js';
 import { SchemaSyncError } from '../../src/sync/sync-errors.js';
 import { freshDatabase, useScratchDatabase } from '../support/database.js';
+import { COMMON_COLUMNS_SQL } from './common-columns-sql.js';
 import { snapshotHostTables } from './host-snapshot.js';
 import { asMySql8 as inMySql8Words } from './mysql8.js';
 
@@ -180,9 +181,7 @@ describe('syncSchema', () => {
   it('refuses a column of another type, saying what it found and expected, and runs nothing', async () => {
     const { db } = scratch();
     const names = prefixed('TYPED');
-    await db.execute(
-      'CREATE TABLE TYPED_OPER (SEQ_DB bigint unsigned NOT NULL AUTO_INCREMENT UNIQUE, CODIGO int) ENGINE=InnoDB',
-    );
+    await db.execute(`CREATE TABLE TYPED_OPER (${COMMON_COLUMNS_SQL}, CODIGO int) ENGINE=InnoDB`);
     const error = await syncSchema(db, names).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(SchemaSyncError);
     expect(error).toMatchObject({
@@ -213,7 +212,7 @@ describe('syncSchema', () => {
       'SELECT COLUMN_NAME FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() AND TABLE_NAME = ?',
       ['TYPED_OPER'],
     );
-    expect(columns).toHaveLength(2);
+    expect(columns).toHaveLength(14);
   });
 
   it('refuses an extra unique key in the way, and a nullable column the tables want NOT NULL', async () => {
