@@ -14,6 +14,11 @@ export interface Command {
   /** A command line that works as shown, for `--help`. */
   readonly example: string;
   /**
+   * The command waits for `io.stopSignal` itself and shuts down on it (serve, demo: their servers
+   * close, the demo's database is dropped). Any other command is interrupted by runCli instead.
+   */
+  readonly stopsOnSignal?: true;
+  /**
    * Runs the command. `runCli` runs another command line in the same process: the demo installs
    * through the operator's own commands. It is handed in, so a command never imports the CLI's entry.
    */

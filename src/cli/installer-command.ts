@@ -140,8 +140,9 @@ export function reportChanges(io: CliIo, changes: readonly Change[], none: strin
 }
 
 /**
- * Shows the plan and asks on the terminal; anything but y/yes declines, and so do Ctrl-C and
- * SIGTERM (`io.stopSignal`) while the question waits: the installer's lock is held meanwhile.
+ * Shows the plan and asks on the terminal; anything but y/yes declines. Ctrl-C and SIGTERM
+ * (`io.stopSignal`) while the question waits interrupt the command (runCli); the question ends too,
+ * so an in-process run lets go of the installer's lock, held meanwhile.
  */
 export async function askToProceed(
   io: CliIo,

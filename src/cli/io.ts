@@ -4,12 +4,23 @@ export interface CliIo {
   readonly stderr: { write(text: string): unknown };
   readonly stdin: AsyncIterable<string | Uint8Array>;
   readonly env: Record<string, string | undefined>;
-  /** Resolves when the user asks to stop (Ctrl-C); long-running commands (serve, demo) wait on it. */
-  readonly stopSignal?: Promise<void>;
+  /**
+   * Resolves with the signal when the user asks to stop (Ctrl-C, SIGTERM). serve and demo wait on it
+   * and shut down; any other command is interrupted by runCli (see {@link INTERRUPTED_EXIT_CODES}).
+   */
+  readonly stopSignal?: Promise<StopSignal>;
 }
 
-/** A command's result: 0 done, 1 problems found or change refused, 2 usage error. */
-export type ExitCode = 0 | 1 | 2;
+export type StopSignal = 'SIGINT' | 'SIGTERM';
+
+/** A command stopped by a signal exits as a shell reports it: 128 and the signal's number. */
+export const INTERRUPTED_EXIT_CODES = { SIGINT: 130, SIGTERM: 143 } as const;
+
+/**
+ * A command's result: 0 done, 1 problems found or change refused, 2 usage error, 130 / 143
+ * interrupted by SIGINT / SIGTERM.
+ */
+export type ExitCode = 0 | 1 | 2 | (typeof INTERRUPTED_EXIT_CODES)[StopSignal];
 
 /** Prints exactly one JSON document on stdout (the `--json` contract). */
 export function printJson(io: CliIo, value: unknown): void {

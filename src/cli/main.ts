@@ -3,7 +3,7 @@ import { PACKAGE_VERSION } from '../model/version.js';
 import { databaseFailure } from '../store/failure.js';
 import { HELP_OPTION, UsageError } from './args.js';
 import type { Command } from './command.js';
-import { type CliIo, type ExitCode, printJson } from './io.js';
+import { type CliIo, type ExitCode, INTERRUPTED_EXIT_CODES, printJson, type StopSignal } from './io.js';
 
 // Loaded on demand, so `validate` does not pay for sharp and `serve` not for drizzle-kit.
 const commands: Record<string, () => Promise<{ command: Command }>> = {
@@ -34,7 +34,8 @@ commands:
 task-association <command> --help shows a command's options and an example.
 --database-url defaults to $DATABASE_URL, then mysql://root@127.0.0.1:3306/test.
 $DATABASE_TIMEOUT (seconds, default 5) bounds every wait on the database.
-Exit codes: 0 done, 1 problems found or change refused, 2 usage error.
+Exit codes: 0 done, 1 problems found or change refused, 2 usage error,
+130 / 143 interrupted by Ctrl-C (SIGINT) / SIGTERM.
 --version prints the version.`;
 
 /**
@@ -80,7 +81,20 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     return 0;
   }
   try {
-    return await command.run(args, io, runCli);
+    if (command.stopsOnSignal === true || io.stopSignal === undefined)
+      return await command.run(args, io, runCli);
+    // Interrupted, the command is left behind, silenced: its process ends at once (runCliProcess)
+    // and the server sees its connections closed. An in-process caller must end its process too.
+    let silenced = false;
+    const quiet = (stream: CliIo['stdout']) => ({
+      write: (text: string) => silenced || stream.write(text),
+    });
+    const run = command.run(args, { ...io, stdout: quiet(io.stdout), stderr: quiet(io.stderr) }, runCli);
+    run.catch(() => undefined);
+    const ended = await Promise.race([run, io.stopSignal]);
+    if (typeof ended === 'number') return ended;
+    silenced = true;
+    throw new InterruptedError(ended);
   } catch (thrown) {
     // A database failure any command meets (a lost connection, a refused statement) is one line too.
     const error =
@@ -91,8 +105,39 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     if (usage) io.stderr.write(`usage: task-association ${command.usage}\n`);
     // `--json` promises exactly one document on stdout, failures included.
     if (args.includes('--json')) printJson(io, { error: describeError(error) });
+    if (error instanceof InterruptedError) return INTERRUPTED_EXIT_CODES[error.signal];
     return usage ? 2 : 1;
   }
+}
+
+/** A command stopped by Ctrl-C or SIGTERM, before it finished. */
+class InterruptedError extends TaskAssociationError {
+  constructor(readonly signal: StopSignal) {
+    super(
+      'INTERRUPTED',
+      `interrupted (${signal}): stopped before it finished; its connections are closed, so a transaction it had open is rolled back, nothing of it written; what was committed before stays (\`status\` shows where an installation stands): run the command again`,
+    );
+  }
+}
+
+/**
+ * Runs the CLI as this process (bin/task-association.js): Ctrl-C and SIGTERM become `io.stopSignal`,
+ * and the process ends with the command's exit code, closing whatever it left open.
+ */
+export async function runCliProcess(): Promise<never> {
+  const stopSignal = new Promise<StopSignal>((resolve) => {
+    process.once('SIGINT', () => resolve('SIGINT'));
+    process.once('SIGTERM', () => resolve('SIGTERM'));
+  });
+  const code = await runCli(process.argv.slice(2), {
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdin: process.stdin,
+    env: process.env,
+    stopSignal,
+  });
+  // Nothing else should keep the process alive once the command is done (or interrupted).
+  process.exit(code);
 }
 
 function isHelp(arg: string | undefined): boolean {

@@ -1,6 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import type { StopSignal } from '../../src/cli/io.js';
 import { runCli } from '../../src/cli/main.js';
+import { installerLockName } from '../../src/store/lock.js';
 import { countRows, databaseState, EXAMPLE_INSTALL_FILE } from '../installer/support.js';
 import { captureIo } from '../support/cli.js';
 import { useScratchDatabase } from '../support/database.js';
@@ -43,10 +45,10 @@ describe('task-association apply', () => {
     expect(await countRows(db, 'sys_core_menu')).toBe(0);
   });
 
-  it('takes Ctrl-C at the question as no: it ends, writes nothing and lets go of the lock', async () => {
-    const { db, url } = scratch();
+  it('is interrupted by Ctrl-C at the question (exit 130): it writes nothing and lets go of the lock', async () => {
+    const { db, url, name } = scratch();
     let interrupt = () => {};
-    const stopSignal = new Promise<void>((resolve) => (interrupt = resolve));
+    const stopSignal = new Promise<StopSignal>((resolve) => (interrupt = () => resolve('SIGINT')));
     // A terminal nobody answers: its input never ends.
     const io = {
       ...captureIo(),
@@ -57,19 +59,28 @@ describe('task-association apply', () => {
       })(),
     };
     Object.assign(io.stdin, { isTTY: true });
-    const run = runCli(['apply', '--install', INSTALL, '--database-url', url], io);
+    const run = runCli(['apply', '--install', INSTALL, '--database-url', url, '--json'], io);
     for (let tries = 0; !io.err().includes('[y/N]') && tries < 200; tries++) {
       await new Promise((resolve) => setTimeout(resolve, 25));
     }
     expect(io.err()).toContain('apply these changes? [y/N]');
     interrupt();
-    expect(await run).toBe(1);
-    expect(io.err()).toContain('nothing was changed');
+    expect(await run).toBe(130);
+    expect(io.err()).toContain('task-association apply: interrupted (SIGINT): stopped before it finished');
+    expect(JSON.parse(io.out())).toMatchObject({ error: { code: 'INTERRUPTED' } });
     expect(await countRows(db, 'sys_core_menu')).toBe(0);
-    // The lock is free: the next run takes it at once.
+    // The question ended too: the command left behind lets go of the lock, saying nothing more.
+    for (let tries = 0; tries < 200; tries++) {
+      const [lock] = await db.query<{ free: number }>('SELECT IS_FREE_LOCK(?) AS free', [
+        installerLockName(name),
+      ]);
+      if (lock?.free === 1) break;
+      await new Promise((resolve) => setTimeout(resolve, 25));
+    }
     expect(await runCli(['apply', '--install', INSTALL, '--database-url', url, '--yes'], captureIo())).toBe(
       0,
     );
+    expect(() => JSON.parse(io.out())).not.toThrow();
   });
 
   it('applies on "y", then a second apply prints {"changes": []}', async () => {

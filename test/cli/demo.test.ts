@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import type { StopSignal } from '../../src/cli/io.js';
 import { runCli } from '../../src/cli/main.js';
 import { openDatabase } from '../../src/store/mysql.js';
 import { captureIo } from '../support/cli.js';
@@ -9,8 +10,8 @@ describe('demo', () => {
     let stop = () => {};
     const io = {
       ...captureIo({ env: { DATABASE_URL: SERVER_URL } }),
-      stopSignal: new Promise<void>((resolve) => {
-        stop = resolve;
+      stopSignal: new Promise<StopSignal>((resolve) => {
+        stop = () => resolve('SIGINT');
       }),
     };
     const exit = runCli(['demo', '--port', '0'], io);

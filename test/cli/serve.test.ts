@@ -2,6 +2,7 @@ import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { StopSignal } from '../../src/cli/io.js';
 import { runCli } from '../../src/cli/main.js';
 import { captureIo } from '../support/cli.js';
 
@@ -11,8 +12,8 @@ afterAll(() => rm(dir, { recursive: true, force: true }));
 /** Starts `serve` in-process with a stop signal; resolves with its URL once it listens. */
 async function startServe(args: string[], env: Record<string, string | undefined> = {}) {
   let stop = () => {};
-  const stopSignal = new Promise<void>((resolve) => {
-    stop = resolve;
+  const stopSignal = new Promise<StopSignal>((resolve) => {
+    stop = () => resolve('SIGINT');
   });
   const io = { ...captureIo({ env }), stopSignal };
   const exit = runCli(['serve', '--port', '0', '--cache', join(dir, 'cache'), ...args], io);

@@ -43,8 +43,8 @@ async function holdLedgerEntry(db: ScratchDatabase['db'], entryKey: string) {
   };
 }
 
-/** `apply --yes` of the example in a child process, to be killed with SIGKILL. */
-function startApply(url: string) {
+/** `apply --yes` of the example in a child process, to be killed with SIGKILL or interrupted. */
+function startApply(url: string, stdio: 'ignore' | 'pipe' = 'ignore') {
   const child = spawn(
     process.execPath,
     [
@@ -58,7 +58,7 @@ function startApply(url: string) {
       url,
       '--yes',
     ],
-    { stdio: 'ignore' },
+    { stdio },
   );
   return { child, exited: new Promise((resolve) => child.on('exit', resolve)) };
 }
@@ -239,6 +239,44 @@ describe('an installer killed in the middle', { timeout: 120_000 }, () => {
     // 9 rows, 4 tables created, 4 tables used.
     expect(await countRows(db, 'task_association_ledger')).toBe(17);
     expect((await applyInstallation(db, file, {})).changes).toEqual([]);
+  });
+
+  it('interrupted by Ctrl-C in its row transaction: it stops at once (exit 130), writes no row, and the next apply completes', async () => {
+    const fresh = await freshDatabase('installer_sigint', { hostSchema: true });
+    onTestFinished(() => fresh.drop());
+    const { db, url, name } = fresh;
+    await db.execute(LEDGER_DDL.sql);
+    // The installer's last row waits on the test's uncommitted entry, its other rows written.
+    const blocker = await holdLedgerEntry(db, 'parameter:TREE_VIEW');
+    const { child, exited } = startApply(url, 'pipe');
+    let stderr = '';
+    child.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    try {
+      await until(
+        async () =>
+          (
+            await db.query(
+              `SELECT 1 FROM information_schema.INNODB_TRX t JOIN information_schema.PROCESSLIST p ON p.ID = t.trx_mysql_thread_id
+              WHERE p.DB = ? AND t.trx_state = 'LOCK WAIT'`,
+              [name],
+            )
+          ).length > 0,
+      );
+      const sent = Date.now();
+      child.kill('SIGINT');
+      expect(await exited).toBe(130);
+      // At once, not after the statement's bound ($DATABASE_TIMEOUT, 5 s).
+      expect(Date.now() - sent).toBeLessThan(2_000);
+      expect(stderr).toContain('task-association apply: interrupted (SIGINT): stopped before it finished');
+    } finally {
+      await blocker.release();
+    }
+    await untilInstallerGone(db, name);
+    expect(await countRows(db, 'sys_core_menu')).toBe(0);
+    expect(await countRows(db, 'sys_core_par_parametros')).toBe(0);
+    await applyInstallation(db, file, {});
+    expect(await countRows(db, 'sys_core_menu')).toBe(3);
+    expect((await verifyInstallation(db, file)).problems).toEqual([]);
   });
 
   it('killed after recording the tables it creates and before the DDL: the next apply completes', async () => {

@@ -15,6 +15,7 @@ export const command: Command = {
     'Installs the feature in a scratch database of the local server, prints a task sheet tree and serves the home gallery until Ctrl-C, then drops the database.',
   options: [['--port PORT', 'the port to serve on (default 3000; 0 picks a free one)']],
   example: 'task-association demo --port 8080',
+  stopsOnSignal: true,
   async run(args, io, runCli) {
     const { values } = parseCommandLine(args, { port: { type: 'string', default: '3000' } });
     const port = parsePort(values.port ?? '3000');
@@ -23,9 +24,12 @@ export const command: Command = {
       port,
       say: (line) => say(io, line),
       // Through the operator's own commands, so the demo shows exactly what an installation does.
+      // Without the stop signal: the demo itself stops on it, once its installation is done, and
+      // drops its database (an installer interrupted half way would hold that database's tables).
       runInstaller: async (commandArgs, capture = false) => {
-        const target = capture ? captureStdout(io) : undefined;
-        const code = await runCli(commandArgs, target ?? io);
+        const { stopSignal: _stop, ...uninterrupted } = io;
+        const target = capture ? captureStdout(uninterrupted) : undefined;
+        const code = await runCli(commandArgs, target ?? uninterrupted);
         return { code, stdout: target?.text() ?? '' };
       },
     });
@@ -40,7 +44,7 @@ export const command: Command = {
         io,
         `demo: the home page lists the task sheets, with the gallery, on ${url} (Ctrl-C stops the demo)`,
       );
-      await (io.stopSignal ?? new Promise<void>(() => {}));
+      await (io.stopSignal ?? new Promise<never>(() => {}));
       return 0;
     } finally {
       await demo.close();

@@ -58,6 +58,7 @@ export const command: Command = {
     ['--redis-prefix P', 'prefix of the Redis keys (default caroulsel:media:)'],
   ],
   example: 'CAROULSEL_SECRET=change-me-16-chars-or-more task-association serve --port 8080 --images ./photos',
+  stopsOnSignal: true,
   async run(args, io) {
     const { values } = parseCommandLine(args, options);
     // Two places for the renditions: one would be dropped without a word.
@@ -89,7 +90,7 @@ export const command: Command = {
     });
     say(io, `serving the home gallery on ${server.url} (Ctrl-C stops)`);
     // Without a stop signal (the installed binary) the open server keeps the process running until killed.
-    await (io.stopSignal ?? new Promise<void>(() => {}));
+    await (io.stopSignal ?? new Promise<never>(() => {}));
     await server.close();
     say(io, 'stopped');
     return 0;
