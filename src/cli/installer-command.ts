@@ -168,10 +168,15 @@ export async function askToProceed(
   return /^\s*y(es)?\s*$/i.test(answer.split('\n')[0] ?? '');
 }
 
+/** A kept thing as `--json` prints it: its code, where, and why (the finding's message). */
+function describeKept({ code, path, message }: Finding): { code: string; path: string; message: string } {
+  return { code, path, message };
+}
+
 /**
  * `apply` and `uninstall`: run the change (asking first on a terminal, unless `--yes`), report the
- * findings, say when nothing was needed, print `{ "changes": [...] }` for `--json`. Exit 1 when the
- * operator declined.
+ * findings, say when nothing was needed, print `{ "changes": [...] }` for `--json` (uninstall's
+ * with `kept`). Exit 1 when the operator declined, or uninstall kept something.
  */
 export function runChangeCommand(
   args: readonly string[],
@@ -201,11 +206,19 @@ export function runChangeCommand(
           : (plan: { changes: readonly Change[] }) => askToProceed(io, plan.changes, texts.question);
       const result = await change({ db, file, force, dryRun, progress }, confirm);
       reportFindings(io, result.findings);
+      // What uninstall keeps goes in the document too, and makes the exit 1: the job is unfinished.
+      const kept = result.kept === undefined ? {} : { kept: result.kept.map(describeKept) };
+      const finished = (result.kept ?? []).length === 0;
+      if (!finished) {
+        progress(
+          `${dryRun ? 'would keep' : 'kept'} ${result.kept?.length} thing(s) of the installation (the notes above say why): it ${dryRun ? 'would not be' : 'is not'} wholly removed`,
+        );
+      }
       if (dryRun) {
         reportChanges(io, result.changes, texts.none);
         progress('dry run: nothing was changed');
-        if (json) printJson(io, { changes: result.changes });
-        return 0;
+        if (json) printJson(io, { changes: result.changes, ...kept });
+        return finished ? 0 : 1;
       }
       if (!result.applied) {
         progress('nothing was changed');
@@ -215,8 +228,8 @@ export function runChangeCommand(
       }
       // Each change was shown as it ran; only say so when there was none.
       if (result.changes.length === 0) progress(texts.none);
-      if (json) printJson(io, { changes: result.changes });
-      return 0;
+      if (json) printJson(io, { changes: result.changes, ...kept });
+      return finished ? 0 : 1;
     },
     ownFlags,
   );

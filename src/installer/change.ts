@@ -55,6 +55,11 @@ export interface ChangeResult {
   readonly findings: readonly Finding[];
   /** False when the operator declined: nothing was changed. */
   readonly applied: boolean;
+  /**
+   * uninstall: what of the installation it keeps and why, one finding each (`ROW_REFERENCED`,
+   * `TABLE_NOT_EMPTY`, ...); empty when nothing of it is left. The CLI exits 1 while any is.
+   */
+  readonly kept?: readonly Finding[];
 }
 
 /** The printable part of a change: `--json` shows exactly these fields. */

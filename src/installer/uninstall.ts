@@ -8,6 +8,21 @@ import { changesOf } from './planner.js';
 import { decide, rowsNow, tablesNow } from './read-and-decide.js';
 import { type Intent, installationTableNames } from './state.js';
 
+/**
+ * The findings that say something of the installation stays: a row or table kept (referenced, or
+ * holding rows without --force), or a ledger entry nothing was done through. The uninstall is
+ * unfinished while any is found.
+ */
+const KEPT_CODES: ReadonlySet<string> = new Set([
+  'ROW_REFERENCED',
+  'TABLE_REFERENCED',
+  'TABLE_NOT_EMPTY',
+  'LEDGER_ENTRY_UNEXPECTED',
+  'ROW_NOT_RECOGNISED',
+]);
+
+const keptOf = (findings: readonly Finding[]) => findings.filter((finding) => KEPT_CODES.has(finding.code));
+
 export interface UninstallOptions {
   /** Also drop our tables when they still hold rows. */
   readonly force?: boolean;
@@ -41,13 +56,14 @@ export async function uninstallInstallation(
   if (options.dryRun === true) {
     // Reads only, as `plan` does: no lock, which on Galera is a row written (and maybe its table made).
     const { plan } = await read();
-    return { changes: changesOf(plan), findings: plan.findings, applied: false };
+    return { changes: changesOf(plan), findings: plan.findings, applied: false, kept: keptOf(plan.findings) };
   }
   return withInstallerLock(db, async (lock) => {
     const { state, plan } = await read();
     const changes = changesOf(plan);
     const { findings } = plan;
-    if (changes.length === 0) return { changes, findings, applied: true };
+    const kept = keptOf(findings);
+    if (changes.length === 0) return { changes, findings, applied: true, kept };
     if (options.confirm !== undefined && !(await options.confirm({ changes, findings })))
       return { changes: [], findings, applied: false };
     // executePlan makes sure of the lock before each step: the operator may have taken a while.
@@ -58,6 +74,6 @@ export async function uninstallInstallation(
       rowsNow: (tx) => rowsNow(tx, intent, state),
       tablesNow: () => tablesNow(db, intent, state),
     });
-    return { changes, findings, applied: true };
+    return { changes, findings, applied: true, kept };
   });
 }

@@ -50,8 +50,50 @@ describe('task-association uninstall', () => {
     expect(
       await runCli(['uninstall', '--install', INSTALL, '--database-url', url, '--yes', '--json'], again),
     ).toBe(0);
-    expect(JSON.parse(again.out())).toEqual({ changes: [] });
+    expect(JSON.parse(again.out())).toEqual({ changes: [], kept: [] });
     expect(again.err()).toContain('nothing to remove');
+  });
+
+  it('--json carries what it kept and why, and exits 1 while anything of the installation stays', async () => {
+    const { db, url } = scratch();
+    const install = ['--install', INSTALL, '--database-url', url];
+    expect(await runCli(['apply', ...install, '--yes'], captureIo())).toBe(0);
+    // A host menu placed under ours, and a host table with a foreign key to our MO_OPER.
+    const [activities] = await db.query<{ SEQ_DB: number }>(
+      "SELECT SEQ_DB FROM sys_core_menu WHERE DESCRICAO = 'Atividades'",
+    );
+    await db.execute(
+      "INSERT INTO sys_core_menu (EMPRESA, FILIAL, LOCAL, DESCRICAO, TYPE, FATHER, URL) VALUES (1, 1, 1, 'Host report', 'url', ?, '/host/report')",
+      [activities?.SEQ_DB],
+    );
+    await db.execute(
+      'CREATE TABLE host_task_note (ID int PRIMARY KEY, OPER_SEQ_DB bigint unsigned, CONSTRAINT fk_note_oper FOREIGN KEY (OPER_SEQ_DB) REFERENCES MO_OPER (SEQ_DB))',
+    );
+    try {
+      const dry = captureIo();
+      expect(await runCli(['uninstall', ...install, '--dry-run', '--json'], dry)).toBe(1);
+      const first = captureIo();
+      expect(await runCli(['uninstall', ...install, '--yes', '--force', '--json'], first)).toBe(1);
+      const document = JSON.parse(first.out());
+      expect(document.kept).toEqual([
+        {
+          code: 'ROW_REFERENCED',
+          path: `sys_core_menu.SEQ_DB=${activities?.SEQ_DB}`,
+          message: expect.stringContaining('1 row(s) of sys_core_menu refer to it'),
+        },
+        { code: 'TABLE_REFERENCED', path: 'MO_OPER', message: expect.stringContaining('fk_note_oper') },
+      ]);
+      expect(JSON.parse(dry.out()).kept).toEqual(document.kept);
+      expect(first.err()).toContain('kept 2 thing(s) of the installation');
+      // Run again, nothing more to remove: still unfinished, still saying why.
+      const again = captureIo();
+      expect(await runCli(['uninstall', ...install, '--yes', '--force', '--json'], again)).toBe(1);
+      expect(JSON.parse(again.out())).toEqual({ changes: [], kept: document.kept });
+    } finally {
+      await db.execute("DELETE FROM sys_core_menu WHERE DESCRICAO = 'Host report'");
+      await db.execute('DROP TABLE host_task_note');
+    }
+    expect(await runCli(['uninstall', ...install, '--yes', '--force'], captureIo())).toBe(0);
   });
 });
 
