@@ -18,7 +18,7 @@ import type { InstallFile, UninstallFile } from './install-file.js';
 import { planRowsFrom, removals } from './plan-rows.js';
 import { planSharedDrops } from './shared-drops.js';
 import { type InstallerState, type Intent, installationTableNames, tableIn } from './state.js';
-import { planTableDrops } from './table-drops.js';
+import { planTableDrops, tablesNotCreated } from './table-drops.js';
 import {
   columnsAfterSync,
   knownColumnsOf,
@@ -185,6 +185,7 @@ function planUninstall(file: UninstallFile, force: boolean, state: InstallerStat
     { force, foldsNames: state.foldsNames },
     findings,
   );
+  findings.push(...tablesNotCreated(file, mine, state.ledger, state.tables, state.foldsNames));
   const keptEntries = mine.length - rows.length - tables.length;
   const othersLeft = state.ledger.some((entry) => !sameScope(entry.scope, scope));
   // The last installation to leave takes the ledger and the shared tables with it; until then they

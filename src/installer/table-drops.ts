@@ -2,6 +2,7 @@ import type { Finding } from '../model/findings.js';
 import { sameTableName } from '../model/identifier.js';
 import { sameScope } from '../model/scope.js';
 import type { LOGICAL_TABLES } from '../model/table-names.js';
+import type { FoundTable } from '../store/information-schema.js';
 import {
   CREATED_PREFIX,
   LEDGER_TABLE,
@@ -23,6 +24,49 @@ export interface DropOptions {
   readonly foldsNames: boolean;
 }
 
+/** Children before parents, so foreign keys never block a drop. */
+const DROP_ORDER = [
+  'OPER_GRUPO_METRICA',
+  'OPER_OPER_GRUPO',
+  'OPER',
+  'OPER_GRUPO',
+] as const satisfies readonly (typeof LOGICAL_TABLES)[number][];
+
+/**
+ * The installation's tables that exist though it never recorded creating them: `apply` found them
+ * made (by `db sync`, drizzle-kit or by hand) and only uses them, so uninstall leaves them, saying so
+ * (`TABLE_NOT_CREATED`, with the DROP to run by hand, children first), unless another installation
+ * uses them too: they are its tables as much.
+ */
+export function tablesNotCreated(
+  file: UninstallFile,
+  mine: readonly LedgerEntry[],
+  ledger: readonly LedgerEntry[],
+  tables: ReadonlyMap<string, FoundTable | undefined>,
+  foldsNames: boolean,
+): Finding[] {
+  const names = installationTableNames(file);
+  return DROP_ORDER.flatMap((logical): Finding[] => {
+    const table = names[logical];
+    const created = mine.some((entry) => entry.key === `${CREATED_PREFIX}${logical}`);
+    const usedByOthers = ledger.some(
+      (other) =>
+        !sameScope(other.scope, file.scope) &&
+        (other.key.startsWith(USES_PREFIX) || other.key.startsWith(CREATED_PREFIX)) &&
+        sameTableName(other.hostTable, table, foldsNames),
+    );
+    if (created || usedByOthers || tables.get(table) === undefined) return [];
+    return [
+      {
+        level: 'info',
+        code: 'TABLE_NOT_CREATED',
+        path: table,
+        message: `table ${table} (${logical}) was there before apply (made by db sync, drizzle-kit push or by hand), so apply never recorded creating it: kept, with its rows; drop it yourself once you no longer need it (${dropTable(table).sql})`,
+      },
+    ];
+  });
+}
+
 /**
  * The tables this installation created and may drop, decided over what was read: each only under
  * the installation's own name for it, handed over to another installation that uses it, kept when a
@@ -36,15 +80,8 @@ export function planTableDrops(
   { force, foldsNames }: DropOptions,
   findings: Finding[],
 ): PlannedChange[] {
-  // Children before parents, so foreign keys never block a drop.
-  const order = [
-    'OPER_GRUPO_METRICA',
-    'OPER_OPER_GRUPO',
-    'OPER',
-    'OPER_GRUPO',
-  ] as const satisfies readonly (typeof LOGICAL_TABLES)[number][];
   const drops: PlannedChange[] = [];
-  for (const logical of order) {
+  for (const logical of DROP_ORDER) {
     const entry = mine.find((e) => e.key === `${CREATED_PREFIX}${logical}`);
     if (entry === undefined) continue;
     // Only the installation's own name for this table is ever dropped: a stale or edited entry

@@ -97,6 +97,35 @@ describe('task-association uninstall', () => {
   });
 });
 
+describe('tables db sync made before apply', () => {
+  it('are kept by uninstall, which says so in text and --json, with the DROP to run', async () => {
+    const { db, url } = scratch();
+    const pristine = await databaseState(db);
+    const install = ['--install', INSTALL, '--database-url', url];
+    const names = ['MO_OPER_GRUPO_METRICA', 'MO_OPER_MO_OPER_GRUPO', 'MO_OPER', 'MO_OPER_GRUPO'];
+    const tableNames = ['OPER_GRUPO_METRICA', 'OPER_OPER_GRUPO', 'OPER', 'OPER_GRUPO'].flatMap(
+      (logical, index) => ['--table-name', `${logical}=${names[index]}`],
+    );
+    // The guide's order: db sync, then apply, then (later) uninstall.
+    expect(await runCli(['db', 'sync', '--database-url', url, ...tableNames], captureIo())).toBe(0);
+    expect(await runCli(['apply', ...install, '--yes'], captureIo())).toBe(0);
+    const dry = captureIo();
+    expect(await runCli(['uninstall', ...install, '--dry-run'], dry)).toBe(1);
+    expect(dry.err()).toContain(
+      'note: table MO_OPER (OPER) was there before apply (made by db sync, drizzle-kit push or by hand), so apply never recorded creating it: kept, with its rows; drop it yourself once you no longer need it (DROP TABLE `MO_OPER`)',
+    );
+    const io = captureIo();
+    expect(await runCli(['uninstall', ...install, '--yes', '--json'], io)).toBe(1);
+    expect(JSON.parse(io.out()).kept).toEqual(
+      names.map((table) => ({ code: 'TABLE_NOT_CREATED', path: table, message: expect.any(String) })),
+    );
+    expect(io.err()).toContain('kept 4 thing(s) of the installation');
+    // Dropped by hand in the order given, the database is as it was.
+    for (const table of names) await db.execute(`DROP TABLE \`${table}\``);
+    expect(await databaseState(db)).toEqual(pristine);
+  });
+});
+
 describe('a connection lost in the middle of a run', () => {
   it('is one line and, with --json, one document on stdout: no stack trace', async () => {
     const { db, url } = scratch();
