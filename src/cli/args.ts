@@ -1,10 +1,14 @@
 import { type ParseArgsConfig, parseArgs } from 'node:util';
 import { TaskAssociationError } from '../model/errors.js';
+import { parseDatabaseUrl, resolveDatabaseUrl } from '../store/url.js';
 
-/** A command line that does not fit the contract: exit code 2, with the usage text. */
+/**
+ * A command line that does not fit the contract: exit code 2, with the usage text. Its code is
+ * `USAGE`, or a more precise one an argument's own check gave (`INVALID_DATABASE_URL`).
+ */
 export class UsageError extends TaskAssociationError {
-  constructor(message: string) {
-    super('USAGE', message);
+  constructor(message: string, options: { code?: string; path?: string } = {}) {
+    super(options.code ?? 'USAGE', message, options.path === undefined ? {} : { path: options.path });
   }
 }
 
@@ -45,6 +49,15 @@ export function parseCommandLine<const O extends Options>(
         ? /'(-{1,2}[^']*)'/.exec(error instanceof Error ? error.message : '')?.[1]
         : undefined;
     if (unknown !== undefined) throw new UsageError(unknownOption(unknown, Object.keys(options)));
+    // `--install --json` ("argument is ambiguous") and a last `--install` ("argument missing").
+    const valueless =
+      code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE'
+        ? /'--([a-z-]+)[ ']/.exec(error instanceof Error ? error.message : '')?.[1]
+        : undefined;
+    if (valueless !== undefined && options[valueless]?.type === 'string') {
+      const what = OPTION_VALUES[valueless];
+      throw new UsageError(`--${valueless} needs a value${what === undefined ? '' : ` (${what})`}`);
+    }
     throw new UsageError(
       error instanceof Error ? (error.message.split('\n')[0] ?? 'bad arguments') : String(error),
     );
@@ -67,7 +80,40 @@ export function parseCommandLine<const O extends Options>(
   return { values: parsed.values as OptionValues<O>, positionals: parsed.positionals };
 }
 
+/** What each option that takes a value wants, for the message when it is given without one. */
+const OPTION_VALUES: Readonly<Record<string, string>> = {
+  install: 'a file path',
+  'database-url': 'a URL such as mysql://user:pass@host:3306/erp',
+  'table-name': 'LOGICAL=NAME, such as OPER=MO_OPER',
+  scope: 'EMPRESA/FILIAL/LOCAL, such as 1/1/1',
+  port: 'a number from 0 to 65535',
+  images: 'a folder',
+  cache: 'a folder',
+  redis: 'a URL such as redis://127.0.0.1:6379',
+  'redis-prefix': 'a key prefix',
+};
+
 export const databaseUrlOption = { 'database-url': { type: 'string' } } as const;
+
+/**
+ * The database URL a command uses (`--database-url`, then `$DATABASE_URL`, then the default),
+ * checked before anything else: a malformed `--database-url` is a malformed argument (exit 2, its
+ * code `INVALID_DATABASE_URL`); one from `$DATABASE_URL` is refused by the connection (exit 1).
+ */
+export function databaseUrlFrom(flag: string | undefined, env: Record<string, string | undefined>): string {
+  const url = resolveDatabaseUrl(flag, env);
+  if (flag === undefined) return url;
+  try {
+    parseDatabaseUrl(url);
+  } catch (error) {
+    if (!(error instanceof TaskAssociationError)) throw error;
+    throw new UsageError(error.message, {
+      code: error.code,
+      ...(error.path === undefined ? {} : { path: error.path }),
+    });
+  }
+  return url;
+}
 export const jsonOption = { json: { type: 'boolean', default: false } } as const;
 
 /** One option and its one line of help, as `--help` prints them. */
@@ -94,12 +140,16 @@ export function parsePort(text: string): number {
 
 /** `unknown option --instal (did you mean --install?)`: the nearest known option, when one is near. */
 function unknownOption(given: string, known: readonly string[]): string {
-  const name = given.replace(/^-+/, '');
-  const near = known
-    .map((option) => ({ option, distance: editDistance(name, option) }))
-    .filter(({ option, distance }) => distance <= 2 || option.startsWith(name) || name.startsWith(option))
-    .sort((a, b) => a.distance - b.distance)[0];
-  return `unknown option ${given}${near === undefined ? '' : ` (did you mean --${near.option}?)`}: see --help`;
+  const near = nearestName(given.replace(/^-+/, ''), known);
+  return `unknown option ${given}${near === undefined ? '' : ` (did you mean --${near}?)`}: see --help`;
+}
+
+/** The known name nearest `given` (a typo: two edits away, or one starting the other), if any. */
+export function nearestName(given: string, known: readonly string[]): string | undefined {
+  return known
+    .map((name) => ({ name, distance: editDistance(given, name) }))
+    .filter(({ name, distance }) => distance <= 2 || name.startsWith(given) || given.startsWith(name))
+    .sort((a, b) => a.distance - b.distance)[0]?.name;
 }
 
 /** Levenshtein distance, for option names (a few characters long). */

@@ -5,9 +5,10 @@ import { InstallerError } from '../model/installer-errors.js';
 import type { Database } from '../store/driver.js';
 import { databaseFailure } from '../store/failure.js';
 import { openDatabase } from '../store/mysql.js';
-import { resolveDatabaseTimeout, resolveDatabaseUrl } from '../store/url.js';
+import { resolveDatabaseTimeout } from '../store/url.js';
 import {
   DATABASE_URL_HELP,
+  databaseUrlFrom,
   databaseUrlOption,
   JSON_HELP,
   jsonOption,
@@ -84,7 +85,7 @@ export async function withInstallation<T>(
       throw new UsageError(error.message);
     throw error;
   });
-  const db = await openDatabase(resolveDatabaseUrl(values['database-url'], io.env), {
+  const db = await openDatabase(databaseUrlFrom(values['database-url'], io.env), {
     connectionLimit: 3,
     timeoutMs: resolveDatabaseTimeout(io.env),
   });

@@ -1,7 +1,7 @@
 import { TaskAssociationError } from '../model/errors.js';
 import { PACKAGE_VERSION } from '../model/version.js';
 import { databaseFailure } from '../store/failure.js';
-import { HELP_OPTION, UsageError } from './args.js';
+import { HELP_OPTION, nearestName, UsageError } from './args.js';
 import type { Command } from './command.js';
 import { type CliIo, type ExitCode, INTERRUPTED_EXIT_CODES, printJson, type StopSignal } from './io.js';
 
@@ -23,7 +23,7 @@ const USAGE = `usage: task-association <command> [options]
 commands:
   db sync    [--database-url URL] [--table-name LOGICAL=NAME]... [--dry-run] [--json]
   validate   <file|->... [--json] [--database-url URL --scope EMPRESA/FILIAL/LOCAL]
-  plan       --install <file> [--database-url URL] [--json | --sql]
+  plan       --install <file> [--database-url URL] [--json | --sql] [--force]
   apply      --install <file> [--database-url URL] [--json] [--yes] [--force]
   verify     --install <file> [--database-url URL] [--json]
   uninstall  --install <file> [--database-url URL] [--json] [--yes] [--force] [--dry-run]
@@ -66,9 +66,16 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<ExitCo
     return 0;
   }
   if (load === undefined) {
+    const names = subcommands.map((command) => command.slice(first.length + 1));
+    // `db synch`: a subcommand mistyped is named as such, not taken for a missing one.
+    const near = second === undefined ? undefined : nearestName(second, names);
+    const unknownSubcommand =
+      second === undefined || second.startsWith('-')
+        ? undefined
+        : `unknown subcommand ${second}${near === undefined ? `; "${first}" has ${names.join(', ')}` : ` (did you mean ${near}?)`}`;
     io.stderr.write(
       subcommands.length > 0
-        ? `task-association: "${first}" needs a subcommand: ${subcommands.map((command) => command.slice(first.length + 1)).join(', ')}\n\n${USAGE}\n`
+        ? `task-association: ${unknownSubcommand ?? `"${first}" needs a subcommand: ${names.join(', ')}`}\n\n${USAGE}\n`
         : `task-association: unknown command "${first}"\n\n${USAGE}\n`,
     );
     return 2;

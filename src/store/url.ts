@@ -54,7 +54,7 @@ export function parseDatabaseUrl(url: string): DatabaseLocation {
   try {
     parsed = new URL(url);
   } catch {
-    throw new TaskAssociationError('INVALID_DATABASE_URL', `database URL ${redactUrl(url)} is not a URL`);
+    throw new TaskAssociationError('INVALID_DATABASE_URL', `database URL "${redactUrl(url)}" is not a URL`);
   }
   if (parsed.protocol !== 'mysql:' && parsed.protocol !== 'mariadb:') {
     throw new TaskAssociationError(

@@ -80,7 +80,8 @@ describe('--json on failure', () => {
   it('names a badly percent-encoded part of the database URL, without its password or a stack trace', async () => {
     const io = captureIo();
     const url = 'mysql://root:pa%ss@127.0.0.1:3306/test';
-    expect(await runCli(['status', '--json', '--database-url', url], io)).toBe(1);
+    // A malformed argument: exit 2, as a malformed --scope or --table-name.
+    expect(await runCli(['status', '--json', '--database-url', url], io)).toBe(2);
     expect(JSON.parse(io.out())).toEqual({
       error: {
         code: 'INVALID_DATABASE_URL',
@@ -91,6 +92,27 @@ describe('--json on failure', () => {
     });
     expect(io.err()).not.toContain('pa%ss');
   });
+
+  it('takes a malformed --database-url as a malformed argument (exit 2), one from $DATABASE_URL as refused (exit 1)', async () => {
+    const empty = captureIo();
+    expect(await runCli(['status', '--json', '--database-url', ''], empty)).toBe(2);
+    expect(JSON.parse(empty.out())).toMatchObject({
+      error: { code: 'INVALID_DATABASE_URL', message: 'database URL "" is not a URL' },
+    });
+    expect(await runCli(['validate', '--scope', '1/1'], captureIo())).toBe(2);
+    const fromEnv = captureIo({ env: { DATABASE_URL: 'not a url' } });
+    expect(await runCli(['status'], fromEnv)).toBe(1);
+    expect(fromEnv.err()).toContain('database URL "not a url" is not a URL');
+  });
+
+  it.each([[['plan', '--install', '--json']], [['plan', '--json', '--install']]])(
+    'says which option lacks its value, and what it wants: %j',
+    async (argv) => {
+      const io = captureIo();
+      expect(await runCli(argv, io)).toBe(2);
+      expect(io.err()).toMatch(/^task-association plan: --install needs a value \(a file path\)\n/);
+    },
+  );
 
   it('prints the usage error as JSON too, with exit code 2', async () => {
     const io = captureIo();
@@ -110,6 +132,23 @@ describe('small conveniences', () => {
     const io = captureIo();
     expect(await runCli(['db'], io)).toBe(2);
     expect(io.err()).toContain('"db" needs a subcommand: sync');
+  });
+
+  it('names a mistyped subcommand, and the one it was likely meant to be', async () => {
+    const io = captureIo();
+    expect(await runCli(['db', 'synch'], io)).toBe(2);
+    expect(io.err()).toContain('unknown subcommand synch (did you mean sync?)');
+  });
+
+  it("the top-level usage names every command's options as its own usage does", async () => {
+    const io = captureIo();
+    expect(await runCli(['--help'], io)).toBe(0);
+    for (const name of ['db sync', 'plan', 'apply', 'verify', 'uninstall', 'status']) {
+      const own = captureIo();
+      await runCli([...name.split(' '), '--help'], own);
+      const usage = own.out().split('\n')[0]?.replace('usage: task-association ', '') ?? '';
+      expect(io.out()).toContain(`  ${name.padEnd(10)} ${usage.slice(name.length + 1)}`);
+    }
   });
 
   it('an install file that cannot be read is a usage error (exit 2), as for validate', async () => {

@@ -37,7 +37,7 @@ describe('database URLs', () => {
   });
 
   it.each([
-    ['not a url', 'database URL not a url is not a URL'],
+    ['not a url', 'database URL "not a url" is not a URL'],
     ['postgres://u@h/db', 'must start with mysql:// or mariadb://'],
     ['mysql://root@127.0.0.1:3306', 'must name one database'],
   ])('refuses %s', (url, message) => {

@@ -1,10 +1,11 @@
 import { type TableNames, tableNames } from '../../model/table-names.js';
 import { openDatabase } from '../../store/mysql.js';
-import { resolveDatabaseTimeout, resolveDatabaseUrl } from '../../store/url.js';
+import { resolveDatabaseTimeout } from '../../store/url.js';
 import { syncSchema } from '../../sync/sync.js';
 import { SchemaSyncError } from '../../sync/sync-errors.js';
 import {
   DATABASE_URL_HELP,
+  databaseUrlFrom,
   databaseUrlOption,
   JSON_HELP,
   jsonOption,
@@ -41,7 +42,7 @@ export const command: Command = {
     const { values } = parseCommandLine(args, options);
     // Names are checked before the database is even opened: a bad one never reaches SQL.
     const names = parseTableNames(values['table-name'] ?? []);
-    const db = await openDatabase(resolveDatabaseUrl(values['database-url'], io.env), {
+    const db = await openDatabase(databaseUrlFrom(values['database-url'], io.env), {
       connectionLimit: 1,
       timeoutMs: resolveDatabaseTimeout(io.env),
     });

@@ -6,8 +6,15 @@ import {
 } from '../../installer/status.js';
 import { LEDGER_TABLE } from '../../store/ledger.js';
 import { openDatabase } from '../../store/mysql.js';
-import { resolveDatabaseTimeout, resolveDatabaseUrl } from '../../store/url.js';
-import { DATABASE_URL_HELP, databaseUrlOption, JSON_HELP, jsonOption, parseCommandLine } from '../args.js';
+import { resolveDatabaseTimeout } from '../../store/url.js';
+import {
+  DATABASE_URL_HELP,
+  databaseUrlFrom,
+  databaseUrlOption,
+  JSON_HELP,
+  jsonOption,
+  parseCommandLine,
+} from '../args.js';
 import type { Command } from '../command.js';
 import { printJson, say } from '../io.js';
 
@@ -20,7 +27,7 @@ export const command: Command = {
   example: 'task-association status --database-url mysql://user:pass@host:3306/erp --json',
   async run(args, io) {
     const { values } = parseCommandLine(args, { ...databaseUrlOption, ...jsonOption });
-    const db = await openDatabase(resolveDatabaseUrl(values['database-url'], io.env), {
+    const db = await openDatabase(databaseUrlFrom(values['database-url'], io.env), {
       connectionLimit: 1,
       timeoutMs: resolveDatabaseTimeout(io.env),
     });

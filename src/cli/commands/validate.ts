@@ -8,8 +8,15 @@ import { parseTreeView } from '../../model/tree-view.js';
 import { decodeUtf8 } from '../../model/utf8-text.js';
 import { openDatabase } from '../../store/mysql.js';
 import { readParameterRows } from '../../store/parameters.js';
-import { resolveDatabaseTimeout, resolveDatabaseUrl } from '../../store/url.js';
-import { databaseUrlOption, JSON_HELP, jsonOption, parseCommandLine, UsageError } from '../args.js';
+import { resolveDatabaseTimeout } from '../../store/url.js';
+import {
+  databaseUrlFrom,
+  databaseUrlOption,
+  JSON_HELP,
+  jsonOption,
+  parseCommandLine,
+  UsageError,
+} from '../args.js';
 import type { Command } from '../command.js';
 import { type CliIo, type ExitCode, printJson, readStdin, say } from '../io.js';
 
@@ -54,7 +61,7 @@ export const command: Command = {
       values.scope !== undefined
         ? [
             await fromDatabase(
-              resolveDatabaseUrl(values['database-url'], io.env),
+              databaseUrlFrom(values['database-url'], io.env),
               scopeOption(values.scope),
               resolveDatabaseTimeout(io.env),
             ),
