@@ -7,7 +7,7 @@ import { ConfigurationError } from '../model/issues.js';
 import { parseInput } from '../model/metric-batch.js';
 import {
   DEFAULT_METRICS,
-  type MetricDefault,
+  MetricDefault,
   type MetricInput,
   Metrics,
   type MetricValue,
@@ -95,7 +95,7 @@ export function compileMetricDefaults(
   const checked =
     parseInput(CompileArguments, { metrics }, 'compileMetricDefaults arguments').metrics ?? DEFAULT_METRICS;
   const plan = checked.map((metric, index) => {
-    const source = metric.default === undefined ? NO_DEFAULT : defaultSource(metric.default);
+    const source = metric.default === undefined ? NO_DEFAULT : sourceOf(metric.default);
     const copied =
       source.from === 'activity' ? types.activity : source.from === 'taskSheet' ? types.taskSheet : undefined;
     const column = typeOf(types.metric, metric.field);
@@ -159,8 +159,21 @@ export function resolveMetricDefaults(
   return compileMetricDefaults(metrics)(inputs);
 }
 
-/** Where a default kind takes its value from. Exhaustive over `MetricDefault['type']`. */
+/**
+ * Where a default kind takes its value from. A default the TREE_VIEW's model would refuse (a kind it
+ * does not know, `null`) is `INVALID_REQUEST` at its path, as {@link compileMetricDefaults}'s list is.
+ */
 export function defaultSource(metricDefault: MetricDefault | z.input<typeof MetricDefault>): DefaultSource {
+  return sourceOf(
+    parseInput(DefaultSourceArguments, { metricDefault }, 'defaultSource arguments').metricDefault,
+  );
+}
+
+/** The arguments of {@link defaultSource}, checked as every public function's are. */
+const DefaultSourceArguments = z.strictObject({ metricDefault: MetricDefault });
+
+/** {@link defaultSource} of a default already checked. Exhaustive over `MetricDefault['type']`. */
+function sourceOf(metricDefault: MetricDefault): DefaultSource {
   return match(metricDefault)
     .returnType<DefaultSource>()
     .with({ type: 'value' }, ({ value }) => ({ from: 'value', value, column: '' }))

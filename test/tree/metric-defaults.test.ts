@@ -141,8 +141,14 @@ describe('metric defaults', () => {
         // @ts-expect-error: the taskSheet kind is not handled, so exhaustive() is not callable
         .exhaustive();
     expect(describeDefault({ type: 'value', value: 1 })).toBe('value');
-    // A kind the union does not know is refused by the reader's signature.
+    // A kind the union does not know is refused by the reader's signature, and by the reader itself
+    // for a plain-JavaScript caller, at its path (it was ts-pattern's "Pattern matching error").
     // @ts-expect-error: 'formula' is not a MetricDefault kind
-    expect(() => defaultSource({ type: 'formula', text: 'x' })).toThrow();
+    expect(() => defaultSource({ type: 'formula', text: 'x' })).toThrow(
+      expect.objectContaining({ code: 'INVALID_REQUEST', path: 'metricDefault.type' }),
+    );
+    expect(() => defaultSource(null as never)).toThrow(
+      expect.objectContaining({ code: 'INVALID_REQUEST', path: 'metricDefault' }),
+    );
   });
 });
