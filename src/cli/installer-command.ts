@@ -177,7 +177,7 @@ function describeKept({ code, path, message }: Finding): { code: string; path: s
 /**
  * `apply` and `uninstall`: run the change (asking first on a terminal, unless `--yes`), report the
  * findings, say when nothing was needed, print `{ "changes": [...] }` for `--json` (uninstall's
- * with `kept`). Exit 1 when the operator declined, or uninstall kept something.
+ * with `kept`). Exit 1 when the operator declined.
  */
 export function runChangeCommand(
   args: readonly string[],
@@ -207,7 +207,9 @@ export function runChangeCommand(
           : (plan: { changes: readonly Change[] }) => askToProceed(io, plan.changes, texts.question);
       const result = await change({ db, file, force, dryRun, progress }, confirm);
       reportFindings(io, result.findings);
-      // What uninstall keeps goes in the document too, and makes the exit 1: the job is unfinished.
+      // What uninstall keeps goes in the document too, for a script to read. The exit code stays 0:
+      // what is kept is kept on purpose (the host's rows, or its key), and a later run that has
+      // nothing left to remove answers NOT_INSTALLED, so 1 would not say "run it again".
       const kept = result.kept === undefined ? {} : { kept: result.kept.map(describeKept) };
       const finished = (result.kept ?? []).length === 0;
       if (!finished) {
@@ -219,7 +221,7 @@ export function runChangeCommand(
         reportChanges(io, result.changes, texts.none);
         progress('dry run: nothing was changed');
         if (json) printJson(io, { changes: result.changes, ...kept });
-        return finished ? 0 : 1;
+        return 0;
       }
       if (!result.applied) {
         progress('nothing was changed');
@@ -230,7 +232,7 @@ export function runChangeCommand(
       // Each change was shown as it ran; only say so when there was none.
       if (result.changes.length === 0) progress(texts.none);
       if (json) printJson(io, { changes: result.changes, ...kept });
-      return finished ? 0 : 1;
+      return 0;
     },
     ownFlags,
   );

@@ -1,5 +1,6 @@
 import type { Finding } from '../model/findings.js';
 import type { Database } from '../store/driver.js';
+import { SHARED_TABLE_NAMES } from '../sync/plan.js';
 import type { Change, ChangeResult } from './change.js';
 import { executePlan } from './execute.js';
 import { type InstallFile, requireUninstallFile } from './install-file.js';
@@ -10,8 +11,7 @@ import { type Intent, installationTableNames } from './state.js';
 
 /**
  * The findings that say something of the installation stays: a row or table kept (referenced, or
- * holding rows without --force), or a ledger entry nothing was done through. The uninstall is
- * unfinished while any is found.
+ * holding rows without --force), or a ledger entry nothing was done through.
  */
 const KEPT_CODES: ReadonlySet<string> = new Set([
   'ROW_REFERENCED',
@@ -22,7 +22,9 @@ const KEPT_CODES: ReadonlySet<string> = new Set([
   'ROW_NOT_RECOGNISED',
 ]);
 
-const keptOf = (findings: readonly Finding[]) => findings.filter((finding) => KEPT_CODES.has(finding.code));
+/** The shared tables are no installation's: one kept with its rows is kept on purpose (see shared-drops.ts). */
+const keptOf = (findings: readonly Finding[]) =>
+  findings.filter((finding) => KEPT_CODES.has(finding.code) && !SHARED_TABLE_NAMES.includes(finding.path));
 
 export interface UninstallOptions {
   /** Also drop our tables when they still hold rows. */

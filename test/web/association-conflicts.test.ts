@@ -8,7 +8,6 @@ import { LABELS_EN, LABELS_PT_BR } from '../../web/association-screen.js';
 import { seriousViolations } from '../support/axe.js';
 import {
   description,
-  discardTyped,
   focused,
   holdRequests,
   openPage,
@@ -1048,7 +1047,6 @@ describe.each(VARIANTS)('what the modal shows is what it saves ($lang, $device)'
       await held.arrived;
       // Cancel is enabled while the activity is read: the person discards what they typed.
       await dialog.getByRole('button', { name: L.cancel, exact: true }).click();
-      await discardTyped(a.page);
       await dialog.waitFor({ state: 'hidden' });
       held.release();
       const again = await reopen(a.page, SUBSOIL);

@@ -120,7 +120,9 @@ export function createModal(ctx, tree, treeMetrics) {
       if (node && current === node) draft.settled(node);
       dialog.close();
     };
-    if (node === undefined || !draft.hasTyping()) {
+    // Pressed while Save reads what applies (Save was pressed: the question would stay up over the
+    // save that follows the read), Cancel discards at once, as it always did: only a form at rest asks.
+    if (node === undefined || busy || !draft.hasTyping()) {
       discard();
       return;
     }
